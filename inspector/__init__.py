@@ -1,0 +1,3 @@
+"""GraphDef Inspector: look inside TensorFlow models."""
+
+__version__ = "0.1.0"

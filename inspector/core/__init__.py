@@ -1,0 +1,1 @@
+"""Pure-Python core: graph model, loaders, analysis and export. Never imports Qt."""

@@ -1,0 +1,70 @@
+"""TensorFlow dtype enum values, their TF names and numpy equivalents."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# enum value -> TF's DataTypeString name (tensorflow/core/framework/types.cc)
+_NAMES = {
+    0: "INVALID", 1: "float", 2: "double", 3: "int32", 4: "uint8", 5: "int16", 6: "int8",
+    7: "string", 8: "complex64", 9: "int64", 10: "bool", 11: "qint8", 12: "quint8",
+    13: "qint32", 14: "bfloat16", 15: "qint16", 16: "quint16", 17: "uint16",
+    18: "complex128", 19: "half", 20: "resource", 21: "variant", 22: "uint32", 23: "uint64",
+    24: "float8_e5m2", 25: "float8_e4m3fn", 26: "float8_e4m3fnuz", 27: "float8_e4m3b11fnuz",
+    28: "float8_e5m2fnuz", 29: "int4", 30: "uint4",
+}
+_BY_NAME = {name: value for value, name in _NAMES.items()}
+REF_OFFSET = 100
+
+# enum value -> (numpy dtype, TensorProto repeated field holding typed values)
+_STORAGE = {
+    1: (np.float32, "float_val"), 2: (np.float64, "double_val"), 3: (np.int32, "int_val"),
+    4: (np.uint8, "int_val"), 5: (np.int16, "int_val"), 6: (np.int8, "int_val"),
+    7: (np.object_, "string_val"), 8: (np.complex64, "scomplex_val"), 9: (np.int64, "int64_val"),
+    10: (np.bool_, "bool_val"), 11: (np.int8, "int_val"), 12: (np.uint8, "int_val"),
+    13: (np.int32, "int_val"), 14: (np.uint16, "half_val"), 15: (np.int16, "int_val"),
+    16: (np.uint16, "int_val"), 17: (np.uint16, "int_val"), 18: (np.complex128, "dcomplex_val"),
+    19: (np.float16, "half_val"), 22: (np.uint32, "uint32_val"), 23: (np.uint64, "uint64_val"),
+}
+
+
+def dtype_name(value: int) -> str:
+    """TF's DataTypeString: 'float', 'int32', 'float_ref', ..."""
+    if value > REF_OFFSET and value - REF_OFFSET in _NAMES:
+        return _NAMES[value - REF_OFFSET] + "_ref"
+    return _NAMES.get(value, f"unknown dtype enum ({value})")
+
+
+def dtype_value(name: str) -> int:
+    """Inverse of dtype_name; raises KeyError for an unknown name."""
+    if name.endswith("_ref"):
+        return _BY_NAME[name[:-4]] + REF_OFFSET
+    aliases = {"float32": "float", "float64": "double", "float16": "half"}
+    return _BY_NAME[aliases.get(name, name)]
+
+
+def base_dtype(value: int) -> int:
+    return value - REF_OFFSET if value > REF_OFFSET else value
+
+
+def numpy_dtype(value: int):
+    """numpy dtype used to hold values of this TF dtype, or None if there is none."""
+    entry = _STORAGE.get(base_dtype(value))
+    return None if entry is None else np.dtype(entry[0])
+
+
+def value_field(value: int) -> str | None:
+    entry = _STORAGE.get(base_dtype(value))
+    return None if entry is None else entry[1]
+
+
+def item_size(value: int) -> int:
+    """Bytes per element in tensor_content (0 for strings and unknown types)."""
+    dt = numpy_dtype(value)
+    if dt is None or dt == np.object_:
+        return 0
+    return dt.itemsize
+
+
+def is_float(value: int) -> bool:
+    return base_dtype(value) in (1, 2, 14, 19)

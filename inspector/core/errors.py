@@ -1,0 +1,31 @@
+"""Errors that carry a one-line, user-facing message."""
+
+from __future__ import annotations
+
+
+class InspectorError(Exception):
+    """A problem with the user's input, reported as one line: what, which file, which node."""
+
+    def __init__(self, message: str, path: str | None = None, node: str | None = None):
+        self.message = message
+        self.path = path
+        self.node = node
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        where = []
+        if self.path:
+            where.append(str(self.path))
+        if self.node:
+            where.append(f"node '{self.node}'")
+        prefix = ": ".join(where)
+        text = f"{prefix}: {self.message}" if prefix else self.message
+        return " ".join(text.split())
+
+
+class ModelLoadError(InspectorError):
+    """The file or directory cannot be read as a model."""
+
+
+class TensorFlowUnavailable(InspectorError):
+    """The operation needs TensorFlow, which is not installed."""

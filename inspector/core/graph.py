@@ -1,0 +1,232 @@
+"""Read-only model over a GraphDef: nodes, data and control edges, consumers, scopes, functions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from inspector.core import attrs as attr_codec
+from inspector.core.protos import graph_pb2, node_def_pb2
+
+
+@dataclass(frozen=True, slots=True)
+class InputRef:
+    """One entry of NodeDef.input: `name`, `name:port` or `^name`."""
+
+    node: str
+    port: int
+    control: bool
+
+    def __str__(self) -> str:
+        if self.control:
+            return "^" + self.node
+        return self.node if self.port == 0 else f"{self.node}:{self.port}"
+
+
+def parse_input(text: str) -> InputRef:
+    if text.startswith("^"):
+        return InputRef(text[1:].split(":", 1)[0], -1, True)
+    name, sep, port = text.partition(":")
+    if sep:
+        # function-body style `node:out_arg:index` keeps the trailing index as the port
+        port = port.rsplit(":", 1)[-1]
+        return InputRef(name, int(port) if port.isdigit() else 0, False)
+    return InputRef(name, 0, False)
+
+
+def node_name_from_input(text: str) -> str:
+    """TF's NodeNameFromInput: strip a leading ^ and everything from the first ':'."""
+    return (text[1:] if text.startswith("^") else text).split(":", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    src: str
+    src_port: int
+    dst: str
+    dst_index: int
+    control: bool
+
+
+class Node:
+    """A view of one NodeDef with its inputs parsed."""
+
+    __slots__ = ("index", "proto", "name", "op", "inputs")
+
+    def __init__(self, index: int, proto):
+        self.index = index
+        self.proto = proto
+        self.name = proto.name
+        self.op = proto.op
+        self.inputs = tuple(parse_input(s) for s in proto.input)
+
+    @property
+    def device(self) -> str:
+        return self.proto.device
+
+    @property
+    def scope(self) -> str:
+        return self.name.rpartition("/")[0]
+
+    @property
+    def short_name(self) -> str:
+        return self.name.rpartition("/")[2]
+
+    @property
+    def data_inputs(self) -> tuple:
+        return tuple(i for i in self.inputs if not i.control)
+
+    @property
+    def control_inputs(self) -> tuple:
+        return tuple(i for i in self.inputs if i.control)
+
+    def has_attr(self, key: str) -> bool:
+        return key in self.proto.attr
+
+    def attr(self, key: str, default=None):
+        if key not in self.proto.attr:
+            return default
+        return attr_codec.decode(self.proto.attr[key])
+
+    @property
+    def attrs(self) -> dict:
+        return attr_codec.decode_all(self.proto)
+
+    def __repr__(self) -> str:
+        return f"Node({self.name!r}, {self.op!r})"
+
+
+@dataclass
+class Scope:
+    """A name-scope: child scopes and the nodes that sit directly in it."""
+
+    path: str
+    children: dict = field(default_factory=dict)
+    nodes: list = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.path.rpartition("/")[2]
+
+    def node_count(self) -> int:
+        return len(self.nodes) + sum(c.node_count() for c in self.children.values())
+
+    def walk(self) -> Iterator["Scope"]:
+        yield self
+        for child in self.children.values():
+            yield from child.walk()
+
+
+class Graph:
+    """A GraphDef with indexes. Treat as immutable: transforms build new graphs."""
+
+    def __init__(self, graph_def, name: str = ""):
+        self.graph_def = graph_def
+        self.name = name
+        self.nodes = [Node(i, n) for i, n in enumerate(graph_def.node)]
+        self._by_name: dict[str, Node] = {}
+        self.duplicate_names: list[str] = []
+        for node in self.nodes:
+            if node.name in self._by_name:
+                self.duplicate_names.append(node.name)
+            else:
+                self._by_name[node.name] = node
+        self._consumers: dict[str, list[Edge]] = {}
+        self.dangling_inputs: list[tuple[str, str]] = []
+        for node in self.nodes:
+            for k, ref in enumerate(node.inputs):
+                if ref.node not in self._by_name:
+                    self.dangling_inputs.append((node.name, ref.node))
+                edge = Edge(ref.node, ref.port, node.name, k, ref.control)
+                self._consumers.setdefault(ref.node, []).append(edge)
+        self._scope_root: Scope | None = None
+
+    # -- lookup -------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.nodes)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._by_name
+
+    def node(self, name: str) -> Node:
+        return self._by_name[name]
+
+    def get(self, name: str) -> Node | None:
+        return self._by_name.get(name)
+
+    def consumers(self, name: str) -> list[Edge]:
+        """Edges leaving `name`, data and control, in graph order of the consumers."""
+        return self._consumers.get(name, [])
+
+    def data_consumers(self, name: str) -> list[Edge]:
+        return [e for e in self.consumers(name) if not e.control]
+
+    def edges(self) -> Iterator[Edge]:
+        for node in self.nodes:
+            for k, ref in enumerate(node.inputs):
+                yield Edge(ref.node, ref.port, node.name, k, ref.control)
+
+    def problems(self) -> list[str]:
+        out = [f"node '{n}' has input '{m}', which is not in the graph"
+               for n, m in self.dangling_inputs]
+        out += [f"duplicate node name '{n}'" for n in self.duplicate_names]
+        return out
+
+    # -- structure ----------------------------------------------------------------------
+    def scope_tree(self) -> Scope:
+        """Name-scope hierarchy from '/' in node names (built once)."""
+        if self._scope_root is None:
+            root = Scope("")
+            for node in self.nodes:
+                scope = root
+                parts = node.name.split("/")[:-1]
+                for depth in range(len(parts)):
+                    key = parts[depth]
+                    child = scope.children.get(key)
+                    if child is None:
+                        child = scope.children[key] = Scope("/".join(parts[: depth + 1]))
+                    scope = child
+                scope.nodes.append(node.name)
+            self._scope_root = root
+        return self._scope_root
+
+    # -- function library ---------------------------------------------------------------
+    @property
+    def functions(self) -> dict:
+        return {f.signature.name: f for f in self.graph_def.library.function}
+
+    def function_graph(self, name: str) -> "Graph":
+        """A FunctionDef's body as a graph of its own, with _Arg and _Retval nodes."""
+        return function_as_graph(self.functions[name])
+
+
+def function_as_graph(fdef) -> Graph:
+    g = graph_pb2.GraphDef()
+    taken = {n.name for n in fdef.node_def} | {a.name for a in fdef.signature.input_arg}
+    for arg in fdef.signature.input_arg:
+        nd = g.node.add(name=arg.name, op="_Arg")
+        if arg.type:
+            nd.attr["T"].type = arg.type
+    for src in fdef.node_def:
+        nd = g.node.add()
+        nd.CopyFrom(src)
+        del nd.input[:]
+        for text in src.input:
+            ref = parse_input(text)
+            nd.input.append(str(ref))
+    for arg in fdef.signature.output_arg:
+        name = arg.name if arg.name not in taken else arg.name + "/_retval"
+        nd = g.node.add(name=name, op="_Retval")
+        ret = fdef.ret.get(arg.name)
+        if ret:
+            nd.input.append(str(parse_input(ret)))
+        if arg.type:
+            nd.attr["T"].type = arg.type
+    return Graph(g, name=fdef.signature.name)
+
+
+def new_node_def(**kwargs):
+    return node_def_pb2.NodeDef(**kwargs)
