@@ -1,0 +1,103 @@
+"""Open any supported model file or directory into a Graph (content-sniffed)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from inspector.core import protos
+from inspector.core.errors import InspectorError, ModelLoadError
+from inspector.core.graph import Graph
+from inspector.core.loaders import sniff as sniffing
+from inspector.core.loaders.protofile import parse
+
+
+@dataclass
+class Signature:
+    """A SavedModel signature: tensor names keyed by the signature's own input/output keys."""
+
+    key: str
+    inputs: dict = field(default_factory=dict)
+    outputs: dict = field(default_factory=dict)
+
+
+@dataclass
+class LoadedModel:
+    path: str
+    kind: str
+    graph: Graph
+    file_size: int = 0
+    is_text: bool = False
+    frozen: bool = False
+    tags: list = field(default_factory=list)
+    signature: Signature | None = None
+    problems: list = field(default_factory=list)
+
+    @property
+    def known_inputs(self) -> list:
+        return list(self.signature.inputs.values()) if self.signature else []
+
+    @property
+    def known_outputs(self) -> list:
+        return list(self.signature.outputs.values()) if self.signature else []
+
+
+def read_bytes(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise ModelLoadError("no such file or directory", path=path) from None
+    except IsADirectoryError:
+        raise ModelLoadError("is a directory", path=path) from None
+    except OSError as exc:
+        raise ModelLoadError(f"cannot read file: {exc.strerror or exc}", path=path) from None
+
+
+def make_graph(graph_def, path: str, name: str = "") -> tuple[Graph, list]:
+    graph = Graph(graph_def, name=name or os.path.basename(path))
+    if graph.duplicate_names:
+        dup = graph.duplicate_names[0]
+        more = len(graph.duplicate_names) - 1
+        extra = f" (and {more} more)" if more else ""
+        raise ModelLoadError(f"duplicate node name{extra}; TensorFlow would refuse this graph",
+                             path=path, node=dup)
+    return graph, graph.problems()
+
+
+def load(path: str, *, freeze: bool = True, tags: list | None = None,
+         signature: str | None = None, checkpoint: str | None = None,
+         outputs: list | None = None) -> LoadedModel:
+    """Load a model. SavedModels and Keras files are frozen (needs TensorFlow) unless
+    freeze=False; a MetaGraphDef is frozen only when a checkpoint and outputs are given."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise ModelLoadError("no such file or directory", path=path)
+    if os.path.isdir(path):
+        model_file, data = sniffing.saved_model_file(path), None
+        data = read_bytes(model_file)
+        kind, is_text = sniffing.SAVEDMODEL, sniffing.looks_like_text(data)
+    else:
+        model_file = path
+        data = read_bytes(path)
+        kind, is_text = sniffing.sniff(path, data)
+    size = os.path.getsize(model_file)
+    try:
+        if kind == sniffing.GRAPHDEF:
+            graph_def = parse(data, protos.GraphDef, is_text, path)
+            del data
+            graph, problems = make_graph(graph_def, path)
+            return LoadedModel(path, kind, graph, size, is_text, problems=problems)
+        if kind == sniffing.METAGRAPH:
+            from inspector.core.loaders.metagraph import load_metagraph
+            return load_metagraph(path, data, is_text, size, checkpoint, outputs)
+        if kind == sniffing.SAVEDMODEL:
+            from inspector.core.loaders.savedmodel import load_saved_model
+            return load_saved_model(path, model_file, data, is_text, size, freeze, tags,
+                                    signature)
+        from inspector.core.loaders.keras import load_keras
+        return load_keras(path, size)
+    except InspectorError:
+        raise
+    except (RecursionError, MemoryError) as exc:
+        raise ModelLoadError(f"cannot load model: {type(exc).__name__}", path=path) from None

@@ -1,0 +1,14 @@
+"""Keras .keras / .h5 files: loaded in safe mode and frozen to a GraphDef (needs TensorFlow)."""
+
+from __future__ import annotations
+
+from inspector.core import tf_bridge
+
+
+def load_keras(path: str, size: int):
+    from inspector.core.loaders import LoadedModel, Signature, make_graph
+
+    graph_def, inputs, outputs = tf_bridge.freeze_keras(path)
+    graph, problems = make_graph(graph_def, path)
+    return LoadedModel(path, "keras", graph, size, frozen=True,
+                       signature=Signature("keras", inputs, outputs), problems=problems)

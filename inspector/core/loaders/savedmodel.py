@@ -1,0 +1,83 @@
+"""SavedModel: list tags and signatures without TensorFlow; freeze one signature with it."""
+
+from __future__ import annotations
+
+import os
+
+from inspector.core import protos, tensors
+from inspector.core.dtypes import dtype_name
+from inspector.core.errors import ModelLoadError
+from inspector.core.loaders.protofile import parse
+
+DEFAULT_SIGNATURE = "serving_default"
+
+
+def _tensor_info(info) -> dict:
+    dims = None if info.tensor_shape.unknown_rank else tensors.shape_dims(info.tensor_shape)
+    return {"name": info.name, "dtype": dtype_name(info.dtype), "shape": tensors.format_shape(dims)}
+
+
+def describe(saved_model) -> list[dict]:
+    """One entry per MetaGraph: its tags and signatures with their input and output tensors."""
+    out = []
+    for meta in saved_model.meta_graphs:
+        sigs = {}
+        for key in sorted(meta.signature_def):
+            sdef = meta.signature_def[key]
+            sigs[key] = {
+                "method": sdef.method_name,
+                "inputs": {k: _tensor_info(v) for k, v in sorted(sdef.inputs.items())},
+                "outputs": {k: _tensor_info(v) for k, v in sorted(sdef.outputs.items())},
+            }
+        out.append({"tags": list(meta.meta_info_def.tags), "signatures": sigs})
+    return out
+
+
+def read_saved_model(path: str):
+    from inspector.core.loaders import read_bytes
+    from inspector.core.loaders.sniff import looks_like_text, saved_model_file
+
+    model_file = saved_model_file(path) if os.path.isdir(path) else path
+    data = read_bytes(model_file)
+    return parse(data, protos.SavedModel, looks_like_text(data), path)
+
+
+def _pick_meta(saved_model, tags, path):
+    if not saved_model.meta_graphs:
+        raise ModelLoadError("SavedModel has no MetaGraphs", path=path)
+    if not tags:
+        return saved_model.meta_graphs[0]
+    for meta in saved_model.meta_graphs:
+        if set(meta.meta_info_def.tags) == set(tags):
+            return meta
+    have = "; ".join(",".join(m.meta_info_def.tags) for m in saved_model.meta_graphs)
+    raise ModelLoadError(f"no MetaGraph with tags {','.join(tags)} (available: {have})", path=path)
+
+
+def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signature):
+    from inspector.core.loaders import LoadedModel, Signature, make_graph
+
+    saved = parse(data, protos.SavedModel, is_text, path)
+    meta = _pick_meta(saved, tags, path)
+    tags = list(meta.meta_info_def.tags)
+    keys = sorted(meta.signature_def)
+    if signature is None:
+        signature = DEFAULT_SIGNATURE if DEFAULT_SIGNATURE in keys else (keys[0] if keys else None)
+    elif signature not in keys:
+        raise ModelLoadError(f"no signature '{signature}' (available: {', '.join(keys) or 'none'})",
+                             path=path)
+    if not freeze or signature is None:
+        graph, problems = make_graph(meta.graph_def, path)
+        sig = None
+        if signature is not None:
+            sdef = meta.signature_def[signature]
+            sig = Signature(signature, {k: v.name for k, v in sorted(sdef.inputs.items())},
+                            {k: v.name for k, v in sorted(sdef.outputs.items())})
+        return LoadedModel(path, "savedmodel", graph, size, is_text, tags=tags, signature=sig,
+                           problems=problems)
+    from inspector.core import tf_bridge
+    directory = path if os.path.isdir(path) else os.path.dirname(path) or "."
+    graph_def, inputs, outputs = tf_bridge.freeze_saved_model(directory, tags, signature)
+    graph, problems = make_graph(graph_def, path)
+    return LoadedModel(path, "savedmodel", graph, size, is_text, frozen=True, tags=tags,
+                       signature=Signature(signature, inputs, outputs), problems=problems)
