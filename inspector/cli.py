@@ -1,0 +1,148 @@
+"""Command line: `graphdef-inspector SUBCOMMAND ...` over the same core as the app."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from inspector.core.errors import InspectorError
+
+DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "resources", "demo_digits.pb")
+SUBCOMMANDS = ("summarize", "dot", "signatures", "convert")
+
+
+def _split(text: str | None) -> list:
+    return [t for t in (text or "").split(",") if t]
+
+
+def _add_load_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", nargs="?", default=DEMO_MODEL,
+                   help="GraphDef (.pb/.pbtxt), SavedModel dir, .meta, .keras or .h5 "
+                        "(default: the bundled demo model)")
+    p.add_argument("--signature", help="SavedModel signature to freeze (default serving_default)")
+    p.add_argument("--tags", help="SavedModel MetaGraph tags, comma separated")
+    p.add_argument("--checkpoint", help="checkpoint prefix to freeze a .meta with")
+    p.add_argument("--freeze_outputs", help="output node names for freezing a .meta")
+    p.add_argument("--no-freeze", action="store_true",
+                   help="show a SavedModel's raw graph instead of freezing a signature")
+
+
+def _load(args):
+    from inspector.core.loaders import load
+
+    return load(args.model, freeze=not args.no_freeze, tags=_split(args.tags) or None,
+                signature=args.signature, checkpoint=args.checkpoint,
+                outputs=_split(args.freeze_outputs) or None)
+
+
+def cmd_summarize(args) -> int:
+    from inspector.core import summary_format
+    from inspector.core.summary import summarize
+
+    model = _load(args)
+    if args.format == "tf":
+        text, warnings, ok = summary_format.tf_summary_text(model.graph, args.model)
+        sys.stdout.write(text)
+        for line in warnings:
+            print(line, file=sys.stderr)
+        return 0 if ok else 2
+    s = summarize(model.graph, model.known_inputs, model.known_outputs)
+    fmt = summary_format.report_json if args.json or args.format == "json" else \
+        summary_format.report_text
+    sys.stdout.write(fmt(s, model, args.model))
+    return 0
+
+
+def cmd_dot(args) -> int:
+    from inspector.core import dot_export
+
+    model = _load(args)
+    if args.style == "tf":
+        text = dot_export.tf_dot(model.graph)
+    else:
+        text = dot_export.styled_dot(model.graph, inputs=_split(args.inputs),
+                                     outputs=_split(args.outputs), fold_constants=not args.show_consts,
+                                     rankdir=args.rankdir, clusters=not args.no_clusters)
+    written = dot_export.write(text, args.output, force=args.force)
+    print(f"Created {written}.")
+    return 0
+
+
+def cmd_signatures(args) -> int:
+    from inspector.core.loaders.savedmodel import describe, read_saved_model
+
+    for meta in describe(read_saved_model(args.model)):
+        print(f"MetaGraph with tags: {','.join(meta['tags'])}")
+        for key, sig in meta["signatures"].items():
+            print(f"  signature '{key}' ({sig['method']})")
+            for side in ("inputs", "outputs"):
+                for k, t in sig[side].items():
+                    print(f"    {side[:-1]:<6} {k}: {t['name']} {t['dtype']} {t['shape']}")
+    return 0
+
+
+def cmd_convert(args) -> int:
+    from inspector.core.writer import write_graph
+
+    model = _load(args)
+    path = write_graph(model.graph.graph_def, args.output, as_text=args.output_as_text,
+                       force=args.force, source=args.model)
+    print(f"Wrote {len(model.graph)} nodes to {path}.")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="graphdef-inspector",
+                                     description="Look inside TensorFlow GraphDefs.")
+    sub = parser.add_subparsers(dest="command")
+    p = sub.add_parser("summarize", help="likely inputs/outputs, parameters, op histogram")
+    _add_load_args(p)
+    p.add_argument("--format", choices=("text", "tf", "json"), default="text",
+                   help="tf = exactly what TF's summarize_graph prints")
+    p.add_argument("--json", action="store_true", help="same as --format=json")
+    p.set_defaults(func=cmd_summarize)
+    p = sub.add_parser("dot", help="export the graph as Graphviz DOT (or SVG/PNG/PDF)")
+    _add_load_args(p)
+    p.add_argument("-o", "--output", required=True, help=".dot, .gv, .svg, .png or .pdf")
+    p.add_argument("--style", choices=("styled", "tf"), default="styled",
+                   help="tf = exactly what TF's graph_to_dot wrote")
+    p.add_argument("--inputs", help="restrict to the subgraph from these nodes ...")
+    p.add_argument("--outputs", help="... to these nodes (comma lists)")
+    p.add_argument("--show-consts", action="store_true", help="draw constants as nodes")
+    p.add_argument("--no-clusters", action="store_true", help="do not group name scopes")
+    p.add_argument("--rankdir", choices=("TB", "LR"), default="TB")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    p.set_defaults(func=cmd_dot)
+    p = sub.add_parser("signatures", help="list a SavedModel's tags and signatures")
+    p.add_argument("model")
+    p.set_defaults(func=cmd_signatures)
+    p = sub.add_parser("convert", help="write the loaded (frozen) graph as a GraphDef")
+    _add_load_args(p)
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--output_as_text", action="store_true")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    p.set_defaults(func=cmd_convert)
+    return parser
+
+
+def main(argv: list | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in SUBCOMMANDS and not argv[0].startswith("-")):
+        argv = ["summarize"] + argv  # the main job until the desktop app exists
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except InspectorError as exc:
+        print(f"graphdef-inspector: error: {exc.one_line()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("graphdef-inspector: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

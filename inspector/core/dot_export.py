@@ -1,0 +1,162 @@
+"""Graphviz DOT export: TF's graph_to_dot format, and a styled, readable one."""
+
+from __future__ import annotations
+
+import os
+
+from inspector.core import op_categories, tensors
+from inspector.core.errors import InspectorError
+from inspector.core.graph import Graph
+from inspector.core.subgraph import between
+from inspector.core.summary import dtype_of
+from inspector.core.writer import atomic_write, check_target
+
+RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
+
+
+def tf_dot(graph: Graph) -> str:
+    """Byte-for-byte what tensorflow/tools/quantization/graph_to_dot.py wrote."""
+    lines = ["digraph graphname {"]
+    for node in graph:
+        lines.append(f'  "{node.name}" [label="{node.op}"];')
+        for text in node.proto.input:
+            src = text.split(":")[0]
+            src = src[1:] if src.startswith("^") else src
+            lines.append(f'  "{src}" -> "{node.name}";')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _q(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _const_source(graph: Graph, name: str):
+    """The Const behind a node that is a Const or a Const->Identity pair, else None."""
+    node = graph.get(name)
+    if node is not None and node.op == "Identity" and len(node.inputs) == 1:
+        node = graph.get(node.inputs[0].node)
+    return node if node is not None and node.op == "Const" else None
+
+
+def _tensor_label(graph: Graph, name: str, port: int) -> str:
+    node = graph.get(name)
+    if node is None:
+        return ""
+    dtype = dtype_of(node)
+    shape = ""
+    if node.has_attr("_output_shapes"):
+        shapes = node.proto.attr["_output_shapes"].list.shape
+        if port < len(shapes):
+            shape = tensors.format_shape(tensors.shape_dims(shapes[port]))
+    elif node.op == "Const" and node.has_attr("value"):
+        shape = tensors.format_shape(tensors.shape_dims(node.proto.attr["value"].tensor.tensor_shape))
+    return f"{dtype} {shape}".strip()
+
+
+def _badge(graph: Graph, const) -> str:
+    t = const.proto.attr["value"].tensor
+    shape = tensors.format_shape(tensors.shape_dims(t.tensor_shape))
+    return f"{const.short_name}: {dtype_of(const)} {shape}"
+
+
+def styled_dot(graph: Graph, inputs=(), outputs=(), fold_constants: bool = True,
+               rankdir: str = "TB", clusters: bool = True) -> str:
+    keep = between(graph, inputs, outputs) if (inputs or outputs) else None
+    folded: dict = {}
+    hidden = set()
+    if fold_constants:
+        for node in graph:
+            if keep is not None and node.name not in keep:
+                continue
+            consumers = graph.consumers(node.name)
+            src = _const_source(graph, node.name)
+            if src is None or not consumers:
+                continue
+            if all(keep is None or e.dst in keep for e in consumers):
+                hidden.add(node.name)
+                for e in consumers:
+                    if _const_source(graph, e.dst) is None:
+                        folded.setdefault(e.dst, []).append(_badge(graph, src))
+    shown = [n for n in graph if n.name not in hidden and (keep is None or n.name in keep)]
+    lines = ["digraph G {",
+             f'  graph [rankdir={rankdir}, fontname="Helvetica", fontsize=11, newrank=true, '
+             'nodesep=0.25, ranksep=0.4];',
+             '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, '
+             'color="#555555", margin="0.12,0.04"];',
+             '  edge [fontname="Helvetica", fontsize=8, color="#666666", fontcolor="#444444"];']
+    node_lines: dict = {}
+    for node in shown:
+        cat = op_categories.category(node.op)
+        label = [node.op, node.short_name if node.short_name != node.op else ""]
+        label += sorted(set(folded.get(node.name, [])))[:6]
+        text = "\\n".join(_q(x)[1:-1] for x in label if x)
+        node_lines.setdefault(node.scope if clusters else "", []).append(
+            f'{_q(node.name)} [label="{text}", fillcolor="{op_categories.COLOURS[cat]}", '
+            f'tooltip={_q(node.name)}];')
+    lines += _emit_scopes(node_lines, indent="  ")
+    shown_names = {n.name for n in shown}
+    for node in shown:
+        for ref in node.inputs:
+            if ref.node not in shown_names:
+                continue
+            attrs = ['style=dashed', 'color="#999999"'] if ref.control else []
+            label = "" if ref.control else _tensor_label(graph, ref.node, ref.port)
+            if label:
+                attrs.append(f"label={_q(' ' + label)}")
+            suffix = f" [{', '.join(attrs)}]" if attrs else ""
+            lines.append(f"  {_q(ref.node)} -> {_q(node.name)}{suffix};")
+    lines += _legend(shown)
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _emit_scopes(node_lines: dict, indent: str) -> list:
+    """Nested `subgraph cluster_*` blocks, one per name scope that holds drawn nodes."""
+    tree: dict = {}
+    for scope in node_lines:
+        cur = tree
+        for part in scope.split("/") if scope else []:
+            cur = cur.setdefault(part, {})
+    out: list = []
+
+    def emit(prefix: str, sub: dict, ind: str):
+        for line in node_lines.get(prefix, []):
+            out.append(ind + line)
+        for part, child in sub.items():
+            path = f"{prefix}/{part}" if prefix else part
+            out.append(f"{ind}subgraph {_q('cluster_' + path)} {{")
+            out.append(f'{ind}  label={_q(part)}; style="rounded,dashed"; color="#9a9a9a"; '
+                       'fontcolor="#555555";')
+            emit(path, child, ind + "  ")
+            out.append(f"{ind}}}")
+
+    emit("", tree, indent)
+    return out
+
+
+def _legend(shown) -> list:
+    cats = sorted({op_categories.category(n.op) for n in shown})
+    rows = "".join(f'<TR><TD BGCOLOR="{op_categories.COLOURS[c]}">{c}</TD></TR>' for c in cats)
+    return ['  subgraph cluster_legend { label="legend"; style=rounded; color="#cccccc";',
+            f'    legend [shape=plaintext, style="", label=<<TABLE BORDER="0" CELLBORDER="1" '
+            f'CELLSPACING="0">{rows}</TABLE>>];', "  }"]
+
+
+def write(text: str, path: str, force: bool = False, timeout: float = 300.0) -> str:
+    """Write DOT text, or render it with Graphviz when the extension asks for an image."""
+    fmt = RENDERED.get(os.path.splitext(path)[1].lower())
+    if fmt is None:
+        return atomic_write(path, text, force=force)
+    check_target(path, force)
+    import graphviz
+
+    try:
+        data = graphviz.Source(text).pipe(format=fmt, timeout=timeout)
+    except graphviz.ExecutableNotFound:
+        raise InspectorError("rendering needs Graphviz's `dot` program "
+                             "(apt-get install graphviz)", path=path) from None
+    except Exception as exc:
+        raise InspectorError(f"Graphviz failed: {str(exc).splitlines()[0][:200]} "
+                             "(try --inputs/--outputs to draw a smaller part)", path=path) from None
+    return atomic_write(path, data, force=force)

@@ -1,0 +1,236 @@
+"""What summarize_graph reports, and the likely inputs/outputs ranked with reasons."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from inspector.core import op_categories, tensors
+from inspector.core.dtypes import dtype_name
+from inspector.core.graph import Graph, Node
+from inspector.core.preprocessing import find_preprocessing_chains
+
+UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}
+VARIABLE_OPS = {"Variable", "VariableV2", "VarHandleOp"}
+FINAL_OPS = {"Softmax": "class probabilities", "Sigmoid": "probabilities",
+             "LogSoftmax": "log-probabilities", "ArgMax": "class index", "TopKV2": "top-k classes"}
+
+
+@dataclass
+class Candidate:
+    """A proposed input, output or variable, with why it was proposed."""
+
+    name: str
+    op: str
+    dtype: str = ""
+    shape: str = ""
+    reason: str = ""
+    score: int = 0
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Summary:
+    node_count: int
+    function_count: int
+    inputs: list
+    outputs: list
+    variables: list
+    const_parameters: int
+    variable_parameters: int
+    control_edges: int
+    devices: dict
+    op_counts: dict
+    bytes_by_op: dict
+    bytes_by_dtype: dict
+    preprocessing: list
+    problems: list
+    tf_const_parameters: int = 0
+    tf_variable_parameters: int = 0
+    unlikely_outputs: list = field(default_factory=list)
+
+
+def dtype_of(node: Node) -> str:
+    for key in ("dtype", "T", "DstT", "out_type"):
+        if node.has_attr(key):
+            value = node.proto.attr[key]
+            if value.WhichOneof("value") == "type":
+                return dtype_name(value.type)
+    return ""
+
+
+def shape_of(node: Node) -> str:
+    """Declared shape of output 0: the `shape` attr, else `_output_shapes`, else ''."""
+    if node.has_attr("shape") and node.proto.attr["shape"].HasField("shape"):
+        return tensors.format_shape(tensors.shape_dims(node.proto.attr["shape"].shape))
+    if node.has_attr("_output_shapes"):
+        shapes = node.proto.attr["_output_shapes"].list.shape
+        if shapes:
+            return tensors.format_shape(tensors.shape_dims(shapes[0]))
+    if node.op == "Const" and node.has_attr("value"):
+        return tensors.format_shape(tensors.shape_dims(node.proto.attr["value"].tensor.tensor_shape))
+    return ""
+
+
+def tf_parameter_counts(graph: Graph) -> tuple[int, int, list]:
+    """summarize_graph's counts: element counts of `value` tensors of Const/Variable nodes."""
+    const = var = 0
+    failed = []
+    for node in graph:
+        if node.op in ("Const", "Variable", "VariableV2"):
+            if node.has_attr("value") and tensors.is_decodable(node.proto.attr["value"].tensor):
+                n = tensors.element_count(node.proto.attr["value"].tensor)
+                if node.op == "Const":
+                    const += n
+                else:
+                    var += n
+            else:
+                failed.append(node.name)
+    return const, var, failed
+
+
+def op_histogram(graph: Graph) -> Counter:
+    """Op counts over graph nodes and every function body (as summarize_graph counts)."""
+    counts = Counter(n.op for n in graph)
+    for fdef in graph.graph_def.library.function:
+        counts.update(n.op for n in fdef.node_def)
+    return counts
+
+
+def _variable_candidates(graph: Graph) -> tuple[list, int]:
+    out, total = [], 0
+    for node in graph:
+        if node.op in VARIABLE_OPS:
+            shape = node.attr("shape")
+            dims = shape.dims if shape is not None else None
+            count = math.prod(dims) if dims is not None and None not in dims else 0
+            total += count
+            kind = "resource variable" if node.op == "VarHandleOp" else "variable"
+            out.append(Candidate(node.name, node.op, dtype_of(node), shape_of(node),
+                                 f"{kind}, {count:,} parameters", count))
+    return out, total
+
+
+def _reaches(graph: Graph, start: str, targets: set) -> bool:
+    seen, stack = {start}, [start]
+    while stack:
+        name = stack.pop()
+        if name in targets:
+            return True
+        for edge in graph.consumers(name):
+            if edge.dst not in seen:
+                seen.add(edge.dst)
+                stack.append(edge.dst)
+    return False
+
+
+def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
+    likely, unlikely = [], []
+    known_nodes = {k.split(":")[0]: k for k in known}
+    for node in graph:
+        if graph.consumers(node.name) and node.name not in known_nodes:
+            continue
+        if node.op in UNLIKELY_OUTPUT_OPS and node.name not in known_nodes:
+            continue
+        cand = Candidate(node.name, node.op, dtype_of(node), shape_of(node))
+        role = op_categories.training_role(node.name, node.op)
+        if node.name in known_nodes:
+            cand.reason, cand.score = f"signature output ({known_nodes[node.name]})", 120
+        elif role:
+            cand.reason, cand.score = f"no consumers, but a {role} op ({node.op})", 10
+            unlikely.append(cand)
+            continue
+        else:
+            head = _final_op_behind(graph, node)
+            if head is not None:
+                cand.reason = f"no consumers, {head.op} ({FINAL_OPS[head.op]})"
+                if head is not node:
+                    cand.reason += f" via {node.op}"
+                cand.score = 100
+            elif node.op in ("Shape", "Size", "Rank", "ShapeN"):
+                cand.reason, cand.score = f"no consumers, {node.op} (a leftover shape query)", 25
+            elif op_categories.category(node.op) in ("control", "variable", "io"):
+                cand.reason, cand.score = f"no consumers, {node.op} (bookkeeping?)", 30
+            else:
+                cand.reason, cand.score = f"no consumers, {node.op}", 70
+        likely.append(cand)
+    likely.sort(key=lambda c: -c.score)
+    return likely, unlikely
+
+
+def _final_op_behind(graph: Graph, node: Node) -> Node | None:
+    """The node itself if it is Softmax-like, or one reached through Identity-like ops."""
+    seen = 0
+    while node is not None and seen < 8:
+        if node.op in FINAL_OPS:
+            return node
+        if node.op not in ("Identity", "Reshape", "Squeeze", "StopGradient") or not node.data_inputs:
+            return None
+        node = graph.get(node.data_inputs[0].node)
+        seen += 1
+    return None
+
+
+def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) -> list:
+    out = []
+    known_nodes = {k.split(":")[0]: k for k in known}
+    top = max((c.score for c in outputs), default=0)
+    best_outputs = {c.name for c in outputs if c.score == top and top >= 70}
+    chain_heads = {c.source: c for c in chains}
+    for chain in chains:
+        out.append(Candidate(chain.feed, graph.node(chain.feed).op, "float", chain.feed_shape,
+                             f"end of the {chain.kind} preprocessing chain "
+                             f"{' -> '.join(chain.ops)}: a mobile app feeds pixels here", 110))
+    for node in graph:
+        if node.op not in ("Placeholder", "PlaceholderWithDefault") and node.name not in known_nodes:
+            continue
+        cand = Candidate(node.name, node.op, dtype_of(node), shape_of(node))
+        desc = f"{node.op}, {cand.dtype or '?'} {cand.shape or '(no shape)'}"
+        if node.name in known_nodes:
+            cand.reason, cand.score = f"signature input ({known_nodes[node.name]}), {desc}", 120
+        elif not graph.consumers(node.name):
+            cand.reason, cand.score = f"{desc}; unused", 5
+        elif op_categories.training_role(node.name, node.op):
+            role = op_categories.training_role(node.name, node.op)
+            cand.reason, cand.score = f"{desc}; part of the {role}", 5
+        elif node.name in chain_heads:
+            cand.reason, cand.score = f"{desc}; encoded image for the {chain_heads[node.name].kind} " \
+                                      "decoder (feed the chain's end instead)", 60
+        elif node.op == "PlaceholderWithDefault":
+            kind = "a training switch" if cand.dtype == "bool" else "optional"
+            cand.reason, cand.score = f"{desc}; has a default ({kind})", 20
+        elif best_outputs and not any(_reaches(graph, node.name, {o}) for o in best_outputs):
+            cand.reason, cand.score = f"{desc}; does not reach the likely outputs (labels?)", 30
+        else:
+            cand.reason, cand.score = desc, 100
+        out.append(cand)
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = ()) -> Summary:
+    tf_const, tf_var, _ = tf_parameter_counts(graph)
+    variables, var_params = _variable_candidates(graph)
+    outputs, unlikely = _output_candidates(graph, list(known_outputs))
+    chains = find_preprocessing_chains(graph)
+    inputs = _input_candidates(graph, list(known_inputs), outputs, chains)
+    devices = Counter(n.device for n in graph if n.device)
+    bytes_by_op, bytes_by_dtype = Counter(), Counter()
+    for node in graph:
+        bytes_by_op[node.op] += node.proto.ByteSize()
+        if node.op == "Const" and node.has_attr("value"):
+            t = node.proto.attr["value"].tensor
+            bytes_by_dtype[dtype_name(t.dtype)] += tensors.stored_bytes(t)
+    return Summary(
+        node_count=len(graph), function_count=len(graph.graph_def.library.function),
+        inputs=inputs, outputs=outputs, variables=variables,
+        const_parameters=tf_const, variable_parameters=var_params,
+        control_edges=sum(1 for n in graph for i in n.inputs if i.control),
+        devices=dict(sorted(devices.items())), op_counts=dict(op_histogram(graph).most_common()),
+        bytes_by_op=dict(bytes_by_op.most_common()),
+        bytes_by_dtype=dict(bytes_by_dtype.most_common()),
+        preprocessing=chains, problems=graph.problems(),
+        tf_const_parameters=tf_const, tf_variable_parameters=tf_var, unlikely_outputs=unlikely)
