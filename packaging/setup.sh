@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# One-time (and idempotent) set-up on Debian/Ubuntu: system packages when missing, a virtualenv
+# in .venv, and the Python dependencies. Sourced by run-demo.sh and run-tests.sh.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${INSPECTOR_VENV:-$ROOT/.venv}"
+PYTHON="${PYTHON:-python3}"
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+# Graphviz renders DOT exports; xvfb gives the GUI a screen in screenshot tests; the rest are the
+# runtime libraries Qt 6's xcb and offscreen platforms load.
+APT_PACKAGES=(graphviz xvfb xauth libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1
+  libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
+  libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xfixes0 python3-venv)
+
+install_system_packages() {
+  command -v dpkg >/dev/null 2>&1 || { say "not a Debian system: skipping apt packages"; return; }
+  local missing=()
+  for pkg in "${APT_PACKAGES[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 && sudo="sudo" || {
+      say "missing system packages (${missing[*]}) and no root: install them with apt-get"; return; }
+  fi
+  say "installing system packages: ${missing[*]}"
+  $sudo apt-get update -qq || say "apt-get update failed; trying to install anyway"
+  if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+      "${missing[@]}" >/dev/null; then
+    for pkg in "${missing[@]}"; do   # names differ between releases: install what exists
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+        "$pkg" >/dev/null 2>&1 || say "could not install $pkg (continuing)"
+    done
+  fi
+}
+
+create_venv() {
+  if [ ! -x "$VENV/bin/python" ]; then
+    say "creating virtualenv in $VENV"
+    "$PYTHON" -m venv "$VENV"
+  fi
+  local stamp="$VENV/.inspector-deps"
+  local want
+  want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    say "installing Python dependencies (first run takes a few minutes)"
+    "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
+    "$VENV/bin/python" -m pip install -q -e "$ROOT[tf,gui,dev]"
+    echo "$want" > "$stamp"
+  fi
+}
+
+install_system_packages
+create_venv

@@ -1,0 +1,56 @@
+"""Shared fixtures: real TensorFlow graphs built once per fixture-builder version and cached."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from importlib import metadata
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CACHE = os.path.join(ROOT, "tests", ".fixture-cache")
+BUILDER = os.path.join(ROOT, "tests", "fixtures", "build.py")
+DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+
+
+def _tf_version() -> str:
+    for dist in ("tensorflow-cpu", "tensorflow"):
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return "none"
+
+
+def fixture_dir() -> str:
+    with open(BUILDER, "rb") as fh:
+        key = hashlib.sha256(fh.read() + _tf_version().encode()).hexdigest()[:16]
+    out = os.path.join(CACHE, key)
+    if not os.path.isdir(out):
+        os.makedirs(CACHE, exist_ok=True)
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+        subprocess.run([sys.executable, "-m", "tests.fixtures.build", out], cwd=ROOT, env=env,
+                       check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+@pytest.fixture(scope="session")
+def fx() -> str:
+    """Folder of fixture models (built with TensorFlow on first use)."""
+    return fixture_dir()
+
+
+@pytest.fixture(scope="session")
+def demo_model() -> str:
+    return DEMO
+
+
+def run_cli(*args, cwd=None):
+    """Run the CLI in a subprocess: (exit code, stdout, stderr)."""
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    proc = subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True,
+                          text=True, cwd=cwd or ROOT, env=env, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
