@@ -35,7 +35,28 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _to_ours(tf_graph_def):
-    return protos.GraphDef.FromString(tf_graph_def.SerializeToString())
+    graph_def = protos.GraphDef.FromString(tf_graph_def.SerializeToString())
+    _fix_function_refs(graph_def)
+    return graph_def
+
+
+def _fix_function_refs(graph_def) -> None:
+    """TF's freezing turns ReadVariableOp into Const/Identity inside function bodies but
+    leaves references such as `x:value:0`; both ops name their output `output`."""
+    for fdef in graph_def.library.function:
+        ops = {n.name: n.op for n in fdef.node_def}
+
+        def fix(ref: str) -> str:
+            parts = ref.lstrip("^").split(":")
+            if len(parts) == 3 and ops.get(parts[0]) in ("Const", "Identity") \
+                    and parts[1] != "output":
+                return ("^" if ref.startswith("^") else "") + f"{parts[0]}:output:{parts[2]}"
+            return ref
+
+        for node in fdef.node_def:
+            node.input[:] = [fix(r) for r in node.input]
+        for key in list(fdef.ret):
+            fdef.ret[key] = fix(fdef.ret[key])
 
 
 def _freeze_concrete(fn):
@@ -126,7 +147,10 @@ def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: st
                        {op.name for op in graph.get_operations()}]
             if missing:
                 raise ValueError(f"output node '{missing[0]}' is not in the graph")
-            frozen = v1.graph_util.convert_variables_to_constants(
+            from tensorflow.python.framework.convert_to_constants import (
+                convert_variables_to_constants_from_session_graph)
+
+            frozen = convert_variables_to_constants_from_session_graph(
                 sess, graph.as_graph_def(), [o.split(":")[0] for o in outputs])
     except Exception as exc:
         raise ModelLoadError(f"cannot freeze with checkpoint '{checkpoint}': {_first_line(exc)}",

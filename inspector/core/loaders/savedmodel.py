@@ -17,12 +17,17 @@ def _tensor_info(info) -> dict:
     return {"name": info.name, "dtype": dtype_name(info.dtype), "shape": tensors.format_shape(dims)}
 
 
+def _public_keys(meta) -> list:
+    """Signature keys, without internal ones such as __saved_model_init_op."""
+    return sorted(k for k in meta.signature_def if not k.startswith("__"))
+
+
 def describe(saved_model) -> list[dict]:
     """One entry per MetaGraph: its tags and signatures with their input and output tensors."""
     out = []
     for meta in saved_model.meta_graphs:
         sigs = {}
-        for key in sorted(meta.signature_def):
+        for key in _public_keys(meta):
             sdef = meta.signature_def[key]
             sigs[key] = {
                 "method": sdef.method_name,
@@ -60,7 +65,7 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
     saved = parse(data, protos.SavedModel, is_text, path)
     meta = _pick_meta(saved, tags, path)
     tags = list(meta.meta_info_def.tags)
-    keys = sorted(meta.signature_def)
+    keys = _public_keys(meta)
     if signature is None:
         signature = DEFAULT_SIGNATURE if DEFAULT_SIGNATURE in keys else (keys[0] if keys else None)
     elif signature not in keys:

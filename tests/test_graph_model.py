@@ -1,0 +1,61 @@
+"""The core graph model: edges, consumers, scopes, functions, attrs and tensors."""
+
+import os
+
+import numpy as np
+
+from inspector.core.attrs import DType, Shape, TensorValue
+from inspector.core.graph import parse_input
+from inspector.core.loaders import load
+
+
+def test_inputs_edges_and_consumers(fx):
+    g = load(os.path.join(fx, "v1_training.pb")).graph
+    assert parse_input("a:2") == parse_input("a:2") and parse_input("a:2").port == 2
+    assert parse_input("^a").control and str(parse_input("^a")) == "^a"
+    relu = g.node("relu1")
+    assert relu.data_inputs[0].node == "bn1/FusedBatchNorm"
+    assert any(e.dst == "relu1" for e in g.consumers("bn1/FusedBatchNorm"))
+    control = [e for e in g.edges() if e.control]
+    assert len(control) == sum(1 for n in g for i in n.inputs if i.control) > 0
+
+
+def test_scope_tree_counts_every_node(fx):
+    g = load(os.path.join(fx, "inception_jpeg.pb")).graph
+    root = g.scope_tree()
+    assert root.node_count() == len(g)
+    mixed = root.children["mixed"]
+    assert set(mixed.children) == {"tower_0", "tower_1", "tower_2", "join"}
+    assert "mixed/join" in mixed.nodes  # a node and a scope (its axis const) at once
+    assert mixed.children["join"].nodes == ["mixed/join/axis"]
+    assert mixed.children["tower_1"].children["conv"].path == "mixed/tower_1/conv"
+
+
+def test_function_library_bodies_are_graphs(fx):
+    g = load(os.path.join(fx, "while_v2.pb")).graph
+    assert len(g.functions) == 2
+    for name in g.functions:
+        body = g.function_graph(name)
+        ops = {n.op for n in body}
+        assert "_Arg" in ops and "_Retval" in ops
+        assert not body.dangling_inputs, body.dangling_inputs
+
+
+def test_attrs_decode_to_plain_values(fx):
+    import tensorflow as tf
+
+    path = os.path.join(fx, "inception_jpeg.pb")
+    g = load(path).graph
+    conv = g.node("conv/Conv2D")
+    attrs = conv.attrs
+    assert attrs["T"] == DType(1) and str(attrs["T"]) == "float"
+    assert attrs["strides"] == [1, 2, 2, 1] and attrs["padding"] == "SAME"
+    ph = g.node("DecodeJpeg/contents")
+    assert str(ph.attr("dtype")) == "string" and ph.attr("shape") == Shape(())
+    w = g.node("conv/weights").attr("value")
+    assert isinstance(w, TensorValue) and str(w.shape) == "[3,3,3,16]"
+    gd = tf.compat.v1.GraphDef.FromString(open(path, "rb").read())
+    for node in gd.node:
+        if node.op == "Const":
+            ours = g.node(node.name).attr("value").numpy()
+            np.testing.assert_array_equal(ours, tf.make_ndarray(node.attr["value"].tensor))

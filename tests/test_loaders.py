@@ -1,0 +1,152 @@
+"""Loaders: content sniffing, every fixture kind, freezing checked by running TensorFlow."""
+
+import os
+
+import numpy as np
+import pytest
+
+from conftest import run_cli
+from inspector.core.errors import ModelLoadError
+from inspector.core.loaders import load
+from inspector.core.loaders.savedmodel import describe, read_saved_model
+
+
+@pytest.mark.parametrize("name,kind,text", [
+    ("inception_jpeg.pb", "graphdef", False), ("v1_training.pbtxt", "graphdef", True),
+    ("text_really.pb", "graphdef", True), ("v1_training.meta", "metagraph", False),
+    ("while_v1.pb", "graphdef", False), ("while_v2.pb", "graphdef", False),
+])
+def test_kinds_are_sniffed_from_content(fx, name, kind, text):
+    m = load(os.path.join(fx, name))
+    assert (m.kind, m.is_text) == (kind, text)
+    assert len(m.graph) > 5 and not m.problems
+
+
+def test_text_and_binary_give_the_same_graph(fx):
+    a = load(os.path.join(fx, "v1_training.pb")).graph.graph_def
+    b = load(os.path.join(fx, "v1_training.pbtxt")).graph.graph_def
+    assert a == b
+
+
+def test_saved_model_signatures_listed_without_freezing(fx):
+    metas = describe(read_saved_model(os.path.join(fx, "two_signatures")))
+    assert metas[0]["tags"] == ["serve"]
+    sigs = metas[0]["signatures"]
+    assert set(sigs) == {"serving_default", "embed"}
+    assert sigs["embed"]["inputs"]["features"]["shape"] == "[?,4]"
+    assert "probabilities" in sigs["serving_default"]["outputs"]
+
+
+def _run_frozen(graph_def, feeds: dict, fetches: list):
+    import tensorflow as tf
+
+    gd = tf.compat.v1.GraphDef.FromString(graph_def.SerializeToString())
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.compat.v1.import_graph_def(gd, name="")
+    with tf.compat.v1.Session(graph=graph) as sess:
+        return sess.run(fetches, feeds)
+
+
+@pytest.mark.parametrize("signature,key", [("serving_default", "probabilities"),
+                                           ("embed", "embedding")])
+def test_frozen_saved_model_matches_the_saved_model(fx, signature, key):
+    import tensorflow as tf
+
+    path = os.path.join(fx, "two_signatures")
+    m = load(path, signature=signature)
+    assert m.frozen and m.signature.key == signature
+    ops = {n.op for n in m.graph}
+    assert "StatefulPartitionedCall" not in ops and "VarHandleOp" not in ops
+    x = np.random.default_rng(0).normal(size=(3, 4)).astype(np.float32)
+    expected = tf.saved_model.load(path).signatures[signature](features=tf.constant(x))[key]
+    got = _run_frozen(m.graph.graph_def, {m.signature.inputs["features"]: x},
+                      [m.signature.outputs[key]])[0]
+    np.testing.assert_allclose(got, expected.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_meta_viewed_as_is_and_frozen_with_checkpoint(fx):
+    import tensorflow as tf
+
+    meta = os.path.join(fx, "v1_training.meta")
+    raw = load(meta)
+    assert not raw.frozen and any(n.op == "VariableV2" for n in raw.graph)
+    frozen = load(meta, checkpoint=os.path.join(fx, "v1_training.ckpt"), outputs=["output"])
+    assert frozen.frozen
+    assert not any(n.op in ("VariableV2", "VarHandleOp", "SaveV2") for n in frozen.graph)
+    x = np.random.default_rng(1).normal(size=(2, 8, 8, 1)).astype(np.float32)
+    graph = tf.Graph()
+    with graph.as_default(), tf.compat.v1.Session(graph=graph) as sess:
+        saver = tf.compat.v1.train.import_meta_graph(meta)
+        saver.restore(sess, os.path.join(fx, "v1_training.ckpt"))
+        expected = sess.run("output:0", {"input:0": x})
+    got = _run_frozen(frozen.graph.graph_def, {"input:0": x}, ["output:0"])[0]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["tiny.keras", "tiny.h5"])
+def test_keras_file_frozen_matches_keras(fx, name):
+    import keras
+
+    path = os.path.join(fx, name)
+    m = load(path)
+    assert m.kind == "keras" and m.frozen
+    x = np.random.default_rng(2).normal(size=(2, 8, 8, 1)).astype(np.float32)
+    expected = keras.saving.load_model(path, compile=False)(x, training=False)
+    got = _run_frozen(m.graph.graph_def, {m.signature.inputs["pixels"]: x},
+                      list(m.signature.outputs.values()))[0]
+    np.testing.assert_allclose(got, np.asarray(expected), rtol=1e-5, atol=1e-6)
+
+
+def test_missing_checkpoint_is_a_clear_error(fx):
+    with pytest.raises(ModelLoadError, match="checkpoint .* not found"):
+        load(os.path.join(fx, "v1_training.meta"), checkpoint="/nonexistent/ckpt",
+             outputs=["output"])
+
+
+def test_unknown_signature_lists_the_available_ones(fx):
+    code, _, err = run_cli("summarize", "--signature", "nope", os.path.join(fx, "two_signatures"))
+    assert code == 2
+    assert "no signature 'nope' (available: embed, serving_default)" in err
+
+
+BAD = {
+    "empty.pb": "file is empty",
+    "truncated.pb": "file is truncated",
+    "random.pb": "not a TensorFlow model",
+    "notes.pbtxt": "text file is not a GraphDef",
+    "bad_field.pbtxt": 'no field named "colour"',
+    "duplicate.pb": "node 'dup': duplicate node name",
+    "empty_dir": "directory holds no model",
+    "missing.pb": "no such file or directory",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+@pytest.mark.parametrize("command", ["summarize", "dot"])
+def test_malformed_input_gives_one_clear_line_and_exit_2(fx, tmp_path, name, command):
+    path = os.path.join(fx, "bad", name)
+    extra = ["-o", str(tmp_path / "out.dot")] if command == "dot" else []
+    code, out, err = run_cli(command, path, *extra)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert path in lines[0] and BAD[name] in lines[0]
+    assert "Traceback" not in err and not out
+
+
+def test_unreadable_file_is_reported():
+    code, _, err = run_cli("summarize", "/proc/self/mem")
+    assert code == 2 and "cannot read file" in err and len(err.strip().splitlines()) == 1
+
+
+def test_dangling_inputs_still_load_with_problems_listed(fx):
+    path = os.path.join(fx, "bad", "dangling.pb")
+    m = load(path)
+    assert len(m.graph) == 3
+    assert m.problems == ["node 'y' has input 'ghost', which is not in the graph",
+                          "node 'z' has input 'phantom', which is not in the graph"]
+    code, out, _ = run_cli("summarize", path)
+    assert code == 0 and "Problem: node 'y' has input 'ghost'" in out
+    code, out, err = run_cli("summarize", "--format=tf", path)
+    assert code == 2 and "Invalid input ghost for node y" in out
