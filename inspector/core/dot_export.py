@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 
 from inspector.core import op_categories, tensors
 from inspector.core.errors import InspectorError
@@ -54,10 +56,15 @@ def _tensor_label(graph: Graph, name: str, port: int) -> str:
     return f"{dtype} {shape}".strip()
 
 
+GENERIC_CONST_NAMES = {"resource", "value", "Const", "ReadVariableOp", "y", "x", "read"}
+
+
 def _badge(graph: Graph, const) -> str:
     t = const.proto.attr["value"].tensor
     shape = tensors.format_shape(tensors.shape_dims(t.tensor_shape))
-    return f"{const.short_name}: {dtype_of(const)} {shape}"
+    short = const.short_name
+    name = "" if short in GENERIC_CONST_NAMES or short.startswith("Const_") else f"{short}: "
+    return f"{name}{dtype_of(const)} {shape}"
 
 
 def styled_dot(graph: Graph, inputs=(), outputs=(), fold_constants: bool = True,
@@ -76,7 +83,7 @@ def styled_dot(graph: Graph, inputs=(), outputs=(), fold_constants: bool = True,
             if all(keep is None or e.dst in keep for e in consumers):
                 hidden.add(node.name)
                 for e in consumers:
-                    if _const_source(graph, e.dst) is None:
+                    if not e.control and _const_source(graph, e.dst) is None:
                         folded.setdefault(e.dst, []).append(_badge(graph, src))
     shown = [n for n in graph if n.name not in hidden and (keep is None or n.name in keep)]
     lines = ["digraph G {",
@@ -149,14 +156,22 @@ def write(text: str, path: str, force: bool = False, timeout: float = 300.0) -> 
     if fmt is None:
         return atomic_write(path, text, force=force)
     check_target(path, force)
-    import graphviz
+    return atomic_write(path, render(text, fmt, timeout, path), force=force)
 
-    try:
-        data = graphviz.Source(text).pipe(format=fmt, timeout=timeout)
-    except graphviz.ExecutableNotFound:
+
+def render(text: str, fmt: str, timeout: float = 300.0, path: str = "") -> bytes:
+    """Run Graphviz `dot` on DOT text, with a time limit so a huge graph cannot hang us."""
+    dot = shutil.which("dot")
+    if dot is None:
         raise InspectorError("rendering needs Graphviz's `dot` program "
-                             "(apt-get install graphviz)", path=path) from None
-    except Exception as exc:
-        raise InspectorError(f"Graphviz failed: {str(exc).splitlines()[0][:200]} "
-                             "(try --inputs/--outputs to draw a smaller part)", path=path) from None
-    return atomic_write(path, data, force=force)
+                             "(apt-get install graphviz)", path=path)
+    try:
+        proc = subprocess.run([dot, f"-T{fmt}"], input=text.encode("utf-8"),
+                              capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise InspectorError(f"Graphviz took longer than {timeout:.0f} s; draw a smaller part "
+                             "with --inputs/--outputs", path=path) from None
+    if proc.returncode != 0:
+        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise InspectorError(f"Graphviz failed: {msg[0] if msg else proc.returncode}", path=path)
+    return proc.stdout
