@@ -156,3 +156,65 @@ def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: st
         raise ModelLoadError(f"cannot freeze with checkpoint '{checkpoint}': {_first_line(exc)}",
                              path=path) from None
     return _to_ours(frozen)
+
+
+# -- transforms ---------------------------------------------------------------------------
+def _to_tf(graph_def):
+    return tf().compat.v1.GraphDef.FromString(graph_def.SerializeToString())
+
+
+def stateful_ops(ops) -> set:
+    """The op types among `ops` that TF registers as stateful (or does not know at all)."""
+    tf()
+    from tensorflow.python.framework import op_def_registry
+
+    out = set()
+    for op in ops:
+        op_def = op_def_registry.get(op)
+        if op_def is None or op_def.is_stateful:
+            out.add(op)
+    return out
+
+
+def evaluate_tensors(graph_def, tensor_names: list) -> list:
+    """Run a (constant) graph in TensorFlow and return the values of the named tensors."""
+    t = tf()
+    graph = t.Graph()
+    with graph.as_default():
+        t.compat.v1.import_graph_def(_to_tf(graph_def), name="")
+    with t.compat.v1.Session(graph=graph) as sess:
+        return sess.run(list(tensor_names))
+
+
+def run_native_transform(graph_def, inputs: list, outputs: list, transforms: str):
+    """Apply transforms with TensorFlow's own C++ graph transform engine."""
+    tf()
+    from tensorflow.python.util._pywrap_transform_graph import TransformGraphWithStringInputs
+
+    try:
+        out = TransformGraphWithStringInputs(graph_def.SerializeToString(),
+                                             ",".join(inputs).encode(),
+                                             ",".join(outputs).encode(), transforms.encode())
+    except Exception as exc:
+        from inspector.core.transforms.base import TransformError
+        raise TransformError(_first_line(exc)) from None
+    return protos.GraphDef.FromString(out)
+
+
+def optimize_for_inference(graph_def, inputs: list, outputs: list, toco_compatible: bool):
+    tf()
+    from tensorflow.python.tools import optimize_for_inference_lib
+
+    out = optimize_for_inference_lib.optimize_for_inference(
+        _to_tf(graph_def), [i.split(":")[0] for i in inputs], [o.split(":")[0] for o in outputs],
+        [_placeholder_type(graph_def, i) for i in inputs], toco_compatible)
+    return protos.GraphDef.FromString(out.SerializeToString())
+
+
+def _placeholder_type(graph_def, name: str) -> int:
+    for node in graph_def.node:
+        if node.name == name.split(":")[0]:
+            for key in ("dtype", "T"):
+                if key in node.attr and node.attr[key].type:
+                    return node.attr[key].type
+    return 1

@@ -1,0 +1,45 @@
+"""fold_batch_norms: fold a Mul by a constant vector into the preceding conv/matmul weights."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core.transforms.base import TransformError, transform
+from inspector.core.transforms.graph_utils import Pattern, const_value, replace_matching, tensor_const
+
+PATTERN = Pattern("Mul", [Pattern("Conv2D|MatMul|DepthwiseConv2dNative",
+                                  [Pattern("*"), Pattern("Const")]),
+                          Pattern("Const")])
+
+
+@transform("fold_batch_norms", "fold",
+           "Multiplies batch-norm scale factors into the convolution or matmul weights.")
+def fold_batch_norms(graph_def, ctx):
+    def replace(match, outside):
+        mul, conv = match.node, match.inputs[0].node
+        src, weights_node = match.inputs[0].inputs[0].node, match.inputs[0].inputs[1].node
+        scale_node = match.inputs[1].node
+        if {conv.name, weights_node.name, scale_node.name} & outside:
+            return None
+        weights, scale = const_value(weights_node), const_value(scale_node)
+        if conv.op == "Conv2D":
+            cols = weights.shape[3]
+        elif conv.op == "DepthwiseConv2dNative":
+            cols = weights.shape[2] * weights.shape[3]
+        else:
+            cols = weights.shape[1]
+        if scale.ndim != 1 or scale.shape[0] != cols:
+            raise TransformError("Mul constant input to batch norm has bad shape: "
+                                 f"[{','.join(str(d) for d in scale.shape)}]", node=mul.name)
+        flat = weights.astype(np.float32).reshape(-1)
+        scaled = (flat * np.tile(scale.astype(np.float32), flat.size // cols)).reshape(weights.shape)
+        new_weights = tensor_const(weights_node.name, scaled)
+        new_conv = type(conv)()
+        new_conv.CopyFrom(conv)
+        new_conv.name = mul.name
+        ctx.note(mul.name, f"{conv.op} '{conv.name}' with the scale folded into "
+                           f"'{weights_node.name}'")
+        ctx.note(weights_node.name, f"scaled by '{scale_node.name}'")
+        return [new_weights, src, new_conv]
+
+    return replace_matching(graph_def, PATTERN, replace)

@@ -1,0 +1,168 @@
+"""fold_constants: evaluate constant subgraphs once (in TensorFlow) and store the results.
+
+Mirrors TF's fold_constants: feeds are the --inputs, fetches the --outputs; a tensor is folded
+where a constant-computable node feeds one that is not; results are named
+`<node>/_<port>__cf__<k>`; afterwards only what the outputs need is kept, the inputs go to the
+end of the node list, references to them read `name:0`, and PlaceholderWithDefault inputs
+become Placeholders.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core import protos
+from inspector.core.graph import node_name_from_input
+from inspector.core.transforms.base import Param, TransformError, transform
+from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const
+
+NEVER_FOLD = {"Placeholder", "PlaceholderWithDefault", "Switch", "Merge", "Enter", "Exit",
+              "NextIteration", "LoopCond", "RefSwitch", "RefMerge", "RefEnter", "RefExit",
+              "RefNextIteration", "_Recv", "_Send", "_Arg", "_Retval", "NoOp", "ControlTrigger"}
+_CODES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 3,
+          np.dtype(np.uint8): 4, np.dtype(np.int16): 5, np.dtype(np.int8): 6,
+          np.dtype(np.int64): 9, np.dtype(np.bool_): 10, np.dtype(np.float16): 19,
+          np.dtype(np.uint16): 17, np.dtype(np.uint32): 22, np.dtype(np.uint64): 23}
+
+
+def _upstream(nodes: dict, outputs: list, stop: set) -> set:
+    seen, stack = set(), list(outputs)
+    while stack:
+        name = stack.pop()
+        if name in seen or name not in nodes:
+            continue
+        seen.add(name)
+        if name not in stop:
+            stack.extend(node_name_from_input(i) for i in nodes[name].input)
+    return seen
+
+
+def _const_node(name: str, value):
+    arr = np.asarray(value)
+    if arr.dtype == object or arr.dtype.kind in ("S", "U"):
+        node = protos.NodeDef(name=name, op="Const")
+        node.attr["dtype"].type = 7
+        t = node.attr["value"].tensor
+        t.dtype = 7
+        for d in arr.shape:
+            t.tensor_shape.dim.add(size=d)
+        t.string_val.extend(x if isinstance(x, bytes) else str(x).encode() for x in arr.ravel())
+        return node
+    code = _CODES.get(arr.dtype)
+    if code is None:
+        return None
+    return tensor_const(name, arr, code)
+
+
+@transform("fold_constants", "fold",
+           "Computes parts of the graph that never change once, and stores the results as "
+           "constants.",
+           [Param("clear_output_shapes", "bool", "true"), Param("exclude_op", "op", repeated=True),
+            Param("exclude_node", "node", repeated=True),
+            Param("max_constant_size_in_bytes", "int", str(10 * 1024 * 1024))])
+def fold_constants(graph_def, ctx):
+    from inspector.core import tf_bridge
+
+    clear = ctx.bool("clear_output_shapes", True)
+    excluded_ops, excluded_nodes = set(ctx.values("exclude_op")), set(ctx.values("exclude_node"))
+    max_bytes = ctx.int("max_constant_size_in_bytes", 10 * 1024 * 1024)
+    work = copy_graph(graph_def)
+    if clear:
+        for node in work.node:
+            if "_output_shapes" in node.attr:
+                del node.attr["_output_shapes"]
+    nodes = {n.name: n for n in work.node}
+    inputs = [node_name_from_input(i) for i in ctx.inputs]
+    outputs = [node_name_from_input(o) for o in ctx.outputs]
+    for name in inputs + outputs:
+        if name not in nodes:
+            raise TransformError(f"node '{name}' from --inputs/--outputs is not in the graph")
+    needed = _upstream(nodes, outputs, set(inputs))
+    stateful = tf_bridge.stateful_ops({nodes[n].op for n in needed})
+    foldable: dict = {}
+
+    def can_fold(name: str) -> bool:
+        if name in foldable:
+            return foldable[name]
+        foldable[name] = False  # guards against cycles
+        node = nodes.get(name)
+        ok = (node is not None and name not in inputs and node.op not in NEVER_FOLD
+              and node.op not in stateful and node.op not in excluded_ops
+              and name not in excluded_nodes
+              and (node.op == "Const" or (bool(node.input) and all(
+                  can_fold(node_name_from_input(i)) for i in node.input))))
+        foldable[name] = ok
+        return ok
+
+    fetch = []
+    order = [n.name for n in work.node if n.name in needed]
+    for name in order:
+        node = nodes[name]
+        if can_fold(name) or name in inputs:
+            continue
+        for text in node.input:
+            src = node_name_from_input(text)
+            if text.startswith("^") or not can_fold(src) or nodes[src].op == "Const":
+                continue
+            tensor = f"{src}:{port_of(text)}"
+            if tensor not in fetch:
+                fetch.append(tensor)
+    if not fetch:
+        return _finish(work, nodes, inputs, outputs, {})
+    sub = copy_graph(work, [nodes[n] for n in order if foldable.get(n)])
+    try:
+        values = tf_bridge.evaluate_tensors(sub, fetch)
+    except Exception as exc:
+        raise TransformError(f"cannot evaluate constant subgraph: {str(exc).splitlines()[0]}")
+    replaced: dict = {}
+    for k, (tensor, value) in enumerate(zip(fetch, values)):
+        src, port = tensor.rsplit(":", 1)
+        if np.asarray(value).nbytes > max_bytes:
+            continue
+        const = _const_node(f"{src}/_{port}__cf__{k}", value)
+        if const is None:
+            continue
+        replaced[tensor] = const
+        ctx.note(const.name, f"folded value of {tensor}")
+    return _finish(work, nodes, inputs, outputs, replaced)
+
+
+def _finish(work, nodes: dict, inputs: list, outputs: list, replaced: dict):
+    """Rewire consumers to folded constants, prune to the outputs, move inputs to the end."""
+    rewired = copy_graph(work, [])
+    for node in work.node:
+        new = rewired.node.add()
+        new.CopyFrom(node)
+        if node.name in inputs:
+            continue
+        for i, text in enumerate(node.input):
+            if text.startswith("^"):
+                continue
+            key = f"{node_name_from_input(text)}:{port_of(text)}"
+            if key in replaced:
+                new.input[i] = replaced[key].name
+    for const in replaced.values():
+        rewired.node.add().CopyFrom(const)
+    by_name = {n.name: n for n in rewired.node}
+    keep = _upstream(by_name, outputs, set(inputs))
+    out = copy_graph(work, [])
+    input_set = set(inputs)
+    for node in rewired.node:
+        if node.name in keep and node.name not in input_set:
+            new = out.node.add()
+            new.CopyFrom(node)
+            new.input[:] = [f"{t}:0" if t in input_set else t for t in node.input]
+    for name in dict.fromkeys(inputs):
+        node = nodes[name]
+        if node.op == "PlaceholderWithDefault":
+            ph = protos.NodeDef(name=name, op="Placeholder")
+            ph.attr["dtype"].CopyFrom(node.attr["dtype"])
+            if "shape" in node.attr:
+                ph.attr["shape"].CopyFrom(node.attr["shape"])
+            out.node.add().CopyFrom(ph)
+        elif node.op == "Placeholder":
+            out.node.add().CopyFrom(node)
+        else:
+            raise TransformError(f"input '{name}' is a {node.op}, not a Placeholder "
+                                 "(run strip_unused_nodes first)", node=name)
+    return out

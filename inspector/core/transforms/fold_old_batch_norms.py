@@ -1,0 +1,119 @@
+"""fold_old_batch_norms: fold monolithic batch-norm ops into conv weights plus a BiasAdd.
+
+Handles BatchNormWithGlobalNormalization and FusedBatchNorm as TF does, and also
+FusedBatchNormV2/V3 (inference mode), which TF's own engine leaves alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core import protos
+from inspector.core.transforms.base import TransformError, transform
+from inspector.core.transforms.graph_utils import (Pattern, const_value, replace_matching,
+                                                   tensor_const)
+
+BN_OPS = "BatchNormWithGlobalNormalization|FusedBatchNorm|FusedBatchNormV2|FusedBatchNormV3"
+_CONV = Pattern("Conv2D", [Pattern("*"), Pattern("Const")])
+_PARAMS = [Pattern("Const") for _ in range(4)]
+PATTERNS = [
+    Pattern(BN_OPS, [_CONV] + _PARAMS),
+    Pattern(BN_OPS, [Pattern("BatchToSpaceND", [_CONV, Pattern("Const"), Pattern("Const")])]
+            + _PARAMS),
+    Pattern(BN_OPS, [Pattern("ConcatV2", [_CONV, _CONV, Pattern("Const")])] + _PARAMS),
+]
+
+
+def scale_and_offset(match):
+    bn = match.node
+    fused = bn.op.startswith("FusedBatchNorm")
+    idx = dict(mean=3, var=4, beta=2, gamma=1) if fused else dict(mean=1, var=2, beta=3, gamma=4)
+    vals = {k: const_value(match.inputs[i].node).astype(np.float32) for k, i in idx.items()}
+    eps = np.float32(bn.attr["epsilon" if fused else "variance_epsilon"].f)
+    cols = vals["mean"].shape[0] if vals["mean"].ndim else 0
+    for key, label in (("var", "Variance"), ("beta", "Beta"), ("gamma", "gamma")):
+        if vals[key].ndim != 1 or vals[key].shape[0] != cols:
+            raise TransformError(f"{label} input to batch norm has bad shape: "
+                                 f"[{','.join(map(str, vals[key].shape))}]", node=bn.name)
+    scale = np.float32(1.0) / np.sqrt(vals["var"] + eps)
+    if fused or bn.attr["scale_after_normalization"].b:
+        scale = scale * vals["gamma"]
+    offset = (-vals["mean"] * scale) + vals["beta"]
+    return scale.astype(np.float32), offset.astype(np.float32)
+
+
+def fuse_into_conv(scale, offset, conv_match, output_name: str) -> list:
+    conv, src, weights_node = conv_match.node, conv_match.inputs[0].node, conv_match.inputs[1].node
+    weights = const_value(weights_node).astype(np.float32)
+    scaled = (weights.reshape(-1, weights.shape[3]) * scale[None, :]).reshape(weights.shape)
+    bias = tensor_const(conv.name + "_bn_offset", offset)
+    bias_add = protos.NodeDef(name=output_name, op="BiasAdd", input=[conv.name, bias.name])
+    if "data_format" in conv.attr:
+        bias_add.attr["data_format"].CopyFrom(conv.attr["data_format"])
+    bias_add.attr["T"].CopyFrom(conv.attr["T"])
+    return [tensor_const(weights_node.name, scaled), src, conv, bias, bias_add]
+
+
+def _replace_conv(match, ctx):
+    scale, offset = scale_and_offset(match)
+    ctx.note(match.node.name, f"{match.node.op} folded into '{match.inputs[0].node.name}' "
+                              "weights + BiasAdd")
+    return fuse_into_conv(scale, offset, match.inputs[0], match.node.name)
+
+
+def _replace_batch_to_space(match, ctx):
+    scale, offset = scale_and_offset(match)
+    b2s = match.inputs[0]
+    conv_match = b2s.inputs[0]
+    biasadd = conv_match.node.name + "/biasadd"
+    nodes = fuse_into_conv(scale, offset, conv_match, biasadd)
+    new_b2s = protos.NodeDef()
+    new_b2s.CopyFrom(b2s.node)
+    new_b2s.name = match.node.name
+    new_b2s.input[0] = biasadd
+    ctx.note(match.node.name, f"{match.node.op} folded into '{conv_match.node.name}'")
+    return nodes + [b2s.inputs[1].node, b2s.inputs[2].node, new_b2s]
+
+
+def _replace_concat(match, ctx):
+    scale, offset = scale_and_offset(match)
+    concat = match.inputs[0]
+    axis = int(const_value(concat.inputs[2].node).reshape(-1)[0])
+    parts = [(scale, offset), (scale, offset)]
+    if axis == 3:
+        split = const_value(concat.inputs[0].inputs[1].node).shape[3]
+        parts = [(scale[:split], offset[:split]), (scale[split:], offset[split:])]
+    nodes = []
+    names = [concat.node.name + "_bn_in0", concat.node.name + "_bn_in1"]
+    for i in range(2):
+        nodes += fuse_into_conv(parts[i][0], parts[i][1], concat.inputs[i], names[i])
+    new_concat = protos.NodeDef()
+    new_concat.CopyFrom(concat.node)
+    new_concat.name = match.node.name
+    new_concat.input[0], new_concat.input[1] = names
+    ctx.note(match.node.name, f"{match.node.op} folded into both convs of '{concat.node.name}'")
+    return nodes + [concat.inputs[2].node, new_concat]
+
+
+@transform("fold_old_batch_norms", "fold",
+           "Folds batch-norm ops (including FusedBatchNormV3) into convolution weights and a "
+           "bias.")
+def fold_old_batch_norms(graph_def, ctx):
+    current = graph_def
+    for pattern, builder in zip(PATTERNS, (_replace_conv, _replace_batch_to_space,
+                                           _replace_concat)):
+        while True:
+            changed = []
+
+            def replace(match, outside):
+                bn = match.node
+                if bn.op in ("FusedBatchNormV2", "FusedBatchNormV3") and \
+                        bn.attr["is_training"].b:
+                    return None  # training-mode statistics cannot be folded
+                changed.append(bn.name)
+                return builder(match, ctx)
+
+            current = replace_matching(current, pattern, replace)
+            if not changed:
+                break
+    return current

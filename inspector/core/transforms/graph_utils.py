@@ -1,0 +1,224 @@
+"""GraphDef helpers shared by transforms: names, renaming inputs, ordering, pattern matching."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inspector.core import protos
+from inspector.core.graph import node_name_from_input
+from inspector.core.transforms.base import TransformError
+
+
+def canonical_input_name(text: str) -> str:
+    """`a` -> `a:0`, `^a` -> `^a:0`, `a:1` unchanged."""
+    prefix = "^" if text.startswith("^") else ""
+    body = text[1:] if prefix else text
+    return prefix + (body if ":" in body else body + ":0")
+
+
+def port_of(text: str) -> int:
+    body = text.lstrip("^")
+    return int(body.split(":")[1]) if ":" in body else 0
+
+
+def copy_graph(graph_def, nodes=None):
+    """A new GraphDef with versions/library copied and the given nodes (default: all)."""
+    out = protos.GraphDef()
+    out.versions.CopyFrom(graph_def.versions)
+    out.library.CopyFrom(graph_def.library)
+    for node in (graph_def.node if nodes is None else nodes):
+        out.node.add().CopyFrom(node)
+    return out
+
+
+def node_map(graph_def) -> dict:
+    return {n.name: n for n in graph_def.node}
+
+
+def outputs_map(graph_def) -> dict:
+    """node name -> list of nodes that take it as an input (any port, control included)."""
+    out: dict = {}
+    for node in graph_def.node:
+        for text in node.input:
+            out.setdefault(node_name_from_input(text), []).append(node)
+    return out
+
+
+def rename_node_inputs(graph_def, mapping: dict, ignore: set = frozenset()):
+    """TF's RenameNodeInputs: keys compared as canonical names (`a` == `a:0`), a key `a:*`
+    matches any port (keeping `^` and the port), applied until nothing matches."""
+    by_node: dict = {}
+    for src, dst in mapping.items():
+        by_node.setdefault(node_name_from_input(src), []).append((src, dst))
+    out = copy_graph(graph_def, [])
+    for node in graph_def.node:
+        new = out.node.add()
+        new.CopyFrom(node)
+        if node.name in ignore:
+            continue
+        del new.input[:]
+        for text in node.input:
+            visited = set()
+            while node_name_from_input(text) in by_node:
+                name = node_name_from_input(text)
+                if name in visited:
+                    raise TransformError(f"RenameNodeInputs argument contains a cycle for {name}")
+                visited.add(name)
+                found = False
+                for src, dst in by_node[name]:
+                    if src.endswith(":*"):
+                        prefix = "^" if text.startswith("^") else ""
+                        body = text.lstrip("^")
+                        suffix = body[body.index(":"):] if ":" in body else ""
+                        text, found = prefix + dst + suffix, True
+                    elif canonical_input_name(src) == canonical_input_name(text):
+                        text, found = dst, True
+                if not found:
+                    break
+            new.input.append(text)
+    return out
+
+
+def sort_by_execution_order(graph_def):
+    """TF's SortByExecutionOrder: Kahn's algorithm with a LIFO ready stack."""
+    nodes = list(graph_def.node)
+    index = {n.name: i for i, n in enumerate(nodes)}
+    pending = [0] * len(nodes)
+    consumers: list = [[] for _ in nodes]
+    ready = []
+    for i, node in enumerate(nodes):
+        if node.op in ("Merge", "RefMerge"):
+            data = sum(1 for t in node.input if not t.startswith("^"))
+            pending[i] = len(node.input) - data + (1 if data else 0)
+            pending[i] = max(pending[i], 0)
+        else:
+            pending[i] = len(node.input)
+        if not node.input:
+            ready.append(i)
+        for text in node.input:
+            src = node_name_from_input(text)
+            if src not in index:
+                raise TransformError(f"Node {node.name} has input {text} which is not in the graph")
+            consumers[index[src]].append(i)
+    order = []
+    while ready:
+        i = ready.pop()
+        order.append(i)
+        for c in consumers[i]:
+            pending[c] -= 1
+            if pending[c] == 0:
+                ready.append(c)
+    if len(order) < len(nodes):
+        raise TransformError(f"{len(nodes) - len(order)} nodes in a cycle")
+    return copy_graph(graph_def, [nodes[i] for i in order])
+
+
+@dataclass
+class Pattern:
+    """An op-type pattern: op is '*', one op, or 'A|B'; inputs are matched positionally."""
+
+    op: str
+    inputs: list = field(default_factory=list)
+
+    def accepts(self, op: str) -> bool:
+        return self.op == "*" or op in self.op.split("|")
+
+
+@dataclass
+class Match:
+    node: object
+    inputs: list = field(default_factory=list)
+
+    def names(self) -> list:
+        out = [self.node.name]
+        for m in self.inputs:
+            out += m.names()
+        return out
+
+
+def _match(pattern: Pattern, name: str, nodes: dict, used: set):
+    node = nodes.get(name)
+    if node is None or name in used or not pattern.accepts(node.op):
+        return None
+    if not pattern.inputs:
+        return Match(node)
+    data = [t for t in node.input if not t.startswith("^")]
+    if len(data) != len(pattern.inputs):
+        return None
+    subs = []
+    for sub_pattern, text in zip(pattern.inputs, data):
+        sub = _match(sub_pattern, node_name_from_input(text), nodes, used)
+        if sub is None:
+            return None
+        subs.append(sub)
+    return Match(node, subs)
+
+
+def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies: bool = False):
+    """TF's ReplaceMatchingOpTypes: greedy non-overlapping matches in execution order.
+
+    `replace(match, outside) -> list of NodeDefs, or None to keep the original`; `outside` is
+    the set of matched node names that something outside the match consumes.
+    The result keeps the original node order, with replacements at the head node's place.
+    """
+    ordered = sort_by_execution_order(graph_def)
+    nodes = node_map(graph_def)
+    consumers = outputs_map(graph_def)
+    used: set = set()
+    replacements: dict = {}
+    dropped: set = set()
+    for node in ordered.node:
+        if node.name in used:
+            continue
+        m = _match(pattern, node.name, nodes, used)
+        if m is None:
+            continue
+        names = m.names()
+        if len(set(names)) != len(names):
+            continue
+        inside = set(names)
+        outside = {n for n in names if any(c.name not in inside for c in consumers.get(n, []))}
+        new_nodes = replace(m, outside)
+        used.update(names)  # matched nodes stay claimed even when the originals are kept
+        if new_nodes is None:
+            continue
+        new_names = {n.name for n in new_nodes}
+        if not allow_inconsistencies and any(n not in new_names for n in outside):
+            continue
+        replacements[m.node.name] = new_nodes
+        dropped.update(n for n in names if n != m.node.name)
+    out = copy_graph(graph_def, [])
+    for node in graph_def.node:
+        if node.name in replacements:
+            for new in replacements[node.name]:
+                out.node.add().CopyFrom(new)
+        elif node.name not in dropped:
+            out.node.add().CopyFrom(node)
+    return out
+
+
+def tensor_const(name: str, array, dtype: int | None = None):
+    """A Const NodeDef holding a numpy array (float32 unless dtype says otherwise)."""
+    import numpy as np
+
+    from inspector.core import dtypes
+
+    node = protos.NodeDef(name=name, op="Const")
+    if dtype is None:
+        dtype = {np.dtype(np.float32): 1, np.dtype(np.int32): 3, np.dtype(np.uint8): 4,
+                 np.dtype(np.int64): 9}[np.asarray(array).dtype]
+    arr = np.array(array, dtype=dtypes.numpy_dtype(dtype), order="C")
+    node.attr["dtype"].type = dtype
+    t = node.attr["value"].tensor
+    t.dtype = dtype
+    t.tensor_shape.SetInParent()
+    for d in arr.shape:
+        t.tensor_shape.dim.add(size=d)
+    t.tensor_content = arr.astype(arr.dtype.newbyteorder("<")).tobytes()
+    return node
+
+
+def const_value(node):
+    from inspector.core import tensors
+
+    return tensors.to_numpy(node.attr["value"].tensor)

@@ -1,0 +1,49 @@
+"""Transforms we run through TensorFlow's own engine (marked native), and optimize_for_inference."""
+
+from __future__ import annotations
+
+from inspector.core.transforms.base import REGISTRY, Param, TransformInfo, transform
+from inspector.core.transforms.syntax import TransformSpec
+
+NATIVE = {
+    "flatten_atrous_conv": ("fold", "Turns SpaceToBatch/Conv/BatchToSpace into one dilated conv."),
+    "fuse_pad_and_conv": ("fold", "Fuses a MirrorPad into the following Conv2D."),
+    "fuse_resize_and_conv": ("fold", "Fuses a ResizeBilinear into the following Conv2D."),
+    "fuse_resize_pad_and_conv": ("fold", "Fuses ResizeBilinear and MirrorPad into a Conv2D."),
+    "inline_partitionedcall": ("clean up", "Replaces PartitionedCall nodes by the function body."),
+    "sparsify_gather": ("shrink", "Turns Gather on sparse embeddings into a hash-table lookup."),
+    "backport_tensor_array_v3": ("clean up", "Rewrites TensorArray V3 ops as V2 for old runtimes."),
+    "rename_node": ("clean up", "Renames one node and every reference to it."),
+    "quantize_nodes": ("quantize", "Rewrites float ops as eight-bit quantized ops."),
+    "insert_logging": ("debug", "Adds Print nodes after matching nodes."),
+    "freeze_requantization_ranges": ("quantize", "Replaces logged RequantizationRange nodes by "
+                                                 "constant ranges."),
+    "merge_duplicate_nodes": ("clean up", "Merges nodes that compute exactly the same thing."),
+    "obfuscate_names": ("clean up", "Renames nodes to short ids (keeps inputs and outputs)."),
+    "add_default_attributes": ("clean up", "Adds attributes that have defaults but are missing."),
+}
+
+
+def _native(name: str):
+    def run(graph_def, ctx):
+        from inspector.core import tf_bridge
+
+        spec = TransformSpec(name, {k: v for k, v in ctx.params.items() if k != "ignore_errors"})
+        return tf_bridge.run_native_transform(graph_def, ctx.inputs, ctx.outputs, str(spec))
+    return run
+
+
+for _name, (_group, _summary) in NATIVE.items():
+    if _name not in REGISTRY:
+        REGISTRY[_name] = TransformInfo(_name, _native(_name), _group,
+                                        _summary + " (runs in TensorFlow's engine)", native=True)
+
+
+@transform("optimize_for_inference", "fold",
+           "TensorFlow's optimize_for_inference: strip, remove training nodes, fold batch norms.",
+           [Param("toco_compatible", "bool", "false")])
+def optimize_for_inference(graph_def, ctx):
+    from inspector.core import tf_bridge
+
+    return tf_bridge.optimize_for_inference(graph_def, ctx.inputs, ctx.outputs,
+                                            ctx.bool("toco_compatible", False))

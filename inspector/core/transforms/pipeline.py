@@ -1,0 +1,97 @@
+"""Run a list of transforms in order, each on the previous result, with a report per step."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from inspector.core.errors import InspectorError
+from inspector.core.graph import node_name_from_input
+from inspector.core.transforms.base import REGISTRY, Context, TransformError
+from inspector.core.transforms.syntax import TransformSpec, parse_transforms
+
+
+@dataclass
+class StepReport:
+    spec: TransformSpec
+    graph_def: object
+    removed: list = field(default_factory=list)
+    added: list = field(default_factory=list)
+    changed: list = field(default_factory=list)
+    reasons: dict = field(default_factory=dict)
+    ignored_error: str = ""
+    seconds: float = 0.0
+    native: bool = False
+
+
+def ignore_errors(spec: TransformSpec) -> bool:
+    vals = spec.params.get("ignore_errors")
+    if not vals:
+        return False
+    text = vals[0].lower()
+    if text not in ("true", "false"):
+        raise TransformError(f"ignore_errors should be true or false, found {text}")
+    return text == "true"
+
+
+def diff(before, after) -> tuple[list, list, list]:
+    """(removed, added, changed) node names between two GraphDefs."""
+    old = {n.name: n for n in before.node}
+    new = {n.name: n for n in after.node}
+    removed = [n for n in old if n not in new]
+    added = [n for n in new if n not in old]
+    changed = [n for n in new if n in old and new[n] != old[n]]
+    return removed, added, changed
+
+
+def validate(graph_def) -> None:
+    names = {n.name for n in graph_def.node}
+    for node in graph_def.node:
+        for text in node.input:
+            if node_name_from_input(text) not in names:
+                raise TransformError("Invalid graph with inputs referring to nonexistent nodes "
+                                     f"('{text}' of node '{node.name}')", node=node.name)
+
+
+def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list) -> StepReport:
+    info = REGISTRY.get(spec.name)
+    if info is None:
+        raise TransformError(f"Transform '{spec.name}' not recognized.")
+    ctx = Context(list(inputs), list(outputs), dict(spec.params), name=spec.name)
+    skip = ignore_errors(spec)
+    start = time.perf_counter()
+    report = StepReport(spec, graph_def, native=info.native)
+    try:
+        result = info.func(graph_def, ctx)
+    except InspectorError as exc:
+        if not skip:
+            raise TransformError(f"{spec.name}: {exc.message}", node=exc.node) from None
+        report.ignored_error = exc.message
+        result = graph_def
+    if result is not graph_def:
+        result.library.CopyFrom(graph_def.library)
+    validate(result)
+    report.graph_def = result
+    report.seconds = time.perf_counter() - start
+    report.removed, report.added, report.changed = diff(graph_def, result)
+    report.reasons = ctx.reasons
+    return report
+
+
+def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None) -> list:
+    """Apply transforms (text or specs) in order; returns one StepReport per enabled step.
+
+    `on_step(index, report)` is called after each step (for progress and cancellation: raise
+    from it to stop).
+    """
+    import inspector.core.transforms  # noqa: F401  (registers every transform)
+
+    specs = parse_transforms(transforms) if isinstance(transforms, str) else list(transforms)
+    reports, current = [], graph_def
+    for i, spec in enumerate(s for s in specs if s.enabled):
+        report = run_step(current, spec, list(inputs), list(outputs))
+        reports.append(report)
+        current = report.graph_def
+        if on_step is not None:
+            on_step(i, report)
+    return reports

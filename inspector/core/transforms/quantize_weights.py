@@ -1,0 +1,71 @@
+"""quantize_weights: store large float constants as 8 bits plus a Dequantize."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core import protos
+from inspector.core.transforms.base import Param, transform
+from inspector.core.transforms.graph_utils import copy_graph, const_value, tensor_const
+
+
+def weight_range(values: np.ndarray) -> tuple:
+    lo = min(float(values.min()), 0.0)
+    hi = max(float(values.max()), 0.0)
+    lo, hi = np.float32(lo), np.float32(hi)
+    if lo == hi:
+        if abs(lo) < 1e-6:
+            hi = lo + np.float32(1.0)
+        elif lo > 0:
+            hi = np.float32(2.0) * lo
+        else:
+            hi = lo / np.float32(2.0)
+    return lo, hi
+
+
+def round_half_away(x: np.ndarray) -> np.ndarray:
+    """C's round(): halves go away from zero (numpy's round goes to even)."""
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+def quantize_min_first(values: np.ndarray, lo, hi) -> np.ndarray:
+    """TF's FloatToQuantized<quint8>, element by element, in double precision."""
+    lo64, hi64 = float(lo), float(hi)
+    if lo64 == hi64:
+        return np.zeros(values.shape, np.uint8)
+    steps = 256
+    span = (hi64 - lo64) * (steps / (steps - 1.0))
+    scale = steps / span
+    q = round_half_away(values.astype(np.float64) * scale) - round_half_away(
+        np.float64(lo64 * scale))
+    return np.clip(q, 0, 255).astype(np.uint8)
+
+
+@transform("quantize_weights", "shrink",
+           "Stores float constants with at least minimum_size elements as 8-bit values "
+           "(about 1/4 of the size), dequantized when the graph runs.",
+           [Param("minimum_size", "int", "1024")])
+def quantize_weights(graph_def, ctx):
+    minimum = ctx.int("minimum_size", 1024)
+    out = copy_graph(graph_def, [])
+    for node in graph_def.node:
+        t = node.attr["value"].tensor if node.op == "Const" else None
+        if t is None or t.dtype != 1:
+            out.node.add().CopyFrom(node)
+            continue
+        values = const_value(node)
+        if values.size < minimum:
+            out.node.add().CopyFrom(node)
+            continue
+        lo, hi = weight_range(values)
+        q = tensor_const(node.name + "_quantized_const", quantize_min_first(values, lo, hi), 12)
+        mn = tensor_const(node.name + "_quantized_min", np.array(lo, np.float32))
+        mx = tensor_const(node.name + "_quantized_max", np.array(hi, np.float32))
+        deq = protos.NodeDef(name=node.name, op="Dequantize",
+                             input=[q.name, mn.name, mx.name])
+        deq.attr["T"].type = 12
+        deq.attr["mode"].s = b"MIN_FIRST"
+        for new in (q, mn, mx, deq):
+            out.node.add().CopyFrom(new)
+        ctx.note(node.name, f"{values.size} floats stored as 8 bits in [{lo:g}, {hi:g}]")
+    return out

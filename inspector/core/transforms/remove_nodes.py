@@ -1,0 +1,48 @@
+"""remove_nodes: splice out nodes of given op types, wiring consumers to their first input."""
+
+from __future__ import annotations
+
+from inspector.core.graph import node_name_from_input
+from inspector.core.transforms.base import Param, TransformError, transform
+from inspector.core.transforms.graph_utils import Pattern, rename_node_inputs, replace_matching
+
+
+@transform("remove_nodes", "clean up",
+           "Removes nodes of the given op types (e.g. Identity, CheckNumerics) and reconnects "
+           "their consumers.",
+           [Param("op", "op", required=True, repeated=True), Param("max_inputs", "int", "1")])
+def remove_nodes(graph_def, ctx):
+    ops = ctx.values("op")
+    if not ops:
+        raise TransformError("remove_nodes expects at least one 'op' argument, e.g. "
+                             "remove_nodes(op=Identity)")
+    max_inputs = ctx.int("max_inputs", 1)
+    required = {node_name_from_input(n) for n in ctx.inputs + ctx.outputs}
+    current = graph_def
+    for op in ops:
+        for count in range(1, max_inputs + 1):
+            pattern = Pattern(op, [Pattern("*") for _ in range(count)])
+            while True:
+                renames: dict = {}
+
+                def replace(match, outside):
+                    node = match.node
+                    if node.name in required:
+                        return None
+                    first = match.inputs[0].node
+                    target = first.name
+                    for text in node.input:
+                        if text.startswith(first.name) and (
+                                len(text) == len(first.name) or text[len(first.name)] == ":"):
+                            target = text
+                            break
+                    renames[node.name] = target
+                    renames["^" + node.name] = "^" + first.name
+                    ctx.note(node.name, f"removed ({node.op}); consumers now read {target}")
+                    return [first]
+
+                replaced = replace_matching(current, pattern, replace, allow_inconsistencies=True)
+                current = rename_node_inputs(replaced, renames)
+                if not renames:
+                    break
+    return current
