@@ -218,3 +218,69 @@ def _placeholder_type(graph_def, name: str) -> int:
                 if key in node.attr and node.attr[key].type:
                     return node.attr[key].type
     return 1
+
+
+def _with_input_shapes(graph_def, input_shapes: dict):
+    gd = protos.GraphDef()
+    gd.CopyFrom(graph_def)
+    for node in gd.node:
+        dims = input_shapes.get(node.name)
+        if dims is not None and node.op in ("Placeholder", "PlaceholderWithDefault"):
+            shape = node.attr["shape"].shape
+            shape.Clear()
+            for d in dims:
+                shape.dim.add(size=-1 if d is None else d)
+    return gd
+
+
+def import_graph(graph_def, input_shapes: dict | None = None):
+    """A tf.Graph holding the GraphDef (Placeholders reshaped as given), names unprefixed."""
+    t = tf()
+    graph = t.Graph()
+    gd = _with_input_shapes(graph_def, input_shapes or {})
+    try:
+        with graph.as_default():
+            t.compat.v1.import_graph_def(_to_tf(gd), name="")
+    except Exception as exc:
+        from inspector.core.errors import InspectorError
+        raise InspectorError(f"TensorFlow cannot import the graph: {_first_line(exc)}") from None
+    return graph
+
+
+def infer_shapes(graph_def, input_shapes: dict | None = None) -> dict:
+    """node name -> list of static output shapes (tuples, None for unknown dims/rank)."""
+    graph = import_graph(graph_def, input_shapes)
+    out = {}
+    for op in graph.get_operations():
+        out[op.name] = [None if x.shape.rank is None else tuple(x.shape.as_list())
+                        for x in op.outputs]
+    return out
+
+
+def run_graph(graph_def, feeds: dict, fetches: list, input_shapes: dict | None = None) -> list:
+    """Execute the graph once: feeds tensor name -> array, returns the fetched arrays."""
+    t = tf()
+    graph = import_graph(graph_def, input_shapes)
+    config = t.compat.v1.ConfigProto(inter_op_parallelism_threads=1)
+    with t.compat.v1.Session(graph=graph, config=config) as sess:
+        try:
+            return sess.run([_tensor_name(f) for f in fetches],
+                            {_tensor_name(k): v for k, v in feeds.items()})
+        except Exception as exc:
+            from inspector.core.errors import InspectorError
+            raise InspectorError(f"TensorFlow failed to run the graph: {_first_line(exc)}") \
+                from None
+
+
+def _tensor_name(name: str) -> str:
+    return name if ":" in name else name + ":0"
+
+
+def profiler_float_ops(graph_def, input_shapes: dict | None = None) -> int:
+    """tf.compat.v1.profiler's float_operation total for the graph (the FLOPs oracle)."""
+    t = tf()
+    graph = import_graph(graph_def, input_shapes)
+    opts = t.compat.v1.profiler.ProfileOptionBuilder.float_operation()
+    opts["output"] = "none"
+    result = t.compat.v1.profiler.profile(graph, options=opts)
+    return int(result.total_float_ops)

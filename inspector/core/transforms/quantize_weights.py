@@ -10,9 +10,9 @@ from inspector.core.transforms.graph_utils import copy_graph, const_value, tenso
 
 
 def weight_range(values: np.ndarray) -> tuple:
-    lo = min(float(values.min()), 0.0)
-    hi = max(float(values.max()), 0.0)
-    lo, hi = np.float32(lo), np.float32(hi)
+    tiny = np.finfo(np.float32).tiny  # TF starts its running max at FLT_MIN, not at -inf
+    lo = np.float32(min(np.float32(values.min()), np.float32(0.0)))
+    hi = np.float32(max(np.float32(0.0), max(np.float32(values.max()), tiny)))
     if lo == hi:
         if abs(lo) < 1e-6:
             hi = lo + np.float32(1.0)
@@ -34,7 +34,7 @@ def quantize_min_first(values: np.ndarray, lo, hi) -> np.ndarray:
     if lo64 == hi64:
         return np.zeros(values.shape, np.uint8)
     steps = 256
-    span = (hi64 - lo64) * (steps / (steps - 1.0))
+    span = float(np.float32(hi) - np.float32(lo)) * (steps / (steps - 1.0))  # float subtraction
     scale = steps / span
     q = round_half_away(values.astype(np.float64) * scale) - round_half_away(
         np.float64(lo64 * scale))

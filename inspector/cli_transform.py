@@ -1,0 +1,175 @@
+"""CLI subcommands over the transform engine and metrics: transform, flops, check."""
+
+from __future__ import annotations
+
+import sys
+
+from inspector.core.errors import InspectorError
+from inspector.core.humanize import human_bytes, tf_human_readable_num
+
+
+def split_names(text: str | None) -> list:
+    """TF's comma lists: split on ',' with no trimming; '' is an empty list."""
+    return text.split(",") if text else []
+
+
+def parse_input_shapes(items) -> dict:
+    shapes = {}
+    for item in items or []:
+        name, sep, dims = item.partition("=")
+        if not sep or not name:
+            raise InspectorError(f"--input_shape wants NAME=d0,d1,... (got '{item}')")
+        try:
+            shapes[name.split(":")[0]] = tuple(None if d in ("?", "-1") else int(d)
+                                               for d in dims.split(",") if d != "")
+        except ValueError:
+            raise InspectorError(f"--input_shape: bad dimensions in '{item}'") from None
+    return shapes
+
+
+def _load_graph_def(path: str):
+    from inspector.core.loaders import load
+
+    return load(path).graph.graph_def
+
+
+def _fmt_delta(new, old, fmt) -> str:
+    if old in (None, 0) or new is None:
+        return fmt(new) if new is not None else "-"
+    return f"{fmt(new)} ({100.0 * (new - old) / old:+.1f}%)"
+
+
+def metrics_table(rows: list) -> str:
+    """rows: (label, Metrics) in order; deltas against the first row."""
+    base = rows[0][1]
+    header = f"{'step':<28} {'nodes':>12} {'size':>22} {'gzip':>22} {'params':>18} {'FLOPs':>18}"
+    lines = [header, "-" * len(header)]
+    for label, m in rows:
+        flops = m.flops.total if m.flops else None
+        base_flops = base.flops.total if base.flops else None
+        lines.append(
+            f"{label[:28]:<28} {_fmt_delta(m.node_count, base.node_count, str):>12} "
+            f"{_fmt_delta(m.serialized_bytes, base.serialized_bytes, human_bytes):>22} "
+            f"{_fmt_delta(m.gzip_bytes, base.gzip_bytes, human_bytes):>22} "
+            f"{_fmt_delta(m.const_parameters + m.variable_parameters, base.const_parameters + base.variable_parameters, tf_human_readable_num):>18} "  # noqa: E501
+            f"{_fmt_delta(flops, base_flops, tf_human_readable_num):>18}")
+    return "\n".join(lines)
+
+
+def cmd_transform(args) -> int:
+    from inspector.core import tf_bridge
+    from inspector.core.metrics import compute_metrics
+    from inspector.core.transforms import parse_transforms, run_pipeline
+    from inspector.core.writer import check_target, write_graph
+
+    specs = parse_transforms(args.transforms or "")
+    if not specs:
+        raise InspectorError("You must specify at least one transform (--transforms)")
+    check_target(args.out_graph, args.force, source=args.in_graph)
+    graph_def = _load_graph_def(args.in_graph)
+    inputs, outputs = split_names(args.inputs), split_names(args.outputs)
+    shapes = parse_input_shapes(args.input_shape)
+    with_flops = not args.no_metrics and not args.no_flops and tf_bridge.available()
+
+    def metrics(gd):
+        if args.no_metrics:
+            return None
+        try:
+            return compute_metrics(gd, shapes, with_flops=with_flops)
+        except InspectorError:
+            return compute_metrics(gd, with_flops=False)
+
+    rows = [("original", metrics(graph_def))]
+
+    def on_step(i, report):
+        note = f"  [{report.spec.name}: ignored error: {report.ignored_error}]" \
+            if report.ignored_error else ""
+        print(f"Applied {report.spec}{' (TF native)' if report.native else ''}: "
+              f"-{len(report.removed)} +{len(report.added)} ~{len(report.changed)} nodes "
+              f"in {report.seconds:.2f} s{note}", file=sys.stderr)
+        rows.append((report.spec.name, metrics(report.graph_def)))
+
+    reports = run_pipeline(graph_def, specs, inputs, outputs, on_step=on_step)
+    final = reports[-1].graph_def if reports else graph_def
+    write_graph(final, args.out_graph, as_text=args.output_as_text, force=args.force,
+                source=args.in_graph)
+    if not args.no_metrics:
+        print(metrics_table(rows))
+    print(f"Wrote {len(final.node)} nodes to {args.out_graph}.")
+    return 0
+
+
+def cmd_flops(args) -> int:
+    from inspector.core.flops import DEVICE_PRESETS
+    from inspector.core.metrics import compute_metrics
+
+    graph_def = _load_graph_def(args.model)
+    speed = args.gflops * 1e9 if args.gflops else None
+    m = compute_metrics(graph_def, parse_input_shapes(args.input_shape), True, speed)
+    f = m.flops
+    print(f"Total FLOPs: {f.total:,} ({tf_human_readable_num(f.total)}); "
+          f"TF's flops registry counts {f.tf_total:,} ({tf_human_readable_num(f.tf_total)})")
+    for name, ms in m.latency_ms.items():
+        rate = DEVICE_PRESETS.get(name, speed)
+        print(f"  estimated latency on {name} ({rate / 1e9:g} GFLOP/s): {ms:.1f} ms")
+    print("By op type: " + ", ".join(f"{op} {tf_human_readable_num(v)}"
+                                      for op, v in sorted(f.ops.items(), key=lambda kv: -kv[1])))
+    print(f"Top {args.top} nodes:")
+    for name, value in f.top(args.top):
+        print(f"  {value:>16,}  {100.0 * value / max(f.total, 1):5.1f}%  {name}")
+    if f.unknown_shape:
+        print(f"{len(f.unknown_shape)} nodes not counted (unknown shapes; give --input_shape): "
+              + ", ".join(f.unknown_shape[:10]) + (" ..." if len(f.unknown_shape) > 10 else ""))
+    return 0
+
+
+def cmd_check(args) -> int:
+    from inspector.core.numeric_check import numeric_check
+
+    npy = {}
+    for item in args.npy or []:
+        name, _, path = item.partition("=")
+        npy[name] = path
+    results = numeric_check(_load_graph_def(args.original), _load_graph_def(args.transformed),
+                            split_names(args.inputs), split_names(args.outputs),
+                            parse_input_shapes(args.input_shape),
+                            "zeros" if args.zeros else "random", args.seed, npy, args.allow_io)
+    print(f"{'output':<32} {'shape':<16} {'max abs err':>12} {'max rel err':>12} {'top-1':>8}")
+    for r in results:
+        top1 = "-" if r.top1_agreement is None else f"{100 * r.top1_agreement:.1f}%"
+        print(f"{r.name:<32} {str(r.shape):<16} {r.max_abs_error:>12.3g} "
+              f"{r.max_rel_error:>12.3g} {top1:>8}")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("transform", help="apply graph transforms (transform_graph syntax)")
+    p.add_argument("--in_graph", required=True)
+    p.add_argument("--out_graph", required=True)
+    p.add_argument("--inputs", default="")
+    p.add_argument("--outputs", default="")
+    p.add_argument("--transforms", required=True)
+    p.add_argument("--output_as_text", action="store_true")
+    p.add_argument("--input_shape", action="append", help="NAME=d0,d1,... for FLOPs")
+    p.add_argument("--no_flops", action="store_true", help="skip FLOPs (no TensorFlow needed)")
+    p.add_argument("--no_metrics", action="store_true", help="skip the metrics table")
+    p.add_argument("--force", action="store_true", help="allow overwriting --out_graph")
+    p.set_defaults(func=cmd_transform)
+    p = sub.add_parser("flops", help="FLOPs per node and in total, with latency estimates")
+    p.add_argument("model")
+    p.add_argument("--input_shape", action="append", help="NAME=d0,d1,...")
+    p.add_argument("--top", type=int, default=15)
+    p.add_argument("--gflops", type=float, help="your device's speed in GFLOP/s")
+    p.set_defaults(func=cmd_flops)
+    p = sub.add_parser("check", help="run two graphs in TensorFlow and compare their outputs")
+    p.add_argument("original")
+    p.add_argument("transformed")
+    p.add_argument("--inputs", required=True)
+    p.add_argument("--outputs", required=True)
+    p.add_argument("--input_shape", action="append")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--zeros", action="store_true", help="feed zeros instead of random values")
+    p.add_argument("--npy", action="append", help="NAME=file.npy to feed an input from a file")
+    p.add_argument("--allow_io", action="store_true",
+                   help="allow running graphs with file or network ops")
+    p.set_defaults(func=cmd_check)

@@ -1,0 +1,145 @@
+"""FLOP counts per node from static shapes: TF's flops registry, plus the ops it misses."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+
+
+def _n(shape) -> int:
+    return math.prod(shape)
+
+
+def _known(shape) -> bool:
+    return shape is not None and all(d is not None for d in shape)
+
+
+def _ksize(attrs) -> int:
+    return math.prod(attrs.get("ksize", [1]))
+
+
+def _nhwc(attrs) -> bool:
+    return attrs.get("data_format", "NHWC") in ("NHWC", b"NHWC")
+
+
+def _matmul_k(attrs, a, key="transpose_a", index=(0, 1)):
+    return a[index[0]] if attrs.get(key) else a[index[1]]
+
+
+# op -> f(inputs shapes, output shapes, attrs); these follow TF's registry (reference section 6)
+TF_REGISTRY = {
+    "Conv2D": lambda i, o, a: _n(o[0]) * i[1][0] * i[1][1] * i[1][2] * 2,
+    "Conv3D": lambda i, o, a: _n(o[0]) * i[1][0] * i[1][1] * i[1][2] * i[1][3] * 2,
+    "DepthwiseConv2dNative": lambda i, o, a: _n(o[0]) * i[1][0] * i[1][1] * 2,
+    "Dilation2D": lambda i, o, a: _n(o[0]) * i[1][0] * i[1][1] * 2,
+    "BiasAdd": lambda i, o, a: _n(i[0]),
+    "MatMul": lambda i, o, a: _matmul_k(a, i[0]) * _n(o[0]) * 2,
+    "BatchMatMul": lambda i, o, a: (i[0][-2] if a.get("transpose_a") else i[0][-1]) * _n(o[0]) * 2,
+    "BatchMatMulV2": lambda i, o, a: (i[0][-2] if a.get("transpose_a") else i[0][-1]) * _n(o[0]) * 2,
+    "BatchMatMulV3": lambda i, o, a: (i[0][-2] if a.get("transpose_a") else i[0][-1]) * _n(o[0]) * 2,
+    "AddN": lambda i, o, a: _n(i[0]) * (len(i) - 1) if i else 0,
+    "Rsqrt": lambda i, o, a: 2 * _n(i[0]),
+    "Softmax": lambda i, o, a: 5 * _n(i[0]),
+    "L2Loss": lambda i, o, a: 3 * _n(i[0]) - 1,
+    "RsqrtGrad": lambda i, o, a: 4 * _n(o[0]),
+    "SquaredDifference": lambda i, o, a: 2 * _n(o[0]),
+    "Mean": lambda i, o, a: _n(i[0]),
+    "AvgPool": lambda i, o, a: _ksize(a) * _n(o[0]),
+    "MaxPool": lambda i, o, a: _ksize(a) * _n(o[0]),
+}
+for _op in ("Reciprocal", "Square", "Log", "Neg", "AssignSub", "AssignAdd"):
+    TF_REGISTRY[_op] = lambda i, o, a: _n(i[0])
+for _op in ("Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "GreaterEqual",
+            "Greater", "LessEqual", "Less", "Equal", "NotEqual"):
+    TF_REGISTRY[_op] = lambda i, o, a: _n(o[0])
+for _op in ("Sum", "ArgMax", "ArgMin", "BiasAddGrad"):
+    TF_REGISTRY[_op] = lambda i, o, a: _n(i[0]) - _n(o[0])
+NHWC_ONLY = {"AvgPool", "MaxPool"}
+
+# ops TF does not count; our estimates, per output element unless noted
+EXTRA = {
+    "FusedBatchNorm": lambda i, o, a: 2 * _n(o[0]),
+    "FusedBatchNormV2": lambda i, o, a: 2 * _n(o[0]),
+    "FusedBatchNormV3": lambda i, o, a: 2 * _n(o[0]),
+    "BatchNormWithGlobalNormalization": lambda i, o, a: 2 * _n(o[0]),
+    "QuantizedConv2D": lambda i, o, a: _n(o[0]) * i[1][0] * i[1][1] * i[1][2] * 2,
+    "QuantizedMatMul": lambda i, o, a: _matmul_k(a, i[0]) * _n(o[0]) * 2,
+    "QuantizedBiasAdd": lambda i, o, a: _n(o[0]),
+    "QuantizedAvgPool": lambda i, o, a: _ksize(a) * _n(o[0]),
+    "QuantizedMaxPool": lambda i, o, a: _ksize(a) * _n(o[0]),
+    "Relu6": lambda i, o, a: 2 * _n(o[0]),
+    "QuantizedRelu6": lambda i, o, a: 2 * _n(o[0]),
+    "FusedPadConv2D": lambda i, o, a: _n(o[0]) * i[2][0] * i[2][1] * i[2][2] * 2,
+    "FusedResizeAndPadConv2D": lambda i, o, a: _n(o[0]) * i[3][0] * i[3][1] * i[3][2] * 2,
+}
+for _op in ("Relu", "Elu", "Selu", "LeakyRelu", "Sigmoid", "Tanh", "Softplus", "Exp", "Sqrt",
+            "Abs", "QuantizedRelu", "QuantizedAdd", "QuantizedMul", "Dequantize", "QuantizeV2",
+            "Requantize", "FloorDiv", "FloorMod", "DivNoNan", "Div", "ClipByValue", "Gelu"):
+    EXTRA[_op] = lambda i, o, a: _n(o[0])
+for _op in ("Max", "Min", "Prod", "Any", "All"):
+    EXTRA[_op] = lambda i, o, a: _n(i[0]) - _n(o[0])
+
+
+@dataclass
+class FlopReport:
+    per_node: dict = field(default_factory=dict)     # name -> flops (all counted ops)
+    tf_total: int = 0                                # what TF's registry counts
+    total: int = 0                                   # plus the ops TF leaves out
+    unknown_shape: list = field(default_factory=list)  # counted ops whose shapes are unknown
+    ops: dict = field(default_factory=dict)          # op type -> flops
+
+    def top(self, n: int = 10) -> list:
+        return sorted(self.per_node.items(), key=lambda kv: -kv[1])[:n]
+
+
+def count_flops(graph, shapes: dict) -> FlopReport:
+    """FLOPs for every node of `graph` given `shapes`: node name -> list of output shapes."""
+    rep = FlopReport()
+    for node in graph:
+        fn = TF_REGISTRY.get(node.op) or EXTRA.get(node.op)
+        if fn is None:
+            continue
+        ins = []
+        for ref in node.data_inputs:
+            outs = shapes.get(ref.node)
+            ins.append(outs[ref.port] if outs and ref.port < len(outs) else None)
+        outs = shapes.get(node.name) or [None]
+        first = [s for s in ins[:1] + outs[:1]]
+        attrs = _attrs(node)
+        if node.op in NHWC_ONLY and not _nhwc(attrs):
+            continue
+        needed = ins[:2] + outs[:1] if node.op not in ("AddN",) else ins + outs[:1]
+        if not first or not all(_known(s) for s in needed if s is not None) or \
+                any(s is None for s in needed):
+            rep.unknown_shape.append(node.name)
+            continue
+        try:
+            value = int(fn(ins, outs, attrs))
+        except (IndexError, TypeError, ValueError):
+            rep.unknown_shape.append(node.name)
+            continue
+        rep.per_node[node.name] = value
+        rep.total += value
+        rep.ops[node.op] = rep.ops.get(node.op, 0) + value
+        if node.op in TF_REGISTRY:
+            rep.tf_total += value
+    return rep
+
+
+def _attrs(node) -> dict:
+    out = {}
+    for key in ("ksize", "transpose_a", "data_format", "adj_x"):
+        if node.has_attr(key):
+            value = node.attr(key)
+            out[key] = value.decode() if isinstance(value, bytes) else value
+    return out
+
+
+DEVICE_PRESETS = {"phone-2016": 20e9, "phone": 10e9, "raspberry-pi-3": 5e9}
+
+
+def latency_ms(flops: int, flops_per_second: float) -> float:
+    return 1000.0 * flops / flops_per_second
+
+

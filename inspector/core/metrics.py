@@ -1,0 +1,67 @@
+"""Model metrics for any graph: sizes (raw and gzip), parameters, node counts, FLOPs, latency."""
+
+from __future__ import annotations
+
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+
+from inspector.core import tensors
+from inspector.core.flops import DEVICE_PRESETS, FlopReport, count_flops, latency_ms
+from inspector.core.graph import Graph
+
+
+@dataclass
+class Metrics:
+    serialized_bytes: int
+    gzip_bytes: int
+    const_parameters: int
+    variable_parameters: int
+    node_count: int
+    op_counts: dict
+    flops: FlopReport | None = None
+    latency_ms: dict = field(default_factory=dict)
+
+    def row(self) -> dict:
+        out = {"size": self.serialized_bytes, "gzip": self.gzip_bytes,
+               "params": self.const_parameters + self.variable_parameters,
+               "nodes": self.node_count}
+        if self.flops is not None:
+            out["flops"] = self.flops.total
+            out["unknown_shapes"] = len(self.flops.unknown_shape)
+        return out
+
+
+def parameter_counts(graph: Graph) -> tuple[int, int]:
+    const = var = 0
+    for node in graph:
+        if node.op == "Const" and node.has_attr("value"):
+            const += tensors.element_count(node.proto.attr["value"].tensor)
+        elif node.op in ("Variable", "VariableV2", "VarHandleOp"):
+            shape = node.attr("shape")
+            if shape is not None and shape.dims is not None and None not in shape.dims:
+                n = 1
+                for d in shape.dims:
+                    n *= d
+                var += n
+    return const, var
+
+
+def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: bool = True,
+                    flops_per_second: float | None = None, shapes: dict | None = None) -> Metrics:
+    """Metrics of a GraphDef. FLOPs need static shapes: pass `shapes` or let TF infer them."""
+    graph = Graph(graph_def)
+    data = graph_def.SerializeToString()
+    const, var = parameter_counts(graph)
+    m = Metrics(len(data), len(zlib.compress(data, 6)) + 18, const, var, len(graph),
+                dict(Counter(n.op for n in graph).most_common()))
+    if with_flops:
+        if shapes is None:
+            from inspector.core import tf_bridge
+            shapes = tf_bridge.infer_shapes(graph_def, input_shapes)
+        m.flops = count_flops(graph, shapes)
+        speeds = dict(DEVICE_PRESETS)
+        if flops_per_second:
+            speeds["custom"] = flops_per_second
+        m.latency_ms = {k: latency_ms(m.flops.total, v) for k, v in speeds.items()}
+    return m
