@@ -177,3 +177,83 @@ def test_round_weights_compresses_like_eight_bits(fx):
     assert rounded.gzip_bytes < 0.5 * before.gzip_bytes  # measured 0.46 on random weights
     assert quant.serialized_bytes < 0.3 * before.serialized_bytes
     assert Graph(gd) is not None and np.isfinite(rounded.gzip_bytes)
+
+
+def duplicated_graph():
+    """The reference graph with twin MatMuls and twin Consts that merge in cascade."""
+    from test_summary import reference_graph
+
+    g = reference_graph()
+    w3 = g.node.add()
+    w3.CopyFrom(g.node[1])
+    w3.name = "w3"
+    g.node.add(name="mm3", op="MatMul", input=["input", "w3"]).attr["T"].type = 1
+    g.node.add(name="mm4", op="MatMul", input=["input", "w"]).attr["T"].type = 1
+    g.node.add(name="sum", op="AddN", input=["mm3", "mm4", "^mm"]).attr["N"].i = 2
+    for node in g.node:
+        if node.op in ("MatMul", "AddV2", "Identity", "Relu", "AddN"):
+            node.attr["T"].type = 1
+    return g
+
+
+PYTHON_VS_NATIVE = [
+    ("inception_jpeg.pb", "obfuscate_names", INCEPTION_IO),
+    ("mobilenet_v2.pb", "obfuscate_names", (["input"], ["Identity"])),
+    ("v1_training.pb", "add_default_attributes", ([], [])),
+    ("inception_jpeg.pb", 'insert_logging(op=Conv2D, op=MatMul, show_name=true, show_op=true, '
+                          'message="hello", first_n=3)', INCEPTION_IO),
+    ("v1_training.pb", "insert_logging(prefix=fc, summarize=5)", ([], [])),
+]
+
+
+@pytest.mark.parametrize("name,transforms,io", PYTHON_VS_NATIVE)
+def test_python_versions_match_tensorflow_engine(fx, name, transforms, io):
+    gd = graph_def(fx, name)
+    reports = run_pipeline(gd, transforms, *io)
+    assert not reports[0].native
+    assert_same_graph(reports[-1].graph_def, tf_bridge.run_native_transform(gd, *io, transforms))
+
+
+def test_merge_duplicate_nodes_like_tensorflow_with_a_stable_survivor():
+    from collections import Counter
+
+    gd = duplicated_graph()
+    ours = run_pipeline(gd, "merge_duplicate_nodes", ["input"], ["output"])[-1].graph_def
+    theirs = tf_bridge.run_native_transform(gd, ["input"], ["output"], "merge_duplicate_nodes")
+    assert Counter(n.op for n in ours.node) == Counter(n.op for n in theirs.node)
+    assert [n.name for n in ours.node] == ["input", "w", "mm", "add", "ident", "output", "sum"]
+    # TF keeps whichever twin its hash map puts first; the numbers agree either way
+    for other in (ours, theirs):
+        r = numeric_check(gd, other, ["input"], ["output", "sum"], {"input": (1, 4)})
+        assert all(x.max_abs_error == 0 for x in r)
+
+
+def test_quantize_log_and_freeze_ranges_match_tensorflow(fx, tmp_path):
+    from inspector.core.ranges import parse_log, percentile_range
+
+    gd = graph_def(fx, "inception_jpeg.pb")
+    prep = ('strip_unused_nodes(type=float, shape="1,299,299,3") '
+            'remove_nodes(op=Identity, op=CheckNumerics) fold_old_batch_norms quantize_nodes')
+    quantized = run_pipeline(gd, prep, *INCEPTION_IO)[-1].graph_def
+    requant = [n.name for n in quantized.node if n.op == "RequantizationRange"]
+    assert requant
+    logging = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'
+    logged = run_pipeline(quantized, logging, *INCEPTION_IO)[-1].graph_def
+    assert_same_graph(logged, tf_bridge.run_native_transform(quantized, *INCEPTION_IO, logging))
+    rng = np.random.default_rng(3)
+    lines = []
+    for run in range(7):  # a log as TF prints it, with and without glog prefixes
+        for name in requant:
+            lo, hi = -rng.random() * 10, rng.random() * 10
+            prefix = "I0108 21:45:42.261883    1972 logging_ops.cc:79] " if run % 2 else ""
+            lines.append(f"{prefix};{name}__print__;__requant_min_max:[{lo:.7g}][{hi:.7g}]")
+    log_path = tmp_path / "ranges.log"
+    log_path.write_text("\n".join(lines) + "\nunrelated line\n")
+    parsed = parse_log(log_path.read_text())
+    assert set(parsed.records) == set(requant) and parsed.lines_skipped == 0
+    for pct in ("", "(min_percentile=30, max_percentile=30)"):
+        freeze = f'freeze_requantization_ranges(min_max_log_file="{log_path}"{pct[1:-1] and ", " + pct[1:-1]})'
+        ours = run_pipeline(quantized, freeze, *INCEPTION_IO)[-1].graph_def
+        assert_same_graph(ours, tf_bridge.run_native_transform(quantized, *INCEPTION_IO, freeze))
+    lo, hi = percentile_range([(-1, 1), (-2, 2), (-3, 3), (-4, 4), (-5, 5)], 30, 30)
+    assert (lo, hi) == (-3.0, 5.0)  # mins[round(1.5)=2], maxs[round(3.5)=4]

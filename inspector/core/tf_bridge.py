@@ -284,3 +284,24 @@ def profiler_float_ops(graph_def, input_shapes: dict | None = None) -> int:
     opts["output"] = "none"
     result = t.compat.v1.profiler.profile(graph, options=opts)
     return int(result.total_float_ops)
+
+
+def output_types(graph_def) -> dict:
+    """node name -> list of output dtype enums, from TF's op registry via a graph import."""
+    graph = import_graph(graph_def)
+    return {op.name: [x.dtype.as_datatype_enum for x in op.outputs]
+            for op in graph.get_operations()}
+
+
+def default_attrs(ops) -> dict:
+    """op type -> {attr name: serialized default AttrValue} for the ops TF knows."""
+    tf()
+    from tensorflow.python.framework import op_def_registry
+
+    out = {}
+    for op in ops:
+        op_def = op_def_registry.get(op)
+        if op_def is not None:
+            out[op] = {a.name: a.default_value.SerializeToString()
+                       for a in op_def.attr if a.HasField("default_value")}
+    return out

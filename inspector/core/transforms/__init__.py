@@ -1,11 +1,16 @@
 """Graph transforms: one module per transform, registered by name (see base.REGISTRY)."""
 
 from inspector.core.transforms import (  # noqa: F401  (importing registers them)
+    add_default_attributes,
     backport_concatv2,
     fold_batch_norms,
     fold_constants,
     fold_old_batch_norms,
+    freeze_requantization_ranges,
+    insert_logging,
+    merge_duplicate_nodes,
     native,
+    obfuscate_names,
     quantize_weights,
     remove_attribute,
     remove_control_dependencies,

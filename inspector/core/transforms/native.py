@@ -15,12 +15,6 @@ NATIVE = {
     "backport_tensor_array_v3": ("clean up", "Rewrites TensorArray V3 ops as V2 for old runtimes."),
     "rename_node": ("clean up", "Renames one node and every reference to it."),
     "quantize_nodes": ("quantize", "Rewrites float ops as eight-bit quantized ops."),
-    "insert_logging": ("debug", "Adds Print nodes after matching nodes."),
-    "freeze_requantization_ranges": ("quantize", "Replaces logged RequantizationRange nodes by "
-                                                 "constant ranges."),
-    "merge_duplicate_nodes": ("clean up", "Merges nodes that compute exactly the same thing."),
-    "obfuscate_names": ("clean up", "Renames nodes to short ids (keeps inputs and outputs)."),
-    "add_default_attributes": ("clean up", "Adds attributes that have defaults but are missing."),
 }
 
 

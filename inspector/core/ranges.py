@@ -1,0 +1,79 @@
+"""Requantization range logs: parse TF's `__requant_min_max:` lines and aggregate them as
+freeze_requantization_ranges does (single-precision percentile indexes, round half away)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+MARKER = "__print__;__requant_min_max:"
+FIELD = "__requant_min_max:"
+
+
+@dataclass
+class RangeLog:
+    records: dict  # node name -> list of (min, max) in the order logged
+    lines_read: int = 0
+    lines_skipped: int = 0
+
+
+def _strtof(text: str):
+    try:
+        value = float(text.strip())
+    except ValueError:
+        return None
+    return value if math.isfinite(value) or text.strip().lower() in ("inf", "-inf") else value
+
+
+def parse_line(line: str):
+    """(node name, min, max) from one log line, or None (TF's rules, no regex)."""
+    if MARKER not in line:
+        return None
+    fields = line.split(";")
+    pick = None
+    for i in range(1, len(fields)):
+        if fields[i].startswith(FIELD):
+            pick = i
+    if pick is None:
+        return None
+    parts = fields[pick].split("[")
+    if len(parts) != 3 or parts[0] != FIELD:
+        return None
+    lo_parts, hi_parts = parts[1].split("]"), parts[2].split("]")
+    if len(lo_parts) != 2 or len(hi_parts) != 2:
+        return None
+    lo, hi = _strtof(lo_parts[0]), _strtof(hi_parts[0])
+    name_field = fields[pick - 1]
+    if lo is None or hi is None or not name_field.endswith("__print__"):
+        return None
+    return name_field[: -len("__print__")], lo, hi
+
+
+def parse_log(text: str) -> RangeLog:
+    log = RangeLog({})
+    for line in text.split("\n"):
+        if MARKER not in line:
+            continue
+        log.lines_read += 1
+        rec = parse_line(line)
+        if rec is None:
+            log.lines_skipped += 1
+            continue
+        log.records.setdefault(rec[0], []).append((rec[1], rec[2]))
+    return log
+
+
+def percentile_range(pairs: list, min_percentile: float = 5.0,
+                     max_percentile: float = 5.0) -> tuple[float, float]:
+    """TF's choice of (min, max) for one node from all its logged pairs."""
+    mins = sorted(np.float32(p[0]) for p in pairs)
+    maxs = sorted(np.float32(p[1]) for p in pairs)
+    n = np.float32(len(pairs))
+    hundred = np.float32(100.0)
+    lo_f = n * (np.float32(min_percentile) / hundred)
+    hi_f = n * (np.float32(1.0) - np.float32(max_percentile) / hundred)
+    lo_i = max(int(math.floor(float(np.float32(lo_f)) + 0.5)), 0)
+    hi_i = min(int(math.floor(float(np.float32(hi_f)) + 0.5)), len(pairs) - 1)
+    return float(mins[lo_i]), float(maxs[hi_i])
