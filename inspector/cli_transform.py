@@ -60,11 +60,13 @@ def cmd_transform(args) -> int:
     from inspector.core import tf_bridge
     from inspector.core.metrics import compute_metrics
     from inspector.core.transforms import parse_transforms, run_pipeline
+    from inspector.core.transforms.pipeline import check_names
     from inspector.core.writer import check_target, write_graph
 
     specs = parse_transforms(args.transforms or "")
     if not specs:
         raise InspectorError("You must specify at least one transform (--transforms)")
+    check_names(specs)
     check_target(args.out_graph, args.force, source=args.in_graph)
     graph_def = _load_graph_def(args.in_graph)
     inputs, outputs = split_names(args.inputs), split_names(args.outputs)

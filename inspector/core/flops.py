@@ -47,6 +47,12 @@ TF_REGISTRY = {
     "Mean": lambda i, o, a: _n(i[0]),
     "AvgPool": lambda i, o, a: _ksize(a) * _n(o[0]),
     "MaxPool": lambda i, o, a: _ksize(a) * _n(o[0]),
+    "AvgPoolGrad": lambda i, o, a: _ksize(a) * _n(i[1]) * 2,
+    "MaxPoolGrad": lambda i, o, a: _ksize(a) * _n(i[1]) + _n(i[1]),
+    "Conv2DBackpropInput": lambda i, o, a: int(2 * _n(o[0]) * _n(i[1])
+                                               / (o[0][-1] * _strides(a))),
+    "Conv2DBackpropFilter": lambda i, o, a: int(2 * _n(i[0]) * _n(o[0])
+                                                / (i[0][-1] * _strides(a))),
 }
 for _op in ("Reciprocal", "Square", "Log", "Neg", "AssignSub", "AssignAdd"):
     TF_REGISTRY[_op] = lambda i, o, a: _n(i[0])
@@ -55,7 +61,13 @@ for _op in ("Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow"
     TF_REGISTRY[_op] = lambda i, o, a: _n(o[0])
 for _op in ("Sum", "ArgMax", "ArgMin", "BiasAddGrad"):
     TF_REGISTRY[_op] = lambda i, o, a: _n(i[0]) - _n(o[0])
-NHWC_ONLY = {"AvgPool", "MaxPool"}
+NHWC_ONLY = {"AvgPool", "MaxPool", "AvgPoolGrad", "MaxPoolGrad", "Conv2DBackpropInput",
+             "Conv2DBackpropFilter"}
+
+
+def _strides(attrs) -> int:
+    s = attrs.get("strides", [1, 1, 1, 1])
+    return s[1] * s[2]
 
 # ops TF does not count; our estimates, per output element unless noted
 EXTRA = {
@@ -129,7 +141,7 @@ def count_flops(graph, shapes: dict) -> FlopReport:
 
 def _attrs(node) -> dict:
     out = {}
-    for key in ("ksize", "transpose_a", "data_format", "adj_x"):
+    for key in ("ksize", "transpose_a", "data_format", "adj_x", "strides"):
         if node.has_attr(key):
             value = node.attr(key)
             out[key] = value.decode() if isinstance(value, bytes) else value

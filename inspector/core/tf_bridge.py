@@ -10,15 +10,43 @@ from inspector.core.errors import ModelLoadError, TensorFlowUnavailable
 
 def tf():
     """Import TensorFlow quietly, or explain that it is missing."""
+    import sys
+
+    if "tensorflow" in sys.modules:
+        return sys.modules["tensorflow"]
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     try:
-        import tensorflow
+        with _quiet_stderr():  # absl and oneDNN print banners at import time
+            import tensorflow
         tensorflow.get_logger().setLevel("ERROR")
     except ImportError as exc:
         raise TensorFlowUnavailable(
             f"this needs TensorFlow, which cannot be imported ({exc}); "
             "install it with: pip install tensorflow-cpu") from None
     return tensorflow
+
+
+class _quiet_stderr:
+    """Send file descriptor 2 to /dev/null for a moment (C++ logging bypasses sys.stderr)."""
+
+    def __enter__(self):
+        import sys
+
+        try:
+            sys.stderr.flush()
+            self.saved = os.dup(2)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 2)
+            os.close(devnull)
+        except OSError:
+            self.saved = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            os.dup2(self.saved, 2)
+            os.close(self.saved)
+        return False
 
 
 def available() -> bool:

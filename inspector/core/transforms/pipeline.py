@@ -78,6 +78,16 @@ def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list) -> Ste
     return report
 
 
+def check_names(specs) -> None:
+    """Fail early, before any work, on an unknown transform name or a bad ignore_errors."""
+    import inspector.core.transforms  # noqa: F401  (registers every transform)
+
+    for spec in specs:
+        if spec.name not in REGISTRY:
+            raise TransformError(f"Transform '{spec.name}' not recognized.")
+        ignore_errors(spec)
+
+
 def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None) -> list:
     """Apply transforms (text or specs) in order; returns one StepReport per enabled step.
 

@@ -1,0 +1,102 @@
+"""transform, flops and check on the command line, as a user runs them."""
+
+import os
+
+import pytest
+
+from conftest import run_cli
+from inspector.core import tf_bridge
+from inspector.core.loaders import load
+from inspector.core.metrics import compute_metrics
+
+SEED = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '
+        'op=CheckNumerics) fold_constants(ignore_errors=true) fold_batch_norms '
+        'fold_old_batch_norms quantize_weights')
+
+
+def test_transform_writes_output_and_prints_metrics_per_step(fx, tmp_path):
+    src = os.path.join(fx, "inception_jpeg.pb")
+    out = tmp_path / "opt.pb"
+    code, stdout, err = run_cli("transform", "--in_graph", src, "--out_graph", str(out),
+                                "--inputs", "Mul", "--outputs", "softmax", "--transforms", SEED)
+    assert code == 0, err
+    lines = stdout.splitlines()
+    assert lines[0].split()[:6] == ["step", "nodes", "size", "gzip", "params", "FLOPs"]
+    assert [ln.split()[0] for ln in lines[2:8]] == ["original", "strip_unused_nodes",
+                                                    "remove_nodes", "fold_constants",
+                                                    "fold_batch_norms", "fold_old_batch_norms"]
+    final = load(str(out)).graph
+    assert "quantize_weights" in lines[8] and f"{len(final)} (" in lines[8]
+    assert "Applied quantize_weights" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["opt.pb"]
+
+
+def test_transform_never_overwrites_silently(fx, tmp_path):
+    src = tmp_path / "model.pb"
+    src.write_bytes(open(os.path.join(fx, "inception_jpeg.pb"), "rb").read())
+    before = src.read_bytes()
+    code, _, err = run_cli("transform", "--in_graph", str(src), "--out_graph", str(src),
+                           "--transforms", "remove_device")
+    assert code == 2 and "refusing to write over the input file" in err
+    assert src.read_bytes() == before
+    out = tmp_path / "out.pbtxt"
+    out.write_text("keep me")
+    code, _, err = run_cli("transform", "--in_graph", str(src), "--out_graph", str(out),
+                           "--transforms", "remove_device", "--output_as_text")
+    assert code == 2 and out.read_text() == "keep me"
+    code, _, err = run_cli("transform", "--in_graph", str(src), "--out_graph", str(out),
+                           "--transforms", "remove_device", "--output_as_text", "--force",
+                           "--no_metrics")
+    assert code == 0 and load(str(out)).is_text
+
+
+@pytest.mark.parametrize("transforms,words", [
+    ("fold_constants(ignore_errors=true", "column 34: missing ')'"),
+    ("nope", "Transform 'nope' not recognized"),
+    ("strip_unused_nodes", "Input node ghost not found"),
+])
+def test_transform_errors_are_one_line(fx, tmp_path, transforms, words):
+    code, out, err = run_cli("transform", "--in_graph", os.path.join(fx, "inception_jpeg.pb"),
+                             "--out_graph", str(tmp_path / "o.pb"), "--inputs", "ghost",
+                             "--outputs", "softmax", "--transforms", transforms)
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "o.pb").exists()
+
+
+@pytest.mark.parametrize("name,shape", [("mobilenet_v2.pb", None),
+                                        ("inception_jpeg.pb", None),
+                                        ("v1_training.pb", "input=4,8,8,1")])
+def test_flops_equal_tensorflow_profiler(fx, name, shape):
+    path = os.path.join(fx, name)
+    shapes = {"input": (4, 8, 8, 1)} if shape else {}
+    gd = load(path).graph.graph_def
+    expected = tf_bridge.profiler_float_ops(gd, shapes)
+    m = compute_metrics(gd, shapes)
+    assert m.flops.tf_total == expected
+    assert m.flops.total >= expected
+    args = ["flops", path] + (["--input_shape", shape] if shape else [])
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    assert f"TF's flops registry counts {expected:,}" in out
+    assert "raspberry-pi-3 (5 GFLOP/s)" in out
+
+
+def test_flops_lists_nodes_with_unknown_shapes(fx):
+    code, out, err = run_cli("flops", os.path.join(fx, "v1_training.pb"))
+    assert code == 0, err
+    assert "not counted (unknown shapes; give --input_shape)" in out
+
+
+def test_check_reports_errors_and_refuses_file_ops(fx, tmp_path):
+    src = os.path.join(fx, "inception_jpeg.pb")
+    out = tmp_path / "q.pb"
+    run_cli("transform", "--in_graph", src, "--out_graph", str(out), "--inputs", "Mul",
+            "--outputs", "softmax", "--transforms", SEED, "--no_metrics")
+    code, stdout, err = run_cli("check", src, str(out), "--inputs", "Mul", "--outputs", "softmax")
+    assert code == 0, err
+    row = stdout.splitlines()[1].split()
+    assert row[0] == "softmax" and float(row[-3]) < 0.05 and row[-1] == "100.0%"
+    train = os.path.join(fx, "v1_training.pb")
+    code, _, err = run_cli("check", train, train, "--inputs", "save/Const",
+                           "--outputs", "save/control_dependency")
+    assert code == 2 and "touch files or the network" in err and "--allow_io" in err
