@@ -109,7 +109,8 @@ def fold_constants(graph_def, ctx):
                 fetch.append(tensor)
     if not fetch:
         return _finish(work, nodes, inputs, outputs, {})
-    sub = copy_graph(work, [nodes[n] for n in order if foldable.get(n)])
+    wanted = _upstream(nodes, [t.rsplit(":", 1)[0] for t in fetch], set())
+    sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
     try:
         values = tf_bridge.evaluate_tensors(sub, fetch)
     except Exception as exc:
