@@ -333,3 +333,11 @@ def default_attrs(ops) -> dict:
             out[op] = {a.name: a.default_value.SerializeToString()
                        for a in op_def.attr if a.HasField("default_value")}
     return out
+
+
+def io_types(graph_def) -> dict:
+    """node name -> (data input dtype enums, output dtype enums), as TF's op registry says."""
+    graph = import_graph(graph_def)
+    return {op.name: ([x.dtype.as_datatype_enum for x in op.inputs],
+                      [x.dtype.as_datatype_enum for x in op.outputs])
+            for op in graph.get_operations()}

@@ -11,6 +11,7 @@ from inspector.core.transforms import (  # noqa: F401  (importing registers them
     merge_duplicate_nodes,
     native,
     obfuscate_names,
+    quantize_nodes,
     quantize_weights,
     remove_attribute,
     remove_control_dependencies,

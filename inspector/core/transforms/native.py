@@ -14,7 +14,6 @@ NATIVE = {
     "sparsify_gather": ("shrink", "Turns Gather on sparse embeddings into a hash-table lookup."),
     "backport_tensor_array_v3": ("clean up", "Rewrites TensorArray V3 ops as V2 for old runtimes."),
     "rename_node": ("clean up", "Renames one node and every reference to it."),
-    "quantize_nodes": ("quantize", "Rewrites float ops as eight-bit quantized ops."),
 }
 
 
