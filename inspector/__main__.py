@@ -1,7 +1,7 @@
-"""`python -m inspector` runs the command line."""
+"""`python -m inspector` is the same as the graphdef-inspector command."""
 
 import sys
 
-from inspector.cli import main
+from inspector.launcher import main
 
 sys.exit(main())

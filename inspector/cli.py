@@ -132,8 +132,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0] not in SUBCOMMANDS and not argv[0].startswith("-")):
-        argv = ["summarize"] + argv  # the main job until the desktop app exists
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -10,6 +10,8 @@ from importlib import metadata
 
 import pytest
 
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CACHE = os.path.join(ROOT, "tests", ".fixture-cache")
 BUILDER = os.path.join(ROOT, "tests", "fixtures", "build.py")

@@ -6,8 +6,8 @@ from conftest import DEMO, run_cli
 from inspector.core.loaders import load
 
 
-def test_no_arguments_summarizes_the_demo_model():
-    code, out, err = run_cli()
+def test_summarize_without_a_model_uses_the_demo_model():
+    code, out, err = run_cli("summarize")
     assert code == 0, err
     assert DEMO in out and "1. pixels" in out and "1. output" in out
 
@@ -35,4 +35,6 @@ def test_signatures_command(fx):
 
 def test_python_m_and_help():
     code, out, _ = run_cli("--help")
-    assert code == 0 and "summarize" in out and "dot" in out
+    assert code == 0 and "summarize" in out and "screenshot" in out
+    code, out, _ = run_cli("summarize", "--help")
+    assert code == 0 and "--format" in out

@@ -1,0 +1,325 @@
+"""What the canvas shows: nodes and name-scope boxes given which scopes are expanded,
+constants folded into badges, edges aggregated between collapsed scopes, and a compound
+layout computed one scope at a time and cached."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+
+from inspector.core import op_categories, tensors
+from inspector.core.graph import Graph
+from inspector.core.layout import layered_layout
+from inspector.core.summary import dtype_of
+
+NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
+
+
+def scope_id(path: str) -> str:
+    return path + "/"
+
+
+def is_scope(item_id: str) -> bool:
+    return item_id.endswith("/")
+
+
+@dataclass
+class Badge:
+    name: str
+    dtype: str
+    shape: str
+    count: int
+
+
+@dataclass
+class VisibleItem:
+    id: str
+    kind: str            # "node", "scope" (collapsed) or "frame" (expanded scope)
+    label: str
+    sublabel: str
+    category: str
+    x: float = 0.0
+    y: float = 0.0
+    w: float = 0.0
+    h: float = 0.0
+    badges: list = field(default_factory=list)
+    child_count: int = 0
+    params: int = 0
+    op_mix: str = ""
+
+
+@dataclass
+class VisibleEdge:
+    src: str
+    dst: str
+    count: int
+    control: bool
+    label: str
+    points: list
+
+
+@dataclass
+class Scene:
+    items: dict
+    edges: list
+    width: float
+    height: float
+
+
+class ViewModel:
+    """Graph + expansion state -> Scene. Layouts of each expanded scope are cached."""
+
+    def __init__(self, graph: Graph, fold_constants: bool = True):
+        self.graph = graph
+        self.fold_constants = fold_constants
+        self.root = graph.scope_tree()
+        self.expanded: set = {""}
+        self._cache: dict = {}
+        self._folded, self._badges = self._fold() if fold_constants else (set(), {})
+        self._scopes = {s.path: s for s in self.root.walk()}
+        self._stats: dict = {}
+        self._lock = threading.Lock()
+        self._exp: set = self.expanded
+
+    # -- constants as badges ------------------------------------------------------------
+    def _const_of(self, name: str):
+        node = self.graph.get(name)
+        if node is not None and node.op == "Identity" and len(node.inputs) == 1:
+            node = self.graph.get(node.inputs[0].node)
+        return node if node is not None and node.op == "Const" else None
+
+    def _fold(self):
+        folded, badges = set(), {}
+        for node in self.graph:
+            const = self._const_of(node.name)
+            consumers = self.graph.consumers(node.name)
+            if const is None or not consumers:
+                continue
+            folded.add(node.name)
+            t = const.proto.attr["value"].tensor
+            dims = tensors.shape_dims(t.tensor_shape)
+            badge = Badge(const.short_name, dtype_of(const), tensors.format_shape(dims),
+                          tensors.element_count(t))
+            for e in consumers:
+                if not e.control and self._const_of(e.dst) is None:
+                    badges.setdefault(e.dst, []).append(badge)
+        return folded, badges
+
+    def const_source(self, name: str):
+        """The Const behind a node that is a Const or a Const->Identity pair, else None."""
+        return self._const_of(name)
+
+    def badges(self, name: str) -> list:
+        return self._badges.get(name, [])
+
+    def is_folded(self, name: str) -> bool:
+        return name in self._folded
+
+    # -- expansion ----------------------------------------------------------------------
+    def set_expanded(self, path: str, on: bool) -> None:
+        if path == "":
+            return
+        if on:
+            parts = path.split("/")
+            for i in range(1, len(parts) + 1):
+                self.expanded.add("/".join(parts[:i]))
+        else:
+            self.expanded = {p for p in self.expanded if p != path and not p.startswith(path + "/")}
+
+    def expand_to(self, node_name: str) -> None:
+        scope = node_name.rpartition("/")[0]
+        if scope:
+            self.set_expanded(scope, True)
+
+    def expand_all(self) -> None:
+        self.expanded = set(self._scopes)
+
+    def owner(self, name: str, expanded: set | None = None) -> str:
+        """The visible item that shows node `name` (itself or its outermost collapsed scope)."""
+        expanded = self._exp if expanded is None else expanded
+        parts = name.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            path = "/".join(parts[:i])
+            if path not in expanded:
+                return scope_id(path)
+        return name
+
+    # -- items --------------------------------------------------------------------------
+    def scope_stats(self, path: str) -> tuple:
+        if path not in self._stats:
+            ops, params = Counter(), 0
+            stack = [self._scopes[path]]
+            while stack:
+                s = stack.pop()
+                stack.extend(s.children.values())
+                for n in s.nodes:
+                    node = self.graph.node(n)
+                    ops[node.op] += 1
+                    if node.op == "Const" and node.has_attr("value"):
+                        params += tensors.element_count(node.proto.attr["value"].tensor)
+            shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
+            self._stats[path] = (sum(ops.values()), params, ", ".join(shown),
+                                 _main_category(ops))
+        return self._stats[path]
+
+    def _node_item(self, name: str) -> VisibleItem:
+        node = self.graph.node(name)
+        short = node.short_name
+        w = max(len(node.op) * 7.4, len(short) * 5.8, 48) + 2 * PAD
+        badges = self.badges(name)
+        h = NODE_H + (12.0 if badges else 0.0)
+        return VisibleItem(name, "node", node.op, short, op_categories.category(node.op),
+                           w=min(w, 280.0), h=h, badges=badges)
+
+    def _scope_item(self, path: str) -> VisibleItem:
+        count, params, mix, cat = self.scope_stats(path)
+        name = path.rpartition("/")[2]
+        sub = mix + (" · 000.00k params" if params else "")
+        w = max((len(name) + 6) * 7.4, len(sub) * 5.8, 80) + 2 * PAD
+        return VisibleItem(scope_id(path), "scope", name, mix, cat, w=min(w, 320.0), h=SCOPE_H,
+                           child_count=count, params=params, op_mix=mix)
+
+    def _children(self, path: str) -> list:
+        scope = self._scopes[path]
+        out = [scope_id(c.path) for c in scope.children.values() if self._shown_count(c.path)]
+        out += [n for n in scope.nodes if n not in self._folded]
+        return out
+
+    def _shown_count(self, path: str) -> int:
+        """Nodes under a scope that are not folded away (a scope of constants shows nothing)."""
+        key = ("shown", path)
+        if key not in self._stats:
+            scope = self._scopes[path]
+            self._stats[key] = sum(n not in self._folded for n in scope.nodes) + sum(
+                self._shown_count(c.path) for c in scope.children.values())
+        return self._stats[key]
+
+    # -- layout -------------------------------------------------------------------------
+    def _edges_by_level(self) -> dict:
+        """Aggregated data edges between visible items, grouped by the scope they live in."""
+        levels: dict = {}
+        for edge in self.graph.edges():
+            if edge.control or edge.src in self._folded or edge.src not in self.graph:
+                continue
+            a, b = self.owner(edge.src), self.owner(edge.dst)
+            if a == b:
+                continue
+            common = _common_scope(a, b)
+            ca, cb = _child_under(common, a), _child_under(common, b)
+            if ca != cb:
+                levels.setdefault(common, Counter())[(ca, cb)] += 1
+        return levels
+
+    def _layout_scope(self, path: str, levels: dict, cancel) -> tuple:
+        kids = self._children(path)
+        items, sizes = {}, {}
+        for kid in kids:
+            if is_scope(kid) and kid[:-1] in self._exp:
+                sub_items, w, h = self._layout_scope(kid[:-1], levels, cancel)
+                frame = self._scope_item(kid[:-1])
+                frame.kind, frame.w, frame.h = "frame", w + 2 * PAD, h + HEADER + 2 * PAD
+                items[kid] = (frame, sub_items)
+            elif is_scope(kid):
+                items[kid] = (self._scope_item(kid[:-1]), {})
+            else:
+                items[kid] = (self._node_item(kid), {})
+            sizes[kid] = (items[kid][0].w, items[kid][0].h)
+        edges = list(levels.get(path, {}))
+        key = (path, tuple(sorted(sizes.items())), tuple(sorted(edges)))
+        result = self._cache.get(key)
+        if result is None:
+            result = layered_layout(kids, sizes, edges, cancel)
+            self._cache[key] = result
+        placed = {}
+        for kid, (item, sub) in items.items():
+            x, y = result.positions[kid]
+            item.x, item.y = x, y
+            placed[kid] = item
+            for sid, sitem in sub.items():
+                sitem.x += x + PAD
+                sitem.y += y + HEADER + PAD
+                placed[sid] = sitem
+        self._routes[path] = result.routes
+        return placed, result.width, result.height
+
+    def scene(self, expanded=None, cancel=None) -> Scene:
+        """Lay out what is visible (only changed scopes are laid out again). Thread-safe:
+        pass a snapshot of the expanded scopes when calling from a worker."""
+        with self._lock:
+            self._exp = set(self.expanded if expanded is None else expanded) | {""}
+            self._routes: dict = {}
+            levels = self._edges_by_level()
+            items, w, h = self._layout_scope("", levels, cancel)
+            return Scene(items, self._visible_edges(items), w, h)
+
+    def _visible_edges(self, items: dict) -> list:
+        agg: dict = {}
+        for edge in self.graph.edges():
+            if edge.src in self._folded or edge.src not in self.graph:
+                continue
+            a, b = self.owner(edge.src), self.owner(edge.dst)
+            if a == b or a not in items or b not in items:
+                continue
+            key = (a, b, edge.control)
+            if key not in agg:
+                agg[key] = [0, "" if edge.control else self._tensor_label(edge.src, edge.src_port)]
+            agg[key][0] += 1
+        out = []
+        for (a, b, control), (count, label) in agg.items():
+            common = _common_scope(a, b)
+            route = self._routes.get(common, {}).get((_child_under(common, a),
+                                                      _child_under(common, b)), [])
+            offset = self._frame_origin(items, common)
+            pts = [(px + offset[0], py + offset[1]) for px, py in route]
+            out.append(VisibleEdge(a, b, count, control, label if count == 1 else f"{count}x",
+                                   pts))
+        return out
+
+    @staticmethod
+    def _frame_origin(items: dict, path: str) -> tuple:
+        if path == "":
+            return 0.0, 0.0
+        frame = items.get(scope_id(path))
+        return (frame.x + PAD, frame.y + HEADER + PAD) if frame else (0.0, 0.0)
+
+    def _tensor_label(self, name: str, port: int) -> str:
+        node = self.graph.get(name)
+        if node is None:
+            return ""
+        shape = ""
+        if node.has_attr("_output_shapes"):
+            shapes = node.proto.attr["_output_shapes"].list.shape
+            if port < len(shapes):
+                shape = tensors.format_shape(tensors.shape_dims(shapes[port]))
+        return f"{dtype_of(node)} {shape}".strip()
+
+
+def _common_scope(a: str, b: str) -> str:
+    pa = a.rstrip("/").split("/")[:-1] if not is_scope(a) else a.rstrip("/").split("/")[:-1]
+    pb = b.rstrip("/").split("/")[:-1] if not is_scope(b) else b.rstrip("/").split("/")[:-1]
+    out = []
+    for x, y in zip(pa, pb):
+        if x != y:
+            break
+        out.append(x)
+    return "/".join(out)
+
+
+def _child_under(scope: str, item: str) -> str:
+    """The child of `scope` (a node name or scope id) that contains `item`."""
+    rest = item[len(scope) + 1:] if scope else item
+    head, sep, _ = rest.partition("/")
+    prefix = scope + "/" if scope else ""
+    if sep and (rest != head + "/" or is_scope(item)):
+        return prefix + head + "/"
+    return prefix + head
+
+
+def _main_category(ops: Counter) -> str:
+    cats = Counter()
+    for op, n in ops.items():
+        cat = op_categories.category(op)
+        if cat not in ("constant", "shape", "control"):
+            cats[cat] += n
+    return cats.most_common(1)[0][0] if cats else "other"

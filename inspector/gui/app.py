@@ -1,0 +1,86 @@
+"""Start the desktop app: `graphdef-inspector [MODEL] [--screenshot OUT.png --expand SCOPE]`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+DEMO = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                    "resources", "demo_digits.pb")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="graphdef-inspector",
+                                description="Look inside TensorFlow models (desktop app). "
+                                            "Subcommands: summarize, dot, transform, flops, "
+                                            "check, signatures, convert (see --help of each).")
+    p.add_argument("model", nargs="?", default=DEMO, help="model to open (default: demo model)")
+    p.add_argument("--signature", help="SavedModel signature (default: ask)")
+    p.add_argument("--screenshot", metavar="OUT.png",
+                   help="save a PNG of the window once drawn, then exit")
+    p.add_argument("--expand", action="append", default=[], metavar="SCOPE",
+                   help="expand this name scope first (with --screenshot)")
+    return p.parse_args(argv)
+
+
+class ScreenshotDriver:
+    """Waits for the drawn view, expands the requested scopes, saves the window, quits."""
+
+    def __init__(self, window, out: str, expand: list, app):
+        self.window, self.out, self.pending, self.app = window, out, list(expand), app
+        self.code = 0
+        window.session.scene_changed.connect(self._scene)
+        window.runner.busy_changed.connect(self._busy)
+
+    def _scene(self, scene):
+        from PySide6.QtCore import QTimer
+
+        if self.pending:
+            scope = self.pending.pop(0).strip("/")
+            self.window._fit_next = True
+            if scope not in self.window.session.expanded:
+                self.window.session.set_expanded(scope, True)
+                return
+            return self._scene(scene)
+        QTimer.singleShot(300, self._save)
+
+    def _busy(self, busy, label):
+        if not busy and self.window.last_error:
+            print(f"graphdef-inspector: error: {self.window.last_error}", file=sys.stderr)
+            self.code = 2
+            self.app.exit(2)
+
+    def _save(self):
+        self.window.canvas.viewport().repaint()
+        image = self.window.grab()
+        if not image.save(self.out):
+            print(f"graphdef-inspector: error: cannot write {self.out}", file=sys.stderr)
+            self.app.exit(2)
+            return
+        print(f"Saved {self.out}")
+        self.app.exit(0)
+
+
+def main(argv=None) -> int:
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("GraphDef Inspector")
+    settings = None
+    if os.environ.get("INSPECTOR_SETTINGS"):
+        settings = QSettings(os.environ["INSPECTOR_SETTINGS"], QSettings.IniFormat)
+    window = MainWindow(settings)
+    window.auto_signature = bool(args.screenshot)
+    driver = ScreenshotDriver(window, args.screenshot, args.expand, app) if args.screenshot \
+        else None
+    window.show()
+    window.open_path(args.model, args.signature)
+    code = app.exec()
+    window.runner.cancel()
+    window.runner.wait(5000)
+    return driver.code or code if driver else code

@@ -1,0 +1,345 @@
+"""The main window: canvas, dockable panels, menus, status-bar progress with cancel."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow,
+                               QMenu, QMessageBox, QProgressBar, QPushButton)
+
+from inspector.core.session import Session
+from inspector.gui import exporting, loading
+from inspector.gui.canvas import GraphCanvas, Minimap
+from inspector.gui.properties import PropertiesPanel
+from inspector.gui.search_panel import SearchPanel
+from inspector.gui.summary_panel import SummaryPanel
+from inspector.gui.workers import TaskRunner
+
+MAX_RECENT = 10
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: QSettings | None = None):
+        super().__init__()
+        self.setWindowTitle("GraphDef Inspector")
+        self.settings = settings or QSettings("graphdef-inspector", "inspector")
+        self.session = Session()
+        self.runner = TaskRunner(self)
+        self.canvas = GraphCanvas(self)
+        self.setCentralWidget(self.canvas)
+        self.setAcceptDrops(True)
+        self.last_error = ""
+        self.scenes_drawn = 0
+        self._pending_center = None
+        self._fit_next = False
+        self._cone = None
+        self.auto_signature = False
+        self._build_panels()
+        self._build_status()
+        self._build_menus()
+        self._connect()
+        self.resize(1400, 900)
+        geometry = self.settings.value("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+            self.restoreState(self.settings.value("state"))
+
+    # -- construction -------------------------------------------------------------------
+    def _dock(self, title, widget, area):
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_panels(self):
+        self.search_panel = SearchPanel(self.session)
+        self.summary_panel = SummaryPanel(self.session)
+        self.properties = PropertiesPanel(self.session)
+        self.minimap = Minimap(self.canvas)
+        self.search_dock = self._dock("Search", self.search_panel, Qt.LeftDockWidgetArea)
+        self.summary_dock = self._dock("Summary", self.summary_panel, Qt.LeftDockWidgetArea)
+        self.properties_dock = self._dock("Properties", self.properties, Qt.RightDockWidgetArea)
+        self.minimap_dock = self._dock("Minimap", self.minimap, Qt.RightDockWidgetArea)
+        self.resizeDocks([self.search_dock, self.properties_dock], [300, 340], Qt.Horizontal)
+
+    def _build_status(self):
+        self.status_label = QLabel("")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(180)
+        self.progress.hide()
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.hide()
+        self.cancel_button.clicked.connect(lambda: self.runner.cancel())
+        bar = self.statusBar()
+        bar.addWidget(self.status_label, 1)
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.cancel_button)
+
+    def _action(self, menu, text, slot, shortcut=None, checkable=False):
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setCheckable(checkable)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self):
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self._action(file_menu, "&Open…", self.open_dialog, QKeySequence.Open)
+        self._action(file_menu, "Open SavedModel &folder…", self.open_folder_dialog)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addSeparator()
+        self._action(file_menu, "Export DOT (styled)…", lambda: exporting.export_dot(self, False))
+        self._action(file_menu, "Export DOT (TF graph_to_dot)…",
+                     lambda: exporting.export_dot(self, True))
+        self._action(file_menu, "Export view as SVG…", lambda: exporting.export_svg(self))
+        self._action(file_menu, "Export view as PNG…", lambda: exporting.export_png(self, False))
+        self._action(file_menu, "Export whole graph as PNG…",
+                     lambda: exporting.export_png(self, True))
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, QKeySequence.Quit)
+        view = bar.addMenu("&View")
+        self._action(view, "Zoom &in", lambda: self.canvas.zoom(1.25), QKeySequence.ZoomIn)
+        self._action(view, "Zoom &out", lambda: self.canvas.zoom(0.8), QKeySequence.ZoomOut)
+        self._action(view, "&Fit to window", self.canvas.fit, "Ctrl+0")
+        self._action(view, "Zoom to &selection", self.zoom_to_selection, "Ctrl+E")
+        self._action(view, "F&ull screen", self.toggle_full_screen, QKeySequence.FullScreen)
+        view.addSeparator()
+        self._action(view, "E&xpand all scopes", self.session.expand_all, "Ctrl+Shift+E")
+        self._action(view, "&Collapse all scopes", self.session.collapse_all, "Ctrl+Shift+C")
+        self.consts_action = self._action(view, "Show &constants as nodes", self.toggle_constants,
+                                          "Ctrl+K", checkable=True)
+        view.addSeparator()
+        for dock in (self.search_dock, self.summary_dock, self.properties_dock,
+                     self.minimap_dock):
+            view.addAction(dock.toggleViewAction())
+        go = bar.addMenu("&Go")
+        self._action(go, "&Find…", self.search_panel.focus, QKeySequence.Find)
+        self._action(go, "Find &next", lambda: self._search_step(1), QKeySequence.FindNext)
+        self._action(go, "Find &previous", lambda: self._search_step(-1),
+                     QKeySequence.FindPrevious)
+        self._action(go, "&Back", self.session.back, "Alt+Left")
+        self._action(go, "F&orward", self.session.forward, "Alt+Right")
+        self.cone_action = self._action(go, "&Highlight upstream and downstream",
+                                        self.toggle_cone, "Ctrl+H", checkable=True)
+        self._refresh_recent()
+
+    def _connect(self):
+        s = self.session
+        s.expansion_changed.connect(self.request_layout)
+        s.scene_changed.connect(self._show_scene)
+        s.selection_changed.connect(self._selection_changed)
+        s.message.connect(self.status_label.setText)
+        self.runner.busy_changed.connect(self._busy)
+        self.canvas.clicked.connect(lambda item: s.select(item))
+        self.canvas.activated.connect(self._activated)
+        self.canvas.walk.connect(self.walk)
+        self.canvas.context_requested.connect(self._context_menu)
+        for panel in (self.search_panel, self.summary_panel, self.properties):
+            panel.jump.connect(self.jump_to)
+
+    # -- loading ------------------------------------------------------------------------
+    def open_dialog(self):
+        path, _ = QFileDialog.getOpenFileName(self, "Open model", "", "TensorFlow models (*.pb "
+                                              "*.pbtxt *.meta *.keras *.h5);;All files (*)")
+        if path:
+            self.open_path(path)
+
+    def open_folder_dialog(self):
+        path = QFileDialog.getExistingDirectory(self, "Open SavedModel folder")
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str, signature: str | None = None) -> None:
+        loading.open_model(self, path, signature)
+
+    def choose_signature(self, keys: list) -> str | None:
+        key, ok = QInputDialog.getItem(self, "Choose a signature", "SavedModel signature:",
+                                       keys, 0, False)
+        return key if ok else None
+
+    def model_loaded(self, model, view, summary):
+        self.session.set_model(model, view)
+        self.summary_panel.show_summary(summary, model)
+        self._remember(model.path)
+        self.setWindowTitle(f"{os.path.basename(model.path.rstrip('/'))} — GraphDef Inspector")
+        problems = f" · {len(model.problems)} problems" if model.problems else ""
+        self.status_label.setText(f"{len(view.graph)} nodes{problems}")
+        self._fit_next = True
+
+    def show_error(self, text: str) -> None:
+        """Report a problem in a dialog; the app keeps running."""
+        self.last_error = text
+        self.status_label.setText(text)
+        box = QMessageBox(QMessageBox.Warning, "GraphDef Inspector", text, QMessageBox.Ok, self)
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        box.open()
+        self.error_box = box
+
+    def _busy(self, busy: bool, label: str):
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        if busy:
+            self.status_label.setText(f"{label}…")
+
+    # -- layout and drawing -------------------------------------------------------------
+    def request_layout(self):
+        view = self.session.view
+        if view is None:
+            return
+        expanded = frozenset(self.session.expanded)
+        self.runner.submit("layout", lambda cancel: view.scene(expanded, cancel),
+                           self.session.set_scene, self._layout_failed, "Laying out")
+
+    def _layout_failed(self, exc):
+        from inspector.core.layout import Cancelled
+
+        if not isinstance(exc, Cancelled):
+            self.show_error(f"Layout failed: {exc}")
+
+    def _show_scene(self, scene):
+        self.canvas.show_scene(scene)
+        self.scenes_drawn += 1
+        self._apply_marks()
+        if self._fit_next:
+            self._fit_next = False
+            self.canvas.fit()
+        if self._pending_center:
+            name, self._pending_center = self._pending_center, None
+            self.canvas.center_on_item(self.visible_id(name))
+        if not self.runner.is_busy():
+            self.status_label.setText(f"{len(scene.items)} items shown")
+
+    def visible_id(self, name: str) -> str:
+        if name.endswith("/") or self.session.view is None:
+            return name
+        return self.session.view.owner(name, self.session.expanded)
+
+    def _apply_marks(self):
+        sel = self.session.selected
+        cone = None
+        if self._cone and sel and not sel.endswith("/"):
+            cone = {self.visible_id(n) for n in self._cone}
+        self.canvas.mark(self.visible_id(sel) if sel else None, cone)
+
+    # -- interaction --------------------------------------------------------------------
+    def _activated(self, item_id: str):
+        if item_id.endswith("/"):
+            self.session.toggle_scope(item_id[:-1])
+
+    def _selection_changed(self, name):
+        if self.cone_action.isChecked():
+            self._compute_cone()
+        self._apply_marks()
+
+    def jump_to(self, name: str) -> None:
+        """Select a node, expanding scopes as needed, and centre it."""
+        self.session.select(name)
+        if self.session.reveal(name):
+            self._pending_center = name
+        else:
+            self.canvas.center_on_item(self.visible_id(name))
+
+    def _search_step(self, step: int):
+        name = self.search_panel.next(step)
+        if name:
+            self.jump_to(name)
+
+    def walk(self, direction: str):
+        from inspector.gui.navigation import neighbour
+
+        if self.session.view is None or not self.session.selected:
+            return
+        target = neighbour(self.session.view.graph, self.session.selected, direction,
+                           self.session.view)
+        if target:
+            self.jump_to(target)
+
+    def zoom_to_selection(self):
+        if self.session.selected:
+            node = self.canvas.items_by_id.get(self.visible_id(self.session.selected))
+            if node is not None:
+                self.canvas.fitInView(node.sceneBoundingRect().adjusted(-150, -150, 150, 150),
+                                      Qt.KeepAspectRatio)
+
+    def toggle_cone(self, on: bool):
+        self._cone = None
+        if on:
+            self._compute_cone()
+        self._apply_marks()
+
+    def _compute_cone(self):
+        from inspector.core.subgraph import downstream, upstream
+
+        sel, graph = self.session.selected, self.session.view.graph if self.session.view else None
+        if sel and graph is not None and sel in graph:
+            self._cone = upstream(graph, [sel]) | downstream(graph, [sel])
+        else:
+            self._cone = None
+
+    def toggle_constants(self, on: bool):
+        model = self.session.model
+        if model is not None:
+            from inspector.core.view_graph import ViewModel
+
+            expanded = set(self.session.expanded)
+            self.session.view = ViewModel(model.graph, fold_constants=not on)
+            self.session.expanded = expanded
+            self.request_layout()
+
+    def toggle_full_screen(self):
+        self.showNormal() if self.isFullScreen() else self.showFullScreen()
+
+    def _context_menu(self, item_id, global_pos):
+        menu = QMenu(self)
+        if item_id.endswith("/"):
+            expanded = item_id[:-1] in self.session.expanded
+            menu.addAction("Collapse" if expanded else "Expand",
+                           lambda: self.session.toggle_scope(item_id[:-1]))
+        menu.addAction("Highlight upstream and downstream",
+                       lambda: (self.session.select(item_id), self.cone_action.setChecked(True),
+                                self.toggle_cone(True)))
+        menu.addAction("Copy name", lambda: self._copy(item_id.rstrip("/")))
+        menu.popup(global_pos)
+        self.context_menu = menu
+
+    def _copy(self, text):
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.clipboard().setText(text)
+
+    # -- drag and drop, recent files, settings ------------------------------------------
+    def dragEnterEvent(self, event):
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event):
+        urls = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if urls:
+            event.acceptProposedAction()
+            self.open_path(urls[0])
+
+    def _remember(self, path):
+        path = os.path.abspath(path)
+        recent = [p for p in (self.settings.value("recent") or []) if p != path]
+        self.settings.setValue("recent", [path] + recent[: MAX_RECENT - 1])
+        self._refresh_recent()
+
+    def _refresh_recent(self):
+        self.recent_menu.clear()
+        for path in self.settings.value("recent") or []:
+            self.recent_menu.addAction(path, lambda p=path: self.open_path(p))
+
+    def closeEvent(self, event):
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("state", self.saveState())
+        self.runner.cancel()
+        super().closeEvent(event)
+
+

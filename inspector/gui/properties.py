@@ -1,0 +1,150 @@
+"""Properties of the selected node: inputs/outputs with types, every attr decoded, and for
+constants their statistics, a histogram, the first values and export to .npy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QFileDialog, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem,
+                               QVBoxLayout, QWidget)
+
+from inspector.core.attrs import TensorValue
+from inspector.core.humanize import human_bytes
+from inspector.core.summary import dtype_of, shape_of
+
+
+def tensor_stats(values: np.ndarray) -> dict:
+    out = {"dtype": str(values.dtype), "shape": list(values.shape), "bytes": int(values.nbytes)}
+    if values.size and np.issubdtype(values.dtype, np.number):
+        v = values.astype(np.float64, copy=False)
+        out.update(min=float(v.min()), max=float(v.max()), mean=float(v.mean()),
+                   std=float(v.std()), zeros=float(np.mean(v == 0)))
+    return out
+
+
+class PropertiesPanel(QWidget):
+    jump = Signal(str)
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Property", "Value"])
+        self.tree.setColumnWidth(0, 150)
+        self.tree.itemDoubleClicked.connect(self._double_clicked)
+        self.plot = pg.PlotWidget(background=None)
+        self.plot.setMaximumHeight(150)
+        self.plot.setMenuEnabled(False)
+        self.plot.hide()
+        self.export_button = QPushButton("Export values to .npy…")
+        self.export_button.clicked.connect(self.export_npy)
+        self.export_button.hide()
+        self.title = QLabel("Select a node")
+        self.title.setWordWrap(True)
+        self.title.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        for w in (self.title, self.tree, self.plot, self.export_button):
+            layout.addWidget(w)
+        self.tensor = None
+        self.tensor_name = ""
+        session.selection_changed.connect(self.show_node)
+        session.model_changed.connect(lambda *_: self.show_node(None))
+
+    def _row(self, parent, key, value, target=None):
+        item = QTreeWidgetItem([key, str(value)])
+        if target:
+            item.setData(0, Qt.UserRole, target)
+            item.setToolTip(1, f"double-click to go to {target}")
+        (parent.addChild(item) if parent is not None else self.tree.addTopLevelItem(item))
+        return item
+
+    def _double_clicked(self, item, _col):
+        target = item.data(0, Qt.UserRole)
+        if target:
+            self.jump.emit(target)
+
+    def show_node(self, name):
+        self.tree.clear()
+        self.plot.hide()
+        self.export_button.hide()
+        self.tensor = None
+        graph = self.session.view.graph if self.session.view else None
+        if not name or graph is None or name.endswith("/"):
+            self.title.setText(f"Scope {name.rstrip('/')}" if name else "Select a node")
+            return
+        node = graph.get(name)
+        if node is None:
+            return
+        self.title.setText(f"<b>{node.op}</b> {node.name}")
+        self._row(None, "name", node.name)
+        self._row(None, "op", node.op)
+        self._row(None, "device", node.device or "(none)")
+        ins = self._row(None, "inputs", len(node.inputs))
+        for ref in node.inputs:
+            src = graph.get(ref.node)
+            desc = f"{dtype_of(src)} {shape_of(src)}".strip() if src else "missing!"
+            self._row(ins, str(ref), "control" if ref.control else desc, ref.node)
+        consumers = graph.consumers(name)
+        outs = self._row(None, "consumers", len(consumers))
+        for edge in consumers[:200]:
+            self._row(outs, edge.dst, f"{'^' if edge.control else ''}port {edge.src_port}"
+                      if not edge.control else "control", edge.dst)
+        attrs = self._row(None, "attributes", len(node.proto.attr))
+        for key, value in node.attrs.items():
+            if isinstance(value, TensorValue):
+                self._row(attrs, key, f"{value.dtype} {value.shape} ({human_bytes(value.nbytes)})")
+            else:
+                self._row(attrs, key, value if not isinstance(value, list) else
+                          "[" + ", ".join(map(str, value[:32])) + (", …]" if len(value) > 32
+                                                                   else "]"))
+        self.tree.expandAll()
+        const = self.session.view.const_source(name) if self.session.view else None
+        if const is not None:
+            self._show_tensor(const)
+
+    def _show_tensor(self, const):
+        try:
+            values = const.attr("value").numpy()
+        except (ValueError, TypeError):
+            return
+        self.tensor, self.tensor_name = values, const.name
+        stats = tensor_stats(values)
+        top = self._row(None, "tensor", f"{stats['dtype']} {stats['shape']}")
+        self._row(top, "bytes", human_bytes(stats["bytes"]))
+        for key in ("min", "max", "mean", "std"):
+            if key in stats:
+                self._row(top, key, f"{stats[key]:.6g}")
+        if "zeros" in stats:
+            self._row(top, "zeros", f"{100 * stats['zeros']:.1f}%")
+        first = np.asarray(values).ravel()[:12]
+        self._row(top, "first values", ", ".join(f"{v:.5g}" if isinstance(v, float) else str(v)
+                                                 for v in first.tolist()))
+        top.setExpanded(True)
+        if values.size > 1 and np.issubdtype(values.dtype, np.number):
+            counts, edges = np.histogram(values.astype(np.float64).ravel(), bins=40)
+            self.plot.clear()
+            self.plot.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
+                                              brush="#6fa8dc", pen="#3d6f9e"))
+            self.plot.setTitle("value histogram", size="8pt")
+            self.plot.show()
+        self.export_button.show()
+
+    def export_npy(self, path: str | None = None) -> str | None:
+        if self.tensor is None:
+            return None
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, "Export tensor",
+                                                  self.tensor_name.replace("/", "_") + ".npy",
+                                                  "NumPy (*.npy)")
+        if not path:
+            return None
+        from inspector.core.writer import atomic_write
+        import io
+
+        buf = io.BytesIO()
+        np.save(buf, self.tensor, allow_pickle=False)
+        atomic_write(path, buf.getvalue(), force=True)  # the save dialog asked already
+        self.session.message.emit(f"Saved {self.tensor_name} to {path}")
+        return path

@@ -1,0 +1,68 @@
+"""Summary panel: likely inputs and outputs (click to jump), parameters, size, op histogram."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from inspector.core.humanize import human_bytes, tf_human_readable_num
+
+
+class SummaryPanel(QWidget):
+    jump = Signal(str)
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.info = QLabel("No model")
+        self.info.setWordWrap(True)
+        self.info.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.candidates = QListWidget()
+        self.candidates.itemClicked.connect(self._clicked)
+        self.candidates.itemActivated.connect(self._clicked)
+        self.chart = pg.PlotWidget(background=None)
+        self.chart.setMenuEnabled(False)
+        self.chart.setMinimumHeight(230)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.info)
+        layout.addWidget(self.candidates, 2)
+        layout.addWidget(self.chart, 1)
+        self.summary = None
+
+    def _clicked(self, item):
+        name = item.data(Qt.UserRole)
+        if name:
+            self.jump.emit(name)
+
+    def show_summary(self, summary, model) -> None:
+        self.summary = summary
+        self.info.setText(
+            f"<b>{model.path}</b><br>{model.kind}{', text' if model.is_text else ''}"
+            f"{', frozen' if model.frozen else ''} · {human_bytes(model.file_size)} · "
+            f"{summary.node_count} nodes · {tf_human_readable_num(summary.const_parameters)} "
+            f"const + {tf_human_readable_num(summary.variable_parameters)} variable parameters")
+        self.candidates.clear()
+        for title, cands in (("Likely inputs", summary.inputs), ("Likely outputs",
+                                                                  summary.outputs)):
+            head = QListWidgetItem(title)
+            head.setFlags(Qt.NoItemFlags)
+            font = head.font()
+            font.setBold(True)
+            head.setFont(font)
+            self.candidates.addItem(head)
+            for c in cands[:12]:
+                item = QListWidgetItem(f"{c.name}   {c.dtype} {c.shape}".rstrip())
+                item.setToolTip(c.reason)
+                item.setData(Qt.UserRole, c.name)
+                self.candidates.addItem(item)
+        ops = list(summary.op_counts.items())[:10]
+        self.chart.clear()
+        if ops:
+            self.chart.addItem(pg.BarGraphItem(x0=0, y=list(range(len(ops))), height=0.7,
+                                               width=[c for _, c in ops], brush="#8fbbe6"))
+            axis = self.chart.getAxis("left")
+            axis.setTicks([[(i, op) for i, (op, _) in enumerate(ops)]])
+            self.chart.getViewBox().invertY(True)
+            self.chart.setTitle("op types (top 10)", size="8pt")

@@ -1,0 +1,94 @@
+"""Run core functions off the GUI thread; drop results of superseded requests."""
+
+from __future__ import annotations
+
+import threading
+import traceback
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+
+class _Relay(QObject):
+    done = Signal(str, int, object)
+    failed = Signal(str, int, object)
+
+
+class _Task(QRunnable):
+    def __init__(self, relay, kind, generation, fn, cancel):
+        super().__init__()
+        self.relay, self.kind, self.generation, self.fn, self.cancel = \
+            relay, kind, generation, fn, cancel
+        self.setAutoDelete(True)
+
+    def run(self):
+        try:
+            result = self.fn(self.cancel)
+        except BaseException as exc:  # reported to the GUI thread, never raised in a worker
+            exc.__inspector_trace__ = traceback.format_exc()
+            self.relay.failed.emit(self.kind, self.generation, exc)
+        else:
+            self.relay.done.emit(self.kind, self.generation, result)
+
+
+class TaskRunner(QObject):
+    """One current request per kind ("load", "layout", ...); a new one cancels the old."""
+
+    busy_changed = Signal(bool, str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(2)
+        self._relay = _Relay()
+        self._relay.done.connect(self._on_done)
+        self._relay.failed.connect(self._on_failed)
+        self._generation: dict = {}
+        self._cancel: dict = {}
+        self._callbacks: dict = {}
+        self._labels: dict = {}
+
+    def submit(self, kind: str, fn, on_done, on_error=None, label: str = "") -> None:
+        """Run fn(cancel_event) in the pool; on_done(result) runs on the GUI thread."""
+        self.cancel(kind)
+        gen = self._generation.get(kind, 0) + 1
+        self._generation[kind] = gen
+        event = threading.Event()
+        self._cancel[kind] = event
+        self._callbacks[kind] = (on_done, on_error)
+        self._labels[kind] = label or kind
+        self.busy_changed.emit(True, self._labels[kind])
+        self.pool.start(_Task(self._relay, kind, gen, fn, event))
+
+    def cancel(self, kind: str | None = None) -> None:
+        kinds = [kind] if kind else list(self._cancel)
+        for k in kinds:
+            event = self._cancel.pop(k, None)
+            if event is not None:
+                event.set()
+                self._generation[k] = self._generation.get(k, 0) + 1
+        if not self._cancel:
+            self.busy_changed.emit(False, "")
+
+    def is_busy(self) -> bool:
+        return bool(self._cancel)
+
+    def _finish(self, kind, generation):
+        if self._generation.get(kind) != generation:
+            return None  # superseded or cancelled: drop the result
+        self._cancel.pop(kind, None)
+        if not self._cancel:
+            self.busy_changed.emit(False, "")
+        return self._callbacks.get(kind)
+
+    def _on_done(self, kind, generation, result):
+        callbacks = self._finish(kind, generation)
+        if callbacks:
+            callbacks[0](result)
+
+    def _on_failed(self, kind, generation, exc):
+        callbacks = self._finish(kind, generation)
+        if callbacks and callbacks[1]:
+            callbacks[1](exc)
+
+    def wait(self, msecs: int = 30000) -> bool:
+        return self.pool.waitForDone(msecs)
