@@ -31,7 +31,7 @@ class ScreenshotDriver:
         self.window, self.out, self.pending, self.app = window, out, list(expand), app
         self.code = 0
         window.session.scene_changed.connect(self._scene)
-        window.runner.busy_changed.connect(self._busy)
+        window.error_shown.connect(self._error)
 
     def _scene(self, scene):
         from PySide6.QtCore import QTimer
@@ -45,11 +45,10 @@ class ScreenshotDriver:
             return self._scene(scene)
         QTimer.singleShot(300, self._save)
 
-    def _busy(self, busy, label):
-        if not busy and self.window.last_error:
-            print(f"graphdef-inspector: error: {self.window.last_error}", file=sys.stderr)
-            self.code = 2
-            self.app.exit(2)
+    def _error(self, text):
+        print(f"graphdef-inspector: error: {text}", file=sys.stderr)
+        self.code = 2
+        self.app.exit(2)
 
     def _save(self):
         self.window.canvas.viewport().repaint()

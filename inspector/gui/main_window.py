@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow,
                                QMenu, QMessageBox, QProgressBar, QPushButton)
@@ -21,6 +21,8 @@ MAX_RECENT = 10
 
 
 class MainWindow(QMainWindow):
+    error_shown = Signal(str)
+
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
         self.setWindowTitle("GraphDef Inspector")
@@ -181,6 +183,7 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WA_DeleteOnClose)
         box.open()
         self.error_box = box
+        self.error_shown.emit(text)
 
     def _busy(self, busy: bool, label: str):
         self.progress.setVisible(busy)

@@ -1,0 +1,222 @@
+"""The desktop app driven as a user would: open, drop, expand, search, walk, inspect, export."""
+
+import os
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from conftest import DEMO
+from inspector.core.dot_export import render
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.runner.cancel()
+    win.runner.wait(10000)
+
+
+def wait_drawn(qtbot, win, before=None):
+    before = win.scenes_drawn if before is None else before
+    qtbot.waitUntil(lambda: win.scenes_drawn > before and not win.runner.is_busy(), timeout=60000)
+
+
+def open_and_wait(qtbot, win, path):
+    before = win.scenes_drawn
+    win.open_path(path)
+    wait_drawn(qtbot, win, before)
+
+
+def click_item(qtbot, win, item_id, double=False):
+    canvas = win.canvas
+    node = canvas.items_by_id[item_id]
+    canvas.centerOn(node.sceneBoundingRect().center())
+    pos = canvas.mapFromScene(node.sceneBoundingRect().topLeft() + QPointF(12, 12))
+    fn = qtbot.mouseDClick if double else qtbot.mouseClick
+    fn(canvas.viewport(), Qt.LeftButton, pos=pos)
+
+
+def test_open_by_argument_draws_scopes(qtbot, window):
+    open_and_wait(qtbot, window, DEMO)
+    ids = set(window.canvas.items_by_id)
+    assert {"digits_1/", "pixels", "output"} <= ids
+    assert window.session.model.path == DEMO
+    assert "demo_digits.pb" in window.windowTitle()
+    assert window.summary_panel.candidates.count() >= 4
+    assert window.settings.value("recent")[0] == os.path.abspath(DEMO)
+
+
+def test_open_by_drop(qtbot, window, fx):
+    path = os.path.join(fx, "inception_jpeg.pb")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(path)])
+    before = window.scenes_drawn
+    event = QDropEvent(QPointF(200, 200), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    window.dropEvent(event)
+    wait_drawn(qtbot, window, before)
+    assert window.session.model.path == path
+    assert "mixed/" in window.canvas.items_by_id
+
+
+def test_double_click_expands_and_collapses_a_scope(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    before = window.scenes_drawn
+    click_item(qtbot, window, "mixed/", double=True)
+    wait_drawn(qtbot, window, before)
+    items = window.canvas.items_by_id
+    assert items["mixed/"].item.kind == "frame"
+    assert "mixed/tower_1/" in items and "mixed/join" in items
+    before = window.scenes_drawn
+    click_item(qtbot, window, "mixed/", double=True)
+    wait_drawn(qtbot, window, before)
+    assert window.canvas.items_by_id["mixed/"].item.kind == "scope"
+    assert "mixed/join" not in window.canvas.items_by_id
+
+
+def test_search_enter_and_f3_expand_and_select(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    box = window.search_panel.box
+    qtbot.keyClicks(box, "Conv2D")
+    before = window.scenes_drawn
+    qtbot.keyClick(box, Qt.Key_Return)
+    wait_drawn(qtbot, window, before)
+    first = window.session.selected
+    assert first.endswith("Conv2D") and first in window.canvas.items_by_id
+    assert window.canvas.items_by_id[first].selected
+    assert window.search_panel.status.text() == f"{len(window.search_panel.matches)} matches"
+    qtbot.keyClick(window, Qt.Key_F3)
+    qtbot.waitUntil(lambda: window.session.selected != first, timeout=20000)
+    wait_drawn(qtbot, window, window.scenes_drawn - 1)
+    assert window.session.selected.endswith("Conv2D")
+    window.search_panel.regex.setChecked(True)
+    box.setText("^mixed/tower_[12]/.*Relu$")
+    qtbot.keyClick(box, Qt.Key_Return)
+    qtbot.waitUntil(lambda: window.session.selected.endswith("Relu"), timeout=20000)
+    assert window.search_panel.matches == ["mixed/tower_1/conv/Relu", "mixed/tower_1/conv_1/Relu"]
+
+
+def test_keyboard_walk_and_history(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    window.session.expand_all()
+    wait_drawn(qtbot, window, window.scenes_drawn)
+    window.jump_to("pool")
+    window.canvas.setFocus()
+    qtbot.keyClick(window.canvas, Qt.Key_Down)
+    assert window.session.selected in ("mixed/tower_0/conv/Conv2D", "mixed/tower_1/conv/Conv2D",
+                                       "mixed/tower_2/pool")
+    down = window.session.selected
+    qtbot.keyClick(window.canvas, Qt.Key_Right)
+    assert window.session.selected != down
+    qtbot.keyClick(window.canvas, Qt.Key_Up)
+    assert window.session.selected == "pool"
+    qtbot.keyClick(window, Qt.Key_Left, Qt.AltModifier)
+    assert window.session.selected != "pool"
+    qtbot.keyClick(window, Qt.Key_Right, Qt.AltModifier)
+    assert window.session.selected == "pool"
+
+
+def test_properties_of_a_constant_and_npy_export(qtbot, window, fx, tmp_path):
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    window.jump_to("conv/weights")
+    tree = window.properties.tree
+    rows = {tree.topLevelItem(i).text(0): tree.topLevelItem(i)
+            for i in range(tree.topLevelItemCount())}
+    assert rows["op"].text(1) == "Const"
+    tensor = rows["tensor"]
+    stats = {tensor.child(i).text(0): tensor.child(i).text(1) for i in range(tensor.childCount())}
+    from inspector.core.loaders import load
+
+    values = load(os.path.join(fx, "inception_jpeg.pb")).graph.node("conv/weights") \
+        .attr("value").numpy()
+    assert float(stats["min"]) == pytest.approx(values.min(), rel=1e-5)
+    assert float(stats["max"]) == pytest.approx(values.max(), rel=1e-5)
+    assert stats["zeros"].endswith("%") and "first values" in stats
+    assert window.properties.plot.isVisible()
+    out = window.properties.export_npy(str(tmp_path / "w.npy"))
+    np.testing.assert_array_equal(np.load(out), values)
+    attrs = rows["attributes"]
+    assert any(attrs.child(i).text(0) == "dtype" and attrs.child(i).text(1) == "float"
+               for i in range(attrs.childCount()))
+
+
+def test_exports_write_files_that_parse(qtbot, window, tmp_path):
+    from inspector.gui import exporting
+
+    open_and_wait(qtbot, window, DEMO)
+    for tf_style, name in ((False, "styled.dot"), (True, "tf.dot")):
+        exporting.export_dot(window, tf_style, str(tmp_path / name))
+        qtbot.waitUntil(lambda n=name: (tmp_path / n).exists() and not window.runner.is_busy(),
+                        timeout=30000)
+        ET.fromstring(render((tmp_path / name).read_text(), "svg"))
+    assert (tmp_path / "tf.dot").read_text().startswith("digraph graphname {")
+    svg = exporting.export_svg(window, str(tmp_path / "view.svg"), whole=True)
+    root = ET.parse(svg).getroot()
+    assert root.tag.endswith("svg") and len(list(root.iter())) > 20
+    png = exporting.export_png(window, True, str(tmp_path / "whole.png"))
+    from PySide6.QtGui import QImage
+
+    image = QImage(png)
+    assert image.width() > 200 and image.height() > 200
+
+
+def test_bad_file_shows_a_dialog_and_the_app_keeps_working(qtbot, window, fx):
+    window.open_path(os.path.join(fx, "bad", "random.pb"))
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=30000)
+    assert "not a TensorFlow model" in window.last_error and "random.pb" in window.last_error
+    assert window.error_box.isVisible()
+    window.error_box.accept()
+    open_and_wait(qtbot, window, DEMO)
+    assert "digits_1/" in window.canvas.items_by_id
+
+
+def test_superseded_results_are_dropped(qtbot):
+    import time
+
+    from inspector.gui.workers import TaskRunner
+
+    runner = TaskRunner()
+    got = []
+    runner.submit("layout", lambda c: (time.sleep(0.3), "old")[1], got.append)
+    runner.submit("layout", lambda c: "new", got.append)
+    qtbot.waitUntil(lambda: not runner.is_busy(), timeout=5000)
+    qtbot.wait(500)
+    assert got == ["new"]
+    runner.submit("load", lambda c: (time.sleep(0.2), "x")[1], got.append)
+    runner.cancel()
+    qtbot.wait(500)
+    assert got == ["new"]
+
+
+def test_cone_highlight_dims_unrelated_nodes(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    window.session.expand_all()
+    wait_drawn(qtbot, window, window.scenes_drawn)
+    window.jump_to("mixed/tower_0/conv/Conv2D")
+    window.cone_action.trigger()
+    items = window.canvas.items_by_id
+    assert items["mixed/tower_0/conv/Conv2D"].selected
+    assert items["pool"].in_cone and items["softmax"].in_cone
+    assert items["mixed/tower_1/conv/Conv2D"].dimmed
+
+
+def test_saved_model_asks_for_a_signature(qtbot, window, fx, monkeypatch):
+    asked = []
+    monkeypatch.setattr(window, "choose_signature", lambda keys: asked.append(keys) or "embed")
+    open_and_wait(qtbot, window, os.path.join(fx, "two_signatures"))
+    assert asked == [["embed", "serving_default"]]
+    assert window.session.model.signature.key == "embed"
+
+

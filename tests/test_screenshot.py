@@ -1,0 +1,62 @@
+"""A real window under Xvfb: open a fixture with --screenshot and check what was drawn."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from inspector.core.op_categories import COLOURS
+
+
+def screenshot(tmp_path, *args) -> str:
+    if shutil.which("xvfb-run") is None:
+        if os.environ.get("CI"):
+            pytest.fail("xvfb-run is missing: packaging/setup.sh should have installed xvfb")
+        pytest.skip("xvfb-run not installed")
+    out = tmp_path / "shot.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="xcb", INSPECTOR_SETTINGS=str(tmp_path / "s.ini"))
+    proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable,
+                           "-m", "inspector", *args, "--screenshot", str(out)], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return str(out)
+
+
+def colour_counts(path: str) -> dict:
+    from PySide6.QtGui import QColor, QImage
+
+    image = QImage(path)
+    assert not image.isNull() and image.width() >= 800
+    wanted = {QColor(c).rgb() & 0xFFFFFF: name for name, c in COLOURS.items()}
+    counts: dict = {}
+    for y in range(0, image.height(), 2):
+        for x in range(0, image.width(), 2):
+            rgb = image.pixel(x, y) & 0xFFFFFF
+            if rgb in wanted:
+                counts[wanted[rgb]] = counts.get(wanted[rgb], 0) + 1
+    return counts
+
+
+def test_screenshot_shows_coloured_nodes(tmp_path, fx):
+    path = screenshot(tmp_path, os.path.join(fx, "inception_jpeg.pb"), "--expand", "mixed",
+                      "--expand", "mixed/tower_1")
+    counts = colour_counts(path)
+    # convolution, pooling, input... boxes are drawn in their category colours
+    drawn = {name for name, n in counts.items() if n > 40}
+    assert {"convolution", "pooling"} <= drawn, counts
+    assert len(drawn) >= 4, counts
+
+
+def test_screenshot_of_a_bad_file_fails_cleanly(tmp_path, fx):
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("xvfb-run not installed")
+    env = dict(os.environ, QT_QPA_PLATFORM="xcb", INSPECTOR_SETTINGS=str(tmp_path / "s.ini"))
+    proc = subprocess.run(["xvfb-run", "-a", sys.executable, "-m", "inspector",
+                           os.path.join(fx, "bad", "truncated.pb"), "--screenshot",
+                           str(tmp_path / "x.png")], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "file is truncated" in proc.stderr and "Traceback" not in proc.stderr
