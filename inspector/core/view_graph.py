@@ -81,6 +81,10 @@ class ViewModel:
         self._stats: dict = {}
         self._lock = threading.Lock()
         self._exp: set = self.expanded
+        # (src, src_port, dst, control) of every edge, without per-edge objects
+        self._edges = [(e.src, e.src_port, e.dst, e.control) for e in graph.edges()
+                       if e.src in graph and e.src not in self._folded]
+        self._owner_cache: dict = {}
 
     # -- constants as badges ------------------------------------------------------------
     def _const_of(self, name: str):
@@ -137,7 +141,15 @@ class ViewModel:
 
     def owner(self, name: str, expanded: set | None = None) -> str:
         """The visible item that shows node `name` (itself or its outermost collapsed scope)."""
-        expanded = self._exp if expanded is None else expanded
+        if expanded is None:
+            hit = self._owner_cache.get(name)
+            if hit is None:
+                hit = self._owner_cache[name] = self._owner(name, self._exp)
+            return hit
+        return self._owner(name, expanded)
+
+    @staticmethod
+    def _owner(name: str, expanded: set) -> str:
         parts = name.split("/")[:-1]
         for i in range(1, len(parts) + 1):
             path = "/".join(parts[:i])
@@ -199,10 +211,10 @@ class ViewModel:
     def _edges_by_level(self) -> dict:
         """Aggregated data edges between visible items, grouped by the scope they live in."""
         levels: dict = {}
-        for edge in self.graph.edges():
-            if edge.control or edge.src in self._folded or edge.src not in self.graph:
+        for src, _, dst, control in self._edges:
+            if control:
                 continue
-            a, b = self.owner(edge.src), self.owner(edge.dst)
+            a, b = self.owner(src), self.owner(dst)
             if a == b:
                 continue
             common = _common_scope(a, b)
@@ -248,6 +260,7 @@ class ViewModel:
         pass a snapshot of the expanded scopes when calling from a worker."""
         with self._lock:
             self._exp = set(self.expanded if expanded is None else expanded) | {""}
+            self._owner_cache = {}
             self._routes: dict = {}
             levels = self._edges_by_level()
             items, w, h = self._layout_scope("", levels, cancel)
@@ -255,15 +268,13 @@ class ViewModel:
 
     def _visible_edges(self, items: dict) -> list:
         agg: dict = {}
-        for edge in self.graph.edges():
-            if edge.src in self._folded or edge.src not in self.graph:
-                continue
-            a, b = self.owner(edge.src), self.owner(edge.dst)
+        for src, port, dst, control in self._edges:
+            a, b = self.owner(src), self.owner(dst)
             if a == b or a not in items or b not in items:
                 continue
-            key = (a, b, edge.control)
+            key = (a, b, control)
             if key not in agg:
-                agg[key] = [0, "" if edge.control else self._tensor_label(edge.src, edge.src_port)]
+                agg[key] = [0, "" if control else self._tensor_label(src, port)]
             agg[key][0] += 1
         out = []
         for (a, b, control), (count, label) in agg.items():

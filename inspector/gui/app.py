@@ -61,6 +61,12 @@ class ScreenshotDriver:
         self.app.exit(0)
 
 
+def tune_runtime() -> None:
+    """Hand the GIL over quickly: the GUI thread paints through many short Python callbacks,
+    and each one waits for the switch interval while a worker computes (5 ms by default)."""
+    sys.setswitchinterval(0.0005)
+
+
 def main(argv=None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     from PySide6.QtCore import QSettings
@@ -68,6 +74,7 @@ def main(argv=None) -> int:
 
     from inspector.gui.main_window import MainWindow
 
+    tune_runtime()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("GraphDef Inspector")
     settings = None

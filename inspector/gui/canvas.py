@@ -57,6 +57,9 @@ class NodeItem(QGraphicsItem):
         fill = QColor(COLOURS.get(it.category, COLOURS["other"]))
         if self.dimmed:
             fill.setAlpha(70)
+        if lod < 0.35 and it.kind != "frame" and not (self.selected or self.in_cone):
+            painter.fillRect(rect, fill)  # far away: a plain box is all the eye can see
+            return
         pen = QPen(ACCENT if self.selected else (CONE if self.in_cone else BORDER))
         pen.setWidthF(3.0 if self.selected or self.in_cone else 1.0)
         if it.kind == "frame":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 from inspector.core.errors import InspectorError
@@ -32,6 +33,7 @@ def open_model(window, path: str, signature: str | None = None) -> None:
             raise Cancelled()
         view = ViewModel(model.graph)
         summary = summarize(model.graph, model.known_inputs, model.known_outputs)
+        gc.freeze()  # the model lives long: keep later collections from scanning it
         return ("loaded", model, view, summary)
 
     def done(result):

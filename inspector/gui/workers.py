@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 import traceback
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+
+_gc_lock = threading.Lock()
+_gc_users = 0
+
+
+class _no_gc:
+    """Hold off garbage collection while a task runs: a full collection over a big graph's
+    objects holds the GIL long enough to freeze the GUI thread. Tasks make few cycles."""
+
+    def __enter__(self):
+        global _gc_users
+        with _gc_lock:
+            _gc_users += 1
+            gc.disable()
+
+    def __exit__(self, *exc):
+        global _gc_users
+        with _gc_lock:
+            _gc_users -= 1
+            if _gc_users == 0:
+                gc.enable()
+        return False
 
 
 class _Relay(QObject):
@@ -22,7 +46,8 @@ class _Task(QRunnable):
 
     def run(self):
         try:
-            result = self.fn(self.cancel)
+            with _no_gc():
+                result = self.fn(self.cancel)
         except BaseException as exc:  # reported to the GUI thread, never raised in a worker
             exc.__inspector_trace__ = traceback.format_exc()
             self.relay.failed.emit(self.kind, self.generation, exc)
