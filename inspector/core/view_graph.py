@@ -85,6 +85,7 @@ class ViewModel:
         self._edges = [(e.src, e.src_port, e.dst, e.control) for e in graph.edges()
                        if e.src in graph and e.src not in self._folded]
         self._owner_cache: dict = {}
+        self.shapes: dict | None = None  # node -> output shapes, once inferred
 
     # -- constants as badges ------------------------------------------------------------
     def _const_of(self, name: str):
@@ -230,7 +231,9 @@ class ViewModel:
             if is_scope(kid) and kid[:-1] in self._exp:
                 sub_items, w, h = self._layout_scope(kid[:-1], levels, cancel)
                 frame = self._scope_item(kid[:-1])
-                frame.kind, frame.w, frame.h = "frame", w + 2 * PAD, h + HEADER + 2 * PAD
+                title = (len(frame.label) + len(str(frame.child_count)) + 9) * 8.2 + 16
+                frame.kind, frame.w, frame.h = "frame", max(w + 2 * PAD, title), \
+                    h + HEADER + 2 * PAD
                 items[kid] = (frame, sub_items)
             elif is_scope(kid):
                 items[kid] = (self._scope_item(kid[:-1]), {})
@@ -299,7 +302,10 @@ class ViewModel:
         if node is None:
             return ""
         shape = ""
-        if node.has_attr("_output_shapes"):
+        inferred = self.shapes.get(name) if self.shapes else None
+        if inferred and port < len(inferred):
+            shape = tensors.format_shape(inferred[port])
+        elif node.has_attr("_output_shapes"):
             shapes = node.proto.attr["_output_shapes"].list.shape
             if port < len(shapes):
                 shape = tensors.format_shape(tensors.shape_dims(shapes[port]))

@@ -243,10 +243,24 @@ class GraphCanvas(QGraphicsView):
     def zoom_level(self) -> float:
         return self.transform().m11()
 
+    MIN_FIT_SCALE = 0.3
+
     def fit(self) -> None:
-        rect = self.scene().itemsBoundingRect()
-        if not rect.isEmpty():
-            self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.KeepAspectRatio)
+        """Fit the graph; a very tall (or wide) graph is shown from its start at a scale
+        where boxes stay recognisable instead of as a thin line."""
+        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        if rect.isEmpty():
+            return
+        view = self.viewport().rect()
+        scale = min(view.width() / rect.width(), view.height() / rect.height())
+        if scale >= self.MIN_FIT_SCALE:
+            self.fitInView(rect, Qt.KeepAspectRatio)
+            return
+        scale = min(self.MIN_FIT_SCALE, max(view.width() / rect.width(), 0.05))
+        self.resetTransform()
+        self.scale(scale, scale)
+        top = rect.top() + view.height() / (2 * scale)
+        self.centerOn(rect.center().x(), top)
 
     def center_on_item(self, item_id: str, zoom_in: bool = True) -> bool:
         node = self.items_by_id.get(item_id)

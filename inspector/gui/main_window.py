@@ -174,6 +174,28 @@ class MainWindow(QMainWindow):
         problems = f" · {len(model.problems)} problems" if model.problems else ""
         self.status_label.setText(f"{len(view.graph)} nodes{problems}")
         self._fit_next = True
+        self._infer_shapes(view)
+
+    def _infer_shapes(self, view):
+        """Tensor shapes for edge labels come from TF's shape inference, after the first
+        frame and off the GUI thread; without TensorFlow the labels show dtypes only."""
+        import importlib.util
+
+        if importlib.util.find_spec("tensorflow") is None:
+            return
+
+        def work(cancel):
+            from inspector.core import tf_bridge
+
+            return tf_bridge.infer_shapes(view.graph.graph_def)
+
+        def done(shapes):
+            if self.session.view is view:
+                view.shapes = shapes
+                self.request_layout()
+
+        self.runner.submit("shapes", work, done, lambda exc: self.session.message.emit(
+            f"No tensor shapes: {exc}"), "Inferring tensor shapes")
 
     def show_error(self, text: str) -> None:
         """Report a problem in a dialog; the app keeps running."""

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QFileDialog, QLabel, QPushButton, QTreeWidget, QT
 from inspector.core.attrs import TensorValue
 from inspector.core.humanize import human_bytes
 from inspector.core.summary import dtype_of, shape_of
+from inspector.core.tensors import format_shape
 
 
 def tensor_stats(values: np.ndarray) -> dict:
@@ -82,9 +83,13 @@ class PropertiesPanel(QWidget):
         self._row(None, "op", node.op)
         self._row(None, "device", node.device or "(none)")
         ins = self._row(None, "inputs", len(node.inputs))
+        shapes = self.session.view.shapes or {}
         for ref in node.inputs:
             src = graph.get(ref.node)
-            desc = f"{dtype_of(src)} {shape_of(src)}".strip() if src else "missing!"
+            known = shapes.get(ref.node)
+            shape = format_shape(known[ref.port]) if known and ref.port < len(known) else \
+                (shape_of(src) if src else "")
+            desc = f"{dtype_of(src)} {shape}".strip() if src else "missing!"
             self._row(ins, str(ref), "control" if ref.control else desc, ref.node)
         consumers = graph.consumers(name)
         outs = self._row(None, "consumers", len(consumers))
