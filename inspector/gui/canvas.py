@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath,
+from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPalette,
                            QPen, QPolygonF)
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 
@@ -28,9 +28,10 @@ def _font(size: float, bold: bool = False) -> QFont:
 class NodeItem(QGraphicsItem):
     """A node, a collapsed scope (box with counts) or an expanded scope's frame."""
 
-    def __init__(self, item):
+    def __init__(self, item, ink: QColor = TEXT):
         super().__init__()
         self.item = item
+        self.ink = ink  # text drawn on the canvas background (follows the palette)
         self.selected = False
         self.dimmed = False
         self.in_cone = False
@@ -71,7 +72,7 @@ class NodeItem(QGraphicsItem):
             painter.drawRoundedRect(rect, 8, 8)
             if lod > 0.25:
                 painter.setFont(_font(9, True))
-                painter.setPen(TEXT if not self.dimmed else QColor("#999999"))
+                painter.setPen(self.ink if not self.dimmed else QColor("#999999"))
                 painter.drawText(QRectF(8, 2, it.w - 16, 20), Qt.AlignLeft | Qt.AlignVCenter,
                                  f"{it.label}  ({it.child_count} nodes)")
             return
@@ -119,8 +120,9 @@ def _elide(text: str, width: float) -> str:
 class EdgeLayer(QGraphicsItem):
     """All edges in two cached paths (data, control) plus arrowheads; labels when zoomed in."""
 
-    def __init__(self, edges, items):
+    def __init__(self, edges, items, ink: QColor = TEXT):
         super().__init__()
+        self.ink = ink
         self.setZValue(0)
         self.data_path, self.control_path, self.heads = QPainterPath(), QPainterPath(), []
         self.labels = []
@@ -163,7 +165,7 @@ class EdgeLayer(QGraphicsItem):
                 painter.drawPolygon(head)
         if lod > 0.9 and self.labels:
             exposed = option.exposedRect
-            painter.setPen(QColor("#4a4a4a"))
+            painter.setPen(self.ink)
             painter.setFont(_font(6.5))
             for point, text in self.labels:
                 if exposed.contains(point):
@@ -218,11 +220,12 @@ class GraphCanvas(QGraphicsView):
         gs = self.scene()
         gs.clear()
         self.items_by_id = {}
+        ink = self.palette().color(QPalette.Text)
         for item in sorted(scene.items.values(), key=lambda i: i.kind != "frame"):
-            node = NodeItem(item)
+            node = NodeItem(item, ink)
             gs.addItem(node)
             self.items_by_id[item.id] = node
-        gs.addItem(EdgeLayer(scene.edges, scene.items))
+        gs.addItem(EdgeLayer(scene.edges, scene.items, ink))
         margin = 80.0
         gs.setSceneRect(QRectF(-margin, -margin, scene.width + 2 * margin,
                                scene.height + 2 * margin))
