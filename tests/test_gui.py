@@ -220,3 +220,48 @@ def test_saved_model_asks_for_a_signature(qtbot, window, fx, monkeypatch):
     assert window.session.model.signature.key == "embed"
 
 
+
+
+def test_constants_toggle_shows_them_as_nodes(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    window.session.expand_all()
+    wait_drawn(qtbot, window, window.scenes_drawn)
+    items = window.canvas.items_by_id
+    assert "conv/weights" not in items
+    assert any(b.shape == "[3,3,3,16]" for b in items["conv/Conv2D"].item.badges)
+    before = window.scenes_drawn
+    qtbot.keyClick(window, Qt.Key_K, Qt.ControlModifier)
+    wait_drawn(qtbot, window, before)
+    assert window.consts_action.isChecked()
+    assert "conv/weights" in window.canvas.items_by_id
+    assert not window.canvas.items_by_id["conv/Conv2D"].item.badges
+
+
+def test_left_to_right_layout_and_legend(qtbot, window):
+    open_and_wait(qtbot, window, DEMO)
+    legend = [window.legend.item(i).text() for i in range(window.legend.count())]
+    assert any(t.startswith("convolution") for t in legend)
+    assert any(t.startswith("constant") for t in legend)
+    items = window.canvas.items_by_id
+    top_down = items["output"].item.y - items["pixels"].item.y
+    before = window.scenes_drawn
+    qtbot.keyClick(window, Qt.Key_L, Qt.ControlModifier)
+    wait_drawn(qtbot, window, before)
+    items = window.canvas.items_by_id
+    assert top_down > 0
+    assert items["output"].item.x > items["pixels"].item.x + 100
+    assert abs(items["output"].item.y - items["pixels"].item.y) < top_down
+
+
+def test_shift_arrows_pan_and_keys_zoom(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    canvas = window.canvas
+    canvas.resetTransform()
+    canvas.setFocus()
+    bar = canvas.verticalScrollBar()
+    start = bar.value()
+    qtbot.keyClick(canvas, Qt.Key_Down, Qt.ShiftModifier)
+    assert bar.value() > start
+    zoom = canvas.zoom_level()
+    qtbot.keyClick(canvas, Qt.Key_Minus)
+    assert canvas.zoom_level() < zoom

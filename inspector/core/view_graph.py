@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from inspector.core import op_categories, tensors
 from inspector.core.graph import Graph
-from inspector.core.layout import layered_layout
+from inspector.core.layout import LayoutResult, layered_layout
 from inspector.core.summary import dtype_of
 
 NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
@@ -65,6 +65,7 @@ class Scene:
     edges: list
     width: float
     height: float
+    direction: str = "TB"
 
 
 class ViewModel:
@@ -86,6 +87,7 @@ class ViewModel:
                        if e.src in graph and e.src not in self._folded]
         self._owner_cache: dict = {}
         self.shapes: dict | None = None  # node -> output shapes, once inferred
+        self.direction = "TB"            # or "LR" (left to right)
 
     # -- constants as badges ------------------------------------------------------------
     def _const_of(self, name: str):
@@ -241,10 +243,19 @@ class ViewModel:
                 items[kid] = (self._node_item(kid), {})
             sizes[kid] = (items[kid][0].w, items[kid][0].h)
         edges = list(levels.get(path, {}))
-        key = (path, tuple(sorted(sizes.items())), tuple(sorted(edges)))
+        lr = self.direction == "LR"
+        key = (path, lr, tuple(sorted(sizes.items())), tuple(sorted(edges)))
         result = self._cache.get(key)
         if result is None:
-            result = layered_layout(kids, sizes, edges, cancel)
+            if lr:  # lay out top-to-bottom with width and height swapped, then transpose
+                flipped = layered_layout(kids, {k: (h, w) for k, (w, h) in sizes.items()},
+                                         edges, cancel)
+                result = LayoutResult(
+                    {k: (y, x) for k, (x, y) in flipped.positions.items()}, flipped.height,
+                    flipped.width, {e: [(y, x) for x, y in pts]
+                                    for e, pts in flipped.routes.items()})
+            else:
+                result = layered_layout(kids, sizes, edges, cancel)
             self._cache[key] = result
         placed = {}
         for kid, (item, sub) in items.items():
@@ -267,7 +278,7 @@ class ViewModel:
             self._routes: dict = {}
             levels = self._edges_by_level()
             items, w, h = self._layout_scope("", levels, cancel)
-            return Scene(items, self._visible_edges(items), w, h)
+            return Scene(items, self._visible_edges(items), w, h, self.direction)
 
     def _visible_edges(self, items: dict) -> list:
         agg: dict = {}

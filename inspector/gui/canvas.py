@@ -120,22 +120,25 @@ def _elide(text: str, width: float) -> str:
 class EdgeLayer(QGraphicsItem):
     """All edges in two cached paths (data, control) plus arrowheads; labels when zoomed in."""
 
-    def __init__(self, edges, items, ink: QColor = TEXT):
+    def __init__(self, edges, items, ink: QColor = TEXT, direction: str = "TB"):
         super().__init__()
         self.ink = ink
         self.setZValue(0)
+        lr = direction == "LR"
         self.data_path, self.control_path, self.heads = QPainterPath(), QPainterPath(), []
         self.labels = []
         for edge in edges:
             a, b = items.get(edge.src), items.get(edge.dst)
             if a is None or b is None:
                 continue
-            start = QPointF(a.x + a.w / 2, a.y + a.h)
-            end = QPointF(b.x + b.w / 2, b.y)
+            if lr:
+                start, end = QPointF(a.x + a.w, a.y + a.h / 2), QPointF(b.x, b.y + b.h / 2)
+            else:
+                start, end = QPointF(a.x + a.w / 2, a.y + a.h), QPointF(b.x + b.w / 2, b.y)
             pts = [start] + [QPointF(x, y) for x, y in edge.points] + [end]
             path = self.control_path if edge.control else self.data_path
-            _smooth(path, pts)
-            self.heads.append(_arrow(pts[-2], end))
+            _smooth(path, pts, lr)
+            self.heads.append(_arrow(pts[-2], end, lr))
             if edge.label and not edge.control:
                 mid = pts[len(pts) // 2] if len(pts) > 2 else (start + end) / 2
                 self.labels.append((mid, edge.label))
@@ -172,22 +175,24 @@ class EdgeLayer(QGraphicsItem):
                     painter.drawText(point + QPointF(4, 0), text)
 
 
-def _smooth(path: QPainterPath, pts: list) -> None:
+def _smooth(path: QPainterPath, pts: list, lr: bool = False) -> None:
+    """Cubic segments leaving and entering vertically (horizontally when left-to-right)."""
     path.moveTo(pts[0])
-    if len(pts) == 2:
-        a, b = pts
-        dy = max(abs(b.y() - a.y()) / 2, 20)
-        path.cubicTo(QPointF(a.x(), a.y() + dy), QPointF(b.x(), b.y() - dy), b)
-        return
     for i in range(1, len(pts)):
         a, b = pts[i - 1], pts[i]
-        dy = (b.y() - a.y()) / 2
-        path.cubicTo(QPointF(a.x(), a.y() + dy), QPointF(b.x(), b.y() - dy), b)
+        if lr:
+            d = (b.x() - a.x()) / 2 if len(pts) > 2 else max(abs(b.x() - a.x()) / 2, 20)
+            path.cubicTo(QPointF(a.x() + d, a.y()), QPointF(b.x() - d, b.y()), b)
+        else:
+            d = (b.y() - a.y()) / 2 if len(pts) > 2 else max(abs(b.y() - a.y()) / 2, 20)
+            path.cubicTo(QPointF(a.x(), a.y() + d), QPointF(b.x(), b.y() - d), b)
 
 
-def _arrow(before: QPointF, tip: QPointF) -> QPolygonF:
+def _arrow(before: QPointF, tip: QPointF, lr: bool = False) -> QPolygonF:
     angle = math.atan2(tip.y() - before.y(), tip.x() - before.x())
-    if abs(tip.y() - before.y()) > 1:
+    if lr:
+        angle = 0.0 if tip.x() >= before.x() else math.pi
+    elif abs(tip.y() - before.y()) > 1:
         angle = math.pi / 2 if tip.y() > before.y() else -math.pi / 2
     size = 6.0
     left = QPointF(tip.x() - size * math.cos(angle - 0.45), tip.y() - size * math.sin(angle - 0.45))
@@ -225,7 +230,7 @@ class GraphCanvas(QGraphicsView):
             node = NodeItem(item, ink)
             gs.addItem(node)
             self.items_by_id[item.id] = node
-        gs.addItem(EdgeLayer(scene.edges, scene.items, ink))
+        gs.addItem(EdgeLayer(scene.edges, scene.items, ink, scene.direction))
         margin = 80.0
         gs.setSceneRect(QRectF(-margin, -margin, scene.width + 2 * margin,
                                scene.height + 2 * margin))
@@ -306,6 +311,13 @@ class GraphCanvas(QGraphicsView):
 
     def keyPressEvent(self, event) -> None:
         keys = {Qt.Key_Up: "up", Qt.Key_Down: "down", Qt.Key_Left: "left", Qt.Key_Right: "right"}
+        if event.key() in keys and event.modifiers() & Qt.ShiftModifier:  # pan
+            step = 80
+            dx = {"left": -step, "right": step}.get(keys[event.key()], 0)
+            dy = {"up": -step, "down": step}.get(keys[event.key()], 0)
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + dx)
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() + dy)
+            return
         if event.key() in keys and not event.modifiers() & (Qt.AltModifier | Qt.ControlModifier):
             self.walk.emit(keys[event.key()])
             return

@@ -23,6 +23,8 @@ def open_model(window, path: str, signature: str | None = None) -> None:
     from inspector.core.summary import summarize
     from inspector.core.view_graph import ViewModel
 
+    fold = not window.consts_action.isChecked()
+
     def work(cancel):
         if signature is None and not window.auto_signature:
             keys = _signature_keys(path)
@@ -31,7 +33,7 @@ def open_model(window, path: str, signature: str | None = None) -> None:
         model = load(path, signature=signature)
         if cancel.is_set():
             raise Cancelled()
-        view = ViewModel(model.graph)
+        view = ViewModel(model.graph, fold_constants=fold)
         summary = summarize(model.graph, model.known_inputs, model.known_outputs)
         gc.freeze()  # the model lives long: keep later collections from scanning it
         return ("loaded", model, view, summary)

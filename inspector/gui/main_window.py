@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, Q
 from inspector.core.session import Session
 from inspector.gui import exporting, loading
 from inspector.gui.canvas import GraphCanvas, Minimap
+from inspector.gui.legend import Legend
 from inspector.gui.properties import PropertiesPanel
 from inspector.gui.search_panel import SearchPanel
 from inspector.gui.summary_panel import SummaryPanel
@@ -61,10 +62,14 @@ class MainWindow(QMainWindow):
         self.summary_panel = SummaryPanel(self.session)
         self.properties = PropertiesPanel(self.session)
         self.minimap = Minimap(self.canvas)
+        self.legend = Legend(self.session)
         self.search_dock = self._dock("Search", self.search_panel, Qt.LeftDockWidgetArea)
         self.summary_dock = self._dock("Summary", self.summary_panel, Qt.LeftDockWidgetArea)
         self.properties_dock = self._dock("Properties", self.properties, Qt.RightDockWidgetArea)
         self.minimap_dock = self._dock("Minimap", self.minimap, Qt.RightDockWidgetArea)
+        self.legend_dock = self._dock("Legend", self.legend, Qt.LeftDockWidgetArea)
+        self.tabifyDockWidget(self.summary_dock, self.legend_dock)
+        self.summary_dock.raise_()
         self.resizeDocks([self.search_dock, self.properties_dock], [300, 340], Qt.Horizontal)
 
     def _build_status(self):
@@ -118,8 +123,11 @@ class MainWindow(QMainWindow):
         self.consts_action = self._action(view, "Show &constants as nodes", self.toggle_constants,
                                           "Ctrl+K", checkable=True)
         view.addSeparator()
+        self.lr_action = self._action(view, "&Left-to-right layout", self.toggle_direction,
+                                      "Ctrl+L", checkable=True)
+        view.addSeparator()
         for dock in (self.search_dock, self.summary_dock, self.properties_dock,
-                     self.minimap_dock):
+                     self.minimap_dock, self.legend_dock):
             view.addAction(dock.toggleViewAction())
         go = bar.addMenu("&Go")
         self._action(go, "&Find…", self.search_panel.focus, QKeySequence.Find)
@@ -167,6 +175,7 @@ class MainWindow(QMainWindow):
         return key if ok else None
 
     def model_loaded(self, model, view, summary):
+        view.direction = "LR" if self.lr_action.isChecked() else "TB"
         self.session.set_model(model, view)
         self.summary_panel.show_summary(summary, model)
         self._remember(model.path)
@@ -314,8 +323,17 @@ class MainWindow(QMainWindow):
             from inspector.core.view_graph import ViewModel
 
             expanded = set(self.session.expanded)
+            old = self.session.view
             self.session.view = ViewModel(model.graph, fold_constants=not on)
+            self.session.view.direction = old.direction if old else "TB"
+            self.session.view.shapes = old.shapes if old else None
             self.session.expanded = expanded
+            self.request_layout()
+
+    def toggle_direction(self, on: bool):
+        if self.session.view is not None:
+            self.session.view.direction = "LR" if on else "TB"
+            self._fit_next = True
             self.request_layout()
 
     def toggle_full_screen(self):

@@ -1,0 +1,28 @@
+"""Legend of the op-category colours used on the canvas (only the categories in this graph)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import QListWidget, QListWidgetItem
+
+from inspector.core.op_categories import COLOURS, category
+
+
+class Legend(QListWidget):
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        session.model_changed.connect(self.refresh)
+
+    def refresh(self, model=None) -> None:
+        self.clear()
+        view = self.session.view
+        if view is None:
+            return
+        counts = Counter(category(n.op) for n in view.graph)
+        for cat, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+            pix = QPixmap(14, 14)
+            pix.fill(QColor(COLOURS.get(cat, COLOURS["other"])))
+            self.addItem(QListWidgetItem(QIcon(pix), f"{cat}  ({n})"))
