@@ -51,6 +51,11 @@ class ScreenshotDriver:
         self.app.exit(2)
 
     def _save(self):
+        from PySide6.QtCore import QTimer
+
+        if self.window.runner.is_busy():  # e.g. shape inference: wait for the final picture
+            QTimer.singleShot(200, self._save)
+            return
         self.window.canvas.viewport().repaint()
         image = self.window.grab()
         if not image.save(self.out):
