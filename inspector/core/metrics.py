@@ -53,30 +53,48 @@ def gzip_size(data: bytes, exact: bool = False) -> int:
     return int(len(data) * compressed / sampled) + 18
 
 
-def parameter_counts(graph: Graph) -> tuple[int, int]:
+def parameter_counts(graph_def) -> tuple[int, int]:
     const = var = 0
-    for node in graph:
-        if node.op == "Const" and node.has_attr("value"):
-            const += tensors.element_count(node.proto.attr["value"].tensor)
-        elif node.op in ("Variable", "VariableV2", "VarHandleOp"):
-            shape = node.attr("shape")
-            if shape is not None and shape.dims is not None and None not in shape.dims:
+    for node in graph_def.node:
+        if node.op == "Const" and "value" in node.attr:
+            const += tensors.element_count(node.attr["value"].tensor)
+        elif node.op in ("Variable", "VariableV2", "VarHandleOp") and "shape" in node.attr:
+            dims = tensors.shape_dims(node.attr["shape"].shape)
+            if dims is not None and None not in dims:
                 n = 1
-                for d in shape.dims:
+                for d in dims:
                     n *= d
                 var += n
     return const, var
 
 
+def carried_shapes(graph_def, known: dict) -> dict:
+    """Shapes for a transformed graph without asking TF again: transforms keep a node's
+    name when its output stays the same tensor, and constants carry their own shapes."""
+    out = {}
+    for node in graph_def.node:
+        if node.op == "Const" and "value" in node.attr:
+            out[node.name] = [tensors.shape_dims(node.attr["value"].tensor.tensor_shape)]
+        elif node.name in known:
+            out[node.name] = known[node.name]
+    return out
+
+
 def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: bool = True,
-                    flops_per_second: float | None = None, shapes: dict | None = None) -> Metrics:
-    """Metrics of a GraphDef. FLOPs need static shapes: pass `shapes` or let TF infer them."""
-    graph = Graph(graph_def)
-    data = graph_def.SerializeToString()
-    const, var = parameter_counts(graph)
-    m = Metrics(len(data), gzip_size(data), const, var, len(graph),
-                dict(Counter(n.op for n in graph).most_common()))
+                    flops_per_second: float | None = None, shapes: dict | None = None,
+                    with_gzip: bool = True) -> Metrics:
+    """Metrics of a GraphDef. FLOPs need static shapes: pass `shapes` or let TF infer them.
+    Without gzip, the size comes from ByteSize() (no serialization) and gzip_bytes is -1."""
+    const, var = parameter_counts(graph_def)
+    if with_gzip:
+        data = graph_def.SerializeToString()
+        size, packed = len(data), gzip_size(data)
+    else:
+        size, packed = graph_def.ByteSize(), -1
+    m = Metrics(size, packed, const, var, len(graph_def.node),
+                dict(Counter(n.op for n in graph_def.node).most_common()))
     if with_flops:
+        graph = Graph(graph_def)
         if shapes is None:
             from inspector.core import tf_bridge
             shapes = tf_bridge.infer_shapes(graph_def, input_shapes)

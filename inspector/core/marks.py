@@ -1,0 +1,77 @@
+"""Detective work on chosen inputs and outputs: what strip_unused_nodes would keep, what
+would still need feeding, training-only parts, and tracing an output back to its feed point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inspector.core import op_categories
+from inspector.core.graph import Graph, node_name_from_input
+from inspector.core.preprocessing import find_preprocessing_chains
+from inspector.core.subgraph import upstream
+from inspector.core.summary import dtype_of, shape_of
+
+FEED_OPS = {"Placeholder", "PlaceholderWithDefault"}
+
+
+@dataclass
+class StripPreview:
+    kept: set
+    dropped: set
+    dropped_bytes: int
+    needs_feeding: list          # sources the outputs still depend on that are not inputs
+    training_only: dict = field(default_factory=dict)  # dropped node -> role
+
+
+def strip_preview(graph: Graph, inputs, outputs) -> StripPreview:
+    """What strip_unused_nodes keeps for these inputs/outputs (inputs always kept)."""
+    ins = [node_name_from_input(i) for i in inputs if node_name_from_input(i) in graph]
+    outs = [node_name_from_input(o) for o in outputs if node_name_from_input(o) in graph]
+    if not outs:
+        everything = {n.name for n in graph}
+        return StripPreview(everything, set(), 0, [])
+    kept = upstream(graph, outs, stop=ins) | set(ins)
+    dropped = {n.name for n in graph} - kept
+    dropped_bytes = sum(graph.node(n).proto.ByteSize() for n in dropped)
+    needs = [n for n in sorted(kept, key=lambda x: graph.node(x).index)
+             if n not in ins and graph.node(n).op in FEED_OPS and
+             graph.node(n).op != "PlaceholderWithDefault"]
+    roles = {}
+    for name in dropped:
+        role = op_categories.training_role(name, graph.node(name).op)
+        if role:
+            roles[name] = role
+    return StripPreview(kept, dropped, dropped_bytes, needs, roles)
+
+
+@dataclass
+class FeedProposal:
+    name: str
+    op: str
+    dtype: str
+    shape: str
+    reason: str
+
+
+def trace_to_inputs(graph: Graph, output: str) -> list:
+    """Follow producers back from an output to the places a mobile app would feed."""
+    out = node_name_from_input(output)
+    if out not in graph:
+        return []
+    reach = upstream(graph, [out])
+    chains = {c.source: c for c in find_preprocessing_chains(graph)}
+    proposals = []
+    for chain in chains.values():
+        if chain.feed in reach:
+            proposals.append(FeedProposal(
+                chain.feed, graph.node(chain.feed).op, "float", chain.feed_shape,
+                f"end of the {chain.kind} decoding chain {' -> '.join(chain.ops)}: feed "
+                "decoded, resized, normalised pixels here"))
+    for name in sorted(reach, key=lambda x: graph.node(x).index):
+        node = graph.node(name)
+        if node.op in FEED_OPS:
+            chain = chains.get(name)
+            why = (f"encoded input of the {chain.kind} chain (feed '{chain.feed}' instead)"
+                   if chain else f"{node.op} the output depends on")
+            proposals.append(FeedProposal(name, node.op, dtype_of(node), shape_of(node), why))
+    return proposals

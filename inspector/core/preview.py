@@ -1,0 +1,126 @@
+"""Live preview of a pipeline: per-step graphs, change reports and metrics, computed step by
+step (cheap numbers first, FLOPs after) with cached prefixes so an edit redoes little."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspector.core.layout import Cancelled
+from inspector.core.metrics import Metrics, carried_shapes, compute_metrics
+from inspector.core.transforms.pipeline import StepReport, run_step
+from inspector.core.transforms.syntax import format_transforms
+
+
+@dataclass
+class PreviewRow:
+    label: str
+    graph_def: object
+    metrics: Metrics
+    report: StepReport | None = None
+    error: str = ""
+
+
+class PreviewEngine:
+    """Keeps the results of pipeline prefixes; `run` recomputes only what changed."""
+
+    def __init__(self, graph_def):
+        self.graph_def = graph_def
+        self._cache: dict = {}
+
+    def run(self, steps, inputs, outputs, input_shapes=None, with_flops=True, cancel=None,
+            on_row=None) -> list:
+        def check():
+            if cancel is not None and cancel.is_set():
+                raise Cancelled()
+
+        rows = [self._row("original", self.graph_def, None, input_shapes, False)]
+        if on_row:
+            on_row(rows)
+        current, prefix = self.graph_def, []
+        enabled = [s for s in steps if s.enabled]
+        for spec in enabled:
+            check()
+            prefix.append(spec)
+            key = (format_transforms(prefix), tuple(inputs), tuple(outputs))
+            hit = self._cache.get(key)
+            if hit is None:
+                try:
+                    report = run_step(current, spec, list(inputs), list(outputs))
+                except Exception as exc:  # shown in the table, the rest of the steps wait
+                    text = getattr(exc, "message", None) or str(exc)
+                    rows.append(PreviewRow(spec.name, current, rows[-1].metrics, None, text))
+                    if on_row:
+                        on_row(rows)
+                    return rows
+                hit = self._cache[key] = (report, self._metrics(report.graph_def, None, False))
+            report, metrics = hit
+            current = report.graph_def
+            rows.append(PreviewRow(str(spec), current, metrics, report))
+            if on_row:
+                on_row(rows)
+        # second pass: gzip sizes, then FLOPs (shapes inferred by TF once, for the original)
+        for row in rows:
+            check()
+            self._add_gzip(row)
+        if on_row:
+            on_row(rows)
+        if with_flops:
+            check()
+            known = self._shapes(input_shapes)
+            for row in rows:
+                check()
+                self._add_flops(row, carried_shapes(row.graph_def, known))
+            if on_row:
+                on_row(rows)
+        return rows
+
+    def _add_gzip(self, row) -> None:
+        key = ("gzip", id(row.graph_def))
+        if key not in self._cache:
+            from dataclasses import replace
+
+            from inspector.core.metrics import gzip_size
+
+            data = row.graph_def.SerializeToString()
+            self._cache[key] = replace(row.metrics, serialized_bytes=len(data),
+                                       gzip_bytes=gzip_size(data))
+        row.metrics = self._cache[key]
+
+    def _shapes(self, input_shapes) -> dict:
+        from inspector.core import tf_bridge
+
+        key = ("shapes", tuple(sorted((input_shapes or {}).items())))
+        if key not in self._cache:
+            try:
+                self._cache[key] = tf_bridge.infer_shapes(self.graph_def, input_shapes)
+            except Exception:
+                self._cache[key] = {}
+        return self._cache[key]
+
+    def _row(self, label, graph_def, report, shapes, flops):
+        return PreviewRow(label, graph_def, self._metrics(graph_def, shapes, flops), report)
+
+    def _add_flops(self, row, shapes) -> None:
+        key = ("flops", id(row.graph_def), id(shapes) if not shapes else len(shapes))
+        if key not in self._cache:
+            from dataclasses import replace
+
+            from inspector.core.flops import DEVICE_PRESETS, count_flops, latency_ms
+            from inspector.core.graph import Graph
+
+            report = count_flops(Graph(row.graph_def), shapes)
+            self._cache[key] = replace(row.metrics, flops=report, latency_ms={
+                k: latency_ms(report.total, v) for k, v in DEVICE_PRESETS.items()})
+        row.metrics = self._cache[key]
+
+    def _metrics(self, graph_def, shapes, flops) -> Metrics:
+        key = ("metrics", id(graph_def), flops)
+        hit = self._cache.get(key)
+        if hit is None:
+            try:
+                hit = compute_metrics(graph_def, with_flops=False, with_gzip=False)
+            except Exception:
+                hit = compute_metrics(graph_def, with_flops=False, with_gzip=False)
+            self._cache[key] = hit
+            self._cache[("keep", id(graph_def))] = graph_def  # id stays valid while cached
+        return hit
