@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import os
+import threading
 
 from inspector.core import protos
 from inspector.core.errors import ModelLoadError, TensorFlowUnavailable
 
 
-def tf():
-    """Import TensorFlow quietly, or explain that it is missing."""
-    import sys
+_IMPORT_LOCK = threading.Lock()
+_READY = []
 
-    if "tensorflow" in sys.modules:
-        return sys.modules["tensorflow"]
+
+def tf():
+    """Import TensorFlow quietly (one thread at a time), or explain that it is missing."""
+    if _READY:
+        return _READY[0]
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     try:
-        with _quiet_stderr():  # absl and oneDNN print banners at import time
-            import tensorflow
-        tensorflow.get_logger().setLevel("ERROR")
+        with _IMPORT_LOCK:  # two workers importing TF at once trip Python's import deadlock check
+            if _READY:
+                return _READY[0]
+            with _quiet_stderr():  # absl and oneDNN print banners at import time
+                import tensorflow
+            tensorflow.get_logger().setLevel("ERROR")
+            _READY.append(tensorflow)
     except ImportError as exc:
         raise TensorFlowUnavailable(
             f"this needs TensorFlow, which cannot be imported ({exc}); "

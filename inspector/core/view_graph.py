@@ -117,6 +117,15 @@ class ViewModel:
         """The Const behind a node that is a Const or a Const->Identity pair, else None."""
         return self._const_of(name)
 
+    def nodes_under(self, path: str) -> list:
+        """Every node name inside a scope (recursively)."""
+        out, stack = [], [self._scopes[path]] if path in self._scopes else []
+        while stack:
+            scope = stack.pop()
+            out.extend(scope.nodes)
+            stack.extend(scope.children.values())
+        return out
+
     def badges(self, name: str) -> list:
         return self._badges.get(name, [])
 

@@ -20,11 +20,15 @@ def session_path(model_path: str) -> str:
 
 class Workbench:
     def __init__(self):
+        self.changed = Signal()          # () after every edit, undo or redo
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget marks, pipeline and history (listeners stay connected)."""
         self.inputs: list = []
         self.outputs: list = []
         self.steps: list = []            # TransformSpec, each with .enabled
         self.input_shapes: dict = {}
-        self.changed = Signal()          # () after every edit, undo or redo
         self._undo: list = []
         self._redo: list = []
 
@@ -144,7 +148,7 @@ class Workbench:
                 os.replace(path, backup)
             except OSError:
                 backup = path
-            self.__init__()
+            self.reset()
             raise InspectorError(f"session file is unreadable ({str(exc)[:120]}); kept it as "
                                  f"{backup}", path=path) from None
         self._undo.clear()

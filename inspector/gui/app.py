@@ -21,6 +21,9 @@ def parse_args(argv):
                    help="save a PNG of the window once drawn, then exit")
     p.add_argument("--expand", action="append", default=[], metavar="SCOPE",
                    help="expand this name scope first (with --screenshot)")
+    p.add_argument("--inputs", help="mark these nodes as inputs (comma list)")
+    p.add_argument("--outputs", help="mark these nodes as outputs (comma list)")
+    p.add_argument("--transforms", help="put this transform_graph pipeline in place")
     return p.parse_args(argv)
 
 
@@ -30,6 +33,7 @@ class ScreenshotDriver:
     def __init__(self, window, out: str, expand: list, app):
         self.window, self.out, self.pending, self.app = window, out, list(expand), app
         self.code = 0
+        self.saved = False
         window.session.scene_changed.connect(self._scene)
         window.error_shown.connect(self._error)
 
@@ -53,7 +57,10 @@ class ScreenshotDriver:
     def _save(self):
         from PySide6.QtCore import QTimer
 
-        if self.window.runner.is_busy():  # e.g. shape inference: wait for the final picture
+        if self.saved:
+            return
+        if self.window.runner.is_busy() or not getattr(self.window.controller, "ready", True):
+            # e.g. shape inference or the pipeline preview: wait for the final picture
             QTimer.singleShot(200, self._save)
             return
         self.window.canvas.viewport().repaint()
@@ -62,6 +69,7 @@ class ScreenshotDriver:
             print(f"graphdef-inspector: error: cannot write {self.out}", file=sys.stderr)
             self.app.exit(2)
             return
+        self.saved = True
         print(f"Saved {self.out}")
         self.app.exit(0)
 
@@ -89,6 +97,9 @@ def main(argv=None) -> int:
     window.auto_signature = bool(args.screenshot)
     driver = ScreenshotDriver(window, args.screenshot, args.expand, app) if args.screenshot \
         else None
+    if args.inputs is not None or args.outputs is not None or args.transforms is not None:
+        split = (lambda t: [x for x in t.split(",") if x] if t is not None else None)
+        window.cli_overrides = (split(args.inputs), split(args.outputs), args.transforms)
     window.show()
     window.open_path(args.model, args.signature)
     code = app.exec()

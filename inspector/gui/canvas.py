@@ -15,6 +15,7 @@ from inspector.core.op_categories import COLOURS
 TEXT = QColor("#1d1d1d")
 BORDER = QColor("#555555")
 ACCENT = QColor("#d0342c")
+DIFF = {"added": QColor("#2e8b57"), "removed": QColor("#c0392b"), "changed": QColor("#d4a017")}
 CONE = QColor("#1f6fd1")
 
 
@@ -35,7 +36,9 @@ class NodeItem(QGraphicsItem):
         self.selected = False
         self.dimmed = False
         self.in_cone = False
-        self.badge = ""          # overlay text (later issues: timings, ranges)
+        self.badge = ""          # overlay text above the box (role, timing, range ...)
+        self.tag = ""            # "IN" / "OUT" for marked inputs and outputs
+        self.diff = ""           # "added", "removed", "changed" against the original
         self.setPos(item.x, item.y)
         self.setZValue(-10 if item.kind == "frame" else 1)
         self.setAcceptHoverEvents(True)
@@ -58,11 +61,15 @@ class NodeItem(QGraphicsItem):
         fill = QColor(COLOURS.get(it.category, COLOURS["other"]))
         if self.dimmed:
             fill.setAlpha(70)
-        if lod < 0.35 and it.kind != "frame" and not (self.selected or self.in_cone):
+        if lod < 0.35 and it.kind != "frame" and not (self.selected or self.in_cone or
+                                                         self.diff or self.tag):
             painter.fillRect(rect, fill)  # far away: a plain box is all the eye can see
             return
-        pen = QPen(ACCENT if self.selected else (CONE if self.in_cone else BORDER))
-        pen.setWidthF(3.0 if self.selected or self.in_cone else 1.0)
+        pen = QPen(ACCENT if self.selected else (CONE if self.in_cone else
+                                                 DIFF.get(self.diff, BORDER)))
+        pen.setWidthF(3.0 if self.selected or self.in_cone or self.diff else 1.0)
+        if self.diff == "removed":
+            pen.setStyle(Qt.DashLine)
         if it.kind == "frame":
             pen.setStyle(Qt.DashLine if not self.selected else Qt.SolidLine)
             painter.setPen(pen)
@@ -106,10 +113,22 @@ class NodeItem(QGraphicsItem):
             more = f" +{len(it.badges) - 1}" if len(it.badges) > 1 else ""
             painter.drawText(QRectF(4, it.h - 16, it.w - 8, 14), Qt.AlignCenter,
                              _elide(f"◆ {b.shape}{more}", it.w))
+        self._paint_tags(painter, it)
+
+    def _paint_tags(self, painter, it) -> None:
         if self.badge:
             painter.setFont(_font(7, True))
-            painter.setPen(ACCENT)
+            painter.setPen(self.ink)
             painter.drawText(QRectF(0, -14, it.w, 13), Qt.AlignCenter, self.badge)
+        if self.tag:
+            colour = QColor("#2e7d32") if self.tag == "IN" else QColor("#6a1b9a")
+            box = QRectF(-6, -9, 30, 15)
+            painter.setPen(Qt.NoPen)
+            painter.setBrush(colour)
+            painter.drawRect(box)
+            painter.setPen(QColor("white"))
+            painter.setFont(_font(7, True))
+            painter.drawText(box, Qt.AlignCenter, self.tag)
 
 
 def _elide(text: str, width: float) -> str:
@@ -207,6 +226,7 @@ class GraphCanvas(QGraphicsView):
     activated = Signal(str)        # double-click: expand/collapse a scope
     context_requested = Signal(str, object)  # item id, global QPoint
     walk = Signal(str)             # "up", "down", "left", "right"
+    mark_key = Signal(str)         # "input" (I) or "output" (O)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -235,11 +255,18 @@ class GraphCanvas(QGraphicsView):
         gs.setSceneRect(QRectF(-margin, -margin, scene.width + 2 * margin,
                                scene.height + 2 * margin))
 
-    def mark(self, selected: str | None = None, cone: set | None = None) -> None:
+    def mark(self, selected: str | None = None, cone: set | None = None, dropped=None,
+             tags=None, diff=None, badges=None) -> None:
+        """Selection, highlighted cone, dimmed (dropped) items, IN/OUT tags, diff states."""
+        tags, diff, badges, dropped = tags or {}, diff or {}, badges or {}, dropped or set()
         for item_id, node in self.items_by_id.items():
             node.selected = item_id == selected
             node.in_cone = bool(cone) and item_id in cone and item_id != selected
-            node.dimmed = bool(cone) and item_id not in cone and item_id != selected
+            node.dimmed = (bool(cone) and item_id not in cone and item_id != selected) or \
+                item_id in dropped
+            node.tag = tags.get(item_id, "")
+            node.diff = diff.get(item_id, "")
+            node.badge = badges.get(item_id, "")
             node.update()
 
     # -- navigation ---------------------------------------------------------------------
@@ -320,6 +347,9 @@ class GraphCanvas(QGraphicsView):
             return
         if event.key() in keys and not event.modifiers() & (Qt.AltModifier | Qt.ControlModifier):
             self.walk.emit(keys[event.key()])
+            return
+        if event.key() in (Qt.Key_I, Qt.Key_O) and not event.modifiers():
+            self.mark_key.emit("input" if event.key() == Qt.Key_I else "output")
             return
         if event.key() in (Qt.Key_Plus, Qt.Key_Equal):
             self.zoom(1.25)

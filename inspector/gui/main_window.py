@@ -12,7 +12,12 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, Q
 from inspector.core.session import Session
 from inspector.gui import exporting, loading
 from inspector.gui.canvas import GraphCanvas, Minimap
+from inspector.core.workbench import Workbench
 from inspector.gui.legend import Legend
+from inspector.gui.pipeline_panel import PipelinePanel
+from inspector.gui.preview_panel import PreviewPanel
+from inspector.gui.workbench_controller import WorkbenchController
+from inspector.gui.workbench_panel import WorkbenchPanel
 from inspector.gui.properties import PropertiesPanel
 from inspector.gui.search_panel import SearchPanel
 from inspector.gui.summary_panel import SummaryPanel
@@ -29,6 +34,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("GraphDef Inspector")
         self.settings = settings or QSettings("graphdef-inspector", "inspector")
         self.session = Session()
+        self.workbench = Workbench()
+        self.cli_overrides = None  # (inputs, outputs, transforms) from the command line
         self.runner = TaskRunner(self)
         self.canvas = GraphCanvas(self)
         self.setCentralWidget(self.canvas)
@@ -41,9 +48,10 @@ class MainWindow(QMainWindow):
         self.auto_signature = False
         self._build_panels()
         self._build_status()
+        self.controller = WorkbenchController(self)
         self._build_menus()
         self._connect()
-        self.resize(1400, 900)
+        self.resize(1500, 1000)
         geometry = self.settings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -70,6 +78,17 @@ class MainWindow(QMainWindow):
         self.legend_dock = self._dock("Legend", self.legend, Qt.LeftDockWidgetArea)
         self.tabifyDockWidget(self.summary_dock, self.legend_dock)
         self.summary_dock.raise_()
+        self.workbench_panel = WorkbenchPanel(self)
+        self.pipeline_panel = PipelinePanel(self)
+        self.preview_panel = PreviewPanel()
+        self.workbench_dock = self._dock("Inputs and outputs", self.workbench_panel,
+                                         Qt.LeftDockWidgetArea)
+        self.tabifyDockWidget(self.search_dock, self.workbench_dock)
+        self.search_dock.raise_()
+        self.pipeline_dock = self._dock("Pipeline", self.pipeline_panel, Qt.BottomDockWidgetArea)
+        self.preview_dock = self._dock("Preview", self.preview_panel, Qt.BottomDockWidgetArea)
+        self.splitDockWidget(self.pipeline_dock, self.preview_dock, Qt.Horizontal)
+        self.resizeDocks([self.pipeline_dock], [260], Qt.Vertical)
         self.resizeDocks([self.search_dock, self.properties_dock], [300, 340], Qt.Horizontal)
 
     def _build_status(self):
@@ -109,8 +128,17 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "Export view as PNG…", lambda: exporting.export_png(self, False))
         self._action(file_menu, "Export whole graph as PNG…",
                      lambda: exporting.export_png(self, True))
+        self._action(file_menu, "&Save optimized graph…", lambda: self.controller.save_graph(),
+                     QKeySequence.Save)
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.Quit)
+        edit = bar.addMenu("&Edit")
+        self._action(edit, "&Undo", self.workbench.undo, QKeySequence.Undo)
+        self._action(edit, "&Redo", self.workbench.redo, QKeySequence.Redo)
+        edit.addSeparator()
+        self._action(edit, "Mark selected as &input (I)", lambda: self.mark_selected("input"))
+        self._action(edit, "Mark selected as &output (O)", lambda: self.mark_selected("output"))
+        self._action(edit, "&Trace selected output to its inputs", self.trace_selected, "Ctrl+T")
         view = bar.addMenu("&View")
         self._action(view, "Zoom &in", lambda: self.canvas.zoom(1.25), QKeySequence.ZoomIn)
         self._action(view, "Zoom &out", lambda: self.canvas.zoom(0.8), QKeySequence.ZoomOut)
@@ -127,7 +155,8 @@ class MainWindow(QMainWindow):
                                       "Ctrl+L", checkable=True)
         view.addSeparator()
         for dock in (self.search_dock, self.summary_dock, self.properties_dock,
-                     self.minimap_dock, self.legend_dock):
+                     self.minimap_dock, self.legend_dock, self.workbench_dock, self.pipeline_dock,
+                     self.preview_dock):
             view.addAction(dock.toggleViewAction())
         go = bar.addMenu("&Go")
         self._action(go, "&Find…", self.search_panel.focus, QKeySequence.Find)
@@ -150,8 +179,10 @@ class MainWindow(QMainWindow):
         self.canvas.clicked.connect(lambda item: s.select(item))
         self.canvas.activated.connect(self._activated)
         self.canvas.walk.connect(self.walk)
+        self.canvas.mark_key.connect(self.mark_selected)
         self.canvas.context_requested.connect(self._context_menu)
-        for panel in (self.search_panel, self.summary_panel, self.properties):
+        for panel in (self.search_panel, self.summary_panel, self.properties,
+                      self.workbench_panel, self.preview_panel):
             panel.jump.connect(self.jump_to)
 
     # -- loading ------------------------------------------------------------------------
@@ -184,6 +215,8 @@ class MainWindow(QMainWindow):
         self.status_label.setText(f"{len(view.graph)} nodes{problems}")
         self._fit_next = True
         self._infer_shapes(view)
+        overrides, self.cli_overrides = self.cli_overrides, None
+        self.controller.model_loaded(model, view, overrides)
 
     def _infer_shapes(self, view):
         """Tensor shapes for edge labels come from TF's shape inference, after the first
@@ -240,7 +273,7 @@ class MainWindow(QMainWindow):
     def _show_scene(self, scene):
         self.canvas.show_scene(scene)
         self.scenes_drawn += 1
-        self._apply_marks()
+        self.apply_marks()
         if self._fit_next:
             self._fit_next = False
             self.canvas.fit()
@@ -255,12 +288,86 @@ class MainWindow(QMainWindow):
             return name
         return self.session.view.owner(name, self.session.expanded)
 
-    def _apply_marks(self):
+    def apply_marks(self):
         sel = self.session.selected
         cone = None
         if self._cone and sel and not sel.endswith("/"):
             cone = {self.visible_id(n) for n in self._cone}
-        self.canvas.mark(self.visible_id(sel) if sel else None, cone)
+        view = self.session.view
+        tags, dropped, badges, diff = {}, set(), {}, {}
+        if view is not None:
+            names = {n.name for n in view.graph}
+            for kind, marks in (("IN", self.workbench.inputs), ("OUT", self.workbench.outputs)):
+                for name in marks:
+                    name = name.split(":")[0]
+                    if name in names:
+                        tags[self.visible_id(name)] = kind
+            strip = self.controller.strip
+            if strip is not None and view is self.controller.original_view:
+                for item_id in self.canvas.items_by_id:
+                    under = view.nodes_under(item_id[:-1]) if item_id.endswith("/") else [item_id]
+                    if under and all(n in strip.dropped for n in under):
+                        dropped.add(item_id)
+                        role = strip.training_only.get(under[0]) if len(under) == 1 else None
+                        if role:
+                            badges[item_id] = role
+            for name, state in self.controller.diff.items():
+                if name in names:
+                    item = self.visible_id(name)
+                    diff[item] = state if item == name or diff.get(item) in (None, state) \
+                        else "changed"
+        self.canvas.mark(self.visible_id(sel) if sel else None, cone, dropped, tags, diff, badges)
+
+    def mark_selected(self, kind: str):
+        name = self.session.selected
+        if not name or name.endswith("/") or self.session.view is None:
+            self.session.message.emit("Select a node (not a scope) to mark it")
+            return
+        (self.workbench.toggle_input if kind == "input" else self.workbench.toggle_output)(name)
+
+    def trace_selected(self):
+        from inspector.core.marks import trace_to_inputs
+
+        name = self.session.selected
+        view = self.controller.original_view
+        if not name or name.endswith("/") or view is None:
+            return []
+        proposals = trace_to_inputs(view.graph, name)
+        self.workbench_panel.show_proposals(proposals)
+        self.workbench_dock.raise_()
+        return proposals
+
+    def input_shapes_and_types(self) -> tuple:
+        """Shapes and dtypes for the marked inputs: explicit, declared, chain or inferred."""
+        from inspector.core.summary import dtype_of
+
+        shapes, types = dict(self.workbench.input_shapes), {}
+        view = self.controller.original_view
+        if view is None:
+            return shapes, types
+        summary = self.summary_panel.summary
+        chain_shapes = {c.feed: c.feed_shape for c in summary.preprocessing} if summary else {}
+        for text in self.workbench.inputs:
+            name = text.split(":")[0]
+            node = view.graph.get(name)
+            if node is None:
+                continue
+            types[name] = dtype_of(node) or "float"
+            if name in shapes:
+                continue
+            declared = node.attr("shape")
+            inferred = (view.shapes or {}).get(name)
+            dims = None
+            if declared is not None and declared.dims is not None:
+                dims = declared.dims
+            elif inferred and inferred[0] is not None:
+                dims = inferred[0]
+            elif chain_shapes.get(name, "").startswith("["):
+                dims = tuple(None if d == "?" else int(d)
+                             for d in chain_shapes[name][1:-1].split(",") if d)
+            if dims is not None:
+                shapes[name] = tuple(1 if d is None else d for d in dims)
+        return shapes, types
 
     # -- interaction --------------------------------------------------------------------
     def _activated(self, item_id: str):
@@ -270,7 +377,7 @@ class MainWindow(QMainWindow):
     def _selection_changed(self, name):
         if self.cone_action.isChecked():
             self._compute_cone()
-        self._apply_marks()
+        self.apply_marks()
 
     def jump_to(self, name: str) -> None:
         """Select a node, expanding scopes as needed, and centre it."""
@@ -306,7 +413,7 @@ class MainWindow(QMainWindow):
         self._cone = None
         if on:
             self._compute_cone()
-        self._apply_marks()
+        self.apply_marks()
 
     def _compute_cone(self):
         from inspector.core.subgraph import downstream, upstream
@@ -348,6 +455,13 @@ class MainWindow(QMainWindow):
         menu.addAction("Highlight upstream and downstream",
                        lambda: (self.session.select(item_id), self.cone_action.setChecked(True),
                                 self.toggle_cone(True)))
+        if not item_id.endswith("/"):
+            inp = "Unmark input" if item_id in self.workbench.inputs else "Mark as input (I)"
+            out = "Unmark output" if item_id in self.workbench.outputs else "Mark as output (O)"
+            menu.addAction(inp, lambda: self.workbench.toggle_input(item_id))
+            menu.addAction(out, lambda: self.workbench.toggle_output(item_id))
+            menu.addAction("Trace to inputs", lambda: (self.session.select(item_id),
+                                                       self.trace_selected()))
         menu.addAction("Copy name", lambda: self._copy(item_id.rstrip("/")))
         menu.popup(global_pos)
         self.context_menu = menu

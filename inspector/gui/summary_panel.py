@@ -23,7 +23,7 @@ class SummaryPanel(QWidget):
         self.candidates.itemActivated.connect(self._clicked)
         self.chart = pg.PlotWidget(background=None)
         self.chart.setMenuEnabled(False)
-        self.chart.setMinimumHeight(230)
+        self.chart.setMinimumHeight(150)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.info)

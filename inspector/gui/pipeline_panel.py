@@ -1,0 +1,277 @@
+"""The pipeline: a palette of transforms to drag (or double-click) into an ordered, checkable
+list, a parameter form per step, and the transform_graph text, kept in sync both ways."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtGui import QDrag, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QGroupBox, QLabel,
+                               QLineEdit, QListWidget, QListWidgetItem, QPlainTextEdit,
+                               QPushButton, QSplitter, QTreeWidget, QTreeWidgetItem,
+                               QVBoxLayout, QWidget)
+
+from inspector.core.errors import InspectorError
+
+MIME = "application/x-inspector-transform"
+GROUPS = ["clean up", "fold", "shrink", "quantize", "debug"]
+
+
+class Palette(QTreeWidget):
+    """Transforms grouped by purpose; drag one out, or double-click it to append."""
+
+    add_requested = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        from inspector.core.transforms import REGISTRY
+
+        self.setHeaderHidden(True)
+        self.setDragEnabled(True)
+        self.setDragDropMode(QAbstractItemView.DragOnly)
+        for group in GROUPS:
+            head = QTreeWidgetItem([group])
+            head.setFlags(Qt.ItemIsEnabled)
+            self.addTopLevelItem(head)
+            for info in sorted(REGISTRY.values(), key=lambda i: i.name):
+                if info.group == group:
+                    item = QTreeWidgetItem([info.name + ("  (TF)" if info.native else "")])
+                    item.setData(0, Qt.UserRole, info.name)
+                    item.setToolTip(0, info.summary)
+                    head.addChild(item)
+        self.expandAll()
+        self.itemDoubleClicked.connect(self._double)
+
+    def _double(self, item, _col):
+        name = item.data(0, Qt.UserRole)
+        if name:
+            self.add_requested.emit(name)
+
+    def mimeData(self, items):
+        data = QMimeData()
+        names = [i.data(0, Qt.UserRole) for i in items if i.data(0, Qt.UserRole)]
+        data.setData(MIME, ",".join(names).encode())
+        data.setText(" ".join(names))
+        return data
+
+    def mimeTypes(self):
+        return [MIME]
+
+    def start_drag_of(self, name: str) -> QDrag:
+        """A drag of one transform (what a user's mouse drag starts)."""
+        drag = QDrag(self)
+        data = QMimeData()
+        data.setData(MIME, name.encode())
+        drag.setMimeData(data)
+        return drag
+
+
+class StepList(QListWidget):
+    """The ordered steps: accepts transforms dropped from the palette, reorders by drag."""
+
+    dropped = Signal(str, int)   # transform name, row
+    moved = Signal(int, int)     # from row, to row
+    removed = Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setDragDropMode(QAbstractItemView.DragDrop)
+        self.setDefaultDropAction(Qt.MoveAction)
+        self.setAcceptDrops(True)
+        self._drag_row = -1
+
+    def startDrag(self, actions):
+        self._drag_row = self.currentRow()
+        super().startDrag(actions)
+
+    def dragEnterEvent(self, event):
+        if event.mimeData().hasFormat(MIME) or event.source() is self:
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event):
+        if event.mimeData().hasFormat(MIME) or event.source() is self:
+            event.acceptProposedAction()
+
+    def drop_row(self, pos) -> int:
+        item = self.itemAt(pos)
+        if item is None:
+            return self.count()
+        row = self.row(item)
+        rect = self.visualItemRect(item)
+        return row + 1 if pos.y() > rect.center().y() else row
+
+    def dropEvent(self, event):
+        row = self.drop_row(event.position().toPoint())
+        if event.mimeData().hasFormat(MIME):
+            for name in bytes(event.mimeData().data(MIME)).decode().split(","):
+                if name:
+                    self.dropped.emit(name, row)
+                    row += 1
+            event.acceptProposedAction()
+        elif event.source() is self and self._drag_row >= 0:
+            src = self._drag_row
+            dst = row - 1 if row > src else row
+            event.setDropAction(Qt.IgnoreAction)  # the workbench redraws the list
+            event.accept()
+            if dst != src:
+                self.moved.emit(src, dst)
+        self._drag_row = -1
+
+    def keyPressEvent(self, event):
+        if event.key() in (Qt.Key_Delete, Qt.Key_Backspace) and self.currentRow() >= 0:
+            self.removed.emit(self.currentRow())
+            return
+        super().keyPressEvent(event)
+
+
+class PipelinePanel(QWidget):
+    def __init__(self, window, parent=None):
+        super().__init__(parent)
+        self.window = window
+        self.bench = window.workbench
+        self.palette = Palette()
+        self.steps = StepList()
+        self.form_box = QGroupBox("Parameters")
+        self.form = QFormLayout(self.form_box)
+        self.text = QPlainTextEdit()
+        self.text.setPlaceholderText("transform_graph --transforms text")
+        self.text.setMaximumHeight(90)
+        self.apply_text = QPushButton("Apply text")
+        self.text_error = QLabel("")
+        self.text_error.setStyleSheet("color: #c0392b")
+        self.text_error.setWordWrap(True)
+        right = QWidget()
+        lay = QVBoxLayout(right)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(QLabel("Pipeline (drag transforms here; Delete removes)"))
+        lay.addWidget(self.steps, 2)
+        lay.addWidget(self.form_box, 1)
+        lay.addWidget(QLabel("As transform_graph text:"))
+        lay.addWidget(self.text)
+        lay.addWidget(self.apply_text)
+        lay.addWidget(self.text_error)
+        split = QSplitter(Qt.Horizontal)
+        split.addWidget(self.palette)
+        split.addWidget(right)
+        split.setSizes([170, 330])
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        outer.addWidget(split)
+        self.palette.add_requested.connect(lambda name: self.bench.add_step(name))
+        self.steps.dropped.connect(lambda name, row: self.bench.add_step(name, row))
+        self.steps.moved.connect(self.bench.move_step)
+        self.steps.removed.connect(self.bench.remove_step)
+        self.steps.itemChanged.connect(self._check_changed)
+        self.steps.currentRowChanged.connect(self._show_form)
+        self.apply_text.clicked.connect(self.apply_text_now)
+        QShortcut(QKeySequence("Ctrl+Return"), self.text, self.apply_text_now)
+        self.bench.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self):
+        row = self.steps.currentRow()
+        self.steps.blockSignals(True)
+        self.steps.clear()
+        for spec in self.bench.steps:
+            item = QListWidgetItem(str(spec))
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable | Qt.ItemIsDragEnabled)
+            item.setCheckState(Qt.Checked if spec.enabled else Qt.Unchecked)
+            self.steps.addItem(item)
+        self.steps.blockSignals(False)
+        if self.bench.steps:
+            self.steps.setCurrentRow(min(max(row, 0), len(self.bench.steps) - 1))
+        self._show_form(self.steps.currentRow())
+        if not self.text.hasFocus():
+            self.text.setPlainText(self.bench.text)
+        self.text_error.setText("")
+
+    def _check_changed(self, item):
+        row = self.steps.row(item)
+        on = item.checkState() == Qt.Checked
+        if 0 <= row < len(self.bench.steps) and self.bench.steps[row].enabled != on:
+            self.bench.set_enabled(row, on)
+
+    def apply_text_now(self):
+        try:
+            self.bench.set_text(self.text.toPlainText())
+            self.text_error.setText("")
+        except InspectorError as exc:
+            self.text_error.setText(exc.message)
+
+    # -- parameter form -----------------------------------------------------------------
+    def _show_form(self, row):
+        from inspector.core.transforms import REGISTRY
+
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.param_widgets = {}
+        if not 0 <= row < len(self.bench.steps):
+            return
+        spec = self.bench.steps[row]
+        info = REGISTRY.get(spec.name)
+        params = list(info.params) if info else []
+        if not params:
+            self.form.addRow(QLabel(info.summary if info else f"unknown transform {spec.name}"))
+            return
+        for p in params:
+            value = ",".join(spec.values(p.name)) if p.repeated else \
+                (spec.values(p.name) or [""])[0]
+            if p.kind == "op":
+                w = QComboBox()
+                w.setEditable(True)
+                w.addItems([""] + self._op_types())
+                w.setCurrentText(value)
+                w.lineEdit().editingFinished.connect(lambda p=p, w=w: self._commit(row, p,
+                                                                                   w.currentText()))
+                w.activated.connect(lambda _i, p=p, w=w: self._commit(row, p, w.currentText()))
+            else:
+                w = QLineEdit(value)
+                w.setPlaceholderText(p.default or ("required" if p.required else ""))
+                w.editingFinished.connect(lambda p=p, w=w: self._commit(row, p, w.text()))
+            w.setToolTip(f"{p.kind}{', repeated (comma list)' if p.repeated else ''}")
+            self.param_widgets[p.name] = w
+            self.form.addRow(p.name + (" *" if p.required else ""), w)
+        self.form_error = QLabel("")
+        self.form_error.setStyleSheet("color: #c0392b")
+        self.form.addRow(self.form_error)
+
+    def _op_types(self):
+        view = self.window.session.view
+        return sorted({n.op for n in view.graph}) if view else []
+
+    def _commit(self, row, param, text):
+        error = validate_param(param, text)
+        if error:
+            self.form_error.setText(error)
+            return
+        values = [v for v in text.split(",") if v] if param.repeated else ([text] if text else [])
+        if param.kind == "shape" and text:
+            values = [text]
+        if 0 <= row < len(self.bench.steps) and self.bench.steps[row].values(param.name) != values:
+            self.bench.set_param(row, param.name, values)
+
+
+def validate_param(param, text: str) -> str:
+    """An error message for a parameter value, or '' when it is fine."""
+    from inspector.core.dtypes import dtype_value
+
+    if not text:
+        return f"{param.name} is required" if param.required else ""
+    items = [t for t in text.split(",")] if param.repeated else [text]
+    for item in items:
+        if param.kind == "int" and not item.lstrip("-").isdigit():
+            return f"{param.name}: '{item}' is not a whole number"
+        if param.kind == "float":
+            try:
+                float(item)
+            except ValueError:
+                return f"{param.name}: '{item}' is not a number"
+        if param.kind == "bool" and item not in ("true", "false", "1", "0"):
+            return f"{param.name}: use true or false"
+        if param.kind == "dtype":
+            try:
+                dtype_value(item)
+            except KeyError:
+                return f"{param.name}: unknown type '{item}'"
+    if param.kind == "shape" and not all(t.strip().isdigit() for t in text.split(",")):
+        return f"{param.name}: sizes separated by commas, e.g. 1,224,224,3"
+    return ""

@@ -1,0 +1,144 @@
+"""Live preview: a table of size, gzip size, parameters, FLOPs, latency and nodes per step
+with deltas, a waterfall chart, the changes of the selected step, and the numeric check."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QLabel, QListWidget,
+                               QListWidgetItem, QPushButton, QSplitter, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from inspector.core.humanize import human_bytes, tf_human_readable_num
+
+COLUMNS = ["step", "nodes", "size", "gzip", "params", "FLOPs", "latency (10 GFLOP/s)"]
+
+
+def _delta(new, old) -> str:
+    if new is None or new < 0:
+        return "…"
+    if not old or old < 0:
+        return ""
+    return f" ({100.0 * (new - old) / old:+.1f}%)"
+
+
+class PreviewPanel(QWidget):
+    step_selected = Signal(int)      # row in the table (0 = original)
+    jump = Signal(str)
+    check_requested = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setWordWrap(False)
+        self.table.currentCellChanged.connect(lambda r, *_: self.step_selected.emit(r))
+        self.chart = pg.PlotWidget(background=None)
+        self.chart.setMenuEnabled(False)
+        self.chart.setMinimumHeight(90)
+        self.changes = QListWidget()
+        self.changes.itemClicked.connect(self._clicked)
+        self.after = QCheckBox("show the graph after the selected step")
+        self.after.setChecked(True)
+        self.check_button = QPushButton("Check outputs in TensorFlow")
+        self.check_button.clicked.connect(self.check_requested.emit)
+        self.check_result = QLabel("")
+        self.check_result.setWordWrap(True)
+        self.status = QLabel("")
+        self.status.setWordWrap(True)
+        bottom = QWidget()
+        lay = QVBoxLayout(bottom)
+        lay.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        row.addWidget(self.after)
+        row.addStretch(1)
+        row.addWidget(self.check_button)
+        lay.addLayout(row)
+        lay.addWidget(self.check_result)
+        lay.addWidget(QLabel("Changes in the selected step (click to go to a node):"))
+        lay.addWidget(self.changes)
+        split = QSplitter(Qt.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.chart)
+        split.addWidget(bottom)
+        split.setSizes([220, 150, 160])
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        outer.addWidget(self.status)
+        outer.addWidget(split)
+        self.rows: list = []
+
+    def show_rows(self, rows) -> None:
+        self.rows = list(rows)
+        keep = self.table.currentRow()
+        self.table.blockSignals(True)
+        self.table.setRowCount(len(rows))
+        base = rows[0].metrics if rows else None
+        for r, row in enumerate(rows):
+            m = row.metrics
+            flops = m.flops.total if m.flops else None
+            base_flops = base.flops.total if base.flops else None
+            params = m.const_parameters + m.variable_parameters
+            short = row.label.split("(")[0] + ("(…)" if "(" in row.label else "")
+            cells = [short + (f"  ✗ {row.error}" if row.error else ""),
+                     f"{m.node_count}{_delta(m.node_count, base.node_count)}",
+                     f"{human_bytes(m.serialized_bytes)}{_delta(m.serialized_bytes, base.serialized_bytes)}",  # noqa: E501
+                     (f"{human_bytes(m.gzip_bytes)}{_delta(m.gzip_bytes, base.gzip_bytes)}"
+                      if m.gzip_bytes >= 0 else "…"),
+                     f"{tf_human_readable_num(params)}{_delta(params, base.const_parameters + base.variable_parameters)}",  # noqa: E501
+                     (f"{tf_human_readable_num(flops)}{_delta(flops, base_flops)}"
+                      if flops is not None else "…"),
+                     f"{m.latency_ms['phone']:.1f} ms" if m.latency_ms else "…"]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(row.error or row.label)
+                if row.error:
+                    item.setForeground(Qt.red)
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        self.table.blockSignals(False)
+        if 0 <= keep < len(rows):
+            self.table.setCurrentCell(keep, 0)
+        self._draw_chart()
+
+    def _draw_chart(self) -> None:
+        self.chart.clear()
+        if not self.rows:
+            return
+        base = self.rows[0].metrics
+        n = len(self.rows)
+        size = [100.0 * r.metrics.serialized_bytes / max(base.serialized_bytes, 1)
+                for r in self.rows]
+        self.chart.addItem(pg.BarGraphItem(x=[i - 0.18 for i in range(n)], height=size,
+                                           width=0.34, brush="#6fa8dc", name="size %"))
+        if all(r.metrics.flops for r in self.rows):
+            flops = [100.0 * r.metrics.flops.total / max(base.flops.total, 1) for r in self.rows]
+            self.chart.addItem(pg.BarGraphItem(x=[i + 0.18 for i in range(n)], height=flops,
+                                               width=0.34, brush="#f4a582", name="FLOPs %"))
+        self.chart.getAxis("bottom").setTicks([[(i, r.label.split("(")[0][:14])
+                                                for i, r in enumerate(self.rows)]])
+        self.chart.setTitle("size (blue) and FLOPs (orange), % of the original", size="8pt")
+        self.chart.setYRange(0, 105)
+
+    def show_changes(self, report, graph_names: set) -> None:
+        self.changes.clear()
+        if report is None:
+            return
+        for kind, names, colour in (("removed", report.removed, "#c0392b"),
+                                    ("added", report.added, "#2e8b57"),
+                                    ("changed", report.changed, "#b8860b")):
+            for name in names[:500]:
+                why = report.reasons.get(name, "")
+                item = QListWidgetItem(f"{kind}: {name}" + (f" — {why}" if why else ""))
+                item.setForeground(pg.mkColor(colour))
+                item.setData(Qt.UserRole, name)
+                self.changes.addItem(item)
+
+    def _clicked(self, item):
+        name = item.data(Qt.UserRole)
+        if name:
+            self.jump.emit(name)
