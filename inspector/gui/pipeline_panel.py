@@ -84,11 +84,11 @@ class StepList(QListWidget):
         super().startDrag(actions)
 
     def dragEnterEvent(self, event):
-        if event.mimeData().hasFormat(MIME) or event.source() is self:
+        if event.mimeData().hasFormat(MIME) or self._drag_row >= 0:
             event.acceptProposedAction()
 
     def dragMoveEvent(self, event):
-        if event.mimeData().hasFormat(MIME) or event.source() is self:
+        if event.mimeData().hasFormat(MIME) or self._drag_row >= 0:
             event.acceptProposedAction()
 
     def drop_row(self, pos) -> int:
@@ -107,7 +107,7 @@ class StepList(QListWidget):
                     self.dropped.emit(name, row)
                     row += 1
             event.acceptProposedAction()
-        elif event.source() is self and self._drag_row >= 0:
+        elif self._drag_row >= 0:  # a row of this list dragged to a new place
             src = self._drag_row
             dst = row - 1 if row > src else row
             event.setDropAction(Qt.IgnoreAction)  # the workbench redraws the list

@@ -1,0 +1,233 @@
+"""Interactive optimization driven as a user: marks, drag-and-drop pipeline, preview, diffs,
+numeric check, saving and the session file."""
+
+import json
+import os
+import shutil
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from inspector.core.loaders import load
+from inspector.core.metrics import compute_metrics
+from inspector.core.transforms import run_pipeline
+from test_gui import open_and_wait, wait_drawn, window  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def model(fx, tmp_path):
+    """A private copy of the Inception-style fixture (sessions are written beside it)."""
+    path = tmp_path / "inception.pb"
+    shutil.copy(os.path.join(fx, "inception_jpeg.pb"), path)
+    return str(path)
+
+
+def wait_preview(qtbot, win, steps):
+    qtbot.waitUntil(lambda: len(win.controller.rows) == steps + 1 and
+                    not win.runner.is_busy() and
+                    all(r.metrics.flops is not None for r in win.controller.rows[1:]),
+                    timeout=120000)
+
+
+def palette_item(win, name):
+    pal = win.pipeline_panel.palette
+    for i in range(pal.topLevelItemCount()):
+        group = pal.topLevelItem(i)
+        for j in range(group.childCount()):
+            if group.child(j).data(0, Qt.UserRole) == name:
+                return group.child(j)
+    raise KeyError(name)
+
+
+def drop_on_list(win, mime, row=None):
+    steps = win.pipeline_panel.steps
+    if row is None or row >= steps.count():
+        pos = QPoint(10, steps.viewport().height() - 3)
+    else:
+        rect = steps.visualItemRect(steps.item(row))
+        pos = QPoint(rect.x() + 5, rect.y() + 2)
+    enter = QDragEnterEvent(pos, Qt.CopyAction | Qt.MoveAction, mime, Qt.LeftButton,
+                            Qt.NoModifier)
+    QApplication.sendEvent(steps.viewport(), enter)
+    drop = QDropEvent(QPointF(pos), Qt.CopyAction | Qt.MoveAction, mime, Qt.LeftButton,
+                      Qt.NoModifier)
+    QApplication.sendEvent(steps.viewport(), drop)
+    return drop
+
+
+def test_mark_with_keys_and_context_menu(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    window.jump_to("Mul")
+    window.canvas.setFocus()
+    qtbot.keyClick(window.canvas, Qt.Key_I)
+    assert window.workbench.inputs == ["Mul"]
+    window.jump_to("softmax")
+    window.canvas.setFocus()
+    qtbot.keyClick(window.canvas, Qt.Key_O)
+    assert window.workbench.outputs == ["softmax"]
+    qtbot.waitUntil(lambda: window.controller.strip is not None, timeout=20000)
+    items = window.canvas.items_by_id
+    assert items["Mul"].tag == "IN" and items["softmax"].tag == "OUT"
+    assert items["DecodeJpeg"].dimmed and items["Cast"].dimmed and not items["Mul"].dimmed
+    assert "keeps 63 nodes and drops 10 (" in window.workbench_panel.info.text()
+    # the context menu unmarks
+    window._context_menu("softmax", window.canvas.mapToGlobal(QPoint(5, 5)))
+    action = next(a for a in window.context_menu.actions() if a.text() == "Unmark output")
+    action.trigger()
+    assert window.workbench.outputs == []
+    window.context_menu.close()
+
+
+def test_training_parts_and_missing_feeds_are_named(qtbot, window, fx, tmp_path):
+    path = tmp_path / "train.pb"
+    shutil.copy(os.path.join(fx, "v1_training.pb"), path)
+    open_and_wait(qtbot, window, str(path))
+    window.workbench.set_marks([], ["output"])
+    qtbot.waitUntil(lambda: window.controller.strip is not None, timeout=20000)
+    text = window.workbench_panel.info.text()
+    assert "training-only" in text and "gradients" in text and "saver" in text
+    assert "input" in window.workbench_panel.warning.text()  # `input` still needs feeding
+    window.workbench.set_marks(["input"], ["output"])
+    qtbot.waitUntil(lambda: window.workbench_panel.warning.text() == "", timeout=20000)
+
+
+def test_trace_to_inputs_and_copy_commands(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    window.jump_to("softmax")
+    proposals = window.trace_selected()
+    assert proposals[0].name == "Mul" and proposals[0].shape == "[1,299,299,3]"
+    assert window.workbench_panel.proposals.count() == 2
+    window.workbench_panel._mark_proposal(window.workbench_panel.proposals.item(0))
+    window.workbench.toggle_output("softmax")
+    text = window.workbench_panel.copy("benchmark_model")
+    assert QApplication.clipboard().text() == text
+    assert "--input_layer=Mul" in text and "--input_layer_shape=1,299,299,3" in text
+    assert "--output_layer=softmax" in text
+    assert "--input_arrays=Mul" in window.workbench_panel.copy("tflite_convert")
+    assert "--inputs=Mul" in window.workbench_panel.copy("transform_graph")
+
+
+def test_drag_transforms_reorder_edit_and_preview_matches_core(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    pal = window.pipeline_panel.palette
+    drop = drop_on_list(window, pal.mimeData([palette_item(window, "quantize_weights")]))
+    assert drop.isAccepted()
+    drop_on_list(window, pal.mimeData([palette_item(window, "strip_unused_nodes")]))
+    assert [s.name for s in window.workbench.steps] == ["quantize_weights", "strip_unused_nodes"]
+    # reorder: drag the second row above the first
+    steps = window.pipeline_panel.steps
+    steps.setCurrentRow(1)
+    steps._drag_row = 1
+    drop_on_list(window, steps.mimeData([steps.item(1)]), row=0)
+    assert [s.name for s in window.workbench.steps] == ["strip_unused_nodes", "quantize_weights"]
+    # edit a parameter in the form
+    steps.setCurrentRow(0)
+    shape = window.pipeline_panel.param_widgets["shape"]
+    shape.setText("1,299,299,3")
+    qtbot.keyClick(shape, Qt.Key_Return)
+    assert window.workbench.steps[0].params == {"shape": ["1,299,299,3"]}
+    assert window.pipeline_panel.text.toPlainText() == \
+        'strip_unused_nodes(shape="1,299,299,3") quantize_weights'
+    wait_preview(qtbot, window, 2)
+    gd = load(model).graph.graph_def
+    reports = run_pipeline(gd, window.workbench.text, ["Mul"], ["softmax"])
+    for row, report in zip(window.controller.rows[1:], reports):
+        expected = compute_metrics(report.graph_def, {"Mul": (1, 299, 299, 3)})
+        m = row.metrics
+        assert (m.node_count, m.serialized_bytes, m.gzip_bytes, m.const_parameters) == \
+            (expected.node_count, expected.serialized_bytes, expected.gzip_bytes,
+             expected.const_parameters)
+        assert m.flops.total == expected.flops.total
+    table = window.preview_panel.table
+    assert table.rowCount() == 3 and table.item(2, 0).text().startswith("quantize_weights")
+    assert "(-" in table.item(2, 2).text()  # the size went down
+
+
+def test_invalid_parameter_is_refused(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    window.workbench.add_step("round_weights")
+    window.pipeline_panel.steps.setCurrentRow(0)
+    box = window.pipeline_panel.param_widgets["num_steps"]
+    box.setText("many")
+    qtbot.keyClick(box, Qt.Key_Return)
+    assert "not a whole number" in window.pipeline_panel.form_error.text()
+    assert window.workbench.steps[0].params == {}
+
+
+def test_text_sync_undo_redo_and_disable(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    panel = window.pipeline_panel
+    panel.text.setPlainText("remove_device sort_by_execution_order")
+    qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
+    assert [panel.steps.item(i).text() for i in range(panel.steps.count())] == \
+        ["remove_device", "sort_by_execution_order"]
+    panel.text.setPlainText("fold_constants(ignore_errors=true")
+    qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
+    assert "missing ')'" in panel.text_error.text()
+    panel.steps.item(0).setCheckState(Qt.Unchecked)
+    assert window.workbench.text == "sort_by_execution_order"
+    qtbot.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
+    assert window.workbench.text == "remove_device sort_by_execution_order"
+    qtbot.keyClick(window, Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
+    assert window.workbench.text == "sort_by_execution_order"
+    panel.steps.setCurrentRow(1)
+    qtbot.keyClick(panel.steps, Qt.Key_Delete)
+    assert [s.name for s in window.workbench.steps] == ["remove_device"]
+
+
+def test_step_diff_check_outputs_save_and_session(qtbot, window, model, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui.main_window import MainWindow
+
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text('strip_unused_nodes(type=float, shape="1,299,299,3") '
+                              'remove_nodes(op=Identity, op=CheckNumerics) '
+                              'fold_old_batch_norms quantize_weights')
+    wait_preview(qtbot, window, 4)
+    before = window.scenes_drawn
+    window.preview_panel.table.setCurrentCell(3, 0)  # fold_old_batch_norms, graph after it
+    wait_drawn(qtbot, window, before)
+    assert window.preview_panel.changes.count() > 0
+    states = {n.diff for n in window.canvas.items_by_id.values()}
+    assert "added" in states or "changed" in states
+    before = window.scenes_drawn
+    window.preview_panel.after.setChecked(False)  # the original, with what goes in red
+    wait_drawn(qtbot, window, before)
+    assert any(n.diff == "removed" for n in window.canvas.items_by_id.values())
+    qtbot.mouseClick(window.preview_panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: "max abs error" in window.preview_panel.check_result.text(),
+                    timeout=60000)
+    assert window.controller.last_check[0].top1_agreement == 1.0
+    out = tmp_path / "optimized.pb"
+    assert window.controller.save_graph(str(out)) == str(out)
+    saved = load(str(out)).graph
+    assert {n.op for n in saved} >= {"Dequantize"} and "DecodeJpeg" not in saved
+    qtbot.waitUntil(lambda: os.path.exists(model + ".inspector.json"), timeout=5000)
+    data = json.load(open(model + ".inspector.json"))
+    assert data["inputs"] == ["Mul"] and len(data["pipeline"]) == 4
+    # reopen in a new window: marks and pipeline come back
+    other = MainWindow(QSettings(str(tmp_path / "o.ini"), QSettings.IniFormat))
+    qtbot.addWidget(other)
+    other.show()
+    open_and_wait(qtbot, other, model)
+    assert other.workbench.inputs == ["Mul"] and other.workbench.outputs == ["softmax"]
+    assert other.workbench.text == window.workbench.text
+    other.runner.cancel()
+    other.runner.wait(10000)
+
+
+def test_unreadable_session_is_reported_and_kept(qtbot, window, model):
+    with open(model + ".inspector.json", "w") as fh:
+        fh.write("{ this is not json")
+    open_and_wait(qtbot, window, model)
+    assert "session file is unreadable" in window.last_error
+    backups = [p for p in os.listdir(os.path.dirname(model)) if ".unreadable-" in p]
+    assert len(backups) == 1
+    assert window.workbench.inputs == [] and window.workbench.steps == []
