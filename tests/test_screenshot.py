@@ -60,3 +60,27 @@ def test_screenshot_of_a_bad_file_fails_cleanly(tmp_path, fx):
                           text=True, timeout=120)
     assert proc.returncode == 2
     assert "file is truncated" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_screenshot_of_the_pipeline_preview(tmp_path, fx):
+    import shutil as sh
+
+    model = tmp_path / "inception.pb"
+    sh.copy(os.path.join(fx, "inception_jpeg.pb"), model)
+    seed = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '
+            'op=CheckNumerics) fold_constants(ignore_errors=true) fold_batch_norms '
+            'fold_old_batch_norms quantize_weights')
+    path = screenshot(tmp_path, str(model), "--inputs", "Mul", "--outputs", "softmax",
+                      "--transforms", seed)
+    from PySide6.QtGui import QColor, QImage
+
+    image = QImage(path)
+    wanted = {QColor("#2e7d32").rgb(): "IN tag", QColor("#6a1b9a").rgb(): "OUT tag",
+              QColor("#f4a582").rgb(): "FLOPs bars", QColor("#6fa8dc").rgb(): "size bars"}
+    seen = {}
+    for y in range(0, image.height(), 2):
+        for x in range(0, image.width(), 2):
+            rgb = image.pixel(x, y)
+            if rgb in wanted:
+                seen[wanted[rgb]] = seen.get(wanted[rgb], 0) + 1
+    assert {"IN tag", "OUT tag", "FLOPs bars", "size bars"} <= set(seen), seen

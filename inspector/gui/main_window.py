@@ -7,13 +7,14 @@ import os
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow,
-                               QMenu, QMessageBox, QProgressBar, QPushButton)
+                               QMessageBox, QProgressBar, QPushButton)
 
 from inspector.core.session import Session
 from inspector.gui import exporting, loading
 from inspector.gui.canvas import GraphCanvas, Minimap
 from inspector.core.workbench import Workbench
 from inspector.gui.legend import Legend
+from inspector.gui.marking import MarkingMixin
 from inspector.gui.pipeline_panel import PipelinePanel
 from inspector.gui.preview_panel import PreviewPanel
 from inspector.gui.workbench_controller import WorkbenchController
@@ -26,7 +27,7 @@ from inspector.gui.workers import TaskRunner
 MAX_RECENT = 10
 
 
-class MainWindow(QMainWindow):
+class MainWindow(MarkingMixin, QMainWindow):
     error_shown = Signal(str)
 
     def __init__(self, settings: QSettings | None = None):
@@ -289,88 +290,6 @@ class MainWindow(QMainWindow):
             return name
         return self.session.view.owner(name, self.session.expanded)
 
-    def apply_marks(self):
-        sel = self.session.selected
-        cone = None
-        if self._cone and sel and not sel.endswith("/"):
-            cone = {self.visible_id(n) for n in self._cone}
-        view = self.session.view
-        tags, dropped, badges, diff = {}, set(), {}, {}
-        if view is not None:
-            names = {n.name for n in view.graph}
-            for kind, marks in (("IN", self.workbench.inputs), ("OUT", self.workbench.outputs)):
-                for name in marks:
-                    name = name.split(":")[0]
-                    if name in names:
-                        tags[self.visible_id(name)] = kind
-            strip = self.controller.strip
-            if strip is not None and view is self.controller.original_view:
-                for item_id in self.canvas.items_by_id:
-                    under = view.nodes_under(item_id[:-1]) if item_id.endswith("/") else [item_id]
-                    if under and all(n in strip.dropped for n in under):
-                        dropped.add(item_id)
-                        role = strip.training_only.get(under[0]) if len(under) == 1 else None
-                        if role:
-                            badges[item_id] = role
-            for name, state in self.controller.diff.items():
-                if name in names:
-                    item = self.visible_id(name)
-                    diff[item] = state if item == name or diff.get(item) in (None, state) \
-                        else "changed"
-        self.canvas.mark(self.visible_id(sel) if sel else None, cone, dropped, tags, diff, badges)
-
-    def mark_selected(self, kind: str):
-        name = self.session.selected
-        if not name or name.endswith("/") or self.session.view is None:
-            self.session.message.emit("Select a node (not a scope) to mark it")
-            return
-        (self.workbench.toggle_input if kind == "input" else self.workbench.toggle_output)(name)
-
-    def trace_selected(self):
-        from inspector.core.marks import trace_to_inputs
-
-        name = self.session.selected
-        view = self.controller.original_view
-        if not name or name.endswith("/") or view is None:
-            return []
-        proposals = trace_to_inputs(view.graph, name)
-        self.workbench_panel.show_proposals(proposals)
-        self.workbench_dock.raise_()
-        return proposals
-
-    def input_shapes_and_types(self) -> tuple:
-        """Shapes and dtypes for the marked inputs: explicit, declared, chain or inferred."""
-        from inspector.core.summary import dtype_of
-
-        shapes, types = dict(self.workbench.input_shapes), {}
-        view = self.controller.original_view
-        if view is None:
-            return shapes, types
-        summary = self.summary_panel.summary
-        chain_shapes = {c.feed: c.feed_shape for c in summary.preprocessing} if summary else {}
-        for text in self.workbench.inputs:
-            name = text.split(":")[0]
-            node = view.graph.get(name)
-            if node is None:
-                continue
-            types[name] = dtype_of(node) or "float"
-            if name in shapes:
-                continue
-            declared = node.attr("shape")
-            inferred = (view.shapes or {}).get(name)
-            dims = None
-            if declared is not None and declared.dims is not None:
-                dims = declared.dims
-            elif inferred and inferred[0] is not None:
-                dims = inferred[0]
-            elif chain_shapes.get(name, "").startswith("["):
-                dims = tuple(None if d == "?" else int(d)
-                             for d in chain_shapes[name][1:-1].split(",") if d)
-            if dims is not None:
-                shapes[name] = tuple(1 if d is None else d for d in dims)
-        return shapes, types
-
-    # -- interaction --------------------------------------------------------------------
     def _activated(self, item_id: str):
         if item_id.endswith("/"):
             self.session.toggle_scope(item_id[:-1])
@@ -410,21 +329,6 @@ class MainWindow(QMainWindow):
                 self.canvas.fitInView(node.sceneBoundingRect().adjusted(-150, -150, 150, 150),
                                       Qt.KeepAspectRatio)
 
-    def toggle_cone(self, on: bool):
-        self._cone = None
-        if on:
-            self._compute_cone()
-        self.apply_marks()
-
-    def _compute_cone(self):
-        from inspector.core.subgraph import downstream, upstream
-
-        sel, graph = self.session.selected, self.session.view.graph if self.session.view else None
-        if sel and graph is not None and sel in graph:
-            self._cone = upstream(graph, [sel]) | downstream(graph, [sel])
-        else:
-            self._cone = None
-
     def toggle_constants(self, on: bool):
         model = self.session.model
         if model is not None:
@@ -446,31 +350,6 @@ class MainWindow(QMainWindow):
 
     def toggle_full_screen(self):
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
-
-    def _context_menu(self, item_id, global_pos):
-        menu = QMenu(self)
-        if item_id.endswith("/"):
-            expanded = item_id[:-1] in self.session.expanded
-            menu.addAction("Collapse" if expanded else "Expand",
-                           lambda: self.session.toggle_scope(item_id[:-1]))
-        menu.addAction("Highlight upstream and downstream",
-                       lambda: (self.session.select(item_id), self.cone_action.setChecked(True),
-                                self.toggle_cone(True)))
-        if not item_id.endswith("/"):
-            inp = "Unmark input" if item_id in self.workbench.inputs else "Mark as input (I)"
-            out = "Unmark output" if item_id in self.workbench.outputs else "Mark as output (O)"
-            menu.addAction(inp, lambda: self.workbench.toggle_input(item_id))
-            menu.addAction(out, lambda: self.workbench.toggle_output(item_id))
-            menu.addAction("Trace to inputs", lambda: (self.session.select(item_id),
-                                                       self.trace_selected()))
-        menu.addAction("Copy name", lambda: self._copy(item_id.rstrip("/")))
-        menu.popup(global_pos)
-        self.context_menu = menu
-
-    def _copy(self, text):
-        from PySide6.QtWidgets import QApplication
-
-        QApplication.clipboard().setText(text)
 
     # -- drag and drop, recent files, settings ------------------------------------------
     def dragEnterEvent(self, event):
