@@ -1,7 +1,8 @@
 """GUI benchmark: launch-to-first-frame, expanding the largest scope, the longest GUI-thread
 stall (a 10 ms heartbeat timer) and the frame time while panning at full zoom-out.
 
-Run: .venv/bin/python bench/gui_bench.py   (offscreen; needs the caches of load_bench.py and
+Run: .venv/bin/python bench/gui_bench.py [--pipeline]   (offscreen; --pipeline times the live
+preview of the mobile pipeline instead; needs the caches of load_bench.py and
 transform_bench.py for the 30k-node and Inception v3 graphs, and the test fixtures)
 """
 
@@ -129,5 +130,71 @@ def main() -> None:
           "frame <= 16 ms")
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and "--pipeline" not in sys.argv:
     main()
+
+
+def measure_pipeline_edit(app, path: str, inputs: list, outputs: list, transforms: str) -> dict:
+    """Time from a pipeline edit to the first preview numbers, and the longest GUI stall."""
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui.main_window import MainWindow
+
+    from inspector.core.workbench import session_path
+
+    if os.path.exists(session_path(path)):
+        os.remove(session_path(path))  # start from a clean workbench, not the last run's
+    win = MainWindow(QSettings(os.path.join(ROOT, "bench", ".cache", "gui.ini"),
+                               QSettings.IniFormat))
+    win.show()
+    win.open_path(path)
+    wait(app, lambda: win.scenes_drawn > 0 and not win.runner.is_busy())
+    win.workbench.set_marks(inputs, outputs)
+    wait(app, lambda: not win.runner.is_busy())
+    beat = Heartbeat()
+    beat.start()
+    t = time.perf_counter()
+    win.workbench.set_text(transforms)
+    wait(app, lambda: len(win.controller.rows) > 1)
+    first = time.perf_counter() - t
+    wait(app, lambda: not win.runner.is_busy())
+    everything = time.perf_counter() - t
+    stall = beat.stop()
+    beat.start()
+    t = time.perf_counter()
+    win.workbench.set_enabled(len(win.workbench.steps) - 1, False)  # an edit of the last step
+    wait(app, lambda: not win.runner.is_busy())
+    edit = time.perf_counter() - t
+    stall_edit = beat.stop()
+    win.close()
+    win.deleteLater()
+    app.processEvents()
+    if os.path.exists(session_path(path)):
+        os.remove(session_path(path))
+    return dict(first=first, everything=everything, stall=stall, edit=edit, stall_edit=stall_edit)
+
+
+def pipeline_main() -> None:
+    if "--warm" in sys.argv:  # TensorFlow already imported, as after its first use
+        from inspector.core import tf_bridge
+
+        tf_bridge.tf()
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    from inspector.gui.app import tune_runtime
+
+    tune_runtime()
+    path = os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb")
+    seed = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '
+            'op=CheckNumerics) fold_constants(ignore_errors=true) fold_batch_norms '
+            'fold_old_batch_norms quantize_weights')
+    r = measure_pipeline_edit(app, path, ["Mul"], ["Identity"], seed)
+    print(f"pipeline on {os.path.basename(path)}: first preview numbers {r['first']:.2f} s, "
+          f"all steps with gzip and FLOPs {r['everything']:.2f} s, longest GUI stall "
+          f"{1000 * r['stall']:.0f} ms; editing the last step: {r['edit']:.2f} s, stall "
+          f"{1000 * r['stall_edit']:.0f} ms (targets: first numbers <= 1 s, stall <= 100 ms)")
+
+
+if __name__ == "__main__" and "--pipeline" in sys.argv:
+    pipeline_main()

@@ -6,7 +6,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from inspector.core import tensors
+from inspector.core import protos, tensors
 from inspector.core.flops import DEVICE_PRESETS, FlopReport, count_flops, latency_ms
 from inspector.core.graph import Graph
 
@@ -87,10 +87,10 @@ def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: boo
     Without gzip, the size comes from ByteSize() (no serialization) and gzip_bytes is -1."""
     const, var = parameter_counts(graph_def)
     if with_gzip:
-        data = graph_def.SerializeToString()
+        data = protos.serialize_graph_def(graph_def)
         size, packed = len(data), gzip_size(data)
     else:
-        size, packed = graph_def.ByteSize(), -1
+        size, packed = protos.graph_def_size(graph_def), -1
     m = Metrics(size, packed, const, var, len(graph_def.node),
                 dict(Counter(n.op for n in graph_def.node).most_common()))
     if with_flops:

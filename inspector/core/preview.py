@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inspector.core import protos
 from inspector.core.layout import Cancelled
 from inspector.core.metrics import Metrics, carried_shapes, compute_metrics
 from inspector.core.transforms.pipeline import StepReport, run_step
@@ -81,7 +82,7 @@ class PreviewEngine:
 
             from inspector.core.metrics import gzip_size
 
-            data = row.graph_def.SerializeToString()
+            data = protos.serialize_graph_def(row.graph_def)
             self._cache[key] = replace(row.metrics, serialized_bytes=len(data),
                                        gzip_bytes=gzip_size(data))
         row.metrics = self._cache[key]

@@ -7,6 +7,7 @@ import tempfile
 
 from google.protobuf import text_format
 
+from inspector.core import protos
 from inspector.core.errors import InspectorError
 
 
@@ -45,5 +46,6 @@ def atomic_write(path: str, data: bytes | str, force: bool = False,
 
 def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False,
                 source: str | None = None) -> str:
-    data = text_format.MessageToString(graph_def) if as_text else graph_def.SerializeToString()
+    data = text_format.MessageToString(graph_def) if as_text else \
+        protos.serialize_graph_def(graph_def)
     return atomic_write(path, data, force=force, source=source)

@@ -37,6 +37,25 @@ def _upstream(nodes: dict, outputs: list, stop: set) -> set:
     return seen
 
 
+def _identity_values(nodes: dict, fetch: list):
+    """(tensor, value) for fetched tensors that are Identity chains over a Const."""
+    from inspector.core.tensors import to_numpy
+
+    for tensor in fetch:
+        name, port = tensor.rsplit(":", 1)
+        node = nodes[name]
+        while node.op in ("Identity", "StopGradient", "Snapshot") and port == "0" and \
+                len(node.input) == 1 and not node.input[0].startswith("^"):
+            text = node.input[0]
+            port = text.split(":")[1] if ":" in text else "0"
+            node = nodes[node_name_from_input(text)]
+        if node.op == "Const" and port == "0":
+            try:
+                yield tensor, to_numpy(node.attr["value"].tensor)
+            except ValueError:
+                continue
+
+
 def _const_node(name: str, value):
     arr = np.asarray(value)
     if arr.dtype == object or arr.dtype.kind in ("S", "U"):
@@ -109,12 +128,17 @@ def fold_constants(graph_def, ctx):
                 fetch.append(tensor)
     if not fetch:
         return _finish(work, nodes, inputs, outputs, {})
-    wanted = _upstream(nodes, [t.rsplit(":", 1)[0] for t in fetch], set())
-    sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
-    try:
-        values = tf_bridge.evaluate_tensors(sub, fetch)
-    except Exception as exc:
-        raise TransformError(f"cannot evaluate constant subgraph: {str(exc).splitlines()[0]}")
+    values = dict(_identity_values(nodes, fetch))  # Identity chains need no TensorFlow
+    rest = [t for t in fetch if t not in values]
+    if rest:
+        wanted = _upstream(nodes, [t.rsplit(":", 1)[0] for t in rest], set())
+        sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
+        try:
+            values.update(zip(rest, tf_bridge.evaluate_tensors(sub, rest)))
+        except Exception as exc:
+            raise TransformError(f"cannot evaluate constant subgraph: "
+                                 f"{str(exc).splitlines()[0]}") from None
+    values = [values[t] for t in fetch]
     replaced: dict = {}
     for k, (tensor, value) in enumerate(zip(fetch, values)):
         src, port = tensor.rsplit(":", 1)
