@@ -10,7 +10,8 @@ from inspector.core.errors import InspectorError
 
 DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "resources", "demo_digits.pb")
-SUBCOMMANDS = ("summarize", "dot", "signatures", "convert", "transform", "flops", "check")
+SUBCOMMANDS = ("summarize", "dot", "signatures", "convert", "transform", "flops", "check",
+               "profile", "calibrate", "ranges")
 
 
 def _split(text: str | None) -> list:
@@ -124,9 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output_as_text", action="store_true")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     p.set_defaults(func=cmd_convert)
+    from inspector.cli_overlays import add_parsers as overlay_parsers
     from inspector.cli_transform import add_parsers
 
     add_parsers(sub)
+    overlay_parsers(sub)
     return parser
 
 

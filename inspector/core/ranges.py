@@ -77,3 +77,19 @@ def percentile_range(pairs: list, min_percentile: float = 5.0,
     lo_i = max(int(math.floor(float(np.float32(lo_f)) + 0.5)), 0)
     hi_i = min(int(math.floor(float(np.float32(hi_f)) + 0.5)), len(pairs) - 1)
     return float(mins[lo_i]), float(maxs[hi_i])
+
+
+def range_warnings(ranges: dict, wide_factor: float = 10.0) -> list:
+    """Ranges that miss zero, are empty, or are far wider than the others."""
+    out = []
+    widths = sorted(hi - lo for lo, hi in ranges.values())
+    median = widths[len(widths) // 2] if widths else 0.0
+    for name, (lo, hi) in ranges.items():
+        if lo == hi:
+            out.append(f"{name}: min == max ({lo:g}); quantization has no resolution here")
+        elif lo > 0 or hi < 0:
+            out.append(f"{name}: range [{lo:g}, {hi:g}] does not contain zero")
+        if median > 0 and hi - lo > wide_factor * median:
+            out.append(f"{name}: range {hi - lo:g} wide, {wide_factor:g}x the median "
+                       f"({median:g}); outliers waste precision")
+    return out

@@ -374,3 +374,59 @@ def io_types(graph_def) -> dict:
     return {op.name: ([x.dtype.as_datatype_enum for x in op.inputs],
                       [x.dtype.as_datatype_enum for x in op.outputs])
             for op in graph.get_operations()}
+
+
+def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, intra: int,
+                 inter: int, input_shapes=None, cancel=None, progress=None) -> tuple:
+    """Run the graph: warm-up runs, untimed-trace runs (wall µs), then FULL_TRACE runs.
+    Returns (untraced wall µs list, traced wall µs list, serialized StepStats list)."""
+    import time
+
+    t = tf()
+    v1 = t.compat.v1
+    graph = import_graph(graph_def, input_shapes)
+    config = v1.ConfigProto(intra_op_parallelism_threads=intra,
+                            inter_op_parallelism_threads=inter)
+    fetch_names = [_tensor_name(f) for f in fetches]
+    feed = {_tensor_name(k): v for k, v in feeds.items()}
+    plain, traced, stats = [], [], []
+    total = warmup + 2 * runs
+    done = 0
+    with v1.Session(graph=graph, config=config) as sess:
+        def step(options=None, metadata=None):
+            nonlocal done
+            if cancel is not None and cancel.is_set():
+                from inspector.core.layout import Cancelled
+                raise Cancelled()
+            start = time.perf_counter()
+            try:
+                sess.run(fetch_names, feed, options=options, run_metadata=metadata)
+            except Exception as exc:
+                from inspector.core.errors import InspectorError
+                raise InspectorError(f"TensorFlow failed to run the graph: "
+                                     f"{_first_line(exc)}") from None
+            done += 1
+            if progress is not None:
+                progress(done, total)
+            return (time.perf_counter() - start) * 1e6
+
+        for _ in range(warmup):
+            step()
+        for _ in range(runs):
+            plain.append(step())
+        for _ in range(runs):
+            options = v1.RunOptions(trace_level=v1.RunOptions.FULL_TRACE)
+            metadata = v1.RunMetadata()
+            traced.append(step(options, metadata))
+            stats.append(metadata.step_stats.SerializeToString())
+    return plain, traced, stats
+
+
+def chrome_trace(step_stats_bytes: bytes) -> str:
+    """TF's own Chrome trace JSON for one run's StepStats (for tests and export)."""
+    tf()
+    from tensorflow.core.framework import step_stats_pb2
+    from tensorflow.python.client import timeline
+
+    stats = step_stats_pb2.StepStats.FromString(step_stats_bytes)
+    return timeline.Timeline(stats).generate_chrome_trace_format()

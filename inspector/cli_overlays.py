@@ -1,0 +1,139 @@
+"""CLI subcommands for timings and ranges: profile, calibrate, ranges."""
+
+from __future__ import annotations
+
+import sys
+
+from inspector.cli_transform import parse_input_shapes, split_names
+from inspector.core.errors import InspectorError
+
+
+def _graph_def(path):
+    from inspector.core.loaders import load
+
+    return load(path).graph.graph_def
+
+
+def cmd_profile(args) -> int:
+    from inspector.core.profiling import run_profile
+
+    npy = dict(item.split("=", 1) for item in args.npy or [])
+    prof = run_profile(_graph_def(args.model), split_names(args.inputs), split_names(args.outputs),
+                       parse_input_shapes(args.input_shape), "zeros" if args.zeros else "random",
+                       args.seed, npy, args.warmup, args.runs, args.intra, args.inter,
+                       args.allow_io,
+                       progress=lambda d, t: print(f"run {d}/{t}", file=sys.stderr)
+                       if args.verbose else None)
+    plain = sum(prof.untraced_us) / max(len(prof.untraced_us), 1)
+    traced = sum(prof.run_totals_us) / max(len(prof.run_totals_us), 1)
+    sys.stdout.write(prof.text)
+    print(f"Average inference timings in us: no stats: {plain:.0f}, with stats: {traced:.0f} "
+          f"(tracing overhead {100.0 * (traced - plain) / max(plain, 1):+.0f}%)")
+    if prof.unmatched:
+        print("Runtime names matching no graph node: " + ", ".join(prof.unmatched[:20]))
+    return 0
+
+
+def cmd_calibrate(args) -> int:
+    import os
+
+    from inspector.core.calibration import calibrate, compare_on_samples
+    from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
+    from inspector.core.writer import atomic_write, write_graph
+
+    inputs, outputs = split_names(args.inputs), split_names(args.outputs)
+    gd = _graph_def(args.model)
+    shapes = parse_input_shapes(args.input_shape)
+    shape = shapes.get(inputs[0].split(":")[0]) if inputs else None
+    if shape is None:
+        raise InspectorError("calibrate needs --input_shape NAME=d0,d1,... for its input")
+    if args.data == "random":
+        data = {"kind": "random", "count": args.count, "seed": args.seed}
+    elif args.data.endswith(".npy") or (os.path.isdir(args.data) and any(
+            f.endswith(".npy") for f in os.listdir(args.data))):
+        data = {"kind": "npy", "path": args.data}
+    elif os.path.isdir(args.data):
+        data = {"kind": "images", "path": args.data, "mean": args.mean, "std": args.std}
+    else:
+        raise InspectorError(f"--data: {args.data} is neither 'random', a .npy file nor a folder")
+    result = calibrate(gd, inputs, outputs, shape, data,
+                       progress=lambda d, t: print(f"input {d}/{t}", file=sys.stderr))
+    atomic_write(args.log, result.log_text, force=args.force)
+    print(f"{result.samples} inputs, {len(result.log.records)} RequantizationRange nodes, "
+          f"{sum(len(v) for v in result.log.records.values())} log lines -> {args.log}")
+    if args.freeze:
+        frozen = freeze_with_ranges(result.quantized,
+                                    result.ranges(args.min_percentile, args.max_percentile))
+        write_graph(frozen, args.freeze, force=args.force, source=args.model)
+        for r in compare_on_samples(gd, frozen, inputs, outputs, result.inputs, shapes):
+            top1 = "" if r.top1_agreement is None else \
+                f", top-1 agreement {100 * r.top1_agreement:.0f}%"
+            print(f"{r.name}: max abs error {r.max_abs_error:.3g} (float vs eight-bit){top1}")
+        print(f"Wrote the frozen eight-bit graph to {args.freeze}")
+    return 0
+
+
+def cmd_ranges(args) -> int:
+    from inspector.core.ranges import parse_log, percentile_range, range_warnings
+
+    try:
+        text = open(args.log, encoding="utf-8", errors="replace").read()
+    except OSError as exc:
+        raise InspectorError(f"cannot read: {exc.strerror}", path=args.log) from None
+    log = parse_log(text)
+    if not log.records:
+        raise InspectorError("No min/max range logs were found in the log file", path=args.log)
+    chosen = {n: percentile_range(p, args.min_percentile, args.max_percentile)
+              for n, p in log.records.items()}
+    width = max(len(n) for n in chosen)
+    print(f"{'node':<{width}}  {'runs':>5}  {'min':>12}  {'max':>12}  "
+          f"{'lowest min':>12}  {'highest max':>12}")
+    for name, (lo, hi) in chosen.items():
+        pairs = log.records[name]
+        print(f"{name:<{width}}  {len(pairs):>5}  {lo:>12.6g}  {hi:>12.6g}  "
+              f"{min(p[0] for p in pairs):>12.6g}  {max(p[1] for p in pairs):>12.6g}")
+    for warning in range_warnings(chosen):
+        print(f"warning: {warning}")
+    if log.lines_skipped:
+        print(f"{log.lines_skipped} lines with the marker could not be parsed")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("profile", help="per-node timings in TensorFlow (benchmark_model tables)")
+    p.add_argument("model")
+    p.add_argument("--inputs", required=True)
+    p.add_argument("--outputs", required=True)
+    p.add_argument("--input_shape", action="append")
+    p.add_argument("--runs", type=int, default=10)
+    p.add_argument("--warmup", type=int, default=1)
+    p.add_argument("--intra", type=int, default=0, help="intra-op threads (0 = TF's default)")
+    p.add_argument("--inter", type=int, default=1, help="inter-op threads (mobile: 1)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--zeros", action="store_true")
+    p.add_argument("--npy", action="append", help="NAME=file.npy")
+    p.add_argument("--allow_io", action="store_true")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.set_defaults(func=cmd_profile)
+    p = sub.add_parser("calibrate", help="log requantization ranges on calibration inputs")
+    p.add_argument("model")
+    p.add_argument("--inputs", required=True)
+    p.add_argument("--outputs", required=True)
+    p.add_argument("--input_shape", action="append")
+    p.add_argument("--data", required=True, help="'random', a .npy file, or a folder of "
+                                                 ".npy files or images")
+    p.add_argument("--count", type=int, default=8, help="random inputs to use")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--mean", type=float, default=0.0, help="images: subtract this ...")
+    p.add_argument("--std", type=float, default=1.0, help="... then divide by this")
+    p.add_argument("--log", required=True, help="write the range lines here (TF format)")
+    p.add_argument("--freeze", help="also write the graph with frozen ranges here")
+    p.add_argument("--min_percentile", type=float, default=5.0)
+    p.add_argument("--max_percentile", type=float, default=5.0)
+    p.add_argument("--force", action="store_true")
+    p.set_defaults(func=cmd_calibrate)
+    p = sub.add_parser("ranges", help="per-node ranges from a requantization log")
+    p.add_argument("log")
+    p.add_argument("--min_percentile", type=float, default=5.0)
+    p.add_argument("--max_percentile", type=float, default=5.0)
+    p.set_defaults(func=cmd_ranges)

@@ -1,0 +1,171 @@
+"""Profiling: run a graph in TensorFlow with tracing and aggregate per node, or import the
+timings that benchmark_model printed on a phone or a Chrome trace, matched to graph nodes."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from inspector.core.errors import InspectorError
+from inspector.core.graph import Graph
+from inspector.core.stat_summarizer import StatSummarizer
+
+
+@dataclass
+class NodeTime:
+    name: str
+    type: str
+    avg_ms: float
+    first_ms: float = 0.0
+    pct: float = 0.0
+    mem_kb: float = 0.0
+    times: int = 1
+
+
+@dataclass
+class Profile:
+    """Per-node timings (from a run in TF or an import) and what matched the graph."""
+
+    nodes: dict                       # runtime name -> NodeTime
+    source: str
+    run_totals_us: list = field(default_factory=list)
+    untraced_us: list = field(default_factory=list)
+    text: str = ""                    # benchmark_model-format tables, when we ran it
+    unmatched: list = field(default_factory=list)
+
+    def by_graph_node(self, graph: Graph) -> dict:
+        """graph node name -> avg ms (runtime-only rows such as _SOURCE are left out)."""
+        out = {}
+        for name, t in self.nodes.items():
+            base = name.split(" [")[0]
+            if base in graph:
+                out[base] = out.get(base, 0.0) + t.avg_ms
+        return out
+
+    def by_op_type(self, graph: Graph) -> dict:
+        """Graph op type -> total avg ms (runtime kernels such as _MklNativeConv2D mapped back
+        to the op of their node)."""
+        out: dict = {}
+        for name, t in self.nodes.items():
+            node = graph.get(name.split(" [")[0])
+            kind = node.op if node is not None else t.type
+            out[kind] = out.get(kind, 0.0) + t.avg_ms
+        return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+    def match(self, graph: Graph) -> None:
+        runtime_only = re.compile(r"^(_SOURCE|_SINK|_arg_.*|_retval_.*|.*/_\d+)$")
+        self.unmatched = [n for n in self.nodes if n.split(" [")[0] not in graph
+                          and not runtime_only.match(n)]
+
+
+def from_summarizer(s: StatSummarizer, source: str) -> Profile:
+    total = s.run_total.sum or 1
+    nodes = {d.name: NodeTime(d.name, d.type, d.elapsed.avg() / 1000.0,
+                              d.elapsed.first / 1000.0, d.elapsed.sum * 100.0 / total,
+                              d.mem.newest / 1000.0, d.times_called // max(s.runs, 1))
+             for d in s.details.values()}
+    return Profile(nodes, source, text=s.text())
+
+
+def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode="random",
+                seed=0, npy=None, warmup=1, runs=10, intra=0, inter=1, allow_io=False,
+                cancel=None, progress=None) -> Profile:
+    """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs."""
+    from inspector.core import tf_bridge
+    from inspector.core.numeric_check import check_safe, make_inputs
+    from inspector.core.protos import step_stats_pb2
+
+    graph = Graph(graph_def)
+    check_safe(graph, outputs, allow_io)
+    feeds = make_inputs(graph, inputs, input_shapes or {}, mode, seed, npy)
+    plain, traced, stats = tf_bridge.profile_runs(graph_def, feeds, outputs, warmup, runs, intra,
+                                                  inter, input_shapes, cancel, progress)
+    s = StatSummarizer()
+    for raw in stats:
+        s.add_run(step_stats_pb2.StepStats.FromString(raw))
+    prof = from_summarizer(s, f"TensorFlow, {runs} traced runs")
+    prof.run_totals_us, prof.untraced_us = traced, plain
+    prof.match(graph)
+    return prof
+
+
+_ROW = re.compile(r"\t\s*(?P<type>\S[^\t]*?)\t\s*(?P<first>[-\d.]+)\t\s*(?P<avg>[-\d.]+)\t\s*"
+                  r"(?P<pct>[-\d.]+)%\t\s*(?P<cdf>[-\d.]+)%\t\s*(?P<mem>[-\d.]+)\t\s*"
+                  r"(?P<times>\d+)\t(?P<name>.*)$")
+_TITLE = re.compile(r"={10,} (?P<title>[^=]+?) ={10,}")
+
+
+def parse_benchmark_output(text: str) -> Profile:
+    """benchmark_model's tables, with or without log prefixes (glog, logcat), old (24) or new
+    (40) type-column widths. Run Order rows are used; other tables fill in missing nodes."""
+    nodes: dict = {}
+    table = ""
+    totals = []
+    for line in text.splitlines():
+        title = _TITLE.search(line)
+        if title:
+            table = title.group("title").strip()
+            continue
+        if "Timings (microseconds):" in line:
+            m = re.search(r"avg=([\d.e+]+)", line)
+            totals = [float(m.group(1))] if m else totals
+        row = _ROW.search(line)
+        if row is None or table == "Summary by node type":
+            continue
+        name = row.group("name").rstrip("\r")
+        if name in nodes and table != "Run Order":
+            continue
+        nodes[name] = NodeTime(name, row.group("type").strip(), float(row.group("avg")),
+                               float(row.group("first")), float(row.group("pct")),
+                               float(row.group("mem")), int(row.group("times")))
+    if not nodes:
+        raise InspectorError("no benchmark_model timing rows found (expected the tab-separated "
+                             "'Run Order' table)")
+    return Profile(nodes, "benchmark_model output", run_totals_us=totals)
+
+
+def parse_chrome_trace(text: str) -> Profile:
+    """A Chrome trace (TF's timeline format): complete events per node, averaged."""
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise InspectorError(f"not a Chrome trace (JSON): {exc}") from None
+    events = data.get("traceEvents", data) if isinstance(data, dict) else data
+    if not isinstance(events, list):
+        raise InspectorError("not a Chrome trace: no traceEvents list")
+    acc: dict = {}
+    for ev in events:
+        if not isinstance(ev, dict) or ev.get("ph") != "X":
+            continue
+        args = ev.get("args") or {}
+        name = args.get("name") or ev.get("name")
+        if not name:
+            continue
+        a = acc.setdefault(name, [args.get("op") or ev.get("name", ""), 0.0, 0])
+        a[1] += float(ev.get("dur", 0.0))
+        a[2] += 1
+    if not acc:
+        raise InspectorError("the Chrome trace has no complete ('X') events")
+    total = sum(v[1] for v in acc.values()) or 1.0
+    runs = max(max(v[2] for v in acc.values()), 1)
+    nodes = {n: NodeTime(n, op, dur / count / 1000.0, 0.0, 100.0 * dur / total, 0.0,
+                         count // runs or 1)
+             for n, (op, dur, count) in acc.items()}
+    return Profile(nodes, "Chrome trace")
+
+
+def load_profile_file(path: str) -> Profile:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise InspectorError(f"cannot read: {exc.strerror}", path=path) from None
+    try:
+        if text.lstrip().startswith(("{", "[")):
+            return parse_chrome_trace(text)
+        return parse_benchmark_output(text)
+    except InspectorError as exc:
+        raise InspectorError(exc.message, path=path) from None
+
+
