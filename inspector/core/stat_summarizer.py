@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 
 class Stat:
     """tsl::Stat<int64>: count, first, newest, min, max, sum, squared sum."""
@@ -113,7 +115,8 @@ class StatSummarizer:
         for d in details:
             pct = d.elapsed.sum * 100.0 / total
             running += d.elapsed.sum
-            cdf = running * 100.0 / total
+            # TF multiplies by 100.0f: the cumulative share is computed in single precision
+            cdf = float(np.float32(np.float32(running) * np.float32(100.0)) / np.float32(total))
             out.append("\t" + "\t".join([
                 f"{d.type:>40}", f"{d.elapsed.first / 1000.0:9.3f}",
                 f"{d.elapsed.avg() / 1000.0:9.3f}", f"{pct:7.3f}%", f"{cdf:7.3f}%",

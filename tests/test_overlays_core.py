@@ -1,0 +1,166 @@
+"""Timings and ranges against real TensorFlow: StatSummarizer tables, imports, calibration."""
+
+import os
+
+import numpy as np
+import pytest
+
+from conftest import run_cli
+from inspector.core import tf_bridge
+from inspector.core.graph import Graph
+from inspector.core.loaders import load
+from inspector.core.profiling import parse_benchmark_output, parse_chrome_trace, run_profile
+from inspector.core.stat_summarizer import StatSummarizer
+
+
+def traced_step_stats(path, fetch, feed, shape, runs=4):
+    gd = load(path).graph.graph_def
+    feeds = {feed: np.zeros(shape, np.float32)}
+    _, _, stats = tf_bridge.profile_runs(gd, feeds, [fetch], 1, runs, 0, 1)
+    return stats
+
+
+def tables(text):
+    """title -> list of rows, for comparing tables whose equal keys TF orders arbitrarily."""
+    out, title = {}, None
+    for line in text.splitlines():
+        if line.startswith("====="):
+            title = line.strip("= ")
+            out[title] = []
+        elif title and line.startswith("\t"):
+            out[title].append(line)
+    return out
+
+
+@pytest.mark.parametrize("name,fetch,feed,shape", [
+    ("mobilenet_v2.pb", "Identity", "input", (1, 224, 224, 3)),
+    ("inception_jpeg.pb", "softmax", "Mul", (1, 299, 299, 3)),
+])
+def test_our_summarizer_prints_what_tensorflows_prints(fx, name, fetch, feed, shape):
+    from tensorflow.python.util import _pywrap_stat_summarizer
+
+    from inspector.core.protos import step_stats_pb2
+
+    theirs, ours = _pywrap_stat_summarizer.StatSummarizer(), StatSummarizer()
+    for raw in traced_step_stats(os.path.join(fx, name), fetch, feed, shape):
+        theirs.ProcessStepStatsStr(raw)
+        ours.add_run(step_stats_pb2.StepStats.FromString(raw))
+    a, b = theirs.GetOutputString(), ours.text()
+    ta, tb = tables(a), tables(b)
+    assert ta["Run Order"] == tb["Run Order"]
+    assert ta["Summary by node type"] == tb["Summary by node type"]
+    for title in ("Top by Computation Time", "Top by Memory Use"):
+        # rows with equal keys come out in an arbitrary order in TF: compare all but the cdf
+        strip = lambda rows: sorted(r.split("\t")[:5] + r.split("\t")[6:] for r in rows)  # noqa
+        assert strip(ta[title]) == strip(tb[title])
+    tail_a = a[a.index("Number of nodes executed"):]
+    tail_b = b[b.index("Number of nodes executed"):]
+    assert [l for l in tail_a.splitlines() if not l.startswith("\t")] == \
+        [l for l in tail_b.splitlines() if not l.startswith("\t")]
+
+
+def test_profile_rows_match_the_graph_and_add_up(fx):
+    path = os.path.join(fx, "inception_jpeg.pb")
+    gd = load(path).graph.graph_def
+    prof = run_profile(gd, ["Mul"], ["softmax"], {"Mul": (1, 299, 299, 3)}, runs=3)
+    graph = Graph(gd)
+    per_node = prof.by_graph_node(graph)
+    assert "conv/Conv2D" in per_node or "conv/BatchNorm" in per_node  # (fused by the runtime)
+    assert "softmax" in per_node and "DecodeJpeg" not in per_node  # not executed
+    assert sum(t.pct for t in prof.nodes.values()) == pytest.approx(100.0, abs=0.01)
+    assert prof.unmatched == []
+    ops = prof.by_op_type(graph)
+    assert "Relu" in ops and not any(k.startswith("_Mkl") for k in ops if k in
+                                     {n.op for n in graph})
+    assert len(prof.run_totals_us) == 3 and len(prof.untraced_us) == 3
+
+
+def test_benchmark_output_round_trips_with_prefixes_and_old_widths(fx):
+    from inspector.core.protos import step_stats_pb2
+
+    s = StatSummarizer()
+    for raw in traced_step_stats(os.path.join(fx, "mobilenet_v2.pb"), "Identity", "input",
+                                 (1, 224, 224, 3), runs=2):
+        s.add_run(step_stats_pb2.StepStats.FromString(raw))
+    text = s.text()
+    glog = "\n".join(f"I1122 01:02:03.456789   1234 stat_summarizer.cc:123] {line}"
+                     for line in text.splitlines())
+    old = text.replace(" " * 16 + "[node type]", "[node type]".rjust(24))
+    for variant in (text, glog, old):
+        prof = parse_benchmark_output(variant)
+        assert set(prof.nodes) == set(s.details)
+        for name, d in s.details.items():
+            t = prof.nodes[name]
+            assert t.avg_ms == pytest.approx(round(d.elapsed.avg() / 1000.0, 3), abs=1e-9)
+            assert t.type == d.type and t.times == d.times_called // s.runs
+    with pytest.raises(Exception, match="no benchmark_model timing rows"):
+        parse_benchmark_output("hello\nworld\n")
+
+
+def test_chrome_trace_from_tensorflow_is_imported(fx):
+    stats = traced_step_stats(os.path.join(fx, "inception_jpeg.pb"), "softmax", "Mul",
+                              (1, 299, 299, 3), runs=1)
+    prof = parse_chrome_trace(tf_bridge.chrome_trace(stats[0]))
+    graph = load(os.path.join(fx, "inception_jpeg.pb")).graph
+    prof.match(graph)
+    assert "softmax" in prof.nodes and prof.by_graph_node(graph)["softmax"] > 0
+    assert prof.unmatched == []
+
+
+def test_profile_cli_prints_benchmark_tables(fx):
+    code, out, err = run_cli("profile", os.path.join(fx, "inception_jpeg.pb"), "--inputs", "Mul",
+                             "--outputs", "softmax", "--input_shape", "Mul=1,299,299,3",
+                             "--runs", "3", "--warmup", "1")
+    assert code == 0, err
+    for title in ("Run Order", "Top by Computation Time", "Top by Memory Use",
+                  "Summary by node type"):
+        assert f"============================== {title} ==============================" in out
+    assert "Timings (microseconds): count=3" in out and "Average inference timings in us" in out
+
+
+def test_calibration_runs_tf_freezes_like_tf_and_stays_close(fx, tmp_path):
+    from inspector.core.calibration import calibrate, compare_on_samples
+    from inspector.core.ranges import parse_log
+    from inspector.core.transforms import run_pipeline
+
+    path = os.path.join(fx, "inception_jpeg.pb")
+    gd = load(path).graph.graph_def
+    result = calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
+                       {"kind": "random", "count": 5, "seed": 3})
+    requant = [n.name for n in result.quantized.node if n.op == "RequantizationRange"]
+    assert set(result.log.records) == set(requant)
+    assert all(len(v) == 5 for v in result.log.records.values())
+    assert all(line.startswith(";") and "__print__;__requant_min_max:[" in line
+               for line in result.log_text.splitlines())
+    log = tmp_path / "ranges.log"
+    log.write_text(result.log_text)
+    for pct in ((5, 5), (30, 30)):
+        spec = (f'freeze_requantization_ranges(min_max_log_file="{log}", '
+                f"min_percentile={pct[0]}, max_percentile={pct[1]})")
+        ours = run_pipeline(result.quantized, spec, ["Mul"], ["softmax"])[-1].graph_def
+        theirs = tf_bridge.run_native_transform(result.quantized, ["Mul"], ["softmax"], spec)
+        from test_transforms import assert_same_graph
+
+        assert_same_graph(ours, theirs)
+    frozen = run_pipeline(result.quantized, f'freeze_requantization_ranges(min_max_log_file='
+                          f'"{log}")', ["Mul"], ["softmax"])[-1].graph_def
+    compared = compare_on_samples(gd, frozen, ["Mul"], ["softmax"], result.inputs)[0]
+    assert compared.max_abs_error < 0.05 and compared.top1_agreement >= 0.8
+    assert parse_log(log.read_text()).records == result.log.records
+
+
+def test_ranges_cli_reads_tf1_and_tf2_lines(tmp_path):
+    log = tmp_path / "r.log"
+    log.write_text(
+        "I0108 21:45:42.261883    1972 logging_ops.cc:79] ;conv/Conv2D/eightbit/requant_range"
+        "__print__;__requant_min_max:[-20.887871][22.274715]\n"
+        ";conv/Conv2D/eightbit/requant_range__print__;__requant_min_max:[-6.24283457][17.8844051]\n"
+        ";a/eightbit/requant_range__print__;__requant_min_max:[0.5][3]\n"
+        "unrelated\n")
+    code, out, err = run_cli("ranges", str(log))
+    assert code == 0, err
+    row = next(l for l in out.splitlines() if l.startswith("conv/"))
+    assert row.split()[1:4] == ["2", "-20.8879", "22.2747"]
+    assert "does not contain zero" in out
+    code, _, err = run_cli("ranges", str(tmp_path / "missing.log"))
+    assert code == 2 and "cannot read" in err
