@@ -24,6 +24,9 @@ def parse_args(argv):
     p.add_argument("--inputs", help="mark these nodes as inputs (comma list)")
     p.add_argument("--outputs", help="mark these nodes as outputs (comma list)")
     p.add_argument("--transforms", help="put this transform_graph pipeline in place")
+    p.add_argument("--timings", metavar="FILE",
+                   help="show timings from benchmark_model output or a Chrome trace")
+    p.add_argument("--ranges", metavar="LOG", help="show ranges from a requantization log")
     return p.parse_args(argv)
 
 
@@ -100,6 +103,14 @@ def main(argv=None) -> int:
     if args.inputs is not None or args.outputs is not None or args.transforms is not None:
         split = (lambda t: [x for x in t.split(",") if x] if t is not None else None)
         window.cli_overrides = (split(args.inputs), split(args.outputs), args.transforms)
+    if args.timings or args.ranges:
+        def overlays_once(*_):
+            window.session.model_changed.disconnect(overlays_once)
+            if args.timings:
+                window.overlays.import_timings(args.timings)
+            if args.ranges:
+                window.overlays.import_ranges(args.ranges)
+        window.session.model_changed.connect(overlays_once)
     window.show()
     window.open_path(args.model, args.signature)
     code = app.exec()

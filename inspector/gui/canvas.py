@@ -39,6 +39,7 @@ class NodeItem(QGraphicsItem):
         self.badge = ""          # overlay text above the box (role, timing, range ...)
         self.tag = ""            # "IN" / "OUT" for marked inputs and outputs
         self.diff = ""           # "added", "removed", "changed" against the original
+        self.heat = None         # overlay fill colour (timings, ranges), replaces the category
         self.setPos(item.x, item.y)
         self.setZValue(-10 if item.kind == "frame" else 1)
         self.setAcceptHoverEvents(True)
@@ -58,7 +59,7 @@ class NodeItem(QGraphicsItem):
         it = self.item
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         rect = QRectF(0, 0, it.w, it.h)
-        fill = QColor(COLOURS.get(it.category, COLOURS["other"]))
+        fill = QColor(self.heat or COLOURS.get(it.category, COLOURS["other"]))
         if self.dimmed:
             fill.setAlpha(70)
         if lod < 0.35 and it.kind != "frame" and not (self.selected or self.in_cone or
@@ -256,9 +257,11 @@ class GraphCanvas(QGraphicsView):
                                scene.height + 2 * margin))
 
     def mark(self, selected: str | None = None, cone: set | None = None, dropped=None,
-             tags=None, diff=None, badges=None) -> None:
-        """Selection, highlighted cone, dimmed (dropped) items, IN/OUT tags, diff states."""
+             tags=None, diff=None, badges=None, heat=None) -> None:
+        """Selection, highlighted cone, dimmed (dropped) items, IN/OUT tags, diff states,
+        overlay badges and heat colours."""
         tags, diff, badges, dropped = tags or {}, diff or {}, badges or {}, dropped or set()
+        heat = heat or {}
         for item_id, node in self.items_by_id.items():
             node.selected = item_id == selected
             node.in_cone = bool(cone) and item_id in cone and item_id != selected
@@ -267,6 +270,7 @@ class GraphCanvas(QGraphicsView):
             node.tag = tags.get(item_id, "")
             node.diff = diff.get(item_id, "")
             node.badge = badges.get(item_id, "")
+            node.heat = heat.get(item_id)
             node.update()
 
     # -- navigation ---------------------------------------------------------------------

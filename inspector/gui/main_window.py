@@ -15,6 +15,8 @@ from inspector.gui.canvas import GraphCanvas, Minimap
 from inspector.core.workbench import Workbench
 from inspector.gui.legend import Legend
 from inspector.gui.marking import MarkingMixin
+from inspector.gui.overlays_controller import OverlaysController
+from inspector.gui.overlays_panel import OverlaysPanel
 from inspector.gui.pipeline_panel import PipelinePanel
 from inspector.gui.preview_panel import PreviewPanel
 from inspector.gui.workbench_controller import WorkbenchController
@@ -29,6 +31,7 @@ MAX_RECENT = 10
 
 class MainWindow(MarkingMixin, QMainWindow):
     error_shown = Signal(str)
+    progress_changed = Signal(int, int)  # (done, total) from workers with countable steps
 
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
@@ -50,6 +53,7 @@ class MainWindow(MarkingMixin, QMainWindow):
         self._build_panels()
         self._build_status()
         self.controller = WorkbenchController(self)
+        self.overlays = OverlaysController(self)
         self._build_menus()
         self._connect()
         self.resize(1500, 1000)
@@ -89,6 +93,10 @@ class MainWindow(MarkingMixin, QMainWindow):
         self.pipeline_dock = self._dock("Pipeline", self.pipeline_panel, Qt.BottomDockWidgetArea)
         self.preview_dock = self._dock("Preview", self.preview_panel, Qt.BottomDockWidgetArea)
         self.splitDockWidget(self.pipeline_dock, self.preview_dock, Qt.Horizontal)
+        self.overlays_panel = OverlaysPanel()
+        self.overlays_dock = self._dock("Overlays", self.overlays_panel, Qt.RightDockWidgetArea)
+        self.tabifyDockWidget(self.properties_dock, self.overlays_dock)
+        self.properties_dock.raise_()
         self.resizeDocks([self.pipeline_dock], [260], Qt.Vertical)
         self.resizeDocks([self.search_dock, self.properties_dock], [300, 340], Qt.Horizontal)
 
@@ -158,7 +166,7 @@ class MainWindow(MarkingMixin, QMainWindow):
         view.addSeparator()
         for dock in (self.search_dock, self.summary_dock, self.properties_dock,
                      self.minimap_dock, self.legend_dock, self.workbench_dock, self.pipeline_dock,
-                     self.preview_dock):
+                     self.preview_dock, self.overlays_dock):
             view.addAction(dock.toggleViewAction())
         go = bar.addMenu("&Go")
         self._action(go, "&Find…", self.search_panel.focus, QKeySequence.Find)
@@ -178,13 +186,14 @@ class MainWindow(MarkingMixin, QMainWindow):
         s.selection_changed.connect(self._selection_changed)
         s.message.connect(self.status_label.setText)
         self.runner.busy_changed.connect(self._busy)
+        self.progress_changed.connect(self._progress)
         self.canvas.clicked.connect(lambda item: s.select(item))
         self.canvas.activated.connect(self._activated)
         self.canvas.walk.connect(self.walk)
         self.canvas.mark_key.connect(self.mark_selected)
         self.canvas.context_requested.connect(self._context_menu)
         for panel in (self.search_panel, self.summary_panel, self.properties,
-                      self.workbench_panel, self.preview_panel):
+                      self.workbench_panel, self.preview_panel, self.overlays_panel):
             panel.jump.connect(self.jump_to)
 
     # -- loading ------------------------------------------------------------------------
@@ -251,7 +260,16 @@ class MainWindow(MarkingMixin, QMainWindow):
         self.error_box = box
         self.error_shown.emit(text)
 
+    def _progress(self, done: int, total: int):
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.progress.setFormat(f"run {done}/{total}")
+        self.progress.setTextVisible(True)
+
     def _busy(self, busy: bool, label: str):
+        if busy:
+            self.progress.setRange(0, 0)  # busy until a worker reports countable progress
+            self.progress.setTextVisible(False)
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
         if busy:

@@ -35,7 +35,13 @@ class MarkingMixin:
                     item = self.visible_id(name)
                     diff[item] = state if item == name or diff.get(item) in (None, state) \
                         else "changed"
-        self.canvas.mark(self.visible_id(sel) if sel else None, cone, dropped, tags, diff, badges)
+        heat = {}
+        overlays = getattr(self, "overlays", None)
+        if overlays is not None and overlays.mode != "none" and view is not None:
+            heat, extra = overlays.decorate(view, self.canvas.items_by_id, self.visible_id)
+            badges.update(extra)
+        self.canvas.mark(self.visible_id(sel) if sel else None, cone, dropped, tags, diff, badges,
+                         heat)
 
     def mark_selected(self, kind: str):
         name = self.session.selected

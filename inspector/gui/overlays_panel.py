@@ -1,0 +1,176 @@
+"""Overlays: per-node timings (profiled in TensorFlow or imported) and logged requantization
+ranges (calibrated in one click or imported), drawn on the graph with charts and warnings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout,
+                               QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
+                               QRadioButton, QSpinBox, QTabWidget, QVBoxLayout, QWidget)
+
+
+def heat_colour(fraction: float) -> str:
+    """Pale yellow (cold) to deep red (hot)."""
+    f = min(max(fraction, 0.0), 1.0)
+    r, g, b = 255, int(245 - 190 * f), int(200 - 170 * f)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+class OverlaysPanel(QWidget):
+    jump = Signal(str)
+    mode_changed = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.mode_group = QButtonGroup(self)
+        row = QHBoxLayout()
+        self.mode_buttons = {}
+        for mode, label in (("none", "No overlay"), ("timings", "Timings"),
+                            ("ranges", "Ranges")):
+            button = QRadioButton(label)
+            self.mode_group.addButton(button)
+            self.mode_buttons[mode] = button
+            row.addWidget(button)
+            button.toggled.connect(lambda on, m=mode: on and self.mode_changed.emit(m))
+        self.mode_buttons["none"].setChecked(True)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._timings_tab(), "Timings")
+        self.tabs.addTab(self._ranges_tab(), "Ranges")
+        self.legend = QLabel("")
+        self.legend.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(row)
+        lay.addWidget(self.legend)
+        lay.addWidget(self.tabs)
+
+    def _timings_tab(self) -> QWidget:
+        w = QWidget()
+        form = QFormLayout()
+        self.warmup, self.runs = QSpinBox(), QSpinBox()
+        self.warmup.setRange(0, 100)
+        self.warmup.setValue(1)
+        self.runs.setRange(1, 1000)
+        self.runs.setValue(10)
+        self.intra, self.inter = QSpinBox(), QSpinBox()
+        self.intra.setRange(0, 64)
+        self.inter.setRange(0, 64)
+        self.inter.setValue(1)
+        form.addRow("warm-up runs", self.warmup)
+        form.addRow("traced runs", self.runs)
+        form.addRow("intra-op threads (0 = default)", self.intra)
+        form.addRow("inter-op threads (mobile: 1)", self.inter)
+        self.profile_button = QPushButton("Profile in TensorFlow")
+        self.import_timings = QPushButton("Import timings (benchmark_model text, Chrome trace)…")
+        self.profile_choice = QComboBox()
+        self.unmatched = QLabel("")
+        self.unmatched.setWordWrap(True)
+        self.charts = QTabWidget()
+        self.by_type = pg.PlotWidget(background=None)
+        self.top_nodes = pg.PlotWidget(background=None)
+        self.per_run = pg.PlotWidget(background=None)
+        for plot, title in ((self.by_type, "time by op type"), (self.top_nodes, "top nodes"),
+                            (self.per_run, "total per run")):
+            plot.setMenuEnabled(False)
+            plot.setMinimumHeight(150)
+            self.charts.addTab(plot, title)
+        lay = QVBoxLayout(w)
+        lay.addLayout(form)
+        lay.addWidget(self.profile_button)
+        lay.addWidget(self.import_timings)
+        lay.addWidget(QLabel("Run:"))
+        lay.addWidget(self.profile_choice)
+        lay.addWidget(self.unmatched)
+        lay.addWidget(self.charts, 1)
+        return w
+
+    def _ranges_tab(self) -> QWidget:
+        w = QWidget()
+        form = QFormLayout()
+        self.samples = QSpinBox()
+        self.samples.setRange(1, 10000)
+        self.samples.setValue(8)
+        self.min_pct, self.max_pct = QDoubleSpinBox(), QDoubleSpinBox()
+        for box in (self.min_pct, self.max_pct):
+            box.setRange(0.0, 100.0)
+            box.setValue(5.0)
+        form.addRow("random calibration inputs", self.samples)
+        form.addRow("min percentile", self.min_pct)
+        form.addRow("max percentile", self.max_pct)
+        self.calibrate_random = QPushButton("Calibrate on random inputs")
+        self.calibrate_folder = QPushButton("Calibrate on a folder (images or .npy)…")
+        self.import_ranges = QPushButton("Import a range log…")
+        self.freeze_button = QPushButton("Freeze ranges into the pipeline")
+        self.compare = QLabel("")
+        self.compare.setWordWrap(True)
+        self.warnings = QListWidget()
+        self.warnings.itemClicked.connect(lambda it: it.data(Qt.UserRole) and
+                                          self.jump.emit(it.data(Qt.UserRole)))
+        self.histogram = pg.PlotWidget(background=None)
+        self.histogram.setMenuEnabled(False)
+        self.histogram.setMinimumHeight(140)
+        lay = QVBoxLayout(w)
+        lay.addLayout(form)
+        for b in (self.calibrate_random, self.calibrate_folder, self.import_ranges,
+                  self.freeze_button):
+            lay.addWidget(b)
+        lay.addWidget(self.compare)
+        lay.addWidget(QLabel("Warnings (click to go to the node):"))
+        lay.addWidget(self.warnings, 1)
+        lay.addWidget(QLabel("Logged mins and maxes of the selected node:"))
+        lay.addWidget(self.histogram, 1)
+        return w
+
+    # -- drawing ------------------------------------------------------------------------
+    def show_profile(self, profile, graph) -> None:
+        self.unmatched.setText("Names matching no graph node: " + ", ".join(profile.unmatched[:10])
+                               if profile.unmatched else "Every timed node matched the graph.")
+        ops = list(profile.by_op_type(graph).items())[:12]
+        _bars(self.by_type, ops, "#f4a582")
+        top = sorted(profile.by_graph_node(graph).items(), key=lambda kv: -kv[1])[:12]
+        _bars(self.top_nodes, [(n.rpartition("/")[2] or n, v) for n, v in top], "#e06666")
+        self.per_run.clear()
+        if profile.run_totals_us:
+            self.per_run.plot(list(range(1, len(profile.run_totals_us) + 1)),
+                              [t / 1000.0 for t in profile.run_totals_us], symbol="o",
+                              pen=pg.mkPen("#1f6fd1", width=2))
+            self.per_run.setLabel("left", "ms")
+            self.per_run.setLabel("bottom", "run")
+
+    def show_warnings(self, warnings: list) -> None:
+        self.warnings.clear()
+        for text in warnings:
+            item = QListWidgetItem(text)
+            item.setData(Qt.UserRole, text.split(":")[0].replace("/eightbit/requant_range", ""))
+            self.warnings.addItem(item)
+
+    def show_histogram(self, pairs: list, chosen: tuple | None) -> None:
+        self.histogram.clear()
+        if not pairs:
+            return
+        for values, colour in (([p[0] for p in pairs], "#6fa8dc"), ([p[1] for p in pairs],
+                                                                     "#e06666")):
+            counts, edges = np.histogram(values, bins=min(20, max(len(values), 1)))
+            self.histogram.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
+                                                   brush=colour))
+        if chosen:
+            for v in chosen:
+                self.histogram.addItem(pg.InfiniteLine(v, pen=pg.mkPen("#333333", width=2)))
+        self.histogram.setTitle("mins (blue), maxes (red), chosen range (lines)", size="8pt")
+
+    def ask_folder(self) -> str | None:
+        path = QFileDialog.getExistingDirectory(self, "Calibration inputs (images or .npy)")
+        return path or None
+
+
+def _bars(plot, items: list, colour: str) -> None:
+    plot.clear()
+    if not items:
+        return
+    plot.addItem(pg.BarGraphItem(x0=0, y=list(range(len(items))), height=0.7,
+                                 width=[v for _, v in items], brush=colour))
+    plot.getAxis("left").setTicks([[(i, name[:22]) for i, (name, _) in enumerate(items)]])
+    plot.getViewBox().invertY(True)
+    plot.setLabel("bottom", "ms")
