@@ -11,6 +11,19 @@ from inspector.core.errors import ModelLoadError, TensorFlowUnavailable
 
 _IMPORT_LOCK = threading.Lock()
 _READY = []
+_WORK_LOCK = threading.RLock()
+
+
+def serialized(fn):
+    """TF graph building is not safe from several threads at once (two imports in parallel
+    have crashed the process); bridge calls that build or run graphs take turns."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with _WORK_LOCK:
+            return fn(*args, **kwargs)
+    return wrapper
 
 
 def tf():
@@ -123,6 +136,7 @@ def _io_names(fn, frozen) -> tuple[dict, dict]:
     return inputs, outputs
 
 
+@serialized
 def freeze_saved_model(directory: str, tags: list, signature: str):
     """(GraphDef, inputs, outputs) of one SavedModel signature, frozen and inlined."""
     t = tf()
@@ -142,6 +156,7 @@ def freeze_saved_model(directory: str, tags: list, signature: str):
     return graph_def, inputs, outputs
 
 
+@serialized
 def freeze_keras(path: str):
     """(GraphDef, inputs, outputs) of a Keras model file, loaded with safe_mode on."""
     t = tf()
@@ -166,6 +181,7 @@ def freeze_keras(path: str):
     return graph_def, inputs, outputs
 
 
+@serialized
 def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: str):
     """What freeze_graph does: restore the checkpoint, turn variables into constants."""
     t = tf()
@@ -198,6 +214,7 @@ def _to_tf(graph_def):
     return tf().compat.v1.GraphDef.FromString(graph_def.SerializeToString())
 
 
+@serialized
 def stateful_ops(ops) -> set:
     """The op types among `ops` that TF registers as stateful (or does not know at all)."""
     tf()
@@ -211,6 +228,7 @@ def stateful_ops(ops) -> set:
     return out
 
 
+@serialized
 def evaluate_tensors(graph_def, tensor_names: list) -> list:
     """Run a (constant) graph in TensorFlow and return the values of the named tensors."""
     t = tf()
@@ -221,6 +239,7 @@ def evaluate_tensors(graph_def, tensor_names: list) -> list:
         return sess.run(list(tensor_names))
 
 
+@serialized
 def run_native_transform(graph_def, inputs: list, outputs: list, transforms: str):
     """Apply transforms with TensorFlow's own C++ graph transform engine."""
     tf()
@@ -236,6 +255,7 @@ def run_native_transform(graph_def, inputs: list, outputs: list, transforms: str
     return protos.GraphDef.FromString(out)
 
 
+@serialized
 def optimize_for_inference(graph_def, inputs: list, outputs: list, toco_compatible: bool):
     tf()
     from tensorflow.python.tools import optimize_for_inference_lib
@@ -268,6 +288,7 @@ def _with_input_shapes(graph_def, input_shapes: dict):
     return gd
 
 
+@serialized
 def import_graph(graph_def, input_shapes: dict | None = None):
     """A tf.Graph holding the GraphDef (Placeholders reshaped as given), names unprefixed."""
     t = tf()
@@ -308,6 +329,7 @@ def skeleton(graph_def, keep_elements: int = 64):
     return gd
 
 
+@serialized
 def infer_shapes(graph_def, input_shapes: dict | None = None) -> dict:
     """node name -> list of static output shapes (tuples, None for unknown dims/rank)."""
     graph = import_graph(skeleton(graph_def), input_shapes)
@@ -318,6 +340,7 @@ def infer_shapes(graph_def, input_shapes: dict | None = None) -> dict:
     return out
 
 
+@serialized
 def run_graph(graph_def, feeds: dict, fetches: list, input_shapes: dict | None = None) -> list:
     """Execute the graph once: feeds tensor name -> array, returns the fetched arrays."""
     t = tf()
@@ -337,6 +360,7 @@ def _tensor_name(name: str) -> str:
     return name if ":" in name else name + ":0"
 
 
+@serialized
 def profiler_float_ops(graph_def, input_shapes: dict | None = None) -> int:
     """tf.compat.v1.profiler's float_operation total for the graph (the FLOPs oracle)."""
     t = tf()
@@ -347,6 +371,7 @@ def profiler_float_ops(graph_def, input_shapes: dict | None = None) -> int:
     return int(result.total_float_ops)
 
 
+@serialized
 def output_types(graph_def) -> dict:
     """node name -> list of output dtype enums, from TF's op registry via a graph import."""
     graph = import_graph(graph_def)
@@ -354,6 +379,7 @@ def output_types(graph_def) -> dict:
             for op in graph.get_operations()}
 
 
+@serialized
 def default_attrs(ops) -> dict:
     """op type -> {attr name: serialized default AttrValue} for the ops TF knows."""
     tf()
@@ -368,6 +394,7 @@ def default_attrs(ops) -> dict:
     return out
 
 
+@serialized
 def io_types(graph_def) -> dict:
     """node name -> (data input dtype enums, output dtype enums), as TF's op registry says."""
     graph = import_graph(graph_def)
@@ -376,6 +403,7 @@ def io_types(graph_def) -> dict:
             for op in graph.get_operations()}
 
 
+@serialized
 def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, intra: int,
                  inter: int, input_shapes=None, cancel=None, progress=None) -> tuple:
     """Run the graph: warm-up runs, untimed-trace runs (wall µs), then FULL_TRACE runs.
@@ -422,6 +450,7 @@ def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, 
     return plain, traced, stats
 
 
+@serialized
 def chrome_trace(step_stats_bytes: bytes) -> str:
     """TF's own Chrome trace JSON for one run's StepStats (for tests and export)."""
     tf()

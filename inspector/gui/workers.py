@@ -6,7 +6,7 @@ import gc
 import threading
 import traceback
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
 
 _gc_lock = threading.Lock()
@@ -37,12 +37,13 @@ class _Relay(QObject):
     failed = Signal(str, int, object)
 
 
-class _Task(QRunnable):
+class _Task:
+    """One request, run on a plain Python thread (TensorFlow crashed in QThreadPool threads
+    while importing a graph; Python threads run it fine)."""
+
     def __init__(self, relay, kind, generation, fn, cancel):
-        super().__init__()
         self.relay, self.kind, self.generation, self.fn, self.cancel = \
             relay, kind, generation, fn, cancel
-        self.setAutoDelete(True)
 
     def run(self):
         try:
@@ -62,8 +63,7 @@ class TaskRunner(QObject):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(2)
+        self._threads: list = []
         self._relay = _Relay()
         self._relay.done.connect(self._on_done)
         self._relay.failed.connect(self._on_failed)
@@ -73,7 +73,7 @@ class TaskRunner(QObject):
         self._labels: dict = {}
 
     def submit(self, kind: str, fn, on_done, on_error=None, label: str = "") -> None:
-        """Run fn(cancel_event) in the pool; on_done(result) runs on the GUI thread."""
+        """Run fn(cancel_event) on a worker thread; on_done(result) runs on the GUI thread."""
         self.cancel(kind)
         gen = self._generation.get(kind, 0) + 1
         self._generation[kind] = gen
@@ -82,7 +82,10 @@ class TaskRunner(QObject):
         self._callbacks[kind] = (on_done, on_error)
         self._labels[kind] = label or kind
         self.busy_changed.emit(True, self._labels[kind])
-        self.pool.start(_Task(self._relay, kind, gen, fn, event))
+        task = _Task(self._relay, kind, gen, fn, event)
+        thread = threading.Thread(target=task.run, name=f"inspector-{kind}", daemon=True)
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+        thread.start()
 
     def cancel(self, kind: str | None = None) -> None:
         kinds = [kind] if kind else list(self._cancel)
@@ -116,4 +119,9 @@ class TaskRunner(QObject):
             callbacks[1](exc)
 
     def wait(self, msecs: int = 30000) -> bool:
-        return self.pool.waitForDone(msecs)
+        import time
+
+        end = time.monotonic() + msecs / 1000.0
+        for thread in list(self._threads):
+            thread.join(max(end - time.monotonic(), 0.0))
+        return not any(t.is_alive() for t in self._threads)

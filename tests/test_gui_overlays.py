@@ -1,0 +1,92 @@
+"""Overlays driven as a user: profile, import, switch overlays, read badges, calibrate, freeze."""
+
+import os
+import shutil
+
+import pytest
+from PySide6.QtCore import Qt
+
+from conftest import run_cli
+from test_gui import open_and_wait, wait_drawn, window  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def model(fx, tmp_path):
+    path = tmp_path / "inception.pb"
+    shutil.copy(os.path.join(fx, "inception_jpeg.pb"), path)
+    return str(path)
+
+
+def test_profile_in_the_app_then_switch_overlays(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.overlays_panel.runs.setValue(3)
+    seen = []
+    window.progress_changed.connect(lambda d, t: seen.append((d, t)))
+    qtbot.mouseClick(window.overlays_panel.profile_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(window.overlays.profiles) and not window.runner.is_busy(),
+                    timeout=120000)
+    assert seen and seen[-1] == (7, 7)  # 1 warm-up + 3 untraced + 3 traced runs
+    assert window.overlays_panel.mode_buttons["timings"].isChecked()
+    items = window.canvas.items_by_id
+    assert items["softmax"].badge.endswith(" ms") and items["softmax"].heat
+    assert items["conv/"].badge.endswith(" ms")  # a collapsed scope shows its sum
+    assert not items["DecodeJpeg"].badge        # not executed: no timing
+    qtbot.mouseClick(window.overlays_panel.mode_buttons["none"], Qt.LeftButton)
+    assert not window.canvas.items_by_id["softmax"].badge
+    assert window.canvas.items_by_id["softmax"].heat is None
+    window.overlays_panel.mode_buttons["timings"].click()
+    assert window.canvas.items_by_id["softmax"].badge
+
+
+def test_import_benchmark_output_and_ranges(qtbot, window, model, tmp_path):
+    code, out, err = run_cli("profile", model, "--inputs", "Mul", "--outputs", "softmax",
+                             "--input_shape", "Mul=1,299,299,3", "--runs", "2")
+    assert code == 0, err
+    timings = tmp_path / "phone.txt"
+    timings.write_text("\n".join("I1122 10:00:00.000000 1 stat_summarizer.cc:1] " + line
+                                 for line in out.splitlines()))
+    open_and_wait(qtbot, window, model)
+    window.overlays.import_timings(str(timings))
+    assert window.overlays.profile_now.source.startswith("phone.txt")
+    assert window.canvas.items_by_id["softmax"].badge.endswith(" ms")
+    log = tmp_path / "ranges.log"
+    log.write_text(";softmax/logits/eightbit/requant_range__print__;__requant_min_max:[-8.5][4.5]\n"
+                   ";MatMul/eightbit/requant_range__print__;__requant_min_max:[0.5][2]\n")
+    window.overlays.import_ranges(str(log))
+    assert window.overlays_panel.mode_buttons["ranges"].isChecked()
+    window.session.expand_all()
+    wait_drawn(qtbot, window, window.scenes_drawn)
+    items = window.canvas.items_by_id
+    assert items["softmax/logits"].badge == "[-8.5, 4.5]"
+    assert items["MatMul"].badge == "[0.5, 2]"
+    warnings = [window.overlays_panel.warnings.item(i).text()
+                for i in range(window.overlays_panel.warnings.count())]
+    assert any("MatMul" in w and "does not contain zero" in w for w in warnings)
+
+
+def test_calibrate_and_freeze_into_the_pipeline(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text('strip_unused_nodes(type=float, shape="1,299,299,3")')
+    window.overlays_panel.samples.setValue(3)
+    qtbot.mouseClick(window.overlays_panel.calibrate_random, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(window.overlays.records) and not window.runner.is_busy(),
+                    timeout=180000)
+    assert "top-1 agreement" in window.overlays_panel.compare.text()
+    assert all(len(v) == 3 for v in window.overlays.records.values())
+    assert window.canvas.items_by_id["softmax/"].badge.startswith("[")
+    window.jump_to("MatMul")
+    assert window.overlays_panel.histogram.listDataItems() or \
+        window.overlays_panel.histogram.getPlotItem().items
+    path = window.overlays.freeze()
+    assert os.path.exists(path) and path.endswith(".ranges.log")
+    assert "quantize_nodes freeze_requantization_ranges(" in window.workbench.text
+    qtbot.waitUntil(lambda: len(window.controller.rows) == 4 and not window.runner.is_busy(),
+                    timeout=120000)
+    assert not any(r.error for r in window.controller.rows), \
+        [r.error for r in window.controller.rows]
+    final = window.controller.rows[-1].graph_def
+    assert not any(n.op == "RequantizationRange" for n in final.node)
