@@ -84,3 +84,31 @@ def test_screenshot_of_the_pipeline_preview(tmp_path, fx):
             if rgb in wanted:
                 seen[wanted[rgb]] = seen.get(wanted[rgb], 0) + 1
     assert {"IN tag", "OUT tag", "FLOPs bars", "size bars"} <= set(seen), seen
+
+
+@pytest.mark.parametrize("overlay", ["timings", "ranges"])
+def test_screenshot_of_each_overlay(tmp_path, fx, overlay):
+    from PySide6.QtGui import QColor, QImage
+
+    from conftest import run_cli
+    from inspector.gui.overlays_panel import heat_colour
+
+    model = os.path.join(fx, "inception_jpeg.pb")
+    if overlay == "timings":
+        code, out, err = run_cli("profile", model, "--inputs", "Mul", "--outputs", "softmax",
+                                 "--input_shape", "Mul=1,299,299,3", "--runs", "2")
+        assert code == 0, err
+        data = tmp_path / "timings.txt"
+        data.write_text(out)
+    else:
+        data = tmp_path / "ranges.log"
+        code, _, err = run_cli("calibrate", model, "--inputs", "Mul", "--outputs", "softmax",
+                               "--input_shape", "Mul=1,299,299,3", "--data", "random",
+                               "--count", "3", "--log", str(data))
+        assert code == 0, err
+    path = screenshot(tmp_path, model, f"--{overlay}", str(data), "--expand", "mixed")
+    image = QImage(path)
+    hottest = QColor(heat_colour(1.0)).rgb()
+    hits = sum(image.pixel(x, y) == hottest for y in range(0, image.height(), 2)
+               for x in range(0, image.width(), 2))
+    assert hits > 30, hits  # the hottest / widest node is filled with the top heat colour
