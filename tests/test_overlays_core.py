@@ -164,3 +164,26 @@ def test_ranges_cli_reads_tf1_and_tf2_lines(tmp_path):
     assert "does not contain zero" in out
     code, _, err = run_cli("ranges", str(tmp_path / "missing.log"))
     assert code == 2 and "cannot read" in err
+
+
+def test_calibration_from_a_folder_of_images_and_npy(fx, tmp_path):
+    import tensorflow as tf
+
+    from inspector.core.calibration import calibrate
+
+    images = tmp_path / "images"
+    images.mkdir()
+    rng = np.random.default_rng(0)
+    for i in range(2):
+        pixels = rng.integers(0, 255, (40, 50, 3), dtype=np.uint8)
+        (images / f"img{i}.png").write_bytes(tf.io.encode_png(pixels).numpy())
+    gd = load(os.path.join(fx, "inception_jpeg.pb")).graph.graph_def
+    result = calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
+                       {"kind": "images", "path": str(images), "mean": 128, "std": 128})
+    assert result.samples == 2 and result.inputs[0].shape == (1, 299, 299, 3)
+    assert np.abs(result.inputs[0]).max() <= 1.0 + 1e-6
+    batch = tmp_path / "batch.npy"
+    np.save(batch, rng.standard_normal((3, 299, 299, 3)).astype(np.float32))
+    result = calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3), {"kind": "npy",
+                                                                     "path": str(batch)})
+    assert result.samples == 3

@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 
-def samples(spec: dict, tf):
+def samples(spec: dict, decode_image):
     data, shape = spec["data"], tuple(spec["input_shape"])
     kind = data["kind"]
     if kind == "random":
@@ -39,27 +39,20 @@ def samples(spec: dict, tf):
         files = sorted(f for f in glob.glob(os.path.join(data["path"], "*"))
                        if f.lower().endswith((".jpg", ".jpeg", ".png", ".bmp", ".gif")))
         for f in files:
-            img = tf.io.decode_image(tf.io.read_file(f), channels=shape[-1], expand_animations=False)
-            img = tf.image.resize(tf.cast(img, tf.float32), shape[1:3])
-            yield ((img.numpy() - mean) / std)[None].astype(np.float32)
+            img = decode_image(f, shape[-1], shape[1:3])
+            yield ((img - mean) / std)[None].astype(np.float32)
 
 
 def main(spec_path: str) -> int:
     with open(spec_path) as fh:
         spec = json.load(fh)
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    import tensorflow as tf
+    from inspector.core import protos, tf_bridge
 
-    gd = tf.compat.v1.GraphDef.FromString(open(spec["graph"], "rb").read())
-    graph = tf.Graph()
-    with graph.as_default():
-        tf.compat.v1.import_graph_def(gd, name="")
-    feed_name = spec["input"] if ":" in spec["input"] else spec["input"] + ":0"
-    fetches = [o if ":" in o else o + ":0" for o in spec["outputs"]]
-    items = list(samples(spec, tf))
-    with tf.compat.v1.Session(graph=graph) as sess:
+    graph_def = protos.GraphDef.FromString(open(spec["graph"], "rb").read())
+    items = list(samples(spec, tf_bridge.decode_image))
+    with tf_bridge.session_for(graph_def) as run:
         for i, x in enumerate(items):
-            outs = sess.run(fetches, {feed_name: x})
+            outs = run({spec["input"]: x}, spec["outputs"])
             np.save(os.path.join(spec["out_dir"], f"input_{i}.npy"), x)
             np.save(os.path.join(spec["out_dir"], f"output_{i}.npy"), outs[0])
             sys.stderr.flush()

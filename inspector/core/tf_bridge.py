@@ -459,3 +459,31 @@ def chrome_trace(step_stats_bytes: bytes) -> str:
 
     stats = step_stats_pb2.StepStats.FromString(step_stats_bytes)
     return timeline.Timeline(stats).generate_chrome_trace_format()
+
+
+def decode_image(path: str, channels: int, size) -> "object":
+    """An image file as a float32 array of the given height and width."""
+    t = tf()
+    img = t.io.decode_image(t.io.read_file(path), channels=channels, expand_animations=False)
+    return t.image.resize(t.cast(img, t.float32), list(size)).numpy()
+
+
+class session_for:
+    """`with session_for(graph_def) as run: run(feeds, fetches)`: one session, many runs."""
+
+    def __init__(self, graph_def, input_shapes=None):
+        self.graph_def, self.input_shapes = graph_def, input_shapes
+
+    def __enter__(self):
+        t = tf()
+        self.graph = import_graph(self.graph_def, self.input_shapes)
+        self.sess = t.compat.v1.Session(graph=self.graph)
+
+        def run(feeds: dict, fetches: list):
+            return self.sess.run([_tensor_name(f) for f in fetches],
+                                 {_tensor_name(k): v for k, v in feeds.items()})
+        return run
+
+    def __exit__(self, *exc):
+        self.sess.close()
+        return False
