@@ -90,3 +90,20 @@ def test_calibrate_and_freeze_into_the_pipeline(qtbot, window, model):
         [r.error for r in window.controller.rows]
     final = window.controller.rows[-1].graph_def
     assert not any(n.op == "RequantizationRange" for n in final.node)
+
+
+def test_tables_copy_export_and_zero_inputs(qtbot, window, model, tmp_path):
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.overlays_panel.runs.setValue(2)
+    window.overlays_panel.feed_mode.setCurrentIndex(1)  # zeros
+    qtbot.mouseClick(window.overlays_panel.profile_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(window.overlays.profiles) and not window.runner.is_busy(),
+                    timeout=120000)
+    text = window.overlays.copy_tables()
+    assert "============================== Run Order ==============================" in text
+    assert "Timings (microseconds): count=2" in window.overlays_panel.tables.toPlainText()
+    out = window.overlays.export_tables(str(tmp_path / "t.txt"))
+    from inspector.core.profiling import load_profile_file
+
+    assert set(load_profile_file(out).nodes) == set(window.overlays.profile_now.nodes)

@@ -37,9 +37,10 @@ def unsafe_nodes(graph: Graph, outputs=()) -> list:
 def check_safe(graph: Graph, outputs, allow_io: bool, label: str = "graph") -> None:
     bad = unsafe_nodes(graph, outputs)
     if bad and not allow_io:
-        node = graph.node(bad[0])
-        raise UnsafeGraphError(f"{label} has {len(bad)} node(s) that touch files or the network "
-                               f"({node.op}); refusing to run it without permission "
+        listed = ", ".join(f"{n} ({graph.node(n).op})" for n in bad[:5])
+        more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
+        raise UnsafeGraphError(f"{label} has {len(bad)} node(s) that touch files or the network: "
+                               f"{listed}{more}; refusing to run it without permission "
                                "(--allow_io)", node=bad[0])
 
 

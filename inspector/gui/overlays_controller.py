@@ -32,6 +32,8 @@ class OverlaysController(QObject):
         p.calibrate_folder.clicked.connect(self._calibrate_folder)
         p.import_ranges.clicked.connect(lambda: self.import_ranges())
         p.freeze_button.clicked.connect(lambda: self.freeze())
+        p.copy_tables.clicked.connect(self.copy_tables)
+        p.export_tables.clicked.connect(lambda: self.export_tables())
         p.min_pct.valueChanged.connect(lambda *_: self._refresh())
         p.max_pct.valueChanged.connect(lambda *_: self._refresh())
         window.session.selection_changed.connect(lambda *_: self._histogram())
@@ -143,11 +145,15 @@ class OverlaysController(QObject):
         warmup, runs = self.p.warmup.value(), self.p.runs.value()
         intra, inter = self.p.intra.value(), self.p.inter.value()
         progress = self.w.progress_changed.emit
+        mode = ("random", "zeros", "npy")[self.p.feed_mode.currentIndex()]
+        npy = dict(item.strip().split("=", 1) for item in self.p.npy.text().split(",")
+                   if "=" in item) if mode == "npy" else None
 
         def work(cancel):
             gd = self._graph_for_run(ins, shapes)
-            return run_profile(gd, ins, outs, shapes, warmup=warmup, runs=runs, intra=intra,
-                               inter=inter, allow_io=allow_io, cancel=cancel, progress=progress)
+            return run_profile(gd, ins, outs, shapes, "zeros" if mode == "zeros" else "random",
+                               0, npy, warmup=warmup, runs=runs, intra=intra, inter=inter,
+                               allow_io=allow_io, cancel=cancel, progress=progress)
 
         def failed(exc):
             if isinstance(exc, Cancelled):
@@ -184,12 +190,30 @@ class OverlaysController(QObject):
         profile.source = f"{os.path.basename(path)} ({profile.source})"
         self.add_profile(profile)
 
+    def copy_tables(self) -> str:
+        from PySide6.QtWidgets import QApplication
+
+        text = self.profile_now.text if self.profile_now else ""
+        QApplication.clipboard().setText(text)
+        return text
+
+    def export_tables(self, path: str | None = None) -> str | None:
+        from inspector.core.writer import atomic_write
+
+        if self.profile_now is None or not self.profile_now.text:
+            return None
+        path = path or QFileDialog.getSaveFileName(self.w, "Export tables", "timings.txt")[0]
+        if path:
+            atomic_write(path, self.profile_now.text, force=True)
+        return path or None
+
     # -- ranges -------------------------------------------------------------------------
     def _calibrate_folder(self) -> None:
         folder = self.p.ask_folder()
         if folder:
             kind = "npy" if any(f.endswith(".npy") for f in os.listdir(folder)) else "images"
-            self.calibrate({"kind": kind, "path": folder})
+            self.calibrate({"kind": kind, "path": folder, "mean": self.p.mean.value(),
+                            "std": self.p.std.value()})
 
     def calibrate(self, data: dict | None) -> None:
         from inspector.core.calibration import calibrate, compare_on_samples

@@ -7,8 +7,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout,
-                               QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
-                               QRadioButton, QSpinBox, QTabWidget, QVBoxLayout, QWidget)
+                               QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QPlainTextEdit, QPushButton, QRadioButton, QSpinBox, QTabWidget,
+                               QVBoxLayout, QWidget)
 
 
 def heat_colour(fraction: float) -> str:
@@ -62,12 +63,25 @@ class OverlaysPanel(QWidget):
         form.addRow("traced runs", self.runs)
         form.addRow("intra-op threads (0 = default)", self.intra)
         form.addRow("inter-op threads (mobile: 1)", self.inter)
+        self.feed_mode = QComboBox()
+        self.feed_mode.addItems(["random (seed 0)", "zeros", "from .npy files"])
+        self.npy = QLineEdit()
+        self.npy.setPlaceholderText("NAME=file.npy, NAME2=other.npy")
+        form.addRow("inputs", self.feed_mode)
+        form.addRow(".npy per input", self.npy)
         self.profile_button = QPushButton("Profile in TensorFlow")
         self.import_timings = QPushButton("Import timings (benchmark_model text, Chrome trace)…")
         self.profile_choice = QComboBox()
         self.unmatched = QLabel("")
         self.unmatched.setWordWrap(True)
         self.charts = QTabWidget()
+        self.tables = QPlainTextEdit()
+        self.tables.setReadOnly(True)
+        self.tables.setLineWrapMode(QPlainTextEdit.NoWrap)
+        font = self.tables.font()
+        font.setFamily("monospace")
+        font.setPointSize(8)
+        self.tables.setFont(font)
         self.by_type = pg.PlotWidget(background=None)
         self.top_nodes = pg.PlotWidget(background=None)
         self.per_run = pg.PlotWidget(background=None)
@@ -76,6 +90,9 @@ class OverlaysPanel(QWidget):
             plot.setMenuEnabled(False)
             plot.setMinimumHeight(150)
             self.charts.addTab(plot, title)
+        self.charts.addTab(self.tables, "tables")
+        self.copy_tables = QPushButton("Copy tables (benchmark_model format)")
+        self.export_tables = QPushButton("Export tables…")
         lay = QVBoxLayout(w)
         lay.addLayout(form)
         lay.addWidget(self.profile_button)
@@ -84,6 +101,10 @@ class OverlaysPanel(QWidget):
         lay.addWidget(self.profile_choice)
         lay.addWidget(self.unmatched)
         lay.addWidget(self.charts, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.copy_tables)
+        buttons.addWidget(self.export_tables)
+        lay.addLayout(buttons)
         return w
 
     def _ranges_tab(self) -> QWidget:
@@ -97,6 +118,12 @@ class OverlaysPanel(QWidget):
             box.setRange(0.0, 100.0)
             box.setValue(5.0)
         form.addRow("random calibration inputs", self.samples)
+        self.mean, self.std = QDoubleSpinBox(), QDoubleSpinBox()
+        self.mean.setRange(-1e6, 1e6)
+        self.std.setRange(1e-6, 1e6)
+        self.std.setValue(1.0)
+        form.addRow("images: subtract mean", self.mean)
+        form.addRow("images: divide by std", self.std)
         form.addRow("min percentile", self.min_pct)
         form.addRow("max percentile", self.max_pct)
         self.calibrate_random = QPushButton("Calibrate on random inputs")
@@ -125,6 +152,7 @@ class OverlaysPanel(QWidget):
 
     # -- drawing ------------------------------------------------------------------------
     def show_profile(self, profile, graph) -> None:
+        self.tables.setPlainText(profile.text or "(imported timings: no tables to show)")
         self.unmatched.setText("Names matching no graph node: " + ", ".join(profile.unmatched[:10])
                                if profile.unmatched else "Every timed node matched the graph.")
         ops = list(profile.by_op_type(graph).items())[:12]
