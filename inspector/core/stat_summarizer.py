@@ -165,14 +165,16 @@ class StatSummarizer:
                                        f"{'[cdf %]':>11}", f"{'[mem KB]':>10}",
                                        f"{'[times called]':>10}"]))
         rows = self.by_type()
-        total = sum(r[2] for r in rows) or 1
-        cdf = 0.0
-        for kind, count, us, mem, called in rows:
-            pct = us * 100.0 / total
-            cdf += pct
-            lines.append("\t" + "\t".join([f"{kind:>40}", f"{count:9d}", f"{us / 1000.0:10.3f}",
-                                           f"{pct:10.3f}%", f"{cdf:10.3f}%",
-                                           f"{mem / 1000.0:10.3f}", f"{called:9d}"]))
+        f32 = np.float32
+        total = f32(sum(r[2] for r in rows) or 1)
+        cdf = f32(0.0)
+        for kind, count, us, mem, called in rows:  # this table is computed in float, as in TF
+            pct = f32(f32(us) / total) * f32(100.0)
+            cdf = f32(cdf + pct)
+            lines.append("\t" + "\t".join([
+                f"{kind:>40}", f"{count:9d}", f"{float(f32(us) / f32(1000.0)):10.3f}",
+                f"{float(pct):10.3f}%", f"{float(cdf):10.3f}%",
+                f"{float(f32(mem) / f32(1000.0)):10.3f}", f"{called:9d}"]))
         lines += ["", f"Timings (microseconds): {self.run_total.text()}",
                   f"Memory (bytes): {self.memory.text()}",
                   f"{len(self.details)} nodes observed", ""]
