@@ -45,6 +45,16 @@ def fx() -> str:
     return fixture_dir()
 
 
+@pytest.fixture
+def model(fx, tmp_path) -> str:
+    """A private copy of the Inception-style fixture (sessions and logs are written beside it)."""
+    import shutil
+
+    path = tmp_path / "inception.pb"
+    shutil.copy(os.path.join(fx, "inception_jpeg.pb"), path)
+    return str(path)
+
+
 @pytest.fixture(scope="session")
 def demo_model() -> str:
     return DEMO
@@ -56,3 +66,18 @@ def run_cli(*args, cwd=None):
     proc = subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT, env=env, timeout=300)
     return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.runner.cancel()
+    win.runner.wait(10000)

@@ -14,21 +14,6 @@ from inspector.core.dot_export import render
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture
-def window(qtbot, tmp_path):
-    from PySide6.QtCore import QSettings
-
-    from inspector.gui.main_window import MainWindow
-
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    win = MainWindow(settings)
-    qtbot.addWidget(win)
-    win.show()
-    yield win
-    win.runner.cancel()
-    win.runner.wait(10000)
-
-
 def wait_drawn(qtbot, win, before=None):
     before = win.scenes_drawn if before is None else before
     qtbot.waitUntil(lambda: win.scenes_drawn > before and not win.runner.is_busy(), timeout=60000)

@@ -1,22 +1,15 @@
 """Overlays driven as a user: profile, import, switch overlays, read badges, calibrate, freeze."""
 
 import os
-import shutil
 
 import pytest
 from PySide6.QtCore import Qt
 
 from conftest import run_cli
-from test_gui import open_and_wait, wait_drawn, window  # noqa: F401  (fixtures)
+from test_gui import open_and_wait, wait_drawn
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-
-@pytest.fixture
-def model(fx, tmp_path):
-    path = tmp_path / "inception.pb"
-    shutil.copy(os.path.join(fx, "inception_jpeg.pb"), path)
-    return str(path)
 
 
 def test_profile_in_the_app_then_switch_overlays(qtbot, window, model):

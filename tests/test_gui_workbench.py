@@ -13,17 +13,10 @@ from PySide6.QtWidgets import QApplication
 from inspector.core.loaders import load
 from inspector.core.metrics import compute_metrics
 from inspector.core.transforms import run_pipeline
-from test_gui import open_and_wait, wait_drawn, window  # noqa: F401  (fixtures)
+from test_gui import open_and_wait, wait_drawn
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-
-@pytest.fixture
-def model(fx, tmp_path):
-    """A private copy of the Inception-style fixture (sessions are written beside it)."""
-    path = tmp_path / "inception.pb"
-    shutil.copy(os.path.join(fx, "inception_jpeg.pb"), path)
-    return str(path)
 
 
 def wait_preview(qtbot, win, steps):

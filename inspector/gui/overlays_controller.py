@@ -120,6 +120,13 @@ class OverlaysController(QObject):
             raise InspectorError("mark at least one output (and the inputs) first")
         return ins, outs
 
+    def _io_or_report(self):
+        try:
+            return self._io()
+        except InspectorError as exc:
+            self.w.show_error(exc.one_line())
+            return None
+
     def _graph_for_run(self, ins, shapes):
         """The stripped subgraph between the inputs and outputs, so fed inputs cut the graph."""
         from inspector.core.transforms import run_pipeline
@@ -136,11 +143,10 @@ class OverlaysController(QObject):
         from inspector.core.numeric_check import UnsafeGraphError
         from inspector.core.profiling import run_profile
 
-        try:
-            ins, outs = self._io()
-        except InspectorError as exc:
-            self.w.show_error(exc.one_line())
+        io = self._io_or_report()
+        if io is None:
             return
+        ins, outs = io
         shapes, _ = self.w.input_shapes_and_types()
         warmup, runs = self.p.warmup.value(), self.p.runs.value()
         intra, inter = self.p.intra.value(), self.p.inter.value()
@@ -219,11 +225,10 @@ class OverlaysController(QObject):
         from inspector.core.calibration import calibrate, compare_on_samples
         from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
 
-        try:
-            ins, outs = self._io()
-        except InspectorError as exc:
-            self.w.show_error(exc.one_line())
+        io = self._io_or_report()
+        if io is None:
             return
+        ins, outs = io
         shapes, _ = self.w.input_shapes_and_types()
         shape = shapes.get(ins[0].split(":")[0]) if ins else None
         if shape is None:
