@@ -47,6 +47,8 @@ def outputs_map(graph_def) -> dict:
 def rename_node_inputs(graph_def, mapping: dict, ignore: set = frozenset()):
     """TF's RenameNodeInputs: keys compared as canonical names (`a` == `a:0`), a key `a:*`
     matches any port (keeping `^` and the port), applied until nothing matches."""
+    if not mapping:
+        return graph_def
     by_node: dict = {}
     for src, dst in mapping.items():
         by_node.setdefault(node_name_from_input(src), []).append((src, dst))
@@ -81,6 +83,11 @@ def rename_node_inputs(graph_def, mapping: dict, ignore: set = frozenset()):
 
 def sort_by_execution_order(graph_def):
     """TF's SortByExecutionOrder: Kahn's algorithm with a LIFO ready stack."""
+    return copy_graph(graph_def, execution_order(graph_def))
+
+
+def execution_order(graph_def) -> list:
+    """The nodes in TF's SortByExecutionOrder order (no copy of the graph)."""
     nodes = list(graph_def.node)
     index = {n.name: i for i, n in enumerate(nodes)}
     pending = [0] * len(nodes)
@@ -110,7 +117,7 @@ def sort_by_execution_order(graph_def):
                 ready.append(c)
     if len(order) < len(nodes):
         raise TransformError(f"{len(nodes) - len(order)} nodes in a cycle")
-    return copy_graph(graph_def, [nodes[i] for i in order])
+    return [nodes[i] for i in order]
 
 
 @dataclass
@@ -161,13 +168,13 @@ def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies
     the set of matched node names that something outside the match consumes.
     The result keeps the original node order, with replacements at the head node's place.
     """
-    ordered = sort_by_execution_order(graph_def)
+    ordered = execution_order(graph_def)
     nodes = node_map(graph_def)
     consumers = outputs_map(graph_def)
     used: set = set()
     replacements: dict = {}
     dropped: set = set()
-    for node in ordered.node:
+    for node in ordered:
         if node.name in used:
             continue
         m = _match(pattern, node.name, nodes, used)
@@ -187,6 +194,8 @@ def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies
             continue
         replacements[m.node.name] = new_nodes
         dropped.update(n for n in names if n != m.node.name)
+    if not replacements:
+        return graph_def  # nothing matched: no copy of a possibly huge graph
     out = copy_graph(graph_def, [])
     for node in graph_def.node:
         if node.name in replacements:
