@@ -134,6 +134,8 @@ class MainWindow(MarkingMixin, QMainWindow):
         self._action(file_menu, "Export DOT (TF graph_to_dot)…",
                      lambda: exporting.export_dot(self, True))
         self._action(file_menu, "Export view as SVG…", lambda: exporting.export_svg(self))
+        self._action(file_menu, "Export whole graph as SVG…",
+                     lambda: exporting.export_svg(self, whole=True))
         self._action(file_menu, "Export view as PNG…", lambda: exporting.export_png(self, False))
         self._action(file_menu, "Export whole graph as PNG…",
                      lambda: exporting.export_png(self, True))
