@@ -45,6 +45,9 @@ def cmd_summarize(args) -> int:
     model = _load(args)
     if args.format == "tf":
         text, warnings, ok = summary_format.tf_summary_text(model.graph, args.model)
+        if ok and args.print_structure:
+            structure, more = summary_format.tf_structure_text(model.graph)
+            text, warnings = text + structure, warnings + more
         sys.stdout.write(text)
         for line in warnings:
             print(line, file=sys.stderr)
@@ -103,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "tf", "json"), default="text",
                    help="tf = exactly what TF's summarize_graph prints")
     p.add_argument("--json", action="store_true", help="same as --format=json")
+    p.add_argument("--print_structure", action="store_true",
+                   help="with --format=tf: every node in execution order, as summarize_graph")
     p.set_defaults(func=cmd_summarize)
     p = sub.add_parser("dot", help="export the graph as Graphviz DOT (or SVG/PNG/PDF)")
     _add_load_args(p)

@@ -149,3 +149,48 @@ def test_summarize_works_on_every_fixture(fx, name, fmt):
     assert code == 0, err
     assert out.strip()
     assert "Traceback" not in err
+
+
+def test_print_structure_lists_nodes_in_execution_order(tmp_path):
+    path = tmp_path / "g.pb"
+    path.write_bytes(reference_graph().SerializeToString())
+    code, out, err = run_cli("summarize", "--format=tf", "--print_structure", "g.pb", cwd=tmp_path)
+    assert code == 0, err
+    structure = out[len(REFERENCE_TEXT):].splitlines()
+    assert structure == [
+        "w2 (Const): [], value=Tensor<type: float shape: [4,2] values: [0 1][2...]...>",
+        "w (Const): [], value=Tensor<type: float shape: [4,2] values: [0 1][2...]...>",
+        "input (Placeholder): []",
+        "mm2 (MatMul): [input, w2]",
+        "mm (MatMul): [input, w]",
+        "add (AddV2): [mm, mm2]",
+        "ident (Identity): [add]",
+        "output (Relu): [ident]"]
+
+
+def test_value_summaries_match_tensorflows_print_kernel():
+    """TF's Print op writes SummarizeValue(summarize) to stderr: the same function as
+    Tensor::DebugString, so it is the oracle for --print_structure's values."""
+    import subprocess
+    import sys
+
+    from inspector.core.tensor_text import summarize_values
+
+    cases = ["np.arange(8, dtype=np.float32).reshape(4, 2)",
+             "np.array([1/3, 2/3, 1.0, 0.5], np.float32)",
+             "np.arange(6, dtype=np.int32).reshape(1, 6)", "np.array(3.5, np.float32)",
+             "np.array([True, False])", "np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7",
+             "np.array([0.1, 1e-8, 12345678.0], np.float32)", "np.array([0.1, 2.5])",
+             "np.zeros((2, 0), np.float32)"]
+    code = ("import os\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n"
+            "import numpy as np, tensorflow as tf\ng = tf.Graph()\nwith g.as_default():\n"
+            "    ps = [tf.compat.v1.Print(tf.constant(0), [tf.constant(c)], message=f'C{i}:', "
+            f"summarize=3) for i, c in enumerate([{', '.join(cases)}])]\n"
+            "with tf.compat.v1.Session(graph=g) as s:\n    for p in ps:\n        s.run(p)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    printed = [line for line in proc.stderr.splitlines() if line.startswith("C")]
+    assert len(printed) == len(cases), proc.stderr[-2000:]
+    for i, case in enumerate(cases):
+        value = eval(case)
+        assert printed[i] == f"C{i}:[{summarize_values(value)}]"

@@ -90,6 +90,24 @@ def tf_summary_text(graph: Graph, graph_path: str) -> tuple[str, list, bool]:
     return "".join(out), warnings, True
 
 
+def tf_structure_text(graph: Graph) -> tuple[str, list]:
+    """summarize_graph --print_structure: nodes in execution order with inputs and values."""
+    from inspector.core.tensor_text import debug_string
+    from inspector.core.transforms.graph_utils import execution_order
+
+    out, warnings = [], []
+    for node in execution_order(graph.graph_def):
+        line = f"{node.name} ({node.op}): [{', '.join(node.input)}]"
+        if node.op == "Const":
+            tensor = node.attr["value"].tensor if "value" in node.attr else None
+            if tensor is not None and tensors.is_decodable(tensor):
+                line += ", value=" + debug_string(tensor)
+            else:
+                warnings.append(f"Decoding Tensor failed for node{node.name}")
+        out.append(line + "\n")
+    return "".join(out), warnings
+
+
 def benchmark_command(summary, graph_path: str) -> str:
     """A benchmark_model line from our ranked candidates (no variables as inputs, no -1)."""
     top_in = [c for c in summary.inputs if c.score >= 100] or summary.inputs[:1]

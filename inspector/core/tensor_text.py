@@ -1,0 +1,81 @@
+"""Tensor::DebugString as TensorFlow prints it (used by summarize_graph --print_structure)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core import tensors
+from inspector.core.dtypes import dtype_name
+
+
+def one_element(v, kind: str) -> str:
+    """PrintOneElement: floats with the fewest digits that read back the same (6 or 9 for
+    float, 15 or 17 for double), integers plainly, bools as 1/0."""
+    if kind == "f":
+        value = float(v)
+        if isinstance(v, np.float32) or getattr(v, "dtype", None) == np.float32:
+            for digits in (6, 9):
+                text = f"{value:.{digits}g}"
+                if np.float32(float(text)) == np.float32(value):
+                    return text
+        for digits in (15, 17):
+            text = f"{value:.{digits}g}"
+            if float(text) == value:
+                return text
+        return repr(value)
+    if kind == "b":
+        return "1" if v else "0"
+    if kind == "O":
+        raw = v if isinstance(v, bytes) else str(v).encode()
+        return raw.decode("utf-8", "backslashreplace")
+    return str(int(v))
+
+
+def summarize_values(values: np.ndarray, limit: int = 3) -> str:
+    """Tensor::SummarizeValue (the non-v2 form Print and DebugString use)."""
+    flat = values.reshape(-1)
+    limit = min(limit, flat.size)
+    kind = values.dtype.kind
+    kind = "f" if kind in "fc" else kind
+    shape = values.shape
+    out: list = []
+    index = [0]
+
+    def dim(d: int) -> None:
+        if index[0] >= limit:
+            return
+        if d == len(shape) - 1:
+            for i in range(shape[d]):
+                if index[0] >= limit:
+                    if d != 0:
+                        out.append("...")
+                    return
+                if i > 0:
+                    out.append(" ")
+                out.append(one_element(flat[index[0]], kind))
+                index[0] += 1
+            return
+        for _ in range(shape[d]):
+            opened = False
+            if index[0] < limit:
+                out.append("[")
+                opened = True
+            dim(d + 1)
+            if index[0] < limit or opened:
+                out.append("]")
+
+    if not shape:
+        n = min(limit, flat.size)
+        out.append(" ".join(one_element(flat[i], kind) for i in range(n)))
+    else:
+        dim(0)
+    if flat.size > limit:
+        out.append("...")
+    return "".join(out)
+
+
+def debug_string(tensor_proto, limit: int = 3) -> str:
+    values = tensors.to_numpy(tensor_proto)
+    shape = tensors.format_shape(tensors.shape_dims(tensor_proto.tensor_shape))
+    return (f"Tensor<type: {dtype_name(tensor_proto.dtype)} shape: {shape} values: "
+            f"{summarize_values(np.asarray(values), limit)}>")
