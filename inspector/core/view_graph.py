@@ -47,6 +47,7 @@ class VisibleItem:
     child_count: int = 0
     params: int = 0
     op_mix: str = ""
+    alike: int = 1       # sibling scopes with the same op mix (repeated blocks)
 
 
 @dataclass
@@ -185,7 +186,23 @@ class ViewModel:
             shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
             self._stats[path] = (sum(ops.values()), params, ", ".join(shown),
                                  _main_category(ops))
+            self._stats[("signature", path)] = tuple(sorted(ops.items()))
         return self._stats[path]
+
+    def alike(self, path: str) -> int:
+        """How many sibling scopes (this one included) have exactly the same op mix: repeated
+        blocks such as block_1..block_16 or Mixed_5b..Mixed_7c."""
+        key = ("alike", path)
+        if key not in self._stats:
+            parent = self._scopes[path.rpartition("/")[0]]
+            self.scope_stats(path)
+            mine = self._stats[("signature", path)]
+            count = 0
+            for sibling in parent.children.values():
+                self.scope_stats(sibling.path)
+                count += self._stats[("signature", sibling.path)] == mine
+            self._stats[key] = count
+        return self._stats[key]
 
     def _node_item(self, name: str) -> VisibleItem:
         node = self.graph.node(name)
@@ -202,7 +219,7 @@ class ViewModel:
         sub = mix + (" · 000.00k params" if params else "")
         w = max((len(name) + 6) * 7.4, len(sub) * 5.8, 80) + 2 * PAD
         return VisibleItem(scope_id(path), "scope", name, mix, cat, w=min(w, 320.0), h=SCOPE_H,
-                           child_count=count, params=params, op_mix=mix)
+                           child_count=count, params=params, op_mix=mix, alike=self.alike(path))
 
     def _children(self, path: str) -> list:
         scope = self._scopes[path]

@@ -46,6 +46,8 @@ class NodeItem(QGraphicsItem):
         tip = item.id.rstrip("/")
         if item.kind != "node":
             tip += f"\n{item.child_count} nodes, {tf_human_readable_num(item.params)} parameters"
+            if item.alike > 1:
+                tip += f"\none of {item.alike} sibling scopes with the same ops"
             tip += f"\n{item.op_mix}" if item.op_mix else ""
         else:
             tip += f"\n{item.label}" + "".join(f"\n{b.name}: {b.dtype} {b.shape}"
@@ -101,6 +103,11 @@ class NodeItem(QGraphicsItem):
             extra = f"{tf_human_readable_num(it.params)} params" if it.params else ""
             painter.drawText(QRectF(6, 21, it.w - 12, 20), Qt.AlignCenter,
                              " · ".join(x for x in (it.op_mix, extra) if x))
+            if it.alike > 1:  # a repeated block: the same op mix as its siblings
+                painter.setFont(_font(7, True))
+                painter.setPen(QColor("#3b3b3b"))
+                painter.drawText(QRectF(it.w - 44, 2, 40, 14), Qt.AlignRight, f"≡{it.alike}")
+            self._paint_tags(painter, it)
             return
         painter.setFont(_font(8.5, True))
         painter.drawText(QRectF(6, 2, it.w - 12, 17), Qt.AlignCenter, it.label)
