@@ -106,7 +106,8 @@ class NodeItem(QGraphicsItem):
             if it.alike > 1:  # a repeated block: the same op mix as its siblings
                 painter.setFont(_font(7, True))
                 painter.setPen(QColor("#3b3b3b"))
-                painter.drawText(QRectF(it.w - 44, 2, 40, 14), Qt.AlignRight, f"≡{it.alike}")
+                painter.drawText(QRectF(it.w - 44, it.h - 15, 40, 13), Qt.AlignRight,
+                                 f"≡{it.alike}")
             self._paint_tags(painter, it)
             return
         painter.setFont(_font(8.5, True))
@@ -289,7 +290,7 @@ class GraphCanvas(QGraphicsView):
     def zoom_level(self) -> float:
         return self.transform().m11()
 
-    MIN_FIT_SCALE = 0.3
+    MIN_FIT_SCALE = 0.45  # above the level where labels are drawn
 
     def fit(self) -> None:
         """Fit the graph; a very tall (or wide) graph is shown from its start at a scale
