@@ -250,3 +250,17 @@ def test_shift_arrows_pan_and_keys_zoom(qtbot, window, fx):
     zoom = canvas.zoom_level()
     qtbot.keyClick(canvas, Qt.Key_Minus)
     assert canvas.zoom_level() < zoom
+
+
+def test_function_library_bodies_open_as_graphs(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "while_v2.pb"))
+    names = sorted(window.controller.original_view.graph.functions)
+    before = window.scenes_drawn
+    assert window.show_function(names[0])
+    wait_drawn(qtbot, window, before)
+    ops = {n.item.label for n in window.canvas.items_by_id.values() if n.item.kind == "node"}
+    assert {"_Arg", "_Retval"} <= ops
+    before = window.scenes_drawn
+    window.show_main_graph()
+    wait_drawn(qtbot, window, before)
+    assert "result" in window.canvas.items_by_id

@@ -165,6 +165,8 @@ class MainWindow(MarkingMixin, QMainWindow):
         view.addSeparator()
         self.lr_action = self._action(view, "&Left-to-right layout", self.toggle_direction,
                                       "Ctrl+L", checkable=True)
+        self._action(view, "F&unction library…", lambda: self.show_function())
+        self._action(view, "&Main graph", self.show_main_graph)
         view.addSeparator()
         for dock in (self.search_dock, self.summary_dock, self.properties_dock,
                      self.minimap_dock, self.legend_dock, self.workbench_dock, self.pipeline_dock,

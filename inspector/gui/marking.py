@@ -133,3 +133,32 @@ class MarkingMixin:
 
     def _copy(self, text):
         QApplication.clipboard().setText(text)
+
+    # -- function library ---------------------------------------------------------------
+    def show_function(self, name: str | None = None) -> bool:
+        """Show one FunctionDef of the library as a graph of its own (_Arg/_Retval ends)."""
+        from PySide6.QtWidgets import QInputDialog
+
+        from inspector.core.view_graph import ViewModel
+
+        view = self.controller.original_view
+        names = sorted(view.graph.functions) if view is not None else []
+        if not names:
+            self.session.message.emit("This graph has no function library")
+            return False
+        if name is None:
+            name, ok = QInputDialog.getItem(self, "Function library", "Function:", names, 0,
+                                            False)
+            if not ok:
+                return False
+        self.session.view = ViewModel(view.graph.function_graph(name))
+        self.session.message.emit(f"Function {name} (View > Main graph to go back)")
+        self._fit_next = True
+        self.request_layout()
+        return True
+
+    def show_main_graph(self) -> None:
+        if self.controller.original_view is not None:
+            self.session.view = self.controller.original_view
+            self._fit_next = True
+            self.request_layout()

@@ -91,6 +91,15 @@ class PropertiesPanel(QWidget):
                 (shape_of(src) if src else "")
             desc = f"{dtype_of(src)} {shape}".strip() if src else "missing!"
             self._row(ins, str(ref), "control" if ref.control else desc, ref.node)
+        known = shapes.get(name)
+        if known is None and node.has_attr("_output_shapes"):
+            from inspector.core.tensors import shape_dims
+
+            known = [shape_dims(x) for x in node.proto.attr["_output_shapes"].list.shape]
+        dtype = dtype_of(node)
+        ports = self._row(None, "outputs", len(known) if known else "?")
+        for port, dims in enumerate(known or []):
+            self._row(ports, f"{name}:{port}", f"{dtype} {format_shape(dims)}".strip())
         consumers = graph.consumers(name)
         outs = self._row(None, "consumers", len(consumers))
         for edge in consumers[:200]:
