@@ -303,3 +303,20 @@ def test_quantize_nodes_equals_tensorflow_up_to_twin_names(fx, params):
             assert r.max_abs_error < 0.1 and r.top1_agreement == 1.0
         same = numeric_check(ours, theirs, ["Mul"], ["softmax"], {"Mul": (1, 299, 299, 3)})[0]
         assert same.max_abs_error == 0.0
+
+
+def test_fold_constants_never_executes_file_ops(tmp_path):
+    from inspector.core import protos
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("do not read me")
+    g = protos.GraphDef()
+    c = g.node.add(name="fname", op="Const")
+    c.attr["dtype"].type = 7
+    c.attr["value"].tensor.dtype = 7
+    c.attr["value"].tensor.string_val.append(str(secret).encode())
+    g.node.add(name="read", op="ReadFile", input=["fname"])
+    g.node.add(name="out", op="Identity", input=["read"]).attr["T"].type = 7
+    out = run_pipeline(g, "fold_constants", [], ["out"])[-1].graph_def
+    assert [n.op for n in out.node] == ["Const", "ReadFile", "Identity"]
+    assert not any(b"do not read me" in n.SerializeToString() for n in out.node)

@@ -13,10 +13,13 @@ import numpy as np
 
 from inspector.core import protos
 from inspector.core.graph import node_name_from_input
+from inspector.core.op_categories import FILE_OR_NETWORK_OPS
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const
 
-NEVER_FOLD = {"Placeholder", "PlaceholderWithDefault", "Switch", "Merge", "Enter", "Exit",
+# file and network ops are never evaluated while folding: executing them would touch the
+# file system without anyone having asked for it
+NEVER_FOLD = FILE_OR_NETWORK_OPS | {"Placeholder", "PlaceholderWithDefault", "Switch", "Merge", "Enter", "Exit",
               "NextIteration", "LoopCond", "RefSwitch", "RefMerge", "RefEnter", "RefExit",
               "RefNextIteration", "_Recv", "_Send", "_Arg", "_Retval", "NoOp", "ControlTrigger"}
 _CODES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 3,
