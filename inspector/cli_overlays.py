@@ -57,7 +57,8 @@ def cmd_calibrate(args) -> int:
     else:
         raise InspectorError(f"--data: {args.data} is neither 'random', a .npy file nor a folder")
     result = calibrate(gd, inputs, outputs, shape, data,
-                       progress=lambda d, t: print(f"input {d}/{t}", file=sys.stderr))
+                       progress=lambda d, t: print(f"input {d}/{t}", file=sys.stderr),
+                       allow_io=args.allow_io)
     atomic_write(args.log, result.log_text, force=args.force)
     print(f"{result.samples} inputs, {len(result.log.records)} RequantizationRange nodes, "
           f"{sum(len(v) for v in result.log.records.values())} log lines -> {args.log}")
@@ -130,6 +131,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--freeze", help="also write the graph with frozen ranges here")
     p.add_argument("--min_percentile", type=float, default=5.0)
     p.add_argument("--max_percentile", type=float, default=5.0)
+    p.add_argument("--allow_io", action="store_true",
+                   help="allow running graphs with file or network ops")
     p.add_argument("--force", action="store_true")
     p.set_defaults(func=cmd_calibrate)
     p = sub.add_parser("ranges", help="per-node ranges from a requantization log")

@@ -41,9 +41,13 @@ def original_name(range_node: str) -> str:
 
 
 def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: dict,
-              cancel=None, progress=None, timeout: float = 1800.0) -> Calibration:
+              cancel=None, progress=None, timeout: float = 1800.0,
+              allow_io: bool = False) -> Calibration:
+    from inspector.core.graph import Graph
+    from inspector.core.numeric_check import check_safe
     from inspector.core.transforms import run_pipeline
 
+    check_safe(Graph(graph_def), outputs, allow_io)
     if len(inputs) != 1:
         raise InspectorError("calibration needs exactly one input node")
     # the input becomes a Placeholder first: quantize_nodes adds control edges from its

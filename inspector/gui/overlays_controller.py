@@ -221,7 +221,7 @@ class OverlaysController(QObject):
             self.calibrate({"kind": kind, "path": folder, "mean": self.p.mean.value(),
                             "std": self.p.std.value()})
 
-    def calibrate(self, data: dict | None) -> None:
+    def calibrate(self, data: dict | None, allow_io: bool = False) -> None:
         from inspector.core.calibration import calibrate, compare_on_samples
         from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
 
@@ -240,7 +240,8 @@ class OverlaysController(QObject):
         progress = self.w.progress_changed.emit
 
         def work(cancel):
-            result = calibrate(gd, ins, outs, shape, data, cancel=cancel, progress=progress)
+            result = calibrate(gd, ins, outs, shape, data, cancel=cancel, progress=progress,
+                               allow_io=allow_io)
             frozen = freeze_with_ranges(result.quantized, result.ranges(lo, hi))
             compared = compare_on_samples(gd, frozen, ins, outs, result.inputs[:8], shapes)
             return result, compared
@@ -256,10 +257,17 @@ class OverlaysController(QObject):
                 + f"\n({result.samples} inputs, {len(result.log.records)} ranges logged)")
             self.set_mode("ranges")
 
-        self.w.runner.submit("calibrate", work, done,
-                             lambda exc: None if isinstance(exc, Cancelled) else
-                             self.w.show_error(getattr(exc, "message", None) or str(exc)),
-                             "Calibrating")
+        def failed(exc):
+            from inspector.core.numeric_check import UnsafeGraphError
+
+            if isinstance(exc, UnsafeGraphError):
+                if QMessageBox.question(self.w, "Run a graph that touches files?",
+                                        exc.one_line() + "\n\nRun it anyway?") == QMessageBox.Yes:
+                    self.calibrate(data, True)
+            elif not isinstance(exc, Cancelled):
+                self.w.show_error(getattr(exc, "message", None) or str(exc))
+
+        self.w.runner.submit("calibrate", work, done, failed, "Calibrating")
 
     def import_ranges(self, path: str | None = None) -> None:
         from inspector.core.ranges import parse_log
