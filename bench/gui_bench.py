@@ -116,6 +116,19 @@ def main() -> None:
                          os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb"),
                          os.path.join(ROOT, "bench", ".cache", "big_30000_100.pb")]
              if p and os.path.exists(p)]
+    # the first use of TensorFlow in a session imports it (once); measured on its own
+    import threading
+
+    from inspector.core import tf_bridge
+
+    beat = Heartbeat()
+    beat.start()
+    worker = threading.Thread(target=tf_bridge.tf)
+    t = time.perf_counter()
+    worker.start()
+    wait(app, lambda: not worker.is_alive())
+    print(f"importing TensorFlow on a worker thread: {time.perf_counter() - t:.2f} s, longest "
+          f"GUI stall meanwhile {1000 * beat.stop():.0f} ms (once per session)")
     print(f"{'graph':<24} {'nodes':>6} {'first frame':>12} {'stall':>8} {'expand largest':>24}"
           f" {'stall':>8} {'pan frame med/max':>18}")
     for path in paths:

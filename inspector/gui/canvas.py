@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPalette,
                            QPen, QPolygonF)
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
+from PySide6.QtWidgets import (QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView,
+                               QWidget)
 
 from inspector.core.humanize import tf_human_readable_num
 from inspector.core.op_categories import COLOURS
@@ -26,11 +28,13 @@ def _font(size: float, bold: bool = False) -> QFont:
     return font
 
 
-class NodeItem(QGraphicsItem):
-    """A node, a collapsed scope (box with counts) or an expanded scope's frame."""
+class NodeItem(QGraphicsRectItem):
+    """A node, a collapsed scope (box with counts) or an expanded scope's frame. Its bounding
+    box is the C++ rect item's, so indexing tens of thousands of them calls no Python."""
 
     def __init__(self, item, ink: QColor = TEXT):
-        super().__init__()
+        super().__init__(-3, -3, item.w + 6, item.h + 6)
+        self.setPen(Qt.NoPen)
         self.item = item
         self.ink = ink  # text drawn on the canvas background (follows the palette)
         self.selected = False
@@ -53,9 +57,6 @@ class NodeItem(QGraphicsItem):
             tip += f"\n{item.label}" + "".join(f"\n{b.name}: {b.dtype} {b.shape}"
                                                for b in item.badges[:8])
         self.setToolTip(tip)
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(-3, -3, self.item.w + 6, self.item.h + 6)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         it = self.item
@@ -145,33 +146,52 @@ def _elide(text: str, width: float) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class EdgeLayer(QGraphicsItem):
-    """All edges in two cached paths (data, control) plus arrowheads; labels when zoomed in."""
+EDGES_PER_TILE = 300
 
-    def __init__(self, edges, items, ink: QColor = TEXT, direction: str = "TB"):
+
+def edge_geometry(edges, items, direction: str = "TB") -> list:
+    """Edge tiles: paths, arrowheads and label anchors for ~300 edges each, grouped by
+    position so that painting a small view skips the tiles it does not show. Plain value
+    objects only, so a worker thread can build them (20k edges take ~0.4 s)."""
+    lr = direction == "LR"
+    shapes = []
+    for edge in edges:
+        a, b = items.get(edge.src), items.get(edge.dst)
+        if a is None or b is None:
+            continue
+        if lr:
+            start, end = QPointF(a.x + a.w, a.y + a.h / 2), QPointF(b.x, b.y + b.h / 2)
+        else:
+            start, end = QPointF(a.x + a.w / 2, a.y + a.h), QPointF(b.x + b.w / 2, b.y)
+        shapes.append((start, end, edge))
+    shapes.sort(key=lambda t: (t[0].x(), t[0].y()) if lr else (t[0].y(), t[0].x()))
+    tiles = []
+    for i in range(0, len(shapes), EDGES_PER_TILE):
+        data_path, control_path, heads, labels = QPainterPath(), QPainterPath(), [], []
+        for start, end, edge in shapes[i:i + EDGES_PER_TILE]:
+            pts = [start] + [QPointF(x, y) for x, y in edge.points] + [end]
+            _smooth(control_path if edge.control else data_path, pts, lr)
+            heads.append(_arrow(pts[-2], end, lr))
+            if edge.label and not edge.control:
+                mid = pts[len(pts) // 2] if len(pts) > 2 else (start + end) / 2
+                labels.append((mid, edge.label))
+        rect = (data_path.boundingRect() | control_path.boundingRect()).adjusted(-20, -20,
+                                                                               20, 20)
+        tiles.append({"data": data_path, "control": control_path, "heads": heads,
+                      "labels": labels, "rect": rect})
+    return tiles
+
+
+class EdgeLayer(QGraphicsItem):
+    """One tile of edges: two cached paths (data, control) plus arrowheads; labels when
+    zoomed in."""
+
+    def __init__(self, tile: dict, ink: QColor = TEXT):
         super().__init__()
         self.ink = ink
         self.setZValue(0)
-        lr = direction == "LR"
-        self.data_path, self.control_path, self.heads = QPainterPath(), QPainterPath(), []
-        self.labels = []
-        for edge in edges:
-            a, b = items.get(edge.src), items.get(edge.dst)
-            if a is None or b is None:
-                continue
-            if lr:
-                start, end = QPointF(a.x + a.w, a.y + a.h / 2), QPointF(b.x, b.y + b.h / 2)
-            else:
-                start, end = QPointF(a.x + a.w / 2, a.y + a.h), QPointF(b.x + b.w / 2, b.y)
-            pts = [start] + [QPointF(x, y) for x, y in edge.points] + [end]
-            path = self.control_path if edge.control else self.data_path
-            _smooth(path, pts, lr)
-            self.heads.append(_arrow(pts[-2], end, lr))
-            if edge.label and not edge.control:
-                mid = pts[len(pts) // 2] if len(pts) > 2 else (start + end) / 2
-                self.labels.append((mid, edge.label))
-        self._rect = (self.data_path.boundingRect() | self.control_path.boundingRect()).adjusted(
-            -20, -20, 20, 20)
+        self.data_path, self.control_path = tile["data"], tile["control"]
+        self.heads, self.labels, self._rect = tile["heads"], tile["labels"], tile["rect"]
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -249,20 +269,53 @@ class GraphCanvas(QGraphicsView):
         self.setFocusPolicy(Qt.StrongFocus)
 
     # -- content ------------------------------------------------------------------------
-    def show_scene(self, scene) -> None:
-        """Replace everything with a laid-out core Scene."""
+    CHUNK_SECONDS = 0.03  # item creation per event-loop turn, so the GUI never freezes
+
+    def show_scene(self, scene, on_done=None, geometry=None) -> None:
+        """Replace everything with a laid-out core Scene. Big scenes are built in slices of
+        ~30 ms between event-loop turns; `on_done` runs when the last item is in. A newer
+        call abandons an unfinished build."""
+        import time
+
+        from PySide6.QtCore import QTimer
+
+        self._build = getattr(self, "_build", 0) + 1
+        build = self._build
         gs = self.scene()
         gs.clear()
         self.items_by_id = {}
-        ink = self.palette().color(QPalette.Text)
-        for item in sorted(scene.items.values(), key=lambda i: i.kind != "frame"):
-            node = NodeItem(item, ink)
-            gs.addItem(node)
-            self.items_by_id[item.id] = node
-        gs.addItem(EdgeLayer(scene.edges, scene.items, ink, scene.direction))
         margin = 80.0
         gs.setSceneRect(QRectF(-margin, -margin, scene.width + 2 * margin,
                                scene.height + 2 * margin))
+        ink = self.palette().color(QPalette.Text)
+        pending = sorted(scene.items.values(), key=lambda i: i.kind != "frame")
+        pending.reverse()
+        self.viewport().setUpdatesEnabled(False)  # no half-built frames while slices go in
+
+        def step():
+            if build != self._build:
+                return  # superseded by a newer scene
+            start = time.perf_counter()
+            gc.disable()  # a full collection here would hold the GUI thread for ~0.3 s
+            while pending and time.perf_counter() - start < self.CHUNK_SECONDS:
+                for _ in range(min(10, len(pending))):
+                    item = pending.pop()
+                    node = NodeItem(item, ink)
+                    gs.addItem(node)
+                    self.items_by_id[item.id] = node
+            gc.enable()
+            if pending:
+                QTimer.singleShot(1, step)  # let input, paint and other timers in
+                return
+            for tile in geometry if geometry is not None else \
+                    edge_geometry(scene.edges, scene.items, scene.direction):
+                gs.addItem(EdgeLayer(tile, ink))
+            self.viewport().setUpdatesEnabled(True)
+            gc.freeze()  # long-lived scene objects: keep later collections from scanning them
+            if on_done is not None:
+                on_done()
+
+        step()
 
     def mark(self, selected: str | None = None, cone: set | None = None, dropped=None,
              tags=None, diff=None, badges=None, heat=None) -> None:
@@ -371,28 +424,55 @@ class GraphCanvas(QGraphicsView):
             super().keyPressEvent(event)
 
 
-class Minimap(QGraphicsView):
-    """The whole scene, small, with the main view's visible area outlined; click to jump."""
+def minimap_groups(scene) -> dict:
+    """Item rectangles grouped by fill colour (frames first), for the minimap. Plain value
+    objects, built on a worker thread."""
+    groups: dict = {}
+    for item in scene.items.values():
+        colour = "#efe9dc" if item.kind == "frame" else COLOURS.get(item.category,
+                                                                     COLOURS["other"])
+        groups.setdefault(colour, []).append(QRectF(item.x, item.y, item.w, item.h))
+    frames = groups.pop("#efe9dc", [])
+    return {"#efe9dc": frames, **groups}
+
+
+class Minimap(QWidget):
+    """The whole graph, small: coloured boxes (one draw call per colour, however big the
+    graph), the main view's visible area outlined; click or drag to move there."""
 
     def __init__(self, canvas: GraphCanvas, parent=None):
-        super().__init__(canvas.scene(), parent)
+        super().__init__(parent)
         self.canvas = canvas
-        self.setInteractive(False)
-        self.setRenderHints(QPainter.Antialiasing)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        canvas.horizontalScrollBar().valueChanged.connect(self.viewport().update)
-        canvas.verticalScrollBar().valueChanged.connect(self.viewport().update)
-        canvas.scene().sceneRectChanged.connect(lambda *_: self.refit())
+        self.groups: dict = {}
+        self.bounds = QRectF()
+        self.setMinimumHeight(120)
+        canvas.horizontalScrollBar().valueChanged.connect(self.update)
+        canvas.verticalScrollBar().valueChanged.connect(self.update)
 
-    def refit(self) -> None:
-        self.fitInView(self.scene().sceneRect(), Qt.KeepAspectRatio)
+    def show_scene(self, scene, groups=None) -> None:
+        self.groups = groups if groups is not None else minimap_groups(scene)
+        self.bounds = QRectF(0, 0, max(scene.width, 1.0), max(scene.height, 1.0))
+        self.update()
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        self.refit()
+    def _transform(self):
+        from PySide6.QtGui import QTransform
 
-    def drawForeground(self, painter, rect) -> None:
+        b = self.bounds
+        if b.isEmpty():
+            return QTransform()
+        scale = min((self.width() - 8) / b.width(), (self.height() - 8) / b.height())
+        dx = (self.width() - b.width() * scale) / 2 - b.x() * scale
+        dy = (self.height() - b.height() * scale) / 2 - b.y() * scale
+        return QTransform(scale, 0, 0, scale, dx, dy)
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), self.palette().color(QPalette.Base))
+        painter.setTransform(self._transform())
+        painter.setPen(Qt.NoPen)
+        for colour, rects in self.groups.items():
+            painter.setBrush(QColor(colour))
+            painter.drawRects(rects)
         visible = self.canvas.mapToScene(self.canvas.viewport().rect()).boundingRect()
         pen = QPen(ACCENT)
         pen.setCosmetic(True)
@@ -400,8 +480,12 @@ class Minimap(QGraphicsView):
         painter.setPen(pen)
         painter.setBrush(QColor(208, 52, 44, 30))
         painter.drawRect(visible)
+        painter.end()
 
     def mousePressEvent(self, event) -> None:
-        self.canvas.centerOn(self.mapToScene(event.position().toPoint()))
+        inverse, ok = self._transform().inverted()
+        if ok:
+            self.canvas.centerOn(inverse.map(event.position()))
 
-
+    def mouseMoveEvent(self, event) -> None:
+        self.mousePressEvent(event)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow,
                                QMessageBox, QProgressBar, QPushButton)
 
 from inspector.core.session import Session
 from inspector.gui import exporting, loading
-from inspector.gui.canvas import GraphCanvas, Minimap
+from inspector.gui.canvas import GraphCanvas, Minimap, edge_geometry, minimap_groups
 from inspector.core.workbench import Workbench
 from inspector.gui.legend import Legend
 from inspector.gui.marking import MarkingMixin
@@ -229,7 +229,9 @@ class MainWindow(MarkingMixin, QMainWindow):
         problems = f" · {len(model.problems)} problems" if model.problems else ""
         self.status_label.setText(f"{len(view.graph)} nodes{problems}")
         self._fit_next = True
-        self._infer_shapes(view)
+        # TensorFlow work (shape inference, the FLOPs of the preview) starts after the first
+        # frame: importing TF holds the GIL long enough to delay it
+        self._after_first_frame = [lambda: self._infer_shapes(view)]
         overrides, self.cli_overrides = self.cli_overrides, None
         self.controller.model_loaded(model, view, overrides)
 
@@ -285,8 +287,15 @@ class MainWindow(MarkingMixin, QMainWindow):
         if view is None:
             return
         expanded = frozenset(self.session.expanded)
-        self.runner.submit("layout", lambda cancel: view.scene(expanded, cancel),
-                           self.session.set_scene, self._layout_failed, "Laying out")
+
+        def work(cancel):
+            scene = view.scene(expanded, cancel)
+            scene.geometry = edge_geometry(scene.edges, scene.items, scene.direction)
+            scene.minimap = minimap_groups(scene)
+            return scene
+
+        self.runner.submit("layout", work, self.session.set_scene, self._layout_failed,
+                           "Laying out")
 
     def _layout_failed(self, exc):
         from inspector.core.layout import Cancelled
@@ -295,8 +304,15 @@ class MainWindow(MarkingMixin, QMainWindow):
             self.show_error(f"Layout failed: {exc}")
 
     def _show_scene(self, scene):
-        self.canvas.show_scene(scene)
+        self.canvas.show_scene(scene, lambda: self._scene_built(scene),
+                               getattr(scene, "geometry", None))
+
+    def _scene_built(self, scene):
+        self.minimap.show_scene(scene, getattr(scene, "minimap", None))
         self.scenes_drawn += 1
+        waiting, self._after_first_frame = getattr(self, "_after_first_frame", []), []
+        for fn in waiting:
+            QTimer.singleShot(300, self, fn)  # cancelled if the window goes away
         self.apply_marks()
         if self._fit_next:
             self._fit_next = False

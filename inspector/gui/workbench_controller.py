@@ -63,7 +63,9 @@ class WorkbenchController(QObject):
                 except InspectorError as exc:
                     self.w.show_error(exc.one_line())
         self.ready = True
-        self._changed(save=False)
+        self.request_strip()
+        self.w.apply_marks()
+        self.w._after_first_frame.append(self.request_preview)
 
     def _changed(self, save=True):
         if self.engine is None or not self.ready:
