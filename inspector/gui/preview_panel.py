@@ -115,8 +115,9 @@ class PreviewPanel(QWidget):
                 for r in self.rows]
         self.chart.addItem(pg.BarGraphItem(x=[i - 0.18 for i in range(n)], height=size,
                                            width=0.34, brush="#6fa8dc", name="size %"))
-        if all(r.metrics.flops for r in self.rows):
-            flops = [100.0 * r.metrics.flops.total / max(base.flops.total, 1) for r in self.rows]
+        reports = [r.metrics.flops for r in self.rows]
+        if all(f is not None for f in reports):
+            flops = [100.0 * f.total / max(reports[0].total, 1) for f in reports]
             self.chart.addItem(pg.BarGraphItem(x=[i + 0.18 for i in range(n)], height=flops,
                                                width=0.34, brush="#f4a582", name="FLOPs %"))
         self.chart.getAxis("bottom").setTicks([[(i, r.label.split("(")[0][:14])

@@ -114,7 +114,8 @@ class WorkbenchController(QObject):
             import copy
 
             return engine.run(steps, ins, outs, shapes, with_flops=True, cancel=cancel,
-                              on_row=lambda rows: relay.rows.emit(copy.copy(rows)))
+                              # the worker keeps updating its rows: hand over copies
+                              on_row=lambda rows: relay.rows.emit([copy.copy(r) for r in rows]))
 
         self.w.runner.submit("preview", work, self._rows_arrived, self._preview_failed,
                              "Previewing the pipeline")
