@@ -65,6 +65,3 @@ def item_size(value: int) -> int:
         return 0
     return dt.itemsize
 
-
-def is_float(value: int) -> bool:
-    return base_dtype(value) in (1, 2, 14, 19)

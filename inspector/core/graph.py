@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from inspector.core import attrs as attr_codec
-from inspector.core.protos import graph_pb2, node_def_pb2
+from inspector.core.protos import graph_pb2
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +227,3 @@ def function_as_graph(fdef) -> Graph:
             nd.attr["T"].type = arg.type
     return Graph(g, name=fdef.signature.name)
 
-
-def new_node_def(**kwargs):
-    return node_def_pb2.NodeDef(**kwargs)
