@@ -264,3 +264,16 @@ def test_function_library_bodies_open_as_graphs(qtbot, window, fx):
     window.show_main_graph()
     wait_drawn(qtbot, window, before)
     assert "result" in window.canvas.items_by_id
+
+
+def test_properties_list_outputs_with_inferred_shapes(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    qtbot.waitUntil(lambda: window.session.view.shapes is not None, timeout=60000)
+    window.jump_to("pool")
+    tree = window.properties.tree
+    rows = {tree.topLevelItem(i).text(0): tree.topLevelItem(i)
+            for i in range(tree.topLevelItemCount())}
+    outputs = rows["outputs"]
+    assert outputs.childCount() == 1
+    assert (outputs.child(0).text(0), outputs.child(0).text(1)) == ("pool:0",
+                                                                     "float [1,74,74,16]")

@@ -10,7 +10,7 @@ from inspector.core import op_categories, tensors
 from inspector.core.errors import InspectorError
 from inspector.core.graph import Graph
 from inspector.core.subgraph import between
-from inspector.core.summary import dtype_of
+from inspector.core.summary import const_source, dtype_of, tensor_label
 from inspector.core.writer import atomic_write, check_target
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
@@ -31,29 +31,6 @@ def tf_dot(graph: Graph) -> str:
 
 def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _const_source(graph: Graph, name: str):
-    """The Const behind a node that is a Const or a Const->Identity pair, else None."""
-    node = graph.get(name)
-    if node is not None and node.op == "Identity" and len(node.inputs) == 1:
-        node = graph.get(node.inputs[0].node)
-    return node if node is not None and node.op == "Const" else None
-
-
-def _tensor_label(graph: Graph, name: str, port: int) -> str:
-    node = graph.get(name)
-    if node is None:
-        return ""
-    dtype = dtype_of(node)
-    shape = ""
-    if node.has_attr("_output_shapes"):
-        shapes = node.proto.attr["_output_shapes"].list.shape
-        if port < len(shapes):
-            shape = tensors.format_shape(tensors.shape_dims(shapes[port]))
-    elif node.op == "Const" and node.has_attr("value"):
-        shape = tensors.format_shape(tensors.shape_dims(node.proto.attr["value"].tensor.tensor_shape))
-    return f"{dtype} {shape}".strip()
 
 
 GENERIC_CONST_NAMES = {"resource", "value", "Const", "ReadVariableOp", "y", "x", "read"}
@@ -77,13 +54,13 @@ def styled_dot(graph: Graph, inputs=(), outputs=(), fold_constants: bool = True,
             if keep is not None and node.name not in keep:
                 continue
             consumers = graph.consumers(node.name)
-            src = _const_source(graph, node.name)
+            src = const_source(graph, node.name)
             if src is None or not consumers:
                 continue
             if all(keep is None or e.dst in keep for e in consumers):
                 hidden.add(node.name)
                 for e in consumers:
-                    if not e.control and _const_source(graph, e.dst) is None:
+                    if not e.control and const_source(graph, e.dst) is None:
                         folded.setdefault(e.dst, []).append(_badge(graph, src))
     shown = [n for n in graph if n.name not in hidden and (keep is None or n.name in keep)]
     lines = ["digraph G {",
@@ -108,7 +85,7 @@ def styled_dot(graph: Graph, inputs=(), outputs=(), fold_constants: bool = True,
             if ref.node not in shown_names:
                 continue
             attrs = ['style=dashed', 'color="#999999"'] if ref.control else []
-            label = "" if ref.control else _tensor_label(graph, ref.node, ref.port)
+            label = "" if ref.control else tensor_label(graph, ref.node, ref.port)
             if label:
                 attrs.append(f"label={_q(' ' + label)}")
             suffix = f" [{', '.join(attrs)}]" if attrs else ""

@@ -21,10 +21,9 @@ class RangeLog:
 
 def _strtof(text: str):
     try:
-        value = float(text.strip())
+        return float(text.strip())
     except ValueError:
         return None
-    return value if math.isfinite(value) or text.strip().lower() in ("inf", "-inf") else value
 
 
 def parse_line(line: str):

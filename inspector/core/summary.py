@@ -75,6 +75,33 @@ def shape_of(node: Node) -> str:
     return ""
 
 
+def const_source(graph: Graph, name: str):
+    """The Const behind a node that is a Const or a Const->Identity pair, else None."""
+    node = graph.get(name)
+    if node is not None and node.op == "Identity" and len(node.inputs) == 1:
+        node = graph.get(node.inputs[0].node)
+    return node if node is not None and node.op == "Const" else None
+
+
+def tensor_label(graph: Graph, name: str, port: int, inferred: dict | None = None) -> str:
+    """`dtype shape` of one output: inferred shapes first, then `_output_shapes`, then a
+    constant's own shape."""
+    node = graph.get(name)
+    if node is None:
+        return ""
+    shape = ""
+    known = inferred.get(name) if inferred else None
+    if known and port < len(known):
+        shape = tensors.format_shape(known[port])
+    elif node.has_attr("_output_shapes"):
+        shapes = node.proto.attr["_output_shapes"].list.shape
+        if port < len(shapes):
+            shape = tensors.format_shape(tensors.shape_dims(shapes[port]))
+    elif node.op == "Const" and node.has_attr("value"):
+        shape = tensors.format_shape(tensors.shape_dims(node.proto.attr["value"].tensor.tensor_shape))
+    return f"{dtype_of(node)} {shape}".strip()
+
+
 def tf_parameter_counts(graph: Graph) -> tuple[int, int, list]:
     """summarize_graph's counts: element counts of `value` tensors of Const/Variable nodes."""
     const = var = 0

@@ -147,9 +147,8 @@ def freeze_saved_model(directory: str, tags: list, signature: str):
         inputs, outputs = _io_names(fn, frozen)
         kw = fn.structured_input_signature[1]
         if kw:  # signature inputs are keyword arguments: name them by their keys
-            keyed = {k: v for k, v in kw.items()}
             names = list(inputs.values())
-            inputs = {k: names[i] for i, k in enumerate(sorted(keyed)) if i < len(names)}
+            inputs = {k: names[i] for i, k in enumerate(sorted(kw)) if i < len(names)}
     except Exception as exc:  # TF raises many types; report one line
         raise ModelLoadError(f"cannot freeze signature '{signature}': {_first_line(exc)}",
                              path=directory) from None

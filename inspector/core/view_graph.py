@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from inspector.core import op_categories, tensors
 from inspector.core.graph import Graph
 from inspector.core.layout import LayoutResult, layered_layout
-from inspector.core.summary import dtype_of
+from inspector.core.summary import const_source, dtype_of, tensor_label
 
 NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
 
@@ -91,16 +91,10 @@ class ViewModel:
         self.direction = "TB"            # or "LR" (left to right)
 
     # -- constants as badges ------------------------------------------------------------
-    def _const_of(self, name: str):
-        node = self.graph.get(name)
-        if node is not None and node.op == "Identity" and len(node.inputs) == 1:
-            node = self.graph.get(node.inputs[0].node)
-        return node if node is not None and node.op == "Const" else None
-
     def _fold(self):
         folded, badges = set(), {}
         for node in self.graph:
-            const = self._const_of(node.name)
+            const = const_source(self.graph, node.name)
             consumers = self.graph.consumers(node.name)
             if const is None or not consumers:
                 continue
@@ -110,13 +104,13 @@ class ViewModel:
             badge = Badge(const.short_name, dtype_of(const), tensors.format_shape(dims),
                           tensors.element_count(t))
             for e in consumers:
-                if not e.control and self._const_of(e.dst) is None:
+                if not e.control and const_source(self.graph, e.dst) is None:
                     badges.setdefault(e.dst, []).append(badge)
         return folded, badges
 
     def const_source(self, name: str):
         """The Const behind a node that is a Const or a Const->Identity pair, else None."""
-        return self._const_of(name)
+        return const_source(self.graph, name)
 
     def nodes_under(self, path: str) -> list:
         """Every node name inside a scope (recursively)."""
@@ -314,7 +308,7 @@ class ViewModel:
                 continue
             key = (a, b, control)
             if key not in agg:
-                agg[key] = [0, "" if control else self._tensor_label(src, port)]
+                agg[key] = [0, "" if control else tensor_label(self.graph, src, port, self.shapes)]
             agg[key][0] += 1
         out = []
         for (a, b, control), (count, label) in agg.items():
@@ -333,20 +327,6 @@ class ViewModel:
             return 0.0, 0.0
         frame = items.get(scope_id(path))
         return (frame.x + PAD, frame.y + HEADER + PAD) if frame else (0.0, 0.0)
-
-    def _tensor_label(self, name: str, port: int) -> str:
-        node = self.graph.get(name)
-        if node is None:
-            return ""
-        shape = ""
-        inferred = self.shapes.get(name) if self.shapes else None
-        if inferred and port < len(inferred):
-            shape = tensors.format_shape(inferred[port])
-        elif node.has_attr("_output_shapes"):
-            shapes = node.proto.attr["_output_shapes"].list.shape
-            if port < len(shapes):
-                shape = tensors.format_shape(tensors.shape_dims(shapes[port]))
-        return f"{dtype_of(node)} {shape}".strip()
 
 
 def _common_scope(a: str, b: str) -> str:

@@ -50,6 +50,7 @@ class MainWindow(MarkingMixin, QMainWindow):
         self._fit_next = False
         self._cone = None
         self.auto_signature = False
+        self._after_first_frame: list = []  # callbacks to run once a model's first frame is up
         self._build_panels()
         self._build_status()
         self.controller = WorkbenchController(self)
@@ -310,7 +311,7 @@ class MainWindow(MarkingMixin, QMainWindow):
     def _scene_built(self, scene):
         self.minimap.show_scene(scene, getattr(scene, "minimap", None))
         self.scenes_drawn += 1
-        waiting, self._after_first_frame = getattr(self, "_after_first_frame", []), []
+        waiting, self._after_first_frame = self._after_first_frame, []
         for fn in waiting:
             QTimer.singleShot(300, self, fn)  # cancelled if the window goes away
         self.apply_marks()

@@ -6,7 +6,6 @@ from google.protobuf import message, text_format
 
 from inspector.core.errors import ModelLoadError
 
-_WHAT = {"GraphDef": "GraphDef", "MetaGraphDef": "MetaGraphDef", "SavedModel": "SavedModel"}
 
 
 CHUNKED_ABOVE = 8 * 2 ** 20
