@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from inspector.core.errors import InspectorError
-from inspector.core.layout import Cancelled
+from inspector.core.errors import Cancelled
 from inspector.core.ranges import RangeLog, parse_log, percentile_range
 
 LOGGING = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'

@@ -29,3 +29,7 @@ class ModelLoadError(InspectorError):
 
 class TensorFlowUnavailable(InspectorError):
     """The operation needs TensorFlow, which is not installed."""
+
+
+class Cancelled(Exception):
+    """A superseded or cancelled request was abandoned (not an error to report)."""

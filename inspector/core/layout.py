@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
-class Cancelled(Exception):
-    """Raised when a superseded layout request is abandoned."""
+from inspector.core.errors import Cancelled
 
 
 @dataclass

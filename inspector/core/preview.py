@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from inspector.core import protos
-from inspector.core.layout import Cancelled
+from inspector.core.errors import Cancelled
 from inspector.core.metrics import Metrics, carried_shapes, compute_metrics
 from inspector.core.transforms.pipeline import StepReport, run_step
 from inspector.core.transforms.syntax import format_transforms

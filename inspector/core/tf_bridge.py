@@ -6,7 +6,7 @@ import os
 import threading
 
 from inspector.core import protos
-from inspector.core.errors import ModelLoadError, TensorFlowUnavailable
+from inspector.core.errors import InspectorError, ModelLoadError, TensorFlowUnavailable
 
 
 _IMPORT_LOCK = threading.Lock()
@@ -249,8 +249,7 @@ def run_native_transform(graph_def, inputs: list, outputs: list, transforms: str
                                              ",".join(inputs).encode(),
                                              ",".join(outputs).encode(), transforms.encode())
     except Exception as exc:
-        from inspector.core.transforms.base import TransformError
-        raise TransformError(_first_line(exc)) from None
+        raise InspectorError(_first_line(exc)) from None
     return protos.GraphDef.FromString(out)
 
 
@@ -423,7 +422,7 @@ def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, 
         def step(options=None, metadata=None):
             nonlocal done
             if cancel is not None and cancel.is_set():
-                from inspector.core.layout import Cancelled
+                from inspector.core.errors import Cancelled
                 raise Cancelled()
             start = time.perf_counter()
             try:

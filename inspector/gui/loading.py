@@ -6,7 +6,7 @@ import gc
 import os
 
 from inspector.core.errors import InspectorError
-from inspector.core.layout import Cancelled
+from inspector.core.errors import Cancelled
 
 
 def _signature_keys(path: str) -> list:

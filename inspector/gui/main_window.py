@@ -299,7 +299,7 @@ class MainWindow(MarkingMixin, QMainWindow):
                            "Laying out")
 
     def _layout_failed(self, exc):
-        from inspector.core.layout import Cancelled
+        from inspector.core.errors import Cancelled
 
         if not isinstance(exc, Cancelled):
             self.show_error(f"Layout failed: {exc}")

@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from inspector.core.errors import InspectorError
-from inspector.core.layout import Cancelled
+from inspector.core.errors import Cancelled
 from inspector.gui.overlays_panel import heat_colour
 
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from inspector.core.errors import InspectorError
-from inspector.core.layout import Cancelled
+from inspector.core.errors import Cancelled
 
 
 class _Rows(QObject):
