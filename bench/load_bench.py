@@ -23,7 +23,7 @@ def make_big_graph(path: str, nodes: int, megabytes: int) -> None:
     """A realistic-looking conv net: blocks of Conv2D/BiasAdd/Relu with float weights."""
     import numpy as np
 
-    from inspector.core import protos
+    from inspector.core.model import protos
 
     g = protos.GraphDef()
     x = g.node.add(name="input", op="Placeholder")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from inspector.core.errors import InspectorError
-from inspector.core.humanize import human_bytes, tf_human_readable_num
+from inspector.core.model.humanize import human_bytes, tf_human_readable_num
 
 
 def split_names(text: str | None) -> list:

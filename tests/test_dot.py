@@ -7,7 +7,7 @@ import pytest
 
 from conftest import run_cli
 from inspector.core.dot_export import render, styled_dot, tf_dot
-from inspector.core.graph import Graph
+from inspector.core.model.graph import Graph
 from inspector.core.loaders import load
 from test_summary import reference_graph
 

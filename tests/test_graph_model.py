@@ -4,8 +4,8 @@ import os
 
 import numpy as np
 
-from inspector.core.attrs import DType, Shape, TensorValue
-from inspector.core.graph import parse_input
+from inspector.core.model.attrs import DType, Shape, TensorValue
+from inspector.core.model.graph import parse_input
 from inspector.core.loaders import load
 
 

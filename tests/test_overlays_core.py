@@ -7,7 +7,7 @@ import pytest
 
 from conftest import run_cli
 from inspector.core import tf_bridge
-from inspector.core.graph import Graph
+from inspector.core.model.graph import Graph
 from inspector.core.loaders import load
 from inspector.core.profiling import parse_benchmark_output, parse_chrome_trace, run_profile
 from inspector.core.stat_summarizer import StatSummarizer
@@ -39,7 +39,7 @@ def tables(text):
 def test_our_summarizer_prints_what_tensorflows_prints(fx, name, fetch, feed, shape):
     from tensorflow.python.util import _pywrap_stat_summarizer
 
-    from inspector.core.protos import step_stats_pb2
+    from inspector.core.model.protos import step_stats_pb2
 
     theirs, ours = _pywrap_stat_summarizer.StatSummarizer(), StatSummarizer()
     for raw in traced_step_stats(os.path.join(fx, name), fetch, feed, shape):
@@ -76,7 +76,7 @@ def test_profile_rows_match_the_graph_and_add_up(fx):
 
 
 def test_benchmark_output_round_trips_with_prefixes_and_old_widths(fx):
-    from inspector.core.protos import step_stats_pb2
+    from inspector.core.model.protos import step_stats_pb2
 
     s = StatSummarizer()
     for raw in traced_step_stats(os.path.join(fx, "mobilenet_v2.pb"), "Identity", "input",

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from inspector.core.op_categories import COLOURS
+from inspector.core.model.op_categories import COLOURS
 
 
 def screenshot(tmp_path, *args) -> str:

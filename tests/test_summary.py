@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from conftest import run_cli
-from inspector.core import protos
-from inspector.core.graph import Graph
-from inspector.core.humanize import cpp_std_sort, tf_human_readable_num
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
+from inspector.core.model.humanize import cpp_std_sort, tf_human_readable_num
 from inspector.core.loaders import load
 from inspector.core.summary import summarize
 from inspector.core.summary_format import tf_summary_text

@@ -5,8 +5,10 @@ import os
 import numpy as np
 import pytest
 
-from inspector.core import tf_bridge, tensors
-from inspector.core.graph import Graph
+from inspector.core import tf_bridge
+
+from inspector.core.model import tensors
+from inspector.core.model.graph import Graph
 from inspector.core.loaders import load
 from inspector.core.numeric_check import numeric_check
 from inspector.core.transforms import REGISTRY, run_pipeline
@@ -306,7 +308,7 @@ def test_quantize_nodes_equals_tensorflow_up_to_twin_names(fx, params):
 
 
 def test_fold_constants_never_executes_file_ops(tmp_path):
-    from inspector.core import protos
+    from inspector.core.model import protos
 
     secret = tmp_path / "secret.txt"
     secret.write_text("do not read me")

@@ -43,7 +43,7 @@ def original_name(range_node: str) -> str:
 def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: dict,
               cancel=None, progress=None, timeout: float = 1800.0,
               allow_io: bool = False) -> Calibration:
-    from inspector.core.graph import Graph
+    from inspector.core.model.graph import Graph
     from inspector.core.numeric_check import check_safe
     from inspector.core.transforms import run_pipeline
 

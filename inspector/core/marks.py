@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.core import op_categories
-from inspector.core.graph import Graph, node_name_from_input
+from inspector.core.model import op_categories
+from inspector.core.model.graph import Graph, node_name_from_input
 from inspector.core.preprocessing import find_preprocessing_chains
-from inspector.core.subgraph import upstream
+from inspector.core.model.subgraph import upstream
 from inspector.core.summary import dtype_of, shape_of
 
 FEED_OPS = {"Placeholder", "PlaceholderWithDefault"}

@@ -6,9 +6,9 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from inspector.core import protos, tensors
+from inspector.core.model import protos, tensors
 from inspector.core.flops import DEVICE_PRESETS, FlopReport, count_flops, latency_ms
-from inspector.core.graph import Graph
+from inspector.core.model.graph import Graph
 
 
 @dataclass

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from inspector.core import dtypes
+from inspector.core.model import dtypes
 from inspector.core.errors import InspectorError
-from inspector.core.graph import Graph, node_name_from_input
-from inspector.core.op_categories import FILE_OR_NETWORK_OPS
+from inspector.core.model.graph import Graph, node_name_from_input
+from inspector.core.model.op_categories import FILE_OR_NETWORK_OPS
 
 
 class UnsafeGraphError(InspectorError):
@@ -27,7 +27,7 @@ class OutputComparison:
 
 def unsafe_nodes(graph: Graph, outputs=()) -> list:
     """Nodes that would touch files or the network (only those the outputs need, if given)."""
-    from inspector.core.subgraph import upstream
+    from inspector.core.model.subgraph import upstream
 
     names = upstream(graph, [node_name_from_input(o) for o in outputs]) if outputs else None
     return [n.name for n in graph if n.op in FILE_OR_NETWORK_OPS

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inspector.core import tensors
-from inspector.core.graph import Graph, Node
+from inspector.core.model import tensors
+from inspector.core.model.graph import Graph, Node
 
 DECODERS = {"DecodeJpeg": "JPEG", "DecodeAndCropJpeg": "JPEG", "DecodePng": "PNG",
             "DecodeBmp": "BMP", "DecodeGif": "GIF", "DecodeImage": "image"}

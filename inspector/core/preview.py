@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inspector.core import protos
+from inspector.core.model import protos
 from inspector.core.errors import Cancelled
 from inspector.core.metrics import Metrics, carried_shapes, compute_metrics
 from inspector.core.transforms.pipeline import StepReport, run_step
@@ -107,7 +107,7 @@ class PreviewEngine:
             from dataclasses import replace
 
             from inspector.core.flops import DEVICE_PRESETS, count_flops, latency_ms
-            from inspector.core.graph import Graph
+            from inspector.core.model.graph import Graph
 
             report = count_flops(Graph(row.graph_def), shapes)
             self._cache[key] = replace(row.metrics, flops=report, latency_ms={

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
-from inspector.core.graph import Graph
+from inspector.core.model.graph import Graph
 from inspector.core.stat_summarizer import StatSummarizer
 
 
@@ -74,7 +74,7 @@ def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode=
     """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs."""
     from inspector.core import tf_bridge
     from inspector.core.numeric_check import check_safe, make_inputs
-    from inspector.core.protos import step_stats_pb2
+    from inspector.core.model.protos import step_stats_pb2
 
     graph = Graph(graph_def)
     check_safe(graph, outputs, allow_io)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from inspector.core.attrs import decode
+from inspector.core.model.attrs import decode
 from inspector.core.errors import InspectorError
-from inspector.core.graph import Graph
+from inspector.core.model.graph import Graph
 
 
 def _attr_text(node) -> str:

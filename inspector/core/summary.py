@@ -6,9 +6,9 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from inspector.core import op_categories, tensors
-from inspector.core.dtypes import dtype_name
-from inspector.core.graph import Graph, Node
+from inspector.core.model import op_categories, tensors
+from inspector.core.model.dtypes import dtype_name
+from inspector.core.model.graph import Graph, Node
 from inspector.core.preprocessing import find_preprocessing_chains
 
 UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from inspector.core import tensors
-from inspector.core.dtypes import dtype_name
-from inspector.core.graph import Graph, node_name_from_input
-from inspector.core.humanize import cpp_std_sort, human_bytes, tf_human_readable_num
+from inspector.core.model import tensors
+from inspector.core.model.dtypes import dtype_name
+from inspector.core.model.graph import Graph, node_name_from_input
+from inspector.core.model.humanize import cpp_std_sort, human_bytes, tf_human_readable_num
 from inspector.core.summary import UNLIKELY_OUTPUT_OPS, op_histogram, tf_parameter_counts
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspector.core import tensors
-from inspector.core.dtypes import dtype_name
+from inspector.core.model import tensors
+from inspector.core.model.dtypes import dtype_name
 
 
 def one_element(v, kind: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 
-from inspector.core import protos
+from inspector.core.model import protos
 from inspector.core.errors import InspectorError, ModelLoadError, TensorFlowUnavailable
 
 
@@ -307,7 +307,7 @@ def skeleton(graph_def, keep_elements: int = 64):
     gd = protos.GraphDef()
     gd.versions.CopyFrom(graph_def.versions)
     gd.library.CopyFrom(graph_def.library)
-    from inspector.core import tensors
+    from inspector.core.model import tensors
 
     for node in graph_def.node:
         new = gd.node.add()

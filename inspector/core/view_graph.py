@@ -8,8 +8,8 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
-from inspector.core import op_categories, tensors
-from inspector.core.graph import Graph
+from inspector.core.model import op_categories, tensors
+from inspector.core.model.graph import Graph
 from inspector.core.layout import LayoutResult, layered_layout
 from inspector.core.summary import const_source, dtype_of, tensor_label
 

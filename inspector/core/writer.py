@@ -7,7 +7,7 @@ import tempfile
 
 from google.protobuf import text_format
 
-from inspector.core import protos
+from inspector.core.model import protos
 from inspector.core.errors import InspectorError
 
 

@@ -11,8 +11,8 @@ from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPalet
 from PySide6.QtWidgets import (QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView,
                                QWidget)
 
-from inspector.core.humanize import tf_human_readable_num
-from inspector.core.op_categories import COLOURS
+from inspector.core.model.humanize import tf_human_readable_num
+from inspector.core.model.op_categories import COLOURS
 
 TEXT = QColor("#1d1d1d")
 BORDER = QColor("#555555")

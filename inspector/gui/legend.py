@@ -7,7 +7,7 @@ from collections import Counter
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
-from inspector.core.op_categories import COLOURS, category
+from inspector.core.model.op_categories import COLOURS, category
 
 
 class Legend(QListWidget):

@@ -252,7 +252,7 @@ class PipelinePanel(QWidget):
 
 def validate_param(param, text: str) -> str:
     """An error message for a parameter value, or '' when it is fine."""
-    from inspector.core.dtypes import dtype_value
+    from inspector.core.model.dtypes import dtype_value
 
     if not text:
         return f"{param.name} is required" if param.required else ""

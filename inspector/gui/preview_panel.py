@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QLabel
                                QListWidgetItem, QPushButton, QSplitter, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from inspector.core.humanize import human_bytes, tf_human_readable_num
+from inspector.core.model.humanize import human_bytes, tf_human_readable_num
 
 COLUMNS = ["step", "nodes", "size", "gzip", "params", "FLOPs", "latency (10 GFLOP/s)"]
 

@@ -9,10 +9,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QFileDialog, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
-from inspector.core.attrs import TensorValue
-from inspector.core.humanize import human_bytes
+from inspector.core.model.attrs import TensorValue
+from inspector.core.model.humanize import human_bytes
 from inspector.core.summary import dtype_of, shape_of
-from inspector.core.tensors import format_shape
+from inspector.core.model.tensors import format_shape
 
 
 def tensor_stats(values: np.ndarray) -> dict:
@@ -93,7 +93,7 @@ class PropertiesPanel(QWidget):
             self._row(ins, str(ref), "control" if ref.control else desc, ref.node)
         known = shapes.get(name)
         if known is None and node.has_attr("_output_shapes"):
-            from inspector.core.tensors import shape_dims
+            from inspector.core.model.tensors import shape_dims
 
             known = [shape_dims(x) for x in node.proto.attr["_output_shapes"].list.shape]
         dtype = dtype_of(node)

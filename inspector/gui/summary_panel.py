@@ -6,7 +6,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from inspector.core.humanize import human_bytes, tf_human_readable_num
+from inspector.core.model.humanize import human_bytes, tf_human_readable_num
 
 
 class SummaryPanel(QWidget):

@@ -154,7 +154,7 @@ class WorkbenchController(QObject):
             key = id(self.rows[row].graph_def)
             view = self.step_views.get(key)
             if view is None:
-                from inspector.core.graph import Graph
+                from inspector.core.model.graph import Graph
 
                 view = self.step_views[key] = ViewModel(Graph(self.rows[row].graph_def))
                 view.direction = self.original_view.direction

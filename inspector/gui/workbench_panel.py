@@ -8,7 +8,7 @@ from PySide6.QtWidgets import (QApplication, QGridLayout, QLabel, QListWidget, Q
                                QPushButton, QVBoxLayout, QWidget)
 
 from inspector.core import commands
-from inspector.core.humanize import human_bytes
+from inspector.core.model.humanize import human_bytes
 
 
 class WorkbenchPanel(QWidget):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from inspector.core import protos
+from inspector.core.model import protos
 from inspector.core.errors import InspectorError, ModelLoadError
-from inspector.core.graph import Graph
+from inspector.core.model.graph import Graph
 from inspector.core.loaders import sniff as sniffing
 from inspector.core.loaders.protofile import parse
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from inspector.core import protos
+from inspector.core.model import protos
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders.protofile import parse
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from inspector.core import protos, tensors
-from inspector.core.dtypes import dtype_name
+from inspector.core.model import protos, tensors
+from inspector.core.model.dtypes import dtype_name
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders.protofile import parse
 

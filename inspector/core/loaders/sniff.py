@@ -109,7 +109,7 @@ def top_level_fields(data: bytes, path: str) -> list[tuple[int, int, int, int]]:
 
 
 def _payload_is_node(data: bytes, start: int, end: int) -> bool:
-    from inspector.core.protos import NodeDef
+    from inspector.core.model.protos import NodeDef
     try:
         node = NodeDef.FromString(data[start:end])
     except Exception:

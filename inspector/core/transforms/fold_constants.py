@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspector.core import protos
-from inspector.core.graph import node_name_from_input
-from inspector.core.op_categories import FILE_OR_NETWORK_OPS
+from inspector.core.model import protos
+from inspector.core.model.graph import node_name_from_input
+from inspector.core.model.op_categories import FILE_OR_NETWORK_OPS
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const
 
@@ -42,7 +42,7 @@ def _upstream(nodes: dict, outputs: list, stop: set) -> set:
 
 def _identity_values(nodes: dict, fetch: list):
     """(tensor, value) for fetched tensors that are Identity chains over a Const."""
-    from inspector.core.tensors import to_numpy
+    from inspector.core.model.tensors import to_numpy
 
     for tensor in fetch:
         name, port = tensor.rsplit(":", 1)

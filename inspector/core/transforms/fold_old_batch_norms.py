@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspector.core import protos
+from inspector.core.model import protos
 from inspector.core.transforms.base import TransformError, transform
 from inspector.core.transforms.graph_utils import (Pattern, const_value, replace_matching,
                                                    tensor_const)

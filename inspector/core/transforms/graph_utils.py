@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.core import protos
-from inspector.core.graph import node_name_from_input
+from inspector.core.model import protos
+from inspector.core.model.graph import node_name_from_input
 from inspector.core.transforms.base import TransformError
 
 
@@ -210,7 +210,7 @@ def tensor_const(name: str, array, dtype: int | None = None):
     """A Const NodeDef holding a numpy array (float32 unless dtype says otherwise)."""
     import numpy as np
 
-    from inspector.core import dtypes
+    from inspector.core.model import dtypes
 
     node = protos.NodeDef(name=name, op="Const")
     if dtype is None:
@@ -228,6 +228,6 @@ def tensor_const(name: str, array, dtype: int | None = None):
 
 
 def const_value(node):
-    from inspector.core import tensors
+    from inspector.core.model import tensors
 
     return tensors.to_numpy(node.attr["value"].tensor)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspector.core import protos
+from inspector.core.model import protos
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import canonical_input_name, rename_node_inputs
 

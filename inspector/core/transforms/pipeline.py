@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
-from inspector.core.graph import node_name_from_input
+from inspector.core.model.graph import node_name_from_input
 from inspector.core.transforms.base import REGISTRY, Context, TransformError
 from inspector.core.transforms.syntax import TransformSpec, parse_transforms
 

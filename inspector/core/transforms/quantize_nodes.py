@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from inspector.core import protos
-from inspector.core.graph import node_name_from_input
+from inspector.core.model import protos
+from inspector.core.model.graph import node_name_from_input
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import (Pattern, copy_graph, rename_node_inputs,
                                                    replace_matching, tensor_const)

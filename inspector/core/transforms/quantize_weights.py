@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspector.core import protos
+from inspector.core.model import protos
 from inspector.core.transforms.base import Param, transform
 from inspector.core.transforms.graph_utils import copy_graph, const_value, tensor_const
 

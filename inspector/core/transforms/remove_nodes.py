@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspector.core.graph import node_name_from_input
+from inspector.core.model.graph import node_name_from_input
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import Pattern, rename_node_inputs, replace_matching
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from inspector.core import protos
-from inspector.core.dtypes import dtype_value
-from inspector.core.graph import node_name_from_input
+from inspector.core.model import protos
+from inspector.core.model.dtypes import dtype_value
+from inspector.core.model.graph import node_name_from_input
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import copy_graph
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from inspector.core import attrs as attr_codec
-from inspector.core.protos import graph_pb2
+from inspector.core.model import attrs as attr_codec
+from inspector.core.model.protos import graph_pb2
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from inspector.core import dtypes, tensors
+from inspector.core.model import dtypes, tensors
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inspector.core.errors import InspectorError
-from inspector.core.graph import Graph, node_name_from_input
+from inspector.core.model.graph import Graph, node_name_from_input
 
 
 def _names(graph: Graph, names) -> list:

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from inspector.core import dtypes
+from inspector.core.model import dtypes
 
 
 def shape_dims(shape_proto) -> tuple | None:
