@@ -119,7 +119,7 @@ def main() -> None:
     # the first use of TensorFlow in a session imports it (once); measured on its own
     import threading
 
-    from inspector.core import tf_bridge
+    from inspector.core.tf import bridge as tf_bridge
 
     beat = Heartbeat()
     beat.start()
@@ -189,7 +189,7 @@ def measure_pipeline_edit(app, path: str, inputs: list, outputs: list, transform
 
 def pipeline_main() -> None:
     if "--warm" in sys.argv:  # TensorFlow already imported, as after its first use
-        from inspector.core import tf_bridge
+        from inspector.core.tf import bridge as tf_bridge
 
         tf_bridge.tf()
     from PySide6.QtWidgets import QApplication

@@ -57,7 +57,7 @@ def metrics_table(rows: list) -> str:
 
 
 def cmd_transform(args) -> int:
-    from inspector.core import tf_bridge
+    from inspector.core.tf import bridge as tf_bridge
     from inspector.core.metrics import compute_metrics
     from inspector.core.transforms import parse_transforms, run_pipeline
     from inspector.core.transforms.pipeline import check_names

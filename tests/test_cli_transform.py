@@ -5,7 +5,7 @@ import os
 import pytest
 
 from conftest import run_cli
-from inspector.core import tf_bridge
+from inspector.core.tf import bridge as tf_bridge
 from inspector.core.loaders import load
 from inspector.core.metrics import compute_metrics
 

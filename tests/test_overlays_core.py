@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import run_cli
-from inspector.core import tf_bridge
+from inspector.core.tf import bridge as tf_bridge
 from inspector.core.model.graph import Graph
 from inspector.core.loaders import load
 from inspector.core.profiling import parse_benchmark_output, parse_chrome_trace, run_profile

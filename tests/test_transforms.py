@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pytest
 
-from inspector.core import tf_bridge
+from inspector.core.tf import bridge as tf_bridge
 
 from inspector.core.model import tensors
 from inspector.core.model.graph import Graph

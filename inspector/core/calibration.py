@@ -104,7 +104,7 @@ def compare_on_samples(original, quantized, inputs: list, outputs: list, samples
                        input_shapes=None) -> list:
     """(output, max abs error, top-1 agreement) of the eight-bit graph against the float one
     over the calibration inputs."""
-    from inspector.core import tf_bridge
+    from inspector.core.tf import bridge as tf_bridge
     from inspector.core.numeric_check import compare
 
     refs, gots = [], []

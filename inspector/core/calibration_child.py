@@ -47,7 +47,7 @@ def main(spec_path: str) -> int:
     with open(spec_path) as fh:
         spec = json.load(fh)
     from inspector.core.model import protos
-    from inspector.core import tf_bridge
+    from inspector.core.tf import bridge as tf_bridge
 
     graph_def = protos.GraphDef.FromString(open(spec["graph"], "rb").read())
     items = list(samples(spec, tf_bridge.decode_image))

@@ -96,7 +96,7 @@ def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: boo
     if with_flops:
         graph = Graph(graph_def)
         if shapes is None:
-            from inspector.core import tf_bridge
+            from inspector.core.tf import bridge as tf_bridge
             shapes = tf_bridge.infer_shapes(graph_def, input_shapes)
         m.flops = count_flops(graph, shapes)
         speeds = dict(DEVICE_PRESETS)

@@ -96,7 +96,7 @@ def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shap
                   mode: str = "random", seed: int = 0, npy: dict | None = None,
                   allow_io: bool = False, after_inputs: list | None = None) -> list:
     """Compare outputs of two graphs on the same inputs; returns one OutputComparison each."""
-    from inspector.core import tf_bridge
+    from inspector.core.tf import bridge as tf_bridge
 
     input_shapes = input_shapes or {}
     before, after = Graph(before_def), Graph(after_def)

@@ -88,7 +88,7 @@ class PreviewEngine:
         row.metrics = self._cache[key]
 
     def _shapes(self, input_shapes) -> dict:
-        from inspector.core import tf_bridge
+        from inspector.core.tf import bridge as tf_bridge
 
         key = ("shapes", tuple(sorted((input_shapes or {}).items())))
         if key not in self._cache:

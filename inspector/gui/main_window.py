@@ -245,7 +245,7 @@ class MainWindow(MarkingMixin, QMainWindow):
             return
 
         def work(cancel):
-            from inspector.core import tf_bridge
+            from inspector.core.tf import bridge as tf_bridge
 
             return tf_bridge.infer_shapes(view.graph.graph_def)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspector.core import tf_bridge
+from inspector.core.tf import bridge as tf_bridge
 
 
 def load_keras(path: str, size: int):

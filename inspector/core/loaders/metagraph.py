@@ -24,7 +24,7 @@ def load_metagraph(path, data, is_text, size, checkpoint, outputs):
         if not outputs:
             raise ModelLoadError("freezing with a checkpoint needs output node names", path=path)
         check_checkpoint(checkpoint, path)
-        from inspector.core import tf_bridge
+        from inspector.core.tf import bridge as tf_bridge
         graph_def = tf_bridge.freeze_metagraph(meta.SerializeToString(), checkpoint,
                                                list(outputs), path)
         graph, problems = make_graph(graph_def, path)

@@ -80,7 +80,7 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
                             {k: v.name for k, v in sorted(sdef.outputs.items())})
         return LoadedModel(path, "savedmodel", graph, size, is_text, tags=tags, signature=sig,
                            problems=problems)
-    from inspector.core import tf_bridge
+    from inspector.core.tf import bridge as tf_bridge
     directory = path if os.path.isdir(path) else os.path.dirname(path) or "."
     graph_def, inputs, outputs = tf_bridge.freeze_saved_model(directory, tags, signature)
     graph, problems = make_graph(graph_def, path)

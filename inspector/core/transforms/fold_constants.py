@@ -83,7 +83,7 @@ def _const_node(name: str, value):
             Param("exclude_node", "node", repeated=True),
             Param("max_constant_size_in_bytes", "int", str(10 * 1024 * 1024))])
 def fold_constants(graph_def, ctx):
-    from inspector.core import tf_bridge
+    from inspector.core.tf import bridge as tf_bridge
 
     clear = ctx.bool("clear_output_shapes", True)
     excluded_ops, excluded_nodes = set(ctx.values("exclude_op")), set(ctx.values("exclude_node"))

@@ -17,7 +17,7 @@ SUFFIX = "__print__"
             Param("show_op", "bool", "false"), Param("first_n", "int", "-1"),
             Param("summarize", "int", "1024")])
 def insert_logging(graph_def, ctx):
-    from inspector.core import tf_bridge
+    from inspector.core.tf import bridge as tf_bridge
 
     ops, prefixes = set(ctx.values("op")), ctx.values("prefix")
     message = ctx.single("message", "")

@@ -160,7 +160,7 @@ def unique_input_name(text: str) -> str:
 
 
 def quantize_ops(graph_def, ignore: set, fallback, ctx):
-    from inspector.core import tf_bridge
+    from inspector.core.tf import bridge as tf_bridge
 
     ops = {k: v for k, v in OPS.items() if k not in ignore}
     if not ops:
