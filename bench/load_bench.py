@@ -69,7 +69,7 @@ CHILD_OURS = """
 import resource, sys, time, json
 sys.path.insert(0, {root!r})
 from inspector.core.loaders import load
-from inspector.core.summary import summarize
+from inspector.core.analysis.summary import summarize
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0 = time.perf_counter(); m = load({path!r}); t1 = time.perf_counter()
 s = summarize(m.graph); t2 = time.perf_counter()

@@ -55,7 +55,7 @@ def timed(fn, runs: int):
 def main() -> None:
     from inspector.core.tf import bridge as tf_bridge
     from inspector.core.loaders import load
-    from inspector.core.metrics import compute_metrics
+    from inspector.core.analysis.metrics import compute_metrics
     from inspector.core.transforms import run_pipeline
 
     os.makedirs(CACHE, exist_ok=True)

@@ -40,7 +40,7 @@ def _load(args):
 
 def cmd_summarize(args) -> int:
     from inspector.core import summary_format
-    from inspector.core.summary import summarize
+    from inspector.core.analysis.summary import summarize
 
     model = _load(args)
     if args.format == "tf":

@@ -58,7 +58,7 @@ def metrics_table(rows: list) -> str:
 
 def cmd_transform(args) -> int:
     from inspector.core.tf import bridge as tf_bridge
-    from inspector.core.metrics import compute_metrics
+    from inspector.core.analysis.metrics import compute_metrics
     from inspector.core.transforms import parse_transforms, run_pipeline
     from inspector.core.transforms.pipeline import check_names
     from inspector.core.writer import check_target, write_graph
@@ -102,8 +102,8 @@ def cmd_transform(args) -> int:
 
 
 def cmd_flops(args) -> int:
-    from inspector.core.flops import DEVICE_PRESETS
-    from inspector.core.metrics import compute_metrics
+    from inspector.core.analysis.flops import DEVICE_PRESETS
+    from inspector.core.analysis.metrics import compute_metrics
 
     graph_def = _load_graph_def(args.model)
     speed = args.gflops * 1e9 if args.gflops else None
@@ -126,7 +126,7 @@ def cmd_flops(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from inspector.core.numeric_check import numeric_check
+    from inspector.core.analysis.numeric_check import numeric_check
 
     npy = {}
     for item in args.npy or []:

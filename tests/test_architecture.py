@@ -17,7 +17,7 @@ def test_import_linter_contracts_hold():
 
 def test_opening_a_pb_does_not_import_tensorflow(fx):
     code = ("import sys; from inspector.core.loaders import load; "
-            "from inspector.core.summary import summarize; "
+            "from inspector.core.analysis.summary import summarize; "
             f"m = load({os.path.join(fx, 'mobilenet_v2.pb')!r}); summarize(m.graph); "
             "print(len(m.graph)); "
             "bad = [k for k in sys.modules if k.split('.')[0] in "

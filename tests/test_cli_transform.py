@@ -7,7 +7,7 @@ import pytest
 from conftest import run_cli
 from inspector.core.tf import bridge as tf_bridge
 from inspector.core.loaders import load
-from inspector.core.metrics import compute_metrics
+from inspector.core.analysis.metrics import compute_metrics
 
 SEED = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '
         'op=CheckNumerics) fold_constants(ignore_errors=true) fold_batch_norms '

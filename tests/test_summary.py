@@ -11,7 +11,7 @@ from inspector.core.model import protos
 from inspector.core.model.graph import Graph
 from inspector.core.model.humanize import cpp_std_sort, tf_human_readable_num
 from inspector.core.loaders import load
-from inspector.core.summary import summarize
+from inspector.core.analysis.summary import summarize
 from inspector.core.summary_format import tf_summary_text
 
 REFERENCE_TEXT = """\

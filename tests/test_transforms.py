@@ -10,7 +10,7 @@ from inspector.core.tf import bridge as tf_bridge
 from inspector.core.model import tensors
 from inspector.core.model.graph import Graph
 from inspector.core.loaders import load
-from inspector.core.numeric_check import numeric_check
+from inspector.core.analysis.numeric_check import numeric_check
 from inspector.core.transforms import REGISTRY, run_pipeline
 from inspector.core.transforms.base import TransformError
 
@@ -168,7 +168,7 @@ def test_optimize_for_inference_step(fx):
 
 
 def test_round_weights_compresses_like_eight_bits(fx):
-    from inspector.core.metrics import compute_metrics
+    from inspector.core.analysis.metrics import compute_metrics
 
     gd = graph_def(fx, "mobilenet_v2.pb")
     before = compute_metrics(gd, with_flops=False)

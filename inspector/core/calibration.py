@@ -44,7 +44,7 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
               cancel=None, progress=None, timeout: float = 1800.0,
               allow_io: bool = False) -> Calibration:
     from inspector.core.model.graph import Graph
-    from inspector.core.numeric_check import check_safe
+    from inspector.core.analysis.numeric_check import check_safe
     from inspector.core.transforms import run_pipeline
 
     check_safe(Graph(graph_def), outputs, allow_io)
@@ -105,7 +105,7 @@ def compare_on_samples(original, quantized, inputs: list, outputs: list, samples
     """(output, max abs error, top-1 agreement) of the eight-bit graph against the float one
     over the calibration inputs."""
     from inspector.core.tf import bridge as tf_bridge
-    from inspector.core.numeric_check import compare
+    from inspector.core.analysis.numeric_check import compare
 
     refs, gots = [], []
     for x in samples:

@@ -10,7 +10,7 @@ from inspector.core.model import op_categories, tensors
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph
 from inspector.core.model.subgraph import between
-from inspector.core.summary import const_source, dtype_of, tensor_label
+from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
 from inspector.core.writer import atomic_write, check_target
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from inspector.core.model import protos
 from inspector.core.errors import Cancelled
-from inspector.core.metrics import Metrics, carried_shapes, compute_metrics
+from inspector.core.analysis.metrics import Metrics, carried_shapes, compute_metrics
 from inspector.core.transforms.pipeline import StepReport, run_step
 from inspector.core.transforms.syntax import format_transforms
 
@@ -80,7 +80,7 @@ class PreviewEngine:
         if key not in self._cache:
             from dataclasses import replace
 
-            from inspector.core.metrics import gzip_size
+            from inspector.core.analysis.metrics import gzip_size
 
             data = protos.serialize_graph_def(row.graph_def)
             self._cache[key] = replace(row.metrics, serialized_bytes=len(data),
@@ -106,7 +106,7 @@ class PreviewEngine:
         if key not in self._cache:
             from dataclasses import replace
 
-            from inspector.core.flops import DEVICE_PRESETS, count_flops, latency_ms
+            from inspector.core.analysis.flops import DEVICE_PRESETS, count_flops, latency_ms
             from inspector.core.model.graph import Graph
 
             report = count_flops(Graph(row.graph_def), shapes)

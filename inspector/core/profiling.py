@@ -73,7 +73,7 @@ def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode=
                 cancel=None, progress=None) -> Profile:
     """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs."""
     from inspector.core.tf import bridge as tf_bridge
-    from inspector.core.numeric_check import check_safe, make_inputs
+    from inspector.core.analysis.numeric_check import check_safe, make_inputs
     from inspector.core.model.protos import step_stats_pb2
 
     graph = Graph(graph_def)

@@ -8,7 +8,7 @@ from inspector.core.model import tensors
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph import Graph, node_name_from_input
 from inspector.core.model.humanize import cpp_std_sort, human_bytes, tf_human_readable_num
-from inspector.core.summary import UNLIKELY_OUTPUT_OPS, op_histogram, tf_parameter_counts
+from inspector.core.analysis.summary import UNLIKELY_OUTPUT_OPS, op_histogram, tf_parameter_counts
 
 
 def _tf_shape_text(node) -> str:

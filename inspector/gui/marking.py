@@ -51,7 +51,7 @@ class MarkingMixin:
         (self.workbench.toggle_input if kind == "input" else self.workbench.toggle_output)(name)
 
     def trace_selected(self):
-        from inspector.core.marks import trace_to_inputs
+        from inspector.core.analysis.marks import trace_to_inputs
 
         name = self.session.selected
         view = self.controller.original_view
@@ -64,7 +64,7 @@ class MarkingMixin:
 
     def input_shapes_and_types(self) -> tuple:
         """Shapes and dtypes for the marked inputs: explicit, declared, chain or inferred."""
-        from inspector.core.summary import dtype_of
+        from inspector.core.analysis.summary import dtype_of
 
         shapes, types = dict(self.workbench.input_shapes), {}
         view = self.controller.original_view

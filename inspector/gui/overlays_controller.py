@@ -140,7 +140,7 @@ class OverlaysController(QObject):
         return run_pipeline(gd, spec, ins, self._io()[1])[-1].graph_def
 
     def profile(self, allow_io: bool) -> None:
-        from inspector.core.numeric_check import UnsafeGraphError
+        from inspector.core.analysis.numeric_check import UnsafeGraphError
         from inspector.core.profiling import run_profile
 
         io = self._io_or_report()
@@ -258,7 +258,7 @@ class OverlaysController(QObject):
             self.set_mode("ranges")
 
         def failed(exc):
-            from inspector.core.numeric_check import UnsafeGraphError
+            from inspector.core.analysis.numeric_check import UnsafeGraphError
 
             if isinstance(exc, UnsafeGraphError):
                 if QMessageBox.question(self.w, "Run a graph that touches files?",

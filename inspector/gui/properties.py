@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QFileDialog, QLabel, QPushButton, QTreeWidget, QT
 
 from inspector.core.model.attrs import TensorValue
 from inspector.core.model.humanize import human_bytes
-from inspector.core.summary import dtype_of, shape_of
+from inspector.core.analysis.summary import dtype_of, shape_of
 from inspector.core.model.tensors import format_shape
 
 

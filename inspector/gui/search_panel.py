@@ -7,7 +7,7 @@ from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QLineEdit, QListW
                                QVBoxLayout, QWidget)
 
 from inspector.core.errors import InspectorError
-from inspector.core.search import find_nodes
+from inspector.core.analysis.search import find_nodes
 
 
 class SearchPanel(QWidget):

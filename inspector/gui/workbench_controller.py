@@ -87,7 +87,7 @@ class WorkbenchController(QObject):
 
     # -- strip preview ------------------------------------------------------------------
     def request_strip(self):
-        from inspector.core.marks import strip_preview
+        from inspector.core.analysis.marks import strip_preview
 
         view = self.original_view
         ins, outs = list(self.bench.inputs), list(self.bench.outputs)
@@ -180,7 +180,7 @@ class WorkbenchController(QObject):
         return self.rows[-1].graph_def if self.rows else None
 
     def check_outputs(self, allow_io: bool):
-        from inspector.core.numeric_check import UnsafeGraphError, numeric_check
+        from inspector.core.analysis.numeric_check import UnsafeGraphError, numeric_check
 
         if not self.rows or not self.bench.outputs:
             self.w.preview_panel.check_result.setText("Mark outputs and add steps first.")

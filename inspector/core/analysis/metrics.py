@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from inspector.core.model import protos, tensors
-from inspector.core.flops import DEVICE_PRESETS, FlopReport, count_flops, latency_ms
+from inspector.core.analysis.flops import DEVICE_PRESETS, FlopReport, count_flops, latency_ms
 from inspector.core.model.graph import Graph
 
 

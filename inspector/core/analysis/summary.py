@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph import Graph, Node
-from inspector.core.preprocessing import find_preprocessing_chains
+from inspector.core.analysis.preprocessing import find_preprocessing_chains
 
 UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}
 VARIABLE_OPS = {"Variable", "VariableV2", "VarHandleOp"}
