@@ -39,7 +39,7 @@ def _load(args):
 
 
 def cmd_summarize(args) -> int:
-    from inspector.core import summary_format
+    from inspector.core.formats import summary_format
     from inspector.core.analysis.summary import summarize
 
     model = _load(args)
@@ -60,7 +60,7 @@ def cmd_summarize(args) -> int:
 
 
 def cmd_dot(args) -> int:
-    from inspector.core import dot_export
+    from inspector.core.formats import dot_export
 
     model = _load(args)
     if args.style == "tf":
@@ -88,7 +88,7 @@ def cmd_signatures(args) -> int:
 
 
 def cmd_convert(args) -> int:
-    from inspector.core.writer import write_graph
+    from inspector.core.formats.writer import write_graph
 
     model = _load(args)
     path = write_graph(model.graph.graph_def, args.output, as_text=args.output_as_text,

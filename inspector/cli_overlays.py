@@ -39,7 +39,7 @@ def cmd_calibrate(args) -> int:
 
     from inspector.core.calibration import calibrate, compare_on_samples
     from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
-    from inspector.core.writer import atomic_write, write_graph
+    from inspector.core.formats.writer import atomic_write, write_graph
 
     inputs, outputs = split_names(args.inputs), split_names(args.outputs)
     gd = _graph_def(args.model)

@@ -61,7 +61,7 @@ def cmd_transform(args) -> int:
     from inspector.core.analysis.metrics import compute_metrics
     from inspector.core.transforms import parse_transforms, run_pipeline
     from inspector.core.transforms.pipeline import check_names
-    from inspector.core.writer import check_target, write_graph
+    from inspector.core.formats.writer import check_target, write_graph
 
     specs = parse_transforms(args.transforms or "")
     if not specs:

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from conftest import run_cli
-from inspector.core.dot_export import render, styled_dot, tf_dot
+from inspector.core.formats.dot_export import render, styled_dot, tf_dot
 from inspector.core.model.graph import Graph
 from inspector.core.loaders import load
 from test_summary import reference_graph

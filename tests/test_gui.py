@@ -9,7 +9,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from conftest import DEMO
-from inspector.core.dot_export import render
+from inspector.core.formats.dot_export import render
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

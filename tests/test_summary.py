@@ -12,7 +12,7 @@ from inspector.core.model.graph import Graph
 from inspector.core.model.humanize import cpp_std_sort, tf_human_readable_num
 from inspector.core.loaders import load
 from inspector.core.analysis.summary import summarize
-from inspector.core.summary_format import tf_summary_text
+from inspector.core.formats.summary_format import tf_summary_text
 
 REFERENCE_TEXT = """\
 Found 1 possible inputs: (name=input, type=float(1), shape=[1,4]) 
@@ -174,7 +174,7 @@ def test_value_summaries_match_tensorflows_print_kernel():
     import subprocess
     import sys
 
-    from inspector.core.tensor_text import summarize_values
+    from inspector.core.formats.tensor_text import summarize_values
 
     cases = ["np.arange(8, dtype=np.float32).reshape(4, 2)",
              "np.array([1/3, 2/3, 1.0, 0.5], np.float32)",

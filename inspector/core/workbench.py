@@ -127,7 +127,7 @@ class Workbench:
 
     # -- session file -------------------------------------------------------------------
     def save(self, model_path: str) -> str:
-        from inspector.core.writer import atomic_write
+        from inspector.core.formats.writer import atomic_write
 
         path = session_path(model_path)
         atomic_write(path, json.dumps(self.to_dict(), indent=2) + "\n", force=True)

@@ -15,7 +15,7 @@ def _ask(window, title: str, default: str, filters: str) -> str | None:
 
 
 def export_dot(window, tf_style: bool, path: str | None = None) -> str | None:
-    from inspector.core import dot_export
+    from inspector.core.formats import dot_export
 
     view = window.session.view
     if view is None:

@@ -204,7 +204,7 @@ class OverlaysController(QObject):
         return text
 
     def export_tables(self, path: str | None = None) -> str | None:
-        from inspector.core.writer import atomic_write
+        from inspector.core.formats.writer import atomic_write
 
         if self.profile_now is None or not self.profile_now.text:
             return None
@@ -299,7 +299,7 @@ class OverlaysController(QObject):
     def freeze(self) -> str | None:
         """Save the log beside the model and put quantize + freeze steps in the pipeline."""
         from inspector.core.transforms.syntax import quote
-        from inspector.core.writer import atomic_write
+        from inspector.core.formats.writer import atomic_write
 
         model = self.w.session.model
         if not self.records or model is None:

@@ -154,7 +154,7 @@ class PropertiesPanel(QWidget):
                                                   "NumPy (*.npy)")
         if not path:
             return None
-        from inspector.core.writer import atomic_write
+        from inspector.core.formats.writer import atomic_write
         import io
 
         buf = io.BytesIO()

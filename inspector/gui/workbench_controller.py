@@ -211,7 +211,7 @@ class WorkbenchController(QObject):
                              done, failed, "Running both graphs in TensorFlow")
 
     def save_graph(self, path: str | None = None) -> str | None:
-        from inspector.core.writer import write_graph
+        from inspector.core.formats.writer import write_graph
 
         graph_def = self.final_graph_def()
         model = self.w.session.model

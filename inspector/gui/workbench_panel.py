@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QApplication, QGridLayout, QLabel, QListWidget, QListWidgetItem,
                                QPushButton, QVBoxLayout, QWidget)
 
-from inspector.core import commands
+from inspector.core.formats import commands
 from inspector.core.model.humanize import human_bytes
 
 

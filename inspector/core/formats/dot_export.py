@@ -11,7 +11,7 @@ from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph
 from inspector.core.model.subgraph import between
 from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
-from inspector.core.writer import atomic_write, check_target
+from inspector.core.formats.writer import atomic_write, check_target
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 
