@@ -18,7 +18,7 @@ sys.path.insert(0, ROOT)
 
 def profiling_overhead() -> None:
     from inspector.core.loaders import load
-    from inspector.core.profiling import run_profile
+    from inspector.core.overlays.profiling import run_profile
 
     found = sorted(glob.glob(os.path.join(ROOT, "tests", ".fixture-cache", "*",
                                           "mobilenet_v2.pb")))
@@ -35,7 +35,7 @@ def profiling_overhead() -> None:
 
 
 def log_parsing() -> None:
-    from inspector.core.ranges import parse_log
+    from inspector.core.overlays.ranges import parse_log
 
     lines = []
     for i in range(10000):

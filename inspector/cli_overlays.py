@@ -15,7 +15,7 @@ def _graph_def(path):
 
 
 def cmd_profile(args) -> int:
-    from inspector.core.profiling import run_profile
+    from inspector.core.overlays.profiling import run_profile
 
     npy = dict(item.split("=", 1) for item in args.npy or [])
     prof = run_profile(_graph_def(args.model), split_names(args.inputs), split_names(args.outputs),
@@ -37,7 +37,7 @@ def cmd_profile(args) -> int:
 def cmd_calibrate(args) -> int:
     import os
 
-    from inspector.core.calibration import calibrate, compare_on_samples
+    from inspector.core.overlays.calibration import calibrate, compare_on_samples
     from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
     from inspector.core.formats.writer import atomic_write, write_graph
 
@@ -75,7 +75,7 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_ranges(args) -> int:
-    from inspector.core.ranges import parse_log, percentile_range, range_warnings
+    from inspector.core.overlays.ranges import parse_log, percentile_range, range_warnings
 
     try:
         text = open(args.log, encoding="utf-8", errors="replace").read()

@@ -97,6 +97,6 @@ def test_tables_copy_export_and_zero_inputs(qtbot, window, model, tmp_path):
     assert "============================== Run Order ==============================" in text
     assert "Timings (microseconds): count=2" in window.overlays_panel.tables.toPlainText()
     out = window.overlays.export_tables(str(tmp_path / "t.txt"))
-    from inspector.core.profiling import load_profile_file
+    from inspector.core.overlays.profiling import load_profile_file
 
     assert set(load_profile_file(out).nodes) == set(window.overlays.profile_now.nodes)

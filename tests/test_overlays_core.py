@@ -9,8 +9,8 @@ from conftest import run_cli
 from inspector.core.tf import bridge as tf_bridge
 from inspector.core.model.graph import Graph
 from inspector.core.loaders import load
-from inspector.core.profiling import parse_benchmark_output, parse_chrome_trace, run_profile
-from inspector.core.stat_summarizer import StatSummarizer
+from inspector.core.overlays.profiling import parse_benchmark_output, parse_chrome_trace, run_profile
+from inspector.core.overlays.stat_summarizer import StatSummarizer
 
 
 def traced_step_stats(path, fetch, feed, shape, runs=4):
@@ -119,8 +119,8 @@ def test_profile_cli_prints_benchmark_tables(fx):
 
 
 def test_calibration_runs_tf_freezes_like_tf_and_stays_close(fx, tmp_path):
-    from inspector.core.calibration import calibrate, compare_on_samples
-    from inspector.core.ranges import parse_log
+    from inspector.core.overlays.calibration import calibrate, compare_on_samples
+    from inspector.core.overlays.ranges import parse_log
     from inspector.core.transforms import run_pipeline
 
     path = os.path.join(fx, "inception_jpeg.pb")
@@ -169,7 +169,7 @@ def test_ranges_cli_reads_tf1_and_tf2_lines(tmp_path):
 def test_calibration_from_a_folder_of_images_and_npy(fx, tmp_path):
     import tensorflow as tf
 
-    from inspector.core.calibration import calibrate
+    from inspector.core.overlays.calibration import calibrate
 
     images = tmp_path / "images"
     images.mkdir()

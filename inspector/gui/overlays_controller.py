@@ -55,7 +55,7 @@ class OverlaysController(QObject):
         return self.profiles[i] if 0 <= i < len(self.profiles) else None
 
     def chosen_ranges(self) -> dict:
-        from inspector.core.ranges import percentile_range
+        from inspector.core.overlays.ranges import percentile_range
 
         return {n: percentile_range(p, self.p.min_pct.value(), self.p.max_pct.value())
                 for n, p in self.records.items()}
@@ -65,7 +65,7 @@ class OverlaysController(QObject):
         if self.profile_now is not None and view is not None:
             self.p.show_profile(self.profile_now, view.graph)
         if self.records:
-            from inspector.core.ranges import range_warnings
+            from inspector.core.overlays.ranges import range_warnings
 
             self.p.show_warnings(range_warnings(self.chosen_ranges()))
         self._legend()
@@ -93,7 +93,7 @@ class OverlaysController(QObject):
                 values[item] = values.get(item, 0.0) + ms
             badges = {k: f"{v:.3f} ms" if v < 10 else f"{v:.1f} ms" for k, v in values.items()}
         elif self.mode == "ranges" and self.records:
-            from inspector.core.calibration import original_name
+            from inspector.core.overlays.calibration import original_name
 
             for name, (lo, hi) in self.chosen_ranges().items():
                 target = original_name(name)
@@ -141,7 +141,7 @@ class OverlaysController(QObject):
 
     def profile(self, allow_io: bool) -> None:
         from inspector.core.analysis.numeric_check import UnsafeGraphError
-        from inspector.core.profiling import run_profile
+        from inspector.core.overlays.profiling import run_profile
 
         io = self._io_or_report()
         if io is None:
@@ -183,7 +183,7 @@ class OverlaysController(QObject):
         self.set_mode("timings")
 
     def import_timings(self, path: str | None = None) -> None:
-        from inspector.core.profiling import load_profile_file
+        from inspector.core.overlays.profiling import load_profile_file
 
         path = path or QFileDialog.getOpenFileName(self.w, "Import timings")[0]
         if not path:
@@ -222,7 +222,7 @@ class OverlaysController(QObject):
                             "std": self.p.std.value()})
 
     def calibrate(self, data: dict | None, allow_io: bool = False) -> None:
-        from inspector.core.calibration import calibrate, compare_on_samples
+        from inspector.core.overlays.calibration import calibrate, compare_on_samples
         from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
 
         io = self._io_or_report()
@@ -270,7 +270,7 @@ class OverlaysController(QObject):
         self.w.runner.submit("calibrate", work, done, failed, "Calibrating")
 
     def import_ranges(self, path: str | None = None) -> None:
-        from inspector.core.ranges import parse_log
+        from inspector.core.overlays.ranges import parse_log
 
         path = path or QFileDialog.getOpenFileName(self.w, "Import a range log")[0]
         if not path:

@@ -16,7 +16,7 @@ import numpy as np
 
 from inspector.core.errors import InspectorError
 from inspector.core.errors import Cancelled
-from inspector.core.ranges import RangeLog, parse_log, percentile_range
+from inspector.core.overlays.ranges import RangeLog, parse_log, percentile_range
 
 LOGGING = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'
 
@@ -71,7 +71,7 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
         err_path = os.path.join(tmp, "stderr.txt")
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="0")
         with open(err_path, "wb") as err:
-            proc = subprocess.Popen([sys.executable, "-m", "inspector.core.calibration_child",
+            proc = subprocess.Popen([sys.executable, "-m", "inspector.core.overlays.calibration_child",
                                      spec_path], stdout=subprocess.PIPE, stderr=err, env=env,
                                     text=True)
             try:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph
-from inspector.core.stat_summarizer import StatSummarizer
+from inspector.core.overlays.stat_summarizer import StatSummarizer
 
 
 @dataclass

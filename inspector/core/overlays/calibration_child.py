@@ -1,7 +1,7 @@
 """Child process of a calibration run: runs a logged graph on every calibration input so that
 TensorFlow's Print kernels write their range lines to this process's stderr.
 
-Usage (internal): python -m inspector.core.calibration_child SPEC.json
+Usage (internal): python -m inspector.core.overlays.calibration_child SPEC.json
 Progress goes to stdout as `progress DONE TOTAL`; the outputs of each run are saved as .npy.
 """
 
