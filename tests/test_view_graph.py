@@ -3,7 +3,7 @@
 import os
 
 from inspector.core.loaders import load
-from inspector.core.view_graph import ViewModel
+from inspector.core.view.view_graph import ViewModel
 
 
 def test_scopes_start_collapsed_and_expand_in_place(fx):

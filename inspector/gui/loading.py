@@ -21,7 +21,7 @@ def _signature_keys(path: str) -> list:
 def open_model(window, path: str, signature: str | None = None) -> None:
     from inspector.core.loaders import load
     from inspector.core.analysis.summary import summarize
-    from inspector.core.view_graph import ViewModel
+    from inspector.core.view.view_graph import ViewModel
 
     fold = not window.consts_action.isChecked()
 

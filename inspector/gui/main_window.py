@@ -371,7 +371,7 @@ class MainWindow(MarkingMixin, QMainWindow):
     def toggle_constants(self, on: bool):
         model = self.session.model
         if model is not None:
-            from inspector.core.view_graph import ViewModel
+            from inspector.core.view.view_graph import ViewModel
 
             expanded = set(self.session.expanded)
             old = self.session.view

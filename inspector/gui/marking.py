@@ -139,7 +139,7 @@ class MarkingMixin:
         """Show one FunctionDef of the library as a graph of its own (_Arg/_Retval ends)."""
         from PySide6.QtWidgets import QInputDialog
 
-        from inspector.core.view_graph import ViewModel
+        from inspector.core.view.view_graph import ViewModel
 
         view = self.controller.original_view
         names = sorted(view.graph.functions) if view is not None else []

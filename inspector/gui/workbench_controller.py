@@ -138,7 +138,7 @@ class WorkbenchController(QObject):
 
     # -- diff of a step -----------------------------------------------------------------
     def show_step(self, row: int):
-        from inspector.core.view_graph import ViewModel
+        from inspector.core.view.view_graph import ViewModel
 
         if self.original_view is None:
             return

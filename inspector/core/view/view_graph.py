@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.graph import Graph
-from inspector.core.layout import LayoutResult, layered_layout
+from inspector.core.view.layout import LayoutResult, layered_layout
 from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
 
 NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
