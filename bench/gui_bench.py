@@ -153,7 +153,7 @@ def measure_pipeline_edit(app, path: str, inputs: list, outputs: list, transform
 
     from inspector.gui.main_window import MainWindow
 
-    from inspector.core.workbench import session_path
+    from inspector.core.app.workbench import session_path
 
     if os.path.exists(session_path(path)):
         os.remove(session_path(path))  # start from a clean workbench, not the last run's

@@ -9,10 +9,10 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow,
                                QMessageBox, QProgressBar, QPushButton)
 
-from inspector.core.session import Session
+from inspector.core.app.session import Session
 from inspector.gui import exporting, loading
 from inspector.gui.canvas import GraphCanvas, Minimap, edge_geometry, minimap_groups
-from inspector.core.workbench import Workbench
+from inspector.core.app.workbench import Workbench
 from inspector.gui.legend import Legend
 from inspector.gui.marking import MarkingMixin
 from inspector.gui.overlays_controller import OverlaysController

@@ -42,7 +42,7 @@ class WorkbenchController(QObject):
 
     # -- model lifecycle ----------------------------------------------------------------
     def model_loaded(self, model, view, overrides=None):
-        from inspector.core.preview import PreviewEngine
+        from inspector.core.app.preview import PreviewEngine
 
         self.ready = False
         self.engine = PreviewEngine(model.graph.graph_def)

@@ -8,7 +8,7 @@ import os
 import time
 
 from inspector.core.errors import InspectorError
-from inspector.core.session import Signal
+from inspector.core.app.session import Signal
 from inspector.core.transforms.syntax import TransformSpec, format_transforms, parse_transforms
 
 SESSION_VERSION = 1
