@@ -6,8 +6,8 @@ import sys
 
 
 def main(argv: list | None = None) -> int:
-    from inspector.cli import SUBCOMMANDS
-    from inspector.cli import main as cli_main
+    from inspector.cli.main import SUBCOMMANDS
+    from inspector.cli.main import main as cli_main
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:

@@ -352,7 +352,7 @@ class MainWindow(MarkingMixin, QMainWindow):
             self.jump_to(name)
 
     def walk(self, direction: str):
-        from inspector.gui.navigation import neighbour
+        from inspector.core.view.navigation import neighbour
 
         if self.session.view is None or not self.session.selected:
             return

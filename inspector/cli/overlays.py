@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from inspector.cli_transform import parse_input_shapes, split_names
+from inspector.cli.transform import parse_input_shapes, split_names
 from inspector.core.errors import InspectorError
 
 

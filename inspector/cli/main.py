@@ -130,8 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output_as_text", action="store_true")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     p.set_defaults(func=cmd_convert)
-    from inspector.cli_overlays import add_parsers as overlay_parsers
-    from inspector.cli_transform import add_parsers
+    from inspector.cli.overlays import add_parsers as overlay_parsers
+    from inspector.cli.transform import add_parsers
 
     add_parsers(sub)
     overlay_parsers(sub)

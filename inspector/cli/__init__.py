@@ -1,0 +1,1 @@
+"""inspector.cli.main."""
