@@ -1,1 +1,1 @@
-"""inspector.cli.main."""
+"""The command line: subcommands over the Qt-free core (`graphdef-inspector SUBCOMMAND`)."""

@@ -1,1 +1,1 @@
-"""inspector.core.app."""
+"""Application state (top layer): session, marks and pipeline workbench, live preview."""

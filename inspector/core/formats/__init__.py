@@ -1,1 +1,1 @@
-"""inspector.core.formats."""
+"""What we write: TF's text dialects (summarize_graph, tensor values), DOT, command lines, files."""

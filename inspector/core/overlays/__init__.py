@@ -1,1 +1,1 @@
-"""inspector.core.overlays."""
+"""Overlays on the graph: timings (profiles, StatSummarizer) and requantization ranges."""

@@ -1,1 +1,1 @@
-"""inspector.core.tf."""
+"""TensorFlow itself (imported lazily): freezing, running, shape inference, its own transforms."""

@@ -1,1 +1,1 @@
-"""inspector.core.view."""
+"""What the canvas shows: visible items, compound layered layout, keyboard walking."""
