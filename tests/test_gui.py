@@ -138,7 +138,7 @@ def test_properties_of_a_constant_and_npy_export(qtbot, window, fx, tmp_path):
 
 
 def test_exports_write_files_that_parse(qtbot, window, tmp_path):
-    from inspector.gui import exporting
+    from inspector.gui.canvas import exporting
 
     open_and_wait(qtbot, window, DEMO)
     for tf_style, name in ((False, "styled.dot"), (True, "tf.dot")):

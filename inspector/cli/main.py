@@ -8,8 +8,8 @@ import sys
 
 from inspector.core.errors import InspectorError
 
-DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          "resources", "demo_digits.pb")
+DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "resources", "demo_digits.pb")
 SUBCOMMANDS = ("summarize", "dot", "signatures", "convert", "transform", "flops", "check",
                "profile", "calibrate", "ranges")
 

@@ -10,20 +10,21 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, Q
                                QMessageBox, QProgressBar, QPushButton)
 
 from inspector.core.app.session import Session
-from inspector.gui import exporting, loading
-from inspector.gui.canvas import GraphCanvas, Minimap, edge_geometry, minimap_groups
+from inspector.gui.canvas import exporting
+from inspector.gui.controllers import loading
+from inspector.gui.canvas.graph_canvas import GraphCanvas, Minimap, edge_geometry, minimap_groups
 from inspector.core.app.workbench import Workbench
-from inspector.gui.legend import Legend
-from inspector.gui.marking import MarkingMixin
-from inspector.gui.overlays_controller import OverlaysController
-from inspector.gui.overlays_panel import OverlaysPanel
-from inspector.gui.pipeline_panel import PipelinePanel
-from inspector.gui.preview_panel import PreviewPanel
-from inspector.gui.workbench_controller import WorkbenchController
-from inspector.gui.workbench_panel import WorkbenchPanel
-from inspector.gui.properties import PropertiesPanel
-from inspector.gui.search_panel import SearchPanel
-from inspector.gui.summary_panel import SummaryPanel
+from inspector.gui.panels.legend import Legend
+from inspector.gui.controllers.marking import MarkingMixin
+from inspector.gui.controllers.overlays_controller import OverlaysController
+from inspector.gui.panels.overlays_panel import OverlaysPanel
+from inspector.gui.panels.pipeline_panel import PipelinePanel
+from inspector.gui.panels.preview_panel import PreviewPanel
+from inspector.gui.controllers.workbench_controller import WorkbenchController
+from inspector.gui.panels.workbench_panel import WorkbenchPanel
+from inspector.gui.panels.properties import PropertiesPanel
+from inspector.gui.panels.search_panel import SearchPanel
+from inspector.gui.panels.summary_panel import SummaryPanel
 from inspector.gui.workers import TaskRunner
 
 MAX_RECENT = 10

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from inspector.core.errors import InspectorError
 from inspector.core.errors import Cancelled
-from inspector.gui.overlays_panel import heat_colour
+from inspector.gui.panels.overlays_panel import heat_colour
 
 
 class OverlaysController(QObject):

@@ -1,0 +1,1 @@
+"""The graph canvas (scene items, minimap) and picture exports."""

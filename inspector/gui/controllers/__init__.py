@@ -1,0 +1,1 @@
+"""Controllers: each gets the app state, the task runner and its own panel."""
