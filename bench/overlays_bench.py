@@ -35,7 +35,7 @@ def profiling_overhead() -> None:
 
 
 def log_parsing() -> None:
-    from inspector.core.overlays.ranges import parse_log
+    from inspector.core.analysis.ranges import parse_log
 
     lines = []
     for i in range(10000):

@@ -120,7 +120,7 @@ def test_profile_cli_prints_benchmark_tables(fx):
 
 def test_calibration_runs_tf_freezes_like_tf_and_stays_close(fx, tmp_path):
     from inspector.core.overlays.calibration import calibrate, compare_on_samples
-    from inspector.core.overlays.ranges import parse_log
+    from inspector.core.analysis.ranges import parse_log
     from inspector.core.transforms import run_pipeline
 
     path = os.path.join(fx, "inception_jpeg.pb")

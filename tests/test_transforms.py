@@ -230,7 +230,7 @@ def test_merge_duplicate_nodes_like_tensorflow_with_a_stable_survivor():
 
 
 def test_quantize_log_and_freeze_ranges_match_tensorflow(fx, tmp_path):
-    from inspector.core.overlays.ranges import parse_log, percentile_range
+    from inspector.core.analysis.ranges import parse_log, percentile_range
 
     gd = graph_def(fx, "inception_jpeg.pb")
     prep = ('strip_unused_nodes(type=float, shape="1,299,299,3") '

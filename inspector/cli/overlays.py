@@ -75,7 +75,7 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_ranges(args) -> int:
-    from inspector.core.overlays.ranges import parse_log, percentile_range, range_warnings
+    from inspector.core.analysis.ranges import parse_log, percentile_range, range_warnings
 
     try:
         text = open(args.log, encoding="utf-8", errors="replace").read()

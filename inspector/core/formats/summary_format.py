@@ -93,7 +93,7 @@ def tf_summary_text(graph: Graph, graph_path: str) -> tuple[str, list, bool]:
 def tf_structure_text(graph: Graph) -> tuple[str, list]:
     """summarize_graph --print_structure: nodes in execution order with inputs and values."""
     from inspector.core.formats.tensor_text import debug_string
-    from inspector.core.transforms.graph_utils import execution_order
+    from inspector.core.model.execution_order import execution_order
 
     out, warnings = [], []
     for node in execution_order(graph.graph_def):

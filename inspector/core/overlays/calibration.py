@@ -16,7 +16,7 @@ import numpy as np
 
 from inspector.core.errors import InspectorError
 from inspector.core.errors import Cancelled
-from inspector.core.overlays.ranges import RangeLog, parse_log, percentile_range
+from inspector.core.analysis.ranges import RangeLog, parse_log, percentile_range
 
 LOGGING = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'
 

@@ -36,7 +36,7 @@ def freeze_with_ranges(graph_def, ranges: dict, ctx=None):
            [Param("min_max_log_file", "string", required=True),
             Param("min_percentile", "float", "5"), Param("max_percentile", "float", "5")])
 def freeze_requantization_ranges(graph_def, ctx):
-    from inspector.core.overlays.ranges import parse_log, percentile_range
+    from inspector.core.analysis.ranges import parse_log, percentile_range
 
     path = ctx.single("min_max_log_file", "")
     if not path:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.core.errors import InspectorError
 from inspector.core.model import protos
+from inspector.core.model.execution_order import execution_order
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.transforms.base import TransformError
 
@@ -83,41 +85,11 @@ def rename_node_inputs(graph_def, mapping: dict, ignore: set = frozenset()):
 
 def sort_by_execution_order(graph_def):
     """TF's SortByExecutionOrder: Kahn's algorithm with a LIFO ready stack."""
-    return copy_graph(graph_def, execution_order(graph_def))
-
-
-def execution_order(graph_def) -> list:
-    """The nodes in TF's SortByExecutionOrder order (no copy of the graph)."""
-    nodes = list(graph_def.node)
-    index = {n.name: i for i, n in enumerate(nodes)}
-    pending = [0] * len(nodes)
-    consumers: list = [[] for _ in nodes]
-    ready = []
-    for i, node in enumerate(nodes):
-        if node.op in ("Merge", "RefMerge"):
-            data = sum(1 for t in node.input if not t.startswith("^"))
-            pending[i] = len(node.input) - data + (1 if data else 0)
-            pending[i] = max(pending[i], 0)
-        else:
-            pending[i] = len(node.input)
-        if not node.input:
-            ready.append(i)
-        for text in node.input:
-            src = node_name_from_input(text)
-            if src not in index:
-                raise TransformError(f"Node {node.name} has input {text} which is not in the graph")
-            consumers[index[src]].append(i)
-    order = []
-    while ready:
-        i = ready.pop()
-        order.append(i)
-        for c in consumers[i]:
-            pending[c] -= 1
-            if pending[c] == 0:
-                ready.append(c)
-    if len(order) < len(nodes):
-        raise TransformError(f"{len(nodes) - len(order)} nodes in a cycle")
-    return [nodes[i] for i in order]
+    try:
+        order = execution_order(graph_def)
+    except InspectorError as exc:
+        raise TransformError(exc.message, node=exc.node) from None
+    return copy_graph(graph_def, order)
 
 
 @dataclass

@@ -55,7 +55,7 @@ class OverlaysController(QObject):
         return self.profiles[i] if 0 <= i < len(self.profiles) else None
 
     def chosen_ranges(self) -> dict:
-        from inspector.core.overlays.ranges import percentile_range
+        from inspector.core.analysis.ranges import percentile_range
 
         return {n: percentile_range(p, self.p.min_pct.value(), self.p.max_pct.value())
                 for n, p in self.records.items()}
@@ -65,7 +65,7 @@ class OverlaysController(QObject):
         if self.profile_now is not None and view is not None:
             self.p.show_profile(self.profile_now, view.graph)
         if self.records:
-            from inspector.core.overlays.ranges import range_warnings
+            from inspector.core.analysis.ranges import range_warnings
 
             self.p.show_warnings(range_warnings(self.chosen_ranges()))
         self._legend()
@@ -270,7 +270,7 @@ class OverlaysController(QObject):
         self.w.runner.submit("calibrate", work, done, failed, "Calibrating")
 
     def import_ranges(self, path: str | None = None) -> None:
-        from inspector.core.overlays.ranges import parse_log
+        from inspector.core.analysis.ranges import parse_log
 
         path = path or QFileDialog.getOpenFileName(self.w, "Import a range log")[0]
         if not path:

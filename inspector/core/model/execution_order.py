@@ -1,0 +1,46 @@
+"""TensorFlow's execution order (SortByExecutionOrder), reproduced exactly: Kahn's algorithm
+with a LIFO ready stack and TF's special case for Merge. Kept hand-written (not networkx)
+because summarize_graph --print_structure and sort_by_execution_order must match TF's order."""
+
+from __future__ import annotations
+
+from inspector.core.errors import InspectorError
+from inspector.core.model.graph import node_name_from_input
+
+
+def execution_order(graph_def) -> list:
+    """The nodes in TF's SortByExecutionOrder order (no copy of the graph)."""
+    nodes = list(graph_def.node)
+    index = {n.name: i for i, n in enumerate(nodes)}
+    pending = [0] * len(nodes)
+    consumers: list = [[] for _ in nodes]
+    ready = []
+    for i, node in enumerate(nodes):
+        if node.op in ("Merge", "RefMerge"):
+            data = sum(1 for t in node.input if not t.startswith("^"))
+            pending[i] = len(node.input) - data + (1 if data else 0)
+            pending[i] = max(pending[i], 0)
+        else:
+            pending[i] = len(node.input)
+        if not node.input:
+            ready.append(i)
+        for text in node.input:
+            src = node_name_from_input(text)
+            if src not in index:
+                raise InspectorError(f"Node {node.name} has input {text} which is not in the graph",
+                                     node=node.name)
+            consumers[index[src]].append(i)
+    order = []
+    while ready:
+        i = ready.pop()
+        order.append(i)
+        for c in consumers[i]:
+            pending[c] -= 1
+            if pending[c] == 0:
+                ready.append(c)
+    if len(order) < len(nodes):
+        stuck = [nodes[i].name for i in range(len(nodes)) if pending[i] > 0]
+        named = ", ".join(stuck[:5]) + (f" and {len(stuck) - 5} more" if len(stuck) > 5 else "")
+        raise InspectorError(f"{len(nodes) - len(order)} nodes in a cycle or waiting on one "
+                             f"({named})", node=stuck[0] if stuck else None)
+    return [nodes[i] for i in order]
