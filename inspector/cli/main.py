@@ -28,6 +28,9 @@ def _add_load_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--freeze_outputs", help="output node names for freezing a .meta")
     p.add_argument("--no-freeze", action="store_true",
                    help="show a SavedModel's raw graph instead of freezing a signature")
+    p.add_argument("--allow_io", action="store_true",
+                   help="allow loading models whose initialisers run operations that are not "
+                        "pure computation (files, network, Python)")
 
 
 def _load(args):
@@ -35,7 +38,7 @@ def _load(args):
 
     return load(args.model, freeze=not args.no_freeze, tags=_split(args.tags) or None,
                 signature=args.signature, checkpoint=args.checkpoint,
-                outputs=_split(args.freeze_outputs) or None)
+                outputs=_split(args.freeze_outputs) or None, allow_unsafe=args.allow_io)
 
 
 def cmd_summarize(args) -> int:
@@ -49,9 +52,13 @@ def cmd_summarize(args) -> int:
             structure, more = summary_format.tf_structure_text(model.graph)
             text, warnings = text + structure, warnings + more
         sys.stdout.write(text)
+        if not ok:  # TF's tool stops here: one error line naming the first bad input
+            node, bad = (model.graph.dangling_inputs + model.graph.malformed_inputs)[0]
+            raise InspectorError(f"{warnings[-1]} (input '{bad}' of node '{node}')",
+                                 path=args.model, node=node)
         for line in warnings:
             print(line, file=sys.stderr)
-        return 0 if ok else 2
+        return 0
     s = summarize(model.graph, model.known_inputs, model.known_outputs)
     fmt = summary_format.report_json if args.json or args.format == "json" else \
         summary_format.report_text
@@ -61,7 +68,9 @@ def cmd_summarize(args) -> int:
 
 def cmd_dot(args) -> int:
     from inspector.core.formats import dot_export
+    from inspector.core.formats.writer import check_target
 
+    check_target(args.output, args.force, source=args.model)
     model = _load(args)
     if args.style == "tf":
         text = dot_export.tf_dot(model.graph)
@@ -77,7 +86,10 @@ def cmd_dot(args) -> int:
 def cmd_signatures(args) -> int:
     from inspector.core.loaders.savedmodel import describe, read_saved_model
 
-    for meta in describe(read_saved_model(args.model)):
+    metas = describe(read_saved_model(args.model))
+    if not metas:
+        raise InspectorError("the SavedModel has no MetaGraphs", path=args.model)
+    for meta in metas:
         print(f"MetaGraph with tags: {','.join(meta['tags'])}")
         for key, sig in meta["signatures"].items():
             print(f"  signature '{key}' ({sig['method']})")
@@ -88,8 +100,9 @@ def cmd_signatures(args) -> int:
 
 
 def cmd_convert(args) -> int:
-    from inspector.core.formats.writer import write_graph
+    from inspector.core.formats.writer import check_target, write_graph
 
+    check_target(args.output, args.force, source=args.model)
     model = _load(args)
     path = write_graph(model.graph.graph_def, args.output, as_text=args.output_as_text,
                        force=args.force, source=args.model)
@@ -97,9 +110,16 @@ def cmd_convert(args) -> int:
     return 0
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (`graphdef-inspector: error: ...`, exit 2)."""
+
+    def error(self, message):
+        print(f"graphdef-inspector: error: {' '.join(message.split())}", file=sys.stderr)
+        sys.exit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="graphdef-inspector",
-                                     description="Look inside TensorFlow GraphDefs.")
+    parser = Parser(prog="graphdef-inspector", description="Look inside TensorFlow GraphDefs.")
     sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("summarize", help="likely inputs/outputs, parameters, op histogram")
     _add_load_args(p)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from inspector.cli.transform import parse_input_shapes, split_names
+from inspector.cli.transform import load_arrays, parse_input_shapes, split_names
 from inspector.core.errors import InspectorError
 
 
@@ -17,10 +17,10 @@ def _graph_def(path):
 def cmd_profile(args) -> int:
     from inspector.core.overlays.profiling import run_profile
 
-    npy = dict(item.split("=", 1) for item in args.npy or [])
+    arrays = load_arrays(args.npy)
     prof = run_profile(_graph_def(args.model), split_names(args.inputs), split_names(args.outputs),
                        parse_input_shapes(args.input_shape), "zeros" if args.zeros else "random",
-                       args.seed, npy, args.warmup, args.runs, args.intra, args.inter,
+                       args.seed, arrays, args.warmup, args.runs, args.intra, args.inter,
                        args.allow_io,
                        progress=lambda d, t: print(f"run {d}/{t}", file=sys.stderr)
                        if args.verbose else None)
@@ -41,7 +41,15 @@ def cmd_calibrate(args) -> int:
     from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
     from inspector.core.formats.writer import atomic_write, write_graph
 
+    from inspector.core.formats.writer import check_target
+
     inputs, outputs = split_names(args.inputs), split_names(args.outputs)
+    # every output path is checked before the (long) work, so nothing is written on a refusal
+    check_target(args.log, args.force)
+    if args.freeze:
+        check_target(args.freeze, args.force, source=args.model)
+    if args.count < 1:
+        raise InspectorError(f"--count must be at least 1 (got {args.count})")
     gd = _graph_def(args.model)
     shapes = parse_input_shapes(args.input_shape)
     shape = shapes.get(inputs[0].split(":")[0]) if inputs else None
@@ -49,13 +57,15 @@ def cmd_calibrate(args) -> int:
         raise InspectorError("calibrate needs --input_shape NAME=d0,d1,... for its input")
     if args.data == "random":
         data = {"kind": "random", "count": args.count, "seed": args.seed}
-    elif args.data.endswith(".npy") or (os.path.isdir(args.data) and any(
+    elif (args.data.endswith(".npy") and os.path.isfile(args.data)) or (
+            os.path.isdir(args.data) and any(
             f.endswith(".npy") for f in os.listdir(args.data))):
         data = {"kind": "npy", "path": args.data}
     elif os.path.isdir(args.data):
         data = {"kind": "images", "path": args.data, "mean": args.mean, "std": args.std}
     else:
-        raise InspectorError(f"--data: {args.data} is neither 'random', a .npy file nor a folder")
+        raise InspectorError(f"--data: '{args.data}' is neither 'random', an existing .npy file "
+                             "nor a folder")
     result = calibrate(gd, inputs, outputs, shape, data,
                        progress=lambda d, t: print(f"input {d}/{t}", file=sys.stderr),
                        allow_io=args.allow_io)
@@ -66,7 +76,8 @@ def cmd_calibrate(args) -> int:
         frozen = freeze_with_ranges(result.quantized,
                                     result.ranges(args.min_percentile, args.max_percentile))
         write_graph(frozen, args.freeze, force=args.force, source=args.model)
-        for r in compare_on_samples(gd, frozen, inputs, outputs, result.inputs, shapes):
+        for r in compare_on_samples(gd, frozen, inputs, outputs, result.inputs, shapes,
+                                    allow_io=args.allow_io):
             top1 = "" if r.top1_agreement is None else \
                 f", top-1 agreement {100 * r.top1_agreement:.0f}%"
             print(f"{r.name}: max abs error {r.max_abs_error:.3g} (float vs eight-bit){top1}")
@@ -75,12 +86,16 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_ranges(args) -> int:
-    from inspector.core.analysis.ranges import parse_log, percentile_range, range_warnings
+    import math
 
-    try:
-        text = open(args.log, encoding="utf-8", errors="replace").read()
-    except OSError as exc:
-        raise InspectorError(f"cannot read: {exc.strerror}", path=args.log) from None
+    from inspector.core.analysis.ranges import parse_log, percentile_range, range_warnings
+    from inspector.core.loaders.files import read_text
+
+    for flag, value in (("--min_percentile", args.min_percentile),
+                        ("--max_percentile", args.max_percentile)):
+        if not math.isfinite(value) or not 0.0 <= value < 50.0:
+            raise InspectorError(f"{flag} must be a percentile from 0 to below 50 (got {value})")
+    text = read_text(args.log, what="the log", error=InspectorError)
     log = parse_log(text)
     if not log.records:
         raise InspectorError("No min/max range logs were found in the log file", path=args.log)

@@ -13,18 +13,34 @@ def split_names(text: str | None) -> list:
     return text.split(",") if text else []
 
 
+MAX_DIM = 2 ** 31 - 1
+
+
 def parse_input_shapes(items) -> dict:
+    """NAME=d0,d1,... arguments (? or -1 for unknown) -> {name: dims}."""
     shapes = {}
     for item in items or []:
         name, sep, dims = item.partition("=")
         if not sep or not name:
             raise InspectorError(f"--input_shape wants NAME=d0,d1,... (got '{item}')")
-        try:
-            shapes[name.split(":")[0]] = tuple(None if d in ("?", "-1") else int(d)
-                                               for d in dims.split(",") if d != "")
-        except ValueError:
-            raise InspectorError(f"--input_shape: bad dimensions in '{item}'") from None
+        out = []
+        for d in (d.strip() for d in dims.split(",") if d.strip() != ""):
+            if d in ("?", "-1"):
+                out.append(None)
+            elif d.isdigit() and int(d) <= MAX_DIM:
+                out.append(int(d))
+            else:
+                raise InspectorError(f"--input_shape: '{d}' in '{item}' is not a dimension "
+                                     f"(0 to {MAX_DIM}, or ? for unknown)")
+        shapes[name.split(":")[0]] = tuple(out)
     return shapes
+
+
+def load_arrays(items) -> dict:
+    """--npy NAME=FILE.npy arguments, loaded (and checked) before any work starts."""
+    from inspector.core.loaders.arrays import load_npy, parse_npy_args
+
+    return {name: load_npy(path) for name, path in parse_npy_args(items).items()}
 
 
 def _load_graph_def(path: str):
@@ -128,14 +144,12 @@ def cmd_flops(args) -> int:
 def cmd_check(args) -> int:
     from inspector.core.analysis.numeric_check import numeric_check
 
-    npy = {}
-    for item in args.npy or []:
-        name, _, path = item.partition("=")
-        npy[name] = path
+    arrays = load_arrays(args.npy)
+    shapes = parse_input_shapes(args.input_shape)
     results = numeric_check(_load_graph_def(args.original), _load_graph_def(args.transformed),
-                            split_names(args.inputs), split_names(args.outputs),
-                            parse_input_shapes(args.input_shape),
-                            "zeros" if args.zeros else "random", args.seed, npy, args.allow_io)
+                            split_names(args.inputs), split_names(args.outputs), shapes,
+                            "zeros" if args.zeros else "random", args.seed, arrays,
+                            args.allow_io)
     print(f"{'output':<32} {'shape':<16} {'max abs err':>12} {'max rel err':>12} {'top-1':>8}")
     for r in results:
         top1 = "-" if r.top1_agreement is None else f"{100 * r.top1_agreement:.1f}%"

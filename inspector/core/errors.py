@@ -27,6 +27,16 @@ class ModelLoadError(InspectorError):
     """The file or directory cannot be read as a model."""
 
 
+class UnsafeGraphError(InspectorError):
+    """Running, folding or loading would execute operations that are not pure computation
+    (files, network, Python, ...); `findings` lists them. Needs the user's permission."""
+
+    def __init__(self, message: str, path: str | None = None, node: str | None = None,
+                 findings: list | None = None):
+        self.findings = list(findings or [])
+        super().__init__(message, path=path, node=node)
+
+
 class TensorFlowUnavailable(InspectorError):
     """The operation needs TensorFlow, which is not installed."""
 

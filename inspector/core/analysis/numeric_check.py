@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -9,54 +10,32 @@ import numpy as np
 from inspector.core.model import dtypes
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph, node_name_from_input
-from inspector.core.model.op_categories import FILE_OR_NETWORK_OPS
+from inspector.core.errors import UnsafeGraphError  # noqa: F401  (callers catch it from here)
+from inspector.core.model import safety
 
 
-class UnsafeGraphError(InspectorError):
-    """The graph would touch the file system or network if executed."""
-
-
-@dataclass
-class OutputComparison:
-    name: str
-    shape: tuple
-    max_abs_error: float
-    max_rel_error: float
-    top1_agreement: float | None  # share of rows whose argmax agrees, for classifier outputs
-
-
-def unsafe_nodes(graph: Graph, outputs=()) -> list:
-    """Nodes that would touch files or the network (only those the outputs need, if given)."""
-    from inspector.core.model.subgraph import upstream
-
-    names = upstream(graph, [node_name_from_input(o) for o in outputs]) if outputs else None
-    return [n.name for n in graph if n.op in FILE_OR_NETWORK_OPS
-            and (names is None or n.name in names)]
-
-
-def check_safe(graph: Graph, outputs, allow_io: bool, label: str = "graph") -> None:
-    bad = unsafe_nodes(graph, outputs)
-    if bad and not allow_io:
-        listed = ", ".join(f"{n} ({graph.node(n).op})" for n in bad[:5])
-        more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
-        raise UnsafeGraphError(f"{label} has {len(bad)} node(s) that touch files or the network: "
-                               f"{listed}{more}; refusing to run it without permission "
-                               "(--allow_io)", node=bad[0])
+MAX_FEED_BYTES = 2 ** 30
 
 
 def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "random",
-                seed: int = 0, npy: dict | None = None) -> dict:
-    """Feed arrays for each input: from .npy files, zeros, or seeded random values."""
+                seed: int = 0, arrays: dict | None = None) -> dict:
+    """Feed arrays for each input: given arrays (from .npy files), zeros, or seeded random
+    values. Shapes are checked before anything is allocated."""
     rng = np.random.default_rng(seed)
     feeds = {}
+    names = {node_name_from_input(t) for t in inputs}
+    for name in arrays or {}:
+        if name not in names:
+            raise InspectorError(f"an array is given for '{name}', which is not one of the "
+                                 f"inputs ({', '.join(sorted(names)) or 'none'})", node=name)
     for text in inputs:
         name = node_name_from_input(text)
-        if npy and name in npy:
-            feeds[text] = np.load(npy[name], allow_pickle=False)
-            continue
         node = graph.get(name)
         if node is None:
             raise InspectorError(f"input node '{name}' is not in the graph", node=name)
+        if arrays and name in arrays:
+            feeds[text] = arrays[name]
+            continue
         dtype = node.attr("dtype") or node.attr("T")
         np_dtype = dtypes.numpy_dtype(dtype.value) if dtype is not None else np.dtype(np.float32)
         shape = input_shapes.get(name)
@@ -66,6 +45,13 @@ def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "ran
                 raise InspectorError(f"input '{name}' has no known shape; give --input_shape",
                                      node=name)
             shape = tuple(1 if d is None else d for d in declared.dims)
+        if any(d < 0 for d in shape):
+            raise InspectorError(f"input '{name}' has a negative dimension {list(shape)}",
+                                 node=name)
+        size = math.prod(shape) * max(np_dtype.itemsize, 1)
+        if size > MAX_FEED_BYTES:
+            raise InspectorError(f"input '{name}' of shape {list(shape)} would need "
+                                 f"{size / 2 ** 30:.1f} GB; too large to feed", node=name)
         if mode == "zeros" or np_dtype == np.object_:
             feeds[text] = np.zeros(shape, dtype=np_dtype)
         elif np.issubdtype(np_dtype, np.floating):
@@ -93,15 +79,16 @@ def compare(a: np.ndarray, b: np.ndarray, name: str) -> OutputComparison:
 
 
 def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shapes=None,
-                  mode: str = "random", seed: int = 0, npy: dict | None = None,
+                  mode: str = "random", seed: int = 0, arrays: dict | None = None,
                   allow_io: bool = False, after_inputs: list | None = None) -> list:
     """Compare outputs of two graphs on the same inputs; returns one OutputComparison each."""
     from inspector.core.tf import bridge as tf_bridge
 
     input_shapes = input_shapes or {}
     before, after = Graph(before_def), Graph(after_def)
-    check_safe(before, outputs, allow_io, "the original graph")
-    check_safe(after, outputs, allow_io, "the transformed graph")
+    safety.require_safe(before_def, outputs, inputs, allow_io, "the original graph")
+    safety.require_safe(after_def, outputs, after_inputs or inputs, allow_io,
+                        "the transformed graph")
     shapes = dict(input_shapes)
     for text in inputs:  # an input cut out of the original is often declared only after
         node = after.get(node_name_from_input(text))
@@ -111,8 +98,9 @@ def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shap
             shapes[node_name_from_input(text)] = tuple(1 if d is None else d
                                                        for d in declared.dims)
     input_shapes = shapes
-    feeds = make_inputs(before, inputs, input_shapes, mode, seed, npy)
-    ref = tf_bridge.run_graph(before_def, feeds, outputs, input_shapes)
+    feeds = make_inputs(before, inputs, input_shapes, mode, seed, arrays)
+    ref = tf_bridge.run_graph(before_def, feeds, outputs, input_shapes, allow_unsafe=allow_io)
     feeds_after = dict(zip(after_inputs, feeds.values())) if after_inputs else feeds
-    got = tf_bridge.run_graph(after_def, feeds_after, outputs, input_shapes)
+    got = tf_bridge.run_graph(after_def, feeds_after, outputs, input_shapes,
+                              allow_unsafe=allow_io)
     return [compare(r, g, o) for r, g, o in zip(ref, got, outputs)]

@@ -17,20 +17,24 @@ RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 
 
 def tf_dot(graph: Graph) -> str:
-    """Byte-for-byte what tensorflow/tools/quantization/graph_to_dot.py wrote."""
+    """Byte-for-byte what tensorflow/tools/quantization/graph_to_dot.py wrote (for every valid
+    TF name; quotes, backslashes and line breaks in names are escaped, which TF did not do, so
+    a name cannot inject DOT statements)."""
     lines = ["digraph graphname {"]
     for node in graph:
-        lines.append(f'  "{node.name}" [label="{node.op}"];')
+        lines.append(f'  {_q(node.name)} [label={_q(node.op)}];')
         for text in node.proto.input:
             src = text.split(":")[0]
             src = src[1:] if src.startswith("^") else src
-            lines.append(f'  "{src}" -> "{node.name}";')
+            lines.append(f'  {_q(src)} -> {_q(node.name)};')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
 def _q(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A DOT double-quoted string: nothing in `text` can end it."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escaped.replace("\n", "\\n").replace("\r", "\\r") + '"'
 
 
 GENERIC_CONST_NAMES = {"resource", "value", "Const", "ReadVariableOp", "y", "x", "read"}
@@ -95,27 +99,38 @@ def styled_dot(graph: Graph, inputs=(), outputs=(), fold_constants: bool = True,
     return "\n".join(lines) + "\n"
 
 
+MAX_CLUSTER_DEPTH = 32
+
+
 def _emit_scopes(node_lines: dict, indent: str) -> list:
-    """Nested `subgraph cluster_*` blocks, one per name scope that holds drawn nodes."""
+    """Nested `subgraph cluster_*` blocks, one per name scope that holds drawn nodes (scopes
+    deeper than MAX_CLUSTER_DEPTH are drawn in their ancestor at that depth). Iterative: scope
+    nesting is only limited by the names in the file."""
+    lines_at: dict = {}
     tree: dict = {}
-    for scope in node_lines:
+    for scope, lines in node_lines.items():
+        parts = scope.split("/")[:MAX_CLUSTER_DEPTH] if scope else []
+        lines_at.setdefault("/".join(parts), []).extend(lines)
         cur = tree
-        for part in scope.split("/") if scope else []:
+        for part in parts:
             cur = cur.setdefault(part, {})
     out: list = []
-
-    def emit(prefix: str, sub: dict, ind: str):
-        for line in node_lines.get(prefix, []):
-            out.append(ind + line)
-        for part, child in sub.items():
-            path = f"{prefix}/{part}" if prefix else part
-            out.append(f"{ind}subgraph {_q('cluster_' + path)} {{")
-            out.append(f'{ind}  label={_q(part)}; style="rounded,dashed"; color="#9a9a9a"; '
-                       'fontcolor="#555555";')
-            emit(path, child, ind + "  ")
+    stack = [("node", "", tree, indent)]
+    while stack:
+        kind, prefix, sub, ind = stack.pop()
+        if kind == "close":
             out.append(f"{ind}}}")
-
-    emit("", tree, indent)
+            continue
+        if prefix:
+            part = prefix.rpartition("/")[2]
+            out.append(f"{ind[:-2]}subgraph {_q('cluster_' + prefix)} {{")
+            out.append(f'{ind}label={_q(part)}; style="rounded,dashed"; color="#9a9a9a"; '
+                       'fontcolor="#555555";')
+        out.extend(ind + line for line in lines_at.get(prefix, []))
+        for part, child in reversed(list(sub.items())):
+            path = f"{prefix}/{part}" if prefix else part
+            stack.append(("close", path, None, ind))
+            stack.append(("node", path, child, ind + "  "))
     return out
 
 

@@ -71,8 +71,9 @@ def tf_summary_text(graph: Graph, graph_path: str) -> tuple[str, list, bool]:
             devices[n.device] = devices.get(n.device, 0) + 1
     for dev in sorted(devices, key=lambda d: d.encode()):
         out.append(f"{devices[dev]} nodes assigned to device '{dev}'")
-    if graph.dangling_inputs:
-        out += [f"Invalid input {m} for node {n}\n" for n, m in graph.dangling_inputs]
+    if graph.dangling_inputs or graph.malformed_inputs:
+        bad = graph.dangling_inputs + graph.malformed_inputs
+        out += [f"Invalid input {m} for node {n}\n" for n, m in bad]
         warnings.append("Invalid graph with inputs referring to nonexistent nodes")
         return "".join(out), warnings, False
     counts = op_histogram(graph)

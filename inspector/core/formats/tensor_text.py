@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from inspector.core.model import tensors
@@ -33,11 +35,14 @@ def one_element(v, kind: str) -> str:
 
 def summarize_values(values: np.ndarray, limit: int = 3) -> str:
     """Tensor::SummarizeValue (the non-v2 form Print and DebugString use)."""
-    flat = values.reshape(-1)
-    limit = min(limit, flat.size)
-    kind = values.dtype.kind
+    return summarize_head(values.reshape(-1)[:limit], values.shape, values.size, limit)
+
+
+def summarize_head(flat: np.ndarray, shape: tuple, total: int, limit: int = 3) -> str:
+    """SummarizeValue from the first `limit` flat values only (the tensor may be huge)."""
+    limit = min(limit, total, flat.size)
+    kind = flat.dtype.kind
     kind = "f" if kind in "fc" else kind
-    shape = values.shape
     out: list = []
     index = [0]
 
@@ -56,26 +61,23 @@ def summarize_values(values: np.ndarray, limit: int = 3) -> str:
                 index[0] += 1
             return
         for _ in range(shape[d]):
-            opened = False
-            if index[0] < limit:
-                out.append("[")
-                opened = True
+            if index[0] >= limit:
+                break  # TF keeps looping here but prints nothing more (huge dims would hang)
+            out.append("[")
             dim(d + 1)
-            if index[0] < limit or opened:
-                out.append("]")
+            out.append("]")
 
     if not shape:
-        n = min(limit, flat.size)
-        out.append(" ".join(one_element(flat[i], kind) for i in range(n)))
+        out.append(" ".join(one_element(flat[i], kind) for i in range(limit)))
     else:
         dim(0)
-    if flat.size > limit:
+    if total > limit:
         out.append("...")
     return "".join(out)
 
 
 def debug_string(tensor_proto, limit: int = 3) -> str:
-    values = tensors.to_numpy(tensor_proto)
-    shape = tensors.format_shape(tensors.shape_dims(tensor_proto.tensor_shape))
-    return (f"Tensor<type: {dtype_name(tensor_proto.dtype)} shape: {shape} values: "
-            f"{summarize_values(np.asarray(values), limit)}>")
+    dims = tensors.declared_dims(tensor_proto)
+    flat = tensors.head(tensor_proto, limit)
+    return (f"Tensor<type: {dtype_name(tensor_proto.dtype)} shape: {tensors.format_shape(dims)} "
+            f"values: {summarize_head(flat, dims, math.prod(dims), limit)}>")

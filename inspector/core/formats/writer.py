@@ -1,25 +1,61 @@
-"""Write outputs safely: atomically, and never over an existing file or the input unless forced."""
+"""Write outputs safely: atomically, never over an existing file or the input unless forced, never
+over the files of an input model folder, and with one-line errors for unwritable places."""
 
 from __future__ import annotations
 
+import glob
 import os
+import re
 import tempfile
 
 from google.protobuf import text_format
 
-from inspector.core.model import protos
 from inspector.core.errors import InspectorError
+from inspector.core.model import protos
+
+_TEMP = re.compile(r"^\..+\.inspector-(\d+)-[^.]+\.tmp$")
+
+
+def _inside(path: str, directory: str) -> bool:
+    directory = os.path.realpath(directory)
+    return os.path.realpath(path).startswith(directory.rstrip(os.sep) + os.sep)
 
 
 def check_target(path: str, force: bool = False, source: str | None = None) -> None:
+    """Refuse, before any work, a target that exists (unless forced), is the input file, lies
+    inside an input model folder over one of its files, or sits in a missing directory."""
+    if not path:
+        raise InspectorError("no output file given")
+    if os.path.isdir(path):
+        raise InspectorError("output path is a directory", path=path)
+    if source and os.path.isdir(source) and _inside(path, source) and os.path.lexists(path):
+        raise InspectorError("refusing to write inside the input model folder over its own "
+                             "files (choose a path outside it)", path=path)
     if source and os.path.exists(path) and os.path.exists(source):
         if os.path.samefile(path, source) and not force:
             raise InspectorError("refusing to write over the input file (use --force)", path=path)
-    if os.path.exists(path) and not force:
+    if os.path.lexists(path) and not force:
         raise InspectorError("output file exists (use --force to overwrite)", path=path)
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise InspectorError("output directory does not exist", path=path)
+
+
+def _remove_stale_temps(directory: str) -> None:
+    """Temporary files of writes whose process died (kill -9) are removed on the next write."""
+    for tmp in glob.glob(os.path.join(glob.escape(directory), ".*.inspector-*.tmp")):
+        m = _TEMP.match(os.path.basename(tmp))
+        if m is None or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+        except ProcessLookupError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        except OSError:
+            pass
 
 
 def atomic_write(path: str, data: bytes | str, force: bool = False,
@@ -29,23 +65,37 @@ def atomic_write(path: str, data: bytes | str, force: bool = False,
     if isinstance(data, str):
         data = data.encode("utf-8")
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".inspector-", suffix=".tmp", dir=directory)
+    _remove_stale_temps(directory)
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)[:80]}.inspector-"
+                                          f"{os.getpid()}-", suffix=".tmp", dir=directory)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
+    except OSError as exc:
+        _discard(tmp)
+        raise InspectorError(f"cannot write: {exc.strerror or exc}", path=path) from None
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        _discard(tmp)
         raise
     return path
 
 
+def _discard(tmp: str | None) -> None:
+    if tmp and os.path.exists(tmp):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
 def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False,
                 source: str | None = None) -> str:
+    check_target(path, force, source)  # before serializing a big graph
     data = text_format.MessageToString(graph_def) if as_text else \
         protos.serialize_graph_def(graph_def)
     return atomic_write(path, data, force=force, source=source)

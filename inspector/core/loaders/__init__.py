@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 
 from inspector.core.model import protos
 from inspector.core.errors import InspectorError, ModelLoadError
 from inspector.core.model.graph import Graph
+from inspector.core.loaders import files
 from inspector.core.loaders import sniff as sniffing
 from inspector.core.loaders.protofile import parse
 
@@ -43,18 +45,14 @@ class LoadedModel:
 
 
 def read_bytes(path: str) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        raise ModelLoadError("no such file or directory", path=path) from None
-    except IsADirectoryError:
-        raise ModelLoadError("is a directory", path=path) from None
-    except OSError as exc:
-        raise ModelLoadError(f"cannot read file: {exc.strerror or exc}", path=path) from None
+    """A whole model file (regular files only, within protobuf's 2 GB limit)."""
+    return files.read_file(path, files.PROTOBUF_LIMIT, "the model file")
 
 
 def make_graph(graph_def, path: str, name: str = "") -> tuple[Graph, list]:
+    if not graph_def.node and not graph_def.library.function:
+        raise ModelLoadError("the model holds no nodes (an empty graph, or not a TensorFlow "
+                             "model at all)", path=path)
     graph = Graph(graph_def, name=name or os.path.basename(path))
     if graph.duplicate_names:
         dup = graph.duplicate_names[0]
@@ -67,20 +65,24 @@ def make_graph(graph_def, path: str, name: str = "") -> tuple[Graph, list]:
 
 def load(path: str, *, freeze: bool = True, tags: list | None = None,
          signature: str | None = None, checkpoint: str | None = None,
-         outputs: list | None = None) -> LoadedModel:
+         outputs: list | None = None, allow_unsafe: bool = False) -> LoadedModel:
     """Load a model. SavedModels and Keras files are frozen (needs TensorFlow) unless
-    freeze=False; a MetaGraphDef is frozen only when a checkpoint and outputs are given."""
+    freeze=False; a MetaGraphDef is frozen only when a checkpoint and outputs are given.
+    Freezing refuses models whose loading would run ops that are not pure computation
+    (initialisers writing files, ...) unless `allow_unsafe`."""
     path = os.fspath(path)
-    if not os.path.exists(path):
-        raise ModelLoadError("no such file or directory", path=path)
-    if os.path.isdir(path):
-        model_file, data = sniffing.saved_model_file(path), None
+    st = files.stat_input(path)
+    if stat.S_ISDIR(st.st_mode):
+        model_file = sniffing.saved_model_file(path)
         data = read_bytes(model_file)
         kind, is_text = sniffing.SAVEDMODEL, sniffing.looks_like_text(data)
     else:
         model_file = path
-        data = read_bytes(path)
-        kind, is_text = sniffing.sniff(path, data)
+        head = files.read_file(path, count=65536)
+        kind, is_text = sniffing.sniff_head(path, head)
+        data = None if kind in (sniffing.KERAS_H5, sniffing.KERAS_ZIP) else read_bytes(path)
+        if data is not None:
+            kind, is_text = sniffing.sniff(path, data)
     size = os.path.getsize(model_file)
     try:
         if kind == sniffing.GRAPHDEF:
@@ -90,11 +92,11 @@ def load(path: str, *, freeze: bool = True, tags: list | None = None,
             return LoadedModel(path, kind, graph, size, is_text, problems=problems)
         if kind == sniffing.METAGRAPH:
             from inspector.core.loaders.metagraph import load_metagraph
-            return load_metagraph(path, data, is_text, size, checkpoint, outputs)
+            return load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe)
         if kind == sniffing.SAVEDMODEL:
             from inspector.core.loaders.savedmodel import load_saved_model
             return load_saved_model(path, model_file, data, is_text, size, freeze, tags,
-                                    signature)
+                                    signature, allow_unsafe)
         from inspector.core.loaders.keras import load_keras
         return load_keras(path, size)
     except InspectorError:

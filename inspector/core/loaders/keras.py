@@ -7,7 +7,9 @@ from inspector.core.tf import bridge as tf_bridge
 
 def load_keras(path: str, size: int):
     from inspector.core.loaders import LoadedModel, Signature, make_graph
+    from inspector.core.loaders.load_time import check_keras
 
+    check_keras(path)
     graph_def, inputs, outputs = tf_bridge.freeze_keras(path)
     graph, problems = make_graph(graph_def, path)
     return LoadedModel(path, "keras", graph, size, frozen=True,

@@ -15,7 +15,7 @@ def check_checkpoint(prefix: str, path: str) -> None:
                              path=path)
 
 
-def load_metagraph(path, data, is_text, size, checkpoint, outputs):
+def load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe=False):
     from inspector.core.loaders import LoadedModel, make_graph
 
     meta = parse(data, protos.MetaGraphDef, is_text, path)
@@ -24,6 +24,10 @@ def load_metagraph(path, data, is_text, size, checkpoint, outputs):
         if not outputs:
             raise ModelLoadError("freezing with a checkpoint needs output node names", path=path)
         check_checkpoint(checkpoint, path)
+        if not allow_unsafe:
+            from inspector.core.loaders.load_time import metagraph_restore_findings, refuse
+
+            refuse(metagraph_restore_findings(meta), path, "restoring the checkpoint")
         from inspector.core.tf import bridge as tf_bridge
         graph_def = tf_bridge.freeze_metagraph(meta.SerializeToString(), checkpoint,
                                                list(outputs), path)

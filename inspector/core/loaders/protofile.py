@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from google.protobuf import message, text_format
 
 from inspector.core.errors import ModelLoadError
-
-
 
 CHUNKED_ABOVE = 8 * 2 ** 20
 
@@ -17,7 +17,7 @@ def _parse_graph_def_in_pieces(data: bytes, msg, path: str) -> None:
     from inspector.core.loaders.sniff import top_level_fields
 
     view = memoryview(data)
-    for number, wire, start, end in top_level_fields(data, path):
+    for number, wire, start, end, at in top_level_fields(data, path):
         piece = view[start:end]
         if number == 1 and wire == 2:
             msg.node.add().MergeFromString(piece)
@@ -25,7 +25,34 @@ def _parse_graph_def_in_pieces(data: bytes, msg, path: str) -> None:
             msg.library.MergeFromString(piece)
         elif number == 4 and wire == 2:
             msg.versions.MergeFromString(piece)
+        elif number in (3, 5):  # version, debug_info: small, parsed with their keys
+            msg.MergeFromString(view[at:end])
+        else:
+            raise ModelLoadError(f"not a GraphDef: the file holds protobuf data of another kind "
+                                 f"(field {number} at the top level)", path=path)
 
+
+_BINARY_NAME = re.compile(r"[\x00-\x08\x0e-\x1f]")
+
+
+def _check_kind(msg, what: str, path: str) -> None:
+    """Another protobuf message parsed as ours keeps its fields as unknown ones, or makes
+    nodes with binary names: say so instead of showing an empty or garbled graph."""
+    from google.protobuf import unknown_fields
+
+    unknown = unknown_fields.UnknownFieldSet(msg)
+    if len(unknown):
+        raise ModelLoadError(f"not a {what}: the file holds protobuf data of another kind "
+                             f"(unknown field {unknown[0].field_number} at the top level)",
+                             path=path)
+    nodes = getattr(msg, "node", None)
+    if what == "GraphDef" and nodes:
+        for node in list(nodes[:3]):
+            if _BINARY_NAME.search(node.name) or (node.name and not node.op and
+                                                 not node.name.isprintable()):
+                raise ModelLoadError(f"not a {what}: node names are binary data (the file may "
+                                     "be another kind of protobuf message, e.g. a "
+                                     "FunctionDefLibrary)", path=path)
 
 def parse(data: bytes, cls, is_text: bool, path: str):
     """Parse bytes into a new `cls` message with one-line errors."""
@@ -33,10 +60,16 @@ def parse(data: bytes, cls, is_text: bool, path: str):
     msg = cls()
     if is_text:
         try:
-            text_format.Parse(data.decode("utf-8", errors="replace"), msg,
-                              allow_unknown_extension=True)
+            text_format.Parse(data.decode("utf-8"), msg, allow_unknown_extension=True)
+        except UnicodeDecodeError as exc:
+            raise ModelLoadError(f"the text file is not valid UTF-8 (offset {exc.start})",
+                                 path=path) from None
         except text_format.ParseError as exc:
-            raise ModelLoadError(f"text {what} does not parse: {exc}", path=path) from None
+            raise ModelLoadError(f"text {what} does not parse: {str(exc)[:300]}",
+                                 path=path) from None
+        except RecursionError:
+            raise ModelLoadError(f"text {what} does not parse: nested too deeply",
+                                 path=path) from None
         return msg
     try:
         if cls.DESCRIPTOR.name == "GraphDef" and len(data) > CHUNKED_ABOVE:
@@ -46,4 +79,8 @@ def parse(data: bytes, cls, is_text: bool, path: str):
     except message.DecodeError as exc:
         raise ModelLoadError(f"binary {what} does not parse ({exc}); the file may be truncated "
                              "or not a TensorFlow model", path=path) from None
+    except RecursionError:
+        raise ModelLoadError(f"binary {what} does not parse: nested too deeply",
+                             path=path) from None
+    _check_kind(msg, what, path)
     return msg

@@ -39,12 +39,26 @@ def describe(saved_model) -> list[dict]:
 
 
 def read_saved_model(path: str):
-    from inspector.core.loaders import read_bytes
-    from inspector.core.loaders.sniff import looks_like_text, saved_model_file
+    """The SavedModel message of a SavedModel folder (or its saved_model.pb); anything else
+    is refused with what it is instead."""
+    import stat
 
-    model_file = saved_model_file(path) if os.path.isdir(path) else path
+    from inspector.core.loaders import files, read_bytes
+    from inspector.core.loaders.sniff import SAVEDMODEL, looks_like_text, saved_model_file, sniff
+
+    st = files.stat_input(path)
+    model_file = saved_model_file(path) if stat.S_ISDIR(st.st_mode) else path
     data = read_bytes(model_file)
+    if not stat.S_ISDIR(st.st_mode):
+        kind, _ = sniff(path, data)
+        if kind != SAVEDMODEL:
+            raise ModelLoadError(f"not a SavedModel (the file holds a {KIND_NAMES.get(kind, kind)}"
+                                 "): only SavedModels have signatures", path=path)
     return parse(data, protos.SavedModel, looks_like_text(data), path)
+
+
+KIND_NAMES = {"graphdef": "GraphDef", "metagraph": "MetaGraphDef", "keras-h5": "Keras .h5 model",
+              "keras-zip": "Keras .keras model"}
 
 
 def _pick_meta(saved_model, tags, path):
@@ -59,7 +73,8 @@ def _pick_meta(saved_model, tags, path):
     raise ModelLoadError(f"no MetaGraph with tags {','.join(tags)} (available: {have})", path=path)
 
 
-def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signature):
+def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signature,
+                     allow_unsafe=False):
     from inspector.core.loaders import LoadedModel, Signature, make_graph
 
     saved = parse(data, protos.SavedModel, is_text, path)
@@ -80,7 +95,11 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
                             {k: v.name for k, v in sorted(sdef.outputs.items())})
         return LoadedModel(path, "savedmodel", graph, size, is_text, tags=tags, signature=sig,
                            problems=problems)
+    from inspector.core.loaders.load_time import refuse, saved_model_findings
     from inspector.core.tf import bridge as tf_bridge
+
+    if not allow_unsafe:
+        refuse(saved_model_findings(meta), path, "loading this SavedModel")
     directory = path if os.path.isdir(path) else os.path.dirname(path) or "."
     graph_def, inputs, outputs = tf_bridge.freeze_saved_model(directory, tags, signature)
     graph, problems = make_graph(graph_def, path)

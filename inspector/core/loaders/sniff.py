@@ -24,10 +24,38 @@ _COMMENT = re.compile(r"(\s|#[^\n]*)*")
 def saved_model_file(directory: str) -> str:
     for name in ("saved_model.pb", "saved_model.pbtxt"):
         candidate = os.path.join(directory, name)
-        if os.path.isfile(candidate):
+        if os.path.lexists(candidate):
+            from inspector.core.loaders.files import require_regular
+
+            require_regular(candidate)
             return candidate
     raise ModelLoadError("directory holds no model (no saved_model.pb or saved_model.pbtxt)",
                          path=directory)
+
+
+def text_encoding_problem(head: bytes) -> str | None:
+    """Why a file that looks like text cannot be TF's text format (which is UTF-8), or None."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or \
+            (len(head) > 8 and head[1:8:2] == b"\x00" * 4 and head[0:8:2].isascii()) or \
+            (len(head) > 8 and head[0:8:2] == b"\x00" * 4 and head[1:8:2].isascii()):
+        return "the text file is UTF-16; TensorFlow's text format needs UTF-8 (save it as UTF-8)"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:
+            return (f"the text file is not valid UTF-8 (byte 0x{head[exc.start]:02x} at offset "
+                    f"{exc.start}); TensorFlow's text format needs UTF-8")
+    return None
+
+
+def _mostly_text(head: bytes) -> bool:
+    """Printable ASCII with a few stray bytes: a text file in a wrong encoding."""
+    sample = head[:4096]
+    if not sample:
+        return False
+    printable = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 13))
+    return printable >= 0.95 * len(sample) and (sample.lstrip()[:1].isalpha() or
+                                                sample.lstrip()[:1] == b"#")
 
 
 def looks_like_text(data: bytes) -> bool:
@@ -69,8 +97,9 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
             raise ValueError(pos)
 
 
-def top_level_fields(data: bytes, path: str) -> list[tuple[int, int, int, int]]:
-    """(field number, wire type, payload start, payload end) for each top-level field."""
+def top_level_fields(data: bytes, path: str) -> list[tuple[int, int, int, int, int]]:
+    """(field number, wire type, payload start, payload end, key start) for each top-level
+    field."""
     fields, pos = [], 0
     try:
         while pos < len(data):
@@ -81,7 +110,7 @@ def top_level_fields(data: bytes, path: str) -> list[tuple[int, int, int, int]]:
                 raise ValueError(at)
             if wire == 0:
                 _, end = _varint(data, pos)
-                fields.append((number, wire, pos, end))
+                fields.append((number, wire, pos, end, at))
             elif wire == 2:
                 length, pos = _varint(data, pos)
                 end = pos + length
@@ -89,12 +118,12 @@ def top_level_fields(data: bytes, path: str) -> list[tuple[int, int, int, int]]:
                     raise ModelLoadError(
                         f"file is truncated: a field at byte {at} needs {length} bytes, "
                         f"only {len(data) - pos} remain", path=path)
-                fields.append((number, wire, pos, end))
+                fields.append((number, wire, pos, end, at))
             elif wire in (1, 5):
                 end = pos + (8 if wire == 1 else 4)
                 if end > len(data):
                     raise EOFError(at)
-                fields.append((number, wire, pos, end))
+                fields.append((number, wire, pos, end, at))
             else:
                 raise ValueError(at)
             pos = end
@@ -122,7 +151,7 @@ def sniff_binary(data: bytes, path: str) -> str:
     numbers = [f[0] for f in fields]
     if fields and fields[0][0] == 1 and fields[0][1] == 0:
         return SAVEDMODEL
-    if any(n >= 5 for n in numbers) or any(n == 3 and w == 2 for n, w, _, _ in fields):
+    if any(n >= 5 for n in numbers) or any(f[0] == 3 and f[1] == 2 for f in fields):
         return METAGRAPH
     if numbers.count(1) >= 2:
         return GRAPHDEF
@@ -134,16 +163,29 @@ def sniff_binary(data: bytes, path: str) -> str:
     return METAGRAPH if 2 in numbers and 1 not in numbers and 4 not in numbers else GRAPHDEF
 
 
+def sniff_head(path: str, head: bytes) -> tuple[str, bool]:
+    """Formats recognised from the first bytes alone (Keras files are not read by us);
+    GRAPHDEF stands for "read it all and look closer"."""
+    if not head:
+        raise ModelLoadError("file is empty", path=path)
+    if head.startswith(b"\x89HDF\r\n\x1a\n"):
+        return KERAS_H5, False
+    if head.startswith(b"PK\x03\x04"):
+        return KERAS_ZIP, False
+    return GRAPHDEF, False
+
+
 def sniff(path: str, data: bytes | None) -> tuple[str, bool]:
     """Kind of model at path and whether it is text. `data` is the file's bytes."""
     if data is None:
         return SAVEDMODEL, False
-    if not data:
-        raise ModelLoadError("file is empty", path=path)
-    if data.startswith(b"\x89HDF\r\n\x1a\n"):
-        return KERAS_H5, False
-    if data.startswith(b"PK\x03\x04"):
-        return KERAS_ZIP, False
+    kind, _ = sniff_head(path, data[:16])
+    if kind != GRAPHDEF:
+        return kind, False
+    problem = text_encoding_problem(data[:65536])
+    if problem and (data.startswith((b"\xff\xfe", b"\xfe\xff")) or _mostly_text(data) or
+                    _mostly_text(data[:8192].replace(b"\x00", b""))):
+        raise ModelLoadError(problem, path=path)
     if looks_like_text(data):
         return sniff_text(data, path), True
     kind = sniff_binary(data, path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -21,6 +22,9 @@ class InputRef:
         if self.control:
             return "^" + self.node
         return self.node if self.port == 0 else f"{self.node}:{self.port}"
+
+
+INPUT_SYNTAX = re.compile(r"^\^?[^:^]+(:\d{1,9})?$")
 
 
 def parse_input(text: str) -> InputRef:
@@ -133,7 +137,11 @@ class Graph:
                 self._by_name[node.name] = node
         self._consumers: dict[str, list[Edge]] = {}
         self.dangling_inputs: list[tuple[str, str]] = []
+        self.malformed_inputs: list[tuple[str, str]] = []
         for node in self.nodes:
+            for text in node.proto.input:
+                if not INPUT_SYNTAX.match(text):
+                    self.malformed_inputs.append((node.name, text))
             for k, ref in enumerate(node.inputs):
                 if ref.node not in self._by_name:
                     self.dangling_inputs.append((node.name, ref.node))
@@ -172,7 +180,11 @@ class Graph:
     def problems(self) -> list[str]:
         out = [f"node '{n}' has input '{m}', which is not in the graph"
                for n, m in self.dangling_inputs]
+        out += [f"node '{n}' has a malformed input '{t}' (expected name, name:port or ^name)"
+                for n, t in self.malformed_inputs]
         out += [f"duplicate node name '{n}'" for n in self.duplicate_names]
+        out += [f"node #{n.index} has no name" for n in self.nodes if not n.name]
+        out += [f"node '{n.name}' has no op" for n in self.nodes if n.name and not n.op]
         return out
 
     # -- structure ----------------------------------------------------------------------

@@ -50,6 +50,7 @@ NodeDef = node_def_pb2.NodeDef
 
 
 def _varint(n: int) -> bytes:
+    n &= (1 << 64) - 1  # negative int64s are ten-byte two's complement varints
     out = bytearray()
     while True:
         byte = n & 0x7F
@@ -61,19 +62,28 @@ def _varint(n: int) -> bytes:
             return bytes(out)
 
 
+_OTHER_FIELDS = ("library", "version", "versions", "debug_info")  # GraphDef fields 2..5
+
+
+def _other_fields(graph_def) -> bytes:
+    """Every GraphDef field but `node`, serialized exactly as SerializeToString() does."""
+    rest = GraphDef()
+    for name in _OTHER_FIELDS:
+        if name == "version":
+            rest.version = graph_def.version
+        elif graph_def.HasField(name):
+            getattr(rest, name).CopyFrom(getattr(graph_def, name))
+    return rest.SerializeToString()
+
+
 def serialize_graph_def(graph_def) -> bytes:
-    """The same bytes as graph_def.SerializeToString(), built node by node so that no single
-    C call holds the GIL for long on a 100 MB graph (the GUI thread keeps running)."""
+    """The same bytes as graph_def.SerializeToString() (every field, in field order), built
+    node by node so that no single C call holds the GIL for long on a 100 MB graph."""
     parts = []
     for node in graph_def.node:
         data = node.SerializeToString()
         parts += [b"\x0a", _varint(len(data)), data]
-    for number, field in ((2, "library"), (4, "versions")):
-        if graph_def.HasField(field):
-            data = getattr(graph_def, field).SerializeToString()
-            parts += [bytes([number << 3 | 2]), _varint(len(data)), data]
-    if graph_def.version:
-        parts += [b"\x18", _varint(graph_def.version)]
+    parts.append(_other_fields(graph_def))
     return b"".join(parts)
 
 
@@ -84,10 +94,4 @@ def graph_def_size(graph_def) -> int:
     for node in graph_def.node:
         n = node.ByteSize()
         total += 1 + len(_varint(n)) + n
-    for field in ("library", "versions"):
-        if graph_def.HasField(field):
-            n = getattr(graph_def, field).ByteSize()
-            total += 1 + len(_varint(n)) + n
-    if graph_def.version:
-        total += 1 + len(_varint(graph_def.version))
-    return total
+    return total + len(_other_fields(graph_def))

@@ -57,43 +57,96 @@ def stored_bytes(tensor_proto) -> int:
     return count * max(dtypes.item_size(tensor_proto.dtype), 1)
 
 
-def to_numpy(tensor_proto) -> np.ndarray:
-    """Decode a TensorProto into a numpy array (copying only this tensor's bytes)."""
+# Decoding never allocates more than this for a tensor whose stored values are fewer than its
+# shape says (TF repeats the last value): a 4-byte Const may declare 10^12 elements.
+MAX_EXPANDED_BYTES = 512 * 2 ** 20
+MAX_STRINGS = 2_000_000
+
+
+def declared_dims(tensor_proto) -> tuple:
     dims = shape_dims(tensor_proto.tensor_shape) or ()
     if any(d is None for d in dims):
         raise ValueError("tensor has an unknown dimension")
-    shape = tuple(dims)
+    return tuple(dims)
+
+
+def _typed_values(tensor_proto, field: str, limit: int | None = None):
+    values = getattr(tensor_proto, field)
+    return list(values if limit is None else values[:limit])
+
+
+def to_numpy(tensor_proto, max_expanded_bytes: int = MAX_EXPANDED_BYTES) -> np.ndarray:
+    """Decode a TensorProto into a numpy array (copying only this tensor's bytes). Declared
+    sizes are checked against the bytes present before anything is allocated."""
+    shape = declared_dims(tensor_proto)
     count = math.prod(shape)
     dt = dtypes.numpy_dtype(tensor_proto.dtype)
     if dt is None:
         raise ValueError(f"cannot decode dtype {dtypes.dtype_name(tensor_proto.dtype)}")
     if tensor_proto.tensor_content and dt != np.object_:
-        flat = np.frombuffer(tensor_proto.tensor_content, dtype=dt.newbyteorder("<"))
-        if flat.size != count:
-            raise ValueError(f"tensor_content holds {flat.size} values, shape needs {count}")
-        return flat.reshape(shape)
+        content = tensor_proto.tensor_content
+        if len(content) != count * dt.itemsize:
+            raise ValueError(f"tensor_content holds {len(content)} bytes, shape "
+                             f"{format_shape(shape)} needs {count * dt.itemsize}")
+        return np.frombuffer(content, dtype=dt.newbyteorder("<")).reshape(shape)
     field = dtypes.value_field(tensor_proto.dtype)
-    values = list(getattr(tensor_proto, field))
+    stored = len(getattr(tensor_proto, field))
+    per_item = 64 if dt == np.object_ else dt.itemsize
+    if count > stored and (count * per_item > max_expanded_bytes or
+                           (dt == np.object_ and count > MAX_STRINGS)):
+        raise ValueError(f"tensor declares {count:,} elements but stores {stored:,} values; "
+                         "not expanded (too large)")
+    if stored > count and not (field in ("scomplex_val", "dcomplex_val") and
+                               stored == 2 * count):
+        raise ValueError(f"tensor holds {stored} values, shape needs {count}")
+    return _fill(_decoded(tensor_proto, field, dt, None), count, dt, shape)
+
+
+def _decoded(tensor_proto, field: str, dt, limit: int | None) -> np.ndarray:
+    values = _typed_values(tensor_proto, field, None if limit is None else
+                           (2 * limit if field in ("scomplex_val", "dcomplex_val") else limit))
     base = dtypes.base_dtype(tensor_proto.dtype)
     if field in ("scomplex_val", "dcomplex_val"):
         values = [complex(values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
     if base == 7:
-        out = np.empty(count, dtype=object)
-        fill = values[-1] if values else b""
-        for i in range(count):
-            out[i] = values[i] if i < len(values) else fill
-        return out.reshape(shape)
+        out = np.empty(len(values), dtype=object)
+        out[:] = values
+        return out
     if base in (14, 19):  # half / bfloat16 stored as 16-bit patterns in half_val
         raw = np.asarray(values, dtype=np.uint16)
-        arr = raw.view(np.float16) if base == 19 else raw
-    else:
-        arr = np.asarray(values, dtype=dt)
+        return raw.view(np.float16) if base == 19 else raw
+    return np.asarray(values, dtype=dt)
+
+
+def _fill(arr: np.ndarray, count: int, dt, shape: tuple) -> np.ndarray:
+    """TF semantics: missing trailing values repeat the last one (zeros when none are given;
+    empty strings for strings)."""
     if arr.size == count:
         return arr.reshape(shape)
-    if arr.size > count:
-        raise ValueError(f"tensor holds {arr.size} values, shape needs {count}")
-    # TF semantics: missing trailing values repeat the last one (zeros when none are given)
-    out = np.empty(count, dtype=arr.dtype)
+    out = np.empty(count, dtype=arr.dtype if arr.size else dt)
     out[: arr.size] = arr
-    out[arr.size:] = arr[-1] if arr.size else 0
+    if arr.size:
+        out[arr.size:] = arr[-1]
+    else:
+        out[:] = b"" if dt == np.object_ else 0
     return out.reshape(shape)
+
+
+def head(tensor_proto, n: int) -> np.ndarray:
+    """The first n values in row-major order (flat), decoding only those: what previews and
+    TF's DebugString need, whatever size the tensor declares."""
+    shape = declared_dims(tensor_proto)
+    count = math.prod(shape)
+    n = min(n, count)
+    dt = dtypes.numpy_dtype(tensor_proto.dtype)
+    if dt is None:
+        raise ValueError(f"cannot decode dtype {dtypes.dtype_name(tensor_proto.dtype)}")
+    if tensor_proto.tensor_content and dt != np.object_:
+        content = tensor_proto.tensor_content
+        if len(content) != count * dt.itemsize:
+            raise ValueError(f"tensor_content holds {len(content)} bytes, shape "
+                             f"{format_shape(shape)} needs {count * dt.itemsize}")
+        return np.frombuffer(content[: n * dt.itemsize], dtype=dt.newbyteorder("<"))
+    field = dtypes.value_field(tensor_proto.dtype)
+    arr = _decoded(tensor_proto, field, dt, n)
+    return _fill(arr[:n], n, dt, (n,))

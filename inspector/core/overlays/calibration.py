@@ -43,11 +43,10 @@ def original_name(range_node: str) -> str:
 def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: dict,
               cancel=None, progress=None, timeout: float = 1800.0,
               allow_io: bool = False) -> Calibration:
-    from inspector.core.model.graph import Graph
-    from inspector.core.analysis.numeric_check import check_safe
+    from inspector.core.model import safety
     from inspector.core.transforms import run_pipeline
 
-    check_safe(Graph(graph_def), outputs, allow_io)
+    safety.require_safe(graph_def, outputs, inputs, allow_io, action="calibrate it")
     if len(inputs) != 1:
         raise InspectorError("calibration needs exactly one input node")
     # the input becomes a Placeholder first: quantize_nodes adds control edges from its
@@ -64,7 +63,7 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
             fh.write(logged.SerializeToString())
         spec = {"graph": graph_path, "input": inputs[0], "outputs": outputs,
                 "input_shape": [1 if d is None else d for d in input_shape], "data": data,
-                "out_dir": tmp}
+                "out_dir": tmp, "allow_unsafe": bool(allow_io)}
         spec_path = os.path.join(tmp, "spec.json")
         with open(spec_path, "w") as fh:
             json.dump(spec, fh)
@@ -101,7 +100,7 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
 
 
 def compare_on_samples(original, quantized, inputs: list, outputs: list, samples: list,
-                       input_shapes=None) -> list:
+                       input_shapes=None, allow_io: bool = False) -> list:
     """(output, max abs error, top-1 agreement) of the eight-bit graph against the float one
     over the calibration inputs."""
     from inspector.core.tf import bridge as tf_bridge
@@ -109,8 +108,10 @@ def compare_on_samples(original, quantized, inputs: list, outputs: list, samples
 
     refs, gots = [], []
     for x in samples:
-        refs.append(tf_bridge.run_graph(original, {inputs[0]: x}, outputs, input_shapes))
-        gots.append(tf_bridge.run_graph(quantized, {inputs[0]: x}, outputs, input_shapes))
+        refs.append(tf_bridge.run_graph(original, {inputs[0]: x}, outputs, input_shapes,
+                                        allow_unsafe=allow_io))
+        gots.append(tf_bridge.run_graph(quantized, {inputs[0]: x}, outputs, input_shapes,
+                                        allow_unsafe=allow_io))
     out = []
     for k, name in enumerate(outputs):
         a = np.concatenate([np.asarray(r[k]).reshape(1, -1) for r in refs])

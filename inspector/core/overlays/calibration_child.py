@@ -14,6 +14,8 @@ import sys
 
 import numpy as np
 
+from inspector.core.loaders.arrays import load_npy
+
 
 def samples(spec: dict, decode_image):
     data, shape = spec["data"], tuple(spec["input_shape"])
@@ -26,7 +28,7 @@ def samples(spec: dict, decode_image):
         path = data["path"]
         files = sorted(glob.glob(os.path.join(path, "*.npy"))) if os.path.isdir(path) else [path]
         for f in files:
-            arr = np.load(f, allow_pickle=False).astype(np.float32)
+            arr = load_npy(f).astype(np.float32)
             if arr.shape == shape[1:] or (arr.ndim == len(shape) and arr.shape[0] != shape[0]
                                           and arr.shape[1:] == shape[1:] and len(files) == 1):
                 batch = arr[None] if arr.shape == shape[1:] else arr
@@ -51,7 +53,7 @@ def main(spec_path: str) -> int:
 
     graph_def = protos.GraphDef.FromString(open(spec["graph"], "rb").read())
     items = list(samples(spec, tf_bridge.decode_image))
-    with tf_bridge.session_for(graph_def) as run:
+    with tf_bridge.session_for(graph_def, allow_unsafe=spec.get("allow_unsafe", False)) as run:
         for i, x in enumerate(items):
             outs = run({spec["input"]: x}, spec["outputs"])
             np.save(os.path.join(spec["out_dir"], f"input_{i}.npy"), x)

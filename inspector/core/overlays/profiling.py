@@ -69,18 +69,24 @@ def from_summarizer(s: StatSummarizer, source: str) -> Profile:
 
 
 def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode="random",
-                seed=0, npy=None, warmup=1, runs=10, intra=0, inter=1, allow_io=False,
+                seed=0, arrays=None, warmup=1, runs=10, intra=0, inter=1, allow_io=False,
                 cancel=None, progress=None) -> Profile:
     """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs."""
     from inspector.core.tf import bridge as tf_bridge
-    from inspector.core.analysis.numeric_check import check_safe, make_inputs
+    from inspector.core.analysis.numeric_check import make_inputs
+    from inspector.core.model import safety
     from inspector.core.model.protos import step_stats_pb2
 
+    for label, value, least in (("runs", runs, 1), ("warmup", warmup, 0), ("intra", intra, 0),
+                                ("inter", inter, 0)):
+        if int(value) < least:
+            raise InspectorError(f"--{label} must be at least {least} (got {value})")
     graph = Graph(graph_def)
-    check_safe(graph, outputs, allow_io)
-    feeds = make_inputs(graph, inputs, input_shapes or {}, mode, seed, npy)
+    safety.require_safe(graph_def, outputs, inputs, allow_io, action="profile it")
+    feeds = make_inputs(graph, inputs, input_shapes or {}, mode, seed, arrays)
     plain, traced, stats = tf_bridge.profile_runs(graph_def, feeds, outputs, warmup, runs, intra,
-                                                  inter, input_shapes, cancel, progress)
+                                                  inter, input_shapes, cancel, progress,
+                                                  allow_unsafe=allow_io)
     s = StatSummarizer()
     for raw in stats:
         s.add_run(step_stats_pb2.StepStats.FromString(raw))

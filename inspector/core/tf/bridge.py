@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 
-from inspector.core.model import protos
+from inspector.core.model import protos, safety
 from inspector.core.errors import InspectorError, ModelLoadError, TensorFlowUnavailable
 
 
@@ -229,7 +229,10 @@ def stateful_ops(ops) -> set:
 
 @serialized
 def evaluate_tensors(graph_def, tensor_names: list) -> list:
-    """Run a (constant) graph in TensorFlow and return the values of the named tensors."""
+    """Run a (constant) graph in TensorFlow and return the values of the named tensors.
+    Only ever for pure computation: nothing here asks for permission."""
+    safety.require_safe(graph_def, tensor_names, (), allow=False, what="the constant subgraph",
+                        action="evaluate it")
     t = tf()
     graph = t.Graph()
     with graph.as_default():
@@ -244,6 +247,7 @@ def run_native_transform(graph_def, inputs: list, outputs: list, transforms: str
     tf()
     from tensorflow.python.util._pywrap_transform_graph import TransformGraphWithStringInputs
 
+    safety.check_no_recursion(graph_def)
     try:
         out = TransformGraphWithStringInputs(graph_def.SerializeToString(),
                                              ",".join(inputs).encode(),
@@ -255,6 +259,7 @@ def run_native_transform(graph_def, inputs: list, outputs: list, transforms: str
 
 @serialized
 def optimize_for_inference(graph_def, inputs: list, outputs: list, toco_compatible: bool):
+    safety.check_no_recursion(graph_def)
     tf()
     from tensorflow.python.tools import optimize_for_inference_lib
 
@@ -288,7 +293,9 @@ def _with_input_shapes(graph_def, input_shapes: dict):
 
 @serialized
 def import_graph(graph_def, input_shapes: dict | None = None):
-    """A tf.Graph holding the GraphDef (Placeholders reshaped as given), names unprefixed."""
+    """A tf.Graph holding the GraphDef (Placeholders reshaped as given), names unprefixed.
+    Importing runs nothing, but a recursive function library crashes TF: refused first."""
+    safety.check_no_recursion(graph_def)
     t = tf()
     graph = t.Graph()
     gd = _with_input_shapes(graph_def, input_shapes or {})
@@ -339,8 +346,11 @@ def infer_shapes(graph_def, input_shapes: dict | None = None) -> dict:
 
 
 @serialized
-def run_graph(graph_def, feeds: dict, fetches: list, input_shapes: dict | None = None) -> list:
-    """Execute the graph once: feeds tensor name -> array, returns the fetched arrays."""
+def run_graph(graph_def, feeds: dict, fetches: list, input_shapes: dict | None = None,
+              allow_unsafe: bool = False) -> list:
+    """Execute the graph once: feeds tensor name -> array, returns the fetched arrays.
+    Ops that are not pure computation run only with `allow_unsafe` (the user said yes)."""
+    safety.require_safe(graph_def, fetches, list(feeds), allow=allow_unsafe)
     t = tf()
     graph = import_graph(graph_def, input_shapes)
     config = t.compat.v1.ConfigProto(inter_op_parallelism_threads=1)
@@ -403,11 +413,13 @@ def io_types(graph_def) -> dict:
 
 @serialized
 def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, intra: int,
-                 inter: int, input_shapes=None, cancel=None, progress=None) -> tuple:
+                 inter: int, input_shapes=None, cancel=None, progress=None,
+                 allow_unsafe: bool = False) -> tuple:
     """Run the graph: warm-up runs, untimed-trace runs (wall µs), then FULL_TRACE runs.
     Returns (untraced wall µs list, traced wall µs list, serialized StepStats list)."""
     import time
 
+    safety.require_safe(graph_def, fetches, list(feeds), allow=allow_unsafe)
     t = tf()
     v1 = t.compat.v1
     graph = import_graph(graph_def, input_shapes)
@@ -469,15 +481,23 @@ def decode_image(path: str, channels: int, size) -> "object":
 class session_for:
     """`with session_for(graph_def) as run: run(feeds, fetches)`: one session, many runs."""
 
-    def __init__(self, graph_def, input_shapes=None):
+    def __init__(self, graph_def, input_shapes=None, allow_unsafe: bool = False):
         self.graph_def, self.input_shapes = graph_def, input_shapes
+        self.allow_unsafe = allow_unsafe
+        self.checked: set = set()
 
     def __enter__(self):
+        safety.check_no_recursion(self.graph_def)
         t = tf()
         self.graph = import_graph(self.graph_def, self.input_shapes)
         self.sess = t.compat.v1.Session(graph=self.graph)
 
         def run(feeds: dict, fetches: list):
+            key = (tuple(fetches), tuple(feeds))
+            if key not in self.checked:
+                safety.require_safe(self.graph_def, fetches, list(feeds),
+                                    allow=self.allow_unsafe)
+                self.checked.add(key)
             return self.sess.run([_tensor_name(f) for f in fetches],
                                  {_tensor_name(k): v for k, v in feeds.items()})
         return run

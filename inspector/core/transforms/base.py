@@ -41,18 +41,13 @@ class Context:
         v = self.single(key)
         if v is None:
             return default
-        if not re.fullmatch(r"[+-]?\d+", v.strip()):
-            raise TransformError(f"Couldn't interpret the {key} argument as a number:{v}")
-        return int(v)
+        return parse_int(key, v)
 
     def float(self, key: str, default: float) -> float:
         v = self.single(key)
         if v is None:
             return default
-        try:
-            return float(v)
-        except ValueError:
-            raise TransformError(f"Couldn't interpret the {key} argument as a float:{v}") from None
+        return parse_float(key, v)
 
     def bool(self, key: str, default: bool) -> bool:
         v = self.single(key)
@@ -69,14 +64,86 @@ class Context:
         self.reasons.setdefault(node, reason)
 
 
+INT32 = (-2 ** 31, 2 ** 31 - 1)
+
+
+def parse_int(key: str, v: str) -> int:
+    """TF parses int parameters as int32: anything else is an error, not a wrap-around."""
+    if not re.fullmatch(r"[+-]?\d{1,12}", v.strip()) or \
+            not INT32[0] <= int(v) <= INT32[1]:
+        raise TransformError(f"Couldn't interpret the {key} argument as a number:{v[:40]}")
+    return int(v)
+
+
+def parse_float(key: str, v: str) -> float:
+    try:
+        value = float(v)
+    except ValueError:
+        raise TransformError(f"Couldn't interpret the {key} argument as a float:{v[:40]}") \
+            from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise TransformError(f"The {key} argument must be a finite number (got {v[:40]})")
+    return value
+
+
 @dataclass
 class Param:
     name: str
-    kind: str  # "string", "int", "float", "bool", "dtype", "shape", "op", "node", "list"
+    kind: str  # "string", "int", "float", "bool", "dtype", "shape", "op", "node", "path"
     default: str = ""
     required: bool = False
     repeated: bool = False
     help: str = ""
+    minimum: float | None = None   # for int and float parameters
+
+    def check(self, transform: str, values: list) -> None:
+        """Raise TransformError for a value this parameter cannot take."""
+        if len(values) > 1 and not self.repeated:
+            raise TransformError(f"{transform}: Expected a single '{self.name}' parameter, but "
+                                 f"found {len(values)} occurrences")
+        for v in values:
+            if self.kind == "int":
+                number = parse_int(self.name, v)
+            elif self.kind == "float":
+                number = parse_float(self.name, v)
+            elif self.kind == "bool":
+                if v not in ("true", "false", "1", "0"):
+                    raise TransformError(f"Couldn't interpret the {self.name} argument as a "
+                                         f"boolean:{v[:40]} (expected true, false, 0 or 1)")
+                continue
+            elif self.kind == "dtype":
+                from inspector.core.model.dtypes import dtype_value
+
+                try:
+                    dtype_value(v)
+                except KeyError:
+                    raise TransformError(f"{transform}: '{v[:40]}' is not a TensorFlow dtype "
+                                         f"({self.name})") from None
+                continue
+            elif self.kind == "shape":
+                if v and not re.fullmatch(r"\s*-?\d{1,10}(\s*,\s*-?\d{1,10})*\s*", v):
+                    raise TransformError(f"{transform}: '{v[:40]}' is not a shape like "
+                                         f"1,224,224,3 ({self.name})")
+                continue
+            else:
+                continue
+            if self.minimum is not None and number < self.minimum:
+                raise TransformError(f"{transform}: {self.name} must be at least "
+                                     f"{self.minimum:g} (got {v})")
+
+
+def check_params(name: str, params: dict) -> None:
+    """Required parameters present and every known parameter well-formed (TF ignores unknown
+    ones, and so do we)."""
+    info = REGISTRY.get(name)
+    if info is None:
+        raise TransformError(f"Transform '{name}' not recognized.")
+    known = {p.name: p for p in info.params}
+    for param in info.params:
+        values = params.get(param.name, [])
+        if param.required and not [v for v in values if v]:
+            raise TransformError(f"{name} needs the parameter '{param.name}'")
+        param.check(name, values)
 
 
 @dataclass

@@ -13,13 +13,13 @@ import numpy as np
 
 from inspector.core.model import protos
 from inspector.core.model.graph import node_name_from_input
-from inspector.core.model.op_categories import FILE_OR_NETWORK_OPS
+from inspector.core.model import safety
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const
 
-# file and network ops are never evaluated while folding: executing them would touch the
-# file system without anyone having asked for it
-NEVER_FOLD = FILE_OR_NETWORK_OPS | {"Placeholder", "PlaceholderWithDefault", "Switch", "Merge", "Enter", "Exit",
+# Only pure computation is ever evaluated while folding (safety.PURE_OPS, with call ops only
+# when every function they reach is pure too); these pure ops are not folded either.
+NEVER_FOLD = {"Placeholder", "PlaceholderWithDefault", "Switch", "Merge", "Enter", "Exit",
               "NextIteration", "LoopCond", "RefSwitch", "RefMerge", "RefEnter", "RefExit",
               "RefNextIteration", "_Recv", "_Send", "_Arg", "_Retval", "NoOp", "ControlTrigger"}
 _CODES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 3,
@@ -81,7 +81,7 @@ def _const_node(name: str, value):
            "constants.",
            [Param("clear_output_shapes", "bool", "true"), Param("exclude_op", "op", repeated=True),
             Param("exclude_node", "node", repeated=True),
-            Param("max_constant_size_in_bytes", "int", str(10 * 1024 * 1024))])
+            Param("max_constant_size_in_bytes", "int", str(10 * 1024 * 1024), minimum=0)])
 def fold_constants(graph_def, ctx):
     from inspector.core.tf import bridge as tf_bridge
 
@@ -101,6 +101,8 @@ def fold_constants(graph_def, ctx):
             raise TransformError(f"node '{name}' from --inputs/--outputs is not in the graph")
     needed = _upstream(nodes, outputs, set(inputs))
     stateful = tf_bridge.stateful_ops({nodes[n].op for n in needed})
+    checker = safety.Checker(safety.library_of(work))
+    impure = {n for n in needed if checker.node(nodes[n])}
     foldable: dict = {}
 
     def can_fold(name: str) -> bool:
@@ -109,7 +111,7 @@ def fold_constants(graph_def, ctx):
         foldable[name] = False  # guards against cycles
         node = nodes.get(name)
         ok = (node is not None and name not in inputs and node.op not in NEVER_FOLD
-              and node.op not in stateful and node.op not in excluded_ops
+              and name not in impure and node.op not in stateful and node.op not in excluded_ops
               and name not in excluded_nodes
               and (node.op == "Const" or (bool(node.input) and all(
                   can_fold(node_name_from_input(i)) for i in node.input))))

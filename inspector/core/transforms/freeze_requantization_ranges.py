@@ -33,8 +33,8 @@ def freeze_with_ranges(graph_def, ranges: dict, ctx=None):
 
 @transform("freeze_requantization_ranges", "quantize",
            "Replaces runtime range calculations by the ranges logged on real inputs.",
-           [Param("min_max_log_file", "string", required=True),
-            Param("min_percentile", "float", "5"), Param("max_percentile", "float", "5")])
+           [Param("min_max_log_file", "path", required=True),
+            Param("min_percentile", "float", "5", minimum=0), Param("max_percentile", "float", "5", minimum=0)])
 def freeze_requantization_ranges(graph_def, ctx):
     from inspector.core.analysis.ranges import parse_log, percentile_range
 

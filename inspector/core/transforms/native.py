@@ -26,10 +26,17 @@ def _native(name: str):
     return run
 
 
+NATIVE_PARAMS = {
+    "sparsify_gather": [Param("input_checkpoint", "path"), Param("group_init_node", "string")],
+    "rename_node": [Param("old_node_name", "node", required=True),
+                    Param("new_node_name", "string", required=True)],
+}
+
 for _name, (_group, _summary) in NATIVE.items():
     if _name not in REGISTRY:
         REGISTRY[_name] = TransformInfo(_name, _native(_name), _group,
-                                        _summary + " (runs in TensorFlow's engine)", native=True)
+                                        _summary + " (runs in TensorFlow's engine)",
+                                        NATIVE_PARAMS.get(_name, []), native=True)
 
 
 @transform("optimize_for_inference", "fold",

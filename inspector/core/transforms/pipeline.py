@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
-from inspector.core.model.graph import node_name_from_input
-from inspector.core.transforms.base import REGISTRY, Context, TransformError
+from inspector.core.model.graph import INPUT_SYNTAX, node_name_from_input
+from inspector.core.transforms.base import REGISTRY, Context, TransformError, check_params
 from inspector.core.transforms.syntax import TransformSpec, parse_transforms
 
 
@@ -44,12 +44,17 @@ def diff(before, after) -> tuple[list, list, list]:
     return removed, added, changed
 
 
-def validate(graph_def) -> None:
+def validate(graph_def, what: str = "Invalid graph after the transform") -> None:
+    """TF's check after every transform (inputs must name existing nodes), plus well-formed
+    input strings; errors name the node and the input."""
     names = {n.name for n in graph_def.node}
     for node in graph_def.node:
         for text in node.input:
+            if not INPUT_SYNTAX.match(text):
+                raise TransformError(f"{what}: node '{node.name}' has a malformed input "
+                                     f"'{text}'", node=node.name)
             if node_name_from_input(text) not in names:
-                raise TransformError("Invalid graph with inputs referring to nonexistent nodes "
+                raise TransformError(f"{what}: inputs referring to nonexistent nodes "
                                      f"('{text}' of node '{node.name}')", node=node.name)
 
 
@@ -79,13 +84,15 @@ def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list) -> Ste
 
 
 def check_names(specs) -> None:
-    """Fail early, before any work, on an unknown transform name or a bad ignore_errors."""
+    """Fail early, before any work, on an unknown transform, a bad ignore_errors, a missing
+    required parameter or a parameter value the transform cannot take."""
     import inspector.core.transforms  # noqa: F401  (registers every transform)
 
     for spec in specs:
         if spec.name not in REGISTRY:
             raise TransformError(f"Transform '{spec.name}' not recognized.")
         ignore_errors(spec)
+        check_params(spec.name, spec.params)
 
 
 def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None) -> list:
@@ -97,6 +104,8 @@ def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None) -> 
     import inspector.core.transforms  # noqa: F401  (registers every transform)
 
     specs = parse_transforms(transforms) if isinstance(transforms, str) else list(transforms)
+    check_names(specs)
+    validate(graph_def, "The input graph is invalid")
     reports, current = [], graph_def
     for i, spec in enumerate(s for s in specs if s.enabled):
         report = run_step(current, spec, list(inputs), list(outputs))

@@ -44,7 +44,7 @@ def quantize_min_first(values: np.ndarray, lo, hi) -> np.ndarray:
 @transform("quantize_weights", "shrink",
            "Stores float constants with at least minimum_size elements as 8-bit values "
            "(about 1/4 of the size), dequantized when the graph runs.",
-           [Param("minimum_size", "int", "1024")])
+           [Param("minimum_size", "int", "1024", minimum=0)])
 def quantize_weights(graph_def, ctx):
     minimum = ctx.int("minimum_size", 1024)
     out = copy_graph(graph_def, [])

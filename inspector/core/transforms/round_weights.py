@@ -12,7 +12,7 @@ FLT_MIN = np.float32(np.finfo(np.float32).tiny)
 
 @transform("round_weights", "shrink",
            "Rounds float weights to a few levels; the file stays float but gzips to near "
-           "8-bit size.", [Param("num_steps", "int", "256")])
+           "8-bit size.", [Param("num_steps", "int", "256", minimum=1)])
 def round_weights(graph_def, ctx):
     steps = np.float32(ctx.int("num_steps", 256))
     out = copy_graph(graph_def, [])

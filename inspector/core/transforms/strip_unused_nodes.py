@@ -34,6 +34,9 @@ def _shape(text: str | None) -> list:
             Param("name", "node", repeated=True), Param("type_for_name", "dtype", repeated=True),
             Param("shape_for_name", "shape", repeated=True)])
 def strip_unused_nodes(graph_def, ctx):
+    if not ctx.outputs:
+        raise TransformError("strip_unused_nodes needs outputs (--outputs, or mark them): "
+                             "without them it would delete every node")
     default_type = _dtype(ctx.single("type", "float"))
     default_shape = _shape(ctx.single("shape", ""))
     names, types, shapes = ctx.values("name"), ctx.values("type_for_name"), \

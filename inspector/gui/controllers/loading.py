@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import os
 
-from inspector.core.errors import InspectorError
+from inspector.core.errors import InspectorError, UnsafeGraphError
 from inspector.core.errors import Cancelled
 
 
@@ -18,7 +18,8 @@ def _signature_keys(path: str) -> list:
     return list(metas[0]["signatures"]) if metas else []
 
 
-def open_model(window, path: str, signature: str | None = None) -> None:
+def open_model(window, path: str, signature: str | None = None,
+               allow_unsafe: bool = False) -> None:
     from inspector.core.loaders import load
     from inspector.core.analysis.summary import summarize
     from inspector.core.view.view_graph import ViewModel
@@ -30,7 +31,7 @@ def open_model(window, path: str, signature: str | None = None) -> None:
             keys = _signature_keys(path)
             if len(keys) > 1:
                 return ("choose", keys)
-        model = load(path, signature=signature)
+        model = load(path, signature=signature, allow_unsafe=allow_unsafe)
         if cancel.is_set():
             raise Cancelled()
         view = ViewModel(model.graph, fold_constants=fold)
@@ -48,6 +49,18 @@ def open_model(window, path: str, signature: str | None = None) -> None:
 
     def failed(exc):
         if isinstance(exc, Cancelled):
+            return
+        if isinstance(exc, UnsafeGraphError) and exc.findings and not allow_unsafe:
+            from PySide6.QtWidgets import QMessageBox
+
+            listed = "\n".join(f"• {f.describe()}" for f in exc.findings[:8])
+            more = f"\n… and {len(exc.findings) - 8} more" if len(exc.findings) > 8 else ""
+            answer = QMessageBox.question(
+                window, "Run this model's initialisers?",
+                f"Loading {os.path.basename(path.rstrip('/'))} would run operations that are "
+                f"not pure computation:\n\n{listed}{more}\n\nLoad it anyway?")
+            if answer == QMessageBox.Yes:
+                open_model(window, path, signature, allow_unsafe=True)
             return
         if isinstance(exc, InspectorError):
             window.show_error(exc.one_line())

@@ -152,13 +152,16 @@ class OverlaysController(QObject):
         intra, inter = self.p.intra.value(), self.p.inter.value()
         progress = self.w.progress_changed.emit
         mode = ("random", "zeros", "npy")[self.p.feed_mode.currentIndex()]
-        npy = dict(item.strip().split("=", 1) for item in self.p.npy.text().split(",")
-                   if "=" in item) if mode == "npy" else None
+        npy_items = [item.strip() for item in self.p.npy.text().split(",") if item.strip()] \
+            if mode == "npy" else []
 
         def work(cancel):
+            from inspector.core.loaders.arrays import load_npy, parse_npy_args
+
+            arrays = {n: load_npy(p) for n, p in parse_npy_args(npy_items).items()}
             gd = self._graph_for_run(ins, shapes)
             return run_profile(gd, ins, outs, shapes, "zeros" if mode == "zeros" else "random",
-                               0, npy, warmup=warmup, runs=runs, intra=intra, inter=inter,
+                               0, arrays, warmup=warmup, runs=runs, intra=intra, inter=inter,
                                allow_io=allow_io, cancel=cancel, progress=progress)
 
         def failed(exc):
@@ -243,7 +246,8 @@ class OverlaysController(QObject):
             result = calibrate(gd, ins, outs, shape, data, cancel=cancel, progress=progress,
                                allow_io=allow_io)
             frozen = freeze_with_ranges(result.quantized, result.ranges(lo, hi))
-            compared = compare_on_samples(gd, frozen, ins, outs, result.inputs[:8], shapes)
+            compared = compare_on_samples(gd, frozen, ins, outs, result.inputs[:8], shapes,
+                                          allow_io=allow_io)
             return result, compared
 
         def done(pair):
