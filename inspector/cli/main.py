@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from inspector.core.errors import InspectorError
+from inspector.core.errors import InspectorError, UnsafeGraphError
 
 DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "resources", "demo_digits.pb")
@@ -168,7 +168,10 @@ def main(argv: list | None = None) -> int:
     try:
         return args.func(args)
     except InspectorError as exc:
-        print(f"graphdef-inspector: error: {exc.one_line()}", file=sys.stderr)
+        text = exc.one_line()
+        if isinstance(exc, UnsafeGraphError) and exc.findings and "--allow_io" not in text:
+            text += " (--allow_io gives it)"
+        print(f"graphdef-inspector: error: {text}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("graphdef-inspector: interrupted", file=sys.stderr)

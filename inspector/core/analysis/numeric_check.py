@@ -17,6 +17,15 @@ from inspector.core.model import safety
 MAX_FEED_BYTES = 2 ** 30
 
 
+@dataclass
+class OutputComparison:
+    name: str
+    shape: tuple
+    max_abs_error: float
+    max_rel_error: float
+    top1_agreement: float | None  # share of rows whose argmax agrees, for classifier outputs
+
+
 def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "random",
                 seed: int = 0, arrays: dict | None = None) -> dict:
     """Feed arrays for each input: given arrays (from .npy files), zeros, or seeded random
