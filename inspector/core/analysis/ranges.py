@@ -20,10 +20,12 @@ class RangeLog:
 
 
 def _strtof(text: str):
+    """A finite float, else None (TF would take nan and inf, which make no range)."""
     try:
-        return float(text.strip())
+        value = float(text.strip())
     except ValueError:
         return None
+    return value if math.isfinite(value) else None
 
 
 def parse_line(line: str):

@@ -7,15 +7,11 @@ import json
 import os
 import time
 
-from inspector.core.errors import InspectorError
 from inspector.core.app.session import Signal
+from inspector.core.app.session_file import (SESSION_VERSION, SessionError, outside_folder,
+                                             parse_session, read_session, session_path)
+from inspector.core.errors import InspectorError
 from inspector.core.transforms.syntax import TransformSpec, format_transforms, parse_transforms
-
-SESSION_VERSION = 1
-
-
-def session_path(model_path: str) -> str:
-    return model_path.rstrip("/\\") + ".inspector.json"
 
 
 class Workbench:
@@ -29,6 +25,8 @@ class Workbench:
         self.outputs: list = []
         self.steps: list = []            # TransformSpec, each with .enabled
         self.input_shapes: dict = {}
+        self.warnings: list = []         # what restoring a session file held back
+        self.unreadable: str | None = None  # a session file we could not read (kept as is)
         self._undo: list = []
         self._redo: list = []
 
@@ -41,15 +39,13 @@ class Workbench:
                              for s in self.steps]}
 
     def load_dict(self, data: dict) -> None:
-        if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
-            raise InspectorError("not a GraphDef Inspector session (unknown version)")
-        self.inputs = [str(x) for x in data.get("inputs", [])]
-        self.outputs = [str(x) for x in data.get("outputs", [])]
-        self.input_shapes = {k: tuple(v) for k, v in data.get("input_shapes", {}).items()}
-        self.steps = [TransformSpec(str(s["name"]), {k: [str(x) for x in v]
-                                                     for k, v in s.get("params", {}).items()},
-                                    bool(s.get("enabled", True)))
-                      for s in data.get("pipeline", [])]
+        self._apply(parse_session(json.dumps(data)))
+
+    def _apply(self, session: dict) -> None:
+        self.inputs, self.outputs = session["inputs"], session["outputs"]
+        self.input_shapes = session["input_shapes"]
+        self.steps = [TransformSpec(name, params, enabled)
+                      for name, params, enabled in session["steps"]]
 
     def _edit(self, fn) -> None:
         self._undo.append(json.dumps(self.to_dict()))
@@ -91,7 +87,14 @@ class Workbench:
         return format_transforms(s for s in self.steps if s.enabled)
 
     def set_text(self, text: str) -> None:
+        """Replace the pipeline by transform_graph text: refused (TransformError) for bad
+        syntax, empty text, unknown transforms and parameter values they cannot take."""
+        from inspector.core.transforms.pipeline import check_names
+
         specs = parse_transforms(text)  # raises with a column on bad syntax
+        if not specs:
+            raise InspectorError("the text holds no transforms")
+        check_names(specs)
         if format_transforms(specs) == self.text:
             return
 
@@ -127,34 +130,59 @@ class Workbench:
 
     # -- session file -------------------------------------------------------------------
     def save(self, model_path: str) -> str:
+        """Write the session beside the model. A session file we could not read is first
+        moved aside (never overwritten), once."""
         from inspector.core.formats.writer import atomic_write
 
         path = session_path(model_path)
+        if self.unreadable == path and os.path.lexists(path):
+            backup = f"{path}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}"
+            try:
+                os.replace(path, backup)
+            except OSError as exc:
+                raise InspectorError(f"cannot keep the unreadable session file aside "
+                                     f"({exc.strerror}); not saving over it", path=path) from None
+            self.unreadable = None
         atomic_write(path, json.dumps(self.to_dict(), indent=2) + "\n", force=True)
         return path
 
     def restore(self, model_path: str) -> str | None:
-        """Load the session saved beside the model. An unreadable file is kept as a backup
-        and reported (InspectorError); the workbench then starts empty."""
+        """Load the session saved beside the model, without writing anything. An unreadable
+        file is reported (SessionError) and left as it is until the first save moves it aside.
+        Steps naming files outside the session's folder are disabled (self.warnings)."""
         path = session_path(model_path)
-        if not os.path.exists(path):
+        self.warnings, self.unreadable = [], None
+        if not os.path.lexists(path):
             return None
         try:
-            with open(path, encoding="utf-8") as fh:
-                self.load_dict(json.load(fh))
-        except (OSError, ValueError, KeyError, TypeError, InspectorError) as exc:
-            backup = f"{path}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}"
-            try:
-                os.replace(path, backup)
-            except OSError:
-                backup = path
+            session = read_session(path)
+        except SessionError as exc:
             self.reset()
-            raise InspectorError(f"session file is unreadable ({str(exc)[:120]}); kept it as "
-                                 f"{backup}", path=path) from None
+            self.unreadable = path
+            raise SessionError(f"session file not used: {exc.message}", path=path) from None
+        self._apply(session)
+        self._hold_back_outside_paths(path)
         self._undo.clear()
         self._redo.clear()
         self.changed.emit()
         return path
+
+    def _hold_back_outside_paths(self, session: str) -> None:
+        import inspector.core.transforms  # noqa: F401  (registers every transform)
+        from inspector.core.transforms.base import REGISTRY
+
+        for k, spec in enumerate(self.steps):
+            info = REGISTRY.get(spec.name)
+            kinds = {p.name: p.kind for p in info.params} if info else {}
+            for key, values in spec.params.items():
+                for value in values:
+                    target = outside_folder(session, value) if kinds.get(key) == "path" \
+                        else None
+                    if target and spec.enabled:
+                        spec.enabled = False
+                        self.warnings.append(
+                            f"step {k + 1} ({spec.name}) reads {target}, outside the session "
+                            "file's folder: it stays disabled until you enable it")
 
 
 def _toggle(items: list, name: str) -> None:

@@ -122,37 +122,58 @@ def parse_benchmark_output(text: str) -> Profile:
         name = row.group("name").rstrip("\r")
         if name in nodes and table != "Run Order":
             continue
-        nodes[name] = NodeTime(name, row.group("type").strip(), float(row.group("avg")),
-                               float(row.group("first")), float(row.group("pct")),
-                               float(row.group("mem")), int(row.group("times")))
+        try:
+            nodes[name] = NodeTime(name, row.group("type").strip(), float(row.group("avg")),
+                                   float(row.group("first")), float(row.group("pct")),
+                                   float(row.group("mem")), int(row.group("times")))
+        except ValueError:  # "1.2.3", "-": not a number, not a row
+            continue
     if not nodes:
         raise InspectorError("no benchmark_model timing rows found (expected the tab-separated "
                              "'Run Order' table)")
     return Profile(nodes, "benchmark_model output", run_totals_us=totals)
 
 
+def _duration(value):
+    """A trace event's duration in µs: a finite, non-negative number, else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if 0.0 <= number < 1e15 else None
+
+
 def parse_chrome_trace(text: str) -> Profile:
     """A Chrome trace (TF's timeline format): complete events per node, averaged."""
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise InspectorError("not a Chrome trace: JSON nested too deeply") from None
     except ValueError as exc:
-        raise InspectorError(f"not a Chrome trace (JSON): {exc}") from None
+        raise InspectorError(f"not a Chrome trace (JSON): {str(exc)[:100]}") from None
     events = data.get("traceEvents", data) if isinstance(data, dict) else data
     if not isinstance(events, list):
         raise InspectorError("not a Chrome trace: no traceEvents list")
     acc: dict = {}
+    bad = 0
     for ev in events:
         if not isinstance(ev, dict) or ev.get("ph") != "X":
             continue
-        args = ev.get("args") or {}
+        args = ev.get("args") if isinstance(ev.get("args"), dict) else {}
         name = args.get("name") or ev.get("name")
-        if not name:
+        dur = _duration(ev.get("dur", 0.0))
+        if not isinstance(name, str) or not name or dur is None:
+            bad += 1
             continue
-        a = acc.setdefault(name, [args.get("op") or ev.get("name", ""), 0.0, 0])
-        a[1] += float(ev.get("dur", 0.0))
+        op = args.get("op") if isinstance(args.get("op"), str) else ev.get("name", "")
+        a = acc.setdefault(name, [op if isinstance(op, str) else "", 0.0, 0])
+        a[1] += dur
         a[2] += 1
     if not acc:
-        raise InspectorError("the Chrome trace has no complete ('X') events")
+        more = f" ({bad} events had no usable name or duration)" if bad else ""
+        raise InspectorError(f"the Chrome trace has no complete ('X') events{more}")
     total = sum(v[1] for v in acc.values()) or 1.0
     runs = max(max(v[2] for v in acc.values()), 1)
     nodes = {n: NodeTime(n, op, dur / count / 1000.0, 0.0, 100.0 * dur / total, 0.0,
@@ -162,11 +183,9 @@ def parse_chrome_trace(text: str) -> Profile:
 
 
 def load_profile_file(path: str) -> Profile:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise InspectorError(f"cannot read: {exc.strerror}", path=path) from None
+    from inspector.core.loaders.files import read_text
+
+    text = read_text(path, what="the timing file", error=InspectorError)
     try:
         if text.lstrip().startswith(("{", "[")):
             return parse_chrome_trace(text)

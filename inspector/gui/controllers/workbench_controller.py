@@ -52,6 +52,9 @@ class WorkbenchController(QObject):
             self.bench.restore(model.path)
         except InspectorError as exc:
             self.w.show_error(exc.one_line())
+        if self.bench.warnings:
+            self.w.show_error("The session file was restored, but:\n" +
+                              "\n".join(self.bench.warnings))
         if overrides:
             ins, outs, text = overrides
             if ins is not None or outs is not None:

@@ -251,27 +251,16 @@ class PipelinePanel(QWidget):
 
 
 def validate_param(param, text: str) -> str:
-    """An error message for a parameter value, or '' when it is fine."""
-    from inspector.core.model.dtypes import dtype_value
+    """An error message for a parameter value, or '' when it is fine (the same rules as the
+    pipeline applies before it runs: transforms.base.Param.check)."""
+    from inspector.core.transforms.base import TransformError
 
     if not text:
         return f"{param.name} is required" if param.required else ""
-    items = [t for t in text.split(",")] if param.repeated else [text]
-    for item in items:
-        if param.kind == "int" and not item.lstrip("-").isdigit():
-            return f"{param.name}: '{item}' is not a whole number"
-        if param.kind == "float":
-            try:
-                float(item)
-            except ValueError:
-                return f"{param.name}: '{item}' is not a number"
-        if param.kind == "bool" and item not in ("true", "false", "1", "0"):
-            return f"{param.name}: use true or false"
-        if param.kind == "dtype":
-            try:
-                dtype_value(item)
-            except KeyError:
-                return f"{param.name}: unknown type '{item}'"
-    if param.kind == "shape" and not all(t.strip().isdigit() for t in text.split(",")):
-        return f"{param.name}: sizes separated by commas, e.g. 1,224,224,3"
+    values = [t for t in text.split(",")] if param.repeated and param.kind != "shape" \
+        else [text]
+    try:
+        param.check("", values)
+    except TransformError as exc:
+        return exc.message.lstrip(": ")
     return ""

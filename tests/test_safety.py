@@ -1,0 +1,251 @@
+"""A model is untrusted input: nothing in it runs, folds or loads unless every op it reaches is
+pure computation or the user said yes. Each hostile fixture would write a marker file or leak a
+secret; the marker must not appear, and with permission it does (so the fixture is real)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from inspector.core.errors import InspectorError, UnsafeGraphError
+from inspector.core.model import safety
+from tests.fixtures import hostile_models as H
+
+X = {"x": np.ones(2, np.float32)}
+
+
+def _refused_then_written(graph_def, marker, run):
+    with pytest.raises(UnsafeGraphError) as info:
+        run(False)
+    assert info.value.findings and not os.path.exists(marker)
+    run(True)
+    assert os.path.exists(marker), "the fixture did not write its marker even with permission"
+    return info.value
+
+
+@pytest.mark.parametrize("make", [H.write_in_function, H.write_in_branch, H.op_named_function,
+                                  H.print_to_file], ids=lambda f: f.__name__)
+def test_check_outputs_refuses_ops_inside_functions(make, tmp_path):
+    from inspector.core.analysis.numeric_check import numeric_check
+
+    marker = str(tmp_path / "marker")
+    gd = make(marker)
+    exc = _refused_then_written(gd, marker, lambda allow: numeric_check(
+        gd, gd, ["x"], ["y"], {"x": (2,)}, allow_io=allow))
+    text = exc.one_line()
+    assert "via function" in text and "not pure computation" in text
+
+
+def test_profile_and_the_bridge_refuse_the_same_graph(tmp_path):
+    from inspector.core.overlays.profiling import run_profile
+    from inspector.core.tf import bridge
+
+    marker = str(tmp_path / "marker")
+    gd = H.write_in_function(marker)
+    with pytest.raises(UnsafeGraphError):
+        run_profile(gd, ["x"], ["y"], {"x": (2,)}, runs=1, warmup=0)
+    with pytest.raises(UnsafeGraphError):  # the bridge checks too, whoever calls it
+        bridge.run_graph(gd, X, ["y"])
+    with pytest.raises(UnsafeGraphError):
+        with bridge.session_for(gd) as run:
+            run(X, ["y"])
+    assert not os.path.exists(marker)
+
+
+@pytest.mark.parametrize("kind,op", [("write_file", "WriteFile"), ("read_file", "ReadFile"),
+                                     ("matching_files", "MatchingFiles"), ("save", "Save"),
+                                     ("tfrecord", "OneShotIterator"),
+                                     ("textline", "OneShotIterator"), ("pyfunc", "PyFunc"),
+                                     ("debug_identity", "DebugIdentity")])
+def test_classic_file_and_python_ops_are_findings(kind, op, tmp_path):
+    gd = H.plain_ops(kind, str(tmp_path / "target"))
+    findings = safety.assess(gd, ["y"], ["x"])
+    assert op in {f.op for f in findings}
+
+
+def test_dataset_ops_and_immutable_const_are_not_pure(tmp_path):
+    gd = H.plain_ops("textline", str(tmp_path / "lines.txt"))
+    ops = {f.op for f in safety.assess(gd)}
+    assert "TextLineDataset" in ops or "TextLineDatasetV2" in ops or \
+        any("Dataset" in op for op in ops)
+    assert {f.op for f in safety.assess(H.immutable_const("/etc/hostname"))} == {"ImmutableConst"}
+
+
+def test_allowlist_is_an_allowlist():
+    for op in ("WriteFile", "ReadFile", "PyFunc", "EagerPyFunc", "DatasetToTFRecord",
+               "TextLineDataset", "MatchingFiles", "SaveV2", "RestoreV2", "ImmutableConst",
+               "DebugIdentity", "DebugIdentityV2", "Abort", "TFRecordDataset", "RpcCall",
+               "InitializeTableFromTextFileV2", "GenerateVocabRemapping"):
+        assert op not in safety.PURE_OPS, op
+    for op in ("Conv2D", "MatMul", "Relu6", "FusedBatchNormV3", "DecodeJpeg", "StatelessIf",
+               "PartitionedCall", "Placeholder", "Const", "Softmax", "QuantizeV2"):
+        assert op in safety.PURE_OPS, op
+
+
+def test_every_op_of_the_fixture_corpus_is_allowed(fx):
+    from inspector.core.loaders import load
+
+    for name in ("mobilenet_v2.pb", "inception_jpeg.pb", "v1_training.pb", "while_v1.pb",
+                 "while_v2.pb"):
+        findings = safety.assess(load(os.path.join(fx, name)).graph.graph_def)
+        allowed = {"SaveV2", "RestoreV2", "MergeV2Checkpoints", "ScalarSummary",
+                   "HistogramSummary", "MergeSummary"}  # the training graph's saver/summaries
+        assert {f.op for f in findings} <= allowed, (name, findings[:3])
+
+
+def test_fold_constants_never_evaluates_or_leaks_a_file_read(tmp_path):
+    from inspector.core.transforms import run_pipeline
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET-1234")
+    gd = H.read_secret_foldable(str(secret))
+    out = run_pipeline(gd, "fold_constants", ["x"], ["n", "y"])[-1].graph_def
+    assert b"TOPSECRET" not in out.SerializeToString()
+    assert any(n.op in ("PartitionedCall", "StatefulPartitionedCall") for n in out.node)
+
+
+def test_fold_constants_does_not_run_a_write_in_a_function(tmp_path):
+    from inspector.core.transforms import run_pipeline
+
+    marker = str(tmp_path / "marker")
+    gd = H.write_in_function(marker)
+    run_pipeline(gd, "fold_constants", ["x"], ["y"])
+    assert not os.path.exists(marker)
+
+
+@pytest.mark.parametrize("make", [H.saved_model_tf1_main_op, H.saved_model_tf2_initializer],
+                         ids=["tf1-main-op", "tf2-resource-initializer"])
+def test_saved_model_initialisers_are_checked_before_loading(make, tmp_path):
+    from inspector.core.loaders import load
+
+    marker = str(tmp_path / "marker")
+    path = make(str(tmp_path), marker)
+    with pytest.raises(UnsafeGraphError) as info:
+        load(path)
+    assert "WriteFile" in info.value.one_line() and not os.path.exists(marker)
+    assert len(load(path, freeze=False).graph) > 0 and not os.path.exists(marker)
+    load(path, allow_unsafe=True)
+    assert os.path.exists(marker)
+
+
+def test_plain_summarize_refuses_a_saved_model_with_a_writing_initialiser(tmp_path):
+    from tests.conftest import run_cli
+
+    marker = str(tmp_path / "marker")
+    path = H.saved_model_tf1_main_op(str(tmp_path), marker)
+    code, _, err = run_cli("summarize", path)
+    assert code == 2 and "not pure computation" in err and "--allow_io" in err
+    assert not os.path.exists(marker)
+
+
+@pytest.mark.parametrize("mutual", [False, True])
+def test_recursive_function_libraries_never_reach_tensorflow(mutual):
+    from inspector.core.tf import bridge
+
+    gd = H.recursive_library(mutual)
+    with pytest.raises(InspectorError, match="calls itself"):
+        bridge.infer_shapes(gd)
+    with pytest.raises(InspectorError, match="calls itself"):
+        bridge.run_graph(gd, X, ["y"], allow_unsafe=True)  # refused even with permission
+
+
+def test_keras_lambda_layer_is_refused_by_name(tmp_path):
+    from inspector.core.loaders import load
+    from tests.fixtures.hostile import inputs
+
+    with pytest.raises(UnsafeGraphError, match="Lambda layer 'sneaky'"):
+        load(inputs.keras_lambda(str(tmp_path)))
+
+
+def test_a_session_file_asking_for_fold_constants_runs_nothing_by_itself(tmp_path):
+    """Opening the model restores the pipeline and previews it: the write inside the
+    function must not happen, and nothing is written beside the model."""
+    from inspector.core.app.preview import PreviewEngine
+    from inspector.core.app.workbench import Workbench
+    from inspector.core.formats.writer import write_graph
+
+    marker = str(tmp_path / "marker")
+    model = str(tmp_path / "model.pb")
+    write_graph(H.write_in_function(marker), model)
+    session = {"version": 1, "inputs": ["x"], "outputs": ["y"], "input_shapes": {"x": [2]},
+               "pipeline": [{"name": "fold_constants", "params": {}, "enabled": True}]}
+    (tmp_path / "model.pb.inspector.json").write_text(json.dumps(session))
+    before = sorted(os.listdir(tmp_path))
+    bench = Workbench()
+    bench.restore(model)
+    from inspector.core.loaders import load
+
+    rows = PreviewEngine(load(model).graph.graph_def).run(bench.steps, bench.inputs,
+                                                          bench.outputs, {"x": (2,)})
+    assert rows[-1].error == "" and not os.path.exists(marker)
+    assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_session_file_paths_outside_its_folder_are_held_back(tmp_path):
+    from inspector.core.app.workbench import Workbench
+    from inspector.core.formats.writer import write_graph
+    from tests.fixtures.hostile import inputs
+
+    model = inputs.good(str(tmp_path))
+    session = {"version": 1, "pipeline": [
+        {"name": "freeze_requantization_ranges",
+         "params": {"min_max_log_file": ["/etc/hostname"]}},
+        {"name": "freeze_requantization_ranges",
+         "params": {"min_max_log_file": ["ranges.log"]}}]}
+    (tmp_path / "good.pb.inspector.json").write_text(json.dumps(session))
+    bench = Workbench()
+    bench.restore(model)
+    assert [s.enabled for s in bench.steps] == [False, True]
+    assert "/etc/hostname" in bench.warnings[0]
+    del write_graph
+
+
+@pytest.mark.parametrize("body,fragment", [
+    ('{"version": 1, "input_shapes": []}', "input_shapes"),
+    ('{"version": 1, "pipeline": [{"name": "remove_device", "params": []}]}', "params"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"version": 1, "inputs": "x"}', "inputs"),
+    ('{"version": 1, "pipeline": [{"name": "x", "enabled": "yes"}]}', "enabled"),
+    ("not json", "not JSON"),
+    ('{"version": 7}', "unknown version"),
+], ids=["shapes-list", "params-list", "deep", "inputs-string", "enabled-string", "text",
+        "version"])
+def test_a_bad_session_file_is_reported_and_left_untouched(body, fragment, tmp_path):
+    from inspector.core.app.workbench import Workbench
+    from tests.fixtures.hostile import inputs
+
+    model = inputs.session(str(tmp_path), body)
+    bench = Workbench()
+    with pytest.raises(InspectorError, match=fragment):
+        bench.restore(model)
+    assert open(model + ".inspector.json").read() == body  # opening writes nothing
+    assert bench.steps == [] and bench.unreadable
+    bench.save(model)  # the first save moves it aside, never over it
+    kept = [f for f in os.listdir(tmp_path) if ".unreadable-" in f]
+    assert len(kept) == 1 and open(tmp_path / kept[0]).read() == body
+
+
+def test_a_fifo_session_file_is_refused_without_blocking(tmp_path):
+    from inspector.core.app.workbench import Workbench
+    from tests.fixtures.hostile import inputs
+
+    model = inputs.good(str(tmp_path))
+    os.mkfifo(model + ".inspector.json")
+    with pytest.raises(InspectorError, match="not a regular file"):
+        Workbench().restore(model)
+
+
+def test_chrome_traces_with_bad_durations_load_what_is_usable():
+    from inspector.core.overlays.profiling import parse_chrome_trace
+
+    events = [{"ph": "X", "name": "a", "dur": 10}, {"ph": "X", "name": "b", "dur": "fast"},
+              {"ph": "X", "name": "c", "dur": float("nan")}, {"ph": "X", "args": ["x"],
+                                                              "name": "d", "dur": 5},
+              {"ph": "X", "name": "e", "dur": -3}, {"ph": "X", "name": "f", "dur": 1e300}]
+    prof = parse_chrome_trace(json.dumps({"traceEvents": events}).replace("NaN", '"NaN"'))
+    assert set(prof.nodes) == {"a", "d"}
+    with pytest.raises(InspectorError, match="no complete"):
+        parse_chrome_trace(json.dumps([{"ph": "X", "name": "q", "dur": "x"}]))
