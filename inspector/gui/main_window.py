@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, Q
 from inspector.core.app.session import Session
 from inspector.gui.canvas import exporting
 from inspector.gui.controllers import loading
+from inspector.gui.controllers.consent import Consent
 from inspector.gui.canvas.graph_canvas import GraphCanvas, Minimap, edge_geometry, minimap_groups
 from inspector.core.app.workbench import Workbench
 from inspector.gui.panels.legend import Legend
@@ -40,6 +41,7 @@ class MainWindow(MarkingMixin, QMainWindow):
         self.settings = settings or QSettings("graphdef-inspector", "inspector")
         self.session = Session()
         self.workbench = Workbench()
+        self.consent = Consent()
         self.cli_overrides = None  # (inputs, outputs, transforms) from the command line
         self.runner = TaskRunner(self)
         self.canvas = GraphCanvas(self)

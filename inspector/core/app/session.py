@@ -78,7 +78,9 @@ class Session:
 
     def reveal(self, name: str) -> bool:
         """Expand the scopes around a node so it is drawn; True if anything changed."""
-        scope = name.rpartition("/")[0]
+        from inspector.core.model.graph import scope_of
+
+        scope = scope_of(name)
         if not scope:
             return False
         parts = scope.split("/")

@@ -42,8 +42,8 @@ def _check_kind(msg, what: str, path: str) -> None:
 
     unknown = unknown_fields.UnknownFieldSet(msg)
     if len(unknown):
-        raise ModelLoadError(f"not a {what}: the file holds protobuf data of another kind "
-                             f"(unknown field {unknown[0].field_number} at the top level)",
+        raise ModelLoadError(f"not a TensorFlow model: the file holds protobuf data of another "
+                             f"kind (field {unknown[0].field_number} is not part of a {what})",
                              path=path)
     nodes = getattr(msg, "node", None)
     if what == "GraphDef" and nodes:

@@ -38,6 +38,19 @@ def parse_input(text: str) -> InputRef:
     return InputRef(name, 0, False)
 
 
+MAX_SCOPE_DEPTH = 64
+
+
+def scope_parts(name: str) -> list:
+    """The name scopes a node sits in, outermost first, at most MAX_SCOPE_DEPTH of them (a
+    node named 5,000 scopes deep is shown in its 64th scope, with the rest of its name)."""
+    return name.split("/", MAX_SCOPE_DEPTH)[:-1]
+
+
+def scope_of(name: str) -> str:
+    return "/".join(scope_parts(name))
+
+
 def node_name_from_input(text: str) -> str:
     """TF's NodeNameFromInput: strip a leading ^ and everything from the first ':'."""
     return (text[1:] if text.startswith("^") else text).split(":", 1)[0]
@@ -70,7 +83,7 @@ class Node:
 
     @property
     def scope(self) -> str:
-        return self.name.rpartition("/")[0]
+        return scope_of(self.name)
 
     @property
     def short_name(self) -> str:
@@ -194,7 +207,7 @@ class Graph:
             root = Scope("")
             for node in self.nodes:
                 scope = root
-                parts = node.name.split("/")[:-1]
+                parts = scope_parts(node.name)
                 for depth in range(len(parts)):
                     key = parts[depth]
                     child = scope.children.get(key)

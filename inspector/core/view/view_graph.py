@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from inspector.core.model import op_categories, tensors
-from inspector.core.model.graph import Graph
+from inspector.core.model.graph import Graph, scope_of, scope_parts
 from inspector.core.view.layout import LayoutResult, layered_layout
 from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
 
@@ -139,7 +139,7 @@ class ViewModel:
             self.expanded = {p for p in self.expanded if p != path and not p.startswith(path + "/")}
 
     def expand_to(self, node_name: str) -> None:
-        scope = node_name.rpartition("/")[0]
+        scope = scope_of(node_name)
         if scope:
             self.set_expanded(scope, True)
 
@@ -157,7 +157,7 @@ class ViewModel:
 
     @staticmethod
     def _owner(name: str, expanded: set) -> str:
-        parts = name.split("/")[:-1]
+        parts = scope_parts(name)
         for i in range(1, len(parts) + 1):
             path = "/".join(parts[:i])
             if path not in expanded:
@@ -329,9 +329,13 @@ class ViewModel:
         return (frame.x + PAD, frame.y + HEADER + PAD) if frame else (0.0, 0.0)
 
 
+def _parents(item: str) -> list:
+    """Scopes containing a visible item (a node name or a scope id), outermost first."""
+    return item[:-1].split("/")[:-1] if is_scope(item) else scope_parts(item)
+
+
 def _common_scope(a: str, b: str) -> str:
-    pa = a.rstrip("/").split("/")[:-1] if not is_scope(a) else a.rstrip("/").split("/")[:-1]
-    pb = b.rstrip("/").split("/")[:-1] if not is_scope(b) else b.rstrip("/").split("/")[:-1]
+    pa, pb = _parents(a), _parents(b)
     out = []
     for x, y in zip(pa, pb):
         if x != y:
@@ -342,12 +346,11 @@ def _common_scope(a: str, b: str) -> str:
 
 def _child_under(scope: str, item: str) -> str:
     """The child of `scope` (a node name or scope id) that contains `item`."""
-    rest = item[len(scope) + 1:] if scope else item
-    head, sep, _ = rest.partition("/")
-    prefix = scope + "/" if scope else ""
-    if sep and (rest != head + "/" or is_scope(item)):
-        return prefix + head + "/"
-    return prefix + head
+    depth = len(scope.split("/")) if scope else 0
+    parents = _parents(item)
+    if len(parents) <= depth:
+        return item  # the item sits directly in `scope`
+    return "/".join(parents[:depth + 1]) + "/"
 
 
 def _main_category(ops: Counter) -> str:

@@ -51,15 +51,7 @@ def open_model(window, path: str, signature: str | None = None,
         if isinstance(exc, Cancelled):
             return
         if isinstance(exc, UnsafeGraphError) and exc.findings and not allow_unsafe:
-            from PySide6.QtWidgets import QMessageBox
-
-            listed = "\n".join(f"• {f.describe()}" for f in exc.findings[:8])
-            more = f"\n… and {len(exc.findings) - 8} more" if len(exc.findings) > 8 else ""
-            answer = QMessageBox.question(
-                window, "Run this model's initialisers?",
-                f"Loading {os.path.basename(path.rstrip('/'))} would run operations that are "
-                f"not pure computation:\n\n{listed}{more}\n\nLoad it anyway?")
-            if answer == QMessageBox.Yes:
+            if window.consent.ask(window, exc, f"Loading {os.path.basename(path.rstrip('/'))}"):
                 open_model(window, path, signature, allow_unsafe=True)
             return
         if isinstance(exc, InspectorError):

@@ -168,8 +168,7 @@ class OverlaysController(QObject):
             if isinstance(exc, Cancelled):
                 return
             if isinstance(exc, UnsafeGraphError):
-                if QMessageBox.question(self.w, "Run a graph that touches files?",
-                                        exc.one_line() + "\n\nRun it anyway?") == QMessageBox.Yes:
+                if not allow_io and self.w.consent.ask(self.w, exc, "Profiling"):
                     self.profile(True)
                 return
             self.w.show_error(getattr(exc, "message", None) or str(exc))
@@ -265,8 +264,7 @@ class OverlaysController(QObject):
             from inspector.core.analysis.numeric_check import UnsafeGraphError
 
             if isinstance(exc, UnsafeGraphError):
-                if QMessageBox.question(self.w, "Run a graph that touches files?",
-                                        exc.one_line() + "\n\nRun it anyway?") == QMessageBox.Yes:
+                if not allow_io and self.w.consent.ask(self.w, exc, "Calibrating"):
                     self.calibrate(data, True)
             elif not isinstance(exc, Cancelled):
                 self.w.show_error(getattr(exc, "message", None) or str(exc))

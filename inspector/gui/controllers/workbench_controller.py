@@ -202,9 +202,7 @@ class WorkbenchController(QObject):
 
         def failed(exc):
             if isinstance(exc, UnsafeGraphError):
-                answer = QMessageBox.question(self.w, "Run a graph that touches files?",
-                                              exc.one_line() + "\n\nRun it anyway?")
-                if answer == QMessageBox.Yes:
+                if not allow_io and self.w.consent.ask(self.w, exc, "Checking the outputs"):
                     self.check_outputs(True)
                 return
             self.w.preview_panel.check_result.setText(getattr(exc, "message", str(exc)))

@@ -1,0 +1,122 @@
+"""The app with hostile inputs: every broken file gives one dialog and the window keeps working;
+a session file never makes anything run; consent is asked once per graph."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from tests.fixtures import hostile_models as H
+from tests.fixtures.hostile.manifest import LOADER_CASES
+
+
+def _open_and_wait(qtbot, window, path):
+    """Open a file; return the error text, or '' once the model is drawn."""
+    window.last_error = ""
+    drawn = window.scenes_drawn
+    window.open_path(path)
+    qtbot.waitUntil(lambda: bool(window.last_error) or window.scenes_drawn > drawn,
+                    timeout=60000)
+    return window.last_error
+
+
+def test_every_hostile_file_gives_one_message_and_the_window_survives(qtbot, window, tmp_path):
+    from inspector.core.errors import InspectorError
+
+    outcomes = {}
+    for make, expect, message, overrides, _isolate in LOADER_CASES:
+        directory = tmp_path / make.__name__
+        directory.mkdir()
+        path = make(str(directory))
+        expect, message = overrides.get("summarize", (expect, message))
+        error = _open_and_wait(qtbot, window, path)
+        outcomes[make.__name__] = error
+        assert "could not open:" not in error, error  # an unexpected exception type
+        if expect in ("error", "refused"):
+            assert error and message in error, (make.__name__, error)
+            assert "\n" not in error.strip() and "Traceback" not in error
+        elif expect in ("ok", "problems"):
+            assert not error, (make.__name__, error)
+        try:
+            window.error_box.close()
+        except (AttributeError, RuntimeError):  # none shown, or already gone
+            pass
+        qtbot.wait(10)
+    # still alive and usable: the good model opens and draws after all of that
+    assert _open_and_wait(qtbot, window, LOADER_CASES[0][0](str(tmp_path))) == ""
+    assert len(outcomes) == len(LOADER_CASES)
+    del InspectorError
+
+
+def test_opening_a_model_with_a_hostile_session_file_runs_nothing(qtbot, window, tmp_path):
+    from inspector.core.formats.writer import write_graph
+
+    marker = str(tmp_path / "marker")
+    model = str(tmp_path / "model.pb")
+    write_graph(H.write_in_function(marker), model)
+    session = {"version": 1, "inputs": ["x"], "outputs": ["y"], "input_shapes": {"x": [2]},
+               "pipeline": [{"name": "fold_constants", "params": {}, "enabled": True}]}
+    (tmp_path / "model.pb.inspector.json").write_text(json.dumps(session))
+    assert _open_and_wait(qtbot, window, model) == ""
+    qtbot.waitUntil(lambda: len(window.controller.rows) == 2 and
+                    window.controller.rows[-1].metrics.flops is not None, timeout=60000)
+    assert not os.path.exists(marker)
+
+
+@pytest.fixture
+def answers(monkeypatch):
+    """Answer the consent dialog: pop answers from the list, record the questions."""
+    asked, replies = [], []
+
+    def exec_(box):
+        asked.append(box.text())
+        return replies.pop(0) if replies else QMessageBox.No
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+    return asked, replies
+
+
+def test_check_outputs_asks_once_per_graph_and_only_runs_with_consent(qtbot, window, tmp_path,
+                                                                      answers):
+    from inspector.core.formats.writer import write_graph
+
+    asked, replies = answers
+    marker = str(tmp_path / "marker")
+    model = str(tmp_path / "model.pb")
+    write_graph(H.write_in_function(marker), model)
+    assert _open_and_wait(qtbot, window, model) == ""
+    window.workbench.set_marks(["x"], ["y"])
+    window.workbench.add_step("remove_device")
+    qtbot.waitUntil(lambda: len(window.controller.rows) == 2, timeout=60000)
+    window.controller.check_outputs(False)
+    qtbot.waitUntil(lambda: len(asked) == 1, timeout=60000)
+    assert "WriteFile" in asked[0] and "via function" in asked[0]
+    assert not os.path.exists(marker)
+    replies.append(QMessageBox.Yes)
+    window.controller.check_outputs(False)
+    qtbot.waitUntil(lambda: "max abs error" in window.preview_panel.check_result.text(),
+                    timeout=60000)
+    assert os.path.exists(marker) and len(asked) == 2
+    os.remove(marker)
+    window.controller.check_outputs(False)  # the same graph: allowed without asking again
+    qtbot.waitUntil(lambda: os.path.exists(marker), timeout=60000)
+    assert len(asked) == 2
+
+
+def test_profile_asks_before_running_a_writing_function(qtbot, window, tmp_path, answers):
+    from inspector.core.formats.writer import write_graph
+
+    asked, _ = answers
+    marker = str(tmp_path / "marker")
+    model = str(tmp_path / "model.pb")
+    write_graph(H.print_to_file(marker), model)
+    assert _open_and_wait(qtbot, window, model) == ""
+    window.workbench.set_marks(["x"], ["y"])
+    window.overlays.profile(False)
+    qtbot.waitUntil(lambda: len(asked) == 1, timeout=60000)
+    assert "PrintV2" in asked[0]
+    qtbot.wait(200)
+    assert not os.path.exists(marker)
