@@ -125,7 +125,7 @@ def test_drag_transforms_reorder_edit_and_preview_matches_core(qtbot, window, mo
     qtbot.keyClick(shape, Qt.Key_Return)
     assert window.workbench.steps[0].params == {"shape": ["1,299,299,3"]}
     assert window.pipeline_panel.text.toPlainText() == \
-        'strip_unused_nodes(shape="1,299,299,3") quantize_weights'
+        'strip_unused_nodes(shape="1,299,299,3")\nquantize_weights'
     wait_preview(qtbot, window, 2)
     gd = load(model).graph.graph_def
     reports = run_pipeline(gd, window.workbench.text, ["Mul"], ["softmax"])
@@ -136,9 +136,9 @@ def test_drag_transforms_reorder_edit_and_preview_matches_core(qtbot, window, mo
             (expected.node_count, expected.serialized_bytes, expected.gzip_bytes,
              expected.const_parameters)
         assert m.flops.total == expected.flops.total
-    table = window.preview_panel.table
-    assert table.rowCount() == 3 and table.item(2, 0).text().startswith("quantize_weights")
-    assert "(-" in table.item(2, 2).text()  # the size went down
+    model = window.preview_panel.model
+    assert model.rowCount() == 3 and cell(window, 2, 0).startswith("quantize_weights")
+    assert "(-" in cell(window, 2, 2)  # the size went down
 
 
 def test_invalid_parameter_is_refused(qtbot, window, model):
@@ -185,7 +185,7 @@ def test_step_diff_check_outputs_save_and_session(qtbot, window, model, tmp_path
                               'fold_old_batch_norms quantize_weights')
     wait_preview(qtbot, window, 4)
     before = window.scenes_drawn
-    window.preview_panel.table.setCurrentCell(3, 0)  # fold_old_batch_norms, graph after it
+    click_row(qtbot, window, 3)  # fold_old_batch_norms, graph after it
     wait_drawn(qtbot, window, before)
     assert window.preview_panel.changes.count() > 0
     states = {n.diff for n in window.canvas.items_by_id.values()}
@@ -220,7 +220,26 @@ def test_unreadable_session_is_reported_and_kept(qtbot, window, model):
     with open(model + ".inspector.json", "w") as fh:
         fh.write("{ this is not json")
     open_and_wait(qtbot, window, model)
-    assert "session file is unreadable" in window.last_error
-    backups = [p for p in os.listdir(os.path.dirname(model)) if ".unreadable-" in p]
-    assert len(backups) == 1
+    assert "session file not used" in window.last_error
+    folder = os.path.dirname(model)
+    # opening writes nothing: the unreadable file stays as it was
+    assert open(model + ".inspector.json").read() == "{ this is not json"
+    assert not [p for p in os.listdir(folder) if ".unreadable-" in p]
     assert window.workbench.inputs == [] and window.workbench.steps == []
+    window.workbench.set_marks([], ["softmax"])  # the first edit saves: the old file is kept
+    qtbot.waitUntil(lambda: any(".unreadable-" in p for p in os.listdir(folder)),
+                    timeout=5000)
+    backups = [p for p in os.listdir(folder) if ".unreadable-" in p]
+    assert open(os.path.join(folder, backups[0])).read() == "{ this is not json"
+
+
+def cell(window, row: int, column: int) -> str:
+    model = window.preview_panel.model
+    return model.data(model.index(row, column))
+
+
+def click_row(qtbot, window, row: int) -> None:
+    """Click a row of the preview table as a user would."""
+    table = window.preview_panel.table
+    rect = table.visualRect(window.preview_panel.model.index(row, 0))
+    qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=rect.center())

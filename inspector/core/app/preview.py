@@ -3,6 +3,8 @@ step (cheap numbers first, FLOPs after) with cached prefixes so an edit redoes l
 
 from __future__ import annotations
 
+import hashlib
+import time
 from dataclasses import dataclass
 
 from inspector.core.model import protos
@@ -34,15 +36,25 @@ class PreviewEngine:
             if cancel is not None and cancel.is_set():
                 raise Cancelled()
 
+        last = [0.0]
+
+        def emit(rows, final=False):
+            """Partial rows at most every 150 ms (a long pipeline must not flood the GUI)."""
+            now = time.monotonic()
+            if on_row and (final or now - last[0] >= 0.15):
+                last[0] = now
+                on_row(rows)
+
         rows = [self._row("original", self.graph_def, None, input_shapes, False)]
-        if on_row:
-            on_row(rows)
-        current, prefix = self.graph_def, []
+        emit(rows, True)
+        current = self.graph_def
         enabled = [s for s in steps if s.enabled]
+        # prefix keys as a running digest: O(1) per step however long the pipeline is
+        digest = hashlib.sha1(repr((tuple(inputs), tuple(outputs))).encode())
         for spec in enabled:
             check()
-            prefix.append(spec)
-            key = (format_transforms(prefix), tuple(inputs), tuple(outputs))
+            digest.update(format_transforms([spec]).encode() + b"\0")
+            key = ("prefix", digest.digest())
             hit = self._cache.get(key)
             if hit is None:
                 try:
@@ -50,29 +62,28 @@ class PreviewEngine:
                 except Exception as exc:  # shown in the table, the rest of the steps wait
                     text = getattr(exc, "message", None) or str(exc)
                     rows.append(PreviewRow(spec.name, current, rows[-1].metrics, None, text))
-                    if on_row:
-                        on_row(rows)
+                    emit(rows, True)
                     return rows
                 hit = self._cache[key] = (report, self._metrics(report.graph_def, None, False))
             report, metrics = hit
             current = report.graph_def
             rows.append(PreviewRow(str(spec), current, metrics, report))
-            if on_row:
-                on_row(rows)
+            emit(rows)
+        emit(rows, True)
         # second pass: gzip sizes, then FLOPs (shapes inferred by TF once, for the original)
         for row in rows:
             check()
             self._add_gzip(row)
-        if on_row:
-            on_row(rows)
+            emit(rows)
+        emit(rows, True)
         if with_flops:
             check()
             known = self._shapes(input_shapes)
             for row in rows:
                 check()
                 self._add_flops(row, carried_shapes(row.graph_def, known))
-            if on_row:
-                on_row(rows)
+                emit(rows)
+            emit(rows, True)
         return rows
 
     def _add_gzip(self, row) -> None:

@@ -11,6 +11,8 @@ from inspector.core.app.session import Signal
 from inspector.core.app.session_file import (SESSION_VERSION, SessionError, outside_folder,
                                              parse_session, read_session, session_path)
 from inspector.core.errors import InspectorError
+
+MAX_TEXT = 1_000_000
 from inspector.core.transforms.syntax import TransformSpec, format_transforms, parse_transforms
 
 
@@ -86,11 +88,19 @@ class Workbench:
     def text(self) -> str:
         return format_transforms(s for s in self.steps if s.enabled)
 
+    @property
+    def text_lines(self) -> str:
+        """The same text with one transform per line (transform_graph reads either)."""
+        return "\n".join(format_transforms([s]) for s in self.steps if s.enabled)
+
     def set_text(self, text: str) -> None:
         """Replace the pipeline by transform_graph text: refused (TransformError) for bad
         syntax, empty text, unknown transforms and parameter values they cannot take."""
         from inspector.core.transforms.pipeline import check_names
 
+        if len(text) > MAX_TEXT:
+            raise InspectorError(f"the text is {len(text):,} characters long; a pipeline of "
+                                 f"at most {MAX_TEXT:,} is accepted")
         specs = parse_transforms(text)  # raises with a column on bad syntax
         if not specs:
             raise InspectorError("the text holds no transforms")

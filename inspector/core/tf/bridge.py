@@ -77,9 +77,29 @@ def available() -> bool:
     return True
 
 
+_BOILERPLATE = ("Graph execution error:", "Detected at node", "Node:", "Original stack trace",
+                "[[{{node", "Additional GRPC", "Traceback")
+
+
 def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0][:300]
+    """The line of a TF error that says what went wrong, with the node when TF names one
+    (TF's own first line is often just "Graph execution error:")."""
+    text = str(getattr(exc, "message", None) or exc).strip() or type(exc).__name__
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    useful = [ln for ln in lines if not ln.startswith(_BOILERPLATE) and
+              not ln.startswith(("File ", "  File"))]
+    line = useful[0] if useful else lines[0]
+    import re
+
+    line = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", line)
+    op = getattr(exc, "op", None)
+    node = getattr(op, "name", None) if op is not None else None
+    if node is None:
+        m = re.search(r"\[\[\{\{node ([^}]+)\}\}\]\]", text)
+        node = m.group(1) if m else None
+    if node and f"'{node}'" not in line and f"node {node}" not in line:
+        line += f" (node '{node}')"
+    return line[:400]
 
 
 def _to_ours(tf_graph_def):

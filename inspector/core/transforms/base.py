@@ -97,39 +97,40 @@ class Param:
     minimum: float | None = None   # for int and float parameters
 
     def check(self, transform: str, values: list) -> None:
-        """Raise TransformError for a value this parameter cannot take."""
+        """Raise TransformError, in words a user understands, for a value this parameter
+        cannot take (the runtime keeps TF's own wording)."""
+        where = f"{transform}: " if transform else ""
         if len(values) > 1 and not self.repeated:
-            raise TransformError(f"{transform}: Expected a single '{self.name}' parameter, but "
-                                 f"found {len(values)} occurrences")
+            raise TransformError(f"{where}{self.name} is given {len(values)} times; it takes "
+                                 "one value")
         for v in values:
-            if self.kind == "int":
-                number = parse_int(self.name, v)
-            elif self.kind == "float":
-                number = parse_float(self.name, v)
-            elif self.kind == "bool":
-                if v not in ("true", "false", "1", "0"):
-                    raise TransformError(f"Couldn't interpret the {self.name} argument as a "
-                                         f"boolean:{v[:40]} (expected true, false, 0 or 1)")
-                continue
+            shown = v if len(v) <= 40 else v[:39] + "…"
+            if self.kind in ("int", "float"):
+                try:
+                    number = parse_int(self.name, v) if self.kind == "int" else \
+                        parse_float(self.name, v)
+                except TransformError:
+                    what = "whole number (up to 2,147,483,647)" if self.kind == "int" \
+                        else "finite number"
+                    raise TransformError(f"{where}{self.name}: '{shown}' is not a "
+                                         f"{what}") from None
+                if self.minimum is not None and number < self.minimum:
+                    raise TransformError(f"{where}{self.name} must be at least "
+                                         f"{self.minimum:g} (got {shown})")
+            elif self.kind == "bool" and v not in ("true", "false", "1", "0"):
+                raise TransformError(f"{where}{self.name}: use true or false (got '{shown}')")
             elif self.kind == "dtype":
                 from inspector.core.model.dtypes import dtype_value
 
                 try:
                     dtype_value(v)
                 except KeyError:
-                    raise TransformError(f"{transform}: '{v[:40]}' is not a TensorFlow dtype "
-                                         f"({self.name})") from None
-                continue
-            elif self.kind == "shape":
-                if v and not re.fullmatch(r"\s*-?\d{1,10}(\s*,\s*-?\d{1,10})*\s*", v):
-                    raise TransformError(f"{transform}: '{v[:40]}' is not a shape like "
-                                         f"1,224,224,3 ({self.name})")
-                continue
-            else:
-                continue
-            if self.minimum is not None and number < self.minimum:
-                raise TransformError(f"{transform}: {self.name} must be at least "
-                                     f"{self.minimum:g} (got {v})")
+                    raise TransformError(f"{where}{self.name}: '{shown}' is not a TensorFlow "
+                                         "type (float, int32, uint8, ...)") from None
+            elif self.kind == "shape" and v and \
+                    not re.fullmatch(r"\s*-?\d{1,10}(\s*,\s*-?\d{1,10})*\s*", v):
+                raise TransformError(f"{where}{self.name}: sizes separated by commas, e.g. "
+                                     f"1,224,224,3 (got '{shown}')")
 
 
 def check_params(name: str, params: dict) -> None:

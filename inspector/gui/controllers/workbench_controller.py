@@ -36,7 +36,7 @@ class WorkbenchController(QObject):
         self.bench.changed.connect(self._changed)
         window.preview_panel.step_selected.connect(self.show_step)
         window.preview_panel.after.toggled.connect(
-            lambda *_: self.show_step(window.preview_panel.table.currentRow()))
+            lambda *_: self.show_step(window.preview_panel.currentRow()))
         window.preview_panel.check_requested.connect(lambda: self.check_outputs(False))
         self.ready = False
 

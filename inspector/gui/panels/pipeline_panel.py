@@ -134,6 +134,9 @@ class PipelinePanel(QWidget):
         self.form = QFormLayout(self.form_box)
         self.text = QPlainTextEdit()
         self.text.setPlaceholderText("transform_graph --transforms text")
+        # one transform per line, never wrapped: wrapping a line with a huge word takes Qt
+        # seconds (minutes at 1 MB)
+        self.text.setLineWrapMode(QPlainTextEdit.NoWrap)
         self.text.setMaximumHeight(90)
         self.apply_text = QPushButton("Apply text")
         self.text_error = QLabel("")
@@ -172,7 +175,8 @@ class PipelinePanel(QWidget):
         self.steps.blockSignals(True)
         self.steps.clear()
         for spec in self.bench.steps:
-            item = QListWidgetItem(str(spec))
+            item = QListWidgetItem(elide(str(spec)))
+            item.setToolTip(elide(str(spec), 2000))
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable | Qt.ItemIsDragEnabled)
             item.setCheckState(Qt.Checked if spec.enabled else Qt.Unchecked)
             self.steps.addItem(item)
@@ -181,7 +185,7 @@ class PipelinePanel(QWidget):
             self.steps.setCurrentRow(min(max(row, 0), len(self.bench.steps) - 1))
         self._show_form(self.steps.currentRow())
         if not self.text.hasFocus():
-            self.text.setPlainText(self.bench.text)
+            self.text.setPlainText(self.bench.text_lines)
         self.text_error.setText("")
 
     def _check_changed(self, item):
@@ -248,6 +252,10 @@ class PipelinePanel(QWidget):
             values = [text]
         if 0 <= row < len(self.bench.steps) and self.bench.steps[row].values(param.name) != values:
             self.bench.set_param(row, param.name, values)
+
+
+def elide(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def validate_param(param, text: str) -> str:

@@ -4,10 +4,11 @@ with deltas, a waterfall chart, the changes of the selected step, and the numeri
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QLabel, QListWidget,
-                               QListWidgetItem, QPushButton, QSplitter, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+                               QListWidgetItem, QPushButton, QSplitter, QTableView, QVBoxLayout,
+                               QWidget)
 
 from inspector.core.model.humanize import human_bytes, tf_human_readable_num
 
@@ -22,6 +23,58 @@ def _delta(new, old) -> str:
     return f" ({100.0 * (new - old) / old:+.1f}%)"
 
 
+def _cells(row, base) -> list:
+    m = row.metrics
+    flops = m.flops.total if m.flops else None
+    base_flops = base.flops.total if base.flops else None
+    params = m.const_parameters + m.variable_parameters
+    short = row.label.split("(")[0][:80] + ("(…)" if "(" in row.label else "")
+    return [short + (f"  ✗ {row.error[:200]}" if row.error else ""),
+            f"{m.node_count}{_delta(m.node_count, base.node_count)}",
+            f"{human_bytes(m.serialized_bytes)}{_delta(m.serialized_bytes, base.serialized_bytes)}",  # noqa: E501
+            (f"{human_bytes(m.gzip_bytes)}{_delta(m.gzip_bytes, base.gzip_bytes)}"
+             if m.gzip_bytes >= 0 else "…"),
+            f"{tf_human_readable_num(params)}{_delta(params, base.const_parameters + base.variable_parameters)}",  # noqa: E501
+            (f"{tf_human_readable_num(flops)}{_delta(flops, base_flops)}"
+             if flops is not None else "…"),
+            f"{m.latency_ms['phone']:.1f} ms" if m.latency_ms else "…"]
+
+
+class PreviewModel(QAbstractTableModel):
+    """The preview rows for a table view: cells are formatted when drawn, so a pipeline of
+    thousands of steps costs only what is on screen."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows: list = []
+
+    def set_rows(self, rows) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()):
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index, role=Qt.DisplayRole):
+        row = self.rows[index.row()]
+        if role == Qt.DisplayRole:
+            return _cells(row, self.rows[0].metrics)[index.column()]
+        if role == Qt.ToolTipRole:
+            return (row.error or row.label)[:2000]
+        if role == Qt.ForegroundRole and row.error:
+            return QColor("#c0392b")
+        return None
+
+
 class PreviewPanel(QWidget):
     step_selected = Signal(int)      # row in the table (0 = original)
     jump = Signal(str)
@@ -29,14 +82,17 @@ class PreviewPanel(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.model = PreviewModel()
+        self.table = QTableView()
+        self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setWordWrap(False)
-        self.table.currentCellChanged.connect(lambda r, *_: self.step_selected.emit(r))
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self.step_selected.emit(current.row()))
         self.chart = pg.PlotWidget(background=None)
         self.chart.setMenuEnabled(False)
         self.chart.setMinimumHeight(90)
@@ -74,36 +130,21 @@ class PreviewPanel(QWidget):
 
     def show_rows(self, rows) -> None:
         self.rows = list(rows)
-        keep = self.table.currentRow()
-        self.table.blockSignals(True)
-        self.table.setRowCount(len(rows))
-        base = rows[0].metrics if rows else None
-        for r, row in enumerate(rows):
-            m = row.metrics
-            flops = m.flops.total if m.flops else None
-            base_flops = base.flops.total if base.flops else None
-            params = m.const_parameters + m.variable_parameters
-            short = row.label.split("(")[0] + ("(…)" if "(" in row.label else "")
-            cells = [short + (f"  ✗ {row.error}" if row.error else ""),
-                     f"{m.node_count}{_delta(m.node_count, base.node_count)}",
-                     f"{human_bytes(m.serialized_bytes)}{_delta(m.serialized_bytes, base.serialized_bytes)}",  # noqa: E501
-                     (f"{human_bytes(m.gzip_bytes)}{_delta(m.gzip_bytes, base.gzip_bytes)}"
-                      if m.gzip_bytes >= 0 else "…"),
-                     f"{tf_human_readable_num(params)}{_delta(params, base.const_parameters + base.variable_parameters)}",  # noqa: E501
-                     (f"{tf_human_readable_num(flops)}{_delta(flops, base_flops)}"
-                      if flops is not None else "…"),
-                     f"{m.latency_ms['phone']:.1f} ms" if m.latency_ms else "…"]
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setToolTip(row.error or row.label)
-                if row.error:
-                    item.setForeground(Qt.red)
-                self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
-        self.table.blockSignals(False)
-        if 0 <= keep < len(rows):
-            self.table.setCurrentCell(keep, 0)
+        keep = self.table.currentIndex().row()
+        self.table.selectionModel().blockSignals(True)
+        self.model.set_rows(self.rows)
+        if len(self.rows) <= 200:  # measuring thousands of rows would stall the window
+            self.table.resizeColumnsToContents()
+        if 0 <= keep < len(self.rows):
+            self.table.setCurrentIndex(self.model.index(keep, 0))
+        self.table.selectionModel().blockSignals(False)
         self._draw_chart()
+
+    def currentRow(self) -> int:
+        return self.table.currentIndex().row()
+
+    def select_row(self, row: int) -> None:
+        self.table.setCurrentIndex(self.model.index(row, 0))
 
     def _draw_chart(self) -> None:
         self.chart.clear()
@@ -120,8 +161,9 @@ class PreviewPanel(QWidget):
             flops = [100.0 * f.total / max(reports[0].total, 1) for f in reports]
             self.chart.addItem(pg.BarGraphItem(x=[i + 0.18 for i in range(n)], height=flops,
                                                width=0.34, brush="#f4a582", name="FLOPs %"))
-        self.chart.getAxis("bottom").setTicks([[(i, r.label.split("(")[0][:14])
-                                                for i, r in enumerate(self.rows)]])
+        every = max(1, (n + 11) // 12)  # at most a dozen labels: more overlap and are slow
+        self.chart.getAxis("bottom").setTicks([[(i, self.rows[i].label.split("(")[0][:14])
+                                                for i in range(0, n, every)]])
         self.chart.setTitle("size (blue) and FLOPs (orange), % of the original", size="8pt")
         self.chart.setYRange(0, 105)
 
