@@ -13,6 +13,9 @@ from inspector.core.model.dtypes import dtype_name
 def one_element(v, kind: str) -> str:
     """PrintOneElement: floats with the fewest digits that read back the same (6 or 9 for
     float, 15 or 17 for double), integers plainly, bools as 1/0."""
+    if kind == "c":  # complex: (real,imag), each printed as a float of its precision
+        part = np.float32 if getattr(v, "dtype", None) == np.complex64 else float
+        return f"({one_element(part(v.real), 'f')},{one_element(part(v.imag), 'f')})"
     if kind == "f":
         value = float(v)
         if isinstance(v, np.float32) or getattr(v, "dtype", None) == np.float32:
@@ -42,7 +45,6 @@ def summarize_head(flat: np.ndarray, shape: tuple, total: int, limit: int = 3) -
     """SummarizeValue from the first `limit` flat values only (the tensor may be huge)."""
     limit = min(limit, total, flat.size)
     kind = flat.dtype.kind
-    kind = "f" if kind in "fc" else kind
     out: list = []
     index = [0]
 

@@ -113,8 +113,10 @@ def _decoded(tensor_proto, field: str, dt, limit: int | None) -> np.ndarray:
         out[:] = values
         return out
     if base in (14, 19):  # half / bfloat16 stored as 16-bit patterns in half_val
-        raw = np.asarray(values, dtype=np.uint16)
+        raw = np.asarray(values, dtype=np.int64).astype(np.uint16)
         return raw.view(np.float16) if base == 19 else raw
+    if dt.kind in "iu" and field == "int_val":  # int_val holds int32s; narrower types wrap as
+        return np.asarray(values, dtype=np.int64).astype(dt)  # a C++ cast would
     return np.asarray(values, dtype=dt)
 
 

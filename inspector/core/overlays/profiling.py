@@ -114,7 +114,7 @@ def parse_benchmark_output(text: str) -> Profile:
             table = title.group("title").strip()
             continue
         if "Timings (microseconds):" in line:
-            m = re.search(r"avg=([\d.e+]+)", line)
+            m = re.search(r"avg=(\d+(?:\.\d*)?(?:e[+-]?\d+)?)", line)
             totals = [float(m.group(1))] if m else totals
         row = _ROW.search(line)
         if row is None or table == "Summary by node type":

@@ -1,0 +1,115 @@
+"""Fuzz the readers at scale: python bench/fuzz.py [CASES] [SEED]
+
+Mutates real inputs (tests/fixtures/fuzz.py) and reports cases per second, clean errors,
+crashes (any exception that is not the project's own error type, by signature), hangs (cases
+over 5 s) and the peak memory. Runs in a child process per batch, so a crash or a memory
+blow-up is counted, not fatal. Exit code 1 when anything but clean errors was found.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HANG_SECONDS = 5.0
+BATCH = 500
+
+
+def _signature(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = next((f"{os.path.basename(f.filename)}:{f.lineno}" for f in reversed(frames)
+                  if "/inspector/" in f.filename), "?")
+    return f"{type(exc).__name__} at {where}"
+
+
+def _batch(args):
+    first, count, seed = args
+    import signal
+
+    from tests.fixtures import fuzz
+
+    class Hang(Exception):
+        pass
+
+    def alarm(*_):
+        raise Hang()
+
+    signal.signal(signal.SIGALRM, alarm)
+    models, texts = fuzz.model_corpus(), fuzz.text_corpus()
+    out = {"clean": 0, "ok": 0, "crashes": Counter(), "examples": {}, "hangs": 0, "slowest": 0.0}
+    with tempfile.TemporaryDirectory(prefix="inspector-fuzz-") as tmp:
+        for case in range(first, first + count):
+            rng = random.Random(seed * 1_000_003 + case)
+            start = time.perf_counter()
+            signal.setitimer(signal.ITIMER_REAL, HANG_SECONDS * 4)
+            try:
+                if case % 2:
+                    name = rng.choice(sorted(models))
+                    if name == "graph.pb" and case % 4 == 1:
+                        data = fuzz.mutate_graph(models[name], rng, rng.randrange(1, 20))
+                    else:
+                        data = fuzz.mutate(models[name], rng, rng.randrange(1, 13))
+                    folder = os.path.join(tmp, str(case))
+                    os.makedirs(folder)
+                    result = fuzz.run_model_case(folder, name, data)
+                else:
+                    kind = rng.choice(sorted(texts))
+                    result = fuzz.run_text_case(kind, fuzz.mutate_text(texts[kind], rng,
+                                                                       rng.randrange(1, 9)))
+                out["clean" if result == "clean error" else "ok"] += 1
+            except Hang:
+                out["hangs"] += 1
+            except Exception as exc:  # noqa: BLE001  (counting them is the point)
+                sig = _signature(exc)
+                out["crashes"][sig] += 1
+                out["examples"].setdefault(sig, f"case {case} (seed {seed}): {exc!r}"[:300])
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            took = time.perf_counter() - start
+            out["slowest"] = max(out["slowest"], took)
+            if took > HANG_SECONDS:
+                out["hangs"] += 1
+    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def main(cases: int = 100_000, seed: int = 1) -> int:
+    start = time.perf_counter()
+    total = {"clean": 0, "ok": 0, "hangs": 0, "slowest": 0.0, "peak_mb": 0.0}
+    crashes, examples = Counter(), {}
+    jobs = [(first, min(BATCH, cases - first), seed) for first in range(0, cases, BATCH)]
+    with mp.get_context("spawn").Pool(max(1, (os.cpu_count() or 2)), maxtasksperchild=4) as pool:
+        for done, out in enumerate(pool.imap_unordered(_batch, jobs), 1):
+            for key in ("clean", "ok", "hangs"):
+                total[key] += out[key]
+            total["slowest"] = max(total["slowest"], out["slowest"])
+            total["peak_mb"] = max(total["peak_mb"], out["peak_mb"])
+            crashes.update(out["crashes"])
+            for sig, text in out["examples"].items():
+                examples.setdefault(sig, text)
+            if done % 20 == 0:
+                print(f"  {done * BATCH} cases ...", file=sys.stderr)
+    seconds = time.perf_counter() - start
+    report = {"cases": cases, "seconds": round(seconds, 1),
+              "cases_per_second": round(cases / seconds, 1), "loaded_or_parsed": total["ok"],
+              "clean_errors": total["clean"], "crashes": sum(crashes.values()),
+              "crash_signatures": len(crashes), "hangs_over_5s": total["hangs"],
+              "slowest_case_s": round(total["slowest"], 2),
+              "peak_memory_mb_per_worker": round(total["peak_mb"])}
+    print(json.dumps(report, indent=2))
+    for sig, n in crashes.most_common():
+        print(f"{n:6d}  {sig}\n        {examples[sig]}")
+    return 1 if crashes or total["hangs"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*(int(a) for a in sys.argv[1:3])))
