@@ -19,7 +19,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 def main() -> int:
     import pytest
 
-    from tests.fixtures.hostile.manifest import LOADER_CASES, all_cases
+    from tests.fixtures.hostile.manifest import LOADER_CASES, LOADER_COMMANDS, all_cases
     from tests.test_hostile import _fill, _run_in_process, _run_isolated, check_outcome
 
     counts, failures = Counter(), []
@@ -41,7 +41,7 @@ def main() -> int:
             counts["consent refusals" if code == 2 and refused else
                    "clean errors" if code == 2 else "succeeded"] += 1
     report = {"hostile files": len(LOADER_CASES),
-              "hostile argument combinations": len(cases) - len(LOADER_CASES) * 9,
+              "hostile argument combinations": len(cases) - len(LOADER_CASES) * len(LOADER_COMMANDS),
               "runs": len(cases), **counts}
     print(json.dumps(report, indent=2))
     for line in failures:

@@ -55,15 +55,27 @@ def test_profile_and_the_bridge_refuse_the_same_graph(tmp_path):
     assert not os.path.exists(marker)
 
 
-@pytest.mark.parametrize("kind,op", [("write_file", "WriteFile"), ("read_file", "ReadFile"),
-                                     ("matching_files", "MatchingFiles"), ("save", "Save"),
-                                     ("tfrecord", "OneShotIterator"),
-                                     ("textline", "OneShotIterator"), ("pyfunc", "PyFunc"),
-                                     ("debug_identity", "DebugIdentity")])
-def test_classic_file_and_python_ops_are_findings(kind, op, tmp_path):
-    gd = H.plain_ops(kind, str(tmp_path / "target"))
-    findings = safety.assess(gd, ["y"], ["x"])
-    assert op in {f.op for f in findings}
+@pytest.mark.parametrize("kind,op,writes", [
+    ("write_file", "WriteFile", True), ("save", "Save", True),
+    ("dataset_to_tfrecord", "DatasetToTFRecord", True), ("debug_identity", "DebugIdentity", True),
+    ("read_file", "ReadFile", False), ("matching_files", "MatchingFiles", False),
+    ("tfrecord", "OneShotIterator", False), ("textline", "OneShotIterator", False),
+    ("pyfunc", "PyFunc", False)])
+def test_classic_file_and_python_ops_never_run_without_consent(kind, op, writes, tmp_path):
+    from inspector.core.tf import bridge
+
+    target = str(tmp_path / "target")
+    if not writes:
+        with open(target, "w") as fh:
+            fh.write("SECRET")
+    gd = H.plain_ops(kind, target)
+    assert op in {f.op for f in safety.assess(gd, ["y"], ["x"])}
+    with pytest.raises(UnsafeGraphError):
+        bridge.run_graph(gd, X, ["y"])
+    if writes:
+        assert not os.path.exists(target) and not os.path.exists(target + ".tfrecord")
+        bridge.run_graph(gd, X, ["y"], allow_unsafe=True)  # the fixture really writes
+        assert [f for f in os.listdir(tmp_path) if f.startswith("target")]
 
 
 def test_dataset_ops_and_immutable_const_are_not_pure(tmp_path):
