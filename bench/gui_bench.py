@@ -17,6 +17,9 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+from inspector.core.tf.executor import install  # noqa: E402
+
+install()  # TensorFlow work runs in this process
 
 
 class Heartbeat:
@@ -119,11 +122,11 @@ def main() -> None:
     # the first use of TensorFlow in a session imports it (once); measured on its own
     import threading
 
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.tf import runtime
 
     beat = Heartbeat()
     beat.start()
-    worker = threading.Thread(target=tf_bridge.tf)
+    worker = threading.Thread(target=runtime.tf)
     t = time.perf_counter()
     worker.start()
     wait(app, lambda: not worker.is_alive())
@@ -189,9 +192,9 @@ def measure_pipeline_edit(app, path: str, inputs: list, outputs: list, transform
 
 def pipeline_main() -> None:
     if "--warm" in sys.argv:  # TensorFlow already imported, as after its first use
-        from inspector.core.tf import bridge as tf_bridge
+        from inspector.core.tf import runtime
 
-        tf_bridge.tf()
+        runtime.tf()
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])

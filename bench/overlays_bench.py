@@ -14,6 +14,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+from inspector.core.tf.executor import install  # noqa: E402
+
+install()  # TensorFlow work runs in this process
 
 
 def profiling_overhead() -> None:

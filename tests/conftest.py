@@ -12,6 +12,10 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from inspector.core.tf.executor import install  # noqa: E402
+
+install()  # core functions called by the tests run TensorFlow in this process
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CACHE = os.path.join(ROOT, "tests", ".fixture-cache")
 BUILDER = os.path.join(ROOT, "tests", "fixtures", "build.py")

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from conftest import run_cli
-from inspector.core.tf import bridge as tf_bridge
+from inspector.core.model.executor import tensorflow
 from inspector.core.loaders import load
 from inspector.core.analysis.metrics import compute_metrics
 
@@ -70,7 +70,7 @@ def test_flops_equal_tensorflow_profiler(fx, name, shape):
     path = os.path.join(fx, name)
     shapes = {"input": (4, 8, 8, 1)} if shape else {}
     gd = load(path).graph.graph_def
-    expected = tf_bridge.profiler_float_ops(gd, shapes)
+    expected = tensorflow().profiler_float_ops(gd, shapes)
     m = compute_metrics(gd, shapes)
     assert m.flops.tf_total == expected
     assert m.flops.total >= expected

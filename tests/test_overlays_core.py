@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import run_cli
-from inspector.core.tf import bridge as tf_bridge
+from inspector.core.model.executor import tensorflow
 from inspector.core.model.graph import Graph
 from inspector.core.loaders import load
 from inspector.core.overlays.profiling import parse_benchmark_output, parse_chrome_trace, run_profile
@@ -16,7 +16,7 @@ from inspector.core.overlays.stat_summarizer import StatSummarizer
 def traced_step_stats(path, fetch, feed, shape, runs=4):
     gd = load(path).graph.graph_def
     feeds = {feed: np.zeros(shape, np.float32)}
-    _, _, stats = tf_bridge.profile_runs(gd, feeds, [fetch], 1, runs, 0, 1)
+    _, _, stats = tensorflow().profile_runs(gd, feeds, [fetch], 1, runs, 0, 1)
     return stats
 
 
@@ -100,7 +100,9 @@ def test_benchmark_output_round_trips_with_prefixes_and_old_widths(fx):
 def test_chrome_trace_from_tensorflow_is_imported(fx):
     stats = traced_step_stats(os.path.join(fx, "inception_jpeg.pb"), "softmax", "Mul",
                               (1, 299, 299, 3), runs=1)
-    prof = parse_chrome_trace(tf_bridge.chrome_trace(stats[0]))
+    from inspector.core.tf.run import chrome_trace
+
+    prof = parse_chrome_trace(chrome_trace(stats[0]))
     graph = load(os.path.join(fx, "inception_jpeg.pb")).graph
     prof.match(graph)
     assert "softmax" in prof.nodes and prof.by_graph_node(graph)["softmax"] > 0
@@ -138,7 +140,7 @@ def test_calibration_runs_tf_freezes_like_tf_and_stays_close(fx, tmp_path):
         spec = (f'freeze_requantization_ranges(min_max_log_file="{log}", '
                 f"min_percentile={pct[0]}, max_percentile={pct[1]})")
         ours = run_pipeline(result.quantized, spec, ["Mul"], ["softmax"])[-1].graph_def
-        theirs = tf_bridge.run_native_transform(result.quantized, ["Mul"], ["softmax"], spec)
+        theirs = tensorflow().run_native_transform(result.quantized, ["Mul"], ["softmax"], spec)
         from test_transforms import assert_same_graph
 
         assert_same_graph(ours, theirs)

@@ -101,7 +101,7 @@ def test_print_structure_of_a_const_claiming_1e12_elements_is_quick():
 
 
 def test_tf_errors_name_the_cause_and_the_node():
-    from inspector.core.tf import bridge
+    from inspector.core.model.executor import tensorflow
 
     gd = protos.GraphDef()
     x = gd.node.add(name="x", op="Placeholder")
@@ -115,7 +115,7 @@ def test_tf_errors_name_the_cause_and_the_node():
     r = gd.node.add(name="r", op="Reshape", input=["x", "shape"])
     r.attr["T"].type, r.attr["Tshape"].type = 1, 3
     with pytest.raises(InspectorError) as info:
-        bridge.run_graph(gd, {"x": np.ones(4, np.float32)}, ["r"])
+        tensorflow().run_graph(gd, {"x": np.ones(4, np.float32)}, ["r"])
     text = info.value.one_line()
     assert "Input to reshape is a tensor with 4 values" in text and "node 'r'" in text
     assert "Graph execution error" not in text

@@ -39,18 +39,19 @@ def test_check_outputs_refuses_ops_inside_functions(make, tmp_path):
     assert "via function" in text and "not pure computation" in text
 
 
-def test_profile_and_the_bridge_refuse_the_same_graph(tmp_path):
+def test_profile_and_the_tf_layer_refuse_the_same_graph(tmp_path):
+    from inspector.core.model.executor import tensorflow
     from inspector.core.overlays.profiling import run_profile
-    from inspector.core.tf import bridge
+    from inspector.core.tf import run as tf_run
 
     marker = str(tmp_path / "marker")
     gd = H.write_in_function(marker)
     with pytest.raises(UnsafeGraphError):
         run_profile(gd, ["x"], ["y"], {"x": (2,)}, runs=1, warmup=0)
-    with pytest.raises(UnsafeGraphError):  # the bridge checks too, whoever calls it
-        bridge.run_graph(gd, X, ["y"])
+    with pytest.raises(UnsafeGraphError):  # the TF layer checks too, whoever calls it
+        tensorflow().run_graph(gd, X, ["y"])
     with pytest.raises(UnsafeGraphError):
-        with bridge.session_for(gd) as run:
+        with tf_run.session_for(gd) as run:
             run(X, ["y"])
     assert not os.path.exists(marker)
 
@@ -62,7 +63,7 @@ def test_profile_and_the_bridge_refuse_the_same_graph(tmp_path):
     ("tfrecord", "OneShotIterator", False), ("textline", "OneShotIterator", False),
     ("pyfunc", "PyFunc", False)])
 def test_classic_file_and_python_ops_never_run_without_consent(kind, op, writes, tmp_path):
-    from inspector.core.tf import bridge
+    from inspector.core.model.executor import tensorflow
 
     target = str(tmp_path / "target")
     if not writes:
@@ -71,10 +72,10 @@ def test_classic_file_and_python_ops_never_run_without_consent(kind, op, writes,
     gd = H.plain_ops(kind, target)
     assert op in {f.op for f in safety.assess(gd, ["y"], ["x"])}
     with pytest.raises(UnsafeGraphError):
-        bridge.run_graph(gd, X, ["y"])
+        tensorflow().run_graph(gd, X, ["y"])
     if writes:
         assert not os.path.exists(target) and not os.path.exists(target + ".tfrecord")
-        bridge.run_graph(gd, X, ["y"], allow_unsafe=True)  # the fixture really writes
+        tensorflow().run_graph(gd, X, ["y"], allow_unsafe=True)  # the fixture really writes
         assert [f for f in os.listdir(tmp_path) if f.startswith("target")]
 
 
@@ -155,13 +156,13 @@ def test_plain_summarize_refuses_a_saved_model_with_a_writing_initialiser(tmp_pa
 
 @pytest.mark.parametrize("mutual", [False, True])
 def test_recursive_function_libraries_never_reach_tensorflow(mutual):
-    from inspector.core.tf import bridge
+    from inspector.core.model.executor import tensorflow
 
     gd = H.recursive_library(mutual)
     with pytest.raises(InspectorError, match="calls itself"):
-        bridge.infer_shapes(gd)
+        tensorflow().infer_shapes(gd)
     with pytest.raises(InspectorError, match="calls itself"):
-        bridge.run_graph(gd, X, ["y"], allow_unsafe=True)  # refused even with permission
+        tensorflow().run_graph(gd, X, ["y"], allow_unsafe=True)  # refused even with permission
 
 
 def test_keras_lambda_layer_is_refused_by_name(tmp_path):

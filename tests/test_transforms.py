@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pytest
 
-from inspector.core.tf import bridge as tf_bridge
+from inspector.core.model.executor import tensorflow
 
 from inspector.core.model import tensors
 from inspector.core.model.graph import Graph
@@ -71,14 +71,14 @@ def test_matches_tensorflow_engine(fx, demo_model, name, transforms, io):
     if name == "demo":  # fold the batch-norm scales first so that Mul(Conv2D, Const) appears
         gd = run_pipeline(gd, "fold_constants", ["pixels"], ["output"])[-1].graph_def
     ours = run_pipeline(gd, transforms, *io)[-1].graph_def
-    theirs = tf_bridge.run_native_transform(gd, io[0], io[1], transforms)
+    theirs = tensorflow().run_native_transform(gd, io[0], io[1], transforms)
     assert_same_graph(ours, theirs)
 
 
 def test_fold_old_batch_norms_matches_tf_for_v1_and_folds_v3(fx):
     gd = graph_def(fx, "inception_jpeg.pb")
     ours = run_pipeline(gd, "fold_old_batch_norms", *INCEPTION_IO)[-1].graph_def
-    theirs = tf_bridge.run_native_transform(gd, *INCEPTION_IO, "fold_old_batch_norms")
+    theirs = tensorflow().run_native_transform(gd, *INCEPTION_IO, "fold_old_batch_norms")
     ops_ours = {n.name: n.op for n in ours.node}
     ops_tf = {n.name: n.op for n in theirs.node}
     assert ops_tf["conv_1/BatchNorm"] == "FusedBatchNormV3"  # TF's engine skips V3
@@ -94,7 +94,7 @@ def test_fold_old_batch_norms_matches_tf_for_v1_and_folds_v3(fx):
 def test_fold_constants_structure_and_numerics_match_tensorflow(fx, demo_model):
     gd = load(demo_model).graph.graph_def
     ours = run_pipeline(gd, "fold_constants", ["pixels"], ["output"])[-1].graph_def
-    theirs = tf_bridge.run_native_transform(gd, ["pixels"], ["output"], "fold_constants")
+    theirs = tensorflow().run_native_transform(gd, ["pixels"], ["output"], "fold_constants")
     non_const = lambda g: {n.name for n in g.node if n.op != "Const"}  # noqa: E731
     assert non_const(ours) == non_const(theirs)
     assert sum(n.op == "Const" for n in ours.node) == sum(n.op == "Const" for n in theirs.node)
@@ -212,7 +212,7 @@ def test_python_versions_match_tensorflow_engine(fx, name, transforms, io):
     gd = graph_def(fx, name)
     reports = run_pipeline(gd, transforms, *io)
     assert not reports[0].native
-    assert_same_graph(reports[-1].graph_def, tf_bridge.run_native_transform(gd, *io, transforms))
+    assert_same_graph(reports[-1].graph_def, tensorflow().run_native_transform(gd, *io, transforms))
 
 
 def test_merge_duplicate_nodes_like_tensorflow_with_a_stable_survivor():
@@ -220,7 +220,7 @@ def test_merge_duplicate_nodes_like_tensorflow_with_a_stable_survivor():
 
     gd = duplicated_graph()
     ours = run_pipeline(gd, "merge_duplicate_nodes", ["input"], ["output"])[-1].graph_def
-    theirs = tf_bridge.run_native_transform(gd, ["input"], ["output"], "merge_duplicate_nodes")
+    theirs = tensorflow().run_native_transform(gd, ["input"], ["output"], "merge_duplicate_nodes")
     assert Counter(n.op for n in ours.node) == Counter(n.op for n in theirs.node)
     assert [n.name for n in ours.node] == ["input", "w", "mm", "add", "ident", "output", "sum"]
     # TF keeps whichever twin its hash map puts first; the numbers agree either way
@@ -240,7 +240,7 @@ def test_quantize_log_and_freeze_ranges_match_tensorflow(fx, tmp_path):
     assert requant
     logging = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'
     logged = run_pipeline(quantized, logging, *INCEPTION_IO)[-1].graph_def
-    assert_same_graph(logged, tf_bridge.run_native_transform(quantized, *INCEPTION_IO, logging))
+    assert_same_graph(logged, tensorflow().run_native_transform(quantized, *INCEPTION_IO, logging))
     rng = np.random.default_rng(3)
     lines = []
     for run in range(7):  # a log as TF prints it, with and without glog prefixes
@@ -255,7 +255,7 @@ def test_quantize_log_and_freeze_ranges_match_tensorflow(fx, tmp_path):
     for pct in ("", "(min_percentile=30, max_percentile=30)"):
         freeze = f'freeze_requantization_ranges(min_max_log_file="{log_path}"{pct[1:-1] and ", " + pct[1:-1]})'
         ours = run_pipeline(quantized, freeze, *INCEPTION_IO)[-1].graph_def
-        assert_same_graph(ours, tf_bridge.run_native_transform(quantized, *INCEPTION_IO, freeze))
+        assert_same_graph(ours, tensorflow().run_native_transform(quantized, *INCEPTION_IO, freeze))
     lo, hi = percentile_range([(-1, 1), (-2, 2), (-3, 3), (-4, 4), (-5, 5)], 30, 30)
     assert (lo, hi) == (-3.0, 5.0)  # mins[round(1.5)=2], maxs[round(3.5)=4]
 
@@ -293,7 +293,7 @@ def test_quantize_nodes_equals_tensorflow_up_to_twin_names(fx, params):
     reports = run_pipeline(prep, "quantize_nodes" + params, *INCEPTION_IO)
     assert not reports[0].native
     ours = reports[-1].graph_def
-    theirs = tf_bridge.run_native_transform(prep, *INCEPTION_IO, "quantize_nodes" + params)
+    theirs = tensorflow().run_native_transform(prep, *INCEPTION_IO, "quantize_nodes" + params)
     # TF keeps whichever duplicate its hash map meets first, so names of merged twins differ;
     # everything else is identical, and the graphs are identical up to those names
     outside = lambda g: {n.name for n in g.node if "_eightbit/" not in n.name}  # noqa: E731

@@ -165,6 +165,9 @@ def main(argv: list | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from inspector.core.tf.executor import install
+
+    install()  # the CLI runs TensorFlow in its own process
     try:
         return args.func(args)
     except InspectorError as exc:

@@ -73,7 +73,7 @@ def metrics_table(rows: list) -> str:
 
 
 def cmd_transform(args) -> int:
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
     from inspector.core.analysis.metrics import compute_metrics
     from inspector.core.transforms import parse_transforms, run_pipeline
     from inspector.core.transforms.pipeline import check_names
@@ -87,7 +87,7 @@ def cmd_transform(args) -> int:
     graph_def = _load_graph_def(args.in_graph)
     inputs, outputs = split_names(args.inputs), split_names(args.outputs)
     shapes = parse_input_shapes(args.input_shape)
-    with_flops = not args.no_metrics and not args.no_flops and tf_bridge.available()
+    with_flops = not args.no_metrics and not args.no_flops and tensorflow().available()
 
     def metrics(gd):
         if args.no_metrics:

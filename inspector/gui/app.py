@@ -91,6 +91,9 @@ def main(argv=None) -> int:
     from inspector.gui.main_window import MainWindow
 
     tune_runtime()
+    from inspector.core.tf.executor import install
+
+    install()  # TensorFlow runs in this process, on worker threads
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("GraphDef Inspector")
     settings = None

@@ -248,9 +248,9 @@ class MainWindow(MarkingMixin, QMainWindow):
             return
 
         def work(cancel):
-            from inspector.core.tf import bridge as tf_bridge
+            from inspector.core.model.executor import tensorflow
 
-            return tf_bridge.infer_shapes(view.graph.graph_def)
+            return tensorflow().infer_shapes(view.graph.graph_def)
 
         def done(shapes):
             if self.session.view is view:

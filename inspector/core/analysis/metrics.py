@@ -96,8 +96,8 @@ def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: boo
     if with_flops:
         graph = Graph(graph_def)
         if shapes is None:
-            from inspector.core.tf import bridge as tf_bridge
-            shapes = tf_bridge.infer_shapes(graph_def, input_shapes)
+            from inspector.core.model.executor import tensorflow
+            shapes = tensorflow().infer_shapes(graph_def, input_shapes)
         m.flops = count_flops(graph, shapes)
         speeds = dict(DEVICE_PRESETS)
         if flops_per_second:

@@ -91,7 +91,7 @@ def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shap
                   mode: str = "random", seed: int = 0, arrays: dict | None = None,
                   allow_io: bool = False, after_inputs: list | None = None) -> list:
     """Compare outputs of two graphs on the same inputs; returns one OutputComparison each."""
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
 
     input_shapes = input_shapes or {}
     before, after = Graph(before_def), Graph(after_def)
@@ -108,8 +108,8 @@ def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shap
                                                        for d in declared.dims)
     input_shapes = shapes
     feeds = make_inputs(before, inputs, input_shapes, mode, seed, arrays)
-    ref = tf_bridge.run_graph(before_def, feeds, outputs, input_shapes, allow_unsafe=allow_io)
+    ref = tensorflow().run_graph(before_def, feeds, outputs, input_shapes, allow_unsafe=allow_io)
     feeds_after = dict(zip(after_inputs, feeds.values())) if after_inputs else feeds
-    got = tf_bridge.run_graph(after_def, feeds_after, outputs, input_shapes,
+    got = tensorflow().run_graph(after_def, feeds_after, outputs, input_shapes,
                               allow_unsafe=allow_io)
     return [compare(r, g, o) for r, g, o in zip(ref, got, outputs)]

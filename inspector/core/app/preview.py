@@ -99,12 +99,12 @@ class PreviewEngine:
         row.metrics = self._cache[key]
 
     def _shapes(self, input_shapes) -> dict:
-        from inspector.core.tf import bridge as tf_bridge
+        from inspector.core.model.executor import tensorflow
 
         key = ("shapes", tuple(sorted((input_shapes or {}).items())))
         if key not in self._cache:
             try:
-                self._cache[key] = tf_bridge.infer_shapes(self.graph_def, input_shapes)
+                self._cache[key] = tensorflow().infer_shapes(self.graph_def, input_shapes)
             except Exception:
                 self._cache[key] = {}
         return self._cache[key]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspector.core.tf import bridge as tf_bridge
+from inspector.core.model.executor import tensorflow
 
 
 def load_keras(path: str, size: int):
@@ -10,7 +10,7 @@ def load_keras(path: str, size: int):
     from inspector.core.loaders.load_time import check_keras
 
     check_keras(path)
-    graph_def, inputs, outputs = tf_bridge.freeze_keras(path)
+    graph_def, inputs, outputs = tensorflow().freeze_keras(path)
     graph, problems = make_graph(graph_def, path)
     return LoadedModel(path, "keras", graph, size, frozen=True,
                        signature=Signature("keras", inputs, outputs), problems=problems)

@@ -28,8 +28,8 @@ def load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe=
             from inspector.core.loaders.load_time import metagraph_restore_findings, refuse
 
             refuse(metagraph_restore_findings(meta), path, "restoring the checkpoint")
-        from inspector.core.tf import bridge as tf_bridge
-        graph_def = tf_bridge.freeze_metagraph(meta.SerializeToString(), checkpoint,
+        from inspector.core.model.executor import tensorflow
+        graph_def = tensorflow().freeze_metagraph(meta.SerializeToString(), checkpoint,
                                                list(outputs), path)
         graph, problems = make_graph(graph_def, path)
         return LoadedModel(path, "metagraph", graph, size, is_text, frozen=True, tags=tags,

@@ -96,12 +96,12 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
         return LoadedModel(path, "savedmodel", graph, size, is_text, tags=tags, signature=sig,
                            problems=problems)
     from inspector.core.loaders.load_time import refuse, saved_model_findings
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
 
     if not allow_unsafe:
         refuse(saved_model_findings(meta), path, "loading this SavedModel")
     directory = path if os.path.isdir(path) else os.path.dirname(path) or "."
-    graph_def, inputs, outputs = tf_bridge.freeze_saved_model(directory, tags, signature)
+    graph_def, inputs, outputs = tensorflow().freeze_saved_model(directory, tags, signature)
     graph, problems = make_graph(graph_def, path)
     return LoadedModel(path, "savedmodel", graph, size, is_text, frozen=True, tags=tags,
                        signature=Signature(signature, inputs, outputs), problems=problems)

@@ -103,14 +103,14 @@ def compare_on_samples(original, quantized, inputs: list, outputs: list, samples
                        input_shapes=None, allow_io: bool = False) -> list:
     """(output, max abs error, top-1 agreement) of the eight-bit graph against the float one
     over the calibration inputs."""
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
     from inspector.core.analysis.numeric_check import compare
 
     refs, gots = [], []
     for x in samples:
-        refs.append(tf_bridge.run_graph(original, {inputs[0]: x}, outputs, input_shapes,
+        refs.append(tensorflow().run_graph(original, {inputs[0]: x}, outputs, input_shapes,
                                         allow_unsafe=allow_io))
-        gots.append(tf_bridge.run_graph(quantized, {inputs[0]: x}, outputs, input_shapes,
+        gots.append(tensorflow().run_graph(quantized, {inputs[0]: x}, outputs, input_shapes,
                                         allow_unsafe=allow_io))
     out = []
     for k, name in enumerate(outputs):

@@ -49,11 +49,11 @@ def main(spec_path: str) -> int:
     with open(spec_path) as fh:
         spec = json.load(fh)
     from inspector.core.model import protos
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.tf import run as tf_run
 
     graph_def = protos.GraphDef.FromString(open(spec["graph"], "rb").read())
-    items = list(samples(spec, tf_bridge.decode_image))
-    with tf_bridge.session_for(graph_def, allow_unsafe=spec.get("allow_unsafe", False)) as run:
+    items = list(samples(spec, tf_run.decode_image))
+    with tf_run.session_for(graph_def, allow_unsafe=spec.get("allow_unsafe", False)) as run:
         for i, x in enumerate(items):
             outs = run({spec["input"]: x}, spec["outputs"])
             np.save(os.path.join(spec["out_dir"], f"input_{i}.npy"), x)

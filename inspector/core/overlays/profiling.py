@@ -72,7 +72,7 @@ def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode=
                 seed=0, arrays=None, warmup=1, runs=10, intra=0, inter=1, allow_io=False,
                 cancel=None, progress=None) -> Profile:
     """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs."""
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
     from inspector.core.analysis.numeric_check import make_inputs
     from inspector.core.model import safety
     from inspector.core.model.protos import step_stats_pb2
@@ -84,7 +84,7 @@ def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode=
     graph = Graph(graph_def)
     safety.require_safe(graph_def, outputs, inputs, allow_io, action="profile it")
     feeds = make_inputs(graph, inputs, input_shapes or {}, mode, seed, arrays)
-    plain, traced, stats = tf_bridge.profile_runs(graph_def, feeds, outputs, warmup, runs, intra,
+    plain, traced, stats = tensorflow().profile_runs(graph_def, feeds, outputs, warmup, runs, intra,
                                                   inter, input_shapes, cancel, progress,
                                                   allow_unsafe=allow_io)
     s = StatSummarizer()

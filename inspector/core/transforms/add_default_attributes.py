@@ -9,10 +9,10 @@ from inspector.core.transforms.graph_utils import copy_graph
 @transform("add_default_attributes", "clean up",
            "Adds every attribute that has a default value but is missing (for older runtimes).")
 def add_default_attributes(graph_def, ctx):
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
 
     out = copy_graph(graph_def)
-    defaults = tf_bridge.default_attrs({n.op for n in out.node})
+    defaults = tensorflow().default_attrs({n.op for n in out.node})
     for node in out.node:
         for name, value in defaults.get(node.op, {}).items():
             if name not in node.attr:

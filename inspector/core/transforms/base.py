@@ -139,7 +139,6 @@ def check_params(name: str, params: dict) -> None:
     info = REGISTRY.get(name)
     if info is None:
         raise TransformError(f"Transform '{name}' not recognized.")
-    known = {p.name: p for p in info.params}
     for param in info.params:
         values = params.get(param.name, [])
         if param.required and not [v for v in values if v]:

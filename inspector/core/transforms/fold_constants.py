@@ -83,7 +83,7 @@ def _const_node(name: str, value):
             Param("exclude_node", "node", repeated=True),
             Param("max_constant_size_in_bytes", "int", str(10 * 1024 * 1024), minimum=0)])
 def fold_constants(graph_def, ctx):
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
 
     clear = ctx.bool("clear_output_shapes", True)
     excluded_ops, excluded_nodes = set(ctx.values("exclude_op")), set(ctx.values("exclude_node"))
@@ -100,7 +100,7 @@ def fold_constants(graph_def, ctx):
         if name not in nodes:
             raise TransformError(f"node '{name}' from --inputs/--outputs is not in the graph")
     needed = _upstream(nodes, outputs, set(inputs))
-    stateful = tf_bridge.stateful_ops({nodes[n].op for n in needed})
+    stateful = tensorflow().stateful_ops({nodes[n].op for n in needed})
     checker = safety.Checker(safety.library_of(work))
     impure = {n for n in needed if checker.node(nodes[n])}
     foldable: dict = {}
@@ -139,7 +139,7 @@ def fold_constants(graph_def, ctx):
         wanted = _upstream(nodes, [t.rsplit(":", 1)[0] for t in rest], set())
         sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
         try:
-            values.update(zip(rest, tf_bridge.evaluate_tensors(sub, rest)))
+            values.update(zip(rest, tensorflow().evaluate_tensors(sub, rest)))
         except Exception as exc:
             raise TransformError(f"cannot evaluate constant subgraph: "
                                  f"{str(exc).splitlines()[0]}") from None

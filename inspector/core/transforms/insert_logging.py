@@ -17,7 +17,7 @@ SUFFIX = "__print__"
             Param("show_op", "bool", "false"), Param("first_n", "int", "-1"),
             Param("summarize", "int", "1024")])
 def insert_logging(graph_def, ctx):
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
 
     ops, prefixes = set(ctx.values("op")), ctx.values("prefix")
     message = ctx.single("message", "")
@@ -44,7 +44,7 @@ def insert_logging(graph_def, ctx):
                 node.name.startswith(p) for p in prefixes)):
             continue
         if types is None:
-            types = tf_bridge.output_types(graph_def)
+            types = tensorflow().output_types(graph_def)
         out_types = types.get(node.name) or []
         if not out_types:
             raise TransformError("cannot log a node without outputs", node=node.name)

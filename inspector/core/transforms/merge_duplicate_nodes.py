@@ -15,12 +15,12 @@ def _key(node, keep_name: bool) -> tuple:
 @transform("merge_duplicate_nodes", "clean up",
            "Merges identical nodes (same op, inputs and attributes) into one.")
 def merge_duplicate_nodes(graph_def, ctx):
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
 
     named = set(ctx.inputs) | set(ctx.outputs)
     current = graph_def
     while True:
-        stateful = tf_bridge.stateful_ops({n.op for n in current.node})
+        stateful = tensorflow().stateful_ops({n.op for n in current.node})
         first: dict = {}
         renames: dict = {}
         kept = []

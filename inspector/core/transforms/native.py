@@ -19,10 +19,10 @@ NATIVE = {
 
 def _native(name: str):
     def run(graph_def, ctx):
-        from inspector.core.tf import bridge as tf_bridge
+        from inspector.core.model.executor import tensorflow
 
         spec = TransformSpec(name, {k: v for k, v in ctx.params.items() if k != "ignore_errors"})
-        return tf_bridge.run_native_transform(graph_def, ctx.inputs, ctx.outputs, str(spec))
+        return tensorflow().run_native_transform(graph_def, ctx.inputs, ctx.outputs, str(spec))
     return run
 
 
@@ -43,7 +43,7 @@ for _name, (_group, _summary) in NATIVE.items():
            "TensorFlow's optimize_for_inference: strip, remove training nodes, fold batch norms.",
            [Param("toco_compatible", "bool", "false")])
 def optimize_for_inference(graph_def, ctx):
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
 
-    return tf_bridge.optimize_for_inference(graph_def, ctx.inputs, ctx.outputs,
+    return tensorflow().optimize_for_inference(graph_def, ctx.inputs, ctx.outputs,
                                             ctx.bool("toco_compatible", False))

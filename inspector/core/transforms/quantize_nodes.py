@@ -160,12 +160,12 @@ def unique_input_name(text: str) -> str:
 
 
 def quantize_ops(graph_def, ignore: set, fallback, ctx):
-    from inspector.core.tf import bridge as tf_bridge
+    from inspector.core.model.executor import tensorflow
 
     ops = {k: v for k, v in OPS.items() if k not in ignore}
     if not ops:
         return graph_def
-    types = tf_bridge.io_types(graph_def)
+    types = tensorflow().io_types(graph_def)
 
     def replace(match, outside):
         node = match.node

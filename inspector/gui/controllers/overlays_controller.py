@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.errors import InspectorError
 from inspector.core.errors import Cancelled
@@ -277,10 +277,12 @@ class OverlaysController(QObject):
         path = path or QFileDialog.getOpenFileName(self.w, "Import a range log")[0]
         if not path:
             return
+        from inspector.core.loaders.files import read_text
+
         try:
-            text = open(path, encoding="utf-8", errors="replace").read()
-        except OSError as exc:
-            self.w.show_error(f"{path}: cannot read: {exc.strerror}")
+            text = read_text(path, what="the range log", error=InspectorError)
+        except InspectorError as exc:
+            self.w.show_error(exc.one_line())
             return
         log = parse_log(text)
         if not log.records:

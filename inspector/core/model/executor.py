@@ -1,0 +1,44 @@
+"""Who runs TensorFlow work. Code above the TF layer never imports TensorFlow or the TF layer:
+it asks `tensorflow()` for the current executor and calls one of OPERATIONS on it. The command
+line and the tests install an in-process executor (inspector.core.tf.executor); the app
+installs one that sends the work to its TensorFlow worker process. Same code, either way."""
+
+from __future__ import annotations
+
+from inspector.core.errors import TensorFlowUnavailable
+
+# name -> what it returns (arguments are GraphDef messages, names, dicts and numpy arrays)
+OPERATIONS = {
+    "available": "bool: TensorFlow can be imported",
+    "freeze_saved_model": "(GraphDef, inputs, outputs) of one signature, frozen",
+    "freeze_keras": "(GraphDef, inputs, outputs) of a Keras file, frozen",
+    "freeze_metagraph": "GraphDef of a .meta restored from a checkpoint and frozen",
+    "stateful_ops": "set of the given op types TF registers as stateful (or does not know)",
+    "default_attrs": "{op: {attr: serialized default AttrValue}}",
+    "evaluate_tensors": "values of tensors of a pure, constant graph",
+    "run_native_transform": "GraphDef after TF's own graph transform engine",
+    "optimize_for_inference": "GraphDef after TF's optimize_for_inference",
+    "infer_shapes": "{node: [output shape, ...]} from TF's shape inference",
+    "profiler_float_ops": "int: tf.compat.v1.profiler's float operations",
+    "output_types": "{node: [output dtype enum, ...]}",
+    "io_types": "{node: ([input dtype enums], [output dtype enums])}",
+    "run_graph": "list of fetched arrays after one run",
+    "profile_runs": "(untraced µs, traced µs, serialized StepStats) of profiled runs",
+}
+
+_current = None
+
+
+def use(executor):
+    """Install the process-wide TensorFlow executor; returns the previous one."""
+    global _current
+    previous, _current = _current, executor
+    return previous
+
+
+def tensorflow():
+    """The current executor (raises when none is installed: nothing imports TF silently)."""
+    if _current is None:
+        raise TensorFlowUnavailable("this needs TensorFlow, and no TensorFlow executor is set "
+                                    "up in this process")
+    return _current

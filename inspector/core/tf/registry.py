@@ -1,0 +1,33 @@
+"""Facts from TensorFlow's op registry: which ops are stateful, attribute defaults."""
+
+from __future__ import annotations
+
+from inspector.core.tf.runtime import serialized, tf
+
+@serialized
+def stateful_ops(ops) -> set:
+    """The op types among `ops` that TF registers as stateful (or does not know at all)."""
+    tf()
+    from tensorflow.python.framework import op_def_registry
+
+    out = set()
+    for op in ops:
+        op_def = op_def_registry.get(op)
+        if op_def is None or op_def.is_stateful:
+            out.add(op)
+    return out
+
+
+@serialized
+def default_attrs(ops) -> dict:
+    """op type -> {attr name: serialized default AttrValue} for the ops TF knows."""
+    tf()
+    from tensorflow.python.framework import op_def_registry
+
+    out = {}
+    for op in ops:
+        op_def = op_def_registry.get(op)
+        if op_def is not None:
+            out[op] = {a.name: a.default_value.SerializeToString()
+                       for a in op_def.attr if a.HasField("default_value")}
+    return out

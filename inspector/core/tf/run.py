@@ -1,0 +1,137 @@
+"""Running graphs in TensorFlow: once, many times with tracing (profiling), or in one session
+for many inputs; nothing that is not pure computation runs without permission."""
+
+from __future__ import annotations
+
+import time
+
+from inspector.core.model import safety
+from inspector.core.tf.graphs import import_graph
+from inspector.core.tf.runtime import first_line, serialized, tensor_name, tf, to_tf
+
+@serialized
+def evaluate_tensors(graph_def, tensor_names: list) -> list:
+    """Run a (constant) graph in TensorFlow and return the values of the named tensors.
+    Only ever for pure computation: nothing here asks for permission."""
+    safety.require_safe(graph_def, tensor_names, (), allow=False, what="the constant subgraph",
+                        action="evaluate it")
+    t = tf()
+    graph = t.Graph()
+    with graph.as_default():
+        t.compat.v1.import_graph_def(to_tf(graph_def), name="")
+    with t.compat.v1.Session(graph=graph) as sess:
+        return sess.run(list(tensor_names))
+
+
+@serialized
+def run_graph(graph_def, feeds: dict, fetches: list, input_shapes: dict | None = None,
+              allow_unsafe: bool = False) -> list:
+    """Execute the graph once: feeds tensor name -> array, returns the fetched arrays.
+    Ops that are not pure computation run only with `allow_unsafe` (the user said yes)."""
+    safety.require_safe(graph_def, fetches, list(feeds), allow=allow_unsafe)
+    t = tf()
+    graph = import_graph(graph_def, input_shapes)
+    config = t.compat.v1.ConfigProto(inter_op_parallelism_threads=1)
+    with t.compat.v1.Session(graph=graph, config=config) as sess:
+        try:
+            return sess.run([tensor_name(f) for f in fetches],
+                            {tensor_name(k): v for k, v in feeds.items()})
+        except Exception as exc:
+            from inspector.core.errors import InspectorError
+            raise InspectorError(f"TensorFlow failed to run the graph: {first_line(exc)}") \
+                from None
+
+
+@serialized
+def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, intra: int,
+                 inter: int, input_shapes=None, cancel=None, progress=None,
+                 allow_unsafe: bool = False) -> tuple:
+    """Run the graph: warm-up runs, untimed-trace runs (wall µs), then FULL_TRACE runs.
+    Returns (untraced wall µs list, traced wall µs list, serialized StepStats list)."""
+
+    safety.require_safe(graph_def, fetches, list(feeds), allow=allow_unsafe)
+    t = tf()
+    v1 = t.compat.v1
+    graph = import_graph(graph_def, input_shapes)
+    config = v1.ConfigProto(intra_op_parallelism_threads=intra,
+                            inter_op_parallelism_threads=inter)
+    fetch_names = [tensor_name(f) for f in fetches]
+    feed = {tensor_name(k): v for k, v in feeds.items()}
+    plain, traced, stats = [], [], []
+    total = warmup + 2 * runs
+    done = 0
+    with v1.Session(graph=graph, config=config) as sess:
+        def step(options=None, metadata=None):
+            nonlocal done
+            if cancel is not None and cancel.is_set():
+                from inspector.core.errors import Cancelled
+                raise Cancelled()
+            start = time.perf_counter()
+            try:
+                sess.run(fetch_names, feed, options=options, run_metadata=metadata)
+            except Exception as exc:
+                from inspector.core.errors import InspectorError
+                raise InspectorError(f"TensorFlow failed to run the graph: "
+                                     f"{first_line(exc)}") from None
+            done += 1
+            if progress is not None:
+                progress(done, total)
+            return (time.perf_counter() - start) * 1e6
+
+        for _ in range(warmup):
+            step()
+        for _ in range(runs):
+            plain.append(step())
+        for _ in range(runs):
+            options = v1.RunOptions(trace_level=v1.RunOptions.FULL_TRACE)
+            metadata = v1.RunMetadata()
+            traced.append(step(options, metadata))
+            stats.append(metadata.step_stats.SerializeToString())
+    return plain, traced, stats
+
+
+@serialized
+def chrome_trace(step_stats_bytes: bytes) -> str:
+    """TF's own Chrome trace JSON for one run's StepStats (for tests and export)."""
+    tf()
+    from tensorflow.core.framework import step_stats_pb2
+    from tensorflow.python.client import timeline
+
+    stats = step_stats_pb2.StepStats.FromString(step_stats_bytes)
+    return timeline.Timeline(stats).generate_chrome_trace_format()
+
+
+def decode_image(path: str, channels: int, size) -> "object":
+    """An image file as a float32 array of the given height and width."""
+    t = tf()
+    img = t.io.decode_image(t.io.read_file(path), channels=channels, expand_animations=False)
+    return t.image.resize(t.cast(img, t.float32), list(size)).numpy()
+
+
+class session_for:
+    """`with session_for(graph_def) as run: run(feeds, fetches)`: one session, many runs."""
+
+    def __init__(self, graph_def, input_shapes=None, allow_unsafe: bool = False):
+        self.graph_def, self.input_shapes = graph_def, input_shapes
+        self.allow_unsafe = allow_unsafe
+        self.checked: set = set()
+
+    def __enter__(self):
+        safety.check_no_recursion(self.graph_def)
+        t = tf()
+        self.graph = import_graph(self.graph_def, self.input_shapes)
+        self.sess = t.compat.v1.Session(graph=self.graph)
+
+        def run(feeds: dict, fetches: list):
+            key = (tuple(fetches), tuple(feeds))
+            if key not in self.checked:
+                safety.require_safe(self.graph_def, fetches, list(feeds),
+                                    allow=self.allow_unsafe)
+                self.checked.add(key)
+            return self.sess.run([tensor_name(f) for f in fetches],
+                                 {tensor_name(k): v for k, v in feeds.items()})
+        return run
+
+    def __exit__(self, *exc):
+        self.sess.close()
+        return False
