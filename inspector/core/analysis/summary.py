@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph import Graph, Node
+from inspector.core.model.reachability import downstream
 from inspector.core.analysis.preprocessing import find_preprocessing_chains
 
 UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}
@@ -141,19 +142,6 @@ def _variable_candidates(graph: Graph) -> tuple[list, int]:
     return out, total
 
 
-def _reaches(graph: Graph, start: str, targets: set) -> bool:
-    seen, stack = {start}, [start]
-    while stack:
-        name = stack.pop()
-        if name in targets:
-            return True
-        for edge in graph.consumers(name):
-            if edge.dst not in seen:
-                seen.add(edge.dst)
-                stack.append(edge.dst)
-    return False
-
-
 def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
     likely, unlikely = [], []
     known_nodes = {k.split(":")[0]: k for k in known}
@@ -229,7 +217,7 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
         elif node.op == "PlaceholderWithDefault":
             kind = "a training switch" if cand.dtype == "bool" else "optional"
             cand.reason, cand.score = f"{desc}; has a default ({kind})", 20
-        elif best_outputs and not any(_reaches(graph, node.name, {o}) for o in best_outputs):
+        elif best_outputs and not downstream(graph, [node.name]) & best_outputs:
             cand.reason, cand.score = f"{desc}; does not reach the likely outputs (labels?)", 30
         else:
             cand.reason, cand.score = desc, 100

@@ -39,8 +39,10 @@ def execution_order(graph_def) -> list:
             if pending[c] == 0:
                 ready.append(c)
     if len(order) < len(nodes):
-        stuck = [nodes[i].name for i in range(len(nodes)) if pending[i] > 0]
-        named = ", ".join(stuck[:5]) + (f" and {len(stuck) - 5} more" if len(stuck) > 5 else "")
-        raise InspectorError(f"{len(nodes) - len(order)} nodes in a cycle or waiting on one "
-                             f"({named})", node=stuck[0] if stuck else None)
+        from inspector.core.model.reachability import find_cycle
+
+        cycle = find_cycle(graph_def)
+        path = " -> ".join((cycle + cycle[:1])[:8]) + (" ..." if len(cycle) > 7 else "")
+        raise InspectorError(f"{len(nodes) - len(order)} nodes are in a cycle or wait on one "
+                             f"(cycle: {path})", node=cycle[0] if cycle else None)
     return [nodes[i] for i in order]

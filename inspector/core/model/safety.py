@@ -15,7 +15,6 @@ import os
 from dataclasses import dataclass
 
 from inspector.core.errors import UnsafeGraphError
-from inspector.core.model.graph import node_name_from_input
 
 
 def _load_allowlist() -> frozenset:
@@ -149,16 +148,9 @@ def reached_nodes(graph_def, fetches=None, feeds=()) -> list:
     order: upstream through data and control inputs, not past the fed nodes."""
     if fetches is None:
         return list(graph_def.node)
-    nodes = {n.name: n for n in graph_def.node}
-    stop = {node_name_from_input(f) for f in feeds}
-    seen, stack = set(), [node_name_from_input(f) for f in fetches]
-    while stack:
-        name = stack.pop()
-        if name in seen or name not in nodes:
-            continue
-        seen.add(name)
-        if name not in stop:
-            stack.extend(node_name_from_input(i) for i in nodes[name].input)
+    from inspector.core.model.reachability import upstream
+
+    seen = upstream(graph_def, fetches, feeds)
     return [n for n in graph_def.node if n.name in seen]
 
 
@@ -172,35 +164,23 @@ def assess(graph_def, fetches=None, feeds=(), extra_ok=frozenset()) -> list:
 
 
 def recursive_functions(graph_def) -> list:
-    """Cycles in the function library's call graph (TF overflows its stack on them)."""
+    """A cycle in the function library's call graph (TF overflows its stack on them), as a
+    list of [f, ..., f]; empty when no function calls itself."""
     library = library_of(graph_def)
-    cycles, state = [], {}
+    if not library:
+        return []
+    import networkx as nx
 
-    def visit(name, stack):
-        state[name] = 1
-        stack.append(name)
-        for node in library[name].node_def:
-            for callee in function_refs(node, library):
-                if callee not in library:
-                    continue
-                if state.get(callee) == 1:
-                    cycles.append(stack[stack.index(callee):] + [callee])
-                elif callee not in state:
-                    visit(callee, stack)
-        stack.pop()
-        state[name] = 2
-
-    import sys
-
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, len(library) * 4 + 1000))
+    calls = nx.DiGraph()
+    for name, fdef in library.items():
+        calls.add_node(name)
+        calls.add_edges_from((name, callee) for node in fdef.node_def
+                             for callee in function_refs(node, library) if callee in library)
     try:
-        for name in library:
-            if name not in state:
-                visit(name, [])
-    finally:
-        sys.setrecursionlimit(limit)
-    return cycles
+        cycle = [edge[0] for edge in nx.find_cycle(calls)]
+    except nx.NetworkXNoCycle:
+        return []
+    return [cycle + cycle[:1]]
 
 
 def check_no_recursion(graph_def, what: str = "the graph") -> None:

@@ -14,6 +14,7 @@ import numpy as np
 from inspector.core.model import protos
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.model import safety
+from inspector.core.model.reachability import upstream
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const
 
@@ -26,18 +27,6 @@ _CODES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 
           np.dtype(np.uint8): 4, np.dtype(np.int16): 5, np.dtype(np.int8): 6,
           np.dtype(np.int64): 9, np.dtype(np.bool_): 10, np.dtype(np.float16): 19,
           np.dtype(np.uint16): 17, np.dtype(np.uint32): 22, np.dtype(np.uint64): 23}
-
-
-def _upstream(nodes: dict, outputs: list, stop: set) -> set:
-    seen, stack = set(), list(outputs)
-    while stack:
-        name = stack.pop()
-        if name in seen or name not in nodes:
-            continue
-        seen.add(name)
-        if name not in stop:
-            stack.extend(node_name_from_input(i) for i in nodes[name].input)
-    return seen
 
 
 def _identity_values(nodes: dict, fetch: list):
@@ -99,7 +88,7 @@ def fold_constants(graph_def, ctx):
     for name in inputs + outputs:
         if name not in nodes:
             raise TransformError(f"node '{name}' from --inputs/--outputs is not in the graph")
-    needed = _upstream(nodes, outputs, set(inputs))
+    needed = upstream(work, outputs, inputs)
     stateful = tensorflow().stateful_ops({nodes[n].op for n in needed})
     checker = safety.Checker(safety.library_of(work))
     impure = {n for n in needed if checker.node(nodes[n])}
@@ -136,7 +125,7 @@ def fold_constants(graph_def, ctx):
     values = dict(_identity_values(nodes, fetch))  # Identity chains need no TensorFlow
     rest = [t for t in fetch if t not in values]
     if rest:
-        wanted = _upstream(nodes, [t.rsplit(":", 1)[0] for t in rest], set())
+        wanted = upstream(work, [t.rsplit(":", 1)[0] for t in rest])
         sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
         try:
             values.update(zip(rest, tensorflow().evaluate_tensors(sub, rest)))
@@ -173,8 +162,7 @@ def _finish(work, nodes: dict, inputs: list, outputs: list, replaced: dict):
                 new.input[i] = replaced[key].name
     for const in replaced.values():
         rewired.node.add().CopyFrom(const)
-    by_name = {n.name: n for n in rewired.node}
-    keep = _upstream(by_name, outputs, set(inputs))
+    keep = upstream(rewired, outputs, inputs)
     out = copy_graph(work, [])
     input_set = set(inputs)
     for node in rewired.node:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from inspector.core.model import protos
 from inspector.core.model.dtypes import dtype_value
 from inspector.core.model.graph import node_name_from_input
+from inspector.core.model.reachability import upstream
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import copy_graph
 
@@ -50,20 +51,11 @@ def strip_unused_nodes(graph_def, ctx):
     for name in inputs:
         if name not in by_name:
             raise TransformError(f"Input node {name} not found in graph")
-    required = set()
-    stack = [node_name_from_input(o) for o in ctx.outputs]
-    for name in stack:
+    outputs = [node_name_from_input(o) for o in ctx.outputs]
+    for name in outputs:
         if name not in by_name:
             raise TransformError(f"Output node {name} not found in graph")
-    while stack:
-        name = stack.pop()
-        if name in required:
-            continue
-        required.add(name)
-        if name in inputs:
-            continue
-        stack.extend(node_name_from_input(i) for i in by_name[name].input)
-    required |= inputs
+    required = upstream(graph_def, outputs, inputs) | inputs
     out = copy_graph(graph_def, [])
     for node in graph_def.node:
         if node.name not in required:

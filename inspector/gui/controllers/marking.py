@@ -103,7 +103,7 @@ class MarkingMixin:
         self.apply_marks()
 
     def _compute_cone(self):
-        from inspector.core.model.subgraph import downstream, upstream
+        from inspector.core.model.reachability import downstream, upstream
 
         sel, graph = self.session.selected, self.session.view.graph if self.session.view else None
         if sel and graph is not None and sel in graph:

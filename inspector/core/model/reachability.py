@@ -1,0 +1,105 @@
+"""Reachability with networkx (imported lazily: opening a model never pays for it): what the
+outputs need (not walking past the inputs), what an input feeds, the part between inputs and
+outputs, a cycle to name in an error, and dependency generations.
+
+Works on a Graph or directly on a GraphDef (transforms hold GraphDefs). TF's own execution
+order is not here: it must match TensorFlow's exactly (execution_order.py)."""
+
+from __future__ import annotations
+
+from inspector.core.errors import InspectorError
+from inspector.core.model.graph import Graph, node_name_from_input
+
+
+def digraph(graph):
+    """A networkx DiGraph of the graph's data and control edges (producer -> consumer),
+    built once per Graph (or once per call for a GraphDef). Inputs naming missing nodes are
+    left out."""
+    import networkx as nx
+
+    cached = getattr(graph, "_nx", None)
+    if cached is not None:
+        return cached
+    g = nx.DiGraph()
+    if isinstance(graph, Graph):
+        g.add_nodes_from(n.name for n in graph)
+        g.add_edges_from((ref.node, n.name) for n in graph for ref in n.inputs
+                         if ref.node in graph)
+        graph._nx = g
+    else:  # a GraphDef
+        g.add_nodes_from(n.name for n in graph.node)
+        g.add_edges_from((src, n.name) for n in graph.node for text in n.input
+                         if (src := node_name_from_input(text)) in g)
+    return g
+
+
+def _reach(graph, starts, stop, backwards: bool) -> set:
+    import networkx as nx
+
+    g = digraph(graph)
+    starts = [s for s in dict.fromkeys(starts) if s in g]
+    if not starts:
+        return set()
+    walk = g.reverse(copy=False) if backwards else g
+    stop = set(stop) & set(g)
+    if stop:  # do not walk on from a stop node
+        walk = nx.restricted_view(walk, [], [(s, n) for s in stop for n in walk.successors(s)])
+    return {n for layer in nx.bfs_layers(walk, starts) for n in layer}
+
+
+def upstream(graph, outputs, stop=()) -> set:
+    """Nodes the outputs depend on (themselves included), through data and control edges,
+    not walking past the `stop` nodes (which are included when reached)."""
+    return _reach(graph, [node_name_from_input(o) for o in outputs],
+                  [node_name_from_input(s) for s in stop], backwards=True)
+
+
+def downstream(graph, inputs) -> set:
+    """Nodes that depend on the inputs (themselves included)."""
+    return _reach(graph, [node_name_from_input(i) for i in inputs], (), backwards=False)
+
+
+def _names(graph, names) -> list:
+    out = []
+    for text in names:
+        name = node_name_from_input(text)
+        if name not in digraph(graph):
+            raise InspectorError(f"node '{name}' is not in the graph", node=name)
+        out.append(name)
+    return out
+
+
+def between(graph, inputs=(), outputs=()) -> set:
+    """What strip_unused_nodes keeps: upstream of the outputs stopping at the inputs (inputs
+    kept even when the outputs do not need them); downstream of the inputs without outputs."""
+    ins, outs = _names(graph, inputs), _names(graph, outputs)
+    if outs:
+        return upstream(graph, outs, stop=ins) | set(ins)
+    return downstream(graph, ins)
+
+
+def find_cycle(graph) -> list:
+    """The nodes of one cycle, in order, or [] for an acyclic graph."""
+    import networkx as nx
+
+    try:
+        return [edge[0] for edge in nx.find_cycle(digraph(graph))]
+    except nx.NetworkXNoCycle:
+        return []
+
+
+def generations(graph) -> list:
+    """Nodes in dependency generations: each only depends on earlier ones (cycles are
+    collapsed into the generation of their first member)."""
+    import networkx as nx
+
+    g = digraph(graph)
+    if nx.is_directed_acyclic_graph(g):
+        return [sorted(gen) for gen in nx.topological_generations(g)]
+    condensed = nx.condensation(g)
+    members = condensed.graph["mapping"]
+    by_component: dict = {}
+    for node, component in members.items():
+        by_component.setdefault(component, []).append(node)
+    return [sorted(n for c in gen for n in by_component[c])
+            for gen in nx.topological_generations(condensed)]
