@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from inspector.core.model import protos, tensors
+from inspector.core.model.parameters import parameter_counts
 from inspector.core.analysis.flops import DEVICE_PRESETS, FlopReport, count_flops, latency_ms
 from inspector.core.model.graph import Graph
 
@@ -53,21 +54,6 @@ def gzip_size(data: bytes, exact: bool = False) -> int:
     return int(len(data) * compressed / sampled) + 18
 
 
-def parameter_counts(graph_def) -> tuple[int, int]:
-    const = var = 0
-    for node in graph_def.node:
-        if node.op == "Const" and "value" in node.attr:
-            const += tensors.element_count(node.attr["value"].tensor)
-        elif node.op in ("Variable", "VariableV2", "VarHandleOp") and "shape" in node.attr:
-            dims = tensors.shape_dims(node.attr["shape"].shape)
-            if dims is not None and None not in dims:
-                n = 1
-                for d in dims:
-                    n *= d
-                var += n
-    return const, var
-
-
 def carried_shapes(graph_def, known: dict) -> dict:
     """Shapes for a transformed graph without asking TF again: transforms keep a node's
     name when its output stays the same tensor, and constants carry their own shapes."""
@@ -85,7 +71,7 @@ def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: boo
                     with_gzip: bool = True) -> Metrics:
     """Metrics of a GraphDef. FLOPs need static shapes: pass `shapes` or let TF infer them.
     Without gzip, the size comes from ByteSize() (no serialization) and gzip_bytes is -1."""
-    const, var = parameter_counts(graph_def)
+    const, var = parameter_counts(graph_def.node)
     if with_gzip:
         data = protos.serialize_graph_def(graph_def)
         size, packed = len(data), gzip_size(data)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph import Graph, Node
+from inspector.core.model.parameters import VARIABLE_OPS, tf_summarize_counts, variable_elements
 from inspector.core.model.reachability import downstream
 from inspector.core.analysis.preprocessing import find_preprocessing_chains
 
 UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}
-VARIABLE_OPS = {"Variable", "VariableV2", "VarHandleOp"}
 FINAL_OPS = {"Softmax": "class probabilities", "Sigmoid": "probabilities",
              "LogSoftmax": "log-probabilities", "ArgMax": "class index", "TopKV2": "top-k classes"}
 
@@ -104,20 +103,8 @@ def tensor_label(graph: Graph, name: str, port: int, inferred: dict | None = Non
 
 
 def tf_parameter_counts(graph: Graph) -> tuple[int, int, list]:
-    """summarize_graph's counts: element counts of `value` tensors of Const/Variable nodes."""
-    const = var = 0
-    failed = []
-    for node in graph:
-        if node.op in ("Const", "Variable", "VariableV2"):
-            if node.has_attr("value") and tensors.is_decodable(node.proto.attr["value"].tensor):
-                n = tensors.element_count(node.proto.attr["value"].tensor)
-                if node.op == "Const":
-                    const += n
-                else:
-                    var += n
-            else:
-                failed.append(node.name)
-    return const, var, failed
+    """summarize_graph's counts (see parameters.tf_summarize_counts)."""
+    return tf_summarize_counts(n.proto for n in graph)
 
 
 def op_histogram(graph: Graph) -> Counter:
@@ -132,9 +119,7 @@ def _variable_candidates(graph: Graph) -> tuple[list, int]:
     out, total = [], 0
     for node in graph:
         if node.op in VARIABLE_OPS:
-            shape = node.attr("shape")
-            dims = shape.dims if shape is not None else None
-            count = math.prod(dims) if dims is not None and None not in dims else 0
+            count = variable_elements(node.proto)
             total += count
             kind = "resource variable" if node.op == "VarHandleOp" else "variable"
             out.append(Candidate(node.name, node.op, dtype_of(node), shape_of(node),

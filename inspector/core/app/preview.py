@@ -1,34 +1,49 @@
 """Live preview of a pipeline: per-step graphs, change reports and metrics, computed step by
-step (cheap numbers first, FLOPs after) with cached prefixes so an edit redoes little."""
+step (cheap numbers first, then gzip sizes, then FLOPs) with cached prefixes so an edit redoes
+little. Rows are immutable: each update hands out new rows, never changes one it gave away."""
 
 from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 
-from inspector.core.model import protos
-from inspector.core.errors import Cancelled
 from inspector.core.analysis.metrics import Metrics, carried_shapes, compute_metrics
+from inspector.core.errors import Cancelled
+from inspector.core.model import protos
 from inspector.core.transforms.pipeline import StepReport, run_step
 from inspector.core.transforms.syntax import format_transforms
 
+KEEP_OTHER_PREFIXES = 8   # results of pipelines edited away from, kept for undo and toggling
+EMIT_EVERY = 0.15         # seconds between partial results (a long pipeline must not flood)
 
-@dataclass
+
+@dataclass(frozen=True)
 class PreviewRow:
     label: str
     graph_def: object
     metrics: Metrics
     report: StepReport | None = None
     error: str = ""
+    key: bytes = b""          # digest of the pipeline prefix that made this graph
+
+
+def shapes_key(input_shapes) -> tuple:
+    return tuple(sorted((k, tuple(v)) for k, v in (input_shapes or {}).items()))
 
 
 class PreviewEngine:
-    """Keeps the results of pipeline prefixes; `run` recomputes only what changed."""
+    """Keeps the results of pipeline prefixes, keyed by a digest of the inputs, outputs and
+    steps so far (never by object ids, which Python reuses); `run` recomputes only what
+    changed and forgets prefixes nobody uses any more."""
 
     def __init__(self, graph_def):
         self.graph_def = graph_def
-        self._cache: dict = {}
+        self._steps: OrderedDict = OrderedDict()   # prefix key -> (report, metrics)
+        self._sizes: dict = {}                     # prefix key -> metrics with gzip size
+        self._flops: dict = {}                     # (prefix key, shapes key) -> metrics
+        self._shapes: dict = {}                    # shapes key -> inferred shapes
 
     def run(self, steps, inputs, outputs, input_shapes=None, with_flops=True, cancel=None,
             on_row=None) -> list:
@@ -39,100 +54,105 @@ class PreviewEngine:
         last = [0.0]
 
         def emit(rows, final=False):
-            """Partial rows at most every 150 ms (a long pipeline must not flood the GUI)."""
             now = time.monotonic()
-            if on_row and (final or now - last[0] >= 0.15):
+            if on_row and (final or now - last[0] >= EMIT_EVERY):
                 last[0] = now
-                on_row(rows)
+                on_row(list(rows))
 
-        rows = [self._row("original", self.graph_def, None, input_shapes, False)]
+        digest = hashlib.sha1(repr((tuple(inputs), tuple(outputs))).encode())
+        base_key = digest.digest()
+        rows = [PreviewRow("original", self.graph_def, self._cheap(self.graph_def), key=base_key)]
         emit(rows, True)
         current = self.graph_def
-        enabled = [s for s in steps if s.enabled]
-        # prefix keys as a running digest: O(1) per step however long the pipeline is
-        digest = hashlib.sha1(repr((tuple(inputs), tuple(outputs))).encode())
-        for spec in enabled:
+        for spec in (s for s in steps if s.enabled):
             check()
             digest.update(format_transforms([spec]).encode() + b"\0")
-            key = ("prefix", digest.digest())
-            hit = self._cache.get(key)
+            key = digest.digest()
+            hit = self._steps.get(key)
             if hit is None:
                 try:
                     report = run_step(current, spec, list(inputs), list(outputs))
-                except Exception as exc:  # shown in the table, the rest of the steps wait
+                except Exception as exc:  # shown in the table; later steps wait
                     text = getattr(exc, "message", None) or str(exc)
-                    rows.append(PreviewRow(spec.name, current, rows[-1].metrics, None, text))
+                    rows.append(PreviewRow(spec.name, current, rows[-1].metrics, None, text,
+                                           key))
                     emit(rows, True)
-                    return rows
-                hit = self._cache[key] = (report, self._metrics(report.graph_def, None, False))
+                    return self._finish(rows)
+                hit = self._steps[key] = (report, self._cheap(report.graph_def))
+            self._steps.move_to_end(key)
             report, metrics = hit
             current = report.graph_def
-            rows.append(PreviewRow(str(spec), current, metrics, report))
+            rows.append(PreviewRow(str(spec), current, metrics, report, key=key))
             emit(rows)
         emit(rows, True)
-        # second pass: gzip sizes, then FLOPs (shapes inferred by TF once, for the original)
-        for row in rows:
+        for i, row in enumerate(rows):  # second pass: gzip sizes
             check()
-            self._add_gzip(row)
+            rows[i] = replace(row, metrics=self._with_gzip(row))
             emit(rows)
         emit(rows, True)
-        if with_flops:
+        if with_flops:  # third pass: FLOPs (TF infers shapes once, for the original)
             check()
-            known = self._shapes(input_shapes)
-            for row in rows:
+            known = self._inferred(input_shapes)
+            skey = shapes_key(input_shapes)
+            for i, row in enumerate(rows):
                 check()
-                self._add_flops(row, carried_shapes(row.graph_def, known))
+                rows[i] = replace(row, metrics=self._with_flops(row, known, skey))
                 emit(rows)
             emit(rows, True)
-        return rows
+        return self._finish(rows)
 
-    def _add_gzip(self, row) -> None:
-        key = ("gzip", id(row.graph_def))
-        if key not in self._cache:
-            from dataclasses import replace
+    # -- the three kinds of numbers ------------------------------------------------------
+    @staticmethod
+    def _cheap(graph_def) -> Metrics:
+        return compute_metrics(graph_def, with_flops=False, with_gzip=False)
 
+    def _with_gzip(self, row) -> Metrics:
+        hit = self._sizes.get(row.key)
+        if hit is None:
             from inspector.core.analysis.metrics import gzip_size
 
             data = protos.serialize_graph_def(row.graph_def)
-            self._cache[key] = replace(row.metrics, serialized_bytes=len(data),
-                                       gzip_bytes=gzip_size(data))
-        row.metrics = self._cache[key]
+            hit = self._sizes[row.key] = replace(row.metrics, serialized_bytes=len(data),
+                                                 gzip_bytes=gzip_size(data))
+        return replace(row.metrics, serialized_bytes=hit.serialized_bytes,
+                       gzip_bytes=hit.gzip_bytes)
 
-    def _shapes(self, input_shapes) -> dict:
+    def _inferred(self, input_shapes) -> dict:
         from inspector.core.model.executor import tensorflow
 
-        key = ("shapes", tuple(sorted((input_shapes or {}).items())))
-        if key not in self._cache:
+        key = shapes_key(input_shapes)
+        if key not in self._shapes:
             try:
-                self._cache[key] = tensorflow().infer_shapes(self.graph_def, input_shapes)
-            except Exception:
-                self._cache[key] = {}
-        return self._cache[key]
+                self._shapes[key] = tensorflow().infer_shapes(self.graph_def, input_shapes)
+            except Exception:  # noqa: BLE001  (a graph TF cannot import: FLOPs stay unknown)
+                self._shapes[key] = {}
+        return self._shapes[key]
 
-    def _row(self, label, graph_def, report, shapes, flops):
-        return PreviewRow(label, graph_def, self._metrics(graph_def, shapes, flops), report)
-
-    def _add_flops(self, row, shapes) -> None:
-        key = ("flops", id(row.graph_def), id(shapes) if not shapes else len(shapes))
-        if key not in self._cache:
-            from dataclasses import replace
-
+    def _with_flops(self, row, known: dict, skey: tuple) -> Metrics:
+        hit = self._flops.get((row.key, skey))
+        if hit is None:
             from inspector.core.analysis.flops import DEVICE_PRESETS, count_flops, latency_ms
             from inspector.core.model.graph import Graph
 
-            report = count_flops(Graph(row.graph_def), shapes)
-            self._cache[key] = replace(row.metrics, flops=report, latency_ms={
-                k: latency_ms(report.total, v) for k, v in DEVICE_PRESETS.items()})
-        row.metrics = self._cache[key]
+            report = count_flops(Graph(row.graph_def), carried_shapes(row.graph_def, known))
+            hit = self._flops[(row.key, skey)] = replace(
+                row.metrics, flops=report,
+                latency_ms={k: latency_ms(report.total, v) for k, v in DEVICE_PRESETS.items()})
+        return replace(row.metrics, flops=hit.flops, latency_ms=hit.latency_ms)
 
-    def _metrics(self, graph_def, shapes, flops) -> Metrics:
-        key = ("metrics", id(graph_def), flops)
-        hit = self._cache.get(key)
-        if hit is None:
-            try:
-                hit = compute_metrics(graph_def, with_flops=False, with_gzip=False)
-            except Exception:
-                hit = compute_metrics(graph_def, with_flops=False, with_gzip=False)
-            self._cache[key] = hit
-            self._cache[("keep", id(graph_def))] = graph_def  # id stays valid while cached
-        return hit
+    # -- bounds ----------------------------------------------------------------------------
+    def _finish(self, rows: list) -> list:
+        """Forget prefixes this run did not use, but for the few most recent others."""
+        used = {row.key for row in rows}
+        others = [k for k in self._steps if k not in used]
+        for key in others[:max(0, len(others) - KEEP_OTHER_PREFIXES)]:
+            del self._steps[key]
+        alive = set(self._steps) | used
+        for key in [k for k in self._sizes if k not in alive]:
+            del self._sizes[key]
+        for key in [k for k in self._flops if k[0] not in alive]:
+            del self._flops[key]
+        return rows
+
+    def cached_prefixes(self) -> int:
+        return len(self._steps)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.graph import Graph, scope_of, scope_parts
+from inspector.core.model.parameters import const_elements
 from inspector.core.view.layout import LayoutResult, layered_layout
 from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
 
@@ -175,8 +176,8 @@ class ViewModel:
                 for n in s.nodes:
                     node = self.graph.node(n)
                     ops[node.op] += 1
-                    if node.op == "Const" and node.has_attr("value"):
-                        params += tensors.element_count(node.proto.attr["value"].tensor)
+                    if node.op == "Const":
+                        params += const_elements(node.proto)
             shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
             self._stats[path] = (sum(ops.values()), params, ", ".join(shown),
                                  _main_category(ops))

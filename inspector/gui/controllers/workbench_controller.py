@@ -114,11 +114,8 @@ class WorkbenchController(QObject):
         relay = self._relay
 
         def work(cancel):
-            import copy
-
             return engine.run(steps, ins, outs, shapes, with_flops=True, cancel=cancel,
-                              # the worker keeps updating its rows: hand over copies
-                              on_row=lambda rows: relay.rows.emit([copy.copy(r) for r in rows]))
+                              on_row=relay.rows.emit)  # immutable rows, a fresh list each time
 
         self.w.runner.submit("preview", work, self._rows_arrived, self._preview_failed,
                              "Previewing the pipeline")

@@ -1,0 +1,55 @@
+"""Counting parameters, in one place: a constant holds as many as its tensor has elements; a
+variable (TF1 or resource) as many as its declared shape. Counts come from dtype x shape, never
+from decoding the values. TF's summarize_graph counts differently; that rule is here too,
+labelled, because its text output must match TF's exactly."""
+
+from __future__ import annotations
+
+import math
+
+from inspector.core.model import tensors
+
+VARIABLE_OPS = frozenset({"Variable", "VariableV2", "VarHandleOp"})
+
+
+def const_elements(node_def) -> int:
+    """Elements of a Const's value (0 for any other node)."""
+    if node_def.op == "Const" and "value" in node_def.attr:
+        return tensors.element_count(node_def.attr["value"].tensor)
+    return 0
+
+
+def variable_elements(node_def) -> int:
+    """Elements of a variable's declared shape (0 when unknown or not a variable)."""
+    if node_def.op not in VARIABLE_OPS or "shape" not in node_def.attr:
+        return 0
+    dims = tensors.shape_dims(node_def.attr["shape"].shape)
+    return math.prod(dims) if dims is not None and None not in dims else 0
+
+
+def parameter_counts(node_defs) -> tuple[int, int]:
+    """(constant parameters, variable parameters) over NodeDefs."""
+    const = var = 0
+    for node in node_defs:
+        const += const_elements(node)
+        var += variable_elements(node)
+    return const, var
+
+
+def tf_summarize_counts(node_defs) -> tuple[int, int, list]:
+    """summarize_graph's rule: element counts of the `value` tensor of Const and Variable
+    nodes only, where TF can decode it; the names it fails on (it prints them)."""
+    const = var = 0
+    failed = []
+    for node in node_defs:
+        if node.op not in ("Const", "Variable", "VariableV2"):
+            continue
+        if "value" in node.attr and tensors.is_decodable(node.attr["value"].tensor):
+            n = tensors.element_count(node.attr["value"].tensor)
+            if node.op == "Const":
+                const += n
+            else:
+                var += n
+        else:
+            failed.append(node.name)
+    return const, var, failed
