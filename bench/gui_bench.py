@@ -70,11 +70,11 @@ def measure(app, path: str) -> dict:
     startup = time.perf_counter() - t0
     beat.start()  # stalls are measured from here: loading, laying out, drawing
     win.open_path(path)
-    wait(app, lambda: win.scenes_drawn > 0 and not win.runner.is_busy())
+    wait(app, lambda: win.scenes_drawn > 0 and not win.tasks.is_busy())
     win.canvas.viewport().repaint()
     first = time.perf_counter() - t0
     stall_open = beat.stop()
-    view, scene = win.session.view, win.session.scene
+    view, scene = win.state.view, win.state.scene
     scopes = [i for i in scene.items.values() if i.kind == "scope"]
     largest = max(scopes, key=lambda i: i.child_count) if scopes else None
     expand = stall_expand = 0.0
@@ -82,8 +82,8 @@ def measure(app, path: str) -> dict:
         beat.start()
         before = win.scenes_drawn
         t = time.perf_counter()
-        win.session.set_expanded(largest.id[:-1], True)
-        wait(app, lambda: win.scenes_drawn > before and not win.runner.is_busy())
+        win.state.set_expanded(largest.id[:-1], True)
+        wait(app, lambda: win.scenes_drawn > before and not win.tasks.is_busy())
         win.canvas.viewport().repaint()
         expand = time.perf_counter() - t
         stall_expand = beat.stop()
@@ -99,7 +99,7 @@ def measure(app, path: str) -> dict:
                   largest=largest.id if largest else "-",
                   largest_n=largest.child_count if largest else 0, expand=expand,
                   stall_expand=stall_expand, frame_med=statistics.median(frames),
-                  frame_max=max(frames), items=len(win.session.scene.items))
+                  frame_max=max(frames), items=len(win.state.scene.items))
     win.close()
     win.deleteLater()
     app.processEvents()
@@ -164,22 +164,22 @@ def measure_pipeline_edit(app, path: str, inputs: list, outputs: list, transform
                                QSettings.IniFormat))
     win.show()
     win.open_path(path)
-    wait(app, lambda: win.scenes_drawn > 0 and not win.runner.is_busy())
+    wait(app, lambda: win.scenes_drawn > 0 and not win.tasks.is_busy())
     win.workbench.set_marks(inputs, outputs)
-    wait(app, lambda: not win.runner.is_busy())
+    wait(app, lambda: not win.tasks.is_busy())
     beat = Heartbeat()
     beat.start()
     t = time.perf_counter()
     win.workbench.set_text(transforms)
-    wait(app, lambda: len(win.controller.rows) > 1)
+    wait(app, lambda: len(win.state.rows) > 1)
     first = time.perf_counter() - t
-    wait(app, lambda: not win.runner.is_busy())
+    wait(app, lambda: not win.tasks.is_busy())
     everything = time.perf_counter() - t
     stall = beat.stop()
     beat.start()
     t = time.perf_counter()
     win.workbench.set_enabled(len(win.workbench.steps) - 1, False)  # an edit of the last step
-    wait(app, lambda: not win.runner.is_busy())
+    wait(app, lambda: not win.tasks.is_busy())
     edit = time.perf_counter() - t
     stall_edit = beat.stop()
     win.close()

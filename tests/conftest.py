@@ -83,5 +83,5 @@ def window(qtbot, tmp_path):
     qtbot.addWidget(win)
     win.show()
     yield win
-    win.runner.cancel()
-    win.runner.wait(10000)
+    win.tasks.cancel()
+    win.tasks.wait(10.0)

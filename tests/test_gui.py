@@ -16,7 +16,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 def wait_drawn(qtbot, win, before=None):
     before = win.scenes_drawn if before is None else before
-    qtbot.waitUntil(lambda: win.scenes_drawn > before and not win.runner.is_busy(), timeout=60000)
+    qtbot.waitUntil(lambda: win.scenes_drawn > before and not win.tasks.is_busy(), timeout=60000)
 
 
 def open_and_wait(qtbot, win, path):
@@ -38,7 +38,7 @@ def test_open_by_argument_draws_scopes(qtbot, window):
     open_and_wait(qtbot, window, DEMO)
     ids = set(window.canvas.items_by_id)
     assert {"digits_1/", "pixels", "output"} <= ids
-    assert window.session.model.path == DEMO
+    assert window.state.model.path == DEMO
     assert "demo_digits.pb" in window.windowTitle()
     assert window.summary_panel.candidates.count() >= 4
     assert window.settings.value("recent")[0] == os.path.abspath(DEMO)
@@ -52,7 +52,7 @@ def test_open_by_drop(qtbot, window, fx):
     event = QDropEvent(QPointF(200, 200), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
     window.dropEvent(event)
     wait_drawn(qtbot, window, before)
-    assert window.session.model.path == path
+    assert window.state.model.path == path
     assert "mixed/" in window.canvas.items_by_id
 
 
@@ -78,39 +78,39 @@ def test_search_enter_and_f3_expand_and_select(qtbot, window, fx):
     before = window.scenes_drawn
     qtbot.keyClick(box, Qt.Key_Return)
     wait_drawn(qtbot, window, before)
-    first = window.session.selected
+    first = window.state.selected
     assert first.endswith("Conv2D") and first in window.canvas.items_by_id
     assert window.canvas.items_by_id[first].selected
     assert window.search_panel.status.text() == f"{len(window.search_panel.matches)} matches"
     qtbot.keyClick(window, Qt.Key_F3)
-    qtbot.waitUntil(lambda: window.session.selected != first, timeout=20000)
+    qtbot.waitUntil(lambda: window.state.selected != first, timeout=20000)
     wait_drawn(qtbot, window, window.scenes_drawn - 1)
-    assert window.session.selected.endswith("Conv2D")
+    assert window.state.selected.endswith("Conv2D")
     window.search_panel.regex.setChecked(True)
     box.setText("^mixed/tower_[12]/.*Relu$")
     qtbot.keyClick(box, Qt.Key_Return)
-    qtbot.waitUntil(lambda: window.session.selected.endswith("Relu"), timeout=20000)
+    qtbot.waitUntil(lambda: window.state.selected.endswith("Relu"), timeout=20000)
     assert window.search_panel.matches == ["mixed/tower_1/conv/Relu", "mixed/tower_1/conv_1/Relu"]
 
 
 def test_keyboard_walk_and_history(qtbot, window, fx):
     open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
-    window.session.expand_all()
+    window.state.expand_all()
     wait_drawn(qtbot, window, window.scenes_drawn)
     window.jump_to("pool")
     window.canvas.setFocus()
     qtbot.keyClick(window.canvas, Qt.Key_Down)
-    assert window.session.selected in ("mixed/tower_0/conv/Conv2D", "mixed/tower_1/conv/Conv2D",
+    assert window.state.selected in ("mixed/tower_0/conv/Conv2D", "mixed/tower_1/conv/Conv2D",
                                        "mixed/tower_2/pool")
-    down = window.session.selected
+    down = window.state.selected
     qtbot.keyClick(window.canvas, Qt.Key_Right)
-    assert window.session.selected != down
+    assert window.state.selected != down
     qtbot.keyClick(window.canvas, Qt.Key_Up)
-    assert window.session.selected == "pool"
+    assert window.state.selected == "pool"
     qtbot.keyClick(window, Qt.Key_Left, Qt.AltModifier)
-    assert window.session.selected != "pool"
+    assert window.state.selected != "pool"
     qtbot.keyClick(window, Qt.Key_Right, Qt.AltModifier)
-    assert window.session.selected == "pool"
+    assert window.state.selected == "pool"
 
 
 def test_properties_of_a_constant_and_npy_export(qtbot, window, fx, tmp_path):
@@ -143,7 +143,7 @@ def test_exports_write_files_that_parse(qtbot, window, tmp_path):
     open_and_wait(qtbot, window, DEMO)
     for tf_style, name in ((False, "styled.dot"), (True, "tf.dot")):
         exporting.export_dot(window, tf_style, str(tmp_path / name))
-        qtbot.waitUntil(lambda n=name: (tmp_path / n).exists() and not window.runner.is_busy(),
+        qtbot.waitUntil(lambda n=name: (tmp_path / n).exists() and not window.tasks.is_busy(),
                         timeout=30000)
         ET.fromstring(render((tmp_path / name).read_text(), "svg"))
     assert (tmp_path / "tf.dot").read_text().startswith("digraph graphname {")
@@ -167,31 +167,35 @@ def test_bad_file_shows_a_dialog_and_the_app_keeps_working(qtbot, window, fx):
     assert "digits_1/" in window.canvas.items_by_id
 
 
-def test_superseded_results_are_dropped(qtbot):
+def test_superseded_results_are_dropped_on_the_gui_thread(qtbot):
     import time
 
-    from inspector.gui.workers import TaskRunner
+    from PySide6.QtCore import QObject
 
-    runner = TaskRunner()
+    from inspector.gui.tasks import gui_tasks
+
+    owner = QObject()
+    tasks = gui_tasks(owner)
     got = []
-    runner.submit("layout", lambda c: (time.sleep(0.3), "old")[1], got.append)
-    runner.submit("layout", lambda c: "new", got.append)
-    qtbot.waitUntil(lambda: not runner.is_busy(), timeout=5000)
+    tasks.submit("layout", lambda task: (time.sleep(0.3), "old")[1], got.append)
+    tasks.submit("layout", lambda task: "new", got.append)
+    qtbot.waitUntil(lambda: not tasks.is_busy(), timeout=5000)
     qtbot.wait(500)
     assert got == ["new"]
-    runner.submit("load", lambda c: (time.sleep(0.2), "x")[1], got.append)
-    runner.cancel()
+    tasks.submit("load", lambda task: (time.sleep(0.2), "x")[1], got.append)
+    tasks.cancel()
     qtbot.wait(500)
     assert got == ["new"]
 
 
 def test_cone_highlight_dims_unrelated_nodes(qtbot, window, fx):
     open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
-    window.session.expand_all()
+    window.state.expand_all()
     wait_drawn(qtbot, window, window.scenes_drawn)
     window.jump_to("mixed/tower_0/conv/Conv2D")
     window.cone_action.trigger()
     items = window.canvas.items_by_id
+    qtbot.waitUntil(lambda: items["pool"].in_cone, timeout=10000)  # computed off the GUI thread
     assert items["mixed/tower_0/conv/Conv2D"].selected
     assert items["pool"].in_cone and items["softmax"].in_cone
     assert items["mixed/tower_1/conv/Conv2D"].dimmed
@@ -199,17 +203,18 @@ def test_cone_highlight_dims_unrelated_nodes(qtbot, window, fx):
 
 def test_saved_model_asks_for_a_signature(qtbot, window, fx, monkeypatch):
     asked = []
-    monkeypatch.setattr(window, "choose_signature", lambda keys: asked.append(keys) or "embed")
+    monkeypatch.setattr(window.dialogs, "choose",
+                        lambda title, label, keys: asked.append(keys) or "embed")
     open_and_wait(qtbot, window, os.path.join(fx, "two_signatures"))
     assert asked == [["embed", "serving_default"]]
-    assert window.session.model.signature.key == "embed"
+    assert window.state.model.signature.key == "embed"
 
 
 
 
 def test_constants_toggle_shows_them_as_nodes(qtbot, window, fx):
     open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
-    window.session.expand_all()
+    window.state.expand_all()
     wait_drawn(qtbot, window, window.scenes_drawn)
     items = window.canvas.items_by_id
     assert "conv/weights" not in items
@@ -254,21 +259,21 @@ def test_shift_arrows_pan_and_keys_zoom(qtbot, window, fx):
 
 def test_function_library_bodies_open_as_graphs(qtbot, window, fx):
     open_and_wait(qtbot, window, os.path.join(fx, "while_v2.pb"))
-    names = sorted(window.controller.original_view.graph.functions)
+    names = sorted(window.state.original_view.graph.functions)
     before = window.scenes_drawn
     assert window.show_function(names[0])
     wait_drawn(qtbot, window, before)
     ops = {n.item.label for n in window.canvas.items_by_id.values() if n.item.kind == "node"}
     assert {"_Arg", "_Retval"} <= ops
     before = window.scenes_drawn
-    window.show_main_graph()
+    window.canvas_ctl.show_main_graph()
     wait_drawn(qtbot, window, before)
     assert "result" in window.canvas.items_by_id
 
 
 def test_properties_list_outputs_with_inferred_shapes(qtbot, window, fx):
     open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
-    qtbot.waitUntil(lambda: window.session.view.shapes is not None, timeout=60000)
+    qtbot.waitUntil(lambda: window.state.view.shapes is not None, timeout=60000)
     window.jump_to("pool")
     tree = window.properties.tree
     rows = {tree.topLevelItem(i).text(0): tree.topLevelItem(i)

@@ -17,9 +17,9 @@ def test_profile_in_the_app_then_switch_overlays(qtbot, window, model):
     window.workbench.set_marks(["Mul"], ["softmax"])
     window.overlays_panel.runs.setValue(3)
     seen = []
-    window.progress_changed.connect(lambda d, t: seen.append((d, t)))
+    window.tasks.progress.connect(lambda d, t, _text: seen.append((d, t)))
     qtbot.mouseClick(window.overlays_panel.profile_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: bool(window.overlays.profiles) and not window.runner.is_busy(),
+    qtbot.waitUntil(lambda: bool(window.overlays.profiles) and not window.tasks.is_busy(),
                     timeout=120000)
     assert seen and seen[-1] == (7, 7)  # 1 warm-up + 3 untraced + 3 traced runs
     assert window.overlays_panel.mode_buttons["timings"].isChecked()
@@ -50,7 +50,7 @@ def test_import_benchmark_output_and_ranges(qtbot, window, model, tmp_path):
                    ";MatMul/eightbit/requant_range__print__;__requant_min_max:[0.5][2]\n")
     window.overlays.import_ranges(str(log))
     assert window.overlays_panel.mode_buttons["ranges"].isChecked()
-    window.session.expand_all()
+    window.state.expand_all()
     wait_drawn(qtbot, window, window.scenes_drawn)
     items = window.canvas.items_by_id
     assert items["softmax/logits"].badge == "[-8.5, 4.5]"
@@ -66,7 +66,7 @@ def test_calibrate_and_freeze_into_the_pipeline(qtbot, window, model):
     window.workbench.set_text('strip_unused_nodes(type=float, shape="1,299,299,3")')
     window.overlays_panel.samples.setValue(3)
     qtbot.mouseClick(window.overlays_panel.calibrate_random, Qt.LeftButton)
-    qtbot.waitUntil(lambda: bool(window.overlays.records) and not window.runner.is_busy(),
+    qtbot.waitUntil(lambda: bool(window.overlays.records) and not window.tasks.is_busy(),
                     timeout=180000)
     assert "top-1 agreement" in window.overlays_panel.compare.text()
     assert all(len(v) == 3 for v in window.overlays.records.values())
@@ -77,11 +77,11 @@ def test_calibrate_and_freeze_into_the_pipeline(qtbot, window, model):
     path = window.overlays.freeze()
     assert os.path.exists(path) and path.endswith(".ranges.log")
     assert "quantize_nodes freeze_requantization_ranges(" in window.workbench.text
-    qtbot.waitUntil(lambda: len(window.controller.rows) == 4 and not window.runner.is_busy(),
+    qtbot.waitUntil(lambda: len(window.state.rows) == 4 and not window.tasks.is_busy(),
                     timeout=120000)
-    assert not any(r.error for r in window.controller.rows), \
-        [r.error for r in window.controller.rows]
-    final = window.controller.rows[-1].graph_def
+    assert not any(r.error for r in window.state.rows), \
+        [r.error for r in window.state.rows]
+    final = window.state.rows[-1].graph_def
     assert not any(n.op == "RequantizationRange" for n in final.node)
 
 
@@ -91,7 +91,7 @@ def test_tables_copy_export_and_zero_inputs(qtbot, window, model, tmp_path):
     window.overlays_panel.runs.setValue(2)
     window.overlays_panel.feed_mode.setCurrentIndex(1)  # zeros
     qtbot.mouseClick(window.overlays_panel.profile_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: bool(window.overlays.profiles) and not window.runner.is_busy(),
+    qtbot.waitUntil(lambda: bool(window.overlays.profiles) and not window.tasks.is_busy(),
                     timeout=120000)
     text = window.overlays.copy_tables()
     assert "============================== Run Order ==============================" in text

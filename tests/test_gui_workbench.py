@@ -20,9 +20,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def wait_preview(qtbot, win, steps):
-    qtbot.waitUntil(lambda: len(win.controller.rows) == steps + 1 and
-                    not win.runner.is_busy() and
-                    all(r.metrics.flops is not None for r in win.controller.rows[1:]),
+    qtbot.waitUntil(lambda: len(win.state.rows) == steps + 1 and
+                    not win.tasks.is_busy() and
+                    all(r.metrics.flops is not None for r in win.state.rows[1:]),
                     timeout=120000)
 
 
@@ -62,17 +62,17 @@ def test_mark_with_keys_and_context_menu(qtbot, window, model):
     window.canvas.setFocus()
     qtbot.keyClick(window.canvas, Qt.Key_O)
     assert window.workbench.outputs == ["softmax"]
-    qtbot.waitUntil(lambda: window.controller.strip is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.state.strip is not None, timeout=20000)
     items = window.canvas.items_by_id
     assert items["Mul"].tag == "IN" and items["softmax"].tag == "OUT"
     assert items["DecodeJpeg"].dimmed and items["Cast"].dimmed and not items["Mul"].dimmed
     assert "keeps 63 nodes and drops 10 (" in window.workbench_panel.info.text()
     # the context menu unmarks
-    window._context_menu("softmax", window.canvas.mapToGlobal(QPoint(5, 5)))
-    action = next(a for a in window.context_menu.actions() if a.text() == "Unmark output")
+    window.canvas_ctl.context_menu("softmax", window.canvas.mapToGlobal(QPoint(5, 5)))
+    action = next(a for a in window.canvas_ctl.menu.actions() if a.text() == "Unmark output")
     action.trigger()
     assert window.workbench.outputs == []
-    window.context_menu.close()
+    window.canvas_ctl.menu.close()
 
 
 def test_training_parts_and_missing_feeds_are_named(qtbot, window, fx, tmp_path):
@@ -80,7 +80,7 @@ def test_training_parts_and_missing_feeds_are_named(qtbot, window, fx, tmp_path)
     shutil.copy(os.path.join(fx, "v1_training.pb"), path)
     open_and_wait(qtbot, window, str(path))
     window.workbench.set_marks([], ["output"])
-    qtbot.waitUntil(lambda: window.controller.strip is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.state.strip is not None, timeout=20000)
     text = window.workbench_panel.info.text()
     assert "training-only" in text and "gradients" in text and "saver" in text
     assert "input" in window.workbench_panel.warning.text()  # `input` still needs feeding
@@ -96,12 +96,12 @@ def test_trace_to_inputs_and_copy_commands(qtbot, window, model):
     assert window.workbench_panel.proposals.count() == 2
     window.workbench_panel._mark_proposal(window.workbench_panel.proposals.item(0))
     window.workbench.toggle_output("softmax")
-    text = window.workbench_panel.copy("benchmark_model")
+    text = window.marks.copy("benchmark_model")
     assert QApplication.clipboard().text() == text
     assert "--input_layer=Mul" in text and "--input_layer_shape=1,299,299,3" in text
     assert "--output_layer=softmax" in text
-    assert "--input_arrays=Mul" in window.workbench_panel.copy("tflite_convert")
-    assert "--inputs=Mul" in window.workbench_panel.copy("transform_graph")
+    assert "--input_arrays=Mul" in window.marks.copy("tflite_convert")
+    assert "--inputs=Mul" in window.marks.copy("transform_graph")
 
 
 def test_drag_transforms_reorder_edit_and_preview_matches_core(qtbot, window, model):
@@ -129,7 +129,7 @@ def test_drag_transforms_reorder_edit_and_preview_matches_core(qtbot, window, mo
     wait_preview(qtbot, window, 2)
     gd = load(model).graph.graph_def
     reports = run_pipeline(gd, window.workbench.text, ["Mul"], ["softmax"])
-    for row, report in zip(window.controller.rows[1:], reports):
+    for row, report in zip(window.state.rows[1:], reports):
         expected = compute_metrics(report.graph_def, {"Mul": (1, 299, 299, 3)})
         m = row.metrics
         assert (m.node_count, m.serialized_bytes, m.gzip_bytes, m.const_parameters) == \
@@ -197,9 +197,9 @@ def test_step_diff_check_outputs_save_and_session(qtbot, window, model, tmp_path
     qtbot.mouseClick(window.preview_panel.check_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: "max abs error" in window.preview_panel.check_result.text(),
                     timeout=60000)
-    assert window.controller.last_check[0].top1_agreement == 1.0
+    assert window.preview.last_check[0].top1_agreement == 1.0
     out = tmp_path / "optimized.pb"
-    assert window.controller.save_graph(str(out)) == str(out)
+    assert window.preview.save_graph(str(out)) == str(out)
     saved = load(str(out)).graph
     assert {n.op for n in saved} >= {"Dequantize"} and "DecodeJpeg" not in saved
     qtbot.waitUntil(lambda: os.path.exists(model + ".inspector.json"), timeout=5000)
@@ -212,8 +212,8 @@ def test_step_diff_check_outputs_save_and_session(qtbot, window, model, tmp_path
     open_and_wait(qtbot, other, model)
     assert other.workbench.inputs == ["Mul"] and other.workbench.outputs == ["softmax"]
     assert other.workbench.text == window.workbench.text
-    other.runner.cancel()
-    other.runner.wait(10000)
+    other.tasks.cancel()
+    other.tasks.wait(10.0)
 
 
 def test_unreadable_session_is_reported_and_kept(qtbot, window, model):

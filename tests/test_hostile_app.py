@@ -61,8 +61,8 @@ def test_opening_a_model_with_a_hostile_session_file_runs_nothing(qtbot, window,
                "pipeline": [{"name": "fold_constants", "params": {}, "enabled": True}]}
     (tmp_path / "model.pb.inspector.json").write_text(json.dumps(session))
     assert _open_and_wait(qtbot, window, model) == ""
-    qtbot.waitUntil(lambda: len(window.controller.rows) == 2 and
-                    window.controller.rows[-1].metrics.flops is not None, timeout=60000)
+    qtbot.waitUntil(lambda: len(window.state.rows) == 2 and
+                    window.state.rows[-1].metrics.flops is not None, timeout=60000)
     assert not os.path.exists(marker)
 
 
@@ -90,18 +90,18 @@ def test_check_outputs_asks_once_per_graph_and_only_runs_with_consent(qtbot, win
     assert _open_and_wait(qtbot, window, model) == ""
     window.workbench.set_marks(["x"], ["y"])
     window.workbench.add_step("remove_device")
-    qtbot.waitUntil(lambda: len(window.controller.rows) == 2, timeout=60000)
-    window.controller.check_outputs(False)
+    qtbot.waitUntil(lambda: len(window.state.rows) == 2, timeout=60000)
+    window.preview.check_outputs(False)
     qtbot.waitUntil(lambda: len(asked) == 1, timeout=60000)
     assert "WriteFile" in asked[0] and "via function" in asked[0]
     assert not os.path.exists(marker)
     replies.append(QMessageBox.Yes)
-    window.controller.check_outputs(False)
+    window.preview.check_outputs(False)
     qtbot.waitUntil(lambda: "max abs error" in window.preview_panel.check_result.text(),
                     timeout=60000)
     assert os.path.exists(marker) and len(asked) == 2
     os.remove(marker)
-    window.controller.check_outputs(False)  # the same graph: allowed without asking again
+    window.preview.check_outputs(False)  # the same graph: allowed without asking again
     qtbot.waitUntil(lambda: os.path.exists(marker), timeout=60000)
     assert len(asked) == 2
 

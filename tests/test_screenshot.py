@@ -91,7 +91,7 @@ def test_screenshot_of_each_overlay(tmp_path, fx, overlay):
     from PySide6.QtGui import QColor, QImage
 
     from conftest import run_cli
-    from inspector.gui.panels.overlays_panel import heat_colour
+    from inspector.core.overlays.decorate import heat_colour
 
     model = os.path.join(fx, "inception_jpeg.pb")
     if overlay == "timings":

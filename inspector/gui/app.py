@@ -37,7 +37,7 @@ class ScreenshotDriver:
         self.window, self.out, self.pending, self.app = window, out, list(expand), app
         self.code = 0
         self.saved = False
-        window.session.scene_changed.connect(self._scene)
+        window.state.scene_changed.connect(self._scene)
         window.error_shown.connect(self._error)
 
     def _scene(self, scene):
@@ -45,9 +45,9 @@ class ScreenshotDriver:
 
         if self.pending:
             scope = self.pending.pop(0).strip("/")
-            self.window._fit_next = True
-            if scope not in self.window.session.expanded:
-                self.window.session.set_expanded(scope, True)
+            self.window.canvas_ctl.fit_next = True
+            if scope not in self.window.state.expanded:
+                self.window.state.set_expanded(scope, True)
                 return
             return self._scene(scene)
         QTimer.singleShot(300, self._save)
@@ -62,7 +62,7 @@ class ScreenshotDriver:
 
         if self.saved:
             return
-        if self.window.runner.is_busy() or not getattr(self.window.controller, "ready", True):
+        if self.window.tasks.is_busy() or not self.window.pipeline.ready:
             # e.g. shape inference or the pipeline preview: wait for the final picture
             QTimer.singleShot(200, self._save)
             return
@@ -100,23 +100,23 @@ def main(argv=None) -> int:
     if os.environ.get("INSPECTOR_SETTINGS"):
         settings = QSettings(os.environ["INSPECTOR_SETTINGS"], QSettings.IniFormat)
     window = MainWindow(settings)
-    window.auto_signature = bool(args.screenshot)
+    window.loader.auto_signature = bool(args.screenshot)
     driver = ScreenshotDriver(window, args.screenshot, args.expand, app) if args.screenshot \
         else None
     if args.inputs is not None or args.outputs is not None or args.transforms is not None:
         split = (lambda t: [x for x in t.split(",") if x] if t is not None else None)
-        window.cli_overrides = (split(args.inputs), split(args.outputs), args.transforms)
+        window.pipeline.overrides = (split(args.inputs), split(args.outputs), args.transforms)
     if args.timings or args.ranges:
         def overlays_once(*_):
-            window.session.model_changed.disconnect(overlays_once)
+            window.state.model_changed.disconnect(overlays_once)
             if args.timings:
                 window.overlays.import_timings(args.timings)
             if args.ranges:
                 window.overlays.import_ranges(args.ranges)
-        window.session.model_changed.connect(overlays_once)
+        window.state.model_changed.connect(overlays_once)
     window.show()
     window.open_path(args.model, args.signature)
     code = app.exec()
-    window.runner.cancel()
-    window.runner.wait(5000)
+    window.tasks.cancel()
+    window.tasks.wait(5.0)
     return driver.code or code if driver else code

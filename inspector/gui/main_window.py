@@ -1,63 +1,57 @@
-"""The main window: canvas, dockable panels, menus, status-bar progress with cancel."""
+"""The main window: it builds the state, the task runner, the panels and the controllers and
+wires them; menus, docks, the status bar (progress and Cancel), drag and drop, recent files.
+It holds no application state of its own."""
 
 from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow,
-                               QMessageBox, QProgressBar, QPushButton)
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QProgressBar,
+                               QPushButton)
 
-from inspector.core.app.session import Session
+from inspector.core.app.state import AppState
 from inspector.gui.canvas import exporting
-from inspector.gui.controllers import loading
-from inspector.gui.controllers.consent import Consent
-from inspector.gui.canvas.graph_canvas import GraphCanvas, Minimap, edge_geometry, minimap_groups
-from inspector.core.app.workbench import Workbench
-from inspector.gui.panels.legend import Legend
-from inspector.gui.controllers.marking import MarkingMixin
+from inspector.gui.canvas.graph_canvas import GraphCanvas, Minimap
+from inspector.gui.controllers.canvas_controller import CanvasController
+from inspector.gui.controllers.load_controller import LoadController
+from inspector.gui.controllers.marks_controller import MarksController
 from inspector.gui.controllers.overlays_controller import OverlaysController
+from inspector.gui.controllers.pipeline_controller import PipelineController
+from inspector.gui.controllers.preview_controller import PreviewController
+from inspector.gui.dialogs import Dialogs
+from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.overlays_panel import OverlaysPanel
 from inspector.gui.panels.pipeline_panel import PipelinePanel
 from inspector.gui.panels.preview_panel import PreviewPanel
-from inspector.gui.controllers.workbench_controller import WorkbenchController
-from inspector.gui.panels.workbench_panel import WorkbenchPanel
 from inspector.gui.panels.properties import PropertiesPanel
 from inspector.gui.panels.search_panel import SearchPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
-from inspector.gui.workers import TaskRunner
+from inspector.gui.panels.workbench_panel import WorkbenchPanel
+from inspector.gui.tasks import gui_tasks
 
 MAX_RECENT = 10
 
 
-class MainWindow(MarkingMixin, QMainWindow):
+class MainWindow(QMainWindow):
     error_shown = Signal(str)
-    progress_changed = Signal(int, int)  # (done, total) from workers with countable steps
 
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
         self.setWindowTitle("GraphDef Inspector")
         self.settings = settings or QSettings("graphdef-inspector", "inspector")
-        self.session = Session()
-        self.workbench = Workbench()
-        self.consent = Consent()
-        self.cli_overrides = None  # (inputs, outputs, transforms) from the command line
-        self.runner = TaskRunner(self)
+        self.state = AppState()
+        self.workbench = self.state.workbench
+        self.tasks = gui_tasks(self)
+        self.dialogs = Dialogs(self, self.state)
         self.canvas = GraphCanvas(self)
         self.setCentralWidget(self.canvas)
         self.setAcceptDrops(True)
         self.last_error = ""
-        self.scenes_drawn = 0
-        self._pending_center = None
-        self._fit_next = False
-        self._cone = None
-        self.auto_signature = False
-        self._after_first_frame: list = []  # callbacks to run once a model's first frame is up
         self._build_panels()
+        self._build_controllers()
         self._build_status()
-        self.controller = WorkbenchController(self)
-        self.overlays = OverlaysController(self)
         self._build_menus()
         self._connect()
         self.resize(1500, 1000)
@@ -66,7 +60,7 @@ class MainWindow(MarkingMixin, QMainWindow):
             self.restoreGeometry(geometry)
             self.restoreState(self.settings.value("state"))
 
-    # -- construction -------------------------------------------------------------------
+    # -- construction ---------------------------------------------------------------------
     def _dock(self, title, widget, area):
         dock = QDockWidget(title, self)
         dock.setObjectName(title)
@@ -75,44 +69,54 @@ class MainWindow(MarkingMixin, QMainWindow):
         return dock
 
     def _build_panels(self):
-        self.search_panel = SearchPanel(self.session)
-        self.summary_panel = SummaryPanel(self.session)
-        self.properties = PropertiesPanel(self.session)
+        s = self.state
+        self.search_panel = SearchPanel(s)
+        self.summary_panel = SummaryPanel(s)
+        self.properties = PropertiesPanel(s)
         self.minimap = Minimap(self.canvas)
-        self.legend = Legend(self.session)
-        self.search_dock = self._dock("Search", self.search_panel, Qt.LeftDockWidgetArea)
-        self.summary_dock = self._dock("Summary", self.summary_panel, Qt.LeftDockWidgetArea)
-        self.properties_dock = self._dock("Properties", self.properties, Qt.RightDockWidgetArea)
-        self.minimap_dock = self._dock("Minimap", self.minimap, Qt.RightDockWidgetArea)
-        self.legend_dock = self._dock("Legend", self.legend, Qt.LeftDockWidgetArea)
+        self.legend = Legend(s)
+        self.workbench_panel = WorkbenchPanel()
+        self.pipeline_panel = PipelinePanel()
+        self.preview_panel = PreviewPanel()
+        self.overlays_panel = OverlaysPanel()
+        left, right, bottom = Qt.LeftDockWidgetArea, Qt.RightDockWidgetArea, \
+            Qt.BottomDockWidgetArea
+        self.search_dock = self._dock("Search", self.search_panel, left)
+        self.summary_dock = self._dock("Summary", self.summary_panel, left)
+        self.properties_dock = self._dock("Properties", self.properties, right)
+        self.minimap_dock = self._dock("Minimap", self.minimap, right)
+        self.legend_dock = self._dock("Legend", self.legend, left)
         self.tabifyDockWidget(self.summary_dock, self.legend_dock)
         self.summary_dock.raise_()
-        self.workbench_panel = WorkbenchPanel(self)
-        self.pipeline_panel = PipelinePanel(self)
-        self.preview_panel = PreviewPanel()
-        self.workbench_dock = self._dock("Inputs and outputs", self.workbench_panel,
-                                         Qt.LeftDockWidgetArea)
+        self.workbench_dock = self._dock("Inputs and outputs", self.workbench_panel, left)
         self.tabifyDockWidget(self.search_dock, self.workbench_dock)
         self.search_dock.raise_()
-        self.pipeline_dock = self._dock("Pipeline", self.pipeline_panel, Qt.BottomDockWidgetArea)
-        self.preview_dock = self._dock("Preview", self.preview_panel, Qt.BottomDockWidgetArea)
+        self.pipeline_dock = self._dock("Pipeline", self.pipeline_panel, bottom)
+        self.preview_dock = self._dock("Preview", self.preview_panel, bottom)
         self.splitDockWidget(self.pipeline_dock, self.preview_dock, Qt.Horizontal)
-        self.overlays_panel = OverlaysPanel()
-        self.overlays_dock = self._dock("Overlays", self.overlays_panel, Qt.RightDockWidgetArea)
+        self.overlays_dock = self._dock("Overlays", self.overlays_panel, right)
         self.tabifyDockWidget(self.properties_dock, self.overlays_dock)
         self.properties_dock.raise_()
         self.resizeDocks([self.pipeline_dock], [260], Qt.Vertical)
         self.resizeDocks([self.search_dock, self.properties_dock], [300, 340], Qt.Horizontal)
 
+    def _build_controllers(self):
+        s, t = self.state, self.tasks
+        self.loader = LoadController(s, t, self.dialogs)
+        self.canvas_ctl = CanvasController(s, t, self.canvas, self.minimap)
+        self.pipeline = PipelineController(s, t, self.pipeline_panel)
+        self.preview = PreviewController(s, t, self.preview_panel, self.dialogs)
+        self.marks = MarksController(s, t, self.workbench_panel)
+        self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
+
     def _build_status(self):
         self.status_label = QLabel("")
         self.progress = QProgressBar()
-        self.progress.setRange(0, 0)
         self.progress.setMaximumWidth(180)
         self.progress.hide()
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.hide()
-        self.cancel_button.clicked.connect(lambda: self.runner.cancel())
+        self.cancel_button.clicked.connect(lambda: self.tasks.cancel())
         bar = self.statusBar()
         bar.addWidget(self.status_label, 1)
         bar.addPermanentWidget(self.progress)
@@ -128,6 +132,7 @@ class MainWindow(MarkingMixin, QMainWindow):
         return action
 
     def _build_menus(self):
+        s, c = self.state, self.canvas_ctl
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
         self._action(file_menu, "&Open…", self.open_dialog, QKeySequence.Open)
@@ -143,7 +148,7 @@ class MainWindow(MarkingMixin, QMainWindow):
         self._action(file_menu, "Export view as PNG…", lambda: exporting.export_png(self, False))
         self._action(file_menu, "Export whole graph as PNG…",
                      lambda: exporting.export_png(self, True))
-        self._action(file_menu, "&Save optimized graph…", lambda: self.controller.save_graph(),
+        self._action(file_menu, "&Save optimized graph…", lambda: self.preview.save_graph(),
                      QKeySequence.Save)
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.Quit)
@@ -152,25 +157,28 @@ class MainWindow(MarkingMixin, QMainWindow):
         redo = self._action(edit, "&Redo", self.workbench.redo)
         redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         edit.addSeparator()
-        self._action(edit, "Mark selected as &input (I)", lambda: self.mark_selected("input"))
-        self._action(edit, "Mark selected as &output (O)", lambda: self.mark_selected("output"))
+        self._action(edit, "Mark selected as &input (I)", lambda: c.mark_selected("input"))
+        self._action(edit, "Mark selected as &output (O)", lambda: c.mark_selected("output"))
         self._action(edit, "&Trace selected output to its inputs", self.trace_selected, "Ctrl+T")
         view = bar.addMenu("&View")
         self._action(view, "Zoom &in", lambda: self.canvas.zoom(1.25), QKeySequence.ZoomIn)
         self._action(view, "Zoom &out", lambda: self.canvas.zoom(0.8), QKeySequence.ZoomOut)
         self._action(view, "&Fit to window", self.canvas.fit, "Ctrl+0")
-        self._action(view, "Zoom to &selection", self.zoom_to_selection, "Ctrl+E")
+        self._action(view, "Zoom to &selection", c.zoom_to_selection, "Ctrl+E")
         self._action(view, "F&ull screen", self.toggle_full_screen, QKeySequence.FullScreen)
         view.addSeparator()
-        self._action(view, "E&xpand all scopes", self.session.expand_all, "Ctrl+Shift+E")
-        self._action(view, "&Collapse all scopes", self.session.collapse_all, "Ctrl+Shift+C")
-        self.consts_action = self._action(view, "Show &constants as nodes", self.toggle_constants,
-                                          "Ctrl+K", checkable=True)
+        self._action(view, "E&xpand all scopes", s.expand_all, "Ctrl+Shift+E")
+        self._action(view, "&Collapse all scopes", s.collapse_all, "Ctrl+Shift+C")
+        self.consts_action = self._action(
+            view, "Show &constants as nodes",
+            lambda on: s.set_layout_options(show_constants=on), "Ctrl+K", checkable=True)
         view.addSeparator()
-        self.lr_action = self._action(view, "&Left-to-right layout", self.toggle_direction,
-                                      "Ctrl+L", checkable=True)
+        self.lr_action = self._action(
+            view, "&Left-to-right layout",
+            lambda on: s.set_layout_options(direction="LR" if on else "TB"), "Ctrl+L",
+            checkable=True)
         self._action(view, "F&unction library…", lambda: self.show_function())
-        self._action(view, "&Main graph", self.show_main_graph)
+        self._action(view, "&Main graph", c.show_main_graph)
         view.addSeparator()
         for dock in (self.search_dock, self.summary_dock, self.properties_dock,
                      self.minimap_dock, self.legend_dock, self.workbench_dock, self.pipeline_dock,
@@ -181,30 +189,51 @@ class MainWindow(MarkingMixin, QMainWindow):
         self._action(go, "Find &next", lambda: self._search_step(1), QKeySequence.FindNext)
         self._action(go, "Find &previous", lambda: self._search_step(-1),
                      QKeySequence.FindPrevious)
-        self._action(go, "&Back", self.session.back, "Alt+Left")
-        self._action(go, "F&orward", self.session.forward, "Alt+Right")
-        self.cone_action = self._action(go, "&Highlight upstream and downstream",
-                                        self.toggle_cone, "Ctrl+H", checkable=True)
+        self._action(go, "&Back", s.back, "Alt+Left")
+        self._action(go, "F&orward", s.forward, "Alt+Right")
+        self.cone_action = self._action(go, "&Highlight upstream and downstream", c.set_cone,
+                                        "Ctrl+H", checkable=True)
         self._refresh_recent()
 
     def _connect(self):
-        s = self.session
-        s.expansion_changed.connect(self.request_layout)
-        s.scene_changed.connect(self._show_scene)
-        s.selection_changed.connect(self._selection_changed)
+        s = self.state
         s.message.connect(self.status_label.setText)
-        self.runner.busy_changed.connect(self._busy)
-        self.progress_changed.connect(self._progress)
-        self.canvas.clicked.connect(lambda item: s.select(item))
-        self.canvas.activated.connect(self._activated)
-        self.canvas.walk.connect(self.walk)
-        self.canvas.mark_key.connect(self.mark_selected)
-        self.canvas.context_requested.connect(self._context_menu)
+        s.error.connect(self.show_error)
+        s.model_changed.connect(self._model_changed)
+        s.trace_requested.connect(lambda *_: self.workbench_dock.raise_())
+        s.overlay_changed.connect(lambda o: o.mode != "none" and self.overlays_dock.raise_())
+        self.tasks.busy.connect(self._busy)
+        self.tasks.progress.connect(self._progress)
         for panel in (self.search_panel, self.summary_panel, self.properties,
                       self.workbench_panel, self.preview_panel, self.overlays_panel):
             panel.jump.connect(self.jump_to)
 
-    # -- loading ------------------------------------------------------------------------
+    # -- what other parts and tests use -----------------------------------------------------
+    @property
+    def scenes_drawn(self) -> int:
+        return self.canvas_ctl.scenes_drawn
+
+    def jump_to(self, name: str) -> None:
+        self.canvas_ctl.jump_to(name)
+
+    def trace_selected(self) -> list:
+        return self.marks.trace(self.state.selected or "")
+
+    def show_function(self, name: str | None = None) -> bool:
+        view = self.state.original_view
+        names = sorted(view.graph.functions) if view is not None else []
+        if not names:
+            self.state.say("This graph has no function library")
+            return False
+        name = name or self.dialogs.choose("Function library", "Function:", names)
+        return bool(name) and self.canvas_ctl.show_function(name)
+
+    def _search_step(self, step: int):
+        name = self.search_panel.next(step)
+        if name:
+            self.jump_to(name)
+
+    # -- loading ------------------------------------------------------------------------------
     def open_dialog(self):
         path, _ = QFileDialog.getOpenFileName(self, "Open model", "", "TensorFlow models (*.pb "
                                               "*.pbtxt *.meta *.keras *.h5);;All files (*)")
@@ -217,183 +246,46 @@ class MainWindow(MarkingMixin, QMainWindow):
             self.open_path(path)
 
     def open_path(self, path: str, signature: str | None = None) -> None:
-        loading.open_model(self, path, signature)
+        self.loader.open(path, signature)
 
-    def choose_signature(self, keys: list) -> str | None:
-        key, ok = QInputDialog.getItem(self, "Choose a signature", "SavedModel signature:",
-                                       keys, 0, False)
-        return key if ok else None
-
-    def model_loaded(self, model, view, summary):
-        view.direction = "LR" if self.lr_action.isChecked() else "TB"
-        self.session.set_model(model, view)
-        self.summary_panel.show_summary(summary, model)
+    def _model_changed(self, model):
         self._remember(model.path)
         self.setWindowTitle(f"{os.path.basename(model.path.rstrip('/'))} — GraphDef Inspector")
         problems = f" · {len(model.problems)} problems" if model.problems else ""
-        self.status_label.setText(f"{len(view.graph)} nodes{problems}")
-        self._fit_next = True
-        # TensorFlow work (shape inference, the FLOPs of the preview) starts after the first
-        # frame: importing TF holds the GIL long enough to delay it
-        self._after_first_frame = [lambda: self._infer_shapes(view)]
-        overrides, self.cli_overrides = self.cli_overrides, None
-        self.controller.model_loaded(model, view, overrides)
-
-    def _infer_shapes(self, view):
-        """Tensor shapes for edge labels come from TF's shape inference, after the first
-        frame and off the GUI thread; without TensorFlow the labels show dtypes only."""
-        import importlib.util
-
-        if importlib.util.find_spec("tensorflow") is None:
-            return
-
-        def work(cancel):
-            from inspector.core.model.executor import tensorflow
-
-            return tensorflow().infer_shapes(view.graph.graph_def)
-
-        def done(shapes):
-            if self.session.view is view:
-                view.shapes = shapes
-                self.request_layout()
-
-        self.runner.submit("shapes", work, done, lambda exc: self.session.message.emit(
-            f"No tensor shapes: {exc}"), "Inferring tensor shapes")
+        self.status_label.setText(f"{len(model.graph)} nodes{problems}")
 
     def show_error(self, text: str) -> None:
         """Report a problem in a dialog; the app keeps running."""
         self.last_error = text
-        self.status_label.setText(text)
-        box = QMessageBox(QMessageBox.Warning, "GraphDef Inspector", text, QMessageBox.Ok, self)
-        box.setAttribute(Qt.WA_DeleteOnClose)
-        box.open()
-        self.error_box = box
+        self.status_label.setText(text.splitlines()[0] if text else "")
+        self.error_box = self.dialogs.error(text)
         self.error_shown.emit(text)
 
-    def _progress(self, done: int, total: int):
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-        self.progress.setFormat(f"run {done}/{total}")
-        self.progress.setTextVisible(True)
+    def _progress(self, done: int, total: int, text: str):
+        if total > 0:
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+        else:
+            self.progress.setRange(0, 0)
+        self.progress.setFormat(text or f"{done}/{total}")
+        self.progress.setTextVisible(bool(text) or total > 0)
+        if text:
+            self.status_label.setText(text)
 
     def _busy(self, busy: bool, label: str):
         if busy:
-            self.progress.setRange(0, 0)  # busy until a worker reports countable progress
+            self.progress.setRange(0, 0)  # busy until a task reports countable progress
             self.progress.setTextVisible(False)
+            self.status_label.setText(f"{label}…")
+        elif self.status_label.text().endswith("…"):
+            self.status_label.setText("Ready")
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
-        if busy:
-            self.status_label.setText(f"{label}…")
-
-    # -- layout and drawing -------------------------------------------------------------
-    def request_layout(self):
-        view = self.session.view
-        if view is None:
-            return
-        expanded = frozenset(self.session.expanded)
-
-        def work(cancel):
-            scene = view.scene(expanded, cancel)
-            scene.geometry = edge_geometry(scene.edges, scene.items, scene.direction)
-            scene.minimap = minimap_groups(scene)
-            return scene
-
-        self.runner.submit("layout", work, self.session.set_scene, self._layout_failed,
-                           "Laying out")
-
-    def _layout_failed(self, exc):
-        from inspector.core.errors import Cancelled
-
-        if not isinstance(exc, Cancelled):
-            self.show_error(f"Layout failed: {exc}")
-
-    def _show_scene(self, scene):
-        self.canvas.show_scene(scene, lambda: self._scene_built(scene),
-                               getattr(scene, "geometry", None))
-
-    def _scene_built(self, scene):
-        self.minimap.show_scene(scene, getattr(scene, "minimap", None))
-        self.scenes_drawn += 1
-        waiting, self._after_first_frame = self._after_first_frame, []
-        for fn in waiting:
-            QTimer.singleShot(300, self, fn)  # cancelled if the window goes away
-        self.apply_marks()
-        if self._fit_next:
-            self._fit_next = False
-            self.canvas.fit()
-        if self._pending_center:
-            name, self._pending_center = self._pending_center, None
-            self.canvas.center_on_item(self.visible_id(name))
-        if not self.runner.is_busy():
-            self.status_label.setText(f"{len(scene.items)} items shown")
-
-    def visible_id(self, name: str) -> str:
-        if name.endswith("/") or self.session.view is None:
-            return name
-        return self.session.view.owner(name, self.session.expanded)
-
-    def _activated(self, item_id: str):
-        if item_id.endswith("/"):
-            self.session.toggle_scope(item_id[:-1])
-
-    def _selection_changed(self, name):
-        if self.cone_action.isChecked():
-            self._compute_cone()
-        self.apply_marks()
-
-    def jump_to(self, name: str) -> None:
-        """Select a node, expanding scopes as needed, and centre it."""
-        self.session.select(name)
-        if self.session.reveal(name):
-            self._pending_center = name
-        else:
-            self.canvas.center_on_item(self.visible_id(name))
-
-    def _search_step(self, step: int):
-        name = self.search_panel.next(step)
-        if name:
-            self.jump_to(name)
-
-    def walk(self, direction: str):
-        from inspector.core.view.navigation import neighbour
-
-        if self.session.view is None or not self.session.selected:
-            return
-        target = neighbour(self.session.view.graph, self.session.selected, direction,
-                           self.session.view)
-        if target:
-            self.jump_to(target)
-
-    def zoom_to_selection(self):
-        if self.session.selected:
-            node = self.canvas.items_by_id.get(self.visible_id(self.session.selected))
-            if node is not None:
-                self.canvas.fitInView(node.sceneBoundingRect().adjusted(-150, -150, 150, 150),
-                                      Qt.KeepAspectRatio)
-
-    def toggle_constants(self, on: bool):
-        model = self.session.model
-        if model is not None:
-            from inspector.core.view.view_graph import ViewModel
-
-            expanded = set(self.session.expanded)
-            old = self.session.view
-            self.session.view = ViewModel(model.graph, fold_constants=not on)
-            self.session.view.direction = old.direction if old else "TB"
-            self.session.view.shapes = old.shapes if old else None
-            self.session.expanded = expanded
-            self.request_layout()
-
-    def toggle_direction(self, on: bool):
-        if self.session.view is not None:
-            self.session.view.direction = "LR" if on else "TB"
-            self._fit_next = True
-            self.request_layout()
 
     def toggle_full_screen(self):
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
 
-    # -- drag and drop, recent files, settings ------------------------------------------
+    # -- drag and drop, recent files, settings --------------------------------------------
     def dragEnterEvent(self, event):
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
@@ -418,7 +310,5 @@ class MainWindow(MarkingMixin, QMainWindow):
     def closeEvent(self, event):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
-        self.runner.cancel()
+        self.tasks.cancel()
         super().closeEvent(event)
-
-

@@ -7,7 +7,7 @@ import json
 import os
 import time
 
-from inspector.core.app.session import Signal
+from inspector.core.app.events import Event
 from inspector.core.app.session_file import (SESSION_VERSION, SessionError, outside_folder,
                                              parse_session, read_session, session_path)
 from inspector.core.errors import InspectorError
@@ -18,7 +18,7 @@ from inspector.core.transforms.syntax import TransformSpec, format_transforms, p
 
 class Workbench:
     def __init__(self):
-        self.changed = Signal()          # () after every edit, undo or redo
+        self.changed = Event()           # () after every edit, undo or redo
         self.reset()
 
     def reset(self) -> None:

@@ -16,6 +16,7 @@ import numpy as np
 
 from inspector.core.errors import InspectorError
 from inspector.core.errors import Cancelled
+from inspector.core.overlays.decorate import original_name  # noqa: F401  (re-exported)
 from inspector.core.analysis.ranges import RangeLog, parse_log, percentile_range
 
 LOGGING = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'
@@ -33,11 +34,6 @@ class Calibration:
     def ranges(self, min_percentile=5.0, max_percentile=5.0) -> dict:
         return {n: percentile_range(p, min_percentile, max_percentile)
                 for n, p in self.log.records.items()}
-
-
-def original_name(range_node: str) -> str:
-    """`conv/Conv2D/eightbit/requant_range` -> `conv/Conv2D` (the float op it measures)."""
-    return range_node.replace("/eightbit/requant_range", "")
 
 
 def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: dict,

@@ -17,23 +17,35 @@ def _ask(window, title: str, default: str, filters: str) -> str | None:
 def export_dot(window, tf_style: bool, path: str | None = None) -> str | None:
     from inspector.core.formats import dot_export
 
-    view = window.session.view
+    state = window.state
+    view = state.view
     if view is None:
         return None
-    path = path or _ask(window, "Export DOT", "graph.dot", "DOT (*.dot *.gv);;SVG (*.svg);;"
-                                                            "PNG (*.png);;PDF (*.pdf)")
+    path = path or _ask(window, "Export DOT", default_name(state, ".dot"),
+                        "DOT (*.dot *.gv);;SVG (*.svg);;PNG (*.png);;PDF (*.pdf)")
     if not path:
         return None
-    graph = view.graph
-    text = dot_export.tf_dot(graph) if tf_style else dot_export.styled_dot(
-        graph, fold_constants=view.fold_constants)
+    graph, fold = view.graph, view.fold_constants
 
-    def work(cancel):
+    def work(task):  # building DOT for a big graph takes seconds: never on the GUI thread
+        text = dot_export.tf_dot(graph) if tf_style else dot_export.styled_dot(
+            graph, fold_constants=fold)
         return dot_export.write(text, path, force=True)  # the save dialog confirmed it
 
-    window.runner.submit("export", work, lambda p: window.session.message.emit(f"Wrote {p}"),
-                         lambda exc: window.show_error(f"Export failed: {exc}"), "Exporting")
+    window.tasks.submit("export", work, lambda p: state.say(f"Wrote {p}"),
+                        lambda exc: state.fail(f"Export failed: {exc}"), label="Exporting")
     return path
+
+
+def default_name(state, suffix: str) -> str:
+    """A file name beside the model, named after it (not graph.svg in the working folder)."""
+    import os
+
+    model = state.model
+    if model is None:
+        return "graph" + suffix
+    base = os.path.splitext(model.path.rstrip("/"))[0]
+    return base + suffix
 
 
 def _source_rect(window, whole: bool) -> QRectF:
@@ -46,7 +58,7 @@ def _source_rect(window, whole: bool) -> QRectF:
 def export_svg(window, path: str | None = None, whole: bool = False) -> str | None:
     from PySide6.QtSvg import QSvgGenerator
 
-    path = path or _ask(window, "Export SVG", "graph.svg", "SVG (*.svg)")
+    path = path or _ask(window, "Export SVG", default_name(window.state, ".svg"), "SVG (*.svg)")
     if not path:
         return None
     rect = _source_rect(window, whole)
@@ -58,12 +70,12 @@ def export_svg(window, path: str | None = None, whole: bool = False) -> str | No
     painter = QPainter(gen)
     window.canvas.scene().render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
     painter.end()
-    window.session.message.emit(f"Wrote {path}")
+    window.state.say(f"Wrote {path}")
     return path
 
 
 def export_png(window, whole: bool, path: str | None = None) -> str | None:
-    path = path or _ask(window, "Export PNG", "graph.png", "PNG (*.png)")
+    path = path or _ask(window, "Export PNG", default_name(window.state, ".png"), "PNG (*.png)")
     if not path:
         return None
     rect = _source_rect(window, whole)
@@ -77,7 +89,7 @@ def export_png(window, whole: bool, path: str | None = None) -> str | None:
     window.canvas.scene().render(painter, QRectF(image.rect()), rect, Qt.KeepAspectRatio)
     painter.end()
     if not image.save(path):
-        window.show_error(f"Could not write {path}")
+        window.state.fail(f"Could not write {path}")
         return None
-    window.session.message.emit(f"Wrote {path}")
+    window.state.say(f"Wrote {path}")
     return path

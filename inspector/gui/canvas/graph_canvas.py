@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -11,6 +10,7 @@ from PySide6.QtGui import (QBrush, QColor, QFont, QPainter, QPainterPath, QPalet
 from PySide6.QtWidgets import (QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView,
                                QWidget)
 
+from inspector.core.app import gc_policy
 from inspector.core.model.humanize import tf_human_readable_num
 from inspector.core.model.op_categories import COLOURS
 
@@ -296,14 +296,13 @@ class GraphCanvas(QGraphicsView):
             if build != self._build:
                 return  # superseded by a newer scene
             start = time.perf_counter()
-            gc.disable()  # a full collection here would hold the GUI thread for ~0.3 s
-            while pending and time.perf_counter() - start < self.CHUNK_SECONDS:
-                for _ in range(min(10, len(pending))):
-                    item = pending.pop()
-                    node = NodeItem(item, ink)
-                    gs.addItem(node)
-                    self.items_by_id[item.id] = node
-            gc.enable()
+            with gc_policy.paused():  # a full collection here would hold the GUI for ~0.3 s
+                while pending and time.perf_counter() - start < self.CHUNK_SECONDS:
+                    for _ in range(min(10, len(pending))):
+                        item = pending.pop()
+                        node = NodeItem(item, ink)
+                        gs.addItem(node)
+                        self.items_by_id[item.id] = node
             if pending:
                 QTimer.singleShot(1, step)  # let input, paint and other timers in
                 return
@@ -311,27 +310,23 @@ class GraphCanvas(QGraphicsView):
                     edge_geometry(scene.edges, scene.items, scene.direction):
                 gs.addItem(EdgeLayer(tile, ink))
             self.viewport().setUpdatesEnabled(True)
-            gc.freeze()  # long-lived scene objects: keep later collections from scanning them
+            gc_policy.keep_out_of_collections()  # long-lived scene objects
             if on_done is not None:
                 on_done()
 
         step()
 
-    def mark(self, selected: str | None = None, cone: set | None = None, dropped=None,
-             tags=None, diff=None, badges=None, heat=None) -> None:
-        """Selection, highlighted cone, dimmed (dropped) items, IN/OUT tags, diff states,
-        overlay badges and heat colours."""
-        tags, diff, badges, dropped = tags or {}, diff or {}, badges or {}, dropped or set()
-        heat = heat or {}
+    def decorate(self, d) -> None:
+        """Apply core.app.decorations.Decorations: selection, cone, dimming, IN/OUT tags,
+        diff states, overlay badges and heat colours."""
         for item_id, node in self.items_by_id.items():
-            node.selected = item_id == selected
-            node.in_cone = bool(cone) and item_id in cone and item_id != selected
-            node.dimmed = (bool(cone) and item_id not in cone and item_id != selected) or \
-                item_id in dropped
-            node.tag = tags.get(item_id, "")
-            node.diff = diff.get(item_id, "")
-            node.badge = badges.get(item_id, "")
-            node.heat = heat.get(item_id)
+            node.selected = item_id == d.selected
+            node.in_cone = item_id in d.cone
+            node.dimmed = item_id in d.dimmed
+            node.tag = d.tags.get(item_id, "")
+            node.diff = d.diff.get(item_id, "")
+            node.badge = d.badges.get(item_id, "")
+            node.heat = d.heat.get(item_id)
             node.update()
 
     # -- navigation ---------------------------------------------------------------------

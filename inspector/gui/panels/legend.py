@@ -11,14 +11,14 @@ from inspector.core.model.op_categories import COLOURS, category
 
 
 class Legend(QListWidget):
-    def __init__(self, session, parent=None):
+    def __init__(self, state, parent=None):
         super().__init__(parent)
-        self.session = session
-        session.model_changed.connect(self.refresh)
+        self.state = state
+        state.model_changed.connect(self.refresh)
 
     def refresh(self, model=None) -> None:
         self.clear()
-        view = self.session.view
+        view = self.state.view
         if view is None:
             return
         counts = Counter(category(n.op) for n in view.graph)

@@ -12,13 +12,6 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFileDia
                                QVBoxLayout, QWidget)
 
 
-def heat_colour(fraction: float) -> str:
-    """Pale yellow (cold) to deep red (hot)."""
-    f = min(max(fraction, 0.0), 1.0)
-    r, g, b = 255, int(245 - 190 * f), int(200 - 170 * f)
-    return f"#{r:02x}{g:02x}{b:02x}"
-
-
 class OverlaysPanel(QWidget):
     jump = Signal(str)
     mode_changed = Signal(str)

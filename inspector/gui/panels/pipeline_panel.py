@@ -10,8 +10,6 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QGroup
                                QPushButton, QSplitter, QTreeWidget, QTreeWidgetItem,
                                QVBoxLayout, QWidget)
 
-from inspector.core.errors import InspectorError
-
 MIME = "application/x-inspector-transform"
 GROUPS = ["clean up", "fold", "shrink", "quantize", "debug"]
 
@@ -124,10 +122,19 @@ class StepList(QListWidget):
 
 
 class PipelinePanel(QWidget):
-    def __init__(self, window, parent=None):
+    """Shows the pipeline; every edit goes out as a signal (the controller applies it)."""
+
+    add_requested = Signal(str, int)        # transform, row (-1: at the end)
+    moved = Signal(int, int)
+    removed = Signal(int)
+    enabled_changed = Signal(int, bool)
+    param_changed = Signal(int, str, list)  # row, parameter, values
+    text_applied = Signal(str)
+
+    def __init__(self, parent=None):
         super().__init__(parent)
-        self.window = window
-        self.bench = window.workbench
+        self.steps_shown: list = []
+        self.op_types: list = []
         self.palette = Palette()
         self.steps = StepList()
         self.form_box = QGroupBox("Parameters")
@@ -159,47 +166,47 @@ class PipelinePanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addWidget(split)
-        self.palette.add_requested.connect(lambda name: self.bench.add_step(name))
-        self.steps.dropped.connect(lambda name, row: self.bench.add_step(name, row))
-        self.steps.moved.connect(self.bench.move_step)
-        self.steps.removed.connect(self.bench.remove_step)
+        self.palette.add_requested.connect(lambda name: self.add_requested.emit(name, -1))
+        self.steps.dropped.connect(self.add_requested.emit)
+        self.steps.moved.connect(self.moved.emit)
+        self.steps.removed.connect(self.removed.emit)
         self.steps.itemChanged.connect(self._check_changed)
         self.steps.currentRowChanged.connect(self._show_form)
         self.apply_text.clicked.connect(self.apply_text_now)
         QShortcut(QKeySequence("Ctrl+Return"), self.text, self.apply_text_now)
-        self.bench.changed.connect(self.refresh)
-        self.refresh()
 
-    def refresh(self):
+    def refresh(self, steps: list, text_lines: str) -> None:
+        """Show these steps (TransformSpecs) and their text (one transform per line)."""
+        self.steps_shown = list(steps)
         row = self.steps.currentRow()
         self.steps.blockSignals(True)
         self.steps.clear()
-        for spec in self.bench.steps:
+        for spec in self.steps_shown:
             item = QListWidgetItem(elide(str(spec)))
             item.setToolTip(elide(str(spec), 2000))
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable | Qt.ItemIsDragEnabled)
             item.setCheckState(Qt.Checked if spec.enabled else Qt.Unchecked)
             self.steps.addItem(item)
         self.steps.blockSignals(False)
-        if self.bench.steps:
-            self.steps.setCurrentRow(min(max(row, 0), len(self.bench.steps) - 1))
+        if self.steps_shown:
+            self.steps.setCurrentRow(min(max(row, 0), len(self.steps_shown) - 1))
         self._show_form(self.steps.currentRow())
         if not self.text.hasFocus():
-            self.text.setPlainText(self.bench.text_lines)
+            self.text.setPlainText(text_lines)
         self.text_error.setText("")
+
+    def show_text_error(self, message: str) -> None:
+        self.text_error.setText(message)
 
     def _check_changed(self, item):
         row = self.steps.row(item)
         on = item.checkState() == Qt.Checked
-        if 0 <= row < len(self.bench.steps) and self.bench.steps[row].enabled != on:
-            self.bench.set_enabled(row, on)
+        if 0 <= row < len(self.steps_shown) and self.steps_shown[row].enabled != on:
+            self.enabled_changed.emit(row, on)
 
     def apply_text_now(self):
-        try:
-            self.bench.set_text(self.text.toPlainText())
-            self.text_error.setText("")
-        except InspectorError as exc:
-            self.text_error.setText(exc.message)
+        self.text_error.setText("")
+        self.text_applied.emit(self.text.toPlainText())
 
     # -- parameter form -----------------------------------------------------------------
     def _show_form(self, row):
@@ -208,9 +215,10 @@ class PipelinePanel(QWidget):
         while self.form.rowCount():
             self.form.removeRow(0)
         self.param_widgets = {}
-        if not 0 <= row < len(self.bench.steps):
+        self.form_error = QLabel("")
+        if not 0 <= row < len(self.steps_shown):
             return
-        spec = self.bench.steps[row]
+        spec = self.steps_shown[row]
         info = REGISTRY.get(spec.name)
         params = list(info.params) if info else []
         if not params:
@@ -222,7 +230,7 @@ class PipelinePanel(QWidget):
             if p.kind == "op":
                 w = QComboBox()
                 w.setEditable(True)
-                w.addItems([""] + self._op_types())
+                w.addItems([""] + self.op_types)
                 w.setCurrentText(value)
                 w.lineEdit().editingFinished.connect(lambda p=p, w=w: self._commit(row, p,
                                                                                    w.currentText()))
@@ -231,27 +239,29 @@ class PipelinePanel(QWidget):
                 w = QLineEdit(value)
                 w.setPlaceholderText(p.default or ("required" if p.required else ""))
                 w.editingFinished.connect(lambda p=p, w=w: self._commit(row, p, w.text()))
-            w.setToolTip(f"{p.kind}{', repeated (comma list)' if p.repeated else ''}")
+                w.textEdited.connect(lambda text, p=p: self._check_as_typed(p, text))
+            w.setToolTip(f"{p.kind}{', repeated (comma list)' if p.repeated else ''}"
+                         + (f": {p.help}" if p.help else ""))
             self.param_widgets[p.name] = w
             self.form.addRow(p.name + (" *" if p.required else ""), w)
-        self.form_error = QLabel("")
         self.form_error.setStyleSheet("color: #c0392b")
+        self.form_error.setWordWrap(True)
         self.form.addRow(self.form_error)
 
-    def _op_types(self):
-        view = self.window.session.view
-        return sorted({n.op for n in view.graph}) if view else []
+    def _check_as_typed(self, param, text):
+        self.form_error.setText(validate_param(param, text) if text else "")
 
     def _commit(self, row, param, text):
         error = validate_param(param, text)
+        self.form_error.setText(error)
         if error:
-            self.form_error.setText(error)
             return
         values = [v for v in text.split(",") if v] if param.repeated else ([text] if text else [])
         if param.kind == "shape" and text:
             values = [text]
-        if 0 <= row < len(self.bench.steps) and self.bench.steps[row].values(param.name) != values:
-            self.bench.set_param(row, param.name, values)
+        if 0 <= row < len(self.steps_shown) and \
+                self.steps_shown[row].values(param.name) != values:
+            self.param_changed.emit(row, param.name, values)
 
 
 def elide(text: str, limit: int = 160) -> str:

@@ -128,15 +128,15 @@ class PreviewPanel(QWidget):
         outer.addWidget(split)
         self.rows: list = []
 
-    def show_rows(self, rows) -> None:
+    def show_rows(self, rows, current: int = 0) -> None:
+        """Show the rows with `current` (the step shown on the canvas) selected."""
         self.rows = list(rows)
-        keep = self.table.currentIndex().row()
         self.table.selectionModel().blockSignals(True)
         self.model.set_rows(self.rows)
         if len(self.rows) <= 200:  # measuring thousands of rows would stall the window
             self.table.resizeColumnsToContents()
-        if 0 <= keep < len(self.rows):
-            self.table.setCurrentIndex(self.model.index(keep, 0))
+        if 0 <= current < len(self.rows):
+            self.table.setCurrentIndex(self.model.index(current, 0))
         self.table.selectionModel().blockSignals(False)
         self._draw_chart()
 

@@ -27,9 +27,9 @@ def tensor_stats(values: np.ndarray) -> dict:
 class PropertiesPanel(QWidget):
     jump = Signal(str)
 
-    def __init__(self, session, parent=None):
+    def __init__(self, state, parent=None):
         super().__init__(parent)
-        self.session = session
+        self.state = state
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Property", "Value"])
         self.tree.setColumnWidth(0, 150)
@@ -50,8 +50,8 @@ class PropertiesPanel(QWidget):
             layout.addWidget(w)
         self.tensor = None
         self.tensor_name = ""
-        session.selection_changed.connect(self.show_node)
-        session.model_changed.connect(lambda *_: self.show_node(None))
+        state.selection_changed.connect(self.show_node)
+        state.model_changed.connect(lambda *_: self.show_node(None))
 
     def _row(self, parent, key, value, target=None):
         item = QTreeWidgetItem([key, str(value)])
@@ -71,7 +71,7 @@ class PropertiesPanel(QWidget):
         self.plot.hide()
         self.export_button.hide()
         self.tensor = None
-        graph = self.session.view.graph if self.session.view else None
+        graph = self.state.view.graph if self.state.view else None
         if not name or graph is None or name.endswith("/"):
             self.title.setText(f"Scope {name.rstrip('/')}" if name else "Select a node")
             return
@@ -83,7 +83,7 @@ class PropertiesPanel(QWidget):
         self._row(None, "op", node.op)
         self._row(None, "device", node.device or "(none)")
         ins = self._row(None, "inputs", len(node.inputs))
-        shapes = self.session.view.shapes or {}
+        shapes = self.state.view.shapes or {}
         for ref in node.inputs:
             src = graph.get(ref.node)
             known = shapes.get(ref.node)
@@ -114,7 +114,7 @@ class PropertiesPanel(QWidget):
                           "[" + ", ".join(map(str, value[:32])) + (", …]" if len(value) > 32
                                                                    else "]"))
         self.tree.expandAll()
-        const = self.session.view.const_source(name) if self.session.view else None
+        const = self.state.view.const_source(name) if self.state.view else None
         if const is not None:
             self._show_tensor(const)
 
@@ -160,5 +160,5 @@ class PropertiesPanel(QWidget):
         buf = io.BytesIO()
         np.save(buf, self.tensor, allow_pickle=False)
         atomic_write(path, buf.getvalue(), force=True)  # the save dialog asked already
-        self.session.message.emit(f"Saved {self.tensor_name} to {path}")
+        self.state.message.emit(f"Saved {self.tensor_name} to {path}")
         return path

@@ -13,9 +13,9 @@ from inspector.core.analysis.search import find_nodes
 class SearchPanel(QWidget):
     jump = Signal(str)
 
-    def __init__(self, session, parent=None):
+    def __init__(self, state, parent=None):
         super().__init__(parent)
-        self.session = session
+        self.state = state
         self.box = QLineEdit()
         self.box.setPlaceholderText("Find node, op or attribute (Enter / F3)")
         self.box.setClearButtonEnabled(True)
@@ -41,7 +41,7 @@ class SearchPanel(QWidget):
         self._query = None
 
     def run(self) -> list:
-        graph = self.session.view.graph if self.session.view else None
+        graph = self.state.view.graph if self.state.view else None
         key = (self.box.text(), self.regex.isChecked())
         if graph is None:
             return []

@@ -12,9 +12,9 @@ from inspector.core.model.humanize import human_bytes, tf_human_readable_num
 class SummaryPanel(QWidget):
     jump = Signal(str)
 
-    def __init__(self, session, parent=None):
+    def __init__(self, state, parent=None):
         super().__init__(parent)
-        self.session = session
+        self.state = state
         self.info = QLabel("No model")
         self.info.setWordWrap(True)
         self.info.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -30,6 +30,7 @@ class SummaryPanel(QWidget):
         layout.addWidget(self.candidates, 2)
         layout.addWidget(self.chart, 1)
         self.summary = None
+        state.model_changed.connect(lambda model: self.show_summary(state.summary, model))
 
     def _clicked(self, item):
         name = item.data(Qt.UserRole)

@@ -4,20 +4,22 @@ feed points traced from an output, and ready-to-copy names and command lines."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QApplication, QGridLayout, QLabel, QListWidget, QListWidgetItem,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QGridLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
+                               QVBoxLayout, QWidget)
 
-from inspector.core.formats import commands
 from inspector.core.model.humanize import human_bytes
 
 
 class WorkbenchPanel(QWidget):
-    jump = Signal(str)
+    """Marks, what stripping keeps, traced feed points and copy buttons; asks by signals."""
 
-    def __init__(self, window, parent=None):
+    jump = Signal(str)
+    suggest_requested = Signal()
+    proposal_chosen = Signal(str)     # mark this traced feed point as an input
+    copy_requested = Signal(str)      # "names", "transform_graph", ...
+
+    def __init__(self, parent=None):
         super().__init__(parent)
-        self.window = window
-        self.bench = window.workbench
         self.marks = QListWidget()
         self.marks.itemClicked.connect(self._clicked)
         self.info = QLabel("Mark inputs and outputs: select a node and press I or O, use the "
@@ -27,7 +29,7 @@ class WorkbenchPanel(QWidget):
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet("color: #c0392b")
         self.suggest = QPushButton("Use suggested inputs and outputs")
-        self.suggest.clicked.connect(self.use_suggestions)
+        self.suggest.clicked.connect(self.suggest_requested.emit)
         self.proposals = QListWidget()
         self.proposals.itemClicked.connect(self._clicked)
         self.proposals.itemDoubleClicked.connect(self._mark_proposal)
@@ -39,7 +41,7 @@ class WorkbenchPanel(QWidget):
                                           ("tflite_convert", "tflite_convert"),
                                           ("optimize_for_inference", "optimize_for_inference")]):
             button = QPushButton(label)
-            button.clicked.connect(lambda _=False, k=key: self.copy(k))
+            button.clicked.connect(lambda _=False, k=key: self.copy_requested.emit(k))
             grid.addWidget(button, i // 2, i % 2)
             self.copy_buttons[key] = button
         lay = QVBoxLayout(self)
@@ -52,18 +54,17 @@ class WorkbenchPanel(QWidget):
         lay.addWidget(self.proposals, 1)
         lay.addWidget(QLabel("Copy to the clipboard:"))
         lay.addLayout(grid)
-        self.bench.changed.connect(self.refresh_marks)
 
-    def refresh_marks(self):
+    def show_marks(self, inputs: list, outputs: list):
         self.marks.clear()
-        for kind, names in (("input", self.bench.inputs), ("output", self.bench.outputs)):
+        for kind, names in (("input", inputs), ("output", outputs)):
             for name in names:
                 item = QListWidgetItem(f"{kind}: {name}")
                 item.setData(Qt.UserRole, name)
                 self.marks.addItem(item)
 
     def show_preview(self, preview):
-        if preview is None or not self.bench.outputs:
+        if preview is None:
             self.info.setText("Mark at least one output to see what stripping keeps.")
             self.warning.setText("")
             return
@@ -92,36 +93,5 @@ class WorkbenchPanel(QWidget):
 
     def _mark_proposal(self, item):
         name = item.data(Qt.UserRole)
-        if name and name not in self.bench.inputs:
-            self.bench.toggle_input(name)
-
-    def use_suggestions(self):
-        summary = self.window.summary_panel.summary
-        if summary is None:
-            return
-        ins = [c.name for c in summary.inputs if c.score >= 100][:4]
-        outs = [c.name for c in summary.outputs if c.score >= 100][:4]
-        self.bench.set_marks(ins or [c.name for c in summary.inputs[:1]],
-                             outs or [c.name for c in summary.outputs[:1]])
-
-    def command(self, key: str) -> str:
-        model = self.window.session.model
-        path = model.path if model else "model.pb"
-        ins, outs = self.bench.inputs, self.bench.outputs
-        shapes, types = self.window.input_shapes_and_types()
-        if key == "names":
-            return f"inputs: {','.join(ins)}\noutputs: {','.join(outs)}"
-        if key == "transform_graph":
-            return commands.transform_graph(path, ins, outs, self.bench.text or
-                                            "strip_unused_nodes")
-        if key == "benchmark_model":
-            return commands.benchmark_model(path, ins, outs, shapes, types)
-        if key == "tflite_convert":
-            return commands.tflite_convert(path, ins, outs, shapes)
-        return commands.optimize_for_inference(path, ins, outs)
-
-    def copy(self, key: str) -> str:
-        text = self.command(key)
-        QApplication.clipboard().setText(text)
-        self.window.session.message.emit("Copied: " + text.splitlines()[0][:120])
-        return text
+        if name:
+            self.proposal_chosen.emit(name)

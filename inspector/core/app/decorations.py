@@ -1,0 +1,75 @@
+"""What the canvas paints on each visible item besides its category colour, as a pure function
+of the application state: the selection, the highlighted cone (the rest dimmed), IN/OUT tags,
+what stripping would drop (dimmed, with training-only roles as badges), a step's diff, and the
+overlay's heat colours and badges (scopes sum timings and keep the widest range)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inspector.core.overlays.decorate import heat_colour, node_values
+
+
+@dataclass(frozen=True)
+class Decorations:
+    selected: str | None = None
+    cone: frozenset = frozenset()       # items in the cone (the selection excluded)
+    dimmed: frozenset = frozenset()
+    tags: dict = field(default_factory=dict)     # item -> "IN" / "OUT"
+    diff: dict = field(default_factory=dict)     # item -> "added" / "removed" / "changed"
+    badges: dict = field(default_factory=dict)   # item -> text above the box
+    heat: dict = field(default_factory=dict)     # item -> fill colour
+
+
+def decorations(state) -> Decorations:
+    view, scene = state.view, state.scene
+    if view is None or scene is None:
+        return Decorations()
+    items = scene.items
+    visible = state.visible_id
+    names = view.graph
+    selected = visible(state.selected) if state.selected else None
+    cone = frozenset()
+    if state.cone and state.cone_nodes and selected and not selected.endswith("/"):
+        cone = frozenset(visible(n) for n in state.cone_nodes) - {selected}
+    dimmed = set()
+    if cone:
+        dimmed = {i for i in items if i not in cone and i != selected}
+    tags = {}
+    for kind, marks in (("IN", state.workbench.inputs), ("OUT", state.workbench.outputs)):
+        for name in marks:
+            name = name.split(":")[0]
+            if name in names:
+                tags[visible(name)] = kind
+    badges = {}
+    strip = state.strip
+    if strip is not None and view is state.original_view and state.workbench.outputs:
+        for item_id in items:
+            under = view.nodes_under(item_id[:-1]) if item_id.endswith("/") else [item_id]
+            if under and all(n in strip.dropped for n in under):
+                dimmed.add(item_id)
+                role = strip.training_only.get(under[0]) if len(under) == 1 else None
+                if role:
+                    badges[item_id] = role
+    diff: dict = {}
+    for name, change in state.diff.items():
+        if name in names:
+            item = visible(name)
+            diff[item] = change if item == name or diff.get(item) in (None, change) \
+                else "changed"
+    heat = {}
+    values, texts, combine = node_values(state.overlay, view.graph)
+    if values:
+        by_item: dict = {}
+        for name, value in values.items():
+            item = visible(name)
+            by_item[item] = by_item.get(item, 0.0) + value if combine == "sum" else \
+                max(by_item.get(item, 0.0), value)
+            if item == name or combine == "max":
+                badges[item] = texts[name]
+        if combine == "sum":
+            badges.update({item: f"{v:.3f} ms" if v < 10 else f"{v:.1f} ms"
+                           for item, v in by_item.items()})
+        top = max(by_item.values(), default=0.0) or 1.0
+        heat = {k: heat_colour(v / top) for k, v in by_item.items() if k in items}
+    return Decorations(selected, cone, frozenset(dimmed), tags, diff, badges, heat)

@@ -1,0 +1,247 @@
+"""The one application state (Qt-free, napari-style): every change goes through a method that
+emits; views and panels only listen. It holds the model and what is shown of it (view,
+expansion, scene, selection, cone), the workbench (marks and pipeline), the strip and pipeline
+previews, the step shown after a transform, and the overlay. `decorations_changed` is the one
+event the canvas needs besides a new scene: the pure core.view.decorations(state) says what
+to paint on each item."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inspector.core.app.events import Event
+from inspector.core.app.workbench import Workbench
+
+
+@dataclass(frozen=True)
+class OverlayState:
+    """What the overlay shows: timings of one profile, or ranges from a log."""
+
+    mode: str = "none"                 # "none", "timings", "ranges"
+    profiles: tuple = ()               # Profile objects, newest last
+    current: int = -1                  # index into profiles
+    records: dict = field(default_factory=dict)   # RequantizationRange node -> [(min, max)]
+    log_text: str = ""
+    min_percentile: float = 5.0
+    max_percentile: float = 5.0
+
+    @property
+    def profile(self):
+        return self.profiles[self.current] if 0 <= self.current < len(self.profiles) else None
+
+
+class AppState:
+    def __init__(self):
+        self.workbench = Workbench()
+        self.consent: set = set()          # findings the user allowed to run (this session)
+        self.model_changed = Event()       # (model)
+        self.view_changed = Event()        # (view) the graph shown, or how it is shown
+        self.expansion_changed = Event()   # ()
+        self.scene_changed = Event()       # (scene)
+        self.selection_changed = Event()   # (name or None)
+        self.strip_changed = Event()       # (StripPreview or None)
+        self.rows_changed = Event()        # (rows)
+        self.step_changed = Event()        # (row, after)
+        self.overlay_changed = Event()     # (OverlayState)
+        self.shapes_changed = Event()      # (view)
+        self.decorations_changed = Event()  # () tags, dimming, diff, heat, badges, cone
+        self.first_frame = Event()         # (model) its first picture is on screen
+        self.trace_requested = Event()     # (node) follow it back to its feed points
+        self.message = Event()             # (text) for the status bar
+        self.error = Event()               # (text) for a dialog
+        self.workbench.changed.connect(self.decorations_changed.emit)
+        self._views: dict = {}             # preview row key -> ViewModel of that step
+        self.reset()
+
+    def reset(self) -> None:
+        self.model = self.summary = None
+        self.original_view = self.view = None
+        self.expanded: frozenset = frozenset({""})
+        self.scene = None
+        self.selected: str | None = None
+        self._back: list = []
+        self._forward: list = []
+        self.cone = False
+        self.cone_nodes: frozenset = frozenset()
+        self.strip = None
+        self.rows: tuple = ()
+        self.step, self.after = 0, True
+        self.diff: dict = {}
+        self.overlay = OverlayState()
+        self.show_constants, self.direction = False, "TB"
+        self._views = {}
+
+    # -- model and view -------------------------------------------------------------------
+    def set_model(self, model, view, summary) -> None:
+        show_constants, direction = self.show_constants, self.direction
+        self.reset()
+        self.show_constants, self.direction = show_constants, direction
+        view.direction = direction
+        self.model, self.summary, self.original_view, self.view = model, summary, view, view
+        self.model_changed.emit(model)
+        self.view_changed.emit(view)
+        self.expansion_changed.emit()
+
+    def show_view(self, view) -> None:
+        """Show another graph (a step's result, a function body, the original)."""
+        if view is self.view:
+            self.decorations_changed.emit()
+            return
+        view.direction = self.direction
+        self.view = view
+        self.view_changed.emit(view)
+
+    def set_layout_options(self, show_constants: bool | None = None,
+                           direction: str | None = None) -> None:
+        from inspector.core.view.view_graph import ViewModel
+
+        if show_constants is not None and show_constants != self.show_constants:
+            self.show_constants = show_constants
+            if self.original_view is not None:
+                view = ViewModel(self.original_view.graph, fold_constants=not show_constants)
+                view.shapes = self.original_view.shapes
+                showing_original = self.view is self.original_view
+                self.original_view = view
+                self._views = {}
+                if showing_original:
+                    self.show_view(view)
+        if direction is not None and direction != self.direction:
+            self.direction = direction
+            if self.view is not None:
+                self.view.direction = direction
+                self.view_changed.emit(self.view)
+
+    def set_shapes(self, view, shapes: dict) -> None:
+        view.shapes = shapes
+        if view is self.view:
+            self.shapes_changed.emit(view)
+
+    # -- expansion --------------------------------------------------------------------------
+    def _set_expanded(self, expanded) -> None:
+        expanded = frozenset(expanded) | {""}
+        if expanded != self.expanded:
+            self.expanded = expanded
+            self.expansion_changed.emit()
+
+    def set_expanded(self, path: str, on: bool) -> None:
+        if not path:
+            return
+        if on:
+            parts = path.split("/")
+            self._set_expanded(self.expanded | {"/".join(parts[:i])
+                                                for i in range(1, len(parts) + 1)})
+        else:
+            self._set_expanded(p for p in self.expanded
+                               if p != path and not p.startswith(path + "/"))
+
+    def toggle_scope(self, path: str) -> None:
+        self.set_expanded(path, path not in self.expanded)
+
+    def expand_all(self) -> None:
+        if self.view is not None:
+            self._set_expanded(s.path for s in self.view.root.walk())
+
+    def collapse_all(self) -> None:
+        self._set_expanded({""})
+
+    def reveal(self, name: str) -> bool:
+        """Expand the scopes around a node so it is drawn; True if anything changed."""
+        from inspector.core.model.graph import scope_parts
+
+        parts = scope_parts(name)
+        wanted = {"/".join(parts[:i]) for i in range(1, len(parts) + 1)}
+        if wanted <= self.expanded:
+            return False
+        self._set_expanded(self.expanded | wanted)
+        return True
+
+    def visible_id(self, name: str) -> str:
+        """The item that shows node `name` now: itself or its outermost collapsed scope."""
+        if name.endswith("/") or self.view is None:
+            return name
+        return self.view.owner(name, self.expanded)
+
+    # -- scene, selection, cone ---------------------------------------------------------------
+    def set_scene(self, scene) -> None:
+        self.scene = scene
+        self.scene_changed.emit(scene)
+        self.decorations_changed.emit()
+
+    def select(self, name: str | None, record: bool = True) -> None:
+        if name == self.selected:
+            return
+        if record and self.selected is not None:
+            self._back.append(self.selected)
+            self._forward.clear()
+        self.selected = name
+        self.cone_nodes = frozenset()
+        self.selection_changed.emit(name)
+        self.decorations_changed.emit()
+
+    def back(self) -> None:
+        if self._back:
+            self._forward.append(self.selected)
+            self.select(self._back.pop(), record=False)
+
+    def forward(self) -> None:
+        if self._forward:
+            self._back.append(self.selected)
+            self.select(self._forward.pop(), record=False)
+
+    def set_cone(self, on: bool, nodes=frozenset()) -> None:
+        self.cone, self.cone_nodes = on, frozenset(nodes) if on else frozenset()
+        self.decorations_changed.emit()
+
+    # -- workbench previews ------------------------------------------------------------------
+    def set_strip(self, strip) -> None:
+        self.strip = strip
+        self.strip_changed.emit(strip)
+        self.decorations_changed.emit()
+
+    def set_rows(self, rows) -> None:
+        self.rows = tuple(rows)
+        self.rows_changed.emit(self.rows)
+        if self.step >= len(self.rows) or (self.step and self.rows[self.step].report is None):
+            self.show_step(0)
+
+    def show_step(self, row: int, after: bool | None = None) -> None:
+        """Show the graph after step `row` with what it added and changed, or the original
+        with what the step removes (row 0: the original, no diff)."""
+        from inspector.core.model.graph import Graph
+        from inspector.core.view.view_graph import ViewModel
+
+        self.after = self.after if after is None else after
+        self.step = row if 0 <= row < len(self.rows) else 0
+        report = self.rows[self.step].report if self.step else None
+        view = self.original_view
+        if report is None:
+            self.diff = {}
+        elif self.after:
+            key = self.rows[self.step].key
+            view = self._views.get(key)
+            if view is None:
+                view = self._views[key] = ViewModel(Graph(report.graph_def),
+                                                    fold_constants=not self.show_constants)
+            self.diff = {**{n: "added" for n in report.added},
+                         **{n: "changed" for n in report.changed}}
+        else:
+            self.diff = {n: "removed" for n in report.removed}
+        self.step_changed.emit(self.step, self.after)
+        if view is not None:
+            self.show_view(view)
+
+    # -- overlay -------------------------------------------------------------------------------
+    def set_overlay(self, overlay: OverlayState) -> None:
+        self.overlay = overlay
+        self.overlay_changed.emit(overlay)
+        self.decorations_changed.emit()
+
+    def trace(self, name: str) -> None:
+        self.trace_requested.emit(name)
+
+    # -- messages ------------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self.message.emit(text)
+
+    def fail(self, text: str) -> None:
+        self.error.emit(text)

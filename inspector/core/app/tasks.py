@@ -1,0 +1,128 @@
+"""One protocol for work off the GUI thread: a request per kind replaces the previous one of
+that kind; results, partial results and progress all pass one generation check, so nothing
+from a superseded or cancelled request ever reaches the state. Qt-free: the front end gives
+`post`, the way back to its own thread (gui/tasks.py), and the threads are plain Python ones
+(TensorFlow crashed importing graphs in QThreadPool threads)."""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from dataclasses import dataclass
+from typing import Callable
+
+from inspector.core.app import gc_policy
+from inspector.core.app.events import Event
+from inspector.core.errors import Cancelled
+
+
+class Work:
+    """What a running task sees: its cancel flag and the ways to report before it is done."""
+
+    def __init__(self, cancel: threading.Event, send: Callable):
+        self.cancel, self._send = cancel, send
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancel.is_set()
+
+    def check(self) -> None:
+        if self.cancel.is_set():
+            raise Cancelled()
+
+    def partial(self, value) -> None:
+        """A result so far (dropped by the receiver if this request is superseded)."""
+        self._send("partial", value)
+
+    def progress(self, done: int, total: int, text: str = "") -> None:
+        self._send("progress", (done, total, text))
+
+
+@dataclass
+class _Request:
+    generation: int
+    on_done: Callable
+    on_error: Callable | None
+    on_partial: Callable | None
+    label: str
+    cancel: threading.Event
+
+
+class Tasks:
+    """Run `work(Work)` on a thread; `on_done(result)`, `on_error(exc)`, `on_partial(value)`
+    and the progress event run on the front end's thread, for the current request only."""
+
+    def __init__(self, post: Callable[[Callable], None]):
+        self._post = post                    # runs a callable on the front end's thread
+        self._requests: dict = {}            # kind -> current _Request
+        self._generation: dict = {}
+        self._threads: list = []
+        self.busy = Event()                  # (busy: bool, label: str)
+        self.progress = Event()              # (done, total, text) of the current requests
+
+    def submit(self, kind: str, work: Callable, on_done: Callable, on_error=None,
+               on_partial=None, label: str = "") -> int:
+        self.cancel(kind, quiet=True)
+        gen = self._generation.get(kind, 0) + 1
+        self._generation[kind] = gen
+        request = _Request(gen, on_done, on_error, on_partial, label or kind, threading.Event())
+        self._requests[kind] = request
+        self.busy.emit(True, request.label)
+
+        def send(what, payload):
+            self._post(lambda: self._deliver(kind, gen, what, payload))
+
+        def run():
+            try:
+                with gc_policy.paused():
+                    result = work(Work(request.cancel, send))
+            except BaseException as exc:  # reported on the front end's thread, never raised
+                exc.__inspector_trace__ = traceback.format_exc()
+                send("error", exc)
+            else:
+                send("done", result)
+
+        thread = threading.Thread(target=run, name=f"inspector-{kind}", daemon=True)
+        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+        thread.start()
+        return gen
+
+    def _deliver(self, kind: str, gen: int, what: str, payload) -> None:
+        """The one generation check: anything of a superseded request is dropped here."""
+        request = self._requests.get(kind)
+        if request is None or request.generation != gen:
+            return
+        if what == "partial":
+            if request.on_partial is not None:
+                request.on_partial(payload)
+            return
+        if what == "progress":
+            self.progress.emit(*payload)
+            return
+        del self._requests[kind]
+        if not self._requests:
+            self.busy.emit(False, "")
+        if what == "done":
+            request.on_done(payload)
+        elif request.on_error is not None and not isinstance(payload, Cancelled):
+            request.on_error(payload)
+
+    def cancel(self, kind: str | None = None, quiet: bool = False) -> None:
+        for k in [kind] if kind else list(self._requests):
+            request = self._requests.pop(k, None)
+            if request is not None:
+                request.cancel.set()
+        if not self._requests and not quiet:
+            self.busy.emit(False, "")
+
+    def is_busy(self, kind: str | None = None) -> bool:
+        return kind in self._requests if kind else bool(self._requests)
+
+    def wait(self, seconds: float = 30.0) -> bool:
+        """Join the threads (for shutdown and tests); True when all have ended."""
+        import time
+
+        end = time.monotonic() + seconds
+        for thread in list(self._threads):
+            thread.join(max(end - time.monotonic(), 0.0))
+        return not any(t.is_alive() for t in self._threads)

@@ -1,0 +1,208 @@
+"""The canvas and its minimap following the state: layouts off the GUI thread when the view,
+the expansion or the known shapes change; decorations when anything painted on items changes;
+clicks, keys and the context menu turned into state changes; navigation and zoom."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QMenu
+
+from inspector.core.app.decorations import decorations
+from inspector.core.errors import Cancelled
+from inspector.gui.canvas.graph_canvas import edge_geometry, minimap_groups
+
+
+class CanvasController(QObject):
+    def __init__(self, state, tasks, canvas, minimap):
+        super().__init__(canvas)
+        self.state, self.tasks, self.canvas, self.minimap = state, tasks, canvas, minimap
+        self.scenes_drawn = 0
+        self.fit_next = False
+        self.pending_center: str | None = None
+        self._first_frame_of = None
+        s = state
+        s.model_changed.connect(self._model_changed)
+        s.view_changed.connect(self._view_changed)
+        s.expansion_changed.connect(self.request_layout)
+        s.shapes_changed.connect(lambda *_: self.request_layout())
+        s.scene_changed.connect(self._show_scene)
+        s.decorations_changed.connect(self.redecorate)
+        s.selection_changed.connect(self._selection_changed)
+        canvas.clicked.connect(s.select)
+        canvas.activated.connect(self._activated)
+        canvas.walk.connect(self.walk)
+        canvas.mark_key.connect(self.mark_selected)
+        canvas.context_requested.connect(self.context_menu)
+
+    # -- layout and drawing ------------------------------------------------------------------
+    def _model_changed(self, model):
+        self.fit_next = True
+        self._first_frame_of = model
+
+    def _view_changed(self, view):
+        self.fit_next = True
+        self.request_layout()
+
+    def request_layout(self):
+        view = self.state.view
+        if view is None:
+            return
+        expanded = frozenset(self.state.expanded)
+
+        def work(task):
+            scene = view.scene(expanded, task.cancel)
+            scene.geometry = edge_geometry(scene.edges, scene.items, scene.direction)
+            scene.minimap = minimap_groups(scene)
+            return scene
+
+        def failed(exc):
+            if not isinstance(exc, Cancelled):
+                self.state.fail(f"Layout failed: {exc}")
+
+        self.tasks.submit("layout", work, self.state.set_scene, failed, "Laying out")
+
+    def _show_scene(self, scene):
+        self.canvas.show_scene(scene, lambda: self._scene_built(scene),
+                               getattr(scene, "geometry", None))
+
+    def _scene_built(self, scene):
+        self.minimap.show_scene(scene, getattr(scene, "minimap", None))
+        self.scenes_drawn += 1
+        self.redecorate()
+        if self.fit_next:
+            self.fit_next = False
+            self.canvas.fit()
+        if self.pending_center:
+            name, self.pending_center = self.pending_center, None
+            self.canvas.center_on_item(self.state.visible_id(name))
+        if self._first_frame_of is not None and self._first_frame_of is self.state.model:
+            model, self._first_frame_of = self._first_frame_of, None
+            # TensorFlow work starts after the first frame (its import would delay it)
+            QTimer.singleShot(300, self, lambda: self._after_first_frame(model))
+        if not self.tasks.is_busy():
+            self.state.say(f"{len(scene.items)} items shown")
+
+    def _after_first_frame(self, model):
+        if model is self.state.model:
+            self.state.first_frame.emit(model)
+            self.infer_shapes(self.state.original_view)
+
+    def infer_shapes(self, view):
+        """Tensor shapes for edge labels, from TF's shape inference, off the GUI thread."""
+        from inspector.core.model.executor import tensorflow
+
+        if view is None:
+            return
+        graph_def = view.graph.graph_def
+
+        def work(task):
+            if not tensorflow().available():
+                return None
+            return tensorflow().infer_shapes(graph_def)
+
+        def done(shapes):
+            if shapes is not None:
+                self.state.set_shapes(view, shapes)
+
+        self.tasks.submit("shapes", work, done,
+                          lambda exc: self.state.say(f"No tensor shapes: {exc}"),
+                          "Inferring tensor shapes")
+
+    def redecorate(self):
+        self.canvas.decorate(decorations(self.state))
+
+    # -- interaction -------------------------------------------------------------------------
+    def _activated(self, item_id: str):
+        if item_id.endswith("/"):
+            self.state.toggle_scope(item_id[:-1])
+
+    def _selection_changed(self, name):
+        if self.state.cone:
+            self.set_cone(True)
+
+    def jump_to(self, name: str) -> None:
+        """Select a node, expanding scopes as needed, and centre it."""
+        self.state.select(name)
+        if self.state.reveal(name):
+            self.pending_center = name
+        else:
+            self.canvas.center_on_item(self.state.visible_id(name))
+
+    def walk(self, direction: str):
+        from inspector.core.view.navigation import neighbour
+
+        view, name = self.state.view, self.state.selected
+        if view is None or not name:
+            return
+        target = neighbour(view.graph, name, direction, view)
+        if target:
+            self.jump_to(target)
+
+    def zoom_to_selection(self):
+        if self.state.selected:
+            node = self.canvas.items_by_id.get(self.state.visible_id(self.state.selected))
+            if node is not None:
+                self.canvas.fitInView(node.sceneBoundingRect().adjusted(-150, -150, 150, 150),
+                                      Qt.KeepAspectRatio)
+
+    def set_cone(self, on: bool):
+        """Highlight everything upstream and downstream of the selected node."""
+        from inspector.core.model.reachability import downstream, upstream
+
+        view, name = self.state.view, self.state.selected
+        if not on or view is None or not name or name.endswith("/") or name not in view.graph:
+            self.state.set_cone(on)
+            return
+        graph = view.graph
+
+        def work(task):
+            return upstream(graph, [name]) | downstream(graph, [name])
+
+        self.tasks.submit("cone", work, lambda nodes: self.state.set_cone(
+            self.state.selected == name, nodes), label="Following the graph")
+
+    def mark_selected(self, kind: str):
+        name = self.state.selected
+        if not name or name.endswith("/") or self.state.view is None:
+            self.state.say("Select a node (not a scope) to mark it")
+            return
+        bench = self.state.workbench
+        (bench.toggle_input if kind == "input" else bench.toggle_output)(name)
+
+    def context_menu(self, item_id, global_pos):
+        s, bench = self.state, self.state.workbench
+        menu = QMenu(self.canvas)
+        if item_id.endswith("/"):
+            expanded = item_id[:-1] in s.expanded
+            menu.addAction("Collapse" if expanded else "Expand",
+                           lambda: s.toggle_scope(item_id[:-1]))
+        menu.addAction("Highlight upstream and downstream",
+                       lambda: (s.select(item_id), self.set_cone(True)))
+        if not item_id.endswith("/"):
+            inp = "Unmark input" if item_id in bench.inputs else "Mark as input (I)"
+            out = "Unmark output" if item_id in bench.outputs else "Mark as output (O)"
+            menu.addAction(inp, lambda: bench.toggle_input(item_id))
+            menu.addAction(out, lambda: bench.toggle_output(item_id))
+            menu.addAction("Trace to inputs", lambda: (s.select(item_id), s.trace(item_id)))
+        menu.addAction("Copy name",
+                       lambda: QApplication.clipboard().setText(item_id.rstrip("/")))
+        menu.popup(global_pos)
+        self.menu = menu
+        return menu
+
+    # -- other graphs --------------------------------------------------------------------------
+    def show_function(self, name: str) -> bool:
+        """One FunctionDef of the library as a graph of its own (_Arg/_Retval ends)."""
+        from inspector.core.view.view_graph import ViewModel
+
+        view = self.state.original_view
+        if view is None or name not in view.graph.functions:
+            self.state.say("This graph has no such function")
+            return False
+        self.state.show_view(ViewModel(view.graph.function_graph(name)))
+        self.state.say(f"Function {name} (View > Main graph to go back)")
+        return True
+
+    def show_main_graph(self) -> None:
+        if self.state.original_view is not None:
+            self.state.show_view(self.state.original_view)

@@ -1,0 +1,67 @@
+"""Opening a model off the GUI thread: sniff, ask for a SavedModel signature, load (asking
+before initialisers that are not pure computation run), summarize, hand it to the state."""
+
+from __future__ import annotations
+
+import os
+
+from inspector.core.app import gc_policy
+from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
+
+
+def signature_keys(path: str) -> list:
+    from inspector.core.loaders.savedmodel import describe, read_saved_model
+
+    if not (os.path.isdir(path) or os.path.basename(path) == "saved_model.pb"):
+        return []
+    metas = describe(read_saved_model(path))
+    return list(metas[0]["signatures"]) if metas else []
+
+
+class LoadController:
+    def __init__(self, state, tasks, dialogs):
+        self.state, self.tasks, self.dialogs = state, tasks, dialogs
+        self.auto_signature = False   # screenshots and scripts take the default signature
+
+    def open(self, path: str, signature: str | None = None, allow_unsafe: bool = False):
+        from inspector.core.analysis.summary import summarize
+        from inspector.core.loaders import load
+        from inspector.core.view.view_graph import ViewModel
+
+        fold = not self.state.show_constants
+        auto = self.auto_signature
+
+        def work(task):
+            if signature is None and not auto:
+                keys = signature_keys(path)
+                if len(keys) > 1:
+                    return ("choose", keys)
+            model = load(path, signature=signature, allow_unsafe=allow_unsafe)
+            task.check()
+            view = ViewModel(model.graph, fold_constants=fold)
+            summary = summarize(model.graph, model.known_inputs, model.known_outputs)
+            gc_policy.keep_out_of_collections()  # the model lives long
+            return ("loaded", model, view, summary)
+
+        def done(result):
+            if result[0] == "choose":
+                key = self.dialogs.choose("Choose a signature", "SavedModel signature:",
+                                          result[1])
+                if key:
+                    self.open(path, key)
+                return
+            self.state.set_model(*result[1:])
+
+        def failed(exc):
+            if isinstance(exc, Cancelled):
+                return
+            if isinstance(exc, UnsafeGraphError) and exc.findings and not allow_unsafe:
+                if self.dialogs.consent(exc, f"Loading {os.path.basename(path.rstrip('/'))}"):
+                    self.open(path, signature, allow_unsafe=True)
+                return
+            if isinstance(exc, InspectorError):
+                self.state.fail(exc.one_line())
+            else:
+                self.state.fail(f"{path}: could not open: {type(exc).__name__}: {exc}")
+
+        self.tasks.submit("load", work, done, failed, f"Opening {os.path.basename(path)}")

@@ -1,0 +1,96 @@
+"""Marked inputs and outputs: the strip preview (what stays, what goes, what still needs
+feeding) computed off the GUI thread after every change, feed points traced from an output,
+the suggested marks, and ready-to-copy names and command lines."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QApplication
+
+from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.formats import commands
+
+
+class MarksController(QObject):
+    def __init__(self, state, tasks, panel):
+        super().__init__(panel)
+        self.state, self.tasks, self.panel = state, tasks, panel
+        self.bench = state.workbench
+        self.proposals: list = []
+        self.bench.changed.connect(self._changed)
+        state.model_changed.connect(lambda *_: self._model_changed())
+        state.trace_requested.connect(self.trace)
+        panel.suggest_requested.connect(self.use_suggestions)
+        panel.proposal_chosen.connect(self._mark_proposal)
+        panel.copy_requested.connect(self.copy)
+
+    def _model_changed(self):
+        self.proposals = []
+        self.panel.show_proposals([])
+        self._changed()
+
+    def _changed(self):
+        self.panel.show_marks(self.bench.inputs, self.bench.outputs)
+        self.request_strip()
+
+    def request_strip(self):
+        from inspector.core.analysis.marks import strip_preview
+
+        view = self.state.original_view
+        if view is None:
+            return
+        ins, outs = list(self.bench.inputs), list(self.bench.outputs)
+
+        def done(preview):
+            strip = preview if outs else None
+            self.panel.show_preview(strip)
+            self.state.set_strip(strip)
+
+        self.tasks.submit("strip", lambda task: strip_preview(view.graph, ins, outs), done,
+                          label="Finding what stripping keeps")
+
+    def trace(self, name: str) -> list:
+        """Follow an output back to the places a mobile app would feed."""
+        from inspector.core.analysis.marks import trace_to_inputs
+
+        view = self.state.original_view
+        if not name or name.endswith("/") or view is None:
+            return []
+        self.proposals = trace_to_inputs(view.graph, name)
+        self.panel.show_proposals(self.proposals)
+        return self.proposals
+
+    def _mark_proposal(self, name: str):
+        if name not in self.bench.inputs:
+            self.bench.toggle_input(name)
+
+    def use_suggestions(self):
+        summary = self.state.summary
+        if summary is None:
+            return
+        ins = [c.name for c in summary.inputs if c.score >= 100][:4]
+        outs = [c.name for c in summary.outputs if c.score >= 100][:4]
+        self.bench.set_marks(ins or [c.name for c in summary.inputs[:1]],
+                             outs or [c.name for c in summary.outputs[:1]])
+
+    def command(self, key: str) -> str:
+        model = self.state.model
+        path = model.path if model else "model.pb"
+        ins, outs = self.bench.inputs, self.bench.outputs
+        shapes, types = input_shapes_and_types(self.state)
+        if key == "names":
+            return f"inputs: {','.join(ins)}\noutputs: {','.join(outs)}"
+        if key == "transform_graph":
+            return commands.transform_graph(path, ins, outs, self.bench.text or
+                                            "strip_unused_nodes")
+        if key == "benchmark_model":
+            return commands.benchmark_model(path, ins, outs, shapes, types)
+        if key == "tflite_convert":
+            return commands.tflite_convert(path, ins, outs, shapes)
+        return commands.optimize_for_inference(path, ins, outs)
+
+    def copy(self, key: str) -> str:
+        text = self.command(key)
+        QApplication.clipboard().setText(text)
+        self.state.say("Copied: " + text.splitlines()[0][:120])
+        return text

@@ -1,0 +1,116 @@
+"""The pipeline: edits from the pipeline panel applied to the workbench, the session file
+restored (never running anything by itself) and saved after edits, and the live preview
+recomputed off the GUI thread after every change."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer
+
+from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.errors import InspectorError
+
+
+class PipelineController(QObject):
+    def __init__(self, state, tasks, panel):
+        super().__init__(panel)
+        self.state, self.tasks, self.panel = state, tasks, panel
+        self.bench = state.workbench
+        self.engine = None
+        self.ready = False              # the model's session is restored
+        self.preview_done = False
+        self.overrides = None           # (inputs, outputs, transforms) from the command line
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(400)
+        self._save_timer.timeout.connect(self.autosave)
+        state.model_changed.connect(self.model_loaded)
+        state.first_frame.connect(lambda *_: self.request_preview())
+        self.bench.changed.connect(self._changed)
+        p = panel
+        p.add_requested.connect(lambda name, row: self.bench.add_step(
+            name, None if row < 0 else row))
+        p.moved.connect(self.bench.move_step)
+        p.removed.connect(self.bench.remove_step)
+        p.enabled_changed.connect(self.bench.set_enabled)
+        p.param_changed.connect(self.bench.set_param)
+        p.text_applied.connect(self.apply_text)
+        self._refresh_panel()
+
+    # -- model lifecycle ----------------------------------------------------------------------
+    def model_loaded(self, model):
+        from inspector.core.app.preview import PreviewEngine
+
+        self.ready = False
+        self.engine = PreviewEngine(model.graph.graph_def)
+        self.panel.op_types = sorted({n.op for n in model.graph})
+        try:
+            self.bench.reset()
+            self.bench.restore(model.path)
+        except InspectorError as exc:
+            self.state.fail(exc.one_line())
+        if self.bench.warnings:
+            self.state.fail("The session file was restored, but:\n" +
+                            "\n".join(self.bench.warnings))
+        overrides, self.overrides = self.overrides, None
+        if overrides:
+            ins, outs, text = overrides
+            if ins is not None or outs is not None:
+                self.bench.set_marks(ins if ins is not None else self.bench.inputs,
+                                     outs if outs is not None else self.bench.outputs)
+            if text is not None:
+                try:
+                    self.bench.set_text(text)
+                except InspectorError as exc:
+                    self.state.fail(exc.one_line())
+        self.ready = True
+        self.state.set_rows([])
+        self._refresh_panel()
+
+    def _changed(self):
+        self._refresh_panel()
+        if self.engine is None or not self.ready:
+            return
+        self._save_timer.start()
+        self.request_preview()
+
+    def _refresh_panel(self):
+        self.panel.refresh(self.bench.steps, self.bench.text_lines)
+
+    def apply_text(self, text: str):
+        try:
+            self.bench.set_text(text)
+        except InspectorError as exc:
+            self.panel.show_text_error(exc.message)
+
+    def autosave(self):
+        model = self.state.model
+        if model is None:
+            return
+        try:
+            self.bench.save(model.path)
+        except (InspectorError, OSError) as exc:
+            self.state.say(f"Session not saved: {exc}")
+
+    # -- the preview ----------------------------------------------------------------------------
+    def request_preview(self):
+        engine = self.engine
+        if engine is None or not self.ready:
+            return
+        steps = [s for s in self.bench.steps]   # values taken here, on the GUI thread
+        ins, outs = list(self.bench.inputs), list(self.bench.outputs)
+        shapes, _ = input_shapes_and_types(self.state)
+        self.preview_done = False
+
+        def work(task):
+            return engine.run(steps, ins, outs, shapes, with_flops=True, cancel=task.cancel,
+                              on_row=task.partial)
+
+        def done(rows):
+            self.state.set_rows(rows)
+            self.preview_done = True
+
+        def failed(exc):
+            self.state.fail(f"Preview failed: {exc}")
+
+        self.tasks.submit("preview", work, done, failed, self.state.set_rows,
+                          "Previewing the pipeline")

@@ -1,0 +1,109 @@
+"""The task protocol without Qt: one generation check drops results, partial results and
+progress of superseded or cancelled requests; errors and cancellation are reported right."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from inspector.core.app.tasks import Tasks
+from inspector.core.errors import Cancelled
+
+
+class Loop:
+    """A stand-in for the GUI thread: posted callables run when pumped."""
+
+    def __init__(self):
+        self.queue, self.lock = [], threading.Lock()
+
+    def post(self, fn):
+        with self.lock:
+            self.queue.append(fn)
+
+    def pump(self, seconds: float = 2.0, until=lambda: False):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            with self.lock:
+                batch, self.queue = self.queue, []
+            for fn in batch:
+                fn()
+            if until():
+                return
+            time.sleep(0.005)
+
+
+@pytest.fixture
+def loop():
+    return Loop()
+
+
+def test_partial_results_of_a_superseded_request_never_arrive(loop):
+    """The stale-row race: the old preview kept sending rows after a newer one started."""
+    tasks = Tasks(loop.post)
+    seen = []
+    release = threading.Event()
+
+    def old(task):
+        task.partial("old row 1")
+        release.wait(2)
+        task.partial("old row 2")   # sent after the new request exists
+        return "old result"
+
+    tasks.submit("preview", old, seen.append, on_partial=seen.append)
+    loop.pump(0.3, until=lambda: "old row 1" in seen)
+    tasks.submit("preview", lambda task: (task.partial("new row"), "new result")[1],
+                 seen.append, on_partial=seen.append)
+    release.set()
+    loop.pump(2.0, until=lambda: "new result" in seen and not tasks.is_busy())
+    loop.pump(0.3)
+    assert seen == ["old row 1", "new row", "new result"]
+
+
+def test_a_cancelled_request_reports_nothing_and_its_work_sees_the_flag(loop):
+    tasks = Tasks(loop.post)
+    seen, flags = [], []
+
+    def work(task):
+        for _ in range(200):
+            if task.cancelled:
+                flags.append("stopped")
+                task.check()
+            time.sleep(0.005)
+        return "finished"
+
+    tasks.submit("profile", work, seen.append, seen.append)
+    time.sleep(0.05)
+    tasks.cancel("profile")
+    assert tasks.wait(3.0)
+    loop.pump(0.2)
+    assert seen == [] and flags == ["stopped"] and not tasks.is_busy()
+
+
+def test_errors_and_progress_reach_the_current_request(loop):
+    tasks = Tasks(loop.post)
+    errors, progress, busy = [], [], []
+    tasks.progress.connect(lambda d, t, text: progress.append((d, t)))
+    tasks.busy.connect(lambda on, label: busy.append(on))
+
+    def work(task):
+        task.progress(1, 2)
+        raise ValueError("broken")
+
+    tasks.submit("check", work, lambda r: None, errors.append)
+    loop.pump(2.0, until=lambda: errors)
+    assert isinstance(errors[0], ValueError) and progress == [(1, 2)]
+    assert busy[0] is True and busy[-1] is False
+
+
+def test_cancelled_exceptions_are_not_errors(loop):
+    tasks = Tasks(loop.post)
+    errors = []
+
+    def work(task):
+        raise Cancelled()
+
+    tasks.submit("layout", work, lambda r: None, errors.append)
+    loop.pump(0.5)
+    assert errors == [] and not tasks.is_busy()
