@@ -22,17 +22,15 @@ class OverlaysController(QObject):
         self.calibration = None
         p = panel
         p.mode_changed.connect(self.set_mode)
-        p.profile_button.clicked.connect(lambda: self.profile(False))
-        p.import_timings.clicked.connect(lambda: self.import_timings())
-        p.profile_choice.currentIndexChanged.connect(self._choose_profile)
-        p.calibrate_random.clicked.connect(lambda: self.calibrate(None))
-        p.calibrate_folder.clicked.connect(self._calibrate_folder)
-        p.import_ranges.clicked.connect(lambda: self.import_ranges())
-        p.freeze_button.clicked.connect(lambda: self.freeze())
-        p.copy_tables.clicked.connect(self.copy_tables)
-        p.export_tables.clicked.connect(lambda: self.export_tables())
-        p.min_pct.valueChanged.connect(lambda *_: self._percentiles())
-        p.max_pct.valueChanged.connect(lambda *_: self._percentiles())
+        p.profile_requested.connect(lambda: self.profile(False))
+        p.import_timings_requested.connect(lambda: self.import_timings())
+        p.profile_chosen.connect(self._choose_profile)
+        p.calibrate_requested.connect(self._calibrate_requested)
+        p.import_ranges_requested.connect(lambda: self.import_ranges())
+        p.freeze_requested.connect(lambda: self.freeze())
+        p.copy_tables_requested.connect(self.copy_tables)
+        p.export_tables_requested.connect(lambda: self.export_tables())
+        p.percentiles_changed.connect(self._percentiles)
         state.overlay_changed.connect(self._show)
         state.selection_changed.connect(lambda *_: self._histogram())
         state.model_changed.connect(lambda *_: self._model_changed())
@@ -56,8 +54,8 @@ class OverlaysController(QObject):
 
     def _model_changed(self):
         self.calibration = None
-        self.p.profile_choice.clear()
-        self.p.compare.setText("")
+        self.p.show_profiles([], -1)
+        self.p.show_comparison("")
 
     def set_mode(self, mode: str) -> None:
         if mode != self.overlay.mode:
@@ -67,16 +65,11 @@ class OverlaysController(QObject):
         if 0 <= index < len(self.profiles) and index != self.overlay.current:
             self.state.set_overlay(replace(self.overlay, current=index))
 
-    def _percentiles(self) -> None:
-        self.state.set_overlay(replace(self.overlay, min_percentile=self.p.min_pct.value(),
-                                       max_percentile=self.p.max_pct.value()))
+    def _percentiles(self, lo: float, hi: float) -> None:
+        self.state.set_overlay(replace(self.overlay, min_percentile=lo, max_percentile=hi))
 
     def _show(self, overlay) -> None:
-        button = self.p.mode_buttons[overlay.mode]
-        if not button.isChecked():
-            button.setChecked(True)
-        if overlay.mode != "none":
-            self.p.tabs.setCurrentIndex(0 if overlay.mode == "timings" else 1)
+        self.p.show_mode(overlay.mode, self._legend(overlay))
         view = self.state.view
         if overlay.profile is not None and view is not None:
             self.p.show_profile(overlay.profile, view.graph)
@@ -84,7 +77,6 @@ class OverlaysController(QObject):
             from inspector.core.analysis.ranges import range_warnings
 
             self.p.show_warnings(range_warnings(chosen_ranges(overlay)))
-        self.p.legend.setText(self._legend(overlay))
 
     def _legend(self, overlay) -> str:
         if overlay.mode == "timings" and overlay.profile is not None and self.state.view:
@@ -136,21 +128,17 @@ class OverlaysController(QObject):
         ins, outs = io
         shapes, _ = input_shapes_and_types(self.state)
         graph_def = self.state.original_view.graph.graph_def
-        p = self.p
-        warmup, runs, intra, inter = p.warmup.value(), p.runs.value(), p.intra.value(), \
-            p.inter.value()
-        mode = ("random", "zeros", "npy")[p.feed_mode.currentIndex()]
-        npy_items = [i.strip() for i in p.npy.text().split(",") if i.strip()] \
-            if mode == "npy" else []
+        ps = self.p.profile_settings()  # values taken here, on the GUI thread
 
         def work(task):
             from inspector.core.loaders.arrays import load_npy, parse_npy_args
 
-            arrays = {n: load_npy(f) for n, f in parse_npy_args(npy_items).items()}
+            arrays = {n: load_npy(f) for n, f in parse_npy_args(ps.npy_items).items()}
             gd = self.graph_for_run(graph_def, ins, outs, shapes)
-            return run_profile(gd, ins, outs, shapes, "zeros" if mode == "zeros" else "random",
-                               0, arrays, warmup=warmup, runs=runs, intra=intra, inter=inter,
-                               allow_io=allow_io, cancel=task.cancel,
+            return run_profile(gd, ins, outs, shapes, "zeros" if ps.feed == "zeros" else
+                               "random", 0, arrays, warmup=ps.warmup, runs=ps.runs,
+                               intra=ps.intra, inter=ps.inter, allow_io=allow_io,
+                               cancel=task.cancel,
                                progress=lambda d, t: task.progress(d, t, f"run {d}/{t}"))
 
         def failed(exc):
@@ -167,10 +155,8 @@ class OverlaysController(QObject):
         if view is not None:
             profile.match(view.graph)
         profiles = self.profiles + (profile,)
-        self.p.profile_choice.blockSignals(True)
-        self.p.profile_choice.addItem(f"{len(profiles)}: {profile.source}")
-        self.p.profile_choice.setCurrentIndex(len(profiles) - 1)
-        self.p.profile_choice.blockSignals(False)
+        self.p.show_profiles([f"{i + 1}: {p.source}" for i, p in enumerate(profiles)],
+                             len(profiles) - 1)
         self.state.set_overlay(replace(self.overlay, profiles=profiles,
                                        current=len(profiles) - 1, mode="timings"))
 
@@ -208,12 +194,13 @@ class OverlaysController(QObject):
         return path or None
 
     # -- ranges --------------------------------------------------------------------------------
-    def _calibrate_folder(self) -> None:
-        folder = self.p.ask_folder()
-        if folder:
-            kind = "npy" if any(f.endswith(".npy") for f in os.listdir(folder)) else "images"
-            self.calibrate({"kind": kind, "path": folder, "mean": self.p.mean.value(),
-                            "std": self.p.std.value()})
+    def _calibrate_requested(self, folder) -> None:
+        if not folder:
+            self.calibrate(None)
+            return
+        cs = self.p.calibration_settings()
+        kind = "npy" if any(f.endswith(".npy") for f in os.listdir(folder)) else "images"
+        self.calibrate({"kind": kind, "path": folder, "mean": cs.mean, "std": cs.std})
 
     def calibrate(self, data: dict | None, allow_io: bool = False) -> None:
         from inspector.core.overlays.calibration import calibrate, compare_on_samples
@@ -228,9 +215,10 @@ class OverlaysController(QObject):
         if shape is None:
             self.state.fail("calibration needs a marked input with a known shape")
             return
-        data = data or {"kind": "random", "count": self.p.samples.value(), "seed": 0}
+        cs = self.p.calibration_settings()
+        data = data or {"kind": "random", "count": cs.samples, "seed": 0}
         gd = self.state.original_view.graph.graph_def
-        lo, hi = self.p.min_pct.value(), self.p.max_pct.value()
+        lo, hi = cs.min_percentile, cs.max_percentile
 
         def work(task):
             result = calibrate(gd, ins, outs, shape, data, cancel=task.cancel,
@@ -245,7 +233,7 @@ class OverlaysController(QObject):
         def done(pair):
             result, compared = pair
             self.calibration = result
-            self.p.compare.setText("\n".join(
+            self.p.show_comparison("\n".join(
                 f"{r.name}: float vs eight-bit max abs error {r.max_abs_error:.3g}"
                 + ("" if r.top1_agreement is None else
                    f", top-1 agreement {100 * r.top1_agreement:.0f}%") for r in compared)
@@ -309,8 +297,8 @@ class OverlaysController(QObject):
         if "quantize_nodes" not in steps:
             steps += " quantize_nodes"
         freeze = (f"freeze_requantization_ranges(min_max_log_file={quote(path)}, "
-                  f"min_percentile={self.p.min_pct.value():g}, "
-                  f"max_percentile={self.p.max_pct.value():g})")
+                  f"min_percentile={self.overlay.min_percentile:g}, "
+                  f"max_percentile={self.overlay.max_percentile:g})")
         bench.set_text(" ".join(s for s in steps.split(" ") if s) + " " + freeze
                        if "freeze_requantization_ranges" not in steps else steps)
         return path

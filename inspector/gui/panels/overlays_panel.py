@@ -3,6 +3,8 @@ ranges (calibrated in one click or imported), drawn on the graph with charts and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -12,9 +14,39 @@ from PySide6.QtWidgets import (QButtonGroup, QComboBox, QDoubleSpinBox, QFileDia
                                QVBoxLayout, QWidget)
 
 
+@dataclass(frozen=True)
+class ProfileSettings:
+    warmup: int
+    runs: int
+    intra: int
+    inter: int
+    feed: str            # "random", "zeros" or "npy"
+    npy_items: tuple     # NAME=FILE.npy
+
+
+@dataclass(frozen=True)
+class CalibrationSettings:
+    samples: int
+    mean: float
+    std: float
+    min_percentile: float
+    max_percentile: float
+
+
 class OverlaysPanel(QWidget):
+    """Timings and ranges: asks by signals, shows what the controller hands it."""
+
     jump = Signal(str)
     mode_changed = Signal(str)
+    profile_requested = Signal()
+    import_timings_requested = Signal()
+    profile_chosen = Signal(int)
+    calibrate_requested = Signal(object)      # None: random inputs; else a folder path
+    import_ranges_requested = Signal()
+    freeze_requested = Signal()
+    copy_tables_requested = Signal()
+    export_tables_requested = Signal()
+    percentiles_changed = Signal(float, float)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -39,6 +71,54 @@ class OverlaysPanel(QWidget):
         lay.addLayout(row)
         lay.addWidget(self.legend)
         lay.addWidget(self.tabs)
+        self.profile_button.clicked.connect(self.profile_requested.emit)
+        self.import_timings.clicked.connect(self.import_timings_requested.emit)
+        self.profile_choice.currentIndexChanged.connect(self.profile_chosen.emit)
+        self.calibrate_random.clicked.connect(lambda: self.calibrate_requested.emit(None))
+        self.calibrate_folder.clicked.connect(self._ask_calibration_folder)
+        self.import_ranges.clicked.connect(self.import_ranges_requested.emit)
+        self.freeze_button.clicked.connect(self.freeze_requested.emit)
+        self.copy_tables.clicked.connect(self.copy_tables_requested.emit)
+        self.export_tables.clicked.connect(self.export_tables_requested.emit)
+        for box in (self.min_pct, self.max_pct):
+            box.valueChanged.connect(lambda *_: self.percentiles_changed.emit(
+                self.min_pct.value(), self.max_pct.value()))
+
+    # -- what the controller reads --------------------------------------------------------
+    def profile_settings(self) -> ProfileSettings:
+        feed = ("random", "zeros", "npy")[self.feed_mode.currentIndex()]
+        items = tuple(i.strip() for i in self.npy.text().split(",") if i.strip()) \
+            if feed == "npy" else ()
+        return ProfileSettings(self.warmup.value(), self.runs.value(), self.intra.value(),
+                               self.inter.value(), feed, items)
+
+    def calibration_settings(self) -> CalibrationSettings:
+        return CalibrationSettings(self.samples.value(), self.mean.value(), self.std.value(),
+                                   self.min_pct.value(), self.max_pct.value())
+
+    # -- what the controller shows ----------------------------------------------------------
+    def show_mode(self, mode: str, legend: str) -> None:
+        button = self.mode_buttons[mode]
+        if not button.isChecked():
+            button.setChecked(True)
+        if mode != "none":
+            self.tabs.setCurrentIndex(0 if mode == "timings" else 1)
+        self.legend.setText(legend)
+
+    def show_profiles(self, labels: list, current: int) -> None:
+        self.profile_choice.blockSignals(True)
+        self.profile_choice.clear()
+        self.profile_choice.addItems(labels)
+        self.profile_choice.setCurrentIndex(current)
+        self.profile_choice.blockSignals(False)
+
+    def show_comparison(self, text: str) -> None:
+        self.compare.setText(text)
+
+    def _ask_calibration_folder(self) -> None:
+        folder = self.ask_folder()
+        if folder:
+            self.calibrate_requested.emit(folder)
 
     def _timings_tab(self) -> QWidget:
         w = QWidget()
