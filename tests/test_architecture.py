@@ -26,3 +26,21 @@ def test_opening_a_pb_does_not_import_tensorflow(fx):
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert int(proc.stdout.split()[0]) > 500
+
+
+QT_FREE_TESTS = ["tests/test_state.py", "tests/test_tasks.py", "tests/test_preview.py",
+                 "tests/test_layout.py", "tests/test_graph_model.py",
+                 "tests/test_transform_syntax.py", "tests/test_view_graph.py",
+                 "tests/test_robustness.py"]
+
+
+def test_the_core_tests_pass_without_pyside6():
+    """The Qt-free parts work where PySide6 is not installed at all (a CLI-only install)."""
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tests", "no_qt"),
+               TF_CPP_MIN_LOG_LEVEL="3")
+    env.pop("QT_QPA_PLATFORM", None)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:pytest-qt",
+                           "-p", "no:cacheprovider", *QT_FREE_TESTS], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "passed" in proc.stdout and "PySide6" not in proc.stdout

@@ -5,14 +5,15 @@ import os
 import numpy as np
 
 from inspector.core.model.attrs import DType, Shape, TensorValue
-from inspector.core.model.graph import parse_input
+from inspector.core.model.graph import InputRef, parse_input
 from inspector.core.loaders import load
 
 
 def test_inputs_edges_and_consumers(fx):
     g = load(os.path.join(fx, "v1_training.pb")).graph
-    assert parse_input("a:2") == parse_input("a:2") and parse_input("a:2").port == 2
-    assert parse_input("^a").control and str(parse_input("^a")) == "^a"
+    assert parse_input("a:2") == InputRef("a", 2, False)
+    assert parse_input("^a") == InputRef("a", -1, True) and str(parse_input("^a")) == "^a"
+    assert parse_input("f:output:1") == InputRef("f", 1, False)  # function-body style
     relu = g.node("relu1")
     assert relu.data_inputs[0].node == "bn1/FusedBatchNorm"
     assert any(e.dst == "relu1" for e in g.consumers("bn1/FusedBatchNorm"))

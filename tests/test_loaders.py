@@ -5,6 +5,8 @@ import os
 import numpy as np
 import pytest
 
+from tests.fixtures.hostile.manifest import LOADER_CASES as MANIFEST
+
 from conftest import run_cli
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders import load
@@ -110,29 +112,32 @@ def test_unknown_signature_lists_the_available_ones(fx):
     assert "no signature 'nope' (available: embed, serving_default)" in err
 
 
-BAD = {
-    "empty.pb": "file is empty",
-    "truncated.pb": "file is truncated",
-    "random.pb": "not a TensorFlow model",
-    "notes.pbtxt": "text file is not a GraphDef",
-    "bad_field.pbtxt": 'no field named "colour"',
-    "duplicate.pb": "node 'dup': duplicate node name",
-    "empty_dir": "directory holds no model",
-    "missing.pb": "no such file or directory",
-}
+LOADER_CASES = [c for c in MANIFEST if not c[4]]  # the isolated ones run in test_hostile
 
 
-@pytest.mark.parametrize("name", sorted(BAD))
-@pytest.mark.parametrize("command", ["summarize", "dot"])
-def test_malformed_input_gives_one_clear_line_and_exit_2(fx, tmp_path, name, command):
-    path = os.path.join(fx, "bad", name)
-    extra = ["-o", str(tmp_path / "out.dot")] if command == "dot" else []
-    code, out, err = run_cli(command, path, *extra)
-    assert code == 2
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert path in lines[0] and BAD[name] in lines[0]
-    assert "Traceback" not in err and not out
+@pytest.mark.parametrize("case", LOADER_CASES, ids=[c[0].__name__ for c in LOADER_CASES])
+def test_every_manifest_input_loads_or_fails_with_its_message(case, tmp_path):
+    """The loaders on the hostile-input manifest (the same inputs and messages the CLI and
+    the app are tested with): a ModelLoadError naming the problem, or a graph."""
+    from inspector.core.errors import InspectorError
+
+    make, expect, message, overrides, _ = case
+    expect, message = overrides.get("summarize", (expect, message))
+    path = make(str(tmp_path))
+    if expect in ("error", "refused"):
+        with pytest.raises(InspectorError) as info:
+            load(path)
+        assert message in info.value.one_line()
+        assert "\n" not in info.value.one_line()
+    else:
+        try:
+            model = load(path)
+        except InspectorError as exc:
+            assert expect == "clean", exc.one_line()
+            return
+        assert len(model.graph) > 0
+        if expect == "problems":
+            assert any(message in p for p in model.problems)
 
 
 def test_unreadable_file_is_reported():

@@ -8,7 +8,6 @@ import pytest
 from inspector.core.model.executor import tensorflow
 
 from inspector.core.model import tensors
-from inspector.core.model.graph import Graph
 from inspector.core.loaders import load
 from inspector.core.analysis.numeric_check import numeric_check
 from inspector.core.transforms import REGISTRY, run_pipeline
@@ -177,7 +176,13 @@ def test_round_weights_compresses_like_eight_bits(fx):
     assert rounded.serialized_bytes == pytest.approx(before.serialized_bytes, rel=0.01)
     assert rounded.gzip_bytes < 0.5 * before.gzip_bytes  # measured 0.46 on random weights
     assert quant.serialized_bytes < 0.3 * before.serialized_bytes
-    assert Graph(gd) is not None and np.isfinite(rounded.gzip_bytes)
+    # every big constant now holds at most 257 distinct values (num_steps=256 buckets, both
+    # ends included): the rounding really happened
+    out = run_pipeline(gd, "round_weights")[-1].graph_def
+    big = [n for n in out.node if n.op == "Const" and
+           tensors.element_count(n.attr["value"].tensor) > 1024]
+    assert big and all(len(np.unique(tensors.to_numpy(n.attr["value"].tensor))) <= 257
+                       for n in big)
 
 
 def duplicated_graph():
@@ -322,3 +327,51 @@ def test_fold_constants_never_executes_file_ops(tmp_path):
     out = run_pipeline(g, "fold_constants", [], ["out"])[-1].graph_def
     assert [n.op for n in out.node] == ["Const", "ReadFile", "Identity"]
     assert not any(b"do not read me" in n.SerializeToString() for n in out.node)
+
+
+# Every registered transform and the test that checks it against TF's engine (oracle) or by
+# its behaviour; the test below fails when a transform is added without one.
+COVERAGE = {
+    "strip_unused_nodes": "test_matches_tensorflow_engine",
+    "remove_nodes": "test_matches_tensorflow_engine",
+    "quantize_weights": "test_matches_tensorflow_engine",
+    "round_weights": "test_matches_tensorflow_engine",
+    "backport_concatv2": "test_matches_tensorflow_engine",
+    "sort_by_execution_order": "test_matches_tensorflow_engine",
+    "remove_control_dependencies": "test_matches_tensorflow_engine",
+    "remove_device": "test_matches_tensorflow_engine",
+    "set_device": "test_matches_tensorflow_engine",
+    "rename_op": "test_matches_tensorflow_engine",
+    "remove_attribute": "test_matches_tensorflow_engine",
+    "rename_attribute": "test_matches_tensorflow_engine",
+    "fold_batch_norms": "test_matches_tensorflow_engine",
+    "fold_old_batch_norms": "test_fold_old_batch_norms_matches_tf_for_v1_and_folds_v3",
+    "fold_constants": "test_fold_constants_structure_and_numerics_match_tensorflow",
+    "optimize_for_inference": "test_optimize_for_inference_step",
+    "obfuscate_names": "test_python_versions_match_tensorflow_engine",
+    "add_default_attributes": "test_python_versions_match_tensorflow_engine",
+    "insert_logging": "test_python_versions_match_tensorflow_engine",
+    "merge_duplicate_nodes": "test_merge_duplicate_nodes_like_tensorflow_with_a_stable_survivor",
+    "freeze_requantization_ranges": "test_quantize_log_and_freeze_ranges_match_tensorflow",
+    "quantize_nodes": "test_quantize_nodes_equals_tensorflow_up_to_twin_names",
+    **{name: "test_native_transforms.test_native_transform_changes_its_graph_as_tf_does"
+       for name in ("fuse_resize_and_conv", "fuse_pad_and_conv", "fuse_resize_pad_and_conv",
+                    "flatten_atrous_conv", "inline_partitionedcall", "backport_tensor_array_v3",
+                    "sparsify_gather", "rename_node")},
+}
+
+
+def test_every_registered_transform_has_an_oracle_or_behaviour_case():
+    import importlib
+
+    assert set(COVERAGE) == set(REGISTRY), set(REGISTRY) ^ set(COVERAGE)
+    for name, test in COVERAGE.items():
+        module, _, function = test.rpartition(".")
+        holder = importlib.import_module(module) if module else globals()
+        assert callable(getattr(holder, function, None) if module else holder.get(function)), \
+            (name, test)
+    oracle_specs = " ".join(t for _, t, _ in ORACLE_CASES + PYTHON_VS_NATIVE)
+    for name, test in COVERAGE.items():
+        if test in ("test_matches_tensorflow_engine",
+                    "test_python_versions_match_tensorflow_engine"):
+            assert name in oracle_specs, name

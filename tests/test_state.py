@@ -1,0 +1,119 @@
+"""The application state without Qt: every change emits, the history walks back and forth,
+steps show their graphs and diffs, and decorations(state) says what each item shows."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from inspector.core.analysis.marks import strip_preview
+from inspector.core.analysis.summary import summarize
+from inspector.core.app.decorations import decorations
+from inspector.core.app.state import AppState, OverlayState
+from inspector.core.loaders import load
+from inspector.core.view.view_graph import ViewModel
+
+
+@pytest.fixture
+def state(fx):
+    model = load(os.path.join(fx, "inception_jpeg.pb"))
+    s = AppState()
+    s.set_model(model, ViewModel(model.graph), summarize(model.graph))
+    return s
+
+
+def _recorder(state, *names):
+    seen = []
+    for name in names:
+        getattr(state, name).connect(lambda *a, n=name: seen.append(n))
+    return seen
+
+
+def _lay_out(state):
+    state.set_scene(state.view.scene(state.expanded))
+
+
+def test_every_change_emits_what_listeners_need(state):
+    seen = _recorder(state, "expansion_changed", "selection_changed", "decorations_changed",
+                     "view_changed")
+    state.set_expanded("mixed/tower_0", True)
+    assert {"mixed", "mixed/tower_0"} <= state.expanded and seen == ["expansion_changed"]
+    seen.clear()
+    state.select("softmax")
+    assert seen == ["selection_changed", "decorations_changed"]
+    seen.clear()
+    state.workbench.toggle_output("softmax")
+    assert seen == ["decorations_changed"]
+    seen.clear()
+    state.set_layout_options(direction="LR")
+    assert seen == ["view_changed"] and state.view.direction == "LR"
+
+
+def test_history_and_reveal(state):
+    for name in ("Mul", "pool", "softmax"):
+        state.select(name)
+    state.back()
+    assert state.selected == "pool"
+    state.back()
+    state.forward()
+    assert state.selected == "pool"
+    assert state.visible_id("mixed/tower_1/conv/Conv2D") == "mixed/"
+    assert state.reveal("mixed/tower_1/conv/Conv2D")
+    assert state.visible_id("mixed/tower_1/conv/Conv2D") == "mixed/tower_1/conv/Conv2D"
+    assert not state.reveal("mixed/tower_1/conv/Conv2D")
+
+
+def test_decorations_tags_dimming_and_cone(state):
+    state.workbench.set_marks(["Mul"], ["softmax"])
+    state.set_strip(strip_preview(state.original_view.graph, ["Mul"], ["softmax"]))
+    _lay_out(state)
+    d = decorations(state)
+    assert d.tags == {"Mul": "IN", "softmax": "OUT"}
+    assert "DecodeJpeg" in d.dimmed and "softmax" not in d.dimmed  # stripping drops it
+    state.select("pool")
+    state.set_cone(True, {"pool", "softmax", "mixed/join"})
+    d = decorations(state)
+    assert d.selected == "pool" and {"softmax", "mixed/"} <= d.cone and "pool" not in d.cone
+    assert "Sub" in d.dimmed
+
+
+def test_a_step_shows_its_graph_and_diff(state, fx):
+    from inspector.core.app.preview import PreviewEngine
+    from inspector.core.transforms import parse_transforms
+
+    engine = PreviewEngine(state.model.graph.graph_def)
+    rows = engine.run(parse_transforms("remove_nodes(op=Identity, op=CheckNumerics)"),
+                      ["Mul"], ["softmax"], with_flops=False)
+    state.set_rows(rows)
+    seen = _recorder(state, "view_changed", "step_changed")
+    state.show_step(1)
+    assert state.view is not state.original_view and seen == ["step_changed", "view_changed"]
+    assert set(state.diff.values()) <= {"added", "changed"} and state.diff
+    state.show_step(1, after=False)
+    assert state.view is state.original_view and set(state.diff.values()) == {"removed"}
+    _lay_out(state)
+    assert "removed" in decorations(state).diff.values()
+    state.set_rows(rows[:1])  # the pipeline shrank: back to the original
+    assert state.step == 0 and state.diff == {}
+
+
+def test_overlay_heat_and_badges_sum_into_collapsed_scopes(state):
+    from inspector.core.overlays.profiling import NodeTime, Profile
+
+    times = {"mixed/tower_0/conv/Conv2D": 2.0, "mixed/tower_1/conv/Conv2D": 1.0, "pool": 4.0}
+    profile = Profile({n: NodeTime(n, "Conv2D", ms) for n, ms in times.items()}, "test")
+    state.set_overlay(OverlayState(mode="timings", profiles=(profile,), current=0))
+    _lay_out(state)
+    d = decorations(state)
+    assert d.badges["mixed/"] == "3.000 ms" and d.badges["pool"] == "4.000 ms"
+    assert d.heat["pool"] != d.heat["mixed/"]
+
+
+def test_set_model_resets_everything_but_layout_options(state, fx):
+    state.select("softmax")
+    state.set_layout_options(direction="LR")
+    model = load(os.path.join(fx, "while_v1.pb"))
+    state.set_model(model, ViewModel(model.graph), summarize(model.graph))
+    assert state.selected is None and state.expanded == {""} and state.rows == ()
+    assert state.direction == "LR" and state.view.direction == "LR"
