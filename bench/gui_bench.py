@@ -154,9 +154,8 @@ def measure_pipeline_edit(app, path: str, inputs: list, outputs: list, transform
     """Time from a pipeline edit to the first preview numbers, and the longest GUI stall."""
     from PySide6.QtCore import QSettings
 
-    from inspector.gui.main_window import MainWindow
-
     from inspector.core.app.workbench import session_path
+    from inspector.gui.main_window import MainWindow
 
     if os.path.exists(session_path(path)):
         os.remove(session_path(path))  # start from a clean workbench, not the last run's

@@ -27,7 +27,8 @@ def build(path: str) -> None:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     import tensorflow as tf
     from tensorflow.python.framework.convert_to_constants import (
-        convert_variables_to_constants_v2)
+        convert_variables_to_constants_v2,
+    )
 
     model = tf.keras.applications.InceptionV3(weights=None)
 
@@ -56,9 +57,9 @@ def timed(fn, runs: int):
 
 
 def main() -> None:
-    from inspector.core.tf import engine, runtime
-    from inspector.core.loaders import load
     from inspector.core.analysis.metrics import compute_metrics
+    from inspector.core.loaders import load
+    from inspector.core.tf import engine, runtime
     from inspector.core.transforms import run_pipeline
 
     os.makedirs(CACHE, exist_ok=True)

@@ -3,6 +3,7 @@
 import os
 
 from conftest import DEMO, run_cli
+
 from inspector.core.loaders import load
 
 

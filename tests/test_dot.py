@@ -5,12 +5,12 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from conftest import run_cli
-from inspector.core.formats.dot_export import render, styled_dot, tf_dot
-from inspector.core.model.graph import Graph
-from inspector.core.loaders import load
 from test_summary import reference_graph
+
+from inspector.core.formats.dot_export import render, styled_dot, tf_dot
+from inspector.core.loaders import load
+from inspector.core.model.graph import Graph
 
 
 def test_tf_style_is_exactly_graph_to_dot():

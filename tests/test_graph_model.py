@@ -4,9 +4,9 @@ import os
 
 import numpy as np
 
+from inspector.core.loaders import load
 from inspector.core.model.attrs import DType, Shape, TensorValue
 from inspector.core.model.graph import InputRef, parse_input
-from inspector.core.loaders import load
 
 
 def test_inputs_edges_and_consumers(fx):

@@ -5,10 +5,10 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from conftest import DEMO
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from conftest import DEMO
 from inspector.core.formats.dot_export import render
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -138,19 +138,18 @@ def test_properties_of_a_constant_and_npy_export(qtbot, window, fx, tmp_path):
 
 
 def test_exports_write_files_that_parse(qtbot, window, tmp_path):
-    from inspector.gui.canvas import exporting
 
     open_and_wait(qtbot, window, DEMO)
     for tf_style, name in ((False, "styled.dot"), (True, "tf.dot")):
-        exporting.export_dot(window, tf_style, str(tmp_path / name))
+        window.exporter.dot(tf_style, str(tmp_path / name))
         qtbot.waitUntil(lambda n=name: (tmp_path / n).exists() and not window.tasks.is_busy(),
                         timeout=30000)
         ET.fromstring(render((tmp_path / name).read_text(), "svg"))
     assert (tmp_path / "tf.dot").read_text().startswith("digraph graphname {")
-    svg = exporting.export_svg(window, str(tmp_path / "view.svg"), whole=True)
+    svg = window.exporter.svg(str(tmp_path / "view.svg"), whole=True)
     root = ET.parse(svg).getroot()
     assert root.tag.endswith("svg") and len(list(root.iter())) > 20
-    png = exporting.export_png(window, True, str(tmp_path / "whole.png"))
+    png = window.exporter.png(True, str(tmp_path / "whole.png"))
     from PySide6.QtGui import QImage
 
     image = QImage(png)

@@ -3,9 +3,8 @@
 import os
 
 import pytest
-from PySide6.QtCore import Qt
-
 from conftest import run_cli
+from PySide6.QtCore import Qt
 from test_gui import open_and_wait, wait_drawn
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -9,11 +9,11 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
-
-from inspector.core.loaders import load
-from inspector.core.analysis.metrics import compute_metrics
-from inspector.core.transforms import run_pipeline
 from test_gui import open_and_wait, wait_drawn
+
+from inspector.core.analysis.metrics import compute_metrics
+from inspector.core.loaders import load
+from inspector.core.transforms import run_pipeline
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -4,13 +4,12 @@ import os
 
 import numpy as np
 import pytest
-
-from tests.fixtures.hostile.manifest import LOADER_CASES as MANIFEST
-
 from conftest import run_cli
+
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders import load
 from inspector.core.loaders.savedmodel import describe, read_saved_model
+from tests.fixtures.hostile.manifest import LOADER_CASES as MANIFEST
 
 
 @pytest.mark.parametrize("name,kind,text", [

@@ -4,12 +4,16 @@ import os
 
 import numpy as np
 import pytest
-
 from conftest import run_cli
+
+from inspector.core.loaders import load
 from inspector.core.model.executor import tensorflow
 from inspector.core.model.graph import Graph
-from inspector.core.loaders import load
-from inspector.core.overlays.profiling import parse_benchmark_output, parse_chrome_trace, run_profile
+from inspector.core.overlays.profiling import (
+    parse_benchmark_output,
+    parse_chrome_trace,
+    run_profile,
+)
 from inspector.core.overlays.stat_summarizer import StatSummarizer
 
 
@@ -121,8 +125,8 @@ def test_profile_cli_prints_benchmark_tables(fx):
 
 
 def test_calibration_runs_tf_freezes_like_tf_and_stays_close(fx, tmp_path):
-    from inspector.core.overlays.calibration import calibrate, compare_on_samples
     from inspector.core.analysis.ranges import parse_log
+    from inspector.core.overlays.calibration import calibrate, compare_on_samples
     from inspector.core.transforms import run_pipeline
 
     path = os.path.join(fx, "inception_jpeg.pb")

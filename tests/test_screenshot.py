@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
+
 from inspector.core.model.op_categories import COLOURS
 
 
@@ -88,9 +88,9 @@ def test_screenshot_of_the_pipeline_preview(tmp_path, fx):
 
 @pytest.mark.parametrize("overlay", ["timings", "ranges"])
 def test_screenshot_of_each_overlay(tmp_path, fx, overlay):
+    from conftest import run_cli
     from PySide6.QtGui import QColor, QImage
 
-    from conftest import run_cli
     from inspector.core.overlays.decorate import heat_colour
 
     model = os.path.join(fx, "inception_jpeg.pb")

@@ -5,14 +5,14 @@ import os
 
 import numpy as np
 import pytest
-
 from conftest import run_cli
+
+from inspector.core.analysis.summary import summarize
+from inspector.core.formats.summary_format import tf_summary_text
+from inspector.core.loaders import load
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
 from inspector.core.model.humanize import cpp_std_sort, tf_human_readable_num
-from inspector.core.loaders import load
-from inspector.core.analysis.summary import summarize
-from inspector.core.formats.summary_format import tf_summary_text
 
 REFERENCE_TEXT = """\
 Found 1 possible inputs: (name=input, type=float(1), shape=[1,4]) 

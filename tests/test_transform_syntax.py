@@ -2,8 +2,11 @@
 
 import pytest
 
-from inspector.core.transforms.syntax import (TransformSyntaxError, format_transforms,
-                                              parse_transforms)
+from inspector.core.transforms.syntax import (
+    TransformSyntaxError,
+    format_transforms,
+    parse_transforms,
+)
 
 SEED = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '
         'op=CheckNumerics) fold_constants(ignore_errors=true) fold_batch_norms '

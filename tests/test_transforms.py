@@ -5,11 +5,10 @@ import os
 import numpy as np
 import pytest
 
-from inspector.core.model.executor import tensorflow
-
-from inspector.core.model import tensors
-from inspector.core.loaders import load
 from inspector.core.analysis.numeric_check import numeric_check
+from inspector.core.loaders import load
+from inspector.core.model import tensors
+from inspector.core.model.executor import tensorflow
 from inspector.core.transforms import REGISTRY, run_pipeline
 from inspector.core.transforms.base import TransformError
 

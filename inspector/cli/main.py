@@ -42,8 +42,8 @@ def _load(args):
 
 
 def cmd_summarize(args) -> int:
-    from inspector.core.formats import summary_format
     from inspector.core.analysis.summary import summarize
+    from inspector.core.formats import summary_format
 
     model = _load(args)
     if args.format == "tf":

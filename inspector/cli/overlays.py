@@ -37,11 +37,11 @@ def cmd_profile(args) -> int:
 def cmd_calibrate(args) -> int:
     import os
 
+    from inspector.core.formats.writer import atomic_write, check_target, write_graph
     from inspector.core.overlays.calibration import calibrate, compare_on_samples
-    from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
-    from inspector.core.formats.writer import atomic_write, write_graph
-
-    from inspector.core.formats.writer import check_target
+    from inspector.core.transforms.freeze_requantization_ranges import (
+        freeze_with_ranges,
+    )
 
     inputs, outputs = split_names(args.inputs), split_names(args.outputs)
     # every output path is checked before the (long) work, so nothing is written on a refusal
@@ -88,7 +88,11 @@ def cmd_calibrate(args) -> int:
 def cmd_ranges(args) -> int:
     import math
 
-    from inspector.core.analysis.ranges import parse_log, percentile_range, range_warnings
+    from inspector.core.analysis.ranges import (
+        parse_log,
+        percentile_range,
+        range_warnings,
+    )
     from inspector.core.loaders.files import read_text
 
     for flag, value in (("--min_percentile", args.min_percentile),

@@ -73,11 +73,11 @@ def metrics_table(rows: list) -> str:
 
 
 def cmd_transform(args) -> int:
-    from inspector.core.model.executor import tensorflow
     from inspector.core.analysis.metrics import compute_metrics
+    from inspector.core.formats.writer import check_target, write_graph
+    from inspector.core.model.executor import tensorflow
     from inspector.core.transforms import parse_transforms, run_pipeline
     from inspector.core.transforms.pipeline import check_names
-    from inspector.core.formats.writer import check_target, write_graph
 
     specs = parse_transforms(args.transforms or "")
     if not specs:

@@ -8,12 +8,19 @@ import os
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QProgressBar,
-                               QPushButton)
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QProgressBar,
+    QPushButton,
+)
 
 from inspector.core.app.state import AppState
-from inspector.gui.canvas import exporting
-from inspector.gui.canvas.graph_canvas import GraphCanvas, Minimap
+from inspector.gui.canvas.exporting import Exporter
+from inspector.gui.canvas.graph_canvas import GraphCanvas
+from inspector.gui.canvas.minimap import Minimap
 from inspector.gui.controllers.canvas_controller import CanvasController
 from inspector.gui.controllers.load_controller import LoadController
 from inspector.gui.controllers.marks_controller import MarksController
@@ -108,6 +115,7 @@ class MainWindow(QMainWindow):
         self.preview = PreviewController(s, t, self.preview_panel, self.dialogs)
         self.marks = MarksController(s, t, self.workbench_panel)
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
+        self.exporter = Exporter(s, t, self.canvas)
 
     def _build_status(self):
         self.status_label = QLabel("")
@@ -139,15 +147,13 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "Open SavedModel &folder…", self.open_folder_dialog)
         self.recent_menu = file_menu.addMenu("Open &recent")
         file_menu.addSeparator()
-        self._action(file_menu, "Export DOT (styled)…", lambda: exporting.export_dot(self, False))
-        self._action(file_menu, "Export DOT (TF graph_to_dot)…",
-                     lambda: exporting.export_dot(self, True))
-        self._action(file_menu, "Export view as SVG…", lambda: exporting.export_svg(self))
-        self._action(file_menu, "Export whole graph as SVG…",
-                     lambda: exporting.export_svg(self, whole=True))
-        self._action(file_menu, "Export view as PNG…", lambda: exporting.export_png(self, False))
-        self._action(file_menu, "Export whole graph as PNG…",
-                     lambda: exporting.export_png(self, True))
+        ex = self.exporter
+        self._action(file_menu, "Export DOT (styled)…", lambda: ex.dot(False))
+        self._action(file_menu, "Export DOT (TF graph_to_dot)…", lambda: ex.dot(True))
+        self._action(file_menu, "Export view as SVG…", lambda: ex.svg())
+        self._action(file_menu, "Export whole graph as SVG…", lambda: ex.svg(whole=True))
+        self._action(file_menu, "Export view as PNG…", lambda: ex.png(False))
+        self._action(file_menu, "Export whole graph as PNG…", lambda: ex.png(True))
         self._action(file_menu, "&Save optimized graph…", lambda: self.preview.save_graph(),
                      QKeySequence.Save)
         file_menu.addSeparator()

@@ -6,7 +6,6 @@ import math
 from dataclasses import dataclass, field
 
 
-
 def _n(shape) -> int:
     return math.prod(shape)
 

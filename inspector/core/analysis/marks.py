@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.core.analysis.preprocessing import find_preprocessing_chains
+from inspector.core.analysis.summary import dtype_of, shape_of
 from inspector.core.model import op_categories
 from inspector.core.model.graph import Graph, node_name_from_input
-from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.model.reachability import upstream
-from inspector.core.analysis.summary import dtype_of, shape_of
 
 FEED_OPS = {"Placeholder", "PlaceholderWithDefault"}
 

@@ -6,10 +6,15 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 
+from inspector.core.analysis.flops import (
+    DEVICE_PRESETS,
+    FlopReport,
+    count_flops,
+    latency_ms,
+)
 from inspector.core.model import protos, tensors
-from inspector.core.model.parameters import parameter_counts
-from inspector.core.analysis.flops import DEVICE_PRESETS, FlopReport, count_flops, latency_ms
 from inspector.core.model.graph import Graph
+from inspector.core.model.parameters import parameter_counts
 
 
 @dataclass

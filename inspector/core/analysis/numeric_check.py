@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from inspector.core.model import dtypes
-from inspector.core.errors import InspectorError
+from inspector.core.errors import (
+    InspectorError,
+    UnsafeGraphError,  # noqa: F401  (callers catch it from here)
+)
+from inspector.core.model import dtypes, safety
 from inspector.core.model.graph import Graph, node_name_from_input
-from inspector.core.errors import UnsafeGraphError  # noqa: F401  (callers catch it from here)
-from inspector.core.model import safety
-
 
 MAX_FEED_BYTES = 2 ** 30
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from inspector.core.model.attrs import decode
 from inspector.core.errors import InspectorError
+from inspector.core.model.attrs import decode
 from inspector.core.model.graph import Graph
 
 

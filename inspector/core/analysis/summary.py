@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph import Graph, Node
-from inspector.core.model.parameters import VARIABLE_OPS, tf_summarize_counts, variable_elements
+from inspector.core.model.parameters import (
+    VARIABLE_OPS,
+    tf_summarize_counts,
+    variable_elements,
+)
 from inspector.core.model.reachability import downstream
-from inspector.core.analysis.preprocessing import find_preprocessing_chains
 
 UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}
 FINAL_OPS = {"Softmax": "class probabilities", "Sigmoid": "probabilities",

@@ -131,7 +131,11 @@ class PreviewEngine:
     def _with_flops(self, row, known: dict, skey: tuple) -> Metrics:
         hit = self._flops.get((row.key, skey))
         if hit is None:
-            from inspector.core.analysis.flops import DEVICE_PRESETS, count_flops, latency_ms
+            from inspector.core.analysis.flops import (
+                DEVICE_PRESETS,
+                count_flops,
+                latency_ms,
+            )
             from inspector.core.model.graph import Graph
 
             report = count_flops(Graph(row.graph_def), carried_shapes(row.graph_def, known))

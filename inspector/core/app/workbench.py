@@ -8,12 +8,22 @@ import os
 import time
 
 from inspector.core.app.events import Event
-from inspector.core.app.session_file import (SESSION_VERSION, SessionError, outside_folder,
-                                             parse_session, read_session, session_path)
+from inspector.core.app.session_file import (
+    SESSION_VERSION,
+    SessionError,
+    outside_folder,
+    parse_session,
+    read_session,
+    session_path,
+)
 from inspector.core.errors import InspectorError
 
 MAX_TEXT = 1_000_000
-from inspector.core.transforms.syntax import TransformSpec, format_transforms, parse_transforms
+from inspector.core.transforms.syntax import (
+    TransformSpec,
+    format_transforms,
+    parse_transforms,
+)
 
 
 class Workbench:

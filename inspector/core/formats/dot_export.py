@@ -6,12 +6,12 @@ import os
 import shutil
 import subprocess
 
-from inspector.core.model import op_categories, tensors
+from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
 from inspector.core.errors import InspectorError
+from inspector.core.formats.writer import atomic_write, check_target
+from inspector.core.model import op_categories, tensors
 from inspector.core.model.graph import Graph
 from inspector.core.model.reachability import between
-from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
-from inspector.core.formats.writer import atomic_write, check_target
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
 

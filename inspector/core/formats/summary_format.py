@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import json
 
+from inspector.core.analysis.summary import (
+    UNLIKELY_OUTPUT_OPS,
+    op_histogram,
+    tf_parameter_counts,
+)
 from inspector.core.model import tensors
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph import Graph, node_name_from_input
-from inspector.core.model.humanize import cpp_std_sort, human_bytes, tf_human_readable_num
-from inspector.core.analysis.summary import UNLIKELY_OUTPUT_OPS, op_histogram, tf_parameter_counts
+from inspector.core.model.humanize import (
+    cpp_std_sort,
+    human_bytes,
+    tf_human_readable_num,
+)
 
 
 def _tf_shape_text(node) -> str:

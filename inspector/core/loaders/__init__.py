@@ -6,12 +6,12 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-from inspector.core.model import protos
 from inspector.core.errors import InspectorError, ModelLoadError
-from inspector.core.model.graph import Graph
 from inspector.core.loaders import files
 from inspector.core.loaders import sniff as sniffing
 from inspector.core.loaders.protofile import parse
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
 
 
 @dataclass

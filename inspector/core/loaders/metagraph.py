@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from inspector.core.model import protos
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders.protofile import parse
+from inspector.core.model import protos
 
 
 def check_checkpoint(prefix: str, path: str) -> None:
@@ -25,7 +25,10 @@ def load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe=
             raise ModelLoadError("freezing with a checkpoint needs output node names", path=path)
         check_checkpoint(checkpoint, path)
         if not allow_unsafe:
-            from inspector.core.loaders.load_time import metagraph_restore_findings, refuse
+            from inspector.core.loaders.load_time import (
+                metagraph_restore_findings,
+                refuse,
+            )
 
             refuse(metagraph_restore_findings(meta), path, "restoring the checkpoint")
         from inspector.core.model.executor import tensorflow

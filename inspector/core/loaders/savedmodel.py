@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
-from inspector.core.model import protos, tensors
-from inspector.core.model.dtypes import dtype_name
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders.protofile import parse
+from inspector.core.model import protos, tensors
+from inspector.core.model.dtypes import dtype_name
 
 DEFAULT_SIGNATURE = "serving_default"
 
@@ -44,7 +44,12 @@ def read_saved_model(path: str):
     import stat
 
     from inspector.core.loaders import files, read_bytes
-    from inspector.core.loaders.sniff import SAVEDMODEL, looks_like_text, saved_model_file, sniff
+    from inspector.core.loaders.sniff import (
+        SAVEDMODEL,
+        looks_like_text,
+        saved_model_file,
+        sniff,
+    )
 
     st = files.stat_input(path)
     model_file = saved_model_file(path) if stat.S_ISDIR(st.st_mode) else path

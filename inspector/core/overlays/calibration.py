@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from inspector.core.errors import InspectorError
-from inspector.core.errors import Cancelled
-from inspector.core.overlays.decorate import original_name  # noqa: F401  (re-exported)
 from inspector.core.analysis.ranges import RangeLog, parse_log, percentile_range
+from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.overlays.decorate import original_name  # noqa: F401  (re-exported)
 
 LOGGING = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'
 
@@ -99,8 +98,8 @@ def compare_on_samples(original, quantized, inputs: list, outputs: list, samples
                        input_shapes=None, allow_io: bool = False) -> list:
     """(output, max abs error, top-1 agreement) of the eight-bit graph against the float one
     over the calibration inputs."""
-    from inspector.core.model.executor import tensorflow
     from inspector.core.analysis.numeric_check import compare
+    from inspector.core.model.executor import tensorflow
 
     refs, gots = [], []
     for x in samples:

@@ -72,9 +72,9 @@ def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode=
                 seed=0, arrays=None, warmup=1, runs=10, intra=0, inter=1, allow_io=False,
                 cancel=None, progress=None) -> Profile:
     """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs."""
-    from inspector.core.model.executor import tensorflow
     from inspector.core.analysis.numeric_check import make_inputs
     from inspector.core.model import safety
+    from inspector.core.model.executor import tensorflow
     from inspector.core.model.protos import step_stats_pb2
 
     for label, value, least in (("runs", runs, 1), ("warmup", warmup, 0), ("intra", intra, 0),

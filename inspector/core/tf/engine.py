@@ -6,11 +6,14 @@ from inspector.core.errors import InspectorError
 from inspector.core.model import protos, safety
 from inspector.core.tf.runtime import first_line, serialized, tf, to_tf
 
+
 @serialized
 def run_native_transform(graph_def, inputs: list, outputs: list, transforms: str):
     """Apply transforms with TensorFlow's own C++ graph transform engine."""
     tf()
-    from tensorflow.python.util._pywrap_transform_graph import TransformGraphWithStringInputs
+    from tensorflow.python.util._pywrap_transform_graph import (
+        TransformGraphWithStringInputs,
+    )
 
     safety.check_no_recursion(graph_def)
     try:

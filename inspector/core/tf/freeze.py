@@ -6,10 +6,12 @@ from __future__ import annotations
 from inspector.core.errors import ModelLoadError
 from inspector.core.tf.runtime import first_line, serialized, tf, to_ours
 
+
 def _freeze_concrete(fn):
     """Freeze a concrete function: variables to constants, function calls inlined."""
     from tensorflow.python.framework.convert_to_constants import (
-        convert_variables_to_constants_v2)
+        convert_variables_to_constants_v2,
+    )
 
     frozen = convert_variables_to_constants_v2(fn)
     graph_def = to_ours(frozen.graph.as_graph_def())
@@ -97,7 +99,8 @@ def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: st
             if missing:
                 raise ValueError(f"output node '{missing[0]}' is not in the graph")
             from tensorflow.python.framework.convert_to_constants import (
-                convert_variables_to_constants_from_session_graph)
+                convert_variables_to_constants_from_session_graph,
+            )
 
             frozen = convert_variables_to_constants_from_session_graph(
                 sess, graph.as_graph_def(), [o.split(":")[0] for o in outputs])

@@ -6,6 +6,7 @@ from __future__ import annotations
 from inspector.core.model import protos, safety
 from inspector.core.tf.runtime import first_line, serialized, tf, to_tf
 
+
 def _with_input_shapes(graph_def, input_shapes: dict):
     gd = protos.GraphDef()
     gd.CopyFrom(graph_def)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from inspector.core.tf.runtime import serialized, tf
 
+
 @serialized
 def stateful_ops(ops) -> set:
     """The op types among `ops` that TF registers as stateful (or does not know at all)."""

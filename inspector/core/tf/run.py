@@ -9,6 +9,7 @@ from inspector.core.model import safety
 from inspector.core.tf.graphs import import_graph
 from inspector.core.tf.runtime import first_line, serialized, tensor_name, tf, to_tf
 
+
 @serialized
 def evaluate_tensors(graph_def, tensor_names: list) -> list:
     """Run a (constant) graph in TensorFlow and return the values of the named tensors.

@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from inspector.core.transforms.base import TransformError, transform
-from inspector.core.transforms.graph_utils import Pattern, const_value, replace_matching, tensor_const
+from inspector.core.transforms.graph_utils import (
+    Pattern,
+    const_value,
+    replace_matching,
+    tensor_const,
+)
 
 PATTERN = Pattern("Mul", [Pattern("Conv2D|MatMul|DepthwiseConv2dNative",
                                   [Pattern("*"), Pattern("Const")]),

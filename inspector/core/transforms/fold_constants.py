@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from inspector.core.model import protos
+from inspector.core.model import protos, safety
 from inspector.core.model.graph import node_name_from_input
-from inspector.core.model import safety
 from inspector.core.model.reachability import upstream
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const

@@ -10,8 +10,12 @@ import numpy as np
 
 from inspector.core.model import protos
 from inspector.core.transforms.base import TransformError, transform
-from inspector.core.transforms.graph_utils import (Pattern, const_value, replace_matching,
-                                                   tensor_const)
+from inspector.core.transforms.graph_utils import (
+    Pattern,
+    const_value,
+    replace_matching,
+    tensor_const,
+)
 
 BN_OPS = "BatchNormWithGlobalNormalization|FusedBatchNorm|FusedBatchNormV2|FusedBatchNormV3"
 _CONV = Pattern("Conv2D", [Pattern("*"), Pattern("Const")])

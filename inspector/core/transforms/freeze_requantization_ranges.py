@@ -5,7 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from inspector.core.transforms.base import Param, TransformError, transform
-from inspector.core.transforms.graph_utils import copy_graph, rename_node_inputs, tensor_const
+from inspector.core.transforms.graph_utils import (
+    copy_graph,
+    rename_node_inputs,
+    tensor_const,
+)
 
 
 def freeze_with_ranges(graph_def, ranges: dict, ctx=None):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from inspector.core.model import protos
 from inspector.core.transforms.base import Param, TransformError, transform
-from inspector.core.transforms.graph_utils import canonical_input_name, rename_node_inputs
+from inspector.core.transforms.graph_utils import (
+    canonical_input_name,
+    rename_node_inputs,
+)
 
 SUFFIX = "__print__"
 

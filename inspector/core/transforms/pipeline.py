@@ -7,7 +7,12 @@ from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import INPUT_SYNTAX, node_name_from_input
-from inspector.core.transforms.base import REGISTRY, Context, TransformError, check_params
+from inspector.core.transforms.base import (
+    REGISTRY,
+    Context,
+    TransformError,
+    check_params,
+)
 from inspector.core.transforms.syntax import TransformSpec, parse_transforms
 
 

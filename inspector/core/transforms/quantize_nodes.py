@@ -15,8 +15,13 @@ import numpy as np
 from inspector.core.model import protos
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.transforms.base import Param, TransformError, transform
-from inspector.core.transforms.graph_utils import (Pattern, copy_graph, rename_node_inputs,
-                                                   replace_matching, tensor_const)
+from inspector.core.transforms.graph_utils import (
+    Pattern,
+    copy_graph,
+    rename_node_inputs,
+    replace_matching,
+    tensor_const,
+)
 from inspector.core.transforms.merge_duplicate_nodes import merge_duplicate_nodes
 from inspector.core.transforms.pipeline import validate
 

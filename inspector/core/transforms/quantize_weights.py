@@ -6,7 +6,7 @@ import numpy as np
 
 from inspector.core.model import protos
 from inspector.core.transforms.base import Param, transform
-from inspector.core.transforms.graph_utils import copy_graph, const_value, tensor_const
+from inspector.core.transforms.graph_utils import const_value, copy_graph, tensor_const
 
 
 def weight_range(values: np.ndarray) -> tuple:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.transforms.base import Param, TransformError, transform
-from inspector.core.transforms.graph_utils import Pattern, rename_node_inputs, replace_matching
+from inspector.core.transforms.graph_utils import (
+    Pattern,
+    rename_node_inputs,
+    replace_matching,
+)
 
 
 @transform("remove_nodes", "clean up",

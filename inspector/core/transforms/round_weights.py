@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from inspector.core.transforms.base import Param, transform
-from inspector.core.transforms.graph_utils import copy_graph, const_value, tensor_const
+from inspector.core.transforms.graph_utils import const_value, copy_graph, tensor_const
 
 FLT_MIN = np.float32(np.finfo(np.float32).tiny)
 

@@ -8,11 +8,11 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
+from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.graph import Graph, scope_of, scope_parts
 from inspector.core.model.parameters import const_elements
 from inspector.core.view.layout import LayoutResult, layered_layout
-from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
 
 NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
 

@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QApplication, QMenu
 
 from inspector.core.app.decorations import decorations
 from inspector.core.errors import Cancelled
-from inspector.gui.canvas.graph_canvas import edge_geometry, minimap_groups
+from inspector.gui.canvas.edges import edge_geometry
+from inspector.gui.canvas.minimap import minimap_groups
 
 
 class CanvasController(QObject):

@@ -204,7 +204,9 @@ class OverlaysController(QObject):
 
     def calibrate(self, data: dict | None, allow_io: bool = False) -> None:
         from inspector.core.overlays.calibration import calibrate, compare_on_samples
-        from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
+        from inspector.core.transforms.freeze_requantization_ranges import (
+            freeze_with_ranges,
+        )
 
         io = self._io_or_report()
         if io is None:

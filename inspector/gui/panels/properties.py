@@ -6,12 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QFileDialog, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
+from inspector.core.analysis.summary import dtype_of, shape_of
 from inspector.core.model.attrs import TensorValue
 from inspector.core.model.humanize import human_bytes
-from inspector.core.analysis.summary import dtype_of, shape_of
 from inspector.core.model.tensors import format_shape
 
 
@@ -154,8 +161,9 @@ class PropertiesPanel(QWidget):
                                                   "NumPy (*.npy)")
         if not path:
             return None
-        from inspector.core.formats.writer import atomic_write
         import io
+
+        from inspector.core.formats.writer import atomic_write
 
         buf = io.BytesIO()
         np.save(buf, self.tensor, allow_pickle=False)

@@ -1,0 +1,146 @@
+"""Scene items for nodes, collapsed scopes and expanded scope frames, painted with level of
+detail: plain boxes far away, labels, shapes, tags and badges close up."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsRectItem
+
+from inspector.core.model.humanize import tf_human_readable_num
+from inspector.core.model.op_categories import COLOURS
+
+TEXT = QColor("#1d1d1d")
+
+BORDER = QColor("#555555")
+
+ACCENT = QColor("#d0342c")
+
+DIFF = {"added": QColor("#2e8b57"), "removed": QColor("#c0392b"), "changed": QColor("#d4a017")}
+
+CONE = QColor("#1f6fd1")
+
+
+def _font(size: float, bold: bool = False) -> QFont:
+    font = QFont()
+    font.setPointSizeF(size)
+    font.setBold(bold)
+    return font
+
+
+class NodeItem(QGraphicsRectItem):
+    """A node, a collapsed scope (box with counts) or an expanded scope's frame. Its bounding
+    box is the C++ rect item's, so indexing tens of thousands of them calls no Python."""
+
+    def __init__(self, item, ink: QColor = TEXT):
+        super().__init__(-3, -3, item.w + 6, item.h + 6)
+        self.setPen(Qt.NoPen)
+        self.item = item
+        self.ink = ink  # text drawn on the canvas background (follows the palette)
+        self.selected = False
+        self.dimmed = False
+        self.in_cone = False
+        self.badge = ""          # overlay text above the box (role, timing, range ...)
+        self.tag = ""            # "IN" / "OUT" for marked inputs and outputs
+        self.diff = ""           # "added", "removed", "changed" against the original
+        self.heat = None         # overlay fill colour (timings, ranges), replaces the category
+        self.setPos(item.x, item.y)
+        self.setZValue(-10 if item.kind == "frame" else 1)
+        self.setAcceptHoverEvents(True)
+        tip = item.id.rstrip("/")
+        if item.kind != "node":
+            tip += f"\n{item.child_count} nodes, {tf_human_readable_num(item.params)} parameters"
+            if item.alike > 1:
+                tip += f"\none of {item.alike} sibling scopes with the same ops"
+            tip += f"\n{item.op_mix}" if item.op_mix else ""
+        else:
+            tip += f"\n{item.label}" + "".join(f"\n{b.name}: {b.dtype} {b.shape}"
+                                               for b in item.badges[:8])
+        self.setToolTip(tip)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        it = self.item
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        rect = QRectF(0, 0, it.w, it.h)
+        fill = QColor(self.heat or COLOURS.get(it.category, COLOURS["other"]))
+        if self.dimmed:
+            fill.setAlpha(70)
+        if lod < 0.35 and it.kind != "frame" and not (self.selected or self.in_cone or
+                                                         self.diff or self.tag):
+            painter.fillRect(rect, fill)  # far away: a plain box is all the eye can see
+            return
+        pen = QPen(ACCENT if self.selected else (CONE if self.in_cone else
+                                                 DIFF.get(self.diff, BORDER)))
+        pen.setWidthF(3.0 if self.selected or self.in_cone or self.diff else 1.0)
+        if self.diff == "removed":
+            pen.setStyle(Qt.DashLine)
+        if it.kind == "frame":
+            pen.setStyle(Qt.DashLine if not self.selected else Qt.SolidLine)
+            painter.setPen(pen)
+            light = QColor(fill)
+            light.setAlpha(38)
+            painter.setBrush(QBrush(light))
+            painter.drawRoundedRect(rect, 8, 8)
+            if lod > 0.25:
+                painter.setFont(_font(9, True))
+                painter.setPen(self.ink if not self.dimmed else QColor("#999999"))
+                painter.drawText(QRectF(8, 2, it.w - 16, 20), Qt.AlignLeft | Qt.AlignVCenter,
+                                 f"{it.label}  ({it.child_count} nodes)")
+            return
+        painter.setPen(pen)
+        painter.setBrush(QBrush(fill))
+        radius = 10 if it.kind == "node" else 4
+        if it.kind == "scope":  # a stacked look says "there is more inside"
+            painter.drawRoundedRect(rect.adjusted(4, 4, 4, 4), radius, radius)
+        painter.drawRoundedRect(rect, radius, radius)
+        if lod < 0.35:
+            return  # too small for text: colour and shape are what you see
+        painter.setPen(TEXT if not self.dimmed else QColor("#8a8a8a"))
+        if it.kind == "scope":
+            painter.setFont(_font(9, True))
+            painter.drawText(QRectF(6, 3, it.w - 12, 18), Qt.AlignCenter,
+                             f"{it.label}  [{it.child_count}]")
+            painter.setFont(_font(7.5))
+            extra = f"{tf_human_readable_num(it.params)} params" if it.params else ""
+            painter.drawText(QRectF(6, 21, it.w - 12, 20), Qt.AlignCenter,
+                             " · ".join(x for x in (it.op_mix, extra) if x))
+            if it.alike > 1:  # a repeated block: the same op mix as its siblings
+                painter.setFont(_font(7, True))
+                painter.setPen(QColor("#3b3b3b"))
+                painter.drawText(QRectF(it.w - 44, it.h - 15, 40, 13), Qt.AlignRight,
+                                 f"≡{it.alike}")
+            self._paint_tags(painter, it)
+            return
+        painter.setFont(_font(8.5, True))
+        painter.drawText(QRectF(6, 2, it.w - 12, 17), Qt.AlignCenter, it.label)
+        painter.setFont(_font(7.5))
+        if it.sublabel and it.sublabel != it.label:
+            painter.drawText(QRectF(6, 18, it.w - 12, 16), Qt.AlignCenter,
+                             _elide(it.sublabel, it.w))
+        if it.badges and lod > 0.6:
+            painter.setFont(_font(6.5))
+            b = it.badges[0]
+            more = f" +{len(it.badges) - 1}" if len(it.badges) > 1 else ""
+            painter.drawText(QRectF(4, it.h - 16, it.w - 8, 14), Qt.AlignCenter,
+                             _elide(f"◆ {b.shape}{more}", it.w))
+        self._paint_tags(painter, it)
+
+    def _paint_tags(self, painter, it) -> None:
+        if self.badge:
+            painter.setFont(_font(7, True))
+            painter.setPen(self.ink)
+            painter.drawText(QRectF(0, -14, it.w, 13), Qt.AlignCenter, self.badge)
+        if self.tag:
+            colour = QColor("#2e7d32") if self.tag == "IN" else QColor("#6a1b9a")
+            box = QRectF(-6, -9, 30, 15)
+            painter.setPen(Qt.NoPen)
+            painter.setBrush(colour)
+            painter.drawRect(box)
+            painter.setPen(QColor("white"))
+            painter.setFont(_font(7, True))
+            painter.drawText(box, Qt.AlignCenter, self.tag)
+
+
+def _elide(text: str, width: float) -> str:
+    limit = max(int(width / 5.6), 4)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
