@@ -8,7 +8,6 @@ transform_bench.py for the 30k-node and Inception v3 graphs, and the test fixtur
 
 from __future__ import annotations
 
-import glob
 import os
 import statistics
 import sys
@@ -17,6 +16,8 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+from tests.fixtures import fixture_dir  # noqa: E402
+
 from inspector.core.tf.executor import install  # noqa: E402
 
 install()  # TensorFlow work runs in this process
@@ -113,9 +114,7 @@ def main() -> None:
     from inspector.gui.app import tune_runtime
 
     tune_runtime()
-    fixtures = sorted(glob.glob(os.path.join(ROOT, "tests", ".fixture-cache", "*",
-                                             "mobilenet_v2.pb")))
-    paths = [p for p in [fixtures[-1] if fixtures else None,
+    paths = [p for p in [os.path.join(fixture_dir(), "mobilenet_v2.pb"),
                          os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb"),
                          os.path.join(ROOT, "bench", ".cache", "big_30000_100.pb")]
              if p and os.path.exists(p)]

@@ -9,7 +9,6 @@ DAGs of 1,000 and 3,000 nodes. Prints seconds and edge crossings between adjacen
 
 from __future__ import annotations
 
-import glob
 import os
 import random
 import sys
@@ -17,6 +16,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+from tests.fixtures import fixture_dir  # noqa: E402
+
 
 
 def crossings(positions: dict, edges: list) -> int:
@@ -100,8 +101,7 @@ def random_dag(n: int, seed: int = 3):
 
 
 def main() -> None:
-    levels = [level_of(p) for p in sorted(glob.glob(os.path.join(
-        ROOT, "tests", ".fixture-cache", "*", "mobilenet_v2.pb")))[-1:]]
+    levels = [level_of(os.path.join(fixture_dir(), "mobilenet_v2.pb"))]
     big = os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb")
     if os.path.exists(big):
         levels.append(level_of(big))

@@ -6,7 +6,6 @@ Run: .venv/bin/python bench/overlays_bench.py
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import sys
@@ -14,6 +13,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+from tests.fixtures import fixture_dir  # noqa: E402
+
 from inspector.core.tf.executor import install  # noqa: E402
 
 install()  # TensorFlow work runs in this process
@@ -23,8 +24,7 @@ def profiling_overhead() -> None:
     from inspector.core.loaders import load
     from inspector.core.overlays.profiling import run_profile
 
-    found = sorted(glob.glob(os.path.join(ROOT, "tests", ".fixture-cache", "*",
-                                          "mobilenet_v2.pb")))
+    found = [os.path.join(fixture_dir(), "mobilenet_v2.pb")]
     if not found:
         print("profiling: build the test fixtures first (run the tests once)")
         return

@@ -2,45 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
-from importlib import metadata
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from inspector.core.tf.executor import install  # noqa: E402
+from tests.fixtures import fixture_dir  # noqa: E402,F401  (the session fixture below)
 
 install()  # core functions called by the tests run TensorFlow in this process
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CACHE = os.path.join(ROOT, "tests", ".fixture-cache")
-BUILDER = os.path.join(ROOT, "tests", "fixtures", "build.py")
 DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
-
-
-def _tf_version() -> str:
-    for dist in ("tensorflow-cpu", "tensorflow"):
-        try:
-            return metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            continue
-    return "none"
-
-
-def fixture_dir() -> str:
-    with open(BUILDER, "rb") as fh:
-        key = hashlib.sha256(fh.read() + _tf_version().encode()).hexdigest()[:16]
-    out = os.path.join(CACHE, key)
-    if not os.path.isdir(out):
-        os.makedirs(CACHE, exist_ok=True)
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-        subprocess.run([sys.executable, "-m", "tests.fixtures.build", out], cwd=ROOT, env=env,
-                       check=True, stdout=subprocess.DEVNULL)
-    return out
 
 
 @pytest.fixture(scope="session")
