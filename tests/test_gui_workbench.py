@@ -239,7 +239,10 @@ def cell(window, row: int, column: int) -> str:
 
 
 def click_row(qtbot, window, row: int) -> None:
-    """Click a row of the preview table as a user would."""
+    """Click a row of the preview table as a user would (once the view has laid it out)."""
     table = window.preview_panel.table
-    rect = table.visualRect(window.preview_panel.model.index(row, 0))
-    qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=rect.center())
+    index = window.preview_panel.model.index(row, 0)
+    table.scrollTo(index)
+    qtbot.waitUntil(lambda: table.visualRect(index).isValid(), timeout=5000)
+    qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=table.visualRect(index).center())
+    qtbot.waitUntil(lambda: window.state.step == row, timeout=5000)
