@@ -81,10 +81,16 @@ def test_flops_equal_tensorflow_profiler(fx, name, shape):
     assert "raspberry-pi-3 (5 GFLOP/s)" in out
 
 
-def test_flops_lists_nodes_with_unknown_shapes(fx):
+def test_flops_say_what_they_assume_and_what_they_cannot_count(fx):
     code, out, err = run_cli("flops", os.path.join(fx, "v1_training.pb"))
     assert code == 0, err
+    assert "batch 1 assumed for input 'input'" in out  # not 0 FLOPs for an open batch
+    code, out, err = run_cli("flops", os.path.join(fx, "v1_training.pb"), "--input_shape",
+                             "input=?,8,8,1")  # the batch left open on purpose
+    assert code == 0, err
     assert "not counted (unknown shapes; give --input_shape)" in out
+    code, out, err = run_cli("flops", os.path.join(fx, "while_v1.pb"))
+    assert code == 2 and "FLOPs cannot be counted" in err  # never a silent 0
 
 
 def test_check_reports_errors_and_refuses_file_ops(fx, tmp_path):

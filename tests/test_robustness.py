@@ -71,7 +71,7 @@ def test_serialization_keeps_every_graph_def_field():
     gd.versions.bad_consumers.append(3)
     gd.debug_info.files.append("model.py")
     gd.debug_info.traces["a"].file_line_cols.add(file_index=0, line=7, col=3)
-    assert protos.serialize_graph_def(gd) == gd.SerializeToString()
+    assert protos.serialize_graph_def(gd) == gd.SerializeToString(deterministic=True)
     assert protos.graph_def_size(gd) == gd.ByteSize()
 
 

@@ -61,15 +61,18 @@ def metrics_table(rows: list) -> str:
     header = f"{'step':<28} {'nodes':>12} {'size':>22} {'gzip':>22} {'params':>18} {'FLOPs':>18}"
     lines = [header, "-" * len(header)]
     for label, m in rows:
-        flops = m.flops.total if m.flops else None
-        base_flops = base.flops.total if base.flops else None
+        flops = m.flops.total if m.flops and m.flops.known else None
+        base_flops = base.flops.total if base.flops and base.flops.known else None
         lines.append(
             f"{label[:28]:<28} {_fmt_delta(m.node_count, base.node_count, str):>12} "
             f"{_fmt_delta(m.serialized_bytes, base.serialized_bytes, human_bytes):>22} "
             f"{_fmt_delta(m.gzip_bytes, base.gzip_bytes, human_bytes):>22} "
             f"{_fmt_delta(m.const_parameters + m.variable_parameters, base.const_parameters + base.variable_parameters, tf_human_readable_num):>18} "  # noqa: E501
-            f"{_fmt_delta(flops, base_flops, tf_human_readable_num):>18}")
-    return "\n".join(lines)
+            f"{_fmt_delta(flops, base_flops, tf_human_readable_num) if flops is not None else 'unknown':>18}")  # noqa: E501
+    notes = sorted({note for _, m in rows if m.flops for note in m.flops.assumed} |
+                   {f"FLOPs unknown: {m.flops.unknown}" for _, m in rows
+                    if m.flops and m.flops.unknown})
+    return "\n".join(lines + [f"({note})" for note in notes])
 
 
 def cmd_transform(args) -> int:
@@ -125,8 +128,12 @@ def cmd_flops(args) -> int:
     speed = args.gflops * 1e9 if args.gflops else None
     m = compute_metrics(graph_def, parse_input_shapes(args.input_shape), True, speed)
     f = m.flops
+    if f.unknown:
+        raise InspectorError(f"FLOPs cannot be counted: {f.unknown}", path=args.model)
     print(f"Total FLOPs: {f.total:,} ({tf_human_readable_num(f.total)}); "
           f"TF's flops registry counts {f.tf_total:,} ({tf_human_readable_num(f.tf_total)})")
+    for note in f.assumed:
+        print(f"  ({note}; give --input_shape for another size)")
     for name, ms in m.latency_ms.items():
         rate = DEVICE_PRESETS.get(name, speed)
         print(f"  estimated latency on {name} ({rate / 1e9:g} GFLOP/s): {ms:.1f} ms")

@@ -99,9 +99,25 @@ class FlopReport:
     total: int = 0                                   # plus the ops TF leaves out
     unknown_shape: list = field(default_factory=list)  # counted ops whose shapes are unknown
     ops: dict = field(default_factory=dict)          # op type -> flops
+    assumed: list = field(default_factory=list)      # e.g. "batch 1 for input 'pixels'"
+    unknown: str = ""                                # why FLOPs cannot be counted at all
 
     def top(self, n: int = 10) -> list:
         return sorted(self.per_node.items(), key=lambda kv: -kv[1])[:n]
+
+    @property
+    def known(self) -> bool:
+        return not self.unknown
+
+    def describe(self, human) -> str:
+        """The total as people should read it: unknown with its reason, or with what was
+        assumed and what could not be counted."""
+        if self.unknown:
+            return f"unknown ({self.unknown})"
+        notes = list(self.assumed)
+        if self.unknown_shape:
+            notes.append(f"{len(self.unknown_shape)} ops without known shapes not counted")
+        return human(self.total) + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def count_flops(graph, shapes: dict) -> FlopReport:
@@ -135,7 +151,13 @@ def count_flops(graph, shapes: dict) -> FlopReport:
         rep.ops[node.op] = rep.ops.get(node.op, 0) + value
         if node.op in TF_REGISTRY:
             rep.tf_total += value
+    if rep.unknown_shape and not rep.per_node:
+        rep.unknown = "no shapes are known for the ops that do the arithmetic"
     return rep
+
+
+def unknown_flops(reason: str) -> FlopReport:
+    return FlopReport(unknown=reason)
 
 
 def _attrs(node) -> dict:

@@ -11,6 +11,7 @@ from inspector.core.analysis.flops import (
     FlopReport,
     count_flops,
     latency_ms,
+    unknown_flops,
 )
 from inspector.core.model import protos, tensors
 from inspector.core.model.graph import Graph
@@ -59,18 +60,6 @@ def gzip_size(data: bytes, exact: bool = False) -> int:
     return int(len(data) * compressed / sampled) + 18
 
 
-def carried_shapes(graph_def, known: dict) -> dict:
-    """Shapes for a transformed graph without asking TF again: transforms keep a node's
-    name when its output stays the same tensor, and constants carry their own shapes."""
-    out = {}
-    for node in graph_def.node:
-        if node.op == "Const" and "value" in node.attr:
-            out[node.name] = [tensors.shape_dims(node.attr["value"].tensor.tensor_shape)]
-        elif node.name in known:
-            out[node.name] = known[node.name]
-    return out
-
-
 def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: bool = True,
                     flops_per_second: float | None = None, shapes: dict | None = None,
                     with_gzip: bool = True) -> Metrics:
@@ -85,13 +74,66 @@ def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: boo
     m = Metrics(size, packed, const, var, len(graph_def.node),
                 dict(Counter(n.op for n in graph_def.node).most_common()))
     if with_flops:
-        graph = Graph(graph_def)
-        if shapes is None:
-            from inspector.core.model.executor import tensorflow
-            shapes = tensorflow().infer_shapes(graph_def, input_shapes)
-        m.flops = count_flops(graph, shapes)
-        speeds = dict(DEVICE_PRESETS)
-        if flops_per_second:
-            speeds["custom"] = flops_per_second
-        m.latency_ms = {k: latency_ms(m.flops.total, v) for k, v in speeds.items()}
+        m.flops = flop_report(graph_def, input_shapes) if shapes is None else \
+            count_flops(Graph(graph_def), shapes)
+        m.latency_ms = latencies(m.flops, flops_per_second)
     return m
+
+
+def flop_report(graph_def, input_shapes: dict | None = None) -> FlopReport:
+    """FLOPs from TF's shape inference on this graph (open inputs defaulted and said so), or
+    unknown with TF's reason."""
+    shapes, assumed, failure = infer_shapes(graph_def, input_shapes)
+    if failure:
+        return unknown_flops(failure)
+    report = count_flops(Graph(graph_def), shapes)
+    report.assumed = assumed
+    return report
+
+
+def latencies(report: FlopReport, flops_per_second: float | None = None) -> dict:
+    """Estimated ms per device class (none when the FLOPs are unknown)."""
+    if report is None or report.unknown:
+        return {}
+    speeds = dict(DEVICE_PRESETS)
+    if flops_per_second:
+        speeds["custom"] = flops_per_second
+    return {k: latency_ms(report.total, v) for k, v in speeds.items()}
+
+
+def default_input_shapes(graph_def, given: dict | None) -> tuple[dict, list]:
+    """Input shapes for counting: the given ones, and for Placeholders the graph leaves open
+    the batch of the given ones (1 when none is given) and 1 for other unknown sizes, each
+    said in words."""
+    shapes, assumed = dict(given or {}), []
+    batch = next((dims[0] for dims in shapes.values() if dims and dims[0]), 1)
+    for node in graph_def.node:
+        if node.op != "Placeholder" or node.name in shapes or "shape" not in node.attr:
+            continue
+        dims = tensors.shape_dims(node.attr["shape"].shape)
+        if dims is None or None not in dims:
+            continue
+        shapes[node.name] = tuple(batch if i == 0 and d is None else 1 if d is None else d
+                                  for i, d in enumerate(dims))
+        assumed.append(f"batch {batch} assumed for input '{node.name}'" if dims[0] is None and
+                       None not in dims[1:] else
+                       f"unknown sizes of input '{node.name}' taken as {batch} and 1")
+    return shapes, assumed
+
+
+def infer_shapes(graph_def, input_shapes: dict | None = None) -> tuple[dict, list, str]:
+    """(shapes, assumptions, failure): TF's shape inference with open inputs defaulted, or the
+    reason it failed (a training graph TF cannot import, no TensorFlow, ...)."""
+    from inspector.core.errors import InspectorError
+    from inspector.core.model.executor import tensorflow
+
+    shapes, assumed = default_input_shapes(graph_def, input_shapes)
+    try:
+        return tensorflow().infer_shapes(graph_def, shapes), assumed, ""
+    except InspectorError as exc:
+        if not assumed:
+            return {}, [], exc.message
+    try:  # the assumed sizes did not fit together: count what the given ones allow
+        return tensorflow().infer_shapes(graph_def, input_shapes), [], ""
+    except InspectorError as exc:
+        return {}, [], exc.message

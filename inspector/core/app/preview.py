@@ -9,7 +9,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
-from inspector.core.analysis.metrics import Metrics, carried_shapes, compute_metrics
+from inspector.core.analysis.metrics import Metrics, compute_metrics, latencies
 from inspector.core.errors import Cancelled
 from inspector.core.model import protos
 from inspector.core.transforms.pipeline import StepReport, run_step
@@ -43,7 +43,6 @@ class PreviewEngine:
         self._steps: OrderedDict = OrderedDict()   # prefix key -> (report, metrics)
         self._sizes: dict = {}                     # prefix key -> metrics with gzip size
         self._flops: dict = {}                     # (prefix key, shapes key) -> metrics
-        self._shapes: dict = {}                    # shapes key -> inferred shapes
 
     def run(self, steps, inputs, outputs, input_shapes=None, with_flops=True, cancel=None,
             on_row=None) -> list:
@@ -71,7 +70,9 @@ class PreviewEngine:
             hit = self._steps.get(key)
             if hit is None:
                 try:
-                    report = run_step(current, spec, list(inputs), list(outputs))
+                    report = run_step(current, spec, list(inputs), list(outputs), cancel)
+                except Cancelled:
+                    raise
                 except Exception as exc:  # shown in the table; later steps wait
                     text = getattr(exc, "message", None) or str(exc)
                     rows.append(PreviewRow(spec.name, current, rows[-1].metrics, None, text,
@@ -90,13 +91,11 @@ class PreviewEngine:
             rows[i] = replace(row, metrics=self._with_gzip(row))
             emit(rows)
         emit(rows, True)
-        if with_flops:  # third pass: FLOPs (TF infers shapes once, for the original)
-            check()
-            known = self._inferred(input_shapes)
+        if with_flops:  # third pass: FLOPs, step by step
             skey = shapes_key(input_shapes)
             for i, row in enumerate(rows):
                 check()
-                rows[i] = replace(row, metrics=self._with_flops(row, known, skey))
+                rows[i] = replace(row, metrics=self._with_flops(row, input_shapes, skey))
                 emit(rows)
             emit(rows, True)
         return self._finish(rows)
@@ -117,31 +116,17 @@ class PreviewEngine:
         return replace(row.metrics, serialized_bytes=hit.serialized_bytes,
                        gzip_bytes=hit.gzip_bytes)
 
-    def _inferred(self, input_shapes) -> dict:
-        from inspector.core.model.executor import tensorflow
-
-        key = shapes_key(input_shapes)
-        if key not in self._shapes:
-            try:
-                self._shapes[key] = tensorflow().infer_shapes(self.graph_def, input_shapes)
-            except Exception:  # noqa: BLE001  (a graph TF cannot import: FLOPs stay unknown)
-                self._shapes[key] = {}
-        return self._shapes[key]
-
-    def _with_flops(self, row, known: dict, skey: tuple) -> Metrics:
+    def _with_flops(self, row, input_shapes, skey: tuple) -> Metrics:
+        """FLOPs of this step's own graph, from TF's shape inference on it (with the same
+        input shapes): exactly what `flops` says about the saved result, and "unknown" with
+        TF's reason when TF cannot import it."""
         hit = self._flops.get((row.key, skey))
         if hit is None:
-            from inspector.core.analysis.flops import (
-                DEVICE_PRESETS,
-                count_flops,
-                latency_ms,
-            )
-            from inspector.core.model.graph import Graph
+            from inspector.core.analysis.metrics import flop_report
 
-            report = count_flops(Graph(row.graph_def), carried_shapes(row.graph_def, known))
-            hit = self._flops[(row.key, skey)] = replace(
-                row.metrics, flops=report,
-                latency_ms={k: latency_ms(report.total, v) for k, v in DEVICE_PRESETS.items()})
+            report = flop_report(row.graph_def, input_shapes)
+            hit = self._flops[(row.key, skey)] = replace(row.metrics, flops=report,
+                                                         latency_ms=latencies(report))
         return replace(row.metrics, flops=hit.flops, latency_ms=hit.latency_ms)
 
     # -- bounds ----------------------------------------------------------------------------

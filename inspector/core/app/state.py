@@ -198,10 +198,13 @@ class AppState:
         self.strip_changed.emit(strip)
         self.decorations_changed.emit()
 
-    def set_rows(self, rows) -> None:
+    def set_rows(self, rows, final: bool = True) -> None:
+        """New preview rows. While a recompute is still sending partial rows the step shown
+        stays; the final rows drop it only if that step is gone or failed."""
         self.rows = tuple(rows)
         self.rows_changed.emit(self.rows)
-        if self.step >= len(self.rows) or (self.step and self.rows[self.step].report is None):
+        if final and (self.step >= len(self.rows) or
+                      (self.step and self.rows[self.step].report is None)):
             self.show_step(0)
 
     def show_step(self, row: int, after: bool | None = None) -> None:

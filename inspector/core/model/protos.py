@@ -73,15 +73,16 @@ def _other_fields(graph_def) -> bytes:
             rest.version = graph_def.version
         elif graph_def.HasField(name):
             getattr(rest, name).CopyFrom(getattr(graph_def, name))
-    return rest.SerializeToString()
+    return rest.SerializeToString(deterministic=True)
 
 
 def serialize_graph_def(graph_def) -> bytes:
-    """The same bytes as graph_def.SerializeToString() (every field, in field order), built
-    node by node so that no single C call holds the GIL for long on a 100 MB graph."""
+    """The same bytes as graph_def.SerializeToString(deterministic=True) (every field, in
+    field order, map entries sorted so the same graph always gives the same file), built node
+    by node so that no single C call holds the GIL for long on a 100 MB graph."""
     parts = []
     for node in graph_def.node:
-        data = node.SerializeToString()
+        data = node.SerializeToString(deterministic=True)
         parts += [b"\x0a", _varint(len(data)), data]
     parts.append(_other_fields(graph_def))
     return b"".join(parts)

@@ -22,6 +22,27 @@ class Context:
     params: dict
     name: str = ""
     reasons: dict = field(default_factory=dict)  # node name -> why it changed
+    cancel: object = None                        # threading.Event of the request, if any
+
+    def check(self) -> None:
+        """Stop here if the request was cancelled (transforms call it in their loops)."""
+        if self.cancel is not None and self.cancel.is_set():
+            from inspector.core.errors import Cancelled
+
+            raise Cancelled()
+
+    def until_settled(self, step, graph_def, limit: int | None = None):
+        """Apply `step(graph_def) -> (graph_def, changed: bool)` until nothing changes. Each
+        real change removes or rewrites matched nodes, so this ends; the pass limit (the
+        node count plus a margin) is the last guard, with a clear error."""
+        limit = limit if limit is not None else len(graph_def.node) + 16
+        for _ in range(limit):
+            self.check()
+            graph_def, changed = step(graph_def)
+            if not changed:
+                return graph_def
+        raise TransformError(f"{self.name} did not settle after {limit} passes; the graph "
+                             "keeps matching (please report this graph)")
 
     def values(self, key: str) -> list:
         return list(self.params.get(key, []))

@@ -106,18 +106,20 @@ def fold_old_batch_norms(graph_def, ctx):
     current = graph_def
     for pattern, builder in zip(PATTERNS, (_replace_conv, _replace_batch_to_space,
                                            _replace_concat)):
-        while True:
-            changed = []
+        def one_pass(graph, pattern=pattern, builder=builder):
+            applied: list = []
 
             def replace(match, outside):
                 bn = match.node
                 if bn.op in ("FusedBatchNormV2", "FusedBatchNormV3") and \
                         bn.attr["is_training"].b:
                     return None  # training-mode statistics cannot be folded
-                changed.append(bn.name)
                 return builder(match, ctx)
 
-            current = replace_matching(current, pattern, replace)
-            if not changed:
-                break
+            # only replacements really made count: one cancelled because a matched node is
+            # used elsewhere would match again on every pass (an endless loop)
+            graph = replace_matching(graph, pattern, replace, applied=applied, check=ctx.check)
+            return graph, bool(applied)
+
+        current = ctx.until_settled(one_pass, current)
     return current

@@ -133,12 +133,16 @@ def _match(pattern: Pattern, name: str, nodes: dict, used: set):
     return Match(node, subs)
 
 
-def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies: bool = False):
+def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies: bool = False,
+                     applied: list | None = None, check=None):
     """TF's ReplaceMatchingOpTypes: greedy non-overlapping matches in execution order.
 
     `replace(match, outside) -> list of NodeDefs, or None to keep the original`; `outside` is
     the set of matched node names that something outside the match consumes.
     The result keeps the original node order, with replacements at the head node's place.
+    The head names of the replacements actually made go to `applied` (a replacement that would
+    lose a node consumed outside the match is cancelled, as TF does); `check()` is called now
+    and then so that a cancelled request stops.
     """
     ordered = execution_order(graph_def)
     nodes = node_map(graph_def)
@@ -146,7 +150,9 @@ def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies
     used: set = set()
     replacements: dict = {}
     dropped: set = set()
-    for node in ordered:
+    for k, node in enumerate(ordered):
+        if check is not None and k % 512 == 0:
+            check()
         if node.name in used:
             continue
         m = _match(pattern, node.name, nodes, used)
@@ -166,6 +172,8 @@ def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies
             continue
         replacements[m.node.name] = new_nodes
         dropped.update(n for n in names if n != m.node.name)
+        if applied is not None:
+            applied.append(m.node.name)
     if not replacements:
         return graph_def  # nothing matched: no copy of a possibly huge graph
     out = copy_graph(graph_def, [])

@@ -18,8 +18,8 @@ def merge_duplicate_nodes(graph_def, ctx):
     from inspector.core.model.executor import tensorflow
 
     named = set(ctx.inputs) | set(ctx.outputs)
-    current = graph_def
-    while True:
+
+    def one_pass(current):
         stateful = tensorflow().stateful_ops({n.op for n in current.node})
         first: dict = {}
         renames: dict = {}
@@ -33,5 +33,7 @@ def merge_duplicate_nodes(graph_def, ctx):
             first.setdefault(key, node.name)
             kept.append(node)
         if not renames:
-            return current
-        current = rename_node_inputs(copy_graph(current, kept), renames)
+            return current, False
+        return rename_node_inputs(copy_graph(current, kept), renames), True
+
+    return ctx.until_settled(one_pass, graph_def)

@@ -63,11 +63,13 @@ def validate(graph_def, what: str = "Invalid graph after the transform") -> None
                                      f"('{text}' of node '{node.name}')", node=node.name)
 
 
-def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list) -> StepReport:
+def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
+             cancel=None) -> StepReport:
     info = REGISTRY.get(spec.name)
     if info is None:
         raise TransformError(f"Transform '{spec.name}' not recognized.")
-    ctx = Context(list(inputs), list(outputs), dict(spec.params), name=spec.name)
+    ctx = Context(list(inputs), list(outputs), dict(spec.params), name=spec.name, cancel=cancel)
+    ctx.check()
     skip = ignore_errors(spec)
     start = time.perf_counter()
     report = StepReport(spec, graph_def, native=info.native)
@@ -100,7 +102,8 @@ def check_names(specs) -> None:
         check_params(spec.name, spec.params)
 
 
-def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None) -> list:
+def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None,
+                 cancel=None) -> list:
     """Apply transforms (text or specs) in order; returns one StepReport per enabled step.
 
     `on_step(index, report)` is called after each step (for progress and cancellation: raise
@@ -113,7 +116,7 @@ def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None) -> 
     validate(graph_def, "The input graph is invalid")
     reports, current = [], graph_def
     for i, spec in enumerate(s for s in specs if s.enabled):
-        report = run_step(current, spec, list(inputs), list(outputs))
+        report = run_step(current, spec, list(inputs), list(outputs), cancel)
         reports.append(report)
         current = report.graph_def
         if on_step is not None:

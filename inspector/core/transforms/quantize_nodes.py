@@ -279,19 +279,15 @@ def remove_redundant_quantizations(graph_def, outputs: list):
             Param("fallback_min", "float"), Param("fallback_max", "float"),
             Param("ignore_op", "op", repeated=True)])
 def quantize_nodes(graph_def, ctx):
-    current = quantize_placeholders(graph_def, _range_params(ctx, "input_min", "input_max"))
-    validate(current)
-    current = hoist_fake_quants(current)
-    validate(current)
-    current = fake_quants_to_requantize(current)
-    validate(current)
     fallback = _range_params(ctx, "fallback_min", "fallback_max")
-    current = quantize_ops(current, set(ctx.values("ignore_op")), fallback, ctx)
-    validate(current)
-    current = merge_adjacent_requantizes(current)
-    validate(current)
-    current = merge_duplicate_nodes(current, ctx)
-    validate(current)
-    current = remove_redundant_quantizations(current, ctx.outputs)
-    validate(current)
+    steps = [lambda g: quantize_placeholders(g, _range_params(ctx, "input_min", "input_max")),
+             hoist_fake_quants, fake_quants_to_requantize,
+             lambda g: quantize_ops(g, set(ctx.values("ignore_op")), fallback, ctx),
+             merge_adjacent_requantizes, lambda g: merge_duplicate_nodes(g, ctx),
+             lambda g: remove_redundant_quantizations(g, ctx.outputs)]
+    current = graph_def
+    for step in steps:  # TF's seven steps, each checked, a cancelled request stops between
+        ctx.check()
+        current = step(current)
+        validate(current)
     return current

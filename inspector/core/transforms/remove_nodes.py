@@ -26,7 +26,8 @@ def remove_nodes(graph_def, ctx):
     for op in ops:
         for count in range(1, max_inputs + 1):
             pattern = Pattern(op, [Pattern("*") for _ in range(count)])
-            while True:
+
+            def one_pass(graph, pattern=pattern):
                 renames: dict = {}
 
                 def replace(match, outside):
@@ -45,8 +46,9 @@ def remove_nodes(graph_def, ctx):
                     ctx.note(node.name, f"removed ({node.op}); consumers now read {target}")
                     return [first]
 
-                replaced = replace_matching(current, pattern, replace, allow_inconsistencies=True)
-                current = rename_node_inputs(replaced, renames)
-                if not renames:
-                    break
+                replaced = replace_matching(graph, pattern, replace, allow_inconsistencies=True,
+                                            check=ctx.check)
+                return rename_node_inputs(replaced, renames), bool(renames)
+
+            current = ctx.until_settled(one_pass, current)
     return current

@@ -17,6 +17,7 @@ class PipelineController(QObject):
         self.bench = state.workbench
         self.engine = None
         self.ready = False              # the model's session is restored
+        self.requested = False          # a preview was started for this model
         self.preview_done = False
         self.overrides = None           # (inputs, outputs, transforms) from the command line
         self._save_timer = QTimer(self)
@@ -24,7 +25,7 @@ class PipelineController(QObject):
         self._save_timer.setInterval(400)
         self._save_timer.timeout.connect(self.autosave)
         state.model_changed.connect(self.model_loaded)
-        state.first_frame.connect(lambda *_: self.request_preview())
+        state.first_frame.connect(lambda *_: self._first_frame())
         self.bench.changed.connect(self._changed)
         p = panel
         p.add_requested.connect(lambda name, row: self.bench.add_step(
@@ -63,8 +64,13 @@ class PipelineController(QObject):
                 except InspectorError as exc:
                     self.state.fail(exc.one_line())
         self.ready = True
+        self.requested = False
         self.state.set_rows([])
         self._refresh_panel()
+
+    def _first_frame(self):
+        if not self.requested:  # an edit since the model opened has started one already
+            self.request_preview()
 
     def _changed(self):
         self._refresh_panel()
@@ -100,6 +106,7 @@ class PipelineController(QObject):
         ins, outs = list(self.bench.inputs), list(self.bench.outputs)
         shapes, _ = input_shapes_and_types(self.state)
         self.preview_done = False
+        self.requested = True
 
         def work(task):
             return engine.run(steps, ins, outs, shapes, with_flops=True, cancel=task.cancel,
@@ -112,5 +119,6 @@ class PipelineController(QObject):
         def failed(exc):
             self.state.fail(f"Preview failed: {exc}")
 
-        self.tasks.submit("preview", work, done, failed, self.state.set_rows,
+        self.tasks.submit("preview", work, done, failed,
+                          lambda rows: self.state.set_rows(rows, final=False),
                           "Previewing the pipeline")

@@ -45,9 +45,11 @@ def _cells(row, base) -> list:
             (f"{human_bytes(m.gzip_bytes)}{_delta(m.gzip_bytes, base.gzip_bytes)}"
              if m.gzip_bytes >= 0 else "…"),
             f"{tf_human_readable_num(params)}{_delta(params, base.const_parameters + base.variable_parameters)}",  # noqa: E501
-            (f"{tf_human_readable_num(flops)}{_delta(flops, base_flops)}"
+            ("unknown" if m.flops is not None and not m.flops.known else
+             f"{tf_human_readable_num(flops)}{_delta(flops, base_flops)}"
              if flops is not None else "…"),
-            f"{m.latency_ms['phone']:.1f} ms" if m.latency_ms else "…"]
+            ("unknown" if m.flops is not None and not m.flops.known else
+             f"{m.latency_ms['phone']:.1f} ms" if m.latency_ms else "…")]
 
 
 class PreviewModel(QAbstractTableModel):
@@ -79,7 +81,11 @@ class PreviewModel(QAbstractTableModel):
         if role == Qt.DisplayRole:
             return _cells(row, self.rows[0].metrics)[index.column()]
         if role == Qt.ToolTipRole:
-            return (row.error or row.label)[:2000]
+            flops = row.metrics.flops
+            about = ""
+            if flops is not None and (flops.unknown or flops.assumed or flops.unknown_shape):
+                about = "\nFLOPs: " + flops.describe(tf_human_readable_num)
+            return (row.error or row.label)[:2000] + about
         if role == Qt.ForegroundRole and row.error:
             return QColor("#c0392b")
         return None
@@ -167,7 +173,7 @@ class PreviewPanel(QWidget):
         self.chart.addItem(pg.BarGraphItem(x=[i - 0.18 for i in range(n)], height=size,
                                            width=0.34, brush="#6fa8dc", name="size %"))
         reports = [r.metrics.flops for r in self.rows]
-        if all(f is not None for f in reports):
+        if all(f is not None and f.known for f in reports):
             flops = [100.0 * f.total / max(reports[0].total, 1) for f in reports]
             self.chart.addItem(pg.BarGraphItem(x=[i + 0.18 for i in range(n)], height=flops,
                                                width=0.34, brush="#f4a582", name="FLOPs %"))
