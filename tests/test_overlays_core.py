@@ -193,3 +193,37 @@ def test_calibration_from_a_folder_of_images_and_npy(fx, tmp_path):
     result = calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3), {"kind": "npy",
                                                                      "path": str(batch)})
     assert result.samples == 3
+
+
+def test_fused_kernels_are_credited_to_the_convolution_they_replaced(fx):
+    """Grappler fuses Conv2D + BiasAdd + Relu into one kernel named after the Relu: its time
+    belongs to the Conv2D (the profile once showed Relu 150-190 ms and Conv2D ~0)."""
+    from inspector.core.overlays.profiling import NodeTime, Profile
+
+    gd = load(os.path.join(fx, "mobilenet_v2.pb")).graph
+    relu = next(n for n in gd if n.op == "Relu6" and gd.node(n.data_inputs[0].node).op in
+                ("BiasAdd", "FusedBatchNormV3", "AddV2"))
+    conv = relu
+    while conv.op not in ("Conv2D", "DepthwiseConv2dNative"):
+        conv = gd.node(conv.data_inputs[0].node)
+    prof = Profile({relu.name: NodeTime(relu.name, "_MklNativeFusedConv2D", 4.0),
+                    "_SOURCE": NodeTime("_SOURCE", "NoOp", 0.01)}, "test")
+    prof.match(gd)
+    assert prof.by_graph_node(gd) == {conv.name: 4.0}
+    assert list(prof.by_op_type(gd).items())[0] == (conv.op, 4.0)
+    assert prof.match_summary() == ("1 of 1 timed nodes matched the graph; 1 runtime-only rows "
+                                    "(_SOURCE, copies) left out.")
+
+
+def test_the_match_summary_never_claims_all_matched_when_some_did_not(fx):
+    from inspector.core.overlays.profiling import parse_benchmark_output
+
+    text = ("============================== Run Order ==============================\n"
+            "\t Conv2D\t 0.000\t 1.000\t 1.000\t 50.000%\t 50.000%\t 0.000\t 1\tconv/Conv2D\n"
+            "\t Relu\t 0.000\t 1.000\t 1.000\t 50.000%\t 100.000%\t 0.000\t 1\tghost/Relu\n"
+            "\t Relu\t x\t y\t z\t 1%\t 2%\t 0.0\t 1\tbroken\n")
+    prof = parse_benchmark_output(text)
+    prof.match(load(os.path.join(fx, "inception_jpeg.pb")).graph)
+    summary = prof.match_summary()
+    assert summary.startswith("1 of 2 timed nodes matched the graph")
+    assert "ghost/Relu" in summary and "1 table lines could not be read" in summary

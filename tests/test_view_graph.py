@@ -49,3 +49,32 @@ def test_left_to_right_and_repeated_blocks(fx):
     vm.direction = "LR"
     lr = vm.scene(expanded={top})
     assert lr.width > lr.height and scene.height > scene.width
+
+
+def test_scope_parameters_are_counted_where_they_are_consumed():
+    """slim: weights under variable scopes (InceptionV3/Mixed_6b/...), the ops that read them
+    under name scopes (InceptionV3/InceptionV3/...): the ops' scope gets the parameters."""
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+    from inspector.core.view.view_graph import ViewModel
+
+    gd = protos.GraphDef()
+    x = gd.node.add(name="net/input", op="Placeholder")
+    x.attr["dtype"].type = 1
+    w = gd.node.add(name="vars/block/weights", op="Const")
+    w.attr["dtype"].type = 1
+    t = w.attr["value"].tensor
+    t.dtype = 1
+    for d in (3, 3, 4, 8):
+        t.tensor_shape.dim.add(size=d)
+    t.float_val.append(0.5)
+    gd.node.add(name="vars/block/weights/read", op="Identity", input=["vars/block/weights"])
+    gd.node.add(name="net/ops/block/conv", op="Conv2D",
+                input=["net/input", "vars/block/weights/read"])
+    gd.node.add(name="net/ops/block/relu", op="Relu", input=["net/ops/block/conv"])
+    gd.node.add(name="net/ops/other/relu", op="Relu", input=["net/ops/block/relu"])
+    view = ViewModel(Graph(gd))
+    assert view.scope_stats("net/ops/block")[1] == 288
+    assert view.scope_stats("net")[1] == 288      # once, however many readers
+    assert view.scope_stats("net/ops/other")[1] == 0
+    assert view.scope_stats("vars")[1] == 0       # nothing inside reads them

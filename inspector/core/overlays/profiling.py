@@ -33,30 +33,80 @@ class Profile:
     untraced_us: list = field(default_factory=list)
     text: str = ""                    # benchmark_model-format tables, when we ran it
     unmatched: list = field(default_factory=list)
+    runtime_only: list = field(default_factory=list)   # _SOURCE, _arg_..., copies
+    skipped_lines: int = 0            # lines that looked like table rows but did not parse
 
     def by_graph_node(self, graph: Graph) -> dict:
-        """graph node name -> avg ms (runtime-only rows such as _SOURCE are left out)."""
+        """graph node name -> avg ms (runtime-only rows such as _SOURCE are left out). A
+        fused kernel (TF's grappler fuses Conv2D + BiasAdd + Relu into one `_FusedConv2D` named
+        after the Relu) is credited to the convolution or matmul it replaced."""
         out = {}
         for name, t in self.nodes.items():
-            base = name.split(" [")[0]
-            if base in graph:
-                out[base] = out.get(base, 0.0) + t.avg_ms
+            target = credited_node(graph, name.split(" [")[0], t.type)
+            if target is not None:
+                out[target] = out.get(target, 0.0) + t.avg_ms
         return out
 
     def by_op_type(self, graph: Graph) -> dict:
         """Graph op type -> total avg ms (runtime kernels such as _MklNativeConv2D mapped back
-        to the op of their node)."""
+        to the op of their node; fused kernels to the op they fused)."""
         out: dict = {}
+        for name, ms in self.by_graph_node(graph).items():
+            kind = graph.node(name).op
+            out[kind] = out.get(kind, 0.0) + ms
         for name, t in self.nodes.items():
-            node = graph.get(name.split(" [")[0])
-            kind = node.op if node is not None else t.type
-            out[kind] = out.get(kind, 0.0) + t.avg_ms
+            if credited_node(graph, name.split(" [")[0], t.type) is None and \
+                    not RUNTIME_ONLY.match(name):
+                out[t.type] = out.get(t.type, 0.0) + t.avg_ms
         return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
     def match(self, graph: Graph) -> None:
-        runtime_only = re.compile(r"^(_SOURCE|_SINK|_arg_.*|_retval_.*|.*/_\d+)$")
+        self.runtime_only = [n for n in self.nodes if RUNTIME_ONLY.match(n)]
         self.unmatched = [n for n in self.nodes if n.split(" [")[0] not in graph
-                          and not runtime_only.match(n)]
+                          and not RUNTIME_ONLY.match(n)]
+
+    def match_summary(self) -> str:
+        """How the timed names matched the graph, in words (never "all matched" when some
+        did not, or when lines could not be read)."""
+        timed = len(self.nodes) - len(self.runtime_only)
+        matched = timed - len(self.unmatched)
+        parts = [f"{matched} of {timed} timed nodes matched the graph"]
+        if self.unmatched:
+            shown = ", ".join(self.unmatched[:10]) + (" …" if len(self.unmatched) > 10 else "")
+            parts.append(f"{len(self.unmatched)} names match no node: {shown}")
+        if self.runtime_only:
+            parts.append(f"{len(self.runtime_only)} runtime-only rows (_SOURCE, copies) left "
+                         "out")
+        if self.skipped_lines:
+            parts.append(f"{self.skipped_lines} table lines could not be read")
+        return "; ".join(parts) + "."
+
+
+RUNTIME_ONLY = re.compile(r"^(_SOURCE|_SINK|_arg_.*|_retval_.*|.*/_\d+)$")
+FUSED = {"Conv2D": ("Conv2D",), "MatMul": ("MatMul",),
+         "DepthwiseConv2dNative": ("DepthwiseConv2dNative",), "Conv3D": ("Conv3D",)}
+_THROUGH = {"BiasAdd", "Relu", "Relu6", "Elu", "LeakyRelu", "Add", "AddV2", "FusedBatchNorm",
+            "FusedBatchNormV3", "Sigmoid", "Tanh", "Identity", "Mul", "Maximum"}
+
+
+def credited_node(graph: Graph, name: str, kernel: str) -> str | None:
+    """The graph node a runtime row's time belongs to: the node itself, or for a fused
+    kernel (`_FusedConv2D`, `_MklNativeFusedConv2D`, `_FusedMatMul`, ...) the convolution or
+    matmul upstream of the node it is named after."""
+    node = graph.get(name)
+    if node is None:
+        return None
+    wanted = next((ops for key, ops in FUSED.items() if "Fused" in kernel and key in kernel),
+                  None)
+    if wanted is None or node.op in wanted:
+        return name
+    seen = 0
+    while node is not None and node.op in _THROUGH and node.data_inputs and seen < 6:
+        node = graph.get(node.data_inputs[0].node)
+        seen += 1
+        if node is not None and node.op in wanted:
+            return node.name
+    return name
 
 
 def from_summarizer(s: StatSummarizer, source: str) -> Profile:
@@ -108,6 +158,7 @@ def parse_benchmark_output(text: str) -> Profile:
     nodes: dict = {}
     table = ""
     totals = []
+    skipped = 0
     for line in text.splitlines():
         title = _TITLE.search(line)
         if title:
@@ -117,6 +168,9 @@ def parse_benchmark_output(text: str) -> Profile:
             m = re.search(r"avg=(\d+(?:\.\d*)?(?:e[+-]?\d+)?)", line)
             totals = [float(m.group(1))] if m else totals
         row = _ROW.search(line)
+        if row is None and table == "Run Order" and line.count("\t") >= 6 and \
+                "[node type]" not in line:
+            skipped += 1
         if row is None or table == "Summary by node type":
             continue
         name = row.group("name").rstrip("\r")
@@ -131,7 +185,7 @@ def parse_benchmark_output(text: str) -> Profile:
     if not nodes:
         raise InspectorError("no benchmark_model timing rows found (expected the tab-separated "
                              "'Run Order' table)")
-    return Profile(nodes, "benchmark_model output", run_totals_us=totals)
+    return Profile(nodes, "benchmark_model output", run_totals_us=totals, skipped_lines=skipped)
 
 
 def _duration(value):

@@ -167,8 +167,11 @@ class ViewModel:
 
     # -- items --------------------------------------------------------------------------
     def scope_stats(self, path: str) -> tuple:
+        """(nodes, parameters, main ops, category) of a scope. Parameters are counted where
+        they are consumed: slim keeps weights under variable scopes and the ops that use them
+        under name scopes, so a scope counts the constants its nodes read (once each)."""
         if path not in self._stats:
-            ops, params = Counter(), 0
+            ops, consumed = Counter(), set()
             stack = [self._scopes[path]]
             while stack:
                 s = stack.pop()
@@ -176,8 +179,13 @@ class ViewModel:
                 for n in s.nodes:
                     node = self.graph.node(n)
                     ops[node.op] += 1
-                    if node.op == "Const":
-                        params += const_elements(node.proto)
+                    if node.op in ("Const", "Identity") and const_source(self.graph, n):
+                        continue  # a constant (or its read), not a consumer
+                    for ref in node.data_inputs:
+                        const = const_source(self.graph, ref.node)
+                        if const is not None:
+                            consumed.add(const.name)
+            params = sum(const_elements(self.graph.node(c).proto) for c in consumed)
             shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
             self._stats[path] = (sum(ops.values()), params, ", ".join(shown),
                                  _main_category(ops))

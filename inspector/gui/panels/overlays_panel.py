@@ -241,12 +241,11 @@ class OverlaysPanel(QWidget):
     # -- drawing ------------------------------------------------------------------------
     def show_profile(self, profile, graph) -> None:
         self.tables.setPlainText(profile.text or "(imported timings: no tables to show)")
-        self.unmatched.setText("Names matching no graph node: " + ", ".join(profile.unmatched[:10])
-                               if profile.unmatched else "Every timed node matched the graph.")
+        self.unmatched.setText(profile.match_summary())
         ops = list(profile.by_op_type(graph).items())[:12]
         _bars(self.by_type, ops, "#f4a582")
         top = sorted(profile.by_graph_node(graph).items(), key=lambda kv: -kv[1])[:12]
-        _bars(self.top_nodes, [(n.rpartition("/")[2] or n, v) for n, v in top], "#e06666")
+        _bars(self.top_nodes, [(short_label(n), v) for n, v in top], "#e06666")
         self.per_run.clear()
         if profile.run_totals_us:
             self.per_run.plot(list(range(1, len(profile.run_totals_us) + 1)),
@@ -281,12 +280,19 @@ class OverlaysPanel(QWidget):
         return path or None
 
 
+def short_label(name: str, limit: int = 28) -> str:
+    """A node's name for a chart axis: its last scopes (conv_3/Relu, not just Relu)."""
+    parts = name.split("/")
+    label = "/".join(parts[-2:]) if len(parts) > 1 else name
+    return label if len(label) <= limit else "…" + label[-(limit - 1):]
+
+
 def _bars(plot, items: list, colour: str) -> None:
     plot.clear()
     if not items:
         return
     plot.addItem(pg.BarGraphItem(x0=0, y=list(range(len(items))), height=0.7,
                                  width=[v for _, v in items], brush=colour))
-    plot.getAxis("left").setTicks([[(i, name[:22]) for i, (name, _) in enumerate(items)]])
+    plot.getAxis("left").setTicks([[(i, name) for i, (name, _) in enumerate(items)]])
     plot.getViewBox().invertY(True)
     plot.setLabel("bottom", "ms")
