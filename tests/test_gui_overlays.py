@@ -64,10 +64,19 @@ def test_calibrate_and_freeze_into_the_pipeline(qtbot, window, model):
     window.workbench.set_marks(["Mul"], ["softmax"])
     window.workbench.set_text('strip_unused_nodes(type=float, shape="1,299,299,3")')
     window.overlays_panel.samples.setValue(3)
+    shown = []
+    window.tasks.progress.connect(lambda d, t, text: shown.append(text))
     qtbot.mouseClick(window.overlays_panel.calibrate_random, Qt.LeftButton)
     qtbot.waitUntil(lambda: bool(window.overlays.records) and not window.tasks.is_busy(),
                     timeout=180000)
-    assert "top-1 agreement" in window.overlays_panel.compare.text()
+    text = window.overlays_panel.compare.text()
+    assert "top-1 agreement" in text
+    assert "softmax: good." in text or "softmax: acceptable" in text or "softmax: poor." in text
+    # each phase shows its own progress, the comparison one input at a time
+    for phase in ("quantizing the graph (quantize_nodes)", "logging ranges: input 3/3",
+                  "freezing the ranges", "comparing: float graph on input 1/3",
+                  "comparing: eight-bit graph on input 3/3"):
+        assert phase in shown, (phase, shown)
     assert all(len(v) == 3 for v in window.overlays.records.values())
     assert window.canvas.items_by_id["softmax/"].badge.startswith("[")
     window.jump_to("MatMul")

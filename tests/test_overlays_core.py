@@ -131,8 +131,14 @@ def test_calibration_runs_tf_freezes_like_tf_and_stays_close(fx, tmp_path):
 
     path = os.path.join(fx, "inception_jpeg.pb")
     gd = load(path).graph.graph_def
+    phases = []
     result = calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
-                       {"kind": "random", "count": 5, "seed": 3})
+                       {"kind": "random", "count": 5, "seed": 3},
+                       progress=lambda d, t, what: phases.append((d, t, what)))
+    # every phase says what it does; the runs count up to the number of inputs
+    assert phases[0][2].startswith("quantizing") and phases[1][2].startswith("starting")
+    assert [p[:2] for p in phases[2:]] == [(i, 5) for i in range(6)]
+    assert phases[-1][2] == "logging ranges: input 5/5"
     requant = [n.name for n in result.quantized.node if n.op == "RequantizationRange"]
     assert set(result.log.records) == set(requant)
     assert all(len(v) == 5 for v in result.log.records.values())
@@ -150,7 +156,13 @@ def test_calibration_runs_tf_freezes_like_tf_and_stays_close(fx, tmp_path):
         assert_same_graph(ours, theirs)
     frozen = run_pipeline(result.quantized, f'freeze_requantization_ranges(min_max_log_file='
                           f'"{log}")', ["Mul"], ["softmax"])[-1].graph_def
-    compared = compare_on_samples(gd, frozen, ["Mul"], ["softmax"], result.inputs)[0]
+    steps = []
+    compared = compare_on_samples(gd, frozen, ["Mul"], ["softmax"], result.inputs,
+                                  progress=lambda d, t, what: steps.append((d, t, what)))
+    assert [s[:2] for s in steps] == [(i, 10) for i in range(11)]
+    assert steps[1][2] == "float graph on input 1/5"
+    assert steps[-1][2] == "eight-bit graph on input 5/5"
+    compared = compared[0]
     assert compared.max_abs_error < 0.05 and compared.top1_agreement >= 0.8
     assert parse_log(log.read_text()).records == result.log.records
 
@@ -227,3 +239,101 @@ def test_the_match_summary_never_claims_all_matched_when_some_did_not(fx):
     summary = prof.match_summary()
     assert summary.startswith("1 of 2 timed nodes matched the graph")
     assert "ghost/Relu" in summary and "1 table lines could not be read" in summary
+
+
+def _children() -> list:
+    """Live child processes of this process (from /proc)."""
+    me, found = os.getpid(), []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = open(f"/proc/{pid}/stat").read()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == me and fields[0] != "Z":
+            found.append(int(pid))
+    return found
+
+
+def test_cancelling_a_calibration_kills_its_run_and_ends(fx):
+    """Cancel reaches the child process: the call raises Cancelled and no run is left behind
+    (before, the loop waited for the child's next line however long that took)."""
+    import threading
+
+    from inspector.core.errors import Cancelled
+    from inspector.core.overlays.calibration import calibrate
+
+    gd = load(os.path.join(fx, "inception_jpeg.pb")).graph.graph_def
+    cancel, seen = threading.Event(), []
+
+    def progress(done, total, what):
+        seen.append(what)
+        if what.startswith("logging ranges: input 1/"):
+            cancel.set()
+
+    before = set(_children())
+    with pytest.raises(Cancelled):
+        calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
+                  {"kind": "random", "count": 200, "seed": 0}, cancel=cancel,
+                  progress=progress)
+    assert "logging ranges: input 1/200" in seen
+    assert not any(s.startswith("logging ranges: input 3/") for s in seen)
+    assert set(_children()) <= before
+
+
+def test_run_many_uses_one_session_reports_each_run_and_stops_on_cancel(fx):
+    import threading
+
+    from inspector.core.errors import Cancelled
+
+    gd = load(os.path.join(fx, "mobilenet_v2.pb")).graph.graph_def
+    g = Graph(gd)
+    inp = next(n.name for n in g.nodes if n.op == "Placeholder")
+    out = g.nodes[-1].name
+    feeds = [{inp: np.full((1, 224, 224, 3), v, np.float32)} for v in (0.0, 0.5, 1.0)]
+    seen = []
+    many = tensorflow().run_many(gd, feeds, [out], progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    for f, got in zip(feeds, many):
+        np.testing.assert_allclose(got[0], tensorflow().run_graph(gd, f, [out])[0], atol=1e-5)
+    cancel, seen = threading.Event(), []
+
+    def stop(done, total):
+        seen.append(done)
+        cancel.set()
+
+    with pytest.raises(Cancelled):
+        tensorflow().run_many(gd, feeds, [out], cancel=cancel, progress=stop)
+    assert seen == [1]
+
+
+def test_quality_hint_speaks_plainly():
+    from inspector.core.analysis.numeric_check import compare
+    from inspector.core.overlays.calibration import quality_hint
+
+    a = np.array([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7], [0.6, 0.4]])
+    assert "good" in quality_hint([compare(a, a + 0.01, "probs")])
+    b = a.copy()
+    b[0] = [0.9, 0.1]
+    assert "changes on 1 of 4 inputs" in quality_hint([compare(a, b, "probs")])
+    b[1] = [0.2, 0.8]
+    assert quality_hint([compare(a, b, "probs")]).startswith("probs: poor")
+    x = np.linspace(0, 10, 20).reshape(20, 1)
+    assert quality_hint([compare(x, x + 0.05, "box")]) == (
+        "box: good. The largest difference is 0.5% of the float output's range.")
+    assert "poor" in quality_hint([compare(x, x + 2, "box")])
+
+
+def test_calibrate_cli_freezes_compares_and_judges(fx, tmp_path):
+    log, frozen = tmp_path / "r.log", tmp_path / "q.pb"
+    code, out, err = run_cli("calibrate", os.path.join(fx, "inception_jpeg.pb"), "--inputs",
+                             "Mul", "--outputs", "softmax", "--input_shape", "Mul=1,299,299,3",
+                             "--data", "random", "--count", "2", "--log", str(log),
+                             "--freeze", str(frozen))
+    assert code == 0, err
+    assert "comparing: eight-bit graph on input 2/2" in err
+    verdict = out.splitlines()[-2]  # after the error line, before "Wrote ..."
+    assert verdict.split(".")[0] in ("softmax: good", "softmax: acceptable, check it",
+                                     "softmax: poor")
+    ops = {n.op for n in load(str(frozen)).graph.graph_def.node}
+    assert "QuantizedConv2D" in ops and "RequantizationRange" not in ops

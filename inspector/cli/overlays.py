@@ -38,7 +38,11 @@ def cmd_calibrate(args) -> int:
     import os
 
     from inspector.core.formats.writer import atomic_write, check_target, write_graph
-    from inspector.core.overlays.calibration import calibrate, compare_on_samples
+    from inspector.core.overlays.calibration import (
+        calibrate,
+        compare_on_samples,
+        quality_hint,
+    )
     from inspector.core.transforms.freeze_requantization_ranges import (
         freeze_with_ranges,
     )
@@ -67,7 +71,7 @@ def cmd_calibrate(args) -> int:
         raise InspectorError(f"--data: '{args.data}' is neither 'random', an existing .npy file "
                              "nor a folder")
     result = calibrate(gd, inputs, outputs, shape, data,
-                       progress=lambda d, t: print(f"input {d}/{t}", file=sys.stderr),
+                       progress=lambda d, t, what: print(what, file=sys.stderr),
                        allow_io=args.allow_io)
     atomic_write(args.log, result.log_text, force=args.force)
     print(f"{result.samples} inputs, {len(result.log.records)} RequantizationRange nodes, "
@@ -76,11 +80,14 @@ def cmd_calibrate(args) -> int:
         frozen = freeze_with_ranges(result.quantized,
                                     result.ranges(args.min_percentile, args.max_percentile))
         write_graph(frozen, args.freeze, force=args.force, source=args.model)
-        for r in compare_on_samples(gd, frozen, inputs, outputs, result.inputs, shapes,
-                                    allow_io=args.allow_io):
+        compared = compare_on_samples(
+            gd, frozen, inputs, outputs, result.inputs, shapes, allow_io=args.allow_io,
+            progress=lambda d, t, what: print(f"comparing: {what}", file=sys.stderr))
+        for r in compared:
             top1 = "" if r.top1_agreement is None else \
                 f", top-1 agreement {100 * r.top1_agreement:.0f}%"
             print(f"{r.name}: max abs error {r.max_abs_error:.3g} (float vs eight-bit){top1}")
+        print(quality_hint(compared))
         print(f"Wrote the frozen eight-bit graph to {args.freeze}")
     return 0
 

@@ -24,6 +24,7 @@ class OutputComparison:
     max_abs_error: float
     max_rel_error: float
     top1_agreement: float | None  # share of rows whose argmax agrees, for classifier outputs
+    reference_span: float = 0.0   # max - min of the reference output (to judge errors by)
 
 
 def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "random",
@@ -84,7 +85,9 @@ def compare(a: np.ndarray, b: np.ndarray, name: str) -> OutputComparison:
     if a64.ndim >= 1 and a64.shape[-1] > 1 and np.issubdtype(np.asarray(a).dtype, np.floating):
         top1 = float(np.mean(a64.reshape(-1, a64.shape[-1]).argmax(-1)
                              == b64.reshape(-1, b64.shape[-1]).argmax(-1)))
-    return OutputComparison(name, a64.shape, max_abs, max_rel, top1)
+    finite = a64[np.isfinite(a64)]
+    span = float(finite.max() - finite.min()) if finite.size else 0.0
+    return OutputComparison(name, a64.shape, max_abs, max_rel, top1, span)
 
 
 def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shapes=None,

@@ -23,6 +23,7 @@ OPERATIONS = {
     "output_types": "{node: [output dtype enum, ...]}",
     "io_types": "{node: ([input dtype enums], [output dtype enums])}",
     "run_graph": "list of fetched arrays after one run",
+    "run_many": "one list of fetched arrays per feed dict, all in one session",
     "profile_runs": "(untraced µs, traced µs, serialized StepStats) of profiled runs",
 }
 

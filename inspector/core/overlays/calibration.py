@@ -38,6 +38,8 @@ class Calibration:
 def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: dict,
               cancel=None, progress=None, timeout: float = 1800.0,
               allow_io: bool = False) -> Calibration:
+    """Quantize, log the requantization ranges over the calibration inputs and parse them.
+    `progress(done, total, text)` reports each phase (total 0: no count)."""
     from inspector.core.model import safety
     from inspector.core.transforms import run_pipeline
 
@@ -47,9 +49,11 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
     # the input becomes a Placeholder first: quantize_nodes adds control edges from its
     # consumers, and a fed node that something depends on by control still needs its inputs
     dims = ",".join(str(1 if d is None else d) for d in input_shape)
+    if progress is not None:
+        progress(0, 0, "quantizing the graph (quantize_nodes)")
     quantized = run_pipeline(graph_def, f'strip_unused_nodes(type=float, shape="{dims}") '
-                             "quantize_nodes", inputs, outputs)[-1].graph_def
-    logged = run_pipeline(quantized, LOGGING, inputs, outputs)[-1].graph_def
+                             "quantize_nodes", inputs, outputs, cancel=cancel)[-1].graph_def
+    logged = run_pipeline(quantized, LOGGING, inputs, outputs, cancel=cancel)[-1].graph_def
     if not any(n.op == "RequantizationRange" for n in quantized.node):
         raise InspectorError("quantize_nodes left no RequantizationRange to calibrate")
     with tempfile.TemporaryDirectory(prefix="inspector-calib-") as tmp:
@@ -64,22 +68,18 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
             json.dump(spec, fh)
         err_path = os.path.join(tmp, "stderr.txt")
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="0")
+        if progress is not None:
+            progress(0, 0, "starting TensorFlow and reading the calibration inputs")
         with open(err_path, "wb") as err:
             proc = subprocess.Popen([sys.executable, "-m", "inspector.core.overlays.calibration_child",
                                      spec_path], stdout=subprocess.PIPE, stderr=err, env=env,
                                     text=True)
             try:
-                for line in proc.stdout:
-                    if cancel is not None and cancel.is_set():
-                        proc.kill()
-                        raise Cancelled()
-                    if line.startswith("progress") and progress is not None:
-                        done, total = line.split()[1:3]
-                        progress(int(done), int(total))
-                proc.wait(timeout=timeout)
+                _follow(proc, cancel, progress, timeout)
             finally:
                 if proc.poll() is None:
                     proc.kill()
+                    proc.wait()
         stderr = open(err_path, encoding="utf-8", errors="replace").read()
         if proc.returncode != 0:
             last = [ln for ln in stderr.splitlines() if ln.strip()][-1:] or ["(no output)"]
@@ -94,22 +94,100 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
     return Calibration(quantized, text, log, len(ins), logged_out, ins)
 
 
+def _follow(proc, cancel, progress, timeout: float) -> None:
+    """Relay the child's progress lines until it exits; a cancel or the time limit kills it
+    at once (the lines are read on a helper thread, so a silent child cannot block us)."""
+    import queue
+    import threading
+    import time
+
+    lines: queue.Queue = queue.Queue()
+
+    def read():
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True, name="calibration-output").start()
+    deadline = time.monotonic() + timeout
+    while True:
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        if time.monotonic() > deadline:
+            raise InspectorError(f"the calibration run took longer than {timeout:.0f} s "
+                                 "and was stopped")
+        try:
+            line = lines.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if line is None:
+            proc.wait()
+            return
+        if line.startswith("progress") and progress is not None:
+            done, total = line.split()[1:3]
+            progress(int(done), int(total), f"logging ranges: input {done}/{total}")
+
+
 def compare_on_samples(original, quantized, inputs: list, outputs: list, samples: list,
-                       input_shapes=None, allow_io: bool = False) -> list:
+                       input_shapes=None, allow_io: bool = False, cancel=None,
+                       progress=None) -> list:
     """(output, max abs error, top-1 agreement) of the eight-bit graph against the float one
-    over the calibration inputs."""
+    over the calibration inputs. Each graph runs in one session for all inputs;
+    `progress(done, total, text)` after every run."""
     from inspector.core.analysis.numeric_check import compare
     from inspector.core.model.executor import tensorflow
 
-    refs, gots = [], []
-    for x in samples:
-        refs.append(tensorflow().run_graph(original, {inputs[0]: x}, outputs, input_shapes,
-                                        allow_unsafe=allow_io))
-        gots.append(tensorflow().run_graph(quantized, {inputs[0]: x}, outputs, input_shapes,
-                                        allow_unsafe=allow_io))
+    feeds = [{inputs[0]: x} for x in samples]
+    total = 2 * len(feeds)
+
+    def phase(offset, what):
+        if progress is None:
+            return None
+        return lambda d, t: progress(offset + d, total, f"{what} on input {d}/{t}")
+
+    if progress is not None:
+        progress(0, total, "running the float graph")
+    refs = tensorflow().run_many(original, feeds, outputs, input_shapes, allow_unsafe=allow_io,
+                                 cancel=cancel, progress=phase(0, "float graph"))
+    gots = tensorflow().run_many(quantized, feeds, outputs, input_shapes,
+                                 allow_unsafe=allow_io, cancel=cancel,
+                                 progress=phase(len(feeds), "eight-bit graph"))
     out = []
     for k, name in enumerate(outputs):
         a = np.concatenate([np.asarray(r[k]).reshape(1, -1) for r in refs])
         b = np.concatenate([np.asarray(g[k]).reshape(1, -1) for g in gots])
         out.append(compare(a, b, name))
     return out
+
+
+def quality_hint(compared: list) -> str:
+    """One plain sentence per output on whether the eight-bit answers can be trusted: by top-1
+    agreement for classifier outputs, else by the error relative to the float output's span."""
+    lines = []
+    for r in compared:
+        if r.top1_agreement is not None:
+            rows = r.shape[0] if r.shape else 1
+            changed = round((1.0 - r.top1_agreement) * rows)
+            if changed == 0:
+                lines.append(f"{r.name}: good. The eight-bit graph picks the same top class as "
+                             f"the float graph on all {rows} inputs.")
+            elif r.top1_agreement >= 0.9:
+                lines.append(f"{r.name}: acceptable, check it. The top class changes on "
+                             f"{changed} of {rows} inputs; calibrate on real inputs or widen "
+                             "the percentiles.")
+            else:
+                lines.append(f"{r.name}: poor. The top class changes on {changed} of {rows} "
+                             "inputs; do not ship this as is (calibrate on real inputs, widen "
+                             "the percentiles, or keep the sensitive layers in float).")
+            continue
+        span = r.reference_span
+        if not span:
+            lines.append(f"{r.name}: largest difference {r.max_abs_error:.3g} (no float range "
+                         "to judge it against).")
+            continue
+        share = r.max_abs_error / span
+        verdict = ("good" if share <= 0.01 else "acceptable, check it" if share <= 0.05
+                   else "poor")
+        lines.append(f"{r.name}: {verdict}. The largest difference is {100 * share:.1f}% of "
+                     "the float output's range.")
+    return "\n".join(lines)

@@ -53,11 +53,12 @@ def main(spec_path: str) -> int:
 
     graph_def = protos.GraphDef.FromString(open(spec["graph"], "rb").read())
     items = list(samples(spec, tf_run.decode_image))
+    print(f"progress 0 {len(items)}", flush=True)
     with tf_run.session_for(graph_def, allow_unsafe=spec.get("allow_unsafe", False)) as run:
         for i, x in enumerate(items):
             outs = run({spec["input"]: x}, spec["outputs"])
-            np.save(os.path.join(spec["out_dir"], f"input_{i}.npy"), x)
-            np.save(os.path.join(spec["out_dir"], f"output_{i}.npy"), outs[0])
+            np.save(os.path.join(spec["out_dir"], f"input_{i:06d}.npy"), x)
+            np.save(os.path.join(spec["out_dir"], f"output_{i:06d}.npy"), outs[0])
             sys.stderr.flush()
             print(f"progress {i + 1} {len(items)}", flush=True)
     return 0

@@ -44,6 +44,36 @@ def run_graph(graph_def, feeds: dict, fetches: list, input_shapes: dict | None =
 
 
 @serialized
+def run_many(graph_def, feeds_list: list, fetches: list, input_shapes: dict | None = None,
+             allow_unsafe: bool = False, cancel=None, progress=None) -> list:
+    """Run the graph once per feed dict in one session (one import, one session set-up);
+    returns one list of fetched arrays per feed dict. `progress(done, total)` after each run,
+    `cancel` (an Event) checked before each."""
+    names = sorted({k for feeds in feeds_list for k in feeds})
+    safety.require_safe(graph_def, fetches, names, allow=allow_unsafe)
+    t = tf()
+    graph = import_graph(graph_def, input_shapes)
+    config = t.compat.v1.ConfigProto(inter_op_parallelism_threads=1)
+    fetch_names = [tensor_name(f) for f in fetches]
+    results = []
+    with t.compat.v1.Session(graph=graph, config=config) as sess:
+        for i, feeds in enumerate(feeds_list):
+            if cancel is not None and cancel.is_set():
+                from inspector.core.errors import Cancelled
+                raise Cancelled()
+            try:
+                results.append(sess.run(fetch_names,
+                                        {tensor_name(k): v for k, v in feeds.items()}))
+            except Exception as exc:
+                from inspector.core.errors import InspectorError
+                raise InspectorError(f"TensorFlow failed to run the graph on input {i + 1}: "
+                                     f"{first_line(exc)}") from None
+            if progress is not None:
+                progress(i + 1, len(feeds_list))
+    return results
+
+
+@serialized
 def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, intra: int,
                  inter: int, input_shapes=None, cancel=None, progress=None,
                  allow_unsafe: bool = False) -> tuple:

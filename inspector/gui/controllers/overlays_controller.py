@@ -203,7 +203,11 @@ class OverlaysController(QObject):
         self.calibrate({"kind": kind, "path": folder, "mean": cs.mean, "std": cs.std})
 
     def calibrate(self, data: dict | None, allow_io: bool = False) -> None:
-        from inspector.core.overlays.calibration import calibrate, compare_on_samples
+        from inspector.core.overlays.calibration import (
+            calibrate,
+            compare_on_samples,
+            quality_hint,
+        )
         from inspector.core.transforms.freeze_requantization_ranges import (
             freeze_with_ranges,
         )
@@ -224,12 +228,13 @@ class OverlaysController(QObject):
 
         def work(task):
             result = calibrate(gd, ins, outs, shape, data, cancel=task.cancel,
-                               progress=lambda d, t: task.progress(d, t, f"input {d}/{t}"),
-                               allow_io=allow_io)
-            task.progress(0, 0, "comparing the float and eight-bit graphs")
+                               progress=task.progress, allow_io=allow_io)
+            task.progress(0, 0, "freezing the ranges")
             frozen = freeze_with_ranges(result.quantized, result.ranges(lo, hi))
             compared = compare_on_samples(gd, frozen, ins, outs, result.inputs[:8], shapes,
-                                          allow_io=allow_io)
+                                          allow_io=allow_io, cancel=task.cancel,
+                                          progress=lambda d, t, what: task.progress(
+                                              d, t, f"comparing: {what}"))
             return result, compared
 
         def done(pair):
@@ -239,7 +244,8 @@ class OverlaysController(QObject):
                 f"{r.name}: float vs eight-bit max abs error {r.max_abs_error:.3g}"
                 + ("" if r.top1_agreement is None else
                    f", top-1 agreement {100 * r.top1_agreement:.0f}%") for r in compared)
-                + f"\n({result.samples} inputs, {len(result.log.records)} ranges logged)")
+                + f"\n({result.samples} inputs, {len(result.log.records)} ranges logged)\n"
+                + quality_hint(compared))
             self.state.set_overlay(replace(self.overlay, records=result.log.records,
                                            log_text=result.log_text, mode="ranges"))
 
