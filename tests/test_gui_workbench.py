@@ -246,3 +246,19 @@ def click_row(qtbot, window, row: int) -> None:
     qtbot.waitUntil(lambda: table.visualRect(index).isValid(), timeout=5000)
     qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=table.visualRect(index).center())
     qtbot.waitUntil(lambda: window.state.step == row, timeout=5000)
+
+
+def test_a_batch_norm_left_alone_says_why(qtbot, window, tmp_path):
+    from test_transforms import shared_batch_norm_graph
+
+    path = tmp_path / "shared_conv.pb"
+    path.write_bytes(shared_batch_norm_graph("conv").SerializeToString())
+    open_and_wait(qtbot, window, str(path))
+    window.workbench.set_marks(["input"], ["out", "side"])
+    window.workbench.set_text("fold_old_batch_norms")
+    wait_preview(qtbot, window, 1)
+    click_row(qtbot, window, 1)
+    rows = [window.preview_panel.changes.item(i).text()
+            for i in range(window.preview_panel.changes.count())]
+    assert rows == ["kept: bn — 'conv' is also read elsewhere; folding would change what that "
+                    "reader gets"]

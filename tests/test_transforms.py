@@ -7,7 +7,7 @@ import pytest
 
 from inspector.core.analysis.numeric_check import numeric_check
 from inspector.core.loaders import load
-from inspector.core.model import tensors
+from inspector.core.model import protos, tensors
 from inspector.core.model.executor import tensorflow
 from inspector.core.transforms import REGISTRY, run_pipeline
 from inspector.core.transforms.base import TransformError
@@ -374,3 +374,78 @@ def test_every_registered_transform_has_an_oracle_or_behaviour_case():
         if test in ("test_matches_tensorflow_engine",
                     "test_python_versions_match_tensorflow_engine"):
             assert name in oracle_specs, name
+
+
+def shared_batch_norm_graph(shared: str):
+    """Conv2D -> FusedBatchNormV3 -> out, where `shared` ('mean', 'conv', 'w' or 'stats') is
+    also read by another node: the fold would lose or change what that reader gets."""
+    import tensorflow as tf
+
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, 8, 8, 3], name="input")
+        w = tf.constant(np.random.default_rng(0).standard_normal((3, 3, 3, 4)), tf.float32,
+                        name="w")
+        conv = tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", name="conv")
+        consts = [tf.constant(v, tf.float32, name=n) for v, n in (
+            ([1.0, 2, 3, 4], "scale"), ([0.1] * 4, "offset"), ([0.5] * 4, "mean"),
+            ([2.0] * 4, "var"))]
+        bn = tf.raw_ops.FusedBatchNormV3(x=conv, scale=consts[0], offset=consts[1],
+                                         mean=consts[2], variance=consts[3], epsilon=0.001,
+                                         is_training=False, name="bn")
+        tf.identity(bn.y, name="out")
+        reader = {"mean": lambda: consts[2] + 1.0, "conv": lambda: tf.nn.relu(conv),
+                  "w": lambda: tf.nn.conv2d(x, w, [1, 1, 1, 1], "VALID"),
+                  "stats": lambda: bn.batch_mean * 2.0}[shared]
+        tf.identity(reader(), name="side")
+    return protos.GraphDef.FromString(graph.as_graph_def().SerializeToString())
+
+
+def test_fold_old_batch_norms_ends_when_a_fold_cannot_be_made(tmp_path):
+    """A fold cancelled because a matched constant is read elsewhere used to count as a change,
+    and the fixed-point loop matched the same batch norm forever (EfficientNet-B0 from tf.keras
+    after remove_nodes(op=Identity)); a subprocess, so that a regression fails, not hangs."""
+    import subprocess
+    import sys
+
+    gd = shared_batch_norm_graph("mean")
+    path = tmp_path / "shared.pb"
+    path.write_bytes(gd.SerializeToString())
+    steps = "remove_nodes(op=Identity) fold_old_batch_norms"
+    proc = subprocess.run(
+        [sys.executable, "-m", "inspector", "transform", "--in_graph", str(path), "--out_graph",
+         str(tmp_path / "out.pb"), "--inputs", "input", "--outputs", "out,side", "--transforms",
+         steps, "--no_flops"], capture_output=True, text=True, timeout=120,
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    assert proc.returncode == 0, proc.stderr
+    ours = load(str(tmp_path / "out.pb")).graph.graph_def
+    assert "FusedBatchNormV3" in {n.op for n in ours.node}
+    assert_same_graph(ours, tensorflow().run_native_transform(gd, ["input"], ["out", "side"],
+                                                              steps))
+
+
+@pytest.mark.parametrize("shared", ["conv", "w", "stats"])
+def test_fold_old_batch_norms_never_changes_what_other_readers_get(shared):
+    """TF folds these anyway (scaled weights under the old name): the other reader then gets
+    different numbers, or a port that no longer exists. We keep the batch norm and say why."""
+    gd = shared_batch_norm_graph(shared)
+    report = run_pipeline(gd, "fold_old_batch_norms", ["input"], ["out", "side"])[-1]
+    assert "FusedBatchNormV3" in {n.op for n in report.graph_def.node}
+    assert "bn" in report.kept and ("read elsewhere" in report.kept["bn"] or
+                                    "statistics" in report.kept["bn"])
+    checks = numeric_check(gd, report.graph_def, ["input"], ["out", "side"])
+    assert all(c.max_abs_error == 0 for c in checks)
+    # the same graph without the other reader folds, and the answers stay close
+    plain = shared_batch_norm_graph("mean")
+    del plain.node[-2:]  # the Add on mean and its Identity
+    folded = run_pipeline(plain, "fold_old_batch_norms", ["input"], ["out"])[-1].graph_def
+    assert "FusedBatchNormV3" not in {n.op for n in folded.node}
+    assert numeric_check(plain, folded, ["input"], ["out"])[0].max_abs_error < 1e-4
+
+
+def test_fixed_point_loops_have_a_pass_limit_with_a_clear_error():
+    from inspector.core.transforms.base import Context
+
+    ctx = Context([], [], {}, name="endless")
+    with pytest.raises(TransformError, match="endless did not settle after 5 passes"):
+        ctx.until_settled(lambda g: (g, True), duplicated_graph(), limit=5)

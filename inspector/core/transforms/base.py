@@ -22,6 +22,7 @@ class Context:
     params: dict
     name: str = ""
     reasons: dict = field(default_factory=dict)  # node name -> why it changed
+    kept: dict = field(default_factory=dict)     # node name -> why a match was left alone
     cancel: object = None                        # threading.Event of the request, if any
 
     def check(self) -> None:
@@ -83,6 +84,10 @@ class Context:
 
     def note(self, node: str, reason: str) -> None:
         self.reasons.setdefault(node, reason)
+
+    def keep(self, node: str, reason: str) -> None:
+        """Say why a node that matched was left as it is (shown beside the changes)."""
+        self.kept.setdefault(node, reason)
 
 
 INT32 = (-2 ** 31, 2 ** 31 - 1)

@@ -1,7 +1,9 @@
 """fold_old_batch_norms: fold monolithic batch-norm ops into conv weights plus a BiasAdd.
 
 Handles BatchNormWithGlobalNormalization and FusedBatchNorm as TF does, and also
-FusedBatchNormV2/V3 (inference mode), which TF's own engine leaves alone.
+FusedBatchNormV2/V3 (inference mode), which TF's own engine leaves alone. Unlike TF, a batch
+norm is not folded when its convolution's output or weights are also read outside the match:
+TF scales them anyway and silently changes what those other readers get.
 """
 
 from __future__ import annotations
@@ -44,6 +46,16 @@ def scale_and_offset(match):
         scale = scale * vals["gamma"]
     offset = (-vals["mean"] * scale) + vals["beta"]
     return scale.astype(np.float32), offset.astype(np.float32)
+
+
+def rescaled(match):
+    """Names of the convolutions and weights a fold of this match rewrites."""
+    if match.node.op == "Conv2D":
+        yield match.node.name
+        yield match.inputs[1].node.name
+        return
+    for sub in match.inputs:
+        yield from rescaled(sub)
 
 
 def fuse_into_conv(scale, offset, conv_match, output_name: str) -> list:
@@ -108,12 +120,24 @@ def fold_old_batch_norms(graph_def, ctx):
                                            _replace_concat)):
         def one_pass(graph, pattern=pattern, builder=builder):
             applied: list = []
+            other_ports = {i.split(":")[0] for n in graph.node for i in n.input
+                           if not i.startswith("^") and i.rsplit(":", 1)[-1] not in (i, "0")}
 
             def replace(match, outside):
                 bn = match.node
                 if bn.op in ("FusedBatchNormV2", "FusedBatchNormV3") and \
                         bn.attr["is_training"].b:
-                    return None  # training-mode statistics cannot be folded
+                    ctx.keep(bn.name, "training mode: its statistics come from the batch")
+                    return None
+                if bn.name in other_ports:
+                    ctx.keep(bn.name, "its batch statistics outputs are used; a BiasAdd "
+                                      "has only the normalised output")
+                    return None
+                shared = sorted(set(rescaled(match)) & outside)
+                if shared:
+                    ctx.keep(bn.name, f"'{shared[0]}' is also read elsewhere; folding would "
+                                      "change what that reader gets")
+                    return None
                 return builder(match, ctx)
 
             # only replacements really made count: one cancelled because a matched node is

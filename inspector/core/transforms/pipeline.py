@@ -24,6 +24,7 @@ class StepReport:
     added: list = field(default_factory=list)
     changed: list = field(default_factory=list)
     reasons: dict = field(default_factory=dict)
+    kept: dict = field(default_factory=dict)    # matched but left alone -> why
     ignored_error: str = ""
     seconds: float = 0.0
     native: bool = False
@@ -87,6 +88,7 @@ def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
     report.seconds = time.perf_counter() - start
     report.removed, report.added, report.changed = diff(graph_def, result)
     report.reasons = ctx.reasons
+    report.kept = ctx.kept
     return report
 
 

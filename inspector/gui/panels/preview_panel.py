@@ -196,6 +196,11 @@ class PreviewPanel(QWidget):
                 item.setForeground(pg.mkColor(colour))
                 item.setData(Qt.UserRole, name)
                 self.changes.addItem(item)
+        for name, why in list(report.kept.items())[:500]:
+            item = QListWidgetItem(f"kept: {name} — {why}")
+            item.setForeground(pg.mkColor("#555555"))
+            item.setData(Qt.UserRole, name)
+            self.changes.addItem(item)
 
     def _clicked(self, item):
         name = item.data(Qt.UserRole)
