@@ -19,7 +19,6 @@ sys.path.insert(0, ROOT)
 from tests.fixtures import fixture_dir  # noqa: E402
 
 
-
 def crossings(positions: dict, edges: list) -> int:
     """Crossings between edges joining the same two rows of y (layer by y coordinate)."""
     by_rows: dict = {}

@@ -13,9 +13,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from tests.fixtures import fixture_dir  # noqa: E402
-
 from inspector.core.tf.executor import install  # noqa: E402
+from tests.fixtures import fixture_dir  # noqa: E402
 
 install()  # TensorFlow work runs in this process
 
