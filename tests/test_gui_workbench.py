@@ -262,3 +262,25 @@ def test_a_batch_norm_left_alone_says_why(qtbot, window, tmp_path):
             for i in range(window.preview_panel.changes.count())]
     assert rows == ["kept: bn — 'conv' is also read elsewhere; folding would change what that "
                     "reader gets"]
+
+
+def test_cancel_stops_the_preview_computation(qtbot, window, fx):
+    """Cancel ends the preview's thread before the pipeline is done (it used to keep computing
+    until the app quit), the window goes idle and says what it stopped."""
+    open_and_wait(qtbot, window, os.path.join(fx, "mobilenet_v2.pb"))
+    window.workbench.set_marks(["input"], ["Identity"])
+    steps = ("fold_constants(ignore_errors=true) quantize_nodes quantize_weights round_weights "
+             "sort_by_execution_order merge_duplicate_nodes")
+    window.workbench.set_text(steps)
+    engine = window.pipeline.engine
+    qtbot.waitUntil(lambda: window.tasks.is_busy("preview") and len(engine._steps) >= 1,
+                    timeout=120000)
+    assert window.cancel_button.isVisible()
+    qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
+    assert window.tasks.wait(60.0)  # the thread has ended
+    assert len(engine._steps) < 6
+    qtbot.waitUntil(lambda: not window.progress.isVisible(), timeout=5000)
+    assert window.status_label.text().startswith("Cancelled: ")
+    assert "previewing the pipeline" in window.status_label.text()
+    assert len(window.state.rows) < 7 or any(r.metrics.flops is None
+                                             for r in window.state.rows)

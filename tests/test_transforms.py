@@ -449,3 +449,40 @@ def test_fixed_point_loops_have_a_pass_limit_with_a_clear_error():
     ctx = Context([], [], {}, name="endless")
     with pytest.raises(TransformError, match="endless did not settle after 5 passes"):
         ctx.until_settled(lambda g: (g, True), duplicated_graph(), limit=5)
+
+
+class TripsAfter:
+    """A cancel flag that becomes set after `n` looks (to cancel at every check point)."""
+
+    def __init__(self, n: int):
+        self.n, self.looks = n, 0
+
+    def is_set(self) -> bool:
+        self.looks += 1
+        return self.looks > self.n
+
+
+def test_cancel_reaches_inside_the_transform_loops(fx):
+    """Every check point stops the work at once, and some of them are inside transforms (a
+    cancelled quantize_nodes or quantize_weights on a big graph used to run to the end)."""
+    import traceback
+
+    from inspector.core.errors import Cancelled
+
+    gd = graph_def(fx, "inception_jpeg.pb")
+    steps = ("remove_nodes(op=Identity) fold_old_batch_norms quantize_weights(minimum_size=8) "
+             "round_weights quantize_nodes")
+    counting = TripsAfter(10 ** 9)
+    run_pipeline(gd, steps, *INCEPTION_IO, cancel=counting)
+    total = counting.looks
+    assert total > 20
+    where = set()
+    for n in range(total):
+        flag = TripsAfter(n)
+        with pytest.raises(Cancelled) as info:
+            run_pipeline(gd, steps, *INCEPTION_IO, cancel=flag)
+        assert flag.looks == n + 1  # stopped at the first look after the flag was set
+        frames = [f.name for f in traceback.extract_tb(info.value.__traceback__)]
+        where.add(frames[-2])  # the function that looked at the flag
+    assert {"run_step", "until_settled", "replace_matching", "quantize_weights",
+            "round_weights", "quantize_nodes"} <= where, where

@@ -124,7 +124,7 @@ class MainWindow(QMainWindow):
         self.progress.hide()
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.hide()
-        self.cancel_button.clicked.connect(lambda: self.tasks.cancel())
+        self.cancel_button.clicked.connect(self.cancel_work)
         bar = self.statusBar()
         bar.addWidget(self.status_label, 1)
         bar.addPermanentWidget(self.progress)
@@ -277,6 +277,13 @@ class MainWindow(QMainWindow):
         self.progress.setTextVisible(bool(text) or total > 0)
         if text:
             self.status_label.setText(text)
+
+    def cancel_work(self) -> None:
+        """Cancel everything running; the status bar says what was stopped."""
+        doing = ", ".join(label[:1].lower() + label[1:] for label in self.tasks.labels())
+        self.tasks.cancel()
+        if doing:
+            self.status_label.setText(f"Cancelled: {doing}")
 
     def _busy(self, busy: bool, label: str):
         if busy:

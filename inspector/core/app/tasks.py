@@ -115,6 +115,10 @@ class Tasks:
         if not self._requests and not quiet:
             self.busy.emit(False, "")
 
+    def labels(self) -> list:
+        """What the running requests are doing, oldest first."""
+        return [r.label for r in self._requests.values()]
+
     def is_busy(self, kind: str | None = None) -> bool:
         return kind in self._requests if kind else bool(self._requests)
 

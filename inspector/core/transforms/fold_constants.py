@@ -126,6 +126,7 @@ def fold_constants(graph_def, ctx):
     if rest:
         wanted = upstream(work, [t.rsplit(":", 1)[0] for t in rest])
         sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
+        ctx.check()
         try:
             values.update(zip(rest, tensorflow().evaluate_tensors(sub, rest)))
         except Exception as exc:

@@ -53,6 +53,7 @@ def quantize_weights(graph_def, ctx):
         if t is None or t.dtype != 1:
             out.node.add().CopyFrom(node)
             continue
+        ctx.check()
         values = const_value(node)
         if values.size < minimum:
             out.node.add().CopyFrom(node)

@@ -20,6 +20,7 @@ def round_weights(graph_def, ctx):
         if node.op != "Const" or node.attr["dtype"].type != 1:
             out.node.add().CopyFrom(node)
             continue
+        ctx.check()
         values = const_value(node).astype(np.float32)
         if values.size < 16:
             out.node.add().CopyFrom(node)
