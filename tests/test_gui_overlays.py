@@ -71,6 +71,7 @@ def test_calibrate_and_freeze_into_the_pipeline(qtbot, window, model):
                     timeout=180000)
     text = window.overlays_panel.compare.text()
     assert "top-1 agreement" in text
+    assert window.status_label.text() == "Ready"  # not the last progress text forever
     assert "softmax: good." in text or "softmax: acceptable" in text or "softmax: poor." in text
     # each phase shows its own progress, the comparison one input at a time
     for phase in ("quantizing the graph (quantize_nodes)", "logging ranges: input 3/3",

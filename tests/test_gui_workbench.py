@@ -284,3 +284,33 @@ def test_cancel_stops_the_preview_computation(qtbot, window, fx):
     assert "previewing the pipeline" in window.status_label.text()
     assert len(window.state.rows) < 7 or any(r.metrics.flops is None
                                              for r in window.state.rows)
+
+
+def test_nothing_stale_after_work_ends_or_the_pipeline_changes(qtbot, window, model):
+    """Status texts clear when the work ends, a numeric-check result goes when the pipeline
+    changes, and the table always selects the step the canvas shows."""
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    assert not window.status_label.text().endswith("…")  # not "Laying out…" forever
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text("remove_nodes(op=Identity) quantize_weights(minimum_size=8)")
+    wait_preview(qtbot, window, 2)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    assert not window.status_label.text().endswith("…")
+    click_row(qtbot, window, 2)
+    qtbot.mouseClick(window.preview_panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: "max abs error" in window.preview_panel.check_result.text(),
+                    timeout=60000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    assert window.status_label.text() == "Ready"  # not "Running both graphs…"
+    # a recompute of another pipeline: the check result goes, and while rows come in the
+    # table never claims "original" while the canvas shows step 2
+    selected = []
+    window.state.rows_changed.connect(
+        lambda rows: selected.append((window.preview_panel.currentRow(), window.state.step)))
+    window.workbench.set_text("remove_nodes(op=Identity) round_weights")
+    wait_preview(qtbot, window, 2)
+    assert window.preview_panel.check_result.text() == ""
+    assert all(row in (-1, step) for row, step in selected), selected
+    assert window.preview_panel.currentRow() == window.state.step == 2
+    assert "Dequantize" not in {n.op for n in window.state.view.graph}

@@ -98,6 +98,41 @@ def test_a_step_shows_its_graph_and_diff(state, fx):
     assert state.step == 0 and state.diff == {}
 
 
+
+def test_the_canvas_never_shows_a_step_that_is_gone_or_changed(state):
+    """Stale state: deleting the shown (quantize) step, or recomputing it with other
+    parameters, used to leave its old graph on the canvas."""
+    from inspector.core.app.preview import PreviewEngine
+    from inspector.core.model.graph import Graph
+    from inspector.core.transforms import parse_transforms
+
+    engine = PreviewEngine(state.model.graph.graph_def)
+
+    def rows_of(text):
+        return engine.run(parse_transforms(text), ["Mul"], ["softmax"], with_flops=False)
+
+    def shown_ops():
+        return {n.op for n in state.view.graph}
+
+    state.set_rows(rows_of("remove_nodes(op=Identity) quantize_weights(minimum_size=8)"))
+    state.show_step(2)
+    assert "Dequantize" in shown_ops()
+    # partial rows of a recompute keep the step shown (no flicker back to the original) ...
+    shorter = rows_of("remove_nodes(op=Identity)")
+    state.set_rows(shorter[:1], final=False)
+    assert state.step == 2 and "Dequantize" in shown_ops()
+    # ... the final rows without the step go back to the original
+    state.set_rows(shorter)
+    assert state.step == 0 and "Dequantize" not in shown_ops()
+    # the same step recomputed with other parameters shows the new graph
+    state.set_rows(rows_of("remove_nodes(op=Identity) quantize_weights(minimum_size=8)"))
+    state.show_step(2)
+    state.set_rows(rows_of("remove_nodes(op=Identity) round_weights"))
+    assert state.step == 2 and "Dequantize" not in shown_ops()
+    assert Graph(state.rows[2].report.graph_def).nodes[0].name in {n.name for n in
+                                                                   state.view.graph}
+
+
 def test_overlay_heat_and_badges_sum_into_collapsed_scopes(state):
     from inspector.core.overlays.profiling import NodeTime, Profile
 

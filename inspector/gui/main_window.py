@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
 
     def _build_status(self):
         self.status_label = QLabel("")
+        self._status_is_work = False  # the status text is what running work said
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(180)
         self.progress.hide()
@@ -203,7 +204,7 @@ class MainWindow(QMainWindow):
 
     def _connect(self):
         s = self.state
-        s.message.connect(self.status_label.setText)
+        s.message.connect(self._say)
         s.error.connect(self.show_error)
         s.model_changed.connect(self._model_changed)
         s.trace_requested.connect(lambda *_: self.workbench_dock.raise_())
@@ -258,12 +259,12 @@ class MainWindow(QMainWindow):
         self._remember(model.path)
         self.setWindowTitle(f"{os.path.basename(model.path.rstrip('/'))} — GraphDef Inspector")
         problems = f" · {len(model.problems)} problems" if model.problems else ""
-        self.status_label.setText(f"{len(model.graph)} nodes{problems}")
+        self._say(f"{len(model.graph)} nodes{problems}")
 
     def show_error(self, text: str) -> None:
         """Report a problem in a dialog; the app keeps running."""
         self.last_error = text
-        self.status_label.setText(text.splitlines()[0] if text else "")
+        self._say(text.splitlines()[0] if text else "")
         self.error_box = self.dialogs.error(text)
         self.error_shown.emit(text)
 
@@ -277,21 +278,27 @@ class MainWindow(QMainWindow):
         self.progress.setTextVisible(bool(text) or total > 0)
         if text:
             self.status_label.setText(text)
+            self._status_is_work = True
+
+    def _say(self, text: str) -> None:
+        self.status_label.setText(text)
+        self._status_is_work = False
 
     def cancel_work(self) -> None:
         """Cancel everything running; the status bar says what was stopped."""
         doing = ", ".join(label[:1].lower() + label[1:] for label in self.tasks.labels())
         self.tasks.cancel()
         if doing:
-            self.status_label.setText(f"Cancelled: {doing}")
+            self._say(f"Cancelled: {doing}")
 
     def _busy(self, busy: bool, label: str):
         if busy:
             self.progress.setRange(0, 0)  # busy until a task reports countable progress
             self.progress.setTextVisible(False)
             self.status_label.setText(f"{label}…")
-        elif self.status_label.text().endswith("…"):
-            self.status_label.setText("Ready")
+            self._status_is_work = True
+        elif self._status_is_work:
+            self.status_label.setText("Ready")  # what the work was saying is over
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
 

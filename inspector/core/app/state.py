@@ -66,6 +66,7 @@ class AppState:
         self.strip = None
         self.rows: tuple = ()
         self.step, self.after = 0, True
+        self.shown_key = None          # key of the preview row whose graph is shown
         self.diff: dict = {}
         self.overlay = OverlayState()
         self.show_constants, self.direction = False, "TB"
@@ -203,9 +204,12 @@ class AppState:
         stays; the final rows drop it only if that step is gone or failed."""
         self.rows = tuple(rows)
         self.rows_changed.emit(self.rows)
-        if final and (self.step >= len(self.rows) or
-                      (self.step and self.rows[self.step].report is None)):
+        if not final:
+            return
+        if self.step >= len(self.rows) or (self.step and self.rows[self.step].report is None):
             self.show_step(0)
+        elif self.step and self.rows[self.step].key != self.shown_key:
+            self.show_step(self.step)  # the same step, recomputed: show what it is now
 
     def show_step(self, row: int, after: bool | None = None) -> None:
         """Show the graph after step `row` with what it added and changed, or the original
@@ -216,6 +220,7 @@ class AppState:
         self.after = self.after if after is None else after
         self.step = row if 0 <= row < len(self.rows) else 0
         report = self.rows[self.step].report if self.step else None
+        self.shown_key = self.rows[self.step].key if report is not None else None
         view = self.original_view
         if report is None:
             self.diff = {}

@@ -32,7 +32,8 @@ class PreviewController(QObject):
     def _rows_changed(self, rows):
         if self.last_check is not None and self._checked != self._key(rows):
             self._clear_check()  # the check was of another pipeline
-        self.panel.show_rows(rows, self.state.step if self.state.step < len(rows) else 0)
+        # the table selects what the canvas shows; a step not recomputed yet stays unselected
+        self.panel.show_rows(rows, self.state.step if self.state.step < len(rows) else -1)
         enabled = sum(1 for s in self.state.workbench.steps if s.enabled)
         finished = len(rows) == 1 + enabled or any(r.error for r in rows)
         self.panel.status.setText("" if finished or not rows else

@@ -153,6 +153,9 @@ class PreviewPanel(QWidget):
             self.table.resizeColumnsToContents()
         if 0 <= current < len(self.rows):
             self.table.setCurrentIndex(self.model.index(current, 0))
+        else:
+            self.table.setCurrentIndex(self.model.index(-1, 0))
+            self.table.clearSelection()
         self.table.selectionModel().blockSignals(False)
         self._draw_chart()
 
