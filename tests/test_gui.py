@@ -44,13 +44,37 @@ def test_open_by_argument_draws_scopes(qtbot, window):
     assert window.settings.value("recent")[0] == os.path.abspath(DEMO)
 
 
-def test_open_by_drop(qtbot, window, fx):
-    path = os.path.join(fx, "inception_jpeg.pb")
+def drop_files(widget, paths, pos=None):
+    """Deliver a real drag-enter, drag-move and drop of local files to a widget."""
+    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent
+    from PySide6.QtWidgets import QApplication
+
     mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(path)])
+    mime.setUrls([QUrl.fromLocalFile(p) for p in paths])
+    pos = pos or widget.rect().center()
+    enter = QDragEnterEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(widget, enter)
+    move = QDragMoveEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(widget, move)
+    drop = QDropEvent(QPointF(pos), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(widget, drop)
+    return enter.isAccepted() and drop.isAccepted()
+
+
+@pytest.mark.parametrize("target", ["canvas", "side panel"])
+def test_open_by_drop(qtbot, window, fx, target):
+    """Dropping on the graph canvas (over a drawn graph, where the scene used to swallow the
+    drop) opens the file, as dropping on a side panel does."""
+    open_and_wait(qtbot, window, DEMO)
+    path = os.path.join(fx, "inception_jpeg.pb")
     before = window.scenes_drawn
-    event = QDropEvent(QPointF(200, 200), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    window.dropEvent(event)
+    widget = window.canvas.viewport() if target == "canvas" else window.summary_panel
+    if target == "canvas":  # right over a node box
+        item = next(iter(window.canvas.items_by_id.values()))
+        pos = window.canvas.mapFromScene(item.sceneBoundingRect().center())
+    else:
+        pos = None
+    assert drop_files(widget, [path], pos)
     wait_drawn(qtbot, window, before)
     assert window.state.model.path == path
     assert "mixed/" in window.canvas.items_by_id

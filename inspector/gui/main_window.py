@@ -53,6 +53,7 @@ class MainWindow(QMainWindow):
         self.tasks = gui_tasks(self)
         self.dialogs = Dialogs(self, self.state)
         self.canvas = GraphCanvas(self)
+        self.canvas.files_dropped.connect(self.open_dropped)
         self.setCentralWidget(self.canvas)
         self.setAcceptDrops(True)
         self.last_error = ""
@@ -314,7 +315,11 @@ class MainWindow(QMainWindow):
         urls = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         if urls:
             event.acceptProposedAction()
-            self.open_path(urls[0])
+            self.open_dropped(urls)
+
+    def open_dropped(self, paths: list) -> None:
+        """Files dropped anywhere on the window: the first one is opened."""
+        self.open_path(paths[0])
 
     def _remember(self, path):
         path = os.path.abspath(path)

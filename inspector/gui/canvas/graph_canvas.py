@@ -20,6 +20,7 @@ class GraphCanvas(QGraphicsView):
     context_requested = Signal(str, object)  # item id, global QPoint
     walk = Signal(str)             # "up", "down", "left", "right"
     mark_key = Signal(str)         # "input" (I) or "output" (O)
+    files_dropped = Signal(list)   # local paths dropped on the canvas
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -31,6 +32,33 @@ class GraphCanvas(QGraphicsView):
         self.scene().setItemIndexMethod(QGraphicsScene.BspTreeIndex)
         self.items_by_id: dict = {}
         self.setFocusPolicy(Qt.StrongFocus)
+
+    # -- files dropped on the canvas (the scene would swallow them) ------------------------
+    @staticmethod
+    def _local_paths(event) -> list:
+        mime = event.mimeData()
+        return [u.toLocalFile() for u in mime.urls() if u.isLocalFile()] if mime.hasUrls() \
+            else []
+
+    def dragEnterEvent(self, event):
+        if self._local_paths(event):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event):
+        if self._local_paths(event):
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event):
+        paths = self._local_paths(event)
+        if paths:
+            event.acceptProposedAction()
+            self.files_dropped.emit(paths)
+        else:
+            super().dropEvent(event)
 
     # -- content ------------------------------------------------------------------------
     CHUNK_SECONDS = 0.03  # item creation per event-loop turn, so the GUI never freezes
