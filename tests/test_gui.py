@@ -233,6 +233,22 @@ def test_saved_model_asks_for_a_signature(qtbot, window, fx, monkeypatch):
     assert window.state.model.signature.key == "embed"
 
 
+def test_a_saved_model_that_cannot_be_frozen_opens_as_stored(qtbot, window, fx, tmp_path,
+                                                             monkeypatch):
+    import shutil
+
+    path = str(tmp_path / "no_weights")
+    shutil.copytree(os.path.join(fx, "two_signatures"), path)
+    shutil.rmtree(os.path.join(path, "variables"))
+    monkeypatch.setattr(window.dialogs, "choose", lambda title, label, keys: "serving_default")
+    open_and_wait(qtbot, window, path)
+    assert window.state.model.path == path and not window.state.model.frozen
+    box = window.dialogs.last_box
+    assert box.windowTitle() == "Opened no_weights as stored"
+    assert "the weights are still variables" in box.text() and "_UserObject" not in box.text()
+    assert window.last_error == ""  # a notice, not an error
+
+
 
 
 def test_constants_toggle_shows_them_as_nodes(qtbot, window, fx):

@@ -154,3 +154,21 @@ def test_dangling_inputs_still_load_with_problems_listed(fx):
     assert code == 0 and "Problem: node 'y' has input 'ghost'" in out
     code, out, err = run_cli("summarize", "--format=tf", path)
     assert code == 2 and "Invalid input ghost for node y" in out
+
+
+def test_a_saved_model_that_cannot_be_frozen_opens_as_stored_with_an_explanation(fx, tmp_path):
+    """It used to stop with TensorFlow's internals and no way on."""
+    import shutil
+
+    path = str(tmp_path / "no_weights")
+    shutil.copytree(os.path.join(fx, "two_signatures"), path)
+    shutil.rmtree(os.path.join(path, "variables"))
+    m = load(path)
+    assert not m.frozen and m.signature.key == "serving_default"
+    assert "StatefulPartitionedCall" in {n.op for n in m.graph}
+    assert len(m.notes) == 1 and m.notes[0].startswith(
+        "Signature 'serving_default' could not be frozen, so this is the graph as stored")
+    assert "variables/ folder) are missing" in m.notes[0]
+    code, out, err = run_cli("summarize", path)
+    assert code == 0 and "Signature: serving_default" in out
+    assert "note: Signature 'serving_default' could not be frozen" in err

@@ -36,9 +36,12 @@ def _add_load_args(p: argparse.ArgumentParser) -> None:
 def _load(args):
     from inspector.core.loaders import load
 
-    return load(args.model, freeze=not args.no_freeze, tags=_split(args.tags) or None,
-                signature=args.signature, checkpoint=args.checkpoint,
-                outputs=_split(args.freeze_outputs) or None, allow_unsafe=args.allow_io)
+    model = load(args.model, freeze=not args.no_freeze, tags=_split(args.tags) or None,
+                 signature=args.signature, checkpoint=args.checkpoint,
+                 outputs=_split(args.freeze_outputs) or None, allow_unsafe=args.allow_io)
+    for note in model.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return model
 
 
 def cmd_summarize(args) -> int:

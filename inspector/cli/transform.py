@@ -46,7 +46,10 @@ def load_arrays(items) -> dict:
 def _load_graph_def(path: str):
     from inspector.core.loaders import load
 
-    return load(path).graph.graph_def
+    model = load(path)
+    for note in model.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return model.graph.graph_def
 
 
 def _fmt_delta(new, old, fmt) -> str:

@@ -42,6 +42,14 @@ class Dialogs:
     def confirm(self, title: str, text: str) -> bool:
         return QMessageBox.question(self.parent, title, text) == QMessageBox.Yes
 
+    def notice(self, title: str, text: str):
+        """Something the user should know, not an error (non-modal)."""
+        box = QMessageBox(QMessageBox.Information, title, text, QMessageBox.Ok, self.parent)
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        box.open()
+        self.last_box = box
+        return box
+
     def error(self, text: str):
         box = QMessageBox(QMessageBox.Warning, "GraphDef Inspector", text, QMessageBox.Ok,
                           self.parent)

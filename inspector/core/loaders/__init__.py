@@ -34,6 +34,7 @@ class LoadedModel:
     tags: list = field(default_factory=list)
     signature: Signature | None = None
     problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)   # plain words on how the model was opened
 
     @property
     def known_inputs(self) -> list:

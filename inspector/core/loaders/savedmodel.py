@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from inspector.core.errors import ModelLoadError
+from inspector.core.errors import ModelLoadError, TensorFlowUnavailable
 from inspector.core.loaders.protofile import parse
 from inspector.core.model import protos, tensors
 from inspector.core.model.dtypes import dtype_name
@@ -80,8 +80,6 @@ def _pick_meta(saved_model, tags, path):
 
 def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signature,
                      allow_unsafe=False):
-    from inspector.core.loaders import LoadedModel, Signature, make_graph
-
     saved = parse(data, protos.SavedModel, is_text, path)
     meta = _pick_meta(saved, tags, path)
     tags = list(meta.meta_info_def.tags)
@@ -92,21 +90,52 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
         raise ModelLoadError(f"no signature '{signature}' (available: {', '.join(keys) or 'none'})",
                              path=path)
     if not freeze or signature is None:
-        graph, problems = make_graph(meta.graph_def, path)
-        sig = None
-        if signature is not None:
-            sdef = meta.signature_def[signature]
-            sig = Signature(signature, {k: v.name for k, v in sorted(sdef.inputs.items())},
-                            {k: v.name for k, v in sorted(sdef.outputs.items())})
-        return LoadedModel(path, "savedmodel", graph, size, is_text, tags=tags, signature=sig,
-                           problems=problems)
+        return _as_stored(path, meta, signature, tags, size, is_text)
     from inspector.core.loaders.load_time import refuse, saved_model_findings
     from inspector.core.model.executor import tensorflow
 
     if not allow_unsafe:
         refuse(saved_model_findings(meta), path, "loading this SavedModel")
     directory = path if os.path.isdir(path) else os.path.dirname(path) or "."
-    graph_def, inputs, outputs = tensorflow().freeze_saved_model(directory, tags, signature)
+    try:
+        graph_def, inputs, outputs = tensorflow().freeze_saved_model(directory, tags, signature)
+    except (ModelLoadError, TensorFlowUnavailable) as exc:  # the graph as stored, explained
+        why = ("TensorFlow is not available here to load it." if isinstance(
+            exc, TensorFlowUnavailable) else _why_not_frozen(exc.message.split(": ", 1)[-1]))
+        model = _as_stored(path, meta, signature, tags, size, is_text)
+        model.notes.append(
+            f"Signature '{signature}' could not be frozen, so this is the graph as stored in "
+            "the SavedModel: the weights are still variables and the signature's computation "
+            f"sits inside function calls (StatefulPartitionedCall). {why}")
+        return model
+    from inspector.core.loaders import LoadedModel, Signature, make_graph
+
     graph, problems = make_graph(graph_def, path)
     return LoadedModel(path, "savedmodel", graph, size, is_text, frozen=True, tags=tags,
                        signature=Signature(signature, inputs, outputs), problems=problems)
+
+
+def _why_not_frozen(said: str) -> str:
+    """The likely cause of a failed freeze, in plain words, then what TensorFlow said."""
+    if "TensorSliceReader" in said or ("variables" in said and "find" in said):
+        cause = "The SavedModel's weights (its variables/ folder) are missing or unreadable."
+    elif "_UserObject" in said or "has no attribute" in said:
+        cause = ("TensorFlow could not rebuild the model's saved objects: it was probably "
+                 "written by another TensorFlow or Keras version.")
+    else:
+        cause = "TensorFlow could not load it."
+    return f"{cause} TensorFlow said: {said}"
+
+
+def _as_stored(path, meta, signature, tags, size, is_text):
+    """The MetaGraph's own graph, unfrozen, with the signature's names."""
+    from inspector.core.loaders import LoadedModel, Signature, make_graph
+
+    graph, problems = make_graph(meta.graph_def, path)
+    sig = None
+    if signature is not None:
+        sdef = meta.signature_def[signature]
+        sig = Signature(signature, {k: v.name for k, v in sorted(sdef.inputs.items())},
+                        {k: v.name for k, v in sorted(sdef.outputs.items())})
+    return LoadedModel(path, "savedmodel", graph, size, is_text, tags=tags, signature=sig,
+                       problems=problems)

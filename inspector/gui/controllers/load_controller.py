@@ -50,7 +50,12 @@ class LoadController:
                 if key:
                     self.open(path, key)
                 return
+            model = result[1]
             self.state.set_model(*result[1:])
+            if model.notes:
+                self.state.say(model.notes[0].split(",")[0])
+                self.dialogs.notice(f"Opened {os.path.basename(path.rstrip('/'))} as stored",
+                                    "\n\n".join(model.notes))
 
         def failed(exc):
             if isinstance(exc, Cancelled):
