@@ -117,6 +117,36 @@ def test_search_enter_and_f3_expand_and_select(qtbot, window, fx):
     assert window.search_panel.matches == ["mixed/tower_1/conv/Relu", "mixed/tower_1/conv_1/Relu"]
 
 
+
+def test_ctrl_f_search_as_you_type_and_folded_matches(qtbot, window, fx):
+    """Ctrl+F brings the Search panel forward and focuses it even when another tab is on top;
+    results follow the typing; a match folded into a badge centres on the node carrying it."""
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    window.workbench_dock.raise_()  # the Search tab is behind "Inputs and outputs"
+    qtbot.waitUntil(lambda: window.search_panel.visibleRegion().isEmpty(), timeout=5000)
+    window.canvas.setFocus()
+    qtbot.keyClick(window.canvas, Qt.Key_F, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: not window.search_panel.visibleRegion().isEmpty(), timeout=5000)
+    assert window.search_panel.box.hasFocus()
+    qtbot.keyClicks(window.search_panel.box, "weights")
+    qtbot.waitUntil(lambda: window.search_panel.results.count() > 0, timeout=10000)
+    matches = window.search_panel.matches
+    assert "conv/weights" in matches and window.search_panel.status.text().endswith("matches")
+    assert window.state.selected is None  # typing lists results, it does not jump
+    qtbot.keyClicks(window.search_panel.box, "xyz")
+    qtbot.waitUntil(lambda: window.search_panel.status.text() == "no matches", timeout=10000)
+    # a constant folded into conv/Conv2D's badge: the jump centres on conv/Conv2D
+    window.search_panel.box.setText("conv/weights")
+    qtbot.waitUntil(lambda: window.search_panel.matches[:1] == ["conv/weights"], timeout=10000)
+    before = window.scenes_drawn
+    window.search_panel.results.setCurrentRow(0)  # as a click on the row does
+    wait_drawn(qtbot, window, before)
+    qtbot.waitUntil(lambda: window.state.selected == "conv/weights", timeout=5000)
+    host = window.canvas.items_by_id["conv/Conv2D"]
+    centre = window.canvas.mapToScene(window.canvas.viewport().rect().center())
+    assert host.sceneBoundingRect().adjusted(-2, -2, 2, 2).contains(centre)
+
+
 def test_keyboard_walk_and_history(qtbot, window, fx):
     open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
     window.state.expand_all()

@@ -107,3 +107,22 @@ def test_cancelled_exceptions_are_not_errors(loop):
     tasks.submit("layout", work, lambda r: None, errors.append)
     loop.pump(0.5)
     assert errors == [] and not tasks.is_busy()
+
+
+def test_quiet_requests_never_show_as_busy(loop):
+    """Searching as you type must not flash the progress bar on every key."""
+    tasks = Tasks(loop.post)
+    busy, results = [], []
+    tasks.busy.connect(lambda on, label: busy.append((on, label)))
+    tasks.submit("search", lambda task: 3, results.append, label="Searching", quiet=True)
+    assert tasks.is_busy("search") and not tasks.is_busy() and tasks.labels() == []
+    loop.pump(2.0, until=lambda: results)
+    assert results == [3] and busy == []
+    release = threading.Event()
+    tasks.submit("load", lambda task: release.wait(2), results.append, label="Opening")
+    tasks.submit("search", lambda task: 4, results.append, quiet=True)
+    loop.pump(2.0, until=lambda: 4 in results)
+    assert busy == [(True, "Opening")] and tasks.is_busy()  # the quiet one ended alone
+    release.set()
+    loop.pump(2.0, until=lambda: not tasks.is_busy())
+    assert busy == [(True, "Opening"), (False, "")]

@@ -27,6 +27,7 @@ from inspector.gui.controllers.marks_controller import MarksController
 from inspector.gui.controllers.overlays_controller import OverlaysController
 from inspector.gui.controllers.pipeline_controller import PipelineController
 from inspector.gui.controllers.preview_controller import PreviewController
+from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.overlays_panel import OverlaysPanel
@@ -78,7 +79,7 @@ class MainWindow(QMainWindow):
 
     def _build_panels(self):
         s = self.state
-        self.search_panel = SearchPanel(s)
+        self.search_panel = SearchPanel()
         self.summary_panel = SummaryPanel(s)
         self.properties = PropertiesPanel(s)
         self.minimap = Minimap(self.canvas)
@@ -115,6 +116,7 @@ class MainWindow(QMainWindow):
         self.pipeline = PipelineController(s, t, self.pipeline_panel)
         self.preview = PreviewController(s, t, self.preview_panel, self.dialogs)
         self.marks = MarksController(s, t, self.workbench_panel)
+        self.search = SearchController(s, t, self.search_panel)
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
         self.exporter = Exporter(s, t, self.canvas)
 
@@ -193,7 +195,7 @@ class MainWindow(QMainWindow):
                      self.preview_dock, self.overlays_dock):
             view.addAction(dock.toggleViewAction())
         go = bar.addMenu("&Go")
-        self._action(go, "&Find…", self.search_panel.focus, QKeySequence.Find)
+        self._action(go, "&Find…", self.find, QKeySequence.Find)
         self._action(go, "Find &next", lambda: self._search_step(1), QKeySequence.FindNext)
         self._action(go, "Find &previous", lambda: self._search_step(-1),
                      QKeySequence.FindPrevious)
@@ -236,10 +238,14 @@ class MainWindow(QMainWindow):
         name = name or self.dialogs.choose("Function library", "Function:", names)
         return bool(name) and self.canvas_ctl.show_function(name)
 
+    def find(self) -> None:
+        """Ctrl+F: bring the Search panel forward (even if closed) and type into it."""
+        self.search_dock.show()
+        self.search_dock.raise_()
+        self.search_panel.focus()
+
     def _search_step(self, step: int):
-        name = self.search_panel.next(step)
-        if name:
-            self.jump_to(name)
+        self.search.step(step)
 
     # -- loading ------------------------------------------------------------------------------
     def open_dialog(self):

@@ -149,7 +149,7 @@ class AppState:
         """Expand the scopes around a node so it is drawn; True if anything changed."""
         from inspector.core.model.graph import scope_parts
 
-        parts = scope_parts(name)
+        parts = scope_parts(self._host(name))
         wanted = {"/".join(parts[:i]) for i in range(1, len(parts) + 1)}
         if wanted <= self.expanded:
             return False
@@ -160,7 +160,13 @@ class AppState:
         """The item that shows node `name` now: itself or its outermost collapsed scope."""
         if name.endswith("/") or self.view is None:
             return name
-        return self.view.owner(name, self.expanded)
+        return self.view.owner(self._host(name), self.expanded)
+
+    def _host(self, name: str) -> str:
+        """The node drawn for `name` (a folded constant is drawn as its consumer's badge)."""
+        if self.view is None or name.endswith("/"):
+            return name
+        return self.view.badge_host(name)
 
     # -- scene, selection, cone ---------------------------------------------------------------
     def set_scene(self, scene) -> None:

@@ -46,6 +46,7 @@ class _Request:
     on_partial: Callable | None
     label: str
     cancel: threading.Event
+    quiet: bool = False      # not shown as busy (quick work that follows typing)
 
 
 class Tasks:
@@ -61,13 +62,15 @@ class Tasks:
         self.progress = Event()              # (done, total, text) of the current requests
 
     def submit(self, kind: str, work: Callable, on_done: Callable, on_error=None,
-               on_partial=None, label: str = "") -> int:
+               on_partial=None, label: str = "", quiet: bool = False) -> int:
         self.cancel(kind, quiet=True)
         gen = self._generation.get(kind, 0) + 1
         self._generation[kind] = gen
-        request = _Request(gen, on_done, on_error, on_partial, label or kind, threading.Event())
+        request = _Request(gen, on_done, on_error, on_partial, label or kind, threading.Event(),
+                           quiet)
         self._requests[kind] = request
-        self.busy.emit(True, request.label)
+        if not quiet:
+            self.busy.emit(True, request.label)
 
         def send(what, payload):
             self._post(lambda: self._deliver(kind, gen, what, payload))
@@ -100,7 +103,7 @@ class Tasks:
             self.progress.emit(*payload)
             return
         del self._requests[kind]
-        if not self._requests:
+        if not request.quiet and not self.is_busy():
             self.busy.emit(False, "")
         if what == "done":
             request.on_done(payload)
@@ -112,15 +115,18 @@ class Tasks:
             request = self._requests.pop(k, None)
             if request is not None:
                 request.cancel.set()
-        if not self._requests and not quiet:
+        if not self.is_busy() and not quiet:
             self.busy.emit(False, "")
 
     def labels(self) -> list:
         """What the running requests are doing, oldest first."""
-        return [r.label for r in self._requests.values()]
+        return [r.label for r in self._requests.values() if not r.quiet]
 
     def is_busy(self, kind: str | None = None) -> bool:
-        return kind in self._requests if kind else bool(self._requests)
+        """A request of this kind runs; without a kind: any request shown as busy."""
+        if kind:
+            return kind in self._requests
+        return any(not r.quiet for r in self._requests.values())
 
     def wait(self, seconds: float = 30.0) -> bool:
         """Join the threads (for shutdown and tests); True when all have ended."""

@@ -128,6 +128,20 @@ class ViewModel:
     def is_folded(self, name: str) -> bool:
         return name in self._folded
 
+    def badge_host(self, name: str) -> str:
+        """The node that shows `name`: itself, or for a constant folded into a badge, the first
+        consumer carrying the badge (through Const->Identity pairs)."""
+        seen, todo = {name}, [name]
+        while todo:
+            current = todo.pop(0)
+            if current not in self._folded:
+                return current
+            for e in self.graph.consumers(current):
+                if not e.control and e.dst not in seen:
+                    seen.add(e.dst)
+                    todo.append(e.dst)
+        return name
+
     # -- expansion ----------------------------------------------------------------------
     def set_expanded(self, path: str, on: bool) -> None:
         if path == "":

@@ -1,4 +1,5 @@
-"""Search box: substring or regex over names, ops and attrs; Enter and F3 step through."""
+"""Search box: substring or regex over names, ops and attrs. Results follow the typing; Enter
+and F3 step through them, a click jumps to one. The searching itself is the controller's."""
 
 from __future__ import annotations
 
@@ -13,22 +14,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.analysis.search import find_nodes
-from inspector.core.errors import InspectorError
+SHOWN = 2000  # rows in the list; more would only slow the list down
 
 
 class SearchPanel(QWidget):
-    jump = Signal(str)
+    jump = Signal(str)                 # a result was chosen
+    query_changed = Signal(str, bool)  # text, regex
+    step_requested = Signal(int)       # Enter: +1
 
-    def __init__(self, state, parent=None):
+    def __init__(self, parent=None):
         super().__init__(parent)
-        self.state = state
         self.box = QLineEdit()
         self.box.setPlaceholderText("Find node, op or attribute (Enter / F3)")
         self.box.setClearButtonEnabled(True)
         self.regex = QCheckBox("regex")
-        self.status = QLabel("")
+        self.status = QLabel("Type to search the graph")
+        self.status.setWordWrap(True)
         self.results = QListWidget()
+        self.results.setUniformItemSizes(True)
         self.results.currentRowChanged.connect(self._row_changed)
         row = QHBoxLayout()
         row.addWidget(self.box, 1)
@@ -38,42 +41,40 @@ class SearchPanel(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.status)
         layout.addWidget(self.results, 1)
-        self.box.returnPressed.connect(self.next)
-        self.box.textChanged.connect(lambda *_: self._stale())
-        self.regex.toggled.connect(lambda *_: self._stale())
+        self.box.returnPressed.connect(lambda: self.step_requested.emit(1))
+        self.box.textChanged.connect(lambda *_: self._changed())
+        self.regex.toggled.connect(lambda *_: self._changed())
         self.matches: list = []
-        self._query = None
 
-    def _stale(self):
-        self._query = None
+    def query(self) -> tuple:
+        return self.box.text(), self.regex.isChecked()
 
-    def run(self) -> list:
-        graph = self.state.view.graph if self.state.view else None
-        key = (self.box.text(), self.regex.isChecked())
-        if graph is None:
-            return []
-        if key != self._query:
-            self._query = key
-            try:
-                self.matches = find_nodes(graph, key[0], regex=key[1])
-                self.status.setText(f"{len(self.matches)} matches" if key[0] else "")
-            except InspectorError as exc:
-                self.matches = []
-                self.status.setText(exc.message)
-            self.results.blockSignals(True)
-            self.results.clear()
-            self.results.addItems(self.matches[:2000])
-            self.results.blockSignals(False)
-        return self.matches
+    def _changed(self):
+        self.query_changed.emit(*self.query())
 
-    def next(self, step: int = 1) -> str | None:
-        matches = self.run()
-        if not matches:
+    def searching(self) -> None:
+        self.status.setText("Searching…")
+
+    def show_results(self, matches: list, status: str) -> None:
+        """New results (the list is refilled without jumping anywhere)."""
+        self.matches = list(matches)
+        self.status.setText(status)
+        self.results.blockSignals(True)
+        self.results.clear()
+        self.results.addItems(self.matches[:SHOWN])
+        self.results.blockSignals(False)
+
+    def step(self, step: int) -> str | None:
+        """Select the next (+1) or previous (-1) result, wrapping; returns its name."""
+        count = min(len(self.matches), SHOWN)
+        if not count:
             return None
         row = self.results.currentRow()
-        row = 0 if row < 0 and step > 0 else (row + step) % min(len(matches), 2000)
+        row = 0 if row < 0 and step > 0 else (row + step) % count
+        self.results.blockSignals(True)
         self.results.setCurrentRow(row)
-        return matches[row]
+        self.results.blockSignals(False)
+        return self.matches[row]
 
     def _row_changed(self, row: int):
         if 0 <= row < len(self.matches):
