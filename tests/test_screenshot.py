@@ -11,14 +11,14 @@ from conftest import ROOT
 from inspector.core.model.op_categories import COLOURS
 
 
-def screenshot(tmp_path, *args) -> str:
+def screenshot(tmp_path, *args, screen="1600x1000") -> str:
     if shutil.which("xvfb-run") is None:
         if os.environ.get("CI"):
             pytest.fail("xvfb-run is missing: packaging/setup.sh should have installed xvfb")
         pytest.skip("xvfb-run not installed")
     out = tmp_path / "shot.png"
     env = dict(os.environ, QT_QPA_PLATFORM="xcb", INSPECTOR_SETTINGS=str(tmp_path / "s.ini"))
-    proc = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable,
+    proc = subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {screen}x24", sys.executable,
                            "-m", "inspector", *args, "--screenshot", str(out)], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -112,3 +112,17 @@ def test_screenshot_of_each_overlay(tmp_path, fx, overlay):
     hits = sum(image.pixel(x, y) == hottest for y in range(0, image.height(), 2)
                for x in range(0, image.width(), 2))
     assert hits > 30, hits  # the hottest / widest node is filled with the top heat colour
+
+
+@pytest.mark.parametrize("screen", ["1366x768", "1920x1080"])
+def test_the_default_window_fits_the_screen(tmp_path, screen):
+    """A fresh start (no saved layout) on a laptop and on a 1080p monitor: the whole window,
+    status bar included, is on the screen, and the graph is drawn."""
+    from PySide6.QtGui import QImage
+
+    width, height = (int(v) for v in screen.split("x"))
+    image = QImage(screenshot(tmp_path, "--outputs", "output", "--transforms",
+                              "strip_unused_nodes fold_constants quantize_weights",
+                              screen=screen))
+    assert image.width() <= width and image.height() <= height, (image.width(), image.height())
+    assert image.width() >= 0.8 * min(width, 1500) and image.height() >= 0.8 * min(height, 1000)

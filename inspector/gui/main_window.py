@@ -11,10 +11,12 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
     QProgressBar,
     QPushButton,
+    QScrollArea,
 )
 
 from inspector.core.app.state import AppState
@@ -40,6 +42,26 @@ from inspector.gui.panels.workbench_panel import WorkbenchPanel
 from inspector.gui.tasks import gui_tasks
 
 MAX_RECENT = 10
+DEFAULT_SIZE = (1500, 1000)
+
+
+def scrolling(widget):
+    """A panel inside a scroll area: a panel never forces the window to grow, on a small
+    screen it scrolls instead."""
+    area = QScrollArea()
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.NoFrame)
+    area.setMinimumSize(60, 40)
+    return area
+
+
+def fitting_size(available, wanted=DEFAULT_SIZE):
+    """The default window size: what we want, shrunk to 95 % of the screen it opens on."""
+    if available is None or available.isEmpty():
+        return wanted
+    return (min(wanted[0], int(available.width() * 0.95)),
+            min(wanted[1], int(available.height() * 0.95)))
 
 
 class MainWindow(QMainWindow):
@@ -63,7 +85,8 @@ class MainWindow(QMainWindow):
         self._build_status()
         self._build_menus()
         self._connect()
-        self.resize(1500, 1000)
+        screen = self.screen()
+        self.resize(*fitting_size(screen.availableGeometry() if screen else None))
         geometry = self.settings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -73,7 +96,7 @@ class MainWindow(QMainWindow):
     def _dock(self, title, widget, area):
         dock = QDockWidget(title, self)
         dock.setObjectName(title)
-        dock.setWidget(widget)
+        dock.setWidget(scrolling(widget))
         self.addDockWidget(area, dock)
         return dock
 

@@ -131,18 +131,36 @@ class GraphCanvas(QGraphicsView):
         return self.transform().m11()
 
     MIN_FIT_SCALE = 0.45  # above the level where labels are drawn
+    MAX_FIT_SCALE = 1.0  # a small graph is shown at its natural size, not blown up
+
+    def _fit_scale(self, rect) -> float:
+        view = self.viewport().rect()
+        return min(view.width() / rect.width(), view.height() / rect.height())
+
+    def _graph_rect(self):
+        return self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
 
     def fit(self) -> None:
-        """Fit the graph; a very tall (or wide) graph is shown from its start at a scale
-        where boxes stay recognisable instead of as a thin line."""
-        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        """Fit to window (Ctrl+0): the whole graph, however small that makes it; a small
+        graph is not enlarged beyond its natural size."""
+        rect = self._graph_rect()
         if rect.isEmpty():
             return
-        view = self.viewport().rect()
-        scale = min(view.width() / rect.width(), view.height() / rect.height())
-        if scale >= self.MIN_FIT_SCALE:
-            self.fitInView(rect, Qt.KeepAspectRatio)
+        scale = min(self._fit_scale(rect), self.MAX_FIT_SCALE)
+        self.resetTransform()
+        self.scale(scale, scale)
+        self.centerOn(rect.center())
+
+    def show_start(self) -> None:
+        """The first view of a graph: fitted when that keeps boxes readable, otherwise a
+        very tall (or wide) graph is shown from its start at a readable scale instead of
+        as a thin line (Ctrl+0 still fits all of it)."""
+        rect = self._graph_rect()
+        if rect.isEmpty():
             return
+        if self._fit_scale(rect) >= self.MIN_FIT_SCALE:
+            return self.fit()
+        view = self.viewport().rect()
         scale = min(self.MIN_FIT_SCALE, max(view.width() / rect.width(), 0.05))
         self.resetTransform()
         self.scale(scale, scale)

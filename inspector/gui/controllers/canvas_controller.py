@@ -72,7 +72,7 @@ class CanvasController(QObject):
         self.redecorate()
         if self.fit_next:
             self.fit_next = False
-            self.canvas.fit()
+            self.canvas.show_start()
         if self.pending_center:
             name, self.pending_center = self.pending_center, None
             self.canvas.center_on_item(self.state.visible_id(name))

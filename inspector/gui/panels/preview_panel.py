@@ -39,7 +39,9 @@ def _cells(row, base) -> list:
     base_flops = base.flops.total if base.flops else None
     params = m.const_parameters + m.variable_parameters
     short = row.label.split("(")[0][:80] + ("(…)" if "(" in row.label else "")
-    return [short + (f"  ✗ {row.error[:200]}" if row.error else ""),
+    error = row.error.splitlines()[0] if row.error else ""
+    error = error if len(error) <= 70 else error[:69] + "…"  # all of it in the tooltip
+    return [short + (f"  ✗ {error}" if row.error else ""),
             f"{m.node_count}{_delta(m.node_count, base.node_count)}",
             f"{human_bytes(m.serialized_bytes)}{_delta(m.serialized_bytes, base.serialized_bytes)}",  # noqa: E501
             (f"{human_bytes(m.gzip_bytes)}{_delta(m.gzip_bytes, base.gzip_bytes)}"
@@ -144,6 +146,8 @@ class PreviewPanel(QWidget):
         outer.addWidget(split)
         self.rows: list = []
 
+    STEP_WIDTH = 300
+
     def show_rows(self, rows, current: int = 0) -> None:
         """Show the rows with `current` (the step shown on the canvas) selected."""
         self.rows = list(rows)
@@ -151,6 +155,8 @@ class PreviewPanel(QWidget):
         self.model.set_rows(self.rows)
         if len(self.rows) <= 200:  # measuring thousands of rows would stall the window
             self.table.resizeColumnsToContents()
+            if self.table.columnWidth(0) > self.STEP_WIDTH:  # the numbers stay in sight
+                self.table.setColumnWidth(0, self.STEP_WIDTH)
         if 0 <= current < len(self.rows):
             self.table.setCurrentIndex(self.model.index(current, 0))
         else:

@@ -1,0 +1,90 @@
+"""The window fits a laptop: minimum sizes with every panel open and a long pipeline, the
+default size on small and large screens, Fit to window, the minimap of a tall graph."""
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QDockWidget
+from test_gui import open_and_wait
+from test_gui_workbench import wait_preview
+
+from inspector.core.model import protos
+from inspector.gui.main_window import fitting_size
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TEN_STEPS = ("fold_constants(ignore_errors=true) fold_batch_norms fold_old_batch_norms "
+             "remove_nodes(op=Identity,op=CheckNumerics) merge_duplicate_nodes "
+             "sort_by_execution_order quantize_weights round_weights(num_steps=256) "
+             "remove_device strip_unused_nodes")
+
+
+def test_the_window_fits_1280x720_with_every_panel_and_ten_steps(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    for dock in window.findChildren(QDockWidget):
+        dock.show()
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    before = window.minimumSizeHint()
+    window.pipeline.apply_text(TEN_STEPS)
+    assert len(window.workbench.steps) == 10
+    wait_preview(qtbot, window, 10)
+    qtbot.wait(50)
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1280 and hint.height() <= 720, hint
+    assert hint.height() <= before.height() and hint.width() <= before.width()  # never grows
+    window.resize(1280, 720)  # and at that size the status bar (progress, Cancel) is inside
+    qtbot.wait(50)
+    assert window.statusBar().geometry().bottom() < window.height()
+    assert window.preview_panel.check_button.isVisibleTo(window)
+
+
+@pytest.mark.parametrize("screen, expect", [((1366, 768), (1297, 729)),
+                                            ((1920, 1080), (1500, 1000)),
+                                            ((1024, 600), (972, 570))])
+def test_the_default_size_fits_the_screen(screen, expect):
+    assert fitting_size(QRect(0, 0, *screen)) == expect
+    assert fitting_size(None) == (1500, 1000)
+
+
+def tall_graph(path, n=400):
+    """A chain without name scopes: as tall as graphs get."""
+    g = protos.GraphDef()
+    g.node.add(name="input", op="Placeholder").attr["dtype"].type = 1
+    for i in range(n):
+        node = g.node.add(name=f"relu_{i}", op="Relu", input=[f"relu_{i - 1}" if i else "input"])
+        node.attr["T"].type = 1
+    path.write_bytes(g.SerializeToString())
+    return str(path)
+
+
+def test_fit_shows_all_of_a_tall_graph_and_never_enlarges_a_small_one(qtbot, window, tmp_path,
+                                                                      demo_model):
+    open_and_wait(qtbot, window, tall_graph(tmp_path / "tall.pb"))
+    canvas = window.canvas
+    whole = canvas.scene().itemsBoundingRect()
+    shown = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    assert not shown.contains(whole)  # first look: the start, readable, not a thin line
+    assert canvas.zoom_level() >= 0.2
+    window.setFocus()
+    qtbot.keyClick(window, Qt.Key_0, Qt.ControlModifier)  # Fit to window
+    shown = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    pixel = 1.0 / canvas.zoom_level()  # rounding to whole pixels, in scene units
+    assert shown.adjusted(-pixel, -pixel, pixel, pixel).contains(whole), (shown, whole)
+
+    open_and_wait(qtbot, window, demo_model)
+    qtbot.keyClick(window, Qt.Key_0, Qt.ControlModifier)
+    assert canvas.zoom_level() <= 1.0  # a 4-box graph at natural size, not cartoon-large
+
+
+def test_the_minimap_of_a_tall_graph_is_not_a_line(qtbot, window, tmp_path):
+    open_and_wait(qtbot, window, tall_graph(tmp_path / "tall.pb"))
+    minimap = window.minimap
+    window.minimap_dock.show()
+    minimap.resize(260, 160)
+    drawn = minimap._transform().mapRect(minimap.bounds)
+    assert drawn.width() >= 0.35 * minimap.width(), drawn
+    # it follows the main view down the graph
+    canvas = window.canvas
+    canvas.verticalScrollBar().setValue(canvas.verticalScrollBar().maximum())
+    view = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    centre = minimap._transform().map(view.center())
+    assert 0 <= centre.y() <= minimap.height()
