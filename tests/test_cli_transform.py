@@ -106,3 +106,22 @@ def test_check_reports_errors_and_refuses_file_ops(fx, tmp_path):
     code, _, err = run_cli("check", train, train, "--inputs", "save/Const",
                            "--outputs", "save/control_dependency")
     assert code == 2 and "not pure computation" in err and "--allow_io" in err
+
+
+def test_check_uses_the_graphs_known_shapes_without_input_shape(fx, tmp_path):
+    """Mul has no declared shape; TF infers [1,299,299,3] for it in the original, while a
+    plain strip_unused_nodes declares the new Placeholder a scalar: the original's wins."""
+    src = os.path.join(fx, "inception_jpeg.pb")
+    out = tmp_path / "stripped.pb"
+    code, _, err = run_cli("transform", "--in_graph", src, "--out_graph", str(out), "--inputs",
+                           "Mul", "--outputs", "softmax", "--transforms",
+                           "strip_unused_nodes quantize_weights", "--no_metrics")
+    assert code == 0, err
+    code, stdout, err = run_cli("check", src, str(out), "--inputs", "Mul", "--outputs",
+                                "softmax")
+    assert code == 0, err
+    assert stdout.splitlines()[1].split()[:3] == ["softmax", "(1,", "10)"]
+    code, _, err = run_cli("check", src, src, "--inputs", "DecodeJpeg/contents", "--outputs",
+                           "softmax")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "takes strings" in err and "--npy" in err and "Traceback" not in err

@@ -254,12 +254,25 @@ def test_cone_highlight_dims_unrelated_nodes(qtbot, window, fx):
     assert items["mixed/tower_1/conv/Conv2D"].dimmed
 
 
-def test_saved_model_asks_for_a_signature(qtbot, window, fx, monkeypatch):
-    asked = []
-    monkeypatch.setattr(window.dialogs, "choose",
-                        lambda title, label, keys: asked.append(keys) or "embed")
-    open_and_wait(qtbot, window, os.path.join(fx, "two_signatures"))
-    assert asked == [["embed", "serving_default"]]
+def test_saved_model_asks_for_a_signature_showing_its_inputs_and_outputs(qtbot, window, fx):
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    window.open_path(os.path.join(fx, "two_signatures"))
+    qtbot.waitUntil(lambda: type(window.dialogs.last_box).__name__ == "SignatureDialog",
+                    timeout=30000)
+    dialog = window.dialogs.last_box
+    assert [dialog.keys.item(i).text() for i in range(dialog.keys.count())] == [
+        "embed", "serving_default"]
+    assert dialog.key() == "serving_default"  # the default is offered first
+    shown = dialog.details.toPlainText()
+    assert "Inputs" in shown and "Outputs" in shown and "float" in shown
+    item = dialog.keys.item(0)
+    qtbot.mouseClick(dialog.keys.viewport(), Qt.LeftButton,
+                     pos=dialog.keys.visualItemRect(item).center())
+    assert dialog.details.toPlainText() != shown  # the other signature's tensors
+    before = window.scenes_drawn
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.Open), Qt.LeftButton)
+    wait_drawn(qtbot, window, before)
     assert window.state.model.signature.key == "embed"
 
 
@@ -270,7 +283,8 @@ def test_a_saved_model_that_cannot_be_frozen_opens_as_stored(qtbot, window, fx, 
     path = str(tmp_path / "no_weights")
     shutil.copytree(os.path.join(fx, "two_signatures"), path)
     shutil.rmtree(os.path.join(path, "variables"))
-    monkeypatch.setattr(window.dialogs, "choose", lambda title, label, keys: "serving_default")
+    monkeypatch.setattr(window.dialogs, "choose_signature",
+                        lambda name, found, chosen: chosen("serving_default"))
     open_and_wait(qtbot, window, path)
     assert window.state.model.path == path and not window.state.model.frozen
     box = window.dialogs.last_box
@@ -351,3 +365,19 @@ def test_properties_list_outputs_with_inferred_shapes(qtbot, window, fx):
     assert outputs.childCount() == 1
     assert (outputs.child(0).text(0), outputs.child(0).text(1)) == ("pool:0",
                                                                      "float [1,74,74,16]")
+
+
+def test_exports_are_offered_beside_the_model_named_after_it(qtbot, window, model, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    offered = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda parent, title, default, *a: offered.append(default) or ("", ""))
+    open_and_wait(qtbot, window, model)
+    window.exporter.svg()
+    window.exporter.png(True)
+    window.exporter.dot(False)
+    folder = os.path.dirname(model)
+    assert offered == [os.path.join(folder, n) for n in (
+        "inception.svg", "inception.png", "inception.dot")]
+    assert not window.tasks.is_busy() and window.last_error == ""  # cancelled: nothing done

@@ -3,7 +3,8 @@ default size on small and large screens, Fit to window, the minimap of a tall gr
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QTableWidget
 from test_gui import open_and_wait
 from test_gui_workbench import wait_preview
 
@@ -88,3 +89,41 @@ def test_the_minimap_of_a_tall_graph_is_not_a_line(qtbot, window, tmp_path):
     view = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
     centre = minimap._transform().map(view.center())
     assert 0 <= centre.y() <= minimap.height()
+
+
+def test_help_lists_the_shortcuts_and_f11_goes_full_screen(qtbot, window):
+    window.setFocus()
+    qtbot.keyClick(window, Qt.Key_Slash, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: getattr(window, "help_dialog", None) is not None)
+    table = window.help_dialog.findChild(QTableWidget)
+    rows = {table.item(r, 2).text(): table.item(r, 1).text() for r in range(table.rowCount())}
+    assert rows["Find…"] == "Ctrl+F" and rows["Fit to window"] == "Ctrl+0"
+    assert rows["Full screen"].startswith("F11")
+    assert rows["mark the selected node as an input / output"] == "I / O"  # canvas keys too
+    window.help_dialog.close()
+    full = next(a for a in window.findChildren(QAction) if a.text() == "F&ull screen")
+    assert QKeySequence("F11") in full.shortcuts()
+    full.trigger()
+    qtbot.waitUntil(window.isFullScreen)
+    full.trigger()
+    qtbot.waitUntil(lambda: not window.isFullScreen())
+
+
+def test_an_empty_window_says_how_to_start(qtbot, window):
+    """No model: the canvas shows how to open one, the preview hides its bare chart."""
+    canvas = window.canvas
+    image = canvas.viewport().grab().toImage()
+    blank = image.pixel(2, 2)
+    inked = sum(image.pixel(x, y) != blank for y in range(image.height())
+                for x in range(0, image.width(), 2))
+    assert inked > 200  # the hint's text
+    assert canvas.EMPTY_HINT.startswith("No model open") and "Ctrl+O" in canvas.EMPTY_HINT
+    assert not window.preview_panel.chart.isVisibleTo(window)
+
+
+def test_counts_say_1_node_and_2_nodes():
+    from inspector.core.model.humanize import count
+
+    assert [count(n, "node") for n in (0, 1, 2)] == ["0 nodes", "1 node", "2 nodes"]
+    assert count(1, "match", "matches") == "1 match" and count(3, "match", "matches") == \
+        "3 matches"

@@ -118,11 +118,12 @@ def test_drag_transforms_reorder_edit_and_preview_matches_core(qtbot, window, mo
     steps._drag_row = 1
     drop_on_list(window, steps.mimeData([steps.item(1)]), row=0)
     assert [s.name for s in window.workbench.steps] == ["strip_unused_nodes", "quantize_weights"]
-    # edit a parameter in the form
+    # the marked input's type and shape came filled in; edit a parameter in the form
     steps.setCurrentRow(0)
-    shape = window.pipeline_panel.param_widgets["shape"]
-    shape.setText("1,299,299,3")
-    qtbot.keyClick(shape, Qt.Key_Return)
+    assert window.workbench.steps[0].params == {"type": ["float"], "shape": ["1,299,299,3"]}
+    kind = window.pipeline_panel.param_widgets["type"]
+    kind.clear()
+    qtbot.keyClick(kind, Qt.Key_Return)
     assert window.workbench.steps[0].params == {"shape": ["1,299,299,3"]}
     assert window.pipeline_panel.text.toPlainText() == \
         'strip_unused_nodes(shape="1,299,299,3")\nquantize_weights'
@@ -314,3 +315,47 @@ def test_nothing_stale_after_work_ends_or_the_pipeline_changes(qtbot, window, mo
     assert all(row in (-1, step) for row, step in selected), selected
     assert window.preview_panel.currentRow() == window.state.step == 2
     assert "Dequantize" not in {n.op for n in window.state.view.graph}
+
+
+def test_apply_text_refuses_unknown_transforms_and_params_are_checked_as_typed(qtbot, window,
+                                                                               model):
+    open_and_wait(qtbot, window, model)
+    panel = window.pipeline_panel
+    window.workbench.set_text("round_weights")
+    qtbot.waitUntil(lambda: panel.steps.count() == 1)
+    panel.text.setFocus()
+    panel.text.selectAll()
+    qtbot.keyClicks(panel.text, "fold_constants not_a_transform")
+    qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
+    assert "not_a_transform" in panel.text_error.text()
+    assert [s.name for s in window.workbench.steps] == ["round_weights"]  # left as it was
+
+    panel.steps.setCurrentRow(0)
+    box = panel.param_widgets["num_steps"]
+    qtbot.keyClicks(box, "many")  # checked on every key, before anything is committed
+    assert panel.form_error.text() and "num_steps" in panel.form_error.text()
+    box.clear()
+    qtbot.keyClicks(box, "16")
+    assert panel.form_error.text() == ""
+    qtbot.keyClick(box, Qt.Key_Return)
+    assert window.workbench.steps[0].values("num_steps") == ["16"]
+
+
+def test_strip_unused_nodes_comes_with_the_marked_inputs_shape(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])  # Mul is not a Placeholder
+    pal = window.pipeline_panel.palette
+    item = palette_item(window, "strip_unused_nodes")
+    pal.scrollToItem(item)
+    rect = pal.visualItemRect(item)
+    at = QPoint(rect.left() + 4, rect.center().y())  # the palette may be narrow
+    qtbot.mouseClick(pal.viewport(), Qt.LeftButton, pos=at)  # a double click starts with one
+    qtbot.mouseDClick(pal.viewport(), Qt.LeftButton, pos=at)
+    qtbot.waitUntil(lambda: len(window.workbench.steps) == 1)
+    step = window.workbench.steps[0]
+    assert step.values("type") == ["float"] and step.values("shape") == ["1,299,299,3"]
+    wait_preview(qtbot, window, 1)
+    flops = window.state.rows[1].metrics.flops
+    before = window.state.rows[0].metrics.flops
+    assert flops.known and not flops.unknown_shape  # shapes flow from the new Placeholder
+    assert flops.total == before.total - before.per_node["Sub"] - before.per_node["Mul"]

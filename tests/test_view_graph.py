@@ -78,3 +78,28 @@ def test_scope_parameters_are_counted_where_they_are_consumed():
     assert view.scope_stats("net")[1] == 288      # once, however many readers
     assert view.scope_stats("net/ops/other")[1] == 0
     assert view.scope_stats("vars")[1] == 0       # nothing inside reads them
+
+
+def test_small_constants_show_their_values(fx):
+    """The normalisation numbers of an image model are on the badges, not '◆ []'."""
+    vm = ViewModel(load(os.path.join(fx, "inception_jpeg.pb")).graph)
+    scene = vm.scene()
+    text = {i: [b.text() for b in scene.items[i].badges] for i in ("Sub", "Mul",
+                                                                    "ResizeBilinear")}
+    assert text == {"Sub": ["128"], "Mul": ["0.007812"], "ResizeBilinear": ["[2] 299, 299"]}
+
+
+def test_a_big_or_undecodable_constant_shows_its_shape_only():
+    from inspector.core.model import protos
+    from inspector.core.view.badges import Badge, small_value
+
+    t = protos.tensor_pb2.TensorProto(dtype=1)
+    t.tensor_shape.dim.add(size=5)
+    t.float_val.extend([1, 2, 3, 4, 5])
+    assert small_value(t) == ""
+    bad = protos.tensor_pb2.TensorProto(dtype=1, tensor_content=b"\x00\x01")  # 2 bytes for a float
+    assert small_value(bad) == ""
+    s = protos.tensor_pb2.TensorProto(dtype=7)
+    s.string_val.append(b"hello world, a long string")
+    assert small_value(s) == "'hello world,'"
+    assert Badge("w", "float", "[5]", 5).text() == "[5]"

@@ -7,6 +7,7 @@ import os
 import sys
 
 from inspector.core.errors import InspectorError, UnsafeGraphError
+from inspector.core.model.humanize import count
 
 DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "resources", "demo_digits.pb")
@@ -109,7 +110,7 @@ def cmd_convert(args) -> int:
     model = _load(args)
     path = write_graph(model.graph.graph_def, args.output, as_text=args.output_as_text,
                        force=args.force, source=args.model)
-    print(f"Wrote {len(model.graph)} nodes to {path}.")
+    print(f"Wrote {count(len(model.graph), 'node')} to {path}.")
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from inspector.core.errors import InspectorError
-from inspector.core.model.humanize import human_bytes, tf_human_readable_num
+from inspector.core.model.humanize import count, human_bytes, tf_human_readable_num
 
 
 def split_names(text: str | None) -> list:
@@ -119,7 +119,7 @@ def cmd_transform(args) -> int:
                 source=args.in_graph)
     if not args.no_metrics:
         print(metrics_table(rows))
-    print(f"Wrote {len(final.node)} nodes to {args.out_graph}.")
+    print(f"Wrote {count(len(final.node), 'node')} to {args.out_graph}.")
     return 0
 
 
@@ -146,7 +146,7 @@ def cmd_flops(args) -> int:
     for name, value in f.top(args.top):
         print(f"  {value:>16,}  {100.0 * value / max(f.total, 1):5.1f}%  {name}")
     if f.unknown_shape:
-        print(f"{len(f.unknown_shape)} nodes not counted (unknown shapes; give --input_shape): "
+        print(f"{count(len(f.unknown_shape), 'node')} not counted (unknown shapes; give --input_shape): "
               + ", ".join(f.unknown_shape[:10]) + (" ..." if len(f.unknown_shape) > 10 else ""))
     return 0
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.app.state import AppState
+from inspector.core.model.humanize import count
 from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
@@ -31,6 +32,7 @@ from inspector.gui.controllers.pipeline_controller import PipelineController
 from inspector.gui.controllers.preview_controller import PreviewController
 from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.dialogs import Dialogs
+from inspector.gui.help import getting_started_dialog, shortcuts_dialog
 from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.overlays_panel import OverlaysPanel
 from inspector.gui.panels.pipeline_panel import PipelinePanel
@@ -198,7 +200,10 @@ class MainWindow(QMainWindow):
         self._action(view, "Zoom &out", lambda: self.canvas.zoom(0.8), QKeySequence.ZoomOut)
         self._action(view, "&Fit to window", self.canvas.fit, "Ctrl+0")
         self._action(view, "Zoom to &selection", c.zoom_to_selection, "Ctrl+E")
-        self._action(view, "F&ull screen", self.toggle_full_screen, QKeySequence.FullScreen)
+        full = self._action(view, "F&ull screen", self.toggle_full_screen, "F11")
+        keys = [QKeySequence("F11")] + [k for k in QKeySequence.keyBindings(
+            QKeySequence.FullScreen) if k.toString() != "F11"]
+        full.setShortcuts(keys)
         view.addSeparator()
         self._action(view, "E&xpand all scopes", s.expand_all, "Ctrl+Shift+E")
         self._action(view, "&Collapse all scopes", s.collapse_all, "Ctrl+Shift+C")
@@ -226,7 +231,16 @@ class MainWindow(QMainWindow):
         self._action(go, "F&orward", s.forward, "Alt+Right")
         self.cone_action = self._action(go, "&Highlight upstream and downstream", c.set_cone,
                                         "Ctrl+H", checkable=True)
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Getting started", lambda: self._show(
+            getting_started_dialog(self)))
+        self._action(help_menu, "&Keyboard shortcuts", lambda: self._show(
+            shortcuts_dialog(self, self.menuBar())), "Ctrl+/")
         self._refresh_recent()
+
+    def _show(self, dialog):
+        self.help_dialog = dialog
+        dialog.show()
 
     def _connect(self):
         s = self.state
@@ -288,8 +302,8 @@ class MainWindow(QMainWindow):
     def _model_changed(self, model):
         self._remember(model.path)
         self.setWindowTitle(f"{os.path.basename(model.path.rstrip('/'))} — GraphDef Inspector")
-        problems = f" · {len(model.problems)} problems" if model.problems else ""
-        self._say(f"{len(model.graph)} nodes{problems}")
+        problems = f" · {count(len(model.problems), 'problem')}" if model.problems else ""
+        self._say(f"{count(len(model.graph), 'node')}{problems}")
 
     def show_error(self, text: str) -> None:
         """Report a problem in a dialog; the app keeps running."""

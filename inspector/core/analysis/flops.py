@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from inspector.core.model.humanize import count
+
 
 def _n(shape) -> int:
     return math.prod(shape)
@@ -116,7 +118,7 @@ class FlopReport:
             return f"unknown ({self.unknown})"
         notes = list(self.assumed)
         if self.unknown_shape:
-            notes.append(f"{len(self.unknown_shape)} ops without known shapes not counted")
+            notes.append(f"{count(len(self.unknown_shape), 'op')} without known shapes not counted")
         return human(self.total) + (f" ({'; '.join(notes)})" if notes else "")
 
 

@@ -62,7 +62,11 @@ def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "ran
         if size > MAX_FEED_BYTES:
             raise InspectorError(f"input '{name}' of shape {list(shape)} would need "
                                  f"{size / 2 ** 30:.1f} GB; too large to feed", node=name)
-        if mode == "zeros" or np_dtype == np.object_:
+        if np_dtype == np.object_:
+            raise InspectorError(f"input '{name}' takes strings (such as encoded image bytes), "
+                                 "which cannot be made up: give one with --npy NAME=file.npy "
+                                 "or check from the decoded image tensor", node=name)
+        if mode == "zeros":
             feeds[text] = np.zeros(shape, dtype=np_dtype)
         elif np.issubdtype(np_dtype, np.floating):
             feeds[text] = rng.standard_normal(shape).astype(np_dtype)
@@ -90,6 +94,41 @@ def compare(a: np.ndarray, b: np.ndarray, name: str) -> OutputComparison:
     return OutputComparison(name, a64.shape, max_abs, max_rel, top1, span)
 
 
+def _declared(graph: Graph, name: str):
+    node = graph.get(name)
+    declared = node.attr("shape") if node is not None else None
+    return declared.dims if declared is not None and declared.dims is not None else None
+
+
+def known_input_shapes(before: Graph, before_def, after: Graph, inputs: list, given: dict,
+                       arrays: dict | None = None) -> dict:
+    """A shape for every input, batch 1 where a dimension is unknown: given explicitly, else
+    declared in the original graph, else what TensorFlow infers for it in the original, else
+    declared in the transformed graph (a cut-out input often is declared only there; TF's
+    strip_unused_nodes declares a scalar unless told, so that comes last)."""
+    from inspector.core.model.executor import tensorflow
+
+    shapes, inferred = dict(given), None
+    for text in inputs:
+        name = node_name_from_input(text)
+        if name in shapes or (arrays and name in arrays):
+            continue
+        dims = _declared(before, name)
+        if dims is None and before.get(name) is not None:
+            if inferred is None:
+                try:
+                    inferred = tensorflow().infer_shapes(before_def, None)
+                except Exception:  # noqa: BLE001 - TF cannot import it: running says why
+                    inferred = {}
+            outs = inferred.get(name) or [None]
+            dims = outs[0]
+        if dims is None:
+            dims = _declared(after, name)
+        if dims is not None:
+            shapes[name] = tuple(1 if d is None else d for d in dims)
+    return shapes
+
+
 def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shapes=None,
                   mode: str = "random", seed: int = 0, arrays: dict | None = None,
                   allow_io: bool = False, after_inputs: list | None = None) -> list:
@@ -101,14 +140,7 @@ def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shap
     safety.require_safe(before_def, outputs, inputs, allow_io, "the original graph")
     safety.require_safe(after_def, outputs, after_inputs or inputs, allow_io,
                         "the transformed graph")
-    shapes = dict(input_shapes)
-    for text in inputs:  # an input cut out of the original is often declared only after
-        node = after.get(node_name_from_input(text))
-        declared = node.attr("shape") if node is not None else None
-        if node_name_from_input(text) not in shapes and declared is not None and \
-                declared.dims is not None:
-            shapes[node_name_from_input(text)] = tuple(1 if d is None else d
-                                                       for d in declared.dims)
+    shapes = known_input_shapes(before, before_def, after, inputs, input_shapes, arrays)
     input_shapes = shapes
     feeds = make_inputs(before, inputs, input_shapes, mode, seed, arrays)
     ref = tensorflow().run_graph(before_def, feeds, outputs, input_shapes, allow_unsafe=allow_io)

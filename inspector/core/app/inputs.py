@@ -35,3 +35,26 @@ def input_shapes_and_types(state) -> tuple[dict, dict]:
         if dims is not None:
             shapes[name] = tuple(1 if d is None else d for d in dims)
     return shapes, types
+
+
+def strip_parameters(state) -> dict:
+    """Parameters for a new strip_unused_nodes step: the type and known shape of each marked
+    input that is not a Placeholder already (those are kept as they are), so the Placeholder
+    that replaces it keeps what the graph knew instead of TF's default (float, scalar)."""
+    view = state.original_view
+    if view is None:
+        return {}
+    shapes, types = input_shapes_and_types(state)
+    named = []
+    for text in state.workbench.inputs:
+        name = text.split(":")[0]
+        node = view.graph.get(name)
+        if node is None or node.op == "Placeholder" or name not in shapes:
+            continue
+        named.append((name, types.get(name, "float"), ",".join(str(d) for d in shapes[name])))
+    if not named:
+        return {}
+    if len(named) == 1:
+        return {"type": [named[0][1]], "shape": [named[0][2]]}
+    return {"name": [n for n, _, _ in named], "type_for_name": [t for _, t, _ in named],
+            "shape_for_name": [s for _, _, s in named]}

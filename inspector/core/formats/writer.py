@@ -99,3 +99,11 @@ def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False
     data = text_format.MessageToString(graph_def) if as_text else \
         protos.serialize_graph_def(graph_def)
     return atomic_write(path, data, force=force, source=source)
+
+
+def beside(model_path: str | None, suffix: str, fallback: str = "graph") -> str:
+    """Where an export is offered by default: beside the model, named after it
+    (/models/net.pb -> /models/net_timings.txt), not in whatever the working folder is."""
+    if not model_path:
+        return fallback + suffix
+    return os.path.splitext(model_path.rstrip("/"))[0] + suffix

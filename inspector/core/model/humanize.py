@@ -109,3 +109,8 @@ def _cmp_key(less):
     import functools
 
     return functools.cmp_to_key(lambda x, y: -1 if less(x, y) else (1 if less(y, x) else 0))
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """'1 node', '2 nodes', '0 nodes': a number with its noun in the right form."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph
+from inspector.core.model.humanize import count
 from inspector.core.overlays.stat_summarizer import StatSummarizer
 
 
@@ -73,7 +74,7 @@ class Profile:
         parts = [f"{matched} of {timed} timed nodes matched the graph"]
         if self.unmatched:
             shown = ", ".join(self.unmatched[:10]) + (" …" if len(self.unmatched) > 10 else "")
-            parts.append(f"{len(self.unmatched)} names match no node: {shown}")
+            parts.append(f"{count(len(self.unmatched), 'name')} match no node: {shown}")
         if self.runtime_only:
             parts.append(f"{len(self.runtime_only)} runtime-only rows (_SOURCE, copies) left "
                          "out")

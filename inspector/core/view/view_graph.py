@@ -12,6 +12,7 @@ from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.graph import Graph, scope_of, scope_parts
 from inspector.core.model.parameters import const_elements
+from inspector.core.view.badges import Badge, small_value
 from inspector.core.view.layout import LayoutResult, layered_layout
 
 NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
@@ -23,14 +24,6 @@ def scope_id(path: str) -> str:
 
 def is_scope(item_id: str) -> bool:
     return item_id.endswith("/")
-
-
-@dataclass
-class Badge:
-    name: str
-    dtype: str
-    shape: str
-    count: int
 
 
 @dataclass
@@ -103,7 +96,7 @@ class ViewModel:
             t = const.proto.attr["value"].tensor
             dims = tensors.shape_dims(t.tensor_shape)
             badge = Badge(const.short_name, dtype_of(const), tensors.format_shape(dims),
-                          tensors.element_count(t))
+                          tensors.element_count(t), small_value(t))
             for e in consumers:
                 if not e.control and const_source(self.graph, e.dst) is None:
                     badges.setdefault(e.dst, []).append(badge)

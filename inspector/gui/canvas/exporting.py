@@ -3,24 +3,19 @@ SVG or PNG; every file written atomically, named after the model by default."""
 
 from __future__ import annotations
 
-import os
-
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.errors import InspectorError
-from inspector.core.formats.writer import atomic_write
+from inspector.core.formats.writer import atomic_write, beside
 
 MAX_PIXELS = 16000
 
 
 def default_name(state, suffix: str) -> str:
     """A file name beside the model, named after it (not graph.svg in the working folder)."""
-    model = state.model
-    if model is None:
-        return "graph" + suffix
-    return os.path.splitext(model.path.rstrip("/"))[0] + suffix
+    return beside(state.model.path if state.model else None, suffix)
 
 
 class Exporter:

@@ -33,6 +33,25 @@ class GraphCanvas(QGraphicsView):
         self.items_by_id: dict = {}
         self.setFocusPolicy(Qt.StrongFocus)
 
+    EMPTY_HINT = ("No model open\n\nOpen one with File › Open… (Ctrl+O),\nor drop a model "
+                  "file or a SavedModel folder here.\n\nHelp › Getting started explains "
+                  "the workflow.")
+
+    def drawForeground(self, painter, rect) -> None:
+        """An empty canvas says how to start instead of showing a blank page."""
+        if self.items_by_id or self.scene().items():
+            return
+        painter.save()
+        painter.resetTransform()
+        colour = self.palette().color(QPalette.PlaceholderText)
+        painter.setPen(colour)
+        font = painter.font()
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        painter.setFont(font)
+        painter.drawText(self.viewport().rect().adjusted(20, 20, -20, -20),
+                         Qt.AlignCenter | Qt.TextWordWrap, self.EMPTY_HINT)
+        painter.restore()
+
     # -- files dropped on the canvas (the scene would swallow them) ------------------------
     @staticmethod
     def _local_paths(event) -> list:
@@ -130,7 +149,7 @@ class GraphCanvas(QGraphicsView):
     def zoom_level(self) -> float:
         return self.transform().m11()
 
-    MIN_FIT_SCALE = 0.45  # above the level where labels are drawn
+    MIN_FIT_SCALE = 0.65  # labels readable and badges drawn (items.py draws them above 0.6)
     MAX_FIT_SCALE = 1.0  # a small graph is shown at its natural size, not blown up
 
     def _fit_scale(self, rect) -> float:

@@ -7,7 +7,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsRectItem
 
-from inspector.core.model.humanize import tf_human_readable_num
+from inspector.core.model.humanize import count, tf_human_readable_num
 from inspector.core.model.op_categories import COLOURS
 
 TEXT = QColor("#1d1d1d")
@@ -49,12 +49,12 @@ class NodeItem(QGraphicsRectItem):
         self.setAcceptHoverEvents(True)
         tip = item.id.rstrip("/")
         if item.kind != "node":
-            tip += f"\n{item.child_count} nodes, {tf_human_readable_num(item.params)} parameters"
+            tip += f"\n{count(item.child_count, 'node')}, {tf_human_readable_num(item.params)} parameters"
             if item.alike > 1:
                 tip += f"\none of {item.alike} sibling scopes with the same ops"
             tip += f"\n{item.op_mix}" if item.op_mix else ""
         else:
-            tip += f"\n{item.label}" + "".join(f"\n{b.name}: {b.dtype} {b.shape}"
+            tip += f"\n{item.label}" + "".join(f"\n{b.name}: {b.dtype} {b.text()}"
                                                for b in item.badges[:8])
         self.setToolTip(tip)
 
@@ -85,7 +85,7 @@ class NodeItem(QGraphicsRectItem):
                 painter.setFont(_font(9, True))
                 painter.setPen(self.ink if not self.dimmed else QColor("#999999"))
                 painter.drawText(QRectF(8, 2, it.w - 16, 20), Qt.AlignLeft | Qt.AlignVCenter,
-                                 f"{it.label}  ({it.child_count} nodes)")
+                                 f"{it.label}  ({count(it.child_count, 'node')})")
             return
         painter.setPen(pen)
         painter.setBrush(QBrush(fill))
@@ -122,7 +122,7 @@ class NodeItem(QGraphicsRectItem):
             b = it.badges[0]
             more = f" +{len(it.badges) - 1}" if len(it.badges) > 1 else ""
             painter.drawText(QRectF(4, it.h - 16, it.w - 8, 14), Qt.AlignCenter,
-                             _elide(f"◆ {b.shape}{more}", it.w))
+                             _elide(f"◆ {b.text()}{more}", it.w))
         self._paint_tags(painter, it)
 
     def _paint_tags(self, painter, it) -> None:

@@ -71,6 +71,9 @@ class Minimap(QWidget):
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.fillRect(self.rect(), self.palette().color(QPalette.Base))
+        if self.bounds.isEmpty() or not self.groups:
+            painter.end()
+            return  # nothing open: an empty minimap, not a view outline over nothing
         painter.setTransform(self._transform())
         painter.setPen(Qt.NoPen)
         for colour, rects in self.groups.items():

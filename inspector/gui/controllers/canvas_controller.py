@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication, QMenu
 
 from inspector.core.app.decorations import decorations
 from inspector.core.errors import Cancelled
+from inspector.core.model.humanize import count
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.minimap import minimap_groups
 
@@ -81,7 +82,7 @@ class CanvasController(QObject):
             # TensorFlow work starts after the first frame (its import would delay it)
             QTimer.singleShot(300, self, lambda: self._after_first_frame(model))
         if not self.tasks.is_busy():
-            self.state.say(f"{len(scene.items)} items shown")
+            self.state.say(f"{count(len(scene.items), 'item')} shown")
 
     def _after_first_frame(self, model):
         if model is self.state.model:

@@ -9,13 +9,14 @@ from inspector.core.app import gc_policy
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 
 
-def signature_keys(path: str) -> list:
+def signatures(path: str) -> dict:
+    """The public signatures of a SavedModel (key -> method, inputs, outputs); {} else."""
     from inspector.core.loaders.savedmodel import describe, read_saved_model
 
     if not (os.path.isdir(path) or os.path.basename(path) == "saved_model.pb"):
-        return []
+        return {}
     metas = describe(read_saved_model(path))
-    return list(metas[0]["signatures"]) if metas else []
+    return metas[0]["signatures"] if metas else {}
 
 
 class LoadController:
@@ -33,9 +34,9 @@ class LoadController:
 
         def work(task):
             if signature is None and not auto:
-                keys = signature_keys(path)
-                if len(keys) > 1:
-                    return ("choose", keys)
+                found = signatures(path)
+                if len(found) > 1:
+                    return ("choose", found)
             model = load(path, signature=signature, allow_unsafe=allow_unsafe)
             task.check()
             view = ViewModel(model.graph, fold_constants=fold)
@@ -45,10 +46,8 @@ class LoadController:
 
         def done(result):
             if result[0] == "choose":
-                key = self.dialogs.choose("Choose a signature", "SavedModel signature:",
-                                          result[1])
-                if key:
-                    self.open(path, key)
+                self.dialogs.choose_signature(os.path.basename(path.rstrip("/")), result[1],
+                                              lambda key: self.open(path, key))
                 return
             model = result[1]
             self.state.set_model(*result[1:])

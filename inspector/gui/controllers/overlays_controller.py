@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
+from inspector.core.formats.writer import beside
 from inspector.core.overlays.decorate import chosen_ranges, original_name
 
 
@@ -184,7 +185,9 @@ class OverlaysController(QObject):
 
         if self.profile_now is None or not self.profile_now.text:
             return None
-        path = path or QFileDialog.getSaveFileName(self.p, "Export tables", "timings.txt")[0]
+        path = path or QFileDialog.getSaveFileName(
+            self.p, "Export tables", beside(self.state.model.path if self.state.model else None,
+                                            "_timings.txt"))[0]
         if path:
             try:
                 atomic_write(path, self.profile_now.text, force=True)  # the dialog asked

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
 
-from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.inputs import input_shapes_and_types, strip_parameters
 from inspector.core.errors import InspectorError
 
 
@@ -28,14 +28,19 @@ class PipelineController(QObject):
         state.first_frame.connect(lambda *_: self._first_frame())
         self.bench.changed.connect(self._changed)
         p = panel
-        p.add_requested.connect(lambda name, row: self.bench.add_step(
-            name, None if row < 0 else row))
+        p.add_requested.connect(self.add_step)
         p.moved.connect(self.bench.move_step)
         p.removed.connect(self.bench.remove_step)
         p.enabled_changed.connect(self.bench.set_enabled)
         p.param_changed.connect(self.bench.set_param)
         p.text_applied.connect(self.apply_text)
         self._refresh_panel()
+
+    def add_step(self, name: str, row: int = -1) -> None:
+        """A transform dropped or double-clicked in the palette; strip_unused_nodes comes with
+        the marked inputs' known types and shapes filled in."""
+        params = strip_parameters(self.state) if name == "strip_unused_nodes" else None
+        self.bench.add_step(name, None if row < 0 else row, params)
 
     # -- model lifecycle ----------------------------------------------------------------------
     def model_loaded(self, model):

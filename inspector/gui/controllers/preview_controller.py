@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.errors import InspectorError, UnsafeGraphError
+from inspector.core.model.humanize import count
 
 
 class PreviewController(QObject):
@@ -112,5 +113,5 @@ class PreviewController(QObject):
         except (InspectorError, OSError) as exc:
             self.state.fail(f"Could not save: {exc}")
             return None
-        self.state.say(f"Saved {len(graph_def.node)} nodes to {path}")
+        self.state.say(f"Saved {count(len(graph_def.node), 'node')} to {path}")
         return path

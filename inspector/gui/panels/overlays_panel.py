@@ -138,6 +138,7 @@ class OverlaysPanel(QWidget):
     def _timings_tab(self) -> QWidget:
         w = QWidget()
         form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.WrapLongRows)
         self.warmup, self.runs = QSpinBox(), QSpinBox()
         self.warmup.setRange(0, 100)
         self.warmup.setValue(1)
@@ -158,7 +159,9 @@ class OverlaysPanel(QWidget):
         form.addRow("inputs", self.feed_mode)
         form.addRow(".npy per input", self.npy)
         self.profile_button = QPushButton("Profile in TensorFlow")
-        self.import_timings = QPushButton("Import timings (benchmark_model text, Chrome trace)…")
+        self.import_timings = QPushButton("Import timings…")
+        self.import_timings.setToolTip("benchmark_model --enable_op_profiling text output, "
+                                       "a Chrome trace (timeline) or our own tables")
         self.profile_choice = QComboBox()
         self.unmatched = QLabel("")
         self.unmatched.setWordWrap(True)
@@ -177,9 +180,11 @@ class OverlaysPanel(QWidget):
                             (self.per_run, "total per run")):
             plot.setMenuEnabled(False)
             plot.setMinimumHeight(150)
+            _empty(plot, "no timings yet: Profile in TensorFlow or Import timings")
             self.charts.addTab(plot, title)
         self.charts.addTab(self.tables, "tables")
-        self.copy_tables = QPushButton("Copy tables (benchmark_model format)")
+        self.copy_tables = QPushButton("Copy tables")
+        self.copy_tables.setToolTip("copy the timing tables in benchmark_model's format")
         self.export_tables = QPushButton("Export tables…")
         lay = QVBoxLayout(w)
         lay.addLayout(form)
@@ -198,6 +203,7 @@ class OverlaysPanel(QWidget):
     def _ranges_tab(self) -> QWidget:
         w = QWidget()
         form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.WrapLongRows)
         self.samples = QSpinBox()
         self.samples.setRange(1, 10000)
         self.samples.setValue(8)
@@ -215,7 +221,8 @@ class OverlaysPanel(QWidget):
         form.addRow("min percentile", self.min_pct)
         form.addRow("max percentile", self.max_pct)
         self.calibrate_random = QPushButton("Calibrate on random inputs")
-        self.calibrate_folder = QPushButton("Calibrate on a folder (images or .npy)…")
+        self.calibrate_folder = QPushButton("Calibrate on a folder…")
+        self.calibrate_folder.setToolTip("a folder of images (.jpg, .png) or .npy arrays")
         self.import_ranges = QPushButton("Import a range log…")
         self.freeze_button = QPushButton("Freeze ranges into the pipeline")
         self.compare = QLabel("")
@@ -226,6 +233,7 @@ class OverlaysPanel(QWidget):
         self.histogram = pg.PlotWidget(background=None)
         self.histogram.setMenuEnabled(False)
         self.histogram.setMinimumHeight(140)
+        _empty(self.histogram, "select a node to see the ranges it logged")
         lay = QVBoxLayout(w)
         lay.addLayout(form)
         for b in (self.calibrate_random, self.calibrate_folder, self.import_ranges,
@@ -234,7 +242,7 @@ class OverlaysPanel(QWidget):
         lay.addWidget(self.compare)
         lay.addWidget(QLabel("Warnings (click to go to the node):"))
         lay.addWidget(self.warnings, 1)
-        lay.addWidget(QLabel("Logged mins and maxes of the selected node:"))
+        lay.addWidget(QLabel("Ranges logged by the selected node:"))
         lay.addWidget(self.histogram, 1)
         return w
 
@@ -247,7 +255,11 @@ class OverlaysPanel(QWidget):
         top = sorted(profile.by_graph_node(graph).items(), key=lambda kv: -kv[1])[:12]
         _bars(self.top_nodes, [(short_label(n), v) for n, v in top], "#e06666")
         self.per_run.clear()
-        if profile.run_totals_us:
+        if not profile.run_totals_us:
+            _empty(self.per_run, "no per-run totals in these timings")
+        else:
+            _axes(self.per_run, True)
+            self.per_run.setTitle(None)
             self.per_run.plot(list(range(1, len(profile.run_totals_us) + 1)),
                               [t / 1000.0 for t in profile.run_totals_us], symbol="o",
                               pen=pg.mkPen("#1f6fd1", width=2))
@@ -262,9 +274,10 @@ class OverlaysPanel(QWidget):
             self.warnings.addItem(item)
 
     def show_histogram(self, pairs: list, chosen: tuple | None) -> None:
-        self.histogram.clear()
         if not pairs:
-            return
+            return _empty(self.histogram, "no ranges logged for the selected node")
+        _axes(self.histogram, True)
+        self.histogram.clear()
         for values, colour in (([p[0] for p in pairs], "#6fa8dc"), ([p[1] for p in pairs],
                                                                      "#e06666")):
             counts, edges = np.histogram(values, bins=min(20, max(len(values), 1)))
@@ -287,10 +300,24 @@ def short_label(name: str, limit: int = 28) -> str:
     return label if len(label) <= limit else "…" + label[-(limit - 1):]
 
 
-def _bars(plot, items: list, colour: str) -> None:
+def _axes(plot, shown: bool) -> None:
+    for side in ("left", "bottom"):
+        plot.showAxis(side, shown)
+
+
+def _empty(plot, text: str) -> None:
+    """An empty chart says what would fill it instead of showing bare axes."""
     plot.clear()
+    _axes(plot, False)
+    plot.setTitle(text, size="9pt", color="#888888")
+
+
+def _bars(plot, items: list, colour: str) -> None:
     if not items:
-        return
+        return _empty(plot, "nothing timed matched this graph")
+    plot.clear()
+    _axes(plot, True)
+    plot.setTitle(None)
     plot.addItem(pg.BarGraphItem(x0=0, y=list(range(len(items))), height=0.7,
                                  width=[v for _, v in items], brush=colour))
     plot.getAxis("left").setTicks([[(i, name) for i, (name, _) in enumerate(items)]])

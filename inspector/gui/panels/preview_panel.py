@@ -3,6 +3,8 @@ with deltas, a waterfall chart, the changes of the selected step, and the numeri
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
@@ -22,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.model.humanize import human_bytes, tf_human_readable_num
 
-COLUMNS = ["step", "nodes", "size", "gzip", "params", "FLOPs", "latency (10 GFLOP/s)"]
+COLUMNS = ["step", "nodes", "size", "gzip", "params", "FLOPs", "latency"]
 
 
 def _delta(new, old) -> str:
@@ -74,8 +76,10 @@ class PreviewModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
-            return COLUMNS[section]
+        if role == Qt.DisplayRole:  # rows are numbered as the chart's bars
+            return COLUMNS[section] if orientation == Qt.Horizontal else str(section)
+        if role == Qt.ToolTipRole and orientation == Qt.Horizontal and section == 6:
+            return "estimated from the FLOPs at 10 GFLOP/s, a mid-range phone CPU core"
         return None
 
     def data(self, index, role=Qt.DisplayRole):
@@ -106,7 +110,7 @@ class PreviewPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultAlignment(Qt.AlignCenter)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setWordWrap(False)
         self.table.selectionModel().currentRowChanged.connect(
@@ -114,6 +118,7 @@ class PreviewPanel(QWidget):
         self.chart = pg.PlotWidget(background=None)
         self.chart.setMenuEnabled(False)
         self.chart.setMinimumHeight(90)
+        self.chart.hide()  # until there are rows: no bare axes
         self.changes = QListWidget()
         self.changes.itemClicked.connect(self._clicked)
         self.after = QCheckBox("show the graph after the selected step")
@@ -173,6 +178,7 @@ class PreviewPanel(QWidget):
 
     def _draw_chart(self) -> None:
         self.chart.clear()
+        self.chart.setVisible(bool(self.rows))  # no bare axes before a model is open
         if not self.rows:
             return
         base = self.rows[0].metrics
@@ -186,10 +192,11 @@ class PreviewPanel(QWidget):
             flops = [100.0 * f.total / max(reports[0].total, 1) for f in reports]
             self.chart.addItem(pg.BarGraphItem(x=[i + 0.18 for i in range(n)], height=flops,
                                                width=0.34, brush="#f4a582", name="FLOPs %"))
-        every = max(1, (n + 11) // 12)  # at most a dozen labels: more overlap and are slow
-        self.chart.getAxis("bottom").setTicks([[(i, self.rows[i].label.split("(")[0][:14])
-                                                for i in range(0, n, every)]])
-        self.chart.setTitle("size (blue) and FLOPs (orange), % of the original", size="8pt")
+        # bars are labelled by step number (as the table's rows): names would overlap
+        every = max(1, math.ceil(n * 28 / max(self.chart.width() - 60, 100)))
+        self.chart.getAxis("bottom").setTicks([[(i, str(i)) for i in range(0, n, every)]])
+        self.chart.setTitle("size (blue) and FLOPs (orange) after each step, % of the "
+                            "original", size="8pt")
         self.chart.setYRange(0, 105)
 
     def show_changes(self, report, graph_names: set) -> None:

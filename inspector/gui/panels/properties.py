@@ -3,6 +3,8 @@ constants their statistics, a histogram, the first values and export to .npy."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -156,8 +158,10 @@ class PropertiesPanel(QWidget):
         if self.tensor is None:
             return None
         if not path:
-            path, _ = QFileDialog.getSaveFileName(self, "Export tensor",
-                                                  self.tensor_name.replace("/", "_") + ".npy",
+            model = self.state.model
+            folder = os.path.dirname(model.path.rstrip("/")) if model else ""
+            path, _ = QFileDialog.getSaveFileName(self, "Export tensor", os.path.join(
+                folder, self.tensor_name.replace("/", "_") + ".npy"),
                                                   "NumPy (*.npy)")
         if not path:
             return None

@@ -6,7 +6,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from inspector.core.model.humanize import human_bytes, tf_human_readable_num
+from inspector.core.model.humanize import count, human_bytes, tf_human_readable_num
 
 
 class SummaryPanel(QWidget):
@@ -42,7 +42,7 @@ class SummaryPanel(QWidget):
         self.info.setText(
             f"<b>{model.path}</b><br>{model.kind}{', text' if model.is_text else ''}"
             f"{', frozen' if model.frozen else ''} · {human_bytes(model.file_size)} · "
-            f"{summary.node_count} nodes · {tf_human_readable_num(summary.const_parameters)} "
+            f"{count(summary.node_count, 'node')} · {tf_human_readable_num(summary.const_parameters)} "
             f"const + {tf_human_readable_num(summary.variable_parameters)} variable parameters")
         self.candidates.clear()
         for title, cands in (("Likely inputs", summary.inputs), ("Likely outputs",

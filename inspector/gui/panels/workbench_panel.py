@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.model.humanize import human_bytes
+from inspector.core.model.humanize import count, human_bytes
 
 
 class WorkbenchPanel(QWidget):
@@ -77,7 +77,7 @@ class WorkbenchPanel(QWidget):
             return
         roles = sorted(set(preview.training_only.values()))
         self.info.setText(
-            f"Stripping keeps {len(preview.kept)} nodes and drops {len(preview.dropped)} "
+            f"Stripping keeps {count(len(preview.kept), 'node')} and drops {len(preview.dropped)} "
             f"({human_bytes(preview.dropped_bytes)})"
             + (f", of which {len(preview.training_only)} are training-only "
                f"({', '.join(roles)})" if roles else "") + ".")
