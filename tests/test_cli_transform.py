@@ -125,3 +125,18 @@ def test_check_uses_the_graphs_known_shapes_without_input_shape(fx, tmp_path):
                            "softmax")
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "takes strings" in err and "--npy" in err and "Traceback" not in err
+
+
+def test_stripping_without_outputs_is_refused_not_an_empty_graph(fx, tmp_path):
+    """Without outputs nothing is reachable: TF writes a 0-node graph and exits 0."""
+    from inspector.core.errors import InspectorError
+    from inspector.core.transforms import run_pipeline
+
+    src = os.path.join(fx, "inception_jpeg.pb")
+    out = tmp_path / "o.pb"
+    code, _, err = run_cli("transform", "--in_graph", src, "--out_graph", str(out),
+                           "--inputs", "Mul", "--transforms", "strip_unused_nodes")
+    assert code == 2 and "needs outputs" in err and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()
+    with pytest.raises(InspectorError, match="needs outputs"):
+        run_pipeline(load(src).graph.graph_def, "strip_unused_nodes", ["Mul"], [])

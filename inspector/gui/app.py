@@ -66,6 +66,7 @@ class ScreenshotDriver:
             # e.g. shape inference or the pipeline preview: wait for the final picture
             QTimer.singleShot(200, self._save)
             return
+        self.window.canvas.fit()  # a screenshot shows the whole graph
         self.window.canvas.viewport().repaint()
         image = self.window.grab()
         if not image.save(self.out):

@@ -89,6 +89,9 @@ class MainWindow(QMainWindow):
         self._connect()
         screen = self.screen()
         self.resize(*fitting_size(screen.availableGeometry() if screen else None))
+        self.resizeDocks([self.pipeline_dock], [max(260, int(self.height() * 0.36))],
+                         Qt.Vertical)  # pipeline and preview: a third of the height
+        self.resizeDocks([self.search_dock, self.properties_dock], [300, 340], Qt.Horizontal)
         geometry = self.settings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -131,8 +134,6 @@ class MainWindow(QMainWindow):
         self.overlays_dock = self._dock("Overlays", self.overlays_panel, right)
         self.tabifyDockWidget(self.properties_dock, self.overlays_dock)
         self.properties_dock.raise_()
-        self.resizeDocks([self.pipeline_dock], [260], Qt.Vertical)
-        self.resizeDocks([self.search_dock, self.properties_dock], [300, 340], Qt.Horizontal)
 
     def _build_controllers(self):
         s, t = self.state, self.tasks

@@ -149,7 +149,7 @@ class GraphCanvas(QGraphicsView):
     def zoom_level(self) -> float:
         return self.transform().m11()
 
-    MIN_FIT_SCALE = 0.65  # labels readable and badges drawn (items.py draws them above 0.6)
+    MIN_FIT_SCALE = 0.45  # labels still drawn (items.py hides them below 0.35)
     MAX_FIT_SCALE = 1.0  # a small graph is shown at its natural size, not blown up
 
     def _fit_scale(self, rect) -> float:

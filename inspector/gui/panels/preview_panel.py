@@ -110,7 +110,10 @@ class PreviewPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.verticalHeader().setDefaultAlignment(Qt.AlignCenter)
+        rows = self.table.verticalHeader()
+        rows.setDefaultAlignment(Qt.AlignCenter)
+        rows.setMinimumSectionSize(self.fontMetrics().height() + 4)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 8)  # compact: more steps shown
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setWordWrap(False)
         self.table.selectionModel().currentRowChanged.connect(
@@ -128,27 +131,31 @@ class PreviewPanel(QWidget):
         self.check_result = QLabel("")
         self.check_result.setWordWrap(True)
         self.status = QLabel("")
-        self.status.setWordWrap(True)
-        bottom = QWidget()
-        lay = QVBoxLayout(bottom)
-        lay.setContentsMargins(0, 0, 0, 0)
+        self.status.setAlignment(Qt.AlignCenter)
+        # the check row on top (always in sight); the table; then the chart and the
+        # selected step's changes side by side, so the panel fits a short dock
         row = QHBoxLayout()
         row.addWidget(self.after)
-        row.addStretch(1)
+        row.addWidget(self.status, 1)  # "computing… (3 of 10 steps so far)"
         row.addWidget(self.check_button)
-        lay.addLayout(row)
-        lay.addWidget(self.check_result)
+        changes = QWidget()
+        lay = QVBoxLayout(changes)
+        lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(QLabel("Changes in the selected step (click to go to a node):"))
         lay.addWidget(self.changes)
+        below = QSplitter(Qt.Horizontal)
+        below.addWidget(self.chart)
+        below.addWidget(changes)
+        below.setSizes([300, 300])
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.table)
-        split.addWidget(self.chart)
-        split.addWidget(bottom)
-        split.setSizes([220, 150, 160])
+        split.addWidget(below)
+        split.setSizes([170, 150])
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
-        outer.addWidget(self.status)
-        outer.addWidget(split)
+        outer.addLayout(row)
+        outer.addWidget(self.check_result)
+        outer.addWidget(split, 1)
         self.rows: list = []
 
     STEP_WIDTH = 300
@@ -195,9 +202,9 @@ class PreviewPanel(QWidget):
         # bars are labelled by step number (as the table's rows): names would overlap
         every = max(1, math.ceil(n * 28 / max(self.chart.width() - 60, 100)))
         self.chart.getAxis("bottom").setTicks([[(i, str(i)) for i in range(0, n, every)]])
-        self.chart.setTitle("size (blue) and FLOPs (orange) after each step, % of the "
-                            "original", size="8pt")
+        self.chart.setTitle("size (blue), FLOPs (orange): % of the original", size="8pt")
         self.chart.setYRange(0, 105)
+        self.chart.setXRange(-0.6, n - 0.4, padding=0)  # every step, also when rows arrive
 
     def show_changes(self, report, graph_names: set) -> None:
         self.changes.clear()
