@@ -12,6 +12,10 @@ class InspectorError(Exception):
         self.node = node
         super().__init__(self.one_line())
 
+    def __reduce__(self):
+        """Pickled whole (message, file, node, findings…): errors cross the worker pipe."""
+        return _rebuild, (type(self), dict(self.__dict__))
+
     def one_line(self) -> str:
         where = []
         if self.path:
@@ -21,6 +25,13 @@ class InspectorError(Exception):
         prefix = ": ".join(where)
         text = f"{prefix}: {self.message}" if prefix else self.message
         return " ".join(text.split())
+
+
+def _rebuild(cls, state: dict):
+    error = cls.__new__(cls)
+    error.__dict__.update(state)
+    Exception.__init__(error, error.one_line())
+    return error
 
 
 class ModelLoadError(InspectorError):

@@ -27,6 +27,9 @@ def parse_args(argv):
     p.add_argument("--timings", metavar="FILE",
                    help="show timings from benchmark_model output or a Chrome trace")
     p.add_argument("--ranges", metavar="LOG", help="show ranges from a requantization log")
+    p.add_argument("--tf-python", dest="tf_python", metavar="PATH",
+                   help="the Python (with TensorFlow) that runs the TensorFlow worker "
+                        "(default: this one, or $INSPECTOR_TF_PYTHON)")
     return p.parse_args(argv)
 
 
@@ -92,9 +95,9 @@ def main(argv=None) -> int:
     from inspector.gui.main_window import MainWindow
 
     tune_runtime()
-    from inspector.core.tf.executor import install
+    from inspector.worker.client import install
 
-    install()  # TensorFlow runs in this process, on worker threads
+    install(args.tf_python)  # TensorFlow runs in its own worker process, never in this one
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("GraphDef Inspector")
     settings = None

@@ -14,6 +14,7 @@ from typing import Callable
 from inspector.core.app import gc_policy
 from inspector.core.app.events import Event
 from inspector.core.errors import Cancelled
+from inspector.core.model import executor
 
 
 class Work:
@@ -77,7 +78,7 @@ class Tasks:
 
         def run():
             try:
-                with gc_policy.paused():
+                with gc_policy.paused(), executor.cancel_scope(request.cancel):
                     result = work(Work(request.cancel, send))
             except BaseException as exc:  # reported on the front end's thread, never raised
                 exc.__inspector_trace__ = traceback.format_exc()

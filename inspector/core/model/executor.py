@@ -5,6 +5,9 @@ installs one that sends the work to its TensorFlow worker process. Same code, ei
 
 from __future__ import annotations
 
+import contextlib
+import threading
+
 from inspector.core.errors import TensorFlowUnavailable
 
 # name -> what it returns (arguments are GraphDef messages, names, dicts and numpy arrays)
@@ -28,6 +31,24 @@ OPERATIONS = {
 }
 
 _current = None
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def cancel_scope(event):
+    """TensorFlow work started on this thread inside the block is cancelled by `event` (the
+    task runner opens one per task; a worker executor kills a run that is cancelled)."""
+    previous = getattr(_local, "cancel", None)
+    _local.cancel = event
+    try:
+        yield
+    finally:
+        _local.cancel = previous
+
+
+def current_cancel():
+    """The cancel flag of the task running on this thread, or None."""
+    return getattr(_local, "cancel", None)
 
 
 def use(executor):

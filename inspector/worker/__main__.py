@@ -1,0 +1,5 @@
+import sys
+
+from inspector.worker.server import main
+
+sys.exit(main())

@@ -1,0 +1,238 @@
+"""The app's TensorFlow executor: every operation of core.model.executor.OPERATIONS runs in a
+worker process (server.py), started on the first request and again after it dies.
+
+- Cancel: the calling task's cancel flag (or a cancel Event passed to the operation) is
+  watched while the worker runs; a cancelled run still going after CANCEL_GRACE kills the
+  worker, which restarts on the next request. The call raises Cancelled either way.
+- A worker that dies (TF CHECK abort, segfault, killed) becomes one WorkerFailed error that
+  names the operation, how the worker ended and the last line it printed.
+- Memory: the worker's resident memory is watched (psutil); past the limit it is killed and
+  the call fails with a message, so a graph that allocates without bound never takes the
+  desktop down. RLIMIT_AS is not used: TensorFlow does not start under it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.model.executor import OPERATIONS, current_cancel
+from inspector.worker.protocol import Callback, CancelFlag, ProtocolError, receive, send
+
+POLL_SECONDS = 0.02
+CANCEL_GRACE = 0.25  # a cancelled short request may finish (no restart); longer ones are killed
+TEST_OPERATIONS = ("_abort", "_sleep", "_allocate", "_pid", "_modules")  # server.py
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class WorkerFailed(InspectorError):
+    """The TensorFlow worker ended while running an operation (the app goes on)."""
+
+
+def default_memory_limit() -> int:
+    """Half of the machine's RAM (INSPECTOR_WORKER_MEMORY_GB overrides)."""
+    if os.environ.get("INSPECTOR_WORKER_MEMORY_GB"):
+        return int(float(os.environ["INSPECTOR_WORKER_MEMORY_GB"]) * (1 << 30))
+    import psutil
+
+    return psutil.virtual_memory().total // 2
+
+
+class WorkerClient:
+    def __init__(self, python: str | None = None, memory_limit: int | None = None,
+                 env: dict | None = None):
+        self.python = python or os.environ.get("INSPECTOR_TF_PYTHON") or sys.executable
+        self.memory_limit = memory_limit or default_memory_limit()
+        self.env = dict(os.environ if env is None else env)
+        self.env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (PACKAGE_ROOT, self.env.get("PYTHONPATH", "")) if p)
+        self.process = None
+        self.starts = 0
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._log = None
+
+    # -- the executor interface ------------------------------------------------------------
+    def __getattr__(self, name):
+        if name in OPERATIONS or name in TEST_OPERATIONS:
+            return lambda *args, **kwargs: self.call(name, *args, **kwargs)
+        raise AttributeError(name)
+
+    def call(self, name: str, *args, **kwargs):
+        """Run one operation in the worker; waits, relays progress, honours cancel."""
+        callbacks, cancels = [], []
+        args = [self._mark(a, callbacks, cancels) for a in args]
+        kwargs = {k: self._mark(v, callbacks, cancels) for k, v in kwargs.items()}
+        task_cancel = current_cancel()
+        if task_cancel is not None:
+            cancels.append(task_cancel)
+        while not self._lock.acquire(timeout=POLL_SECONDS):  # one request at a time
+            if any(c.is_set() for c in cancels):
+                raise Cancelled()
+        try:
+            return self._run(name, args, kwargs, callbacks, cancels)
+        finally:
+            self._lock.release()
+
+    @staticmethod
+    def _mark(value, callbacks: list, cancels: list):
+        if isinstance(value, threading.Event):
+            cancels.append(value)
+            return CancelFlag()
+        if callable(value) and not isinstance(value, type):
+            callbacks.append(value)
+            return Callback(len(callbacks) - 1)
+        return value
+
+    # -- the process ---------------------------------------------------------------------------
+    def _start(self) -> None:
+        to_worker_r, to_worker_w = os.pipe()
+        from_worker_r, from_worker_w = os.pipe()
+        self._log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(
+            [self.python, "-m", "inspector.worker", str(to_worker_r), str(from_worker_w)],
+            pass_fds=(to_worker_r, from_worker_w), stdin=subprocess.DEVNULL,
+            stdout=self._log, stderr=self._log, env=self.env, start_new_session=True)
+        os.close(to_worker_r)
+        os.close(from_worker_w)
+        self._to, self._from = to_worker_w, from_worker_r
+        self.starts += 1
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def pid(self) -> int | None:
+        return self.process.pid if self.running() else None
+
+    def stop(self) -> None:
+        """End the worker (the next request starts a new one)."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # TF's own threads and children too
+            except ProcessLookupError:
+                pass
+            process.wait()
+        for fd in (self._to, self._from):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    close = stop
+
+    def _run(self, name, args, kwargs, callbacks, cancels):
+        if not self.running():
+            self.stop()
+            self._start()
+        call_id = next(self._ids)
+        try:
+            send(self._to, ("call", call_id, name, args, kwargs))
+        except ProtocolError:
+            raise self._failed(name) from None
+        rss = _ResidentMemory(self.process.pid)
+        give_up = None  # when cancelled: the moment the worker is killed if still busy
+        while True:
+            ready, _, _ = select.select([self._from], [], [], POLL_SECONDS)
+            if ready:
+                try:
+                    kind, got_id, *rest = receive(self._from)
+                except ProtocolError:
+                    raise self._failed(name) from None
+                if got_id != call_id:
+                    continue  # an answer to a request whose caller gave up (cannot happen)
+                if kind == "progress":
+                    if give_up is None:
+                        callbacks[rest[0]](*rest[1])
+                    continue
+                if give_up is not None:
+                    raise Cancelled()  # finished within the grace: no restart needed
+                if kind == "error":
+                    raise rest[0]
+                return rest[0]
+            if give_up is None and any(c.is_set() for c in cancels):
+                give_up = time.monotonic() + CANCEL_GRACE
+            if give_up is not None and time.monotonic() > give_up:
+                self.stop()  # still inside TensorFlow: end it (the next request restarts)
+                raise Cancelled()
+            if not self.running():
+                raise self._failed(name)
+            used = rss.sample()
+            if used > self.memory_limit:
+                self.stop()
+                raise WorkerFailed(
+                    f"TensorFlow needed more than {self.memory_limit / (1 << 30):.1f} GB of "
+                    f"memory while running {name} (the worker's limit) and was stopped; the "
+                    "graph may declare huge tensors or need a smaller input shape")
+
+    def _failed(self, name: str) -> WorkerFailed:
+        process = self.process
+        code = process.wait() if process is not None else None
+        how = "stopped"
+        if code is not None and code < 0:
+            try:
+                how = f"was ended by {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"was ended by signal {-code}"
+        elif code is not None:
+            how = f"exited with status {code}"
+        last = self._last_line()
+        self.stop()
+        return WorkerFailed(f"the TensorFlow worker {how} while running {name}"
+                            + (f": {last}" if last else "")
+                            + "; your work is kept, and the next request starts a new worker")
+
+    def _last_line(self) -> str:
+        """The last meaningful line the worker printed (TF's CHECK message, say)."""
+        if self._log is None:
+            return ""
+        try:
+            self._log.seek(max(0, self._log.seek(0, 2) - 4096))
+            lines = [line.strip() for line in self._log.read().decode("utf-8", "replace")
+                     .splitlines() if line.strip()]
+        except OSError:
+            return ""
+        lines = [line for line in lines if "Fatal Python error" not in line] or lines
+        return lines[-1][:300] if lines else ""
+
+
+class _ResidentMemory:
+    """The worker's resident memory, sampled at most every 0.1 s."""
+
+    def __init__(self, pid: int):
+        import psutil
+
+        try:
+            self.process = psutil.Process(pid)
+        except psutil.Error:
+            self.process = None
+        self.last, self.value = 0.0, 0
+
+    def sample(self) -> int:
+        now = time.monotonic()
+        if self.process is not None and now - self.last > 0.1:
+            self.last = now
+            try:
+                self.value = self.process.memory_info().rss
+            except Exception:  # noqa: BLE001 - gone: the caller sees it is not running
+                self.value = 0
+        return self.value
+
+
+def install(python: str | None = None) -> WorkerClient:
+    """Make this process (the app) send TensorFlow work to a worker process."""
+    from inspector.core.model import executor
+
+    client = WorkerClient(python)
+    executor.use(client)
+    return client

@@ -1,0 +1,74 @@
+"""Messages between the app and its TensorFlow worker: an 8-byte length, then a pickle.
+Both ends are our own code (the model never travels as a pickle: graphs are protobuf
+messages and arrays numpy arrays inside our tuples).
+
+App -> worker:  ("call", id, operation, args, kwargs); the caller's functions travel as
+                Callback(index), its cancel Event as CancelFlag (cancelling ends the worker)
+Worker -> app:  ("progress", id, index, args) · ("result", id, value) · ("error", id, exc)
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+
+HEADER = struct.Struct("<Q")
+MAX_MESSAGE = 8 << 30  # a frame claiming more than this is a broken pipe, not a message
+
+
+class ProtocolError(Exception):
+    """The other end went away or sent something that is not a message."""
+
+
+def send(fd: int, message) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    _write_all(fd, HEADER.pack(len(data)) + data)
+
+
+def receive(fd: int):
+    (size,) = HEADER.unpack(_read_exactly(fd, HEADER.size))
+    if size > MAX_MESSAGE:
+        raise ProtocolError(f"a message of {size} bytes announced")
+    return pickle.loads(_read_exactly(fd, size))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        try:
+            written = os.write(fd, view[: 1 << 20])
+        except (BrokenPipeError, OSError) as exc:
+            raise ProtocolError(f"the pipe closed while writing: {exc}") from exc
+        view = view[written:]
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    chunks, left = [], size
+    while left:
+        try:
+            chunk = os.read(fd, min(left, 1 << 20))
+        except OSError as exc:
+            raise ProtocolError(f"the pipe closed while reading: {exc}") from exc
+        if not chunk:
+            raise ProtocolError("the other end closed the pipe")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+class Callback:
+    """Stands for a function of the caller (progress): calls become messages."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+
+class CancelFlag:
+    """Stands for the caller's cancel Event: the caller cancels by ending this process."""
+
+    def is_set(self) -> bool:
+        return False
+
+    def set(self) -> None:
+        pass

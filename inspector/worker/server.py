@@ -1,0 +1,76 @@
+"""The TensorFlow worker: `python -m inspector.worker IN_FD OUT_FD`. Runs each requested
+operation with the in-process executor and answers on the pipe; TensorFlow is imported on
+the first request that needs it. Anything written to stdout goes to stderr (the app keeps
+the tail of it to explain a crash)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from inspector.worker.protocol import Callback, ProtocolError, receive, send
+
+
+def _test_operations() -> dict:
+    """Operations that exist only for tests of the process boundary (INSPECTOR_WORKER_TEST=1):
+    abort like a TF CHECK failure, sleep like a long session.run, allocate like a huge Fill."""
+    if os.environ.get("INSPECTOR_WORKER_TEST") != "1":
+        return {}
+
+    def allocate(megabytes: int, hold: float = 30.0):
+        block = bytearray(megabytes << 20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1  # touch every page: resident, not just reserved
+        time.sleep(hold)
+        return len(block)
+
+    return {"_abort": os.abort, "_sleep": lambda seconds: time.sleep(seconds) or seconds,
+            "_allocate": allocate, "_pid": os.getpid,
+            "_modules": lambda: sorted(m for m in sys.modules if m.split(".")[0] in
+                                       ("tensorflow", "keras"))}
+
+
+def _bind(value, out_fd: int, call_id: int):
+    if isinstance(value, Callback):
+        return lambda *args: send(out_fd, ("progress", call_id, value.index, args))
+    return value
+
+
+def serve(in_fd: int, out_fd: int) -> int:
+    from inspector.core.model.executor import OPERATIONS
+    from inspector.core.tf.executor import install
+
+    executor = install()
+    extra = _test_operations()
+    while True:
+        try:
+            _kind, call_id, name, args, kwargs = receive(in_fd)
+        except ProtocolError:
+            return 0  # the app closed the pipe: its end is ours
+        args = [_bind(a, out_fd, call_id) for a in args]
+        kwargs = {k: _bind(v, out_fd, call_id) for k, v in kwargs.items()}
+        try:
+            if name in extra:
+                function = extra[name]
+            elif name in OPERATIONS:
+                function = getattr(executor, name)
+            else:
+                raise ValueError(f"unknown worker operation '{name}'")
+            reply = ("result", call_id, function(*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - every failure is an answer
+            reply = ("error", call_id, exc)
+        try:
+            send(out_fd, reply)
+        except ProtocolError:
+            return 0
+        except Exception as exc:  # noqa: BLE001 - an answer that cannot be pickled
+            send(out_fd, ("error", call_id, RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    in_fd, out_fd = int(argv[0]), int(argv[1])
+    os.dup2(2, 1)  # stray prints (TF, Keras) must never reach a pipe or the terminal's stdout
+    sys.stdout = sys.stderr
+    return serve(in_fd, out_fd)

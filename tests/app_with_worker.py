@@ -1,0 +1,69 @@
+"""Run by tests/test_app_worker.py in a fresh process: the app as users start it (TensorFlow
+in the worker), driven through open, preview, profile and a worker killed mid-profile.
+Prints one JSON line of what it saw."""
+
+import json
+import os
+import signal
+import sys
+import time
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.main_window import MainWindow
+from inspector.worker.client import install
+
+
+def wait(app, condition, seconds=120.0):
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            raise TimeoutError("the app did not get there in time")
+        app.processEvents()
+        time.sleep(0.005)
+
+
+def main(model: str, settings: str) -> int:
+    app = QApplication([])
+    client = install()
+    win = MainWindow(QSettings(settings, QSettings.IniFormat))
+    win.show()
+    seen = {}
+    win.open_path(model)
+    wait(app, lambda: win.state.model is not None and not win.tasks.is_busy())
+    win.workbench.set_marks(["Mul"], ["softmax"])
+    win.workbench.set_text("fold_constants(ignore_errors=true) fold_batch_norms quantize_weights")
+    wait(app, lambda: len(win.state.rows) == 4 and not win.tasks.is_busy() and
+         all(r.metrics.flops is not None for r in win.state.rows[1:]))
+    seen["flops"] = [r.metrics.flops.total for r in win.state.rows]
+    win.overlays_panel.runs.setValue(2)
+    win.overlays.profile(False)
+    wait(app, lambda: bool(win.overlays.profiles) and not win.tasks.is_busy())
+    seen["profiled"] = len(win.overlays.profile_now.nodes)
+    # a worker killed in the middle of a profile: one message, the work kept, next one works
+    win.overlays_panel.runs.setValue(200)
+    win.overlays.profile(False)
+    wait(app, lambda: client.running() and win.tasks.is_busy())
+    time.sleep(0.5)
+    os.kill(client.process.pid, signal.SIGKILL)
+    wait(app, lambda: not win.tasks.is_busy())
+    seen["error"] = win.last_error
+    seen["marks"] = [win.workbench.inputs, win.workbench.outputs]
+    seen["steps"] = [s.name for s in win.workbench.steps]
+    win.overlays_panel.runs.setValue(2)
+    win.overlays.profile(False)
+    wait(app, lambda: len(win.overlays.profiles) == 2 and not win.tasks.is_busy())
+    seen["profiles"] = len(win.overlays.profiles)
+    seen["tensorflow_here"] = sorted(m for m in sys.modules
+                                     if m.split(".")[0] in ("tensorflow", "keras"))
+    seen["tf_layer_here"] = sorted(m for m in sys.modules if m.startswith("inspector.core.tf"))
+    seen["worker_starts"] = client.starts
+    print(json.dumps(seen))
+    win.tasks.cancel()
+    client.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,122 @@
+"""The TensorFlow worker process: answers equal the in-process ones, progress is relayed,
+errors keep their type, and an abort, a SIGKILL, a cancel or a memory blow-up ends only the
+worker (one clear error; the next request starts a new one). Bounds on time here are
+generous functional checks; bench/worker_bench.py measures the figures."""
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.loaders import load
+from inspector.core.model.executor import cancel_scope, tensorflow
+from inspector.worker.client import WorkerClient, WorkerFailed
+
+
+@pytest.fixture(scope="module")
+def worker():
+    client = WorkerClient(env=dict(os.environ, INSPECTOR_WORKER_TEST="1"))
+    yield client
+    client.stop()
+
+
+def later(seconds, action):
+    timer = threading.Timer(seconds, action)
+    timer.start()
+    return timer
+
+
+def test_answers_equal_the_in_process_executor_and_progress_is_relayed(worker, fx, demo_model):
+    gd = load(os.path.join(fx, "inception_jpeg.pb")).graph.graph_def
+    shapes = {"Mul": (1, 299, 299, 3)}
+    assert worker.infer_shapes(gd, shapes) == tensorflow().infer_shapes(gd, shapes)
+    demo = load(demo_model).graph.graph_def
+    feeds = [{"pixels": np.full((1, 8, 8, 1), v, np.float32)} for v in (0.0, 0.5, 1.0)]
+    seen = []
+    got = worker.run_many(demo, feeds, ["output"], progress=lambda *a: seen.append(a))
+    want = tensorflow().run_many(demo, feeds, ["output"])
+    assert all(np.array_equal(g[0], w[0]) for g, w in zip(got, want))
+    assert len(seen) == 3  # one progress message per run, delivered on the caller's side
+    assert "tensorflow" in worker._modules()  # imported there, on the first TF request
+
+
+def test_errors_keep_their_type_and_message(worker):
+    from inspector.core.model import protos
+
+    bad = protos.GraphDef()
+    bad.node.add(name="x", op="NoSuchOpAnywhere")
+    with pytest.raises(InspectorError) as info:
+        worker.infer_shapes(bad, None)
+    assert "NoSuchOpAnywhere" in str(info.value) and not isinstance(info.value, WorkerFailed)
+    assert worker.running()  # an error is an answer, not a crash
+
+
+def test_an_abort_in_the_worker_is_one_clear_error_and_the_next_request_works(worker):
+    before = worker._pid()
+    with pytest.raises(WorkerFailed) as info:
+        worker._abort()  # what a TF CHECK failure does
+    message = str(info.value)
+    assert "SIGABRT" in message and "_abort" in message and "\n" not in message
+    after = worker._pid()
+    assert after != before and worker.running()
+
+
+def test_sigkill_during_a_run_is_reported_and_survived(worker):
+    pid = worker._pid()
+    later(0.3, lambda: os.kill(pid, signal.SIGKILL))
+    with pytest.raises(WorkerFailed, match="SIGKILL"):
+        worker._sleep(30)
+    assert worker._sleep(0) == 0 and worker._pid() != pid
+
+
+def test_cancel_during_a_long_run_returns_at_once(worker):
+    flag = threading.Event()
+    later(0.3, flag.set)
+    start = time.monotonic()
+    with cancel_scope(flag), pytest.raises(Cancelled):
+        worker._sleep(30)  # like a session.run deep inside TensorFlow
+    assert time.monotonic() - start < 5.0  # functional bound; the figure is in bench/
+    assert worker._sleep(0) == 0  # a new worker answers
+
+
+def test_a_memory_blow_up_stops_the_worker_not_us(fx):
+    import psutil
+
+    small = WorkerClient(memory_limit=400 << 20, env=dict(os.environ, INSPECTOR_WORKER_TEST="1"))
+    try:
+        ours = psutil.Process().memory_info().rss
+        with pytest.raises(WorkerFailed, match="memory"):
+            small._allocate(1500)
+        assert psutil.Process().memory_info().rss < ours + (100 << 20)
+        assert not small.running()
+    finally:
+        small.stop()
+
+
+def test_a_huge_declared_fill_fails_with_a_message_in_the_worker(worker):
+    """A graph asking TF for 10^12 floats: the worker answers with an error or is stopped at
+    the memory limit; either way one line comes back and this process is untouched."""
+    from inspector.core.model import protos
+
+    g = protos.GraphDef()
+    dims = g.node.add(name="dims", op="Const")
+    dims.attr["dtype"].type = 3
+    t = dims.attr["value"].tensor
+    t.dtype = 3
+    t.tensor_shape.dim.add(size=2)
+    t.int_val.extend([1000000, 1000000])
+    value = g.node.add(name="value", op="Const")
+    value.attr["dtype"].type = 1
+    value.attr["value"].tensor.dtype = 1
+    value.attr["value"].tensor.float_val.append(1.0)
+    fill = g.node.add(name="fill", op="Fill", input=["dims", "value"])
+    fill.attr["T"].type = 1
+    fill.attr["index_type"].type = 3
+    with pytest.raises(InspectorError) as info:
+        worker.run_graph(g, {}, ["fill"])
+    assert "\n" not in info.value.one_line()
+    assert worker._sleep(0) == 0
