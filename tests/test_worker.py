@@ -65,6 +65,20 @@ def test_an_abort_in_the_worker_is_one_clear_error_and_the_next_request_works(wo
     assert after != before and worker.running()
 
 
+def test_tensorflow_crashing_on_a_hostile_graph_ends_only_the_worker(worker):
+    """A real TF crash: a function that calls itself overflows TF's stack on import. Our own
+    operations refuse it before TF sees it; the test operation skips that check."""
+    from fixtures.hostile_models import recursive_library
+
+    graph = recursive_library()
+    with pytest.raises(InspectorError, match="calls itself"):
+        worker.infer_shapes(graph, None)  # refused by us, the worker lives
+    assert worker.running()
+    with pytest.raises(WorkerFailed, match="SIGSEGV|SIGABRT|SIGBUS"):
+        worker._import_unchecked(graph.SerializeToString())
+    assert worker._sleep(0) == 0
+
+
 def test_sigkill_during_a_run_is_reported_and_survived(worker):
     pid = worker._pid()
     later(0.3, lambda: os.kill(pid, signal.SIGKILL))

@@ -29,7 +29,8 @@ from inspector.worker.protocol import Callback, CancelFlag, ProtocolError, recei
 
 POLL_SECONDS = 0.02
 CANCEL_GRACE = 0.25  # a cancelled short request may finish (no restart); longer ones are killed
-TEST_OPERATIONS = ("_abort", "_sleep", "_allocate", "_pid", "_modules")  # server.py
+TEST_OPERATIONS = ("_abort", "_import_unchecked", "_sleep", "_allocate", "_pid",
+                   "_modules")  # server.py, with INSPECTOR_WORKER_TEST=1
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

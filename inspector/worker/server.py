@@ -14,7 +14,8 @@ from inspector.worker.protocol import Callback, ProtocolError, receive, send
 
 def _test_operations() -> dict:
     """Operations that exist only for tests of the process boundary (INSPECTOR_WORKER_TEST=1):
-    abort like a TF CHECK failure, sleep like a long session.run, allocate like a huge Fill."""
+    abort like a TF CHECK failure, crash TF itself, sleep like a long session.run, allocate
+    like a huge Fill."""
     if os.environ.get("INSPECTOR_WORKER_TEST") != "1":
         return {}
 
@@ -25,7 +26,17 @@ def _test_operations() -> dict:
         time.sleep(hold)
         return len(block)
 
-    return {"_abort": os.abort, "_sleep": lambda seconds: time.sleep(seconds) or seconds,
+    def import_unchecked(graph_bytes: bytes):
+        """TF's own import, without our recursion check: a recursive function library
+        overflows TF's stack (SIGSEGV in TF 2.21)."""
+        import tensorflow as tf
+
+        with tf.Graph().as_default():
+            tf.graph_util.import_graph_def(tf.compat.v1.GraphDef.FromString(graph_bytes),
+                                           name="")
+        return True
+
+    return {"_abort": os.abort, "_import_unchecked": import_unchecked, "_sleep": lambda seconds: time.sleep(seconds) or seconds,
             "_allocate": allocate, "_pid": os.getpid,
             "_modules": lambda: sorted(m for m in sys.modules if m.split(".")[0] in
                                        ("tensorflow", "keras"))}
