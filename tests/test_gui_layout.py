@@ -66,6 +66,7 @@ def test_fit_shows_all_of_a_tall_graph_and_never_enlarges_a_small_one(qtbot, win
     assert not shown.contains(whole)  # first look: the start, readable, not a thin line
     assert canvas.zoom_level() >= 0.2
     window.setFocus()
+    qtbot.wait(200)  # docks settle (a later resize of the view would move what Fit showed)
     qtbot.keyClick(window, Qt.Key_0, Qt.ControlModifier)  # Fit to window
     shown = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
     pixel = 1.0 / canvas.zoom_level()  # rounding to whole pixels, in scene units
