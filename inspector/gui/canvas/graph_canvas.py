@@ -165,7 +165,8 @@ class GraphCanvas(QGraphicsView):
         rect = self._graph_rect()
         if rect.isEmpty():
             return
-        scale = min(self._fit_scale(rect), self.MAX_FIT_SCALE)
+        # 4 % to spare: scroll bars that come and go would otherwise cut the last few pixels
+        scale = min(self._fit_scale(rect) * 0.96, self.MAX_FIT_SCALE)
         self.resetTransform()
         self.scale(scale, scale)
         self.centerOn(rect.center())
