@@ -1,9 +1,11 @@
 """GUI benchmark: launch-to-first-frame, expanding the largest scope, the longest GUI-thread
 stall (a 10 ms heartbeat timer) and the frame time while panning at full zoom-out.
 
-Run: .venv/bin/python bench/gui_bench.py [--pipeline]   (offscreen; --pipeline times the live
-preview of the mobile pipeline instead; needs the caches of load_bench.py and
-transform_bench.py for the 30k-node and Inception v3 graphs, and the test fixtures)
+Run: .venv/bin/python bench/gui_bench.py [--pipeline] [--worker]   (offscreen; --pipeline
+times the live preview of the mobile pipeline instead; --worker runs TensorFlow (and text
+parsing) in the worker process as the app does, instead of in this process; needs the caches
+of load_bench.py and transform_bench.py for the 30k-node and Inception v3 graphs, and the
+test fixtures)
 """
 
 from __future__ import annotations
@@ -16,10 +18,14 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from inspector.core.tf.executor import install  # noqa: E402
 from tests.fixtures import fixture_dir  # noqa: E402
 
-install()  # TensorFlow work runs in this process
+WORKER = "--worker" in sys.argv
+if WORKER:
+    from inspector.worker.client import install  # noqa: E402
+else:
+    from inspector.core.tf.executor import install  # noqa: E402
+CLIENT = install()  # TensorFlow work runs in the worker process, or in this one
 
 
 class Heartbeat:
@@ -106,6 +112,24 @@ def measure(app, path: str) -> dict:
     return result
 
 
+def structure_text() -> str | None:
+    """Inception v3 without weight values, as text (like a training graph's .pbtxt)."""
+    out = os.path.join(ROOT, "bench", ".cache", "inception_v3_structure.pbtxt")
+    source = os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb")
+    if not os.path.exists(out) and os.path.exists(source):
+        from google.protobuf import text_format
+
+        from inspector.core.loaders import load
+
+        gd = load(source).graph.graph_def
+        for node in gd.node:
+            if node.op == "Const":
+                node.attr["value"].tensor.ClearField("tensor_content")
+        with open(out, "w") as f:
+            f.write(text_format.MessageToString(gd))
+    return out if os.path.exists(out) else None
+
+
 def main() -> None:
     from PySide6.QtWidgets import QApplication
 
@@ -115,20 +139,20 @@ def main() -> None:
     tune_runtime()
     paths = [p for p in [os.path.join(fixture_dir(), "mobilenet_v2.pb"),
                          os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb"),
+                         structure_text(),
                          os.path.join(ROOT, "bench", ".cache", "big_30000_100.pb")]
              if p and os.path.exists(p)]
     # the first use of TensorFlow in a session imports it (once); measured on its own
     import threading
 
-    from inspector.core.tf import runtime
-
     beat = Heartbeat()
     beat.start()
-    worker = threading.Thread(target=runtime.tf)
+    worker = threading.Thread(target=CLIENT.available)
     t = time.perf_counter()
     worker.start()
     wait(app, lambda: not worker.is_alive())
-    print(f"importing TensorFlow on a worker thread: {time.perf_counter() - t:.2f} s, longest "
+    where = "in the worker process" if WORKER else "on a thread of this process"
+    print(f"importing TensorFlow {where}: {time.perf_counter() - t:.2f} s, longest "
           f"GUI stall meanwhile {1000 * beat.stop():.0f} ms (once per session)")
     print(f"{'graph':<24} {'nodes':>6} {'first frame':>12} {'stall':>8} {'expand largest':>24}"
           f" {'stall':>8} {'pan frame med/max':>18}")

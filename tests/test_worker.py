@@ -134,3 +134,35 @@ def test_a_huge_declared_fill_fails_with_a_message_in_the_worker(worker):
         worker.run_graph(g, {}, ["fill"])
     assert "\n" not in info.value.one_line()
     assert worker._sleep(0) == 0
+
+
+def test_big_text_graphs_are_parsed_in_the_worker(worker, fx, tmp_path):
+    """Text parsing is slow pure Python: with a worker installed it runs there, and the
+    result and the errors are the same as here."""
+    from google.protobuf import text_format
+
+    from inspector.core.errors import ModelLoadError
+    from inspector.core.model import executor
+
+    gd = load(os.path.join(fx, "mobilenet_v2.pb")).graph.graph_def
+    for node in gd.node:  # the structure only, like a training graph's .pbtxt
+        node.attr["value"].tensor.ClearField("tensor_content") if node.op == "Const" else None
+    path = tmp_path / "structure.pbtxt"
+    path.write_text(text_format.MessageToString(gd))
+    assert path.stat().st_size > 256 * 1024
+    broken = tmp_path / "broken.pbtxt"
+    broken.write_text(text_format.MessageToString(gd)[:-300] + " }}} nonsense")
+    here = load(str(path)).graph.graph_def
+    calls = []
+    real_call = worker.call
+    worker.call = lambda name, *a, **k: calls.append(name) or real_call(name, *a, **k)
+    previous = executor.use(worker)
+    try:
+        there = load(str(path)).graph.graph_def
+        with pytest.raises(ModelLoadError, match="does not parse"):
+            load(str(broken))
+    finally:
+        executor.use(previous)
+        del worker.call
+    assert calls == ["parse_text", "parse_text"]
+    assert there == here and len(there.node) == len(gd.node)

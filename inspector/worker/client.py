@@ -48,6 +48,8 @@ def default_memory_limit() -> int:
 
 
 class WorkerClient:
+    isolated = True  # slow pure-Python work (text parsing) is worth sending here too
+
     def __init__(self, python: str | None = None, memory_limit: int | None = None,
                  env: dict | None = None):
         self.python = python or os.environ.get("INSPECTOR_TF_PYTHON") or sys.executable

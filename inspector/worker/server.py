@@ -29,8 +29,9 @@ def _test_operations() -> dict:
     def import_unchecked(graph_bytes: bytes):
         """TF's own import, without our recursion check: a recursive function library
         overflows TF's stack (SIGSEGV in TF 2.21)."""
-        import tensorflow as tf
+        from inspector.core.tf.runtime import tf as tensorflow_module
 
+        tf = tensorflow_module()
         with tf.Graph().as_default():
             tf.graph_util.import_graph_def(tf.compat.v1.GraphDef.FromString(graph_bytes),
                                            name="")

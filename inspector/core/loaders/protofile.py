@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 
-from google.protobuf import message, text_format
+from google.protobuf import message
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.model import executor
+from inspector.core.model.text_parse import parse_text_message
 
 CHUNKED_ABOVE = 8 * 2 ** 20
+TEXT_ELSEWHERE_ABOVE = 256 * 2 ** 10  # text this big is parsed in the worker, when there is one
 
 
 def _parse_graph_def_in_pieces(data: bytes, msg, path: str) -> None:
@@ -59,18 +62,11 @@ def parse(data: bytes, cls, is_text: bool, path: str):
     what = cls.DESCRIPTOR.name
     msg = cls()
     if is_text:
-        try:
-            text_format.Parse(data.decode("utf-8"), msg, allow_unknown_extension=True)
-        except UnicodeDecodeError as exc:
-            raise ModelLoadError(f"the text file is not valid UTF-8 (offset {exc.start})",
-                                 path=path) from None
-        except text_format.ParseError as exc:
-            raise ModelLoadError(f"text {what} does not parse: {str(exc)[:300]}",
-                                 path=path) from None
-        except RecursionError:
-            raise ModelLoadError(f"text {what} does not parse: nested too deeply",
-                                 path=path) from None
-        return msg
+        isolated = executor.installed()
+        if getattr(isolated, "isolated", False) and len(data) > TEXT_ELSEWHERE_ABOVE:
+            msg.ParseFromString(isolated.parse_text(data, what, path))
+            return msg
+        return parse_text_message(data, cls, path)
     try:
         if cls.DESCRIPTOR.name == "GraphDef" and len(data) > CHUNKED_ABOVE:
             _parse_graph_def_in_pieces(data, msg, path)

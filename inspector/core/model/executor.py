@@ -28,6 +28,8 @@ OPERATIONS = {
     "run_graph": "list of fetched arrays after one run",
     "run_many": "one list of fetched arrays per feed dict, all in one session",
     "profile_runs": "(untraced µs, traced µs, serialized StepStats) of profiled runs",
+    "parse_text": "binary serialization of a text GraphDef/MetaGraphDef/SavedModel (not TF, "
+                  "but slow pure Python: the app runs it in its worker, off the window's way)",
 }
 
 _current = None
@@ -56,6 +58,11 @@ def use(executor):
     global _current
     previous, _current = _current, executor
     return previous
+
+
+def installed():
+    """The current executor, or None (never raises)."""
+    return _current
 
 
 def tensorflow():

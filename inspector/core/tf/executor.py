@@ -4,10 +4,11 @@ one of the modules beside this one."""
 
 from __future__ import annotations
 
+from inspector.core.model import text_parse
 from inspector.core.model.executor import OPERATIONS
 from inspector.core.tf import engine, freeze, graphs, registry, run, runtime
 
-_HOMES = (runtime, freeze, graphs, run, registry, engine)
+_HOMES = (runtime, freeze, graphs, run, registry, engine, text_parse)
 
 
 class InProcess:
