@@ -172,3 +172,24 @@ def test_a_saved_model_that_cannot_be_frozen_opens_as_stored_with_an_explanation
     code, out, err = run_cli("summarize", path)
     assert code == 0 and "Signature: serving_default" in out
     assert "note: Signature 'serving_default' could not be frozen" in err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory", "over_2gb"])
+def test_non_regular_or_oversized_files_are_refused_before_reading(tmp_path, kind):
+    """Refused from the file's metadata, with one line: never blocks on a FIFO, never reads
+    /dev/zero forever, never allocates a 2.2 GB buffer (the file below is sparse)."""
+    from inspector.core.errors import ModelLoadError
+
+    path = {"device": "/dev/zero"}.get(kind, str(tmp_path / "x.pb"))
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        os.mkdir(path)
+    elif kind == "over_2gb":
+        with open(path, "wb") as f:
+            f.truncate(2200 << 20)
+    words = {"fifo": "FIFO", "device": "device", "directory": "holds no model",
+             "over_2gb": "2 GB limit"}[kind]
+    with pytest.raises(ModelLoadError, match=words) as info:
+        load(path)
+    assert "\n" not in info.value.one_line()

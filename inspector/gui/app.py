@@ -30,6 +30,9 @@ def parse_args(argv):
     p.add_argument("--tf-python", dest="tf_python", metavar="PATH",
                    help="the Python (with TensorFlow) that runs the TensorFlow worker "
                         "(default: this one, or $INSPECTOR_TF_PYTHON)")
+    p.add_argument("--worker-memory-gb", dest="worker_memory_gb", type=float, metavar="GB",
+                   help="stop the TensorFlow worker past this much memory (default: half of "
+                        "the RAM, or $INSPECTOR_WORKER_MEMORY_GB)")
     return p.parse_args(argv)
 
 
@@ -97,7 +100,7 @@ def main(argv=None) -> int:
     tune_runtime()
     from inspector.worker.client import install
 
-    install(args.tf_python)  # TensorFlow runs in its own worker process, never in this one
+    install(args.tf_python, args.worker_memory_gb)  # TensorFlow runs in its own process
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("GraphDef Inspector")
     settings = None

@@ -146,37 +146,39 @@ class WorkerClient:
         rss = _ResidentMemory(self.process.pid)
         give_up = None  # when cancelled: the moment the worker is killed if still busy
         while True:
-            ready, _, _ = select.select([self._from], [], [], POLL_SECONDS)
-            if ready:
-                try:
-                    kind, got_id, *rest = receive(self._from)
-                except ProtocolError:
-                    raise self._failed(name) from None
-                if got_id != call_id:
-                    continue  # an answer to a request whose caller gave up (cannot happen)
-                if kind == "progress":
-                    if give_up is None:
-                        callbacks[rest[0]](*rest[1])
-                    continue
-                if give_up is not None:
-                    raise Cancelled()  # finished within the grace: no restart needed
-                if kind == "error":
-                    raise rest[0]
-                return rest[0]
+            # cancel and memory are checked on every turn: a chatty run (progress after
+            # progress) must not starve them
             if give_up is None and any(c.is_set() for c in cancels):
                 give_up = time.monotonic() + CANCEL_GRACE
             if give_up is not None and time.monotonic() > give_up:
                 self.stop()  # still inside TensorFlow: end it (the next request restarts)
                 raise Cancelled()
-            if not self.running():
-                raise self._failed(name)
-            used = rss.sample()
-            if used > self.memory_limit:
+            if rss.sample() > self.memory_limit:
                 self.stop()
                 raise WorkerFailed(
                     f"TensorFlow needed more than {self.memory_limit / (1 << 30):.1f} GB of "
                     f"memory while running {name} (the worker's limit) and was stopped; the "
                     "graph may declare huge tensors or need a smaller input shape")
+            ready, _, _ = select.select([self._from], [], [], POLL_SECONDS)
+            if not ready:
+                if not self.running():
+                    raise self._failed(name)
+                continue
+            try:
+                kind, got_id, *rest = receive(self._from)
+            except ProtocolError:
+                raise self._failed(name) from None
+            if got_id != call_id:
+                continue  # an answer to a request whose caller gave up (cannot happen)
+            if kind == "progress":
+                if give_up is None:
+                    callbacks[rest[0]](*rest[1])
+                continue
+            if give_up is not None:
+                raise Cancelled()  # finished within the grace: no restart needed
+            if kind == "error":
+                raise rest[0]
+            return rest[0]
 
     def _failed(self, name: str) -> WorkerFailed:
         process = self.process
@@ -232,10 +234,10 @@ class _ResidentMemory:
         return self.value
 
 
-def install(python: str | None = None) -> WorkerClient:
+def install(python: str | None = None, memory_gb: float | None = None) -> WorkerClient:
     """Make this process (the app) send TensorFlow work to a worker process."""
     from inspector.core.model import executor
 
-    client = WorkerClient(python)
+    client = WorkerClient(python, int(memory_gb * (1 << 30)) if memory_gb else None)
     executor.use(client)
     return client
