@@ -238,6 +238,8 @@ def install(python: str | None = None, memory_gb: float | None = None) -> Worker
     """Make this process (the app) send TensorFlow work to a worker process."""
     from inspector.core.model import executor
 
+    if python:
+        os.environ["INSPECTOR_TF_PYTHON"] = python  # the calibration run uses it too
     client = WorkerClient(python, int(memory_gb * (1 << 30)) if memory_gb else None)
     executor.use(client)
     return client

@@ -67,11 +67,15 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
         with open(spec_path, "w") as fh:
             json.dump(spec, fh)
         err_path = os.path.join(tmp, "stderr.txt")
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="0")
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))))
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="0", PYTHONPATH=os.pathsep.join(
+            p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+        python = os.environ.get("INSPECTOR_TF_PYTHON") or sys.executable  # the worker's
         if progress is not None:
             progress(0, 0, "starting TensorFlow and reading the calibration inputs")
         with open(err_path, "wb") as err:
-            proc = subprocess.Popen([sys.executable, "-m", "inspector.core.overlays.calibration_child",
+            proc = subprocess.Popen([python, "-m", "inspector.core.overlays.calibration_child",
                                      spec_path], stdout=subprocess.PIPE, stderr=err, env=env,
                                     text=True)
             try:
