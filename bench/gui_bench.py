@@ -18,6 +18,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+from bench.corpus import structure_text  # noqa: E402
 from tests.fixtures import fixture_dir  # noqa: E402
 
 WORKER = "--worker" in sys.argv
@@ -110,24 +111,6 @@ def measure(app, path: str) -> dict:
     win.deleteLater()
     app.processEvents()
     return result
-
-
-def structure_text() -> str | None:
-    """Inception v3 without weight values, as text (like a training graph's .pbtxt)."""
-    out = os.path.join(ROOT, "bench", ".cache", "inception_v3_structure.pbtxt")
-    source = os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb")
-    if not os.path.exists(out) and os.path.exists(source):
-        from google.protobuf import text_format
-
-        from inspector.core.loaders import load
-
-        gd = load(source).graph.graph_def
-        for node in gd.node:
-            if node.op == "Const":
-                node.attr["value"].tensor.ClearField("tensor_content")
-        with open(out, "w") as f:
-            f.write(text_format.MessageToString(gd))
-    return out if os.path.exists(out) else None
 
 
 def main() -> None:

@@ -337,3 +337,27 @@ def test_calibrate_cli_freezes_compares_and_judges(fx, tmp_path):
                                      "softmax: poor")
     ops = {n.op for n in load(str(frozen)).graph.graph_def.node}
     assert "QuantizedConv2D" in ops and "RequantizationRange" not in ops
+
+
+def test_a_calibration_run_killed_midway_is_one_clear_error_and_the_next_works(fx):
+    """SIGKILL of the calibration's TensorFlow process (its own child, like the worker)."""
+    import signal
+
+    from inspector.core.errors import InspectorError
+    from inspector.core.overlays.calibration import calibrate
+
+    gd = load(os.path.join(fx, "inception_jpeg.pb")).graph.graph_def
+    before = set(_children())
+
+    def progress(done, total, what):
+        if what.startswith("logging ranges: input 1/"):
+            for pid in set(_children()) - before:
+                os.kill(pid, signal.SIGKILL)
+
+    with pytest.raises(InspectorError) as info:
+        calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
+                  {"kind": "random", "count": 50, "seed": 0}, progress=progress)
+    assert "calibration run failed" in str(info.value) and "\n" not in str(info.value)
+    again = calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
+                      {"kind": "random", "count": 2, "seed": 0})
+    assert again.log.records

@@ -166,3 +166,14 @@ def test_big_text_graphs_are_parsed_in_the_worker(worker, fx, tmp_path):
         del worker.call
     assert calls == ["parse_text", "parse_text"]
     assert there == here and len(there.node) == len(gd.node)
+
+
+def test_sigkill_during_shape_inference(worker, fx):
+    """The worker is paused (SIGSTOP) so the request is surely in it when it is killed."""
+    gd = load(os.path.join(fx, "mobilenet_v2.pb")).graph.graph_def
+    pid = worker._pid()
+    os.kill(pid, signal.SIGSTOP)
+    later(0.5, lambda: os.kill(pid, signal.SIGKILL))
+    with pytest.raises(WorkerFailed, match="SIGKILL while running infer_shapes"):
+        worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})
+    assert worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})["Identity"] == [(1, 1000)]

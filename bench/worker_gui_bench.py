@@ -1,0 +1,139 @@
+"""The window's longest stall (10 ms heartbeat) with TensorFlow in the worker process, against
+TensorFlow on threads of the GUI process, measured in the same run (each mode in a fresh
+process): importing TensorFlow, opening Inception v3 (binary and text), expanding every scope,
+the mobile pipeline preview, profiling, and a numeric check. Also the GUI process's peak memory.
+
+    .venv/bin/python bench/worker_gui_bench.py      (needs bench/.cache from load_bench.py)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODEL = os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb")
+TEXT = os.path.join(ROOT, "bench", ".cache", "inception_v3_structure.pbtxt")
+PIPELINE = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '
+            'op=CheckNumerics) fold_constants(ignore_errors=true) fold_batch_norms '
+            'fold_old_batch_norms quantize_weights')
+
+
+def run_one(mode: str) -> dict:
+    """In a fresh process: the app's window with the given executor, phase by phase."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sys.path.insert(0, ROOT)
+    import psutil
+    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.app import tune_runtime
+
+    app = QApplication([])
+    tune_runtime()
+    if mode == "worker":
+        from inspector.worker.client import install
+    else:
+        from inspector.core.tf.executor import install
+    executor = install()
+    from inspector.core.app.workbench import session_path
+    from inspector.gui.main_window import MainWindow
+
+    worst, last = [0.0], [0.0]
+
+    def tick():
+        now = time.perf_counter()
+        worst[0] = max(worst[0], now - last[0])
+        last[0] = now
+
+    beat = QTimer()
+    beat.setInterval(10)
+    beat.timeout.connect(tick)
+    beat.start()
+
+    def phase(action, done, timeout=600.0) -> float:
+        worst[0], last[0] = 0.0, time.perf_counter()
+        action()
+        end = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > end:
+                raise TimeoutError(mode)
+            app.processEvents()
+            time.sleep(0.002)
+        return worst[0]
+
+    for path in (MODEL, TEXT):
+        if os.path.exists(session_path(path)):
+            os.remove(session_path(path))
+    win = MainWindow(QSettings(os.path.join(ROOT, "bench", ".cache", f"w{mode}.ini"),
+                               QSettings.IniFormat))
+    win.show()
+    out = {}
+    import threading
+
+    thread = threading.Thread(target=executor.available)
+    out["import TensorFlow"] = phase(thread.start, lambda: not thread.is_alive())
+    idle = lambda: not win.tasks.is_busy()  # noqa: E731
+    drawn = win.scenes_drawn
+    out["open text .pbtxt"] = phase(lambda: win.open_path(TEXT),
+                                    lambda: win.scenes_drawn > drawn and idle())
+    drawn = win.scenes_drawn
+    out["open binary .pb"] = phase(lambda: win.open_path(MODEL),
+                                   lambda: win.scenes_drawn > drawn and idle())
+    drawn = win.scenes_drawn
+    out["expand everything"] = phase(win.state.expand_all,
+                                     lambda: win.scenes_drawn > drawn and idle())
+    win.workbench.set_marks(["Mul"], ["softmax"])
+    phase(lambda: None, idle)
+    out["pipeline preview"] = phase(
+        lambda: win.workbench.set_text(PIPELINE),
+        lambda: idle() and len(win.state.rows) == 7 and
+        all(r.metrics.flops is not None for r in win.state.rows[1:]))
+    win.overlays_panel.runs.setValue(3)
+    out["profile (3 runs)"] = phase(lambda: win.overlays.profile(False),
+                                    lambda: bool(win.overlays.profiles) and idle())
+    out["check outputs"] = phase(lambda: win.preview.check_outputs(False), idle)
+    out["peak RSS MB"] = psutil.Process().memory_info().rss / 2 ** 20
+    return out
+
+
+def main() -> int:
+    if len(sys.argv) > 2 and sys.argv[1] == "--one":
+        print(json.dumps(run_one(sys.argv[2])))
+        return 0
+    if not os.path.exists(MODEL):
+        print("run bench/load_bench.py first (it builds bench/.cache/inception_v3_jpeg.pb)")
+        return 1
+    sys.path.insert(0, ROOT)
+    from bench.corpus import structure_text
+
+    structure_text()  # the .pbtxt case, built once
+    results = {}
+    for mode in ("in-process", "worker"):
+        proc = subprocess.run([sys.executable, __file__, "--one", mode], capture_output=True,
+                              text=True, timeout=1800)
+        line = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+        if proc.returncode != 0 or not line:
+            print(f"{mode} failed:\n{proc.stderr[-2000:]}")
+            return 1
+        results[mode] = json.loads(line[-1])
+    a, b = results["in-process"], results["worker"]
+    print(f"{'longest GUI stall during':<28}{'TF in GUI process':>20}{'TF in worker':>14}"
+          f"{'ratio':>8}")
+    for key in a:
+        if key == "peak RSS MB":
+            continue
+        print(f"{key:<28}{a[key] * 1000:>18.0f}ms{b[key] * 1000:>12.0f}ms"
+              f"{b[key] / max(a[key], 1e-9):>7.2f}x")
+    size = os.path.getsize(MODEL) / 2 ** 20
+    print(f"{'GUI process peak memory':<28}{a['peak RSS MB']:>18.0f}MB{b['peak RSS MB']:>12.0f}MB"
+          f"{b['peak RSS MB'] / a['peak RSS MB']:>7.2f}x   (model file {size:.0f} MB)")
+    print("budget: no stall over 100 ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
