@@ -54,7 +54,7 @@ def run_one(mode: str) -> dict:
     beat.timeout.connect(tick)
     beat.start()
 
-    def phase(action, done, timeout=600.0) -> float:
+    def phase(action, done, timeout=300.0) -> float:
         worst[0], last[0] = 0.0, time.perf_counter()
         action()
         end = time.monotonic() + timeout
@@ -86,7 +86,7 @@ def run_one(mode: str) -> dict:
     drawn = win.scenes_drawn
     out["expand everything"] = phase(win.state.expand_all,
                                      lambda: win.scenes_drawn > drawn and idle())
-    win.workbench.set_marks(["Mul"], ["softmax"])
+    win.workbench.set_marks(["Mul"], ["Identity"])
     phase(lambda: None, idle)
     out["pipeline preview"] = phase(
         lambda: win.workbench.set_text(PIPELINE),

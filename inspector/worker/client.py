@@ -25,7 +25,15 @@ import time
 
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.model.executor import OPERATIONS, current_cancel
-from inspector.worker.protocol import Callback, CancelFlag, ProtocolError, receive, send
+from inspector.worker.protocol import (
+    Callback,
+    CancelFlag,
+    ProtocolError,
+    pack,
+    receive,
+    send,
+    unpack,
+)
 
 POLL_SECONDS = 0.02
 CANCEL_GRACE = 0.25  # a cancelled short request may finish (no restart); longer ones are killed
@@ -93,7 +101,7 @@ class WorkerClient:
         if callable(value) and not isinstance(value, type):
             callbacks.append(value)
             return Callback(len(callbacks) - 1)
-        return value
+        return pack(value)
 
     # -- the process ---------------------------------------------------------------------------
     def _start(self) -> None:
@@ -178,7 +186,7 @@ class WorkerClient:
                 raise Cancelled()  # finished within the grace: no restart needed
             if kind == "error":
                 raise rest[0]
-            return rest[0]
+            return unpack(rest[0])
 
     def _failed(self, name: str) -> WorkerFailed:
         process = self.process

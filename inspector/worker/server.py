@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from inspector.worker.protocol import Callback, ProtocolError, receive, send
+from inspector.worker.protocol import Callback, ProtocolError, pack, receive, send, unpack
 
 
 def _test_operations() -> dict:
@@ -46,7 +46,7 @@ def _test_operations() -> dict:
 def _bind(value, out_fd: int, call_id: int):
     if isinstance(value, Callback):
         return lambda *args: send(out_fd, ("progress", call_id, value.index, args))
-    return value
+    return unpack(value)
 
 
 def serve(in_fd: int, out_fd: int) -> int:
@@ -69,7 +69,7 @@ def serve(in_fd: int, out_fd: int) -> int:
                 function = getattr(executor, name)
             else:
                 raise ValueError(f"unknown worker operation '{name}'")
-            reply = ("result", call_id, function(*args, **kwargs))
+            reply = ("result", call_id, pack(function(*args, **kwargs)))
         except BaseException as exc:  # noqa: BLE001 - every failure is an answer
             reply = ("error", call_id, exc)
         try:
