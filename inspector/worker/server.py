@@ -9,7 +9,14 @@ import os
 import sys
 import time
 
-from inspector.worker.protocol import Callback, ProtocolError, pack, receive, send, unpack
+from inspector.worker.protocol import (
+    Callback,
+    ProtocolError,
+    pack,
+    receive,
+    send,
+    unpack,
+)
 
 
 def _test_operations() -> dict:

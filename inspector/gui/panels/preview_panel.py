@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -122,6 +122,13 @@ class PreviewPanel(QWidget):
         self.chart.setMenuEnabled(False)
         self.chart.setMinimumHeight(90)
         self.chart.hide()  # until there are rows: no bare axes
+        self.chart.setTitle("size (blue), FLOPs (orange): % of the original", size="8pt")
+        # rows arrive one by one while the preview computes: the chart (pyqtgraph, many
+        # Python calls, each waiting for the GIL meanwhile) is redrawn at most every 150 ms
+        self._chart_timer = QTimer(self)
+        self._chart_timer.setSingleShot(True)
+        self._chart_timer.setInterval(150)
+        self._chart_timer.timeout.connect(self._draw_chart)
         self.changes = QListWidget()
         self.changes.itemClicked.connect(self._clicked)
         self.after = QCheckBox("show the graph after the selected step")
@@ -172,7 +179,9 @@ class PreviewPanel(QWidget):
             self.table.setCurrentIndex(self.model.index(-1, 0))
             self.table.clearSelection()
         self.table.selectionModel().blockSignals(False)
-        self._draw_chart()
+        self.chart.setVisible(bool(self.rows))
+        if not self._chart_timer.isActive():
+            self._chart_timer.start()
 
     def _fit_columns(self) -> None:
         """Column widths from the texts, measured here in one go. (resizeColumnsToContents
@@ -215,7 +224,6 @@ class PreviewPanel(QWidget):
         # bars are labelled by step number (as the table's rows): names would overlap
         every = max(1, math.ceil(n * 28 / max(self.chart.width() - 60, 100)))
         self.chart.getAxis("bottom").setTicks([[(i, str(i)) for i in range(0, n, every)]])
-        self.chart.setTitle("size (blue), FLOPs (orange): % of the original", size="8pt")
         self.chart.setYRange(0, 105)
         self.chart.setXRange(-0.6, n - 0.4, padding=0)  # every step, also when rows arrive
 
