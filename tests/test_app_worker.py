@@ -26,6 +26,8 @@ def test_the_gui_process_never_imports_tensorflow_and_survives_a_killed_worker(f
     assert "SIGKILL" in seen["error"] and "\n" not in seen["error"]
     assert seen["marks"] == [["Mul"], ["softmax"]]
     assert seen["steps"] == ["fold_constants", "fold_batch_norms", "quantize_weights"]
-    assert seen["cancel_seconds"] < 5.0 and not seen["old_worker_alive"]  # really stopped
+    assert seen["cancel_seconds"] < 5.0  # functional bound; bench/worker_bench.py has figures
+    # the 1000 traced runs really stopped: told to (same worker) or killed (a new one)
+    assert seen["next_answer_seconds"] < (3.0 if seen["same_worker"] else 20.0)
     assert seen["cancel_status"].startswith("Cancelled")
     assert seen["profiles"] == 2 and seen["worker_starts"] >= 2  # restarted after the kill

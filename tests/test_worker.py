@@ -177,3 +177,71 @@ def test_sigkill_during_shape_inference(worker, fx):
     with pytest.raises(WorkerFailed, match="SIGKILL while running infer_shapes"):
         worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})
     assert worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})["Identity"] == [(1, 1000)]
+
+
+def test_a_superseded_short_request_costs_no_restart_and_big_answers_arrive(worker, fx):
+    """Cancel returns at once; a request that then finishes within the drain time leaves the
+    worker (and its imported TensorFlow) in place. An answer of 1500 arrays crosses too."""
+    gd = load(os.path.join(fx, "mobilenet_v2.pb")).graph.graph_def
+    worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})  # warm
+    pid, flag = worker._pid(), threading.Event()
+    later(0.02, flag.set)
+    start = time.monotonic()
+    with cancel_scope(flag), pytest.raises(Cancelled):
+        worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})
+    assert time.monotonic() - start < 0.5
+    assert worker._pid() == pid  # it finished within the drain time: same worker
+    from inspector.core.model import protos
+
+    many = protos.GraphDef()
+    for i in range(1500):
+        c = many.node.add(name=f"c{i}", op="Const")
+        c.attr["dtype"].type = 1
+        c.attr["value"].tensor.dtype = 1
+        c.attr["value"].tensor.tensor_shape.dim.add(size=2)
+        c.attr["value"].tensor.float_val.extend([i, i])
+    values = worker.evaluate_tensors(many, [f"c{i}:0" for i in range(1500)])
+    assert len(values) == 1500 and values[-1].tolist() == [1499.0, 1499.0]
+
+
+def test_tensorflow_errors_keep_their_text_across_the_pipe(worker):
+    from inspector.core.model import protos
+
+    g = protos.GraphDef()
+    c = g.node.add(name="nan", op="Const")
+    c.attr["dtype"].type = 1
+    c.attr["value"].tensor.dtype = 1
+    c.attr["value"].tensor.float_val.append(float("nan"))
+    check = g.node.add(name="check", op="CheckNumerics", input=["nan"])
+    check.attr["T"].type = 1
+    check.attr["message"].s = b"found a NaN here"
+    with pytest.raises(Exception) as info:
+        worker.evaluate_tensors(g, ["check:0"])
+    assert "found a NaN here" in str(info.value) and "pickle" not in str(info.value)
+    assert worker._sleep(0) == 0
+
+
+def test_the_worker_ends_when_the_app_does(tmp_path):
+    """The worker reads its pipe on a thread of its own: when the app is gone (the pipe
+    closes), it exits even in the middle of a long run."""
+    import subprocess
+    import sys
+
+    import psutil
+
+    script = tmp_path / "app.py"
+    script.write_text(
+        "import os, sys, threading\n"
+        "from inspector.worker.client import WorkerClient\n"
+        "c = WorkerClient(env=dict(os.environ, INSPECTOR_WORKER_TEST='1'))\n"
+        "print(c._pid(), flush=True)\n"
+        "threading.Thread(target=c._sleep, args=(60,), daemon=True).start()\n"
+        "import time; time.sleep(1); os._exit(0)\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60, env=dict(os.environ, PYTHONPATH=os.getcwd()))
+    pid = int(proc.stdout.split()[0])
+    end = time.monotonic() + 10
+    while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE \
+            and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE

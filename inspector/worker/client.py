@@ -2,8 +2,10 @@
 worker process (server.py), started on the first request and again after it dies.
 
 - Cancel: the calling task's cancel flag (or a cancel Event passed to the operation) is
-  watched while the worker runs; a cancelled run still going after CANCEL_GRACE kills the
-  worker, which restarts on the next request. The call raises Cancelled either way.
+  watched while the worker runs. A cancelled call returns at once (Cancelled); the worker is
+  told (run_many and profile_runs stop between runs) and gets DRAIN_SECONDS to finish, so a
+  superseded short request costs no restart; past that it is killed, and the next request
+  starts a new worker.
 - A worker that dies (TF CHECK abort, segfault, killed) becomes one WorkerFailed error that
   names the operation, how the worker ended and the last line it printed.
 - Memory: the worker's resident memory is watched (psutil); past the limit it is killed and
@@ -36,10 +38,33 @@ from inspector.worker.protocol import (
 )
 
 POLL_SECONDS = 0.02
-CANCEL_GRACE = 0.25  # a cancelled short request may finish (no restart); longer ones are killed
+# the worker's entry, without the launch directory on sys.path (a numpy.py or a tensorflow/
+# checkout there must not shadow the real ones)
+LAUNCH = ("import sys; del sys.path[0]; from inspector.worker.server import main; "
+          "sys.exit(main(sys.argv[1:]))")
+DRAIN_SECONDS = 1.5  # a cancelled request may finish this long (no restart), then is killed
 TEST_OPERATIONS = ("_abort", "_import_unchecked", "_sleep", "_allocate", "_pid",
                    "_modules")  # server.py, with INSPECTOR_WORKER_TEST=1
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _package_path(python: str) -> str:
+    """What the worker's Python needs on its path to import `inspector`: nothing more (for a
+    TF Python of its own, never this environment's site-packages with its numpy)."""
+    if os.path.realpath(python) == os.path.realpath(sys.executable):
+        return PACKAGE_ROOT
+    folder = os.path.join(tempfile.gettempdir(), f"graphdef-inspector-path-{os.getuid()}")
+    link = os.path.join(folder, "inspector")
+    target = os.path.join(PACKAGE_ROOT, "inspector")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        if os.path.realpath(link) != os.path.realpath(target):
+            if os.path.lexists(link):
+                os.remove(link)
+            os.symlink(target, link)
+    except OSError:
+        return PACKAGE_ROOT
+    return folder
 
 
 class WorkerFailed(InspectorError):
@@ -50,8 +75,10 @@ def default_memory_limit() -> int:
     """Half of the machine's RAM (INSPECTOR_WORKER_MEMORY_GB overrides)."""
     if os.environ.get("INSPECTOR_WORKER_MEMORY_GB"):
         return int(float(os.environ["INSPECTOR_WORKER_MEMORY_GB"]) * (1 << 30))
-    import psutil
-
+    try:
+        import psutil
+    except ImportError:  # no guard without psutil (installed with the app's gui extra)
+        return 1 << 62
     return psutil.virtual_memory().total // 2
 
 
@@ -64,9 +91,10 @@ class WorkerClient:
         self.memory_limit = memory_limit or default_memory_limit()
         self.env = dict(os.environ if env is None else env)
         self.env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (PACKAGE_ROOT, self.env.get("PYTHONPATH", "")) if p)
+            p for p in (_package_path(self.python), self.env.get("PYTHONPATH", "")) if p)
         self.process = None
         self.starts = 0
+        self._pending = None  # (id, deadline) of a cancelled request still in the worker
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._log = None
@@ -108,10 +136,16 @@ class WorkerClient:
         to_worker_r, to_worker_w = os.pipe()
         from_worker_r, from_worker_w = os.pipe()
         self._log = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(
-            [self.python, "-m", "inspector.worker", str(to_worker_r), str(from_worker_w)],
-            pass_fds=(to_worker_r, from_worker_w), stdin=subprocess.DEVNULL,
-            stdout=self._log, stderr=self._log, env=self.env, start_new_session=True)
+        try:
+            self.process = subprocess.Popen(
+                [self.python, "-c", LAUNCH, str(to_worker_r), str(from_worker_w)],
+                pass_fds=(to_worker_r, from_worker_w), stdin=subprocess.DEVNULL,
+                stdout=self._log, stderr=self._log, env=self.env, start_new_session=True)
+        except OSError as exc:
+            for fd in (to_worker_r, to_worker_w, from_worker_r, from_worker_w):
+                os.close(fd)
+            raise WorkerFailed(f"cannot start the TensorFlow worker with {self.python}: "
+                               f"{exc.strerror or exc}") from None
         os.close(to_worker_r)
         os.close(from_worker_w)
         self._to, self._from = to_worker_w, from_worker_r
@@ -126,6 +160,7 @@ class WorkerClient:
     def stop(self) -> None:
         """End the worker (the next request starts a new one)."""
         process, self.process = self.process, None
+        self._pending = None
         if process is None:
             return
         if process.poll() is None:
@@ -143,23 +178,42 @@ class WorkerClient:
     close = stop
 
     def _run(self, name, args, kwargs, callbacks, cancels):
+        self._settle()
         if not self.running():
             self.stop()
             self._start()
         call_id = next(self._ids)
+        rss = _ResidentMemory(self.process.pid)
         try:
             send(self._to, ("call", call_id, name, args, kwargs))
         except ProtocolError:
             raise self._failed(name) from None
-        rss = _ResidentMemory(self.process.pid)
-        give_up = None  # when cancelled: the moment the worker is killed if still busy
+        try:
+            return self._wait(name, call_id, callbacks, cancels, rss)
+        except (Cancelled, WorkerFailed):
+            raise
+        except InspectorError:
+            raise  # the operation's own error: the worker is fine
+        except BaseException:
+            if self._pending is None:
+                self.stop()  # out of step with the worker (a callback raised, say): end it
+            raise
+
+    def _wait(self, name, call_id, callbacks, cancels, rss):
         while True:
             # cancel and memory are checked on every turn: a chatty run (progress after
             # progress) must not starve them
-            if give_up is None and any(c.is_set() for c in cancels):
-                give_up = time.monotonic() + CANCEL_GRACE
-            if give_up is not None and time.monotonic() > give_up:
-                self.stop()  # still inside TensorFlow: end it (the next request restarts)
+            if any(c.is_set() for c in cancels):
+                # the caller gets control back now; the worker is told, may finish within
+                # DRAIN_SECONDS (then no restart), else the next request or a timer kills it
+                try:
+                    send(self._to, ("cancel", call_id))
+                except ProtocolError:
+                    pass
+                self._pending = (call_id, time.monotonic() + DRAIN_SECONDS)
+                timer = threading.Timer(DRAIN_SECONDS + 0.2, self._settle_when_idle)
+                timer.daemon = True
+                timer.start()
                 raise Cancelled()
             if rss.sample() > self.memory_limit:
                 self.stop()
@@ -177,20 +231,54 @@ class WorkerClient:
             except ProtocolError:
                 raise self._failed(name) from None
             if got_id != call_id:
-                continue  # an answer to a request whose caller gave up (cannot happen)
+                continue  # an answer to a request given up before: not ours
             if kind == "progress":
-                if give_up is None:
-                    callbacks[rest[0]](*rest[1])
+                callbacks[rest[0]](*rest[1])
                 continue
-            if give_up is not None:
-                raise Cancelled()  # finished within the grace: no restart needed
             if kind == "error":
                 raise rest[0]
             return unpack(rest[0])
 
+    def _settle(self) -> None:
+        """Before a new request: let a cancelled one finish (its answer is dropped) or, past
+        its deadline, end the worker. Called with the lock held."""
+        if self._pending is None:
+            return
+        call_id, deadline = self._pending
+        self._pending = None
+        while self.running():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.stop()  # still computing what nobody wants: the next request restarts
+                return
+            ready, _, _ = select.select([self._from], [], [], min(left, POLL_SECONDS * 5))
+            if not ready:
+                continue
+            try:
+                kind, got_id, *_rest = receive(self._from)
+            except ProtocolError:
+                self.stop()
+                return
+            if got_id == call_id and kind in ("result", "error"):
+                return  # it finished: the worker is free, TF stays warm
+
+    def _settle_when_idle(self) -> None:
+        """A cancelled request nobody followed: do not let it compute on and on."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self._settle()
+            finally:
+                self._lock.release()
+
     def _failed(self, name: str) -> WorkerFailed:
         process = self.process
-        code = process.wait() if process is not None else None
+        code = None
+        if process is not None:
+            try:
+                code = process.wait(timeout=1.0)  # it died, or is dying: its exit status
+            except subprocess.TimeoutExpired:
+                self.stop()  # alive but out of step with us: end it
+                code = process.returncode
         how = "stopped"
         if code is not None and code < 0:
             try:
@@ -220,14 +308,14 @@ class WorkerClient:
 
 
 class _ResidentMemory:
-    """The worker's resident memory, sampled at most every 0.1 s."""
+    """The worker's resident memory, sampled at most every 0.1 s (0 without psutil)."""
 
     def __init__(self, pid: int):
-        import psutil
-
         try:
+            import psutil
+
             self.process = psutil.Process(pid)
-        except psutil.Error:
+        except Exception:  # noqa: BLE001 - no psutil, or the worker is already gone
             self.process = None
         self.last, self.value = 0.0, 0
 

@@ -6,11 +6,14 @@ the tail of it to explain a crash)."""
 from __future__ import annotations
 
 import os
+import queue
 import sys
+import threading
 import time
 
 from inspector.worker.protocol import (
     Callback,
+    CancelFlag,
     ProtocolError,
     pack,
     receive,
@@ -50,10 +53,43 @@ def _test_operations() -> dict:
                                        ("tensorflow", "keras"))}
 
 
-def _bind(value, out_fd: int, call_id: int):
+def _bind(value, out_fd: int, call_id: int, cancel):
     if isinstance(value, Callback):
         return lambda *args: send(out_fd, ("progress", call_id, value.index, args))
+    if isinstance(value, CancelFlag):
+        return cancel  # set when the app sends ("cancel", id): run_many, profile_runs stop
     return unpack(value)
+
+
+def _read_calls(in_fd: int, calls: queue.Queue, current: dict, lock) -> None:
+    """The one reader of the app's pipe: calls are queued, a cancel sets the running call's
+    flag at once. When the pipe closes the app is gone (or done with us): exit now, even in
+    the middle of a TensorFlow run, so no orphan keeps computing."""
+    while True:
+        try:
+            message = receive(in_fd)
+        except ProtocolError:
+            os._exit(0)
+        if message[0] == "cancel":
+            with lock:
+                if current.get("id") == message[1]:
+                    current["cancel"].set()
+        else:
+            calls.put(message)
+
+
+def _answer(out_fd: int, reply) -> None:
+    try:
+        send(out_fd, reply)
+    except ProtocolError:
+        os._exit(0)
+    except Exception as exc:  # noqa: BLE001 - an answer that cannot be pickled (TF's OpError
+        # holds an Operation): say what the original said, not why pickling failed
+        from inspector.core.tf.runtime import first_line
+
+        original = reply[2] if reply[0] == "error" else exc
+        send(out_fd, ("error", reply[1], RuntimeError(
+            f"{type(original).__name__}: {first_line(original)}")))
 
 
 def serve(in_fd: int, out_fd: int) -> int:
@@ -62,13 +98,18 @@ def serve(in_fd: int, out_fd: int) -> int:
 
     executor = install()
     extra = _test_operations()
+    calls: queue.Queue = queue.Queue()
+    current: dict = {}
+    lock = threading.Lock()
+    threading.Thread(target=_read_calls, args=(in_fd, calls, current, lock), daemon=True,
+                     name="inspector-worker-reader").start()
     while True:
-        try:
-            _kind, call_id, name, args, kwargs = receive(in_fd)
-        except ProtocolError:
-            return 0  # the app closed the pipe: its end is ours
-        args = [_bind(a, out_fd, call_id) for a in args]
-        kwargs = {k: _bind(v, out_fd, call_id) for k, v in kwargs.items()}
+        _kind, call_id, name, args, kwargs = calls.get()
+        cancel = threading.Event()
+        with lock:
+            current.update(id=call_id, cancel=cancel)
+        args = [_bind(a, out_fd, call_id, cancel) for a in args]
+        kwargs = {k: _bind(v, out_fd, call_id, cancel) for k, v in kwargs.items()}
         try:
             if name in extra:
                 function = extra[name]
@@ -79,12 +120,9 @@ def serve(in_fd: int, out_fd: int) -> int:
             reply = ("result", call_id, pack(function(*args, **kwargs)))
         except BaseException as exc:  # noqa: BLE001 - every failure is an answer
             reply = ("error", call_id, exc)
-        try:
-            send(out_fd, reply)
-        except ProtocolError:
-            return 0
-        except Exception as exc:  # noqa: BLE001 - an answer that cannot be pickled
-            send(out_fd, ("error", call_id, RuntimeError(f"{type(exc).__name__}: {exc}")))
+        with lock:
+            current.clear()
+        _answer(out_fd, reply)
 
 
 def main(argv=None) -> int:
