@@ -228,6 +228,7 @@ def test_the_worker_ends_when_the_app_does(tmp_path):
     import sys
 
     import psutil
+    from conftest import ROOT
 
     script = tmp_path / "app.py"
     script.write_text(
@@ -238,7 +239,7 @@ def test_the_worker_ends_when_the_app_does(tmp_path):
         "threading.Thread(target=c._sleep, args=(60,), daemon=True).start()\n"
         "import time; time.sleep(1); os._exit(0)\n")
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=60, env=dict(os.environ, PYTHONPATH=os.getcwd()))
+                          timeout=60, env=dict(os.environ, PYTHONPATH=ROOT))
     pid = int(proc.stdout.split()[0])
     end = time.monotonic() + 10
     while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE \
