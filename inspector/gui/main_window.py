@@ -91,7 +91,10 @@ class MainWindow(QMainWindow):
         self.resize(*fitting_size(screen.availableGeometry() if screen else None))
         self.resizeDocks([self.pipeline_dock], [max(260, int(self.height() * 0.36))],
                          Qt.Vertical)  # pipeline and preview: a third of the height
-        self.resizeDocks([self.search_dock, self.properties_dock], [300, 340], Qt.Horizontal)
+        width = self.width()  # side panels share a small screen with the graph
+        self.resizeDocks([self.search_dock, self.properties_dock],
+                         [min(300, int(width * 0.22)), min(340, int(width * 0.25))],
+                         Qt.Horizontal)
         geometry = self.settings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
