@@ -246,3 +246,22 @@ def test_the_worker_ends_when_the_app_does(tmp_path):
             and time.monotonic() < end:
         time.sleep(0.1)
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+@pytest.mark.parametrize("name", ["two_signatures", "tiny.keras"])
+def test_models_freeze_in_the_worker_as_they_do_here(worker, fx, name):
+    """Loading a SavedModel or a Keras file in the app freezes it in the worker: the same
+    graph, inputs and outputs as in-process (GraphDefs inside the answer's tuple)."""
+    from inspector.core.model import executor
+
+    here = load(os.path.join(fx, name), signature="serving_default"
+                if name == "two_signatures" else None)
+    previous = executor.use(worker)
+    try:
+        there = load(os.path.join(fx, name), signature="serving_default"
+                     if name == "two_signatures" else None)
+    finally:
+        executor.use(previous)
+    assert sorted(n.name for n in there.graph.graph_def.node) == \
+        sorted(n.name for n in here.graph.graph_def.node)
+    assert there.known_inputs == here.known_inputs and there.known_outputs == here.known_outputs
