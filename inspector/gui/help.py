@@ -57,10 +57,22 @@ def menu_shortcuts(menu_bar) -> list:
     return rows
 
 
+def _dialog(parent, title: str, body, size: tuple) -> QDialog:
+    """A closable, self-deleting dialog around one widget."""
+    dialog = QDialog(parent)
+    dialog.setWindowTitle(title)
+    buttons = QDialogButtonBox(QDialogButtonBox.Close)
+    buttons.rejected.connect(dialog.reject)
+    lay = QVBoxLayout(dialog)
+    lay.addWidget(body)
+    lay.addWidget(buttons)
+    dialog.resize(*size)
+    dialog.setAttribute(Qt.WA_DeleteOnClose)
+    return dialog
+
+
 def shortcuts_dialog(parent, menu_bar) -> QDialog:
     rows = menu_shortcuts(menu_bar) + CANVAS_KEYS
-    dialog = QDialog(parent)
-    dialog.setWindowTitle("Keyboard shortcuts")
     table = QTableWidget(len(rows), 3)
     table.setHorizontalHeaderLabels(["Where", "Keys", "What it does"])
     table.verticalHeader().hide()
@@ -70,27 +82,11 @@ def shortcuts_dialog(parent, menu_bar) -> QDialog:
             table.setItem(r, c, QTableWidgetItem(text))
     table.resizeColumnsToContents()
     table.horizontalHeader().setSectionResizeMode(2, QHeaderView.Stretch)
-    buttons = QDialogButtonBox(QDialogButtonBox.Close)
-    buttons.rejected.connect(dialog.reject)
-    lay = QVBoxLayout(dialog)
-    lay.addWidget(table)
-    lay.addWidget(buttons)
-    dialog.resize(620, 520)
-    dialog.setAttribute(Qt.WA_DeleteOnClose)
-    return dialog
+    return _dialog(parent, "Keyboard shortcuts", table, (620, 520))
 
 
 def getting_started_dialog(parent) -> QDialog:
-    dialog = QDialog(parent)
-    dialog.setWindowTitle("Getting started")
     text = QLabel(GETTING_STARTED)
     text.setWordWrap(True)
     text.setTextFormat(Qt.RichText)
-    buttons = QDialogButtonBox(QDialogButtonBox.Close)
-    buttons.rejected.connect(dialog.reject)
-    lay = QVBoxLayout(dialog)
-    lay.addWidget(text)
-    lay.addWidget(buttons)
-    dialog.resize(520, 360)
-    dialog.setAttribute(Qt.WA_DeleteOnClose)
-    return dialog
+    return _dialog(parent, "Getting started", text, (520, 360))

@@ -28,6 +28,7 @@ import time
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.model.executor import OPERATIONS, current_cancel
 from inspector.worker.protocol import (
+    TEST_OPERATIONS,
     Callback,
     CancelFlag,
     ProtocolError,
@@ -43,8 +44,6 @@ POLL_SECONDS = 0.02
 LAUNCH = ("import sys; del sys.path[0]; from inspector.worker.server import main; "
           "sys.exit(main(sys.argv[1:]))")
 DRAIN_SECONDS = 1.5  # a cancelled request may finish this long (no restart), then is killed
-TEST_OPERATIONS = ("_abort", "_import_unchecked", "_sleep", "_allocate", "_pid",
-                   "_modules")  # server.py, with INSPECTOR_WORKER_TEST=1
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -135,6 +134,8 @@ class WorkerClient:
     def _start(self) -> None:
         to_worker_r, to_worker_w = os.pipe()
         from_worker_r, from_worker_w = os.pipe()
+        if self._log is not None:
+            self._log.close()  # the previous worker's (read by _failed before we get here)
         self._log = tempfile.TemporaryFile()
         try:
             self.process = subprocess.Popen(

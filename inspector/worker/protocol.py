@@ -16,6 +16,8 @@ import struct
 
 HEADER = struct.Struct("<Q")
 MAX_MESSAGE = 8 << 30  # a frame claiming more than this is a broken pipe, not a message
+# operations that exist only for tests of the process boundary (INSPECTOR_WORKER_TEST=1)
+TEST_OPERATIONS = ("_abort", "_import_unchecked", "_sleep", "_allocate", "_pid", "_modules")
 MAX_BUFFERS = 1 << 20  # one per array or graph: thousands of folded constants are normal
 
 

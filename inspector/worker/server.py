@@ -12,6 +12,7 @@ import threading
 import time
 
 from inspector.worker.protocol import (
+    TEST_OPERATIONS,
     Callback,
     CancelFlag,
     ProtocolError,
@@ -47,10 +48,13 @@ def _test_operations() -> dict:
                                            name="")
         return True
 
-    return {"_abort": os.abort, "_import_unchecked": import_unchecked, "_sleep": lambda seconds: time.sleep(seconds) or seconds,
-            "_allocate": allocate, "_pid": os.getpid,
-            "_modules": lambda: sorted(m for m in sys.modules if m.split(".")[0] in
-                                       ("tensorflow", "keras"))}
+    operations = {
+        "_abort": os.abort, "_import_unchecked": import_unchecked, "_allocate": allocate,
+        "_sleep": lambda seconds: time.sleep(seconds) or seconds, "_pid": os.getpid,
+        "_modules": lambda: sorted(m for m in sys.modules
+                                   if m.split(".")[0] in ("tensorflow", "keras"))}
+    assert set(operations) == set(TEST_OPERATIONS)  # the client offers exactly these
+    return operations
 
 
 def _bind(value, out_fd: int, call_id: int, cancel):

@@ -179,7 +179,7 @@ class PreviewPanel(QWidget):
             self.table.setCurrentIndex(self.model.index(-1, 0))
             self.table.clearSelection()
         self.table.selectionModel().blockSignals(False)
-        self.chart.setVisible(bool(self.rows))
+        self.chart.setVisible(bool(self.rows))  # no bare axes before a model is open
         if not self._chart_timer.isActive():
             self._chart_timer.start()
 
@@ -207,7 +207,6 @@ class PreviewPanel(QWidget):
 
     def _draw_chart(self) -> None:
         self.chart.clear()
-        self.chart.setVisible(bool(self.rows))  # no bare axes before a model is open
         if not self.rows:
             return
         base = self.rows[0].metrics
