@@ -78,7 +78,8 @@ def test_calibrate_and_freeze_into_the_pipeline(qtbot, window, model):
                   "freezing the ranges", "comparing: float graph on input 1/3",
                   "comparing: eight-bit graph on input 3/3"):
         assert phase in shown, (phase, shown)
-    assert all(len(v) == 3 for v in window.overlays.records.values())
+    assert all(len(v) == 3 for v in window.overlays.records.values()), \
+        {k: len(v) for k, v in window.overlays.records.items()}
     assert window.canvas.items_by_id["softmax/"].badge.startswith("[")
     window.jump_to("MatMul")
     assert window.overlays_panel.histogram.listDataItems() or \

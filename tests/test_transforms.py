@@ -264,6 +264,22 @@ def test_quantize_log_and_freeze_ranges_match_tensorflow(fx, tmp_path):
     assert (lo, hi) == (-3.0, 5.0)  # mins[round(1.5)=2], maxs[round(3.5)=4]
 
 
+def test_two_print_messages_on_one_line_both_count():
+    """TF's Print kernel writes its message, then the newline, as two writes: two Print ops
+    running at once leave `msgAmsgB` on one line and an empty one after it. Both count."""
+    from inspector.core.analysis.ranges import parse_line, parse_log
+
+    a = ";conv/requant__print__;__requant_min_max:[-3.5][2.25]"
+    b = ";fc/requant__print__;__requant_min_max:[-1][4]"
+    text = f"{a}\n{a}{b}\n\n{b}\nI0108 21:45:42.261 1 logging_ops.cc:79] {b}{a}\n"
+    log = parse_log(text)
+    assert log.records == {"conv/requant": [(-3.5, 2.25)] * 3, "fc/requant": [(-1.0, 4.0)] * 3}
+    assert log.lines_read == 4 and log.lines_skipped == 0
+    assert parse_line(a + b) == ("fc/requant", -1.0, 4.0)   # TF's reader keeps only the last
+    broken = parse_log(a + ";x__print__;__requant_min_max:[nan][1]\n")
+    assert broken.records == {"conv/requant": [(-3.5, 2.25)]} and broken.lines_skipped == 1
+
+
 def structural_signatures(graph) -> list:
     """Sorted per-node signatures that ignore node names: op, attrs, inputs' signatures."""
     import hashlib

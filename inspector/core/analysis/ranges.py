@@ -28,8 +28,23 @@ def _strtof(text: str):
     return value if math.isfinite(value) else None
 
 
+def _record(name_field: str, field_text: str):
+    """(node name, min, max) from a name field and the range field after it, or None."""
+    parts = field_text.split("[")
+    if len(parts) != 3 or parts[0] != FIELD:
+        return None
+    lo_parts, hi_parts = parts[1].split("]"), parts[2].split("]")
+    if len(lo_parts) != 2 or len(hi_parts) != 2:
+        return None
+    lo, hi = _strtof(lo_parts[0]), _strtof(hi_parts[0])
+    if lo is None or hi is None or not name_field.endswith("__print__"):
+        return None
+    return name_field[: -len("__print__")], lo, hi
+
+
 def parse_line(line: str):
-    """(node name, min, max) from one log line, or None (TF's rules, no regex)."""
+    """(node name, min, max) from one log line, or None (TF's rules, no regex: the last range
+    field on the line counts)."""
     if MARKER not in line:
         return None
     fields = line.split(";")
@@ -37,19 +52,24 @@ def parse_line(line: str):
     for i in range(1, len(fields)):
         if fields[i].startswith(FIELD):
             pick = i
-    if pick is None:
-        return None
-    parts = fields[pick].split("[")
-    if len(parts) != 3 or parts[0] != FIELD:
-        return None
-    lo_parts, hi_parts = parts[1].split("]"), parts[2].split("]")
-    if len(lo_parts) != 2 or len(hi_parts) != 2:
-        return None
-    lo, hi = _strtof(lo_parts[0]), _strtof(hi_parts[0])
-    name_field = fields[pick - 1]
-    if lo is None or hi is None or not name_field.endswith("__print__"):
-        return None
-    return name_field[: -len("__print__")], lo, hi
+    return None if pick is None else _record(fields[pick - 1], fields[pick])
+
+
+def parse_records(line: str) -> tuple[list, int]:
+    """Every (node name, min, max) on one line and how many range fields failed to parse.
+    TensorFlow's Print kernel writes its message and the newline as two writes to stderr, so
+    two Print ops running at once can leave both messages on one line; TF's own reader keeps
+    only the last of them, we keep both."""
+    fields = line.split(";")
+    found, bad = [], 0
+    for i in range(1, len(fields)):
+        if fields[i].startswith(FIELD):
+            rec = _record(fields[i - 1], fields[i])
+            if rec is None:
+                bad += 1
+            else:
+                found.append(rec)
+    return found, bad
 
 
 def parse_log(text: str) -> RangeLog:
@@ -58,11 +78,11 @@ def parse_log(text: str) -> RangeLog:
         if MARKER not in line:
             continue
         log.lines_read += 1
-        rec = parse_line(line)
-        if rec is None:
+        found, bad = parse_records(line)
+        if bad or not found:
             log.lines_skipped += 1
-            continue
-        log.records.setdefault(rec[0], []).append((rec[1], rec[2]))
+        for rec in found:
+            log.records.setdefault(rec[0], []).append((rec[1], rec[2]))
     return log
 
 
