@@ -37,6 +37,15 @@ def main(model: str, settings: str) -> int:
     wait(app, lambda: len(win.state.rows) == 4 and not win.tasks.is_busy() and
          all(r.metrics.flops is not None for r in win.state.rows[1:]))
     seen["flops"] = [r.metrics.flops.total for r in win.state.rows]
+    seen["engine"] = type(win.state.engine).__name__
+    # a step's graph comes from the worker, laid out off the GUI thread
+    original = win.state.view
+    win.preview_panel.table.selectRow(3)
+    wait(app, lambda: win.state.view is not original and not win.tasks.is_busy())
+    seen["step_ops"] = sorted({n.op for n in win.state.view.graph} & {"Dequantize"})
+    win.preview.check_outputs(False)
+    wait(app, lambda: "max abs error" in win.preview_panel.check_result.text())
+    seen["check"] = win.preview_panel.check_result.text()
     win.overlays_panel.runs.setValue(2)
     win.overlays.profile(False)
     wait(app, lambda: bool(win.overlays.profiles) and not win.tasks.is_busy())
@@ -55,6 +64,11 @@ def main(model: str, settings: str) -> int:
     win.overlays.profile(False)
     wait(app, lambda: len(win.overlays.profiles) == 2 and not win.tasks.is_busy())
     seen["profiles"] = len(win.overlays.profiles)
+    # the new worker opens the model again for the preview of the next edit
+    win.workbench.remove_step(2)
+    wait(app, lambda: len(win.state.rows) == 3 and not win.tasks.is_busy() and
+         all(r.metrics.flops is not None for r in win.state.rows[1:]))
+    seen["after_restart"] = [r.label.split("(")[0] for r in win.state.rows]
     # Cancel (the status bar button) while TensorFlow is deep in a long profile
     win.overlays_panel.runs.setValue(1000)
     win.overlays.profile(False)

@@ -31,3 +31,7 @@ def test_the_gui_process_never_imports_tensorflow_and_survives_a_killed_worker(f
     assert seen["next_answer_seconds"] < (3.0 if seen["same_worker"] else 20.0)
     assert seen["cancel_status"].startswith("Cancelled")
     assert seen["profiles"] == 2 and seen["worker_starts"] >= 2  # restarted after the kill
+    # the preview lives in the worker: a step's graph, the check and a restart work
+    assert seen["engine"] == "RemotePreview" and seen["step_ops"] == ["Dequantize"]
+    assert "softmax: max abs error" in seen["check"]
+    assert seen["after_restart"] == ["original", "fold_constants", "fold_batch_norms"]

@@ -91,7 +91,7 @@ def test_calibrate_and_freeze_into_the_pipeline(qtbot, window, model):
                     timeout=120000)
     assert not any(r.error for r in window.state.rows), \
         [r.error for r in window.state.rows]
-    final = window.state.rows[-1].graph_def
+    final = window.state.engine.graph(window.state.rows[-1].key)
     assert not any(n.op == "RequantizationRange" for n in final.node)
 
 

@@ -78,6 +78,13 @@ def test_decorations_tags_dimming_and_cone(state):
     assert "Sub" in d.dimmed
 
 
+def _view_of(graph_def):
+    from inspector.core.model.graph import Graph
+    from inspector.core.view.view_graph import ViewModel
+
+    return ViewModel(Graph(graph_def), fold_constants=True)
+
+
 def test_a_step_shows_its_graph_and_diff(state, fx):
     from inspector.core.app.preview import PreviewEngine
     from inspector.core.transforms import parse_transforms
@@ -85,9 +92,14 @@ def test_a_step_shows_its_graph_and_diff(state, fx):
     engine = PreviewEngine(state.model.graph.graph_def)
     rows = engine.run(parse_transforms("remove_nodes(op=Identity, op=CheckNumerics)"),
                       ["Mul"], ["softmax"], with_flops=False)
+    assert all(r.report is None or r.report.graph_def is None for r in rows)  # no graphs
     state.set_rows(rows)
-    seen = _recorder(state, "view_changed", "step_changed")
-    state.show_step(1)
+    seen = _recorder(state, "view_changed", "step_changed", "step_view_wanted")
+    state.show_step(1)  # the step's graph is asked for; the canvas keeps the original
+    assert state.view is state.original_view and seen == ["step_changed", "step_view_wanted"]
+    seen.clear()
+    state.put_step_view(b"not a row", _view_of(engine.graph(rows[1].key)))  # ignored
+    state.put_step_view(rows[1].key, _view_of(engine.graph(rows[1].key)))
     assert state.view is not state.original_view and seen == ["step_changed", "view_changed"]
     assert set(state.diff.values()) <= {"added", "changed"} and state.diff
     state.show_step(1, after=False)
@@ -107,6 +119,8 @@ def test_the_canvas_never_shows_a_step_that_is_gone_or_changed(state):
     from inspector.core.transforms import parse_transforms
 
     engine = PreviewEngine(state.model.graph.graph_def)
+    state.step_view_wanted.connect(  # as the preview controller does, but at once
+        lambda key: state.put_step_view(key, _view_of(engine.graph(key))))
 
     def rows_of(text):
         return engine.run(parse_transforms(text), ["Mul"], ["softmax"], with_flops=False)
@@ -129,8 +143,8 @@ def test_the_canvas_never_shows_a_step_that_is_gone_or_changed(state):
     state.show_step(2)
     state.set_rows(rows_of("remove_nodes(op=Identity) round_weights"))
     assert state.step == 2 and "Dequantize" not in shown_ops()
-    assert Graph(state.rows[2].report.graph_def).nodes[0].name in {n.name for n in
-                                                                   state.view.graph}
+    assert Graph(engine.graph(state.rows[2].key)).nodes[0].name in {n.name for n in
+                                                                    state.view.graph}
 
 
 def test_overlay_heat_and_badges_sum_into_collapsed_scopes(state):

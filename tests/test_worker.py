@@ -265,3 +265,42 @@ def test_models_freeze_in_the_worker_as_they_do_here(worker, fx, name):
     assert sorted(n.name for n in there.graph.graph_def.node) == \
         sorted(n.name for n in here.graph.graph_def.node)
     assert there.known_inputs == here.known_inputs and there.known_outputs == here.known_outputs
+
+
+def test_the_preview_runs_in_the_worker_on_the_model_it_opens_itself(worker, fx, tmp_path):
+    """The window sends a reference, never the graph: rows equal the in-process engine's,
+    carry no graph, and a step's graph, check and save come by key. A file changed since it
+    was opened is refused, not silently previewed."""
+    import shutil
+
+    from inspector.core.app.preview import PreviewEngine
+    from inspector.core.transforms import parse_transforms
+
+    path = str(tmp_path / "model.pb")
+    shutil.copy(os.path.join(fx, "inception_jpeg.pb"), path)
+    model = load(path)
+    steps = parse_transforms('strip_unused_nodes(type=float, shape="1,299,299,3") '
+                             "remove_nodes(op=Identity, op=CheckNumerics) quantize_weights")
+    io = (["Mul"], ["softmax"], {"Mul": (1, 299, 299, 3)})
+    remote = worker.open_preview(model.ref)
+    partial = []
+    rows = remote.run(steps, *io, on_row=partial.append)
+    local = PreviewEngine(model.graph.graph_def)
+    want = local.run(steps, *io)
+    assert [r.metrics.row() for r in rows] == [r.metrics.row() for r in want]
+    assert [r.key for r in rows] == [r.key for r in want] and partial
+    assert all(r.report is None or r.report.graph_def is None for r in rows)
+    step = remote.graph(rows[2].key)
+    assert step == local.graph(want[2].key)   # message equality: attr maps have no order
+    assert remote.graph(b"forgotten") is None
+    (check,) = remote.check(rows[-1].key, *io)
+    assert check.name == "softmax" and check.top1_agreement == 1.0
+    out = str(tmp_path / "out.pbtxt")
+    assert remote.save(rows[-1].key, out, True) == len(load(out).graph.graph_def.node)
+    with open(path, "ab") as fh:   # the file changes on disk: the worker opens it again
+        fh.write(b"\0")
+    os.utime(path, ns=(1, 1))
+    other = worker.open_preview(load(os.path.join(fx, "v1_training.pb")).ref)
+    other.run([], ["input"], ["output"], with_flops=False)   # the first model is let go
+    with pytest.raises(InspectorError, match="changed on disk"):
+        remote.run(steps, *io)

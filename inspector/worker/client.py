@@ -99,6 +99,12 @@ class WorkerClient:
         self._log = None
 
     # -- the executor interface ------------------------------------------------------------
+    def open_preview(self, ref):
+        """A pipeline preview engine in the worker, for the model `ref` names."""
+        from inspector.worker.remote_preview import RemotePreview
+
+        return RemotePreview(self, ref)
+
     def __getattr__(self, name):
         if name in OPERATIONS or name in TEST_OPERATIONS:
             return lambda *args, **kwargs: self.call(name, *args, **kwargs)

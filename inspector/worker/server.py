@@ -12,6 +12,7 @@ import threading
 import time
 
 from inspector.worker.protocol import (
+    PREVIEW_OPERATIONS,
     TEST_OPERATIONS,
     Callback,
     CancelFlag,
@@ -99,9 +100,12 @@ def _answer(out_fd: int, reply) -> None:
 def serve(in_fd: int, out_fd: int) -> int:
     from inspector.core.model.executor import OPERATIONS
     from inspector.core.tf.executor import install
+    from inspector.worker.preview_host import PreviewHost
 
     executor = install()
-    extra = _test_operations()
+    preview = PreviewHost().operations()
+    assert set(preview) == set(PREVIEW_OPERATIONS)  # the ones the client asks for
+    extra = {**_test_operations(), **preview}
     calls: queue.Queue = queue.Queue()
     current: dict = {}
     lock = threading.Lock()

@@ -1,6 +1,11 @@
 """Live preview of a pipeline: per-step graphs, change reports and metrics, computed step by
 step (cheap numbers first, then gzip sizes, then FLOPs) with cached prefixes so an edit redoes
-little. Rows are immutable: each update hands out new rows, never changes one it gave away."""
+little. Rows are immutable: each update hands out new rows, never changes one it gave away.
+
+Rows carry numbers and change lists, never graphs: a step's graph stays with the engine and is
+asked for by key (`graph`, `check`, `save`). In the app the engine lives in the worker process
+(`open_engine` asks the installed executor for one), so the window holds no step graphs and
+spends no time on them; the command line and tests use a PreviewEngine in-process."""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from inspector.core.analysis.metrics import Metrics, compute_metrics, latencies
-from inspector.core.errors import Cancelled
+from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.model import protos
 from inspector.core.transforms.pipeline import StepReport, run_step
 from inspector.core.transforms.syntax import format_transforms
@@ -22,11 +27,21 @@ EMIT_EVERY = 0.15         # seconds between partial results (a long pipeline mus
 @dataclass(frozen=True)
 class PreviewRow:
     label: str
-    graph_def: object
     metrics: Metrics
-    report: StepReport | None = None
+    report: StepReport | None = None   # without its graph (ask the engine for it by key)
     error: str = ""
     key: bytes = b""          # digest of the pipeline prefix that made this graph
+
+
+def open_engine(model):
+    """The preview engine for a model: in the worker when the installed executor has one (it
+    opens the model itself from `model.ref`), else here."""
+    from inspector.core.model.executor import installed
+
+    opener = getattr(installed(), "open_preview", None)
+    if opener is not None and getattr(model, "ref", None) is not None:
+        return opener(model.ref)
+    return PreviewEngine(model.graph.graph_def)
 
 
 def shapes_key(input_shapes) -> tuple:
@@ -40,9 +55,11 @@ class PreviewEngine:
 
     def __init__(self, graph_def):
         self.graph_def = graph_def
-        self._steps: OrderedDict = OrderedDict()   # prefix key -> (report, metrics)
+        self._bases: dict = {}                     # key of an "original" row -> True
+        self._steps: OrderedDict = OrderedDict()   # prefix key -> (report, light, metrics)
         self._sizes: dict = {}                     # prefix key -> metrics with gzip size
         self._flops: dict = {}                     # (prefix key, shapes key) -> metrics
+        self._original = None                      # cheap metrics of the original graph
 
     def run(self, steps, inputs, outputs, input_shapes=None, with_flops=True, cancel=None,
             on_row=None) -> list:
@@ -60,7 +77,10 @@ class PreviewEngine:
 
         digest = hashlib.sha1(repr((tuple(inputs), tuple(outputs))).encode())
         base_key = digest.digest()
-        rows = [PreviewRow("original", self.graph_def, self._cheap(self.graph_def), key=base_key)]
+        self._bases[base_key] = True
+        if len(self._bases) > 4 * KEEP_OTHER_PREFIXES:
+            self._bases.pop(next(iter(self._bases)))
+        rows = [PreviewRow("original", self._original_metrics(), key=base_key)]
         emit(rows, True)
         current = self.graph_def
         for spec in (s for s in steps if s.enabled):
@@ -75,15 +95,15 @@ class PreviewEngine:
                     raise
                 except Exception as exc:  # shown in the table; later steps wait
                     text = getattr(exc, "message", None) or str(exc)
-                    rows.append(PreviewRow(spec.name, current, rows[-1].metrics, None, text,
-                                           key))
+                    rows.append(PreviewRow(spec.name, rows[-1].metrics, None, text, key))
                     emit(rows, True)
                     return self._finish(rows)
-                hit = self._steps[key] = (report, self._cheap(report.graph_def))
+                hit = self._steps[key] = (report, replace(report, graph_def=None),
+                                          self._cheap(report.graph_def))
             self._steps.move_to_end(key)
-            report, metrics = hit
+            report, light, metrics = hit
             current = report.graph_def
-            rows.append(PreviewRow(str(spec), current, metrics, report, key=key))
+            rows.append(PreviewRow(str(spec), metrics, light, key=key))
             emit(rows)
         emit(rows, True)
         for i, row in enumerate(rows):  # second pass: gzip sizes
@@ -100,7 +120,42 @@ class PreviewEngine:
             emit(rows, True)
         return self._finish(rows)
 
+    # -- graphs by key -----------------------------------------------------------------------
+    def graph(self, key: bytes):
+        """The graph of the row with this key (None once the engine forgot it)."""
+        if key in self._bases:
+            return self.graph_def
+        hit = self._steps.get(key)
+        return hit[0].graph_def if hit is not None else None
+
+    def _graph_or_fail(self, key: bytes):
+        graph_def = self.graph(key)
+        if graph_def is None:
+            raise InspectorError("that pipeline is no longer previewed; wait for the preview "
+                                 "to finish and try again")
+        return graph_def
+
+    def check(self, key: bytes, inputs, outputs, input_shapes=None, allow_io=False) -> list:
+        """numeric_check of the original graph against the graph of row `key`."""
+        from inspector.core.analysis.numeric_check import numeric_check
+
+        return numeric_check(self.graph_def, self._graph_or_fail(key), list(inputs),
+                             list(outputs), input_shapes, allow_io=allow_io)
+
+    def save(self, key: bytes, path: str, as_text: bool = False) -> int:
+        """Write the graph of row `key` to `path` atomically; returns its node count."""
+        from inspector.core.formats.writer import write_graph
+
+        graph_def = self._graph_or_fail(key)
+        write_graph(graph_def, path, as_text=as_text, force=True)
+        return len(graph_def.node)
+
     # -- the three kinds of numbers ------------------------------------------------------
+    def _original_metrics(self) -> Metrics:
+        if self._original is None:
+            self._original = self._cheap(self.graph_def)
+        return self._original
+
     @staticmethod
     def _cheap(graph_def) -> Metrics:
         return compute_metrics(graph_def, with_flops=False, with_gzip=False)
@@ -110,7 +165,7 @@ class PreviewEngine:
         if hit is None:
             from inspector.core.analysis.metrics import gzip_size
 
-            data = protos.serialize_graph_def(row.graph_def)
+            data = protos.serialize_graph_def(self.graph(row.key))
             hit = self._sizes[row.key] = replace(row.metrics, serialized_bytes=len(data),
                                                  gzip_bytes=gzip_size(data))
         return replace(row.metrics, serialized_bytes=hit.serialized_bytes,
@@ -124,7 +179,7 @@ class PreviewEngine:
         if hit is None:
             from inspector.core.analysis.metrics import flop_report
 
-            report = flop_report(row.graph_def, input_shapes)
+            report = flop_report(self.graph(row.key), input_shapes)
             hit = self._flops[(row.key, skey)] = replace(row.metrics, flops=report,
                                                          latency_ms=latencies(report))
         return replace(row.metrics, flops=hit.flops, latency_ms=hit.latency_ms)

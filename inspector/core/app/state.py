@@ -42,6 +42,7 @@ class AppState:
         self.strip_changed = Event()       # (StripPreview or None)
         self.rows_changed = Event()        # (rows)
         self.step_changed = Event()        # (row, after)
+        self.step_view_wanted = Event()    # (key) show_step needs that row's graph laid out
         self.overlay_changed = Event()     # (OverlayState)
         self.shapes_changed = Event()      # (view)
         self.decorations_changed = Event()  # () tags, dimming, diff, heat, badges, cone
@@ -51,6 +52,7 @@ class AppState:
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
         self._views: dict = {}             # preview row key -> ViewModel of that step
+        self.engine = None                 # the preview engine of the model (see preview.py)
         self.reset()
 
     def reset(self) -> None:
@@ -79,6 +81,9 @@ class AppState:
         self.show_constants, self.direction = show_constants, direction
         view.direction = direction
         self.model, self.summary, self.original_view, self.view = model, summary, view, view
+        from inspector.core.app.preview import open_engine
+
+        self.engine = open_engine(model)
         self.model_changed.emit(model)
         self.view_changed.emit(view)
         self.expansion_changed.emit()
@@ -212,6 +217,8 @@ class AppState:
         self.rows_changed.emit(self.rows)
         if not final:
             return
+        alive = {row.key for row in self.rows}
+        self._views = {k: v for k, v in self._views.items() if k in alive}
         if self.step >= len(self.rows) or (self.step and self.rows[self.step].report is None):
             self.show_step(0)
         elif self.step and self.rows[self.step].key != self.shown_key:
@@ -219,10 +226,9 @@ class AppState:
 
     def show_step(self, row: int, after: bool | None = None) -> None:
         """Show the graph after step `row` with what it added and changed, or the original
-        with what the step removes (row 0: the original, no diff)."""
-        from inspector.core.model.graph import Graph
-        from inspector.core.view.view_graph import ViewModel
-
+        with what the step removes (row 0: the original, no diff). A step's graph comes
+        from the preview engine: until `put_step_view` brings it, the canvas keeps what
+        it shows and `step_view_wanted` asks for it."""
         self.after = self.after if after is None else after
         self.step = row if 0 <= row < len(self.rows) else 0
         report = self.rows[self.step].report if self.step else None
@@ -231,11 +237,11 @@ class AppState:
         if report is None:
             self.diff = {}
         elif self.after:
-            key = self.rows[self.step].key
-            view = self._views.get(key)
+            view = self._views.get(self.shown_key)
             if view is None:
-                view = self._views[key] = ViewModel(Graph(report.graph_def),
-                                                    fold_constants=not self.show_constants)
+                self.step_changed.emit(self.step, self.after)
+                self.step_view_wanted.emit(self.shown_key)
+                return
             self.diff = {**{n: "added" for n in report.added},
                          **{n: "changed" for n in report.changed}}
         else:
@@ -243,6 +249,15 @@ class AppState:
         self.step_changed.emit(self.step, self.after)
         if view is not None:
             self.show_view(view)
+
+    def put_step_view(self, key: bytes, view) -> None:
+        """A step's graph, fetched and laid out off the GUI thread: shown if that step is
+        still the one asked for, kept while its row lives."""
+        if key not in {row.key for row in self.rows}:
+            return
+        self._views[key] = view
+        if key == self.shown_key and self.after:
+            self.show_step(self.step)
 
     # -- overlay -------------------------------------------------------------------------------
     def set_overlay(self, overlay: OverlayState) -> None:

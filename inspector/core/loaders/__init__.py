@@ -23,6 +23,21 @@ class Signature:
     outputs: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class ModelRef:
+    """Which file, as it was when opened, and how: enough for another process (the worker)
+    to open the same model itself instead of receiving its bytes."""
+
+    path: str
+    stamp: tuple          # (size, modification time in ns) of the path when it was opened
+    options: tuple = ()   # sorted (keyword, value) pairs given to `load`
+
+
+def file_stamp(path: str) -> tuple:
+    st = os.stat(path)
+    return (st.st_size, st.st_mtime_ns)
+
+
 @dataclass
 class LoadedModel:
     path: str
@@ -35,6 +50,7 @@ class LoadedModel:
     signature: Signature | None = None
     problems: list = field(default_factory=list)
     notes: list = field(default_factory=list)   # plain words on how the model was opened
+    ref: ModelRef | None = None   # how to open exactly this model again (set by `load`)
 
     @property
     def known_inputs(self) -> list:
@@ -73,6 +89,30 @@ def load(path: str, *, freeze: bool = True, tags: list | None = None,
     (initialisers writing files, ...) unless `allow_unsafe`."""
     path = os.fspath(path)
     st = files.stat_input(path)
+    options = {"freeze": freeze, "tags": tags, "signature": signature,
+               "checkpoint": checkpoint, "outputs": outputs, "allow_unsafe": allow_unsafe}
+    model = _load(path, st, **options)
+    model.ref = ModelRef(path, (st.st_size, st.st_mtime_ns), tuple(sorted(
+        (k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
+    return model
+
+
+def reload(ref: ModelRef) -> LoadedModel:
+    """The model `ref` names, opened again; refused when the file changed since."""
+    try:
+        now = file_stamp(ref.path)
+    except OSError as exc:
+        raise ModelLoadError(f"cannot open the model again: {exc.strerror}",
+                             path=ref.path) from None
+    if now != tuple(ref.stamp):
+        raise ModelLoadError("the model file changed on disk since it was opened; open it "
+                             "again", path=ref.path)
+    options = {k: list(v) if isinstance(v, tuple) else v for k, v in ref.options}
+    return load(ref.path, **options)
+
+
+def _load(path: str, st, *, freeze, tags, signature, checkpoint, outputs,
+          allow_unsafe) -> LoadedModel:
     if stat.S_ISDIR(st.st_mode):
         model_file = sniffing.saved_model_file(path)
         data = read_bytes(model_file)

@@ -44,10 +44,8 @@ class PipelineController(QObject):
 
     # -- model lifecycle ----------------------------------------------------------------------
     def model_loaded(self, model):
-        from inspector.core.app.preview import PreviewEngine
-
         self.ready = False
-        self.engine = PreviewEngine(model.graph.graph_def)
+        self.engine = self.state.engine
         self.panel.op_types = sorted({n.op for n in model.graph})
         try:
             self.bench.reset()

@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app.inputs import input_shapes_and_types
-from inspector.core.errors import InspectorError, UnsafeGraphError
+from inspector.core.errors import UnsafeGraphError
 from inspector.core.model.humanize import count
 
 
@@ -21,6 +21,7 @@ class PreviewController(QObject):
         self._checked = None
         state.rows_changed.connect(self._rows_changed)
         state.step_changed.connect(self._step_changed)
+        state.step_view_wanted.connect(self._fetch_step_view)
         state.model_changed.connect(lambda *_: self._clear_check())
         panel.step_selected.connect(lambda row: self.state.show_step(row))
         panel.after.toggled.connect(lambda on: self.state.show_step(self.state.step, on))
@@ -45,6 +46,28 @@ class PreviewController(QObject):
         names = {n.name for n in self.state.view.graph} if self.state.view else set()
         self.panel.show_changes(report, names)
 
+    def _fetch_step_view(self, key):
+        """A step's graph from the preview engine (the worker, in the app), laid out off the
+        GUI thread; a newer request for another step drops this one."""
+        from inspector.core.model.graph import Graph
+        from inspector.core.view.view_graph import ViewModel
+
+        engine, fold = self.state.engine, not self.state.show_constants
+
+        def work(task):
+            graph_def = engine.graph(key)
+            task.check()
+            return None if graph_def is None else ViewModel(Graph(graph_def),
+                                                            fold_constants=fold)
+
+        def done(view):
+            if view is not None:
+                self.state.put_step_view(key, view)
+
+        self.tasks.submit("step view", work, done, lambda exc: self.state.fail(
+            f"Could not show that step: {getattr(exc, 'message', None) or exc}"),
+            label="Fetching the step's graph")
+
     @staticmethod
     def _key(rows):
         return rows[-1].key if rows else None
@@ -55,17 +78,11 @@ class PreviewController(QObject):
         self.panel.check_result.setText("")
 
     # -- checking and saving ---------------------------------------------------------------
-    def final_graph_def(self):
-        return self.rows[-1].graph_def if self.rows else None
-
     def check_outputs(self, allow_io: bool):
-        from inspector.core.analysis.numeric_check import numeric_check
-
-        bench = self.state.workbench
-        if len(self.rows) < 2 or not bench.outputs:
+        bench, engine = self.state.workbench, self.state.engine
+        if len(self.rows) < 2 or not bench.outputs or engine is None:
             self.panel.check_result.setText("Mark outputs and add steps first.")
             return
-        before, after = self.rows[0].graph_def, self.final_graph_def()
         ins, outs = list(bench.inputs), list(bench.outputs)
         shapes, _ = input_shapes_and_types(self.state)
         key = self._key(self.rows)
@@ -85,15 +102,14 @@ class PreviewController(QObject):
                 return
             self.panel.check_result.setText(getattr(exc, "message", str(exc)))
 
-        self.tasks.submit("check", lambda task: numeric_check(before, after, ins, outs, shapes,
-                                                              allow_io=allow_io),
+        self.tasks.submit("check", lambda task: engine.check(key, ins, outs, shapes, allow_io),
                           done, failed, label="Running both graphs in TensorFlow")
 
     def save_graph(self, path: str | None = None) -> str | None:
-        from inspector.core.formats.writer import write_graph
-
-        graph_def, model = self.final_graph_def(), self.state.model
-        if graph_def is None or model is None:
+        """Save the last step's graph (written by the preview engine, atomically); returns
+        the path once the save has started, None when there is nothing to save."""
+        model, engine = self.state.model, self.state.engine
+        if not self.rows or model is None or engine is None:
             return None
         if path is None:
             base, _ = os.path.splitext(model.path.rstrip("/"))
@@ -108,10 +124,13 @@ class PreviewController(QObject):
                 "Overwrite the source model?",
                 f"{path} is the model you opened. Replace it with the optimized graph?"):
             return None
-        try:
-            write_graph(graph_def, path, as_text=path.endswith(".pbtxt"), force=True)
-        except (InspectorError, OSError) as exc:
-            self.state.fail(f"Could not save: {exc}")
-            return None
-        self.state.say(f"Saved {count(len(graph_def.node), 'node')} to {path}")
+        key = self._key(self.rows)
+
+        def failed(exc):
+            self.state.fail(f"Could not save: {getattr(exc, 'message', None) or exc}")
+
+        self.tasks.submit("save", lambda task: engine.save(key, path, path.endswith(".pbtxt")),
+                          lambda nodes: self.state.say(
+                              f"Saved {count(nodes, 'node')} to {path}"),
+                          failed, label=f"Saving {os.path.basename(path)}")
         return path
