@@ -42,7 +42,7 @@ def run_one(mode: str) -> dict:
     from inspector.core.app.workbench import session_path
     from inspector.gui.main_window import MainWindow
 
-    worst, last = [0.0], [0.0]
+    worst, last, peaks = [0.0], [0.0], []
 
     def tick():
         now = time.perf_counter()
@@ -54,7 +54,7 @@ def run_one(mode: str) -> dict:
     beat.timeout.connect(tick)
     beat.start()
 
-    def phase(action, done, timeout=300.0) -> float:
+    def phase(action, done, timeout=300.0, record=True) -> float:
         worst[0], last[0] = 0.0, time.perf_counter()
         action()
         end = time.monotonic() + timeout
@@ -63,6 +63,8 @@ def run_one(mode: str) -> dict:
                 raise TimeoutError(mode)
             app.processEvents()
             time.sleep(0.002)
+        if record:
+            peaks.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
         return worst[0]
 
     for path in (MODEL, TEXT):
@@ -91,7 +93,7 @@ def run_one(mode: str) -> dict:
     out["expand everything"] = phase(win.state.expand_all,
                                      lambda: win.scenes_drawn > drawn and idle())
     win.workbench.set_marks(["Mul"], ["Identity"])
-    phase(lambda: None, idle)
+    phase(lambda: None, idle, record=False)
     out["pipeline preview"] = phase(
         lambda: win.workbench.set_text(PIPELINE),
         lambda: idle() and len(win.state.rows) == 7 and
@@ -100,6 +102,7 @@ def run_one(mode: str) -> dict:
     out["profile (3 runs)"] = phase(lambda: win.overlays.profile(False),
                                     lambda: bool(win.overlays.profiles) and idle())
     out["check outputs"] = phase(lambda: win.preview.check_outputs(False), idle)
+    out["peaks MB"] = peaks
     out["peak RSS MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out["end RSS MB"] = psutil.Process().memory_info().rss / 2 ** 20
     out["baseline RSS MB"] = baseline
@@ -139,6 +142,9 @@ def main() -> int:
                       ("peak RSS MB", "GUI process peak memory"),
                       ("end RSS MB", "GUI memory at the end")):
         print(f"{what:<28}{a[key]:>18.0f}MB{b[key]:>12.0f}MB{b[key] / a[key]:>7.2f}x")
+    phases = [k for k in a if not k.endswith("MB")]
+    print("GUI peak so far, after each phase (worker mode): " + ", ".join(
+        f"{k} {p:.0f} MB" for k, p in zip(phases, b["peaks MB"])))
     budget = b["baseline RSS MB"] + 2.5 * size
     print(f"model file {size:.0f} MB; memory budget (baseline + 2.5x the file) {budget:.0f} MB: "
           f"peak above the baseline is {(b['peak RSS MB'] - b['baseline RSS MB']) / size:.2f}x "

@@ -46,6 +46,11 @@ def main(model: str, settings: str) -> int:
     win.preview.check_outputs(False)
     wait(app, lambda: "max abs error" in win.preview_panel.check_result.text())
     seen["check"] = win.preview_panel.check_result.text()
+    win.overlays_panel.samples.setValue(2)   # calibration: ranges logged, frozen, compared
+    win.overlays_panel.calibrate_random.click()
+    wait(app, lambda: bool(win.overlays.records) and not win.tasks.is_busy(), 300)
+    seen["calibrated"] = sorted({len(v) for v in win.overlays.records.values()})
+    seen["compared"] = win.overlays_panel.compare.text()
     win.overlays_panel.runs.setValue(2)
     win.overlays.profile(False)
     wait(app, lambda: bool(win.overlays.profiles) and not win.tasks.is_busy())

@@ -34,4 +34,5 @@ def test_the_gui_process_never_imports_tensorflow_and_survives_a_killed_worker(f
     # the preview lives in the worker: a step's graph, the check and a restart work
     assert seen["engine"] == "RemotePreview" and seen["step_ops"] == ["Dequantize"]
     assert "softmax: max abs error" in seen["check"]
+    assert seen["calibrated"] == [2] and "top-1 agreement" in seen["compared"]
     assert seen["after_restart"] == ["original", "fold_constants", "fold_batch_norms"]

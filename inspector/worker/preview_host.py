@@ -41,5 +41,8 @@ class PreviewHost:
         def preview_save(ref, key, path, as_text=False):
             return self.engine(ref).save(key, path, as_text)
 
-        return {"preview_run": preview_run, "preview_graph": preview_graph,
+        def model_call(ref, task, *args, **kwargs):
+            return self.engine(ref).call(task, *args, **kwargs)
+
+        return {"model_call": model_call, "preview_run": preview_run, "preview_graph": preview_graph,
                 "preview_check": preview_check, "preview_save": preview_save}

@@ -18,8 +18,9 @@ HEADER = struct.Struct("<Q")
 MAX_MESSAGE = 8 << 30  # a frame claiming more than this is a broken pipe, not a message
 # operations that exist only for tests of the process boundary (INSPECTOR_WORKER_TEST=1)
 TEST_OPERATIONS = ("_abort", "_import_unchecked", "_sleep", "_allocate", "_pid", "_modules")
-# the pipeline preview, kept in the worker beside the model it opens itself (preview_host)
-PREVIEW_OPERATIONS = ("preview_run", "preview_graph", "preview_check", "preview_save")
+# the pipeline preview and work on the model (core.app.model_tasks), in the worker beside the
+# model it opens itself (preview_host)
+PREVIEW_OPERATIONS = ("model_call", "preview_run", "preview_graph", "preview_check", "preview_save")
 MAX_BUFFERS = 1 << 20  # one per array or graph: thousands of folded constants are normal
 
 

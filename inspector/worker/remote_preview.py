@@ -14,6 +14,9 @@ class RemotePreview:
                                 list(outputs), input_shapes, with_flops, cancel=cancel,
                                 on_row=on_row)
 
+    def call(self, task: str, *args, **kwargs):
+        return self.client.call("model_call", self.ref, task, *args, **kwargs)
+
     def graph(self, key: bytes):
         return self.client.call("preview_graph", self.ref, key)
 

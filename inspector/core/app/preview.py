@@ -120,6 +120,12 @@ class PreviewEngine:
             emit(rows, True)
         return self._finish(rows)
 
+    def call(self, task: str, *args, **kwargs):
+        """Run one of model_tasks.TASKS on the original graph (profile, calibrate, shapes)."""
+        from inspector.core.app.model_tasks import TASKS
+
+        return TASKS[task](self.graph_def, *args, **kwargs)
+
     # -- graphs by key -----------------------------------------------------------------------
     def graph(self, key: bytes):
         """The graph of the row with this key (None once the engine forgot it)."""

@@ -90,23 +90,17 @@ class CanvasController(QObject):
             self.infer_shapes(self.state.original_view)
 
     def infer_shapes(self, view):
-        """Tensor shapes for edge labels, from TF's shape inference, off the GUI thread."""
-        from inspector.core.model.executor import tensorflow
-
-        if view is None:
+        """Tensor shapes for edge labels, from TF's shape inference where the model's engine
+        lives (the worker, in the app), off the GUI thread."""
+        engine = self.state.engine
+        if view is None or engine is None:
             return
-        graph_def = view.graph.graph_def
-
-        def work(task):
-            if not tensorflow().available():
-                return None
-            return tensorflow().infer_shapes(graph_def)
 
         def done(shapes):
             if shapes is not None:
                 self.state.set_shapes(view, shapes)
 
-        self.tasks.submit("shapes", work, done,
+        self.tasks.submit("shapes", lambda task: engine.call("infer_shapes"), done,
                           lambda exc: self.state.say(f"No tensor shapes: {exc}"),
                           "Inferring tensor shapes")
 

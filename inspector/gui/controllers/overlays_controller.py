@@ -108,37 +108,22 @@ class OverlaysController(QObject):
             self.state.fail(exc.one_line())
             return None
 
-    @staticmethod
-    def graph_for_run(graph_def, ins, outs, shapes):
-        """The stripped subgraph between the inputs and outputs, so fed inputs cut it."""
-        from inspector.core.transforms import run_pipeline
-
-        if not ins:
-            return graph_def
-        spec = " ".join(f'strip_unused_nodes(name={i}, type_for_name=float, shape_for_name="'
-                        + ",".join(str(d) for d in shapes.get(i.split(':')[0], ())) + '")'
-                        for i in ins[:1])
-        return run_pipeline(graph_def, spec, ins, outs)[-1].graph_def
-
     def profile(self, allow_io: bool) -> None:
-        from inspector.core.overlays.profiling import run_profile
-
         io = self._io_or_report()
-        if io is None or self.state.original_view is None:
+        engine = self.state.engine
+        if io is None or self.state.original_view is None or engine is None:
             return
         ins, outs = io
         shapes, _ = input_shapes_and_types(self.state)
-        graph_def = self.state.original_view.graph.graph_def
         ps = self.p.profile_settings()  # values taken here, on the GUI thread
 
         def work(task):
             from inspector.core.loaders.arrays import load_npy, parse_npy_args
 
             arrays = {n: load_npy(f) for n, f in parse_npy_args(ps.npy_items).items()}
-            gd = self.graph_for_run(graph_def, ins, outs, shapes)
-            return run_profile(gd, ins, outs, shapes, "zeros" if ps.feed == "zeros" else
-                               "random", 0, arrays, warmup=ps.warmup, runs=ps.runs,
-                               intra=ps.intra, inter=ps.inter, allow_io=allow_io,
+            return engine.call("profile", ins, outs, shapes,
+                               "zeros" if ps.feed == "zeros" else "random", arrays,
+                               ps.warmup, ps.runs, ps.intra, ps.inter, allow_io=allow_io,
                                cancel=task.cancel,
                                progress=lambda d, t: task.progress(d, t, f"run {d}/{t}"))
 
@@ -206,17 +191,11 @@ class OverlaysController(QObject):
         self.calibrate({"kind": kind, "path": folder, "mean": cs.mean, "std": cs.std})
 
     def calibrate(self, data: dict | None, allow_io: bool = False) -> None:
-        from inspector.core.overlays.calibration import (
-            calibrate,
-            compare_on_samples,
-            quality_hint,
-        )
-        from inspector.core.transforms.freeze_requantization_ranges import (
-            freeze_with_ranges,
-        )
+        from inspector.core.overlays.calibration import quality_hint
 
         io = self._io_or_report()
-        if io is None:
+        engine = self.state.engine
+        if io is None or engine is None:
             return
         ins, outs = io
         shapes, _ = input_shapes_and_types(self.state)
@@ -226,19 +205,11 @@ class OverlaysController(QObject):
             return
         cs = self.p.calibration_settings()
         data = data or {"kind": "random", "count": cs.samples, "seed": 0}
-        gd = self.state.original_view.graph.graph_def
         lo, hi = cs.min_percentile, cs.max_percentile
 
         def work(task):
-            result = calibrate(gd, ins, outs, shape, data, cancel=task.cancel,
-                               progress=task.progress, allow_io=allow_io)
-            task.progress(0, 0, "freezing the ranges")
-            frozen = freeze_with_ranges(result.quantized, result.ranges(lo, hi))
-            compared = compare_on_samples(gd, frozen, ins, outs, result.inputs[:8], shapes,
-                                          allow_io=allow_io, cancel=task.cancel,
-                                          progress=lambda d, t, what: task.progress(
-                                              d, t, f"comparing: {what}"))
-            return result, compared
+            return engine.call("calibrate", ins, outs, shape, shapes, data, lo, hi,
+                               allow_io=allow_io, cancel=task.cancel, progress=task.progress)
 
         def done(pair):
             result, compared = pair
