@@ -51,6 +51,19 @@ def main(model: str, settings: str) -> int:
     wait(app, lambda: bool(win.overlays.records) and not win.tasks.is_busy(), 300)
     seen["calibrated"] = sorted({len(v) for v in win.overlays.records.values()})
     seen["compared"] = win.overlays_panel.compare.text()
+    # the worker killed in the middle of a calibration: its TensorFlow child goes with it
+    import psutil
+
+    win.overlays_panel.samples.setValue(400)
+    win.overlays.calibrate(None)
+    wait(app, lambda: client.running() and
+         psutil.Process(client.process.pid).children(), 120)
+    child = psutil.Process(client.process.pid).children()[0]
+    time.sleep(0.5)
+    os.kill(client.process.pid, signal.SIGKILL)
+    wait(app, lambda: not win.tasks.is_busy())
+    seen["calibration_error"] = win.last_error
+    seen["calibration_child_gone"] = not psutil.wait_procs([child], timeout=10)[1]
     win.overlays_panel.runs.setValue(2)
     win.overlays.profile(False)
     wait(app, lambda: bool(win.overlays.profiles) and not win.tasks.is_busy())

@@ -35,4 +35,6 @@ def test_the_gui_process_never_imports_tensorflow_and_survives_a_killed_worker(f
     assert seen["engine"] == "RemotePreview" and seen["step_ops"] == ["Dequantize"]
     assert "softmax: max abs error" in seen["check"]
     assert seen["calibrated"] == [2] and "top-1 agreement" in seen["compared"]
+    assert "SIGKILL" in seen["calibration_error"] and "calibrat" in seen["calibration_error"]
+    assert seen["calibration_child_gone"]
     assert seen["after_restart"] == ["original", "fold_constants", "fold_batch_norms"]

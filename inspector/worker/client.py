@@ -185,6 +185,9 @@ class WorkerClient:
     close = stop
 
     def _run(self, name, args, kwargs, callbacks, cancels):
+        what = name
+        name = {"model_call": "", "preview_run": "the pipeline preview"}.get(name, name) or \
+            f"{args[1]} on the model"   # model_call(ref, task, ...): name the task
         self._settle()
         if not self.running():
             self.stop()
@@ -192,7 +195,7 @@ class WorkerClient:
         call_id = next(self._ids)
         rss = _ResidentMemory(self.process.pid)
         try:
-            send(self._to, ("call", call_id, name, args, kwargs))
+            send(self._to, ("call", call_id, what, args, kwargs))
         except ProtocolError:
             raise self._failed(name) from None
         try:
