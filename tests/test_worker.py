@@ -304,3 +304,32 @@ def test_the_preview_runs_in_the_worker_on_the_model_it_opens_itself(worker, fx,
     other.run([], ["input"], ["output"], with_flops=False)   # the first model is let go
     with pytest.raises(InspectorError, match="changed on disk"):
         remote.run(steps, *io)
+
+
+def test_a_text_model_is_parsed_here_while_the_worker_is_busy(worker, fx, monkeypatch):
+    """A new .pbtxt must not queue behind TensorFlow work on the last model (shape inference
+    of a big graph takes seconds): while the worker is busy the text is parsed in-process."""
+    from google.protobuf import text_format
+
+    from inspector.core.loaders.protofile import TEXT_ELSEWHERE_ABOVE, parse
+    from inspector.core.model import executor, protos
+
+    gd = load(os.path.join(fx, "mobilenet_v2.pb")).graph.graph_def
+    for node in gd.node:
+        if node.op == "Const":
+            node.attr["value"].tensor.tensor_content = b""
+    data = text_format.MessageToString(gd).encode()
+    assert len(data) > TEXT_ELSEWHERE_ABOVE
+    sleeper = threading.Thread(target=worker._sleep, args=(3,))
+    sleeper.start()
+    previous = executor.use(worker)
+    try:
+        while not worker.busy():
+            time.sleep(0.01)
+        monkeypatch.setattr(WorkerClient, "parse_text", lambda *a: pytest.fail("queued"),
+                            raising=False)
+        parsed = parse(data, protos.GraphDef, True, "x.pbtxt")
+    finally:
+        executor.use(previous)
+        sleeper.join()
+    assert len(parsed.node) == len(gd.node)

@@ -99,6 +99,10 @@ class WorkerClient:
         self._log = None
 
     # -- the executor interface ------------------------------------------------------------
+    def busy(self) -> bool:
+        """A request is running (or waiting to drain): a new one would queue behind it."""
+        return self._lock.locked() or self._pending is not None
+
     def open_preview(self, ref):
         """A pipeline preview engine in the worker, for the model `ref` names."""
         from inspector.worker.remote_preview import RemotePreview

@@ -63,7 +63,8 @@ def parse(data: bytes, cls, is_text: bool, path: str):
     msg = cls()
     if is_text:
         isolated = executor.installed()
-        if getattr(isolated, "isolated", False) and len(data) > TEXT_ELSEWHERE_ABOVE:
+        if getattr(isolated, "isolated", False) and len(data) > TEXT_ELSEWHERE_ABOVE and \
+                not isolated.busy():  # never queue a new model behind TF work on the last
             msg.ParseFromString(isolated.parse_text(data, what, path))
             return msg
         return parse_text_message(data, cls, path)
