@@ -274,7 +274,7 @@ def test_cancel_stops_the_preview_computation(qtbot, window, fx):
     steps = ("fold_constants(ignore_errors=true) quantize_nodes quantize_weights round_weights "
              "sort_by_execution_order merge_duplicate_nodes")
     window.workbench.set_text(steps)
-    engine = window.pipeline.engine
+    engine = window.state.engine
     qtbot.waitUntil(lambda: window.tasks.is_busy("preview") and len(engine._steps) >= 1,
                     timeout=120000)
     assert window.cancel_button.isVisible()

@@ -81,6 +81,15 @@ def default_memory_limit() -> int:
     return psutil.virtual_memory().total // 2
 
 
+def _describe(operation: str, args) -> str:
+    """What a request does, in the words of a failure message."""
+    if operation == "model_call":       # (ref, task, ...)
+        return f"{args[1]} on the model"
+    if operation == "preview_run":
+        return "the pipeline preview"
+    return operation
+
+
 class WorkerClient:
     isolated = True  # slow pure-Python work (text parsing) is worth sending here too
 
@@ -188,10 +197,8 @@ class WorkerClient:
 
     close = stop
 
-    def _run(self, name, args, kwargs, callbacks, cancels):
-        what = name
-        name = {"model_call": "", "preview_run": "the pipeline preview"}.get(name, name) or \
-            f"{args[1]} on the model"   # model_call(ref, task, ...): name the task
+    def _run(self, operation, args, kwargs, callbacks, cancels):
+        name = _describe(operation, args)   # for messages
         self._settle()
         if not self.running():
             self.stop()
@@ -199,7 +206,7 @@ class WorkerClient:
         call_id = next(self._ids)
         rss = _ResidentMemory(self.process.pid)
         try:
-            send(self._to, ("call", call_id, what, args, kwargs))
+            send(self._to, ("call", call_id, operation, args, kwargs))
         except ProtocolError:
             raise self._failed(name) from None
         try:

@@ -62,7 +62,7 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
             fh.write(logged.SerializeToString())
         spec = {"graph": graph_path, "input": inputs[0], "outputs": outputs,
                 "input_shape": [1 if d is None else d for d in input_shape], "data": data,
-                "out_dir": tmp, "allow_unsafe": bool(allow_io)}
+                "out_dir": tmp, "allow_unsafe": bool(allow_io), "parent": os.getpid()}
         spec_path = os.path.join(tmp, "spec.json")
         with open(spec_path, "w") as fh:
             json.dump(spec, fh)
@@ -77,7 +77,7 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
         with open(err_path, "wb") as err:
             proc = subprocess.Popen([python, "-m", "inspector.core.overlays.calibration_child",
                                      spec_path], stdout=subprocess.PIPE, stderr=err, env=env,
-                                    text=True, preexec_fn=_die_with_parent)
+                                    text=True)
             try:
                 _follow(proc, cancel, progress, timeout)
             finally:
@@ -96,18 +96,6 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
     if not log.records:
         raise InspectorError("TensorFlow printed no range lines (did any input run?)")
     return Calibration(quantized, text, log, len(ins), logged_out, ins)
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: Linux kills it when the process that started it dies (the
-    worker, killed mid-calibration), so no orphan keeps running TensorFlow."""
-    import ctypes
-    import signal
-
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass   # not Linux: the child still ends at its next progress line (broken pipe)
 
 
 def _follow(proc, cancel, progress, timeout: float) -> None:

@@ -45,9 +45,24 @@ def samples(spec: dict, decode_image):
             yield ((img - mean) / std)[None].astype(np.float32)
 
 
+def die_with_parent(parent: int | None) -> None:
+    """Linux ends this process when the one that started it dies (the worker, killed in the
+    middle of a calibration), so no orphan keeps running TensorFlow."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return   # not Linux: we still end at the next progress line (a broken pipe)
+    if parent is not None and os.getppid() != parent:
+        sys.exit(1)   # it died before we asked
+
+
 def main(spec_path: str) -> int:
     with open(spec_path) as fh:
         spec = json.load(fh)
+    die_with_parent(spec.get("parent"))
     from inspector.core.model import protos
     from inspector.core.tf import run as tf_run
 

@@ -15,7 +15,6 @@ class PipelineController(QObject):
         super().__init__(panel)
         self.state, self.tasks, self.panel = state, tasks, panel
         self.bench = state.workbench
-        self.engine = None
         self.ready = False              # the model's session is restored
         self.requested = False          # a preview was started for this model
         self.preview_done = False
@@ -45,7 +44,6 @@ class PipelineController(QObject):
     # -- model lifecycle ----------------------------------------------------------------------
     def model_loaded(self, model):
         self.ready = False
-        self.engine = self.state.engine
         self.panel.op_types = sorted({n.op for n in model.graph})
         try:
             self.bench.reset()
@@ -77,7 +75,7 @@ class PipelineController(QObject):
 
     def _changed(self):
         self._refresh_panel()
-        if self.engine is None or not self.ready:
+        if self.state.engine is None or not self.ready:
             return
         self._save_timer.start()
         self.request_preview()
@@ -102,7 +100,7 @@ class PipelineController(QObject):
 
     # -- the preview ----------------------------------------------------------------------------
     def request_preview(self):
-        engine = self.engine
+        engine = self.state.engine
         if engine is None or not self.ready:
             return
         steps = [s for s in self.bench.steps]   # values taken here, on the GUI thread
