@@ -18,8 +18,10 @@ def _open_and_wait(qtbot, window, path):
     window.last_error = ""
     drawn = window.scenes_drawn
     window.open_path(path)
-    qtbot.waitUntil(lambda: bool(window.last_error) or window.scenes_drawn > drawn,
-                    timeout=60000)
+    # a scene of this model, not a late one of the model still shown (its shapes arriving)
+    qtbot.waitUntil(lambda: bool(window.last_error) or (
+        window.scenes_drawn > drawn and window.state.model is not None
+        and window.state.model.path == path), timeout=60000)
     return window.last_error
 
 
