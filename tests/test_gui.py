@@ -170,6 +170,7 @@ def test_keyboard_walk_and_history(qtbot, window, fx):
 def test_properties_of_a_constant_and_npy_export(qtbot, window, fx, tmp_path):
     open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
     window.jump_to("conv/weights")
+    qtbot.waitUntil(lambda: window.properties.tensor is not None, timeout=10000)
     tree = window.properties.tree
     rows = {tree.topLevelItem(i).text(0): tree.topLevelItem(i)
             for i in range(tree.topLevelItemCount())}

@@ -30,6 +30,7 @@ from inspector.gui.controllers.marks_controller import MarksController
 from inspector.gui.controllers.overlays_controller import OverlaysController
 from inspector.gui.controllers.pipeline_controller import PipelineController
 from inspector.gui.controllers.preview_controller import PreviewController
+from inspector.gui.controllers.properties_controller import PropertiesController
 from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.help import getting_started_dialog, shortcuts_dialog
@@ -146,6 +147,7 @@ class MainWindow(QMainWindow):
         self.preview = PreviewController(s, t, self.preview_panel, self.dialogs)
         self.marks = MarksController(s, t, self.workbench_panel)
         self.search = SearchController(s, t, self.search_panel)
+        self.properties_ctl = PropertiesController(s, t, self.properties)
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
         self.exporter = Exporter(s, t, self.canvas)
 

@@ -36,7 +36,7 @@ def _const_value(graph: Graph, name: str):
     if node is None or node.op != "Const" or not node.has_attr("value"):
         return None
     try:
-        return tensors.to_numpy(node.proto.attr["value"].tensor)
+        return graph.tensor_value(node.name)
     except ValueError:
         return None
 

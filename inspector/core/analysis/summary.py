@@ -15,6 +15,7 @@ from inspector.core.model.parameters import (
     variable_elements,
 )
 from inspector.core.model.reachability import downstream
+from inspector.core.model.weights import is_lazy
 
 UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}
 FINAL_OPS = {"Softmax": "class probabilities", "Sigmoid": "probabilities",
@@ -114,7 +115,7 @@ def tf_parameter_counts(graph: Graph) -> tuple[int, int, list]:
 def op_histogram(graph: Graph) -> Counter:
     """Op counts over graph nodes and every function body (as summarize_graph counts)."""
     counts = Counter(n.op for n in graph)
-    for fdef in graph.graph_def.library.function:
+    for fdef in graph.structure.library.function:
         counts.update(n.op for n in fdef.node_def)
     return counts
 
@@ -228,8 +229,10 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = ()) -
         if node.op == "Const" and node.has_attr("value"):
             t = node.proto.attr["value"].tensor
             bytes_by_dtype[dtype_name(t.dtype)] += tensors.stored_bytes(t)
+            if is_lazy(t):   # its values are in the file, not in the proto
+                bytes_by_op[node.op] += tensors.stored_bytes(t)
     return Summary(
-        node_count=len(graph), function_count=len(graph.graph_def.library.function),
+        node_count=len(graph), function_count=len(graph.structure.library.function),
         inputs=inputs, outputs=outputs, variables=variables,
         const_parameters=tf_const, variable_parameters=var_params,
         control_edges=sum(1 for n in graph for i in n.inputs if i.control),

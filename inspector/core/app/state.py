@@ -154,7 +154,8 @@ class AppState:
         """Expand the scopes around a node so it is drawn; True if anything changed."""
         from inspector.core.model.graph import scope_parts
 
-        parts = scope_parts(self._host(name))
+        host = self._host(name)
+        parts = self.view.parts(host) if self.view is not None else scope_parts(host)
         wanted = {"/".join(parts[:i]) for i in range(1, len(parts) + 1)}
         if wanted <= self.expanded:
             return False

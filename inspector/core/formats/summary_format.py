@@ -105,10 +105,10 @@ def tf_structure_text(graph: Graph) -> tuple[str, list]:
     from inspector.core.model.execution_order import execution_order
 
     out, warnings = [], []
-    for node in execution_order(graph.graph_def):
+    for node in execution_order(graph.structure):
         line = f"{node.name} ({node.op}): [{', '.join(node.input)}]"
         if node.op == "Const":
-            tensor = node.attr["value"].tensor if "value" in node.attr else None
+            tensor = graph.tensor(node.name) if "value" in node.attr else None
             if tensor is not None and tensors.is_decodable(tensor):
                 line += ", value=" + debug_string(tensor)
             else:

@@ -66,11 +66,11 @@ def read_bytes(path: str) -> bytes:
     return files.read_file(path, files.PROTOBUF_LIMIT, "the model file")
 
 
-def make_graph(graph_def, path: str, name: str = "") -> tuple[Graph, list]:
+def make_graph(graph_def, path: str, name: str = "", weights=None) -> tuple[Graph, list]:
     if not graph_def.node and not graph_def.library.function:
         raise ModelLoadError("the model holds no nodes (an empty graph, or not a TensorFlow "
                              "model at all)", path=path)
-    graph = Graph(graph_def, name=name or os.path.basename(path))
+    graph = Graph(graph_def, name=name or os.path.basename(path), weights=weights)
     if graph.duplicate_names:
         dup = graph.duplicate_names[0]
         more = len(graph.duplicate_names) - 1
@@ -111,6 +111,32 @@ def reload(ref: ModelRef) -> LoadedModel:
     return load(ref.path, **options)
 
 
+def _opens_lazily(path: str, st, head: bytes) -> bool:
+    from inspector.core.loaders.lazy_graphdef import LAZY_ABOVE
+
+    return (st.st_size >= LAZY_ABOVE and st.st_size <= files.PROTOBUF_LIMIT and
+            os.path.basename(path) != "saved_model.pb" and
+            sniffing.clearly_binary(head))
+
+
+def _load_lazily(path: str, st) -> LoadedModel | None:
+    """A big binary GraphDef: structure now, large tensor values when someone reads them
+    (None when the file's first fields are not a GraphDef's: it is read whole then)."""
+    from inspector.core.loaders.lazy_graphdef import open_lazily
+    from inspector.core.loaders.protofile import check_kind
+
+    opened = open_lazily(path, st)
+    if opened is None:
+        return None
+    graph_def, weights = opened
+    check_kind(graph_def, "GraphDef", path)
+    if not graph_def.node and not graph_def.library.function:
+        raise ModelLoadError("the model holds no nodes (an empty graph, or not a TensorFlow "
+                             "model at all)", path=path)
+    graph, problems = make_graph(graph_def, path, weights=weights)
+    return LoadedModel(path, sniffing.GRAPHDEF, graph, st.st_size, False, problems=problems)
+
+
 def _load(path: str, st, *, freeze, tags, signature, checkpoint, outputs,
           allow_unsafe) -> LoadedModel:
     if stat.S_ISDIR(st.st_mode):
@@ -121,6 +147,10 @@ def _load(path: str, st, *, freeze, tags, signature, checkpoint, outputs,
         model_file = path
         head = files.read_file(path, count=65536)
         kind, is_text = sniffing.sniff_head(path, head)
+        if kind == sniffing.GRAPHDEF and _opens_lazily(path, st, head):
+            model = _load_lazily(path, st)
+            if model is not None:
+                return model
         data = None if kind in (sniffing.KERAS_H5, sniffing.KERAS_ZIP) else read_bytes(path)
         if data is not None:
             kind, is_text = sniffing.sniff(path, data)

@@ -38,7 +38,7 @@ def _parse_graph_def_in_pieces(data: bytes, msg, path: str) -> None:
 _BINARY_NAME = re.compile(r"[\x00-\x08\x0e-\x1f]")
 
 
-def _check_kind(msg, what: str, path: str) -> None:
+def check_kind(msg, what: str, path: str) -> None:
     """Another protobuf message parsed as ours keeps its fields as unknown ones, or makes
     nodes with binary names: say so instead of showing an empty or garbled graph."""
     from google.protobuf import unknown_fields
@@ -79,5 +79,5 @@ def parse(data: bytes, cls, is_text: bool, path: str):
     except RecursionError:
         raise ModelLoadError(f"binary {what} does not parse: nested too deeply",
                              path=path) from None
-    _check_kind(msg, what, path)
+    check_kind(msg, what, path)
     return msg

@@ -69,6 +69,12 @@ def looks_like_text(data: bytes) -> bool:
     return True
 
 
+def clearly_binary(head: bytes) -> bool:
+    """Protobuf data, not text in any encoding (what `sniff` would call binary)."""
+    return not (looks_like_text(head) or head.startswith((b"\xff\xfe", b"\xfe\xff")) or
+                _mostly_text(head) or _mostly_text(head[:8192].replace(b"\x00", b"")))
+
+
 def sniff_text(data: bytes, path: str) -> str:
     text = data[:65536].decode("utf-8", errors="replace")
     start = _COMMENT.match(text).end()
@@ -161,6 +167,18 @@ def sniff_binary(data: bytes, path: str) -> str:
     if first is not None:
         return GRAPHDEF if _payload_is_node(data, first[2], first[3]) else METAGRAPH
     return METAGRAPH if 2 in numbers and 1 not in numbers and 4 not in numbers else GRAPHDEF
+
+
+def graphdef_by_first_fields(fields) -> bool:
+    """True when a binary file's first top-level (number, wire type) pairs are repeated nodes
+    and nothing a MetaGraphDef or SavedModel would hold."""
+    numbers = []
+    for number, wire in fields:
+        if number == 0 or (number == 1 and wire != 2) or number >= 5 or \
+                (number == 3 and wire == 2):
+            return False
+        numbers.append(number)
+    return numbers.count(1) >= 2
 
 
 def sniff_head(path: str, head: bytes) -> tuple[str, bool]:

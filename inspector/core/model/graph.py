@@ -135,10 +135,16 @@ class Scope:
 
 
 class Graph:
-    """A GraphDef with indexes. Treat as immutable: transforms build new graphs."""
+    """A GraphDef with indexes. Treat as immutable: transforms build new graphs.
 
-    def __init__(self, graph_def, name: str = ""):
-        self.graph_def = graph_def
+    `structure` is the GraphDef as opened; when the model was opened lazily (`weights` is a
+    WeightStore) its large tensors have dtype and shape but no values. `graph_def` is the
+    whole GraphDef: it reads those values into `structure` on first use (TensorFlow work,
+    transforms, saving), so the window, which only draws and inspects, never asks for it."""
+
+    def __init__(self, graph_def, name: str = "", weights=None):
+        self.structure = graph_def
+        self.weights = weights
         self.name = name
         self.nodes = [Node(i, n) for i, n in enumerate(graph_def.node)]
         self._by_name: dict[str, Node] = {}
@@ -161,6 +167,30 @@ class Graph:
                 edge = Edge(ref.node, ref.port, node.name, k, ref.control)
                 self._consumers.setdefault(ref.node, []).append(edge)
         self._scope_root: Scope | None = None
+
+    @property
+    def graph_def(self):
+        if self.weights is not None and not self.weights.filled:
+            self.weights.materialize(self.structure)
+        return self.structure
+
+    @property
+    def lazy(self) -> bool:
+        """True while some tensor values are still only in the file."""
+        return self.weights is not None and not self.weights.filled
+
+    def tensor(self, name: str, attr: str = "value"):
+        """The node's tensor attribute with its values (read from the file if needed)."""
+        node = self.node(name)
+        if self.weights is not None and not self.weights.filled:
+            return self.weights.full_tensor(node.proto, node.index, attr)
+        return node.proto.attr[attr].tensor
+
+    def tensor_value(self, name: str, attr: str = "value"):
+        """The node's tensor attribute decoded into a numpy array."""
+        from inspector.core.model.tensors import to_numpy
+
+        return to_numpy(self.tensor(name, attr))
 
     # -- lookup -------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -221,7 +251,7 @@ class Graph:
     # -- function library ---------------------------------------------------------------
     @property
     def functions(self) -> dict:
-        return {f.signature.name: f for f in self.graph_def.library.function}
+        return {f.signature.name: f for f in self.structure.library.function}
 
     def function_graph(self, name: str) -> "Graph":
         """A FunctionDef's body as a graph of its own, with _Arg and _Retval nodes."""

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from inspector.core.model import dtypes
+from inspector.core.model.weights import LAZY_MARK
 
 
 def shape_dims(shape_proto) -> tuple | None:
@@ -44,8 +45,17 @@ def is_decodable(tensor_proto) -> bool:
     return True
 
 
+def _require_values(tensor_proto) -> None:
+    if tensor_proto.version_number == LAZY_MARK:
+        raise ValueError("the tensor's values are still in the model file (read them through "
+                         "the graph: Graph.tensor)")
+
+
 def stored_bytes(tensor_proto) -> int:
-    """Bytes the tensor's values take in the serialized file (approximate for typed fields)."""
+    """Bytes the tensor's values take in the serialized file (approximate for typed fields;
+    dtype x shape for values left in the file)."""
+    if tensor_proto.version_number == LAZY_MARK:
+        return element_count(tensor_proto) * dtypes.item_size(tensor_proto.dtype)
     if tensor_proto.tensor_content:
         return len(tensor_proto.tensor_content)
     if tensor_proto.dtype == 7:
@@ -78,6 +88,7 @@ def _typed_values(tensor_proto, field: str, limit: int | None = None):
 def to_numpy(tensor_proto, max_expanded_bytes: int = MAX_EXPANDED_BYTES) -> np.ndarray:
     """Decode a TensorProto into a numpy array (copying only this tensor's bytes). Declared
     sizes are checked against the bytes present before anything is allocated."""
+    _require_values(tensor_proto)
     shape = declared_dims(tensor_proto)
     count = math.prod(shape)
     dt = dtypes.numpy_dtype(tensor_proto.dtype)
@@ -137,6 +148,7 @@ def _fill(arr: np.ndarray, count: int, dt, shape: tuple) -> np.ndarray:
 def head(tensor_proto, n: int) -> np.ndarray:
     """The first n values in row-major order (flat), decoding only those: what previews and
     TF's DebugString need, whatever size the tensor declares."""
+    _require_values(tensor_proto)
     shape = declared_dims(tensor_proto)
     count = math.prod(shape)
     n = min(n, count)

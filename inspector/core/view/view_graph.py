@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 
 from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
 from inspector.core.model import op_categories, tensors
-from inspector.core.model.graph import Graph, scope_of, scope_parts
+from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.model.parameters import const_elements
 from inspector.core.view.badges import Badge, small_value
+from inspector.core.view.grouping import Groups
 from inspector.core.view.layout import LayoutResult, layered_layout
 
 NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
@@ -69,10 +70,12 @@ class ViewModel:
     def __init__(self, graph: Graph, fold_constants: bool = True):
         self.graph = graph
         self.fold_constants = fold_constants
-        self.root = graph.scope_tree()
         self.expanded: set = {""}
         self._cache: dict = {}
         self._folded, self._badges = self._fold() if fold_constants else (set(), {})
+        groups = Groups(graph, graph.scope_tree(), self._folded)
+        self.root, self._group_parts, self._group_labels = groups.root, groups.parts, \
+            groups.labels
         self._scopes = {s.path: s for s in self.root.walk()}
         self._stats: dict = {}
         self._lock = threading.Lock()
@@ -146,8 +149,14 @@ class ViewModel:
         else:
             self.expanded = {p for p in self.expanded if p != path and not p.startswith(path + "/")}
 
+    def parts(self, name: str) -> list:
+        """The scopes a node is drawn in, outermost first: its name scopes, then the groups
+        of a scope too big to show flat (see grouping.py)."""
+        extra = self._group_parts.get(name)
+        return scope_parts(name) + list(extra) if extra else scope_parts(name)
+
     def expand_to(self, node_name: str) -> None:
-        scope = scope_of(node_name)
+        scope = "/".join(self.parts(node_name))
         if scope:
             self.set_expanded(scope, True)
 
@@ -163,9 +172,8 @@ class ViewModel:
             return hit
         return self._owner(name, expanded)
 
-    @staticmethod
-    def _owner(name: str, expanded: set) -> str:
-        parts = scope_parts(name)
+    def _owner(self, name: str, expanded: set) -> str:
+        parts = self.parts(name)
         for i in range(1, len(parts) + 1):
             path = "/".join(parts[:i])
             if path not in expanded:
@@ -225,7 +233,7 @@ class ViewModel:
 
     def _scope_item(self, path: str) -> VisibleItem:
         count, params, mix, cat = self.scope_stats(path)
-        name = path.rpartition("/")[2]
+        name = self._group_labels.get(path) or path.rpartition("/")[2]
         sub = mix + (" · 000.00k params" if params else "")
         w = max((len(name) + 6) * 7.4, len(sub) * 5.8, 80) + 2 * PAD
         return VisibleItem(scope_id(path), "scope", name, mix, cat, w=min(w, 320.0), h=SCOPE_H,
@@ -256,8 +264,8 @@ class ViewModel:
             a, b = self.owner(src), self.owner(dst)
             if a == b:
                 continue
-            common = _common_scope(a, b)
-            ca, cb = _child_under(common, a), _child_under(common, b)
+            common = self._common_scope(a, b)
+            ca, cb = self._child_under(common, a), self._child_under(common, b)
             if ca != cb:
                 levels.setdefault(common, Counter())[(ca, cb)] += 1
         return levels
@@ -328,14 +336,34 @@ class ViewModel:
             agg[key][0] += 1
         out = []
         for (a, b, control), (count, label) in agg.items():
-            common = _common_scope(a, b)
-            route = self._routes.get(common, {}).get((_child_under(common, a),
-                                                      _child_under(common, b)), [])
+            common = self._common_scope(a, b)
+            route = self._routes.get(common, {}).get((self._child_under(common, a),
+                                                      self._child_under(common, b)), [])
             offset = self._frame_origin(items, common)
             pts = [(px + offset[0], py + offset[1]) for px, py in route]
             out.append(VisibleEdge(a, b, count, control, label if count == 1 else f"{count}x",
                                    pts))
         return out
+
+    def _parents(self, item: str) -> list:
+        """Scopes containing a visible item (a node name or a scope id), outermost first."""
+        return item[:-1].split("/")[:-1] if is_scope(item) else self.parts(item)
+
+    def _common_scope(self, a: str, b: str) -> str:
+        out = []
+        for x, y in zip(self._parents(a), self._parents(b)):
+            if x != y:
+                break
+            out.append(x)
+        return "/".join(out)
+
+    def _child_under(self, scope: str, item: str) -> str:
+        """The child of `scope` (a node name or scope id) that contains `item`."""
+        depth = len(scope.split("/")) if scope else 0
+        parents = self._parents(item)
+        if len(parents) <= depth:
+            return item  # the item sits directly in `scope`
+        return "/".join(parents[:depth + 1]) + "/"
 
     @staticmethod
     def _frame_origin(items: dict, path: str) -> tuple:
@@ -343,30 +371,6 @@ class ViewModel:
             return 0.0, 0.0
         frame = items.get(scope_id(path))
         return (frame.x + PAD, frame.y + HEADER + PAD) if frame else (0.0, 0.0)
-
-
-def _parents(item: str) -> list:
-    """Scopes containing a visible item (a node name or a scope id), outermost first."""
-    return item[:-1].split("/")[:-1] if is_scope(item) else scope_parts(item)
-
-
-def _common_scope(a: str, b: str) -> str:
-    pa, pb = _parents(a), _parents(b)
-    out = []
-    for x, y in zip(pa, pb):
-        if x != y:
-            break
-        out.append(x)
-    return "/".join(out)
-
-
-def _child_under(scope: str, item: str) -> str:
-    """The child of `scope` (a node name or scope id) that contains `item`."""
-    depth = len(scope.split("/")) if scope else 0
-    parents = _parents(item)
-    if len(parents) <= depth:
-        return item  # the item sits directly in `scope`
-    return "/".join(parents[:depth + 1]) + "/"
 
 
 def _main_category(ops: Counter) -> str:

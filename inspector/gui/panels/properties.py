@@ -24,17 +24,9 @@ from inspector.core.model.humanize import human_bytes
 from inspector.core.model.tensors import format_shape
 
 
-def tensor_stats(values: np.ndarray) -> dict:
-    out = {"dtype": str(values.dtype), "shape": list(values.shape), "bytes": int(values.nbytes)}
-    if values.size and np.issubdtype(values.dtype, np.number):
-        v = values.astype(np.float64, copy=False)
-        out.update(min=float(v.min()), max=float(v.max()), mean=float(v.mean()),
-                   std=float(v.std()), zeros=float(np.mean(v == 0)))
-    return out
-
-
 class PropertiesPanel(QWidget):
     jump = Signal(str)
+    tensor_wanted = Signal(str)   # a constant whose values should be described
 
     def __init__(self, state, parent=None):
         super().__init__(parent)
@@ -59,6 +51,8 @@ class PropertiesPanel(QWidget):
             layout.addWidget(w)
         self.tensor = None
         self.tensor_name = ""
+        self.shown = None          # the node the tree describes
+        self.tensor_row = None     # "reading the values…" until the description comes
         state.selection_changed.connect(self.show_node)
         state.model_changed.connect(lambda *_: self.show_node(None))
 
@@ -124,16 +118,22 @@ class PropertiesPanel(QWidget):
                                                                    else "]"))
         self.tree.expandAll()
         const = self.state.view.const_source(name) if self.state.view else None
+        self.shown = name
         if const is not None:
-            self._show_tensor(const)
+            self.tensor_row = self._row(None, "tensor", "reading the values…")
+            self.tensor_wanted.emit(const.name)
 
-    def _show_tensor(self, const):
-        try:
-            values = const.attr("value").numpy()
-        except (ValueError, TypeError):
+    def show_tensor(self, node: str, described) -> None:
+        """The description (core.analysis.tensor_stats) of the constant behind `node`."""
+        if node != self.shown:
             return
-        self.tensor, self.tensor_name = values, const.name
-        stats = tensor_stats(values)
+        index = self.tree.indexOfTopLevelItem(self.tensor_row)
+        if index >= 0:
+            self.tree.takeTopLevelItem(index)
+        if described is None:
+            return
+        values, stats = described.values, described.stats
+        self.tensor, self.tensor_name = values, described.name
         top = self._row(None, "tensor", f"{stats['dtype']} {stats['shape']}")
         self._row(top, "bytes", human_bytes(stats["bytes"]))
         for key in ("min", "max", "mean", "std"):
@@ -141,12 +141,13 @@ class PropertiesPanel(QWidget):
                 self._row(top, key, f"{stats[key]:.6g}")
         if "zeros" in stats:
             self._row(top, "zeros", f"{100 * stats['zeros']:.1f}%")
-        first = np.asarray(values).ravel()[:12]
         self._row(top, "first values", ", ".join(f"{v:.5g}" if isinstance(v, float) else str(v)
-                                                 for v in first.tolist()))
+                                                 for v in described.first))
+        for note in described.notes:
+            self._row(top, "note", note)
         top.setExpanded(True)
-        if values.size > 1 and np.issubdtype(values.dtype, np.number):
-            counts, edges = np.histogram(values.astype(np.float64).ravel(), bins=40)
+        if described.counts is not None:
+            counts, edges = described.counts, described.edges
             self.plot.clear()
             self.plot.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
                                               brush="#6fa8dc", pen="#3d6f9e"))

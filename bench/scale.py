@@ -1,0 +1,130 @@
+"""Scale benchmark: big models built by code (tests/fixtures/scale_models.py), each measured in
+fresh processes next to the protobuf parse alone measured in the same run.
+
+Run: .venv/bin/python bench/scale.py [--small] [--only NAME] [--no-gui]
+  --small   the CI-sized set (10k and 100k blocks, flat 10k, a 200 MB dense model)
+
+Per model: protobuf parse alone (time, peak RSS); `summarize` on the command line (wall time
+of the whole process, peak RSS); the app from process start (offscreen, TensorFlow in its
+worker process): first picture, longest GUI-thread stall (10 ms heartbeat) while opening,
+expanding the largest scope, searching, marking an output and previewing strip_unused_nodes,
+the window's peak RSS and anonymous memory, the worker's RSS after that TensorFlow request,
+and, as the reference for the latter, `import_graph_def` of the same file in a bare Python.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+PY = sys.executable
+MB = 2 ** 20
+
+
+def models(small: bool) -> list:
+    from tests.fixtures import scale_models as sm
+
+    if small:
+        return [("blocks 10k", sm.blocks_graph(10_000)), ("blocks 100k", sm.blocks_graph(100_000)),
+                ("flat 10k", sm.flat_graph(10_000)), ("dense 200 MB", sm.dense_model(4))]
+    return [("blocks 32k", sm.blocks_graph(32_000)), ("blocks 100k", sm.blocks_graph(100_000)),
+            ("blocks 300k", sm.blocks_graph(300_000)), ("flat 30k", sm.flat_graph(30_000)),
+            ("dense 1.2 GB", sm.dense_model(24))]
+
+
+def child(code: str, *args) -> tuple[dict, float, float]:
+    """Run python code in a fresh process: (its JSON line, wall seconds, peak RSS MB)."""
+    t = time.perf_counter()
+    proc = subprocess.Popen([PY, "-c", code, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT,
+                            env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
+                                     QT_QPA_PLATFORM="offscreen"))
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    out, err = proc.stdout.read().decode(), proc.stderr.read().decode()
+    if status != 0:
+        raise RuntimeError(f"child failed ({status}): {err[-2000:]}")
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    return (json.loads(lines[-1]) if lines else {}), wall, usage.ru_maxrss / 1024
+
+
+PARSE = """
+import sys, time, json
+from tensorboard.compat.proto import graph_pb2
+t = time.perf_counter()
+data = open(sys.argv[1], 'rb').read()
+g = graph_pb2.GraphDef(); g.ParseFromString(data)
+print(json.dumps({"seconds": time.perf_counter() - t, "nodes": len(g.node)}))
+"""
+
+SUMMARIZE = """
+import sys
+from inspector.launcher import main
+sys.argv = ['graphdef-inspector', 'summarize', sys.argv[1]]
+main()
+"""
+
+TF_IMPORT = """
+import sys, os, json, time
+import tensorflow as tf
+from tensorboard.compat.proto import graph_pb2
+t = time.perf_counter()
+g = tf.compat.v1.GraphDef(); g.ParseFromString(open(sys.argv[1], 'rb').read())
+with tf.Graph().as_default():
+    tf.compat.v1.import_graph_def(g, name='')
+print(json.dumps({"seconds": time.perf_counter() - t}))
+"""
+
+
+def run(small: bool, only: str | None, gui: bool) -> None:
+    rows = []
+    for label, path in models(small):
+        if only and only not in label:
+            continue
+        size = os.path.getsize(path) / MB
+        parse, _, parse_rss = child(PARSE, path)
+        _, summ_wall, summ_rss = child(SUMMARIZE, path)
+        row = dict(label=label, size=size, nodes=parse["nodes"], parse=parse["seconds"],
+                   parse_rss=parse_rss, summarize=summ_wall, summarize_rss=summ_rss)
+        if gui:
+            app, _, _ = child(f"import sys; sys.path.insert(0, {ROOT!r}); "
+                              "from bench.scale_app import main; main()", path)
+            _, _, tf_rss = child(TF_IMPORT, path)
+            row.update(app, tf_rss=tf_rss)
+        rows.append(row)
+        report(row)
+    print()
+    print("per node beyond the parse (summarize, us): " + ", ".join(
+        f"{r['label']}: {1e6 * (r['summarize'] - r['parse']) / r['nodes']:.1f}" for r in rows))
+    if gui:
+        print("per node, first picture (us): " + ", ".join(
+            f"{r['label']}: {1e6 * r['first'] / r['nodes']:.1f}" for r in rows))
+
+
+def report(r: dict) -> None:
+    print(f"\n{r['label']}: {r['nodes']:,} nodes, {r['size']:.0f} MB")
+    print(f"  protobuf parse alone     {r['parse']:6.2f} s   peak {r['parse_rss']:6.0f} MB")
+    print(f"  summarize (process)      {r['summarize']:6.2f} s   peak {r['summarize_rss']:6.0f} MB"
+          f"   ({r['summarize'] / r['parse']:.1f}x the parse)")
+    if "first" not in r:
+        return
+    print(f"  app: first picture       {r['first']:6.2f} s from process start "
+          f"({r['first'] / r['parse']:.1f}x the parse); {r['items']} items drawn")
+    print("  app: longest GUI stall   " + ", ".join(
+        f"{k} {1000 * v:.0f} ms" for k, v in r["stalls"].items()))
+    print(f"  app: window peak RSS     {r['window_peak']:6.0f} MB "
+          f"({r['window_peak'] / r['size']:.2f}x the file); anonymous {r['window_anon']:.0f} MB")
+    both = r['window_rss'] + r['worker_rss']
+    print(f"  after a TF request       window {r['window_rss']:.0f} MB + worker "
+          f"{r['worker_rss']:.0f} MB = {both:.0f} MB; bare import_graph_def {r['tf_rss']:.0f} MB"
+          f" (ratio {both / r['tf_rss']:.2f})")
+
+
+if __name__ == "__main__":
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    run("--small" in sys.argv, only, "--no-gui" not in sys.argv)

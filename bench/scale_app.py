@@ -1,0 +1,87 @@
+"""The app half of bench/scale.py, run in a fresh process per model: prints one JSON line with
+the first picture from process start, the longest GUI-thread stall per action, and memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import psutil
+
+MB = 2 ** 20
+START = psutil.Process().create_time()
+
+
+def status_mb(field: str, pid: str = "self") -> float:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def main() -> None:
+    path = sys.argv[1]
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    from bench.gui_bench import Heartbeat, wait
+    from inspector.core.app.workbench import session_path
+    from inspector.gui.app import tune_runtime
+    from inspector.gui.main_window import MainWindow
+    from inspector.worker.client import install
+
+    tune_runtime()
+    client = install()
+    if os.path.exists(session_path(path)):
+        os.remove(session_path(path))
+    settings = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".cache", "scale.ini")
+    win = MainWindow(QSettings(settings, QSettings.IniFormat))
+    win.resize(1366, 768)
+    win.show()
+    beat = Heartbeat()
+    beat.start()
+    win.open_path(path)
+    wait(app, lambda: win.scenes_drawn > 0 and not win.tasks.is_busy())
+    win.canvas.viewport().repaint()
+    first = time.time() - START
+    stalls = {"open": beat.stop()}
+    items = len(win.state.scene.items)
+
+    def timed(name, action, done):
+        beat.start()
+        action()
+        wait(app, done)
+        wait(app, lambda: not win.tasks.is_busy())
+        stalls[name] = beat.stop()
+
+    scopes = [i for i in win.state.scene.items.values() if i.kind == "scope"]
+    if scopes:
+        largest = max(scopes, key=lambda i: i.child_count)
+        before = win.scenes_drawn
+        timed("expand", lambda: win.state.set_expanded(largest.id[:-1], True),
+              lambda: win.scenes_drawn > before)
+    graph = win.state.view.graph
+    last = graph.nodes[-1].name
+    found = win.search.searches
+    timed("search", lambda: win.search_panel.box.setText(last.rpartition("/")[2][:6]),
+          lambda: win.search.searches > found)
+    first_input = graph.nodes[0].name
+    timed("mark", lambda: win.workbench.set_marks([first_input], [last]), lambda: True)
+    timed("strip preview", lambda: win.workbench.set_text("strip_unused_nodes"),
+          lambda: len(win.state.rows) > 1)
+    worker = client.pid()
+    result = dict(first=first, items=items, stalls=stalls,
+                  window_peak=status_mb("VmHWM"), window_anon=status_mb("RssAnon"),
+                  window_rss=status_mb("VmRSS"),
+                  worker_rss=status_mb("VmRSS", str(worker)) if worker else 0.0)
+    win.close()
+    if os.path.exists(session_path(path)):
+        os.remove(session_path(path))
+    print(json.dumps(result))
+    sys.stdout.flush()
+    os._exit(0)

@@ -1,0 +1,242 @@
+"""Open a big binary GraphDef without reading its weights: one pass over the file's protobuf
+fields keeps every node, but for each large tensor only its dtype and shape, and records where
+its bytes are (model.weights). Sizes and parameter counts then come from dtype x shape.
+
+The file is read through a small window that grows while nodes are small and shrinks after a
+skipped tensor, so a 1.2 GB model of a few hundred nodes reads a few MB to open."""
+
+from __future__ import annotations
+
+import os
+
+from inspector.core.errors import ModelLoadError
+from inspector.core.model import dtypes, protos, tensors
+from inspector.core.model.weights import (
+    DOUBLE_VAL,
+    FLOAT_VAL,
+    LAZY_MARK,
+    TENSOR_CONTENT,
+    Slot,
+    WeightStore,
+    varint,
+)
+
+LAZY_ABOVE = 4 * 2 ** 20      # binary GraphDefs at least this big are opened lazily
+LAZY_FIELD = 8 * 2 ** 10      # tensor values at least this big stay in the file
+SMALL_READ, BIG_READ = 16 * 2 ** 10, 4 * 2 ** 20
+_NODE, _ATTR, _ATTR_VALUE, _TENSOR = 1, 5, 2, 8
+_VALUE_FIELDS = {TENSOR_CONTENT: None, FLOAT_VAL: 1, DOUBLE_VAL: 2}  # field -> dtype it needs
+
+
+class _Reader:
+    """Bytes of the file at any offset, through a window (reads counted)."""
+
+    def __init__(self, fd: int, size: int, path: str):
+        self.fd, self.size, self.path = fd, size, path
+        self.base, self.buf, self.read_bytes = 0, b"", 0
+        self.chunk = SMALL_READ
+
+    def window(self, pos: int, need: int) -> int:
+        """Make [pos, pos + need) available; returns pos's index into self.buf."""
+        end = self.base + len(self.buf)
+        if self.base <= pos and pos + need <= end:
+            return pos - self.base
+        self.chunk = min(self.chunk * 2, BIG_READ) if pos == end else SMALL_READ
+        want = min(max(need, self.chunk), self.size - pos)
+        self.buf = os.pread(self.fd, want, pos)
+        self.base = pos
+        self.read_bytes += len(self.buf)
+        if len(self.buf) < need:
+            raise ModelLoadError(f"file is truncated (cut inside a field at byte {pos})",
+                                 path=self.path)
+        return 0
+
+    def get(self, pos: int, n: int):
+        i = self.window(pos, n)
+        return memoryview(self.buf)[i:i + n]
+
+    def header(self, pos: int, limit: int) -> tuple[int, int, int, int]:
+        """(field number, wire type, payload start, payload end) of the field at pos."""
+        i = self.window(pos, min(20, limit - pos))
+        buf, start = self.buf, i
+        key = shift = 0
+        while True:
+            b = buf[i]
+            i += 1
+            key |= (b & 0x7F) << shift
+            if b < 0x80:
+                break
+            shift += 7
+            if shift > 63 or i >= len(buf):
+                raise self._invalid(pos)
+        number, wire = key >> 3, key & 7
+        if wire == 2:
+            length = shift = 0
+            while True:
+                if i >= len(buf):
+                    raise self._invalid(pos)
+                b = buf[i]
+                i += 1
+                length |= (b & 0x7F) << shift
+                if b < 0x80:
+                    break
+                shift += 7
+                if shift > 63:
+                    raise self._invalid(pos)
+            begin = pos + i - start
+            end = begin + length
+        elif wire == 0:
+            while i < len(buf) and buf[i] & 0x80:
+                i += 1
+            begin = end = pos + i + 1 - start
+        elif wire in (1, 5):
+            begin = pos + i - start
+            end = begin + (8 if wire == 1 else 4)
+        else:
+            raise self._invalid(pos)
+        if number == 0 or end > limit:
+            if end > limit and limit == self.size:
+                raise ModelLoadError(f"file is truncated: a field at byte {pos} needs "
+                                     f"{end - begin} bytes, only {limit - begin} remain",
+                                     path=self.path)
+            raise self._invalid(pos)
+        return number, wire, begin, end
+
+    def _invalid(self, pos: int) -> ModelLoadError:
+        return ModelLoadError("not a TensorFlow model: neither a GraphDef, SavedModel, "
+                              f"MetaGraphDef nor Keras file (invalid protobuf data at byte {pos})",
+                              path=self.path)
+
+    def fields(self, start: int, end: int):
+        pos = start
+        while pos < end:
+            number, wire, begin, stop = self.header(pos, end)
+            yield number, wire, pos, begin, stop
+            pos = stop
+
+
+def _encode(number: int, payload: bytes) -> bytes:
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def _strip_tensor(r: _Reader, start: int, end: int, node: int, attr: str,
+                  found: list) -> bytes | None:
+    """The TensorProto at [start, end) without its large value field, marked lazy; None when
+    it has nothing to leave out or does not check out (then it is read whole)."""
+    kept, skipped = [], None
+    for number, wire, at, begin, stop in r.fields(start, end):
+        if number in _VALUE_FIELDS and wire == 2 and stop - begin >= LAZY_FIELD:
+            if skipped is not None:
+                return None
+            skipped = (number, begin, stop - begin)
+        else:
+            kept.append(bytes(r.get(at, stop - at)))
+    if skipped is None:
+        return None
+    stripped = b"".join(kept)
+    probe = protos.tensor_pb2.TensorProto.FromString(stripped)
+    number, offset, length = skipped
+    needs = _VALUE_FIELDS[number]
+    size = dtypes.item_size(probe.dtype)
+    shape = probe.tensor_shape
+    if shape.unknown_rank or any(d.size < 0 for d in shape.dim) or size <= 0 or \
+            (needs is not None and probe.dtype != needs) or \
+            length != tensors.element_count(probe) * size:
+        return None   # inconsistent: keep the bytes, so the usual checks report it
+    found.append(Slot(node, attr, number, offset, length, probe.version_number))
+    return stripped + varint(3 << 3) + varint(LAZY_MARK)
+
+
+def _strip_node(r: _Reader, start: int, end: int, node: int, found: list) -> bytes | None:
+    """A NodeDef without the values of its large tensors, or None to read it whole."""
+    parts, changed = [], False
+    for number, wire, at, begin, stop in r.fields(start, end):
+        if number == _ATTR and wire == 2 and stop - begin >= LAZY_FIELD:
+            entry = _strip_attr(r, begin, stop, node, found)
+            if entry is not None:
+                parts.append(_encode(_ATTR, entry))
+                changed = True
+                continue
+        parts.append(bytes(r.get(at, stop - at)))
+    return b"".join(parts) if changed else None
+
+
+def _strip_attr(r: _Reader, start: int, end: int, node: int, found: list) -> bytes | None:
+    key, value, changed = b"", [], False
+    for number, wire, at, begin, stop in r.fields(start, end):
+        if number == 1 and wire == 2:
+            key = bytes(r.get(begin, stop - begin))
+            value.append(bytes(r.get(at, stop - at)))
+        elif number == _ATTR_VALUE and wire == 2 and stop - begin >= LAZY_FIELD:
+            inner = []
+            for n2, w2, at2, b2, s2 in r.fields(begin, stop):
+                tensor = None
+                if n2 == _TENSOR and w2 == 2 and s2 - b2 >= LAZY_FIELD:
+                    tensor = _strip_tensor(r, b2, s2, node, key.decode("utf-8", "replace"),
+                                           found)
+                if tensor is not None:
+                    inner.append(_encode(_TENSOR, tensor))
+                    changed = True
+                else:
+                    inner.append(bytes(r.get(at2, s2 - at2)))
+            value.append(_encode(_ATTR_VALUE, b"".join(inner)))
+        else:
+            value.append(bytes(r.get(at, stop - at)))
+    return b"".join(value) if changed else None
+
+
+def _first_fields(r: _Reader, count: int = 64) -> list:
+    out, pos = [], 0
+    while pos < r.size and len(out) < count:
+        number, wire, _, pos = r.header(pos, r.size)
+        out.append((number, wire))
+    return out
+
+
+def open_lazily(path: str, st) -> tuple | None:
+    """(GraphDef without large tensor values, WeightStore or None) of the binary GraphDef at
+    path; None when its first fields are not a GraphDef's."""
+    from inspector.core.loaders.sniff import graphdef_by_first_fields
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        now = os.fstat(fd)
+        size = now.st_size
+        r = _Reader(fd, size, path)
+        try:
+            first = _first_fields(r)
+        except ModelLoadError:
+            first = []
+        if not graphdef_by_first_fields(first):
+            os.close(fd)
+            return None
+        graph_def = protos.GraphDef()
+        add = graph_def.node.add
+        found: list = []
+        pos = index = 0
+        while pos < size:
+            number, wire, begin, stop = r.header(pos, size)
+            if number == _NODE and wire == 2:
+                piece = None
+                if stop - begin >= LAZY_FIELD:
+                    piece = _strip_node(r, begin, stop, index, found)
+                add().MergeFromString(piece if piece is not None else
+                                      r.get(begin, stop - begin))
+                index += 1
+            elif number in (2, 4) and wire == 2:
+                target = graph_def.library if number == 2 else graph_def.versions
+                target.MergeFromString(r.get(begin, stop - begin))
+            elif number in (3, 5):
+                graph_def.MergeFromString(r.get(pos, stop - pos))
+            else:
+                raise ModelLoadError(f"not a GraphDef: the file holds protobuf data of another "
+                                     f"kind (field {number} at the top level)", path=path)
+            pos = stop
+        store = WeightStore(path, fd, (now.st_size, now.st_mtime_ns), found, r.read_bytes)
+    except BaseException:
+        os.close(fd)
+        raise
+    if not found:
+        store.close()
+        store = None
+    return graph_def, store

@@ -1,0 +1,130 @@
+"""Weights read when someone looks at them: where each large tensor's bytes sit in the model
+file (offset, length), and reading them back on demand.
+
+A lazily opened GraphDef keeps every node and attribute except the bytes of large tensors.
+Such a tensor keeps its dtype and shape and is marked (`LAZY_MARK` in `version_number`), so
+that decoding it without its bytes fails loudly instead of giving zeros (TF's meaning of a
+tensor without values). Reads use pread on a descriptor opened with the model: no memory
+map, so a file truncated by another program gives an error, never a SIGBUS."""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+
+from inspector.core.errors import ModelLoadError
+
+LAZY_MARK = 0x4C617A79   # "Lazy": no TensorProto version TF writes is anywhere near it
+
+# TensorProto fields whose bytes may be left in the file
+TENSOR_CONTENT, FLOAT_VAL, DOUBLE_VAL = 4, 5, 6
+
+
+def is_lazy(tensor_proto) -> bool:
+    return tensor_proto.version_number == LAZY_MARK
+
+
+def varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        bits = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(bits | 0x80)
+        else:
+            out.append(bits)
+            return bytes(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One tensor's values left in the file."""
+
+    node: int        # index of the node in the GraphDef
+    attr: str        # attribute holding the tensor (usually "value")
+    field: int       # TensorProto field the bytes belong to
+    offset: int
+    length: int
+    version: int     # the tensor's own version_number, restored when filled
+
+
+class WeightStore:
+    """The model file's descriptor and the slots of its lazily read tensors."""
+
+    def __init__(self, path: str, fd: int, stamp: tuple, slots: list, scanned: int = 0):
+        self.path, self.stamp = path, tuple(stamp)
+        self._fd = fd
+        self.slots = {(s.node, s.attr): s for s in slots}
+        self.scanned = scanned        # bytes read while opening (structure)
+        self.bytes_read = 0           # bytes of weights read since
+        self.lazy_bytes = sum(s.length for s in slots)
+        self._lock = threading.Lock()
+        self._filled = False
+
+    def __del__(self):
+        self.close()
+
+    def close(self) -> None:
+        fd, self._fd = getattr(self, "_fd", -1), -1
+        if fd >= 0:
+            os.close(fd)
+
+    def __getstate__(self):
+        raise TypeError("a WeightStore holds an open file; send the model's reference instead")
+
+    @property
+    def total_read(self) -> int:
+        return self.scanned + self.bytes_read
+
+    def slot(self, node_index: int, attr: str = "value") -> Slot | None:
+        return self.slots.get((node_index, attr))
+
+    def read(self, slot: Slot) -> bytes:
+        if self._fd < 0:
+            raise ModelLoadError("the model file was closed", path=self.path)
+        st = os.fstat(self._fd)
+        if (st.st_size, st.st_mtime_ns) != self.stamp:
+            raise ModelLoadError("the model file changed on disk since it was opened; open it "
+                                 "again to read its weights", path=self.path)
+        data = os.pread(self._fd, slot.length, slot.offset)
+        if len(data) != slot.length:
+            raise ModelLoadError("the model file is shorter than when it was opened",
+                                 path=self.path)
+        self.bytes_read += len(data)
+        return data
+
+    def fill(self, tensor_proto, slot: Slot) -> None:
+        """Put a slot's bytes back into its (marked) tensor."""
+        data = self.read(slot)
+        if slot.field == TENSOR_CONTENT:
+            tensor_proto.tensor_content = data
+        else:
+            tensor_proto.MergeFromString(varint(slot.field << 3 | 2) + varint(len(data)) + data)
+        tensor_proto.version_number = slot.version
+
+    def full_tensor(self, node_def, node_index: int, attr: str = "value"):
+        """A copy of the node's tensor with its values (the node's own proto is untouched)."""
+        tensor = type(node_def.attr[attr].tensor)()
+        tensor.CopyFrom(node_def.attr[attr].tensor)
+        slot = self.slot(node_index, attr)
+        if slot is not None and is_lazy(tensor):
+            self.fill(tensor, slot)
+        return tensor
+
+    def materialize(self, graph_def) -> None:
+        """Fill every lazy tensor of `graph_def` in place (where TensorFlow needs the graph:
+        the worker and the command line, never the window)."""
+        with self._lock:
+            if self._filled:
+                return
+            for slot in sorted(self.slots.values(), key=lambda s: s.offset):
+                tensor = graph_def.node[slot.node].attr[slot.attr].tensor
+                if is_lazy(tensor):
+                    self.fill(tensor, slot)
+            self._filled = True
+            self.close()
+
+    @property
+    def filled(self) -> bool:
+        return self._filled

@@ -1,0 +1,38 @@
+"""Reads and describes the selected constant's values off the GUI thread (they may still be in
+the model file, and a 16 MB tensor takes longer than a frame to describe); a newer selection
+supersedes the last one."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+
+
+class PropertiesController(QObject):
+    def __init__(self, state, tasks, panel):
+        super().__init__(panel)
+        self.state, self.tasks, self.panel = state, tasks, panel
+        self.described = 0   # descriptions delivered (tests wait on it)
+        panel.tensor_wanted.connect(self.describe)
+
+    def describe(self, const: str) -> None:
+        from inspector.core.analysis.tensor_stats import describe_tensor
+
+        view = self.state.view
+        if view is None:
+            return
+        graph, shown = view.graph, self.panel.shown
+
+        def work(task):
+            return describe_tensor(graph, const, task.cancel)
+
+        def done(described):
+            self.described += 1
+            self.panel.show_tensor(shown, described)
+
+        def failed(exc):
+            self.described += 1
+            self.panel.show_tensor(shown, None)
+            self.state.message.emit(f"Cannot show the values of {const}: "
+                                    f"{getattr(exc, 'message', None) or exc}")
+
+        self.tasks.submit("tensor", work, done, failed, label="Reading values", quiet=True)
