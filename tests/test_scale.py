@@ -138,3 +138,35 @@ def test_the_scale_measurements_run_on_a_100k_node_graph():
     assert max(r["stalls"].values()) < 5.0, r["stalls"]
     assert r["window_peak"] < os.path.getsize(path) / 2 ** 20 + 2000
     assert r["worker_rss"] > 0   # the strip preview ran in the worker
+
+
+def test_a_saved_model_past_2_gb_opens_unfrozen_and_says_why():
+    """Building the 2.5 GB fixture takes ~20 s once (cached after)."""
+    from tests.fixtures.big_saved_model import big_saved_model, can_build
+
+    if not can_build():
+        pytest.skip("needs 10 GB free on the cache's disk to build a 2.5 GB SavedModel")
+    path = big_saved_model()
+    model = load(path)          # asks to freeze, as the app does by default
+    assert not model.frozen
+    assert any("2.5 GB" in n and "2 GB limit" in n and "TensorFlow Lite" in n
+               for n in model.notes), model.notes
+    variables = [n for n in model.graph if n.op == "VarHandleOp"]
+    assert len(variables) == 5
+    from inspector.core.analysis.summary import summarize
+
+    assert summarize(model.graph).variable_parameters == 5 * 128 * 2 ** 20
+
+
+def test_saving_a_graph_past_2_gb_is_refused_before_anything_is_written(tmp_path):
+    from inspector.core.errors import InspectorError
+    from inspector.core.formats.writer import write_graph
+
+    class Huge:   # what a 3 GB GraphDef reports; serializing it is never attempted
+        def ByteSize(self):
+            return 3 * 2 ** 30
+
+    target = tmp_path / "frozen.pb"
+    with pytest.raises(InspectorError, match="over protobuf's 2 GB limit.*TensorFlow Lite"):
+        write_graph(Huge(), str(target))
+    assert not target.exists()

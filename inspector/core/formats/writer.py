@@ -13,6 +13,8 @@ from google.protobuf import text_format
 from inspector.core.errors import InspectorError
 from inspector.core.model import protos
 
+PROTOBUF_LIMIT = 2 ** 31 - 1
+
 _TEMP = re.compile(r"^\..+\.inspector-(\d+)-[^.]+\.tmp$")
 
 
@@ -96,6 +98,11 @@ def _discard(tmp: str | None) -> None:
 def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False,
                 source: str | None = None) -> str:
     check_target(path, force, source)  # before serializing a big graph
+    if not as_text and graph_def.ByteSize() >= PROTOBUF_LIMIT:
+        raise InspectorError(
+            f"the graph would be {graph_def.ByteSize() / 2 ** 30:.1f} GB, over protobuf's 2 GB "
+            "limit for one GraphDef: keep the weights as variables (a SavedModel), convert it "
+            "to TensorFlow Lite, or split the model", path=path)
     data = text_format.MessageToString(graph_def) if as_text else \
         protos.serialize_graph_def(graph_def)
     return atomic_write(path, data, force=force, source=source)

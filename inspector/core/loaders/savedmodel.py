@@ -97,6 +97,11 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
     if not allow_unsafe:
         refuse(saved_model_findings(meta), path, "loading this SavedModel")
     directory = path if os.path.isdir(path) else os.path.dirname(path) or "."
+    too_big = freeze_refusal(directory)
+    if too_big:
+        model = _as_stored(path, meta, signature, tags, size, is_text)
+        model.notes.append(too_big)
+        return model
     try:
         graph_def, inputs, outputs = tensorflow().freeze_saved_model(directory, tags, signature)
     except (ModelLoadError, TensorFlowUnavailable) as exc:  # the graph as stored, explained
@@ -113,6 +118,29 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
     graph, problems = make_graph(graph_def, path)
     return LoadedModel(path, "savedmodel", graph, size, is_text, frozen=True, tags=tags,
                        signature=Signature(signature, inputs, outputs), problems=problems)
+
+
+FREEZE_LIMIT = 2 ** 31 - 1   # one GraphDef, as protobuf serializes it
+
+
+def variables_bytes(directory: str) -> int:
+    """Bytes of a SavedModel's variable values (its variables/variables.data-* shards)."""
+    import glob
+
+    return sum(os.path.getsize(p) for p in
+               glob.glob(os.path.join(glob.escape(directory), "variables", "variables.data-*")))
+
+
+def freeze_refusal(directory: str) -> str | None:
+    """Why freezing this SavedModel is refused before any work starts, or None: its weights
+    would not fit in one GraphDef."""
+    total = variables_bytes(directory)
+    if total < FREEZE_LIMIT:
+        return None
+    return (f"Not frozen: its variables hold {total / 2 ** 30:.1f} GB, and a frozen graph must "
+            "fit in one GraphDef (protobuf's 2 GB limit). This is the graph as stored, with "
+            "the weights kept as variables. To deploy it, keep the variables (serve the "
+            "SavedModel), convert it to TensorFlow Lite, or split the model.")
 
 
 def _why_not_frozen(said: str) -> str:
