@@ -69,6 +69,10 @@ sys.argv = ['graphdef-inspector', 'summarize', sys.argv[1]]
 main()
 """
 
+STARTUP = """
+import inspector.launcher, inspector.cli.main
+"""
+
 TF_IMPORT = """
 import sys, os, json, time
 import tensorflow as tf
@@ -83,6 +87,8 @@ print(json.dumps({"seconds": time.perf_counter() - t}))
 
 def run(small: bool, only: str | None, gui: bool) -> None:
     rows = []
+    _, startup, _ = child(STARTUP)
+    print(f"command-line start-up alone (Python and our imports): {startup:.2f} s")
     for label, path in models(small):
         if only and only not in label:
             continue
@@ -90,7 +96,8 @@ def run(small: bool, only: str | None, gui: bool) -> None:
         parse, _, parse_rss = child(PARSE, path)
         _, summ_wall, summ_rss = child(SUMMARIZE, path)
         row = dict(label=label, size=size, nodes=parse["nodes"], parse=parse["seconds"],
-                   parse_rss=parse_rss, summarize=summ_wall, summarize_rss=summ_rss)
+                   parse_rss=parse_rss, summarize=summ_wall, summarize_rss=summ_rss,
+                   startup=startup)
         if gui:
             app, _, _ = child(f"import sys; sys.path.insert(0, {ROOT!r}); "
                               "from bench.scale_app import main; main()", path)
@@ -99,8 +106,9 @@ def run(small: bool, only: str | None, gui: bool) -> None:
         rows.append(row)
         report(row)
     print()
-    print("per node beyond the parse (summarize, us): " + ", ".join(
-        f"{r['label']}: {1e6 * (r['summarize'] - r['parse']) / r['nodes']:.1f}" for r in rows))
+    print("per node beyond start-up and the parse (summarize, us): " + ", ".join(
+        f"{r['label']}: {1e6 * (r['summarize'] - r['startup'] - r['parse']) / r['nodes']:.1f}"
+        for r in rows))
     if gui:
         print("per node, first picture (us): " + ", ".join(
             f"{r['label']}: {1e6 * r['first'] / r['nodes']:.1f}" for r in rows))

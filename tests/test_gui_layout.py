@@ -46,8 +46,9 @@ def test_the_default_size_fits_the_screen(screen, expect):
     assert fitting_size(None) == (1500, 1000)
 
 
-def tall_graph(path, n=400):
-    """A chain without name scopes: as tall as graphs get."""
+def tall_graph(path, n=380):
+    """A chain without name scopes, drawn flat: as tall as graphs get (from 400 nodes in one
+    scope the view groups them, see core/view/grouping.py)."""
     g = protos.GraphDef()
     g.node.add(name="input", op="Placeholder").attr["dtype"].type = 1
     for i in range(n):
