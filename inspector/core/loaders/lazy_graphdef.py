@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.loaders.sniff import varint_at
 from inspector.core.model import dtypes, protos, tensors
 from inspector.core.model.weights import (
     DOUBLE_VAL,
@@ -59,30 +60,14 @@ class _Reader:
         """(field number, wire type, payload start, payload end) of the field at pos."""
         i = self.window(pos, min(20, limit - pos))
         buf, start = self.buf, i
-        key = shift = 0
-        while True:
-            b = buf[i]
-            i += 1
-            key |= (b & 0x7F) << shift
-            if b < 0x80:
-                break
-            shift += 7
-            if shift > 63 or i >= len(buf):
-                raise self._invalid(pos)
-        number, wire = key >> 3, key & 7
+        try:
+            key, i = varint_at(buf, i)
+            number, wire = key >> 3, key & 7
+            if wire == 2:
+                length, i = varint_at(buf, i)
+        except (EOFError, ValueError):
+            raise self._invalid(pos) from None
         if wire == 2:
-            length = shift = 0
-            while True:
-                if i >= len(buf):
-                    raise self._invalid(pos)
-                b = buf[i]
-                i += 1
-                length |= (b & 0x7F) << shift
-                if b < 0x80:
-                    break
-                shift += 7
-                if shift > 63:
-                    raise self._invalid(pos)
             begin = pos + i - start
             end = begin + length
         elif wire == 0:

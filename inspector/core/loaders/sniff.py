@@ -88,7 +88,7 @@ def sniff_text(data: bytes, path: str) -> str:
     return kind
 
 
-def _varint(data: bytes, pos: int) -> tuple[int, int]:
+def varint_at(data: bytes, pos: int) -> tuple[int, int]:
     result = shift = 0
     while True:
         if pos >= len(data):
@@ -110,15 +110,15 @@ def top_level_fields(data: bytes, path: str) -> list[tuple[int, int, int, int, i
     try:
         while pos < len(data):
             at = pos
-            key, pos = _varint(data, pos)
+            key, pos = varint_at(data, pos)
             number, wire = key >> 3, key & 7
             if number == 0:
                 raise ValueError(at)
             if wire == 0:
-                _, end = _varint(data, pos)
+                _, end = varint_at(data, pos)
                 fields.append((number, wire, pos, end, at))
             elif wire == 2:
-                length, pos = _varint(data, pos)
+                length, pos = varint_at(data, pos)
                 end = pos + length
                 if end > len(data):
                     raise ModelLoadError(

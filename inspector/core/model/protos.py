@@ -49,7 +49,8 @@ MetaGraphDef = meta_graph_pb2.MetaGraphDef
 NodeDef = node_def_pb2.NodeDef
 
 
-def _varint(n: int) -> bytes:
+def varint(n: int) -> bytes:
+    """Protobuf's base-128 varint encoding of n (int64 two's complement when negative)."""
     n &= (1 << 64) - 1  # negative int64s are ten-byte two's complement varints
     out = bytearray()
     while True:
@@ -83,7 +84,7 @@ def serialize_graph_def(graph_def) -> bytes:
     parts = []
     for node in graph_def.node:
         data = node.SerializeToString(deterministic=True)
-        parts += [b"\x0a", _varint(len(data)), data]
+        parts += [b"\x0a", varint(len(data)), data]
     parts.append(_other_fields(graph_def))
     return b"".join(parts)
 
@@ -94,5 +95,5 @@ def graph_def_size(graph_def) -> int:
     total = 0
     for node in graph_def.node:
         n = node.ByteSize()
-        total += 1 + len(_varint(n)) + n
+        total += 1 + len(varint(n)) + n
     return total + len(_other_fields(graph_def))

@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.model.protos import varint
 
 LAZY_MARK = 0x4C617A79   # "Lazy": no TensorProto version TF writes is anywhere near it
 
@@ -23,18 +24,6 @@ TENSOR_CONTENT, FLOAT_VAL, DOUBLE_VAL = 4, 5, 6
 
 def is_lazy(tensor_proto) -> bool:
     return tensor_proto.version_number == LAZY_MARK
-
-
-def varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        bits = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(bits | 0x80)
-        else:
-            out.append(bits)
-            return bytes(out)
 
 
 @dataclass(frozen=True, slots=True)
