@@ -24,6 +24,7 @@ from inspector.core.model.weights import (
 
 LAZY_ABOVE = 4 * 2 ** 20      # binary GraphDefs at least this big are opened lazily
 LAZY_FIELD = 8 * 2 ** 10      # tensor values at least this big stay in the file
+MID_NODE = 2 ** 20            # nodes smaller than this are parsed whole, then stripped
 SMALL_READ, BIG_READ = 16 * 2 ** 10, 4 * 2 ** 20
 _NODE, _ATTR, _ATTR_VALUE, _TENSOR = 1, 5, 2, 8
 _VALUE_FIELDS = {TENSOR_CONTENT: None, FLOAT_VAL: 1, DOUBLE_VAL: 2}  # field -> dtype it needs
@@ -42,7 +43,7 @@ class _Reader:
         end = self.base + len(self.buf)
         if self.base <= pos and pos + need <= end:
             return pos - self.base
-        self.chunk = min(self.chunk * 2, BIG_READ) if pos == end else SMALL_READ
+        self.chunk = min(self.chunk * 2, BIG_READ) if self.base <= pos <= end else SMALL_READ
         want = min(max(need, self.chunk), self.size - pos)
         self.buf = os.pread(self.fd, want, pos)
         self.base = pos
@@ -170,6 +171,114 @@ def _strip_attr(r: _Reader, start: int, end: int, node: int, found: list) -> byt
     return b"".join(value) if changed else None
 
 
+def _place(raw: bytes, content: bytes) -> int:
+    """Where content sits in raw. Any place holding the same bytes will do; a short prefix
+    search then one comparison is much cheaper than searching for the whole value."""
+    head, at = content[:32], -1
+    for _ in range(8):
+        at = raw.find(head, at + 1)
+        if at < 0 or raw[at:at + len(content)] == content:
+            return at
+    return raw.find(content)
+
+
+def _strip_parsed(node, raw: bytes, begin: int, index: int, found: list) -> bool:
+    """Leave out the large tensor_content values of a NodeDef parsed from raw (which starts at
+    file offset begin); False when it holds a large value of another kind (then the field
+    walk decides)."""
+    slots = []
+    for key, value in node.attr.items():
+        if value.WhichOneof("value") != "tensor":
+            continue
+        tensor = value.tensor
+        if (len(tensor.float_val) * 4 >= LAZY_FIELD or len(tensor.double_val) * 8 >= LAZY_FIELD
+                or len(tensor.tensor_content) >= LAZY_FIELD and tensor.float_val):
+            return False
+        content = tensor.tensor_content
+        if len(content) < LAZY_FIELD:
+            continue
+        size = dtypes.item_size(tensor.dtype)
+        shape = tensor.tensor_shape
+        if shape.unknown_rank or any(d.size < 0 for d in shape.dim) or size <= 0 or \
+                len(content) != tensors.element_count(tensor) * size:
+            continue     # inconsistent: keep the bytes, so the usual checks report it
+        at = _place(raw, content)
+        slots.append((tensor, Slot(index, key, TENSOR_CONTENT, begin + at, len(content),
+                                   tensor.version_number)))
+    for tensor, slot in slots:
+        tensor.ClearField("tensor_content")
+        tensor.version_number = LAZY_MARK
+        found.append(slot)
+    return True
+
+
+def _read_fields(r: _Reader, graph_def, found: list) -> None:
+    """Fill graph_def from the file: runs of small nodes go to protobuf's parser in one call;
+    nodes holding large values are parsed one by one and their values left in the file."""
+    size, pos, index = r.size, 0, 0
+    run = [0, 0]        # pending small nodes [start, end), always inside the window
+
+    def flush():
+        if run[1] > run[0]:
+            graph_def.MergeFromString(r.get(run[0], run[1] - run[0]))
+        run[0] = run[1] = pos
+
+    while pos < size:
+        buf, i = r.buf, pos - r.base
+        if not 0 <= i <= len(buf) - 20:
+            flush()
+            number, wire, begin, stop = r.header(pos, size)
+        elif buf[i] == 0x0A:      # a node: the common case, decoded here for speed
+            length = buf[i + 1]
+            if length < 0x80:
+                j = i + 2
+            elif buf[i + 2] < 0x80:
+                length, j = (length & 0x7F) | buf[i + 2] << 7, i + 3
+            else:
+                length, j = varint_at(buf, i + 1)
+            number, wire, begin = _NODE, 2, pos + j - i
+            stop = begin + length
+            if stop > size:
+                number, wire, begin, stop = r.header(pos, size)   # reports the truncation
+        else:
+            number, wire, begin, stop = r.header(pos, size)
+        if number == _NODE and wire == 2 and stop - begin < LAZY_FIELD:
+            if stop > r.base + len(r.buf):
+                flush()
+                r.window(pos, stop - pos)
+            if run[1] != pos:
+                run[0] = pos
+            run[1] = stop
+            index += 1
+        elif number == _NODE and wire == 2:
+            flush()
+            node = None
+            if stop - begin < MID_NODE:
+                raw = bytes(r.get(begin, stop - begin))
+                node = protos.NodeDef.FromString(raw)
+                if not _strip_parsed(node, raw, begin, index, found):
+                    node = None
+            if node is not None:
+                graph_def.node.append(node)
+            else:
+                piece = _strip_node(r, begin, stop, index, found)
+                graph_def.node.add().MergeFromString(
+                    piece if piece is not None else r.get(begin, stop - begin))
+            index += 1
+        elif number in (2, 4) and wire == 2:
+            flush()
+            target = graph_def.library if number == 2 else graph_def.versions
+            target.MergeFromString(r.get(begin, stop - begin))
+        elif number in (3, 5):
+            flush()
+            graph_def.MergeFromString(r.get(pos, stop - pos))
+        else:
+            raise ModelLoadError(f"not a GraphDef: the file holds protobuf data of another "
+                                 f"kind (field {number} at the top level)", path=r.path)
+        pos = stop
+    flush()
+
+
 def _first_fields(r: _Reader, count: int = 64) -> list:
     out, pos = [], 0
     while pos < r.size and len(out) < count:
@@ -196,27 +305,8 @@ def open_lazily(path: str, st) -> tuple | None:
             os.close(fd)
             return None
         graph_def = protos.GraphDef()
-        add = graph_def.node.add
         found: list = []
-        pos = index = 0
-        while pos < size:
-            number, wire, begin, stop = r.header(pos, size)
-            if number == _NODE and wire == 2:
-                piece = None
-                if stop - begin >= LAZY_FIELD:
-                    piece = _strip_node(r, begin, stop, index, found)
-                add().MergeFromString(piece if piece is not None else
-                                      r.get(begin, stop - begin))
-                index += 1
-            elif number in (2, 4) and wire == 2:
-                target = graph_def.library if number == 2 else graph_def.versions
-                target.MergeFromString(r.get(begin, stop - begin))
-            elif number in (3, 5):
-                graph_def.MergeFromString(r.get(pos, stop - pos))
-            else:
-                raise ModelLoadError(f"not a GraphDef: the file holds protobuf data of another "
-                                     f"kind (field {number} at the top level)", path=path)
-            pos = stop
+        _read_fields(r, graph_def, found)
         store = WeightStore(path, fd, (now.st_size, now.st_mtime_ns), found, r.read_bytes)
     except BaseException:
         os.close(fd)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from inspector.core.model import attrs as attr_codec
 from inspector.core.model.protos import graph_pb2
 
 
-@dataclass(frozen=True, slots=True)
-class InputRef:
+class InputRef(NamedTuple):
     """One entry of NodeDef.input: `name`, `name:port` or `^name`."""
 
     node: str
@@ -56,8 +55,7 @@ def node_name_from_input(text: str) -> str:
     return (text[1:] if text.startswith("^") else text).split(":", 1)[0]
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(NamedTuple):
     src: str
     src_port: int
     dst: str
@@ -65,17 +63,32 @@ class Edge:
     control: bool
 
 
+def _parse_inputs(texts, odd: list) -> tuple:
+    """Parsed NodeDef inputs; texts that need the full syntax check are added to odd (a plain
+    non-empty name without ':' or '^' is always well formed)."""
+    out = []
+    for text in texts:
+        if not text or ":" in text or "^" in text:
+            odd.append(text)
+            out.append(parse_input(text))
+        else:
+            out.append(InputRef(text, 0, False))
+    return tuple(out)
+
+
 class Node:
     """A view of one NodeDef with its inputs parsed."""
 
     __slots__ = ("index", "proto", "name", "op", "inputs")
 
-    def __init__(self, index: int, proto):
+    def __init__(self, index: int, proto, odd_inputs: list | None = None):
         self.index = index
         self.proto = proto
         self.name = proto.name
         self.op = proto.op
-        self.inputs = tuple(parse_input(s) for s in proto.input)
+        texts = proto.input
+        self.inputs = _parse_inputs(texts, [] if odd_inputs is None else odd_inputs) \
+            if texts else ()
 
     @property
     def device(self) -> str:
@@ -146,26 +159,39 @@ class Graph:
         self.structure = graph_def
         self.weights = weights
         self.name = name
-        self.nodes = [Node(i, n) for i, n in enumerate(graph_def.node)]
+        odd: list = []
+        self.nodes = nodes = []
+        for i, proto in enumerate(graph_def.node):
+            before = len(odd)
+            nodes.append(Node(i, proto, odd))
+            if len(odd) > before:
+                bad = [t for t in odd[before:] if not INPUT_SYNTAX.match(t)]
+                del odd[before:]
+                odd.extend((proto.name, t) for t in bad)
+        self.malformed_inputs: list[tuple[str, str]] = odd
         self._by_name: dict[str, Node] = {}
+        by_name = self._by_name
         self.duplicate_names: list[str] = []
-        for node in self.nodes:
-            if node.name in self._by_name:
+        for node in nodes:
+            if node.name in by_name:
                 self.duplicate_names.append(node.name)
             else:
-                self._by_name[node.name] = node
+                by_name[node.name] = node
         self._consumers: dict[str, list[Edge]] = {}
+        consumers = self._consumers
         self.dangling_inputs: list[tuple[str, str]] = []
-        self.malformed_inputs: list[tuple[str, str]] = []
-        for node in self.nodes:
-            for text in node.proto.input:
-                if not INPUT_SYNTAX.match(text):
-                    self.malformed_inputs.append((node.name, text))
+        for node in nodes:
+            name = node.name
             for k, ref in enumerate(node.inputs):
-                if ref.node not in self._by_name:
-                    self.dangling_inputs.append((node.name, ref.node))
-                edge = Edge(ref.node, ref.port, node.name, k, ref.control)
-                self._consumers.setdefault(ref.node, []).append(edge)
+                src = ref.node
+                if src not in by_name:
+                    self.dangling_inputs.append((name, src))
+                edge = Edge(src, ref.port, name, k, ref.control)
+                edges = consumers.get(src)
+                if edges is None:
+                    consumers[src] = [edge]
+                else:
+                    edges.append(edge)
         self._scope_root: Scope | None = None
 
     @property
