@@ -80,6 +80,24 @@ def shape_of(node: Node) -> str:
     return ""
 
 
+def port_dtype_shape(node: Node, port: int) -> tuple[str, str]:
+    """dtype and declared shape of one output of a node (ports past 0 of multi-output ops
+    from their `Tout`/`output_types` list and `_output_shapes`)."""
+    dtype = dtype_of(node) if port == 0 else ""
+    shape = shape_of(node) if port == 0 else ""
+    for key in ("Tout", "output_types", "T"):
+        if not dtype and node.has_attr(key):
+            types = node.proto.attr[key].list.type
+            if port < len(types):
+                dtype = dtype_name(types[port])
+                break
+    if port and node.has_attr("_output_shapes"):
+        shapes = node.proto.attr["_output_shapes"].list.shape
+        if port < len(shapes):
+            shape = tensors.format_shape(tensors.shape_dims(shapes[port]))
+    return dtype, shape
+
+
 def const_source(graph: Graph, name: str):
     """The Const behind a node that is a Const or a Const->Identity pair, else None."""
     node = graph.get(name)
@@ -134,17 +152,25 @@ def _variable_candidates(graph: Graph) -> tuple[list, int]:
 
 def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
     likely, unlikely = [], []
-    known_nodes = {k.split(":")[0]: k for k in known}
-    for node in graph:
-        if graph.consumers(node.name) and node.name not in known_nodes:
+    known_nodes = set()
+    for tensor in known:     # one row per signature tensor, even when they share a node
+        name, _, port = tensor.partition(":")
+        node = graph.get(name)
+        if node is None:
             continue
-        if node.op in UNLIKELY_OUTPUT_OPS and node.name not in known_nodes:
+        known_nodes.add(name)
+        port = int(port) if port.isdigit() else 0
+        dtype, shape = port_dtype_shape(node, port)
+        likely.append(Candidate(name if port == 0 else f"{name}:{port}", node.op, dtype, shape,
+                                f"signature output ({tensor})", 120))
+    for node in graph:
+        if graph.consumers(node.name) or node.name in known_nodes:
+            continue
+        if node.op in UNLIKELY_OUTPUT_OPS:
             continue
         cand = Candidate(node.name, node.op, dtype_of(node), shape_of(node))
         role = op_categories.training_role(node.name, node.op)
-        if node.name in known_nodes:
-            cand.reason, cand.score = f"signature output ({known_nodes[node.name]})", 120
-        elif role:
+        if role:
             cand.reason, cand.score = f"no consumers, but a {role} op ({node.op})", 10
             unlikely.append(cand)
             continue

@@ -140,6 +140,12 @@ def _load_lazily(path: str, st) -> LoadedModel | None:
 def _load(path: str, st, *, freeze, tags, signature, checkpoint, outputs,
           allow_unsafe) -> LoadedModel:
     if stat.S_ISDIR(st.st_mode):
+        from inspector.core.loaders.tfjs import load_tfjs, model_json_in
+
+        tfjs = model_json_in(path)
+        if tfjs and not any(os.path.exists(os.path.join(path, n))
+                            for n in ("saved_model.pb", "saved_model.pbtxt")):
+            return load_tfjs(tfjs, os.path.getsize(tfjs))
         model_file = sniffing.saved_model_file(path)
         data = read_bytes(model_file)
         kind, is_text = sniffing.SAVEDMODEL, sniffing.looks_like_text(data)
@@ -151,6 +157,9 @@ def _load(path: str, st, *, freeze, tags, signature, checkpoint, outputs,
             model = _load_lazily(path, st)
             if model is not None:
                 return model
+        if kind == sniffing.TFJS:
+            from inspector.core.loaders.tfjs import load_tfjs
+            return load_tfjs(path, st.st_size)
         data = None if kind in (sniffing.KERAS_H5, sniffing.KERAS_ZIP) else read_bytes(path)
         if data is not None:
             kind, is_text = sniffing.sniff(path, data)

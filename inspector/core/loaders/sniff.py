@@ -7,8 +7,8 @@ import re
 
 from inspector.core.errors import ModelLoadError
 
-GRAPHDEF, METAGRAPH, SAVEDMODEL, KERAS_H5, KERAS_ZIP = (
-    "graphdef", "metagraph", "savedmodel", "keras-h5", "keras-zip")
+GRAPHDEF, METAGRAPH, SAVEDMODEL, KERAS_H5, KERAS_ZIP, TFJS = (
+    "graphdef", "metagraph", "savedmodel", "keras-h5", "keras-zip", "tfjs")
 
 _TEXT_FIELDS = {
     "node": GRAPHDEF, "library": GRAPHDEF, "versions": GRAPHDEF, "version": GRAPHDEF,
@@ -190,16 +190,39 @@ def sniff_head(path: str, head: bytes) -> tuple[str, bool]:
         return KERAS_H5, False
     if head.startswith(b"PK\x03\x04"):
         return KERAS_ZIP, False
+    from inspector.core.loaders.tfjs import looks_like_tfjs
+
+    if looks_like_tfjs(head):
+        return TFJS, True
+    refuse_foreign(path, head)
     return GRAPHDEF, False
+
+
+def refuse_foreign(path: str, head: bytes) -> None:
+    """One clear line for model files we recognise but do not open as a TensorFlow graph."""
+    name = os.path.basename(path)
+    if head[4:8] in (b"TFL3", b"TFL2"):
+        raise ModelLoadError("this is a TensorFlow Lite model (.tflite FlatBuffer), not a "
+                             "TensorFlow graph: open the model it was converted from", path=path)
+    if name.endswith(".onnx"):
+        raise ModelLoadError("this is an ONNX model, not a TensorFlow graph", path=path)
+    if name.endswith(".mlmodel"):
+        raise ModelLoadError("this is a Core ML model, not a TensorFlow graph", path=path)
+    stem = name[:-len(".index")] if name.endswith(".index") else None
+    if re.search(r"\.data-\d{5}-of-\d{5}$", name) or (stem is not None and os.path.exists(
+            os.path.join(os.path.dirname(path), stem + ".data-00000-of-00001"))):
+        raise ModelLoadError("this is part of a TensorFlow checkpoint (variable values only, "
+                             "no graph): open the .meta file or SavedModel it belongs to",
+                             path=path)
 
 
 def sniff(path: str, data: bytes | None) -> tuple[str, bool]:
     """Kind of model at path and whether it is text. `data` is the file's bytes."""
     if data is None:
         return SAVEDMODEL, False
-    kind, _ = sniff_head(path, data[:16])
+    kind, _ = sniff_head(path, data[:65536])
     if kind != GRAPHDEF:
-        return kind, False
+        return kind, kind == TFJS
     problem = text_encoding_problem(data[:65536])
     if problem and (data.startswith((b"\xff\xfe", b"\xfe\xff")) or _mostly_text(data) or
                     _mostly_text(data[:8192].replace(b"\x00", b""))):
