@@ -25,8 +25,8 @@ def _add_load_args(p: argparse.ArgumentParser) -> None:
                         "(default: the bundled demo model)")
     p.add_argument("--signature", help="SavedModel signature to freeze (default serving_default)")
     p.add_argument("--tags", help="SavedModel MetaGraph tags, comma separated")
-    p.add_argument("--checkpoint", help="checkpoint prefix to freeze a .meta with")
-    p.add_argument("--freeze_outputs", help="output node names for freezing a .meta")
+    p.add_argument("--checkpoint", help="checkpoint to freeze a .meta with: its prefix, or the folder holding it")
+    p.add_argument("--freeze_outputs", help="output node names for freezing a .meta (default: the likely outputs)")
     p.add_argument("--no-freeze", action="store_true",
                    help="show a SavedModel's raw graph instead of freezing a signature")
     p.add_argument("--allow_io", action="store_true",
@@ -35,9 +35,9 @@ def _add_load_args(p: argparse.ArgumentParser) -> None:
 
 
 def _load(args):
-    from inspector.core.loaders import load
+    from inspector.core.app.opening import open_model
 
-    model = load(args.model, freeze=not args.no_freeze, tags=_split(args.tags) or None,
+    model = open_model(args.model, freeze=not args.no_freeze, tags=_split(args.tags) or None,
                  signature=args.signature, checkpoint=args.checkpoint,
                  outputs=_split(args.freeze_outputs) or None, allow_unsafe=args.allow_io)
     for note in model.notes:

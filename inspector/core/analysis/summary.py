@@ -22,6 +22,10 @@ FINAL_OPS = {"Softmax": "class probabilities", "Sigmoid": "probabilities",
              "LogSoftmax": "log-probabilities", "ArgMax": "class index", "TopKV2": "top-k classes"}
 
 
+_COND_LEFTOVERS = {"switch_t", "switch_f", "pred_id"}
+_REAL_DTYPES = {"float", "half", "double", "bfloat16", "complex64", "complex128"}
+
+
 @dataclass
 class Candidate:
     """A proposed input, output or variable, with why it was proposed."""
@@ -185,11 +189,38 @@ def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
                 cand.reason, cand.score = f"no consumers, {node.op} (a leftover shape query)", 25
             elif op_categories.category(node.op) in ("control", "variable", "io"):
                 cand.reason, cand.score = f"no consumers, {node.op} (bookkeeping?)", 30
+            elif node.op == "Identity" and node.name.rpartition("/")[2] in _COND_LEFTOVERS:
+                cand.reason, cand.score = "no consumers, a tf.cond leftover (Identity)", 20
+            elif _metric_behind(graph, node):
+                cand.reason = f"no consumers, a training metric ({_metric_behind(graph, node)})"
+                cand.score = 15
+            elif cand.dtype and cand.dtype not in _REAL_DTYPES:
+                cand.reason, cand.score = f"no consumers, {node.op} ({cand.dtype}: a count or " \
+                                          "index rather than a result?)", 50
             else:
                 cand.reason, cand.score = f"no consumers, {node.op}", 70
         likely.append(cand)
     likely.sort(key=lambda c: -c.score)
     return likely, unlikely
+
+
+_METRIC_OPS = {"EditDistance", "InTopK", "InTopKV2", "CTCLoss", "CTCLossV2",
+               "SparseSoftmaxCrossEntropyWithLogits", "SoftmaxCrossEntropyWithLogits"}
+_PASS_THROUGH = {"Identity", "Pack", "Mean", "Cast", "Reshape", "Squeeze", "ExpandDims",
+                 "Sum", "Sub", "Mul", "RealDiv", "Div", "Add", "AddV2"}
+
+
+def _metric_behind(graph: Graph, node: Node) -> str:
+    """The op type of an accuracy/error metric or loss a few simple ops above node, or ''."""
+    frontier, seen = [node], 0
+    while frontier and seen < 12:
+        here = frontier.pop()
+        seen += 1
+        if here.op in _METRIC_OPS:
+            return here.op
+        if here.op in _PASS_THROUGH or here is node:
+            frontier.extend(n for n in (graph.get(i.node) for i in here.data_inputs) if n)
+    return ""
 
 
 def _final_op_behind(graph: Graph, node: Node) -> Node | None:
@@ -240,6 +271,13 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
         out.append(cand)
     out.sort(key=lambda c: -c.score)
     return out
+
+
+def likely_outputs(graph: Graph) -> list:
+    """The top-ranked output suggestions (what freezing uses when no outputs are given)."""
+    ranked, _ = _output_candidates(graph, [])
+    top = max((c.score for c in ranked), default=0)
+    return [c.name for c in ranked if c.score == top and top >= 70]
 
 
 def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = ()) -> Summary:

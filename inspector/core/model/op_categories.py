@@ -83,6 +83,13 @@ FILE_OR_NETWORK_OPS = SAVER_OPS | {"ReadFile", "WriteFile", "MatchingFiles", "Wh
                                    "TextLineDatasetV2", "SummaryWriter"}
 
 
+# scopes TF1 optimizers and schedules create (`w/Adam/read`, `PiecewiseConstant/case/...`)
+_SLOT_SCOPES = {"adam", "adam_1", "momentum", "rmsprop", "rmsprop_1", "adagrad", "adadelta",
+                "adadelta_1", "ftrl", "ftrl_1", "exponentialmovingaverage"}
+_SCHEDULE_SCOPES = {"piecewiseconstant", "exponentialdecay", "polynomialdecay",
+                    "cosinedecay", "inversetimedecay", "naturalexpdecay"}
+
+
 def training_role(name: str, op: str) -> str | None:
     """Why a node exists only for training (gradients, optimizer, ...), or None."""
     if op in SUMMARY_OPS:
@@ -95,8 +102,14 @@ def training_role(name: str, op: str) -> str | None:
         return "optimizer"
     if name.startswith("gradients/") or "/gradients/" in name or op.endswith("Grad"):
         return "gradients"
-    if any("loss" in part or "xentropy" in part for part in name.lower().split("/")[:-1]):
+    parts = name.lower().split("/")
+    if any("loss" in part or "xentropy" in part for part in parts[:-1]) or \
+            parts[-1] in ("total_loss", "loss"):
         return "loss"
+    if any(p in _SLOT_SCOPES for p in parts[:-1]):
+        return "optimizer slot"
+    if parts[0] in _SCHEDULE_SCOPES or parts[0].startswith(("global_step", "learning_rate")):
+        return "learning-rate schedule"
     if op in INIT_OPS or name == "init" or name.endswith("/Initializer") or "/Assign" in name:
         return "initializer"
     return None

@@ -1,5 +1,6 @@
 """Freezing: SavedModel signatures, Keras files and .meta + checkpoint into one GraphDef with
-variables as constants (loading checks happen before these are called, in the loaders)."""
+variables as constants (loading checks happen before these are called, in the loaders);
+.meta + checkpoint is in checkpoint_freeze."""
 
 from __future__ import annotations
 
@@ -79,32 +80,3 @@ def freeze_keras(path: str):
     except Exception as exc:
         raise ModelLoadError(f"cannot load Keras model: {first_line(exc)}", path=path) from None
     return graph_def, inputs, outputs
-
-
-@serialized
-def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: str):
-    """What freeze_graph does: restore the checkpoint, turn variables into constants."""
-    t = tf()
-    v1 = t.compat.v1
-    try:
-        meta = v1.MetaGraphDef.FromString(meta_bytes)
-        graph = t.Graph()
-        with graph.as_default(), v1.Session(graph=graph) as sess:
-            saver = v1.train.import_meta_graph(meta, clear_devices=True)
-            if saver is None:
-                raise ValueError("the MetaGraph has no saver, so no checkpoint can be restored")
-            saver.restore(sess, checkpoint)
-            missing = [o for o in outputs if o.split(":")[0] not in
-                       {op.name for op in graph.get_operations()}]
-            if missing:
-                raise ValueError(f"output node '{missing[0]}' is not in the graph")
-            from tensorflow.python.framework.convert_to_constants import (
-                convert_variables_to_constants_from_session_graph,
-            )
-
-            frozen = convert_variables_to_constants_from_session_graph(
-                sess, graph.as_graph_def(), [o.split(":")[0] for o in outputs])
-    except Exception as exc:
-        raise ModelLoadError(f"cannot freeze with checkpoint '{checkpoint}': {first_line(exc)}",
-                             path=path) from None
-    return to_ours(frozen)

@@ -1,0 +1,146 @@
+"""Freezing a MetaGraphDef with a checkpoint the way freeze_graph meant it, without running
+anything from the model: keep only what the outputs need, read each variable's value from the
+checkpoint (TensorFlow's checkpoint reader) and put it in as a constant.
+
+Not running the model's saver also means that training-only parts (gradients, optimizer
+slots) never have to import: a stale `_output_shapes` on a gradient node, which stops TF's own
+`import_meta_graph`, does not matter here. `_output_shapes` are dropped from the kept nodes
+too: they are hints written by the TF that saved the graph, and TensorFlow checks them."""
+
+from __future__ import annotations
+
+from inspector.core.errors import ModelLoadError
+from inspector.core.model.graph import node_name_from_input
+from inspector.core.tf.runtime import first_line, serialized, tf, to_ours
+
+REF_VARIABLES = {"VariableV2", "Variable"}
+RESOURCE_VARIABLES = {"VarHandleOp"}
+_ASSIGNS = {"Assign", "AssignVariableOp"}
+
+
+def checkpoint_keys(graph_def) -> dict:
+    """variable node -> its key in the checkpoint, from the saver's restore ops (Assign of
+    RestoreV2:k to the variable, key = tensor_names[k]); variables not found there are keyed
+    by their own name, which is what tf.compat.v1.train.Saver writes by default."""
+    import numpy as np
+
+    t = tf()
+    nodes = {n.name: n for n in graph_def.node}
+    names = {}
+    for node in graph_def.node:
+        if node.op in ("RestoreV2", "Restore") and len(node.input) >= 2:
+            source = nodes.get(node_name_from_input(node.input[1]))
+            if source is not None and source.op == "Const":
+                names[node.name] = [x.decode() if isinstance(x, bytes) else str(x) for x in
+                                    np.ravel(t.make_ndarray(source.attr["value"].tensor))]
+    keys = {}
+    for node in graph_def.node:
+        if node.op not in _ASSIGNS or len(node.input) < 2:
+            continue
+        value, port = node.input[1], 0
+        source = nodes.get(node_name_from_input(value))
+        while source is not None and source.op == "Identity" and source.input:
+            value = source.input[0]
+            source = nodes.get(node_name_from_input(value))
+        if source is None or source.name not in names:
+            continue
+        if ":" in value:
+            port = int(value.rsplit(":", 1)[1] or 0)
+        if port < len(names[source.name]):
+            keys[node_name_from_input(node.input[0])] = names[source.name][port]
+    return keys
+
+
+@serialized
+def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: str):
+    """GraphDef of what `outputs` need in a .meta, with the checkpoint's variable values as
+    constants; checked by importing it into TensorFlow."""
+    t = tf()
+    v1 = t.compat.v1
+    try:
+        meta = v1.MetaGraphDef.FromString(meta_bytes)
+        graph_def = meta.graph_def
+        present = {n.name for n in graph_def.node}
+        names = [node_name_from_input(o) for o in outputs]
+        missing = [o for o in names if o not in present]
+        if missing:
+            raise ValueError(f"output node '{missing[0]}' is not in the graph")
+        keys = checkpoint_keys(graph_def)
+        kept = v1.graph_util.extract_sub_graph(graph_def, names)
+        reader = v1.train.NewCheckpointReader(checkpoint)
+        frozen = _with_constants(kept, keys, reader)
+        with t.Graph().as_default():
+            t.graph_util.import_graph_def(frozen, name="")
+    except ModelLoadError:
+        raise
+    except Exception as exc:  # TF raises many types; report one line
+        raise ModelLoadError(f"cannot freeze with checkpoint '{checkpoint}': {first_line(exc)}",
+                             path=path) from None
+    return to_ours(frozen)
+
+
+def _with_constants(graph_def, keys: dict, reader):
+    t = tf()
+    out = type(graph_def)()
+    out.versions.CopyFrom(graph_def.versions)
+    out.library.CopyFrom(graph_def.library)
+    resources = {}
+    for node in graph_def.node:
+        new = out.node.add()
+        new.CopyFrom(node)
+        new.attr.pop("_output_shapes", None)
+        if node.op in REF_VARIABLES or node.op in RESOURCE_VARIABLES:
+            key = keys.get(node.name, node.name)
+            if not reader.has_tensor(key):
+                raise ValueError(f"variable '{node.name}' is not in the checkpoint")
+            value = reader.get_tensor(key)
+            dtype = t.dtypes.as_dtype(node.attr["dtype"].type).base_dtype
+            new.ClearField("attr")
+            new.ClearField("input")
+            new.op = "Const"
+            new.attr["dtype"].type = dtype.as_datatype_enum
+            new.attr["value"].tensor.CopyFrom(t.make_tensor_proto(value, dtype=dtype))
+            if node.op in RESOURCE_VARIABLES:
+                resources[node.name] = dtype
+        elif node.op == "ReadVariableOp" and node_name_from_input(node.input[0]) in resources:
+            dtype = resources[node_name_from_input(node.input[0])]
+            new.op = "Identity"
+            new.attr.clear()
+            new.attr["T"].type = dtype.as_datatype_enum
+    _unref(out, {n.name for n in out.node if n.op == "Const"})
+    for node in out.node:   # anything else still using a resource handle cannot run
+        for inp in node.input:
+            if not inp.startswith("^") and node_name_from_input(inp) in resources and \
+                    node.op != "Identity":
+                raise ValueError(f"node '{node.name}' ({node.op}) uses resource variable "
+                                 f"'{node_name_from_input(inp)}' in a way that cannot be frozen")
+    return out
+
+
+# ops that need a variable (a ref) and what they become once the variable is a constant; the
+# usual repair for graphs whose kept part updates variables (batch norm's training branch)
+_REF_OPS = {"Assign": "Identity", "AssignAdd": "Add", "AssignSub": "Sub",
+            "RefSwitch": "Switch", "RefIdentity": "Identity", "RefMerge": "Merge",
+            "RefEnter": "Enter", "RefExit": "Exit", "RefNextIteration": "NextIteration"}
+
+
+def _unref(graph_def, constants: set) -> None:
+    """Rewrite ref ops fed (directly or through other ref ops) by frozen variables."""
+    refless = set(constants)
+    changed = True
+    while changed:
+        changed = False
+        for node in graph_def.node:
+            if node.op not in _REF_OPS or node.name in refless or not node.input or \
+                    node_name_from_input(node.input[0]) not in refless:
+                continue
+            if node.op == "Assign":     # the new value, kept in order after the controls
+                data = [i for i in node.input if not i.startswith("^")]
+                controls = [i for i in node.input if i.startswith("^")]
+                del node.input[:]
+                node.input.extend(data[1:2] + controls)
+            node.op = _REF_OPS[node.op]
+            for attr in ("use_locking", "validate_shape"):
+                node.attr.pop(attr, None)
+            refless.add(node.name)
+            changed = True
