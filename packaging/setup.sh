@@ -38,6 +38,17 @@ install_system_packages() {
   fi
 }
 
+# Legacy Keras (tf-keras) reads Keras 2 files and the Keras objects in SavedModels written by
+# TF 2.x before Keras 3. It must match TensorFlow's minor version, and it declares a dependency
+# on the "tensorflow" distribution, which would install a second TensorFlow over tensorflow-cpu:
+# so it is installed here without dependencies instead of as an extra.
+install_legacy_keras() {
+  local tfv
+  tfv="$("$VENV/bin/python" -c 'from importlib import metadata as m; print(".".join(m.version("tensorflow-cpu").split(".")[:2]))' 2>/dev/null)" || return 0
+  "$VENV/bin/python" -m pip install -q --no-deps "tf-keras~=${tfv}.0" ||
+    say "could not install tf-keras ${tfv}: Keras 2 files will not open"
+}
+
 create_venv() {
   if [ ! -x "$VENV/bin/python" ]; then
     say "creating virtualenv in $VENV"
@@ -45,11 +56,12 @@ create_venv() {
   fi
   local stamp="$VENV/.inspector-deps"
   local want
-  want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+  want="$(cat "$ROOT/pyproject.toml" "${BASH_SOURCE[0]}" | sha256sum | cut -d' ' -f1)"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     say "installing Python dependencies (first run takes a few minutes)"
     "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
     "$VENV/bin/python" -m pip install -q -e "$ROOT[tf,gui,dev]"
+    install_legacy_keras
     echo "$want" > "$stamp"
   fi
 }

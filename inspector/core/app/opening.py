@@ -7,7 +7,6 @@ from inspector.core.analysis.summary import likely_outputs
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders import LoadedModel, load
 
-
 MAX_GUESSED = 4   # more equally likely outputs than this: ask instead of guessing
 
 

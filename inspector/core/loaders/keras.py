@@ -10,7 +10,10 @@ def load_keras(path: str, size: int):
     from inspector.core.loaders.load_time import check_keras
 
     check_keras(path)
-    graph_def, inputs, outputs = tensorflow().freeze_keras(path)
+    graph_def, inputs, outputs, how = tensorflow().freeze_keras(path)
     graph, problems = make_graph(graph_def, path)
-    return LoadedModel(path, "keras", graph, size, frozen=True,
-                       signature=Signature("keras", inputs, outputs), problems=problems)
+    model = LoadedModel(path, "keras", graph, size, frozen=True,
+                        signature=Signature("keras", inputs, outputs), problems=problems)
+    if how:
+        model.notes.append(how)
+    return model

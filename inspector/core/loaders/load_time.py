@@ -147,11 +147,21 @@ def python_layers(config) -> list:
     return found
 
 
+def zipfile_like(path: str) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(4) == b"PK\x03\x04"
+
+
 def check_keras(path: str) -> None:
     """Refuse Keras files with layers that would run Python code, naming the first one."""
     if not os.path.isfile(path):
         return
-    layers = python_layers(keras_config(path) or {})
+    config = keras_config(path)
+    if config is None and not zipfile_like(path):
+        raise ModelLoadError("this .h5 file holds only weights, no model architecture "
+                             "(saved with save_weights): build the model in code and "
+                             "load_weights, or save the whole model (model.save)", path=path)
+    layers = python_layers(config or {})
     if layers:
         name, cls = layers[0]
         more = f" (and {len(layers) - 1} more)" if len(layers) > 1 else ""

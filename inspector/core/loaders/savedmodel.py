@@ -103,7 +103,8 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
         model.notes.append(too_big)
         return model
     try:
-        graph_def, inputs, outputs = tensorflow().freeze_saved_model(directory, tags, signature)
+        graph_def, inputs, outputs, how = tensorflow().freeze_saved_model(directory, tags,
+                                                                         signature)
     except (ModelLoadError, TensorFlowUnavailable) as exc:  # the graph as stored, explained
         why = ("TensorFlow is not available here to load it." if isinstance(
             exc, TensorFlowUnavailable) else _why_not_frozen(exc.message.split(": ", 1)[-1]))
@@ -116,8 +117,15 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
     from inspector.core.loaders import LoadedModel, Signature, make_graph
 
     graph, problems = make_graph(graph_def, path)
-    return LoadedModel(path, "savedmodel", graph, size, is_text, frozen=True, tags=tags,
-                       signature=Signature(signature, inputs, outputs), problems=problems)
+    model = LoadedModel(path, "savedmodel", graph, size, is_text, frozen=True, tags=tags,
+                        signature=Signature(signature, inputs, outputs), problems=problems)
+    model.file_size = graph.structure.ByteSize()   # what the user sees: the frozen graph
+    model.notes.append(f"Frozen signature '{signature}': {model.file_size / 2 ** 20:.1f} MB as "
+                       f"one GraphDef (saved_model.pb is {size / 2 ** 20:.1f} MB, variables "
+                       f"{variables_bytes(directory) / 2 ** 20:.1f} MB).")
+    if how:
+        model.notes.append(how)
+    return model
 
 
 FREEZE_LIMIT = 2 ** 31 - 1   # one GraphDef, as protobuf serializes it

@@ -13,8 +13,8 @@ from inspector.core.errors import TensorFlowUnavailable
 # name -> what it returns (arguments are GraphDef messages, names, dicts and numpy arrays)
 OPERATIONS = {
     "available": "bool: TensorFlow can be imported",
-    "freeze_saved_model": "(GraphDef, inputs, outputs) of one signature, frozen",
-    "freeze_keras": "(GraphDef, inputs, outputs) of a Keras file, frozen",
+    "freeze_saved_model": "(GraphDef, inputs, outputs, note on how) of one signature, frozen",
+    "freeze_keras": "(GraphDef, inputs, outputs, note on how) of a Keras file, frozen",
     "freeze_metagraph": "GraphDef of a .meta restored from a checkpoint and frozen",
     "stateful_ops": "set of the given op types TF registers as stateful (or does not know)",
     "default_attrs": "{op: {attr: serialized default AttrValue}}",

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from inspector.core.model import text_parse
 from inspector.core.model.executor import OPERATIONS
-from inspector.core.tf import checkpoint_freeze, engine, freeze, graphs, registry, run, runtime
+from inspector.core.tf import (
+    checkpoint_freeze,
+    engine,
+    freeze,
+    graphs,
+    registry,
+    run,
+    runtime,
+)
 
 _HOMES = (runtime, freeze, checkpoint_freeze, graphs, run, registry, engine, text_parse)
 

