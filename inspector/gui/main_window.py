@@ -306,7 +306,8 @@ class MainWindow(QMainWindow):
     # -- loading ------------------------------------------------------------------------------
     def open_dialog(self):
         path, _ = QFileDialog.getOpenFileName(self, "Open model", "", "TensorFlow models (*.pb "
-                                              "*.pbtxt *.meta *.keras *.h5);;All files (*)")
+                                              "*.pbtxt *.meta *.keras *.h5 *.hdf5 model.json);;"
+                                              "All files (*)")
         if path:
             self.open_path(path)
 

@@ -120,9 +120,6 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
     model = LoadedModel(path, "savedmodel", graph, size, is_text, frozen=True, tags=tags,
                         signature=Signature(signature, inputs, outputs), problems=problems)
     model.file_size = graph.structure.ByteSize()   # what the user sees: the frozen graph
-    model.notes.append(f"Frozen signature '{signature}': {model.file_size / 2 ** 20:.1f} MB as "
-                       f"one GraphDef (saved_model.pb is {size / 2 ** 20:.1f} MB, variables "
-                       f"{variables_bytes(directory) / 2 ** 20:.1f} MB).")
     if how:
         model.notes.append(how)
     return model

@@ -68,7 +68,10 @@ def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: st
         keys = checkpoint_keys(graph_def)
         kept = v1.graph_util.extract_sub_graph(graph_def, names)
         reader = v1.train.NewCheckpointReader(checkpoint)
-        frozen = _with_constants(kept, keys, reader)
+        try:
+            frozen = _with_constants(kept, keys, reader)
+        except _NeedsSession:
+            frozen = _freeze_in_session(meta, checkpoint, names)
         with t.Graph().as_default():
             t.graph_util.import_graph_def(frozen, name="")
     except ModelLoadError:
@@ -77,6 +80,32 @@ def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: st
         raise ModelLoadError(f"cannot freeze with checkpoint '{checkpoint}': {first_line(exc)}",
                              path=path) from None
     return to_ours(frozen)
+
+
+class _NeedsSession(ValueError):
+    """Resource variables handed to functions (tf.cond/while_loop v2): TF's own converter,
+    which rewrites function signatures, has to do it from a restored session."""
+
+
+def _freeze_in_session(meta, checkpoint: str, names: list):
+    """freeze_graph's way: import the MetaGraph (its stale `_output_shapes` removed), restore
+    the checkpoint with the model's saver, convert variables to constants."""
+    from tensorflow.python.framework.convert_to_constants import (
+        convert_variables_to_constants_from_session_graph,
+    )
+
+    t = tf()
+    v1 = t.compat.v1
+    for node in meta.graph_def.node:
+        node.attr.pop("_output_shapes", None)
+    graph = t.Graph()
+    with graph.as_default(), v1.Session(graph=graph) as sess:
+        saver = v1.train.import_meta_graph(meta, clear_devices=True)
+        if saver is None:
+            raise ValueError("the MetaGraph has no saver, so no checkpoint can be restored")
+        saver.restore(sess, checkpoint)
+        return convert_variables_to_constants_from_session_graph(
+            sess, graph.as_graph_def(), names)
 
 
 def _with_constants(graph_def, keys: dict, reader):
@@ -112,7 +141,7 @@ def _with_constants(graph_def, keys: dict, reader):
         for inp in node.input:
             if not inp.startswith("^") and node_name_from_input(inp) in resources and \
                     node.op != "Identity":
-                raise ValueError(f"node '{node.name}' ({node.op}) uses resource variable "
+                raise _NeedsSession(f"node '{node.name}' ({node.op}) uses resource variable "
                                  f"'{node_name_from_input(inp)}' in a way that cannot be frozen")
     return out
 
