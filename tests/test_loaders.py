@@ -193,3 +193,45 @@ def test_non_regular_or_oversized_files_are_refused_before_reading(tmp_path, kin
     with pytest.raises(ModelLoadError, match=words) as info:
         load(path)
     assert "\n" not in info.value.one_line()
+
+
+def _tf1_builder_saved_model(directory):
+    """A SavedModel as TF 1.x's SavedModelBuilder wrote them: ref variables, batch norm with
+    moving averages, a serving signature; returns (input, expected output) of one run."""
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    x = np.random.default_rng(5).normal(size=(3, 6)).astype(np.float32)
+    with tf.Graph().as_default(), v1.Session() as sess:
+        inp = v1.placeholder(tf.float32, [None, 6], name="features")
+        w = v1.get_variable("w", initializer=np.arange(24, dtype=np.float32).reshape(6, 4) / 10,
+                            use_resource=False)
+        mean = v1.get_variable("moving_mean", initializer=np.full(4, 0.5, np.float32),
+                               use_resource=False, trainable=False)
+        out = tf.nn.softmax(tf.matmul(inp, w) - mean, name="probs")
+        sess.run(v1.global_variables_initializer())
+        expected = sess.run(out, {inp: x})
+        builder = v1.saved_model.Builder(directory)
+        sig = v1.saved_model.predict_signature_def({"features": inp}, {"probs": out})
+        builder.add_meta_graph_and_variables(sess, ["serve"],
+                                             signature_def_map={"serving_default": sig})
+        builder.save()
+    return x, expected
+
+
+@pytest.mark.parametrize("object_loader", ["works", "fails"])
+def test_tf1_builder_saved_model_freezes_either_way(tmp_path, monkeypatch, object_loader):
+    from inspector.core.tf import freeze
+
+    directory = str(tmp_path / "tf1_model")
+    x, expected = _tf1_builder_saved_model(directory)
+    if object_loader == "fails":
+        def fails(*_):
+            raise AttributeError("'_UserObject' object has no attribute 'add_slot'")
+        monkeypatch.setattr(freeze, "_freeze_with_object_loader", fails)
+    m = load(directory)
+    assert m.frozen and not any(n.op in ("VariableV2", "VarHandleOp") for n in m.graph)
+    assert any("MetaGraph" in n for n in m.notes) == (object_loader == "fails")
+    got = _run_frozen(m.graph.graph_def, {m.signature.inputs["features"]: x},
+                      [m.signature.outputs["probs"]])[0]
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
