@@ -39,8 +39,10 @@ def run(graph, fetches, feeds):
 
 
 def drawn(model) -> int:
-    """Items drawn with the top-level scopes expanded (the first picture, then one click on
-    each top-level box), laid out."""
+    """Summarized, then the items drawn with the top-level scopes expanded (the first
+    picture, then one click on each top-level box), laid out."""
+    summary = summarize(model.graph, model.known_inputs, model.known_outputs)
+    assert summary.inputs and summary.outputs and summary.node_count == len(model.graph)
     vm = ViewModel(model.graph)
     assert vm.scene().width > 0
     scene = vm.scene(expanded=set(model.graph.scope_tree().children))
@@ -165,6 +167,7 @@ def test_chiron_with_while_loops_freezes_for_named_outputs_and_asks_when_none_st
     want = _restore_with_tensorflow(meta, os.path.join(folder, "final.ckpt-158301"),
                                     logits + ":0", feeds)
     np.testing.assert_allclose(got, want, atol=1e-5)
+    assert drawn(m) > 3
 
 
 def test_a_meta_shows_its_graph_and_mentions_the_checkpoint_beside_it():
@@ -191,6 +194,7 @@ def test_fer_keras2_h5_answers_as_keras():
     x = np.random.RandomState(3).rand(2, 64, 64, 1).astype(np.float32)
     m = _keras_compare(wild("fer_h5"), [x])
     assert drawn(m) > 3
+    assert m.signature.inputs == {"input_1": "input_1:0"}
 
 
 def test_deeplc_keras3_file_with_four_inputs_answers_as_keras():
@@ -204,6 +208,7 @@ def test_deeplc_keras3_file_with_four_inputs_answers_as_keras():
     feeds = dict(zip(m.signature.inputs.values(), inputs))
     got = run(m.graph, list(m.signature.outputs.values()), feeds)
     np.testing.assert_allclose(got[0], model.predict(inputs, verbose=0), atol=1e-4)
+    assert drawn(m) > 3
 
 
 def test_keras2_lstm_h5_opens_through_legacy_keras_and_answers_as_it_did():
@@ -233,3 +238,37 @@ def test_formats_we_recognise_but_do_not_open_get_one_line(name, said):
         name, lambda: wild(name))()
     code, out, err = run_cli("summarize", path)
     assert code == 2 and said in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.fixture(scope="module")
+def hands_float32():
+    m = load(wild("handtrack_float32"))
+    return m, run(m.graph, RAW_SCORES, {"input_tensor:0": PHOTO})
+
+
+PHOTO = (np.random.RandomState(5).rand(1, 320, 320, 3) * 255).astype(np.uint8)
+RAW_SCORES = "Identity_7:0"     # the detector's scores for all 12,804 anchors, before NMS
+
+
+@pytest.mark.parametrize("variant,tolerance", [("handtrack_float16", 1e-3),
+                                               ("handtrack_uint8", 5e-2)])
+def test_quantized_tfjs_weights_answer_as_the_float32_model_of_the_same_network(
+        hands_float32, variant, tolerance):
+    """handtrackjs ships one SSD as float32, float16 and uint8 TF.js models: decoding the
+    quantized weights right gives the float32 model's scores, within what quantization
+    costs (a wrong scale or offset is off by orders of magnitude)."""
+    m32, want = hands_float32
+    assert any("split into plain ops" in n for n in m32.notes)   # FusedDepthwiseConv2dNative
+    m = load(wild(variant))
+    got = run(m.graph, RAW_SCORES, {"input_tensor:0": PHOTO})
+    assert got.shape == want.shape == (1, 12804, 8)
+    np.testing.assert_allclose(got, want, atol=tolerance)
+    assert drawn(m) > 3
+
+
+def test_a_tfjs_0x_model_gets_its_weights_from_the_manifest_beside_it():
+    m = load(wild("handtrack_tfjs0"))
+    assert any("weights_manifest.json" in n for n in m.notes)
+    scores = run(m.graph, "Postprocessor/Slice:0", {"image_tensor:0": PHOTO[:, :300, :300]})
+    assert scores.shape == (1, 1917, 1) and 0 <= scores.min() and scores.max() <= 1
+    assert scores.max() > 0

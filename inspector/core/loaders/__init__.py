@@ -168,8 +168,12 @@ def _load(path: str, st, *, freeze, tags, signature, checkpoint, outputs,
         if kind == sniffing.GRAPHDEF:
             graph_def = parse(data, protos.GraphDef, is_text, path)
             del data
+            from inspector.core.loaders import tfjs
+
+            notes = tfjs.fill_old_format(graph_def, path) \
+                if tfjs.old_format_manifest(path) else []
             graph, problems = make_graph(graph_def, path)
-            return LoadedModel(path, kind, graph, size, is_text, problems=problems)
+            return LoadedModel(path, kind, graph, size, is_text, problems=problems, notes=notes)
         if kind == sniffing.METAGRAPH:
             from inspector.core.loaders.metagraph import load_metagraph
             return load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe)

@@ -3,8 +3,8 @@
 `modelTopology` is a GraphDef in protobuf's JSON form whose Const nodes lost their values; the
 values sit in the shards listed by `weightsManifest`, one group of shards after another, each
 weight `prod(shape)` items of its stored dtype (uint8/uint16 quantized with scale and min, or
-float16, when the converter was asked to quantize). The converter also drops the `TArgs`
-attribute of fused ops, which TensorFlow needs to import them: it is put back here."""
+float16, when the converter was asked to quantize). Its fused ops are made runnable by
+tfjs_ops."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import numpy as np
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders import files
+from inspector.core.loaders.tfjs_ops import fix_fused
 from inspector.core.model import protos
 
 JSON_LIMIT = 512 * 2 ** 20        # model.json itself (the topology; weights are in shards)
@@ -23,10 +24,6 @@ SHARD_LIMIT = files.PROTOBUF_LIMIT
 _DTYPES = {"float32": (np.float32, 1), "int32": (np.int32, 3), "bool": (np.bool_, 10),
            "complex64": (np.complex64, 8), "string": (None, 7)}
 _QUANTIZED = {"uint8": np.uint8, "uint16": np.uint16, "float16": np.float16}
-# fused ops whose extra inputs TensorFlow types with TArgs (the converter leaves it out)
-_FUSED = {"_FusedConv2D", "_FusedMatMul", "_FusedDepthwiseConv2dNative",
-          "FusedDepthwiseConv2dNative", "_FusedBatchMatMul"}
-_RENAMED = {"FusedDepthwiseConv2dNative": "_FusedDepthwiseConv2dNative"}
 
 
 def looks_like_tfjs(head: bytes) -> bool:
@@ -151,20 +148,56 @@ def _valueless(node) -> bool:
     return probe.ByteSize() == 0 and element_count(node.attr["value"].tensor) != 0
 
 
-def _fix_fused(graph_def) -> int:
-    """Put back what TensorFlow needs to import the converter's fused ops; returns how many
-    nodes were changed."""
-    changed = 0
-    for node in graph_def.node:
-        if node.op not in _FUSED:
-            continue
-        node.op = _RENAMED.get(node.op, node.op)
-        if "TArgs" not in node.attr and "T" in node.attr:
-            count = node.attr["num_args"].i if "num_args" in node.attr else \
-                max(0, len([i for i in node.input if not i.startswith("^")]) - 2)
-            node.attr["TArgs"].list.type.extend([node.attr["T"].type] * count)
-            changed += 1
-    return changed
+def fill_weights(graph_def, groups: list, folder: str, path: str) -> tuple:
+    """Put the shards' values into the Const nodes and make fused ops runnable: (weight
+    bytes read, constants left without values, nodes given TArgs, nodes split)."""
+    by_name = {n.name: n for n in graph_def.node}
+    weight_bytes = 0
+    for weights, paths in groups:
+        data = _shard_bytes(folder, paths, path)
+        weight_bytes += len(data)
+        at = 0
+        for spec in weights:
+            tensor, used = _decode(spec, data, at, path)
+            at += used
+            node = by_name.get(spec.get("name"))
+            if node is None:   # a weight with no Const in the topology: add one
+                node = graph_def.node.add(name=spec.get("name", ""), op="Const")
+                by_name[node.name] = node
+            node.attr["value"].tensor.CopyFrom(tensor)
+            node.attr["dtype"].type = tensor.dtype
+    empty = [n.name for n in graph_def.node if n.op == "Const" and _valueless(n)]
+    return (weight_bytes, empty, *fix_fused(graph_def))
+
+
+def old_format_manifest(path: str) -> str | None:
+    """TF.js 0.x wrote `tensorflowjs_model.pb` (a GraphDef whose constants have no values)
+    beside `weights_manifest.json`: the manifest, when path is such a file."""
+    if os.path.basename(path) != "tensorflowjs_model.pb":
+        return None
+    manifest = os.path.join(os.path.dirname(os.path.abspath(path)), "weights_manifest.json")
+    return manifest if os.path.isfile(manifest) else None
+
+
+def fill_old_format(graph_def, path: str) -> list:
+    """Fill a TF.js 0.x GraphDef from its weights manifest; returns notes."""
+    manifest = old_format_manifest(path)
+    text = files.read_file(manifest, JSON_LIMIT, "weights_manifest.json")
+    try:
+        groups = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ModelLoadError(f"weights_manifest.json is not valid JSON ({exc})",
+                             path=manifest) from None
+    if not isinstance(groups, list):
+        raise ModelLoadError("weights_manifest.json is not a list of weight groups",
+                             path=manifest)
+    _, empty, targs, split = fill_weights(graph_def, _weight_specs(
+        {"weightsManifest": groups}, manifest), os.path.dirname(manifest), path)
+    note = (f"TensorFlow.js 0.x model: weights read from "
+            f"{sum(len(g.get('paths') or []) for g in groups)} shard(s) listed in "
+            "weights_manifest.json")
+    return [note] + ([f"{len(empty)} constant(s) have no value in the shards, e.g. "
+                      f"'{empty[0]}'"] if empty else [])
 
 
 def load_tfjs(path: str, size: int):
@@ -184,24 +217,9 @@ def load_tfjs(path: str, size: int):
     except (json_format.ParseError, ValueError, TypeError, RecursionError) as exc:
         raise ModelLoadError(f"TF.js modelTopology is not a valid GraphDef: {exc}",
                              path=path) from None
-    by_name = {n.name: n for n in graph_def.node}
     folder = os.path.dirname(os.path.abspath(path))
-    weight_bytes = 0
-    for weights, paths in _weight_specs(doc, path):
-        data = _shard_bytes(folder, paths, path)
-        weight_bytes += len(data)
-        at = 0
-        for spec in weights:
-            tensor, used = _decode(spec, data, at, path)
-            at += used
-            node = by_name.get(spec.get("name"))
-            if node is None:   # a weight with no Const in the topology: add one
-                node = graph_def.node.add(name=spec.get("name", ""), op="Const")
-                by_name[node.name] = node
-            node.attr["value"].tensor.CopyFrom(tensor)
-            node.attr["dtype"].type = tensor.dtype
-    empty = [n.name for n in graph_def.node if n.op == "Const" and _valueless(n)]
-    fixed = _fix_fused(graph_def)
+    weight_bytes, empty, targs, split = fill_weights(graph_def, _weight_specs(doc, path),
+                                                     folder, path)
     graph, problems = make_graph(graph_def, path, name=os.path.basename(folder))
     sig = doc.get("signature") or {}
     inputs = {k: v.get("name", k) for k, v in (sig.get("inputs") or {}).items()}
@@ -213,7 +231,9 @@ def load_tfjs(path: str, size: int):
     model.notes.append(f"TensorFlow.js graph model ({made}, from TensorFlow "
                        f"{doc.get('generatedBy', '?')}): {len(graph_def.node)} nodes, weights "
                        f"read from {sum(len(p) for _, p in _weight_specs(doc, path))} shard(s)"
-                       + (f"; TArgs put back on {fixed} fused op(s)" if fixed else ""))
+                       + (f"; TArgs put back on {targs} fused op(s)" if targs else "")
+                       + (f"; {split} fused op(s) TensorFlow cannot run split into plain ops"
+                          if split else ""))
     if empty:
         model.notes.append(f"{len(empty)} constant(s) have no value in the shards, e.g. "
                            f"'{empty[0]}'")

@@ -37,7 +37,8 @@ def freeze_in_child(path: str) -> tuple:
         env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3")
         try:
             proc = subprocess.run([sys.executable, "-m", __name__, path, out], env=env,
-                                  capture_output=True, text=True, timeout=TIMEOUT)
+                                  capture_output=True, text=True, timeout=TIMEOUT,
+                                  preexec_fn=_die_with_parent)
         except subprocess.TimeoutExpired:
             raise ModelLoadError(f"legacy Keras did not load the file within {TIMEOUT} s",
                                  path=path) from None
@@ -52,6 +53,18 @@ def freeze_in_child(path: str) -> tuple:
         with open(out + ".json") as fh:
             names = json.load(fh)
     return graph_def, names["inputs"], names["outputs"]
+
+
+def _die_with_parent() -> None:
+    """Linux: the child is killed when its parent dies (a cancelled worker is killed, and
+    its legacy Keras child must not live on)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _child(path: str, out: str) -> int:
