@@ -63,7 +63,7 @@ def read_saved_model(path: str):
 
 
 KIND_NAMES = {"graphdef": "GraphDef", "metagraph": "MetaGraphDef", "keras-h5": "Keras .h5 model",
-              "keras-zip": "Keras .keras model"}
+              "keras-zip": "Keras .keras model", "tfjs": "TensorFlow.js model"}
 
 
 def _pick_meta(saved_model, tags, path):
