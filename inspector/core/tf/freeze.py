@@ -16,7 +16,24 @@ def _freeze_concrete(fn):
 
     frozen = convert_variables_to_constants_v2(fn)
     graph_def = to_ours(frozen.graph.as_graph_def())
+    _drop_unused_loop_inputs(graph_def)
     return frozen, graph_def
+
+
+def _drop_unused_loop_inputs(graph_def) -> None:
+    """Freezing a function with while loops leaves one `unused_control_flow_input_N`
+    Placeholder per loop variable, fed to nothing; they would crowd the picture (and the
+    likely inputs) with dozens of useless boxes."""
+    used = {i.lstrip("^").split(":")[0] for n in graph_def.node for i in n.input}
+    keep = [n for n in graph_def.node if not (
+        n.op == "Placeholder" and n.name.startswith("unused_control_flow_input")
+        and n.name not in used)]
+    if len(keep) != len(graph_def.node):
+        kept = [type(n)() for n in keep]
+        for new, old in zip(kept, keep):
+            new.CopyFrom(old)
+        del graph_def.node[:]
+        graph_def.node.extend(kept)
 
 
 def _output_keys(fn) -> list:
