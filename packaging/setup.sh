@@ -44,7 +44,17 @@ install_system_packages() {
 # so it is installed here without dependencies instead of as an extra.
 install_legacy_keras() {
   local tfv
-  tfv="$("$VENV/bin/python" -c 'from importlib import metadata as m; print(".".join(m.version("tensorflow-cpu").split(".")[:2]))' 2>/dev/null)" || return 0
+  tfv="$("$VENV/bin/python" - <<'PY' 2>/dev/null
+from importlib import metadata as m
+for dist in ("tensorflow-cpu", "tensorflow"):
+    try:
+        print(".".join(m.version(dist).split(".")[:2]))
+        break
+    except m.PackageNotFoundError:
+        pass
+PY
+)" || return 0
+  [ -n "$tfv" ] || return 0
   "$VENV/bin/python" -m pip install -q --no-deps "tf-keras~=${tfv}.0" ||
     say "could not install tf-keras ${tfv}: Keras 2 files will not open"
 }
