@@ -35,6 +35,7 @@ class AppState:
         self.workbench = Workbench()
         self.consent: set = set()          # findings the user allowed to run (this session)
         self.model_changed = Event()       # (model)
+        self.summary_changed = Event()     # (summary) of the model, after its first picture
         self.view_changed = Event()        # (view) the graph shown, or how it is shown
         self.expansion_changed = Event()   # ()
         self.scene_changed = Event()       # (scene)
@@ -75,7 +76,7 @@ class AppState:
         self._views = {}
 
     # -- model and view -------------------------------------------------------------------
-    def set_model(self, model, view, summary) -> None:
+    def set_model(self, model, view, summary=None) -> None:
         show_constants, direction = self.show_constants, self.direction
         self.reset()
         self.show_constants, self.direction = show_constants, direction
@@ -87,6 +88,13 @@ class AppState:
         self.model_changed.emit(model)
         self.view_changed.emit(view)
         self.expansion_changed.emit()
+
+    def set_summary(self, model, summary) -> None:
+        """The summary of `model`, computed after it opened (dropped if another model is
+        open by now)."""
+        if model is self.model:
+            self.summary = summary
+            self.summary_changed.emit(summary)
 
     def show_view(self, view) -> None:
         """Show another graph (a step's result, a function body, the original)."""

@@ -60,8 +60,14 @@ def value_field(value: int) -> str | None:
 
 def item_size(value: int) -> int:
     """Bytes per element in tensor_content (0 for strings and unknown types)."""
-    dt = numpy_dtype(value)
-    if dt is None or dt == np.object_:
-        return 0
-    return dt.itemsize
+    size = _ITEM_SIZES.get(value)
+    if size is None:
+        dt = numpy_dtype(value)
+        size = 0 if dt is None or dt == np.object_ else dt.itemsize
+        if len(_ITEM_SIZES) < 4096:      # dtype enums are few; a hostile file's are not
+            _ITEM_SIZES[value] = size
+    return size
+
+
+_ITEM_SIZES: dict = {}
 

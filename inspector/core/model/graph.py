@@ -71,9 +71,12 @@ def _parse_inputs(texts, odd: list) -> tuple:
         if not text or ":" in text or "^" in text:
             odd.append(text)
             out.append(parse_input(text))
-        else:
-            out.append(InputRef(text, 0, False))
+        else:   # tuple.__new__ skips the named tuple's Python-level __new__ (5x faster)
+            out.append(_new(InputRef, (text, 0, False)))
     return tuple(out)
+
+
+_new = tuple.__new__
 
 
 class Node:
@@ -186,13 +189,14 @@ class Graph:
                 src = ref.node
                 if src not in by_name:
                     self.dangling_inputs.append((name, src))
-                edge = Edge(src, ref.port, name, k, ref.control)
+                edge = _new(Edge, (src, ref.port, name, k, ref.control))
                 edges = consumers.get(src)
                 if edges is None:
                     consumers[src] = [edge]
                 else:
                     edges.append(edge)
         self._scope_root: Scope | None = None
+        self._op_counts: dict | None = None
 
     @property
     def graph_def(self):
@@ -255,6 +259,14 @@ class Graph:
         out += [f"node #{n.index} has no name" for n in self.nodes if not n.name]
         out += [f"node '{n.name}' has no op" for n in self.nodes if n.name and not n.op]
         return out
+
+    def op_counts(self) -> dict:
+        """{op type: nodes} over the graph's own nodes (counted once)."""
+        if self._op_counts is None:
+            from collections import Counter
+
+            self._op_counts = dict(Counter(n.op for n in self.nodes))
+        return self._op_counts
 
     # -- structure ----------------------------------------------------------------------
     def scope_tree(self) -> Scope:

@@ -14,7 +14,10 @@ def shape_dims(shape_proto) -> tuple | None:
     """Dims of a TensorShapeProto with None for unknown dims; None for unknown rank."""
     if shape_proto.unknown_rank:
         return None
-    return tuple(None if d.size < 0 else int(d.size) for d in shape_proto.dim)
+    dims = [d.size for d in shape_proto.dim]
+    if dims and min(dims) < 0:
+        return tuple(None if d < 0 else d for d in dims)
+    return tuple(dims)
 
 
 def format_shape(dims: tuple | None) -> str:
@@ -26,22 +29,34 @@ def format_shape(dims: tuple | None) -> str:
 
 def element_count(tensor_proto) -> int:
     """Number of elements from the tensor's shape (no decoding of values)."""
-    dims = shape_dims(tensor_proto.tensor_shape)
-    if dims is None:
+    shape = tensor_proto.tensor_shape
+    if shape.unknown_rank:
         return 0
-    return math.prod(d or 0 for d in dims)
+    count = 1
+    for d in shape.dim:
+        size = d.size
+        if size <= 0:       # unknown (-1) or empty
+            return 0
+        count *= size
+    return count
 
 
 def is_decodable(tensor_proto) -> bool:
     """Roughly what TF's Tensor::FromProto accepts: valid dtype, valid shape, consistent content."""
-    if dtypes.numpy_dtype(tensor_proto.dtype) is None and tensor_proto.dtype not in (20, 21):
+    dtype = tensor_proto.dtype
+    size = dtypes.item_size(dtype)      # 0 for strings, resources, variants and unknown types
+    if size == 0 and dtypes.numpy_dtype(dtype) is None and dtype not in (20, 21):
         return False
     shape = tensor_proto.tensor_shape
-    if shape.unknown_rank or any(d.size < 0 for d in shape.dim):
+    if shape.unknown_rank:
         return False
+    count = 1
+    for d in shape.dim:
+        if d.size < 0:
+            return False
+        count *= d.size
     if tensor_proto.tensor_content:
-        size = dtypes.item_size(tensor_proto.dtype)
-        return size > 0 and len(tensor_proto.tensor_content) == element_count(tensor_proto) * size
+        return size > 0 and len(tensor_proto.tensor_content) == count * size
     return True
 
 

@@ -68,9 +68,15 @@ class Groups:
         self.root = self._copy(graph, root, folded)
 
     def _copy(self, graph, scope: Scope, folded: set) -> Scope:
-        new = Scope(scope.path, {k: self._copy(graph, c, folded)
-                                 for k, c in scope.children.items()}, list(scope.nodes))
-        shown = {n for n in scope.nodes if n not in folded}
+        """scope itself when nothing in it is grouped (shared, never changed), else a copy
+        with its big scopes cut into groups."""
+        children = {k: self._copy(graph, c, folded) for k, c in scope.children.items()}
+        shown = {n for n in scope.nodes if n not in folded} \
+            if len(scope.nodes) > GROUP_ABOVE else ()
+        if len(shown) <= GROUP_ABOVE and all(children[k] is c
+                                             for k, c in scope.children.items()):
+            return scope
+        new = Scope(scope.path, children, list(scope.nodes))
         if len(shown) > GROUP_ABOVE:
             new.nodes = []
             self._split(graph, new, dataflow_order(graph, scope.nodes), shown, ())

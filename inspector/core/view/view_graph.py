@@ -8,7 +8,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field
 
-from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
+from inspector.core.analysis.summary import dtype_of, tensor_label
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.model.parameters import const_elements
@@ -72,6 +72,8 @@ class ViewModel:
         self.fold_constants = fold_constants
         self.expanded: set = {""}
         self._cache: dict = {}
+        self._consts = _const_sources(graph)   # name -> Const behind it (Const, Const->Identity)
+        graph.op_counts()      # counted here, off the GUI thread (the legend shows them)
         self._folded, self._badges = self._fold() if fold_constants else (set(), {})
         groups = Groups(graph, graph.scope_tree(), self._folded)
         self.root, self._group_parts, self._group_labels = groups.root, groups.parts, \
@@ -90,24 +92,20 @@ class ViewModel:
     # -- constants as badges ------------------------------------------------------------
     def _fold(self):
         folded, badges = set(), {}
-        for node in self.graph:
-            const = const_source(self.graph, node.name)
-            consumers = self.graph.consumers(node.name)
-            if const is None or not consumers:
+        consts = self._consts
+        for name, const in consts.items():
+            consumers = self.graph.consumers(name)
+            if not consumers:
                 continue
-            folded.add(node.name)
-            t = const.proto.attr["value"].tensor
-            dims = tensors.shape_dims(t.tensor_shape)
-            badge = Badge(const.short_name, dtype_of(const), tensors.format_shape(dims),
-                          tensors.element_count(t), small_value(t))
+            folded.add(name)
             for e in consumers:
-                if not e.control and const_source(self.graph, e.dst) is None:
-                    badges.setdefault(e.dst, []).append(badge)
-        return folded, badges
+                if not e.control and e.dst not in consts:
+                    badges.setdefault(e.dst, []).append(const)
+        return folded, badges   # Badge objects are made when a node is drawn (see badges)
 
     def const_source(self, name: str):
         """The Const behind a node that is a Const or a Const->Identity pair, else None."""
-        return const_source(self.graph, name)
+        return self._consts.get(name)
 
     def nodes_under(self, path: str) -> list:
         """Every node name inside a scope (recursively)."""
@@ -119,7 +117,12 @@ class ViewModel:
         return out
 
     def badges(self, name: str) -> list:
-        return self._badges.get(name, [])
+        found = self._badges.get(name)
+        if not found:
+            return []
+        if not isinstance(found[0], Badge):   # made once; a race makes equal ones twice
+            found = self._badges[name] = [_badge(c) for c in found]
+        return found
 
     def is_folded(self, name: str) -> bool:
         return name in self._folded
@@ -187,25 +190,32 @@ class ViewModel:
         under name scopes, so a scope counts the constants its nodes read (once each)."""
         if path not in self._stats:
             ops, consumed = Counter(), set()
+            consts, node_of = self._consts, self.graph.node
             stack = [self._scopes[path]]
             while stack:
                 s = stack.pop()
                 stack.extend(s.children.values())
                 for n in s.nodes:
-                    node = self.graph.node(n)
+                    node = node_of(n)
                     ops[node.op] += 1
-                    if node.op in ("Const", "Identity") and const_source(self.graph, n):
+                    if n in consts:
                         continue  # a constant (or its read), not a consumer
-                    for ref in node.data_inputs:
-                        const = const_source(self.graph, ref.node)
-                        if const is not None:
+                    for ref in node.inputs:
+                        const = consts.get(ref.node)
+                        if const is not None and not ref.control:
                             consumed.add(const.name)
-            params = sum(const_elements(self.graph.node(c).proto) for c in consumed)
+            params = sum(self._const_elements(c) for c in consumed)
             shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
             self._stats[path] = (sum(ops.values()), params, ", ".join(shown),
                                  _main_category(ops))
             self._stats[("signature", path)] = tuple(sorted(ops.items()))
         return self._stats[path]
+
+    def _const_elements(self, name: str) -> int:
+        hit = self._stats.get(("params", name))
+        if hit is None:
+            hit = self._stats[("params", name)] = const_elements(self.graph.node(name).proto)
+        return hit
 
     def alike(self, path: str) -> int:
         """How many sibling scopes (this one included) have exactly the same op mix: repeated
@@ -371,6 +381,28 @@ class ViewModel:
             return 0.0, 0.0
         frame = items.get(scope_id(path))
         return (frame.x + PAD, frame.y + HEADER + PAD) if frame else (0.0, 0.0)
+
+
+def _badge(const) -> Badge:
+    t = const.proto.attr["value"].tensor
+    return Badge(const.short_name, dtype_of(const),
+                 tensors.format_shape(tensors.shape_dims(t.tensor_shape)),
+                 tensors.element_count(t), small_value(t))
+
+
+def _const_sources(graph: Graph) -> dict:
+    """Every node that is a Const or reads one through a lone Identity, with its Const
+    (what summary.const_source says of one node, for all of them in one pass)."""
+    consts = {node.name: node for node in graph if node.op == "Const"}
+    out = {}
+    for node in graph:       # in graph order, as badges are listed
+        if node.op == "Const":
+            out[node.name] = node
+        elif node.op == "Identity" and len(node.inputs) == 1:
+            const = consts.get(node.inputs[0].node)
+            if const is not None:
+                out[node.name] = const
+    return out
 
 
 def _main_category(ops: Counter) -> str:

@@ -52,7 +52,6 @@ class LoadController:
         self.auto_signature = False   # screenshots and scripts take the default signature
 
     def open(self, path: str, signature: str | None = None, allow_unsafe: bool = False):
-        from inspector.core.analysis.summary import summarize
         from inspector.core.view.view_graph import ViewModel
 
         fold = not self.state.show_constants
@@ -66,9 +65,8 @@ class LoadController:
             model = open_in_full(path, signature, allow_unsafe)
             task.check()
             view = ViewModel(model.graph, fold_constants=fold)
-            summary = summarize(model.graph, model.known_inputs, model.known_outputs)
             gc_policy.keep_out_of_collections()  # the model lives long
-            return ("loaded", model, view, summary)
+            return ("loaded", model, view)
 
         def done(result):
             if result[0] == "choose":
@@ -76,7 +74,8 @@ class LoadController:
                                               lambda key: self.open(path, key))
                 return
             model = result[1]
-            self.state.set_model(*result[1:])
+            self.state.set_model(model, result[2], None)
+            self._summarize(model)
             if model.notes:
                 self.state.say(model.notes[0].split(",")[0])
             if model.notes and (not model.frozen or any(_fell_back(n) for n in model.notes)):
@@ -97,3 +96,18 @@ class LoadController:
                 self.state.fail(f"{path}: could not open: {type(exc).__name__}: {exc}")
 
         self.tasks.submit("load", work, done, failed, f"Opening {os.path.basename(path)}")
+
+    def _summarize(self, model) -> None:
+        """The summary (likely inputs and outputs, counts) after the first picture: on a big
+        graph it takes as long as everything before that picture."""
+        from inspector.core.analysis.summary import summarize
+
+        def work(task):
+            return summarize(model.graph, model.known_inputs, model.known_outputs)
+
+        def failed(exc):
+            if not isinstance(exc, Cancelled):
+                self.state.fail(f"{model.path}: could not summarize: {exc}")
+
+        self.tasks.submit("summary", work, lambda s: self.state.set_summary(model, s), failed,
+                          "Summarizing")

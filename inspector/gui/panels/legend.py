@@ -21,7 +21,9 @@ class Legend(QListWidget):
         view = self.state.view
         if view is None:
             return
-        counts = Counter(category(n.op) for n in view.graph)
+        counts = Counter()
+        for op, n in view.graph.op_counts().items():   # counted off the GUI thread
+            counts[category(op)] += n
         for cat, n in sorted(counts.items(), key=lambda kv: -kv[1]):
             pix = QPixmap(14, 14)
             pix.fill(QColor(COLOURS.get(cat, COLOURS["other"])))

@@ -30,7 +30,9 @@ class SummaryPanel(QWidget):
         layout.addWidget(self.candidates, 2)
         layout.addWidget(self.chart, 1)
         self.summary = None
+        self.model = None
         state.model_changed.connect(lambda model: self.show_summary(state.summary, model))
+        state.summary_changed.connect(lambda summary: self.show_summary(summary, self.model))
 
     def _clicked(self, item):
         name = item.data(Qt.UserRole)
@@ -38,7 +40,15 @@ class SummaryPanel(QWidget):
             self.jump.emit(name)
 
     def show_summary(self, summary, model) -> None:
-        self.summary = summary
+        self.summary, self.model = summary, model
+        if summary is None:     # the first picture comes first; the summary follows
+            self.info.setText(f"<b>{model.path}</b><br>{model.kind}"
+                              f"{', frozen' if model.frozen else ''} · "
+                              f"{human_bytes(model.file_size)} · "
+                              f"{count(len(model.graph), 'node')} · summarizing…")
+            self.candidates.clear()
+            self.chart.clear()
+            return
         self.info.setText(
             f"<b>{model.path}</b><br>{model.kind}{', text' if model.is_text else ''}"
             f"{', frozen' if model.frozen else ''} · {human_bytes(model.file_size)} · "
