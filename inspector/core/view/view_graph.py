@@ -214,23 +214,23 @@ class ViewModel:
     def _const_elements(self, name: str) -> int:
         hit = self._stats.get(("params", name))
         if hit is None:
-            hit = self._stats[("params", name)] = const_elements(self.graph.node(name).proto)
+            const = self._consts.get(name) or self.graph.node(name)
+            hit = self._stats[("params", name)] = const_elements(const.proto)
         return hit
 
     def alike(self, path: str) -> int:
         """How many sibling scopes (this one included) have exactly the same op mix: repeated
         blocks such as block_1..block_16 or Mixed_5b..Mixed_7c."""
-        key = ("alike", path)
-        if key not in self._stats:
-            parent = self._scopes[path.rpartition("/")[0]]
-            self.scope_stats(path)
-            mine = self._stats[("signature", path)]
-            count = 0
-            for sibling in parent.children.values():
+        parent_path = path.rpartition("/")[0]
+        key = ("alike-counts", parent_path)
+        if key not in self._stats:     # once per parent: signatures of all its children
+            counts = Counter()
+            for sibling in self._scopes[parent_path].children.values():
                 self.scope_stats(sibling.path)
-                count += self._stats[("signature", sibling.path)] == mine
-            self._stats[key] = count
-        return self._stats[key]
+                counts[self._stats[("signature", sibling.path)]] += 1
+            self._stats[key] = counts
+        self.scope_stats(path)
+        return self._stats[key][self._stats[("signature", path)]]
 
     def _node_item(self, name: str) -> VisibleItem:
         node = self.graph.node(name)
