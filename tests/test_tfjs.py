@@ -170,3 +170,22 @@ def test_fused_ops_tensorflow_cannot_run_are_split_and_compute_the_same(tmp_path
     with tf.compat.v1.Session(graph=g) as sess:
         got = sess.run("y:0", {"x:0": x})
     np.testing.assert_allclose(got, want, atol=1e-5)
+
+
+@pytest.mark.parametrize("spoil,said", [
+    (lambda doc: doc["weightsManifest"][0]["weights"][0].update(
+        quantization={"dtype": "uint8", "scale": "abc", "min": 0}), "malformed"),
+    (lambda doc: doc["weightsManifest"][0]["weights"].__setitem__(0, "w"), "malformed"),
+    (lambda doc: doc.update(signature=["x"]), "malformed"),
+    (lambda doc: doc["weightsManifest"][0]["paths"].append("group1-shard1of1.bin"),
+     "listed more than once"),
+])
+def test_model_json_fields_of_the_wrong_kind_give_one_line(tmp_path, spoil, said):
+    path = write_tfjs(str(tmp_path))
+    with open(path) as fh:
+        doc = json.load(fh)
+    spoil(doc)
+    with open(path, "w") as fh:
+        json.dump(doc, fh)
+    with pytest.raises(ModelLoadError, match=said):
+        load(path)

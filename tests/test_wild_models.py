@@ -274,3 +274,65 @@ def test_a_tfjs_0x_model_gets_its_weights_from_the_manifest_beside_it():
     scores = run(m.graph, "Postprocessor/Slice:0", {"image_tensor:0": PHOTO[:, :300, :300]})
     assert scores.shape == (1, 1917, 1) and 0 <= scores.min() and scores.max() <= 1
     assert scores.max() > 0
+
+
+def test_python_code_hidden_in_a_keras2_cell_wrapper_is_refused_and_never_runs():
+    from inspector.core.errors import UnsafeGraphError
+
+    folder = keras2_dir()
+    with pytest.raises(UnsafeGraphError, match="ResidualWrapper"):
+        load(os.path.join(folder, "lambda_in_cell.h5"))
+    assert not os.path.exists(os.path.join(folder, "lambda_ran"))
+    # and the legacy Keras child refuses it by itself, were the check above ever bypassed
+    from inspector.core.tf.legacy_keras import freeze_in_child
+
+    with pytest.raises(ModelLoadError, match="lambda"):
+        freeze_in_child(os.path.join(folder, "lambda_in_cell.h5"))
+    assert not os.path.exists(os.path.join(folder, "lambda_ran"))
+
+
+def test_a_python_module_beside_a_keras2_file_is_never_imported(tmp_path):
+    import shutil
+
+    shutil.copy(os.path.join(keras2_dir(), "lstm_gru.h5"), tmp_path / "model.h5")
+    marker = tmp_path / "imported"
+    (tmp_path / "tf_keras.py").write_text(f"open({str(marker)!r}, 'w').write('x')\n")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        m = load("model.h5")
+    finally:
+        os.chdir(cwd)
+    assert m.frozen and not marker.exists()
+
+
+def test_a_checkpoint_state_file_cannot_send_freezing_outside_the_models_folder(tmp_path):
+    import shutil
+
+    elsewhere, here = tmp_path / "elsewhere", tmp_path / "here"
+    shutil.copytree(wild("musicnn_dir"), elsewhere)
+    here.mkdir()
+    shutil.copy(wild("musicnn_meta"), here / "model.meta")
+    (here / "checkpoint").write_text('model_checkpoint_path: "../elsewhere/"\n')
+    from inspector.core.loaders.metagraph import beside
+
+    assert beside(str(here / "model.meta")) is None
+    assert load(str(here / "model.meta")).frozen is False
+
+
+def test_partitioned_variables_are_frozen_whole(tmp_path):
+    """A variable saved as slices (a partitioner) is restored by TF's own saver."""
+    x = np.arange(12, dtype=np.float32).reshape(2, 6)
+    with tf.Graph().as_default() as g:
+        inp = v1.placeholder(tf.float32, [None, 6], name="x")
+        w = v1.get_variable("w", shape=[6, 3], initializer=v1.random_normal_initializer(seed=1),
+                            partitioner=v1.fixed_size_partitioner(2), use_resource=False)
+        out = tf.identity(tf.matmul(inp, w), name="y")
+        saver = v1.train.Saver()
+        with v1.Session(graph=g) as sess:
+            sess.run(v1.global_variables_initializer())
+            saver.save(sess, str(tmp_path / "model.ckpt"))
+            want = sess.run(out, {inp: x})
+    m = load(str(tmp_path / "model.ckpt.meta"), checkpoint=str(tmp_path / "model.ckpt"),
+             outputs=["y"])
+    np.testing.assert_allclose(run(m.graph, "y:0", {"x:0": x}), want, atol=1e-6)

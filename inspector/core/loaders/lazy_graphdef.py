@@ -220,7 +220,11 @@ def _read_fields(r: _Reader, graph_def, found: list) -> None:
 
     def flush():
         if run[1] > run[0]:
-            graph_def.MergeFromString(r.get(run[0], run[1] - run[0]))
+            try:
+                graph_def.MergeFromString(r.get(run[0], run[1] - run[0]))
+            except Exception:  # noqa: BLE001  (protobuf's DecodeError, or upb's own)
+                raise ModelLoadError(f"not a valid GraphDef: a node between bytes {run[0]} "
+                                     f"and {run[1]} does not parse", path=r.path) from None
         run[0] = run[1] = pos
 
     while pos < size:
@@ -235,7 +239,10 @@ def _read_fields(r: _Reader, graph_def, found: list) -> None:
             elif buf[i + 2] < 0x80:
                 length, j = (length & 0x7F) | buf[i + 2] << 7, i + 3
             else:
-                length, j = varint_at(buf, i + 1)
+                try:
+                    length, j = varint_at(buf, i + 1)
+                except (EOFError, ValueError):
+                    raise r._invalid(pos) from None
             number, wire, begin = _NODE, 2, pos + j - i
             stop = begin + length
             if stop > size:
@@ -255,15 +262,22 @@ def _read_fields(r: _Reader, graph_def, found: list) -> None:
             node = None
             if stop - begin < MID_NODE:
                 raw = bytes(r.get(begin, stop - begin))
-                node = protos.NodeDef.FromString(raw)
-                if not _strip_parsed(node, raw, begin, index, found):
+                try:
+                    node = protos.NodeDef.FromString(raw)
+                except Exception:  # noqa: BLE001  (the field walk below says where it breaks)
+                    node = None
+                if node is not None and not _strip_parsed(node, raw, begin, index, found):
                     node = None
             if node is not None:
                 graph_def.node.append(node)
             else:
                 piece = _strip_node(r, begin, stop, index, found)
-                graph_def.node.add().MergeFromString(
-                    piece if piece is not None else r.get(begin, stop - begin))
+                try:
+                    graph_def.node.add().MergeFromString(
+                        piece if piece is not None else r.get(begin, stop - begin))
+                except Exception:  # noqa: BLE001
+                    raise ModelLoadError(f"not a valid GraphDef: the node at byte {pos} does "
+                                         "not parse", path=r.path) from None
             index += 1
         elif number in (2, 4) and wire == 2:
             flush()

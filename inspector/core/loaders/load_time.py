@@ -138,9 +138,17 @@ def python_layers(config) -> list:
             break
         if isinstance(item, dict):
             cls = item.get("class_name")
+            conf = item.get("config") if isinstance(item.get("config"), dict) else {}
             if cls in PYTHON_LAYERS:
-                conf = item.get("config") if isinstance(item.get("config"), dict) else {}
                 found.append((str(conf.get("name", "?")), cls))
+            elif any(isinstance(k, str) and k.endswith("type") and v == "lambda"
+                     for k, v in conf.items()) or \
+                    any(isinstance(k, str) and k.endswith("type") and v == "lambda"
+                        for k, v in item.items()):
+                # Python bytecode kept in another layer or cell: `function_type`, or an RNN
+                # cell wrapper's `residual_fn_type`, says "lambda"
+                found.append((str(conf.get("name", item.get("name", "?"))),
+                              item.get("registered_name") or cls or "function"))
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

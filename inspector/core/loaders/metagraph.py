@@ -27,11 +27,11 @@ def _state_prefix(folder: str) -> str | None:
         key, _, value = line.partition(":")
         if key.strip() != "model_checkpoint_path":
             continue
-        named = value.strip().strip('"')
-        for prefix in (named if os.path.isabs(named) else os.path.join(folder, named),
-                       os.path.join(folder, os.path.basename(named))):
-            if os.path.exists(prefix + ".index"):
-                return prefix
+        # only its file name counts: the checkpoint is looked for in this folder, never
+        # where the state file points (the author's home, or `../` anywhere else)
+        prefix = os.path.join(folder, os.path.basename(value.strip().strip('"')))
+        if os.path.exists(prefix + ".index"):
+            return prefix
     return None
 
 
@@ -52,8 +52,12 @@ def find_checkpoint(given: str, meta_path: str) -> str:
     stem = stem[:-len(".meta")] if stem.endswith(".meta") else None
     if stem is not None and os.path.exists(os.path.join(folder, stem + ".index")):
         return os.path.join(folder, stem)
-    indexes = sorted((f for f in os.listdir(folder) if f.endswith(".index")),
-                     key=lambda f: os.path.getmtime(os.path.join(folder, f)))
+    try:
+        indexes = sorted((f for f in os.listdir(folder) if f.endswith(".index")),
+                         key=lambda f: os.path.getmtime(os.path.join(folder, f)))
+    except OSError as exc:
+        raise ModelLoadError(f"cannot look for a checkpoint in '{folder}': "
+                             f"{exc.strerror or exc}", path=meta_path) from None
     if not indexes:
         raise ModelLoadError(f"no checkpoint in '{folder}' (no .index file)", path=meta_path)
     return os.path.join(folder, indexes[-1][:-len(".index")])

@@ -201,7 +201,7 @@ def sniff_head(path: str, head: bytes) -> tuple[str, bool]:
 def refuse_foreign(path: str, head: bytes) -> None:
     """One clear line for model files we recognise but do not open as a TensorFlow graph."""
     name = os.path.basename(path)
-    if head[4:8] in (b"TFL3", b"TFL2"):
+    if head[4:8] in (b"TFL3", b"TFL2") and head[2:4] == b"\0\0":   # a small root offset
         raise ModelLoadError("this is a TensorFlow Lite model (.tflite FlatBuffer), not a "
                              "TensorFlow graph: open the model it was converted from", path=path)
     if name.endswith(".onnx"):

@@ -70,9 +70,13 @@ def _weight_specs(doc: dict, path: str) -> list:
     return out
 
 
-def _shard_bytes(folder: str, paths: list, path: str) -> bytes:
+def _shard_bytes(folder: str, paths: list, path: str, seen: set) -> bytes:
     parts = []
     for name in paths:
+        if name in seen:
+            raise ModelLoadError(f"TF.js weight shard {name!r} is listed more than once",
+                                 path=path)
+        seen.add(name)
         if not isinstance(name, str) or os.path.isabs(name) or ".." in name.split("/"):
             raise ModelLoadError(f"TF.js weight shard path {name!r} points outside the model's "
                                  "folder", path=path)
@@ -152,10 +156,13 @@ def fill_weights(graph_def, groups: list, folder: str, path: str) -> tuple:
     """Put the shards' values into the Const nodes and make fused ops runnable: (weight
     bytes read, constants left without values, nodes given TArgs, nodes split)."""
     by_name = {n.name: n for n in graph_def.node}
-    weight_bytes = 0
+    weight_bytes, seen = 0, set()
     for weights, paths in groups:
-        data = _shard_bytes(folder, paths, path)
+        data = _shard_bytes(folder, paths, path, seen)
         weight_bytes += len(data)
+        if weight_bytes > SHARD_LIMIT:
+            raise ModelLoadError("TF.js weights pass 2 GB, more than one GraphDef can hold",
+                                 path=path)
         at = 0
         for spec in weights:
             tensor, used = _decode(spec, data, at, path)
@@ -181,6 +188,16 @@ def old_format_manifest(path: str) -> str | None:
 
 def fill_old_format(graph_def, path: str) -> list:
     """Fill a TF.js 0.x GraphDef from its weights manifest; returns notes."""
+    try:
+        return _fill_old_format(graph_def, path)
+    except ModelLoadError:
+        raise
+    except _MALFORMED as exc:
+        raise ModelLoadError(f"TF.js weights_manifest.json is malformed ({type(exc).__name__}:"
+                             f" {str(exc)[:160]})", path=path) from None
+
+
+def _fill_old_format(graph_def, path: str) -> list:
     manifest = old_format_manifest(path)
     text = files.read_file(manifest, JSON_LIMIT, "weights_manifest.json")
     try:
@@ -200,8 +217,21 @@ def fill_old_format(graph_def, path: str) -> list:
                       f"'{empty[0]}'"] if empty else [])
 
 
+_MALFORMED = (TypeError, ValueError, KeyError, AttributeError, OverflowError, IndexError)
+
+
 def load_tfjs(path: str, size: int):
     """The graph of a TF.js graph model (path: model.json or its folder)."""
+    try:
+        return _load_tfjs(path, size)
+    except ModelLoadError:
+        raise
+    except _MALFORMED as exc:   # a field of the wrong type or value somewhere in model.json
+        raise ModelLoadError(f"TF.js model.json is malformed ({type(exc).__name__}: "
+                             f"{str(exc)[:160]})", path=path) from None
+
+
+def _load_tfjs(path: str, size: int):
     from google.protobuf import json_format
 
     from inspector.core.loaders import LoadedModel, Signature, make_graph

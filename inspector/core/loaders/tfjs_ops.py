@@ -20,7 +20,8 @@ _BASE_ATTRS = {"Conv2D": ("T", "strides", "padding", "explicit_paddings", "data_
                "MatMul": ("T", "transpose_a", "transpose_b"),
                "BatchMatMulV2": ("T", "adj_x", "adj_y")}
 _ACTIVATIONS = {"Relu", "Relu6", "Elu", "LeakyRelu", "Sigmoid", "Tanh"}
-_KERNEL_FUSES = {"BiasAdd", "Relu", "Relu6", "Elu", "LeakyRelu", "Sigmoid", "Tanh"}
+# what TF 2.21's CPU kernels fuse (Sigmoid and Tanh only into MatMul, so they are split)
+_KERNEL_FUSES = {"BiasAdd", "Relu", "Relu6", "Elu", "LeakyRelu"}
 
 
 def fix_fused(graph_def) -> tuple[int, int]:
@@ -31,7 +32,7 @@ def fix_fused(graph_def) -> tuple[int, int]:
     for node in graph_def.node:
         if node.op not in _FUSED:
             continue
-        fused = [s.decode() for s in node.attr["fused_ops"].list.s]
+        fused = [s.decode("utf-8", "replace") for s in node.attr["fused_ops"].list.s]
         if "Depthwise" in node.op or any(op not in _KERNEL_FUSES for op in fused):
             made = _split(node, fused, taken)
             if made is not None:

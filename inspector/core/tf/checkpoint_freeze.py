@@ -18,22 +18,36 @@ RESOURCE_VARIABLES = {"VarHandleOp"}
 _ASSIGNS = {"Assign", "AssignVariableOp"}
 
 
-def checkpoint_keys(graph_def) -> dict:
-    """variable node -> its key in the checkpoint, from the saver's restore ops (Assign of
-    RestoreV2:k to the variable, key = tensor_names[k]); variables not found there are keyed
-    by their own name, which is what tf.compat.v1.train.Saver writes by default."""
-    import numpy as np
+def _strings(node) -> list | None:
+    """The strings of a string Const, read as stored (None when its declared shape asks for
+    more than it holds: TF would pad it out to that size, which a hostile file makes huge)."""
+    if node is None or node.op != "Const":
+        return None
+    tensor = node.attr["value"].tensor
+    count = 1
+    for d in tensor.tensor_shape.dim:
+        count *= max(d.size, 0)
+    if count != len(tensor.string_val):
+        return None
+    return [x.decode("utf-8", "replace") for x in tensor.string_val]
 
-    t = tf()
+
+def checkpoint_keys(graph_def) -> tuple[dict, set]:
+    """(variable node -> its key in the checkpoint, variables saved as slices). Keys come
+    from the saver's restore ops (Assign of RestoreV2:k to the variable, key =
+    tensor_names[k]); variables not found there are keyed by their own name, which is what
+    tf.compat.v1.train.Saver writes by default."""
     nodes = {n.name: n for n in graph_def.node}
-    names = {}
+    names, slices = {}, {}
     for node in graph_def.node:
         if node.op in ("RestoreV2", "Restore") and len(node.input) >= 2:
-            source = nodes.get(node_name_from_input(node.input[1]))
-            if source is not None and source.op == "Const":
-                names[node.name] = [x.decode() if isinstance(x, bytes) else str(x) for x in
-                                    np.ravel(t.make_ndarray(source.attr["value"].tensor))]
-    keys = {}
+            found = _strings(nodes.get(node_name_from_input(node.input[1])))
+            if found is not None:
+                names[node.name] = found
+                if len(node.input) >= 3:
+                    slices[node.name] = _strings(nodes.get(node_name_from_input(
+                        node.input[2]))) or []
+    keys, partitioned = {}, set()
     for node in graph_def.node:
         if node.op not in _ASSIGNS or len(node.input) < 2:
             continue
@@ -45,10 +59,15 @@ def checkpoint_keys(graph_def) -> dict:
         if source is None or source.name not in names:
             continue
         if ":" in value:
-            port = int(value.rsplit(":", 1)[1] or 0)
+            tail = value.rsplit(":", 1)[1]
+            port = int(tail) if tail.isdigit() else 0
+        variable = node_name_from_input(node.input[0])
         if port < len(names[source.name]):
-            keys[node_name_from_input(node.input[0])] = names[source.name][port]
-    return keys
+            keys[variable] = names[source.name][port]
+        spec = slices.get(source.name, [])
+        if port < len(spec) and spec[port].strip():
+            partitioned.add(variable)
+    return keys, partitioned
 
 
 @serialized
@@ -65,11 +84,11 @@ def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: st
         missing = [o for o in names if o not in present]
         if missing:
             raise ValueError(f"output node '{missing[0]}' is not in the graph")
-        keys = checkpoint_keys(graph_def)
+        keys, partitioned = checkpoint_keys(graph_def)
         kept = v1.graph_util.extract_sub_graph(graph_def, names)
         reader = v1.train.NewCheckpointReader(checkpoint)
         try:
-            frozen = _with_constants(kept, keys, reader)
+            frozen = _with_constants(kept, keys, reader, partitioned)
         except _NeedsSession:
             frozen = _freeze_in_session(meta, checkpoint, names)
         with t.Graph().as_default():
@@ -83,8 +102,8 @@ def freeze_metagraph(meta_bytes: bytes, checkpoint: str, outputs: list, path: st
 
 
 class _NeedsSession(ValueError):
-    """Resource variables handed to functions (tf.cond/while_loop v2): TF's own converter,
-    which rewrites function signatures, has to do it from a restored session."""
+    """Resource variables handed to functions (tf.cond/while_loop v2), or partitioned
+    variables: TF's own restore and converter have to do it, from a restored session."""
 
 
 def _freeze_in_session(meta, checkpoint: str, names: list):
@@ -108,7 +127,7 @@ def _freeze_in_session(meta, checkpoint: str, names: list):
             sess, graph.as_graph_def(), names)
 
 
-def _with_constants(graph_def, keys: dict, reader):
+def _with_constants(graph_def, keys: dict, reader, partitioned: set = frozenset()):
     t = tf()
     out = type(graph_def)()
     out.versions.CopyFrom(graph_def.versions)
@@ -119,6 +138,8 @@ def _with_constants(graph_def, keys: dict, reader):
         new.CopyFrom(node)
         new.attr.pop("_output_shapes", None)
         if node.op in REF_VARIABLES or node.op in RESOURCE_VARIABLES:
+            if node.name in partitioned:   # one slice of a saved tensor: TF's saver knows how
+                raise _NeedsSession(f"variable '{node.name}' is saved as a slice")
             key = keys.get(node.name, node.name)
             if not reader.has_tensor(key):
                 raise ValueError(f"variable '{node.name}' is not in the checkpoint")

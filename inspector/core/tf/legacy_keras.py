@@ -34,11 +34,16 @@ def freeze_in_child(path: str) -> tuple:
                              "TensorFlow version)", path=path)
     with tempfile.TemporaryDirectory(prefix="inspector-keras2-") as tmp:
         out = os.path.join(tmp, "frozen")
-        env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3")
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))))
+        env = dict(os.environ, TF_USE_LEGACY_KERAS="1", TF_CPP_MIN_LOG_LEVEL="3",
+                   PYTHONPATH=os.pathsep.join([root] + [p for p in os.environ.get(
+                       "PYTHONPATH", "").split(os.pathsep) if p]))
         try:
-            proc = subprocess.run([sys.executable, "-m", __name__, path, out], env=env,
-                                  capture_output=True, text=True, timeout=TIMEOUT,
-                                  preexec_fn=_die_with_parent)
+            # -P and cwd: nothing beside the model (a stray tf_keras.py) can be imported
+            proc = subprocess.run([sys.executable, "-P", "-m", __name__, os.path.abspath(path),
+                                   out, str(os.getpid())], env=env, cwd=tmp,
+                                  capture_output=True, text=True, timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             raise ModelLoadError(f"legacy Keras did not load the file within {TIMEOUT} s",
                                  path=path) from None
@@ -55,16 +60,19 @@ def freeze_in_child(path: str) -> tuple:
     return graph_def, names["inputs"], names["outputs"]
 
 
-def _die_with_parent() -> None:
-    """Linux: the child is killed when its parent dies (a cancelled worker is killed, and
-    its legacy Keras child must not live on)."""
+def _die_with_parent(parent: int) -> None:
+    """Linux: this child is killed when its parent dies (a cancelled worker is killed, and
+    its legacy Keras child must not live on). Set here, not between fork and exec, where
+    loading a library could deadlock on a lock another thread held at fork time."""
     try:
         import ctypes
         import signal
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    if os.getppid() != parent:   # the parent died before the line above
+        os._exit(3)
 
 
 def _child(path: str, out: str) -> int:
@@ -73,8 +81,12 @@ def _child(path: str, out: str) -> int:
 
     try:
         import tf_keras
+        from tf_keras.src.saving import serialization_lib
 
-        model = tf_keras.models.load_model(path, compile=False, safe_mode=True)
+        # safe_mode=True alone covers only .keras files in tf-keras; the scope covers .h5
+        # too: no Python bytecode stored in the file is ever turned into a function
+        with serialization_lib.SafeModeScope(True):
+            model = tf_keras.models.load_model(path, compile=False, safe_mode=True)
         graph_def, inputs, outputs = freeze_loaded_keras(model)
     except Exception as exc:  # noqa: BLE001  (one line back to the parent)
         print(f"error: {first_line(exc)}", file=sys.stderr)
@@ -87,4 +99,5 @@ def _child(path: str, out: str) -> int:
 
 
 if __name__ == "__main__":
+    _die_with_parent(int(sys.argv[3]))
     sys.exit(_child(sys.argv[1], sys.argv[2]))
