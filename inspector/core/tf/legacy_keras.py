@@ -41,7 +41,9 @@ def freeze_in_child(path: str) -> tuple:
                        "PYTHONPATH", "").split(os.pathsep) if p]))
         try:
             # -P and cwd: nothing beside the model (a stray tf_keras.py) can be imported
-            proc = subprocess.run([sys.executable, "-P", "-m", __name__, os.path.abspath(path),
+            safe_path = ["-P"] if sys.version_info >= (3, 11) else []   # cwd=tmp covers 3.10
+            proc = subprocess.run([sys.executable, *safe_path, "-m", __name__,
+                                   os.path.abspath(path),
                                    out, str(os.getpid())], env=env, cwd=tmp,
                                   capture_output=True, text=True, timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
