@@ -191,9 +191,8 @@ def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
                 cand.reason, cand.score = f"no consumers, {node.op} (bookkeeping?)", 30
             elif node.op == "Identity" and node.name.rpartition("/")[2] in _COND_LEFTOVERS:
                 cand.reason, cand.score = "no consumers, a tf.cond leftover (Identity)", 20
-            elif _metric_behind(graph, node):
-                cand.reason = f"no consumers, a training metric ({_metric_behind(graph, node)})"
-                cand.score = 15
+            elif metric := _metric_behind(graph, node):
+                cand.reason, cand.score = f"no consumers, a training metric ({metric})", 15
             elif cand.dtype and cand.dtype not in _REAL_DTYPES:
                 cand.reason, cand.score = f"no consumers, {node.op} ({cand.dtype}: a count or " \
                                           "index rather than a result?)", 50

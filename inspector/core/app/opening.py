@@ -10,10 +10,11 @@ from inspector.core.loaders import LoadedModel, load
 MAX_GUESSED = 4   # more equally likely outputs than this: ask instead of guessing
 
 
-def open_model(path: str, **options) -> LoadedModel:
+def open_model(path: str, opened: LoadedModel | None = None, **options) -> LoadedModel:
+    """`opened`: the model as already loaded without the checkpoint, if the caller has it."""
     if not options.get("checkpoint") or options.get("outputs"):
         return load(path, **options)
-    first = load(path, **dict(options, checkpoint=None))
+    first = opened or load(path, **dict(options, checkpoint=None))
     if first.kind != "metagraph":
         return load(path, **options)
     outputs = likely_outputs(first.graph)

@@ -248,7 +248,8 @@ def _load_tfjs(path: str, size: int):
         raise ModelLoadError(f"TF.js modelTopology is not a valid GraphDef: {exc}",
                              path=path) from None
     folder = os.path.dirname(os.path.abspath(path))
-    weight_bytes, empty, targs, split = fill_weights(graph_def, _weight_specs(doc, path),
+    groups = _weight_specs(doc, path)
+    weight_bytes, empty, targs, split = fill_weights(graph_def, groups,
                                                      folder, path)
     graph, problems = make_graph(graph_def, path, name=os.path.basename(folder))
     sig = doc.get("signature") or {}
@@ -260,7 +261,7 @@ def _load_tfjs(path: str, size: int):
     made = doc.get("convertedBy") or "a TF.js converter"
     model.notes.append(f"TensorFlow.js graph model ({made}, from TensorFlow "
                        f"{doc.get('generatedBy', '?')}): {len(graph_def.node)} nodes, weights "
-                       f"read from {sum(len(p) for _, p in _weight_specs(doc, path))} shard(s)"
+                       f"read from {sum(len(p) for _, p in groups)} shard(s)"
                        + (f"; TArgs put back on {targs} fused op(s)" if targs else "")
                        + (f"; {split} fused op(s) TensorFlow cannot run split into plain ops"
                           if split else ""))

@@ -25,15 +25,10 @@ def _drop_unused_loop_inputs(graph_def) -> None:
     Placeholder per loop variable, fed to nothing; they would crowd the picture (and the
     likely inputs) with dozens of useless boxes."""
     used = {i.lstrip("^").split(":")[0] for n in graph_def.node for i in n.input}
-    keep = [n for n in graph_def.node if not (
-        n.op == "Placeholder" and n.name.startswith("unused_control_flow_input")
-        and n.name not in used)]
-    if len(keep) != len(graph_def.node):
-        kept = [type(n)() for n in keep]
-        for new, old in zip(kept, keep):
-            new.CopyFrom(old)
-        del graph_def.node[:]
-        graph_def.node.extend(kept)
+    unused = [k for k, n in enumerate(graph_def.node) if n.op == "Placeholder" and
+              n.name.startswith("unused_control_flow_input") and n.name not in used]
+    for k in reversed(unused):
+        del graph_def.node[k]
 
 
 def _output_keys(fn) -> list:

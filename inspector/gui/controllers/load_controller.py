@@ -40,7 +40,7 @@ def open_in_full(path: str, signature, allow_unsafe: bool):
     if not found:
         return model
     try:
-        return open_model(path, checkpoint=found, allow_unsafe=allow_unsafe)
+        return open_model(path, opened=model, checkpoint=found, allow_unsafe=allow_unsafe)
     except InspectorError as exc:
         model.notes = [f"Not frozen with the checkpoint beside it: {exc.message}"]
         return model
