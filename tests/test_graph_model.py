@@ -60,3 +60,32 @@ def test_attrs_decode_to_plain_values(fx):
         if node.op == "Const":
             ours = g.node(node.name).attr("value").numpy()
             np.testing.assert_array_equal(ours, tf.make_ndarray(node.attr["value"].tensor))
+
+
+def test_walks_over_a_graph_equal_networkx_walks_over_its_graphdef():
+    """upstream/downstream/between on a Graph walk its own indexes; on a GraphDef they use
+    networkx. Both must agree (control edges, missing producers, stop nodes, cycles)."""
+    import random
+
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+    from inspector.core.model.reachability import between, downstream, upstream
+
+    rng = random.Random(7)
+    for trial in range(30):
+        gd = protos.GraphDef()
+        count = rng.randint(2, 60)
+        for i in range(count):
+            node = gd.node.add(name=f"s{i % 4}/n{i}", op="Identity")
+            for _ in range(rng.randint(0, 3)):
+                j = rng.randint(0, count + 2)    # later nodes make cycles; past count: missing
+                src = f"s{j % 4}/n{j}"
+                node.input.append(rng.choice([src, f"^{src}", f"{src}:1"]))
+        graph = Graph(gd)
+        names = [n.name for n in gd.node]
+        starts = rng.sample(names, rng.randint(1, 3))
+        stops = rng.sample(names, rng.randint(0, 3))
+        assert upstream(graph, starts, stops) == upstream(gd, starts, stops), trial
+        assert downstream(graph, starts) == downstream(gd, starts), trial
+        assert between(graph, stops, starts) == between(gd, stops, starts), trial
+        assert between(graph, starts) == between(gd, starts), trial

@@ -91,7 +91,9 @@ def test_training_parts_and_missing_feeds_are_named(qtbot, window, fx, tmp_path)
 def test_trace_to_inputs_and_copy_commands(qtbot, window, model):
     open_and_wait(qtbot, window, model)
     window.jump_to("softmax")
-    proposals = window.trace_selected()
+    window.trace_selected()
+    qtbot.waitUntil(lambda: bool(window.marks.proposals), timeout=20000)
+    proposals = window.marks.proposals
     assert proposals[0].name == "Mul" and proposals[0].shape == "[1,299,299,3]"
     assert window.workbench_panel.proposals.count() == 2
     window.workbench_panel._mark_proposal(window.workbench_panel.proposals.item(0))

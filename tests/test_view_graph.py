@@ -103,3 +103,25 @@ def test_a_big_or_undecodable_constant_shows_its_shape_only():
     s.string_val.append(b"hello world, a long string")
     assert small_value(s) == "'hello world,'"
     assert Badge("w", "float", "[5]", 5).text() == "[5]"
+
+
+def test_scopes_holding_names_equals_walking_each_scope(fx):
+    """The strip preview's dimming: a scope (or group of a flat scope) holds a kept node
+    exactly when one of the nodes under it is kept."""
+    import random
+
+    from tests.fixtures import scale_models
+
+    groups = 0
+    for path in (os.path.join(fx, "inception_jpeg.pb"), scale_models.flat_graph(1000)):
+        vm = ViewModel(load(path).graph)
+        names = [n.name for n in vm.graph]
+        rng = random.Random(3)
+        for k in (0, 1, 5, len(names) // 2):
+            kept = set(rng.sample(names, k))
+            holding = vm.scopes_holding(kept)
+            for scope_path in vm._scopes:
+                under = vm.nodes_under(scope_path)
+                assert (scope_path in holding) == any(n in kept for n in under), scope_path
+        groups += sum(p.split("/")[-1].startswith("#") for p in vm._scopes)
+    assert groups    # the flat graph's groups were tried

@@ -333,3 +333,42 @@ def test_a_text_model_is_parsed_here_while_the_worker_is_busy(worker, fx, monkey
         executor.use(previous)
         sleeper.join()
     assert len(parsed.node) == len(gd.node)
+
+
+def test_big_answers_travel_in_slices_that_rebuild_exactly():
+    """A 300k-entry answer is unpickled slice by slice, so the GUI thread gets the GIL between
+    slices; what arrives equals what was sent (order included), small answers are untouched."""
+    from inspector.worker import protocol
+
+    shapes = {f"n{i}": [(1, i % 7, 3)] for i in range(3 * protocol.SLICE + 5)}
+    names = [f"m{i}" for i in range(protocol.SLICE + 1)]
+    reply = ("result", 7, (shapes, names, "ok", {"small": 1}))
+    read, write = os.pipe()
+    got: list = []
+    reader = threading.Thread(target=lambda: got.append(protocol.receive(read)))
+    reader.start()
+    protocol.send(write, protocol.sliced(reply))
+    reader.join(30)
+    os.close(read), os.close(write)
+    assert got[0] == reply
+    assert list(got[0][2][0]) == list(shapes)
+    slim = protocol.sliced(reply)[2]
+    assert isinstance(slim[0], protocol._Sliced) and len(slim[0].parts) == 4
+    assert slim[3] == {"small": 1} and not isinstance(slim[3], protocol._Sliced)
+
+
+def test_big_dicts_inside_preview_rows_travel_in_slices():
+    import pickle
+
+    from inspector.core.analysis.flops import FlopReport
+    from inspector.core.analysis.metrics import Metrics
+    from inspector.core.app.preview import PreviewRow
+    from inspector.worker import protocol
+
+    per_node = {f"n{i}": i for i in range(protocol.SLICE * 2)}
+    row = PreviewRow("original", Metrics(1, 1, 0, 0, 2, {"Conv2D": 2},
+                                         FlopReport(per_node=per_node, total=5)))
+    slim = protocol.sliced(("result", 1, [row]))
+    assert isinstance(slim[2][0].metrics.flops.per_node, protocol._Sliced)
+    assert row.metrics.flops.per_node is per_node      # the original is left alone
+    assert pickle.loads(pickle.dumps(slim, protocol=5)) == ("result", 1, [row])

@@ -282,8 +282,8 @@ class MainWindow(QMainWindow):
     def jump_to(self, name: str) -> None:
         self.canvas_ctl.jump_to(name)
 
-    def trace_selected(self) -> list:
-        return self.marks.trace(self.state.selected or "")
+    def trace_selected(self) -> None:
+        self.marks.trace(self.state.selected or "")
 
     def show_function(self, name: str | None = None) -> bool:
         view = self.state.original_view

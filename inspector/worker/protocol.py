@@ -10,6 +10,8 @@ Worker -> app:  ("progress", id, index, args) · ("result", id, value) · ("erro
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 import pickle
 import struct
@@ -26,6 +28,59 @@ MAX_BUFFERS = 1 << 20  # one per array or graph: thousands of folded constants a
 
 class ProtocolError(Exception):
     """The other end went away or sent something that is not a message."""
+
+
+SLICE = 20_000   # dict/list items per separately pickled slice of a big result
+
+
+def _join(kind: str, parts: list):
+    """Rebuild a sliced container. Each slice is its own short pickle.loads, and this loop
+    lets other threads (the GUI thread) run between them: one pickle.loads of a 300k-entry
+    shape table holds the GIL for 200 ms."""
+    out = {} if kind == "dict" else []
+    for part in parts:
+        piece = pickle.loads(part)
+        out.update(piece) if kind == "dict" else out.extend(piece)
+    return out
+
+
+class _Sliced:
+    """A big dict or list travelling as slices (see _join)."""
+
+    def __init__(self, value):
+        items = list(value.items()) if isinstance(value, dict) else value
+        self.kind = "dict" if isinstance(value, dict) else "list"
+        self.parts = [pickle.dumps(dict(items[i:i + SLICE]) if self.kind == "dict"
+                                   else items[i:i + SLICE], protocol=5)
+                      for i in range(0, len(items), SLICE)]
+
+    def __reduce__(self):
+        return _join, (self.kind, self.parts)
+
+
+def sliced(value, depth: int = 6):
+    """value with its big dicts and lists made _Sliced, also inside tuples, short lists and
+    dataclasses (a preview row's FLOP report holds a 300k-entry dict), copied where changed."""
+    kind = type(value)
+    if kind in (dict, list) and len(value) > SLICE:
+        return _Sliced(value)
+    if depth == 0:
+        return value
+    if kind is tuple or (kind is list and len(value) <= 64):
+        parts = [sliced(v, depth - 1) for v in value]
+        return kind(parts) if any(a is not b for a, b in zip(parts, value)) else value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changed = {}
+        for f in dataclasses.fields(value):
+            old = getattr(value, f.name)
+            new = sliced(old, depth - 1)
+            if new is not old:
+                changed[f.name] = new
+        if changed:
+            value = copy.copy(value)
+            for name, new in changed.items():
+                object.__setattr__(value, name, new)   # frozen ones too: a private copy
+    return value
 
 
 def send(fd: int, message) -> None:

@@ -20,6 +20,7 @@ from inspector.worker.protocol import (
     pack,
     receive,
     send,
+    sliced,
     unpack,
 )
 
@@ -60,7 +61,7 @@ def _test_operations() -> dict:
 
 def _bind(value, out_fd: int, call_id: int, cancel):
     if isinstance(value, Callback):
-        return lambda *args: send(out_fd, ("progress", call_id, value.index, args))
+        return lambda *args: send(out_fd, sliced(("progress", call_id, value.index, args)))
     if isinstance(value, CancelFlag):
         return cancel  # set when the app sends ("cancel", id): run_many, profile_runs stop
     return unpack(value)
@@ -85,7 +86,7 @@ def _read_calls(in_fd: int, calls: queue.Queue, current: dict, lock) -> None:
 
 def _answer(out_fd: int, reply) -> None:
     try:
-        send(out_fd, reply)
+        send(out_fd, sliced(reply))
     except ProtocolError:
         os._exit(0)
     except Exception as exc:  # noqa: BLE001 - an answer that cannot be pickled (TF's OpError

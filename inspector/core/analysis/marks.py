@@ -21,6 +21,7 @@ class StripPreview:
     dropped_bytes: int
     needs_feeding: list          # sources the outputs still depend on that are not inputs
     training_only: dict = field(default_factory=dict)  # dropped node -> role
+    kept_scopes: frozenset | None = None   # scopes holding a kept node (set by the app)
 
 
 def strip_preview(graph: Graph, inputs, outputs) -> StripPreview:
@@ -28,17 +29,17 @@ def strip_preview(graph: Graph, inputs, outputs) -> StripPreview:
     ins = [node_name_from_input(i) for i in inputs if node_name_from_input(i) in graph]
     outs = [node_name_from_input(o) for o in outputs if node_name_from_input(o) in graph]
     if not outs:
-        everything = {n.name for n in graph}
-        return StripPreview(everything, set(), 0, [])
-    kept = upstream(graph, outs, stop=ins) | set(ins)
-    dropped = {n.name for n in graph} - kept
-    dropped_bytes = sum(graph.node(n).proto.ByteSize() for n in dropped)
-    needs = [n for n in sorted(kept, key=lambda x: graph.node(x).index)
-             if n not in ins and graph.node(n).op in FEED_OPS and
-             graph.node(n).op != "PlaceholderWithDefault"]
+        return StripPreview(set(graph.names()), set(), 0, [])
+    kept = upstream(graph, outs, stop=ins)
+    kept.update(ins)
+    dropped = {n for n in graph.names() if n not in kept}   # a loop other threads can break
+    node = graph.node
+    dropped_bytes = sum(node(n).proto.ByteSize() for n in dropped)
+    needs = [n.name for n in graph if n.op in FEED_OPS and n.op != "PlaceholderWithDefault"
+             and n.name in kept and n.name not in ins]
     roles = {}
     for name in dropped:
-        role = op_categories.training_role(name, graph.node(name).op)
+        role = op_categories.training_role(name, node(name).op)
         if role:
             roles[name] = role
     return StripPreview(kept, dropped, dropped_bytes, needs, roles)

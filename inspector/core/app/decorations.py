@@ -44,13 +44,20 @@ def decorations(state) -> Decorations:
     badges = {}
     strip = state.strip
     if strip is not None and view is state.original_view and state.workbench.outputs:
+        held = strip.kept_scopes
         for item_id in items:
-            under = view.nodes_under(item_id[:-1]) if item_id.endswith("/") else [item_id]
-            if under and all(n in strip.dropped for n in under):
-                dimmed.add(item_id)
-                role = strip.training_only.get(under[0]) if len(under) == 1 else None
-                if role:
-                    badges[item_id] = role
+            if not item_id.endswith("/"):
+                if item_id in strip.dropped:
+                    dimmed.add(item_id)
+                    if item_id in strip.training_only:
+                        badges[item_id] = strip.training_only[item_id]
+            elif held is not None:
+                if item_id[:-1] not in held:
+                    dimmed.add(item_id)
+            else:
+                under = view.nodes_under(item_id[:-1])
+                if under and all(n in strip.dropped for n in under):
+                    dimmed.add(item_id)
     diff: dict = {}
     for name, change in state.diff.items():
         if name in names:

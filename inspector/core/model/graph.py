@@ -232,6 +232,10 @@ class Graph:
     def __contains__(self, name: str) -> bool:
         return name in self._by_name
 
+    def names(self):
+        """Every node name (a view: `set(graph.names())` is one C-level copy)."""
+        return self._by_name.keys()
+
     def node(self, name: str) -> Node:
         return self._by_name[name]
 

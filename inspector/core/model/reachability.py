@@ -1,9 +1,12 @@
-"""Reachability with networkx (imported lazily: opening a model never pays for it): what the
-outputs need (not walking past the inputs), what an input feeds, the part between inputs and
-outputs, a cycle to name in an error, and dependency generations.
+"""Reachability: what the outputs need (not walking past the inputs), what an input feeds, the
+part between inputs and outputs, a cycle to name in an error, and dependency generations.
 
-Works on a Graph or directly on a GraphDef (transforms hold GraphDefs). TF's own execution
-order is not here: it must match TensorFlow's exactly (execution_order.py)."""
+Works on a Graph or directly on a GraphDef (transforms hold GraphDefs). Cycles, generations and
+walks over a GraphDef use networkx (imported lazily: opening a model never pays for it). Walks
+over a Graph use the Graph's own producer and consumer indexes instead: building a networkx
+DiGraph of a 300k-node graph takes 1.4 s, longer than the walk itself, and the summary, the
+strip preview and the feed-point trace each need one walk. TF's own execution order is not
+here: it must match TensorFlow's exactly (execution_order.py)."""
 
 from __future__ import annotations
 
@@ -33,9 +36,42 @@ def digraph(graph):
     return g
 
 
+def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
+    """Breadth-first over the Graph's own indexes (data and control edges)."""
+    seen = {s for s in starts if s in graph}
+    todo = [s for s in seen if s not in stop]
+    by_name = graph._by_name
+    if backwards:
+        while todo:
+            nxt = []
+            for name in todo:
+                for ref in by_name[name].inputs:
+                    src = ref.node
+                    if src not in seen and src in by_name:
+                        seen.add(src)
+                        if src not in stop:
+                            nxt.append(src)
+            todo = nxt
+    else:
+        consumers = graph._consumers
+        while todo:
+            nxt = []
+            for name in todo:
+                for edge in consumers.get(name, ()):
+                    dst = edge.dst
+                    if dst not in seen:
+                        seen.add(dst)
+                        if dst not in stop:
+                            nxt.append(dst)
+            todo = nxt
+    return seen
+
+
 def _reach(graph, starts, stop, backwards: bool) -> set:
     import networkx as nx
 
+    if isinstance(graph, Graph):
+        return _walk(graph, starts, set(stop), backwards)
     g = digraph(graph)
     starts = [s for s in dict.fromkeys(starts) if s in g]
     if not starts:
@@ -61,9 +97,10 @@ def downstream(graph, inputs) -> set:
 
 def _names(graph, names) -> list:
     out = []
+    known = graph if isinstance(graph, Graph) else digraph(graph)
     for text in names:
         name = node_name_from_input(text)
-        if name not in digraph(graph):
+        if name not in known:
             raise InspectorError(f"node '{name}' is not in the graph", node=name)
         out.append(name)
     return out

@@ -116,6 +116,23 @@ class ViewModel:
             stack.extend(scope.children.values())
         return out
 
+    def scopes_holding(self, names) -> frozenset:
+        """The paths of every scope (and group) with at least one of `names` inside it: one
+        pass over the scope tree, so a strip preview's dimming never walks a scope's nodes on
+        the GUI thread."""
+        names = names if isinstance(names, (set, frozenset)) else set(names)
+        order, stack = [], [self.root]
+        while stack:
+            scope = stack.pop()
+            order.append(scope)
+            stack.extend(scope.children.values())
+        holding = set()
+        for scope in reversed(order):     # children before their parent
+            if not names.isdisjoint(scope.nodes) or \
+                    any(c.path in holding for c in scope.children.values()):
+                holding.add(scope.path)
+        return frozenset(holding)
+
     def badges(self, name: str) -> list:
         found = self._badges.get(name)
         if not found:

@@ -52,8 +52,6 @@ class LoadController:
         self.auto_signature = False   # screenshots and scripts take the default signature
 
     def open(self, path: str, signature: str | None = None, allow_unsafe: bool = False):
-        from inspector.core.view.view_graph import ViewModel
-
         fold = not self.state.show_constants
         auto = self.auto_signature
 
@@ -62,8 +60,11 @@ class LoadController:
                 found = signatures(path)
                 if len(found) > 1:
                     return ("choose", found)
+            from inspector.core.view.view_graph import ViewModel
+
             model = open_in_full(path, signature, allow_unsafe)
             task.check()
+            model.graph.op_counts()   # counted here, not on the GUI thread
             view = ViewModel(model.graph, fold_constants=fold)
             gc_policy.keep_out_of_collections()  # the model lives long
             return ("loaded", model, view)

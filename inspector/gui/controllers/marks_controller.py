@@ -46,19 +46,30 @@ class MarksController(QObject):
             self.panel.show_preview(strip)
             self.state.set_strip(strip)
 
-        self.tasks.submit("strip", lambda task: strip_preview(view.graph, ins, outs), done,
-                          label="Finding what stripping keeps")
+        def work(task):
+            preview = strip_preview(view.graph, ins, outs)
+            preview.kept_scopes = view.scopes_holding(preview.kept)
+            return preview
 
-    def trace(self, name: str) -> list:
-        """Follow an output back to the places a mobile app would feed."""
+        self.tasks.submit("strip", work, done, label="Finding what stripping keeps")
+
+    def trace(self, name: str) -> None:
+        """Follow an output back to the places a mobile app would feed (off the GUI thread:
+        a walk over a big graph's producers)."""
         from inspector.core.analysis.marks import trace_to_inputs
 
         view = self.state.original_view
         if not name or name.endswith("/") or view is None:
-            return []
-        self.proposals = trace_to_inputs(view.graph, name)
-        self.panel.show_proposals(self.proposals)
-        return self.proposals
+            return
+
+        def done(proposals):
+            if view is not self.state.original_view:
+                return       # another model opened meanwhile
+            self.proposals = proposals
+            self.panel.show_proposals(proposals)
+
+        self.tasks.submit("trace", lambda task: trace_to_inputs(view.graph, name), done,
+                          label="Tracing to the feed points")
 
     def _mark_proposal(self, name: str):
         if name not in self.bench.inputs:

@@ -43,8 +43,7 @@ class PreviewController(QObject):
 
     def _step_changed(self, row, after):
         report = self.rows[row].report if 0 < row < len(self.rows) else None
-        names = {n.name for n in self.state.view.graph} if self.state.view else set()
-        self.panel.show_changes(report, names)
+        self.panel.show_changes(report)
 
     def _fetch_step_view(self, key):
         """A step's graph from the preview engine (the worker, in the app), laid out off the

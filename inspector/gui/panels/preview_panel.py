@@ -226,7 +226,7 @@ class PreviewPanel(QWidget):
         self.chart.setYRange(0, 105)
         self.chart.setXRange(-0.6, n - 0.4, padding=0)  # every step, also when rows arrive
 
-    def show_changes(self, report, graph_names: set) -> None:
+    def show_changes(self, report) -> None:
         self.changes.clear()
         if report is None:
             return
