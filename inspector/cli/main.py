@@ -12,7 +12,7 @@ from inspector.core.model.humanize import count
 DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "resources", "demo_digits.pb")
 SUBCOMMANDS = ("summarize", "dot", "signatures", "convert", "transform", "flops", "check",
-               "profile", "calibrate", "ranges")
+               "profile", "calibrate", "ranges", "explain")
 
 
 def _split(text: str | None) -> list:
@@ -35,11 +35,16 @@ def _add_load_args(p: argparse.ArgumentParser) -> None:
 
 
 def _load(args):
+    from inspector.core.app import gc_policy
     from inspector.core.app.opening import open_model
 
-    model = open_model(args.model, freeze=not args.no_freeze, tags=_split(args.tags) or None,
-                 signature=args.signature, checkpoint=args.checkpoint,
-                 outputs=_split(args.freeze_outputs) or None, allow_unsafe=args.allow_io)
+    with gc_policy.paused():    # a big graph's objects all live: collecting them finds nothing
+        model = open_model(args.model, freeze=not args.no_freeze,
+                           tags=_split(args.tags) or None, signature=args.signature,
+                           checkpoint=args.checkpoint,
+                           outputs=_split(args.freeze_outputs) or None,
+                           allow_unsafe=args.allow_io)
+    gc_policy.keep_out_of_collections()
     for note in model.notes:
         print(f"note: {note}", file=sys.stderr)
     return model
@@ -63,7 +68,10 @@ def cmd_summarize(args) -> int:
         for line in warnings:
             print(line, file=sys.stderr)
         return 0
-    s = summarize(model.graph, model.known_inputs, model.known_outputs)
+    from inspector.core.app import gc_policy
+
+    with gc_policy.paused():
+        s = summarize(model.graph, model.known_inputs, model.known_outputs)
     fmt = summary_format.report_json if args.json or args.format == "json" else \
         summary_format.report_text
     sys.stdout.write(fmt(s, model, args.model))
@@ -154,11 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output_as_text", action="store_true")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     p.set_defaults(func=cmd_convert)
+    from inspector.cli.explain import add_parsers as explain_parsers
     from inspector.cli.overlays import add_parsers as overlay_parsers
     from inspector.cli.transform import add_parsers
 
     add_parsers(sub)
     overlay_parsers(sub)
+    explain_parsers(sub, _add_load_args)
     return parser
 
 

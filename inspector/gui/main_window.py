@@ -28,6 +28,7 @@ from inspector.gui.canvas.minimap import Minimap
 from inspector.gui.controllers.canvas_controller import CanvasController
 from inspector.gui.controllers.load_controller import LoadController
 from inspector.gui.controllers.marks_controller import MarksController
+from inspector.gui.controllers.model_card_controller import ModelCardController
 from inspector.gui.controllers.overlays_controller import OverlaysController
 from inspector.gui.controllers.pipeline_controller import PipelineController
 from inspector.gui.controllers.preview_controller import PreviewController
@@ -36,6 +37,7 @@ from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.help import getting_started_dialog, shortcuts_dialog
 from inspector.gui.panels.legend import Legend
+from inspector.gui.panels.model_card_panel import ModelCardPanel
 from inspector.gui.panels.overlays_panel import OverlaysPanel
 from inspector.gui.panels.pipeline_panel import PipelinePanel
 from inspector.gui.panels.preview_panel import PreviewPanel
@@ -161,6 +163,8 @@ class MainWindow(QMainWindow):
         self.marks = MarksController(s, t, self.workbench_panel)
         self.search = SearchController(s, t, self.search_panel)
         self.properties_ctl = PropertiesController(s, t, self.properties)
+        self.card_panel = ModelCardPanel(self)     # covers the window while shown
+        self.card = ModelCardController(s, t, self.card_panel)
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
         self.exporter = Exporter(s, t, self.canvas)
 
@@ -250,12 +254,19 @@ class MainWindow(QMainWindow):
         self._action(go, "F&orward", s.forward, "Alt+Right")
         self.cone_action = self._action(go, "&Highlight upstream and downstream", c.set_cone,
                                         "Ctrl+H", checkable=True)
+        demo = bar.addMenu("&Demo")
+        self._action(demo, "Model &card", self.card.show_card, "Ctrl+M")
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Getting started", lambda: self._show(
             getting_started_dialog(self)))
         self._action(help_menu, "&Keyboard shortcuts", lambda: self._show(
             shortcuts_dialog(self, self.menuBar())), "Ctrl+/")
         self._refresh_recent()
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        if self.card_panel.isVisible():
+            self.card_panel.setGeometry(self.rect())
 
     def _show(self, dialog):
         self.help_dialog = dialog
