@@ -5,7 +5,7 @@ specialists. Every figure is a Fact with its exact definition (the tooltip in th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from inspector.core.analysis.flops import DEVICE_PRESETS
 from inspector.core.model.graph import Graph, node_name_from_input
@@ -41,9 +41,6 @@ class Fact:
     definition: str
     measured: bool = False
 
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
 
 @dataclass
 class Port:
@@ -53,9 +50,6 @@ class Port:
     dtype: str
     shape: str
     plain: str
-
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
 
 
 @dataclass
@@ -70,9 +64,7 @@ class ModelCard:
         return next((f for f in self.facts if f.label == label), None)
 
     def as_dict(self) -> dict:
-        return {"title": self.title, "inputs": [p.as_dict() for p in self.inputs],
-                "outputs": [p.as_dict() for p in self.outputs],
-                "facts": [f.as_dict() for f in self.facts], "layer_kinds": self.layer_kinds}
+        return asdict(self)
 
 
 def count_layers(graph: Graph) -> dict:
@@ -217,10 +209,10 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
     FLOP report and a measured time per run (ms, from a loaded timing log or profile).
     input_ports/output_ports: (name, dtype, shape) to describe instead of the summary's top
     candidates (the user's marks, with inferred shapes)."""
-    if input_ports is None:
-        input_ports = [(c.name, c.dtype, c.shape) for c in _best(summary.inputs)]
-    if output_ports is None:
-        output_ports = [(c.name, c.dtype, c.shape) for c in _best(summary.outputs)]
+    if input_ports is None or output_ports is None:
+        found_in, found_out = ports_with_shapes(summary, None)
+        input_ports = found_in if input_ports is None else input_ports
+        output_ports = found_out if output_ports is None else output_ports
     inputs = [Port(n, d, s, describe_input(graph, n, d, s)) for n, d, s in input_ports]
     outputs = [Port(n, d, s, describe_output(graph, n, d, s)) for n, d, s in output_ports]
     layers = count_layers(graph)
@@ -278,12 +270,10 @@ def ports_with_shapes(summary, shapes: dict | None) -> tuple[list, list]:
 
 
 def _best(candidates: list) -> list:
-    """The top-scored candidates (at most 4), or the first one when none stands out."""
+    """The candidates sharing the top score (at most 4); candidates come sorted by score."""
     if not candidates:
         return []
-    top = candidates[0].score
-    best = [c for c in candidates if c.score == top][:4]
-    return best
+    return [c for c in candidates if c.score == candidates[0].score][:4]
 
 
 def _ms(ms: float) -> str:

@@ -44,20 +44,17 @@ def decorations(state) -> Decorations:
     badges = {}
     strip = state.strip
     if strip is not None and view is state.original_view and state.workbench.outputs:
-        held = strip.kept_scopes
+        held = strip.kept_scopes    # the app computes it with the preview, off this thread
+        if held is None:
+            held = view.scopes_holding(strip.kept)
         for item_id in items:
-            if not item_id.endswith("/"):
-                if item_id in strip.dropped:
+            if item_id.endswith("/"):
+                if item_id[:-1] not in held:   # every node under the scope is dropped
                     dimmed.add(item_id)
-                    if item_id in strip.training_only:
-                        badges[item_id] = strip.training_only[item_id]
-            elif held is not None:
-                if item_id[:-1] not in held:
-                    dimmed.add(item_id)
-            else:
-                under = view.nodes_under(item_id[:-1])
-                if under and all(n in strip.dropped for n in under):
-                    dimmed.add(item_id)
+            elif item_id in strip.dropped:
+                dimmed.add(item_id)
+                if item_id in strip.training_only:
+                    badges[item_id] = strip.training_only[item_id]
     diff: dict = {}
     for name, change in state.diff.items():
         if name in names:

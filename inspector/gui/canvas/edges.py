@@ -33,22 +33,20 @@ def edge_geometry(edges, items, direction: str = "TB") -> list:
     shapes.sort(key=lambda t: (t[0].x(), t[0].y()) if lr else (t[0].y(), t[0].x()))
     tiles = []
     for i in range(0, len(shapes), EDGES_PER_TILE):
-        data_path, control_path, heads, labels = QPainterPath(), QPainterPath(), [], []
+        data_path, control_path, heads, labels = (QPainterPath(), QPainterPath(),
+                                                   QPainterPath(), [])
         for start, end, edge in shapes[i:i + EDGES_PER_TILE]:
             pts = [start] + [QPointF(x, y) for x, y in edge.points] + [end]
             _smooth(control_path if edge.control else data_path, pts, lr)
-            heads.append(_arrow(pts[-2], end, lr))
+            heads.addPolygon(_arrow(pts[-2], end, lr))
+            heads.closeSubpath()
             if edge.label and not edge.control:
                 mid = pts[len(pts) // 2] if len(pts) > 2 else (start + end) / 2
                 labels.append((mid, edge.label))
         rect = (data_path.boundingRect() | control_path.boundingRect()).adjusted(-20, -20,
                                                                                20, 20)
-        head_path = QPainterPath()
-        for head in heads:
-            head_path.addPolygon(head)
-            head_path.closeSubpath()
         tiles.append({"data": data_path, "control": control_path, "heads": heads,
-                      "head_path": head_path, "labels": labels, "rect": rect})
+                      "labels": labels, "rect": rect})
     return tiles
 
 
@@ -61,9 +59,9 @@ class EdgeLayer(QGraphicsItem):
         self.ink = ink
         self.setZValue(0)
         self.data_path, self.control_path = tile["data"], tile["control"]
+        # arrowheads as one path, filled in one call: every Qt call from paint waits for the
+        # GIL while other threads compute (~80 us each), so paint makes few of them
         self.heads, self.labels, self._rect = tile["heads"], tile["labels"], tile["rect"]
-        self.head_path = tile["head_path"]   # one fill call: every Qt call from paint waits
-        # for the GIL while other threads compute (~80 us each), so paint makes few of them
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -82,7 +80,7 @@ class EdgeLayer(QGraphicsItem):
         painter.setPen(dash)
         painter.drawPath(self.control_path)
         if lod > 0.3:
-            painter.fillPath(self.head_path, HEAD)
+            painter.fillPath(self.heads, HEAD)
         if lod > 0.9 and self.labels:
             exposed = option.exposedRect
             painter.setPen(self.ink)

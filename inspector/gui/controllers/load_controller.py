@@ -64,7 +64,6 @@ class LoadController:
 
             model = open_in_full(path, signature, allow_unsafe)
             task.check()
-            model.graph.op_counts()   # counted here, not on the GUI thread
             view = ViewModel(model.graph, fold_constants=fold)
             gc_policy.keep_out_of_collections()  # the model lives long
             return ("loaded", model, view)

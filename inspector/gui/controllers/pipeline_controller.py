@@ -44,7 +44,7 @@ class PipelineController(QObject):
     # -- model lifecycle ----------------------------------------------------------------------
     def model_loaded(self, model):
         self.ready = False
-        self.panel.op_types = sorted(model.graph.op_counts())   # counted by the loader
+        self.panel.op_types = sorted(model.graph.op_counts())   # counted by the ViewModel, off this thread
         try:
             self.bench.reset()
             self.bench.restore(model.path)
