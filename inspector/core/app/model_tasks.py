@@ -60,4 +60,12 @@ def calibrate(graph_def, ins, outs, shape, shapes, data, min_percentile, max_per
     return replace(result, quantized=None), compared
 
 
-TASKS = {"infer_shapes": infer_shapes, "profile": profile, "calibrate": calibrate}
+def demo_run(graph_def, *args, **kwargs):
+    """One demo run on the model (see overlays.demo_run.run_demo)."""
+    from inspector.core.overlays.demo_run import run_demo
+
+    return run_demo(graph_def, *args, **kwargs)
+
+
+TASKS = {"infer_shapes": infer_shapes, "profile": profile, "calibrate": calibrate,
+         "demo_run": demo_run}
