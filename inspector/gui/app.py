@@ -27,6 +27,9 @@ def parse_args(argv):
     p.add_argument("--timings", metavar="FILE",
                    help="show timings from benchmark_model output or a Chrome trace")
     p.add_argument("--ranges", metavar="LOG", help="show ranges from a requantization log")
+    p.add_argument("--run", metavar="IMAGE|WAV|NPY",
+                   help="run the model on this photo, sound, array or folder of photos once "
+                        "it is drawn (Demo panel, feature maps on the blocks)")
     p.add_argument("--tf-python", dest="tf_python", metavar="PATH",
                    help="the Python (with TensorFlow) that runs the TensorFlow worker "
                         "(default: this one, or $INSPECTOR_TF_PYTHON)")
@@ -43,6 +46,7 @@ class ScreenshotDriver:
         self.window, self.out, self.pending, self.app = window, out, list(expand), app
         self.code = 0
         self.saved = False
+        self.waiting = lambda: False   # something else the picture must show first
         window.state.scene_changed.connect(self._scene)
         window.error_shown.connect(self._error)
 
@@ -68,7 +72,7 @@ class ScreenshotDriver:
 
         if self.saved:
             return
-        if self.window.tasks.is_busy() or not self.window.pipeline.ready:
+        if self.window.tasks.is_busy() or not self.window.pipeline.ready or self.waiting():
             # e.g. shape inference or the pipeline preview: wait for the final picture
             QTimer.singleShot(200, self._save)
             return
@@ -123,6 +127,13 @@ def main(argv=None) -> int:
             if args.ranges:
                 window.overlays.import_ranges(args.ranges)
         window.state.model_changed.connect(overlays_once)
+    if args.run:
+        def run_once(*_):
+            window.state.first_frame.disconnect(run_once)
+            window.demo.run_on(args.run)
+        window.state.first_frame.connect(run_once)
+        if driver is not None:
+            driver.waiting = lambda: window.state.demo is None
     window.show()
     window.open_path(args.model, args.signature)
     code = app.exec()

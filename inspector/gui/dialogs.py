@@ -59,6 +59,9 @@ class Dialogs:
         self.last_box = dialog
         return dialog
 
+    def pick_file(self, title: str, filters: str, start: str = "") -> str | None:
+        return pick_file(self.parent, title, filters, start)
+
     def confirm(self, title: str, text: str) -> bool:
         return QMessageBox.question(self.parent, title, text) == QMessageBox.Yes
 
@@ -124,3 +127,11 @@ class SignatureDialog(QDialog):
 
     def key(self) -> str:
         return self.keys.currentItem().text()
+
+
+def pick_file(parent, title: str, filters: str, start: str = "") -> str | None:
+    """A file the user picks (None when cancelled)."""
+    from PySide6.QtWidgets import QFileDialog
+
+    path, _ = QFileDialog.getOpenFileName(parent, title, start, filters)
+    return path or None

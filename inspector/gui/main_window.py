@@ -26,6 +26,7 @@ from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
 from inspector.gui.controllers.canvas_controller import CanvasController
+from inspector.gui.controllers.demo_controller import DemoController
 from inspector.gui.controllers.load_controller import LoadController
 from inspector.gui.controllers.marks_controller import MarksController
 from inspector.gui.controllers.model_card_controller import ModelCardController
@@ -36,6 +37,7 @@ from inspector.gui.controllers.properties_controller import PropertiesController
 from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.help import getting_started_dialog, shortcuts_dialog
+from inspector.gui.panels.demo_panel import DemoPanel
 from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.model_card_panel import ModelCardPanel
 from inspector.gui.panels.overlays_panel import OverlaysPanel
@@ -135,6 +137,7 @@ class MainWindow(QMainWindow):
         self.pipeline_panel = PipelinePanel()
         self.preview_panel = PreviewPanel()
         self.overlays_panel = OverlaysPanel()
+        self.demo_panel = DemoPanel()
         left, right, bottom = Qt.LeftDockWidgetArea, Qt.RightDockWidgetArea, \
             Qt.BottomDockWidgetArea
         self.search_dock = self._dock("Search", self.search_panel, left)
@@ -152,6 +155,8 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.pipeline_dock, self.preview_dock, Qt.Horizontal)
         self.overlays_dock = self._dock("Overlays", self.overlays_panel, right)
         self.tabifyDockWidget(self.properties_dock, self.overlays_dock)
+        self.demo_dock = self._dock("Demo", self.demo_panel, right)
+        self.tabifyDockWidget(self.properties_dock, self.demo_dock)
         self.properties_dock.raise_()
 
     def _build_controllers(self):
@@ -166,6 +171,8 @@ class MainWindow(QMainWindow):
         self.card_panel = ModelCardPanel(self)     # covers the window while shown
         self.card = ModelCardController(s, t, self.card_panel)
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
+        self.demo = DemoController(s, t, self.demo_panel, self.dialogs)
+        self.canvas.strip_clicked.connect(self.demo.show_grid)
         self.exporter = Exporter(s, t, self.canvas)
 
     def _build_status(self):
@@ -243,7 +250,7 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         for dock in (self.search_dock, self.summary_dock, self.properties_dock,
                      self.minimap_dock, self.legend_dock, self.workbench_dock, self.pipeline_dock,
-                     self.preview_dock, self.overlays_dock):
+                     self.preview_dock, self.overlays_dock, self.demo_dock):
             view.addAction(dock.toggleViewAction())
         go = bar.addMenu("&Go")
         self._action(go, "&Find…", self.find, QKeySequence.Find)
@@ -256,6 +263,7 @@ class MainWindow(QMainWindow):
                                         "Ctrl+H", checkable=True)
         demo = bar.addMenu("&Demo")
         self._action(demo, "Model &card", self.card.show_card, "Ctrl+M")
+        self._action(demo, "&Run on a file…", self.demo.choose_input, "Ctrl+R")
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Getting started", lambda: self._show(
             getting_started_dialog(self)))
@@ -268,6 +276,14 @@ class MainWindow(QMainWindow):
         if self.card_panel.isVisible():
             self.card_panel.setGeometry(self.rect())
 
+    def _show_demo(self):
+        """The Demo panel to the front, with room for its picture and bars."""
+        self.demo_dock.show()
+        self.demo_dock.raise_()
+        height = self.centralWidget().height()
+        self.resizeDocks([self.demo_dock, self.minimap_dock],
+                         [int(height * 0.8), int(height * 0.2)], Qt.Vertical)
+
     def _show(self, dialog):
         self.help_dialog = dialog
         dialog.show()
@@ -279,6 +295,7 @@ class MainWindow(QMainWindow):
         s.model_changed.connect(self._model_changed)
         s.trace_requested.connect(lambda *_: self.workbench_dock.raise_())
         s.overlay_changed.connect(lambda o: o.mode != "none" and self.overlays_dock.raise_())
+        s.demo_changed.connect(lambda run: run is not None and self._show_demo())
         self.tasks.busy.connect(self._busy)
         self.tasks.progress.connect(self._progress)
         for panel in (self.search_panel, self.summary_panel, self.properties,
@@ -392,8 +409,14 @@ class MainWindow(QMainWindow):
             self.open_dropped(urls)
 
     def open_dropped(self, paths: list) -> None:
-        """Files dropped anywhere on the window: the first one is opened."""
-        self.open_path(paths[0])
+        """Files dropped anywhere on the window: a photo, folder of photos, WAV or .npy runs
+        the open model on it; anything else (the first path) is opened as a model."""
+        from inspector.core.loaders.media import is_demo_input
+
+        if self.state.model is not None and is_demo_input(paths[0]):
+            self.demo.run_on(paths[0])
+        else:
+            self.open_path(paths[0])
 
     def _remember(self, path):
         path = os.path.abspath(path)

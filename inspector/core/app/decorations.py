@@ -19,6 +19,7 @@ class Decorations:
     diff: dict = field(default_factory=dict)     # item -> "added" / "removed" / "changed"
     badges: dict = field(default_factory=dict)   # item -> text above the box
     heat: dict = field(default_factory=dict)     # item -> fill colour
+    strips: dict = field(default_factory=dict)   # item -> FeatureMaps of the last demo run
 
 
 def decorations(state) -> Decorations:
@@ -76,4 +77,7 @@ def decorations(state) -> Decorations:
                            for item, v in by_item.items()})
         top = max(by_item.values(), default=0.0) or 1.0
         heat = {k: heat_colour(v / top) for k, v in by_item.items() if k in items}
-    return Decorations(selected, cone, frozenset(dimmed), tags, diff, badges, heat)
+    strips = {}
+    if state.demo is not None and view is state.original_view:
+        strips = {fm.item: fm for fm in state.demo.blocks if fm.item in items}
+    return Decorations(selected, cone, frozenset(dimmed), tags, diff, badges, heat, strips)

@@ -49,6 +49,7 @@ class AppState:
         self.decorations_changed = Event()  # () tags, dimming, diff, heat, badges, cone
         self.first_frame = Event()         # (model) its first picture is on screen
         self.trace_requested = Event()     # (node) follow it back to its feed points
+        self.demo_changed = Event()        # (DemoRun or None) the last demo run's results
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
@@ -74,6 +75,7 @@ class AppState:
         self.overlay = OverlayState()
         self.show_constants, self.direction = False, "TB"
         self._views = {}
+        self.demo = None               # the last demo run (overlays.demo_run.DemoRun)
 
     # -- model and view -------------------------------------------------------------------
     def set_model(self, model, view, summary=None) -> None:
@@ -86,6 +88,7 @@ class AppState:
 
         self.engine = open_engine(model)
         self.model_changed.emit(model)
+        self.demo_changed.emit(None)
         self.view_changed.emit(view)
         self.expansion_changed.emit()
 
@@ -272,6 +275,12 @@ class AppState:
     def set_overlay(self, overlay: OverlayState) -> None:
         self.overlay = overlay
         self.overlay_changed.emit(overlay)
+        self.decorations_changed.emit()
+
+    def set_demo(self, run) -> None:
+        """Results of a demo run on the open model (None clears them)."""
+        self.demo = run
+        self.demo_changed.emit(run)
         self.decorations_changed.emit()
 
     def trace(self, name: str) -> None:

@@ -211,6 +211,25 @@ def _read_wav(path: str, data: bytes) -> AudioInput:
     return AudioInput(path, data, values.reshape(-1, channels), rate, width * 8)
 
 
-def image_files(paths) -> bool:
-    """True when every path names a photo by its extension (for drop decisions only)."""
-    return bool(paths) and all(str(p).lower().endswith(IMAGE_EXTENSIONS) for p in paths)
+def is_demo_input(path: str) -> bool:
+    """Whether a dropped path is something to run the open model on (a photo, a WAV, a .npy
+    or a folder of photos) rather than a model to open. Reads at most 16 bytes."""
+    if os.path.isdir(path):
+        if os.path.exists(os.path.join(path, "saved_model.pb")) or \
+                os.path.exists(os.path.join(path, "model.json")):
+            return False
+        try:
+            return any(n.lower().endswith(IMAGE_EXTENSIONS) for n in os.listdir(path))
+        except OSError:
+            return False
+    named = path.lower().endswith(IMAGE_EXTENSIONS + (".wav", ".npy"))
+    if not os.path.isfile(path):      # never open a FIFO or device to look
+        return named
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+    except OSError:
+        return named
+    if sniff(head) is not None:
+        return True
+    return named

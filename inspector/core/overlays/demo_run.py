@@ -14,6 +14,8 @@ import numpy as np
 from inspector.core.analysis.front_end import CONVENTIONS, FrontEnd
 from inspector.core.errors import InspectorError
 from inspector.core.overlays.feature_maps import (
+    MAP_ELEMENTS,
+    RUN_ELEMENTS,
     OutputView,
     feature_maps,
     output_view,
@@ -128,6 +130,7 @@ class Seen:
     at_edges: float = 0.0      # fraction at the range's ends (clipped, washed out)
     squashed: float = 0.0      # fraction of the first squashing layer at its limit
     warnings: list = field(default_factory=list)
+    kind: str = "image"        # or "spectrogram" (drawn wide, in colour)
 
 
 @dataclass
@@ -139,6 +142,7 @@ class DemoRun:
     values: dict = field(default_factory=dict)   # output tensor -> raw array (small)
     notes: list = field(default_factory=list)
     run_ms: float = 0.0
+    adjustable: bool = False     # the presenter's value range applies (pixels are fed)
 
 
 def _pct(f: float) -> str:
@@ -182,10 +186,12 @@ def _seen(fe: FrontEnd, value, squash_op: str, squash_value) -> Seen:
     if fe.kind == "audio":
         spec = np.asarray(x, np.float64)
         spec = spec.reshape(-1, spec.shape[-1]) if spec.ndim >= 2 else spec[None]
-        picture = to_picture(np.log1p(np.maximum(spec, 0) * 1e3).T[::-1])
+        db = 10 * np.log10(np.maximum(spec, 1e-12))
+        db = np.maximum(db, db.max() - 80.0)          # 80 dB below the loudest
+        picture = to_picture(db.T[::-1])
         return Seen(picture, fe.describe() + ", as the model hears it: a spectrogram (time "
-                    "left to right, pitch bottom to top)", fe.range, float(spec.min()),
-                    float(spec.max()))
+                    "left to right, pitch bottom to top, loud = bright)", fe.range,
+                    float(spec.min()), float(spec.max()), kind="spectrogram")
     img = x[0] if x.ndim == 4 else x
     if fe.layout == "NCHW" and img.ndim == 3:
         img = np.moveaxis(img, 0, -1)
@@ -234,13 +240,15 @@ def run_demo(graph_def, fe: FrontEnd, prepared: Prepared, outputs: list, blocks:
     views = [output_view(o, got[o], producers.get(o, ""), known_classes) for o in outputs]
     seen = _seen(fe, got[fe.sees], squash[1], got.get(squash[0])) if fe.sees else None
     maps = []
+    budget = max(16_384, min(MAP_ELEMENTS, RUN_ELEMENTS // max(1, len(block_items))))
     for item, tensor in block_items:
         fm = feature_maps(item, tensor, got[tensor],
-                          "NCHW" if fe.layout == "NCHW" else "NHWC")
+                          "NCHW" if fe.layout == "NCHW" else "NHWC", budget)
         if fm is not None:
             maps.append(fm)
     small = {o: got[o] for o in outputs if np.asarray(got[o]).size <= 1_000_000}
-    return DemoRun(prepared.label, seen, views, maps, small, list(prepared.notes), run_ms)
+    return DemoRun(prepared.label, seen, views, maps, small, list(prepared.notes), run_ms,
+                   fe.feed_format == "pixels")
 
 
 def top_lines(view: OutputView) -> list:

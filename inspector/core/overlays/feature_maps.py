@@ -11,6 +11,7 @@ import numpy as np
 
 MAP_ELEMENTS = 320_000   # values kept per block (thumbnails shrink to fit)
 MAP_SIDE = 64            # largest thumbnail side
+RUN_ELEMENTS = 6_000_000  # values kept over all blocks of one run (shared out evenly)
 TOP = 5
 _CLASS_OPS = {"Softmax", "Sigmoid", "LogSoftmax", "MatMul", "BiasAdd", "Add", "AddV2",
               "_FusedMatMul", "Squeeze", "Reshape", "Identity"}
@@ -48,7 +49,8 @@ def _shrink(x: np.ndarray, side: int) -> np.ndarray:
     return x.reshape(x.shape[:-2] + (hh // f, f, ww // f, f)).mean(axis=(-3, -1))
 
 
-def feature_maps(item: str, tensor: str, value: np.ndarray, layout: str = "NHWC"):
+def feature_maps(item: str, tensor: str, value: np.ndarray, layout: str = "NHWC",
+                 budget: int = MAP_ELEMENTS):
     """FeatureMaps of one fetched value, or None when it is not a stack of 2-D maps."""
     value = np.asarray(value)
     if value.dtype.kind != "f" or value.ndim != 4 or value.shape[0] < 1:
@@ -58,7 +60,7 @@ def feature_maps(item: str, tensor: str, value: np.ndarray, layout: str = "NHWC"
     if x.shape[1] < 2 or x.shape[2] < 2 or not np.isfinite(x).all():
         return None
     side = MAP_SIDE
-    while x.shape[0] * min(x.shape[1], side) * min(x.shape[2], side) > MAP_ELEMENTS \
+    while x.shape[0] * min(x.shape[1], side) * min(x.shape[2], side) > budget \
             and side > 4:
         side //= 2
     small = _shrink(x, side)
@@ -148,3 +150,33 @@ def to_picture(x: np.ndarray) -> np.ndarray:
         x = x[..., 0]
     lo, hi = float(np.nanmin(x)), float(np.nanmax(x))
     return np.clip((x - lo) / max(hi - lo, 1e-12) * 255, 0, 255).astype(np.uint8)
+
+
+_ANCHORS = np.array([[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98],
+                     [253, 231, 37]], np.float32)   # dark violet -> yellow (viridis-like)
+
+
+def colour_lut() -> np.ndarray:
+    """256 x 3 uint8: low activations dark, high ones bright (perceptually even, readable
+    for colour-blind viewers)."""
+    pos = np.linspace(0, len(_ANCHORS) - 1, 256)
+    low = np.floor(pos).astype(int).clip(0, len(_ANCHORS) - 2)
+    frac = (pos - low)[:, None]
+    return (_ANCHORS[low] * (1 - frac) + _ANCHORS[low + 1] * frac).round().astype(np.uint8)
+
+
+def mosaic(pictures: np.ndarray, cell: int, columns: int, gap: int = 4) -> np.ndarray:
+    """n x h x w uint8 pictures -> one RGB image of `columns` cells of `cell` pixels
+    (nearest-neighbour enlarged, colour-mapped), on a light background."""
+    n, h, w = pictures.shape
+    f = max(1, cell // max(h, w))
+    big = pictures.repeat(f, axis=1).repeat(f, axis=2)
+    ch, cw = big.shape[1:]
+    rows = max(1, -(-n // columns))
+    out = np.full((rows * (ch + gap) + gap, columns * (cw + gap) + gap, 3), 245, np.uint8)
+    lut = colour_lut()
+    for i in range(n):
+        r, c = divmod(i, columns)
+        y, x = gap + r * (ch + gap), gap + c * (cw + gap)
+        out[y:y + ch, x:x + cw] = lut[big[i]]
+    return out

@@ -21,6 +21,7 @@ class GraphCanvas(QGraphicsView):
     walk = Signal(str)             # "up", "down", "left", "right"
     mark_key = Signal(str)         # "input" (I) or "output" (O)
     files_dropped = Signal(list)   # local paths dropped on the canvas
+    strip_clicked = Signal(str)    # item id whose feature-map strip was clicked
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -138,7 +139,23 @@ class GraphCanvas(QGraphicsView):
             node.diff = d.diff.get(item_id, "")
             node.badge = d.badges.get(item_id, "")
             node.heat = d.heat.get(item_id)
+            self._set_strip(node, d.strips.get(item_id))
             node.update()
+
+    @staticmethod
+    def _set_strip(node, maps) -> None:
+        strip = getattr(node, "strip", None)
+        if strip is not None and strip.maps is maps:
+            return
+        if strip is not None:
+            strip.setParentItem(None)
+            if strip.scene() is not None:
+                strip.scene().removeItem(strip)
+            node.strip = None
+        if maps is not None:
+            from inspector.gui.canvas.feature_strip import FeatureStrip
+
+            node.strip = FeatureStrip(node, maps)
 
     # -- navigation ---------------------------------------------------------------------
     def zoom(self, factor: float) -> None:
@@ -211,6 +228,13 @@ class GraphCanvas(QGraphicsView):
         self.zoom(1.0015 ** event.angleDelta().y())
 
     def mousePressEvent(self, event) -> None:
+        from inspector.gui.canvas.feature_strip import FeatureStrip
+
+        hit = [gi for gi in self.items(event.position().toPoint())
+               if isinstance(gi, FeatureStrip)]
+        if hit and event.button() == Qt.LeftButton:
+            self.strip_clicked.emit(hit[0].maps.item)
+            return
         item_id = self.item_at(event.position().toPoint())
         if item_id is not None and event.button() == Qt.LeftButton:
             self.clicked.emit(item_id)
