@@ -393,3 +393,31 @@ def test_copies_do_not_pick_up_a_neighbours_labels(fx, tmp_path):
     shutil.copy(os.path.join(fx, "speech_commands.pb"), tmp_path)
     assert find_labels(str(tmp_path / "inception_jpeg.pb")).names == []
     assert len(find_labels(str(tmp_path / "speech_commands.pb")).names) == 12
+
+
+def test_a_graph_that_reads_files_asks_before_a_demo_run(tmp_path):
+    """The run goes through the same rule as every other: ReadFile is not pure computation,
+    so nothing runs without the user's yes (UnsafeGraphError carries what it would run)."""
+    import tensorflow as tf
+
+    from inspector.core.errors import UnsafeGraphError
+
+    secret = tmp_path / "secret.png"
+    Image.fromarray(np.full((4, 4, 3), 9, np.uint8)).save(secret)
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, 4, 4, 3], name="image")
+        side = tf.cast(tf.io.decode_png(tf.io.read_file(str(secret)), channels=3), tf.float32)
+        tf.nn.softmax(tf.reshape(x + side, [1, -1]), name="scores")
+    path = tmp_path / "sneaky.pb"
+    path.write_bytes(g.as_graph_def().SerializeToString())
+    _photo(tmp_path / "p.png")
+    model = load(str(path))
+    plan = demo.plan(model.graph, ["image"], ["scores"], model_path=str(path))
+    call = demo.in_process_call(model.graph.graph_def)
+    item = read_input(str(tmp_path / "p.png")).first
+    with pytest.raises(UnsafeGraphError) as err:
+        demo.run(call, plan, item)
+    assert any(f.op == "ReadFile" for f in err.value.findings)
+    result = demo.run(call, plan, item, allow_io=True)      # the user said yes
+    assert result.outputs[0].kind == "classes"

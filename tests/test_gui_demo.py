@@ -120,3 +120,21 @@ def test_a_new_model_clears_the_last_run(qtbot, window, fx, tmp_path):
     open_and_wait(qtbot, window, DEMO)
     assert window.state.demo is None and window.demo_panel.bars.isHidden()
     assert not any(getattr(n, "strip", None) for n in window.canvas.items_by_id.values())
+
+
+def test_showing_the_demo_panel_gets_the_model_ready(qtbot, window, fx, tmp_path):
+    """The first run imports the graph into a session; opening the Demo panel does that in
+    the background, so the presenter's first photo only runs it."""
+    from inspector.core.tf import run as tf_run
+
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    window.properties_dock.raise_()
+    tf_run.forget_sessions()
+    window.demo_dock.raise_()
+    qtbot.waitUntil(lambda: getattr(window.demo, "_warmed", None) is window.state.model,
+                    timeout=10000)
+    qtbot.waitUntil(lambda: "session" in tf_run._kept, timeout=60000)
+    kept = tf_run._kept["session"]
+    window.demo.run_on(_photo(str(tmp_path / "p.png")))
+    _wait_run(qtbot, window, 0)
+    assert tf_run._kept["session"] is kept and window.state.demo.label == "p.png"

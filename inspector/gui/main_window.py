@@ -172,6 +172,7 @@ class MainWindow(QMainWindow):
         self.card = ModelCardController(s, t, self.card_panel)
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
         self.demo = DemoController(s, t, self.demo_panel, self.dialogs)
+        self.demo_dock.visibilityChanged.connect(lambda on: on and self.demo.warm())
         self.canvas.strip_clicked.connect(self.demo.show_grid)
         self.exporter = Exporter(s, t, self.canvas)
 
@@ -401,6 +402,7 @@ class MainWindow(QMainWindow):
     def dragEnterEvent(self, event):
         if event.mimeData().hasUrls():
             event.acceptProposedAction()
+            self.demo.warm()
 
     def dropEvent(self, event):
         urls = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]

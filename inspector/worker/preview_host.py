@@ -9,6 +9,16 @@ from collections import OrderedDict
 KEEP_MODELS = 1   # a second model opened in the window replaces the first here
 
 
+def _forget_sessions() -> None:
+    """Close the session a demo run kept for the old model (if TensorFlow is loaded)."""
+    import sys
+
+    if "tensorflow" in sys.modules:
+        from inspector.core.model.executor import tensorflow
+
+        tensorflow().forget_sessions()
+
+
 class PreviewHost:
     def __init__(self, keep: int = KEEP_MODELS):
         self.keep = keep
@@ -22,6 +32,7 @@ class PreviewHost:
         if engine is None:
             while len(self._engines) >= self.keep:
                 self._engines.popitem(last=False)   # free the old model before loading
+                _forget_sessions()
             engine = self._engines[ref] = PreviewEngine(reload(ref).graph.graph_def)
         self._engines.move_to_end(ref)
         return engine

@@ -81,6 +81,38 @@ def run(engine_call, plan_: DemoPlan, item, allow_io: bool = False, cancel=None,
     return name_classes(result, plan_.labels)
 
 
+def stand_in(front: FrontEnd):
+    """A blank input of the kind the model takes, for warming its session up before the
+    presenter's real input arrives (the first run imports the graph: seconds on big ones)."""
+    import io
+
+    import numpy as np
+
+    from inspector.core.loaders.media import ArrayInput, AudioInput, ImageInput
+
+    if front.kind == "audio":
+        import wave
+
+        rate = front.rate or 16000
+        buf = io.BytesIO()
+        with wave.open(buf, "wb") as w:
+            w.setnchannels(1)
+            w.setsampwidth(2)
+            w.setframerate(rate)
+            w.writeframes(b"\0\0" * (front.samples or rate))
+        return AudioInput("(warm-up)", buf.getvalue(), np.zeros((rate, 1), np.float32), rate,
+                          16)
+    if front.kind == "image":
+        from PIL import Image
+
+        pixels = np.full((max(front.height, 8), max(front.width, 8), 3), 128, np.uint8)
+        buf = io.BytesIO()
+        fmt = {"png": "PNG", "bmp": "BMP", "gif": "GIF"}.get(front.feed_format, "JPEG")
+        Image.fromarray(pixels).save(buf, format=fmt)
+        return ImageInput("(warm-up)", fmt.lower(), buf.getvalue(), pixels)
+    return ArrayInput("(warm-up)", np.zeros([1] * max(front.rank, 1), np.float32))
+
+
 def name_classes(result, labels: Labels):
     views = []
     for view in result.outputs:

@@ -26,6 +26,8 @@ OPERATIONS = {
     "output_types": "{node: [output dtype enum, ...]}",
     "io_types": "{node: ([input dtype enums], [output dtype enums])}",
     "run_graph": "list of fetched arrays after one run",
+    "run_cached": "run_graph, the session kept for the next run on the same GraphDef object",
+    "forget_sessions": "None: close the session run_cached kept",
     "run_many": "one list of fetched arrays per feed dict, all in one session",
     "profile_runs": "(untraced µs, traced µs, serialized StepStats) of profiled runs",
     "parse_text": "binary serialization of a text GraphDef/MetaGraphDef/SavedModel (not TF, "

@@ -231,7 +231,7 @@ def run_demo(graph_def, fe: FrontEnd, prepared: Prepared, outputs: list, blocks:
     if progress is not None:
         progress(0, 0, "running the model")
     start = time.perf_counter()
-    values = tensorflow().run_graph(graph_def, prepared.feeds, unique, allow_unsafe=allow_io)
+    values = tensorflow().run_cached(graph_def, prepared.feeds, unique, allow_unsafe=allow_io)
     run_ms = (time.perf_counter() - start) * 1e3
     if cancel is not None and cancel.is_set():
         raise Cancelled()

@@ -43,6 +43,41 @@ def run_graph(graph_def, feeds: dict, fetches: list, input_shapes: dict | None =
                 from None
 
 
+_kept: dict = {}   # the one session kept for repeated runs: graph_def, graph, session
+
+
+def forget_sessions() -> None:
+    """Close the kept session (the model it ran is gone)."""
+    old = _kept.pop("session", None)
+    _kept.clear()
+    if old is not None:
+        old.close()
+
+
+@serialized
+def run_cached(graph_def, feeds: dict, fetches: list, allow_unsafe: bool = False) -> list:
+    """run_graph, keeping the session for the next run on the same GraphDef object (demo
+    runs: the graph is imported once, later inputs only run it). One session is kept."""
+    safety.require_safe(graph_def, fetches, list(feeds), allow=allow_unsafe)
+    t = tf()
+    if _kept.get("graph_def") is not graph_def:
+        forget_sessions()
+        graph = import_graph(graph_def, None)
+        config = t.compat.v1.ConfigProto(inter_op_parallelism_threads=1)
+        # a frozen graph gains nothing worth the wait from grappler: Inception v3's first
+        # run takes 0.5 s instead of 1.8-2.3 s, later runs are as fast (bench/demo_bench.py)
+        config.graph_options.rewrite_options.disable_meta_optimizer = True
+        _kept.update(graph_def=graph_def, session=t.compat.v1.Session(graph=graph,
+                                                                       config=config))
+    try:
+        return _kept["session"].run([tensor_name(f) for f in fetches],
+                                    {tensor_name(k): v for k, v in feeds.items()})
+    except Exception as exc:
+        from inspector.core.errors import InspectorError
+        raise InspectorError(f"TensorFlow failed to run the graph: {first_line(exc)}") \
+            from None
+
+
 @serialized
 def run_many(graph_def, feeds_list: list, fetches: list, input_shapes: dict | None = None,
              allow_unsafe: bool = False, cancel=None, progress=None) -> list:

@@ -82,16 +82,23 @@ class DemoController:
         if shown - self.tried:
             self.rerun()
 
-    def _open_wrapper(self) -> bool:
-        """A model inside one wrapper scope (Keras's model name) shows its blocks: open it."""
+    def _open_wrapper(self):
+        """A model inside one wrapper scope (Keras's model name) shows its blocks: open it,
+        and return the blocks it will show (scope tree order), else None."""
         s = self.state
         if s.scene is None or s.view is not s.original_view:
-            return False
+            return None
         scopes = [i for i, it in s.scene.items.items() if it.kind == "scope"]
-        if len(scopes) == 1 and scopes[0][:-1] not in s.expanded:
-            s.set_expanded(scopes[0][:-1], True)
-            return True
-        return False
+        if len(scopes) != 1 or scopes[0][:-1] in s.expanded:
+            return None
+        wrapper = scopes[0][:-1]
+        scope = s.view.graph.scope_tree()
+        for part in wrapper.split("/"):
+            scope = scope.children[part]
+        paths = [c.path for c in scope.children.values()]
+        self.tried = {p + "/" for p in paths}
+        s.set_expanded(wrapper, True)
+        return paths[:MAX_BLOCKS], {p: p + "/" for p in paths[:MAX_BLOCKS]}
 
     # -- the run ------------------------------------------------------------------------------
     def _blocks(self) -> tuple[list, dict]:
@@ -100,8 +107,31 @@ class DemoController:
             return [], {}
         scopes = [it for it in s.scene.items.values() if it.kind == "scope"]
         scopes.sort(key=lambda it: (it.y, it.x))
+        self.tried = {it.id for it in scopes}     # shown now: only new ones ask for a rerun
         ids = [it.id for it in scopes[:MAX_BLOCKS]]
         return [i[:-1] for i in ids], {i[:-1]: i for i in ids}
+
+    def warm(self) -> None:
+        """Get the model's session ready in the worker before the first input arrives (the
+        Demo panel was shown, or a photo is being dragged over the window): the first run
+        imports the graph, seconds for a big model. Quiet, and only once per model."""
+        from inspector.core.app import demo
+
+        s = self.state
+        model, engine = s.model, s.engine
+        if model is None or engine is None or self.input_path or \
+                getattr(self, "_warmed", None) is model:
+            return
+        self._warmed = model
+        ins, outs = demo.choose_ports(s.workbench.inputs, s.workbench.outputs, s.summary)
+        paths, item_ids = self._blocks()
+        shapes = s.original_view.shapes if s.original_view else None
+
+        def work(task):
+            plan = demo.plan(model.graph, ins, outs, shapes, None, paths, "", None, item_ids)
+            demo.run(engine.call, plan, demo.stand_in(plan.front), cancel=task.cancel)
+
+        self.tasks.submit("demo-warm", work, lambda _: None, lambda _: None, quiet=True)
 
     def run_on(self, path: str, allow_io: bool = False) -> None:
         from inspector.core.app import demo
@@ -116,11 +146,8 @@ class DemoController:
             s.fail("Demo runs need TensorFlow, which is not available here.")
             return
         self.input_path = path
-        if self._open_wrapper():
-            return            # the new scene runs it (see _scene_changed)
         ins, outs = demo.choose_ports(s.workbench.inputs, s.workbench.outputs, s.summary)
-        paths, item_ids = self._blocks()
-        self.tried = set(item_ids.values())
+        paths, item_ids = self._open_wrapper() or self._blocks()
         shapes, convention, labels = view.shapes, self.convention, self.labels
         name = os.path.basename(path.rstrip("/"))
         self.p.busy(f"Running the model on {name}…")
