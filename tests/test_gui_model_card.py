@@ -54,3 +54,43 @@ def test_a_loaded_profile_shows_as_measured_time(qtbot, window, fx):
     assert tile.big.text() == "3.0 ms" and "measured" in tile.small.text()
     window.card_panel.close_button.click()
     assert not window.card_panel.isVisible()
+
+
+def test_with_a_pipeline_the_card_compares_original_and_optimized(qtbot, window, model,
+                                                                  tmp_path):
+    """Size, arithmetic and speed from the preview rows (the Preview panel's numbers), and
+    how much the answer to the last demo photo moved (the optimized graph run for real)."""
+    import numpy as np
+    from PIL import Image
+
+    from tests.test_gui_layout import wait_preview
+
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.pipeline.apply_text("strip_unused_nodes(type=float, shape=\"1,299,299,3\") "
+                               "fold_constants(ignore_errors=true) "
+                               "fold_batch_norms fold_old_batch_norms "
+                               "quantize_weights(minimum_size=16)")
+    wait_preview(qtbot, window, 5)
+    x = np.zeros((200, 300, 3), np.uint8)
+    x[..., 0] = np.linspace(0, 250, 300)[None]
+    Image.fromarray(x).save(tmp_path / "photo.png")
+    window.demo.run_on(str(tmp_path / "photo.png"))
+    qtbot.waitUntil(lambda: window.demo.runs > 0 and not window.tasks.is_busy(),
+                    timeout=90000)
+    window.card.show_card()
+    qtbot.waitUntil(lambda: window.card_panel.isVisible(), timeout=90000)
+    comparison = window.card_panel.comparison
+    assert comparison is not None and comparison.steps == 5
+    lines = {line.label: line for line in comparison.lines}
+    rows = window.state.rows
+    from inspector.core.model.humanize import human_bytes
+
+    assert lines["file size"].before == human_bytes(rows[0].metrics.serialized_bytes)
+    assert lines["file size"].change.startswith("-")         # 8-bit weights are smaller
+    assert "speed on a typical phone" in lines
+    words = comparison.answers
+    assert words.startswith("On photo.png:") and "largest change of any score" in words
+    change = float(words.rsplit(" ", 1)[1])
+    assert 0 < change < 0.5                  # quantized weights move the scores a little
+    assert window.card_panel.answers.text() == words

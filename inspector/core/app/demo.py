@@ -69,16 +69,76 @@ def plan(graph, inputs: list, outputs: list, shapes: dict | None = None,
 
 
 def run(engine_call, plan_: DemoPlan, item, allow_io: bool = False, cancel=None,
-        progress=None):
+        progress=None, graph_key: bytes | None = None):
     """Prepare the input and run it. `engine_call(task, *args, **kw)` runs a model task
-    where the model lives (the worker's engine in the app; in-process for the CLI)."""
+    where the model lives (the worker's engine in the app; in-process for the CLI);
+    `graph_key` runs it through a pipeline step's graph instead of the original."""
     from inspector.core.overlays.demo_run import prepare
 
     prepared = prepare(plan_.front, item)
+    extra = {"on_key": graph_key} if graph_key is not None else {}
     result = engine_call("demo_run", plan_.front, prepared, plan_.outputs, plan_.blocks,
                          plan_.squash, plan_.producers, len(plan_.labels.names),
-                         allow_io=allow_io, cancel=cancel, progress=progress)
-    return name_classes(result, plan_.labels)
+                         allow_io=allow_io, cancel=cancel, progress=progress, **extra)
+    return replace(name_classes(result, plan_.labels), path=item.path)
+
+
+@dataclass
+class AnswerChange:
+    """How the answer to one input moved between the original and the optimized graph."""
+
+    input: str
+    before: tuple               # (name, probability) of the original's top class, or ()
+    after: tuple
+    same_top: bool
+    max_change: float           # largest absolute change of any output value
+
+    def words(self) -> str:
+        if self.before and self.after:
+            verdict = "the same top answer" if self.same_top else \
+                f"a different top answer ({self.after[0]} instead of {self.before[0]})"
+            return (f"On {self.input}: {verdict}; {self.before[0]} "
+                    f"{self.before[1] * 100:.1f} % -> {self.after[1] * 100:.1f} %; "
+                    f"largest change of any score {self.max_change:.2g}")
+        return f"On {self.input}: largest change of any output value {self.max_change:.2g}"
+
+
+def compare_answers(engine_call, plan_: DemoPlan, item, graph_key: bytes,
+                    allow_io: bool = False, cancel=None) -> AnswerChange:
+    """The same input through the original and through the graph of `graph_key`. The
+    optimized graph is fed what the model sees (a pipeline that strips the decoding front
+    end keeps that tensor as its input); failing that, the input itself."""
+    import numpy as np
+
+    from inspector.core.overlays.demo_run import Prepared, prepare
+
+    fe = plan_.front
+    sees = fe.sees if fe.sees and fe.sees != fe.feed else ""
+    quick = replace(plan_, blocks={}, outputs=plan_.outputs + ([sees] if sees else []))
+    before = run(engine_call, quick, item, allow_io, cancel)
+    args = (plan_.outputs, {}, ("", ""), plan_.producers, len(plan_.labels.names))
+    after = None
+    if sees and sees in before.values:
+        try:
+            after = engine_call("demo_run", replace(fe, feed=sees, sees=""),
+                                Prepared({sees: before.values[sees]}, label=before.label),
+                                *args, allow_io=allow_io, cancel=cancel, on_key=graph_key)
+        except InspectorError:
+            after = None
+    if after is None:
+        after = engine_call("demo_run", replace(fe, sees=""), prepare(fe, item), *args,
+                            allow_io=allow_io, cancel=cancel, on_key=graph_key)
+    after = name_classes(after, plan_.labels)
+    change = 0.0
+    for name in plan_.outputs:
+        a, b = before.values.get(name), after.values.get(name)
+        if a is not None and b is not None and np.shape(a) == np.shape(b):
+            change = max(change, float(np.max(np.abs(np.asarray(a, np.float64) -
+                                                     np.asarray(b, np.float64)), initial=0)))
+    top = [next((v for v in r.outputs if v.kind == "classes"), None) for r in (before, after)]
+    pairs = [(v.labels[0], v.top[0][1]) if v is not None else () for v in top]
+    same = bool(pairs[0]) and bool(pairs[1]) and top[0].top[0][0] == top[1].top[0][0]
+    return AnswerChange(before.label, pairs[0], pairs[1], same, change)
 
 
 def stand_in(front: FrontEnd):

@@ -120,11 +120,13 @@ class PreviewEngine:
             emit(rows, True)
         return self._finish(rows)
 
-    def call(self, task: str, *args, **kwargs):
-        """Run one of model_tasks.TASKS on the original graph (profile, calibrate, shapes)."""
+    def call(self, task: str, *args, on_key: bytes | None = None, **kwargs):
+        """Run one of model_tasks.TASKS on the original graph (profile, calibrate, shapes),
+        or on the graph of the row `on_key` (a demo input through the optimized graph)."""
         from inspector.core.app.model_tasks import TASKS
 
-        return TASKS[task](self.graph_def, *args, **kwargs)
+        graph_def = self.graph_def if on_key is None else self._graph_or_fail(on_key)
+        return TASKS[task](graph_def, *args, **kwargs)
 
     # -- graphs by key -----------------------------------------------------------------------
     def graph(self, key: bytes):

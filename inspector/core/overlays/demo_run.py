@@ -143,6 +143,7 @@ class DemoRun:
     notes: list = field(default_factory=list)
     run_ms: float = 0.0
     adjustable: bool = False     # the presenter's value range applies (pixels are fed)
+    path: str = ""               # the input file (to run it again through another graph)
 
 
 def _pct(f: float) -> str:

@@ -43,35 +43,43 @@ def run_graph(graph_def, feeds: dict, fetches: list, input_shapes: dict | None =
                 from None
 
 
-_kept: dict = {}   # the one session kept for repeated runs: graph_def, graph, session
+_kept: list = []   # [(graph_def, session)], newest last: the original and one optimized
+KEEP_SESSIONS = 2
 
 
 def forget_sessions() -> None:
-    """Close the kept session (the model it ran is gone)."""
-    old = _kept.pop("session", None)
-    _kept.clear()
-    if old is not None:
-        old.close()
+    """Close the kept sessions (the model they ran is gone)."""
+    while _kept:
+        _kept.pop()[1].close()
+
+
+def _session_for(graph_def):
+    for i, (kept, session) in enumerate(_kept):
+        if kept is graph_def:
+            _kept.append(_kept.pop(i))
+            return session
+    t = tf()
+    graph = import_graph(graph_def, None)
+    config = t.compat.v1.ConfigProto(inter_op_parallelism_threads=1)
+    # a frozen graph gains nothing worth the wait from grappler: Inception v3's first run
+    # takes 0.5 s instead of 1.8-2.3 s, later runs are as fast (bench/demo_bench.py)
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
+    session = t.compat.v1.Session(graph=graph, config=config)
+    while len(_kept) >= KEEP_SESSIONS:
+        _kept.pop(0)[1].close()
+    _kept.append((graph_def, session))
+    return session
 
 
 @serialized
 def run_cached(graph_def, feeds: dict, fetches: list, allow_unsafe: bool = False) -> list:
     """run_graph, keeping the session for the next run on the same GraphDef object (demo
-    runs: the graph is imported once, later inputs only run it). One session is kept."""
+    runs: the graph is imported once, later inputs only run it)."""
     safety.require_safe(graph_def, fetches, list(feeds), allow=allow_unsafe)
-    t = tf()
-    if _kept.get("graph_def") is not graph_def:
-        forget_sessions()
-        graph = import_graph(graph_def, None)
-        config = t.compat.v1.ConfigProto(inter_op_parallelism_threads=1)
-        # a frozen graph gains nothing worth the wait from grappler: Inception v3's first
-        # run takes 0.5 s instead of 1.8-2.3 s, later runs are as fast (bench/demo_bench.py)
-        config.graph_options.rewrite_options.disable_meta_optimizer = True
-        _kept.update(graph_def=graph_def, session=t.compat.v1.Session(graph=graph,
-                                                                       config=config))
+    session = _session_for(graph_def)
     try:
-        return _kept["session"].run([tensor_name(f) for f in fetches],
-                                    {tensor_name(k): v for k, v in feeds.items()})
+        return session.run([tensor_name(f) for f in fetches],
+                           {tensor_name(k): v for k, v in feeds.items()})
     except Exception as exc:
         from inspector.core.errors import InspectorError
         raise InspectorError(f"TensorFlow failed to run the graph: {first_line(exc)}") \

@@ -15,11 +15,40 @@ def measured_ms(overlay) -> float | None:
     return total or None
 
 
+def answers_words(rows, demo_run, model, summary, ports, shapes, engine, task) -> str:
+    """How the pipeline changes the answer to the last demo input, in plain words."""
+    from inspector.core.app import demo
+    from inspector.core.errors import InspectorError
+    from inspector.core.loaders.media import read_input
+
+    if demo_run is None or not demo_run.path:
+        return "Run the model on a photo, sound or array (Demo panel) to see how much the " \
+               "optimized graph changes its answers."
+    try:
+        ins, outs = demo.choose_ports(ports[0], ports[1], summary)
+        plan = demo.plan(model.graph, ins, outs, shapes, model_path=model.path)
+        item = read_input(demo_run.path).first
+        return demo.compare_answers(engine.call, plan, item, rows[-1].key,
+                                    cancel=task.cancel).words()
+    except InspectorError as exc:
+        return f"The answers could not be compared: {exc.one_line()}"
+
+
 class ModelCardController:
     def __init__(self, state, tasks, panel):
         self.state, self.tasks, self.panel = state, tasks, panel
         self.cards_shown = 0
         state.model_changed.connect(lambda *_: panel.close_card())
+
+    @staticmethod
+    def _comparison(rows, demo_run, model, summary, ports, shapes, engine, task):
+        from inspector.core.app.optimized_card import build_comparison
+
+        comparison = build_comparison(rows)
+        if comparison is not None and engine is not None:
+            comparison.answers = answers_words(rows, demo_run, model, summary, ports, shapes,
+                                               engine, task)
+        return comparison
 
     def show_card(self) -> None:
         from inspector.core.analysis.flops import count_flops, unknown_flops
@@ -32,6 +61,8 @@ class ModelCardController:
             return
         summary, shapes = self.state.summary, view.shapes
         measured = measured_ms(self.state.overlay)
+        rows, demo_run, wb = self.state.rows, self.state.demo, self.state.workbench
+        ports = (list(wb.inputs), list(wb.outputs))
         title = model.path.rstrip("/").rpartition("/")[2]
 
         def work(task):
@@ -47,12 +78,16 @@ class ModelCardController:
                 unknown_flops("TensorFlow could not infer the tensor shapes" if known is None
                               else "no tensor shapes")
             ins, outs = ports_with_shapes(found, known)
-            return build_card(model.graph, found, title, flops, measured, ins, outs)
+            card = build_card(model.graph, found, title, flops, measured, ins, outs)
+            return card, self._comparison(rows, demo_run, model, found, ports, known, engine,
+                                          task)
 
-        def done(card):
+        def done(result):
+            card, comparison = result
             if self.state.model is model:
                 self.cards_shown += 1
                 self.panel.show_card(card)
+                self.panel.show_comparison(comparison)
 
         self.tasks.submit("card", work, done,
                           lambda exc: self.state.say(f"No model card: {exc}"),

@@ -81,6 +81,16 @@ class ModelCardPanel(QWidget):
         for col in range(4):
             self.grid.setColumnStretch(col, 1)
         outer.addLayout(self.grid)
+        outer.addSpacing(18)
+        self.compare_title = _label("", 20, INK, True)
+        outer.addWidget(self.compare_title)
+        self.compare = QGridLayout()
+        self.compare.setHorizontalSpacing(28)
+        self.compare.setVerticalSpacing(6)
+        outer.addLayout(self.compare)
+        self.answers = _label("", 16, INK)
+        outer.addWidget(self.answers)
+        self.comparison = None
         outer.addStretch(1)
         self.footnote = _label("", 13, MUTED)
         outer.addWidget(self.footnote)
@@ -111,6 +121,28 @@ class ModelCardPanel(QWidget):
                               "Speeds are estimates from the arithmetic and the device's "
                               "typical speed, unless marked measured.")
         self.show_over_parent()
+
+    def show_comparison(self, comparison) -> None:
+        """The 'original vs optimized' section (hidden without a pipeline)."""
+        self.comparison = comparison
+        _clear(self.compare)
+        self.compare_title.setVisible(comparison is not None)
+        self.answers.setVisible(comparison is not None)
+        if comparison is None:
+            return
+        steps = f"{comparison.steps} step" + ("s" if comparison.steps != 1 else "")
+        self.compare_title.setText(f"Original vs optimized (the pipeline's {steps})")
+        for col, head in enumerate(("", "original", "optimized", "change")):
+            self.compare.addWidget(_label(head.upper(), 12, ACCENT, True), 0, col)
+        for row, line in enumerate(comparison.lines, start=1):
+            cells = (line.label, line.before, line.after, line.change)
+            for col, text in enumerate(cells):
+                good = col == 3 and text.startswith("-")
+                cell = _label(text, 17, MEASURED if good else (MUTED if col == 0 else INK),
+                              col == 2)
+                cell.setToolTip(line.definition)
+                self.compare.addWidget(cell, row, col)
+        self.answers.setText(comparison.answers)
 
     def _tile(self, fact, row: int, col: int) -> None:
         big, _, small = _split(fact.text)

@@ -1,0 +1,64 @@
+"""The "original vs optimized" card: with a pipeline in place, what it does to size, learned
+numbers, arithmetic and the speed estimate (from the preview rows, the same numbers as the
+Preview panel), and to the answer on the last demo input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inspector.core.model.humanize import human_bytes, tf_human_readable_num
+
+
+@dataclass
+class Line:
+    label: str
+    before: str
+    after: str
+    change: str
+    definition: str
+
+
+@dataclass
+class Comparison:
+    steps: int
+    lines: list = field(default_factory=list)
+    answers: str = ""           # plain words (AnswerChange.words), or why there are none
+
+
+def _pct(a: float, b: float) -> str:
+    if not a:
+        return ""
+    d = (b - a) / a * 100
+    return "no change" if abs(d) < 0.05 else f"{d:+.1f} %"
+
+
+def build_comparison(rows, device: str = "phone", answers: str = "") -> Comparison | None:
+    """From the preview rows (original first, the pipeline's result last); None without a
+    pipeline or when its last step failed."""
+    if len(rows) < 2 or rows[-1].error or rows[0].metrics is None or rows[-1].metrics is None:
+        return None
+    a, b = rows[0].metrics, rows[-1].metrics
+    lines = [
+        Line("file size", human_bytes(a.serialized_bytes), human_bytes(b.serialized_bytes),
+             _pct(a.serialized_bytes, b.serialized_bytes),
+             "Bytes of the serialized GraphDef (what the app would ship)."),
+        Line("learned numbers", tf_human_readable_num(a.const_parameters + a.variable_parameters),
+             tf_human_readable_num(b.const_parameters + b.variable_parameters),
+             _pct(a.const_parameters + a.variable_parameters,
+                  b.const_parameters + b.variable_parameters),
+             "Elements of the constants and variables the graph holds."),
+    ]
+    if a.flops is not None and b.flops is not None and a.flops.total and b.flops.total:
+        lines.append(Line("arithmetic", f"{tf_human_readable_num(a.flops.total)} FLOPs",
+                          f"{tf_human_readable_num(b.flops.total)} FLOPs",
+                          _pct(a.flops.total, b.flops.total),
+                          "Floating-point operations per run (a multiply and an add count "
+                          "as two), the Preview panel's count."))
+    ma, mb = a.latency_ms.get(device), b.latency_ms.get(device)
+    if ma and mb:
+        from inspector.core.analysis.model_card import DEVICE_NAMES
+
+        lines.append(Line(f"speed on a {DEVICE_NAMES.get(device, device)}", f"{ma:.1f} ms", f"{mb:.1f} ms",
+                          _pct(ma, mb), "Estimate: FLOPs divided by the device's typical "
+                          "speed (the TF mobile guide's figures)."))
+    return Comparison(len(rows) - 1, lines, answers)
