@@ -336,3 +336,40 @@ def test_partitioned_variables_are_frozen_whole(tmp_path):
     m = load(str(tmp_path / "model.ckpt.meta"), checkpoint=str(tmp_path / "model.ckpt"),
              outputs=["y"])
     np.testing.assert_allclose(run(m.graph, "y:0", {"x:0": x}), want, atol=1e-6)
+
+
+def test_fer_emotions_demo_run_on_a_photo_answers_as_keras(tmp_path):
+    """A model other people trained (fer's emotion classifier, a Keras 2 .h5), run on a
+    photo as a presenter would, with the value range fer itself uses ([-1, 1]) and its seven
+    emotion names: the top-5 equals Keras's own prediction on the same pixels."""
+    import keras
+    from PIL import Image
+
+    from inspector.core.app import demo
+    from inspector.core.loaders.labels import Labels
+    from inspector.core.loaders.media import read_input
+
+    path = wild("fer_h5")
+    x = np.zeros((120, 90, 3), np.uint8)
+    x[20:100, 15:75] = 200
+    x[45:55, 25:35] = 30
+    x[45:55, 55:65] = 30
+    x[75:82, 30:60] = 60
+    Image.fromarray(x).save(tmp_path / "face.png")
+    m = load(path)
+    names = ["angry", "disgust", "fear", "happy", "sad", "surprise", "neutral"]
+    ins, outs = demo.choose_ports(m.known_inputs, m.known_outputs, summarize(m.graph))
+    plan = demo.plan(m.graph, ins, outs, convention="-1_1", model_path=path,
+                     labels=Labels(names, "fer"))
+    assert (plan.front.height, plan.front.width, plan.front.channels) == (64, 64, 1)
+    result = demo.run(demo.in_process_call(m.graph.graph_def), plan,
+                      read_input(str(tmp_path / "face.png")).first)
+    pixels = np.asarray(Image.open(tmp_path / "face.png").convert("L").resize(
+        (64, 64), Image.BILINEAR), np.float32) / 127.5 - 1
+    want = keras.saving.load_model(path, compile=False, safe_mode=True).predict(
+        pixels[None, :, :, None], verbose=0)[0]
+    view = result.outputs[0]
+    order = np.argsort(-want, kind="stable")[:5]
+    assert view.labels == [names[i] for i in order]
+    np.testing.assert_allclose([p for _, p in view.top], want[order], atol=1e-5)
+    assert len(result.blocks) > 10 and result.seen.picture.shape == (64, 64)

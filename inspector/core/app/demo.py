@@ -58,6 +58,9 @@ def plan(graph, inputs: list, outputs: list, shapes: dict | None = None,
             raise InspectorError("no such node in the model", node=node_name_from_input(o))
     paths = list(block_paths) if block_paths is not None else top_blocks(graph)
     ends = block_ends(graph, paths, [fe.feed])
+    order = {name: i for i, name in enumerate(graph.names())} if len(ends) > 1 else {}
+    ends = dict(sorted(ends.items(), key=lambda kv: order.get(node_name_from_input(kv[1]),
+                                                                0)))    # data-flow order
     item_ids = item_ids or {}
     blocks = {item_ids.get(p, p): t for p, t in ends.items()
               if t not in outs and t not in (fe.sees, fe.feed)}
