@@ -421,3 +421,33 @@ def test_a_graph_that_reads_files_asks_before_a_demo_run(tmp_path):
     assert any(f.op == "ReadFile" for f in err.value.findings)
     result = demo.run(call, plan, item, allow_io=True)      # the user said yes
     assert result.outputs[0].kind == "classes"
+
+
+def test_feeding_one_output_does_not_hide_a_file_read_behind_another(tmp_path):
+    """Found in review: feeding `input:0` of an IdentityN cut the whole node from the safety
+    walk, while TF still ran `input:1`, which read a file. The walk now cuts fed tensors."""
+    import tensorflow as tf
+
+    from inspector.core.errors import UnsafeGraphError
+    from inspector.core.model import safety
+
+    (tmp_path / "secret.txt").write_text("42")
+    g = tf.Graph()
+    with g.as_default():
+        raw = tf.compat.v1.placeholder(tf.float32, [1, 4, 4, 3], name="raw_image")
+        number = tf.strings.to_number(tf.io.read_file(str(tmp_path / "secret.txt")))
+        pair = tf.raw_ops.IdentityN(input=[raw, number], name="input")
+        tf.nn.softmax(tf.reshape(pair[0] + pair[1], [1, -1]), name="probs")
+    gd = g.as_graph_def()
+    reached = {n.name for n in safety.reached_nodes(gd, ["probs:0"], ["input:0"])}
+    assert "ReadFile" in reached and "input" in reached
+    assert "ReadFile" not in {n.name for n in safety.reached_nodes(gd, ["input:0"],
+                                                                    ["input:0"])}
+    path = tmp_path / "bypass.pb"
+    path.write_bytes(gd.SerializeToString())
+    np.save(tmp_path / "x.npy", np.zeros((1, 4, 4, 3), np.float32))
+    model = load(str(path))
+    plan = demo.plan(model.graph, ["input:0"], ["probs:0"], model_path=str(path))
+    with pytest.raises(UnsafeGraphError):
+        demo.run(demo.in_process_call(model.graph.graph_def), plan,
+                 read_input(str(tmp_path / "x.npy")).first)

@@ -143,14 +143,36 @@ def library_of(graph_def) -> dict:
     return {f.signature.name: f for f in graph_def.library.function}
 
 
+def _tensor(text: str) -> str:
+    """'x' and 'x:0' -> 'x:0'; '^x' stays a control input."""
+    return text if ":" in text or text.startswith("^") else f"{text}:0"
+
+
 def reached_nodes(graph_def, fetches=None, feeds=()) -> list:
     """NodeDefs TF would execute for these fetches (all nodes when fetches is None), in graph
-    order: upstream through data and control inputs, not past the fed nodes."""
+    order: upstream through data and control inputs. A fed *tensor* cuts its edge only: a
+    node whose other output (or control edge) is still needed runs, and so does everything
+    above it (feeding `x:0` of an IdentityN does not stop `x:1` from reading a file)."""
     if fetches is None:
         return list(graph_def.node)
-    from inspector.core.model.reachability import upstream
-
-    seen = upstream(graph_def, fetches, feeds)
+    fed = {_tensor(f) for f in feeds}
+    by_name = {n.name: n for n in graph_def.node}
+    stack = [_tensor(f).lstrip("^").rpartition(":")[0] for f in fetches
+             if _tensor(f) not in fed]
+    seen: set = set()
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        node = by_name.get(name)
+        if node is None:
+            continue
+        seen.add(name)
+        for text in node.input:
+            if text.startswith("^"):
+                stack.append(text[1:])
+            elif _tensor(text) not in fed:
+                stack.append(_tensor(text).rpartition(":")[0])
     return [n for n in graph_def.node if n.name in seen]
 
 
