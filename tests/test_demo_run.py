@@ -335,11 +335,12 @@ def test_a_folder_of_photos_skips_what_is_not_a_photo(tmp_path):
     (tmp_path / "notes.txt").write_text("hello")
     _wav(tmp_path / "c.wav")
     got = read_input(str(tmp_path))
-    assert [os.path.basename(i.path) for i in got.items] == ["a.png", "b.jpg"]
+    assert [os.path.basename(i.path) for i in got.items] == ["a.png"]      # only it decoded
+    assert [os.path.basename(p) for p in got.photos] == ["a.png", "b.jpg"]
     assert sorted(got.skipped) == ["c.wav", "notes.txt"]
     empty = tmp_path / "none"
     empty.mkdir()
-    with pytest.raises(InspectorError, match="no JPEG"):
+    with pytest.raises(InspectorError, match="no readable JPEG"):
         read_input(str(empty))
 
 
@@ -451,3 +452,68 @@ def test_feeding_one_output_does_not_hide_a_file_read_behind_another(tmp_path):
     with pytest.raises(UnsafeGraphError):
         demo.run(demo.in_process_call(model.graph.graph_def), plan,
                  read_input(str(tmp_path / "x.npy")).first)
+
+
+def test_review_findings_are_one_line_before_anything_allocates_or_runs(fx, tmp_path):
+    """From the hostile review: declared sizes are checked first, inputs TF would choke on
+    are refused or converted before the run, and each message names the file or node."""
+    from tensorboard.compat.proto import attr_value_pb2
+
+    # a .npy header declaring terabytes (200 bytes on disk)
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (100000, 100000, 100), }"
+    header += " " * (118 - len(header)) + "\n"
+    (tmp_path / "huge.npy").write_bytes(b"\x93NUMPY\x01\x00" + bytes([len(header), 0]) +
+                                        header.encode())
+    with pytest.raises(InspectorError, match="declares"):
+        read_input(str(tmp_path / "huge.npy"))
+    # a model whose input declares 100000 x 100000 pixels
+    shape = attr_value_pb2.AttrValue()
+    for d in (1, 100000, 100000, 3):
+        shape.shape.dim.add(size=d)
+    g = _graph([("x", "Placeholder", [], {"dtype": attr_value_pb2.AttrValue(type=1),
+                                          "shape": shape}), ("y", "Softmax", ["x"], {})])
+    with pytest.raises(InspectorError, match="more than a demo run feeds") as err:
+        demo.plan(g, ["x"], ["y"])
+    assert err.value.node == "x"
+    # a 16-bit grey PNG keeps its brightness (Pillow alone clips it to white)
+    grey = (np.arange(64 * 64).reshape(64, 64) * 16).astype(np.uint16)
+    Image.fromarray(grey).save(tmp_path / "g16.png")
+    pixels = read_input(str(tmp_path / "g16.png")).first.pixels
+    assert abs(float(pixels.mean()) - grey.mean() / 257) < 1.5
+    # an 8-bit WAV is converted for TF's 16-bit-only decoder, and said so
+    rate = 16000
+    with wave.open(str(tmp_path / "w8.wav"), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(1)
+        w.setframerate(rate)
+        w.writeframes((128 + 60 * np.sin(np.arange(rate) / 8)).astype(np.uint8).tobytes())
+    _, result = _demo(os.path.join(fx, "speech_commands.pb"), str(tmp_path / "w8.wav"))
+    assert any("converted to 16-bit" in n for n in result.notes)
+    # a truncated WAV is refused when read, not inside TensorFlow
+    _wav(tmp_path / "ok.wav")
+    data = (tmp_path / "ok.wav").read_bytes()
+    (tmp_path / "cut.wav").write_bytes(data[: len(data) // 2])
+    with pytest.raises(InspectorError, match="truncated"):
+        read_input(str(tmp_path / "cut.wav"))
+    # an array for a graph that decodes its own JPEG; an array of the wrong size
+    np.save(tmp_path / "a.npy", np.zeros((1, 224, 224, 3), np.float32))
+    with pytest.raises(InspectorError, match="not an array"):
+        _demo(os.path.join(fx, "inception_jpeg.pb"), str(tmp_path / "a.npy"))
+    np.save(tmp_path / "small.npy", np.zeros((1, 100, 100, 3), np.float32))
+    with pytest.raises(InspectorError, match=r"takes \[1,224,224,3\]") as err:
+        _demo(os.path.join(fx, "mobilenet_v2.pb"), str(tmp_path / "small.npy"))
+    assert "small.npy" in err.value.one_line()
+
+
+def test_a_labels_file_belongs_to_the_model_with_the_longest_matching_name(tmp_path):
+    for name in ("speech.pb", "speech_v2.pb"):
+        (tmp_path / name).write_bytes(b"")
+    (tmp_path / "speech_v2_labels.txt").write_text("d\nf\nk\n")
+    assert find_labels(str(tmp_path / "speech.pb")).names == []
+    assert find_labels(str(tmp_path / "speech_v2.pb")).names == ["d", "f", "k"]
+    (tmp_path / "labels.json").write_text("{}")
+    (tmp_path / "labels.txt").write_text("a\nb\n")
+    assert find_labels(str(tmp_path / "speech.pb")).names == ["a", "b"]
+    (tmp_path / "bin.txt").write_bytes(b"a\0b\n")
+    with pytest.raises(InspectorError, match="binary"):
+        read_labels_file(str(tmp_path / "bin.txt"))

@@ -55,7 +55,8 @@ def card_text(card) -> str:
 
 
 def demo_for(model, input_path: str, labels_path: str | None = None,
-             value_range: str | None = None, input_shapes: dict | None = None):
+             value_range: str | None = None, input_shapes: dict | None = None,
+             allow_io: bool = False):
     """Run the model once on a photo, sound or array (in this process)."""
     from inspector.core.analysis.summary import summarize
     from inspector.core.app import demo
@@ -69,7 +70,7 @@ def demo_for(model, input_path: str, labels_path: str | None = None,
     labels = read_labels_file(labels_path) if labels_path else None
     plan = demo.plan(graph, ins, outs, input_shapes, value_range, model_path=model.path,
                      labels=labels)
-    return plan, demo.run(demo.in_process_call(graph.graph_def), plan, item)
+    return plan, demo.run(demo.in_process_call(graph.graph_def), plan, item, allow_io)
 
 
 def demo_text(plan, result) -> str:
@@ -126,8 +127,8 @@ def cmd_explain(args) -> int:
     model = _load(args)
     shapes = parse_input_shapes(args.input_shape)
     card = card_for(model, shapes)
-    run = demo_for(model, args.input, args.labels, args.value_range, shapes) \
-        if args.input else None
+    run = demo_for(model, args.input, args.labels, args.value_range, shapes,
+                   getattr(args, "allow_io", False)) if args.input else None
     if args.json:
         out = card.as_dict()
         if run is not None:

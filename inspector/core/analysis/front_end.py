@@ -85,6 +85,7 @@ class FrontEnd:
     detected: bool = False      # the range came from the graph itself
     rate: int = 0               # sound: samples per second expected
     samples: int = 0            # sound: samples per run (0: any)
+    dims: tuple = ()            # the fed tensor's declared dimensions (None: any)
     notes: list = field(default_factory=list)
 
     def describe(self) -> str:
@@ -180,7 +181,7 @@ def _audio(graph: Graph) -> FrontEnd | None:
         for n in graph:
             if n.op == "Mfcc" and len(n.data_inputs) > 1:
                 value = _const_value(graph, n.data_inputs[1].node)
-                if value is not None and value.size == 1:
+                if value is not None and value.size == 1 and 0 < value.reshape(-1)[0] < 1e7:
                     rate, how = int(value.reshape(-1)[0]), "from the graph"
         samples = int(node.attr("desired_samples", -1) or -1)
         return FrontEnd("audio", _tensor(source.name), "wav", "string", _tensor(sees),
@@ -249,7 +250,7 @@ def _pixels(graph: Graph, feed: str, shapes: dict | None) -> FrontEnd | None:
         return None
     fe = FrontEnd("image", _tensor(feed), "pixels", dtype, _tensor(feed),
                   height=height or DEFAULT_SIZE, width=width or DEFAULT_SIZE,
-                  channels=channels or 3, layout=layout, rank=len(dims))
+                  channels=channels or 3, layout=layout, rank=len(dims), dims=tuple(dims))
     if height is None or width is None:
         fe.notes.append(f"the input accepts any size; {fe.width}x{fe.height} assumed")
     chain = _scaling_chain(graph, name)
@@ -292,10 +293,26 @@ def detect(graph: Graph, inputs: list, shapes: dict | None = None) -> FrontEnd |
     if inputs:
         node = graph.get(node_name_from_input(inputs[0]))
         dtype = dtype_of(node) if node is not None else "float"
+        dims = tuple(_dims(graph, node_name_from_input(inputs[0]), shapes) or ())
         return FrontEnd("array", _tensor(inputs[0]), "array", dtype or "float",
-                        _tensor(inputs[0]), rank=len(_dims(graph, node_name_from_input(
-                            inputs[0]), shapes) or ()))
+                        _tensor(inputs[0]), rank=len(dims), dims=dims)
     return None
+
+
+MAX_FEED_ELEMENTS = 50_000_000   # 200 MB of float: far past any photo a model takes
+
+
+def check_size(fe: FrontEnd) -> None:
+    """Refuse a declared input size no demo input could fill, before anything allocates."""
+    from inspector.core.errors import InspectorError
+
+    elements = fe.height * fe.width * max(fe.channels, 1) if fe.kind == "image" else 0
+    if fe.kind == "audio":
+        elements = fe.samples * max(fe.channels, 1)
+    if elements > MAX_FEED_ELEMENTS or fe.height > 65_536 or fe.width > 65_536:
+        raise InspectorError(f"the input declares {fe.width}x{fe.height}x{fe.channels} "
+                             f"values ({elements:,}), more than a demo run feeds "
+                             f"({MAX_FEED_ELEMENTS:,})", node=fe.feed.split(":")[0])
 
 
 def with_convention(fe: FrontEnd, key: str) -> FrontEnd:

@@ -7,7 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from inspector.core.analysis.blocks import block_ends, first_squash, top_blocks
-from inspector.core.analysis.front_end import FrontEnd, detect, with_convention
+from inspector.core.analysis.front_end import (
+    FrontEnd,
+    check_size,
+    detect,
+    with_convention,
+)
 from inspector.core.errors import InspectorError
 from inspector.core.loaders.labels import Labels, find_labels
 from inspector.core.model.graph import node_name_from_input
@@ -50,6 +55,7 @@ def plan(graph, inputs: list, outputs: list, shapes: dict | None = None,
                              "to: mark its input first")
     if convention:
         fe = with_convention(fe, convention)
+    check_size(fe)
     if not outputs:
         raise InspectorError("no output to show: mark the model's output first")
     outs = [_tensor(o) for o in outputs]

@@ -57,8 +57,9 @@ def read_file(path: str, limit: int = PROTOBUF_LIMIT, what: str = "file",
     if count == 0:
         return b""
     if count is None and st.st_size > limit:
-        raise error(f"{what} is {st.st_size / 2 ** 30:.1f} GB, over the "
-                    f"{_limit_text(limit)} limit", path=path)
+        size = f"{st.st_size / 2 ** 30:.1f} GB" if st.st_size >= 2 ** 30 else \
+            f"{st.st_size / 2 ** 20:.0f} MB"
+        raise error(f"{what} is {size}, over the {_limit_text(limit)} limit", path=path)
     try:
         with open(path, "rb") as fh:
             data = fh.read(count if count is not None else limit + 1)

@@ -41,6 +41,9 @@ class Labels:
 
 def read_labels_file(path: str) -> Labels:
     text = files.read_text(path, LABELS_LIMIT, "the labels file", error=InspectorError)
+    if "\0" in text:
+        raise InspectorError("not a text file of class names (it holds binary data)",
+                             path=path)
     lines = [line.strip() for line in text.splitlines()]
     while lines and not lines[-1]:
         lines.pop()
@@ -56,7 +59,7 @@ def read_labels_file(path: str) -> Labels:
     return Labels(lines, os.path.basename(path))
 
 
-_MODEL_EXTENSIONS = (".pb", ".pbtxt", ".meta", ".h5", ".hdf5", ".keras", ".tflite", ".json")
+_MODEL_EXTENSIONS = (".pb", ".pbtxt", ".meta", ".h5", ".hdf5", ".keras", ".tflite")
 
 
 def _candidates(model_path: str) -> list:
@@ -76,9 +79,9 @@ def _candidates(model_path: str) -> list:
                         "retrained_labels.txt", "*labels*.txt"):
             for candidate in sorted(glob.glob(os.path.join(glob.escape(where), pattern))):
                 name = os.path.basename(candidate)
-                if any(name.startswith(o) for o in others if o) and \
-                        not (stem and name.startswith(stem)):
-                    continue
+                owners = [o for o in others | {stem} if o and name.startswith(o)]
+                if owners and max(owners, key=len) != stem:
+                    continue          # named after another model (the longest match owns it)
                 if os.path.isfile(candidate) and candidate not in found:
                     found.append(candidate)
     return found

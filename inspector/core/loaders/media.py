@@ -16,7 +16,6 @@ from inspector.core.loaders import files
 
 MEDIA_LIMIT = 64 * 2 ** 20       # an input photo or sound over 64 MB is not a demo input
 PIXEL_LIMIT = 40_000_000         # decoded pixels (a 60 kB PNG can claim 2 billion)
-FOLDER_LIMIT = 256               # photos taken from one folder
 AUDIO_SECONDS_LIMIT = 600
 
 IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".gif")
@@ -74,6 +73,7 @@ class InputSet:
 
     items: list
     skipped: list = field(default_factory=list)
+    photos: list = field(default_factory=list)     # every photo of a folder (paths)
 
     @property
     def first(self):
@@ -129,31 +129,41 @@ def read_one(path: str):
 
 
 def _read_folder(path: str) -> InputSet:
+    """The first photo of a folder, decoded; the others only recognised by their first
+    bytes (a run uses the first; decoding 256 big photos would take gigabytes)."""
     try:
         names = sorted(os.listdir(path))
     except OSError as exc:
         raise InspectorError(f"cannot list the folder: {exc.strerror or exc}", path=path) \
             from None
-    items, skipped = [], []
+    first, photos, skipped = None, [], []
     for name in names:
         full = os.path.join(path, name)
-        if name.startswith(".") or not os.path.isfile(full):
+        if name.startswith("."):
             continue
-        if len(items) >= FOLDER_LIMIT:
+        if not os.path.isfile(full):
             skipped.append(name)
             continue
         try:
-            item = read_one(full)
+            head = files.read_file(full, MEDIA_LIMIT, "the input", error=InspectorError,
+                                   count=16)
         except InspectorError:
             skipped.append(name)
             continue
-        if item.kind != "image":
+        if sniff(head) not in ("jpeg", "png", "bmp", "gif"):
             skipped.append(name)
             continue
-        items.append(item)
-    if not items:
-        raise InspectorError("the folder holds no JPEG, PNG, BMP or GIF photo", path=path)
-    return InputSet(items, skipped)
+        if first is None:
+            try:
+                first = read_one(full)
+            except InspectorError:
+                skipped.append(name)
+                continue
+        photos.append(full)
+    if first is None:
+        raise InspectorError("the folder holds no readable JPEG, PNG, BMP or GIF photo",
+                             path=path)
+    return InputSet([first], skipped, photos)
 
 
 def _read_image(path: str, data: bytes, kind: str) -> ImageInput:
@@ -167,9 +177,7 @@ def _read_image(path: str, data: bytes, kind: str) -> ImageInput:
                                      f"over the {PIXEL_LIMIT // 1_000_000} million pixel limit",
                                      path=path)
             img.seek(0)
-            rgb = img.convert("RGB")
-            rgb.load()
-            pixels = np.asarray(rgb, dtype=np.uint8).copy()
+            pixels = _eight_bit_rgb(img)
     except InspectorError:
         raise
     except Image.DecompressionBombError:
@@ -177,10 +185,26 @@ def _read_image(path: str, data: bytes, kind: str) -> ImageInput:
                              f"{PIXEL_LIMIT // 1_000_000} million pixel limit", path=path) \
             from None
     except Exception as exc:  # noqa: BLE001  (Pillow raises many kinds on bad data)
-        text = str(exc).split("\n")[0][:120] or type(exc).__name__
+        import re
+
+        text = re.sub(r"<_io\.BytesIO object at 0x[0-9a-f]+>", "it", str(exc).split("\n")[0])
+        text = text[:120] or type(exc).__name__
         raise InspectorError(f"the {kind.upper()} photo is damaged or truncated ({text})",
                              path=path) from None
     return ImageInput(path, kind, data, pixels)
+
+
+def _eight_bit_rgb(img) -> np.ndarray:
+    """H x W x 3 uint8. 16- and 32-bit greys are scaled down (Pillow's own conversion clips
+    them to white)."""
+    if img.mode in ("I;16", "I;16B", "I;16L", "I;16N", "I", "F"):
+        grey = np.asarray(img, dtype=np.float64)
+        top = 65535.0 if img.mode.startswith("I;16") else max(float(grey.max()), 1.0)
+        grey = np.clip(grey / top * 255.0 + 0.5, 0, 255).astype(np.uint8)
+        return np.repeat(grey[..., None], 3, axis=2)
+    rgb = img.convert("RGB")
+    rgb.load()
+    return np.asarray(rgb, dtype=np.uint8).copy()
 
 
 def _read_wav(path: str, data: bytes) -> AudioInput:
@@ -195,14 +219,18 @@ def _read_wav(path: str, data: bytes) -> AudioInput:
     except InspectorError:
         raise
     except (wave.Error, EOFError, ValueError) as exc:
-        raise InspectorError(f"not a readable WAV sound ({str(exc)[:120]}); only 8, 16 and "
-                             "32-bit integer PCM is read", path=path) from None
+        why = str(exc)[:120] or "it ends too early"
+        raise InspectorError(f"not a readable WAV sound ({why}); only 8, 16 and 32-bit "
+                             "integer PCM is read", path=path) from None
     if width not in (1, 2, 4):
         raise InspectorError(f"the WAV has {width * 8}-bit samples; only 8, 16 and 32-bit "
                              "PCM is read", path=path)
     usable = len(raw) // (width * channels) * width * channels
     if usable == 0:
         raise InspectorError("the WAV holds no samples", path=path)
+    if len(raw) < frames * width * channels:
+        raise InspectorError(f"the WAV is truncated: it declares {frames:,} samples and holds "
+                             f"{len(raw) // (width * channels):,}", path=path)
     if width == 1:
         values = (np.frombuffer(raw[:usable], np.uint8).astype(np.float32) - 128.0) / 128.0
     else:

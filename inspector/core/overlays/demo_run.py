@@ -60,6 +60,10 @@ def prepare(fe: FrontEnd, item) -> Prepared:
 
     label = os.path.basename(item.path)
     if item.kind == "array":
+        if fe.feed_dtype == "string":
+            what = "a WAV sound" if fe.kind == "audio" else "a photo file"
+            raise InspectorError(f"this model takes {what} (it decodes the file itself), not "
+                                 "an array", path=item.path)
         return Prepared({fe.feed: _array_feed(fe, item)}, label=label)
     if fe.kind == "audio":
         if item.kind != "audio":
@@ -69,10 +73,15 @@ def prepare(fe: FrontEnd, item) -> Prepared:
             raise InspectorError(f"the WAV is recorded at {item.rate:,} samples per second; "
                                  f"this model expects {fe.rate:,}", path=item.path)
         notes = []
+        data = item.data
+        if item.sample_bits != 16:          # TF's DecodeWav reads 16-bit PCM only
+            data = _wav16(item)
+            notes.append(f"the {item.sample_bits}-bit WAV was converted to 16-bit for the "
+                         "model's decoder")
         if fe.samples and len(item.samples) != fe.samples:
             notes.append(f"the sound is {item.seconds:.2f} s; the model takes "
                          f"{fe.samples / fe.rate:g} s (cut or padded with silence)")
-        return Prepared({fe.feed: item.data}, notes, label)
+        return Prepared({fe.feed: data}, notes, label)
     if item.kind != "image":
         raise InspectorError("this model looks at pictures: give it a JPEG, PNG, BMP or GIF "
                              "photo", path=item.path)
@@ -104,13 +113,31 @@ def prepare(fe: FrontEnd, item) -> Prepared:
     return Prepared({fe.feed: x}, notes, label)
 
 
+def _wav16(item) -> bytes:
+    import wave
+
+    buf = io.BytesIO()
+    with wave.open(buf, "wb") as w:
+        w.setnchannels(item.samples.shape[1])
+        w.setsampwidth(2)
+        w.setframerate(item.rate)
+        w.writeframes((np.clip(item.samples, -1, 1) * 32767).astype("<i2").tobytes())
+    return buf.getvalue()
+
+
 def _array_feed(fe: FrontEnd, item) -> np.ndarray:
     x = item.array
     if fe.rank and x.ndim == fe.rank - 1:
         x = x[None]
+    wanted = "[" + ",".join("?" if d is None else str(d) for d in fe.dims) + "]"
     if fe.rank and x.ndim != fe.rank:
-        raise InspectorError(f"the array has {x.ndim} dimensions {list(x.shape)}; "
-                             f"'{fe.feed}' takes {fe.rank}", path=item.path)
+        raise InspectorError(f"the array has shape {list(x.shape)}; '{fe.feed}' takes "
+                             f"{wanted}", path=item.path)
+    if fe.dims and any(d is not None and d != n for d, n in zip(fe.dims, x.shape)):
+        raise InspectorError(f"the array has shape {list(x.shape)}; '{fe.feed}' takes "
+                             f"{wanted}", path=item.path)
+    if x.dtype.kind == "f" and not np.isfinite(x).all():
+        raise InspectorError("the array holds NaN or infinite values", path=item.path)
     dtypes = {"float": np.float32, "half": np.float16, "double": np.float64,
               "uint8": np.uint8, "int32": np.int32, "int64": np.int64}
     return x.astype(dtypes.get(fe.feed_dtype, np.float32))

@@ -161,10 +161,10 @@ class DemoController:
             task.check()
             run = demo.run(engine.call, plan, inputs.first, allow_io, cancel=task.cancel,
                            progress=lambda d, t, what="": task.progress(d, t, what))
+            if len(inputs.photos) > 1:
+                run.notes.append(f"the first of {len(inputs.photos)} photos in the folder")
             if inputs.skipped:
-                run.notes.append(f"{len(inputs.skipped)} file(s) in the folder are not photos")
-            if len(inputs.items) > 1:
-                run.notes.append(f"the first of {len(inputs.items)} photos in the folder")
+                run.notes.append(f"{len(inputs.skipped)} other file(s) in the folder skipped")
             return run
 
         def done(run):
