@@ -372,6 +372,11 @@ def test_feature_maps_rank_channels_and_scale_three_ways():
     assert feature_maps("blk", "t:0", np.zeros((1, 10), np.float32)) is None
 
 
+def test_an_answer_of_nans_is_said_not_ranked():
+    view = output_view("out:0", np.array([[np.nan, 0.2, 0.8]], np.float32), "Softmax")
+    assert view.kind == "table" and "NaN" in view.note and not view.top
+
+
 @pytest.mark.parametrize("value, op, kind", [
     (np.array([[0.1, 0.7, 0.2]], np.float32), "Softmax", "classes"),
     (np.array([[2.0, -1.0, 0.5]], np.float32), "BiasAdd", "classes"),

@@ -115,6 +115,12 @@ def output_view(name: str, value, producer_op: str = "", known_classes: int = 0)
         return OutputView(name, shape, "table", data=np.array(flat, dtype=object))
     if x.ndim == 0 or x.size <= 1:
         return OutputView(name, shape, "value", data=np.asarray(x, np.float64).reshape(-1))
+    if x.dtype.kind == "f" and not np.isfinite(x).all():
+        bad = int((~np.isfinite(x)).sum())
+        return OutputView(name, shape, "table", data=np.asarray(x, np.float64).reshape(
+            x.shape[0], -1)[:64, :16] if x.ndim > 1 else np.asarray(x, np.float64)[:64],
+            note=f"{bad:,} of the {x.size:,} answer values are NaN or infinite: the model "
+                 "broke down on this input")
     if x.ndim == 1 and x.dtype.kind == "f" and (producer_op in _CLASS_OPS or
                                                  known_classes in (x.size, x.size - 1)):
         x = x.astype(np.float64)
