@@ -1,0 +1,110 @@
+"""The plain-language glossary (issue #14): Tier 1 sentences are ours and free of jargon,
+every op of the test corpus has one or a category's, Tier 2 comes from TensorFlow's op
+registry (the shipped data file equals what the installed TensorFlow says), and scope
+captions say what a block does from its op mix."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from conftest import DEMO
+
+from inspector.core.analysis import glossary
+from inspector.core.loaders import load
+from inspector.core.model.op_categories import CATEGORIES, category
+
+# words a product manager should not meet in a Tier 1 sentence
+BANNED = ["tensor", "tensors", "kernel", "kernels", "logit", "logits", "gradient", "gradients",
+          "stride", "strides", "epoch", "backprop", "backpropagation", "op", "ops", "node",
+          "nodes", "dtype", "scalar", "matrix", "matrices", "vector", "vectors", "broadcast",
+          "broadcasting", "quantize", "quantized", "placeholder", "float", "int", "int8",
+          "bias", "softmax", "relu", "sigmoid", "tanh", "convolution", "convolutional",
+          "activation", "activations", "batch norm", "batchnorm", "graph", "session",
+          "feature map", "channel", "channels", "neuron", "neurons", "axis", "axes", "rank"]
+
+CORPUS = ["inception_jpeg.pb", "mobilenet_v2.pb", "v1_training.pb", "while_v1.pb",
+          "while_v2.pb", "speech_commands.pb"]
+
+
+def _sentences() -> dict:
+    table = dict(glossary._plain_table())
+    table.update({f"(fallback {k})": v for k, v in glossary.FALLBACK.items()})
+    return table
+
+
+def test_tier_one_covers_the_common_mobile_ops():
+    table = glossary._plain_table()
+    assert len(table) >= 90
+    for op in ("Conv2D", "DepthwiseConv2dNative", "MatMul", "Relu6", "Softmax", "MaxPool",
+               "FusedBatchNormV3", "DecodeJpeg", "DecodeWav", "AudioSpectrogram", "Mfcc",
+               "QuantizeV2", "Dequantize", "Switch", "Merge", "Reshape", "ConcatV2"):
+        assert glossary.has_plain(op), op
+    assert glossary.plain("Conv2D").startswith("Slides many small pattern detectors")
+
+
+@pytest.mark.parametrize("word", BANNED)
+def test_no_tier_one_sentence_uses_jargon(word):
+    pattern = re.compile(rf"\b{re.escape(word)}\b", re.IGNORECASE)
+    bad = [op for op, text in _sentences().items() if pattern.search(text)]
+    assert not bad, f"'{word}' in the plain sentence of {bad}"
+
+
+def test_every_category_has_a_fallback_and_no_sentence_is_empty():
+    assert set(CATEGORIES) <= set(glossary.FALLBACK) | {"other"}
+    assert all(text.strip().endswith(".") for text in _sentences().values())
+    assert glossary.plain("SomeCustomOpNobodyKnows").startswith("A step called")
+
+
+def test_every_op_of_the_test_corpus_has_a_sentence_or_its_category_s(fx):
+    ops = {n.op for name in CORPUS for n in load(os.path.join(fx, name)).graph}
+    ops |= {n.op for n in load(DEMO).graph}
+    missing = [op for op in sorted(ops) if not glossary.has_plain(op) and
+               category(op) not in glossary.FALLBACK]
+    assert not missing
+    assert sum(glossary.has_plain(op) for op in ops) >= 0.9 * len(ops)
+    for op in ops:
+        tech = glossary.technical(op)
+        assert tech and tech.startswith(f"{op}("), op
+
+
+def test_tier_two_names_inputs_outputs_and_attributes():
+    assert glossary.technical("Conv2D").startswith("Conv2D(input: T, filter: T) -> output: T")
+    assert "strides" in glossary.technical("Conv2D")
+    assert glossary.technical("ReadFile") == "ReadFile(filename: string) -> contents: string"
+    assert "stateful" in glossary.technical("RandomUniform")
+    assert glossary.technical("NoSuchOp") is None
+
+
+def test_the_shipped_facts_are_the_installed_tensorflow_s():
+    pytest.importorskip("tensorflow")
+    import importlib.util
+
+    from tensorflow.python.framework import op_def_registry
+
+    spec = importlib.util.spec_from_file_location(
+        "make_op_facts", os.path.join(os.path.dirname(__file__), "..", "tools",
+                                      "make_op_facts.py"))
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    import tensorflow as tf
+
+    assert glossary.facts_version() == tf.__version__
+    for op in ("Conv2D", "MatMul", "FusedBatchNormV3", "DecodeJpeg", "Mfcc", "Switch",
+               "QuantizedConv2D", "ResizeBilinear", "StridedSlice", "While", "_FusedConv2D",
+               "DepthwiseConv2dNative", "AudioSpectrogram", "Relu6", "Softmax", "ConcatV2",
+               "Placeholder", "Const", "NonMaxSuppressionV3", "TopKV2"):
+        assert glossary.op_facts(op) == tool.op_facts(op_def_registry.get(op)), op
+
+
+@pytest.mark.parametrize("ops, repeat, words", [
+    ({"Conv2D": 1, "FusedBatchNormV3": 1, "Relu6": 1, "Const": 4}, 13,
+     "feature extractor block x13: pattern detection + normalisation + clipping"),
+    ({"MatMul": 1, "BiasAdd": 1, "Softmax": 1}, 1, "classifier block: weighted mixing"),
+    ({"DecodeJpeg": 1, "Cast": 1, "ResizeBilinear": 1, "Sub": 1}, 1, "input preparation"),
+    ({"MaxPool": 1}, 1, "shrinking step block: shrinking"),
+    ({"Switch": 2, "Merge": 1}, 1, "loop or branch block: flow control"),
+])
+def test_scope_captions_say_what_a_block_does(ops, repeat, words):
+    assert glossary.scope_caption(ops, repeat).startswith(words)
