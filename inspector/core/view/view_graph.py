@@ -43,6 +43,7 @@ class VisibleItem:
     params: int = 0
     op_mix: str = ""
     alike: int = 1       # sibling scopes with the same op mix (repeated blocks)
+    caption: str = ""    # plain words: what a scope does (glossary.scope_caption)
 
 
 @dataclass
@@ -263,8 +264,13 @@ class ViewModel:
         name = self._group_labels.get(path) or path.rpartition("/")[2]
         sub = mix + (" · 000.00k params" if params else "")
         w = max((len(name) + 6) * 7.4, len(sub) * 5.8, 80) + 2 * PAD
+        from inspector.core.analysis.glossary import scope_caption
+
+        alike = self.alike(path)
+        caption = scope_caption(dict(self._stats[("signature", path)]), alike)
         return VisibleItem(scope_id(path), "scope", name, mix, cat, w=min(w, 320.0), h=SCOPE_H,
-                           child_count=count, params=params, op_mix=mix, alike=self.alike(path))
+                           child_count=count, params=params, op_mix=mix, alike=alike,
+                           caption=caption)
 
     def _children(self, path: str) -> list:
         scope = self._scopes[path]

@@ -48,14 +48,18 @@ class NodeItem(QGraphicsRectItem):
         self.setZValue(-10 if item.kind == "frame" else 1)
         self.setAcceptHoverEvents(True)
         tip = item.id.rstrip("/")
+        if item.kind != "node" and item.caption:
+            tip += f"\n{item.caption[0].upper()}{item.caption[1:]}"
         if item.kind != "node":
             tip += f"\n{count(item.child_count, 'node')}, {tf_human_readable_num(item.params)} parameters"
             if item.alike > 1:
                 tip += f"\none of {item.alike} sibling scopes with the same ops"
             tip += f"\n{item.op_mix}" if item.op_mix else ""
         else:
-            tip += f"\n{item.label}" + "".join(f"\n{b.name}: {b.dtype} {b.text()}"
-                                               for b in item.badges[:8])
+            from inspector.core.analysis.glossary import plain
+
+            tip += f"\n{item.label}: {plain(item.label)}" + "".join(
+                f"\n{b.name}: {b.dtype} {b.text()}" for b in item.badges[:8])
         self.setToolTip(tip)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:

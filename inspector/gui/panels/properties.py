@@ -45,9 +45,15 @@ class PropertiesPanel(QWidget):
         self.title = QLabel("Select a node")
         self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.meaning = QLabel("")          # the glossary: what the op does, both tiers
+        self.meaning.setWordWrap(True)
+        self.meaning.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.meaning.setStyleSheet("QLabel { background: #eef5f9; padding: 6px; "
+                                   "border-radius: 4px; }")
+        self.meaning.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        for w in (self.title, self.tree, self.plot, self.export_button):
+        for w in (self.title, self.meaning, self.tree, self.plot, self.export_button):
             layout.addWidget(w)
         self.tensor = None
         self.tensor_name = ""
@@ -55,6 +61,21 @@ class PropertiesPanel(QWidget):
         self.tensor_row = None     # "reading the values…" until the description comes
         state.selection_changed.connect(self.show_node)
         state.model_changed.connect(lambda *_: self.show_node(None))
+
+    def show_meaning(self, op: str) -> None:
+        """Tier 1 (plain words) and Tier 2 (the op registry's facts) of the glossary."""
+        from html import escape
+
+        from inspector.core.analysis import glossary
+
+        tech = glossary.technical(op)
+        version = glossary.facts_version()
+        text = f"<b>What it does:</b> {escape(glossary.plain(op))}"
+        if tech:
+            text += (f"<br><span style='color:#52606d'><b>Technically:</b> {escape(tech)} "
+                     f"(TensorFlow {version} op registry)</span>")
+        self.meaning.setText(text)
+        self.meaning.show()
 
     def _row(self, parent, key, value, target=None):
         item = QTreeWidgetItem([key, str(value)])
@@ -74,6 +95,7 @@ class PropertiesPanel(QWidget):
         self.plot.hide()
         self.export_button.hide()
         self.tensor = None
+        self.meaning.hide()
         graph = self.state.view.graph if self.state.view else None
         if not name or graph is None or name.endswith("/"):
             self.title.setText(f"Scope {name.rstrip('/')}" if name else "Select a node")
@@ -82,6 +104,7 @@ class PropertiesPanel(QWidget):
         if node is None:
             return
         self.title.setText(f"<b>{node.op}</b> {node.name}")
+        self.show_meaning(node.op)
         self._row(None, "name", node.name)
         self._row(None, "op", node.op)
         self._row(None, "device", node.device or "(none)")
