@@ -8,6 +8,7 @@ import os
 
 from inspector.core.errors import InspectorError, UnsafeGraphError
 
+WARM_AT_OPEN = 128 * 2 ** 20   # models up to this size get their demo session at open
 MAX_BLOCKS = 120     # block ends fetched per run (collapsed scopes, in data-flow order)
 INPUT_FILTER = "Photos, sounds, arrays (*.jpg *.jpeg *.png *.bmp *.gif *.wav *.npy);;All (*)"
 
@@ -27,6 +28,7 @@ class DemoController:
         state.demo_changed.connect(panel.show_run)
         state.model_changed.connect(self._model_changed)
         state.scene_changed.connect(self._scene_changed)
+        state.shapes_changed.connect(self._shapes_known)
 
     def _model_changed(self, *_):
         self.input_path, self.convention, self.labels = None, "", None
@@ -73,6 +75,16 @@ class DemoController:
             self.grid.close()
         self.grid = FeatureGrid(maps, run.blocks, self.dialogs.parent)
         self.grid.show()
+
+    def _shapes_known(self, view) -> None:
+        """TensorFlow has answered for this model (shape inference): a model of moderate
+        size gets its demo session now, so the first photo dropped answers at once (the
+        session costs the worker about the model's size in memory; big models wait for the
+        Demo panel)."""
+        model = self.state.model
+        if model is not None and view is self.state.original_view and \
+                0 < getattr(model, "file_size", 0) <= WARM_AT_OPEN:
+            self.warm()
 
     def _scene_changed(self, scene) -> None:
         """Scopes opened since the last run get their feature maps: run the input again."""
