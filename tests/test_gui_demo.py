@@ -49,6 +49,8 @@ def test_dropping_a_photo_runs_the_model_and_shows_strips_and_bars(qtbot, window
     strips = {i: n.strip for i, n in canvas.items_by_id.items()
               if getattr(n, "strip", None) is not None}
     assert set(strips) == {"conv/", "conv_1/", "mixed/"}
+    assert canvas.items_by_id["conv/"].plain          # blocks now show their plain caption
+    assert canvas.items_by_id["conv/"].item.caption.startswith("feature extractor block")
     strip = strips["mixed/"]
     assert strip.maps.order[0] == int(np.argmax(strip.maps.mean))
     canvas.centerOn(strip.sceneBoundingRect().center())

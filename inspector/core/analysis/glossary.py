@@ -40,6 +40,9 @@ _KIND_WORDS = {"convolution": "pattern detection", "matmul": "weighted mixing",
                "control": "flow control", "input": "input", "variable": "learned numbers",
                "training": "training steps"}
 _CLIPPING = {"Relu6", "ClipByValue", "Minimum", "Maximum"}
+_QUIET = {"Identity", "NoOp", "CheckNumerics", "Assert", "Print", "PrintV2", "StopGradient"}
+_WEIGHT = ["convolution", "matmul", "normalization", "activation", "pooling", "quantization",
+           "io", "math", "shape", "control", "variable", "input", "training"]
 
 
 @lru_cache(maxsize=1)
@@ -108,7 +111,7 @@ def scope_caption(op_counts: dict, repeat: int = 1, name: str = "") -> str:
     kinds: dict = {}
     for op, n in op_counts.items():
         cat = category(op)
-        if cat in ("constant",) or op in ("Identity", "NoOp"):
+        if cat in ("constant",) or op in _QUIET:
             continue
         kinds[cat] = kinds.get(cat, 0) + n
     ops = set(op_counts)
@@ -132,7 +135,8 @@ def scope_caption(op_counts: dict, repeat: int = 1, name: str = "") -> str:
     else:
         role = "processing step"
     shown = []
-    for cat, _ in sorted(kinds.items(), key=lambda kv: -kv[1]):
+    rank = {c: i for i, c in enumerate(_WEIGHT)}
+    for cat, _ in sorted(kinds.items(), key=lambda kv: (-kv[1], rank.get(kv[0], 99))):
         word = _KIND_WORDS.get(cat)
         if cat == "activation" and ops & _CLIPPING:
             word = "clipping"

@@ -140,6 +140,7 @@ class GraphCanvas(QGraphicsView):
             node.badge = d.badges.get(item_id, "")
             node.heat = d.heat.get(item_id)
             self._set_strip(node, d.strips.get(item_id))
+            node.plain = bool(d.strips)      # after a demo run, blocks speak plain words
             node.update()
 
     @staticmethod

@@ -44,6 +44,7 @@ class NodeItem(QGraphicsRectItem):
         self.tag = ""            # "IN" / "OUT" for marked inputs and outputs
         self.diff = ""           # "added", "removed", "changed" against the original
         self.heat = None         # overlay fill colour (timings, ranges), replaces the category
+        self.plain = False       # demo: a scope's plain caption replaces its op mix
         self.setPos(item.x, item.y)
         self.setZValue(-10 if item.kind == "frame" else 1)
         self.setAcceptHoverEvents(True)
@@ -106,8 +107,9 @@ class NodeItem(QGraphicsRectItem):
                              f"{it.label}  [{it.child_count}]")
             painter.setFont(_font(7.5))
             extra = f"{tf_human_readable_num(it.params)} params" if it.params else ""
-            painter.drawText(QRectF(6, 21, it.w - 12, 20), Qt.AlignCenter,
-                             " · ".join(x for x in (it.op_mix, extra) if x))
+            line = it.caption if self.plain and it.caption else \
+                " · ".join(x for x in (it.op_mix, extra) if x)
+            painter.drawText(QRectF(6, 21, it.w - 12, 20), Qt.AlignCenter, _elide(line, it.w))
             if it.alike > 1:  # a repeated block: the same op mix as its siblings
                 painter.setFont(_font(7, True))
                 painter.setPen(QColor("#3b3b3b"))
