@@ -28,3 +28,8 @@ def test_a_clicked_node_is_explained_in_both_tiers(qtbot, window, fx):
         "Conv2D(input: T, filter: T) -> output: T" in text
     node_tip = window.canvas.items_by_id["conv/Conv2D"].toolTip()
     assert glossary.plain("Conv2D") in node_tip
+    # TensorFlow's own words follow, read at run time and credited
+    qtbot.waitUntil(lambda: "TensorFlow says" in window.properties.meaning.text(),
+                    timeout=60000)
+    assert "tf.raw_ops.Conv2D" in window.properties.meaning.text()
+    assert "convolution" in window.properties.meaning.text().lower()

@@ -24,6 +24,7 @@ OPERATIONS = {
     "infer_shapes": "{node: [output shape, ...]} from TF's shape inference",
     "profiler_float_ops": "int: tf.compat.v1.profiler's float operations",
     "output_types": "{node: [output dtype enum, ...]}",
+    "op_doc": "str or None: the first paragraph of TF's tf.raw_ops docstring of an op",
     "io_types": "{node: ([input dtype enums], [output dtype enums])}",
     "run_graph": "list of fetched arrays after one run",
     "run_cached": "run_graph, the session kept for the next run on the same GraphDef object",

@@ -32,3 +32,15 @@ def default_attrs(ops) -> dict:
             out[op] = {a.name: a.default_value.SerializeToString()
                        for a in op_def.attr if a.HasField("default_value")}
     return out
+
+
+def op_doc(op: str) -> str | None:
+    """TensorFlow's own one-paragraph description of an op (the first paragraph of its
+    tf.raw_ops docstring), for showing with credit; None when it has none."""
+    t = tf()
+    fn = getattr(t.raw_ops, op, None)
+    doc = (getattr(fn, "__doc__", None) or "").strip()
+    if not doc:
+        return None
+    first = doc.split("\n\n")[0]
+    return " ".join(first.split())[:600] or None

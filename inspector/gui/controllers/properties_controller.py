@@ -12,7 +12,32 @@ class PropertiesController(QObject):
         super().__init__(panel)
         self.state, self.tasks, self.panel = state, tasks, panel
         self.described = 0   # descriptions delivered (tests wait on it)
+        self.docs: dict = {}  # op -> TensorFlow's own description (None: it has none)
         panel.tensor_wanted.connect(self.describe)
+        state.selection_changed.connect(self.fetch_doc)
+
+    def fetch_doc(self, name) -> None:
+        """TensorFlow's own description of the selected op, read where TensorFlow lives (the
+        worker) and shown with credit under the glossary's two tiers."""
+        from inspector.core.model.executor import installed
+
+        view = self.state.view
+        node = view.graph.get(name) if view is not None and name else None
+        if node is None or installed() is None:
+            return
+        op = node.op
+        if op in self.docs:
+            self.panel.show_doc(op, self.docs[op])
+            return
+
+        def work(task):
+            return installed().op_doc(op)
+
+        def done(text):
+            self.docs[op] = text
+            self.panel.show_doc(op, text)
+
+        self.tasks.submit("op-doc", work, done, lambda exc: None, quiet=True)
 
     def describe(self, const: str) -> None:
         from inspector.core.analysis.tensor_stats import describe_tensor

@@ -74,8 +74,24 @@ class PropertiesPanel(QWidget):
         if tech:
             text += (f"<br><span style='color:#52606d'><b>Technically:</b> {escape(tech)} "
                      f"(TensorFlow {version} op registry)</span>")
+        self.meaning_op = op
         self.meaning.setText(text)
         self.meaning.show()
+
+    def show_doc(self, op: str, doc: str | None) -> None:
+        """TensorFlow's own description, credited (read at run time, never stored by us)."""
+        from html import escape
+
+        from inspector.core.analysis import glossary
+
+        if not doc or getattr(self, "meaning_op", None) != op or self.meaning.isHidden():
+            return
+        if "TensorFlow says" in self.meaning.text():
+            return
+        self.meaning.setText(self.meaning.text() + "<br><span style='color:#52606d'><b>"
+                             f"TensorFlow says:</b> {escape(doc)} <i>(from the documentation "
+                             f"of tf.raw_ops.{escape(op)}, TensorFlow "
+                             f"{glossary.facts_version() or ''})</i></span>")
 
     def _row(self, parent, key, value, target=None):
         item = QTreeWidgetItem([key, str(value)])
