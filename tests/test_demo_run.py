@@ -522,3 +522,12 @@ def test_a_labels_file_belongs_to_the_model_with_the_longest_matching_name(tmp_p
     (tmp_path / "bin.txt").write_bytes(b"a\0b\n")
     with pytest.raises(InspectorError, match="binary"):
         read_labels_file(str(tmp_path / "bin.txt"))
+
+
+def test_a_saved_model_s_labels_asset_is_found(tmp_path):
+    folder = tmp_path / "classifier"
+    (folder / "assets").mkdir(parents=True)
+    (folder / "saved_model.pb").write_bytes(b"")
+    (folder / "assets" / "imagenet_labels.txt").write_text("tench\ngoldfish\n")
+    found = find_labels(str(folder))
+    assert found.names == ["tench", "goldfish"] and found.source == "imagenet_labels.txt"
