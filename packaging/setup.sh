@@ -10,8 +10,9 @@ PYTHON="${PYTHON:-python3}"
 say() { printf '[setup] %s\n' "$*" >&2; }
 
 # Graphviz renders DOT exports; xvfb gives the GUI a screen in screenshot tests; the rest are the
-# runtime libraries Qt 6's xcb and offscreen platforms load.
-APT_PACKAGES=(graphviz xvfb xauth libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1
+# runtime libraries Qt 6's xcb and offscreen platforms load; Chromium and poppler's pdftoppm
+# check exported tours (HTML opened offline in a headless browser, PDF pages rendered).
+APT_PACKAGES=(graphviz xvfb xauth chromium poppler-utils libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1
   libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
   libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xfixes0 python3-venv)
 

@@ -67,7 +67,7 @@ def _steps(value) -> list:
 
 
 def parse_session(text: str) -> dict:
-    """The validated content of a session file: inputs, outputs, input_shapes, steps."""
+    """The validated content of a session file: inputs, outputs, input_shapes, steps, tour."""
     try:
         data = json.loads(text)
     except RecursionError:
@@ -76,10 +76,16 @@ def parse_session(text: str) -> dict:
         raise SessionError(f"not JSON ({str(exc)[:80]})") from None
     if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
         raise SessionError("not a GraphDef Inspector session (unknown version)")
+    from inspector.core.app.tour import TourError, parse_stops
+
+    try:
+        stops = parse_stops(data.get("tour"))
+    except TourError as exc:
+        raise SessionError(exc.message) from None
     return {"inputs": _strings(data.get("inputs", []), "inputs"),
             "outputs": _strings(data.get("outputs", []), "outputs"),
             "input_shapes": _shapes(data.get("input_shapes", {})),
-            "steps": _steps(data.get("pipeline", []))}
+            "steps": _steps(data.get("pipeline", [])), "tour": stops}
 
 
 def read_session(path: str) -> dict:

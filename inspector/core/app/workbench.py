@@ -16,6 +16,7 @@ from inspector.core.app.session_file import (
     read_session,
     session_path,
 )
+from inspector.core.app.tour import Tour
 from inspector.core.errors import InspectorError
 
 MAX_TEXT = 1_000_000
@@ -29,6 +30,7 @@ from inspector.core.transforms.syntax import (
 class Workbench:
     def __init__(self):
         self.changed = Event()           # () after every edit, undo or redo
+        self.tour = Tour()               # saved in the same file; not part of undo
         self.reset()
 
     def reset(self) -> None:
@@ -41,6 +43,7 @@ class Workbench:
         self.unreadable: str | None = None  # a session file we could not read (kept as is)
         self._undo: list = []
         self._redo: list = []
+        self.tour.stops = []
 
     # -- snapshots and history ----------------------------------------------------------
     def to_dict(self) -> dict:
@@ -163,7 +166,10 @@ class Workbench:
                 raise InspectorError(f"cannot keep the unreadable session file aside "
                                      f"({exc.strerror}); not saving over it", path=path) from None
             self.unreadable = None
-        atomic_write(path, json.dumps(self.to_dict(), indent=2) + "\n", force=True)
+        data = self.to_dict()
+        if self.tour.stops:
+            data["tour"] = self.tour.to_list()
+        atomic_write(path, json.dumps(data, indent=2) + "\n", force=True)
         return path
 
     def restore(self, model_path: str) -> str | None:
@@ -181,6 +187,7 @@ class Workbench:
             self.unreadable = path
             raise SessionError(f"session file not used: {exc.message}", path=path) from None
         self._apply(session)
+        self.tour.replace(session["tour"])
         self._hold_back_outside_paths(path)
         self._undo.clear()
         self._redo.clear()
