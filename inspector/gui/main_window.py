@@ -35,6 +35,7 @@ from inspector.gui.controllers.pipeline_controller import PipelineController
 from inspector.gui.controllers.preview_controller import PreviewController
 from inspector.gui.controllers.properties_controller import PropertiesController
 from inspector.gui.controllers.search_controller import SearchController
+from inspector.gui.controllers.tour_controller import TourController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.help import getting_started_dialog, shortcuts_dialog
 from inspector.gui.panels.demo_panel import DemoPanel
@@ -46,6 +47,7 @@ from inspector.gui.panels.preview_panel import PreviewPanel
 from inspector.gui.panels.properties import PropertiesPanel
 from inspector.gui.panels.search_panel import SearchPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
+from inspector.gui.panels.tour_panel import TourPanel
 from inspector.gui.panels.workbench_panel import WorkbenchPanel
 from inspector.gui.tasks import gui_tasks
 
@@ -138,6 +140,7 @@ class MainWindow(QMainWindow):
         self.preview_panel = PreviewPanel()
         self.overlays_panel = OverlaysPanel()
         self.demo_panel = DemoPanel()
+        self.tour_panel = TourPanel()
         left, right, bottom = Qt.LeftDockWidgetArea, Qt.RightDockWidgetArea, \
             Qt.BottomDockWidgetArea
         self.search_dock = self._dock("Search", self.search_panel, left)
@@ -157,6 +160,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.properties_dock, self.overlays_dock)
         self.demo_dock = self._dock("Demo", self.demo_panel, right)
         self.tabifyDockWidget(self.properties_dock, self.demo_dock)
+        self.tour_dock = self._dock("Tour", self.tour_panel, right)
+        self.tabifyDockWidget(self.properties_dock, self.tour_dock)
         self.properties_dock.raise_()
 
     def _build_controllers(self):
@@ -175,6 +180,14 @@ class MainWindow(QMainWindow):
         self.demo_dock.visibilityChanged.connect(lambda on: on and self.demo.warm())
         self.canvas.strip_clicked.connect(self.demo.show_grid)
         self.exporter = Exporter(s, t, self.canvas)
+        from inspector.gui.canvas.stage import Stage
+        from inspector.gui.presentation import PresentationChrome
+
+        self.tour = TourController(s, t, self.tour_panel, self.canvas, Stage(self.canvas),
+                                   PresentationChrome(self), self.dialogs)
+        self.tour.run_wanted.connect(self.demo.run_on)
+        self.tour.card_wanted.connect(lambda on: self.card.show_card() if on else
+                                      self.card_panel.close_card())
 
     def _build_status(self):
         self.status_label = QLabel("")
@@ -251,7 +264,7 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         for dock in (self.search_dock, self.summary_dock, self.properties_dock,
                      self.minimap_dock, self.legend_dock, self.workbench_dock, self.pipeline_dock,
-                     self.preview_dock, self.overlays_dock, self.demo_dock):
+                     self.preview_dock, self.overlays_dock, self.demo_dock, self.tour_dock):
             view.addAction(dock.toggleViewAction())
         go = bar.addMenu("&Go")
         self._action(go, "&Find…", self.find, QKeySequence.Find)
@@ -265,6 +278,10 @@ class MainWindow(QMainWindow):
         demo = bar.addMenu("&Demo")
         self._action(demo, "Model &card", self.card.show_card, "Ctrl+M")
         self._action(demo, "&Run on a file…", self.demo.choose_input, "Ctrl+R")
+        demo.addSeparator()
+        self._action(demo, "&Present the tour", self.tour.present, "F5")
+        self._action(demo, "&Auto-tour", self.tour.auto)
+        self._action(demo, "&Export the tour…", lambda: self.tour.export())
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Getting started", lambda: self._show(
             getting_started_dialog(self)))

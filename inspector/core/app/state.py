@@ -151,6 +151,13 @@ class AppState:
             self._set_expanded(p for p in self.expanded
                                if p != path and not p.startswith(path + "/"))
 
+    def show_scopes(self, paths) -> None:
+        """Exactly these scopes open (a tour stop); paths the graph lacks are left out."""
+        if self.view is None:
+            return
+        known = {s.path for s in self.view.root.walk()}
+        self._set_expanded(p for p in paths if p in known)
+
     def toggle_scope(self, path: str) -> None:
         self.set_expanded(path, path not in self.expanded)
 

@@ -54,9 +54,10 @@ class EdgeLayer(QGraphicsItem):
     """One tile of edges: two cached paths (data, control) plus arrowheads; labels when
     zoomed in."""
 
-    def __init__(self, tile: dict, ink: QColor = TEXT):
+    def __init__(self, tile: dict, ink: QColor = TEXT, style=None):
         super().__init__()
         self.ink = ink
+        self.style = style      # the canvas's CanvasStyle (presentation, spotlight)
         self.setZValue(0)
         self.data_path, self.control_path = tile["data"], tile["control"]
         # arrowheads as one path, filled in one call: every Qt call from paint waits for the
@@ -68,20 +69,25 @@ class EdgeLayer(QGraphicsItem):
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        st = self.style
+        if st is not None and st.spotlight is not None:
+            painter.setOpacity(0.3)   # the spotlit block's own edges are the ones to follow
         painter.setBrush(Qt.NoBrush)
         pen = QPen(QColor("#6b6b6b"))
         pen.setWidthF(1.2)
         pen.setCosmetic(lod < 0.5)
         painter.setPen(pen)
-        painter.drawPath(self.data_path)
+        if not self.data_path.isEmpty():   # an empty path is a broken one in a PDF
+            painter.drawPath(self.data_path)
         dash = QPen(QColor("#9b9b9b"))
         dash.setStyle(Qt.DashLine)
         dash.setCosmetic(True)
         painter.setPen(dash)
-        painter.drawPath(self.control_path)
-        if lod > 0.3:
+        if not self.control_path.isEmpty():
+            painter.drawPath(self.control_path)
+        if lod > 0.3 and not self.heads.isEmpty():
             painter.fillPath(self.heads, HEAD)
-        if lod > 0.9 and self.labels:
+        if lod > 0.9 and self.labels and not (st is not None and st.presenting):
             exposed = option.exposedRect
             painter.setPen(self.ink)
             painter.setFont(_font(6.5))

@@ -62,7 +62,24 @@ class Exporter:
             return self.canvas.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
         return self.canvas.mapToScene(self.canvas.viewport().rect()).boundingRect()
 
-    def svg(self, path: str | None = None, whole: bool = False) -> str | None:
+    def _font_scaled(self, font_scale: float):
+        """Text `font_scale` times larger for the export (Netron's users ask for this), put
+        back afterwards."""
+        from contextlib import contextmanager
+
+        @contextmanager
+        def scaled():
+            style = self.canvas.style
+            old, style.font_scale = style.font_scale, font_scale
+            try:
+                yield
+            finally:
+                style.font_scale = old
+                self.canvas.viewport().update()
+        return scaled()
+
+    def svg(self, path: str | None = None, whole: bool = False,
+            font_scale: float = 1.0) -> str | None:
         from PySide6.QtSvg import QSvgGenerator
 
         path = path or self._ask("Export SVG", ".svg", "SVG (*.svg)")
@@ -78,24 +95,30 @@ class Exporter:
         gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
         gen.setTitle("GraphDef Inspector export")
         painter = QPainter(gen)
-        self.canvas.scene().render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+        with self._font_scaled(font_scale):
+            self.canvas.scene().render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
         painter.end()
         buffer.close()
         return self._write(path, bytes(data))
 
-    def png(self, whole: bool, path: str | None = None) -> str | None:
+    def png(self, whole: bool, path: str | None = None, scale: float | None = None,
+            font_scale: float = 1.0) -> str | None:
+        """The view or whole graph as PNG; `scale`: pixels per scene unit (default: the
+        view's zoom for the view, 1 for the whole graph), capped at MAX_PIXELS a side."""
         path = path or self._ask("Export PNG", ".png", "PNG (*.png)")
         if not path:
             return None
         rect = self._source_rect(whole)
-        scale = 1.0 if whole else max(self.canvas.zoom_level(), 0.05)
+        if scale is None:
+            scale = 1.0 if whole else max(self.canvas.zoom_level(), 0.05)
         scale = min(scale, MAX_PIXELS / max(rect.width(), rect.height(), 1.0))
         image = QImage(max(int(rect.width() * scale), 1), max(int(rect.height() * scale), 1),
                        QImage.Format_ARGB32)
         image.fill(QColor("white"))
         painter = QPainter(image)
         painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.canvas.scene().render(painter, QRectF(image.rect()), rect, Qt.KeepAspectRatio)
+        with self._font_scaled(font_scale):
+            self.canvas.scene().render(painter, QRectF(image.rect()), rect, Qt.KeepAspectRatio)
         painter.end()
         data = QByteArray()
         buffer = QBuffer(data)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 from inspector.core.app import gc_policy
 from inspector.gui.canvas.edges import EdgeLayer, edge_geometry
 from inspector.gui.canvas.items import NodeItem
+from inspector.gui.canvas.style import CanvasStyle
 
 
 class GraphCanvas(QGraphicsView):
@@ -33,13 +34,41 @@ class GraphCanvas(QGraphicsView):
         self.scene().setItemIndexMethod(QGraphicsScene.BspTreeIndex)
         self.items_by_id: dict = {}
         self.setFocusPolicy(Qt.StrongFocus)
+        self.style = CanvasStyle()      # shared by every item (presentation, spotlight)
+        self.halo = False               # presentation: a large halo follows the pointer
+        self._pointer = None
 
     EMPTY_HINT = ("No model open\n\nOpen one with File › Open… (Ctrl+O),\nor drop a model "
                   "file or a SavedModel folder here.\n\nHelp › Getting started explains "
                   "the workflow.")
 
+    def set_halo(self, on: bool) -> None:
+        self.halo = on
+        self.viewport().setMouseTracking(on or self.viewport().hasMouseTracking())
+        self.viewport().update()
+
+    def mouseMoveEvent(self, event) -> None:
+        if self.halo:
+            old, self._pointer = self._pointer, event.position().toPoint()
+            for p in (old, self._pointer):
+                if p is not None:
+                    self.viewport().update(p.x() - 60, p.y() - 60, 120, 120)
+        super().mouseMoveEvent(event)
+
     def drawForeground(self, painter, rect) -> None:
-        """An empty canvas says how to start instead of showing a blank page."""
+        """An empty canvas says how to start instead of showing a blank page; while
+        presenting, a halo marks the pointer for people at the back of the room."""
+        if self.halo and self._pointer is not None:
+            from PySide6.QtGui import QColor
+
+            painter.save()
+            painter.resetTransform()
+            painter.setPen(Qt.NoPen)
+            painter.setBrush(QColor(255, 214, 0, 90))
+            painter.drawEllipse(self._pointer, 46, 46)
+            painter.setBrush(QColor(230, 90, 0, 200))
+            painter.drawEllipse(self._pointer, 7, 7)
+            painter.restore()
         if self.items_by_id or self.scene().items():
             return
         painter.save()
@@ -112,7 +141,7 @@ class GraphCanvas(QGraphicsView):
                 while pending and time.perf_counter() - start < self.CHUNK_SECONDS:
                     for _ in range(min(10, len(pending))):
                         item = pending.pop()
-                        node = NodeItem(item, ink)
+                        node = NodeItem(item, ink, self.style)
                         gs.addItem(node)
                         self.items_by_id[item.id] = node
             if pending:
@@ -120,7 +149,7 @@ class GraphCanvas(QGraphicsView):
                 return
             for tile in geometry if geometry is not None else \
                     edge_geometry(scene.edges, scene.items, scene.direction):
-                gs.addItem(EdgeLayer(tile, ink))
+                gs.addItem(EdgeLayer(tile, ink, self.style))
             self.viewport().setUpdatesEnabled(True)
             gc_policy.keep_out_of_collections()  # long-lived scene objects
             if on_done is not None:

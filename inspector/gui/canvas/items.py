@@ -8,7 +8,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsRectItem
 
 from inspector.core.model.humanize import count, tf_human_readable_num
-from inspector.core.model.op_categories import COLOURS
+from inspector.gui.canvas.style import CanvasStyle
 
 TEXT = QColor("#1d1d1d")
 
@@ -21,9 +21,14 @@ DIFF = {"added": QColor("#2e8b57"), "removed": QColor("#c0392b"), "changed": QCo
 CONE = QColor("#1f6fd1")
 
 
-def _font(size: float, bold: bool = False) -> QFont:
+DEFAULT_STYLE = CanvasStyle()
+
+
+def _font(size: float, bold: bool = False, style: CanvasStyle = DEFAULT_STYLE) -> QFont:
+    """A font of `size` points at 96 dpi, set in pixels so a picture does not depend on the
+    screen's dpi; while presenting never under the style's minimum."""
     font = QFont()
-    font.setPointSizeF(size)
+    font.setPixelSize(max(1, round(style.px(size))))
     font.setBold(bold)
     return font
 
@@ -32,10 +37,12 @@ class NodeItem(QGraphicsRectItem):
     """A node, a collapsed scope (box with counts) or an expanded scope's frame. Its bounding
     box is the C++ rect item's, so indexing tens of thousands of them calls no Python."""
 
-    def __init__(self, item, ink: QColor = TEXT):
+    def __init__(self, item, ink: QColor = TEXT, style: CanvasStyle = DEFAULT_STYLE):
         super().__init__(-3, -3, item.w + 6, item.h + 6)
         self.setPen(Qt.NoPen)
         self.item = item
+        self.style = style
+        self.drawn: list = []    # (pixel size, text) of what the last paint wrote
         self.ink = ink  # text drawn on the canvas background (follows the palette)
         self.selected = False
         self.dimmed = False
@@ -64,12 +71,15 @@ class NodeItem(QGraphicsRectItem):
         self.setToolTip(tip)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        it = self.item
+        it, st = self.item, self.style
+        self.drawn = []
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         rect = QRectF(0, 0, it.w, it.h)
-        fill = QColor(self.heat or COLOURS.get(it.category, COLOURS["other"]))
-        if self.dimmed:
-            fill.setAlpha(70)
+        fill_name, text_name = st.fill_and_text(it.category)
+        fill = QColor(self.heat or fill_name)
+        dimmed = self.dimmed or not st.lit(it.id)
+        if dimmed:
+            fill.setAlpha(70 if st.spotlight is None else 45)
         if lod < 0.35 and it.kind != "frame" and not (self.selected or self.in_cone or
                                                          self.diff or self.tag):
             painter.fillRect(rect, fill)  # far away: a plain box is all the eye can see
@@ -87,9 +97,9 @@ class NodeItem(QGraphicsRectItem):
             painter.setBrush(QBrush(light))
             painter.drawRoundedRect(rect, 8, 8)
             if lod > 0.25:
-                painter.setFont(_font(9, True))
-                painter.setPen(self.ink if not self.dimmed else QColor("#999999"))
-                painter.drawText(QRectF(8, 2, it.w - 16, 20), Qt.AlignLeft | Qt.AlignVCenter,
+                painter.setFont(_font(9, True, style=st))
+                painter.setPen(self.ink if not dimmed else QColor("#999999"))
+                self._text(painter, QRectF(8, 2, it.w - 16, 20), Qt.AlignLeft | Qt.AlignVCenter,
                                  f"{it.label}  ({count(it.child_count, 'node')})")
             return
         painter.setPen(pen)
@@ -100,42 +110,54 @@ class NodeItem(QGraphicsRectItem):
         painter.drawRoundedRect(rect, radius, radius)
         if lod < 0.35:
             return  # too small for text: colour and shape are what you see
-        painter.setPen(TEXT if not self.dimmed else QColor("#8a8a8a"))
+        painter.setPen(QColor(text_name if not self.heat else TEXT) if not dimmed
+                       else QColor("#8a8a8a"))
         if it.kind == "scope":
-            painter.setFont(_font(9, True))
-            painter.drawText(QRectF(6, 3, it.w - 12, 18), Qt.AlignCenter,
+            painter.setFont(_font(9, True, style=st))
+            self._text(painter, QRectF(6, 3, it.w - 12, 18), Qt.AlignCenter,
                              f"{it.label}  [{it.child_count}]")
-            painter.setFont(_font(7.5))
+            painter.setFont(_font(7.5, style=st))
             extra = f"{tf_human_readable_num(it.params)} params" if it.params else ""
             line = it.caption if self.plain and it.caption else \
                 " · ".join(x for x in (it.op_mix, extra) if x)
-            painter.drawText(QRectF(6, 21, it.w - 12, 20), Qt.AlignCenter, _elide(line, it.w))
-            if it.alike > 1:  # a repeated block: the same op mix as its siblings
-                painter.setFont(_font(7, True))
+            self._text(painter, QRectF(6, 21, it.w - 12, 20), Qt.AlignCenter, self._fit(painter, line, it.w))
+            if it.alike > 1 and not st.presenting:  # repeated: same op mix as siblings
+                painter.setFont(_font(7, True, style=st))
                 painter.setPen(QColor("#3b3b3b"))
-                painter.drawText(QRectF(it.w - 44, it.h - 15, 40, 13), Qt.AlignRight,
+                self._text(painter, QRectF(it.w - 44, it.h - 15, 40, 13), Qt.AlignRight,
                                  f"≡{it.alike}")
             self._paint_tags(painter, it)
             return
-        painter.setFont(_font(8.5, True))
-        painter.drawText(QRectF(6, 2, it.w - 12, 17), Qt.AlignCenter, it.label)
-        painter.setFont(_font(7.5))
+        painter.setFont(_font(8.5, True, style=st))
+        self._text(painter, QRectF(6, 2, it.w - 12, 17), Qt.AlignCenter, it.label)
+        painter.setFont(_font(7.5, style=st))
         if it.sublabel and it.sublabel != it.label:
-            painter.drawText(QRectF(6, 18, it.w - 12, 16), Qt.AlignCenter,
-                             _elide(it.sublabel, it.w))
-        if it.badges and lod > 0.6:
-            painter.setFont(_font(6.5))
+            self._text(painter, QRectF(6, 18, it.w - 12, 16), Qt.AlignCenter,
+                             self._fit(painter, it.sublabel, it.w))
+        if it.badges and lod > 0.6 and not st.presenting:  # values: too small to present
+            painter.setFont(_font(6.5, style=st))
             b = it.badges[0]
             more = f" +{len(it.badges) - 1}" if len(it.badges) > 1 else ""
-            painter.drawText(QRectF(4, it.h - 16, it.w - 8, 14), Qt.AlignCenter,
+            self._text(painter, QRectF(4, it.h - 16, it.w - 8, 14), Qt.AlignCenter,
                              _elide(f"◆ {b.text()}{more}", it.w))
         self._paint_tags(painter, it)
 
+    def _fit(self, painter, text: str, width: float) -> str:
+        if not self.style.presenting:
+            return _elide(text, width)
+        return painter.fontMetrics().elidedText(text, Qt.ElideRight, int(width - 12))
+
+    def _text(self, painter, *args) -> None:
+        """drawText, remembering what was written and how big (tests measure it)."""
+        self.drawn.append((painter.font().pixelSize(), args[-1]))
+        painter.drawText(*args)
+
     def _paint_tags(self, painter, it) -> None:
+        st = self.style
         if self.badge:
-            painter.setFont(_font(7, True))
+            painter.setFont(_font(7, True, style=st))
             painter.setPen(self.ink)
-            painter.drawText(QRectF(0, -14, it.w, 13), Qt.AlignCenter, self.badge)
+            self._text(painter, QRectF(0, -14, it.w, 13), Qt.AlignCenter, self.badge)
         if self.tag:
             colour = QColor("#2e7d32") if self.tag == "IN" else QColor("#6a1b9a")
             box = QRectF(-6, -9, 30, 15)
@@ -143,8 +165,8 @@ class NodeItem(QGraphicsRectItem):
             painter.setBrush(colour)
             painter.drawRect(box)
             painter.setPen(QColor("white"))
-            painter.setFont(_font(7, True))
-            painter.drawText(box, Qt.AlignCenter, self.tag)
+            painter.setFont(_font(7, True, style=st))
+            self._text(painter, box, Qt.AlignCenter, self.tag)
 
 
 def _elide(text: str, width: float) -> str:

@@ -34,6 +34,31 @@ def answers_words(rows, demo_run, model, summary, ports, shapes, engine, task) -
         return f"The answers could not be compared: {exc.one_line()}"
 
 
+def make_card(model, summary, shapes, engine, task, title: str | None = None,
+              measured: float | None = None) -> tuple:
+    """(card, FLOP report, summary, shapes) of a model, off the GUI thread: the summary and
+    TF's shapes (asked of the worker) when not known yet."""
+    from inspector.core.analysis.flops import count_flops, unknown_flops
+    from inspector.core.analysis.model_card import build_card, ports_with_shapes
+    from inspector.core.analysis.summary import summarize
+
+    found = summary or summarize(model.graph, model.known_inputs, model.known_outputs)
+    task.check()
+    known = shapes
+    if known is None and engine is not None:
+        try:
+            known = engine.call("infer_shapes")
+        except Exception:  # noqa: BLE001 - the card then says FLOPs are unknown
+            known = None
+    flops = count_flops(model.graph, known) if known else \
+        unknown_flops("TensorFlow could not infer the tensor shapes" if known is None
+                      else "no tensor shapes")
+    ins, outs = ports_with_shapes(found, known)
+    title = title or model.path.rstrip("/").rpartition("/")[2]
+    return build_card(model.graph, found, title, flops, measured, ins, outs), flops, found, \
+        known
+
+
 class ModelCardController:
     def __init__(self, state, tasks, panel):
         self.state, self.tasks, self.panel = state, tasks, panel
@@ -51,10 +76,6 @@ class ModelCardController:
         return comparison
 
     def show_card(self) -> None:
-        from inspector.core.analysis.flops import count_flops, unknown_flops
-        from inspector.core.analysis.model_card import build_card, ports_with_shapes
-        from inspector.core.analysis.summary import summarize
-
         model, view, engine = self.state.model, self.state.original_view, self.state.engine
         if model is None or view is None:
             self.state.say("Open a model first: the card describes the open model.")
@@ -66,19 +87,8 @@ class ModelCardController:
         title = model.path.rstrip("/").rpartition("/")[2]
 
         def work(task):
-            found = summary or summarize(model.graph, model.known_inputs, model.known_outputs)
-            task.check()
-            known = shapes
-            if known is None and engine is not None:
-                try:
-                    known = engine.call("infer_shapes")
-                except Exception:  # noqa: BLE001 - the card then says FLOPs are unknown
-                    known = None
-            flops = count_flops(model.graph, known) if known else \
-                unknown_flops("TensorFlow could not infer the tensor shapes" if known is None
-                              else "no tensor shapes")
-            ins, outs = ports_with_shapes(found, known)
-            card = build_card(model.graph, found, title, flops, measured, ins, outs)
+            card, _flops, found, known = make_card(model, summary, shapes, engine, task,
+                                                   title, measured)
             return card, self._comparison(rows, demo_run, model, found, ports, known, engine,
                                           task)
 

@@ -1,0 +1,363 @@
+"""Tours in the window: stops captured from and restored to the state and the canvas (the view
+glides between them), the auto-tour built off the GUI thread, presentation mode (full screen,
+large type, clicker keys, black screen, spotlight, pointer halo) and the session file kept up
+to date. A stop never starts a model run by itself: it offers a Run button."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import (
+    QEasingCurve,
+    QObject,
+    QPointF,
+    QRectF,
+    Qt,
+    QTimer,
+    QVariantAnimation,
+    Signal,
+)
+from PySide6.QtWidgets import QApplication
+
+from inspector.core.app.tour import Stop
+from inspector.core.errors import InspectorError
+
+NEXT_KEYS = {Qt.Key_PageDown, Qt.Key_Right, Qt.Key_Space, Qt.Key_Down}
+PREVIOUS_KEYS = {Qt.Key_PageUp, Qt.Key_Left, Qt.Key_Up, Qt.Key_Backspace}
+GLIDE_MS = 450
+MAX_ZOOM = 2.5
+
+
+class TourController(QObject):
+    run_wanted = Signal(str)        # a stop's demo input, once the presenter said Run
+    card_wanted = Signal(bool)      # show (True) or hide the model card for a card stop
+
+    def __init__(self, state, tasks, panel, canvas, stage, chrome, dialogs):
+        super().__init__(panel)
+        self.state, self.tasks, self.panel = state, tasks, panel
+        self.canvas, self.stage, self.chrome, self.dialogs = canvas, stage, chrome, dialogs
+        self.tour = state.workbench.tour
+        self.current = -1
+        self.presenting = False
+        self.reduce_motion = False
+        self.spotlight = True
+        self.ui_scale = 1.5             # presentation: view zoom at least this (text >= 18 px)
+        self.pending_rect = None
+        self.glide = QVariantAnimation(self)
+        self.glide.setEasingCurve(QEasingCurve.InOutCubic)
+        self.glide.valueChanged.connect(self._glide_step)
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(400)
+        self._save_timer.timeout.connect(self.save)
+        self.tour.changed.connect(self._tour_changed)
+        state.model_changed.connect(lambda *_: self._model_changed())
+        state.scene_changed.connect(lambda *_: self._scene_changed())
+        p = panel
+        p.add_requested.connect(self.add)
+        p.update_requested.connect(self.update)
+        p.delete_requested.connect(self.tour.remove)
+        p.moved.connect(self.tour.move)
+        p.chosen.connect(lambda k: self.go_to(k))
+        p.title_edited.connect(self.tour.rename)
+        p.text_edited.connect(lambda k, c, n: self.tour.set_text(k, c, n))
+        p.auto_requested.connect(self.auto)
+        p.present_requested.connect(self.present)
+        p.export_requested.connect(self.export)
+        p.motion_changed.connect(lambda on: setattr(self, "reduce_motion", on))
+        p.spotlight_changed.connect(self._spotlight_changed)
+
+    # -- the tour and the session file ------------------------------------------------------
+    def _model_changed(self):
+        self.leave()
+        self.current = -1
+        self.panel.show_stops(self.tour.stops)
+
+    def _tour_changed(self):
+        self.current = min(self.current, len(self.tour.stops) - 1)
+        row = self.panel.stops.currentRow()
+        self.panel.show_stops(self.tour.stops, min(row, len(self.tour.stops) - 1))
+        if self.state.model is not None:
+            self._save_timer.start()
+
+    def save(self) -> None:
+        model = self.state.model
+        if model is None:
+            return
+        try:
+            self.state.workbench.save(model.path)
+        except InspectorError as exc:
+            self.state.fail(f"The tour was not saved: {exc.one_line()}")
+
+    def capture(self) -> Stop:
+        """What the canvas shows now, as a stop."""
+        s = self.state
+        rect = self.canvas.mapToScene(self.canvas.viewport().rect()).boundingRect()
+        selected = s.visible_id(s.selected) if s.selected else ""
+        demo = s.demo
+        return Stop(title=selected.rstrip("/").rpartition("/")[2] or "Overview",
+                    expanded=sorted(s.expanded), selected=selected,
+                    rect=(rect.x(), rect.y(), rect.width(), rect.height()),
+                    overlay="activations" if demo is not None else s.overlay.mode,
+                    focus=[selected] if selected else [],
+                    input=self._relative(demo.path) if demo is not None and demo.path else "")
+
+    def _relative(self, path: str) -> str:
+        folder = os.path.dirname(os.path.abspath(self.state.model.path.rstrip("/")))
+        return os.path.relpath(os.path.abspath(path), folder)
+
+    def add(self) -> None:
+        if self.state.model is None:
+            return
+        self.current = self.tour.add(self.capture(), self.current + 1 if self.current >= 0
+                                     else None)
+        self.panel.show_stops(self.tour.stops, self.current)
+
+    def update(self, index: int) -> None:
+        old, new = self.tour.stops[index], self.capture()
+        new.title, new.caption, new.notes, new.kind = old.title, old.caption, old.notes, old.kind
+        self.tour.update(index, new)
+
+    def auto(self) -> None:
+        """Build the auto-tour off the GUI thread; an existing tour is kept unless the
+        presenter agrees to replace it."""
+        s = self.state
+        model, view = s.model, s.original_view
+        if model is None or view is None:
+            return
+        if self.tour.stops and not self.dialogs.confirm(
+                "Auto-tour", f"Replace the {len(self.tour.stops)} stops of this tour by a tour "
+                "built from the model?"):
+            return
+        from inspector.gui.controllers.model_card_controller import make_card
+
+        wb, summary, engine, demo = s.workbench, s.summary, s.engine, s.demo
+        path = self._relative(demo.path) if demo is not None and demo.path else ""
+
+        def work(task):
+            from inspector.core.app import auto_tour
+            from inspector.core.app import demo as demo_mod
+
+            card, flops, found, _ = make_card(model, summary, view.shapes, engine, task)
+            ins, outs = demo_mod.choose_ports(wb.inputs, wb.outputs, found)
+            return auto_tour.build(view, ins, outs, card, demo, flops, path)
+
+        def done(stops):
+            if model is s.model:
+                self.current = 0 if stops else -1
+                self.tour.replace(stops)
+                self.state.say(f"Auto-tour: {len(stops)} stops")
+
+        self.tasks.submit("tour", work, done,
+                          lambda exc: self.state.fail(f"No auto-tour: {exc}"),
+                          "Building the tour")
+
+    # -- going to a stop ------------------------------------------------------------------------
+    def go_to(self, index: int, animate: bool = True) -> None:
+        stops = self.tour.stops
+        if not stops or self.state.view is None:
+            return
+        index = max(0, min(index, len(stops) - 1))
+        self.current = index
+        stop = stops[index]
+        s = self.state
+        self.card_wanted.emit(stop.kind == "card")
+        self.canvas.style.spotlight = frozenset(stop.focus) \
+            if self.spotlight and stop.focus and stop.kind != "card" else None
+        self._show_stage(stop, index)
+        self.pending_rect = (QRectF(*stop.rect) if stop.rect else None, animate)
+        s.select(stop.selected or None, record=False)
+        before = s.expanded
+        s.show_scopes(stop.expanded or [""])
+        self._restore_overlay(stop)
+        self.panel.stops.setCurrentRow(index)
+        self.canvas.viewport().update()
+        if s.expanded == before:
+            self._scene_changed()   # same scene: glide now
+
+    def _restore_overlay(self, stop) -> None:
+        from dataclasses import replace
+
+        overlay = self.state.overlay
+        if stop.overlay in ("timings", "ranges") and overlay.mode != stop.overlay and (
+                overlay.profile is not None if stop.overlay == "timings" else overlay.records):
+            self.state.set_overlay(replace(overlay, mode=stop.overlay))
+
+    def _scene_changed(self) -> None:
+        if self.pending_rect is None:
+            return
+        rect, animate = self.pending_rect
+        self.pending_rect = None
+        if rect is not None:
+            QTimer.singleShot(0, lambda: self.glide_to(rect, animate))
+
+    def _target(self, rect: QRectF) -> tuple:
+        """(scale, centre) that show `rect` in the part of the canvas the stage leaves free."""
+        vp = self.canvas.viewport().rect()
+        free = QRectF(vp)
+        if self.presenting:
+            free.setBottom(vp.height() - 190 * self.ui_scale / 1.5)
+            if self.stage.picture is not None or self.stage.bars:
+                free.setRight(vp.width() - min(vp.width() * 0.34, 380 * self.ui_scale) - 24)
+        scale = min(free.width() / rect.width(), free.height() / rect.height(), MAX_ZOOM)
+        if self.presenting:
+            scale = max(scale, self.ui_scale)
+        shift = QPointF(vp.width() / 2 - free.center().x(), vp.height() / 2 - free.center().y())
+        return scale, rect.center() + shift / scale
+
+    def glide_to(self, rect: QRectF, animate: bool = True) -> None:
+        scale, centre = self._target(rect)
+        self.glide.stop()
+        if not animate or self.reduce_motion:
+            self._place(scale, centre)
+            return
+        now = self.canvas.mapToScene(self.canvas.viewport().rect().center())
+        self._from = (self.canvas.zoom_level(), QPointF(now))
+        self._to = (scale, centre)
+        self.glide.setDuration(GLIDE_MS)
+        self.glide.setStartValue(0.0)
+        self.glide.setEndValue(1.0)
+        self.glide.start()
+
+    def _glide_step(self, t) -> None:
+        (s0, c0), (s1, c1) = self._from, self._to
+        scale = s0 * (s1 / s0) ** t        # zoom evenly in log space
+        self._place(scale, c0 + (c1 - c0) * t)
+
+    def _place(self, scale: float, centre: QPointF) -> None:
+        self.canvas.resetTransform()
+        self.canvas.scale(scale, scale)
+        self.canvas.centerOn(centre)
+
+    def _show_stage(self, stop, index: int) -> None:
+        if not self.presenting:
+            return
+        from inspector.gui.canvas.stop_render import answer_bars, seen_image
+
+        demo = self.state.demo
+        picture = seen_image(demo.seen) if stop.kind == "sees" and demo is not None and \
+            demo.seen is not None else None
+        bars = answer_bars(demo) if stop.kind == "output" else []
+        action = ""
+        if stop.input and (demo is None or not demo.path or
+                           self._relative(demo.path) != stop.input):
+            action = f"Press R to run the model on {os.path.basename(stop.input)}"
+        self.stage.show_stop(stop.title, stop.caption, f"{index + 1} / {len(self.tour.stops)}",
+                             picture, demo.seen.description if picture is not None else "",
+                             bars, action)
+
+    def run_stop_input(self) -> None:
+        """R (or the panel's Run): the current stop's demo input, resolved inside the session
+        file's folder; a path leading elsewhere asks first."""
+        from inspector.core.app.session_file import outside_folder, session_path
+
+        if not (0 <= self.current < len(self.tour.stops)):
+            return
+        value = self.tour.stops[self.current].input
+        if not value:
+            return
+        session = session_path(self.state.model.path)
+        outside = outside_folder(session, value)
+        target = outside or os.path.realpath(os.path.join(os.path.dirname(
+            os.path.abspath(session)), value))
+        if outside and not self.dialogs.confirm(
+                "Run the model", f"This stop's input is outside the model's folder:\n{outside}"
+                "\n\nRun the model on it?"):
+            return
+        self.run_wanted.emit(target)
+
+    # -- presenting ------------------------------------------------------------------------------
+    def present(self) -> None:
+        if not self.tour.stops or self.presenting:
+            return
+        self.presenting = True
+        self.chrome.enter()
+        self.canvas.style.present(True)
+        self.canvas.set_halo(True)
+        self.stage.scale = self.ui_scale
+        QApplication.instance().installEventFilter(self)
+        self.canvas.setFocus()
+        self.go_to(max(self.current, 0), animate=False)
+
+    def leave(self) -> None:
+        if not self.presenting:
+            return
+        self.presenting = False
+        QApplication.instance().removeEventFilter(self)
+        self.stage.set_blank(False)
+        self.stage.hide()
+        self.canvas.style.present(False)
+        self.canvas.set_halo(False)
+        self.card_wanted.emit(False)
+        self.chrome.leave()
+        self.canvas.viewport().update()
+
+    def step(self, delta: int) -> None:
+        if self.stage.blank:
+            self.stage.set_blank(False)
+            return
+        self.go_to(self.current + delta)
+
+    def eventFilter(self, obj, event):
+        if not self.presenting or event.type() != event.Type.KeyPress:
+            return False
+        key = event.key()
+        if key in NEXT_KEYS:
+            self.step(1)
+        elif key in PREVIOUS_KEYS:
+            self.step(-1)
+        elif key in (Qt.Key_B, Qt.Key_Period):
+            self.stage.set_blank(not self.stage.blank)
+        elif key == Qt.Key_Escape:
+            self.leave()
+        elif key == Qt.Key_Home:
+            self.go_to(0)
+        elif key == Qt.Key_End:
+            self.go_to(len(self.tour.stops) - 1)
+        elif key == Qt.Key_R:
+            self.run_stop_input()
+        else:
+            return False
+        return True
+
+    def _spotlight_changed(self, on: bool) -> None:
+        self.spotlight = on
+        if 0 <= self.current < len(self.tour.stops):
+            self.go_to(self.current, animate=False)
+
+    # -- export ------------------------------------------------------------------------------------
+    def export(self, path: str | None = None) -> str | None:
+        from inspector.gui.tour_export import export_steps
+
+        s = self.state
+        if s.model is None or not self.tour.stops:
+            return None
+        if path is None:
+            from PySide6.QtWidgets import QFileDialog
+
+            from inspector.core.formats.writer import beside
+
+            path, _ = QFileDialog.getSaveFileName(
+                self.panel, "Export tour", beside(s.model.path, ".tour.html"),
+                "Web page, opens anywhere (*.html);;PDF slides (*.pdf)")
+            if not path:
+                return None
+        steps = export_steps(path, s.original_view, list(self.tour.stops), s.demo,
+                             s.model.path, spotlight=self.spotlight)
+        self.exported = None
+
+        def next_stop():      # one stop per event-loop turn: the window keeps answering
+            try:
+                done, total = next(steps)
+            except StopIteration:
+                self.exported = path
+                self.state.say(f"Wrote {path}")
+                return
+            except InspectorError as exc:
+                self.state.fail(exc.one_line())
+                return
+            self.state.say(f"Exporting the tour: stop {done} of {total}")
+            QTimer.singleShot(0, next_stop)
+
+        next_stop()
+        return path
