@@ -223,3 +223,49 @@ def test_view_exports_stay_vector_and_scale(window, qtbot, tmp_path):
     image = QImage(png)
     visible = window.canvas.mapToScene(window.canvas.viewport().rect()).boundingRect()
     assert abs(image.width() - visible.width() * 4) <= 2
+
+
+def test_tour_exports_html_that_opens_offline(window, qtbot, model, tmp_path):
+    from tests.test_tour_html import DevTools, _browser
+
+    _open(window, qtbot, model)
+    _auto(window, qtbot)
+    n = len(window.tour.tour.stops)
+    out = str(tmp_path / "tour.html")
+    window.tour.export(out)
+    qtbot.waitUntil(lambda: window.tour.exported == out, timeout=60_000)
+    page = open(out, encoding="utf-8").read()
+    assert page.count('<section class="slide"') == n
+    assert page.count("<svg") == n and "<text" in page
+    binary = _browser()
+    if binary is None:
+        pytest.skip("no Chromium: apt-get install chromium")
+    browser = DevTools(binary, str(tmp_path / "profile"))
+    try:
+        target = browser.call("Target.createTarget", url="about:blank")["targetId"]
+        session = browser.call("Target.attachToTarget", targetId=target,
+                               flatten=True)["sessionId"]
+        browser.call("Page.enable", session)
+        browser.call("Page.navigate", session, url="file://" + out + "#3")
+        browser.wait_event("Page.loadEventFired")
+        value = browser.call("Runtime.evaluate", session, returnByValue=True, expression=(
+            "[document.body.dataset.current, document.querySelectorAll('section.slide')"
+            ".length, document.querySelector('section.current h2').textContent]"))
+        current, slides, title = value["result"]["value"]
+        assert (current, slides) == ("2", n)
+        assert title == window.tour.tour.stops[2].title
+    finally:
+        browser.close()
+
+
+def test_cli_writes_the_auto_tour(demo_model, tmp_path):
+    from tests.conftest import run_cli
+
+    out = tmp_path / "tour.html"
+    code, stdout, stderr = run_cli("tour", demo_model, "--auto", "-o", str(out))
+    assert code == 0, stderr
+    assert "The input" in stdout and out.read_text().count('<section class="slide"') >= 6
+    code, _, stderr = run_cli("tour", demo_model, "--auto", "-o", str(out))
+    assert code == 2 and "exists" in stderr            # never over a file without --force
+    code, _, stderr = run_cli("tour", demo_model, "--auto", "-o", str(tmp_path / "t.docx"))
+    assert code == 2 and ".html or .pdf" in stderr

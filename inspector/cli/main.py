@@ -12,7 +12,7 @@ from inspector.core.model.humanize import count
 DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "resources", "demo_digits.pb")
 SUBCOMMANDS = ("summarize", "dot", "signatures", "convert", "transform", "flops", "check",
-               "profile", "calibrate", "ranges", "explain")
+               "profile", "calibrate", "ranges", "explain", "tour")
 
 
 def _split(text: str | None) -> list:
@@ -169,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_parsers(sub)
     overlay_parsers(sub)
     explain_parsers(sub, _add_load_args)
+    from inspector.cli.tour import add_parsers as tour_parsers
+
+    tour_parsers(sub, _add_load_args)
     return parser
 
 

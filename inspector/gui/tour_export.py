@@ -157,6 +157,15 @@ def export_steps(path: str, view, stops: list, demo, model_path: str, spotlight:
         yield done, total
 
 
+def offscreen_app():
+    """A QApplication for drawing without a display (the CLI): Qt's offscreen platform
+    unless the caller chose one."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance() or QApplication(["graphdef-inspector"])
+
+
 def export_tour(path: str, view, stops: list, demo, model_path: str, spotlight: bool = True,
                 force: bool = True) -> str:
     for _ in export_steps(path, view, stops, demo, model_path, spotlight, force):
