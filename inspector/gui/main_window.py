@@ -227,6 +227,8 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "Export whole graph as SVG…", lambda: ex.svg(whole=True))
         self._action(file_menu, "Export view as PNG…", lambda: ex.png(False))
         self._action(file_menu, "Export whole graph as PNG…", lambda: ex.png(True))
+        self._action(file_menu, "Export view as large PNG (4x, text 1.5x)…", lambda: ex.png(
+            False, scale=4.0 * self.canvas.zoom_level(), font_scale=1.5))
         self._action(file_menu, "&Save optimized graph…", lambda: self.preview.save_graph(),
                      QKeySequence.Save)
         file_menu.addSeparator()
