@@ -66,6 +66,7 @@ class TourController(QObject):
         p.export_requested.connect(self.export)
         p.motion_changed.connect(lambda on: setattr(self, "reduce_motion", on))
         p.spotlight_changed.connect(self._spotlight_changed)
+        p.scale_changed.connect(lambda v: setattr(self, "ui_scale", float(v)))
 
     # -- the tour and the session file ------------------------------------------------------
     def _model_changed(self):

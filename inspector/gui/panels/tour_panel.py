@@ -8,7 +8,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QComboBox,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -33,6 +35,7 @@ class TourPanel(QWidget):
     export_requested = Signal()
     motion_changed = Signal(bool)     # reduce motion
     spotlight_changed = Signal(bool)
+    scale_changed = Signal(float)     # presentation: text and zoom scale (1.5 to 2.5)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -86,6 +89,16 @@ class TourPanel(QWidget):
         self.reduce_motion.toggled.connect(self.motion_changed.emit)
         layout.addWidget(self.spotlight)
         layout.addWidget(self.reduce_motion)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Presentation scale"))
+        self.scale = QComboBox()
+        for value in ("1.5", "2", "2.5"):
+            self.scale.addItem(f"{value}x (text at least {float(value) * 12:.0f} px)",
+                               float(value))
+        self.scale.currentIndexChanged.connect(
+            lambda _i: self.scale_changed.emit(self.scale.currentData()))
+        row.addWidget(self.scale, 1)
+        layout.addLayout(row)
         self.show_stops([])
 
     def _button(self, text, slot, grid, row, col, tip=""):
