@@ -43,6 +43,10 @@ class FeatureStrip(QGraphicsItem):
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         rect = self.boundingRect()
+        host = self.parentItem()
+        style = getattr(host, "style", None)
+        if style is not None and not style.lit(host.item.id):
+            painter.setOpacity(0.3)     # outside the spotlight, like its block
         painter.setPen(QPen(QColor("#6b6b6b"), 1.0))
         painter.setBrush(QColor("#fbfbfb"))
         painter.drawRoundedRect(rect, 4, 4)
