@@ -89,3 +89,57 @@ def test_walks_over_a_graph_equal_networkx_walks_over_its_graphdef():
         assert downstream(graph, starts) == downstream(gd, starts), trial
         assert between(graph, stops, starts) == between(gd, stops, starts), trial
         assert between(graph, starts) == between(gd, starts), trial
+
+
+def _tensor(dtype=1, dims=(2, 3), content=b"", unknown_rank=False, **values):
+    from inspector.core.model import protos
+
+    t = protos.tensor_pb2.TensorProto(dtype=dtype)
+    if unknown_rank:
+        t.tensor_shape.unknown_rank = True
+    for d in dims:
+        t.tensor_shape.dim.add(size=d)
+    if content:
+        t.tensor_content = content
+    for field, vals in values.items():
+        getattr(t, field).extend(vals)
+    return t
+
+
+def test_tensor_facts_agree_with_the_one_question_helpers():
+    """facts() answers element_count, is_decodable and stored_bytes with one shape read."""
+    from inspector.core.model import tensors
+    from inspector.core.model.weights import LAZY_MARK
+
+    lazy = _tensor(dims=(4, 4))
+    lazy.version_number = LAZY_MARK
+    cases = [_tensor(content=np.zeros(6, "<f4").tobytes()),       # consistent content
+             _tensor(content=b"\0" * 5),                           # inconsistent content
+             _tensor(dims=(), float_val=[1.5]),                    # scalar, typed field
+             _tensor(dims=(7,), float_val=[0.0]),                  # TF repeats the last value
+             _tensor(dims=(-1, 3)), _tensor(dims=(0, 3)),          # unknown and empty dims
+             _tensor(unknown_rank=True, dims=()),
+             _tensor(dtype=7, dims=(2,), string_val=[b"ab", b"cde"]),
+             _tensor(dtype=20, dims=()), _tensor(dtype=99, dims=(1,)), lazy]
+    for t in cases:
+        f = tensors.facts(t)
+        assert f.elements == tensors.element_count(t), t
+        assert f.decodable == tensors.is_decodable(t), t
+        assert f.stored == tensors.stored_bytes(t), t
+        assert f.lazy == (t is lazy)
+    assert tensors.facts(lazy).stored == 16 * 4
+
+
+def test_consumer_index_is_built_only_when_asked(fx):
+    """Opening a graph builds no edge index; has_consumers answers from the input names."""
+    g = load(os.path.join(fx, "v1_training.pb")).graph
+    assert g._consumers is None
+    for node in g:
+        assert g.has_consumers(node.name) == bool(g.consumers(node.name))
+    assert g._consumers is not None
+    facts = g.const_facts()
+    consts = [n for n in g if n.op == "Const"]
+    assert set(facts) == {n.name for n in consts}
+    from inspector.core.model.parameters import const_elements
+
+    assert all(facts[n.name].elements == const_elements(n.proto) for n in consts)

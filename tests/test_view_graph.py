@@ -125,3 +125,35 @@ def test_scopes_holding_names_equals_walking_each_scope(fx):
                 assert (scope_path in holding) == any(n in kept for n in under), scope_path
         groups += sum(p.split("/")[-1].startswith("#") for p in vm._scopes)
     assert groups    # the flat graph's groups were tried
+
+
+def test_badges_follow_the_graph_order_of_their_constants():
+    """A node reading several constants lists them in graph order, whatever its input order;
+    a constant read twice shows twice; a control dependency on one folds it but adds no
+    badge; the parameters of a scope count each constant it reads once."""
+    import numpy as np
+
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    g = protos.GraphDef()
+
+    def const(name, n):
+        nd = g.node.add(name=name, op="Const")
+        nd.attr["dtype"].type = 1
+        t = nd.attr["value"].tensor
+        t.dtype = 1
+        t.tensor_shape.dim.add(size=n)
+        t.tensor_content = np.zeros(n, "<f4").tobytes()
+
+    g.node.add(name="x", op="Placeholder").attr["dtype"].type = 1
+    const("s/b", 3)
+    const("s/a", 5)
+    g.node.add(name="s/a_read", op="Identity", input=["s/a"])
+    const("s/c", 7)
+    g.node.add(name="s/mul", op="Mul", input=["x", "s/a_read", "s/b", "s/b", "^s/c"])
+    vm = ViewModel(Graph(g))
+    assert [b.name for b in vm.badges("s/mul")] == ["b", "b", "a"]
+    scene = vm.scene(expanded={"s"})
+    assert not {"s/a", "s/b", "s/c", "s/a_read"} & set(scene.items)
+    assert vm.scope_stats("s")[1] == 8

@@ -14,8 +14,7 @@ from inspector.core.model.parameters import (
     tf_summarize_counts,
     variable_elements,
 )
-from inspector.core.model.reachability import downstream
-from inspector.core.model.weights import is_lazy
+from inspector.core.model.reachability import upstream
 
 UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}
 FINAL_OPS = {"Softmax": "class probabilities", "Sigmoid": "probabilities",
@@ -130,9 +129,22 @@ def tensor_label(graph: Graph, name: str, port: int, inferred: dict | None = Non
 
 
 def tf_parameter_counts(graph: Graph) -> tuple[int, int, list]:
-    """summarize_graph's counts (see parameters.tf_summarize_counts)."""
-    return tf_summarize_counts(n.proto for n in graph      # the op test on our own
-                               if n.op in ("Const", "Variable", "VariableV2"))  # strings
+    """summarize_graph's counts (see parameters.tf_summarize_counts); constants through the
+    graph's kept facts, so the summary and the canvas read each tensor's shape once."""
+    facts = graph.const_facts()
+    const, others = 0, []
+    for node in graph:
+        op = node.op
+        if op == "Const" and node.name in facts:
+            fact = facts[node.name]
+            if fact.decodable:
+                const += fact.elements
+            else:
+                others.append(node.proto)     # reported as failed, in graph order
+        elif op in ("Const", "Variable", "VariableV2"):
+            others.append(node.proto)
+    more_const, var, failed = tf_summarize_counts(others)
+    return const + more_const, var, failed
 
 
 def op_histogram(graph: Graph) -> Counter:
@@ -169,7 +181,7 @@ def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
         likely.append(Candidate(name if port == 0 else f"{name}:{port}", node.op, dtype, shape,
                                 f"signature output ({tensor})", 120))
     for node in graph:
-        if graph.consumers(node.name) or node.name in known_nodes:
+        if graph.has_consumers(node.name) or node.name in known_nodes:
             continue
         if node.op in UNLIKELY_OUTPUT_OPS:
             continue
@@ -242,6 +254,14 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
     top = max((c.score for c in outputs), default=0)
     best_outputs = {c.name for c in outputs if c.score == top and top >= 70}
     chain_heads = {c.source: c for c in chains}
+    feeding: list = []
+
+    def feeds_outputs() -> set:
+        """Everything the likely outputs depend on (one walk back, for every placeholder)."""
+        if not feeding:
+            feeding.append(upstream(graph, sorted(best_outputs)))
+        return feeding[0]
+
     for chain in chains:
         out.append(Candidate(chain.feed, graph.node(chain.feed).op, "float", chain.feed_shape,
                              f"end of the {chain.kind} preprocessing chain "
@@ -253,7 +273,7 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
         desc = f"{node.op}, {cand.dtype or '?'} {cand.shape or '(no shape)'}"
         if node.name in known_nodes:
             cand.reason, cand.score = f"signature input ({known_nodes[node.name]}), {desc}", 120
-        elif not graph.consumers(node.name):
+        elif not graph.has_consumers(node.name):
             cand.reason, cand.score = f"{desc}; unused", 5
         elif op_categories.training_role(node.name, node.op):
             role = op_categories.training_role(node.name, node.op)
@@ -264,7 +284,7 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
         elif node.op == "PlaceholderWithDefault":
             kind = "a training switch" if cand.dtype == "bool" else "optional"
             cand.reason, cand.score = f"{desc}; has a default ({kind})", 20
-        elif best_outputs and not downstream(graph, [node.name]) & best_outputs:
+        elif best_outputs and node.name not in feeds_outputs():
             cand.reason, cand.score = f"{desc}; does not reach the likely outputs (labels?)", 30
         else:
             cand.reason, cand.score = desc, 100
@@ -286,20 +306,26 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = ()) -
     outputs, unlikely = _output_candidates(graph, list(known_outputs))
     chains = find_preprocessing_chains(graph)
     inputs = _input_candidates(graph, list(known_inputs), outputs, chains)
-    devices = Counter(n.device for n in graph if n.device)
-    bytes_by_op, bytes_by_dtype = Counter(), Counter()
+    devices, bytes_by_op, bytes_by_dtype = Counter(), Counter(), Counter()
+    lazy, facts = graph.lazy, graph.const_facts()
+    control = 0
     for node in graph:
-        bytes_by_op[node.op] += node.proto.ByteSize()
-        if node.op == "Const" and node.has_attr("value"):
-            t = node.proto.attr["value"].tensor
-            bytes_by_dtype[dtype_name(t.dtype)] += tensors.stored_bytes(t)
-            if is_lazy(t):   # its values are in the file, not in the proto
-                bytes_by_op[node.op] += tensors.stored_bytes(t)
+        proto = node.proto
+        if proto.device:
+            devices[proto.device] += 1
+        bytes_by_op[node.op] += proto.ByteSize()
+        fact = facts.get(node.name) if node.op == "Const" else None
+        if fact is not None:
+            bytes_by_dtype[dtype_name(fact.dtype)] += fact.stored
+            if fact.lazy and lazy:   # its values are in the file, not in the proto
+                bytes_by_op["Const"] += fact.stored
+        for ref in node.inputs:
+            control += ref.control
     return Summary(
         node_count=len(graph), function_count=len(graph.structure.library.function),
         inputs=inputs, outputs=outputs, variables=variables,
         const_parameters=tf_const, variable_parameters=var_params,
-        control_edges=sum(1 for n in graph for i in n.inputs if i.control),
+        control_edges=control,
         devices=dict(sorted(devices.items())), op_counts=dict(op_histogram(graph).most_common()),
         bytes_by_op=dict(bytes_by_op.most_common()),
         bytes_by_dtype=dict(bytes_by_dtype.most_common()),

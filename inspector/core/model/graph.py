@@ -172,31 +172,25 @@ class Graph:
                 del odd[before:]
                 odd.extend((proto.name, t) for t in bad)
         self.malformed_inputs: list[tuple[str, str]] = odd
-        self._by_name: dict[str, Node] = {}
-        by_name = self._by_name
+        self._by_name = by_name = {node.name: node for node in nodes}
         self.duplicate_names: list[str] = []
-        for node in nodes:
-            if node.name in by_name:
-                self.duplicate_names.append(node.name)
-            else:
-                by_name[node.name] = node
-        self._consumers: dict[str, list[Edge]] = {}
-        consumers = self._consumers
-        self.dangling_inputs: list[tuple[str, str]] = []
-        for node in nodes:
-            name = node.name
-            for k, ref in enumerate(node.inputs):
-                src = ref.node
-                if src not in by_name:
-                    self.dangling_inputs.append((name, src))
-                edge = _new(Edge, (src, ref.port, name, k, ref.control))
-                edges = consumers.get(src)
-                if edges is None:
-                    consumers[src] = [edge]
+        if len(by_name) < len(nodes):      # the first node of a name is the one looked up
+            by_name.clear()
+            for node in nodes:
+                if node.name in by_name:
+                    self.duplicate_names.append(node.name)
                 else:
-                    edges.append(edge)
+                    by_name[node.name] = node
+        self._consumers: dict[str, list[Edge]] | None = None   # built on first use
+        # every name some input refers to (one C-level set build instead of an edge index)
+        self._referenced = referenced = {ref.node for node in nodes for ref in node.inputs}
+        self.dangling_inputs: list[tuple[str, str]] = []
+        if not referenced <= by_name.keys():
+            self.dangling_inputs = [(node.name, ref.node) for node in nodes
+                                    for ref in node.inputs if ref.node not in by_name]
         self._scope_root: Scope | None = None
         self._op_counts: dict | None = None
+        self._const_facts: dict | None = None
 
     @property
     def graph_def(self):
@@ -244,7 +238,25 @@ class Graph:
 
     def consumers(self, name: str) -> list[Edge]:
         """Edges leaving `name`, data and control, in graph order of the consumers."""
-        return self._consumers.get(name, [])
+        return self.consumer_index().get(name, [])
+
+    def consumer_index(self) -> dict:
+        """{name: edges leaving it} (built on first use: opening a graph does not need it)."""
+        index = self._consumers
+        if index is None:
+            index = {}
+            for node in self.nodes:
+                name = node.name
+                for k, ref in enumerate(node.inputs):
+                    src = ref.node
+                    edge = _new(Edge, (src, ref.port, name, k, ref.control))
+                    edges = index.get(src)
+                    if edges is None:
+                        index[src] = [edge]
+                    else:
+                        edges.append(edge)
+            self._consumers = index
+        return index
 
     def data_consumers(self, name: str) -> list[Edge]:
         return [e for e in self.consumers(name) if not e.control]
@@ -271,6 +283,25 @@ class Graph:
 
             self._op_counts = dict(Counter(n.op for n in self.nodes))
         return self._op_counts
+
+    def const_facts(self) -> dict:
+        """{name: tensors.Facts} of every Const with a value (one pass, kept): element
+        counts, sizes and decodability without decoding anything."""
+        if self._const_facts is None:
+            from inspector.core.model.tensors import facts
+
+            out = {}
+            for node in self.nodes:
+                if node.op == "Const":
+                    attr = node.proto.attr
+                    if "value" in attr:
+                        out[node.name] = facts(attr["value"].tensor)
+            self._const_facts = out
+        return self._const_facts
+
+    def has_consumers(self, name: str) -> bool:
+        """True when any node reads `name` (data or control)."""
+        return name in self._referenced
 
     # -- structure ----------------------------------------------------------------------
     def scope_tree(self) -> Scope:

@@ -53,7 +53,7 @@ def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
                             nxt.append(src)
             todo = nxt
     else:
-        consumers = graph._consumers
+        consumers = graph.consumer_index()
         while todo:
             nxt = []
             for name in todo:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -80,6 +81,64 @@ def stored_bytes(tensor_proto) -> int:
         return 0
     count = len(getattr(tensor_proto, field))
     return count * max(dtypes.item_size(tensor_proto.dtype), 1)
+
+
+class Facts(NamedTuple):
+    """What a TensorProto says about itself without decoding its values."""
+
+    dtype: int
+    dims: tuple | None        # None: unknown rank; a negative entry: unknown dimension
+    elements: int             # as element_count
+    decodable: bool           # as is_decodable
+    stored: int               # as stored_bytes
+    lazy: bool                # its values are still in the model file
+
+
+_SHAPES: dict = {}      # serialized TensorShapeProto -> (dims, known, negative, count)
+
+
+def _shape_facts(shape) -> tuple:
+    """A shape's facts, cached by its bytes: serializing a small message is one C call,
+    walking its dims from Python is several per dim (graphs repeat a few shapes)."""
+    key = shape.SerializeToString()
+    hit = _SHAPES.get(key)
+    if hit is None:
+        known = not shape.unknown_rank
+        dims = tuple(d.size for d in shape.dim) if known else None
+        count = 1
+        for d in dims or ():
+            count *= d
+        hit = (dims, known, bool(dims) and min(dims) < 0, count)
+        if len(_SHAPES) > 10_000:
+            _SHAPES.clear()
+        _SHAPES[key] = hit
+    return hit
+
+
+def facts(tensor_proto) -> Facts:
+    """element_count, is_decodable and stored_bytes of one tensor, reading its shape once (the
+    summary and the canvas ask this of every constant of a 300k-node graph)."""
+    dtype = tensor_proto.dtype
+    dims, known, negative, count = _shape_facts(tensor_proto.tensor_shape)
+    elements = count if known and not negative and count > 0 else 0
+    size = dtypes.item_size(dtype)
+    lazy = tensor_proto.version_number == LAZY_MARK
+    content = 0 if lazy else len(tensor_proto.tensor_content)
+    if size == 0 and dtypes.numpy_dtype(dtype) is None and dtype not in (20, 21):
+        decodable = False
+    elif not known or negative:
+        decodable = False
+    elif content:
+        decodable = size > 0 and content == count * size
+    else:
+        decodable = True
+    if lazy:
+        stored = elements * size
+    elif content:
+        stored = content
+    else:
+        stored = stored_bytes(tensor_proto)
+    return Facts(dtype, dims, elements, decodable, stored, lazy)
 
 
 # Decoding never allocates more than this for a tensor whose stored values are fewer than its

@@ -19,7 +19,7 @@ class LayoutResult:
 H_GAP, V_GAP, MAX_DUMMIES = 24.0, 46.0, 40000
 
 
-def _check(cancel):
+def check_cancel(cancel):
     if cancel is not None and cancel.is_set():
         raise Cancelled()
 
@@ -79,7 +79,7 @@ def layered_layout(ids: list, sizes: dict, edges: list, cancel=None) -> LayoutRe
     for a, b in dag:
         succ[a].append(b)
         pred[b].append(a)
-    _check(cancel)
+    check_cancel(cancel)
     rank = _ranks(ids, succ, pred)
     # dummy nodes for long edges
     chains, lsucc, lpred = {}, {v: [] for v in ids}, {v: [] for v in ids}
@@ -99,7 +99,7 @@ def layered_layout(ids: list, sizes: dict, edges: list, cancel=None) -> LayoutRe
             lsucc[u].append(v)
             lpred[v].append(u)
         chains[(a, b)] = chain[1:-1]
-    _check(cancel)
+    check_cancel(cancel)
     layers: dict = {}
     seen = set()
     for v in ids:  # initial order: depth-first from sources keeps chains together
@@ -119,7 +119,7 @@ def layered_layout(ids: list, sizes: dict, edges: list, cancel=None) -> LayoutRe
     levels = [layers[r] for r in sorted(layers)]
     pos = {u: i for layer in levels for i, u in enumerate(layer)}
     for sweep in range(4):
-        _check(cancel)
+        check_cancel(cancel)
         down = sweep % 2 == 0
         seq = levels[1:] if down else levels[-2::-1]
         for layer in seq:
@@ -141,7 +141,7 @@ def layered_layout(ids: list, sizes: dict, edges: list, cancel=None) -> LayoutRe
             x[u] = cur + width[u] / 2
             cur += width[u] + (H_GAP if u in sizes else 8.0)
     for it in range(6):  # pull towards neighbours, then remove overlaps left to right
-        _check(cancel)
+        check_cancel(cancel)
         seq = levels if it % 2 == 0 else list(reversed(levels))
         for layer in seq:
             want = {}

@@ -11,10 +11,14 @@ from dataclasses import dataclass, field
 from inspector.core.analysis.summary import dtype_of, tensor_label
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.graph import Graph, scope_parts
-from inspector.core.model.parameters import const_elements
-from inspector.core.view.badges import Badge, small_value
+from inspector.core.view.badges import (
+    Badge,
+    const_sources,
+    fold_constants_into_badges,
+    small_value,
+)
 from inspector.core.view.grouping import Groups
-from inspector.core.view.layout import LayoutResult, layered_layout
+from inspector.core.view.layout import LayoutResult, check_cancel, layered_layout
 
 NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
 
@@ -73,9 +77,9 @@ class ViewModel:
         self.fold_constants = fold_constants
         self.expanded: set = {""}
         self._cache: dict = {}
-        self._consts = _const_sources(graph)   # name -> Const behind it (Const, Const->Identity)
+        self._consts = const_sources(graph)   # name -> Const behind it (Const, Const->Identity)
         graph.op_counts()      # counted here, off the GUI thread (the legend shows them)
-        self._folded, self._badges = self._fold() if fold_constants else (set(), {})
+        self._folded, self._badges = fold_constants_into_badges(graph, self._consts) if fold_constants else (set(), {})
         groups = Groups(graph, graph.scope_tree(), self._folded)
         self.root, self._group_parts, self._group_labels = groups.root, groups.parts, \
             groups.labels
@@ -84,26 +88,14 @@ class ViewModel:
         self._lock = threading.Lock()
         self._exp: set = self.expanded
         # (src, src_port, dst, control) of every edge, without per-edge objects
-        self._edges = [(e.src, e.src_port, e.dst, e.control) for e in graph.edges()
-                       if e.src in graph and e.src not in self._folded]
+        folded, known = self._folded, graph.names()
+        self._edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
+                       for ref in node.inputs if ref.node in known and ref.node not in folded]
         self._owner_cache: dict = {}
         self.shapes: dict | None = None  # node -> output shapes, once inferred
         self.direction = "TB"            # or "LR" (left to right)
 
     # -- constants as badges ------------------------------------------------------------
-    def _fold(self):
-        folded, badges = set(), {}
-        consts = self._consts
-        for name, const in consts.items():
-            consumers = self.graph.consumers(name)
-            if not consumers:
-                continue
-            folded.add(name)
-            for e in consumers:
-                if not e.control and e.dst not in consts:
-                    badges.setdefault(e.dst, []).append(const)
-        return folded, badges   # Badge objects are made when a node is drawn (see badges)
-
     def const_source(self, name: str):
         """The Const behind a node that is a Const or a Const->Identity pair, else None."""
         return self._consts.get(name)
@@ -222,19 +214,13 @@ class ViewModel:
                         const = consts.get(ref.node)
                         if const is not None and not ref.control:
                             consumed.add(const.name)
-            params = sum(self._const_elements(c) for c in consumed)
+            facts = self.graph.const_facts()
+            params = sum(facts[c].elements for c in consumed if c in facts)
             shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
             self._stats[path] = (sum(ops.values()), params, ", ".join(shown),
                                  _main_category(ops))
             self._stats[("signature", path)] = tuple(sorted(ops.items()))
         return self._stats[path]
-
-    def _const_elements(self, name: str) -> int:
-        hit = self._stats.get(("params", name))
-        if hit is None:
-            const = self._consts.get(name) or self.graph.node(name)
-            hit = self._stats[("params", name)] = const_elements(const.proto)
-        return hit
 
     def alike(self, path: str) -> int:
         """How many sibling scopes (this one included) have exactly the same op mix: repeated
@@ -307,6 +293,8 @@ class ViewModel:
         kids = self._children(path)
         items, sizes = {}, {}
         for kid in kids:
+            if is_scope(kid):
+                check_cancel(cancel)     # scope items cost a walk of their nodes
             if is_scope(kid) and kid[:-1] in self._exp:
                 sub_items, w, h = self._layout_scope(kid[:-1], levels, cancel)
                 frame = self._scope_item(kid[:-1])
@@ -350,10 +338,12 @@ class ViewModel:
         """Lay out what is visible (only changed scopes are laid out again). Thread-safe:
         pass a snapshot of the expanded scopes when calling from a worker."""
         with self._lock:
+            check_cancel(cancel)      # a request superseded while it waited for the lock
             self._exp = set(self.expanded if expanded is None else expanded) | {""}
             self._owner_cache = {}
             self._routes: dict = {}
             levels = self._edges_by_level()
+            check_cancel(cancel)
             items, w, h = self._layout_scope("", levels, cancel)
             return Scene(items, self._visible_edges(items), w, h, self.direction)
 
@@ -411,21 +401,6 @@ def _badge(const) -> Badge:
     return Badge(const.short_name, dtype_of(const),
                  tensors.format_shape(tensors.shape_dims(t.tensor_shape)),
                  tensors.element_count(t), small_value(t))
-
-
-def _const_sources(graph: Graph) -> dict:
-    """Every node that is a Const or reads one through a lone Identity, with its Const
-    (what summary.const_source says of one node, for all of them in one pass)."""
-    consts = {node.name: node for node in graph if node.op == "Const"}
-    out = {}
-    for node in graph:       # in graph order, as badges are listed
-        if node.op == "Const":
-            out[node.name] = node
-        elif node.op == "Identity" and len(node.inputs) == 1:
-            const = consts.get(node.inputs[0].node)
-            if const is not None:
-                out[node.name] = const
-    return out
 
 
 def _main_category(ops: Counter) -> str:

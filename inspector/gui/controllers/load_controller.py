@@ -75,7 +75,7 @@ class LoadController:
                 return
             model = result[1]
             self.state.set_model(model, result[2], None)
-            self._summarize(model)
+            self._summarize_after_layout(model)
             if model.notes:
                 self.state.say(model.notes[0].split(",")[0])
             if model.notes and (not model.frozen or any(_fell_back(n) for n in model.notes)):
@@ -96,6 +96,18 @@ class LoadController:
                 self.state.fail(f"{path}: could not open: {type(exc).__name__}: {exc}")
 
         self.tasks.submit("load", work, done, failed, f"Opening {os.path.basename(path)}")
+
+    def _summarize_after_layout(self, model) -> None:
+        """Start the summary once the model's first scene is laid out: run alongside the
+        layout, the two Python threads share one interpreter and the picture waits for both."""
+        state = self.state
+
+        def laid_out(scene):
+            state.scene_changed.disconnect(laid_out)
+            if model is state.model:
+                self._summarize(model)
+
+        state.scene_changed.connect(laid_out)
 
     def _summarize(self, model) -> None:
         """The summary (likely inputs and outputs, counts) after the first picture: on a big
