@@ -115,7 +115,9 @@ class LoadController:
         from inspector.core.analysis.summary import summarize
 
         def work(task):
-            return summarize(model.graph, model.known_inputs, model.known_outputs)
+            found = summarize(model.graph, model.known_inputs, model.known_outputs)
+            model.graph.consumer_index()  # here, not on the GUI thread at the first click
+            return found
 
         def failed(exc):
             if not isinstance(exc, Cancelled):
