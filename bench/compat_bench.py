@@ -34,9 +34,8 @@ def main() -> None:
     from inspector.core.analysis import tflite_compat as tc
     from inspector.core.app.decorations import decorations
     from inspector.core.model.protos import GraphDef
-    from inspector.gui.main_window import MainWindow
-
     from inspector.gui.app import tune_runtime
+    from inspector.gui.main_window import MainWindow
 
     tune_runtime()          # as the app runs: the GIL handed over quickly
     nodes = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 10000
