@@ -94,36 +94,37 @@ class Facts(NamedTuple):
     lazy: bool                # its values are still in the model file
 
 
-_SHAPES: dict = {}      # serialized TensorShapeProto -> (dims, known, negative, count)
-
-
-def _shape_facts(shape) -> tuple:
-    """A shape's facts, cached by its bytes: serializing a small message is one C call,
-    walking its dims from Python is several per dim (graphs repeat a few shapes)."""
-    key = shape.SerializeToString()
-    hit = _SHAPES.get(key)
-    if hit is None:
-        known = not shape.unknown_rank
-        dims = tuple(d.size for d in shape.dim) if known else None
-        count = 1
-        for d in dims or ():
-            count *= d
-        hit = (dims, known, bool(dims) and min(dims) < 0, count)
-        if len(_SHAPES) > 10_000:
-            _SHAPES.clear()
-        _SHAPES[key] = hit
-    return hit
+_FACTS: dict = {}       # (dtype, shape bytes, lazy, content bytes) -> Facts
 
 
 def facts(tensor_proto) -> Facts:
     """element_count, is_decodable and stored_bytes of one tensor, reading its shape once (the
-    summary and the canvas ask this of every constant of a 300k-node graph)."""
+    summary and the canvas ask this of every constant of a 300k-node graph). Facts of tensors
+    alike in dtype, shape and content length are shared; only values held in typed fields
+    (whose stored size depends on how many are written) are measured each time."""
     dtype = tensor_proto.dtype
-    dims, known, negative, count = _shape_facts(tensor_proto.tensor_shape)
-    elements = count if known and not negative and count > 0 else 0
-    size = dtypes.item_size(dtype)
     lazy = tensor_proto.version_number == LAZY_MARK
     content = 0 if lazy else len(tensor_proto.tensor_content)
+    shape = tensor_proto.tensor_shape.SerializeToString()
+    key = (dtype, shape, lazy, content)
+    hit = _FACTS.get(key)
+    if hit is None:
+        hit = _facts(dtype, tensor_proto.tensor_shape, lazy, content)
+        if len(_FACTS) > 10_000:
+            _FACTS.clear()
+        _FACTS[key] = hit
+    if lazy or content:
+        return hit
+    return hit._replace(stored=stored_bytes(tensor_proto))
+
+
+def _facts(dtype: int, shape, lazy: bool, content: int) -> Facts:
+    known = not shape.unknown_rank
+    dims = tuple(d.size for d in shape.dim) if known else None
+    count = math.prod(dims) if dims else 1
+    negative = bool(dims) and min(dims) < 0
+    elements = count if known and not negative and count > 0 else 0
+    size = dtypes.item_size(dtype)
     if size == 0 and dtypes.numpy_dtype(dtype) is None and dtype not in (20, 21):
         decodable = False
     elif not known or negative:
@@ -132,12 +133,7 @@ def facts(tensor_proto) -> Facts:
         decodable = size > 0 and content == count * size
     else:
         decodable = True
-    if lazy:
-        stored = elements * size
-    elif content:
-        stored = content
-    else:
-        stored = stored_bytes(tensor_proto)
+    stored = elements * size if lazy else content
     return Facts(dtype, dims, elements, decodable, stored, lazy)
 
 

@@ -64,25 +64,26 @@ def const_sources(graph) -> dict:
 
 
 def fold_constants_into_badges(graph, consts: dict) -> tuple[set, dict]:
-    """(constants something reads, {consumer: [Const nodes]}): each read constant becomes a
-    badge on its data consumers, listed in the graph order of the Const or Identity read;
-    one pass over the inputs."""
-    folded, found = set(), {}
-    if consts:
-        for node in graph.nodes:
-            dst_is_const = node.name in consts
-            for ref in node.inputs:
-                if ref.node not in consts:
-                    continue
-                folded.add(ref.node)
-                if not ref.control and not dst_is_const:
-                    found.setdefault(node.name, []).append(ref.node)
-    index = {}
-    badges = {}
+    """(constants something reads, {consumer: [names of the constants it shows]}): each read
+    constant becomes a badge on its data consumers, listed in the graph order of the Const or
+    Identity read; one pass over the inputs."""
+    if not consts:
+        return set(), {}
+    reads = [(node.name, ref.node, ref.control) for node in graph.nodes
+             for ref in node.inputs if ref.node in consts]
+    folded = {src for _, src, _ in reads}
+    found: dict = {}
+    for dst, src, control in reads:
+        if not control and dst not in consts:
+            srcs = found.get(dst)
+            if srcs is None:
+                found[dst] = [src]
+            else:
+                srcs.append(src)
+    index: dict = {}
     for dst, srcs in found.items():
         if len(srcs) > 1:
             if not index:
                 index.update((name, i) for i, name in enumerate(consts))
-            srcs = sorted(srcs, key=index.__getitem__)
-        badges[dst] = [consts[src] for src in srcs]
-    return folded, badges   # Badge objects are made when a node is drawn
+            srcs.sort(key=index.__getitem__)
+    return folded, found   # Badge objects are made when a node is drawn

@@ -58,6 +58,18 @@ def _bands(order: list, shown: set) -> list:
     return bands
 
 
+def _any_big(root: Scope) -> bool:
+    """True when some scope holds more than GROUP_ABOVE nodes directly (else nothing is
+    grouped and the tree is used as it is)."""
+    stack = [root]
+    while stack:
+        scope = stack.pop()
+        if len(scope.nodes) > GROUP_ABOVE:
+            return True
+        stack.extend(scope.children.values())
+    return False
+
+
 class Groups:
     """The grouped copy of a scope tree, each grouped node's extra scope segments, and the
     labels of the groups."""
@@ -65,7 +77,7 @@ class Groups:
     def __init__(self, graph, root: Scope, folded: set):
         self.parts: dict = {}    # node name -> tuple of group segments after its real scopes
         self.labels: dict = {}   # group path -> label
-        self.root = self._copy(graph, root, folded)
+        self.root = self._copy(graph, root, folded) if _any_big(root) else root
 
     def _copy(self, graph, scope: Scope, folded: set) -> Scope:
         """scope itself when nothing in it is grouped (shared, never changed), else a copy

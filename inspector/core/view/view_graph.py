@@ -7,10 +7,11 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from inspector.core.analysis.summary import dtype_of, tensor_label
 from inspector.core.model import op_categories, tensors
-from inspector.core.model.graph import Graph, scope_parts
+from inspector.core.model.graph import MAX_SCOPE_DEPTH, Graph, scope_parts
 from inspector.core.view.badges import (
     Badge,
     const_sources,
@@ -89,9 +90,14 @@ class ViewModel:
         self._exp: set = self.expanded
         # (src, src_port, dst, control) of every edge, without per-edge objects
         folded, known = self._folded, graph.names()
-        self._edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
-                       for ref in node.inputs if ref.node in known and ref.node not in folded]
+        if graph.dangling_inputs:
+            self._edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
+                           for ref in node.inputs if ref.node in known and ref.node not in folded]
+        else:
+            self._edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
+                           for ref in node.inputs if ref.node not in folded]
         self._owner_cache: dict = {}
+        self._scope_owner: dict = {}     # scope path -> its owner under self._exp ("" none)
         self.shapes: dict | None = None  # node -> output shapes, once inferred
         self.direction = "TB"            # or "LR" (left to right)
 
@@ -131,7 +137,7 @@ class ViewModel:
         if not found:
             return []
         if not isinstance(found[0], Badge):   # made once; a race makes equal ones twice
-            found = self._badges[name] = [_badge(c) for c in found]
+            found = self._badges[name] = [_badge(self._consts[c]) for c in found]
         return found
 
     def is_folded(self, name: str) -> bool:
@@ -186,12 +192,16 @@ class ViewModel:
         return self._owner(name, expanded)
 
     def _owner(self, name: str, expanded: set) -> str:
-        parts = self.parts(name)
-        for i in range(1, len(parts) + 1):
-            path = "/".join(parts[:i])
-            if path not in expanded:
-                return scope_id(path)
-        return name
+        if expanded is self._exp and name not in self._group_parts \
+                and name.count("/") <= MAX_SCOPE_DEPTH:
+            # nodes of one scope share their owner: look it up by the scope's path
+            scope = name.rpartition("/")[0]
+            hit = self._scope_owner.get(scope)
+            if hit is None:
+                hit = self._scope_owner[scope] = _outermost_collapsed(
+                    scope.split("/") if scope else [], expanded) or ""
+            return hit or name
+        return _outermost_collapsed(self.parts(name), expanded) or name
 
     # -- items --------------------------------------------------------------------------
     def scope_stats(self, path: str) -> tuple:
@@ -199,21 +209,12 @@ class ViewModel:
         they are consumed: slim keeps weights under variable scopes and the ops that use them
         under name scopes, so a scope counts the constants its nodes read (once each)."""
         if path not in self._stats:
-            ops, consumed = Counter(), set()
-            consts, node_of = self._consts, self.graph.node
-            stack = [self._scopes[path]]
-            while stack:
-                s = stack.pop()
-                stack.extend(s.children.values())
-                for n in s.nodes:
-                    node = node_of(n)
-                    ops[node.op] += 1
-                    if n in consts:
-                        continue  # a constant (or its read), not a consumer
-                    for ref in node.inputs:
-                        const = consts.get(ref.node)
-                        if const is not None and not ref.control:
-                            consumed.add(const.name)
+            consts = self._consts
+            nodes = self.graph.nodes_named(self.nodes_under(path))
+            ops = Counter(map(_op_of, nodes))
+            # a constant (or its read) is not a consumer; count each Const read once
+            consumed = {consts[ref.node].name for node in nodes if node.name not in consts
+                        for ref in node.inputs if ref.node in consts and not ref.control}
             facts = self.graph.const_facts()
             params = sum(facts[c].elements for c in consumed if c in facts)
             shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
@@ -269,24 +270,42 @@ class ViewModel:
         key = ("shown", path)
         if key not in self._stats:
             scope = self._scopes[path]
-            self._stats[key] = sum(n not in self._folded for n in scope.nodes) + sum(
+            folded = len(self._folded.intersection(scope.nodes)) if self._folded else 0
+            self._stats[key] = len(scope.nodes) - folded + sum(
                 self._shown_count(c.path) for c in scope.children.values())
         return self._stats[key]
 
     # -- layout -------------------------------------------------------------------------
-    def _edges_by_level(self) -> dict:
+    def _owner_pairs(self) -> dict:
+        """{(a, b, control): [edges, src, port of the first]} for edges between two different
+        visible items, in graph order (one pass: the levels and the drawn edges both use it)."""
+        cache, owner_of, exp = self._owner_cache, self._owner, self._exp
+        pairs: dict = {}
+        for src, port, dst, control in self._edges:
+            a = cache.get(src)
+            if a is None:
+                a = cache[src] = owner_of(src, exp)
+            b = cache.get(dst)
+            if b is None:
+                b = cache[dst] = owner_of(dst, exp)
+            if a != b:
+                hit = pairs.get((a, b, control))
+                if hit is None:
+                    pairs[(a, b, control)] = [1, src, port]
+                else:
+                    hit[0] += 1
+        return pairs
+
+    def _edges_by_level(self, pairs: dict) -> dict:
         """Aggregated data edges between visible items, grouped by the scope they live in."""
         levels: dict = {}
-        for src, _, dst, control in self._edges:
+        for (a, b, control), (count, _, _) in pairs.items():
             if control:
-                continue
-            a, b = self.owner(src), self.owner(dst)
-            if a == b:
                 continue
             common = self._common_scope(a, b)
             ca, cb = self._child_under(common, a), self._child_under(common, b)
             if ca != cb:
-                levels.setdefault(common, Counter())[(ca, cb)] += 1
+                levels.setdefault(common, Counter())[(ca, cb)] += count
         return levels
 
     def _layout_scope(self, path: str, levels: dict, cancel) -> tuple:
@@ -340,25 +359,21 @@ class ViewModel:
         with self._lock:
             check_cancel(cancel)      # a request superseded while it waited for the lock
             self._exp = set(self.expanded if expanded is None else expanded) | {""}
-            self._owner_cache = {}
+            self._owner_cache, self._scope_owner = {}, {}
             self._routes: dict = {}
-            levels = self._edges_by_level()
+            pairs = self._owner_pairs()
+            levels = self._edges_by_level(pairs)
             check_cancel(cancel)
             items, w, h = self._layout_scope("", levels, cancel)
-            return Scene(items, self._visible_edges(items), w, h, self.direction)
+            return Scene(items, self._visible_edges(items, pairs), w, h, self.direction)
 
-    def _visible_edges(self, items: dict) -> list:
-        agg: dict = {}
-        for src, port, dst, control in self._edges:
-            a, b = self.owner(src), self.owner(dst)
-            if a == b or a not in items or b not in items:
-                continue
-            key = (a, b, control)
-            if key not in agg:
-                agg[key] = [0, "" if control else tensor_label(self.graph, src, port, self.shapes)]
-            agg[key][0] += 1
+    def _visible_edges(self, items: dict, pairs: dict) -> list:
         out = []
-        for (a, b, control), (count, label) in agg.items():
+        for (a, b, control), (count, src, port) in pairs.items():
+            if a not in items or b not in items:
+                continue
+            label = "" if control or count > 1 else tensor_label(self.graph, src, port,
+                                                                 self.shapes)
             common = self._common_scope(a, b)
             route = self._routes.get(common, {}).get((self._child_under(common, a),
                                                       self._child_under(common, b)), [])
@@ -401,6 +416,18 @@ def _badge(const) -> Badge:
     return Badge(const.short_name, dtype_of(const),
                  tensors.format_shape(tensors.shape_dims(t.tensor_shape)),
                  tensors.element_count(t), small_value(t))
+
+
+_op_of = attrgetter("op")
+
+
+def _outermost_collapsed(parts: list, expanded: set) -> str | None:
+    """The item id of the outermost scope among `parts` that is not expanded, if any."""
+    for i in range(1, len(parts) + 1):
+        path = "/".join(parts[:i])
+        if path not in expanded:
+            return scope_id(path)
+    return None
 
 
 def _main_category(ops: Counter) -> str:
