@@ -75,6 +75,8 @@ def main() -> None:
     timed("mark", lambda: win.workbench.set_marks([first_input], [last]), lambda: True)
     timed("strip preview", lambda: win.workbench.set_text("strip_unused_nodes"),
           lambda: len(win.state.rows) > 1)
+    before = win.scenes_drawn
+    timed("constants", lambda: win.consts_action.trigger(), lambda: win.scenes_drawn > before)
     worker = client.pid()
     result = dict(first=first, items=items, stalls=stalls,
                   window_peak=status_mb("VmHWM"), window_anon=status_mb("RssAnon"),

@@ -32,6 +32,32 @@ def test_scope_tree_counts_every_node(fx):
     assert mixed.children["tower_1"].children["conv"].path == "mixed/tower_1/conv"
 
 
+def test_scope_tree_of_odd_names():
+    """Scopes made in any order (a child seen before its parent's own nodes), empty segments,
+    and names deeper than MAX_SCOPE_DEPTH kept in their 64th scope."""
+    from inspector.core.model.graph import MAX_SCOPE_DEPTH, Graph
+    from inspector.core.model.protos import graph_pb2
+
+    deep = "d/" + "/".join(str(i) for i in range(100))
+    names = ["a/b/c", "a", "x//y", "a/b", "b", "a/c/d", deep, "a/b/e"]
+    gd = graph_pb2.GraphDef()
+    for name in names:
+        gd.node.add(name=name, op="NoOp")
+    root = Graph(gd).scope_tree()
+    assert list(root.children) == ["a", "x", "d"] and root.nodes == ["a", "b"]
+    a = root.children["a"]
+    assert list(a.children) == ["b", "c"] and a.nodes == ["a/b"]
+    assert a.children["b"].nodes == ["a/b/c", "a/b/e"] and a.children["b"].path == "a/b"
+    assert root.children["x"].children[""].path == "x/"
+    assert root.children["x"].children[""].nodes == ["x//y"]
+    scope, depth = root.children["d"], 1
+    while scope.children:
+        scope, depth = next(iter(scope.children.values())), depth + 1
+    assert depth == MAX_SCOPE_DEPTH and scope.nodes == [deep]
+    assert scope.path == "/".join(deep.split("/")[:MAX_SCOPE_DEPTH])
+    assert root.node_count() == len(names)
+
+
 def test_function_library_bodies_are_graphs(fx):
     g = load(os.path.join(fx, "while_v2.pb")).graph
     assert len(g.functions) == 2

@@ -44,6 +44,20 @@ def test_open_by_argument_draws_scopes(qtbot, window):
     assert window.settings.value("recent")[0] == os.path.abspath(DEMO)
 
 
+def test_opening_asks_for_one_layout(qtbot, window, monkeypatch):
+    """Opening changes the view and the expansion; the canvas lays the model out once (two
+    layouts of a big graph would share the one interpreter and delay the first picture)."""
+    kinds = []
+    submit = window.tasks.submit
+    monkeypatch.setattr(window.tasks, "submit",
+                        lambda kind, *a, **k: (kinds.append(kind), submit(kind, *a, **k))[1])
+    open_and_wait(qtbot, window, DEMO)
+    assert kinds.count("layout") == 1
+    window.state.toggle_scope("digits_1")      # a real change still lays out again
+    wait_drawn(qtbot, window)
+    assert kinds.count("layout") == 2
+
+
 def drop_files(widget, paths, pos=None):
     """Deliver a real drag-enter, drag-move and drop of local files to a widget."""
     from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent
@@ -219,6 +233,23 @@ def test_bad_file_shows_a_dialog_and_the_app_keeps_working(qtbot, window, fx):
     window.error_box.accept()
     open_and_wait(qtbot, window, DEMO)
     assert "digits_1/" in window.canvas.items_by_id
+
+
+def test_a_failed_first_layout_still_brings_the_summary(qtbot, window, monkeypatch):
+    """The summary waits for the first scene; when that layout fails the user gets the
+    error and the summary anyway."""
+    from inspector.core.view.view_graph import ViewModel
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("no room")
+
+    monkeypatch.setattr(ViewModel, "scene", broken)
+    window.open_path(DEMO)
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=30000)
+    assert "Layout failed: no room" in window.last_error
+    window.error_box.accept()
+    qtbot.waitUntil(lambda: window.state.summary is not None, timeout=30000)
+    assert window.summary_panel.candidates.count() >= 4
 
 
 def test_superseded_results_are_dropped_on_the_gui_thread(qtbot):

@@ -50,6 +50,27 @@ def test_every_change_emits_what_listeners_need(state):
     assert seen == ["view_changed"] and state.view.direction == "LR"
 
 
+def test_constants_option_asks_for_a_view_and_takes_only_a_current_one(state):
+    from inspector.core.model.graph import Graph
+
+    wanted = []
+    state.original_view_wanted.connect(lambda graph, fold: wanted.append((graph, fold)))
+    shown = _recorder(state, "view_changed")
+    old = state.original_view
+    state.set_layout_options(show_constants=True)
+    assert wanted == [(old.graph, False)] and state.view is old and shown == []
+    state.put_original_view(ViewModel(old.graph, fold_constants=True))   # the old option
+    assert state.original_view is old and shown == []
+    built = ViewModel(old.graph, fold_constants=False)
+    state.put_original_view(built)
+    assert state.original_view is built and state.view is built and shown == ["view_changed"]
+    assert "conv/weights" in built.scene({s.path for s in built.root.walk()}).items
+    state.set_layout_options(show_constants=False)
+    assert wanted[-1] == (old.graph, True)
+    state.put_original_view(ViewModel(Graph(old.graph.structure), fold_constants=True))
+    assert state.original_view is built      # a view of another graph is dropped
+
+
 def test_history_and_reveal(state):
     for name in ("Mul", "pool", "softmax"):
         state.select(name)

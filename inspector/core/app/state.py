@@ -48,6 +48,8 @@ class AppState:
         self.rows_changed = Event()        # (rows)
         self.step_changed = Event()        # (row, after)
         self.step_view_wanted = Event()    # (key) show_step needs that row's graph laid out
+        self.original_view_wanted = Event()  # (graph, fold_constants) a view to build off
+        #                                      the GUI thread, then hand to put_original_view
         self.overlay_changed = Event()     # (OverlayState)
         self.shapes_changed = Event()      # (view)
         self.decorations_changed = Event()  # () tags, dimming, diff, heat, badges, cone
@@ -115,23 +117,31 @@ class AppState:
 
     def set_layout_options(self, show_constants: bool | None = None,
                            direction: str | None = None) -> None:
-        from inspector.core.view.view_graph import ViewModel
-
+        """Constants as nodes or as badges (the model's view is rebuilt: a listener builds it
+        off the GUI thread and hands it to put_original_view), and the layout direction."""
         if show_constants is not None and show_constants != self.show_constants:
             self.show_constants = show_constants
             if self.original_view is not None:
-                view = ViewModel(self.original_view.graph, fold_constants=not show_constants)
-                view.shapes = self.original_view.shapes
-                showing_original = self.view is self.original_view
-                self.original_view = view
-                self._views = {}
-                if showing_original:
-                    self.show_view(view)
+                self.original_view_wanted.emit(self.original_view.graph, not show_constants)
         if direction is not None and direction != self.direction:
             self.direction = direction
             if self.view is not None:
                 self.view.direction = direction
                 self.view_changed.emit(self.view)
+
+    def put_original_view(self, view) -> None:
+        """The model's view rebuilt for the current constants option: installed (and shown if
+        the model's graph is shown) unless the model or the option changed meanwhile."""
+        current = self.original_view
+        if current is None or view.graph is not current.graph or \
+                view.fold_constants == self.show_constants:
+            return
+        view.shapes = current.shapes
+        showing_original = self.view is current
+        self.original_view = view
+        self._views = {}
+        if showing_original:
+            self.show_view(view)
 
     def set_shapes(self, view, shapes: dict) -> None:
         view.shapes = shapes

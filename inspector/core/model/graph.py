@@ -326,16 +326,16 @@ class Graph:
         """Name-scope hierarchy from '/' in node names (built once)."""
         if self._scope_root is None:
             root = Scope("")
+            by_path = {"": root}
             for node in self.nodes:
-                scope = root
-                parts = scope_parts(node.name)
-                for depth in range(len(parts)):
-                    key = parts[depth]
-                    child = scope.children.get(key)
-                    if child is None:
-                        child = scope.children[key] = Scope("/".join(parts[: depth + 1]))
-                    scope = child
-                scope.nodes.append(node.name)
+                name = node.name
+                # nodes of one scope share it: one dict look-up, the scope made on first sight
+                path = name.rpartition("/")[0] if name.count("/") <= MAX_SCOPE_DEPTH \
+                    else "/".join(scope_parts(name))
+                scope = by_path.get(path)
+                if scope is None:
+                    scope = _add_scope(by_path, path)
+                scope.nodes.append(name)
             self._scope_root = root
         return self._scope_root
 
@@ -347,6 +347,16 @@ class Graph:
     def function_graph(self, name: str) -> "Graph":
         """A FunctionDef's body as a graph of its own, with _Arg and _Retval nodes."""
         return function_as_graph(self.functions[name])
+
+
+def _add_scope(by_path: dict, path: str) -> Scope:
+    """The scope at `path`, made with any missing parents (by_path maps paths to scopes)."""
+    parent_path, _, key = path.rpartition("/")
+    parent = by_path.get(parent_path)
+    if parent is None:
+        parent = _add_scope(by_path, parent_path)
+    scope = parent.children[key] = by_path[path] = Scope(path)
+    return scope
 
 
 def function_as_graph(fdef) -> Graph:

@@ -99,15 +99,18 @@ class LoadController:
 
     def _summarize_after_layout(self, model) -> None:
         """Start the summary once the model's first scene is laid out: run alongside the
-        layout, the two Python threads share one interpreter and the picture waits for both."""
+        layout, the two Python threads share one interpreter and the picture waits for both.
+        If that layout fails (an error is reported instead), the summary starts then."""
         state = self.state
 
-        def laid_out(scene):
+        def laid_out(*_):
             state.scene_changed.disconnect(laid_out)
+            state.error.disconnect(laid_out)
             if model is state.model:
                 self._summarize(model)
 
         state.scene_changed.connect(laid_out)
+        state.error.connect(laid_out)
 
     def _summarize(self, model) -> None:
         """The summary (likely inputs and outputs, counts) after the first picture: on a big
