@@ -235,6 +235,21 @@ def test_bad_file_shows_a_dialog_and_the_app_keeps_working(qtbot, window, fx):
     assert "digits_1/" in window.canvas.items_by_id
 
 
+def test_a_big_graph_is_drawn_before_its_parameters_are_counted(qtbot, window, fx,
+                                                                 monkeypatch):
+    import inspector.core.view.view_graph as vg
+
+    monkeypatch.setattr(vg, "DEFER_PARAMS_ABOVE", 3)
+    scenes = []
+    window.state.scene_changed.connect(scenes.append)
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    qtbot.waitUntil(lambda: len(scenes) >= 2 and not window.tasks.is_busy(), timeout=60000)
+    assert scenes[0].items["mixed/"].params is None
+    assert scenes[-1].items["mixed/"].params > 0
+    tip = window.canvas.items_by_id["mixed/"].toolTip()
+    assert "parameters" in tip and "still being counted" not in tip
+
+
 def test_a_failed_first_layout_still_brings_the_summary(qtbot, window, monkeypatch):
     """The summary waits for the first scene; when that layout fails the user gets the
     error and the summary anyway."""

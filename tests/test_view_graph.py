@@ -157,3 +157,33 @@ def test_badges_follow_the_graph_order_of_their_constants():
     scene = vm.scene(expanded={"s"})
     assert not {"s/a", "s/b", "s/c", "s/a_read"} & set(scene.items)
     assert vm.scope_stats("s")[1] == 8
+
+
+def test_big_graphs_count_scope_parameters_after_the_first_scene(fx, monkeypatch):
+    """A scene asked with defer_params leaves a big graph's parameter counts out (params
+    None, the box sized for them); once the constants are read the same view counts them,
+    equal to what a view counting at once says, and positions do not move."""
+    import inspector.core.view.view_graph as vg
+
+    path = os.path.join(fx, "inception_jpeg.pb")
+    expected = ViewModel(load(path).graph).scene(expanded={"mixed"})
+    graph = load(path).graph
+    vm = ViewModel(graph)
+    monkeypatch.setattr(vg, "DEFER_PARAMS_ABOVE", 3)       # this graph counts as big
+    assert vm.params_deferred()
+    first = vm.scene(expanded={"mixed"}, defer_params=True)
+    scopes = [i for i in first.items.values() if i.kind in ("scope", "frame")]
+    assert scopes and all(i.params is None for i in scopes)
+    assert not graph.const_facts_ready
+    graph.const_facts()
+    assert not vm.params_deferred()
+    second = vm.scene(expanded={"mixed"}, defer_params=True)
+    counted = {i.id: i.params for i in second.items.values()}
+    assert counted == {i.id: i.params for i in expected.items.values()}
+    assert counted["mixed/"] > 0 and counted["mixed/tower_0/"] > 0
+    assert {i.id: (i.x, i.y) for i in second.items.values()} == \
+        {i.id: (i.x, i.y) for i in first.items.values()}
+    monkeypatch.setattr(vg, "DEFER_PARAMS_ABOVE", 10 ** 9)
+    small = ViewModel(load(path).graph)
+    assert not small.params_deferred()
+    assert all(i.params is not None for i in small.scene(defer_params=True).items.values())

@@ -309,11 +309,12 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = ()) -
     devices, bytes_by_op, bytes_by_dtype = Counter(), Counter(), Counter()
     lazy, facts = graph.lazy, graph.const_facts()
     control = 0
-    for node in graph:
-        proto = node.proto
-        if proto.device:
-            devices[proto.device] += 1
-        bytes_by_op[node.op] += proto.ByteSize()
+    # one pass over the NodeDefs in the order of graph.nodes (whose index is their position)
+    per_node = [(p.device, p.ByteSize()) for p in graph.structure.node]
+    for node, (device, size) in zip(graph.nodes, per_node):
+        if device:
+            devices[device] += 1
+        bytes_by_op[node.op] += size
         fact = facts.get(node.name) if node.op == "Const" else None
         if fact is not None:
             bytes_by_dtype[dtype_name(fact.dtype)] += fact.stored

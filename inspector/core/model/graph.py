@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
 
@@ -78,6 +79,7 @@ def _parse_inputs(texts, odd: list) -> tuple:
 
 
 _new = tuple.__new__
+_FACTS_LOCK = threading.Lock()
 # Names, op types and input names are interned: an input then shares its producer's name
 # object and 300k copies of "Const" are one (about 45 MB less on a 300k-node graph).
 _intern = sys.intern
@@ -308,14 +310,20 @@ class Graph:
         if self._const_facts is None:
             from inspector.core.model.tensors import facts
 
-            out = {}
-            for node in self.nodes:
-                if node.op == "Const":
-                    attr = node.proto.attr
-                    if "value" in attr:
-                        out[node.name] = facts(attr["value"].tensor)
-            self._const_facts = out
+            with _FACTS_LOCK:    # the layout and the summary may both ask at once: read once
+                if self._const_facts is None:
+                    out = {}
+                    for node in self.nodes:
+                        if node.op == "Const":
+                            attr = node.proto.attr
+                            if "value" in attr:
+                                out[node.name] = facts(attr["value"].tensor)
+                    self._const_facts = out
         return self._const_facts
+
+    @property
+    def const_facts_ready(self) -> bool:
+        return self._const_facts is not None
 
     def has_consumers(self, name: str) -> bool:
         """True when any node reads `name` (data or control)."""

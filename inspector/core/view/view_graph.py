@@ -96,6 +96,7 @@ class ViewModel:
         else:
             self._edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
                            for ref in node.inputs if ref.node not in folded]
+        self._defer = False              # this scene leaves parameter counts out
         self._owner_cache: dict = {}
         self._scope_owner: dict = {}     # scope path -> its owner under self._exp ("" none)
         self.shapes: dict | None = None  # node -> output shapes, once inferred
@@ -215,13 +216,25 @@ class ViewModel:
             # a constant (or its read) is not a consumer; count each Const read once
             consumed = {consts[ref.node].name for node in nodes if node.name not in consts
                         for ref in node.inputs if ref.node in consts and not ref.control}
-            facts = self.graph.const_facts()
-            params = sum(facts[c].elements for c in consumed if c in facts)
             shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
-            self._stats[path] = (sum(ops.values()), params, ", ".join(shown),
+            self._stats[path] = (sum(ops.values()), None, ", ".join(shown),
                                  _main_category(ops))
             self._stats[("signature", path)] = tuple(sorted(ops.items()))
-        return self._stats[path]
+            self._stats[("consumed", path)] = consumed
+        stats = self._stats[path]
+        if stats[1] is None and not self._defer:
+            facts = self.graph.const_facts()
+            consumed = self._stats.pop(("consumed", path))
+            params = sum(facts[c].elements for c in consumed if c in facts)
+            stats = self._stats[path] = (stats[0], params, stats[2], stats[3])
+        return stats
+
+    def params_deferred(self) -> bool:
+        """True when a scene asked with defer_params leaves parameter counts out: the graph
+        has more than DEFER_PARAMS_ABOVE constants whose facts are not read yet."""
+        graph = self.graph
+        return not graph.const_facts_ready and \
+            graph.op_counts().get("Const", 0) > DEFER_PARAMS_ABOVE
 
     def alike(self, path: str) -> int:
         """How many sibling scopes (this one included) have exactly the same op mix: repeated
@@ -249,7 +262,11 @@ class ViewModel:
     def _scope_item(self, path: str) -> VisibleItem:
         count, params, mix, cat = self.scope_stats(path)
         name = self._group_labels.get(path) or path.rpartition("/")[2]
-        sub = mix + (" · 000.00k params" if params else "")
+        if params is None:    # not counted yet: sized as it will be once counted
+            params_shown = bool(self._stats.get(("consumed", path)))
+        else:
+            params_shown = params > 0
+        sub = mix + (" · 000.00k params" if params_shown else "")
         w = max((len(name) + 6) * 7.4, len(sub) * 5.8, 80) + 2 * PAD
         from inspector.core.analysis.glossary import scope_caption
 
@@ -353,11 +370,14 @@ class ViewModel:
         self._routes[path] = result.routes
         return placed, result.width, result.height
 
-    def scene(self, expanded=None, cancel=None) -> Scene:
+    def scene(self, expanded=None, cancel=None, defer_params: bool = False) -> Scene:
         """Lay out what is visible (only changed scopes are laid out again). Thread-safe:
-        pass a snapshot of the expanded scopes when calling from a worker."""
+        pass a snapshot of the expanded scopes when calling from a worker. With defer_params
+        a big graph's scopes show no parameter count (params None) until its constants have
+        been read (Graph.const_facts): the first picture does not wait for that pass."""
         with self._lock:
             check_cancel(cancel)      # a request superseded while it waited for the lock
+            self._defer = defer_params and self.params_deferred()
             self._exp = set(self.expanded if expanded is None else expanded) | {""}
             self._owner_cache, self._scope_owner = {}, {}
             self._routes: dict = {}
@@ -419,6 +439,7 @@ def _badge(const) -> Badge:
 
 
 _op_of = attrgetter("op")
+DEFER_PARAMS_ABOVE = 20_000   # constants: fewer are read with the first scene (~50 ms)
 
 
 def _outermost_collapsed(parts: list, expanded: set) -> str | None:

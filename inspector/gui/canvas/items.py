@@ -60,7 +60,9 @@ class NodeItem(QGraphicsRectItem):
         if item.kind != "node" and item.caption:
             tip += f"\n{item.caption[0].upper()}{item.caption[1:]}"
         if item.kind != "node":
-            tip += f"\n{count(item.child_count, 'node')}, {tf_human_readable_num(item.params)} parameters"
+            tip += f"\n{count(item.child_count, 'node')}, " + (
+                "parameters still being counted" if item.params is None
+                else f"{tf_human_readable_num(item.params)} parameters")
             if item.alike > 1:
                 tip += f"\none of {item.alike} sibling scopes with the same ops"
             tip += f"\n{item.op_mix}" if item.op_mix else ""

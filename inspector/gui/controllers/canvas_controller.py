@@ -57,17 +57,26 @@ class CanvasController(QObject):
             return     # opening a model changes the view and the expansion: one layout
         self._asked = asked
 
-        def work(task):
-            scene = view.scene(expanded, task.cancel)
+        def finished(scene):
             scene.geometry = edge_geometry(scene.edges, scene.items, scene.direction)
             scene.minimap = minimap_groups(scene)
+            return scene
+
+        def work(task):
+            scene = finished(view.scene(expanded, task.cancel, defer_params=True))
+            if view.params_deferred():
+                # a big graph: show it now, then again with the scopes' parameter counts
+                task.partial(scene)
+                view.graph.const_facts()
+                scene = finished(view.scene(expanded, task.cancel))
             return scene
 
         def failed(exc):
             if not isinstance(exc, Cancelled):
                 self.state.fail(f"Layout failed: {exc}")
 
-        self.tasks.submit("layout", work, self.state.set_scene, failed, "Laying out")
+        self.tasks.submit("layout", work, self.state.set_scene, failed,
+                          on_partial=self.state.set_scene, label="Laying out")
 
     def _build_original_view(self, graph, fold_constants: bool):
         """The model's view with constants folded or not (about 1 s on 300k nodes)."""
