@@ -169,3 +169,32 @@ def test_consumer_index_is_built_only_when_asked(fx):
     from inspector.core.model.parameters import const_elements
 
     assert all(facts[n.name].elements == const_elements(n.proto) for n in consts)
+
+
+def test_consumers_match_the_edges_they_come_from(fx):
+    """The compact consumer index gives back every edge, in graph order of the consumers
+    and input order within one, including a node reading the same producer twice."""
+    from inspector.core.model.graph import Graph
+    from inspector.core.model.protos import graph_pb2
+
+    gd = graph_pb2.GraphDef()
+    gd.node.add(name="a", op="Const")
+    gd.node.add(name="b", op="Add", input=["a", "a", "^a"])
+    gd.node.add(name="c", op="Identity", input=["a:1"])
+    many = gd.node.add(name="wait", op="NoOp")
+    for i in range(300):
+        gd.node.add(name=f"n{i}", op="NoOp")
+        many.input.append(f"^n{i}")
+    for graph in (Graph(gd), load(os.path.join(fx, "v1_training.pb")).graph):
+        expected = {}
+        for edge in graph.edges():
+            expected.setdefault(edge.src, []).append(edge)
+        for node in graph:
+            assert graph.consumers(node.name) == expected.get(node.name, [])
+            assert graph.consumer_names(node.name) == list(
+                dict.fromkeys(e.dst for e in expected.get(node.name, [])))
+    small = Graph(gd)
+    assert [(e.dst, e.dst_index, e.src_port, e.control) for e in small.consumers("a")] == \
+        [("b", 0, 0, False), ("b", 1, 0, False), ("b", 2, -1, True), ("c", 0, 1, False)]
+    assert small.consumer_names("a") == ["b", "c"]
+    assert small.consumers("n299") == [("n299", -1, "wait", 299, True)]

@@ -53,12 +53,11 @@ def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
                             nxt.append(src)
             todo = nxt
     else:
-        consumers = graph.consumer_index()
+        readers_of = graph.consumer_names
         while todo:
             nxt = []
             for name in todo:
-                for edge in consumers.get(name, ()):
-                    dst = edge.dst
+                for dst in readers_of(name):
                     if dst not in seen:
                         seen.add(dst)
                         if dst not in stop:
