@@ -357,6 +357,17 @@ def test_constants_toggle_shows_them_as_nodes(qtbot, window, fx):
     assert not window.canvas.items_by_id["conv/Conv2D"].item.badges
 
 
+def test_constants_toggled_twice_keep_the_view(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    view = window.state.original_view
+    window.consts_action.trigger()          # asks for a view with constants as nodes
+    assert window.tasks.is_busy("view") and window.state.original_view is view
+    window.consts_action.trigger()          # and back, before that view is built
+    assert not window.tasks.is_busy("view")
+    qtbot.wait(300)
+    assert window.state.original_view is view and not window.consts_action.isChecked()
+
+
 def test_left_to_right_layout_and_legend(qtbot, window):
     open_and_wait(qtbot, window, DEMO)
     legend = [window.legend.item(i).text() for i in range(window.legend.count())]

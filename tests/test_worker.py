@@ -44,6 +44,14 @@ def test_answers_equal_the_in_process_executor_and_progress_is_relayed(worker, f
     assert "tensorflow" in worker._modules()  # imported there, on the first TF request
 
 
+def test_the_worker_runs_at_a_lower_priority_than_the_window(worker):
+    """TensorFlow's threads yield the CPU to the window's GUI thread on a 2-core machine."""
+    from inspector.worker.server import WORKER_NICENESS
+
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, worker._pid()) == min(own + WORKER_NICENESS, 19)
+
+
 def test_errors_keep_their_type_and_message(worker):
     from inspector.core.model import protos
 

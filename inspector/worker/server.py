@@ -24,6 +24,8 @@ from inspector.worker.protocol import (
     unpack,
 )
 
+WORKER_NICENESS = 5
+
 
 def _test_operations() -> dict:
     """Operations that exist only for tests of the process boundary (INSPECTOR_WORKER_TEST=1):
@@ -139,4 +141,8 @@ def main(argv=None) -> int:
     in_fd, out_fd = int(argv[0]), int(argv[1])
     os.dup2(2, 1)  # stray prints (TF, Keras) must never reach a pipe or the terminal's stdout
     sys.stdout = sys.stderr
+    try:   # background work: on a 2-core machine TensorFlow's threads must not starve the
+        os.nice(WORKER_NICENESS)   # window's GUI thread (stalls of 100 ms+ while it ran)
+    except (OSError, AttributeError):
+        pass
     return serve(in_fd, out_fd)

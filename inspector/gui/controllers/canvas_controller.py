@@ -82,6 +82,11 @@ class CanvasController(QObject):
         """The model's view with constants folded or not (about 1 s on 300k nodes)."""
         from inspector.core.view.view_graph import ViewModel
 
+        current = self.state.original_view
+        if current is not None and current.graph is graph and \
+                current.fold_constants == fold_constants:
+            self.tasks.cancel("view")       # toggled back before the other view was built
+            return
         self.tasks.submit("view", lambda task: ViewModel(graph, fold_constants=fold_constants),
                           self.state.put_original_view,
                           lambda exc: self.state.fail(f"Could not rebuild the view: {exc}"),
