@@ -7,6 +7,7 @@ skipped tensor, so a 1.2 GB model of a few hundred nodes reads a few MB to open.
 
 from __future__ import annotations
 
+import math
 import os
 
 from inspector.core.errors import ModelLoadError
@@ -191,19 +192,21 @@ def _strip_parsed(node, raw: bytes, begin: int, index: int, found: list) -> bool
         if value.WhichOneof("value") != "tensor":
             continue
         tensor = value.tensor
+        content = tensor.tensor_content     # each read of a bytes field copies it: once
+        length = len(content)
         if (len(tensor.float_val) * 4 >= LAZY_FIELD or len(tensor.double_val) * 8 >= LAZY_FIELD
-                or len(tensor.tensor_content) >= LAZY_FIELD and tensor.float_val):
+                or length >= LAZY_FIELD and tensor.float_val):
             return False
-        content = tensor.tensor_content
-        if len(content) < LAZY_FIELD:
+        if length < LAZY_FIELD:
             continue
         size = dtypes.item_size(tensor.dtype)
         shape = tensor.tensor_shape
-        if shape.unknown_rank or any(d.size < 0 for d in shape.dim) or size <= 0 or \
-                len(content) != tensors.element_count(tensor) * size:
+        dims = [d.size for d in shape.dim]
+        if shape.unknown_rank or size <= 0 or (dims and min(dims) < 0) or \
+                length != math.prod(dims) * size:
             continue     # inconsistent: keep the bytes, so the usual checks report it
         at = _place(raw, content)
-        slots.append((tensor, Slot(index, key, TENSOR_CONTENT, begin + at, len(content),
+        slots.append((tensor, Slot(index, key, TENSOR_CONTENT, begin + at, length,
                                    tensor.version_number)))
     for tensor, slot in slots:
         tensor.ClearField("tensor_content")
