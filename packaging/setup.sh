@@ -77,5 +77,14 @@ create_venv() {
   fi
 }
 
+# Byte-compile our own modules: an editable install leaves that to the first import, which
+# never writes it when PYTHONDONTWRITEBYTECODE is set, and compiling them costs every start
+# 0.15-0.2 s. Only files changed since the last run are compiled again.
+compile_bytecode() {
+  "$VENV/bin/python" -m compileall -q "$ROOT/inspector" >/dev/null 2>&1 ||
+    say "could not byte-compile inspector/ (start-up will be slower)"
+}
+
 install_system_packages
 create_venv
+compile_bytecode
