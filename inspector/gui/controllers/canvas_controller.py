@@ -224,8 +224,20 @@ class CanvasController(QObject):
         if view is None or name not in view.graph.functions:
             self.state.say("This graph has no such function")
             return False
-        self.state.show_view(ViewModel(view.graph.function_graph(name)))
-        self.state.say(f"Function {name} (View > Main graph to go back)")
+        main = view.graph
+
+        def work(task):    # a SavedModel's function can hold as many nodes as a big graph
+            body = ViewModel(main.function_graph(name))
+            body.graph.consumer_index()
+            return body
+
+        def done(body):
+            if self.state.original_view is view:
+                self.state.show_view(body)
+                self.state.say(f"Function {name} (View > Main graph to go back)")
+
+        self.tasks.submit("step view", work, done, lambda exc: self.state.fail(
+            f"Could not show function {name}: {exc}"), label="Opening the function")
         return True
 
     def show_main_graph(self) -> None:

@@ -56,8 +56,11 @@ class PreviewController(QObject):
         def work(task):
             graph_def = engine.graph(key)
             task.check()
-            return None if graph_def is None else ViewModel(Graph(graph_def),
-                                                            fold_constants=fold)
+            if graph_def is None:
+                return None
+            view = ViewModel(Graph(graph_def), fold_constants=fold)
+            view.graph.consumer_index()    # here, not on the GUI thread at the first click
+            return view
 
         def done(view):
             if view is not None:
