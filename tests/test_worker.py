@@ -44,6 +44,14 @@ def test_answers_equal_the_in_process_executor_and_progress_is_relayed(worker, f
     assert "tensorflow" in worker._modules()  # imported there, on the first TF request
 
 
+def test_nodes_with_equal_shapes_share_one_list_across_the_pipe(worker, fx):
+    gd = load(os.path.join(fx, "mobilenet_v2.pb")).graph.graph_def
+    shapes = worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})
+    assert shapes == tensorflow().infer_shapes(gd, {"input": (1, 224, 224, 3)})
+    distinct = {tuple(v) for v in shapes.values()}
+    assert len({id(v) for v in shapes.values()}) == len(distinct) < len(shapes) / 5
+
+
 def test_the_worker_runs_at_a_lower_priority_than_the_window(worker):
     """TensorFlow's threads yield the CPU to the window's GUI thread on a 2-core machine."""
     from inspector.worker.server import WORKER_NICENESS
