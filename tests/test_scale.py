@@ -141,6 +141,22 @@ def test_the_scale_measurements_run_on_a_100k_node_graph():
     assert r["worker_rss"] > 0   # the strip preview ran in the worker
 
 
+def test_the_ci_sized_bench_runs_and_prints_every_figure():
+    """bench/scale.py --small without the app half (that half is the test above): every
+    model is built, parsed and summarized on the command line, and the per-node line covers
+    them all. Figures are printed, never asserted (the machines are shared)."""
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "scale.py"), "--small",
+                          "--no-gui"], capture_output=True, text=True, timeout=900, cwd=ROOT,
+                         env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    names = ("blocks 10k", "blocks 100k", "flat 10k", "dense 200 MB")
+    for name in names:
+        block = out.stdout.split(name + ":", 1)[1].split("\n\n", 1)[0]
+        assert "protobuf parse alone" in block and "summarize (process)" in block, block
+    per_node = next(line for line in out.stdout.splitlines() if line.startswith("per node"))
+    assert all(name in per_node for name in names)
+
+
 def test_a_saved_model_past_2_gb_opens_unfrozen_and_says_why():
     """Building the 2.5 GB fixture takes ~20 s once (cached after)."""
     from tests.fixtures.big_saved_model import big_saved_model, can_build
