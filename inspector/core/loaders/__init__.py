@@ -71,13 +71,17 @@ def make_graph(graph_def, path: str, name: str = "", weights=None) -> tuple[Grap
         raise ModelLoadError("the model holds no nodes (an empty graph, or not a TensorFlow "
                              "model at all)", path=path)
     graph = Graph(graph_def, name=name or os.path.basename(path), weights=weights)
+    return graph, _problems(graph, path)
+
+
+def _problems(graph: Graph, path: str) -> list:
     if graph.duplicate_names:
         dup = graph.duplicate_names[0]
         more = len(graph.duplicate_names) - 1
         extra = f" (and {more} more)" if more else ""
         raise ModelLoadError(f"duplicate node name{extra}; TensorFlow would refuse this graph",
                              path=path, node=dup)
-    return graph, graph.problems()
+    return graph.problems()
 
 
 def load(path: str, *, freeze: bool = True, tags: list | None = None,
@@ -121,20 +125,60 @@ def _opens_lazily(path: str, st, head: bytes) -> bool:
 
 def _load_lazily(path: str, st) -> LoadedModel | None:
     """A big binary GraphDef: structure now, large tensor values when someone reads them
-    (None when the file's first fields are not a GraphDef's: it is read whole then)."""
+    (None when the file's first fields are not a GraphDef's: it is read whole then). Big
+    files are read by a reader process while this one builds the nodes (reader_process)."""
+    from inspector.core.loaders import reader_process
     from inspector.core.loaders.lazy_graphdef import open_lazily
-    from inspector.core.loaders.protofile import check_kind
 
+    stream = reader_process.take(path, st)
+    if stream is None and st.st_size >= reader_process.STREAM_ABOVE:
+        stream = reader_process.start(path, st)
+    if stream is not None:
+        graph = _receive(stream, path)
+        if graph is not None:
+            return LoadedModel(path, sniffing.GRAPHDEF, graph, st.st_size, False,
+                               problems=_problems(graph, path))
     opened = open_lazily(path, st)
     if opened is None:
         return None
     graph_def, weights = opened
+    _check_graph_def(graph_def, path)
+    graph, problems = make_graph(graph_def, path, weights=weights)
+    return LoadedModel(path, sniffing.GRAPHDEF, graph, st.st_size, False, problems=problems)
+
+
+def _check_graph_def(graph_def, path: str) -> None:
+    from inspector.core.loaders.protofile import check_kind
+
     check_kind(graph_def, "GraphDef", path)
     if not graph_def.node and not graph_def.library.function:
         raise ModelLoadError("the model holds no nodes (an empty graph, or not a TensorFlow "
                              "model at all)", path=path)
-    graph, problems = make_graph(graph_def, path, weights=weights)
-    return LoadedModel(path, sniffing.GRAPHDEF, graph, st.st_size, False, problems=problems)
+
+
+def _receive(stream, path: str) -> Graph | None:
+    """The graph a reader process sends, its weights read from our own descriptor of the
+    same file; None when the reader did not finish or the file changed (read here then)."""
+    from inspector.core.loaders import reader_process
+    from inspector.core.model.executor import current_cancel
+    from inspector.core.model.weights import WeightStore
+
+    graph = Graph(protos.GraphDef(), name=os.path.basename(path), complete=False)
+    done = reader_process.receive(stream, graph, current_cancel())
+    if done is None:
+        return None
+    slots, scanned, stamp = done
+    weights = None
+    if slots:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        now = os.fstat(fd)
+        if (now.st_size, now.st_mtime_ns) != stamp:
+            os.close(fd)
+            return None
+        weights = WeightStore(path, fd, stamp, slots, scanned)
+    _check_graph_def(graph.structure, path)
+    graph.finish(weights)
+    return graph
 
 
 def _load(path: str, st, *, freeze, tags, signature, checkpoint, outputs,

@@ -106,6 +106,11 @@ def _encode(number: int, payload: bytes) -> bytes:
     return varint(number << 3 | 2) + varint(len(payload)) + payload
 
 
+def encode_node(node_def_bytes: bytes) -> bytes:
+    """A NodeDef's bytes as a GraphDef's node field."""
+    return _encode(_NODE, bytes(node_def_bytes))
+
+
 def _strip_tensor(r: _Reader, start: int, end: int, node: int, attr: str,
                   found: list) -> bytes | None:
     """The TensorProto at [start, end) without its large value field, marked lazy; None when
@@ -172,21 +177,23 @@ def _strip_attr(r: _Reader, start: int, end: int, node: int, found: list) -> byt
     return b"".join(value) if changed else None
 
 
-def _place(raw: bytes, content: bytes) -> int:
-    """Where content sits in raw. Any place holding the same bytes will do; a short prefix
-    search then one comparison is much cheaper than searching for the whole value."""
-    head, at = content[:32], -1
+def _place(buf: bytes, content: bytes, start: int, end: int) -> int:
+    """Where content sits in buf[start:end] (an index into buf, or -1). Any place holding the
+    same bytes will do; a short prefix search then one comparison in place is much cheaper
+    than searching for the whole value."""
+    head, at = content[:32], start - 1
     for _ in range(8):
-        at = raw.find(head, at + 1)
-        if at < 0 or raw[at:at + len(content)] == content:
+        at = buf.find(head, at + 1, end)
+        if at < 0 or buf.startswith(content, at, end):
             return at
-    return raw.find(content)
+    return buf.find(content, start, end)
 
 
-def _strip_parsed(node, raw: bytes, begin: int, index: int, found: list) -> bool:
-    """Leave out the large tensor_content values of a NodeDef parsed from raw (which starts at
-    file offset begin); False when it holds a large value of another kind (then the field
-    walk decides)."""
+def _strip_parsed(node, buf: bytes, i: int, end: int, begin: int, index: int,
+                  found: list) -> bool:
+    """Leave out the large tensor_content values of a NodeDef parsed from buf[i:end] (which
+    starts at file offset begin); False when it holds a large value of another kind (then the
+    field walk decides)."""
     slots = []
     for key, value in node.attr.items():
         if value.WhichOneof("value") != "tensor":
@@ -205,8 +212,10 @@ def _strip_parsed(node, raw: bytes, begin: int, index: int, found: list) -> bool
         if shape.unknown_rank or size <= 0 or (dims and min(dims) < 0) or \
                 length != math.prod(dims) * size:
             continue     # inconsistent: keep the bytes, so the usual checks report it
-        at = _place(raw, content)
-        slots.append((tensor, Slot(index, key, TENSOR_CONTENT, begin + at, length,
+        at = _place(buf, content, i, end)
+        if at < 0:
+            return False
+        slots.append((tensor, Slot(index, key, TENSOR_CONTENT, begin + at - i, length,
                                    tensor.version_number)))
     for tensor, slot in slots:
         tensor.ClearField("tensor_content")
@@ -215,22 +224,55 @@ def _strip_parsed(node, raw: bytes, begin: int, index: int, found: list) -> bool
     return True
 
 
-def _read_fields(r: _Reader, graph_def, found: list) -> None:
-    """Fill graph_def from the file: runs of small nodes go to protobuf's parser in one call;
-    nodes holding large values are parsed one by one and their values left in the file."""
+class GraphDefSink:
+    """Where the walk puts what it reads: merged into a GraphDef here. (The reader process
+    uses another sink that sends the same pieces to the window: see reader_process.)"""
+
+    def __init__(self, r: _Reader, graph_def):
+        self.r, self.graph_def = r, graph_def
+
+    def fields(self, start: int, end: int) -> None:
+        """Top-level fields of the file, [start, end), taken as they are."""
+        try:
+            self.graph_def.MergeFromString(self.r.get(start, end - start))
+        except Exception:  # noqa: BLE001  (protobuf's DecodeError, or upb's own)
+            raise ModelLoadError(f"not a valid GraphDef: the fields between bytes {start} and "
+                                 f"{end} do not parse", path=self.r.path) from None
+
+    def node(self, node) -> None:
+        """A node parsed and stripped of its large values."""
+        self.graph_def.node.append(node)
+
+    def node_bytes(self, data, pos: int) -> None:
+        """A node as NodeDef bytes (stripped by the field walk)."""
+        try:
+            self.graph_def.node.add().MergeFromString(data)
+        except Exception:  # noqa: BLE001
+            raise ModelLoadError(f"not a valid GraphDef: the node at byte {pos} does not "
+                                 "parse", path=self.r.path) from None
+
+    def cut(self, index: int) -> None:
+        """index nodes have been read (a place to send what has been read so far)."""
+
+
+def read_fields(r: _Reader, sink, found: list, every: int = 0) -> None:
+    """Walk the file's fields: runs of small nodes go to the sink whole (protobuf's parser
+    takes them in one call); nodes holding large values are parsed one by one and their
+    values left in the file (found gets their slots). sink.cut every `every` nodes."""
     size, pos, index = r.size, 0, 0
+    cut = every or -1
     run = [0, 0]        # pending small nodes [start, end), always inside the window
 
     def flush():
         if run[1] > run[0]:
-            try:
-                graph_def.MergeFromString(r.get(run[0], run[1] - run[0]))
-            except Exception:  # noqa: BLE001  (protobuf's DecodeError, or upb's own)
-                raise ModelLoadError(f"not a valid GraphDef: a node between bytes {run[0]} "
-                                     f"and {run[1]} does not parse", path=r.path) from None
+            sink.fields(run[0], run[1])
         run[0] = run[1] = pos
 
     while pos < size:
+        if index == cut:
+            flush()
+            sink.cut(index)
+            cut += every
         buf, i = r.buf, pos - r.base
         if not 0 <= i <= len(buf) - 20:
             flush()
@@ -264,31 +306,27 @@ def _read_fields(r: _Reader, graph_def, found: list) -> None:
             flush()
             node = None
             if stop - begin < MID_NODE:
-                raw = bytes(r.get(begin, stop - begin))
+                i = r.window(begin, stop - begin)    # parsed and searched in place: no copy
+                buf, end = r.buf, i + stop - begin
                 try:
-                    node = protos.NodeDef.FromString(raw)
+                    node = protos.NodeDef.FromString(memoryview(buf)[i:end])
                 except Exception:  # noqa: BLE001  (the field walk below says where it breaks)
                     node = None
-                if node is not None and not _strip_parsed(node, raw, begin, index, found):
+                if node is not None and not _strip_parsed(node, buf, i, end, begin, index,
+                                                          found):
                     node = None
             if node is not None:
-                graph_def.node.append(node)
+                sink.node(node)
             else:
                 piece = _strip_node(r, begin, stop, index, found)
-                try:
-                    graph_def.node.add().MergeFromString(
-                        piece if piece is not None else r.get(begin, stop - begin))
-                except Exception:  # noqa: BLE001
-                    raise ModelLoadError(f"not a valid GraphDef: the node at byte {pos} does "
-                                         "not parse", path=r.path) from None
+                if piece is not None:
+                    sink.node_bytes(piece, pos)
+                else:
+                    sink.fields(pos, stop)
             index += 1
-        elif number in (2, 4) and wire == 2:
+        elif number in (2, 4) and wire == 2 or number in (3, 5):   # library, versions...
             flush()
-            target = graph_def.library if number == 2 else graph_def.versions
-            target.MergeFromString(r.get(begin, stop - begin))
-        elif number in (3, 5):
-            flush()
-            graph_def.MergeFromString(r.get(pos, stop - pos))
+            sink.fields(pos, stop)
         else:
             raise ModelLoadError(f"not a GraphDef: the file holds protobuf data of another "
                                  f"kind (field {number} at the top level)", path=r.path)
@@ -304,9 +342,10 @@ def _first_fields(r: _Reader, count: int = 64) -> list:
     return out
 
 
-def open_lazily(path: str, st) -> tuple | None:
+def open_lazily(path: str, st, sink=None, every: int = 0) -> tuple | None:
     """(GraphDef without large tensor values, WeightStore or None) of the binary GraphDef at
-    path; None when its first fields are not a GraphDef's."""
+    path; None when its first fields are not a GraphDef's. sink(reader) makes another sink
+    for the walk (the reader process's); the GraphDef is then empty."""
     from inspector.core.loaders.sniff import graphdef_by_first_fields
 
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
@@ -323,7 +362,7 @@ def open_lazily(path: str, st) -> tuple | None:
             return None
         graph_def = protos.GraphDef()
         found: list = []
-        _read_fields(r, graph_def, found)
+        read_fields(r, GraphDefSink(r, graph_def) if sink is None else sink(r), found, every)
         store = WeightStore(path, fd, (now.st_size, now.st_mtime_ns), found, r.read_bytes)
     except BaseException:
         os.close(fd)

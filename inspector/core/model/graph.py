@@ -92,8 +92,8 @@ class Node:
     300k-node graph that the window mostly never looks at."""
 
     __slots__ = ("index", "_protos", "name", "op", "inputs")
-    # made by Graph.__init__ (index, _protos: the GraphDef's repeated node field shared by
-    # all nodes, name and op interned, inputs parsed)
+    # made by Graph.add_new_nodes (index, _protos: the GraphDef's repeated node field shared
+    # by all nodes, name and op interned, inputs parsed)
 
     @property
     def proto(self):
@@ -167,34 +167,53 @@ class Graph:
     whole GraphDef: it reads those values into `structure` on first use (TensorFlow work,
     transforms, saving), so the window, which only draws and inspects, never asks for it."""
 
-    def __init__(self, graph_def, name: str = "", weights=None):
+    def __init__(self, graph_def, name: str = "", weights=None, complete: bool = True):
+        """complete=False: a graph being streamed in (nodes appended to graph_def, then
+        `add_new_nodes()` after each batch and `finish()` once at the end)."""
         self.structure = graph_def
         self.weights = weights
         self.name = name
-        odd: list = []
-        self.nodes = nodes = []
-        protos, make, intern, ref_of = graph_def.node, Node.__new__, _intern, InputRef
-        for i, proto in enumerate(protos):
-            # Node.__init__ written out: 300k calls less on a 300k-node graph
-            node = make(Node)
-            node.index, node._protos = i, protos
-            node.name, node.op = intern(proto.name), intern(proto.op)
+        self.nodes: list = []
+        self.malformed_inputs: list[tuple[str, str]] = []
+        self._by_name: dict = {}
+        self._referenced: set = set()    # every name some input refers to
+        self.add_new_nodes()
+        if complete:
+            self.finish(weights)
+
+    def add_new_nodes(self) -> None:
+        """Make Node objects for the NodeDefs appended to the GraphDef since the last call."""
+        nodes, odd = self.nodes, self.malformed_inputs
+        protos, intern, ref_of, make = self.structure.node, _intern, InputRef, Node.__new__
+        first = len(nodes)
+        append, referenced = nodes.append, self._referenced
+        for i, proto in enumerate(protos[first:] if first else protos, first):
             texts = proto.input
             if not texts:
-                node.inputs = ()
+                inputs = ()
             elif len(texts) == 1 and (text := texts[0]) and ":" not in text and \
                     "^" not in text:    # the common case: one plain input
-                node.inputs = (_new(ref_of, (intern(text), 0, False)),)
+                inputs = (_new(ref_of, (intern(text), 0, False)),)
             else:
                 before = len(odd)
-                node.inputs = _parse_inputs(texts, odd)
+                inputs = _parse_inputs(texts, odd)
                 if len(odd) > before:
                     bad = [t for t in odd[before:] if not INPUT_SYNTAX.match(t)]
                     del odd[before:]
                     odd.extend((proto.name, t) for t in bad)
-            nodes.append(node)
-        self.malformed_inputs: list[tuple[str, str]] = odd
-        self._by_name = by_name = {node.name: node for node in nodes}
+            node = make(Node)     # Node.__init__ written out: 300k calls less on 300k nodes
+            node.index, node._protos, node.inputs = i, protos, inputs
+            node.name, node.op = intern(proto.name), intern(proto.op)
+            append(node)
+        # indexed as they come (a streamed graph does this while the rest is being read)
+        new = nodes[first:] if first else nodes
+        self._by_name.update({node.name: node for node in new})
+        referenced.update({ref.node for node in new for ref in node.inputs})
+
+    def finish(self, weights=None) -> None:
+        """Index the nodes (names, references, problems); the graph is complete after."""
+        self.weights = weights if weights is not None else self.weights
+        nodes, by_name = self.nodes, self._by_name
         self.duplicate_names: list[str] = []
         if len(by_name) < len(nodes):      # the first node of a name is the one looked up
             by_name.clear()
@@ -204,8 +223,7 @@ class Graph:
                 else:
                     by_name[node.name] = node
         self._consumers: dict | None = None   # built on first use (consumer_index)
-        # every name some input refers to (one C-level set build instead of an edge index)
-        self._referenced = referenced = {ref.node for node in nodes for ref in node.inputs}
+        referenced = self._referenced
         self.dangling_inputs: list[tuple[str, str]] = []
         if not referenced <= by_name.keys():
             self.dangling_inputs = [(node.name, ref.node) for node in nodes

@@ -213,18 +213,24 @@ class ViewModel:
             consts = self._consts
             nodes = self.graph.nodes_named(self.nodes_under(path))
             ops = Counter(map(_op_of, nodes))
-            # a constant (or its read) is not a consumer; count each Const read once
-            consumed = {consts[ref.node].name for node in nodes if node.name not in consts
-                        for ref in node.inputs if ref.node in consts and not ref.control}
             shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
             self._stats[path] = (sum(ops.values()), None, ", ".join(shown),
                                  _main_category(ops))
             self._stats[("signature", path)] = tuple(sorted(ops.items()))
-            self._stats[("consumed", path)] = consumed
+            # whether it will show a parameter count (its item is sized for one): the first
+            # read of a constant answers; which constants, once they are counted
+            self._stats[("reads-const", path)] = any(
+                ref.node in consts and not ref.control
+                for node in nodes if node.name not in consts for ref in node.inputs)
         stats = self._stats[path]
         if stats[1] is None and not self._defer:
             facts = self.graph.const_facts()
-            consumed = self._stats.pop(("consumed", path))
+            consts = self._consts
+            # a constant (or its read) is not a consumer; count each Const read once
+            consumed = {consts[ref.node].name
+                        for node in self.graph.nodes_named(self.nodes_under(path))
+                        if node.name not in consts
+                        for ref in node.inputs if ref.node in consts and not ref.control}
             params = sum(facts[c].elements for c in consumed if c in facts)
             stats = self._stats[path] = (stats[0], params, stats[2], stats[3])
         return stats
@@ -263,7 +269,7 @@ class ViewModel:
         count, params, mix, cat = self.scope_stats(path)
         name = self._group_labels.get(path) or path.rpartition("/")[2]
         if params is None:    # not counted yet: sized as it will be once counted
-            params_shown = bool(self._stats.get(("consumed", path)))
+            params_shown = self._stats[("reads-const", path)]
         else:
             params_shown = params > 0
         sub = mix + (" · 000.00k params" if params_shown else "")
@@ -278,19 +284,20 @@ class ViewModel:
 
     def _children(self, path: str) -> list:
         scope = self._scopes[path]
-        out = [scope_id(c.path) for c in scope.children.values() if self._shown_count(c.path)]
+        out = [scope_id(c.path) for c in scope.children.values() if self._shows_anything(c.path)]
         out += [n for n in scope.nodes if n not in self._folded]
         return out
 
-    def _shown_count(self, path: str) -> int:
-        """Nodes under a scope that are not folded away (a scope of constants shows nothing)."""
-        key = ("shown", path)
-        if key not in self._stats:
-            scope = self._scopes[path]
-            folded = len(self._folded.intersection(scope.nodes)) if self._folded else 0
-            self._stats[key] = len(scope.nodes) - folded + sum(
-                self._shown_count(c.path) for c in scope.children.values())
-        return self._stats[key]
+    def _shows_anything(self, path: str) -> bool:
+        """True when a scope holds a node that is not folded away (a scope of constants
+        shows nothing); stops at the first such node."""
+        key = ("shows", path)
+        hit = self._stats.get(key)
+        if hit is None:
+            scope, folded = self._scopes[path], self._folded
+            hit = self._stats[key] = any(n not in folded for n in scope.nodes) or any(
+                self._shows_anything(c.path) for c in scope.children.values())
+        return hit
 
     # -- layout -------------------------------------------------------------------------
     def _owner_pairs(self) -> dict:

@@ -1,0 +1,289 @@
+"""A big binary GraphDef's structure read in a second process and streamed back in pieces.
+
+On a 2-core machine the walk over the file's fields (lazy_graphdef, about 4 us a node) then
+runs on one core while this process, on the other, parses the pieces that have arrived and
+makes their Node objects; at the app's start the walk also overlaps the Qt start-up
+(`prestart`). Nothing changes in what is read: the reader runs the same lazy_graphdef code
+and sends each piece of the GraphDef as protobuf bytes, then the weight slots. Any failure
+of the process itself (killed, a bug) falls back to reading in this process.
+
+Frames on the pipe: one kind byte, an 8-byte length, the payload. P: the next pieces of the
+GraphDef (marshal: a list of file ranges (start, end) and stripped nodes' bytes); D: done (marshal: slots, bytes scanned, file stamp); E: a ModelLoadError
+(message, path, node); N: not a GraphDef after all; X: the reader failed."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import queue
+import struct
+import subprocess
+import sys
+import threading
+
+from inspector.core.errors import Cancelled, ModelLoadError
+
+CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 MB
+STREAM_ABOVE = 32 * 2 ** 20   # files this big are read by a reader process
+_HEADER = struct.Struct("<cQ")
+_started: dict = {}           # path -> Stream started before the path was asked for
+_lock = threading.Lock()
+
+
+def enabled() -> bool:
+    return hasattr(os, "fork") and os.environ.get("INSPECTOR_READER_PROCESS", "1") != "0"
+
+
+class Stream:
+    """The frames of one reader process, drained from its pipe by a thread as they come."""
+
+    def __init__(self, path: str, stamp: tuple, fd: int, pid: int | None, proc=None):
+        self.path, self.stamp = path, stamp
+        self._fd, self._pid, self._proc = fd, pid, proc
+        self._frames: queue.Queue = queue.Queue()
+        self._drain = threading.Thread(target=self._read_all, name="graphdef-reader",
+                                       daemon=True)
+        self._drain.start()
+
+    def _read_all(self) -> None:
+        try:
+            with os.fdopen(self._fd, "rb", buffering=1 << 20) as pipe:
+                while True:
+                    head = pipe.read(_HEADER.size)
+                    if len(head) < _HEADER.size:
+                        break
+                    kind, length = _HEADER.unpack(head)
+                    payload = pipe.read(length)
+                    if len(payload) < length:
+                        break
+                    self._frames.put((kind, payload))
+        except (OSError, ValueError):
+            pass
+        finally:
+            self._frames.put((b"", b""))     # end of stream (complete or not)
+            self._reap()
+
+    def _reap(self) -> None:
+        try:
+            if self._proc is not None:
+                self._proc.wait()
+            elif self._pid is not None:
+                os.waitpid(self._pid, 0)
+        except (OSError, ChildProcessError):
+            pass
+
+    def frames(self, cancel=None):
+        """(kind, payload) as they arrive; raises Cancelled (and stops the reader) when the
+        cancel event is set while waiting."""
+        while True:
+            try:
+                frame = self._frames.get(timeout=0.05)
+            except queue.Empty:
+                if cancel is not None and cancel.is_set():
+                    self.kill()
+                    raise Cancelled() from None
+                continue
+            if cancel is not None and cancel.is_set():
+                self.kill()
+                raise Cancelled()
+            yield frame
+            if not frame[0]:
+                return
+
+    def kill(self) -> None:
+        try:
+            if self._proc is not None:
+                self._proc.kill()
+            elif self._pid is not None:
+                os.kill(self._pid, 9)
+        except (OSError, ProcessLookupError):
+            pass
+
+
+def _single_threaded() -> bool:
+    """Forking is safe only with no other thread (Python's or a library's) running."""
+    if threading.active_count() != 1:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+def start(path: str, st) -> Stream | None:
+    """A reader process for the file at path (None when this platform has none)."""
+    if not enabled():
+        return None
+    stamp = (st.st_size, st.st_mtime_ns)
+    read_fd, write_fd = os.pipe()
+    try:
+        if _single_threaded():     # a fork starts at once with our modules already loaded
+            pid = os.fork()
+            if pid == 0:           # the child: read, send, leave without running any cleanup
+                code = 0
+                try:
+                    os.close(read_fd)
+                    serve(path, write_fd)
+                except BaseException:  # noqa: BLE001
+                    code = 1
+                os._exit(code)
+            os.close(write_fd)
+            return Stream(path, stamp, read_fd, pid)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "inspector.core.loaders.reader_process", path,
+             str(write_fd)], pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, close_fds=True)
+        os.close(write_fd)
+        return Stream(path, stamp, read_fd, None, proc)
+    except OSError:
+        for fd in (read_fd, write_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        return None
+
+
+def prestart(path: str) -> None:
+    """Start reading the model the app was started with, before the window exists (called
+    before Qt is imported: the process has one thread, so the reader is a fork)."""
+    from inspector.core.loaders import files, sniff
+    from inspector.core.loaders.lazy_graphdef import LAZY_ABOVE
+
+    try:
+        st = files.stat_input(path)
+        if not (LAZY_ABOVE <= st.st_size <= files.PROTOBUF_LIMIT) or \
+                os.path.basename(path) == "saved_model.pb":
+            return
+        head = files.read_file(path, count=4096)
+        if not sniff.clearly_binary(head):
+            return
+    except Exception:  # noqa: BLE001  (the real open reports any problem)
+        return
+    stream = start(path, st)
+    if stream is not None:
+        with _lock:
+            _started[os.path.abspath(path)] = stream
+
+
+def take(path: str, st) -> Stream | None:
+    """The reader started for path if the file is unchanged since; other readers still
+    waiting are stopped (the user went on to another model)."""
+    key = os.path.abspath(path)
+    with _lock:
+        streams = dict(_started)
+        _started.clear()
+    stream = streams.pop(key, None)
+    for other in streams.values():
+        other.kill()
+    if stream is not None and stream.stamp != (st.st_size, st.st_mtime_ns):
+        stream.kill()
+        return None
+    return stream
+
+
+class _SendingSink:
+    """The walk's pieces, sent in frames: file ranges as (start, end), stripped nodes as
+    their bytes (the window reads the ranges from its own descriptor of the file)."""
+
+    def __init__(self, send):
+        self.send, self.pieces = send, []
+
+    def fields(self, start: int, end: int) -> None:
+        self.pieces.append((start, end))
+
+    def node(self, node) -> None:
+        self.node_bytes(node.SerializeToString(), 0)
+
+    def node_bytes(self, data, pos: int) -> None:
+        from inspector.core.loaders.lazy_graphdef import encode_node
+
+        self.pieces.append(encode_node(data))
+
+    def cut(self, index: int = 0) -> None:
+        if self.pieces:
+            self.send(b"P", marshal.dumps(self.pieces))
+            self.pieces = []
+
+
+def serve(path: str, out_fd: int) -> None:
+    """The reader: the lazy walk over the file, each piece sent as it is read."""
+    from inspector.core.loaders.lazy_graphdef import open_lazily
+
+    out = os.fdopen(out_fd, "wb", buffering=0)
+
+    def send(kind: bytes, payload: bytes) -> None:
+        out.write(_HEADER.pack(kind, len(payload)) + payload)
+
+    sink = _SendingSink(send)
+    try:
+        st = os.stat(path)
+        opened = open_lazily(path, st, sink=lambda reader: sink, every=CHUNK_NODES)
+        if opened is None:
+            send(b"N", b"")
+        else:
+            sink.cut()
+            store = opened[1]
+            if store is None:
+                done = ([], 0, (st.st_size, st.st_mtime_ns))
+            else:
+                slots = [(s.node, s.attr, s.field, s.offset, s.length, s.version)
+                         for s in store.slots.values()]
+                done = (slots, store.scanned, store.stamp)
+                store.close()
+            send(b"D", marshal.dumps(done))
+    except ModelLoadError as exc:
+        send(b"E", marshal.dumps((exc.message, exc.path, exc.node)))
+    except Exception as exc:  # noqa: BLE001  (the window reads the file itself then)
+        send(b"X", repr(exc).encode("utf-8", "replace"))
+    finally:
+        try:
+            out.close()
+        except OSError:
+            pass
+
+
+def receive(stream: Stream, graph, cancel=None) -> tuple | None:
+    """Fill graph (Graph(GraphDef(), complete=False)) from the stream: returns (slots,
+    bytes scanned, stamp), or None when the reader did not finish, a piece did not parse or
+    the file changed (read here instead then). Raises the reader's ModelLoadError."""
+    from inspector.core.model.weights import Slot
+
+    try:
+        fd = os.open(stream.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        stream.kill()
+        return None
+    try:
+        st = os.fstat(fd)
+        if (st.st_size, st.st_mtime_ns) != stream.stamp:
+            stream.kill()
+            return None
+        merge, pread = graph.structure.MergeFromString, os.pread
+        for kind, payload in stream.frames(cancel):
+            if kind == b"P":
+                data = b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
+                                for p in marshal.loads(payload))
+                try:
+                    merge(data)
+                except Exception:  # noqa: BLE001
+                    stream.kill()
+                    return None
+                graph.add_new_nodes()
+            elif kind == b"D":
+                slots, scanned, stamp = marshal.loads(payload)
+                if tuple(stamp) != stream.stamp:
+                    return None
+                return [Slot(*s) for s in slots], scanned, tuple(stamp)
+            elif kind == b"E":
+                message, path, node = marshal.loads(payload)
+                raise ModelLoadError(message, path=path, node=node)
+            else:        # N, X or the end of the stream without D
+                return None
+        return None
+    finally:
+        os.close(fd)
+
+
+if __name__ == "__main__":       # the reader started by a process that has threads
+    serve(sys.argv[1], int(sys.argv[2]))
