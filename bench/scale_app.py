@@ -8,8 +8,6 @@ import os
 import sys
 import time
 
-import psutil
-
 MB = 2 ** 20
 
 
@@ -37,6 +35,9 @@ def status_mb(field: str, pid: str = "self") -> float:
 
 def main() -> None:
     path = sys.argv[1]
+    from inspector.gui.app import start_early
+
+    start_early(path)        # as the app's own start does (inspector.gui.app.main)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -44,7 +45,7 @@ def main() -> None:
     app = QApplication.instance() or QApplication([])
     from bench.gui_bench import Heartbeat, wait
     from inspector.core.app.workbench import session_path
-    from inspector.gui.app import tune_runtime
+    from inspector.gui.app import charts_after_first_picture, tune_runtime
     from inspector.gui.main_window import MainWindow
     from inspector.worker.client import install
 
@@ -53,7 +54,8 @@ def main() -> None:
     if os.path.exists(session_path(path)):
         os.remove(session_path(path))
     settings = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".cache", "scale.ini")
-    win = MainWindow(QSettings(settings, QSettings.IniFormat))
+    win = charts_after_first_picture(lambda: MainWindow(QSettings(settings,
+                                                                  QSettings.IniFormat)))
     win.resize(1366, 768)
     win.show()
     beat = Heartbeat()

@@ -199,6 +199,9 @@ def test_properties_of_a_constant_and_npy_export(qtbot, window, fx, tmp_path):
     assert float(stats["max"]) == pytest.approx(values.max(), rel=1e-5)
     assert stats["zeros"].endswith("%") and "first values" in stats
     assert window.properties.plot.isVisible()
+    bars = [i for i in window.properties.plot.plot.getPlotItem().items
+            if type(i).__name__ == "BarGraphItem"]
+    assert len(bars) == 1      # the histogram was drawn in the chart
     out = window.properties.export_npy(str(tmp_path / "w.npy"))
     np.testing.assert_array_equal(np.load(out), values)
     attrs = rows["attributes"]

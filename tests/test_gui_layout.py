@@ -129,3 +129,32 @@ def test_counts_say_1_node_and_2_nodes():
     assert [count(n, "node") for n in (0, 1, 2)] == ["0 nodes", "1 node", "2 nodes"]
     assert count(1, "match", "matches") == "1 match" and count(3, "match", "matches") == \
         "3 matches"
+
+
+def test_charts_arrive_after_the_first_picture_when_deferred(qtbot, tmp_path, monkeypatch,
+                                                             model):
+    """The app's start: the window is made without pyqtgraph's charts; the first picture
+    starts their import on a thread, then the summary's op chart is drawn in them."""
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui import app
+    from inspector.gui.main_window import MainWindow
+    from inspector.gui.panels import chart_slot
+
+    for name, value in (("_deferred", False), ("_thread", None), ("_waiting", []),
+                        ("_arrival", None)):
+        monkeypatch.setattr(chart_slot, name, value)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    win = app.charts_after_first_picture(lambda: MainWindow(settings))
+    qtbot.addWidget(win)
+    win.show()
+    chart = win.summary_panel.chart
+    assert chart.plot is None and chart in chart_slot._waiting
+    open_and_wait(qtbot, win, model)
+    qtbot.waitUntil(lambda: chart.plot is not None and win.state.summary is not None,
+                    timeout=30000)
+    qtbot.waitUntil(lambda: any(type(i).__name__ == "BarGraphItem"
+                                for i in chart.plot.getPlotItem().items), timeout=10000)
+    assert chart_slot._waiting == [] and chart.plot.isVisibleTo(chart)
+    win.tasks.cancel()
+    win.tasks.wait(10.0)

@@ -82,8 +82,8 @@ def test_calibrate_and_freeze_into_the_pipeline(qtbot, window, model):
         {k: len(v) for k, v in window.overlays.records.items()}
     assert window.canvas.items_by_id["softmax/"].badge.startswith("[")
     window.jump_to("MatMul")
-    assert window.overlays_panel.histogram.listDataItems() or \
-        window.overlays_panel.histogram.getPlotItem().items
+    assert window.overlays_panel.histogram.plot.listDataItems() or \
+        window.overlays_panel.histogram.plot.getPlotItem().items
     path = window.overlays.freeze()
     assert os.path.exists(path) and path.endswith(".ranges.log")
     assert "quantize_nodes freeze_requantization_ranges(" in window.workbench.text

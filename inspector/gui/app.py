@@ -72,7 +72,10 @@ class ScreenshotDriver:
 
         if self.saved:
             return
-        if self.window.tasks.is_busy() or not self.window.pipeline.ready or self.waiting():
+        from inspector.gui.panels import chart_slot
+
+        if self.window.tasks.is_busy() or not self.window.pipeline.ready or self.waiting() \
+                or chart_slot.pending():
             # e.g. shape inference or the pipeline preview: wait for the final picture
             QTimer.singleShot(200, self._save)
             return
@@ -96,8 +99,30 @@ def tune_runtime() -> None:
     sys.setswitchinterval(0.0001)
 
 
+def start_early(model: str) -> None:
+    """Before Qt is imported: a big model is read on the other core while Qt starts."""
+    from inspector.core.loaders.reader_process import prestart
+
+    prestart(model)
+
+
+def charts_after_first_picture(make_window):
+    """The window from make_window(), its charts made once pyqtgraph is imported, which
+    starts when the first picture is up (or after 4 s without one)."""
+    from PySide6.QtCore import QTimer
+
+    from inspector.gui.panels import chart_slot
+
+    chart_slot.defer()
+    window = make_window()
+    window.state.first_frame.connect(lambda *_: chart_slot.import_in_background())
+    QTimer.singleShot(4000, chart_slot.import_in_background)
+    return window
+
+
 def main(argv=None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    start_early(args.model)
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -112,7 +137,7 @@ def main(argv=None) -> int:
     settings = None
     if os.environ.get("INSPECTOR_SETTINGS"):
         settings = QSettings(os.environ["INSPECTOR_SETTINGS"], QSettings.IniFormat)
-    window = MainWindow(settings)
+    window = charts_after_first_picture(lambda: MainWindow(settings))
     window.loader.auto_signature = bool(args.screenshot)
     driver = ScreenshotDriver(window, args.screenshot, args.expand, app) if args.screenshot \
         else None

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -27,6 +26,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from inspector.gui.panels.chart_slot import ChartSlot
 
 
 @dataclass(frozen=True)
@@ -173,15 +174,13 @@ class OverlaysPanel(QWidget):
         font.setFamily("monospace")
         font.setPointSize(8)
         self.tables.setFont(font)
-        self.by_type = pg.PlotWidget(background=None)
-        self.top_nodes = pg.PlotWidget(background=None)
-        self.per_run = pg.PlotWidget(background=None)
-        for plot, title in ((self.by_type, "time by op type"), (self.top_nodes, "top nodes"),
+        no_timings = "no timings yet: Profile in TensorFlow or Import timings"
+        self.by_type, self.top_nodes, self.per_run = (
+            ChartSlot(lambda plot: _empty(plot, no_timings)) for _ in range(3))
+        for slot, title in ((self.by_type, "time by op type"), (self.top_nodes, "top nodes"),
                             (self.per_run, "total per run")):
-            plot.setMenuEnabled(False)
-            plot.setMinimumHeight(150)
-            _empty(plot, "no timings yet: Profile in TensorFlow or Import timings")
-            self.charts.addTab(plot, title)
+            slot.setMinimumHeight(150)
+            self.charts.addTab(slot, title)
         self.charts.addTab(self.tables, "tables")
         self.copy_tables = QPushButton("Copy tables")
         self.copy_tables.setToolTip("copy the timing tables in benchmark_model's format")
@@ -230,10 +229,9 @@ class OverlaysPanel(QWidget):
         self.warnings = QListWidget()
         self.warnings.itemClicked.connect(lambda it: it.data(Qt.UserRole) and
                                           self.jump.emit(it.data(Qt.UserRole)))
-        self.histogram = pg.PlotWidget(background=None)
-        self.histogram.setMenuEnabled(False)
+        self.histogram = ChartSlot(
+            lambda plot: _empty(plot, "select a node to see the ranges it logged"))
         self.histogram.setMinimumHeight(140)
-        _empty(self.histogram, "select a node to see the ranges it logged")
         lay = QVBoxLayout(w)
         lay.addLayout(form)
         for b in (self.calibrate_random, self.calibrate_folder, self.import_ranges,
@@ -251,20 +249,12 @@ class OverlaysPanel(QWidget):
         self.tables.setPlainText(profile.text or "(imported timings: no tables to show)")
         self.unmatched.setText(profile.match_summary())
         ops = list(profile.by_op_type(graph).items())[:12]
-        _bars(self.by_type, ops, "#f4a582")
+        self.by_type.draw(lambda plot, pg: _bars(plot, pg, ops, "#f4a582"))
         top = sorted(profile.by_graph_node(graph).items(), key=lambda kv: -kv[1])[:12]
-        _bars(self.top_nodes, [(short_label(n), v) for n, v in top], "#e06666")
-        self.per_run.clear()
-        if not profile.run_totals_us:
-            _empty(self.per_run, "no per-run totals in these timings")
-        else:
-            _axes(self.per_run, True)
-            self.per_run.setTitle(None)
-            self.per_run.plot(list(range(1, len(profile.run_totals_us) + 1)),
-                              [t / 1000.0 for t in profile.run_totals_us], symbol="o",
-                              pen=pg.mkPen("#1f6fd1", width=2))
-            self.per_run.setLabel("left", "ms")
-            self.per_run.setLabel("bottom", "run")
+        top = [(short_label(n), v) for n, v in top]
+        self.top_nodes.draw(lambda plot, pg: _bars(plot, pg, top, "#e06666"))
+        totals = [t / 1000.0 for t in profile.run_totals_us]
+        self.per_run.draw(lambda plot, pg: _runs(plot, pg, totals))
 
     def show_warnings(self, warnings: list) -> None:
         self.warnings.clear()
@@ -274,19 +264,7 @@ class OverlaysPanel(QWidget):
             self.warnings.addItem(item)
 
     def show_histogram(self, pairs: list, chosen: tuple | None) -> None:
-        if not pairs:
-            return _empty(self.histogram, "no ranges logged for the selected node")
-        _axes(self.histogram, True)
-        self.histogram.clear()
-        for values, colour in (([p[0] for p in pairs], "#6fa8dc"), ([p[1] for p in pairs],
-                                                                     "#e06666")):
-            counts, edges = np.histogram(values, bins=min(20, max(len(values), 1)))
-            self.histogram.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
-                                                   brush=colour))
-        if chosen:
-            for v in chosen:
-                self.histogram.addItem(pg.InfiniteLine(v, pen=pg.mkPen("#333333", width=2)))
-        self.histogram.setTitle("mins (blue), maxes (red), chosen range (lines)", size="8pt")
+        self.histogram.draw(lambda plot, pg: _ranges(plot, pg, pairs, chosen))
 
     def ask_folder(self) -> str | None:
         path = QFileDialog.getExistingDirectory(self, "Calibration inputs (images or .npy)")
@@ -312,7 +290,7 @@ def _empty(plot, text: str) -> None:
     plot.setTitle(text, size="9pt", color="#888888")
 
 
-def _bars(plot, items: list, colour: str) -> None:
+def _bars(plot, pg, items: list, colour: str) -> None:
     if not items:
         return _empty(plot, "nothing timed matched this graph")
     plot.clear()
@@ -323,3 +301,30 @@ def _bars(plot, items: list, colour: str) -> None:
     plot.getAxis("left").setTicks([[(i, name) for i, (name, _) in enumerate(items)]])
     plot.getViewBox().invertY(True)
     plot.setLabel("bottom", "ms")
+
+
+def _runs(plot, pg, totals_ms: list) -> None:
+    plot.clear()
+    if not totals_ms:
+        return _empty(plot, "no per-run totals in these timings")
+    _axes(plot, True)
+    plot.setTitle(None)
+    plot.plot(list(range(1, len(totals_ms) + 1)), totals_ms, symbol="o",
+              pen=pg.mkPen("#1f6fd1", width=2))
+    plot.setLabel("left", "ms")
+    plot.setLabel("bottom", "run")
+
+
+def _ranges(plot, pg, pairs: list, chosen: tuple | None) -> None:
+    """Histograms of the logged mins and maxes, and the chosen range as lines."""
+    if not pairs:
+        return _empty(plot, "no ranges logged for the selected node")
+    _axes(plot, True)
+    plot.clear()
+    for values, colour in (([p[0] for p in pairs], "#6fa8dc"), ([p[1] for p in pairs],
+                                                                 "#e06666")):
+        counts, edges = np.histogram(values, bins=min(20, max(len(values), 1)))
+        plot.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts, brush=colour))
+    for v in chosen or ():
+        plot.addItem(pg.InfiniteLine(v, pen=pg.mkPen("#333333", width=2)))
+    plot.setTitle("mins (blue), maxes (red), chosen range (lines)", size="8pt")

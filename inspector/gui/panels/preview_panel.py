@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.model.humanize import human_bytes, tf_human_readable_num
+from inspector.gui.panels.chart_slot import ChartSlot
 
 COLUMNS = ["step", "nodes", "size", "gzip", "params", "FLOPs", "latency"]
 
@@ -118,11 +118,10 @@ class PreviewPanel(QWidget):
         self.table.setWordWrap(False)
         self.table.selectionModel().currentRowChanged.connect(
             lambda current, _previous: self.step_selected.emit(current.row()))
-        self.chart = pg.PlotWidget(background=None)
-        self.chart.setMenuEnabled(False)
+        self.chart = ChartSlot(lambda plot: plot.setTitle(
+            "size (blue), FLOPs (orange): % of the original", size="8pt"))
         self.chart.setMinimumHeight(90)
         self.chart.hide()  # until there are rows: no bare axes
-        self.chart.setTitle("size (blue), FLOPs (orange): % of the original", size="8pt")
         # rows arrive one by one while the preview computes: the chart (pyqtgraph, many
         # Python calls, each waiting for the GIL meanwhile) is redrawn at most every 150 ms
         self._chart_timer = QTimer(self)
@@ -206,25 +205,8 @@ class PreviewPanel(QWidget):
         self.table.setCurrentIndex(self.model.index(row, 0))
 
     def _draw_chart(self) -> None:
-        self.chart.clear()
-        if not self.rows:
-            return
-        base = self.rows[0].metrics
-        n = len(self.rows)
-        size = [100.0 * r.metrics.serialized_bytes / max(base.serialized_bytes, 1)
-                for r in self.rows]
-        self.chart.addItem(pg.BarGraphItem(x=[i - 0.18 for i in range(n)], height=size,
-                                           width=0.34, brush="#6fa8dc", name="size %"))
-        reports = [r.metrics.flops for r in self.rows]
-        if all(f is not None and f.known for f in reports):
-            flops = [100.0 * f.total / max(reports[0].total, 1) for f in reports]
-            self.chart.addItem(pg.BarGraphItem(x=[i + 0.18 for i in range(n)], height=flops,
-                                               width=0.34, brush="#f4a582", name="FLOPs %"))
-        # bars are labelled by step number (as the table's rows): names would overlap
-        every = max(1, math.ceil(n * 28 / max(self.chart.width() - 60, 100)))
-        self.chart.getAxis("bottom").setTicks([[(i, str(i)) for i in range(0, n, every)]])
-        self.chart.setYRange(0, 105)
-        self.chart.setXRange(-0.6, n - 0.4, padding=0)  # every step, also when rows arrive
+        rows = list(self.rows)
+        self.chart.draw(lambda plot, pg: _draw_steps(plot, pg, rows))
 
     def show_changes(self, report) -> None:
         self.changes.clear()
@@ -236,12 +218,12 @@ class PreviewPanel(QWidget):
             for name in names[:500]:
                 why = report.reasons.get(name, "")
                 item = QListWidgetItem(f"{kind}: {name}" + (f" — {why}" if why else ""))
-                item.setForeground(pg.mkColor(colour))
+                item.setForeground(QColor(colour))
                 item.setData(Qt.UserRole, name)
                 self.changes.addItem(item)
         for name, why in list(report.kept.items())[:500]:
             item = QListWidgetItem(f"kept: {name} — {why}")
-            item.setForeground(pg.mkColor("#555555"))
+            item.setForeground(QColor("#555555"))
             item.setData(Qt.UserRole, name)
             self.changes.addItem(item)
 
@@ -249,3 +231,25 @@ class PreviewPanel(QWidget):
         name = item.data(Qt.UserRole)
         if name:
             self.jump.emit(name)
+
+
+def _draw_steps(plot, pg, rows: list) -> None:
+    """Size and FLOPs of each step as % of the original, bars labelled by step number."""
+    plot.clear()
+    if not rows:
+        return
+    base = rows[0].metrics
+    n = len(rows)
+    size = [100.0 * r.metrics.serialized_bytes / max(base.serialized_bytes, 1) for r in rows]
+    plot.addItem(pg.BarGraphItem(x=[i - 0.18 for i in range(n)], height=size, width=0.34,
+                                 brush="#6fa8dc", name="size %"))
+    reports = [r.metrics.flops for r in rows]
+    if all(f is not None and f.known for f in reports):
+        flops = [100.0 * f.total / max(reports[0].total, 1) for f in reports]
+        plot.addItem(pg.BarGraphItem(x=[i + 0.18 for i in range(n)], height=flops,
+                                     width=0.34, brush="#f4a582", name="FLOPs %"))
+    # bars are labelled by step number (as the table's rows): names would overlap
+    every = max(1, math.ceil(n * 28 / max(plot.width() - 60, 100)))
+    plot.getAxis("bottom").setTicks([[(i, str(i)) for i in range(0, n, every)]])
+    plot.setYRange(0, 105)
+    plot.setXRange(-0.6, n - 0.4, padding=0)  # every step, also when rows arrive

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -22,6 +21,7 @@ from inspector.core.analysis.summary import dtype_of, shape_of
 from inspector.core.model.attrs import TensorValue
 from inspector.core.model.humanize import human_bytes
 from inspector.core.model.tensors import format_shape
+from inspector.gui.panels.chart_slot import ChartSlot
 
 
 class PropertiesPanel(QWidget):
@@ -35,9 +35,8 @@ class PropertiesPanel(QWidget):
         self.tree.setHeaderLabels(["Property", "Value"])
         self.tree.setColumnWidth(0, 150)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
-        self.plot = pg.PlotWidget(background=None)
+        self.plot = ChartSlot()
         self.plot.setMaximumHeight(150)
-        self.plot.setMenuEnabled(False)
         self.plot.hide()
         self.export_button = QPushButton("Export values to .npy…")
         self.export_button.clicked.connect(self.export_npy)
@@ -211,10 +210,13 @@ class PropertiesPanel(QWidget):
         top.setExpanded(True)
         if described.counts is not None:
             counts, edges = described.counts, described.edges
-            self.plot.clear()
-            self.plot.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
-                                              brush="#6fa8dc", pen="#3d6f9e"))
-            self.plot.setTitle("value histogram", size="8pt")
+
+            def histogram(plot, pg):
+                plot.clear()
+                plot.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts,
+                                             brush="#6fa8dc", pen="#3d6f9e"))
+                plot.setTitle("value histogram", size="8pt")
+            self.plot.draw(histogram)
             self.plot.show()
         self.export_button.show()
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from inspector.core.model.humanize import count, human_bytes, tf_human_readable_num
+from inspector.gui.panels.chart_slot import ChartSlot
 
 
 class SummaryPanel(QWidget):
@@ -21,8 +21,7 @@ class SummaryPanel(QWidget):
         self.candidates = QListWidget()
         self.candidates.itemClicked.connect(self._clicked)
         self.candidates.itemActivated.connect(self._clicked)
-        self.chart = pg.PlotWidget(background=None)
-        self.chart.setMenuEnabled(False)
+        self.chart = ChartSlot()
         self.chart.setMinimumHeight(150)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -47,7 +46,7 @@ class SummaryPanel(QWidget):
                               f"{human_bytes(model.file_size)} · "
                               f"{count(len(model.graph), 'node')} · summarizing…")
             self.candidates.clear()
-            self.chart.clear()
+            self.chart.draw(lambda plot, pg: plot.clear())
             return
         self.info.setText(
             f"<b>{model.path}</b><br>{model.kind}{', text' if model.is_text else ''}"
@@ -68,12 +67,15 @@ class SummaryPanel(QWidget):
                 item.setToolTip(c.reason)
                 item.setData(Qt.UserRole, c.name)
                 self.candidates.addItem(item)
-        ops = list(summary.op_counts.items())[:10]
-        self.chart.clear()
-        if ops:
-            self.chart.addItem(pg.BarGraphItem(x0=0, y=list(range(len(ops))), height=0.7,
-                                               width=[c for _, c in ops], brush="#8fbbe6"))
-            axis = self.chart.getAxis("left")
-            axis.setTicks([[(i, op) for i, (op, _) in enumerate(ops)]])
-            self.chart.getViewBox().invertY(True)
-            self.chart.setTitle("op types (top 10)", size="8pt")
+        self.chart.draw(lambda plot, pg: _draw_ops(plot, pg,
+                                                   list(summary.op_counts.items())[:10]))
+
+
+def _draw_ops(plot, pg, ops: list) -> None:
+    plot.clear()
+    if ops:
+        plot.addItem(pg.BarGraphItem(x0=0, y=list(range(len(ops))), height=0.7,
+                                     width=[c for _, c in ops], brush="#8fbbe6"))
+        plot.getAxis("left").setTicks([[(i, op) for i, (op, _) in enumerate(ops)]])
+        plot.getViewBox().invertY(True)
+        plot.setTitle("op types (top 10)", size="8pt")
