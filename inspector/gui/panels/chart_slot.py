@@ -62,13 +62,18 @@ def import_in_background() -> None:
 
 
 def _give_charts() -> None:
-    waiting = list(_waiting)
-    _waiting.clear()
-    for slot in waiting:
-        try:
-            slot._make()
-        except RuntimeError:     # its panel was closed meanwhile
-            pass
+    """One chart per turn of the event loop (each costs 30-40 ms to make)."""
+    from PySide6.QtCore import QTimer
+
+    if not _waiting:
+        return
+    slot = _waiting.pop(0)
+    try:
+        slot._make()
+    except RuntimeError:     # its panel was closed meanwhile
+        pass
+    if _waiting:
+        QTimer.singleShot(0, _give_charts)
 
 
 class ChartSlot(QWidget):
