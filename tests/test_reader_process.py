@@ -29,8 +29,7 @@ def _here(path):
 
 def _streamed(path, monkeypatch, fork=True):
     monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)      # several frames
-    if not fork:
-        monkeypatch.setattr(reader_process, "_single_threaded", lambda: False)
+    monkeypatch.setattr(reader_process, "_can_fork", lambda: fork)
     stream = reader_process.start(path, os.stat(path))
     assert stream is not None
     graph = _receive(stream, path)

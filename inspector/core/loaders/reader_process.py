@@ -100,14 +100,12 @@ class Stream:
             pass
 
 
-def _single_threaded() -> bool:
-    """Forking is safe only with no other thread (Python's or a library's) running."""
-    if threading.active_count() != 1:
-        return False
-    try:
-        return len(os.listdir("/proc/self/task")) == 1
-    except OSError:
-        return False
+def _can_fork() -> bool:
+    """Forking is safe while no other Python thread runs and no library with threads of its
+    own that might hold locks is loaded (Qt, TensorFlow). The idle threads of numpy's BLAS
+    are fork-safe (it registers fork handlers), so the CLI and the app's start fork."""
+    return threading.active_count() == 1 and not any(
+        m in sys.modules for m in ("PySide6.QtCore", "tensorflow", "torch"))
 
 
 def start(path: str, st) -> Stream | None:
@@ -117,7 +115,7 @@ def start(path: str, st) -> Stream | None:
     stamp = (st.st_size, st.st_mtime_ns)
     read_fd, write_fd = os.pipe()
     try:
-        if _single_threaded():     # a fork starts at once with our modules already loaded
+        if _can_fork():      # a fork starts at once, with our modules already loaded
             pid = os.fork()
             if pid == 0:           # the child: read, send, leave without running any cleanup
                 code = 0
