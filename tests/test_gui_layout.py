@@ -155,6 +155,7 @@ def test_charts_arrive_after_the_first_picture_when_deferred(qtbot, tmp_path, mo
                     timeout=30000)
     qtbot.waitUntil(lambda: any(type(i).__name__ == "BarGraphItem"
                                 for i in chart.plot.getPlotItem().items), timeout=10000)
-    assert chart_slot._waiting == [] and chart.plot.isVisibleTo(chart)
+    qtbot.waitUntil(lambda: not chart_slot.pending(), timeout=10000)   # one per turn
+    assert chart.plot.isVisibleTo(chart) and win.properties.plot.plot is not None
     win.tasks.cancel()
     win.tasks.wait(10.0)
