@@ -156,6 +156,10 @@ def test_charts_arrive_after_the_first_picture_when_deferred(qtbot, tmp_path, mo
     qtbot.waitUntil(lambda: any(type(i).__name__ == "BarGraphItem"
                                 for i in chart.plot.getPlotItem().items), timeout=10000)
     qtbot.waitUntil(lambda: not chart_slot.pending(), timeout=10000)   # one per turn
-    assert chart.plot.isVisibleTo(chart) and win.properties.plot.plot is not None
+    assert chart.plot.isVisibleTo(chart)
+    hidden = win.overlays_panel.histogram      # in a tab not shown: made when drawn
+    assert hidden.plot is None
+    hidden.draw(lambda plot, pg: plot.setTitle("drawn"))
+    assert hidden.plot is not None
     win.tasks.cancel()
     win.tasks.wait(10.0)

@@ -149,6 +149,7 @@ def test_the_ci_sized_bench_runs_and_prints_every_figure():
                           "--no-gui"], capture_output=True, text=True, timeout=900, cwd=ROOT,
                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     assert out.returncode == 0, out.stderr[-2000:]
+    assert "this machine's Python speed" in out.stdout     # which speed the figures are at
     names = ("blocks 10k", "blocks 100k", "flat 10k", "dense 200 MB")
     for name in names:
         block = out.stdout.split(name + ":", 1)[1].split("\n\n", 1)[0]

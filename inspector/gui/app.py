@@ -108,15 +108,27 @@ def start_early(model: str) -> None:
 
 def charts_after_first_picture(make_window):
     """The window from make_window(), its charts made once pyqtgraph is imported, which
-    starts when the first picture is up (or after 4 s without one)."""
+    starts when the window is idle after its first picture (or idle 4 s without a model):
+    the import's own pauses of the GUI thread then never add to those of opening."""
+    import time
+
     from PySide6.QtCore import QTimer
 
     from inspector.gui.panels import chart_slot
 
     chart_slot.defer()
     window = make_window()
-    window.state.first_frame.connect(lambda *_: chart_slot.import_in_background())
-    QTimer.singleShot(4000, chart_slot.import_in_background)
+    started, timer = time.monotonic(), QTimer(window)
+
+    def poll():
+        if window.tasks.is_busy():
+            return
+        if window.state.model is not None or time.monotonic() - started > 4.0:
+            timer.stop()
+            chart_slot.import_in_background()
+
+    timer.timeout.connect(poll)
+    timer.start(250)
     return window
 
 

@@ -29,18 +29,32 @@ _arrival: _Arrival | None = None
 
 
 def defer() -> None:
-    """Charts wait for import_in_background (the app's start calls this before its window)."""
+    """Charts wait for import_in_background (the app's start calls this before its window).
+    What pyqtgraph's import did on the way is done here: PySide makes its Python classes
+    and enums on first use, and made later, while a model loads on a task thread, they
+    cost the GUI thread ~40 ms of pauses; touching them all now costs ~0.1 s once."""
     global _deferred
+    from PySide6 import QtCore, QtGui, QtWidgets
+
     _deferred = True
+    for space in (QtCore, QtGui, QtWidgets, QtCore.Qt):
+        for name in dir(space):
+            getattr(space, name, None)
 
 
 def pending() -> bool:
-    """True while some chart still waits for pyqtgraph."""
-    return bool(_waiting)
+    """True while a chart on screen or with something to draw waits for pyqtgraph."""
+    return any(slot._pending is not None or slot.isVisible() for slot in _waiting
+               if slot.plot is None)
 
 
 def _imported() -> bool:
     return _thread is not None and not _thread.is_alive()
+
+
+def _ready() -> bool:
+    """pyqtgraph may be used on the GUI thread now (never waits for the import)."""
+    return not _deferred or _imported()
 
 
 def import_in_background() -> None:
@@ -62,16 +76,19 @@ def import_in_background() -> None:
 
 
 def _give_charts() -> None:
-    """One chart per turn of the event loop (each costs 30-40 ms to make)."""
+    """Charts for the slots on screen or with something to draw, one per turn of the event
+    loop (each costs 30-40 ms to make); the others are made when first shown or drawn."""
     from PySide6.QtCore import QTimer
 
-    if not _waiting:
-        return
-    slot = _waiting.pop(0)
-    try:
-        slot._make()
-    except RuntimeError:     # its panel was closed meanwhile
-        pass
+    while _waiting:
+        slot = _waiting.pop(0)
+        try:
+            if slot._pending is None and not slot.isVisible():
+                continue
+            slot._make()
+        except RuntimeError:     # its panel was closed meanwhile
+            continue
+        break
     if _waiting:
         QTimer.singleShot(0, _give_charts)
 
@@ -106,8 +123,15 @@ class ChartSlot(QWidget):
         if pending is not None:
             pending(self.plot, pg)
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.plot is None and _ready():
+            self._make()
+
     def draw(self, fn) -> None:
         """fn(plot, pyqtgraph) now, or when the chart exists (only the latest is kept)."""
+        if self.plot is None and _ready():
+            self._make()
         if self.plot is None:
             self._pending = fn
             return
