@@ -107,24 +107,37 @@ def start_early(model: str) -> None:
 
 
 def charts_after_first_picture(make_window):
-    """The window from make_window(), its charts made once pyqtgraph is imported, which
-    starts when the window is idle after its first picture (or idle 4 s without a model):
-    the import's own pauses of the GUI thread then never add to those of opening."""
+    """The window from make_window(), its charts made once pyqtgraph is imported. The import
+    (pauses of the GUI thread up to ~50 ms) starts once the window has been idle for a
+    second (no task, no key or mouse input) after its first picture, or without a model:
+    it never adds to the pauses of opening a model or of answering the user."""
     import time
 
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
 
     from inspector.gui.panels import chart_slot
 
     chart_slot.defer()
     window = make_window()
-    started, timer = time.monotonic(), QTimer(window)
+    quiet_since, timer = [time.monotonic()], QTimer(window)
+    inputs = {QEvent.KeyPress, QEvent.MouseButtonPress, QEvent.Wheel, QEvent.MouseMove}
+
+    class Input(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() in inputs:
+                quiet_since[0] = time.monotonic()
+            return False
+
+    watcher = Input(window)
+    QApplication.instance().installEventFilter(watcher)
 
     def poll():
         if window.tasks.is_busy():
-            return
-        if window.state.model is not None or time.monotonic() - started > 4.0:
+            quiet_since[0] = time.monotonic()
+        elif time.monotonic() - quiet_since[0] >= 1.0:
             timer.stop()
+            QApplication.instance().removeEventFilter(watcher)
             chart_slot.import_in_background()
 
     timer.timeout.connect(poll)
