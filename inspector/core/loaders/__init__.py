@@ -167,15 +167,12 @@ def _receive(stream, path: str) -> Graph | None:
     done = reader_process.receive(stream, graph, current_cancel())
     if done is None:
         return None
-    slots, scanned, stamp = done
+    slots, scanned, fd = done
     weights = None
     if slots:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        now = os.fstat(fd)
-        if (now.st_size, now.st_mtime_ns) != stamp:
-            os.close(fd)
-            return None
-        weights = WeightStore(path, fd, stamp, slots, scanned)
+        weights = WeightStore(path, fd, stream.stamp, slots, scanned)
+    else:
+        os.close(fd)
     _check_graph_def(graph.structure, path)
     graph.finish(weights)
     return graph

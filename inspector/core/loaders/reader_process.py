@@ -37,9 +37,9 @@ def enabled() -> bool:
 class Stream:
     """The frames of one reader process, drained from its pipe by a thread as they come."""
 
-    def __init__(self, path: str, stamp: tuple, fd: int, pid: int | None, proc=None):
+    def __init__(self, path: str, stamp: tuple, fd: int, child):
         self.path, self.stamp = path, stamp
-        self._fd, self._pid, self._proc = fd, pid, proc
+        self._fd, self._child = fd, child     # child: wait() and kill(), as a Popen
         self._frames: queue.Queue = queue.Queue()
         self._drain = threading.Thread(target=self._read_all, name="graphdef-reader",
                                        daemon=True)
@@ -61,43 +61,44 @@ class Stream:
             pass
         finally:
             self._frames.put((b"", b""))     # end of stream (complete or not)
-            self._reap()
-
-    def _reap(self) -> None:
-        try:
-            if self._proc is not None:
-                self._proc.wait()
-            elif self._pid is not None:
-                os.waitpid(self._pid, 0)
-        except (OSError, ChildProcessError):
-            pass
+            try:
+                self._child.wait()
+            except (OSError, ChildProcessError):
+                pass
 
     def frames(self, cancel=None):
         """(kind, payload) as they arrive; raises Cancelled (and stops the reader) when the
         cancel event is set while waiting."""
         while True:
-            try:
-                frame = self._frames.get(timeout=0.05)
-            except queue.Empty:
-                if cancel is not None and cancel.is_set():
-                    self.kill()
-                    raise Cancelled() from None
-                continue
             if cancel is not None and cancel.is_set():
                 self.kill()
                 raise Cancelled()
+            try:
+                frame = self._frames.get(timeout=0.05)
+            except queue.Empty:
+                continue
             yield frame
             if not frame[0]:
                 return
 
     def kill(self) -> None:
         try:
-            if self._proc is not None:
-                self._proc.kill()
-            elif self._pid is not None:
-                os.kill(self._pid, 9)
-        except (OSError, ProcessLookupError):
+            self._child.kill()
+        except OSError:
             pass
+
+
+class _Forked:
+    """A forked reader, with the two calls of a Popen that Stream uses."""
+
+    def __init__(self, pid: int):
+        self.pid = pid
+
+    def wait(self) -> None:
+        os.waitpid(self.pid, 0)
+
+    def kill(self) -> None:
+        os.kill(self.pid, 9)
 
 
 def _can_fork() -> bool:
@@ -126,13 +127,13 @@ def start(path: str, st) -> Stream | None:
                     code = 1
                 os._exit(code)
             os.close(write_fd)
-            return Stream(path, stamp, read_fd, pid)
+            return Stream(path, stamp, read_fd, _Forked(pid))
         proc = subprocess.Popen(
             [sys.executable, "-m", "inspector.core.loaders.reader_process", path,
              str(write_fd)], pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, close_fds=True)
         os.close(write_fd)
-        return Stream(path, stamp, read_fd, None, proc)
+        return Stream(path, stamp, read_fd, proc)
     except OSError:
         for fd in (read_fd, write_fd):
             try:
@@ -145,16 +146,11 @@ def start(path: str, st) -> Stream | None:
 def prestart(path: str) -> None:
     """Start reading the model the app was started with, before the window exists (called
     before Qt is imported: the process has one thread, so the reader is a fork)."""
-    from inspector.core.loaders import files, sniff
-    from inspector.core.loaders.lazy_graphdef import LAZY_ABOVE
+    from inspector.core.loaders import _opens_lazily, files
 
     try:
         st = files.stat_input(path)
-        if not (LAZY_ABOVE <= st.st_size <= files.PROTOBUF_LIMIT) or \
-                os.path.basename(path) == "saved_model.pb":
-            return
-        head = files.read_file(path, count=4096)
-        if not sniff.clearly_binary(head):
+        if not _opens_lazily(path, st, files.read_file(path, count=4096)):
             return
     except Exception:  # noqa: BLE001  (the real open reports any problem)
         return
@@ -243,8 +239,9 @@ def serve(path: str, out_fd: int) -> None:
 
 def receive(stream: Stream, graph, cancel=None) -> tuple | None:
     """Fill graph (Graph(GraphDef(), complete=False)) from the stream: returns (slots,
-    bytes scanned, stamp), or None when the reader did not finish, a piece did not parse or
-    the file changed (read here instead then). Raises the reader's ModelLoadError."""
+    bytes scanned, our descriptor of the file, for its weights; the caller closes it), or
+    None when the reader did not finish, a piece did not parse or the file changed (read
+    here instead then). Raises the reader's ModelLoadError."""
     from inspector.core.model.weights import Slot
 
     try:
@@ -252,6 +249,7 @@ def receive(stream: Stream, graph, cancel=None) -> tuple | None:
     except OSError:
         stream.kill()
         return None
+    keep = False
     try:
         st = os.fstat(fd)
         if (st.st_size, st.st_mtime_ns) != stream.stamp:
@@ -270,9 +268,11 @@ def receive(stream: Stream, graph, cancel=None) -> tuple | None:
                 graph.add_new_nodes()
             elif kind == b"D":
                 slots, scanned, stamp = marshal.loads(payload)
-                if tuple(stamp) != stream.stamp:
+                st = os.fstat(fd)
+                if tuple(stamp) != stream.stamp or (st.st_size, st.st_mtime_ns) != stamp:
                     return None
-                return [Slot(*s) for s in slots], scanned, tuple(stamp)
+                keep = True
+                return [Slot(*s) for s in slots], scanned, fd
             elif kind == b"E":
                 message, path, node = marshal.loads(payload)
                 raise ModelLoadError(message, path=path, node=node)
@@ -280,7 +280,8 @@ def receive(stream: Stream, graph, cancel=None) -> tuple | None:
                 return None
         return None
     finally:
-        os.close(fd)
+        if not keep:
+            os.close(fd)
 
 
 if __name__ == "__main__":       # the reader started by a process that has threads

@@ -103,7 +103,7 @@ class ChartSlot(QWidget):
         self._pending = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        if _deferred and not _imported():
+        if not _ready():
             _waiting.append(self)
         else:
             self._make()
