@@ -63,6 +63,14 @@ def varint(n: int) -> bytes:
             return bytes(out)
 
 
+_SHORT_VARINTS = [bytes((n,)) for n in range(128)] + \
+    [bytes((n & 0x7F | 0x80, n >> 7)) for n in range(128, 1 << 14)]   # lengths of most nodes
+
+
+def _length_varint(n: int) -> bytes:
+    return _SHORT_VARINTS[n] if n < 16384 else varint(n)
+
+
 _OTHER_FIELDS = ("library", "version", "versions", "debug_info")  # GraphDef fields 2..5
 
 
@@ -84,7 +92,7 @@ def serialize_graph_def(graph_def) -> bytes:
     parts = []
     for node in graph_def.node:
         data = node.SerializeToString(deterministic=True)
-        parts += [b"\x0a", varint(len(data)), data]
+        parts += [b"\x0a", _length_varint(len(data)), data]
     parts.append(_other_fields(graph_def))
     return b"".join(parts)
 
@@ -95,5 +103,5 @@ def graph_def_size(graph_def) -> int:
     total = 0
     for node in graph_def.node:
         n = node.ByteSize()
-        total += 1 + len(varint(n)) + n
+        total += 1 + (n.bit_length() + 6) // 7 + n if n else 2
     return total + len(_other_fields(graph_def))

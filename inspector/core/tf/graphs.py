@@ -8,6 +8,8 @@ from inspector.core.tf.runtime import first_line, serialized, tf, to_tf
 
 
 def _with_input_shapes(graph_def, input_shapes: dict):
+    if not input_shapes:
+        return graph_def
     gd = protos.GraphDef()
     gd.CopyFrom(graph_def)
     for node in gd.node:
