@@ -33,17 +33,17 @@ def status_mb(field: str, pid: str = "self") -> float:
     return 0.0
 
 
-def main() -> None:
-    path = sys.argv[1]
+def open_app(path: str):
+    """(QApplication, window, TF client) started as the app's own start does
+    (inspector.gui.app.main), with a fresh session for the model."""
     from inspector.gui.app import start_early
 
-    start_early(path)        # as the app's own start does (inspector.gui.app.main)
+    start_early(path)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
-    from bench.gui_bench import Heartbeat, wait
     from inspector.core.app.workbench import session_path
     from inspector.gui.app import charts_after_first_picture, tune_runtime
     from inspector.gui.main_window import MainWindow
@@ -58,6 +58,40 @@ def main() -> None:
                                                                   QSettings.IniFormat)))
     win.resize(1366, 768)
     win.show()
+    return app, win, client
+
+
+def actions(win) -> list:
+    """What a user does after the open, as (name, action, done) in order: expand the largest
+    scope, search for the last node, mark input and output, preview a strip, show constants.
+    Each is measured from the action until done and no task is busy."""
+    out, seen = [], {}    # seen: counters taken when each action starts
+    scopes = [i for i in win.state.scene.items.values() if i.kind == "scope"]
+    if scopes:
+        largest = max(scopes, key=lambda i: i.child_count)
+        out.append(("expand", lambda: (seen.__setitem__("expand", win.scenes_drawn),
+                                       win.state.set_expanded(largest.id[:-1], True)),
+                    lambda: win.scenes_drawn > seen["expand"]))
+    graph = win.state.view.graph
+    last, first_input = graph.nodes[-1].name, graph.nodes[0].name
+    out.append(("search", lambda: (seen.__setitem__("search", win.search.searches),
+                                   win.search_panel.box.setText(last.rpartition("/")[2][:6])),
+                lambda: win.search.searches > seen["search"]))
+    out.append(("mark", lambda: win.workbench.set_marks([first_input], [last]), lambda: True))
+    out.append(("strip preview", lambda: win.workbench.set_text("strip_unused_nodes"),
+                lambda: len(win.state.rows) > 1))
+    out.append(("constants", lambda: (seen.__setitem__("drawn", win.scenes_drawn),
+                                      win.consts_action.trigger()),
+                lambda: win.scenes_drawn > seen["drawn"]))
+    return out
+
+
+def main() -> None:
+    path = sys.argv[1]
+    app, win, client = open_app(path)
+    from bench.gui_bench import Heartbeat, wait
+    from inspector.core.app.workbench import session_path
+
     beat = Heartbeat()
     beat.start()
     win.open_path(path)
@@ -75,23 +109,8 @@ def main() -> None:
         wait(app, lambda: not win.tasks.is_busy())
         stalls[name] = beat.stop()
 
-    scopes = [i for i in win.state.scene.items.values() if i.kind == "scope"]
-    if scopes:
-        largest = max(scopes, key=lambda i: i.child_count)
-        before = win.scenes_drawn
-        timed("expand", lambda: win.state.set_expanded(largest.id[:-1], True),
-              lambda: win.scenes_drawn > before)
-    graph = win.state.view.graph
-    last = graph.nodes[-1].name
-    found = win.search.searches
-    timed("search", lambda: win.search_panel.box.setText(last.rpartition("/")[2][:6]),
-          lambda: win.search.searches > found)
-    first_input = graph.nodes[0].name
-    timed("mark", lambda: win.workbench.set_marks([first_input], [last]), lambda: True)
-    timed("strip preview", lambda: win.workbench.set_text("strip_unused_nodes"),
-          lambda: len(win.state.rows) > 1)
-    before = win.scenes_drawn
-    timed("constants", lambda: win.consts_action.trigger(), lambda: win.scenes_drawn > before)
+    for name, action, done in actions(win):
+        timed(name, action, done)
     worker = client.pid()
     result = dict(first=first, items=items, stalls=stalls,
                   window_peak=status_mb("VmHWM"), window_anon=status_mb("RssAnon"),

@@ -1,0 +1,100 @@
+"""Where the GUI thread stalls: opens a model as the app does, runs the scale bench's actions
+and prints, per action, the longest time the GUI thread did not answer a 10 ms timer and the
+Python stacks it was in when it was late (sampled by a thread every 5 ms).
+
+    .venv/bin/python bench/stall_watch.py MODEL.pb [--late-ms 60] [--stacks 3]
+
+A stall with no Python frame of ours on top is Qt's own work (painting, layout) or the GIL
+held by another thread: the stacks of the other threads at that moment are printed too."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Watch:
+    """A 10 ms timer on the GUI thread and a sampling thread that keeps the stacks seen while
+    the timer was late, per action."""
+
+    def __init__(self, late: float):
+        from PySide6.QtCore import QTimer
+
+        self.late, self.action = late, "open"
+        self.last = time.perf_counter()
+        self.worst: dict = {}
+        self.stacks: dict = {}        # action -> {stack text: longest lateness seen in it}
+        self.gui = threading.get_ident()
+        self.timer = QTimer()
+        self.timer.timeout.connect(self._beat)
+        self.timer.start(10)
+        self.running = True
+        threading.Thread(target=self._sample, daemon=True, name="stall-watch").start()
+
+    def _beat(self) -> None:
+        now = time.perf_counter()
+        gap = now - self.last
+        self.worst[self.action] = max(self.worst.get(self.action, 0.0), gap)
+        self.last = now
+
+    def _sample(self) -> None:
+        while self.running:
+            time.sleep(0.005)
+            late = time.perf_counter() - self.last
+            if late < self.late:
+                continue
+            frames = sys._current_frames()
+            text = _stack(frames.get(self.gui))
+            if "inspector/" not in text:       # Qt's own work, or the GIL held elsewhere
+                text += "".join(f"  [thread {tid}]\n" + _stack(f, 4)
+                                for tid, f in frames.items()
+                                if tid not in (self.gui, threading.get_ident()))
+            seen = self.stacks.setdefault(self.action, {})
+            seen[text] = max(seen.get(text, 0.0), late)
+
+
+def _stack(frame, limit: int = 8) -> str:
+    if frame is None:
+        return "  (no Python frame)\n"
+    return "".join(traceback.format_stack(frame)[-limit:])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model")
+    parser.add_argument("--late-ms", type=float, default=60.0)
+    parser.add_argument("--stacks", type=int, default=3)
+    args = parser.parse_args()
+    from bench.scale_app import actions, open_app
+
+    app, win, _client = open_app(args.model)
+    from bench.gui_bench import wait
+
+    watch = Watch(args.late_ms / 1000)
+    win.open_path(args.model)
+    wait(app, lambda: win.scenes_drawn > 0)
+    wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy(), timeout=900)
+    for name, action, done in actions(win):
+        watch.action = name
+        watch.last = time.perf_counter()
+        action()
+        wait(app, done)
+        wait(app, lambda: not win.tasks.is_busy(), timeout=900)
+    watch.running = False
+    for name, worst in watch.worst.items():
+        print(f"== {name}: longest stall {worst * 1000:.0f} ms")
+        ranked = sorted(watch.stacks.get(name, {}).items(), key=lambda kv: -kv[1])
+        for text, late in ranked[:args.stacks]:
+            print(f"-- late {late * 1000:.0f} ms in:\n{text}")
+    sys.stdout.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
