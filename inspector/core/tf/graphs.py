@@ -105,22 +105,47 @@ def _shapes_by_c_import(graph_def, input_shapes: dict | None):
     try:
         from tensorflow.python.framework.ops import Operation, SymbolicTensor
     except ImportError:
+        _dismantle(graph)
         return None
+    import gc
+
     out = {}
-    for c_op in c_ops:     # a bare Operation over the C++ one: its outputs answer shapes
-        op = Operation(c_op, SymbolicTensor)
-        op.graph = graph
-        op._init_outputs()
-        out[op.name] = tuple(None if unknown else tuple(dims)
-                             for dims, unknown in (x._shape for x in op.outputs))
+    try:
+        for i, c_op in enumerate(c_ops):   # a bare Operation over the C++ one answers shapes
+            op = Operation(c_op, SymbolicTensor)
+            op.graph = graph
+            op._init_outputs()
+            out[op.name] = tuple(None if unknown else tuple(dims)
+                                 for dims, unknown in (x._shape for x in op.outputs))
+            if i % 4096 == 4095:
+                op = None
+                gc.collect(0)   # each op and its outputs form a cycle: free them as we go
+    finally:
+        op = c_ops = None
+        gc.collect(0)           # the last ones, which hold the graph
+        _dismantle(graph)
     return out
 
 
 def _shapes_by_python_import(graph_def, input_shapes: dict | None) -> dict:
     graph = import_graph(graph_def, input_shapes)
-    return {op.name: tuple(None if x.shape.rank is None else tuple(x.shape.as_list())
-                           for x in op.outputs)
-            for op in graph.get_operations()}
+    try:
+        return {op.name: tuple(None if x.shape.rank is None else tuple(x.shape.as_list())
+                               for x in op.outputs)
+                for op in graph.get_operations()}
+    finally:
+        _dismantle(graph)
+
+
+def _dismantle(graph) -> None:
+    """Free a temporary tf.Graph now: it holds reference cycles, and the worker runs calls
+    without garbage collection, so the C++ graph (500 MB at 100k nodes) would otherwise stay
+    until the call ends."""
+    try:
+        from tensorflow.python.framework.ops import dismantle_graph
+        dismantle_graph(graph)
+    except (ImportError, AttributeError):
+        pass
 
 
 _LAST_SHAPES: list = []     # [(graph_def, shapes key, node count, answer)], the last few
