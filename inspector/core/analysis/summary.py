@@ -306,19 +306,22 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = ()) -
     outputs, unlikely = _output_candidates(graph, list(known_outputs))
     chains = find_preprocessing_chains(graph)
     inputs = _input_candidates(graph, list(known_inputs), outputs, chains)
-    devices, bytes_by_op, bytes_by_dtype = Counter(), Counter(), Counter()
-    lazy, facts = graph.lazy, graph.const_facts()
+    bytes_by_op, bytes_by_dtype = Counter(), Counter()
+    devices = Counter(graph.devices.values())
+    facts = graph.const_facts()
+    sizes = graph.stored_sizes       # sizes in the file, values included
+    add_lazy = False
+    if sizes is None or len(sizes) != len(graph.nodes):
+        # one pass over the NodeDefs in the order of graph.nodes (their index is their place)
+        sizes = [p.ByteSize() for p in graph.structure.node]
+        add_lazy = graph.lazy        # a lazy constant's values are in the file, not the proto
     control = 0
-    # one pass over the NodeDefs in the order of graph.nodes (whose index is their position)
-    per_node = [(p.device, p.ByteSize()) for p in graph.structure.node]
-    for node, (device, size) in zip(graph.nodes, per_node):
-        if device:
-            devices[device] += 1
+    for node, size in zip(graph.nodes, sizes):
         bytes_by_op[node.op] += size
         fact = facts.get(node.name) if node.op == "Const" else None
         if fact is not None:
             bytes_by_dtype[dtype_name(fact.dtype)] += fact.stored
-            if fact.lazy and lazy:   # its values are in the file, not in the proto
+            if fact.lazy and add_lazy:
                 bytes_by_op["Const"] += fact.stored
         for ref in node.inputs:
             control += ref.control

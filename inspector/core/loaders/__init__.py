@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from array import array
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError, ModelLoadError
@@ -138,12 +139,14 @@ def _load_lazily(path: str, st) -> LoadedModel | None:
         if graph is not None:
             return LoadedModel(path, sniffing.GRAPHDEF, graph, st.st_size, False,
                                problems=_problems(graph, path))
-    opened = open_lazily(path, st)
+    sizes: list = []
+    opened = open_lazily(path, st, sizes=sizes)
     if opened is None:
         return None
     graph_def, weights = opened
     _check_graph_def(graph_def, path)
     graph, problems = make_graph(graph_def, path, weights=weights)
+    graph.stored_sizes = array("I", sizes)
     return LoadedModel(path, sniffing.GRAPHDEF, graph, st.st_size, False, problems=problems)
 
 
@@ -164,6 +167,7 @@ def _receive(stream, path: str) -> Graph | None:
     from inspector.core.model.weights import WeightStore
 
     graph = Graph(protos.GraphDef(), name=os.path.basename(path), complete=False)
+    graph.stored_sizes = array("I")
     done = reader_process.receive(stream, graph, current_cancel())
     if done is None:
         return None

@@ -255,11 +255,13 @@ class GraphDefSink:
         """index nodes have been read (a place to send what has been read so far)."""
 
 
-def read_fields(r: _Reader, sink, found: list, every: int = 0) -> None:
+def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None) -> None:
     """Walk the file's fields: runs of small nodes go to the sink whole (protobuf's parser
     takes them in one call); nodes holding large values are parsed one by one and their
-    values left in the file (found gets their slots). sink.cut every `every` nodes."""
+    values left in the file (found gets their slots). sink.cut every `every` nodes. `sizes`
+    (a list) gets each node's size in the file, values included (its NodeDef's ByteSize)."""
     size, pos, index = r.size, 0, 0
+    size_of = (sizes if sizes is not None else []).append
     cut = every or -1
     run = [0, 0]        # pending small nodes [start, end), always inside the window
 
@@ -301,6 +303,7 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0) -> None:
             if run[1] != pos:
                 run[0] = pos
             run[1] = stop
+            size_of(stop - begin)
             index += 1
         elif number == _NODE and wire == 2:
             flush()
@@ -323,6 +326,7 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0) -> None:
                     sink.node_bytes(piece, pos)
                 else:
                     sink.fields(pos, stop)
+            size_of(stop - begin)
             index += 1
         elif number in (2, 4) and wire == 2 or number in (3, 5):   # library, versions...
             flush()
@@ -342,10 +346,11 @@ def _first_fields(r: _Reader, count: int = 64) -> list:
     return out
 
 
-def open_lazily(path: str, st, sink=None, every: int = 0) -> tuple | None:
+def open_lazily(path: str, st, sink=None, every: int = 0, sizes=None) -> tuple | None:
     """(GraphDef without large tensor values, WeightStore or None) of the binary GraphDef at
     path; None when its first fields are not a GraphDef's. sink(reader) makes another sink
-    for the walk (the reader process's); the GraphDef is then empty."""
+    for the walk (the reader process's); the GraphDef is then empty. sizes: see
+    read_fields."""
     from inspector.core.loaders.sniff import graphdef_by_first_fields
 
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
@@ -362,7 +367,8 @@ def open_lazily(path: str, st, sink=None, every: int = 0) -> tuple | None:
             return None
         graph_def = protos.GraphDef()
         found: list = []
-        read_fields(r, GraphDefSink(r, graph_def) if sink is None else sink(r), found, every)
+        read_fields(r, GraphDefSink(r, graph_def) if sink is None else sink(r), found, every,
+                    sizes)
         store = WeightStore(path, fd, (now.st_size, now.st_mtime_ns), found, r.read_bytes)
     except BaseException:
         os.close(fd)

@@ -8,7 +8,8 @@ and sends each piece of the GraphDef as protobuf bytes, then the weight slots. A
 of the process itself (killed, a bug) falls back to reading in this process.
 
 Frames on the pipe: one kind byte, an 8-byte length, the payload. P: the next pieces of the
-GraphDef (marshal: a list of file ranges (start, end) and stripped nodes' bytes); D: done (marshal: slots, bytes scanned, file stamp); E: a ModelLoadError
+GraphDef (marshal: a list of file ranges (start, end) and stripped nodes' bytes, and the
+sizes of the nodes they hold); D: done (marshal: slots, bytes scanned, file stamp); E: a ModelLoadError
 (message, path, node); N: not a GraphDef after all; X: the reader failed."""
 
 from __future__ import annotations
@@ -178,10 +179,12 @@ def take(path: str, st) -> Stream | None:
 
 class _SendingSink:
     """The walk's pieces, sent in frames: file ranges as (start, end), stripped nodes as
-    their bytes (the window reads the ranges from its own descriptor of the file)."""
+    their bytes (the window reads the ranges from its own descriptor of the file), with the
+    sizes of the nodes read since the last frame."""
 
     def __init__(self, send):
         self.send, self.pieces = send, []
+        self.sizes, self.sent = [], 0
 
     def fields(self, start: int, end: int) -> None:
         self.pieces.append((start, end))
@@ -196,8 +199,8 @@ class _SendingSink:
 
     def cut(self, index: int = 0) -> None:
         if self.pieces:
-            self.send(b"P", marshal.dumps(self.pieces))
-            self.pieces = []
+            self.send(b"P", marshal.dumps((self.pieces, self.sizes[self.sent:])))
+            self.pieces, self.sent = [], len(self.sizes)
 
 
 def serve(path: str, out_fd: int) -> None:
@@ -212,7 +215,8 @@ def serve(path: str, out_fd: int) -> None:
     sink = _SendingSink(send)
     try:
         st = os.stat(path)
-        opened = open_lazily(path, st, sink=lambda reader: sink, every=CHUNK_NODES)
+        opened = open_lazily(path, st, sink=lambda reader: sink, every=CHUNK_NODES,
+                             sizes=sink.sizes)
         if opened is None:
             send(b"N", b"")
         else:
@@ -258,14 +262,16 @@ def receive(stream: Stream, graph, cancel=None) -> tuple | None:
         merge, pread = graph.structure.MergeFromString, os.pread
         for kind, payload in stream.frames(cancel):
             if kind == b"P":
+                pieces, sizes = marshal.loads(payload)
                 data = b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
-                                for p in marshal.loads(payload))
+                                for p in pieces)
                 try:
                     merge(data)
                 except Exception:  # noqa: BLE001
                     stream.kill()
                     return None
                 graph.add_new_nodes()
+                graph.stored_sizes.extend(sizes)
             elif kind == b"D":
                 slots, scanned, stamp = marshal.loads(payload)
                 st = os.fstat(fd)

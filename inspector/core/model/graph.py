@@ -177,6 +177,10 @@ class Graph:
         self.malformed_inputs: list[tuple[str, str]] = []
         self._by_name: dict = {}
         self._referenced: set = set()    # every name some input refers to
+        self.devices: dict = {}          # node index -> device, for nodes that name one
+        # each node's NodeDef size in the file, values included (set by the loader when it
+        # knows them without parsing the values: a lazily opened graph), else None
+        self.stored_sizes = None
         self.add_new_nodes()
         if complete:
             self.finish(weights)
@@ -186,7 +190,7 @@ class Graph:
         nodes, odd = self.nodes, self.malformed_inputs
         protos, intern, ref_of, make = self.structure.node, _intern, InputRef, Node.__new__
         first = len(nodes)
-        append, referenced = nodes.append, self._referenced
+        append, referenced, devices = nodes.append, self._referenced, self.devices
         for i, proto in enumerate(protos[first:] if first else protos, first):
             texts = proto.input
             if not texts:
@@ -204,6 +208,8 @@ class Graph:
             node = make(Node)     # Node.__init__ written out: 300k calls less on 300k nodes
             node.index, node._protos, node.inputs = i, protos, inputs
             node.name, node.op = intern(proto.name), intern(proto.op)
+            if proto.device:
+                devices[i] = proto.device
             append(node)
         # indexed as they come (a streamed graph does this while the rest is being read)
         new = nodes[first:] if first else nodes
