@@ -2,10 +2,13 @@
 and prints, per action, the longest time the GUI thread did not answer a 10 ms timer and the
 Python stacks it was in when it was late (sampled by a thread every 5 ms).
 
-    .venv/bin/python bench/stall_watch.py MODEL.pb [--late-ms 60] [--stacks 3]
+    .venv/bin/python bench/stall_watch.py MODEL.pb [--late-ms 60] [--stacks 3] [--native]
 
 A stall with no Python frame of ours on top is Qt's own work (painting, layout) or the GIL
-held by another thread: the stacks of the other threads at that moment are printed too."""
+held by another thread: the stacks of the other threads at that moment are printed too, and
+with --native (needs `pip install py-spy`) the GUI thread's native stack, which tells the two
+apart (a wait for the GIL shows take_gil). Dumping pauses the process: with --native, read
+where the stalls are, not how long they last."""
 
 from __future__ import annotations
 
@@ -23,10 +26,10 @@ class Watch:
     """A 10 ms timer on the GUI thread and a sampling thread that keeps the stacks seen while
     the timer was late, per action."""
 
-    def __init__(self, late: float):
+    def __init__(self, late: float, native: bool = False):
         from PySide6.QtCore import QTimer
 
-        self.late, self.action = late, "open"
+        self.late, self.action, self.native = late, "open", native
         self.last = time.perf_counter()
         self.worst: dict = {}
         self.stacks: dict = {}        # action -> {stack text: longest lateness seen in it}
@@ -55,8 +58,23 @@ class Watch:
                 text += "".join(f"  [thread {tid}]\n" + _stack(f, 4)
                                 for tid, f in frames.items()
                                 if tid not in (self.gui, threading.get_ident()))
+                if self.native:
+                    text += _native_gui_stack()
             seen = self.stacks.setdefault(self.action, {})
             seen[text] = max(seen.get(text, 0.0), late)
+
+
+def _native_gui_stack(limit: int = 14) -> str:
+    """The main thread's native and Python frames, from py-spy (innermost first)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["py-spy", "dump", "--native", "--pid", str(os.getpid())],
+                             capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"  (py-spy: {exc})\n"
+    block = out.split('"MainThread"', 1)[-1].split("\nThread ", 1)[0].splitlines()
+    return "  [native, innermost first]\n" + "\n".join(block[:limit]) + "\n"
 
 
 def _stack(frame, limit: int = 8) -> str:
@@ -70,13 +88,18 @@ def main() -> None:
     parser.add_argument("model")
     parser.add_argument("--late-ms", type=float, default=60.0)
     parser.add_argument("--stacks", type=int, default=3)
+    parser.add_argument("--native", action="store_true",
+                        help="add the GUI thread's native stack (py-spy) to stalls in Qt")
     args = parser.parse_args()
     from bench.scale_app import actions, open_app
 
     app, win, _client = open_app(args.model)
     from bench.gui_bench import wait
 
-    watch = Watch(args.late_ms / 1000)
+    if args.native:    # py-spy is run by its name: the venv's bin first on the path
+        os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + \
+            os.environ.get("PATH", "")
+    watch = Watch(args.late_ms / 1000, args.native)
     win.open_path(args.model)
     wait(app, lambda: win.scenes_drawn > 0)
     wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy(), timeout=900)
