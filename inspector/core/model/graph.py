@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 import sys
 import threading
-from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
 
 from inspector.core.model import attrs as attr_codec
-from inspector.core.model.protos import graph_pb2
+from inspector.core.model.scopes import Scope, _add_scope
 
 
 class InputRef(NamedTuple):
@@ -133,30 +132,6 @@ class Node:
 
     def __repr__(self) -> str:
         return f"Node({self.name!r}, {self.op!r})"
-
-
-@dataclass
-class Scope:
-    """A name-scope: child scopes and the nodes that sit directly in it."""
-
-    path: str
-    children: dict = field(default_factory=dict)
-    nodes: list = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return self.path.rpartition("/")[2]
-
-    def node_count(self) -> int:
-        return len(self.nodes) + sum(c.node_count() for c in self.children.values())
-
-    def walk(self) -> Iterator["Scope"]:
-        """This scope and every scope under it, parents before children, in name order."""
-        stack = [self]
-        while stack:
-            scope = stack.pop()
-            yield scope
-            stack.extend(reversed(scope.children.values()))
 
 
 class Graph:
@@ -406,40 +381,6 @@ class Graph:
 
     def function_graph(self, name: str) -> "Graph":
         """A FunctionDef's body as a graph of its own, with _Arg and _Retval nodes."""
+        from inspector.core.model.function_bodies import function_as_graph
+
         return function_as_graph(self.functions[name])
-
-
-def _add_scope(by_path: dict, path: str) -> Scope:
-    """The scope at `path`, made with any missing parents (by_path maps paths to scopes)."""
-    parent_path, _, key = path.rpartition("/")
-    parent = by_path.get(parent_path)
-    if parent is None:
-        parent = _add_scope(by_path, parent_path)
-    scope = parent.children[key] = by_path[path] = Scope(path)
-    return scope
-
-
-def function_as_graph(fdef) -> Graph:
-    g = graph_pb2.GraphDef()
-    taken = {n.name for n in fdef.node_def} | {a.name for a in fdef.signature.input_arg}
-    for arg in fdef.signature.input_arg:
-        nd = g.node.add(name=arg.name, op="_Arg")
-        if arg.type:
-            nd.attr["T"].type = arg.type
-    for src in fdef.node_def:
-        nd = g.node.add()
-        nd.CopyFrom(src)
-        del nd.input[:]
-        for text in src.input:
-            ref = parse_input(text)
-            nd.input.append(str(ref))
-    for arg in fdef.signature.output_arg:
-        name = arg.name if arg.name not in taken else arg.name + "/_retval"
-        nd = g.node.add(name=name, op="_Retval")
-        ret = fdef.ret.get(arg.name)
-        if ret:
-            nd.input.append(str(parse_input(ret)))
-        if arg.type:
-            nd.attr["T"].type = arg.type
-    return Graph(g, name=fdef.signature.name)
-

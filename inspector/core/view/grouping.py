@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from inspector.core.model.graph import Scope
+from inspector.core.model.scopes import Scope
 
 GROUP_ABOVE = 400   # a scope showing more nodes than this directly is grouped
 LEAF = 200          # nodes a band aims at
