@@ -163,3 +163,34 @@ def test_charts_arrive_after_the_first_picture_when_deferred(qtbot, tmp_path, mo
     assert hidden.plot is not None
     win.tasks.cancel()
     win.tasks.wait(10.0)
+
+
+def test_deferred_charts_wait_for_a_quiet_moment(qtbot, monkeypatch):
+    """Made while a task runs, a chart's many short calls into Qt each wait for the task's
+    thread to hand over the GIL: charts wait until no task runs, except one with something
+    to draw, which waits WAIT_WHILE_BUSY at most."""
+    import threading
+
+    from inspector.gui.panels import chart_slot
+
+    for name, value in (("_deferred", True), ("_thread", None), ("_waiting", []),
+                        ("_arrival", None), ("WAIT_WHILE_BUSY", 0.6)):
+        monkeypatch.setattr(chart_slot, name, value)
+    shown, drawn = chart_slot.ChartSlot(), chart_slot.ChartSlot()
+    for slot in (shown, drawn):
+        qtbot.addWidget(slot)
+        slot.show()
+    drawn.draw(lambda plot, pg: plot.setTitle("needed"))    # before pyqtgraph is there
+    busy = threading.Event()
+    busy.set()
+    chart_slot.import_in_background(busy.is_set)
+    qtbot.waitUntil(lambda: chart_slot._imported(), timeout=30000)
+    qtbot.wait(250)
+    assert shown.plot is None and drawn.plot is None       # a task runs: nothing made yet
+    qtbot.waitUntil(lambda: drawn.plot is not None, timeout=5000)   # waited, then made
+    assert drawn.plot.getPlotItem().titleLabel.text == "needed"
+    qtbot.wait(300)
+    assert shown.plot is None                               # nothing to draw: still waits
+    busy.clear()
+    qtbot.waitUntil(lambda: shown.plot is not None, timeout=5000)
+

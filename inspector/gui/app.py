@@ -138,7 +138,7 @@ def charts_after_first_picture(make_window):
         elif time.monotonic() - quiet_since[0] >= 1.0:
             timer.stop()
             QApplication.instance().removeEventFilter(watcher)
-            chart_slot.import_in_background()
+            chart_slot.import_in_background(window.tasks.is_busy)
 
     timer.timeout.connect(poll)
     timer.start(250)

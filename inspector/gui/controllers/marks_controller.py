@@ -46,6 +46,10 @@ class MarksController(QObject):
             self.panel.show_preview(strip)
             self.state.set_strip(strip)
 
+        if not outs:     # nothing to keep, nothing to show: no walk over the graph (at an
+            self.tasks.cancel("strip")   # open it competed with the first layout)
+            done(None)
+            return
         def work(task):
             preview = strip_preview(view.graph, ins, outs)
             preview.kept_scopes = view.scopes_holding(preview.kept)
