@@ -57,3 +57,8 @@ def test_answers_are_kept_per_graph_object_and_shapes(fx):
         graphs._shapes_by_c_import = real
     assert len(calls) == 3 and first == again and first is not again
     assert other["input"] == [(3, 224, 224, 3)] and first["input"] != other["input"]
+    assert any(held is copy for held, *_ in graphs._LAST_SHAPES)
+    from inspector.core.tf import run
+
+    run.forget_sessions()          # the worker lets the model go: nothing keeps its graph
+    assert graphs._LAST_SHAPES == []

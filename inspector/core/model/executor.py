@@ -29,7 +29,7 @@ OPERATIONS = {
     "io_types": "{node: ([input dtype enums], [output dtype enums])}",
     "run_graph": "list of fetched arrays after one run",
     "run_cached": "run_graph, the session kept for the next run on the same GraphDef object",
-    "forget_sessions": "None: close the session run_cached kept",
+    "forget_sessions": "None: close the session run_cached kept, drop kept shape answers",
     "run_many": "one list of fetched arrays per feed dict, all in one session",
     "profile_runs": "(untraced µs, traced µs, serialized StepStats) of profiled runs",
     "convert_tflite": "{model: .tflite bytes or None, errors: [{code, message, op, nodes}]}",

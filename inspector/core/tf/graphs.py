@@ -151,6 +151,12 @@ def _dismantle(graph) -> None:
 _LAST_SHAPES: list = []     # [(graph_def, shapes key, node count, answer)], the last few
 
 
+def forget_shapes() -> None:
+    """Drop the kept answers and the GraphDefs they hold (run.forget_sessions calls this
+    when the worker lets a model go)."""
+    _LAST_SHAPES.clear()
+
+
 @serialized
 def infer_shapes(graph_def, input_shapes: dict | None = None) -> dict:
     """node name -> list of static output shapes (tuples, None for unknown dims/rank). Nodes

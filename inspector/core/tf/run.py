@@ -48,9 +48,13 @@ KEEP_SESSIONS = 2
 
 
 def forget_sessions() -> None:
-    """Close the kept sessions (the model they ran is gone)."""
+    """Close the kept sessions and drop the kept shape answers (the model is gone: neither
+    may keep its GraphDef alive)."""
+    from inspector.core.tf import graphs
+
     while _kept:
         _kept.pop()[1].close()
+    graphs.forget_shapes()
 
 
 def _session_for(graph_def):
