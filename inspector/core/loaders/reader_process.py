@@ -9,8 +9,8 @@ of the process itself (killed, a bug) falls back to reading in this process.
 
 Frames on the pipe: one kind byte, an 8-byte length, the payload. P: the next pieces of the
 GraphDef (marshal: a list of file ranges (start, end) and stripped nodes' bytes, and the
-sizes of the nodes they hold); D: done (marshal: slots, bytes scanned, file stamp); E: a ModelLoadError
-(message, path, node); N: not a GraphDef after all; X: the reader failed."""
+sizes of the nodes they hold); D: done (marshal: slots, bytes scanned, file stamp); E: a
+ModelLoadError (message, path, node); N: not a GraphDef after all; X: the reader failed."""
 
 from __future__ import annotations
 

@@ -41,8 +41,7 @@ class MarksController(QObject):
             return
         ins, outs = list(self.bench.inputs), list(self.bench.outputs)
 
-        def done(preview):
-            strip = preview if outs else None
+        def done(strip):
             self.panel.show_preview(strip)
             self.state.set_strip(strip)
 
@@ -50,6 +49,7 @@ class MarksController(QObject):
             self.tasks.cancel("strip")   # open it competed with the first layout)
             done(None)
             return
+
         def work(task):
             preview = strip_preview(view.graph, ins, outs)
             preview.kept_scopes = view.scopes_holding(preview.kept)
