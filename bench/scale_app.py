@@ -91,10 +91,11 @@ def main() -> None:
     app, win, client = open_app(path)
     from bench.gui_bench import Heartbeat, wait
     from inspector.core.app.workbench import session_path
+    from inspector.gui.app import open_once_painted
 
     beat = Heartbeat()
     beat.start()
-    win.open_path(path)
+    win.open_path(path) if os.environ.get("STALL_DIRECT") else open_once_painted(win, path)
     wait(app, lambda: win.scenes_drawn > 0)
     win.canvas.viewport().repaint()
     first = time.time() - START     # the graph is painted; the summary and TF work follow

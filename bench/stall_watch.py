@@ -3,12 +3,18 @@ and prints, per action, the longest time the GUI thread did not answer a 10 ms t
 Python stacks it was in when it was late (sampled by a thread every 5 ms).
 
     .venv/bin/python bench/stall_watch.py MODEL.pb [--late-ms 60] [--stacks 3] [--native]
+                                               [--gil-ms 5]
 
 A stall with no Python frame of ours on top is Qt's own work (painting, layout) or the GIL
 held by another thread: the stacks of the other threads at that moment are printed too, and
 with --native (needs `pip install py-spy`) the GUI thread's native stack, which tells the two
 apart (a wait for the GIL shows take_gil). Dumping pauses the process: with --native, read
-where the stalls are, not how long they last."""
+where the stalls are, not how long they last.
+
+--gil-ms N also prints, per action, where other threads held the GIL for N ms or more in one
+go (a thread that sleeps 1 ms and notes how late it woke; the holder's stack is taken when the
+GIL comes back, so its top line is the long call or the one after it). Each Qt call the GUI
+thread makes into Python waits that long: a few such holds make a stall."""
 
 from __future__ import annotations
 
@@ -63,6 +69,42 @@ class Watch:
             seen = self.stacks.setdefault(self.action, {})
             seen[text] = max(seen.get(text, 0.0), late)
 
+    def watch_gil(self, hold: float) -> None:
+        """Note the stacks of the threads that kept the GIL for `hold` seconds or more."""
+        self.holds: dict = {}     # action -> {stack text: longest hold}
+
+        def run():
+            me = threading.get_ident()
+            while self.running:
+                t = time.perf_counter()
+                time.sleep(0.001)
+                late = time.perf_counter() - t - 0.001
+                if late < hold:
+                    continue
+                frames = sys._current_frames()
+                text = "".join(f"  [thread {'GUI' if tid == self.gui else tid}]\n" +
+                               _stack(f, 3) for tid, f in frames.items() if tid != me)
+                seen = self.holds.setdefault(self.action, {})
+                seen[text] = max(seen.get(text, 0.0), late)
+
+        threading.Thread(target=run, daemon=True, name="gil-watch").start()
+        import gc
+
+        started = {}
+
+        def collected(phase, info):     # collections hold the GIL too: note the long ones
+            if phase == "start":
+                started["t"] = time.perf_counter()
+                return
+            took = time.perf_counter() - started.get("t", time.perf_counter())
+            if took >= hold:
+                text = (f"  [garbage collection of generation {info['generation']} in "
+                        f"{threading.current_thread().name}, {info['collected']} freed]\n")
+                seen = self.holds.setdefault(self.action, {})
+                seen[text] = max(seen.get(text, 0.0), took)
+
+        gc.callbacks.append(collected)
+
 
 def _native_gui_stack(limit: int = 14) -> str:
     """The main thread's native and Python frames, from py-spy (innermost first)."""
@@ -73,7 +115,8 @@ def _native_gui_stack(limit: int = 14) -> str:
                              capture_output=True, text=True, timeout=20).stdout
     except (OSError, subprocess.SubprocessError) as exc:
         return f"  (py-spy: {exc})\n"
-    block = out.split('"MainThread"', 1)[-1].split("\nThread ", 1)[0].splitlines()
+    pid = os.getpid()      # the main thread's id is the process id ("Thread 123 (active)")
+    block = out.split(f"Thread {pid} ", 1)[-1].split("\nThread ", 1)[0].splitlines()
     return "  [native, innermost first]\n" + "\n".join(block[:limit]) + "\n"
 
 
@@ -90,6 +133,8 @@ def main() -> None:
     parser.add_argument("--stacks", type=int, default=3)
     parser.add_argument("--native", action="store_true",
                         help="add the GUI thread's native stack (py-spy) to stalls in Qt")
+    parser.add_argument("--gil-ms", type=float, default=0.0,
+                        help="print where other threads held the GIL this long in one go")
     args = parser.parse_args()
     from bench.scale_app import actions, open_app
 
@@ -100,7 +145,14 @@ def main() -> None:
         os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + \
             os.environ.get("PATH", "")
     watch = Watch(args.late_ms / 1000, args.native)
-    win.open_path(args.model)
+    if args.gil_ms:
+        watch.watch_gil(args.gil_ms / 1000)
+    from inspector.gui.app import open_once_painted
+
+    if os.environ.get('STALL_DIRECT'):
+        win.open_path(args.model)
+    else:
+        open_once_painted(win, args.model)    # as the app's start does
     wait(app, lambda: win.scenes_drawn > 0)
     wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy(), timeout=900)
     for name, action, done in actions(win):
@@ -115,6 +167,9 @@ def main() -> None:
         ranked = sorted(watch.stacks.get(name, {}).items(), key=lambda kv: -kv[1])
         for text, late in ranked[:args.stacks]:
             print(f"-- late {late * 1000:.0f} ms in:\n{text}")
+        holds = sorted(getattr(watch, "holds", {}).get(name, {}).items(), key=lambda kv: -kv[1])
+        for text, late in holds[:args.stacks]:
+            print(f"-- GIL held {late * 1000:.0f} ms, then:\n{text}")
     sys.stdout.flush()
     os._exit(0)
 

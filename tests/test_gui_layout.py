@@ -194,3 +194,44 @@ def test_deferred_charts_wait_for_a_quiet_moment(qtbot, monkeypatch):
     busy.clear()
     qtbot.waitUntil(lambda: shown.plot is not None, timeout=5000)
 
+
+
+def test_the_model_given_at_start_opens_once_the_window_has_painted(qtbot, tmp_path, model):
+    """The app's start: the load's thread would hold the GIL in turns with the window's first
+    paint (a 60 ms pause instead of 15 ms), so the model is opened after that paint; a window
+    that never paints (hidden) opens it after the wait."""
+    from PySide6.QtCore import QEvent, QObject, QSettings
+
+    from inspector.gui import app
+    from inspector.gui.main_window import MainWindow
+
+    def make():
+        win = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+        qtbot.addWidget(win)
+        return win
+
+    win, events = make(), []
+
+    class Paints(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Paint and obj is win:
+                events.append("paint")
+            return False
+
+    watcher = Paints(win)
+    win.installEventFilter(watcher)
+    win.loader.open = lambda path, signature=None: events.append(("open", path))
+    app.open_once_painted(win, model)
+    win.show()
+    assert events == []                       # nothing opened before the event loop runs
+    qtbot.waitUntil(lambda: ("open", model) in events, timeout=5000)
+    assert events.index("paint") < events.index(("open", model))
+    qtbot.wait(1200)                          # the fallback timer does not open it again
+    assert events.count(("open", model)) == 1
+
+    hidden, opened = make(), []
+    hidden.loader.open = lambda path, signature=None: opened.append(path)
+    app.open_once_painted(hidden, model, wait_ms=300)
+    qtbot.wait(100)
+    assert opened == []
+    qtbot.waitUntil(lambda: opened == [model], timeout=3000)

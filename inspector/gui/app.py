@@ -145,6 +145,34 @@ def charts_after_first_picture(make_window):
     return window
 
 
+def open_once_painted(window, path: str, signature: str | None = None,
+                      wait_ms: int = 1000) -> None:
+    """Open `path` in `window` once the window has painted for the first time (at the latest
+    after `wait_ms`). The first paint alone takes ~15 ms; started beside the load, whose
+    thread holds the GIL in turns with it, it took 60 ms (each of its many calls into Python
+    waits), with the resizes before it a stall of ~90 ms. The model's reader process, started
+    before Qt, reads on meanwhile."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    started = []
+
+    def start():
+        if not started:
+            started.append(True)
+            window.removeEventFilter(watcher)
+            window.open_path(path, signature)
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Paint and obj is window:
+                QTimer.singleShot(0, window, start)     # after the rest of this paint
+            return False
+
+    watcher = FirstPaint(window)
+    window.installEventFilter(watcher)
+    QTimer.singleShot(wait_ms, window, start)
+
+
 def main(argv=None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     start_early(args.model)
@@ -185,7 +213,7 @@ def main(argv=None) -> int:
         if driver is not None:
             driver.waiting = lambda: window.state.demo is None
     window.show()
-    window.open_path(args.model, args.signature)
+    open_once_painted(window, args.model, args.signature)
     code = app.exec()
     window.tasks.cancel()
     window.tasks.wait(5.0)

@@ -206,7 +206,9 @@ class Graph:
         self._consumers: dict | None = None   # built on first use (consumer_index)
         referenced = self._referenced
         self.dangling_inputs: list[tuple[str, str]] = []
-        if not referenced <= by_name.keys():
+        # a loop, not `referenced <= by_name.keys()`: one C call of 35 ms at 300k nodes holds
+        # the GIL that long, and the GUI thread waits for it in each of its calls into Python
+        if [name for name in referenced if name not in by_name]:
             self.dangling_inputs = [(node.name, ref.node) for node in nodes
                                     for ref in node.inputs if ref.node not in by_name]
         self._scope_root: Scope | None = None
