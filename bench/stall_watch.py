@@ -3,7 +3,7 @@ and prints, per action, the longest time the GUI thread did not answer a 10 ms t
 Python stacks it was in when it was late (sampled by a thread every 5 ms).
 
     .venv/bin/python bench/stall_watch.py MODEL.pb [--late-ms 60] [--stacks 3] [--native]
-                                               [--gil-ms 5]
+                                               [--gil-ms 5] [--open-at-once]
 
 A stall with no Python frame of ours on top is Qt's own work (painting, layout) or the GIL
 held by another thread: the stacks of the other threads at that moment are printed too, and
@@ -133,6 +133,8 @@ def main() -> None:
     parser.add_argument("--stacks", type=int, default=3)
     parser.add_argument("--native", action="store_true",
                         help="add the GUI thread's native stack (py-spy) to stalls in Qt")
+    parser.add_argument("--open-at-once", action="store_true",
+                        help="open before the window's first paint (the app waits for it)")
     parser.add_argument("--gil-ms", type=float, default=0.0,
                         help="print where other threads held the GIL this long in one go")
     args = parser.parse_args()
@@ -149,7 +151,7 @@ def main() -> None:
         watch.watch_gil(args.gil_ms / 1000)
     from inspector.gui.app import open_once_painted
 
-    if os.environ.get('STALL_DIRECT'):
+    if args.open_at_once:
         win.open_path(args.model)
     else:
         open_once_painted(win, args.model)    # as the app's start does
