@@ -14,7 +14,8 @@ where the stalls are, not how long they last.
 --gil-ms N also prints, per action, where other threads held the GIL for N ms or more in one
 go (a thread that sleeps 1 ms and notes how late it woke; the holder's stack is taken when the
 GIL comes back, so its top line is the long call or the one after it). Each Qt call the GUI
-thread makes into Python waits that long: a few such holds make a stall."""
+thread makes into Python waits that long: a few such holds make a stall. Below about 6 ms it
+reports noise (the waking thread itself waits up to a switch interval)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ class Watch:
         self.last = time.perf_counter()
         self.worst: dict = {}
         self.stacks: dict = {}        # action -> {stack text: longest lateness seen in it}
+        self.holds: dict = {}         # action -> {stack text: longest GIL hold} (--gil-ms)
         self.gui = threading.get_ident()
         self.timer = QTimer()
         self.timer.timeout.connect(self._beat)
@@ -71,7 +73,6 @@ class Watch:
 
     def watch_gil(self, hold: float) -> None:
         """Note the stacks of the threads that kept the GIL for `hold` seconds or more."""
-        self.holds: dict = {}     # action -> {stack text: longest hold}
 
         def run():
             me = threading.get_ident()
@@ -169,7 +170,7 @@ def main() -> None:
         ranked = sorted(watch.stacks.get(name, {}).items(), key=lambda kv: -kv[1])
         for text, late in ranked[:args.stacks]:
             print(f"-- late {late * 1000:.0f} ms in:\n{text}")
-        holds = sorted(getattr(watch, "holds", {}).get(name, {}).items(), key=lambda kv: -kv[1])
+        holds = sorted(watch.holds.get(name, {}).items(), key=lambda kv: -kv[1])
         for text, late in holds[:args.stacks]:
             print(f"-- GIL held {late * 1000:.0f} ms, then:\n{text}")
     sys.stdout.flush()

@@ -36,3 +36,13 @@ def test_what_survived_a_pause_is_not_walked_by_the_next_collection():
     made_after = [[1]]
     assert any(made_after[0] is o for o in gc.get_objects(generation=0))  # collected as ever
     del kept
+
+
+def test_a_pause_that_does_not_freeze_leaves_its_objects_to_the_collector():
+    """The TensorFlow worker's calls: what they leave is collected as usual (their graphs
+    and sessions are reference cycles), not frozen."""
+    with gc_policy.paused(freeze=False):
+        cycle = [[]]
+        cycle[0].append(cycle)
+    assert any(cycle is o for g in range(3) for o in gc.get_objects(generation=g))
+    del cycle

@@ -195,7 +195,6 @@ def test_deferred_charts_wait_for_a_quiet_moment(qtbot, monkeypatch):
     qtbot.waitUntil(lambda: shown.plot is not None, timeout=5000)
 
 
-
 def test_the_model_given_at_start_opens_once_the_window_has_painted(qtbot, tmp_path, model):
     """The app's start: the load's thread would hold the GIL in turns with the window's first
     paint (a 60 ms pause instead of 15 ms), so the model is opened after that paint; a window

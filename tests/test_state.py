@@ -187,3 +187,22 @@ def test_set_model_resets_everything_but_layout_options(state, fx):
     state.set_model(model, ViewModel(model.graph), summarize(model.graph))
     assert state.selected is None and state.expanded == {""} and state.rows == ()
     assert state.direction == "LR" and state.view.direction == "LR"
+
+
+def test_an_event_forgets_a_bound_method_given_again():
+    """`obj.method` is a new object at each access: disconnect compares by equality."""
+    from inspector.core.app.events import Event
+
+    class Listener:
+        def __init__(self):
+            self.calls = 0
+
+        def heard(self, *_):
+            self.calls += 1
+
+    event, listener = Event(), Listener()
+    event.connect(listener.heard)
+    event.emit(1)
+    event.disconnect(listener.heard)
+    event.emit(2)
+    assert listener.calls == 1

@@ -388,27 +388,3 @@ def test_big_dicts_inside_preview_rows_travel_in_slices():
     assert isinstance(slim[2][0].metrics.flops.per_node, protocol._Sliced)
     assert row.metrics.flops.per_node is per_node      # the original is left alone
     assert pickle.loads(pickle.dumps(slim, protocol=5)) == ("result", 1, [row])
-
-
-def test_a_full_collection_follows_a_long_call_only_when_it_left_many_objects(monkeypatch):
-    """After a long call the worker collects in full (0.5 s with a 100k-node model there):
-    only when the call left many objects since the last one, not after each of a run of
-    profiling calls that leave almost nothing."""
-    import gc
-
-    from inspector.core.app import gc_policy
-    from inspector.worker import server
-
-    runs = []
-    monkeypatch.setattr(server.gc, "collect", lambda *a: runs.append(a) or 0)
-    monkeypatch.setattr(server, "_tracked_after_tidy", [gc.get_freeze_count()])
-    with gc_policy.paused():
-        left = [[i] for i in range(server.TIDY_GROWTH + 1000)]    # a model kept, say
-    server._tidy_after()
-    assert len(runs) == 1
-    with gc_policy.paused():
-        little = [[i] for i in range(100)]
-    server._tidy_after()
-    assert len(runs) == 1
-    del left, little
-    gc.unfreeze()

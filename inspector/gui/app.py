@@ -157,10 +157,15 @@ def open_once_painted(window, path: str, signature: str | None = None,
     started = []
 
     def start():
-        if not started:
-            started.append(True)
-            window.removeEventFilter(watcher)
+        if started:
+            return
+        started.append(True)
+        window.removeEventFilter(watcher)
+        watcher.deleteLater()
+        try:
             window.open_path(path, signature)
+        except Exception as exc:  # noqa: BLE001  (reported in the window, which stays)
+            window.show_error(f"{path}: could not open: {exc}")
 
     class FirstPaint(QObject):
         def eventFilter(self, obj, event):

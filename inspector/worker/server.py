@@ -134,7 +134,7 @@ def serve(in_fd: int, out_fd: int) -> int:
                 function = getattr(executor, name)
             else:
                 raise ValueError(f"unknown worker operation '{name}'")
-            with gc_policy.paused():  # see _tidy_after
+            with gc_policy.paused(freeze=False):  # see _tidy_after
                 reply = ("result", call_id, pack(function(*args, **kwargs)))
         except BaseException as exc:  # noqa: BLE001 - every failure is an answer
             reply = ("error", call_id, exc)
@@ -146,24 +146,15 @@ def serve(in_fd: int, out_fd: int) -> int:
             _tidy_after()
 
 
-TIDY_GROWTH = 50_000   # objects: fewer new ones since the last full collection, none now
-_tracked_after_tidy = [0]
-
-
 def _tidy_after() -> None:
     """Calls run without garbage collection: with TensorFlow's objects and a big model in this
     process, collections during a call cost more than half of it (building the graph of a
     100k-node model for its FLOPs: 4.1 s with them, 1.8 s without). After a long call, one
     full collection, then what is alive (TensorFlow, the kept model) is left out of later
-    ones until the next long call. What a call leaves is frozen when it ends (gc_policy), so
-    the frozen count says how much it left: a run of long calls that leave little (profiling
-    the same model again) is not followed by a collection each (0.5 s with 100k nodes)."""
-    if gc.get_freeze_count() - _tracked_after_tidy[0] < TIDY_GROWTH:
-        return
+    ones until the next long call."""
     gc.unfreeze()
     gc.collect()
     gc.freeze()
-    _tracked_after_tidy[0] = gc.get_freeze_count()
 
 
 def main(argv=None) -> int:

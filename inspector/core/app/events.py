@@ -15,7 +15,8 @@ class Event:
         self._slots.append(fn)
 
     def disconnect(self, fn: Callable) -> None:
-        self._slots = [s for s in self._slots if s is not fn]
+        """Forget fn (a bound method equals, but is not, the one connected)."""
+        self._slots = [s for s in self._slots if s != fn]
 
     def emit(self, *args) -> None:
         for fn in list(self._slots):

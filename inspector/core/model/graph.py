@@ -208,7 +208,7 @@ class Graph:
         self.dangling_inputs: list[tuple[str, str]] = []
         # a loop, not `referenced <= by_name.keys()`: one C call of 35 ms at 300k nodes holds
         # the GIL that long, and the GUI thread waits for it in each of its calls into Python
-        if [name for name in referenced if name not in by_name]:
+        if any(name not in by_name for name in referenced):
             self.dangling_inputs = [(node.name, ref.node) for node in nodes
                                     for ref in node.inputs if ref.node not in by_name]
         self._scope_root: Scope | None = None

@@ -3,6 +3,8 @@ tiles; zoom, pan, fit; emits what the user points at."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
@@ -116,12 +118,7 @@ class GraphCanvas(QGraphicsView):
         """Replace everything with a laid-out core Scene. Big scenes are built in slices of
         ~30 ms between event-loop turns; `on_done` runs when the last item is in. A newer
         call abandons an unfinished build."""
-        import time
-
-        from PySide6.QtCore import QTimer
-
         self._build = getattr(self, "_build", 0) + 1
-        build = self._build
         gs = self.scene()
         gs.clear()
         self.items_by_id = {}
@@ -132,30 +129,37 @@ class GraphCanvas(QGraphicsView):
         pending = sorted(scene.items.values(), key=lambda i: i.kind != "frame")
         pending.reverse()
         self.viewport().setUpdatesEnabled(False)  # no half-built frames while slices go in
+        self._build_slice(self._build, scene, pending, ink, geometry, on_done)
 
-        def step():
-            if build != self._build:
-                return  # superseded by a newer scene
-            start = time.perf_counter()
-            with gc_policy.paused():  # a full collection here would hold the GUI for ~0.3 s
-                while pending and time.perf_counter() - start < self.CHUNK_SECONDS:
-                    for _ in range(min(10, len(pending))):
-                        item = pending.pop()
-                        node = NodeItem(item, ink, self.style)
-                        gs.addItem(node)
-                        self.items_by_id[item.id] = node
-            if pending:
-                QTimer.singleShot(1, step)  # let input, paint and other timers in
-                return
-            for tile in geometry if geometry is not None else \
-                    edge_geometry(scene.edges, scene.items, scene.direction):
-                gs.addItem(EdgeLayer(tile, ink, self.style))
-            self.viewport().setUpdatesEnabled(True)
-            gc_policy.keep_out_of_collections()  # long-lived scene objects
-            if on_done is not None:
-                on_done()
+    def _build_slice(self, build, scene, pending, ink, geometry, on_done) -> None:
+        """One slice of show_scene. The next one is this method again through a partial: a
+        nested function that scheduled itself would be a reference cycle, and the scene it
+        holds would stay in memory (collections leave alone what the app has frozen)."""
+        import time
 
-        step()
+        from PySide6.QtCore import QTimer
+
+        if build != self._build:
+            return  # superseded by a newer scene
+        gs, start = self.scene(), time.perf_counter()
+        with gc_policy.paused():  # a full collection here would hold the GUI for ~0.3 s
+            while pending and time.perf_counter() - start < self.CHUNK_SECONDS:
+                for _ in range(min(10, len(pending))):
+                    item = pending.pop()
+                    node = NodeItem(item, ink, self.style)
+                    gs.addItem(node)
+                    self.items_by_id[item.id] = node
+        if pending:      # let input, paint and other timers in
+            QTimer.singleShot(1, partial(self._build_slice, build, scene, pending, ink,
+                                         geometry, on_done))
+            return
+        for tile in geometry if geometry is not None else \
+                edge_geometry(scene.edges, scene.items, scene.direction):
+            gs.addItem(EdgeLayer(tile, ink, self.style))
+        self.viewport().setUpdatesEnabled(True)
+        gc_policy.keep_out_of_collections()  # long-lived scene objects
+        if on_done is not None:
+            on_done()
 
     DECORATE_SLICE = 2500   # items recoloured per event-loop turn (no stall over budget)
 
@@ -163,19 +167,18 @@ class GraphCanvas(QGraphicsView):
         """Apply core.app.decorations.Decorations: selection, cone, dimming, IN/OUT tags,
         diff states, overlay badges and heat colours. Thousands of items are done in slices,
         one per event-loop turn; a newer call drops the rest of an older one."""
+        self._decoration = getattr(self, "_decoration", 0) + 1
+        self._decorate_slice(self._decoration, d, list(self.items_by_id.items()), 0)
+
+    def _decorate_slice(self, generation, d, items, start: int) -> None:
         from PySide6.QtCore import QTimer
 
-        self._decoration = getattr(self, "_decoration", 0) + 1
-        generation, items = self._decoration, list(self.items_by_id.items())
-
-        def run(start: int) -> None:
-            if generation != self._decoration:
-                return
-            self._decorate_items(d, items[start:start + self.DECORATE_SLICE])
-            if start + self.DECORATE_SLICE < len(items):
-                QTimer.singleShot(0, lambda: run(start + self.DECORATE_SLICE))
-
-        run(0)
+        if generation != self._decoration:
+            return
+        self._decorate_items(d, items[start:start + self.DECORATE_SLICE])
+        if start + self.DECORATE_SLICE < len(items):   # a partial, not a cycle (_build_slice)
+            QTimer.singleShot(0, partial(self._decorate_slice, generation, d, items,
+                                         start + self.DECORATE_SLICE))
 
     def _decorate_items(self, d, items) -> None:
         for item_id, node in items:

@@ -31,6 +31,7 @@ class DemoController:
         state.shapes_changed.connect(self._shapes_known)
 
     def _model_changed(self, *_):
+        self._warmed = None      # never keep a model the window has let go (its memory)
         self.input_path, self.convention, self.labels = None, "", None
         self.tried = set()
         self.p.set_range("")

@@ -50,6 +50,7 @@ class LoadController:
     def __init__(self, state, tasks, dialogs):
         self.state, self.tasks, self.dialogs = state, tasks, dialogs
         self.auto_signature = False   # screenshots and scripts take the default signature
+        self._to_summarize = None     # the model whose summary waits for its first layout
 
     def open(self, path: str, signature: str | None = None, allow_unsafe: bool = False):
         fold = not self.state.show_constants
@@ -100,17 +101,21 @@ class LoadController:
     def _summarize_after_layout(self, model) -> None:
         """Start the summary once the model's first scene is laid out: run alongside the
         layout, the two Python threads share one interpreter and the picture waits for both.
-        If that layout fails (an error is reported instead), the summary starts then."""
-        state = self.state
+        If that layout fails (an error is reported instead), the summary starts then. (A bound
+        method, not a closure that disconnects itself: that closure is a reference cycle, and
+        the garbage collector, which leaves what the app keeps alone, never freed it, nor the
+        model it held.)"""
+        if self._to_summarize is None:
+            self.state.scene_changed.connect(self._laid_out)
+            self.state.error.connect(self._laid_out)
+        self._to_summarize = model
 
-        def laid_out(*_):
-            state.scene_changed.disconnect(laid_out)
-            state.error.disconnect(laid_out)
-            if model is state.model:
-                self._summarize(model)
-
-        state.scene_changed.connect(laid_out)
-        state.error.connect(laid_out)
+    def _laid_out(self, *_) -> None:
+        model, self._to_summarize = self._to_summarize, None
+        self.state.scene_changed.disconnect(self._laid_out)
+        self.state.error.disconnect(self._laid_out)
+        if model is not None and model is self.state.model:
+            self._summarize(model)
 
     def _summarize(self, model) -> None:
         """The summary (likely inputs and outputs, counts) after the first picture: on a big
