@@ -166,7 +166,10 @@ def test_chiron_with_while_loops_freezes_for_named_outputs_and_asks_when_none_st
     got = run(m.graph, logits + ":0", feeds)
     want = _restore_with_tensorflow(meta, os.path.join(folder, "final.ckpt-158301"),
                                     logits + ":0", feeds)
-    np.testing.assert_allclose(got, want, atol=1e-5)
+    # 300 steps of an LSTM in float32: frozen (constants) and restored (variables) graphs get
+    # different kernels on some CPUs; seen 1.2e-5 apart on 2 of 600,000 values (wrong
+    # weights would differ by 0.1 or more)
+    np.testing.assert_allclose(got, want, atol=5e-5)
     assert drawn(m) > 3
 
 
