@@ -115,7 +115,17 @@ def facts(tensor_proto) -> Facts:
         _FACTS[key] = hit
     if lazy or content:
         return hit
-    return hit._replace(stored=stored_bytes(tensor_proto))
+    # values in a typed field (stored_bytes, without reading again what is known here)
+    if dtype == 7:
+        stored = sum(len(s) for s in tensor_proto.string_val)
+    else:
+        field = dtypes.value_field(dtype)
+        stored = len(getattr(tensor_proto, field)) * max(dtypes.item_size(dtype), 1) \
+            if field is not None else 0
+    return _new(Facts, (hit[0], hit[1], hit[2], hit[3], stored, hit[5]))
+
+
+_new = tuple.__new__     # a Facts without the named tuple's Python-level __new__
 
 
 def _facts(dtype: int, shape, lazy: bool, content: int) -> Facts:
