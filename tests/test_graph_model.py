@@ -198,3 +198,23 @@ def test_consumers_match_the_edges_they_come_from(fx):
         [("b", 0, 0, False), ("b", 1, 0, False), ("b", 2, -1, True), ("c", 0, 1, False)]
     assert small.consumer_names("a") == ["b", "c"]
     assert small.consumers("n299") == [("n299", -1, "wait", 299, True)]
+
+
+def test_facts_of_typed_values_measure_them_as_stored_bytes_does():
+    """A tensor with values in a typed field (float_val, int_val, string_val): facts() says
+    the same stored size as stored_bytes, and shares nothing else between tensors."""
+    from inspector.core.model import protos, tensors
+
+    def tensor(dtype, field, values, dims=()):
+        t = protos.GraphDef().node.add().attr["value"].tensor
+        t.dtype = dtype
+        getattr(t, field).extend(values)
+        for d in dims:
+            t.tensor_shape.dim.add(size=d)
+        return t
+
+    cases = [tensor(1, "float_val", [1.0, 2.0], (2,)), tensor(1, "float_val", [3.0], (2,)),
+             tensor(3, "int_val", [4]), tensor(7, "string_val", [b"abc", b"de"], (2,))]
+    assert [tensors.facts(t).stored for t in cases] == [8, 4, 4, 5]
+    assert all(tensors.facts(t).stored == tensors.stored_bytes(t) for t in cases)
+    assert tensors.facts(cases[0]).elements == 2 and tensors.facts(cases[0]).decodable
