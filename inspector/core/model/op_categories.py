@@ -119,6 +119,17 @@ _SCHEDULE_SCOPES = {"piecewiseconstant", "exponentialdecay", "polynomialdecay",
                     "cosinedecay", "inversetimedecay", "naturalexpdecay"}
 
 
+def main_category(ops: dict) -> str:
+    """The category most of these ops ({op: count}) fall in, leaving constants, shape ops and
+    control flow aside ("other" when nothing else is left): a scope's colour."""
+    cats: dict = {}
+    for op, n in ops.items():
+        cat = category(op)
+        if cat not in ("constant", "shape", "control"):
+            cats[cat] = cats.get(cat, 0) + n
+    return max(cats, key=cats.__getitem__) if cats else "other"
+
+
 def training_role(name: str, op: str) -> str | None:
     """Why a node exists only for training (gradients, optimizer, ...), or None."""
     if op in SUMMARY_OPS:

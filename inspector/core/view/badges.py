@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inspector.core.analysis.summary import dtype_of
 from inspector.core.model import tensors
 
 
@@ -98,3 +99,11 @@ def fold_constants_into_badges(graph, consts: dict) -> tuple[set, dict]:
                 index.update((name, i) for i, name in enumerate(consts))
             srcs.sort(key=index.__getitem__)
     return folded, found   # Badge objects are made when a node is drawn
+
+
+def badge_of(const) -> Badge:
+    """The badge of a Const node (its values are read only when small: small_value)."""
+    t = const.proto.attr["value"].tensor
+    return Badge(const.short_name, dtype_of(const),
+                 tensors.format_shape(tensors.shape_dims(t.tensor_shape)),
+                 tensors.element_count(t), small_value(t))

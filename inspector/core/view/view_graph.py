@@ -6,68 +6,28 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from dataclasses import dataclass, field
 from operator import attrgetter
 
-from inspector.core.analysis.summary import dtype_of, tensor_label
-from inspector.core.model import op_categories, tensors
+from inspector.core.analysis.summary import tensor_label
+from inspector.core.model import op_categories
 from inspector.core.model.graph import MAX_SCOPE_DEPTH, Graph, scope_parts
 from inspector.core.view.badges import (
     Badge,
+    badge_of,
     const_sources,
     fold_constants_into_badges,
-    small_value,
 )
 from inspector.core.view.grouping import Groups
 from inspector.core.view.layout import LayoutResult, check_cancel, layered_layout
+from inspector.core.view.scene import (
+    Scene,
+    VisibleEdge,
+    VisibleItem,
+    is_scope,
+    scope_id,
+)
 
 NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
-
-
-def scope_id(path: str) -> str:
-    return path + "/"
-
-
-def is_scope(item_id: str) -> bool:
-    return item_id.endswith("/")
-
-
-@dataclass
-class VisibleItem:
-    id: str
-    kind: str            # "node", "scope" (collapsed) or "frame" (expanded scope)
-    label: str
-    sublabel: str
-    category: str
-    x: float = 0.0
-    y: float = 0.0
-    w: float = 0.0
-    h: float = 0.0
-    badges: list = field(default_factory=list)
-    child_count: int = 0
-    params: int = 0
-    op_mix: str = ""
-    alike: int = 1       # sibling scopes with the same op mix (repeated blocks)
-    caption: str = ""    # plain words: what a scope does (glossary.scope_caption)
-
-
-@dataclass
-class VisibleEdge:
-    src: str
-    dst: str
-    count: int
-    control: bool
-    label: str
-    points: list
-
-
-@dataclass
-class Scene:
-    items: dict
-    edges: list
-    width: float
-    height: float
-    direction: str = "TB"
 
 
 class ViewModel:
@@ -138,7 +98,7 @@ class ViewModel:
         if not found:
             return []
         if not isinstance(found[0], Badge):   # made once; a race makes equal ones twice
-            found = self._badges[name] = [_badge(self._consts[c]) for c in found]
+            found = self._badges[name] = [badge_of(self._consts[c]) for c in found]
         return found
 
     def is_folded(self, name: str) -> bool:
@@ -215,7 +175,7 @@ class ViewModel:
             ops = Counter(map(_op_of, nodes))
             shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
             self._stats[path] = (sum(ops.values()), None, ", ".join(shown),
-                                 _main_category(ops))
+                                 op_categories.main_category(ops))
             self._stats[("signature", path)] = tuple(sorted(ops.items()))
             # whether it will show a parameter count (its item is sized for one): the first
             # read of a constant answers; which constants, once they are counted
@@ -438,13 +398,6 @@ class ViewModel:
         return (frame.x + PAD, frame.y + HEADER + PAD) if frame else (0.0, 0.0)
 
 
-def _badge(const) -> Badge:
-    t = const.proto.attr["value"].tensor
-    return Badge(const.short_name, dtype_of(const),
-                 tensors.format_shape(tensors.shape_dims(t.tensor_shape)),
-                 tensors.element_count(t), small_value(t))
-
-
 _op_of = attrgetter("op")
 DEFER_PARAMS_ABOVE = 20_000   # constants: fewer are read with the first scene (~50 ms)
 
@@ -456,12 +409,3 @@ def _outermost_collapsed(parts: list, expanded: set) -> str | None:
         if path not in expanded:
             return scope_id(path)
     return None
-
-
-def _main_category(ops: Counter) -> str:
-    cats = Counter()
-    for op, n in ops.items():
-        cat = op_categories.category(op)
-        if cat not in ("constant", "shape", "control"):
-            cats[cat] += n
-    return cats.most_common(1)[0][0] if cats else "other"
