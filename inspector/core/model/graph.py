@@ -8,7 +8,7 @@ import threading
 from typing import Iterator, NamedTuple
 
 from inspector.core.model import attrs as attr_codec
-from inspector.core.model.scopes import Scope, _add_scope
+from inspector.core.model.scopes import Scope, add_scope
 
 
 class InputRef(NamedTuple):
@@ -371,7 +371,7 @@ class Graph:
                     else "/".join(scope_parts(name))
                 scope = by_path.get(path)
                 if scope is None:
-                    scope = _add_scope(by_path, path)
+                    scope = add_scope(by_path, path)
                 scope.nodes.append(name)
             self._scope_root = root
         return self._scope_root

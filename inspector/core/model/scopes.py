@@ -30,11 +30,11 @@ class Scope:
             stack.extend(reversed(scope.children.values()))
 
 
-def _add_scope(by_path: dict, path: str) -> Scope:
+def add_scope(by_path: dict, path: str) -> Scope:
     """The scope at `path`, made with any missing parents (by_path maps paths to scopes)."""
     parent_path, _, key = path.rpartition("/")
     parent = by_path.get(parent_path)
     if parent is None:
-        parent = _add_scope(by_path, parent_path)
+        parent = add_scope(by_path, parent_path)
     scope = parent.children[key] = by_path[path] = Scope(path)
     return scope
