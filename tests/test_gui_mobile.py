@@ -229,3 +229,26 @@ def test_representative_photos_chosen_in_the_panel(qtbot, window, tmp_path, demo
                     timeout=180000)
     assert "4 photos from digits through the detected preprocessing" in panel.about.text()
     assert "RANDOM" not in panel.warning.text() and "only 4" in panel.warning.text()
+
+
+def test_a_stop_taken_with_the_tflite_overlay_restores_the_whole_session(qtbot, window,
+                                                                           odd_model):
+    """The bug of issue 34: a stop with the "compat" overlay made the whole session file
+    refused on the next open, marks, pipeline and tour with it."""
+    open_and_wait(qtbot, window, odd_model)
+    window.workbench.set_marks(["x"], ["out"])
+    window.workbench.add_step("strip_unused_nodes")
+    qtbot.mouseClick(window.mobile_panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(window.state.overlay.compat), timeout=30000)
+    assert window.state.overlay.mode == "compat"
+    qtbot.mouseClick(window.tour_panel.add_button, Qt.LeftButton)
+    assert window.tour.tour.stops[0].overlay == "compat"
+    session = odd_model + ".inspector.json"
+    qtbot.waitUntil(lambda: os.path.exists(session) and '"compat"' in open(session).read(),
+                    timeout=5000)
+    window.last_error = ""
+    open_and_wait(qtbot, window, odd_model)
+    assert window.last_error == ""
+    assert window.workbench.inputs == ["x"] and window.workbench.outputs == ["out"]
+    assert [s.name for s in window.workbench.steps] == ["strip_unused_nodes"]
+    assert [s.overlay for s in window.tour.tour.stops] == ["compat"]

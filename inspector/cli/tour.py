@@ -19,6 +19,8 @@ def _stops(model, view, args, run):
         if bench.restore(model.path) is None or not bench.tour.stops:
             raise InspectorError("the model has no saved tour (MODEL.inspector.json); "
                                  "--auto builds one from the model", path=model.path)
+        for line in bench.warnings:
+            print(f"session file: {line}", file=sys.stderr)
         return bench.tour.stops
     from inspector.cli.explain import card_for
     from inspector.core.analysis.flops import count_flops

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.app.state import AppState
 from inspector.core.model.humanize import count
+from inspector.core.overlays import registry as overlay_registry
 from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
@@ -142,7 +143,8 @@ class MainWindow(QMainWindow):
         self.workbench_panel = WorkbenchPanel()
         self.pipeline_panel = PipelinePanel()
         self.preview_panel = PreviewPanel()
-        self.overlays_panel = OverlaysPanel()
+        self.overlays_panel = OverlaysPanel(
+            [(o.mode, o.label) for o in overlay_registry.REGISTRY.values()])
         self.demo_panel = DemoPanel()
         self.tour_panel = TourPanel()
         self.mobile_panel = MobilePanel()
@@ -236,15 +238,21 @@ class MainWindow(QMainWindow):
         self.help_dialog = dialog
         dialog.show()
 
+    def _raise_overlay_dock(self, overlay) -> None:
+        """The dock that holds the chosen overlay's controls comes to the front."""
+        entry = overlay_registry.get(overlay.mode)
+        dock = {"overlays": self.overlays_dock, "mobile": self.mobile_dock,
+                "demo": self.demo_dock}.get(entry.dock if entry else "")
+        if dock is not None:
+            dock.raise_()
+
     def _connect(self):
         s = self.state
         s.message.connect(self._say)
         s.error.connect(self.show_error)
         s.model_changed.connect(self._model_changed)
         s.trace_requested.connect(lambda *_: self.workbench_dock.raise_())
-        s.overlay_changed.connect(lambda o: o.mode in ("timings", "ranges") and
-                                  self.overlays_dock.raise_())
-        s.overlay_changed.connect(lambda o: o.mode == "compat" and self.mobile_dock.raise_())
+        s.overlay_changed.connect(self._raise_overlay_dock)
         s.demo_changed.connect(lambda run: run is not None and self._show_demo())
         self.tasks.busy.connect(self._busy)
         self.tasks.progress.connect(self._progress)

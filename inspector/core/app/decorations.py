@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.core.overlays.decorate import heat_colour, node_values
+from inspector.core.overlays.registry import paint as overlay_paint
 
 
 @dataclass(frozen=True)
@@ -63,52 +63,10 @@ def decorations(state) -> Decorations:
             item = visible(name)
             diff[item] = change if item == name or diff.get(item) in (None, change) \
                 else "changed"
-    heat, bars = {}, {}
-    if state.overlay.mode == "compat" and state.overlay.compat:
-        heat, bars = compat_paint(state.overlay, items, badges)
-    values, texts, combine = node_values(state.overlay, view.graph)
-    if values:
-        by_item: dict = {}
-        for name, value in values.items():
-            item = visible(name)
-            by_item[item] = by_item.get(item, 0.0) + value if combine == "sum" else \
-                max(by_item.get(item, 0.0), value)
-            if item == name or combine == "max":
-                badges[item] = texts[name]
-        if combine == "sum":
-            badges.update({item: f"{v:.3f} ms" if v < 10 else f"{v:.1f} ms"
-                           for item, v in by_item.items()})
-        top = max(by_item.values(), default=0.0) or 1.0
-        heat = {k: heat_colour(v / top) for k, v in by_item.items() if k in items}
+    heat, bars = overlay_paint(state, items, badges)
     strips = {}
     if state.demo is not None and view is state.original_view:
         strips = {fm.item: fm for fm in state.demo.blocks if fm.item in items}
     return Decorations(selected, cone, frozenset(dimmed), tags, diff, badges, heat, strips,
                        bars)
 
-
-_SHORT = {"flex": "Select TF", "custom": "no TFLite op", "control_flow": "TF1 loop",
-          "dtype": "string/resource"}
-
-
-def compat_paint(overlay, items, badges: dict) -> tuple[dict, dict]:
-    """TFLite status colours of the visible nodes and status bars of the collapsed scopes;
-    problem nodes get a short badge ("confirmed" once the converter agreed). Only visible
-    items are visited, so the cost follows the screen, not the graph."""
-    from inspector.core.analysis.tflite_compat import COLOURS
-
-    heat, bars = {}, {}
-    compat, scopes, notes = overlay.compat, overlay.compat_scopes, overlay.compat_notes
-    for item in items:
-        if item.endswith("/"):
-            counts = scopes.get(item[:-1])
-            if counts:
-                bars[item] = tuple((COLOURS[s], n) for s, n in counts)
-            continue
-        status = compat.get(item)
-        if status is None:
-            continue
-        heat[item] = COLOURS[status]
-        if status in _SHORT:
-            badges[item] = _SHORT[status] + (" ✓" if item in notes else "")
-    return heat, bars

@@ -45,47 +45,71 @@ def _shapes(value) -> dict:
     return out
 
 
-def _steps(value) -> list:
+def _step(step, k: int):
+    if not isinstance(step, dict) or not isinstance(step.get("name"), str):
+        raise SessionError(f"pipeline step {k + 1} must have a name")
+    params = step.get("params", {})
+    if not isinstance(params, dict):
+        raise SessionError(f"pipeline step {k + 1} ({step['name'][:40]}): 'params' must map "
+                           "names to lists of values")
+    clean = {}
+    for key, values in params.items():
+        clean[key] = _strings(values, f"{step['name'][:40]}.{str(key)[:40]}")
+    enabled = step.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise SessionError(f"pipeline step {k + 1}: 'enabled' must be true or false")
+    return step["name"], clean, enabled
+
+
+def _steps(value, dropped: list) -> list:
+    """The pipeline's steps; a bad step is dropped (and said), the others kept in order."""
     if not isinstance(value, list) or len(value) > MAX_ITEMS:
         raise SessionError("'pipeline' must be a list of steps")
     steps = []
     for k, step in enumerate(value):
-        if not isinstance(step, dict) or not isinstance(step.get("name"), str):
-            raise SessionError(f"pipeline step {k + 1} must have a name")
-        params = step.get("params", {})
-        if not isinstance(params, dict):
-            raise SessionError(f"pipeline step {k + 1} ({step['name'][:40]}): 'params' must map "
-                               "names to lists of values")
-        clean = {}
-        for key, values in params.items():
-            clean[key] = _strings(values, f"{step['name'][:40]}.{str(key)[:40]}")
-        enabled = step.get("enabled", True)
-        if not isinstance(enabled, bool):
-            raise SessionError(f"pipeline step {k + 1}: 'enabled' must be true or false")
-        steps.append((step["name"], clean, enabled))
+        try:
+            steps.append(_step(step, k))
+        except SessionError as exc:
+            dropped.append(f"{exc.message}: step dropped")
     return steps
 
 
+_PARTS = (("inputs", [], lambda v, d: _strings(v, "inputs")),
+          ("outputs", [], lambda v, d: _strings(v, "outputs")),
+          ("input_shapes", {}, lambda v, d: _shapes(v)),
+          ("pipeline", [], _steps))
+
+
 def parse_session(text: str) -> dict:
-    """The validated content of a session file: inputs, outputs, input_shapes, steps, tour."""
+    """The content of a session file: inputs, outputs, input_shapes, steps, tour, and
+    `dropped`: one message per part (or step, or stop) that failed its check and was left
+    out; every other part is kept. Only a file that is not a session at all is refused. A file
+    written by a newer version keeps what this one understands."""
     try:
         data = json.loads(text)
     except RecursionError:
         raise SessionError("nested too deeply") from None
     except ValueError as exc:
         raise SessionError(f"not JSON ({str(exc)[:80]})") from None
-    if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
+    version = data.get("version") if isinstance(data, dict) else None
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SessionError("not a GraphDef Inspector session (unknown version)")
-    from inspector.core.app.tour import TourError, parse_stops
+    from inspector.core.app.tour import parse_stops_keeping
 
-    try:
-        stops = parse_stops(data.get("tour"))
-    except TourError as exc:
-        raise SessionError(exc.message) from None
-    return {"inputs": _strings(data.get("inputs", []), "inputs"),
-            "outputs": _strings(data.get("outputs", []), "outputs"),
-            "input_shapes": _shapes(data.get("input_shapes", {})),
-            "steps": _steps(data.get("pipeline", [])), "tour": stops}
+    out, dropped = {}, []
+    for key, empty, parse in _PARTS:
+        try:
+            out[key] = parse(data.get(key, empty), dropped)
+        except SessionError as exc:
+            out[key] = type(empty)()
+            dropped.append(f"{exc.message}: '{key}' dropped")
+    out["steps"] = out.pop("pipeline")
+    out["tour"], tour_dropped = parse_stops_keeping(data.get("tour"))
+    out["dropped"] = dropped + tour_dropped
+    if version > SESSION_VERSION:
+        out["dropped"].append(f"written by a newer version ({version}): parts this version "
+                              "does not know were left out")
+    return out
 
 
 def read_session(path: str) -> dict:

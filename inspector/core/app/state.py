@@ -18,7 +18,7 @@ class OverlayState:
     """What the overlay shows: timings of one profile, ranges from a log, or the TFLite
     compatibility of each node (colours, and a status bar on each collapsed scope)."""
 
-    mode: str = "none"                 # "none", "timings", "ranges", "compat"
+    mode: str = "none"                 # a mode of overlays.registry (kept in session files)
     profiles: tuple = ()               # Profile objects, newest last
     current: int = -1                  # index into profiles
     records: dict = field(default_factory=dict)   # RequantizationRange node -> [(min, max)]

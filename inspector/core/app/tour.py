@@ -10,9 +10,9 @@ from dataclasses import asdict, dataclass, field
 
 from inspector.core.app.events import Event
 from inspector.core.errors import InspectorError
+from inspector.core.overlays.registry import tour_modes
 
 KINDS = ("graph", "input", "sees", "output", "card")
-OVERLAYS = ("none", "timings", "ranges", "activations")
 MAX_STOPS = 10_000
 MAX_TEXT = 20_000
 MAX_NAMES = 10_000
@@ -31,7 +31,7 @@ class Stop:
     expanded: list = field(default_factory=list)   # scope paths open at this stop
     selected: str = ""               # node or item selected ("" for none)
     rect: tuple | None = None        # visible rectangle (x, y, w, h) in scene units
-    overlay: str = "none"            # none, timings, ranges, activations (the demo run's maps)
+    overlay: str = "none"            # an overlay mode of overlays.registry.tour_modes()
     focus: list = field(default_factory=list)      # item ids the spotlight keeps lit
     input: str = ""                  # the demo input, relative to the session file's folder
 
@@ -74,7 +74,7 @@ def parse_stop(data, k: int) -> Stop:
     overlay = data.get("overlay", "none")
     if kind not in KINDS:
         raise TourError(f"{what}: unknown kind {str(kind)[:40]!r}")
-    if overlay not in OVERLAYS:
+    if overlay not in tour_modes():
         raise TourError(f"{what}: unknown overlay {str(overlay)[:40]!r}")
     return Stop(title=_text(data.get("title", "Stop"), f"{what}: 'title'", 500),
                 caption=_text(data.get("caption", ""), f"{what}: 'caption'"),
@@ -93,6 +93,22 @@ def parse_stops(value) -> list:
     if not isinstance(value, list) or len(value) > MAX_STOPS:
         raise TourError(f"'tour' must be a list of at most {MAX_STOPS:,} stops")
     return [parse_stop(d, k) for k, d in enumerate(value)]
+
+
+def parse_stops_keeping(value) -> tuple[list, list]:
+    """(the stops that can be used, one message per stop dropped): a session file with one
+    bad stop keeps every other one."""
+    if value is None:
+        return [], []
+    if not isinstance(value, list) or len(value) > MAX_STOPS:
+        return [], [f"'tour' must be a list of at most {MAX_STOPS:,} stops: tour dropped"]
+    stops, dropped = [], []
+    for k, data in enumerate(value):
+        try:
+            stops.append(parse_stop(data, k))
+        except TourError as exc:
+            dropped.append(f"{exc.message}: stop dropped")
+    return stops, dropped
 
 
 class Tour:

@@ -41,6 +41,7 @@ class Workbench:
         self.input_shapes: dict = {}
         self.warnings: list = []         # what restoring a session file held back
         self.unreadable: str | None = None  # a session file we could not read (kept as is)
+        self.partly_read: str | None = None  # one we read only in part (kept before saving)
         self._undo: list = []
         self._redo: list = []
         self.tour.stops = []
@@ -158,14 +159,16 @@ class Workbench:
         from inspector.core.formats.writer import atomic_write
 
         path = session_path(model_path)
-        if self.unreadable == path and os.path.lexists(path):
-            backup = f"{path}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}"
-            try:
-                os.replace(path, backup)
-            except OSError as exc:
-                raise InspectorError(f"cannot keep the unreadable session file aside "
-                                     f"({exc.strerror}); not saving over it", path=path) from None
-            self.unreadable = None
+        for held, what in ((self.unreadable, "unreadable"), (self.partly_read, "partly-read")):
+            if held == path and os.path.lexists(path):
+                backup = f"{path}.{what}-{time.strftime('%Y%m%d-%H%M%S')}"
+                try:
+                    os.replace(path, backup)
+                except OSError as exc:
+                    raise InspectorError(f"cannot keep the {what} session file aside "
+                                         f"({exc.strerror}); not saving over it",
+                                         path=path) from None
+        self.unreadable = self.partly_read = None
         data = self.to_dict()
         if self.tour.stops:
             data["tour"] = self.tour.to_list()
@@ -175,9 +178,12 @@ class Workbench:
     def restore(self, model_path: str) -> str | None:
         """Load the session saved beside the model, without writing anything. An unreadable
         file is reported (SessionError) and left as it is until the first save moves it aside.
-        Steps naming files outside the session's folder are disabled (self.warnings)."""
+        Steps naming files outside the session's folder are disabled (self.warnings). A part
+        that fails its check (a step, a stop, the marks) is dropped and said in
+        self.warnings; every other part is restored, and the file is moved aside, not
+        overwritten, by the first save."""
         path = session_path(model_path)
-        self.warnings, self.unreadable = [], None
+        self.warnings, self.unreadable, self.partly_read = [], None, None
         if not os.path.lexists(path):
             return None
         try:
@@ -188,6 +194,9 @@ class Workbench:
             raise SessionError(f"session file not used: {exc.message}", path=path) from None
         self._apply(session)
         self.tour.replace(session["tour"])
+        if session["dropped"]:
+            self.partly_read = path
+            self.warnings.extend(session["dropped"])
         self._hold_back_outside_paths(path)
         self._undo.clear()
         self._redo.clear()

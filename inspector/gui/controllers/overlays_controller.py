@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.core.formats.writer import beside
+from inspector.core.overlays import registry as overlay_registry
 from inspector.core.overlays.decorate import chosen_ranges, original_name
 
 
@@ -80,17 +81,8 @@ class OverlaysController(QObject):
             self.p.show_warnings(range_warnings(chosen_ranges(overlay)))
 
     def _legend(self, overlay) -> str:
-        if overlay.mode == "timings" and overlay.profile is not None and self.state.view:
-            top = max(overlay.profile.by_graph_node(self.state.view.graph).values(), default=0)
-            return (f"Colour: average time per node, pale 0 ms → red {top:.3f} ms; collapsed "
-                    "scopes show the sum of their nodes.")
-        if overlay.mode == "compat":
-            return ("Colour: TFLite status of each node (the Phone (TFLite) panel lists them); "
-                    "collapsed scopes show a bar of their nodes' statuses, worst on the left.")
-        if overlay.mode == "ranges" and overlay.records:
-            return ("Badges: [min, max] frozen from the log at the chosen percentiles; colour: "
-                    "range width (pale narrow → red wide).")
-        return ""
+        entry = overlay_registry.get(overlay.mode)
+        return entry.legend(self.state) if entry is not None else ""
 
     # -- timings -------------------------------------------------------------------------------
     def _io(self):

@@ -179,9 +179,11 @@ class TourController(QObject):
     def _restore_overlay(self, stop) -> None:
         from dataclasses import replace
 
-        overlay = self.state.overlay
-        if stop.overlay in ("timings", "ranges") and overlay.mode != stop.overlay and (
-                overlay.profile is not None if stop.overlay == "timings" else overlay.records):
+        from inspector.core.overlays import registry
+
+        overlay, entry = self.state.overlay, registry.get(stop.overlay)
+        if entry is not None and entry.dock != "demo" and overlay.mode != stop.overlay \
+                and entry.has_data(self.state):    # a stop never computes an overlay
             self.state.set_overlay(replace(overlay, mode=stop.overlay))
 
     def _scene_changed(self) -> None:

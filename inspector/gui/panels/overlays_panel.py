@@ -64,13 +64,13 @@ class OverlaysPanel(QWidget):
     export_tables_requested = Signal()
     percentiles_changed = Signal(float, float)
 
-    def __init__(self, parent=None):
+    def __init__(self, modes=(("none", "No overlay"),), parent=None):
+        """`modes`: (mode, label) of every overlay, from the overlay registry."""
         super().__init__(parent)
         self.mode_group = QButtonGroup(self)
         row = QHBoxLayout()
         self.mode_buttons = {}
-        for mode, label in (("none", "No overlay"), ("timings", "Timings"),
-                            ("ranges", "Ranges"), ("compat", "TFLite")):
+        for mode, label in modes:
             button = QRadioButton(label)
             self.mode_group.addButton(button)
             self.mode_buttons[mode] = button

@@ -1,0 +1,89 @@
+"""The session file beside a model (Qt-free): a part that fails its check is dropped and said,
+every other part is restored, and the file is kept aside before the first save."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from inspector.core.app.session_file import parse_session, session_path
+from inspector.core.app.tour import Stop
+from inspector.core.app.workbench import Workbench
+from inspector.core.overlays import registry
+
+
+def _model(tmp_path):
+    model = tmp_path / "m.pb"
+    model.write_bytes(b"")
+    return str(model)
+
+
+def test_a_stop_taken_with_any_overlay_restores_with_the_rest(tmp_path):
+    """The bug: a stop taken while the TFLite overlay was on refused the whole file."""
+    model = _model(tmp_path)
+    bench = Workbench()
+    bench.set_marks(["x"], ["out"])
+    bench.add_step("strip_unused_nodes")
+    bench.tour.replace([Stop(title=m, overlay=m) for m in registry.tour_modes()])
+    bench.save(model)
+    other = Workbench()
+    other.restore(model)
+    assert other.warnings == []
+    assert other.inputs == ["x"] and other.outputs == ["out"]
+    assert [s.name for s in other.steps] == ["strip_unused_nodes"]
+    assert [s.overlay for s in other.tour.stops] == list(registry.tour_modes())
+    assert "compat" in registry.tour_modes() and "activations" in registry.tour_modes()
+
+
+def test_every_overlay_the_panel_offers_is_registered_once():
+    modes = registry.modes()
+    assert len(set(modes)) == len(modes)
+    assert {"none", "timings", "ranges", "compat", "activations"} <= set(modes)
+    for mode in modes:
+        assert registry.get(mode).label
+
+
+def test_one_bad_part_drops_only_itself(tmp_path):
+    model = _model(tmp_path)
+    text = json.dumps({
+        "version": 1, "inputs": ["x"], "outputs": "not a list",
+        "input_shapes": {"x": [1, 8]},
+        "pipeline": [{"name": "strip_unused_nodes"}, {"params": {}},
+                     {"name": "remove_nodes", "params": {"op": ["Identity"]}}],
+        "tour": [{"title": "a"}, {"overlay": "python"}, {"kind": "launch"},
+                 {"title": "d", "overlay": "compat"}]})
+    path = session_path(model)
+    with open(path, "w") as fh:
+        fh.write(text)
+    bench = Workbench()
+    assert bench.restore(model) == path
+    assert bench.inputs == ["x"] and bench.outputs == []
+    assert bench.input_shapes == {"x": (1, 8)}
+    assert [s.name for s in bench.steps] == ["strip_unused_nodes", "remove_nodes"]
+    assert [s.title for s in bench.tour.stops] == ["a", "d"]
+    said = "\n".join(bench.warnings)
+    assert "'outputs' must be a list of names: 'outputs' dropped" in said
+    assert "pipeline step 2 must have a name: step dropped" in said
+    assert "tour stop 2: unknown overlay 'python'" in said
+    assert "tour stop 3: unknown kind 'launch'" in said
+    assert len(bench.warnings) == 4
+    # opening wrote nothing; the first save keeps the partly-read file aside, never over it
+    assert open(path).read() == text
+    bench.set_marks(["x"], ["y"])
+    bench.save(model)
+    kept = [f for f in os.listdir(tmp_path) if ".partly-read-" in f]
+    assert len(kept) == 1 and open(tmp_path / kept[0]).read() == text
+    assert json.loads(open(path).read())["outputs"] == ["y"]
+
+
+def test_a_newer_file_keeps_what_this_version_understands():
+    session = parse_session(json.dumps({"version": 7, "inputs": ["x"], "future": {"a": 1},
+                                        "tour": [{"title": "t", "new_field": 3}]}))
+    assert session["inputs"] == ["x"] and [s.title for s in session["tour"]] == ["t"]
+    assert any("newer version" in d for d in session["dropped"])
+
+
+def test_an_older_file_without_parts_restores_empty():
+    session = parse_session(json.dumps({"version": 1}))
+    assert session["inputs"] == [] and session["steps"] == [] and session["tour"] == []
+    assert session["dropped"] == []
