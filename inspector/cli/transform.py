@@ -47,7 +47,9 @@ def _load_graph_def(path: str):
     from inspector.core.loaders import load
 
     model = load(path)
-    if model.kind == "tflite":    # its ops are TFLite's: TensorFlow cannot run or rewrite them
+    from inspector.core.loaders.readers import TRANSFORM
+
+    if TRANSFORM not in model.capabilities:   # e.g. TFLite's ops: TF cannot rewrite them
         from inspector.core.errors import InspectorError
 
         raise InspectorError("a .tflite model opens as a read-only view; transforms, flops "

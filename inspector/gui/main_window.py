@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
 )
 
+from inspector.core.app.opening import open_dialog_filter
 from inspector.core.app.state import AppState
 from inspector.core.model.humanize import count
 from inspector.core.overlays import registry as overlay_registry
@@ -302,9 +303,7 @@ class MainWindow(QMainWindow):
 
     # -- loading ------------------------------------------------------------------------------
     def open_dialog(self):
-        path, _ = QFileDialog.getOpenFileName(self, "Open model", "", "TensorFlow models (*.pb "
-                                              "*.pbtxt *.meta *.keras *.h5 *.hdf5 model.json);;"
-                                              "All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open model", "", open_dialog_filter())
         if path:
             self.open_path(path)
 

@@ -10,6 +10,18 @@ from inspector.core.loaders import LoadedModel, load
 MAX_GUESSED = 4   # more equally likely outputs than this: ask instead of guessing
 
 
+def open_dialog_filter() -> str:
+    """The Open dialog's filter, from the reader registry."""
+    from inspector.core.loaders.readers import file_filter
+
+    return file_filter()
+
+
+def model_can(model: LoadedModel, capability: str) -> bool:
+    """Whether the opened model supports "transform", "run", "shapes" or "convert"."""
+    return capability in model.capabilities
+
+
 def open_model(path: str, opened: LoadedModel | None = None, **options) -> LoadedModel:
     """`opened`: the model as already loaded without the checkpoint, if the caller has it."""
     if not options.get("checkpoint") or options.get("outputs"):

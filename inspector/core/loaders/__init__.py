@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import os
-import stat
 from array import array
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError, ModelLoadError
 from inspector.core.loaders import files
 from inspector.core.loaders import sniff as sniffing
-from inspector.core.loaders.protofile import parse
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
 
@@ -52,6 +50,13 @@ class LoadedModel:
     problems: list = field(default_factory=list)
     notes: list = field(default_factory=list)   # plain words on how the model was opened
     ref: ModelRef | None = None   # how to open exactly this model again (set by `load`)
+
+    @property
+    def capabilities(self) -> frozenset:
+        """What can be done with it (readers.TRANSFORM, RUN, SHAPES, CONVERT)."""
+        from inspector.core.loaders.readers import capabilities
+
+        return capabilities(self.kind)
 
     @property
     def known_inputs(self) -> list:
@@ -116,14 +121,6 @@ def reload(ref: ModelRef) -> LoadedModel:
     return load(ref.path, **options)
 
 
-def _opens_lazily(path: str, st, head: bytes) -> bool:
-    from inspector.core.loaders.lazy_graphdef import LAZY_ABOVE
-
-    return (st.st_size >= LAZY_ABOVE and st.st_size <= files.PROTOBUF_LIMIT and
-            os.path.basename(path) != "saved_model.pb" and
-            sniffing.clearly_binary(head))
-
-
 def _load_lazily(path: str, st) -> LoadedModel | None:
     """A big binary GraphDef: structure now, large tensor values when someone reads them
     (None when the file's first fields are not a GraphDef's: it is read whole then). Big
@@ -182,60 +179,12 @@ def _receive(stream, path: str) -> Graph | None:
     return graph
 
 
-def _load(path: str, st, *, freeze, tags, signature, checkpoint, outputs,
-          allow_unsafe) -> LoadedModel:
-    if stat.S_ISDIR(st.st_mode):
-        from inspector.core.loaders.tfjs import load_tfjs, model_json_in
+def _load(path: str, st, **options) -> LoadedModel:
+    """The first reader of the registry that matches the file opens it."""
+    from inspector.core.loaders.readers import LoadContext, open_with_readers
 
-        tfjs = model_json_in(path)
-        if tfjs and not any(os.path.exists(os.path.join(path, n))
-                            for n in ("saved_model.pb", "saved_model.pbtxt")):
-            return load_tfjs(tfjs, os.path.getsize(tfjs))
-        model_file = sniffing.saved_model_file(path)
-        data = read_bytes(model_file)
-        kind, is_text = sniffing.SAVEDMODEL, sniffing.looks_like_text(data)
-    else:
-        model_file = path
-        head = files.read_file(path, count=65536)
-        kind, is_text = sniffing.sniff_head(path, head)
-        if kind == sniffing.GRAPHDEF and not sniffing.looks_like_text(head[:4096]):
-            from inspector.core.loaders.memmapped import load_memmapped, looks_memmapped
-
-            if looks_memmapped(path):
-                return load_memmapped(path, st.st_size)
-        if kind == sniffing.GRAPHDEF and _opens_lazily(path, st, head):
-            model = _load_lazily(path, st)
-            if model is not None:
-                return model
-        if kind == sniffing.TFJS:
-            from inspector.core.loaders.tfjs import load_tfjs
-            return load_tfjs(path, st.st_size)
-        if kind == sniffing.TFLITE:
-            from inspector.core.loaders.tflite import load_tflite
-            return load_tflite(path, st.st_size)
-        data = None if kind in (sniffing.KERAS_H5, sniffing.KERAS_ZIP) else read_bytes(path)
-        if data is not None:
-            kind, is_text = sniffing.sniff(path, data)
-    size = os.path.getsize(model_file)
     try:
-        if kind == sniffing.GRAPHDEF:
-            graph_def = parse(data, protos.GraphDef, is_text, path)
-            del data
-            from inspector.core.loaders import tfjs
-
-            notes = tfjs.fill_old_format(graph_def, path) \
-                if tfjs.old_format_manifest(path) else []
-            graph, problems = make_graph(graph_def, path)
-            return LoadedModel(path, kind, graph, size, is_text, problems=problems, notes=notes)
-        if kind == sniffing.METAGRAPH:
-            from inspector.core.loaders.metagraph import load_metagraph
-            return load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe)
-        if kind == sniffing.SAVEDMODEL:
-            from inspector.core.loaders.savedmodel import load_saved_model
-            return load_saved_model(path, model_file, data, is_text, size, freeze, tags,
-                                    signature, allow_unsafe)
-        from inspector.core.loaders.keras import load_keras
-        return load_keras(path, size)
+        return open_with_readers(LoadContext(path, st, options))
     except InspectorError:
         raise
     except (RecursionError, MemoryError) as exc:

@@ -147,11 +147,12 @@ def start(path: str, st) -> Stream | None:
 def prestart(path: str) -> None:
     """Start reading the model the app was started with, before the window exists (called
     before Qt is imported: the process has one thread, so the reader is a fork)."""
-    from inspector.core.loaders import _opens_lazily, files
+    from inspector.core.loaders import files
+    from inspector.core.loaders.readers import LoadContext, opens_lazily
 
     try:
         st = files.stat_input(path)
-        if not _opens_lazily(path, st, files.read_file(path, count=4096)):
+        if not opens_lazily(LoadContext(path, st, {}, files.read_file(path, count=4096))):
             return
     except Exception:  # noqa: BLE001  (the real open reports any problem)
         return

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.opening import model_can
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.core.formats.writer import atomic_write, beside
 
@@ -37,7 +38,7 @@ class MobileController(QObject):
 
     def _tflite_already(self) -> bool:
         model = self.state.model
-        if model is not None and model.kind == "tflite":
+        if model is not None and not model_can(model, "convert"):
             self.state.fail("this is already a TensorFlow Lite model: open the TensorFlow "
                             "model it came from to check or convert it")
             return True
