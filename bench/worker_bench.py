@@ -30,7 +30,7 @@ def main() -> int:
     from fixtures import fixture_dir
 
     from inspector.core.loaders import load
-    from inspector.core.model.executor import cancel_scope
+    from inspector.core.runtime.job import Job, running
     from inspector.core.tf.executor import InProcess
     from inspector.worker.client import WorkerClient, WorkerFailed
 
@@ -58,7 +58,7 @@ def main() -> int:
     threading.Timer(0.2, flag.set).start()
     start = time.perf_counter()
     try:
-        with cancel_scope(flag):
+        with running(Job(flag)):
             worker._sleep(60)
     except Exception:  # noqa: BLE001 - Cancelled
         pass

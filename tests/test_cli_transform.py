@@ -7,7 +7,7 @@ from conftest import run_cli
 
 from inspector.core.analysis.metrics import compute_metrics
 from inspector.core.loaders import load
-from inspector.core.model.executor import tensorflow
+from inspector.core.runtime.executor import tensorflow
 
 SEED = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '
         'op=CheckNumerics) fold_constants(ignore_errors=true) fold_batch_norms '

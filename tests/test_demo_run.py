@@ -44,7 +44,7 @@ def _demo(path, item_path, convention=None, labels=None):
     ins, outs = demo.choose_ports([], [], summary)
     plan = demo.plan(model.graph, ins, outs, convention=convention, model_path=path,
                      labels=labels)
-    return plan, demo.run(demo.in_process_call(model.graph.graph_def), plan,
+    return plan, demo.run(demo.engine_here(model.graph.graph_def), plan,
                           read_input(item_path).first)
 
 
@@ -165,7 +165,7 @@ def test_a_speech_graph_hears_a_wav_and_shows_its_spectrogram(fx, tmp_path):
 class _NoRun:
     calls = 0
 
-    def __call__(self, *args, **kwargs):
+    def demo_run(self, *args, **kwargs):
         self.calls += 1
         raise AssertionError("nothing may run")
 
@@ -420,7 +420,7 @@ def test_a_graph_that_reads_files_asks_before_a_demo_run(tmp_path):
     _photo(tmp_path / "p.png")
     model = load(str(path))
     plan = demo.plan(model.graph, ["image"], ["scores"], model_path=str(path))
-    call = demo.in_process_call(model.graph.graph_def)
+    call = demo.engine_here(model.graph.graph_def)
     item = read_input(str(tmp_path / "p.png")).first
     with pytest.raises(UnsafeGraphError) as err:
         demo.run(call, plan, item)
@@ -455,7 +455,7 @@ def test_feeding_one_output_does_not_hide_a_file_read_behind_another(tmp_path):
     model = load(str(path))
     plan = demo.plan(model.graph, ["input:0"], ["probs:0"], model_path=str(path))
     with pytest.raises(UnsafeGraphError):
-        demo.run(demo.in_process_call(model.graph.graph_def), plan,
+        demo.run(demo.engine_here(model.graph.graph_def), plan,
                  read_input(str(tmp_path / "x.npy")).first)
 
 

@@ -4,7 +4,7 @@ what survived a pause never makes the next collection long."""
 import gc
 import threading
 
-from inspector.core.app import gc_policy
+from inspector.core.runtime import gc_policy
 
 
 def test_collection_is_off_until_the_last_user_leaves():

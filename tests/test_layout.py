@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from inspector.core.errors import Cancelled
+from inspector.core.runtime.job import Job
 from inspector.core.view.layout import layered_layout
 
 SIZE = (80.0, 38.0)
@@ -80,7 +81,7 @@ def test_cancelling_stops_a_layout():
     cancel = threading.Event()
     cancel.set()
     with pytest.raises(Cancelled):
-        layered_layout(ids, {i: SIZE for i in ids}, list(zip(ids, ids[1:])), cancel)
+        layered_layout(ids, {i: SIZE for i in ids}, list(zip(ids, ids[1:])), Job(cancel))
 
 
 def test_left_to_right_is_the_transpose(fx):

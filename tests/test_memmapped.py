@@ -18,7 +18,7 @@ from inspector.core.formats.memmapped import (
 )
 from inspector.core.loaders import load
 from inspector.core.loaders.memmapped import check, read_package
-from inspector.core.model.executor import tensorflow
+from inspector.core.runtime.executor import tensorflow
 from tests.conftest import DEMO, run_cli
 
 

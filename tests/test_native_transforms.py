@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from inspector.core.model import protos
-from inspector.core.model.executor import tensorflow
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.transforms import run_pipeline
 
 

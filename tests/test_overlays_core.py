@@ -7,7 +7,6 @@ import pytest
 from conftest import run_cli
 
 from inspector.core.loaders import load
-from inspector.core.model.executor import tensorflow
 from inspector.core.model.graph import Graph
 from inspector.core.overlays.profiling import (
     parse_benchmark_output,
@@ -15,6 +14,8 @@ from inspector.core.overlays.profiling import (
     run_profile,
 )
 from inspector.core.overlays.stat_summarizer import StatSummarizer
+from inspector.core.runtime.executor import tensorflow
+from inspector.core.runtime.job import Job
 
 
 def traced_step_stats(path, fetch, feed, shape, runs=4):
@@ -134,7 +135,7 @@ def test_calibration_runs_tf_freezes_like_tf_and_stays_close(fx, tmp_path):
     phases = []
     result = calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
                        {"kind": "random", "count": 5, "seed": 3},
-                       progress=lambda d, t, what: phases.append((d, t, what)))
+                       job=Job(on_progress=lambda d, t, what: phases.append((d, t, what))))
     # every phase says what it does; the runs count up to the number of inputs
     assert phases[0][2].startswith("quantizing") and phases[1][2].startswith("starting")
     assert [p[:2] for p in phases[2:]] == [(i, 5) for i in range(6)]
@@ -158,7 +159,8 @@ def test_calibration_runs_tf_freezes_like_tf_and_stays_close(fx, tmp_path):
                           f'"{log}")', ["Mul"], ["softmax"])[-1].graph_def
     steps = []
     compared = compare_on_samples(gd, frozen, ["Mul"], ["softmax"], result.inputs,
-                                  progress=lambda d, t, what: steps.append((d, t, what)))
+                                  job=Job(on_progress=lambda d, t, what: steps.append(
+                                      (d, t, what))))
     assert [s[:2] for s in steps] == [(i, 10) for i in range(11)]
     assert steps[1][2] == "float graph on input 1/5"
     assert steps[-1][2] == "eight-bit graph on input 5/5"
@@ -274,8 +276,8 @@ def test_cancelling_a_calibration_kills_its_run_and_ends(fx):
     before = set(_children())
     with pytest.raises(Cancelled):
         calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
-                  {"kind": "random", "count": 200, "seed": 0}, cancel=cancel,
-                  progress=progress)
+                  {"kind": "random", "count": 200, "seed": 0},
+                  job=Job(cancel, on_progress=progress))
     assert "logging ranges: input 1/200" in seen
     assert not any(s.startswith("logging ranges: input 3/") for s in seen)
     assert set(_children()) <= before
@@ -292,18 +294,19 @@ def test_run_many_uses_one_session_reports_each_run_and_stops_on_cancel(fx):
     out = g.nodes[-1].name
     feeds = [{inp: np.full((1, 224, 224, 3), v, np.float32)} for v in (0.0, 0.5, 1.0)]
     seen = []
-    many = tensorflow().run_many(gd, feeds, [out], progress=lambda d, t: seen.append((d, t)))
+    many = tensorflow().run_many(gd, feeds, [out],
+                                 job=Job(on_progress=lambda d, t, w: seen.append((d, t))))
     assert seen == [(1, 3), (2, 3), (3, 3)]
     for f, got in zip(feeds, many):
         np.testing.assert_allclose(got[0], tensorflow().run_graph(gd, f, [out])[0], atol=1e-5)
     cancel, seen = threading.Event(), []
 
-    def stop(done, total):
+    def stop(done, total, what):
         seen.append(done)
         cancel.set()
 
     with pytest.raises(Cancelled):
-        tensorflow().run_many(gd, feeds, [out], cancel=cancel, progress=stop)
+        tensorflow().run_many(gd, feeds, [out], job=Job(cancel, on_progress=stop))
     assert seen == [1]
 
 
@@ -356,7 +359,7 @@ def test_a_calibration_run_killed_midway_is_one_clear_error_and_the_next_works(f
 
     with pytest.raises(InspectorError) as info:
         calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
-                  {"kind": "random", "count": 50, "seed": 0}, progress=progress)
+                  {"kind": "random", "count": 50, "seed": 0}, job=Job(on_progress=progress))
     assert "calibration run failed" in str(info.value) and "\n" not in str(info.value)
     again = calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
                       {"kind": "random", "count": 2, "seed": 0})

@@ -12,6 +12,7 @@ from inspector.core.analysis.metrics import compute_metrics
 from inspector.core.app import preview as preview_module
 from inspector.core.app.preview import PreviewEngine
 from inspector.core.loaders import load
+from inspector.core.runtime.job import Job
 from inspector.core.transforms import parse_transforms, run_pipeline
 
 PIPELINE = ('strip_unused_nodes(type=float, shape="1,299,299,3") '
@@ -42,7 +43,7 @@ def test_rows_handed_out_never_change(graph_def):
     seen = []
     engine = PreviewEngine(graph_def)
     engine.run(parse_transforms(PIPELINE), ["Mul"], ["softmax"], {"Mul": (1, 299, 299, 3)},
-               on_row=lambda rows: seen.append([(r, r.metrics) for r in rows]))
+               job=Job(on_partial=lambda rows: seen.append([(r, r.metrics) for r in rows])))
     assert len(seen) >= 3
     for snapshot in seen:
         for row, metrics in snapshot:

@@ -14,6 +14,7 @@ from inspector.core.errors import Cancelled, ModelLoadError
 from inspector.core.loaders import _receive, load, reader_process
 from inspector.core.loaders.lazy_graphdef import open_lazily
 from inspector.core.model.graph import Graph
+from inspector.core.runtime.job import Job
 from tests.fixtures import scale_models
 
 
@@ -123,7 +124,7 @@ def test_cancel_stops_the_reader(blocks):
     cancel.set()
     graph = Graph(type(_here(blocks).structure)(), complete=False)
     with pytest.raises(Cancelled):
-        reader_process.receive(stream, graph, cancel)
+        reader_process.receive(stream, graph, Job(cancel))
     stream._drain.join(5)
     assert not stream._drain.is_alive()     # the process was killed and reaped
 

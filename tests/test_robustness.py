@@ -101,7 +101,7 @@ def test_print_structure_of_a_const_claiming_1e12_elements_is_quick():
 
 
 def test_tf_errors_name_the_cause_and_the_node():
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     gd = protos.GraphDef()
     x = gd.node.add(name="x", op="Placeholder")

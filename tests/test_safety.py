@@ -40,8 +40,8 @@ def test_check_outputs_refuses_ops_inside_functions(make, tmp_path):
 
 
 def test_profile_and_the_tf_layer_refuse_the_same_graph(tmp_path):
-    from inspector.core.model.executor import tensorflow
     from inspector.core.overlays.profiling import run_profile
+    from inspector.core.runtime.executor import tensorflow
     from inspector.core.tf import run as tf_run
 
     marker = str(tmp_path / "marker")
@@ -63,7 +63,7 @@ def test_profile_and_the_tf_layer_refuse_the_same_graph(tmp_path):
     ("tfrecord", "OneShotIterator", False), ("textline", "OneShotIterator", False),
     ("pyfunc", "PyFunc", False)])
 def test_classic_file_and_python_ops_never_run_without_consent(kind, op, writes, tmp_path):
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     target = str(tmp_path / "target")
     if not writes:
@@ -156,7 +156,7 @@ def test_plain_summarize_refuses_a_saved_model_with_a_writing_initialiser(tmp_pa
 
 @pytest.mark.parametrize("mutual", [False, True])
 def test_recursive_function_libraries_never_reach_tensorflow(mutual):
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     gd = H.recursive_library(mutual)
     with pytest.raises(InspectorError, match="calls itself"):

@@ -9,6 +9,7 @@ from inspector.core.analysis.search import LIMIT, find_nodes, index_for
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
+from inspector.core.runtime.job import Job
 
 
 def chain(n: int) -> Graph:
@@ -49,6 +50,6 @@ def test_one_index_per_graph_and_cancel_stops_a_search():
     cancel = threading.Event()
     cancel.set()
     with pytest.raises(Cancelled):
-        index_for(g).find("relu", cancel=cancel)
+        index_for(g).find("relu", job=Job(cancel))
     with pytest.raises(Cancelled):
-        index_for(chain(10), cancel=cancel)
+        index_for(chain(10), job=Job(cancel))

@@ -191,7 +191,7 @@ def test_set_model_resets_everything_but_layout_options(state, fx):
 
 def test_an_event_forgets_a_bound_method_given_again():
     """`obj.method` is a new object at each access: disconnect compares by equality."""
-    from inspector.core.app.events import Event
+    from inspector.core.runtime.events import Event
 
     class Listener:
         def __init__(self):

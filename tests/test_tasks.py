@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from inspector.core.app.tasks import Tasks
 from inspector.core.errors import Cancelled
+from inspector.core.runtime.tasks import Tasks
 
 
 class Loop:

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from inspector.core.analysis import tflite_compat as tc
-from inspector.core.app.model_tasks import tflite_confirm
+from inspector.core.app.demo import engine_here
 from inspector.core.model.graph import Graph
 from inspector.core.model.protos import GraphDef
 from inspector.core.tf import lite
@@ -28,7 +28,7 @@ def _graph(path):
 def _static_vs_converter(graph_def, ins, outs):
     graph = Graph(graph_def)
     static = tc.analyze(graph, outs, ins)
-    first, second = tflite_confirm(graph_def, ins, outs, allow_io=True)
+    first, second = engine_here(graph_def).tflite_confirm(ins, outs, allow_io=True)
     return static, tc.confirm(static, graph, first, second), first, second
 
 

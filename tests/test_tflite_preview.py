@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from inspector.core.analysis.tflite_mapping import map_model, nodes_of
-from inspector.core.app.model_tasks import tflite_preview
+from inspector.core.app.demo import engine_here
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph
 from inspector.core.model.protos import GraphDef
@@ -26,9 +26,9 @@ def _gd(path):
 
 @pytest.fixture(scope="module")
 def demo_preview():
-    return tflite_preview(_gd(DEMO), ["pixels"], ["output"], source={"kind": "random",
-                                                                     "count": 24},
-                          compare_count=8)
+    return engine_here(_gd(DEMO)).tflite_preview(["pixels"], ["output"],
+                                                 source={"kind": "random", "count": 24},
+                                                 compare_count=8)
 
 
 def test_four_variants_of_the_demo_model(demo_preview):

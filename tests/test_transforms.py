@@ -8,7 +8,8 @@ import pytest
 from inspector.core.analysis.numeric_check import numeric_check
 from inspector.core.loaders import load
 from inspector.core.model import protos, tensors
-from inspector.core.model.executor import tensorflow
+from inspector.core.runtime.executor import tensorflow
+from inspector.core.runtime.job import Job
 from inspector.core.transforms import REGISTRY, run_pipeline
 from inspector.core.transforms.base import TransformError
 
@@ -489,16 +490,16 @@ def test_cancel_reaches_inside_the_transform_loops(fx):
     steps = ("remove_nodes(op=Identity) fold_old_batch_norms quantize_weights(minimum_size=8) "
              "round_weights quantize_nodes")
     counting = TripsAfter(10 ** 9)
-    run_pipeline(gd, steps, *INCEPTION_IO, cancel=counting)
+    run_pipeline(gd, steps, *INCEPTION_IO, job=Job(counting))
     total = counting.looks
     assert total > 20
     where = set()
     for n in range(total):
         flag = TripsAfter(n)
         with pytest.raises(Cancelled) as info:
-            run_pipeline(gd, steps, *INCEPTION_IO, cancel=flag)
+            run_pipeline(gd, steps, *INCEPTION_IO, job=Job(flag))
         assert flag.looks == n + 1  # stopped at the first look after the flag was set
         frames = [f.name for f in traceback.extract_tb(info.value.__traceback__)]
-        where.add(frames[-2])  # the function that looked at the flag
+        where.add(frames[-3])  # the function that looked at the flag (ctx.check, job.check)
     assert {"run_step", "until_settled", "replace_matching", "quantize_weights",
             "round_weights", "quantize_nodes"} <= where, where

@@ -363,7 +363,7 @@ def test_fer_emotions_demo_run_on_a_photo_answers_as_keras(tmp_path):
     plan = demo.plan(m.graph, ins, outs, convention="-1_1", model_path=path,
                      labels=Labels(names, "fer"))
     assert (plan.front.height, plan.front.width, plan.front.channels) == (64, 64, 1)
-    result = demo.run(demo.in_process_call(m.graph.graph_def), plan,
+    result = demo.run(demo.engine_here(m.graph.graph_def), plan,
                       read_input(str(tmp_path / "face.png")).first)
     pixels = np.asarray(Image.open(tmp_path / "face.png").convert("L").resize(
         (64, 64), Image.BILINEAR), np.float32) / 127.5 - 1

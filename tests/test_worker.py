@@ -13,7 +13,8 @@ import pytest
 
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.loaders import load
-from inspector.core.model.executor import cancel_scope, tensorflow
+from inspector.core.runtime.executor import tensorflow
+from inspector.core.runtime.job import Job, running
 from inspector.worker.client import WorkerClient, WorkerFailed
 
 
@@ -37,7 +38,8 @@ def test_answers_equal_the_in_process_executor_and_progress_is_relayed(worker, f
     demo = load(demo_model).graph.graph_def
     feeds = [{"pixels": np.full((1, 8, 8, 1), v, np.float32)} for v in (0.0, 0.5, 1.0)]
     seen = []
-    got = worker.run_many(demo, feeds, ["output"], progress=lambda *a: seen.append(a))
+    got = worker.run_many(demo, feeds, ["output"],
+                          job=Job(on_progress=lambda *a: seen.append(a)))
     want = tensorflow().run_many(demo, feeds, ["output"])
     assert all(np.array_equal(g[0], w[0]) for g, w in zip(got, want))
     assert len(seen) == 3  # one progress message per run, delivered on the caller's side
@@ -107,7 +109,7 @@ def test_cancel_during_a_long_run_returns_at_once(worker):
     flag = threading.Event()
     later(0.3, flag.set)
     start = time.monotonic()
-    with cancel_scope(flag), pytest.raises(Cancelled):
+    with running(Job(flag)), pytest.raises(Cancelled):
         worker._sleep(30)  # like a session.run deep inside TensorFlow
     assert time.monotonic() - start < 5.0  # functional bound; the figure is in bench/
     assert worker._sleep(0) == 0  # a new worker answers
@@ -158,7 +160,7 @@ def test_big_text_graphs_are_parsed_in_the_worker(worker, fx, tmp_path):
     from google.protobuf import text_format
 
     from inspector.core.errors import ModelLoadError
-    from inspector.core.model import executor
+    from inspector.core.runtime import executor
 
     gd = load(os.path.join(fx, "mobilenet_v2.pb")).graph.graph_def
     for node in gd.node:  # the structure only, like a training graph's .pbtxt
@@ -203,7 +205,7 @@ def test_a_superseded_short_request_costs_no_restart_and_big_answers_arrive(work
     pid, flag = worker._pid(), threading.Event()
     later(0.02, flag.set)
     start = time.monotonic()
-    with cancel_scope(flag), pytest.raises(Cancelled):
+    with running(Job(flag)), pytest.raises(Cancelled):
         worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})
     assert time.monotonic() - start < 0.5
     assert worker._pid() == pid  # it finished within the drain time: same worker
@@ -268,7 +270,7 @@ def test_the_worker_ends_when_the_app_does(tmp_path):
 def test_models_freeze_in_the_worker_as_they_do_here(worker, fx, name):
     """Loading a SavedModel or a Keras file in the app freezes it in the worker: the same
     graph, inputs and outputs as in-process (GraphDefs inside the answer's tuple)."""
-    from inspector.core.model import executor
+    from inspector.core.runtime import executor
 
     here = load(os.path.join(fx, name), signature="serving_default"
                 if name == "two_signatures" else None)
@@ -300,7 +302,7 @@ def test_the_preview_runs_in_the_worker_on_the_model_it_opens_itself(worker, fx,
     io = (["Mul"], ["softmax"], {"Mul": (1, 299, 299, 3)})
     remote = worker.open_preview(model.ref)
     partial = []
-    rows = remote.run(steps, *io, on_row=partial.append)
+    rows = remote.run(steps, *io, job=Job(on_partial=partial.append))
     local = PreviewEngine(model.graph.graph_def)
     want = local.run(steps, *io)
     assert [r.metrics.row() for r in rows] == [r.metrics.row() for r in want]
@@ -328,7 +330,8 @@ def test_a_text_model_is_parsed_here_while_the_worker_is_busy(worker, fx, monkey
     from google.protobuf import text_format
 
     from inspector.core.loaders.protofile import TEXT_ELSEWHERE_ABOVE, parse
-    from inspector.core.model import executor, protos
+    from inspector.core.model import protos
+    from inspector.core.runtime import executor
 
     gd = load(os.path.join(fx, "mobilenet_v2.pb")).graph.graph_def
     for node in gd.node:

@@ -15,7 +15,7 @@ def card_for(model, input_shapes: dict | None = None):
     from inspector.core.analysis.metrics import infer_shapes
     from inspector.core.analysis.model_card import build_card, ports_with_shapes
     from inspector.core.analysis.summary import summarize
-    from inspector.core.app import gc_policy
+    from inspector.core.runtime import gc_policy
 
     graph = model.graph
     with gc_policy.paused():
@@ -70,7 +70,7 @@ def demo_for(model, input_path: str, labels_path: str | None = None,
     labels = read_labels_file(labels_path) if labels_path else None
     plan = demo.plan(graph, ins, outs, input_shapes, value_range, model_path=model.path,
                      labels=labels)
-    return plan, demo.run(demo.in_process_call(graph.graph_def), plan, item, allow_io)
+    return plan, demo.run(demo.engine_here(graph.graph_def), plan, item, allow_io)
 
 
 def demo_text(plan, result) -> str:

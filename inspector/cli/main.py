@@ -36,8 +36,8 @@ def _add_load_args(p: argparse.ArgumentParser) -> None:
 
 
 def _load(args):
-    from inspector.core.app import gc_policy
     from inspector.core.app.opening import open_model
+    from inspector.core.runtime import gc_policy
 
     with gc_policy.paused():    # a big graph's objects all live: collecting them finds nothing
         model = open_model(args.model, freeze=not args.no_freeze,
@@ -69,7 +69,7 @@ def cmd_summarize(args) -> int:
         for line in warnings:
             print(line, file=sys.stderr)
         return 0
-    from inspector.core.app import gc_policy
+    from inspector.core.runtime import gc_policy
 
     with gc_policy.paused():
         s = summarize(model.graph, model.known_inputs, model.known_outputs)

@@ -37,14 +37,14 @@ def _ports(model, args) -> tuple[list, list]:
 def cmd_compat(args) -> int:
     from inspector.cli.main import _load
     from inspector.core.analysis import tflite_compat as tc
-    from inspector.core.app.model_tasks import tflite_confirm
+    from inspector.core.app.demo import engine_here
 
     model = _load(args)
     ins, outs = _ports(model, args)
     result = tc.analyze(model.graph, outs, ins)
     confirmed = None
     if args.confirm:
-        first, second = tflite_confirm(model.graph.graph_def, ins, outs,
+        first, second = engine_here(model.graph.graph_def).tflite_confirm(ins, outs,
                                        allow_io=args.allow_io)
         confirmed = tc.confirm(result, model.graph, first, second)
     counts = result.counts()
@@ -107,7 +107,7 @@ def _source(args) -> dict:
 
 def cmd_tflite(args) -> int:
     from inspector.cli.main import _load
-    from inspector.core.app.model_tasks import tflite_preview
+    from inspector.core.app.demo import engine_here
     from inspector.core.errors import InspectorError
     from inspector.core.formats.writer import atomic_write, check_target
     from inspector.core.tf.lite import VARIANTS
@@ -126,7 +126,7 @@ def cmd_tflite(args) -> int:
             check_target(targets[v], args.force, source=args.model)
     model = _load(args)
     ins, outs = _ports(model, args)
-    result = tflite_preview(model.graph.graph_def, ins, outs, variants=variants,
+    result = engine_here(model.graph.graph_def).tflite_preview(ins, outs, variants=variants,
                             source=_source(args), compare_count=args.compare,
                             allow_io=args.allow_io)
     for w in result.warnings:
@@ -167,12 +167,12 @@ def cmd_tflite(args) -> int:
 
 def cmd_ops_header(args) -> int:
     from inspector.cli.main import _load
-    from inspector.core.app.model_tasks import ops_header
+    from inspector.core.app.demo import engine_here
     from inspector.core.formats.writer import atomic_write, check_target
 
     check_target(args.output, args.force, source=args.model)
     model = _load(args)
-    text, ops, kernels, missing = ops_header(model.graph.graph_def,
+    text, ops, kernels, missing = engine_here(model.graph.graph_def).ops_header(
                                              os.path.basename(args.model.rstrip("/")))
     atomic_write(args.output, text, force=args.force, source=args.model)
     print(f"Wrote {args.output}: {len(ops)} ops, {len(kernels)} kernel classes (from the "

@@ -6,6 +6,7 @@ import sys
 
 from inspector.cli.transform import load_arrays, parse_input_shapes, split_names
 from inspector.core.errors import InspectorError
+from inspector.core.runtime.job import NO_JOB, Job
 
 
 def _graph_def(path):
@@ -22,8 +23,8 @@ def cmd_profile(args) -> int:
                        parse_input_shapes(args.input_shape), "zeros" if args.zeros else "random",
                        args.seed, arrays, args.warmup, args.runs, args.intra, args.inter,
                        args.allow_io,
-                       progress=lambda d, t: print(f"run {d}/{t}", file=sys.stderr)
-                       if args.verbose else None)
+                       job=Job(on_progress=lambda d, t, what: print(what, file=sys.stderr))
+                       if args.verbose else NO_JOB)
     plain = sum(prof.untraced_us) / max(len(prof.untraced_us), 1)
     traced = sum(prof.run_totals_us) / max(len(prof.run_totals_us), 1)
     sys.stdout.write(prof.text)
@@ -71,7 +72,7 @@ def cmd_calibrate(args) -> int:
         raise InspectorError(f"--data: '{args.data}' is neither 'random', an existing .npy file "
                              "nor a folder")
     result = calibrate(gd, inputs, outputs, shape, data,
-                       progress=lambda d, t, what: print(what, file=sys.stderr),
+                       job=Job(on_progress=lambda d, t, what: print(what, file=sys.stderr)),
                        allow_io=args.allow_io)
     atomic_write(args.log, result.log_text, force=args.force)
     print(f"{result.samples} inputs, {len(result.log.records)} RequantizationRange nodes, "
@@ -82,7 +83,8 @@ def cmd_calibrate(args) -> int:
         write_graph(frozen, args.freeze, force=args.force, source=args.model)
         compared = compare_on_samples(
             gd, frozen, inputs, outputs, result.inputs, shapes, allow_io=args.allow_io,
-            progress=lambda d, t, what: print(f"comparing: {what}", file=sys.stderr))
+            job=Job(on_progress=lambda d, t, what: print(f"comparing: {what}",
+                                                         file=sys.stderr)))
         for r in compared:
             top1 = "" if r.top1_agreement is None else \
                 f", top-1 agreement {100 * r.top1_agreement:.0f}%"

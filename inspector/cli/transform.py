@@ -89,7 +89,7 @@ def metrics_table(rows: list) -> str:
 def cmd_transform(args) -> int:
     from inspector.core.analysis.metrics import compute_metrics
     from inspector.core.formats.writer import check_target, write_graph
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
     from inspector.core.transforms import parse_transforms, run_pipeline
     from inspector.core.transforms.pipeline import check_names
 

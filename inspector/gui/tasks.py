@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from inspector.core.app.tasks import Tasks
+from inspector.core.runtime.tasks import Tasks
 
 
 class _Poster(QObject):

@@ -1,4 +1,4 @@
-"""The app's TensorFlow executor: every operation of core.model.executor.OPERATIONS runs in a
+"""The app's TensorFlow executor: every operation of runtime/operations.py runs in a
 worker process (server.py), started on the first request and again after it dies.
 
 - Cancel: the calling task's cancel flag (or a cancel Event passed to the operation) is
@@ -15,6 +15,7 @@ worker process (server.py), started on the first request and again after it dies
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import select
@@ -26,11 +27,13 @@ import threading
 import time
 
 from inspector.core.errors import Cancelled, InspectorError
-from inspector.core.model.executor import OPERATIONS, current_cancel
+from inspector.core.runtime import job as jobs
+from inspector.core.runtime.operations import NAMES, TensorFlowOperations
 from inspector.worker.protocol import (
     TEST_OPERATIONS,
     Callback,
     CancelFlag,
+    JobMark,
     ProtocolError,
     pack,
     receive,
@@ -83,14 +86,20 @@ def default_memory_limit() -> int:
 
 def _describe(operation: str, args) -> str:
     """What a request does, in the words of a failure message."""
-    if operation == "model_call":       # (ref, task, ...)
-        return f"{args[1]} on the model"
-    if operation == "preview_run":
-        return "the pipeline preview"
+    if operation == "model":       # (ref, operation of the engine, ...)
+        return "the pipeline preview" if args[1] == "run" else f"{args[1]} on the model"
     return operation
 
 
-class WorkerClient:
+def _request(name: str):
+    """The client's method for one operation: the protocol's signature, one request."""
+    def method(self, *args, **kwargs):
+        return self.call(name, *args, **kwargs)
+
+    return functools.wraps(getattr(TensorFlowOperations, name))(method)
+
+
+class WorkerClient(TensorFlowOperations):
     isolated = True  # slow pure-Python work (text parsing) is worth sending here too
 
     def __init__(self, python: str | None = None, memory_limit: int | None = None,
@@ -119,7 +128,7 @@ class WorkerClient:
         return RemotePreview(self, ref)
 
     def __getattr__(self, name):
-        if name in OPERATIONS or name in TEST_OPERATIONS:
+        if name in TEST_OPERATIONS:
             return lambda *args, **kwargs: self.call(name, *args, **kwargs)
         raise AttributeError(name)
 
@@ -128,9 +137,9 @@ class WorkerClient:
         callbacks, cancels = [], []
         args = [self._mark(a, callbacks, cancels) for a in args]
         kwargs = {k: self._mark(v, callbacks, cancels) for k, v in kwargs.items()}
-        task_cancel = current_cancel()
-        if task_cancel is not None:
-            cancels.append(task_cancel)
+        running = jobs.current()
+        if running is not jobs.NO_JOB:
+            cancels.append(running.cancel_event)
         while not self._lock.acquire(timeout=POLL_SECONDS):  # one request at a time
             if any(c.is_set() for c in cancels):
                 raise Cancelled()
@@ -141,6 +150,17 @@ class WorkerClient:
 
     @staticmethod
     def _mark(value, callbacks: list, cancels: list):
+        if isinstance(value, jobs.Job):
+            cancels.append(value.cancel_event)
+            marks = []
+            for relay, wanted in ((value.progress, value._on_progress),
+                                  (value.partial, value._on_partial)):
+                if wanted is None:
+                    marks.append(None)
+                else:
+                    callbacks.append(relay)
+                    marks.append(len(callbacks) - 1)
+            return JobMark(*marks)
         if isinstance(value, threading.Event):
             cancels.append(value)
             return CancelFlag()
@@ -353,10 +373,14 @@ class _ResidentMemory:
 
 def install(python: str | None = None, memory_gb: float | None = None) -> WorkerClient:
     """Make this process (the app) send TensorFlow work to a worker process."""
-    from inspector.core.model import executor
+    from inspector.core.runtime import executor
 
     if python:
         os.environ["INSPECTOR_TF_PYTHON"] = python  # the calibration run uses it too
     client = WorkerClient(python, int(memory_gb * (1 << 30)) if memory_gb else None)
     executor.use(client)
     return client
+
+
+for _name in NAMES:
+    setattr(WorkerClient, _name, _request(_name))

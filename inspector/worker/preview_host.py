@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from inspector.core.runtime.job import of
+
 KEEP_MODELS = 1   # a second model opened in the window replaces the first here
 
 
@@ -14,7 +16,7 @@ def _forget_sessions() -> None:
     import sys
 
     if "tensorflow" in sys.modules:
-        from inspector.core.model.executor import tensorflow
+        from inspector.core.runtime.executor import tensorflow
 
         tensorflow().forget_sessions()
 
@@ -38,22 +40,14 @@ class PreviewHost:
         return engine
 
     def operations(self) -> dict:
-        def preview_run(ref, steps, inputs, outputs, input_shapes=None, with_flops=True,
-                        cancel=None, on_row=None):
-            return self.engine(ref).run(steps, inputs, outputs, input_shapes, with_flops,
-                                        cancel=cancel, on_row=on_row)
+        def model(ref, name, *args, **kwargs):
+            """One operation of the engine of the model `ref` names."""
+            from inspector.core.app.preview import MODEL_OPERATIONS
 
-        def preview_graph(ref, key):
-            return self.engine(ref).graph(key)
+            if name not in MODEL_OPERATIONS:
+                raise ValueError(f"unknown model operation '{name}'")
+            if "job" in kwargs:
+                kwargs["job"] = of(kwargs["job"])
+            return getattr(self.engine(ref), name)(*args, **kwargs)
 
-        def preview_check(ref, key, inputs, outputs, input_shapes=None, allow_io=False):
-            return self.engine(ref).check(key, inputs, outputs, input_shapes, allow_io)
-
-        def preview_save(ref, key, path, as_text=False):
-            return self.engine(ref).save(key, path, as_text)
-
-        def model_call(ref, task, *args, **kwargs):
-            return self.engine(ref).call(task, *args, **kwargs)
-
-        return {"model_call": model_call, "preview_run": preview_run, "preview_graph": preview_graph,
-                "preview_check": preview_check, "preview_save": preview_save}
+        return {"model": model}

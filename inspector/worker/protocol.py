@@ -4,7 +4,8 @@ Both ends are our own code (the model never travels as a pickle: graphs go as th
 serialization, arrays as numpy buffers, inside our own tuples).
 
 App -> worker:  ("call", id, operation, args, kwargs); the caller's functions travel as
-                Callback(index), its cancel Event as CancelFlag (cancelling ends the worker)
+                Callback(index), its cancel Event as CancelFlag, its job token as JobMark
+                ("cancel", id) cancels the running call
 Worker -> app:  ("progress", id, index, args) · ("result", id, value) · ("error", id, exc)
 """
 
@@ -22,7 +23,7 @@ MAX_MESSAGE = 8 << 30  # a frame claiming more than this is a broken pipe, not a
 TEST_OPERATIONS = ("_abort", "_import_unchecked", "_sleep", "_allocate", "_pid", "_modules")
 # the pipeline preview and work on the model (core.app.model_tasks), in the worker beside the
 # model it opens itself (preview_host)
-PREVIEW_OPERATIONS = ("model_call", "preview_run", "preview_graph", "preview_check", "preview_save")
+PREVIEW_OPERATIONS = ("model",)     # ("model", ref, operation of the engine, ...)
 MAX_BUFFERS = 1 << 20  # one per array or graph: thousands of folded constants are normal
 
 
@@ -152,6 +153,14 @@ class Callback:
 
     def __init__(self, index: int):
         self.index = index
+
+
+class JobMark:
+    """Stands for the caller's job token: its progress and partials become messages (the
+    Callback indices, or None when nobody listens), its cancel a ("cancel", id) message."""
+
+    def __init__(self, progress: int | None, partial: int | None):
+        self.progress, self.partial = progress, partial
 
 
 class CancelFlag:

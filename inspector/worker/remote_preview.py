@@ -1,28 +1,25 @@
-"""The window's side of a preview engine that lives in the worker: the same methods as
-inspector.core.app.preview.PreviewEngine, each one request naming the model by reference."""
+"""The window's side of a preview engine that lives in the worker: every operation of
+inspector.core.app.preview.PreviewEngine (MODEL_OPERATIONS), each one request naming the
+model by reference. The methods are derived from the engine's, signatures included."""
 
 from __future__ import annotations
+
+import functools
+
+from inspector.core.app.preview import MODEL_OPERATIONS, PreviewEngine
 
 
 class RemotePreview:
     def __init__(self, client, ref):
         self.client, self.ref = client, ref
 
-    def run(self, steps, inputs, outputs, input_shapes=None, with_flops=True, cancel=None,
-            on_row=None) -> list:
-        return self.client.call("preview_run", self.ref, list(steps), list(inputs),
-                                list(outputs), input_shapes, with_flops, cancel=cancel,
-                                on_row=on_row)
 
-    def call(self, task: str, *args, **kwargs):
-        return self.client.call("model_call", self.ref, task, *args, **kwargs)
+def _request(name: str):
+    def method(self, *args, **kwargs):
+        return self.client.call("model", self.ref, name, *args, **kwargs)
 
-    def graph(self, key: bytes):
-        return self.client.call("preview_graph", self.ref, key)
+    return functools.wraps(getattr(PreviewEngine, name))(method)
 
-    def check(self, key: bytes, inputs, outputs, input_shapes=None, allow_io=False) -> list:
-        return self.client.call("preview_check", self.ref, key, list(inputs), list(outputs),
-                                input_shapes, allow_io)
 
-    def save(self, key: bytes, path: str, as_text: bool = False) -> int:
-        return self.client.call("preview_save", self.ref, key, path, as_text)
+for _name in MODEL_OPERATIONS:
+    setattr(RemotePreview, _name, _request(_name))

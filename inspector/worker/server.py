@@ -12,12 +12,14 @@ import sys
 import threading
 import time
 
-from inspector.core.app import gc_policy
+from inspector.core.runtime import gc_policy
+from inspector.core.runtime.job import Job, running
 from inspector.worker.protocol import (
     PREVIEW_OPERATIONS,
     TEST_OPERATIONS,
     Callback,
     CancelFlag,
+    JobMark,
     ProtocolError,
     pack,
     receive,
@@ -64,6 +66,12 @@ def _test_operations() -> dict:
 
 
 def _bind(value, out_fd: int, call_id: int, cancel):
+    if isinstance(value, JobMark):
+        def relay(index):
+            if index is None:
+                return None
+            return lambda *args: send(out_fd, sliced(("progress", call_id, index, args)))
+        return Job(cancel, relay(value.progress), relay(value.partial))
     if isinstance(value, Callback):
         return lambda *args: send(out_fd, sliced(("progress", call_id, value.index, args)))
     if isinstance(value, CancelFlag):
@@ -106,7 +114,7 @@ TIDY_AFTER = 0.5    # seconds: calls at least this long are followed by a full c
 
 
 def serve(in_fd: int, out_fd: int) -> int:
-    from inspector.core.model.executor import OPERATIONS
+    from inspector.core.runtime.operations import NAMES
     from inspector.core.tf.executor import install
     from inspector.worker.preview_host import PreviewHost
 
@@ -130,11 +138,11 @@ def serve(in_fd: int, out_fd: int) -> int:
         try:
             if name in extra:
                 function = extra[name]
-            elif name in OPERATIONS:
+            elif name in NAMES:
                 function = getattr(executor, name)
             else:
                 raise ValueError(f"unknown worker operation '{name}'")
-            with gc_policy.paused(freeze=False):  # see _tidy_after
+            with gc_policy.paused(freeze=False), running(Job(cancel)):  # see _tidy_after
                 reply = ("result", call_id, pack(function(*args, **kwargs)))
         except BaseException as exc:  # noqa: BLE001 - every failure is an answer
             reply = ("error", call_id, exc)

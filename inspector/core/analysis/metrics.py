@@ -125,7 +125,7 @@ def infer_shapes(graph_def, input_shapes: dict | None = None) -> tuple[dict, lis
     """(shapes, assumptions, failure): TF's shape inference with open inputs defaulted, or the
     reason it failed (a training graph TF cannot import, no TensorFlow, ...)."""
     from inspector.core.errors import InspectorError
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     shapes, assumed = default_input_shapes(graph_def, input_shapes)
     try:

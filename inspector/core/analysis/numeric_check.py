@@ -106,7 +106,7 @@ def known_input_shapes(before: Graph, before_def, after: Graph, inputs: list, gi
     declared in the original graph, else what TensorFlow infers for it in the original, else
     declared in the transformed graph (a cut-out input often is declared only there; TF's
     strip_unused_nodes declares a scalar unless told, so that comes last)."""
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     shapes, inferred = dict(given), None
     for text in inputs:
@@ -133,7 +133,7 @@ def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shap
                   mode: str = "random", seed: int = 0, arrays: dict | None = None,
                   allow_io: bool = False, after_inputs: list | None = None) -> list:
     """Compare outputs of two graphs on the same inputs; returns one OutputComparison each."""
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     input_shapes = input_shapes or {}
     before, after = Graph(before_def), Graph(after_def)

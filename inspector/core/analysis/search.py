@@ -2,7 +2,7 @@
 
 A SearchIndex holds each node's searchable text, built once per graph (decoding every attr of a
 300k-node graph takes over a second; a query over the index then takes a fraction of that).
-Long loops look at a cancel flag, so a superseded query stops early."""
+Long loops check their job, so a superseded query stops early."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import re
 import weakref
 from dataclasses import dataclass
 
-from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.errors import InspectorError
 from inspector.core.model.attrs import decode
 from inspector.core.model.graph import Graph
+from inspector.core.runtime.job import NO_JOB, Job
 
 CHECK_EVERY = 4096
 LIMIT = 5000
@@ -25,11 +26,6 @@ def _attr_text(node) -> str:
             continue
         parts.append(f"{key}={decode(value)}")
     return " ".join(parts)
-
-
-def _check(cancel, i: int) -> None:
-    if cancel is not None and i % CHECK_EVERY == 0 and cancel.is_set():
-        raise Cancelled()
 
 
 @dataclass
@@ -48,17 +44,17 @@ class Found:
 class SearchIndex:
     """Names, op types and attr text of every node of one graph, ready to search."""
 
-    def __init__(self, graph: Graph, cancel=None):
+    def __init__(self, graph: Graph, job: Job = NO_JOB):
         self.names, self.ops, self.attrs, self.lowered = [], [], [], []
         for i, node in enumerate(graph):
-            _check(cancel, i)
+            job.every(i, CHECK_EVERY - 1)
             attrs = _attr_text(node)
             self.names.append(node.name)
             self.ops.append(node.op)
             self.attrs.append(attrs)
             self.lowered.append(f"{node.name}\n{node.op}\n{attrs}".lower())
 
-    def find(self, query: str, regex: bool = False, limit: int = LIMIT, cancel=None) -> Found:
+    def find(self, query: str, regex: bool = False, limit: int = LIMIT, job: Job = NO_JOB) -> Found:
         """Case-insensitive matches of `query` (a substring, or a regex searched in the name,
         op type and attr text separately); a bad regex raises InspectorError."""
         query = query.strip()
@@ -71,7 +67,7 @@ class SearchIndex:
             except re.error as exc:
                 raise InspectorError(f"bad regular expression: {exc}") from None
             for i, name in enumerate(self.names):
-                _check(cancel, i)
+                job.every(i, CHECK_EVERY - 1)
                 if search(name) or search(self.ops[i]) or search(self.attrs[i]):
                     out.append(name)
                     if len(out) > limit:
@@ -81,7 +77,7 @@ class SearchIndex:
         if "\n" in needle:
             return Found([])
         for i, text in enumerate(self.lowered):
-            _check(cancel, i)
+            job.every(i, CHECK_EVERY - 1)
             if needle in text:
                 out.append(self.names[i])
                 if len(out) > limit:
@@ -92,15 +88,15 @@ class SearchIndex:
 _indexes: "weakref.WeakKeyDictionary[Graph, SearchIndex]" = weakref.WeakKeyDictionary()
 
 
-def index_for(graph: Graph, cancel=None) -> SearchIndex:
+def index_for(graph: Graph, job: Job = NO_JOB) -> SearchIndex:
     """The graph's index, built on first use and kept as long as the graph lives."""
     index = _indexes.get(graph)
     if index is None:
-        index = _indexes[graph] = SearchIndex(graph, cancel)
+        index = _indexes[graph] = SearchIndex(graph, job)
     return index
 
 
 def find_nodes(graph: Graph, query: str, regex: bool = False, limit: int = LIMIT,
-               cancel=None) -> list:
+               job: Job = NO_JOB) -> list:
     """Names of matching nodes in graph order (case-insensitive)."""
-    return index_for(graph, cancel).find(query, regex, limit, cancel).names
+    return index_for(graph, job).find(query, regex, limit, job).names

@@ -10,6 +10,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from inspector.core.model.protos import varint
+from inspector.core.runtime.job import NO_JOB, Job
 
 BY = ("scope", "op", "dtype")
 
@@ -149,7 +150,7 @@ class Duplicates:
         return sum(size * (len(names) - 1) for size, names in self.groups)
 
 
-def duplicates(graph, cancel=None) -> Duplicates:
+def duplicates(graph, job: Job = NO_JOB) -> Duplicates:
     """Constants whose values are byte-for-byte equal. A constant is read and hashed only
     when another one has its dtype and byte length (dtype size x elements from its shape, so
     a reshaped copy counts too); the rest are never read (meant for a worker thread)."""
@@ -171,10 +172,7 @@ def duplicates(graph, cancel=None) -> Duplicates:
             continue
         by_hash: dict = {}
         for name in names:
-            if cancel is not None and cancel.is_set():
-                from inspector.core.errors import Cancelled
-
-                raise Cancelled()
+            job.check()
             try:
                 value = graph.tensor_value(name)
             except InspectorError:             # a damaged tensor is not a duplicate

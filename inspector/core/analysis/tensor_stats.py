@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from inspector.core.runtime.job import NO_JOB, Job
+
 HISTOGRAM_BINS = 40
 
 
@@ -30,14 +32,11 @@ def tensor_stats(values: np.ndarray) -> dict:
     return out
 
 
-def describe_tensor(graph, name: str, cancel=None) -> TensorDescription:
+def describe_tensor(graph, name: str, job: Job = NO_JOB) -> TensorDescription:
     """Statistics of the constant `name` (its values are read now if they are still in the
     file). Raises ValueError when the values cannot be decoded."""
     values = graph.tensor_value(name)
-    if cancel is not None and cancel.is_set():
-        from inspector.core.errors import Cancelled
-
-        raise Cancelled()
+    job.check()
     stats = tensor_stats(values)
     first = np.asarray(values).ravel()[:12].tolist()
     out = TensorDescription(name, values, stats, first)

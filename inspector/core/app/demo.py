@@ -16,6 +16,7 @@ from inspector.core.analysis.front_end import (
 from inspector.core.errors import InspectorError
 from inspector.core.loaders.labels import Labels, find_labels
 from inspector.core.model.graph import node_name_from_input
+from inspector.core.runtime.job import NO_JOB, Job
 
 
 @dataclass
@@ -77,18 +78,18 @@ def plan(graph, inputs: list, outputs: list, shapes: dict | None = None,
     return DemoPlan(fe, outs, blocks, squash, producers, labels)
 
 
-def run(engine_call, plan_: DemoPlan, item, allow_io: bool = False, cancel=None,
-        progress=None, graph_key: bytes | None = None):
-    """Prepare the input and run it. `engine_call(task, *args, **kw)` runs a model task
-    where the model lives (the worker's engine in the app; in-process for the CLI);
-    `graph_key` runs it through a pipeline step's graph instead of the original."""
+def run(engine, plan_: DemoPlan, item, allow_io: bool = False, job: Job = NO_JOB,
+        graph_key: bytes | None = None):
+    """Prepare the input and run it. `engine` runs it where the model lives (the worker's
+    engine in the app; `engine_here(graph_def)` for the CLI); `graph_key` runs it through a
+    pipeline step's graph instead of the original."""
     from inspector.core.overlays.demo_run import prepare
 
     prepared = prepare(plan_.front, item)
     extra = {"on_key": graph_key} if graph_key is not None else {}
-    result = engine_call("demo_run", plan_.front, prepared, plan_.outputs, plan_.blocks,
-                         plan_.squash, plan_.producers, len(plan_.labels.names),
-                         allow_io=allow_io, cancel=cancel, progress=progress, **extra)
+    result = engine.demo_run(plan_.front, prepared, plan_.outputs, plan_.blocks, plan_.squash,
+                             plan_.producers, len(plan_.labels.names), allow_io=allow_io,
+                             job=job, **extra)
     return replace(name_classes(result, plan_.labels), path=item.path)
 
 
@@ -112,8 +113,8 @@ class AnswerChange:
         return f"On {self.input}: largest change of any output value {self.max_change:.2g}"
 
 
-def compare_answers(engine_call, plan_: DemoPlan, item, graph_key: bytes,
-                    allow_io: bool = False, cancel=None) -> AnswerChange:
+def compare_answers(engine, plan_: DemoPlan, item, graph_key: bytes,
+                    allow_io: bool = False, job: Job = NO_JOB) -> AnswerChange:
     """The same input through the original and through the graph of `graph_key`. The
     optimized graph is fed what the model sees (a pipeline that strips the decoding front
     end keeps that tensor as its input); failing that, the input itself."""
@@ -124,19 +125,19 @@ def compare_answers(engine_call, plan_: DemoPlan, item, graph_key: bytes,
     fe = plan_.front
     sees = fe.sees if fe.sees and fe.sees != fe.feed else ""
     quick = replace(plan_, blocks={}, outputs=plan_.outputs + ([sees] if sees else []))
-    before = run(engine_call, quick, item, allow_io, cancel)
+    before = run(engine, quick, item, allow_io, job)
     args = (plan_.outputs, {}, ("", ""), plan_.producers, len(plan_.labels.names))
     after = None
     if sees and sees in before.values:
         try:
-            after = engine_call("demo_run", replace(fe, feed=sees, sees=""),
-                                Prepared({sees: before.values[sees]}, label=before.label),
-                                *args, allow_io=allow_io, cancel=cancel, on_key=graph_key)
+            after = engine.demo_run(replace(fe, feed=sees, sees=""),
+                                    Prepared({sees: before.values[sees]}, label=before.label),
+                                    *args, allow_io=allow_io, job=job, on_key=graph_key)
         except InspectorError:
             after = None
     if after is None:
-        after = engine_call("demo_run", replace(fe, sees=""), prepare(fe, item), *args,
-                            allow_io=allow_io, cancel=cancel, on_key=graph_key)
+        after = engine.demo_run(replace(fe, sees=""), prepare(fe, item), *args,
+                                allow_io=allow_io, job=job, on_key=graph_key)
     after = name_classes(after, plan_.labels)
     change = 0.0
     for name in plan_.outputs:
@@ -196,10 +197,8 @@ def name_classes(result, labels: Labels):
     return replace(result, outputs=views)
 
 
-def in_process_call(graph_def):
-    """engine_call for the command line: model tasks on this graph, here."""
-    from inspector.core.app.model_tasks import TASKS
+def engine_here(graph_def):
+    """The engine of the command line and the tests: model tasks on this graph, here."""
+    from inspector.core.app.preview import PreviewEngine
 
-    def call(task, *args, **kwargs):
-        return TASKS[task](graph_def, *args, **kwargs)
-    return call
+    return PreviewEngine(graph_def)

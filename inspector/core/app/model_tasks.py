@@ -1,10 +1,13 @@
 """Work on the opened model that runs where its preview engine lives (the worker, in the app):
-each task takes the model's GraphDef first, and the window sends only names, settings and
-small arrays, never the graph. `engine.call(name, ...)` runs one of TASKS."""
+ModelTasks is mixed into PreviewEngine, each method works on the engine's graph, and the
+window sends only names, settings and small arrays, never the graph. Its public methods are
+operations of the engine, so the window's RemotePreview offers them too (preview.py)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+
+from inspector.core.runtime.job import NO_JOB, Job
 
 
 def graph_for_run(graph_def, ins: list, outs: list, shapes: dict):
@@ -19,113 +22,101 @@ def graph_for_run(graph_def, ins: list, outs: list, shapes: dict):
     return run_pipeline(graph_def, spec, ins, outs)[-1].graph_def
 
 
-def infer_shapes(graph_def):
-    """TF's shapes of every node's outputs, or None without TensorFlow."""
-    from inspector.core.model.executor import tensorflow
+class ModelTasks:
+    """Tasks on the engine's model (`self.graph_def`; `self.graph_for(key)`: a previewed
+    step's graph)."""
 
-    if not tensorflow().available():
-        return None
-    return tensorflow().infer_shapes(graph_def)
+    def infer_shapes(self):
+        """TF's shapes of every node's outputs, or None without TensorFlow."""
+        from inspector.core.runtime.executor import tensorflow
 
+        if not tensorflow().available():
+            return None
+        return tensorflow().infer_shapes(self.graph_def)
 
-def profile(graph_def, ins, outs, shapes, mode, arrays, warmup, runs, intra, inter,
-            allow_io=False, cancel=None, progress=None):
-    from inspector.core.overlays.profiling import run_profile
+    def profile(self, ins, outs, shapes, mode, arrays, warmup, runs, intra, inter,
+                allow_io=False, job: Job = NO_JOB):
+        """Timings of the graph between the inputs and outputs (overlays.profiling)."""
+        from inspector.core.overlays.profiling import run_profile
 
-    gd = graph_for_run(graph_def, ins, outs, shapes)
-    return run_profile(gd, ins, outs, shapes, mode, 0, arrays, warmup=warmup, runs=runs,
-                       intra=intra, inter=inter, allow_io=allow_io, cancel=cancel,
-                       progress=progress)
+        gd = graph_for_run(self.graph_def, ins, outs, shapes)
+        return run_profile(gd, ins, outs, shapes, mode, 0, arrays, warmup=warmup, runs=runs,
+                           intra=intra, inter=inter, allow_io=allow_io, job=job)
 
+    def calibrate(self, ins, outs, shape, shapes, data, min_percentile, max_percentile,
+                  allow_io=False, job: Job = NO_JOB):
+        """Log the ranges, freeze them, compare float and eight-bit outputs: (calibration
+        without its quantized graph, comparisons)."""
+        from inspector.core.overlays.calibration import calibrate as log_ranges
+        from inspector.core.overlays.calibration import compare_on_samples
+        from inspector.core.transforms.freeze_requantization_ranges import (
+            freeze_with_ranges,
+        )
 
-def calibrate(graph_def, ins, outs, shape, shapes, data, min_percentile, max_percentile,
-              allow_io=False, cancel=None, progress=None):
-    """Log the ranges, freeze them, compare float and eight-bit outputs: (calibration without
-    its quantized graph, comparisons)."""
-    from inspector.core.overlays.calibration import calibrate as log_ranges
-    from inspector.core.overlays.calibration import compare_on_samples
-    from inspector.core.transforms.freeze_requantization_ranges import (
-        freeze_with_ranges,
-    )
+        result = log_ranges(self.graph_def, ins, outs, shape, data, job=job, allow_io=allow_io)
+        job.progress(0, 0, "freezing the ranges")
+        frozen = freeze_with_ranges(result.quantized, result.ranges(min_percentile,
+                                                                    max_percentile))
+        compared = compare_on_samples(self.graph_def, frozen, ins, outs, result.inputs[:8],
+                                      shapes, allow_io=allow_io, job=job.part("comparing: {}"))
+        return replace(result, quantized=None), compared
 
-    result = log_ranges(graph_def, ins, outs, shape, data, cancel=cancel, progress=progress,
-                        allow_io=allow_io)
-    progress(0, 0, "freezing the ranges")
-    frozen = freeze_with_ranges(result.quantized, result.ranges(min_percentile,
-                                                                max_percentile))
-    compared = compare_on_samples(graph_def, frozen, ins, outs, result.inputs[:8], shapes,
-                                  allow_io=allow_io, cancel=cancel,
-                                  progress=lambda d, t, what: progress(d, t,
-                                                                       f"comparing: {what}"))
-    return replace(result, quantized=None), compared
+    def demo_run(self, *args, on_key: bytes | None = None, **kwargs):
+        """One demo run on the model, or on the graph of the previewed step `on_key` (see
+        overlays.demo_run.run_demo)."""
+        from inspector.core.overlays.demo_run import run_demo
 
+        return run_demo(self.graph_for(on_key), *args, **kwargs)
 
-def demo_run(graph_def, *args, **kwargs):
-    """One demo run on the model (see overlays.demo_run.run_demo)."""
-    from inspector.core.overlays.demo_run import run_demo
+    def _total_flops(self, shapes=None):
+        """Total FLOPs from TF's shape inference, or None when shapes cannot be inferred."""
+        from inspector.core.analysis.flops import count_flops
+        from inspector.core.analysis.metrics import infer_shapes as inferred
+        from inspector.core.model.graph import Graph
 
-    return run_demo(graph_def, *args, **kwargs)
+        found, _, failure = inferred(self.graph_def, shapes)
+        if failure:
+            return None
+        return count_flops(Graph(self.graph_def), found).total or None
 
+    def tflite_preview(self, ins, outs, shapes=None, variants=None, source=None,
+                       compare_count=16, allow_io=False, job: Job = NO_JOB):
+        """The conversion preview (overlays.tflite_preview) with FLOPs for the estimates."""
+        from inspector.core.overlays.tflite_preview import preview
 
-def flops_of(graph_def, shapes=None):
-    """Total FLOPs from TF's shape inference, or None when shapes cannot be inferred."""
-    from inspector.core.analysis.flops import count_flops
-    from inspector.core.analysis.metrics import infer_shapes as inferred
-    from inspector.core.model.graph import Graph
+        variants = variants or ("float", "dynamic", "float16", "int8")
+        return preview(self.graph_def, ins, outs, shapes, variants, source, compare_count,
+                       self._total_flops(shapes), allow_io, job)
 
-    found, _, failure = inferred(graph_def, shapes)
-    if failure:
-        return None
-    return count_flops(Graph(graph_def), found).total or None
+    def tflite_confirm(self, ins, outs, shapes=None, allow_io=False, job: Job = NO_JOB):
+        """Converter errors of a builtins-only conversion, then (if it failed) of one with
+        Select TF ops and custom ops allowed: (builtin errors, flex errors)."""
+        from inspector.core.runtime.executor import tensorflow
 
+        t = tensorflow()
+        job.progress(0, 2, "converting with TFLite builtins only")
+        first = t.convert_tflite(self.graph_def, ins, outs, "float", input_shapes=shapes,
+                                 allow_unsafe=allow_io)["errors"]
+        if not first:
+            return [], []
+        job.check()
+        job.progress(1, 2, "converting with Select TF ops")
+        second = t.convert_tflite(self.graph_def, ins, outs, "float", select_tf_ops=True,
+                                  allow_custom_ops=True, input_shapes=shapes,
+                                  allow_unsafe=allow_io)["errors"]
+        return first, second
 
-def tflite_preview(graph_def, ins, outs, shapes=None, variants=None, source=None,
-                   compare_count=16, allow_io=False, cancel=None, progress=None):
-    """The conversion preview (overlays.tflite_preview) with FLOPs for the estimates."""
-    from inspector.core.overlays.tflite_preview import preview
+    def ops_header(self, source: str = "", job: Job = NO_JOB):
+        """ops_to_register.h for the graph: (text, ops, kernel classes, ops with no kernel)."""
+        from inspector.core.formats.ops_header import (
+            all_node_defs,
+            header_text,
+            needed_ops,
+        )
+        from inspector.core.runtime.executor import tensorflow
 
-    return preview(graph_def, ins, outs, shapes, variants or ("float", "dynamic", "float16",
-                                                              "int8"),
-                   source, compare_count, flops_of(graph_def, shapes), allow_io, cancel,
-                   progress)
-
-
-def tflite_confirm(graph_def, ins, outs, shapes=None, allow_io=False, cancel=None,
-                   progress=None):
-    """Converter errors of a builtins-only conversion, then (if it failed) of one with
-    Select TF ops and custom ops allowed: (builtin errors, flex errors)."""
-    from inspector.core.errors import Cancelled
-    from inspector.core.model.executor import tensorflow
-
-    t = tensorflow()
-    if progress:
-        progress(0, 2, "converting with TFLite builtins only")
-    first = t.convert_tflite(graph_def, ins, outs, "float", input_shapes=shapes,
-                             allow_unsafe=allow_io)["errors"]
-    if not first:
-        return [], []
-    if cancel is not None and cancel.is_set():
-        raise Cancelled()
-    if progress:
-        progress(1, 2, "converting with Select TF ops")
-    second = t.convert_tflite(graph_def, ins, outs, "float", select_tf_ops=True,
-                              allow_custom_ops=True, input_shapes=shapes,
-                              allow_unsafe=allow_io)["errors"]
-    return first, second
-
-
-def ops_header(graph_def, source: str = "", cancel=None, progress=None):
-    """ops_to_register.h for the graph: (text, ops, kernel classes, ops with no kernel)."""
-    from inspector.core.formats.ops_header import all_node_defs, header_text, needed_ops
-    from inspector.core.model.executor import tensorflow
-
-    t = tensorflow()
-    nodes = all_node_defs(graph_def)
-    pairs, missing = needed_ops(nodes, t.kernel_classes(nodes))
-    text = header_text(pairs, t.tf_version(), source, missing)
-    return text, sorted({op for op, _ in pairs}), sorted({k for _, k in pairs if k}), missing
-
-
-TASKS = {"infer_shapes": infer_shapes, "profile": profile, "calibrate": calibrate,
-         "demo_run": demo_run, "tflite_preview": tflite_preview,
-         "tflite_confirm": tflite_confirm, "ops_header": ops_header}
+        t = tensorflow()
+        nodes = all_node_defs(self.graph_def)
+        pairs, missing = needed_ops(nodes, t.kernel_classes(nodes))
+        text = header_text(pairs, t.tf_version(), source, missing)
+        return text, sorted({op for op, _ in pairs}), sorted({k for _, k in pairs if k}), missing

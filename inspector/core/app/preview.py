@@ -15,8 +15,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from inspector.core.analysis.metrics import Metrics, compute_metrics, latencies
+from inspector.core.app.model_tasks import ModelTasks
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.model import protos
+from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.transforms.pipeline import StepReport, run_step
 from inspector.core.transforms.syntax import format_transforms
 
@@ -36,7 +38,7 @@ class PreviewRow:
 def open_engine(model):
     """The preview engine for a model: in the worker when the installed executor has one (it
     opens the model itself from `model.ref`), else here."""
-    from inspector.core.model.executor import installed
+    from inspector.core.runtime.executor import installed
 
     opener = getattr(installed(), "open_preview", None)
     if opener is not None and getattr(model, "ref", None) is not None:
@@ -48,7 +50,7 @@ def shapes_key(input_shapes) -> tuple:
     return tuple(sorted((k, tuple(v)) for k, v in (input_shapes or {}).items()))
 
 
-class PreviewEngine:
+class PreviewEngine(ModelTasks):
     """Keeps the results of pipeline prefixes, keyed by a digest of the inputs, outputs and
     steps so far (never by object ids, which Python reuses); `run` recomputes only what
     changed and forgets prefixes nobody uses any more."""
@@ -61,19 +63,17 @@ class PreviewEngine:
         self._flops: dict = {}                     # (prefix key, shapes key) -> metrics
         self._original = None                      # cheap metrics of the original graph
 
-    def run(self, steps, inputs, outputs, input_shapes=None, with_flops=True, cancel=None,
-            on_row=None) -> list:
-        def check():
-            if cancel is not None and cancel.is_set():
-                raise Cancelled()
-
+    def run(self, steps, inputs, outputs, input_shapes=None, with_flops=True,
+            job: Job = NO_JOB) -> list:
+        """The preview rows; the rows so far go to job.partial as they come."""
+        check = job.check
         last = [0.0]
 
         def emit(rows, final=False):
             now = time.monotonic()
-            if on_row and (final or now - last[0] >= EMIT_EVERY):
+            if job.reports and (final or now - last[0] >= EMIT_EVERY):
                 last[0] = now
-                on_row(list(rows))
+                job.partial(list(rows))
 
         digest = hashlib.sha1(repr((tuple(inputs), tuple(outputs))).encode())
         base_key = digest.digest()
@@ -90,7 +90,7 @@ class PreviewEngine:
             hit = self._steps.get(key)
             if hit is None:
                 try:
-                    report = run_step(current, spec, list(inputs), list(outputs), cancel)
+                    report = run_step(current, spec, list(inputs), list(outputs), job)
                 except Cancelled:
                     raise
                 except Exception as exc:  # shown in the table; later steps wait
@@ -120,14 +120,6 @@ class PreviewEngine:
             emit(rows, True)
         return self._finish(rows)
 
-    def call(self, task: str, *args, on_key: bytes | None = None, **kwargs):
-        """Run one of model_tasks.TASKS on the original graph (profile, calibrate, shapes),
-        or on the graph of the row `on_key` (a demo input through the optimized graph)."""
-        from inspector.core.app.model_tasks import TASKS
-
-        graph_def = self.graph_def if on_key is None else self._graph_or_fail(on_key)
-        return TASKS[task](graph_def, *args, **kwargs)
-
     # -- graphs by key -----------------------------------------------------------------------
     def graph(self, key: bytes):
         """The graph of the row with this key (None once the engine forgot it)."""
@@ -135,6 +127,10 @@ class PreviewEngine:
             return self.graph_def
         hit = self._steps.get(key)
         return hit[0].graph_def if hit is not None else None
+
+    def graph_for(self, key: bytes | None):
+        """The original graph (key None) or the graph of the previewed row `key`."""
+        return self.graph_def if key is None else self._graph_or_fail(key)
 
     def _graph_or_fail(self, key: bytes):
         graph_def = self.graph(key)
@@ -208,3 +204,9 @@ class PreviewEngine:
 
     def cached_prefixes(self) -> int:
         return len(self._steps)
+
+
+# The engine's operations: what the window may ask of the engine wherever it lives (the worker
+# derives its RemotePreview from these, and serves only these).
+MODEL_OPERATIONS: tuple = ("run", "graph", "check", "save") + tuple(
+    name for name in vars(ModelTasks) if not name.startswith("_"))

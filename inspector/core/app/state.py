@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.core.app.events import Event
 from inspector.core.app.workbench import Workbench
+from inspector.core.runtime.events import Event
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
-from inspector.core.app.events import Event
 from inspector.core.errors import InspectorError
 from inspector.core.overlays.registry import tour_modes
+from inspector.core.runtime.events import Event
 
 KINDS = ("graph", "input", "sees", "output", "card")
 MAX_STOPS = 10_000

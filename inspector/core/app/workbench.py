@@ -7,7 +7,6 @@ import json
 import os
 import time
 
-from inspector.core.app.events import Event
 from inspector.core.app.session_file import (
     SESSION_VERSION,
     SessionError,
@@ -18,6 +17,7 @@ from inspector.core.app.session_file import (
 )
 from inspector.core.app.tour import Tour
 from inspector.core.errors import InspectorError
+from inspector.core.runtime.events import Event
 
 MAX_TEXT = 1_000_000
 from inspector.core.transforms.syntax import (

@@ -160,12 +160,12 @@ def _receive(stream, path: str) -> Graph | None:
     """The graph a reader process sends, its weights read from our own descriptor of the
     same file; None when the reader did not finish or the file changed (read here then)."""
     from inspector.core.loaders import reader_process
-    from inspector.core.model.executor import current_cancel
     from inspector.core.model.weights import WeightStore
+    from inspector.core.runtime.job import current
 
     graph = Graph(protos.GraphDef(), name=os.path.basename(path), complete=False)
     graph.stored_sizes = array("I")
-    done = reader_process.receive(stream, graph, current_cancel())
+    done = reader_process.receive(stream, graph, current())
     if done is None:
         return None
     slots, scanned, fd = done

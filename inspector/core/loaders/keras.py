@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspector.core.model.executor import tensorflow
+from inspector.core.runtime.executor import tensorflow
 
 
 def load_keras(path: str, size: int):

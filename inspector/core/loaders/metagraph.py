@@ -93,7 +93,7 @@ def load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe=
         from inspector.core.loaders.load_time import metagraph_restore_findings, refuse
 
         refuse(metagraph_restore_findings(meta), path, "restoring the checkpoint")
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
     graph_def = tensorflow().freeze_metagraph(meta.SerializeToString(), checkpoint,
                                               list(outputs), path)
     graph, problems = make_graph(graph_def, path)

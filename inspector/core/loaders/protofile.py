@@ -7,8 +7,8 @@ import re
 from google.protobuf import message
 
 from inspector.core.errors import ModelLoadError
-from inspector.core.model import executor
 from inspector.core.model.text_parse import parse_text_message
+from inspector.core.runtime import executor
 
 CHUNKED_ABOVE = 8 * 2 ** 20
 TEXT_ELSEWHERE_ABOVE = 256 * 2 ** 10  # text this big is parsed in the worker, when there is one

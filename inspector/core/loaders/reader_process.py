@@ -23,6 +23,7 @@ import sys
 import threading
 
 from inspector.core.errors import Cancelled, ModelLoadError
+from inspector.core.runtime.job import NO_JOB, Job
 
 CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 MB
 STREAM_ABOVE = 32 * 2 ** 20   # files this big are read by a reader process
@@ -67,11 +68,11 @@ class Stream:
             except (OSError, ChildProcessError):
                 pass
 
-    def frames(self, cancel=None):
+    def frames(self, job: Job = NO_JOB):
         """(kind, payload) as they arrive; raises Cancelled (and stops the reader) when the
-        cancel event is set while waiting."""
+        job is cancelled while waiting."""
         while True:
-            if cancel is not None and cancel.is_set():
+            if job.cancelled:
                 self.kill()
                 raise Cancelled()
             try:
@@ -242,7 +243,7 @@ def serve(path: str, out_fd: int) -> None:
             pass
 
 
-def receive(stream: Stream, graph, cancel=None) -> tuple | None:
+def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
     """Fill graph (Graph(GraphDef(), complete=False)) from the stream: returns (slots,
     bytes scanned, our descriptor of the file, for its weights; the caller closes it), or
     None when the reader did not finish, a piece did not parse or the file changed (read
@@ -261,7 +262,7 @@ def receive(stream: Stream, graph, cancel=None) -> tuple | None:
             stream.kill()
             return None
         merge, pread = graph.structure.MergeFromString, os.pread
-        for kind, payload in stream.frames(cancel):
+        for kind, payload in stream.frames(job):
             if kind == b"P":
                 pieces, sizes = marshal.loads(payload)
                 data = b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p

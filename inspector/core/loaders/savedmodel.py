@@ -92,7 +92,7 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
     if not freeze or signature is None:
         return _as_stored(path, meta, signature, tags, size, is_text)
     from inspector.core.loaders.load_time import refuse, saved_model_findings
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     if not allow_unsafe:
         refuse(saved_model_findings(meta), path, "loading this SavedModel")

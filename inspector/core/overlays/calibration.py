@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from inspector.core.analysis.ranges import RangeLog, parse_log, percentile_range
-from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.errors import InspectorError
 from inspector.core.overlays.decorate import original_name  # noqa: F401  (re-exported)
+from inspector.core.runtime.job import NO_JOB, Job
 
 LOGGING = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'
 
@@ -36,10 +37,10 @@ class Calibration:
 
 
 def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: dict,
-              cancel=None, progress=None, timeout: float = 1800.0,
+              job: Job = NO_JOB, timeout: float = 1800.0,
               allow_io: bool = False) -> Calibration:
     """Quantize, log the requantization ranges over the calibration inputs and parse them.
-    `progress(done, total, text)` reports each phase (total 0: no count)."""
+    The job's progress reports each phase (total 0: no count)."""
     from inspector.core.model import safety
     from inspector.core.transforms import run_pipeline
 
@@ -49,11 +50,10 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
     # the input becomes a Placeholder first: quantize_nodes adds control edges from its
     # consumers, and a fed node that something depends on by control still needs its inputs
     dims = ",".join(str(1 if d is None else d) for d in input_shape)
-    if progress is not None:
-        progress(0, 0, "quantizing the graph (quantize_nodes)")
+    job.progress(0, 0, "quantizing the graph (quantize_nodes)")
     quantized = run_pipeline(graph_def, f'strip_unused_nodes(type=float, shape="{dims}") '
-                             "quantize_nodes", inputs, outputs, cancel=cancel)[-1].graph_def
-    logged = run_pipeline(quantized, LOGGING, inputs, outputs, cancel=cancel)[-1].graph_def
+                             "quantize_nodes", inputs, outputs, job=job)[-1].graph_def
+    logged = run_pipeline(quantized, LOGGING, inputs, outputs, job=job)[-1].graph_def
     if not any(n.op == "RequantizationRange" for n in quantized.node):
         raise InspectorError("quantize_nodes left no RequantizationRange to calibrate")
     with tempfile.TemporaryDirectory(prefix="inspector-calib-") as tmp:
@@ -72,14 +72,13 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="0", PYTHONPATH=os.pathsep.join(
             p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
         python = os.environ.get("INSPECTOR_TF_PYTHON") or sys.executable  # the worker's
-        if progress is not None:
-            progress(0, 0, "starting TensorFlow and reading the calibration inputs")
+        job.progress(0, 0, "starting TensorFlow and reading the calibration inputs")
         with open(err_path, "wb") as err:
             proc = subprocess.Popen([python, "-m", "inspector.core.overlays.calibration_child",
                                      spec_path], stdout=subprocess.PIPE, stderr=err, env=env,
                                     text=True)
             try:
-                _follow(proc, cancel, progress, timeout)
+                _follow(proc, job, timeout)
             finally:
                 if proc.poll() is None:
                     proc.kill()
@@ -98,7 +97,7 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
     return Calibration(quantized, text, log, len(ins), logged_out, ins)
 
 
-def _follow(proc, cancel, progress, timeout: float) -> None:
+def _follow(proc, job: Job, timeout: float) -> None:
     """Relay the child's progress lines until it exits; a cancel or the time limit kills it
     at once (the lines are read on a helper thread, so a silent child cannot block us)."""
     import queue
@@ -115,8 +114,7 @@ def _follow(proc, cancel, progress, timeout: float) -> None:
     threading.Thread(target=read, daemon=True, name="calibration-output").start()
     deadline = time.monotonic() + timeout
     while True:
-        if cancel is not None and cancel.is_set():
-            raise Cancelled()
+        job.check()
         if time.monotonic() > deadline:
             raise InspectorError(f"the calibration run took longer than {timeout:.0f} s "
                                  "and was stopped")
@@ -127,35 +125,29 @@ def _follow(proc, cancel, progress, timeout: float) -> None:
         if line is None:
             proc.wait()
             return
-        if line.startswith("progress") and progress is not None:
+        if line.startswith("progress"):
             done, total = line.split()[1:3]
-            progress(int(done), int(total), f"logging ranges: input {done}/{total}")
+            job.progress(int(done), int(total), f"logging ranges: input {done}/{total}")
 
 
 def compare_on_samples(original, quantized, inputs: list, outputs: list, samples: list,
-                       input_shapes=None, allow_io: bool = False, cancel=None,
-                       progress=None) -> list:
+                       input_shapes=None, allow_io: bool = False,
+                       job: Job = NO_JOB) -> list:
     """(output, max abs error, top-1 agreement) of the eight-bit graph against the float one
-    over the calibration inputs. Each graph runs in one session for all inputs;
-    `progress(done, total, text)` after every run."""
+    over the calibration inputs. Each graph runs in one session for all inputs; the job's
+    progress after every run."""
     from inspector.core.analysis.numeric_check import compare
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     feeds = [{inputs[0]: x} for x in samples]
     total = 2 * len(feeds)
 
-    def phase(offset, what):
-        if progress is None:
-            return None
-        return lambda d, t: progress(offset + d, total, f"{what} on input {d}/{t}")
-
-    if progress is not None:
-        progress(0, total, "running the float graph")
+    job.progress(0, total, "running the float graph")
     refs = tensorflow().run_many(original, feeds, outputs, input_shapes, allow_unsafe=allow_io,
-                                 cancel=cancel, progress=phase(0, "float graph"))
+                                 job=job.part("float graph {}", 0, total))
     gots = tensorflow().run_many(quantized, feeds, outputs, input_shapes,
-                                 allow_unsafe=allow_io, cancel=cancel,
-                                 progress=phase(len(feeds), "eight-bit graph"))
+                                 allow_unsafe=allow_io,
+                                 job=job.part("eight-bit graph {}", len(feeds), total))
     out = []
     for k, name in enumerate(outputs):
         a = np.concatenate([np.asarray(r[k]).reshape(1, -1) for r in refs])

@@ -21,6 +21,7 @@ from inspector.core.overlays.feature_maps import (
     output_view,
     to_picture,
 )
+from inspector.core.runtime.job import NO_JOB, Job
 
 WARN_FRACTION = 0.20
 _DECODER_FORMATS = {"jpeg": "JPEG", "png": "PNG", "bmp": "BMP", "gif": "GIF"}
@@ -245,24 +246,21 @@ def _seen(fe: FrontEnd, value, squash_op: str, squash_value) -> Seen:
 
 def run_demo(graph_def, fe: FrontEnd, prepared: Prepared, outputs: list, blocks: dict,
              squash: tuple = ("", ""), producers: dict | None = None, known_classes: int = 0,
-             allow_io: bool = False, cancel=None, progress=None) -> DemoRun:
+             allow_io: bool = False, job: Job = NO_JOB) -> DemoRun:
     """One TensorFlow run fetching the outputs, what the model sees, the block ends and the
     first squashing layer (`squash` = (tensor, op)). `blocks`: scene item -> tensor."""
-    from inspector.core.errors import Cancelled
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     block_items = list(blocks.items())
     fetches = list(outputs) + ([fe.sees] if fe.sees else []) + [t for _, t in block_items]
     if squash[0]:
         fetches.append(squash[0])
     unique = list(dict.fromkeys(fetches))
-    if progress is not None:
-        progress(0, 0, "running the model")
+    job.progress(0, 0, "running the model")
     start = time.perf_counter()
     values = tensorflow().run_cached(graph_def, prepared.feeds, unique, allow_unsafe=allow_io)
     run_ms = (time.perf_counter() - start) * 1e3
-    if cancel is not None and cancel.is_set():
-        raise Cancelled()
+    job.check()
     got = dict(zip(unique, values))
     producers = producers or {}
     views = [output_view(o, got[o], producers.get(o, ""), known_classes) for o in outputs]

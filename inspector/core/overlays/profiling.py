@@ -11,6 +11,7 @@ from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph
 from inspector.core.model.humanize import count
 from inspector.core.overlays.stat_summarizer import StatSummarizer
+from inspector.core.runtime.job import NO_JOB, Job
 
 
 @dataclass
@@ -140,12 +141,12 @@ def from_summarizer(s: StatSummarizer, source: str) -> Profile:
 
 def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode="random",
                 seed=0, arrays=None, warmup=1, runs=10, intra=0, inter=1, allow_io=False,
-                cancel=None, progress=None) -> Profile:
+                job: Job = NO_JOB) -> Profile:
     """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs."""
     from inspector.core.analysis.numeric_check import make_inputs
     from inspector.core.model import safety
-    from inspector.core.model.executor import tensorflow
     from inspector.core.model.protos import step_stats_pb2
+    from inspector.core.runtime.executor import tensorflow
 
     for label, value, least in (("runs", runs, 1), ("warmup", warmup, 0), ("intra", intra, 0),
                                 ("inter", inter, 0)):
@@ -155,7 +156,7 @@ def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode=
     safety.require_safe(graph_def, outputs, inputs, allow_io, action="profile it")
     feeds = make_inputs(graph, inputs, input_shapes or {}, mode, seed, arrays)
     plain, traced, stats = tensorflow().profile_runs(graph_def, feeds, outputs, warmup, runs, intra,
-                                                  inter, input_shapes, cancel, progress,
+                                                  inter, input_shapes, job,
                                                   allow_unsafe=allow_io)
     s = StatSummarizer()
     for raw in stats:

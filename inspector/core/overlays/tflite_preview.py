@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.errors import InspectorError
+from inspector.core.runtime.job import NO_JOB, Job
 
 # Speed-ups over float32 that TF's post-training quantization guide states for CPUs
 # ("2x-3x" for dynamic range, "3x+" for full integer); float16 weights run as float32 on a
@@ -224,17 +225,13 @@ def _measure(t, variant: str, model: bytes, flops: int | None, names, errors=Non
 def preview(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
             variants=("float", "dynamic", "float16", "int8"), source: dict | None = None,
             compare_count: int = 16, flops: int | None = None, allow_io: bool = False,
-            cancel=None, progress=None) -> Preview:
-    from inspector.core.model.executor import tensorflow
+            job: Job = NO_JOB) -> Preview:
+    from inspector.core.runtime.executor import tensorflow
 
     t = tensorflow()
     if not inputs or not outputs:
         raise InspectorError("mark the model's inputs and outputs before converting")
-    say = progress or (lambda done, total, what="": None)
-
-    def check():
-        if cancel is not None and cancel.is_set():
-            raise Cancelled()
+    say, check = job.progress, job.check
 
     say(0, len(variants) + 1, "preparing inputs")
     from inspector.core.model.graph import Graph
@@ -246,7 +243,7 @@ def preview(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
     probe = samples[:compare_count]
     names = [i.split(":")[0] for i in inputs]
     reference = t.run_many(graph_def, probe, outputs, input_shapes=shapes,
-                           allow_unsafe=allow_io, cancel=cancel)
+                           allow_unsafe=allow_io, job=job)
     result = Preview([], len(samples), what, warnings)
     names_in_graph = set(graph.names())
     for k, variant in enumerate(variants):
@@ -270,7 +267,7 @@ def preview(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
         check()
         try:
             got, result.engine = t.tflite_run(converted["model"],
-                                              [[f[n] for n in names] for f in probe], cancel)
+                                              [[f[n] for n in names] for f in probe], job=job)
         except InspectorError as exc:
             row.note = exc.one_line()
         else:

@@ -1,11 +1,12 @@
 """TensorFlow in this process: the executor of the command line, the tests and the worker
-process itself. Each operation of inspector.core.model.executor.OPERATIONS is a function of
-one of the modules beside this one."""
+process itself. Each operation of runtime/operations.py (TensorFlowOperations) is a function
+of one of the modules beside this one."""
 
 from __future__ import annotations
 
 from inspector.core.model import text_parse
-from inspector.core.model.executor import OPERATIONS
+from inspector.core.runtime.operations import NAMES as OPERATIONS
+from inspector.core.runtime.operations import TensorFlowOperations
 from inspector.core.tf import (
     checkpoint_freeze,
     engine,
@@ -21,8 +22,9 @@ _HOMES = (runtime, freeze, checkpoint_freeze, graphs, run, registry, engine, lit
           text_parse)
 
 
-class InProcess:
-    """Calls TensorFlow here, in this process (imported on first use)."""
+class InProcess(TensorFlowOperations):
+    """Calls TensorFlow here, in this process (imported on first use): each method of
+    TensorFlowOperations is the function of that name in one of the TF layer's modules."""
 
     def __init__(self):
         self._functions = {}
@@ -31,17 +33,14 @@ class InProcess:
             if home is None:
                 raise RuntimeError(f"no TensorFlow function for operation '{name}'")
             self._functions[name] = getattr(home, name)
+            setattr(self, name, self._functions[name])   # shadows the protocol's method
 
-    def __getattr__(self, name):
-        try:
-            return self.__dict__["_functions"][name]
-        except KeyError:
-            raise AttributeError(name) from None
+
 
 
 def install() -> InProcess:
     """Make this process run TensorFlow work itself (unless an executor is already set)."""
-    from inspector.core.model import executor
+    from inspector.core.runtime import executor
 
     try:
         return executor.tensorflow()

@@ -8,8 +8,9 @@ import contextlib
 import io
 import os
 
-from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.errors import InspectorError
 from inspector.core.model import safety
+from inspector.core.runtime.job import Job, of
 from inspector.core.tf.runtime import _quiet_stderr, first_line, serialized, tf, to_tf
 
 VARIANTS = ("float", "dynamic", "float16", "int8")
@@ -184,7 +185,7 @@ def _allocate(interp, model: bytes) -> None:
                              f"{first_line(exc)}") from None
 
 
-def tflite_run(model: bytes, feeds_list: list, cancel=None) -> tuple[list, str]:
+def tflite_run(model: bytes, feeds_list: list, job: Job | None = None) -> tuple[list, str]:
     """Run a .tflite model once per feed list (arrays in input order, float values: int8
     models are quantized here with their own scale and zero point, and their outputs
     dequantized). Returns (one list of float output arrays per feed list, engine name)."""
@@ -195,8 +196,7 @@ def tflite_run(model: bytes, feeds_list: list, cancel=None) -> tuple[list, str]:
     ins, outs = interp.get_input_details(), interp.get_output_details()
     results = []
     for feeds in feeds_list:
-        if cancel is not None and cancel.is_set():
-            raise Cancelled()
+        of(job).check()
         for detail, value in zip(ins, feeds):
             value = np.asarray(value)
             if tuple(detail["shape"]) != value.shape:

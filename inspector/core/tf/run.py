@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from inspector.core.model import safety
+from inspector.core.runtime.job import Job, of
 from inspector.core.tf.graphs import import_graph
 from inspector.core.tf.runtime import first_line, serialized, tensor_name, tf, to_tf
 
@@ -92,10 +93,11 @@ def run_cached(graph_def, feeds: dict, fetches: list, allow_unsafe: bool = False
 
 @serialized
 def run_many(graph_def, feeds_list: list, fetches: list, input_shapes: dict | None = None,
-             allow_unsafe: bool = False, cancel=None, progress=None) -> list:
+             allow_unsafe: bool = False, job: Job | None = None) -> list:
     """Run the graph once per feed dict in one session (one import, one session set-up);
-    returns one list of fetched arrays per feed dict. `progress(done, total)` after each run,
-    `cancel` (an Event) checked before each."""
+    returns one list of fetched arrays per feed dict; the job's progress after each run, its
+    cancel checked before each."""
+    job = of(job)
     names = sorted({k for feeds in feeds_list for k in feeds})
     safety.require_safe(graph_def, fetches, names, allow=allow_unsafe)
     t = tf()
@@ -105,9 +107,7 @@ def run_many(graph_def, feeds_list: list, fetches: list, input_shapes: dict | No
     results = []
     with t.compat.v1.Session(graph=graph, config=config) as sess:
         for i, feeds in enumerate(feeds_list):
-            if cancel is not None and cancel.is_set():
-                from inspector.core.errors import Cancelled
-                raise Cancelled()
+            job.check()
             try:
                 results.append(sess.run(fetch_names,
                                         {tensor_name(k): v for k, v in feeds.items()}))
@@ -115,18 +115,18 @@ def run_many(graph_def, feeds_list: list, fetches: list, input_shapes: dict | No
                 from inspector.core.errors import InspectorError
                 raise InspectorError(f"TensorFlow failed to run the graph on input {i + 1}: "
                                      f"{first_line(exc)}") from None
-            if progress is not None:
-                progress(i + 1, len(feeds_list))
+            job.progress(i + 1, len(feeds_list), f"on input {i + 1}/{len(feeds_list)}")
     return results
 
 
 @serialized
 def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, intra: int,
-                 inter: int, input_shapes=None, cancel=None, progress=None,
+                 inter: int, input_shapes=None, job: Job | None = None,
                  allow_unsafe: bool = False) -> tuple:
     """Run the graph: warm-up runs, untimed-trace runs (wall µs), then FULL_TRACE runs.
     Returns (untraced wall µs list, traced wall µs list, serialized StepStats list)."""
 
+    job = of(job)
     safety.require_safe(graph_def, fetches, list(feeds), allow=allow_unsafe)
     t = tf()
     v1 = t.compat.v1
@@ -141,9 +141,7 @@ def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, 
     with v1.Session(graph=graph, config=config) as sess:
         def step(options=None, metadata=None):
             nonlocal done
-            if cancel is not None and cancel.is_set():
-                from inspector.core.errors import Cancelled
-                raise Cancelled()
+            job.check()
             start = time.perf_counter()
             try:
                 sess.run(fetch_names, feed, options=options, run_metadata=metadata)
@@ -152,8 +150,7 @@ def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, 
                 raise InspectorError(f"TensorFlow failed to run the graph: "
                                      f"{first_line(exc)}") from None
             done += 1
-            if progress is not None:
-                progress(done, total)
+            job.progress(done, total, f"run {done}/{total}")
             return (time.perf_counter() - start) * 1e6
 
         for _ in range(warmup):

@@ -9,7 +9,7 @@ from inspector.core.transforms.graph_utils import copy_graph
 @transform("add_default_attributes", "clean up",
            "Adds every attribute that has a default value but is missing (for older runtimes).")
 def add_default_attributes(graph_def, ctx):
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     out = copy_graph(graph_def)
     defaults = tensorflow().default_attrs({n.op for n in out.node})

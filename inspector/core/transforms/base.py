@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from inspector.core.errors import InspectorError
+from inspector.core.runtime.job import NO_JOB, Job
 
 
 class TransformError(InspectorError):
@@ -23,14 +24,11 @@ class Context:
     name: str = ""
     reasons: dict = field(default_factory=dict)  # node name -> why it changed
     kept: dict = field(default_factory=dict)     # node name -> why a match was left alone
-    cancel: object = None                        # threading.Event of the request, if any
+    job: Job = NO_JOB                            # the request's job token
 
     def check(self) -> None:
         """Stop here if the request was cancelled (transforms call it in their loops)."""
-        if self.cancel is not None and self.cancel.is_set():
-            from inspector.core.errors import Cancelled
-
-            raise Cancelled()
+        self.job.check()
 
     def until_settled(self, step, graph_def, limit: int | None = None):
         """Apply `step(graph_def) -> (graph_def, changed: bool)` until nothing changes. Each

@@ -71,7 +71,7 @@ def _const_node(name: str, value):
             Param("exclude_node", "node", repeated=True),
             Param("max_constant_size_in_bytes", "int", str(10 * 1024 * 1024), minimum=0)])
 def fold_constants(graph_def, ctx):
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     clear = ctx.bool("clear_output_shapes", True)
     excluded_ops, excluded_nodes = set(ctx.values("exclude_op")), set(ctx.values("exclude_node"))

@@ -20,7 +20,7 @@ SUFFIX = "__print__"
             Param("show_op", "bool", "false"), Param("first_n", "int", "-1"),
             Param("summarize", "int", "1024")])
 def insert_logging(graph_def, ctx):
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     ops, prefixes = set(ctx.values("op")), ctx.values("prefix")
     message = ctx.single("message", "")

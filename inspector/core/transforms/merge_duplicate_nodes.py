@@ -15,7 +15,7 @@ def _key(node, keep_name: bool) -> tuple:
 @transform("merge_duplicate_nodes", "clean up",
            "Merges identical nodes (same op, inputs and attributes) into one.")
 def merge_duplicate_nodes(graph_def, ctx):
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     named = set(ctx.inputs) | set(ctx.outputs)
 

@@ -19,7 +19,7 @@ NATIVE = {
 
 def _native(name: str):
     def run(graph_def, ctx):
-        from inspector.core.model.executor import tensorflow
+        from inspector.core.runtime.executor import tensorflow
 
         spec = TransformSpec(name, {k: v for k, v in ctx.params.items() if k != "ignore_errors"})
         return tensorflow().run_native_transform(graph_def, ctx.inputs, ctx.outputs, str(spec))
@@ -43,7 +43,7 @@ for _name, (_group, _summary) in NATIVE.items():
            "TensorFlow's optimize_for_inference: strip, remove training nodes, fold batch norms.",
            [Param("toco_compatible", "bool", "false")])
 def optimize_for_inference(graph_def, ctx):
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     return tensorflow().optimize_for_inference(graph_def, ctx.inputs, ctx.outputs,
                                             ctx.bool("toco_compatible", False))

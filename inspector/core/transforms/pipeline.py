@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import INPUT_SYNTAX, node_name_from_input
+from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.transforms.base import (
     REGISTRY,
     Context,
@@ -65,11 +66,11 @@ def validate(graph_def, what: str = "Invalid graph after the transform") -> None
 
 
 def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
-             cancel=None) -> StepReport:
+             job: Job = NO_JOB) -> StepReport:
     info = REGISTRY.get(spec.name)
     if info is None:
         raise TransformError(f"Transform '{spec.name}' not recognized.")
-    ctx = Context(list(inputs), list(outputs), dict(spec.params), name=spec.name, cancel=cancel)
+    ctx = Context(list(inputs), list(outputs), dict(spec.params), name=spec.name, job=job)
     ctx.check()
     skip = ignore_errors(spec)
     start = time.perf_counter()
@@ -105,7 +106,7 @@ def check_names(specs) -> None:
 
 
 def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None,
-                 cancel=None) -> list:
+                 job: Job = NO_JOB) -> list:
     """Apply transforms (text or specs) in order; returns one StepReport per enabled step.
 
     `on_step(index, report)` is called after each step (for progress and cancellation: raise
@@ -118,7 +119,7 @@ def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None,
     validate(graph_def, "The input graph is invalid")
     reports, current = [], graph_def
     for i, spec in enumerate(s for s in specs if s.enabled):
-        report = run_step(current, spec, list(inputs), list(outputs), cancel)
+        report = run_step(current, spec, list(inputs), list(outputs), job)
         reports.append(report)
         current = report.graph_def
         if on_step is not None:

@@ -165,7 +165,7 @@ def unique_input_name(text: str) -> str:
 
 
 def quantize_ops(graph_def, ignore: set, fallback, ctx):
-    from inspector.core.model.executor import tensorflow
+    from inspector.core.runtime.executor import tensorflow
 
     ops = {k: v for k, v in OPS.items() if k not in ignore}
     if not ops:

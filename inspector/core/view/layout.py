@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.core.errors import Cancelled
+from inspector.core.runtime.job import NO_JOB, Job
 
 
 @dataclass
@@ -17,11 +17,6 @@ class LayoutResult:
 
 
 H_GAP, V_GAP, MAX_DUMMIES = 24.0, 46.0, 40000
-
-
-def check_cancel(cancel):
-    if cancel is not None and cancel.is_set():
-        raise Cancelled()
 
 
 def _break_cycles(ids, succ):
@@ -63,7 +58,7 @@ def _ranks(ids, succ, pred):
     return rank
 
 
-def layered_layout(ids: list, sizes: dict, edges: list, cancel=None) -> LayoutResult:
+def layered_layout(ids: list, sizes: dict, edges: list, job: Job = NO_JOB) -> LayoutResult:
     """Top-to-bottom layout of `ids` (sizes: id -> (w, h)) joined by `edges` [(src, dst)]."""
     if not ids:
         return LayoutResult({}, 0.0, 0.0)
@@ -79,7 +74,7 @@ def layered_layout(ids: list, sizes: dict, edges: list, cancel=None) -> LayoutRe
     for a, b in dag:
         succ[a].append(b)
         pred[b].append(a)
-    check_cancel(cancel)
+    job.check()
     rank = _ranks(ids, succ, pred)
     # dummy nodes for long edges
     chains, lsucc, lpred = {}, {v: [] for v in ids}, {v: [] for v in ids}
@@ -99,7 +94,7 @@ def layered_layout(ids: list, sizes: dict, edges: list, cancel=None) -> LayoutRe
             lsucc[u].append(v)
             lpred[v].append(u)
         chains[(a, b)] = chain[1:-1]
-    check_cancel(cancel)
+    job.check()
     layers: dict = {}
     seen = set()
     for v in ids:  # initial order: depth-first from sources keeps chains together
@@ -119,7 +114,7 @@ def layered_layout(ids: list, sizes: dict, edges: list, cancel=None) -> LayoutRe
     levels = [layers[r] for r in sorted(layers)]
     pos = {u: i for layer in levels for i, u in enumerate(layer)}
     for sweep in range(4):
-        check_cancel(cancel)
+        job.check()
         down = sweep % 2 == 0
         seq = levels[1:] if down else levels[-2::-1]
         for layer in seq:
@@ -141,7 +136,7 @@ def layered_layout(ids: list, sizes: dict, edges: list, cancel=None) -> LayoutRe
             x[u] = cur + width[u] / 2
             cur += width[u] + (H_GAP if u in sizes else 8.0)
     for it in range(6):  # pull towards neighbours, then remove overlaps left to right
-        check_cancel(cancel)
+        job.check()
         seq = levels if it % 2 == 0 else list(reversed(levels))
         for layer in seq:
             want = {}

@@ -11,6 +11,7 @@ from operator import attrgetter
 from inspector.core.analysis.summary import tensor_label
 from inspector.core.model import op_categories
 from inspector.core.model.graph import MAX_SCOPE_DEPTH, Graph, scope_parts
+from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.badges import (
     Badge,
     badge_of,
@@ -18,7 +19,7 @@ from inspector.core.view.badges import (
     fold_constants_into_badges,
 )
 from inspector.core.view.grouping import Groups
-from inspector.core.view.layout import LayoutResult, check_cancel, layered_layout
+from inspector.core.view.layout import LayoutResult, layered_layout
 from inspector.core.view.scene import (
     Scene,
     VisibleEdge,
@@ -292,14 +293,14 @@ class ViewModel:
                 levels.setdefault(common, Counter())[(ca, cb)] += count
         return levels
 
-    def _layout_scope(self, path: str, levels: dict, cancel) -> tuple:
+    def _layout_scope(self, path: str, levels: dict, job: Job) -> tuple:
         kids = self._children(path)
         items, sizes = {}, {}
         for kid in kids:
             if is_scope(kid):
-                check_cancel(cancel)     # scope items cost a walk of their nodes
+                job.check()     # scope items cost a walk of their nodes
             if is_scope(kid) and kid[:-1] in self._exp:
-                sub_items, w, h = self._layout_scope(kid[:-1], levels, cancel)
+                sub_items, w, h = self._layout_scope(kid[:-1], levels, job)
                 frame = self._scope_item(kid[:-1])
                 title = (len(frame.label) + len(str(frame.child_count)) + 9) * 8.2 + 16
                 frame.kind, frame.w, frame.h = "frame", max(w + 2 * PAD, title), \
@@ -317,13 +318,13 @@ class ViewModel:
         if result is None:
             if lr:  # lay out top-to-bottom with width and height swapped, then transpose
                 flipped = layered_layout(kids, {k: (h, w) for k, (w, h) in sizes.items()},
-                                         edges, cancel)
+                                         edges, job)
                 result = LayoutResult(
                     {k: (y, x) for k, (x, y) in flipped.positions.items()}, flipped.height,
                     flipped.width, {e: [(y, x) for x, y in pts]
                                     for e, pts in flipped.routes.items()})
             else:
-                result = layered_layout(kids, sizes, edges, cancel)
+                result = layered_layout(kids, sizes, edges, job)
             self._cache[key] = result
         placed = {}
         for kid, (item, sub) in items.items():
@@ -337,21 +338,21 @@ class ViewModel:
         self._routes[path] = result.routes
         return placed, result.width, result.height
 
-    def scene(self, expanded=None, cancel=None, defer_params: bool = False) -> Scene:
+    def scene(self, expanded=None, job: Job = NO_JOB, defer_params: bool = False) -> Scene:
         """Lay out what is visible (only changed scopes are laid out again). Thread-safe:
         pass a snapshot of the expanded scopes when calling from a worker. With defer_params
         a big graph's scopes show no parameter count (params None) until its constants have
         been read (Graph.const_facts): the first picture does not wait for that pass."""
         with self._lock:
-            check_cancel(cancel)      # a request superseded while it waited for the lock
+            job.check()      # a request superseded while it waited for the lock
             self._defer = defer_params and self.params_deferred()
             self._exp = set(self.expanded if expanded is None else expanded) | {""}
             self._owner_cache, self._scope_owner = {}, {}
             self._routes: dict = {}
             pairs = self._owner_pairs()
             levels = self._edges_by_level(pairs)
-            check_cancel(cancel)
-            items, w, h = self._layout_scope("", levels, cancel)
+            job.check()
+            items, w, h = self._layout_scope("", levels, job)
             return Scene(items, self._visible_edges(items, pairs), w, h, self.direction)
 
     def _visible_edges(self, items: dict, pairs: dict) -> list:

@@ -9,7 +9,7 @@ from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
-from inspector.core.app import gc_policy
+from inspector.core.runtime import gc_policy
 from inspector.gui.canvas.edges import EdgeLayer, edge_geometry
 from inspector.gui.canvas.items import NodeItem
 from inspector.gui.canvas.style import CanvasStyle

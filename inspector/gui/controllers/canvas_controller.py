@@ -63,12 +63,12 @@ class CanvasController(QObject):
             return scene
 
         def work(task):
-            scene = finished(view.scene(expanded, task.cancel, defer_params=True))
+            scene = finished(view.scene(expanded, task, defer_params=True))
             if view.params_deferred():
                 # a big graph: show it now, then again with the scopes' parameter counts
                 task.partial(scene)
                 view.graph.const_facts()
-                scene = finished(view.scene(expanded, task.cancel))
+                scene = finished(view.scene(expanded, task))
             return scene
 
         def failed(exc):
@@ -130,7 +130,7 @@ class CanvasController(QObject):
                 self.state.set_shapes(view, shapes)
 
         def work(task):
-            shapes = engine.call("infer_shapes")
+            shapes = engine.infer_shapes()
             if shapes is None:
                 return None
             # keyed by the graph's own name strings: the answer's are copies (20 MB on 300k)

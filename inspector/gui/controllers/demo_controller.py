@@ -142,7 +142,7 @@ class DemoController:
 
         def work(task):
             plan = demo.plan(model.graph, ins, outs, shapes, None, paths, "", None, item_ids)
-            demo.run(engine.call, plan, demo.stand_in(plan.front), cancel=task.cancel)
+            demo.run(engine, plan, demo.stand_in(plan.front), job=task)
 
         self.tasks.submit("demo-warm", work, lambda _: None, lambda _: None, quiet=True)
 
@@ -172,8 +172,7 @@ class DemoController:
             plan = demo.plan(model.graph, ins, outs, shapes, convention or None, paths,
                              model.path, labels, item_ids)
             task.check()
-            run = demo.run(engine.call, plan, inputs.first, allow_io, cancel=task.cancel,
-                           progress=lambda d, t, what="": task.progress(d, t, what))
+            run = demo.run(engine, plan, inputs.first, allow_io, job=task)
             if len(inputs.photos) > 1:
                 run.notes.append(f"the first of {len(inputs.photos)} photos in the folder")
             if inputs.skipped:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 
-from inspector.core.app import gc_policy
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
+from inspector.core.runtime import gc_policy
 
 
 def signatures(path: str) -> dict:

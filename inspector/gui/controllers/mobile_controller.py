@@ -95,7 +95,7 @@ class MobileController(QObject):
         scope_paths = [s.path for s in view.root.walk() if s.path]
 
         def work(task):
-            from inspector.core.app import gc_policy
+            from inspector.core.runtime import gc_policy
 
             with gc_policy.paused():     # a full collection over a big graph stalls the GUI
                 compat = tc.analyze(graph, outs, ins)
@@ -136,9 +136,8 @@ class MobileController(QObject):
         compat, graph = self.compat, model.graph
 
         def work(task):
-            first, second = engine.call("tflite_confirm", ins, outs, shapes,
-                                        allow_io=allow_io, cancel=task.cancel,
-                                        progress=lambda d, t, what: task.progress(d, t, what))
+            first, second = engine.tflite_confirm(ins, outs, shapes,
+                                        allow_io=allow_io, job=task)
             return tc.confirm(compat, graph, first, second)
 
         def done(confirmed):
@@ -175,9 +174,8 @@ class MobileController(QObject):
         source, compare = self.p.source_spec(), self.p.compare.value()
 
         def work(task):
-            return engine.call("tflite_preview", ins, outs, shapes, None, source, compare,
-                               allow_io=allow_io, cancel=task.cancel,
-                               progress=lambda d, t, what: task.progress(d, t, what))
+            return engine.tflite_preview(ins, outs, shapes, None, source, compare,
+                               allow_io=allow_io, job=task)
 
         def done(result):
             self.preview = result
@@ -302,7 +300,7 @@ class MobileController(QObject):
         source = os.path.basename(model.path.rstrip("/"))
 
         def work(task):
-            return engine.call("ops_header", source, cancel=task.cancel)
+            return engine.ops_header(source, job=task)
 
         def done(result):
             text, ops, kernels, missing = result

@@ -28,8 +28,8 @@ def answers_words(rows, demo_run, model, summary, ports, shapes, engine, task) -
         ins, outs = demo.choose_ports(ports[0], ports[1], summary)
         plan = demo.plan(model.graph, ins, outs, shapes, model_path=model.path)
         item = read_input(demo_run.path).first
-        return demo.compare_answers(engine.call, plan, item, rows[-1].key,
-                                    cancel=task.cancel).words()
+        return demo.compare_answers(engine, plan, item, rows[-1].key,
+                                    job=task).words()
     except InspectorError as exc:
         return f"The answers could not be compared: {exc.one_line()}"
 
@@ -47,7 +47,7 @@ def make_card(model, summary, shapes, engine, task, title: str | None = None,
     known = shapes
     if known is None and engine is not None:
         try:
-            known = engine.call("infer_shapes")
+            known = engine.infer_shapes()
         except Exception:  # noqa: BLE001 - the card then says FLOPs are unknown
             known = None
     flops = count_flops(model.graph, known) if known else \

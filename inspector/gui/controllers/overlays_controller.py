@@ -116,11 +116,10 @@ class OverlaysController(QObject):
             from inspector.core.loaders.arrays import load_npy, parse_npy_args
 
             arrays = {n: load_npy(f) for n, f in parse_npy_args(ps.npy_items).items()}
-            return engine.call("profile", ins, outs, shapes,
+            return engine.profile(ins, outs, shapes,
                                "zeros" if ps.feed == "zeros" else "random", arrays,
                                ps.warmup, ps.runs, ps.intra, ps.inter, allow_io=allow_io,
-                               cancel=task.cancel,
-                               progress=lambda d, t: task.progress(d, t, f"run {d}/{t}"))
+                               job=task)
 
         def failed(exc):
             if isinstance(exc, UnsafeGraphError):
@@ -203,8 +202,8 @@ class OverlaysController(QObject):
         lo, hi = cs.min_percentile, cs.max_percentile
 
         def work(task):
-            return engine.call("calibrate", ins, outs, shape, shapes, data, lo, hi,
-                               allow_io=allow_io, cancel=task.cancel, progress=task.progress)
+            return engine.calibrate(ins, outs, shape, shapes, data, lo, hi,
+                               allow_io=allow_io, job=task)
 
         def done(pair):
             result, compared = pair

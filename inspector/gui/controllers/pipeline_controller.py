@@ -110,8 +110,7 @@ class PipelineController(QObject):
         self.requested = True
 
         def work(task):
-            return engine.run(steps, ins, outs, shapes, with_flops=True, cancel=task.cancel,
-                              on_row=task.partial)
+            return engine.run(steps, ins, outs, shapes, with_flops=True, job=task)
 
         def done(rows):
             self.state.set_rows(rows)

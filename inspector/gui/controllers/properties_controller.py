@@ -19,7 +19,7 @@ class PropertiesController(QObject):
     def fetch_doc(self, name) -> None:
         """TensorFlow's own description of the selected op, read where TensorFlow lives (the
         worker) and shown with credit under the glossary's two tiers."""
-        from inspector.core.model.executor import installed
+        from inspector.core.runtime.executor import installed
 
         view = self.state.view
         node = view.graph.get(name) if view is not None and name else None
@@ -48,7 +48,7 @@ class PropertiesController(QObject):
         graph, shown = view.graph, self.panel.shown
 
         def work(task):
-            return describe_tensor(graph, const, task.cancel)
+            return describe_tensor(graph, const, task)
 
         def done(described):
             self.described += 1

@@ -52,7 +52,7 @@ class SearchController(QObject):
         self.panel.searching()
 
         def work(task):
-            return index_for(graph, task.cancel).find(text, regex, cancel=task.cancel)
+            return index_for(graph, task).find(text, regex, job=task)
 
         def done(found):
             self.found_for = key

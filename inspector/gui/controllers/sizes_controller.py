@@ -59,7 +59,7 @@ class SizesController(QObject):
             return root, {n.name: n.op for n in g}, biggest, sum(nodes.values())
 
         def work(task):
-            from inspector.core.app import gc_policy
+            from inspector.core.runtime import gc_policy
 
             with gc_policy.paused():     # a full collection over a big graph stalls the GUI
                 before = measure(graph)
@@ -102,7 +102,7 @@ class SizesController(QObject):
         graph = original.graph
 
         def work(task):
-            return duplicates(graph, task.cancel)
+            return duplicates(graph, task)
 
         def done(dup):
             if not dup.groups:

@@ -11,32 +11,10 @@ import traceback
 from dataclasses import dataclass
 from typing import Callable
 
-from inspector.core.app import gc_policy
-from inspector.core.app.events import Event
 from inspector.core.errors import Cancelled
-from inspector.core.model import executor
-
-
-class Work:
-    """What a running task sees: its cancel flag and the ways to report before it is done."""
-
-    def __init__(self, cancel: threading.Event, send: Callable):
-        self.cancel, self._send = cancel, send
-
-    @property
-    def cancelled(self) -> bool:
-        return self.cancel.is_set()
-
-    def check(self) -> None:
-        if self.cancel.is_set():
-            raise Cancelled()
-
-    def partial(self, value) -> None:
-        """A result so far (dropped by the receiver if this request is superseded)."""
-        self._send("partial", value)
-
-    def progress(self, done: int, total: int, text: str = "") -> None:
-        self._send("progress", (done, total, text))
+from inspector.core.runtime import gc_policy
+from inspector.core.runtime.events import Event
+from inspector.core.runtime.job import Job, running
 
 
 @dataclass
@@ -51,7 +29,7 @@ class _Request:
 
 
 class Tasks:
-    """Run `work(Work)` on a thread; `on_done(result)`, `on_error(exc)`, `on_partial(value)`
+    """Run `work(job)` on a thread (job: runtime.job.Job); `on_done(result)`, `on_error(exc)`, `on_partial(value)`
     and the progress event run on the front end's thread, for the current request only."""
 
     def __init__(self, post: Callable[[Callable], None]):
@@ -78,8 +56,10 @@ class Tasks:
 
         def run():
             try:
-                with gc_policy.paused(), executor.cancel_scope(request.cancel):
-                    result = work(Work(request.cancel, send))
+                job = Job(request.cancel, lambda *p: send("progress", p),
+                          lambda value: send("partial", value))
+                with gc_policy.paused(), running(job):
+                    result = work(job)
             except BaseException as exc:  # reported on the front end's thread, never raised
                 exc.__inspector_trace__ = traceback.format_exc()
                 send("error", exc)

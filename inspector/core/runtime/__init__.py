@@ -1,0 +1,2 @@
+"""The runtime floor (bottom of the core): one job token, events, the task runner, the
+garbage-collection policy and who runs TensorFlow work (the executor)."""
