@@ -152,13 +152,30 @@ def _payload_is_node(data: bytes, start: int, end: int) -> bool:
     return bool(node.name) and bool(_OP_NAME.match(node.op))
 
 
+def _payload_is_versions(data: bytes, start: int, end: int) -> bool:
+    """A GraphDef's `versions` (VersionDef: varints 1-3 only), not a MetaGraphDef's
+    `collection_def` entry (its key is a string)."""
+    try:
+        fields = top_level_fields(data[start:end], "")
+    except ModelLoadError:
+        return False
+    return bool(fields) and all(wire == 0 and 1 <= number <= 3 for number, wire, *_ in fields)
+
+
 def sniff_binary(data: bytes, path: str) -> str:
     fields = top_level_fields(data, path)
     numbers = [f[0] for f in fields]
     if fields and fields[0][0] == 1 and fields[0][1] == 0:
         return SAVEDMODEL
-    if any(n >= 5 for n in numbers) or any(f[0] == 3 and f[1] == 2 for f in fields):
+    if any(n >= 6 for n in numbers) or numbers.count(5) > 1 or \
+            any(f[0] == 3 and f[1] == 2 for f in fields):
         return METAGRAPH
+    if 5 in numbers:  # a GraphDef's debug_info or a MetaGraphDef's one signature_def
+        first = next((f for f in fields if f[0] == 1), None)
+        graph_def = numbers.count(1) >= 2 or any(
+            f[0] == 4 and f[1] == 2 and _payload_is_versions(data, f[2], f[3]) for f in fields) \
+            or (first is not None and _payload_is_node(data, first[2], first[3]))
+        return GRAPHDEF if graph_def else METAGRAPH
     if numbers.count(1) >= 2:
         return GRAPHDEF
     if numbers.count(4) >= 2:
@@ -174,11 +191,12 @@ def graphdef_by_first_fields(fields) -> bool:
     and nothing a MetaGraphDef or SavedModel would hold."""
     numbers = []
     for number, wire in fields:
-        if number == 0 or (number == 1 and wire != 2) or number >= 5 or \
-                (number == 3 and wire == 2):
+        if number == 0 or (number == 1 and wire != 2) or number >= 6 or \
+                (number == 3 and wire == 2) or (number == 5 and wire != 2):
             return False
         numbers.append(number)
-    return numbers.count(1) >= 2
+    # field 5 once is debug_info: a MetaGraphDef never holds two field-1 entries
+    return numbers.count(1) >= 2 and numbers.count(5) <= 1
 
 
 def sniff_head(path: str, head: bytes) -> tuple[str, bool]:
