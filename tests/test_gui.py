@@ -44,6 +44,32 @@ def test_open_by_argument_draws_scopes(qtbot, window):
     assert window.settings.value("recent")[0] == os.path.abspath(DEMO)
 
 
+def test_open_recent_lists_paths_after_a_restart(qtbot, window, tmp_path):
+    """Issue 38.3: one stored path came back from the settings file as a string, and the menu
+    listed its characters."""
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui.main_window import MainWindow
+
+    open_and_wait(qtbot, window, DEMO)
+    window.settings.sync()
+    # read from the file as the next start would (a QSettings of the same file in this
+    # process would share the first one's values)
+    (tmp_path / "next_start.ini").write_bytes((tmp_path / "settings.ini").read_bytes())
+    settings = QSettings(str(tmp_path / "next_start.ini"), QSettings.IniFormat)
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    actions = again.recent_menu.actions()
+    assert [a.text() for a in actions] == [os.path.abspath(DEMO)]
+    before = again.scenes_drawn
+    actions[0].trigger()
+    wait_drawn(qtbot, again, before)
+    assert again.state.model.path == os.path.abspath(DEMO)
+    assert again.recent_paths() == [os.path.abspath(DEMO)]
+    again.tasks.cancel()
+    again.tasks.wait(10.0)
+
+
 def test_opening_asks_for_one_layout(qtbot, window, monkeypatch):
     """Opening changes the view and the expansion; the canvas lays the model out once (two
     layouts of a big graph would share the one interpreter and delay the first picture)."""
