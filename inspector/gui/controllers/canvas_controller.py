@@ -120,9 +120,10 @@ class CanvasController(QObject):
 
     def infer_shapes(self, view):
         """Tensor shapes for edge labels, from TF's shape inference where the model's engine
-        lives (the worker, in the app), off the GUI thread."""
-        engine = self.state.engine
-        if view is None or engine is None:
+        lives (the worker, in the app), off the GUI thread. Not for a TFLite model: TF knows
+        none of its ops, and its tensors carry their shapes (`_output_shapes`)."""
+        engine, model = self.state.engine, self.state.model
+        if view is None or engine is None or (model is not None and model.kind == "tflite"):
             return
 
         def done(shapes):

@@ -58,6 +58,9 @@ class OverlaysController(QObject):
         self.calibration = None
         self.p.show_profiles([], -1)
         self.p.show_comparison("")
+        model = self.state.model
+        self.p.allow_compat(model is None or model.kind != "tflite")
+        self._show(self.overlay)   # a new model starts with no overlay: the buttons say so
 
     def set_mode(self, mode: str) -> None:
         if mode != self.overlay.mode:
