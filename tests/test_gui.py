@@ -70,6 +70,47 @@ def test_open_recent_lists_paths_after_a_restart(qtbot, window, tmp_path):
     again.tasks.wait(10.0)
 
 
+def test_while_a_model_opens_the_canvas_and_sizes_say_so(qtbot, window, model, monkeypatch):
+    """Issue 38.10: canvas and Sizes said "No model open" while the title, Summary and status
+    bar named the model being opened and laid out."""
+    import threading
+
+    from inspector.core.view import view_graph
+    from inspector.gui.controllers import load_controller
+
+    name = os.path.basename(model)
+    loading, laying_out = threading.Event(), threading.Event()
+    open_in_full, scene = load_controller.open_in_full, view_graph.ViewModel.scene
+    monkeypatch.setattr(load_controller, "open_in_full",
+                        lambda *a: (loading.wait(30), open_in_full(*a))[1])
+    monkeypatch.setattr(view_graph.ViewModel, "scene",
+                        lambda *a, **k: (laying_out.wait(30), scene(*a, **k))[1])
+    window.sizes_dock.raise_()
+    canvas, sizes = window.canvas, window.sizes_panel.before
+    assert canvas.waiting == "" and sizes.waiting == ""     # nothing asked: how to start
+    window.open_path(model)                                  # 1. the file is read
+    assert canvas.waiting == sizes.waiting == f"Opening {name}…"
+    assert window.status_label.text() == f"Opening {name}…"
+    window.cancel_work()                                     # cancelled: back to the hint
+    assert canvas.waiting == sizes.waiting == ""
+    loading.set()
+    window.tasks.wait(10)
+    loading.clear()
+    window.open_path(model)
+    assert canvas.waiting == f"Opening {name}…"
+    loading.set()                                            # 2. laid out
+    qtbot.waitUntil(lambda: window.state.model is not None and window.tasks.is_busy("layout"))
+    assert name in window.windowTitle()
+    assert not canvas.items_by_id and canvas.waiting == f"Opening {name}…"
+    # the sizes of a small model may be measured before its first picture
+    assert sizes.waiting == f"Opening {name}…" or (sizes.tiles and sizes.waiting == "")
+    laying_out.set()                                         # 3. drawn
+    wait_drawn(qtbot, window, 0)
+    assert canvas.items_by_id and canvas.waiting == ""
+    qtbot.waitUntil(lambda: window.sizes.shown > 0 and bool(sizes.tiles), timeout=30000)
+    assert sizes.waiting == ""
+
+
 def test_opening_asks_for_one_layout(qtbot, window, monkeypatch):
     """Opening changes the view and the expansion; the canvas lays the model out once (two
     layouts of a big graph would share the one interpreter and delay the first picture)."""
