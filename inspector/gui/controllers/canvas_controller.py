@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMenu
 
 from inspector.core.app.decorations import decorations
+from inspector.core.app.opening import model_can
 from inspector.core.errors import Cancelled
 from inspector.core.model.humanize import count
 from inspector.gui.canvas.edges import edge_geometry
@@ -140,10 +141,11 @@ class CanvasController(QObject):
 
     def infer_shapes(self, view):
         """Tensor shapes for edge labels, from TF's shape inference where the model's engine
-        lives (the worker, in the app), off the GUI thread. Not for a TFLite model: TF knows
-        none of its ops, and its tensors carry their shapes (`_output_shapes`)."""
+        lives (the worker, in the app), off the GUI thread. Not for a model TF cannot infer
+        (a TFLite model: TF knows none of its ops, and its tensors carry their shapes)."""
         engine, model = self.state.engine, self.state.model
-        if view is None or engine is None or (model is not None and model.kind == "tflite"):
+        if view is None or engine is None or (model is not None and
+                                              not model_can(model, "shapes")):
             return
 
         def done(shapes):

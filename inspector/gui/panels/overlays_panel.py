@@ -123,7 +123,9 @@ class OverlaysPanel(QWidget):
 
     def allow_compat(self, on: bool) -> None:
         """The TFLite compatibility overlay is for TensorFlow graphs, not for a .tflite."""
-        button = self.mode_buttons["compat"]
+        button = self.mode_buttons.get("compat")
+        if button is None:
+            return
         button.setEnabled(on)
         button.setToolTip("" if on else "this is already a TensorFlow Lite model: open the "
                           "TensorFlow model it came from to check it")
