@@ -44,6 +44,73 @@ def test_open_by_argument_draws_scopes(qtbot, window):
     assert window.settings.value("recent")[0] == os.path.abspath(DEMO)
 
 
+def test_open_recent_lists_paths_after_a_restart(qtbot, window, tmp_path):
+    """Issue 38.3: one stored path came back from the settings file as a string, and the menu
+    listed its characters."""
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui.main_window import MainWindow
+
+    open_and_wait(qtbot, window, DEMO)
+    window.settings.sync()
+    # read from the file as the next start would (a QSettings of the same file in this
+    # process would share the first one's values)
+    (tmp_path / "next_start.ini").write_bytes((tmp_path / "settings.ini").read_bytes())
+    settings = QSettings(str(tmp_path / "next_start.ini"), QSettings.IniFormat)
+    again = MainWindow(settings)
+    qtbot.addWidget(again)
+    actions = again.recent_menu.actions()
+    assert [a.text() for a in actions] == [os.path.abspath(DEMO)]
+    before = again.scenes_drawn
+    actions[0].trigger()
+    wait_drawn(qtbot, again, before)
+    assert again.state.model.path == os.path.abspath(DEMO)
+    assert again.recent_paths() == [os.path.abspath(DEMO)]
+    again.tasks.cancel()
+    again.tasks.wait(10.0)
+
+
+def test_while_a_model_opens_the_canvas_and_sizes_say_so(qtbot, window, model, monkeypatch):
+    """Issue 38.10: canvas and Sizes said "No model open" while the title, Summary and status
+    bar named the model being opened and laid out."""
+    import threading
+
+    from inspector.core.view import view_graph
+    from inspector.gui.controllers import load_controller
+
+    name = os.path.basename(model)
+    loading, laying_out = threading.Event(), threading.Event()
+    open_in_full, scene = load_controller.open_in_full, view_graph.ViewModel.scene
+    monkeypatch.setattr(load_controller, "open_in_full",
+                        lambda *a: (loading.wait(30), open_in_full(*a))[1])
+    monkeypatch.setattr(view_graph.ViewModel, "scene",
+                        lambda *a, **k: (laying_out.wait(30), scene(*a, **k))[1])
+    window.sizes_dock.raise_()
+    canvas, sizes = window.canvas, window.sizes_panel.before
+    assert canvas.waiting == "" and sizes.waiting == ""     # nothing asked: how to start
+    window.open_path(model)                                  # 1. the file is read
+    assert canvas.waiting == sizes.waiting == f"Opening {name}…"
+    assert window.status_label.text() == f"Opening {name}…"
+    window.cancel_work()                                     # cancelled: back to the hint
+    assert canvas.waiting == sizes.waiting == ""
+    loading.set()
+    window.tasks.wait(10)
+    loading.clear()
+    window.open_path(model)
+    assert canvas.waiting == f"Opening {name}…"
+    loading.set()                                            # 2. laid out
+    qtbot.waitUntil(lambda: window.state.model is not None and window.tasks.is_busy("layout"))
+    assert name in window.windowTitle()
+    assert not canvas.items_by_id and canvas.waiting == f"Opening {name}…"
+    # the sizes of a small model may be measured before its first picture
+    assert sizes.waiting == f"Opening {name}…" or (sizes.tiles and sizes.waiting == "")
+    laying_out.set()                                         # 3. drawn
+    wait_drawn(qtbot, window, 0)
+    assert canvas.items_by_id and canvas.waiting == ""
+    qtbot.waitUntil(lambda: window.sizes.shown > 0 and bool(sizes.tiles), timeout=30000)
+    assert sizes.waiting == ""
+
+
 def test_opening_asks_for_one_layout(qtbot, window, monkeypatch):
     """Opening changes the view and the expansion; the canvas lays the model out once (two
     layouts of a big graph would share the one interpreter and delay the first picture)."""

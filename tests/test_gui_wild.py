@@ -43,3 +43,42 @@ def test_a_dropped_tflite_file_opens_read_only_with_its_quantization(qtbot, wind
         texts += " ".join(item.child(c).text(0) + " " + item.child(c).text(1)
                           for c in range(item.childCount()))
     assert "quant_scale" in texts and "quant_zero_point" in texts
+
+def test_a_tflite_model_gets_no_tensorflow_shape_inference_nor_the_tflite_overlay(
+        qtbot, window, demo_model, monkeypatch):
+    """Issue 38.8: opening a .tflite asked TF to infer its shapes ("Op type not registered
+    'CONV_2D'" in the status bar), and the TFLite overlay chosen for the previous model stayed
+    checked though the new model had none."""
+    from test_gui import open_and_wait
+
+    open_and_wait(qtbot, window, demo_model)
+    panel = window.overlays_panel
+    panel.mode_buttons["compat"].click()
+    qtbot.waitUntil(lambda: bool(window.state.overlay.compat), timeout=30000)
+    kinds, messages, frames = [], [], []
+    submit = window.tasks.submit
+    monkeypatch.setattr(window.tasks, "submit",
+                        lambda kind, *a, **k: (kinds.append(kind), submit(kind, *a, **k))[1])
+    window.state.message.connect(messages.append)
+    window.state.error.connect(messages.append)
+    window.state.first_frame.connect(frames.append)
+    open_and_wait(qtbot, window, wild("fer_tflite"))
+    assert window.state.model.kind == "tflite"
+    qtbot.waitUntil(lambda: bool(frames), timeout=30000)
+    qtbot.wait(200)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
+    assert "shapes" not in kinds
+    assert not [m for m in messages if "not registered" in m or "No tensor shapes" in m]
+    # the edges are labelled with the shapes the file carries
+    scenes = []
+    window.state.scene_changed.connect(scenes.append)
+    window.state.expand_all()
+    wait_drawn(qtbot, window)
+    labels = [e.label for e in scenes[-1].edges if e.label]
+    assert labels and all(any(c.isdigit() for c in x) for x in labels), labels
+    # no overlay for the new model, and the buttons say so; the TFLite one does not apply
+    assert window.state.overlay.mode == "none"
+    assert panel.mode_buttons["none"].isChecked() and not panel.mode_buttons["compat"].isChecked()
+    assert not panel.mode_buttons["compat"].isEnabled()
+    open_and_wait(qtbot, window, demo_model)
+    assert panel.mode_buttons["compat"].isEnabled()

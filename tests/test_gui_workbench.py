@@ -364,3 +364,37 @@ def test_strip_unused_nodes_comes_with_the_marked_inputs_shape(qtbot, window, mo
     before = window.state.rows[0].metrics.flops
     assert flops.known and not flops.unknown_shape  # shapes flow from the new Placeholder
     assert flops.total == before.total - before.per_node["Sub"] - before.per_node["Mul"]
+
+
+def test_enter_in_an_op_parameter_commits_once_and_keeps_the_form(qtbot, window, model):
+    """Issue 38.1: Enter in remove_nodes' `op` combo rebuilt the form inside the combo's own
+    key handler (editingFinished and activated both committed): Qt crashed."""
+    from shiboken6 import isValid
+
+    open_and_wait(qtbot, window, model)
+    panel = window.pipeline_panel
+    pal = panel.palette
+    drop_on_list(window, pal.mimeData([palette_item(window, "remove_nodes")]))
+    qtbot.waitUntil(lambda: panel.steps.count() == 1)
+    panel.steps.setCurrentRow(0)
+    combo = panel.param_widgets["op"]
+    combo.lineEdit().setFocus()
+    qtbot.keyClicks(combo.lineEdit(), "Identity")
+    undo_before = len(window.workbench._undo)
+    qtbot.keyClick(combo.lineEdit(), Qt.Key_Return)
+    qtbot.wait(50)  # anything deferred runs
+    assert window.workbench.steps[0].values("op") == ["Identity"]
+    assert len(window.workbench._undo) == undo_before + 1  # one commit
+    assert isValid(combo) and panel.param_widgets["op"] is combo  # the form was kept
+    assert combo.currentText() == "Identity"
+    assert panel.text.toPlainText() == 'remove_nodes(op=Identity)'
+    # Enter again, then picking the value from the list: nothing new to commit, no crash
+    qtbot.keyClick(combo.lineEdit(), Qt.Key_Return)
+    combo.activated.emit(combo.currentIndex())
+    qtbot.wait(50)
+    assert len(window.workbench._undo) == undo_before + 1
+    # another step selected: its own form; the old widgets go later, never in their signal
+    window.workbench.add_step("round_weights")
+    qtbot.waitUntil(lambda: panel.steps.count() == 2)
+    panel.steps.setCurrentRow(1)
+    assert "num_steps" in panel.param_widgets and "op" not in panel.param_widgets

@@ -23,6 +23,64 @@ def test_kinds_are_sniffed_from_content(fx, name, kind, text):
     assert len(m.graph) > 5 and not m.problems
 
 
+def graph_with_debug_info(demo_model):
+    """The demo model with one stack trace in debug_info (field 5, as TF writes it)."""
+    from inspector.core.model import protos
+
+    with open(demo_model, "rb") as f:
+        graph_def = protos.GraphDef.FromString(f.read())
+    graph_def.debug_info.files.append("make_demo_model.py")
+    frame = graph_def.debug_info.traces["digits_1/relu1_1/Relu"].file_line_cols.add()
+    frame.file_index, frame.line, frame.col, frame.func = 0, 42, 4, "call"
+    return graph_def
+
+
+def test_a_graph_def_with_debug_info_opens_and_keeps_it(demo_model, tmp_path):
+    """Issue 38.2: GraphDef field 5 (debug_info) was taken for a MetaGraphDef's."""
+    from inspector.core.loaders.lazy_graphdef import open_lazily
+    from inspector.core.loaders.sniff import GRAPHDEF, METAGRAPH, sniff_binary
+    from inspector.core.model import protos
+
+    graph_def = graph_with_debug_info(demo_model)
+    data = graph_def.SerializeToString()
+    path = tmp_path / "digits_debug.pb"
+    path.write_bytes(data)
+    model = load(str(path))
+    assert model.kind == "graphdef" and len(model.graph) == len(graph_def.node) == 59
+    assert model.graph.graph_def.debug_info == graph_def.debug_info
+    lazy, _ = open_lazily(str(path), os.stat(path))  # the reading of big files
+    assert lazy.debug_info == graph_def.debug_info
+    # saved: converted, and through a pipeline
+    out = tmp_path / "out.pb"
+    code, _, err = run_cli("convert", str(path), "-o", str(out))
+    assert code == 0, err
+    assert protos.GraphDef.FromString(out.read_bytes()).debug_info == graph_def.debug_info
+    from inspector.core.transforms import run_pipeline
+
+    (report,) = run_pipeline(graph_def, "strip_unused_nodes", ["pixels"],
+                             ["digits_1/logits_1/BiasAdd"])
+    assert len(report.graph_def.node) < 59 and report.graph_def.debug_info == graph_def.debug_info
+    # one node only (field 1 once) still sniffs as a GraphDef; MetaGraphDefs with a
+    # signature_def (field 5) still as MetaGraphDefs
+    single = protos.GraphDef()
+    single.node.add().CopyFrom(graph_def.node[0])
+    single.versions.producer = 1
+    single.debug_info.CopyFrom(graph_def.debug_info)
+    assert sniff_binary(single.SerializeToString(), "") == GRAPHDEF
+    meta = protos.MetaGraphDef()
+    meta.signature_def["serving_default"].method_name = "tensorflow/serving/predict"
+    meta.collection_def["x"].node_list.value.append("a")
+    assert sniff_binary(meta.SerializeToString(), "") == METAGRAPH
+    meta.graph_def.CopyFrom(single)
+    assert sniff_binary(meta.SerializeToString(), "") == METAGRAPH
+    meta.meta_info_def.tags.append("serve")
+    assert sniff_binary(meta.SerializeToString(), "") == METAGRAPH
+    # TensorFlow reads the file as a GraphDef too
+    tf = pytest.importorskip("tensorflow")
+    theirs = tf.compat.v1.GraphDef.FromString(data)
+    assert len(theirs.node) == 59 and "digits_1/relu1_1/Relu" in theirs.debug_info.traces
+
+
 def test_text_and_binary_give_the_same_graph(fx):
     a = load(os.path.join(fx, "v1_training.pb")).graph.graph_def
     b = load(os.path.join(fx, "v1_training.pbtxt")).graph.graph_def

@@ -387,15 +387,23 @@ class MainWindow(QMainWindow):
         else:
             self.open_path(paths[0])
 
+    def recent_paths(self) -> list:
+        """The recent files, newest first. QSettings gives a one-element list back as a
+        plain string (and anything at all from a hand-edited file)."""
+        value = self.settings.value("recent")
+        if isinstance(value, str):
+            value = [value]
+        return [p for p in value if isinstance(p, str) and p] if isinstance(value, list) else []
+
     def _remember(self, path):
         path = os.path.abspath(path)
-        recent = [p for p in (self.settings.value("recent") or []) if p != path]
+        recent = [p for p in self.recent_paths() if p != path]
         self.settings.setValue("recent", [path] + recent[: MAX_RECENT - 1])
         self._refresh_recent()
 
     def _refresh_recent(self):
         self.recent_menu.clear()
-        for path in self.settings.value("recent") or []:
+        for path in self.recent_paths():
             self.recent_menu.addAction(path, lambda p=path: self.open_path(p))
 
     def closeEvent(self, event):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.model.humanize import human_bytes
 
 GRAPHDEF, METAGRAPH, SAVEDMODEL, KERAS_H5, KERAS_ZIP, TFJS, TFLITE = (
     "graphdef", "metagraph", "savedmodel", "keras-h5", "keras-zip", "tfjs", "tflite")
@@ -152,13 +154,30 @@ def _payload_is_node(data: bytes, start: int, end: int) -> bool:
     return bool(node.name) and bool(_OP_NAME.match(node.op))
 
 
+def _payload_is_versions(data: bytes, start: int, end: int) -> bool:
+    """A GraphDef's `versions` (VersionDef: varints 1-3 only), not a MetaGraphDef's
+    `collection_def` entry (its key is a string)."""
+    try:
+        fields = top_level_fields(data[start:end], "")
+    except ModelLoadError:
+        return False
+    return bool(fields) and all(wire == 0 and 1 <= number <= 3 for number, wire, *_ in fields)
+
+
 def sniff_binary(data: bytes, path: str) -> str:
     fields = top_level_fields(data, path)
     numbers = [f[0] for f in fields]
     if fields and fields[0][0] == 1 and fields[0][1] == 0:
         return SAVEDMODEL
-    if any(n >= 5 for n in numbers) or any(f[0] == 3 and f[1] == 2 for f in fields):
+    if any(n >= 6 for n in numbers) or numbers.count(5) > 1 or \
+            any(f[0] == 3 and f[1] == 2 for f in fields):
         return METAGRAPH
+    if 5 in numbers:  # a GraphDef's debug_info or a MetaGraphDef's one signature_def
+        first = next((f for f in fields if f[0] == 1), None)
+        graph_def = numbers.count(1) >= 2 or any(
+            f[0] == 4 and f[1] == 2 and _payload_is_versions(data, f[2], f[3]) for f in fields) \
+            or (first is not None and _payload_is_node(data, first[2], first[3]))
+        return GRAPHDEF if graph_def else METAGRAPH
     if numbers.count(1) >= 2:
         return GRAPHDEF
     if numbers.count(4) >= 2:
@@ -174,21 +193,24 @@ def graphdef_by_first_fields(fields) -> bool:
     and nothing a MetaGraphDef or SavedModel would hold."""
     numbers = []
     for number, wire in fields:
-        if number == 0 or (number == 1 and wire != 2) or number >= 5 or \
-                (number == 3 and wire == 2):
+        if number == 0 or (number == 1 and wire != 2) or number >= 6 or \
+                (number == 3 and wire == 2) or (number == 5 and wire != 2):
             return False
         numbers.append(number)
-    return numbers.count(1) >= 2
+    # field 5 once is debug_info: a MetaGraphDef never holds two field-1 entries
+    return numbers.count(1) >= 2 and numbers.count(5) <= 1
 
 
 def sniff_head(path: str, head: bytes) -> tuple[str, bool]:
     """Formats recognised from the first bytes alone (Keras files are not read by us);
     GRAPHDEF stands for "read it all and look closer"."""
     if not head:
-        raise ModelLoadError("file is empty", path=path)
+        raise ModelLoadError("file is empty (0 bytes): copy or download the model again",
+                             path=path)
     if head.startswith(b"\x89HDF\r\n\x1a\n"):
         return KERAS_H5, False
     if head.startswith(b"PK\x03\x04"):
+        refuse_archive(path)
         return KERAS_ZIP, False
     from inspector.core.loaders.tfjs import looks_like_tfjs
 
@@ -200,16 +222,102 @@ def sniff_head(path: str, head: bytes) -> tuple[str, bool]:
     return GRAPHDEF, False
 
 
+_HTML = re.compile(rb"(\xef\xbb\xbf)?\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body)\b",
+                   re.IGNORECASE | re.DOTALL)
+_TABLE_MAGIC = struct.pack("<Q", 0xDB4775248B80FB57)  # the end of a checkpoint's .index
+
+
+def _head_fields(head: bytes) -> list:
+    """(number, wire type) of the top-level protobuf fields that fit in head."""
+    out, pos = [], 0
+    try:
+        while pos < len(head) and len(out) < 16:
+            key, pos = varint_at(head, pos)
+            number, wire = key >> 3, key & 7
+            if wire == 0:
+                _, pos = varint_at(head, pos)
+            elif wire == 2:
+                length, pos = varint_at(head, pos)
+                pos += length
+            else:
+                break
+            out.append((number, wire))
+    except (EOFError, ValueError):
+        pass
+    return out
+
+
+def _looks_onnx(head: bytes) -> bool:
+    """An ONNX ModelProto: ir_version (1) first, then fields 3-8 (producer, graph,
+    opset_import), which a SavedModel (1 and 2 only) never holds."""
+    fields = _head_fields(head)
+    return bool(fields) and fields[0] == (1, 0) and any(3 <= n <= 8 for n, _ in fields) and \
+        all(1 <= n <= 32 for n, _ in fields)
+
+
+def _ends_with(path: str, tail: bytes) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            if fh.tell() < len(tail):
+                return False
+            fh.seek(-len(tail), os.SEEK_END)
+            return fh.read(len(tail)) == tail
+    except OSError:
+        return False
+
+
+def refuse_archive(path: str) -> None:
+    """A zip that is not a Keras file: a PyTorch model, or an archive to unpack first (a
+    damaged zip is left to the Keras reader, which says so)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return
+    if "config.json" in names:
+        return
+    if any(os.path.basename(n) in ("data.pkl", "constants.pkl") for n in names):
+        raise ModelLoadError("this is a PyTorch model (a torch.save archive), not a TensorFlow "
+                             "one: convert it first (e.g. to ONNX, then with onnx2tf)", path=path)
+    inside = sorted((n for n in names if n.endswith(
+        (".pb", ".pbtxt", ".meta", ".tflite", ".keras", ".h5", "model.json"))), key=len)
+    if inside:
+        open_this = os.path.dirname(inside[0]) if inside[0].endswith("saved_model.pb") \
+            else inside[0]
+        raise ModelLoadError(f"this is a zip archive, not a model: unpack it and open "
+                             f"{open_this or inside[0]} from it", path=path)
+    raise ModelLoadError("this is a zip archive without a Keras config.json or any model file: "
+                         "unpack it and open the model it came with", path=path)
+
+
 def refuse_foreign(path: str, head: bytes) -> None:
-    """One clear line for model files we recognise but do not open as a TensorFlow graph."""
+    """One plain line, with what to do, for files that are not a TensorFlow graph: other
+    models, a Git LFS pointer, a web page saved by a failed download, checkpoints."""
     name = os.path.basename(path)
-    if name.endswith(".onnx"):
-        raise ModelLoadError("this is an ONNX model, not a TensorFlow graph", path=path)
+    if head.startswith(b"version https://git-lfs.github.com/spec/"):
+        size = re.search(rb"\nsize (\d{1,20})", head[:1024])
+        of = f" (for a file of {human_bytes(int(size.group(1)))})" if size else ""
+        raise ModelLoadError(f"this is a Git LFS pointer{of}, not the model itself: run "
+                             "`git lfs pull` in its repository to fetch the file", path=path)
+    if _HTML.match(head[:4096]):
+        raise ModelLoadError("this is an HTML page, not a model: the download failed and saved "
+                             "a web page instead; download the model file again", path=path)
+    if head[:1] == b"\x80" and head[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
+        raise ModelLoadError("this is a Python pickle (e.g. a PyTorch model), not a TensorFlow "
+                             "model, and it is not opened (unpickling runs code): convert the "
+                             "model to TensorFlow first", path=path)
+    if name.endswith(".onnx") or _looks_onnx(head):
+        raise ModelLoadError("this is an ONNX model, not a TensorFlow graph: convert it first "
+                             "(e.g. with onnx2tf, which writes a SavedModel)", path=path)
     if name.endswith(".mlmodel"):
         raise ModelLoadError("this is a Core ML model, not a TensorFlow graph", path=path)
     stem = name[:-len(".index")] if name.endswith(".index") else None
     if re.search(r"\.data-\d{5}-of-\d{5}$", name) or (stem is not None and os.path.exists(
-            os.path.join(os.path.dirname(path), stem + ".data-00000-of-00001"))):
+            os.path.join(os.path.dirname(path), stem + ".data-00000-of-00001"))) or \
+            _ends_with(path, _TABLE_MAGIC):
         raise ModelLoadError("this is part of a TensorFlow checkpoint (variable values only, "
                              "no graph): open the .meta file or SavedModel it belongs to",
                              path=path)

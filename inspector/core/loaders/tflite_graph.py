@@ -61,6 +61,7 @@ def build_graph(model, path: str, data) -> tuple:
         _set_tensor_attrs(node, t, "dtype")
         for d in t.shape:
             node.attr["shape"].shape.dim.add().size = d
+        _shape(node, t.shape)    # as every tensor here: the edges' labels need no TF
         producer[i] = node.name
     made = {o for op in main.operators for o in op.outputs}
     for t in main.tensors:

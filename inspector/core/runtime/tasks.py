@@ -99,6 +99,11 @@ class Tasks:
         if not self.is_busy() and not quiet:
             self.busy.emit(False, "")
 
+    def label_of(self, kind: str) -> str:
+        """What the running request of this kind is doing ('' when none runs)."""
+        request = self._requests.get(kind)
+        return request.label if request is not None else ""
+
     def labels(self) -> list:
         """What the running requests are doing, oldest first."""
         return [r.label for r in self._requests.values() if not r.quiet]

@@ -84,6 +84,8 @@ def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
         result = graph_def
     if result is not graph_def:
         result.library.CopyFrom(graph_def.library)
+        if graph_def.HasField("debug_info"):  # the stack traces stay with the graph
+            result.debug_info.CopyFrom(graph_def.debug_info)
     validate(result)
     report.graph_def = result
     report.seconds = time.perf_counter() - start

@@ -39,10 +39,17 @@ class GraphCanvas(QGraphicsView):
         self.style = CanvasStyle()      # shared by every item (presentation, spotlight)
         self.halo = False               # presentation: a large halo follows the pointer
         self._pointer = None
+        self.waiting = ""               # "Opening NAME…": shown while the canvas is empty
 
     EMPTY_HINT = ("No model open\n\nOpen one with File › Open… (Ctrl+O),\nor drop a model "
                   "file or a SavedModel folder here.\n\nHelp › Getting started explains "
                   "the workflow.")
+
+    def show_waiting(self, text: str) -> None:
+        """What the empty canvas says while a model is opened ('' for the how-to-start hint)."""
+        if text != self.waiting:
+            self.waiting = text
+            self.viewport().update()
 
     def set_halo(self, on: bool) -> None:
         self.halo = on
@@ -81,7 +88,7 @@ class GraphCanvas(QGraphicsView):
         font.setPointSizeF(font.pointSizeF() * 1.2)
         painter.setFont(font)
         painter.drawText(self.viewport().rect().adjusted(20, 20, -20, -20),
-                         Qt.AlignCenter | Qt.TextWordWrap, self.EMPTY_HINT)
+                         Qt.AlignCenter | Qt.TextWordWrap, self.waiting or self.EMPTY_HINT)
         painter.restore()
 
     # -- files dropped on the canvas (the scene would swallow them) ------------------------

@@ -4,14 +4,29 @@ clicks, keys and the context menu turned into state changes; navigation and zoom
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMenu
 
 from inspector.core.app.decorations import decorations
+from inspector.core.app.opening import model_can
 from inspector.core.errors import Cancelled
 from inspector.core.model.humanize import count
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.minimap import minimap_groups
+
+
+def opening_text(state, tasks, not_drawn) -> str:
+    """"Opening NAME…" while a model loads, and while it is laid out for its first picture
+    (`not_drawn`: the model whose first picture is not drawn yet); '' otherwise."""
+    loading = tasks.label_of("load")
+    if loading:
+        return f"{loading}…"
+    model = state.model
+    if model is not None and model is not_drawn and tasks.is_busy():
+        return f"Opening {os.path.basename(model.path.rstrip('/'))}…"
+    return ""
 
 
 class CanvasController(QObject):
@@ -37,11 +52,16 @@ class CanvasController(QObject):
         canvas.walk.connect(self.walk)
         canvas.mark_key.connect(self.mark_selected)
         canvas.context_requested.connect(self.context_menu)
+        tasks.busy.connect(lambda *_: self._show_waiting())
 
     # -- layout and drawing ------------------------------------------------------------------
     def _model_changed(self, model):
         self.fit_next = True
         self._first_frame_of = model
+        self._show_waiting()
+
+    def _show_waiting(self) -> None:
+        self.canvas.show_waiting(opening_text(self.state, self.tasks, self._first_frame_of))
 
     def _view_changed(self, view):
         self.fit_next = True
@@ -90,7 +110,7 @@ class CanvasController(QObject):
         self.tasks.submit("view", lambda task: ViewModel(graph, fold_constants=fold_constants),
                           self.state.put_original_view,
                           lambda exc: self.state.fail(f"Could not rebuild the view: {exc}"),
-                          "Rebuilding the view")
+                          label="Rebuilding the view")
 
     def _show_scene(self, scene):
         self.canvas.show_scene(scene, lambda: self._scene_built(scene),
@@ -108,6 +128,7 @@ class CanvasController(QObject):
             self.canvas.center_on_item(self.state.visible_id(name))
         if self._first_frame_of is not None and self._first_frame_of is self.state.model:
             model, self._first_frame_of = self._first_frame_of, None
+            self._show_waiting()
             # TensorFlow work starts after the first frame (its import would delay it)
             QTimer.singleShot(300, self, lambda: self._after_first_frame(model))
         if not self.tasks.is_busy():
@@ -120,9 +141,11 @@ class CanvasController(QObject):
 
     def infer_shapes(self, view):
         """Tensor shapes for edge labels, from TF's shape inference where the model's engine
-        lives (the worker, in the app), off the GUI thread."""
-        engine = self.state.engine
-        if view is None or engine is None:
+        lives (the worker, in the app), off the GUI thread. Not for a model TF cannot infer
+        (a TFLite model: TF knows none of its ops, and its tensors carry their shapes)."""
+        engine, model = self.state.engine, self.state.model
+        if view is None or engine is None or (model is not None and
+                                              not model_can(model, "shapes")):
             return
 
         def done(shapes):
@@ -140,7 +163,7 @@ class CanvasController(QObject):
 
         self.tasks.submit("shapes", work, done,
                           lambda exc: self.state.say(f"No tensor shapes: {exc}"),
-                          "Inferring tensor shapes")
+                          label="Inferring tensor shapes")
 
     def redecorate(self):
         self.canvas.decorate(decorations(self.state))

@@ -96,7 +96,7 @@ class LoadController:
             else:
                 self.state.fail(f"{path}: could not open: {type(exc).__name__}: {exc}")
 
-        self.tasks.submit("load", work, done, failed, f"Opening {os.path.basename(path)}")
+        self.tasks.submit("load", work, done, failed, label=f"Opening {os.path.basename(path)}")
 
     def _summarize_after_layout(self, model) -> None:
         """Start the summary once the model's first scene is laid out: run alongside the
@@ -132,4 +132,4 @@ class LoadController:
                 self.state.fail(f"{model.path}: could not summarize: {exc}")
 
         self.tasks.submit("summary", work, lambda s: self.state.set_summary(model, s), failed,
-                          "Summarizing")
+                          label="Summarizing")

@@ -101,4 +101,4 @@ class ModelCardController:
 
         self.tasks.submit("card", work, done,
                           lambda exc: self.state.say(f"No model card: {exc}"),
-                          "Writing the model card")
+                          label="Writing the model card")

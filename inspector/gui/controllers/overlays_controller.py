@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.opening import model_can
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.core.formats.writer import beside
 from inspector.core.overlays import registry as overlay_registry
@@ -58,6 +59,9 @@ class OverlaysController(QObject):
         self.calibration = None
         self.p.show_profiles([], -1)
         self.p.show_comparison("")
+        model = self.state.model
+        self.p.allow_compat(model is None or model_can(model, "convert"))
+        self._show(self.overlay)   # a new model starts with no overlay: the buttons say so
 
     def set_mode(self, mode: str) -> None:
         if mode != self.overlay.mode:

@@ -4,6 +4,8 @@ reads their bytes); a click on a tile goes to its scope or node."""
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtCore import QObject
 
 from inspector.core.model.humanize import human_bytes
@@ -21,8 +23,31 @@ class SizesController(QObject):
         panel.tile_clicked.connect(self.go_to)
         panel.duplicates_requested.connect(self.find_duplicates)
         self.visible = False         # the panel's dock is on screen (main window tells)
-        state.first_frame.connect(lambda *_: self.refresh())
+        self._sized = self._framed = None   # the model whose sizes / first picture are shown
+        state.model_changed.connect(lambda *_: self._model_changed())
+        state.first_frame.connect(self._first_frame)
         state.view_changed.connect(lambda *_: self.refresh())
+        tasks.busy.connect(lambda *_: self._show_waiting())
+
+    def _first_frame(self, model) -> None:
+        self._framed = model
+        self._show_waiting()
+        self.refresh()
+
+    def _model_changed(self) -> None:
+        self._sized = self._framed = None            # the previous model is let go
+        self.p.show_sizes(None, self.by, {}, "")     # not the previous model's tiles
+        self._show_waiting()
+
+    def _show_waiting(self) -> None:
+        """"Opening NAME…" while it loads and until its first picture, then "Measuring
+        NAME…" until its sizes are shown."""
+        loading, model = self.tasks.label_of("load"), self.state.model
+        text = f"{loading}…" if loading else ""
+        if not loading and model is not None and self._sized is not model:
+            name = os.path.basename(model.path.rstrip("/"))
+            text = f"Measuring {name}…" if self._framed is model else f"Opening {name}…"
+        self.p.show_waiting(text)
 
     def set_visible(self, on: bool) -> None:
         self.visible = on
@@ -79,6 +104,8 @@ class SizesController(QObject):
                         f"({100 * (after[3] - total) / (total or 1):+.1f}%)"
             self.p.show_sizes(root, by, ops, text, after[0] if after else None,
                               after[1] if after else None, titles)
+            self._sized = model
+            self._show_waiting()
             self.shown += 1
 
         self.tasks.submit("sizes", work, done, lambda exc: None, label="Sizing the graph",

@@ -151,7 +151,7 @@ class TourController(QObject):
 
         self.tasks.submit("tour", work, done,
                           lambda exc: self.state.fail(f"No auto-tour: {exc}"),
-                          "Building the tour")
+                          label="Building the tour")
 
     # -- going to a stop ------------------------------------------------------------------------
     def go_to(self, index: int, animate: bool = True) -> None:

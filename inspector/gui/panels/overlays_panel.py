@@ -121,6 +121,15 @@ class OverlaysPanel(QWidget):
             self.tabs.setCurrentIndex(0 if mode == "timings" else 1)
         self.legend.setText(legend)
 
+    def allow_compat(self, on: bool) -> None:
+        """The TFLite compatibility overlay is for TensorFlow graphs, not for a .tflite."""
+        button = self.mode_buttons.get("compat")
+        if button is None:
+            return
+        button.setEnabled(on)
+        button.setToolTip("" if on else "this is already a TensorFlow Lite model: open the "
+                          "TensorFlow model it came from to check it")
+
     def show_profiles(self, labels: list, current: int) -> None:
         self.profile_choice.blockSignals(True)
         self.profile_choice.clear()

@@ -148,6 +148,8 @@ class PipelinePanel(QWidget):
         super().__init__(parent)
         self.steps_shown: list = []
         self.op_types: list = []
+        self.param_widgets: dict = {}
+        self._form_key: tuple = ()
         self.palette = Palette()
         self.steps = StepList()
         self.form_box = QGroupBox("Parameters")
@@ -200,10 +202,14 @@ class PipelinePanel(QWidget):
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable | Qt.ItemIsDragEnabled)
             item.setCheckState(Qt.Checked if spec.enabled else Qt.Unchecked)
             self.steps.addItem(item)
-        self.steps.blockSignals(False)
         if self.steps_shown:
             self.steps.setCurrentRow(min(max(row, 0), len(self.steps_shown) - 1))
-        self._show_form(self.steps.currentRow())
+        self.steps.blockSignals(False)
+        row = self.steps.currentRow()
+        if self._form_key == self._key_of(row):
+            self._show_values(row)  # only values changed: the editor being typed in stays
+        else:
+            self._show_form(row)
         if not self.text.hasFocus():
             self.text.setPlainText(text_lines)
         self.text_error.setText("")
@@ -222,11 +228,36 @@ class PipelinePanel(QWidget):
         self.text_applied.emit(self.text.toPlainText())
 
     # -- parameter form -----------------------------------------------------------------
+    def _key_of(self, row) -> tuple:
+        """What the parameter form is built for: the step's row and transform, the op list."""
+        name = self.steps_shown[row].name if 0 <= row < len(self.steps_shown) else None
+        return row, name, tuple(self.op_types)
+
+    def _clear_form(self) -> None:
+        """Empty the form. Its widgets are deleted later, never inside their own signal (a
+        commit from a field's Enter rebuilt the form within that field's key handler)."""
+        while self.form.rowCount():
+            taken = self.form.takeRow(0)
+            for item in (taken.labelItem, taken.fieldItem):
+                widget = item.widget() if item is not None else None
+                if widget is not None:
+                    widget.hide()
+                    widget.deleteLater()
+
+    def _show_values(self, row) -> None:
+        """Put the step's values in the fields of the form built for it."""
+        spec = self.steps_shown[row] if 0 <= row < len(self.steps_shown) else None
+        for name, w in self.param_widgets.items():
+            value = field_text(spec, name)
+            current = w.currentText() if isinstance(w, QComboBox) else w.text()
+            if current != value:
+                w.setCurrentText(value) if isinstance(w, QComboBox) else w.setText(value)
+
     def _show_form(self, row):
         from inspector.core.transforms import REGISTRY
 
-        while self.form.rowCount():
-            self.form.removeRow(0)
+        self._clear_form()
+        self._form_key = self._key_of(row)
         self.param_widgets = {}
         self.form_error = QLabel("")
         if not 0 <= row < len(self.steps_shown):
@@ -238,20 +269,20 @@ class PipelinePanel(QWidget):
             self.form.addRow(QLabel(info.summary if info else f"unknown transform {spec.name}"))
             return
         for p in params:
-            value = ",".join(spec.values(p.name)) if p.repeated else \
-                (spec.values(p.name) or [""])[0]
+            value = field_text(spec, p.name)
             if p.kind == "op":
                 w = QComboBox()
                 w.setEditable(True)
+                w.setInsertPolicy(QComboBox.NoInsert)  # Enter commits, it adds no item
                 w.addItems([""] + self.op_types)
                 w.setCurrentText(value)
-                w.lineEdit().editingFinished.connect(lambda p=p, w=w: self._commit(row, p,
-                                                                                   w.currentText()))
-                w.activated.connect(lambda _i, p=p, w=w: self._commit(row, p, w.currentText()))
+                # one commit path: Enter or leaving the field, or an op picked from the list
+                w.lineEdit().editingFinished.connect(lambda p=p, w=w: self._commit_field(row, p, w))
+                w.activated.connect(lambda _i, p=p, w=w: self._commit_field(row, p, w))
             else:
                 w = QLineEdit(value)
                 w.setPlaceholderText(p.default or ("required" if p.required else ""))
-                w.editingFinished.connect(lambda p=p, w=w: self._commit(row, p, w.text()))
+                w.editingFinished.connect(lambda p=p, w=w: self._commit_field(row, p, w))
                 w.textEdited.connect(lambda text, p=p: self._check_as_typed(p, text))
             w.setToolTip(f"{p.kind}{', repeated (comma list)' if p.repeated else ''}"
                          + (f": {p.help}" if p.help else ""))
@@ -264,6 +295,10 @@ class PipelinePanel(QWidget):
     def _check_as_typed(self, param, text):
         self.form_error.setText(validate_param(param, text) if text else "")
 
+    def _commit_field(self, row, param, widget):
+        self._commit(row, param, widget.currentText() if isinstance(widget, QComboBox)
+                     else widget.text())
+
     def _commit(self, row, param, text):
         error = validate_param(param, text)
         self.form_error.setText(error)
@@ -275,6 +310,11 @@ class PipelinePanel(QWidget):
         if 0 <= row < len(self.steps_shown) and \
                 self.steps_shown[row].values(param.name) != values:
             self.param_changed.emit(row, param.name, values)
+
+
+def field_text(spec, name: str) -> str:
+    """A parameter's values as its field shows them (a comma list), '' without a step."""
+    return ",".join(spec.values(name)) if spec is not None else ""
 
 
 def elide(text: str, limit: int = 160) -> str:

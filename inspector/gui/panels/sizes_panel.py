@@ -37,6 +37,7 @@ class Treemap(QWidget):
         self.by = "scope"
         self.ops: dict = {}          # node -> op (leaf colours)
         self.tiles: list = []
+        self.waiting = ""            # "Opening NAME…": said instead of tiles while there are none
         self.setMinimumSize(240, 160)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
         self.setMouseTracking(True)
@@ -90,7 +91,8 @@ class Treemap(QWidget):
                        title)
         if not self.tiles:
             p.setPen(QColor("#777777"))
-            p.drawText(self.rect(), Qt.AlignCenter, "Open a model to see where its bytes go")
+            p.drawText(self.rect(), Qt.AlignCenter,
+                       self.waiting or "Open a model to see where its bytes go")
             return
         total = self.root.bytes or 1
         for t in self.tiles:
@@ -190,6 +192,12 @@ class SizesPanel(QWidget):
         if after is not None:
             self.after.show_tree(after, by, after_ops or {})
         self.totals.setText(totals)
+
+    def show_waiting(self, text: str) -> None:
+        """What the empty treemap says while the model is opened or measured."""
+        if text != self.before.waiting:
+            self.before.waiting = text
+            self.before.update()
 
     def show_duplicates(self, text: str) -> None:
         self.duplicates.setText(text)
