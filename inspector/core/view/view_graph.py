@@ -237,7 +237,7 @@ class ViewModel:
         from inspector.core.analysis.glossary import scope_caption
 
         alike = self.alike(path)
-        caption = scope_caption(dict(self._stats[("signature", path)]), alike)
+        caption = scope_caption(dict(self._stats[("signature", path)]), alike, name)
         return VisibleItem(scope_id(path), "scope", name, mix, cat, w=min(w, 320.0), h=SCOPE_H,
                            child_count=count, params=params, op_mix=mix, alike=alike,
                            caption=caption)
