@@ -16,6 +16,7 @@ def card_for(model, input_shapes: dict | None = None):
     from inspector.core.analysis.model_card import build_card, ports_with_shapes
     from inspector.core.analysis.summary import summarize
     from inspector.core.app import gc_policy
+    from inspector.core.loaders.labels import find_labels
 
     graph = model.graph
     with gc_policy.paused():
@@ -27,8 +28,9 @@ def card_for(model, input_shapes: dict | None = None):
         flops = count_flops(graph, shapes)
         flops.assumed = assumed
     ins, outs = ports_with_shapes(summary, shapes)
+    classes = len(find_labels(model.path, graph).names) if model.path else None
     return build_card(graph, summary, os.path.basename(model.path.rstrip("/")), flops,
-                      input_ports=ins, output_ports=outs)
+                      input_ports=ins, output_ports=outs, class_count=classes)
 
 
 def card_text(card) -> str:

@@ -55,8 +55,11 @@ def make_card(model, summary, shapes, engine, task, title: str | None = None,
                       else "no tensor shapes")
     ins, outs = ports_with_shapes(found, known)
     title = title or model.path.rstrip("/").rpartition("/")[2]
-    return build_card(model.graph, found, title, flops, measured, ins, outs), flops, found, \
-        known
+    from inspector.core.loaders.labels import find_labels
+
+    classes = len(find_labels(model.path, model.graph).names) if model.path else None
+    return build_card(model.graph, found, title, flops, measured, ins, outs, classes), flops, \
+        found, known
 
 
 class ModelCardController:
