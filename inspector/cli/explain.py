@@ -20,7 +20,7 @@ def card_for(model, input_shapes: dict | None = None):
 
     graph = model.graph
     with gc_policy.paused():
-        summary = summarize(graph, model.known_inputs, model.known_outputs)
+        summary = summarize(graph, model.known_inputs, model.known_outputs, model.signature)
     shapes, assumed, failure = infer_shapes(graph.graph_def, input_shapes)
     if failure:
         flops = unknown_flops(failure)
@@ -38,7 +38,7 @@ def card_text(card) -> str:
     for title, ports in (("What goes in", card.inputs), ("What comes out", card.outputs)):
         lines.append(f"{title}:")
         for p in ports or []:
-            lines.append(f"  {p.plain}   ({p.name}: {p.dtype or '?'} {p.shape or ''})".rstrip())
+            lines.append(f"  {p.plain}   ({p.title}: {p.dtype or '?'} {p.shape or ''})".rstrip())
         if not ports:
             lines.append("  (nothing stands out; mark it in the app or give it on the command "
                          "line)")

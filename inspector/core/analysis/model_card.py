@@ -51,6 +51,12 @@ class Port:
     dtype: str
     shape: str
     plain: str
+    label: str = ""     # the signature's own name for it ("contour"), if any
+
+    @property
+    def title(self) -> str:
+        """'contour (Identity:0)' for a signature's tensor; else the tensor's name."""
+        return f"{self.label} ({self.name})" if self.label else self.name
 
 
 @dataclass
@@ -258,9 +264,12 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
         found_in, found_out = ports_with_shapes(summary, None)
         input_ports = found_in if input_ports is None else input_ports
         output_ports = found_out if output_ports is None else output_ports
-    inputs = [Port(n, d, s, describe_input(graph, n, d, s)) for n, d, s in input_ports]
-    outputs = [Port(n, d, s, describe_output(graph, n, d, s, class_count))
-               for n, d, s in output_ports]
+    labels = {c.name.removesuffix(":0"): c.label for c in summary.inputs + summary.outputs
+              if c.label and c.label != c.name}
+    inputs = [Port(n, d, s, describe_input(graph, n, d, s), labels.get(n.removesuffix(":0"), ""))
+              for n, d, s in input_ports]
+    outputs = [Port(n, d, s, describe_output(graph, n, d, s, class_count),
+                    labels.get(n.removesuffix(":0"), "")) for n, d, s in output_ports]
     layers = count_layers(graph)
     params = summary.const_parameters + summary.variable_parameters
     facts = [

@@ -42,7 +42,8 @@ def make_card(model, summary, shapes, engine, task, title: str | None = None,
     from inspector.core.analysis.model_card import build_card, ports_with_shapes
     from inspector.core.analysis.summary import summarize
 
-    found = summary or summarize(model.graph, model.known_inputs, model.known_outputs)
+    found = summary or summarize(model.graph, model.known_inputs, model.known_outputs,
+                                 model.signature)
     task.check()
     known = shapes
     if known is None and engine is not None:
