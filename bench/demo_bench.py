@@ -105,7 +105,7 @@ def main() -> int:
                 raise SystemExit("timed out")
 
     wait(lambda: window.scenes_drawn > 0 and not window.tasks.is_busy())
-    window.state.engine.call("infer_shapes")      # TensorFlow started, model in the worker
+    window.state.engine.infer_shapes()      # TensorFlow started, model in the worker
     wait(lambda: not window.tasks.is_busy())
     # the app's own shape inference warms the demo session of a model this size: wait for it
     wait(lambda: getattr(window.demo, "_warmed", None) is window.state.model, 60)

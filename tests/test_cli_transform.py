@@ -29,6 +29,13 @@ def test_transform_writes_output_and_prints_metrics_per_step(fx, tmp_path):
     assert "quantize_weights" in lines[8] and f"{len(final)} (" in lines[8]
     assert "Applied quantize_weights" in err
     assert [p.name for p in tmp_path.iterdir()] == ["opt.pb"]
+    # the batch norms are FusedBatchNorm ops: fold_batch_norms says it did nothing, and why
+    said = next(ln for ln in err.splitlines() if ln.startswith("Applied fold_batch_norms"))
+    assert "-0 +0 ~0 nodes" in said and "[changed nothing: " in said
+    assert "fold_old_batch_norms folds into the weights; use it instead" in said
+    assert "FusedBatchNormV3" in said
+    applied = next(ln for ln in err.splitlines() if ln.startswith("Applied fold_old_batch"))
+    assert "changed nothing" not in applied
 
 
 def test_transform_never_overwrites_silently(fx, tmp_path):

@@ -108,3 +108,16 @@ def test_the_shipped_facts_are_the_installed_tensorflow_s():
 ])
 def test_scope_captions_say_what_a_block_does(ops, repeat, words):
     assert glossary.scope_caption(ops, repeat).startswith(words)
+
+
+@pytest.mark.parametrize("ops, name, words", [
+    ({"Conv2D": 1, "FusedBatchNormV3": 1, "Relu": 1}, "Conv2d_1a_3x3",
+     "feature extractor block: pattern detection + normalisation + keeping positive values"),
+    ({"AvgPool": 1, "Conv2D": 1, "BiasAdd": 1, "Squeeze": 1}, "Logits", "classifier block"),
+    ({"Softmax": 1, "Reshape": 2}, "Predictions", "classifier block"),
+    ({"Conv2D": 1, "Sigmoid": 1, "Mul": 1}, "squeeze_excite", "feature extractor block"),
+    ({"MatMul": 1, "Tanh": 1}, "dense", "dense layer block: weighted mixing + squeezing"),
+])
+def test_a_classifier_head_and_its_activations_are_named_in_plain_words(ops, name, words):
+    caption = glossary.scope_caption(ops, 1, name)
+    assert caption.startswith(words) and "switching" not in caption

@@ -391,6 +391,12 @@ def test_saved_model_asks_for_a_signature_showing_its_inputs_and_outputs(qtbot, 
     qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.Open), Qt.LeftButton)
     wait_drawn(qtbot, window, before)
     assert window.state.model.signature.key == "embed"
+    # the Summary panel names the outputs as the signature does, with its shapes
+    panel = window.summary_panel.candidates
+    qtbot.waitUntil(lambda: panel.count() >= 4, timeout=30000)
+    rows = [panel.item(i).text() for i in range(panel.count())]
+    assert any(r.startswith("embedding (Identity") and r.endswith("float [?,3]") for r in rows), \
+        rows
 
 
 def test_a_saved_model_that_cannot_be_frozen_opens_as_stored(qtbot, window, fx, tmp_path,

@@ -270,6 +270,22 @@ def test_a_batch_norm_left_alone_says_why(qtbot, window, tmp_path):
                     "reader gets"]
 
 
+def test_a_step_that_changes_nothing_says_so_and_what_to_use(qtbot, window, model):
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text("fold_batch_norms")
+    wait_preview(qtbot, window, 1)
+    assert cell(window, 1, 0) == "fold_batch_norms  · changed nothing"
+    tip = window.preview_panel.model.data(window.preview_panel.model.index(1, 0),
+                                          Qt.ToolTipRole)
+    assert "use it instead" in tip
+    click_row(qtbot, window, 1)
+    rows = [window.preview_panel.changes.item(i).text()
+            for i in range(window.preview_panel.changes.count())]
+    assert len(rows) == 1 and rows[0].startswith("changed nothing: no Mul by a constant")
+    assert "fold_old_batch_norms folds into the weights; use it instead" in rows[0]
+
+
 def test_cancel_stops_the_preview_computation(qtbot, window, fx):
     """Cancel ends the preview's thread before the pipeline is done (it used to keep computing
     until the app quit), the window goes idle and says what it stopped."""

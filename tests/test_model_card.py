@@ -61,7 +61,8 @@ def test_an_input_the_graph_decodes_itself_is_a_file():
 @pytest.mark.parametrize("op, dtype, shape, words", [
     ("Softmax", "float", "[1,1001]", "1,001 probabilities, one per category (they add up to 1)"),
     ("Sigmoid", "float", "[1,5]", "5 independent yes/no scores between 0 and 1"),
-    ("BiasAdd", "float", "[1,10]", "10 scores, one per category"),
+    ("BiasAdd", "float", "[1,10]", "10 numbers"),
+    ("Identity", "float", "[1,64]", "64 numbers"),
     ("ArgMax", "int64", "[1,3]", "3 whole numbers (e.g. chosen categories)"),
     ("Conv2D", "float", "[1,64,64,21]", "a 64x64 map with 21 values per position "
                                         "(e.g. a mask or feature map)"),
@@ -71,6 +72,26 @@ def test_outputs_in_plain_words(op, dtype, shape, words):
     graph = _graph([("x", "Placeholder", []), ("out", op, ["x"]), ("read", "Identity", ["out"])])
     assert mc.describe_output(graph, "out", dtype, shape) == words
     assert mc.describe_output(graph, "read", dtype, shape) == words  # through an Identity
+
+
+def test_a_vector_is_scores_per_category_only_where_something_says_so():
+    graph = _graph([("x", "Placeholder", []), ("embed", "MatMul", ["x", "w"]),
+                    ("out", "Identity", ["embed"]), ("w", "Const", []),
+                    ("logits", "BiasAdd", ["x", "w"]), ("read", "Identity", ["logits"]),
+                    ("scores", "MatMul", ["x", "w"]), ("flat", "Reshape", ["scores", "w"]),
+                    ("top", "ArgMax", ["flat", "w"]),
+                    ("sm", "Softmax", ["x"]), ("Predictions/Reshape_1", "Reshape", ["sm", "w"])])
+    assert mc.describe_output(graph, "out", "float", "[1,64]") == "64 numbers"
+    assert mc.describe_output(graph, "out", "float", "[1,64]", class_count=64) == \
+        "64 scores, one per category"
+    assert mc.describe_output(graph, "out", "float", "[1,1001]", class_count=1000) == \
+        "1,001 scores, one per category"            # a background class first
+    assert mc.describe_output(graph, "read", "float", "[1,10]") == \
+        "10 scores, one per category"               # its name says so
+    assert mc.describe_output(graph, "scores", "float", "[1,7]") == \
+        "7 scores, one per category"                # an ArgMax picks one
+    assert mc.describe_output(graph, "Predictions/Reshape_1", "float", "[1,1001]") == \
+        "1,001 probabilities, one per category (they add up to 1)"
 
 
 def test_the_card_agrees_with_the_summary_and_the_preview_panel(fx):

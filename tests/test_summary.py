@@ -128,6 +128,23 @@ def test_resource_variables_counted_and_not_inputs(fx):
     assert all(c.op != "VarHandleOp" for c in s.inputs)
 
 
+def test_a_saved_model_s_ports_keep_their_signature_names_and_shapes(fx):
+    path = os.path.join(fx, "two_signatures")
+    m = load(path, signature="embed")
+    s = summarize(m.graph, m.known_inputs, m.known_outputs, m.signature)
+    out = s.outputs[0]
+    assert (out.title, out.dtype, out.shape) == (f"embedding ({out.name})", "float", "[?,3]")
+    assert s.inputs[0].title == "features" and s.inputs[0].shape == "[?,4]"
+    code, text, err = run_cli("summarize", "--signature", "embed", path)
+    assert code == 0, err
+    assert f"1. embedding ({out.name})  float [?,3]" in text
+    code, text, err = run_cli("summarize", "--json", path)
+    assert json.loads(text)["outputs"][0]["label"] == "probabilities"
+    code, text, err = run_cli("explain", "--signature", "embed", path)
+    assert code == 0, err
+    assert f"(embedding ({out.name}): float [1,3])" in text
+
+
 def test_cli_text_and_json(fx):
     code, out, err = run_cli("summarize", os.path.join(fx, "inception_jpeg.pb"))
     assert code == 0, err

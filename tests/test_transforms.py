@@ -503,3 +503,16 @@ def test_cancel_reaches_inside_the_transform_loops(fx):
         where.add(frames[-3])  # the function that looked at the flag (ctx.check, job.check)
     assert {"run_step", "until_settled", "replace_matching", "quantize_weights",
             "round_weights", "quantize_nodes"} <= where, where
+
+
+def test_a_step_that_changes_nothing_says_why_and_what_to_use(fx):
+    graph_def = load(os.path.join(fx, "inception_jpeg.pb")).graph.graph_def
+    slim = run_pipeline(graph_def, "fold_batch_norms remove_device fold_old_batch_norms "
+                                   "fold_old_batch_norms", [], ["softmax"])
+    assert slim[0].outcome().startswith("changed nothing: no Mul by a constant")
+    assert "(4 FusedBatchNorm, 1 FusedBatchNormV3)" in slim[0].unchanged
+    assert "fold_old_batch_norms" in slim[0].unchanged
+    assert slim[1].unchanged == "this graph has nothing this step changes"
+    assert slim[2].unchanged == "" and slim[2].changed     # it folds them
+    assert "no batch-norm op" in slim[3].unchanged and "fold_batch_norms" in slim[3].unchanged
+

@@ -156,7 +156,7 @@ def test_badges_follow_the_graph_order_of_their_constants():
     assert [b.name for b in vm.badges("s/mul")] == ["b", "b", "a"]
     scene = vm.scene(expanded={"s"})
     assert not {"s/a", "s/b", "s/c", "s/a_read"} & set(scene.items)
-    assert vm.scope_stats("s")[1] == 8
+    assert vm.scope_stats("s")[1] == 15    # every constant once: s/c, read by no data, too
 
 
 def test_big_graphs_count_scope_parameters_after_the_first_scene(fx, monkeypatch):
@@ -187,3 +187,50 @@ def test_big_graphs_count_scope_parameters_after_the_first_scene(fx, monkeypatch
     small = ViewModel(load(path).graph)
     assert not small.params_deferred()
     assert all(i.params is not None for i in small.scene(defer_params=True).items.values())
+
+
+def test_a_weight_counts_once_in_its_scope_and_variables_count(fx):
+    """A training graph reads each weight in the model, its gradients and the optimizer:
+    the weight counts once, in the model's scope; an unfrozen graph's variables count where
+    they sit, and the scopes add up to the summary's parameters."""
+    import numpy as np
+
+    from inspector.core.analysis.summary import summarize
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    gd = protos.GraphDef()
+
+    def node(name, op, inputs=(), value=None, shape=None):
+        n = gd.node.add(name=name, op=op, input=list(inputs))
+        if value is not None:
+            n.attr["dtype"].type = 1
+            t = n.attr["value"].tensor
+            t.dtype = 1
+            t.tensor_shape.dim.add(size=value.size)
+            t.tensor_content = value.astype(np.float32).tobytes()
+        if shape is not None:
+            n.attr["dtype"].type = 1
+            for d in shape:
+                n.attr["shape"].shape.dim.add(size=d)
+
+    node("x", "Placeholder")
+    node("InceptionV3/w", "Const", value=np.ones(1000))
+    node("InceptionV3/w/read", "Identity", ["InceptionV3/w"])
+    node("InceptionV3/InceptionV3/conv", "Conv2D", ["x", "InceptionV3/w/read"])
+    node("gradients/conv_grad", "Conv2DBackpropFilter", ["x", "InceptionV3/w/read"])
+    node("GradientDescent/update_w", "ApplyGradientDescent", ["InceptionV3/w", "x"])
+    node("dense/kernel", "VariableV2", shape=[30, 40])
+    node("dense/kernel/read", "Identity", ["dense/kernel"])
+    node("dense/MatMul", "MatMul", ["x", "dense/kernel/read"])
+    node("gradients/dense_grad", "MatMul", ["x", "dense/kernel/read"])
+    graph = Graph(gd)
+    scene = ViewModel(graph).scene()
+    params = {i: it.params for i, it in scene.items.items() if it.kind == "scope"}
+    assert params == {"InceptionV3/": 1000, "dense/": 1200, "gradients/": 0,
+                      "GradientDescent/": 0}
+    summary = summarize(graph)
+    assert sum(params.values()) == summary.const_parameters + summary.variable_parameters
+    # slim: the weights' scope holds no op, the scope of the ops reading them counts them
+    inner = ViewModel(graph).scene(expanded={"InceptionV3"}).items
+    assert inner["InceptionV3/InceptionV3/"].params == 1000

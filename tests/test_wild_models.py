@@ -76,6 +76,22 @@ def test_basic_pitch_saved_model_freezes_and_answers_as_the_saved_model(basic_pi
     assert drawn(m) > 3
 
 
+@pytest.mark.parametrize("name", ["basic_pitch_saved_model", "basic_pitch_tfjs"])
+def test_basic_pitch_outputs_are_named_and_shaped_as_its_signature_says(name):
+    from inspector.cli.explain import card_for
+
+    m = load(wild(name))
+    s = summarize(m.graph, m.known_inputs, m.known_outputs, m.signature)
+    rows = {c.name: (c.title, c.shape) for c in s.outputs}
+    assert rows["Identity"] == ("contour (Identity)", "[?,172,264]")
+    assert rows["Identity_1"][1] == rows["Identity_2"][1] == "[?,172,88]"
+    if name == "basic_pitch_saved_model":     # the TF.js file names only the first
+        assert {rows["Identity_1"][0], rows["Identity_2"][0]} == {
+            "note (Identity_1)", "onset (Identity_2)"}
+    card = card_for(m)
+    assert "contour (Identity)" in {p.title for p in card.outputs}
+
+
 def test_a_saved_model_the_object_loader_cannot_rebuild_is_frozen_from_its_metagraph(
         basic_pitch_reference, monkeypatch):
     """What happens without tf-keras installed: TF's object loader fails on the Keras

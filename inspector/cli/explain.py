@@ -15,11 +15,12 @@ def card_for(model, input_shapes: dict | None = None):
     from inspector.core.analysis.metrics import infer_shapes
     from inspector.core.analysis.model_card import build_card, ports_with_shapes
     from inspector.core.analysis.summary import summarize
+    from inspector.core.loaders.labels import find_labels
     from inspector.core.runtime import gc_policy
 
     graph = model.graph
     with gc_policy.paused():
-        summary = summarize(graph, model.known_inputs, model.known_outputs)
+        summary = summarize(graph, model.known_inputs, model.known_outputs, model.signature)
     shapes, assumed, failure = infer_shapes(graph.graph_def, input_shapes)
     if failure:
         flops = unknown_flops(failure)
@@ -27,8 +28,9 @@ def card_for(model, input_shapes: dict | None = None):
         flops = count_flops(graph, shapes)
         flops.assumed = assumed
     ins, outs = ports_with_shapes(summary, shapes)
+    classes = len(find_labels(model.path, graph).names) if model.path else None
     return build_card(graph, summary, os.path.basename(model.path.rstrip("/")), flops,
-                      input_ports=ins, output_ports=outs)
+                      input_ports=ins, output_ports=outs, class_count=classes)
 
 
 def card_text(card) -> str:
@@ -36,7 +38,7 @@ def card_text(card) -> str:
     for title, ports in (("What goes in", card.inputs), ("What comes out", card.outputs)):
         lines.append(f"{title}:")
         for p in ports or []:
-            lines.append(f"  {p.plain}   ({p.name}: {p.dtype or '?'} {p.shape or ''})".rstrip())
+            lines.append(f"  {p.plain}   ({p.title}: {p.dtype or '?'} {p.shape or ''})".rstrip())
         if not ports:
             lines.append("  (nothing stands out; mark it in the app or give it on the command "
                          "line)")

@@ -72,7 +72,7 @@ def cmd_summarize(args) -> int:
     from inspector.core.runtime import gc_policy
 
     with gc_policy.paused():
-        s = summarize(model.graph, model.known_inputs, model.known_outputs)
+        s = summarize(model.graph, model.known_inputs, model.known_outputs, model.signature)
     fmt = summary_format.report_json if args.json or args.format == "json" else \
         summary_format.report_text
     sys.stdout.write(fmt(s, model, args.model))

@@ -1,4 +1,4 @@
-"""The task protocol (core.app.tasks) delivered on the GUI thread through a queued Qt signal."""
+"""The task protocol (core.runtime.tasks) delivered on the GUI thread through a queued Qt signal."""
 
 from __future__ import annotations
 

@@ -1,24 +1,72 @@
-"""The blocks of a model for demo runs: its top-level scopes (looking through a single wrapper
-scope such as Keras's model name) and the tensor each hands on, its "last tensor"."""
+"""The blocks of a model for demo runs and tours: its top-level scopes (looking through the
+scopes it sits in, such as Keras's model name) and the tensor each hands on, its "last tensor"."""
 
 from __future__ import annotations
 
 from inspector.core.model.graph import Graph
+from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
 from inspector.core.model.reachability import downstream
 
 _PASSIVE = {"Const", "Identity", "NoOp", "Shape", "Assert", "CheckNumerics", "StopGradient"}
 _SQUASH = ("Relu6", "Sigmoid", "Tanh")
+FEW_BLOCKS = 5     # a scope showing more blocks than this is where the model sits
 
 
 def top_blocks(graph: Graph, limit: int = 64) -> list:
-    """Scope paths of the model's blocks, in the scope tree's order."""
-    scope = graph.scope_tree()
-    while len(scope.children) == 1 and len(scope.nodes) <= 4:
-        only = next(iter(scope.children.values()))
-        if not only.children:
+    """Scope paths of the model's blocks: the scopes inside the ones it sits in (see
+    main_scopes), then those beside them, in the scope tree's order."""
+    wrappers = main_scopes(graph)
+    levels = [graph.scope_tree()]
+    for path in wrappers:
+        levels.append(levels[-1].children[path.rpartition("/")[2]])
+    return [c.path for level in reversed(levels) for c in level.children.values()
+            if c.path not in wrappers][:limit]
+
+
+def main_scopes(graph: Graph, flops_per_node: dict | None = None) -> list:
+    """The scopes the model sits in, outermost first (Keras's `model/`, slim's
+    `InceptionV3/InceptionV3/`, a TF.js model's `StatefulPartitionedCall/model_1/`): from the
+    root, while a scope shows at most FEW_BLOCKS blocks, the one holding most of its work
+    (more than half of its computing nodes, of its parameters and, when known, of its FLOPs)
+    is opened if it has scopes inside; so is a lone scope beside at most 4 nodes."""
+    work = _work(graph, flops_per_node)
+    scope, opened = graph.scope_tree(), []
+    while scope.children:
+        best = max(scope.children.values(), key=lambda c: work[c.path])
+        if not best.children:
             break
-        scope = only
-    return [c.path for c in scope.children.values()][:limit]
+        mine, whole = work[best.path], work[scope.path]
+        blocks = sum(work[c.path][0] > 0 for c in scope.children.values())
+        most = blocks <= FEW_BLOCKS and all(part * 2 > total
+                                            for part, total in zip(mine, whole) if total)
+        only = len(scope.children) == 1 and len(scope.nodes) <= 4
+        if not (most or only):
+            break
+        opened.append(best.path)
+        scope = best
+    return opened
+
+
+def _work(graph: Graph, flops_per_node: dict | None) -> dict:
+    """{scope path: (computing nodes, parameters, FLOPs)}, each summed over the scope."""
+    homes = weight_homes(graph)
+    flops = flops_per_node or {}
+    own: dict = {}
+    for scope in graph.scope_tree().walk():
+        nodes = params = ops = 0
+        for name in scope.nodes:
+            node_op = graph.node(name).op
+            nodes += node_op not in _PASSIVE and node_op not in VARIABLE_OPS
+            params += homes.get(name, 0)
+            ops += flops.get(name, 0)
+        own[scope.path] = (nodes, params, ops)
+    total: dict = {}
+    for scope in reversed(list(graph.scope_tree().walk())):     # children first
+        sums = own[scope.path]
+        for child in scope.children.values():
+            sums = tuple(a + b for a, b in zip(sums, total[child.path]))
+        total[scope.path] = sums
+    return total
 
 
 def _under(graph: Graph, path: str) -> list:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 from functools import lru_cache
 
 from inspector.core.model.op_categories import category
@@ -34,12 +35,20 @@ FALLBACK = {
 }
 # plain words for the kinds of work in a block, and the role each kind suggests
 _KIND_WORDS = {"convolution": "pattern detection", "matmul": "weighted mixing",
-               "normalization": "normalisation", "activation": "switching",
+               "normalization": "normalisation", "activation": "letting strong values through",
                "pooling": "shrinking", "math": "arithmetic", "shape": "rearranging",
                "quantization": "8-bit arithmetic", "io": "file decoding",
                "control": "flow control", "input": "input", "variable": "learned numbers",
                "training": "training steps"}
 _CLIPPING = {"Relu6", "ClipByValue", "Minimum", "Maximum"}
+# what a block's activations do, in plain words, by the first of these ops it holds
+_ACTIVATION_WORDS = [({"Softmax", "LogSoftmax"}, "turning scores into chances"),
+                     (_CLIPPING, "clipping"),
+                     ({"Sigmoid", "Tanh"}, "squeezing values into a range"),
+                     ({"Relu", "QuantizedRelu"}, "keeping positive values"),
+                     ({"Elu", "Selu", "LeakyRelu", "Gelu", "Softplus"}, "quieting weak values")]
+# names people give the part of a model that picks the category (slim's Logits, ...)
+_CLASSIFIER_NAME = re.compile(r"logit|classif|prediction", re.IGNORECASE)
 _QUIET = {"Identity", "NoOp", "CheckNumerics", "Assert", "Print", "PrintV2", "StopGradient"}
 _WEIGHT = ["convolution", "matmul", "normalization", "activation", "pooling", "quantization",
            "io", "math", "shape", "control", "variable", "input", "training"]
@@ -107,7 +116,9 @@ def technical(op: str) -> str | None:
 
 
 def scope_caption(op_counts: dict, repeat: int = 1, name: str = "") -> str:
-    """'feature extractor block x13: pattern detection + normalisation + clipping'."""
+    """'feature extractor block x13: pattern detection + normalisation + clipping'. A block
+    named for the answer (Logits, Predictions, classifier) or mixing into a softmax is a
+    classifier, whatever it computes with."""
     kinds: dict = {}
     for op, n in op_counts.items():
         cat = category(op)
@@ -118,10 +129,12 @@ def scope_caption(op_counts: dict, repeat: int = 1, name: str = "") -> str:
     if kinds.get("io") and ops & {"DecodeJpeg", "DecodePng", "DecodeWav", "DecodeImage",
                                   "DecodeBmp", "DecodeGif", "DecodeAndCropJpeg"}:
         role = "input preparation"
+    elif kinds.get("matmul") and ops & {"Softmax", "Sigmoid", "LogSoftmax"} or \
+            kinds.get("convolution") and ops & {"Softmax", "LogSoftmax"} or \
+            _CLASSIFIER_NAME.search(name):
+        role = "classifier"
     elif kinds.get("convolution"):
         role = "feature extractor"
-    elif kinds.get("matmul") and ops & {"Softmax", "Sigmoid", "LogSoftmax"}:
-        role = "classifier"
     elif kinds.get("matmul"):
         role = "dense layer"
     elif kinds.get("pooling") and len(kinds) <= 2:
@@ -138,8 +151,8 @@ def scope_caption(op_counts: dict, repeat: int = 1, name: str = "") -> str:
     rank = {c: i for i, c in enumerate(_WEIGHT)}
     for cat, _ in sorted(kinds.items(), key=lambda kv: (-kv[1], rank.get(kv[0], 99))):
         word = _KIND_WORDS.get(cat)
-        if cat == "activation" and ops & _CLIPPING:
-            word = "clipping"
+        if cat == "activation":
+            word = next((w for names, w in _ACTIVATION_WORDS if ops & names), word)
         if word and word not in shown:
             shown.append(word)
     block = f"{role} block" if role != "processing step" else role

@@ -5,6 +5,7 @@ specialists. Every figure is a Fact with its exact definition (the tooltip in th
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 from inspector.core.analysis.flops import DEVICE_PRESETS
@@ -50,6 +51,12 @@ class Port:
     dtype: str
     shape: str
     plain: str
+    label: str = ""     # the signature's own name for it ("contour"), if any
+
+    @property
+    def title(self) -> str:
+        """'contour (Identity:0)' for a signature's tensor; else the tensor's name."""
+        return f"{self.label} ({self.name})" if self.label else self.name
 
 
 @dataclass
@@ -152,14 +159,52 @@ def describe_input(graph: Graph, name: str, dtype: str, shape: str) -> str:
     return f"a block of numbers shaped {shape}"
 
 
-def describe_output(graph: Graph, name: str, dtype: str, shape: str) -> str:
-    """What comes out, in plain words."""
+# ops that hand values on unchanged (only their layout): what is behind them is what comes out
+_SAME_VALUES = frozenset({"Identity", "Reshape", "Squeeze", "ExpandDims", "StopGradient"})
+# ops that read a vector as one score per category
+_PICKS_A_CATEGORY = frozenset({"Softmax", "LogSoftmax", "ArgMax", "TopKV2", "InTopK",
+                               "InTopKV2", "SparseSoftmaxCrossEntropyWithLogits",
+                               "SoftmaxCrossEntropyWithLogits"})
+_CATEGORY_NAME = re.compile(r"logit|class|categor|prob", re.IGNORECASE)
+
+
+def _behind(graph: Graph, node):
+    """The node whose values `node` hands on unchanged (through _SAME_VALUES), or itself."""
+    for _ in range(8):
+        if node.op not in _SAME_VALUES or not node.data_inputs:
+            break
+        source = graph.get(node.data_inputs[0].node)
+        if source is None:
+            break
+        node = source
+    return node
+
+
+def _per_category(graph: Graph, node, k, class_count: int | None) -> bool:
+    """Whether a vector of k values is one score per category: a labels file or class list
+    of that length, a Softmax/ArgMax/TopK reading it, or a name that says so (logits,
+    classes, probabilities)."""
+    if class_count and k in (class_count, class_count + 1):
+        return True
+    seen, todo = set(), [node.name]
+    while todo and len(seen) < 32:
+        for edge in graph.data_consumers(todo.pop()):
+            reader = graph.node(edge.dst)
+            if reader.op in _PICKS_A_CATEGORY:
+                return True
+            if reader.op in _SAME_VALUES and reader.name not in seen:
+                seen.add(reader.name)
+                todo.append(reader.name)
+    return any(_CATEGORY_NAME.search(n.name) for n in (node, _behind(graph, node)))
+
+
+def describe_output(graph: Graph, name: str, dtype: str, shape: str,
+                    class_count: int | None = None) -> str:
+    """What comes out, in plain words. A vector is called scores per category only where a
+    softmax, a reader picking a category, a name or the model's class names (class_count)
+    say so; else it is that many numbers."""
     node = graph.get(node_name_from_input(name))
-    op = node.op if node is not None else ""
-    behind = op
-    if node is not None and op == "Identity" and node.inputs:
-        source = graph.get(node.inputs[0].node)
-        behind = source.op if source is not None else op
+    behind = _behind(graph, node).op if node is not None else ""
     dims = _dims(shape)
     if dims is None:
         return "numbers (their shape is known only when the model runs)"
@@ -174,7 +219,11 @@ def describe_output(graph: Graph, name: str, dtype: str, shape: str) -> str:
             return f"{_n(k)} independent yes/no scores between 0 and 1"
         if dtype in ("int32", "int64"):
             return f"{_n(k)} whole numbers (e.g. chosen categories)"
-        return f"{_n(k)} scores, one per category" if k and k > 1 else "one number"
+        if k == 1:
+            return "one number"
+        if node is not None and _per_category(graph, node, k, class_count):
+            return f"{_n(k)} scores, one per category"
+        return f"{_n(k)} numbers"
     if len(body) == 3 and body[0] and body[1] and body[0] > 4 and body[1] > 4:
         return f"a {body[0]}x{body[1]} map with {_n(body[2])} values per position " \
                "(e.g. a mask or feature map)"
@@ -204,17 +253,23 @@ def _words(n: float) -> str:
 
 
 def build_card(graph: Graph, summary, title: str = "", flops=None,
-               measured_ms: float | None = None, input_ports=None, output_ports=None) -> ModelCard:
+               measured_ms: float | None = None, input_ports=None, output_ports=None,
+               class_count: int | None = None) -> ModelCard:
     """The card of a graph from its summary (inputs, outputs, parameters) and, when known, its
     FLOP report and a measured time per run (ms, from a loaded timing log or profile).
     input_ports/output_ports: (name, dtype, shape) to describe instead of the summary's top
-    candidates (the user's marks, with inferred shapes)."""
+    candidates (the user's marks, with inferred shapes). class_count: how many class names
+    come with the model (its labels), if any."""
     if input_ports is None or output_ports is None:
         found_in, found_out = ports_with_shapes(summary, None)
         input_ports = found_in if input_ports is None else input_ports
         output_ports = found_out if output_ports is None else output_ports
-    inputs = [Port(n, d, s, describe_input(graph, n, d, s)) for n, d, s in input_ports]
-    outputs = [Port(n, d, s, describe_output(graph, n, d, s)) for n, d, s in output_ports]
+    labels = {c.name.removesuffix(":0"): c.label for c in summary.inputs + summary.outputs
+              if c.label and c.label != c.name}
+    inputs = [Port(n, d, s, describe_input(graph, n, d, s), labels.get(n.removesuffix(":0"), ""))
+              for n, d, s in input_ports]
+    outputs = [Port(n, d, s, describe_output(graph, n, d, s, class_count),
+                    labels.get(n.removesuffix(":0"), "")) for n, d, s in output_ports]
     layers = count_layers(graph)
     params = summary.const_parameters + summary.variable_parameters
     facts = [

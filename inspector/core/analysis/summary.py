@@ -35,9 +35,16 @@ class Candidate:
     shape: str = ""
     reason: str = ""
     score: int = 0
+    label: str = ""      # the signature's own name for this tensor, if any ("contour")
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
+
+    @property
+    def title(self) -> str:
+        """'contour (Identity)' for a signature's tensor under another name; else the name."""
+        return f"{self.label} ({self.name})" if self.label and self.label != self.name \
+            else self.name
 
 
 @dataclass
@@ -293,6 +300,24 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
     return out
 
 
+def _name_ports(candidates: list, tensors_by_key: dict, specs: dict) -> None:
+    """Give candidates that are a signature's tensors its name for them, and its dtype and
+    shape where the graph records none."""
+    keys = {}
+    for key, tensor in tensors_by_key.items():
+        name, _, port = tensor.partition(":")
+        keys[name if port in ("", "0") else tensor] = key
+    for cand in candidates:
+        key = keys.get(cand.name)
+        if key is None:
+            continue
+        cand.label = key.removesuffix(":0")
+        dtype, shape = specs.get(key, ("", ""))
+        cand.dtype = cand.dtype or dtype
+        if shape and (not cand.shape or cand.shape == "<unknown>"):
+            cand.shape = shape
+
+
 def likely_outputs(graph: Graph) -> list:
     """The top-ranked output suggestions (what freezing uses when no outputs are given)."""
     ranked, _ = _output_candidates(graph, [])
@@ -300,12 +325,18 @@ def likely_outputs(graph: Graph) -> list:
     return [c.name for c in ranked if c.score == top and top >= 70]
 
 
-def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = ()) -> Summary:
+def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = (),
+              signature=None) -> Summary:
+    """signature: the model's (loaders.Signature): its inputs and outputs are named and
+    shaped as it says where the graph does not say."""
     tf_const, tf_var, _ = tf_parameter_counts(graph)
     variables, var_params = _variable_candidates(graph)
     outputs, unlikely = _output_candidates(graph, list(known_outputs))
     chains = find_preprocessing_chains(graph)
     inputs = _input_candidates(graph, list(known_inputs), outputs, chains)
+    if signature is not None:
+        _name_ports(inputs, signature.inputs, getattr(signature, "input_specs", {}))
+        _name_ports(outputs, signature.outputs, getattr(signature, "output_specs", {}))
     bytes_by_op, bytes_by_dtype = Counter(), Counter()
     devices = Counter(graph.devices.values())
     facts = graph.const_facts()

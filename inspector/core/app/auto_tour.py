@@ -14,16 +14,13 @@ MAX_BLOCK_STOPS = 40        # a long model folds the rest into its last stop
 LAYER_CATEGORIES = ("convolution", "matmul", "pooling")
 
 
-def wrapper_paths(view) -> list:
-    """Scopes that only wrap the model (Keras's model name): opened so its blocks show."""
-    scope, opened = view.graph.scope_tree(), []
-    while len(scope.children) == 1 and len(scope.nodes) <= 4:
-        only = next(iter(scope.children.values()))
-        if not only.children:
-            break
-        scope = only
-        opened.append(only.path)
-    return opened
+def wrapper_paths(view, flops=None) -> list:
+    """Scopes the model sits in (Keras's model name, slim's InceptionV3/InceptionV3): opened
+    so its blocks show (blocks.main_scopes)."""
+    from inspector.core.analysis.blocks import main_scopes
+
+    known = flops is not None and not flops.unknown
+    return main_scopes(view.graph, flops.per_node if known else None)
 
 
 def flow_order(scene) -> list:
@@ -165,7 +162,7 @@ def build(view, inputs: list, outputs: list, card=None, demo=None, flops=None,
     (the user's marks or the summary's best guesses); card: its ModelCard; demo: the last
     DemoRun (what the model sees and its answer); input_path: that run's input, relative to
     the session file's folder."""
-    expanded = [""] + wrapper_paths(view)
+    expanded = [""] + wrapper_paths(view, flops)
     scene = view.scene(frozenset(expanded))
     order = flow_order(scene)
     items = scene.items

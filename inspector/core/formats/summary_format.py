@@ -140,10 +140,10 @@ def _cands(title: str, cands: list, limit: int = 12) -> list:
     if not cands:
         return [f"{title}: none found"]
     lines = [f"{title}:"]
-    width = min(max(len(c.name) for c in cands[:limit]), 48)
+    width = min(max(len(c.title) for c in cands[:limit]), 48)
     for i, c in enumerate(cands[:limit], 1):
         kind = f"{c.dtype} {c.shape}".strip() or c.op
-        lines.append(f"  {i:>2}. {c.name:<{width}}  {kind:<20}  {c.reason}")
+        lines.append(f"  {i:>2}. {c.title:<{width}}  {kind:<20}  {c.reason}")
     if len(cands) > limit:
         lines.append(f"      ... and {len(cands) - limit} more")
     return lines

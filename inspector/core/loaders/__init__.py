@@ -15,11 +15,14 @@ from inspector.core.model.graph import Graph
 
 @dataclass
 class Signature:
-    """A SavedModel signature: tensor names keyed by the signature's own input/output keys."""
+    """A SavedModel signature: tensor names keyed by the signature's own input/output keys,
+    and the (dtype, shape) the signature declares for each key, where it declares them."""
 
     key: str
     inputs: dict = field(default_factory=dict)
     outputs: dict = field(default_factory=dict)
+    input_specs: dict = field(default_factory=dict)
+    output_specs: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,16 @@ def _tensor_info(info) -> dict:
     return {"name": info.name, "dtype": dtype_name(info.dtype), "shape": tensors.format_shape(dims)}
 
 
+def _specs(sdef) -> tuple[dict, dict]:
+    """({input key: (dtype, shape)}, {output key: (dtype, shape)}) a signature declares."""
+    def spec(info):
+        found = _tensor_info(info)
+        return found["dtype"], found["shape"]
+
+    return ({k: spec(v) for k, v in sorted(sdef.inputs.items())},
+            {k: spec(v) for k, v in sorted(sdef.outputs.items())})
+
+
 def _public_keys(meta) -> list:
     """Signature keys, without internal ones such as __saved_model_init_op."""
     return sorted(k for k in meta.signature_def if not k.startswith("__"))
@@ -117,8 +127,9 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
     from inspector.core.loaders import LoadedModel, Signature, make_graph
 
     graph, problems = make_graph(graph_def, path)
+    sig = Signature(signature, inputs, outputs, *_specs(meta.signature_def[signature]))
     model = LoadedModel(path, "savedmodel", graph, size, is_text, frozen=True, tags=tags,
-                        signature=Signature(signature, inputs, outputs), problems=problems)
+                        signature=sig, problems=problems)
     model.file_size = graph.structure.ByteSize()   # what the user sees: the frozen graph
     if how:
         model.notes.append(how)
@@ -169,6 +180,6 @@ def _as_stored(path, meta, signature, tags, size, is_text):
     if signature is not None:
         sdef = meta.signature_def[signature]
         sig = Signature(signature, {k: v.name for k, v in sorted(sdef.inputs.items())},
-                        {k: v.name for k, v in sorted(sdef.outputs.items())})
+                        {k: v.name for k, v in sorted(sdef.outputs.items())}, *_specs(sdef))
     return LoadedModel(path, "savedmodel", graph, size, is_text, tags=tags, signature=sig,
                        problems=problems)

@@ -255,8 +255,10 @@ def _load_tfjs(path: str, size: int):
     sig = doc.get("signature") or {}
     inputs = {k: v.get("name", k) for k, v in (sig.get("inputs") or {}).items()}
     outputs = {k: v.get("name", k) for k, v in (sig.get("outputs") or {}).items()}
+    specs = [{k: _spec(v) for k, v in (sig.get(side) or {}).items()}
+             for side in ("inputs", "outputs")]
     model = LoadedModel(path, "tfjs", graph, size + weight_bytes, frozen=True,
-                        signature=Signature("tfjs", inputs, outputs) if sig else None,
+                        signature=Signature("tfjs", inputs, outputs, *specs) if sig else None,
                         problems=problems)
     made = doc.get("convertedBy") or "a TF.js converter"
     model.notes.append(f"TensorFlow.js graph model ({made}, from TensorFlow "
@@ -269,3 +271,20 @@ def _load_tfjs(path: str, size: int):
         model.notes.append(f"{len(empty)} constant(s) have no value in the shards, e.g. "
                            f"'{empty[0]}'")
     return model
+
+
+def _spec(entry) -> tuple[str, str]:
+    """(dtype, shape) of a signature entry of model.json (a TensorInfo as JSON)."""
+    from google.protobuf import json_format
+
+    from inspector.core.model import tensors
+    from inspector.core.model.dtypes import dtype_name
+
+    try:
+        info = json_format.ParseDict(entry, protos.meta_graph_pb2.TensorInfo(),
+                                     ignore_unknown_fields=True)
+    except (json_format.ParseError, ValueError, TypeError, AttributeError):
+        return "", ""
+    dims = None if info.tensor_shape.unknown_rank or not info.HasField("tensor_shape") \
+        else tensors.shape_dims(info.tensor_shape)
+    return (dtype_name(info.dtype) if info.dtype else ""), tensors.format_shape(dims)

@@ -55,3 +55,38 @@ def tf_summarize_counts(node_defs) -> tuple[int, int, list]:
         else:
             failed.append(node.name)
     return const, var, failed
+
+
+def weight_homes(graph) -> dict:
+    """{node name: parameters counted at it}: each weight once. A variable counts where it
+    sits; a constant that something reads counts at its first reader in graph order (through
+    a lone Identity read), where the canvas draws it, else where it sits. Slim keeps weights
+    under variable scopes apart from the ops that use them, and a frozen SavedModel keeps them
+    at the root: they count in the block that uses them, and a training graph's gradients
+    and optimizer, which read them too, do not count them again."""
+    facts = graph.const_facts()
+    reads = {node.name for node in graph if node.op == "Identity" and len(node.inputs) == 1
+             and node.inputs[0].node in facts}
+    homes: dict = {}
+    for node in graph:
+        name = node.name
+        if node.op in VARIABLE_OPS:
+            count, home = variable_elements(node.proto), name
+        elif name in facts:
+            count, home = facts[name].elements, _first_reader(graph, name, reads) or name
+        else:
+            continue
+        if count:
+            homes[home] = homes.get(home, 0) + count
+    return homes
+
+
+def _first_reader(graph, name: str, reads: set) -> str | None:
+    """The first node in graph order reading `name` by data, through a lone Identity read."""
+    readers = []
+    for edge in graph.data_consumers(name):
+        if edge.dst not in reads:
+            readers.append(edge.dst)
+        else:
+            readers += [e.dst for e in graph.data_consumers(edge.dst) if e.dst not in reads]
+    return min(readers, key=lambda n: graph.node(n).index, default=None)

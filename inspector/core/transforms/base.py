@@ -178,14 +178,19 @@ class TransformInfo:
     summary: str
     params: list = field(default_factory=list)
     native: bool = False  # runs through TensorFlow's own engine
+    # why the step changed nothing on this input graph, and what to use instead (asked only
+    # when it changed nothing): `why_unchanged(graph_def) -> str`
+    why_unchanged: Callable | None = None
 
 
 REGISTRY: dict = {}
+NOTHING_CHANGED = "this graph has nothing this step changes"
 
 
-def transform(name: str, group: str, summary: str, params=()):
+def transform(name: str, group: str, summary: str, params=(), why_unchanged=None):
     """Register a transform function `func(graph_def, ctx) -> graph_def`."""
     def wrap(func):
-        REGISTRY[name] = TransformInfo(name, func, group, summary, list(params))
+        REGISTRY[name] = TransformInfo(name, func, group, summary, list(params),
+                                       why_unchanged=why_unchanged)
         return func
     return wrap

@@ -17,8 +17,28 @@ PATTERN = Pattern("Mul", [Pattern("Conv2D|MatMul|DepthwiseConv2dNative",
                           Pattern("Const")])
 
 
+_OLD_BATCH_NORMS = ("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
+                    "BatchNormWithGlobalNormalization")
+
+
+def why_unchanged(graph_def) -> str:
+    """No Mul by a constant after a convolution or matmul; batch norms kept as single ops
+    (slim's FusedBatchNormV3) are fold_old_batch_norms' work."""
+    found: dict = {}
+    for node in graph_def.node:
+        if node.op in _OLD_BATCH_NORMS:
+            found[node.op] = found.get(node.op, 0) + 1
+    said = "no Mul by a constant right after a Conv2D, MatMul or DepthwiseConv2dNative"
+    if not found:
+        return f"{said}, so no batch norm to fold"
+    kinds = ", ".join(f"{n:,} {op}" for op, n in found.items())
+    return f"{said}: this graph's batch norms are whole ops ({kinds}), which " \
+           "fold_old_batch_norms folds into the weights; use it instead"
+
+
 @transform("fold_batch_norms", "fold",
-           "Multiplies batch-norm scale factors into the convolution or matmul weights.")
+           "Multiplies batch-norm scale factors into the convolution or matmul weights.",
+           why_unchanged=why_unchanged)
 def fold_batch_norms(graph_def, ctx):
     def replace(match, outside):
         mul, conv = match.node, match.inputs[0].node

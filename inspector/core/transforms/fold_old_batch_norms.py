@@ -111,9 +111,20 @@ def _replace_concat(match, ctx):
     return nodes + [concat.inputs[2].node, new_concat]
 
 
+def why_unchanged(graph_def) -> str:
+    """No batch-norm op, or none after a Conv2D with constant weights."""
+    ops = BN_OPS.split("|")
+    count = sum(node.op in ops for node in graph_def.node)
+    if not count:
+        return "no batch-norm op (FusedBatchNorm, BatchNormWithGlobalNormalization); batch " \
+               "norms already split into Mul and Add are fold_batch_norms' work"
+    return f"none of its {count:,} batch-norm ops follows a Conv2D with constant weights and " \
+           "constant statistics (freeze the graph first, or fold_constants)"
+
+
 @transform("fold_old_batch_norms", "fold",
            "Folds batch-norm ops (including FusedBatchNormV3) into convolution weights and a "
-           "bias.")
+           "bias.", why_unchanged=why_unchanged)
 def fold_old_batch_norms(graph_def, ctx):
     current = graph_def
     for pattern, builder in zip(PATTERNS, (_replace_conv, _replace_batch_to_space,

@@ -9,6 +9,7 @@ from inspector.core.errors import InspectorError
 from inspector.core.model.graph import INPUT_SYNTAX, node_name_from_input
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.transforms.base import (
+    NOTHING_CHANGED,
     REGISTRY,
     Context,
     TransformError,
@@ -29,6 +30,11 @@ class StepReport:
     ignored_error: str = ""
     seconds: float = 0.0
     native: bool = False
+    unchanged: str = ""    # the step changed nothing: why, and what to use instead
+
+    def outcome(self) -> str:
+        """'changed nothing: why' for a step that left the graph as it was, else ''."""
+        return f"changed nothing: {self.unchanged}" if self.unchanged else ""
 
 
 def ignore_errors(spec: TransformSpec) -> bool:
@@ -92,7 +98,16 @@ def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
     report.removed, report.added, report.changed = diff(graph_def, result)
     report.reasons = ctx.reasons
     report.kept = ctx.kept
+    if not (report.removed or report.added or report.changed or report.ignored_error):
+        report.unchanged = _kept_why(ctx.kept) if ctx.kept else (
+            info.why_unchanged(graph_def) if info.why_unchanged else "") or NOTHING_CHANGED
     return report
+
+
+def _kept_why(kept: dict) -> str:
+    name, why = next(iter(kept.items()))
+    more = f" (and {len(kept) - 1} more)" if len(kept) > 1 else ""
+    return f"'{name}' was left alone{more}: {why}"
 
 
 def check_names(specs) -> None:

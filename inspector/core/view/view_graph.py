@@ -11,6 +11,7 @@ from operator import attrgetter
 from inspector.core.analysis.summary import tensor_label
 from inspector.core.model import op_categories
 from inspector.core.model.graph import MAX_SCOPE_DEPTH, Graph, scope_parts
+from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.badges import (
     Badge,
@@ -167,9 +168,10 @@ class ViewModel:
 
     # -- items --------------------------------------------------------------------------
     def scope_stats(self, path: str) -> tuple:
-        """(nodes, parameters, main ops, category) of a scope. Parameters are counted where
-        they are consumed: slim keeps weights under variable scopes and the ops that use them
-        under name scopes, so a scope counts the constants its nodes read (once each)."""
+        """(nodes, parameters, main ops, category) of a scope. Each weight counts once, in
+        one scope (parameters.weight_homes): a variable where it sits, a constant at its
+        first reader, where its badge is drawn (slim keeps weights under variable scopes
+        apart from the ops using them; a training graph's gradients read them again)."""
         if path not in self._stats:
             consts = self._consts
             nodes = self.graph.nodes_named(self.nodes_under(path))
@@ -181,20 +183,28 @@ class ViewModel:
             # whether it will show a parameter count (its item is sized for one): the first
             # read of a constant answers; which constants, once they are counted
             self._stats[("reads-const", path)] = any(
+                node.op in VARIABLE_OPS for node in nodes) or any(
                 ref.node in consts and not ref.control
                 for node in nodes if node.name not in consts for ref in node.inputs)
         stats = self._stats[path]
         if stats[1] is None and not self._defer:
-            facts = self.graph.const_facts()
-            consts = self._consts
-            # a constant (or its read) is not a consumer; count each Const read once
-            consumed = {consts[ref.node].name
-                        for node in self.graph.nodes_named(self.nodes_under(path))
-                        if node.name not in consts
-                        for ref in node.inputs if ref.node in consts and not ref.control}
-            params = sum(facts[c].elements for c in consumed if c in facts)
+            params = self._weights_by_scope().get(path, 0)
             stats = self._stats[path] = (stats[0], params, stats[2], stats[3])
         return stats
+
+    def _weights_by_scope(self) -> dict:
+        """{scope path: parameters under it}, each weight in one place (weight_homes), summed
+        up the scopes the canvas draws (groups of a flat scope included)."""
+        found = self._stats.get("weights")
+        if found is None:
+            found = {}
+            for home, elements in weight_homes(self.graph).items():
+                parts = self.parts(home)
+                for depth in range(len(parts) + 1):
+                    key = "/".join(parts[:depth])
+                    found[key] = found.get(key, 0) + elements
+            self._stats["weights"] = found
+        return found
 
     def params_deferred(self) -> bool:
         """True when a scene asked with defer_params leaves parameter counts out: the graph
@@ -238,7 +248,7 @@ class ViewModel:
         from inspector.core.analysis.glossary import scope_caption
 
         alike = self.alike(path)
-        caption = scope_caption(dict(self._stats[("signature", path)]), alike)
+        caption = scope_caption(dict(self._stats[("signature", path)]), alike, name)
         return VisibleItem(scope_id(path), "scope", name, mix, cat, w=min(w, 320.0), h=SCOPE_H,
                            child_count=count, params=params, op_mix=mix, alike=alike,
                            caption=caption)

@@ -123,7 +123,8 @@ class LoadController:
         from inspector.core.analysis.summary import summarize
 
         def work(task):
-            found = summarize(model.graph, model.known_inputs, model.known_outputs)
+            found = summarize(model.graph, model.known_inputs, model.known_outputs,
+                              model.signature)
             model.graph.consumer_index()  # here, not on the GUI thread at the first click
             return found
 

@@ -42,7 +42,8 @@ def make_card(model, summary, shapes, engine, task, title: str | None = None,
     from inspector.core.analysis.model_card import build_card, ports_with_shapes
     from inspector.core.analysis.summary import summarize
 
-    found = summary or summarize(model.graph, model.known_inputs, model.known_outputs)
+    found = summary or summarize(model.graph, model.known_inputs, model.known_outputs,
+                                 model.signature)
     task.check()
     known = shapes
     if known is None and engine is not None:
@@ -55,8 +56,11 @@ def make_card(model, summary, shapes, engine, task, title: str | None = None,
                       else "no tensor shapes")
     ins, outs = ports_with_shapes(found, known)
     title = title or model.path.rstrip("/").rpartition("/")[2]
-    return build_card(model.graph, found, title, flops, measured, ins, outs), flops, found, \
-        known
+    from inspector.core.loaders.labels import find_labels
+
+    classes = len(find_labels(model.path, model.graph).names) if model.path else None
+    return build_card(model.graph, found, title, flops, measured, ins, outs, classes), flops, \
+        found, known
 
 
 class ModelCardController:

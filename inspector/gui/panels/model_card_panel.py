@@ -158,9 +158,9 @@ class ModelCardPanel(QWidget):
         layout.addWidget(_label(title.upper(), 13, ACCENT, True))
         for port in ports or []:
             plain = _label(port.plain[0].upper() + port.plain[1:], 22, INK, True)
-            plain.setToolTip(f"{port.name}: {port.dtype} {port.shape}")
+            plain.setToolTip(f"{port.title}: {port.dtype} {port.shape}")
             layout.addWidget(plain)
-            layout.addWidget(_label(f"{port.name} · {port.dtype or '?'} {port.shape}", 13,
+            layout.addWidget(_label(f"{port.title} · {port.dtype or '?'} {port.shape}", 13,
                                     MUTED))
         if not ports:
             layout.addWidget(_label("Nothing stands out: mark inputs and outputs first.", 18,

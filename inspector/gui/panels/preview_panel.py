@@ -43,7 +43,8 @@ def _cells(row, base) -> list:
     short = row.label.split("(")[0][:80] + ("(…)" if "(" in row.label else "")
     error = row.error.splitlines()[0] if row.error else ""
     error = error if len(error) <= 70 else error[:69] + "…"  # all of it in the tooltip
-    return [short + (f"  ✗ {error}" if row.error else ""),
+    idle = "  · changed nothing" if row.report is not None and row.report.unchanged else ""
+    return [short + (f"  ✗ {error}" if row.error else idle),
             f"{m.node_count}{_delta(m.node_count, base.node_count)}",
             f"{human_bytes(m.serialized_bytes)}{_delta(m.serialized_bytes, base.serialized_bytes)}",  # noqa: E501
             (f"{human_bytes(m.gzip_bytes)}{_delta(m.gzip_bytes, base.gzip_bytes)}"
@@ -91,7 +92,8 @@ class PreviewModel(QAbstractTableModel):
             about = ""
             if flops is not None and (flops.unknown or flops.assumed or flops.unknown_shape):
                 about = "\nFLOPs: " + flops.describe(tf_human_readable_num)
-            return (row.error or row.label)[:2000] + about
+            outcome = row.report.outcome() if row.report is not None else ""
+            return (row.error or row.label)[:2000] + (f"\n{outcome}" if outcome else "") + about
         if role == Qt.ForegroundRole and row.error:
             return QColor("#c0392b")
         return None
@@ -129,6 +131,7 @@ class PreviewPanel(QWidget):
         self._chart_timer.setInterval(150)
         self._chart_timer.timeout.connect(self._draw_chart)
         self.changes = QListWidget()
+        self.changes.setWordWrap(True)    # a step that changed nothing says why in a sentence
         self.changes.itemClicked.connect(self._clicked)
         self.after = QCheckBox("show the graph after the selected step")
         self.after.setChecked(True)
@@ -212,6 +215,11 @@ class PreviewPanel(QWidget):
         self.changes.clear()
         if report is None:
             return
+        if report.unchanged and not report.kept:    # why, and what to use instead
+            item = QListWidgetItem(report.outcome())
+            item.setForeground(QColor("#555555"))
+            item.setToolTip(report.outcome())
+            self.changes.addItem(item)
         for kind, names, colour in (("removed", report.removed, "#c0392b"),
                                     ("added", report.added, "#2e8b57"),
                                     ("changed", report.changed, "#b8860b")):

@@ -63,7 +63,7 @@ class SummaryPanel(QWidget):
             head.setFont(font)
             self.candidates.addItem(head)
             for c in cands[:12]:
-                item = QListWidgetItem(f"{c.name}   {c.dtype} {c.shape}".rstrip())
+                item = QListWidgetItem(f"{c.title}   {c.dtype} {c.shape}".rstrip())
                 item.setToolTip(c.reason)
                 item.setData(Qt.UserRole, c.name)
                 self.candidates.addItem(item)
