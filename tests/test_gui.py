@@ -80,9 +80,9 @@ def test_while_a_model_opens_the_canvas_and_sizes_say_so(qtbot, window, model, m
 
     name = os.path.basename(model)
     loading, laying_out = threading.Event(), threading.Event()
-    open_in_full, scene = load_controller.open_in_full, view_graph.ViewModel.scene
-    monkeypatch.setattr(load_controller, "open_in_full",
-                        lambda *a: (loading.wait(30), open_in_full(*a))[1])
+    open_for_user, scene = load_controller.open_for_user, view_graph.ViewModel.scene
+    monkeypatch.setattr(load_controller, "open_for_user",
+                        lambda *a: (loading.wait(30), open_for_user(*a))[1])
     monkeypatch.setattr(view_graph.ViewModel, "scene",
                         lambda *a, **k: (laying_out.wait(30), scene(*a, **k))[1])
     window.sizes_dock.raise_()

@@ -414,3 +414,17 @@ def test_enter_in_an_op_parameter_commits_once_and_keeps_the_form(qtbot, window,
     qtbot.waitUntil(lambda: panel.steps.count() == 2)
     panel.steps.setCurrentRow(1)
     assert "num_steps" in panel.param_widgets and "op" not in panel.param_widgets
+
+
+def test_use_suggested_marks_what_every_feature_would_use(qtbot, window, model):
+    """One rule: the button marks exactly the ports profiling, the demo and the TFLite
+    check take when nothing is marked."""
+    from inspector.core.app.ports import ports_to_use
+
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: window.state.summary is not None, timeout=30000)
+    unmarked = ports_to_use([], [], window.state.summary)
+    assert window.overlays._io() == unmarked and window.mobile.ports() == unmarked
+    qtbot.mouseClick(window.workbench_panel.suggest, Qt.LeftButton)
+    assert (window.workbench.inputs, window.workbench.outputs) == unmarked
+    assert window.workbench.outputs == ["softmax"]

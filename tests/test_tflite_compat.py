@@ -215,3 +215,41 @@ def test_compat_on_hostile_inputs(make, expect, message, tmp_path):
     code, out, err = _run_in_process(["compat", path, "--json", "--outputs", "y"])
     expect = expect if expect in ("error", "refused") else "clean"
     check_outcome(Case(make.__name__, make, [], expect, message), code, out, err)
+
+
+def test_the_check_is_a_use_case_whose_result_lives_in_the_state():
+    """The window's TFLite check without Qt: the result has one owner, the state."""
+    import queue
+
+    from inspector.core.analysis.summary import summarize
+    from inspector.core.app import tflite_check
+    from inspector.core.app.state import AppState
+    from inspector.core.loaders import load
+    from inspector.core.runtime.tasks import Tasks
+    from inspector.core.view.view_graph import ViewModel
+    from tests.fixtures import tflite_graphs
+
+    graph_def, _, _ = tflite_graphs.beyond_builtins()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = f"{tmp}/odd.pb"
+        with open(path, "wb") as fh:
+            fh.write(graph_def.SerializeToString())
+        model = load(path)
+    state = AppState()
+    state.engine = None
+    seen, errors = [], []
+    state.tflite_check_changed.connect(seen.append)
+    state.set_model(model, ViewModel(model.graph))
+    state.set_summary(model, summarize(model.graph))
+    state.workbench.set_marks(["x"], ["out"])
+    posted: queue.Queue = queue.Queue()
+    tasks = Tasks(posted.put)
+    tflite_check.start_check(state, tasks, errors.append)
+    while not seen and not errors:
+        posted.get(timeout=60)()
+    assert errors == []
+    check = state.tflite_check
+    assert seen == [check] and check.outputs == ("out",)
+    assert state.overlay.mode == "compat" and state.overlay.compat["det"] == "flex"

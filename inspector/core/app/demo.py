@@ -13,6 +13,7 @@ from inspector.core.analysis.front_end import (
     detect,
     with_convention,
 )
+from inspector.core.app.ports import ports_to_use
 from inspector.core.errors import InspectorError
 from inspector.core.loaders.labels import Labels, find_labels
 from inspector.core.model.graph import node_name_from_input
@@ -34,14 +35,8 @@ def _tensor(name: str) -> str:
 
 
 def choose_ports(state_inputs, state_outputs, summary) -> tuple[list, list]:
-    """Marks first, else the ranked suggestions (inputs scored 100 or more, top outputs)."""
-    ins = list(state_inputs) or [c.name for c in (summary.inputs if summary else [])
-                                 if c.score >= 100]
-    outs = list(state_outputs)
-    if not outs and summary is not None and summary.outputs:
-        top = max(c.score for c in summary.outputs)
-        outs = [c.name for c in summary.outputs if c.score == top][:3]
-    return ins, outs
+    """Marks first, else the suggestions (core.app.ports: one rule everywhere)."""
+    return ports_to_use(state_inputs, state_outputs, summary)
 
 
 def plan(graph, inputs: list, outputs: list, shapes: dict | None = None,

@@ -1,10 +1,13 @@
-"""Opening a model the way a user means it: `load`, and for a .meta given a checkpoint but no
-outputs, freezing for the top-ranked likely outputs (and saying which)."""
+"""Opening a model the way a user means it (the window and the CLI): `load`; a SavedModel's
+signatures to choose from; a .meta frozen with the checkpoint beside it, and for a .meta given
+a checkpoint but no outputs, frozen for the top-ranked likely outputs (and saying which)."""
 
 from __future__ import annotations
 
+import os
+
 from inspector.core.analysis.summary import likely_outputs
-from inspector.core.errors import ModelLoadError
+from inspector.core.errors import InspectorError, ModelLoadError
 from inspector.core.loaders import LoadedModel, load
 
 MAX_GUESSED = 4   # more equally likely outputs than this: ask instead of guessing
@@ -40,3 +43,38 @@ def open_model(path: str, opened: LoadedModel | None = None, **options) -> Loade
                        f"{', '.join(outputs)}: no outputs were given (name others to change "
                        "that).")
     return model
+
+
+def signatures(path: str) -> dict:
+    """The public signatures of a SavedModel (key -> method, inputs, outputs); {} else."""
+    from inspector.core.loaders.savedmodel import describe, read_saved_model
+
+    if not (os.path.isdir(path) or os.path.basename(path) == "saved_model.pb"):
+        return {}
+    if os.path.isdir(path) and not any(os.path.exists(os.path.join(path, n)) for n in
+                                       ("saved_model.pb", "saved_model.pbtxt")):
+        return {}   # a TF.js folder, or no model: load() says which
+    metas = describe(read_saved_model(path))
+    return metas[0]["signatures"] if metas else {}
+
+
+def fell_back(note: str) -> bool:
+    """A note saying the model was opened another way than the usual one."""
+    return any(w in note for w in ("could not", "cannot", "instead", "legacy Keras"))
+
+
+def open_for_user(path: str, signature, allow_unsafe: bool):
+    """The model as a user wants to look at it: a .meta with a checkpoint beside it is frozen
+    with that checkpoint for its likely outputs (the graph as stored, with the reason, when
+    that cannot be done)."""
+    from inspector.core.loaders.metagraph import beside
+
+    model = load(path, signature=signature, allow_unsafe=allow_unsafe)
+    found = beside(path) if model.kind == "metagraph" and not model.frozen else None
+    if not found:
+        return model
+    try:
+        return open_model(path, opened=model, checkpoint=found, allow_unsafe=allow_unsafe)
+    except InspectorError as exc:
+        model.notes = [f"Not frozen with the checkpoint beside it: {exc.message}"]
+        return model

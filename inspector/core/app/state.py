@@ -56,6 +56,7 @@ class AppState:
         self.first_frame = Event()         # (model) its first picture is on screen
         self.trace_requested = Event()     # (node) follow it back to its feed points
         self.demo_changed = Event()        # (DemoRun or None) the last demo run's results
+        self.tflite_check_changed = Event()  # (TFLiteCheck or None) app/tflite_check.py
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
@@ -83,6 +84,7 @@ class AppState:
         self._views = {}
         self.demo = None               # the last demo run (overlays.demo_run.DemoRun)
         self.tflite: dict = {}         # variant -> tflite_mapping.Mapping of the last preview
+        self.tflite_check = None       # the TFLite check of the model (app/tflite_check.py)
 
     # -- model and view -------------------------------------------------------------------
     def set_model(self, model, view, summary=None) -> None:
@@ -294,6 +296,10 @@ class AppState:
             self.show_step(self.step)
 
     # -- overlay -------------------------------------------------------------------------------
+    def set_tflite_check(self, check) -> None:
+        self.tflite_check = check
+        self.tflite_check_changed.emit(check)
+
     def set_overlay(self, overlay: OverlayState) -> None:
         self.overlay = overlay
         self.overlay_changed.emit(overlay)

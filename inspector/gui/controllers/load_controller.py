@@ -5,45 +5,9 @@ from __future__ import annotations
 
 import os
 
+from inspector.core.app.opening import fell_back, open_for_user, signatures
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.core.runtime import gc_policy
-
-
-def signatures(path: str) -> dict:
-    """The public signatures of a SavedModel (key -> method, inputs, outputs); {} else."""
-    from inspector.core.loaders.savedmodel import describe, read_saved_model
-
-    if not (os.path.isdir(path) or os.path.basename(path) == "saved_model.pb"):
-        return {}
-    if os.path.isdir(path) and not any(os.path.exists(os.path.join(path, n)) for n in
-                                       ("saved_model.pb", "saved_model.pbtxt")):
-        return {}   # a TF.js folder, or no model: load() says which
-    metas = describe(read_saved_model(path))
-    return metas[0]["signatures"] if metas else {}
-
-
-def _fell_back(note: str) -> bool:
-    """A note saying the model was opened another way than the usual one."""
-    return any(w in note for w in ("could not", "cannot", "instead", "legacy Keras"))
-
-
-def open_in_full(path: str, signature, allow_unsafe: bool):
-    """The model as a user wants to look at it: a .meta with a checkpoint beside it is frozen
-    with that checkpoint for its likely outputs (the graph as stored, with the reason, when
-    that cannot be done)."""
-    from inspector.core.app.opening import open_model
-    from inspector.core.loaders import load
-    from inspector.core.loaders.metagraph import beside
-
-    model = load(path, signature=signature, allow_unsafe=allow_unsafe)
-    found = beside(path) if model.kind == "metagraph" and not model.frozen else None
-    if not found:
-        return model
-    try:
-        return open_model(path, opened=model, checkpoint=found, allow_unsafe=allow_unsafe)
-    except InspectorError as exc:
-        model.notes = [f"Not frozen with the checkpoint beside it: {exc.message}"]
-        return model
 
 
 class LoadController:
@@ -63,7 +27,7 @@ class LoadController:
                     return ("choose", found)
             from inspector.core.view.view_graph import ViewModel
 
-            model = open_in_full(path, signature, allow_unsafe)
+            model = open_for_user(path, signature, allow_unsafe)
             task.check()
             view = ViewModel(model.graph, fold_constants=fold)
             gc_policy.keep_out_of_collections()  # the model lives long
@@ -79,7 +43,7 @@ class LoadController:
             self._summarize_after_layout(model)
             if model.notes:
                 self.state.say(model.notes[0].split(",")[0])
-            if model.notes and (not model.frozen or any(_fell_back(n) for n in model.notes)):
+            if model.notes and (not model.frozen or any(fell_back(n) for n in model.notes)):
                 how = "" if model.frozen else " as stored"
                 self.dialogs.notice(f"Opened {os.path.basename(path.rstrip('/'))}{how}",
                                     "\n\n".join(model.notes))

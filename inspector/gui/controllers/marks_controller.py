@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication
 
 from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.ports import suggested_ports
 from inspector.core.formats import commands
 
 
@@ -83,10 +84,7 @@ class MarksController(QObject):
         summary = self.state.summary
         if summary is None:
             return
-        ins = [c.name for c in summary.inputs if c.score >= 100][:4]
-        outs = [c.name for c in summary.outputs if c.score >= 100][:4]
-        self.bench.set_marks(ins or [c.name for c in summary.inputs[:1]],
-                             outs or [c.name for c in summary.outputs[:1]])
+        self.bench.set_marks(*suggested_ports(summary))
 
     def command(self, key: str) -> str:
         model = self.state.model

@@ -5,13 +5,12 @@ TensorFlow lives (the worker), asking first when the graph is not pure computati
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
+from inspector.core.app import tflite_check
 from inspector.core.app.inputs import input_shapes_and_types
-from inspector.core.app.opening import model_can
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.core.formats.writer import atomic_write, beside
 
@@ -22,7 +21,6 @@ class MobileController(QObject):
     def __init__(self, state, tasks, panel, dialogs):
         super().__init__(panel)
         self.state, self.tasks, self.p, self.dialogs = state, tasks, panel, dialogs
-        self.compat = None
         self.preview = None
         p = panel
         p.check_requested.connect(self.check)
@@ -35,25 +33,19 @@ class MobileController(QObject):
         p.source_wanted.connect(lambda kind: self.choose_source(kind))
         state.model_changed.connect(lambda *_: self._model_changed())
         state.overlay_changed.connect(self._overlay_changed)
+        state.tflite_check_changed.connect(self._show_check)
 
     def _tflite_already(self) -> bool:
-        model = self.state.model
-        if model is not None and not model_can(model, "convert"):
-            self.state.fail("this is already a TensorFlow Lite model: open the TensorFlow "
-                            "model it came from to check or convert it")
+        why = tflite_check.refusal(self.state)
+        if why and self.state.model is not None:
+            self.state.fail(why)
             return True
         return False
 
     # -- ports ------------------------------------------------------------------------------
     def ports(self) -> tuple[list, list]:
         """Marked inputs/outputs, else the likely ones (raises when there is no output)."""
-        from inspector.core.app.demo import choose_ports
-
-        bench = self.state.workbench
-        ins, outs = choose_ports(list(bench.inputs), list(bench.outputs), self.state.summary)
-        if not outs:
-            raise InspectorError("mark the model's output first (no likely output stands out)")
-        return ins, outs
+        return tflite_check.ports(self.state)
 
     def _ports_or_report(self):
         """ports(), or None after telling the user why there are none."""
@@ -64,7 +56,7 @@ class MobileController(QObject):
             return None
 
     def _model_changed(self) -> None:
-        self.compat = self.preview = None
+        self.preview = None
         self.p.problems.clear()
         self.p.legend.setText("")
         self.p.verdict.setText("")
@@ -77,75 +69,19 @@ class MobileController(QObject):
                 and not self.tasks.is_busy("tflite_compat"):
             self.check()      # the overlay was chosen before any check: run it now
 
-    # -- compatibility ------------------------------------------------------------------
-    def check(self, then_confirm: bool = False) -> None:
-        from inspector.core.analysis import tflite_compat as tc
-
-        model, view = self.state.model, self.state.original_view
-        if model is None or view is None:
-            self.state.say("Open a model first")
-            return
-        if self._tflite_already():
-            return
-        ports = self._ports_or_report()
-        if ports is None:
-            return
-        ins, outs = ports
-        graph = model.graph
-        scope_paths = [s.path for s in view.root.walk() if s.path]
-
-        def work(task):
-            from inspector.core.runtime import gc_policy
-
-            with gc_policy.paused():     # a full collection over a big graph stalls the GUI
-                compat = tc.analyze(graph, outs, ins)
-                task.progress(1, 2, "counting statuses per scope")
-                return compat, tc.overlay_fields(compat, scope_paths)
-
-        def done(result):
-            compat, (statuses, scopes) = result
-            self.compat = compat
-            self.p.show_compat(compat, ins, outs)
-            self.state.set_overlay(replace(self.state.overlay, mode="compat",
-                                           compat=statuses, compat_scopes=scopes,
-                                           compat_notes={}))
-            counts = compat.counts()
-            bad = counts["flex"] + counts["custom"] + counts["control_flow"] + counts["dtype"]
-            self.state.say(f"TFLite: {counts['builtin']:,} builtin, {bad:,} to look at")
-            if then_confirm:
-                self.confirm(False)
-
-        self.tasks.submit("tflite_compat", work, done, self._failed(None),
-                          label="Checking TFLite compatibility")
+    # -- compatibility (the use case and its result live in core.app.tflite_check) ----------
+    def check(self) -> None:
+        tflite_check.start_check(self.state, self.tasks, self._failed(None))
 
     def confirm(self, allow_io: bool) -> None:
-        from inspector.core.analysis import tflite_compat as tc
+        tflite_check.start_confirm(self.state, self.tasks, self._failed(self.confirm), allow_io)
 
-        engine, model = self.state.engine, self.state.model
-        if engine is None or model is None:
-            self.state.say("Open a model first")
+    def _show_check(self, check) -> None:
+        if check is None:
             return
-        if self.compat is None:      # the converter's words go onto the tables' statuses:
-            self.check(then_confirm=True)     # check first, then confirm
-            return
-        ports = self._ports_or_report()
-        if ports is None:
-            return
-        ins, outs = ports
-        shapes, _ = input_shapes_and_types(self.state)
-        compat, graph = self.compat, model.graph
-
-        def work(task):
-            first, second = engine.tflite_confirm(ins, outs, shapes,
-                                        allow_io=allow_io, job=task)
-            return tc.confirm(compat, graph, first, second)
-
-        def done(confirmed):
-            self.p.show_confirmed(confirmed)
-            self.state.set_overlay(replace(self.state.overlay, compat_notes=confirmed["nodes"]))
-
-        self.tasks.submit("tflite_confirm", work, done, self._failed(self.confirm),
-                          label="Converting with TFLite's converter")
+        self.p.show_compat(check.compat, list(check.inputs), list(check.outputs))
+        if check.confirmed:
+            self.p.show_confirmed(check.confirmed)
 
     # -- conversion preview ----------------------------------------------------------------
     def choose_source(self, kind: str, paths: list | None = None) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.opening import model_can
+from inspector.core.app.ports import ports_to_use
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.core.formats.writer import beside
 from inspector.core.overlays import registry as overlay_registry
@@ -91,11 +92,7 @@ class OverlaysController(QObject):
     # -- timings -------------------------------------------------------------------------------
     def _io(self):
         bench = self.state.workbench
-        ins, outs = list(bench.inputs), list(bench.outputs)
-        summary = self.state.summary
-        if not outs and summary is not None:
-            ins = ins or [c.name for c in summary.inputs if c.score >= 100][:1]
-            outs = [c.name for c in summary.outputs if c.score >= 100][:1]
+        ins, outs = ports_to_use(bench.inputs, bench.outputs, self.state.summary)
         if not outs:
             raise InspectorError("mark at least one output (and the inputs) first")
         return ins, outs

@@ -1,0 +1,30 @@
+"""Which inputs and outputs a feature uses when the user marked none: one rule for the window
+(profile, calibrate, demo, TFLite, the card, tours, "Use suggested inputs and outputs") and
+the command line. Marks win, side by side; else the inputs the summary scores as real feed
+points (100 or more) and the outputs that share the top score (70 or more: a real answer,
+not a leftover)."""
+
+from __future__ import annotations
+
+MAX_INPUTS, MAX_OUTPUTS = 4, 3
+INPUT_SCORE, OUTPUT_SCORE = 100, 70
+
+
+def suggested_ports(summary) -> tuple[list, list]:
+    """(inputs, outputs) the summary ranks as the model's real ports."""
+    if summary is None:
+        return [], []
+    ins = [c.name for c in summary.inputs if c.score >= INPUT_SCORE][:MAX_INPUTS]
+    top = max((c.score for c in summary.outputs), default=0)
+    outs = [c.name for c in summary.outputs if c.score == top][:MAX_OUTPUTS] \
+        if top >= OUTPUT_SCORE else []
+    return ins, outs
+
+
+def ports_to_use(marked_inputs, marked_outputs, summary) -> tuple[list, list]:
+    """The marks, else the suggestions, for each side on its own."""
+    ins, outs = list(marked_inputs), list(marked_outputs)
+    if ins and outs:
+        return ins, outs
+    auto_ins, auto_outs = suggested_ports(summary)
+    return ins or auto_ins, outs or auto_outs
