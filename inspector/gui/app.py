@@ -101,7 +101,7 @@ def tune_runtime() -> None:
 
 def start_early(model: str) -> None:
     """Before Qt is imported: a big model is read on the other core while Qt starts."""
-    from inspector.core.loaders.reader_process import prestart
+    from inspector.core.app.start import prestart
 
     prestart(model)
 

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.app.opening import open_dialog_filter
+from inspector.core.app.overlays import registry as overlay_registry
 from inspector.core.app.state import AppState
-from inspector.core.model.humanize import count
-from inspector.core.overlays import registry as overlay_registry
+from inspector.core.view.vocabulary import count
 from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
@@ -81,11 +81,9 @@ def fitting_size(available, wanted=DEFAULT_SIZE):
 def _import_model_modules() -> None:
     """Modules every opened model needs, imported while the window starts rather than on the
     GUI thread while the first model opens (~50-90 ms of stall measured by bench/scale.py)."""
-    import inspector.core.analysis.metrics  # noqa: F401
-    import inspector.core.analysis.summary  # noqa: F401
-    import inspector.core.app.preview  # noqa: F401
-    import inspector.core.loaders  # noqa: F401
-    import inspector.core.view.view_graph  # noqa: F401
+    from inspector.core.app.start import import_model_modules
+
+    import_model_modules()
 
 
 class MainWindow(QMainWindow):
@@ -380,7 +378,7 @@ class MainWindow(QMainWindow):
     def open_dropped(self, paths: list) -> None:
         """Files dropped anywhere on the window: a photo, folder of photos, WAV or .npy runs
         the open model on it; anything else (the first path) is opened as a model."""
-        from inspector.core.loaders.media import is_demo_input
+        from inspector.core.app.files import is_demo_input
 
         if self.state.model is not None and is_demo_input(paths[0]):
             self.demo.run_on(paths[0])

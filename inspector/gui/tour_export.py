@@ -29,7 +29,7 @@ def _parts(stop, demo) -> tuple:
 
 def html_steps(view, stops, demo, title: str, spotlight: bool = True):
     """Yield after each stop; the last value is the page's text."""
-    from inspector.core.formats.tour_html import Slide, tour_html
+    from inspector.core.app.exports import Slide, tour_html
 
     slides = []
     for k, stop in enumerate(stops):
@@ -140,7 +140,7 @@ def _side(p, box, picture, bars, unit, demo) -> None:
 def export_steps(path: str, view, stops: list, demo, model_path: str, spotlight: bool = True,
                  force: bool = True):
     """Write the tour to `path` (.html or .pdf), yielding (done, total) after each stop."""
-    from inspector.core.formats.writer import atomic_write, check_target
+    from inspector.core.app.exports import atomic_write, check_target
 
     kind = os.path.splitext(path)[1].lower()
     if kind not in (".html", ".htm", ".pdf"):

@@ -28,6 +28,7 @@ class OverlayState:
     compat: dict = field(default_factory=dict)         # node -> TFLite status
     compat_scopes: dict = field(default_factory=dict)  # scope path -> ((status, n), ...)
     compat_notes: dict = field(default_factory=dict)   # node -> converter messages
+    comparison: str = ""       # float vs eight-bit outputs after the last calibration
 
     @property
     def profile(self):

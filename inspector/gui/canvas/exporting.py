@@ -7,8 +7,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog
 
+from inspector.core.app.exports import atomic_write, beside
 from inspector.core.errors import InspectorError
-from inspector.core.formats.writer import atomic_write, beside
 
 MAX_PIXELS = 16000
 
@@ -37,7 +37,7 @@ class Exporter:
         return path
 
     def dot(self, tf_style: bool, path: str | None = None) -> str | None:
-        from inspector.core.formats import dot_export
+        from inspector.core.app.exports import dot_export
 
         view = self.state.view
         if view is None:

@@ -8,7 +8,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-from inspector.core.overlays.feature_maps import colour_lut, scaled
+from inspector.core.app.pictures import colour_lut, scaled
 
 SHOWN = 10          # at most, as many as fit the box's width
 HEIGHT = 30.0

@@ -7,7 +7,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsRectItem
 
-from inspector.core.model.humanize import count, tf_human_readable_num
+from inspector.core.view.vocabulary import count, tf_human_readable_num
 from inspector.gui.canvas.style import CanvasStyle
 
 TEXT = QColor("#1d1d1d")
@@ -67,7 +67,7 @@ class NodeItem(QGraphicsRectItem):
                 tip += f"\none of {item.alike} sibling scopes with the same ops"
             tip += f"\n{item.op_mix}" if item.op_mix else ""
         else:
-            from inspector.core.analysis.glossary import plain
+            from inspector.core.view.vocabulary import plain
 
             tip += f"\n{item.label}: {plain(item.label)}" + "".join(
                 f"\n{b.name}: {b.dtype} {b.text()}" for b in item.badges[:8])

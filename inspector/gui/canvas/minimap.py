@@ -7,7 +7,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QWidget
 
-from inspector.core.model.op_categories import COLOURS
+from inspector.core.view.vocabulary import CATEGORY_COLOURS as COLOURS
 from inspector.gui.canvas.items import ACCENT
 
 

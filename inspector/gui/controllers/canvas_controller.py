@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QMenu
 from inspector.core.app.decorations import decorations
 from inspector.core.app.opening import model_can
 from inspector.core.errors import Cancelled
-from inspector.core.model.humanize import count
+from inspector.core.view.vocabulary import count
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.minimap import minimap_groups
 
@@ -204,7 +204,7 @@ class CanvasController(QObject):
 
     def set_cone(self, on: bool):
         """Highlight everything upstream and downstream of the selected node."""
-        from inspector.core.model.reachability import downstream, upstream
+        from inspector.core.app.queries import downstream, upstream
 
         view, name = self.state.view, self.state.selected
         if not on or view is None or not name or name.endswith("/") or name not in view.graph:

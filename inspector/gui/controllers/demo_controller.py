@@ -45,7 +45,7 @@ class DemoController:
             self.run_on(path)
 
     def choose_labels(self) -> None:
-        from inspector.core.loaders.labels import read_labels_file
+        from inspector.core.app.files import read_labels_file
 
         path = self.dialogs.pick_file("Class names, one per line", "Text (*.txt);;All (*)")
         if not path:
@@ -148,7 +148,7 @@ class DemoController:
 
     def run_on(self, path: str, allow_io: bool = False) -> None:
         from inspector.core.app import demo
-        from inspector.core.loaders.media import read_input
+        from inspector.core.app.files import read_input
 
         s = self.state
         model, view, engine = s.model, s.original_view, s.engine

@@ -84,7 +84,7 @@ class LoadController:
     def _summarize(self, model) -> None:
         """The summary (likely inputs and outputs, counts) after the first picture: on a big
         graph it takes as long as everything before that picture."""
-        from inspector.core.analysis.summary import summarize
+        from inspector.core.app.queries import summarize
 
         def work(task):
             found = summarize(model.graph, model.known_inputs, model.known_outputs,

@@ -7,9 +7,9 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication
 
+from inspector.core.app.exports import commands
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.ports import suggested_ports
-from inspector.core.formats import commands
 
 
 class MarksController(QObject):
@@ -35,7 +35,7 @@ class MarksController(QObject):
         self.request_strip()
 
     def request_strip(self):
-        from inspector.core.analysis.marks import strip_preview
+        from inspector.core.app.queries import strip_preview
 
         view = self.state.original_view
         if view is None:
@@ -61,7 +61,7 @@ class MarksController(QObject):
     def trace(self, name: str) -> None:
         """Follow an output back to the places a mobile app would feed (off the GUI thread:
         a walk over a big graph's producers)."""
-        from inspector.core.analysis.marks import trace_to_inputs
+        from inspector.core.app.queries import trace_to_inputs
 
         view = self.state.original_view
         if not name or name.endswith("/") or view is None:

@@ -10,9 +10,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app import tflite_check
+from inspector.core.app.exports import atomic_write, beside
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
-from inspector.core.formats.writer import atomic_write, beside
 
 
 class MobileController(QObject):
@@ -167,8 +167,8 @@ class MobileController(QObject):
 
     def load_measured(self, variant: str, path: str | None = None) -> float | None:
         """A benchmark_model log of this variant run on a device: its measured time."""
-        from inspector.core.loaders.files import read_text
-        from inspector.core.overlays.tflite_preview import measured_latency_ms
+        from inspector.core.app.files import read_text
+        from inspector.core.app.queries import measured_latency_ms
 
         row = next((r for r in (self.preview.variants if self.preview else [])
                     if r.variant == variant and r.model), None)
@@ -195,7 +195,7 @@ class MobileController(QObject):
 
     def save_memmapped(self, path: str | None = None) -> None:
         """The open graph as a memory-mapped package (written off the GUI thread)."""
-        from inspector.core.formats.memmapped import write_memmapped
+        from inspector.core.app.exports import write_memmapped
 
         model = self.state.model
         if model is None:

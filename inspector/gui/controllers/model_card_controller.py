@@ -18,8 +18,8 @@ def measured_ms(overlay) -> float | None:
 def answers_words(rows, demo_run, model, summary, ports, shapes, engine, task) -> str:
     """How the pipeline changes the answer to the last demo input, in plain words."""
     from inspector.core.app import demo
+    from inspector.core.app.files import read_input
     from inspector.core.errors import InspectorError
-    from inspector.core.loaders.media import read_input
 
     if demo_run is None or not demo_run.path:
         return "Run the model on a photo, sound or array (Demo panel) to see how much the " \
@@ -38,9 +38,13 @@ def make_card(model, summary, shapes, engine, task, title: str | None = None,
               measured: float | None = None) -> tuple:
     """(card, FLOP report, summary, shapes) of a model, off the GUI thread: the summary and
     TF's shapes (asked of the worker) when not known yet."""
-    from inspector.core.analysis.flops import count_flops, unknown_flops
-    from inspector.core.analysis.model_card import build_card, ports_with_shapes
-    from inspector.core.analysis.summary import summarize
+    from inspector.core.app.queries import (
+        build_card,
+        count_flops,
+        ports_with_shapes,
+        summarize,
+        unknown_flops,
+    )
 
     found = summary or summarize(model.graph, model.known_inputs, model.known_outputs,
                                  model.signature)
@@ -56,7 +60,7 @@ def make_card(model, summary, shapes, engine, task, title: str | None = None,
                       else "no tensor shapes")
     ins, outs = ports_with_shapes(found, known)
     title = title or model.path.rstrip("/").rpartition("/")[2]
-    from inspector.core.loaders.labels import find_labels
+    from inspector.core.app.files import find_labels
 
     classes = len(find_labels(model.path, model.graph).names) if model.path else None
     return build_card(model.graph, found, title, flops, measured, ins, outs, classes), flops, \

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.errors import UnsafeGraphError
-from inspector.core.model.humanize import count
+from inspector.core.view.vocabulary import count
 
 
 class PreviewController(QObject):
@@ -48,7 +48,7 @@ class PreviewController(QObject):
     def _fetch_step_view(self, key):
         """A step's graph from the preview engine (the worker, in the app), laid out off the
         GUI thread; a newer request for another step drops this one."""
-        from inspector.core.model.graph import Graph
+        from inspector.core.app.queries import Graph
         from inspector.core.view.view_graph import ViewModel
 
         engine, fold = self.state.engine, not self.state.show_constants

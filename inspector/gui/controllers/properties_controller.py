@@ -40,7 +40,7 @@ class PropertiesController(QObject):
         self.tasks.submit("op-doc", work, done, lambda exc: None, quiet=True)
 
     def describe(self, const: str) -> None:
-        from inspector.core.analysis.tensor_stats import describe_tensor
+        from inspector.core.app.queries import describe_tensor
 
         view = self.state.view
         if view is None:

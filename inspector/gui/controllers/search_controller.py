@@ -37,7 +37,7 @@ class SearchController(QObject):
             self.timer.start()
 
     def search(self) -> None:
-        from inspector.core.analysis.search import index_for
+        from inspector.core.app.queries import index_for
 
         self.timer.stop()
         key = self._key()

@@ -8,7 +8,7 @@ import os
 
 from PySide6.QtCore import QObject
 
-from inspector.core.model.humanize import human_bytes
+from inspector.core.view.vocabulary import human_bytes
 
 
 class SizesController(QObject):
@@ -59,7 +59,7 @@ class SizesController(QObject):
         self.refresh()
 
     def refresh(self) -> None:
-        from inspector.core.analysis import sizes as sz
+        from inspector.core.app.queries import sizes as sz
 
         model, original, view = self.state.model, self.state.original_view, self.state.view
         if model is None or original is None:
@@ -121,7 +121,7 @@ class SizesController(QObject):
             self.p.jump.emit(ident)          # a scope ("path/") is shown open, selected
 
     def find_duplicates(self) -> None:
-        from inspector.core.analysis.sizes import duplicates
+        from inspector.core.app.queries import duplicates
 
         original = self.state.original_view
         if original is None:

@@ -179,7 +179,7 @@ class TourController(QObject):
     def _restore_overlay(self, stop) -> None:
         from dataclasses import replace
 
-        from inspector.core.overlays import registry
+        from inspector.core.app.overlays import registry
 
         overlay, entry = self.state.overlay, registry.get(stop.overlay)
         if entry is not None and entry.dock != "demo" and overlay.mode != stop.overlay \
@@ -338,7 +338,7 @@ class TourController(QObject):
         if path is None:
             from PySide6.QtWidgets import QFileDialog
 
-            from inspector.core.formats.writer import beside
+            from inspector.core.app.exports import beside
 
             path, _ = QFileDialog.getSaveFileName(
                 self.panel, "Export tour", beside(s.model.path, ".tour.html"),

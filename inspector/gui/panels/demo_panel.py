@@ -39,7 +39,7 @@ def picture_pixmap(picture: np.ndarray, longest: int = 180, kind: str = "image")
     """A uint8 picture (h x w or h x w x 3) enlarged to `longest` pixels, blocky when tiny
     (an 8x8 digit should look like pixels, not mush); a spectrogram in colour, drawn wide."""
     if kind == "spectrogram":
-        from inspector.core.overlays.feature_maps import colour_lut
+        from inspector.core.app.pictures import colour_lut
 
         pix = QPixmap.fromImage(to_qimage(colour_lut()[picture]))
         return pix.scaled(int(longest * 1.6), longest, Qt.IgnoreAspectRatio,
@@ -194,7 +194,7 @@ class DemoPanel(QWidget):
             self.bars.set_rows(list(zip(view.labels, [p for _, p in view.top])))
             self.bars.setVisible(True)
         elif view.kind == "image":
-            from inspector.core.overlays.feature_maps import to_picture
+            from inspector.core.app.pictures import to_picture
 
             self.answer_picture.setPixmap(picture_pixmap(to_picture(view.data)))
             self.answer_picture.setVisible(True)

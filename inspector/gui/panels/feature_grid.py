@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from inspector.core.overlays.feature_maps import colour_lut, mosaic, scaled
+from inspector.core.app.pictures import colour_lut, mosaic, scaled
 from inspector.gui.canvas.feature_strip import to_qimage
 
 SCALES = [("channel", "Each map on its own scale"), ("block", "One scale for this block"),

@@ -7,7 +7,8 @@ from collections import Counter
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
-from inspector.core.model.op_categories import COLOURS, category
+from inspector.core.view.vocabulary import CATEGORY_COLOURS as COLOURS
+from inspector.core.view.vocabulary import category
 
 
 class Legend(QListWidget):

@@ -26,8 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.analysis.tflite_compat import COLOURS, LABELS, STATUSES
-from inspector.core.model.humanize import human_bytes
+from inspector.core.view.vocabulary import STATUS_COLOURS as COLOURS
+from inspector.core.view.vocabulary import STATUS_LABELS as LABELS
+from inspector.core.view.vocabulary import STATUSES, human_bytes
 
 COLUMNS = ("Variant", "Size", "gzip", "Top-1", "Max |err|", "Latency", "I/O", "Ops",
            "Select TF ops", "GPU notes")

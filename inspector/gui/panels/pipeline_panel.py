@@ -34,7 +34,7 @@ class Palette(QTreeWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        from inspector.core.transforms import REGISTRY
+        from inspector.core.app.queries import TRANSFORMS as REGISTRY
 
         self.setHeaderHidden(True)
         self.setDragEnabled(True)
@@ -254,7 +254,7 @@ class PipelinePanel(QWidget):
                 w.setCurrentText(value) if isinstance(w, QComboBox) else w.setText(value)
 
     def _show_form(self, row):
-        from inspector.core.transforms import REGISTRY
+        from inspector.core.app.queries import TRANSFORMS as REGISTRY
 
         self._clear_form()
         self._form_key = self._key_of(row)
@@ -324,7 +324,7 @@ def elide(text: str, limit: int = 160) -> str:
 def validate_param(param, text: str) -> str:
     """An error message for a parameter value, or '' when it is fine (the same rules as the
     pipeline applies before it runs: transforms.base.Param.check)."""
-    from inspector.core.transforms.base import TransformError
+    from inspector.core.app.queries import TransformError
 
     if not text:
         return f"{param.name} is required" if param.required else ""

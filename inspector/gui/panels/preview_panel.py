@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.model.humanize import human_bytes, tf_human_readable_num
+from inspector.core.view.vocabulary import human_bytes, tf_human_readable_num
 from inspector.gui.panels.chart_slot import ChartSlot
 
 COLUMNS = ["step", "nodes", "size", "gzip", "params", "FLOPs", "latency"]

@@ -17,10 +17,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.analysis.summary import dtype_of, shape_of
-from inspector.core.model.attrs import TensorValue
-from inspector.core.model.humanize import human_bytes
-from inspector.core.model.tensors import format_shape
+from inspector.core.view.vocabulary import (
+    TensorValue,
+    dtype_of,
+    format_shape,
+    human_bytes,
+    shape_of,
+)
 from inspector.gui.panels.chart_slot import ChartSlot
 
 
@@ -67,7 +70,7 @@ class PropertiesPanel(QWidget):
         """Tier 1 (plain words) and Tier 2 (the op registry's facts) of the glossary."""
         from html import escape
 
-        from inspector.core.analysis import glossary
+        from inspector.core.view.vocabulary import glossary
 
         tech = glossary.technical(op)
         version = glossary.facts_version()
@@ -83,7 +86,7 @@ class PropertiesPanel(QWidget):
         """TensorFlow's own description, credited (read at run time, never stored by us)."""
         from html import escape
 
-        from inspector.core.analysis import glossary
+        from inspector.core.view.vocabulary import glossary
 
         if not doc or getattr(self, "meaning_op", None) != op or self.meaning.isHidden():
             return
@@ -109,7 +112,7 @@ class PropertiesPanel(QWidget):
 
     def _tflite_rows(self, name: str) -> None:
         """The node's TFLite status when the compatibility check has run."""
-        from inspector.core.analysis.tflite_compat import LABELS
+        from inspector.core.view.vocabulary import STATUS_LABELS as LABELS
 
         overlay = self.state.overlay
         status = overlay.compat.get(name) if overlay.compat else None
@@ -158,7 +161,7 @@ class PropertiesPanel(QWidget):
             self._row(ins, str(ref), "control" if ref.control else desc, ref.node)
         known = shapes.get(name)
         if known is None and node.has_attr("_output_shapes"):
-            from inspector.core.model.tensors import shape_dims
+            from inspector.core.view.vocabulary import shape_dims
 
             known = [shape_dims(x) for x in node.proto.attr["_output_shapes"].list.shape]
         dtype = dtype_of(node)
@@ -233,7 +236,7 @@ class PropertiesPanel(QWidget):
             return None
         import io
 
-        from inspector.core.formats.writer import atomic_write
+        from inspector.core.app.exports import atomic_write
 
         buf = io.BytesIO()
         np.save(buf, self.tensor, allow_pickle=False)

@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.model.humanize import human_bytes
-from inspector.core.model.op_categories import COLOURS, category
 from inspector.core.view.treemap import nested
+from inspector.core.view.vocabulary import CATEGORY_COLOURS as COLOURS
+from inspector.core.view.vocabulary import category, human_bytes
 
 _DEPTH_FILLS = ("#e8eef6", "#f4f1e6", "#eaf4ea")
 _DTYPE_FILLS = ("#6fa8dc", "#93c47d", "#f6b26b", "#c27ba0", "#ffd966", "#76a5af", "#e06666")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from inspector.core.model.humanize import count, human_bytes, tf_human_readable_num
+from inspector.core.view.vocabulary import count, human_bytes, tf_human_readable_num
 from inspector.gui.panels.chart_slot import ChartSlot
 
 

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.model.humanize import count, human_bytes
+from inspector.core.view.vocabulary import count, human_bytes
 
 
 class WorkbenchPanel(QWidget):

@@ -1,0 +1,172 @@
+"""Timings and ranges as use cases (window and CLI): profiling and calibration run where the
+model's engine lives, imports are read safely, and each result goes into the state's overlay
+(`state.overlay`: profiles, ranges, the float vs eight-bit comparison); panels listen."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.ports import ports_to_use
+from inspector.core.errors import InspectorError
+
+
+def ports(state) -> tuple[list, list]:
+    bench = state.workbench
+    ins, outs = ports_to_use(bench.inputs, bench.outputs, state.summary)
+    if not outs:
+        raise InspectorError("mark at least one output (and the inputs) first")
+    return ins, outs
+
+
+# -- timings ------------------------------------------------------------------------------
+def start_profile(state, tasks, settings, on_error, allow_io: bool = False) -> None:
+    """Profile the graph between the ports in the engine; `settings`: ProfileSettings taken
+    from the panel on the GUI thread."""
+    engine = state.engine
+    if state.original_view is None or engine is None:
+        return
+    try:
+        ins, outs = ports(state)
+    except InspectorError as exc:
+        state.fail(exc.one_line())
+        return
+    shapes, _ = input_shapes_and_types(state)
+
+    def work(job):
+        from inspector.core.loaders.arrays import load_npy, parse_npy_args
+
+        arrays = {n: load_npy(f) for n, f in parse_npy_args(settings.npy_items).items()}
+        return engine.profile(ins, outs, shapes, "zeros" if settings.feed == "zeros" else
+                              "random", arrays, settings.warmup, settings.runs, settings.intra,
+                              settings.inter, allow_io=allow_io, job=job)
+
+    tasks.submit("profile", work, lambda profile: add_profile(state, profile), on_error,
+                 label="Profiling")
+
+
+def add_profile(state, profile) -> None:
+    """A new set of timings (profiled or imported) becomes the current one."""
+    view = state.original_view
+    if view is not None:
+        profile.match(view.graph)
+    profiles = state.overlay.profiles + (profile,)
+    state.set_overlay(replace(state.overlay, profiles=profiles, current=len(profiles) - 1,
+                              mode="timings"))
+
+
+def import_timings(state, path: str) -> None:
+    """benchmark_model output or a Chrome trace from a file (raises InspectorError)."""
+    from inspector.core.overlays.profiling import load_profile_file
+
+    profile = load_profile_file(path)
+    profile.source = f"{os.path.basename(path)} ({profile.source})"
+    add_profile(state, profile)
+
+
+def export_timings(state, path: str) -> None:
+    from inspector.core.formats.writer import atomic_write
+
+    profile = state.overlay.profile
+    if profile is None or not profile.text:
+        raise InspectorError("no timings to export")
+    atomic_write(path, profile.text, force=True)   # the save dialog asked
+
+
+# -- ranges -------------------------------------------------------------------------------
+def start_calibrate(state, tasks, settings, data: dict | None, on_error,
+                    allow_io: bool = False) -> None:
+    """Log the requantization ranges on `data` (None: random inputs), freeze them and
+    compare float and eight-bit outputs; `settings`: CalibrationSettings from the panel."""
+    from inspector.core.overlays.calibration import quality_hint
+
+    engine = state.engine
+    if engine is None:
+        return
+    try:
+        ins, outs = ports(state)
+    except InspectorError as exc:
+        state.fail(exc.one_line())
+        return
+    shapes, _ = input_shapes_and_types(state)
+    shape = shapes.get(ins[0].split(":")[0]) if ins else None
+    if shape is None:
+        state.fail("calibration needs a marked input with a known shape")
+        return
+    data = data or {"kind": "random", "count": settings.samples, "seed": 0}
+    lo, hi = settings.min_percentile, settings.max_percentile
+
+    def work(job):
+        return engine.calibrate(ins, outs, shape, shapes, data, lo, hi, allow_io=allow_io,
+                                job=job)
+
+    def done(pair):
+        result, compared = pair
+        text = ("\n".join(
+            f"{r.name}: float vs eight-bit max abs error {r.max_abs_error:.3g}"
+            + ("" if r.top1_agreement is None else
+               f", top-1 agreement {100 * r.top1_agreement:.0f}%") for r in compared)
+            + f"\n({result.samples} inputs, {len(result.log.records)} ranges logged)\n"
+            + quality_hint(compared))
+        state.set_overlay(replace(state.overlay, records=result.log.records,
+                                  log_text=result.log_text, mode="ranges", comparison=text))
+
+    tasks.submit("calibrate", work, done, on_error, label="Calibrating")
+
+
+def calibration_data(folder: str, settings) -> dict:
+    """What calibrating on a folder feeds: its .npy arrays, else its photos."""
+    kind = "npy" if any(f.endswith(".npy") for f in os.listdir(folder)) else "images"
+    return {"kind": kind, "path": folder, "mean": settings.mean, "std": settings.std}
+
+
+def import_ranges(state, path: str) -> None:
+    """A requantization log from a file (raises InspectorError)."""
+    from inspector.core.analysis.ranges import parse_log
+    from inspector.core.loaders.files import read_text
+
+    text = read_text(path, what="the range log", error=InspectorError)
+    log = parse_log(text)
+    if not log.records:
+        raise InspectorError("no min/max range logs were found", path=path)
+    state.set_overlay(replace(state.overlay, records=log.records, log_text=text,
+                              mode="ranges", comparison=""))
+
+
+def freeze_ranges(state) -> str:
+    """Save the log beside the model and put quantize + freeze steps in the pipeline."""
+    from inspector.core.formats.writer import atomic_write
+    from inspector.core.transforms.syntax import quote
+
+    model, overlay = state.model, state.overlay
+    if not overlay.records or model is None:
+        raise InspectorError("calibrate or import a range log first")
+    path = model.path.rstrip("/") + ".ranges.log"
+    atomic_write(path, overlay.log_text, force=True)  # our own file
+    bench = state.workbench
+    steps = bench.text
+    if "quantize_nodes" not in steps:
+        steps += " quantize_nodes"
+    freeze = (f"freeze_requantization_ranges(min_max_log_file={quote(path)}, "
+              f"min_percentile={overlay.min_percentile:g}, "
+              f"max_percentile={overlay.max_percentile:g})")
+    bench.set_text(" ".join(s for s in steps.split(" ") if s) + " " + freeze
+                   if "freeze_requantization_ranges" not in steps else steps)
+    return path
+
+
+def range_warnings(state) -> list:
+    from inspector.core.analysis.ranges import range_warnings as warnings
+    from inspector.core.overlays.decorate import chosen_ranges
+
+    return warnings(chosen_ranges(state.overlay)) if state.overlay.records else []
+
+
+def histogram_of(state, name: str):
+    """(the logged [min, max] pairs, the chosen range) of the node's range, or None."""
+    from inspector.core.overlays.decorate import chosen_ranges, original_name
+
+    records = state.overlay.records
+    key = next((k for k in records if k == name or original_name(k) == name), None)
+    return None if key is None else (records[key], chosen_ranges(state.overlay)[key])
