@@ -31,8 +31,8 @@ def main() -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from inspector.core.analysis import tflite_compat as tc
     from inspector.core.app.decorations import decorations
+    from inspector.core.mobile import tflite_compat as tc
     from inspector.core.model.protos import GraphDef
     from inspector.gui.app import tune_runtime
     from inspector.gui.main_window import MainWindow

@@ -14,17 +14,17 @@ import pytest
 from conftest import DEMO, run_cli
 from PIL import Image
 
-from inspector.core.analysis import front_end as fe_mod
 from inspector.core.analysis.blocks import block_end, first_squash, top_blocks
 from inspector.core.analysis.summary import summarize
 from inspector.core.app import demo
+from inspector.core.demo import front_end as fe_mod
+from inspector.core.demo.feature_maps import feature_maps, output_view, scaled
 from inspector.core.errors import InspectorError
 from inspector.core.loaders import load
 from inspector.core.loaders.labels import Labels, find_labels, read_labels_file
 from inspector.core.loaders.media import read_input
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
-from inspector.core.overlays.feature_maps import feature_maps, output_view, scaled
 
 
 def _tf_run(path, feeds, fetches):

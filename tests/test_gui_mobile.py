@@ -8,7 +8,7 @@ from conftest import DEMO
 from PySide6.QtCore import Qt
 from test_gui import open_and_wait, wait_drawn
 
-from inspector.core.analysis.tflite_compat import COLOURS
+from inspector.core.mobile.tflite_compat import COLOURS
 from tests.fixtures import tflite_graphs
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

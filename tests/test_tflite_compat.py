@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
-from inspector.core.analysis import tflite_compat as tc
 from inspector.core.app.demo import engine_here
+from inspector.core.mobile import tflite_compat as tc
 from inspector.core.model.graph import Graph
 from inspector.core.model.protos import GraphDef
 from inspector.core.tf import lite
@@ -160,7 +160,7 @@ def test_cli_compat_names_the_blocking_nodes(tmp_path):
 def test_ops_header_matches_tensorflows_tool(tmp_path, fx):
     from tensorflow.python.tools import selective_registration_header_lib as tf_header
 
-    from inspector.core.formats.ops_header import parse_header
+    from inspector.core.mobile.ops_header import parse_header
 
     for name in ("demo", "speech_commands.pb"):
         model = DEMO if name == "demo" else os.path.join(fx, name)

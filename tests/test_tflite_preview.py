@@ -9,12 +9,12 @@ import os
 import numpy as np
 import pytest
 
-from inspector.core.analysis.tflite_mapping import map_model, nodes_of
 from inspector.core.app.demo import engine_here
 from inspector.core.errors import InspectorError
+from inspector.core.mobile.tflite_mapping import map_model, nodes_of
+from inspector.core.mobile.tflite_preview import compare, gather_samples
 from inspector.core.model.graph import Graph
 from inspector.core.model.protos import GraphDef
-from inspector.core.overlays.tflite_preview import compare, gather_samples
 from inspector.core.tf import lite
 from tests.conftest import DEMO
 
@@ -172,7 +172,7 @@ def test_cli_tflite_writes_variants_and_refuses_existing(tmp_path):
 
 
 def test_measured_latency_from_benchmark_model_output():
-    from inspector.core.overlays.tflite_preview import measured_latency_ms
+    from inspector.core.mobile.tflite_preview import measured_latency_ms
 
     text = ("INFO: Running benchmark for at least 50 iterations\n"
             "INFO: Inference timings in us: Init: 2712, First inference: 9210, "

@@ -1,4 +1,4 @@
-"""Write inspector/core/analysis/tflite_flex_ops.txt: the TF ops the Select-TF-ops (flex)
+"""Write inspector/core/mobile/tflite_flex_ops.txt: the TF ops the Select-TF-ops (flex)
 delegate of the installed TensorFlow can run, read from the allowlist compiled into the
 TensorFlow build (inspector.core.tf.lite.flex_allowlist). The compatibility overlay reads the
 file, so it needs no TensorFlow. Also inspector/core/loaders/tflite_codes.txt: the builtin
@@ -14,7 +14,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "inspector", "core", "analysis", "tflite_flex_ops.txt")
+OUT = os.path.join(ROOT, "inspector", "core", "mobile", "tflite_flex_ops.txt")
 CODES = os.path.join(ROOT, "inspector", "core", "loaders", "tflite_codes.txt")
 
 

@@ -76,7 +76,7 @@ def demo_for(model, input_path: str, labels_path: str | None = None,
 
 
 def demo_text(plan, result) -> str:
-    from inspector.core.overlays.demo_run import top_lines
+    from inspector.core.demo.demo_run import top_lines
 
     lines = [f"Run on {result.label}", "-" * (7 + len(result.label))]
     if result.seen is not None:

@@ -36,8 +36,8 @@ def _ports(model, args) -> tuple[list, list]:
 
 def cmd_compat(args) -> int:
     from inspector.cli.main import _load
-    from inspector.core.analysis import tflite_compat as tc
     from inspector.core.app.demo import engine_here
+    from inspector.core.mobile import tflite_compat as tc
 
     model = _load(args)
     ins, outs = _ports(model, args)

@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from inspector.core.analysis.blocks import block_ends, first_squash, top_blocks
-from inspector.core.analysis.front_end import (
+from inspector.core.app.ports import ports_to_use
+from inspector.core.demo.front_end import (
     FrontEnd,
     check_size,
     detect,
     with_convention,
 )
-from inspector.core.app.ports import ports_to_use
 from inspector.core.errors import InspectorError
 from inspector.core.loaders.labels import Labels, find_labels
 from inspector.core.model.graph import node_name_from_input
@@ -78,7 +78,7 @@ def run(engine, plan_: DemoPlan, item, allow_io: bool = False, job: Job = NO_JOB
     """Prepare the input and run it. `engine` runs it where the model lives (the worker's
     engine in the app; `engine_here(graph_def)` for the CLI); `graph_key` runs it through a
     pipeline step's graph instead of the original."""
-    from inspector.core.overlays.demo_run import prepare
+    from inspector.core.demo.demo_run import prepare
 
     prepared = prepare(plan_.front, item)
     extra = {"on_key": graph_key} if graph_key is not None else {}
@@ -115,7 +115,7 @@ def compare_answers(engine, plan_: DemoPlan, item, graph_key: bytes,
     end keeps that tensor as its input); failing that, the input itself."""
     import numpy as np
 
-    from inspector.core.overlays.demo_run import Prepared, prepare
+    from inspector.core.demo.demo_run import Prepared, prepare
 
     fe = plan_.front
     sees = fe.sees if fe.sees and fe.sees != fe.feed else ""

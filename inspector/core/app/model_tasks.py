@@ -64,7 +64,7 @@ class ModelTasks:
     def demo_run(self, *args, on_key: bytes | None = None, **kwargs):
         """One demo run on the model, or on the graph of the previewed step `on_key` (see
         overlays.demo_run.run_demo)."""
-        from inspector.core.overlays.demo_run import run_demo
+        from inspector.core.demo.demo_run import run_demo
 
         return run_demo(self.graph_for(on_key), *args, **kwargs)
 
@@ -82,7 +82,7 @@ class ModelTasks:
     def tflite_preview(self, ins, outs, shapes=None, variants=None, source=None,
                        compare_count=16, allow_io=False, job: Job = NO_JOB):
         """The conversion preview (overlays.tflite_preview) with FLOPs for the estimates."""
-        from inspector.core.overlays.tflite_preview import preview
+        from inspector.core.mobile.tflite_preview import preview
 
         variants = variants or ("float", "dynamic", "float16", "int8")
         return preview(self.graph_def, ins, outs, shapes, variants, source, compare_count,
@@ -108,7 +108,7 @@ class ModelTasks:
 
     def ops_header(self, source: str = "", job: Job = NO_JOB):
         """ops_to_register.h for the graph: (text, ops, kernel classes, ops with no kernel)."""
-        from inspector.core.formats.ops_header import (
+        from inspector.core.mobile.ops_header import (
             all_node_defs,
             header_text,
             needed_ops,

@@ -3,6 +3,6 @@ what the model sees as a picture."""
 
 from __future__ import annotations
 
-from inspector.core.overlays.feature_maps import colour_lut, mosaic, scaled, to_picture
+from inspector.core.demo.feature_maps import colour_lut, mosaic, scaled, to_picture
 
 __all__ = ["colour_lut", "mosaic", "scaled", "to_picture"]

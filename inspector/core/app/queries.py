@@ -13,9 +13,9 @@ from inspector.core.analysis.search import index_for
 from inspector.core.analysis.sizes import duplicates
 from inspector.core.analysis.summary import summarize
 from inspector.core.analysis.tensor_stats import describe_tensor
+from inspector.core.mobile.tflite_preview import measured_latency_ms
 from inspector.core.model.graph import Graph
 from inspector.core.model.reachability import downstream, upstream
-from inspector.core.overlays.tflite_preview import measured_latency_ms
 from inspector.core.transforms import REGISTRY as TRANSFORMS
 from inspector.core.transforms.base import TransformError
 

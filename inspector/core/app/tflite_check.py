@@ -44,7 +44,7 @@ def refusal(state) -> str | None:
 def start_check(state, tasks, on_error, then=None) -> None:
     """Analyse the open model in a task; the result goes to the state (and `then()` runs
     after it). `on_error(exc)` hears what went wrong."""
-    from inspector.core.analysis import tflite_compat as tc
+    from inspector.core.mobile import tflite_compat as tc
 
     why = refusal(state)
     if why:
@@ -83,7 +83,7 @@ def start_check(state, tasks, on_error, then=None) -> None:
 def start_confirm(state, tasks, on_error, allow_io: bool = False) -> None:
     """TFLite's converter on the checked model (the check runs first when there is none):
     its errors land on the check's nodes and in the overlay's notes."""
-    from inspector.core.analysis import tflite_compat as tc
+    from inspector.core.mobile import tflite_compat as tc
 
     why = refusal(state)
     if why or state.engine is None:

@@ -119,7 +119,7 @@ def _tflite_node(graph: Graph, name: str) -> str | None:
     """A TFLite profile row is named after its op's output tensor, "[relu;bn/add;conv]:3"
     (the fused GraphDef nodes, ';'-joined): its time goes to the convolution or matmul among
     them, else to the first node found."""
-    from inspector.core.analysis.tflite_mapping import nodes_of
+    from inspector.core.mobile.tflite_mapping import nodes_of
 
     inner = name[1:].rsplit("]", 1)[0] if name.startswith("[") else name
     if ";" not in inner and inner == name:

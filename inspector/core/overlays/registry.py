@@ -85,7 +85,7 @@ def _compat_paint(state, items, badges: dict) -> tuple[dict, dict]:
     """TFLite status colours of the visible nodes and status bars of the collapsed scopes;
     problem nodes get a short badge ("confirmed" once the converter agreed). Only visible
     items are visited, so the cost follows the screen, not the graph."""
-    from inspector.core.analysis.tflite_compat import COLOURS
+    from inspector.core.mobile.tflite_compat import COLOURS
 
     heat, bars = {}, {}
     overlay = state.overlay

@@ -8,9 +8,9 @@ from __future__ import annotations
 from inspector.core.analysis import glossary
 from inspector.core.analysis.glossary import plain
 from inspector.core.analysis.summary import dtype_of, shape_of
-from inspector.core.analysis.tflite_compat import COLOURS as STATUS_COLOURS
-from inspector.core.analysis.tflite_compat import LABELS as STATUS_LABELS
-from inspector.core.analysis.tflite_compat import STATUSES
+from inspector.core.mobile.tflite_compat import COLOURS as STATUS_COLOURS
+from inspector.core.mobile.tflite_compat import LABELS as STATUS_LABELS
+from inspector.core.mobile.tflite_compat import STATUSES
 from inspector.core.model.attrs import TensorValue
 from inspector.core.model.humanize import count, human_bytes, tf_human_readable_num
 from inspector.core.model.op_categories import COLOURS as CATEGORY_COLOURS

@@ -91,7 +91,7 @@ def _input_shape(graph, name: str, shapes: dict | None) -> list:
 
 def _detected_range(graph, inputs: list, shapes) -> tuple:
     """The value range the model's first layer expects (front-end detection), else [0, 1]."""
-    from inspector.core.analysis.front_end import detect
+    from inspector.core.demo.front_end import detect
 
     try:
         fe = detect(graph, inputs, shapes)
@@ -111,9 +111,9 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
     kind = source.get("kind", "random")
     warnings = []
     if kind == "folder":
-        from inspector.core.analysis.front_end import check_size, detect
+        from inspector.core.demo.demo_run import prepare
+        from inspector.core.demo.front_end import check_size, detect
         from inspector.core.loaders.media import read_input, read_one
-        from inspector.core.overlays.demo_run import prepare
 
         fe = detect(graph, inputs, shapes)
         if fe is None or fe.kind != "image" or fe.feed_dtype == "string":
@@ -203,7 +203,7 @@ def compare(reference: list, candidate: list) -> tuple:
 
 def _measure(t, variant: str, model: bytes, flops: int | None, names, errors=None) -> Variant:
     from inspector.core.analysis.flops import DEVICE_PRESETS
-    from inspector.core.analysis.tflite_mapping import map_model
+    from inspector.core.mobile.tflite_mapping import map_model
 
     details = t.tflite_details(model)
     ops = Counter(details["ops"])

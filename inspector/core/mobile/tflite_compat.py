@@ -109,7 +109,7 @@ def overlay_fields(compat: Compat, scope_paths) -> tuple[dict, dict]:
 
 
 def _read_table(name: str) -> list:
-    text = resources.files("inspector.core.analysis").joinpath(name).read_text()
+    text = resources.files("inspector.core.mobile").joinpath(name).read_text()
     return [line.split() for line in text.splitlines() if line.strip() and line[0] != "#"]
 
 

@@ -11,9 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from inspector.core.analysis.front_end import CONVENTIONS, FrontEnd
-from inspector.core.errors import InspectorError
-from inspector.core.overlays.feature_maps import (
+from inspector.core.demo.feature_maps import (
     MAP_ELEMENTS,
     RUN_ELEMENTS,
     OutputView,
@@ -21,6 +19,8 @@ from inspector.core.overlays.feature_maps import (
     output_view,
     to_picture,
 )
+from inspector.core.demo.front_end import CONVENTIONS, FrontEnd
+from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
 
 WARN_FRACTION = 0.20
