@@ -6,6 +6,7 @@ import numpy as np
 
 from inspector.core.loaders import load
 from inspector.core.model.attrs import DType, Shape, TensorValue
+from inspector.core.model.function_bodies import function_graph
 from inspector.core.model.graph import InputRef, parse_input
 
 
@@ -62,7 +63,7 @@ def test_function_library_bodies_are_graphs(fx):
     g = load(os.path.join(fx, "while_v2.pb")).graph
     assert len(g.functions) == 2
     for name in g.functions:
-        body = g.function_graph(name)
+        body = function_graph(g, name)
         ops = {n.op for n in body}
         assert "_Arg" in ops and "_Retval" in ops
         assert not body.dangling_inputs, body.dangling_inputs

@@ -11,8 +11,9 @@ import threading
 import pytest
 
 from inspector.core.errors import Cancelled, ModelLoadError
-from inspector.core.loaders import _receive, load, reader_process
+from inspector.core.loaders import load, reader_process, readers
 from inspector.core.loaders.lazy_graphdef import open_lazily
+from inspector.core.loaders.readers import _receive
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import Job
 from tests.fixtures import scale_models
@@ -109,12 +110,12 @@ def test_a_file_changed_after_the_reader_started_is_read_again(blocks, tmp_path)
 def test_the_app_start_reader_is_taken_once_and_others_are_stopped(blocks, tmp_path):
     other = str(tmp_path / "other.pb")
     shutil.copy(blocks, other)
-    reader_process.prestart(blocks)
-    reader_process.prestart(other)
+    readers.prestart(blocks)
+    readers.prestart(other)
     stream = reader_process.take(blocks, os.stat(blocks))
     assert stream is not None and reader_process.take(blocks, os.stat(blocks)) is None
     assert _receive(stream, blocks) is not None
-    reader_process.prestart(str(tmp_path / "missing.pb"))     # nothing to read: no reader
+    readers.prestart(str(tmp_path / "missing.pb"))     # nothing to read: no reader
     assert reader_process._started == {}
 
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import DEMO
 
 from inspector.core.app.opening import model_can, open_dialog_filter
-from inspector.core.loaders import LoadedModel, load, make_graph, readers
+from inspector.core.loaders import LoadedModel, load, loaded, make_graph, readers
 from inspector.core.model import protos
 
 
@@ -44,7 +44,11 @@ def test_a_reader_is_one_register_call(tmp_path, monkeypatch):
     toy = readers.Reader("toy", "Toy graph", ("*.tgraph",),
                          lambda ctx: not ctx.is_dir and ctx.head.startswith(b"TOYGRAPH"),
                          open_toy, frozenset({readers.RUN}))
-    monkeypatch.setattr(readers, "REGISTRY", [toy] + readers.REGISTRY)
+    monkeypatch.setattr(readers, "REGISTRY", list(readers.REGISTRY))
+    monkeypatch.setattr(readers, "CAPABILITIES", dict(readers.CAPABILITIES))
+    monkeypatch.setattr(loaded, "CAPABILITIES", readers.CAPABILITIES)
+    readers.register(toy)
+    readers.REGISTRY.insert(0, readers.REGISTRY.pop())   # tried before the GraphDef reader
     model = load(str(path))
     assert model.kind == "toy" and sorted(n.name for n in model.graph) == ["a", "b", "c"]
     assert model_can(model, "run") and not model_can(model, "transform")

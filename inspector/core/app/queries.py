@@ -14,12 +14,13 @@ from inspector.core.analysis.sizes import duplicates
 from inspector.core.analysis.summary import summarize
 from inspector.core.analysis.tensor_stats import describe_tensor
 from inspector.core.mobile.tflite_preview import measured_latency_ms
+from inspector.core.model.function_bodies import function_graph
 from inspector.core.model.graph import Graph
 from inspector.core.model.reachability import downstream, upstream
 from inspector.core.transforms import REGISTRY as TRANSFORMS
 from inspector.core.transforms.base import TransformError
 
 __all__ = ["Graph", "TRANSFORMS", "TransformError", "build_card", "count_flops",
-           "describe_tensor", "downstream", "duplicates", "index_for", "measured_latency_ms",
+           "describe_tensor", "downstream", "duplicates", "function_graph", "index_for", "measured_latency_ms",
            "ports_with_shapes", "sizes", "strip_preview", "summarize", "trace_to_inputs",
            "unknown_flops", "upstream"]

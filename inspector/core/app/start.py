@@ -6,7 +6,7 @@ from __future__ import annotations
 
 
 def prestart(path: str) -> None:
-    from inspector.core.loaders.reader_process import prestart as start_reader
+    from inspector.core.loaders.readers import prestart as start_reader
 
     start_reader(path)
 

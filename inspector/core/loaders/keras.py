@@ -6,8 +6,8 @@ from inspector.core.runtime.executor import tensorflow
 
 
 def load_keras(path: str, size: int):
-    from inspector.core.loaders import LoadedModel, Signature, make_graph
     from inspector.core.loaders.load_time import check_keras
+    from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
 
     check_keras(path)
     graph_def, inputs, outputs, how = tensorflow().freeze_keras(path)

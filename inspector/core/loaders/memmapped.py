@@ -235,7 +235,7 @@ def region_rows(path: str) -> list:
 def load_memmapped(path: str, size: int):
     """Open a package as a graph: ImmutableConst nodes become Const nodes whose bytes stay
     in the file (a WeightStore reads them on demand)."""
-    from inspector.core.loaders import LoadedModel, make_graph
+    from inspector.core.loaders.loaded import LoadedModel, make_graph
     from inspector.core.model.weights import (
         LAZY_MARK,
         TENSOR_CONTENT,

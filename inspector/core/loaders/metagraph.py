@@ -72,7 +72,7 @@ def beside(meta_path: str) -> str | None:
 
 
 def load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe=False):
-    from inspector.core.loaders import LoadedModel, make_graph
+    from inspector.core.loaders.loaded import LoadedModel, make_graph
 
     meta = parse(data, protos.MetaGraphDef, is_text, path)
     tags = list(meta.meta_info_def.tags)

@@ -145,22 +145,10 @@ def start(path: str, st) -> Stream | None:
         return None
 
 
-def prestart(path: str) -> None:
-    """Start reading the model the app was started with, before the window exists (called
-    before Qt is imported: the process has one thread, so the reader is a fork)."""
-    from inspector.core.loaders import files
-    from inspector.core.loaders.readers import LoadContext, opens_lazily
-
-    try:
-        st = files.stat_input(path)
-        if not opens_lazily(LoadContext(path, st, {}, files.read_file(path, count=4096))):
-            return
-    except Exception:  # noqa: BLE001  (the real open reports any problem)
-        return
-    stream = start(path, st)
-    if stream is not None:
-        with _lock:
-            _started[os.path.abspath(path)] = stream
+def keep_started(path: str, stream: Stream) -> None:
+    """Keep a reader started before the window exists for the open that follows (take)."""
+    with _lock:
+        _started[os.path.abspath(path)] = stream
 
 
 def take(path: str, st) -> Stream | None:

@@ -9,18 +9,27 @@ from __future__ import annotations
 
 import os
 import stat
+from array import array
 from dataclasses import dataclass, field
 from typing import Callable
 
+from inspector.core.errors import ModelLoadError
 from inspector.core.loaders import files
 from inspector.core.loaders import sniff as sniffing
-
-# What an opened model can do (LoadedModel.capabilities):
-TRANSFORM = "transform"      # the pipeline's transforms rewrite it
-RUN = "run"                  # TensorFlow can run it (profile, check, demo, calibrate)
-SHAPES = "shapes"            # TensorFlow's shape inference applies (else shapes are stored)
-CONVERT = "convert"          # it can be converted to TFLite
-GRAPH_OPS = frozenset({TRANSFORM, RUN, SHAPES, CONVERT})
+from inspector.core.loaders.loaded import (
+    CAPABILITIES,
+    GRAPH_OPS,
+    LoadedModel,
+    make_graph,
+    problems_of,
+    read_bytes,
+)
+from inspector.core.loaders.loaded import CONVERT as CONVERT
+from inspector.core.loaders.loaded import RUN as RUN
+from inspector.core.loaders.loaded import SHAPES as SHAPES
+from inspector.core.loaders.loaded import TRANSFORM as TRANSFORM
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
 
 
 @dataclass
@@ -58,8 +67,6 @@ class LoadContext:
     def data(self) -> bytes:
         """The whole model file (of a SavedModel folder: its saved_model.pb)."""
         if self._data is None:
-            from inspector.core.loaders import read_bytes
-
             self._data = read_bytes(self.model_file)
         return self._data
 
@@ -97,15 +104,13 @@ REGISTRY: list = []
 
 def register(reader: Reader) -> Reader:
     REGISTRY.append(reader)
+    CAPABILITIES.setdefault(reader.kind, reader.capabilities)
     return reader
 
 
 def capabilities(kind: str) -> frozenset:
     """What a model of this kind can do (every reader of that kind agrees)."""
-    for reader in REGISTRY:
-        if reader.kind == kind:
-            return reader.capabilities
-    return GRAPH_OPS
+    return CAPABILITIES.get(kind, GRAPH_OPS)
 
 
 def file_filter() -> str:
@@ -152,7 +157,7 @@ def _open_tfjs(ctx: LoadContext):
 
 
 def _open_tflite(ctx: LoadContext):
-    from inspector.core.loaders.tflite import load_tflite
+    from inspector.core.loaders.tflite_graph import load_tflite
 
     return load_tflite(ctx.path, ctx.st.st_size)
 
@@ -189,9 +194,65 @@ def opens_lazily(ctx: LoadContext) -> bool:
 
 
 def _open_lazily(ctx: LoadContext):
-    from inspector.core.loaders import _load_lazily
-
     return _load_lazily(ctx.path, ctx.st)
+
+
+def _load_lazily(path: str, st) -> LoadedModel | None:
+    """A big binary GraphDef: structure now, large tensor values when someone reads them
+    (None when the file's first fields are not a GraphDef's: it is read whole then). Big
+    files are read by a reader process while this one builds the nodes (reader_process)."""
+    from inspector.core.loaders import reader_process
+    from inspector.core.loaders.lazy_graphdef import open_lazily
+
+    stream = reader_process.take(path, st)
+    if stream is None and st.st_size >= reader_process.STREAM_ABOVE:
+        stream = reader_process.start(path, st)
+    if stream is not None:
+        graph = _receive(stream, path)
+        if graph is not None:
+            return LoadedModel(path, sniffing.GRAPHDEF, graph, st.st_size, False,
+                               problems=problems_of(graph, path))
+    sizes: list = []
+    opened = open_lazily(path, st, sizes=sizes)
+    if opened is None:
+        return None
+    graph_def, weights = opened
+    _check_graph_def(graph_def, path)
+    graph, problems = make_graph(graph_def, path, weights=weights)
+    graph.stored_sizes = array("I", sizes)
+    return LoadedModel(path, sniffing.GRAPHDEF, graph, st.st_size, False, problems=problems)
+
+
+def _check_graph_def(graph_def, path: str) -> None:
+    from inspector.core.loaders.protofile import check_kind
+
+    check_kind(graph_def, "GraphDef", path)
+    if not graph_def.node and not graph_def.library.function:
+        raise ModelLoadError("the model holds no nodes (an empty graph, or not a TensorFlow "
+                             "model at all)", path=path)
+
+
+def _receive(stream, path: str) -> Graph | None:
+    """The graph a reader process sends, its weights read from our own descriptor of the
+    same file; None when the reader did not finish or the file changed (read here then)."""
+    from inspector.core.loaders import reader_process
+    from inspector.core.model.weights import WeightStore
+    from inspector.core.runtime.job import current
+
+    graph = Graph(protos.GraphDef(), name=os.path.basename(path), complete=False)
+    graph.stored_sizes = array("I")
+    done = reader_process.receive(stream, graph, current())
+    if done is None:
+        return None
+    slots, scanned, fd = done
+    weights = None
+    if slots:
+        weights = WeightStore(path, fd, stream.stamp, slots, scanned)
+    else:
+        os.close(fd)
+    _check_graph_def(graph.structure, path)
+    graph.finish(weights)
+    return graph
 
 
 def _open_savedmodel(ctx: LoadContext):
@@ -214,9 +275,8 @@ def _open_metagraph(ctx: LoadContext):
 
 
 def _open_graphdef(ctx: LoadContext):
-    from inspector.core.loaders import LoadedModel, make_graph, tfjs
+    from inspector.core.loaders import tfjs
     from inspector.core.loaders.protofile import parse
-    from inspector.core.model import protos
 
     _, is_text = ctx.whole_kind
     graph_def = parse(ctx.drop_data(), protos.GraphDef, is_text, ctx.path)
@@ -251,3 +311,19 @@ register(Reader("metagraph", "MetaGraph", ("*.meta",), _whole_is(sniffing.METAGR
                 _open_metagraph))
 register(Reader("graphdef", "GraphDef", ("*.pb", "*.pbtxt"), lambda ctx: True,
                 _open_graphdef))
+
+
+def prestart(path: str) -> None:
+    """Start reading the model the app was started with, before the window exists (called
+    before Qt is imported: the process has one thread, so the reader is a fork)."""
+    from inspector.core.loaders import reader_process
+
+    try:
+        st = files.stat_input(path)
+        if not opens_lazily(LoadContext(path, st, {}, files.read_file(path, count=4096))):
+            return
+    except Exception:  # noqa: BLE001  (the real open reports any problem)
+        return
+    stream = reader_process.start(path, st)
+    if stream is not None:
+        reader_process.keep_started(path, stream)

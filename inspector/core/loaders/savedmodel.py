@@ -53,7 +53,8 @@ def read_saved_model(path: str):
     is refused with what it is instead."""
     import stat
 
-    from inspector.core.loaders import files, read_bytes
+    from inspector.core.loaders import files
+    from inspector.core.loaders.loaded import read_bytes
     from inspector.core.loaders.sniff import (
         SAVEDMODEL,
         looks_like_text,
@@ -124,7 +125,7 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
             "the SavedModel: the weights are still variables and the signature's computation "
             f"sits inside function calls (StatefulPartitionedCall). {why}")
         return model
-    from inspector.core.loaders import LoadedModel, Signature, make_graph
+    from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
 
     graph, problems = make_graph(graph_def, path)
     sig = Signature(signature, inputs, outputs, *_specs(meta.signature_def[signature]))
@@ -173,7 +174,7 @@ def _why_not_frozen(said: str) -> str:
 
 def _as_stored(path, meta, signature, tags, size, is_text):
     """The MetaGraph's own graph, unfrozen, with the signature's names."""
-    from inspector.core.loaders import LoadedModel, Signature, make_graph
+    from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
 
     graph, problems = make_graph(meta.graph_def, path)
     sig = None

@@ -234,7 +234,7 @@ def load_tfjs(path: str, size: int):
 def _load_tfjs(path: str, size: int):
     from google.protobuf import json_format
 
-    from inspector.core.loaders import LoadedModel, Signature, make_graph
+    from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
 
     if os.path.isdir(path):
         path = model_json_in(path) or path

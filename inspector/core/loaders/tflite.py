@@ -149,26 +149,6 @@ def read_model(data, path: str) -> TFLiteModel:
     return TFLiteModel(model.scalar(0, "I"), model.string(3), subgraphs, len(spans), signatures)
 
 
-def load_tflite(path: str, size: int):
-    """The model as a LoadedModel whose graph shows the main subgraph."""
-    from inspector.core.loaders import LoadedModel, Signature, files
-    from inspector.core.loaders.tflite_graph import build_graph
-
-    data = files.read_file(path, what="the TensorFlow Lite file")
-    model = read_model(data, path)
-    graph, ins, outs = build_graph(model, path, data)
-    notes = [f"TensorFlow Lite model (schema version {model.version}): a read-only view of "
-             f"its main subgraph, {len(model.subgraphs[0].operators):,} operators"]
-    if len(model.subgraphs) > 1:
-        notes.append(f"{len(model.subgraphs) - 1} more subgraph(s) (loop and branch bodies) "
-                     "are not drawn")
-    signature = Signature("tflite", {n: f"{n}:0" for n in ins}, {n: f"{n}:0" for n in outs})
-    loaded = LoadedModel(path, "tflite", graph, size, frozen=True, signature=signature,
-                         notes=notes)
-    loaded.tflite = model
-    return loaded
-
-
 def describe(model: TFLiteModel, limit: int = 15) -> str:
     """Ops, quantized tensors and the biggest buffers, as text."""
     main = model.subgraphs[0]

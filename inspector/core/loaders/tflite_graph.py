@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import os
 
+from inspector.core.loaders import files
+from inspector.core.loaders.loaded import LoadedModel, Signature
+from inspector.core.loaders.tflite import TF_DTYPES, read_model
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
 from inspector.core.model.weights import LAZY_MARK, TENSOR_CONTENT, Slot, WeightStore
@@ -25,8 +28,6 @@ def _unique(base: str, taken: set) -> str:
 
 
 def _set_tensor_attrs(node, t, dtype_attr: str) -> None:
-    from inspector.core.loaders.tflite import TF_DTYPES
-
     dtype = TF_DTYPES.get(t.dtype)
     if dtype is not None:
         node.attr[dtype_attr].type = dtype
@@ -47,8 +48,6 @@ def _shape(node, dims) -> None:
 
 def build_graph(model, path: str, data) -> tuple:
     """(Graph, input node names, output node names) of the main subgraph."""
-    from inspector.core.loaders.tflite import TF_DTYPES
-
     main = model.subgraphs[0]
     gd = protos.GraphDef()
     taken: set = set()
@@ -105,3 +104,21 @@ def build_graph(model, path: str, data) -> tuple:
     outs = [producer[o].split(":")[0] for o in main.outputs if o in producer]
     ins = [producer[i] for i in main.inputs]
     return graph, ins, outs
+
+
+def load_tflite(path: str, size: int):
+    """The model as a LoadedModel whose graph shows the main subgraph."""
+
+    data = files.read_file(path, what="the TensorFlow Lite file")
+    model = read_model(data, path)
+    graph, ins, outs = build_graph(model, path, data)
+    notes = [f"TensorFlow Lite model (schema version {model.version}): a read-only view of "
+             f"its main subgraph, {len(model.subgraphs[0].operators):,} operators"]
+    if len(model.subgraphs) > 1:
+        notes.append(f"{len(model.subgraphs) - 1} more subgraph(s) (loop and branch bodies) "
+                     "are not drawn")
+    signature = Signature("tflite", {n: f"{n}:0" for n in ins}, {n: f"{n}:0" for n in outs})
+    loaded = LoadedModel(path, "tflite", graph, size, frozen=True, signature=signature,
+                         notes=notes)
+    loaded.tflite = model
+    return loaded

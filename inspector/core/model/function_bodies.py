@@ -31,3 +31,7 @@ def function_as_graph(fdef) -> Graph:
             nd.attr["T"].type = arg.type
     return Graph(g, name=fdef.signature.name)
 
+
+def function_graph(graph: Graph, name: str) -> Graph:
+    """The body of the graph's function `name` as a graph of its own."""
+    return function_as_graph(graph.functions[name])

@@ -380,9 +380,3 @@ class Graph:
     @property
     def functions(self) -> dict:
         return {f.signature.name: f for f in self.structure.library.function}
-
-    def function_graph(self, name: str) -> "Graph":
-        """A FunctionDef's body as a graph of its own, with _Arg and _Retval nodes."""
-        from inspector.core.model.function_bodies import function_as_graph
-
-        return function_as_graph(self.functions[name])

@@ -6,8 +6,8 @@ import time
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
-from inspector.core.model.graph import INPUT_SYNTAX, node_name_from_input
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.transforms import catalogue  # noqa: F401  (registers every transform)
 from inspector.core.transforms.base import (
     NOTHING_CHANGED,
     REGISTRY,
@@ -16,6 +16,7 @@ from inspector.core.transforms.base import (
     check_params,
 )
 from inspector.core.transforms.syntax import TransformSpec, parse_transforms
+from inspector.core.transforms.validation import validate  # noqa: F401  (also used here)
 
 
 @dataclass
@@ -55,20 +56,6 @@ def diff(before, after) -> tuple[list, list, list]:
     added = [n for n in new if n not in old]
     changed = [n for n in new if n in old and new[n] != old[n]]
     return removed, added, changed
-
-
-def validate(graph_def, what: str = "Invalid graph after the transform") -> None:
-    """TF's check after every transform (inputs must name existing nodes), plus well-formed
-    input strings; errors name the node and the input."""
-    names = {n.name for n in graph_def.node}
-    for node in graph_def.node:
-        for text in node.input:
-            if not INPUT_SYNTAX.match(text):
-                raise TransformError(f"{what}: node '{node.name}' has a malformed input "
-                                     f"'{text}'", node=node.name)
-            if node_name_from_input(text) not in names:
-                raise TransformError(f"{what}: inputs referring to nonexistent nodes "
-                                     f"('{text}' of node '{node.name}')", node=node.name)
 
 
 def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
@@ -113,7 +100,6 @@ def _kept_why(kept: dict) -> str:
 def check_names(specs) -> None:
     """Fail early, before any work, on an unknown transform, a bad ignore_errors, a missing
     required parameter or a parameter value the transform cannot take."""
-    import inspector.core.transforms  # noqa: F401  (registers every transform)
 
     for spec in specs:
         if spec.name not in REGISTRY:
@@ -129,7 +115,6 @@ def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None,
     `on_step(index, report)` is called after each step (for progress and cancellation: raise
     from it to stop).
     """
-    import inspector.core.transforms  # noqa: F401  (registers every transform)
 
     specs = parse_transforms(transforms) if isinstance(transforms, str) else list(transforms)
     check_names(specs)

@@ -23,7 +23,7 @@ from inspector.core.transforms.graph_utils import (
     tensor_const,
 )
 from inspector.core.transforms.merge_duplicate_nodes import merge_duplicate_nodes
-from inspector.core.transforms.pipeline import validate
+from inspector.core.transforms.validation import validate
 
 QUINT8, QINT32, FLOAT, INT32 = 12, 13, 1, 3
 

@@ -258,8 +258,10 @@ class CanvasController(QObject):
             return False
         main = view.graph
 
+        from inspector.core.app.queries import function_graph
+
         def work(task):    # a SavedModel's function can hold as many nodes as a big graph
-            body = ViewModel(main.function_graph(name))
+            body = ViewModel(function_graph(main, name))
             body.graph.consumer_index()
             return body
 
