@@ -53,8 +53,12 @@ def _load_graph_def(path: str):
     if TRANSFORM not in model.capabilities:   # e.g. TFLite's ops: TF cannot rewrite them
         from inspector.core.errors import InspectorError
 
-        raise InspectorError("a .tflite model opens as a read-only view; transforms, flops "
-                             "and checks work on the TensorFlow graph it was converted from",
+        if model.kind == "tflite":
+            raise InspectorError("a .tflite model opens as a read-only view; transforms, flops "
+                                 "and checks work on the TensorFlow graph it was converted from",
+                                 path=path)
+        raise InspectorError(f"this model opens as a read-only view ({model.notes[0]})"
+                             if model.notes else "this model opens as a read-only view",
                              path=path)
     for note in model.notes:
         print(f"note: {note}", file=sys.stderr)

@@ -100,8 +100,15 @@ def register(reader: Reader) -> Reader:
     return reader
 
 
+# kinds a reader gives besides its own: views that nothing runs or rewrites (a Keras file's
+# layers read from its config when no Keras can load it)
+VIEW_ONLY = frozenset({"keras-layers"})
+
+
 def capabilities(kind: str) -> frozenset:
     """What a model of this kind can do (every reader of that kind agrees)."""
+    if kind in VIEW_ONLY:
+        return frozenset()
     for reader in REGISTRY:
         if reader.kind == kind:
             return reader.capabilities
@@ -160,7 +167,7 @@ def _open_tflite(ctx: LoadContext):
 def _open_keras(ctx: LoadContext):
     from inspector.core.loaders.keras import load_keras
 
-    return load_keras(ctx.path, os.path.getsize(ctx.path))
+    return load_keras(ctx.path, os.path.getsize(ctx.path), ctx.options.get("freeze", True))
 
 
 def _binary_graphdef_head(ctx: LoadContext) -> bool:
