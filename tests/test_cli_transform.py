@@ -18,7 +18,8 @@ def test_transform_writes_output_and_prints_metrics_per_step(fx, tmp_path):
     src = os.path.join(fx, "inception_jpeg.pb")
     out = tmp_path / "opt.pb"
     code, stdout, err = run_cli("transform", "--in_graph", src, "--out_graph", str(out),
-                                "--inputs", "Mul", "--outputs", "softmax", "--transforms", SEED)
+                                "--inputs", "Mul", "--outputs", "softmax", "--transforms", SEED,
+                                "--gzip", "--flops")
     assert code == 0, err
     lines = stdout.splitlines()
     assert lines[0].split()[:6] == ["step", "nodes", "size", "gzip", "params", "FLOPs"]
@@ -36,6 +37,41 @@ def test_transform_writes_output_and_prints_metrics_per_step(fx, tmp_path):
     assert "FusedBatchNormV3" in said
     applied = next(ln for ln in err.splitlines() if ln.startswith("Applied fold_old_batch"))
     assert "changed nothing" not in applied
+
+
+PURE_STEPS = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '
+              'op=CheckNumerics) fold_batch_norms fold_old_batch_norms quantize_weights '
+              'round_weights(num_steps=16) sort_by_execution_order remove_device')
+HEAVY = ("tensorflow", "keras", "tf_keras", "sklearn")
+
+
+def test_pure_python_pipeline_never_imports_tensorflow_and_prints_cheap_metrics(fx, tmp_path):
+    """Issue 38.16: strip_unused_nodes + remove_nodes imported TensorFlow (4 s) for the FLOPs
+    column and gzipped every step's graph; pure-Python steps now import neither TensorFlow nor
+    Keras, and gzip and FLOPs come only when asked for (--gzip, --flops)."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "opt.pb"
+    args = ["transform", "--in_graph", os.path.join(fx, "inception_jpeg.pb"), "--out_graph",
+            str(out), "--inputs", "Mul", "--outputs", "softmax", "--transforms", PURE_STEPS]
+    code = ("import sys\nfrom inspector.cli.main import main\n"
+            f"rc = main({args!r})\n"
+            f"print('loaded:', sorted(m for m in {HEAVY!r} if m in sys.modules), rc)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "loaded: [] 0", proc.stdout
+    lines = proc.stdout.splitlines()
+    assert lines[0].split() == ["step", "nodes", "size", "params"]
+    assert [ln.split()[0] for ln in lines[2:11]] == [
+        "original", "strip_unused_nodes", "remove_nodes", "fold_batch_norms",
+        "fold_old_batch_norms", "quantize_weights", "round_weights", "sort_by_execution_order",
+        "remove_device"]
+    assert "--gzip" in lines[11] and "--flops" in lines[11]
+    final = load(str(out)).graph.graph_def
+    assert f"{len(final.node)} (" in lines[10]
+    assert "Applied remove_device" in proc.stderr
 
 
 def test_transform_never_overwrites_silently(fx, tmp_path):

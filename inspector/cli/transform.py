@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from inspector.core.errors import InspectorError
@@ -52,8 +53,12 @@ def _load_graph_def(path: str):
     if TRANSFORM not in model.capabilities:   # e.g. TFLite's ops: TF cannot rewrite them
         from inspector.core.errors import InspectorError
 
-        raise InspectorError("a .tflite model opens as a read-only view; transforms, flops "
-                             "and checks work on the TensorFlow graph it was converted from",
+        if model.kind == "tflite":
+            raise InspectorError("a .tflite model opens as a read-only view; transforms, flops "
+                                 "and checks work on the TensorFlow graph it was converted from",
+                                 path=path)
+        raise InspectorError(f"this model opens as a read-only view ({model.notes[0]})"
+                             if model.notes else "this model opens as a read-only view",
                              path=path)
     for note in model.notes:
         print(f"note: {note}", file=sys.stderr)
@@ -67,22 +72,37 @@ def _fmt_delta(new, old, fmt) -> str:
 
 
 def metrics_table(rows: list) -> str:
-    """rows: (label, Metrics) in order; deltas against the first row."""
+    """rows: (label, Metrics) in order; deltas against the first row. The gzip and FLOPs
+    columns appear when they were computed (gzip_bytes -1 and flops None mean not asked)."""
     base = rows[0][1]
-    header = f"{'step':<28} {'nodes':>12} {'size':>22} {'gzip':>22} {'params':>18} {'FLOPs':>18}"
+    gzip = any(m.gzip_bytes >= 0 for _, m in rows)
+    flops_col = any(m.flops is not None for _, m in rows)
+    header = f"{'step':<28} {'nodes':>12} {'size':>22}" + (f" {'gzip':>22}" if gzip else "") + \
+        f" {'params':>18}" + (f" {'FLOPs':>18}" if flops_col else "")
     lines = [header, "-" * len(header)]
+    base_flops = base.flops.total if base.flops and base.flops.known else None
     for label, m in rows:
-        flops = m.flops.total if m.flops and m.flops.known else None
-        base_flops = base.flops.total if base.flops and base.flops.known else None
-        lines.append(
-            f"{label[:28]:<28} {_fmt_delta(m.node_count, base.node_count, str):>12} "
-            f"{_fmt_delta(m.serialized_bytes, base.serialized_bytes, human_bytes):>22} "
-            f"{_fmt_delta(m.gzip_bytes, base.gzip_bytes, human_bytes):>22} "
-            f"{_fmt_delta(m.const_parameters + m.variable_parameters, base.const_parameters + base.variable_parameters, tf_human_readable_num):>18} "  # noqa: E501
-            f"{_fmt_delta(flops, base_flops, tf_human_readable_num) if flops is not None else 'unknown':>18}")  # noqa: E501
+        line = (f"{label[:28]:<28} {_fmt_delta(m.node_count, base.node_count, str):>12} "
+                f"{_fmt_delta(m.serialized_bytes, base.serialized_bytes, human_bytes):>22}")
+        if gzip:
+            line += f" {_fmt_delta(m.gzip_bytes, base.gzip_bytes, human_bytes):>22}"
+        params = _fmt_delta(m.const_parameters + m.variable_parameters,
+                            base.const_parameters + base.variable_parameters,
+                            tf_human_readable_num)
+        line += f" {params:>18}"
+        if flops_col:
+            flops = m.flops.total if m.flops and m.flops.known else None
+            text = "unknown" if flops is None else \
+                _fmt_delta(flops, base_flops, tf_human_readable_num)
+            line += f" {text:>18}"
+        lines.append(line)
     notes = sorted({note for _, m in rows if m.flops for note in m.flops.assumed} |
                    {f"FLOPs unknown: {m.flops.unknown}" for _, m in rows
                     if m.flops and m.flops.unknown})
+    if not (gzip and flops_col):
+        notes.append("more columns: " + ", ".join(
+            ([] if gzip else ["--gzip (compressed size)"]) +
+            ([] if flops_col else ["--flops (imports TensorFlow)"])))
     return "\n".join(lines + [f"({note})" for note in notes])
 
 
@@ -101,17 +121,16 @@ def cmd_transform(args) -> int:
     graph_def = _load_graph_def(args.in_graph)
     inputs, outputs = split_names(args.inputs), split_names(args.outputs)
     shapes = parse_input_shapes(args.input_shape)
-    with_flops = not args.no_metrics and not args.no_flops and tensorflow().available()
+    # gzip and FLOPs cost seconds on a big graph (FLOPs import TensorFlow): only when asked
+    with_flops = not args.no_metrics and (args.flops or bool(shapes)) and not args.no_flops
+    if with_flops and not tensorflow().available():
+        raise InspectorError("--flops needs TensorFlow, which is not installed")
 
     def metrics(gd):
-        if args.no_metrics:
-            return None
         try:
-            return compute_metrics(gd, shapes, with_flops=with_flops)
+            return compute_metrics(gd, shapes, with_flops=with_flops, with_gzip=args.gzip)
         except InspectorError:
-            return compute_metrics(gd, with_flops=False)
-
-    rows = [("original", metrics(graph_def))]
+            return compute_metrics(gd, with_flops=False, with_gzip=args.gzip)
 
     def on_step(i, report):
         note = f"  [{report.spec.name}: ignored error: {report.ignored_error}]" \
@@ -119,13 +138,14 @@ def cmd_transform(args) -> int:
         print(f"Applied {report.spec}{' (TF native)' if report.native else ''}: "
               f"-{len(report.removed)} +{len(report.added)} ~{len(report.changed)} nodes "
               f"in {report.seconds:.2f} s{note}", file=sys.stderr)
-        rows.append((report.spec.name, metrics(report.graph_def)))
 
     reports = run_pipeline(graph_def, specs, inputs, outputs, on_step=on_step)
     final = reports[-1].graph_def if reports else graph_def
     write_graph(final, args.out_graph, as_text=args.output_as_text, force=args.force,
                 source=args.in_graph)
-    if not args.no_metrics:
+    if not args.no_metrics:  # computed here, once the output is safely written
+        rows = [("original", metrics(graph_def))] + [(r.spec.name, metrics(r.graph_def))
+                                                     for r in reports]
         print(metrics_table(rows))
     print(f"Wrote {count(len(final.node), 'node')} to {args.out_graph}.")
     return 0
@@ -184,8 +204,12 @@ def add_parsers(sub) -> None:
     p.add_argument("--outputs", default="")
     p.add_argument("--transforms", required=True)
     p.add_argument("--output_as_text", action="store_true")
-    p.add_argument("--input_shape", action="append", help="NAME=d0,d1,... for FLOPs")
-    p.add_argument("--no_flops", action="store_true", help="skip FLOPs (no TensorFlow needed)")
+    p.add_argument("--input_shape", action="append",
+                   help="NAME=d0,d1,... for FLOPs (implies --flops)")
+    p.add_argument("--gzip", action="store_true", help="add each step's gzip size to the table")
+    p.add_argument("--flops", action="store_true",
+                   help="add each step's FLOPs to the table (imports TensorFlow)")
+    p.add_argument("--no_flops", action="store_true", help=argparse.SUPPRESS)  # the default now
     p.add_argument("--no_metrics", action="store_true", help="skip the metrics table")
     p.add_argument("--force", action="store_true", help="allow overwriting --out_graph")
     p.set_defaults(func=cmd_transform)

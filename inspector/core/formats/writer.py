@@ -119,9 +119,10 @@ def _discard(tmp: str | None) -> None:
 def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False,
                 source: str | None = None) -> str:
     check_target(path, force, source)  # before serializing a big graph
-    if not as_text and graph_def.ByteSize() >= PROTOBUF_LIMIT:
+    size = 0 if as_text else protos.graph_def_size(graph_def)  # not ByteSize(): 20x slower
+    if size >= PROTOBUF_LIMIT:
         raise InspectorError(
-            f"the graph would be {graph_def.ByteSize() / 2 ** 30:.1f} GB, over protobuf's 2 GB "
+            f"the graph would be {size / 2 ** 30:.1f} GB, over protobuf's 2 GB "
             "limit for one GraphDef: keep the weights as variables (a SavedModel), convert it "
             "to TensorFlow Lite, or split the model", path=path)
     data = text_format.MessageToString(graph_def) if as_text else \

@@ -21,7 +21,7 @@ def load(path: str, *, freeze: bool = True, tags: list | None = None,
          signature: str | None = None, checkpoint: str | None = None,
          outputs: list | None = None, allow_unsafe: bool = False) -> LoadedModel:
     """Load a model. SavedModels and Keras files are frozen (needs TensorFlow) unless
-    freeze=False; a MetaGraphDef is frozen only when a checkpoint and outputs are given.
+    freeze=False (a Keras file then shows its layers from its config); a MetaGraphDef is frozen only when a checkpoint and outputs are given.
     Freezing refuses models whose loading would run ops that are not pure computation
     (initialisers writing files, ...) unless `allow_unsafe`."""
     path = os.fspath(path)
@@ -29,6 +29,8 @@ def load(path: str, *, freeze: bool = True, tags: list | None = None,
     options = {"freeze": freeze, "tags": tags, "signature": signature,
                "checkpoint": checkpoint, "outputs": outputs, "allow_unsafe": allow_unsafe}
     model = _load(path, st, **options)
+    if model.kind == "keras-layers":    # no Keras loaded it: reopened as the same view, no retry
+        options["freeze"] = False
     model.ref = ModelRef(path, (st.st_size, st.st_mtime_ns), tuple(sorted(
         (k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
     return model

@@ -114,8 +114,11 @@ def keras_config(path: str) -> dict | None:
                 if info.file_size > 64 * 2 ** 20:
                     raise ModelLoadError("Keras config.json is implausibly large", path=path)
                 return json.loads(zf.read("config.json"))
-        import h5py
-
+        try:
+            import h5py
+        except ImportError:
+            raise ModelLoadError("reading a Keras .h5 file needs the h5py package (pip "
+                                 "install h5py)", path=path) from None
         with h5py.File(path, "r") as h5:
             raw = h5.attrs.get("model_config")
             if raw is None:

@@ -165,7 +165,7 @@ def _open_tflite(ctx: LoadContext):
 def _open_keras(ctx: LoadContext):
     from inspector.core.loaders.keras import load_keras
 
-    return load_keras(ctx.path, os.path.getsize(ctx.path))
+    return load_keras(ctx.path, os.path.getsize(ctx.path), ctx.options.get("freeze", True))
 
 
 def _binary_graphdef_head(ctx: LoadContext) -> bool:

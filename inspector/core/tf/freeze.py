@@ -118,24 +118,78 @@ def _freeze_from_metagraph(directory: str, tags: list, signature: str):
 @serialized
 def freeze_keras(path: str):
     """(GraphDef, inputs, outputs, how) of a Keras model file, loaded with safe_mode on: Keras 3
-    first; Keras 2 files it cannot read go to legacy Keras in a child process."""
-    import keras
+    first; Keras 2 files it cannot read, or would compute differently, go to legacy Keras in a
+    child process."""
+    tf()                    # one line when TensorFlow is missing (the file's layers are shown)
+    try:
+        import keras
+    except ImportError as exc:
+        raise ModelLoadError(f"Keras cannot be imported ({exc})", path=path) from None
 
+    from inspector.core.tf.legacy_keras import available, freeze_in_child
+
+    differs = _keras3_differs(path) if available() else ""
+    if differs:
+        try:
+            graph_def, inputs, outputs, notes = freeze_in_child(path)
+            said = (f"Keras 3 would compute this Keras 2 file differently ({differs}); it was "
+                    "read with legacy Keras (tf-keras) in a separate process.")
+            return graph_def, inputs, outputs, " ".join([said, *notes])
+        except ModelLoadError:
+            pass                # Keras 3 then, said below
     try:
         model = keras.saving.load_model(path, compile=False, safe_mode=True)
     except Exception as exc:
-        said = first_line(exc)
+        said = _first_sentence(first_line(exc))
         if not _legacy_may_read(path, said):
-            raise ModelLoadError(f"cannot load Keras model: {said}", path=path) from None
-        from inspector.core.tf.legacy_keras import freeze_in_child
-
-        return (*freeze_in_child(path), f"Keras 3 cannot read this Keras 2 file ({said}); it "
-                "was read with legacy Keras (tf-keras) in a separate process.")
+            raise ModelLoadError(f"Keras cannot load it: {said}", path=path) from None
+        try:
+            graph_def, inputs, outputs, notes = freeze_in_child(path)
+        except ModelLoadError as legacy:
+            why = _first_sentence(legacy.message.removeprefix("legacy Keras cannot load it: "))
+            raise ModelLoadError(f"Keras 3 cannot load it ({said}), nor legacy Keras ({why})",
+                                 path=path) from None
+        how = (f"Keras 3 cannot read this Keras 2 file ({said}); it was read with legacy Keras "
+               "(tf-keras) in a separate process.")
+        return graph_def, inputs, outputs, " ".join([how, *notes])
     try:
-        return (*freeze_loaded_keras(model), "")
+        frozen = freeze_loaded_keras(model)
     except Exception as exc:
-        raise ModelLoadError(f"cannot freeze Keras model: {first_line(exc)}",
+        raise ModelLoadError(f"Keras loads it but it cannot be frozen: {first_line(exc)}",
                              path=path) from None
+    note = (f"Keras 3 computes differently from the Keras 2 that saved this file ({differs}) "
+            "and legacy Keras could not read it: its answers may differ from the model's own."
+            if differs else "")
+    return (*frozen, note)
+
+
+def _keras3_differs(path: str) -> str:
+    """What Keras 3 would compute differently from the Keras 2 that saved this .h5 ('' when
+    nothing): Keras 3's hard_sigmoid is relu6(x + 3) / 6, Keras 2's clip(0.2 x + 0.5)."""
+    import h5py
+
+    with open(path, "rb") as fh:
+        if fh.read(8) != b"\x89HDF\r\n\x1a\n":
+            return ""
+    try:
+        with h5py.File(path, "r") as h5:
+            version = h5.attrs.get("keras_version", b"2")
+            raw = h5.attrs.get("model_config") or b""
+    except (OSError, ValueError):
+        return ""
+    if _text(version).startswith("3") or '"hard_sigmoid"' not in _text(raw):
+        return ""
+    return "hard_sigmoid: x / 6 + 0.5 in Keras 3, 0.2 x + 0.5 in Keras 2"
+
+
+def _first_sentence(text: str) -> str:
+    """Keras's errors go on with advice on custom objects: the first sentence says it."""
+    head = text.split(". ", 1)[0].rstrip(".")
+    return head if len(head) <= 300 else head[:299] + "…"
+
+
+def _text(value) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _legacy_may_read(path: str, said: str) -> bool:
@@ -146,9 +200,24 @@ def _legacy_may_read(path: str, said: str) -> bool:
     return h5 and "safe_mode" not in said and "Lambda" not in said
 
 
+def _no_rnn_dropout_masks(model) -> None:
+    """Keras 3 RNN cells draw their dropout masks before the loop even at inference, advancing
+    a seed variable (an AssignVariableOp that freezing cannot turn into a constant: 'passed
+    int64 ... incompatible with expected resource'); with training=False the masks are never
+    applied, so the rates are set to 0 first (the answers are the same)."""
+    flatten = getattr(model, "_flatten_layers", None)
+    layers = list(flatten(include_self=False, recursive=True)) if flatten else []
+    for layer in layers + [getattr(x, "cell", None) for x in layers]:
+        if layer is not None and any(c.__name__ == "DropoutRNNCell" and
+                                     c.__module__.startswith("keras.")
+                                     for c in type(layer).__mro__):
+            layer.dropout = layer.recurrent_dropout = 0.0
+
+
 def freeze_loaded_keras(model):
     """(GraphDef, inputs, outputs) of a loaded Keras model (Keras 3 or legacy)."""
     t = tf()
+    _no_rnn_dropout_masks(model)
     specs = [t.TensorSpec(x.shape, x.dtype, name=x.name.split(":")[0]) for x in model.inputs]
 
     @t.function(input_signature=specs)

@@ -25,7 +25,8 @@ def available() -> bool:
 
 
 def freeze_in_child(path: str) -> tuple:
-    """(GraphDef, inputs, outputs) of a Keras file, loaded by tf-keras in a child process."""
+    """(GraphDef, inputs, outputs, notes) of a Keras file, loaded by tf-keras in a child
+    process; notes say what was repaired in its config (repair_config)."""
     from inspector.core.model import protos
 
     if not available():
@@ -53,13 +54,69 @@ def freeze_in_child(path: str) -> tuple:
             lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
             said = next((ln for ln in reversed(lines) if ln.startswith("error: ")),
                         lines[-1] if lines else f"exit code {proc.returncode}")
-            raise ModelLoadError(f"cannot load Keras model with legacy Keras either: "
+            raise ModelLoadError(f"legacy Keras cannot load it: "
                                  f"{said.removeprefix('error: ')}", path=path)
         with open(out + ".pb", "rb") as fh:
             graph_def = protos.GraphDef.FromString(fh.read())
         with open(out + ".json") as fh:
             names = json.load(fh)
-    return graph_def, names["inputs"], names["outputs"]
+    return graph_def, names["inputs"], names["outputs"], names.get("notes", [])
+
+
+GRU_CLASSES = ("GRU", "GRUCell", "GRUV2")
+
+
+def repair_config(config) -> list:
+    """Settings an old Keras 2 config leaves out that legacy Keras would default otherwise
+    than the Keras that saved it, put back in place; one note per change. A GRU saved before
+    `reset_after` existed (Keras < 2.1.3) computed what reset_after=False computes now (its
+    bias has 3 x units values), while tf-keras defaults to True and then refuses the weights:
+    'GRU(reset_after=False) is not compatible with GRU(reset_after=True)'."""
+    names, stack, seen = [], [config], 0
+    while stack and seen < 1_000_000:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            conf = item.get("config")
+            if item.get("class_name") in GRU_CLASSES and isinstance(conf, dict) and \
+                    "reset_after" not in conf:
+                conf["reset_after"] = False
+                names.append(f"'{conf.get('name', '?')}'")
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    if not names:
+        return []
+    return [f"{'GRU' if len(names) == 1 else 'GRUs'} {', '.join(sorted(names))} saved before "
+            "Keras had reset_after: read as reset_after=False, what "
+            f"{'it' if len(names) == 1 else 'they'} computed then."]
+
+
+def _load_h5_repaired(path: str):
+    """(model, notes) of a Keras 2 .h5 whose config needs repair_config, else (None, [])."""
+    import h5py
+
+    with h5py.File(path, "r") as h5:
+        raw = h5.attrs.get("model_config")
+        if raw is None or "model_weights" not in h5:
+            return None, []
+        config = json.loads(raw.decode() if isinstance(raw, bytes) else raw)
+        notes = repair_config(config)
+        if not notes:
+            return None, []
+        # what tf-keras's load_model_from_hdf5 does, with the repaired config
+        from tf_keras.src.saving.legacy import hdf5_format
+        from tf_keras.src.saving.legacy import model_config as model_config_lib
+        from tf_keras.src.saving.legacy.saved_model import json_utils
+
+        model = model_config_lib.model_from_config(json_utils.decode(json.dumps(config)))
+        hdf5_format.load_weights_from_hdf5_group(h5["model_weights"], model)
+    return model, notes
+
+
+def _is_h5(path: str) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(8) == b"\x89HDF\r\n\x1a\n"
 
 
 def _die_with_parent(parent: int) -> None:
@@ -88,7 +145,9 @@ def _child(path: str, out: str) -> int:
         # safe_mode=True alone covers only .keras files in tf-keras; the scope covers .h5
         # too: no Python bytecode stored in the file is ever turned into a function
         with serialization_lib.SafeModeScope(True):
-            model = tf_keras.models.load_model(path, compile=False, safe_mode=True)
+            model, notes = _load_h5_repaired(path) if _is_h5(path) else (None, [])
+            if model is None:
+                model = tf_keras.models.load_model(path, compile=False, safe_mode=True)
         graph_def, inputs, outputs = freeze_loaded_keras(model)
     except Exception as exc:  # noqa: BLE001  (one line back to the parent)
         print(f"error: {first_line(exc)}", file=sys.stderr)
@@ -96,7 +155,7 @@ def _child(path: str, out: str) -> int:
     with open(out + ".pb", "wb") as fh:
         fh.write(graph_def.SerializeToString())
     with open(out + ".json", "w") as fh:
-        json.dump({"inputs": inputs, "outputs": outputs}, fh)
+        json.dump({"inputs": inputs, "outputs": outputs, "notes": notes}, fh)
     return 0
 
 

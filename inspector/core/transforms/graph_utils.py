@@ -46,41 +46,47 @@ def outputs_map(graph_def) -> dict:
     return out
 
 
-def rename_node_inputs(graph_def, mapping: dict, ignore: set = frozenset()):
+def rename_node_inputs(graph_def, mapping: dict, ignore: set = frozenset(),
+                       in_place: bool = False):
     """TF's RenameNodeInputs: keys compared as canonical names (`a` == `a:0`), a key `a:*`
-    matches any port (keeping `^` and the port), applied until nothing matches."""
+    matches any port (keeping `^` and the port), applied until nothing matches. `in_place`
+    rewrites graph_def itself (for a copy the caller just made: no second copy of the weights)."""
     if not mapping:
         return graph_def
     by_node: dict = {}
     for src, dst in mapping.items():
         by_node.setdefault(node_name_from_input(src), []).append((src, dst))
-    out = copy_graph(graph_def, [])
-    for node in graph_def.node:
-        new = out.node.add()
-        new.CopyFrom(node)
+    out = graph_def if in_place else copy_graph(graph_def)
+    for node in out.node:
         if node.name in ignore:
             continue
-        del new.input[:]
-        for text in node.input:
-            visited = set()
-            while node_name_from_input(text) in by_node:
-                name = node_name_from_input(text)
-                if name in visited:
-                    raise TransformError(f"RenameNodeInputs argument contains a cycle for {name}")
-                visited.add(name)
-                found = False
-                for src, dst in by_node[name]:
-                    if src.endswith(":*"):
-                        prefix = "^" if text.startswith("^") else ""
-                        body = text.lstrip("^")
-                        suffix = body[body.index(":"):] if ":" in body else ""
-                        text, found = prefix + dst + suffix, True
-                    elif canonical_input_name(src) == canonical_input_name(text):
-                        text, found = dst, True
-                if not found:
-                    break
-            new.input.append(text)
+        old = list(node.input)
+        new = [_renamed(text, by_node) for text in old]
+        if new != old:
+            del node.input[:]
+            node.input.extend(new)
     return out
+
+
+def _renamed(text: str, by_node: dict) -> str:
+    visited = set()
+    while node_name_from_input(text) in by_node:
+        name = node_name_from_input(text)
+        if name in visited:
+            raise TransformError(f"RenameNodeInputs argument contains a cycle for {name}")
+        visited.add(name)
+        found = False
+        for src, dst in by_node[name]:
+            if src.endswith(":*"):
+                prefix = "^" if text.startswith("^") else ""
+                body = text.lstrip("^")
+                suffix = body[body.index(":"):] if ":" in body else ""
+                text, found = prefix + dst + suffix, True
+            elif canonical_input_name(src) == canonical_input_name(text):
+                text, found = dst, True
+        if not found:
+            break
+    return text
 
 
 def sort_by_execution_order(graph_def):

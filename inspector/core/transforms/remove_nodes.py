@@ -48,7 +48,8 @@ def remove_nodes(graph_def, ctx):
 
                 replaced = replace_matching(graph, pattern, replace, allow_inconsistencies=True,
                                             check=ctx.check)
-                return rename_node_inputs(replaced, renames), bool(renames)
+                return rename_node_inputs(replaced, renames, in_place=replaced is not graph), \
+                    bool(renames)
 
             current = ctx.until_settled(one_pass, current)
     return current
