@@ -44,3 +44,18 @@ def test_the_core_tests_pass_without_pyside6():
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "passed" in proc.stdout and "PySide6" not in proc.stdout
+
+
+def test_no_import_cycles_even_through_function_local_imports():
+    """Every import counts, also those inside functions (kept there for start-up speed):
+    a cycle hidden in a function breaks the day someone moves the import to the top."""
+    import grimp
+    import networkx as nx
+
+    graph = grimp.build_graph("inspector", include_external_packages=False)
+    edges = nx.DiGraph()
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            edges.add_edge(module, imported)
+    cycles = [sorted(c) for c in nx.strongly_connected_components(edges) if len(c) > 1]
+    assert cycles == []

@@ -123,7 +123,7 @@ def demo_json(result) -> dict:
 
 
 def cmd_explain(args) -> int:
-    from inspector.cli.main import _load
+    from inspector.cli.loading import _load
     from inspector.cli.transform import parse_input_shapes
 
     model = _load(args)

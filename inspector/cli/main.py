@@ -3,52 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
+from inspector.cli.loading import DEMO_MODEL, _add_load_args, _load, _split  # noqa: F401
 from inspector.core.errors import InspectorError, UnsafeGraphError
 from inspector.core.model.humanize import count
 
-DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "resources", "demo_digits.pb")
 SUBCOMMANDS = ("summarize", "dot", "signatures", "convert", "transform", "flops", "check",
                "profile", "calibrate", "ranges", "explain", "tour", "compat", "tflite",
                "ops-header", "tflite-info", "memmapped", "sizes")
-
-
-def _split(text: str | None) -> list:
-    return [t for t in (text or "").split(",") if t]
-
-
-def _add_load_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("model", nargs="?", default=DEMO_MODEL,
-                   help="GraphDef (.pb/.pbtxt), SavedModel dir, .meta, .keras or .h5 "
-                        "(default: the bundled demo model)")
-    p.add_argument("--signature", help="SavedModel signature to freeze (default serving_default)")
-    p.add_argument("--tags", help="SavedModel MetaGraph tags, comma separated")
-    p.add_argument("--checkpoint", help="checkpoint to freeze a .meta with: its prefix, or the folder holding it")
-    p.add_argument("--freeze_outputs", help="output node names for freezing a .meta (default: the likely outputs)")
-    p.add_argument("--no-freeze", action="store_true",
-                   help="show a SavedModel's raw graph instead of freezing a signature")
-    p.add_argument("--allow_io", action="store_true",
-                   help="allow loading models whose initialisers run operations that are not "
-                        "pure computation (files, network, Python)")
-
-
-def _load(args):
-    from inspector.core.app.opening import open_model
-    from inspector.core.runtime import gc_policy
-
-    with gc_policy.paused():    # a big graph's objects all live: collecting them finds nothing
-        model = open_model(args.model, freeze=not args.no_freeze,
-                           tags=_split(args.tags) or None, signature=args.signature,
-                           checkpoint=args.checkpoint,
-                           outputs=_split(args.freeze_outputs) or None,
-                           allow_unsafe=args.allow_io)
-    gc_policy.keep_out_of_collections()
-    for note in model.notes:
-        print(f"note: {note}", file=sys.stderr)
-    return model
 
 
 def cmd_summarize(args) -> int:

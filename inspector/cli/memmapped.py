@@ -14,7 +14,7 @@ def cmd_memmapped(args) -> int:
         return _check(args.check)
     if not args.output:
         raise InspectorError("give -o OUT to write a package, or --check FILE to check one")
-    from inspector.cli.main import _load
+    from inspector.cli.loading import _load
     from inspector.core.formats.memmapped import write_memmapped
     from inspector.core.formats.writer import check_target
 

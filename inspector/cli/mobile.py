@@ -35,7 +35,7 @@ def _ports(model, args) -> tuple[list, list]:
 
 
 def cmd_compat(args) -> int:
-    from inspector.cli.main import _load
+    from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
     from inspector.core.mobile import tflite_compat as tc
 
@@ -106,7 +106,7 @@ def _source(args) -> dict:
 
 
 def cmd_tflite(args) -> int:
-    from inspector.cli.main import _load
+    from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
     from inspector.core.errors import InspectorError
     from inspector.core.formats.writer import atomic_write, check_target
@@ -166,7 +166,7 @@ def cmd_tflite(args) -> int:
 
 
 def cmd_ops_header(args) -> int:
-    from inspector.cli.main import _load
+    from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
     from inspector.core.formats.writer import atomic_write, check_target
 

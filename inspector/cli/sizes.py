@@ -12,7 +12,7 @@ def _mb(n: int) -> str:
 
 
 def cmd_sizes(args) -> int:
-    from inspector.cli.main import _load
+    from inspector.cli.loading import _load
     from inspector.core.analysis import sizes as sz
 
     model = _load(args)

@@ -5,30 +5,8 @@ variables as constants (loading checks happen before these are called, in the lo
 from __future__ import annotations
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.tf.concrete import freeze_concrete
 from inspector.core.tf.runtime import first_line, serialized, tf, to_ours
-
-
-def _freeze_concrete(fn):
-    """Freeze a concrete function: variables to constants, function calls inlined."""
-    from tensorflow.python.framework.convert_to_constants import (
-        convert_variables_to_constants_v2,
-    )
-
-    frozen = convert_variables_to_constants_v2(fn)
-    graph_def = to_ours(frozen.graph.as_graph_def())
-    _drop_unused_loop_inputs(graph_def)
-    return frozen, graph_def
-
-
-def _drop_unused_loop_inputs(graph_def) -> None:
-    """Freezing a function with while loops leaves one `unused_control_flow_input_N`
-    Placeholder per loop variable, fed to nothing; they would crowd the picture (and the
-    likely inputs) with dozens of useless boxes."""
-    used = {i.lstrip("^").split(":")[0] for n in graph_def.node for i in n.input}
-    unused = [k for k, n in enumerate(graph_def.node) if n.op == "Placeholder" and
-              n.name.startswith("unused_control_flow_input") and n.name not in used]
-    for k in reversed(unused):
-        del graph_def.node[k]
 
 
 def _output_keys(fn) -> list:
@@ -77,7 +55,7 @@ def _freeze_with_object_loader(directory: str, tags: list, signature: str):
     t = tf()
     loaded = t.saved_model.load(directory, tags=tags or None)
     fn = loaded.signatures[signature]
-    frozen, graph_def = _freeze_concrete(fn)
+    frozen, graph_def = freeze_concrete(fn)
     inputs, outputs = _io_names(fn, frozen)
     kw = fn.structured_input_signature[1]
     if kw:  # signature inputs are keyword arguments: name them by their keys
@@ -109,7 +87,7 @@ def _freeze_from_metagraph(directory: str, tags: list, signature: str):
     wrapped = v1.wrap_function(lambda: t.graph_util.import_graph_def(frozen, name=""), [])
     get = wrapped.graph.get_tensor_by_name
     pruned = wrapped.prune([get(n) for n in inputs.values()], [get(n) for n in outputs.values()])
-    inlined, graph_def = _freeze_concrete(pruned)
+    inlined, graph_def = freeze_concrete(pruned)
     inputs = dict(zip(inputs, (x.name for x in inlined.inputs)))
     outputs = dict(zip(outputs, (x.name for x in inlined.outputs)))
     return graph_def, inputs, outputs
@@ -126,6 +104,7 @@ def freeze_keras(path: str):
     except ImportError as exc:
         raise ModelLoadError(f"Keras cannot be imported ({exc})", path=path) from None
 
+    from inspector.core.tf.keras_graph import freeze_loaded_keras
     from inspector.core.tf.legacy_keras import available, freeze_in_child
 
     differs = _keras3_differs(path) if available() else ""
@@ -198,35 +177,3 @@ def _legacy_may_read(path: str, said: str) -> bool:
     with open(path, "rb") as fh:
         h5 = fh.read(8) == b"\x89HDF\r\n\x1a\n"
     return h5 and "safe_mode" not in said and "Lambda" not in said
-
-
-def _no_rnn_dropout_masks(model) -> None:
-    """Keras 3 RNN cells draw their dropout masks before the loop even at inference, advancing
-    a seed variable (an AssignVariableOp that freezing cannot turn into a constant: 'passed
-    int64 ... incompatible with expected resource'); with training=False the masks are never
-    applied, so the rates are set to 0 first (the answers are the same)."""
-    flatten = getattr(model, "_flatten_layers", None)
-    layers = list(flatten(include_self=False, recursive=True)) if flatten else []
-    for layer in layers + [getattr(x, "cell", None) for x in layers]:
-        if layer is not None and any(c.__name__ == "DropoutRNNCell" and
-                                     c.__module__.startswith("keras.")
-                                     for c in type(layer).__mro__):
-            layer.dropout = layer.recurrent_dropout = 0.0
-
-
-def freeze_loaded_keras(model):
-    """(GraphDef, inputs, outputs) of a loaded Keras model (Keras 3 or legacy)."""
-    t = tf()
-    _no_rnn_dropout_masks(model)
-    specs = [t.TensorSpec(x.shape, x.dtype, name=x.name.split(":")[0]) for x in model.inputs]
-
-    @t.function(input_signature=specs)
-    def serve(*args):
-        return model(list(args) if len(args) > 1 else args[0], training=False)
-
-    fn = serve.get_concrete_function()
-    frozen, graph_def = _freeze_concrete(fn)
-    inputs = {s.name: x.name for s, x in zip(specs, frozen.inputs)}
-    names = [x.name for x in frozen.outputs]
-    outputs = {n.split(":")[0] if len(names) > 1 else "output": n for n in names}
-    return graph_def, inputs, outputs

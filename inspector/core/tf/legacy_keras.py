@@ -135,7 +135,7 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _child(path: str, out: str) -> int:
-    from inspector.core.tf.freeze import freeze_loaded_keras
+    from inspector.core.tf.keras_graph import freeze_loaded_keras
     from inspector.core.tf.runtime import first_line
 
     try:
