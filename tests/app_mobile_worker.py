@@ -33,7 +33,7 @@ def main(model: str, settings: str) -> int:
     panel.compare.setValue(2)
     win.mobile.convert(False)
     wait(app, lambda: panel.table.rowCount() == 4 and not win.tasks.is_busy())
-    rows = win.mobile.preview.variants
+    rows = win.state.tflite_preview.variants
     seen["engine"] = type(win.state.engine).__name__
     seen["variants"] = [r.variant for r in rows]
     seen["sizes"] = [r.size for r in rows]

@@ -108,7 +108,7 @@ def test_convert_four_variants_and_save_one(qtbot, window, tmp_path, demo):
     assert cell(3, 6) == "int8 → int8" and cell(0, 6) == "float32 → float32"
     assert cell(0, 3).endswith("of 6") and cell(0, 8) == "none"
     assert cell(0, 9) == "compatible"       # TF's analyzer on the GPU delegate
-    sizes = {r.variant: r.size for r in window.mobile.preview.variants}
+    sizes = {r.variant: r.size for r in window.state.tflite_preview.variants}
     assert sizes["dynamic"] < sizes["float16"] < sizes["float"]
     # save the selected variant; an existing file is never overwritten silently
     panel.table.selectRow(3)

@@ -85,6 +85,7 @@ class AppState:
         self._views = {}
         self.demo = None               # the last demo run (overlays.demo_run.DemoRun)
         self.tflite: dict = {}         # variant -> tflite_mapping.Mapping of the last preview
+        self.tflite_preview = None     # the last conversion preview (set_tflite_preview)
         self.tflite_check = None       # the TFLite check of the model (app/tflite_check.py)
 
     # -- model and view -------------------------------------------------------------------
@@ -312,9 +313,12 @@ class AppState:
         self.demo_changed.emit(run)
         self.decorations_changed.emit()
 
-    def set_tflite(self, mappings: dict) -> None:
-        """How the last conversion preview's TFLite ops map onto the model's nodes."""
-        self.tflite = dict(mappings)
+    def set_tflite_preview(self, preview) -> None:
+        """The last conversion preview (mobile.tflite_preview.Preview) and how its variants'
+        TFLite ops map onto the model's nodes."""
+        self.tflite_preview = preview
+        self.tflite = {r.variant: r.mapping for r in (preview.variants if preview else [])
+                       if r.mapping is not None}
         self.overlay_changed.emit(self.overlay)     # Properties tells "merged into"
 
     def trace(self, name: str) -> None:

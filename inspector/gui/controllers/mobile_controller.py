@@ -21,7 +21,6 @@ class MobileController(QObject):
     def __init__(self, state, tasks, panel, dialogs):
         super().__init__(panel)
         self.state, self.tasks, self.p, self.dialogs = state, tasks, panel, dialogs
-        self.preview = None
         p = panel
         p.check_requested.connect(self.check)
         p.confirm_requested.connect(lambda: self.confirm(False))
@@ -56,7 +55,6 @@ class MobileController(QObject):
             return None
 
     def _model_changed(self) -> None:
-        self.preview = None
         self.p.problems.clear()
         self.p.legend.setText("")
         self.p.verdict.setText("")
@@ -114,17 +112,15 @@ class MobileController(QObject):
                                allow_io=allow_io, job=task)
 
         def done(result):
-            self.preview = result
             self.p.show_preview(result)
-            self.state.set_tflite({r.variant: r.mapping for r in result.variants
-                                   if r.mapping is not None})
+            self.state.set_tflite_preview(result)
             self.state.say(f"Converted {len(result.variants)} TFLite variants")
 
         self.tasks.submit("tflite_preview", work, done, self._failed(self.convert),
                           label="Converting to TFLite")
 
     def save(self, variant: str, path: str | None = None) -> str | None:
-        row = next((r for r in (self.preview.variants if self.preview else [])
+        row = next((r for r in (self.state.tflite_preview.variants if self.state.tflite_preview else [])
                     if r.variant == variant and r.model), None)
         if row is None:
             return None
@@ -153,7 +149,7 @@ class MobileController(QObject):
         import shutil
         import tempfile
 
-        row = next((r for r in (self.preview.variants if self.preview else [])
+        row = next((r for r in (self.state.tflite_preview.variants if self.state.tflite_preview else [])
                     if r.variant == variant and r.model), None)
         if row is None:
             return None
@@ -170,7 +166,7 @@ class MobileController(QObject):
         from inspector.core.app.files import read_text
         from inspector.core.app.queries import measured_latency_ms
 
-        row = next((r for r in (self.preview.variants if self.preview else [])
+        row = next((r for r in (self.state.tflite_preview.variants if self.state.tflite_preview else [])
                     if r.variant == variant and r.model), None)
         if row is None:
             return None
@@ -188,8 +184,8 @@ class MobileController(QObject):
             return None
         row.measured_source = os.path.basename(path)
         current = self.p.chosen()
-        self.p.show_preview(self.preview)
-        self.p.table.selectRow(next(k for k, r in enumerate(self.preview.variants)
+        self.p.show_preview(self.state.tflite_preview)
+        self.p.table.selectRow(next(k for k, r in enumerate(self.state.tflite_preview.variants)
                                     if r.variant == (current or variant)))
         return row.measured_ms
 
