@@ -217,15 +217,11 @@ def test_session_file_paths_outside_its_folder_are_held_back(tmp_path):
 
 
 @pytest.mark.parametrize("body,fragment", [
-    ('{"version": 1, "input_shapes": []}', "input_shapes"),
-    ('{"version": 1, "pipeline": [{"name": "remove_device", "params": []}]}', "params"),
     ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
-    ('{"version": 1, "inputs": "x"}', "inputs"),
-    ('{"version": 1, "pipeline": [{"name": "x", "enabled": "yes"}]}', "enabled"),
     ("not json", "not JSON"),
-    ('{"version": 7}', "unknown version"),
-], ids=["shapes-list", "params-list", "deep", "inputs-string", "enabled-string", "text",
-        "version"])
+    ('{"version": "7"}', "unknown version"),
+    ('{"inputs": ["x"]}', "unknown version"),
+], ids=["deep", "text", "version-text", "no-version"])
 def test_a_bad_session_file_is_reported_and_left_untouched(body, fragment, tmp_path):
     from inspector.core.app.workbench import Workbench
     from tests.fixtures.hostile import inputs
@@ -238,6 +234,30 @@ def test_a_bad_session_file_is_reported_and_left_untouched(body, fragment, tmp_p
     assert bench.steps == [] and bench.unreadable
     bench.save(model)  # the first save moves it aside, never over it
     kept = [f for f in os.listdir(tmp_path) if ".unreadable-" in f]
+    assert len(kept) == 1 and open(tmp_path / kept[0]).read() == body
+
+
+@pytest.mark.parametrize("body,fragment", [
+    ('{"version": 1, "outputs": ["y"], "input_shapes": []}', "input_shapes"),
+    ('{"version": 1, "outputs": ["y"], "pipeline": [{"name": "remove_device", '
+     '"params": []}]}', "params"),
+    ('{"version": 1, "outputs": ["y"], "inputs": "x"}', "inputs"),
+    ('{"version": 1, "outputs": ["y"], "pipeline": [{"name": "x", "enabled": "yes"}]}',
+     "enabled"),
+], ids=["shapes-list", "params-list", "inputs-string", "enabled-string"])
+def test_a_bad_part_of_a_session_file_is_dropped_and_the_file_kept(body, fragment, tmp_path):
+    """One bad part does not cost the others: it is dropped and said; the file is moved
+    aside, never written over, at the first save."""
+    from inspector.core.app.workbench import Workbench
+    from tests.fixtures.hostile import inputs
+
+    model = inputs.session(str(tmp_path), body)
+    bench = Workbench()
+    bench.restore(model)
+    assert any(fragment in w for w in bench.warnings) and bench.outputs == ["y"]
+    assert open(model + ".inspector.json").read() == body  # opening writes nothing
+    bench.save(model)
+    kept = [f for f in os.listdir(tmp_path) if ".partly-read-" in f]
     assert len(kept) == 1 and open(tmp_path / kept[0]).read() == body
 
 

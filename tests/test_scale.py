@@ -176,15 +176,14 @@ def test_a_saved_model_past_2_gb_opens_unfrozen_and_says_why():
     assert summarize(model.graph).variable_parameters == 5 * 128 * 2 ** 20
 
 
-def test_saving_a_graph_past_2_gb_is_refused_before_anything_is_written(tmp_path):
+def test_saving_a_graph_past_2_gb_is_refused_before_anything_is_written(tmp_path,
+                                                                         monkeypatch):
     from inspector.core.errors import InspectorError
-    from inspector.core.formats.writer import write_graph
+    from inspector.core.formats import writer
 
-    class Huge:   # what a 3 GB GraphDef reports; serializing it is never attempted
-        def ByteSize(self):
-            return 3 * 2 ** 30
-
+    # what a 3 GB GraphDef measures; serializing it is never attempted
+    monkeypatch.setattr(writer.protos, "graph_def_size", lambda graph_def: 3 * 2 ** 30)
     target = tmp_path / "frozen.pb"
     with pytest.raises(InspectorError, match="over protobuf's 2 GB limit.*TensorFlow Lite"):
-        write_graph(Huge(), str(target))
+        writer.write_graph(object(), str(target))
     assert not target.exists()
