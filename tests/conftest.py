@@ -1,4 +1,8 @@
-"""Shared fixtures: real TensorFlow graphs built once per fixture-builder version and cached."""
+"""Shared fixtures for tests/core, tests/cli, tests/tf and tests/gui.
+
+`data`: the small models committed in tests/core/data (no TensorFlow needed to read them; see
+its MANIFEST.json). `fx`: real TensorFlow graphs built once per fixture-builder version and
+cached; tests/core never uses it (checked at collection)."""
 
 from __future__ import annotations
 
@@ -10,13 +14,38 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+TESTS = os.path.dirname(os.path.abspath(__file__))
+FOLDERS = ("core", "cli", "tf", "gui")
+# helpers are shared by module name (`from test_gui import open_and_wait`) whatever folder
+# the importing test is in; pytest itself imports each test file under its own name
+for _folder in FOLDERS:
+    if os.path.join(TESTS, _folder) not in sys.path:
+        sys.path.insert(1, os.path.join(TESTS, _folder))
+
 from inspector.core.tf.executor import install  # noqa: E402
 from tests.fixtures import fixture_dir  # noqa: E402,F401  (the session fixture below)
 
 install()  # core functions called by the tests run TensorFlow in this process
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(TESTS)
 DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DATA = os.path.join(TESTS, "core", "data")
+
+
+def pytest_collection_modifyitems(config, items):
+    """tests/core runs without TensorFlow: its tests read tests/core/data, never `fx`."""
+    core = os.path.join(TESTS, "core") + os.sep
+    wrong = [item.nodeid for item in items
+             if str(item.path).startswith(core) and "fx" in getattr(item, "fixturenames", ())]
+    if wrong:
+        raise pytest.UsageError("tests in tests/core use the `fx` fixture (models built with "
+                                "TensorFlow); use `data` (tests/core/data): " + ", ".join(wrong))
+
+
+@pytest.fixture(scope="session")
+def data() -> str:
+    """Folder of the small committed models (tests/core/data, made by its make.py)."""
+    return DATA
 
 
 @pytest.fixture(scope="session")
@@ -26,12 +55,12 @@ def fx() -> str:
 
 
 @pytest.fixture
-def model(fx, tmp_path) -> str:
-    """A private copy of the Inception-style fixture (sessions and logs are written beside it)."""
+def model(tmp_path) -> str:
+    """A private copy of the Inception-style model (sessions and logs are written beside it)."""
     import shutil
 
     path = tmp_path / "inception.pb"
-    shutil.copy(os.path.join(fx, "inception_jpeg.pb"), path)
+    shutil.copy(os.path.join(DATA, "inception_jpeg.pb"), path)
     return str(path)
 
 

@@ -1,0 +1,7 @@
+
+
+xPlaceholder
+
+dupRelux
+
+dupIdentityx
