@@ -32,6 +32,11 @@ DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
 DATA = os.path.join(TESTS, "core", "data")
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "heavy(reason): too slow for the headless pass of "
+                            "tests/core (tests/test_architecture.py); runs in the full suite")
+
+
 def pytest_collection_modifyitems(config, items):
     """tests/core runs without TensorFlow: its tests read tests/core/data, never `fx`."""
     core = os.path.join(TESTS, "core") + os.sep

@@ -1,0 +1,53 @@
+"""Timings and ranges against real TensorFlow: StatSummarizer tables, imports, calibration.
+
+This file holds the tests that drive the command line; the others are in
+tests/tf/test_overlays_core_tf.py, tests/core/test_overlays_core.py."""
+
+import os
+
+from conftest import run_cli
+
+from inspector.core.loaders import load
+
+
+def test_profile_cli_prints_benchmark_tables(fx):
+    code, out, err = run_cli("profile", os.path.join(fx, "inception_jpeg.pb"), "--inputs", "Mul",
+                             "--outputs", "softmax", "--input_shape", "Mul=1,299,299,3",
+                             "--runs", "3", "--warmup", "1")
+    assert code == 0, err
+    for title in ("Run Order", "Top by Computation Time", "Top by Memory Use",
+                  "Summary by node type"):
+        assert f"============================== {title} ==============================" in out
+    assert "Timings (microseconds): count=3" in out and "Average inference timings in us" in out
+
+
+def test_ranges_cli_reads_tf1_and_tf2_lines(tmp_path):
+    log = tmp_path / "r.log"
+    log.write_text(
+        "I0108 21:45:42.261883    1972 logging_ops.cc:79] ;conv/Conv2D/eightbit/requant_range"
+        "__print__;__requant_min_max:[-20.887871][22.274715]\n"
+        ";conv/Conv2D/eightbit/requant_range__print__;__requant_min_max:[-6.24283457][17.8844051]\n"
+        ";a/eightbit/requant_range__print__;__requant_min_max:[0.5][3]\n"
+        "unrelated\n")
+    code, out, err = run_cli("ranges", str(log))
+    assert code == 0, err
+    row = next(l for l in out.splitlines() if l.startswith("conv/"))
+    assert row.split()[1:4] == ["2", "-20.8879", "22.2747"]
+    assert "does not contain zero" in out
+    code, _, err = run_cli("ranges", str(tmp_path / "missing.log"))
+    assert code == 2 and "no such file" in err
+
+
+def test_calibrate_cli_freezes_compares_and_judges(fx, tmp_path):
+    log, frozen = tmp_path / "r.log", tmp_path / "q.pb"
+    code, out, err = run_cli("calibrate", os.path.join(fx, "inception_jpeg.pb"), "--inputs",
+                             "Mul", "--outputs", "softmax", "--input_shape", "Mul=1,299,299,3",
+                             "--data", "random", "--count", "2", "--log", str(log),
+                             "--freeze", str(frozen))
+    assert code == 0, err
+    assert "comparing: eight-bit graph on input 2/2" in err
+    verdict = out.splitlines()[-2]  # after the error line, before "Wrote ..."
+    assert verdict.split(".")[0] in ("softmax: good", "softmax: acceptable, check it",
+                                     "softmax: poor")
+    ops = {n.op for n in load(str(frozen)).graph.graph_def.node}
+    assert "QuantizedConv2D" in ops and "RequantizationRange" not in ops

@@ -1,0 +1,165 @@
+"""Loaders: content sniffing, every fixture kind, freezing checked by running TensorFlow.
+
+This file holds the tests that need neither TensorFlow nor Qt; the others are in
+tests/tf/test_loaders_tf.py, tests/cli/test_loaders_cli.py."""
+
+import os
+
+import pytest
+from conftest import run_cli
+
+from inspector.core.errors import ModelLoadError
+from inspector.core.loaders import load
+from inspector.core.loaders.savedmodel import describe, read_saved_model
+from tests.fixtures.hostile.manifest import LOADER_CASES as MANIFEST
+
+
+@pytest.mark.parametrize("name,kind,text", [
+    ("inception_jpeg.pb", "graphdef", False), ("v1_training.pbtxt", "graphdef", True),
+    ("text_really.pb", "graphdef", True), ("v1_training.meta", "metagraph", False),
+    ("while_v1.pb", "graphdef", False), ("while_v2.pb", "graphdef", False),
+])
+def test_kinds_are_sniffed_from_content(data, name, kind, text):
+    m = load(os.path.join(data, name))
+    assert (m.kind, m.is_text) == (kind, text)
+    assert len(m.graph) > 5 and not m.problems
+
+
+def graph_with_debug_info(demo_model):
+    """The demo model with one stack trace in debug_info (field 5, as TF writes it)."""
+    from inspector.core.model import protos
+
+    with open(demo_model, "rb") as f:
+        graph_def = protos.GraphDef.FromString(f.read())
+    graph_def.debug_info.files.append("make_demo_model.py")
+    frame = graph_def.debug_info.traces["digits_1/relu1_1/Relu"].file_line_cols.add()
+    frame.file_index, frame.line, frame.col, frame.func = 0, 42, 4, "call"
+    return graph_def
+
+
+def test_a_graph_def_with_debug_info_opens_and_keeps_it(demo_model, tmp_path):
+    """Issue 38.2: GraphDef field 5 (debug_info) was taken for a MetaGraphDef's."""
+    from inspector.core.loaders.lazy_graphdef import open_lazily
+    from inspector.core.loaders.sniff import GRAPHDEF, METAGRAPH, sniff_binary
+    from inspector.core.model import protos
+
+    graph_def = graph_with_debug_info(demo_model)
+    data = graph_def.SerializeToString()
+    path = tmp_path / "digits_debug.pb"
+    path.write_bytes(data)
+    model = load(str(path))
+    assert model.kind == "graphdef" and len(model.graph) == len(graph_def.node) == 59
+    assert model.graph.graph_def.debug_info == graph_def.debug_info
+    lazy, _ = open_lazily(str(path), os.stat(path))  # the reading of big files
+    assert lazy.debug_info == graph_def.debug_info
+    # saved: converted, and through a pipeline
+    out = tmp_path / "out.pb"
+    code, _, err = run_cli("convert", str(path), "-o", str(out))
+    assert code == 0, err
+    assert protos.GraphDef.FromString(out.read_bytes()).debug_info == graph_def.debug_info
+    from inspector.core.transforms import run_pipeline
+
+    (report,) = run_pipeline(graph_def, "strip_unused_nodes", ["pixels"],
+                             ["digits_1/logits_1/BiasAdd"])
+    assert len(report.graph_def.node) < 59 and report.graph_def.debug_info == graph_def.debug_info
+    # one node only (field 1 once) still sniffs as a GraphDef; MetaGraphDefs with a
+    # signature_def (field 5) still as MetaGraphDefs
+    single = protos.GraphDef()
+    single.node.add().CopyFrom(graph_def.node[0])
+    single.versions.producer = 1
+    single.debug_info.CopyFrom(graph_def.debug_info)
+    assert sniff_binary(single.SerializeToString(), "") == GRAPHDEF
+    meta = protos.MetaGraphDef()
+    meta.signature_def["serving_default"].method_name = "tensorflow/serving/predict"
+    meta.collection_def["x"].node_list.value.append("a")
+    assert sniff_binary(meta.SerializeToString(), "") == METAGRAPH
+    meta.graph_def.CopyFrom(single)
+    assert sniff_binary(meta.SerializeToString(), "") == METAGRAPH
+    meta.meta_info_def.tags.append("serve")
+    assert sniff_binary(meta.SerializeToString(), "") == METAGRAPH
+    # TensorFlow reads the file as a GraphDef too
+    tf = pytest.importorskip("tensorflow")
+    theirs = tf.compat.v1.GraphDef.FromString(data)
+    assert len(theirs.node) == 59 and "digits_1/relu1_1/Relu" in theirs.debug_info.traces
+
+
+def test_text_and_binary_give_the_same_graph(data):
+    a = load(os.path.join(data, "v1_training.pb")).graph.graph_def
+    b = load(os.path.join(data, "v1_training.pbtxt")).graph.graph_def
+    assert a == b
+
+
+def test_saved_model_signatures_listed_without_freezing(data):
+    metas = describe(read_saved_model(os.path.join(data, "two_signatures")))
+    assert metas[0]["tags"] == ["serve"]
+    sigs = metas[0]["signatures"]
+    assert set(sigs) == {"serving_default", "embed"}
+    assert sigs["embed"]["inputs"]["features"]["shape"] == "[?,4]"
+    assert "probabilities" in sigs["serving_default"]["outputs"]
+
+
+def test_missing_checkpoint_is_a_clear_error(data):
+    with pytest.raises(ModelLoadError, match="checkpoint .* not found"):
+        load(os.path.join(data, "v1_training.meta"), checkpoint="/nonexistent/ckpt",
+             outputs=["output"])
+
+
+LOADER_CASES = [c for c in MANIFEST if not c[4]]  # the isolated ones run in test_hostile
+
+
+@pytest.mark.parametrize("case", LOADER_CASES, ids=[c[0].__name__ for c in LOADER_CASES])
+def test_every_manifest_input_loads_or_fails_with_its_message(case, tmp_path):
+    """The loaders on the hostile-input manifest (the same inputs and messages the CLI and
+    the app are tested with): a ModelLoadError naming the problem, or a graph."""
+    from inspector.core.errors import InspectorError
+
+    make, expect, message, overrides, _ = case
+    expect, message = overrides.get("summarize", (expect, message))
+    path = make(str(tmp_path))
+    if expect in ("error", "refused"):
+        with pytest.raises(InspectorError) as info:
+            load(path)
+        assert message in info.value.one_line()
+        assert "\n" not in info.value.one_line()
+    else:
+        try:
+            model = load(path)
+        except InspectorError as exc:
+            assert expect == "clean", exc.one_line()
+            return
+        assert len(model.graph) > 0
+        if expect == "problems":
+            assert any(message in p for p in model.problems)
+
+
+def test_dangling_inputs_still_load_with_problems_listed(data):
+    path = os.path.join(data, "bad", "dangling.pb")
+    m = load(path)
+    assert len(m.graph) == 3
+    assert m.problems == ["node 'y' has input 'ghost', which is not in the graph",
+                          "node 'z' has input 'phantom', which is not in the graph"]
+    code, out, _ = run_cli("summarize", path)
+    assert code == 0 and "Problem: node 'y' has input 'ghost'" in out
+    code, out, err = run_cli("summarize", "--format=tf", path)
+    assert code == 2 and "Invalid input ghost for node y" in out
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory", "over_2gb"])
+def test_non_regular_or_oversized_files_are_refused_before_reading(tmp_path, kind):
+    """Refused from the file's metadata, with one line: never blocks on a FIFO, never reads
+    /dev/zero forever, never allocates a 2.2 GB buffer (the file below is sparse)."""
+    from inspector.core.errors import ModelLoadError
+
+    path = {"device": "/dev/zero"}.get(kind, str(tmp_path / "x.pb"))
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        os.mkdir(path)
+    elif kind == "over_2gb":
+        with open(path, "wb") as f:
+            f.truncate(2200 << 20)
+    words = {"fifo": "FIFO", "device": "device", "directory": "holds no model",
+             "over_2gb": "2 GB limit"}[kind]
+    with pytest.raises(ModelLoadError, match=words) as info:
+        load(path)
+    assert "\n" not in info.value.one_line()

@@ -1,0 +1,103 @@
+"""The model card: layers as defined in code, plain words for inputs and outputs, and the same
+figures as the Summary and Preview panels; `explain` on the command line.
+
+This file holds the tests that need neither TensorFlow nor Qt; the others are in
+tests/tf/test_model_card_tf.py, tests/cli/test_model_card_cli.py."""
+
+import pytest
+from conftest import DEMO
+
+from inspector.core.analysis import model_card as mc
+from inspector.core.loaders import load
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
+
+
+def _graph(nodes) -> Graph:
+    gd = protos.GraphDef()
+    for name, op, inputs in nodes:
+        gd.node.add(name=name, op=op, input=inputs)
+    return Graph(gd)
+
+
+def test_layers_are_convolutions_matrix_multiplications_and_pooling():
+    graph = _graph([("x", "Placeholder", []), ("c1", "Conv2D", ["x", "w"]),
+                    ("b1", "BiasAdd", ["c1", "b"]), ("r1", "Relu", ["b1"]),
+                    ("d1", "DepthwiseConv2dNative", ["r1", "w"]),
+                    ("f1", "_FusedConv2D", ["d1", "w"]), ("p1", "MaxPool", ["f1"]),
+                    ("p2", "AvgPool", ["p1"]), ("m1", "MatMul", ["p2", "w"]),
+                    ("m2", "BatchMatMulV2", ["m1", "w"]), ("n", "FusedBatchNormV3", ["m2"]),
+                    ("s", "Softmax", ["n"]), ("w", "Const", []), ("b", "Const", [])])
+    assert mc.count_layers(graph) == {"convolution": 3, "matrix multiplication": 2,
+                                      "pooling": 2}
+    assert mc.count_layers(_graph([("x", "Placeholder", []), ("y", "Relu", ["x"])])) == {}
+
+
+@pytest.mark.parametrize("dtype, shape, words", [
+    ("float", "[1,299,299,3]", "a 299x299 colour photo"),
+    ("float", "[?,224,224,3]", "a 224x224 colour photo"),
+    ("float", "[1,3,224,224]", "a 224x224 colour photo"),
+    ("float", "[1,8,8,1]", "an 8x8 black-and-white picture"),
+    ("uint8", "[1,?,?,3]", "an any-size colour photo"),
+    ("float", "[1,40]", "a list of 40 numbers"),
+    ("float", "[1,49,40]", "a sequence of 49 steps, 40 numbers each"),
+    ("int32", "[1,128]", "a sequence of 128 word or token numbers"),
+    ("float", "[]", "a single number"),
+    ("bool", "[]", "a yes/no switch"),
+    ("float", "", "numbers (float, shape not recorded)"),
+])
+def test_inputs_in_plain_words(dtype, shape, words):
+    graph = _graph([("in", "Placeholder", []), ("y", "Identity", ["in"])])
+    assert mc.describe_input(graph, "in", dtype, shape) == words
+
+
+def test_an_input_the_graph_decodes_itself_is_a_file():
+    graph = _graph([("jpeg", "Placeholder", []), ("d", "DecodeJpeg", ["jpeg"]),
+                    ("wav", "Placeholder", []), ("a", "DecodeWav", ["wav"])])
+    assert mc.describe_input(graph, "jpeg", "string", "[]").startswith("a JPEG file")
+    assert mc.describe_input(graph, "wav", "string", "[]").startswith("a WAV sound")
+
+
+@pytest.mark.parametrize("op, dtype, shape, words", [
+    ("Softmax", "float", "[1,1001]", "1,001 probabilities, one per category (they add up to 1)"),
+    ("Sigmoid", "float", "[1,5]", "5 independent yes/no scores between 0 and 1"),
+    ("BiasAdd", "float", "[1,10]", "10 numbers"),
+    ("Identity", "float", "[1,64]", "64 numbers"),
+    ("ArgMax", "int64", "[1,3]", "3 whole numbers (e.g. chosen categories)"),
+    ("Conv2D", "float", "[1,64,64,21]", "a 64x64 map with 21 values per position "
+                                        "(e.g. a mask or feature map)"),
+    ("Relu", "float", "<unknown>", "numbers (their shape is known only when the model runs)"),
+])
+def test_outputs_in_plain_words(op, dtype, shape, words):
+    graph = _graph([("x", "Placeholder", []), ("out", op, ["x"]), ("read", "Identity", ["out"])])
+    assert mc.describe_output(graph, "out", dtype, shape) == words
+    assert mc.describe_output(graph, "read", dtype, shape) == words  # through an Identity
+
+
+def test_a_vector_is_scores_per_category_only_where_something_says_so():
+    graph = _graph([("x", "Placeholder", []), ("embed", "MatMul", ["x", "w"]),
+                    ("out", "Identity", ["embed"]), ("w", "Const", []),
+                    ("logits", "BiasAdd", ["x", "w"]), ("read", "Identity", ["logits"]),
+                    ("scores", "MatMul", ["x", "w"]), ("flat", "Reshape", ["scores", "w"]),
+                    ("top", "ArgMax", ["flat", "w"]),
+                    ("sm", "Softmax", ["x"]), ("Predictions/Reshape_1", "Reshape", ["sm", "w"])])
+    assert mc.describe_output(graph, "out", "float", "[1,64]") == "64 numbers"
+    assert mc.describe_output(graph, "out", "float", "[1,64]", class_count=64) == \
+        "64 scores, one per category"
+    assert mc.describe_output(graph, "out", "float", "[1,1001]", class_count=1000) == \
+        "1,001 scores, one per category"            # a background class first
+    assert mc.describe_output(graph, "read", "float", "[1,10]") == \
+        "10 scores, one per category"               # its name says so
+    assert mc.describe_output(graph, "scores", "float", "[1,7]") == \
+        "7 scores, one per category"                # an ArgMax picks one
+    assert mc.describe_output(graph, "Predictions/Reshape_1", "float", "[1,1001]") == \
+        "1,001 probabilities, one per category (they add up to 1)"
+
+
+def test_a_measured_time_is_labelled_measured(data):
+    from inspector.core.analysis.summary import summarize
+
+    graph = load(DEMO).graph
+    card = mc.build_card(graph, summarize(graph), "demo", None, measured_ms=1.25)
+    fact = card.fact("measured time")
+    assert fact.measured and "measured" in fact.text and fact.value == 1.25

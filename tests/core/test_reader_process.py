@@ -1,0 +1,130 @@
+"""The reader process: a big GraphDef's structure read in a second process and streamed back
+gives exactly the graph and weight slots of reading it here, and any failure of the process
+falls back to reading here (or reports the file's own error).
+
+This file holds the tests that need neither TensorFlow nor Qt; the others are in
+tests/tf/test_reader_process_tf.py."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+
+import pytest
+
+from inspector.core.errors import Cancelled, ModelLoadError
+from inspector.core.loaders import load, reader_process, readers
+from inspector.core.loaders.lazy_graphdef import open_lazily
+from inspector.core.loaders.readers import _receive
+from inspector.core.model.graph import Graph
+from inspector.core.runtime.job import Job
+from tests.fixtures import scale_models
+
+
+@pytest.fixture(scope="module")
+def blocks():
+    return scale_models.blocks_graph(10_000)     # 10 MB, 10k nodes, 1k lazy constants
+
+
+def _here(path):
+    graph_def, store = open_lazily(path, os.stat(path))
+    return Graph(graph_def, weights=store)
+
+
+def _streamed(path, monkeypatch, fork=True):
+    monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)      # several frames
+    monkeypatch.setattr(reader_process, "_can_fork", lambda: fork)
+    stream = reader_process.start(path, os.stat(path))
+    assert stream is not None
+    graph = _receive(stream, path)
+    assert graph is not None
+    return graph
+
+
+@pytest.mark.parametrize("fork", [True, False], ids=["fork", "spawned"])
+def test_a_streamed_graph_equals_the_one_read_here(blocks, monkeypatch, fork):
+    here, streamed = _here(blocks), _streamed(blocks, monkeypatch, fork)
+    assert streamed.structure == here.structure
+    assert [n.name for n in streamed] == [n.name for n in here]
+    assert [n.inputs for n in streamed] == [n.inputs for n in here]
+    assert streamed.weights.slots == here.weights.slots and len(here.weights.slots) > 900
+    assert streamed.weights.scanned == here.weights.scanned
+    name = next(n.name for n in here if here.weights.slot(n.index) is not None)
+    assert (streamed.tensor_value(name) == here.tensor_value(name)).all()
+    assert streamed.problems() == here.problems() == []
+    assert streamed.consumer_names("input") == here.consumer_names("input")
+
+
+def test_big_files_are_loaded_through_the_reader(monkeypatch, blocks):
+    started = []
+    real = reader_process.start
+    monkeypatch.setattr(reader_process, "STREAM_ABOVE", 1)
+    monkeypatch.setattr(reader_process, "start",
+                        lambda *a: started.append(a) or real(*a))
+    model = load(blocks)
+    assert started and len(model.graph) == len(_here(blocks))
+
+
+def test_a_truncated_file_gives_the_same_message_as_reading_here(blocks, tmp_path,
+                                                                  monkeypatch):
+    path = str(tmp_path / "cut.pb")
+    with open(blocks, "rb") as src, open(path, "wb") as dst:
+        dst.write(src.read()[: os.path.getsize(blocks) // 2])
+    with pytest.raises(ModelLoadError) as here:
+        open_lazily(path, os.stat(path))
+    stream = reader_process.start(path, os.stat(path))
+    with pytest.raises(ModelLoadError) as streamed:
+        _receive(stream, path)
+    assert str(streamed.value) == str(here.value) and "truncated" in str(here.value)
+
+
+def test_a_killed_reader_falls_back_to_reading_here(blocks, monkeypatch):
+    real = reader_process.start
+
+    def killed(*args):
+        stream = real(*args)
+        stream.kill()
+        return stream
+
+    monkeypatch.setattr(reader_process, "STREAM_ABOVE", 1)
+    monkeypatch.setattr(reader_process, "start", killed)
+    model = load(blocks)
+    assert model.graph.structure == _here(blocks).structure
+
+
+def test_a_file_changed_after_the_reader_started_is_read_again(blocks, tmp_path):
+    path = str(tmp_path / "m.pb")
+    shutil.copy(blocks, path)
+    stream = reader_process.start(path, os.stat(path))
+    with open(path, "ab") as fh:
+        fh.write(b"\0" * 8)
+    assert _receive(stream, path) is None      # the loader reads the file itself then
+
+
+def test_the_app_start_reader_is_taken_once_and_others_are_stopped(blocks, tmp_path):
+    other = str(tmp_path / "other.pb")
+    shutil.copy(blocks, other)
+    readers.prestart(blocks)
+    readers.prestart(other)
+    stream = reader_process.take(blocks, os.stat(blocks))
+    assert stream is not None and reader_process.take(blocks, os.stat(blocks)) is None
+    assert _receive(stream, blocks) is not None
+    readers.prestart(str(tmp_path / "missing.pb"))     # nothing to read: no reader
+    assert reader_process._started == {}
+
+
+def test_cancel_stops_the_reader(blocks):
+    stream = reader_process.start(blocks, os.stat(blocks))
+    cancel = threading.Event()
+    cancel.set()
+    graph = Graph(type(_here(blocks).structure)(), complete=False)
+    with pytest.raises(Cancelled):
+        reader_process.receive(stream, graph, Job(cancel))
+    stream._drain.join(5)
+    assert not stream._drain.is_alive()     # the process was killed and reaped
+
+
+def test_the_reader_can_be_switched_off(monkeypatch, blocks):
+    monkeypatch.setenv("INSPECTOR_READER_PROCESS", "0")
+    assert reader_process.start(blocks, os.stat(blocks)) is None

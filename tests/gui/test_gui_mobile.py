@@ -1,0 +1,256 @@
+"""Phone (TFLite) panel driven as a user: check compatibility (colours, scope bars, a list
+that jumps to nodes), confirm with the converter, convert four variants, save one."""
+
+import os
+
+import pytest
+from conftest import DEMO
+from PySide6.QtCore import Qt
+from test_gui import open_and_wait, wait_drawn
+
+from inspector.core.mobile.tflite_compat import COLOURS
+from tests.fixtures import tflite_graphs
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def demo(tmp_path):
+    """A private copy (the session file with the marks is written beside the model)."""
+    import shutil
+
+    path = tmp_path / "demo_digits.pb"
+    shutil.copy(DEMO, path)
+    return str(path)
+
+
+@pytest.fixture
+def odd_model(tmp_path):
+    graph_def, _, _ = tflite_graphs.beyond_builtins()
+    path = tmp_path / "odd.pb"
+    path.write_bytes(graph_def.SerializeToString())
+    return str(path)
+
+
+def test_check_colours_the_graph_and_the_list_jumps(qtbot, window, odd_model):
+    open_and_wait(qtbot, window, odd_model)
+    window.workbench.set_marks(["x"], ["out"])
+    panel = window.mobile_panel
+    qtbot.mouseClick(panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.problems.topLevelItemCount() == 3, timeout=30000)
+    assert window.state.overlay.mode == "compat"
+    assert window.overlays_panel.mode_buttons["compat"].isChecked()
+    assert window.mobile_dock.isVisible()
+    names = [panel.problems.topLevelItem(k).text(1) for k in range(3)]
+    assert names[0] == "erfinv/Erfinv" and set(names[1:]) == {"det", "cp"}   # worst first
+    assert "needs Select TF ops: <b>2</b>" in panel.legend.text()
+    items = window.canvas.items_by_id
+    assert items["det"].heat == COLOURS["flex"] and items["det"].badge == "Select TF"
+    assert items["erfinv/"].bar and items["erfinv/"].bar[0][0] == COLOURS["custom"]
+    # a click on a row selects that node on the canvas
+    rect = panel.problems.visualItemRect(panel.problems.topLevelItem(1))
+    qtbot.mouseClick(panel.problems.viewport(), Qt.LeftButton, pos=rect.center())
+    assert window.state.selected == names[1]
+    # the converter confirms: 100 % of its located errors land on these nodes
+    qtbot.mouseClick(panel.confirm_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: "located errors" in panel.verdict.text(), timeout=120000)
+    assert "3 of 3 located errors placed on nodes" in panel.verdict.text()
+    assert "agrees with the tables on every node" in panel.verdict.text()
+    verdicts = {panel.problems.topLevelItem(k).text(1): panel.problems.topLevelItem(k).text(4)
+                for k in range(3)}
+    assert verdicts == {"erfinv/Erfinv": "needs a custom op", "det": "needs Select TF ops",
+                        "cp": "needs Select TF ops"}
+    assert window.canvas.items_by_id["det"].badge == "Select TF ✓"
+    window.state.select("cp")      # Properties tells the status and the converter's words
+    tree = window.properties.tree
+    rows = {tree.topLevelItem(k).text(0): tree.topLevelItem(k)
+            for k in range(tree.topLevelItemCount())}
+    assert rows["TFLite"].text(1) == "needs Select TF ops"
+    assert "ERROR_NEEDS_FLEX_OPS" in rows["TFLite"].child(0).text(1)
+    # switching the overlay off removes the colours
+    qtbot.mouseClick(window.overlays_panel.mode_buttons["none"], Qt.LeftButton)
+    assert window.canvas.items_by_id["det"].heat is None
+
+
+def test_confirm_before_any_check_checks_first(qtbot, window, odd_model):
+    open_and_wait(qtbot, window, odd_model)
+    window.workbench.set_marks(["x"], ["out"])
+    window.mobile.confirm(False)              # Phone > Confirm with the converter, at once
+    qtbot.waitUntil(lambda: "located errors" in window.mobile_panel.verdict.text(),
+                    timeout=120000)
+    assert window.mobile_panel.problems.topLevelItemCount() == 3
+
+
+def test_choosing_the_tflite_overlay_runs_the_check(qtbot, window, demo):
+    open_and_wait(qtbot, window, demo)
+    window.overlays_panel.mode_buttons["compat"].click()
+    qtbot.waitUntil(lambda: bool(window.state.overlay.compat), timeout=30000)
+    window.state.expand_all()
+    wait_drawn(qtbot, window, window.scenes_drawn)
+    heats = {i.heat for i in window.canvas.items_by_id.values() if i.item.kind == "node"}
+    assert COLOURS["builtin"] in heats and COLOURS["removed"] in heats
+
+
+def test_convert_four_variants_and_save_one(qtbot, window, tmp_path, demo):
+    open_and_wait(qtbot, window, demo)
+    window.workbench.set_marks(["pixels"], ["output"])
+    panel = window.mobile_panel
+    panel.tabs.setCurrentIndex(1)
+    panel.samples.setValue(12)
+    panel.compare.setValue(6)
+    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 4 and not window.tasks.is_busy(),
+                    timeout=180000)
+    cell = lambda r, c: panel.table.item(r, c).text()   # noqa: E731
+    assert [cell(r, 0) for r in range(4)] == ["float", "dynamic", "float16", "int8"]
+    assert "RANDOM DATA" in panel.warning.text() and "only 12" in panel.warning.text()
+    assert panel.warning.isVisible()
+    assert cell(3, 6) == "int8 → int8" and cell(0, 6) == "float32 → float32"
+    assert cell(0, 3).endswith("of 6") and cell(0, 8) == "none"
+    assert cell(0, 9) == "compatible"       # TF's analyzer on the GPU delegate
+    sizes = {r.variant: r.size for r in window.state.tflite_preview.variants}
+    assert sizes["dynamic"] < sizes["float16"] < sizes["float"]
+    # save the selected variant; an existing file is never overwritten silently
+    panel.table.selectRow(3)
+    details = panel.details.toPlainText()
+    assert panel.save_button.isEnabled() and "ops:" in details
+    assert "in  pixels: int8 [1, 8, 8, 1]  s=0.00392" in details and "zp=-128" in details
+    conv = next(n.name for n in window.state.model.graph if n.op == "Conv2D")
+    window.state.select(conv)        # Properties: the TFLite op each variant merged it into
+    props = window.properties.tree
+    row = next(props.topLevelItem(k) for k in range(props.topLevelItemCount())
+               if props.topLevelItem(k).text(0) == "TFLite")
+    lines = {row.child(c).text(0): row.child(c).text(1) for c in range(row.childCount())}
+    assert lines["float"].startswith("CONV_2D #") and "merged with 2 other" in lines["float"]
+    assert "int8 error up to" in lines["int8"]
+    tree = panel.mapping
+    assert tree.topLevelItemCount() == 6
+    errors = [float(tree.topLevelItem(k).text(3)) for k in range(6)]
+    assert errors == sorted(errors, reverse=True) and errors[0] > 0     # worst first
+    top = tree.topLevelItem(0)
+    assert top.text(1) in ("CONV_2D", "FULLY_CONNECTED") and "channels" in top.text(5)
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=tree.visualItemRect(top).center())
+    assert window.state.selected == top.text(2).split(", ")[0]
+    log = tmp_path / "phone.txt"
+    log.write_text("Inference timings in us: Init: 900, First inference: 800, Warmup (avg): "
+                   "700, Inference (avg): 612.5\n")
+    assert window.mobile.load_measured("int8", str(log)) == pytest.approx(0.6125)
+    assert cell(3, 5) == "0.613 ms measured" and cell(0, 5).endswith("ms est.")
+    assert "measured: 0.613 ms (phone.txt)" in panel.details.toPlainText()
+    panel.open_button.click()            # the int8 variant in a window of its own
+    other = window._beside[-1]
+    qtbot.waitUntil(lambda: other.state.model is not None and other.scenes_drawn > 0,
+                    timeout=30000)
+    assert other.state.model.kind == "tflite"
+    assert {n.op for n in other.state.model.graph} >= {"CONV_2D", "FULLY_CONNECTED"}
+    other.mobile.check()                 # a .tflite is not converted again
+    assert "already a TensorFlow Lite model" in other.last_error
+    other.close()
+    target = tmp_path / "digits_int8.tflite"
+    assert window.mobile.save("int8", str(target)) == str(target)
+    assert target.read_bytes()[4:8] == b"TFL3"
+    before = target.read_bytes()
+    assert window.mobile.save("float", str(target)) is None
+    assert target.read_bytes() == before and "exists" in window.last_error
+
+
+def test_ops_header_from_the_panel(qtbot, window, tmp_path, demo):
+    open_and_wait(qtbot, window, demo)
+    target = tmp_path / "ops_to_register.h"
+    window.mobile.write_header(str(target))
+    qtbot.waitUntil(lambda: os.path.exists(target), timeout=60000)
+    text = target.read_text()
+    assert "SHOULD_REGISTER_OP" in text and '"Conv2D"' in text
+    assert "Conv2D" in window.mobile_panel.header_text.toPlainText()
+    assert "kernel classes" in window.mobile_panel.header_info.text()
+
+
+def test_conversion_in_the_worker_and_cancel_leaves_no_orphan(fx, tmp_path):
+    """The app as users start it: conversion runs in the TensorFlow worker, and Cancel in
+    the middle of the next one leaves no process behind (a fresh process: it owns a worker)."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    model = tmp_path / "mobilenet_v2.pb"
+    shutil.copy(os.path.join(fx, "mobilenet_v2.pb"), model)
+    from conftest import ROOT as root
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run([sys.executable, os.path.join(root, "tests", "gui",
+                                                        "app_mobile_worker.py"),
+                           str(model), str(tmp_path / "settings.ini")], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["engine"] == "RemotePreview" and seen["tensorflow_here"] == []
+    assert seen["variants"] == ["float", "dynamic", "float16", "int8"]
+    assert seen["sizes"][1] < seen["sizes"][2] < seen["sizes"][0]
+    assert seen["int8_input"] == "int8" and seen["compared"] == [2, 2, 2, 2]
+    assert seen["cancel_seconds"] < 20.0        # functional bound, not a speed figure
+    assert seen["cancel_status"].startswith("Cancelled")
+    assert seen["orphans"] == [] and seen["left_after"] == []
+    assert seen["table_kept"] == 4              # the earlier results stay on screen
+
+
+def test_memory_mapped_package_from_the_phone_menu_and_opened_again(qtbot, window, tmp_path,
+                                                                    demo):
+    open_and_wait(qtbot, window, demo)
+    target = tmp_path / "digits.mmap"
+    window.mobile.save_memmapped(str(target))
+    qtbot.waitUntil(lambda: os.path.exists(target) and not window.tasks.is_busy(),
+                    timeout=30000)
+    assert "2 constant regions" in window.status_label.text()
+    before = window.scenes_drawn
+    window.open_path(str(target))
+    wait_drawn(qtbot, window, before)
+    model = window.state.model
+    assert model.kind == "memmapped" and any("mapped on the phone" in n for n in model.notes)
+    mapped = [n for n in model.graph if n.has_attr("memory_region")]
+    assert len(mapped) == 2
+
+
+def test_representative_photos_chosen_in_the_panel(qtbot, window, tmp_path, demo):
+    import numpy as np
+    from PIL import Image
+
+    folder = tmp_path / "digits"
+    folder.mkdir()
+    rng = np.random.default_rng(2)
+    for k in range(4):
+        Image.fromarray(rng.integers(0, 255, (24, 24), dtype=np.uint8)).save(folder / f"{k}.png")
+    open_and_wait(qtbot, window, demo)
+    window.workbench.set_marks(["pixels"], ["output"])
+    panel = window.mobile_panel
+    panel.source.setCurrentIndex(1)
+    window.mobile.choose_source("folder", [str(folder)])
+    assert panel.source.currentText() == f"photos in {folder}"
+    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 4 and not window.tasks.is_busy(),
+                    timeout=180000)
+    assert "4 photos from digits through the detected preprocessing" in panel.about.text()
+    assert "RANDOM" not in panel.warning.text() and "only 4" in panel.warning.text()
+
+
+def test_a_stop_taken_with_the_tflite_overlay_restores_the_whole_session(qtbot, window,
+                                                                           odd_model):
+    """The bug of issue 34: a stop with the "compat" overlay made the whole session file
+    refused on the next open, marks, pipeline and tour with it."""
+    open_and_wait(qtbot, window, odd_model)
+    window.workbench.set_marks(["x"], ["out"])
+    window.workbench.add_step("strip_unused_nodes")
+    qtbot.mouseClick(window.mobile_panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(window.state.overlay.compat), timeout=30000)
+    assert window.state.overlay.mode == "compat"
+    qtbot.mouseClick(window.tour_panel.add_button, Qt.LeftButton)
+    assert window.tour.tour.stops[0].overlay == "compat"
+    session = odd_model + ".inspector.json"
+    qtbot.waitUntil(lambda: os.path.exists(session) and '"compat"' in open(session).read(),
+                    timeout=5000)
+    window.last_error = ""
+    open_and_wait(qtbot, window, odd_model)
+    assert window.last_error == ""
+    assert window.workbench.inputs == ["x"] and window.workbench.outputs == ["out"]
+    assert [s.name for s in window.workbench.steps] == ["strip_unused_nodes"]
+    assert [s.overlay for s in window.tour.tour.stops] == ["compat"]

@@ -1,0 +1,94 @@
+"""Demo > Model card, driven as a presenter would: open a model, choose the menu entry, read
+the card (its figures equal the Summary panel's), hover for definitions, Esc back to the graph.
+The window runs TensorFlow in-process here (conftest installs the executor)."""
+
+import os
+
+import pytest
+from PySide6.QtCore import Qt
+from test_gui import open_and_wait
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _menu_action(window, menu_title: str, text: str):
+    for menu_action in window.menuBar().actions():
+        if menu_action.text().replace("&", "") == menu_title:
+            for action in menu_action.menu().actions():
+                if action.text().replace("&", "") == text:
+                    return action
+    raise AssertionError(f"no {menu_title} > {text}")
+
+
+def test_the_model_card_opens_from_the_demo_menu_and_esc_closes_it(qtbot, window, fx):
+    open_and_wait(qtbot, window, os.path.join(fx, "mobilenet_v2.pb"))
+    qtbot.waitUntil(lambda: window.state.summary is not None, timeout=60000)
+    action = _menu_action(window, "Demo", "Model card")
+    assert action.shortcut().toString() == "Ctrl+M"
+    action.trigger()
+    qtbot.waitUntil(lambda: window.card_panel.isVisible(), timeout=60000)
+    panel, summary = window.card_panel, window.state.summary
+    assert panel.geometry() == window.rect()          # the whole window
+    card = panel.card
+    assert card.inputs[0].plain == "a 224x224 colour photo"
+    params = summary.const_parameters + summary.variable_parameters
+    assert card.fact("learned numbers").value == params
+    assert panel.tiles["learned numbers"].big.text() == "3.54 million"
+    assert "FLOPs" in panel.tiles["arithmetic"].toolTip()
+    assert "20 GFLOP/s" in panel.tiles["speed on 2016 high-end phone"].toolTip()
+    assert card.fact("arithmetic").value > 0
+    qtbot.keyClick(panel, Qt.Key_Escape)
+    assert not panel.isVisible()
+
+
+def test_a_loaded_profile_shows_as_measured_time(qtbot, window, fx):
+    from inspector.core.app.state import OverlayState
+    from inspector.core.overlays.profiling import Profile
+
+    open_and_wait(qtbot, window, os.path.join(fx, "mobilenet_v2.pb"))
+    window.state.set_overlay(OverlayState("timings", (Profile({}, "test", [2000, 4000]),), 0))
+    window.card.show_card()
+    qtbot.waitUntil(lambda: window.card_panel.isVisible(), timeout=60000)
+    tile = window.card_panel.tiles["measured time"]
+    assert tile.big.text() == "3.0 ms" and "measured" in tile.small.text()
+    window.card_panel.close_button.click()
+    assert not window.card_panel.isVisible()
+
+
+def test_with_a_pipeline_the_card_compares_original_and_optimized(qtbot, window, model,
+                                                                  tmp_path):
+    """Size, arithmetic and speed from the preview rows (the Preview panel's numbers), and
+    how much the answer to the last demo photo moved (the optimized graph run for real)."""
+    import numpy as np
+    from PIL import Image
+    from test_gui_layout import wait_preview
+
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.pipeline.apply_text("strip_unused_nodes(type=float, shape=\"1,299,299,3\") "
+                               "fold_constants(ignore_errors=true) "
+                               "fold_batch_norms fold_old_batch_norms "
+                               "quantize_weights(minimum_size=16)")
+    wait_preview(qtbot, window, 5)
+    x = np.zeros((200, 300, 3), np.uint8)
+    x[..., 0] = np.linspace(0, 250, 300)[None]
+    Image.fromarray(x).save(tmp_path / "photo.png")
+    window.demo.run_on(str(tmp_path / "photo.png"))
+    qtbot.waitUntil(lambda: window.demo.runs > 0 and not window.tasks.is_busy(),
+                    timeout=90000)
+    window.card.show_card()
+    qtbot.waitUntil(lambda: window.card_panel.isVisible(), timeout=90000)
+    comparison = window.card_panel.comparison
+    assert comparison is not None and comparison.steps == 5
+    lines = {line.label: line for line in comparison.lines}
+    rows = window.state.rows
+    from inspector.core.model.humanize import human_bytes
+
+    assert lines["file size"].before == human_bytes(rows[0].metrics.serialized_bytes)
+    assert lines["file size"].change.startswith("-")         # 8-bit weights are smaller
+    assert "speed on a typical phone" in lines
+    words = comparison.answers
+    assert words.startswith("On photo.png:") and "largest change of any score" in words
+    change = float(words.rsplit(" ", 1)[1])
+    assert 0 < change < 0.5                  # quantized weights move the scores a little
+    assert window.card_panel.answers.text() == words

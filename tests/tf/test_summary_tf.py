@@ -1,0 +1,68 @@
+"""summarize: TF's exact text, and the ranked report with its fixes for TF's blind spots.
+
+This file holds the tests that need TensorFlow (an oracle, a model built or run by it); the
+others are in tests/cli/test_summary_cli.py, tests/core/test_summary.py."""
+
+import json
+import os
+
+from conftest import run_cli
+
+from inspector.core.analysis.summary import summarize
+from inspector.core.loaders import load
+
+
+def test_const_parameter_count_equals_tensorflow_decoding(fx):
+    import tensorflow as tf
+
+    for name in ("inception_jpeg.pb", "mobilenet_v2.pb"):
+        path = os.path.join(fx, name)
+        gd = tf.compat.v1.GraphDef.FromString(open(path, "rb").read())
+        expected = sum(tf.make_ndarray(n.attr["value"].tensor).size
+                       for n in gd.node if n.op == "Const")
+        assert summarize(load(path).graph).const_parameters == expected
+
+
+def test_a_saved_model_s_ports_keep_their_signature_names_and_shapes(fx):
+    path = os.path.join(fx, "two_signatures")
+    m = load(path, signature="embed")
+    s = summarize(m.graph, m.known_inputs, m.known_outputs, m.signature)
+    out = s.outputs[0]
+    assert (out.title, out.dtype, out.shape) == (f"embedding ({out.name})", "float", "[?,3]")
+    assert s.inputs[0].title == "features" and s.inputs[0].shape == "[?,4]"
+    code, text, err = run_cli("summarize", "--signature", "embed", path)
+    assert code == 0, err
+    assert f"1. embedding ({out.name})  float [?,3]" in text
+    code, text, err = run_cli("summarize", "--json", path)
+    assert json.loads(text)["outputs"][0]["label"] == "probabilities"
+    code, text, err = run_cli("explain", "--signature", "embed", path)
+    assert code == 0, err
+    assert f"(embedding ({out.name}): float [1,3])" in text
+
+
+def test_value_summaries_match_tensorflows_print_kernel():
+    """TF's Print op writes SummarizeValue(summarize) to stderr: the same function as
+    Tensor::DebugString, so it is the oracle for --print_structure's values."""
+    import subprocess
+    import sys
+
+    from inspector.core.formats.tensor_text import summarize_values
+
+    cases = ["np.arange(8, dtype=np.float32).reshape(4, 2)",
+             "np.array([1/3, 2/3, 1.0, 0.5], np.float32)",
+             "np.arange(6, dtype=np.int32).reshape(1, 6)", "np.array(3.5, np.float32)",
+             "np.array([True, False])", "np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7",
+             "np.array([0.1, 1e-8, 12345678.0], np.float32)", "np.array([0.1, 2.5])",
+             "np.zeros((2, 0), np.float32)"]
+    code = ("import os\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n"
+            "import numpy as np, tensorflow as tf\ng = tf.Graph()\nwith g.as_default():\n"
+            "    ps = [tf.compat.v1.Print(tf.constant(0), [tf.constant(c)], message=f'C{i}:', "
+            f"summarize=3) for i, c in enumerate([{', '.join(cases)}])]\n"
+            "with tf.compat.v1.Session(graph=g) as s:\n    for p in ps:\n        s.run(p)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    printed = [line for line in proc.stderr.splitlines() if line.startswith("C")]
+    assert len(printed) == len(cases), proc.stderr[-2000:]
+    for i, case in enumerate(cases):
+        value = eval(case)
+        assert printed[i] == f"C{i}:[{summarize_values(value)}]"
