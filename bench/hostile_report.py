@@ -1,7 +1,7 @@
 """Run the whole hostile-input manifest and print the figures: python bench/hostile_report.py
 
-Same runs as tests/test_hostile.py (in-process, or isolated under a time limit with peak memory
-measured), counted by outcome: clean one-line errors, consent refusals, successful loads, and
+Same runs as tests/cli/test_hostile.py (in-process, or isolated under a time limit with peak
+memory measured), counted by outcome: clean one-line errors, consent refusals, successful loads, and
 anything else (tracebacks, hangs, memory blow-ups)."""
 
 from __future__ import annotations
@@ -19,8 +19,13 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 def main() -> int:
     import pytest
 
+    from tests.cli.test_hostile import (
+        _fill,
+        _run_in_process,
+        _run_isolated,
+        check_outcome,
+    )
     from tests.fixtures.hostile.manifest import LOADER_CASES, LOADER_COMMANDS, all_cases
-    from tests.test_hostile import _fill, _run_in_process, _run_isolated, check_outcome
 
     counts, failures = Counter(), []
     cases = all_cases()

@@ -1,4 +1,4 @@
-"""Run by tests/test_gui_mobile.py in a fresh process: the app as users start it (TensorFlow
+"""Run by tests/gui/test_gui_mobile.py in a fresh process: the app as users start it (TensorFlow
 in the worker) converts a model to four TFLite variants, then a second conversion is
 cancelled mid-way. Prints one JSON line of what it saw."""
 

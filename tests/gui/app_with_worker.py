@@ -1,4 +1,4 @@
-"""Run by tests/test_app_worker.py in a fresh process: the app as users start it (TensorFlow
+"""Run by tests/gui/test_app_worker.py in a fresh process: the app as users start it (TensorFlow
 in the worker), driven through open, preview, profile and a worker killed mid-profile.
 Prints one JSON line of what it saw."""
 

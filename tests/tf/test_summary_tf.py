@@ -6,6 +6,7 @@ others are in tests/cli/test_summary_cli.py, tests/core/test_summary.py."""
 import json
 import os
 
+import numpy as np  # noqa: F401  (the cases below are numpy expressions, eval-ed)
 from conftest import run_cli
 
 from inspector.core.analysis.summary import summarize
