@@ -40,6 +40,12 @@ def test_the_core_tests_pass_without_tensorflow_or_qt():
     env = dict(os.environ, INSPECTOR_HIDE="qt,tf", TF_CPP_MIN_LOG_LEVEL="3",
                PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "tests", "no_qt")]))
     env.pop("QT_QPA_PLATFORM", None)
+    probe = ("import importlib\nfor name in ('tensorflow', 'keras', 'tf_keras', 'PySide6'):\n"
+             "    try:\n        importlib.import_module(name)\n"
+             "    except ModuleNotFoundError:\n        print('hidden', name)\n")
+    hidden = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env,
+                            capture_output=True, text=True).stdout.split()
+    assert hidden.count("hidden") == 4, hidden      # the hide-list is in effect
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:pytest-qt",
                            "-p", "no:cacheprovider", "-m", "not heavy", "tests/core"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
