@@ -245,3 +245,32 @@ def test_review_findings_are_one_line_before_anything_allocates_or_runs(fx, tmp_
     with pytest.raises(InspectorError, match=r"takes \[1,224,224,3\]") as err:
         _demo(os.path.join(fx, "mobilenet_v2.pb"), str(tmp_path / "small.npy"))
     assert "small.npy" in err.value.one_line()
+
+
+def test_a_demo_run_is_a_use_case_whose_result_lives_in_the_state(tmp_path):
+    """The window's demo run without Qt: the answer goes to state.demo and equals the CLI's."""
+    import queue
+
+    from inspector.core.analysis.summary import summarize
+    from inspector.core.app import demo_runs
+    from inspector.core.app.state import AppState
+    from inspector.core.loaders import load
+    from inspector.core.runtime.tasks import Tasks
+    from inspector.core.view.view_graph import ViewModel
+
+    pixels = (np.arange(64).reshape(8, 8) * 4).astype(np.uint8)
+    Image.fromarray(pixels, "L").save(tmp_path / "digit.png")
+    model = load(DEMO)
+    state = AppState()
+    state.set_model(model, ViewModel(model.graph))
+    state.engine = demo.engine_here(model.graph.graph_def)
+    state.set_summary(model, summarize(model.graph))
+    seen, errors, posted = [], [], queue.Queue()
+    state.demo_changed.connect(lambda run: run is not None and seen.append(run))
+    assert demo_runs.start_run(state, Tasks(posted.put), str(tmp_path / "digit.png"), [], {},
+                               errors.append)
+    while not seen and not errors:
+        posted.get(timeout=60)()
+    assert errors == [] and state.demo is seen[0]
+    _, cli = _demo(DEMO, str(tmp_path / "digit.png"))
+    assert state.demo.outputs[0].top == cli.outputs[0].top

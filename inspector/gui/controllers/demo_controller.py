@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from inspector.core.app import demo_runs
 from inspector.core.errors import InspectorError, UnsafeGraphError
 
 WARM_AT_OPEN = 128 * 2 ** 20   # models up to this size get their demo session at open
@@ -26,9 +27,14 @@ class DemoController:
         panel.labels_requested.connect(self.choose_labels)
         panel.range_chosen.connect(self.set_range)
         state.demo_changed.connect(panel.show_run)
+        state.demo_changed.connect(self._ran)
         state.model_changed.connect(self._model_changed)
         state.scene_changed.connect(self._scene_changed)
         state.shapes_changed.connect(self._shapes_known)
+
+    def _ran(self, run) -> None:
+        if run is not None:
+            self.runs += 1
 
     def _model_changed(self, *_):
         self._warmed = None      # never keep a model the window has let go (its memory)
@@ -126,66 +132,19 @@ class DemoController:
 
     def warm(self) -> None:
         """Get the model's session ready in the worker before the first input arrives (the
-        Demo panel was shown, or a photo is being dragged over the window): the first run
-        imports the graph, seconds for a big model. Quiet, and only once per model."""
-        from inspector.core.app import demo
-
+        Demo panel was shown, or a photo is being dragged over the window). Quiet, and only
+        once per model."""
         s = self.state
-        model, engine = s.model, s.engine
-        if model is None or engine is None or self.input_path or \
-                getattr(self, "_warmed", None) is model:
+        if s.model is None or self.input_path or getattr(self, "_warmed", None) is s.model:
             return
-        self._warmed = model
-        ins, outs = demo.choose_ports(s.workbench.inputs, s.workbench.outputs, s.summary)
         paths, item_ids = self._blocks()
-        shapes = s.original_view.shapes if s.original_view else None
-
-        def work(task):
-            plan = demo.plan(model.graph, ins, outs, shapes, None, paths, "", None, item_ids)
-            demo.run(engine, plan, demo.stand_in(plan.front), job=task)
-
-        self.tasks.submit("demo-warm", work, lambda _: None, lambda _: None, quiet=True)
+        if demo_runs.warm(s, self.tasks, paths, item_ids):
+            self._warmed = s.model
 
     def run_on(self, path: str, allow_io: bool = False) -> None:
-        from inspector.core.app import demo
-        from inspector.core.app.files import read_input
-
         s = self.state
-        model, view, engine = s.model, s.original_view, s.engine
-        if model is None or view is None:
-            s.say("Open a model first: then drop a photo, sound or .npy on it to run it.")
-            return
-        if engine is None:
-            s.fail("Demo runs need TensorFlow, which is not available here.")
-            return
-        self.input_path = path
-        ins, outs = demo.choose_ports(s.workbench.inputs, s.workbench.outputs, s.summary)
-        paths, item_ids = self._open_wrapper() or self._blocks()
-        shapes, convention, labels = view.shapes, self.convention, self.labels
-        name = os.path.basename(path.rstrip("/"))
-        self.p.busy(f"Running the model on {name}…")
-
-        def work(task):
-            task.progress(0, 0, f"reading {name}")
-            inputs = read_input(path)
-            task.check()
-            plan = demo.plan(model.graph, ins, outs, shapes, convention or None, paths,
-                             model.path, labels, item_ids)
-            task.check()
-            run = demo.run(engine, plan, inputs.first, allow_io, job=task)
-            if len(inputs.photos) > 1:
-                run.notes.append(f"the first of {len(inputs.photos)} photos in the folder")
-            if inputs.skipped:
-                run.notes.append(f"{len(inputs.skipped)} other file(s) in the folder skipped")
-            return run
-
-        def done(run):
-            if s.model is model:
-                self.runs += 1
-                s.set_demo(run)
-                top = next((v for v in run.outputs if v.kind == "classes"), None)
-                s.say(f"Ran on {run.label}: " + (f"{top.labels[0]} "
-                      f"({top.top[0][1] * 100:.1f} %)" if top else "done"))
+        paths, item_ids = (self._open_wrapper() or self._blocks()) if s.original_view \
+            else ([], {})
 
         def failed(exc):
             if isinstance(exc, UnsafeGraphError):
@@ -195,4 +154,7 @@ class DemoController:
             self.p.show_run(s.demo)
             s.fail(getattr(exc, "one_line", lambda: str(exc))())
 
-        self.tasks.submit("demo", work, done, failed, label=f"Running the model on {name}")
+        self.input_path = path
+        if demo_runs.start_run(s, self.tasks, path, paths, item_ids, failed, self.convention,
+                               self.labels, allow_io):
+            self.p.busy(f"Running the model on {os.path.basename(path.rstrip('/'))}…")
