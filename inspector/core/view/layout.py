@@ -1,5 +1,8 @@
-"""Layered (Sugiyama-style) layout of one level of the graph: ranks, crossing reduction,
-coordinates and edge routes through dummy points. Pure Python, linear-ish in practice."""
+"""Layered (Sugiyama-style) layout of one level of the graph, in five phases, each a function
+of the one before: an acyclic copy of the edges (`acyclic`), ranks (`assign_ranks`), dummy
+points on long edges (`insert_dummies`), the order within each layer (`order_layers`:
+depth-first start, then barycentre sweeps), coordinates (`assign_x`, `assign_y`), and the
+edges' bend points (`route_edges`). Pure Python, linear-ish in practice."""
 
 from __future__ import annotations
 
@@ -17,9 +20,50 @@ class LayoutResult:
 
 
 H_GAP, V_GAP, MAX_DUMMIES = 24.0, 46.0, 40000
+DUMMY_GAP, DUMMY_WIDTH = 8.0, 2.0      # between dummy points, and the width of one
+SWEEPS, PULLS = 4, 6                   # barycentre sweeps; coordinate passes
 
 
-def _break_cycles(ids, succ):
+def layered_layout(ids: list, sizes: dict, edges: list, job: Job = NO_JOB) -> LayoutResult:
+    """Top-to-bottom layout of `ids` (sizes: id -> (w, h)) joined by `edges` [(src, dst)]."""
+    if not ids:
+        return LayoutResult({}, 0.0, 0.0)
+    dag, back = acyclic(ids, edges)
+    job.check()
+    rank = assign_ranks(ids, dag)
+    rank, chains, lsucc, lpred = insert_dummies(ids, dag, rank)
+    job.check()
+    levels = order_layers(ids, rank, lsucc, lpred, job)
+    x, width = assign_x(levels, sizes, lsucc, lpred, job)
+    y, height = assign_y(levels, sizes)
+    min_x = min(x[u] - width[u] / 2 for u in x)
+    positions = {v: (x[v] - width[v] / 2 - min_x, y[v]) for v in ids}
+    total_w = max(x[u] + width[u] / 2 for u in x) - min_x
+    return LayoutResult(positions, total_w, height, route_edges(chains, back, x, y, min_x))
+
+
+def adjacency(ids: list, pairs: list) -> tuple[dict, dict]:
+    """(successors, predecessors) of every id, in the order of `pairs`."""
+    succ, pred = {v: [] for v in ids}, {v: [] for v in ids}
+    for a, b in pairs:
+        succ[a].append(b)
+        pred[b].append(a)
+    return succ, pred
+
+
+# -- phase 1: an acyclic copy of the edges -------------------------------------------------
+def acyclic(ids: list, edges: list) -> tuple[list, set]:
+    """(the edges as a DAG, the back edges reversed to make it): self loops, duplicates
+    and edges to unknown ids dropped, back edges of a depth-first search turned round."""
+    idset = set(ids)
+    pairs = list(dict.fromkeys((a, b) for a, b in edges if a in idset and b in idset and a != b))
+    succ, _ = adjacency(ids, pairs)
+    back = back_edges(ids, succ)
+    dag = [((b, a) if (a, b) in back else (a, b)) for a, b in pairs]
+    return list(dict.fromkeys(dag)), back
+
+
+def back_edges(ids, succ) -> set:
     """Edges to reverse so that the graph becomes acyclic (iterative DFS back edges)."""
     state, back = {}, set()
     for root in ids:
@@ -41,7 +85,11 @@ def _break_cycles(ids, succ):
     return back
 
 
-def _ranks(ids, succ, pred):
+# -- phase 2: ranks ------------------------------------------------------------------------
+def assign_ranks(ids: list, dag: list) -> dict:
+    """{id: layer}: the longest path from a source, in topological order; a source sits
+    just above its first consumer instead of on the top layer."""
+    succ, pred = adjacency(ids, dag)
     indeg = {v: len(pred[v]) for v in ids}
     order = [v for v in ids if indeg[v] == 0]
     for v in order:
@@ -58,25 +106,12 @@ def _ranks(ids, succ, pred):
     return rank
 
 
-def layered_layout(ids: list, sizes: dict, edges: list, job: Job = NO_JOB) -> LayoutResult:
-    """Top-to-bottom layout of `ids` (sizes: id -> (w, h)) joined by `edges` [(src, dst)]."""
-    if not ids:
-        return LayoutResult({}, 0.0, 0.0)
-    idset = set(ids)
-    pairs = list(dict.fromkeys((a, b) for a, b in edges if a in idset and b in idset and a != b))
-    succ = {v: [] for v in ids}
-    for a, b in pairs:
-        succ[a].append(b)
-    back = _break_cycles(ids, succ)
-    dag = [((b, a) if (a, b) in back else (a, b)) for a, b in pairs]
-    dag = list(dict.fromkeys(dag))
-    succ, pred = {v: [] for v in ids}, {v: [] for v in ids}
-    for a, b in dag:
-        succ[a].append(b)
-        pred[b].append(a)
-    job.check()
-    rank = _ranks(ids, succ, pred)
-    # dummy nodes for long edges
+# -- phase 3: dummy points on long edges ---------------------------------------------------
+def insert_dummies(ids: list, dag: list, rank: dict) -> tuple[dict, dict, dict, dict]:
+    """(ranks with the dummies, {edge: its dummies}, successors, predecessors): an edge
+    spanning several layers gets one dummy point ("~", src, dst, layer) on each layer between
+    (MAX_DUMMIES at most in all; past that, long edges go straight)."""
+    rank = dict(rank)
     chains, lsucc, lpred = {}, {v: [] for v in ids}, {v: [] for v in ids}
     dummies = 0
     for a, b in dag:
@@ -94,10 +129,16 @@ def layered_layout(ids: list, sizes: dict, edges: list, job: Job = NO_JOB) -> La
             lsucc[u].append(v)
             lpred[v].append(u)
         chains[(a, b)] = chain[1:-1]
-    job.check()
+    return rank, chains, lsucc, lpred
+
+
+# -- phase 4: the order within each layer ---------------------------------------------------
+def initial_order(ids: list, rank: dict, lsucc: dict, lpred: dict) -> list:
+    """The layers, top first, each in depth-first order from the sources (chains stay
+    together); whatever no source reaches follows in rank order."""
     layers: dict = {}
     seen = set()
-    for v in ids:  # initial order: depth-first from sources keeps chains together
+    for v in ids:
         if lpred[v]:
             continue
         stack = [v]
@@ -111,31 +152,49 @@ def layered_layout(ids: list, sizes: dict, edges: list, job: Job = NO_JOB) -> La
     for u in list(rank):
         if u not in seen:
             layers.setdefault(rank[u], []).append(u)
-    levels = [layers[r] for r in sorted(layers)]
+    return [layers[r] for r in sorted(layers)]
+
+
+def barycentre_sweeps(levels: list, lsucc: dict, lpred: dict, job: Job = NO_JOB) -> list:
+    """Fewer crossings: SWEEPS passes, alternately down and up, each sorting a layer by the
+    mean position of its neighbours in the layer before (the layers are sorted in place)."""
     pos = {u: i for layer in levels for i, u in enumerate(layer)}
-    for sweep in range(4):
+    for sweep in range(SWEEPS):
         job.check()
         down = sweep % 2 == 0
         seq = levels[1:] if down else levels[-2::-1]
+        nbrs = lpred if down else lsucc
+
+        def bary(u):
+            ns = nbrs[u]
+            return sum(pos[n] for n in ns) / len(ns) if ns else pos[u]
+
         for layer in seq:
-            nbrs = lpred if down else lsucc
-
-            def bary(u, nbrs=nbrs):
-                ns = nbrs[u]
-                return sum(pos[n] for n in ns) / len(ns) if ns else pos[u]
-
             layer.sort(key=bary)
             for i, u in enumerate(layer):
                 pos[u] = i
-    width = {u: (sizes[u][0] if u in sizes else 2.0) for u in rank}
-    height = {u: (sizes[u][1] if u in sizes else 0.0) for u in rank}
+    return levels
+
+
+def order_layers(ids: list, rank: dict, lsucc: dict, lpred: dict, job: Job = NO_JOB) -> list:
+    """The layers, top first, each ordered left to right."""
+    return barycentre_sweeps(initial_order(ids, rank, lsucc, lpred), lsucc, lpred, job)
+
+
+# -- phase 5: coordinates ------------------------------------------------------------------
+def assign_x(levels: list, sizes: dict, lsucc: dict, lpred: dict,
+             job: Job = NO_JOB) -> tuple[dict, dict]:
+    """({id: x of its centre}, {id: width}): packed left to right, then PULLS passes
+    (alternately down and up) pulling each towards the median of its neighbours and removing
+    overlaps from the left."""
+    width = {u: (sizes[u][0] if u in sizes else DUMMY_WIDTH) for layer in levels for u in layer}
     x = {}
     for layer in levels:
         cur = 0.0
         for u in layer:
             x[u] = cur + width[u] / 2
-            cur += width[u] + (H_GAP if u in sizes else 8.0)
-    for it in range(6):  # pull towards neighbours, then remove overlaps left to right
+            cur += width[u] + (H_GAP if u in sizes else DUMMY_GAP)
+    for it in range(PULLS):
         job.check()
         seq = levels if it % 2 == 0 else list(reversed(levels))
         for layer in seq:
@@ -145,24 +204,36 @@ def layered_layout(ids: list, sizes: dict, edges: list, job: Job = NO_JOB) -> La
                 want[u] = sorted(x[n] for n in ns)[len(ns) // 2] if ns else x[u]
             prev_right = None
             for u in layer:
-                gap = H_GAP if u in sizes else 8.0
+                gap = H_GAP if u in sizes else DUMMY_GAP
                 left = want[u] - width[u] / 2
                 if prev_right is not None and left < prev_right + gap:
                     left = prev_right + gap
                 x[u] = left + width[u] / 2
                 prev_right = left + width[u]
-    min_x = min(x[u] - width[u] / 2 for u in x)
+    return x, width
+
+
+def assign_y(levels: list, sizes: dict) -> tuple[dict, float]:
+    """({id: y of its top}, the height of all layers): each layer as tall as its tallest
+    item, items centred in it, V_GAP between layers."""
     y, top = {}, 0.0
     for layer in levels:
-        h = max((height[u] for u in layer), default=0.0)
+        h = max((sizes[u][1] if u in sizes else 0.0 for u in layer), default=0.0)
         for u in layer:
-            y[u] = top + (h - height[u]) / 2
+            y[u] = top + (h - (sizes[u][1] if u in sizes else 0.0)) / 2
         top += h + V_GAP
-    positions = {v: (x[v] - width[v] / 2 - min_x, y[v]) for v in ids}
-    total_w = max(x[u] + width[u] / 2 for u in x) - min_x
+    return y, max(top - V_GAP, 0.0)
+
+
+# -- phase 6: edge routes ------------------------------------------------------------------
+def route_edges(chains: dict, back: set, x: dict, y: dict, min_x: float = 0.0) -> dict:
+    """{(src, dst): bend points}: an edge's dummy points, in the direction of the original
+    edge (a reversed back edge's points run upwards)."""
     routes = {}
     for (a, b), chain in chains.items():
         pts = [(x[d] - min_x, y[d]) for d in chain]
-        key = (b, a) if (b, a) in back else (a, b)
-        routes[key] = pts[::-1] if (b, a) in back else pts
-    return LayoutResult(positions, total_w, max(top - V_GAP, 0.0), routes)
+        if (b, a) in back:
+            routes[(b, a)] = pts[::-1]
+        else:
+            routes[(a, b)] = pts
+    return routes
