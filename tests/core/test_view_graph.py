@@ -111,10 +111,10 @@ def test_scopes_holding_names_equals_walking_each_scope(data):
         for k in (0, 1, 5, len(names) // 2):
             kept = set(rng.sample(names, k))
             holding = vm.scopes_holding(kept)
-            for scope_path in vm._scopes:
+            for scope_path in vm.hierarchy.scopes:
                 under = vm.nodes_under(scope_path)
                 assert (scope_path in holding) == any(n in kept for n in under), scope_path
-        groups += sum(p.split("/")[-1].startswith("#") for p in vm._scopes)
+        groups += sum(p.split("/")[-1].startswith("#") for p in vm.hierarchy.scopes)
     assert groups    # the flat graph's groups were tried
 
 

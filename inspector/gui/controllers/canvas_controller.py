@@ -38,6 +38,7 @@ class CanvasController(QObject):
         self.pending_center: str | None = None
         self._first_frame_of = None
         self._asked = None      # what the layout in flight was asked for
+        self._drawn = None      # (scene, edge geometry, minimap groups) of the last layout
         s = state
         s.model_changed.connect(self._model_changed)
         s.view_changed.connect(self._view_changed)
@@ -71,32 +72,43 @@ class CanvasController(QObject):
         view = self.state.view
         if view is None:
             return
+        # what the layout needs, taken here: the task shares nothing with this thread
         expanded = frozenset(self.state.expanded)
-        asked = (view, expanded, id(view.shapes), view.direction)
+        direction, shapes, cache = self.state.direction, view.shapes, view.cache
+        asked = (view, expanded, id(shapes), direction)
         if asked == self._asked and self.tasks.is_busy("layout"):
             return     # opening a model changes the view and the expansion: one layout
         self._asked = asked
 
-        def finished(scene):
-            scene.geometry = edge_geometry(scene.edges, scene.items, scene.direction)
-            scene.minimap = minimap_groups(scene)
-            return scene
+        def drawn(scene, cache=None):
+            """The scene with what the canvas and the minimap draw of it, prepared here."""
+            return (scene, edge_geometry(scene.edges, scene.items, scene.direction),
+                    minimap_groups(scene), cache)
 
         def work(task):
-            scene = finished(view.scene(expanded, task, defer_params=True))
+            mine = cache.copy()      # this task's own; the view adopts it when it is done
+            scene = view.scene(expanded, task, defer_params=True, direction=direction,
+                               shapes=shapes, cache=mine)
             if view.params_deferred():
                 # a big graph: show it now, then again with the scopes' parameter counts
-                task.partial(scene)
+                task.partial(drawn(scene))
                 view.graph.const_facts()
-                scene = finished(view.scene(expanded, task))
-            return scene
+                scene = view.scene(expanded, task, direction=direction, shapes=shapes,
+                                   cache=mine)
+            return drawn(scene, mine)
+
+        def show(result):
+            scene, geometry, minimap, filled = result
+            if filled is not None:
+                view.adopt(filled)
+            self._drawn = (scene, geometry, minimap)
+            self.state.set_scene(scene)
 
         def failed(exc):
             if not isinstance(exc, Cancelled):
                 self.state.fail(f"Layout failed: {exc}")
 
-        self.tasks.submit("layout", work, self.state.set_scene, failed,
-                          on_partial=self.state.set_scene, label="Laying out")
+        self.tasks.submit("layout", work, show, failed, on_partial=show, label="Laying out")
 
     def _build_original_view(self, graph, fold_constants: bool):
         """The model's view with constants folded or not (about 1 s on 300k nodes)."""
@@ -112,12 +124,19 @@ class CanvasController(QObject):
                           lambda exc: self.state.fail(f"Could not rebuild the view: {exc}"),
                           label="Rebuilding the view")
 
+    def _prepared(self, scene) -> tuple:
+        """(edge geometry, minimap groups) prepared with `scene` by its layout task, else
+        (None, None): the canvas and the minimap then work them out."""
+        drawn = self._drawn
+        return drawn[1:] if drawn is not None and drawn[0] is scene else (None, None)
+
     def _show_scene(self, scene):
-        self.canvas.show_scene(scene, lambda: self._scene_built(scene),
-                               getattr(scene, "geometry", None))
+        self.canvas.show_scene(scene, lambda: self._scene_built(scene), self._prepared(scene)[0])
 
     def _scene_built(self, scene):
-        self.minimap.show_scene(scene, getattr(scene, "minimap", None))
+        self.minimap.show_scene(scene, self._prepared(scene)[1])
+        if self._drawn is not None and self._drawn[0] is scene:
+            self._drawn = None
         self.scenes_drawn += 1
         self.redecorate()
         if self.fit_next:

@@ -1,0 +1,220 @@
+"""The hierarchy of one graph, built once and never changed afterwards (TensorBoard's seam):
+its name scopes, with a scope too big to show flat cut into bands (grouping.py); constants
+folded into badges on their readers (badges.py); every scope's statistics (nodes, op mix,
+colour, repeated blocks "alike"); and every edge. What is shown of it (which scopes are open,
+the direction, the known shapes) is not here: projection.project() takes those."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from operator import attrgetter
+
+from inspector.core.model import op_categories
+from inspector.core.model.graph import Graph, scope_parts
+from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
+from inspector.core.view.badges import badge_of, const_sources, fold_constants_into_badges
+from inspector.core.view.grouping import Groups
+from inspector.core.view.scene import scope_id
+
+_op_of = attrgetter("op")
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeStats:
+    """What a scope's box says, counted once over every node under it."""
+
+    count: int           # nodes under it, constants included
+    signature: tuple     # ((op, nodes), ...) sorted: equal for repeated blocks
+    mix: str             # its three main ops, constants and their reads aside
+    category: str        # its colour (op_categories.main_category)
+    reads_const: bool    # a node in it reads a constant or is a variable: its box has room
+    #                      for a parameter count before the count is known
+    shows: bool          # it holds a node that is drawn (not only constants folded away)
+    alike: int = 1       # sibling scopes with the same signature, itself included
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Hierarchy:
+    """One graph's scopes, badges, groups, statistics and edges. Build it with
+    build_hierarchy(); nothing changes it afterwards, so any thread may read it."""
+
+    graph: Graph
+    fold_constants: bool
+    consts: dict         # name -> the Const behind it (a Const, or Const -> Identity)
+    folded: frozenset    # constants drawn as badges instead of nodes
+    badge_sources: dict  # node -> [names of the constants it shows as badges], graph order
+    root: object         # the scope tree (core.model.scopes.Scope), groups included
+    scopes: dict         # path -> Scope, groups included
+    group_parts: dict    # node -> the group segments after its name scopes
+    group_labels: dict   # group path -> its label ("first … last")
+    stats: dict          # path -> ScopeStats
+    edges: list          # (src, port, dst, control) of every edge not from a folded constant
+
+    # -- constants as badges ------------------------------------------------------------
+    def const_source(self, name: str):
+        """The Const behind a node that is a Const or a Const->Identity pair, else None."""
+        return self.consts.get(name)
+
+    def is_folded(self, name: str) -> bool:
+        return name in self.folded
+
+    def badges(self, name: str) -> list:
+        """New Badge objects for the constants `name` shows (projection keeps them in its
+        LayoutCache, so a picture reads each constant once)."""
+        return [badge_of(self.consts[c]) for c in self.badge_sources.get(name, ())]
+
+    def badge_host(self, name: str) -> str:
+        """The node that shows `name`: itself, or for a constant folded into a badge, the first
+        consumer carrying the badge (through Const->Identity pairs)."""
+        seen, todo = {name}, [name]
+        while todo:
+            current = todo.pop(0)
+            if current not in self.folded:
+                return current
+            for e in self.graph.consumers(current):
+                if not e.control and e.dst not in seen:
+                    seen.add(e.dst)
+                    todo.append(e.dst)
+        return name
+
+    # -- scopes -------------------------------------------------------------------------
+    def parts(self, name: str) -> list:
+        """The scopes a node is drawn in, outermost first: its name scopes, then the groups
+        of a scope too big to show flat (see grouping.py)."""
+        extra = self.group_parts.get(name)
+        return scope_parts(name) + list(extra) if extra else scope_parts(name)
+
+    def owner(self, name: str, expanded) -> str:
+        """The visible item that shows node `name` when `expanded` scopes are open: itself or
+        its outermost collapsed scope."""
+        return outermost_collapsed(self.parts(name), expanded) or name
+
+    def children(self, path: str) -> list:
+        """The items drawn directly in an open scope: its scopes that show anything, then its
+        nodes that are not folded away."""
+        scope, stats = self.scopes[path], self.stats
+        out = [scope_id(c.path) for c in scope.children.values() if stats[c.path].shows]
+        out += [n for n in scope.nodes if n not in self.folded]
+        return out
+
+    def nodes_under(self, path: str) -> list:
+        """Every node name inside a scope (recursively)."""
+        out, stack = [], [self.scopes[path]] if path in self.scopes else []
+        while stack:
+            scope = stack.pop()
+            out.extend(scope.nodes)
+            stack.extend(scope.children.values())
+        return out
+
+    def scopes_holding(self, names) -> frozenset:
+        """The paths of every scope (and group) with at least one of `names` inside it: one
+        pass over the scope tree, so a strip preview's dimming never walks a scope's nodes on
+        the GUI thread."""
+        names = names if isinstance(names, (set, frozenset)) else set(names)
+        holding = set()
+        for scope in reversed(_preorder(self.root)):     # children before their parent
+            if not names.isdisjoint(scope.nodes) or \
+                    any(c.path in holding for c in scope.children.values()):
+                holding.add(scope.path)
+        return frozenset(holding)
+
+
+def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
+    """The hierarchy of `graph` (about a second on 300k nodes: build it off the GUI thread)."""
+    consts = const_sources(graph)
+    graph.op_counts()      # counted here, off the GUI thread (the legend shows them)
+    folded, readers = fold_constants_into_badges(graph, consts)
+    badge_sources = readers
+    if not fold_constants:
+        folded, badge_sources = set(), {}
+    groups = Groups(graph, graph.scope_tree(), folded)
+    known = graph.names()
+    if graph.dangling_inputs:
+        edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
+                 for ref in node.inputs if ref.node in known and ref.node not in folded]
+    else:
+        edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
+                 for ref in node.inputs if ref.node not in folded]
+    return Hierarchy(graph, fold_constants, consts, frozenset(folded), badge_sources,
+                     groups.root, {s.path: s for s in groups.root.walk()}, groups.parts,
+                     groups.labels, scope_statistics(graph, groups.root, folded, readers),
+                     edges)
+
+
+def scope_statistics(graph: Graph, root, folded, readers) -> dict:
+    """{path: ScopeStats} of every scope, children counted into their parents (readers: the
+    nodes that read a constant by data). Op ties keep the order of nodes_under(path)."""
+    order, reading = _preorder(root), readers.keys()
+    counts, mixes, interned = {}, {}, {}
+    facts: dict = {}
+    nodes_named = graph.nodes_named
+    for scope in reversed(order):             # children before their parent
+        ops = Counter(map(_op_of, nodes_named(scope.nodes)))
+        reads = not reading.isdisjoint(scope.nodes) or any(op in VARIABLE_OPS for op in ops)
+        shows = not folded.issuperset(scope.nodes)
+        for child in reversed(scope.children.values()):   # nodes_under's order
+            ops.update(counts.pop(child.path))
+            _, _, child_reads, child_shows = facts[child.path]
+            reads, shows = reads or child_reads, shows or child_shows
+        counts[scope.path] = ops
+        ordered = tuple(ops.items())
+        mix = mixes.get(ordered)
+        if mix is None:    # repeated blocks share their mix and colour
+            shown = [op for op, _ in ops.most_common() if op not in ("Const", "Identity")][:3]
+            mix = mixes[ordered] = (", ".join(shown), op_categories.main_category(ops))
+        signature = tuple(sorted(ordered))
+        signature = interned.setdefault(signature, signature)
+        facts[scope.path] = (signature, mix, reads, shows)
+    stats = {}
+    for scope in order:
+        if not scope.children:
+            continue
+        alike = Counter(facts[c.path][0] for c in scope.children.values())
+        for child in scope.children.values():
+            signature, (mix, category), reads, shows = facts[child.path]
+            stats[child.path] = ScopeStats(sum(n for _, n in signature), signature, mix,
+                                           category, reads, shows, alike[signature])
+    signature, (mix, category), reads, shows = facts[root.path]
+    stats[root.path] = ScopeStats(sum(n for _, n in signature), signature, mix, category,
+                                  reads, shows)
+    return stats
+
+
+def scope_params(hierarchy: Hierarchy) -> dict:
+    """{scope path: parameters under it}, each weight in one place (weight_homes), summed
+    up the scopes the canvas draws (groups of a flat scope included). Reads every constant's
+    facts (Graph.const_facts) the first time."""
+    found: dict = {}
+    for home, elements in weight_homes(hierarchy.graph).items():
+        parts = hierarchy.parts(home)
+        for depth in range(len(parts) + 1):
+            key = "/".join(parts[:depth])
+            found[key] = found.get(key, 0) + elements
+    return found
+
+
+def params_deferred(hierarchy: Hierarchy, above: int) -> bool:
+    """True when counting parameters would first read the facts of more than `above`
+    constants (Graph.const_facts, not read yet)."""
+    graph = hierarchy.graph
+    return not graph.const_facts_ready and graph.op_counts().get("Const", 0) > above
+
+
+def outermost_collapsed(parts: list, expanded) -> str | None:
+    """The item id of the outermost scope among `parts` that is not expanded, if any."""
+    for i in range(1, len(parts) + 1):
+        path = "/".join(parts[:i])
+        if path not in expanded:
+            return scope_id(path)
+    return None
+
+
+def _preorder(root) -> list:
+    """Every scope, each before its children (a stack: the last child first)."""
+    order, stack = [], [root]
+    while stack:
+        scope = stack.pop()
+        order.append(scope)
+        stack.extend(scope.children.values())
+    return order
