@@ -98,3 +98,80 @@ def test_left_to_right_is_the_transpose(data):
         a, b = scene.items[edge.src], scene.items[edge.dst]
         if not edge.control:
             assert a.x + a.w <= b.x + 1e-6, (edge.src, edge.dst)
+
+
+# -- each phase on its own -------------------------------------------------------------------
+def test_phase_acyclic_drops_loops_duplicates_and_strangers_and_turns_back_edges():
+    from inspector.core.view.layout import acyclic, back_edges
+
+    dag, back = acyclic(["a", "b", "c"], [("a", "b"), ("a", "b"), ("b", "b"), ("b", "c"),
+                                          ("c", "a"), ("a", "ghost")])
+    assert back == {("c", "a")}
+    assert dag == [("a", "b"), ("b", "c"), ("a", "c")]       # c -> a turned round
+    assert back_edges(["a", "b"], {"a": ["b"], "b": []}) == set()
+
+
+def test_phase_ranks_are_longest_paths_and_a_source_sits_above_its_first_consumer():
+    from inspector.core.view.layout import assign_ranks
+
+    rank = assign_ranks(["a", "b", "c", "d", "w"],
+                        [("a", "b"), ("b", "c"), ("c", "d"), ("a", "d"), ("w", "d")])
+    assert rank == {"a": 0, "b": 1, "c": 2, "d": 3, "w": 2}   # w: just above d, not on top
+    assert assign_ranks(["x", "y"], []) == {"x": 0, "y": 0}
+
+
+def test_phase_dummies_put_a_point_on_each_layer_a_long_edge_crosses(monkeypatch):
+    import inspector.core.view.layout as layout
+
+    rank = {"a": 0, "b": 1, "d": 3}
+    ranked, chains, succ, pred = layout.insert_dummies(["a", "b", "d"], [("a", "b"), ("a", "d")],
+                                                       rank)
+    assert chains == {("a", "b"): [], ("a", "d"): [("~", "a", "d", 1), ("~", "a", "d", 2)]}
+    assert ranked[("~", "a", "d", 2)] == 2 and "~" not in str(list(rank))   # input kept
+    assert succ["a"] == ["b", ("~", "a", "d", 1)] and pred["d"] == [("~", "a", "d", 2)]
+    monkeypatch.setattr(layout, "MAX_DUMMIES", 2)            # past the cap: straight edges
+    _, chains, succ, _ = layout.insert_dummies(["a", "b", "d"], [("a", "d")], rank)
+    assert chains == {("a", "d"): []} and succ["a"] == ["d"]
+
+
+def test_phase_order_starts_depth_first_and_sweeps_remove_a_crossing():
+    from inspector.core.view.layout import barycentre_sweeps, initial_order
+
+    rank = {"a": 0, "b": 0, "c": 1, "d": 1}
+    succ = {"a": ["d"], "b": ["c"], "c": [], "d": []}
+    pred = {"a": [], "b": [], "c": ["b"], "d": ["a"]}
+    assert initial_order(["a", "b", "c", "d"], rank, succ, pred) == [["a", "b"], ["d", "c"]]
+    crossing = [["a", "b"], ["c", "d"]]                      # a->d and b->c cross
+    assert barycentre_sweeps(crossing, succ, pred) == [["a", "b"], ["d", "c"]]
+
+
+def test_phase_x_packs_a_layer_without_overlap_and_centres_a_lone_child():
+    from inspector.core.view.layout import H_GAP, assign_x
+
+    sizes = {"p": (100.0, 38.0), "l": (60.0, 38.0), "r": (80.0, 38.0), "c": (40.0, 38.0)}
+    levels = [["p"], ["l", "r"], ["c"]]
+    succ = {"p": ["l", "r"], "l": ["c"], "r": [], "c": []}
+    pred = {"p": [], "l": ["p"], "r": ["p"], "c": ["l"]}
+    x, width = assign_x(levels, sizes, succ, pred)
+    assert width == {u: sizes[u][0] for u in sizes}
+    assert x["r"] - 40.0 >= x["l"] + 30.0 + H_GAP - 1e-9      # side by side, a gap between
+    assert x["c"] == x["l"]                                  # straight under its producer
+
+
+def test_phase_y_makes_each_layer_as_tall_as_its_tallest_item():
+    from inspector.core.view.layout import V_GAP, assign_y
+
+    y, height = assign_y([["a", "b"], ["c"]], {"a": (1, 40.0), "b": (1, 20.0), "c": (1, 30.0)})
+    assert y == {"a": 0.0, "b": 10.0, "c": 40.0 + V_GAP}      # b centred in its layer
+    assert height == 40.0 + V_GAP + 30.0
+
+
+def test_phase_routes_follow_the_original_direction_of_each_edge():
+    from inspector.core.view.layout import route_edges
+
+    chains = {("a", "c"): ["d1", "d2"], ("a", "b"): []}
+    x, y = {"d1": 10.0, "d2": 20.0}, {"d1": 1.0, "d2": 2.0}
+    assert route_edges(chains, set(), x, y, 5.0) == {("a", "c"): [(5.0, 1.0), (15.0, 2.0)],
+                                                     ("a", "b"): []}
+    back = route_edges(chains, {("c", "a")}, x, y)           # drawn c -> a, upwards
+    assert back[("c", "a")] == [(20.0, 2.0), (10.0, 1.0)] and ("a", "c") not in back

@@ -225,3 +225,109 @@ def test_a_weight_counts_once_in_its_scope_and_variables_count(data):
     # slim: the weights' scope holds no op, the scope of the ops reading them counts them
     inner = ViewModel(graph).scene(expanded={"InceptionV3"}).items
     assert inner["InceptionV3/InceptionV3/"].params == 1000
+
+
+# -- the split: an immutable hierarchy, a pure projection, an explicit cache ----------------
+def test_the_hierarchy_is_frozen_and_its_statistics_equal_walking_each_scope(fx):
+    """Counted once bottom-up, a scope's statistics equal a walk of the nodes under it: node
+    count, op signature, and "alike" (siblings with the same signature); nothing is set on a
+    hierarchy after it is built."""
+    import dataclasses
+    from collections import Counter
+
+    import pytest
+
+    from inspector.core.view.hierarchy import build_hierarchy
+    from tests.fixtures import scale_models
+
+    for path in (os.path.join(fx, "mobilenet_v2.pb"), scale_models.flat_graph(1000)):
+        graph = load(path).graph
+        h = build_hierarchy(graph)
+        for scope_path, scope in h.scopes.items():
+            ops = Counter(graph.node(n).op for n in h.nodes_under(scope_path))
+            stats = h.stats[scope_path]
+            assert stats.count == sum(ops.values())
+            assert stats.signature == tuple(sorted(ops.items()))
+            if scope_path:
+                siblings = h.scopes[scope_path.rpartition("/")[0]].children.values()
+                assert stats.alike == sum(h.stats[s.path].signature == stats.signature
+                                          for s in siblings)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            h.stats = {}
+        assert not hasattr(ViewModel(graph), "expanded")      # what is open: the caller's
+
+
+def test_project_is_pure_and_reuses_the_layouts_of_its_cache(fx, monkeypatch):
+    """The same inputs give the same scene; a cache that holds a scope's layout is not laid
+    out again; a frozen cache, or one of another hierarchy, is refused."""
+    import dataclasses
+
+    import pytest
+
+    import inspector.core.view.projection as projection
+    from inspector.core.view.hierarchy import build_hierarchy
+
+    graph = load(os.path.join(fx, "inception_jpeg.pb")).graph
+    h = build_hierarchy(graph)
+    cache = projection.LayoutCache(h)
+    first = projection.project(h, {"", "mixed"}, "TB", None, cache)
+    calls = []
+    layered = projection.layered_layout
+    monkeypatch.setattr(projection, "layered_layout",
+                        lambda *a: calls.append(a[0]) or layered(*a))
+    again = projection.project(h, {"", "mixed"}, "TB", None, cache)
+    assert calls == [] and dataclasses.asdict(again) == dataclasses.asdict(first)
+    fresh = projection.project(h, {"", "mixed"}, "TB", None, projection.LayoutCache(h))
+    assert calls and dataclasses.asdict(fresh) == dataclasses.asdict(first)
+    lr = projection.project(h, {"", "mixed"}, "LR", None, cache.copy())
+    assert lr.width > lr.height and lr.direction == "LR"
+    with pytest.raises(ValueError, match="frozen"):
+        projection.project(h, {""}, "TB", None, cache.freeze())
+    with pytest.raises(ValueError, match="another hierarchy"):
+        projection.project(build_hierarchy(graph), {""}, "TB", None, cache.copy())
+
+
+def test_threads_project_one_hierarchy_each_into_its_own_cache(fx):
+    """No lock and nothing shared but the frozen hierarchy and a frozen cache: scenes made
+    on four threads at once equal the same scenes made one after the other."""
+    import dataclasses
+    import threading
+
+    from inspector.core.view.hierarchy import build_hierarchy
+    from inspector.core.view.projection import LayoutCache, project
+
+    h = build_hierarchy(load(os.path.join(fx, "mobilenet_v2.pb")).graph)
+    top = next(iter(h.root.children))
+    opened = [{""}, {"", top}, {p for p in h.scopes}, {"", top}]
+    shared = LayoutCache(h).freeze()
+    expected = [dataclasses.asdict(project(h, e, "TB", None, LayoutCache(h))) for e in opened]
+    got = [None] * len(opened)
+
+    def work(k):
+        got[k] = dataclasses.asdict(project(h, opened[k], "TB", None, shared.copy()))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(len(opened))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == expected
+    assert not shared.layouts       # the frozen one was only copied
+
+
+def test_nothing_is_attached_to_a_scene_and_the_view_keeps_no_lock():
+    """Issue 34.4: a Scene is slotted (the GUI's edge geometry and minimap groups travel
+    beside it), and the view's modules hold no lock."""
+    import pytest
+
+    import inspector.core.view as view_pkg
+    from inspector.core.view.scene import Scene
+
+    scene = Scene({}, [], 0.0, 0.0)
+    with pytest.raises(AttributeError):
+        scene.geometry = []
+    folder = os.path.dirname(view_pkg.__file__)
+    for name in os.listdir(folder):
+        if name.endswith(".py"):
+            text = open(os.path.join(folder, name)).read()
+            assert "threading" not in text and "Lock(" not in text, name

@@ -234,3 +234,36 @@ def test_the_model_given_at_start_opens_once_the_window_has_painted(qtbot, tmp_p
     qtbot.wait(100)
     assert opened == []
     qtbot.waitUntil(lambda: opened == [model], timeout=3000)
+
+
+def test_layouts_run_on_their_own_cache_and_the_view_keeps_it(qtbot, window, model,
+                                                               monkeypatch):
+    """Issue 34.4: a layout task projects into its own copy of the view's LayoutCache; the
+    view adopts it on the GUI thread, so opening a scope again lays nothing out again, and
+    the edge geometry prepared by the task reaches the canvas beside the scene."""
+    from test_gui import click_item, wait_drawn
+
+    import inspector.core.view.projection as projection
+
+    open_and_wait(qtbot, window, model)
+    view = window.state.view
+    assert view.cache.frozen and view.cache.layouts       # adopted: the first picture's
+    shown = []
+    show_scene = window.canvas.show_scene
+    monkeypatch.setattr(window.canvas, "show_scene",
+                        lambda scene, done=None, geometry=None:
+                        (shown.append(geometry), show_scene(scene, done, geometry)))
+    before = window.scenes_drawn
+    click_item(qtbot, window, "mixed/", double=True)      # open the scope
+    wait_drawn(qtbot, window, before)
+    assert "mixed/join" in window.canvas.items_by_id and shown[-1] is not None
+    assert any(key[0] == "mixed" for key in view.cache.layouts) and view.cache.frozen
+    calls = []
+    layered = projection.layered_layout
+    monkeypatch.setattr(projection, "layered_layout",
+                        lambda *a: calls.append(a[0]) or layered(*a))
+    for _ in range(2):                                    # close it, open it again
+        before = window.scenes_drawn
+        click_item(qtbot, window, "mixed/", double=True)
+        wait_drawn(qtbot, window, before)
+    assert "mixed/join" in window.canvas.items_by_id and calls == []

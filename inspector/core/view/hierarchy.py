@@ -13,7 +13,11 @@ from operator import attrgetter
 from inspector.core.model import op_categories
 from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
-from inspector.core.view.badges import badge_of, const_sources, fold_constants_into_badges
+from inspector.core.view.badges import (
+    badge_of,
+    const_sources,
+    fold_constants_into_badges,
+)
 from inspector.core.view.grouping import Groups
 from inspector.core.view.scene import scope_id
 

@@ -15,7 +15,13 @@ from inspector.core.model.graph import MAX_SCOPE_DEPTH
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.hierarchy import Hierarchy, outermost_collapsed, scope_params
 from inspector.core.view.layout import LayoutResult, layered_layout
-from inspector.core.view.scene import Scene, VisibleEdge, VisibleItem, is_scope, scope_id
+from inspector.core.view.scene import (
+    Scene,
+    VisibleEdge,
+    VisibleItem,
+    is_scope,
+    scope_id,
+)
 
 NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
 

@@ -1,5 +1,6 @@
 """What a layout hands the canvas: items (nodes, collapsed scopes, frames of expanded ones)
-with their boxes, and the edges drawn between them."""
+with their boxes, and the edges drawn between them. Slotted: nothing can be attached to a
+scene after it is made (what the GUI prepares for drawing travels beside it)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ def is_scope(item_id: str) -> bool:
     return item_id.endswith("/")
 
 
-@dataclass
+@dataclass(slots=True)
 class VisibleItem:
     id: str
     kind: str            # "node", "scope" (collapsed) or "frame" (expanded scope)
@@ -33,7 +34,7 @@ class VisibleItem:
     caption: str = ""    # plain words: what a scope does (glossary.scope_caption)
 
 
-@dataclass
+@dataclass(slots=True)
 class VisibleEdge:
     src: str
     dst: str
@@ -43,7 +44,7 @@ class VisibleEdge:
     points: list
 
 
-@dataclass
+@dataclass(slots=True)
 class Scene:
     items: dict
     edges: list
