@@ -1,6 +1,9 @@
-"""Layered layout: ours against grandalf's and igraph's Sugiyama on the same levels.
+"""Layered layout: ours against grandalf's, igraph's and fast-sugiyama's (rust-sugiyama, native)
+Sugiyama on the same levels.
 
-python bench/layout_bench.py   (needs `pip install grandalf igraph`; they are not dependencies)
+python bench/layout_bench.py [--all]   (needs `pip install grandalf igraph fast-sugiyama`; they
+are not dependencies: a missing one is skipped; --all runs fast-sugiyama past 5,000 nodes too:
+736 s on the random DAG of 10,000 on a 2-core machine)
 
 Levels: the largest scope of MobileNetV2 and of Inception v3 when expanded, and random layered
 DAGs of 1,000 and 3,000 nodes. Prints seconds and edge crossings between adjacent layers
@@ -77,6 +80,36 @@ def with_igraph(ids, sizes, edges):
     return {n: (layout[k][0] * width, layout[k][1] * 80) for n, k in index.items()}
 
 
+def with_fast_sugiyama(ids, sizes, edges):
+    """rust-sugiyama's layout: one spacing for every node (it knows no sizes), so the widest
+    item sets it; nodes without edges are not placed (they add no crossing)."""
+    import threading
+
+    from fast_sugiyama import from_edges
+
+    spacing = max(w for w, _ in sizes.values()) + 24
+    out: dict = {}
+
+    def run():   # the native solver recurses: a big graph needs a big thread stack
+        pos = from_edges([(a, b) for a, b in edges if a != b],
+                         vertex_spacing=spacing).dot_layout().to_dict()
+        out.update((k, v) for k, v in pos.items() if k in sizes)   # no dummy points
+
+    old = threading.stack_size(512 * 2 ** 20)
+    try:
+        thread = threading.Thread(target=run)
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(old)
+    return out
+
+
+def width_of(pos: dict, sizes: dict) -> float:
+    """The picture's width: the rightmost right edge less the leftmost left edge."""
+    return max(x + sizes[i][0] for i, (x, _) in pos.items()) - min(x for x, _ in pos.values())
+
+
 def level_of(path: str):
     from inspector.core.loaders import load
     from inspector.core.view.view_graph import ViewModel
@@ -84,10 +117,11 @@ def level_of(path: str):
     view = ViewModel(load(path).graph)
     scope = max((s for s in view.root.walk() if s.path), key=lambda s: s.node_count())
     view.scene({"", scope.path})
-    items = view.scene({"", *[p for p in view._scopes if p.startswith(scope.path)]}).items
+    inside = [p for p in view.hierarchy.scopes if p.startswith(scope.path)]
+    items = view.scene({"", *inside}).items
     ids = [i for i in items if not i.endswith("/")]
     sizes = {i: (items[i].w, items[i].h) for i in ids}
-    edges = [(a, b) for a, _, b, c in view._edges if not c and a in sizes and b in sizes]
+    edges = [(a, b) for a, _, b, c in view.hierarchy.edges if not c and a in sizes and b in sizes]
     return f"{os.path.basename(path)} ({scope.path})", ids, sizes, edges
 
 
@@ -104,14 +138,20 @@ def main() -> None:
     big = os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb")
     if os.path.exists(big):
         levels.append(level_of(big))
-    levels += [random_dag(1000), random_dag(3000)]
+    levels += [random_dag(1000), random_dag(3000), random_dag(10000)]
+    from bench.scale import python_speed
+
+    print(f"this machine's Python speed: a loop of 10M additions takes {python_speed():.2f} s")
     print(f"{'level':<48} {'nodes':>6} {'layout':>9} {'seconds':>9} {'x ours':>7} "
-          f"{'crossings':>10} {'x ours':>7}")
+          f"{'crossings':>10} {'x ours':>7} {'width':>8}")
     for label, ids, sizes, edges in levels:
         base_t = base_c = None
-        for name, fn in (("ours", ours), ("grandalf", with_grandalf), ("igraph", with_igraph)):
-            if name == "grandalf" and len(ids) > 1500:
-                print(f"{label[:48]:<48} {len(ids):>6} {name:>9}   (skipped: over 10 min)")
+        for name, fn in (("ours", ours), ("grandalf", with_grandalf), ("igraph", with_igraph),
+                         ("fast-sug.", with_fast_sugiyama)):
+            if name == "grandalf" and len(ids) > 1500 or \
+                    name == "fast-sug." and len(ids) > 5000 and "--all" not in sys.argv:
+                print(f"{label[:48]:<48} {len(ids):>6} {name:>9}   (skipped: over 10 min; "
+                      "--all runs it)")
                 continue
             try:
                 start = time.perf_counter()
@@ -123,7 +163,8 @@ def main() -> None:
             cross = crossings(pos, edges)
             base_t, base_c = (took, cross) if name == "ours" else (base_t, base_c)
             print(f"{label[:48]:<48} {len(ids):>6} {name:>9} {took:>9.3f} "
-                  f"{took / base_t:>7.2f} {cross:>10} {cross / max(base_c, 1):>7.2f}")
+                  f"{took / base_t:>7.2f} {cross:>10} {cross / max(base_c, 1):>7.2f} "
+                  f"{width_of(pos, sizes):>8.0f}")
 
 
 if __name__ == "__main__":
