@@ -228,7 +228,7 @@ def test_a_weight_counts_once_in_its_scope_and_variables_count(data):
 
 
 # -- the split: an immutable hierarchy, a pure projection, an explicit cache ----------------
-def test_the_hierarchy_is_frozen_and_its_statistics_equal_walking_each_scope(fx):
+def test_the_hierarchy_is_frozen_and_its_statistics_equal_walking_each_scope(data):
     """Counted once bottom-up, a scope's statistics equal a walk of the nodes under it: node
     count, op signature, and "alike" (siblings with the same signature); nothing is set on a
     hierarchy after it is built."""
@@ -240,7 +240,7 @@ def test_the_hierarchy_is_frozen_and_its_statistics_equal_walking_each_scope(fx)
     from inspector.core.view.hierarchy import build_hierarchy
     from tests.fixtures import scale_models
 
-    for path in (os.path.join(fx, "mobilenet_v2.pb"), scale_models.flat_graph(1000)):
+    for path in (os.path.join(data, "inception_jpeg.pb"), scale_models.flat_graph(1000)):
         graph = load(path).graph
         h = build_hierarchy(graph)
         for scope_path, scope in h.scopes.items():
@@ -257,7 +257,7 @@ def test_the_hierarchy_is_frozen_and_its_statistics_equal_walking_each_scope(fx)
         assert not hasattr(ViewModel(graph), "expanded")      # what is open: the caller's
 
 
-def test_project_is_pure_and_reuses_the_layouts_of_its_cache(fx, monkeypatch):
+def test_project_is_pure_and_reuses_the_layouts_of_its_cache(data, monkeypatch):
     """The same inputs give the same scene; a cache that holds a scope's layout is not laid
     out again; a frozen cache, or one of another hierarchy, is refused."""
     import dataclasses
@@ -267,7 +267,7 @@ def test_project_is_pure_and_reuses_the_layouts_of_its_cache(fx, monkeypatch):
     import inspector.core.view.projection as projection
     from inspector.core.view.hierarchy import build_hierarchy
 
-    graph = load(os.path.join(fx, "inception_jpeg.pb")).graph
+    graph = load(os.path.join(data, "inception_jpeg.pb")).graph
     h = build_hierarchy(graph)
     cache = projection.LayoutCache(h)
     first = projection.project(h, {"", "mixed"}, "TB", None, cache)
@@ -287,7 +287,7 @@ def test_project_is_pure_and_reuses_the_layouts_of_its_cache(fx, monkeypatch):
         projection.project(build_hierarchy(graph), {""}, "TB", None, cache.copy())
 
 
-def test_threads_project_one_hierarchy_each_into_its_own_cache(fx):
+def test_threads_project_one_hierarchy_each_into_its_own_cache(data):
     """No lock and nothing shared but the frozen hierarchy and a frozen cache: scenes made
     on four threads at once equal the same scenes made one after the other."""
     import dataclasses
@@ -296,8 +296,8 @@ def test_threads_project_one_hierarchy_each_into_its_own_cache(fx):
     from inspector.core.view.hierarchy import build_hierarchy
     from inspector.core.view.projection import LayoutCache, project
 
-    h = build_hierarchy(load(os.path.join(fx, "mobilenet_v2.pb")).graph)
-    top = next(iter(h.root.children))
+    h = build_hierarchy(load(os.path.join(data, "inception_jpeg.pb")).graph)
+    top = "mixed"
     opened = [{""}, {"", top}, {p for p in h.scopes}, {"", top}]
     shared = LayoutCache(h).freeze()
     expected = [dataclasses.asdict(project(h, e, "TB", None, LayoutCache(h))) for e in opened]

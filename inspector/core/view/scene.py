@@ -1,6 +1,7 @@
 """What a layout hands the canvas: items (nodes, collapsed scopes, frames of expanded ones)
 with their boxes, and the edges drawn between them. Slotted: nothing can be attached to a
-scene after it is made (what the GUI prepares for drawing travels beside it)."""
+scene after it is made (what the GUI prepares for drawing travels beside it); a Scene can
+still be weakly referenced (a test checks a model's scenes are freed)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ class VisibleEdge:
     points: list
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class Scene:
     items: dict
     edges: list
