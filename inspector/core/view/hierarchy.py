@@ -161,8 +161,7 @@ def scope_statistics(graph: Graph, root, folded, readers) -> dict:
         get = ops.get
         for op in map(_op_of, nodes_named(names)):
             ops[op] = get(op, 0) + 1
-        reads = not reading.isdisjoint(names) or not variables.isdisjoint(ops)
-        shows = not folded.issuperset(names)
+        reads = shows = False
         if children:
             alike: dict = {}
             for child in reversed(children.values()):   # nodes_under's order
@@ -174,6 +173,9 @@ def scope_statistics(graph: Graph, root, folded, readers) -> dict:
             for child in children.values():      # the children's stats, now alike is known
                 child_facts = facts.pop(child.path)
                 stats[child.path] = ScopeStats(*child_facts, alike[child_facts[1]])
+        # its own nodes, unless a child already answers (a walk of names: the costly part)
+        reads = reads or not variables.isdisjoint(ops) or not reading.isdisjoint(names)
+        shows = shows or not folded.issuperset(names)
         counts[scope.path] = ops
         ordered = tuple(ops.items())
         summary = known.get(ordered)
