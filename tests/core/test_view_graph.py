@@ -331,3 +331,16 @@ def test_nothing_is_attached_to_a_scene_and_the_view_keeps_no_lock():
         if name.endswith(".py"):
             text = open(os.path.join(folder, name)).read()
             assert "threading" not in text and "Lock(" not in text, name
+
+
+def test_a_scene_asked_of_the_facade_changes_nothing_in_it(data):
+    """ViewModel.scene() projects into a copy of the view's frozen cache: any thread may ask;
+    only adopt() (the canvas, on the GUI thread) replaces the view's cache."""
+    vm = ViewModel(load(os.path.join(data, "inception_jpeg.pb")).graph)
+    kept = vm.cache
+    vm.scene({"", "mixed"})
+    assert vm.cache is kept and kept.frozen and not kept.layouts
+    mine = kept.copy()
+    vm.scene({"", "mixed"}, cache=mine)
+    vm.adopt(mine)
+    assert vm.cache is mine and mine.frozen and mine.layouts

@@ -16,9 +16,9 @@ DEFER_PARAMS_ABOVE = 20_000   # constants: fewer are read with the first scene (
 
 
 class ViewModel:
-    """A graph's hierarchy, its layout cache (frozen: a scene is projected into a copy, which
-    then replaces it), and how it is shown by default: `direction` and the tensor `shapes`
-    (set by the app state on its thread, read when a scene is asked)."""
+    """A graph's hierarchy, the layout cache its owner adopted last (frozen: scenes are
+    projected into copies), and how it is shown by default: `direction` and the tensor
+    `shapes` (set by the app state on its thread; the canvas passes its own)."""
 
     def __init__(self, graph: Graph, fold_constants: bool = True):
         self.hierarchy = build_hierarchy(graph, fold_constants)
@@ -42,23 +42,20 @@ class ViewModel:
               direction: str | None = None, shapes: dict | None = None,
               cache: LayoutCache | None = None) -> Scene:
         """project() with `expanded` scopes open ({""} if None), this view's direction and
-        shapes unless given. Into `cache` when given (the caller adopts it or not); else into
-        a copy of this view's cache, kept as this view's cache afterwards (a swap, never a
-        change to a cache another thread may read). With defer_params a big graph's scopes
-        show no parameter count (params None) until its constants have been read
-        (Graph.const_facts): the first picture does not wait for that pass."""
-        mine = self.cache.copy() if cache is None else cache
-        scene = project(self.hierarchy, {""} if expanded is None else expanded,
-                        self.direction if direction is None else direction,
-                        self.shapes if shapes is None else shapes, mine, job,
-                        count_params=not (defer_params and self.params_deferred()))
-        if cache is None:
-            self.adopt(mine)
-        return scene
+        shapes unless given. Into `cache` when given (the caller may adopt() it afterwards);
+        else into a copy of this view's cache, dropped afterwards: any thread may ask, and
+        nothing here changes. With defer_params a big graph's scopes show no parameter
+        count (params None) until its constants have been read (Graph.const_facts): the
+        first picture does not wait for that pass."""
+        return project(self.hierarchy, {""} if expanded is None else expanded,
+                       self.direction if direction is None else direction,
+                       self.shapes if shapes is None else shapes,
+                       self.cache.copy() if cache is None else cache, job,
+                       count_params=not (defer_params and self.params_deferred()))
 
     def adopt(self, cache: LayoutCache) -> None:
-        """Keep `cache` (filled by scene(cache=...)) for the next scenes; frozen from now on.
-        Call it on the thread that owns this view."""
+        """Keep `cache` (filled by scene(cache=...)) for the next scenes, frozen from now on.
+        Only the view's owner calls it, on its thread (the app: the canvas, on the GUI's)."""
         self.cache = cache.freeze()
 
     def params_deferred(self) -> bool:
@@ -96,7 +93,6 @@ class ViewModel:
 
     def scope_stats(self, path: str) -> tuple:
         """(nodes, parameters, main ops, category) of a scope (parameters counted now)."""
-        stats, cache = self.hierarchy.stats[path], self.cache.copy()
-        params = cache.scope_params().get(path, 0)
-        self.adopt(cache)
+        stats = self.hierarchy.stats[path]
+        params = self.cache.copy().scope_params().get(path, 0)
         return stats.count, params, stats.mix, stats.category
