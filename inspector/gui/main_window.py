@@ -314,6 +314,11 @@ class MainWindow(QMainWindow):
         self.loader.open(path, signature)
 
     def _model_changed(self, model):
+        for dock in self.findChildren(QDockWidget):   # every panel from its top again
+            area = dock.widget()
+            if isinstance(area, QScrollArea):
+                area.verticalScrollBar().setValue(0)
+                area.horizontalScrollBar().setValue(0)
         self._remember(model.path)
         self.setWindowTitle(f"{os.path.basename(model.path.rstrip('/'))} — GraphDef Inspector")
         problems = f" · {count(len(model.problems), 'problem')}" if model.problems else ""

@@ -75,7 +75,8 @@ class Profile:
         parts = [f"{matched} of {timed} timed nodes matched the graph"]
         if self.unmatched:
             shown = ", ".join(self.unmatched[:10]) + (" …" if len(self.unmatched) > 10 else "")
-            parts.append(f"{count(len(self.unmatched), 'name')} match no node: {shown}")
+            verb = "matches" if len(self.unmatched) == 1 else "match"
+            parts.append(f"{count(len(self.unmatched), 'name')} {verb} no node: {shown}")
         if self.runtime_only:
             parts.append(f"{len(self.runtime_only)} runtime-only rows (_SOURCE, copies) left "
                          "out")

@@ -55,12 +55,7 @@ class MobileController(QObject):
             return None
 
     def _model_changed(self) -> None:
-        self.p.problems.clear()
-        self.p.legend.setText("")
-        self.p.verdict.setText("")
-        self.p.confirm_button.setEnabled(False)
-        self.p.table.setRowCount(0)
-        self.p.rows = []
+        self.p.reset()
 
     def _overlay_changed(self, overlay) -> None:
         if overlay.mode == "compat" and not overlay.compat and self.state.model is not None \

@@ -54,8 +54,7 @@ class OverlaysController(QObject):
         return self.overlay.records
 
     def _model_changed(self):
-        self.p.show_profiles([], -1)
-        self.p.show_comparison("")
+        self.p.reset()
         model = self.state.model
         self.p.allow_compat(model is None or model_can(model, "convert"))
         self._show(self.overlay)   # a new model starts with no overlay: the buttons say so

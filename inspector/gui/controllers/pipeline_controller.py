@@ -67,7 +67,7 @@ class PipelineController(QObject):
         self.ready = True
         self.requested = False
         self.state.set_rows([])
-        self._refresh_panel()
+        self._refresh_panel(discard_edits=True)  # no unapplied text of the previous model
 
     def _first_frame(self):
         if not self.requested:  # an edit since the model opened has started one already
@@ -80,8 +80,8 @@ class PipelineController(QObject):
         self._save_timer.start()
         self.request_preview()
 
-    def _refresh_panel(self):
-        self.panel.refresh(self.bench.steps, self.bench.text_lines)
+    def _refresh_panel(self, discard_edits: bool = False):
+        self.panel.refresh(self.bench.steps, self.bench.text_lines, discard_edits)
 
     def apply_text(self, text: str):
         try:

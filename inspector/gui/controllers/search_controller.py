@@ -33,7 +33,8 @@ class SearchController(QObject):
 
     def _view_changed(self):
         self.found_for = None
-        if self.panel.query()[0].strip():
+        if self.panel.query()[0].strip():   # no result of the previous graph stays listed
+            self.panel.show_results([], "Searching…")
             self.timer.start()
 
     def search(self) -> None:

@@ -149,6 +149,14 @@ class ChartSlot(QWidget):
         if self.plot is None and _ready():
             self._make()
 
+    def reset(self) -> None:
+        """Back to what it showed when made (another model opened); makes no chart."""
+        self._pending = None
+        if self.plot is not None:
+            self.plot.clear()
+            if self._setup is not None:
+                self._setup(self.plot)
+
     def draw(self, fn) -> None:
         """fn(plot, pyqtgraph) now, or when the chart exists (only the latest is kept)."""
         if self.plot is None and _ready():

@@ -63,6 +63,9 @@ def _verdict(message: str) -> str:
     return message.split(": ", 1)[-1]
 
 
+PORTS_HINT = "Mark the inputs and outputs, or the likely ones are used."
+
+
 class MobilePanel(QWidget):
     jump = Signal(str)
     check_requested = Signal()
@@ -88,7 +91,7 @@ class MobilePanel(QWidget):
     # -- building ---------------------------------------------------------------------------
     def _compat_tab(self) -> QWidget:
         w = QWidget()
-        self.ports = QLabel("Mark the inputs and outputs, or the likely ones are used.")
+        self.ports = QLabel(PORTS_HINT)
         self.ports.setWordWrap(True)
         self.check_button = QPushButton("Check compatibility")
         self.check_button.setToolTip("Status of every node from TFLite's op tables (no "
@@ -259,6 +262,24 @@ class MobilePanel(QWidget):
         return self.rows[rows[0].row()].variant if rows else ""
 
     # -- what the controller shows ---------------------------------------------------------
+    def reset(self) -> None:
+        """Another model opened: no check, conversion or header of the previous one stays
+        (the chosen representative data and counts are settings: they stay)."""
+        self.ports.setText(PORTS_HINT)
+        for label in (self.legend, self.verdict, self.mobile_kernels, self.about,
+                      self.warning, self.header_info):
+            label.setText("")
+        self.warning.hide()
+        self.problems.clear()
+        self.confirm_button.setEnabled(False)
+        self.rows = []
+        self.table.setRowCount(0)
+        self.details.setPlainText("")
+        self.mapping.clear()
+        self.header_text.setPlainText("")
+        for button in (self.save_button, self.measured_button, self.open_button):
+            button.setEnabled(False)
+
     def set_source(self, kind: str, paths: list) -> None:
         self.source_paths = list(paths)
         if not paths:

@@ -140,6 +140,16 @@ class OverlaysPanel(QWidget):
     def show_comparison(self, text: str) -> None:
         self.compare.setText(text)
 
+    def reset(self) -> None:
+        """Another model opened: nothing of the previous one's timings or ranges stays."""
+        self.show_profiles([], -1)
+        self.show_comparison("")
+        self.unmatched.setText("")
+        self.tables.setPlainText("")
+        self.warnings.clear()
+        for slot in (self.by_type, self.top_nodes, self.per_run, self.histogram):
+            slot.reset()
+
     def _ask_calibration_folder(self) -> None:
         folder = self.ask_folder()
         if folder:

@@ -190,8 +190,9 @@ class PipelinePanel(QWidget):
         self.apply_text.clicked.connect(self.apply_text_now)
         QShortcut(QKeySequence("Ctrl+Return"), self.text, self.apply_text_now)
 
-    def refresh(self, steps: list, text_lines: str) -> None:
-        """Show these steps (TransformSpecs) and their text (one transform per line)."""
+    def refresh(self, steps: list, text_lines: str, discard_edits: bool = False) -> None:
+        """Show these steps (TransformSpecs) and their text (one transform per line); text
+        being typed stays unless `discard_edits` (another model opened)."""
         self.steps_shown = list(steps)
         row = self.steps.currentRow()
         self.steps.blockSignals(True)
@@ -210,7 +211,7 @@ class PipelinePanel(QWidget):
             self._show_values(row)  # only values changed: the editor being typed in stays
         else:
             self._show_form(row)
-        if not self.text.hasFocus():
+        if discard_edits or not self.text.hasFocus():
             self.text.setPlainText(text_lines)
         self.text_error.setText("")
 

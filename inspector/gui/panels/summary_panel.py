@@ -39,6 +39,8 @@ class SummaryPanel(QWidget):
             self.jump.emit(name)
 
     def show_summary(self, summary, model) -> None:
+        if model is not self.model:
+            self.candidates.scrollToTop()    # another model: from its top, not mid-list
         self.summary, self.model = summary, model
         if summary is None:     # the first picture comes first; the summary follows
             self.info.setText(f"<b>{model.path}</b><br>{model.kind}"
