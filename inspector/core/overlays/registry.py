@@ -24,6 +24,11 @@ class Overlay:
     paint: Callable | None = None  # paint(state, items, badges) -> (heat, bars); default:
     #                                 heat colours of values() summed or maxed per item
     combine: str = "sum"         # how a collapsed scope shows its nodes' values: sum or max
+    key: Callable | None = None  # key(state) -> ((colour, meaning), ...): the colours it
+    #                              paints; None: it paints none (the op categories stay)
+
+
+NO_VALUE = "#ffffff"   # an item an overlay has nothing for: never an op category's colour
 
 
 REGISTRY: dict[str, Overlay] = {}
@@ -47,15 +52,29 @@ def tour_modes() -> tuple:
     return tuple(m for m, o in REGISTRY.items() if o.tour_capturable)
 
 
+def painting(state) -> Overlay | None:
+    """The overlay whose colours are on the canvas now (None: the op categories are)."""
+    overlay = REGISTRY.get(state.overlay.mode)
+    if overlay is None or overlay.key is None or not overlay.has_data(state):
+        return None
+    return overlay
+
+
 def paint(state, items, badges: dict) -> tuple[dict, dict]:
     """(item -> fill colour, scope item -> status bars) of the state's overlay on the visible
-    items; `badges` receives the overlay's texts."""
+    items; `badges` receives the overlay's texts. An overlay with colours paints every item
+    (NO_VALUE where it has nothing): its colours then mean one thing only, never mixed with
+    op categories."""
     overlay = REGISTRY.get(state.overlay.mode)
     if overlay is None or not overlay.has_data(state):
         return {}, {}
     if overlay.paint is not None:
-        return overlay.paint(state, items, badges)
-    return _heat_paint(state, items, badges, overlay.combine)
+        heat, bars = overlay.paint(state, items, badges)
+    else:
+        heat, bars = _heat_paint(state, items, badges, overlay.combine)
+    if overlay.key is not None:
+        heat = {item: heat.get(item, NO_VALUE) for item in items}
+    return heat, bars
 
 
 def _heat_paint(state, items, badges: dict, combine: str) -> tuple[dict, dict]:
@@ -93,8 +112,9 @@ def _compat_paint(state, items, badges: dict) -> tuple[dict, dict]:
     for item in items:
         if item.endswith("/"):
             counts = scopes.get(item[:-1])
-            if counts:
+            if counts and getattr(items.get(item), "kind", "scope") == "scope":
                 bars[item] = tuple((COLOURS[s], n) for s, n in counts)
+                heat[item] = COLOURS[counts[0][0]]   # its worst node's status (worst first)
             continue
         status = compat.get(item)
         if status is None:
@@ -112,20 +132,46 @@ def _heat_values(state) -> dict:
     return node_values(state.overlay, view.graph)[0]
 
 
+def _heat_key(low: str, high: str, nothing: str) -> tuple:
+    return ((heat_colour(0.0), low), (heat_colour(0.5), "between"), (heat_colour(1.0), high),
+            (NO_VALUE, nothing))
+
+
+def _timings_key(state) -> tuple:
+    profile, view = state.overlay.profile, state.view
+    top = max(profile.by_graph_node(view.graph).values(), default=0) \
+        if profile is not None and view is not None else 0
+    return _heat_key("0 ms (fast)", f"{top:.3f} ms (slowest node)", "not timed")
+
+
+def _ranges_key(state) -> tuple:
+    return _heat_key("narrow range", "widest range", "no range logged")
+
+
+def _compat_key(state) -> tuple:
+    from inspector.core.mobile.tflite_compat import COLOURS, LABELS, STATUSES
+
+    counts: dict = {}
+    for status in state.overlay.compat.values():
+        counts[status] = counts.get(status, 0) + 1
+    return tuple((COLOURS[s], f"{LABELS[s]} ({counts.get(s, 0):,})") for s in STATUSES) + \
+        ((NO_VALUE, "not checked"),)
+
+
 def _timings_legend(state) -> str:
     profile = state.overlay.profile
     if profile is None or state.view is None:
         return "No timings yet: profile the graph in TensorFlow or import a benchmark log."
     top = max(profile.by_graph_node(state.view.graph).values(), default=0)
-    return (f"Colour: average time per node, pale 0 ms → red {top:.3f} ms; collapsed scopes "
-            "show the sum of their nodes.")
+    return (f"Colour: average time per node, pale 0 ms → red {top:.3f} ms, white not timed; "
+            "collapsed scopes show the sum of their nodes.")
 
 
 def _ranges_legend(state) -> str:
     if not state.overlay.records:
         return "No ranges yet: calibrate, or import a requantization log."
     return ("Badges: [min, max] frozen from the log at the chosen percentiles; colour: range "
-            "width (pale narrow → red wide).")
+            "width (pale narrow → red wide, white no range logged).")
 
 
 def _activation_values(state) -> dict:
@@ -138,16 +184,18 @@ def _activation_values(state) -> dict:
 register(Overlay("none", "No overlay", "", True, lambda state: {}, lambda state: True,
                  lambda state: ""))
 register(Overlay("timings", "Timings", "overlays", True, _heat_values,
-                 lambda state: state.overlay.profile is not None, _timings_legend))
+                 lambda state: state.overlay.profile is not None, _timings_legend,
+                 key=_timings_key))
 register(Overlay("ranges", "Ranges", "overlays", True, _heat_values,
-                 lambda state: bool(state.overlay.records), _ranges_legend, combine="max"))
+                 lambda state: bool(state.overlay.records), _ranges_legend, combine="max",
+                 key=_ranges_key))
 register(Overlay("compat", "TFLite", "mobile", True,
                  lambda state: dict(state.overlay.compat),
                  lambda state: bool(state.overlay.compat),
                  lambda state: ("Colour: TFLite status of each node (the Phone (TFLite) panel "
-                                "lists them); collapsed scopes show a bar of their nodes' "
-                                "statuses, worst on the left."),
-                 paint=_compat_paint))
+                                "lists them); a collapsed scope takes its worst node's colour "
+                                "and shows a bar of its nodes' statuses, worst on the left."),
+                 paint=_compat_paint, key=_compat_key))
 register(Overlay("activations", "Activations", "demo", True, _activation_values,
                  lambda state: getattr(state, "demo", None) is not None,
                  lambda state: "Strips: the most active feature maps of each block in the "

@@ -11,13 +11,15 @@ from inspector.core.view.vocabulary import CATEGORY_COLOURS as COLOURS
 from inspector.gui.canvas.items import ACCENT
 
 
-def minimap_groups(scene) -> dict:
-    """Item rectangles grouped by fill colour (frames first), for the minimap. Plain value
-    objects, built on a worker thread."""
+def minimap_groups(scene, heat=None) -> dict:
+    """Item rectangles grouped by fill colour (frames first), for the minimap: the overlay's
+    colours (`heat`, item -> colour) when one paints the canvas, else the op categories'.
+    Plain value objects, built on a worker thread."""
     groups: dict = {}
+    heat = heat or {}
     for item in scene.items.values():
-        colour = "#efe9dc" if item.kind == "frame" else COLOURS.get(item.category,
-                                                                     COLOURS["other"])
+        colour = "#efe9dc" if item.kind == "frame" else heat.get(item.id) or COLOURS.get(
+            item.category, COLOURS["other"])
         groups.setdefault(colour, []).append(QRectF(item.x, item.y, item.w, item.h))
     frames = groups.pop("#efe9dc", [])
     return {"#efe9dc": frames, **groups}

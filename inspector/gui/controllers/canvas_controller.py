@@ -185,7 +185,26 @@ class CanvasController(QObject):
                           label="Inferring tensor shapes")
 
     def redecorate(self):
-        self.canvas.decorate(decorations(self.state))
+        d = decorations(self.state)
+        self.canvas.decorate(d)
+        self._recolour_minimap(d.heat)
+
+    def _recolour_minimap(self, heat: dict) -> None:
+        """The minimap in the colours of the canvas: an overlay's, else the op categories'
+        (regrouped off the GUI thread when the overlay or the scene changes)."""
+        scene = self.state.scene
+        overlay = self.state.overlay if heat else None
+        shown = getattr(self, "_minimap_of", (None, None))
+        if scene is None or (shown[0] is scene and shown[1] is overlay):
+            return
+        self._minimap_of = (scene, overlay)
+        if overlay is None:
+            self.tasks.cancel("minimap", quiet=True)
+            self.minimap.show_scene(scene, getattr(scene, "minimap", None))
+            return
+        self.tasks.submit("minimap", lambda task: minimap_groups(scene, heat),
+                          lambda groups: scene is self.state.scene and
+                          self.minimap.show_scene(scene, groups), quiet=True)
 
     # -- interaction -------------------------------------------------------------------------
     def _activated(self, item_id: str):
