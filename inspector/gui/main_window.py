@@ -7,8 +7,9 @@ from __future__ import annotations
 import os
 import threading
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QSettings, Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QDockWidget,
     QFileDialog,
     QFrame,
@@ -59,10 +60,30 @@ MAX_RECENT = 10
 DEFAULT_SIZE = (1500, 1000)
 
 
+class PanelScrollArea(QScrollArea):
+    """A dock's scroll area. The wheel over a list, chart or text inside it moves that
+    widget only: at the inner widget's end the rest of a wheel turn is swallowed here
+    instead of scrolling the whole panel away from under the pointer."""
+
+    def viewportEvent(self, event):
+        if event.type() == QEvent.Wheel and self._inside_inner(event.position().toPoint()):
+            event.accept()
+            return True
+        return super().viewportEvent(event)
+
+    def _inside_inner(self, pos) -> bool:
+        widget = self.viewport().childAt(pos)
+        while widget is not None and widget is not self.viewport():
+            if isinstance(widget, QAbstractScrollArea):
+                return True
+            widget = widget.parentWidget()
+        return False
+
+
 def scrolling(widget):
     """A panel inside a scroll area: a panel never forces the window to grow, on a small
     screen it scrolls instead."""
-    area = QScrollArea()
+    area = PanelScrollArea()
     area.setWidget(widget)
     area.setWidgetResizable(True)
     area.setFrameShape(QFrame.NoFrame)

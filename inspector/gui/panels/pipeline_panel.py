@@ -9,13 +9,16 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
@@ -60,9 +63,8 @@ class Palette(QTreeWidget):
     def mimeData(self, items):
         data = QMimeData()
         names = [i.data(0, Qt.UserRole) for i in items if i.data(0, Qt.UserRole)]
-        data.setData(MIME, ",".join(names).encode())
-        data.setText(" ".join(names))
-        return data
+        data.setData(MIME, ",".join(names).encode())   # no text: a field missed by the
+        return data                                    # drop never gets a name pasted in
 
     def mimeTypes(self):
         return [MIME]
@@ -152,35 +154,56 @@ class PipelinePanel(QWidget):
         self._form_key: tuple = ()
         self.palette = Palette()
         self.steps = StepList()
+        self.steps.setMinimumHeight(48)
         self.form_box = QGroupBox("Parameters")
-        self.form = QFormLayout(self.form_box)
+        # the form's error above its fields, outside their scroll area: always in sight
+        self.form_error = _error_label()
+        fields = QWidget()
+        self.form = QFormLayout(fields)
+        self.form.setContentsMargins(0, 0, 0, 0)
+        self.form.setRowWrapPolicy(QFormLayout.WrapLongRows)
+        form_scroll = QScrollArea()
+        form_scroll.setWidget(fields)
+        form_scroll.setWidgetResizable(True)
+        form_scroll.setFrameShape(QFrame.NoFrame)
+        box = QVBoxLayout(self.form_box)
+        box.setContentsMargins(4, 2, 4, 2)
+        box.addWidget(self.form_error)
+        box.addWidget(form_scroll, 1)
         self.text = QPlainTextEdit()
         self.text.setPlaceholderText("transform_graph --transforms text")
         # one transform per line, never wrapped: wrapping a line with a huge word takes Qt
         # seconds (minutes at 1 MB)
         self.text.setLineWrapMode(QPlainTextEdit.NoWrap)
+        self.text.setMinimumHeight(44)
         self.text.setMaximumHeight(90)
         self.apply_text = QPushButton("Apply text")
-        self.text_error = QLabel("")
-        self.text_error.setStyleSheet("color: #c0392b")
-        self.text_error.setWordWrap(True)
+        self.apply_text.setToolTip("Ctrl+Enter in the text")
+        self.text_error = _error_label()
+        steps_and_form = QSplitter(Qt.Horizontal)   # side by side: both in a short dock
+        steps_and_form.addWidget(self.steps)
+        steps_and_form.addWidget(self.form_box)
+        steps_and_form.setSizes([200, 200])
+        text_row = QHBoxLayout()
+        text_row.addWidget(self.text, 1)
+        text_row.addWidget(self.apply_text, 0, Qt.AlignTop)
         right = QWidget()
         lay = QVBoxLayout(right)
         lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(3)
         lay.addWidget(QLabel("Pipeline (drag transforms here; Delete removes)"))
-        lay.addWidget(self.steps, 2)
-        lay.addWidget(self.form_box, 1)
+        lay.addWidget(steps_and_form, 1)
         lay.addWidget(QLabel("As transform_graph text:"))
-        lay.addWidget(self.text)
-        lay.addWidget(self.apply_text)
-        lay.addWidget(self.text_error)
+        lay.addWidget(self.text_error)               # above the text: never below the fold
+        lay.addLayout(text_row)
         split = QSplitter(Qt.Horizontal)
         split.addWidget(self.palette)
         split.addWidget(right)
-        split.setSizes([170, 330])
+        split.setSizes([170, 430])
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addWidget(split)
+        self.setAcceptDrops(True)    # a transform dropped anywhere here is added at the end
         self.palette.add_requested.connect(lambda name: self.add_requested.emit(name, -1))
         self.steps.dropped.connect(self.add_requested.emit)
         self.steps.moved.connect(self.moved.emit)
@@ -189,6 +212,23 @@ class PipelinePanel(QWidget):
         self.steps.currentRowChanged.connect(self._show_form)
         self.apply_text.clicked.connect(self.apply_text_now)
         QShortcut(QKeySequence("Ctrl+Return"), self.text, self.apply_text_now)
+
+    def dragEnterEvent(self, event):
+        if event.mimeData().hasFormat(MIME):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event):
+        if event.mimeData().hasFormat(MIME):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event):
+        """A transform dropped beside the list (on the form, the text) goes at the end."""
+        if not event.mimeData().hasFormat(MIME):
+            return
+        for name in bytes(event.mimeData().data(MIME)).decode().split(","):
+            if name:
+                self.add_requested.emit(name, -1)
+        event.acceptProposedAction()
 
     def refresh(self, steps: list, text_lines: str, discard_edits: bool = False) -> None:
         """Show these steps (TransformSpecs) and their text (one transform per line); text
@@ -213,10 +253,10 @@ class PipelinePanel(QWidget):
             self._show_form(row)
         if discard_edits or not self.text.hasFocus():
             self.text.setPlainText(text_lines)
-        self.text_error.setText("")
+        _say(self.text_error, "")
 
     def show_text_error(self, message: str) -> None:
-        self.text_error.setText(message)
+        _say(self.text_error, message)
 
     def _check_changed(self, item):
         row = self.steps.row(item)
@@ -225,7 +265,7 @@ class PipelinePanel(QWidget):
             self.enabled_changed.emit(row, on)
 
     def apply_text_now(self):
-        self.text_error.setText("")
+        _say(self.text_error, "")
         self.text_applied.emit(self.text.toPlainText())
 
     # -- parameter form -----------------------------------------------------------------
@@ -260,14 +300,16 @@ class PipelinePanel(QWidget):
         self._clear_form()
         self._form_key = self._key_of(row)
         self.param_widgets = {}
-        self.form_error = QLabel("")
+        _say(self.form_error, "")
         if not 0 <= row < len(self.steps_shown):
             return
         spec = self.steps_shown[row]
         info = REGISTRY.get(spec.name)
         params = list(info.params) if info else []
         if not params:
-            self.form.addRow(QLabel(info.summary if info else f"unknown transform {spec.name}"))
+            about = QLabel(info.summary if info else f"unknown transform {spec.name}")
+            about.setWordWrap(True)
+            self.form.addRow(about)
             return
         for p in params:
             value = field_text(spec, p.name)
@@ -285,16 +327,14 @@ class PipelinePanel(QWidget):
                 w.setPlaceholderText(p.default or ("required" if p.required else ""))
                 w.editingFinished.connect(lambda p=p, w=w: self._commit_field(row, p, w))
                 w.textEdited.connect(lambda text, p=p: self._check_as_typed(p, text))
+            (w.lineEdit() if isinstance(w, QComboBox) else w).setAcceptDrops(False)
             w.setToolTip(f"{p.kind}{', repeated (comma list)' if p.repeated else ''}"
                          + (f": {p.help}" if p.help else ""))
             self.param_widgets[p.name] = w
             self.form.addRow(p.name + (" *" if p.required else ""), w)
-        self.form_error.setStyleSheet("color: #c0392b")
-        self.form_error.setWordWrap(True)
-        self.form.addRow(self.form_error)
 
     def _check_as_typed(self, param, text):
-        self.form_error.setText(validate_param(param, text) if text else "")
+        _say(self.form_error, validate_param(param, text) if text else "")
 
     def _commit_field(self, row, param, widget):
         self._commit(row, param, widget.currentText() if isinstance(widget, QComboBox)
@@ -302,7 +342,7 @@ class PipelinePanel(QWidget):
 
     def _commit(self, row, param, text):
         error = validate_param(param, text)
-        self.form_error.setText(error)
+        _say(self.form_error, error)
         if error:
             return
         values = [v for v in text.split(",") if v] if param.repeated else ([text] if text else [])
@@ -311,6 +351,20 @@ class PipelinePanel(QWidget):
         if 0 <= row < len(self.steps_shown) and \
                 self.steps_shown[row].values(param.name) != values:
             self.param_changed.emit(row, param.name, values)
+
+
+def _error_label() -> QLabel:
+    label = QLabel("")
+    label.setStyleSheet("color: #c0392b")
+    label.setWordWrap(True)
+    label.hide()
+    return label
+
+
+def _say(label: QLabel, text: str) -> None:
+    """An error label shows only while it has something to say (no empty gap)."""
+    label.setText(text)
+    label.setVisible(bool(text))
 
 
 def field_text(spec, name: str) -> str:
