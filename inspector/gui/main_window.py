@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import threading
 
-from PySide6.QtCore import QEvent, QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, QSettings, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QDockWidget,
@@ -223,8 +223,7 @@ class MainWindow(QMainWindow):
         self.tour = TourController(s, t, self.tour_panel, self.canvas, Stage(self.canvas),
                                    PresentationChrome(self), self.dialogs)
         self.tour.run_wanted.connect(self.demo.run_on)
-        self.tour.card_wanted.connect(lambda on: self.card.show_card() if on else
-                                      self.card_panel.close_card())
+        self.tour.card_wanted.connect(self._tour_card)
 
     def _build_status(self):
         self.status_label = QLabel("")
@@ -244,7 +243,45 @@ class MainWindow(QMainWindow):
     def resizeEvent(self, event):
         super().resizeEvent(event)
         if self.card_panel.isVisible():
-            self.card_panel.setGeometry(self.rect())
+            self.card_panel.show_over_parent()
+
+    def _tour_card(self, on: bool) -> None:
+        """A tour's card stop: over the whole window while presenting; while the tour is
+        edited, over all but the Tour panel's column, so that panel stays in reach."""
+        if not on:
+            self.card_panel.close_card()
+            return
+        self.card_panel.over = None if self.tour.presenting else self._beside_tour
+        self.card.show_card()
+
+    def _beside_tour(self) -> QRect | None:
+        dock = self.tour_dock
+        if not dock.isVisible() or dock.isFloating():
+            return None
+        area, box = self.rect(), dock.geometry()
+        if box.center().x() > area.center().x():
+            area.setRight(box.left() - 1)
+        else:
+            area.setLeft(box.right() + 1)
+        return area
+
+    def show_panel(self, dock, tab: int | None = None) -> None:
+        """A dock to the front (opened if closed), on one of its panel's tabs: where a menu
+        action's result appears."""
+        dock.show()
+        dock.raise_()
+        tabs = getattr(dock.widget().widget(), "tabs", None)
+        if tab is not None and tabs is not None:
+            tabs.setCurrentIndex(tab)
+
+    def auto_tour(self) -> None:
+        self.show_panel(self.tour_dock)
+        self.tour.auto()
+
+    def phone(self, tab: int, action) -> None:
+        """A Phone menu action, shown on its tab of the Phone (TFLite) panel."""
+        self.show_panel(self.mobile_dock, tab)
+        action()
 
     def _show_demo(self):
         """The Demo panel to the front, with room for its picture and bars."""
@@ -259,7 +296,10 @@ class MainWindow(QMainWindow):
         dialog.show()
 
     def _raise_overlay_dock(self, overlay) -> None:
-        """The dock that holds the chosen overlay's controls comes to the front."""
+        """The dock that holds the chosen overlay's controls comes to the front (not for a
+        tour stop's overlay: the Tour panel being edited stays in front)."""
+        if self.tour.restoring:
+            return
         entry = overlay_registry.get(overlay.mode)
         dock = {"overlays": self.overlays_dock, "mobile": self.mobile_dock,
                 "demo": self.demo_dock}.get(entry.dock if entry else "")

@@ -89,13 +89,15 @@ def build_menus(w) -> None:
     _action(w, demo, "&Run on a file…", w.demo.choose_input, "Ctrl+R")
     demo.addSeparator()
     _action(w, demo, "&Present the tour", w.tour.present, "F5")
-    _action(w, demo, "&Auto-tour", w.tour.auto)
+    _action(w, demo, "&Auto-tour", w.auto_tour)
     _action(w, demo, "&Export the tour…", lambda: w.tour.export())
-    phone, m = bar.addMenu("&Phone"), w.mobile
-    _action(w, phone, "Check &TFLite compatibility", m.check, "Ctrl+Shift+T")
-    _action(w, phone, "&Confirm with the converter", lambda: m.confirm(False))
-    _action(w, phone, "Con&vert four variants", lambda: m.convert(False))
-    _action(w, phone, "Write &ops_to_register.h…", lambda: m.write_header())
+    phone, m = bar.addMenu("&Phone"), w.mobile   # each shown on its tab of the panel
+    _action(w, phone, "Check &TFLite compatibility", lambda: w.phone(0, m.check),
+            "Ctrl+Shift+T")
+    _action(w, phone, "&Confirm with the converter", lambda: w.phone(0, lambda: m.confirm(
+        False)))
+    _action(w, phone, "Con&vert four variants", lambda: w.phone(1, lambda: m.convert(False)))
+    _action(w, phone, "Write &ops_to_register.h…", lambda: w.phone(2, m.write_header))
     _action(w, phone, "Save as &memory-mapped package…", lambda: m.save_memmapped())
     help_menu = bar.addMenu("&Help")
     _action(w, help_menu, "&Getting started", lambda: w._show(

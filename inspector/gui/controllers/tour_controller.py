@@ -17,7 +17,7 @@ from PySide6.QtCore import (
     QVariantAnimation,
     Signal,
 )
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QGraphicsView
 
 from inspector.core.app.tour import Stop
 from inspector.core.errors import InspectorError
@@ -43,6 +43,9 @@ class TourController(QObject):
         self.spotlight = True
         self.ui_scale = 1.5             # presentation: view zoom at least this (text >= 18 px)
         self.pending_rect = None
+        self.restoring = False          # a stop's overlay is being put back (no dock raised)
+        self._moves = 0                 # counts the view's moves: a stale glide is dropped
+        self._user_view = None          # what the user looked at before presenting
         self.glide = QVariantAnimation(self)
         self.glide.setEasingCurve(QEasingCurve.InOutCubic)
         self.glide.valueChanged.connect(self._glide_step)
@@ -70,6 +73,7 @@ class TourController(QObject):
 
     # -- the tour and the session file ------------------------------------------------------
     def _model_changed(self):
+        self._user_view = None          # another model: nothing of the old one to go back to
         self.leave()
         self.current = -1
         self.panel.show_stops(self.tour.stops)
@@ -159,6 +163,7 @@ class TourController(QObject):
         if not stops or self.state.view is None:
             return
         index = max(0, min(index, len(stops) - 1))
+        self._moves += 1
         self.current = index
         stop = stops[index]
         s = self.state
@@ -184,15 +189,29 @@ class TourController(QObject):
         overlay, entry = self.state.overlay, registry.get(stop.overlay)
         if entry is not None and entry.dock != "demo" and overlay.mode != stop.overlay \
                 and entry.has_data(self.state):    # a stop never computes an overlay
-            self.state.set_overlay(replace(overlay, mode=stop.overlay))
+            self._set_overlay_mode(stop.overlay)
+
+    def _set_overlay_mode(self, mode: str) -> None:
+        from dataclasses import replace
+
+        self.restoring = True
+        try:
+            self.state.set_overlay(replace(self.state.overlay, mode=mode))
+        finally:
+            self.restoring = False
 
     def _scene_changed(self) -> None:
         if self.pending_rect is None:
             return
+        if self.pending_rect == "user view":      # left presenting: the user's own view
+            self.pending_rect = None
+            QTimer.singleShot(0, self._put_back_view)
+            return
         rect, animate = self.pending_rect
         self.pending_rect = None
         if rect is not None:
-            QTimer.singleShot(0, lambda: self.glide_to(rect, animate))
+            moves = self._moves
+            QTimer.singleShot(0, lambda: moves == self._moves and self.glide_to(rect, animate))
 
     def _target(self, rect: QRectF) -> tuple:
         """(scale, centre) that show `rect` in the part of the canvas the stage leaves free."""
@@ -273,6 +292,10 @@ class TourController(QObject):
     def present(self) -> None:
         if not self.tour.stops or self.presenting:
             return
+        s = self.state
+        self._user_view = (frozenset(s.expanded), s.selected, s.overlay.mode,
+                           self.canvas.transform(),
+                           self.canvas.mapToScene(self.canvas.viewport().rect().center()))
         self.presenting = True
         self.chrome.enter()
         self.canvas.style.present(True)
@@ -294,6 +317,42 @@ class TourController(QObject):
         self.card_wanted.emit(False)
         self.chrome.leave()
         self.canvas.viewport().update()
+        self._restore_user_view()
+
+    def _restore_user_view(self) -> None:
+        """Back to what the user looked at before presenting: open scopes, selection,
+        overlay, zoom and place."""
+        if self._user_view is None or self.state.view is None:
+            return
+        expanded, selected, mode, _, _ = self._user_view
+        s = self.state
+        self._moves += 1
+        self.glide.stop()
+        s.select(selected, record=False)
+        if s.overlay.mode != mode:
+            self._set_overlay_mode(mode)
+        if frozenset(s.expanded) != expanded:
+            self.pending_rect = "user view"      # placed once that layout is drawn
+            s.show_scopes(sorted(expanded))
+        else:
+            self.pending_rect = None
+            QTimer.singleShot(0, self._put_back_view)
+
+    def _put_back_view(self) -> None:
+        if self._user_view is None:
+            return
+        _, _, _, transform, centre = self._user_view
+        self._user_view = None
+        layout = self.canvas.window().layout()
+        if layout is not None:
+            layout.activate()          # the docks are back: the canvas has its size again
+        self.canvas.setTransform(transform)
+        self.canvas.centerOn(centre)
+        # a window manager may still resize the window (leaving full screen): keep the
+        # centre, not the top-left corner, for that resize
+        self.canvas.setResizeAnchor(QGraphicsView.AnchorViewCenter)
+        QTimer.singleShot(1500, self.canvas,
+                          lambda: self.canvas.setResizeAnchor(QGraphicsView.NoAnchor))
 
     def step(self, delta: int) -> None:
         if self.stage.blank:

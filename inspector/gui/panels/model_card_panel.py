@@ -59,6 +59,7 @@ class ModelCardPanel(QWidget):
         self.setStyleSheet(f"ModelCardPanel {{ background: {PAPER}; }}")
         self.setAttribute(Qt.WA_StyledBackground, True)
         self.card = None
+        self.over = None        # () -> the rectangle to cover instead of the whole window
         outer = QVBoxLayout(self)
         outer.setContentsMargins(48, 32, 48, 24)
         top = QHBoxLayout()
@@ -169,14 +170,19 @@ class ModelCardPanel(QWidget):
 
     # -- showing ------------------------------------------------------------------------
     def show_over_parent(self) -> None:
+        """Cover the parent window, or only the rectangle `over()` gives when it is set."""
         parent = self.parentWidget()
-        if parent is not None:
+        area = self.over() if self.over is not None else None
+        if area is not None and not area.isEmpty():
+            self.setGeometry(area)
+        elif parent is not None:
             self.setGeometry(parent.rect())
         self.show()
         self.raise_()
         self.setFocus()
 
     def close_card(self) -> None:
+        self.over = None       # the next card (Demo > Model card) covers the window again
         if self.isVisible():
             self.hide()
             self.closed.emit()
