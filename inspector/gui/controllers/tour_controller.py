@@ -182,8 +182,6 @@ class TourController(QObject):
             self._scene_changed()   # same scene: glide now
 
     def _restore_overlay(self, stop) -> None:
-        from dataclasses import replace
-
         from inspector.core.app.overlays import registry
 
         overlay, entry = self.state.overlay, registry.get(stop.overlay)

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from test_gui import open_and_wait
 from test_gui_mobile import odd_model  # noqa: F401  (fixture)
 
-from inspector.core.analysis.tflite_compat import COLOURS, STATUSES
+from inspector.core.mobile.tflite_compat import COLOURS, STATUSES
 from inspector.core.model.op_categories import COLOURS as CATEGORY_COLOURS
 from inspector.core.overlays.registry import NO_VALUE
 
