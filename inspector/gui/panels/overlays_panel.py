@@ -3,10 +3,13 @@ ranges (calibrated in one click or imported), drawn on the graph with charts and
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -268,12 +271,38 @@ class OverlaysPanel(QWidget):
         self.tables.setPlainText(profile.text or "(imported timings: no tables to show)")
         self.unmatched.setText(profile.match_summary())
         ops = list(profile.by_op_type(graph).items())[:12]
-        self.by_type.draw(lambda plot, pg: _bars(plot, pg, ops, "#f4a582"))
-        top = sorted(profile.by_graph_node(graph).items(), key=lambda kv: -kv[1])[:12]
-        top = [(short_label(n), v) for n, v in top]
-        self.top_nodes.draw(lambda plot, pg: _bars(plot, pg, top, "#e06666"))
+        per_node = profile.by_graph_node(graph)
+        slowest: dict = {}                  # op type -> its slowest node (a bar's target)
+        for name, ms in per_node.items():
+            op = graph.node(name).op
+            if ms > per_node.get(slowest.get(op), -1.0):
+                slowest[op] = name
+        by_type = [slowest.get(op) for op, _ in ops]
+        self.by_type.draw(lambda plot, pg: self._clickable(
+            plot, _bars(plot, pg, ops, "#f4a582"), by_type))
+        top = sorted(per_node.items(), key=lambda kv: -kv[1])[:12]
+        names = [n for n, _ in top]
+        top = list(zip(unique_labels(names), [v for _, v in top]))
+        self.top_nodes.draw(lambda plot, pg: self._clickable(
+            plot, _bars(plot, pg, top, "#e06666"), names))
         totals = [t / 1000.0 for t in profile.run_totals_us]
         self.per_run.draw(lambda plot, pg: _runs(plot, pg, totals))
+
+    def _clickable(self, plot, _drawn, targets: list) -> None:
+        """A click on a bar's row (the bar or its label) goes to that bar's node."""
+        plot.bar_targets = list(targets)
+        plot.setToolTip("Click a bar to go to its node" if any(targets) else "")
+        if not getattr(plot, "bar_clicks", False):
+            plot.bar_clicks = True
+            plot.scene().sigMouseClicked.connect(partial(self._bar_clicked, plot))
+
+    def _bar_clicked(self, plot, event) -> None:
+        if event.button() != Qt.LeftButton:
+            return
+        at = plot.getPlotItem().getViewBox().mapSceneToView(event.scenePos())
+        row, targets = round(at.y()), getattr(plot, "bar_targets", [])
+        if 0 <= row < len(targets) and abs(at.y() - row) <= 0.4 and targets[row]:
+            self.jump.emit(targets[row])
 
     def show_warnings(self, warnings: list) -> None:
         self.warnings.clear()
@@ -290,11 +319,47 @@ class OverlaysPanel(QWidget):
         return path or None
 
 
-def short_label(name: str, limit: int = 28) -> str:
-    """A node's name for a chart axis: its last scopes (conv_3/Relu, not just Relu)."""
-    parts = name.split("/")
-    label = "/".join(parts[-2:]) if len(parts) > 1 else name
-    return label if len(label) <= limit else "…" + label[-(limit - 1):]
+def unique_labels(names: list, limit: int = 28) -> list:
+    """Chart-axis labels for node names: each name's last scopes (conv_3/Relu, not just
+    Relu), as many as it takes to tell it from the others (tower_0/conv/Conv2D and
+    tower_1/conv/Conv2D); a long one keeps that distinguishing scope and its last part."""
+    parts = [n.split("/") for n in names]
+    depth = [min(2, len(p)) for p in parts]
+    while True:
+        labels = ["/".join(p[-d:]) for p, d in zip(parts, depth)]
+        taken = Counter(labels)
+        longer = [i for i, label in enumerate(labels)
+                  if taken[label] > 1 and depth[i] < len(parts[i])]
+        if not longer:
+            break
+        for i in longer:
+            depth[i] += 1
+    fitted = [_fit(p[-d:], limit) for p, d in zip(parts, depth)]
+    seen: Counter = Counter()
+    for i, label in enumerate(fitted):       # still equal (cut alike): number them
+        seen[label] += 1
+        if Counter(fitted)[label] > 1:
+            fitted[i] = f"{label} #{seen[label]}"
+    return fitted
+
+
+def _fit(segments: list, limit: int) -> str:
+    """Name segments in `limit` characters: the first (what tells it apart) and the last
+    (what it is) kept, the middle dropped, then each end cut from its left."""
+    label = "/".join(segments)
+    if len(label) <= limit:
+        return label
+    if len(segments) == 1:
+        return "…" + label[-(limit - 1):]
+    first, last = segments[0], segments[-1]
+    mid = "/…/" if len(segments) > 2 else "/"
+    room = limit - len(mid)
+    if len(first) + len(last) > room:
+        keep = max(room // 2, room - len(first))
+        last = last if len(last) <= keep else "…" + last[-(keep - 1):]
+        rest = room - len(last)
+        first = first if len(first) <= rest else "…" + first[-(rest - 1):]
+    return first + mid + last
 
 
 def _axes(plot, shown: bool) -> None:
@@ -317,8 +382,13 @@ def _bars(plot, pg, items: list, colour: str) -> None:
     plot.setTitle(None)
     plot.addItem(pg.BarGraphItem(x0=0, y=list(range(len(items))), height=0.7,
                                  width=[v for _, v in items], brush=colour))
-    plot.getAxis("left").setTicks([[(i, name) for i, (name, _) in enumerate(items)]])
+    left = plot.getAxis("left")
+    left.setTicks([[(i, name) for i, (name, _) in enumerate(items)]])
+    font = left.style.get("tickFont") or plot.font()   # wide enough for every label (a
+    left.setWidth(max(QFontMetrics(font).horizontalAdvance(name)  # label that does not fit
+                      for name, _ in items) + 14)      # is not drawn at all)
     plot.getViewBox().invertY(True)
+    plot.getAxis("bottom").enableAutoSIPrefix(False)   # "ms", never "ms (x0.001)"
     plot.setLabel("bottom", "ms")
 
 
