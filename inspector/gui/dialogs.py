@@ -3,6 +3,8 @@ answer kept in the state), errors, signature and file choices."""
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -60,7 +62,12 @@ class Dialogs:
         return dialog
 
     def pick_file(self, title: str, filters: str, start: str = "") -> str | None:
-        return pick_file(self.parent, title, filters, start)
+        """A file the user picks, the dialog opening in the model's folder."""
+        return pick_file(self.parent, title, filters, start or self.model_folder())
+
+    def model_folder(self) -> str:
+        model = getattr(self.state, "model", None)
+        return os.path.dirname(os.path.abspath(model.path.rstrip("/"))) if model else ""
 
     def confirm(self, title: str, text: str) -> bool:
         return QMessageBox.question(self.parent, title, text) == QMessageBox.Yes

@@ -9,9 +9,9 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLabel,
     QTableWidget,
     QTableWidgetItem,
+    QTextBrowser,
     QVBoxLayout,
 )
 
@@ -27,18 +27,46 @@ CANVAS_KEYS = [
 ]
 
 GETTING_STARTED = """<h3>Getting started</h3>
-<ol>
-<li><b>Open a model</b> (Ctrl+O, or drop a <tt>.pb</tt>, <tt>.pbtxt</tt>, <tt>.meta</tt>,
-Keras file or SavedModel folder on the window).</li>
-<li><b>Find the inputs and outputs</b>: the Summary lists the likely ones; click a node
-and press <b>I</b> or <b>O</b> to mark it, Ctrl+T traces an output back to its inputs.</li>
-<li><b>Build a pipeline</b>: drag transforms from the palette into the Pipeline; the
-Preview shows size, FLOPs and latency after every step.</li>
-<li><b>Check and save</b>: "Check outputs in TensorFlow" runs both graphs on the same
-input; Ctrl+S saves the optimized graph.</li>
-<li><b>Overlays</b>: import timings from <tt>benchmark_model</tt> or ranges from a
-requantization log to colour the graph by where the time goes.</li>
-</ol>"""
+<p><b>Open a model</b>: Ctrl+O, or drop a <tt>.pb</tt>, <tt>.pbtxt</tt>, <tt>.meta</tt>,
+<tt>.tflite</tt>, Keras file, TF.js <tt>model.json</tt> or SavedModel folder on the window.
+Then pick what you came for.</p>
+<h4>Look inside</h4>
+<ul>
+<li>The <b>Summary</b> lists the likely inputs and outputs, with why; click one to go there.
+Ctrl+F searches names, ops and attributes; a double-click opens a scope.</li>
+<li>Click a node: <b>Properties</b> shows its attributes, shapes and values, and what the op
+does in plain words. <b>Sizes</b> shows where the file's bytes go.</li>
+<li><b>Demo &gt; Model card</b> (Ctrl+M) says what the model takes in and gives out, its
+size and speed, in plain words.</li>
+</ul>
+<h4>Show it to others</h4>
+<ul>
+<li><b>Demo &gt; Run on a file</b> (Ctrl+R), or drop a photo, sound or <tt>.npy</tt> on the
+window: the <b>Demo</b> panel shows what the model sees and its answer; the graph shows each
+block's most active feature maps (click one for all of them).</li>
+<li><b>Demo &gt; Auto-tour</b> builds a tour of the model from input to answer; edit its stops
+in the <b>Tour</b> panel, <b>Present</b> with F5 (PgDown/PgUp or a clicker, B blanks, Esc
+leaves), or export it as a web page or PDF.</li>
+</ul>
+<h4>Make it smaller and faster</h4>
+<ul>
+<li>Mark the inputs and outputs: click a node and press <b>I</b> or <b>O</b> (Ctrl+T traces an
+output back to its inputs).</li>
+<li>Drag transforms from the palette into the <b>Pipeline</b>; the <b>Preview</b> shows size,
+FLOPs and latency after every step. "Check outputs in TensorFlow" runs both graphs on the
+same input; Ctrl+S saves the optimized graph.</li>
+<li><b>Overlays</b>: profile in TensorFlow or import <tt>benchmark_model</tt> timings to
+colour the graph by where the time goes; calibrate or import ranges for eight-bit.</li>
+</ul>
+<h4>Put it on a phone</h4>
+<ul>
+<li><b>Phone &gt; Check TFLite compatibility</b> (Ctrl+Shift+T) colours every node by how
+TensorFlow Lite takes it; "Confirm with the converter" asks the real converter.</li>
+<li><b>Phone &gt; Convert four variants</b> compares float, float16, dynamic-range and int8
+TFLite models (size, accuracy against TensorFlow, estimated speed); save the one you want,
+or write <tt>ops_to_register.h</tt> for a selective TensorFlow build.</li>
+</ul>
+<p>Help &gt; Keyboard shortcuts (Ctrl+/) lists every key.</p>"""
 
 
 def menu_shortcuts(menu_bar) -> list:
@@ -86,7 +114,7 @@ def shortcuts_dialog(parent, menu_bar) -> QDialog:
 
 
 def getting_started_dialog(parent) -> QDialog:
-    text = QLabel(GETTING_STARTED)
-    text.setWordWrap(True)
-    text.setTextFormat(Qt.RichText)
-    return _dialog(parent, "Getting started", text, (520, 360))
+    text = QTextBrowser()          # scrolls on a small screen
+    text.setHtml(GETTING_STARTED)
+    text.setOpenLinks(False)
+    return _dialog(parent, "Getting started", text, (620, 560))

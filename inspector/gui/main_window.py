@@ -361,13 +361,22 @@ class MainWindow(QMainWindow):
         self.search.step(step)
 
     # -- loading ------------------------------------------------------------------------------
+    def start_folder(self) -> str:
+        """Where a file dialog opens: the open model's folder, else the last model's."""
+        model = self.state.model
+        recent = self.recent_paths()
+        path = model.path if model is not None else recent[0] if recent else ""
+        return os.path.dirname(os.path.abspath(path.rstrip("/"))) if path else ""
+
     def open_dialog(self):
-        path, _ = QFileDialog.getOpenFileName(self, "Open model", "", open_dialog_filter())
+        path, _ = QFileDialog.getOpenFileName(self, "Open model", self.start_folder(),
+                                              open_dialog_filter())
         if path:
             self.open_path(path)
 
     def open_folder_dialog(self):
-        path = QFileDialog.getExistingDirectory(self, "Open SavedModel folder")
+        path = QFileDialog.getExistingDirectory(self, "Open SavedModel folder",
+                                                self.start_folder())
         if path:
             self.open_path(path)
 
@@ -375,6 +384,10 @@ class MainWindow(QMainWindow):
         self.loader.open(path, signature)
 
     def _model_changed(self, model):
+        functions = bool(model.graph.functions)
+        self.function_action.setEnabled(functions)
+        self.function_action.setToolTip("" if functions else "this graph has no function "
+                                        "library")
         for dock in self.findChildren(QDockWidget):   # every panel from its top again
             area = dock.widget()
             if isinstance(area, QScrollArea):

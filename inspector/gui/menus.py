@@ -67,7 +67,8 @@ def build_menus(w) -> None:
         view, "&Left-to-right layout",
         lambda on: s.set_layout_options(direction="LR" if on else "TB"), "Ctrl+L",
         checkable=True)
-    _action(w, view, "F&unction library…", lambda: w.show_function())
+    w.function_action = _action(w, view, "F&unction library…", lambda: w.show_function())
+    w.function_action.setEnabled(False)    # until a model with a function library opens
     _action(w, view, "&Main graph", c.show_main_graph)
     view.addSeparator()
     for dock in (w.search_dock, w.summary_dock, w.properties_dock,

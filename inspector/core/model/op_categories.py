@@ -47,8 +47,8 @@ _OP_TO_CATEGORY = {op: cat for cat, ops in CATEGORIES.items() for op in ops}
 COLOURS = {
     "input": "#f6c85f", "constant": "#d9d9d9", "variable": "#c5b0d5", "convolution": "#6fa8dc",
     "matmul": "#8fbbe6", "normalization": "#93c47d", "activation": "#f4a582",
-    "pooling": "#76d7c4", "math": "#ffe599", "shape": "#e6e6e6", "control": "#b4a7d6",
-    "quantization": "#e69138", "io": "#e06666", "training": "#cccccc", "other": "#f3f3f3",
+    "pooling": "#76d7c4", "math": "#ffe599", "shape": "#e8d5b5", "control": "#a3b8c8",
+    "quantization": "#e69138", "io": "#e06666", "training": "#b3b3b3", "other": "#f7f7f7",
 }
 
 

@@ -110,7 +110,8 @@ class OverlaysController(QObject):
         runs.add_profile(self.state, profile)
 
     def import_timings(self, path: str | None = None) -> None:
-        path = path or QFileDialog.getOpenFileName(self.p, "Import timings")[0]
+        path = path or QFileDialog.getOpenFileName(self.p, "Import timings",
+                                                   self.dialogs.model_folder())[0]
         if path:
             self._report(lambda: runs.import_timings(self.state, path))
 
@@ -141,7 +142,8 @@ class OverlaysController(QObject):
                                           lambda: self.calibrate(data, True)), allow_io)
 
     def import_ranges(self, path: str | None = None) -> None:
-        path = path or QFileDialog.getOpenFileName(self.p, "Import a range log")[0]
+        path = path or QFileDialog.getOpenFileName(self.p, "Import a range log",
+                                                   self.dialogs.model_folder())[0]
         if path:
             self._report(lambda: runs.import_ranges(self.state, path))
 

@@ -239,8 +239,20 @@ class OverlaysPanel(QWidget):
         self.std.setValue(1.0)
         form.addRow("images: subtract mean", self.mean)
         form.addRow("images: divide by std", self.std)
+        self.min_pct.setToolTip("the frozen min ignores this % of the logged mins, the "
+                                "lowest ones")
+        self.max_pct.setToolTip("the frozen max ignores this % of the logged maxes, the "
+                                "highest ones")
         form.addRow("min percentile", self.min_pct)
         form.addRow("max percentile", self.max_pct)
+        self.percentiles_note = QLabel(
+            "Each input logs a min and a max per node. The frozen range ignores the lowest "
+            "'min percentile' % of the logged mins and the highest 'max percentile' % of the "
+            "maxes, so a few outlier inputs do not stretch it (0 keeps the extremes; TF's "
+            "default is 5).")
+        self.percentiles_note.setWordWrap(True)
+        self.percentiles_note.setStyleSheet("color: #52606d")
+        form.addRow(self.percentiles_note)
         self.calibrate_random = QPushButton("Calibrate on random inputs")
         self.calibrate_folder = QPushButton("Calibrate on a folder…")
         self.calibrate_folder.setToolTip("a folder of images (.jpg, .png) or .npy arrays")

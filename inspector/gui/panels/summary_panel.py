@@ -19,6 +19,8 @@ class SummaryPanel(QWidget):
         self.info.setWordWrap(True)
         self.info.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.candidates = QListWidget()
+        self.candidates.setWordWrap(True)
+        self.candidates.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.candidates.itemClicked.connect(self._clicked)
         self.candidates.itemActivated.connect(self._clicked)
         self.chart = ChartSlot()
@@ -59,13 +61,14 @@ class SummaryPanel(QWidget):
         for title, cands in (("Likely inputs", summary.inputs), ("Likely outputs",
                                                                   summary.outputs)):
             head = QListWidgetItem(title)
-            head.setFlags(Qt.NoItemFlags)
+            head.setFlags(Qt.ItemIsEnabled)       # a heading: readable, not selectable
             font = head.font()
             font.setBold(True)
             head.setFont(font)
             self.candidates.addItem(head)
             for c in cands[:12]:
-                item = QListWidgetItem(f"{c.title}   {c.dtype} {c.shape}".rstrip())
+                line = f"{c.title}   {c.dtype} {c.shape}".rstrip()   # and why, in sight
+                item = QListWidgetItem(f"{line}\n    {c.reason}" if c.reason else line)
                 item.setToolTip(c.reason)
                 item.setData(Qt.UserRole, c.name)
                 self.candidates.addItem(item)
