@@ -202,6 +202,8 @@ def main(argv=None) -> int:
     if args.inputs is not None or args.outputs is not None or args.transforms is not None:
         split = (lambda t: [x for x in t.split(",") if x] if t is not None else None)
         window.pipeline.overrides = (split(args.inputs), split(args.outputs), args.transforms)
+        if args.transforms is not None:
+            window.workspace.switch("optimize")     # a pipeline asked for: show it
     if args.timings or args.ranges:
         def overlays_once(*_):
             window.state.model_changed.disconnect(overlays_once)

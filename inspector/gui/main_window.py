@@ -7,12 +7,10 @@ from __future__ import annotations
 import os
 import threading
 
-from PySide6.QtCore import QEvent, QRect, QSettings, Qt, Signal
+from PySide6.QtCore import QRect, QSettings, Signal
 from PySide6.QtWidgets import (
-    QAbstractScrollArea,
     QDockWidget,
     QFileDialog,
-    QFrame,
     QLabel,
     QMainWindow,
     QProgressBar,
@@ -41,6 +39,7 @@ from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.controllers.sizes_controller import SizesController
 from inspector.gui.controllers.tour_controller import TourController
 from inspector.gui.dialogs import Dialogs
+from inspector.gui.dock_scroll import scrolling
 from inspector.gui.panels.demo_panel import DemoPanel
 from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.mobile_panel import MobilePanel
@@ -58,37 +57,6 @@ from inspector.gui.tasks import gui_tasks
 
 MAX_RECENT = 10
 DEFAULT_SIZE = (1500, 1000)
-
-
-class PanelScrollArea(QScrollArea):
-    """A dock's scroll area. The wheel over a list, chart or text inside it moves that
-    widget only: at the inner widget's end the rest of a wheel turn is swallowed here
-    instead of scrolling the whole panel away from under the pointer."""
-
-    def viewportEvent(self, event):
-        if event.type() == QEvent.Wheel and self._inside_inner(event.position().toPoint()):
-            event.accept()
-            return True
-        return super().viewportEvent(event)
-
-    def _inside_inner(self, pos) -> bool:
-        widget = self.viewport().childAt(pos)
-        while widget is not None and widget is not self.viewport():
-            if isinstance(widget, QAbstractScrollArea):
-                return True
-            widget = widget.parentWidget()
-        return False
-
-
-def scrolling(widget):
-    """A panel inside a scroll area: a panel never forces the window to grow, on a small
-    screen it scrolls instead."""
-    area = PanelScrollArea()
-    area.setWidget(widget)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.NoFrame)
-    area.setMinimumSize(60, 40)
-    return area
 
 
 def fitting_size(available, wanted=DEFAULT_SIZE):
@@ -134,23 +102,19 @@ class MainWindow(QMainWindow):
         self._connect()
         screen = self.screen()
         self.resize(*fitting_size(screen.availableGeometry() if screen else None))
-        self.resizeDocks([self.pipeline_dock], [max(260, int(self.height() * 0.36))],
-                         Qt.Vertical)  # pipeline and preview: a third of the height
-        width = self.width()  # side panels share a small screen with the graph
-        self.resizeDocks([self.search_dock, self.properties_dock],
-                         [min(300, int(width * 0.22)), min(340, int(width * 0.25))],
-                         Qt.Horizontal)
         geometry = self.settings.value("geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-            self.restoreState(self.settings.value("state"))
+        if geometry is not None and self.restoreGeometry(geometry) and \
+                self.restoreState(self.settings.value("state")):
+            self.workspace.show_task(str(self.settings.value("task", "explore")))
+        else:
+            self.workspace.switch("explore")   # canvas-first: the panels to look inside
 
     # -- construction ---------------------------------------------------------------------
-    def _dock(self, title, widget, area):
+    def _dock(self, title, widget):
+        """A dock for a panel (the workspace puts it in its place)."""
         dock = QDockWidget(title, self)
         dock.setObjectName(title)
         dock.setWidget(scrolling(widget))
-        self.addDockWidget(area, dock)
         return dock
 
     def _build_panels(self):
@@ -169,33 +133,25 @@ class MainWindow(QMainWindow):
         self.tour_panel = TourPanel()
         self.mobile_panel = MobilePanel()
         self.sizes_panel = SizesPanel()
-        left, right, bottom = Qt.LeftDockWidgetArea, Qt.RightDockWidgetArea, \
-            Qt.BottomDockWidgetArea
-        self.search_dock = self._dock("Search", self.search_panel, left)
-        self.summary_dock = self._dock("Summary", self.summary_panel, left)
-        self.properties_dock = self._dock("Properties", self.properties, right)
-        self.minimap_dock = self._dock("Minimap", self.minimap, right)
-        self.legend_dock = self._dock("Legend", self.legend, left)
-        self.tabifyDockWidget(self.summary_dock, self.legend_dock)
-        self.summary_dock.raise_()
-        self.workbench_dock = self._dock("Inputs and outputs", self.workbench_panel, left)
-        self.tabifyDockWidget(self.search_dock, self.workbench_dock)
-        self.search_dock.raise_()
-        self.pipeline_dock = self._dock("Pipeline", self.pipeline_panel, bottom)
-        self.preview_dock = self._dock("Preview", self.preview_panel, bottom)
-        self.splitDockWidget(self.pipeline_dock, self.preview_dock, Qt.Horizontal)
-        self.mobile_dock = self._dock("Phone (TFLite)", self.mobile_panel, bottom)
-        self.tabifyDockWidget(self.preview_dock, self.mobile_dock)
-        self.sizes_dock = self._dock("Sizes", self.sizes_panel, bottom)
-        self.tabifyDockWidget(self.preview_dock, self.sizes_dock)
-        self.preview_dock.raise_()
-        self.overlays_dock = self._dock("Overlays", self.overlays_panel, right)
-        self.tabifyDockWidget(self.properties_dock, self.overlays_dock)
-        self.demo_dock = self._dock("Demo", self.demo_panel, right)
-        self.tabifyDockWidget(self.properties_dock, self.demo_dock)
-        self.tour_dock = self._dock("Tour", self.tour_panel, right)
-        self.tabifyDockWidget(self.properties_dock, self.tour_dock)
-        self.properties_dock.raise_()
+        self.search_dock = self._dock("Search", self.search_panel)
+        self.summary_dock = self._dock("Summary", self.summary_panel)
+        self.properties_dock = self._dock("Properties", self.properties)
+        self.minimap_dock = self._dock("Minimap", self.minimap)
+        self.legend_dock = self._dock("Legend", self.legend)
+        self.workbench_dock = self._dock("Inputs and outputs", self.workbench_panel)
+        self.pipeline_dock = self._dock("Pipeline", self.pipeline_panel)
+        self.preview_dock = self._dock("Preview", self.preview_panel)
+        self.mobile_dock = self._dock("Phone (TFLite)", self.mobile_panel)
+        self.sizes_dock = self._dock("Sizes", self.sizes_panel)
+        self.overlays_dock = self._dock("Overlays", self.overlays_panel)
+        self.demo_dock = self._dock("Demo", self.demo_panel)
+        self.tour_dock = self._dock("Tour", self.tour_panel)
+        from inspector.gui.workspace import Workspace  # where each task puts them
+
+        self.workspace = Workspace(self, {
+            name: getattr(self, f"{name}_dock") for name in (
+                "search", "summary", "properties", "minimap", "legend", "workbench",
+                "pipeline", "preview", "mobile", "sizes", "overlays", "demo", "tour")})
 
     def _build_controllers(self):
         s, t = self.state, self.tasks
@@ -268,8 +224,7 @@ class MainWindow(QMainWindow):
     def show_panel(self, dock, tab: int | None = None) -> None:
         """A dock to the front (opened if closed), on one of its panel's tabs: where a menu
         action's result appears."""
-        dock.show()
-        dock.raise_()
+        self.workspace.bring(dock)
         tabs = getattr(dock.widget().widget(), "tabs", None)
         if tab is not None and tabs is not None:
             tabs.setCurrentIndex(tab)
@@ -284,12 +239,8 @@ class MainWindow(QMainWindow):
         action()
 
     def _show_demo(self):
-        """The Demo panel to the front, with room for its picture and bars."""
-        self.demo_dock.show()
-        self.demo_dock.raise_()
-        height = self.centralWidget().height()
-        self.resizeDocks([self.demo_dock, self.minimap_dock],
-                         [int(height * 0.8), int(height * 0.2)], Qt.Vertical)
+        """The Demo panel to the front (the demo and tour layout), room for its picture."""
+        self.show_panel(self.demo_dock)
 
     def _show(self, dialog):
         self.help_dialog = dialog
@@ -304,14 +255,14 @@ class MainWindow(QMainWindow):
         dock = {"overlays": self.overlays_dock, "mobile": self.mobile_dock,
                 "demo": self.demo_dock}.get(entry.dock if entry else "")
         if dock is not None:
-            dock.raise_()
+            self.workspace.bring(dock)
 
     def _connect(self):
         s = self.state
         s.message.connect(self._say)
         s.error.connect(self.show_error)
         s.model_changed.connect(self._model_changed)
-        s.trace_requested.connect(lambda *_: self.workbench_dock.raise_())
+        s.trace_requested.connect(lambda *_: self.show_panel(self.workbench_dock))
         s.overlay_changed.connect(self._raise_overlay_dock)
         s.demo_changed.connect(lambda run: run is not None and self._show_demo())
         self.tasks.busy.connect(self._busy)
@@ -353,8 +304,7 @@ class MainWindow(QMainWindow):
 
     def find(self) -> None:
         """Ctrl+F: bring the Search panel forward (even if closed) and type into it."""
-        self.search_dock.show()
-        self.search_dock.raise_()
+        self.show_panel(self.search_dock)
         self.search_panel.focus()
 
     def _search_step(self, step: int):
@@ -486,5 +436,6 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
+        self.settings.setValue("task", self.workspace.task)
         self.tasks.cancel()
         super().closeEvent(event)

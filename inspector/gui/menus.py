@@ -3,6 +3,7 @@ Keyboard shortcuts reads them from here). Built once by MainWindow."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from inspector.gui.help import getting_started_dialog, shortcuts_dialog
@@ -71,6 +72,12 @@ def build_menus(w) -> None:
     w.function_action.setEnabled(False)    # until a model with a function library opens
     _action(w, view, "&Main graph", c.show_main_graph)
     view.addSeparator()
+    from inspector.gui.workspace import TASKS
+
+    tasks = view.addMenu("&Task")      # each lays the window out for one thing to do
+    for number, (task, (label, *_)) in enumerate(TASKS.items(), 1):
+        _action(w, tasks, label, lambda _=False, t=task: w.workspace.switch(t), f"Ctrl+{number}")
+    w.menuBar().setCornerWidget(w.workspace.bar, Qt.TopRightCorner)
     for dock in (w.search_dock, w.summary_dock, w.properties_dock,
                  w.minimap_dock, w.legend_dock, w.workbench_dock, w.pipeline_dock,
                  w.preview_dock, w.overlays_dock, w.demo_dock, w.tour_dock,

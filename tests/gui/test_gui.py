@@ -85,7 +85,7 @@ def test_while_a_model_opens_the_canvas_and_sizes_say_so(qtbot, window, model, m
                         lambda *a: (loading.wait(30), open_for_user(*a))[1])
     monkeypatch.setattr(view_graph.ViewModel, "scene",
                         lambda *a, **k: (laying_out.wait(30), scene(*a, **k))[1])
-    window.sizes_dock.raise_()
+    window.show_panel(window.sizes_dock)   # its task (Optimize)
     canvas, sizes = window.canvas, window.sizes_panel.before
     assert canvas.waiting == "" and sizes.waiting == ""     # nothing asked: how to start
     window.open_path(model)                                  # 1. the file is read

@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 from conftest import DEMO
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QTextBrowser
 from test_gui import open_and_wait
@@ -96,6 +97,7 @@ def test_the_percentiles_are_explained_where_they_are_set(qtbot, window):
     panel = window.overlays_panel
     window.overlays_dock.raise_()
     panel.tabs.setCurrentIndex(1)
+    qtbot.mouseClick(panel.range_settings.button, Qt.LeftButton)   # the folded settings
     note = panel.percentiles_note
     assert note.isVisibleTo(window) and "outlier" in note.text()
     assert "logged mins" in panel.min_pct.toolTip() and "logged maxes" in \

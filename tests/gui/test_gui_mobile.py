@@ -95,7 +95,7 @@ def test_convert_four_variants_and_save_one(qtbot, window, tmp_path, demo):
     open_and_wait(qtbot, window, demo)
     window.workbench.set_marks(["pixels"], ["output"])
     panel = window.mobile_panel
-    panel.tabs.setCurrentIndex(1)
+    window.show_panel(window.mobile_dock, 1)       # the Phone task, Conversion preview
     panel.samples.setValue(12)
     panel.compare.setValue(6)
     qtbot.mouseClick(panel.convert_button, Qt.LeftButton)

@@ -33,6 +33,7 @@ def visible_in_dock(window, dock, widget) -> bool:
 def test_the_wheel_over_the_palette_scrolls_the_palette_only(qtbot, window, model):
     open_and_wait(qtbot, window, model)
     window.resize(1366, 768)
+    window.show_panel(window.pipeline_dock)         # the Optimize task
     window.resizeDocks([window.pipeline_dock], [150], Qt.Vertical)   # a short dock
     qtbot.wait(100)
     outer = window.pipeline_dock.widget().verticalScrollBar()
@@ -72,6 +73,7 @@ def test_a_transform_dropped_on_a_parameter_field_adds_a_step(qtbot, window, mod
 def test_pipeline_errors_show_without_scrolling_at_1366x768(qtbot, window, model):
     window.resize(1366, 768)
     open_and_wait(qtbot, window, model)
+    window.show_panel(window.pipeline_dock)         # the Optimize task
     qtbot.wait(100)
     panel = window.pipeline_panel
     window.workbench.set_text("round_weights")

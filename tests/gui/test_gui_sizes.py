@@ -17,7 +17,7 @@ def _click(qtbot, view, tile):
 
 def test_treemap_click_goes_to_the_scope_and_node(qtbot, window, model):
     open_and_wait(qtbot, window, model)
-    window.sizes_dock.raise_()
+    window.show_panel(window.sizes_dock)   # its task (Optimize)
     panel = window.sizes_panel
     qtbot.waitUntil(lambda: window.sizes.shown > 0 and bool(panel.before.tiles),
                     timeout=30000)
@@ -48,7 +48,7 @@ def test_duplicates_and_before_after_a_step(qtbot, window, fx, tmp_path):
     shutil.copy(os.path.join(fx, "mobilenet_v2.pb"), path)
     open_and_wait(qtbot, window, str(path))
     assert window.sizes.shown == 0          # nothing computed for a panel out of sight
-    window.sizes_dock.raise_()
+    window.show_panel(window.sizes_dock)   # its task (Optimize)
     panel = window.sizes_panel
     qtbot.waitUntil(lambda: window.sizes.shown > 0, timeout=30000)
     qtbot.mouseClick(panel.find_duplicates, Qt.LeftButton)

@@ -70,7 +70,7 @@ def test_each_bar_names_its_node_and_a_click_goes_there(qtbot, window, model, tm
 
 
 def test_unique_labels_keep_the_distinguishing_part():
-    from inspector.gui.panels.overlays_panel import unique_labels
+    from inspector.gui.panels.overlay_charts import unique_labels
 
     names = ["a/very/long/scope/tower_0/conv/Conv2D", "a/very/long/scope/tower_1/conv/Conv2D",
              "Relu", "b/Relu"]

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from inspector.core.view.vocabulary import STATUS_COLOURS as COLOURS
 from inspector.core.view.vocabulary import STATUS_LABELS as LABELS
 from inspector.core.view.vocabulary import STATUSES, human_bytes
+from inspector.gui.panels.adaptive import Tabs
 
 COLUMNS = ("Variant", "Size", "gzip", "Top-1", "Max |err|", "Latency", "I/O", "Ops",
            "Select TF ops", "GPU notes")
@@ -79,7 +80,7 @@ class MobilePanel(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.tabs = QTabWidget()
+        self.tabs = Tabs()
         self.tabs.addTab(self._compat_tab(), "Compatibility")
         self.tabs.addTab(self._convert_tab(), "Conversion preview")
         self.tabs.addTab(self._header_tab(), "Selective build")
@@ -103,7 +104,7 @@ class MobilePanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.check_button)
         row.addWidget(self.confirm_button)
-        row.addStretch(1)
+        row.addWidget(self.ports, 1)       # beside the buttons: one row less in a short dock
         self.legend = QLabel("")
         self.legend.setWordWrap(True)
         self.legend.setTextFormat(Qt.RichText)
@@ -122,9 +123,9 @@ class MobilePanel(QWidget):
         self.problems.itemActivated.connect(lambda item, _c: self.jump.emit(item.text(1)))
         self.mobile_kernels = QLabel("")
         self.mobile_kernels.setWordWrap(True)
+        self.problems.setMinimumHeight(90)
         lay = QVBoxLayout(w)
-        for part in (self.ports, row, self.legend, self.verdict, self.problems,
-                     self.mobile_kernels):
+        for part in (row, self.legend, self.verdict, self.problems, self.mobile_kernels):
             lay.addLayout(part) if isinstance(part, QHBoxLayout) else lay.addWidget(part)
         self.check_button.clicked.connect(self.check_requested.emit)
         self.confirm_button.clicked.connect(self.confirm_requested.emit)
@@ -194,7 +195,7 @@ class MobilePanel(QWidget):
             self.mapping.setColumnWidth(col, width)
         self.mapping.itemClicked.connect(self._mapping_clicked)
         self.mapping.itemActivated.connect(self._mapping_clicked)
-        self.table.setMinimumHeight(140)
+        self.table.setMinimumHeight(110)
         beside = QTabWidget()
         beside.addTab(self.details, "Variant")
         beside.addTab(self.mapping, "TFLite ops → graph nodes")

@@ -3,19 +3,17 @@ ranges (calibrated in one click or imported), drawn on the graph with charts and
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 
-import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -30,7 +28,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.gui.panels.adaptive import Fold, Tabs
 from inspector.gui.panels.chart_slot import ChartSlot
+from inspector.gui.panels.overlay_charts import (
+    bar_chart,
+    empty_chart,
+    ranges_chart,
+    runs_chart,
+    unique_labels,
+)
 
 
 @dataclass(frozen=True)
@@ -71,16 +77,16 @@ class OverlaysPanel(QWidget):
         """`modes`: (mode, label) of every overlay, from the overlay registry."""
         super().__init__(parent)
         self.mode_group = QButtonGroup(self)
-        row = QHBoxLayout()
+        row = QGridLayout()          # two to a row: the panel fits a side column
         self.mode_buttons = {}
-        for mode, label in modes:
+        for i, (mode, label) in enumerate(modes):
             button = QRadioButton(label)
             self.mode_group.addButton(button)
             self.mode_buttons[mode] = button
-            row.addWidget(button)
+            row.addWidget(button, i // 2, i % 2)
             button.toggled.connect(lambda on, m=mode: on and self.mode_changed.emit(m))
         self.mode_buttons["none"].setChecked(True)
-        self.tabs = QTabWidget()
+        self.tabs = Tabs()
         self.tabs.addTab(self._timings_tab(), "Timings")
         self.tabs.addTab(self._ranges_tab(), "Ranges")
         self.legend = QLabel("")
@@ -198,21 +204,23 @@ class OverlaysPanel(QWidget):
         self.tables.setFont(font)
         no_timings = "no timings yet: Profile in TensorFlow or Import timings"
         self.by_type, self.top_nodes, self.per_run = (
-            ChartSlot(lambda plot: _empty(plot, no_timings)) for _ in range(3))
+            ChartSlot(lambda plot: empty_chart(plot, no_timings)) for _ in range(3))
         for slot, title in ((self.by_type, "time by op type"), (self.top_nodes, "top nodes"),
                             (self.per_run, "total per run")):
-            slot.setMinimumHeight(150)
+            slot.setMinimumHeight(110)
             self.charts.addTab(slot, title)
         self.charts.addTab(self.tables, "tables")
         self.copy_tables = QPushButton("Copy tables")
         self.copy_tables.setToolTip("copy the timing tables in benchmark_model's format")
         self.export_tables = QPushButton("Export tables…")
         lay = QVBoxLayout(w)
-        lay.addLayout(form)
-        lay.addWidget(self.profile_button)
+        lay.addWidget(self.profile_button)     # the actions first, their settings folded
         lay.addWidget(self.import_timings)
-        lay.addWidget(QLabel("Run:"))
-        lay.addWidget(self.profile_choice)
+        lay.addWidget(_folded("Profiling settings", form))
+        run = QHBoxLayout()
+        run.addWidget(QLabel("Run:"))
+        run.addWidget(self.profile_choice, 1)
+        lay.addLayout(run)
         lay.addWidget(self.unmatched)
         lay.addWidget(self.charts, 1)
         buttons = QHBoxLayout()
@@ -264,13 +272,15 @@ class OverlaysPanel(QWidget):
         self.warnings.itemClicked.connect(lambda it: it.data(Qt.UserRole) and
                                           self.jump.emit(it.data(Qt.UserRole)))
         self.histogram = ChartSlot(
-            lambda plot: _empty(plot, "select a node to see the ranges it logged"))
-        self.histogram.setMinimumHeight(140)
+            lambda plot: empty_chart(plot, "select a node to see the ranges it logged"))
+        self.histogram.setMinimumHeight(70)
+        self.warnings.setMinimumHeight(40)
         lay = QVBoxLayout(w)
-        lay.addLayout(form)
         for b in (self.calibrate_random, self.calibrate_folder, self.import_ranges,
                   self.freeze_button):
             lay.addWidget(b)
+        self.range_settings = _folded("Calibration settings and percentiles", form)
+        lay.addWidget(self.range_settings)
         lay.addWidget(self.compare)
         lay.addWidget(QLabel("Warnings (click to go to the node):"))
         lay.addWidget(self.warnings, 1)
@@ -291,14 +301,14 @@ class OverlaysPanel(QWidget):
                 slowest[op] = name
         by_type = [slowest.get(op) for op, _ in ops]
         self.by_type.draw(lambda plot, pg: self._clickable(
-            plot, _bars(plot, pg, ops, "#f4a582"), by_type))
+            plot, bar_chart(plot, pg, ops, "#f4a582"), by_type))
         top = sorted(per_node.items(), key=lambda kv: -kv[1])[:12]
         names = [n for n, _ in top]
         top = list(zip(unique_labels(names), [v for _, v in top]))
         self.top_nodes.draw(lambda plot, pg: self._clickable(
-            plot, _bars(plot, pg, top, "#e06666"), names))
+            plot, bar_chart(plot, pg, top, "#e06666"), names))
         totals = [t / 1000.0 for t in profile.run_totals_us]
-        self.per_run.draw(lambda plot, pg: _runs(plot, pg, totals))
+        self.per_run.draw(lambda plot, pg: runs_chart(plot, pg, totals))
 
     def _clickable(self, plot, _drawn, targets: list) -> None:
         """A click on a bar's row (the bar or its label) goes to that bar's node."""
@@ -324,108 +334,15 @@ class OverlaysPanel(QWidget):
             self.warnings.addItem(item)
 
     def show_histogram(self, pairs: list, chosen: tuple | None) -> None:
-        self.histogram.draw(lambda plot, pg: _ranges(plot, pg, pairs, chosen))
+        self.histogram.draw(lambda plot, pg: ranges_chart(plot, pg, pairs, chosen))
 
     def ask_folder(self) -> str | None:
         path = QFileDialog.getExistingDirectory(self, "Calibration inputs (images or .npy)")
         return path or None
 
 
-def unique_labels(names: list, limit: int = 28) -> list:
-    """Chart-axis labels for node names: each name's last scopes (conv_3/Relu, not just
-    Relu), as many as it takes to tell it from the others (tower_0/conv/Conv2D and
-    tower_1/conv/Conv2D); a long one keeps that distinguishing scope and its last part."""
-    parts = [n.split("/") for n in names]
-    depth = [min(2, len(p)) for p in parts]
-    while True:
-        labels = ["/".join(p[-d:]) for p, d in zip(parts, depth)]
-        taken = Counter(labels)
-        longer = [i for i, label in enumerate(labels)
-                  if taken[label] > 1 and depth[i] < len(parts[i])]
-        if not longer:
-            break
-        for i in longer:
-            depth[i] += 1
-    fitted = [_fit(p[-d:], limit) for p, d in zip(parts, depth)]
-    seen: Counter = Counter()
-    for i, label in enumerate(fitted):       # still equal (cut alike): number them
-        seen[label] += 1
-        if Counter(fitted)[label] > 1:
-            fitted[i] = f"{label} #{seen[label]}"
-    return fitted
-
-
-def _fit(segments: list, limit: int) -> str:
-    """Name segments in `limit` characters: the first (what tells it apart) and the last
-    (what it is) kept, the middle dropped, then each end cut from its left."""
-    label = "/".join(segments)
-    if len(label) <= limit:
-        return label
-    if len(segments) == 1:
-        return "…" + label[-(limit - 1):]
-    first, last = segments[0], segments[-1]
-    mid = "/…/" if len(segments) > 2 else "/"
-    room = limit - len(mid)
-    if len(first) + len(last) > room:
-        keep = max(room // 2, room - len(first))
-        last = last if len(last) <= keep else "…" + last[-(keep - 1):]
-        rest = room - len(last)
-        first = first if len(first) <= rest else "…" + first[-(rest - 1):]
-    return first + mid + last
-
-
-def _axes(plot, shown: bool) -> None:
-    for side in ("left", "bottom"):
-        plot.showAxis(side, shown)
-
-
-def _empty(plot, text: str) -> None:
-    """An empty chart says what would fill it instead of showing bare axes."""
-    plot.clear()
-    _axes(plot, False)
-    plot.setTitle(text, size="9pt", color="#888888")
-
-
-def _bars(plot, pg, items: list, colour: str) -> None:
-    if not items:
-        return _empty(plot, "nothing timed matched this graph")
-    plot.clear()
-    _axes(plot, True)
-    plot.setTitle(None)
-    plot.addItem(pg.BarGraphItem(x0=0, y=list(range(len(items))), height=0.7,
-                                 width=[v for _, v in items], brush=colour))
-    left = plot.getAxis("left")
-    left.setTicks([[(i, name) for i, (name, _) in enumerate(items)]])
-    font = left.style.get("tickFont") or plot.font()   # wide enough for every label (a
-    left.setWidth(max(QFontMetrics(font).horizontalAdvance(name)  # label that does not fit
-                      for name, _ in items) + 14)      # is not drawn at all)
-    plot.getViewBox().invertY(True)
-    plot.getAxis("bottom").enableAutoSIPrefix(False)   # "ms", never "ms (x0.001)"
-    plot.setLabel("bottom", "ms")
-
-
-def _runs(plot, pg, totals_ms: list) -> None:
-    plot.clear()
-    if not totals_ms:
-        return _empty(plot, "no per-run totals in these timings")
-    _axes(plot, True)
-    plot.setTitle(None)
-    plot.plot(list(range(1, len(totals_ms) + 1)), totals_ms, symbol="o",
-              pen=pg.mkPen("#1f6fd1", width=2))
-    plot.setLabel("left", "ms")
-    plot.setLabel("bottom", "run")
-
-
-def _ranges(plot, pg, pairs: list, chosen: tuple | None) -> None:
-    """Histograms of the logged mins and maxes, and the chosen range as lines."""
-    if not pairs:
-        return _empty(plot, "no ranges logged for the selected node")
-    _axes(plot, True)
-    plot.clear()
-    for values, colour in (([p[0] for p in pairs], "#6fa8dc"), ([p[1] for p in pairs],
-                                                                 "#e06666")):
-        counts, edges = np.histogram(values, bins=min(20, max(len(values), 1)))
-        plot.addItem(pg.BarGraphItem(x0=edges[:-1], x1=edges[1:], height=counts, brush=colour))
-    for v in chosen or ():
-        plot.addItem(pg.InfiniteLine(v, pen=pg.mkPen("#333333", width=2)))
-    plot.setTitle("mins (blue), maxes (red), chosen range (lines)", size="8pt")
+def _folded(title: str, form) -> Fold:
+    box = QWidget()
+    box.setLayout(form)
+    form.setContentsMargins(12, 0, 0, 0)
+    return Fold(title, box)

@@ -19,12 +19,13 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
+
+from inspector.gui.panels.adaptive import WidthSplitter
 
 MIME = "application/x-inspector-transform"
 GROUPS = ["clean up", "fold", "shrink", "quantize", "debug"]
@@ -180,7 +181,7 @@ class PipelinePanel(QWidget):
         self.apply_text = QPushButton("Apply text")
         self.apply_text.setToolTip("Ctrl+Enter in the text")
         self.text_error = _error_label()
-        steps_and_form = QSplitter(Qt.Horizontal)   # side by side: both in a short dock
+        steps_and_form = WidthSplitter(360)   # side by side: both in a short dock
         steps_and_form.addWidget(self.steps)
         steps_and_form.addWidget(self.form_box)
         steps_and_form.setSizes([200, 200])
@@ -196,10 +197,11 @@ class PipelinePanel(QWidget):
         lay.addWidget(QLabel("As transform_graph text:"))
         lay.addWidget(self.text_error)               # above the text: never below the fold
         lay.addLayout(text_row)
-        split = QSplitter(Qt.Horizontal)
+        split = WidthSplitter(480)     # palette beside the steps, or above them if narrow
         split.addWidget(self.palette)
         split.addWidget(right)
         split.setSizes([170, 430])
+        self.palette.setMinimumHeight(80)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addWidget(split)

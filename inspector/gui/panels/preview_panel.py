@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.view.vocabulary import human_bytes, tf_human_readable_num
+from inspector.gui.panels.adaptive import WidthSplitter
 from inspector.gui.panels.chart_slot import ChartSlot
 
 COLUMNS = ["step", "nodes", "size", "gzip", "params", "FLOPs", "latency"]
@@ -156,10 +157,11 @@ class PreviewPanel(QWidget):
         below.addWidget(self.chart)
         below.addWidget(changes)
         below.setSizes([300, 300])
-        split = QSplitter(Qt.Vertical)
+        split = WidthSplitter(900)     # side by side in a wide dock, else stacked
         split.addWidget(self.table)
         split.addWidget(below)
         split.setSizes([170, 150])
+        self.table.setMinimumHeight(5 * (self.fontMetrics().height() + 8))   # 4 rows
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addLayout(row)

@@ -38,7 +38,7 @@ class Treemap(QWidget):
         self.ops: dict = {}          # node -> op (leaf colours)
         self.tiles: list = []
         self.waiting = ""            # "Opening NAME…": said instead of tiles while there are none
-        self.setMinimumSize(240, 160)
+        self.setMinimumSize(240, 110)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
         self.setMouseTracking(True)
 

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from inspector.core.view.vocabulary import count, human_bytes, tf_human_readable_num
+from inspector.gui.panels.adaptive import WidthSplitter
 from inspector.gui.panels.chart_slot import ChartSlot
 
 
@@ -23,13 +24,18 @@ class SummaryPanel(QWidget):
         self.candidates.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.candidates.itemClicked.connect(self._clicked)
         self.candidates.itemActivated.connect(self._clicked)
+        self.candidates.setMinimumHeight(70)
         self.chart = ChartSlot()
-        self.chart.setMinimumHeight(150)
+        self.chart.setMinimumHeight(110)
+        parts = WidthSplitter()           # side by side in a wide dock, else stacked
+        parts.addWidget(self.candidates)
+        parts.addWidget(self.chart)
+        parts.setStretchFactor(0, 2)
+        parts.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.info)
-        layout.addWidget(self.candidates, 2)
-        layout.addWidget(self.chart, 1)
+        layout.addWidget(parts, 1)
         self.summary = None
         self.model = None
         state.model_changed.connect(lambda model: self.show_summary(state.summary, model))

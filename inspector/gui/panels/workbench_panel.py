@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QGridLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QPushButton,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -40,27 +41,31 @@ class WorkbenchPanel(QWidget):
         self.proposals = QListWidget()
         self.proposals.itemClicked.connect(self._clicked)
         self.proposals.itemDoubleClicked.connect(self._mark_proposal)
-        grid = QGridLayout()
+        self.copy_button = QToolButton()      # one button, its menu the five formats
+        self.copy_button.setText("Copy to the clipboard")
+        self.copy_button.setPopupMode(QToolButton.InstantPopup)
+        menu = QMenu(self.copy_button)
         self.copy_buttons = {}
-        for i, (key, label) in enumerate([("names", "Copy names"),
-                                          ("transform_graph", "transform_graph"),
-                                          ("benchmark_model", "benchmark_model"),
-                                          ("tflite_convert", "tflite_convert"),
-                                          ("optimize_for_inference", "optimize_for_inference")]):
-            button = QPushButton(label)
-            button.clicked.connect(lambda _=False, k=key: self.copy_requested.emit(k))
-            grid.addWidget(button, i // 2, i % 2)
-            self.copy_buttons[key] = button
+        for key, label in [("names", "Names"), ("transform_graph", "transform_graph flags"),
+                           ("benchmark_model", "benchmark_model flags"),
+                           ("tflite_convert", "tflite_convert flags"),
+                           ("optimize_for_inference", "optimize_for_inference flags")]:
+            action = menu.addAction(label)
+            action.triggered.connect(lambda _=False, k=key: self.copy_requested.emit(k))
+            self.copy_buttons[key] = action
+        self.copy_button.setMenu(menu)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.info)
         lay.addWidget(self.suggest)
         lay.addWidget(self.marks, 1)
         lay.addWidget(self.warning)
-        lay.addWidget(QLabel("Traced feed points (double-click to mark as input):"))
+        self.traced = QLabel("Traced feed points (double-click to mark as input):")
+        self.traced.setWordWrap(True)      # wrapped in a narrow dock, never cut
+        lay.addWidget(self.traced)
         lay.addWidget(self.proposals, 1)
-        lay.addWidget(QLabel("Copy to the clipboard:"))
-        lay.addLayout(grid)
+        lay.addWidget(self.copy_button)
+        self.show_proposals([])            # shown once a trace found some
 
     def show_marks(self, inputs: list, outputs: list):
         self.marks.clear()
@@ -87,6 +92,8 @@ class WorkbenchPanel(QWidget):
 
     def show_proposals(self, proposals):
         self.proposals.clear()
+        self.traced.setVisible(bool(proposals))
+        self.proposals.setVisible(bool(proposals))
         for p in proposals:
             item = QListWidgetItem(f"{p.name}   {p.dtype} {p.shape}".rstrip())
             item.setToolTip(p.reason)

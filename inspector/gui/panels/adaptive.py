@@ -1,0 +1,61 @@
+"""Layouts that follow the room a dock gives a panel: side by side in a wide, short dock (the
+bottom of the window), stacked in a narrow, tall one (a side column)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget
+
+
+class WidthSplitter(QSplitter):
+    """A splitter whose parts sit side by side from `wide` pixels of width, else stacked.
+    Width alone decides: a dock sets a panel's width, while its height may follow the
+    panel's own minimum (so deciding by the aspect could never leave the stacked state)."""
+
+    def __init__(self, wide: int = 560, parent=None):
+        super().__init__(Qt.Horizontal, parent)
+        self.wide = wide
+        self.setChildrenCollapsible(False)
+
+    def resizeEvent(self, event) -> None:
+        wanted = Qt.Horizontal if event.size().width() >= self.wide else Qt.Vertical
+        if wanted != self.orientation():
+            self.setOrientation(wanted)
+        super().resizeEvent(event)
+
+
+class Fold(QWidget):
+    """Settings folded under a header button (closed at first): the actions they tune stay
+    in sight in a short dock, the settings one click away."""
+
+    def __init__(self, title: str, content, parent=None):
+        super().__init__(parent)
+        self.button = QToolButton()
+        self.button.setText(title)
+        self.button.setCheckable(True)
+        self.button.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        self.button.setArrowType(Qt.RightArrow)
+        self.button.setAutoRaise(True)
+        self.content = content
+        content.hide()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addWidget(self.button)
+        lay.addWidget(content)
+        self.button.toggled.connect(self.open)
+
+    def open(self, on: bool = True) -> None:
+        if self.button.isChecked() != on:
+            self.button.setChecked(on)
+            return
+        self.button.setArrowType(Qt.DownArrow if on else Qt.RightArrow)
+        self.content.setVisible(on)
+
+
+class Tabs(QTabWidget):
+    """Tabs that ask for their pages' minimum height, not their preferred height for the
+    width (a page with wrapped text would otherwise make its dock scroll)."""
+
+    def hasHeightForWidth(self) -> bool:
+        return False

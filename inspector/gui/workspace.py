@@ -1,0 +1,146 @@
+"""Tasks: the window is laid out canvas-first for what the user is doing. Every panel has one
+place (a tab group in a side column or along the bottom); each task opens the panels it
+needs, closes the rest, puts its main panels in front and sizes the docks so the graph keeps
+at least half of the window, down to 1366x768. The task bar in the menu bar's corner (and
+View > Task, Ctrl+1..4) switches; a closed panel asked for from elsewhere (a menu action,
+Ctrl+F) brings its task, or opens in its place. Panels never move between places: moving
+docks around leaves Qt's old tab bars on screen."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QTabBar
+
+# place -> (area, tab group); a side's second group sits under the first, the bottom's
+# second beside the first
+PLACES = {
+    "left": ("left", ("summary", "search")),
+    "right": ("right", ("properties", "overlays", "tour", "demo")),
+    "right-foot": ("right", ("minimap", "legend")),
+    "bottom": ("bottom", ("pipeline", "workbench", "mobile")),
+    "bottom-side": ("bottom", ("preview", "sizes")),
+}
+
+# task -> (label, panels shown (the first of each place in front), {area: (share of the
+# window's width or height, least px, most px)}, {place: its share within its area})
+TASKS = {
+    "explore": ("Explore", ("summary", "search", "properties", "overlays", "minimap",
+                            "legend"),
+                {"left": (0.22, 300, 360), "right": (0.22, 290, 380)},
+                {"right": 0.75, "right-foot": 0.25}),
+    "optimize": ("Optimize", ("pipeline", "workbench", "preview", "sizes"),
+                 {"bottom": (0.36, 280, 420)}, {"bottom": 0.5, "bottom-side": 0.5}),
+    "phone": ("Phone", ("mobile", "workbench"), {"bottom": (0.36, 280, 440)}, {}),
+    "present": ("Demo and tour", ("tour", "demo", "properties"),
+                {"right": (0.28, 340, 460)}, {}),
+}
+
+# a closed panel asked for from a menu brings the task it belongs to
+HOME = {"mobile": "phone", "pipeline": "optimize", "preview": "optimize", "sizes": "optimize",
+        "workbench": "optimize", "tour": "present", "demo": "present"}
+
+AREAS = {"left": Qt.LeftDockWidgetArea, "right": Qt.RightDockWidgetArea,
+         "bottom": Qt.BottomDockWidgetArea}
+
+
+def docks_of(task: str) -> list:
+    return list(TASKS[task][1])
+
+
+def place_of(name: str) -> str:
+    return next(p for p, (_, group) in PLACES.items() if name in group)
+
+
+class Workspace(QObject):
+    """Puts the window's docks (`docks`: name -> QDockWidget) in their places once, then
+    shows, closes and sizes them for a task."""
+
+    task_changed = Signal(str)
+
+    def __init__(self, window, docks: dict):
+        super().__init__(window)
+        self.window, self.docks = window, docks
+        self.task = ""
+        self.bar = QTabBar()
+        self.bar.setDrawBase(False)
+        self.bar.setExpanding(False)
+        for task, (label, *_rest) in TASKS.items():
+            self.bar.addTab(label)
+            self.bar.setTabData(self.bar.count() - 1, task)
+            self.bar.setTabToolTip(self.bar.count() - 1, {
+                "explore": "The graph, its summary, search and properties",
+                "optimize": "The pipeline of transforms and its preview",
+                "phone": "TensorFlow Lite: compatibility, conversion, selective build",
+                "present": "Run the model on a file, tours and presenting"}[task])
+        self.bar.currentChanged.connect(lambda i: self.switch(self.bar.tabData(i)))
+        self._place_all()
+
+    def _place_all(self) -> None:
+        w, firsts = self.window, {}
+        for place, (area, group) in PLACES.items():
+            first = self.docks[group[0]]
+            above = next((f for p, f in firsts.items() if PLACES[p][0] == area), None)
+            if above is None:
+                w.addDockWidget(AREAS[area], first)
+            else:
+                w.splitDockWidget(above, first, Qt.Horizontal if area == "bottom"
+                                  else Qt.Vertical)
+            firsts[place] = first
+        for place, (_, group) in PLACES.items():
+            for name in group[1:]:
+                w.tabifyDockWidget(firsts[place], self.docks[name])
+
+    def name_of(self, dock) -> str:
+        return next(n for n, d in self.docks.items() if d is dock)
+
+    def switch(self, task: str) -> None:
+        """Lay the window out for `task` (again, if it is the current one)."""
+        if task not in TASKS:
+            return
+        self.task = task
+        self.show_task(task)
+        _, shown, extents, shares = TASKS[task]
+        for name, dock in self.docks.items():
+            if dock.isFloating():
+                dock.setFloating(False)
+            dock.setVisible(name in shown)
+        fronts = {}
+        for name in shown:                       # the first shown of each place in front
+            fronts.setdefault(place_of(name), self.docks[name])
+        for dock in fronts.values():
+            dock.raise_()
+        self._size(extents, shares, fronts)
+        self.task_changed.emit(task)
+
+    def show_task(self, task: str) -> None:
+        """Mark `task` as the current one on the task bar (a restored layout)."""
+        self.task = task if task in TASKS else "explore"
+        self.bar.blockSignals(True)
+        self.bar.setCurrentIndex(list(TASKS).index(self.task))
+        self.bar.blockSignals(False)
+
+    def bring(self, dock) -> None:
+        """A panel to the front: a closed one brings the task it belongs to, or else opens
+        in its place beside the current task's panels."""
+        if dock.isHidden():
+            home = HOME.get(self.name_of(dock))
+            if home is not None and home != self.task:
+                self.switch(home)
+            dock.show()
+        dock.raise_()
+
+    def _size(self, extents: dict, shares: dict, fronts: dict) -> None:
+        w = self.window
+        for area, (share, least, most) in extents.items():
+            side = area != "bottom"
+            places = [p for p in fronts if PLACES[p][0] == area]
+            if not places:
+                continue
+            extent = int(min(max((w.width() if side else w.height()) * share, least), most))
+            w.resizeDocks([fronts[places[0]]], [extent], Qt.Horizontal if side
+                          else Qt.Vertical)
+            if len(places) > 1:
+                across = w.height() if side else w.width()
+                w.resizeDocks([fronts[p] for p in places],
+                              [int(across * shares.get(p, 1.0 / len(places))) for p in places],
+                              Qt.Vertical if side else Qt.Horizontal)

@@ -1,0 +1,146 @@
+"""Canvas-first layout (issue 38.17): at 1366x768 every panel's key controls show without
+scrolling, in the task it belongs to (switched with the task bar), and the graph keeps at
+least half the window; the Phone panel at 1920x1080 leaves the graph more than a strip."""
+
+import shutil
+
+import numpy as np
+import pytest
+from conftest import DEMO
+from PIL import Image
+from PySide6.QtCore import QPoint, Qt
+from test_gui import open_and_wait
+
+from inspector.gui.workspace import TASKS, docks_of
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def key_controls(w) -> dict:
+    """dock name -> (the panel's tab to show or None, [(widget, least rows or 0), ...])."""
+    rows = 3
+    return {
+        "summary": (None, [(w.summary_panel.candidates, rows)]),
+        "search": (None, [(w.search_panel.box, 0), (w.search_panel.results, rows)]),
+        "workbench": (None, [(w.workbench_panel.suggest, 0), (w.workbench_panel.info, 0),
+                             (w.workbench_panel.marks, 2)]),
+        "legend": (None, [(w.legend, 4)]),
+        "properties": (None, [(w.properties.tree, 8)]),
+        "overlays": (0, [(w.overlays_panel.profile_button, 0),
+                         (w.overlays_panel.import_timings, 0)] +
+                     [(b, 0) for b in w.overlays_panel.mode_buttons.values()]),
+        "minimap": (None, [(w.minimap, 0)]),
+        "pipeline": (None, [(w.pipeline_panel.palette, 4), (w.pipeline_panel.steps, 2),
+                            (w.pipeline_panel.apply_text, 0)]),
+        "preview": (None, [(w.preview_panel.check_button, 0), (w.preview_panel.table, rows)]),
+        "sizes": (None, [(w.sizes_panel.before, 0)]),
+        "mobile": (0, [(w.mobile_panel.check_button, 0), (w.mobile_panel.problems, rows)]),
+        "mobile-convert": (1, [(w.mobile_panel.convert_button, 0),
+                               (w.mobile_panel.table, rows)]),
+        "demo": (None, [(w.demo_panel.run_button, 0), (w.demo_panel.bars, 0)]),
+        "tour": (None, [(w.tour_panel.stops, rows), (w.tour_panel.add_button, 0),
+                        (w.tour_panel.auto_button, 0), (w.tour_panel.present_button, 0)]),
+    }
+
+
+def fully_shown(widget) -> bool:
+    """Every pixel of `widget` is on screen: not clipped by its dock, a tab or a splitter."""
+    shown = widget.visibleRegion().boundingRect()
+    return widget.isVisible() and shown.size() == widget.size()
+
+
+def row_height(widget) -> int:
+    return widget.fontMetrics().height() + 4
+
+
+def click_task(qtbot, window, task) -> None:
+    bar = window.workspace.bar
+    index = list(TASKS).index(task)
+    qtbot.mouseClick(bar, Qt.LeftButton, pos=bar.tabRect(index).center())
+    qtbot.wait(60)
+
+
+def check_task(qtbot, window, task) -> list:
+    """What is wrong with `task`'s layout at the window's size ([] when all is well)."""
+    problems = []
+    click_task(qtbot, window, task)
+    assert window.workspace.task == task
+    canvas = window.canvas
+    share = canvas.width() * canvas.height() / (window.width() * window.height())
+    if share < 0.5:
+        problems.append(f"{task}: the graph has {share:.0%} of the window")
+    controls = key_controls(window)
+    for name in docks_of(task):
+        dock = getattr(window, f"{name}_dock")
+        dock.raise_()
+        for key in (name, f"{name}-convert"):
+            if key not in controls:
+                continue
+            tab, widgets = controls[key]
+            if tab is not None:
+                dock.widget().widget().tabs.setCurrentIndex(tab)
+            qtbot.wait(30)
+            area = dock.widget()
+            if area.horizontalScrollBar().maximum() > 0:
+                problems.append(f"{task}/{key}: wider than its dock")
+            for widget, rows in widgets:
+                label = f"{task}/{key}/{type(widget).__name__}"
+                if not fully_shown(widget):
+                    shown = widget.visibleRegion().boundingRect().size()
+                    problems.append(f"{label}: not all shown ({shown} of {widget.size()})")
+                if rows and widget.height() < rows * row_height(widget) + 8:
+                    problems.append(f"{label}: {widget.height()} px, under {rows} rows")
+    return problems
+
+
+@pytest.fixture
+def digits(tmp_path):
+    path = tmp_path / "digits.pb"
+    shutil.copy(DEMO, path)
+    return str(path)
+
+
+def test_every_panel_fits_at_1366x768_with_half_the_window_for_the_graph(qtbot, window,
+                                                                        digits, tmp_path):
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, digits)
+    qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
+                    timeout=30000)
+    assert window.workspace.task == "explore"          # the first look: the graph
+    picture = np.zeros((8, 8), np.uint8)
+    picture[2:6, 3:5] = 255
+    Image.fromarray(picture, "L").save(tmp_path / "digit.png")
+    window.demo.run_on(str(tmp_path / "digit.png"))     # the Demo's bars to check too
+    qtbot.waitUntil(lambda: window.demo.runs > 0 and not window.tasks.is_busy(),
+                    timeout=120000)
+    assert window.workspace.task == "present"           # the run brought its panel
+    problems = []
+    for task in TASKS:
+        problems += check_task(qtbot, window, task)
+    assert not problems, "\n".join(problems)
+    # every panel has a task that shows it
+    assert {n for t in TASKS for n in docks_of(t)} == set(window.workspace.docks)
+
+
+def test_the_phone_panel_leaves_the_graph_room_at_1920x1080(qtbot, window, digits):
+    window.resize(1920, 1080)
+    open_and_wait(qtbot, window, digits)
+    window.phone(0, lambda: None)                       # Phone menu: its panel to the front
+    qtbot.wait(60)
+    assert window.workspace.task == "phone" and window.mobile_panel.isVisible()
+    assert window.canvas.height() >= 0.5 * window.height()
+    assert window.canvas.width() * window.canvas.height() >= \
+        0.5 * window.width() * window.height()
+
+
+def test_ctrl_f_in_another_task_tabs_search_in(qtbot, window, digits):
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, digits)
+    click_task(qtbot, window, "optimize")
+    assert window.search_dock.isHidden()
+    window.setFocus()
+    qtbot.keyClick(window, Qt.Key_F, Qt.ControlModifier)
+    assert window.workspace.task == "optimize"          # the layout stays
+    assert fully_shown(window.search_panel.box) and window.search_panel.box.hasFocus()
+    assert window.canvas.mapTo(window, QPoint(0, 0)).y() < 60   # the graph keeps the top
+
