@@ -53,6 +53,7 @@ def test_the_tflite_overlay_paints_scopes_and_nodes_by_status_only(qtbot, window
     assert all(item.heat is None for item in _boxes(window).values())
     assert window.legend.showing == "categories"
     assert {c for c, _ in window.legend.rows()} <= set(CATEGORY_COLOURS.values())
+    qtbot.waitUntil(lambda: not window.tasks.is_busy("minimap"), timeout=10000)
     assert set(window.minimap.groups) - {"#efe9dc"} <= set(CATEGORY_COLOURS.values())
 
 

@@ -135,6 +135,7 @@ class CanvasController(QObject):
 
     def _scene_built(self, scene):
         self.minimap.show_scene(scene, self._prepared(scene)[1])
+        self._minimap_of = (scene, None)     # in the op categories' colours
         if self._drawn is not None and self._drawn[0] is scene:
             self._drawn = None
         self.scenes_drawn += 1
@@ -198,11 +199,7 @@ class CanvasController(QObject):
         if scene is None or (shown[0] is scene and shown[1] is overlay):
             return
         self._minimap_of = (scene, overlay)
-        if overlay is None:
-            self.tasks.cancel("minimap", quiet=True)
-            self.minimap.show_scene(scene, getattr(scene, "minimap", None))
-            return
-        self.tasks.submit("minimap", lambda task: minimap_groups(scene, heat),
+        self.tasks.submit("minimap", lambda task: minimap_groups(scene, heat or None),
                           lambda groups: scene is self.state.scene and
                           self.minimap.show_scene(scene, groups), quiet=True)
 
