@@ -2,7 +2,7 @@
 default size on small and large screens, Fit to window, the minimap of a tall graph."""
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QTableWidget
 from test_gui import open_and_wait
@@ -78,19 +78,25 @@ def test_fit_shows_all_of_a_tall_graph_and_never_enlarges_a_small_one(qtbot, win
     assert canvas.zoom_level() <= 1.0  # a 4-box graph at natural size, not cartoon-large
 
 
-def test_the_minimap_of_a_tall_graph_is_not_a_line(qtbot, window, tmp_path):
+def test_the_minimap_always_shows_the_whole_graph_and_jumps_in_one_click(qtbot, window,
+                                                                          tmp_path):
+    """Issue 38.4: it was a magnified crop of a tall graph that followed the view, the
+    visible-area frame filling it; it must be an overview with the visible area in it."""
     open_and_wait(qtbot, window, tall_graph(tmp_path / "tall.pb"))
-    minimap = window.minimap
+    minimap, canvas = window.minimap, window.canvas
     window.minimap_dock.show()
     minimap.resize(260, 160)
     drawn = minimap._transform().mapRect(minimap.bounds)
-    assert drawn.width() >= 0.35 * minimap.width(), drawn
-    # it follows the main view down the graph
-    canvas = window.canvas
-    canvas.verticalScrollBar().setValue(canvas.verticalScrollBar().maximum())
-    view = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
-    centre = minimap._transform().map(view.center())
-    assert 0 <= centre.y() <= minimap.height()
+    assert QRectF(minimap.rect()).adjusted(-1, -1, 1, 1).contains(drawn), drawn
+    frame = minimap._transform().mapRect(
+        canvas.mapToScene(canvas.viewport().rect()).boundingRect())
+    assert frame.height() < 0.5 * drawn.height()      # the view shows part: so does its frame
+    target = QPointF(drawn.center().x(), drawn.bottom() - 2)   # near the graph's end
+    qtbot.mouseClick(minimap, Qt.LeftButton, pos=target.toPoint())
+    centre = canvas.mapToScene(canvas.viewport().rect().center())
+    want = minimap._transform().inverted()[0].map(target)
+    assert abs(centre.y() - want.y()) < 0.1 * minimap.bounds.height()
+    assert centre.y() > 0.7 * minimap.bounds.height()   # one click went to the end
 
 
 def test_help_lists_the_shortcuts_and_f11_goes_full_screen(qtbot, window):

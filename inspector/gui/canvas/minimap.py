@@ -43,32 +43,19 @@ class Minimap(QWidget):
         self.bounds = QRectF(0, 0, max(scene.width, 1.0), max(scene.height, 1.0))
         self.update()
 
-    MIN_SHARE = 0.4  # a tall graph still fills this much of the minimap's width
-
     def _transform(self):
-        """Scene to minimap. A graph much taller (or wider) than the minimap is not shrunk
-        to a line: it keeps at least MIN_SHARE of the other side, and the minimap follows
-        the main view along the long side."""
+        """Scene to minimap: the whole graph, always, centred (issue 38.4: a tall graph used
+        to be magnified and followed, so the minimap showed a crop, not an overview)."""
         from PySide6.QtGui import QTransform
 
         b = self.bounds
         if b.isEmpty():
             return QTransform()
-        w, h = self.width() - 8, self.height() - 8
-        across, along = w / b.width(), h / b.height()
-        scale = max(min(across, along), self.MIN_SHARE * max(across, along))
-        visible = self.canvas.mapToScene(self.canvas.viewport().rect()).boundingRect()
-        dx = self._offset(self.width(), b.x(), b.width(), scale, visible.center().x())
-        dy = self._offset(self.height(), b.y(), b.height(), scale, visible.center().y())
+        w, h = max(self.width() - 8, 1), max(self.height() - 8, 1)
+        scale = min(w / b.width(), h / b.height())
+        dx = (self.width() - b.width() * scale) / 2 - b.x() * scale
+        dy = (self.height() - b.height() * scale) / 2 - b.y() * scale
         return QTransform(scale, 0, 0, scale, dx, dy)
-
-    @staticmethod
-    def _offset(size, start, length, scale, focus):
-        """Centre the graph along this side when it fits, else follow the view's centre."""
-        if length * scale <= size - 8:
-            return (size - length * scale) / 2 - start * scale
-        offset = size / 2 - focus * scale
-        return min(4 - start * scale, max(offset, size - 4 - (start + length) * scale))
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
@@ -76,9 +63,16 @@ class Minimap(QWidget):
         if self.bounds.isEmpty() or not self.groups:
             painter.end()
             return  # nothing open: an empty minimap, not a view outline over nothing
-        painter.setTransform(self._transform())
-        painter.setPen(Qt.NoPen)
+        transform = self._transform()
+        painter.setTransform(transform)
+        tiny = transform.m11() * 4 < 1      # boxes under a pixel: an outline keeps them seen
         for colour, rects in self.groups.items():
+            if tiny:
+                pen = QPen(QColor(colour))
+                pen.setCosmetic(True)
+                painter.setPen(pen)
+            else:
+                painter.setPen(Qt.NoPen)
             painter.setBrush(QColor(colour))
             painter.drawRects(rects)
         visible = self.canvas.mapToScene(self.canvas.viewport().rect()).boundingRect()
