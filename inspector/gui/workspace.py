@@ -8,7 +8,7 @@ docks around leaves Qt's old tab bars on screen."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QTabBar
 
 # place -> (area, tab group); a side's second group sits under the first, the bottom's
@@ -29,7 +29,7 @@ TASKS = {
                 {"left": (0.22, 300, 360), "right": (0.22, 290, 380)},
                 {"right": 0.75, "right-foot": 0.25}),
     "optimize": ("Optimize", ("pipeline", "workbench", "preview", "sizes"),
-                 {"bottom": (0.36, 280, 420)}, {"bottom": 0.5, "bottom-side": 0.5}),
+                 {"bottom": (0.36, 290, 420)}, {"bottom": 0.5, "bottom-side": 0.5}),
     "phone": ("Phone", ("mobile", "workbench"), {"bottom": (0.36, 280, 440)}, {}),
     "present": ("Demo and tour", ("tour", "demo", "properties"),
                 {"right": (0.28, 340, 460)}, {}),
@@ -74,6 +74,7 @@ class Workspace(QObject):
                 "present": "Run the model on a file, tours and presenting"}[task])
         self.bar.currentChanged.connect(lambda i: self.switch(self.bar.tabData(i)))
         self._place_all()
+        window.installEventFilter(self)
 
     def _place_all(self) -> None:
         w, firsts = self.window, {}
@@ -110,7 +111,24 @@ class Workspace(QObject):
         for dock in fronts.values():
             dock.raise_()
         self._size(extents, shares, fronts)
+        self._tidy_tab_bars()
         self.task_changed.emit(task)
+
+    def _tidy_tab_bars(self) -> None:
+        """Hide the dock tab bars of earlier layouts: Qt leaves a tab bar it no longer uses
+        where it was, shown (over a dock's title once the docks below it moved); the bars
+        in use are shown again by the layout."""
+        w = self.window
+        for bar in w.findChildren(QTabBar):
+            if bar.parent() is w:
+                bar.hide()
+        w.layout().invalidate()
+        w.layout().activate()
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.window and event.type() == QEvent.Show:
+            self._tidy_tab_bars()       # the bars of the layout made before the window showed
+        return False
 
     def show_task(self, task: str) -> None:
         """Mark `task` as the current one on the task bar (a restored layout)."""
@@ -127,6 +145,7 @@ class Workspace(QObject):
             if home is not None and home != self.task:
                 self.switch(home)
             dock.show()
+            self._tidy_tab_bars()
         dock.raise_()
 
     def _size(self, extents: dict, shares: dict, fronts: dict) -> None:

@@ -144,3 +144,30 @@ def test_ctrl_f_in_another_task_tabs_search_in(qtbot, window, digits):
     assert fully_shown(window.search_panel.box) and window.search_panel.box.hasFocus()
     assert window.canvas.mapTo(window, QPoint(0, 0)).y() < 60   # the graph keeps the top
 
+
+
+def test_no_tab_bar_of_an_earlier_layout_stays_on_screen(qtbot, digits, tmp_path):
+    """Qt left the tab bars of the layout made before the window showed where they were:
+    in the Optimize task two of them covered the Pipeline and Preview docks' titles."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QDockWidget, QTabBar
+
+    from inspector.gui.main_window import MainWindow
+
+    window = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(window)
+    window.resize(1366, 768)                 # sized before it shows, as the app does
+    window.show()
+    open_and_wait(qtbot, window, digits)
+    for task in ("optimize", "explore", "phone", "present", "optimize"):
+        click_task(qtbot, window, task)
+        docks = [d for d in window.findChildren(QDockWidget) if d.isVisible()]
+        bars = [b for b in window.findChildren(QTabBar)
+                if b.parent() is window and b.isVisible() and
+                window.rect().intersects(b.geometry())]
+        assert bars
+        for bar in bars:
+            covered = [d.windowTitle() for d in docks if d.geometry().intersects(bar.geometry())]
+            assert not covered, (task, [bar.tabText(i) for i in range(bar.count())], covered)
+    window.tasks.cancel()
+    window.tasks.wait(10.0)

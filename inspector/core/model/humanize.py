@@ -28,6 +28,15 @@ def human_bytes(n: float) -> str:
     return f"{n:.1f} GB"
 
 
+def milliseconds(ms: float) -> str:
+    """A duration in plain digits, never scientific notation: 0.42 ms, 13.7 ms, 1,150 ms."""
+    if ms < 10:
+        return f"{ms:.2f} ms"
+    if ms < 100:
+        return f"{ms:.1f} ms"
+    return f"{ms:,.0f} ms"
+
+
 def cpp_std_sort(items: list, less) -> list:
     """The order libstdc++'s (unstable) std::sort gives, for exact reproduction of TF output.
 

@@ -12,11 +12,16 @@ from inspector.core.mobile.tflite_compat import COLOURS as STATUS_COLOURS
 from inspector.core.mobile.tflite_compat import LABELS as STATUS_LABELS
 from inspector.core.mobile.tflite_compat import STATUSES
 from inspector.core.model.attrs import TensorValue
-from inspector.core.model.humanize import count, human_bytes, tf_human_readable_num
+from inspector.core.model.humanize import (
+           count,
+           human_bytes,
+           milliseconds,
+           tf_human_readable_num,
+)
 from inspector.core.model.op_categories import COLOURS as CATEGORY_COLOURS
 from inspector.core.model.op_categories import category
 from inspector.core.model.tensors import format_shape, shape_dims
 
 __all__ = ["CATEGORY_COLOURS", "STATUSES", "STATUS_COLOURS", "STATUS_LABELS", "TensorValue",
-           "category", "count", "dtype_of", "format_shape", "glossary", "human_bytes", "plain",
-           "shape_dims", "shape_of", "tf_human_readable_num"]
+           "category", "count", "dtype_of", "format_shape", "glossary", "human_bytes",
+           "milliseconds", "plain", "shape_dims", "shape_of", "tf_human_readable_num"]

@@ -31,6 +31,7 @@ def edge_geometry(edges, items, direction: str = "TB") -> list:
             start, end = QPointF(a.x + a.w / 2, a.y + a.h), QPointF(b.x + b.w / 2, b.y)
         shapes.append((start, end, edge))
     shapes.sort(key=lambda t: (t[0].x(), t[0].y()) if lr else (t[0].y(), t[0].x()))
+    placed = place_labels(shapes, items)
     tiles = []
     for i in range(0, len(shapes), EDGES_PER_TILE):
         data_path, control_path, heads, labels = (QPainterPath(), QPainterPath(),
@@ -40,14 +41,81 @@ def edge_geometry(edges, items, direction: str = "TB") -> list:
             _smooth(control_path if edge.control else data_path, pts, lr)
             heads.addPolygon(_arrow(pts[-2], end, lr))
             heads.closeSubpath()
-            if edge.label and not edge.control:
-                mid = pts[len(pts) // 2] if len(pts) > 2 else (start + end) / 2
-                labels.append((mid, edge.label))
+            if id(edge) in placed:
+                labels.append((placed[id(edge)], edge.label))
         rect = (data_path.boundingRect() | control_path.boundingRect()).adjusted(-20, -20,
                                                                                20, 20)
         tiles.append({"data": data_path, "control": control_path, "heads": heads,
                       "labels": labels, "rect": rect})
     return tiles
+
+
+LABEL_CHAR, LABEL_HEIGHT = 3.9, 9.0   # a label's size in scene units (6.5 px text), a
+#                                        little over what it measures, so labels keep apart
+_CELL = 96.0
+_FRACTIONS = (0.5, 0.35, 0.65, 0.8, 0.2)
+
+
+def label_rect(point: QPointF, text: str) -> QRectF:
+    """Where a label drawn at `point` (text from 4 units right, baseline at the point) sits."""
+    return QRectF(point.x() + 3, point.y() - LABEL_HEIGHT + 2, len(text) * LABEL_CHAR + 2,
+                  LABEL_HEIGHT)
+
+
+class _Taken:
+    """Rectangles already used (boxes, the room of feature strips, labels), found by grid."""
+
+    def __init__(self):
+        self.cells: dict = {}
+
+    def _keys(self, r: QRectF):
+        for gx in range(int(r.left() // _CELL), int(r.right() // _CELL) + 1):
+            for gy in range(int(r.top() // _CELL), int(r.bottom() // _CELL) + 1):
+                yield gx, gy
+
+    def add(self, r: QRectF) -> None:
+        for key in self._keys(r):
+            self.cells.setdefault(key, []).append(r)
+
+    def free(self, r: QRectF) -> bool:
+        return not any(r.intersects(o) for key in self._keys(r)
+                       for o in self.cells.get(key, ()))
+
+
+def _along(pts: list, fraction: float) -> QPointF:
+    """The point `fraction` of the way along the polyline `pts`."""
+    lengths = [math.hypot(b.x() - a.x(), b.y() - a.y()) for a, b in zip(pts, pts[1:])]
+    goal = sum(lengths) * fraction
+    for (a, b), length in zip(zip(pts, pts[1:]), lengths):
+        if goal <= length and length > 0:
+            t = goal / length
+            return QPointF(a.x() + (b.x() - a.x()) * t, a.y() + (b.y() - a.y()) * t)
+        goal -= length
+    return pts[-1]
+
+
+def place_labels(shapes: list, items: dict) -> dict:
+    """id(edge) -> where its label goes. A tensor read by several nodes is labelled once;
+    a label never covers a box or another label: it takes the first free place along its
+    edge, and an edge with no free place goes without (its tensor is in Properties)."""
+    taken = _Taken()
+    for item in items.values():
+        if item.kind != "frame":
+            taken.add(QRectF(item.x, item.y, item.w, item.h))
+    placed, labelled = {}, set()
+    for start, end, edge in shapes:
+        if not edge.label or edge.control or (edge.src, edge.label) in labelled:
+            continue
+        pts = [start] + [QPointF(x, y) for x, y in edge.points] + [end]
+        for fraction in _FRACTIONS:
+            point = _along(pts, fraction)
+            rect = label_rect(point, edge.label)
+            if taken.free(rect):
+                taken.add(rect)
+                placed[id(edge)] = point
+                labelled.add((edge.src, edge.label))
+                break
+    return placed
 
 
 class EdgeLayer(QGraphicsItem):
@@ -63,6 +131,7 @@ class EdgeLayer(QGraphicsItem):
         # arrowheads as one path, filled in one call: every Qt call from paint waits for the
         # GIL while other threads compute (~80 us each), so paint makes few of them
         self.heads, self.labels, self._rect = tile["heads"], tile["labels"], tile["rect"]
+        self.drawn: list = []    # (point, text) of the labels the last paint wrote
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -87,13 +156,25 @@ class EdgeLayer(QGraphicsItem):
             painter.drawPath(self.control_path)
         if lod > 0.3 and not self.heads.isEmpty():
             painter.fillPath(self.heads, HEAD)
+        self.drawn = []
         if lod > 0.9 and self.labels and not (st is not None and st.presenting):
             exposed = option.exposedRect
             painter.setPen(self.ink)
             painter.setFont(_font(6.5))
+            strips = st is not None and st.strips
             for point, text in self.labels:
-                if exposed.contains(point):
+                if exposed.contains(point) and not (strips and self._under_strip(point, text)):
                     painter.drawText(point + QPointF(4, 0), text)
+                    self.drawn.append((point, text))
+
+    def _under_strip(self, point: QPointF, text: str) -> bool:
+        """Would a feature strip (drawn over the edges) hide this label? Then it is left
+        out rather than half covered."""
+        from inspector.gui.canvas.feature_strip import FeatureStrip
+
+        scene = self.scene()
+        return scene is not None and any(isinstance(i, FeatureStrip)
+                                         for i in scene.items(label_rect(point, text)))
 
 
 def _smooth(path: QPainterPath, pts: list, lr: bool = False) -> None:

@@ -188,6 +188,7 @@ class GraphCanvas(QGraphicsView):
                                          start + self.DECORATE_SLICE))
 
     def _decorate_items(self, d, items) -> None:
+        self.style.strips = bool(d.strips)
         for item_id, node in items:
             node.selected = item_id == d.selected
             node.in_cone = item_id in d.cone

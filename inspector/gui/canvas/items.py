@@ -4,7 +4,7 @@ detail: plain boxes far away, labels, shapes, tags and badges close up."""
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsRectItem
 
 from inspector.core.view.vocabulary import count, tf_human_readable_num
@@ -103,7 +103,8 @@ class NodeItem(QGraphicsRectItem):
                 painter.setFont(_font(9, True, style=st))
                 painter.setPen(self.ink if not dimmed else QColor("#999999"))
                 self._text(painter, QRectF(8, 2, it.w - 16, 20), Qt.AlignLeft | Qt.AlignVCenter,
-                                 f"{it.label}  ({count(it.child_count, 'node')})")
+                           _named(painter, it.label, f"  ({count(it.child_count, 'node')})",
+                                  it.w - 16))
             return
         painter.setPen(pen)
         painter.setBrush(QBrush(fill))
@@ -120,31 +121,38 @@ class NodeItem(QGraphicsRectItem):
         if it.kind == "scope":
             painter.setFont(_font(9, True, style=st))
             self._text(painter, QRectF(6, 3, it.w - 12, 18), Qt.AlignCenter,
-                             f"{it.label}  [{it.child_count}]")
+                       _named(painter, it.label, f"  [{it.child_count}]", it.w - 12))
             painter.setFont(_font(7.5, style=st))
             extra = f"{tf_human_readable_num(it.params)} params" if it.params else ""
             line = it.caption if self.plain and it.caption else \
                 " · ".join(x for x in (it.op_mix, extra) if x)
-            self._text(painter, QRectF(6, 21, it.w - 12, 20), Qt.AlignCenter, self._fit(painter, line, it.w))
-            if it.alike > 1 and not st.presenting:  # repeated: same op mix as siblings
-                painter.setFont(_font(7, True, style=st))
+            tagged = it.alike > 1 and not st.presenting   # repeated: same ops as siblings
+            tag = f"≡{it.alike}"
+            tag_font = _font(7, True, style=st)
+            wide = QFontMetricsF(tag_font).horizontalAdvance(tag) + 4 if tagged else 0.0
+            room = it.w - 12 - 2 * wide      # centred, clear of the tag in its corner
+            self._text(painter, QRectF(6 + wide, 21, room, 20), Qt.AlignCenter,
+                       _elided(painter, line, room))
+            if tagged:
+                painter.setFont(tag_font)
                 painter.setPen(QColor("#3b3b3b"))
-                self._text(painter, QRectF(it.w - 44, it.h - 15, 40, 13), Qt.AlignRight,
-                                 f"≡{it.alike}")
+                self._text(painter, QRectF(it.w - wide - 4, it.h - 15, wide, 13),
+                           Qt.AlignRight, tag)
             self._paint_tags(painter, it)
             return
         painter.setFont(_font(8.5, True, style=st))
-        self._text(painter, QRectF(6, 2, it.w - 12, 17), Qt.AlignCenter, it.label)
+        self._text(painter, QRectF(6, 2, it.w - 12, 17), Qt.AlignCenter,
+                   _elided(painter, it.label, it.w - 12))
         painter.setFont(_font(7.5, style=st))
         if it.sublabel and it.sublabel != it.label:
             self._text(painter, QRectF(6, 18, it.w - 12, 16), Qt.AlignCenter,
-                             self._fit(painter, it.sublabel, it.w))
+                       _elided(painter, it.sublabel, it.w - 12, Qt.ElideLeft))
         if it.badges and lod > 0.6 and not st.presenting:  # values: too small to present
             painter.setFont(_font(6.5, style=st))
             b = it.badges[0]
             more = f" +{len(it.badges) - 1}" if len(it.badges) > 1 else ""
             self._text(painter, QRectF(4, it.h - 16, it.w - 8, 14), Qt.AlignCenter,
-                             _elide(f"◆ {b.text()}{more}", it.w))
+                       _elided(painter, f"◆ {b.text()}{more}", it.w - 8))
         self._paint_tags(painter, it)
 
     def _paint_bar(self, painter, it) -> None:
@@ -161,10 +169,6 @@ class NodeItem(QGraphicsRectItem):
         painter.setBrush(Qt.NoBrush)
         painter.drawRect(QRectF(6.0, y, width, height))
 
-    def _fit(self, painter, text: str, width: float) -> str:
-        if not self.style.presenting:
-            return _elide(text, width)
-        return painter.fontMetrics().elidedText(text, Qt.ElideRight, int(width - 12))
 
     def _text(self, painter, *args) -> None:
         """drawText, remembering what was written and how big (tests measure it)."""
@@ -176,7 +180,8 @@ class NodeItem(QGraphicsRectItem):
         if self.badge:
             painter.setFont(_font(7, True, style=st))
             painter.setPen(self.ink)
-            self._text(painter, QRectF(0, -14, it.w, 13), Qt.AlignCenter, self.badge)
+            self._text(painter, QRectF(0, -14, it.w, 13), Qt.AlignCenter,
+                       _elided(painter, self.badge, it.w))
         if self.tag:
             colour = QColor("#2e7d32") if self.tag == "IN" else QColor("#6a1b9a")
             box = QRectF(-6, -9, 30, 15)
@@ -188,6 +193,15 @@ class NodeItem(QGraphicsRectItem):
             self._text(painter, box, Qt.AlignCenter, self.tag)
 
 
-def _elide(text: str, width: float) -> str:
-    limit = max(int(width / 5.6), 4)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _elided(painter, text: str, width: float, mode=Qt.ElideRight) -> str:
+    """`text` cut to `width` pixels of the painter's font: the end dropped from a list (op
+    mix, values), the start from a name (its end tells it from its siblings). Measured,
+    never guessed from the number of characters: a guess left text wider than its box,
+    cut off at both ends when centred."""
+    return painter.fontMetrics().elidedText(text, mode, max(int(width), 8))
+
+
+def _named(painter, name: str, suffix: str, width: float) -> str:
+    """A scope's name and its count: the count whole, the name cut from its start."""
+    room = width - painter.fontMetrics().horizontalAdvance(suffix)
+    return _elided(painter, name, room, Qt.ElideLeft) + suffix

@@ -17,6 +17,7 @@ class CanvasStyle:
     colours: dict = field(default_factory=lambda: palette(False))
     spotlight: frozenset | None = None   # item ids kept lit; None: no spotlight
     font_scale: float = 1.0              # exports: text larger than on screen
+    strips: bool = False                 # feature strips are drawn (edge labels avoid them)
 
     def present(self, on: bool) -> None:
         self.presenting = on

@@ -3,8 +3,17 @@ bottom of the window), stacked in a narrow, tall one (a side column)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (
+    QLabel,
+    QSizePolicy,
+    QSplitter,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 class WidthSplitter(QSplitter):
@@ -59,3 +68,33 @@ class Tabs(QTabWidget):
 
     def hasHeightForWidth(self) -> bool:
         return False
+
+
+class OneLine(QLabel):
+    """A label that keeps one line whatever it says: a long text is cut with "…" (lines
+    joined with " · ") and shown whole in the tooltip; `text()` is the whole text. Its line
+    is kept while empty, so a result arriving never moves what is below it."""
+
+    def __init__(self, text: str = "", parent=None):
+        super().__init__(text, parent)
+        self.setWordWrap(False)
+        self.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        self.setFixedHeight(self.fontMetrics().height() + 4)
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setToolTip(text if text else "")
+
+    def shown(self) -> str:
+        """What the line shows."""
+        line = " · ".join(part for part in self.text().splitlines() if part)
+        return self.fontMetrics().elidedText(line, Qt.ElideRight, max(self.width(), 8))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, self.fontMetrics().height() + 4)
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(self.rect(), Qt.AlignLeft | Qt.AlignVCenter, self.shown())
+        painter.end()

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.view.vocabulary import STATUS_COLOURS as COLOURS
 from inspector.core.view.vocabulary import STATUS_LABELS as LABELS
-from inspector.core.view.vocabulary import STATUSES, human_bytes
+from inspector.core.view.vocabulary import STATUSES, human_bytes, milliseconds
 from inspector.gui.panels.adaptive import Tabs
 
 COLUMNS = ("Variant", "Size", "gzip", "Top-1", "Max |err|", "Latency", "I/O", "Ops",
@@ -113,6 +113,7 @@ class MobilePanel(QWidget):
         self.problems = QTreeWidget()
         self.problems.setHeaderLabels(["Status", "Node", "Op", "Why", "Converter"])
         self.problems.setRootIsDecorated(False)
+        self.problems.setTextElideMode(Qt.ElideLeft)    # a long name shows its end
         self.problems.setAlternatingRowColors(True)
         self.problems.header().setSectionResizeMode(QHeaderView.Interactive)
         self.problems.setColumnWidth(0, 150)
@@ -190,6 +191,7 @@ class MobilePanel(QWidget):
         self.mapping.setHeaderLabels(["#", "TFLite op", "GraphDef nodes (merged into it)",
                                       "Max |error| int8", "MSE", "Weight scales"])
         self.mapping.setRootIsDecorated(False)
+        self.mapping.setTextElideMode(Qt.ElideLeft)     # a long name shows its end
         self.mapping.setAlternatingRowColors(True)
         for col, width in enumerate((40, 130, 420, 110, 90)):
             self.mapping.setColumnWidth(col, width)
@@ -364,8 +366,8 @@ class MobilePanel(QWidget):
                          f"{row.top1:.0%} of {row.compared}" if row.top1 is not None
                          else "not run", f"{row.max_abs_error:.3g}"
                          if row.max_abs_error is not None else "-",
-                         f"{row.measured_ms:.3g} ms measured" if row.measured_ms
-                         else f"{ms:.3g} ms est." if ms else "?", io, str(row.op_count),
+                         f"{milliseconds(row.measured_ms)} measured" if row.measured_ms
+                         else f"{milliseconds(ms)} est." if ms else "?", io, str(row.op_count),
                          ", ".join(row.flex_ops) or "none",
                          _gpu(row.gpu_warnings)]
             for c, text in enumerate(cells):
@@ -396,8 +398,9 @@ class MobilePanel(QWidget):
             lines += [f"ops: {', '.join(f'{k} x{v}' for k, v in sorted(row.ops.items()))}"]
             lines += [f"GPU: {w}" for w in row.gpu_warnings]
             if row.measured_ms:
-                lines.append(f"measured: {row.measured_ms:.3g} ms ({row.measured_source})")
-            lines += [f"speed on {k}: {v:.3g} ms (estimate)" for k, v in row.latency_ms.items()]
+                lines.append(f"measured: {milliseconds(row.measured_ms)} ({row.measured_source})")
+            lines += [f"speed on {k}: {milliseconds(v)} (estimate)"
+                      for k, v in row.latency_ms.items()]
             lines += [row.note] if row.note else []
         self.details.setPlainText("\n".join(lines))
 

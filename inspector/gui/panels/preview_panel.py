@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.view.vocabulary import human_bytes, tf_human_readable_num
-from inspector.gui.panels.adaptive import WidthSplitter
+from inspector.gui.panels.adaptive import OneLine, WidthSplitter
 from inspector.gui.panels.chart_slot import ChartSlot
 
 COLUMNS = ["step", "nodes", "size", "gzip", "params", "FLOPs", "latency"]
@@ -123,7 +123,7 @@ class PreviewPanel(QWidget):
             lambda current, _previous: self.step_selected.emit(current.row()))
         self.chart = ChartSlot(lambda plot: plot.setTitle(
             "size (blue), FLOPs (orange): % of the original", size="8pt"))
-        self.chart.setMinimumHeight(90)
+        self.chart.setMinimumHeight(80)
         self.chart.hide()  # until there are rows: no bare axes
         # rows arrive one by one while the preview computes: the chart (pyqtgraph, many
         # Python calls, each waiting for the GIL meanwhile) is redrawn at most every 150 ms
@@ -138,8 +138,7 @@ class PreviewPanel(QWidget):
         self.after.setChecked(True)
         self.check_button = QPushButton("Check outputs in TensorFlow")
         self.check_button.clicked.connect(self.check_requested.emit)
-        self.check_result = QLabel("")
-        self.check_result.setWordWrap(True)
+        self.check_result = OneLine("")   # one line, kept: a result never reflows the panel
         self.status = QLabel("")
         self.status.setAlignment(Qt.AlignCenter)
         # the check row on top (always in sight); the table; then the chart and the
@@ -161,7 +160,7 @@ class PreviewPanel(QWidget):
         split.addWidget(self.table)
         split.addWidget(below)
         split.setSizes([170, 150])
-        self.table.setMinimumHeight(5 * (self.fontMetrics().height() + 8))   # 4 rows
+        self.table.setMinimumHeight(4 * (self.fontMetrics().height() + 8) + 4)  # 3 rows
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addLayout(row)

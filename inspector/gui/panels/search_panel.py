@@ -32,6 +32,7 @@ class SearchPanel(QWidget):
         self.status.setWordWrap(True)
         self.results = QListWidget()
         self.results.setUniformItemSizes(True)
+        self.results.setTextElideMode(Qt.ElideLeft)     # a long name shows its end
         self.results.currentRowChanged.connect(self._row_changed)
         row = QHBoxLayout()
         row.addWidget(self.box, 1)

@@ -21,6 +21,7 @@ class SummaryPanel(QWidget):
         self.info.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.candidates = QListWidget()
         self.candidates.setWordWrap(True)
+        self.candidates.setTextElideMode(Qt.ElideLeft)   # a long name shows its end
         self.candidates.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.candidates.itemClicked.connect(self._clicked)
         self.candidates.itemActivated.connect(self._clicked)
