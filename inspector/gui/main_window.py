@@ -208,6 +208,8 @@ class MainWindow(QMainWindow):
             self.card_panel.close_card()
             return
         self.card_panel.over = None if self.tour.presenting else self._beside_tour
+        self.card_panel.set_least_text(12 * self.tour.ui_scale if self.tour.presenting
+                                       else 0.0)   # the scale's promise: 18 px at 1.5x
         self.card.show_card()
 
     def _beside_tour(self) -> QRect | None:

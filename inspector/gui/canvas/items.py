@@ -43,6 +43,7 @@ class NodeItem(QGraphicsRectItem):
         self.item = item
         self.style = style
         self.drawn: list = []    # (pixel size, text) of what the last paint wrote
+        self.drawn_at: list = []  # and where (item coordinates), in the same order
         self.ink = ink  # text drawn on the canvas background (follows the palette)
         self.selected = False
         self.dimmed = False
@@ -78,6 +79,7 @@ class NodeItem(QGraphicsRectItem):
         self.drawn = []
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         rect = QRectF(0, 0, it.w, it.h)
+        self.drawn_at = []
         fill_name, text_name = st.fill_and_text(it.category)
         fill = QColor(self.heat or fill_name)
         dimmed = self.dimmed or not st.lit(it.id)
@@ -124,8 +126,8 @@ class NodeItem(QGraphicsRectItem):
                        _named(painter, it.label, f"  [{it.child_count}]", it.w - 12))
             painter.setFont(_font(7.5, style=st))
             extra = f"{tf_human_readable_num(it.params)} params" if it.params else ""
-            line = it.caption if self.plain and it.caption else \
-                " · ".join(x for x in (it.op_mix, extra) if x)
+            line = it.caption if (self.plain or st.presenting) and it.caption else \
+                " · ".join(x for x in (it.op_mix, extra) if x)   # an audience: plain words
             tagged = it.alike > 1 and not st.presenting   # repeated: same ops as siblings
             tag = f"≡{it.alike}"
             tag_font = _font(7, True, style=st)
@@ -173,23 +175,31 @@ class NodeItem(QGraphicsRectItem):
     def _text(self, painter, *args) -> None:
         """drawText, remembering what was written and how big (tests measure it)."""
         self.drawn.append((painter.font().pixelSize(), args[-1]))
+        self.drawn_at.append(QRectF(painter.fontMetrics().boundingRect(
+            args[0].toRect(), int(args[1].value if hasattr(args[1], "value") else args[1]),
+            args[-1])))
         painter.drawText(*args)
 
     def _paint_tags(self, painter, it) -> None:
         st = self.style
-        if self.badge:
+        if self.badge:   # above the box, beside a tag (centred, clear of it)
             painter.setFont(_font(7, True, style=st))
             painter.setPen(self.ink)
-            self._text(painter, QRectF(0, -14, it.w, 13), Qt.AlignCenter,
-                       _elided(painter, self.badge, it.w))
-        if self.tag:
+            metrics = painter.fontMetrics()
+            clear = metrics.horizontalAdvance(self.tag) + 12 if self.tag else 0.0
+            high = metrics.height()
+            self._text(painter, QRectF(clear, -high - 1, it.w - 2 * clear, high),
+                       Qt.AlignCenter, _elided(painter, self.badge, it.w - 2 * clear))
+        if self.tag:     # on the box's top edge, above its text, never over it
             colour = QColor("#2e7d32") if self.tag == "IN" else QColor("#6a1b9a")
-            box = QRectF(-6, -9, 30, 15)
+            painter.setFont(_font(7, True, style=st))
+            metrics = painter.fontMetrics()
+            high = metrics.height() + 2
+            box = QRectF(-2, -high, metrics.horizontalAdvance(self.tag) + 10, high)
             painter.setPen(Qt.NoPen)
             painter.setBrush(colour)
             painter.drawRect(box)
             painter.setPen(QColor("white"))
-            painter.setFont(_font(7, True, style=st))
             self._text(painter, box, Qt.AlignCenter, self.tag)
 
 

@@ -5,7 +5,7 @@ screen (B). It lets the mouse through to the canvas."""
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 BAND = QColor(18, 24, 38, 228)
@@ -30,6 +30,7 @@ class Stage(QWidget):
         self.picture: QImage | None = None
         self.picture_words = ""
         self.bars: list = []          # [(label, probability)]
+        self.drawn: list = []         # (pixel size, text) of what the last paint wrote
         canvas.installEventFilter(self)
         self.hide()
 
@@ -53,46 +54,73 @@ class Stage(QWidget):
         self.update()
 
     # -- painting -----------------------------------------------------------------------------
+    def _caption_height(self) -> float:
+        s, pad = self.scale, 18 * self.scale
+        return QFontMetricsF(_font(19 * s)).boundingRect(
+            QRectF(0, 0, self.width() - 2 * pad - 160 * s, 10_000), Qt.TextWordWrap,
+            self.caption).height()
+
+    def band(self) -> QRectF:
+        """The caption band along the bottom."""
+        s = self.scale
+        band_h = self._caption_height() + 2 * 18 * s + 26 * s
+        return QRectF(0, self.height() - band_h, self.width(), band_h)
+
+    def side(self) -> QRectF | None:
+        """The panel of what the model sees or its answer (None when there is none)."""
+        if self.picture is None and not self.bars:
+            return None
+        s = self.scale
+        width, pad = min(self.width() * 0.34, 380 * s), 16 * s
+        return QRectF(self.width() - width - pad, pad, width, self.band().top() - 2 * pad)
+
+    def covered(self) -> list:
+        """The parts of the canvas the stage covers (a block shown must keep out of them)."""
+        side = self.side()
+        return [self.band()] + ([side.adjusted(-8, -8, 8, 8)] if side is not None else [])
+
+    def _write(self, p, rect, flags, text) -> None:
+        """drawText, remembering the pixel size and the text (tests measure them)."""
+        self.drawn.append((p.font().pixelSize(), text))
+        p.drawText(rect, flags, text)
+
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
         p.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.drawn = []
         if self.blank:
             p.fillRect(self.rect(), Qt.black)
             return
         s = self.scale
-        w, h = self.width(), self.height()
+        w = self.width()
         pad = 18 * s
-        p.setFont(_font(19 * s))
-        caption_h = p.fontMetrics().boundingRect(
-            0, 0, int(w - 2 * pad - 160 * s), 10_000, Qt.TextWordWrap, self.caption).height()
-        band_h = caption_h + 2 * pad + 26 * s
-        band = QRectF(0, h - band_h, w, band_h)
+        caption_h = self._caption_height()
+        band = self.band()
         p.fillRect(band, BAND)
-        p.fillRect(QRectF(0, h - band_h, w, 4 * s / 1.5), ACCENT)
+        p.fillRect(QRectF(0, band.top(), w, 4 * s / 1.5), ACCENT)
         p.setPen(QColor("#ffd27a"))
-        p.setFont(_font(13 * s, True))
-        p.drawText(QRectF(pad, band.top() + pad * 0.6, w - 2 * pad, 22 * s),
-                   Qt.AlignLeft | Qt.AlignVCenter, self.title)
+        p.setFont(_font(14 * s, True))
+        self._write(p, QRectF(pad, band.top() + pad * 0.6, w - 2 * pad, 22 * s),
+                    Qt.AlignLeft | Qt.AlignVCenter, self.title)
         p.setPen(QColor("#ffffff"))
         p.setFont(_font(19 * s))
-        p.drawText(QRectF(pad, band.top() + pad * 0.6 + 24 * s, w - 2 * pad - 160 * s,
-                          caption_h + 4), Qt.TextWordWrap, self.caption)
+        self._write(p, QRectF(pad, band.top() + pad * 0.6 + 24 * s, w - 2 * pad - 160 * s,
+                              caption_h + 4), Qt.TextWordWrap, self.caption)
         p.setPen(QColor("#c8d0e0"))
-        p.setFont(_font(13 * s, True))
-        p.drawText(QRectF(w - pad - 150 * s, band.top() + pad * 0.6, 150 * s, 22 * s),
-                   Qt.AlignRight | Qt.AlignVCenter, self.counter)
+        p.setFont(_font(14 * s, True))
+        self._write(p, QRectF(w - pad - 150 * s, band.top() + pad * 0.6, 150 * s, 22 * s),
+                    Qt.AlignRight | Qt.AlignVCenter, self.counter)
         if self.action:
             p.setPen(QColor("#ffd27a"))
-            p.drawText(QRectF(w - pad - 300 * s, band.bottom() - pad - 22 * s, 300 * s, 22 * s),
-                       Qt.AlignRight | Qt.AlignVCenter, self.action)
-        if self.picture is not None or self.bars:
-            self._side(p, band.top())
+            self._write(p, QRectF(w - pad - 300 * s, band.bottom() - pad - 22 * s, 300 * s,
+                                  22 * s), Qt.AlignRight | Qt.AlignVCenter, self.action)
+        side = self.side()
+        if side is not None:
+            self._side(p, side)
 
-    def _side(self, p, bottom) -> None:
+    def _side(self, p, box: QRectF) -> None:
         s = self.scale
-        width = min(self.width() * 0.34, 380 * s)
         pad = 16 * s
-        box = QRectF(self.width() - width - pad, pad, width, bottom - 2 * pad)
         p.setPen(Qt.NoPen)
         p.setBrush(QColor(255, 255, 255, 242))
         p.drawRoundedRect(box, 12, 12)
@@ -101,8 +129,8 @@ class Stage(QWidget):
         if self.picture is not None and not self.picture.isNull():
             p.setPen(QColor("#1d1d1d"))
             p.setFont(_font(13 * s, True))
-            p.drawText(QRectF(inner.left(), y, inner.width(), 22 * s), Qt.AlignLeft,
-                       "What the model sees")
+            self._write(p, QRectF(inner.left(), y, inner.width(), 22 * s), Qt.AlignLeft,
+                        "What the model sees")
             y += 28 * s
             room = min(inner.width(), inner.bottom() - y - 60 * s)
             pic = self.picture.scaled(int(room), int(room), Qt.KeepAspectRatio,
@@ -112,23 +140,23 @@ class Stage(QWidget):
             y += pic.height() + 8 * s
             if self.picture_words:
                 p.setFont(_font(12 * s))
-                p.drawText(QRectF(inner.left(), y, inner.width(), inner.bottom() - y),
-                           Qt.TextWordWrap, self.picture_words)
+                self._write(p, QRectF(inner.left(), y, inner.width(), inner.bottom() - y),
+                            Qt.TextWordWrap, self.picture_words)
         if self.bars:
             p.setPen(QColor("#1d1d1d"))
             p.setFont(_font(13 * s, True))
-            p.drawText(QRectF(inner.left(), y, inner.width(), 22 * s), Qt.AlignLeft,
-                       "The model's answer")
+            self._write(p, QRectF(inner.left(), y, inner.width(), 22 * s), Qt.AlignLeft,
+                        "The model's answer")
             y += 30 * s
             for label, prob in self.bars[:5]:
                 p.setPen(QColor("#1d1d1d"))
                 p.setFont(_font(12 * s))
-                p.drawText(QRectF(inner.left(), y, inner.width() * 0.72, 18 * s),
-                           Qt.AlignLeft | Qt.AlignVCenter,
-                           p.fontMetrics().elidedText(label, Qt.ElideRight,
-                                                      int(inner.width() * 0.72)))
-                p.drawText(QRectF(inner.left(), y, inner.width(), 18 * s),
-                           Qt.AlignRight | Qt.AlignVCenter, f"{prob * 100:.1f} %")
+                self._write(p, QRectF(inner.left(), y, inner.width() * 0.72, 18 * s),
+                            Qt.AlignLeft | Qt.AlignVCenter,
+                            p.fontMetrics().elidedText(label, Qt.ElideRight,
+                                                       int(inner.width() * 0.72)))
+                self._write(p, QRectF(inner.left(), y, inner.width(), 18 * s),
+                            Qt.AlignRight | Qt.AlignVCenter, f"{prob * 100:.1f} %")
                 y += 20 * s
                 p.setPen(QPen(Qt.NoPen))
                 p.setBrush(QColor("#e8ecf3"))

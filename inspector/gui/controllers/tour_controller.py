@@ -215,15 +215,42 @@ class TourController(QObject):
         """(scale, centre) that show `rect` in the part of the canvas the stage leaves free."""
         vp = self.canvas.viewport().rect()
         free = QRectF(vp)
-        if self.presenting:
-            free.setBottom(vp.height() - 190 * self.ui_scale / 1.5)
-            if self.stage.picture is not None or self.stage.bars:
-                free.setRight(vp.width() - min(vp.width() * 0.34, 380 * self.ui_scale) - 24)
+        if self.presenting:      # what the stage leaves (its band and side panel measured)
+            for area in self.stage.covered():
+                if area.top() > vp.height() / 3:
+                    free.setBottom(min(free.bottom(), area.top() - 8))
+                else:
+                    free.setRight(min(free.right(), area.left() - 8))
         scale = min(free.width() / rect.width(), free.height() / rect.height(), MAX_ZOOM)
         if self.presenting:
             scale = max(scale, self.ui_scale)
+            focus = self._focus_rect()
+            if focus is not None and (rect.height() * scale > free.height() or
+                                      rect.width() * scale > free.width()):
+                rect = focus   # the stop's view is too big to read: its spotlit block then
+                scale = max(min(free.width() / rect.width(), free.height() / rect.height(),
+                                MAX_ZOOM), self.ui_scale)
         shift = QPointF(vp.width() / 2 - free.center().x(), vp.height() / 2 - free.center().y())
-        return scale, rect.center() + shift / scale
+        centre = rect.center()
+        if self.presenting and rect.height() * scale > free.height():
+            # taller than the room at a readable size: its top in sight, never under the band
+            centre.setY(rect.top() + free.height() / 2 / scale)
+        if self.presenting and rect.width() * scale > free.width():
+            centre.setX(rect.left() + free.width() / 2 / scale)
+        return scale, centre + shift / scale
+
+    def _focus_rect(self) -> QRectF | None:
+        """The scene rectangle of the current stop's spotlit items (None without any)."""
+        if not 0 <= self.current < len(self.tour.stops):
+            return None
+        boxes = [self.canvas.items_by_id[i].sceneBoundingRect()
+                 for i in self.tour.stops[self.current].focus if i in self.canvas.items_by_id]
+        if not boxes:
+            return None
+        whole = boxes[0]
+        for box in boxes[1:]:
+            whole = whole.united(box)
+        return whole.adjusted(-20, -30, 20, 20)     # its tags and badges too
 
     def glide_to(self, rect: QRectF, animate: bool = True) -> None:
         scale, centre = self._target(rect)
@@ -247,6 +274,12 @@ class TourController(QObject):
     def _place(self, scale: float, centre: QPointF) -> None:
         self.canvas.resetTransform()
         self.canvas.scale(scale, scale)
+        if self.presenting and self.canvas.scene() is not None:
+            # room to scroll past the graph's ends: a block at its edge can still sit in
+            # the part of the screen the stage leaves free
+            vp = self.canvas.viewport().rect()
+            mx, my = vp.width() / scale, vp.height() / scale
+            self.canvas.setSceneRect(self.canvas.scene().sceneRect().adjusted(-mx, -my, mx, my))
         self.canvas.centerOn(centre)
 
     def _show_stage(self, stop, index: int) -> None:
@@ -313,6 +346,7 @@ class TourController(QObject):
         self.canvas.style.present(False)
         self.canvas.set_halo(False)
         self.card_wanted.emit(False)
+        self.canvas.setSceneRect(QRectF())     # the scene's own bounds again
         self.chrome.leave()
         self.canvas.viewport().update()
         self._restore_user_view()

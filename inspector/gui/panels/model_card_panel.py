@@ -22,9 +22,15 @@ MEASURED = "#2e7d32"
 def _label(text: str, size: int, colour: str = INK, bold: bool = False) -> QLabel:
     label = QLabel(text)
     label.setWordWrap(True)
-    label.setStyleSheet(f"color: {colour}; font-size: {size}px;"
-                        f"{' font-weight: 600;' if bold else ''} background: transparent;")
+    label.setProperty("card_style", (size, colour, bold))   # restyled for an audience
+    _style(label, size)
     return label
+
+
+def _style(label: QLabel, px: float) -> None:
+    _, colour, bold = label.property("card_style")
+    label.setStyleSheet(f"color: {colour}; font-size: {round(px)}px;"
+                        f"{' font-weight: 600;' if bold else ''} background: transparent;")
 
 
 class _Tile(QFrame):
@@ -96,7 +102,21 @@ class ModelCardPanel(QWidget):
         self.footnote = _label("", 13, MUTED)
         outer.addWidget(self.footnote)
         self.tiles: dict = {}
+        self.least_px = 0.0      # presenting: no text under this (the scale's promise)
         self.hide()
+
+    def set_least_text(self, px: float) -> None:
+        """Every text at least `px` pixels (0: as designed); the small print grows."""
+        self.least_px = px
+        self._restyle()
+
+    def _restyle(self) -> None:
+        for label in self.findChildren(QLabel):
+            style = label.property("card_style")
+            if style is not None:
+                _style(label, max(style[0], self.least_px))
+        self.close_button.setStyleSheet(f"font-size: {round(self.least_px)}px;"
+                                        if self.least_px else "")
 
     # -- filling ------------------------------------------------------------------------
     def show_card(self, card) -> None:
@@ -121,6 +141,7 @@ class ModelCardPanel(QWidget):
         self.footnote.setText(("Layers: " + kinds + ". " if kinds else "") +
                               "Speeds are estimates from the arithmetic and the device's "
                               "typical speed, unless marked measured.")
+        self._restyle()
         self.show_over_parent()
 
     def show_comparison(self, comparison) -> None:
@@ -144,6 +165,7 @@ class ModelCardPanel(QWidget):
                 cell.setToolTip(line.definition)
                 self.compare.addWidget(cell, row, col)
         self.answers.setText(comparison.answers)
+        self._restyle()
 
     def _tile(self, fact, row: int, col: int) -> None:
         big, _, small = _split(fact.text)
@@ -183,6 +205,8 @@ class ModelCardPanel(QWidget):
 
     def close_card(self) -> None:
         self.over = None       # the next card (Demo > Model card) covers the window again
+        if self.least_px:
+            self.set_least_text(0.0)
         if self.isVisible():
             self.hide()
             self.closed.emit()
