@@ -48,17 +48,24 @@ def test_our_summarizer_prints_what_tensorflows_prints(fx, name, fetch, feed, sh
 
     from inspector.core.model.protos import step_stats_pb2
 
-    theirs, ours = _pywrap_stat_summarizer.StatSummarizer(), StatSummarizer()
-    for raw in traced_step_stats(os.path.join(fx, name), fetch, feed, shape):
-        theirs.ProcessStepStatsStr(raw)
-        ours.add_run(step_stats_pb2.StepStats.FromString(raw))
-    a, b = theirs.GetOutputString(), ours.text()
-    ta, tb = tables(a), tables(b)
+    # rows with equal keys come out in an arbitrary order in TF: compare all but the cdf
+    strip = lambda rows: sorted(r.split("\t")[:5] + r.split("\t")[6:] for r in rows)  # noqa
+    for attempt in range(3):
+        # the top-N rows by time depend on the traced times: which rows tie at the cut-off
+        # differs from run to run on a loaded machine (seen once in five full runs); new
+        # traces are taken then, and a real difference fails all three
+        theirs, ours = _pywrap_stat_summarizer.StatSummarizer(), StatSummarizer()
+        for raw in traced_step_stats(os.path.join(fx, name), fetch, feed, shape):
+            theirs.ProcessStepStatsStr(raw)
+            ours.add_run(step_stats_pb2.StepStats.FromString(raw))
+        a, b = theirs.GetOutputString(), ours.text()
+        ta, tb = tables(a), tables(b)
+        if all(strip(ta[t]) == strip(tb[t]) for t in ("Top by Computation Time",
+                                                       "Top by Memory Use")):
+            break
     assert ta["Run Order"] == tb["Run Order"]
     assert ta["Summary by node type"] == tb["Summary by node type"]
     for title in ("Top by Computation Time", "Top by Memory Use"):
-        # rows with equal keys come out in an arbitrary order in TF: compare all but the cdf
-        strip = lambda rows: sorted(r.split("\t")[:5] + r.split("\t")[6:] for r in rows)  # noqa
         assert strip(ta[title]) == strip(tb[title])
     tail_a = a[a.index("Number of nodes executed"):]
     tail_b = b[b.index("Number of nodes executed"):]
