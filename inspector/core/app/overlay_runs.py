@@ -8,16 +8,10 @@ import os
 from dataclasses import replace
 
 from inspector.core.app.inputs import input_shapes_and_types
-from inspector.core.app.ports import ports_to_use
+from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.errors import InspectorError
 
-
-def ports(state) -> tuple[list, list]:
-    bench = state.workbench
-    ins, outs = ports_to_use(bench.inputs, bench.outputs, state.summary)
-    if not outs:
-        raise InspectorError("mark at least one output (and the inputs) first")
-    return ins, outs
+ports = marked_or_suggested      # the window's controllers ask it too
 
 
 # -- timings ------------------------------------------------------------------------------
@@ -27,11 +21,10 @@ def start_profile(state, tasks, settings, on_error, allow_io: bool = False) -> N
     engine = state.engine
     if state.original_view is None or engine is None:
         return
-    try:
-        ins, outs = ports(state)
-    except InspectorError as exc:
-        state.fail(exc.one_line())
+    found = ports_or_say(state)
+    if found is None:
         return
+    ins, outs = found
     shapes, _ = input_shapes_and_types(state)
 
     def work(job):
@@ -84,11 +77,10 @@ def start_calibrate(state, tasks, settings, data: dict | None, on_error,
     engine = state.engine
     if engine is None:
         return
-    try:
-        ins, outs = ports(state)
-    except InspectorError as exc:
-        state.fail(exc.one_line())
+    found = ports_or_say(state)
+    if found is None:
         return
+    ins, outs = found
     shapes, _ = input_shapes_and_types(state)
     shape = shapes.get(ins[0].split(":")[0]) if ins else None
     if shape is None:

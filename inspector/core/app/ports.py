@@ -28,3 +28,25 @@ def ports_to_use(marked_inputs, marked_outputs, summary) -> tuple[list, list]:
         return ins, outs
     auto_ins, auto_outs = suggested_ports(summary)
     return ins or auto_ins, outs or auto_outs
+
+
+def marked_or_suggested(state) -> tuple[list, list]:
+    """The state's marks, else the suggestions; raises when there is still no output."""
+    from inspector.core.errors import InspectorError
+
+    bench = state.workbench
+    ins, outs = ports_to_use(bench.inputs, bench.outputs, state.summary)
+    if not outs:
+        raise InspectorError("mark the model's output first (no likely output stands out)")
+    return ins, outs
+
+
+def ports_or_say(state) -> tuple[list, list] | None:
+    """marked_or_suggested(state), or None after telling the user why there are none."""
+    from inspector.core.errors import InspectorError
+
+    try:
+        return marked_or_suggested(state)
+    except InspectorError as exc:
+        state.fail(exc.one_line())
+        return None

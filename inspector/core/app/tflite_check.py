@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from inspector.core.app.inputs import input_shapes_and_types
-from inspector.core.app.ports import ports_to_use
-from inspector.core.errors import InspectorError
+from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.runtime import gc_policy
 
 
@@ -21,13 +20,7 @@ class TFLiteCheck:
     confirmed: dict = field(default_factory=dict)   # tflite_compat.confirm(...) once asked
 
 
-def ports(state) -> tuple[list, list]:
-    """The marks, else the suggested ports; raises when there is no output."""
-    bench = state.workbench
-    ins, outs = ports_to_use(bench.inputs, bench.outputs, state.summary)
-    if not outs:
-        raise InspectorError("mark the model's output first (no likely output stands out)")
-    return ins, outs
+ports = marked_or_suggested      # the window's controllers ask it too
 
 
 def refusal(state) -> str | None:
@@ -50,11 +43,10 @@ def start_check(state, tasks, on_error, then=None) -> None:
     if why:
         state.fail(why)
         return
-    try:
-        ins, outs = ports(state)
-    except InspectorError as exc:
-        state.fail(exc.one_line())
+    found = ports_or_say(state)
+    if found is None:
         return
+    ins, outs = found
     model, graph = state.model, state.model.graph
     scope_paths = [s.path for s in state.original_view.root.walk() if s.path]
 

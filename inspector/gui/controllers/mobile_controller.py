@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog
 from inspector.core.app import tflite_check
 from inspector.core.app.exports import atomic_write, beside
 from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.ports import ports_or_say
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 
 
@@ -45,14 +46,6 @@ class MobileController(QObject):
     def ports(self) -> tuple[list, list]:
         """Marked inputs/outputs, else the likely ones (raises when there is no output)."""
         return tflite_check.ports(self.state)
-
-    def _ports_or_report(self):
-        """ports(), or None after telling the user why there are none."""
-        try:
-            return self.ports()
-        except InspectorError as exc:
-            self.state.fail(exc.one_line())
-            return None
 
     def _model_changed(self) -> None:
         self.p.reset()
@@ -95,7 +88,7 @@ class MobileController(QObject):
             return
         if self._tflite_already():
             return
-        ports = self._ports_or_report()
+        ports = ports_or_say(self.state)
         if ports is None:
             return
         ins, outs = ports
