@@ -25,6 +25,11 @@ class Context:
     reasons: dict = field(default_factory=dict)  # node name -> why it changed
     kept: dict = field(default_factory=dict)     # node name -> why a match was left alone
     job: Job = NO_JOB                            # the request's job token
+    # provenance for comparisons: a node that lives on under another name, and nodes merged
+    # into another (old name -> new name)
+    became: dict = field(default_factory=dict)
+    merged: dict = field(default_factory=dict)
+    split: dict = field(default_factory=dict)    # new node -> the old node it came out of
 
     def check(self) -> None:
         """Stop here if the request was cancelled (transforms call it in their loops)."""
@@ -82,6 +87,10 @@ class Context:
 
     def note(self, node: str, reason: str) -> None:
         self.reasons.setdefault(node, reason)
+
+    def merge(self, node: str, into: str) -> None:
+        """Say that `node` is gone into `into` (a node of the result)."""
+        self.merged[node] = into
 
     def keep(self, node: str, reason: str) -> None:
         """Say why a node that matched was left as it is (shown beside the changes)."""

@@ -65,6 +65,9 @@ def fold_batch_norms(graph_def, ctx):
         ctx.note(mul.name, f"{conv.op} '{conv.name}' with the scale folded into "
                            f"'{weights_node.name}'")
         ctx.note(weights_node.name, f"scaled by '{scale_node.name}'")
+        ctx.became[conv.name] = mul.name
+        ctx.merge(mul.name, mul.name)
+        ctx.merge(scale_node.name, mul.name)
         return [new_weights, src, new_conv]
 
     return replace_matching(graph_def, PATTERN, replace)

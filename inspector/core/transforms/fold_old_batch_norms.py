@@ -70,8 +70,20 @@ def fuse_into_conv(scale, offset, conv_match, output_name: str) -> list:
     return [tensor_const(weights_node.name, scaled), src, conv, bias, bias_add]
 
 
+def _provenance(match, conv_match, bias_add: str, ctx) -> None:
+    """The batch norm and its parameters went into the Conv; the BiasAdd and its offset came
+    out of the batch norm."""
+    conv = conv_match.node.name
+    ctx.merge(match.node.name, conv)
+    for sub in match.inputs[1:]:
+        ctx.merge(sub.node.name, conv)
+    ctx.split[bias_add] = match.node.name
+    ctx.split[conv + "_bn_offset"] = match.node.name
+
+
 def _replace_conv(match, ctx):
     scale, offset = scale_and_offset(match)
+    _provenance(match, match.inputs[0], match.node.name, ctx)
     ctx.note(match.node.name, f"{match.node.op} folded into '{match.inputs[0].node.name}' "
                               "weights + BiasAdd")
     return fuse_into_conv(scale, offset, match.inputs[0], match.node.name)
@@ -82,6 +94,7 @@ def _replace_batch_to_space(match, ctx):
     b2s = match.inputs[0]
     conv_match = b2s.inputs[0]
     biasadd = conv_match.node.name + "/biasadd"
+    _provenance(match, conv_match, biasadd, ctx)
     nodes = fuse_into_conv(scale, offset, conv_match, biasadd)
     new_b2s = protos.NodeDef()
     new_b2s.CopyFrom(b2s.node)
@@ -101,6 +114,8 @@ def _replace_concat(match, ctx):
         parts = [(scale[:split], offset[:split]), (scale[split:], offset[split:])]
     nodes = []
     names = [concat.node.name + "_bn_in0", concat.node.name + "_bn_in1"]
+    for i in range(2):
+        _provenance(match, concat.inputs[i], names[i], ctx)
     for i in range(2):
         nodes += fuse_into_conv(parts[i][0], parts[i][1], concat.inputs[i], names[i])
     new_concat = protos.NodeDef()

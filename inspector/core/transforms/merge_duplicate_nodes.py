@@ -29,6 +29,7 @@ def merge_duplicate_nodes(graph_def, ctx):
             if key in first and node.op not in stateful:
                 renames[node.name + ":*"] = first[key]
                 ctx.note(first[key], f"merged its duplicate '{node.name}'")
+                ctx.merge(node.name, first[key])
                 continue
             first.setdefault(key, node.name)
             kept.append(node)

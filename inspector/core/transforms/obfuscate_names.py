@@ -34,6 +34,7 @@ def obfuscate_names(graph_def, ctx):
             if candidate not in keep:
                 break
         new_names[node.name] = candidate
+    ctx.became.update({old: new for old, new in new_names.items() if old != new})
     out = copy_graph(graph_def)
     for node in out.node:
         node.name = new_names[node.name]

@@ -32,6 +32,9 @@ class StepReport:
     seconds: float = 0.0
     native: bool = False
     unchanged: str = ""    # the step changed nothing: why, and what to use instead
+    became: dict = field(default_factory=dict)   # old name -> its new name
+    merged: dict = field(default_factory=dict)   # old name -> node it was merged into
+    split: dict = field(default_factory=dict)    # new node -> old node it came out of
 
     def outcome(self) -> str:
         """'changed nothing: why' for a step that left the graph as it was, else ''."""
@@ -85,6 +88,7 @@ def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
     report.removed, report.added, report.changed = diff(graph_def, result)
     report.reasons = ctx.reasons
     report.kept = ctx.kept
+    report.became, report.merged, report.split = ctx.became, ctx.merged, ctx.split
     if not (report.removed or report.added or report.changed or report.ignored_error):
         report.unchanged = _kept_why(ctx.kept) if ctx.kept else (
             info.why_unchanged(graph_def) if info.why_unchanged else "") or NOTHING_CHANGED

@@ -68,5 +68,7 @@ def quantize_weights(graph_def, ctx):
         deq.attr["mode"].s = b"MIN_FIRST"
         for new in (q, mn, mx, deq):
             out.node.add().CopyFrom(new)
+        for new in (q, mn, mx):
+            ctx.split[new.name] = node.name
         ctx.note(node.name, f"{values.size} floats stored as 8 bits in [{lo:g}, {hi:g}]")
     return out

@@ -1,0 +1,163 @@
+"""What changed between two matched nodes: op, attributes, dtype, shape, device, inputs
+rewired, control dependencies, and a constant's values (max abs difference, share of elements
+changed, cosine similarity; float weights now stored in 8 bits behind a Dequantize)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from inspector.core.model import dtypes, tensors
+from inspector.core.model.graph import Graph
+
+DTYPE_ATTRS = ("T", "dtype", "DstT", "SrcT", "out_type", "Tout")
+SHAPE_ATTRS = ("_output_shapes", "shape")
+IGNORED_ATTRS = frozenset({"_class", "value"})
+VALUE_LIMIT = 64 * 2 ** 20        # constants larger than this are compared by bytes only
+
+
+@dataclass
+class Change:
+    kind: str        # renamed op attr dtype shape device rewired control values quantized
+    text: str
+    figures: dict | None = None
+
+    def as_dict(self) -> dict:
+        out = {"kind": self.kind, "text": self.text}
+        if self.figures:
+            out["figures"] = self.figures
+        return out
+
+
+def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) -> list:
+    """The changes of pair (a, b); `matching` says which inputs correspond (rewiring)."""
+    na, nb = ga.node(a), gb.node(b)
+    pa, pb = na.proto, nb.proto
+    out = []
+    if renamed:
+        out.append(Change("renamed", f"renamed '{a}' -> '{b}'"))
+    if na.op != nb.op:
+        if na.op == "Const" and nb.op == "Dequantize":
+            out.append(_quantized(ga, gb, a, nb))
+        else:
+            out.append(Change("op", f"op {na.op} -> {nb.op}"))
+    out += _attr_changes(pa, pb)
+    if pa.device != pb.device:
+        out.append(Change("device", f"device '{pa.device}' -> '{pb.device}'"))
+    if na.op == nb.op:
+        out += _rewired(na, nb, matching)
+    if na.op == "Const" and nb.op == "Const":
+        change = _values(ga, gb, a, b)
+        if change is not None:
+            out.append(change)
+    return out
+
+
+def _attr_changes(pa, pb) -> list:
+    out = []
+    keys = sorted(set(pa.attr) | set(pb.attr))
+    for key in keys:
+        if key in IGNORED_ATTRS:
+            continue
+        if key not in pa.attr or key not in pb.attr or pa.attr[key] != pb.attr[key]:
+            kind = "dtype" if key in DTYPE_ATTRS else "shape" if key in SHAPE_ATTRS else "attr"
+            out.append(Change(kind, f"{key}: {_attr_text(pa, key)} -> {_attr_text(pb, key)}"))
+    if "value" in pa.attr and "value" in pb.attr:
+        ta, tb = pa.attr["value"].tensor, pb.attr["value"].tensor
+        if ta.dtype != tb.dtype:
+            out.append(Change("dtype", f"dtype {dtypes.dtype_name(ta.dtype)} -> "
+                                       f"{dtypes.dtype_name(tb.dtype)}"))
+        sa, sb = tensors.shape_dims(ta.tensor_shape), tensors.shape_dims(tb.tensor_shape)
+        if sa != sb:
+            out.append(Change("shape", f"shape {tensors.format_shape(sa)} -> "
+                                       f"{tensors.format_shape(sb)}"))
+    return out
+
+
+def _attr_text(proto, key: str) -> str:
+    if key not in proto.attr:
+        return "(none)"
+    from inspector.core.model.attrs import decode
+
+    text = str(decode(proto.attr[key]))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _rewired(na, nb, matching) -> list:
+    out, b_of = [], matching.b_of
+    da = [r for r in na.inputs if not r.control]
+    db = [r for r in nb.inputs if not r.control]
+    if len(da) != len(db):
+        out.append(Change("rewired", f"{len(da)} inputs -> {len(db)}"))
+    for k, (ra, rb) in enumerate(zip(da, db)):
+        if ra.port != rb.port or (b_of.get(ra.node) != rb.node and
+                                  rb.node not in matching.counterparts_in_b(ra.node)):
+            out.append(Change("rewired", f"input {k}: {ra} -> {rb}"))
+    ca = {b_of.get(r.node, "?" + r.node) for r in na.inputs if r.control}
+    cb = {r.node for r in nb.inputs if r.control}
+    if ca != cb:
+        gone, new = len(ca - cb), len(cb - ca)
+        out.append(Change("control", f"control inputs: {new} added, {gone} removed"))
+    return out
+
+
+def _same_tensor(ta, tb) -> bool:
+    if ta.dtype != tb.dtype or ta.tensor_shape != tb.tensor_shape:
+        return False
+    if ta.tensor_content or tb.tensor_content:
+        return ta.tensor_content == tb.tensor_content
+    return ta == tb
+
+
+def _values(ga: Graph, gb: Graph, a: str, b: str) -> Change | None:
+    ta, tb = ga.tensor(a), gb.tensor(b)
+    if _same_tensor(ta, tb):
+        return None
+    try:
+        va, vb = _decoded(ta), _decoded(tb)
+    except ValueError as exc:
+        return Change("values", f"values changed ({exc})")
+    if va is None or vb is None or va.shape != vb.shape:
+        return Change("values", "values changed")
+    figures = value_figures(va, vb)
+    return Change("values", f"values changed: {figures['changed_share']:.1%} of "
+                            f"{va.size:,} elements, max abs difference "
+                            f"{figures['max_abs_diff']:.4g}", figures)
+
+
+def _decoded(t) -> np.ndarray | None:
+    if tensors.facts(t).stored > VALUE_LIMIT:
+        return None
+    arr = tensors.to_numpy(t)
+    return arr if arr.dtype.kind in "fiub" else None
+
+
+def value_figures(va: np.ndarray, vb: np.ndarray) -> dict:
+    a, b = va.astype(np.float64).ravel(), vb.astype(np.float64).ravel()
+    diff = np.abs(a - b)
+    na, nb = np.linalg.norm(a), np.linalg.norm(b)
+    cosine = float(a @ b / (na * nb)) if na and nb else (1.0 if na == nb else 0.0)
+    return {"max_abs_diff": float(diff.max()) if diff.size else 0.0,
+            "changed_share": float(np.count_nonzero(diff)) / diff.size if diff.size else 0.0,
+            "cosine": cosine}
+
+
+def _quantized(ga: Graph, gb: Graph, a: str, nb) -> Change:
+    """A float constant of A is an 8-bit one plus a Dequantize in B (quantize_weights)."""
+    text = "float weights stored in 8 bits (+ Dequantize)"
+    ins = [r.node for r in nb.inputs if not r.control]
+    try:
+        if len(ins) < 3 or any(gb.node(n).op != "Const" for n in ins[:3]):
+            return Change("quantized", text)
+        q, lo, hi = (tensors.to_numpy(gb.tensor(n)) for n in ins[:3])
+        original = _decoded(ga.tensor(a))
+        if original is not None and q.shape == original.shape:
+            lo, hi = float(np.ravel(lo)[0]), float(np.ravel(hi)[0])
+            approx = lo + q.astype(np.float64) * (hi - lo) / 255.0
+            figures = value_figures(original, approx)
+            return Change("quantized", f"{text}: max abs difference about "
+                                       f"{figures['max_abs_diff']:.3g}", figures)
+    except (ValueError, KeyError, IndexError):
+        pass
+    return Change("quantized", text)

@@ -1,0 +1,221 @@
+"""The diff of two graphs as a document: the interface first (a renamed output breaks the app
+that loads the model), then the totals, the op histogram, the changes grouped where the same
+change repeats ("values changed in 13 blocks"), and the matching's own quality."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from inspector.core.analysis.sizes import sizes
+from inspector.core.analysis.summary import summarize
+from inspector.core.compare.changes import Change, pair_changes
+from inspector.core.compare.matching import Matching, Provenance, explained_by_scope, match
+from inspector.core.model.graph import Graph, scope_of
+from inspector.core.runtime.job import NO_JOB, Job
+
+STATUSES = ("changed", "added", "removed", "merged", "split")
+
+
+@dataclass
+class Entry:
+    """One line of the change list."""
+
+    status: str                  # changed added removed merged split
+    a: str = ""                  # the node in A ("" for added)
+    b: str = ""                  # the node in B ("" for removed)
+    op_a: str = ""
+    op_b: str = ""
+    rule: str = ""               # how the pair was matched
+    confidence: float = 0.0
+    changes: list = field(default_factory=list)   # Change
+
+    @property
+    def name(self) -> str:
+        return self.a or self.b
+
+    @property
+    def scope(self) -> str:
+        return scope_of(self.a or self.b)
+
+    def signature(self) -> tuple:
+        """What the change is, names left out: entries alike in it are one pattern."""
+        kinds = tuple(sorted({c.kind for c in self.changes}))
+        attrs = tuple(sorted(c.text.split(":")[0] for c in self.changes if c.kind == "attr"))
+        return (self.status, self.op_a, self.op_b, kinds, attrs)
+
+    def describe(self) -> str:
+        if self.status == "added":
+            return f"added {self.op_b} '{self.b}'"
+        if self.status == "removed":
+            return f"removed {self.op_a} '{self.a}'"
+        if self.status == "merged":
+            return f"{self.op_a} '{self.a}' merged into {self.op_b} '{self.b}'"
+        if self.status == "split":
+            return f"{self.op_b} '{self.b}' split out of {self.op_a} '{self.a}'"
+        name = self.a if self.a == self.b else f"{self.a} -> {self.b}"
+        return f"{name}: " + "; ".join(c.text for c in self.changes)
+
+
+@dataclass
+class Group:
+    """Entries with the same change: one line that opens to its members."""
+
+    title: str
+    members: list                # indices into Diff.entries
+    blocks: int                  # distinct scopes they sit in
+
+
+@dataclass
+class Diff:
+    a_label: str
+    b_label: str
+    entries: list                # Entry: every node that is not unchanged
+    unchanged: int
+    matching: Matching
+    interface: list              # Change, the interface first
+    totals: dict                 # name -> [A, B]
+    op_histogram: dict           # op -> [A, B], where they differ
+    groups: list                 # Group
+    quality: dict
+
+    @property
+    def equal(self) -> bool:
+        return not self.entries and not self.interface and not self.matching.scopes
+
+    def counts(self) -> dict:
+        out = Counter(e.status for e in self.entries)
+        out["renamed"] = sum(1 for e in self.entries
+                             if any(c.kind == "renamed" for c in e.changes))
+        out["unchanged"] = self.unchanged
+        return dict(out)
+
+
+def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
+                provenance: Provenance | None = None, extra_totals: dict | None = None,
+                job: Job = NO_JOB) -> Diff:
+    """Match B to A and say what changed. `extra_totals` adds figures the caller measured
+    (gzip size, FLOPs, latency: {name: [A, B]})."""
+    m = match(ga, gb, provenance, job)
+    job.progress(0.75, "comparing matched nodes")
+    entries, unchanged = [], 0
+    for k, (a, b) in enumerate(m.b_of.items()):
+        if not k % 2048:
+            job.check()
+        renamed = a != b and not explained_by_scope(m, a, b) and \
+            not _took_merged_name(m, a, b)
+        changes = pair_changes(ga, gb, a, b, m, renamed)
+        if changes:
+            entries.append(Entry("changed", a, b, ga.node(a).op, gb.node(b).op, m.rule[a],
+                                 m.confidence(a), changes))
+        else:
+            unchanged += 1
+    for a, b in m.merged.items():
+        entries.append(Entry("merged", a, b, ga.node(a).op, gb.node(b).op, "merged", 0.75))
+    for b, a in m.split.items():
+        entries.append(Entry("split", a, b, ga.node(a).op, gb.node(b).op, "split", 0.75))
+    entries += [Entry("removed", n.name, "", n.op) for n in ga
+                if n.name not in m.b_of and n.name not in m.merged]
+    entries += [Entry("added", "", n.name, "", n.op) for n in gb
+                if n.name not in m.a_of and n.name not in m.split]
+    order = {name: k for k, name in enumerate(ga.names())}
+    late = len(order)
+    entries.sort(key=lambda e: (STATUSES.index(e.status), order.get(e.a, late), e.b))
+    job.progress(0.9, "interface and totals")
+    sa, sb = summarize(ga), summarize(gb)
+    totals = _totals(ga, gb, sa, sb)
+    totals.update(extra_totals or {})
+    return Diff(a_label, b_label, entries, unchanged, m, interface_changes(gb, m, sa, sb), totals,
+                _histogram(ga, gb), group_entries(entries), m.quality(len(ga)))
+
+
+def _took_merged_name(m: Matching, a: str, b: str) -> bool:
+    """fold_batch_norms gives the Conv the name of the Mul merged into it."""
+    return m.merged.get(b) == b
+
+
+def _totals(ga: Graph, gb: Graph, sa, sb) -> dict:
+    out = {"nodes": [len(ga), len(gb)]}
+    out["parameters"] = [sa.const_parameters + sa.variable_parameters,
+                         sb.const_parameters + sb.variable_parameters]
+    za, zb = sizes(ga), sizes(gb)
+    out["bytes"] = [za.total + za.other, zb.total + zb.other]
+    return out
+
+
+def _histogram(ga: Graph, gb: Graph) -> dict:
+    ca, cb = ga.op_counts(), gb.op_counts()
+    return {op: [ca.get(op, 0), cb.get(op, 0)] for op in sorted(set(ca) | set(cb))
+            if ca.get(op, 0) != cb.get(op, 0)}
+
+
+def interface_changes(gb: Graph, m: Matching, sa, sb) -> list:
+    """Inputs and outputs (summaries `sa`, `sb`) gone, renamed, retyped or reshaped, and new
+    ones."""
+    out = []
+    for kind, ours, theirs in (("input", sa.inputs, sb.inputs), ("output", sa.outputs,
+                                                                  sb.outputs)):
+        by_name = {c.name: c for c in theirs}
+        seen = set()
+        for c in ours:
+            there = m.b_of.get(c.name)
+            if there is None:
+                into = m.merged.get(c.name)
+                out.append(Change(kind, f"{kind} '{c.name}' removed" +
+                                  (f" (merged into '{into}')" if into else "")))
+                continue
+            seen.add(there)
+            if there != c.name:
+                out.append(Change(kind, f"{kind} renamed '{c.name}' -> '{there}'"))
+            other = by_name.get(there)
+            if other is None:
+                node = gb.node(there)
+                out.append(Change(kind, f"{kind} '{c.name}' is no longer an {kind} in B "
+                                        f"({node.op} '{there}')"))
+                continue
+            if c.dtype != other.dtype:
+                out.append(Change(kind, f"{kind} '{there}': dtype {c.dtype or '?'} -> "
+                                        f"{other.dtype or '?'}"))
+            if c.shape != other.shape:
+                out.append(Change(kind, f"{kind} '{there}': shape {c.shape or '?'} -> "
+                                        f"{other.shape or '?'}"))
+        for c in theirs:
+            if c.name not in seen:
+                out.append(Change(kind, f"new {kind} '{c.name}' ({c.op} {c.dtype} "
+                                        f"{c.shape})".replace("  ", " ")))
+    return out
+
+
+def _block(name: str) -> str:
+    parts = name.split("/")
+    return "/".join(parts[:2]) if len(parts) > 2 else parts[0] if len(parts) > 1 else ""
+
+
+def group_entries(entries: list) -> list:
+    """Patterns: entries alike in their change, in two or more places, largest first."""
+    by_signature: dict = {}
+    for k, e in enumerate(entries):
+        by_signature.setdefault(e.signature(), []).append(k)
+    groups = []
+    for signature, members in by_signature.items():
+        if len(members) < 2:
+            continue
+        first = entries[members[0]]
+        blocks = len({_block(entries[k].name) for k in members})
+        groups.append(Group(_group_title(first, len(members), blocks), members, blocks))
+    groups.sort(key=lambda g: (-len(g.members), g.title))
+    return groups
+
+
+def _group_title(e: Entry, n: int, blocks: int) -> str:
+    where = f" in {blocks} blocks" if blocks > 1 else ""
+    if e.status == "merged":
+        return f"{e.op_a} merged into {e.op_b}: {n} times{where}"
+    if e.status == "split":
+        return f"{e.op_b} split out of {e.op_a}: {n} times{where}"
+    if e.status in ("added", "removed"):
+        return f"{e.status} {e.op_a or e.op_b}: {n} nodes{where}"
+    kinds = sorted({c.kind for c in e.changes})
+    what = ", ".join(kinds)
+    op = e.op_a if e.op_a == e.op_b else f"{e.op_a} -> {e.op_b}"
+    return f"the same change ({what}) in {n} {op} nodes{where}"

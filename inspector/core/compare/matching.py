@@ -1,0 +1,309 @@
+"""Which node of B is which node of A, and why. Rules, in order (decisions: provenance first,
+structure second, names third): provenance (B came from A through our pipeline or TFLite's
+converter), exact-subgraph fingerprints (unique ones, largest first, then down their inputs),
+top-down and bottom-up from matched nodes (same op, same slot), exact and tolerant names, and
+last the nodes merged into a match (N:1) or split out of one (1:N). Every pair keeps its rule
+and a confidence; the matching measures itself (share per rule, pairs whose neighbours
+disagree), as hlo_diff does."""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+
+from inspector.core.compare.fingerprints import Fingerprints
+from inspector.core.compare.names import relative_scope, tolerant_key
+from inspector.core.model.graph import Graph, scope_parts
+from inspector.core.runtime.job import NO_JOB, Job
+
+CONFIDENCE = {"provenance": 1.0, "structure": 1.0, "top-down": 0.85, "bottom-up": 0.8,
+              "name": 0.9, "tolerant name": 0.7}
+# ops a converter or a fold merges into the computation before them
+FOLDABLE = frozenset({"Mul", "Add", "AddV2", "Sub", "BiasAdd", "FusedBatchNorm",
+                      "FusedBatchNormV2", "FusedBatchNormV3", "BatchNormWithGlobalNormalization",
+                      "Relu", "Relu6", "Identity", "Const", "Rsqrt", "Maximum", "Minimum"})
+
+
+@dataclass
+class Provenance:
+    """What a tool that made B from A says: a -> b it became, a merged into b, b split from a."""
+
+    became: dict = field(default_factory=dict)
+    merged: dict = field(default_factory=dict)
+    split: dict = field(default_factory=dict)
+    source: str = ""                     # "pipeline" or "tflite"
+
+
+@dataclass
+class Matching:
+    b_of: dict = field(default_factory=dict)        # a -> b (1:1)
+    a_of: dict = field(default_factory=dict)        # b -> a
+    rule: dict = field(default_factory=dict)        # a -> rule of its pair
+    merged: dict = field(default_factory=dict)      # a -> b it was merged into (N:1)
+    split: dict = field(default_factory=dict)       # b -> a it came out of (1:N)
+    scopes: dict = field(default_factory=dict)      # renamed scope of A -> scope of B
+    disagreeing: list = field(default_factory=list)  # pairs whose inputs are matched elsewhere
+
+    def pair(self, a: str, b: str, rule: str) -> None:
+        self.b_of[a], self.a_of[b], self.rule[a] = b, a, rule
+
+    def confidence(self, a: str) -> float:
+        return CONFIDENCE.get(self.rule.get(a, ""), 0.6)
+
+    def counterparts_in_b(self, a: str) -> list:
+        out = [self.b_of[a]] if a in self.b_of else []
+        if a in self.merged:
+            out.append(self.merged[a])
+        return out + [b for b, src in self.split.items() if src == a and b not in out]
+
+    def counterparts_in_a(self, b: str) -> list:
+        out = [self.a_of[b]] if b in self.a_of else []
+        out += [a for a, into in self.merged.items() if into == b and a not in out]
+        if b in self.split and self.split[b] not in out:
+            out.append(self.split[b])
+        return out
+
+    def quality(self, a_count: int) -> dict:
+        """Share of A's nodes matched by each rule, merged, unmatched; disagreeing pairs."""
+        by_rule = Counter(self.rule.values())
+        shares = {rule: n / a_count for rule, n in by_rule.most_common()} if a_count else {}
+        if self.merged:
+            shares["merged"] = len(self.merged) / a_count
+        return {"shares": shares, "matched": (len(self.b_of) + len(self.merged)) / a_count
+                if a_count else 1.0, "disagreeing_pairs": len(self.disagreeing)}
+
+
+def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
+          job: Job = NO_JOB) -> Matching:
+    m = Matching()
+    if provenance is not None:
+        _from_provenance(m, ga, gb, provenance)
+    job.progress(0.05, "fingerprints")
+    fa, fb = Fingerprints(ga, job), Fingerprints(gb, job)
+    job.progress(0.4, "matching by structure")
+    _by_structure(m, ga, gb, fa, fb)
+    _propagate(m, ga, gb, list(m.b_of.items()), job)
+    job.progress(0.6, "matching by name")
+    new = _by_names(m, ga, gb)
+    _propagate(m, ga, gb, new, job)
+    _merges_and_splits(m, ga, gb)
+    m.scopes = _renamed_scopes(m)
+    m.disagreeing = _disagreeing(m, ga, gb)
+    return m
+
+
+def _from_provenance(m: Matching, ga: Graph, gb: Graph, p: Provenance) -> None:
+    for a, b in p.became.items():
+        if a in ga and b in gb and a not in m.b_of and b not in m.a_of:
+            m.pair(a, b, "provenance")
+    for a, b in p.merged.items():
+        if a in ga and b in gb and a not in m.b_of:
+            m.merged[a] = b
+    for b, a in p.split.items():
+        if a in ga and b in gb and b not in m.a_of:
+            m.split[b] = a
+
+
+def _unique_groups(fp: dict, taken: dict) -> dict:
+    groups: dict = {}
+    for name, value in fp.items():
+        if name not in taken:
+            groups.setdefault(value, []).append(name)
+    return {v: names[0] for v, names in groups.items() if len(names) == 1}
+
+
+def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Fingerprints) -> None:
+    only_a = _unique_groups(fa.fingerprint, m.b_of)
+    only_b = _unique_groups(fb.fingerprint, m.a_of)
+    seeds = sorted(((fa.height[a], a, only_b[v]) for v, a in only_a.items() if v in only_b),
+                   key=lambda t: (-t[0], t[1]))
+    for _, a, b in seeds:
+        if a in m.b_of or b in m.a_of:
+            continue
+        m.pair(a, b, "structure")
+        stack = [(a, b)]
+        while stack:       # an exact subgraph: its inputs are the same, slot by slot
+            x, y = stack.pop()
+            for rx, ry in zip(_data_inputs(ga, x), _data_inputs(gb, y)):
+                if rx.node in m.b_of or ry.node in m.a_of or rx.node not in fa.fingerprint:
+                    continue
+                if fa.fingerprint[rx.node] == fb.fingerprint.get(ry.node):
+                    m.pair(rx.node, ry.node, "structure")
+                    stack.append((rx.node, ry.node))
+
+
+def _data_inputs(graph: Graph, name: str) -> list:
+    node = graph.get(name)
+    return [] if node is None else [r for r in node.inputs if not r.control and r.node in graph]
+
+
+def _free_pair(m: Matching, ga: Graph, gb: Graph, a: str, b: str) -> bool:
+    """Both unmatched, and no unmatched namesake on either side says otherwise."""
+    if a in m.b_of or b in m.a_of or a in m.merged or b in m.split:
+        return False
+    if a != b and ((a in gb and a not in m.a_of) or (b in ga and b not in m.b_of)):
+        return False
+    return ga.node(a).op == gb.node(b).op
+
+
+def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None:
+    queue = deque(seeds)
+    steps = 0
+    while queue:
+        steps += 1
+        if not steps % 4096:
+            job.check()
+        a, b = queue.popleft()
+        if ga.node(a).op != gb.node(b).op:
+            continue         # a changed op says nothing about its neighbours' roles
+        for ra, rb in zip(_data_inputs(ga, a), _data_inputs(gb, b)):      # top-down
+            if ra.port == rb.port and _free_pair(m, ga, gb, ra.node, rb.node):
+                m.pair(ra.node, rb.node, "top-down")
+                queue.append((ra.node, rb.node))
+        ca, cb = _consumers_by_role(ga, a), _consumers_by_role(gb, b)     # bottom-up
+        for role, names in ca.items():
+            others = cb.get(role)
+            if len(names) == 1 and others and len(others) == 1 and \
+                    _free_pair(m, ga, gb, names[0], others[0]):
+                m.pair(names[0], others[0], "bottom-up")
+                queue.append((names[0], others[0]))
+
+
+def _consumers_by_role(graph: Graph, name: str) -> dict:
+    out: dict = {}
+    for e in graph.consumers(name):
+        if not e.control:
+            out.setdefault((graph.node(e.dst).op, e.dst_index, e.src_port), []).append(e.dst)
+    return out
+
+
+def _by_names(m: Matching, ga: Graph, gb: Graph) -> list:
+    new = []
+    for node in ga:
+        a = node.name
+        if a not in m.b_of and a not in m.merged and a in gb and a not in m.a_of \
+                and a not in m.split:
+            m.pair(a, a, "name")
+            new.append((a, a))
+    keys_a: dict = {}
+    keys_b: dict = {}
+    for node in ga:
+        if node.name not in m.b_of and node.name not in m.merged:
+            keys_a.setdefault(tolerant_key(node.name), []).append(node.name)
+    for node in gb:
+        if node.name not in m.a_of and node.name not in m.split:
+            keys_b.setdefault(tolerant_key(node.name), []).append(node.name)
+    for key, names in keys_a.items():
+        others = keys_b.get(key)
+        if len(names) == 1 and others and len(others) == 1:
+            m.pair(names[0], others[0], "tolerant name")
+            new.append((names[0], others[0]))
+    return new
+
+
+def _merges_and_splits(m: Matching, ga: Graph, gb: Graph) -> None:
+    """An unmatched node of A whose consumers' counterparts now read its input's counterpart
+    was merged into that input (a batch norm folded into its Conv); constants that fed only
+    merged nodes went with them. Unmatched nodes of B that only feed a constant's counterpart
+    came out of that constant (weights quantized into values, min and max)."""
+    _folded_batch_norms(m, ga, gb)
+    changed = True
+    while changed:
+        changed = False
+        for node in ga:
+            a = node.name
+            if a in m.b_of or a in m.merged or node.op not in FOLDABLE:
+                continue
+            readers = [e.dst for e in ga.consumers(a) if not e.control]
+            targets = {m.b_of.get(r) or m.merged.get(r) for r in readers}
+            if not readers or None in targets:
+                continue
+            if node.op == "Const":
+                if len(targets) == 1 and all(r in m.merged for r in readers):
+                    m.merged[a] = targets.pop()
+                    changed = True
+                continue
+            into = _bypass_target(m, ga, gb, node, targets)
+            if into is not None:
+                m.merged[a] = into
+                changed = True
+    for node in gb:
+        b = node.name
+        if b in m.a_of or b in m.split:
+            continue
+        readers = {e.dst for e in gb.consumers(b)}
+        sources = {m.a_of.get(r) or m.split.get(r) for r in readers}
+        if len(sources) == 1 and None not in sources:
+            a = sources.pop()
+            there = m.b_of.get(a)
+            if there is None or (ga.node(a).op == "Const" and gb.node(there).op != "Const"):
+                m.split[b] = a
+
+
+BATCH_NORMS = frozenset({"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
+                         "BatchNormWithGlobalNormalization"})
+
+
+def _folded_batch_norms(m: Matching, ga: Graph, gb: Graph) -> None:
+    """A batch norm whose namesake in B is a BiasAdd on the counterpart of its input went into
+    that Conv's weights, and the BiasAdd came out of it (fold_old_batch_norms)."""
+    for a, b in list(m.b_of.items()):
+        if ga.node(a).op not in BATCH_NORMS or gb.node(b).op not in ("BiasAdd", "Add", "AddV2"):
+            continue
+        ins_a, ins_b = _data_inputs(ga, a), _data_inputs(gb, b)
+        if ins_a and ins_b and m.b_of.get(ins_a[0].node) == ins_b[0].node:
+            del m.b_of[a], m.a_of[b], m.rule[a]
+            m.merged[a], m.split[b] = ins_b[0].node, a
+
+
+def _bypass_target(m: Matching, ga: Graph, gb: Graph, node, targets: set) -> str | None:
+    for ref in node.inputs:
+        if ref.control or ref.node not in m.b_of:
+            continue
+        into = m.b_of[ref.node]
+        reads = {e.dst for e in gb.consumers(into)}
+        if all(t in reads or t == into for t in targets):
+            return into
+    return None
+
+
+def _renamed_scopes(m: Matching) -> dict:
+    """Scopes of A whose matched nodes mostly sit under another name in B (at least half of
+    them, and more than one): only the outermost of nested renames is kept."""
+    tally: dict = {}
+    for a, b in m.b_of.items():
+        parts = scope_parts(a)
+        for k in range(1, len(parts) + 1):
+            scope = "/".join(parts[:k])
+            there = scope if a == b else relative_scope(a, b, scope)
+            tally.setdefault(scope, Counter())[there] += 1
+    renamed: dict = {}
+    for scope in sorted(tally, key=lambda s: (s.count("/"), s)):
+        counts = tally[scope]
+        there, n = counts.most_common(1)[0]
+        if there is None or there == scope or n < 2 or n * 2 < sum(counts.values()):
+            continue
+        parent = next((p for p in renamed if scope.startswith(p + "/")), None)
+        if parent is not None and there == renamed[parent] + scope[len(parent):]:
+            continue
+        renamed[scope] = there
+    return renamed
+
+
+def explained_by_scope(m: Matching, a: str, b: str) -> bool:
+    """The pair's names differ only by a renamed scope."""
+    for scope, there in m.scopes.items():
+        if a.startswith(scope + "/") and b == there + a[len(scope):]:
+            return True
+    return False
+
+
+def _disagreeing(m: Matching, ga: Graph, gb: Graph) -> list:
+    out = []
+    for a, b in m.b_of.items():
+        for ra, rb in zip(_data_inputs(ga, a), _data_inputs(gb, b)):
+            other = m.b_of.get(ra.node)
+            if other is not None and rb.node in m.a_of and other != rb.node:
+                out.append((a, b))
+                break
+    return out

@@ -1,0 +1,60 @@
+"""Provenance: what made B from A says which node became which. From our pipeline's step
+reports (renames, merges, splits, composed over the steps) and from a TFLite conversion (the
+converter names each tensor after the GraphDef nodes fused into the op that makes it)."""
+
+from __future__ import annotations
+
+from inspector.core.compare.matching import Provenance
+
+
+def from_steps(a_names, steps) -> Provenance:
+    """Provenance of the last step's graph from the first one's (`a_names`), through each
+    StepReport's `became`, `merged` and `split`; a node no step mentions keeps its name."""
+    now = {name: name for name in a_names}        # A's name -> its name in the current graph
+    merged: dict = {}                              # A's name -> current node it went into
+    split: dict = {}                               # current node -> A's name
+    for step in steps:
+        became = getattr(step, "became", {}) or {}
+        step_merged = getattr(step, "merged", {}) or {}
+        removed = set(step.removed)
+
+        def carry(name):
+            if name in step_merged:
+                return step_merged[name]
+            if name in became:
+                return became[name]
+            return None if name in removed else name
+
+        merged = {a: into for a, into in ((a, carry(i)) for a, i in merged.items()) if into}
+        split = {b: a for b, a in ((carry(b), a) for b, a in split.items()) if b}
+        back = {cur: a for a, cur in now.items()}
+        for cur, a in back.items():
+            if cur in step_merged:
+                merged[a] = step_merged[cur]
+                del now[a]
+            elif cur in became:
+                now[a] = became[cur]
+            elif cur in removed:
+                del now[a]
+        for new, old in (getattr(step, "split", {}) or {}).items():
+            origin = back.get(old)
+            if origin is not None:
+                split[new] = origin
+    became = {a: cur for a, cur in now.items() if a != cur}
+    return Provenance(became=became, merged=merged, split=split, source="pipeline")
+
+
+def from_tflite(a_names, tflite_nodes: dict) -> Provenance:
+    """`tflite_nodes`: TFLite node name -> GraphDef nodes fused into it (tflite_mapping): the
+    first is the op's own node (1:1), the rest were merged into it (N:1)."""
+    known = set(a_names)
+    became, merged = {}, {}
+    for b, nodes in tflite_nodes.items():
+        nodes = [n for n in nodes if n in known]
+        if not nodes:
+            continue
+        if nodes[-1] not in became:
+            became[nodes[-1]] = b
+        for other in nodes[:-1]:
+            merged.setdefault(other, b)
+    return Provenance(became=became, merged=merged, source="tflite")
