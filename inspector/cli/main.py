@@ -11,7 +11,7 @@ from inspector.core.model.humanize import count
 
 SUBCOMMANDS = ("summarize", "dot", "signatures", "convert", "transform", "flops", "check",
                "profile", "calibrate", "ranges", "explain", "tour", "compat", "tflite",
-               "ops-header", "tflite-info", "memmapped", "sizes")
+               "ops-header", "tflite-info", "memmapped", "sizes", "diff")
 
 
 def cmd_summarize(args) -> int:
@@ -145,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
     from inspector.cli.sizes import add_parsers as sizes_parsers
 
     sizes_parsers(sub, _add_load_args)
+    from inspector.cli.compare import add_parsers as compare_parsers
+
+    compare_parsers(sub, _add_load_args)
     return parser
 
 

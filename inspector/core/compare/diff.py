@@ -10,7 +10,12 @@ from dataclasses import dataclass, field
 from inspector.core.analysis.sizes import sizes
 from inspector.core.analysis.summary import summarize
 from inspector.core.compare.changes import Change, pair_changes
-from inspector.core.compare.matching import Matching, Provenance, explained_by_scope, match
+from inspector.core.compare.matching import (
+    Matching,
+    Provenance,
+    explained_by_scope,
+    match,
+)
 from inspector.core.model.graph import Graph, scope_of
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -216,6 +221,7 @@ def _group_title(e: Entry, n: int, blocks: int) -> str:
     if e.status in ("added", "removed"):
         return f"{e.status} {e.op_a or e.op_b}: {n} nodes{where}"
     kinds = sorted({c.kind for c in e.changes})
-    what = ", ".join(kinds)
     op = e.op_a if e.op_a == e.op_b else f"{e.op_a} -> {e.op_b}"
-    return f"the same change ({what}) in {n} {op} nodes{where}"
+    if kinds == ["values"]:
+        return f"values changed in {n} {op} nodes{where}"
+    return f"the same change ({', '.join(kinds)}) in {n} {op} nodes{where}"

@@ -84,8 +84,8 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     _by_structure(m, ga, gb, fa, fb)
     _propagate(m, ga, gb, list(m.b_of.items()), job)
     job.progress(0.6, "matching by name")
-    new = _by_names(m, ga, gb)
-    _propagate(m, ga, gb, new, job)
+    _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=True), job)
+    _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=False), job)
     _merges_and_splits(m, ga, gb)
     m.scopes = _renamed_scopes(m)
     m.disagreeing = _disagreeing(m, ga, gb)
@@ -138,12 +138,17 @@ def _data_inputs(graph: Graph, name: str) -> list:
 
 
 def _free_pair(m: Matching, ga: Graph, gb: Graph, a: str, b: str) -> bool:
-    """Both unmatched, and no unmatched namesake on either side says otherwise."""
+    """Both unmatched, same op, and no unmatched namesake of that op on either side says
+    otherwise."""
     if a in m.b_of or b in m.a_of or a in m.merged or b in m.split:
         return False
-    if a != b and ((a in gb and a not in m.a_of) or (b in ga and b not in m.b_of)):
+    op = ga.node(a).op
+    if op != gb.node(b).op:
         return False
-    return ga.node(a).op == gb.node(b).op
+    if a != b and ((a in gb and a not in m.a_of and gb.node(a).op == op) or
+                   (b in ga and b not in m.b_of and ga.node(b).op == op)):
+        return False
+    return True
 
 
 def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None:
@@ -177,12 +182,14 @@ def _consumers_by_role(graph: Graph, name: str) -> dict:
     return out
 
 
-def _by_names(m: Matching, ga: Graph, gb: Graph) -> list:
+def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool) -> list:
+    """Exact then tolerant names; with `same_op`, only namesakes of the same op (a name reused
+    by another op waits until structure has had its say around it)."""
     new = []
     for node in ga:
         a = node.name
         if a not in m.b_of and a not in m.merged and a in gb and a not in m.a_of \
-                and a not in m.split:
+                and a not in m.split and (not same_op or gb.node(a).op == node.op):
             m.pair(a, a, "name")
             new.append((a, a))
     keys_a: dict = {}
@@ -195,7 +202,8 @@ def _by_names(m: Matching, ga: Graph, gb: Graph) -> list:
             keys_b.setdefault(tolerant_key(node.name), []).append(node.name)
     for key, names in keys_a.items():
         others = keys_b.get(key)
-        if len(names) == 1 and others and len(others) == 1:
+        if len(names) == 1 and others and len(others) == 1 and \
+                (not same_op or ga.node(names[0]).op == gb.node(others[0]).op):
             m.pair(names[0], others[0], "tolerant name")
             new.append((names[0], others[0]))
     return new

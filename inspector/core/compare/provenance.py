@@ -58,3 +58,21 @@ def from_tflite(a_names, tflite_nodes: dict) -> Provenance:
         for other in nodes[:-1]:
             merged.setdefault(other, b)
     return Provenance(became=became, merged=merged, source="tflite")
+
+
+def for_tflite(ga, gb) -> Provenance:
+    """B opened from a .tflite (its nodes carry the converter's ';'-joined tensor names):
+    the GraphDef nodes of A each TFLite op came from."""
+    from inspector.core.mobile.tflite_mapping import nodes_of
+
+    names = ga.names()
+    fused = {}
+    for node in gb:
+        if node.op in ("Const", "Placeholder", "VarHandleOp") or \
+                "tflite_tensor" not in node.proto.attr:
+            continue
+        tensor = node.proto.attr["tflite_tensor"].s.decode("utf-8", "replace")
+        found = nodes_of(tensor, names)
+        if found:
+            fused[node.name] = found
+    return from_tflite(names, fused)

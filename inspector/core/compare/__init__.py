@@ -1,0 +1,1 @@
+"""Compare models: matching, the diff document and its reports (Qt-free, no TensorFlow)."""

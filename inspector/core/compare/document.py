@@ -1,0 +1,150 @@
+"""A diff as a document: JSON out and back in (saved, reopened, exported like a tour), the
+text the CLI prints, and the mapping file Model Explorer's side-by-side view reads."""
+
+from __future__ import annotations
+
+import json
+
+from inspector.core.compare.changes import Change
+from inspector.core.compare.diff import Diff, Entry, Group
+from inspector.core.compare.matching import Matching
+from inspector.core.errors import InspectorError
+
+FORMAT = "graphdef-inspector diff"
+VERSION = 1
+
+
+def to_dict(d: Diff) -> dict:
+    m = d.matching
+    return {
+        "format": FORMAT, "version": VERSION, "a": d.a_label, "b": d.b_label,
+        "equal": d.equal, "counts": d.counts(),
+        "interface": [c.as_dict() for c in d.interface],
+        "totals": d.totals, "op_histogram": d.op_histogram,
+        "renamed_scopes": m.scopes,
+        "groups": [{"title": g.title, "members": g.members, "blocks": g.blocks}
+                   for g in d.groups],
+        "entries": [{"status": e.status, "a": e.a, "b": e.b, "op_a": e.op_a, "op_b": e.op_b,
+                     "rule": e.rule, "confidence": e.confidence,
+                     "changes": [c.as_dict() for c in e.changes]} for e in d.entries],
+        "quality": d.quality,
+        "matching": {"pairs": [[a, b, m.rule.get(a, "")] for a, b in m.b_of.items()],
+                     "merged": m.merged, "split": m.split,
+                     "disagreeing": [list(p) for p in m.disagreeing]},
+        "unchanged": d.unchanged,
+    }
+
+
+def _str_dict(value, what: str) -> dict:
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in value.items()):
+        raise InspectorError(f"diff file: '{what}' is not a map of names")
+    return value
+
+
+def from_dict(data: dict) -> Diff:
+    """The document back (a file written by this version or a newer one: what it does not
+    know is left out). Raises InspectorError naming the part that is wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InspectorError("not a graphdef-inspector diff file")
+    try:
+        m = Matching()
+        for a, b, rule in data["matching"]["pairs"]:
+            m.pair(str(a), str(b), str(rule))
+        m.merged = _str_dict(data["matching"].get("merged", {}), "merged")
+        m.split = _str_dict(data["matching"].get("split", {}), "split")
+        m.scopes = _str_dict(data.get("renamed_scopes", {}), "renamed_scopes")
+        m.disagreeing = [tuple(p) for p in data["matching"].get("disagreeing", [])]
+        entries = [Entry(e["status"], e["a"], e["b"], e["op_a"], e["op_b"], e["rule"],
+                         float(e["confidence"]),
+                         [Change(c["kind"], c["text"], c.get("figures")) for c in e["changes"]])
+                   for e in data["entries"]]
+        groups = [Group(g["title"], [int(k) for k in g["members"] if 0 <= int(k) < len(entries)],
+                        int(g["blocks"])) for g in data.get("groups", [])]
+        interface = [Change(c["kind"], c["text"]) for c in data.get("interface", [])]
+        return Diff(str(data["a"]), str(data["b"]), entries, int(data.get("unchanged", 0)), m,
+                    interface, dict(data.get("totals", {})), dict(data.get("op_histogram", {})),
+                    groups, dict(data.get("quality", {})))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InspectorError(f"diff file: a part is malformed ({type(exc).__name__}: {exc})") \
+            from None
+
+
+def dumps(d: Diff) -> str:
+    return json.dumps(to_dict(d), indent=1, sort_keys=False)
+
+
+def me_mapping(d: Diff) -> dict:
+    """Model Explorer's sync-navigation data (left = A, right = B; a GraphDef node's id there
+    is its name): every pair, every merge (N:1) and split (1:N) as one mapping entry, with the
+    fallback to equal ids off so that only our matching speaks."""
+    m = d.matching
+    entries: dict = {}
+    owner: dict = {}                         # A's node -> the entry it sits in
+    for a, b in m.b_of.items():
+        entries[a], owner[a] = ({a}, {b}), a
+    for a, b in m.merged.items():
+        key = owner.get(m.a_of.get(b), a)
+        left, right = entries.setdefault(key, ({key}, {b}))
+        left.add(a)
+        right.add(b)
+        owner[a] = key
+    for b, a in m.split.items():
+        key = owner.get(a, a)
+        left, right = entries.setdefault(key, ({a}, set()))
+        right.add(b)
+    return {"mappingEntries": [{"leftNodeIds": sorted(left), "rightNodeIds": sorted(right)}
+                               for left, right in entries.values()],
+            "disableMappingFallback": True, "showDiffHighlights": True}
+
+
+def _delta(a, b) -> str:
+    if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+        return f"{a} -> {b}"
+    change = b - a
+    share = f" ({change / a:+.1%})" if a else ""
+    return f"{a:,} -> {b:,}  {change:+,}{share}" if isinstance(a, int) and \
+        isinstance(b, int) else f"{a:.4g} -> {b:.4g}  {change:+.4g}{share}"
+
+
+def text_report(d: Diff, limit: int = 40) -> str:
+    """What the CLI prints: the verdict, the interface, totals, patterns, then the list."""
+    counts = d.counts()
+    lines = [f"Comparing {d.a_label} with {d.b_label}"]
+    if d.equal:
+        lines.append(f"Equal: {counts.get('unchanged', 0):,} nodes matched, nothing changed.")
+        return "\n".join(lines) + "\n"
+    parts = [f"{counts[k]:,} {k}" for k in ("changed", "added", "removed", "merged", "split",
+                                              "renamed") if counts.get(k)]
+    lines.append("Different: " + ", ".join(parts) + f"; {counts.get('unchanged', 0):,} unchanged")
+    if d.interface:
+        lines.append("\nInterface (what code that loads the model sees):")
+        lines += [f"  ! {c.text}" for c in d.interface]
+    lines.append("\nTotals:")
+    lines += [f"  {name:12s} {_delta(*pair)}" for name, pair in d.totals.items()]
+    if d.matching.scopes:
+        lines.append("\nRenamed scopes:")
+        lines += [f"  {a}/ -> {b}/" for a, b in d.matching.scopes.items()]
+    if d.op_histogram:
+        lines.append("\nOp counts that changed:")
+        lines += [f"  {op:28s} {a:6,} -> {b:,}" for op, (a, b) in
+                  sorted(d.op_histogram.items(), key=lambda kv: -abs(kv[1][1] - kv[1][0]))[:15]]
+    grouped = {k for g in d.groups for k in g.members}
+    if d.groups:
+        lines.append("\nRepeated changes:")
+        for g in d.groups[:15]:
+            lines.append(f"  {g.title}")
+            lines += [f"      {d.entries[k].describe()}" for k in g.members[:3]]
+            if len(g.members) > 3:
+                lines.append(f"      ... and {len(g.members) - 3} more")
+    single = [e for k, e in enumerate(d.entries) if k not in grouped]
+    if single:
+        lines.append("\nOther changes:")
+        lines += [f"  {e.describe()}" for e in single[:limit]]
+        if len(single) > limit:
+            lines.append(f"  ... and {len(single) - limit} more (--json has them all)")
+    q = d.quality
+    shares = ", ".join(f"{rule} {share:.0%}" for rule, share in q.get("shares", {}).items())
+    lines.append(f"\nMatching: {q.get('matched', 0):.1%} of A's nodes matched ({shares}); "
+                 f"{q.get('disagreeing_pairs', 0)} pairs whose neighbours disagree")
+    return "\n".join(lines) + "\n"
