@@ -37,12 +37,13 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) 
     out = []
     if renamed:
         out.append(Change("renamed", f"renamed '{a}' -> '{b}'"))
-    if na.op != nb.op:
-        if na.op == "Const" and nb.op == "Dequantize":
-            out.append(_quantized(ga, gb, a, nb))
-        else:
-            out.append(Change("op", f"op {na.op} -> {nb.op}"))
-    out += _attr_changes(pa, pb)
+    quantized = na.op == "Const" and nb.op == "Dequantize"
+    if quantized:       # its attributes (dtype -> T, mode) come with the Dequantize
+        out.append(_quantized(ga, gb, a, nb))
+    elif na.op != nb.op:
+        out.append(Change("op", f"op {na.op} -> {nb.op}"))
+    if not quantized:
+        out += _attr_changes(pa, pb)
     if pa.device != pb.device:
         out.append(Change("device", f"device '{pa.device}' -> '{pb.device}'"))
     if na.op == nb.op:

@@ -1,0 +1,42 @@
+"""`graphdef-inspector diff`: exit codes as TF's compare_graphs, the reports it writes."""
+
+import json
+import os
+
+from conftest import run_cli
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+INCEPTION = os.path.join(ROOT, "tests", "core", "data", "inception_jpeg.pb")
+
+
+def test_equal_models_exit_0_and_different_ones_1_with_every_report(tmp_path):
+    code, out, err = run_cli("diff", DEMO, DEMO)
+    assert code == 0, err
+    assert "Equal:" in out
+    html, mapping = tmp_path / "d.html", tmp_path / "me.json"
+    code, out, err = run_cli("diff", INCEPTION, "--pipeline", "fold_old_batch_norms",
+                             "--inputs", "Mul", "--outputs", "softmax", "--json",
+                             "--html", str(html), "--me-mapping", str(mapping))
+    assert code == 1, err
+    data = json.loads(out)
+    assert data["format"] == "graphdef-inspector diff" and not data["equal"]
+    assert data["counts"]["merged"] >= 5
+    assert html.read_text().startswith("<!DOCTYPE html>")
+    assert json.loads(mapping.read_text())["mappingEntries"]
+
+
+def test_bad_input_exits_2_with_one_line(tmp_path):
+    bad = tmp_path / "bad.pb"
+    bad.write_bytes(b"\x0a\xff\xff\xff\xff garbage")
+    code, out, err = run_cli("diff", DEMO, str(bad))
+    assert code == 2 and "bad.pb" in err and len(err.strip().splitlines()) == 1
+    code, out, err = run_cli("diff", DEMO)
+    assert code == 2 and "second model" in err
+
+
+def test_reports_never_overwrite_without_force(tmp_path):
+    html = tmp_path / "d.html"
+    html.write_text("mine")
+    code, out, err = run_cli("diff", DEMO, INCEPTION, "--html", str(html))
+    assert code == 2 and html.read_text() == "mine"
