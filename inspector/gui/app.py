@@ -24,6 +24,7 @@ def parse_args(argv):
     p.add_argument("--inputs", help="mark these nodes as inputs (comma list)")
     p.add_argument("--outputs", help="mark these nodes as outputs (comma list)")
     p.add_argument("--transforms", help="put this transform_graph pipeline in place")
+    p.add_argument("--compare", metavar="B", help="compare the model with model B")
     p.add_argument("--timings", metavar="FILE",
                    help="show timings from benchmark_model output or a Chrome trace")
     p.add_argument("--ranges", metavar="LOG", help="show ranges from a requantization log")
@@ -212,6 +213,11 @@ def main(argv=None) -> int:
             if args.ranges:
                 window.overlays.import_ranges(args.ranges)
         window.state.model_changed.connect(overlays_once)
+    if args.compare:
+        def compare_once(*_):
+            window.state.first_frame.disconnect(compare_once)
+            window.compare_ctl.compare_with(args.compare)
+        window.state.first_frame.connect(compare_once)
     if args.run:
         def run_once(*_):
             window.state.first_frame.disconnect(run_once)

@@ -26,6 +26,7 @@ from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
 from inspector.gui.controllers.canvas_controller import CanvasController
+from inspector.gui.controllers.compare_controller import CompareController
 from inspector.gui.controllers.demo_controller import DemoController
 from inspector.gui.controllers.load_controller import LoadController
 from inspector.gui.controllers.marks_controller import MarksController
@@ -173,6 +174,7 @@ class MainWindow(QMainWindow):
         self.demo_dock.visibilityChanged.connect(lambda on: on and self.demo.warm())
         self.canvas.strip_clicked.connect(self.demo.show_grid)
         self.exporter = Exporter(s, t, self.canvas)
+        self.compare_ctl = CompareController(self)
         from inspector.gui.canvas.stage import Stage
         from inspector.gui.presentation import PresentationChrome
 

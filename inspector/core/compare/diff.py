@@ -102,7 +102,7 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     """Match B to A and say what changed. `extra_totals` adds figures the caller measured
     (gzip size, FLOPs, latency: {name: [A, B]})."""
     m = match(ga, gb, provenance, job)
-    job.progress(0.75, "comparing matched nodes")
+    job.progress(75, 100, "comparing matched nodes")
     entries, unchanged = [], 0
     for k, (a, b) in enumerate(m.b_of.items()):
         if not k % 2048:
@@ -126,7 +126,7 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     order = {name: k for k, name in enumerate(ga.names())}
     late = len(order)
     entries.sort(key=lambda e: (STATUSES.index(e.status), order.get(e.a, late), e.b))
-    job.progress(0.9, "interface and totals")
+    job.progress(90, 100, "interface and totals")
     sa, sb = summarize(ga), summarize(gb)
     totals = _totals(ga, gb, sa, sb)
     totals.update(extra_totals or {})

@@ -1,0 +1,152 @@
+"""Comparing two models, the use case: diff them (off the GUI thread), then navigate the
+result on two synced views: a node chosen on one side selects its counterparts on the other
+(1:1, merged N:1 and split 1:N alike), n / p step through the changes and open the scopes on
+the way, collapsed scopes carry "+3 -5 ~2" badges, "changed only" opens just the paths to
+changes. Qt-free: the window only draws what this says."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from inspector.core.app.decorations import Decorations
+from inspector.core.compare import provenance as _provenance
+from inspector.core.compare.diff import Diff, diff_graphs
+from inspector.core.compare.document import dumps, me_mapping
+from inspector.core.compare.html_report import diff_html
+from inspector.core.model.graph import Graph, scope_parts
+from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.view.view_graph import ViewModel
+
+SIDES = ("A", "B")
+# what each entry status looks like on each side (the canvas's diff vocabulary)
+LOOK = {"A": {"changed": "changed", "removed": "removed", "merged": "removed",
+              "split": "changed"},
+        "B": {"changed": "changed", "added": "added", "split": "added", "merged": "changed"}}
+SYMBOL = {"added": "+", "removed": "-", "changed": "~"}
+
+__all__ = ["CompareSession", "compare", "dumps", "me_mapping", "diff_html"]
+
+
+def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
+            job: Job = NO_JOB) -> "CompareSession":
+    """Diff B against A (with our pipeline's provenance when B came from `steps`, or the
+    TFLite converter's when B is a .tflite and A is not) and make both views."""
+    prov = None
+    if steps:
+        prov = _provenance.from_steps(ga.names(), steps)
+    elif _is_tflite(gb) and not _is_tflite(ga):
+        prov = _provenance.for_tflite(ga, gb)
+    d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job)
+    job.progress(95, 100, "views")
+    return CompareSession(d, ga, gb)
+
+
+def _is_tflite(graph: Graph) -> bool:
+    return any("tflite_index" in n.proto.attr for n in graph.nodes[:64])
+
+
+class CompareSession:
+    def __init__(self, diff: Diff, ga: Graph, gb: Graph):
+        self.diff = diff
+        self.graphs = {"A": ga, "B": gb}
+        self.views = {"A": ViewModel(ga), "B": ViewModel(gb)}
+        self.marks = {side: {} for side in SIDES}         # node -> added/removed/changed
+        for e in diff.entries:
+            if e.a and e.status in LOOK["A"]:
+                self.marks["A"].setdefault(e.a, LOOK["A"][e.status])
+            if e.b and e.status in LOOK["B"]:
+                self.marks["B"].setdefault(e.b, LOOK["B"][e.status])
+        self.expanded = {side: frozenset({""}) for side in SIDES}
+        self.selected = {side: [] for side in SIDES}
+        self.index = -1                                    # the entry stepped to
+        self.changed_only(True)
+
+    # -- navigation -----------------------------------------------------------------------
+    def counterparts(self, side: str, name: str) -> list:
+        m = self.diff.matching
+        return m.counterparts_in_b(name) if side == "A" else m.counterparts_in_a(name)
+
+    def select(self, side: str, name: str) -> None:
+        """`name` chosen on `side`: it and its counterparts on the other side are selected and
+        their scopes opened."""
+        other = "B" if side == "A" else "A"
+        self.selected[side] = [name] if name in self.graphs[side] else []
+        self.selected[other] = self.counterparts(side, name) if self.selected[side] else []
+        for s in SIDES:
+            self._open_to(s, self.selected[s])
+
+    def step(self, delta: int) -> int:
+        """Go to the next (+1) or previous (-1) change; returns its index (-1: none)."""
+        entries = self.diff.entries
+        if not entries:
+            return -1
+        self.index = (self.index + delta) % len(entries) if self.index >= 0 else \
+            (0 if delta > 0 else len(entries) - 1)
+        e = entries[self.index]
+        if e.a:
+            self.select("A", e.a)
+            if e.b and e.b not in self.selected["B"]:
+                self.selected["B"].append(e.b)
+                self._open_to("B", [e.b])
+        else:
+            self.select("B", e.b)
+        return self.index
+
+    def go_to(self, index: int) -> None:
+        self.index = index - 1
+        self.step(1)
+
+    def _open_to(self, side: str, names) -> None:
+        graph = self.graphs[side]
+        wanted = set()
+        for name in names:
+            if name in graph:
+                parts = scope_parts(name)
+                wanted.update("/".join(parts[:k]) for k in range(1, len(parts) + 1))
+        self.expanded[side] = self.expanded[side] | wanted
+
+    def changed_only(self, on: bool) -> None:
+        """Open just the scopes on the paths to changes (on), or close every scope (off)."""
+        for side in SIDES:
+            self.expanded[side] = frozenset({""})
+            if on and len(self.marks[side]) <= 400:
+                self._open_to(side, list(self.marks[side]))
+
+    # -- what the canvases draw -------------------------------------------------------------
+    def visible(self, side: str, name: str) -> str:
+        view = self.views[side]
+        return view.owner(view.badge_host(name), self.expanded[side])
+
+    def decorations(self, side: str, items) -> Decorations:
+        """Selection, diff colours (on collapsed scopes: the worst inside) and badges."""
+        diff, counts = {}, {}
+        for name, look in self.marks[side].items():
+            item = self.visible(side, name)
+            if item not in items:
+                continue
+            if item.endswith("/"):
+                counts.setdefault(item, Counter())[look] += 1
+            else:
+                diff[item] = look
+        badges = {}
+        for item, c in counts.items():
+            badges[item] = " ".join(f"{SYMBOL[k]}{c[k]}" for k in ("added", "removed",
+                                                                     "changed") if c[k])
+            diff[item] = "changed"
+        selected = self.selected[side]
+        first = self.visible(side, selected[0]) if selected else None
+        cone = frozenset(self.visible(side, n) for n in selected[1:])
+        return Decorations(selected=first, cone=cone, diff=diff, badges=badges)
+
+    def entry_text(self, index: int) -> str:
+        return self.diff.entries[index].describe()
+
+    def status(self) -> str:
+        counts = self.diff.counts()
+        if self.diff.equal:
+            return f"Equal: {counts.get('unchanged', 0):,} nodes matched"
+        parts = [f"{SYMBOL.get(k, '')}{counts[k]:,} {k}" for k in
+                 ("changed", "added", "removed", "merged", "split") if counts.get(k)]
+        where = f"  ·  change {self.index + 1} of {len(self.diff.entries)}" \
+            if self.index >= 0 else ""
+        return ", ".join(parts) + where

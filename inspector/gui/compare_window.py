@@ -1,0 +1,194 @@
+"""The comparison window: A and B side by side on two graph canvases, synced through the
+matching (a node clicked on one side selects its counterparts on the other), the change list
+grouped by pattern, n / p to step through changes (both sides focus the same matched node),
+"changed only", and the one-file HTML report. Layouts run as tasks, off the GUI thread."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.app.comparing import SIDES, CompareSession
+from inspector.gui.canvas.graph_canvas import GraphCanvas
+
+
+class CompareWindow(QMainWindow):
+    def __init__(self, session: CompareSession, tasks, parent=None):
+        super().__init__(parent)
+        self.session, self.tasks = session, tasks
+        d = session.diff
+        self.setWindowTitle(f"Compare: {d.a_label}  ↔  {d.b_label}")
+        self.canvases, self.titles, self._drawn = {}, {}, {}
+        panes = QSplitter(Qt.Horizontal)
+        for side, label in (("A", d.a_label), ("B", d.b_label)):
+            box = QWidget()
+            lay = QVBoxLayout(box)
+            lay.setContentsMargins(4, 4, 4, 4)
+            title = QLabel(f"<b>{side}</b>  {label}")
+            title.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            canvas = GraphCanvas(box)
+            canvas.clicked.connect(lambda item, s=side: self._clicked(s, item))
+            canvas.activated.connect(lambda item, s=side: self._toggle(s, item))
+            lay.addWidget(title)
+            lay.addWidget(canvas, 1)
+            panes.addWidget(box)
+            self.canvases[side], self.titles[side] = canvas, title
+        self.changes = QListWidget()
+        self.changes.itemActivated.connect(self._entry_chosen)
+        self.changes.itemClicked.connect(self._entry_chosen)
+        self._fill_changes()
+        bar = QHBoxLayout()
+        self.prev_button = QPushButton("◀ Previous (P)")
+        self.next_button = QPushButton("Next (N) ▶")
+        self.prev_button.clicked.connect(lambda: self.step(-1))
+        self.next_button.clicked.connect(lambda: self.step(1))
+        self.only = QCheckBox("Changed only")
+        self.only.setChecked(True)
+        self.only.toggled.connect(self._changed_only)
+        report = QPushButton("Save report…")
+        report.clicked.connect(self.save_report)
+        self.status = QLabel(session.status())
+        for w in (self.prev_button, self.next_button, self.only, report):
+            bar.addWidget(w)
+        bar.addWidget(self.status, 1)
+        split = QSplitter(Qt.Vertical)
+        split.addWidget(panes)
+        split.addWidget(self.changes)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 1)
+        central = QWidget()
+        outer = QVBoxLayout(central)
+        outer.addLayout(bar)
+        outer.addWidget(split, 1)
+        self.setCentralWidget(central)
+        for key, delta in (("N", 1), ("P", -1)):
+            QShortcut(QKeySequence(key), self, activated=lambda k=delta: self.step(k))
+        self.resize(1400, 860)
+        self.refresh()
+
+    # -- the change list ------------------------------------------------------------------
+    def _fill_changes(self) -> None:
+        d = self.session.diff
+        for c in d.interface:
+            item = QListWidgetItem(f"⚠ interface: {c.text}")
+            item.setForeground(Qt.darkRed)
+            self.changes.addItem(item)
+        grouped = set()
+        for g in d.groups:
+            head = QListWidgetItem(f"▸ {g.title}")
+            head.setData(Qt.UserRole, g.members[0])
+            font = head.font()
+            font.setBold(True)
+            head.setFont(font)
+            self.changes.addItem(head)
+            for k in g.members:
+                self._add_entry(k, "      ")
+            grouped.update(g.members)
+        for k in range(len(d.entries)):
+            if k not in grouped:
+                self._add_entry(k, "")
+
+    def _add_entry(self, k: int, indent: str) -> None:
+        item = QListWidgetItem(indent + self.session.entry_text(k))
+        item.setData(Qt.UserRole, k)
+        self.changes.addItem(item)
+
+    def _entry_chosen(self, item) -> None:
+        k = item.data(Qt.UserRole)
+        if k is not None:
+            self.session.go_to(int(k))
+            self.refresh()
+
+    # -- navigation -----------------------------------------------------------------------
+    def step(self, delta: int) -> None:
+        k = self.session.step(delta)
+        if k >= 0:
+            for row in range(self.changes.count()):
+                if self.changes.item(row).data(Qt.UserRole) == k and \
+                        self.changes.item(row).text().startswith(" "):
+                    self.changes.setCurrentRow(row)
+                    break
+            else:
+                rows = [r for r in range(self.changes.count())
+                        if self.changes.item(r).data(Qt.UserRole) == k]
+                if rows:
+                    self.changes.setCurrentRow(rows[-1])
+        self.refresh()
+
+    def _clicked(self, side: str, item: str) -> None:
+        if item and not item.endswith("/"):
+            self.session.select(side, item)
+            self.refresh()
+
+    def _toggle(self, side: str, item: str) -> None:
+        if item.endswith("/"):
+            path = item[:-1]
+            s = self.session
+            s.expanded[side] = s.expanded[side] - {path} if path in s.expanded[side] else \
+                s.expanded[side] | {path}
+            self.refresh()
+
+    def _changed_only(self, on: bool) -> None:
+        self.session.changed_only(on)
+        self.refresh()
+
+    # -- drawing --------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self.status.setText(self.session.status())
+        for side in SIDES:
+            expanded = self.session.expanded[side]
+            drawn = self._drawn.get(side)
+            if drawn is not None and drawn[0] == expanded:
+                self._decorate(side, drawn[1])
+                continue
+            view = self.session.views[side]
+            self.tasks.submit(f"compare-layout-{side}",
+                              lambda task, v=view, e=expanded: (e, v.scene(e, task)),
+                              lambda result, s=side: self._show(s, *result),
+                              lambda exc: self.status.setText(f"Layout failed: {exc}"),
+                              label="Laying out the comparison")
+
+    def _show(self, side: str, expanded, scene) -> None:
+        self._drawn[side] = (expanded, scene)
+        self.canvases[side].show_scene(scene, lambda: self._decorate(side, scene, True))
+
+    def _decorate(self, side: str, scene, fit: bool = False) -> None:
+        canvas = self.canvases[side]
+        d = self.session.decorations(side, scene.items)
+        canvas.decorate(d)
+        if d.selected:
+            canvas.center_on_item(d.selected, zoom_in=True)
+        elif fit:
+            canvas.fit()
+
+    def save_report(self, path: str = "") -> str:
+        from inspector.core.app.comparing import diff_html
+        from inspector.core.app.exports import atomic_write
+
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, "Save the comparison report",
+                                                  "comparison.html", "HTML (*.html)")
+        if not path:
+            return ""
+        s = self.session
+        try:
+            atomic_write(path, diff_html(s.diff, s.graphs["A"], s.graphs["B"]), force=True)
+        except Exception as exc:          # a write that fails says so and changes nothing
+            QMessageBox.warning(self, "Report not saved", f"{path}: {exc}")
+            return ""
+        self.status.setText(f"Saved {path}")
+        return path

@@ -1,0 +1,58 @@
+"""File > Compare with…: opens model B, diffs it against the open model as a task (off the
+GUI thread, with progress and cancel) and shows the comparison window."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+
+class CompareController:
+    def __init__(self, window):
+        self.window = window
+        self.windows: list = []        # comparison windows kept alive while open
+
+    def compare_with(self, path: str = "") -> None:
+        w = self.window
+        model = w.state.model
+        if model is None:
+            QMessageBox.information(w, "Compare", "Open a model first (A), then compare it "
+                                                  "with another (B).")
+            return
+        if not path:
+            from inspector.core.app.opening import open_dialog_filter
+
+            path, _ = QFileDialog.getOpenFileName(w, "Compare with…", os.path.dirname(
+                model.path or ""), open_dialog_filter())
+        if not path:
+            return
+        a_label = os.path.basename(model.path.rstrip("/")) or "A"
+        b_label = os.path.basename(path.rstrip("/"))
+        graph = model.graph
+
+        def work(task):
+            from inspector.core.app.comparing import compare
+            from inspector.core.app.opening import open_for_user
+
+            task.progress(2, 100, f"Opening {b_label}")
+            other = open_for_user(path, None, False)
+            return compare(graph, other.graph, a_label, b_label, job=task)
+
+        w.tasks.submit("compare", work, self._show, self._failed,
+                       label=f"Comparing with {b_label}")
+
+    def _show(self, session) -> None:
+        from inspector.gui.compare_window import CompareWindow
+
+        win = CompareWindow(session, self.window.tasks)
+        win.destroyed.connect(lambda *_: self.windows.remove(win) if win in self.windows
+                              else None)
+        self.windows.append(win)
+        win.show()
+
+    def _failed(self, exc) -> None:
+        from inspector.core.errors import Cancelled
+
+        if not isinstance(exc, Cancelled):
+            QMessageBox.warning(self.window, "Compare", f"Could not compare: {exc}")

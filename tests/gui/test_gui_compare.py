@@ -1,0 +1,90 @@
+"""File > Compare with…: two synced canvases, the change list, n / p (issue 35)."""
+
+import os
+
+from PySide6.QtCore import QPointF, Qt
+from test_gui import open_and_wait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+INCEPTION = os.path.join(ROOT, "tests", "core", "data", "inception_jpeg.pb")
+
+
+def folded_copy(tmp_path) -> str:
+    from inspector.core.loaders import load
+    from inspector.core.transforms.pipeline import run_pipeline
+
+    gd = load(INCEPTION).graph.graph_def
+    out = run_pipeline(gd, "fold_old_batch_norms", ["Mul"], ["softmax"])[-1].graph_def
+    path = tmp_path / "folded.pb"
+    path.write_bytes(out.SerializeToString())
+    return str(path)
+
+
+def compare_window(qtbot, window, tmp_path):
+    open_and_wait(qtbot, window, INCEPTION)
+    ctl = window.compare_ctl
+    ctl.compare_with(folded_copy(tmp_path))
+    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
+    win = ctl.windows[-1]
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: all(bool(c.items_by_id) for c in win.canvases.values()) and
+                    not window.tasks.is_busy(), timeout=60000)
+    return win
+
+
+def selected(win, side):
+    return [i for i, item in win.canvases[side].items_by_id.items() if item.isSelected()] or \
+        win.session.decorations(side, win.canvases[side].items_by_id).selected
+
+
+def test_n_and_p_focus_the_same_matched_node_on_both_sides(qtbot, window, tmp_path):
+    win = compare_window(qtbot, window, tmp_path)
+    m = win.session.diff.matching
+    assert "merged" in win.status.text()
+    seen = []
+    for key in (Qt.Key_N, Qt.Key_N, Qt.Key_N, Qt.Key_P):
+        qtbot.keyClick(win, key)
+        qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+        e = win.session.diff.entries[win.session.index]
+        a_sel, b_sel = win.session.selected["A"], win.session.selected["B"]
+        assert a_sel and b_sel and e.a in a_sel and e.b in b_sel
+        assert any(b in m.counterparts_in_b(a_sel[0]) for b in b_sel)
+        # both canvases draw the focused node (its scopes were opened) and centre it
+        for side, name in (("A", a_sel[0]), ("B", b_sel[0])):
+            item = win.session.visible(side, name)      # itself, or the node a constant
+            assert not item.endswith("/")                 # is drawn on: no scope left shut
+            qtbot.waitUntil(lambda: item in win.canvases[side].items_by_id, timeout=30000)
+        seen.append(win.session.index)
+    assert seen == [0, 1, 2, 1]
+    assert "change 2 of" in win.status.text()
+
+
+def test_a_click_on_one_side_selects_the_counterparts_on_the_other(qtbot, window, tmp_path):
+    win = compare_window(qtbot, window, tmp_path)
+    canvas = win.canvases["A"]
+    name = "conv/BatchNorm"          # merged into conv/Conv2D in B
+    qtbot.waitUntil(lambda: name in canvas.items_by_id, timeout=30000)
+    node = canvas.items_by_id[name]
+    canvas.centerOn(node.sceneBoundingRect().center())
+    pos = canvas.mapFromScene(node.sceneBoundingRect().topLeft() + QPointF(10, 10))
+    qtbot.mouseClick(canvas.viewport(), Qt.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    assert win.session.selected["A"] == [name]
+    # merged into the Conv; the BiasAdd and its offset came out of it
+    assert set(win.session.selected["B"]) == {"conv/Conv2D", "conv/BatchNorm",
+                                             "conv/Conv2D_bn_offset"}
+
+
+def test_the_change_list_opens_a_change_and_the_report_is_saved(qtbot, window, tmp_path):
+    win = compare_window(qtbot, window, tmp_path)
+    rows = [r for r in range(win.changes.count()) if win.changes.item(r).text().startswith(" ")]
+    item = win.changes.item(rows[2])
+    rect = win.changes.visualItemRect(item)
+    qtbot.mouseClick(win.changes.viewport(), Qt.LeftButton, pos=rect.center())
+    k = item.data(Qt.UserRole)
+    assert win.session.index == k
+    path = win.save_report(str(tmp_path / "report.html"))
+    assert path and open(path).read().startswith("<!DOCTYPE html>")
+    if os.environ.get("INSPECTOR_SHOTS"):
+        qtbot.wait(500)
+        win.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "compare.png"))
