@@ -48,6 +48,50 @@ def build_diff(args):
     return d, a, gb
 
 
+def numeric(d, a, gb, args):
+    """Both graphs run on the same input (--input FILE.npy for the first input, else seeded
+    random values); every matched pair's tensors compared."""
+    import numpy as np
+
+    from inspector.cli.loading import _split
+    from inspector.core.analysis.numeric_check import known_input_shapes, make_inputs
+    from inspector.core.analysis.summary import summarize
+    from inspector.core.compare.numeric import numeric_divergence
+
+    ga = a.graph
+    summary = summarize(ga, a.known_inputs, a.known_outputs)
+    inputs = _split(args.inputs) or [c.name for c in summary.inputs]
+    outputs = _split(args.outputs) or [c.name for c in summary.outputs]
+    arrays = None
+    if args.input:
+        from inspector.core.loaders.arrays import load_npy
+
+        arrays = {inputs[0].split(":")[0]: np.asarray(load_npy(args.input))}
+    shapes = known_input_shapes(ga, ga.graph_def, gb, inputs, {}, arrays)
+    feeds = make_inputs(ga, inputs, shapes, "random", 0, arrays)
+    feeds_a = {(k if ":" in k else k + ":0"): v for k, v in feeds.items()}
+    feeds_b = {}
+    for k, v in feeds_a.items():
+        name, port = k.split(":")
+        feeds_b[f"{d.matching.b_of.get(name, name)}:{port}"] = v
+    return numeric_divergence(d, ga, gb, feeds_a, feeds_b, outputs, args.threshold,
+                              allow_io=args.allow_io)
+
+
+def _numeric_text(result) -> str:
+    lines = ["", f"Numeric divergence ({len(result.per_node)} matched tensors compared, "
+                 f"threshold: max relative error {result.threshold:g}):"]
+    lines.append(f"  first node past it: {result.first}" if result.first else
+                 "  no node past it")
+    worst = sorted(result.per_node.items(), key=lambda kv: kv[1]["snr_db"])[:10]
+    for name, m in worst:
+        lines.append(f"  {name:48s} SNR {m['snr_db']:7.1f} dB  cosine {m['cosine']:.6f}  "
+                     f"max rel {m['max_rel_error']:.3g}  MSE {m['mse']:.3g}")
+    for name, why in result.skipped[:5]:
+        lines.append(f"  (not compared: {name}: {why})")
+    return "\n".join(lines) + "\n"
+
+
 def cmd_diff(args) -> int:
     from inspector.core.compare.document import dumps, me_mapping, text_report
     from inspector.core.formats.writer import atomic_write, check_target
@@ -65,10 +109,16 @@ def cmd_diff(args) -> int:
         atomic_write(args.me_mapping, json.dumps(me_mapping(d), indent=1), force=args.force)
         print(f"Wrote {args.me_mapping} (Model Explorer: sync navigation, upload mapping)",
               file=sys.stderr)
+    result = numeric(d, a, gb, args) if args.numeric else None
     if args.json:
-        sys.stdout.write(dumps(d) + "\n")
+        data = json.loads(dumps(d))
+        if result is not None:
+            data["numeric"] = result.as_dict()
+        sys.stdout.write(json.dumps(data, indent=1) + "\n")
     else:
         sys.stdout.write(text_report(d, args.limit))
+        if result is not None:
+            sys.stdout.write(_numeric_text(result))
     sys.stdout.flush()
     return 0 if d.equal else 1
 
@@ -85,6 +135,13 @@ def add_parsers(sub, add_load_args) -> None:
     p.add_argument("--html", metavar="OUT", help="write a one-file HTML report")
     p.add_argument("--me-mapping", metavar="OUT",
                    help="write Model Explorer's side-by-side mapping file")
+    p.add_argument("--numeric", action="store_true",
+                   help="run both models on the same input and compare every matched tensor "
+                        "(needs TensorFlow)")
+    p.add_argument("--input", metavar="FILE.npy", help="the input for --numeric (default: "
+                                                      "seeded random values)")
+    p.add_argument("--threshold", type=float, default=1e-3,
+                   help="max relative error past which a node diverges (--numeric)")
     p.add_argument("--limit", type=int, default=40, help="changes listed in the text report")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(func=cmd_diff)

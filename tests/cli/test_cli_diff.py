@@ -40,3 +40,13 @@ def test_reports_never_overwrite_without_force(tmp_path):
     html.write_text("mine")
     code, out, err = run_cli("diff", DEMO, INCEPTION, "--html", str(html))
     assert code == 2 and html.read_text() == "mine"
+
+
+def test_numeric_divergence_on_the_command_line():
+    code, out, err = run_cli("diff", INCEPTION, "--pipeline",
+                             "fold_old_batch_norms quantize_weights(minimum_size=100)",
+                             "--inputs", "Mul", "--outputs", "softmax", "--numeric", "--json")
+    assert code == 1, err
+    numeric = json.loads(out)["numeric"]
+    assert numeric["first_divergent"] and len(numeric["per_node"]) >= 15
+    assert all(m["cosine"] > 0.999 for m in numeric["per_node"].values())
