@@ -55,7 +55,19 @@ def metrics(a: np.ndarray, b: np.ndarray) -> dict:
             "max_abs_error": max_err}
 
 
-def fetch_pairs(d: Diff, ga: Graph, gb: Graph) -> list:
+def computable(graph: Graph, fed) -> set:
+    """Nodes whose value the feeds determine (no unfed placeholder upstream)."""
+    fed = {f.split(":")[0] for f in fed}
+    out = set()
+    for proto in execution_order(graph.graph_def):
+        node = graph.node(proto.name)
+        if node.name in fed or (node.op not in ("Placeholder", "PlaceholderV2") and
+                                all(r.node in out for r in node.inputs)):
+            out.add(node.name)
+    return out
+
+
+def fetch_pairs(d: Diff, ga: Graph, gb: Graph, fed_a=None, fed_b=None) -> list:
     """(a node, b node) of matched computations whose first output can be fetched, in A's
     execution order; graphs with loops compare their outputs only (a tensor inside a loop
     frame cannot be fetched)."""
@@ -77,10 +89,14 @@ def fetch_pairs(d: Diff, ga: Graph, gb: Graph) -> list:
             out_of = [s for s, src in m.split.items() if src == a and gb.node(s).op != "Const"]
             partner[a] = out_of[0] if out_of else b
     order = [n.name for n in execution_order(ga.graph_def)]
+    ok_a = computable(ga, fed_a) if fed_a is not None else None
+    ok_b = computable(gb, fed_b) if fed_b is not None else None
     out = []
     for a in order:
         b = partner.get(a)
         if b is None or ga.node(a).op in SKIPPED or gb.node(b).op in SKIPPED:
+            continue
+        if (ok_a is not None and a not in ok_a) or (ok_b is not None and b not in ok_b):
             continue
         out.append((a, b))
     return out[:MAX_FETCHES]
@@ -92,7 +108,7 @@ def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: di
     """Run both graphs on the same feeds; every matched pair's tensors compared."""
     from inspector.core.runtime.executor import tensorflow
 
-    pairs = fetch_pairs(d, ga, gb)
+    pairs = fetch_pairs(d, ga, gb, list(feeds_a), list(feeds_b))
     outs_b = [d.matching.b_of.get(o, o) for o in outputs]
     for o, ob in zip(outputs, outs_b):
         if ob in gb and (o, ob) not in pairs:
