@@ -37,6 +37,8 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) 
     out = []
     if renamed:
         out.append(Change("renamed", f"renamed '{a}' -> '{b}'"))
+    if not renamed and na.op == nb.op and pa.device == pb.device and pa.attr == pb.attr:
+        return _rewired(na, nb, matching)           # the common case, compared in C
     quantized = na.op == "Const" and nb.op == "Dequantize"
     if quantized:       # its attributes (dtype -> T, mode) come with the Dequantize
         out.append(_quantized(ga, gb, a, nb))

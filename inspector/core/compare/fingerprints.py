@@ -13,20 +13,22 @@ NAME_ATTRS = frozenset({"_class", "shared_name", "container", "_XlaCompile", "_X
 BACK_EDGE_OPS = frozenset({"NextIteration", "RefNextIteration"})
 
 
-def own_signature(node) -> int:
-    """Hash of what the node is, names left out."""
+def own_signature(node, scratch) -> int:
+    """Hash of what the node is, names left out. The attributes are copied into `scratch`
+    (an empty NodeDef) and serialized with sorted keys, all in C; a tensor counts by its dtype
+    and shape, never by its values."""
     proto = node.proto
-    parts = [node.op]
-    for key in sorted(proto.attr):
-        if key in NAME_ATTRS:
-            continue
-        value = proto.attr[key]
-        if key == "value" and value.HasField("tensor"):
-            t = value.tensor
-            parts.append((key, t.dtype, t.tensor_shape.SerializeToString()))
-        else:
-            parts.append((key, value.SerializeToString(deterministic=True)))
-    return hash(tuple(parts))
+    attr = proto.attr
+    if "value" in attr:
+        t = attr["value"].tensor
+        rest = tuple(sorted((k, attr[k].SerializeToString(deterministic=True)) for k in attr
+                            if k != "value" and k not in NAME_ATTRS))
+        return hash((node.op, t.dtype, t.tensor_shape.SerializeToString(), rest))
+    scratch.Clear()
+    scratch.attr.MergeFrom(attr)
+    for key in NAME_ATTRS.intersection(attr):
+        del scratch.attr[key]
+    return hash((node.op, scratch.SerializeToString(deterministic=True)))
 
 
 class Fingerprints:
@@ -39,12 +41,15 @@ class Fingerprints:
         self._compute(graph, job)
 
     def _compute(self, graph: Graph, job) -> None:
+        from inspector.core.model.protos import NodeDef
+
         own, fp, height = self.own, self.fingerprint, self.height
         nodes = {node.name: node for node in graph}
+        scratch = NodeDef()
         for k, node in enumerate(graph):
             if job is not None and not k % 4096:
                 job.check()
-            own[node.name] = own_signature(node)
+            own[node.name] = own_signature(node, scratch)
         on_stack: set = set()
         for node in graph:
             if node.name in fp:

@@ -279,12 +279,22 @@ def _renamed_scopes(m: Matching) -> dict:
     """Scopes of A whose matched nodes mostly sit under another name in B (at least half of
     them, and more than one): only the outermost of nested renames is kept."""
     tally: dict = {}
+    same = Counter()                  # pairs that kept their name, counted per scope first
     for a, b in m.b_of.items():
+        if a == b:
+            same[a.rpartition("/")[0]] += 1
+            continue
         parts = scope_parts(a)
         for k in range(1, len(parts) + 1):
             scope = "/".join(parts[:k])
-            there = scope if a == b else relative_scope(a, b, scope)
-            tally.setdefault(scope, Counter())[there] += 1
+            tally.setdefault(scope, Counter())[relative_scope(a, b, scope)] += 1
+    if not tally:
+        return {}
+    for where, n in same.items():
+        parts = where.split("/") if where else []
+        for k in range(1, len(parts) + 1):
+            scope = "/".join(parts[:k])
+            tally.setdefault(scope, Counter())[scope] += n
     renamed: dict = {}
     for scope in sorted(tally, key=lambda s: (s.count("/"), s)):
         counts = tally[scope]
