@@ -33,6 +33,7 @@ class CompareWindow(QMainWindow):
         d = session.diff
         self.setWindowTitle(f"Compare: {d.a_label}  ↔  {d.b_label}")
         self.canvases, self.titles, self._drawn = {}, {}, {}
+        self.heat: dict = {}             # side -> item -> colour (numeric divergence)
         panes = QSplitter(Qt.Horizontal)
         for side, label in (("A", d.a_label), ("B", d.b_label)):
             box = QWidget()
@@ -61,8 +62,11 @@ class CompareWindow(QMainWindow):
         self.only.toggled.connect(self._changed_only)
         report = QPushButton("Save report…")
         report.clicked.connect(self.save_report)
+        keep = QPushButton("Save comparison…")
+        keep.setToolTip("the comparison as a file: reopen it later with File › Open comparison")
+        keep.clicked.connect(lambda: self.save_document())
         self.status = QLabel(session.status())
-        for w in (self.prev_button, self.next_button, self.only, report):
+        for w in (self.prev_button, self.next_button, self.only, report, keep):
             bar.addWidget(w)
         bar.addWidget(self.status, 1)
         split = QSplitter(Qt.Vertical)
@@ -157,18 +161,24 @@ class CompareWindow(QMainWindow):
                 continue
             view = self.session.views[side]
             self.tasks.submit(f"compare-layout-{side}",
-                              lambda task, v=view, e=expanded: (e, v.scene(e, task)),
+                              lambda task, s=side, v=view, e=expanded: self._layout(s, v, e,
+                                                                                     task),
                               lambda result, s=side: self._show(s, *result),
                               lambda exc: self.status.setText(f"Layout failed: {exc}"),
                               label="Laying out the comparison")
 
-    def _show(self, side: str, expanded, scene) -> None:
-        self._drawn[side] = (expanded, scene)
-        self.canvases[side].show_scene(scene, lambda: self._decorate(side, scene, True))
+    def _layout(self, side: str, view, expanded, task) -> tuple:
+        """In the task: the scene and its diff marks (both can take long on big graphs)."""
+        scene = view.scene(expanded, task)
+        return expanded, scene, self.session.paint(side, scene.items, expanded)
 
-    def _decorate(self, side: str, scene, fit: bool = False) -> None:
+    def _show(self, side: str, expanded, scene, painted) -> None:
+        self._drawn[side] = (expanded, painted)
+        self.canvases[side].show_scene(scene, lambda: self._decorate(side, painted, True))
+
+    def _decorate(self, side: str, painted, fit: bool = False) -> None:
         canvas = self.canvases[side]
-        d = self.session.decorations(side, scene.items)
+        d = self.session.decorations(side, painted, self.heat.get(side))
         canvas.decorate(d)
         if d.selected:
             canvas.center_on_item(d.selected, zoom_in=True)
@@ -189,6 +199,22 @@ class CompareWindow(QMainWindow):
             atomic_write(path, diff_html(s.diff, s.graphs["A"], s.graphs["B"]), force=True)
         except Exception as exc:          # a write that fails says so and changes nothing
             QMessageBox.warning(self, "Report not saved", f"{path}: {exc}")
+            return ""
+        self.status.setText(f"Saved {path}")
+        return path
+
+    def save_document(self, path: str = "") -> str:
+        from inspector.core.app.comparing import save_document
+
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, "Save the comparison",
+                                                  "comparison.json", "Comparisons (*.json)")
+        if not path:
+            return ""
+        try:
+            save_document(self.session, path)
+        except Exception as exc:          # noqa: BLE001 - said in a dialog, nothing lost
+            QMessageBox.warning(self, "Comparison not saved", f"{path}: {exc}")
             return ""
         self.status.setText(f"Saved {path}")
         return path

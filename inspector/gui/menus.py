@@ -27,6 +27,7 @@ def build_menus(w) -> None:
     _action(w, file_menu, "Open SavedModel &folder…", w.open_folder_dialog)
     w.recent_menu = file_menu.addMenu("Open &recent")
     _action(w, file_menu, "&Compare with…", lambda: w.compare_ctl.compare_with())
+    _action(w, file_menu, "Open co&mparison…", lambda: w.compare_ctl.open_document())
     file_menu.addSeparator()
     ex = w.exporter
     _action(w, file_menu, "Export DOT (styled)…", lambda: ex.dot(False))

@@ -265,3 +265,23 @@ def test_the_html_report_works_offline_in_headless_chromium(tmp_path):
         assert sent == [page.as_uri()]                    # nothing fetched but the page
     finally:
         browser.close()
+
+
+def test_a_saved_comparison_names_its_models_and_refuses_paths_outside_silently(tmp_path):
+    from inspector.core.app.comparing import CompareSession, read_document, reopen, save_document
+
+    ga = graph_of(INCEPTION)
+    gb = Graph(run_pipeline(ga.graph_def, "fold_old_batch_norms", ["Mul"],
+                            ["softmax"])[-1].graph_def)
+    b_path = tmp_path / "b.pb"
+    b_path.write_bytes(gb.graph_def.SerializeToString())
+    session = CompareSession(diff_graphs(ga, gb), ga, gb, (INCEPTION, str(b_path)))
+    doc = tmp_path / "cmp.json"
+    save_document(session, str(doc))
+    d, a, b, outside = read_document(str(doc))
+    assert (a, b) == (os.path.normpath(INCEPTION), str(b_path))
+    assert outside == [os.path.normpath(INCEPTION)]        # not beside the file: ask first
+    again, note = reopen(d, ga, gb, (a, b))
+    assert not note and again.diff.matching.b_of == session.diff.matching.b_of
+    other, note = reopen(d, ga, Graph(copy(ga.graph_def)), (a, b))   # B is not what it was
+    assert "compared again" in note and other.diff.equal

@@ -32,11 +32,6 @@ def compare_window(qtbot, window, tmp_path):
     return win
 
 
-def selected(win, side):
-    return [i for i, item in win.canvases[side].items_by_id.items() if item.isSelected()] or \
-        win.session.decorations(side, win.canvases[side].items_by_id).selected
-
-
 def test_n_and_p_focus_the_same_matched_node_on_both_sides(qtbot, window, tmp_path):
     win = compare_window(qtbot, window, tmp_path)
     m = win.session.diff.matching
@@ -88,3 +83,22 @@ def test_the_change_list_opens_a_change_and_the_report_is_saved(qtbot, window, t
     if os.environ.get("INSPECTOR_SHOTS"):
         qtbot.wait(500)
         win.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "compare.png"))
+
+
+def test_a_saved_comparison_reopens_with_its_models(qtbot, window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    win = compare_window(qtbot, window, tmp_path)
+    saved = win.save_document(str(tmp_path / "cmp.json"))
+    assert saved
+    asked = []      # model A is not beside the file: the user is asked before it is opened
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
+    before = len(window.compare_ctl.windows)
+    window.compare_ctl.open_document(saved)
+    assert asked and "inception_jpeg.pb" in asked[0]
+    qtbot.waitUntil(lambda: len(window.compare_ctl.windows) > before, timeout=60000)
+    again = window.compare_ctl.windows[-1]
+    qtbot.addWidget(again)
+    assert again.session.diff.counts() == win.session.diff.counts()
+    assert again.session.diff.matching.b_of == win.session.diff.matching.b_of

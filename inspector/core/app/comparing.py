@@ -28,7 +28,7 @@ __all__ = ["CompareSession", "compare", "dumps", "me_mapping", "diff_html"]
 
 
 def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
-            job: Job = NO_JOB) -> "CompareSession":
+            job: Job = NO_JOB, paths: tuple = ("", "")) -> "CompareSession":
     """Diff B against A (with our pipeline's provenance when B came from `steps`, or the
     TFLite converter's when B is a .tflite and A is not) and make both views."""
     prov = None
@@ -38,7 +38,7 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
         prov = _provenance.for_tflite(ga, gb)
     d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job)
     job.progress(95, 100, "views")
-    return CompareSession(d, ga, gb)
+    return CompareSession(d, ga, gb, paths)
 
 
 def _is_tflite(graph: Graph) -> bool:
@@ -46,8 +46,9 @@ def _is_tflite(graph: Graph) -> bool:
 
 
 class CompareSession:
-    def __init__(self, diff: Diff, ga: Graph, gb: Graph):
+    def __init__(self, diff: Diff, ga: Graph, gb: Graph, paths: tuple = ("", "")):
         self.diff = diff
+        self.paths = paths                  # the files A and B came from ("" if none)
         self.graphs = {"A": ga, "B": gb}
         self.views = {"A": ViewModel(ga), "B": ViewModel(gb)}
         self.marks = {side: {} for side in SIDES}         # node -> added/removed/changed
@@ -113,15 +114,18 @@ class CompareSession:
                 self._open_to(side, list(self.marks[side]))
 
     # -- what the canvases draw -------------------------------------------------------------
-    def visible(self, side: str, name: str) -> str:
+    def visible(self, side: str, name: str, expanded=None) -> str:
         view = self.views[side]
-        return view.owner(view.badge_host(name), self.expanded[side])
+        return view.owner(view.badge_host(name),
+                          self.expanded[side] if expanded is None else expanded)
 
-    def decorations(self, side: str, items) -> Decorations:
-        """Selection, diff colours (on collapsed scopes: the worst inside) and badges."""
+    def paint(self, side: str, items, expanded) -> tuple:
+        """(diff colours, badges) of the drawn items: a collapsed scope shows the worst inside
+        and "+added -removed ~changed". One pass over the changes: run it in the layout task,
+        not on the GUI thread (50k changes take longer than a frame)."""
         diff, counts = {}, {}
         for name, look in self.marks[side].items():
-            item = self.visible(side, name)
+            item = self.visible(side, name, expanded)
             if item not in items:
                 continue
             if item.endswith("/"):
@@ -133,10 +137,17 @@ class CompareSession:
             badges[item] = " ".join(f"{SYMBOL[k]}{c[k]}" for k in ("added", "removed",
                                                                      "changed") if c[k])
             diff[item] = "changed"
+        return diff, badges
+
+    def decorations(self, side: str, painted: tuple, heat: dict | None = None) -> Decorations:
+        """The painted marks with the selection (the first selected node, the rest of them
+        as its highlighted companions) and the numeric heat."""
+        diff, badges = painted
         selected = self.selected[side]
         first = self.visible(side, selected[0]) if selected else None
         cone = frozenset(self.visible(side, n) for n in selected[1:])
-        return Decorations(selected=first, cone=cone, diff=diff, badges=badges)
+        return Decorations(selected=first, cone=cone, diff=diff, badges=badges,
+                           heat=heat or {})
 
     def entry_text(self, index: int) -> str:
         return self.diff.entries[index].describe()
@@ -150,3 +161,64 @@ class CompareSession:
         where = f"  ·  change {self.index + 1} of {len(self.diff.entries)}" \
             if self.index >= 0 else ""
         return ", ".join(parts) + where
+
+
+# -- the comparison as a document -------------------------------------------------------------
+def save_document(session: CompareSession, path: str) -> str:
+    """The diff as JSON with the models' paths relative to the file's folder (atomic write)."""
+    import json
+    import os
+
+    from inspector.core.compare.document import to_dict
+    from inspector.core.formats.writer import atomic_write
+
+    data = to_dict(session.diff)
+    where = os.path.dirname(os.path.abspath(path))
+    data["models"] = {side: os.path.relpath(os.path.abspath(p), where) if p else ""
+                      for side, p in zip(SIDES, session.paths)}
+    return atomic_write(path, json.dumps(data, indent=1), force=True)
+
+
+def read_document(path: str) -> tuple:
+    """(document, path of A, path of B, paths outside the file's folder): a path elsewhere
+    is only opened once the user said yes (session files' trust rule)."""
+    import json
+    import os
+
+    from inspector.core.compare.document import from_dict
+    from inspector.core.errors import InspectorError
+    from inspector.core.loaders import files
+
+    st = files.require_regular(path, error=InspectorError)
+    if st.st_size > 512 * 2 ** 20:
+        raise InspectorError("the comparison file is over 512 MB", path=path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise InspectorError(f"not a comparison file ({exc})", path=path) from None
+    d = from_dict(data)
+    where = os.path.dirname(os.path.abspath(path))
+    models = data.get("models") if isinstance(data.get("models"), dict) else {}
+    resolved, outside = [], []
+    for side in SIDES:
+        rel = models.get(side)
+        if not isinstance(rel, str) or not rel:
+            raise InspectorError(f"the comparison file names no model {side}", path=path)
+        full = os.path.normpath(os.path.join(where, rel))
+        if os.path.commonpath([where, full]) != where:
+            outside.append(full)
+        resolved.append(full)
+    return d, resolved[0], resolved[1], outside
+
+
+def reopen(d: Diff, ga: Graph, gb: Graph, paths: tuple, job: Job = NO_JOB) -> tuple:
+    """The saved comparison on the models as they are now: (session, note). If the models
+    changed since (a matched node is gone), they are compared again and the note says so."""
+    m = d.matching
+    if all(a in ga for a in m.b_of) and all(b in gb for b in m.a_of) and \
+            all(e.a in ga or not e.a for e in d.entries) and \
+            all(e.b in gb or not e.b for e in d.entries):
+        return CompareSession(d, ga, gb, paths), ""
+    fresh = compare(ga, gb, d.a_label, d.b_label, job=job, paths=paths)
+    return fresh, "the models changed since the comparison was saved: compared again"

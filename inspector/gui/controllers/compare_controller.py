@@ -37,10 +37,49 @@ class CompareController:
 
             task.progress(2, 100, f"Opening {b_label}")
             other = open_for_user(path, None, False)
-            return compare(graph, other.graph, a_label, b_label, job=task)
+            return compare(graph, other.graph, a_label, b_label, job=task,
+                           paths=(model.path, path))
 
         w.tasks.submit("compare", work, self._show, self._failed,
                        label=f"Comparing with {b_label}")
+
+    def open_document(self, path: str = "") -> None:
+        """File > Open comparison…: a saved comparison, its models opened again from the
+        paths it names (a path outside the file's folder only after a yes)."""
+        w = self.window
+        if not path:
+            path, _ = QFileDialog.getOpenFileName(w, "Open comparison", "",
+                                                  "Comparisons (*.json)")
+        if not path:
+            return
+        from inspector.core.app.comparing import read_document
+        from inspector.core.errors import InspectorError
+
+        try:
+            d, a_path, b_path, outside = read_document(path)
+        except InspectorError as exc:
+            QMessageBox.warning(w, "Open comparison", exc.one_line())
+            return
+        if outside and QMessageBox.question(
+                w, "Open comparison", "The comparison names models outside its folder:\n" +
+                "\n".join(outside) + "\n\nOpen them?") != QMessageBox.Yes:
+            return
+
+        def work(task):
+            from inspector.core.app.comparing import reopen
+            from inspector.core.app.opening import open_for_user
+
+            a = open_for_user(a_path, None, False)
+            b = open_for_user(b_path, None, False)
+            return reopen(d, a.graph, b.graph, (a_path, b_path), job=task)
+
+        def done(result):
+            session, note = result
+            self._show(session)
+            if note:
+                w.statusBar().showMessage(note, 8000)
+
+        w.tasks.submit("compare", work, done, self._failed, label="Opening the comparison")
 
     def _show(self, session) -> None:
         from inspector.gui.compare_window import CompareWindow
