@@ -40,6 +40,11 @@ def build_menus(w) -> None:
     _action(w, file_menu, "&Save optimized graph…", lambda: w.preview.save_graph(),
                  QKeySequence.Save)
     file_menu.addSeparator()
+    _action(w, file_menu, "Import Model Explorer &node data…",
+            lambda: w.overlays.import_node_data())
+    _action(w, file_menu, "Export overlay as Model Explorer node data…",
+            lambda: w.overlays.export_node_data())
+    file_menu.addSeparator()
     _action(w, file_menu, "&Quit", w.close, QKeySequence.Quit)
     edit = bar.addMenu("&Edit")
     _action(w, edit, "&Undo", w.workbench.undo, QKeySequence.Undo)

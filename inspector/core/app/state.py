@@ -29,6 +29,7 @@ class OverlayState:
     compat_scopes: dict = field(default_factory=dict)  # scope path -> ((status, n), ...)
     compat_notes: dict = field(default_factory=dict)   # node -> converter messages
     comparison: str = ""       # float vs eight-bit outputs after the last calibration
+    node_data: object = None   # overlays.node_data.Placed: an imported Model Explorer file
 
     @property
     def profile(self):

@@ -26,6 +26,8 @@ class Overlay:
     combine: str = "sum"         # how a collapsed scope shows its nodes' values: sum or max
     key: Callable | None = None  # key(state) -> ((colour, meaning), ...): the colours it
     #                              paints; None: it paints none (the op categories stay)
+    colours: Callable | None = None  # colours(state) -> {node: colour} where each node has
+    #                                  its own (texts); exported with the values
 
 
 NO_VALUE = "#ffffff"   # an item an overlay has nothing for: never an op category's colour
@@ -158,6 +160,12 @@ def _compat_key(state) -> tuple:
         ((NO_VALUE, "not checked"),)
 
 
+def _compat_colours(compat: dict) -> dict:
+    from inspector.core.mobile.tflite_compat import COLOURS
+
+    return {n: COLOURS[s] for n, s in compat.items()}
+
+
 def _timings_legend(state) -> str:
     profile = state.overlay.profile
     if profile is None or state.view is None:
@@ -181,6 +189,57 @@ def _activation_values(state) -> dict:
     return {fm.item: float(max(fm.mean.max(initial=0.0), 0.0)) for fm in demo.blocks}
 
 
+def _node_data_paint(state, items, badges: dict) -> tuple[dict, dict]:
+    """Each node's colour from the imported file; a collapsed scope takes the colour of its
+    largest value (numbers) or of its first node (texts)."""
+    placed = state.overlay.node_data
+    heat, best = {}, {}
+    visible = state.visible_id
+    for name, value in placed.values.items():
+        item = visible(name)
+        if item not in items:
+            continue
+        if item == name:
+            heat[item] = placed.colours[name]
+            badges[item] = value if isinstance(value, str) else f"{value:.4g}"
+        elif placed.numeric and (item not in best or value > best[item]):
+            best[item] = value
+            heat[item] = placed.colours[name]
+        elif item not in heat:
+            heat[item] = placed.colours[name]
+    return heat, {}
+
+
+def _node_data_key(state) -> tuple:
+    placed = state.overlay.node_data
+    if placed is None:
+        return ()
+    if not placed.numeric:
+        labels: dict = {}
+        for name, value in placed.values.items():
+            labels.setdefault(value, placed.colours[name])
+        return tuple((c, str(v)) for v, c in list(labels.items())[:12]) + \
+            ((NO_VALUE, "no entry"),)
+    values = placed.values.values()
+    lo, hi = min(values, default=0.0), max(values, default=0.0)
+    if placed.thresholds and not placed.gradient:
+        return tuple((c, f"up to {t:.4g}") for t, c in placed.thresholds) + \
+            ((NO_VALUE, "above the last threshold, or no entry"),)
+    low = min(placed.values, key=placed.values.get, default=None)
+    high = max(placed.values, key=placed.values.get, default=None)
+    return ((placed.colours.get(low, NO_VALUE), f"{lo:.4g} (lowest)"),
+            (placed.colours.get(high, NO_VALUE), f"{hi:.4g} (highest)"), (NO_VALUE, "no entry"))
+
+
+def _node_data_legend(state) -> str:
+    placed = state.overlay.node_data
+    if placed is None:
+        return "No node data yet: import a Model Explorer node-data file (File menu)."
+    missed = f"; {len(placed.unmatched):,} entries named no node" if placed.unmatched else ""
+    return (f"Colour: '{placed.name}' from a Model Explorer node-data file, "
+            f"{len(placed.values):,} of {placed.total:,} entries on nodes{missed}.")
+
+
 register(Overlay("none", "No overlay", "", True, lambda state: {}, lambda state: True,
                  lambda state: ""))
 register(Overlay("timings", "Timings", "overlays", True, _heat_values,
@@ -195,9 +254,17 @@ register(Overlay("compat", "TFLite", "mobile", True,
                  lambda state: ("Colour: TFLite status of each node (the Phone (TFLite) panel "
                                 "lists them); a collapsed scope takes its worst node's colour "
                                 "and shows a bar of its nodes' statuses, worst on the left."),
-                 paint=_compat_paint, key=_compat_key))
+                 paint=_compat_paint, key=_compat_key,
+                 colours=lambda state: _compat_colours(state.overlay.compat)))
 register(Overlay("activations", "Activations", "demo", True, _activation_values,
                  lambda state: getattr(state, "demo", None) is not None,
                  lambda state: "Strips: the most active feature maps of each block in the "
                                "last demo run.",
                  paint=lambda state, items, badges: ({}, {})))
+register(Overlay("node-data", "Node data", "", False,
+                 lambda state: dict(state.overlay.node_data.values)
+                 if state.overlay.node_data is not None else {},
+                 lambda state: state.overlay.node_data is not None, _node_data_legend,
+                 paint=_node_data_paint, key=_node_data_key,
+                 colours=lambda state: dict(state.overlay.node_data.colours)
+                 if state.overlay.node_data is not None else {}))
