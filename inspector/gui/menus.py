@@ -113,6 +113,8 @@ def build_menus(w) -> None:
     _action(w, phone, "Con&vert four variants", lambda: w.phone(1, lambda: m.convert(False)))
     _action(w, phone, "Write &ops_to_register.h…", lambda: w.phone(2, m.write_header))
     _action(w, phone, "Save as &memory-mapped package…", lambda: m.save_memmapped())
+    _action(w, phone, "Target &report (CPU, GPU, Ethos-U, NPU pre-flight)…",
+            lambda: w.targets.open())
     help_menu = bar.addMenu("&Help")
     _action(w, help_menu, "&Getting started", lambda: w._show(
         getting_started_dialog(w)))

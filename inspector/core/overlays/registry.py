@@ -268,3 +268,57 @@ register(Overlay("node-data", "Node data", "", False,
                  paint=_node_data_paint, key=_node_data_key,
                  colours=lambda state: dict(state.overlay.node_data.colours)
                  if state.overlay.node_data is not None else {}))
+
+
+def _targets_paint(state, items, badges: dict) -> tuple[dict, dict]:
+    """Each operator green on the accelerator, orange off it; a collapsed scope orange when
+    any of its operators is off, with a bar of the two counts."""
+    from inspector.core.mobile.targets import OFF, ON
+
+    report = state.overlay.targets
+    heat, counts = {}, {}
+    visible = state.visible_id
+    for p in report.ops:
+        if not p.node:
+            continue
+        item = visible(p.node)
+        if item not in items:
+            continue
+        if item == p.node:
+            heat[item] = ON if p.on else OFF
+            if not p.on:
+                badges[item] = "CPU"
+        else:
+            on, off = counts.get(item, (0, 0))
+            counts[item] = (on + p.on, off + (not p.on))
+    bars = {}
+    for item, (on, off) in counts.items():
+        heat[item] = OFF if off else ON
+        bars[item] = tuple((c, n) for c, n in ((OFF, off), (ON, on)) if n)
+    return heat, bars
+
+
+def _targets_key(state) -> tuple:
+    from inspector.core.mobile.targets import OFF, ON
+
+    r = state.overlay.targets
+    if r is None:
+        return ()
+    return ((ON, f"on the accelerator ({r.on:,})"), (OFF, f"CPU fallback ({len(r.off):,})"),
+            (NO_VALUE, "not an operator"))
+
+
+def _targets_legend(state) -> str:
+    r = state.overlay.targets
+    if r is None:
+        return "No target report yet: open a .tflite and run one (Phone > Target report)."
+    return f"Colour: {r.summary()}; orange: off the accelerator (the report says why)."
+
+
+register(Overlay("targets", "Target", "", False,
+                 lambda state: state.overlay.targets.values()
+                 if state.overlay.targets is not None else {},
+                 lambda state: state.overlay.targets is not None, _targets_legend,
+                 paint=_targets_paint, key=_targets_key,
+                 colours=lambda state: state.overlay.targets.colours()
+                 if state.overlay.targets is not None else {}))
