@@ -100,3 +100,20 @@ def test_npu_preflight_finds_float_leaks_and_dynamic_dimensions(mixed, tmp_path)
     assert all("dynamic dimension" in p.reason for p in r.off)
     assert all("float32" in p.reason for p in r.off)
     assert "[-1, 8]" in r.off[0].reason
+
+
+def test_a_missing_tool_says_which_package_to_install(monkeypatch, data):
+    import sys
+
+    from inspector.core.errors import InspectorError
+    from inspector.core.tf import targets as tools
+
+    model = open(os.path.join(data, "digits_int8.tflite"), "rb").read()
+    for module, package, call in (("ethosu", "ethos-u-vela", lambda: tools.vela_compile(model)),
+                                  ("ai_edge_litert", "ai-edge-litert",
+                                   lambda: tools.xnnpack_delegation(model))):
+        with monkeypatch.context() as m:
+            m.setitem(sys.modules, module, None)
+            with pytest.raises(InspectorError) as err:
+                call()
+        assert str(err.value).endswith(f"pip install {package}")
