@@ -31,10 +31,17 @@ def cmd_targets(args) -> int:
     from inspector.cli.loading import _load
     from inspector.core.mobile.targets import parse_target, report
 
-    targets = [parse_target(t) for t in (args.target or DEFAULT)]
+    targets = [parse_target(t) for t in (args.target or ([] if args.rules else DEFAULT))]
     model = _load(args)
     data = _tflite(model)
     reports = [report(data, model.tflite, model.graph, t) for t in targets]
+    if args.rules:
+        from inspector.core.mobile.target_lists import read_list
+        from inspector.core.mobile.targets import op_nodes, preflight
+
+        rules = read_list(args.rules)
+        reports.append(preflight(model.tflite, rules, op_nodes(model.graph),
+                                 f"npu-{rules.name}"))
     if args.json:
         json.dump({"model": args.model, "targets": [r.as_json() for r in reports]},
                   sys.stdout, indent=1)
@@ -65,6 +72,9 @@ def add_parsers(sub, add_load_args) -> None:
     p.add_argument("--target", action="append",
                    help=f"repeatable; one of {', '.join(TARGETS)} (default: "
                         f"{', '.join(DEFAULT)})")
+    p.add_argument("--rules", help="a pre-flight check against your own operator list (one "
+                                   "op a line; '# label:', '# source:', '# activations:', "
+                                   "'# static-shapes:' headers as in the shipped lists)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--limit", type=int, default=30)
     p.set_defaults(func=cmd_targets)

@@ -45,3 +45,16 @@ def test_the_target_overlay_round_trips_through_node_data(data, tmp_path):
     got = json.loads(stdout)
     assert len(got["values"]) == 6 and set(got["values"].values()) == {"CPU fallback"}
     assert got["unmatched"] == []
+
+
+def test_a_vendor_list_of_your_own(data, tmp_path):
+    rules = tmp_path / "acme_npu.txt"
+    rules.write_text("# label: ACME NPU\n# source: ACME SDK 1.2 op table\n"
+                     "# activations: INT8\nCONV_2D\nMAX_POOL_2D\nRESHAPE\n")
+    code, out, err = run_cli("targets", os.path.join(data, "digits_int8.tflite"), "--rules",
+                             str(rules), "--json")
+    assert code == 0, err
+    (r,) = json.loads(out)["targets"]
+    assert r["target"] == "npu-acme_npu" and r["on_accelerator"] == 4
+    assert {o["op"] for o in r["off_accelerator"]} == {"FULLY_CONNECTED", "SOFTMAX"}
+    assert "ACME SDK 1.2" in r["source"]

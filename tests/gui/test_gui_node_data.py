@@ -58,6 +58,8 @@ def test_import_colours_nodes_then_export_writes_them_back(qtbot, window, model,
     out = tmp_path / "back.json"
     _choose(monkeypatch, out, save=True)
     _action(window, "Export overlay as Model Explorer node data…").trigger()
+    qtbot.waitUntil(lambda: "Wrote the node-data overlay" in window.status_label.text(),
+                    timeout=20000)
     results = list(json.loads(out.read_text()).values())[0]["results"]
     assert results["conv_1/Conv2D"] == {"value": 3.0, "bgColor": "#c87f00"}
     assert len(results) == 3

@@ -55,6 +55,16 @@ class _Showing:
         return getattr(self._state, name)
 
 
+def snapshot(state):
+    """What an export reads of the state, taken on the GUI thread for a task (the overlay
+    and the view are replaced, never changed, so the task reads a consistent copy)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(overlay=state.overlay, view=state.view, model=state.model,
+                           original_view=state.original_view,
+                           demo=getattr(state, "demo", None))
+
+
 def exportable(state) -> list:
     """(mode, label) of every overlay that has data to export now."""
     out = []

@@ -56,7 +56,7 @@ def xnnpack_delegation(model: bytes) -> dict:
 
 
 def vela_compile(model: bytes, accelerator: str = "ethos-u55-128",
-                 job: Job = NO_JOB) -> dict:
+                 job: Job | None = None) -> dict:
     """Compile with Vela for `accelerator`: {version, returncode, stdout, per_layer (CSV
     text), summary (CSV text), output (the compiled .tflite bytes)}."""
     try:
@@ -64,6 +64,7 @@ def vela_compile(model: bytes, accelerator: str = "ethos-u55-128",
     except ImportError:
         raise InspectorError("the Ethos-U report needs Vela: pip install ethos-u-vela") \
             from None
+    job = job or NO_JOB
     if not accelerator.replace("-", "").isalnum():
         raise InspectorError(f"not an accelerator configuration: '{accelerator[:40]}'")
     with tempfile.TemporaryDirectory(prefix="inspector-vela-") as folder:

@@ -189,7 +189,7 @@ class OverlaysController(QObject):
                           failed, label="Reading node data")
 
     def export_node_data(self, path: str | None = None) -> str | None:
-        """The overlay shown, written as Model Explorer node-data JSON."""
+        """The overlay shown, written as Model Explorer node-data JSON (in a task)."""
         from inspector.core.app import node_data_io
 
         mode = self.overlay.mode
@@ -201,10 +201,20 @@ class OverlaysController(QObject):
             self.p, "Export overlay as Model Explorer node data",
             beside(self.state.model.path if self.state.model else None, f"_{mode}.json"),
             "Node data (*.json)")[0]
-        if path and self._report(lambda: node_data_io.export_node_data(self.state, path)):
-            self.state.say(f"Wrote the {mode} overlay as Model Explorer node data: {path}")
-            return path
-        return None
+        if not path:
+            return None
+        seen = node_data_io.snapshot(self.state)
+
+        def failed(exc):
+            if not isinstance(exc, Cancelled):
+                self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
+
+        self.tasks.submit(
+            "node-data-export", lambda job: node_data_io.export_node_data(seen, path, mode),
+            lambda n: self.state.say(f"Wrote the {mode} overlay as Model Explorer node data "
+                                     f"({n:,} entries): {path}"),
+            failed, label="Writing node data")
+        return path
 
     def _report(self, fn) -> bool:
         try:
