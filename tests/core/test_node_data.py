@@ -127,6 +127,8 @@ def test_graph_ids_wrappers_and_output_indices(state, tmp_path):
 
 HOSTILE = {
     "deep": "[" * 200_000 + "]" * 200_000,
+    "deep_object": '{"results": ' + '{"a": ' * 100_000 + "1" + "}" * 100_001,
+    "deep_array": '{"results": {"x": {"value": ' + "[" * 100_000 + "]" * 100_000 + "}}}",
     "deep_results": json.dumps({"results": {"conv/Relu": {"value": [[[[1]]]]}}}),
     "not_object": "[1, 2, 3]",
     "results_list": json.dumps({"results": [1, 2]}),

@@ -64,6 +64,16 @@ def test_import_colours_nodes_then_export_writes_them_back(qtbot, window, model,
     assert results["conv_1/Conv2D"] == {"value": 3.0, "bgColor": "#c87f00"}
     assert len(results) == 3
     window.canvas.grab().save(str(tmp_path / "node_data.png"))
+    # collapsed: a scope shows its largest value's colour
+    window.state.collapse_all()
+    qtbot.waitUntil(lambda: "mixed/" in window.canvas.items_by_id, timeout=20000)
+    qtbot.waitUntil(lambda: window.canvas.items_by_id["mixed/"].heat == "#c80000",
+                    timeout=20000)
+    assert window.canvas.items_by_id["conv/"].heat == "#c8ff00"
+    assert window.canvas.items_by_id["conv_1/"].heat == "#c87f00"
+    window.state.expand_all()
+    qtbot.waitUntil(lambda: "conv/Conv2D" in window.canvas.items_by_id, timeout=20000)
+    items = window.canvas.items_by_id
     # a hostile file: one message, the overlay as it was
     before = window.state.overlay
     bad = tmp_path / "bad.json"
@@ -76,4 +86,4 @@ def test_import_colours_nodes_then_export_writes_them_back(qtbot, window, model,
     assert len(errors) == 1 and "\n" not in errors[0] and "bad.json" in errors[0]
     assert window.state.overlay is before
     qtbot.mouseClick(window.overlays_panel.mode_buttons["none"], Qt.LeftButton)
-    assert items["conv/Conv2D"].heat is None
+    assert window.canvas.items_by_id["conv/Conv2D"].heat is None

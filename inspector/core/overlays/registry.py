@@ -190,23 +190,21 @@ def _activation_values(state) -> dict:
 
 
 def _node_data_paint(state, items, badges: dict) -> tuple[dict, dict]:
-    """Each node's colour from the imported file; a collapsed scope takes the colour of its
-    largest value (numbers) or of its first node (texts)."""
+    """Each visible node's colour from the imported file; a collapsed scope takes the colour
+    of its largest value (numbers) or of its first node (texts), counted when the file was
+    read: the cost follows the screen, not the file."""
     placed = state.overlay.node_data
-    heat, best = {}, {}
-    visible = state.visible_id
-    for name, value in placed.values.items():
-        item = visible(name)
-        if item not in items:
+    heat = {}
+    for item in items:
+        if item.endswith("/"):
+            colour = placed.colours.get(item) or placed.scopes.get(item)
+            if colour is not None:
+                heat[item] = colour
             continue
-        if item == name:
-            heat[item] = placed.colours[name]
+        value = placed.values.get(item)
+        if value is not None:
+            heat[item] = placed.colours[item]
             badges[item] = value if isinstance(value, str) else f"{value:.4g}"
-        elif placed.numeric and (item not in best or value > best[item]):
-            best[item] = value
-            heat[item] = placed.colours[name]
-        elif item not in heat:
-            heat[item] = placed.colours[name]
     return heat, {}
 
 
