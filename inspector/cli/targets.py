@@ -54,6 +54,11 @@ def cmd_targets(args) -> int:
             print(f"  {key}: {value}")
         for note in r.notes:
             print(f"  note: {note}")
+        costly = sorted((p for p in r.ops if dict(p.cost).get("cycles")),
+                        key=lambda p: -dict(p.cost)["cycles"])[:args.limit]
+        if costly:
+            print("  cycles per operator (Vela's estimate): " + ", ".join(
+                f"#{p.index} {p.op} {dict(p.cost)['cycles']:,}" for p in costly))
         for p in r.off[:args.limit]:
             print(f"  off  #{p.index} {p.op} {p.node}: {p.reason}\n       do: {p.advice}")
         if len(r.off) > args.limit:

@@ -52,7 +52,7 @@ def test_target_report_lists_cpu_ops_and_colours_the_graph(qtbot, window, mixed_
     assert "vela npu operators: 36" in view.details.text()
     items = window.canvas.items_by_id
     assert items["rev"].heat == OFF and items["rev"].badge == "CPU"
-    assert items["pool"].heat == ON
+    assert items["pool"].heat == ON and items["pool"].badge.endswith(" cycles")
     assert window.state.overlay.mode == "targets"
     assert window.overlays_panel.mode_buttons["targets"].isChecked()
     row = next(r for r in range(view.table.rowCount()) if view.table.item(r, 1).text() == "CUMSUM")

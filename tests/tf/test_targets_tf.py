@@ -60,6 +60,10 @@ def test_vela_compiles_the_int8_variant_and_our_counts_are_its_summary(mixed):
     assert why["REVERSE_V2"].node == "rev"
     assert why["CUMSUM"].reason == "Unsupported opType"
     assert "Float32" in why["QUANTIZE"].reason and "float leak" in why["QUANTIZE"].advice
+    # Vela's per-layer cycles, each row given to its .tflite operator, add up to its total
+    cycles = {p.op: dict(p.cost).get("cycles", 0) for p in r.ops}
+    assert sum(cycles.values()) == f["cycles_total"]
+    assert cycles["CONV_2D"] > 0 and cycles["SOFTMAX"] > 0 and cycles["CUMSUM"] == 0
 
 
 def test_a_clean_int8_model_runs_wholly_on_the_npu(data):

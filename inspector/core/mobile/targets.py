@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from inspector.core.errors import InspectorError
 from inspector.core.mobile import target_lists as lists
@@ -30,6 +30,7 @@ class Placement:
     on: bool            # runs on the target's accelerator
     reason: str = ""
     advice: str = ""
+    cost: tuple = ()    # ((figure, value), ...) the tool's estimate for this op (Vela)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,9 @@ class TargetReport:
                 "notes": list(self.notes),
                 "off_accelerator": [{"index": p.index, "op": p.op, "node": p.node,
                                      "reason": p.reason, "advice": p.advice}
-                                    for p in self.off]}
+                                    for p in self.off],
+                "per_operator": [{"index": p.index, "op": p.op, "node": p.node,
+                                  "on": p.on, **dict(p.cost)} for p in self.ops if p.cost]}
 
 
 def parse_target(text: str) -> str:
@@ -203,6 +206,43 @@ def _fused(row: dict) -> bool:
     return cycles == 0 and row.get("NNG Operator") in _ACTIVATIONS
 
 
+def per_op_costs(rows: list, main) -> dict:
+    """operator index -> (("cycles", n), ("macs", n), ("sram_access_cycles", n)) from Vela's
+    per-layer CSV: its rows come in execution order and an operation's last row carries the
+    name of the operator's output tensor (its fused activation may repeat it)."""
+    by_name = {}
+    for op in main.operators:
+        if op.outputs:
+            by_name.setdefault(main.tensors[op.outputs[0]].name, op.index)
+    costs, pending, last = {}, [], None
+    for row in rows:
+        name = row.get("Name", "")
+        if name == last and not pending and last in by_name:
+            pending = []
+            target = by_name[last]
+        elif name in by_name:
+            target = by_name[name]
+        else:
+            pending.append(row)
+            continue
+        cycles, macs, sram = costs.get(target, (0, 0, 0))
+        for r in pending + [row]:
+            cycles += _number(r.get("Op Cycles"))
+            macs += _number(r.get("MAC Count"))
+            sram += _number(r.get("SRAM AC"))
+        costs[target] = (cycles, macs, sram)
+        pending, last = [], name
+    return {k: (("cycles", c), ("macs", m), ("sram_access_cycles", a))
+            for k, (c, m, a) in costs.items()}
+
+
+def _number(text) -> int:
+    try:
+        return int(float(text or 0))
+    except ValueError:
+        return 0
+
+
 def vela_report(model, vela: dict, nodes: dict, accelerator: str) -> TargetReport:
     from inspector.core.loaders.tflite import read_model
 
@@ -249,7 +289,9 @@ def vela_report(model, vela: dict, nodes: dict, accelerator: str) -> TargetRepor
                 figures[name] = kind(float(summary[key])) if kind is int else kind(summary[key])
             except ValueError:
                 pass
-    placements = _placements(model, nodes, decide)
+    costs = per_op_costs(rows, main)
+    placements = tuple(replace(p, cost=costs.get(p.index, ()))
+                       for p in _placements(model, nodes, decide))
     notes = ("Vela counts its own operators (a SOFTMAX becomes ~30 NPU steps): "
              f"{figures.get('vela_npu_operators', '?')} NPU and "
              f"{figures.get('vela_cpu_operators', '?')} CPU; the share above counts the "

@@ -284,8 +284,11 @@ def _targets_paint(state, items, badges: dict) -> tuple[dict, dict]:
             continue
         if item == p.node:
             heat[item] = ON if p.on else OFF
+            cycles = dict(p.cost).get("cycles")
             if not p.on:
                 badges[item] = "CPU"
+            elif cycles:
+                badges[item] = f"{cycles:,} cycles"
         else:
             on, off = counts.get(item, (0, 0))
             counts[item] = (on + p.on, off + (not p.on))
