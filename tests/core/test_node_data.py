@@ -175,3 +175,17 @@ def test_a_huge_file_is_refused_before_it_is_read(state, tmp_path, monkeypatch):
     with pytest.raises(InspectorError, match="over 64 MB"):
         io.import_node_data(state, str(path))
     assert not opened and state.overlay is before
+
+
+def test_activation_strengths_keyed_by_scope_round_trip(state, tmp_path):
+    """The activations overlay names collapsed scopes ("conv/"): they export and land back
+    on the same scopes, whose boxes the import then colours."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    state.demo = SimpleNamespace(blocks=[
+        SimpleNamespace(item="conv/", mean=np.array([0.5, 2.0])),
+        SimpleNamespace(item="mixed/", mean=np.array([-1.0, 0.25]))])
+    _round_trip(state, "activations", tmp_path)
+    assert state.overlay.node_data.values == {"conv/": 2.0, "mixed/": 0.25}
