@@ -73,6 +73,15 @@ def test_a_clean_int8_model_runs_wholly_on_the_npu(data):
     assert r.figures["per_layer_npu_operators"] == r.figures["vela_npu_operators"] == 32
 
 
+def test_a_float_model_stays_on_the_cpu_and_its_report_is_valid_json(data):
+    import json
+
+    r = _report(os.path.join(data, "digits_float.tflite"), "ethos-u55-128")
+    assert r.share == 0.0 and r.figures["vela_cpu_operators"] == 6
+    assert all("int8 variant" in p.advice for p in r.off)
+    json.loads(json.dumps(r.as_json(), allow_nan=False))    # no NaN (Vela writes one)
+
+
 def test_xnnpack_placement_is_what_litert_delegated(mixed, data):
     r = _report(mixed, "cpu")
     assert {p.op for p in r.off} == {"REVERSE_V2", "CUMSUM", "SOFTMAX"}

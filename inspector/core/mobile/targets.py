@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from dataclasses import dataclass, field, replace
 
@@ -254,13 +255,17 @@ def vela_report(model, vela: dict, nodes: dict, accelerator: str) -> TargetRepor
                   if op.op != "ethos-u" and op.outputs}
     reasons = vela_warnings(vela.get("stdout", ""))
     main = model.subgraphs[0]
+    quantized = lists.is_quantized(model)
 
     def decide(op):
         out = main.tensors[op.outputs[0]].name if op.outputs else ""
         if (op.op, out) not in on_cpu:
             return (True,)
         reason = reasons.get(out, "Vela left it on the CPU (no reason printed)")
-        if "Unsupported opType" in reason:
+        if not quantized:
+            advice = ("the model computes in float32: convert its int8 variant (full integer "
+                      "quantization) for the NPU")
+        elif "Unsupported opType" in reason:
             advice = "the NPU has no such operator: replace it, or accept the CPU fallback"
         elif "Float32" in reason or op.op in ("QUANTIZE", "DEQUANTIZE"):
             advice = ("a float leak: quantize this part fully (int8), or replace the op the "
@@ -286,9 +291,11 @@ def vela_report(model, vela: dict, nodes: dict, accelerator: str) -> TargetRepor
                             ("memory_mode", "memory_mode", str)):
         if summary.get(key) not in (None, ""):
             try:
-                figures[name] = kind(float(summary[key])) if kind is int else kind(summary[key])
-            except ValueError:
-                pass
+                value = kind(float(summary[key])) if kind is int else kind(summary[key])
+            except (ValueError, OverflowError):
+                continue
+            if not (isinstance(value, float) and not math.isfinite(value)):
+                figures[name] = value      # Vela writes nan for the rate of an empty NPU
     costs = per_op_costs(rows, main)
     placements = tuple(replace(p, cost=costs.get(p.index, ()))
                        for p in _placements(model, nodes, decide))
