@@ -61,3 +61,52 @@ def test_target_report_lists_cpu_ops_and_colours_the_graph(qtbot, window, mixed_
     assert window.state.selected == "cumsum"
     window.targets.dialog.grab().save(str(tmp_path / "target_report.png"))
     window.grab().save(str(tmp_path / "window.png"))
+
+
+def _layers(data: bytes) -> dict:
+    """lite.tflite_layers' answer from our own reader (TF 2.21's interpreter path refuses
+    LiteRT's op resolver type on main today: the conversion preview's own bug, issue 36.1)."""
+    from inspector.core.loaders.tflite import read_model
+
+    sub = read_model(data, "variant").subgraphs[0]
+    return {"ops": [{"index": o.index, "op": o.op, "inputs": list(o.inputs),
+                     "outputs": list(o.outputs)} for o in sub.operators],
+            "tensors": [{"index": t.index, "name": t.name, "dtype": t.dtype.lower(),
+                         "shape": list(t.shape), "scales": list(t.scales)}
+                        for t in sub.tensors]}
+
+
+def test_a_graphdef_gets_its_report_through_the_converted_variant(qtbot, window, tmp_path,
+                                                                  mixed_int8):
+    """A GraphDef has no .tflite of its own: once converted (the Phone panel's preview), the
+    Ethos-U report reads the int8 variant and colours the GraphDef's nodes fused into each
+    operator."""
+    from fixtures.tflite_graphs import npu_mixed
+
+    from inspector.core.mobile.tflite_mapping import map_model
+    from inspector.core.mobile.tflite_preview import Preview, Variant
+
+    gd, _, _ = npu_mixed()
+    path = tmp_path / "mixed.pb"
+    path.write_bytes(gd.SerializeToString())
+    open_and_wait(qtbot, window, str(path))
+    view = window.targets.open()
+    view.choose("ethos-u55-128")
+    qtbot.mouseClick(view.run_button, Qt.LeftButton)      # nothing converted yet: it says so
+    assert "convert this graph first" in view.summary.text()
+    data = open(mixed_int8, "rb").read()
+    names = {n.name for n in window.state.model.graph.nodes}
+    variant = Variant("int8", data, len(data), mapping=map_model(_layers(data), names))
+    window.state.set_tflite_preview(Preview([variant]))
+    qtbot.mouseClick(view.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.state.overlay.targets is not None, timeout=60000)
+    report = window.state.overlay.targets
+    assert report.label.endswith("the int8 variant")
+    assert {p.op for p in report.off} == {"REVERSE_V2", "DEQUANTIZE", "CUMSUM", "QUANTIZE"}
+    window.state.expand_all()
+    qtbot.waitUntil(lambda: "rev" in window.canvas.items_by_id, timeout=20000)
+    items = window.canvas.items_by_id
+    assert items["rev"].heat == OFF and items["cumsum"].heat == OFF
+    conv = next(p for p in report.ops if p.op == "CONV_2D")
+    assert conv.on and set(conv.nodes) >= {"conv", "Conv2D"}   # fused: one operator, 2 nodes
+    assert items["conv"].heat == ON and items["Conv2D"].heat == ON

@@ -32,6 +32,11 @@ class Placement:
     reason: str = ""
     advice: str = ""
     cost: tuple = ()    # ((figure, value), ...) the tool's estimate for this op (Vela)
+    more: tuple = ()    # further nodes fused into it (a GraphDef's nodes of one TFLite op)
+
+    @property
+    def nodes(self) -> tuple:
+        return ((self.node,) if self.node else ()) + self.more
 
 
 @dataclass(frozen=True)
@@ -59,13 +64,17 @@ class TargetReport:
         return (f"{self.label}: {self.on} of {len(self.ops)} operators on the accelerator "
                 f"({100 * self.share:.0f}%)")
 
+    def by_node(self) -> dict:
+        """node -> its operator's Placement (every node fused into it)."""
+        return {n: p for p in self.ops for n in p.nodes}
+
     def values(self) -> dict:
         """node -> where it runs (the overlay's values)."""
-        return {p.node: ("accelerator" if p.on else "CPU fallback")
-                for p in self.ops if p.node}
+        return {n: ("accelerator" if p.on else "CPU fallback")
+                for n, p in self.by_node().items()}
 
     def colours(self) -> dict:
-        return {p.node: ON if p.on else OFF for p in self.ops if p.node}
+        return {n: ON if p.on else OFF for n, p in self.by_node().items()}
 
     def as_json(self) -> dict:
         return {"target": self.target, "label": self.label, "source": self.source,
@@ -309,16 +318,30 @@ def vela_report(model, vela: dict, nodes: dict, accelerator: str) -> TargetRepor
 
 
 # -- one entry for the window and the CLI ----------------------------------------------------
-def report(data: bytes, model, graph, target: str, job: Job = NO_JOB) -> TargetReport:
-    """The report of `target` for the .tflite `data` (read as `model`, drawn as `graph`)."""
+def report(data: bytes, model, graph, target: str, job: Job = NO_JOB,
+           mapping=None, subject: str = "") -> TargetReport:
+    """The report of `target` for the .tflite `data` (read as `model`), on `graph` when it
+    is our drawing of that .tflite, or on a GraphDef through `mapping` (tflite_mapping's
+    Mapping of this conversion: each operator onto the nodes fused into it)."""
     from inspector.core.runtime.executor import tensorflow
 
     target = parse_target(target)
-    nodes = op_nodes(graph) if graph is not None else {}
+    nodes = op_nodes(graph) if graph is not None and mapping is None else {}
+    if mapping is not None:
+        nodes = {m.index: m.nodes[0] for m in mapping.ops if m.nodes}
     if target == "cpu":
-        return xnnpack_report(model, tensorflow().xnnpack_delegation(data), nodes)
-    if target == "gpu":
-        return gpu_report(model, tensorflow().tflite_analyze(data), nodes)
-    if target.startswith("npu-"):
-        return preflight(model, lists.op_list(target[4:]), nodes, target)
-    return vela_report(model, tensorflow().vela_compile(data, target, job=job), nodes, target)
+        made = xnnpack_report(model, tensorflow().xnnpack_delegation(data), nodes)
+    elif target == "gpu":
+        made = gpu_report(model, tensorflow().tflite_analyze(data), nodes)
+    elif target.startswith("npu-"):
+        made = preflight(model, lists.op_list(target[4:]), nodes, target)
+    else:
+        made = vela_report(model, tensorflow().vela_compile(data, target, job=job), nodes,
+                           target)
+    if mapping is not None:
+        fused = {m.index: tuple(m.nodes[1:]) for m in mapping.ops}
+        made = replace(made, ops=tuple(replace(p, more=fused.get(p.index, ()))
+                                       for p in made.ops))
+    if subject:
+        made = replace(made, label=f"{made.label}, {subject}")
+    return made

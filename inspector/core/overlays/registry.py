@@ -276,18 +276,16 @@ def _targets_paint(state, items, badges: dict) -> tuple[dict, dict]:
     report = state.overlay.targets
     heat, counts = {}, {}
     visible = state.visible_id
-    for p in report.ops:
-        if not p.node:
-            continue
-        item = visible(p.node)
+    for node, p in report.by_node().items():
+        item = visible(node)
         if item not in items:
             continue
-        if item == p.node:
+        if item == node:
             heat[item] = ON if p.on else OFF
             cycles = dict(p.cost).get("cycles")
             if not p.on:
                 badges[item] = "CPU"
-            elif cycles:
+            elif cycles and node == p.node:
                 badges[item] = f"{cycles:,} cycles"
         else:
             on, off = counts.get(item, (0, 0))
