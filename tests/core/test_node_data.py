@@ -115,6 +115,20 @@ def test_quantizer_validate_form_lands_on_tflite_tensors(data, tmp_path):
     assert "1 entries named no node: not/in/this/model" == io.unmatched_text(placed)
 
 
+def test_a_fused_tflite_name_colours_every_graphdef_node_it_names(state, tmp_path):
+    """On a GraphDef, a TFLite tensor name "a;b" (a quantizer's key for a variant of it)
+    colours each node it names, as our TF<->TFLite mapping does."""
+    from inspector.core.mobile.tflite_mapping import nodes_of
+
+    key = "conv/Relu;conv/Conv2D;not_a_node:0"
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps({"results": {key: {"value": 0.25}}}))
+    placed = io.import_node_data(state, str(path))
+    assert set(placed.values) == set(nodes_of(key, state.model.graph)) == {"conv/Relu",
+                                                                           "conv/Conv2D"}
+    assert placed.unmatched == ()
+
+
 def test_graph_ids_wrappers_and_output_indices(state, tmp_path):
     path = tmp_path / "n.json"
     path.write_text(json.dumps({"graphsData": {"g": {"results": {

@@ -220,17 +220,37 @@ def candidates(key: str):
                 yield name
 
 
+def targets(key: str, names, alias) -> list:
+    """The nodes an entry colours: the node the graph knows the key by (alias), the key
+    itself (without its output index), else every node a TFLite fused name ("a;b;c") names,
+    as tflite_mapping maps an operator onto the GraphDef nodes fused into it."""
+    node = alias(key)
+    if node is not None:
+        return [node]
+    for name in (key, re.sub(r":\d+\Z", "", key)):
+        if name in names:
+            return [name]
+    found = []
+    parts = key.split(";")
+    for part in parts if len(parts) > 1 else ():
+        name = re.sub(r":\d+\Z", "", part)
+        if name and name in names and name not in found:
+            found.append(name)
+    return found
+
+
 def place(data: NodeData, names) -> Placed:
     """Match the entries onto the graph's node names (`names`: a container of them, with
     an optional alias(key) -> node for names the graph knows under another one)."""
     values, keys, unmatched = {}, {}, []
-    alias = getattr(names, "alias", lambda key: None)
+    alias = getattr(names, "alias", None) or (lambda key: None)
     for key, value in data.results.items():
-        node = alias(key) or next((n for n in candidates(key) if n in names), None)
-        if node is None:
+        found = targets(key, names, alias)
+        if not found:
             unmatched.append(key)
-        elif node not in values:
-            values[node], keys[node] = value, key
+        for node in found:
+            if node not in values:
+                values[node], keys[node] = value, key
     numeric = all(not isinstance(v, str) for v in values.values())
     placed = Placed(data.name, values, {}, tuple(unmatched), len(data.results), numeric,
                     data.thresholds, data.gradient, keys)
