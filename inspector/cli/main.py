@@ -11,7 +11,8 @@ from inspector.core.model.humanize import count
 
 SUBCOMMANDS = ("summarize", "dot", "signatures", "convert", "transform", "flops", "check",
                "profile", "calibrate", "ranges", "explain", "tour", "compat", "tflite",
-               "ops-header", "tflite-info", "memmapped", "sizes", "diff")
+               "ops-header", "tflite-info", "memmapped", "sizes", "diff", "overlay",
+               "targets")
 
 
 def cmd_summarize(args) -> int:
@@ -148,6 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     from inspector.cli.compare import add_parsers as compare_parsers
 
     compare_parsers(sub, _add_load_args)
+    from inspector.cli.node_data import add_parsers as node_data_parsers
+
+    node_data_parsers(sub, _add_load_args)
+    from inspector.cli.targets import add_parsers as targets_parsers
+
+    targets_parsers(sub, _add_load_args)
     return parser
 
 

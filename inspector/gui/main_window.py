@@ -168,6 +168,9 @@ class MainWindow(QMainWindow):
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
         self.demo = DemoController(s, t, self.demo_panel, self.dialogs)
         self.mobile = MobileController(s, t, self.mobile_panel, self.dialogs)
+        from inspector.gui.controllers.targets_controller import TargetsController
+
+        self.targets = TargetsController(s, t, self)
         self.mobile.window_wanted.connect(self.open_beside)
         self.sizes = SizesController(s, t, self.sizes_panel)
         self.sizes_dock.visibilityChanged.connect(self.sizes.set_visible)

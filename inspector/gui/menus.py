@@ -41,6 +41,11 @@ def build_menus(w) -> None:
     _action(w, file_menu, "&Save optimized graph…", lambda: w.preview.save_graph(),
                  QKeySequence.Save)
     file_menu.addSeparator()
+    _action(w, file_menu, "Import Model Explorer &node data…",
+            lambda: w.overlays.import_node_data())
+    _action(w, file_menu, "Export overlay as Model Explorer node data…",
+            lambda: w.overlays.export_node_data())
+    file_menu.addSeparator()
     _action(w, file_menu, "&Quit", w.close, QKeySequence.Quit)
     edit = bar.addMenu("&Edit")
     _action(w, edit, "&Undo", w.workbench.undo, QKeySequence.Undo)
@@ -109,6 +114,8 @@ def build_menus(w) -> None:
     _action(w, phone, "Con&vert four variants", lambda: w.phone(1, lambda: m.convert(False)))
     _action(w, phone, "Write &ops_to_register.h…", lambda: w.phone(2, m.write_header))
     _action(w, phone, "Save as &memory-mapped package…", lambda: m.save_memmapped())
+    _action(w, phone, "Target &report (CPU, GPU, Ethos-U, NPU pre-flight)…",
+            lambda: w.targets.open())
     help_menu = bar.addMenu("&Help")
     _action(w, help_menu, "&Getting started", lambda: w._show(
         getting_started_dialog(w)))

@@ -29,6 +29,8 @@ class OverlayState:
     compat_scopes: dict = field(default_factory=dict)  # scope path -> ((status, n), ...)
     compat_notes: dict = field(default_factory=dict)   # node -> converter messages
     comparison: str = ""       # float vs eight-bit outputs after the last calibration
+    node_data: object = None   # overlays.node_data.Placed: an imported Model Explorer file
+    targets: object = None     # mobile.targets.TargetReport: where each op runs on a target
 
     @property
     def profile(self):

@@ -47,6 +47,7 @@ class Tensor:
     axis: int = 0
     data: tuple = (0, 0)          # (offset in the file, length) of its constant bytes
     variable: bool = False
+    shape_signature: list = field(default_factory=list)   # -1: a dimension known at run time
 
 
 @dataclass
@@ -109,6 +110,7 @@ def _tensor(k: int, t, spans: list, types: dict, buf) -> Tensor:
         tensor.scales, tensor.zero_points = q.scalars(2, "f"), q.scalars(3, "q")
         tensor.axis = q.scalar(6, "i")
     tensor.data = spans[b] if b else (0, 0)
+    tensor.shape_signature = t.scalars(7, "i")
     return tensor
 
 

@@ -26,6 +26,8 @@ class Overlay:
     combine: str = "sum"         # how a collapsed scope shows its nodes' values: sum or max
     key: Callable | None = None  # key(state) -> ((colour, meaning), ...): the colours it
     #                              paints; None: it paints none (the op categories stay)
+    colours: Callable | None = None  # colours(state) -> {node: colour} where each node has
+    #                                  its own (texts); exported with the values
 
 
 NO_VALUE = "#ffffff"   # an item an overlay has nothing for: never an op category's colour
@@ -158,6 +160,12 @@ def _compat_key(state) -> tuple:
         ((NO_VALUE, "not checked"),)
 
 
+def _compat_colours(compat: dict) -> dict:
+    from inspector.core.mobile.tflite_compat import COLOURS
+
+    return {n: COLOURS[s] for n, s in compat.items()}
+
+
 def _timings_legend(state) -> str:
     profile = state.overlay.profile
     if profile is None or state.view is None:
@@ -181,6 +189,55 @@ def _activation_values(state) -> dict:
     return {fm.item: float(max(fm.mean.max(initial=0.0), 0.0)) for fm in demo.blocks}
 
 
+def _node_data_paint(state, items, badges: dict) -> tuple[dict, dict]:
+    """Each visible node's colour from the imported file; a collapsed scope takes the colour
+    of its largest value (numbers) or of its first node (texts), counted when the file was
+    read: the cost follows the screen, not the file."""
+    placed = state.overlay.node_data
+    heat = {}
+    for item in items:
+        if item.endswith("/"):
+            colour = placed.colours.get(item) or placed.scopes.get(item)
+            if colour is not None:
+                heat[item] = colour
+            continue
+        value = placed.values.get(item)
+        if value is not None:
+            heat[item] = placed.colours[item]
+            badges[item] = value if isinstance(value, str) else f"{value:.4g}"
+    return heat, {}
+
+
+def _node_data_key(state) -> tuple:
+    placed = state.overlay.node_data
+    if placed is None:
+        return ()
+    if not placed.numeric:
+        labels: dict = {}
+        for name, value in placed.values.items():
+            labels.setdefault(value, placed.colours[name])
+        return tuple((c, str(v)) for v, c in list(labels.items())[:12]) + \
+            ((NO_VALUE, "no entry"),)
+    values = placed.values.values()
+    lo, hi = min(values, default=0.0), max(values, default=0.0)
+    if placed.thresholds and not placed.gradient:
+        return tuple((c, f"up to {t:.4g}") for t, c in placed.thresholds) + \
+            ((NO_VALUE, "above the last threshold, or no entry"),)
+    low = min(placed.values, key=placed.values.get, default=None)
+    high = max(placed.values, key=placed.values.get, default=None)
+    return ((placed.colours.get(low, NO_VALUE), f"{lo:.4g} (lowest)"),
+            (placed.colours.get(high, NO_VALUE), f"{hi:.4g} (highest)"), (NO_VALUE, "no entry"))
+
+
+def _node_data_legend(state) -> str:
+    placed = state.overlay.node_data
+    if placed is None:
+        return "No node data yet: import a Model Explorer node-data file (File menu)."
+    missed = f"; {len(placed.unmatched):,} entries named no node" if placed.unmatched else ""
+    return (f"Colour: '{placed.name}' from a Model Explorer node-data file, "
+            f"{len(placed.values):,} of {placed.total:,} entries on nodes{missed}.")
+
+
 register(Overlay("none", "No overlay", "", True, lambda state: {}, lambda state: True,
                  lambda state: ""))
 register(Overlay("timings", "Timings", "overlays", True, _heat_values,
@@ -195,9 +252,72 @@ register(Overlay("compat", "TFLite", "mobile", True,
                  lambda state: ("Colour: TFLite status of each node (the Phone (TFLite) panel "
                                 "lists them); a collapsed scope takes its worst node's colour "
                                 "and shows a bar of its nodes' statuses, worst on the left."),
-                 paint=_compat_paint, key=_compat_key))
+                 paint=_compat_paint, key=_compat_key,
+                 colours=lambda state: _compat_colours(state.overlay.compat)))
 register(Overlay("activations", "Activations", "demo", True, _activation_values,
                  lambda state: getattr(state, "demo", None) is not None,
                  lambda state: "Strips: the most active feature maps of each block in the "
                                "last demo run.",
                  paint=lambda state, items, badges: ({}, {})))
+register(Overlay("node-data", "Node data", "", False,
+                 lambda state: dict(state.overlay.node_data.values)
+                 if state.overlay.node_data is not None else {},
+                 lambda state: state.overlay.node_data is not None, _node_data_legend,
+                 paint=_node_data_paint, key=_node_data_key,
+                 colours=lambda state: dict(state.overlay.node_data.colours)
+                 if state.overlay.node_data is not None else {}))
+
+
+def _targets_paint(state, items, badges: dict) -> tuple[dict, dict]:
+    """Each operator green on the accelerator, orange off it; a collapsed scope orange when
+    any of its operators is off, with a bar of the two counts."""
+    from inspector.core.mobile.targets import OFF, ON
+
+    report = state.overlay.targets
+    heat, counts = {}, {}
+    visible = state.visible_id
+    for node, p in report.by_node().items():
+        item = visible(node)
+        if item not in items:
+            continue
+        if item == node:
+            heat[item] = ON if p.on else OFF
+            cycles = dict(p.cost).get("cycles")
+            if not p.on:
+                badges[item] = "CPU"
+            elif cycles and node == p.node:
+                badges[item] = f"{cycles:,} cycles"
+        else:
+            on, off = counts.get(item, (0, 0))
+            counts[item] = (on + p.on, off + (not p.on))
+    bars = {}
+    for item, (on, off) in counts.items():
+        heat[item] = OFF if off else ON
+        bars[item] = tuple((c, n) for c, n in ((OFF, off), (ON, on)) if n)
+    return heat, bars
+
+
+def _targets_key(state) -> tuple:
+    from inspector.core.mobile.targets import OFF, ON
+
+    r = state.overlay.targets
+    if r is None:
+        return ()
+    return ((ON, f"on the accelerator ({r.on:,})"), (OFF, f"CPU fallback ({len(r.off):,})"),
+            (NO_VALUE, "not an operator"))
+
+
+def _targets_legend(state) -> str:
+    r = state.overlay.targets
+    if r is None:
+        return "No target report yet: open a .tflite and run one (Phone > Target report)."
+    return f"Colour: {r.summary()}; orange: off the accelerator (the report says why)."
+
+
+register(Overlay("targets", "Target", "", False,
+                 lambda state: state.overlay.targets.values()
+                 if state.overlay.targets is not None else {},
+                 lambda state: state.overlay.targets is not None, _targets_legend,
+                 paint=_targets_paint, key=_targets_key,
+                 colours=lambda state: state.overlay.targets.colours()
+                 if state.overlay.targets is not None else {}))

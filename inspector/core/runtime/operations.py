@@ -95,6 +95,15 @@ class TensorFlowOperations:
     def tflite_analyze(self, model: bytes):
         """str: TF's TFLite model analyzer report with GPU compatibility"""
 
+    def xnnpack_delegation(self, model: bytes):
+        """{engine, ops: [{index, op, inputs, outputs}], delegates: [{inputs, outputs}]}:
+        the delegate nodes LiteRT's default XNNPACK delegate made"""
+
+    def vela_compile(self, model: bytes, accelerator: str = "ethos-u55-128",
+                     job: Job | None = None):
+        """{version, returncode, stdout, per_layer, summary (CSV texts), output (bytes)}
+        of a Vela compile for an Ethos-U configuration"""
+
     def tflite_layers(self, model: bytes):
         """{ops: [{index, op, inputs, outputs}], tensors: [{index, name, dtype, shape, scales,
         zero_points, axis}]} of a .tflite

@@ -16,10 +16,11 @@ from inspector.core.tf import (
     registry,
     run,
     runtime,
+    targets,
 )
 
 _HOMES = (runtime, freeze, checkpoint_freeze, graphs, run, registry, engine, lite,
-          text_parse)
+          text_parse, targets)
 
 
 class InProcess(TensorFlowOperations):

@@ -159,6 +159,63 @@ class OverlaysController(QObject):
         self._report(lambda: path.append(runs.freeze_ranges(self.state)))
         return path[0] if path else None
 
+    # -- Model Explorer node data ---------------------------------------------------------------
+    def import_node_data(self, path: str | None = None) -> None:
+        """A node-data file read and matched in a task, then shown as the overlay."""
+        from inspector.core.app import node_data_io
+
+        view = self.state.original_view or self.state.view
+        if view is None:
+            return
+        path = path or QFileDialog.getOpenFileName(
+            self.p, "Import Model Explorer node data", self.dialogs.model_folder(),
+            "Node data (*.json);;All files (*)")[0]
+        if not path:
+            return
+        graph = view.graph
+
+        def done(placed):
+            node_data_io.show(self.state, placed)
+            missed = node_data_io.unmatched_text(placed, 5)
+            self.state.say(f"Node data '{placed.name}': {len(placed.values):,} of "
+                           f"{placed.total:,} entries on nodes" + (f"; {missed}" if missed
+                                                                    else ""))
+
+        def failed(exc):
+            if not isinstance(exc, Cancelled):
+                self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
+
+        self.tasks.submit("node-data", lambda job: node_data_io.read_onto(graph, path), done,
+                          failed, label="Reading node data")
+
+    def export_node_data(self, path: str | None = None) -> str | None:
+        """The overlay shown, written as Model Explorer node-data JSON (in a task)."""
+        from inspector.core.app import node_data_io
+
+        mode = self.overlay.mode
+        if mode == "none" or mode not in dict(node_data_io.exportable(self.state)):
+            self.state.fail("Show an overlay with data first (timings, ranges, TFLite, "
+                            "targets or node data), then export it.")
+            return None
+        path = path or QFileDialog.getSaveFileName(
+            self.p, "Export overlay as Model Explorer node data",
+            beside(self.state.model.path if self.state.model else None, f"_{mode}.json"),
+            "Node data (*.json)")[0]
+        if not path:
+            return None
+        seen = node_data_io.snapshot(self.state)
+
+        def failed(exc):
+            if not isinstance(exc, Cancelled):
+                self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
+
+        self.tasks.submit(
+            "node-data-export", lambda job: node_data_io.export_node_data(seen, path, mode),
+            lambda n: self.state.say(f"Wrote the {mode} overlay as Model Explorer node data "
+                                     f"({n:,} entries): {path}"),
+            failed, label="Writing node data")
+        return path
+
     def _report(self, fn) -> bool:
         try:
             fn()

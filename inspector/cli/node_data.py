@@ -1,0 +1,136 @@
+"""`overlay export|import`: Model Explorer node-data JSON both ways, through the same use
+cases as the window (core/app/node_data_io.py). Export fills the overlay from a file (timings,
+a range log, a node-data file), from the TFLite check (compat) or from a target report."""
+
+from __future__ import annotations
+
+import json
+import sys
+from types import SimpleNamespace
+
+from inspector.core.errors import InspectorError
+
+
+def _state(model):
+    """What the overlay registry reads, without a window: the model, its graph, an overlay."""
+    from inspector.core.app.state import OverlayState
+
+    view = SimpleNamespace(graph=model.graph)
+    return SimpleNamespace(model=model, view=view, original_view=view, demo=None,
+                           overlay=OverlayState(), expanded=frozenset({""}),
+                           visible_id=lambda name: name,
+                           set_overlay=lambda o: None)
+
+
+def _fill(state, args) -> None:
+    from dataclasses import replace
+
+    from inspector.core.app import node_data_io as io
+
+    overlay = state.overlay
+    mode = args.overlay
+    if mode == "timings":
+        if not args.timings:
+            raise InspectorError("--overlay timings needs --timings FILE (benchmark_model "
+                                 "output or a Chrome trace)")
+        from inspector.core.overlays.profiling import load_profile_file
+
+        profile = load_profile_file(args.timings)
+        profile.match(state.model.graph)
+        overlay = replace(overlay, profiles=(profile,), current=0)
+    elif mode == "ranges":
+        if not args.ranges:
+            raise InspectorError("--overlay ranges needs --ranges LOG (a requantization log)")
+        from inspector.core.analysis.ranges import parse_log
+        from inspector.core.loaders.files import read_text
+
+        log = parse_log(read_text(args.ranges, what="the range log", error=InspectorError))
+        if not log.records:
+            raise InspectorError("no min/max range logs were found", path=args.ranges)
+        overlay = replace(overlay, records=log.records)
+    elif mode == "compat":
+        from inspector.cli.mobile import _ports
+        from inspector.core.mobile import tflite_compat as tc
+
+        ins, outs = _ports(state.model, args)
+        result = tc.analyze(state.model.graph, outs, ins)
+        overlay = replace(overlay, compat={n: c.status for n, c in result.nodes.items()})
+    elif mode == "node-data":
+        if not args.node_data:
+            raise InspectorError("--overlay node-data needs --node-data FILE")
+        overlay = replace(overlay, node_data=io.read_onto(state.model.graph, args.node_data))
+    elif mode == "targets":
+        from inspector.cli.targets import report_for
+
+        overlay = replace(overlay, targets=report_for(state.model, args.target))
+    else:
+        from inspector.core.overlays import registry
+
+        raise InspectorError(f"the CLI cannot fill the '{mode}' overlay (choose from "
+                             f"{', '.join(m for m in EXPORTABLE if registry.get(m))})")
+    state.overlay = replace(overlay, mode=mode)
+
+
+EXPORTABLE = ("timings", "ranges", "compat", "node-data", "targets")
+
+
+def cmd_overlay_export(args) -> int:
+    from inspector.cli.loading import _load
+    from inspector.core.app import node_data_io as io
+    from inspector.core.formats.writer import check_target
+
+    check_target(args.output, args.force)
+    model = _load(args)
+    state = _state(model)
+    _fill(state, args)
+    written = io.export_node_data(state, args.output, args.overlay, force=args.force)
+    print(f"Wrote {written:,} node-data entries ({args.overlay}) to {args.output}")
+    return 0
+
+
+def cmd_overlay_import(args) -> int:
+    from inspector.cli.loading import _load
+    from inspector.core.app import node_data_io as io
+
+    model = _load(args)
+    placed = io.read_onto(model.graph, args.file)
+    if args.json:
+        json.dump({"name": placed.name, "entries": placed.total,
+                   "values": placed.values, "colours": placed.colours,
+                   "keys": placed.keys, "unmatched": list(placed.unmatched)},
+                  sys.stdout, indent=1)
+        print()
+        return 0
+    print(f"'{placed.name}': {len(placed.values):,} of {placed.total:,} entries on nodes")
+    for node, value in list(placed.values.items())[:args.limit]:
+        print(f"  {node}  {value if isinstance(value, str) else format(value, '.6g')}  "
+              f"{placed.colours[node]}")
+    if len(placed.values) > args.limit:
+        print(f"  ... and {len(placed.values) - args.limit:,} more (--limit)")
+    if placed.unmatched:
+        print(io.unmatched_text(placed, args.limit))
+    return 0
+
+
+def add_parsers(sub, add_load_args) -> None:
+    p = sub.add_parser("overlay", help="Model Explorer node-data JSON: export an overlay, "
+                                       "or import one onto the model")
+    both = p.add_subparsers(dest="direction")
+    e = both.add_parser("export", help="write an overlay as Model Explorer node-data JSON")
+    add_load_args(e)
+    e.add_argument("--overlay", required=True, choices=EXPORTABLE)
+    e.add_argument("-o", "--output", required=True)
+    e.add_argument("--timings", help="timings: benchmark_model output or a Chrome trace")
+    e.add_argument("--ranges", help="ranges: a requantization range log")
+    e.add_argument("--node-data", dest="node_data", help="node-data: a node-data file")
+    e.add_argument("--target", default="ethos-u55-128", help="targets: the target to report")
+    e.add_argument("--inputs")
+    e.add_argument("--outputs")
+    e.add_argument("--force", action="store_true")
+    e.set_defaults(func=cmd_overlay_export)
+    i = both.add_parser("import", help="match a node-data file onto the model's nodes")
+    add_load_args(i)
+    i.add_argument("file", help="a Model Explorer node-data JSON file")
+    i.add_argument("--json", action="store_true")
+    i.add_argument("--limit", type=int, default=20)
+    i.set_defaults(func=cmd_overlay_import)

@@ -1,0 +1,85 @@
+"""`targets MODEL.tflite [--target T ...] [--json]`: per target, the share of the model's
+operators on its accelerator and each operator left out with its reason and what to do
+(core/mobile/targets.py, the same code as the window's Target report)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from inspector.core.errors import InspectorError
+
+DEFAULT = ("cpu", "gpu", "ethos-u55-128", "npu-ethos-u55")
+
+
+def _tflite(model):
+    if model.kind != "tflite" or getattr(model, "tflite", None) is None:
+        raise InspectorError("targets reads a .tflite model (convert first: "
+                             "graphdef-inspector tflite MODEL ...)", path=model.path)
+    from inspector.core.loaders.files import read_file
+
+    return bytes(read_file(model.path, what="the TensorFlow Lite file"))
+
+
+def report_for(model, target: str):
+    from inspector.core.mobile.targets import report
+
+    return report(_tflite(model), model.tflite, model.graph, target)
+
+
+def cmd_targets(args) -> int:
+    from inspector.cli.loading import _load
+    from inspector.core.mobile.targets import parse_target, report
+
+    targets = [parse_target(t) for t in (args.target or ([] if args.rules else DEFAULT))]
+    model = _load(args)
+    data = _tflite(model)
+    reports = [report(data, model.tflite, model.graph, t) for t in targets]
+    if args.rules:
+        from inspector.core.mobile.target_lists import read_list
+        from inspector.core.mobile.targets import op_nodes, preflight
+
+        rules = read_list(args.rules)
+        reports.append(preflight(model.tflite, rules, op_nodes(model.graph),
+                                 f"npu-{rules.name}"))
+    if args.json:
+        json.dump({"model": args.model, "targets": [r.as_json() for r in reports]},
+                  sys.stdout, indent=1)
+        print()
+        return 0
+    for r in reports:
+        print(r.summary())
+        print(f"  how: {r.source}")
+        for key, value in r.figures.items():
+            print(f"  {key}: {value}")
+        for note in r.notes:
+            print(f"  note: {note}")
+        costly = sorted((p for p in r.ops if dict(p.cost).get("cycles")),
+                        key=lambda p: -dict(p.cost)["cycles"])[:args.limit]
+        if costly:
+            print("  cycles per operator (Vela's estimate): " + ", ".join(
+                f"#{p.index} {p.op} {dict(p.cost)['cycles']:,}" for p in costly))
+        for p in r.off[:args.limit]:
+            print(f"  off  #{p.index} {p.op} {p.node}: {p.reason}\n       do: {p.advice}")
+        if len(r.off) > args.limit:
+            print(f"  ... and {len(r.off) - args.limit} more (--limit)")
+        print()
+    return 0
+
+
+def add_parsers(sub, add_load_args) -> None:
+    from inspector.core.mobile.targets import TARGETS
+
+    p = sub.add_parser("targets", help="per target (CPU/XNNPACK, GPU, Ethos-U via Vela, "
+                                       "pre-flight NPU lists): which ops run on the "
+                                       "accelerator, which do not and why")
+    add_load_args(p)
+    p.add_argument("--target", action="append",
+                   help=f"repeatable; one of {', '.join(TARGETS)} (default: "
+                        f"{', '.join(DEFAULT)})")
+    p.add_argument("--rules", help="a pre-flight check against your own operator list (one "
+                                   "op a line; '# label:', '# source:', '# activations:', "
+                                   "'# static-shapes:' headers as in the shipped lists)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--limit", type=int, default=30)
+    p.set_defaults(func=cmd_targets)

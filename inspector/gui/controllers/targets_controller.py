@@ -1,0 +1,68 @@
+"""The Target report, the adapter: Phone > Target report opens its view in a window of its
+own; Run makes the report in a task (LiteRT and Vela run in the worker) through
+core.app.targets, whose result becomes the "Target" overlay; a row's click selects its node."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QDialog, QVBoxLayout
+
+from inspector.core.app import targets as target_reports
+from inspector.core.errors import Cancelled, InspectorError
+from inspector.gui.panels.target_panel import TargetReportView
+
+
+class TargetsController(QObject):
+    def __init__(self, state, tasks, parent):
+        super().__init__(parent)
+        self.state, self.tasks, self.parent_widget = state, tasks, parent
+        self.dialog = self.view = None
+        state.overlay_changed.connect(self._overlay)
+        state.model_changed.connect(lambda *_: self._model_changed())
+
+    def open(self) -> TargetReportView:
+        """The report's window, made once, to the front."""
+        if self.dialog is None:
+            self.dialog = QDialog(self.parent_widget, Qt.Window)
+            self.dialog.setWindowTitle("Target report")
+            self.view = TargetReportView(target_reports.TARGETS, self.dialog)
+            QVBoxLayout(self.dialog).addWidget(self.view)
+            self.dialog.resize(900, 520)
+            self.view.run_requested.connect(self.run)
+            self.view.node_chosen.connect(self._go_to)
+            self._overlay(self.state.overlay)
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.view
+
+    def run(self, target: str) -> None:
+        view = self.open()
+        try:
+            target_reports.start_report(self.state, self.tasks, target, self._failed)
+        except InspectorError as exc:
+            view.show_error(exc.one_line())
+            return
+        view.show_busy(f"Running the {target} report…")
+
+    def _failed(self, exc) -> None:
+        if self.view is None or isinstance(exc, Cancelled):
+            return
+        text = exc.one_line() if isinstance(exc, InspectorError) else str(exc)
+        self.view.show_error(text)
+        self.state.fail(text)
+
+    def _overlay(self, overlay) -> None:
+        if self.view is not None and overlay.targets is not None:
+            self.view.show_report(overlay.targets)
+
+    def _model_changed(self) -> None:
+        if self.view is not None:
+            self.view.show_error("Open a .tflite, pick a target and run its report."
+                                 if not target_reports.can_report(self.state) else
+                                 "Pick a target and run its report.")
+            self.view.table.setRowCount(0)
+            self.view.details.setText("")
+
+    def _go_to(self, node: str) -> None:
+        self.state.reveal(node)
+        self.state.select(node)

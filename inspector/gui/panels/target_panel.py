@@ -1,0 +1,106 @@
+"""The Target report view: pick a target, run it, read the share of operators on its
+accelerator, its figures and notes, and the operators left out with why and what to do; a
+row's click goes to its node on the graph (coloured by the "Target" overlay)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+LABELS = {"cpu": "CPU (XNNPACK, measured by LiteRT)", "gpu": "GPU delegate",
+          "npu-ethos-u55": "NPU pre-flight: Ethos-U55/U65 list",
+          "npu-ethos-u85": "NPU pre-flight: Ethos-U85 list"}
+
+
+class TargetReportView(QWidget):
+    run_requested = Signal(str)     # target
+    node_chosen = Signal(str)
+
+    def __init__(self, targets, parent=None):
+        super().__init__(parent)
+        self.setObjectName("target_report")
+        self.target = QComboBox()
+        for t in targets:
+            self.target.addItem(LABELS.get(t, f"{t.upper().replace('ETHOS', 'Ethos')} "
+                                              "(Vela compile)"), t)
+        self.run_button = QPushButton("Run report")
+        self.run_button.clicked.connect(lambda: self.run_requested.emit(self.chosen()))
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Target:"))
+        row.addWidget(self.target, 1)
+        row.addWidget(self.run_button)
+        self.summary = QLabel("Open a .tflite, pick a target and run its report.")
+        self.summary.setWordWrap(True)
+        font = self.summary.font()
+        font.setBold(True)
+        self.summary.setFont(font)
+        self.details = QLabel("")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["#", "Operator", "Node", "Why not on the "
+                                              "accelerator", "What to do"])
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        for col in (0, 1, 2):
+            header.setSectionResizeMode(col, QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.Stretch)
+        header.setSectionResizeMode(4, QHeaderView.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.cellClicked.connect(self._clicked)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.details)
+        layout.addWidget(self.table, 1)
+
+    def chosen(self) -> str:
+        return self.target.currentData()
+
+    def choose(self, target: str) -> None:
+        index = self.target.findData(target)
+        if index >= 0:
+            self.target.setCurrentIndex(index)
+
+    def show_busy(self, text: str) -> None:
+        self.summary.setText(text)
+        self.run_button.setEnabled(False)
+
+    def show_error(self, text: str) -> None:
+        self.summary.setText(text)
+        self.run_button.setEnabled(True)
+
+    def show_report(self, report) -> None:
+        self.run_button.setEnabled(True)
+        self.summary.setText(report.summary())
+        lines = [f"How: {report.source}"]
+        lines += [f"{k.replace('_', ' ')}: {v:,.4g}" if isinstance(v, float) else
+                  f"{k.replace('_', ' ')}: {v}" for k, v in report.figures.items()]
+        lines += report.notes
+        self.details.setText("\n".join(lines))
+        off = report.off
+        self.table.setRowCount(len(off))
+        for r, p in enumerate(off):
+            for c, text in enumerate((str(p.index), p.op, p.node, p.reason, p.advice)):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.table.setItem(r, c, item)
+        self.table.resizeRowsToContents()
+
+    def _clicked(self, row: int, _col: int) -> None:
+        item = self.table.item(row, 2)
+        if item is not None and item.text():
+            self.node_chosen.emit(item.text())
