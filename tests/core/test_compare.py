@@ -48,9 +48,33 @@ def renamed(gd, names: dict):
 
 
 def folded_demo():
-    """The demo model with its constants folded: Mul(Conv2D, Const) batch norms appear."""
-    gd = graph_of(DEMO).graph_def
-    return run_pipeline(gd, "fold_constants", ["pixels"], ["output"])[-1].graph_def
+    """Two convolutions each followed by a batch norm's Mul(Conv2D, Const), as the demo model
+    is once its constants are folded (made here: folding needs TensorFlow)."""
+    import numpy as np
+
+    from inspector.core.transforms.graph_utils import tensor_const
+
+    rng = np.random.default_rng(0)
+    gd = protos.GraphDef()
+    x = gd.node.add(name="pixels", op="Placeholder")
+    x.attr["dtype"].type = 1
+    prev = "pixels"
+    for k, (cin, cout) in enumerate(((1, 4), (4, 8)), 1):
+        w = tensor_const(f"conv{k}/weights", rng.standard_normal((3, 3, cin, cout))
+                         .astype(np.float32))
+        scale = tensor_const(f"bn{k}/scale", rng.uniform(0.5, 1.5, cout).astype(np.float32))
+        gd.node.extend([w, scale])
+        conv = gd.node.add(name=f"conv{k}/Conv2D", op="Conv2D", input=[prev, w.name])
+        conv.attr["T"].type = 1
+        conv.attr["padding"].s = b"SAME"
+        conv.attr["strides"].list.i.extend([1, 1, 1, 1])
+        mul = gd.node.add(name=f"bn{k}/mul_1", op="Mul", input=[conv.name, scale.name])
+        mul.attr["T"].type = 1
+        relu = gd.node.add(name=f"relu{k}", op="Relu", input=[mul.name])
+        relu.attr["T"].type = 1
+        prev = relu.name
+    gd.node.add(name="output", op="Identity", input=[prev]).attr["T"].type = 1
+    return gd
 
 
 @pytest.mark.parametrize("path", [DEMO, INCEPTION])
