@@ -127,22 +127,10 @@ def _quiet_python():
 
 
 def _interpreter(model: bytes):
-    t = tf()
-    try:
-        from ai_edge_litert.interpreter import Interpreter  # LiteRT, when installed
-        engine = "LiteRT"
-    except ImportError:
-        Interpreter, engine = t.lite.Interpreter, ("TensorFlow's tf.lite.Interpreter "
-                                                   "(LiteRT, ai-edge-litert, is not installed)")
-    with _quiet_python():
-        try:
-            from tensorflow.lite.python.interpreter import OpResolverType
-            interp = Interpreter(model_content=model,
-                                 experimental_op_resolver_type=OpResolverType.AUTO)
-        except Exception as exc:  # noqa: BLE001
-            raise InspectorError(f"the TFLite interpreter refused the model: "
-                                 f"{first_line(exc)}") from None
-    return interp, engine
+    """LiteRT (TensorFlow's own interpreter only where LiteRT cannot: see litert.py)."""
+    from inspector.core.tf.litert import interpreter
+
+    return interpreter(model)
 
 
 def _port(detail) -> dict:
@@ -173,14 +161,15 @@ def tflite_details(model: bytes) -> dict:
 
 
 def _allocate(interp, model: bytes) -> None:
+    from inspector.core.tf.litert import flex_codes, litert_version, no_flex_message
+
     try:
         with _quiet_python():
             interp.allocate_tensors()
     except Exception as exc:  # noqa: BLE001
-        flex = [c for c in _custom_codes(model) if c.startswith("Flex")]
+        flex = flex_codes(model)
         if flex:
-            raise InspectorError(f"cannot run it here: this TFLite interpreter has no Select TF "
-                                 f"ops delegate for {', '.join(c[4:] for c in flex)}") from None
+            raise InspectorError(no_flex_message(flex, litert_version())) from None
         raise InspectorError(f"the TFLite interpreter cannot prepare the model: "
                              f"{first_line(exc)}") from None
 
