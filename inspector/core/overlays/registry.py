@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from inspector.core.overlays import quant_error
 from inspector.core.overlays.decorate import heat_colour, node_values
 
 
@@ -201,3 +202,12 @@ register(Overlay("activations", "Activations", "demo", True, _activation_values,
                  lambda state: "Strips: the most active feature maps of each block in the "
                                "last demo run.",
                  paint=lambda state, items, badges: ({}, {})))
+
+
+def _register_quant_error() -> None:
+    register(Overlay("quant_error", "Quant. error", "mobile", False, quant_error.values,
+                     quant_error.has_data, quant_error.legend, paint=quant_error.paint,
+                     combine="max", key=quant_error.key))
+
+
+_register_quant_error()
