@@ -14,8 +14,13 @@ import pytest
 from inspector.core.app.quantization import QuantRun, Tried, _merge, keep_float_regex
 from inspector.core.mobile import quant_metrics as qm
 from inspector.core.mobile import sensitivity as sens
-from inspector.core.mobile.recipes import RecipeReport, RecipeResult, check_names, pareto
-from inspector.core.mobile.recipes import recipe_entries
+from inspector.core.mobile.recipes import (
+    RecipeReport,
+    RecipeResult,
+    check_names,
+    pareto,
+    recipe_entries,
+)
 
 
 def test_summed_metrics_equal_numpy_on_the_concatenated_tensors():
