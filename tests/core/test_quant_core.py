@@ -87,8 +87,10 @@ def test_recipe_names_regexes_and_the_pareto_front():
     assert recipe_entries("float", "x") == []                  # TF's converter: no scope
     regex = keep_float_regex("conv/Relu;conv/Conv2D")
     regex = keep_float_regex("b/Relu", regex)
-    assert re.search(regex, "conv/Relu;conv/Conv2D") and re.search(regex, "b/Relu")
-    assert not re.search(regex, "mixed/conv/Relu;mixed/conv/Conv2D")   # whole names only
+    # matched as ai-edge-quantizer matches: in the op's scope, tensor names + ";"
+    assert re.search(regex, "conv/Relu;conv/Conv2D;") and re.search(regex, "b/Relu;")
+    assert not re.search(regex, "mixed/conv/Relu;mixed/conv/Conv2D;")   # whole names only
+    assert not re.search(regex, "b/Relu_1;")
     rows = [RecipeResult("a", model=b"x", size=10, output={"mse": 0.1}),
             RecipeResult("b", model=b"x", size=20, output={"mse": 0.01}),
             RecipeResult("c", model=b"x", size=30, output={"mse": 0.05})]
@@ -110,8 +112,8 @@ def test_a_rerun_merges_and_the_overlay_colours_the_chosen_recipe():
 
     run = _merge(None, RecipeReport([row("int8", "", 1e-2), row("dynamic", "", 1e-4)]))
     assert run.chosen == ("int8", "") and len(run.tried) == 2      # the worst one shown
-    run = _merge(run, RecipeReport([row("int8", "^n/Relu$", 1e-5)]))
-    assert run.chosen == ("int8", "^n/Relu$") and len(run.tried) == 3
+    run = _merge(run, RecipeReport([row("int8", "^n/Relu;", 1e-5)]))
+    assert run.chosen == ("int8", "^n/Relu;") and len(run.tried) == 3
     assert len(run.report.results) == 3
     state = SimpleNamespace(quant=run, visible_id=lambda n: n,
                             overlay=SimpleNamespace(mode="quant_error"))

@@ -53,9 +53,9 @@ class QuantRun:
 
 
 def keep_float_regex(tensor: str, current: str = "") -> str:
-    """`current` widened by one TFLite tensor, matched whole (ai-edge-quantizer searches the
-    regex in each op's output tensor name)."""
-    one = "^" + re.escape(tensor) + "$"
+    """`current` widened by one TFLite tensor, matched whole: ai-edge-quantizer searches the
+    regex in each op's scope, its output tensor names joined by ';' with a trailing ';'."""
+    one = "^" + re.escape(tensor) + ";"
     parts = [p for p in current.split("|") if p] if current else []
     return "|".join(dict.fromkeys(parts + [one]))
 

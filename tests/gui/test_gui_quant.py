@@ -1,0 +1,94 @@
+"""Quantization tab driven as a user: pick recipes, run them (the table, the per-layer error
+overlay on the graph), keep the worst layer float from the list and see the new figures, the
+size-versus-error chart, a click on a point applies that recipe; a screenshot is saved."""
+
+import os
+
+import pytest
+from conftest import DEMO
+from PySide6.QtCore import QPointF, Qt
+from test_gui import open_and_wait
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+SHOTS = os.environ.get("INSPECTOR_SHOTS", "")
+
+
+@pytest.fixture
+def demo(tmp_path):
+    import shutil
+
+    path = tmp_path / "demo_digits.pb"
+    shutil.copy(DEMO, path)
+    return str(path)
+
+
+def _cell(table, row, col):
+    return table.item(row, col).text()
+
+
+def test_recipes_overlay_keep_float_and_pareto_click(qtbot, window, demo, tmp_path):
+    open_and_wait(qtbot, window, demo)
+    window.workbench.set_marks(["pixels"], ["output"])
+    mobile, panel = window.mobile_panel, window.quant_panel
+    window.show_panel(window.mobile_dock, mobile.tabs.indexOf(panel))
+    mobile.samples.setValue(12)
+    mobile.compare.setValue(6)
+    for name, box in panel.boxes.items():
+        box.setChecked(name in ("float", "dynamic", "int8"))
+    qtbot.mouseClick(panel.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 3 and not window.tasks.is_busy(),
+                    timeout=180000)
+    t = panel.table
+    assert [_cell(t, r, 0) for r in range(3)] == ["float", "dynamic", "int8"]
+    assert [_cell(t, r, 9) for r in range(3)] == ["TF's converter", "ai-edge-quantizer",
+                                                  "ai-edge-quantizer"]
+    assert "LiteRT" in panel.summary.text()
+    run = window.state.quant
+    assert run.chosen == ("int8", "")                    # the worst recipe is shown
+    assert window.state.overlay.mode == "quant_error"
+    # the overlay colours the GraphDef nodes the int8 error maps to, SNR badges on them
+    errors = run.node_errors()
+    conv = next(n for n in errors if window.state.model.graph.node(n).op == "Conv2D")
+    item = window.canvas.items_by_id[window.state.visible_id(conv)]
+    assert item.heat and item.badge.endswith("dB")
+    # the worst layer first; keep it float: the chosen recipe runs again
+    layers = panel.layers
+    assert layers.topLevelItemCount() >= 3
+    snrs = [layers.topLevelItem(k).text(3) for k in range(layers.topLevelItemCount())]
+    worst = next(layers.topLevelItem(k) for k in range(layers.topLevelItemCount())
+                 if layers.topLevelItem(k).text(1) == "CONV_2D")   # the worst convolution
+    tensor = worst.data(0, Qt.UserRole)
+    before = next(e for e in run.row().tensors if e.tensor == tensor)
+    rect = layers.visualItemRect(worst)
+    qtbot.mouseClick(layers.viewport(), Qt.LeftButton, pos=rect.center())
+    assert panel.keep_button.isEnabled() and snrs[0] != ""
+    qtbot.mouseClick(panel.keep_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: t.rowCount() == 4 and not window.tasks.is_busy(), timeout=180000)
+    run = window.state.quant
+    assert run.chosen[0] == "int8" and tensor in run.chosen[1].replace("\\", "")
+    assert panel.keep.text() == run.chosen[1] and _cell(t, 3, 1) == "1"
+    after = next(e for e in run.row().tensors if e.tensor == tensor)
+    assert before.dtype == "int8" and after.dtype == "float32"
+    assert after.mse < before.mse                          # kept float: its error drops
+    # the chart: a point per recipe tried; a click on one applies it
+    window.mobile_panel.tabs.setCurrentIndex(mobile.tabs.indexOf(panel))
+    panel.below.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: panel.pareto.plot is not None and
+                    getattr(panel, "scatter", None) is not None, timeout=10000)
+    points = panel.scatter.points()
+    assert len(points) == 4
+    target = next(p for p in points if panel._points[p.data()].recipe == "dynamic")
+    plot = panel.pareto.plot
+    box = plot.getViewBox()
+    qtbot.wait(200)
+    scene_pos = box.mapViewToScene(QPointF(target.pos().x(), target.pos().y()))
+    pos = plot.mapFromScene(scene_pos)
+    qtbot.mouseClick(plot.viewport(), Qt.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: window.state.quant.applied == ("dynamic", ""), timeout=5000)
+    assert window.state.quant.chosen == ("dynamic", "")
+    assert "applied: dynamic" in panel.summary.text()
+    if SHOTS:
+        window.resize(1500, 950)
+        qtbot.wait(300)
+        window.grab().save(os.path.join(SHOTS, "quant_window.png"))
+        panel.grab().save(os.path.join(SHOTS, "quant_panel.png"))
