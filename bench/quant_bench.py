@@ -142,6 +142,11 @@ def gui_one(samples: int) -> dict:
     out["keep a layer float, rerun"] = phase(panel.keep_button.click,
                                              lambda: idle() and panel.table.rowCount() == 7)
     out["messages"] = [win.status_label.text()]
+    out["engine"] = type(win.state.engine).__name__
+    out["imported here"] = sorted(m for m in sys.modules if m.split(".")[0] in
+                                  ("tensorflow", "ai_edge_litert", "ai_edge_quantizer", "keras"))
+    out["rows"] = [[r.recipe, r.keep_float, r.tool, r.size]
+                   for r in win.state.quant.report.results]
     return out
 
 
@@ -167,7 +172,7 @@ def main() -> int:
     print("\nFrom the window, TensorFlow/LiteRT/ai-edge-quantizer in the worker:")
     print(f"  {'phase':<30}{'longest GUI stall':>18}{'wall':>9}")
     for key, value in found.items():
-        if key != "messages":
+        if key not in ("messages", "engine", "imported here", "rows"):
             print(f"  {key:<30}{value[0] * 1000:>16.0f}ms{value[1]:>8.1f}s")
     print(f"  status bar: {found['messages'][0]}")
     print("budget: no GUI stall over 100 ms")

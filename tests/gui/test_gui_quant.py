@@ -70,13 +70,21 @@ def test_recipes_overlay_keep_float_and_pareto_click(qtbot, window, demo, tmp_pa
     after = next(e for e in run.row().tensors if e.tensor == tensor)
     assert before.dtype == "int8" and after.dtype == "float32"
     assert after.mse < before.mse                          # kept float: its error drops
+    # select a node on the canvas, keep its layer float as well: a fifth row, two layers
+    other = next(e for e in run.row().tensors if e.op == "CONV_2D" and e.tensor != tensor)
+    window.state.select(other.nodes[0])
+    qtbot.mouseClick(panel.keep_selected, Qt.LeftButton)
+    qtbot.waitUntil(lambda: t.rowCount() == 5 and not window.tasks.is_busy(), timeout=180000)
+    assert window.state.quant.chosen[1].count("|") == 1 and _cell(t, 4, 1) == "2"
+    assert next(e for e in window.state.quant.row().tensors
+                if e.tensor == other.tensor).dtype == "float32"
     # the chart: a point per recipe tried; a click on one applies it
     window.mobile_panel.tabs.setCurrentIndex(mobile.tabs.indexOf(panel))
     panel.below.setCurrentIndex(1)
     qtbot.waitUntil(lambda: panel.pareto.plot is not None and
                     getattr(panel, "scatter", None) is not None, timeout=10000)
     points = panel.scatter.points()
-    assert len(points) == 4
+    assert len(points) == 5
     target = next(p for p in points if panel._points[p.data()].recipe == "dynamic")
     plot = panel.pareto.plot
     box = plot.getViewBox()
@@ -92,3 +100,8 @@ def test_recipes_overlay_keep_float_and_pareto_click(qtbot, window, demo, tmp_pa
         qtbot.wait(300)
         window.grab().save(os.path.join(SHOTS, "quant_window.png"))
         panel.grab().save(os.path.join(SHOTS, "quant_panel.png"))
+        panel.below.setCurrentIndex(0)
+        window.mobile_dock.resize(1500, 600)
+        panel.resize(1400, 560)
+        qtbot.wait(200)
+        panel.grab().save(os.path.join(SHOTS, "quant_layers.png"))

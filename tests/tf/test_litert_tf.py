@@ -77,3 +77,22 @@ def test_select_tf_ops_model_says_why_it_cannot_run():
     line = err.value.one_line()
     assert "LiteRT 2." in line and "no Select TF ops (flex) delegate" in line
     assert "MatrixDeterminant" in line and "tf.lite.Interpreter has none" in line
+
+
+def test_a_missing_package_is_named_in_one_line(monkeypatch):
+    """Without LiteRT TF's interpreter runs (and says which package would run it); without
+    ai-edge-quantizer a recipe says which package to install."""
+    import sys
+
+    model = lite.convert_tflite(load(DEMO).graph.graph_def, ["pixels"], ["output"],
+                                "float")["model"]
+    monkeypatch.setattr(litert, "litert_version", lambda: None)
+    _, engine = lite.tflite_run(model, [[np.zeros((1, 8, 8, 1), np.float32)]])
+    assert engine == "TensorFlow's tf.lite.Interpreter (LiteRT is not installed: " \
+                     "pip install ai-edge-litert)"
+    monkeypatch.setitem(sys.modules, "ai_edge_quantizer", None)     # import fails
+    with pytest.raises(InspectorError) as err:
+        litert.tflite_quantize(model, [{"regex": ".*", "operation": "*",
+                                        "algorithm_key": "no_quantize"}])
+    assert err.value.one_line() == "ai-edge-quantizer is not installed: pip install " \
+                                   "ai-edge-quantizer"

@@ -1,6 +1,6 @@
 """The "quant_error" overlay: per GraphDef node, the error of its TFLite tensor in the chosen
 quantization recipe against the float .tflite (noise over signal energy, on a log scale:
-pale 1e-6 or less, red the worst node), badges with the SNR in dB. Nodes the mapping does not
+pale the best node, red the worst), badges with the SNR in dB. Nodes the mapping does not
 reach (folded, or ops the converter added) stay white; a collapsed scope takes its worst node."""
 
 from __future__ import annotations
@@ -31,9 +31,11 @@ def _fraction(nsr: float, low: float, high: float) -> float:
 
 
 def _bounds(found: dict) -> tuple:
+    """(pale, red) ends of the log scale: the best and the worst node, a decade apart at
+    least, so the worst layers stand out from the others whatever the recipe."""
     finite = [v for v in found.values() if math.isfinite(v) and v > 0]
     high = max(finite, default=1.0)
-    return min(1e-6, high / 10.0), high
+    return min(min(finite, default=high), high / 10.0), high
 
 
 def paint(state, items, badges: dict) -> tuple[dict, dict]:
@@ -56,7 +58,7 @@ def paint(state, items, badges: dict) -> tuple[dict, dict]:
 def key(state) -> tuple:
     found = values(state)
     low, high = _bounds(found)
-    return ((heat_colour(0.0), f"error ≤ {low:.0e} of the signal"),
+    return ((heat_colour(0.0), f"error {low:.1e} of the signal or less"),
             (heat_colour(0.5), "between (log scale)"),
             (heat_colour(1.0), f"worst: {high:.1e} of the signal"),
             (NO_VALUE, "no TFLite tensor (folded or added)"))

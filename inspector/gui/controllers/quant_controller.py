@@ -22,6 +22,7 @@ class QuantController(QObject):
         panel.chosen.connect(lambda recipe, keep: quantization.choose(state, (recipe, keep)))
         panel.applied.connect(lambda recipe, keep: self.apply((recipe, keep)))
         panel.keep_float_requested.connect(self.keep_float)
+        panel.keep_selected_requested.connect(self.keep_selected)
         panel.sensitivity_requested.connect(self.sensitivity)
         state.quant_changed.connect(self._show)
         state.model_changed.connect(lambda *_: panel.reset())
@@ -41,6 +42,19 @@ class QuantController(QObject):
                                               self.mobile.compare.value(), self._failed())
         if regex:
             self.p.keep.setText(regex)
+
+    def keep_selected(self) -> None:
+        """The layer of the node selected on the canvas stays float."""
+        run, node = self.state.quant, self.state.selected
+        if run is None or not run.chosen[0]:
+            self.state.say("Run recipes first")
+            return
+        found = run.node_errors().get(node) if node else None
+        if found is None:
+            self.state.say(f"{node or 'No node selected'}: no TFLite layer of recipe "
+                           f"{run.chosen[0]} holds it (select a node the overlay colours)")
+            return
+        self.keep_float(found.tensor)
 
     def apply(self, key: tuple) -> None:
         quantization.apply(self.state, key)

@@ -59,6 +59,7 @@ class QuantPanel(QWidget):
     chosen = Signal(str, str)                # (recipe, keep_float) row picked in the table
     applied = Signal(str, str)               # a Pareto point clicked: apply that recipe
     keep_float_requested = Signal(str)       # a TFLite tensor's layer to keep float
+    keep_selected_requested = Signal()       # the node selected on the canvas: keep it float
     sensitivity_requested = Signal()
     jump = Signal(str)                       # a GraphDef node
 
@@ -105,6 +106,10 @@ class QuantPanel(QWidget):
         self.keep_button = QPushButton("Keep this layer float")
         self.keep_button.setEnabled(False)
         self.keep_button.clicked.connect(self._keep_clicked)
+        self.keep_selected = QPushButton("Keep the selected node float")
+        self.keep_selected.setToolTip("The TFLite layer the node selected on the graph was "
+                                      "merged into stays float; the recipe runs again")
+        self.keep_selected.clicked.connect(self.keep_selected_requested.emit)
         self.sens_button = QPushButton("Weight sensitivity (no data)")
         self.sens_button.clicked.connect(self.sensitivity_requested.emit)
         self.sensitivity = QTreeWidget()
@@ -121,6 +126,7 @@ class QuantPanel(QWidget):
         lay.addWidget(self.layers)
         buttons = QHBoxLayout()
         buttons.addWidget(self.keep_button)
+        buttons.addWidget(self.keep_selected)
         buttons.addStretch(1)
         lay.addLayout(buttons)
         sens_page = QWidget()
@@ -266,7 +272,7 @@ class QuantPanel(QWidget):
             scatter.sigClicked.connect(lambda _item, found, _ev: self._point_clicked(found))
             plot.addItem(scatter)
             for k, p in enumerate(points):
-                text = pg.TextItem(p.label, color="#333333", anchor=(0, 1))
+                text = pg.TextItem(p.label, color="#333333", anchor=(0, k % 2))
                 text.setPos(p.size / 1024.0, ys[k])
                 plot.addItem(text)
             self.scatter = scatter
