@@ -11,7 +11,8 @@ import os
 from inspector.core.errors import InspectorError
 from inspector.core.model import safety
 from inspector.core.runtime.job import Job, of
-from inspector.core.tf.runtime import _quiet_stderr, first_line, serialized, tf, to_tf
+from inspector.core.tf.litert import _custom_codes, _quiet_python
+from inspector.core.tf.runtime import first_line, serialized, tf, to_tf
 
 VARIANTS = ("float", "dynamic", "float16", "int8")
 
@@ -116,16 +117,6 @@ def convert_tflite(graph_def, inputs: list, outputs: list, variant: str = "float
     return {"model": bytes(model), "errors": []}
 
 
-@contextlib.contextmanager
-def _quiet_python():
-    import warnings
-
-    with warnings.catch_warnings():   # the converter's MLIR notes go to fd 2 from C++
-        warnings.simplefilter("ignore")
-        with contextlib.redirect_stdout(io.StringIO()), _quiet_stderr():
-            yield
-
-
 def _interpreter(model: bytes):
     """LiteRT (TensorFlow's own interpreter only where LiteRT cannot: see litert.py)."""
     from inspector.core.tf.litert import interpreter
@@ -138,16 +129,6 @@ def _port(detail) -> dict:
     return {"name": detail["name"], "dtype": detail["dtype"].__name__,
             "shape": [int(d) for d in detail["shape"]], "scale": float(scale),
             "zero_point": int(zero)}
-
-
-def _custom_codes(model: bytes) -> list:
-    """The custom op codes of a .tflite (Flex<Op> for Select TF ops), from its flatbuffer."""
-    tf()
-    from tensorflow.lite.python import schema_py_generated as schema
-
-    root = schema.Model.GetRootAs(model, 0)   # reads only the op codes, not the buffers
-    codes = (root.OperatorCodes(k).CustomCode() for k in range(root.OperatorCodesLength()))
-    return [c.decode() for c in codes if c]
 
 
 def tflite_details(model: bytes) -> dict:

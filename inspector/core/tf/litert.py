@@ -7,11 +7,14 @@ where TensorFlow runs (the worker, the CLI), never in the window's process."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import time
 
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import Job, of
+from inspector.core.tf.runtime import _quiet_stderr, first_line, tf
 
 LITERT_MISSING = "LiteRT is not installed: pip install ai-edge-litert"
 QUANTIZER_MISSING = "ai-edge-quantizer is not installed: pip install ai-edge-quantizer"
@@ -27,16 +30,32 @@ def litert_version() -> str | None:
         return None
 
 
+def _custom_codes(model: bytes) -> list:
+    """The custom op codes of a .tflite (Flex<Op> for Select TF ops), from its flatbuffer."""
+    tf()
+    from tensorflow.lite.python import schema_py_generated as schema
+
+    root = schema.Model.GetRootAs(model, 0)   # reads only the op codes, not the buffers
+    codes = (root.OperatorCodes(k).CustomCode() for k in range(root.OperatorCodesLength()))
+    return [c.decode() for c in codes if c]
+
+
 def flex_codes(model: bytes) -> list:
     """The Select-TF-ops custom codes (Flex<Op>) of a .tflite, read from its flatbuffer."""
-    from inspector.core.tf.lite import _custom_codes
-
     return [c for c in _custom_codes(model) if c.startswith("Flex")]
 
 
-def _quiet():
-    from inspector.core.tf.lite import _quiet_python
+@contextlib.contextmanager
+def _quiet_python():
+    import warnings
 
+    with warnings.catch_warnings():   # the converter's MLIR notes go to fd 2 from C++
+        warnings.simplefilter("ignore")
+        with contextlib.redirect_stdout(io.StringIO()), _quiet_stderr():
+            yield
+
+
+def _quiet():
     return _quiet_python()
 
 
@@ -50,8 +69,6 @@ def _litert(model: bytes, preserve: bool, delegates: bool):
 
 
 def _tf_interpreter(model: bytes, preserve: bool, delegates: bool):
-    from inspector.core.tf.runtime import tf
-
     t = tf()
     from tensorflow.lite.python.interpreter import OpResolverType
 
@@ -66,8 +83,6 @@ def interpreter(model: bytes, preserve: bool = False, delegates: bool = True,
     """(interpreter, engine sentence): LiteRT, or TensorFlow's interpreter where LiteRT cannot
     (not installed; a model with Select TF ops). `preserve` keeps every tensor readable after
     invoke (and leaves XNNPACK out, which would fuse them away)."""
-    from inspector.core.tf.runtime import first_line
-
     version = litert_version()
     flex = flex_codes(model)
     if version and not flex:
@@ -97,8 +112,6 @@ def interpreter(model: bytes, preserve: bool = False, delegates: bool = True,
 
 def no_flex_message(flex: list, version: str | None) -> str:
     """What the panel and the CLI say when a Select-TF-ops model cannot run here."""
-    from inspector.core.tf.runtime import tf
-
     ops = ", ".join(sorted({c[4:] for c in flex}))
     litert = f"LiteRT {version} (ai-edge-litert) has no Select TF ops (flex) delegate" \
         if version else LITERT_MISSING
@@ -216,8 +229,6 @@ def tflite_quantize(model: bytes, recipe: list, calibration: list | None = None,
     """ai-edge-quantizer on a float .tflite: `recipe` is its JSON recipe (a list of
     {regex, operation, algorithm_key, op_config}); `calibration` a list of input lists (in the
     model's input order) for recipes that quantize activations."""
-    from inspector.core.tf.runtime import first_line
-
     try:
         from ai_edge_quantizer import quantizer
     except ImportError:
