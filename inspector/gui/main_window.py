@@ -174,6 +174,8 @@ class MainWindow(QMainWindow):
         self.quant_panel = QuantPanel()
         self.mobile_panel.tabs.addTab(self.quant_panel, "Quantization")
         self.quant = QuantController(s, t, self.quant_panel, self.mobile_panel, self.dialogs)
+        self.quant.beside_wanted.connect(
+            lambda path: self.quant.adopt_beside(self.open_beside(path)))
         self.sizes = SizesController(s, t, self.sizes_panel)
         self.sizes_dock.visibilityChanged.connect(self.sizes.set_visible)
         self.demo_dock.visibilityChanged.connect(lambda on: on and self.demo.warm())

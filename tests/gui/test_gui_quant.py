@@ -95,6 +95,27 @@ def test_recipes_overlay_keep_float_and_pareto_click(qtbot, window, demo, tmp_pa
     qtbot.waitUntil(lambda: window.state.quant.applied == ("dynamic", ""), timeout=5000)
     assert window.state.quant.chosen == ("dynamic", "")
     assert "applied: dynamic" in panel.summary.text()
+    # save the applied recipe; open it beside: the .tflite graph takes the same colours
+    saved = window.quant.save(str(tmp_path / "digits_dynamic.tflite"))
+    assert open(saved, "rb").read() == window.state.quant.row(("dynamic", "")).model
+    qtbot.mouseClick(panel.beside_button, Qt.LeftButton)
+    other = window._beside[-1]
+    qtbot.addWidget(other)
+    qtbot.waitUntil(lambda: other.state.quant is not None and other.scenes_drawn > 0 and
+                    not other.tasks.is_busy(), timeout=60000)
+    assert other.state.model.kind == "tflite" and other.state.overlay.mode == "quant_error"
+    mine = window.state.quant.row().tensors
+    theirs = other.state.quant.node_errors()
+    assert len(theirs) == len(mine)                 # every measured tensor found its op
+    relu = next(e for e in mine if e.op == "CONV_2D")
+    node = next(n for n, e in theirs.items() if e.tensor == relu.tensor)
+    assert theirs[node].snr_db == relu.snr_db
+    item = other.canvas.items_by_id[other.state.visible_id(node)]
+    assert item.heat and item.badge.endswith("dB")
+    if SHOTS:
+        other.resize(1100, 800)
+        qtbot.wait(300)
+        other.grab().save(os.path.join(SHOTS, "quant_tflite_beside.png"))
     if SHOTS:
         window.resize(1500, 950)
         qtbot.wait(300)

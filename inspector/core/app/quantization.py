@@ -141,6 +141,28 @@ def apply(state, key: tuple) -> None:
         state.say(f"Applied recipe {key[0]}" + (f" (float: {key[1]})" if key[1] else ""))
 
 
+def for_tflite_graph(run: QuantRun, graph, key: tuple | None = None) -> QuantRun:
+    """The run's recipe `key` (default: the chosen one) for a window showing that recipe's
+    .tflite: each tensor's error placed on the node the .tflite reader made for the op that
+    writes it (its `tflite_tensor` attribute), so the same overlay colours both graphs."""
+    from inspector.core.mobile.recipes import RecipeReport
+
+    row = run.row(key)
+    if row is None:
+        return QuantRun(RecipeReport([]))
+    by_tensor = {}
+    for node in graph:
+        tensor = node.attr("tflite_tensor") if node.has_attr("tflite_tensor") else None
+        if tensor:
+            by_tensor.setdefault(tensor.decode() if isinstance(tensor, bytes) else tensor,
+                                 node.name)
+    tensors = [replace(e, nodes=[by_tensor[e.tensor]]) for e in row.tensors
+               if e.tensor in by_tensor]
+    key = (row.recipe, row.keep_float)
+    return QuantRun(replace(run.report, results=[replace(row, tensors=tensors)]), key, key,
+                    tuple(t for t in run.tried if (t.recipe, t.keep_float) == key))
+
+
 def start_sensitivity(state, tasks, on_error) -> None:
     """Weight kurtosis, range and outlier share per layer (pure numpy, off the GUI thread)."""
     from inspector.core.mobile.sensitivity import layer_sensitivity

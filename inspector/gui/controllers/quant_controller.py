@@ -5,15 +5,19 @@ compared are the Conversion preview tab's."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app import quantization
 from inspector.core.errors import Cancelled, UnsafeGraphError
 
 
 class QuantController(QObject):
+    beside_wanted = Signal(str)      # a recipe's .tflite to open in a window beside this one
+
     def __init__(self, state, tasks, panel, mobile_panel, dialogs):
         super().__init__(panel)
         self.state, self.tasks, self.p, self.mobile, self.dialogs = \
@@ -24,6 +28,8 @@ class QuantController(QObject):
         panel.keep_float_requested.connect(self.keep_float)
         panel.keep_selected_requested.connect(self.keep_selected)
         panel.sensitivity_requested.connect(self.sensitivity)
+        panel.beside_requested.connect(lambda: self.open_beside())
+        panel.save_requested.connect(lambda: self.save())
         state.quant_changed.connect(self._show)
         state.model_changed.connect(lambda *_: panel.reset())
 
@@ -59,6 +65,69 @@ class QuantController(QObject):
     def apply(self, key: tuple) -> None:
         quantization.apply(self.state, key)
         self.p.keep.setText(key[1])
+
+    def _write_temporary(self, row) -> str:
+        import atexit
+        import shutil
+        import tempfile
+
+        from inspector.core.app.exports import atomic_write
+
+        folder = tempfile.mkdtemp(prefix="inspector-recipe-")
+        atexit.register(shutil.rmtree, folder, True)
+        stem = os.path.splitext(os.path.basename(self.state.model.path.rstrip("/")))[0]
+        path = os.path.join(folder, f"{stem}_{row.recipe}.tflite")
+        atomic_write(path, row.model)
+        return path
+
+    def open_beside(self) -> str | None:
+        """The chosen recipe's .tflite in a window beside this one; once it has opened, its
+        graph takes the same per-layer error (placed through its tensors' names)."""
+        run = self.state.quant
+        row = run.row() if run is not None else None
+        if row is None or row.model is None:
+            self.state.say("Run recipes first")
+            return None
+        path = self._write_temporary(row)
+        self.pending_beside = (path, run, run.chosen)
+        self.beside_wanted.emit(path)
+        return path
+
+    def adopt_beside(self, other) -> None:
+        """Give the window opened by open_beside the error of its recipe once it loaded."""
+        path, run, key = self.pending_beside
+
+        def loaded(model):
+            if model is not None and model.path == path:
+                other.state.model_changed.disconnect(loaded)
+                other.state.set_quant(quantization.for_tflite_graph(run, model.graph, key))
+        other.state.model_changed.connect(loaded)
+
+    def save(self, path: str | None = None) -> str | None:
+        """Write the applied recipe's .tflite (the shown one when none was applied)."""
+        from inspector.core.app.exports import atomic_write, beside
+        from inspector.core.errors import InspectorError
+
+        run = self.state.quant
+        row = (run.row(run.applied) if run.applied[0] else run.row()) if run else None
+        if row is None or row.model is None:
+            self.state.say("Run recipes first")
+            return None
+        force = path is None
+        if path is None:        # Qt's save dialog asks before replacing a file
+            path = QFileDialog.getSaveFileName(
+                self.p, "Save TFLite model", beside(self.state.model.path,
+                                                    f"_{row.recipe}.tflite"),
+                "TensorFlow Lite (*.tflite)")[0]
+            if not path:
+                return None
+        try:
+            atomic_write(path, row.model, force=force, source=self.state.model.path)
+        except InspectorError as exc:
+            self.state.fail(exc.one_line())
+            return None
+        self.state.say(f"Saved {path} ({len(row.model):,} bytes, recipe {row.recipe})")
+        return path
 
     def sensitivity(self) -> None:
         quantization.start_sensitivity(self.state, self.tasks, self._failed())

@@ -61,6 +61,8 @@ class QuantPanel(QWidget):
     keep_float_requested = Signal(str)       # a TFLite tensor's layer to keep float
     keep_selected_requested = Signal()       # the node selected on the canvas: keep it float
     sensitivity_requested = Signal()
+    beside_requested = Signal()              # the chosen recipe's .tflite in a window beside
+    save_requested = Signal()                # the applied recipe's .tflite to a file
     jump = Signal(str)                       # a GraphDef node
 
     def __init__(self, parent=None):
@@ -80,9 +82,18 @@ class QuantPanel(QWidget):
         self.run_button.setToolTip("Build each recipe (ai-edge-quantizer, TF's converter) and "
                                    "measure it with LiteRT, in the worker")
         self.run_button.clicked.connect(self._run)
+        self.beside_button = QPushButton("Open beside")
+        self.beside_button.setToolTip("The shown recipe's .tflite in a window of its own, "
+                                      "coloured by the same per-layer error")
+        self.beside_button.clicked.connect(self.beside_requested.emit)
+        self.save_button = QPushButton("Save applied .tflite…")
+        self.save_button.setToolTip("Write the recipe applied from the chart (click a point)")
+        self.save_button.clicked.connect(self.save_requested.emit)
         second = QHBoxLayout()
         second.addWidget(self.keep, 1)
         second.addWidget(self.run_button)
+        second.addWidget(self.beside_button)
+        second.addWidget(self.save_button)
         self.summary = QLabel("Pick recipes and run them: the data comes from the "
                               "Conversion preview tab's representative data.")
         self.summary.setWordWrap(True)
