@@ -144,3 +144,35 @@ def test_recipes_through_the_command_line(tmp_path, fx):
     code, _, err = run_cli("tflite", os.path.join(fx, "inception_jpeg.pb"), "--recipe",
                            "int9")
     assert code == 2 and "unknown recipe 'int9'" in err
+
+
+def test_per_tensor_metrics_agree_with_ai_edge_quantizers_validate(inception):
+    """On a variant with float inputs (dynamic range) and one sample, our per-tensor MSE,
+    cosine and SNR equal what ai-edge-quantizer's own validate() computes (it works in
+    float32 and adds 1e-9 to the MSE under its linear SNR)."""
+    from ai_edge_litert.interpreter import Interpreter
+    from ai_edge_quantizer import quantizer
+    from ai_edge_quantizer.utils import validation_utils as vu
+
+    from inspector.core.tf import litert
+
+    source = {"kind": "random", "count": 2, "seed": 4}
+    row = recipes.run_recipes(inception.graph_def, ["Mul"], ["softmax"], SHAPES, ["dynamic"],
+                              "", source, 1, 1).results[0]
+    float_model = litert.with_signature(recipes_float_model(inception))
+    samples, _, _ = gather_samples(inception, ["Mul"], SHAPES, source)
+    key = next(iter(Interpreter(model_content=float_model).get_signature_runner(
+        "serving_default").get_input_details()))
+    checker = quantizer.Quantizer(bytearray(float_model),
+                                  previous_quantized_model=bytearray(row.model))
+    metrics = [vu.ValidationErrorMetric.MSE, vu.ValidationErrorMetric.SNR,
+               vu.ValidationErrorMetric.COSINE_SIMILARITY]
+    theirs = checker.validate({"serving_default": [{key: samples[0]["Mul"]}]}, metrics,
+                              use_xnnpack=False).get_all_tensor_results()
+    assert len(row.tensors) >= 8
+    for err in row.tensors:
+        found = theirs[err.tensor]
+        assert err.mse == pytest.approx(found["mse"], rel=1e-5)
+        assert err.cosine == pytest.approx(found["cosine_similarity"], abs=1e-5)
+        linear = 10 ** (err.snr_db / 10) * err.mse / (err.mse + 1e-9)
+        assert linear == pytest.approx(found["snr"], rel=1e-4)
