@@ -123,3 +123,20 @@ def test_a_rerun_merges_and_the_overlay_colours_the_chosen_recipe():
     heat, _ = quant_error.paint(state, {"n/Relu": None, "other": None}, badges)
     assert badges == {"n/Relu": "50 dB"} and set(heat) == {"n/Relu"}
     assert "int8" in overlay.legend(state) and len(overlay.key(state)) == 4
+
+
+def test_the_sensitivity_overlay_colours_the_weighted_layers():
+    from inspector.core.overlays import registry, sensitivity
+
+    found = [sens.LayerSensitivity("a/Conv2D", "Conv2D", "a/w", 9, 4.0, 5.0, 0.01),
+             sens.LayerSensitivity("b/MatMul", "MatMul", "b/w", 9, 2.0, 3.0, 0.0)]
+    state = SimpleNamespace(quant=QuantRun(RecipeReport([]), sensitivity=found),
+                            visible_id=lambda n: n)
+    overlay = registry.get("sensitivity")
+    assert overlay.has_data(state) and overlay.values(state) == {"a/Conv2D": 4.0,
+                                                                 "b/MatMul": 2.0}
+    badges: dict = {}
+    heat, _ = sensitivity.paint(state, {"a/Conv2D": None, "b/MatMul": None}, badges)
+    assert badges == {"a/Conv2D": "κ 4.0", "b/MatMul": "κ 2.0"}
+    assert heat["a/Conv2D"] != heat["b/MatMul"] and len(overlay.key(state)) == 4
+    assert not overlay.has_data(SimpleNamespace(quant=None))

@@ -95,6 +95,15 @@ def test_recipes_overlay_keep_float_and_pareto_click(qtbot, window, demo, tmp_pa
     qtbot.waitUntil(lambda: window.state.quant.applied == ("dynamic", ""), timeout=5000)
     assert window.state.quant.chosen == ("dynamic", "")
     assert "applied: dynamic" in panel.summary.text()
+    # data-free sensitivity: ranked list, and its overlay on the graph
+    panel.below.setCurrentIndex(2)
+    qtbot.mouseClick(panel.sens_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.sensitivity.topLevelItemCount() == 3, timeout=30000)
+    kurt = [float(panel.sensitivity.topLevelItem(k).text(2)) for k in range(3)]
+    assert kurt == sorted(kurt, reverse=True)                 # most sensitive first
+    assert window.state.overlay.mode == "sensitivity"
+    top = panel.sensitivity.topLevelItem(0).text(0)
+    assert window.canvas.items_by_id[window.state.visible_id(top)].badge.startswith("κ ")
     # save the applied recipe; open it beside: the .tflite graph takes the same colours
     saved = window.quant.save(str(tmp_path / "digits_dynamic.tflite"))
     assert open(saved, "rb").read() == window.state.quant.row(("dynamic", "")).model

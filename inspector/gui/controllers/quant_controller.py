@@ -30,6 +30,7 @@ class QuantController(QObject):
         panel.sensitivity_requested.connect(self.sensitivity)
         panel.beside_requested.connect(lambda: self.open_beside())
         panel.save_requested.connect(lambda: self.save())
+        self._shown = (None, 0)            # (report, sensitivity rows) last shown
         state.quant_changed.connect(self._show)
         state.model_changed.connect(lambda *_: panel.reset())
 
@@ -134,8 +135,19 @@ class QuantController(QObject):
 
     def _show(self, run) -> None:
         self.p.show_run(run)
-        if run is not None and run.node_errors() and self.state.overlay.mode != "quant_error":
-            self.state.set_overlay(replace(self.state.overlay, mode="quant_error"))
+        shown = self._shown
+        self._shown = (run.report if run is not None else None,
+                       len(run.sensitivity) if run is not None else 0)
+        if run is None or self._shown == shown:
+            return
+        if shown[1] != self._shown[1] and run.sensitivity:    # new weight statistics
+            mode = "sensitivity"
+        elif shown[0] is not self._shown[0] and run.node_errors():   # new recipe results
+            mode = "quant_error"
+        else:
+            return
+        if self.state.overlay.mode != mode:
+            self.state.set_overlay(replace(self.state.overlay, mode=mode))
 
     def _failed(self):
         def failed(exc):
