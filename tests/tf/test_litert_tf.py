@@ -96,3 +96,22 @@ def test_a_missing_package_is_named_in_one_line(monkeypatch):
                                         "algorithm_key": "no_quantize"}])
     assert err.value.one_line() == "ai-edge-quantizer is not installed: pip install " \
                                    "ai-edge-quantizer"
+
+
+def test_the_command_line_says_why_a_select_tf_ops_variant_was_not_run(tmp_path):
+    import tensorflow as tf
+
+    from tests.conftest import run_cli
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, 4, 4], name="x")
+        tf.identity(tf.linalg.det(x) + 1.0, name="out")
+    path = tmp_path / "det.pb"
+    path.write_bytes(g.as_graph_def().SerializeToString())
+    code, out, err = run_cli("tflite", str(path), "--inputs", "x", "--outputs", "out",
+                             "--variants", "float", "--samples", "2", "--compare", "2")
+    assert code == 0, err
+    assert "Select TF ops: MatrixDeterminant" in out
+    assert "cannot run it here: LiteRT 2." in out and "has no Select TF ops (flex) " \
+        "delegate, and TensorFlow 2." in out and "tf.lite.Interpreter has none linked" in out
