@@ -231,8 +231,10 @@ def tflite_quantize(model: bytes, recipe: list, calibration: list | None = None,
     model's input order) for recipes that quantize activations."""
     try:
         from ai_edge_quantizer import quantizer
-    except ImportError:
-        raise InspectorError(QUANTIZER_MISSING) from None
+    except ImportError as exc:           # the quantizer, or LiteRT under it
+        missing = LITERT_MISSING if "ai_edge_litert" in str(getattr(exc, "name", "") or exc) \
+            else QUANTIZER_MISSING
+        raise InspectorError(missing) from None
     model = with_signature(model)
     with _quiet():
         try:
