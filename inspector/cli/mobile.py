@@ -106,6 +106,10 @@ def _source(args) -> dict:
 
 
 def cmd_tflite(args) -> int:
+    if args.recipe:
+        from inspector.cli.recipes import cmd_recipes
+
+        return cmd_recipes(args, _load_ports=_ports, source=_source(args))
     from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
     from inspector.core.errors import InspectorError
@@ -126,7 +130,10 @@ def cmd_tflite(args) -> int:
             check_target(targets[v], args.force, source=args.model)
     model = _load(args)
     ins, outs = _ports(model, args)
-    result = engine_here(model.graph.graph_def).tflite_preview(ins, outs, variants=variants,
+    from inspector.cli.recipes import input_shapes
+
+    result = engine_here(model.graph.graph_def).tflite_preview(ins, outs, input_shapes(args),
+                            variants=variants,
                             source=_source(args), compare_count=args.compare,
                             allow_io=args.allow_io)
     for w in result.warnings:
@@ -236,6 +243,15 @@ def add_parsers(sub, add_load_args) -> None:
                    help="inputs the answers are compared on (default 16)")
     p.add_argument("-o", "--output", help="folder to write MODEL_VARIANT.tflite files to")
     p.add_argument("--force", action="store_true", help="overwrite existing .tflite files")
+    p.add_argument("--recipe", help="quantization recipes (comma list, or 'all'): "
+                                    "float, dynamic, float16, int8, int16x8, int4-blockwise; "
+                                    "built by ai-edge-quantizer, measured with LiteRT")
+    p.add_argument("--keep-float", default="", metavar="REGEX",
+                   help="with --recipe: leave the layers whose TFLite tensor names match "
+                        "REGEX float (mixed precision)")
+    p.add_argument("--json", action="store_true", help="with --recipe: the table as JSON")
+    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D,D,..",
+                   help="an input's shape where the graph leaves it open (repeatable)")
     p.set_defaults(func=cmd_tflite)
     p = sub.add_parser("ops-header", help="write ops_to_register.h for a selective "
                                           "TensorFlow mobile build")

@@ -36,6 +36,7 @@ from inspector.gui.controllers.overlays_controller import OverlaysController
 from inspector.gui.controllers.pipeline_controller import PipelineController
 from inspector.gui.controllers.preview_controller import PreviewController
 from inspector.gui.controllers.properties_controller import PropertiesController
+from inspector.gui.controllers.quant_controller import QuantController
 from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.controllers.sizes_controller import SizesController
 from inspector.gui.controllers.tour_controller import TourController
@@ -49,6 +50,7 @@ from inspector.gui.panels.overlays_panel import OverlaysPanel
 from inspector.gui.panels.pipeline_panel import PipelinePanel
 from inspector.gui.panels.preview_panel import PreviewPanel
 from inspector.gui.panels.properties import PropertiesPanel
+from inspector.gui.panels.quant_panel import QuantPanel
 from inspector.gui.panels.search_panel import SearchPanel
 from inspector.gui.panels.sizes_panel import SizesPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
@@ -172,6 +174,11 @@ class MainWindow(QMainWindow):
 
         self.targets = TargetsController(s, t, self)
         self.mobile.window_wanted.connect(self.open_beside)
+        self.quant_panel = QuantPanel()
+        self.mobile_panel.tabs.addTab(self.quant_panel, "Quantization")
+        self.quant = QuantController(s, t, self.quant_panel, self.mobile_panel, self.dialogs)
+        self.quant.beside_wanted.connect(
+            lambda path: self.quant.adopt_beside(self.open_beside(path)))
         self.sizes = SizesController(s, t, self.sizes_panel)
         self.sizes_dock.visibilityChanged.connect(self.sizes.set_visible)
         self.demo_dock.visibilityChanged.connect(lambda on: on and self.demo.warm())
@@ -276,7 +283,7 @@ class MainWindow(QMainWindow):
         self.tasks.progress.connect(self._progress)
         for panel in (self.search_panel, self.summary_panel, self.properties,
                       self.workbench_panel, self.preview_panel, self.overlays_panel,
-                      self.mobile_panel, self.sizes_panel):
+                      self.mobile_panel, self.sizes_panel, self.quant_panel):
             panel.jump.connect(self.jump_to)
 
     # -- what other parts and tests use -----------------------------------------------------

@@ -88,6 +88,15 @@ class ModelTasks:
         return preview(self.graph_def, ins, outs, shapes, variants, source, compare_count,
                        self._total_flops(shapes), allow_io, job)
 
+    def tflite_recipes(self, ins, outs, shapes=None, recipes=None, keep_float="",
+                       source=None, compare_count=16, allow_io=False, job: Job = NO_JOB):
+        """Quantization recipes built and measured (mobile.recipes.run_recipes)."""
+        from inspector.core.mobile.recipes import DEFAULT, run_recipes
+
+        return run_recipes(self.graph_def, ins, outs, shapes, recipes or DEFAULT, keep_float,
+                           source, compare_count, flops=self._total_flops(shapes),
+                           allow_io=allow_io, job=job)
+
     def tflite_confirm(self, ins, outs, shapes=None, allow_io=False, job: Job = NO_JOB):
         """Converter errors of a builtins-only conversion, then (if it failed) of one with
         Select TF ops and custom ops allowed: (builtin errors, flex errors)."""

@@ -60,6 +60,7 @@ class AppState:
         self.trace_requested = Event()     # (node) follow it back to its feed points
         self.demo_changed = Event()        # (DemoRun or None) the last demo run's results
         self.tflite_check_changed = Event()  # (TFLiteCheck or None) app/tflite_check.py
+        self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
@@ -89,6 +90,7 @@ class AppState:
         self.tflite: dict = {}         # variant -> tflite_mapping.Mapping of the last preview
         self.tflite_preview = None     # the last conversion preview (set_tflite_preview)
         self.tflite_check = None       # the TFLite check of the model (app/tflite_check.py)
+        self.quant = None              # recipes tried, chosen, applied (app/quantization.py)
 
     # -- model and view -------------------------------------------------------------------
     def set_model(self, model, view, summary=None) -> None:
@@ -322,6 +324,12 @@ class AppState:
         self.tflite = {r.variant: r.mapping for r in (preview.variants if preview else [])
                        if r.mapping is not None}
         self.overlay_changed.emit(self.overlay)     # Properties tells "merged into"
+
+    def set_quant(self, run) -> None:
+        """Quantization recipes tried on the model (app/quantization.QuantRun)."""
+        self.quant = run
+        self.quant_changed.emit(run)
+        self.decorations_changed.emit()
 
     def trace(self, name: str) -> None:
         self.trace_requested.emit(name)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from inspector.core.overlays import quant_error, sensitivity
 from inspector.core.overlays.decorate import heat_colour, node_values
 
 
@@ -321,3 +322,15 @@ register(Overlay("targets", "Target", "", False,
                  paint=_targets_paint, key=_targets_key,
                  colours=lambda state: state.overlay.targets.colours()
                  if state.overlay.targets is not None else {}))
+
+
+def _register_quant_error() -> None:
+    register(Overlay("quant_error", "Quant. error", "mobile", False, quant_error.values,
+                     quant_error.has_data, quant_error.legend, paint=quant_error.paint,
+                     combine="max", key=quant_error.key))
+    register(Overlay("sensitivity", "Sensitivity", "mobile", False, sensitivity.values,
+                     sensitivity.has_data, sensitivity.legend, paint=sensitivity.paint,
+                     combine="max", key=sensitivity.key))
+
+
+_register_quant_error()

@@ -116,6 +116,21 @@ class TensorFlowOperations:
         QuantizationDebugger on a full-int8 conversion
         """
 
+    def tflite_tensors(self, model: bytes, feeds_list: list, names: list | None = None,
+                       job: Job | None = None):
+        """({tensor name: [float32 array per input list]}, interpreter name): every (or the
+        named) tensor of a .tflite after each run, quantized ones dequantized (LiteRT)
+        """
+
+    def tflite_host_ms(self, model: bytes, feeds: list, runs: int = 10):
+        """(median ms of one invoke on this machine, interpreter name) (LiteRT)"""
+
+    def tflite_quantize(self, model: bytes, recipe: list, calibration: list | None = None,
+                        job: Job | None = None):
+        """.tflite bytes: ai-edge-quantizer's recipe (its JSON list) on a float .tflite,
+        calibrated on the input lists when the recipe quantizes activations
+        """
+
     def flex_allowlist(self):
         """sorted list of the TF ops this build's Select-TF-ops delegate runs"""
 

@@ -13,13 +13,14 @@ from inspector.core.tf import (
     freeze,
     graphs,
     lite,
+    litert,
     registry,
     run,
     runtime,
     targets,
 )
 
-_HOMES = (runtime, freeze, checkpoint_freeze, graphs, run, registry, engine, lite,
+_HOMES = (runtime, freeze, checkpoint_freeze, graphs, run, registry, engine, lite, litert,
           text_parse, targets)
 
 

@@ -11,7 +11,8 @@ import os
 from inspector.core.errors import InspectorError
 from inspector.core.model import safety
 from inspector.core.runtime.job import Job, of
-from inspector.core.tf.runtime import _quiet_stderr, first_line, serialized, tf, to_tf
+from inspector.core.tf.litert import _custom_codes, _quiet_python
+from inspector.core.tf.runtime import first_line, serialized, tf, to_tf
 
 VARIANTS = ("float", "dynamic", "float16", "int8")
 
@@ -116,33 +117,11 @@ def convert_tflite(graph_def, inputs: list, outputs: list, variant: str = "float
     return {"model": bytes(model), "errors": []}
 
 
-@contextlib.contextmanager
-def _quiet_python():
-    import warnings
-
-    with warnings.catch_warnings():   # the converter's MLIR notes go to fd 2 from C++
-        warnings.simplefilter("ignore")
-        with contextlib.redirect_stdout(io.StringIO()), _quiet_stderr():
-            yield
-
-
 def _interpreter(model: bytes):
-    t = tf()
-    try:
-        from ai_edge_litert.interpreter import Interpreter  # LiteRT, when installed
-        engine = "LiteRT"
-    except ImportError:
-        Interpreter, engine = t.lite.Interpreter, ("TensorFlow's tf.lite.Interpreter "
-                                                   "(LiteRT, ai-edge-litert, is not installed)")
-    with _quiet_python():
-        try:
-            from tensorflow.lite.python.interpreter import OpResolverType
-            interp = Interpreter(model_content=model,
-                                 experimental_op_resolver_type=OpResolverType.AUTO)
-        except Exception as exc:  # noqa: BLE001
-            raise InspectorError(f"the TFLite interpreter refused the model: "
-                                 f"{first_line(exc)}") from None
-    return interp, engine
+    """LiteRT (TensorFlow's own interpreter only where LiteRT cannot: see litert.py)."""
+    from inspector.core.tf.litert import interpreter
+
+    return interpreter(model)
 
 
 def _port(detail) -> dict:
@@ -150,16 +129,6 @@ def _port(detail) -> dict:
     return {"name": detail["name"], "dtype": detail["dtype"].__name__,
             "shape": [int(d) for d in detail["shape"]], "scale": float(scale),
             "zero_point": int(zero)}
-
-
-def _custom_codes(model: bytes) -> list:
-    """The custom op codes of a .tflite (Flex<Op> for Select TF ops), from its flatbuffer."""
-    tf()
-    from tensorflow.lite.python import schema_py_generated as schema
-
-    root = schema.Model.GetRootAs(model, 0)   # reads only the op codes, not the buffers
-    codes = (root.OperatorCodes(k).CustomCode() for k in range(root.OperatorCodesLength()))
-    return [c.decode() for c in codes if c]
 
 
 def tflite_details(model: bytes) -> dict:
@@ -173,14 +142,15 @@ def tflite_details(model: bytes) -> dict:
 
 
 def _allocate(interp, model: bytes) -> None:
+    from inspector.core.tf.litert import flex_codes, litert_version, no_flex_message
+
     try:
         with _quiet_python():
             interp.allocate_tensors()
     except Exception as exc:  # noqa: BLE001
-        flex = [c for c in _custom_codes(model) if c.startswith("Flex")]
+        flex = flex_codes(model)
         if flex:
-            raise InspectorError(f"cannot run it here: this TFLite interpreter has no Select TF "
-                                 f"ops delegate for {', '.join(c[4:] for c in flex)}") from None
+            raise InspectorError(no_flex_message(flex, litert_version())) from None
         raise InspectorError(f"the TFLite interpreter cannot prepare the model: "
                              f"{first_line(exc)}") from None
 

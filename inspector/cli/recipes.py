@@ -1,0 +1,103 @@
+"""`tflite MODEL --recipe NAME [--keep-float REGEX] [--data DIR] -o DIR --json`: each
+quantization recipe's file, size, latency estimate, time on this machine and error (of the
+answers, and per tensor: MSE, SNR, cosine, max) as a table or JSON. Same code as the panel
+(core/mobile/recipes.py through the model's engine)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+
+def cmd_recipes(args, _load_ports, source: dict) -> int:
+    from inspector.cli.loading import _load
+    from inspector.core.app.demo import engine_here
+    from inspector.core.formats.writer import atomic_write, check_target
+    from inspector.core.mobile.recipes import DEFAULT, check_names, figures, pareto
+
+    names = list(DEFAULT) if args.recipe == "all" else \
+        check_names(args.recipe.split(","), args.keep_float)
+    check_names(names, args.keep_float)
+    stem = os.path.splitext(os.path.basename(args.model.rstrip("/")))[0]
+    targets = {}
+    if args.output:
+        from inspector.core.errors import InspectorError
+
+        if not os.path.isdir(args.output):
+            raise InspectorError("the output folder does not exist", path=args.output)
+        for name in names:
+            targets[name] = os.path.join(args.output, f"{stem}_{name}.tflite")
+            check_target(targets[name], args.force, source=args.model)
+    model = _load(args)
+    ins, outs = _load_ports(model, args)
+    report = engine_here(model.graph.graph_def).tflite_recipes(
+        ins, outs, input_shapes(args), recipes=names, keep_float=args.keep_float, source=source,
+        compare_count=args.compare, allow_io=args.allow_io)
+    for w in report.warnings:
+        print(f"WARNING: {w}", file=sys.stderr)
+    rows = []
+    for row in report.results:
+        out = figures(row)
+        if row.model is not None and row.recipe in targets:
+            atomic_write(targets[row.recipe], row.model, force=args.force, source=args.model)
+            out["file"] = targets[row.recipe]
+        rows.append(out)
+    if args.json:
+        json.dump({"model": args.model, "inputs": ins, "outputs": outs,
+                   "data": report.sample_source, "interpreter": report.engine,
+                   "keep_float": args.keep_float, "tensor_samples": report.tensor_samples,
+                   "compared": min(args.compare, report.samples),
+                   "pareto": pareto(report.results), "recipes": rows},
+                  sys.stdout, indent=1, allow_nan=False)
+        print()
+    else:
+        _table(report, rows)
+    return 0 if all(not r.errors for r in report.results) else 1
+
+
+def input_shapes(args) -> dict | None:
+    """--input-shape NAME=1,224,224,3 (repeatable) -> {name: [dims]}."""
+    from inspector.core.errors import InspectorError
+
+    shapes = {}
+    for text in getattr(args, "input_shape", None) or []:
+        name, _, dims = text.partition("=")
+        try:
+            shapes[name.strip()] = [int(d) for d in dims.split(",") if d.strip()]
+        except ValueError:
+            raise InspectorError(f"--input-shape {text}: expected NAME=D,D,... with whole "
+                                 "numbers") from None
+        if not name.strip() or not shapes[name.strip()]:
+            raise InspectorError(f"--input-shape {text}: expected NAME=D,D,...")
+    return shapes or None
+
+
+def _num(value, fmt):
+    return "-" if value is None else format(value, fmt)
+
+
+def _table(report, rows) -> None:
+    print(f"Representative data: {report.sample_source}")
+    print(f"Answers compared with the TF graph by {report.engine or 'no interpreter'}; "
+          f"per-tensor error on {report.tensor_samples} inputs against the float .tflite")
+    print(f"{'recipe':<16}{'size':>10}{'est. ms':>9}{'host ms':>9}{'MSE':>11}{'SNR dB':>8}"
+          f"{'cosine':>8}{'max |err|':>11}  tool")
+    for r in rows:
+        if r["errors"]:
+            print(f"{r['recipe']:<16}  failed: {r['errors'][0]}")
+            continue
+        o = r["output"]
+        print(f"{r['recipe']:<16}{r['size']:>10,}{_num(r['latency_ms_estimate'], '.3g'):>9}"
+              f"{_num(r['host_ms'], '.2f'):>9}{_num(o.get('mse'), '.3g'):>11}"
+              f"{_num(o.get('snr_db'), '.1f'):>8}{_num(o.get('cosine'), '.4f'):>8}"
+              f"{_num(o.get('max_abs'), '.3g'):>11}  {r['tool']}")
+        worst = r["tensors"][:3]
+        if worst:
+            print("                worst tensors: " + "; ".join(
+                f"{w['nodes'][0] if w['nodes'] else w['tensor']} "
+                f"({_num(w['snr_db'], '.1f')} dB)" for w in worst))
+        if r["note"]:
+            print(f"                {r['note']}")
+        if r.get("file"):
+            print(f"                wrote {r['file']}")

@@ -1,0 +1,289 @@
+"""Quantization recipes: the graph converted to a float .tflite by TF's converter, then each
+recipe applied by ai-edge-quantizer (TF's converter where the quantizer fails and TF has the
+same variant), every result measured: size, gzip size, a latency estimate per device class,
+the time of one run on this machine (LiteRT), the error of its answers against the TF graph,
+and the error of every tensor against the float .tflite on the calibration data (mapped back
+to GraphDef nodes). Layers can be kept float by a regex over the TFLite tensor names (which
+hold the GraphDef node names), as ai-edge-quantizer takes them. Runs where TensorFlow runs."""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+
+from inspector.core.errors import InspectorError
+from inspector.core.mobile.quant_metrics import Sums, per_tensor, plain
+from inspector.core.runtime.job import NO_JOB, Job
+
+
+def _weights(bits: int, granularity: str) -> dict:
+    return {"num_bits": bits, "symmetric": True, "granularity": granularity, "dtype": "INT"}
+
+
+def _dynamic(bits: int, granularity: str, operation: str = "*") -> dict:
+    return {"regex": ".*", "operation": operation, "algorithm_key": "min_max_uniform_quantize",
+            "op_config": {"weight_tensor_config": _weights(bits, granularity),
+                          "compute_precision": "INTEGER", "explicit_dequantize": False}}
+
+
+def _static(activation_bits: int) -> dict:
+    return {"regex": ".*", "operation": "*", "algorithm_key": "min_max_uniform_quantize",
+            "op_config": {"activation_tensor_config": {
+                "num_bits": activation_bits, "symmetric": activation_bits == 16,
+                "granularity": "TENSORWISE", "dtype": "INT"},
+                "weight_tensor_config": _weights(8, "CHANNELWISE"),
+                "compute_precision": "INTEGER", "explicit_dequantize": False}}
+
+
+_FLOAT16 = {"regex": ".*", "operation": "*", "algorithm_key": "float_casting",
+            "op_config": {"weight_tensor_config": {"num_bits": 16, "dtype": "FLOAT"},
+                          "compute_precision": "FLOAT", "explicit_dequantize": True}}
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    label: str
+    quantizer: tuple = ()          # ai-edge-quantizer's recipe entries (() : TF's converter)
+    tf_variant: str = ""           # TF's converter variant: the tool, or the fallback
+    speedup: float = 1.0           # over float32 on a phone CPU, for the estimate
+    speedup_source: str = ""
+
+
+# Speed-ups: TF's post-training quantization guide ("2x-3x" dynamic range, "3x+" full
+# integer: the low ends); 16x8 "significantly slower than 8-bit ... for lack of optimized
+# kernels" (same guide): float speed assumed; float16 weights run as float32 on a CPU.
+RECIPES = {r.name: r for r in (
+    Recipe("float", "float32 (TF's converter)", (), "float", 1.0, "reference"),
+    Recipe("dynamic", "int8 weights, float activations (dynamic range)",
+           (_dynamic(8, "CHANNELWISE"),), "dynamic", 2.0, "TF guide: 2x-3x"),
+    Recipe("float16", "float16 weights", (_FLOAT16,), "float16", 1.0,
+           "TF guide: float16 runs as float32 on a CPU"),
+    Recipe("int8", "int8 weights and activations (full integer)", (_static(8),), "int8", 3.0,
+           "TF guide: 3x+"),
+    Recipe("int16x8", "int16 activations, int8 weights (16x8)", (_static(16),), "", 1.0,
+           "TF guide: 16x8 lacks optimized kernels; float speed assumed"),
+    Recipe("int4-blockwise", "int4 blockwise-32 weights in FULLY_CONNECTED, int8 elsewhere",
+           (_dynamic(8, "CHANNELWISE"), _dynamic(4, "BLOCKWISE_32", "FULLY_CONNECTED")), "",
+           2.0, "as dynamic range"),
+)}
+DEFAULT = ("float", "dynamic", "float16", "int8", "int16x8", "int4-blockwise")
+
+
+def recipe_entries(name: str, keep_float: str = "") -> list:
+    """ai-edge-quantizer's JSON recipe for `name`, with the layers matching `keep_float` left
+    float (a later 'no_quantize' entry wins over the earlier ones for what it matches)."""
+    recipe = RECIPES[name]
+    entries = [dict(e) for e in recipe.quantizer]
+    if keep_float and entries:
+        entries.append({"regex": keep_float, "operation": "*", "algorithm_key": "no_quantize"})
+    return entries
+
+
+def check_names(names, keep_float: str = "") -> list:
+    names = [n for n in names if n]
+    unknown = [n for n in names if n not in RECIPES]
+    if unknown or not names:
+        raise InspectorError(f"unknown recipe '{', '.join(unknown)}' (choose from "
+                             f"{', '.join(RECIPES)})")
+    if keep_float:
+        try:
+            re.compile(keep_float)
+        except re.error as exc:
+            raise InspectorError(f"--keep-float is not a regular expression: {exc}") from None
+    return names
+
+
+@dataclass
+class RecipeResult:
+    recipe: str
+    label: str = ""
+    tool: str = ""                 # "ai-edge-quantizer" or "TF's converter"
+    keep_float: str = ""
+    model: bytes | None = None
+    size: int = 0
+    gzip_size: int = 0
+    ops: dict = field(default_factory=dict)
+    latency_ms: dict = field(default_factory=dict)    # device -> estimated ms
+    host_ms: float | None = None                      # one LiteRT run on this machine
+    output: dict = field(default_factory=dict)        # {mse, snr_db, cosine, max_abs, nsr}
+    top1: float | None = None
+    compared: int = 0
+    tensors: list = field(default_factory=list)       # quant_metrics.TensorError, worst first
+    errors: list = field(default_factory=list)
+    note: str = ""
+    mapping: object = None
+
+    @property
+    def error(self) -> float | None:
+        """The table's error: mean squared error of the answers against the TF graph."""
+        return self.output.get("mse")
+
+
+@dataclass
+class RecipeReport:
+    results: list
+    samples: int = 0
+    sample_source: str = ""
+    warnings: list = field(default_factory=list)
+    engine: str = ""
+    keep_float: str = ""
+    tensor_samples: int = 0
+
+    def result(self, recipe: str) -> RecipeResult | None:
+        return next((r for r in self.results if r.recipe == recipe), None)
+
+
+def _quantized(t, recipe: Recipe, float_model: bytes, calibration: list, keep_float: str,
+               convert, job: Job) -> tuple:
+    """(model or None, tool, note, errors) for one recipe."""
+    if not recipe.quantizer:
+        made = convert(recipe.tf_variant)
+        return made["model"], "TF's converter", "", made["errors"]
+    entries = recipe_entries(recipe.name, keep_float)
+    try:
+        return (t.tflite_quantize(float_model, entries, calibration, job=job),
+                "ai-edge-quantizer", "", [])
+    except InspectorError as exc:
+        if not recipe.tf_variant or keep_float:
+            return None, "ai-edge-quantizer", "", [{"message": exc.one_line()}]
+        made = convert(recipe.tf_variant)
+        return (made["model"], "TF's converter", f"{exc.one_line()}; TF's converter made it",
+                made["errors"])
+
+
+def _op_outputs(layers: dict) -> tuple[dict, dict]:
+    """(tensor name -> op making it, tensor name -> dtype) of a model's op outputs."""
+    tensors = {t["index"]: t for t in layers["tensors"]}
+    ops, dtypes = {}, {}
+    for op in layers["ops"]:
+        for i in op["outputs"]:
+            if i in tensors:
+                ops[tensors[i]["name"]] = op["op"]
+                dtypes[tensors[i]["name"]] = tensors[i]["dtype"]
+    return ops, dtypes
+
+
+def _tensor_errors(t, float_model: bytes, model: bytes, feeds: list, names_in_graph,
+                   job: Job) -> list:
+    """Per-tensor error of every op output both models have, on `feeds` (input lists)."""
+    ops, dtypes = _op_outputs(t.tflite_layers(model))
+    float_ops, _ = _op_outputs(t.tflite_layers(float_model))
+    wanted = [n for n in ops if n in float_ops]
+    sums: dict = {}
+    for feed in feeds:
+        job.check()
+        ref, _ = t.tflite_tensors(float_model, [feed], wanted)
+        got, _ = t.tflite_tensors(model, [feed], wanted)
+        for name in wanted:
+            if name in ref and name in got and ref[name][0].shape == got[name][0].shape:
+                sums.setdefault(name, Sums()).add(ref[name][0], got[name][0])
+    return per_tensor(sums, ops, dtypes, names_in_graph)
+
+
+def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
+                recipes=DEFAULT, keep_float: str = "", source: dict | None = None,
+                compare_count: int = 16, tensor_count: int = 8, flops: int | None = None,
+                allow_io: bool = False, job: Job = NO_JOB) -> RecipeReport:
+    """Each recipe built and measured (see the module's docstring)."""
+    from inspector.core.analysis.flops import DEVICE_PRESETS
+    from inspector.core.mobile.tflite_mapping import map_model
+    from inspector.core.mobile.tflite_preview import compare, gather_samples
+    from inspector.core.model.graph import Graph
+    from inspector.core.runtime.executor import tensorflow
+
+    t = tensorflow()
+    recipes = check_names(recipes, keep_float)
+    if not inputs or not outputs:
+        raise InspectorError("mark the model's inputs and outputs before converting")
+    total = len(recipes) + 2
+    job.progress(0, total, "preparing inputs")
+    graph = Graph(graph_def)
+    samples, what, warnings = gather_samples(graph, inputs, shapes, source or {"kind": "random"})
+    names = [i.split(":")[0] for i in inputs]
+    lists = [[f[n] for n in names] for f in samples]
+    probe = samples[:compare_count]
+    reference = t.run_many(graph_def, probe, outputs, input_shapes=shapes,
+                           allow_unsafe=allow_io, job=job)
+    job.progress(1, total, "converting to a float .tflite")
+
+    def convert(variant):
+        return t.convert_tflite(graph_def, inputs, outputs, variant, input_shapes=shapes,
+                                representative=samples if variant == "int8" else None,
+                                allow_unsafe=allow_io)
+    made = convert("float")
+    if made["model"] is None:
+        raise InspectorError("TF's converter cannot make a float .tflite: "
+                             f"{made['errors'][0]['message']}")
+    float_model = made["model"]
+    report = RecipeReport([], len(samples), what, warnings, keep_float=keep_float,
+                          tensor_samples=min(tensor_count, len(probe)))
+    in_graph = set(graph.names())
+    for k, name in enumerate(recipes):
+        job.check()
+        recipe = RECIPES[name]
+        job.progress(k + 2, total, f"recipe: {name}")
+        row = RecipeResult(name, recipe.label, keep_float=keep_float if recipe.quantizer else "")
+        model, row.tool, row.note, row.errors = _quantized(
+            t, recipe, float_model, lists, keep_float, convert, job)
+        if keep_float and not recipe.quantizer:
+            row.note = "kept float already (TF's converter takes no layer scope)"
+        if model is None:
+            report.results.append(row)
+            continue
+        row.model, row.size = model, len(model)
+        row.gzip_size = len(zlib.compress(model, 6))
+        row.ops = dict(Counter(t.tflite_details(model)["ops"]))
+        if flops:
+            row.latency_ms = {d: 1000.0 * flops / rate / recipe.speedup
+                              for d, rate in DEVICE_PRESETS.items()}
+        try:
+            row.host_ms, report.engine = t.tflite_host_ms(model, lists[0])
+            got, report.engine = t.tflite_run(model, [lists[j] for j in range(len(probe))],
+                                              job=job)
+        except InspectorError as exc:
+            row.note = exc.one_line()
+            report.results.append(row)
+            continue
+        sums = Sums()
+        for ref, ans in zip(reference, got):
+            for r, g in zip(ref, ans):
+                sums.add(r, g)
+        row.output = sums.metrics()
+        row.top1, _ = compare(reference, got)
+        row.compared = len(got)
+        if model != float_model:          # the float recipe is the tensors' reference
+            row.tensors = _tensor_errors(t, float_model, model,
+                                         lists[:report.tensor_samples], in_graph, job)
+        row.mapping = map_model(t.tflite_layers(model), in_graph)
+        report.results.append(row)
+    job.progress(total, total, "done")
+    return report
+
+
+def figures(row: RecipeResult, device: str = "phone") -> dict:
+    """One row of the table as plain figures (JSON; the CLI and the panel)."""
+    out = {"recipe": row.recipe, "label": row.label, "tool": row.tool,
+           "keep_float": row.keep_float, "size": row.size, "gzip_size": row.gzip_size,
+           "latency_ms_estimate": plain(row.latency_ms.get(device)),
+           "host_ms": plain(row.host_ms), "top1": row.top1, "compared": row.compared,
+           "output": {k: plain(v) for k, v in row.output.items()}, "note": row.note,
+           "errors": [e.get("message", "") for e in row.errors]}
+    out["tensors"] = [{"tensor": e.tensor, "op": e.op, "dtype": e.dtype, "nodes": e.nodes,
+                       "mse": plain(e.mse), "snr_db": plain(e.snr_db),
+                       "cosine": plain(e.cosine), "max_abs": plain(e.max_abs)}
+                      for e in row.tensors]
+    return out
+
+
+def pareto(results: list) -> list:
+    """The recipes no other beats on both size and error (smaller, and not less accurate)."""
+    done = [r for r in results if r.model is not None and r.error is not None]
+    front = []
+    for r in done:
+        if not any(o is not r and o.size <= r.size and o.error <= r.error and
+                   (o.size < r.size or o.error < r.error) for o in done):
+            front.append(r.recipe)
+    return front
