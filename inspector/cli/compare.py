@@ -54,9 +54,8 @@ def numeric(d, a, gb, args):
     import numpy as np
 
     from inspector.cli.loading import _split
-    from inspector.core.analysis.numeric_check import known_input_shapes, make_inputs
     from inspector.core.analysis.summary import summarize
-    from inspector.core.compare.numeric import numeric_divergence
+    from inspector.core.compare.numeric import numeric_divergence, prepare_feeds
 
     ga = a.graph
     summary = summarize(ga, a.known_inputs, a.known_outputs)
@@ -67,13 +66,7 @@ def numeric(d, a, gb, args):
         from inspector.core.loaders.arrays import load_npy
 
         arrays = {inputs[0].split(":")[0]: np.asarray(load_npy(args.input))}
-    shapes = known_input_shapes(ga, ga.graph_def, gb, inputs, {}, arrays)
-    feeds = make_inputs(ga, inputs, shapes, "random", 0, arrays)
-    feeds_a = {(k if ":" in k else k + ":0"): v for k, v in feeds.items()}
-    feeds_b = {}
-    for k, v in feeds_a.items():
-        name, port = k.split(":")
-        feeds_b[f"{d.matching.b_of.get(name, name)}:{port}"] = v
+    feeds_a, feeds_b = prepare_feeds(d, ga, gb, inputs, arrays)
     return numeric_divergence(d, ga, gb, feeds_a, feeds_b, outputs, args.threshold,
                               allow_io=args.allow_io)
 

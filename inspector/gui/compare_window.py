@@ -33,7 +33,8 @@ class CompareWindow(QMainWindow):
         d = session.diff
         self.setWindowTitle(f"Compare: {d.a_label}  ↔  {d.b_label}")
         self.canvases, self.titles, self._drawn = {}, {}, {}
-        self.heat: dict = {}             # side -> item -> colour (numeric divergence)
+        self.heat: dict = {}             # side -> (heat, badges) of the numeric divergence
+        self.divergence = None
         panes = QSplitter(Qt.Horizontal)
         for side, label in (("A", d.a_label), ("B", d.b_label)):
             box = QWidget()
@@ -66,7 +67,13 @@ class CompareWindow(QMainWindow):
         keep.setToolTip("the comparison as a file: reopen it later with File › Open comparison")
         keep.clicked.connect(lambda: self.save_document())
         self.status = QLabel(session.status())
-        for w in (self.prev_button, self.next_button, self.only, report, keep):
+        self.numeric_button = QPushButton("Run both on the same input")
+        self.numeric_button.setToolTip("run A and B in TensorFlow on the same (random) input "
+                                       "and colour every matched node by how far B's value "
+                                       "is from A's (SNR)")
+        self.numeric_button.clicked.connect(self.run_numeric)
+        for w in (self.prev_button, self.next_button, self.only, self.numeric_button, report,
+                  keep):
             bar.addWidget(w)
         bar.addWidget(self.status, 1)
         split = QSplitter(Qt.Vertical)
@@ -152,7 +159,8 @@ class CompareWindow(QMainWindow):
 
     # -- drawing --------------------------------------------------------------------------
     def refresh(self) -> None:
-        self.status.setText(self.session.status())
+        numeric = getattr(self, "numeric_text", "")
+        self.status.setText(self.session.status() + (f"  ·  {numeric}" if numeric else ""))
         for side in SIDES:
             expanded = self.session.expanded[side]
             drawn = self._drawn.get(side)
@@ -167,6 +175,42 @@ class CompareWindow(QMainWindow):
                               lambda exc: self.status.setText(f"Layout failed: {exc}"),
                               label="Laying out the comparison")
 
+    def run_numeric(self) -> None:
+        from inspector.core.app.comparing import run_numeric
+
+        self.numeric_button.setEnabled(False)
+        session = self.session
+
+        def done(divergence):
+            self.numeric_button.setEnabled(True)
+            self.divergence = divergence
+            self._apply_numeric()
+            first = divergence.first
+            self.numeric_text = (
+                f"{len(divergence.per_node)} matched tensors compared; " +
+                (f"first node past max relative error {divergence.threshold:g}: {first}"
+                 if first else "no node past the threshold"))
+            if first:
+                session.select("A", first)
+            self.refresh()
+
+        def failed(exc):
+            self.numeric_button.setEnabled(True)
+            QMessageBox.warning(self, "Run both", f"Could not run the models: {exc}")
+
+        self.tasks.submit("compare-numeric", lambda task: run_numeric(session, task), done,
+                          failed, label="Running A and B on the same input")
+
+    def _apply_numeric(self) -> None:
+        from inspector.core.app.comparing import numeric_heat
+
+        if self.divergence is None:
+            return
+        for side in SIDES:
+            drawn = self._drawn.get(side)
+            expanded = drawn[0] if drawn else self.session.expanded[side]
+            self.heat[side] = numeric_heat(self.session, side, self.divergence, expanded)
+
     def _layout(self, side: str, view, expanded, task) -> tuple:
         """In the task: the scene and its diff marks (both can take long on big graphs)."""
         scene = view.scene(expanded, task)
@@ -174,6 +218,7 @@ class CompareWindow(QMainWindow):
 
     def _show(self, side: str, expanded, scene, painted) -> None:
         self._drawn[side] = (expanded, painted)
+        self._apply_numeric()
         self.canvases[side].show_scene(scene, lambda: self._decorate(side, painted, True))
 
     def _decorate(self, side: str, painted, fit: bool = False) -> None:

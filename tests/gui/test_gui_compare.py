@@ -102,3 +102,33 @@ def test_a_saved_comparison_reopens_with_its_models(qtbot, window, tmp_path, mon
     qtbot.addWidget(again)
     assert again.session.diff.counts() == win.session.diff.counts()
     assert again.session.diff.matching.b_of == win.session.diff.matching.b_of
+
+
+def test_run_both_colours_the_matched_nodes_by_their_divergence(qtbot, window, tmp_path):
+    from inspector.core.loaders import load
+    from inspector.core.transforms.pipeline import run_pipeline
+
+    gd = load(INCEPTION).graph.graph_def
+    out = run_pipeline(gd, "fold_old_batch_norms quantize_weights(minimum_size=100)", ["Mul"],
+                       ["softmax"])[-1].graph_def
+    path = tmp_path / "quantized.pb"
+    path.write_bytes(out.SerializeToString())
+    open_and_wait(qtbot, window, INCEPTION)
+    window.compare_ctl.compare_with(str(path))
+    qtbot.waitUntil(lambda: bool(window.compare_ctl.windows), timeout=60000)
+    win = window.compare_ctl.windows[-1]
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: all(bool(c.items_by_id) for c in win.canvases.values()) and
+                    not window.tasks.is_busy(), timeout=60000)
+    qtbot.mouseClick(win.numeric_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: win.divergence is not None and not window.tasks.is_busy(),
+                    timeout=120000)
+    d = win.divergence
+    assert d.first and "first node past" in win.status.text()
+    assert win.session.selected["A"] == [d.first]           # focused where answers part
+    heat, badges = win.heat["A"]
+    item = win.session.visible("A", d.first)
+    assert item in heat and badges[item].startswith("▲ first")
+    if os.environ.get("INSPECTOR_SHOTS"):
+        qtbot.wait(500)
+        win.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "compare_numeric.png"))

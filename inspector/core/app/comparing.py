@@ -14,6 +14,7 @@ from inspector.core.compare.diff import Diff, diff_graphs
 from inspector.core.compare.document import dumps, me_mapping
 from inspector.core.compare.html_report import diff_html
 from inspector.core.model.graph import Graph, scope_parts
+from inspector.core.overlays.decorate import heat_colour
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.view_graph import ViewModel
 
@@ -49,6 +50,7 @@ class CompareSession:
     def __init__(self, diff: Diff, ga: Graph, gb: Graph, paths: tuple = ("", "")):
         self.diff = diff
         self.paths = paths                  # the files A and B came from ("" if none)
+        self.ports = ([], [])                # A's marked inputs and outputs, if any
         self.graphs = {"A": ga, "B": gb}
         self.views = {"A": ViewModel(ga), "B": ViewModel(gb)}
         self.marks = {side: {} for side in SIDES}         # node -> added/removed/changed
@@ -139,15 +141,18 @@ class CompareSession:
             diff[item] = "changed"
         return diff, badges
 
-    def decorations(self, side: str, painted: tuple, heat: dict | None = None) -> Decorations:
+    def decorations(self, side: str, painted: tuple, numeric: tuple | None = None) -> Decorations:
         """The painted marks with the selection (the first selected node, the rest of them
-        as its highlighted companions) and the numeric heat."""
+        as its highlighted companions) and the numeric heat and badges."""
         diff, badges = painted
+        heat = {}
+        if numeric is not None:
+            heat, extra = numeric
+            badges = {**badges, **extra}
         selected = self.selected[side]
         first = self.visible(side, selected[0]) if selected else None
         cone = frozenset(self.visible(side, n) for n in selected[1:])
-        return Decorations(selected=first, cone=cone, diff=diff, badges=badges,
-                           heat=heat or {})
+        return Decorations(selected=first, cone=cone, diff=diff, badges=badges, heat=heat)
 
     def entry_text(self, index: int) -> str:
         return self.diff.entries[index].describe()
@@ -222,3 +227,46 @@ def reopen(d: Diff, ga: Graph, gb: Graph, paths: tuple, job: Job = NO_JOB) -> tu
         return CompareSession(d, ga, gb, paths), ""
     fresh = compare(ga, gb, d.a_label, d.b_label, job=job, paths=paths)
     return fresh, "the models changed since the comparison was saved: compared again"
+
+
+# -- numeric divergence on the two views ----------------------------------------------------
+def run_numeric(session: CompareSession, job: Job = NO_JOB, arrays: dict | None = None):
+    """Both models on the same input (A's marked inputs, else the suggested ones: past an
+    image decoder, not its encoded bytes; seeded random values unless arrays are given),
+    every matched tensor compared; TensorFlow runs in the worker."""
+    from inspector.core.analysis.summary import summarize
+    from inspector.core.app.ports import ports_to_use
+    from inspector.core.compare.numeric import numeric_divergence, prepare_feeds
+
+    ga, gb = session.graphs["A"], session.graphs["B"]
+    inputs, outputs = ports_to_use(session.ports[0], session.ports[1], summarize(ga))
+    feeds_a, feeds_b = prepare_feeds(session.diff, ga, gb, inputs, arrays)
+    return numeric_divergence(session.diff, ga, gb, feeds_a, feeds_b, outputs, job=job)
+
+
+def snr_fraction(snr_db: float) -> float:
+    """0 (cold: 60 dB and better, equal) .. 1 (hot: 10 dB and worse)."""
+    return min(1.0, max(0.0, (60.0 - snr_db) / 50.0))
+
+
+def numeric_heat(session: CompareSession, side: str, divergence, expanded=None) -> tuple:
+    """(heat colours, badges) of the drawn items from a divergence: each compared node by its
+    SNR, a collapsed scope by its worst node; the first node past the threshold says so."""
+    heat, worst = {}, {}
+    for a, b in divergence.pairs:
+        name = a if side == "A" else b
+        snr = divergence.per_node[a]["snr_db"]
+        item = session.visible(side, name, expanded)
+        if item not in worst or snr < worst[item]:
+            worst[item] = snr
+    badges = {}
+    for item, snr in worst.items():
+        heat[item] = heat_colour(snr_fraction(snr))
+        badges[item] = "equal" if snr == float("inf") else f"SNR {snr:.0f} dB"
+    if divergence.first:
+        first = divergence.first if side == "A" else dict(divergence.pairs).get(
+            divergence.first, "")
+        if first:
+            item = session.visible(side, first, expanded)
+            badges[item] = "▲ first · " + badges.get(item, "").replace("SNR ", "")
+    return heat, badges

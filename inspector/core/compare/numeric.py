@@ -102,6 +102,22 @@ def fetch_pairs(d: Diff, ga: Graph, gb: Graph, fed_a=None, fed_b=None) -> list:
     return out[:MAX_FETCHES]
 
 
+def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | None = None,
+                  seed: int = 0) -> tuple:
+    """(feeds of A, the same arrays under B's names): given arrays or seeded random values
+    shaped as A declares or TensorFlow infers (batch 1 where open)."""
+    from inspector.core.analysis.numeric_check import known_input_shapes, make_inputs
+
+    shapes = known_input_shapes(ga, ga.graph_def, gb, inputs, {}, arrays)
+    feeds = make_inputs(ga, inputs, shapes, "random", seed, arrays)
+    feeds_a = {(k if ":" in k else k + ":0"): v for k, v in feeds.items()}
+    feeds_b = {}
+    for k, v in feeds_a.items():
+        name, port = k.split(":")
+        feeds_b[f"{d.matching.b_of.get(name, name)}:{port}"] = v
+    return feeds_a, feeds_b
+
+
 def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: dict,
                        outputs: list, threshold: float = THRESHOLD, allow_io: bool = False,
                        job: Job = NO_JOB) -> Divergence:

@@ -30,6 +30,7 @@ class CompareController:
         a_label = os.path.basename(model.path.rstrip("/")) or "A"
         b_label = os.path.basename(path.rstrip("/"))
         graph = model.graph
+        ports = (list(w.state.workbench.inputs), list(w.state.workbench.outputs))
 
         def work(task):
             from inspector.core.app.comparing import compare
@@ -37,8 +38,10 @@ class CompareController:
 
             task.progress(2, 100, f"Opening {b_label}")
             other = open_for_user(path, None, False)
-            return compare(graph, other.graph, a_label, b_label, job=task,
-                           paths=(model.path, path))
+            session = compare(graph, other.graph, a_label, b_label, job=task,
+                              paths=(model.path, path))
+            session.ports = ports
+            return session
 
         w.tasks.submit("compare", work, self._show, self._failed,
                        label=f"Comparing with {b_label}")
