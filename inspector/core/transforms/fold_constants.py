@@ -1,4 +1,7 @@
-"""fold_constants: evaluate constant subgraphs once (in TensorFlow) and store the results.
+"""fold_constants: evaluate constant subgraphs once and store the results.
+
+Subgraphs whose ops all have bit-exact numpy versions (exact_ops.py) are computed without
+TensorFlow; any other goes to TensorFlow (INSPECTOR_EXACT_FOLD=0: all of them).
 
 Mirrors TF's fold_constants: feeds are the --inputs, fetches the --outputs; a tensor is folded
 where a constant-computable node feeds one that is not; results are named
@@ -9,12 +12,15 @@ become Placeholders.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from inspector.core.model import protos, safety
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.model.reachability import upstream
 from inspector.core.transforms.base import Param, TransformError, transform
+from inspector.core.transforms.exact_ops import EXACT_OPS, ExactEvaluator, NotExact, Oversized
 from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const
 
 # Only pure computation is ever evaluated while folding (safety.PURE_OPS, with call ops only
@@ -64,6 +70,29 @@ def _const_node(name: str, value):
     return tensor_const(name, arr, code)
 
 
+class _StatefulOps:
+    """Which ops TF registers as stateful, asked of TensorFlow only for ops outside the exact
+    numpy set (those are all stateless: tests/tf checks it against TF's registry)."""
+
+    def __init__(self, ops: set):
+        self.unknown = set(ops) - EXACT_OPS
+        self.answer: set | None = None
+
+    def __contains__(self, op: str) -> bool:
+        if op in EXACT_OPS:
+            return False
+        if self.answer is None:
+            from inspector.core.runtime.executor import tensorflow
+
+            self.answer = tensorflow().stateful_ops(self.unknown)
+        return op in self.answer
+
+
+def exact_folding_enabled() -> bool:
+    """INSPECTOR_EXACT_FOLD=0 sends every constant subgraph to TensorFlow (for comparisons)."""
+    return os.environ.get("INSPECTOR_EXACT_FOLD", "1") != "0"
+
+
 @transform("fold_constants", "fold",
            "Computes parts of the graph that never change once, and stores the results as "
            "constants.",
@@ -71,8 +100,6 @@ def _const_node(name: str, value):
             Param("exclude_node", "node", repeated=True),
             Param("max_constant_size_in_bytes", "int", str(10 * 1024 * 1024), minimum=0)])
 def fold_constants(graph_def, ctx):
-    from inspector.core.runtime.executor import tensorflow
-
     clear = ctx.bool("clear_output_shapes", True)
     excluded_ops, excluded_nodes = set(ctx.values("exclude_op")), set(ctx.values("exclude_node"))
     max_bytes = ctx.int("max_constant_size_in_bytes", 10 * 1024 * 1024)
@@ -88,42 +115,33 @@ def fold_constants(graph_def, ctx):
         if name not in nodes:
             raise TransformError(f"node '{name}' from --inputs/--outputs is not in the graph")
     needed = upstream(work, outputs, inputs)
-    stateful = tensorflow().stateful_ops({nodes[n].op for n in needed})
+    stateful = _StatefulOps({nodes[n].op for n in needed})
     checker = safety.Checker(safety.library_of(work))
     impure = {n for n in needed if checker.node(nodes[n])}
-    foldable: dict = {}
-
-    def can_fold(name: str) -> bool:
-        if name in foldable:
-            return foldable[name]
-        foldable[name] = False  # guards against cycles
-        node = nodes.get(name)
-        ok = (node is not None and name not in inputs and node.op not in NEVER_FOLD
-              and name not in impure and node.op not in stateful and node.op not in excluded_ops
-              and name not in excluded_nodes
-              and (node.op == "Const" or (bool(node.input) and all(
-                  can_fold(node_name_from_input(i)) for i in node.input))))
-        foldable[name] = ok
-        return ok
-
-    fetch = []
     order = [n.name for n in work.node if n.name in needed]
-    for name in order:
-        node = nodes[name]
-        if can_fold(name) or name in inputs:
+    exact = ExactEvaluator(nodes, max_bytes) if exact_folding_enabled() else None
+    oversized: set = set()   # nodes whose output passes the limit: not foldable, as in TF
+    while True:
+        ctx.check()
+        fetch = _plan(nodes, order, inputs, lambda n: (
+            n not in impure and n not in excluded_nodes and n not in oversized and
+            nodes[n].op not in excluded_ops), stateful)
+        values = dict(_identity_values(nodes, fetch))  # Identity chains need no TensorFlow
+        rest = [t for t in fetch if t not in values]
+        if exact is None:
+            break
+        try:
+            values.update(_exact_values(exact, rest))
+        except Oversized as exc:
+            oversized.add(exc.node)
             continue
-        for text in node.input:
-            src = node_name_from_input(text)
-            if text.startswith("^") or not can_fold(src) or nodes[src].op == "Const":
-                continue
-            tensor = f"{src}:{port_of(text)}"
-            if tensor not in fetch:
-                fetch.append(tensor)
+        rest = [t for t in rest if t not in values]
+        break
     if not fetch:
         return _finish(work, nodes, inputs, outputs, {})
-    values = dict(_identity_values(nodes, fetch))  # Identity chains need no TensorFlow
-    rest = [t for t in fetch if t not in values]
     if rest:
+        from inspector.core.runtime.executor import tensorflow
+
         wanted = upstream(work, [t.rsplit(":", 1)[0] for t in rest])
         sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
         ctx.check()
@@ -132,6 +150,7 @@ def fold_constants(graph_def, ctx):
         except Exception as exc:
             raise TransformError(f"cannot evaluate constant subgraph: "
                                  f"{str(exc).splitlines()[0]}") from None
+    by_tf = set(rest)
     values = [values[t] for t in fetch]
     replaced: dict = {}
     for k, (tensor, value) in enumerate(zip(fetch, values)):
@@ -142,8 +161,54 @@ def fold_constants(graph_def, ctx):
         if const is None:
             continue
         replaced[tensor] = const
-        ctx.note(const.name, f"folded value of {tensor}")
+        ctx.note(const.name, f"folded value of {tensor}" +
+                 (" (computed in TensorFlow)" if tensor in by_tf else ""))
     return _finish(work, nodes, inputs, outputs, replaced)
+
+
+def _plan(nodes: dict, order: list, inputs: list, allowed, stateful) -> list:
+    """The tensors to fold: outputs of foldable nodes read by nodes that are not."""
+    foldable: dict = {}
+    input_set = set(inputs)
+
+    def can_fold(name: str) -> bool:
+        if name in foldable:
+            return foldable[name]
+        foldable[name] = False  # guards against cycles
+        node = nodes.get(name)
+        ok = (node is not None and name not in input_set and node.op not in NEVER_FOLD
+              and allowed(name)
+              and (node.op == "Const" or (bool(node.input) and all(
+                  can_fold(node_name_from_input(i)) for i in node.input)))
+              and node.op not in stateful)  # last: may ask TensorFlow
+        foldable[name] = ok
+        return ok
+
+    fetch = []
+    for name in order:
+        node = nodes[name]
+        if name in input_set or can_fold(name):
+            continue
+        for text in node.input:
+            src = node_name_from_input(text)
+            if text.startswith("^") or not can_fold(src) or nodes[src].op == "Const":
+                continue
+            tensor = f"{src}:{port_of(text)}"
+            if tensor not in fetch:
+                fetch.append(tensor)
+    return fetch
+
+
+def _exact_values(exact: ExactEvaluator, tensors: list) -> dict:
+    """tensor -> value for the tensors numpy computes exactly; the others are left out (for
+    TensorFlow). Oversized propagates: the caller re-plans without that node."""
+    out = {}
+    for tensor in tensors:
+        try:
+            out[tensor] = exact.value(tensor)
+        except NotExact:
+            continue
+    return out
 
 
 def _finish(work, nodes: dict, inputs: list, outputs: list, replaced: dict):
