@@ -20,7 +20,12 @@ from inspector.core.model import protos, safety
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.model.reachability import upstream
 from inspector.core.transforms.base import Param, TransformError, transform
-from inspector.core.transforms.exact_ops import EXACT_OPS, ExactEvaluator, NotExact, Oversized
+from inspector.core.transforms.exact_ops import (
+    EXACT_OPS,
+    ExactEvaluator,
+    NotExact,
+    Oversized,
+)
 from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const
 
 # Only pure computation is ever evaluated while folding (safety.PURE_OPS, with call ops only
@@ -131,7 +136,7 @@ def fold_constants(graph_def, ctx):
         if exact is None:
             break
         try:
-            values.update(_exact_values(exact, rest))
+            values.update(_exact_values(exact, rest, ctx.check))
         except Oversized as exc:
             oversized.add(exc.node)
             continue
@@ -199,15 +204,18 @@ def _plan(nodes: dict, order: list, inputs: list, allowed, stateful) -> list:
     return fetch
 
 
-def _exact_values(exact: ExactEvaluator, tensors: list) -> dict:
+def _exact_values(exact: ExactEvaluator, tensors: list, check) -> dict:
     """tensor -> value for the tensors numpy computes exactly; the others are left out (for
-    TensorFlow). Oversized propagates: the caller re-plans without that node."""
+    TensorFlow), after every exact node of their subgraph is sized (and computed): a huge
+    Fill or Range on its way to TensorFlow is found here. Oversized propagates: the caller
+    re-plans without that node."""
     out = {}
     for tensor in tensors:
+        check()
         try:
             out[tensor] = exact.value(tensor)
         except NotExact:
-            continue
+            exact.probe(tensor.rsplit(":", 1)[0])
     return out
 
 

@@ -1,0 +1,199 @@
+"""Exact constant folding in numpy (transforms/exact_ops.py) against TensorFlow, the oracle:
+every kernel on random cases, bit for bit (and where TF refuses, numpy refuses too); every
+fixture folded with and without TensorFlow to the same bytes, and to TF's own fold_constants'
+values; an exact pipeline never imports TensorFlow; a non-exact op still folds in TF."""
+
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from inspector.core.loaders import load
+from inspector.core.model import protos, safety, tensors
+from inspector.core.transforms import run_pipeline
+from inspector.core.transforms.exact_ops import EXACT_OPS, ExactEvaluator, NotExact
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CACHE = os.path.expanduser(os.environ.get("XDG_CACHE_HOME", "~/.cache"))
+
+
+def tf():
+    import tensorflow
+
+    return tensorflow
+
+
+def test_every_exact_op_is_stateless_pure_and_has_a_cpu_kernel():
+    from tensorflow.python.framework import kernels, op_def_registry
+
+    for op in EXACT_OPS:
+        op_def = op_def_registry.get(op)
+        assert op_def is not None and not op_def.is_stateful, op
+        assert op in safety.PURE_OPS, op
+        assert any(k.device_type in ("CPU", "DEFAULT") for k in
+                   kernels.get_registered_kernels_for_op(op).kernel), op
+
+
+# -- every kernel against TF's, bit for bit ----------------------------------------------------
+RNG = np.random.default_rng(38)
+FLOATS, INTS = (np.float32, np.float64), (np.int32, np.int64)
+
+
+def rand(dtype, shape):
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return RNG.random(shape) < 0.5
+    if dt.kind == "f":
+        scale = 10.0 ** RNG.uniform(-45 if dt == np.float32 else -320, 38, shape)
+        out = (RNG.standard_normal(shape) * scale).astype(dt)
+        if out.size and RNG.random() < 0.3:  # specials now and then
+            out.flat[RNG.integers(out.size)] = RNG.choice([np.inf, -np.inf, -0.0, np.nan])
+        return out
+    info = np.iinfo(dt)
+    hi = min(info.max, 2 ** 40) if RNG.random() < 0.2 else 100
+    return RNG.integers(max(info.min, -hi), hi, shape, endpoint=True).astype(dt)
+
+
+def rshape(rank=None):
+    return tuple(int(d) for d in RNG.integers(0 if RNG.random() < 0.1 else 1, 5,
+                                             RNG.integers(0, 4) if rank is None else rank))
+
+
+def cases():
+    """(op name, builder(tf) -> output tensor or list of them), many per op."""
+    out = []
+    for _ in range(40):
+        for op in ("Add", "AddV2", "Sub", "Mul", "Maximum", "Minimum", "FloorDiv", "FloorMod"):
+            dt = RNG.choice(INTS if op in ("Maximum", "Minimum", "FloorDiv", "FloorMod")
+                            else FLOATS + INTS)
+            a = rshape()
+            b = a[RNG.integers(0, len(a) + 1):] if RNG.random() < 0.5 else a
+            x, y = rand(dt, a), rand(dt, b)
+            out.append((op, lambda t, op=op, x=x, y=y: getattr(t.raw_ops, op)(x=x, y=y)))
+        dt = RNG.choice(FLOATS + INTS)
+        x = rand(dt, rshape())
+        out.append(("Neg", lambda t, x=x: t.raw_ops.Neg(x=x)))
+        src, dst = RNG.choice([np.float32, np.float64, np.int32, np.int64, np.int8, np.int16,
+                               np.uint8, np.uint16, np.bool_], 2)
+        x = rand(src, rshape())
+        if np.dtype(src).kind == "f" and RNG.random() < 0.7:
+            x = (x % 300.0 - 150.0).astype(src)
+        out.append(("Cast", lambda t, x=x, dst=dst: t.raw_ops.Cast(x=x, DstT=t.as_dtype(dst))))
+    for _ in range(60):
+        x = rand(RNG.choice([np.float32, np.int32, np.bool_, np.int64]), rshape())
+        n = x.size
+        shape = list(x.shape)
+        RNG.shuffle(shape)
+        if shape and RNG.random() < 0.5:
+            shape[RNG.integers(len(shape))] = -1
+        out.append(("Reshape", lambda t, x=x, s=shape: t.raw_ops.Reshape(
+            tensor=x, shape=np.array(s, np.int32))))
+        perm = RNG.permutation(x.ndim)
+        out.append(("Transpose", lambda t, x=x, p=perm: t.raw_ops.Transpose(
+            x=x, perm=p.astype(np.int32))))
+        d = int(RNG.integers(-x.ndim - 1, x.ndim + 1))
+        out.append(("ExpandDims", lambda t, x=x, d=d: t.raw_ops.ExpandDims(
+            input=x, axis=np.int32(d))))
+        ones = np.reshape(x, [1] + list(x.shape) + [1])
+        dims = [int(v) for v in RNG.choice([0, -1, 1, x.ndim + 1], RNG.integers(0, 3),
+                                           replace=False)]
+        out.append(("Squeeze", lambda t, x=ones, d=dims: t.raw_ops.Squeeze(
+            input=x, axis=d)))
+        axis = int(RNG.integers(-x.ndim - 1, x.ndim + 1))
+        out.append(("Pack", lambda t, x=x, a=axis: t.raw_ops.Pack(values=[x, x, x], axis=a)))
+        if x.ndim:
+            a = int(RNG.integers(-x.ndim, x.ndim))
+            out.append(("Unpack", lambda t, x=x, a=a: t.raw_ops.Unpack(
+                value=x, num=x.shape[a], axis=a)))
+            out.append(("ConcatV2", lambda t, x=x, a=a: t.raw_ops.ConcatV2(
+                values=[x, x[..., :1] if a in (-1, x.ndim - 1) else x], axis=np.int32(a))))
+            begin = [int(RNG.integers(0, d + 1)) for d in x.shape]
+            size = [int(RNG.integers(-1, d - b + 1)) for d, b in zip(x.shape, begin)]
+            out.append(("Slice", lambda t, x=x, b=begin, s=size: t.raw_ops.Slice(
+                input=x, begin=np.array(b, np.int64), size=np.array(s, np.int64))))
+            idx = RNG.integers(0, max(x.shape[a], 1) + (RNG.random() < 0.1), rshape())
+            out.append(("GatherV2", lambda t, x=x, i=idx, a=a: t.raw_ops.GatherV2(
+                params=x, indices=i.astype(np.int32), axis=np.int32(a))))
+            mult = RNG.integers(0, 3, x.ndim).astype(np.int32)
+            out.append(("Tile", lambda t, x=x, m=mult: t.raw_ops.Tile(input=x, multiples=m)))
+        out.append(("StridedSlice", strided_slice_case(x)))
+        for op in ("Shape", "Size", "Rank", "ZerosLike", "OnesLike", "Identity"):
+            out.append((op, lambda t, x=x, op=op: getattr(t.raw_ops, op)(input=x) if op in (
+                "Shape", "Size", "Rank") else getattr(t.raw_ops, op)(x=x) if op != "Identity"
+                else t.raw_ops.Identity(input=x)))
+        value = rand(RNG.choice([np.float32, np.int64, np.bool_]), ())
+        out.append(("Fill", lambda t, s=rshape(), v=value: t.raw_ops.Fill(
+            dims=np.array(s, np.int32), value=v)))
+        target = list(rshape(x.ndim + int(RNG.integers(0, 2))))
+        for i in range(1, x.ndim + 1):
+            if RNG.random() < 0.8:
+                target[-i] = x.shape[-i]
+        out.append(("BroadcastTo", lambda t, x=x, s=target: t.raw_ops.BroadcastTo(
+            input=x, shape=np.array(s, np.int64))))
+        start, limit = (int(v) for v in RNG.integers(-30, 30, 2))
+        delta = int(RNG.choice([-7, -2, -1, 1, 3, 5]))
+        dt = RNG.choice(INTS)
+        out.append(("Range", lambda t, a=start, b=limit, c=delta, dt=dt: t.raw_ops.Range(
+            start=dt(a), limit=dt(b), delta=dt(c))))
+        b = rand(np.bool_, rshape())
+        axes = np.array(RNG.integers(-max(b.ndim, 1), max(b.ndim, 1), RNG.integers(0, 3)),
+                        np.int32)
+        for op in ("All", "Any"):
+            out.append((op, lambda t, b=b, ax=axes, op=op: getattr(t.raw_ops, op)(
+                input=b, axis=ax, keep_dims=bool(RNG.random() < 0.5))))
+    return out
+
+
+def strided_slice_case(x):
+    n = int(RNG.integers(1, x.ndim + 2))
+    begin, end = RNG.integers(-6, 6, n), RNG.integers(-6, 6, n)
+    strides = RNG.choice([-3, -2, -1, 1, 1, 1, 2], n)
+    masks = [int(RNG.integers(0, 2 ** n)) if RNG.random() < p else 0
+             for p in (0.5, 0.5, 0.2, 0.2, 0.4)]
+    if masks[2]:
+        masks[2] = 1 << int(RNG.integers(n))
+
+    def build(t):
+        return t.raw_ops.StridedSlice(
+            input=x, begin=begin.astype(np.int32), end=end.astype(np.int32),
+            strides=strides.astype(np.int32), begin_mask=masks[0], end_mask=masks[1],
+            ellipsis_mask=masks[2], new_axis_mask=masks[3], shrink_axis_mask=masks[4])
+    return build
+
+
+def test_every_kernel_matches_tensorflow_bit_for_bit():
+    t = tf()
+    exact: dict = {}
+    for op, build in cases():
+        graph = t.Graph()
+        with graph.as_default():
+            try:
+                result = build(t)
+            except (ValueError, TypeError, t.errors.InvalidArgumentError):
+                continue  # TF refuses the graph itself
+        outs = result if isinstance(result, list) else [result]
+        gd = protos.GraphDef.FromString(graph.as_graph_def().SerializeToString())
+        nodes = {n.name: n for n in gd.node}
+        with t.compat.v1.Session(graph=graph) as sess:
+            try:
+                want = sess.run(outs)
+            except t.errors.OpError:
+                want = None
+        evaluator = ExactEvaluator(nodes, 2 ** 30)
+        try:
+            got = [evaluator.value(o.name) for o in outs]
+        except NotExact:
+            continue  # handed to TensorFlow: never wrong, only slower
+        assert want is not None, f"{op}: TF refuses, numpy folded {got}"
+        for w, g in zip(want, got):
+            w = np.asarray(w)
+            assert (w.dtype, w.shape) == (g.dtype, g.shape), (op, w, g)
+            assert w.tobytes() == np.ascontiguousarray(g).tobytes() if w.dtype != object \
+                else w.tolist() == g.tolist(), (op, w, g)
+        exact[op] = exact.get(op, 0) + 1
+    assert set(exact) == EXACT_OPS - {"Const", "Snapshot", "StopGradient", "PreventGradient",
+                                      "IdentityN", "Concat"}, exact
+    assert min(exact.values()) >= 5, exact
