@@ -84,7 +84,6 @@ def cases():
         out.append(("Cast", lambda t, x=x, dst=dst: t.raw_ops.Cast(x=x, DstT=t.as_dtype(dst))))
     for _ in range(60):
         x = rand(RNG.choice([np.float32, np.int32, np.bool_, np.int64]), rshape())
-        n = x.size
         shape = list(x.shape)
         RNG.shuffle(shape)
         if shape and RNG.random() < 0.5:
@@ -197,3 +196,135 @@ def test_every_kernel_matches_tensorflow_bit_for_bit():
     assert set(exact) == EXACT_OPS - {"Const", "Snapshot", "StopGradient", "PreventGradient",
                                       "IdentityN", "Concat"}, exact
     assert min(exact.values()) >= 5, exact
+
+
+# -- every fixture model: folded with and without TensorFlow to the same bytes ----------------
+def io_of(gd) -> tuple:
+    """Placeholders in, nodes nothing reads out (what a user would mark)."""
+    read = {i.lstrip("^").split(":")[0] for n in gd.node for i in n.input}
+    return ([n.name for n in gd.node if n.op == "Placeholder"],
+            [n.name for n in gd.node if n.name not in read and n.op not in (
+                "NoOp", "Const", "Assign", "AssignVariableOp", "SaveV2", "RestoreV2")])
+
+
+def folded_values(gd) -> dict:
+    """Folded constants by the node they replace (TF numbers its names differently): sorted
+    (dtype, shape, bytes) per node; values TF makes that we cannot decode (variants) left out."""
+    out: dict = {}
+    for n in gd.node:
+        if "__cf__" in n.name:
+            try:
+                a = tensors.to_numpy(n.attr["value"].tensor)
+            except ValueError:
+                continue
+            data = repr(a.tolist()) if a.dtype == object else a.tobytes()
+            out.setdefault(re.sub(r"/_\d+__cf__\d+$", "", n.name), []).append(
+                (a.dtype.str, a.shape, data))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def fixture_models():
+    from tests.fixtures import fixture_dir, wild_models
+    from tests.fixtures.keras_rnn_models import keras_rnn_dir
+
+    fx = fixture_dir()
+    out = [os.path.join(fx, n) for n in (
+        "inception_jpeg.pb", "mobilenet_v2.pb", "speech_commands.pb", "v1_training.pb",
+        "while_v1.pb", "while_v2.pb", "tiny.keras", "tiny.h5", "two_signatures")]
+    out += [os.path.join(ROOT, "resources", "demo_digits.pb"),
+            os.path.join(keras_rnn_dir(), "lstm_dropout.keras")]
+    for name in ("basic_pitch_saved_model", "basic_pitch_tfjs", "handtrack_tfjs0"):
+        try:
+            out.append(wild_models.model(name))
+        except wild_models.Unavailable:
+            continue
+    return out
+
+
+SEED_PREFIX = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '
+               'op=CheckNumerics) ')
+
+
+@pytest.fixture(scope="module")
+def fixture_folds():
+    """Per fixture: (name, numpy-first fold, TF-only fold, TF's own fold_constants), once."""
+    from inspector.core.runtime.executor import tensorflow
+
+    rows = []
+    for path in fixture_models():
+        gd = load(path).graph.graph_def
+        ins, outs = io_of(gd)
+        steps = "fold_constants(ignore_errors=true)"
+        if path.endswith("inception_jpeg.pb"):  # the seed pipeline's first steps, then fold
+            ins, outs = ["Mul"], ["softmax"]
+            gd = run_pipeline(gd, SEED_PREFIX, ins, outs)[-1].graph_def
+        os.environ["INSPECTOR_EXACT_FOLD"] = "0"
+        try:
+            via_tf = run_pipeline(gd, steps, ins, outs)[-1]
+        finally:
+            del os.environ["INSPECTOR_EXACT_FOLD"]
+        ours = run_pipeline(gd, steps, ins, outs)[-1]
+        native = tensorflow().run_native_transform(gd, ins, outs, steps)
+        rows.append((os.path.basename(path.rstrip("/")), ours, via_tf, native))
+    return rows
+
+
+def test_fold_on_every_fixture_is_tensorflows_bit_for_bit(fixture_folds):
+    in_numpy = 0
+    for name, ours, via_tf, native in fixture_folds:
+        assert ours.graph_def.SerializeToString(deterministic=True) == \
+            via_tf.graph_def.SerializeToString(deterministic=True), name
+        mine, theirs = folded_values(ours.graph_def), folded_values(native)
+        assert all(mine[k] == theirs.get(k) for k in mine), name  # TF's own values, bytes
+        in_numpy += sum("__cf__" in k and "TensorFlow" not in why
+                        for k, why in ours.reasons.items())
+    assert in_numpy >= 100, in_numpy  # mobilenet_v2 54, basic-pitch 50, ... without TF
+    names = {row[0] for row in fixture_folds}
+    assert {"mobilenet_v2.pb", "demo_digits.pb", "tiny.keras"} <= names
+
+
+def test_a_non_exact_op_still_folds_through_tensorflow_with_its_bytes(fixture_folds):
+    """The digits demo's batch norms need Rsqrt (Eigen's, not correctly rounded): those
+    subgraphs go to TensorFlow, the others fold in numpy, all equal to TF's own fold."""
+    name, ours, via_tf, native = next(r for r in fixture_folds if r[0] == "demo_digits.pb")
+    by_tf = [k for k, why in ours.reasons.items() if why.endswith("(computed in TensorFlow)")]
+    by_numpy = [k for k, why in ours.reasons.items() if "__cf__" in k and k not in by_tf]
+    assert len(by_tf) == 4 and len(by_numpy) == 4
+    assert all("batchnorm" in k for k in by_tf)
+    theirs = folded_values(native)
+    assert folded_values(ours.graph_def) == theirs and len(theirs) == 8
+
+
+# -- an exact pipeline never imports TensorFlow ---------------------------------------------------
+CHILD = """
+import sys
+from inspector.cli.main import main
+rc = main(sys.argv[1:])
+heavy = sorted(m for m in ("tensorflow", "keras", "sklearn") if m in sys.modules)
+print("HEAVY", rc, heavy, file=sys.stderr)
+"""
+
+
+def test_a_pipeline_whose_folds_are_all_exact_never_imports_tensorflow(tmp_path):
+    from test_exact_fold import exact_graph
+
+    from inspector.core.runtime.executor import tensorflow
+
+    tiny = load(os.path.join(__import__("tests.fixtures", fromlist=["x"]).fixture_dir(),
+                             "tiny.keras")).graph.graph_def
+    for name, gd, io in (("handmade", exact_graph(), ("x", "out")),
+                         ("tiny_keras", tiny, tuple(",".join(v) for v in io_of(tiny)))):
+        src, dst = tmp_path / f"{name}.pb", tmp_path / f"{name}_folded.pb"
+        src.write_bytes(gd.SerializeToString())
+        steps = "strip_unused_nodes remove_nodes(op=Identity) fold_constants"
+        env = dict(os.environ, PYTHONPATH=ROOT, TF_CPP_MIN_LOG_LEVEL="3")
+        proc = subprocess.run([sys.executable, "-c", CHILD, "transform", "--in_graph", str(src),
+                               "--out_graph", str(dst), "--inputs", io[0], "--outputs", io[1],
+                               "--transforms", steps], capture_output=True, text=True, env=env,
+                              cwd=ROOT, timeout=300)
+        assert "HEAVY 0 []" in proc.stderr, proc.stderr[-2000:]
+        ours = protos.GraphDef.FromString(dst.read_bytes())
+        assert any("__cf__" in n.name for n in ours.node), name
+        native = tensorflow().run_native_transform(gd, io[0].split(","), io[1].split(","),
+                                                   steps)
+        assert folded_values(ours) == folded_values(native), name

@@ -76,21 +76,21 @@ def _const_node(name: str, value):
 
 
 class _StatefulOps:
-    """Which ops TF registers as stateful, asked of TensorFlow only for ops outside the exact
-    numpy set (those are all stateless: tests/tf checks it against TF's registry)."""
+    """Which ops TF registers as stateful. Ops of the exact numpy set are all stateless
+    (tests/tf checks it against TF's registry); the others count as stateless until `ask()`,
+    which the fold calls (TensorFlow) only once some subgraph has to go to TensorFlow anyway."""
 
     def __init__(self, ops: set):
         self.unknown = set(ops) - EXACT_OPS
         self.answer: set | None = None
 
-    def __contains__(self, op: str) -> bool:
-        if op in EXACT_OPS:
-            return False
-        if self.answer is None:
-            from inspector.core.runtime.executor import tensorflow
+    def ask(self) -> None:
+        from inspector.core.runtime.executor import tensorflow
 
-            self.answer = tensorflow().stateful_ops(self.unknown)
-        return op in self.answer
+        self.answer = tensorflow().stateful_ops(self.unknown)
+
+    def __contains__(self, op: str) -> bool:
+        return op not in EXACT_OPS and self.answer is not None and op in self.answer
 
 
 def exact_folding_enabled() -> bool:
@@ -126,6 +126,8 @@ def fold_constants(graph_def, ctx):
     order = [n.name for n in work.node if n.name in needed]
     exact = ExactEvaluator(nodes, max_bytes) if exact_folding_enabled() else None
     oversized: set = set()   # nodes whose output passes the limit: not foldable, as in TF
+    if exact is None:
+        stateful.ask()
     while True:
         ctx.check()
         fetch = _plan(nodes, order, inputs, lambda n: (
@@ -133,14 +135,16 @@ def fold_constants(graph_def, ctx):
             nodes[n].op not in excluded_ops), stateful)
         values = dict(_identity_values(nodes, fetch))  # Identity chains need no TensorFlow
         rest = [t for t in fetch if t not in values]
-        if exact is None:
-            break
-        try:
-            values.update(_exact_values(exact, rest, ctx.check))
-        except Oversized as exc:
-            oversized.add(exc.node)
+        if exact is not None:
+            try:
+                values.update(_exact_values(exact, rest, ctx.check))
+            except Oversized as exc:
+                oversized.add(exc.node)
+                continue
+            rest = [t for t in rest if t not in values]
+        if rest and stateful.answer is None:
+            stateful.ask()  # TensorFlow is needed anyway: plan again with its answers
             continue
-        rest = [t for t in rest if t not in values]
         break
     if not fetch:
         return _finish(work, nodes, inputs, outputs, {})
