@@ -328,3 +328,17 @@ def test_a_pipeline_whose_folds_are_all_exact_never_imports_tensorflow(tmp_path)
         native = tensorflow().run_native_transform(gd, io[0].split(","), io[1].split(","),
                                                    steps)
         assert folded_values(ours) == folded_values(native), name
+
+
+def test_a_fold_that_needs_tensorflow_imports_it_without_scikit_learn(tmp_path):
+    """Issue 38.16: importing TF imported Keras and, through Keras' sklearn wrappers,
+    scikit-learn (~1 s of TF's ~4 s); it is hidden while TF imports and works afterwards."""
+    demo = os.path.join(ROOT, "resources", "demo_digits.pb")
+    code = CHILD + "import sklearn.datasets\nprint('SKLEARN', 'ok', file=sys.stderr)\n"
+    proc = subprocess.run([sys.executable, "-c", code, "transform", "--in_graph", demo,
+                           "--out_graph", str(tmp_path / "f.pb"), "--inputs", "pixels",
+                           "--outputs", "output", "--transforms", "fold_constants"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=ROOT, TF_CPP_MIN_LOG_LEVEL="3"))
+    assert "HEAVY 0 ['keras', 'tensorflow']" in proc.stderr, proc.stderr[-2000:]
+    assert "SKLEARN ok" in proc.stderr
