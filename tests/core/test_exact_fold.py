@@ -141,3 +141,24 @@ def test_an_output_over_the_limit_is_not_folded_but_what_feeds_it_is(no_tensorfl
                        ["out"])[-1].graph_def
     names = [n.name for n in out.node]
     assert "big" in names and "dims2/_0__cf__0" in names and "dims2" not in names
+
+
+def test_many_outputs_over_the_limit_cost_a_few_plans_not_one_each(no_tensorflow, monkeypatch):
+    """max_constant_size_in_bytes=1: every exact node is over the limit; they are found in
+    one pass and the fold plans again a few times, not once per node."""
+    from inspector.core.transforms import fold_constants as fc
+
+    g = protos.GraphDef()
+    node(g, "x", "Placeholder", dtype=1)
+    const(g, "v", np.ones(4, np.float32), 1)
+    for i in range(300):
+        node(g, f"n{i}", "Mul", ["v", "v"], T=1)
+        node(g, f"o{i}", "Add", ["x", f"n{i}"], T=1)
+    node(g, "out", "AddN", [f"o{i}" for i in range(300)], T=1).attr["N"].i = 300
+    plans = []
+    real = fc._plan
+    monkeypatch.setattr(fc, "_plan", lambda *a: plans.append(1) or real(*a))
+    out = run_pipeline(g, "fold_constants(max_constant_size_in_bytes=1)", ["x"],
+                       ["out"])[-1].graph_def
+    assert not any("__cf__" in n.name for n in out.node)
+    assert len(plans) <= 3, len(plans)

@@ -11,7 +11,8 @@ Integer results that would overflow go to TF too. No transcendental function, no
 reduction (its summation order is TF's own).
 
 `ExactEvaluator.value(tensor)` gives the value, or raises NotExact (evaluate it in TensorFlow)
-or Oversized (a node declares an output over the byte limit: checked before allocating).
+or Oversized (a node declares an output over the byte limit: checked before allocating; such
+nodes are collected in `oversized`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class ExactEvaluator:
         self.max_bytes = max_bytes
         self.done: dict = {}   # node name -> list of output arrays
         self.failed: dict = {}  # node name -> why numpy cannot (TF will)
+        self.oversized: set = set()  # nodes whose output would pass max_bytes (not made)
 
     # -- driving -------------------------------------------------------------------------
     def value(self, tensor: str) -> np.ndarray:
@@ -52,8 +54,8 @@ class ExactEvaluator:
         return outs[int(port)]
 
     def probe(self, root: str) -> None:
-        """Compute every node upstream of `root` that numpy can (sizes checked on the way),
-        skipping those it cannot; Oversized propagates."""
+        """Compute every node upstream of `root` that numpy can (sizes checked on the way:
+        oversized ones are listed in `oversized`), skipping those it cannot."""
         seen, stack = set(), [root]
         while stack:
             name = stack.pop()
@@ -63,7 +65,7 @@ class ExactEvaluator:
             stack.extend(node_name_from_input(t) for t in self.nodes[name].input)
             try:
                 self._node_outputs(name)
-            except NotExact:
+            except (NotExact, Oversized):
                 continue
 
     def _node_outputs(self, root: str) -> list:
@@ -92,6 +94,10 @@ class ExactEvaluator:
             try:
                 self.done[name] = self._run(node)
             except NotExact as exc:
+                self.failed[name] = str(exc)
+                raise
+            except Oversized as exc:
+                self.oversized.add(name)
                 self.failed[name] = str(exc)
                 raise
         return self.done[root]

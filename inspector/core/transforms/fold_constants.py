@@ -136,10 +136,9 @@ def fold_constants(graph_def, ctx):
         values = dict(_identity_values(nodes, fetch))  # Identity chains need no TensorFlow
         rest = [t for t in fetch if t not in values]
         if exact is not None:
-            try:
-                values.update(_exact_values(exact, rest, ctx.check))
-            except Oversized as exc:
-                oversized.add(exc.node)
+            values.update(_exact_values(exact, rest, ctx.check))
+            if exact.oversized - oversized:  # TF's rule: not foldable; plan again without
+                oversized |= exact.oversized
                 continue
             rest = [t for t in rest if t not in values]
         if rest and stateful.answer is None:
@@ -211,8 +210,8 @@ def _plan(nodes: dict, order: list, inputs: list, allowed, stateful) -> list:
 def _exact_values(exact: ExactEvaluator, tensors: list, check) -> dict:
     """tensor -> value for the tensors numpy computes exactly; the others are left out (for
     TensorFlow), after every exact node of their subgraph is sized (and computed): a huge
-    Fill or Range on its way to TensorFlow is found here. Oversized propagates: the caller
-    re-plans without that node."""
+    Fill or Range on its way to TensorFlow is found here. Nodes found oversized are listed in
+    `exact.oversized` for the caller to plan again without them."""
     out = {}
     for tensor in tensors:
         check()
@@ -220,6 +219,8 @@ def _exact_values(exact: ExactEvaluator, tensors: list, check) -> dict:
             out[tensor] = exact.value(tensor)
         except NotExact:
             exact.probe(tensor.rsplit(":", 1)[0])
+        except Oversized:
+            continue
     return out
 
 
