@@ -44,6 +44,11 @@ FLOATS, INTS = (np.float32, np.float64), (np.int32, np.int64)
 
 def rand(dtype, shape):
     dt = np.dtype(dtype)
+    if dt == np.object_:  # strings
+        out = np.empty(shape, dtype=object)
+        out.flat[:] = [bytes(RNG.integers(0, 256, RNG.integers(0, 5)).astype(np.uint8))
+                       for _ in range(out.size)]
+        return out
     if dt == np.bool_:
         return RNG.random(shape) < 0.5
     if dt.kind == "f":
@@ -83,7 +88,8 @@ def cases():
             x = (x % 300.0 - 150.0).astype(src)
         out.append(("Cast", lambda t, x=x, dst=dst: t.raw_ops.Cast(x=x, DstT=t.as_dtype(dst))))
     for _ in range(60):
-        x = rand(RNG.choice([np.float32, np.int32, np.bool_, np.int64]), rshape())
+        x = rand(RNG.choice([np.float32, np.int32, np.bool_, np.int64, np.float16, np.uint8,
+                             np.object_]), rshape())
         shape = list(x.shape)
         RNG.shuffle(shape)
         if shape and RNG.random() < 0.5:
@@ -123,7 +129,7 @@ def cases():
             out.append((op, lambda t, x=x, op=op: getattr(t.raw_ops, op)(input=x) if op in (
                 "Shape", "Size", "Rank") else getattr(t.raw_ops, op)(x=x) if op != "Identity"
                 else t.raw_ops.Identity(input=x)))
-        value = rand(RNG.choice([np.float32, np.int64, np.bool_]), ())
+        value = rand(RNG.choice([np.float32, np.int64, np.bool_, np.object_]), ())
         out.append(("Fill", lambda t, s=rshape(), v=value: t.raw_ops.Fill(
             dims=np.array(s, np.int32), value=v)))
         target = list(rshape(x.ndim + int(RNG.integers(0, 2))))
@@ -189,8 +195,10 @@ def test_every_kernel_matches_tensorflow_bit_for_bit():
         assert want is not None, f"{op}: TF refuses, numpy folded {got}"
         for w, g in zip(want, got):
             w = np.asarray(w)
+            if w.dtype.kind == "S":  # TF gives a string scalar as bytes_
+                w = w.astype(object)
             assert (w.dtype, w.shape) == (g.dtype, g.shape), (op, w, g)
-            assert w.tobytes() == np.ascontiguousarray(g).tobytes() if w.dtype != object \
+            assert w.tobytes() == np.array(g, order="C").tobytes() if w.dtype != object \
                 else w.tolist() == g.tolist(), (op, w, g)
         exact[op] = exact.get(op, 0) + 1
     assert set(exact) == EXACT_OPS - {"Const", "Snapshot", "StopGradient", "PreventGradient",

@@ -56,9 +56,21 @@ def _scalar_int(arr, what: str) -> int:
     return _ints(arr.reshape(-1), what)[0]
 
 
+def as_array(value) -> np.ndarray:
+    """An element numpy handed back (bytes, a numpy scalar) as a 0-d array of its dtype;
+    bytes never go through np.array (a fixed-width bytes dtype drops trailing NULs)."""
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, bytes):
+        out = np.empty((), dtype=object)
+        out[()] = value
+        return out
+    return np.asarray(value)
+
+
 def _own(arr) -> np.ndarray:
     """A C-ordered copy that keeps its rank (np.ascontiguousarray makes 0-d arrays 1-d)."""
-    return np.array(arr, order="C")
+    return np.array(as_array(arr), order="C")
 
 
 def _axis(value: int, rank: int) -> int:

@@ -27,6 +27,7 @@ from inspector.core.transforms.exact_kernels import (
     OPS,
     NotExact,
     Oversized,
+    as_array,
     attr_type,
     declared_type,
 )
@@ -122,6 +123,7 @@ class ExactEvaluator:
             raise
         except Exception as exc:  # numpy refused what TF may refuse in its own words
             raise NotExact(f"{type(exc).__name__}: {exc}") from None
+        outs = [as_array(arr) for arr in outs]
         declared = declared_type(node)
         for arr in outs:
             if declared is not None and arr.dtype != declared:
