@@ -96,6 +96,12 @@ def _identity(ev, node, args):
     return [args[0]]
 
 
+def _snapshot(ev, node, args):
+    if args[0].dtype == np.object_:
+        raise NotExact("TF has no Snapshot kernel for strings")
+    return [args[0]]
+
+
 def _identity_n(ev, node, args):
     return list(args)
 
@@ -434,7 +440,7 @@ def _neg(ev, node, args):
 
 
 OPS = {
-    "Identity": _identity, "StopGradient": _identity, "Snapshot": _identity,
+    "Identity": _identity, "StopGradient": _identity, "Snapshot": _snapshot,
     "PreventGradient": _identity, "IdentityN": _identity_n,
     "Reshape": _reshape, "Transpose": _transpose, "ExpandDims": _expand_dims,
     "Squeeze": _squeeze, "Pack": _pack, "ConcatV2": _concat_v2, "Concat": _concat_v1,
