@@ -8,7 +8,9 @@
 3. fold_constants with exact numpy folding against the same step with every subgraph sent to
    TensorFlow (INSPECTOR_EXACT_FOLD=0): `fold_constants(exclude_op=Rsqrt)`, whose foldable
    subgraphs are then all numpy-exact (no TensorFlow in the process), and plain
-   `fold_constants`, whose batch-norm Rsqrt subgraphs still need TensorFlow.
+   `fold_constants`, whose batch-norm Rsqrt subgraphs still need TensorFlow;
+4. the same comparison for fold_constants alone on a frozen Keras model from a package
+   registry (DeepLC) and a 32k-node graph, whose foldable subgraphs are all exact.
 
 Prints this machine's Python speed first and, for every figure of ours, an estimate for the
 slow machine class (Python loop at 0.88 s; figures scaled by that ratio, an upper bound for
@@ -86,6 +88,41 @@ def same_bytes(a: str, b: str) -> bool:
         return fa.read() == fb.read()
 
 
+def exact_graphs() -> list:
+    """(label, .pb path, inputs, outputs): a frozen Keras model from a package registry
+    (DeepLC: ExpandDims/Reshape/Squeeze of weights; skipped when the registry cannot give it)
+    and a 32k-node TF1-style graph (weights behind `read` Identity nodes)."""
+    from tests.fixtures import scale_models, wild_models
+
+    out = []
+    path = os.path.join(CACHE, "deeplc_frozen.pb")
+    if not os.path.exists(path):
+        try:
+            keras = wild_models.model("deeplc_keras")
+        except wild_models.Unavailable as exc:
+            print(f"  (DeepLC skipped: {exc})")
+            keras = None
+        if keras:
+            from inspector.core.loaders import load
+            from inspector.core.tf.executor import install
+
+            install()
+            with open(path + ".tmp", "wb") as fh:
+                fh.write(load(keras).graph.graph_def.SerializeToString())
+            os.replace(path + ".tmp", path)
+    if os.path.exists(path):
+        from inspector.core.loaders import load
+
+        gd = load(path).graph.graph_def
+        read = {i.lstrip("^").split(":")[0] for n in gd.node for i in n.input}
+        ins = ",".join(n.name for n in gd.node if n.op == "Placeholder")
+        outs = ",".join(n.name for n in gd.node if n.name not in read and n.op != "Const")
+        out.append((f"DeepLC, frozen Keras ({len(gd.node)} nodes)", path, ins, outs))
+    out.append(("blocks_32000 (32k nodes, 33 MB)", scale_models.blocks_graph(32_000), "input",
+                "output"))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
@@ -149,6 +186,20 @@ def main() -> None:
                   f"{alone['1']:.3f} s, all in TF {alone['0']:.3f} s, ratio "
                   f"{alone['1'] / alone['0']:.2f}")
             figures[f"step {key} numpy"], figures[f"step {key} tf"] = alone["1"], alone["0"]
+        print("4. fold_constants alone on graphs whose foldable subgraphs are all exact")
+        for name, graph, ins, outs in exact_graphs():
+            steps = "fold_constants"
+            args = ["transform", "--in_graph", graph, "--out_graph", out["exact"], "--inputs",
+                    ins, "--outputs", outs, "--transforms", steps, "--force"]
+            a_best, a_med, a_line = whole_process(OURS, args, runs)
+            b_best, b_med, _ = whole_process(OURS, args[:4] + [out["exact_tf"]] + args[5:], runs,
+                                             INSPECTOR_EXACT_FOLD="0")
+            print(f"  {name}")
+            row(f"{name} numpy", "numpy where exact (default)", a_best, a_med)
+            row(f"{name} tf", "all in TensorFlow (INSPECTOR_EXACT_FOLD=0)", b_best, b_med)
+            print(f"  ratio numpy/TF {a_best / b_best:.2f}; heavy modules with numpy: "
+                  f"{a_line.split(' ', 2)[-1]}; identical output files: "
+                  f"{same_bytes(out['exact'], out['exact_tf'])}")
     pure = figures["pure ours"]
     print(f"slower machines: the pure-Python pipeline's {pure:.2f} s becomes ~{pure * 2:.1f}-"
           f"{pure * 3:.1f} s where Python is 2-3x slower and ~{pure * scale:.1f} s on the slow "

@@ -237,7 +237,7 @@ def folded_values(gd) -> dict:
 
 
 def fixture_models():
-    from tests.fixtures import fixture_dir, wild_models
+    from tests.fixtures import fixture_dir, scale_models, wild_models
     from tests.fixtures.keras_rnn_models import keras_rnn_dir
 
     fx = fixture_dir()
@@ -246,7 +246,9 @@ def fixture_models():
         "while_v1.pb", "while_v2.pb", "tiny.keras", "tiny.h5", "two_signatures")]
     out += [os.path.join(ROOT, "resources", "demo_digits.pb"),
             os.path.join(keras_rnn_dir(), "lstm_dropout.keras")]
-    for name in ("basic_pitch_saved_model", "basic_pitch_tfjs", "handtrack_tfjs0"):
+    out.append(scale_models.flat_graph(1000))
+    for name in ("basic_pitch_saved_model", "basic_pitch_tfjs", "handtrack_tfjs0", "fer_h5",
+                 "deeplc_keras"):
         try:
             out.append(wild_models.model(name))
         except wild_models.Unavailable:
@@ -291,9 +293,9 @@ def test_fold_on_every_fixture_is_tensorflows_bit_for_bit(fixture_folds):
         assert all(mine[k] == theirs.get(k) for k in mine), name  # TF's own values, bytes
         in_numpy += sum("__cf__" in k and "TensorFlow" not in why
                         for k, why in ours.reasons.items())
-    assert in_numpy >= 100, in_numpy  # mobilenet_v2 54, basic-pitch 50, ... without TF
+    assert in_numpy >= 200, in_numpy  # mobilenet_v2 54, basic-pitch 50, flat 99, ...
     names = {row[0] for row in fixture_folds}
-    assert {"mobilenet_v2.pb", "demo_digits.pb", "tiny.keras"} <= names
+    assert {"mobilenet_v2.pb", "demo_digits.pb", "tiny.keras", "flat_1000_0.pb"} <= names
 
 
 def test_a_non_exact_op_still_folds_through_tensorflow_with_its_bytes(fixture_folds):
