@@ -12,6 +12,7 @@
 4. the same comparison for fold_constants alone on a frozen Keras model from a package
    registry (DeepLC) and a 32k-node graph, whose foldable subgraphs are all exact.
 
+Each pair of figures is measured alternately (a, b, a, b, ...), so both see the same load.
 Prints this machine's Python speed first and, for every figure of ours, an estimate for the
 slow machine class (Python loop at 0.88 s; figures scaled by that ratio, an upper bound for
 the parts that are not Python).
@@ -76,6 +77,18 @@ def whole_process(code: str, args: list, runs: int, **extra_env) -> tuple[float,
             sys.exit(f"child failed: {proc.stderr[-2000:]}")
         line = next((ln for ln in proc.stderr.splitlines() if ln.startswith("BENCH")), "")
     return min(times), statistics.median(times), line
+
+
+def paired(runs: int, a: tuple, b: tuple) -> tuple:
+    """Time two whole-process jobs (code, args, extra env) alternately, so that both see the
+    same load on a shared machine: ((best, median, line) of a, the same of b)."""
+    got: dict = {0: ([], ""), 1: ([], "")}
+    for _ in range(runs):
+        for k, (code, args, extra) in enumerate((a, b)):
+            best, _, line = whole_process(code, args, 1, **extra)
+            got[k][0].append(best)
+            got[k] = (got[k][0], line)
+    return tuple((min(t), statistics.median(t), line) for t, line in (got[0], got[1]))
 
 
 def cli(path: str, out: str, steps: str) -> list:
@@ -150,10 +163,10 @@ def main() -> None:
         whole_process(OURS, cli(path, out["pure"], PURE), 1)  # warm-up: .pyc, page cache
 
         print(f"1. seed pipeline: {SEED}")
-        s_best, s_med, line = whole_process(OURS, cli(path, out["seed"], SEED), runs)
+        (s_best, s_med, _), (n_best, n_med, _) = paired(
+            runs, (OURS, cli(path, out["seed"], SEED), {}),
+            (NATIVE, [path, out["native"], INPUTS, OUTPUTS, SEED], {}))
         row("seed ours", "ours (CLI)", s_best, s_med)
-        n_best, n_med, _ = whole_process(NATIVE, [path, out["native"], INPUTS, OUTPUTS, SEED],
-                                         runs)
         row("seed native", "TF native transform_graph", n_best, n_med, ours=False)
         print(f"  ratio ours/native {s_best / n_best:.2f} (target <= 1.00: "
               f"{'met' if s_best <= n_best else 'NOT met'} on this machine); same nodes as "
@@ -170,9 +183,9 @@ def main() -> None:
         print("3. fold_constants, exact numpy folding vs every subgraph in TensorFlow")
         for key, steps in (("exact", PURE + " fold_constants(exclude_op=Rsqrt)"),
                            ("mixed", PURE + " fold_constants")):
-            a_best, a_med, a_line = whole_process(OURS, cli(path, out[key], steps), runs)
-            b_best, b_med, _ = whole_process(OURS, cli(path, out[f"{key}_tf"], steps), runs,
-                                             INSPECTOR_EXACT_FOLD="0")
+            (a_best, a_med, a_line), (b_best, b_med, _) = paired(
+                runs, (OURS, cli(path, out[key], steps), {}),
+                (OURS, cli(path, out[f"{key}_tf"], steps), {"INSPECTOR_EXACT_FOLD": "0"}))
             print(f"  {steps}")
             row(f"fold {key} numpy", "numpy where exact (default)", a_best, a_med)
             row(f"fold {key} tf", "all in TensorFlow (INSPECTOR_EXACT_FOLD=0)", b_best, b_med)
@@ -191,9 +204,9 @@ def main() -> None:
             steps = "fold_constants"
             args = ["transform", "--in_graph", graph, "--out_graph", out["exact"], "--inputs",
                     ins, "--outputs", outs, "--transforms", steps, "--force"]
-            a_best, a_med, a_line = whole_process(OURS, args, runs)
-            b_best, b_med, _ = whole_process(OURS, args[:4] + [out["exact_tf"]] + args[5:], runs,
-                                             INSPECTOR_EXACT_FOLD="0")
+            (a_best, a_med, a_line), (b_best, b_med, _) = paired(
+                runs, (OURS, args, {}), (OURS, args[:4] + [out["exact_tf"]] + args[5:],
+                                         {"INSPECTOR_EXACT_FOLD": "0"}))
             print(f"  {name}")
             row(f"{name} numpy", "numpy where exact (default)", a_best, a_med)
             row(f"{name} tf", "all in TensorFlow (INSPECTOR_EXACT_FOLD=0)", b_best, b_med)
