@@ -213,6 +213,8 @@ def main() -> None:
             print(f"  ratio numpy/TF {a_best / b_best:.2f}; heavy modules with numpy: "
                   f"{a_line.split(' ', 2)[-1]}; identical output files: "
                   f"{same_bytes(out['exact'], out['exact_tf'])}")
+    print(f"this machine's Python speed at the end: {python_speed():.2f} s (a shared machine's "
+          "load changes during the run; each pair above was measured alternately)")
     pure = figures["pure ours"]
     print(f"slower machines: the pure-Python pipeline's {pure:.2f} s becomes ~{pure * 2:.1f}-"
           f"{pure * 3:.1f} s where Python is 2-3x slower and ~{pure * scale:.1f} s on the slow "
