@@ -22,16 +22,18 @@ import math
 import numpy as np
 
 from inspector.core.model.graph import node_name_from_input
-from inspector.core.transforms.exact_kernels import (
+from inspector.core.transforms.exact_base import (
     DTYPES,
-    OPS,
     NotExact,
     Oversized,
     as_array,
     attr_type,
     declared_type,
 )
+from inspector.core.transforms.exact_kernels import DATA_OPS
+from inspector.core.transforms.exact_numeric import NUMERIC_OPS
 
+OPS = {**DATA_OPS, **NUMERIC_OPS}
 EXACT_OPS = frozenset(OPS) | {"Const"}
 __all__ = ["EXACT_OPS", "ExactEvaluator", "NotExact", "Oversized"]
 
@@ -46,7 +48,6 @@ class ExactEvaluator:
         self.failed: dict = {}  # node name -> why numpy cannot (TF will)
         self.oversized: set = set()  # nodes whose output would pass max_bytes (not made)
 
-    # -- driving -------------------------------------------------------------------------
     def value(self, tensor: str) -> np.ndarray:
         name, port = tensor.rsplit(":", 1)
         outs = self._node_outputs(name)
