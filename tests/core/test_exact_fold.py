@@ -162,3 +162,23 @@ def test_many_outputs_over_the_limit_cost_a_few_plans_not_one_each(no_tensorflow
                        ["out"])[-1].graph_def
     assert not any("__cf__" in n.name for n in out.node)
     assert len(plans) <= 3, len(plans)
+
+
+def test_control_inputs_do_not_stop_a_fold_and_move_onto_the_constant(no_tensorflow):
+    """TF's rule: a node folds when its data inputs fold; control inputs from nodes that do
+    not fold move onto the replacement constant (they used to stop the fold, or pull the
+    non-constant node into the constant subgraph and fail it)."""
+    g = protos.GraphDef()
+    node(g, "x", "Placeholder", dtype=1)
+    node(g, "side", "Relu", ["x"], T=1)                   # not constant
+    g.node.add(name="check", op="NoOp", input=["^side"])  # a NoOp counts as constant in TF
+    const(g, "a", np.float32(2), 1)
+    g.node[-1].input.append("^check")
+    const(g, "b", np.float32(3), 1)
+    node(g, "ab", "Mul", ["a", "b", "^side"], T=1)
+    node(g, "out", "Add", ["x", "ab"], T=1)
+    out = run_pipeline(g, "fold_constants", ["x"], ["out"])[-1].graph_def
+    folded = next(n for n in out.node if n.name.startswith("ab/_0__cf__"))
+    assert list(folded.input) == ["^side"]
+    assert float(tensors.to_numpy(folded.attr["value"].tensor)) == 6.0
+    assert "ab" not in {n.name for n in out.node}

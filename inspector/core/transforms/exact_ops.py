@@ -64,7 +64,8 @@ class ExactEvaluator:
             if name in seen:
                 continue
             seen.add(name)
-            stack.extend(node_name_from_input(t) for t in self.nodes[name].input)
+            stack.extend(node_name_from_input(t) for t in self.nodes[name].input
+                         if not t.startswith("^"))
             try:
                 self._node_outputs(name)
             except (NotExact, Oversized):
@@ -83,8 +84,9 @@ class ExactEvaluator:
             if node.op != "Const" and node.op not in OPS:
                 self.failed[name] = f"{node.op} has no exact numpy version"
                 raise NotExact(self.failed[name])
-            pending = [src for src in (node_name_from_input(t) for t in node.input)
-                       if src not in self.done]
+            pending = [node_name_from_input(t) for t in node.input  # data inputs: TF's
+                       if not t.startswith("^")]                   # constant graph has
+            pending = [src for src in pending if src not in self.done]  # no control edges
             if pending:
                 if name in expanding:
                     self.failed[name] = "a cycle"
@@ -110,7 +112,7 @@ class ExactEvaluator:
         args = []
         for text in node.input:
             if text.startswith("^"):
-                continue  # evaluated (any error raised) for its effect on nothing but order
+                continue  # not run: TF's constant graph has no control edges either
             src = node_name_from_input(text)
             port = int(text.split(":")[1]) if ":" in text else 0
             outs = self.done[src]

@@ -29,10 +29,12 @@ from inspector.core.transforms.exact_ops import (
 from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const
 
 # Only pure computation is ever evaluated while folding (safety.PURE_OPS, with call ops only
-# when every function they reach is pure too); these pure ops are not folded either.
-NEVER_FOLD = {"Placeholder", "PlaceholderWithDefault", "Switch", "Merge", "Enter", "Exit",
+# when every function they reach is pure too); these pure ops are not folded either (TF's
+# IsConstantFoldable: control flow, sends and receives; a PlaceholderWithDefault that is not
+# an --inputs folds to its default, and a NoOp counts as constant, as in TF).
+NEVER_FOLD = {"Placeholder", "Switch", "Merge", "Enter", "Exit",
               "NextIteration", "LoopCond", "RefSwitch", "RefMerge", "RefEnter", "RefExit",
-              "RefNextIteration", "_Recv", "_Send", "_Arg", "_Retval", "NoOp", "ControlTrigger"}
+              "RefNextIteration", "_Recv", "_Send", "_Arg", "_Retval", "ControlTrigger"}
 _CODES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 3,
           np.dtype(np.uint8): 4, np.dtype(np.int16): 5, np.dtype(np.int8): 6,
           np.dtype(np.int64): 9, np.dtype(np.bool_): 10, np.dtype(np.float16): 19,
@@ -130,7 +132,7 @@ def fold_constants(graph_def, ctx):
         stateful.ask()
     while True:
         ctx.check()
-        fetch = _plan(nodes, order, inputs, lambda n: (
+        fetch, deps = _plan(nodes, order, inputs, lambda n: (
             n not in impure and n not in excluded_nodes and n not in oversized and
             nodes[n].op not in excluded_ops), stateful)
         values = dict(_identity_values(nodes, fetch))  # Identity chains need no TensorFlow
@@ -150,8 +152,7 @@ def fold_constants(graph_def, ctx):
     if rest:
         from inspector.core.runtime.executor import tensorflow
 
-        wanted = upstream(work, [t.rsplit(":", 1)[0] for t in rest])
-        sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
+        sub = _constant_subgraph(work, nodes, order, rest)
         ctx.check()
         try:
             values.update(zip(rest, tensorflow().evaluate_tensors(sub, rest)))
@@ -163,19 +164,23 @@ def fold_constants(graph_def, ctx):
     replaced: dict = {}
     for k, (tensor, value) in enumerate(zip(fetch, values)):
         src, port = tensor.rsplit(":", 1)
-        if np.asarray(value).nbytes > max_bytes:
-            continue
+        if value is None or np.asarray(value).nbytes > max_bytes:
+            continue  # None: a variant or resource TF made (no numpy array holds it)
         const = _const_node(f"{src}/_{port}__cf__{k}", value)
         if const is None:
             continue
+        const.input.extend(f"^{d}" for d in sorted(deps[src]))  # as TF moves them
         replaced[tensor] = const
         ctx.note(const.name, f"folded value of {tensor}" +
                  (" (computed in TensorFlow)" if tensor in by_tf else ""))
     return _finish(work, nodes, inputs, outputs, replaced)
 
 
-def _plan(nodes: dict, order: list, inputs: list, allowed, stateful) -> list:
-    """The tensors to fold: outputs of foldable nodes read by nodes that are not."""
+def _plan(nodes: dict, order: list, inputs: list, allowed, stateful) -> tuple[list, dict]:
+    """TF's rule: a node folds when its data inputs all fold (control inputs from anything are
+    allowed). Returns the tensors to fold (outputs of foldable nodes read by nodes that are
+    not) and, per fetched node, the non-foldable control dependencies of its subgraph, which
+    TF moves onto the replacement constant."""
     foldable: dict = {}
     input_set = set(inputs)
 
@@ -184,10 +189,10 @@ def _plan(nodes: dict, order: list, inputs: list, allowed, stateful) -> list:
             return foldable[name]
         foldable[name] = False  # guards against cycles
         node = nodes.get(name)
+        data = [i for i in node.input if not i.startswith("^")] if node is not None else []
         ok = (node is not None and name not in input_set and node.op not in NEVER_FOLD
               and allowed(name)
-              and (node.op == "Const" or (bool(node.input) and all(
-                  can_fold(node_name_from_input(i)) for i in node.input)))
+              and all(can_fold(node_name_from_input(i)) for i in data)
               and node.op not in stateful)  # last: may ask TensorFlow
         foldable[name] = ok
         return ok
@@ -204,7 +209,52 @@ def _plan(nodes: dict, order: list, inputs: list, allowed, stateful) -> list:
             tensor = f"{src}:{port_of(text)}"
             if tensor not in fetch:
                 fetch.append(tensor)
-    return fetch
+    fetched = {t.rsplit(":", 1)[0] for t in fetch}
+    return fetch, _control_deps(nodes, fetched, can_fold)
+
+
+def _control_deps(nodes: dict, roots: set, can_fold) -> dict:
+    """node -> the non-foldable sources of control inputs anywhere in its foldable subgraph
+    (TF's constant_control_deps), for the given foldable nodes; iterative (deep chains)."""
+    deps: dict = {}
+    for root in roots:
+        stack, expanded = [root], set()
+        while stack:
+            name = stack[-1]
+            if name in deps:
+                stack.pop()
+                continue
+            parents = [node_name_from_input(t) for t in nodes[name].input]
+            pending = [p for p in parents if can_fold(p) and p not in deps]
+            if pending and name not in expanded:
+                expanded.add(name)
+                stack.extend(pending)
+                continue
+            stack.pop()
+            out = set()
+            for text, src in zip(nodes[name].input, parents):
+                if can_fold(src):
+                    out |= deps.get(src, set())
+                elif text.startswith("^"):
+                    out.add(src)
+            deps[name] = out
+    return {r: deps[r] for r in roots}
+
+
+def _constant_subgraph(work, nodes: dict, order: list, tensors: list):
+    """The foldable nodes the tensors need through data inputs, their control inputs dropped
+    (TF's constant graph has none)."""
+    wanted, stack = set(), [t.rsplit(":", 1)[0] for t in tensors]
+    while stack:
+        name = stack.pop()
+        if name not in wanted:
+            wanted.add(name)
+            stack.extend(node_name_from_input(t) for t in nodes[name].input
+                         if not t.startswith("^"))
+    sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
+    for node in sub.node:
+        node.input[:] = [t for t in node.input if not t.startswith("^")]
+    return sub
 
 
 def _exact_values(exact: ExactEvaluator, tensors: list, check) -> dict:
