@@ -3,11 +3,13 @@
 Subgraphs whose ops all have bit-exact numpy versions (exact_ops.py) are computed without
 TensorFlow; any other goes to TensorFlow (INSPECTOR_EXACT_FOLD=0: all of them).
 
-Mirrors TF's fold_constants: feeds are the --inputs, fetches the --outputs; a tensor is folded
-where a constant-computable node feeds one that is not; results are named
-`<node>/_<port>__cf__<k>`; afterwards only what the outputs need is kept, the inputs go to the
-end of the node list, references to them read `name:0`, and PlaceholderWithDefault inputs
-become Placeholders.
+Mirrors TF's fold_constants: feeds are the --inputs, fetches the --outputs; a node is
+constant when its data inputs are (control inputs from other nodes move onto the folded
+constant, as TF's ConstantFold does; nodes whose output passes max_constant_size_in_bytes are
+not, where their size is known before computing them); a tensor is folded where a constant
+node feeds one that is not; results are named `<node>/_<port>__cf__<k>`; afterwards only what
+the outputs need is kept, the inputs go to the end of the node list, references to them read
+`name:0`, and PlaceholderWithDefault inputs become Placeholders.
 """
 
 from __future__ import annotations
