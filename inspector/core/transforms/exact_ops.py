@@ -47,6 +47,7 @@ class ExactEvaluator:
         self.done: dict = {}   # node name -> list of output arrays
         self.failed: dict = {}  # node name -> why numpy cannot (TF will)
         self.oversized: set = set()  # nodes whose output would pass max_bytes (not made)
+        self.probed: set = set()
 
     def value(self, tensor: str) -> np.ndarray:
         name, port = tensor.rsplit(":", 1)
@@ -58,6 +59,9 @@ class ExactEvaluator:
     def probe(self, root: str) -> None:
         """Compute every node upstream of `root` that numpy can (sizes checked on the way:
         oversized ones are listed in `oversized`), skipping those it cannot."""
+        if root in self.probed:
+            return
+        self.probed.add(root)
         seen, stack = set(), [root]
         while stack:
             name = stack.pop()
