@@ -13,7 +13,8 @@ from inspector.core.tf.runtime import first_line, serialized, tensor_name, tf, t
 
 @serialized
 def evaluate_tensors(graph_def, tensor_names: list) -> list:
-    """Run a (constant) graph in TensorFlow and return the values of the named tensors.
+    """Run a (constant) graph in TensorFlow and return the values of the named tensors; None
+    for a tensor no numpy array can hold (a variant such as a TensorList, a resource).
     Only ever for pure computation: nothing here asks for permission."""
     safety.require_safe(graph_def, tensor_names, (), allow=False, what="the constant subgraph",
                         action="evaluate it")
@@ -21,8 +22,11 @@ def evaluate_tensors(graph_def, tensor_names: list) -> list:
     graph = t.Graph()
     with graph.as_default():
         t.compat.v1.import_graph_def(to_tf(graph_def), name="")
+    names = [n for n in tensor_names
+             if graph.get_tensor_by_name(n).dtype not in (t.variant, t.resource)]
     with t.compat.v1.Session(graph=graph) as sess:
-        return sess.run(list(tensor_names))
+        got = dict(zip(names, sess.run(names))) if names else {}
+    return [got.get(n) for n in tensor_names]
 
 
 @serialized

@@ -40,7 +40,7 @@ def tf():
         with _IMPORT_LOCK:  # two workers importing TF at once trip Python's import deadlock check
             if _READY:
                 return _READY[0]
-            with _quiet_stderr():  # absl and oneDNN print banners at import time
+            with _quiet_stderr(), _without_sklearn():  # absl and oneDNN print banners
                 import tensorflow
             tensorflow.get_logger().setLevel("ERROR")
             _READY.append(tensorflow)
@@ -49,6 +49,27 @@ def tf():
             f"this needs TensorFlow, which cannot be imported ({exc}); "
             "install it with: pip install tensorflow-cpu") from None
     return tensorflow
+
+
+class _without_sklearn:
+    """TensorFlow imports Keras, and Keras imports scikit-learn for its sklearn wrappers
+    (~1 s, a quarter of TF's import; we never use them): hidden while TF imports (Keras
+    handles its absence); an import of sklearn afterwards works as usual."""
+
+    def __enter__(self):
+        import sys
+
+        self.hid = "sklearn" not in sys.modules
+        if self.hid:
+            sys.modules["sklearn"] = None  # `import sklearn` raises ImportError meanwhile
+        return self
+
+    def __exit__(self, *exc):
+        import sys
+
+        if self.hid and "sklearn" in sys.modules and sys.modules["sklearn"] is None:
+            del sys.modules["sklearn"]
+        return False
 
 
 class _quiet_stderr:

@@ -1,13 +1,20 @@
-"""fold_constants: evaluate constant subgraphs once (in TensorFlow) and store the results.
+"""fold_constants: evaluate constant subgraphs once and store the results.
 
-Mirrors TF's fold_constants: feeds are the --inputs, fetches the --outputs; a tensor is folded
-where a constant-computable node feeds one that is not; results are named
-`<node>/_<port>__cf__<k>`; afterwards only what the outputs need is kept, the inputs go to the
-end of the node list, references to them read `name:0`, and PlaceholderWithDefault inputs
-become Placeholders.
+Subgraphs whose ops all have bit-exact numpy versions (exact_ops.py) are computed without
+TensorFlow; any other goes to TensorFlow (INSPECTOR_EXACT_FOLD=0: all of them).
+
+Mirrors TF's fold_constants: feeds are the --inputs, fetches the --outputs; a node is
+constant when its data inputs are (control inputs from other nodes move onto the folded
+constant, as TF's ConstantFold does; nodes whose output passes max_constant_size_in_bytes are
+not, where their size is known before computing them); a tensor is folded where a constant
+node feeds one that is not; results are named `<node>/_<port>__cf__<k>`; afterwards only what
+the outputs need is kept, the inputs go to the end of the node list, references to them read
+`name:0`, and PlaceholderWithDefault inputs become Placeholders.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -15,13 +22,21 @@ from inspector.core.model import protos, safety
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.model.reachability import upstream
 from inspector.core.transforms.base import Param, TransformError, transform
+from inspector.core.transforms.exact_ops import (
+    EXACT_OPS,
+    ExactEvaluator,
+    NotExact,
+    Oversized,
+)
 from inspector.core.transforms.graph_utils import copy_graph, port_of, tensor_const
 
 # Only pure computation is ever evaluated while folding (safety.PURE_OPS, with call ops only
-# when every function they reach is pure too); these pure ops are not folded either.
-NEVER_FOLD = {"Placeholder", "PlaceholderWithDefault", "Switch", "Merge", "Enter", "Exit",
+# when every function they reach is pure too); these pure ops are not folded either (TF's
+# IsConstantFoldable: control flow, sends and receives; a PlaceholderWithDefault that is not
+# an --inputs folds to its default, and a NoOp counts as constant, as in TF).
+NEVER_FOLD = {"Placeholder", "Switch", "Merge", "Enter", "Exit",
               "NextIteration", "LoopCond", "RefSwitch", "RefMerge", "RefEnter", "RefExit",
-              "RefNextIteration", "_Recv", "_Send", "_Arg", "_Retval", "NoOp", "ControlTrigger"}
+              "RefNextIteration", "_Recv", "_Send", "_Arg", "_Retval", "ControlTrigger"}
 _CODES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 3,
           np.dtype(np.uint8): 4, np.dtype(np.int16): 5, np.dtype(np.int8): 6,
           np.dtype(np.int64): 9, np.dtype(np.bool_): 10, np.dtype(np.float16): 19,
@@ -64,6 +79,29 @@ def _const_node(name: str, value):
     return tensor_const(name, arr, code)
 
 
+class _StatefulOps:
+    """Which ops TF registers as stateful. Ops of the exact numpy set are all stateless
+    (tests/tf checks it against TF's registry); the others count as stateless until `ask()`,
+    which the fold calls (TensorFlow) only once some subgraph has to go to TensorFlow anyway."""
+
+    def __init__(self, ops: set):
+        self.unknown = set(ops) - EXACT_OPS
+        self.answer: set | None = None
+
+    def ask(self) -> None:
+        from inspector.core.runtime.executor import tensorflow
+
+        self.answer = tensorflow().stateful_ops(self.unknown)
+
+    def __contains__(self, op: str) -> bool:
+        return op not in EXACT_OPS and self.answer is not None and op in self.answer
+
+
+def exact_folding_enabled() -> bool:
+    """INSPECTOR_EXACT_FOLD=0 sends every constant subgraph to TensorFlow (for comparisons)."""
+    return os.environ.get("INSPECTOR_EXACT_FOLD", "1") != "0"
+
+
 @transform("fold_constants", "fold",
            "Computes parts of the graph that never change once, and stores the results as "
            "constants.",
@@ -71,8 +109,6 @@ def _const_node(name: str, value):
             Param("exclude_node", "node", repeated=True),
             Param("max_constant_size_in_bytes", "int", str(10 * 1024 * 1024), minimum=0)])
 def fold_constants(graph_def, ctx):
-    from inspector.core.runtime.executor import tensorflow
-
     clear = ctx.bool("clear_output_shapes", True)
     excluded_ops, excluded_nodes = set(ctx.values("exclude_op")), set(ctx.values("exclude_node"))
     max_bytes = ctx.int("max_constant_size_in_bytes", 10 * 1024 * 1024)
@@ -88,29 +124,85 @@ def fold_constants(graph_def, ctx):
         if name not in nodes:
             raise TransformError(f"node '{name}' from --inputs/--outputs is not in the graph")
     needed = upstream(work, outputs, inputs)
-    stateful = tensorflow().stateful_ops({nodes[n].op for n in needed})
+    stateful = _StatefulOps({nodes[n].op for n in needed})
     checker = safety.Checker(safety.library_of(work))
     impure = {n for n in needed if checker.node(nodes[n])}
+    order = [n.name for n in work.node if n.name in needed]
+    exact = ExactEvaluator(nodes, max_bytes) if exact_folding_enabled() else None
+    oversized: set = set()   # nodes whose output passes the limit: not foldable, as in TF
+    if exact is None:
+        stateful.ask()
+    while True:
+        ctx.check()
+        fetch, deps = _plan(nodes, order, inputs, lambda n: (
+            n not in impure and n not in excluded_nodes and n not in oversized and
+            nodes[n].op not in excluded_ops), stateful)
+        values = dict(_identity_values(nodes, fetch))  # Identity chains need no TensorFlow
+        rest = [t for t in fetch if t not in values]
+        if exact is not None:
+            values.update(_exact_values(exact, rest, ctx.check))
+            if exact.oversized - oversized:  # TF's rule: not foldable; plan again without
+                oversized |= exact.oversized
+                continue
+            rest = [t for t in rest if t not in values]
+        if rest and stateful.answer is None:
+            stateful.ask()  # TensorFlow is needed anyway: plan again with its answers
+            continue
+        break
+    if not fetch:
+        return _finish(work, nodes, inputs, outputs, {})
+    if rest:
+        from inspector.core.runtime.executor import tensorflow
+
+        sub = _constant_subgraph(work, nodes, order, rest)
+        ctx.check()
+        try:
+            values.update(zip(rest, tensorflow().evaluate_tensors(sub, rest)))
+        except Exception as exc:
+            raise TransformError(f"cannot evaluate constant subgraph: "
+                                 f"{str(exc).splitlines()[0]}") from None
+    by_tf = set(rest)
+    values = [values[t] for t in fetch]
+    replaced: dict = {}
+    for k, (tensor, value) in enumerate(zip(fetch, values)):
+        src, port = tensor.rsplit(":", 1)
+        if value is None or np.asarray(value).nbytes > max_bytes:
+            continue  # None: a variant or resource TF made (no numpy array holds it)
+        const = _const_node(f"{src}/_{port}__cf__{k}", value)
+        if const is None:
+            continue
+        const.input.extend(f"^{d}" for d in sorted(deps[src]))  # as TF moves them
+        replaced[tensor] = const
+        ctx.note(const.name, f"folded value of {tensor}" +
+                 (" (computed in TensorFlow)" if tensor in by_tf else ""))
+    return _finish(work, nodes, inputs, outputs, replaced)
+
+
+def _plan(nodes: dict, order: list, inputs: list, allowed, stateful) -> tuple[list, dict]:
+    """TF's rule: a node folds when its data inputs all fold (control inputs from anything are
+    allowed). Returns the tensors to fold (outputs of foldable nodes read by nodes that are
+    not) and, per fetched node, the non-foldable control dependencies of its subgraph, which
+    TF moves onto the replacement constant."""
     foldable: dict = {}
+    input_set = set(inputs)
 
     def can_fold(name: str) -> bool:
         if name in foldable:
             return foldable[name]
         foldable[name] = False  # guards against cycles
         node = nodes.get(name)
-        ok = (node is not None and name not in inputs and node.op not in NEVER_FOLD
-              and name not in impure and node.op not in stateful and node.op not in excluded_ops
-              and name not in excluded_nodes
-              and (node.op == "Const" or (bool(node.input) and all(
-                  can_fold(node_name_from_input(i)) for i in node.input))))
+        data = [i for i in node.input if not i.startswith("^")] if node is not None else []
+        ok = (node is not None and name not in input_set and node.op not in NEVER_FOLD
+              and allowed(name)
+              and all(can_fold(node_name_from_input(i)) for i in data)
+              and node.op not in stateful)  # last: may ask TensorFlow
         foldable[name] = ok
         return ok
 
     fetch = []
-    order = [n.name for n in work.node if n.name in needed]
     for name in order:
         node = nodes[name]
-        if can_fold(name) or name in inputs:
+        if name in input_set or can_fold(name):
             continue
         for text in node.input:
             src = node_name_from_input(text)
@@ -119,31 +211,69 @@ def fold_constants(graph_def, ctx):
             tensor = f"{src}:{port_of(text)}"
             if tensor not in fetch:
                 fetch.append(tensor)
-    if not fetch:
-        return _finish(work, nodes, inputs, outputs, {})
-    values = dict(_identity_values(nodes, fetch))  # Identity chains need no TensorFlow
-    rest = [t for t in fetch if t not in values]
-    if rest:
-        wanted = upstream(work, [t.rsplit(":", 1)[0] for t in rest])
-        sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
-        ctx.check()
+    fetched = {t.rsplit(":", 1)[0] for t in fetch}
+    return fetch, _control_deps(nodes, fetched, can_fold)
+
+
+def _control_deps(nodes: dict, roots: set, can_fold) -> dict:
+    """node -> the non-foldable sources of control inputs anywhere in its foldable subgraph
+    (TF's constant_control_deps), for the given foldable nodes; iterative (deep chains)."""
+    deps: dict = {}
+    for root in roots:
+        stack, expanded = [root], set()
+        while stack:
+            name = stack[-1]
+            if name in deps:
+                stack.pop()
+                continue
+            parents = [node_name_from_input(t) for t in nodes[name].input]
+            pending = [p for p in parents if can_fold(p) and p not in deps]
+            if pending and name not in expanded:
+                expanded.add(name)
+                stack.extend(pending)
+                continue
+            stack.pop()
+            out = set()
+            for text, src in zip(nodes[name].input, parents):
+                if can_fold(src):
+                    out |= deps.get(src, set())
+                elif text.startswith("^"):
+                    out.add(src)
+            deps[name] = out
+    return {r: deps[r] for r in roots}
+
+
+def _constant_subgraph(work, nodes: dict, order: list, tensors: list):
+    """The foldable nodes the tensors need through data inputs, their control inputs dropped
+    (TF's constant graph has none)."""
+    wanted, stack = set(), [t.rsplit(":", 1)[0] for t in tensors]
+    while stack:
+        name = stack.pop()
+        if name not in wanted:
+            wanted.add(name)
+            stack.extend(node_name_from_input(t) for t in nodes[name].input
+                         if not t.startswith("^"))
+    sub = copy_graph(work, [nodes[n] for n in order if n in wanted])
+    for node in sub.node:
+        node.input[:] = [t for t in node.input if not t.startswith("^")]
+    return sub
+
+
+def _exact_values(exact: ExactEvaluator, tensors: list, check) -> dict:
+    """tensor -> value for the tensors numpy computes exactly; the others are left out (for
+    TensorFlow), after every exact node of their subgraph is sized (and computed): a huge
+    Fill or Range on its way to TensorFlow is found here. Nodes found oversized are listed in
+    `exact.oversized` for the caller to plan again without them."""
+    out = {}
+    for tensor in tensors:
+        check()
         try:
-            values.update(zip(rest, tensorflow().evaluate_tensors(sub, rest)))
-        except Exception as exc:
-            raise TransformError(f"cannot evaluate constant subgraph: "
-                                 f"{str(exc).splitlines()[0]}") from None
-    values = [values[t] for t in fetch]
-    replaced: dict = {}
-    for k, (tensor, value) in enumerate(zip(fetch, values)):
-        src, port = tensor.rsplit(":", 1)
-        if np.asarray(value).nbytes > max_bytes:
+            out[tensor] = exact.value(tensor)
+        except NotExact:
+            exact.probe(tensor.rsplit(":", 1)[0])
+        except Oversized:
             continue
-        const = _const_node(f"{src}/_{port}__cf__{k}", value)
-        if const is None:
-            continue
-        replaced[tensor] = const
-        ctx.note(const.name, f"folded value of {tensor}")
-    return _finish(work, nodes, inputs, outputs, replaced)
+    return out
 
 
 def _finish(work, nodes: dict, inputs: list, outputs: list, replaced: dict):
