@@ -118,3 +118,55 @@ def info_text() -> str:
 
 def version_text() -> str:
     return f"graphdef-inspector {VERSION} ({flavour()}{', frozen' if frozen() else ''})\n"
+
+
+RUNTIME_DISTS = ("numpy", "protobuf", "tensorboard", "networkx", "pillow",
+                 "PySide6-Essentials", "shiboken6", "pyqtgraph", "psutil", "tensorflow-cpu",
+                 "tensorflow", "keras", "ai-edge-litert")
+
+
+def source_root() -> str:
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def bundled_parts() -> list:
+    """[{name, version, licence}] of what this app runs on: a build's licenses/bundled.json
+    (written by packaging/collect_licenses.py), else the installed distributions."""
+    import json
+
+    folder = bundle_dir()
+    if folder:
+        try:
+            with open(os.path.join(folder, "licenses", "bundled.json"), encoding="utf-8") as fh:
+                return json.load(fh)
+        except (OSError, ValueError):
+            return []
+    rows = []
+    for name in RUNTIME_DISTS:
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        meta = dist.metadata
+        licence = meta.get("License-Expression") or next(
+            (c.split(" :: ")[-1] for c in meta.get_all("Classifier") or []
+             if c.startswith("License ::")), None) or (meta.get("License") or "?")[:60]
+        rows.append({"name": meta["Name"], "version": dist.version, "licence": licence})
+    pyside, qt = qt_versions()
+    if qt != "not available":
+        rows.append({"name": "Qt", "version": qt, "licence": "LGPL-3.0-only"})
+    rows.append({"name": "CPython", "version": platform.python_version(), "licence": "PSF-2.0"})
+    return rows
+
+
+def licences_dir() -> str | None:
+    folder = bundle_dir()
+    return os.path.join(folder, "licenses") if folder else None
+
+
+def icon_path() -> str | None:
+    """The app icon's SVG (a build's icons/, or packaging/linux/icons in a checkout)."""
+    folder = bundle_dir()
+    path = os.path.join(folder, "icons", "graphdef-inspector.svg") if folder else os.path.join(
+        source_root(), "packaging", "linux", "icons", "graphdef-inspector.svg")
+    return path if os.path.exists(path) else None

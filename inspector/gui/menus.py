@@ -121,4 +121,8 @@ def build_menus(w) -> None:
         getting_started_dialog(w)))
     _action(w, help_menu, "&Keyboard shortcuts", lambda: w._show(
         shortcuts_dialog(w, w.menuBar())), "Ctrl+/")
+    help_menu.addSeparator()
+    from inspector.gui.about import about_dialog
+
+    _action(w, help_menu, "&About GraphDef Inspector", lambda: w._show(about_dialog(w)))
     w._refresh_recent()
