@@ -33,6 +33,9 @@ def main(argv: list | None = None) -> int:
     from inspector.cli.main import main as cli_main
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    from inspector.offline import install_if_asked
+
+    install_if_asked()   # INSPECTOR_FORBID_NETWORK=1: the offline tests
     diagnostic = diagnostics(argv)
     if diagnostic is not None:
         return diagnostic

@@ -4,7 +4,7 @@
 #   light: no TensorFlow (TF actions say why and how: --tf-python PATH); target < 200 MB
 #   full:  TensorFlow, LiteRT, the quantizer and Vela inside
 # The build virtualenv lives in $INSPECTOR_BUILD_DIR (default build/), reused while the
-# constraints, pyproject.toml and this script are unchanged.
+# constraints and pyproject.toml are unchanged.
 set -euo pipefail
 FLAVOUR="${1:-}"
 case "$FLAVOUR" in light|full) ;; *) echo "usage: packaging/build.sh light|full" >&2; exit 2;; esac
@@ -28,8 +28,7 @@ print("\n".join(deps))
 PY
 }
 
-want="$(cat "$ROOT/packaging/constraints.txt" "$ROOT/pyproject.toml" "${BASH_SOURCE[0]}" |
-        sha256sum | cut -d' ' -f1)"
+want="$(cat "$ROOT/packaging/constraints.txt" "$ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$VENV/.stamp" ] || [ "$(cat "$VENV/.stamp")" != "$want" ]; then
   say "creating the build virtualenv $VENV"
   rm -rf "$VENV"
@@ -56,6 +55,11 @@ INSPECTOR_ROOT="$ROOT" INSPECTOR_FLAVOUR="$FLAVOUR" INSPECTOR_STAGE="$STAGE" \
   --distpath "$BUILD/dist-$FLAVOUR" --workpath "$BUILD/work-$FLAVOUR" \
   "$ROOT/packaging/pyinstaller/graphdef-inspector.spec"
 APP="$BUILD/dist-$FLAVOUR/graphdef-inspector"
+# Python's own libraries carry debug symbols (libpython: 22 MB of 4): strip those only; the
+# wheels' libraries (numpy.libs, pillow.libs, Qt) are patched by auditwheel and break if
+# stripped ("ELF load command address/offset not page-aligned")
+find "$APP/_internal" -maxdepth 1 -name 'libpython*.so*' -type f -exec strip --strip-debug {} +
+find "$APP/_internal/python3"* -name '*.so' -type f -exec strip --strip-debug {} + 2>/dev/null || true
 
 mkdir -p "$DIST"
 NAME="graphdef-inspector-$VERSION-$FLAVOUR-linux-$(uname -m)"

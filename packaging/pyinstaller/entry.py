@@ -9,6 +9,10 @@ import sys
 
 
 def python_compatible() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] in ("-c", "-m"):
+        from inspector.offline import install_if_asked
+
+        install_if_asked()    # the worker and reader processes of an offline test too
     if len(sys.argv) > 2 and sys.argv[1] == "-c":
         code = sys.argv[2]
         sys.argv = ["-c", *sys.argv[3:]]

@@ -1,0 +1,48 @@
+"""Without TensorFlow (the light build) every action that needs it is visibly disabled with
+the reason and the remedy, and stays disabled when its panel would enable it (issue 37)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_tf_actions_disabled_with_reason_and_remedy(qtbot, window):
+    from inspector.gui import tf_gate
+
+    assert window.tf_gated == []            # this test environment has TensorFlow
+    gated = tf_gate.apply(window, reachable=False)
+    assert "Check outputs in TensorFlow" in gated and "Profile in TensorFlow" in gated
+    assert "&Confirm with the converter" in gated and "&Run on a file…" in gated
+    button = window.preview_panel.check_button
+    assert not button.isEnabled()
+    assert "--tf-python" in button.toolTip() and "TensorFlow" in button.toolTip()
+    button.setEnabled(True)                  # what a panel does when a model arrives
+    assert not button.isEnabled()
+    demo = next(a for m in window.menuBar().actions() if m.menu()
+                for a in m.menu().actions() if a.text() == "&Run on a file…")
+    demo.setEnabled(True)
+    assert not demo.isEnabled() and "full build" in demo.toolTip()
+    # what does not need TensorFlow stays usable
+    assert window.mobile_panel.check_button.isEnabled()
+
+
+def test_the_app_without_tensorflow_gates_and_with_tf_python_does_not():
+    code = ("from PySide6.QtWidgets import QApplication; app = QApplication([])\n"
+            "from inspector.gui.main_window import MainWindow; w = MainWindow()\n"
+            "print(len(w.tf_gated))")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "tests", "no_qt"),
+                                                       ROOT]),
+               INSPECTOR_HIDE="tf", QT_QPA_PLATFORM="offscreen",
+               INSPECTOR_SETTINGS="/dev/null")
+    env.pop("INSPECTOR_TF_PYTHON", None)
+    hidden = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert int(hidden.stdout.split()[-1]) >= 8, hidden.stderr
+    env["INSPECTOR_TF_PYTHON"] = "/usr/bin/python3"    # a Python named for the worker
+    named = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env=env, timeout=120)
+    assert named.stdout.split()[-1] == "0", named.stderr
