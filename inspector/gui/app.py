@@ -298,6 +298,11 @@ def main(argv=None) -> int:
         window.state.first_frame.connect(run_once)
         if driver is not None:
             driver.waiting = lambda: window.state.demo is None
+    if os.environ.get("INSPECTOR_EXIT_AFTER_FIRST_FRAME") == "1":   # bench/startup_bench.py
+        def first_frame(*_):
+            print("first frame drawn", flush=True)
+            app.exit(0)
+        window.state.first_frame.connect(first_frame)
     window.show()
     open_once_painted(window, args.model, args.signature)
     code = app.exec()

@@ -59,6 +59,15 @@ def check_svg(path: str) -> str:
     return f"{os.path.getsize(path)} bytes, {drawn} drawing elements"
 
 
+def process_name() -> str:
+    """This process's name as `ps` and the desktop show it (the kernel keeps 15 bytes)."""
+    try:
+        with open("/proc/self/comm", encoding="utf-8") as fh:
+            return fh.read().strip()
+    except OSError:
+        return os.path.basename(sys.argv[0])
+
+
 class SmokeRun:
     """Drives one window through the steps; `say` prints each as it passes."""
 
@@ -125,6 +134,7 @@ class SmokeRun:
         self.say(f"PNG {self.out_png}: {check_png(self.out_png)}")
         if self.errors:
             raise SmokeFailed(f"the window reported: {self.errors[0].splitlines()[0]}")
+        self.say(f"process name: {process_name()}")
         tf = "tensorflow" in sys.modules
         self.say(f"tensorflow in this process's sys.modules: {'yes' if tf else 'no'}")
         if tf:
