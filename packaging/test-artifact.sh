@@ -13,7 +13,7 @@ APP="${INSPECTOR_BUILD_DIR:-$ROOT/build}/dist-$FLAVOUR/graphdef-inspector"
 EXE="$APP/graphdef-inspector"
 PKG=graphdef-inspector; [ "$FLAVOUR" = full ] && PKG=graphdef-inspector-full
 DEB="$(ls "$ROOT"/dist/${PKG}_*.deb | tail -1)"
-PY="$ROOT/.venv/bin/python"; [ -x "$PY" ] || PY=python3
+PY="${INSPECTOR_VENV:-$ROOT/.venv}/bin/python"   # the venv of run-tests.sh (Pillow)
 CHECK="$PY $ROOT/packaging/check_artifact.py"
 OUT="$(mktemp -d)"; trap 'rm -rf "$OUT"' EXIT
 step() { printf '\n[artifact %s] %s (at %d s)\n' "$FLAVOUR" "$*" "$SECONDS"; }
@@ -54,7 +54,10 @@ step ".deb into a scratch root (dpkg --root, maintainer scripts chrootless)"
 S="$OUT/root"
 mkdir -p "$S/var/lib/dpkg/info" "$S/var/lib/dpkg/updates" "$S/var/log"
 touch "$S/var/lib/dpkg/status"
-dpkg --root="$S" --force-script-chrootless --force-depends --log="$S/var/log/dpkg.log" -i "$DEB" 2>&1 | tail -3
+# as on a desktop: the shared MIME database exists (shared-mime-info's own types)
+mkdir -p "$S/usr/share/mime/packages"
+cp /usr/share/mime/packages/freedesktop.org.xml "$S/usr/share/mime/packages/"
+dpkg --root="$S" --force-script-chrootless --force-depends --log="$S/var/log/dpkg.log" -i "$DEB" 2>&1 | grep -v '^(Reading database' | tail -4
 test -x "$S/opt/graphdef-inspector/graphdef-inspector"
 [ "$(readlink "$S/usr/bin/graphdef-inspector")" = /opt/graphdef-inspector/graphdef-inspector ]
 "$S/opt/graphdef-inspector/graphdef-inspector" --version

@@ -61,7 +61,7 @@ case "$1" in
   remove|purge)
     # files a Python given with --tf-python may have left (byte code) go with the package
     rm -rf "$R/opt/graphdef-inspector"
-    if command -v update-mime-database >/dev/null 2>&1; then update-mime-database "$R/usr/share/mime" || true; fi
+    if command -v update-mime-database >/dev/null 2>&1 && [ -d "$R/usr/share/mime/packages" ]; then update-mime-database "$R/usr/share/mime" || true; fi
     if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database -q "$R/usr/share/applications" || true; fi
     if command -v gtk-update-icon-cache >/dev/null 2>&1; then gtk-update-icon-cache -q -t -f "$R/usr/share/icons/hicolor" || true; fi
     ;;
