@@ -36,7 +36,7 @@ def _trim(path: str) -> None:
 
 def write(kind: str, exc_type, exc, tb) -> str | None:
     """Append one entry; returns the log's path (None if it cannot be written)."""
-    from inspector.diagnostics import flavour, VERSION
+    from inspector.diagnostics import VERSION, flavour
 
     path = _state["path"] or log_path()
     try:

@@ -73,6 +73,6 @@ def apply(window, reachable: bool | None = None) -> list:
             if action.text() in MENU_TEXTS:
                 _gate_action(action)
                 gated.append(action.text())
-    window.statusBar().showMessage(f"No TensorFlow: actions that need it are disabled "
-                                   f"(hover them for how to enable them)", 15000)
+    window.statusBar().showMessage("No TensorFlow: actions that need it are disabled "
+                                   "(hover them for how to enable them)", 15000)
     return gated
