@@ -260,7 +260,16 @@ def main(argv=None) -> int:
     tune_runtime()
     from inspector.worker.client import install
 
-    install(args.tf_python, args.worker_memory_gb)  # TensorFlow runs in its own process
+    tf_python = args.tf_python
+    if not tf_python and not os.environ.get("INSPECTOR_TF_PYTHON"):
+        from inspector.gui.tf_python import (
+            saved,  # File > TensorFlow Python for the worker
+        )
+
+        tf_python = saved(QSettings(os.environ["INSPECTOR_SETTINGS"], QSettings.IniFormat)
+                          if os.environ.get("INSPECTOR_SETTINGS") else
+                          QSettings("graphdef-inspector", "inspector"))
+    install(tf_python, args.worker_memory_gb)  # TensorFlow runs in its own process
     app = QApplication.instance() or QApplication(sys.argv[:1])
     set_identity(app)
     if handed_over(args, app):

@@ -37,17 +37,48 @@ def tensorflow_reachable() -> bool:
 
 
 class _KeepDisabled(QObject):
+    """Keeps gated widgets and actions disabled, remembering what their panels asked for
+    (restored when the gate is lifted)."""
+
+    def __init__(self, parent):
+        super().__init__(parent)
+        self.wished: dict = {}      # widget or action -> (enabled wanted, old tooltip)
+        self.lifted = False
+
     def eventFilter(self, obj, event):
-        if event.type() == QEvent.EnabledChange and obj.isEnabled():
+        if not self.lifted and event.type() == QEvent.EnabledChange and obj.isEnabled():
+            self.wished[obj] = (True, self.wished[obj][1])
             obj.setEnabled(False)
         return False
 
+    def action_changed(self, action) -> None:
+        if not self.lifted and action.isEnabled():
+            self.wished[action] = (True, self.wished[action][1])
+            action.setEnabled(False)
 
-def _gate_action(action) -> None:
+
+def _gate_action(action, keeper) -> None:
+    keeper.wished[action] = (action.isEnabled(), action.toolTip())
     action.setEnabled(False)
     action.setToolTip(TIP)
     action.setStatusTip(TIP)
-    action.changed.connect(lambda a=action: a.setEnabled(False) if a.isEnabled() else None)
+    action.changed.connect(lambda a=action: keeper.action_changed(a))
+
+
+def lift(window) -> int:
+    """TensorFlow is reachable now (a Python was chosen): give every gated control back the
+    state its panel asked for. Returns how many were lifted."""
+    keeper = getattr(window, "tf_gate_filter", None)
+    if keeper is None or keeper.lifted:
+        return 0
+    keeper.lifted = True
+    for obj, (enabled, tip) in keeper.wished.items():
+        obj.setToolTip(tip)
+        if hasattr(obj, "setStatusTip"):
+            obj.setStatusTip(tip)
+        obj.setEnabled(enabled)
+    window.tf_gated = []
+    return len(keeper.wished)
 
 
 def apply(window, reachable: bool | None = None) -> list:
@@ -63,6 +94,7 @@ def apply(window, reachable: bool | None = None) -> list:
         widget = getattr(getattr(window, panel_name, None), widget_name, None)
         if widget is None:
             continue
+        keeper.wished[widget] = (widget.isEnabled(), widget.toolTip())
         widget.setEnabled(False)
         widget.setToolTip(TIP)
         widget.installEventFilter(keeper)
@@ -71,7 +103,7 @@ def apply(window, reachable: bool | None = None) -> list:
         menu = menu_action.menu()
         for action in menu.actions() if menu else ():
             if action.text() in MENU_TEXTS:
-                _gate_action(action)
+                _gate_action(action, keeper)
                 gated.append(action.text())
     window.statusBar().showMessage("No TensorFlow: actions that need it are disabled "
                                    "(hover them for how to enable them)", 15000)

@@ -4,8 +4,8 @@ window and without importing TensorFlow."""
 from __future__ import annotations
 
 import os
-import subprocess
 import re
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -46,3 +46,27 @@ def test_the_app_without_tensorflow_gates_and_with_tf_python_does_not():
     named = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env=env, timeout=120)
     assert named.stdout.split()[-1] == "0", named.stderr
+
+
+def test_choosing_a_tensorflow_python_lifts_the_gate_and_is_saved(qtbot, window, tmp_path,
+                                                                    monkeypatch):
+    from inspector.gui import tf_gate, tf_python
+
+    tf_gate.apply(window, reachable=False)
+    button = window.preview_panel.check_button
+    button.setEnabled(True)                       # the panel wants it on meanwhile
+    assert not button.isEnabled()
+    monkeypatch.setenv("INSPECTOR_TF_PYTHON", "")   # restored (absent) after the test
+    monkeypatch.delenv("INSPECTOR_TF_PYTHON")
+    errors = []
+    window.error_shown.connect(errors.append)
+    fake = tmp_path / "python"                    # a Python without TensorFlow: refused
+    fake.write_text("#!/bin/sh\necho 'ModuleNotFoundError: no tensorflow' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    assert tf_python.choose(window, str(fake)) is None
+    assert errors and "cannot import tensorflow" in errors[-1] and not button.isEnabled()
+    version = tf_python.choose(window, sys.executable)   # this one has TensorFlow
+    assert version and version[0].isdigit()
+    assert button.isEnabled() and "Disabled" not in button.toolTip()
+    assert tf_python.saved(window.settings) == sys.executable
+    assert os.environ["INSPECTOR_TF_PYTHON"] == sys.executable
