@@ -72,6 +72,7 @@ def lift(window) -> int:
     if keeper is None or keeper.lifted:
         return 0
     keeper.lifted = True
+    keeper.badge.hide()
     for obj, (enabled, tip) in keeper.wished.items():
         obj.setToolTip(tip)
         if hasattr(obj, "setStatusTip"):
@@ -105,6 +106,11 @@ def apply(window, reachable: bool | None = None) -> list:
             if action.text() in MENU_TEXTS:
                 _gate_action(action, keeper)
                 gated.append(action.text())
-    window.statusBar().showMessage("No TensorFlow: actions that need it are disabled "
-                                   "(hover them for how to enable them)", 15000)
+    from PySide6.QtWidgets import QLabel
+
+    badge = QLabel("No TensorFlow: its actions are disabled (hover for why)")
+    badge.setObjectName("tf_missing")
+    badge.setToolTip(TIP)
+    window.statusBar().addPermanentWidget(badge)
+    keeper.badge = badge
     return gated

@@ -66,5 +66,5 @@ def choose(window, python: str | None = None) -> str | None:
     window.settings.setValue(KEY, python)
     use(python)
     tf_gate.lift(window)
-    window.statusBar().showMessage(f"TensorFlow {version} from {python} runs the worker", 10000)
+    window._say(f"TensorFlow {version} from {python} runs the worker")
     return version

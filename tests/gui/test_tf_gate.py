@@ -26,6 +26,10 @@ def test_tf_actions_disabled_with_reason_and_remedy(qtbot, window):
                 for a in m.menu().actions() if a.text() == "&Run on a file…")
     demo.setEnabled(True)
     assert not demo.isEnabled() and "full build" in demo.toolTip()
+    from PySide6.QtWidgets import QLabel
+
+    badge = window.statusBar().findChild(QLabel, "tf_missing")
+    assert badge.isVisible() and "--tf-python" in badge.toolTip()
     # what does not need TensorFlow stays usable
     assert window.mobile_panel.check_button.isEnabled()
 
@@ -68,5 +72,8 @@ def test_choosing_a_tensorflow_python_lifts_the_gate_and_is_saved(qtbot, window,
     version = tf_python.choose(window, sys.executable)   # this one has TensorFlow
     assert version and version[0].isdigit()
     assert button.isEnabled() and "Disabled" not in button.toolTip()
+    from PySide6.QtWidgets import QLabel
+
+    assert all(not b.isVisible() for b in window.statusBar().findChildren(QLabel, "tf_missing"))
     assert tf_python.saved(window.settings) == sys.executable
     assert os.environ["INSPECTOR_TF_PYTHON"] == sys.executable
