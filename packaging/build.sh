@@ -55,6 +55,8 @@ INSPECTOR_ROOT="$ROOT" INSPECTOR_FLAVOUR="$FLAVOUR" INSPECTOR_STAGE="$STAGE" \
   --distpath "$BUILD/dist-$FLAVOUR" --workpath "$BUILD/work-$FLAVOUR" \
   "$ROOT/packaging/pyinstaller/graphdef-inspector.spec"
 APP="$BUILD/dist-$FLAVOUR/graphdef-inspector"
+"$VENV/bin/python" "$ROOT/packaging/collect_licenses.py" --prune "$APP" \
+  "$BUILD/work-$FLAVOUR/graphdef-inspector/PYZ-00.pyz"
 # Python's own libraries carry debug symbols (libpython: 22 MB of 4): strip those only; the
 # wheels' libraries (numpy.libs, pillow.libs, Qt) are patched by auditwheel and break if
 # stripped ("ELF load command address/offset not page-aligned")

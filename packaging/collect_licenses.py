@@ -1,6 +1,8 @@
 """Write the licences of what a build bundles: licenses/bundled.json (name, version, licence
 per distribution installed in the build's virtualenv) and each one's licence files.
-Run by packaging/build.sh with the build virtualenv's Python: collect_licenses.py OUT_DIR."""
+Run by packaging/build.sh with the build virtualenv's Python:
+  collect_licenses.py OUT_DIR                  before PyInstaller (every installed part)
+  collect_licenses.py --prune APP_DIR PYZ      after it: drop the parts the build left out"""
 
 import json
 import os
@@ -39,6 +41,14 @@ def main(out: str) -> None:
                 os.makedirs(folder, exist_ok=True)
                 shutil.copyfile(src, os.path.join(folder, os.path.basename(str(f))))
         rows.append({"name": name, "version": dist.version, "licence": licence_of(dist)})
+    # PySide6's wheels carry no licence texts: Qt and PySide6 are LGPL-3.0 (GPL-3.0 text too,
+    # as the LGPL refers to it), taken from the system's common licences
+    for text in ("LGPL-3", "GPL-3"):
+        src = os.path.join("/usr/share/common-licenses", text)
+        if os.path.isfile(src):
+            for part in ("Qt", "PySide6_Essentials"):
+                os.makedirs(os.path.join(out, part), exist_ok=True)
+                shutil.copyfile(src, os.path.join(out, part, text))
     rows.append({"name": "Qt", "version": _qt_version(), "licence": "LGPL-3.0-only (Qt's "
                  "libraries are separate files in _internal/PySide6/Qt/lib: replaceable)"})
     rows.append({"name": "CPython", "version": sys.version.split()[0],
@@ -55,5 +65,47 @@ def _qt_version() -> str:
         return "?"
 
 
+def top_names(dist) -> set:
+    try:
+        text = dist.read_text("top_level.txt")
+    except OSError:
+        text = None
+    if text:
+        return {line.strip() for line in text.splitlines() if line.strip()}
+    names = set()
+    for f in dist.files or []:
+        first = str(f).split("/")[0]
+        if not first.endswith((".dist-info", ".data", ".libs")) and first != "..":
+            names.add(first[:-3] if first.endswith(".py") else first.split(".")[0])
+    return names
+
+
+def prune(app: str, pyz: str) -> None:
+    """Keep only the parts whose modules are in the build (its PYZ archive or its folder)."""
+    from PyInstaller.archive.readers import ZlibArchiveReader
+
+    internal = os.path.join(app, "_internal")
+    bundled = {n.split(".")[0] for n in ZlibArchiveReader(pyz).toc}
+    bundled |= {name.split(".")[0] for name in os.listdir(internal)}
+    path = os.path.join(internal, "licenses", "bundled.json")
+    rows = json.load(open(path, encoding="utf-8"))
+    kept = []
+    for row in rows:
+        try:
+            names = top_names(metadata.distribution(row["name"]))
+        except metadata.PackageNotFoundError:
+            names = None         # Qt, CPython: always in
+        if names is None or names & bundled:
+            kept.append(row)
+        else:
+            shutil.rmtree(os.path.join(internal, "licenses", row["name"]), ignore_errors=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(kept, fh, indent=1)
+    print(f"licences: {len(kept)} bundled parts ({len(rows) - len(kept)} left out of the build)")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--prune":
+        prune(sys.argv[2], sys.argv[3])
+    else:
+        main(sys.argv[1])
