@@ -34,7 +34,9 @@ wrap=()
 if unshare -n true 2>/dev/null; then wrap+=(unshare -n); else echo "(unshare -n not permitted here: skipped)"; fi
 if command -v faketime >/dev/null; then wrap+=(faketime "+5 years"); else echo "(faketime missing: clock not moved)"; fi
 trace=()
-if command -v strace >/dev/null; then trace=(strace -f -qq -e trace=connect,sendto,sendmsg -o "$OUT/strace.log"); fi
+if strace -qq -o /dev/null true 2>/dev/null; then
+  trace=(strace -f -qq -e trace=connect,sendto,sendmsg -o "$OUT/strace.log")
+else echo "(strace missing or ptrace not permitted: native calls not traced)"; fi
 INSPECTOR_FORBID_NETWORK=1 "${wrap[@]}" "${trace[@]}" "$EXE" --smoke-test "$OUT/smoke.png" | tee "$OUT/smoke.txt"
 grep -q "process name: graphdef-inspec" "$OUT/smoke.txt" || { echo "FAILED: process name"; exit 1; }
 grep -q "sys.modules: no" "$OUT/smoke.txt" || { echo "FAILED: tensorflow imported"; exit 1; }

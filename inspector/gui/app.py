@@ -277,7 +277,7 @@ def main(argv=None) -> int:
     settings = None
     if os.environ.get("INSPECTOR_SETTINGS"):
         settings = QSettings(os.environ["INSPECTOR_SETTINGS"], QSettings.IniFormat)
-    server = serve_later_launches(app, settings)
+    server = None if args.screenshot else serve_later_launches(app, settings)
     window = charts_after_first_picture(lambda: MainWindow(settings))
     window.loader.auto_signature = bool(args.screenshot)
     driver = ScreenshotDriver(window, args.screenshot, args.expand, app) if args.screenshot \
