@@ -19,7 +19,7 @@ TIP = f"Disabled: this {REASON}. To use it, {REMEDY}."
 WIDGETS = (("preview_panel", "check_button"), ("mobile_panel", "confirm_button"),
            ("mobile_panel", "convert_button"), ("overlays_panel", "profile_button"),
            ("overlays_panel", "calibrate_random"), ("overlays_panel", "calibrate_folder"),
-           ("demo_panel", "run_button"))
+           ("demo_panel", "run_button"), ("quant_panel", "run_button"))
 MENU_TEXTS = ("&Confirm with the converter", "Con&vert four variants", "&Run on a file…",
               "Write &ops_to_register.h…")
 

@@ -17,6 +17,7 @@ def test_tf_actions_disabled_with_reason_and_remedy(qtbot, window):
     gated = tf_gate.apply(window, reachable=False)
     assert "Check outputs in TensorFlow" in gated and "Profile in TensorFlow" in gated
     assert "&Confirm with the converter" in gated and "&Run on a file…" in gated
+    assert "Run recipes" in gated              # quantization recipes run in the worker
     button = window.preview_panel.check_button
     assert not button.isEnabled()
     assert "--tf-python" in button.toolTip() and "TensorFlow" in button.toolTip()
@@ -32,6 +33,7 @@ def test_tf_actions_disabled_with_reason_and_remedy(qtbot, window):
     assert badge.isVisible() and "--tf-python" in badge.toolTip()
     # what does not need TensorFlow stays usable
     assert window.mobile_panel.check_button.isEnabled()
+    assert window.quant_panel.sens_button.text() not in gated   # pure numpy: not gated
 
 
 def test_the_app_without_tensorflow_gates_and_with_tf_python_does_not():
