@@ -11,10 +11,13 @@ say() { printf '[setup] %s\n' "$*" >&2; }
 
 # Graphviz renders DOT exports; xvfb gives the GUI a screen in screenshot tests; the rest are the
 # runtime libraries Qt 6's xcb and offscreen platforms load; Chromium and poppler's pdftoppm
-# check exported tours (HTML opened offline in a headless browser, PDF pages rendered).
+# check exported tours (HTML opened offline in a headless browser, PDF pages rendered);
+# desktop-file-utils, shared-mime-info, xdg-utils and GIO check the desktop entry and the MIME
+# types (tests/packaging), faketime runs the built app's smoke test years ahead (.ci/run).
 APT_PACKAGES=(graphviz xvfb xauth chromium poppler-utils libgl1 libegl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1
   libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
-  libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xfixes0 python3-venv)
+  libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xfixes0 python3-venv
+  desktop-file-utils shared-mime-info xdg-utils libglib2.0-bin faketime)
 
 install_system_packages() {
   command -v dpkg >/dev/null 2>&1 || { say "not a Debian system: skipping apt packages"; return; }

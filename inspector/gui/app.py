@@ -37,6 +37,9 @@ def parse_args(argv):
     p.add_argument("--worker-memory-gb", dest="worker_memory_gb", type=float, metavar="GB",
                    help="stop the TensorFlow worker past this much memory (default: half of "
                         "the RAM, or $INSPECTOR_WORKER_MEMORY_GB)")
+    p.add_argument("--new-instance", dest="new_instance", action="store_true",
+                   help="start a separate app even if one is running (by default the running "
+                        "app opens MODEL in a new window)")
     return p.parse_args(argv)
 
 
@@ -179,8 +182,75 @@ def open_once_painted(window, path: str, signature: str | None = None,
     QTimer.singleShot(wait_ms, window, start)
 
 
+def new_window(settings, path: str):
+    """Another main window in this app (a later launch handed `path` over); closing it frees
+    it. Returns the window."""
+    from PySide6.QtCore import Qt
+
+    from inspector.gui.main_window import MainWindow
+
+    window = MainWindow(settings)
+    window.setAttribute(Qt.WA_DeleteOnClose)
+    window.show()
+    window.raise_()
+    window.activateWindow()
+    open_once_painted(window, path or DEMO)
+    return window
+
+
+def handed_over(args, app) -> bool:
+    """A plain launch while the app runs: hand the model to it (it opens a new window)."""
+    from inspector.gui import single_instance
+
+    plain = not (args.screenshot or args.new_instance or args.inputs is not None or
+                 args.outputs is not None or args.transforms or args.timings or args.ranges
+                 or args.run or args.signature or args.tf_python)
+    if not plain or not single_instance.wanted(app.platformName()):
+        return False
+    if single_instance.hand_over(args.model):
+        print(f"graphdef-inspector: opened {args.model} in the running app")
+        return True
+    return False
+
+
+def serve_later_launches(app, settings):
+    """Listen for later launches; each opens its model in a new window."""
+    from inspector.gui import single_instance
+
+    if not single_instance.wanted(app.platformName()):
+        return None
+    server = single_instance.InstanceServer(app)
+    windows = []
+
+    def open_new(path):
+        window = new_window(settings, path)
+        windows.append(window)
+        window.destroyed.connect(lambda *_: windows.remove(window) if window in windows
+                                 else None)
+
+    server.open_requested.connect(open_new)
+    server.windows = windows
+    return server
+
+
+def set_identity(app) -> None:
+    """Name, desktop entry and icon: the window manager matches the .desktop file."""
+    from PySide6.QtGui import QIcon
+
+    from inspector.diagnostics import icon_path
+
+    app.setApplicationName("GraphDef Inspector")
+    app.setDesktopFileName("graphdef-inspector")
+    icon = icon_path()
+    if icon:
+        app.setWindowIcon(QIcon(icon))
+
+
 def main(argv=None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    from inspector import crash_log
+
+    crash_log.install()
     start_early(args.model)
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -190,12 +260,24 @@ def main(argv=None) -> int:
     tune_runtime()
     from inspector.worker.client import install
 
-    install(args.tf_python, args.worker_memory_gb)  # TensorFlow runs in its own process
+    tf_python = args.tf_python
+    if not tf_python and not os.environ.get("INSPECTOR_TF_PYTHON"):
+        from inspector.gui.tf_python import (
+            saved,  # File > TensorFlow Python for the worker
+        )
+
+        tf_python = saved(QSettings(os.environ["INSPECTOR_SETTINGS"], QSettings.IniFormat)
+                          if os.environ.get("INSPECTOR_SETTINGS") else
+                          QSettings("graphdef-inspector", "inspector"))
+    install(tf_python, args.worker_memory_gb)  # TensorFlow runs in its own process
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("GraphDef Inspector")
+    set_identity(app)
+    if handed_over(args, app):
+        return 0
     settings = None
     if os.environ.get("INSPECTOR_SETTINGS"):
         settings = QSettings(os.environ["INSPECTOR_SETTINGS"], QSettings.IniFormat)
+    server = None if args.screenshot else serve_later_launches(app, settings)
     window = charts_after_first_picture(lambda: MainWindow(settings))
     window.loader.auto_signature = bool(args.screenshot)
     driver = ScreenshotDriver(window, args.screenshot, args.expand, app) if args.screenshot \
@@ -225,9 +307,16 @@ def main(argv=None) -> int:
         window.state.first_frame.connect(run_once)
         if driver is not None:
             driver.waiting = lambda: window.state.demo is None
+    if os.environ.get("INSPECTOR_EXIT_AFTER_FIRST_FRAME") == "1":   # bench/startup_bench.py
+        def first_frame(*_):
+            print("first frame drawn", flush=True)
+            app.exit(0)
+        window.state.first_frame.connect(first_frame)
     window.show()
     open_once_painted(window, args.model, args.signature)
     code = app.exec()
+    if server is not None:
+        server.close()
     window.tasks.cancel()
     window.tasks.wait(5.0)
     return driver.code or code if driver else code

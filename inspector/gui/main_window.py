@@ -103,6 +103,9 @@ class MainWindow(QMainWindow):
 
         build_menus(self)
         self._connect()
+        from inspector.gui import tf_gate
+
+        self.tf_gated = tf_gate.apply(self)   # no TensorFlow: its actions say why and how
         screen = self.screen()
         self.resize(*fitting_size(screen.availableGeometry() if screen else None))
         geometry = self.settings.value("geometry")

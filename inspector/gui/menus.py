@@ -46,6 +46,11 @@ def build_menus(w) -> None:
     _action(w, file_menu, "Export overlay as Model Explorer node data…",
             lambda: w.overlays.export_node_data())
     file_menu.addSeparator()
+    from inspector.gui import tf_python
+
+    w.tf_python_action = _action(w, file_menu, "TensorFlow &Python for the worker…",
+                                 lambda: tf_python.choose(w))
+    file_menu.addSeparator()
     _action(w, file_menu, "&Quit", w.close, QKeySequence.Quit)
     edit = bar.addMenu("&Edit")
     _action(w, edit, "&Undo", w.workbench.undo, QKeySequence.Undo)
@@ -121,4 +126,8 @@ def build_menus(w) -> None:
         getting_started_dialog(w)))
     _action(w, help_menu, "&Keyboard shortcuts", lambda: w._show(
         shortcuts_dialog(w, w.menuBar())), "Ctrl+/")
+    help_menu.addSeparator()
+    from inspector.gui.about import about_dialog
+
+    _action(w, help_menu, "&About GraphDef Inspector", lambda: w._show(about_dialog(w)))
     w._refresh_recent()

@@ -1,0 +1,81 @@
+"""Without TensorFlow (the light build) every action that needs it is visibly disabled with
+the reason and the remedy, and stays disabled when its panel would enable it (issue 37)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_tf_actions_disabled_with_reason_and_remedy(qtbot, window):
+    from inspector.gui import tf_gate
+
+    assert window.tf_gated == []            # this test environment has TensorFlow
+    gated = tf_gate.apply(window, reachable=False)
+    assert "Check outputs in TensorFlow" in gated and "Profile in TensorFlow" in gated
+    assert "&Confirm with the converter" in gated and "&Run on a file…" in gated
+    assert "Run recipes" in gated              # quantization recipes run in the worker
+    button = window.preview_panel.check_button
+    assert not button.isEnabled()
+    assert "--tf-python" in button.toolTip() and "TensorFlow" in button.toolTip()
+    button.setEnabled(True)                  # what a panel does when a model arrives
+    assert not button.isEnabled()
+    demo = next(a for m in window.menuBar().actions() if m.menu()
+                for a in m.menu().actions() if a.text() == "&Run on a file…")
+    demo.setEnabled(True)
+    assert not demo.isEnabled() and "full build" in demo.toolTip()
+    from PySide6.QtWidgets import QLabel
+
+    badge = window.statusBar().findChild(QLabel, "tf_missing")
+    assert badge.isVisible() and "--tf-python" in badge.toolTip()
+    # what does not need TensorFlow stays usable
+    assert window.mobile_panel.check_button.isEnabled()
+    assert window.quant_panel.sens_button.text() not in gated   # pure numpy: not gated
+
+
+def test_the_app_without_tensorflow_gates_and_with_tf_python_does_not():
+    code = ("from PySide6.QtWidgets import QApplication; app = QApplication([])\n"
+            "from inspector.gui.main_window import MainWindow; w = MainWindow()\n"
+            "print(len(w.tf_gated))")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "tests", "no_qt"),
+                                                       ROOT]),
+               INSPECTOR_HIDE="tf", QT_QPA_PLATFORM="offscreen",
+               INSPECTOR_SETTINGS="/dev/null")
+    env.pop("INSPECTOR_TF_PYTHON", None)
+    hidden = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert int(hidden.stdout.split()[-1]) >= 8, hidden.stderr
+    env["INSPECTOR_TF_PYTHON"] = "/usr/bin/python3"    # a Python named for the worker
+    named = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env=env, timeout=120)
+    assert named.stdout.split()[-1] == "0", named.stderr
+
+
+def test_choosing_a_tensorflow_python_lifts_the_gate_and_is_saved(qtbot, window, tmp_path,
+                                                                    monkeypatch):
+    from inspector.gui import tf_gate, tf_python
+
+    tf_gate.apply(window, reachable=False)
+    button = window.preview_panel.check_button
+    button.setEnabled(True)                       # the panel wants it on meanwhile
+    assert not button.isEnabled()
+    monkeypatch.setenv("INSPECTOR_TF_PYTHON", "")   # restored (absent) after the test
+    monkeypatch.delenv("INSPECTOR_TF_PYTHON")
+    errors = []
+    window.error_shown.connect(errors.append)
+    fake = tmp_path / "python"                    # a Python without TensorFlow: refused
+    fake.write_text("#!/bin/sh\necho 'ModuleNotFoundError: no tensorflow' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    assert tf_python.choose(window, str(fake)) is None
+    assert errors and "cannot import tensorflow" in errors[-1] and not button.isEnabled()
+    version = tf_python.choose(window, sys.executable)   # this one has TensorFlow
+    assert version and version[0].isdigit()
+    assert button.isEnabled() and "Disabled" not in button.toolTip()
+    from PySide6.QtWidgets import QLabel
+
+    assert all(not b.isVisible() for b in window.statusBar().findChildren(QLabel, "tf_missing"))
+    assert tf_python.saved(window.settings) == sys.executable
+    assert os.environ["INSPECTOR_TF_PYTHON"] == sys.executable
