@@ -188,6 +188,8 @@ class MainWindow(QMainWindow):
         self.canvas.strip_clicked.connect(self.demo.show_grid)
         self.exporter = Exporter(s, t, self.canvas)
         self.compare_ctl = CompareController(self)
+        self.preview_panel.compare_requested.connect(self.compare_ctl.compare_step)
+        self.preview_panel.stages_requested.connect(self.compare_ctl.compare_stages)
         from inspector.gui.canvas.stage import Stage
         from inspector.gui.presentation import PresentationChrome
 

@@ -132,3 +132,51 @@ def test_run_both_colours_the_matched_nodes_by_their_divergence(qtbot, window, t
     if os.environ.get("INSPECTOR_SHOTS"):
         qtbot.wait(500)
         win.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "compare_numeric.png"))
+
+
+def test_a_pipeline_step_compares_with_the_original_and_all_stages_as_lanes(qtbot, window):
+    from test_gui_workbench import wait_preview
+
+    open_and_wait(qtbot, window, INCEPTION)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text("fold_old_batch_norms quantize_weights(minimum_size=100)")
+    wait_preview(qtbot, window, 2)
+    ctl = window.compare_ctl
+    qtbot.mouseClick(window.preview_panel.compare_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
+    win = ctl.windows[-1]
+    qtbot.addWidget(win)
+    # the pipeline's provenance: every batch norm merged into its Conv, nothing removed
+    d = win.session.diff
+    merged = {e.a for e in d.entries if e.status == "merged" and e.op_a.startswith("Fused")}
+    assert len(merged) == 5 and not [e for e in d.entries if e.status == "removed"]
+    assert window.state.rows[1].report.merged          # the step's own provenance came along
+    quantized = [e for e in d.entries if e.status == "changed" and e.op_b == "Dequantize"]
+    parts = [e for e in d.entries if e.status == "split" and e.op_a == "Const"]
+    assert quantized and len(parts) == 3 * len(quantized)
+    qtbot.mouseClick(window.preview_panel.stages_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: len(ctl.windows) == 2, timeout=60000)
+    lanes = ctl.windows[-1]
+    qtbot.addWidget(lanes)
+    assert lanes.session.labels[0] == "original" and len(lanes.canvases) == 3
+    qtbot.waitUntil(lambda: all(bool(c.items_by_id) for c in lanes.canvases) and
+                    not window.tasks.is_busy(), timeout=60000)
+    canvas = lanes.canvases[0]
+    name = "conv/weights"       # quantized in the last stage: 1 -> 1 -> 4 nodes
+    lanes.session.select(0, name)
+    lanes.refresh()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    item = lanes.session.visible(0, name)
+    qtbot.waitUntil(lambda: item in canvas.items_by_id, timeout=30000)
+    node = canvas.items_by_id[item]
+    canvas.centerOn(node.sceneBoundingRect().center())
+    pos = canvas.mapFromScene(node.sceneBoundingRect().topLeft() + QPointF(10, 10))
+    qtbot.mouseClick(canvas.viewport(), Qt.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    found = lanes.session.selected
+    assert found[0] == [item] and all(found), found
+    if item == name:
+        assert "conv/weights_quantized_const" in found[2]
+    if os.environ.get("INSPECTOR_SHOTS"):
+        qtbot.wait(500)
+        lanes.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "lanes.png"))

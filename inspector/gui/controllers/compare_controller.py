@@ -46,6 +46,61 @@ class CompareController:
         w.tasks.submit("compare", work, self._show, self._failed,
                        label=f"Comparing with {b_label}")
 
+    def compare_step(self, row: int) -> None:
+        """The graph after pipeline step `row` against the original, with the pipeline's own
+        provenance (renames, merges, splits of each step up to it)."""
+        w = self.window
+        rows, engine, model = w.state.rows, w.state.engine, w.state.model
+        if model is None or engine is None or not 0 < row < len(rows) or \
+                rows[row].report is None:
+            w.statusBar().showMessage("Preview a pipeline first: there is no step to compare",
+                                      6000)
+            return
+        reports = [r.report for r in rows[1:row + 1]]
+        key, label = rows[row].key, rows[row].label
+        ports = (list(w.state.workbench.inputs), list(w.state.workbench.outputs))
+        a_label = os.path.basename(model.path.rstrip("/")) or "original"
+
+        def work(task):
+            from inspector.core.app.comparing import compare
+            from inspector.core.app.queries import Graph
+
+            ga = Graph(engine.graph_for(None))
+            graph_def = engine.graph(key)
+            if graph_def is None:
+                from inspector.core.errors import InspectorError
+
+                raise InspectorError("that step is no longer previewed; try again")
+            session = compare(ga, Graph(graph_def), a_label, f"after {label}",
+                              steps=reports, job=task, paths=(model.path, ""))
+            session.ports = ports
+            return session
+
+        w.tasks.submit("compare", work, self._show, self._failed,
+                       label=f"Comparing the original with the graph after {label}")
+
+    def compare_stages(self) -> None:
+        """The original and the graph after every previewed step as synced lanes."""
+        w = self.window
+        rows, engine = w.state.rows, w.state.engine
+        if engine is None or len(rows) < 2:
+            w.statusBar().showMessage("Preview a pipeline first: there are no stages", 6000)
+            return
+
+        def work(task):
+            from inspector.core.app.lanes import pipeline_lanes
+
+            return pipeline_lanes(engine, rows, task)
+
+        def done(session):
+            from inspector.gui.lanes_window import LanesWindow
+
+            win = LanesWindow(session, w.tasks)
+            self.windows.append(win)
+            win.show()
+
+        w.tasks.submit("compare", work, done, self._failed, label="Matching the stages")
+
     def open_document(self, path: str = "") -> None:
         """File > Open comparison…: a saved comparison, its models opened again from the
         paths it names (a path outside the file's folder only after a yes)."""

@@ -104,6 +104,8 @@ class PreviewPanel(QWidget):
     step_selected = Signal(int)      # row in the table (0 = original)
     jump = Signal(str)
     check_requested = Signal()
+    compare_requested = Signal(int)  # row: the graph after it against the original
+    stages_requested = Signal()      # every stage side by side
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -138,6 +140,16 @@ class PreviewPanel(QWidget):
         self.after.setChecked(True)
         self.check_button = QPushButton("Check outputs in TensorFlow")
         self.check_button.clicked.connect(self.check_requested.emit)
+        self.compare_button = QPushButton("Compare with original")
+        self.compare_button.setToolTip("the graph after the selected step (the last one if "
+                                       "none is selected) against the original, side by side")
+        self.compare_button.clicked.connect(
+            lambda: self.compare_requested.emit(self.currentRow() if self.currentRow() > 0
+                                                else len(self.rows) - 1))
+        self.stages_button = QPushButton("All stages")
+        self.stages_button.setToolTip("the original and the graph after every step as synced "
+                                      "lanes")
+        self.stages_button.clicked.connect(self.stages_requested.emit)
         self.check_result = OneLine("")   # one line, kept: a result never reflows the panel
         self.status = QLabel("")
         self.status.setAlignment(Qt.AlignCenter)
@@ -146,6 +158,8 @@ class PreviewPanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.after)
         row.addWidget(self.status, 1)  # "computing… (3 of 10 steps so far)"
+        row.addWidget(self.compare_button)
+        row.addWidget(self.stages_button)
         row.addWidget(self.check_button)
         changes = QWidget()
         lay = QVBoxLayout(changes)

@@ -1,0 +1,85 @@
+"""N-way comparison: the pipeline's stages (or any models) as synced lanes, one graph canvas
+each; click a node in one lane and its counterparts light up in every other lane (what each
+stage added or changed is coloured in its lane). Layouts run as tasks."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+
+from inspector.core.app.lanes import LanesSession
+from inspector.gui.canvas.graph_canvas import GraphCanvas
+
+
+class LanesWindow(QMainWindow):
+    def __init__(self, session: LanesSession, tasks, parent=None):
+        super().__init__(parent)
+        self.session, self.tasks = session, tasks
+        self.setWindowTitle("Compare the stages: " + "  →  ".join(session.labels))
+        self.canvases, self._drawn = [], {}
+        split = QSplitter(Qt.Horizontal)
+        for k, label in enumerate(session.labels):
+            box = QWidget()
+            lay = QVBoxLayout(box)
+            lay.setContentsMargins(3, 3, 3, 3)
+            counts = session.diffs[k - 1].counts() if k else {}
+            summary = ", ".join(f"{v} {s}" for s, v in counts.items()
+                                if s in ("changed", "added", "removed", "merged") and v)
+            title = QLabel(f"<b>{k}. {label}</b><br><small>{summary or '&nbsp;'}</small>")
+            title.setWordWrap(True)
+            canvas = GraphCanvas(box)
+            canvas.clicked.connect(lambda item, lane=k: self._clicked(lane, item))
+            lay.addWidget(title)
+            lay.addWidget(canvas, 1)
+            split.addWidget(box)
+            self.canvases.append(canvas)
+        split.setSizes([1000] * len(session.labels))     # lanes of equal width
+        self.status = QLabel("Click a node in any lane: its counterparts light up in the others.")
+        central = QWidget()
+        outer = QVBoxLayout(central)
+        outer.addWidget(self.status)
+        outer.addWidget(split, 1)
+        self.setCentralWidget(central)
+        self.resize(max(900, 420 * len(session.labels)), 820)
+        self.refresh()
+
+    def _clicked(self, lane: int, item: str) -> None:
+        if not item or item.endswith("/"):
+            return
+        self.session.select(lane, item)
+        found = sum(1 for names in self.session.selected if names)
+        self.status.setText(f"'{item}' of lane {lane}: found in {found} of "
+                            f"{len(self.canvases)} lanes")
+        self.refresh()
+
+    def refresh(self) -> None:
+        s = self.session
+        for lane, canvas in enumerate(self.canvases):
+            expanded = s.expanded[lane]
+            drawn = self._drawn.get(lane)
+            if drawn is not None and drawn[0] == expanded:
+                self._decorate(lane, drawn[1])
+                continue
+            view = s.views[lane]
+
+            def work(task, lane=lane, view=view, expanded=expanded):
+                scene = view.scene(expanded, task)
+                return expanded, scene, s.paint(lane, scene.items, expanded)
+
+            self.tasks.submit(f"lanes-layout-{id(self)}-{lane}", work,
+                              lambda result, lane=lane: self._show(lane, *result),
+                              lambda exc: self.status.setText(f"Layout failed: {exc}"),
+                              label="Laying out the stages")
+
+    def _show(self, lane: int, expanded, scene, diff) -> None:
+        self._drawn[lane] = (expanded, diff)
+        self.canvases[lane].show_scene(scene, lambda: self._decorate(lane, diff, True))
+
+    def _decorate(self, lane: int, diff, fit: bool = False) -> None:
+        canvas = self.canvases[lane]
+        d = self.session.decorations(lane, diff)
+        canvas.decorate(d)
+        if d.selected:
+            canvas.center_on_item(d.selected, zoom_in=True)
+        elif fit:
+            canvas.fit()
