@@ -190,6 +190,7 @@ class MainWindow(QMainWindow):
         self.compare_ctl = CompareController(self)
         self.preview_panel.compare_requested.connect(self.compare_ctl.compare_step)
         self.preview_panel.stages_requested.connect(self.compare_ctl.compare_stages)
+        self.mobile_panel.compare_requested.connect(self.compare_ctl.compare_variant)
         from inspector.gui.canvas.stage import Stage
         from inspector.gui.presentation import PresentationChrome
 

@@ -254,3 +254,27 @@ def test_a_stop_taken_with_the_tflite_overlay_restores_the_whole_session(qtbot, 
     assert window.workbench.inputs == ["x"] and window.workbench.outputs == ["out"]
     assert [s.name for s in window.workbench.steps] == ["strip_unused_nodes"]
     assert [s.overlay for s in window.tour.tour.stops] == ["compat"]
+
+
+def test_a_variant_compares_with_the_graphdef_it_came_from(qtbot, window, demo):
+    open_and_wait(qtbot, window, demo)
+    window.workbench.set_marks(["pixels"], ["output"])
+    panel = window.mobile_panel
+    window.show_panel(window.mobile_dock, 1)
+    panel.samples.setValue(4)
+    panel.compare.setValue(2)
+    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 4 and not window.tasks.is_busy(),
+                    timeout=180000)
+    panel.table.selectRow(3)                               # int8
+    assert panel.diff_button.isEnabled()
+    qtbot.mouseClick(panel.diff_button, Qt.LeftButton)
+    ctl = window.compare_ctl
+    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
+    win = ctl.windows[-1]
+    qtbot.addWidget(win)
+    s = win.session
+    ops = [n.name for n in s.graphs["B"] if "tflite_index" in n.proto.attr and
+           n.op not in ("QUANTIZE", "DEQUANTIZE")]
+    assert ops and all(s.counterparts("B", b) for b in ops)     # every TFLite op mapped
+    assert s.diff.matching.quality(len(s.graphs["A"]))["shares"]["provenance"] > 0

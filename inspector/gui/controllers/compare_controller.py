@@ -79,6 +79,13 @@ class CompareController:
         w.tasks.submit("compare", work, self._show, self._failed,
                        label=f"Comparing the original with the graph after {label}")
 
+    def compare_variant(self, variant: str) -> None:
+        """A converted TFLite variant against the GraphDef it came from (matched by the
+        converter's fused tensor names first)."""
+        path = self.window.mobile.open_variant(variant, show=False)
+        if path:
+            self.compare_with(path)
+
     def compare_stages(self) -> None:
         """The original and the graph after every previewed step as synced lanes."""
         w = self.window

@@ -130,7 +130,7 @@ class MobileController(QObject):
         self.state.say(f"Saved {path} ({len(row.model):,} bytes)")
         return path
 
-    def open_variant(self, variant: str) -> str | None:
+    def open_variant(self, variant: str, show: bool = True) -> str | None:
         """Write the variant to a private temporary folder and ask for a window showing it
         beside this one (the TFLite ops carry the names of the nodes they came from)."""
         import atexit
@@ -146,7 +146,8 @@ class MobileController(QObject):
         stem = os.path.splitext(os.path.basename(self.state.model.path.rstrip("/")))[0]
         path = os.path.join(folder, f"{stem}_{variant}.tflite")
         atomic_write(path, row.model)
-        self.window_wanted.emit(path)
+        if show:
+            self.window_wanted.emit(path)
         return path
 
     def load_measured(self, variant: str, path: str | None = None) -> float | None:

@@ -75,6 +75,7 @@ class MobilePanel(QWidget):
     save_requested = Signal(str)         # variant
     measured_requested = Signal(str)     # variant: read a benchmark_model log for it
     open_requested = Signal(str)         # variant: show it in a window of its own
+    compare_requested = Signal(str)      # variant: compare it with the GraphDef
     header_requested = Signal()
     source_wanted = Signal(str)          # "folder" or "npy": the controller asks for paths
 
@@ -157,6 +158,10 @@ class MobilePanel(QWidget):
         self.open_button = QPushButton("Open in a new window")
         self.open_button.setToolTip("Show the selected variant's TFLite graph beside this one")
         self.open_button.setEnabled(False)
+        self.diff_button = QPushButton("Compare with the GraphDef")
+        self.diff_button.setToolTip("the selected variant's TFLite ops matched to the nodes "
+                                    "they came from, side by side")
+        self.diff_button.setEnabled(False)
         row = QHBoxLayout()
         for label, widget in (("Data", self.source), ("samples", self.samples),
                               ("compare on", self.compare)):
@@ -166,7 +171,8 @@ class MobilePanel(QWidget):
         row.addStretch(1)
         actions = QHBoxLayout()
         actions.addWidget(QLabel("Selected variant:"))
-        for button in (self.save_button, self.open_button, self.measured_button):
+        for button in (self.save_button, self.open_button, self.diff_button,
+                       self.measured_button):
             actions.addWidget(button)
         actions.addStretch(1)
         self.warning = QLabel("")
@@ -217,6 +223,7 @@ class MobilePanel(QWidget):
         self.convert_button.clicked.connect(self.convert_requested.emit)
         self.save_button.clicked.connect(lambda: self.save_requested.emit(self.chosen()))
         self.open_button.clicked.connect(lambda: self.open_requested.emit(self.chosen()))
+        self.diff_button.clicked.connect(lambda: self.compare_requested.emit(self.chosen()))
         self.measured_button.clicked.connect(
             lambda: self.measured_requested.emit(self.chosen()))
         self.rows: list = []
@@ -280,7 +287,8 @@ class MobilePanel(QWidget):
         self.details.setPlainText("")
         self.mapping.clear()
         self.header_text.setPlainText("")
-        for button in (self.save_button, self.measured_button, self.open_button):
+        for button in (self.save_button, self.measured_button, self.open_button,
+                       self.diff_button):
             button.setEnabled(False)
 
     def set_source(self, kind: str, paths: list) -> None:
@@ -385,6 +393,7 @@ class MobilePanel(QWidget):
         self.save_button.setEnabled(row is not None and row.model is not None)
         self.measured_button.setEnabled(row is not None and row.model is not None)
         self.open_button.setEnabled(row is not None and row.model is not None)
+        self.diff_button.setEnabled(row is not None and row.model is not None)
         self._show_mapping(row)
         if row is None:
             return
