@@ -32,7 +32,8 @@ class CompareWindow(QMainWindow):
         self.session, self.tasks = session, tasks
         d = session.diff
         self.setWindowTitle(f"Compare: {d.a_label}  ↔  {d.b_label}")
-        self.canvases, self.titles, self._drawn = {}, {}, {}
+        self.canvases, self.titles, self._drawn, self.boxes = {}, {}, {}, {}
+        self.merged_on = False
         self.heat: dict = {}             # side -> (heat, badges) of the numeric divergence
         self.divergence = None
         panes = QSplitter(Qt.Horizontal)
@@ -48,6 +49,7 @@ class CompareWindow(QMainWindow):
             lay.addWidget(title)
             lay.addWidget(canvas, 1)
             panes.addWidget(box)
+            self.boxes[side] = box
             self.canvases[side], self.titles[side] = canvas, title
         self.changes = QListWidget()
         self.changes.itemActivated.connect(self._entry_chosen)
@@ -61,6 +63,9 @@ class CompareWindow(QMainWindow):
         self.only = QCheckBox("Changed only")
         self.only.setChecked(True)
         self.only.toggled.connect(self._changed_only)
+        self.merged_box = QCheckBox("Merged view")
+        self.merged_box.setToolTip("B alone, with what A had and B lost drawn as ghosts")
+        self.merged_box.toggled.connect(self.set_merged)
         report = QPushButton("Save report…")
         report.clicked.connect(self.save_report)
         keep = QPushButton("Save comparison…")
@@ -72,8 +77,8 @@ class CompareWindow(QMainWindow):
                                        "and colour every matched node by how far B's value "
                                        "is from A's (SNR)")
         self.numeric_button.clicked.connect(self.run_numeric)
-        for w in (self.prev_button, self.next_button, self.only, self.numeric_button, report,
-                  keep):
+        for w in (self.prev_button, self.next_button, self.only, self.merged_box,
+                  self.numeric_button, report, keep):
             bar.addWidget(w)
         bar.addWidget(self.status, 1)
         split = QSplitter(Qt.Vertical)
@@ -142,6 +147,9 @@ class CompareWindow(QMainWindow):
 
     def _clicked(self, side: str, item: str) -> None:
         if item and not item.endswith("/"):
+            if self.merged_on:
+                ghosts = {g: a for a, g in self.session.merged_view()[1].items()}
+                side, item = ("A", ghosts[item]) if item in ghosts else ("B", item)
             self.session.select(side, item)
             self.refresh()
 
@@ -161,6 +169,9 @@ class CompareWindow(QMainWindow):
     def refresh(self) -> None:
         numeric = getattr(self, "numeric_text", "")
         self.status.setText(self.session.status() + (f"  ·  {numeric}" if numeric else ""))
+        if self.merged_on:
+            self._refresh_merged()
+            return
         for side in SIDES:
             expanded = self.session.expanded[side]
             drawn = self._drawn.get(side)
@@ -210,6 +221,58 @@ class CompareWindow(QMainWindow):
             drawn = self._drawn.get(side)
             expanded = drawn[0] if drawn else self.session.expanded[side]
             self.heat[side] = numeric_heat(self.session, side, self.divergence, expanded)
+
+    # -- the merged view ---------------------------------------------------------------------
+    def set_merged(self, on: bool) -> None:
+        self.merged_on = on
+        self.boxes["A"].setVisible(not on)
+        self.titles["B"].setText(f"<b>B with A's lost nodes as ghosts</b>  "
+                                 f"{self.session.diff.b_label}" if on else
+                                 f"<b>B</b>  {self.session.diff.b_label}")
+        self._drawn.pop("B", None)
+        self._drawn.pop("M", None)
+        self.refresh()
+
+    def _refresh_merged(self) -> None:
+        expanded = self.session.expanded["B"]
+        drawn = self._drawn.get("M")
+        if drawn is not None and drawn[0] == expanded:
+            self._decorate_merged(drawn[1])
+            return
+        session = self.session
+
+        def work(task):
+            view, _ = session.merged_view()
+            scene = view.scene(expanded, task)
+            return expanded, scene, session.merged_paint(scene.items, expanded)
+
+        def show(result):
+            e, scene, painted = result
+            if not self.merged_on:
+                return
+            self._drawn["M"] = (e, painted)
+            self.canvases["B"].show_scene(scene, lambda: self._decorate_merged(painted, True))
+
+        self.tasks.submit("compare-layout-B", work, show,
+                          lambda exc: self.status.setText(f"Layout failed: {exc}"),
+                          label="Laying out the merged view")
+
+    def _decorate_merged(self, painted, fit: bool = False) -> None:
+        from inspector.core.app.decorations import Decorations
+
+        view, ghosts = self.session.merged_view()
+        expanded = self.session.expanded["B"]
+        names = list(self.session.selected["B"])
+        names += [ghosts[a] for a in self.session.selected["A"] if a in ghosts]
+        items = [view.owner(view.badge_host(n), expanded) for n in names if n in view.graph]
+        d = Decorations(selected=items[0] if items else None, cone=frozenset(items[1:]),
+                        diff=painted)
+        canvas = self.canvases["B"]
+        canvas.decorate(d)
+        if d.selected:
+            canvas.center_on_item(d.selected, zoom_in=True)
+        elif fit:
+            canvas.fit()
 
     def _layout(self, side: str, view, expanded, task) -> tuple:
         """In the task: the scene and its diff marks (both can take long on big graphs)."""

@@ -180,3 +180,27 @@ def test_a_pipeline_step_compares_with_the_original_and_all_stages_as_lanes(qtbo
     if os.environ.get("INSPECTOR_SHOTS"):
         qtbot.wait(500)
         lanes.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "lanes.png"))
+
+
+def test_the_merged_view_draws_what_b_lost_as_ghosts(qtbot, window, tmp_path):
+    win = compare_window(qtbot, window, tmp_path)
+    win.merged_box.click()
+    canvas = win.canvases["B"]
+    qtbot.waitUntil(lambda: "M" in win._drawn and not window.tasks.is_busy(), timeout=60000)
+    assert not win.boxes["A"].isVisible()
+    painted = win._drawn["M"][1]
+    assert painted.get("conv/BatchNorm (gone)") == "removed"      # the folded batch norm
+    assert painted.get("conv/BatchNorm") == "added"               # the BiasAdd out of it
+    qtbot.waitUntil(lambda: "conv/BatchNorm (gone)" in canvas.items_by_id, timeout=30000)
+    node = canvas.items_by_id["conv/BatchNorm (gone)"]
+    canvas.centerOn(node.sceneBoundingRect().center())
+    pos = canvas.mapFromScene(node.sceneBoundingRect().topLeft() + QPointF(10, 10))
+    qtbot.mouseClick(canvas.viewport(), Qt.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    assert win.session.selected["A"] == ["conv/BatchNorm"]       # the ghost is A's node
+    assert "conv/Conv2D" in win.session.selected["B"]
+    if os.environ.get("INSPECTOR_SHOTS"):
+        qtbot.wait(500)
+        win.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "compare_merged.png"))
+    win.merged_box.click()
+    assert win.boxes["A"].isVisible()

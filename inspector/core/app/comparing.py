@@ -62,6 +62,7 @@ class CompareSession:
         self.expanded = {side: frozenset({""}) for side in SIDES}
         self.selected = {side: [] for side in SIDES}
         self.index = -1                                    # the entry stepped to
+        self.merged = None                                 # (ViewModel, ghosts), when asked
         self.changed_only(True)
 
     # -- navigation -----------------------------------------------------------------------
@@ -114,6 +115,26 @@ class CompareSession:
             self.expanded[side] = frozenset({""})
             if on and len(self.marks[side]) <= 400:
                 self._open_to(side, list(self.marks[side]))
+
+    def merged_view(self):
+        """B with A's lost nodes as ghosts (built on first use: call it in a task)."""
+        if self.merged is None:
+            from inspector.core.compare.merged import merged_graph
+
+            gd, ghosts = merged_graph(self.diff, self.graphs["A"], self.graphs["B"])
+            self.merged = (ViewModel(Graph(gd)), ghosts)
+        return self.merged
+
+    def merged_paint(self, items, expanded) -> dict:
+        """Diff colours of the merged view: ghosts removed, B's own marks as on side B."""
+        view, ghosts = self.merged_view()
+        diff = {}
+        for name, look in list(self.marks["B"].items()) + [(g, "removed")
+                                                          for g in ghosts.values()]:
+            item = view.owner(view.badge_host(name), expanded)
+            if item in items:
+                diff[item] = look if not item.endswith("/") or look == "removed" else "changed"
+        return diff
 
     # -- what the canvases draw -------------------------------------------------------------
     def visible(self, side: str, name: str, expanded=None) -> str:
