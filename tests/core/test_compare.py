@@ -314,3 +314,20 @@ def test_a_saved_comparison_names_its_models_and_refuses_paths_outside_silently(
     assert not note and again.diff.matching.b_of == session.diff.matching.b_of
     other, note = reopen(d, ga, Graph(copy(ga.graph_def)), (a, b))   # B is not what it was
     assert "compared again" in note and other.diff.equal
+
+
+def test_collapsed_scopes_carry_change_counts_and_the_share_of_weights_changed():
+    from inspector.core.app.comparing import compare
+
+    ga = graph_of(INCEPTION)
+    gb = Graph(run_pipeline(ga.graph_def, "fold_old_batch_norms", ["Mul"],
+                            ["softmax"])[-1].graph_def)
+    session = compare(ga, gb, "a", "b")
+    session.changed_only(False)                           # every scope collapsed
+    expanded = session.expanded["B"]
+    scene = session.views["B"].scene(expanded)
+    diff, badges = session.paint("B", scene.items, expanded)
+    assert badges["conv/"].startswith("+2 ~2") and "weights changed" in badges["conv/"]
+    assert diff["conv/"] == "changed" and "pool" not in diff      # untouched: no mark
+    session.changed_only(True)                            # just the paths to changes open
+    assert "conv" in session.expanded["B"] and "mixed/tower_0" in session.expanded["B"]

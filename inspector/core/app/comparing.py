@@ -42,6 +42,15 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
     return CompareSession(d, ga, gb, paths)
 
 
+def _elements(graph: Graph, name: str) -> int:
+    from inspector.core.model.tensors import facts
+
+    node = graph.get(name)
+    if node is None or "value" not in node.proto.attr:
+        return 0
+    return facts(node.proto.attr["value"].tensor).elements
+
+
 def _is_tflite(graph: Graph) -> bool:
     return any("tflite_index" in n.proto.attr for n in graph.nodes[:64])
 
@@ -59,6 +68,13 @@ class CompareSession:
                 self.marks["A"].setdefault(e.a, LOOK["A"][e.status])
             if e.b and e.status in LOOK["B"]:
                 self.marks["B"].setdefault(e.b, LOOK["B"][e.status])
+        self.weights_changed = {side: {} for side in SIDES}   # node -> elements changed
+        for e in diff.entries:
+            for c in e.changes:
+                if c.kind in ("values", "quantized") and c.figures:
+                    elements = _elements(ga, e.a)
+                    for side, name in (("A", e.a), ("B", e.b)):
+                        self.weights_changed[side][name] = c.figures["changed_share"] * elements
         self.expanded = {side: frozenset({""}) for side in SIDES}
         self.selected = {side: [] for side in SIDES}
         self.index = -1                                    # the entry stepped to
@@ -155,10 +171,18 @@ class CompareSession:
                 counts.setdefault(item, Counter())[look] += 1
             else:
                 diff[item] = look
+        weights: dict = {}
+        for name, changed in self.weights_changed[side].items():
+            item = self.visible(side, name, expanded)
+            if item.endswith("/") and item in items:
+                weights[item] = weights.get(item, 0.0) + changed
         badges = {}
         for item, c in counts.items():
             badges[item] = " ".join(f"{SYMBOL[k]}{c[k]}" for k in ("added", "removed",
                                                                      "changed") if c[k])
+            params = self.views[side].scope_stats(item[:-1])[1] if item in weights else 0
+            if params:
+                badges[item] += f"  weights changed {100 * weights[item] / params:.1f} %"
             diff[item] = "changed"
         return diff, badges
 
