@@ -19,9 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+from fixtures.scale_models import blocks_graph  # noqa: E402
 from scale import python_speed  # noqa: E402
 
-from fixtures.scale_models import blocks_graph  # noqa: E402
 from inspector.core.compare.diff import diff_graphs  # noqa: E402
 from inspector.core.loaders import load  # noqa: E402
 from inspector.core.model import protos  # noqa: E402

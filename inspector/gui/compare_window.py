@@ -5,15 +5,14 @@ grouped by pattern, n / p to step through changes (both sides focus the same mat
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
+from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
+    QListView,
     QMainWindow,
     QMessageBox,
     QPushButton,
@@ -23,7 +22,31 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.app.comparing import SIDES, CompareSession
+from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
+
+
+class ChangeList(QAbstractListModel):
+    """The change list's rows, made by the session in its task; Qt asks for the visible ones."""
+
+    def __init__(self, rows: list, parent=None):
+        super().__init__(parent)
+        self.rows = rows
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def data(self, index, role=Qt.DisplayRole):
+        text, _, kind = self.rows[index.row()]
+        if role == Qt.DisplayRole:
+            return text
+        if role == Qt.FontRole and kind == "group":
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ForegroundRole and kind == "interface":
+            return QColor("#9c1c1c")
+        return None
 
 
 class CompareWindow(QMainWindow):
@@ -51,10 +74,11 @@ class CompareWindow(QMainWindow):
             panes.addWidget(box)
             self.boxes[side] = box
             self.canvases[side], self.titles[side] = canvas, title
-        self.changes = QListWidget()
-        self.changes.itemActivated.connect(self._entry_chosen)
-        self.changes.itemClicked.connect(self._entry_chosen)
-        self._fill_changes()
+        self.changes = QListView()
+        self.changes.setUniformItemSizes(True)       # 50k rows: no per-row measuring
+        self.changes.setModel(ChangeList(session.change_rows(), self.changes))
+        self.changes.clicked.connect(self._entry_chosen)
+        self.changes.activated.connect(self._entry_chosen)
         bar = QHBoxLayout()
         self.prev_button = QPushButton("◀ Previous (P)")
         self.next_button = QPushButton("Next (N) ▶")
@@ -97,52 +121,18 @@ class CompareWindow(QMainWindow):
         self.refresh()
 
     # -- the change list ------------------------------------------------------------------
-    def _fill_changes(self) -> None:
-        d = self.session.diff
-        for c in d.interface:
-            item = QListWidgetItem(f"⚠ interface: {c.text}")
-            item.setForeground(Qt.darkRed)
-            self.changes.addItem(item)
-        grouped = set()
-        for g in d.groups:
-            head = QListWidgetItem(f"▸ {g.title}")
-            head.setData(Qt.UserRole, g.members[0])
-            font = head.font()
-            font.setBold(True)
-            head.setFont(font)
-            self.changes.addItem(head)
-            for k in g.members:
-                self._add_entry(k, "      ")
-            grouped.update(g.members)
-        for k in range(len(d.entries)):
-            if k not in grouped:
-                self._add_entry(k, "")
-
-    def _add_entry(self, k: int, indent: str) -> None:
-        item = QListWidgetItem(indent + self.session.entry_text(k))
-        item.setData(Qt.UserRole, k)
-        self.changes.addItem(item)
-
-    def _entry_chosen(self, item) -> None:
-        k = item.data(Qt.UserRole)
-        if k is not None:
-            self.session.go_to(int(k))
+    def _entry_chosen(self, index) -> None:
+        k = self.session.change_rows()[index.row()][1]
+        if k >= 0:
+            self.session.go_to(k)
             self.refresh()
 
     # -- navigation -----------------------------------------------------------------------
     def step(self, delta: int) -> None:
         k = self.session.step(delta)
-        if k >= 0:
-            for row in range(self.changes.count()):
-                if self.changes.item(row).data(Qt.UserRole) == k and \
-                        self.changes.item(row).text().startswith(" "):
-                    self.changes.setCurrentRow(row)
-                    break
-            else:
-                rows = [r for r in range(self.changes.count())
-                        if self.changes.item(r).data(Qt.UserRole) == k]
-                if rows:
-                    self.changes.setCurrentRow(rows[-1])
+        row = self.session.row_of(k) if k >= 0 else -1
+        if row >= 0:
+            self.changes.setCurrentIndex(self.changes.model().index(row))
         self.refresh()
 
     def _clicked(self, side: str, item: str) -> None:
@@ -244,14 +234,16 @@ class CompareWindow(QMainWindow):
         def work(task):
             view, _ = session.merged_view()
             scene = view.scene(expanded, task)
-            return expanded, scene, session.merged_paint(scene.items, expanded)
+            return (expanded, scene, edge_geometry(scene.edges, scene.items, scene.direction),
+                    session.merged_paint(scene.items, expanded))
 
         def show(result):
-            e, scene, painted = result
+            e, scene, geometry, painted = result
             if not self.merged_on:
                 return
             self._drawn["M"] = (e, painted)
-            self.canvases["B"].show_scene(scene, lambda: self._decorate_merged(painted, True))
+            self.canvases["B"].show_scene(scene, lambda: self._decorate_merged(painted, True),
+                                          geometry)
 
         self.tasks.submit("compare-layout-B", work, show,
                           lambda exc: self.status.setText(f"Layout failed: {exc}"),
@@ -275,14 +267,17 @@ class CompareWindow(QMainWindow):
             canvas.fit()
 
     def _layout(self, side: str, view, expanded, task) -> tuple:
-        """In the task: the scene and its diff marks (both can take long on big graphs)."""
+        """In the task: the scene, its edges' geometry and its diff marks (each can take long
+        on big graphs)."""
         scene = view.scene(expanded, task)
-        return expanded, scene, self.session.paint(side, scene.items, expanded)
+        return (expanded, scene, edge_geometry(scene.edges, scene.items, scene.direction),
+                self.session.paint(side, scene.items, expanded))
 
-    def _show(self, side: str, expanded, scene, painted) -> None:
+    def _show(self, side: str, expanded, scene, geometry, painted) -> None:
         self._drawn[side] = (expanded, painted)
         self._apply_numeric()
-        self.canvases[side].show_scene(scene, lambda: self._decorate(side, painted, True))
+        self.canvases[side].show_scene(scene, lambda: self._decorate(side, painted, True),
+                                       geometry)
 
     def _decorate(self, side: str, painted, fit: bool = False) -> None:
         canvas = self.canvases[side]

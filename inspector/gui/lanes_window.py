@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from inspector.core.app.lanes import LanesSession
+from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 
 
@@ -64,16 +65,19 @@ class LanesWindow(QMainWindow):
 
             def work(task, lane=lane, view=view, expanded=expanded):
                 scene = view.scene(expanded, task)
-                return expanded, scene, s.paint(lane, scene.items, expanded)
+                return (expanded, scene, edge_geometry(scene.edges, scene.items,
+                                                       scene.direction),
+                        s.paint(lane, scene.items, expanded))
 
             self.tasks.submit(f"lanes-layout-{id(self)}-{lane}", work,
                               lambda result, lane=lane: self._show(lane, *result),
                               lambda exc: self.status.setText(f"Layout failed: {exc}"),
                               label="Laying out the stages")
 
-    def _show(self, lane: int, expanded, scene, diff) -> None:
+    def _show(self, lane: int, expanded, scene, geometry, diff) -> None:
         self._drawn[lane] = (expanded, diff)
-        self.canvases[lane].show_scene(scene, lambda: self._decorate(lane, diff, True))
+        self.canvases[lane].show_scene(scene, lambda: self._decorate(lane, diff, True),
+                                       geometry)
 
     def _decorate(self, lane: int, diff, fit: bool = False) -> None:
         canvas = self.canvases[lane]

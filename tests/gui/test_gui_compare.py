@@ -20,8 +20,18 @@ def folded_copy(tmp_path) -> str:
     return str(path)
 
 
+def private_copy(tmp_path) -> str:
+    """The model copied aside: the window writes its session file beside the model."""
+    import shutil
+
+    path = tmp_path / "inception_jpeg.pb"
+    if not path.exists():
+        shutil.copy(INCEPTION, path)
+    return str(path)
+
+
 def compare_window(qtbot, window, tmp_path):
-    open_and_wait(qtbot, window, INCEPTION)
+    open_and_wait(qtbot, window, private_copy(tmp_path))
     ctl = window.compare_ctl
     ctl.compare_with(folded_copy(tmp_path))
     qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
@@ -72,11 +82,13 @@ def test_a_click_on_one_side_selects_the_counterparts_on_the_other(qtbot, window
 
 def test_the_change_list_opens_a_change_and_the_report_is_saved(qtbot, window, tmp_path):
     win = compare_window(qtbot, window, tmp_path)
-    rows = [r for r in range(win.changes.count()) if win.changes.item(r).text().startswith(" ")]
-    item = win.changes.item(rows[2])
-    rect = win.changes.visualItemRect(item)
+    model = win.changes.model()
+    rows = [r for r, (_, _, kind) in enumerate(win.session.change_rows()) if kind == "entry"]
+    index = model.index(rows[2])
+    win.changes.scrollTo(index)
+    rect = win.changes.visualRect(index)
     qtbot.mouseClick(win.changes.viewport(), Qt.LeftButton, pos=rect.center())
-    k = item.data(Qt.UserRole)
+    k = win.session.change_rows()[rows[2]][1]
     assert win.session.index == k
     path = win.save_report(str(tmp_path / "report.html"))
     assert path and open(path).read().startswith("<!DOCTYPE html>")
@@ -88,20 +100,34 @@ def test_the_change_list_opens_a_change_and_the_report_is_saved(qtbot, window, t
 def test_a_saved_comparison_reopens_with_its_models(qtbot, window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
+    from inspector.core.app.comparing import save_document
+
     win = compare_window(qtbot, window, tmp_path)
     saved = win.save_document(str(tmp_path / "cmp.json"))
     assert saved
-    asked = []      # model A is not beside the file: the user is asked before it is opened
+    asked = []
     monkeypatch.setattr(QMessageBox, "question",
                         lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
     before = len(window.compare_ctl.windows)
     window.compare_ctl.open_document(saved)
-    assert asked and "inception_jpeg.pb" in asked[0]
+    assert not asked                  # both models sit beside the file: nothing to ask
     qtbot.waitUntil(lambda: len(window.compare_ctl.windows) > before, timeout=60000)
     again = window.compare_ctl.windows[-1]
     qtbot.addWidget(again)
     assert again.session.diff.counts() == win.session.diff.counts()
     assert again.session.diff.matching.b_of == win.session.diff.matching.b_of
+    # a comparison naming a model outside its folder asks first; "No" opens nothing
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    win.session.paths = (INCEPTION, win.session.paths[1])
+    save_document(win.session, str(elsewhere / "cmp.json"))
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append(a[2]) or QMessageBox.No)
+    count = len(window.compare_ctl.windows)
+    window.compare_ctl.open_document(str(elsewhere / "cmp.json"))
+    assert asked and "inception_jpeg.pb" in asked[0] and "b.pb" not in asked[0]
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    assert len(window.compare_ctl.windows) == count
 
 
 def test_run_both_colours_the_matched_nodes_by_their_divergence(qtbot, window, tmp_path):
@@ -113,7 +139,7 @@ def test_run_both_colours_the_matched_nodes_by_their_divergence(qtbot, window, t
                        ["softmax"])[-1].graph_def
     path = tmp_path / "quantized.pb"
     path.write_bytes(out.SerializeToString())
-    open_and_wait(qtbot, window, INCEPTION)
+    open_and_wait(qtbot, window, private_copy(tmp_path))
     window.compare_ctl.compare_with(str(path))
     qtbot.waitUntil(lambda: bool(window.compare_ctl.windows), timeout=60000)
     win = window.compare_ctl.windows[-1]
@@ -134,10 +160,11 @@ def test_run_both_colours_the_matched_nodes_by_their_divergence(qtbot, window, t
         win.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "compare_numeric.png"))
 
 
-def test_a_pipeline_step_compares_with_the_original_and_all_stages_as_lanes(qtbot, window):
+def test_a_pipeline_step_compares_with_the_original_and_all_stages_as_lanes(qtbot, window,
+                                                                            tmp_path):
     from test_gui_workbench import wait_preview
 
-    open_and_wait(qtbot, window, INCEPTION)
+    open_and_wait(qtbot, window, private_copy(tmp_path))
     window.workbench.set_marks(["Mul"], ["softmax"])
     window.workbench.set_text("fold_old_batch_norms quantize_weights(minimum_size=100)")
     wait_preview(qtbot, window, 2)

@@ -39,7 +39,9 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
         prov = _provenance.for_tflite(ga, gb)
     d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job)
     job.progress(95, 100, "views")
-    return CompareSession(d, ga, gb, paths)
+    session = CompareSession(d, ga, gb, paths)
+    session.change_rows()              # here, in the task: 50k lines are not for the GUI thread
+    return session
 
 
 def _elements(graph: Graph, name: str) -> int:
@@ -198,6 +200,32 @@ class CompareSession:
         first = self.visible(side, selected[0]) if selected else None
         cone = frozenset(self.visible(side, n) for n in selected[1:])
         return Decorations(selected=first, cone=cone, diff=diff, badges=badges, heat=heat)
+
+    def change_rows(self) -> list:
+        """The change list, built once (in the task that made the session): (text, entry index
+        or -1, kind) with kind "interface", "group" (its first member's index) or "entry";
+        the interface first, then each repeated change and its members, then the rest."""
+        if getattr(self, "_rows", None) is None:
+            d, rows = self.diff, []
+            rows += [(f"⚠ interface: {c.text}", -1, "interface") for c in d.interface]
+            grouped = set()
+            for g in d.groups:
+                rows.append((f"▸ {g.title}", g.members[0], "group"))
+                rows += [("      " + d.entries[k].describe(), k, "entry") for k in g.members]
+                grouped.update(g.members)
+            rows += [(e.describe(), k, "entry") for k, e in enumerate(d.entries)
+                     if k not in grouped]
+            self._rows = rows
+            self._row_of = {}
+            for r, (_, k, kind) in enumerate(rows):
+                if kind == "entry":
+                    self._row_of.setdefault(k, r)
+        return self._rows
+
+    def row_of(self, index: int) -> int:
+        """The change list's row of entry `index` (-1 if none)."""
+        self.change_rows()
+        return self._row_of.get(index, -1)
 
     def entry_text(self, index: int) -> str:
         return self.diff.entries[index].describe()

@@ -140,9 +140,10 @@ class PreviewPanel(QWidget):
         self.after.setChecked(True)
         self.check_button = QPushButton("Check outputs in TensorFlow")
         self.check_button.clicked.connect(self.check_requested.emit)
-        self.compare_button = QPushButton("Compare with original")
-        self.compare_button.setToolTip("the graph after the selected step (the last one if "
-                                       "none is selected) against the original, side by side")
+        self.compare_button = QPushButton("Compare…")
+        self.compare_button.setToolTip("compare with the original: the graph after the "
+                                       "selected step (the last one if none is selected) "
+                                       "against the original, side by side")
         self.compare_button.clicked.connect(
             lambda: self.compare_requested.emit(self.currentRow() if self.currentRow() > 0
                                                 else len(self.rows) - 1))
@@ -158,13 +159,15 @@ class PreviewPanel(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.after)
         row.addWidget(self.status, 1)  # "computing… (3 of 10 steps so far)"
-        row.addWidget(self.compare_button)
-        row.addWidget(self.stages_button)
         row.addWidget(self.check_button)
         changes = QWidget()
         lay = QVBoxLayout(changes)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(QLabel("Changes in the selected step (click to go to a node):"))
+        head = QHBoxLayout()
+        head.addWidget(QLabel("Changes in the selected step:"), 1)
+        head.addWidget(self.compare_button)
+        head.addWidget(self.stages_button)
+        lay.addLayout(head)
         lay.addWidget(self.changes)
         below = QSplitter(Qt.Horizontal)
         below.addWidget(self.chart)

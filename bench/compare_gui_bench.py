@@ -1,0 +1,103 @@
+"""The comparison window on big pairs (issue 35: no GUI-thread stall over 100 ms while diffing
+or syncing on 50k-node pairs): the diff runs as a task, then the window opens, steps with N
+and P, selects across sides, toggles the merged view. Prints the longest time a 10 ms timer
+on the GUI thread waited, per action, and the machine's Python speed first.
+
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/compare_gui_bench.py [--nodes 50000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "bench"), os.path.join(ROOT, "tests")]
+from compare_bench import SLOW_CLASS, renamed  # noqa: E402
+from fixtures.scale_models import blocks_graph  # noqa: E402
+from scale import python_speed  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--nodes", type=int, default=50_000)
+    args = parser.parse_args()
+    speed = python_speed()
+    print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "
+          f"(slow class {SLOW_CLASS} s)")
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.core.app.comparing import compare
+    from inspector.core.loaders import load
+    from inspector.gui.app import tune_runtime
+    from inspector.gui.compare_window import CompareWindow
+    from inspector.gui.tasks import gui_tasks
+
+    tune_runtime()                   # as the app does: the GIL handed over quickly
+    app = QApplication.instance() or QApplication([])
+    ga = load(blocks_graph(args.nodes, 0)).graph
+    pairs = {"weights": load(blocks_graph(args.nodes, 1)).graph, "renamed": renamed(ga)}
+    tasks = gui_tasks(app)
+    worst = {"now": "", "gap": {}}
+    last = [time.perf_counter()]
+
+    def tick():
+        now = time.perf_counter()
+        gap = now - last[0]
+        last[0] = now
+        action = worst["now"]
+        worst["gap"][action] = max(worst["gap"].get(action, 0.0), gap)
+
+    timer = QTimer()
+    timer.timeout.connect(tick)
+    timer.start(10)
+
+    def settle(seconds: float = 0.0):
+        end = time.perf_counter() + seconds
+        while tasks.is_busy() or time.perf_counter() < end:
+            app.processEvents()
+            time.sleep(0.002)
+
+    for label, gb in pairs.items():
+        result = {}
+        worst["now"] = f"{label}: diff in a task"
+        start = time.perf_counter()
+        tasks.submit("compare", lambda task, gb=gb: compare(ga, gb, "A", label, job=task),
+                     lambda s: result.setdefault("s", s), lambda exc: print("failed", exc))
+        settle()
+        seconds = time.perf_counter() - start
+        worst["now"] = f"{label}: window opens and lays out"
+        win = CompareWindow(result["s"], tasks)
+        win.show()
+        settle(0.5)
+        worst["now"] = f"{label}: N x5, P x2"
+        for delta in (1, 1, 1, 1, 1, -1, -1):
+            win.step(delta)
+            settle(0.1)
+        worst["now"] = f"{label}: select across sides"
+        s = result["s"]
+        name = next(iter(s.diff.matching.b_of))
+        s.select("A", name)
+        win.refresh()
+        settle(0.3)
+        worst["now"] = f"{label}: merged view on and off"
+        win.merged_box.click()
+        settle(0.3)
+        win.merged_box.click()
+        settle(0.3)
+        win.close()
+        print(f"\n{len(ga):,} nodes, {label}: diff {seconds:.2f} s in the task; "
+              f"{len(s.diff.entries):,} changes")
+    worst["now"] = ""
+    print("\nlongest GUI-thread wait per action (budget 100 ms):")
+    for action, gap in worst["gap"].items():
+        if action:
+            print(f"  {action:44s} {1000 * gap:7.1f} ms  (slow class ~"
+                  f"{1000 * gap * SLOW_CLASS / speed:6.0f} ms)")
+
+
+if __name__ == "__main__":
+    main()
