@@ -5,8 +5,8 @@ grouped by pattern, n / p to step through changes (both sides focus the same mat
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
-from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -24,29 +24,6 @@ from PySide6.QtWidgets import (
 from inspector.core.app.comparing import SIDES, CompareSession
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
-
-
-class ChangeList(QAbstractListModel):
-    """The change list's rows, made by the session in its task; Qt asks for the visible ones."""
-
-    def __init__(self, rows: list, parent=None):
-        super().__init__(parent)
-        self.rows = rows
-
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def data(self, index, role=Qt.DisplayRole):
-        text, _, kind = self.rows[index.row()]
-        if role == Qt.DisplayRole:
-            return text
-        if role == Qt.FontRole and kind == "group":
-            font = QFont()
-            font.setBold(True)
-            return font
-        if role == Qt.ForegroundRole and kind == "interface":
-            return QColor("#9c1c1c")
-        return None
 
 
 class CompareWindow(QMainWindow):
@@ -76,7 +53,10 @@ class CompareWindow(QMainWindow):
             self.canvases[side], self.titles[side] = canvas, title
         self.changes = QListView()
         self.changes.setUniformItemSizes(True)       # 50k rows: no per-row measuring
-        self.changes.setModel(ChangeList(session.change_rows(), self.changes))
+        # the rows live in C++ (a Python model answers Qt's per-row calls one by one, each
+        # waiting for the GIL: 50k of them at the first show)
+        self.changes.setModel(QStringListModel([r[0] for r in session.change_rows()],
+                                               self.changes))
         self.changes.clicked.connect(self._entry_chosen)
         self.changes.activated.connect(self._entry_chosen)
         bar = QHBoxLayout()

@@ -41,6 +41,7 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
     job.progress(95, 100, "views")
     session = CompareSession(d, ga, gb, paths)
     session.change_rows()              # here, in the task: 50k lines are not for the GUI thread
+    d.counts()
     return session
 
 

@@ -89,11 +89,16 @@ class Diff:
         return not self.entries and not self.interface and not self.matching.scopes
 
     def counts(self) -> dict:
-        out = Counter(e.status for e in self.entries)
-        out["renamed"] = sum(1 for e in self.entries
-                             if any(c.kind == "renamed" for c in e.changes))
-        out["unchanged"] = self.unchanged
-        return dict(out)
+        """Entries by status, renamed pairs and unchanged ones (counted once: a diff does not
+        change once made)."""
+        cached = self.__dict__.get("_counts")
+        if cached is None:
+            out = Counter(e.status for e in self.entries)
+            out["renamed"] = sum(1 for e in self.entries
+                                 if any(c.kind == "renamed" for c in e.changes))
+            out["unchanged"] = self.unchanged
+            cached = self.__dict__["_counts"] = dict(out)
+        return dict(cached)
 
 
 def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
