@@ -37,6 +37,8 @@ def key_controls(w) -> dict:
         "mobile": (0, [(w.mobile_panel.check_button, 0), (w.mobile_panel.problems, rows)]),
         "mobile-convert": (1, [(w.mobile_panel.convert_button, 0),
                                (w.mobile_panel.table, rows)]),
+        "mobile-quant": (3, [(w.quant_panel.run_button, 0), (w.quant_panel.keep, 0),
+                             (w.quant_panel.table, rows), (w.quant_panel.below, 0)]),
         "demo": (None, [(w.demo_panel.run_button, 0), (w.demo_panel.bars, 0)]),
         "tour": (None, [(w.tour_panel.stops, rows), (w.tour_panel.add_button, 0),
                         (w.tour_panel.auto_button, 0), (w.tour_panel.present_button, 0)]),
@@ -73,7 +75,7 @@ def check_task(qtbot, window, task) -> list:
     for name in docks_of(task):
         dock = getattr(window, f"{name}_dock")
         dock.raise_()
-        for key in (name, f"{name}-convert"):
+        for key in (name, f"{name}-convert", f"{name}-quant"):
             if key not in controls:
                 continue
             tab, widgets = controls[key]
