@@ -124,6 +124,20 @@ def test_every_panel_fits_at_1366x768_with_half_the_window_for_the_graph(qtbot, 
     assert {n for t in TASKS for n in docks_of(t)} == set(window.workspace.docks)
 
 
+def test_the_phone_panel_does_not_scroll_at_1366x768(qtbot, window, digits):
+    """Each Phone tab's page fits the dock's height: the Quantization tab (two rows of
+    controls, a table and a chart) made the whole panel, every tab of it, scroll."""
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, digits)
+    click_task(qtbot, window, "phone")
+    area, tabs = window.mobile_dock.widget(), window.mobile_panel.tabs
+    for index in range(tabs.count()):
+        tabs.setCurrentIndex(index)
+        qtbot.wait(30)
+        assert area.verticalScrollBar().maximum() == 0, tabs.tabText(index)
+        assert area.horizontalScrollBar().maximum() == 0, tabs.tabText(index)
+
+
 def test_the_phone_panel_leaves_the_graph_room_at_1920x1080(qtbot, window, digits):
     window.resize(1920, 1080)
     open_and_wait(qtbot, window, digits)
