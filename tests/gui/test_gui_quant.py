@@ -6,7 +6,7 @@ import os
 
 import pytest
 from conftest import DEMO
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from test_gui import open_and_wait
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -59,8 +59,9 @@ def test_recipes_overlay_keep_float_and_pareto_click(qtbot, window, demo, tmp_pa
                  if layers.topLevelItem(k).text(1) == "CONV_2D")   # the worst convolution
     tensor = worst.data(0, Qt.UserRole)
     before = next(e for e in run.row().tensors if e.tensor == tensor)
-    rect = layers.visualItemRect(worst)
-    qtbot.mouseClick(layers.viewport(), Qt.LeftButton, pos=rect.center())
+    layers.scrollToItem(worst)                   # a short, narrow list: scroll to the row
+    rect = layers.visualItemRect(worst)          # and click its visible start
+    qtbot.mouseClick(layers.viewport(), Qt.LeftButton, pos=QPoint(20, rect.center().y()))
     assert panel.keep_button.isEnabled() and snrs[0] != ""
     qtbot.mouseClick(panel.keep_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: t.rowCount() == 4 and not window.tasks.is_busy(), timeout=180000)

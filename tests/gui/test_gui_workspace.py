@@ -37,6 +37,8 @@ def key_controls(w) -> dict:
         "mobile": (0, [(w.mobile_panel.check_button, 0), (w.mobile_panel.problems, rows)]),
         "mobile-convert": (1, [(w.mobile_panel.convert_button, 0),
                                (w.mobile_panel.table, rows)]),
+        "mobile-quant": (3, [(w.quant_panel.run_button, 0), (w.quant_panel.keep, 0),
+                             (w.quant_panel.table, rows), (w.quant_panel.below, 0)]),
         "demo": (None, [(w.demo_panel.run_button, 0), (w.demo_panel.bars, 0)]),
         "tour": (None, [(w.tour_panel.stops, rows), (w.tour_panel.add_button, 0),
                         (w.tour_panel.auto_button, 0), (w.tour_panel.present_button, 0)]),
@@ -73,7 +75,7 @@ def check_task(qtbot, window, task) -> list:
     for name in docks_of(task):
         dock = getattr(window, f"{name}_dock")
         dock.raise_()
-        for key in (name, f"{name}-convert"):
+        for key in (name, f"{name}-convert", f"{name}-quant"):
             if key not in controls:
                 continue
             tab, widgets = controls[key]
@@ -120,6 +122,20 @@ def test_every_panel_fits_at_1366x768_with_half_the_window_for_the_graph(qtbot, 
     assert not problems, "\n".join(problems)
     # every panel has a task that shows it
     assert {n for t in TASKS for n in docks_of(t)} == set(window.workspace.docks)
+
+
+def test_the_phone_panel_does_not_scroll_at_1366x768(qtbot, window, digits):
+    """Each Phone tab's page fits the dock's height: the Quantization tab (two rows of
+    controls, a table and a chart) made the whole panel, every tab of it, scroll."""
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, digits)
+    click_task(qtbot, window, "phone")
+    area, tabs = window.mobile_dock.widget(), window.mobile_panel.tabs
+    for index in range(tabs.count()):
+        tabs.setCurrentIndex(index)
+        qtbot.wait(30)
+        assert area.verticalScrollBar().maximum() == 0, tabs.tabText(index)
+        assert area.horizontalScrollBar().maximum() == 0, tabs.tabText(index)
 
 
 def test_the_phone_panel_leaves_the_graph_room_at_1920x1080(qtbot, window, digits):

@@ -127,6 +127,7 @@ class MobilePanel(QWidget):
         self.mobile_kernels.setWordWrap(True)
         self.problems.setMinimumHeight(90)
         lay = QVBoxLayout(w)
+        lay.setContentsMargins(4, 4, 4, 4)      # a short dock: no scroll bar at 1366x768
         for part in (row, self.legend, self.verdict, self.problems, self.mobile_kernels):
             lay.addLayout(part) if isinstance(part, QHBoxLayout) else lay.addWidget(part)
         self.check_button.clicked.connect(self.check_requested.emit)
@@ -215,6 +216,7 @@ class MobilePanel(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         lay = QVBoxLayout(w)
+        lay.setContentsMargins(4, 4, 4, 4)      # a short dock: no scroll bar at 1366x768
         lay.addLayout(row)
         for part in (self.warning, self.about):
             lay.addWidget(part)
@@ -242,6 +244,7 @@ class MobilePanel(QWidget):
         self.header_text = QPlainTextEdit()
         self.header_text.setReadOnly(True)
         lay = QVBoxLayout(w)
+        lay.setContentsMargins(4, 4, 4, 4)      # a short dock: no scroll bar at 1366x768
         row = QHBoxLayout()
         row.addWidget(self.header_button)
         row.addStretch(1)

@@ -15,10 +15,8 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPushButton,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -29,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.view.vocabulary import human_bytes
+from inspector.gui.panels.adaptive import OneLine, WidthSplitter
 from inspector.gui.panels.chart_slot import ChartSlot
 
 RECIPES = ("float", "dynamic", "float16", "int8", "int16x8", "int4-blockwise")
@@ -36,6 +35,7 @@ CHECKED = ("float", "dynamic", "float16", "int8")
 COLUMNS = ("Recipe", "Float layers", "Size", "Est. ms", "Host ms", "MSE", "SNR dB", "Cosine",
            "Max |err|", "Tool", "Note")
 APPLIED = QColor("#d8ecff")
+PARETO_LEAST = 100     # px: the chart keeps the Phone dock unscrolled at 1366x768
 
 
 def _num(value, fmt: str) -> str:
@@ -47,6 +47,15 @@ def _num(value, fmt: str) -> str:
 def _log_error(error: float) -> float:
     """The chart's height of an error: log10 of the MSE (an exact answer sits at 1e-16)."""
     return math.log10(max(error, 1e-16))
+
+
+def _decade_ticks(low: int, high: int) -> list:
+    """Log-error ticks in two levels: a few labelled decades always, the others labelled
+    when the chart is tall enough for them (pyqtgraph drops a level whose text overlaps)."""
+    step = max(1, math.ceil((high - low) / 3))
+    major = [(v, f"1e{v}") for v in range(low, high + 1, step)]
+    minor = [(v, f"1e{v}") for v in range(low, high + 1) if (v - low) % step]
+    return [major, minor]
 
 
 def _empty(plot, text: str) -> None:
@@ -68,16 +77,16 @@ class QuantPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.boxes = {}
-        row = QHBoxLayout()
+        row = QHBoxLayout()              # recipes and the layers kept float: what to run
         for name in RECIPES:
             box = QCheckBox(name)
             box.setChecked(name in CHECKED)
             self.boxes[name] = box
             row.addWidget(box)
-        row.addStretch(1)
         self.keep = QLineEdit()
         self.keep.setPlaceholderText("keep float: regex over TFLite tensor names "
                                      "(hold the GraphDef node names), e.g. conv_1/")
+        row.addWidget(self.keep, 1)
         self.run_button = QPushButton("Run recipes")
         self.run_button.setToolTip("Build each recipe (ai-edge-quantizer, TF's converter) and "
                                    "measure it with LiteRT, in the worker")
@@ -89,14 +98,13 @@ class QuantPanel(QWidget):
         self.save_button = QPushButton("Save applied .tflite…")
         self.save_button.setToolTip("Write the recipe applied from the chart (click a point)")
         self.save_button.clicked.connect(self.save_requested.emit)
-        second = QHBoxLayout()
-        second.addWidget(self.keep, 1)
+        self.summary = OneLine("Pick recipes and run them: the data comes from the "
+                               "Conversion preview tab's representative data.")
+        second = QHBoxLayout()           # the actions, then what the last run says
         second.addWidget(self.run_button)
         second.addWidget(self.beside_button)
         second.addWidget(self.save_button)
-        self.summary = QLabel("Pick recipes and run them: the data comes from the "
-                              "Conversion preview tab's representative data.")
-        self.summary.setWordWrap(True)
+        second.addWidget(self.summary, 1)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
@@ -104,9 +112,10 @@ class QuantPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         self.pareto = ChartSlot(lambda plot: _empty(plot, "size vs error: run recipes"))
-        self.pareto.setMinimumHeight(150)
+        self.pareto.setMinimumHeight(PARETO_LEAST)
         self.layers = QTreeWidget()
         self.layers.setHeaderLabels(["Layer (GraphDef node)", "TFLite op", "dtype", "SNR dB",
                                      "MSE", "Cosine", "Max |err|"])
@@ -149,16 +158,17 @@ class QuantPanel(QWidget):
         below.addTab(self.pareto, "Size vs error")
         below.addTab(sens_page, "Sensitivity (data-free)")
         self.below = below
-        split = QSplitter(Qt.Vertical)
+        split = WidthSplitter()          # side by side in the bottom dock: one row tall
         split.addWidget(self.table)
         split.addWidget(below)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([3000, 2000])     # the table's eleven columns get the larger share
+        self.split = split
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(row)
         lay.addLayout(second)
-        lay.addWidget(self.summary)
         lay.addWidget(split, 1)
         self.keys: list = []          # (recipe, keep_float) per table row
         self._points = None
@@ -265,11 +275,11 @@ class QuantPanel(QWidget):
                 return _empty(plot, "size vs error: run recipes")
             plot.setTitle(None)
             plot.setLabel("bottom", "size (KB)")
-            plot.setLabel("left", "MSE of the answers")
+            plot.setLabel("left", "answer MSE")
             ys = [_log_error(p.error) for p in points]
             low, high = math.floor(min(ys)), math.ceil(max(ys))
-            step = max(1, (high - low) // 6)
-            plot.getAxis("left").setTicks([[(v, f"1e{v}") for v in range(low, high + 1, step)]])
+            plot.getAxis("left").setTicks(_decade_ticks(low, high))
+            plot.getViewBox().setDefaultPadding(0.12)    # room for the points' labels
             spots = []
             for k, p in enumerate(points):
                 key = (p.recipe, p.keep_float)
