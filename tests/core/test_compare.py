@@ -326,8 +326,12 @@ def test_collapsed_scopes_carry_change_counts_and_the_share_of_weights_changed()
     session.changed_only(False)                           # every scope collapsed
     expanded = session.expanded["B"]
     scene = session.views["B"].scene(expanded)
-    diff, badges = session.paint("B", scene.items, expanded)
+    painted = session.paint("B", scene.items, expanded)
+    diff, badges = painted[0], painted[1]
     assert badges["conv/"].startswith("+2 ~2") and "weights changed" in badges["conv/"]
     assert diff["conv/"] == "changed" and "pool" not in diff      # untouched: no mark
+    scopes = [i for i in scene.items if i.endswith("/")]
+    dimmed = session.decorations("B", painted).dimmed
+    assert "conv/" not in dimmed and dimmed == {s for s in scopes if s not in diff}
     session.changed_only(True)                            # just the paths to changes open
     assert "conv" in session.expanded["B"] and "mixed/tower_0" in session.expanded["B"]

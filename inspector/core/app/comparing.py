@@ -162,7 +162,7 @@ class CompareSession:
                           self.expanded[side] if expanded is None else expanded)
 
     def paint(self, side: str, items, expanded) -> tuple:
-        """(diff colours, badges) of the drawn items: a collapsed scope shows the worst inside
+        """(diff colours, badges, drawn scopes) of the drawn items: a collapsed scope shows the worst inside
         and "+added -removed ~changed". One pass over the changes: run it in the layout task,
         not on the GUI thread (50k changes take longer than a frame)."""
         diff, counts = {}, {}
@@ -187,12 +187,17 @@ class CompareSession:
             if params:
                 badges[item] += f"  weights changed {100 * weights[item] / params:.1f} %"
             diff[item] = "changed"
-        return diff, badges
+        return diff, badges, [i for i in items if i.endswith("/")]
+
+    @staticmethod
+    def dimmed(items, diff: dict) -> frozenset:
+        """Collapsed scopes with nothing changed inside: dimmed, as the issue asks."""
+        return frozenset(i for i in items if i.endswith("/") and i not in diff)
 
     def decorations(self, side: str, painted: tuple, numeric: tuple | None = None) -> Decorations:
         """The painted marks with the selection (the first selected node, the rest of them
         as its highlighted companions) and the numeric heat and badges."""
-        diff, badges = painted
+        diff, badges = painted[0], painted[1]
         heat = {}
         if numeric is not None:
             heat, extra = numeric
@@ -200,7 +205,9 @@ class CompareSession:
         selected = self.selected[side]
         first = self.visible(side, selected[0]) if selected else None
         cone = frozenset(self.visible(side, n) for n in selected[1:])
-        return Decorations(selected=first, cone=cone, diff=diff, badges=badges, heat=heat)
+        return Decorations(selected=first, cone=cone, diff=diff, badges=badges, heat=heat,
+                           dimmed=self.dimmed(painted[2], diff) if len(painted) > 2
+                           else frozenset())
 
     def change_rows(self) -> list:
         """The change list, built once (in the task that made the session): (text, entry index
