@@ -34,11 +34,9 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) 
     """The changes of pair (a, b); `matching` says which inputs correspond (rewiring)."""
     na, nb = ga.node(a), gb.node(b)
     pa, pb = na.proto, nb.proto
-    out = []
-    if renamed:
-        out.append(Change("renamed", f"renamed '{a}' -> '{b}'"))
-    if not renamed and na.op == nb.op and pa.device == pb.device and pa.attr == pb.attr:
-        return _rewired(na, nb, matching)           # the common case, compared in C
+    out = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
+    if na.op == nb.op and pa.device == pb.device and pa.attr == pb.attr:
+        return out + _rewired(na, nb, matching)     # the common case, compared in C
     quantized = na.op == "Const" and nb.op == "Dequantize"
     if quantized:       # its attributes (dtype -> T, mode) come with the Dequantize
         out.append(_quantized(ga, gb, a, nb))

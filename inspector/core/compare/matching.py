@@ -280,9 +280,14 @@ def _renamed_scopes(m: Matching) -> dict:
     them, and more than one): only the outermost of nested renames is kept."""
     tally: dict = {}
     same = Counter()                  # pairs that kept their name, counted per scope first
+    lost = Counter()                  # renamed down to the node's own name: no scope explains it
     for a, b in m.b_of.items():
         if a == b:
             same[a.rpartition("/")[0]] += 1
+            continue
+        where, _, own = a.rpartition("/")
+        if own != b.rpartition("/")[2]:
+            lost[where] += 1
             continue
         parts = scope_parts(a)
         for k in range(1, len(parts) + 1):
@@ -290,11 +295,12 @@ def _renamed_scopes(m: Matching) -> dict:
             tally.setdefault(scope, Counter())[relative_scope(a, b, scope)] += 1
     if not tally:
         return {}
-    for where, n in same.items():
-        parts = where.split("/") if where else []
-        for k in range(1, len(parts) + 1):
-            scope = "/".join(parts[:k])
-            tally.setdefault(scope, Counter())[scope] += n
+    for counts, same_name in ((same, True), (lost, False)):
+        for where, n in counts.items():
+            parts = where.split("/") if where else []
+            for k in range(1, len(parts) + 1):
+                scope = "/".join(parts[:k])
+                tally.setdefault(scope, Counter())[scope if same_name else None] += n
     renamed: dict = {}
     for scope in sorted(tally, key=lambda s: (s.count("/"), s)):
         counts = tally[scope]
