@@ -17,7 +17,10 @@ def merged_graph(d: Diff, ga: Graph, gb: Graph) -> tuple:
     m = d.matching
     gone = [e.a for e in d.entries if e.status in ("removed", "merged")]
     gd = protos.GraphDef()
-    gd.CopyFrom(gb.structure)
+    nodes = gb.structure.node
+    for start in range(0, len(nodes), 2000):     # short C calls: a task holding the GIL for
+        gd.node.extend(nodes[start:start + 2000])   # one long copy would stall the window
+    gd.library.CopyFrom(gb.structure.library)
     ghost_of = {}
     for a in gone:
         name = a if a not in gb else a + GHOST_SUFFIX
