@@ -363,7 +363,10 @@ class MobilePanel(QWidget):
         self.about.setText(f"Representative data: {result.sample_source}. Answers compared "
                            f"with {result.engine or 'no interpreter'}. Latency: FLOPs ÷ a "
                            f"typical phone's speed, divided by the speed-up TF's quantization "
-                           f"guide states (an estimate).")
+                           f"guide states (an estimate). The int8 per-layer error comes from "
+                           f"TensorFlow's QuantizationDebugger, which runs TF's own "
+                           f"interpreter (LiteRT has no debugger); the Quantization tab "
+                           f"measures every tensor with LiteRT.")
         self.table.setRowCount(len(self.rows))
         for r, row in enumerate(self.rows):
             if row.errors:
