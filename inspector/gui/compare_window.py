@@ -93,6 +93,10 @@ class CompareWindow(QMainWindow):
         central = QWidget()
         outer = QVBoxLayout(central)
         outer.addLayout(bar)
+        self.totals = QLabel(session.totals_text())
+        self.totals.setWordWrap(True)
+        self.totals.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        outer.addWidget(self.totals)
         outer.addWidget(split, 1)
         self.setCentralWidget(central)
         for key, delta in (("N", 1), ("P", -1)):

@@ -22,6 +22,9 @@ def test_equal_models_exit_0_and_different_ones_1_with_every_report(tmp_path):
     data = json.loads(out)
     assert data["format"] == "graphdef-inspector diff" and not data["equal"]
     assert data["counts"]["merged"] >= 5
+    totals = data["totals"]                  # measured where TensorFlow is (the CLI process)
+    assert totals["FLOPs"][0] > totals["FLOPs"][1] > 0 and totals["gzip bytes"][1] > 0
+    assert any(k.startswith("latency ms") for k in totals)
     assert html.read_text().startswith("<!DOCTYPE html>")
     assert json.loads(mapping.read_text())["mappingEntries"]
 

@@ -46,6 +46,8 @@ def test_n_and_p_focus_the_same_matched_node_on_both_sides(qtbot, window, tmp_pa
     win = compare_window(qtbot, window, tmp_path)
     m = win.session.diff.matching
     assert "merged" in win.status.text()
+    totals = win.totals.text()                     # measured in the worker's TensorFlow
+    assert totals.startswith("nodes 73 -> 58") and "FLOPs" in totals and "gzip" in totals
     seen = []
     for key in (Qt.Key_N, Qt.Key_N, Qt.Key_N, Qt.Key_P):
         qtbot.keyClick(win, key)

@@ -28,8 +28,32 @@ SYMBOL = {"added": "+", "removed": "-", "changed": "~"}
 __all__ = ["CompareSession", "compare", "dumps", "me_mapping", "diff_html"]
 
 
+def measured_totals(ga, gb) -> dict:
+    """gzip size, FLOPs and the latency estimate of both graphs (TensorFlow's shape inference
+    for FLOPs; 'unknown' with the reason where it cannot)."""
+    from inspector.core.analysis.metrics import compute_metrics
+
+    out: dict = {}
+    try:
+        ma, mb = (compute_metrics(g.graph_def, with_flops=True) for g in (ga, gb))
+    except Exception as exc:    # noqa: BLE001 - a figure we cannot measure is said, not fatal
+        return {"FLOPs": [f"unknown ({exc})", ""]}
+    out["gzip bytes"] = [ma.gzip_bytes, mb.gzip_bytes]
+    fa, fb = ma.flops, mb.flops
+    if fa is not None and fb is not None and not fa.unknown and not fb.unknown:
+        out["FLOPs"] = [fa.total, fb.total]
+        for device in ma.latency_ms:
+            if device in mb.latency_ms:
+                out[f"latency ms ({device})"] = [ma.latency_ms[device], mb.latency_ms[device]]
+    else:
+        why = (fa.unknown if fa is not None and fa.unknown else
+               fb.unknown if fb is not None else "")
+        out["FLOPs"] = [f"unknown ({why})", ""]
+    return out
+
+
 def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
-            job: Job = NO_JOB, paths: tuple = ("", "")) -> "CompareSession":
+            job: Job = NO_JOB, paths: tuple = ("", ""), totals: bool = False) -> "CompareSession":
     """Diff B against A (with our pipeline's provenance when B came from `steps`, or the
     TFLite converter's when B is a .tflite and A is not) and make both views."""
     prov = None
@@ -37,7 +61,8 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
         prov = _provenance.from_steps(ga.names(), steps)
     elif _is_tflite(gb) and not _is_tflite(ga):
         prov = _provenance.for_tflite(ga, gb)
-    d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job)
+    extra = measured_totals(ga, gb) if totals else None
+    d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job, extra_totals=extra)
     job.progress(95, 100, "views")
     session = CompareSession(d, ga, gb, paths)
     session.change_rows()              # here, in the task: 50k lines are not for the GUI thread
@@ -187,7 +212,8 @@ class CompareSession:
             if params:
                 badges[item] += f"  weights changed {100 * weights[item] / params:.1f} %"
             diff[item] = "changed"
-        return diff, badges, [i for i in items if i.endswith("/")]
+        return diff, badges, [i for i, it in items.items() if i.endswith("/") and
+                              getattr(it, "kind", "") != "frame"]      # collapsed scopes
 
     @staticmethod
     def dimmed(items, diff: dict) -> frozenset:
@@ -234,6 +260,20 @@ class CompareSession:
         """The change list's row of entry `index` (-1 if none)."""
         self.change_rows()
         return self._row_of.get(index, -1)
+
+    def totals_text(self) -> str:
+        """'nodes 73 -> 76 (+4.1%) · bytes ...': the totals on one line."""
+        from inspector.core.compare.document import _delta
+
+        parts = []
+        for name, pair in self.diff.totals.items():
+            if name.startswith("latency") and "(phone)" not in name:
+                continue                                   # one device class is enough here
+            text = _delta(*pair) if isinstance(pair, list) and len(pair) == 2 else str(pair)
+            head, _, change = text.partition("  ")
+            parts.append(f"{name} {head}" + (f" ({change.split('(')[-1]}" if "(" in change
+                                            else ""))
+        return "  ·  ".join(parts)
 
     def entry_text(self, index: int) -> str:
         return self.diff.entries[index].describe()

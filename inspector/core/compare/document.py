@@ -121,7 +121,8 @@ def text_report(d: Diff, limit: int = 40) -> str:
         lines.append("\nInterface (what code that loads the model sees):")
         lines += [f"  ! {c.text}" for c in d.interface]
     lines.append("\nTotals:")
-    lines += [f"  {name:12s} {_delta(*pair)}" for name, pair in d.totals.items()]
+    width = max((len(name) for name in d.totals), default=8)
+    lines += [f"  {name:{width}s}  {_delta(*pair)}" for name, pair in d.totals.items()]
     if d.matching.scopes:
         lines.append("\nRenamed scopes:")
         lines += [f"  {a}/ -> {b}/" for a, b in d.matching.scopes.items()]

@@ -39,7 +39,7 @@ class CompareController:
             task.progress(2, 100, f"Opening {b_label}")
             other = open_for_user(path, None, False)
             session = compare(graph, other.graph, a_label, b_label, job=task,
-                              paths=(model.path, path))
+                              paths=(model.path, path), totals=True)
             session.ports = ports
             return session
 
@@ -72,7 +72,7 @@ class CompareController:
 
                 raise InspectorError("that step is no longer previewed; try again")
             session = compare(ga, Graph(graph_def), a_label, f"after {label}",
-                              steps=reports, job=task, paths=(model.path, ""))
+                              steps=reports, job=task, paths=(model.path, ""), totals=True)
             session.ports = ports
             return session
 
