@@ -93,6 +93,15 @@ class CompareWindow(QMainWindow):
         central = QWidget()
         outer = QVBoxLayout(central)
         outer.addLayout(bar)
+        from inspector.core.app.comparing import LEGEND
+
+        key = "  ".join(f"<span style='color:{colour}'>■ {label}</span> ({style})"
+                        for label, colour, style in LEGEND)
+        self.legend = QLabel(f"Borders: {key}. The selected node: thick red; its "
+                             "counterparts: thick blue. Collapsed scopes count what changed "
+                             "inside and dim when nothing did.")
+        self.legend.setWordWrap(True)
+        outer.addWidget(self.legend)
         self.totals = QLabel(session.totals_text())
         self.totals.setWordWrap(True)
         self.totals.setTextInteractionFlags(Qt.TextSelectableByMouse)

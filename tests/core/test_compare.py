@@ -328,7 +328,7 @@ def test_collapsed_scopes_carry_change_counts_and_the_share_of_weights_changed()
     scene = session.views["B"].scene(expanded)
     painted = session.paint("B", scene.items, expanded)
     diff, badges = painted[0], painted[1]
-    assert badges["conv/"].startswith("+2 ~2") and "weights changed" in badges["conv/"]
+    assert badges["conv/"].startswith("~2 split 2") and "weights changed" in badges["conv/"]
     assert diff["conv/"] == "changed" and "pool" not in diff      # untouched: no mark
     scopes = [i for i, it in scene.items.items() if i.endswith("/") and it.kind != "frame"]
     dimmed = session.decorations("B", painted).dimmed

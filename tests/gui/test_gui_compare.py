@@ -218,8 +218,8 @@ def test_the_merged_view_draws_what_b_lost_as_ghosts(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: "M" in win._drawn and not window.tasks.is_busy(), timeout=60000)
     assert not win.boxes["A"].isVisible()
     painted = win._drawn["M"][1]
-    assert painted.get("conv/BatchNorm (gone)") == "removed"      # the folded batch norm
-    assert painted.get("conv/BatchNorm") == "added"               # the BiasAdd out of it
+    assert painted.get("conv/BatchNorm (gone)") == "merged"       # the folded batch norm
+    assert painted.get("conv/BatchNorm") == "split"               # the BiasAdd out of it
     qtbot.waitUntil(lambda: "conv/BatchNorm (gone)" in canvas.items_by_id, timeout=30000)
     node = canvas.items_by_id["conv/BatchNorm (gone)"]
     canvas.centerOn(node.sceneBoundingRect().center())

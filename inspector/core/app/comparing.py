@@ -20,10 +20,14 @@ from inspector.core.view.view_graph import ViewModel
 
 SIDES = ("A", "B")
 # what each entry status looks like on each side (the canvas's diff vocabulary)
-LOOK = {"A": {"changed": "changed", "removed": "removed", "merged": "removed",
+LOOK = {"A": {"changed": "changed", "removed": "removed", "merged": "merged",
               "split": "changed"},
-        "B": {"changed": "changed", "added": "added", "split": "added", "merged": "changed"}}
-SYMBOL = {"added": "+", "removed": "-", "changed": "~"}
+        "B": {"changed": "changed", "added": "added", "split": "split", "merged": "changed"}}
+SYMBOL = {"added": "+", "removed": "-", "changed": "~", "merged": "merged ", "split": "split "}
+BADGE_ORDER = ("added", "removed", "changed", "merged", "split")
+LEGEND = (("changed", "#d4a017", "solid"), ("added", "#2e8b57", "solid"),
+          ("removed", "#c0392b", "dashed"), ("merged into another node", "#8e44ad", "dash-dot"),
+          ("split out of a node", "#138d90", "solid"))
 
 __all__ = ["CompareSession", "compare", "dumps", "me_mapping", "diff_html"]
 
@@ -173,11 +177,12 @@ class CompareSession:
         """Diff colours of the merged view: ghosts removed, B's own marks as on side B."""
         view, ghosts = self.merged_view()
         diff = {}
-        for name, look in list(self.marks["B"].items()) + [(g, "removed")
-                                                          for g in ghosts.values()]:
+        merged = self.diff.matching.merged
+        for name, look in list(self.marks["B"].items()) + [
+                (g, "merged" if a in merged else "removed") for a, g in ghosts.items()]:
             item = view.owner(view.badge_host(name), expanded)
             if item in items:
-                diff[item] = look if not item.endswith("/") or look == "removed" else "changed"
+                diff[item] = look if not item.endswith("/") else "changed"
         return diff
 
     # -- what the canvases draw -------------------------------------------------------------
@@ -206,8 +211,7 @@ class CompareSession:
                 weights[item] = weights.get(item, 0.0) + changed
         badges = {}
         for item, c in counts.items():
-            badges[item] = " ".join(f"{SYMBOL[k]}{c[k]}" for k in ("added", "removed",
-                                                                     "changed") if c[k])
+            badges[item] = " ".join(f"{SYMBOL[k]}{c[k]}" for k in BADGE_ORDER if c[k])
             params = self.views[side].scope_stats(item[:-1])[1] if item in weights else 0
             if params:
                 badges[item] += f"  weights changed {100 * weights[item] / params:.1f} %"
@@ -282,7 +286,7 @@ class CompareSession:
         counts = self.diff.counts()
         if self.diff.equal:
             return f"Equal: {counts.get('unchanged', 0):,} nodes matched"
-        parts = [f"{SYMBOL.get(k, '')}{counts[k]:,} {k}" for k in
+        parts = [f"{counts[k]:,} {k}" for k in
                  ("changed", "added", "removed", "merged", "split") if counts.get(k)]
         where = f"  ·  change {self.index + 1} of {len(self.diff.entries)}" \
             if self.index >= 0 else ""

@@ -14,7 +14,7 @@ from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.view_graph import ViewModel
 
-LOOK = {"changed": "changed", "added": "added", "split": "added", "merged": "changed"}
+LOOK = {"changed": "changed", "added": "added", "split": "split", "merged": "changed"}
 
 
 class LanesSession:

@@ -16,7 +16,7 @@ from inspector.core.model.graph import Graph
 
 MAX_DRAWN = 160          # nodes per graph picture: the changes first, then their neighbours
 COLOURS = {"changed": "#f5a623", "added": "#2e9e4f", "removed": "#d64545", "merged": "#b15fd6",
-           "split": "#2e9e4f", "context": "#d9dde3"}
+           "split": "#138d90", "context": "#d9dde3"}
 
 CSS = """
 body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1d2430;
@@ -122,6 +122,7 @@ def _marks(d: Diff) -> tuple[dict, dict]:
             in_a.setdefault(e.a, e.status)
         if e.b:
             in_b.setdefault(e.b, "changed" if e.status in ("changed", "merged") else e.status)
+        # (A's side: a node merged into another keeps its own colour, as does a split in B)
     return in_a, in_b
 
 

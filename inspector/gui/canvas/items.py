@@ -16,7 +16,8 @@ BORDER = QColor("#555555")
 
 ACCENT = QColor("#d0342c")
 
-DIFF = {"added": QColor("#2e8b57"), "removed": QColor("#c0392b"), "changed": QColor("#d4a017")}
+DIFF = {"added": QColor("#2e8b57"), "removed": QColor("#c0392b"), "changed": QColor("#d4a017"),
+        "merged": QColor("#8e44ad"), "split": QColor("#138d90")}  # merged into / split out of
 
 CONE = QColor("#1f6fd1")
 
@@ -94,6 +95,8 @@ class NodeItem(QGraphicsRectItem):
         pen.setWidthF(3.0 if self.selected or self.in_cone or self.diff else 1.0)
         if self.diff == "removed":
             pen.setStyle(Qt.DashLine)
+        elif self.diff == "merged":
+            pen.setStyle(Qt.DashDotLine)
         if it.kind == "frame":
             pen.setStyle(Qt.DashLine if not self.selected else Qt.SolidLine)
             painter.setPen(pen)
