@@ -24,15 +24,23 @@ def build_diff(args):
     from inspector.core.errors import InspectorError
     from inspector.core.model.graph import Graph
 
+    if args.limit < 0:
+        raise InspectorError(f"--limit must be 0 or more, not {args.limit}")
     a = _open(args.model, args)
+    from inspector.cli.loading import _split
+
+    missing = [n for n in _split(args.inputs) + _split(args.outputs)
+               if n.split(":")[0] not in a.graph]
+    if missing:
+        raise InspectorError(f"no node named {', '.join(repr(n) for n in missing)} in A "
+                             "(--inputs/--outputs name nodes of the first model)",
+                             path=args.model)
     prov = None
     if args.pipeline:
         from inspector.core.transforms.pipeline import run_pipeline
 
         if args.other:
             raise InspectorError("give B or --pipeline, not both")
-        from inspector.cli.loading import _split
-
         steps = run_pipeline(a.graph.graph_def, args.pipeline, _split(args.inputs),
                              _split(args.outputs))
         gb, b_label = Graph(steps[-1].graph_def), f"{args.model} after {args.pipeline}"
@@ -59,8 +67,13 @@ def numeric(d, a, gb, args):
     from inspector.cli.loading import _split
     from inspector.core.analysis.summary import summarize
     from inspector.core.compare.numeric import numeric_divergence, prepare_feeds
+    from inspector.core.errors import InspectorError
 
     ga = a.graph
+    if any("tflite_index" in n.proto.attr for g in (ga, gb) for n in g.nodes[:64]):
+        raise InspectorError("--numeric runs both models in TensorFlow: it compares GraphDefs, "
+                             "not .tflite files (the Phone panel and `tflite --recipe` measure "
+                             "TFLite errors)")
     summary = summarize(ga, a.known_inputs, a.known_outputs)
     inputs = _split(args.inputs) or [c.name for c in summary.inputs]
     outputs = _split(args.outputs) or [c.name for c in summary.outputs]
@@ -69,7 +82,15 @@ def numeric(d, a, gb, args):
         from inspector.core.loaders.arrays import load_npy
 
         arrays = {inputs[0].split(":")[0]: np.asarray(load_npy(args.input))}
-    feeds_a, feeds_b = prepare_feeds(d, ga, gb, inputs, arrays)
+    try:
+        feeds_a, feeds_b = prepare_feeds(d, ga, gb, inputs, arrays)
+    except InspectorError as exc:
+        if "cannot be made up" not in exc.message:
+            raise
+        raise InspectorError(f"input '{exc.node}' takes strings (encoded bytes), which cannot "
+                             "be made up: give a tensor past the decoder with --inputs (e.g. "
+                             "--inputs Mul) or an array with --input FILE.npy",
+                             node=exc.node) from None
     return numeric_divergence(d, ga, gb, feeds_a, feeds_b, outputs, args.threshold,
                               allow_io=args.allow_io)
 

@@ -53,3 +53,30 @@ def test_numeric_divergence_on_the_command_line():
     numeric = json.loads(out)["numeric"]
     assert numeric["first_divergent"] and len(numeric["per_node"]) >= 15
     assert all(m["cosine"] > 0.999 for m in numeric["per_node"].values())
+
+
+def test_names_and_limits_that_cannot_be_are_refused_and_strings_get_useful_advice(tmp_path):
+    code, out, err = run_cli("diff", INCEPTION, "--pipeline", "strip_unused_nodes",
+                             "--inputs", "Nope", "--outputs", "softmax")
+    assert code == 2 and "'Nope'" in err
+    code, out, err = run_cli("diff", DEMO, DEMO, "--limit", "-1")
+    assert code == 2 and "--limit" in err
+    # the likely input of this model is encoded JPEG bytes: the advice names diff's options
+    code, out, err = run_cli("diff", INCEPTION, INCEPTION, "--numeric", "--outputs", "softmax")
+    assert code == 2 and "--inputs" in err and "--npy" not in err
+    code, out, err = run_cli("diff", os.path.join(ROOT, "tests", "core", "data",
+                                                  "digits_float.tflite"),
+                             os.path.join(ROOT, "tests", "core", "data", "digits_int8.tflite"),
+                             "--numeric")
+    assert code == 2 and "not .tflite" in err
+
+
+def test_a_rename_is_said_once_and_unrelated_models_are_called_so():
+    code, out, err = run_cli("diff", INCEPTION, "--pipeline", "obfuscate_names", "--inputs",
+                             "Mul", "--outputs", "softmax", "--limit", "200")
+    assert code == 1
+    assert "of them renamed" in out
+    line = next(x for x in out.splitlines() if "renamed '" in x)
+    assert line.count("renamed") == 1
+    code, out, err = run_cli("diff", DEMO, INCEPTION)
+    assert code == 1 and "look like different models" in out

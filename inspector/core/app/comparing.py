@@ -38,10 +38,12 @@ def measured_totals(ga, gb) -> dict:
     from inspector.core.analysis.metrics import compute_metrics
 
     out: dict = {}
+    if _is_tflite(ga) or _is_tflite(gb):
+        return {"FLOPs": ["not counted for a .tflite", ""]}
     try:
         ma, mb = (compute_metrics(g.graph_def, with_flops=True) for g in (ga, gb))
     except Exception as exc:    # noqa: BLE001 - a figure we cannot measure is said, not fatal
-        return {"FLOPs": [f"unknown ({exc})", ""]}
+        return {"FLOPs": [f"unknown ({_short(str(exc))})", ""]}
     out["gzip bytes"] = [ma.gzip_bytes, mb.gzip_bytes]
     fa, fb = ma.flops, mb.flops
     if fa is not None and fb is not None and not fa.unknown and not fb.unknown:
@@ -52,8 +54,14 @@ def measured_totals(ga, gb) -> dict:
     else:
         why = (fa.unknown if fa is not None and fa.unknown else
                fb.unknown if fb is not None else "")
-        out["FLOPs"] = [f"unknown ({why})", ""]
+        out["FLOPs"] = [f"unknown ({_short(why)})", ""]
     return out
+
+
+def _short(text: str, limit: int = 70) -> str:
+    """A reason on part of one line: its first sentence, cut."""
+    first = text.split("\n")[0].split(". ")[0]
+    return first if len(first) <= limit else first[:limit - 1] + "…"
 
 
 def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
@@ -290,7 +298,10 @@ class CompareSession:
                  ("changed", "added", "removed", "merged", "split") if counts.get(k)]
         where = f"  ·  change {self.index + 1} of {len(self.diff.entries)}" \
             if self.index >= 0 else ""
-        return ", ".join(parts) + where
+        matched = self.diff.quality.get("matched", 1.0)
+        warn = f"  ·  only {matched:.0%} of A matched: different models?" \
+            if matched < 0.5 else ""
+        return ", ".join(parts) + where + warn
 
 
 # -- the comparison as a document -------------------------------------------------------------

@@ -58,8 +58,11 @@ class Entry:
             return f"{self.op_a} '{self.a}' merged into {self.op_b} '{self.b}'"
         if self.status == "split":
             return f"{self.op_b} '{self.b}' split out of {self.op_a} '{self.a}'"
+        rest = [c.text for c in self.changes if c.kind != "renamed"]
+        if self.a != self.b and not rest:
+            return f"renamed '{self.a}' -> '{self.b}'"
         name = self.a if self.a == self.b else f"{self.a} -> {self.b}"
-        return f"{name}: " + "; ".join(c.text for c in self.changes)
+        return f"{name}: " + "; ".join(rest)
 
 
 @dataclass

@@ -114,9 +114,14 @@ def text_report(d: Diff, limit: int = 40) -> str:
     if d.equal:
         lines.append(f"Equal: {counts.get('unchanged', 0):,} nodes matched, nothing changed.")
         return "\n".join(lines) + "\n"
-    parts = [f"{counts[k]:,} {k}" for k in ("changed", "added", "removed", "merged", "split",
-                                              "renamed") if counts.get(k)]
+    parts = [f"{counts[k]:,} {k}" + (f" ({counts['renamed']:,} of them renamed)"
+                                     if k == "changed" and counts.get("renamed") else "")
+             for k in ("changed", "added", "removed", "merged", "split") if counts.get(k)]
     lines.append("Different: " + ", ".join(parts) + f"; {counts.get('unchanged', 0):,} unchanged")
+    matched = d.quality.get("matched", 1.0)
+    if matched < 0.5:
+        lines.append(f"Note: only {matched:.0%} of A's nodes have a counterpart in B: these "
+                     "look like different models, and the pairs below are guesses.")
     if d.interface:
         lines.append("\nInterface (what code that loads the model sees):")
         lines += [f"  ! {c.text}" for c in d.interface]
@@ -135,9 +140,10 @@ def text_report(d: Diff, limit: int = 40) -> str:
         lines.append("\nRepeated changes:")
         for g in d.groups[:15]:
             lines.append(f"  {g.title}")
-            lines += [f"      {d.entries[k].describe()}" for k in g.members[:3]]
-            if len(g.members) > 3:
-                lines.append(f"      ... and {len(g.members) - 3} more")
+            shown = min(3, limit)
+            lines += [f"      {d.entries[k].describe()}" for k in g.members[:shown]]
+            if len(g.members) > shown:
+                lines.append(f"      ... and {len(g.members) - shown} more")
     single = [e for k, e in enumerate(d.entries) if k not in grouped]
     if single:
         lines.append("\nOther changes:")
