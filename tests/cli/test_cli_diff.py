@@ -80,3 +80,16 @@ def test_a_rename_is_said_once_and_unrelated_models_are_called_so():
     assert line.count("renamed") == 1
     code, out, err = run_cli("diff", DEMO, INCEPTION)
     assert code == 1 and "look like different models" in out
+
+
+def test_int8_constants_are_compared_by_their_real_values():
+    data = os.path.join(ROOT, "tests", "core", "data")
+    code, out, err = run_cli("diff", os.path.join(data, "digits_float.tflite"),
+                             os.path.join(data, "digits_int8.tflite"), "--json")
+    assert code == 1, err
+    entries = json.loads(out)["entries"]
+    values = [c["figures"] for e in entries for c in e["changes"]
+              if c["kind"] == "values" and c.get("figures")]
+    assert values and all(f["max_abs_diff"] < 0.05 and f["cosine"] > 0.99 for f in values)
+    assert not any("tflite_" in c["text"] or "quant_" in c["text"]
+                   for e in entries for c in e["changes"])

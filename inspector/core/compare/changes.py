@@ -13,7 +13,10 @@ from inspector.core.model.graph import Graph
 
 DTYPE_ATTRS = ("T", "dtype", "DstT", "SrcT", "out_type", "Tout")
 SHAPE_ATTRS = ("_output_shapes", "shape")
-IGNORED_ATTRS = frozenset({"_class", "value"})
+# names and bookkeeping (the TFLite reader's), and quantization parameters: a quantized
+# constant is compared by its values, dequantized, not by its scale
+IGNORED_ATTRS = frozenset({"_class", "value", "tflite_index", "tflite_tensor", "tflite_type",
+                           "quant_scale", "quant_zero_point", "quant_axis"})
 VALUE_LIMIT = 64 * 2 ** 20        # constants larger than this are compared by bytes only
 
 
@@ -66,7 +69,7 @@ def _attr_changes(pa, pb) -> list:
             out.append(Change(kind, f"{key}: {_attr_text(pa, key)} -> {_attr_text(pb, key)}"))
     if "value" in pa.attr and "value" in pb.attr:
         ta, tb = pa.attr["value"].tensor, pb.attr["value"].tensor
-        if ta.dtype != tb.dtype:
+        if ta.dtype != tb.dtype and not any(c.kind == "dtype" for c in out):
             out.append(Change("dtype", f"dtype {dtypes.dtype_name(ta.dtype)} -> "
                                        f"{dtypes.dtype_name(tb.dtype)}"))
         sa, sb = tensors.shape_dims(ta.tensor_shape), tensors.shape_dims(tb.tensor_shape)
@@ -121,10 +124,32 @@ def _values(ga: Graph, gb: Graph, a: str, b: str) -> Change | None:
         return Change("values", f"values changed ({exc})")
     if va is None or vb is None or va.shape != vb.shape:
         return Change("values", "values changed")
+    va, vb = _real(ga.node(a).proto, va), _real(gb.node(b).proto, vb)
     figures = value_figures(va, vb)
     return Change("values", f"values changed: {figures['changed_share']:.1%} of "
                             f"{va.size:,} elements, max abs difference "
                             f"{figures['max_abs_diff']:.4g}", figures)
+
+
+def _real(proto, values: np.ndarray) -> np.ndarray:
+    """A TFLite constant's real values: (q - zero point) x scale, per channel where quantized
+    per axis; anything else as it is."""
+    if "quant_scale" not in proto.attr:
+        return values
+    scales = np.asarray(proto.attr["quant_scale"].list.f, np.float64)
+    zeros = np.asarray(proto.attr["quant_zero_point"].list.i, np.float64) \
+        if "quant_zero_point" in proto.attr else np.zeros_like(scales)
+    if scales.size == 0 or zeros.size not in (0, scales.size):
+        return values
+    q = values.astype(np.float64)
+    if scales.size == 1:
+        return (q - (zeros[0] if zeros.size else 0.0)) * scales[0]
+    axis = proto.attr["quant_axis"].i if "quant_axis" in proto.attr else 0
+    if not 0 <= axis < q.ndim or q.shape[axis] != scales.size:
+        return values
+    shape = [1] * q.ndim
+    shape[axis] = scales.size
+    return (q - zeros.reshape(shape)) * scales.reshape(shape)
 
 
 def _decoded(t) -> np.ndarray | None:

@@ -99,6 +99,8 @@ def me_mapping(d: Diff) -> dict:
 
 
 def _delta(a, b) -> str:
+    if b == "" or b is None:
+        return str(a)                 # a figure said once ("not counted for a .tflite")
     if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
         return f"{a} -> {b}"
     change = b - a
