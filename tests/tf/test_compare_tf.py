@@ -26,6 +26,12 @@ def test_every_tflite_op_maps_to_the_graphdef_it_came_from(tmp_path):
     assert any(m.rule.get(a) == "provenance" for a in m.b_of)
     conv = next(n for n in ops if n.op == "CONV_2D")
     assert any(ga.node(a).op == "Conv2D" for a in m.counterparts_in_a(conv.name))
+    # the output keeps its name; the batch norms' arithmetic folded away counts as merged
+    assert not any("removed" in c.text for c in d.interface)
+    softmax = next(n.name for n in ga if n.op == "Softmax")
+    assert gb.node(m.counterparts_in_b(softmax)[0]).op == "SOFTMAX"
+    removed = [e for e in d.entries if e.status == "removed"]
+    assert len(removed) <= 10, [e.a for e in removed]
 
 
 SEED_PIPELINE = ('strip_unused_nodes(type=float, shape="1,299,299,3") remove_nodes(op=Identity, '

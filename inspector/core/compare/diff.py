@@ -172,6 +172,8 @@ def interface_changes(gb: Graph, m: Matching, sa, sb) -> list:
         seen = set()
         for c in ours:
             there = m.b_of.get(c.name)
+            if there is None and m.merged.get(c.name) in by_name:
+                there = m.merged[c.name]      # an output Identity folded into the op it named
             if there is None:
                 into = m.merged.get(c.name)
                 out.append(Change(kind, f"{kind} '{c.name}' removed" +

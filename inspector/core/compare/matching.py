@@ -215,6 +215,7 @@ def _merges_and_splits(m: Matching, ga: Graph, gb: Graph) -> None:
     merged nodes went with them. Unmatched nodes of B that only feed a constant's counterpart
     came out of that constant (weights quantized into values, min and max)."""
     _folded_batch_norms(m, ga, gb)
+    _folded_constants(m, ga)
     changed = True
     while changed:
         changed = False
@@ -235,6 +236,7 @@ def _merges_and_splits(m: Matching, ga: Graph, gb: Graph) -> None:
             if into is not None:
                 m.merged[a] = into
                 changed = True
+    _folded_constants(m, ga)      # again: what fed the nodes merged just now
     for node in gb:
         b = node.name
         if b in m.a_of or b in m.split:
@@ -246,6 +248,34 @@ def _merges_and_splits(m: Matching, ga: Graph, gb: Graph) -> None:
             there = m.b_of.get(a)
             if there is None or (ga.node(a).op == "Const" and gb.node(there).op != "Const"):
                 m.split[b] = a
+
+
+SOURCES = frozenset({"Placeholder", "PlaceholderV2", "PlaceholderWithDefault", "VarHandleOp",
+                     "VariableV2", "Variable"})
+
+
+def _folded_constants(m: Matching, ga: Graph) -> None:
+    """Unmatched nodes of A that compute from constants alone (no input upstream) were folded
+    into what reads them: each goes into the counterpart of its consumers, when they agree
+    (fold_constants, a converter's constant folding)."""
+    from inspector.core.model.execution_order import execution_order
+
+    try:
+        order = [p.name for p in execution_order(ga.graph_def)]
+    except Exception:    # noqa: BLE001 - a graph with a cycle: no folding to explain
+        return
+    constant = set()
+    for name in order:
+        node = ga.node(name)
+        if node.op not in SOURCES and all(r.node in constant for r in node.inputs):
+            constant.add(name)
+    for name in reversed(order):              # consumers before what feeds them
+        if name not in constant or name in m.b_of or name in m.merged:
+            continue
+        readers = [e.dst for e in ga.consumers(name) if not e.control]
+        targets = {m.b_of.get(r) or m.merged.get(r) for r in readers}
+        if readers and len(targets) == 1 and None not in targets:
+            m.merged[name] = targets.pop()
 
 
 BATCH_NORMS = frozenset({"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",

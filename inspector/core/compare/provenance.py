@@ -74,5 +74,19 @@ def for_tflite(ga, gb) -> Provenance:
         tensor = node.proto.attr["tflite_tensor"].s.decode("utf-8", "replace")
         found = nodes_of(tensor, names)
         if found:
-            fused[node.name] = found
+            fused[node.name] = _past_identities(ga, found)
     return from_tflite(names, fused)
+
+
+def _past_identities(ga, found: list) -> list:
+    """The converter names an op's tensor after the Identity that read it ('output'): the op
+    itself is the node behind that Identity, which goes into it too."""
+    last = found[-1]
+    chain = []
+    while ga.node(last).op in ("Identity", "Snapshot", "StopGradient"):
+        data = [r.node for r in ga.node(last).inputs if not r.control]
+        if len(data) != 1 or data[0] not in ga:
+            break
+        chain.append(last)
+        last = data[0]
+    return found[:-1] + chain + [last] if chain else found
