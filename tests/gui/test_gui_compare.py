@@ -62,7 +62,9 @@ def test_n_and_p_focus_the_same_matched_node_on_both_sides(qtbot, window, tmp_pa
             assert not item.endswith("/")                 # is drawn on: no scope left shut
             qtbot.waitUntil(lambda: item in win.canvases[side].items_by_id, timeout=30000)
         seen.append(win.session.index)
-    assert seen == [0, 1, 2, 1]
+    order = win.session.entry_order()          # the change list's order: its first row first
+    assert seen == [order[0], order[1], order[2], order[1]]
+    assert win.changes.currentIndex().row() == win.session.row_of(order[1])
     assert "change 2 of" in win.status.text()
 
 

@@ -136,13 +136,29 @@ class CompareSession:
             self._open_to(s, self.selected[s])
 
     def step(self, delta: int) -> int:
-        """Go to the next (+1) or previous (-1) change; returns its index (-1: none)."""
+        """Go to the next (+1) or previous (-1) change in the change list's order (repeated
+        changes first, as listed); returns the entry's index (-1: none)."""
         entries = self.diff.entries
         if not entries:
             return -1
-        self.index = (self.index + delta) % len(entries) if self.index >= 0 else \
-            (0 if delta > 0 else len(entries) - 1)
-        e = entries[self.index]
+        order = self.entry_order()
+        at = self._position.get(self.index, -1)
+        at = (at + delta) % len(order) if at >= 0 else (0 if delta > 0 else len(order) - 1)
+        self._show_entry(order[at])
+        return self.index
+
+    def entry_order(self) -> list:
+        """Entry indices in the order the change list shows them."""
+        if getattr(self, "_order", None) is None:
+            self._order = list(dict.fromkeys(k for _, k, kind in self.change_rows()
+                                             if kind == "entry"))
+            self._position = {k: i for i, k in enumerate(self._order)}
+        return self._order
+
+    def _show_entry(self, index: int) -> None:
+        self.entry_order()
+        self.index = index
+        e = self.diff.entries[index]
         if e.a:
             self.select("A", e.a)
             if e.b and e.b not in self.selected["B"]:
@@ -150,11 +166,9 @@ class CompareSession:
                 self._open_to("B", [e.b])
         else:
             self.select("B", e.b)
-        return self.index
 
     def go_to(self, index: int) -> None:
-        self.index = index - 1
-        self.step(1)
+        self._show_entry(index)
 
     def _open_to(self, side: str, names) -> None:
         graph = self.graphs[side]
@@ -296,8 +310,8 @@ class CompareSession:
             return f"Equal: {counts.get('unchanged', 0):,} nodes matched"
         parts = [f"{counts[k]:,} {k}" for k in
                  ("changed", "added", "removed", "merged", "split") if counts.get(k)]
-        where = f"  ·  change {self.index + 1} of {len(self.diff.entries)}" \
-            if self.index >= 0 else ""
+        where = f"  ·  change {self._position[self.index] + 1} of " \
+            f"{len(self.diff.entries)}" if self.index >= 0 else ""
         matched = self.diff.quality.get("matched", 1.0)
         warn = f"  ·  only {matched:.0%} of A matched: different models?" \
             if matched < 0.5 else ""
