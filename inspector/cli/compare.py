@@ -70,7 +70,9 @@ def numeric(d, a, gb, args):
     from inspector.core.errors import InspectorError
 
     ga = a.graph
-    if any("tflite_index" in n.proto.attr for g in (ga, gb) for n in g.nodes[:64]):
+    from inspector.core.app.comparing import is_tflite
+
+    if is_tflite(ga) or is_tflite(gb):
         raise InspectorError("--numeric runs both models in TensorFlow: it compares GraphDefs, "
                              "not .tflite files (the Phone panel and `tflite --recipe` measure "
                              "TFLite errors)")

@@ -249,7 +249,7 @@ def test_a_bad_diff_file_says_what_is_wrong():
 
 
 def test_the_html_report_works_offline_in_headless_chromium(tmp_path):
-    from test_tour_html import DevTools, _browser
+    from test_tour_html import DevTools, _browser, open_page
 
     binary = _browser()
     if binary is None:
@@ -261,13 +261,7 @@ def test_the_html_report_works_offline_in_headless_chromium(tmp_path):
     page.write_text(diff_html(diff_graphs(ga, gb, "a.pb", "b.pb"), ga, gb), encoding="utf-8")
     browser = DevTools(binary, str(tmp_path / "profile"))
     try:
-        target = browser.call("Target.createTarget", url="about:blank")["targetId"]
-        session = browser.call("Target.attachToTarget", targetId=target,
-                               flatten=True)["sessionId"]
-        browser.call("Network.enable", session)
-        browser.call("Page.enable", session)
-        browser.call("Page.navigate", session, url=page.as_uri())
-        browser.wait_event("Page.loadEventFired")
+        session = open_page(browser, page.as_uri())
 
         def js(expression: str):
             answer = browser.call("Runtime.evaluate", session, expression=expression,

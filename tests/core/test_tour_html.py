@@ -201,6 +201,17 @@ class DevTools:
             self.events.append(self._read(deadline))
 
 
+def open_page(browser: DevTools, url: str) -> str:
+    """A new tab with network events on, `url` loaded; its session id."""
+    target = browser.call("Target.createTarget", url="about:blank")["targetId"]
+    session = browser.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+    browser.call("Network.enable", session)
+    browser.call("Page.enable", session)
+    browser.call("Page.navigate", session, url=url)
+    browser.wait_event("Page.loadEventFired")
+    return session
+
+
 def test_the_page_works_offline_in_headless_chromium(tmp_path):
     binary = _browser()
     if binary is None:
@@ -209,13 +220,7 @@ def test_the_page_works_offline_in_headless_chromium(tmp_path):
     page.write_text(tour_html("A tour", _slides(4), subtitle="4 stops"), encoding="utf-8")
     browser = DevTools(binary, str(tmp_path / "profile"))
     try:
-        target = browser.call("Target.createTarget", url="about:blank")["targetId"]
-        session = browser.call("Target.attachToTarget", targetId=target,
-                               flatten=True)["sessionId"]
-        browser.call("Network.enable", session)
-        browser.call("Page.enable", session)
-        browser.call("Page.navigate", session, url=page.as_uri())
-        browser.wait_event("Page.loadEventFired")
+        session = open_page(browser, page.as_uri())
 
         def js(expression: str):
             answer = browser.call("Runtime.evaluate", session, expression=expression,

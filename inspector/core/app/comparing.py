@@ -13,7 +13,7 @@ from inspector.core.compare import provenance as _provenance
 from inspector.core.compare.diff import Diff, diff_graphs
 from inspector.core.compare.document import dumps, me_mapping
 from inspector.core.compare.html_report import diff_html
-from inspector.core.model.graph import Graph, scope_parts
+from inspector.core.model.graph import Graph
 from inspector.core.overlays.decorate import heat_colour
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.view_graph import ViewModel
@@ -38,7 +38,7 @@ def measured_totals(ga, gb) -> dict:
     from inspector.core.analysis.metrics import compute_metrics
 
     out: dict = {}
-    if _is_tflite(ga) or _is_tflite(gb):
+    if is_tflite(ga) or is_tflite(gb):
         return {"FLOPs": ["not counted for a .tflite", ""]}
     try:
         ma, mb = (compute_metrics(g.graph_def, with_flops=True) for g in (ga, gb))
@@ -71,7 +71,7 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
     prov = None
     if steps:
         prov = _provenance.from_steps(ga.names(), steps)
-    elif _is_tflite(gb) and not _is_tflite(ga):
+    elif is_tflite(gb) and not is_tflite(ga):
         prov = _provenance.for_tflite(ga, gb)
     extra = measured_totals(ga, gb) if totals else None
     d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job, extra_totals=extra)
@@ -91,7 +91,7 @@ def _elements(graph: Graph, name: str) -> int:
     return facts(node.proto.attr["value"].tensor).elements
 
 
-def _is_tflite(graph: Graph) -> bool:
+def is_tflite(graph: Graph) -> bool:
     return any("tflite_index" in n.proto.attr for n in graph.nodes[:64])
 
 
@@ -171,13 +171,10 @@ class CompareSession:
         self._show_entry(index)
 
     def _open_to(self, side: str, names) -> None:
+        """Open every scope (and group, in a graph without scopes) holding these nodes."""
         graph = self.graphs[side]
-        wanted = set()
-        for name in names:
-            if name in graph:
-                parts = scope_parts(name)
-                wanted.update("/".join(parts[:k]) for k in range(1, len(parts) + 1))
-        self.expanded[side] = self.expanded[side] | wanted
+        self.expanded[side] = self.expanded[side] | self.views[side].scopes_holding(
+            [n for n in names if n in graph])
 
     def changed_only(self, on: bool) -> None:
         """Open just the scopes on the paths to changes (on), or close every scope (off)."""

@@ -10,7 +10,7 @@ from collections import deque
 from inspector.core.app.decorations import Decorations
 from inspector.core.compare import provenance as _provenance
 from inspector.core.compare.diff import diff_graphs
-from inspector.core.model.graph import Graph, scope_parts
+from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.view_graph import ViewModel
 
@@ -50,11 +50,7 @@ class LanesSession:
         found[lane] = [name]
         self.selected = found
         for k, names in enumerate(found):
-            wanted = set()
-            for n in names:
-                parts = scope_parts(n)
-                wanted.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
-            self.expanded[k] = self.expanded[k] | wanted
+            self.expanded[k] = self.expanded[k] | self.views[k].scopes_holding(names)
 
     def visible(self, lane: int, name: str, expanded=None) -> str:
         view = self.views[lane]
