@@ -5,6 +5,7 @@ import os
 from inspector.core.compare import provenance
 from inspector.core.compare.diff import diff_graphs
 from inspector.core.loaders import load
+from inspector.core.model import protos
 from inspector.core.runtime.executor import tensorflow
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -72,3 +73,82 @@ def test_numeric_divergence_equals_a_direct_tensorflow_run_of_both_graphs():
         for key in want:
             assert np.isclose(got[key], want[key], rtol=1e-6, atol=1e-12), (a, key)
     assert all(m["cosine"] > 0.999 for m in result.per_node.values())
+
+
+def _conv_graph():
+    """Conv2D, depthwise, MatMul with their own constant weights and biases, no batch norm: a
+    float conversion keeps every weight's values, in TFLite's layouts."""
+    import numpy as np
+    import tensorflow as tf
+
+    rng = np.random.default_rng(3)
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, 8, 8, 3], name="x")
+        w = tf.constant(rng.standard_normal((3, 3, 3, 4)).astype(np.float32), name="conv/w")
+        y = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, tf.identity(w, name="conv/w/read"),
+                                                   [1, 1, 1, 1], "SAME", name="conv/Conv2D"),
+                                      tf.constant(rng.standard_normal(4).astype(np.float32),
+                                                  name="conv/b"), name="conv/BiasAdd"))
+        d = tf.constant(rng.standard_normal((3, 3, 4, 2)).astype(np.float32), name="dw/w")
+        y = tf.nn.depthwise_conv2d(y, d, [1, 1, 1, 1], "SAME", name="dw/depthwise")
+        y = tf.reshape(y, [1, 8 * 8 * 8], name="flat")
+        f = tf.constant(rng.standard_normal((512, 5)).astype(np.float32), name="fc/w")
+        tf.identity(tf.matmul(y, f, name="fc/MatMul") +
+                    tf.constant(rng.standard_normal(5).astype(np.float32), name="fc/b"),
+                    name="out")
+    return protos.GraphDef.FromString(g.as_graph_def().SerializeToString())
+
+
+def test_tflite_weights_are_their_graphdef_constants_in_tflites_layout(tmp_path):
+    """Regression: a .tflite's weight tensors were 'added' and the GraphDef's weight Consts
+    'removed' (a Conv2D reads its weights through an Identity, CONV_2D directly, in OHWI)."""
+    from inspector.core.model.graph import Graph
+
+    ga = Graph(_conv_graph())
+    gb = _converted(tmp_path, ga, ["x"], ["out"], "float")
+    d = diff_graphs(ga, gb, provenance=provenance.for_tflite(ga, gb))
+    m = d.matching
+    for weights in ("conv/w", "conv/b", "dw/w", "fc/w", "fc/b"):
+        b = m.b_of.get(weights)
+        assert b and gb.node(b).op == "Const" and m.rule[weights] == "operand", weights
+        pair = next((e for e in d.entries if e.a == weights), None)
+        assert pair is None, pair.describe()           # same values, in TFLite's layout
+    assert {m.layouts.get(w) for w in ("conv/w", "dw/w", "fc/w")} == \
+        {"HWIO>OHWI", "HWCM>1HWC", "IO>OI"}
+    assert m.merged.get("conv/w/read") == m.b_of["conv/w"]
+    assert gb.node(m.merged["fc/MatMul"]).op == "FULLY_CONNECTED"   # fused, named after the Add
+    import numpy as np
+
+    from inspector.core.model import tensors
+
+    added = [e.b for e in d.entries if e.status == "added"]     # the zero bias TFLite adds
+    assert added and all(not np.any(tensors.to_numpy(gb.tensor(b))) for b in added)
+    removed = [e.a for e in d.entries if e.status == "removed"]  # constants nothing read
+    assert all(not ga.consumers(a) for a in removed), removed
+
+
+def test_a_folded_batch_norm_gives_changed_weights_and_a_bias_split_out_of_it(tmp_path):
+    ga = load(DEMO).graph
+    for kind in ("float", "dynamic"):
+        gb = _converted(tmp_path, ga, ["pixels"], ["output"], kind)
+        d = diff_graphs(ga, gb, provenance=provenance.for_tflite(ga, gb))
+        m = d.matching
+        kernel = "digits_1/conv2_1/convolution/ReadVariableOp/resource"
+        entry = next(e for e in d.entries if e.a == kernel)
+        values = next(c for c in entry.changes if c.kind in ("values", "quantized"))
+        assert "OHWI" in values.text and values.figures["cosine"] > 0.5   # scaled per channel
+        assert gb.node(m.b_of[kernel]).op == "Const"
+        splits = {b: a for b, a in m.split.items()}
+        assert any(ga.node(a).op == "Sub" and "bn2_1" in a for a in splits.values())
+        assert [e.a for e in d.entries if e.status == "removed"] == ["NoOp"]
+        assert not [e.b for e in d.entries if e.status == "added"], kind
+        if kind == "dynamic":
+            assert any(c.kind == "dtype" and "int8" in c.text for c in entry.changes)
+
+
+def _converted(tmp_path, ga, inputs, outputs, kind):
+    result = tensorflow().convert_tflite(ga.graph_def, inputs, outputs, kind)
+    path = tmp_path / f"model_{kind}.tflite"
+    path.write_bytes(result["model"])
+    return load(str(path)).graph

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from inspector.core.compare.operands import LAYOUT_WORDS, to_layout
 from inspector.core.model import dtypes, tensors
 from inspector.core.model.graph import Graph
 
@@ -45,22 +46,27 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) 
         out.append(_quantized(ga, gb, a, nb))
     elif na.op != nb.op:
         out.append(Change("op", f"op {na.op} -> {nb.op}"))
+    layout = matching.layouts.get(a, "")
     if not quantized:
-        out += _attr_changes(pa, pb)
+        out += _attr_changes(pa, pb, bool(layout), same_op=na.op == nb.op)
     if pa.device != pb.device:
         out.append(Change("device", f"device '{pa.device}' -> '{pb.device}'"))
     if na.op == nb.op:
         out += _rewired(na, nb, matching)
     if na.op == "Const" and nb.op == "Const":
-        change = _values(ga, gb, a, b)
+        change = _values(ga, gb, a, b, layout)
         if change is not None:
             out.append(change)
     return out
 
 
-def _attr_changes(pa, pb) -> list:
+def _attr_changes(pa, pb, layout: bool = False, same_op: bool = True) -> list:
+    """Attributes that differ; another op (Conv2D as CONV_2D) has other attributes, so only
+    those both have are compared then, and inferred shapes only where both carry them."""
     out = []
-    keys = sorted(set(pa.attr) | set(pb.attr))
+    keys = sorted(set(pa.attr) | set(pb.attr)) if same_op else sorted(set(pa.attr) & set(pb.attr))
+    if "_output_shapes" not in pa.attr or "_output_shapes" not in pb.attr:
+        keys = [k for k in keys if k != "_output_shapes"]
     for key in keys:
         if key in IGNORED_ATTRS:
             continue
@@ -73,7 +79,7 @@ def _attr_changes(pa, pb) -> list:
             out.append(Change("dtype", f"dtype {dtypes.dtype_name(ta.dtype)} -> "
                                        f"{dtypes.dtype_name(tb.dtype)}"))
         sa, sb = tensors.shape_dims(ta.tensor_shape), tensors.shape_dims(tb.tensor_shape)
-        if sa != sb:
+        if sa != sb and not layout:      # a new layout: the values say whether it fits
             out.append(Change("shape", f"shape {tensors.format_shape(sa)} -> "
                                        f"{tensors.format_shape(sb)}"))
     return out
@@ -114,19 +120,28 @@ def _same_tensor(ta, tb) -> bool:
     return ta == tb
 
 
-def _values(ga: Graph, gb: Graph, a: str, b: str) -> Change | None:
+def _values(ga: Graph, gb: Graph, a: str, b: str, layout: str = "") -> Change | None:
     ta, tb = ga.tensor(a), gb.tensor(b)
-    if _same_tensor(ta, tb):
+    if not layout and _same_tensor(ta, tb):
         return None
     try:
         va, vb = _decoded(ta), _decoded(tb)
     except ValueError as exc:
         return Change("values", f"values changed ({exc})")
+    where = ""
+    if layout and va is not None and vb is not None:
+        moved = to_layout(va, layout, vb.shape)
+        if moved is None:
+            return Change("shape", f"shape {tensors.format_shape(list(va.shape))} -> "
+                                   f"{tensors.format_shape(list(vb.shape))}")
+        va, where = moved, f" (in B's {LAYOUT_WORDS[layout]} layout)"
     if va is None or vb is None or va.shape != vb.shape:
         return Change("values", "values changed")
     va, vb = _real(ga.node(a).proto, va), _real(gb.node(b).proto, vb)
     figures = value_figures(va, vb)
-    return Change("values", f"values changed: {figures['changed_share']:.1%} of "
+    if not figures["changed_share"]:
+        return None
+    return Change("values", f"values changed{where}: {figures['changed_share']:.1%} of "
                             f"{va.size:,} elements, max abs difference "
                             f"{figures['max_abs_diff']:.4g}", figures)
 

@@ -116,7 +116,7 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
         if not k % 2048:
             job.check()
         renamed = a != b and not explained_by_scope(m, a, b) and \
-            not _took_merged_name(m, a, b)
+            not _took_merged_name(m, a, b) and m.rule.get(a) != "operand"
         changes = pair_changes(ga, gb, a, b, m, renamed)
         if changes:
             entries.append(Entry("changed", a, b, ga.node(a).op, gb.node(b).op, m.rule[a],
@@ -129,8 +129,9 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
         entries.append(Entry("split", a, b, ga.node(a).op, gb.node(b).op, "split", 0.75))
     entries += [Entry("removed", n.name, "", n.op) for n in ga
                 if n.name not in m.b_of and n.name not in m.merged]
+    merged_into = set(m.merged.values())      # a constant folded from A's nodes is not new
     entries += [Entry("added", "", n.name, "", n.op) for n in gb
-                if n.name not in m.a_of and n.name not in m.split]
+                if n.name not in m.a_of and n.name not in m.split and n.name not in merged_into]
     order = {name: k for k, name in enumerate(ga.names())}
     late = len(order)
     entries.sort(key=lambda e: (STATUSES.index(e.status), order.get(e.a, late), e.b))

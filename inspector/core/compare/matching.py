@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.compare.names import relative_scope, tolerant_key
+from inspector.core.compare.operands import match_operands
 from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.runtime.job import NO_JOB, Job
 
 CONFIDENCE = {"provenance": 1.0, "structure": 1.0, "top-down": 0.85, "bottom-up": 0.8,
-              "name": 0.9, "tolerant name": 0.7}
+              "name": 0.9, "tolerant name": 0.7, "operand": 0.9}
 # ops a converter or a fold merges into the computation before them
 FOLDABLE = frozenset({"Mul", "Add", "AddV2", "Sub", "BiasAdd", "FusedBatchNorm",
                       "FusedBatchNormV2", "FusedBatchNormV3", "BatchNormWithGlobalNormalization",
@@ -43,6 +44,7 @@ class Matching:
     split: dict = field(default_factory=dict)       # b -> a it came out of (1:N)
     scopes: dict = field(default_factory=dict)      # renamed scope of A -> scope of B
     disagreeing: list = field(default_factory=list)  # pairs whose inputs are matched elsewhere
+    layouts: dict = field(default_factory=dict)     # a -> layout change of its values in B
 
     def pair(self, a: str, b: str, rule: str) -> None:
         self.b_of[a], self.a_of[b], self.rule[a] = b, a, rule
@@ -83,10 +85,13 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     job.progress(40, 100, "matching by structure")
     _by_structure(m, ga, gb, fa, fb)
     _propagate(m, ga, gb, list(m.b_of.items()), job)
+    match_operands(m, ga, gb)
     job.progress(60, 100, "matching by name")
     _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=True), job)
-    _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=False), job)
+    tflite = provenance is not None and provenance.source == "tflite"
+    _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=False, consts_apart=tflite), job)
     _merges_and_splits(m, ga, gb)
+    match_operands(m, ga, gb)         # again: biases out of batch norms merged just now
     m.scopes = _renamed_scopes(m)
     m.disagreeing = _disagreeing(m, ga, gb)
     return m
@@ -182,14 +187,17 @@ def _consumers_by_role(graph: Graph, name: str) -> dict:
     return out
 
 
-def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool) -> list:
+def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool,
+              consts_apart: bool = False) -> list:
     """Exact then tolerant names; with `same_op`, only namesakes of the same op (a name reused
-    by another op waits until structure has had its say around it)."""
+    by another op waits until structure has had its say around it). With `consts_apart`, a
+    constant never pairs with an op by name (TFLite's converter names weights after their op)."""
     new = []
     for node in ga:
         a = node.name
         if a not in m.b_of and a not in m.merged and a in gb and a not in m.a_of \
-                and a not in m.split and (not same_op or gb.node(a).op == node.op):
+                and a not in m.split and (not same_op or gb.node(a).op == node.op) and \
+                not (consts_apart and (node.op == "Const") != (gb.node(a).op == "Const")):
             m.pair(a, a, "name")
             new.append((a, a))
     keys_a: dict = {}
@@ -203,7 +211,9 @@ def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool) -> list:
     for key, names in keys_a.items():
         others = keys_b.get(key)
         if len(names) == 1 and others and len(others) == 1 and \
-                (not same_op or ga.node(names[0]).op == gb.node(others[0]).op):
+                (not same_op or ga.node(names[0]).op == gb.node(others[0]).op) and \
+                not (consts_apart and (ga.node(names[0]).op == "Const") !=
+                     (gb.node(others[0]).op == "Const")):
             m.pair(names[0], others[0], "tolerant name")
             new.append((names[0], others[0]))
     return new

@@ -72,10 +72,36 @@ def for_tflite(ga, gb) -> Provenance:
                 "tflite_tensor" not in node.proto.attr:
             continue
         tensor = node.proto.attr["tflite_tensor"].s.decode("utf-8", "replace")
-        found = nodes_of(tensor, names)
-        if found:
-            fused[node.name] = _past_identities(ga, found)
+        found = nodes_of(tensor, names, uniquified=True)
+        ops = [n for n in found if ga.node(n).op != "Const"]    # an op is never a constant
+        if ops:
+            own = _own_node(ga, node.op, _past_identities(ga, ops))
+            fused[node.name] = [n for n in found if n not in own] + own
     return from_tflite(names, fused)
+
+
+ALIASES = {"FULLY_CONNECTED": ("MatMul", "BatchMatMul", "Einsum"),
+           "TRANSPOSE_CONV": ("Conv2DBackpropInput",), "MEAN": ("Mean",),
+           "BATCH_MATMUL": ("BatchMatMul",), "RESIZE_BILINEAR": ("ResizeBilinear",)}
+
+
+def _own_node(ga, op: str, found: list) -> list:
+    """`found` with the op's own node last: the last one whose op is like the TFLite op
+    (CONV_2D and Conv2D, ADD and AddV2); else the last one. The converter names a fused op's
+    tensor after every node in it, in no fixed order."""
+    want = op.replace("_", "").lower()
+    for name in reversed(found):
+        theirs = ga.node(name).op
+        if theirs.startswith(ALIASES.get(op, ("\0",))):
+            break
+        mine = theirs.lower()
+        for tail in ("native", "v2", "v3"):
+            mine = mine.removesuffix(tail)
+        if want.startswith(mine) or mine.startswith(want):
+            break
+    else:
+        return found
+    return [n for n in found if n != name] + [name]
 
 
 def _past_identities(ga, found: list) -> list:

@@ -38,11 +38,14 @@ class Mapping:
         return next((m for m in self.ops if node in m.nodes), None)
 
 
-def nodes_of(tensor: str, names) -> list:
-    """GraphDef nodes named in a TFLite tensor name (';'-joined; ':N' ports dropped)."""
+def nodes_of(tensor: str, names, uniquified: bool = False) -> list:
+    """GraphDef nodes named in a TFLite tensor name (';'-joined; ':N' ports dropped); with
+    `uniquified`, a name the converter made unique with digits ("dw/depthwise2") too."""
     found = []
     for part in tensor.split(";"):
         name = part.split(":")[0]
+        if uniquified and name not in names:
+            name = _known_name(name, names) or name
         if name in names and name not in found:
             found.append(name)
     return found

@@ -1,0 +1,194 @@
+"""Operands of an op a converter rewrote. TFLite stores a fused op's weights, bias and shape
+arguments as constant tensors read by the op itself, where the GraphDef's Conv2D or MatMul read
+a Const through an Identity or ReadVariableOp, in another layout (HWIO as OHWI), and a bias
+that may have come out of a folded batch norm. This rule pairs those constants slot by slot
+through the op pairs already made, records the layout change so values are compared in B's
+layout, and says where a constant came out of computed nodes (a folded batch norm's bias, a
+shape computed from Shape and StridedSlice)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core.model.graph import Graph
+
+PASS_THROUGH = frozenset({"Identity", "ReadVariableOp", "Snapshot", "StopGradient"})
+# a TFLite op -> the GraphDef ops that read its weights (slot 1), and the layout change
+WEIGHTS = {
+    "CONV_2D": (frozenset({"Conv2D"}), "HWIO>OHWI"),
+    "DEPTHWISE_CONV_2D": (frozenset({"DepthwiseConv2dNative"}), "HWCM>1HWC"),
+    "FULLY_CONNECTED": (frozenset({"MatMul"}), "IO>OI"),
+    "TRANSPOSE_CONV": (frozenset({"Conv2DBackpropInput"}), "HWOI>OHWI"),
+}
+BIAS_OPS = frozenset({"BiasAdd", "Add", "AddV2"})
+LAYOUT_WORDS = {"HWIO>OHWI": "OHWI", "HWCM>1HWC": "1HWC", "IO>OI": "OI", "HWOI>OHWI": "OHWI"}
+
+
+def match_operands(m, ga: Graph, gb: Graph) -> None:
+    """Pairs B's unmatched constant operands of matched ops with what A's ops read there."""
+    group: dict = {}
+    for a, b in m.b_of.items():
+        group.setdefault(b, []).append(a)
+    for a, b in m.merged.items():
+        group.setdefault(b, []).append(a)
+    folded = []
+    for b, members in group.items():
+        node = gb.get(b)
+        if node is None or node.op == "Const":
+            continue
+        ins = [r for r in node.inputs if not r.control]
+        anchor, layout = _anchor(ga, node.op, members, m.a_of.get(b))
+        if anchor is None and node.op in WEIGHTS:
+            anchor, layout = _anchor_above(m, ga, node.op, members, b)
+        for slot, ref in enumerate(ins):
+            c = ref.node
+            if c not in gb or gb.node(c).op != "Const" or c in m.a_of or c in m.split:
+                continue
+            if slot == 2 and node.op in WEIGHTS:
+                source, chain = _bias_source(ga, members, anchor)
+            else:
+                a_ins = _data_inputs(ga, anchor) if anchor else []
+                if slot >= len(a_ins):
+                    continue
+                source, chain = _trace(ga, a_ins[slot].node)
+            if source is None or source in m.b_of:
+                continue
+            if ga.node(source).op == "Const":
+                m.merged.pop(source, None)
+                m.pair(source, c, "operand")
+                if slot == 1 and layout:
+                    m.layouts[source] = layout
+                for x in chain:
+                    if x not in m.b_of:
+                        m.merged[x] = c
+            elif slot == 2 and node.op in WEIGHTS:
+                m.split[c] = source         # a bias computed out of a folded batch norm
+            else:
+                m.merged[source] = c        # computed in A, folded into a constant in B
+                folded.append(source)
+    _fold_upstream(m, ga, folded)
+
+
+def _anchor(ga: Graph, op: str, members: list, paired: str | None):
+    """The node of A whose inputs line up with the TFLite op's, and the weights' layout."""
+    if op in WEIGHTS:
+        ops, layout = WEIGHTS[op]
+        for a in members:
+            node = ga.node(a)
+            if node.op in ops:
+                if node.op == "MatMul" and "transpose_b" in node.proto.attr and \
+                        node.proto.attr["transpose_b"].b:
+                    layout = ""
+                return a, layout
+        return None, ""
+    return paired, ""
+
+
+def _anchor_above(m, ga: Graph, op: str, members: list, b: str):
+    """A MatMul the converter fused into the op without naming it (the op took the name of
+    the Add after it): found one or two steps above the group, unmatched; it and the nodes
+    between are merged into the op."""
+    parent: dict = {}
+    frontier = list(members)
+    for _ in range(2):
+        above = []
+        for x in frontier:
+            for ref in _data_inputs(ga, x):
+                y = ref.node
+                if y in m.b_of or y in members or y in parent or m.merged.get(y, b) != b or \
+                        ga.node(y).op in ("Const", "Placeholder"):
+                    continue
+                parent[y] = x
+                anchor, layout = _anchor(ga, op, [y], None)
+                if anchor is not None:
+                    while y in parent:
+                        m.merged[y] = b
+                        members.append(y)
+                        y = parent[y]
+                    return anchor, layout
+                above.append(y)
+        frontier = above
+    return None, ""
+
+
+def _bias_source(ga: Graph, members: list, anchor: str | None) -> tuple:
+    """What A adds to the op's result: the other input of a BiasAdd or Add among the nodes
+    merged into the op, followed back through Identity and ReadVariableOp (and that chain)."""
+    if anchor is None:
+        return None, []
+    inside = set(members)
+    for a in members:
+        if ga.node(a).op not in BIAS_OPS:
+            continue
+        ins = [r.node for r in _data_inputs(ga, a)]
+        path = [x for x in ins if _reaches(ga, x, anchor, inside)]
+        other = [x for x in ins if x not in path]
+        if len(ins) == 2 and len(path) == 1 and len(other) == 1:
+            return _trace(ga, other[0])
+    return None, []
+
+
+def _reaches(ga: Graph, start: str, target: str, inside: set) -> bool:
+    """`start` is `target` or computed from it inside the group (the op's own value path)."""
+    seen, stack = set(), [start]
+    while stack:
+        x = stack.pop()
+        if x == target:
+            return True
+        if x in seen or x not in inside:
+            continue
+        seen.add(x)
+        stack += [r.node for r in _data_inputs(ga, x)]
+    return False
+
+
+def _trace(ga: Graph, name: str) -> tuple:
+    """The node behind a chain of Identity/ReadVariableOp, and the chain."""
+    chain = []
+    while name in ga and ga.node(name).op in PASS_THROUGH:
+        ins = _data_inputs(ga, name)
+        if len(ins) != 1:
+            break
+        chain.append(name)
+        name = ins[0].node
+    return (name if name in ga else None), chain
+
+
+def _fold_upstream(m, ga: Graph, folded: list) -> None:
+    """Unmatched nodes whose every reader went into one constant of B went with them."""
+    stack = list(folded)
+    while stack:
+        x = stack.pop()
+        into = m.merged[x]
+        for ref in ga.node(x).inputs:
+            y = ref.node
+            if y not in ga or y in m.b_of or y in m.merged:
+                continue
+            readers = {e.dst for e in ga.consumers(y)}
+            if readers and all(m.merged.get(r) == into for r in readers):
+                m.merged[y] = into
+                stack.append(y)
+
+
+def _data_inputs(graph: Graph, name: str) -> list:
+    node = graph.get(name)
+    return [] if node is None else [r for r in node.inputs if not r.control and r.node in graph]
+
+
+def to_layout(values: np.ndarray, layout: str, shape: tuple) -> np.ndarray | None:
+    """A's weights in B's layout, or None when the shapes do not fit the layout."""
+    try:
+        if layout == "HWIO>OHWI" and values.ndim == 4:
+            out = values.transpose(3, 0, 1, 2)
+        elif layout == "HWOI>OHWI" and values.ndim == 4:
+            out = values.transpose(2, 0, 1, 3)
+        elif layout == "IO>OI" and values.ndim == 2:
+            out = values.T
+        elif layout == "HWCM>1HWC" and values.ndim == 4:
+            h, w, c, k = values.shape
+            out = values.reshape(1, h, w, c * k)
+        else:
+            return None
+    except ValueError:
+        return None
+    return out if tuple(out.shape) == tuple(shape) else None
