@@ -8,7 +8,7 @@ thread and process of the command shares a fraction of one core. For single-thre
 for work spread over two processes (the GUI and the TensorFlow worker at once) it is slower
 than the real thing: a budget met here is met there.
 
-    sudo .venv/bin/python bench/slow_class.py [--target 0.88] -- CMD ARGS...
+    sudo .venv/bin/python bench/slow_class.py [--target 0.88] [--cpu 1] -- CMD ARGS...
 
 Needs root and the cgroup v1 `cpu` and `cpuset` controllers (or v2 with `cpu.max`); says so
 in one line and exits 2 where they are missing. Prints the calibrated quota and the Python
@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PERIOD_US = 10_000
-NAME = "graphdef-inspector-slow"
+NAME = "graphdef-inspector-slow"      # + "-cpuN": one group per CPU, so two runs can share
 SPEED = (f"import sys; sys.path.insert(0, {HERE!r}); from scale import python_speed; "
          "print(python_speed())")
 
@@ -31,16 +31,17 @@ SPEED = (f"import sys; sys.path.insert(0, {HERE!r}); from scale import python_sp
 class Cgroup:
     """One CPU, a CFS quota; v1 (cpu + cpuset hierarchies) or v2 (one unified hierarchy)."""
 
-    def __init__(self):
+    def __init__(self, cpu: int = 0):
+        name = f"{NAME}-cpu{cpu}"
         v1 = "/sys/fs/cgroup/cpu"
         v2 = "/sys/fs/cgroup"
         if os.path.exists(os.path.join(v1, "cpu.cfs_quota_us")):
-            self.cpu = os.path.join(v1, NAME)
+            self.cpu = os.path.join(v1, name)
             cpuset_root = "/sys/fs/cgroup/cpuset"
-            self.cpuset = os.path.join(cpuset_root, NAME) if os.path.isdir(cpuset_root) else None
+            self.cpuset = os.path.join(cpuset_root, name) if os.path.isdir(cpuset_root) else None
             self.v2 = False
         elif os.path.exists(os.path.join(v2, "cgroup.controllers")):
-            self.cpu = self.cpuset = os.path.join(v2, NAME)
+            self.cpu = self.cpuset = os.path.join(v2, name)
             self.v2 = True
         else:
             raise SystemExit("slow_class: no CPU cgroup controller here (/sys/fs/cgroup)")
@@ -48,7 +49,7 @@ class Cgroup:
             for path in {self.cpu, self.cpuset} - {None}:
                 os.makedirs(path, exist_ok=True)
             if self.cpuset:
-                first = _write(os.path.join(self.cpuset, "cpuset.cpus"), "0")
+                first = _write(os.path.join(self.cpuset, "cpuset.cpus"), str(cpu))
                 if not self.v2 and first:
                     _write(os.path.join(self.cpuset, "cpuset.mems"), "0")
         except PermissionError as exc:
@@ -97,12 +98,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", type=float, default=0.88,
                         help="seconds for the Python loop on the emulated machine")
+    parser.add_argument("--cpu", type=int, default=0, help="the CPU to run on (0 or 1)")
     parser.add_argument("cmd", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
     if not cmd:
         parser.error("no command given (slow_class.py -- CMD ARGS...)")
-    group = Cgroup()
+    group = Cgroup(args.cpu)
     share, inside = calibrate(group, args.target)
     print(f"slow class: one CPU at {100 * share:.0f} % (quota {int(PERIOD_US * share)} us per "
           f"{PERIOD_US} us); Python loop inside {inside:.2f} s (target {args.target:.2f} s)",
