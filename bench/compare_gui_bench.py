@@ -4,6 +4,9 @@ and P, selects across sides, toggles the merged view. Prints the longest time a 
 on the GUI thread waited, per action, and the machine's Python speed first.
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/compare_gui_bench.py [--nodes 50000]
+         [--stacks 3 --late-ms 60]
+On the slow class: .venv/bin/python bench/slow_class.py -- (the same command).
+With --stacks N, the N stacks the GUI thread was in when most late, per action (stall_watch).
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ from scale import python_speed  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--nodes", type=int, default=50_000)
+    parser.add_argument("--stacks", type=int, default=0)
+    parser.add_argument("--late-ms", type=float, default=60.0)
     args = parser.parse_args()
     speed = python_speed()
     print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "
           f"(slow class {SLOW_CLASS} s)")
-    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from inspector.core.app.comparing import compare
@@ -41,19 +45,10 @@ def main() -> None:
     ga = load(blocks_graph(args.nodes, 0)).graph
     pairs = {"weights": load(blocks_graph(args.nodes, 1)).graph, "renamed": renamed(ga)}
     tasks = gui_tasks(app)
-    worst = {"now": "", "gap": {}}
-    last = [time.perf_counter()]
+    from stall_watch import Watch
 
-    def tick():
-        now = time.perf_counter()
-        gap = now - last[0]
-        last[0] = now
-        action = worst["now"]
-        worst["gap"][action] = max(worst["gap"].get(action, 0.0), gap)
-
-    timer = QTimer()
-    timer.timeout.connect(tick)
-    timer.start(10)
+    watch = Watch(args.late_ms / 1000)
+    watch.action = ""
 
     def settle(seconds: float = 0.0):
         end = time.perf_counter() + seconds
@@ -63,27 +58,27 @@ def main() -> None:
 
     for label, gb in pairs.items():
         result = {}
-        worst["now"] = f"{label}: diff in a task"
+        watch.action = f"{label}: diff in a task"
         start = time.perf_counter()
         tasks.submit("compare", lambda task, gb=gb: compare(ga, gb, "A", label, job=task),
                      lambda s: result.setdefault("s", s), lambda exc: print("failed", exc))
         settle()
         seconds = time.perf_counter() - start
-        worst["now"] = f"{label}: window opens and lays out"
+        watch.action = f"{label}: window opens and lays out"
         win = CompareWindow(result["s"], tasks)
         win.show()
         settle(0.5)
-        worst["now"] = f"{label}: N x5, P x2"
+        watch.action = f"{label}: N x5, P x2"
         for delta in (1, 1, 1, 1, 1, -1, -1):
             win.step(delta)
             settle(0.1)
-        worst["now"] = f"{label}: select across sides"
+        watch.action = f"{label}: select across sides"
         s = result["s"]
         name = next(iter(s.diff.matching.b_of))
         s.select("A", name)
         win.refresh()
         settle(0.3)
-        worst["now"] = f"{label}: merged view on and off"
+        watch.action = f"{label}: merged view on and off"
         win.merged_box.click()
         settle(0.3)
         win.merged_box.click()
@@ -91,12 +86,18 @@ def main() -> None:
         win.close()
         print(f"\n{len(ga):,} nodes, {label}: diff {seconds:.2f} s in the task; "
               f"{len(s.diff.entries):,} changes")
-    worst["now"] = ""
+    watch.action = ""
+    watch.running = False
     print("\nlongest GUI-thread wait per action (budget 100 ms):")
-    for action, gap in worst["gap"].items():
+    for action, gap in watch.worst.items():
         if action:
+            verdict = "" if gap < 0.1 else "  OVER"
             print(f"  {action:44s} {1000 * gap:7.1f} ms  (slow class ~"
-                  f"{1000 * gap * SLOW_CLASS / speed:6.0f} ms)")
+                  f"{1000 * gap * SLOW_CLASS / speed:6.0f} ms){verdict}")
+    for action in watch.worst:
+        ranked = sorted(watch.stacks.get(action, {}).items(), key=lambda kv: -kv[1])
+        for text, late in ranked[:args.stacks]:
+            print(f"-- {action}: late {late * 1000:.0f} ms in:\n{text}")
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ class ScreenshotDriver:
         self.code = 0
         self.saved = False
         self.waiting = lambda: False   # something else the picture must show first
+        self.target = lambda: window   # the window to grab (a comparison's, with --compare)
         window.state.scene_changed.connect(self._scene)
         window.error_shown.connect(self._error)
 
@@ -83,9 +84,11 @@ class ScreenshotDriver:
             # e.g. shape inference or the pipeline preview: wait for the final picture
             QTimer.singleShot(200, self._save)
             return
-        self.window.canvas.fit()  # a screenshot shows the whole graph
-        self.window.canvas.viewport().repaint()
-        image = self.window.grab()
+        target = self.target()
+        if target is self.window:
+            self.window.canvas.fit()  # a screenshot shows the whole graph
+            self.window.canvas.viewport().repaint()
+        image = target.grab()
         if not image.save(self.out):
             print(f"graphdef-inspector: error: cannot write {self.out}", file=sys.stderr)
             self.app.exit(2)
@@ -300,6 +303,11 @@ def main(argv=None) -> int:
             window.state.first_frame.disconnect(compare_once)
             window.compare_ctl.compare_with(args.compare)
         window.state.first_frame.connect(compare_once)
+        if driver is not None:       # the picture is the comparison, once both sides are in
+            ctl = window.compare_ctl
+            ctl.on_error = driver._error
+            driver.waiting = lambda: not (ctl.windows and ctl.windows[-1].ready())
+            driver.target = lambda: ctl.windows[-1]
     if args.run:
         def run_once(*_):
             window.state.first_frame.disconnect(run_once)

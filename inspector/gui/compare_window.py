@@ -149,6 +149,13 @@ class CompareWindow(QMainWindow):
         self.refresh()
 
     # -- drawing --------------------------------------------------------------------------
+    def ready(self) -> bool:
+        """Both sides laid out and drawn (the picture a screenshot takes)."""
+        sides = ("B",) if self.merged_on else SIDES
+        return all((("M" if self.merged_on else s) in self._drawn) and
+                   self.canvases[s].viewport().updatesEnabled() for s in sides) and \
+            not self.tasks.is_busy()
+
     def refresh(self) -> None:
         numeric = getattr(self, "numeric_text", "")
         self.status.setText(self.session.status() + (f"  ·  {numeric}" if numeric else ""))

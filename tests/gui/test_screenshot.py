@@ -126,3 +126,24 @@ def test_the_default_window_fits_the_screen(tmp_path, screen):
                               screen=screen))
     assert image.width() <= width and image.height() <= height, (image.width(), image.height())
     assert image.width() >= 0.8 * min(width, 1500) and image.height() >= 0.8 * min(height, 1000)
+
+
+def test_screenshot_with_compare_is_the_comparison_window(tmp_path):
+    """Regression: `A --compare B --screenshot OUT` saved the main window, not the comparison."""
+    from PySide6.QtGui import QColor, QImage
+
+    from inspector.core.app.comparing import LEGEND
+
+    a, b = tmp_path / "digits.pb", tmp_path / "digits.tflite"
+    shutil.copy(os.path.join(ROOT, "resources", "demo_digits.pb"), a)
+    shutil.copy(os.path.join(ROOT, "tests", "core", "data", "digits_float.tflite"), b)
+    image = QImage(screenshot(tmp_path, str(a), "--compare", str(b)))
+    assert (image.width(), image.height()) == (1400, 860)        # the comparison's own size
+    marks = {QColor(colour).rgb() & 0xFFFFFF: label for label, colour, _ in LEGEND}
+    seen: dict = {}
+    for y in range(120, 600, 2):                      # the two canvases, under the legend
+        for x in range(0, image.width(), 2):
+            label = marks.get(image.pixel(x, y) & 0xFFFFFF)
+            if label:
+                seen[label] = seen.get(label, 0) + 1
+    assert seen.get("changed", 0) > 20, seen       # B's ops drawn with the changed border

@@ -12,6 +12,7 @@ class CompareController:
     def __init__(self, window):
         self.window = window
         self.windows: list = []        # comparison windows kept alive while open
+        self.on_error = None           # set: failures go there, not to a dialog (--screenshot)
 
     def compare_with(self, path: str = "") -> None:
         w = self.window
@@ -158,5 +159,9 @@ class CompareController:
     def _failed(self, exc) -> None:
         from inspector.core.errors import Cancelled
 
-        if not isinstance(exc, Cancelled):
+        if isinstance(exc, Cancelled):
+            return
+        if self.on_error is not None:
+            self.on_error(f"could not compare: {exc}")
+        else:
             QMessageBox.warning(self.window, "Compare", f"Could not compare: {exc}")
