@@ -37,7 +37,7 @@ def main() -> None:
     from inspector.core.app.comparing import compare
     from inspector.core.loaders import load
     from inspector.gui.app import tune_runtime
-    from inspector.gui.compare_window import CompareWindow
+    from inspector.gui.compare_window import CompareWindow, layouts
     from inspector.gui.tasks import gui_tasks
 
     tune_runtime()                   # as the app does: the GIL handed over quickly
@@ -60,12 +60,16 @@ def main() -> None:
         result = {}
         watch.action = f"{label}: diff in a task"
         start = time.perf_counter()
-        tasks.submit("compare", lambda task, gb=gb: compare(ga, gb, "A", label, job=task),
-                     lambda s: result.setdefault("s", s), lambda exc: print("failed", exc))
+        def work(task, gb=gb, label=label):     # as the compare controller does
+            session = compare(ga, gb, "A", label, job=task)
+            return session, layouts(session, ("A", "B"), task)
+
+        tasks.submit("compare", work, lambda r: result.update(s=r[0], first=r[1]),
+                     lambda exc: print("failed", exc))
         settle()
         seconds = time.perf_counter() - start
         watch.action = f"{label}: window opens and lays out"
-        win = CompareWindow(result["s"], tasks)
+        win = CompareWindow(result["s"], tasks, first=result["first"])
         win.show()
         settle(0.5)
         watch.action = f"{label}: N x5, P x2"

@@ -26,8 +26,21 @@ from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 
 
+def layouts(session: CompareSession, sides, task) -> dict:
+    """In a task, one side after the other (one thread competing with the GUI for the GIL,
+    not two): side -> (expanded, scene, its edges' geometry, its diff marks)."""
+    out = {}
+    for side in sides:
+        expanded = session.expanded[side]
+        scene = session.views[side].scene(expanded, task)
+        out[side] = (expanded, scene, edge_geometry(scene.edges, scene.items, scene.direction),
+                     session.paint(side, scene.items, expanded))
+    return out
+
+
 class CompareWindow(QMainWindow):
-    def __init__(self, session: CompareSession, tasks, parent=None):
+    def __init__(self, session: CompareSession, tasks, parent=None, first: dict | None = None):
+        """`first`: both sides' layouts made in the task that compared (layouts())."""
         super().__init__(parent)
         self.session, self.tasks = session, tasks
         d = session.diff
@@ -111,6 +124,16 @@ class CompareWindow(QMainWindow):
         for key, delta in (("N", 1), ("P", -1)):
             QShortcut(QKeySequence(key), self, activated=lambda k=delta: self.step(k))
         self.resize(1400, 860)
+        self._first = first or {}      # drawn at the first show: a fit must know the size
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._first is None:
+            return
+        first, self._first = self._first, None
+        for side, result in first.items():
+            if result[0] == self.session.expanded[side]:
+                self._show(side, *result)
         self.refresh()
 
     # -- the change list ------------------------------------------------------------------
@@ -157,22 +180,25 @@ class CompareWindow(QMainWindow):
             not self.tasks.is_busy()
 
     def refresh(self) -> None:
+        if self._first is not None:
+            return                     # not shown yet: showEvent draws
         numeric = getattr(self, "numeric_text", "")
         self.status.setText(self.session.status() + (f"  ·  {numeric}" if numeric else ""))
         if self.merged_on:
             self._refresh_merged()
             return
+        stale = []
         for side in SIDES:
-            expanded = self.session.expanded[side]
             drawn = self._drawn.get(side)
-            if drawn is not None and drawn[0] == expanded:
-                self._decorate(side, drawn[1])
-                continue
-            view = self.session.views[side]
-            self.tasks.submit(f"compare-layout-{side}",
-                              lambda task, s=side, v=view, e=expanded: self._layout(s, v, e,
-                                                                                     task),
-                              lambda result, s=side: self._show(s, *result),
+            if drawn is not None and drawn[0] == self.session.expanded[side]:
+                if self.canvases[side].viewport().updatesEnabled():    # not mid-build
+                    self._decorate(side, drawn[1])
+            else:
+                stale.append(side)
+        if stale:
+            session = self.session
+            self.tasks.submit("compare-layout", lambda task: layouts(session, stale, task),
+                              lambda result: [self._show(s, *r) for s, r in result.items()],
                               lambda exc: self.status.setText(f"Layout failed: {exc}"),
                               label="Laying out the comparison")
 
@@ -245,7 +271,7 @@ class CompareWindow(QMainWindow):
             self.canvases["B"].show_scene(scene, lambda: self._decorate_merged(painted, True),
                                           geometry)
 
-        self.tasks.submit("compare-layout-B", work, show,
+        self.tasks.submit("compare-layout", work, show,
                           lambda exc: self.status.setText(f"Layout failed: {exc}"),
                           label="Laying out the merged view")
 
@@ -265,13 +291,6 @@ class CompareWindow(QMainWindow):
             canvas.center_on_item(d.selected, zoom_in=True)
         elif fit:
             canvas.fit()
-
-    def _layout(self, side: str, view, expanded, task) -> tuple:
-        """In the task: the scene, its edges' geometry and its diff marks (each can take long
-        on big graphs)."""
-        scene = view.scene(expanded, task)
-        return (expanded, scene, edge_geometry(scene.edges, scene.items, scene.direction),
-                self.session.paint(side, scene.items, expanded))
 
     def _show(self, side: str, expanded, scene, geometry, painted) -> None:
         self._drawn[side] = (expanded, painted)

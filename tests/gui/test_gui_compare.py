@@ -37,8 +37,7 @@ def compare_window(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
     win = ctl.windows[-1]
     qtbot.addWidget(win)
-    qtbot.waitUntil(lambda: all(bool(c.items_by_id) for c in win.canvases.values()) and
-                    not window.tasks.is_busy(), timeout=60000)
+    qtbot.waitUntil(win.ready, timeout=60000)     # both sides built, fitted, decorated
     return win
 
 

@@ -115,11 +115,27 @@ class Hierarchy:
         pass over the scope tree, so a strip preview's dimming never walks a scope's nodes on
         the GUI thread."""
         names = names if isinstance(names, (set, frozenset)) else set(names)
+        if len(names) <= 256:          # a selection: up from each name, not over the tree
+            return self._scopes_above(names)
         holding = set()
         for scope in reversed(_preorder(self.root)):     # children before their parent
             if not names.isdisjoint(scope.nodes) or \
                     any(c.path in holding for c in scope.children.values()):
                 holding.add(scope.path)
+        return frozenset(holding)
+
+
+    def _scopes_above(self, names) -> frozenset:
+        holding, known, scopes = set(), self.graph.names(), self.scopes
+        for name in names:
+            if name not in known:
+                continue
+            parts = self.parts(name)
+            holding.add(self.root.path)
+            for i in range(1, len(parts) + 1):
+                path = "/".join(parts[:i])
+                if path in scopes:
+                    holding.add(path)
         return frozenset(holding)
 
 

@@ -44,8 +44,7 @@ class CompareController:
             session.ports = ports
             return session
 
-        w.tasks.submit("compare", work, self._show, self._failed,
-                       label=f"Comparing with {b_label}")
+        self._submit(work, f"Comparing with {b_label}")
 
     def compare_step(self, row: int) -> None:
         """The graph after pipeline step `row` against the original, with the pipeline's own
@@ -77,8 +76,7 @@ class CompareController:
             session.ports = ports
             return session
 
-        w.tasks.submit("compare", work, self._show, self._failed,
-                       label=f"Comparing the original with the graph after {label}")
+        self._submit(work, f"Comparing the original with the graph after {label}")
 
     def compare_variant(self, variant: str) -> None:
         """A converted TFLite variant against the GraphDef it came from (matched by the
@@ -139,18 +137,32 @@ class CompareController:
             b = open_for_user(b_path, None, False)
             return reopen(d, a.graph, b.graph, (a_path, b_path), job=task)
 
-        def done(result):
+        def done(result, first):
             session, note = result
-            self._show(session)
+            self._show(session, first)
             if note:
                 w.statusBar().showMessage(note, 8000)
 
-        w.tasks.submit("compare", work, done, self._failed, label="Opening the comparison")
+        self._submit(work, "Opening the comparison", done)
 
-    def _show(self, session) -> None:
+    def _submit(self, work, label: str, done=None) -> None:
+        """Compare as a task, then lay out both sides in the same task: the window opens with
+        its pictures made, and nothing of that runs beside the GUI thread later."""
+        from inspector.gui.compare_window import layouts
+
+        def run(task):
+            result = work(task)
+            session = result[0] if isinstance(result, tuple) else result
+            task.progress(96, 100, "laying out both sides")
+            return result, layouts(session, ("A", "B"), task)
+
+        self.window.tasks.submit("compare", run, lambda pair: (done or self._show)(*pair),
+                                 self._failed, label=label)
+
+    def _show(self, session, first: dict | None = None) -> None:
         from inspector.gui.compare_window import CompareWindow
 
-        win = CompareWindow(session, self.window.tasks)
+        win = CompareWindow(session, self.window.tasks, first=first)
         win.destroyed.connect(lambda *_: self.windows.remove(win) if win in self.windows
                               else None)
         self.windows.append(win)
