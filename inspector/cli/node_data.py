@@ -49,10 +49,10 @@ def _fill(state, args) -> None:
             raise InspectorError("no min/max range logs were found", path=args.ranges)
         overlay = replace(overlay, records=log.records)
     elif mode == "compat":
-        from inspector.cli.mobile import _ports
+        from inspector.cli.tflite_args import ports
         from inspector.core.mobile import tflite_compat as tc
 
-        ins, outs = _ports(state.model, args)
+        ins, outs = ports(state.model, args)
         result = tc.analyze(state.model.graph, outs, ins)
         overlay = replace(overlay, compat={n: c.status for n, c in result.nodes.items()})
     elif mode == "node-data":
