@@ -8,7 +8,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -17,7 +16,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTableWidget,
     QTableWidgetItem,
     QTabWidget,
     QTreeWidget,
@@ -30,6 +28,7 @@ from inspector.core.view.vocabulary import STATUS_COLOURS as COLOURS
 from inspector.core.view.vocabulary import STATUS_LABELS as LABELS
 from inspector.core.view.vocabulary import STATUSES, human_bytes, milliseconds
 from inspector.gui.panels.adaptive import Tabs
+from inspector.gui.panels.tables import results_table
 
 COLUMNS = ("Variant", "Size", "gzip", "Top-1", "Max |err|", "Latency", "I/O", "Ops",
            "Select TF ops", "GPU notes")
@@ -183,13 +182,7 @@ class MobilePanel(QWidget):
         self.warning.hide()
         self.about = QLabel("")
         self.about.setWordWrap(True)
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table = results_table(COLUMNS)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         self.details = QPlainTextEdit()
         self.details.setReadOnly(True)
