@@ -113,6 +113,8 @@ def cmd_overlay_import(args) -> int:
 
 
 def add_parsers(sub, add_load_args) -> None:
+    from inspector.cli.tflite_args import add_port_arguments
+
     p = sub.add_parser("overlay", help="Model Explorer node-data JSON: export an overlay, "
                                        "or import one onto the model")
     both = p.add_subparsers(dest="direction")
@@ -124,8 +126,7 @@ def add_parsers(sub, add_load_args) -> None:
     e.add_argument("--ranges", help="ranges: a requantization range log")
     e.add_argument("--node-data", dest="node_data", help="node-data: a node-data file")
     e.add_argument("--target", default="ethos-u55-128", help="targets: the target to report")
-    e.add_argument("--inputs")
-    e.add_argument("--outputs")
+    add_port_arguments(e)          # compat: the ports checked
     e.add_argument("--force", action="store_true")
     e.set_defaults(func=cmd_overlay_export)
     i = both.add_parser("import", help="match a node-data file onto the model's nodes")
