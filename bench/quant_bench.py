@@ -69,39 +69,21 @@ def gui_one(samples: int) -> dict:
     sys.path.insert(0, ROOT)
     import threading
 
-    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     app = QApplication([])
     from inspector.worker.client import install
 
     executor = install()
+    from bench.heartbeat import Heartbeat
     from inspector.gui.main_window import MainWindow
 
-    worst, last = [0.0], [0.0]
-
-    def tick():
-        now = time.perf_counter()
-        worst[0] = max(worst[0], now - last[0])
-        last[0] = now
-
-    beat = QTimer()
-    beat.setInterval(10)
-    beat.timeout.connect(tick)
-    beat.start()
+    beat = Heartbeat()
 
     def phase(action, done, timeout=600.0) -> tuple:
         print(f"phase {len(out)}", file=sys.stderr, flush=True)
-        worst[0], last[0] = 0.0, time.perf_counter()
-        start = time.perf_counter()
-        action()
-        end = time.monotonic() + timeout
-        while not done():
-            if time.monotonic() > end:
-                raise TimeoutError("phase")
-            app.processEvents()
-            time.sleep(0.002)
-        return worst[0], time.perf_counter() - start
+        return beat.phase(app, action, done, timeout)
 
     import tempfile
 

@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODEL = os.path.join(ROOT, "bench", ".cache", "inception_v3_jpeg.pb")
@@ -27,7 +26,7 @@ def run_one(mode: str) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.path.insert(0, ROOT)
     import psutil
-    from PySide6.QtCore import QSettings, QTimer
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from inspector.gui.app import tune_runtime
@@ -39,33 +38,17 @@ def run_one(mode: str) -> dict:
     else:
         from inspector.core.tf.executor import install
     executor = install()
+    from bench.heartbeat import Heartbeat
     from inspector.core.app.workbench import session_path
     from inspector.gui.main_window import MainWindow
 
-    worst, last, peaks = [0.0], [0.0], []
-
-    def tick():
-        now = time.perf_counter()
-        worst[0] = max(worst[0], now - last[0])
-        last[0] = now
-
-    beat = QTimer()
-    beat.setInterval(10)
-    beat.timeout.connect(tick)
-    beat.start()
+    beat, peaks = Heartbeat(), []
 
     def phase(action, done, timeout=300.0, record=True) -> float:
-        worst[0], last[0] = 0.0, time.perf_counter()
-        action()
-        end = time.monotonic() + timeout
-        while not done():
-            if time.monotonic() > end:
-                raise TimeoutError(mode)
-            app.processEvents()
-            time.sleep(0.002)
+        worst, _ = beat.phase(app, action, done, timeout, name=mode)
         if record:
             peaks.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-        return worst[0]
+        return worst
 
     for path in (MODEL, TEXT):
         if os.path.exists(session_path(path)):

@@ -66,26 +66,24 @@ def numeric(d, a, gb, args):
 
     from inspector.cli.loading import _split
     from inspector.core.analysis.summary import summarize
-    from inspector.core.compare.numeric import numeric_divergence, prepare_feeds
+    from inspector.core.app.comparing import is_tflite, numeric_between
     from inspector.core.errors import InspectorError
 
     ga = a.graph
-    from inspector.core.app.comparing import is_tflite
-
     if is_tflite(ga) or is_tflite(gb):
         raise InspectorError("--numeric runs both models in TensorFlow: it compares GraphDefs, "
                              "not .tflite files (the Phone panel and `tflite --recipe` measure "
                              "TFLite errors)")
     summary = summarize(ga, a.known_inputs, a.known_outputs)
-    inputs = _split(args.inputs) or [c.name for c in summary.inputs]
-    outputs = _split(args.outputs) or [c.name for c in summary.outputs]
-    arrays = None
+    first = None
     if args.input:
         from inspector.core.loaders.arrays import load_npy
 
-        arrays = {inputs[0].split(":")[0]: np.asarray(load_npy(args.input))}
+        first = np.asarray(load_npy(args.input))
     try:
-        feeds_a, feeds_b = prepare_feeds(d, ga, gb, inputs, arrays)
+        return numeric_between(d, ga, gb, summary, _split(args.inputs), _split(args.outputs),
+                               first_input=first, threshold=args.threshold,
+                               allow_io=args.allow_io, every_candidate=True)
     except InspectorError as exc:
         if "cannot be made up" not in exc.message:
             raise
@@ -93,8 +91,6 @@ def numeric(d, a, gb, args):
                              "be made up: give a tensor past the decoder with --inputs (e.g. "
                              "--inputs Mul) or an array with --input FILE.npy",
                              node=exc.node) from None
-    return numeric_divergence(d, ga, gb, feeds_a, feeds_b, outputs, args.threshold,
-                              allow_io=args.allow_io)
 
 
 def _numeric_text(result) -> str:

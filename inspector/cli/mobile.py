@@ -8,30 +8,7 @@ import json
 import os
 import sys
 
-
-def _split(text):
-    return [t for t in (text or "").split(",") if t]
-
-
-def _ports(model, args) -> tuple[list, list]:
-    from inspector.core.analysis.summary import summarize
-    from inspector.core.app.demo import choose_ports
-
-    ins, outs = _split(getattr(args, "inputs", None)), _split(getattr(args, "outputs", None))
-    if not ins or not outs:
-        s = summarize(model.graph, model.known_inputs, model.known_outputs)
-        auto_ins, auto_outs = choose_ports(model.known_inputs, model.known_outputs, s)
-        ins, outs = ins or auto_ins, outs or auto_outs
-        print(f"note: using inputs {','.join(ins) or '(none)'} and outputs "
-              f"{','.join(outs) or '(none)'} (give --inputs/--outputs to choose)",
-              file=sys.stderr)
-    for name in ins + outs:
-        if name.split(":")[0] not in model.graph:
-            from inspector.core.errors import InspectorError
-
-            raise InspectorError("no such node in the model", path=model.path,
-                                 node=name.split(":")[0])
-    return ins, outs
+from inspector.cli import tflite_args as ta
 
 
 def cmd_compat(args) -> int:
@@ -40,7 +17,7 @@ def cmd_compat(args) -> int:
     from inspector.core.mobile import tflite_compat as tc
 
     model = _load(args)
-    ins, outs = _ports(model, args)
+    ins, outs = ta.ports(model, args)
     result = tc.analyze(model.graph, outs, ins)
     confirmed = None
     if args.confirm:
@@ -96,45 +73,27 @@ def cmd_compat(args) -> int:
     return 0
 
 
-def _source(args) -> dict:
-    if not args.data:
-        return {"kind": "random", "count": args.samples, "seed": 0}
-    paths = _split(args.data)
-    if len(paths) == 1 and os.path.isdir(paths[0]):
-        return {"kind": "folder", "path": paths[0], "limit": args.samples}
-    return {"kind": "npy", "paths": paths}
-
-
 def cmd_tflite(args) -> int:
     if args.recipe:
         from inspector.cli.recipes import cmd_recipes
 
-        return cmd_recipes(args, _load_ports=_ports, source=_source(args))
+        return cmd_recipes(args)
     from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
     from inspector.core.errors import InspectorError
-    from inspector.core.formats.writer import atomic_write, check_target
+    from inspector.core.formats.writer import atomic_write
     from inspector.core.tf.lite import VARIANTS
 
-    variants = _split(args.variants)
+    variants = ta.split(args.variants)
     for v in variants:
         if v not in VARIANTS:
             raise InspectorError(f"unknown variant '{v}' (choose from {', '.join(VARIANTS)})")
-    stem = os.path.splitext(os.path.basename(args.model.rstrip("/")))[0]
-    targets = {}
-    if args.output:
-        if not os.path.isdir(args.output):
-            raise InspectorError("the output folder does not exist", path=args.output)
-        for v in variants:
-            targets[v] = os.path.join(args.output, f"{stem}_{v}.tflite")
-            check_target(targets[v], args.force, source=args.model)
+    targets = ta.output_targets(args, variants)
     model = _load(args)
-    ins, outs = _ports(model, args)
-    from inspector.cli.recipes import input_shapes
-
-    result = engine_here(model.graph.graph_def).tflite_preview(ins, outs, input_shapes(args),
+    ins, outs = ta.ports(model, args)
+    result = engine_here(model.graph.graph_def).tflite_preview(ins, outs, ta.input_shapes(args),
                             variants=variants,
-                            source=_source(args), compare_count=args.compare,
+                            source=ta.source(args), compare_count=args.compare,
                             allow_io=args.allow_io)
     for w in result.warnings:
         print(f"WARNING: {w}", file=sys.stderr)
@@ -222,8 +181,7 @@ def add_parsers(sub, add_load_args) -> None:
     p.set_defaults(func=cmd_tflite_info)
     p = sub.add_parser("compat", help="will it convert to TensorFlow Lite? status per node")
     add_load_args(p)
-    p.add_argument("--inputs", help="input node names (default: the likely inputs)")
-    p.add_argument("--outputs", help="output node names (default: the likely outputs)")
+    ta.add_port_arguments(p)
     p.add_argument("--confirm", action="store_true",
                    help="also convert with TF's converter and place its errors on nodes")
     p.add_argument("--limit", type=int, default=40, help="nodes listed (default 40)")
@@ -232,8 +190,7 @@ def add_parsers(sub, add_load_args) -> None:
     p = sub.add_parser("tflite", help="convert to TFLite (float, dynamic, float16, int8) "
                                       "and compare each with the TF graph")
     add_load_args(p)
-    p.add_argument("--inputs", help="input node names (default: the likely inputs)")
-    p.add_argument("--outputs", help="output node names (default: the likely outputs)")
+    ta.add_port_arguments(p)
     p.add_argument("--variants", default="float,dynamic,float16,int8")
     p.add_argument("--data", help="representative data: a folder of photos or .npy files "
                                   "(comma list); without it, random data (with a warning)")

@@ -49,10 +49,10 @@ def _fill(state, args) -> None:
             raise InspectorError("no min/max range logs were found", path=args.ranges)
         overlay = replace(overlay, records=log.records)
     elif mode == "compat":
-        from inspector.cli.mobile import _ports
+        from inspector.cli.tflite_args import ports
         from inspector.core.mobile import tflite_compat as tc
 
-        ins, outs = _ports(state.model, args)
+        ins, outs = ports(state.model, args)
         result = tc.analyze(state.model.graph, outs, ins)
         overlay = replace(overlay, compat={n: c.status for n, c in result.nodes.items()})
     elif mode == "node-data":
@@ -113,6 +113,8 @@ def cmd_overlay_import(args) -> int:
 
 
 def add_parsers(sub, add_load_args) -> None:
+    from inspector.cli.tflite_args import add_port_arguments
+
     p = sub.add_parser("overlay", help="Model Explorer node-data JSON: export an overlay, "
                                        "or import one onto the model")
     both = p.add_subparsers(dest="direction")
@@ -124,8 +126,7 @@ def add_parsers(sub, add_load_args) -> None:
     e.add_argument("--ranges", help="ranges: a requantization range log")
     e.add_argument("--node-data", dest="node_data", help="node-data: a node-data file")
     e.add_argument("--target", default="ethos-u55-128", help="targets: the target to report")
-    e.add_argument("--inputs")
-    e.add_argument("--outputs")
+    add_port_arguments(e)          # compat: the ports checked
     e.add_argument("--force", action="store_true")
     e.set_defaults(func=cmd_overlay_export)
     i = both.add_parser("import", help="match a node-data file onto the model's nodes")

@@ -6,33 +6,25 @@ answers, and per tensor: MSE, SNR, cosine, max) as a table or JSON. Same code as
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 
-def cmd_recipes(args, _load_ports, source: dict) -> int:
+def cmd_recipes(args) -> int:
     from inspector.cli.loading import _load
+    from inspector.cli.tflite_args import input_shapes, output_targets, ports, source
     from inspector.core.app.demo import engine_here
-    from inspector.core.formats.writer import atomic_write, check_target
+    from inspector.core.formats.writer import atomic_write
     from inspector.core.mobile.recipes import DEFAULT, check_names, figures, pareto
 
     names = list(DEFAULT) if args.recipe == "all" else \
         check_names(args.recipe.split(","), args.keep_float)
     check_names(names, args.keep_float)
-    stem = os.path.splitext(os.path.basename(args.model.rstrip("/")))[0]
-    targets = {}
-    if args.output:
-        from inspector.core.errors import InspectorError
-
-        if not os.path.isdir(args.output):
-            raise InspectorError("the output folder does not exist", path=args.output)
-        for name in names:
-            targets[name] = os.path.join(args.output, f"{stem}_{name}.tflite")
-            check_target(targets[name], args.force, source=args.model)
+    targets = output_targets(args, names)
     model = _load(args)
-    ins, outs = _load_ports(model, args)
+    ins, outs = ports(model, args)
     report = engine_here(model.graph.graph_def).tflite_recipes(
-        ins, outs, input_shapes(args), recipes=names, keep_float=args.keep_float, source=source,
+        ins, outs, input_shapes(args), recipes=names, keep_float=args.keep_float,
+        source=source(args),
         compare_count=args.compare, allow_io=args.allow_io)
     for w in report.warnings:
         print(f"WARNING: {w}", file=sys.stderr)
@@ -54,23 +46,6 @@ def cmd_recipes(args, _load_ports, source: dict) -> int:
     else:
         _table(report, rows)
     return 0 if all(not r.errors for r in report.results) else 1
-
-
-def input_shapes(args) -> dict | None:
-    """--input-shape NAME=1,224,224,3 (repeatable) -> {name: [dims]}."""
-    from inspector.core.errors import InspectorError
-
-    shapes = {}
-    for text in getattr(args, "input_shape", None) or []:
-        name, _, dims = text.partition("=")
-        try:
-            shapes[name.strip()] = [int(d) for d in dims.split(",") if d.strip()]
-        except ValueError:
-            raise InspectorError(f"--input-shape {text}: expected NAME=D,D,... with whole "
-                                 "numbers") from None
-        if not name.strip() or not shapes[name.strip()]:
-            raise InspectorError(f"--input-shape {text}: expected NAME=D,D,...")
-    return shapes or None
 
 
 def _num(value, fmt):

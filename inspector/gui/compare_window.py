@@ -326,7 +326,7 @@ class CompareWindow(QMainWindow):
         return path
 
     def save_document(self, path: str = "") -> str:
-        from inspector.core.app.comparing import save_document
+        from inspector.core.app.comparison_files import save_document
 
         if not path:
             path, _ = QFileDialog.getSaveFileName(self, "Save the comparison",

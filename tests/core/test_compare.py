@@ -286,12 +286,8 @@ def test_the_html_report_works_offline_in_headless_chromium(tmp_path):
 
 
 def test_a_saved_comparison_names_its_models_and_refuses_paths_outside_silently(tmp_path):
-    from inspector.core.app.comparing import (
-        CompareSession,
-        read_document,
-        reopen,
-        save_document,
-    )
+    from inspector.core.app.comparing import CompareSession
+    from inspector.core.app.comparison_files import read_document, reopen, save_document
 
     ga = graph_of(INCEPTION)
     gb = Graph(run_pipeline(ga.graph_def, "fold_old_batch_norms", ["Mul"],

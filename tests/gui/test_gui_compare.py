@@ -103,7 +103,7 @@ def test_the_change_list_opens_a_change_and_the_report_is_saved(qtbot, window, t
 def test_a_saved_comparison_reopens_with_its_models(qtbot, window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    from inspector.core.app.comparing import save_document
+    from inspector.core.app.comparison_files import save_document
 
     win = compare_window(qtbot, window, tmp_path)
     saved = win.save_document(str(tmp_path / "cmp.json"))

@@ -315,80 +315,50 @@ class CompareSession:
         return ", ".join(parts) + where + warn
 
 
-# -- the comparison as a document -------------------------------------------------------------
-def save_document(session: CompareSession, path: str) -> str:
-    """The diff as JSON with the models' paths relative to the file's folder (atomic write)."""
-    import json
-    import os
-
-    from inspector.core.compare.document import to_dict
-    from inspector.core.formats.writer import atomic_write
-
-    data = to_dict(session.diff)
-    where = os.path.dirname(os.path.abspath(path))
-    data["models"] = {side: os.path.relpath(os.path.abspath(p), where) if p else ""
-                      for side, p in zip(SIDES, session.paths)}
-    return atomic_write(path, json.dumps(data, indent=1), force=True)
-
-
-def read_document(path: str) -> tuple:
-    """(document, path of A, path of B, paths outside the file's folder): a path elsewhere
-    is only opened once the user said yes (session files' trust rule)."""
-    import json
-    import os
-
-    from inspector.core.compare.document import from_dict
-    from inspector.core.errors import InspectorError
-    from inspector.core.loaders import files
-
-    st = files.require_regular(path, error=InspectorError)
-    if st.st_size > 512 * 2 ** 20:
-        raise InspectorError("the comparison file is over 512 MB", path=path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise InspectorError(f"not a comparison file ({exc})", path=path) from None
-    d = from_dict(data)
-    where = os.path.dirname(os.path.abspath(path))
-    models = data.get("models") if isinstance(data.get("models"), dict) else {}
-    resolved, outside = [], []
-    for side in SIDES:
-        rel = models.get(side)
-        if not isinstance(rel, str) or not rel:
-            raise InspectorError(f"the comparison file names no model {side}", path=path)
-        full = os.path.normpath(os.path.join(where, rel))
-        if os.path.commonpath([where, full]) != where:
-            outside.append(full)
-        resolved.append(full)
-    return d, resolved[0], resolved[1], outside
-
-
-def reopen(d: Diff, ga: Graph, gb: Graph, paths: tuple, job: Job = NO_JOB) -> tuple:
-    """The saved comparison on the models as they are now: (session, note). If the models
-    changed since (a matched node is gone), they are compared again and the note says so."""
-    m = d.matching
-    if all(a in ga for a in m.b_of) and all(b in gb for b in m.a_of) and \
-            all(e.a in ga or not e.a for e in d.entries) and \
-            all(e.b in gb or not e.b for e in d.entries):
-        return CompareSession(d, ga, gb, paths), ""
-    fresh = compare(ga, gb, d.a_label, d.b_label, job=job, paths=paths)
-    return fresh, "the models changed since the comparison was saved: compared again"
-
-
 # -- numeric divergence on the two views ----------------------------------------------------
+def numeric_ports(summary, inputs=(), outputs=(), every_candidate: bool = False) -> tuple:
+    """(inputs, outputs) both models are fed and compared at: those given (A's marks, the
+    diff command's --inputs/--outputs), each side else from A's summary: the suggested ports
+    (ports_to_use: past an image decoder, not its encoded bytes), or with every_candidate
+    every candidate it lists (the diff command's rule, which then asks for --inputs)."""
+    from inspector.core.app.ports import ports_to_use
+
+    if every_candidate:
+        return (list(inputs) or [c.name for c in summary.inputs],
+                list(outputs) or [c.name for c in summary.outputs])
+    return ports_to_use(inputs, outputs, summary)
+
+
+def numeric_between(d: Diff, ga: Graph, gb: Graph, summary, inputs=(), outputs=(),
+                    first_input=None, arrays: dict | None = None, threshold: float | None = None,
+                    allow_io: bool = False, every_candidate: bool = False, job: Job = NO_JOB):
+    """Both models on the same input at numeric_ports(...): `arrays` by input name, or
+    `first_input` for the first of the ports, else seeded random values; every matched
+    tensor compared (the window's run_numeric and `diff --numeric`)."""
+    from inspector.core.compare.numeric import (
+        THRESHOLD,
+        numeric_divergence,
+        prepare_feeds,
+    )
+
+    inputs, outputs = numeric_ports(summary, inputs, outputs, every_candidate)
+    if first_input is not None:
+        arrays = {**(arrays or {}), inputs[0].split(":")[0]: first_input}
+    feeds_a, feeds_b = prepare_feeds(d, ga, gb, inputs, arrays)
+    return numeric_divergence(d, ga, gb, feeds_a, feeds_b, outputs,
+                              THRESHOLD if threshold is None else threshold,
+                              allow_io=allow_io, job=job)
+
+
 def run_numeric(session: CompareSession, job: Job = NO_JOB, arrays: dict | None = None):
     """Both models on the same input (A's marked inputs, else the suggested ones: past an
     image decoder, not its encoded bytes; seeded random values unless arrays are given),
     every matched tensor compared; TensorFlow runs in the worker."""
     from inspector.core.analysis.summary import summarize
-    from inspector.core.app.ports import ports_to_use
-    from inspector.core.compare.numeric import numeric_divergence, prepare_feeds
 
     ga, gb = session.graphs["A"], session.graphs["B"]
-    inputs, outputs = ports_to_use(session.ports[0], session.ports[1], summarize(ga))
-    feeds_a, feeds_b = prepare_feeds(session.diff, ga, gb, inputs, arrays)
-    return numeric_divergence(session.diff, ga, gb, feeds_a, feeds_b, outputs, job=job)
+    return numeric_between(session.diff, ga, gb, summarize(ga), session.ports[0],
+                           session.ports[1], arrays=arrays, job=job)
 
 
 def snr_fraction(snr_db: float) -> float:

@@ -1,6 +1,6 @@
 """Everything the window writes, through the application's door: atomic writes that never
-replace a file without being told, the DOT export, memory-mapped packages, the tour page and
-the command lines it copies."""
+replace a file without being told, the DOT export, memory-mapped packages, the tour page,
+the command lines it copies, and the temporary .tflite files other windows open."""
 
 from __future__ import annotations
 
@@ -10,4 +10,21 @@ from inspector.core.formats.tour_html import Slide, tour_html
 from inspector.core.formats.writer import atomic_write, beside, check_target
 
 __all__ = ["Slide", "atomic_write", "beside", "check_target", "commands", "dot_export",
-           "tour_html", "write_memmapped"]
+           "temporary_copy", "tour_html", "write_memmapped"]
+
+
+def temporary_copy(model_path: str, name: str, data: bytes,
+                   prefix: str = "inspector-tflite-") -> str:
+    """Write `data` as MODEL_NAME.tflite into a private temporary folder (removed when the
+    app exits), to open it in another window; returns its path."""
+    import atexit
+    import os
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, folder, True)
+    stem = os.path.splitext(os.path.basename(model_path.rstrip("/")))[0]
+    path = os.path.join(folder, f"{stem}_{name}.tflite")
+    atomic_write(path, data)
+    return path

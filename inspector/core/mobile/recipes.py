@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
+from inspector.core.mobile.measured import Measured
 from inspector.core.mobile.quant_metrics import Sums, per_tensor, plain
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -123,12 +124,8 @@ class RecipeResult:
 
 
 @dataclass
-class RecipeReport:
+class RecipeReport(Measured):
     results: list
-    samples: int = 0
-    sample_source: str = ""
-    warnings: list = field(default_factory=list)
-    engine: str = ""
     keep_float: str = ""
     tensor_samples: int = 0
 
@@ -190,8 +187,7 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
     """Each recipe built and measured (see the module's docstring)."""
     from inspector.core.analysis.flops import DEVICE_PRESETS
     from inspector.core.mobile.tflite_mapping import map_model
-    from inspector.core.mobile.tflite_preview import compare, gather_samples
-    from inspector.core.model.graph import Graph
+    from inspector.core.mobile.tflite_preview import compare, reference
     from inspector.core.runtime.executor import tensorflow
 
     t = tensorflow()
@@ -200,13 +196,9 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
         raise InspectorError("mark the model's inputs and outputs before converting")
     total = len(recipes) + 2
     job.progress(0, total, "preparing inputs")
-    graph = Graph(graph_def)
-    samples, what, warnings = gather_samples(graph, inputs, shapes, source or {"kind": "random"})
-    names = [i.split(":")[0] for i in inputs]
-    lists = [[f[n] for n in names] for f in samples]
-    probe = samples[:compare_count]
-    reference = t.run_many(graph_def, probe, outputs, input_shapes=shapes,
-                           allow_unsafe=allow_io, job=job)
+    ref = reference(t, graph_def, inputs, outputs, shapes, source, compare_count, allow_io, job)
+    samples, probe = ref.samples, ref.probe
+    lists = [[f[n] for n in ref.names] for f in samples]
     job.progress(1, total, "converting to a float .tflite")
 
     def convert(variant):
@@ -218,9 +210,10 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
         raise InspectorError("TF's converter cannot make a float .tflite: "
                              f"{made['errors'][0]['message']}")
     float_model = made["model"]
-    report = RecipeReport([], len(samples), what, warnings, keep_float=keep_float,
+    report = RecipeReport([], samples=len(samples), sample_source=ref.sample_source,
+                          warnings=ref.warnings, keep_float=keep_float,
                           tensor_samples=min(tensor_count, len(probe)))
-    in_graph = set(graph.names())
+    in_graph = set(ref.graph.names())
     for k, name in enumerate(recipes):
         job.check()
         recipe = RECIPES[name]
@@ -248,11 +241,11 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
             report.results.append(row)
             continue
         sums = Sums()
-        for ref, ans in zip(reference, got):
-            for r, g in zip(ref, ans):
+        for answer, ans in zip(ref.answers, got):
+            for r, g in zip(answer, ans):
                 sums.add(r, g)
         row.output = sums.metrics()
-        row.top1, _ = compare(reference, got)
+        row.top1, _ = compare(ref.answers, got)
         row.compared = len(got)
         if model != float_model:          # the float recipe is the tensors' reference
             row.tensors = _tensor_errors(t, float_model, model,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from inspector.core.errors import InspectorError
+from inspector.core.mobile.measured import Measured
 from inspector.core.runtime.job import NO_JOB, Job
 
 # Speed-ups over float32 that TF's post-training quantization guide states for CPUs
@@ -52,12 +53,37 @@ class Variant:
 
 
 @dataclass
-class Preview:
+class Preview(Measured):
     variants: list
-    samples: int = 0
-    sample_source: str = ""
-    warnings: list = field(default_factory=list)
-    engine: str = ""
+
+
+@dataclass
+class Reference:
+    """The representative data and the TF graph's answers on its first `compare_count`
+    samples, which every converted .tflite is compared against."""
+    graph: object                   # model.graph.Graph of the GraphDef
+    samples: list                   # feed dicts
+    sample_source: str
+    warnings: list
+    names: list                     # the inputs' node names, in order
+    probe: list                     # the samples compared
+    answers: list                   # the TF graph's outputs on the probe
+
+
+def reference(t, graph_def, inputs: list, outputs: list, shapes: dict | None,
+              source: dict | None, compare_count: int, allow_io: bool, job: Job) -> Reference:
+    """Gather the samples (random when no source) and run the TF graph on the probe."""
+    from inspector.core.model.graph import Graph
+
+    graph = Graph(graph_def)
+    samples, what, warnings = gather_samples(graph, inputs, shapes,
+                                             source or {"kind": "random"})
+    job.check()
+    probe = samples[:compare_count]
+    answers = t.run_many(graph_def, probe, outputs, input_shapes=shapes,
+                         allow_unsafe=allow_io, job=job)
+    return Reference(graph, samples, what, warnings, [i.split(":")[0] for i in inputs],
+                     probe, answers)
 
 
 def _random_inputs(rng, graph, name: str, shapes, lo: float, hi: float, count: int) -> list:
@@ -234,18 +260,11 @@ def preview(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
     say, check = job.progress, job.check
 
     say(0, len(variants) + 1, "preparing inputs")
-    from inspector.core.model.graph import Graph
-
-    graph = Graph(graph_def)
-    samples, what, warnings = gather_samples(graph, inputs, shapes,
-                                             source or {"kind": "random"})
-    check()
-    probe = samples[:compare_count]
-    names = [i.split(":")[0] for i in inputs]
-    reference = t.run_many(graph_def, probe, outputs, input_shapes=shapes,
-                           allow_unsafe=allow_io, job=job)
-    result = Preview([], len(samples), what, warnings)
-    names_in_graph = set(graph.names())
+    ref = reference(t, graph_def, inputs, outputs, shapes, source, compare_count, allow_io, job)
+    samples, probe, names = ref.samples, ref.probe, ref.names
+    result = Preview([], samples=len(samples), sample_source=ref.sample_source,
+                     warnings=ref.warnings)
+    names_in_graph = set(ref.graph.names())
     for k, variant in enumerate(variants):
         check()
         say(k + 1, len(variants) + 1, f"converting: {variant}")
@@ -271,7 +290,7 @@ def preview(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
         except InspectorError as exc:
             row.note = exc.one_line()
         else:
-            row.top1, row.max_abs_error = compare(reference, got)
+            row.top1, row.max_abs_error = compare(ref.answers, got)
             row.compared = len(got)
         result.variants.append(row)
     say(len(variants) + 1, len(variants) + 1, "done")

@@ -116,7 +116,7 @@ class CompareController:
                                                   "Comparisons (*.json)")
         if not path:
             return
-        from inspector.core.app.comparing import read_document
+        from inspector.core.app.comparison_files import read_document
         from inspector.core.errors import InspectorError
 
         try:
@@ -130,7 +130,7 @@ class CompareController:
             return
 
         def work(task):
-            from inspector.core.app.comparing import reopen
+            from inspector.core.app.comparison_files import reopen
             from inspector.core.app.opening import open_for_user
 
             a = open_for_user(a_path, None, False)

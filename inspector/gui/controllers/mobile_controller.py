@@ -10,10 +10,11 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app import tflite_check
-from inspector.core.app.exports import atomic_write, beside
+from inspector.core.app.exports import atomic_write, beside, temporary_copy
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.ports import ports_or_say
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
+from inspector.gui.controllers.tflite_files import save_tflite
 
 
 class MobileController(QObject):
@@ -107,45 +108,25 @@ class MobileController(QObject):
         self.tasks.submit("tflite_preview", work, done, self._failed(self.convert),
                           label="Converting to TFLite")
 
+    def _converted(self, variant: str):
+        """The previewed variant's row when it converted, else None."""
+        preview = self.state.tflite_preview
+        return next((r for r in (preview.variants if preview else [])
+                     if r.variant == variant and r.model), None)
+
     def save(self, variant: str, path: str | None = None) -> str | None:
-        row = next((r for r in (self.state.tflite_preview.variants if self.state.tflite_preview else [])
-                    if r.variant == variant and r.model), None)
+        row = self._converted(variant)
         if row is None:
             return None
-        if path is None:   # Qt's save dialog asks before replacing an existing file
-            path = QFileDialog.getSaveFileName(
-                self.p, "Save TFLite model", beside(self.state.model.path,
-                                                    f"_{variant}.tflite"),
-                "TensorFlow Lite (*.tflite)")[0]
-            if not path:
-                return None
-            force = True
-        else:
-            force = False
-        try:
-            atomic_write(path, row.model, force=force, source=self.state.model.path)
-        except InspectorError as exc:
-            self.state.fail(exc.one_line())
-            return None
-        self.state.say(f"Saved {path} ({len(row.model):,} bytes)")
-        return path
+        return save_tflite(self.p, self.state, row.model, variant, path)
 
     def open_variant(self, variant: str, show: bool = True) -> str | None:
         """Write the variant to a private temporary folder and ask for a window showing it
         beside this one (the TFLite ops carry the names of the nodes they came from)."""
-        import atexit
-        import shutil
-        import tempfile
-
-        row = next((r for r in (self.state.tflite_preview.variants if self.state.tflite_preview else [])
-                    if r.variant == variant and r.model), None)
+        row = self._converted(variant)
         if row is None:
             return None
-        folder = tempfile.mkdtemp(prefix="inspector-tflite-")
-        atexit.register(shutil.rmtree, folder, True)
-        stem = os.path.splitext(os.path.basename(self.state.model.path.rstrip("/")))[0]
-        path = os.path.join(folder, f"{stem}_{variant}.tflite")
-        atomic_write(path, row.model)
+        path = temporary_copy(self.state.model.path, variant, row.model)
         if show:
             self.window_wanted.emit(path)
         return path
@@ -155,8 +136,7 @@ class MobileController(QObject):
         from inspector.core.app.files import read_text
         from inspector.core.app.queries import measured_latency_ms
 
-        row = next((r for r in (self.state.tflite_preview.variants if self.state.tflite_preview else [])
-                    if r.variant == variant and r.model), None)
+        row = self._converted(variant)
         if row is None:
             return None
         if path is None:

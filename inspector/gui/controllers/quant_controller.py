@@ -5,14 +5,14 @@ compared are the Conversion preview tab's."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app import quantization
+from inspector.core.app.exports import temporary_copy
 from inspector.core.errors import Cancelled, UnsafeGraphError
+from inspector.gui.controllers.tflite_files import save_tflite
 
 
 class QuantController(QObject):
@@ -67,20 +67,6 @@ class QuantController(QObject):
         quantization.apply(self.state, key)
         self.p.keep.setText(key[1])
 
-    def _write_temporary(self, row) -> str:
-        import atexit
-        import shutil
-        import tempfile
-
-        from inspector.core.app.exports import atomic_write
-
-        folder = tempfile.mkdtemp(prefix="inspector-recipe-")
-        atexit.register(shutil.rmtree, folder, True)
-        stem = os.path.splitext(os.path.basename(self.state.model.path.rstrip("/")))[0]
-        path = os.path.join(folder, f"{stem}_{row.recipe}.tflite")
-        atomic_write(path, row.model)
-        return path
-
     def open_beside(self) -> str | None:
         """The chosen recipe's .tflite in a window beside this one; once it has opened, its
         graph takes the same per-layer error (placed through its tensors' names)."""
@@ -89,7 +75,8 @@ class QuantController(QObject):
         if row is None or row.model is None:
             self.state.say("Run recipes first")
             return None
-        path = self._write_temporary(row)
+        path = temporary_copy(self.state.model.path, row.recipe, row.model,
+                              prefix="inspector-recipe-")
         self.pending_beside = (path, run, run.chosen)
         self.beside_wanted.emit(path)
         return path
@@ -106,29 +93,13 @@ class QuantController(QObject):
 
     def save(self, path: str | None = None) -> str | None:
         """Write the applied recipe's .tflite (the shown one when none was applied)."""
-        from inspector.core.app.exports import atomic_write, beside
-        from inspector.core.errors import InspectorError
-
         run = self.state.quant
         row = (run.row(run.applied) if run.applied[0] else run.row()) if run else None
         if row is None or row.model is None:
             self.state.say("Run recipes first")
             return None
-        force = path is None
-        if path is None:        # Qt's save dialog asks before replacing a file
-            path = QFileDialog.getSaveFileName(
-                self.p, "Save TFLite model", beside(self.state.model.path,
-                                                    f"_{row.recipe}.tflite"),
-                "TensorFlow Lite (*.tflite)")[0]
-            if not path:
-                return None
-        try:
-            atomic_write(path, row.model, force=force, source=self.state.model.path)
-        except InspectorError as exc:
-            self.state.fail(exc.one_line())
-            return None
-        self.state.say(f"Saved {path} ({len(row.model):,} bytes, recipe {row.recipe})")
-        return path
+        return save_tflite(self.p, self.state, row.model, row.recipe, path,
+                           note=f", recipe {row.recipe}")
 
     def sensitivity(self) -> None:
         quantization.start_sensitivity(self.state, self.tasks, self._failed())

@@ -8,16 +8,13 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QSplitter,
-    QTableWidget,
     QTableWidgetItem,
     QTabWidget,
     QTreeWidget,
@@ -27,19 +24,14 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.view.vocabulary import STATUS_COLOURS as COLOURS
-from inspector.core.view.vocabulary import STATUS_LABELS as LABELS
-from inspector.core.view.vocabulary import STATUSES, human_bytes, milliseconds
+from inspector.core.view.vocabulary import human_bytes, milliseconds
 from inspector.gui.panels.adaptive import Tabs
+from inspector.gui.panels.mobile_compat import PORTS_HINT, CompatTab
+from inspector.gui.panels.tables import results_table
 
 COLUMNS = ("Variant", "Size", "gzip", "Top-1", "Max |err|", "Latency", "I/O", "Ops",
            "Select TF ops", "GPU notes")
 SOURCES = ("random", "folder", "npy")
-LIST_LIMIT = 2000      # rows in the list of nodes to look at
-
-
-def _chip(status: str, count: int) -> str:
-    return (f'<span style="background:{COLOURS[status]};">&nbsp;&nbsp;&nbsp;&nbsp;</span>'
-            f'&nbsp;{LABELS[status]}: <b>{count:,}</b>')
 
 
 def _port(p: dict) -> str:
@@ -55,19 +47,7 @@ def _gpu(lines: list) -> str:
     return f"{len(lines)} warning(s)"
 
 
-def _verdict(message: str) -> str:
-    """A converter message in a few words (the whole message is the tooltip)."""
-    if message.startswith("ERROR_NEEDS_FLEX_OPS"):
-        return "needs Select TF ops"
-    if message.startswith("ERROR_NEEDS_CUSTOM_OPS"):
-        return "needs a custom op"
-    return message.split(": ", 1)[-1]
-
-
-PORTS_HINT = "Mark the inputs and outputs, or the likely ones are used."
-
-
-class MobilePanel(QWidget):
+class MobilePanel(CompatTab, QWidget):
     jump = Signal(str)
     check_requested = Signal()
     confirm_requested = Signal()
@@ -91,49 +71,6 @@ class MobilePanel(QWidget):
         self.source_paths: list = []
 
     # -- building ---------------------------------------------------------------------------
-    def _compat_tab(self) -> QWidget:
-        w = QWidget()
-        self.ports = QLabel(PORTS_HINT)
-        self.ports.setWordWrap(True)
-        self.check_button = QPushButton("Check compatibility")
-        self.check_button.setToolTip("Status of every node from TFLite's op tables (no "
-                                     "TensorFlow needed); colours the graph")
-        self.confirm_button = QPushButton("Confirm with the converter")
-        self.confirm_button.setToolTip("Convert with TFLite builtins only, then with Select "
-                                       "TF ops, and place every error on its node")
-        self.confirm_button.setEnabled(False)
-        row = QHBoxLayout()
-        row.addWidget(self.check_button)
-        row.addWidget(self.confirm_button)
-        row.addWidget(self.ports, 1)       # beside the buttons: one row less in a short dock
-        self.legend = QLabel("")
-        self.legend.setWordWrap(True)
-        self.legend.setTextFormat(Qt.RichText)
-        self.verdict = QLabel("")
-        self.verdict.setWordWrap(True)
-        self.problems = QTreeWidget()
-        self.problems.setHeaderLabels(["Status", "Node", "Op", "Why", "Converter"])
-        self.problems.setRootIsDecorated(False)
-        self.problems.setTextElideMode(Qt.ElideLeft)    # a long name shows its end
-        self.problems.setAlternatingRowColors(True)
-        self.problems.header().setSectionResizeMode(QHeaderView.Interactive)
-        self.problems.setColumnWidth(0, 150)
-        self.problems.setColumnWidth(1, 220)
-        self.problems.setColumnWidth(2, 130)
-        self.problems.setColumnWidth(3, 330)
-        self.problems.itemClicked.connect(lambda item, _c: self.jump.emit(item.text(1)))
-        self.problems.itemActivated.connect(lambda item, _c: self.jump.emit(item.text(1)))
-        self.mobile_kernels = QLabel("")
-        self.mobile_kernels.setWordWrap(True)
-        self.problems.setMinimumHeight(90)
-        lay = QVBoxLayout(w)
-        lay.setContentsMargins(4, 4, 4, 4)      # a short dock: no scroll bar at 1366x768
-        for part in (row, self.legend, self.verdict, self.problems, self.mobile_kernels):
-            lay.addLayout(part) if isinstance(part, QHBoxLayout) else lay.addWidget(part)
-        self.check_button.clicked.connect(self.check_requested.emit)
-        self.confirm_button.clicked.connect(self.confirm_requested.emit)
-        return w
-
     def _convert_tab(self) -> QWidget:
         w = QWidget()
         self.source = QComboBox()
@@ -183,13 +120,7 @@ class MobilePanel(QWidget):
         self.warning.hide()
         self.about = QLabel("")
         self.about.setWordWrap(True)
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table = results_table(COLUMNS)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         self.details = QPlainTextEdit()
         self.details.setReadOnly(True)
@@ -301,59 +232,6 @@ class MobilePanel(QWidget):
             return
         self.source.setItemText(SOURCES.index(kind), (
             f"photos in {paths[0]}" if kind == "folder" else f"{len(paths)} .npy file(s)"))
-
-    def show_ports(self, ins: list, outs: list) -> None:
-        self.ports.setText(f"Inputs: <b>{', '.join(ins) or '?'}</b> &nbsp; Outputs: "
-                           f"<b>{', '.join(outs) or '?'}</b>")
-
-    def show_compat(self, compat, ins: list, outs: list) -> None:
-        self.show_ports(ins, outs)
-        counts = compat.counts()
-        self.legend.setText(" &nbsp; ".join(_chip(s, counts.get(s, 0)) for s in STATUSES))
-        self.verdict.setText("")
-        self.problems.clear()
-        items = []
-        problems = compat.problems()
-        for name, c in problems[:LIST_LIMIT]:
-            item = QTreeWidgetItem([LABELS[c.status], name, c.op, c.reason.split(": ", 1)[-1],
-                                    ""])
-            item.setBackground(0, QBrush(QColor(COLOURS[c.status])))
-            items.append(item)
-        if len(problems) > LIST_LIMIT:      # a long list helps nobody; the canvas has all
-            items.append(QTreeWidgetItem(["", f"... and {len(problems) - LIST_LIMIT:,} more "
-                                          "(coloured on the graph)", "", "", ""]))
-        self.problems.addTopLevelItems(items)
-        missing = compat.missing_mobile_kernels()
-        if missing:
-            ops = list(dict.fromkeys(f"{op} ({why})" for _, op, why in missing))
-            self.mobile_kernels.setText(
-                "No kernel in the default mobile TensorFlow build (\"No OpKernel was "
-                "registered\"); strip training-only nodes first: " + "; ".join(ops[:12])
-                + (f" and {len(ops) - 12} more" if len(ops) > 12 else ""))
-        else:
-            self.mobile_kernels.setText("Every op has a kernel in a mobile TensorFlow build.")
-        self.confirm_button.setEnabled(True)
-
-    def show_confirmed(self, confirmed: dict) -> None:
-        notes = confirmed["nodes"]
-        for k in range(self.problems.topLevelItemCount()):
-            item = self.problems.topLevelItem(k)
-            messages = notes.get(item.text(1))
-            item.setText(4, _verdict(messages[0]) if messages else "converts")
-            item.setToolTip(4, "\n".join(messages or []))
-        placed = confirmed["located"] - sum(len(e.get("nodes", []))
-                                            for e in confirmed["unplaced"])
-        text = (f"Converter: {len(notes)} node(s) with errors; {placed} of "
-                f"{confirmed['located']} located errors placed on nodes.")
-        if confirmed["disagree"]:
-            text += " Differs from the tables on: " + ", ".join(
-                f"{n} (tables: {s}, converter: {g})" for n, s, g in confirmed["disagree"][:6])
-        else:
-            text += " The converter agrees with the tables on every node."
-        if confirmed["unplaced"]:
-            text += " Not located: " + "; ".join(e.get("message", "") for e in
-                                                   confirmed["unplaced"][:3])
-        self.verdict.setText(text)
 
     def show_preview(self, result) -> None:
         self.rows = list(result.variants)

@@ -11,13 +11,11 @@ import math
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
     QTabWidget,
     QTreeWidget,
@@ -29,6 +27,7 @@ from PySide6.QtWidgets import (
 from inspector.core.view.vocabulary import human_bytes
 from inspector.gui.panels.adaptive import OneLine, WidthSplitter
 from inspector.gui.panels.chart_slot import ChartSlot
+from inspector.gui.panels.tables import results_table
 
 RECIPES = ("float", "dynamic", "float16", "int8", "int16x8", "int4-blockwise")
 CHECKED = ("float", "dynamic", "float16", "int8")
@@ -105,13 +104,7 @@ class QuantPanel(QWidget):
         second.addWidget(self.beside_button)
         second.addWidget(self.save_button)
         second.addWidget(self.summary, 1)
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
-        self.table.verticalHeader().setVisible(False)
+        self.table = results_table(COLUMNS, QHeaderView.Interactive)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         self.pareto = ChartSlot(lambda plot: _empty(plot, "size vs error: run recipes"))

@@ -1,0 +1,70 @@
+"""A comparison as a document: saved as JSON (the models' paths relative to the file's
+folder), read back (a path outside that folder is opened only once the user said yes), and
+reopened on the models as they are now."""
+
+from __future__ import annotations
+
+from inspector.core.app.comparing import SIDES, CompareSession, compare
+from inspector.core.compare.diff import Diff
+from inspector.core.model.graph import Graph
+from inspector.core.runtime.job import NO_JOB, Job
+
+
+def save_document(session: CompareSession, path: str) -> str:
+    """The diff as JSON with the models' paths relative to the file's folder (atomic write)."""
+    import json
+    import os
+
+    from inspector.core.compare.document import to_dict
+    from inspector.core.formats.writer import atomic_write
+
+    data = to_dict(session.diff)
+    where = os.path.dirname(os.path.abspath(path))
+    data["models"] = {side: os.path.relpath(os.path.abspath(p), where) if p else ""
+                      for side, p in zip(SIDES, session.paths)}
+    return atomic_write(path, json.dumps(data, indent=1), force=True)
+
+
+def read_document(path: str) -> tuple:
+    """(document, path of A, path of B, paths outside the file's folder): a path elsewhere
+    is only opened once the user said yes (session files' trust rule)."""
+    import json
+    import os
+
+    from inspector.core.compare.document import from_dict
+    from inspector.core.errors import InspectorError
+    from inspector.core.loaders import files
+
+    st = files.require_regular(path, error=InspectorError)
+    if st.st_size > 512 * 2 ** 20:
+        raise InspectorError("the comparison file is over 512 MB", path=path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise InspectorError(f"not a comparison file ({exc})", path=path) from None
+    d = from_dict(data)
+    where = os.path.dirname(os.path.abspath(path))
+    models = data.get("models") if isinstance(data.get("models"), dict) else {}
+    resolved, outside = [], []
+    for side in SIDES:
+        rel = models.get(side)
+        if not isinstance(rel, str) or not rel:
+            raise InspectorError(f"the comparison file names no model {side}", path=path)
+        full = os.path.normpath(os.path.join(where, rel))
+        if os.path.commonpath([where, full]) != where:
+            outside.append(full)
+        resolved.append(full)
+    return d, resolved[0], resolved[1], outside
+
+
+def reopen(d: Diff, ga: Graph, gb: Graph, paths: tuple, job: Job = NO_JOB) -> tuple:
+    """The saved comparison on the models as they are now: (session, note). If the models
+    changed since (a matched node is gone), they are compared again and the note says so."""
+    m = d.matching
+    if all(a in ga for a in m.b_of) and all(b in gb for b in m.a_of) and \
+            all(e.a in ga or not e.a for e in d.entries) and \
+            all(e.b in gb or not e.b for e in d.entries):
+        return CompareSession(d, ga, gb, paths), ""
+    fresh = compare(ga, gb, d.a_label, d.b_label, job=job, paths=paths)
+    return fresh, "the models changed since the comparison was saved: compared again"
