@@ -6,7 +6,7 @@ the direction, the known shapes) is not here: projection.project() takes those."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
@@ -53,6 +53,7 @@ class Hierarchy:
     group_labels: dict   # group path -> its label ("first … last")
     stats: dict          # path -> ScopeStats
     edges: list          # (src, port, dst, control) of every edge not from a folded constant
+    memo: dict = field(default_factory=dict)   # answers counted once (scope_params)
 
     # -- constants as badges ------------------------------------------------------------
     def const_source(self, name: str):
