@@ -290,7 +290,7 @@ class CompareWindow(QMainWindow):
         if d.selected:
             canvas.center_on_item(d.selected, zoom_in=True)
         elif fit:
-            canvas.fit()
+            canvas.show_start()      # fitted while boxes stay readable, else its start
 
     def _show(self, side: str, expanded, scene, geometry, painted) -> None:
         self._drawn[side] = (expanded, painted)
@@ -305,7 +305,7 @@ class CompareWindow(QMainWindow):
         if d.selected:
             canvas.center_on_item(d.selected, zoom_in=True)
         elif fit:
-            canvas.fit()
+            canvas.show_start()      # fitted while boxes stay readable, else its start
 
     def save_report(self, path: str = "") -> str:
         from inspector.core.app.comparing import diff_html

@@ -86,4 +86,4 @@ class LanesWindow(QMainWindow):
         if d.selected:
             canvas.center_on_item(d.selected, zoom_in=True)
         elif fit:
-            canvas.fit()
+            canvas.show_start()      # fitted while boxes stay readable, else its start

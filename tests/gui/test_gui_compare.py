@@ -234,3 +234,14 @@ def test_the_merged_view_draws_what_b_lost_as_ghosts(qtbot, window, tmp_path):
         win.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "compare_merged.png"))
     win.merged_box.click()
     assert win.boxes["A"].isVisible()
+
+
+def test_with_every_scope_closed_the_boxes_stay_readable(qtbot, window, tmp_path):
+    """Regression: "Changed only" off fitted a tall graph whole, at a scale where no box had
+    a label; now it is fitted while readable, else shown from its start (as the main canvas)."""
+    win = compare_window(qtbot, window, tmp_path)
+    win.only.click()                                   # "Changed only" off: all closed
+    qtbot.waitUntil(win.ready, timeout=60000)
+    qtbot.wait(50)
+    for side, canvas in win.canvases.items():
+        assert canvas.zoom_level() >= canvas.MIN_FIT_SCALE - 1e-6, side
