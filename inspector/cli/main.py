@@ -167,7 +167,7 @@ def main(argv: list | None = None) -> int:
         return 2
     from inspector.core.tf.executor import install
 
-    install()  # the CLI runs TensorFlow in its own process
+    install(deferred=True)  # the CLI runs TensorFlow in its own process, imported when used
     try:
         return args.func(args)
     except InspectorError as exc:

@@ -1,8 +1,7 @@
-"""TensorFlow dtype enum values, their TF names and numpy equivalents."""
+"""TensorFlow dtype enum values, their TF names and numpy equivalents (numpy is imported
+only when a numpy dtype is asked for: names and sizes need none)."""
 
 from __future__ import annotations
-
-import numpy as np
 
 # enum value -> TF's DataTypeString name (tensorflow/core/framework/types.cc)
 _NAMES = {
@@ -16,15 +15,17 @@ _NAMES = {
 _BY_NAME = {name: value for value, name in _NAMES.items()}
 REF_OFFSET = 100
 
-# enum value -> (numpy dtype, TensorProto repeated field holding typed values)
+# enum value -> (numpy dtype name, TensorProto repeated field holding typed values, bytes per
+# element in tensor_content: 0 for strings)
 _STORAGE = {
-    1: (np.float32, "float_val"), 2: (np.float64, "double_val"), 3: (np.int32, "int_val"),
-    4: (np.uint8, "int_val"), 5: (np.int16, "int_val"), 6: (np.int8, "int_val"),
-    7: (np.object_, "string_val"), 8: (np.complex64, "scomplex_val"), 9: (np.int64, "int64_val"),
-    10: (np.bool_, "bool_val"), 11: (np.int8, "int_val"), 12: (np.uint8, "int_val"),
-    13: (np.int32, "int_val"), 14: (np.uint16, "half_val"), 15: (np.int16, "int_val"),
-    16: (np.uint16, "int_val"), 17: (np.uint16, "int_val"), 18: (np.complex128, "dcomplex_val"),
-    19: (np.float16, "half_val"), 22: (np.uint32, "uint32_val"), 23: (np.uint64, "uint64_val"),
+    1: ("float32", "float_val", 4), 2: ("float64", "double_val", 8), 3: ("int32", "int_val", 4),
+    4: ("uint8", "int_val", 1), 5: ("int16", "int_val", 2), 6: ("int8", "int_val", 1),
+    7: ("object", "string_val", 0), 8: ("complex64", "scomplex_val", 8),
+    9: ("int64", "int64_val", 8), 10: ("bool", "bool_val", 1), 11: ("int8", "int_val", 1),
+    12: ("uint8", "int_val", 1), 13: ("int32", "int_val", 4), 14: ("uint16", "half_val", 2),
+    15: ("int16", "int_val", 2), 16: ("uint16", "int_val", 2), 17: ("uint16", "int_val", 2),
+    18: ("complex128", "dcomplex_val", 16), 19: ("float16", "half_val", 2),
+    22: ("uint32", "uint32_val", 4), 23: ("uint64", "uint64_val", 8),
 }
 
 
@@ -50,7 +51,11 @@ def base_dtype(value: int) -> int:
 def numpy_dtype(value: int):
     """numpy dtype used to hold values of this TF dtype, or None if there is none."""
     entry = _STORAGE.get(base_dtype(value))
-    return None if entry is None else np.dtype(entry[0])
+    if entry is None:
+        return None
+    import numpy as np
+
+    return np.dtype(entry[0])
 
 
 def value_field(value: int) -> str | None:
@@ -60,14 +65,5 @@ def value_field(value: int) -> str | None:
 
 def item_size(value: int) -> int:
     """Bytes per element in tensor_content (0 for strings and unknown types)."""
-    size = _ITEM_SIZES.get(value)
-    if size is None:
-        dt = numpy_dtype(value)
-        size = 0 if dt is None or dt == np.object_ else dt.itemsize
-        if len(_ITEM_SIZES) < 4096:      # dtype enums are few; a hostile file's are not
-            _ITEM_SIZES[value] = size
-    return size
-
-
-_ITEM_SIZES: dict = {}
-
+    entry = _STORAGE.get(base_dtype(value))
+    return 0 if entry is None else entry[2]

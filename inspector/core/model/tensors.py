@@ -1,11 +1,10 @@
-"""TensorProto and TensorShapeProto decoding into plain Python / numpy values."""
+"""TensorProto and TensorShapeProto decoding into plain Python / numpy values (numpy is
+imported by the functions that decode values: facts about a tensor need none)."""
 
 from __future__ import annotations
 
 import math
 from typing import NamedTuple
-
-import numpy as np
 
 from inspector.core.model import dtypes
 from inspector.core.model.weights import LAZY_MARK
@@ -46,7 +45,7 @@ def is_decodable(tensor_proto) -> bool:
     """Roughly what TF's Tensor::FromProto accepts: valid dtype, valid shape, consistent content."""
     dtype = tensor_proto.dtype
     size = dtypes.item_size(dtype)      # 0 for strings, resources, variants and unknown types
-    if size == 0 and dtypes.numpy_dtype(dtype) is None and dtype not in (20, 21):
+    if size == 0 and dtypes.value_field(dtype) is None and dtype not in (20, 21):
         return False
     shape = tensor_proto.tensor_shape
     if shape.unknown_rank:
@@ -135,7 +134,7 @@ def _facts(dtype: int, shape, lazy: bool, content: int) -> Facts:
     negative = bool(dims) and min(dims) < 0
     elements = count if known and not negative and count > 0 else 0
     size = dtypes.item_size(dtype)
-    if size == 0 and dtypes.numpy_dtype(dtype) is None and dtype not in (20, 21):
+    if size == 0 and dtypes.value_field(dtype) is None and dtype not in (20, 21):
         decodable = False
     elif not known or negative:
         decodable = False
@@ -168,6 +167,8 @@ def _typed_values(tensor_proto, field: str, limit: int | None = None):
 def to_numpy(tensor_proto, max_expanded_bytes: int = MAX_EXPANDED_BYTES) -> np.ndarray:
     """Decode a TensorProto into a numpy array (copying only this tensor's bytes). Declared
     sizes are checked against the bytes present before anything is allocated."""
+    import numpy as np
+
     _require_values(tensor_proto)
     shape = declared_dims(tensor_proto)
     count = math.prod(shape)
@@ -194,6 +195,8 @@ def to_numpy(tensor_proto, max_expanded_bytes: int = MAX_EXPANDED_BYTES) -> np.n
 
 
 def _decoded(tensor_proto, field: str, dt, limit: int | None) -> np.ndarray:
+    import numpy as np
+
     values = _typed_values(tensor_proto, field, None if limit is None else
                            (2 * limit if field in ("scomplex_val", "dcomplex_val") else limit))
     base = dtypes.base_dtype(tensor_proto.dtype)
@@ -214,6 +217,8 @@ def _decoded(tensor_proto, field: str, dt, limit: int | None) -> np.ndarray:
 def _fill(arr: np.ndarray, count: int, dt, shape: tuple) -> np.ndarray:
     """TF semantics: missing trailing values repeat the last one (zeros when none are given;
     empty strings for strings)."""
+    import numpy as np
+
     if arr.size == count:
         return arr.reshape(shape)
     out = np.empty(count, dtype=arr.dtype if arr.size else dt)
@@ -228,6 +233,8 @@ def _fill(arr: np.ndarray, count: int, dt, shape: tuple) -> np.ndarray:
 def head(tensor_proto, n: int) -> np.ndarray:
     """The first n values in row-major order (flat), decoding only those: what previews and
     TF's DebugString need, whatever size the tensor declares."""
+    import numpy as np
+
     _require_values(tensor_proto)
     shape = declared_dims(tensor_proto)
     count = math.prod(shape)

@@ -1,6 +1,5 @@
 """Graph transforms: one module per transform, registered by name (see base.REGISTRY)."""
 
-from inspector.core.transforms import catalogue  # noqa: F401  (registers every transform)
 from inspector.core.transforms.base import REGISTRY, TransformError  # noqa: F401
 from inspector.core.transforms.pipeline import run_pipeline  # noqa: F401
 from inspector.core.transforms.syntax import (  # noqa: F401

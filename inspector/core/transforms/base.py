@@ -192,7 +192,58 @@ class TransformInfo:
     why_unchanged: Callable | None = None
 
 
-REGISTRY: dict = {}
+class Registry(dict):
+    """name -> TransformInfo. A transform registers itself when its module is imported; asking
+    for a name imports that transform's module (catalogue.MODULE_OF), listing them imports
+    every one: a pipeline of pure-Python steps never imports numpy's folding code."""
+
+    def _load(self, name) -> None:
+        if not dict.__contains__(self, name):
+            from inspector.core.transforms import catalogue
+
+            catalogue.load(name)
+
+    def _load_all(self) -> None:
+        from inspector.core.transforms import catalogue
+
+        catalogue.load()
+
+    def __contains__(self, name) -> bool:
+        self._load(name)
+        return dict.__contains__(self, name)
+
+    def __missing__(self, name):
+        self._load(name)
+        if dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        raise KeyError(name)
+
+    def get(self, name, default=None):
+        self._load(name)
+        return dict.get(self, name, default)
+
+    def __iter__(self):
+        self._load_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._load_all()
+        return dict.__len__(self)
+
+    def keys(self):
+        self._load_all()
+        return dict.keys(self)
+
+    def values(self):
+        self._load_all()
+        return dict.values(self)
+
+    def items(self):
+        self._load_all()
+        return dict.items(self)
+
+
+REGISTRY: dict = Registry()
 NOTHING_CHANGED = "this graph has nothing this step changes"
 
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
-from inspector.core.transforms import catalogue  # noqa: F401  (registers every transform)
 from inspector.core.transforms.base import (
     NOTHING_CHANGED,
     REGISTRY,
