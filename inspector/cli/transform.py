@@ -45,6 +45,11 @@ def load_arrays(items) -> dict:
 
 
 def _load_graph_def(path: str):
+    from inspector.core.loaders.whole_graphdef import read_graph_def
+
+    whole = read_graph_def(path)     # a big binary GraphDef, all of it at once
+    if whole is not None:
+        return whole
     from inspector.core.loaders import load
 
     model = load(path)
@@ -107,7 +112,7 @@ def metrics_table(rows: list) -> str:
 
 
 def cmd_transform(args) -> int:
-    from inspector.core.analysis.metrics import compute_metrics
+    from inspector.core.analysis.metrics import StepMetrics, compute_metrics
     from inspector.core.formats.writer import check_target, write_graph
     from inspector.core.runtime.executor import tensorflow
     from inspector.core.transforms import parse_transforms, run_pipeline
@@ -132,20 +137,32 @@ def cmd_transform(args) -> int:
         except InspectorError:
             return compute_metrics(gd, with_flops=False, with_gzip=args.gzip)
 
+    # Without FLOPs the steps change one graph in place (no copy of the weights per step) and
+    # each step's metrics are taken as it ends; FLOPs (TensorFlow) are counted on each step's
+    # own graph once the output is safely written.
+    in_place = not with_flops
+    step_metrics = StepMetrics(args.gzip) if in_place and not args.no_metrics else None
+    rows = [("original", step_metrics(graph_def))] if step_metrics else []
+
     def on_step(i, report):
         note = f"  [{report.spec.name}: ignored error: {report.ignored_error}]" \
             if report.ignored_error else (f"  [{report.outcome()}]" if report.unchanged else "")
         print(f"Applied {report.spec}{' (TF native)' if report.native else ''}: "
               f"-{len(report.removed)} +{len(report.added)} ~{len(report.changed)} nodes "
               f"in {report.seconds:.2f} s{note}", file=sys.stderr)
+        if step_metrics:
+            rows.append((report.spec.name, step_metrics(report.graph_def)))
 
-    reports = run_pipeline(graph_def, specs, inputs, outputs, on_step=on_step)
+    reports = run_pipeline(graph_def, specs, inputs, outputs, on_step=on_step,
+                           in_place=in_place)
     final = reports[-1].graph_def if reports else graph_def
+    known_size = rows[-1][1].serialized_bytes if rows and not args.output_as_text else None
     write_graph(final, args.out_graph, as_text=args.output_as_text, force=args.force,
-                source=args.in_graph)
-    if not args.no_metrics:  # computed here, once the output is safely written
-        rows = [("original", metrics(graph_def))] + [(r.spec.name, metrics(r.graph_def))
-                                                     for r in reports]
+                source=args.in_graph, size=known_size)
+    if not args.no_metrics:  # with FLOPs, computed here, once the output is safely written
+        if not step_metrics:
+            rows = [("original", metrics(graph_def))] + [(r.spec.name, metrics(r.graph_def))
+                                                         for r in reports]
         print(metrics_table(rows))
     print(f"Wrote {count(len(final.node), 'node')} to {args.out_graph}.")
     return 0

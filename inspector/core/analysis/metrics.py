@@ -15,7 +15,7 @@ from inspector.core.analysis.flops import (
 )
 from inspector.core.model import protos, tensors
 from inspector.core.model.graph import Graph
-from inspector.core.model.parameters import parameter_counts
+from inspector.core.model.parameters import const_elements, parameter_counts, variable_elements
 
 
 @dataclass
@@ -78,6 +78,34 @@ def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: boo
             count_flops(Graph(graph_def), shapes)
         m.latency_ms = latencies(m.flops, flops_per_second)
     return m
+
+
+class StepMetrics:
+    """compute_metrics(graph_def, with_flops=False) of the graphs of an in-place pipeline
+    (transforms.run_pipeline(in_place=True)), each taken after its step: a node still the same
+    message as in an earlier step keeps the size and parameters measured then (in-place steps
+    replace the nodes they change), so each step measures only what it changed."""
+
+    def __init__(self, with_gzip: bool = False):
+        self.with_gzip = with_gzip
+        self._known: dict = {}   # id(node) -> (node, bytes in its GraphDef, const, variable)
+
+    def __call__(self, graph_def) -> Metrics:
+        if self.with_gzip:
+            return compute_metrics(graph_def, with_flops=False, with_gzip=True)
+        known = self._known
+        size = const = var = 0
+        for node in graph_def.node:
+            entry = known.get(id(node))
+            if entry is None:     # (the node is kept in the entry: its id stays its own)
+                entry = known[id(node)] = (node, protos.node_field_size(node.ByteSize()),
+                                           const_elements(node), variable_elements(node))
+            size += entry[1]
+            const += entry[2]
+            var += entry[3]
+        return Metrics(size + protos.other_fields_size(graph_def), -1, const, var,
+                       len(graph_def.node),
+                       dict(Counter(n.op for n in graph_def.node).most_common()))
 
 
 def flop_report(graph_def, input_shapes: dict | None = None) -> FlopReport:

@@ -117,17 +117,25 @@ def _discard(tmp: str | None) -> None:
 
 
 def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False,
-                source: str | None = None) -> str:
+                source: str | None = None, size: int | None = None) -> str:
+    """`size`: the graph's serialized size when the caller knows it (else measured here).
+    A binary graph is written node by node as it is serialized: a 100 MB graph is never
+    held twice in memory."""
     check_target(path, force, source)  # before serializing a big graph
-    size = 0 if as_text else protos.graph_def_size(graph_def)  # not ByteSize(): 20x slower
-    if size >= PROTOBUF_LIMIT:
+    if size is None:
+        size = 0 if as_text else protos.graph_def_size(graph_def)  # not ByteSize(): 20x slower
+    if not as_text and size >= PROTOBUF_LIMIT:
         raise InspectorError(
             f"the graph would be {size / 2 ** 30:.1f} GB, over protobuf's 2 GB "
             "limit for one GraphDef: keep the weights as variables (a SavedModel), convert it "
             "to TensorFlow Lite, or split the model", path=path)
-    data = text_format.MessageToString(graph_def) if as_text else \
-        protos.serialize_graph_def(graph_def)
-    return atomic_write(path, data, force=force, source=source)
+    if as_text:
+        return atomic_write(path, text_format.MessageToString(graph_def), force=force,
+                            source=source)
+    with atomic_stream(path, force, source) as fh:
+        for piece in protos.serialized_pieces(graph_def):
+            fh.write(piece)
+    return path
 
 
 def beside(model_path: str | None, suffix: str, fallback: str = "graph") -> str:

@@ -12,8 +12,6 @@ import json
 import math
 import os
 
-import numpy as np
-
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders import files
 from inspector.core.loaders.tfjs_ops import fix_fused
@@ -21,9 +19,10 @@ from inspector.core.model import protos
 
 JSON_LIMIT = 512 * 2 ** 20        # model.json itself (the topology; weights are in shards)
 SHARD_LIMIT = files.PROTOBUF_LIMIT
-_DTYPES = {"float32": (np.float32, 1), "int32": (np.int32, 3), "bool": (np.bool_, 10),
-           "complex64": (np.complex64, 8), "string": (None, 7)}
-_QUANTIZED = {"uint8": np.uint8, "uint16": np.uint16, "float16": np.float16}
+# TF.js dtype -> (numpy dtype name, TF dtype enum); numpy is imported to decode weights only
+_DTYPES = {"float32": ("float32", 1), "int32": ("int32", 3), "bool": ("bool", 10),
+           "complex64": ("complex64", 8), "string": (None, 7)}
+_QUANTIZED = {"uint8": "uint8", "uint16": "uint16", "float16": "float16"}
 
 
 def looks_like_tfjs(head: bytes) -> bool:
@@ -99,7 +98,7 @@ def _decode(spec: dict, data: bytes, at: int, path: str) -> tuple:
     if dtype not in _DTYPES:
         raise ModelLoadError(f"TF.js weight '{name}' has an unsupported dtype {dtype!r}",
                              path=path)
-    np_type, enum = _DTYPES[dtype]
+    np_name, enum = _DTYPES[dtype]
     tensor = protos.tensor_pb2.TensorProto(dtype=enum)
     for d in shape:
         tensor.tensor_shape.dim.add(size=d)
@@ -115,6 +114,9 @@ def _decode(spec: dict, data: bytes, at: int, path: str) -> tuple:
             pos += 4 + n
         tensor.string_val.extend(values)
         return tensor, pos - at
+    import numpy as np
+
+    np_type = np.dtype(np_name)
     quant = spec.get("quantization")
     stored = np.dtype(_QUANTIZED.get(quant.get("dtype"), None) if quant else np_type)
     if quant and quant.get("dtype") not in _QUANTIZED:
@@ -127,7 +129,7 @@ def _decode(spec: dict, data: bytes, at: int, path: str) -> tuple:
     if quant and quant["dtype"] in ("uint8", "uint16"):
         values = raw.astype(np.float32) * float(quant.get("scale", 1.0)) + \
             float(quant.get("min", 0.0))
-        if np_type is not np.float32:
+        if np_type != np.float32:
             values = np.round(values)
         raw = values.astype(np_type)
     elif stored != np.dtype(np_type):

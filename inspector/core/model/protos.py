@@ -85,16 +85,31 @@ def _other_fields(graph_def) -> bytes:
     return rest.SerializeToString(deterministic=True)
 
 
+def serialized_pieces(graph_def):
+    """The bytes of serialize_graph_def, piece by piece (a node's key and length, then the
+    node, ...): for writing a big graph without holding all of it twice in memory."""
+    for node in graph_def.node:
+        data = node.SerializeToString(deterministic=True)
+        yield b"\x0a" + _length_varint(len(data))
+        yield data
+    yield _other_fields(graph_def)
+
+
 def serialize_graph_def(graph_def) -> bytes:
     """The same bytes as graph_def.SerializeToString(deterministic=True) (every field, in
     field order, map entries sorted so the same graph always gives the same file), built node
     by node so that no single C call holds the GIL for long on a 100 MB graph."""
-    parts = []
-    for node in graph_def.node:
-        data = node.SerializeToString(deterministic=True)
-        parts += [b"\x0a", _length_varint(len(data)), data]
-    parts.append(_other_fields(graph_def))
-    return b"".join(parts)
+    return b"".join(serialized_pieces(graph_def))
+
+
+def node_field_size(node_size: int) -> int:
+    """Bytes a NodeDef of node_size bytes takes in its GraphDef (key, length, the node)."""
+    return 1 + (node_size.bit_length() + 6) // 7 + node_size if node_size else 2
+
+
+def other_fields_size(graph_def) -> int:
+    """Bytes of every GraphDef field but `node` (library, versions, ...)."""
+    return len(_other_fields(graph_def))
 
 
 def graph_def_size(graph_def) -> int:
@@ -102,6 +117,5 @@ def graph_def_size(graph_def) -> int:
     holds the GIL for ~0.3 s on a 100 MB graph)."""
     total = 0
     for node in graph_def.node:
-        n = node.ByteSize()
-        total += 1 + (n.bit_length() + 6) // 7 + n if n else 2
-    return total + len(_other_fields(graph_def))
+        total += node_field_size(node.ByteSize())
+    return total + other_fields_size(graph_def)

@@ -30,6 +30,12 @@ class Context:
     became: dict = field(default_factory=dict)
     merged: dict = field(default_factory=dict)
     split: dict = field(default_factory=dict)    # new node -> the old node it came out of
+    # the transform may change the GraphDef it is given and return it (a pipeline whose
+    # caller keeps no step's graph: no copy of the weights per step). Transforms that know
+    # how (strip_unused_nodes, remove_nodes) do; the others return a new graph as always.
+    # A node changed in place is replaced by a changed copy (graph_utils.set_nodes), so that
+    # the pipeline's diff still sees the old one.
+    in_place: bool = False
 
     def check(self) -> None:
         """Stop here if the request was cancelled (transforms call it in their loops)."""

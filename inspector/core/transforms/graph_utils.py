@@ -33,6 +33,39 @@ def copy_graph(graph_def, nodes=None):
     return out
 
 
+def set_nodes(graph_def, nodes) -> None:
+    """Make graph_def.node hold `nodes`, in this order, in place: a node already in graph_def
+    is moved, not copied (nor are its weights); any other node (or one listed twice) is copied
+    in. The nodes left out leave the graph; their messages still read as they were."""
+    current = list(graph_def.node)
+    mine = {id(n) for n in current}
+    final, seen = [], set()
+    for node in nodes:
+        key = id(node)
+        if key in mine and key not in seen:
+            seen.add(key)
+            final.append(node)
+        else:
+            added = graph_def.node.add()
+            added.CopyFrom(node)
+            final.append(added)
+    if len(final) == len(current) and all(a is b for a, b in zip(final, current)):
+        return
+    rank = {id(n): i for i, n in enumerate(final)}
+    last = len(final)
+    graph_def.node.sort(key=lambda n: rank.get(id(n), last))
+    del graph_def.node[last:]
+
+
+def rebuild(graph_def, nodes) -> None:
+    """copy_graph(graph_def, nodes), made in graph_def itself (for a pipeline that may
+    change its graph in place, Context.in_place): the same message, field for field."""
+    set_nodes(graph_def, nodes)
+    graph_def.ClearField("version")         # copy_graph keeps versions and library only
+    graph_def.versions.SetInParent()
+    graph_def.library.SetInParent()
+
+
 def node_map(graph_def) -> dict:
     return {n.name: n for n in graph_def.node}
 
@@ -47,24 +80,34 @@ def outputs_map(graph_def) -> dict:
 
 
 def rename_node_inputs(graph_def, mapping: dict, ignore: set = frozenset(),
-                       in_place: bool = False):
+                       in_place: bool = False, replace_changed: bool = False):
     """TF's RenameNodeInputs: keys compared as canonical names (`a` == `a:0`), a key `a:*`
     matches any port (keeping `^` and the port), applied until nothing matches. `in_place`
-    rewrites graph_def itself (for a copy the caller just made: no second copy of the weights)."""
+    rewrites graph_def itself (for a copy the caller just made: no second copy of the
+    weights); `replace_changed` too, but puts changed copies of the nodes it changes in their
+    places (their old messages stay as they were: a pipeline step's diff compares them)."""
     if not mapping:
         return graph_def
     by_node: dict = {}
     for src, dst in mapping.items():
         by_node.setdefault(node_name_from_input(src), []).append((src, dst))
-    out = graph_def if in_place else copy_graph(graph_def)
+    out = graph_def if in_place or replace_changed else copy_graph(graph_def)
+    nodes, changed = [], False
     for node in out.node:
+        nodes.append(node)
         if node.name in ignore:
             continue
         old = list(node.input)
         new = [_renamed(text, by_node) for text in old]
         if new != old:
+            if replace_changed:
+                nodes[-1] = copy = protos.NodeDef()
+                copy.CopyFrom(node)
+                node, changed = copy, True
             del node.input[:]
             node.input.extend(new)
+    if changed:
+        set_nodes(out, nodes)
     return out
 
 
@@ -140,7 +183,7 @@ def _match(pattern: Pattern, name: str, nodes: dict, used: set):
 
 
 def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies: bool = False,
-                     applied: list | None = None, check=None):
+                     applied: list | None = None, check=None, in_place: bool = False):
     """TF's ReplaceMatchingOpTypes: greedy non-overlapping matches in execution order.
 
     `replace(match, outside) -> list of NodeDefs, or None to keep the original`; `outside` is
@@ -148,7 +191,8 @@ def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies
     The result keeps the original node order, with replacements at the head node's place.
     The head names of the replacements actually made go to `applied` (a replacement that would
     lose a node consumed outside the match is cancelled, as TF does); `check()` is called now
-    and then so that a cancelled request stops.
+    and then so that a cancelled request stops. `in_place`: the result is graph_def itself,
+    rebuilt (see rebuild), instead of a copy.
     """
     ordered = execution_order(graph_def)
     nodes = node_map(graph_def)
@@ -182,14 +226,16 @@ def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies
             applied.append(m.node.name)
     if not replacements:
         return graph_def  # nothing matched: no copy of a possibly huge graph
-    out = copy_graph(graph_def, [])
+    nodes = []
     for node in graph_def.node:
         if node.name in replacements:
-            for new in replacements[node.name]:
-                out.node.add().CopyFrom(new)
+            nodes.extend(replacements[node.name])
         elif node.name not in dropped:
-            out.node.add().CopyFrom(node)
-    return out
+            nodes.append(node)
+    if in_place:
+        rebuild(graph_def, nodes)
+        return graph_def
+    return copy_graph(graph_def, nodes)
 
 
 def tensor_const(name: str, array, dtype: int | None = None):

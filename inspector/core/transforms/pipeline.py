@@ -51,23 +51,29 @@ def ignore_errors(spec: TransformSpec) -> bool:
 
 
 def diff(before, after) -> tuple[list, list, list]:
-    """(removed, added, changed) node names between two GraphDefs."""
-    old = {n.name: n for n in before.node}
+    """(removed, added, changed) node names between two GraphDefs (`before` may also be
+    {name: NodeDef} taken before a step that changes its graph in place: a node still the
+    same message there is unchanged, as Context.in_place promises)."""
+    old = before if isinstance(before, dict) else {n.name: n for n in before.node}
     new = {n.name: n for n in after.node}
     removed = [n for n in old if n not in new]
     added = [n for n in new if n not in old]
-    changed = [n for n in new if n in old and new[n] != old[n]]
+    changed = [n for n in new if n in old and new[n] is not old[n] and new[n] != old[n]]
     return removed, added, changed
 
 
 def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
-             job: Job = NO_JOB) -> StepReport:
+             job: Job = NO_JOB, in_place: bool = False) -> StepReport:
+    """One step; `in_place`: it may change graph_def itself and return it (Context.in_place),
+    unless the step ignores errors (it must give back its input untouched then)."""
     info = REGISTRY.get(spec.name)
     if info is None:
         raise TransformError(f"Transform '{spec.name}' not recognized.")
     ctx = Context(list(inputs), list(outputs), dict(spec.params), name=spec.name, job=job)
     ctx.check()
     skip = ignore_errors(spec)
+    ctx.in_place = in_place and not skip
+    before = {n.name: n for n in graph_def.node} if ctx.in_place else graph_def
     start = time.perf_counter()
     report = StepReport(spec, graph_def, native=info.native)
     try:
@@ -84,7 +90,7 @@ def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
     validate(result)
     report.graph_def = result
     report.seconds = time.perf_counter() - start
-    report.removed, report.added, report.changed = diff(graph_def, result)
+    report.removed, report.added, report.changed = diff(before, result)
     report.reasons = ctx.reasons
     report.kept = ctx.kept
     report.became, report.merged, report.split = ctx.became, ctx.merged, ctx.split
@@ -112,11 +118,13 @@ def check_names(specs) -> None:
 
 
 def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None,
-                 job: Job = NO_JOB) -> list:
+                 job: Job = NO_JOB, in_place: bool = False) -> list:
     """Apply transforms (text or specs) in order; returns one StepReport per enabled step.
 
     `on_step(index, report)` is called after each step (for progress and cancellation: raise
-    from it to stop).
+    from it to stop). `in_place`: steps may change graph_def itself instead of copying it
+    (no copy of the weights per step; for a caller that wants only the last graph: an
+    earlier report's graph_def may be the last one, so look at it in on_step).
     """
 
     specs = parse_transforms(transforms) if isinstance(transforms, str) else list(transforms)
@@ -124,7 +132,7 @@ def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None,
     validate(graph_def, "The input graph is invalid")
     reports, current = [], graph_def
     for i, spec in enumerate(s for s in specs if s.enabled):
-        report = run_step(current, spec, list(inputs), list(outputs), job)
+        report = run_step(current, spec, list(inputs), list(outputs), job, in_place)
         reports.append(report)
         current = report.graph_def
         if on_step is not None:

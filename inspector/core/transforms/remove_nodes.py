@@ -47,7 +47,10 @@ def remove_nodes(graph_def, ctx):
                     return [first]
 
                 replaced = replace_matching(graph, pattern, replace, allow_inconsistencies=True,
-                                            check=ctx.check)
+                                            check=ctx.check, in_place=ctx.in_place)
+                if ctx.in_place:
+                    return rename_node_inputs(replaced, renames, replace_changed=True), \
+                        bool(renames)
                 return rename_node_inputs(replaced, renames, in_place=replaced is not graph), \
                     bool(renames)
 

@@ -7,7 +7,7 @@ from inspector.core.model.dtypes import dtype_value
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.model.reachability import upstream
 from inspector.core.transforms.base import Param, TransformError, transform
-from inspector.core.transforms.graph_utils import copy_graph
+from inspector.core.transforms.graph_utils import copy_graph, rebuild
 
 
 def _dtype(text: str) -> int:
@@ -56,7 +56,7 @@ def strip_unused_nodes(graph_def, ctx):
         if name not in by_name:
             raise TransformError(f"Output node {name} not found in graph")
     required = upstream(graph_def, outputs, inputs) | inputs
-    out = copy_graph(graph_def, [])
+    kept = []
     for node in graph_def.node:
         if node.name not in required:
             ctx.note(node.name, "not needed by the outputs")
@@ -68,8 +68,11 @@ def strip_unused_nodes(graph_def, ctx):
             ph.attr["shape"].shape.SetInParent()
             for d in dims:
                 ph.attr["shape"].shape.dim.add(size=d)
-            out.node.add().CopyFrom(ph)
+            kept.append(ph)
             ctx.note(node.name, f"replaced by a Placeholder (was {node.op})")
         else:
-            out.node.add().CopyFrom(node)
-    return out
+            kept.append(node)
+    if ctx.in_place:
+        rebuild(graph_def, kept)
+        return graph_def
+    return copy_graph(graph_def, kept)
