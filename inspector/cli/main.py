@@ -95,9 +95,40 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+# the modules adding the other subcommands, in the order --help lists them: (module, its
+# subcommands, whether its add_parsers takes the model-loading arguments' adder)
+PARSER_MODULES = (
+    ("inspector.cli.transform", ("transform", "flops", "check"), False),
+    ("inspector.cli.overlays", ("profile", "calibrate", "ranges"), False),
+    ("inspector.cli.explain", ("explain",), True),
+    ("inspector.cli.tour", ("tour",), True),
+    ("inspector.cli.mobile", ("tflite-info", "compat", "tflite", "ops-header"), True),
+    ("inspector.cli.memmapped", ("memmapped",), True),
+    ("inspector.cli.sizes", ("sizes",), True),
+    ("inspector.cli.compare", ("diff",), True),
+    ("inspector.cli.node_data", ("overlay",), True),
+    ("inspector.cli.targets", ("targets",), True),
+)
+OWN = ("summarize", "dot", "signatures", "convert")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; `only`: a parser with just that subcommand (the same one),
+    so that running it imports none of the other subcommands' modules."""
+    import importlib
+
     parser = Parser(prog="graphdef-inspector", description="Look inside TensorFlow GraphDefs.")
     sub = parser.add_subparsers(dest="command")
+    if only is None or only in OWN:
+        _own_parsers(sub)
+    for module, names, load_args in PARSER_MODULES:
+        if only is None or only in names:
+            add = importlib.import_module(module).add_parsers
+            add(sub, _add_load_args) if load_args else add(sub)
+    return parser
+
+
+def _own_parsers(sub) -> None:
     p = sub.add_parser("summarize", help="likely inputs/outputs, parameters, op histogram")
     _add_load_args(p)
     p.add_argument("--format", choices=("text", "tf", "json"), default="text",
@@ -127,40 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output_as_text", action="store_true")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     p.set_defaults(func=cmd_convert)
-    from inspector.cli.explain import add_parsers as explain_parsers
-    from inspector.cli.overlays import add_parsers as overlay_parsers
-    from inspector.cli.transform import add_parsers
-
-    add_parsers(sub)
-    overlay_parsers(sub)
-    explain_parsers(sub, _add_load_args)
-    from inspector.cli.tour import add_parsers as tour_parsers
-
-    tour_parsers(sub, _add_load_args)
-    from inspector.cli.mobile import add_parsers as mobile_parsers
-
-    mobile_parsers(sub, _add_load_args)
-    from inspector.cli.memmapped import add_parsers as memmapped_parsers
-
-    memmapped_parsers(sub, _add_load_args)
-    from inspector.cli.sizes import add_parsers as sizes_parsers
-
-    sizes_parsers(sub, _add_load_args)
-    from inspector.cli.compare import add_parsers as compare_parsers
-
-    compare_parsers(sub, _add_load_args)
-    from inspector.cli.node_data import add_parsers as node_data_parsers
-
-    node_data_parsers(sub, _add_load_args)
-    from inspector.cli.targets import add_parsers as targets_parsers
-
-    targets_parsers(sub, _add_load_args)
-    return parser
 
 
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv and argv[0] in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
