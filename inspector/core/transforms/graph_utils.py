@@ -74,8 +74,9 @@ def outputs_map(graph_def) -> dict:
     """node name -> list of nodes that take it as an input (any port, control included)."""
     out: dict = {}
     for node in graph_def.node:
-        for text in node.input:
-            out.setdefault(node_name_from_input(text), []).append(node)
+        for text in node.input:     # node_name_from_input, written out (~10k calls less)
+            out.setdefault((text[1:] if text[:1] == "^" else text).split(":", 1)[0],
+                           []).append(node)
     return out
 
 
@@ -98,6 +99,9 @@ def rename_node_inputs(graph_def, mapping: dict, ignore: set = frozenset(),
         if node.name in ignore:
             continue
         old = list(node.input)
+        if not any((text[1:] if text[:1] == "^" else text).split(":", 1)[0] in by_node
+                   for text in old):       # (node_name_from_input, written out)
+            continue                        # no input of it is renamed
         new = [_renamed(text, by_node) for text in old]
         if new != old:
             if replace_changed:
@@ -194,7 +198,9 @@ def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies
     and then so that a cancelled request stops. `in_place`: the result is graph_def itself,
     rebuilt (see rebuild), instead of a copy.
     """
-    ordered = execution_order(graph_def)
+    ordered = execution_order(graph_def)     # also refuses a graph in a cycle, as TF does
+    if pattern.op != "*" and not any(pattern.accepts(n.op) for n in graph_def.node):
+        return graph_def                      # nothing can match: no indexes, no copy
     nodes = node_map(graph_def)
     consumers = outputs_map(graph_def)
     used: set = set()
