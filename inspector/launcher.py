@@ -29,8 +29,11 @@ def diagnostics(argv: list) -> int | None:
 
 
 def main(argv: list | None = None) -> int:
-    from inspector.cli.main import SUBCOMMANDS
-    from inspector.cli.main import main as cli_main
+    from inspector.core.runtime import gc_policy
+
+    with gc_policy.paused():    # modules live as long as the process: collecting finds nothing
+        from inspector.cli.main import SUBCOMMANDS
+        from inspector.cli.main import main as cli_main
 
     argv = list(sys.argv[1:] if argv is None else argv)
     from inspector.offline import install_if_asked

@@ -162,7 +162,10 @@ def _own_parsers(sub) -> None:
 
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv[0] if argv and argv[0] in SUBCOMMANDS else None)
+    from inspector.core.runtime import gc_policy
+
+    with gc_policy.paused():     # the subcommand's modules: they live as long as the process
+        parser = build_parser(argv[0] if argv and argv[0] in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -1,21 +1,22 @@
-"""Model metrics for any graph: sizes (raw and gzip), parameters, node counts, FLOPs, latency."""
+"""Model metrics for any graph: sizes (raw and gzip), parameters, node counts, FLOPs, latency
+(the FLOPs modules are imported when FLOPs are asked for)."""
 
 from __future__ import annotations
 
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from inspector.core.analysis.flops import (
-    DEVICE_PRESETS,
-    FlopReport,
-    count_flops,
-    latency_ms,
-    unknown_flops,
-)
 from inspector.core.model import protos, tensors
-from inspector.core.model.graph import Graph
-from inspector.core.model.parameters import const_elements, parameter_counts, variable_elements
+from inspector.core.model.parameters import (
+    const_elements,
+    parameter_counts,
+    variable_elements,
+)
+
+if TYPE_CHECKING:
+    from inspector.core.analysis.flops import FlopReport
 
 
 @dataclass
@@ -74,6 +75,9 @@ def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: boo
     m = Metrics(size, packed, const, var, len(graph_def.node),
                 dict(Counter(n.op for n in graph_def.node).most_common()))
     if with_flops:
+        from inspector.core.analysis.flops import count_flops
+        from inspector.core.model.graph import Graph
+
         m.flops = flop_report(graph_def, input_shapes) if shapes is None else \
             count_flops(Graph(graph_def), shapes)
         m.latency_ms = latencies(m.flops, flops_per_second)
@@ -111,6 +115,9 @@ class StepMetrics:
 def flop_report(graph_def, input_shapes: dict | None = None) -> FlopReport:
     """FLOPs from TF's shape inference on this graph (open inputs defaulted and said so), or
     unknown with TF's reason."""
+    from inspector.core.analysis.flops import count_flops, unknown_flops
+    from inspector.core.model.graph import Graph
+
     shapes, assumed, failure = infer_shapes(graph_def, input_shapes)
     if failure:
         return unknown_flops(failure)
@@ -121,6 +128,8 @@ def flop_report(graph_def, input_shapes: dict | None = None) -> FlopReport:
 
 def latencies(report: FlopReport, flops_per_second: float | None = None) -> dict:
     """Estimated ms per device class (none when the FLOPs are unknown)."""
+    from inspector.core.analysis.flops import DEVICE_PRESETS, latency_ms
+
     if report is None or report.unknown:
         return {}
     speeds = dict(DEVICE_PRESETS)

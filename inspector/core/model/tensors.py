@@ -4,10 +4,13 @@ imported by the functions that decode values: facts about a tensor need none).""
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from inspector.core.model import dtypes
 from inspector.core.model.weights import LAZY_MARK
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def shape_dims(shape_proto) -> tuple | None:
