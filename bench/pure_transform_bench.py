@@ -31,7 +31,7 @@ INPUTS, OUTPUTS = "Mul", "Identity"
 OURS = """
 import sys, time
 t = time.perf_counter()
-from inspector.cli.main import main
+from inspector.launcher import main   # what the graphdef-inspector command runs
 rc = main(sys.argv[1:])
 heavy = sorted(m for m in ("tensorflow", "keras", "sklearn") if m in sys.modules)
 print("BENCH", rc, heavy, file=sys.stderr)
@@ -49,19 +49,20 @@ print("BENCH", len(out.node), file=sys.stderr)
 """
 
 
-def env() -> dict:
-    e = dict(os.environ, PYTHONPATH=ROOT, TF_CPP_MIN_LOG_LEVEL="3")
+def env(**extra) -> dict:
+    e = dict(os.environ, PYTHONPATH=ROOT, TF_CPP_MIN_LOG_LEVEL="3", **extra)
     e.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed app has its .pyc files
     return e
 
 
-def whole_process(code: str, args: list, runs: int) -> tuple[float, float, str]:
-    """(best, median) wall seconds of `python -c code args...`, and the last BENCH line."""
+def whole_process(code: str, args: list, runs: int, **extra_env) -> tuple[float, float, str]:
+    """(best, median) wall seconds of `python -c code args...`, and the last BENCH line (the
+    one timing loop of the transform benches)."""
     times, line = [], ""
     for _ in range(runs):
         t = time.perf_counter()
         proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
-                              text=True, env=env(), cwd=ROOT)
+                              text=True, env=env(**extra_env), cwd=ROOT)
         times.append(time.perf_counter() - t)
         if proc.returncode != 0:
             sys.exit(f"child failed: {proc.stderr[-2000:]}")
