@@ -165,9 +165,11 @@ def _transform(args) -> int:
     reports = run_pipeline(graph_def, specs, inputs, outputs, on_step=on_step,
                            in_place=in_place)
     final = reports[-1].graph_def if reports else graph_def
-    known_size = rows[-1][1].serialized_bytes if rows and not args.output_as_text else None
+    written: dict = {}      # the output's node sizes: the metrics' sizes, without measuring
     write_graph(final, args.out_graph, as_text=args.output_as_text, force=args.force,
-                source=args.in_graph, size=known_size)
+                source=args.in_graph, node_sizes=written if step_metrics else None)
+    if step_metrics:
+        step_metrics.sizes(written)
     if not args.no_metrics:  # with FLOPs, computed here, once the output is safely written
         if not step_metrics:
             rows = [("original", metrics(graph_def))] + [(r.spec.name, metrics(r.graph_def))

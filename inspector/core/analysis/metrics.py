@@ -87,29 +87,47 @@ def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: boo
 class StepMetrics:
     """compute_metrics(graph_def, with_flops=False) of the graphs of an in-place pipeline
     (transforms.run_pipeline(in_place=True)), each taken after its step: a node still the same
-    message as in an earlier step keeps the size and parameters measured then (in-place steps
-    replace the nodes they change), so each step measures only what it changed."""
+    message as in an earlier step keeps the parameters counted then (in-place steps replace
+    the nodes they change). Sizes come last (`sizes`), from what writing the output measured
+    of its nodes: only nodes that did not reach the output are measured here."""
 
     def __init__(self, with_gzip: bool = False):
         self.with_gzip = with_gzip
-        self._known: dict = {}   # id(node) -> (node, bytes in its GraphDef, const, variable)
+        self._known: dict = {}   # id(node) -> (node, const, variable); the node keeps its id
+        self._unsized: list = []  # (Metrics, its nodes, its other fields' bytes)
 
     def __call__(self, graph_def) -> Metrics:
+        """The step's metrics; serialized_bytes is -1 until `sizes` is called (with gzip:
+        complete at once)."""
         if self.with_gzip:
             return compute_metrics(graph_def, with_flops=False, with_gzip=True)
         known = self._known
-        size = const = var = 0
-        for node in graph_def.node:
+        nodes = list(graph_def.node)
+        const = var = 0
+        for node in nodes:
             entry = known.get(id(node))
-            if entry is None:     # (the node is kept in the entry: its id stays its own)
-                entry = known[id(node)] = (node, protos.node_field_size(node.ByteSize()),
-                                           const_elements(node), variable_elements(node))
-            size += entry[1]
-            const += entry[2]
-            var += entry[3]
-        return Metrics(size + protos.other_fields_size(graph_def), -1, const, var,
-                       len(graph_def.node),
-                       dict(Counter(n.op for n in graph_def.node).most_common()))
+            if entry is None:
+                entry = known[id(node)] = (node, const_elements(node), variable_elements(node))
+            const += entry[1]
+            var += entry[2]
+        m = Metrics(-1, -1, const, var, len(nodes),
+                    dict(Counter(n.op for n in nodes).most_common()))
+        self._unsized.append((m, nodes, protos.other_fields_size(graph_def)))
+        return m
+
+    def sizes(self, written: dict | None = None) -> None:
+        """Fill in serialized_bytes: each node's bytes from `written` ({id(node): bytes},
+        what write_graph(node_sizes=...) measured), else measured here."""
+        size_of = dict(written or {})
+        for m, nodes, other in self._unsized:
+            total = other
+            for node in nodes:
+                n = size_of.get(id(node))
+                if n is None:
+                    n = size_of[id(node)] = protos.node_field_size(node.ByteSize())
+                total += n
+            m.serialized_bytes = total
+        self._unsized.clear()
 
 
 def flop_report(graph_def, input_shapes: dict | None = None) -> FlopReport:

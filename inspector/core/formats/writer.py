@@ -117,25 +117,39 @@ def _discard(tmp: str | None) -> None:
 
 
 def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False,
-                source: str | None = None, size: int | None = None) -> str:
+                source: str | None = None, size: int | None = None,
+                node_sizes: dict | None = None) -> str:
     """`size`: the graph's serialized size when the caller knows it (else measured here).
-    A binary graph is written node by node as it is serialized: a 100 MB graph is never
-    held twice in memory."""
+    A binary graph is written node by node as it is serialized: a 100 MB graph is never held
+    twice in memory. `node_sizes` gets {id(node): bytes it took in the file} (the caller
+    keeps the nodes alive); the 2 GB limit is then checked as the bytes are written."""
     check_target(path, force, source)  # before serializing a big graph
-    if size is None:
+    as_it_goes = node_sizes is not None and size is None and not as_text
+    if size is None and not as_it_goes:
         size = 0 if as_text else protos.graph_def_size(graph_def)  # not ByteSize(): 20x slower
-    if not as_text and size >= PROTOBUF_LIMIT:
-        raise InspectorError(
-            f"the graph would be {size / 2 ** 30:.1f} GB, over protobuf's 2 GB "
-            "limit for one GraphDef: keep the weights as variables (a SavedModel), convert it "
-            "to TensorFlow Lite, or split the model", path=path)
+    if not as_text and size is not None and size >= PROTOBUF_LIMIT:
+        raise _too_big(size, path)
     if as_text:
         return atomic_write(path, text_format.MessageToString(graph_def), force=force,
                             source=source)
     with atomic_stream(path, force, source) as fh:
-        for piece in protos.serialized_pieces(graph_def):
-            fh.write(piece)
+        total = 0
+        for node, head, data in protos.node_pieces(graph_def):
+            total += len(head) + len(data)
+            if as_it_goes and total >= PROTOBUF_LIMIT:
+                raise _too_big(protos.graph_def_size(graph_def), path)
+            if node_sizes is not None and node is not None:
+                node_sizes[id(node)] = len(head) + len(data)
+            fh.write(head)
+            fh.write(data)
     return path
+
+
+def _too_big(size: int, path: str) -> InspectorError:
+    return InspectorError(
+        f"the graph would be {size / 2 ** 30:.1f} GB, over protobuf's 2 GB "
+        "limit for one GraphDef: keep the weights as variables (a SavedModel), convert it "
+        "to TensorFlow Lite, or split the model", path=path)
 
 
 def beside(model_path: str | None, suffix: str, fallback: str = "graph") -> str:

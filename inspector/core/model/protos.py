@@ -85,14 +85,21 @@ def _other_fields(graph_def) -> bytes:
     return rest.SerializeToString(deterministic=True)
 
 
-def serialized_pieces(graph_def):
-    """The bytes of serialize_graph_def, piece by piece (a node's key and length, then the
-    node, ...): for writing a big graph without holding all of it twice in memory."""
+def node_pieces(graph_def):
+    """(node, its key and length, its bytes) for each node, then (None, b"", every other
+    field's bytes): serialize_graph_def's bytes piece by piece, for writing a big graph
+    without holding all of it twice in memory."""
     for node in graph_def.node:
         data = node.SerializeToString(deterministic=True)
-        yield b"\x0a" + _length_varint(len(data))
+        yield node, b"\x0a" + _length_varint(len(data)), data
+    yield None, b"", _other_fields(graph_def)
+
+
+def serialized_pieces(graph_def):
+    """The bytes of serialize_graph_def, piece by piece."""
+    for _, head, data in node_pieces(graph_def):
+        yield head
         yield data
-    yield _other_fields(graph_def)
 
 
 def serialize_graph_def(graph_def) -> bytes:
