@@ -15,20 +15,21 @@ def execution_order(graph_def) -> list:
     consumers: list = [[] for _ in nodes]
     ready = []
     for i, node in enumerate(nodes):
+        inputs = list(node.input)   # read once: each read of a repeated field is a C call
         if node.op in ("Merge", "RefMerge"):
-            data = sum(1 for t in node.input if not t.startswith("^"))
-            pending[i] = len(node.input) - data + (1 if data else 0)
+            data = sum(1 for t in inputs if not t.startswith("^"))
+            pending[i] = len(inputs) - data + (1 if data else 0)
             pending[i] = max(pending[i], 0)
         else:
-            pending[i] = len(node.input)
-        if not node.input:
+            pending[i] = len(inputs)
+        if not inputs:
             ready.append(i)
-        for text in node.input:     # node_name_from_input, written out (a hot loop)
-            src = (text[1:] if text[:1] == "^" else text).split(":", 1)[0]
-            if src not in index:
+        for text in inputs:         # node_name_from_input, written out (a hot loop)
+            j = index.get((text[1:] if text[:1] == "^" else text).split(":", 1)[0])
+            if j is None:
                 raise InspectorError(f"Node {node.name} has input {text} which is not in the graph",
                                      node=node.name)
-            consumers[index[src]].append(i)
+            consumers[j].append(i)
     order = []
     while ready:
         i = ready.pop()

@@ -153,7 +153,7 @@ class Pattern:
     inputs: list = field(default_factory=list)
 
     def accepts(self, op: str) -> bool:
-        return self.op == "*" or op in self.op.split("|")
+        return self.op == "*" or op == self.op or "|" in self.op and op in self.op.split("|")
 
 
 @dataclass
@@ -187,7 +187,8 @@ def _match(pattern: Pattern, name: str, nodes: dict, used: set):
 
 
 def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies: bool = False,
-                     applied: list | None = None, check=None, in_place: bool = False):
+                     applied: list | None = None, check=None, in_place: bool = False,
+                     known_order: bool = False):
     """TF's ReplaceMatchingOpTypes: greedy non-overlapping matches in execution order.
 
     `replace(match, outside) -> list of NodeDefs, or None to keep the original`; `outside` is
@@ -196,11 +197,14 @@ def replace_matching(graph_def, pattern: Pattern, replace, allow_inconsistencies
     The head names of the replacements actually made go to `applied` (a replacement that would
     lose a node consumed outside the match is cancelled, as TF does); `check()` is called now
     and then so that a cancelled request stops. `in_place`: the result is graph_def itself,
-    rebuilt (see rebuild), instead of a copy.
+    rebuilt (see rebuild), instead of a copy. `known_order`: this very graph, unchanged, was
+    put in execution order before (by an earlier pass that changed nothing).
     """
-    ordered = execution_order(graph_def)     # also refuses a graph in a cycle, as TF does
     if pattern.op != "*" and not any(pattern.accepts(n.op) for n in graph_def.node):
+        if not known_order:
+            execution_order(graph_def)        # TF sorts first: a graph in a cycle is refused
         return graph_def                      # nothing can match: no indexes, no copy
+    ordered = execution_order(graph_def)
     nodes = node_map(graph_def)
     consumers = outputs_map(graph_def)
     used: set = set()

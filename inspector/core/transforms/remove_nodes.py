@@ -23,6 +23,7 @@ def remove_nodes(graph_def, ctx):
     max_inputs = ctx.int("max_inputs", 1)
     required = {node_name_from_input(n) for n in ctx.inputs + ctx.outputs}
     current = graph_def
+    ordered = [False, None]  # the last pass changed nothing: its graph is known to be ordered
     for op in ops:
         for count in range(1, max_inputs + 1):
             pattern = Pattern(op, [Pattern("*") for _ in range(count)])
@@ -47,7 +48,9 @@ def remove_nodes(graph_def, ctx):
                     return [first]
 
                 replaced = replace_matching(graph, pattern, replace, allow_inconsistencies=True,
-                                            check=ctx.check, in_place=ctx.in_place)
+                                            check=ctx.check, in_place=ctx.in_place,
+                                            known_order=ordered[0] and graph is ordered[1])
+                ordered[:] = [not renames, replaced]
                 if ctx.in_place:
                     return rename_node_inputs(replaced, renames, replace_changed=True), \
                         bool(renames)
