@@ -50,6 +50,19 @@ def _load_graph_def(path: str):
     whole = read_graph_def(path)     # a big binary GraphDef, all of it at once
     if whole is not None:
         return whole
+    return _load_model_graph_def(path)
+
+
+def _load_structure(path: str) -> tuple:
+    """(GraphDef, LeftInFile or None): a big binary GraphDef with its large values left in
+    the file (for steps that never read them), else as _load_graph_def gives it."""
+    from inspector.core.loaders.whole_graphdef import read_structure
+
+    found = read_structure(path)
+    return found if found is not None else (_load_graph_def(path), None)
+
+
+def _load_model_graph_def(path: str):
     from inspector.core.loaders import load
 
     model = load(path)
@@ -122,9 +135,9 @@ def cmd_transform(args) -> int:
 
 def _transform(args) -> int:
     from inspector.core.analysis.metrics import StepMetrics, compute_metrics
-    from inspector.core.formats.writer import check_target, write_graph
+    from inspector.core.formats.writer import check_target, node_size, write_graph
     from inspector.core.runtime.executor import tensorflow
-    from inspector.core.transforms import parse_transforms, run_pipeline
+    from inspector.core.transforms import REGISTRY, parse_transforms, run_pipeline
     from inspector.core.transforms.pipeline import check_names
 
     specs = parse_transforms(args.transforms or "")
@@ -132,11 +145,17 @@ def _transform(args) -> int:
         raise InspectorError("You must specify at least one transform (--transforms)")
     check_names(specs)
     check_target(args.out_graph, args.force, source=args.in_graph)
-    graph_def = _load_graph_def(args.in_graph)
+    # gzip and FLOPs cost seconds on a big graph (FLOPs import TensorFlow): only when asked
+    with_flops = not args.no_metrics and (args.flops or bool(args.input_shape)) and \
+        not args.no_flops
+    # steps that never read tensor values, a binary output and no metric that reads them:
+    # the values stay in the model file, and are copied from there to the output
+    structure_only = not with_flops and not args.gzip and not args.output_as_text and \
+        all(REGISTRY[s.name].structure_only for s in specs if s.enabled)
+    graph_def, left = _load_structure(args.in_graph) if structure_only else \
+        (_load_graph_def(args.in_graph), None)
     inputs, outputs = split_names(args.inputs), split_names(args.outputs)
     shapes = parse_input_shapes(args.input_shape)
-    # gzip and FLOPs cost seconds on a big graph (FLOPs import TensorFlow): only when asked
-    with_flops = not args.no_metrics and (args.flops or bool(shapes)) and not args.no_flops
     if with_flops and not tensorflow().available():
         raise InspectorError("--flops needs TensorFlow, which is not installed")
 
@@ -167,9 +186,10 @@ def _transform(args) -> int:
     final = reports[-1].graph_def if reports else graph_def
     written: dict = {}      # the output's node sizes: the metrics' sizes, without measuring
     write_graph(final, args.out_graph, as_text=args.output_as_text, force=args.force,
-                source=args.in_graph, node_sizes=written if step_metrics else None)
+                source=args.in_graph, node_sizes=written if step_metrics else None,
+                left_in_file=left)
     if step_metrics:
-        step_metrics.sizes(written)
+        step_metrics.sizes(written, (lambda node: node_size(node, left)) if left else None)
     if not args.no_metrics:  # with FLOPs, computed here, once the output is safely written
         if not step_metrics:
             rows = [("original", metrics(graph_def))] + [(r.spec.name, metrics(r.graph_def))

@@ -115,16 +115,18 @@ class StepMetrics:
         self._unsized.append((m, nodes, protos.other_fields_size(graph_def)))
         return m
 
-    def sizes(self, written: dict | None = None) -> None:
+    def sizes(self, written: dict | None = None, measure=None) -> None:
         """Fill in serialized_bytes: each node's bytes from `written` ({id(node): bytes},
-        what write_graph(node_sizes=...) measured), else measured here."""
+        what write_graph(node_sizes=...) measured), else measured here (`measure(node)`:
+        bytes in its GraphDef, for nodes whose values are elsewhere)."""
         size_of = dict(written or {})
         for m, nodes, other in self._unsized:
             total = other
             for node in nodes:
                 n = size_of.get(id(node))
                 if n is None:
-                    n = size_of[id(node)] = protos.node_field_size(node.ByteSize())
+                    n = size_of[id(node)] = measure(node) if measure else \
+                        protos.node_field_size(node.ByteSize())
                 total += n
             m.serialized_bytes = total
         self._unsized.clear()

@@ -118,11 +118,15 @@ def _discard(tmp: str | None) -> None:
 
 def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False,
                 source: str | None = None, size: int | None = None,
-                node_sizes: dict | None = None) -> str:
+                node_sizes: dict | None = None, left_in_file=None) -> str:
     """`size`: the graph's serialized size when the caller knows it (else measured here).
     A binary graph is written node by node as it is serialized: a 100 MB graph is never held
     twice in memory. `node_sizes` gets {id(node): bytes it took in the file} (the caller
-    keeps the nodes alive); the 2 GB limit is then checked as the bytes are written."""
+    keeps the nodes alive); the 2 GB limit is then checked as the bytes are written.
+    `left_in_file`: the graph's large values are still in its model file
+    (whole_graphdef.read_structure): they are copied from there (formats/spliced)."""
+    if left_in_file is not None:
+        return _write_spliced(graph_def, path, force, source, node_sizes, left_in_file)
     check_target(path, force, source)  # before serializing a big graph
     as_it_goes = node_sizes is not None and size is None and not as_text
     if size is None and not as_it_goes:
@@ -143,6 +147,71 @@ def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False
             fh.write(head)
             fh.write(data)
     return path
+
+
+def _write_spliced(graph_def, path: str, force: bool, source: str | None,
+                   node_sizes: dict | None, left) -> str:
+    """write_graph of a graph whose large values are in `left`'s file: the same bytes."""
+    from inspector.core.formats import spliced
+
+    with atomic_stream(path, force, source) as fh:
+        fh.flush()
+        fd, pending, total = fh.fileno(), [], 0
+        for node, head, data in _pieces_left_in_file(graph_def, left):
+            size = len(head) + spliced.size_of(data)
+            total += size
+            if total >= PROTOBUF_LIMIT:
+                raise _too_big(graph_sizes(graph_def, left), path)
+            if node_sizes is not None and node is not None:
+                node_sizes[id(node)] = size
+            pending.append(head)
+            for piece in data:
+                if isinstance(piece, spliced.FilePart):
+                    spliced.write_pieces(fd, left.fd, [b"".join(pending), piece])
+                    pending = []
+                else:
+                    pending.append(piece)
+            if len(pending) > 256:
+                spliced.write_pieces(fd, left.fd, [b"".join(pending)])
+                pending = []
+        spliced.write_pieces(fd, left.fd, [b"".join(pending)])
+        if not left.unchanged():
+            raise InspectorError("the model file changed on disk while it was read; run "
+                                 "again", path=left.path)
+    return path
+
+
+def _pieces_left_in_file(graph_def, left):
+    """(node, key and length, [pieces]) for each node, then (None, b"", [the other fields])."""
+    from inspector.core.formats import spliced
+
+    for node, head, data in protos.node_pieces(graph_def, lambda n: n.name not in left.by_name):
+        if data is not None:
+            yield node, head, [data]
+            continue
+        lazy = spliced.lazy_attrs(node, left.by_name[node.name])
+        if lazy is None:
+            raise InspectorError("a tensor left in the model file cannot be written back "
+                                 "(please report this model)", path=left.path, node=node.name)
+        pieces = spliced.node_pieces(node, lazy) if lazy else \
+            [node.SerializeToString(deterministic=True)]
+        yield node, protos.node_head(spliced.size_of(pieces)), pieces
+
+
+def node_size(node, left=None) -> int:
+    """Bytes the node takes in its GraphDef, values left in `left`'s file included."""
+    from inspector.core.formats import spliced
+
+    lazy = spliced.lazy_attrs(node, left.by_name.get(node.name, {})) if left else None
+    n = spliced.size_of(spliced.node_pieces(node, lazy)) if lazy else node.ByteSize()
+    return protos.node_field_size(n)
+
+
+def graph_sizes(graph_def, left=None) -> int:
+    """The graph's serialized size, values left in `left`'s file included."""
+    if left is None:
+        return protos.graph_def_size(graph_def)
+    return protos.other_fields_size(graph_def) + sum(node_size(n, left) for n in graph_def.node)
 
 
 def _too_big(size: int, path: str) -> InspectorError:

@@ -255,11 +255,14 @@ class GraphDefSink:
         """index nodes have been read (a place to send what has been read so far)."""
 
 
-def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None) -> None:
+def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
+                parse_below: int = MID_NODE) -> None:
     """Walk the file's fields: runs of small nodes go to the sink whole (protobuf's parser
     takes them in one call); nodes holding large values are parsed one by one and their
     values left in the file (found gets their slots). sink.cut every `every` nodes. `sizes`
-    (a list) gets each node's size in the file, values included (its NodeDef's ByteSize)."""
+    (a list) gets each node's size in the file, values included (its NodeDef's ByteSize).
+    Nodes holding large values and smaller than `parse_below` are parsed, then stripped;
+    bigger ones are stripped by walking their fields (0: always, and no value is read)."""
     size, pos, index = r.size, 0, 0
     size_of = (sizes if sizes is not None else []).append
     cut = every or -1
@@ -308,7 +311,7 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None) -> No
         elif number == _NODE and wire == 2:
             flush()
             node = None
-            if stop - begin < MID_NODE:
+            if stop - begin < parse_below:
                 i = r.window(begin, stop - begin)    # parsed and searched in place: no copy
                 buf, end = r.buf, i + stop - begin
                 try:
@@ -346,7 +349,8 @@ def _first_fields(r: _Reader, count: int = 64) -> list:
     return out
 
 
-def open_lazily(path: str, st, sink=None, every: int = 0, sizes=None) -> tuple | None:
+def open_lazily(path: str, st, sink=None, every: int = 0, sizes=None,
+                parse_below: int = MID_NODE) -> tuple | None:
     """(GraphDef without large tensor values, WeightStore or None) of the binary GraphDef at
     path; None when its first fields are not a GraphDef's. sink(reader) makes another sink
     for the walk (the reader process's); the GraphDef is then empty. sizes: see
@@ -368,7 +372,7 @@ def open_lazily(path: str, st, sink=None, every: int = 0, sizes=None) -> tuple |
         graph_def = protos.GraphDef()
         found: list = []
         read_fields(r, GraphDefSink(r, graph_def) if sink is None else sink(r), found, every,
-                    sizes)
+                    sizes, parse_below)
         store = WeightStore(path, fd, (now.st_size, now.st_mtime_ns), found, r.read_bytes)
     except BaseException:
         os.close(fd)

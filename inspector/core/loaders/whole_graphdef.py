@@ -136,3 +136,59 @@ def _plain(graph_def, path: str) -> bool:
         return False
     names = {n.name for n in graph_def.node}
     return bool(graph_def.node) and len(names) == len(graph_def.node)
+
+
+class LeftInFile:
+    """The large tensor values of a GraphDef read by read_structure: where each lies in the
+    model file (by node name and attribute), and the file, open, with its stamp."""
+
+    def __init__(self, path: str, fd: int, stamp: tuple, by_name: dict):
+        self.path, self.fd, self.stamp, self.by_name = path, fd, stamp, by_name
+
+    def unchanged(self) -> bool:
+        st = os.fstat(self.fd)
+        return (st.st_size, st.st_mtime_ns) == self.stamp
+
+    def close(self) -> None:
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            os.close(fd)
+
+    def __del__(self):
+        self.close()
+
+
+def read_structure(path: str):
+    """(GraphDef, LeftInFile) of a big binary GraphDef whose large tensor values stay in the
+    file (their tensors keep dtype and shape, marked lazy: for transforms that never read
+    values, written back by formats/spliced), or None (then use read_graph_def)."""
+    from inspector.core.formats.spliced import lazy_attrs
+    from inspector.core.loaders.lazy_graphdef import open_lazily
+
+    if not opens_lazily(path):
+        return None
+    try:
+        opened = open_lazily(path, os.stat(path), parse_below=0)
+    except Exception:  # noqa: BLE001  (the loaders say what is wrong)
+        return None
+    if opened is None:
+        return None
+    graph_def, store = opened
+    if store is None or not _plain(graph_def, path):
+        if store is not None:
+            store.close()
+        return None
+    by_name: dict = {}
+    for slot in store.slots.values():
+        by_name.setdefault(graph_def.node[slot.node].name, {})[slot.attr] = slot
+    if any(lazy_attrs(graph_def.node[slot.node], by_name[graph_def.node[slot.node].name])
+           is None for slot in store.slots.values()):
+        store.close()
+        return None
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    left = LeftInFile(path, fd, store.stamp, by_name)
+    store.close()
+    if not left.unchanged():
+        left.close()
+        return None
+    return graph_def, left

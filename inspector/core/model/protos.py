@@ -85,14 +85,23 @@ def _other_fields(graph_def) -> bytes:
     return rest.SerializeToString(deterministic=True)
 
 
-def node_pieces(graph_def):
+def node_pieces(graph_def, serialize=None):
     """(node, its key and length, its bytes) for each node, then (None, b"", every other
     field's bytes): serialize_graph_def's bytes piece by piece, for writing a big graph
-    without holding all of it twice in memory."""
+    without holding all of it twice in memory. `serialize(node)` False: (node, None, None),
+    the caller serializes it."""
     for node in graph_def.node:
+        if serialize is not None and not serialize(node):
+            yield node, None, None
+            continue
         data = node.SerializeToString(deterministic=True)
         yield node, b"\x0a" + _length_varint(len(data)), data
     yield None, b"", _other_fields(graph_def)
+
+
+def node_head(size: int) -> bytes:
+    """A GraphDef's key and length before a NodeDef of `size` bytes."""
+    return b"\x0a" + _length_varint(size)
 
 
 def serialized_pieces(graph_def):

@@ -196,6 +196,9 @@ class TransformInfo:
     # why the step changed nothing on this input graph, and what to use instead (asked only
     # when it changed nothing): `why_unchanged(graph_def) -> str`
     why_unchanged: Callable | None = None
+    # it never reads tensor values, nor copies a node under another name: it may run on a
+    # graph whose large values are still in the model file (loaders/whole_graphdef)
+    structure_only: bool = False
 
 
 class Registry(dict):
@@ -253,10 +256,12 @@ REGISTRY: dict = Registry()
 NOTHING_CHANGED = "this graph has nothing this step changes"
 
 
-def transform(name: str, group: str, summary: str, params=(), why_unchanged=None):
+def transform(name: str, group: str, summary: str, params=(), why_unchanged=None,
+              structure_only: bool = False):
     """Register a transform function `func(graph_def, ctx) -> graph_def`."""
     def wrap(func):
         REGISTRY[name] = TransformInfo(name, func, group, summary, list(params),
-                                       why_unchanged=why_unchanged)
+                                       why_unchanged=why_unchanged,
+                                       structure_only=structure_only)
         return func
     return wrap

@@ -14,7 +14,8 @@ from inspector.core.transforms.graph_utils import (
 @transform("remove_nodes", "clean up",
            "Removes nodes of the given op types (e.g. Identity, CheckNumerics) and reconnects "
            "their consumers.",
-           [Param("op", "op", required=True, repeated=True), Param("max_inputs", "int", "1", minimum=0)])
+           [Param("op", "op", required=True, repeated=True),
+            Param("max_inputs", "int", "1", minimum=0)], structure_only=True)
 def remove_nodes(graph_def, ctx):
     ops = ctx.values("op")
     if not ops:

@@ -33,7 +33,7 @@ def _shape(text: str | None) -> list:
            "Removes everything the outputs do not need and turns the inputs into Placeholders.",
            [Param("type", "dtype", "float"), Param("shape", "shape", ""),
             Param("name", "node", repeated=True), Param("type_for_name", "dtype", repeated=True),
-            Param("shape_for_name", "shape", repeated=True)])
+            Param("shape_for_name", "shape", repeated=True)], structure_only=True)
 def strip_unused_nodes(graph_def, ctx):
     if not ctx.outputs:
         raise TransformError("strip_unused_nodes needs outputs (--outputs, or mark them): "
