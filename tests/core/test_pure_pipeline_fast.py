@@ -85,13 +85,17 @@ def _copying_path(path: str) -> tuple[bytes, list]:
 
 def test_values_left_in_the_file_come_back_byte_for_byte(big_file, tmp_path):
     from inspector.core.formats import spliced
-    from inspector.core.loaders.whole_graphdef import read_graph_def, read_structure
+    from inspector.core.loaders.whole_graphdef import (
+        lazy_attrs,
+        read_graph_def,
+        read_structure,
+    )
 
     graph_def, left = read_structure(big_file)
     assert len(left.by_name) == 4 and set(left.by_name["two_values"]) == {"value", "alpha"}
     whole = {n.name: n for n in read_graph_def(big_file).node}
     for node in graph_def.node:
-        lazy = spliced.lazy_attrs(node, left.by_name.get(node.name, {}))
+        lazy = lazy_attrs(node, left.by_name.get(node.name, {}))
         pieces = spliced.node_pieces(node, lazy) if lazy else [node.SerializeToString()]
         data = b"".join(p if isinstance(p, bytes) else os.pread(left.fd, p.length, p.offset)
                         for p in pieces)

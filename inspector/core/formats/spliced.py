@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 
-from google.protobuf import unknown_fields
-
 from inspector.core.loaders.sniff import varint_at
 from inspector.core.model.protos import varint
 from inspector.core.model.weights import LAZY_MARK
@@ -32,29 +30,9 @@ def size_of(pieces: list) -> int:
     return sum(p.length if isinstance(p, FilePart) else len(p) for p in pieces)
 
 
-def lazy_attrs(node, slots: dict) -> dict | None:
-    """{attr: slot} of the node's tensors still in the file (`slots`: attr -> Slot, those of
-    a node of this name); None when one of them cannot be spliced (unknown fields)."""
-    out = {}
-    for key, slot in slots.items():
-        if key not in node.attr:
-            continue
-        value = node.attr[key]
-        if value.WhichOneof("value") != "tensor" or value.tensor.version_number != LAZY_MARK:
-            continue
-        tensor = value.tensor
-        if len(unknown_fields.UnknownFieldSet(tensor)) or \
-                len(unknown_fields.UnknownFieldSet(value)):
-            return None
-        out[key] = slot
-    if out and len(unknown_fields.UnknownFieldSet(node)):
-        return None
-    return out
-
-
 def node_pieces(node, lazy: dict) -> list:
     """The node's serialized bytes as pieces (bytes, and FileParts for the values left in the
-    file), `lazy` from lazy_attrs. The node's lazy tensors get their own version back."""
+    file), `lazy` from lazy_attrs (loaders/whole_graphdef). The node's lazy tensors get their own version back."""
     for key, slot in lazy.items():
         node.attr[key].tensor.version_number = slot.version
     data = node.SerializeToString(deterministic=True)

@@ -184,12 +184,13 @@ def _write_spliced(graph_def, path: str, force: bool, source: str | None,
 def _pieces_left_in_file(graph_def, left):
     """(node, key and length, [pieces]) for each node, then (None, b"", [the other fields])."""
     from inspector.core.formats import spliced
+    from inspector.core.loaders.whole_graphdef import lazy_attrs
 
     for node, head, data in protos.node_pieces(graph_def, lambda n: n.name not in left.by_name):
         if data is not None:
             yield node, head, [data]
             continue
-        lazy = spliced.lazy_attrs(node, left.by_name[node.name])
+        lazy = lazy_attrs(node, left.by_name[node.name])
         if lazy is None:
             raise InspectorError("a tensor left in the model file cannot be written back "
                                  "(please report this model)", path=left.path, node=node.name)
@@ -201,8 +202,9 @@ def _pieces_left_in_file(graph_def, left):
 def node_size(node, left=None) -> int:
     """Bytes the node takes in its GraphDef, values left in `left`'s file included."""
     from inspector.core.formats import spliced
+    from inspector.core.loaders.whole_graphdef import lazy_attrs
 
-    lazy = spliced.lazy_attrs(node, left.by_name.get(node.name, {})) if left else None
+    lazy = lazy_attrs(node, left.by_name.get(node.name, {})) if left else None
     n = spliced.size_of(spliced.node_pieces(node, lazy)) if lazy else node.ByteSize()
     return protos.node_field_size(n)
 

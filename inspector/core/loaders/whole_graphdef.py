@@ -162,7 +162,6 @@ def read_structure(path: str):
     """(GraphDef, LeftInFile) of a big binary GraphDef whose large tensor values stay in the
     file (their tensors keep dtype and shape, marked lazy: for transforms that never read
     values, written back by formats/spliced), or None (then use read_graph_def)."""
-    from inspector.core.formats.spliced import lazy_attrs
     from inspector.core.loaders.lazy_graphdef import open_lazily
 
     if not opens_lazily(path):
@@ -192,3 +191,28 @@ def read_structure(path: str):
         left.close()
         return None
     return graph_def, left
+
+
+def lazy_attrs(node, slots: dict) -> dict | None:
+    """{attr: slot} of the node's tensors still in the file (`slots`: attr -> Slot, those of
+    a node of this name); None when one of them cannot be written back in place
+    (formats/spliced: unknown fields it could not place)."""
+    from google.protobuf import unknown_fields
+
+    from inspector.core.model.weights import LAZY_MARK
+
+    out = {}
+    for key, slot in slots.items():
+        if key not in node.attr:
+            continue
+        value = node.attr[key]
+        if value.WhichOneof("value") != "tensor" or value.tensor.version_number != LAZY_MARK:
+            continue
+        tensor = value.tensor
+        if len(unknown_fields.UnknownFieldSet(tensor)) or \
+                len(unknown_fields.UnknownFieldSet(value)):
+            return None
+        out[key] = slot
+    if out and len(unknown_fields.UnknownFieldSet(node)):
+        return None
+    return out

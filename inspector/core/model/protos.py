@@ -4,7 +4,6 @@ tensorboard ships every proto we need except SavedModel, which is two fields aro
 MetaGraphDef; it is declared here against tensorboard's meta_graph.proto.
 """
 
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from tensorboard.compat.proto import (  # noqa: F401
     attr_value_pb2,
     function_pb2,
@@ -21,6 +20,8 @@ from tensorboard.compat.proto import (  # noqa: F401
 
 
 def _saved_model_class():
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
     meta_file = meta_graph_pb2.DESCRIPTOR
     fdp = descriptor_pb2.FileDescriptorProto(
         name="inspector/saved_model.proto",
@@ -43,7 +44,14 @@ def _saved_model_class():
     return message_factory.GetMessageClass(file_desc.message_types_by_name["SavedModel"])
 
 
-SavedModel = _saved_model_class()
+def __getattr__(name: str):
+    """SavedModel, declared on first use (it costs a few ms of start-up otherwise)."""
+    if name == "SavedModel":
+        cls = globals()["SavedModel"] = _saved_model_class()
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 GraphDef = graph_pb2.GraphDef
 MetaGraphDef = meta_graph_pb2.MetaGraphDef
 NodeDef = node_def_pb2.NodeDef

@@ -9,8 +9,7 @@ from google.protobuf import text_format
 from inspector.core.errors import ModelLoadError
 from inspector.core.model import protos
 
-MESSAGES = {"GraphDef": protos.GraphDef, "MetaGraphDef": protos.MetaGraphDef,
-            "SavedModel": protos.SavedModel}
+MESSAGES = ("GraphDef", "MetaGraphDef", "SavedModel")    # protos' classes of these names
 
 
 def parse_text_message(data: bytes, cls, path: str):
@@ -35,4 +34,4 @@ def parse_text(data: bytes, message: str, path: str) -> bytes:
     serialization (fast to parse where it is needed)."""
     if message not in MESSAGES:
         raise ValueError(f"cannot parse text as {message}")
-    return parse_text_message(data, MESSAGES[message], path).SerializeToString()
+    return parse_text_message(data, getattr(protos, message), path).SerializeToString()
