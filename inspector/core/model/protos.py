@@ -4,25 +4,27 @@ tensorboard ships every proto we need except SavedModel, which is two fields aro
 MetaGraphDef; it is declared here against tensorboard's meta_graph.proto.
 """
 
+import importlib
+
 from tensorboard.compat.proto import (  # noqa: F401
     attr_value_pb2,
     function_pb2,
     graph_pb2,
-    meta_graph_pb2,
     node_def_pb2,
-    saver_pb2,
-    step_stats_pb2,
     tensor_pb2,
     tensor_shape_pb2,
     types_pb2,
     versions_pb2,
 )
 
+# imported on first use (a GraphDef needs none of them: ~5 ms of start-up otherwise)
+_LATER = ("meta_graph_pb2", "saver_pb2", "step_stats_pb2")
+
 
 def _saved_model_class():
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
-    meta_file = meta_graph_pb2.DESCRIPTOR
+    meta_file = importlib.import_module("tensorboard.compat.proto.meta_graph_pb2").DESCRIPTOR
     fdp = descriptor_pb2.FileDescriptorProto(
         name="inspector/saved_model.proto",
         package=meta_file.package,
@@ -45,15 +47,20 @@ def _saved_model_class():
 
 
 def __getattr__(name: str):
-    """SavedModel, declared on first use (it costs a few ms of start-up otherwise)."""
+    """SavedModel (declared here), MetaGraphDef and the modules of _LATER, on first use."""
     if name == "SavedModel":
-        cls = globals()["SavedModel"] = _saved_model_class()
-        return cls
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = _saved_model_class()
+    elif name == "MetaGraphDef":
+        value = __getattr__("meta_graph_pb2").MetaGraphDef
+    elif name in _LATER:
+        value = importlib.import_module(f"tensorboard.compat.proto.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 GraphDef = graph_pb2.GraphDef
-MetaGraphDef = meta_graph_pb2.MetaGraphDef
 NodeDef = node_def_pb2.NodeDef
 
 
