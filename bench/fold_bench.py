@@ -123,7 +123,8 @@ def exact_graphs() -> list:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--cpu", type=int, default=1, help="the slow-class cgroup's CPU")
+    parser.add_argument("--one-cpu", type=int, default=1, metavar="N",
+                        help="the slow class emulated on CPU N (slow_class.py --one-cpu)")
     args = parser.parse_args()
     runs = args.runs
     speed = python_speed()
@@ -162,7 +163,7 @@ def main() -> None:
         print(f"2. pure-Python pipeline: {PURE}")
         p_best, p_med, line = whole_process(OURS, cli(path, out["pure"], PURE), runs)
         row("pure ours", "ours (CLI)", p_best, p_med)
-        slow = slow_class_figure(path, out["pure"], runs, args.cpu, speed)
+        slow = slow_class_figure(path, out["pure"], runs, args.one_cpu, speed)
         figures["pure slow class"] = slow["slow_best"]
 
         print("3. fold_constants, exact numpy folding vs every subgraph in TensorFlow")

@@ -7,7 +7,7 @@ slow class (bench/slow_class.py: a CPU cgroup calibrated until the Python loop t
 needs root) and gives the verdict against the budget. Where the cgroup cannot be made, says
 why and gives the figure measured here scaled by the Python speeds instead (an estimate).
 
-Run: sudo .venv/bin/python bench/pure_slow_bench.py [--runs N] [--cpu 1]
+Run: sudo .venv/bin/python bench/pure_slow_bench.py [--runs N] [--one-cpu 1 | --per-thread]
 """
 
 from __future__ import annotations
@@ -45,35 +45,41 @@ def cli_args(path: str, out: str, steps: str = PURE) -> list:
             "--outputs", OUTPUTS, "--transforms", steps, "--force"]
 
 
-def on_slow_class(args: list, runs: int, cpu: int) -> tuple[float, float, float, str]:
+def on_slow_class(args: list, runs: int, cpu: int | None) -> tuple[float, float, float, str]:
     """(best, median wall seconds, the Python loop's seconds inside, last BENCH line) of the
-    command line `args` run `runs` times in one calibrated cgroup; SystemExit where no cgroup
+    command line `args` run `runs` times under one calibration of the emulator: the whole
+    process on CPU `cpu` (slow_class --one-cpu: right for this single-threaded command), or
+    each thread in its own cgroup (None: slow_class's default); SystemExit where no cgroup
     can be made (not root, no controller)."""
+    import slow_class
 
-    from slow_class import Cgroup, calibrate
-
-    group = Cgroup(cpu)
-    _, inside = calibrate(group, SLOW_CLASS)
-    times, line = [], ""
-    for _ in range(runs):
-        t = time.perf_counter()
-        proc = group.run([sys.executable, "-c", OURS, *args], capture_output=True, text=True,
-                         env=env(), cwd=ROOT)
-        times.append(time.perf_counter() - t)
-        if proc.returncode != 0:
-            sys.exit(f"child failed: {proc.stderr[-2000:]}")
-        line = next((ln for ln in proc.stderr.splitlines() if ln.startswith("BENCH")), "")
+    if not os.path.exists(os.path.join(slow_class.V1, "cpu.cfs_quota_us")):
+        raise SystemExit("no cgroup v1 cpu controller here (/sys/fs/cgroup/cpu)")
+    group = slow_class.PerThread() if cpu is None else slow_class.OneCpu(cpu)
+    try:
+        _, inside = slow_class.calibrate(group, SLOW_CLASS)
+        times, line = [], ""
+        for _ in range(runs):
+            t = time.perf_counter()
+            proc = group.run([sys.executable, "-c", OURS, *args], capture_output=True,
+                             text=True, env=env(), cwd=ROOT)
+            times.append(time.perf_counter() - t)
+            if proc.returncode != 0:
+                sys.exit(f"child failed: {proc.stderr[-2000:]}")
+            line = next((ln for ln in proc.stderr.splitlines() if ln.startswith("BENCH")), "")
+    finally:
+        group.close()
     return min(times), statistics.median(times), inside, line
 
 
-def slow_class_figure(path: str, out: str, runs: int, cpu: int, speed: float) -> dict:
+def slow_class_figure(path: str, out: str, runs: int, cpu: int | None, speed: float) -> dict:
     """The pure pipeline's whole-process time on the slow class, printed with its verdict."""
     args = cli_args(path, out)
     whole_process(OURS, args, 1)          # warm-up: .pyc files, the page cache
     try:
         best, median, inside, line = on_slow_class(args, runs, cpu)
-        how = (f"on the emulated slow class (cgroup on CPU {cpu}; Python loop inside "
-               f"{inside:.2f} s)")
+        where = "each thread in a cgroup" if cpu is None else f"one cgroup on CPU {cpu}"
+        how = f"on the emulated slow class ({where}; Python loop inside {inside:.2f} s)"
     except SystemExit as exc:
         print(f"  (no emulation: {exc}; estimate from this machine instead)")
         here, median_here, line = whole_process(OURS, args, runs)
@@ -90,7 +96,10 @@ def slow_class_figure(path: str, out: str, runs: int, cpu: int, speed: float) ->
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--cpu", type=int, default=1, help="the CPU the cgroup runs on")
+    parser.add_argument("--one-cpu", type=int, default=1, metavar="N",
+                        help="the emulated process on CPU N (slow_class.py --one-cpu)")
+    parser.add_argument("--per-thread", action="store_true",
+                        help="each thread in a cgroup of its own (slow_class.py's default)")
     opts = parser.parse_args()
     speed = python_speed()
     print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "
@@ -101,8 +110,8 @@ def main() -> None:
         here, here_median, _ = whole_process(OURS, cli_args(path, os.path.join(tmp, "o.pb")),
                                              opts.runs)
         print(f"  here: best {here:.2f} s, median {here_median:.2f} s")
-        figures = slow_class_figure(path, os.path.join(tmp, "o.pb"), opts.runs, opts.cpu,
-                                    speed)
+        figures = slow_class_figure(path, os.path.join(tmp, "o.pb"), opts.runs,
+                                    None if opts.per_thread else opts.one_cpu, speed)
     print(json.dumps({"python_speed": speed, "here": here, **figures}))
 
 
