@@ -137,7 +137,7 @@ def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False
         return atomic_write(path, text_format.MessageToString(graph_def), force=force,
                             source=source)
     with atomic_stream(path, force, source) as fh:
-        total = 0
+        total, disk = 0, _Writeback(fh.fileno())
         for node, head, data in protos.node_pieces(graph_def):
             total += len(head) + len(data)
             if as_it_goes and total >= PROTOBUF_LIMIT:
@@ -146,7 +146,27 @@ def write_graph(graph_def, path: str, as_text: bool = False, force: bool = False
                 node_sizes[id(node)] = len(head) + len(data)
             fh.write(head)
             fh.write(data)
+            disk.written(total)
     return path
+
+
+class _Writeback:
+    """Starts the disk writes of what a big write has put in the page cache so far, while
+    it goes on: the fsync that closes it then waits for the last part only."""
+
+    EVERY = 16 * 2 ** 20
+
+    def __init__(self, fd: int):
+        self.fd, self.started = fd, 0
+
+    def written(self, offset: int) -> None:
+        if offset - self.started >= self.EVERY and hasattr(os, "posix_fadvise"):
+            try:        # DONTNEED writes the dirty pages out (not waiting), then drops them
+                os.posix_fadvise(self.fd, self.started, offset - self.started,
+                                 os.POSIX_FADV_DONTNEED)
+            except OSError:
+                pass
+            self.started = offset
 
 
 def _write_spliced(graph_def, path: str, force: bool, source: str | None,
@@ -157,6 +177,7 @@ def _write_spliced(graph_def, path: str, force: bool, source: str | None,
     with atomic_stream(path, force, source) as fh:
         fh.flush()
         fd, pending, total = fh.fileno(), [], 0
+        disk = _Writeback(fd)
         for node, head, data in _pieces_left_in_file(graph_def, left):
             size = len(head) + spliced.size_of(data)
             total += size
@@ -169,6 +190,7 @@ def _write_spliced(graph_def, path: str, force: bool, source: str | None,
                 if isinstance(piece, spliced.FilePart):
                     spliced.write_pieces(fd, left.fd, [b"".join(pending), piece])
                     pending = []
+                    disk.written(total)
                 else:
                     pending.append(piece)
             if len(pending) > 256:
