@@ -78,12 +78,13 @@ def varint(n: int) -> bytes:
             return bytes(out)
 
 
-_SHORT_VARINTS = [bytes((n,)) for n in range(128)] + \
-    [bytes((n & 0x7F | 0x80, n >> 7)) for n in range(128, 1 << 14)]   # lengths of most nodes
+_ONE_BYTE = [bytes((n,)) for n in range(128)]     # the length varints of most nodes
 
 
 def _length_varint(n: int) -> bytes:
-    return _SHORT_VARINTS[n] if n < 16384 else varint(n)
+    if n < 128:
+        return _ONE_BYTE[n]
+    return bytes((n & 0x7F | 0x80, n >> 7)) if n < 16384 else varint(n)
 
 
 _OTHER_FIELDS = ("library", "version", "versions", "debug_info")  # GraphDef fields 2..5
