@@ -344,3 +344,19 @@ def test_a_scene_asked_of_the_facade_changes_nothing_in_it(data):
     vm.scene({"", "mixed"}, cache=mine)
     vm.adopt(mine)
     assert vm.cache is mine and mine.frozen and mine.layouts
+
+
+def test_scope_parameters_are_counted_once_per_hierarchy(data, monkeypatch):
+    """Regression: every scene projected into a copy of the layout cache, and every
+    scope_stats(), counted each weight's home again (seconds per comparison step at 50k)."""
+    import inspector.core.view.hierarchy as hierarchy
+
+    calls = []
+    real = hierarchy.weight_homes
+    monkeypatch.setattr(hierarchy, "weight_homes", lambda g: calls.append(1) or real(g))
+    vm = ViewModel(load(os.path.join(data, "inception_jpeg.pb")).graph)
+    first = vm.scene()
+    vm.scene({"", "mixed"})
+    stats = vm.scope_stats("mixed")
+    assert len(calls) == 1 and stats[1] > 0
+    assert [i.params for i in first.items.values() if i.kind == "scope"]

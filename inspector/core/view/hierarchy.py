@@ -209,13 +209,18 @@ def scope_statistics(graph: Graph, root, folded, readers) -> dict:
 def scope_params(hierarchy: Hierarchy) -> dict:
     """{scope path: parameters under it}, each weight in one place (weight_homes), summed
     up the scopes the canvas draws (groups of a flat scope included). Reads every constant's
-    facts (Graph.const_facts) the first time."""
-    found: dict = {}
+    facts (Graph.const_facts) the first time. Counted once per hierarchy: every layout
+    cache copy and thread shares it (it depends on nothing else)."""
+    found = hierarchy.memo.get("params")
+    if found is not None:
+        return found
+    found = {}
     for home, elements in weight_homes(hierarchy.graph).items():
         parts = hierarchy.parts(home)
         for depth in range(len(parts) + 1):
             key = "/".join(parts[:depth])
             found[key] = found.get(key, 0) + elements
+    hierarchy.memo["params"] = found
     return found
 
 
