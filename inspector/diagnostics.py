@@ -3,10 +3,8 @@ TensorFlow import: TensorFlow's version is read from its installed metadata)."""
 
 from __future__ import annotations
 
-import importlib.metadata as metadata
 import importlib.util
 import os
-import platform
 import sys
 
 VERSION = "0.1.0"          # pyproject.toml's [project] version (a test keeps them equal)
@@ -48,6 +46,8 @@ def cache_dir() -> str:
 
 
 def _dist_version(*names: str) -> str | None:
+    import importlib.metadata as metadata  # ~25 ms: not at the app's start (crash log, icon)
+
     for name in names:
         try:
             return metadata.version(name)
@@ -85,6 +85,8 @@ def tensorflow_version() -> str:
 
 def info() -> dict:
     """Everything `--info` prints, as (label -> text)."""
+    import platform
+
     import numpy
     from google import protobuf
 
@@ -141,6 +143,9 @@ def bundled_parts() -> list:
                 return json.load(fh)
         except (OSError, ValueError):
             return []
+    import importlib.metadata as metadata
+    import platform
+
     rows = []
     for name in RUNTIME_DISTS:
         try:

@@ -114,10 +114,11 @@ def start_early(model: str) -> None:
 
 
 def charts_after_first_picture(make_window):
-    """The window from make_window(), its charts made once pyqtgraph is imported. The import
-    (pauses of the GUI thread up to ~50 ms) starts once the window has been idle for a
-    second (no task, no key or mouse input) after its first picture, or without a model:
-    it never adds to the pauses of opening a model or of answering the user."""
+    """The window from make_window(), its charts made once pyqtgraph is imported. Qt's
+    classes are warmed up (chart_slot.warm_up, in slices) and then the import (pauses of the
+    GUI thread up to ~50 ms) starts once the window has been idle for a second (no task, no
+    key or mouse input) after its first picture, or without a model: neither adds to the
+    first picture, to the pauses of opening a model or of answering the user."""
     import time
 
     from PySide6.QtCore import QEvent, QObject, QTimer
@@ -145,7 +146,7 @@ def charts_after_first_picture(make_window):
         elif time.monotonic() - quiet_since[0] >= 1.0:
             timer.stop()
             QApplication.instance().removeEventFilter(watcher)
-            chart_slot.import_in_background(window.tasks.is_busy)
+            chart_slot.warm_up(lambda: chart_slot.import_in_background(window.tasks.is_busy))
 
     timer.timeout.connect(poll)
     timer.start(250)

@@ -105,7 +105,7 @@ class WorkerClient(TensorFlowOperations):
     def __init__(self, python: str | None = None, memory_limit: int | None = None,
                  env: dict | None = None):
         self.python = python or os.environ.get("INSPECTOR_TF_PYTHON") or sys.executable
-        self.memory_limit = memory_limit or default_memory_limit()
+        self._memory_limit = memory_limit   # the default on first use (psutil: not at start)
         self.env = dict(os.environ if env is None else env)
         self.env["PYTHONPATH"] = os.pathsep.join(
             p for p in (_package_path(self.python), self.env.get("PYTHONPATH", "")) if p)
@@ -115,6 +115,16 @@ class WorkerClient(TensorFlowOperations):
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._log = None
+
+    @property
+    def memory_limit(self) -> int:
+        if self._memory_limit is None:
+            self._memory_limit = default_memory_limit()
+        return self._memory_limit
+
+    @memory_limit.setter
+    def memory_limit(self, value: int) -> None:
+        self._memory_limit = value
 
     # -- the executor interface ------------------------------------------------------------
     def busy(self) -> bool:

@@ -1,7 +1,8 @@
 """Charts whose library is imported after the first picture.
 
 Importing pyqtgraph costs 0.2-0.4 s (it copies every Qt class into its own modules), all of
-it before a window could show a model. The app calls `defer()` at start; panels then hold a
+it before a window could show a model. The app calls `defer()` at start (and `warm_up()`
+once the window is idle after its first picture); panels then hold a
 ChartSlot, an empty widget that gets its PlotWidget once pyqtgraph has been imported on a
 background thread (`import_in_background`, started when the first picture is up). A panel
 draws through `slot.draw(fn)`: fn(plot, pg) runs at once when the chart exists, else the
@@ -31,17 +32,36 @@ WAIT_WHILE_BUSY = 3.0        # seconds a chart with something to draw waits for 
 
 
 def defer() -> None:
-    """Charts wait for import_in_background (the app's start calls this before its window).
-    What pyqtgraph's import did on the way is done here: PySide makes its Python classes
-    and enums on first use, and made later, while a model loads on a task thread, they
-    cost the GUI thread ~40 ms of pauses; touching them all now costs ~0.1 s once."""
+    """Charts wait for import_in_background (the app's start calls this before its window)."""
     global _deferred
-    from PySide6 import QtCore, QtGui, QtWidgets
-
     _deferred = True
-    for space in (QtCore, QtGui, QtWidgets, QtCore.Qt):
-        for name in dir(space):
+
+
+def warm_up(then=None, slice_seconds: float = 0.01) -> None:
+    """What pyqtgraph's import did on the way, done on the GUI thread beforehand, in slices of
+    `slice_seconds` (one per event-loop turn), then `then()`: PySide makes its Python classes
+    and enums on first use, and made later, while a model loads on a task thread, they cost
+    the GUI thread ~40 ms of pauses; touching them all costs ~0.1 s once (0.4 s on the slow
+    class: after the first picture, not before it)."""
+    import time
+
+    from PySide6 import QtCore, QtGui, QtWidgets
+    from PySide6.QtCore import QTimer
+
+    names = ((space, name) for space in (QtCore, QtGui, QtWidgets, QtCore.Qt)
+             for name in dir(space))
+
+    def step():
+        start = time.perf_counter()
+        for space, name in names:
             getattr(space, name, None)
+            if time.perf_counter() - start >= slice_seconds:
+                QTimer.singleShot(0, step)
+                return
+        if then is not None:
+            then()
+
+    step()
 
 
 def pending() -> bool:
