@@ -124,10 +124,13 @@ def charts_after_first_picture(make_window):
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from inspector.gui import start_order
     from inspector.gui.panels import chart_slot
 
     chart_slot.defer()
+    start_order.defer()
     window = make_window()
+    release_after_first_picture(window)
     quiet_since, timer = [time.monotonic()], QTimer(window)
     inputs = {QEvent.KeyPress, QEvent.MouseButtonPress, QEvent.Wheel, QEvent.MouseMove}
 
@@ -186,27 +189,46 @@ def open_once_painted(window, path: str, signature: str | None = None,
     QTimer.singleShot(wait_ms, window, start)
 
 
-def exit_after_first_frame(window, app) -> None:
-    """bench/startup_bench.py: print "first frame drawn" once the canvas has painted the
-    model's first scene (the first paint of its viewport after the scene's items are all in:
-    the canvas paints nothing of a scene while it builds one), then quit."""
+def on_first_picture(window, fn) -> None:
+    """fn() right after the canvas has painted the model's first scene (the first paint of
+    its viewport once the scene's items are all in: the canvas paints nothing of a scene
+    while it builds one)."""
     from PySide6.QtCore import QEvent, QObject, QTimer
 
     viewport = window.canvas.viewport()
-
-    def done():
-        print("first frame drawn", flush=True)
-        app.exit(0)
 
     class GraphPainted(QObject):
         def eventFilter(self, obj, event):
             if event.type() == QEvent.Paint and window.scenes_drawn and \
                     window.state.model is not None:
                 viewport.removeEventFilter(self)
-                QTimer.singleShot(0, done)       # after this paint has finished
+                self.deleteLater()
+                QTimer.singleShot(0, fn)       # after this paint has finished
             return False
 
     viewport.installEventFilter(GraphPainted(window))
+
+
+def exit_after_first_frame(window, app) -> None:
+    """bench/startup_bench.py: print "first frame drawn" once the model's first picture is
+    painted, then quit."""
+    def done():
+        print("first frame drawn", flush=True)
+        app.exit(0)
+
+    on_first_picture(window, done)
+
+
+def release_after_first_picture(window) -> None:
+    """What start_order deferred runs once the first picture is painted, or once opening the
+    model failed (at the latest after 10 s)."""
+    from PySide6.QtCore import QTimer
+
+    from inspector.gui import start_order
+
+    on_first_picture(window, start_order.release)
+    window.state.error.connect(lambda *_: start_order.release())
+    QTimer.singleShot(10_000, window, start_order.release)
 
 
 def new_window(settings, path: str):

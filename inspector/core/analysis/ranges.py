@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
+from inspector.core.runtime.lazy_import import later
+
+np = later("numpy", globals(), "np")     # not imported before the app's first picture
 
 MARKER = "__print__;__requant_min_max:"
 FIELD = "__requant_min_max:"

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.runtime.lazy_import import later
+
+np = later("numpy", globals(), "np")     # not imported before the app's first picture
 
 HISTOGRAM_BINS = 40
 

@@ -13,14 +13,16 @@ import hashlib
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from inspector.core.analysis.metrics import Metrics, compute_metrics, latencies
 from inspector.core.app.model_tasks import ModelTasks
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.model import protos
 from inspector.core.runtime.job import NO_JOB, Job
-from inspector.core.transforms.pipeline import StepReport, run_step
-from inspector.core.transforms.syntax import format_transforms
+
+if TYPE_CHECKING:
+    from inspector.core.transforms.pipeline import StepReport
 
 KEEP_OTHER_PREFIXES = 8   # results of pipelines edited away from, kept for undo and toggling
 EMIT_EVERY = 0.15         # seconds between partial results (a long pipeline must not flood)
@@ -82,6 +84,11 @@ class PreviewEngine(ModelTasks):
             self._bases.pop(next(iter(self._bases)))
         rows = [PreviewRow("original", self._original_metrics(), key=base_key)]
         emit(rows, True)
+        # imported here, not with this module: the app opens an engine before its first
+        # picture, and the transforms import numpy, which that picture needs not
+        from inspector.core.transforms.pipeline import run_step
+        from inspector.core.transforms.syntax import format_transforms
+
         current = self.graph_def
         for spec in (s for s in steps if s.enabled):
             check()

@@ -4,7 +4,6 @@ every opened model needs (imported while the window starts, not while a model op
 
 from __future__ import annotations
 
-
 # binary GraphDefs from this size are read lazily, and the app starts their reader early
 # (lazy_graphdef.LAZY_ABOVE; tests/gui/test_gui_startup.py checks they agree)
 PRESTART_ABOVE = 4 * 2 ** 20

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from inspector.core.analysis.preprocessing import DECODERS, _const_value
 from inspector.core.analysis.summary import dtype_of
 from inspector.core.model.graph import Graph, node_name_from_input
+from inspector.core.runtime.lazy_import import later
+
+np = later("numpy", globals(), "np")     # not imported before the app's first picture
 
 
 @dataclass(frozen=True)

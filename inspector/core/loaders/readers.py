@@ -136,10 +136,10 @@ def open_with_readers(ctx: LoadContext):
 
 # -- the readers, in the order they are tried ---------------------------------------------------
 def _tfjs_folder(ctx: LoadContext) -> str | None:
-    from inspector.core.loaders.tfjs import model_json_in
-
     if not ctx.is_dir:
         return None
+    from inspector.core.loaders.tfjs import model_json_in  # (numpy: not for every file)
+
     found = model_json_in(ctx.path)
     if found and not any(os.path.exists(os.path.join(ctx.path, n))
                          for n in ("saved_model.pb", "saved_model.pbtxt")):

@@ -12,11 +12,12 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from inspector.core.errors import InspectorError
 from inspector.core.mobile.measured import Measured
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.runtime.lazy_import import later
+
+np = later("numpy", globals(), "np")     # not imported before the app's first picture
 
 # Speed-ups over float32 that TF's post-training quantization guide states for CPUs
 # ("2x-3x" for dynamic range, "3x+" for full integer); float16 weights run as float32 on a

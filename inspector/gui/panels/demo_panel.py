@@ -4,7 +4,6 @@ and the controls a presenter needs (run on a file, value range, labels)."""
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
 from PySide6.QtWidgets import (
@@ -18,7 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.gui.canvas.feature_strip import to_qimage
+from inspector.core.runtime.lazy_import import later
+
+np = later("numpy", globals(), "np")     # not imported before the app's first picture
 
 INK, MUTED, ACCENT, WARN_BG, WARN_INK = "#1f2933", "#52606d", "#1c6e8c", "#fff4e5", "#8a4b00"
 RANGES = [("", "Value range: as detected"), ("0_1", "[0, 1]  pixel / 255"),
@@ -38,6 +39,10 @@ def _label(text: str = "", size: int = 13, colour: str = INK, bold: bool = False
 def picture_pixmap(picture: np.ndarray, longest: int = 180, kind: str = "image") -> QPixmap:
     """A uint8 picture (h x w or h x w x 3) enlarged to `longest` pixels, blocky when tiny
     (an 8x8 digit should look like pixels, not mush); a spectrogram in colour, drawn wide."""
+    from inspector.gui.canvas.feature_strip import (
+        to_qimage,  # numpy: not at the app's start
+    )
+
     if kind == "spectrogram":
         from inspector.core.app.pictures import colour_lut
 

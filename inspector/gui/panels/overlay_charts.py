@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
 from PySide6.QtGui import QFontMetrics
+
+from inspector.core.runtime.lazy_import import later
+
+np = later("numpy", globals(), "np")     # not imported before the app's first picture
 
 
 def unique_labels(names: list, limit: int = 28) -> list:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.gui import start_order
 from inspector.gui.panels.adaptive import WidthSplitter
 
 MIME = "application/x-inspector-transform"
@@ -38,11 +39,15 @@ class Palette(QTreeWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        from inspector.core.app.queries import TRANSFORMS as REGISTRY
-
         self.setHeaderHidden(True)
         self.setDragEnabled(True)
         self.setDragDropMode(QAbstractItemView.DragOnly)
+        start_order.when_needed(self, "pipeline palette", self._fill)
+        self.itemDoubleClicked.connect(self._double)
+
+    def _fill(self) -> None:
+        from inspector.core.app.queries import TRANSFORMS as REGISTRY
+
         for group in GROUPS:
             head = QTreeWidgetItem([group])
             head.setFlags(Qt.ItemIsEnabled)
@@ -54,7 +59,6 @@ class Palette(QTreeWidget):
                     item.setToolTip(0, info.summary)
                     head.addChild(item)
         self.expandAll()
-        self.itemDoubleClicked.connect(self._double)
 
     def _double(self, item, _col):
         name = item.data(0, Qt.UserRole)
@@ -251,8 +255,9 @@ class PipelinePanel(QWidget):
         row = self.steps.currentRow()
         if self._form_key == self._key_of(row):
             self._show_values(row)  # only values changed: the editor being typed in stays
-        else:
-            self._show_form(row)
+        else:        # (the form reads the transforms' catalogue: after the first picture)
+            start_order.when_needed(self, "pipeline form",
+                                    lambda: self._show_form(self.steps.currentRow()))
         if discard_edits or not self.text.hasFocus():
             self.text.setPlainText(text_lines)
         _say(self.text_error, "")
@@ -297,14 +302,14 @@ class PipelinePanel(QWidget):
                 w.setCurrentText(value) if isinstance(w, QComboBox) else w.setText(value)
 
     def _show_form(self, row):
-        from inspector.core.app.queries import TRANSFORMS as REGISTRY
-
         self._clear_form()
         self._form_key = self._key_of(row)
         self.param_widgets = {}
         _say(self.form_error, "")
         if not 0 <= row < len(self.steps_shown):
             return
+        from inspector.core.app.queries import TRANSFORMS as REGISTRY
+
         spec = self.steps_shown[row]
         info = REGISTRY.get(spec.name)
         params = list(info.params) if info else []

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.runtime.lazy_import import later
 from inspector.core.view.vocabulary import (
     TensorValue,
     dtype_of,
@@ -25,6 +25,8 @@ from inspector.core.view.vocabulary import (
     shape_of,
 )
 from inspector.gui.panels.chart_slot import ChartSlot
+
+np = later("numpy", globals(), "np")     # not imported before the app's first picture
 
 
 class PropertiesPanel(QWidget):
