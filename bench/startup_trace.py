@@ -21,8 +21,10 @@ sys.path.insert(0, ROOT)
 
 
 def mark(what: str) -> None:
+    main = time.thread_time() if __import__("threading").current_thread().name == \
+        "MainThread" else float("nan")
     print(f"{1000 * (time.perf_counter() - T0):7.0f} ms wall {1000 * (time.process_time() - C0):7.0f}"
-          f" ms cpu  {what}", flush=True)
+          f" ms cpu ({1000 * main:5.0f} GUI thread)  {what}", flush=True)
 
 
 def wrap(owner, name: str, label: str | None = None) -> None:
@@ -93,6 +95,15 @@ def patch_window(mw) -> None:
     for name in ("_build_panels", "_build_controllers", "_build_status"):
         wrap(cls, name)
     wrap(cls, "open_path")
+    wrap(cls, "_connect")
+    import inspector.gui.menus as menus
+    import inspector.gui.tf_gate as tf_gate
+    from inspector.gui.workspace import Workspace
+
+    wrap(menus, "build_menus")
+    wrap(tf_gate, "apply", "tf_gate.apply")
+    wrap(Workspace, "switch", "Workspace.switch")
+    wrap(Workspace, "__init__", "Workspace()")
     from inspector.core.app.state import AppState
 
     for name in ("set_model", "set_scene"):

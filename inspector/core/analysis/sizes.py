@@ -6,7 +6,6 @@ values left in the file: no weight byte is read to size them."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 
 from inspector.core.model.protos import varint
@@ -154,6 +153,8 @@ def duplicates(graph, job: Job = NO_JOB) -> Duplicates:
     """Constants whose values are byte-for-byte equal. A constant is read and hashed only
     when another one has its dtype and byte length (dtype size x elements from its shape, so
     a reshaped copy counts too); the rest are never read (meant for a worker thread)."""
+    import hashlib  # (here, not with the module: OpenSSL's start costs the app's start ~10 ms)
+
     from inspector.core.errors import InspectorError
     from inspector.core.model.dtypes import item_size
     from inspector.core.model.tensors import element_count

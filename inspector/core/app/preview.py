@@ -9,7 +9,6 @@ spends no time on them; the command line and tests use a PreviewEngine in-proces
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -76,6 +75,8 @@ class PreviewEngine(ModelTasks):
             if job.reports and (final or now - last[0] >= EMIT_EVERY):
                 last[0] = now
                 job.partial(list(rows))
+
+        import hashlib  # (here: OpenSSL's start costs the app's first picture ~10 ms)
 
         digest = hashlib.sha1(repr((tuple(inputs), tuple(outputs))).encode())
         base_key = digest.digest()
