@@ -1,7 +1,10 @@
 """Start-up to the first drawn demo graph: the light build (packaging/build.sh light) next to
 the source install, in the same run. Each start is a new process launched with
-INSPECTOR_EXIT_AFTER_FIRST_FRAME=1 (the app prints "first frame drawn" when the demo model's
-first picture is on screen, then quits); the time is taken from launch to that line.
+INSPECTOR_EXIT_AFTER_FIRST_FRAME=1 (the app prints "first frame drawn" right after the canvas
+has painted the demo model's first scene, then quits); the time is taken from launch to that
+line. The source install is timed with its bytecode compiled (as pip leaves it), single
+instance on as on a desktop. Run it on the slow machine class:
+  bench/slow_class.py --cpu 1 -- .venv/bin/python bench/startup_bench.py
 "cold" is a start after the program's own files were evicted from the page cache
 (posix_fadvise DONTNEED on every file of the build folder, or of the source tree and the
 packages the app starts with in the virtualenv; system libraries stay cached: the machine is shared, so the
@@ -18,9 +21,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+BUDGET = 1.5      # seconds, cold and warm, on the slow machine class (issue 37)
 
 
 def start_once(cmd: list, env: dict) -> float:
@@ -82,9 +87,12 @@ def main() -> None:
     print(f"this machine's Python speed: a loop of 10M additions takes {python_speed():.2f} s "
           "(0.88 s seen on a quiet 2-core machine of this kind; the figures below scale with it)")
     base = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    # single instance on, as on a desktop (a name of its own: no running app to hand over to)
     base.update(INSPECTOR_EXIT_AFTER_FIRST_FRAME="1", QT_QPA_PLATFORM=args.platform,
-                INSPECTOR_SINGLE_INSTANCE="0", INSPECTOR_SETTINGS=os.path.join(
+                INSPECTOR_INSTANCE_NAME=f"startup-bench-{uuid.uuid4().hex[:8]}",
+                INSPECTOR_SETTINGS=os.path.join(
                     tempfile.mkdtemp(prefix="startup-bench-"), "settings.ini"))
+    base.pop("INSPECTOR_SINGLE_INSTANCE", None)
     rows = []
     if os.path.exists(args.app):
         rows.append(measure(args.label, [args.app], base, args.runs,
@@ -92,6 +100,8 @@ def main() -> None:
     else:
         print(f"no build at {args.app}: run packaging/build.sh light first")
     source_env = dict(base, PYTHONPATH=ROOT)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "inspector")],
+                   stdout=subprocess.DEVNULL, env=dict(os.environ, PYTHONDONTWRITEBYTECODE=""))
     import sysconfig
 
     rows.append(measure("source install (python -m inspector)",
@@ -101,9 +111,11 @@ def main() -> None:
                          ("PySide6", "shiboken6", "numpy", "numpy.libs", "pyqtgraph", "google",
                           "networkx", "PIL", "pillow.libs", "psutil", "tensorboard")]))
     if len(rows) == 2:
-        print(f"build / source (median): {rows[0]['median'] / rows[1]['median']:.2f}; "
-              f"budget: {args.label} under 1.5 s -> "
-              f"{'met' if rows[0]['median'] < 1.5 else 'NOT met'} on this machine")
+        print(f"build / source (median): {rows[0]['median'] / rows[1]['median']:.2f}")
+    for row in rows:
+        met = row["first"] < BUDGET and row["median"] < BUDGET
+        print(f"budget: {row['label']} cold and median under {BUDGET} s -> "
+              f"{'met' if met else 'NOT met'} on this machine")
 
 
 if __name__ == "__main__":

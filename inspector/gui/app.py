@@ -130,7 +130,7 @@ def charts_after_first_picture(make_window):
     chart_slot.defer()
     start_order.defer()
     window = make_window()
-    release_after_first_picture(window)
+    soon_after_first_picture(window, start_order.release)
     quiet_since, timer = [time.monotonic()], QTimer(window)
     inputs = {QEvent.KeyPress, QEvent.MouseButtonPress, QEvent.Wheel, QEvent.MouseMove}
 
@@ -219,16 +219,21 @@ def exit_after_first_frame(window, app) -> None:
     on_first_picture(window, done)
 
 
-def release_after_first_picture(window) -> None:
-    """What start_order deferred runs once the first picture is painted, or once opening the
-    model failed (at the latest after 10 s)."""
+def soon_after_first_picture(window, fn) -> None:
+    """fn() once, right after the model's first picture is painted, or once opening the model
+    failed, at the latest after 10 s: what the first picture does not need waits for it."""
     from PySide6.QtCore import QTimer
 
-    from inspector.gui import start_order
+    done = []
 
-    on_first_picture(window, start_order.release)
-    window.state.error.connect(lambda *_: start_order.release())
-    QTimer.singleShot(10_000, window, start_order.release)
+    def once(*_):
+        if not done:
+            done.append(True)
+            fn()
+
+    on_first_picture(window, once)
+    window.state.error.connect(once)
+    QTimer.singleShot(10_000, window, once)
 
 
 def new_window(settings, path: str):
@@ -326,8 +331,11 @@ def main(argv=None) -> int:
     settings = None
     if os.environ.get("INSPECTOR_SETTINGS"):
         settings = QSettings(os.environ["INSPECTOR_SETTINGS"], QSettings.IniFormat)
-    server = None if args.screenshot else serve_later_launches(app, settings)
     window = charts_after_first_picture(lambda: MainWindow(settings))
+    servers = []      # later launches are served once the first picture is up
+    if not args.screenshot:
+        soon_after_first_picture(window, lambda: servers.append(
+            serve_later_launches(app, settings)))
     window.loader.auto_signature = bool(args.screenshot)
     driver = ScreenshotDriver(window, args.screenshot, args.expand, app) if args.screenshot \
         else None
@@ -366,8 +374,9 @@ def main(argv=None) -> int:
     window.show()
     open_once_painted(window, args.model, args.signature)
     code = app.exec()
-    if server is not None:
-        server.close()
+    for server in servers:
+        if server is not None:
+            server.close()
     window.tasks.cancel()
     window.tasks.wait(5.0)
     return driver.code or code if driver else code

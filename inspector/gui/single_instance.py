@@ -9,7 +9,6 @@ import json
 import os
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
 
 CONNECT_MS = 300      # a missing server answers at once; a busy one gets this long
 REPLY_MS = 3000
@@ -32,10 +31,24 @@ def wanted(platform: str) -> bool:
         os.environ.get("INSPECTOR_INSTANCE_NAME"))
 
 
+def socket_path(name: str) -> str:
+    """Where QLocalServer puts the socket of `name` (QDir::tempPath() on Unix)."""
+    if name.startswith("/"):
+        return name
+    return os.path.join(os.environ.get("TMPDIR") or "/tmp", name)
+
+
 def hand_over(path: str | None, name: str | None = None) -> bool:
-    """Send `path` (None: just show a new window) to a running app; True if one took it."""
+    """Send `path` (None: just show a new window) to a running app; True if one took it.
+    Without the server's socket file nothing is tried (nor QtNetwork imported: the start of
+    an app with none running pays nothing for it)."""
+    name = name or server_name()
+    if not os.path.exists(socket_path(name)):
+        return False
+    from PySide6.QtNetwork import QLocalSocket
+
     sock = QLocalSocket()
-    sock.connectToServer(name or server_name())
+    sock.connectToServer(name)
     if not sock.waitForConnected(CONNECT_MS):
         return False
     message = {"open": os.path.abspath(path) if path else None}
@@ -52,6 +65,8 @@ class InstanceServer(QObject):
     open_requested = Signal(str)
 
     def __init__(self, parent=None, name: str | None = None):
+        from PySide6.QtNetwork import QLocalServer
+
         super().__init__(parent)
         self.name = name or server_name()
         self.server = QLocalServer(self)
