@@ -36,6 +36,20 @@ class PreviewRow:
     key: bytes = b""          # digest of the pipeline prefix that made this graph
 
 
+def run_step(graph_def, spec, inputs: list, outputs: list, job: Job = NO_JOB):
+    """transforms.pipeline.run_step, imported on first use: the app opens an engine before
+    its first picture, and the transforms import numpy, which that picture needs not."""
+    from inspector.core.transforms.pipeline import run_step as run
+
+    return run(graph_def, spec, inputs, outputs, job)
+
+
+def format_transforms(specs) -> str:
+    from inspector.core.transforms.syntax import format_transforms as format_
+
+    return format_(specs)
+
+
 def open_engine(model):
     """The preview engine for a model: in the worker when the installed executor has one (it
     opens the model itself from `model.ref`), else here."""
@@ -85,11 +99,6 @@ class PreviewEngine(ModelTasks):
             self._bases.pop(next(iter(self._bases)))
         rows = [PreviewRow("original", self._original_metrics(), key=base_key)]
         emit(rows, True)
-        # imported here, not with this module: the app opens an engine before its first
-        # picture, and the transforms import numpy, which that picture needs not
-        from inspector.core.transforms.pipeline import run_step
-        from inspector.core.transforms.syntax import format_transforms
-
         current = self.graph_def
         for spec in (s for s in steps if s.enabled):
             check()

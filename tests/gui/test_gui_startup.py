@@ -1,0 +1,141 @@
+"""Issue 37, start-up: what the first picture of the demo model does not need waits until it is
+painted (numpy, the transforms' catalogue, OpenSSL, QtNetwork, the single-instance server, the
+Pipeline panel's palette and form, Qt's class warm-up), and `first frame drawn` (what
+bench/startup_bench.py times) comes right after the canvas painted the graph. No timing here:
+the figures are bench/startup_bench.py's (run it under bench/slow_class.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+
+from conftest import ROOT
+
+# the app started as a user starts it (single instance on), stopped at its first picture:
+# what was imported then, and what the window showed
+FIRST_PICTURE = r"""
+import json, os, sys
+import inspector.gui.app as app
+
+def report(window, qapp):
+    def done():
+        canvas = window.canvas
+        print(json.dumps({
+            "modules": sorted(m for m in ("numpy", "inspector.core.transforms.catalogue",
+                                          "_hashlib", "PySide6.QtNetwork", "psutil",
+                                          "importlib.metadata", "pyqtgraph")
+                              if m in sys.modules),
+            "items": len(canvas.items_by_id), "scenes": window.scenes_drawn,
+            "model": os.path.basename(window.state.model.path),
+            "palette": window.pipeline_panel.palette.topLevelItemCount(),
+        }), flush=True)
+        qapp.exit(0)
+    app.on_first_picture(window, done)
+
+app.exit_after_first_frame = report
+sys.exit(app.main([]))
+"""
+
+
+def _app_env(tmp_path, **more):
+    env = {k: v for k, v in os.environ.items() if k != "INSPECTOR_SINGLE_INSTANCE"}
+    env.update(PYTHONPATH=ROOT, QT_QPA_PLATFORM="offscreen", INSPECTOR_EXIT_AFTER_FIRST_FRAME="1",
+               INSPECTOR_INSTANCE_NAME=f"gi-start-{uuid.uuid4().hex[:8]}",
+               INSPECTOR_SETTINGS=str(tmp_path / "settings.ini"), **more)
+    return env
+
+
+def test_the_first_picture_imports_nothing_it_does_not_draw_with(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", FIRST_PICTURE], cwd=str(tmp_path),
+                          env=_app_env(tmp_path), capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["model"] == "demo_digits.pb" and seen["scenes"] >= 1 and seen["items"] > 3
+    assert seen["modules"] == []          # numpy, every transform, OpenSSL, ... come later
+    assert seen["palette"] == 0           # the hidden Pipeline panel fills in after it
+
+
+def test_first_frame_drawn_comes_after_the_graph_is_painted(tmp_path):
+    code = r"""
+import sys
+from PySide6.QtCore import QEvent, QObject
+import inspector.gui.app as app
+
+painted = []
+real = app.exit_after_first_frame
+
+def watch(window, qapp):
+    class Paints(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Paint and window.canvas.items_by_id:
+                painted.append(len(window.canvas.items_by_id))
+            return False
+    window.canvas.viewport().installEventFilter(Paints(window))
+    real_exit = qapp.exit
+    def exit_(code=0):
+        print(f"painted with the graph before the line: {bool(painted)}", flush=True)
+        real_exit(code)
+    qapp.exit = exit_
+    real(window, qapp)
+
+app.exit_after_first_frame = watch
+sys.exit(app.main([]))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=str(tmp_path),
+                          env=_app_env(tmp_path), capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    lines = proc.stdout.splitlines()
+    assert "first frame drawn" in lines
+    assert "painted with the graph before the line: True" in lines
+
+
+def test_prestart_reads_early_exactly_the_models_opened_lazily():
+    from inspector.core.app.start import PRESTART_ABOVE
+    from inspector.core.loaders.lazy_graphdef import LAZY_ABOVE
+
+    assert PRESTART_ABOVE == LAZY_ABOVE
+
+
+def test_a_launch_with_no_server_socket_does_not_load_qt_network(tmp_path):
+    code = ("import sys; from inspector.gui import single_instance as s\n"
+            "print(s.hand_over('x.pb', name='gi-none-%s'), 'PySide6.QtNetwork' in sys.modules)"
+            % uuid.uuid4().hex[:8])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert out.stdout.split() == ["False", "False"], out.stderr[-2000:]
+
+
+def test_deferred_pipeline_panel_fills_on_first_show_or_after_release(qtbot, monkeypatch):
+    from inspector.gui import start_order
+    from inspector.gui.panels.pipeline_panel import PipelinePanel
+
+    for name, value in (("_deferred", False), ("_waiting", {}), ("_released", False),
+                        ("_ready", False)):
+        monkeypatch.setattr(start_order, name, value)
+    start_order.defer()
+    shown, hidden = PipelinePanel(), PipelinePanel()
+    qtbot.addWidget(shown)
+    qtbot.addWidget(hidden)
+    assert shown.palette.topLevelItemCount() == 0 == hidden.palette.topLevelItemCount()
+    shown.show()                                    # the user opened it before the picture
+    qtbot.waitUntil(lambda: shown.palette.topLevelItemCount() > 0, timeout=5000)
+    assert hidden.palette.topLevelItemCount() == 0
+    start_order.release()                           # the first picture is up
+    qtbot.waitUntil(lambda: hidden.palette.topLevelItemCount() > 0, timeout=30000)
+    assert not start_order.deferred()
+    assert hidden.palette.topLevelItemCount() == shown.palette.topLevelItemCount()
+    later = PipelinePanel()                         # nothing waits any more
+    qtbot.addWidget(later)
+    assert later.palette.topLevelItemCount() == shown.palette.topLevelItemCount()
+
+
+def test_qt_warm_up_runs_in_slices_then_goes_on(qtbot):
+    from inspector.gui.panels import chart_slot
+
+    done = []
+    chart_slot.warm_up(lambda: done.append(True), slice_seconds=0.001)
+    assert not done                                 # more than one slice: not all at once
+    qtbot.waitUntil(lambda: done, timeout=30000)
