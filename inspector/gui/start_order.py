@@ -7,7 +7,7 @@ work to `when_needed(widget, key, fn)`, which runs it at once when nothing is de
 later windows), else when `widget` is first shown or after `release()`: the app's start
 calls it once the first picture is drawn (or a model could not be opened). release() imports
 the modules on a thread first (the GUI thread keeps answering), then runs what waited on the
-GUI thread, one piece per event-loop turn; for the latest call per key only."""
+GUI thread, one piece per event-loop turn; for the latest call per widget and key only."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 MODULES = ("numpy", "inspector.core.transforms.catalogue", "inspector.core.app.queries")
 
 _deferred = False
-_waiting: dict = {}          # key -> (widget, fn): the latest request per key
+_waiting: dict = {}          # (id of widget, key) -> (widget, fn): the latest request
 _released = False            # release() was called
 _ready = False               # ... and its imports are done: nothing waits any more
 
@@ -35,33 +35,37 @@ def deferred() -> bool:
 
 
 def when_needed(widget, key: str, fn) -> None:
-    """fn() now, or (while deferred) when `widget` is first shown or after release()."""
+    """fn() now, or (while deferred) when `widget` is first shown or after release(); of
+    several requests of one widget under one key, the latest."""
     if not deferred():
         fn()
         return
-    first = key not in _waiting
-    _waiting[key] = (widget, fn)
+    slot = (id(widget), key)
+    first = slot not in _waiting
+    _waiting[slot] = (widget, fn)
     if first:
-        watcher = _ShowWatcher(widget, key)
-        widget.installEventFilter(watcher)
+        widget.installEventFilter(_ShowWatcher(widget, slot))
 
 
-def run_now(key: str) -> None:
-    """The waiting work of `key`, now (its widget is shown, or it is asked for)."""
-    entry = _waiting.pop(key, None)
+def run_now(slot: tuple) -> None:
+    """The waiting work of `slot` (widget id, key), now."""
+    entry = _waiting.pop(slot, None)
     if entry is not None:
-        entry[1]()
+        try:
+            entry[1]()
+        except RuntimeError:         # its widget was deleted meanwhile
+            pass
 
 
 class _ShowWatcher(QObject):
-    def __init__(self, widget, key: str):
+    def __init__(self, widget, slot: tuple):
         super().__init__(widget)
-        self.key = key
+        self.slot = slot
 
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Show:
             obj.removeEventFilter(self)
-            run_now(self.key)
+            run_now(self.slot)
         return False
 
 
@@ -102,7 +106,6 @@ def _run_waiting() -> None:
     _ready = True
     if not _waiting:
         return
-    key = next(iter(_waiting))
-    run_now(key)
+    run_now(next(iter(_waiting)))
     if _waiting:
         QTimer.singleShot(0, _run_waiting)

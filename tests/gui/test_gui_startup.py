@@ -138,4 +138,4 @@ def test_qt_warm_up_runs_in_slices_then_goes_on(qtbot):
     done = []
     chart_slot.warm_up(lambda: done.append(True), slice_seconds=0.001)
     assert not done                                 # more than one slice: not all at once
-    qtbot.waitUntil(lambda: done, timeout=30000)
+    qtbot.waitUntil(lambda: bool(done), timeout=30000)
