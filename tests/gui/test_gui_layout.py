@@ -143,13 +143,16 @@ def test_charts_arrive_after_the_first_picture_when_deferred(qtbot, tmp_path, mo
     starts their import on a thread, then the summary's op chart is drawn in them."""
     from PySide6.QtCore import QSettings
 
-    from inspector.gui import app
+    from inspector.gui import app, start_order
     from inspector.gui.main_window import MainWindow
     from inspector.gui.panels import chart_slot
 
     for name, value in (("_deferred", False), ("_thread", None), ("_waiting", []),
                         ("_arrival", None)):
         monkeypatch.setattr(chart_slot, name, value)
+    for name, value in (("_deferred", False), ("_waiting", {}), ("_released", False),
+                        ("_ready", False)):        # the start's deferrals end with this test
+        monkeypatch.setattr(start_order, name, value)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
     win = app.charts_after_first_picture(lambda: MainWindow(settings))
     qtbot.addWidget(win)
