@@ -1,22 +1,20 @@
 """What the app's first picture does not need waits until that picture is on screen.
 
-The transforms' catalogue imports numpy and every transform (~0.12 s; 0.5 s on the slow
-machine class), needed only by panels hidden at start (the Pipeline panel's palette and
-parameter form). The app calls `defer()` before its window exists; a panel then hands such
-work to `when_needed(widget, key, fn)`, which runs it at once when nothing is deferred (tests,
-later windows), else when `widget` is first shown or after `release()`: the app's start
-calls it once the first picture is drawn (or a model could not be opened). release() imports
-the modules on a thread first (the GUI thread keeps answering), then runs what waited on the
-GUI thread, one piece per event-loop turn; for the latest call per widget and key only."""
+Every transform imported (numpy with them: ~0.12 s; 0.5 s on the slow machine class) is
+needed only by a panel hidden at start (the Pipeline panel's palette and parameter form).
+The app calls `defer()` before its window exists; a panel then hands such work to
+`when_needed(widget, key, fn)`, which runs it at once when nothing is deferred (tests, later
+windows), else when `widget` is first shown or after `release()`: the app's start calls it
+once the first picture is drawn (or a model could not be opened). release() imports the
+modules (core.app.start.import_after_first_picture) on a thread first (the GUI thread keeps
+answering), then runs what waited on the GUI thread, one piece per event-loop turn; for the
+latest call per widget and key only."""
 
 from __future__ import annotations
 
 import threading
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
-
-# imported by release() on a thread before the waiting work runs
-MODULES = ("numpy", "inspector.core.transforms.catalogue", "inspector.core.app.queries")
 
 _deferred = False
 _waiting: dict = {}          # (id of widget, key) -> (widget, fn): the latest request
@@ -89,13 +87,12 @@ def release() -> None:
     _carrier.done.connect(_run_waiting)     # queued: emitted from the importing thread
 
     def run():
-        import importlib
+        from inspector.core.app.start import import_after_first_picture
 
-        for name in MODULES:
-            try:
-                importlib.import_module(name)
-            except ImportError:
-                pass                 # the work that needs it reports the failure
+        try:
+            import_after_first_picture()
+        except Exception:  # noqa: BLE001  (the work that needs it reports the failure)
+            pass
         _carrier.done.emit()
 
     threading.Thread(target=run, name="inspector-imports-later", daemon=True).start()

@@ -1,6 +1,6 @@
 """What the app's first picture needs of the core imports no numpy and no transform (issue 37,
-start-up): opening a binary GraphDef and laying it out; numpy and the transforms' catalogue
-come with their first use, and then everything is as before."""
+start-up): opening a binary GraphDef with its session file and laying it out; numpy and the
+transforms come once the picture is up (core.app.start.import_after_first_picture)."""
 
 from __future__ import annotations
 
@@ -44,28 +44,16 @@ print(json.dumps({{"items": len(scene.items), "steps": len(state.workbench.steps
     assert seen["later"] == []
 
 
-def test_the_transforms_package_registers_every_transform_on_first_use():
+def test_what_waits_for_the_first_picture_is_imported_after_it():
     seen = _run("""
 import json, sys
-import inspector.core.transforms as t
-before = "inspector.core.transforms.catalogue" in sys.modules
-from inspector.core.transforms import REGISTRY, run_pipeline  # noqa: F401
-from inspector.core.app.queries import TRANSFORMS
-print(json.dumps({"before": before, "n": len(REGISTRY), "same": TRANSFORMS is REGISTRY,
-                  "numpy": "numpy" in sys.modules, "spec": str(t.TransformSpec("x", {}))}))
+from inspector.core.app.start import import_after_first_picture
+before = sorted(m for m in ("numpy", "inspector.core.transforms.fold_constants") if m in sys.modules)
+import_after_first_picture()
+from inspector.core.transforms import REGISTRY, catalogue
+print(json.dumps({"before": before, "numpy": "numpy" in sys.modules,
+                  "registered": sorted(dict.keys(REGISTRY)) == sorted(REGISTRY),
+                  "modules": all(f"inspector.core.transforms.{m}" in sys.modules
+                                 for m in catalogue.MODULES)}))
 """)
-    assert not seen["before"] and seen["same"] and seen["numpy"]
-    assert seen["n"] > 25 and seen["spec"] == "x"
-
-
-def test_dtype_sizes_without_numpy_match_numpy():
-    import numpy as np
-
-    from inspector.core.model import dtypes
-
-    for value, (name, _field) in dtypes._STORAGE.items():
-        expected = 0 if name == "object" else np.dtype(name).itemsize
-        assert dtypes.item_size(value) == expected, name
-        assert dtypes.item_size(value + dtypes.REF_OFFSET) == expected
-        assert dtypes.numpy_dtype(value) == np.dtype(name)
-    assert dtypes.item_size(999) == 0 and dtypes.numpy_dtype(999) is None
+    assert seen["before"] == [] and seen["numpy"] and seen["registered"] and seen["modules"]

@@ -12,16 +12,14 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from inspector.core.analysis.metrics import Metrics, compute_metrics, latencies
 from inspector.core.app.model_tasks import ModelTasks
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.model import protos
 from inspector.core.runtime.job import NO_JOB, Job
-
-if TYPE_CHECKING:
-    from inspector.core.transforms.pipeline import StepReport
+from inspector.core.transforms.pipeline import StepReport, run_step
+from inspector.core.transforms.syntax import format_transforms
 
 KEEP_OTHER_PREFIXES = 8   # results of pipelines edited away from, kept for undo and toggling
 EMIT_EVERY = 0.15         # seconds between partial results (a long pipeline must not flood)
@@ -34,20 +32,6 @@ class PreviewRow:
     report: StepReport | None = None   # without its graph (ask the engine for it by key)
     error: str = ""
     key: bytes = b""          # digest of the pipeline prefix that made this graph
-
-
-def run_step(graph_def, spec, inputs: list, outputs: list, job: Job = NO_JOB):
-    """transforms.pipeline.run_step, imported on first use: the app opens an engine before
-    its first picture, and the transforms import numpy, which that picture needs not."""
-    from inspector.core.transforms.pipeline import run_step as run
-
-    return run(graph_def, spec, inputs, outputs, job)
-
-
-def format_transforms(specs) -> str:
-    from inspector.core.transforms.syntax import format_transforms as format_
-
-    return format_(specs)
 
 
 def open_engine(model):

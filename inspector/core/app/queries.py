@@ -17,19 +17,10 @@ from inspector.core.mobile.tflite_preview import measured_latency_ms
 from inspector.core.model.function_bodies import function_graph
 from inspector.core.model.graph import Graph
 from inspector.core.model.reachability import downstream, upstream
+from inspector.core.transforms import REGISTRY as TRANSFORMS
 from inspector.core.transforms.base import TransformError
 
-__all__ = ["Graph", "TRANSFORMS", "TransformError", "build_card", "count_flops",  # noqa: F822
+__all__ = ["Graph", "TRANSFORMS", "TransformError", "build_card", "count_flops",
            "describe_tensor", "downstream", "duplicates", "function_graph", "index_for", "measured_latency_ms",
            "ports_with_shapes", "sizes", "strip_preview", "summarize", "trace_to_inputs",
            "unknown_flops", "upstream"]
-
-
-def __getattr__(name: str):
-    """TRANSFORMS (every transform registered) on first use: the catalogue imports numpy,
-    which the app's first picture needs not."""
-    if name == "TRANSFORMS":
-        from inspector.core.transforms import REGISTRY
-
-        return REGISTRY
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,6 +20,11 @@ from inspector.core.errors import InspectorError
 from inspector.core.runtime.events import Event
 
 MAX_TEXT = 1_000_000
+from inspector.core.transforms.syntax import (
+    TransformSpec,
+    format_transforms,
+    parse_transforms,
+)
 
 
 class Workbench:
@@ -55,9 +60,6 @@ class Workbench:
     def _apply(self, session: dict) -> None:
         self.inputs, self.outputs = session["inputs"], session["outputs"]
         self.input_shapes = session["input_shapes"]
-        # (imported here: the transforms import numpy, which the first picture needs not)
-        from inspector.core.transforms.syntax import TransformSpec
-
         self.steps = [TransformSpec(name, params, enabled)
                       for name, params, enabled in session["steps"]]
 
@@ -98,26 +100,17 @@ class Workbench:
     # -- pipeline -----------------------------------------------------------------------
     @property
     def text(self) -> str:
-        if not self.steps:      # (no import of the transforms, hence numpy, at the start)
-            return ""
-        from inspector.core.transforms.syntax import format_transforms
-
         return format_transforms(s for s in self.steps if s.enabled)
 
     @property
     def text_lines(self) -> str:
         """The same text with one transform per line (transform_graph reads either)."""
-        if not self.steps:
-            return ""
-        from inspector.core.transforms.syntax import format_transforms
-
         return "\n".join(format_transforms([s]) for s in self.steps if s.enabled)
 
     def set_text(self, text: str) -> None:
         """Replace the pipeline by transform_graph text: refused (TransformError) for bad
         syntax, empty text, unknown transforms and parameter values they cannot take."""
         from inspector.core.transforms.pipeline import check_names
-        from inspector.core.transforms.syntax import format_transforms, parse_transforms
 
         if len(text) > MAX_TEXT:
             raise InspectorError(f"the text is {len(text):,} characters long; a pipeline of "
@@ -134,8 +127,6 @@ class Workbench:
         self._edit(apply)
 
     def add_step(self, name: str, index: int | None = None, params: dict | None = None) -> None:
-        from inspector.core.transforms.syntax import TransformSpec
-
         spec = TransformSpec(name, dict(params or {}))
         self._edit(lambda: self.steps.insert(len(self.steps) if index is None else index, spec))
 
@@ -217,6 +208,8 @@ class Workbench:
         from inspector.core.transforms.base import REGISTRY
 
         for k, spec in enumerate(self.steps):
+            if not spec.params:     # nothing that could name a path; and asking the registry
+                continue            # imports the transform's module (numpy: not at start)
             info = REGISTRY.get(spec.name)
             kinds = {p.name: p.kind for p in info.params} if info else {}
             for key, values in spec.params.items():
