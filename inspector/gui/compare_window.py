@@ -5,7 +5,9 @@ grouped by pattern, n / p to step through changes (both sides focus the same mat
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt
+from functools import partial
+
+from PySide6.QtCore import QStringListModel, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -29,6 +31,9 @@ from inspector.gui.canvas.graph_canvas import GraphCanvas
 def layouts(session: CompareSession, sides, task) -> dict:
     """In a task, one side after the other (one thread competing with the GUI for the GIL,
     not two): side -> (expanded, scene, its edges' geometry, its diff marks)."""
+    from inspector.core.view.vocabulary import plain
+
+    plain("Conv2D")          # the glossary is read here, not by the first box on the GUI thread
     out = {}
     for side in sides:
         expanded = session.expanded[side]
@@ -125,15 +130,18 @@ class CompareWindow(QMainWindow):
             QShortcut(QKeySequence(key), self, activated=lambda k=delta: self.step(k))
         self.resize(1400, 860)
         self._first = first or {}      # drawn at the first show: a fit must know the size
+        self._pending: set = set()     # sides whose first picture is about to be built
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
         if self._first is None:
             return
         first, self._first = self._first, None
-        for side, result in first.items():
+        for k, (side, result) in enumerate(first.items()):    # one side per event-loop turn
             if result[0] == self.session.expanded[side]:
-                self._show(side, *result)
+                self._drawn[side] = (result[0], result[3])
+                self._pending.add(side)
+                QTimer.singleShot(k, partial(self._show, side, *result))
         self.refresh()
 
     # -- the change list ------------------------------------------------------------------
@@ -177,7 +185,7 @@ class CompareWindow(QMainWindow):
         sides = ("B",) if self.merged_on else SIDES
         return all((("M" if self.merged_on else s) in self._drawn) and
                    self.canvases[s].viewport().updatesEnabled() for s in sides) and \
-            not self.tasks.is_busy()
+            not self.tasks.is_busy() and not self._pending
 
     def refresh(self) -> None:
         if self._first is not None:
@@ -191,7 +199,8 @@ class CompareWindow(QMainWindow):
         for side in SIDES:
             drawn = self._drawn.get(side)
             if drawn is not None and drawn[0] == self.session.expanded[side]:
-                if self.canvases[side].viewport().updatesEnabled():    # not mid-build
+                if self.canvases[side].viewport().updatesEnabled() and \
+                        side not in self._pending:                       # not mid-build
                     self._decorate(side, drawn[1])
             else:
                 stale.append(side)
@@ -293,6 +302,7 @@ class CompareWindow(QMainWindow):
             canvas.show_start()      # fitted while boxes stay readable, else its start
 
     def _show(self, side: str, expanded, scene, geometry, painted) -> None:
+        self._pending.discard(side)
         self._drawn[side] = (expanded, painted)
         self._apply_numeric()
         self.canvases[side].show_scene(scene, lambda: self._decorate(side, painted, True),

@@ -325,3 +325,55 @@ def test_collapsed_scopes_carry_change_counts_and_the_share_of_weights_changed()
     assert "conv/" not in dimmed and dimmed == {s for s in scopes if s not in diff}
     session.changed_only(True)                            # just the paths to changes open
     assert "conv" in session.expanded["B"] and "mixed/tower_0" in session.expanded["B"]
+
+
+def _paint_node_by_node(session, side, items, expanded):
+    """The comparison's scope marks as first written: every marked node asked which item
+    shows it (the reference for the by-scope version)."""
+    from collections import Counter
+
+    diff, counts, weights = {}, {}, {}
+    for name, look in session.marks[side].items():
+        item = session.visible(side, name, expanded)
+        if item in items:
+            if item.endswith("/"):
+                counts.setdefault(item, Counter())[look] += 1
+            else:
+                diff[item] = look
+    for name, changed in session.weights_changed[side].items():
+        item = session.visible(side, name, expanded)
+        if item.endswith("/") and item in items:
+            weights[item] = weights.get(item, 0.0) + changed
+    return diff, counts, weights
+
+
+def test_scope_marks_by_scope_equal_asking_every_marked_node():
+    """The canvas's diff colours and badges, counted per scope (a 50k-node step stalled on
+    asking every node), are the ones asking every marked node gives, at every opening."""
+    from inspector.core.app.comparing import BADGE_ORDER, SYMBOL, compare
+
+    ga = graph_of(INCEPTION)
+    steps = run_pipeline(ga.graph_def, 'strip_unused_nodes(type=float, shape="1,299,299,3") '
+                         'remove_nodes(op=Identity, op=CheckNumerics) '
+                         'quantize_weights(minimum_size=100)', ["Mul"], ["softmax"])
+    s = compare(ga, Graph(steps[-1].graph_def), "A", "B",
+                steps=steps)
+    rng = random.Random(5)
+    seen = 0
+    for side in ("A", "B"):
+        view = s.views[side]
+        scopes = sorted(p for p in view.hierarchy.scopes if p)
+        for opened in ([], scopes, rng.sample(scopes, len(scopes) // 2), ["mixed"]):
+            expanded = frozenset({""} | set(opened))
+            scene = view.scene(expanded)
+            diff, badges, _ = s.paint(side, scene.items, expanded)
+            ref_diff, counts, weights = _paint_node_by_node(s, side, scene.items, expanded)
+            assert {k: v for k, v in diff.items() if not k.endswith("/")} == ref_diff
+            assert {k for k in diff if k.endswith("/")} == set(counts)
+            for item, c in counts.items():
+                assert badges[item].startswith(
+                    " ".join(f"{SYMBOL[k]}{c[k]}" for k in BADGE_ORDER if c[k]))
+                assert ("weights changed" in badges[item]) == bool(weights.get(item))
+                seen += 1
+            seen += len(ref_diff)
+    assert seen > 50

@@ -16,6 +16,7 @@ from inspector.core.compare.html_report import diff_html
 from inspector.core.model.graph import Graph
 from inspector.core.overlays.decorate import heat_colour
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.view.hierarchy import outermost_collapsed
 from inspector.core.view.view_graph import ViewModel
 
 SIDES = ("A", "B")
@@ -119,6 +120,7 @@ class CompareSession:
         self.selected = {side: [] for side in SIDES}
         self.index = -1                                    # the entry stepped to
         self.merged = None                                 # (ViewModel, ghosts), when asked
+        self._scoped: dict = {}                            # side -> marks by scope (paint)
         self.changed_only(True)
 
     # -- navigation -----------------------------------------------------------------------
@@ -215,19 +217,22 @@ class CompareSession:
         and "+added -removed ~changed". One pass over the changes: run it in the layout task,
         not on the GUI thread (50k changes take longer than a frame)."""
         diff, counts = {}, {}
-        for name, look in self.marks[side].items():
-            item = self.visible(side, name, expanded)
-            if item not in items:
-                continue
-            if item.endswith("/"):
-                counts.setdefault(item, Counter())[look] += 1
-            else:
-                diff[item] = look
+        marks, changed_weights = self._by_scope(side)
+        for key, entries in marks.items():
+            owner = outermost_collapsed(key, expanded)
+            if owner is None:                     # its scope is open: each node shows
+                for host, look in entries:
+                    if host in items:
+                        diff[host] = look
+            elif owner in items:
+                c = counts.setdefault(owner, Counter())
+                for _, look in entries:
+                    c[look] += 1
         weights: dict = {}
-        for name, changed in self.weights_changed[side].items():
-            item = self.visible(side, name, expanded)
-            if item.endswith("/") and item in items:
-                weights[item] = weights.get(item, 0.0) + changed
+        for key, changed in changed_weights.items():
+            owner = outermost_collapsed(key, expanded)
+            if owner is not None and owner in items:
+                weights[owner] = weights.get(owner, 0.0) + changed
         badges = {}
         for item, c in counts.items():
             badges[item] = " ".join(f"{SYMBOL[k]}{c[k]}" for k in BADGE_ORDER if c[k])
@@ -237,6 +242,22 @@ class CompareSession:
             diff[item] = "changed"
         return diff, badges, [i for i, it in items.items() if i.endswith("/") and
                               getattr(it, "kind", "") != "frame"]      # collapsed scopes
+
+    def _by_scope(self, side: str) -> tuple:
+        """The marks and changed weights of a side by the scopes their nodes are drawn in
+        (the node showing each: itself or the one carrying it as a badge), made once: a
+        picture then asks each scope, not each of 50k marked nodes, what shows it."""
+        found = self._scoped.get(side)
+        if found is None:
+            view, marks, weights = self.views[side], {}, {}
+            for name, look in self.marks[side].items():
+                host = view.badge_host(name)
+                marks.setdefault(tuple(view.parts(host)), []).append((host, look))
+            for name, changed in self.weights_changed[side].items():
+                key = tuple(view.parts(view.badge_host(name)))
+                weights[key] = weights.get(key, 0.0) + changed
+            found = self._scoped[side] = (marks, weights)
+        return found
 
     @staticmethod
     def dimmed(items, diff: dict) -> frozenset:
