@@ -127,6 +127,9 @@ class EdgeLayer(QGraphicsItem):
         self.ink = ink
         self.style = style      # the canvas's CanvasStyle (presentation, spotlight)
         self.setZValue(0)
+        # option.exposedRect is the part to repaint, not the whole tile: labels outside it
+        # are not drawn (each drawText waits for the GIL while a task computes)
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption)
         self.data_path, self.control_path = tile["data"], tile["control"]
         # arrowheads as one path, filled in one call: every Qt call from paint waits for the
         # GIL while other threads compute (~80 us each), so paint makes few of them

@@ -189,17 +189,17 @@ class GraphCanvas(QGraphicsView):
 
     def _decorate_items(self, d, items) -> None:
         self.style.strips = bool(d.strips)
+        plain = bool(d.strips)               # after a demo run, blocks speak plain words
         for item_id, node in items:
-            node.selected = item_id == d.selected
-            node.in_cone = item_id in d.cone
-            node.dimmed = item_id in d.dimmed
-            node.tag = d.tags.get(item_id, "")
-            node.diff = d.diff.get(item_id, "")
-            node.badge = d.badges.get(item_id, "")
-            node.heat = d.heat.get(item_id)
-            node.bar = d.bars.get(item_id)
+            look = (item_id == d.selected, item_id in d.cone, item_id in d.dimmed,
+                    d.tags.get(item_id, ""), d.diff.get(item_id, ""),
+                    d.badges.get(item_id, ""), d.heat.get(item_id), d.bars.get(item_id), plain)
             self._set_strip(node, d.strips.get(item_id))
-            node.plain = bool(d.strips)      # after a demo run, blocks speak plain words
+            if getattr(node, "look", None) == look:
+                continue                     # unchanged: not repainted (a step of n / p
+            node.look = look                 # changes two boxes, not every box in view)
+            (node.selected, node.in_cone, node.dimmed, node.tag, node.diff, node.badge,
+             node.heat, node.bar, node.plain) = look
             node.update()
 
     @staticmethod
