@@ -195,21 +195,30 @@ class CompareWindow(QMainWindow):
         if self.merged_on:
             self._refresh_merged()
             return
-        stale = []
-        for side in SIDES:
-            drawn = self._drawn.get(side)
-            if drawn is not None and drawn[0] == self.session.expanded[side]:
-                if self.canvases[side].viewport().updatesEnabled() and \
-                        side not in self._pending:                       # not mid-build
-                    self._decorate(side, drawn[1])
-            else:
-                stale.append(side)
-        if stale:
-            session = self.session
-            self.tasks.submit("compare-layout", lambda task: layouts(session, stale, task),
-                              lambda result: [self._show(s, *r) for s, r in result.items()],
-                              lambda exc: self.status.setText(f"Layout failed: {exc}"),
-                              label="Laying out the comparison")
+        stale = [side for side in SIDES if self._drawn.get(side, (None,))[0] !=
+                 self.session.expanded[side]]
+        fresh = [side for side in SIDES if side not in stale]
+        if not stale:
+            self._decorate_fresh(fresh)
+            return
+        # the sides that need no new layout move with the others once it is made: both
+        # sides change together, and no picture is painted while the layout task runs
+        session = self.session
+        self.tasks.submit("compare-layout", lambda task: layouts(session, stale, task),
+                          lambda result: self._laid_out(result, fresh),
+                          lambda exc: self.status.setText(f"Layout failed: {exc}"),
+                          label="Laying out the comparison")
+
+    def _laid_out(self, result: dict, fresh: list) -> None:
+        for side, r in result.items():
+            self._show(side, *r)
+        self._decorate_fresh([s for s in fresh if self._drawn.get(s, (None,))[0] ==
+                              self.session.expanded[s]])
+
+    def _decorate_fresh(self, sides) -> None:
+        for side in sides:
+            if self.canvases[side].viewport().updatesEnabled() and side not in self._pending:
+                self._decorate(side, self._drawn[side][1])     # not mid-build
 
     def run_numeric(self) -> None:
         from inspector.core.app.comparing import run_numeric
