@@ -47,7 +47,7 @@ def main() -> None:
     tasks = gui_tasks(app)
     from stall_watch import Watch
 
-    watch = Watch(args.late_ms / 1000)
+    watch = Watch(args.late_ms / 1000, sample=args.stacks > 0)   # the sampler slows the GUI
     watch.action = ""
 
     def settle(seconds: float = 0.0):

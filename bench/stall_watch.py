@@ -33,7 +33,9 @@ class Watch:
     """A 10 ms timer on the GUI thread and a sampling thread that keeps the stacks seen while
     the timer was late, per action."""
 
-    def __init__(self, late: float, native: bool = False):
+    def __init__(self, late: float, native: bool = False, sample: bool = True):
+        """`sample`: run the stack-sampling thread (it takes the GIL every 5 ms while the
+        GUI thread is late, which makes those stalls longer: off for the figures alone)."""
         from PySide6.QtCore import QTimer
 
         self.late, self.action, self.native = late, "open", native
@@ -46,7 +48,8 @@ class Watch:
         self.timer.timeout.connect(self._beat)
         self.timer.start(10)
         self.running = True
-        threading.Thread(target=self._sample, daemon=True, name="stall-watch").start()
+        if sample:
+            threading.Thread(target=self._sample, daemon=True, name="stall-watch").start()
 
     def _beat(self) -> None:
         now = time.perf_counter()
