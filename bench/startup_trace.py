@@ -92,8 +92,10 @@ def patch_window(mw) -> None:
 
     cls = mw.MainWindow
     wrap(cls, "__init__", "MainWindow()")
-    for name in ("_build_panels", "_build_controllers", "_build_status"):
-        wrap(cls, name)
+    for name in ("_build_panels", "_build_controllers", "_build_status", "_build_preview",
+                 "_build_mobile"):     # the last two: hidden at start, made after the picture
+        if hasattr(cls, name):
+            wrap(cls, name)
     wrap(cls, "open_path")
     wrap(cls, "_connect")
     import inspector.gui.menus as menus

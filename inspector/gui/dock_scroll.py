@@ -56,9 +56,10 @@ class PanelScrollArea(QScrollArea):
 
 def scrolling(widget):
     """A panel inside a scroll area: a panel never forces the window to grow, on a small
-    screen it scrolls instead."""
+    screen it scrolls instead. widget None: the panel is put in later (setWidget)."""
     area = PanelScrollArea()
-    area.setWidget(widget)      # sized by the area itself (see PanelScrollArea._fit)
+    if widget is not None:
+        area.setWidget(widget)  # sized by the area itself (see PanelScrollArea._fit)
     area.setFrameShape(QFrame.NoFrame)
     area.setMinimumSize(60, 40)
     return area

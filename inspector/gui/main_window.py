@@ -42,6 +42,7 @@ from inspector.gui.controllers.sizes_controller import SizesController
 from inspector.gui.controllers.tour_controller import TourController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.dock_scroll import scrolling
+from inspector.gui.later_panels import BuiltOnUse, build, later
 from inspector.gui.panels.demo_panel import DemoPanel
 from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.mobile_panel import MobilePanel
@@ -80,6 +81,13 @@ def _import_model_modules() -> None:
 
 class MainWindow(QMainWindow):
     error_shown = Signal(str)
+    # hidden at start: made after the first picture, when shown, or when first read
+    preview_panel = BuiltOnUse("preview")
+    preview = BuiltOnUse("preview")
+    mobile_panel = BuiltOnUse("mobile")
+    quant_panel = BuiltOnUse("mobile")
+    mobile = BuiltOnUse("mobile")
+    quant = BuiltOnUse("mobile")
 
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
@@ -103,6 +111,8 @@ class MainWindow(QMainWindow):
 
         build_menus(self)
         self._connect()
+        later(self, "preview", self.preview_dock)   # now, or after the first picture
+        later(self, "mobile", self.mobile_dock)
         from inspector.gui import tf_gate
 
         self.tf_gated = tf_gate.apply(self)   # no TensorFlow: its actions say why and how
@@ -117,7 +127,8 @@ class MainWindow(QMainWindow):
 
     # -- construction ---------------------------------------------------------------------
     def _dock(self, title, widget):
-        """A dock for a panel (the workspace puts it in its place)."""
+        """A dock for a panel (the workspace puts it in its place); widget None: put in
+        later (later_panels)."""
         dock = QDockWidget(title, self)
         dock.setObjectName(title)
         dock.setWidget(scrolling(widget))
@@ -132,12 +143,10 @@ class MainWindow(QMainWindow):
         self.legend = Legend(s)
         self.workbench_panel = WorkbenchPanel()
         self.pipeline_panel = PipelinePanel()
-        self.preview_panel = PreviewPanel()
         self.overlays_panel = OverlaysPanel(
             [(o.mode, o.label) for o in overlay_registry.REGISTRY.values()])
         self.demo_panel = DemoPanel()
         self.tour_panel = TourPanel()
-        self.mobile_panel = MobilePanel()
         self.sizes_panel = SizesPanel()
         self.search_dock = self._dock("Search", self.search_panel)
         self.summary_dock = self._dock("Summary", self.summary_panel)
@@ -146,8 +155,8 @@ class MainWindow(QMainWindow):
         self.legend_dock = self._dock("Legend", self.legend)
         self.workbench_dock = self._dock("Inputs and outputs", self.workbench_panel)
         self.pipeline_dock = self._dock("Pipeline", self.pipeline_panel)
-        self.preview_dock = self._dock("Preview", self.preview_panel)
-        self.mobile_dock = self._dock("Phone (TFLite)", self.mobile_panel)
+        self.preview_dock = self._dock("Preview", None)
+        self.mobile_dock = self._dock("Phone (TFLite)", None)
         self.sizes_dock = self._dock("Sizes", self.sizes_panel)
         self.overlays_dock = self._dock("Overlays", self.overlays_panel)
         self.demo_dock = self._dock("Demo", self.demo_panel)
@@ -164,7 +173,6 @@ class MainWindow(QMainWindow):
         self.loader = LoadController(s, t, self.dialogs)
         self.canvas_ctl = CanvasController(s, t, self.canvas, self.minimap)
         self.pipeline = PipelineController(s, t, self.pipeline_panel)
-        self.preview = PreviewController(s, t, self.preview_panel, self.dialogs)
         self.marks = MarksController(s, t, self.workbench_panel)
         self.search = SearchController(s, t, self.search_panel)
         self.properties_ctl = PropertiesController(s, t, self.properties)
@@ -172,25 +180,15 @@ class MainWindow(QMainWindow):
         self.card = ModelCardController(s, t, self.card_panel)
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
         self.demo = DemoController(s, t, self.demo_panel, self.dialogs)
-        self.mobile = MobileController(s, t, self.mobile_panel, self.dialogs)
         from inspector.gui.controllers.targets_controller import TargetsController
 
         self.targets = TargetsController(s, t, self)
-        self.mobile.window_wanted.connect(self.open_beside)
-        self.quant_panel = QuantPanel()
-        self.mobile_panel.tabs.addTab(self.quant_panel, "Quantization")
-        self.quant = QuantController(s, t, self.quant_panel, self.mobile_panel, self.dialogs)
-        self.quant.beside_wanted.connect(
-            lambda path: self.quant.adopt_beside(self.open_beside(path)))
         self.sizes = SizesController(s, t, self.sizes_panel)
         self.sizes_dock.visibilityChanged.connect(self.sizes.set_visible)
         self.demo_dock.visibilityChanged.connect(lambda on: on and self.demo.warm())
         self.canvas.strip_clicked.connect(self.demo.show_grid)
         self.exporter = Exporter(s, t, self.canvas)
         self.compare_ctl = CompareController(self)
-        self.preview_panel.compare_requested.connect(self.compare_ctl.compare_step)
-        self.preview_panel.stages_requested.connect(self.compare_ctl.compare_stages)
-        self.mobile_panel.compare_requested.connect(self.compare_ctl.compare_variant)
         from inspector.gui.canvas.stage import Stage
         from inspector.gui.presentation import PresentationChrome
 
@@ -198,6 +196,52 @@ class MainWindow(QMainWindow):
                                    PresentationChrome(self), self.dialogs)
         self.tour.run_wanted.connect(self.demo.run_on)
         self.tour.card_wanted.connect(self._tour_card)
+
+    def _build_preview(self):
+        """The Preview panel and its controller (later_panels: hidden at start)."""
+        s = self.state
+        self.preview_panel = panel = PreviewPanel()
+        self.preview = PreviewController(s, self.tasks, panel, self.dialogs)
+        panel.compare_requested.connect(self.compare_ctl.compare_step)
+        panel.stages_requested.connect(self.compare_ctl.compare_stages)
+        panel.jump.connect(self.jump_to)
+        self.preview_dock.widget().setWidget(panel)
+        if s.rows:                          # what it missed while it did not exist
+            self.preview._rows_changed(s.rows)
+            self.preview._step_changed(s.step, s.after)
+        self._gate_later(("preview_panel",))
+
+    def _build_mobile(self):
+        """The Phone (TFLite) panel with its Quantization tab and their controllers
+        (later_panels: hidden at start)."""
+        s, t = self.state, self.tasks
+        self.mobile_panel = panel = MobilePanel()
+        self.mobile = MobileController(s, t, panel, self.dialogs)
+        self.mobile.window_wanted.connect(self.open_beside)
+        self.quant_panel = QuantPanel()
+        panel.tabs.addTab(self.quant_panel, "Quantization")
+        self.quant = QuantController(s, t, self.quant_panel, panel, self.dialogs)
+        self.quant.beside_wanted.connect(
+            lambda path: self.quant.adopt_beside(self.open_beside(path)))
+        panel.compare_requested.connect(self.compare_ctl.compare_variant)
+        panel.jump.connect(self.jump_to)
+        self.quant_panel.jump.connect(self.jump_to)
+        self.mobile_dock.widget().setWidget(panel)
+        if s.tflite_check is not None:      # what they missed while they did not exist
+            self.mobile._show_check(s.tflite_check)
+        if s.overlay is not None:
+            self.mobile._overlay_changed(s.overlay)
+        if s.quant is not None:
+            self.quant._show(s.quant)
+        self._gate_later(("mobile_panel", "quant_panel"))
+
+    def _gate_later(self, panels: tuple) -> None:
+        """A panel made after tf_gate.apply: gated like the others (see tf_gate)."""
+        if "tf_gated" in self.__dict__:
+            from inspector.gui import tf_gate
+
+            for name in panels:
+                self.tf_gated += tf_gate.gate_panel(self, name)
 
     def _build_status(self):
         self.status_label = QLabel("")
@@ -245,6 +289,9 @@ class MainWindow(QMainWindow):
         """A dock to the front (opened if closed), on one of its panel's tabs: where a menu
         action's result appears."""
         self.workspace.bring(dock)
+        group = {self.preview_dock: "preview", self.mobile_dock: "mobile"}.get(dock)
+        if group:
+            build(self, group)              # its panel, if it waits (later_panels)
         tabs = getattr(dock.widget().widget(), "tabs", None)
         if tab is not None and tabs is not None:
             tabs.setCurrentIndex(tab)
@@ -288,8 +335,7 @@ class MainWindow(QMainWindow):
         self.tasks.busy.connect(self._busy)
         self.tasks.progress.connect(self._progress)
         for panel in (self.search_panel, self.summary_panel, self.properties,
-                      self.workbench_panel, self.preview_panel, self.overlays_panel,
-                      self.mobile_panel, self.sizes_panel, self.quant_panel):
+                      self.workbench_panel, self.overlays_panel, self.sizes_panel):
             panel.jump.connect(self.jump_to)
 
     # -- what other parts and tests use -----------------------------------------------------

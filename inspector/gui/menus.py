@@ -111,14 +111,17 @@ def build_menus(w) -> None:
     _action(w, demo, "&Present the tour", w.tour.present, "F5")
     _action(w, demo, "&Auto-tour", w.auto_tour)
     _action(w, demo, "&Export the tour…", lambda: w.tour.export())
-    phone, m = bar.addMenu("&Phone"), w.mobile   # each shown on its tab of the panel
-    _action(w, phone, "Check &TFLite compatibility", lambda: w.phone(0, m.check),
-            "Ctrl+Shift+T")
-    _action(w, phone, "&Confirm with the converter", lambda: w.phone(0, lambda: m.confirm(
-        False)))
-    _action(w, phone, "Con&vert four variants", lambda: w.phone(1, lambda: m.convert(False)))
-    _action(w, phone, "Write &ops_to_register.h…", lambda: w.phone(2, m.write_header))
-    _action(w, phone, "Save as &memory-mapped package…", lambda: m.save_memmapped())
+    phone = bar.addMenu("&Phone")   # each shown on its tab of the panel (w.mobile: made
+    # after the first picture, so read when the action runs)
+    _action(w, phone, "Check &TFLite compatibility",
+            lambda: w.phone(0, lambda: w.mobile.check()), "Ctrl+Shift+T")
+    _action(w, phone, "&Confirm with the converter",
+            lambda: w.phone(0, lambda: w.mobile.confirm(False)))
+    _action(w, phone, "Con&vert four variants",
+            lambda: w.phone(1, lambda: w.mobile.convert(False)))
+    _action(w, phone, "Write &ops_to_register.h…",
+            lambda: w.phone(2, lambda: w.mobile.write_header()))
+    _action(w, phone, "Save as &memory-mapped package…", lambda: w.mobile.save_memmapped())
     _action(w, phone, "Target &report (CPU, GPU, Ethos-U, NPU pre-flight)…",
             lambda: w.targets.open())
     help_menu = bar.addMenu("&Help")

@@ -93,7 +93,10 @@ def release() -> None:
             import_after_first_picture()
         except Exception:  # noqa: BLE001  (the work that needs it reports the failure)
             pass
-        _carrier.done.emit()
+        try:
+            _carrier.done.emit()
+        except RuntimeError:         # the app quit meanwhile (its objects are deleted)
+            pass
 
     threading.Thread(target=run, name="inspector-imports-later", daemon=True).start()
 

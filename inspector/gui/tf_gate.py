@@ -11,6 +11,8 @@ import sys
 
 from PySide6.QtCore import QEvent, QObject
 
+from inspector.gui.later_panels import built
+
 REASON = "needs TensorFlow, which this build does not include"
 REMEDY = ("start the app with --tf-python PATH (any Python that has TensorFlow installed; "
           "the worker runs there) or install the full build")
@@ -82,6 +84,26 @@ def lift(window) -> int:
     return len(keeper.wished)
 
 
+def gate_panel(window, panel_name: str) -> list:
+    """Gate the TensorFlow widgets of one panel (after apply(); for a panel made later, see
+    later_panels). Returns their texts."""
+    keeper = getattr(window, "tf_gate_filter", None)
+    if keeper is None or keeper.lifted:
+        return []
+    gated = []
+    for name, widget_name in WIDGETS:
+        widget = getattr(getattr(window, panel_name, None), widget_name, None) \
+            if name == panel_name else None
+        if widget is None:
+            continue
+        keeper.wished[widget] = (widget.isEnabled(), widget.toolTip())
+        widget.setEnabled(False)
+        widget.setToolTip(TIP)
+        widget.installEventFilter(keeper)
+        gated.append(widget.text())
+    return gated
+
+
 def apply(window, reachable: bool | None = None) -> list:
     """Disable the window's TensorFlow actions when TensorFlow is out of reach; returns the
     names of what was disabled (empty when TensorFlow is there)."""
@@ -91,15 +113,9 @@ def apply(window, reachable: bool | None = None) -> list:
         return []
     gated, keeper = [], _KeepDisabled(window)
     window.tf_gate_filter = keeper
-    for panel_name, widget_name in WIDGETS:
-        widget = getattr(getattr(window, panel_name, None), widget_name, None)
-        if widget is None:
-            continue
-        keeper.wished[widget] = (widget.isEnabled(), widget.toolTip())
-        widget.setEnabled(False)
-        widget.setToolTip(TIP)
-        widget.installEventFilter(keeper)
-        gated.append(widget.text())
+    for panel_name in dict(WIDGETS):
+        if built(window, panel_name):       # the others: gate_panel() when made
+            gated += gate_panel(window, panel_name)
     for menu_action in window.menuBar().actions():
         menu = menu_action.menu()
         for action in menu.actions() if menu else ():

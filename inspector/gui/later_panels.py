@@ -1,0 +1,48 @@
+"""Panels hidden at start are made after the first picture (or when first shown, or when
+first asked for), not before it: ~0.1 s of the slow machine class's start.
+
+A window names a group of attributes (a panel, its controller...) with `BuiltOnUse(group)`
+class attributes and a method `_build_<group>()` that sets them all. `later(window, group,
+dock)` builds the group at once when nothing is deferred (tests, later windows), else when
+the dock is first shown or after the first picture (inspector.gui.start_order); reading any
+of its attributes before that builds it then, so no caller ever sees it missing."""
+
+from __future__ import annotations
+
+from inspector.gui import start_order
+
+
+class BuiltOnUse:
+    """A window attribute made by its group's builder on first read (then a plain instance
+    attribute: this descriptor is not asked again)."""
+
+    def __init__(self, group: str):
+        self.group = group
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, window, owner=None):
+        if window is None:
+            return self
+        build(window, self.group)
+        return window.__dict__[self.name]
+
+
+def build(window, group: str) -> None:
+    """The group's attributes, made now unless they are already."""
+    done = window.__dict__.setdefault("_later_built", set())
+    if group in done:
+        return
+    done.add(group)
+    getattr(window, f"_build_{group}")()
+
+
+def built(window, name: str) -> bool:
+    """False while `name` is a window attribute still waiting to be made."""
+    return name in window.__dict__ or not isinstance(
+        getattr(type(window), name, None), BuiltOnUse)
+
+
+def later(window, group: str, dock) -> None:
+    start_order.when_needed(dock, f"later panels {group}", lambda: build(window, group))

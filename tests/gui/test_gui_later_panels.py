@@ -1,0 +1,93 @@
+"""Panels hidden at start (Preview; Phone with its Quantization tab) are made after the first
+picture, when first shown or when first read, whichever comes first; nobody sees them
+missing, and the light build's gate still disables their TensorFlow buttons."""
+
+from __future__ import annotations
+
+import pytest
+
+LATER = ("preview_panel", "preview", "mobile_panel", "quant_panel", "mobile", "quant")
+
+
+@pytest.fixture
+def deferred(monkeypatch):
+    """The app's start: work deferred until the first picture (start_order.defer)."""
+    from inspector.gui import start_order
+
+    for name, value in (("_deferred", False), ("_waiting", {}), ("_released", False),
+                        ("_ready", False)):
+        monkeypatch.setattr(start_order, name, value)
+    start_order.defer()
+    return start_order
+
+
+def _window(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui.main_window import MainWindow
+
+    win = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat))
+    qtbot.addWidget(win)
+    return win
+
+
+def _waiting(win) -> set:
+    return {name for name in LATER if name not in win.__dict__}
+
+
+def test_hidden_panels_wait_for_the_first_picture(qtbot, tmp_path, deferred):
+    win = _window(qtbot, tmp_path)
+    win.show()                                       # the explore task: both hidden
+    qtbot.wait(50)
+    assert _waiting(win) == set(LATER)
+    assert win.preview_dock.widget().widget() is None
+    deferred._run_waiting()                          # the first picture is up (release)
+    qtbot.waitUntil(lambda: not _waiting(win), timeout=5000)
+    assert win.preview_dock.widget().widget() is win.preview_panel
+    assert win.mobile_dock.widget().widget() is win.mobile_panel
+    assert win.mobile_panel.tabs.indexOf(win.quant_panel) >= 0
+
+
+def test_a_read_or_a_show_makes_the_panel_at_once(qtbot, tmp_path, deferred):
+    win = _window(qtbot, tmp_path)
+    win.show()
+    assert win.quant.p is win.quant_panel            # a read: made now, never None
+    assert _waiting(win) == {"preview_panel", "preview"}
+    win.workspace.switch("optimize")                 # the user shows the Preview panel
+    assert not _waiting(win)
+    assert win.preview_dock.widget().widget() is win.preview_panel
+    win.show_panel(win.mobile_dock, 1)               # a Phone menu action's tab
+    assert win.mobile_panel.tabs.currentIndex() == 1
+
+
+def test_phone_menu_action_makes_its_panel(qtbot, tmp_path, deferred):
+    win = _window(qtbot, tmp_path)
+    win.show()
+    action = next(a for m in win.menuBar().actions() if m.menu()
+                  for a in m.menu().actions() if a.text() == "Check &TFLite compatibility")
+    action.trigger()                                 # no model: it only says so
+    assert "mobile_panel" in win.__dict__ and win.mobile_dock.isVisible()
+    assert win.mobile_panel.tabs.currentIndex() == 0
+
+
+def test_panels_made_later_are_gated_without_tensorflow(qtbot, tmp_path, deferred,
+                                                        monkeypatch):
+    from inspector.gui import tf_gate
+
+    monkeypatch.setattr(tf_gate, "tensorflow_reachable", lambda: False)
+    win = _window(qtbot, tmp_path)
+    assert "Check outputs in TensorFlow" not in win.tf_gated     # not made yet
+    button = win.preview_panel.check_button                      # made now: gated too
+    assert not button.isEnabled() and "--tf-python" in button.toolTip()
+    button.setEnabled(True)
+    assert not button.isEnabled()
+    assert not win.quant_panel.run_button.isEnabled()
+    assert not win.mobile_panel.convert_button.isEnabled()
+    assert "Check outputs in TensorFlow" in win.tf_gated and "Run recipes" in win.tf_gated
+    assert tf_gate.lift(win) > 0
+    assert win.preview_panel.check_button.toolTip() != tf_gate.TIP
+
+
+def test_without_deferring_everything_is_made_with_the_window(window):
+    assert not _waiting(window)                      # tests and later windows: as before
+    assert window.preview_dock.widget().widget() is window.preview_panel
