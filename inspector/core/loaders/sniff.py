@@ -90,10 +90,13 @@ def sniff_text(data: bytes, path: str) -> str:
     return kind
 
 
-def varint_at(data: bytes, pos: int) -> tuple[int, int]:
+def varint_at(data: bytes, pos: int, end: int | None = None) -> tuple[int, int]:
+    """(value, next position) of the varint at pos; EOFError when it runs past `end` (the
+    data's length by default), ValueError when it is longer than 64 bits."""
+    end = len(data) if end is None else end
     result = shift = 0
     while True:
-        if pos >= len(data):
+        if pos >= end:
             raise EOFError(pos)
         b = data[pos]
         pos += 1

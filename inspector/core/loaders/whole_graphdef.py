@@ -11,6 +11,7 @@ import os
 
 from google.protobuf import message
 
+from inspector.core.loaders.sniff import varint_at
 from inspector.core.model import protos
 
 WINDOW = 8 * 2 ** 20
@@ -91,37 +92,24 @@ def _whole_fields(buf, filled: int, first: list) -> tuple[int, int]:
     end -1 at a field no GraphDef has. `first` gets the (number, wire) of the first 64."""
     pos = 0
     while pos < filled:
-        key, i = _varint(buf, pos, filled)
-        if key < 0:
+        try:
+            key, i = varint_at(buf, pos, filled)
+        except (EOFError, ValueError):
             return pos, 11
         number, wire = key >> 3, key & 7
         if _GRAPHDEF_FIELDS.get(number) != wire:
             return -1, 0
-        value, i = _varint(buf, i, filled)   # a length, or the value of field 3
-        if value < 0:
+        try:
+            value, j = varint_at(buf, i, filled)   # a length, or the value of field 3
+        except (EOFError, ValueError):
             return pos, i - pos + 11
-        end = i + value if wire == 2 else i
+        end = j + value if wire == 2 else j
         if end > filled:
             return pos, end - pos
         if len(first) < 64:
             first.append((number, wire))
         pos = end
     return pos, 0
-
-
-def _varint(buf, i: int, end: int) -> tuple[int, int]:
-    """(value, next index), or (-1, i) when the varint runs past end."""
-    result = shift = 0
-    while i < end:
-        b = buf[i]
-        i += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, i
-        shift += 7
-        if shift > 63:
-            return -1, i
-    return -1, i
 
 
 def _plain(graph_def, path: str) -> bool:
