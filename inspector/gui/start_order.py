@@ -12,9 +12,9 @@ latest call per widget and key only."""
 
 from __future__ import annotations
 
-import threading
+from PySide6.QtCore import QEvent, QObject, QTimer
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from inspector.gui.thread_then import on_thread_then
 
 _deferred = False
 _waiting: dict = {}          # (id of widget, key) -> (widget, fn): the latest request
@@ -67,38 +67,23 @@ class _ShowWatcher(QObject):
         return False
 
 
-class _Imported(QObject):
-    """Carries 'the modules are imported' from the importing thread to the GUI thread."""
-
-    done = Signal()
-
-
-_carrier: _Imported | None = None
-
-
 def release() -> None:
     """The first picture is up: import MODULES on a thread, then run what waited (one piece
     per event-loop turn). Later calls do nothing."""
-    global _released, _carrier
+    global _released
     if _released or not _deferred:
         return
     _released = True
-    _carrier = _Imported()
-    _carrier.done.connect(_run_waiting)     # queued: emitted from the importing thread
 
-    def run():
+    def imports():
         from inspector.core.app.start import import_after_first_picture
 
         try:
             import_after_first_picture()
         except Exception:  # noqa: BLE001  (the work that needs it reports the failure)
             pass
-        try:
-            _carrier.done.emit()
-        except RuntimeError:         # the app quit meanwhile (its objects are deleted)
-            pass
 
-    threading.Thread(target=run, name="inspector-imports-later", daemon=True).start()
+    on_thread_then(imports, _run_waiting, "inspector-imports-later")
 
 
 def _run_waiting() -> None:

@@ -147,8 +147,7 @@ def test_charts_arrive_after_the_first_picture_when_deferred(qtbot, tmp_path, mo
     from inspector.gui.main_window import MainWindow
     from inspector.gui.panels import chart_slot
 
-    for name, value in (("_deferred", False), ("_thread", None), ("_waiting", []),
-                        ("_arrival", None)):
+    for name, value in (("_deferred", False), ("_thread", None), ("_waiting", [])):
         monkeypatch.setattr(chart_slot, name, value)
     for name, value in (("_deferred", False), ("_waiting", {}), ("_released", False),
                         ("_ready", False)):        # the start's deferrals end with this test
@@ -183,7 +182,7 @@ def test_deferred_charts_wait_for_a_quiet_moment(qtbot, monkeypatch):
     from inspector.gui.panels import chart_slot
 
     for name, value in (("_deferred", True), ("_thread", None), ("_waiting", []),
-                        ("_arrival", None), ("WAIT_WHILE_BUSY", 0.6)):
+                        ("WAIT_WHILE_BUSY", 0.6)):
         monkeypatch.setattr(chart_slot, name, value)
     shown, drawn = chart_slot.ChartSlot(), chart_slot.ChartSlot()
     for slot in (shown, drawn):

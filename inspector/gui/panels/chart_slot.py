@@ -12,21 +12,15 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from inspector.gui.thread_then import on_thread_then
 
 _deferred = False
 _waiting: list = []          # slots waiting for pyqtgraph
 _thread: threading.Thread | None = None
 
 
-class _Arrival(QObject):
-    """Carries 'pyqtgraph is imported' from the importing thread to the GUI thread."""
-
-    imported = Signal()
-
-
-_arrival: _Arrival | None = None
 _busy = None                 # () -> True while a task runs (charts wait; see _give_charts)
 WAIT_WHILE_BUSY = 3.0        # seconds a chart with something to draw waits for a quiet moment
 
@@ -83,20 +77,11 @@ def import_in_background(busy=None) -> None:
     """Import pyqtgraph on a thread (once); waiting slots get their charts on the GUI thread
     when it is done, while busy() (if given) says no task is running. Called on the GUI
     thread; later calls do nothing."""
-    global _thread, _arrival, _busy
+    global _thread, _busy
     if _thread is not None:
         return
     _busy = busy
-    _arrival = _Arrival()
-    _arrival.imported.connect(_give_charts)   # queued: emitted from the importing thread
-
-    def run():
-        import pyqtgraph  # noqa: F401
-
-        _arrival.imported.emit()
-
-    _thread = threading.Thread(target=run, name="import-pyqtgraph", daemon=True)
-    _thread.start()
+    _thread = on_thread_then(lambda: __import__("pyqtgraph"), _give_charts, "import-pyqtgraph")
 
 
 def _give_charts(since: float | None = None) -> None:
