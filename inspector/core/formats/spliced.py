@@ -59,24 +59,20 @@ def _entry(data, lazy: dict) -> list | None:
     slot = lazy.get(key)
     if slot is None:
         return None
-    out = []
-    for number, wire, at, start, end in fields:
-        if number == _ENTRY_VALUE and wire == 2:
-            value = _attr_value(data[start:end], slot)
-            out.append(_head(_ENTRY_VALUE, size_of(value)))
-            out.extend(value)
-        else:
-            out.append(bytes(data[at:end]))
-    return out
+    return _rewritten(data, fields, _ENTRY_VALUE,
+                      lambda value: _rewritten(value, list(_fields(value)), _TENSOR,
+                                               lambda tensor: _tensor(tensor, slot)))
 
 
-def _attr_value(data, slot) -> list:
+def _rewritten(data, fields: list, number: int, inner) -> list:
+    """A message's fields as pieces, the (length-delimited) field `number` replaced by
+    inner(its payload) under a new length."""
     out = []
-    for number, wire, at, start, end in _fields(data):
-        if number == _TENSOR and wire == 2:
-            tensor = _tensor(data[start:end], slot)
-            out.append(_head(_TENSOR, size_of(tensor)))
-            out.extend(tensor)
+    for n, wire, at, start, end in fields:
+        if n == number and wire == 2:
+            pieces = inner(data[start:end])
+            out.append(_head(number, size_of(pieces)))
+            out.extend(pieces)
         else:
             out.append(bytes(data[at:end]))
     return out
