@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.compare.names import relative_scope, tolerant_key
-from inspector.core.compare.operands import match_operands
+from inspector.core.compare.operands import data_inputs, match_operands
 from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -129,17 +129,12 @@ def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Finge
         stack = [(a, b)]
         while stack:       # an exact subgraph: its inputs are the same, slot by slot
             x, y = stack.pop()
-            for rx, ry in zip(_data_inputs(ga, x), _data_inputs(gb, y)):
+            for rx, ry in zip(data_inputs(ga, x), data_inputs(gb, y)):
                 if rx.node in m.b_of or ry.node in m.a_of or rx.node not in fa.fingerprint:
                     continue
                 if fa.fingerprint[rx.node] == fb.fingerprint.get(ry.node):
                     m.pair(rx.node, ry.node, "structure")
                     stack.append((rx.node, ry.node))
-
-
-def _data_inputs(graph: Graph, name: str) -> list:
-    node = graph.get(name)
-    return [] if node is None else [r for r in node.inputs if not r.control and r.node in graph]
 
 
 def _free_pair(m: Matching, ga: Graph, gb: Graph, a: str, b: str) -> bool:
@@ -166,7 +161,7 @@ def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None
         a, b = queue.popleft()
         if ga.node(a).op != gb.node(b).op:
             continue         # a changed op says nothing about its neighbours' roles
-        for ra, rb in zip(_data_inputs(ga, a), _data_inputs(gb, b)):      # top-down
+        for ra, rb in zip(data_inputs(ga, a), data_inputs(gb, b)):      # top-down
             if ra.port == rb.port and _free_pair(m, ga, gb, ra.node, rb.node):
                 m.pair(ra.node, rb.node, "top-down")
                 queue.append((ra.node, rb.node))
@@ -298,7 +293,7 @@ def _folded_batch_norms(m: Matching, ga: Graph, gb: Graph) -> None:
     for a, b in list(m.b_of.items()):
         if ga.node(a).op not in BATCH_NORMS or gb.node(b).op not in ("BiasAdd", "Add", "AddV2"):
             continue
-        ins_a, ins_b = _data_inputs(ga, a), _data_inputs(gb, b)
+        ins_a, ins_b = data_inputs(ga, a), data_inputs(gb, b)
         if ins_a and ins_b and m.b_of.get(ins_a[0].node) == ins_b[0].node:
             del m.b_of[a], m.a_of[b], m.rule[a]
             m.merged[a], m.split[b] = ins_b[0].node, a
@@ -365,7 +360,7 @@ def explained_by_scope(m: Matching, a: str, b: str) -> bool:
 def _disagreeing(m: Matching, ga: Graph, gb: Graph) -> list:
     out = []
     for a, b in m.b_of.items():
-        for ra, rb in zip(_data_inputs(ga, a), _data_inputs(gb, b)):
+        for ra, rb in zip(data_inputs(ga, a), data_inputs(gb, b)):
             other = m.b_of.get(ra.node)
             if other is not None and rb.node in m.a_of and other != rb.node:
                 out.append((a, b))

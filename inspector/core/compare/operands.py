@@ -47,10 +47,10 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
             if slot == 2 and node.op in WEIGHTS:
                 source, chain = _bias_source(ga, members, anchor)
             else:
-                a_ins = _data_inputs(ga, anchor) if anchor else []
+                a_ins = data_inputs(ga, anchor) if anchor else []
                 if slot >= len(a_ins):
                     continue
-                source, chain = _trace(ga, a_ins[slot].node)
+                source, chain = behind_reads(ga, a_ins[slot].node)
             if source is None or source in m.b_of:
                 continue
             if ga.node(source).op == "Const":
@@ -93,7 +93,7 @@ def _anchor_above(m, ga: Graph, op: str, members: list, b: str):
     for _ in range(2):
         above = []
         for x in frontier:
-            for ref in _data_inputs(ga, x):
+            for ref in data_inputs(ga, x):
                 y = ref.node
                 if y in m.b_of or y in members or y in parent or m.merged.get(y, b) != b or \
                         ga.node(y).op in ("Const", "Placeholder"):
@@ -120,11 +120,11 @@ def _bias_source(ga: Graph, members: list, anchor: str | None) -> tuple:
     for a in members:
         if ga.node(a).op not in BIAS_OPS:
             continue
-        ins = [r.node for r in _data_inputs(ga, a)]
+        ins = [r.node for r in data_inputs(ga, a)]
         path = [x for x in ins if _reaches(ga, x, anchor, inside)]
         other = [x for x in ins if x not in path]
         if len(ins) == 2 and len(path) == 1 and len(other) == 1:
-            return _trace(ga, other[0])
+            return behind_reads(ga, other[0])
     return None, []
 
 
@@ -138,15 +138,15 @@ def _reaches(ga: Graph, start: str, target: str, inside: set) -> bool:
         if x in seen or x not in inside:
             continue
         seen.add(x)
-        stack += [r.node for r in _data_inputs(ga, x)]
+        stack += [r.node for r in data_inputs(ga, x)]
     return False
 
 
-def _trace(ga: Graph, name: str) -> tuple:
+def behind_reads(ga: Graph, name: str) -> tuple:
     """The node behind a chain of Identity/ReadVariableOp, and the chain."""
     chain = []
     while name in ga and ga.node(name).op in PASS_THROUGH:
-        ins = _data_inputs(ga, name)
+        ins = data_inputs(ga, name)
         if len(ins) != 1:
             break
         chain.append(name)
@@ -170,7 +170,8 @@ def _fold_upstream(m, ga: Graph, folded: list) -> None:
                 stack.append(y)
 
 
-def _data_inputs(graph: Graph, name: str) -> list:
+def data_inputs(graph: Graph, name: str) -> list:
+    """The data inputs of `name` that are nodes of `graph` (control inputs left out)."""
     node = graph.get(name)
     return [] if node is None else [r for r in node.inputs if not r.control and r.node in graph]
 

@@ -5,6 +5,7 @@ converter names each tensor after the GraphDef nodes fused into the op that make
 from __future__ import annotations
 
 from inspector.core.compare.matching import Provenance
+from inspector.core.compare.operands import behind_reads
 
 
 def from_steps(a_names, steps) -> Provenance:
@@ -106,13 +107,6 @@ def _own_node(ga, op: str, found: list) -> list:
 
 def _past_identities(ga, found: list) -> list:
     """The converter names an op's tensor after the Identity that read it ('output'): the op
-    itself is the node behind that Identity, which goes into it too."""
-    last = found[-1]
-    chain = []
-    while ga.node(last).op in ("Identity", "Snapshot", "StopGradient"):
-        data = [r.node for r in ga.node(last).inputs if not r.control]
-        if len(data) != 1 or data[0] not in ga:
-            break
-        chain.append(last)
-        last = data[0]
+    itself is the node behind that Identity (or ReadVariableOp), which goes into it too."""
+    last, chain = behind_reads(ga, found[-1])
     return found[:-1] + chain + [last] if chain else found
