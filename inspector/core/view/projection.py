@@ -28,21 +28,20 @@ NODE_H, SCOPE_H, HEADER, PAD, CHAR_W = 38.0, 46.0, 22.0, 14.0, 7.0
 
 class LayoutCache:
     """What project() keeps between pictures of one hierarchy: scope layouts by key (path,
-    direction, the children's sizes, the edges between them), badges by node, parameters by
-    scope once counted. Written by one thread: a task works on a copy() and the owner takes
+    direction, the children's sizes, the edges between them), badges by node (parameters by
+    scope are counted once per hierarchy: hierarchy.scope_params). Written by one thread: a task works on a copy() and the owner takes
     it back when the task is done; freeze() makes a cache read-only (a copy is writable)."""
 
-    __slots__ = ("hierarchy", "layouts", "badges", "params", "frozen")
+    __slots__ = ("hierarchy", "layouts", "badges", "frozen")
 
-    def __init__(self, hierarchy: Hierarchy, layouts=None, badges=None, params=None):
+    def __init__(self, hierarchy: Hierarchy, layouts=None, badges=None):
         self.hierarchy = hierarchy
         self.layouts: dict = layouts if layouts is not None else {}
         self.badges: dict = badges if badges is not None else {}
-        self.params: dict | None = params     # never changed once set: shared by copies
         self.frozen = False
 
     def copy(self) -> LayoutCache:
-        return LayoutCache(self.hierarchy, dict(self.layouts), dict(self.badges), self.params)
+        return LayoutCache(self.hierarchy, dict(self.layouts), dict(self.badges))
 
     def freeze(self) -> LayoutCache:
         self.frozen = True
@@ -72,10 +71,7 @@ class LayoutCache:
 
     def scope_params(self) -> dict:
         """{scope path: parameters}, counted once (reads every constant's facts)."""
-        if self.params is None:
-            self._writable()
-            self.params = scope_params(self.hierarchy)
-        return self.params
+        return scope_params(self.hierarchy)     # counted once per hierarchy, shared
 
 
 def project(hierarchy: Hierarchy, expanded, direction: str = "TB", shapes: dict | None = None,
