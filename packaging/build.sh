@@ -49,6 +49,9 @@ cp "$ROOT/packaging/linux/icons/"*.png "$ROOT/packaging/linux/icons/"*.svg "$STA
 cp -r "$ROOT/inspector" "$STAGE/inspector"
 find "$STAGE/inspector" -name '__pycache__' -prune -exec rm -rf {} +
 
+say "the modules imported by the first picture (stored uncompressed)"
+PYTHONPATH="$ROOT" "$VENV/bin/python" "$ROOT/packaging/startup_modules.py" \
+  "$STAGE/startup-modules.txt"
 say "PyInstaller (one folder)"
 INSPECTOR_ROOT="$ROOT" INSPECTOR_FLAVOUR="$FLAVOUR" INSPECTOR_STAGE="$STAGE" \
   "$VENV/bin/pyinstaller" --noconfirm --log-level WARN --clean \

@@ -140,3 +140,30 @@ def test_qt_warm_up_runs_in_slices_then_goes_on(qtbot):
     chart_slot.warm_up(lambda: done.append(True), slice_seconds=0.0)
     assert not done                                 # more than one slice: not all at once
     qtbot.waitUntil(lambda: bool(done), timeout=30000)
+
+
+GC_AROUND_START = r"""
+import gc, json, sys
+import inspector.gui.app as app
+
+real_open = app.open_once_painted
+seen = {}
+
+def open_once_painted(*args, **kwargs):
+    seen["collecting while the window was built"] = gc.isenabled()
+    return real_open(*args, **kwargs)
+
+app.open_once_painted = open_once_painted
+code = app.main([])
+print(json.dumps(dict(seen, code=code, enabled=gc.isenabled(), frozen=gc.get_freeze_count())))
+"""
+
+
+def test_no_garbage_collection_before_the_first_picture_and_its_objects_frozen(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", GC_AROUND_START], cwd=str(tmp_path),
+                          env=_app_env(tmp_path), capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["code"] == 0
+    assert seen["collecting while the window was built"] is False
+    assert seen["enabled"] is True and seen["frozen"] > 10_000   # on again, start-up frozen
