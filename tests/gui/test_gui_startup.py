@@ -26,7 +26,12 @@ def report(window, qapp):
         print(json.dumps({
             "modules": sorted(m for m in ("numpy", "inspector.core.transforms.catalogue",
                                           "_hashlib", "PySide6.QtNetwork", "psutil",
-                                          "importlib.metadata", "pyqtgraph")
+                                          "importlib.metadata", "pyqtgraph",
+                                          # the analysis' door imports per name: the strip
+                                          # preview of an opening needs none of these
+                                          "inspector.core.analysis.flops",
+                                          "inspector.core.analysis.model_card",
+                                          "inspector.core.analysis.search")
                               if m in sys.modules),
             "items": len(canvas.items_by_id), "scenes": window.scenes_drawn,
             "model": os.path.basename(window.state.model.path),
