@@ -22,38 +22,28 @@ from inspector.core.app.opening import open_dialog_filter
 from inspector.core.app.overlays import registry as overlay_registry
 from inspector.core.app.state import AppState
 from inspector.core.view.vocabulary import count
+from inspector.gui import window_later
 from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
 from inspector.gui.controllers.canvas_controller import CanvasController
-from inspector.gui.controllers.compare_controller import CompareController
-from inspector.gui.controllers.demo_controller import DemoController
 from inspector.gui.controllers.load_controller import LoadController
 from inspector.gui.controllers.marks_controller import MarksController
-from inspector.gui.controllers.mobile_controller import MobileController
 from inspector.gui.controllers.model_card_controller import ModelCardController
 from inspector.gui.controllers.overlays_controller import OverlaysController
 from inspector.gui.controllers.pipeline_controller import PipelineController
-from inspector.gui.controllers.preview_controller import PreviewController
 from inspector.gui.controllers.properties_controller import PropertiesController
-from inspector.gui.controllers.quant_controller import QuantController
 from inspector.gui.controllers.search_controller import SearchController
-from inspector.gui.controllers.sizes_controller import SizesController
 from inspector.gui.controllers.tour_controller import TourController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.dock_scroll import scrolling
 from inspector.gui.later_panels import BuiltOnUse, build, later
-from inspector.gui.panels.demo_panel import DemoPanel
 from inspector.gui.panels.legend import Legend
-from inspector.gui.panels.mobile_panel import MobilePanel
 from inspector.gui.panels.model_card_panel import ModelCardPanel
 from inspector.gui.panels.overlays_panel import OverlaysPanel
 from inspector.gui.panels.pipeline_panel import PipelinePanel
-from inspector.gui.panels.preview_panel import PreviewPanel
 from inspector.gui.panels.properties import PropertiesPanel
-from inspector.gui.panels.quant_panel import QuantPanel
 from inspector.gui.panels.search_panel import SearchPanel
-from inspector.gui.panels.sizes_panel import SizesPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
 from inspector.gui.panels.tour_panel import TourPanel
 from inspector.gui.panels.workbench_panel import WorkbenchPanel
@@ -88,6 +78,18 @@ class MainWindow(QMainWindow):
     quant_panel = BuiltOnUse("mobile")
     mobile = BuiltOnUse("mobile")
     quant = BuiltOnUse("mobile")
+    demo_panel = BuiltOnUse("demo")
+    demo = BuiltOnUse("demo")
+    sizes_panel = BuiltOnUse("sizes")
+    sizes = BuiltOnUse("sizes")
+    targets = BuiltOnUse("targets")          # only when first read (Phone > Target report)
+    compare_ctl = BuiltOnUse("compare")      # only when first read (a comparison)
+    _build_preview = window_later.build_preview
+    _build_mobile = window_later.build_mobile
+    _build_demo = window_later.build_demo
+    _build_sizes = window_later.build_sizes
+    _build_targets = window_later.build_targets
+    _build_compare = window_later.build_compare
 
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
@@ -111,8 +113,8 @@ class MainWindow(QMainWindow):
 
         build_menus(self)
         self._connect()
-        later(self, "preview", self.preview_dock)   # now, or after the first picture
-        later(self, "mobile", self.mobile_dock)
+        for group in ("preview", "mobile", "demo", "sizes"):   # now, or after the first picture
+            later(self, group, getattr(self, f"{group}_dock"))
         from inspector.gui import tf_gate
 
         self.tf_gated = tf_gate.apply(self)   # no TensorFlow: its actions say why and how
@@ -145,9 +147,7 @@ class MainWindow(QMainWindow):
         self.pipeline_panel = PipelinePanel()
         self.overlays_panel = OverlaysPanel(
             [(o.mode, o.label) for o in overlay_registry.REGISTRY.values()])
-        self.demo_panel = DemoPanel()
         self.tour_panel = TourPanel()
-        self.sizes_panel = SizesPanel()
         self.search_dock = self._dock("Search", self.search_panel)
         self.summary_dock = self._dock("Summary", self.summary_panel)
         self.properties_dock = self._dock("Properties", self.properties)
@@ -157,9 +157,9 @@ class MainWindow(QMainWindow):
         self.pipeline_dock = self._dock("Pipeline", self.pipeline_panel)
         self.preview_dock = self._dock("Preview", None)
         self.mobile_dock = self._dock("Phone (TFLite)", None)
-        self.sizes_dock = self._dock("Sizes", self.sizes_panel)
+        self.sizes_dock = self._dock("Sizes", None)
         self.overlays_dock = self._dock("Overlays", self.overlays_panel)
-        self.demo_dock = self._dock("Demo", self.demo_panel)
+        self.demo_dock = self._dock("Demo", None)
         self.tour_dock = self._dock("Tour", self.tour_panel)
         from inspector.gui.workspace import Workspace  # where each task puts them
 
@@ -179,61 +179,14 @@ class MainWindow(QMainWindow):
         self.card_panel = ModelCardPanel(self)     # covers the window while shown
         self.card = ModelCardController(s, t, self.card_panel)
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
-        self.demo = DemoController(s, t, self.demo_panel, self.dialogs)
-        from inspector.gui.controllers.targets_controller import TargetsController
-
-        self.targets = TargetsController(s, t, self)
-        self.sizes = SizesController(s, t, self.sizes_panel)
-        self.sizes_dock.visibilityChanged.connect(self.sizes.set_visible)
-        self.demo_dock.visibilityChanged.connect(lambda on: on and self.demo.warm())
-        self.canvas.strip_clicked.connect(self.demo.show_grid)
         self.exporter = Exporter(s, t, self.canvas)
-        self.compare_ctl = CompareController(self)
         from inspector.gui.canvas.stage import Stage
         from inspector.gui.presentation import PresentationChrome
 
         self.tour = TourController(s, t, self.tour_panel, self.canvas, Stage(self.canvas),
                                    PresentationChrome(self), self.dialogs)
-        self.tour.run_wanted.connect(self.demo.run_on)
+        self.tour.run_wanted.connect(lambda path: self.demo.run_on(path))
         self.tour.card_wanted.connect(self._tour_card)
-
-    def _build_preview(self):
-        """The Preview panel and its controller (later_panels: hidden at start)."""
-        s = self.state
-        self.preview_panel = panel = PreviewPanel()
-        self.preview = PreviewController(s, self.tasks, panel, self.dialogs)
-        panel.compare_requested.connect(self.compare_ctl.compare_step)
-        panel.stages_requested.connect(self.compare_ctl.compare_stages)
-        panel.jump.connect(self.jump_to)
-        self.preview_dock.widget().setWidget(panel)
-        if s.rows:                          # what it missed while it did not exist
-            self.preview._rows_changed(s.rows)
-            self.preview._step_changed(s.step, s.after)
-        self._gate_later(("preview_panel",))
-
-    def _build_mobile(self):
-        """The Phone (TFLite) panel with its Quantization tab and their controllers
-        (later_panels: hidden at start)."""
-        s, t = self.state, self.tasks
-        self.mobile_panel = panel = MobilePanel()
-        self.mobile = MobileController(s, t, panel, self.dialogs)
-        self.mobile.window_wanted.connect(self.open_beside)
-        self.quant_panel = QuantPanel()
-        panel.tabs.addTab(self.quant_panel, "Quantization")
-        self.quant = QuantController(s, t, self.quant_panel, panel, self.dialogs)
-        self.quant.beside_wanted.connect(
-            lambda path: self.quant.adopt_beside(self.open_beside(path)))
-        panel.compare_requested.connect(self.compare_ctl.compare_variant)
-        panel.jump.connect(self.jump_to)
-        self.quant_panel.jump.connect(self.jump_to)
-        self.mobile_dock.widget().setWidget(panel)
-        if s.tflite_check is not None:      # what they missed while they did not exist
-            self.mobile._show_check(s.tflite_check)
-        if s.overlay is not None:
-            self.mobile._overlay_changed(s.overlay)
-        if s.quant is not None:
-            self.quant._show(s.quant)
-        self._gate_later(("mobile_panel", "quant_panel"))
 
     def _gate_later(self, panels: tuple) -> None:
         """A panel made after tf_gate.apply: gated like the others (see tf_gate)."""
@@ -289,7 +242,8 @@ class MainWindow(QMainWindow):
         """A dock to the front (opened if closed), on one of its panel's tabs: where a menu
         action's result appears."""
         self.workspace.bring(dock)
-        group = {self.preview_dock: "preview", self.mobile_dock: "mobile"}.get(dock)
+        group = {self.preview_dock: "preview", self.mobile_dock: "mobile",
+                 self.demo_dock: "demo", self.sizes_dock: "sizes"}.get(dock)
         if group:
             build(self, group)              # its panel, if it waits (later_panels)
         tabs = getattr(dock.widget().widget(), "tabs", None)
@@ -335,7 +289,7 @@ class MainWindow(QMainWindow):
         self.tasks.busy.connect(self._busy)
         self.tasks.progress.connect(self._progress)
         for panel in (self.search_panel, self.summary_panel, self.properties,
-                      self.workbench_panel, self.overlays_panel, self.sizes_panel):
+                      self.workbench_panel, self.overlays_panel):
             panel.jump.connect(self.jump_to)
 
     # -- what other parts and tests use -----------------------------------------------------

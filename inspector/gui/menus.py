@@ -106,7 +106,7 @@ def build_menus(w) -> None:
                                     "Ctrl+H", checkable=True)
     demo = bar.addMenu("&Demo")
     _action(w, demo, "Model &card", w.card.show_card, "Ctrl+M")
-    _action(w, demo, "&Run on a file…", w.demo.choose_input, "Ctrl+R")
+    _action(w, demo, "&Run on a file…", lambda: w.demo.choose_input(), "Ctrl+R")
     demo.addSeparator()
     _action(w, demo, "&Present the tour", w.tour.present, "F5")
     _action(w, demo, "&Auto-tour", w.auto_tour)

@@ -1,12 +1,16 @@
-"""Panels hidden at start (Preview; Phone with its Quantization tab) are made after the first
-picture, when first shown or when first read, whichever comes first; nobody sees them
-missing, and the light build's gate still disables their TensorFlow buttons."""
+"""Panels hidden at start (Preview; Phone with its Quantization tab; Demo; Sizes) are made after
+the first picture, when first shown or when first read, whichever comes first; nobody sees
+them missing, they catch up with what happened before them, and the light build's gate still
+disables their TensorFlow buttons. The Target report's and the comparisons' controllers are
+made when first read."""
 
 from __future__ import annotations
 
 import pytest
 
-LATER = ("preview_panel", "preview", "mobile_panel", "quant_panel", "mobile", "quant")
+LATER = ("preview_panel", "preview", "mobile_panel", "quant_panel", "mobile", "quant",
+         "demo_panel", "demo", "sizes_panel", "sizes")
+ON_READ = ("targets", "compare_ctl")
 
 
 @pytest.fixture
@@ -46,18 +50,27 @@ def test_hidden_panels_wait_for_the_first_picture(qtbot, tmp_path, deferred):
     assert win.preview_dock.widget().widget() is win.preview_panel
     assert win.mobile_dock.widget().widget() is win.mobile_panel
     assert win.mobile_panel.tabs.indexOf(win.quant_panel) >= 0
+    assert win.demo_dock.widget().widget() is win.demo_panel
+    assert win.sizes_dock.widget().widget() is win.sizes_panel
+    assert not any(name in win.__dict__ for name in ON_READ)    # no one asked for them
+    assert win.targets.state is win.state and win.compare_ctl.window is win
 
 
 def test_a_read_or_a_show_makes_the_panel_at_once(qtbot, tmp_path, deferred):
     win = _window(qtbot, tmp_path)
     win.show()
     assert win.quant.p is win.quant_panel            # a read: made now, never None
-    assert _waiting(win) == {"preview_panel", "preview"}
-    win.workspace.switch("optimize")                 # the user shows the Preview panel
-    assert not _waiting(win)
+    assert _waiting(win) == {"preview_panel", "preview", "demo_panel", "demo", "sizes_panel",
+                             "sizes"}
+    win.workspace.switch("optimize")                 # shows the Preview and Sizes panels
+    assert _waiting(win) == {"demo_panel", "demo"}
+    assert win.sizes_dock.widget().widget() is win.sizes_panel
     assert win.preview_dock.widget().widget() is win.preview_panel
     win.show_panel(win.mobile_dock, 1)               # a Phone menu action's tab
     assert win.mobile_panel.tabs.currentIndex() == 1
+    win.workspace.switch("present")                  # Demo and tour: its panel is shown
+    assert "demo_panel" not in _waiting(win)
+    assert win.demo_dock.widget().widget() is win.demo_panel
 
 
 def test_phone_menu_action_makes_its_panel(qtbot, tmp_path, deferred):
@@ -83,7 +96,9 @@ def test_panels_made_later_are_gated_without_tensorflow(qtbot, tmp_path, deferre
     assert not button.isEnabled()
     assert not win.quant_panel.run_button.isEnabled()
     assert not win.mobile_panel.convert_button.isEnabled()
+    assert not win.demo_panel.run_button.isEnabled()
     assert "Check outputs in TensorFlow" in win.tf_gated and "Run recipes" in win.tf_gated
+    assert win.demo_panel.run_button.text() in win.tf_gated
     assert tf_gate.lift(win) > 0
     assert win.preview_panel.check_button.toolTip() != tf_gate.TIP
 
@@ -91,3 +106,24 @@ def test_panels_made_later_are_gated_without_tensorflow(qtbot, tmp_path, deferre
 def test_without_deferring_everything_is_made_with_the_window(window):
     assert not _waiting(window)                      # tests and later windows: as before
     assert window.preview_dock.widget().widget() is window.preview_panel
+
+
+def test_the_sizes_panel_made_after_the_first_picture_sizes_the_open_model(
+        qtbot, tmp_path, deferred):
+    import shutil
+
+    from conftest import ROOT
+
+    model = tmp_path / "demo_digits.pb"
+    shutil.copy(f"{ROOT}/resources/demo_digits.pb", model)
+    win = _window(qtbot, tmp_path)
+    win.show()
+    win.open_path(str(model))
+    qtbot.waitUntil(lambda: win.scenes_drawn >= 1, timeout=20000)   # the first picture
+    assert "sizes" not in win.__dict__
+    deferred._run_waiting()
+    qtbot.waitUntil(lambda: "sizes" in win.__dict__, timeout=5000)
+    assert win.sizes.shown == 0                      # its dock is hidden: no work yet
+    win.show_panel(win.sizes_dock)                   # the user looks: the open model's sizes
+    qtbot.waitUntil(lambda: win.sizes.shown >= 1, timeout=20000)
+    assert "in 59 nodes" in win.sizes_panel.totals.text()

@@ -1,0 +1,102 @@
+"""The main window's parts hidden at start, made after the first picture, when their dock is
+first shown or when first read (later_panels): the Preview panel, the Phone panel with its
+Quantization tab, the Demo and Sizes panels, the Target report and the comparisons. Each
+builder imports its modules itself (not the window's module: ~25 ms of a start, ~0.1 s on
+the slow machine class) and gives its controller what it missed while it did not exist."""
+
+from __future__ import annotations
+
+
+def build_preview(w) -> None:
+    """The Preview panel and its controller."""
+    from inspector.gui.controllers.preview_controller import PreviewController
+    from inspector.gui.panels.preview_panel import PreviewPanel
+
+    s = w.state
+    w.preview_panel = panel = PreviewPanel()
+    w.preview = PreviewController(s, w.tasks, panel, w.dialogs)
+    panel.compare_requested.connect(lambda *a: w.compare_ctl.compare_step(*a))
+    panel.stages_requested.connect(lambda *a: w.compare_ctl.compare_stages(*a))
+    panel.jump.connect(w.jump_to)
+    w.preview_dock.widget().setWidget(panel)
+    if s.rows:
+        w.preview._rows_changed(s.rows)
+        w.preview._step_changed(s.step, s.after)
+    w._gate_later(("preview_panel",))
+
+
+def build_mobile(w) -> None:
+    """The Phone (TFLite) panel with its Quantization tab and their controllers."""
+    from inspector.gui.controllers.mobile_controller import MobileController
+    from inspector.gui.controllers.quant_controller import QuantController
+    from inspector.gui.panels.mobile_panel import MobilePanel
+    from inspector.gui.panels.quant_panel import QuantPanel
+
+    s, t = w.state, w.tasks
+    w.mobile_panel = panel = MobilePanel()
+    w.mobile = MobileController(s, t, panel, w.dialogs)
+    w.mobile.window_wanted.connect(w.open_beside)
+    w.quant_panel = QuantPanel()
+    panel.tabs.addTab(w.quant_panel, "Quantization")
+    w.quant = QuantController(s, t, w.quant_panel, panel, w.dialogs)
+    w.quant.beside_wanted.connect(lambda path: w.quant.adopt_beside(w.open_beside(path)))
+    panel.compare_requested.connect(lambda *a: w.compare_ctl.compare_variant(*a))
+    panel.jump.connect(w.jump_to)
+    w.quant_panel.jump.connect(w.jump_to)
+    w.mobile_dock.widget().setWidget(panel)
+    if s.tflite_check is not None:
+        w.mobile._show_check(s.tflite_check)
+    if s.overlay is not None:
+        w.mobile._overlay_changed(s.overlay)
+    if s.quant is not None:
+        w.quant._show(s.quant)
+    w._gate_later(("mobile_panel", "quant_panel"))
+
+
+def build_demo(w) -> None:
+    """The Demo panel and the demo runs' controller."""
+    from inspector.gui.controllers.demo_controller import DemoController
+    from inspector.gui.panels.demo_panel import DemoPanel
+
+    s = w.state
+    w.demo_panel = panel = DemoPanel()
+    w.demo = DemoController(s, w.tasks, panel, w.dialogs)
+    w.demo_dock.visibilityChanged.connect(lambda on: on and w.demo.warm())
+    w.canvas.strip_clicked.connect(w.demo.show_grid)
+    w.demo_dock.widget().setWidget(panel)
+    view = s.original_view
+    if view is not None and view is s.view and view.shapes is not None:
+        w.demo._shapes_known(view)          # TensorFlow answered before it existed
+    if w.demo_dock.isVisible():
+        w.demo.warm()
+    w._gate_later(("demo_panel",))
+
+
+def build_sizes(w) -> None:
+    """The Sizes panel (treemaps) and its controller."""
+    from inspector.gui.controllers.sizes_controller import SizesController
+    from inspector.gui.panels.sizes_panel import SizesPanel
+
+    s = w.state
+    w.sizes_panel = panel = SizesPanel()
+    w.sizes = SizesController(s, w.tasks, panel)
+    w.sizes_dock.visibilityChanged.connect(w.sizes.set_visible)
+    panel.jump.connect(w.jump_to)
+    w.sizes_dock.widget().setWidget(panel)
+    if s.model is not None and w.scenes_drawn:
+        w.sizes._first_frame(s.model)       # its first picture is up: sizes when shown
+    w.sizes.set_visible(w.sizes_dock.isVisible())
+
+
+def build_targets(w) -> None:
+    """The Target report's controller (its window is made when first opened)."""
+    from inspector.gui.controllers.targets_controller import TargetsController
+
+    w.targets = TargetsController(w.state, w.tasks, w)
+
+
+def build_compare(w) -> None:
+    """The comparisons' controller (File > Compare with…, the Preview and Phone panels)."""
+    from inspector.gui.controllers.compare_controller import CompareController
+
+    w.compare_ctl = CompareController(w)
