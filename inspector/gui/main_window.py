@@ -34,10 +34,9 @@ from inspector.gui.controllers.overlays_controller import OverlaysController
 from inspector.gui.controllers.pipeline_controller import PipelineController
 from inspector.gui.controllers.properties_controller import PropertiesController
 from inspector.gui.controllers.search_controller import SearchController
-from inspector.gui.controllers.tour_controller import TourController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.dock_scroll import scrolling
-from inspector.gui.later_panels import BuiltOnUse, build, later
+from inspector.gui.later_panels import BuiltOnUse, build, built, later
 from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.model_card_panel import ModelCardPanel
 from inspector.gui.panels.overlays_panel import OverlaysPanel
@@ -45,7 +44,6 @@ from inspector.gui.panels.pipeline_panel import PipelinePanel
 from inspector.gui.panels.properties import PropertiesPanel
 from inspector.gui.panels.search_panel import SearchPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
-from inspector.gui.panels.tour_panel import TourPanel
 from inspector.gui.panels.workbench_panel import WorkbenchPanel
 from inspector.gui.tasks import gui_tasks
 
@@ -82,12 +80,15 @@ class MainWindow(QMainWindow):
     demo = BuiltOnUse("demo")
     sizes_panel = BuiltOnUse("sizes")
     sizes = BuiltOnUse("sizes")
+    tour_panel = BuiltOnUse("tour")
+    tour = BuiltOnUse("tour")
     targets = BuiltOnUse("targets")          # only when first read (Phone > Target report)
     compare_ctl = BuiltOnUse("compare")      # only when first read (a comparison)
     _build_preview = window_later.build_preview
     _build_mobile = window_later.build_mobile
     _build_demo = window_later.build_demo
     _build_sizes = window_later.build_sizes
+    _build_tour = window_later.build_tour
     _build_targets = window_later.build_targets
     _build_compare = window_later.build_compare
 
@@ -113,7 +114,7 @@ class MainWindow(QMainWindow):
 
         build_menus(self)
         self._connect()
-        for group in ("preview", "mobile", "demo", "sizes"):   # now, or after the first picture
+        for group in ("preview", "mobile", "demo", "sizes", "tour"):   # now, or after the first picture
             later(self, group, getattr(self, f"{group}_dock"))
         from inspector.gui import tf_gate
 
@@ -147,7 +148,6 @@ class MainWindow(QMainWindow):
         self.pipeline_panel = PipelinePanel()
         self.overlays_panel = OverlaysPanel(
             [(o.mode, o.label) for o in overlay_registry.REGISTRY.values()])
-        self.tour_panel = TourPanel()
         self.search_dock = self._dock("Search", self.search_panel)
         self.summary_dock = self._dock("Summary", self.summary_panel)
         self.properties_dock = self._dock("Properties", self.properties)
@@ -160,7 +160,7 @@ class MainWindow(QMainWindow):
         self.sizes_dock = self._dock("Sizes", None)
         self.overlays_dock = self._dock("Overlays", self.overlays_panel)
         self.demo_dock = self._dock("Demo", None)
-        self.tour_dock = self._dock("Tour", self.tour_panel)
+        self.tour_dock = self._dock("Tour", None)
         from inspector.gui.workspace import Workspace  # where each task puts them
 
         self.workspace = Workspace(self, {
@@ -180,13 +180,6 @@ class MainWindow(QMainWindow):
         self.card = ModelCardController(s, t, self.card_panel)
         self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
         self.exporter = Exporter(s, t, self.canvas)
-        from inspector.gui.canvas.stage import Stage
-        from inspector.gui.presentation import PresentationChrome
-
-        self.tour = TourController(s, t, self.tour_panel, self.canvas, Stage(self.canvas),
-                                   PresentationChrome(self), self.dialogs)
-        self.tour.run_wanted.connect(lambda path: self.demo.run_on(path))
-        self.tour.card_wanted.connect(self._tour_card)
 
     def _gate_later(self, panels: tuple) -> None:
         """A panel made after tf_gate.apply: gated like the others (see tf_gate)."""
@@ -243,7 +236,8 @@ class MainWindow(QMainWindow):
         action's result appears."""
         self.workspace.bring(dock)
         group = {self.preview_dock: "preview", self.mobile_dock: "mobile",
-                 self.demo_dock: "demo", self.sizes_dock: "sizes"}.get(dock)
+                 self.demo_dock: "demo", self.sizes_dock: "sizes",
+                 self.tour_dock: "tour"}.get(dock)
         if group:
             build(self, group)              # its panel, if it waits (later_panels)
         tabs = getattr(dock.widget().widget(), "tabs", None)
@@ -270,7 +264,7 @@ class MainWindow(QMainWindow):
     def _raise_overlay_dock(self, overlay) -> None:
         """The dock that holds the chosen overlay's controls comes to the front (not for a
         tour stop's overlay: the Tour panel being edited stays in front)."""
-        if self.tour.restoring:
+        if built(self, "tour") and self.tour.restoring:
             return
         entry = overlay_registry.get(overlay.mode)
         dock = {"overlays": self.overlays_dock, "mobile": self.mobile_dock,

@@ -108,7 +108,7 @@ def build_menus(w) -> None:
     _action(w, demo, "Model &card", w.card.show_card, "Ctrl+M")
     _action(w, demo, "&Run on a file…", lambda: w.demo.choose_input(), "Ctrl+R")
     demo.addSeparator()
-    _action(w, demo, "&Present the tour", w.tour.present, "F5")
+    _action(w, demo, "&Present the tour", lambda: w.tour.present(), "F5")
     _action(w, demo, "&Auto-tour", w.auto_tour)
     _action(w, demo, "&Export the tour…", lambda: w.tour.export())
     phone = bar.addMenu("&Phone")   # each shown on its tab of the panel (w.mobile: made

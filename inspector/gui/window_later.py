@@ -1,6 +1,6 @@
 """The main window's parts hidden at start, made after the first picture, when their dock is
 first shown or when first read (later_panels): the Preview panel, the Phone panel with its
-Quantization tab, the Demo and Sizes panels, the Target report and the comparisons. Each
+Quantization tab, the Demo, Sizes and Tour panels, the Target report and the comparisons. Each
 builder imports its modules itself (not the window's module: ~25 ms of a start, ~0.1 s on
 the slow machine class) and gives its controller what it missed while it did not exist."""
 
@@ -86,6 +86,22 @@ def build_sizes(w) -> None:
     if s.model is not None and w.scenes_drawn:
         w.sizes._first_frame(s.model)       # its first picture is up: sizes when shown
     w.sizes.set_visible(w.sizes_dock.isVisible())
+
+
+def build_tour(w) -> None:
+    """The Tour panel and the tours' controller (stops, auto-tour, presentation mode)."""
+    from inspector.gui.canvas.stage import Stage
+    from inspector.gui.controllers.tour_controller import TourController
+    from inspector.gui.panels.tour_panel import TourPanel
+    from inspector.gui.presentation import PresentationChrome
+
+    w.tour_panel = panel = TourPanel()
+    w.tour = TourController(w.state, w.tasks, panel, w.canvas, Stage(w.canvas),
+                            PresentationChrome(w), w.dialogs)
+    w.tour.run_wanted.connect(lambda path: w.demo.run_on(path))
+    w.tour.card_wanted.connect(w._tour_card)
+    w.tour_dock.widget().setWidget(panel)
+    panel.show_stops(w.tour.tour.stops)     # a session file's tour, restored before it
 
 
 def build_targets(w) -> None:

@@ -127,3 +127,34 @@ def test_the_sizes_panel_made_after_the_first_picture_sizes_the_open_model(
     win.show_panel(win.sizes_dock)                   # the user looks: the open model's sizes
     qtbot.waitUntil(lambda: win.sizes.shown >= 1, timeout=20000)
     assert "in 59 nodes" in win.sizes_panel.totals.text()
+
+
+def test_a_tour_restored_before_its_panel_existed_is_listed(qtbot, tmp_path, deferred):
+    import os
+    import shutil
+
+    from conftest import ROOT
+    from PySide6.QtCore import Qt
+
+    model = tmp_path / "demo_digits.pb"
+    shutil.copy(f"{ROOT}/resources/demo_digits.pb", model)
+    deferred._deferred = False                       # a first window, made as before
+    first = _window(qtbot, tmp_path)
+    first.open_path(str(model))
+    qtbot.waitUntil(lambda: first.state.scene is not None, timeout=20000)
+    for _ in range(2):
+        qtbot.mouseClick(first.tour_panel.add_button, Qt.LeftButton)
+    session = f"{model}.inspector.json"
+    qtbot.waitUntil(lambda: os.path.exists(session) and '"tour"' in open(session).read(),
+                    timeout=5000)
+    first.close()
+    deferred.defer()                                 # the app's start again
+    win = _window(qtbot, tmp_path)
+    win.show()
+    win.open_path(str(model))                        # the session's tour is restored here
+    qtbot.waitUntil(lambda: win.scenes_drawn >= 1, timeout=20000)
+    assert "tour" not in win.__dict__ and len(win.state.workbench.tour.stops) == 2
+    deferred._run_waiting()
+    qtbot.waitUntil(lambda: "tour" in win.__dict__, timeout=5000)
+    assert win.tour_panel.stops.count() == 2
+    assert win.tour_dock.widget().widget() is win.tour_panel
