@@ -17,11 +17,13 @@ REASON = "needs TensorFlow, which this build does not include"
 REMEDY = ("start the app with --tf-python PATH (any Python that has TensorFlow installed; "
           "the worker runs there) or install the full build")
 TIP = f"Disabled: this {REASON}. To use it, {REMEDY}."
-# (panel attribute, widget attribute) and menu texts of everything that runs TensorFlow
+# (panel attribute, widget attribute) and menu texts of everything that runs TensorFlow (the
+# Target report's LiteRT and Vela run in the same worker); a dotted panel: a panel's part
 WIDGETS = (("preview_panel", "check_button"), ("mobile_panel", "confirm_button"),
            ("mobile_panel", "convert_button"), ("overlays_panel", "profile_button"),
            ("overlays_panel", "calibrate_random"), ("overlays_panel", "calibrate_folder"),
-           ("demo_panel", "run_button"), ("quant_panel", "run_button"))
+           ("demo_panel", "run_button"), ("quant_panel", "run_button"),
+           ("targets.view", "run_button"))
 MENU_TEXTS = ("&Confirm with the converter", "Con&vert four variants", "&Run on a file…",
               "Write &ops_to_register.h…")
 
@@ -91,9 +93,11 @@ def gate_panel(window, panel_name: str) -> list:
     if keeper is None or keeper.lifted:
         return []
     gated = []
+    panel = window
+    for part in panel_name.split("."):
+        panel = getattr(panel, part, None)
     for name, widget_name in WIDGETS:
-        widget = getattr(getattr(window, panel_name, None), widget_name, None) \
-            if name == panel_name else None
+        widget = getattr(panel, widget_name, None) if name == panel_name else None
         if widget is None:
             continue
         keeper.wished[widget] = (widget.isEnabled(), widget.toolTip())
@@ -114,7 +118,7 @@ def apply(window, reachable: bool | None = None) -> list:
     gated, keeper = [], _KeepDisabled(window)
     window.tf_gate_filter = keeper
     for panel_name in dict(WIDGETS):
-        if built(window, panel_name):       # the others: gate_panel() when made
+        if built(window, panel_name.split(".")[0]):   # the others: gate_panel() when made
             gated += gate_panel(window, panel_name)
     for menu_action in window.menuBar().actions():
         menu = menu_action.menu()

@@ -79,3 +79,22 @@ def test_choosing_a_tensorflow_python_lifts_the_gate_and_is_saved(qtbot, window,
     assert all(not b.isVisible() for b in window.statusBar().findChildren(QLabel, "tf_missing"))
     assert tf_python.saved(window.settings) == sys.executable
     assert os.environ["INSPECTOR_TF_PYTHON"] == sys.executable
+
+
+def test_the_target_reports_run_is_gated_when_its_window_opens(qtbot, window):
+    """Phone > Target report: LiteRT and Vela run in the TensorFlow worker, so without it the
+    report's Run button says why and how (the window itself still opens)."""
+    from inspector.gui import tf_gate
+
+    tf_gate.apply(window, reachable=False)
+    action = next(a for m in window.menuBar().actions() if m.menu()
+                  for a in m.menu().actions() if a.text().startswith("Target &report"))
+    assert action.isEnabled()
+    action.trigger()
+    view = window.targets.view
+    assert view is not None and window.targets.dialog.isVisible()
+    assert not view.run_button.isEnabled() and "--tf-python" in view.run_button.toolTip()
+    view.run_button.setEnabled(True)             # what the view does after a report
+    assert not view.run_button.isEnabled()
+    assert tf_gate.lift(window) > 0
+    assert view.run_button.isEnabled()

@@ -31,6 +31,9 @@ class TargetsController(QObject):
             self.view.run_requested.connect(self.run)
             self.view.node_chosen.connect(self._go_to)
             self._overlay(self.state.overlay)
+            gate = getattr(self.parent_widget, "_gate_later", None)
+            if gate is not None:            # no TensorFlow worker: Run says why and how
+                gate(("targets.view",))
         self.dialog.show()
         self.dialog.raise_()
         return self.view
