@@ -169,9 +169,22 @@ def licences_dir() -> str | None:
     return os.path.join(folder, "licenses") if folder else None
 
 
-def icon_path() -> str | None:
-    """The app icon's SVG (a build's icons/, or packaging/linux/icons in a checkout)."""
+def _icons_dir() -> str:
+    """A build's icons/, or packaging/linux/icons in a checkout."""
     folder = bundle_dir()
-    path = os.path.join(folder, "icons", "graphdef-inspector.svg") if folder else os.path.join(
-        source_root(), "packaging", "linux", "icons", "graphdef-inspector.svg")
+    return os.path.join(folder, "icons") if folder else os.path.join(
+        source_root(), "packaging", "linux", "icons")
+
+
+def icon_path() -> str | None:
+    """The app icon's SVG."""
+    path = os.path.join(_icons_dir(), "graphdef-inspector.svg")
     return path if os.path.exists(path) else None
+
+
+def window_icon_files() -> list:
+    """The icon's PNGs, 16 to 256 px (the 16 px one drawn for that size): the window's icon
+    without loading Qt's SVG plugin and library at start."""
+    paths = [os.path.join(_icons_dir(), f"graphdef-inspector-{size}.png")
+             for size in (16, 22, 24, 32, 48, 64, 128, 256)]
+    return [p for p in paths if os.path.exists(p)]

@@ -297,13 +297,18 @@ def set_identity(app) -> None:
     """Name, desktop entry and icon: the window manager matches the .desktop file."""
     from PySide6.QtGui import QIcon
 
-    from inspector.diagnostics import icon_path
+    from inspector.diagnostics import icon_path, window_icon_files
 
     app.setApplicationName("GraphDef Inspector")
     app.setDesktopFileName("graphdef-inspector")
-    icon = icon_path()
-    if icon:
-        app.setWindowIcon(QIcon(icon))
+    files = window_icon_files()
+    if files:
+        icon = QIcon()
+        for path in files:
+            icon.addFile(path)
+        app.setWindowIcon(icon)
+    elif icon_path():
+        app.setWindowIcon(QIcon(icon_path()))
 
 
 def main(argv=None) -> int:

@@ -36,6 +36,8 @@ def report(window, qapp):
             "items": len(canvas.items_by_id), "scenes": window.scenes_drawn,
             "model": os.path.basename(window.state.model.path),
             "palette": window.pipeline_panel.palette.topLevelItemCount(),
+            "svg library": any("libQt6Svg" in line for line in open("/proc/self/maps")),
+            "icon sizes": sorted(s.width() for s in qapp.windowIcon().availableSizes()),
         }), flush=True)
         qapp.exit(0)
     app.on_first_picture(window, done)
@@ -61,6 +63,8 @@ def test_the_first_picture_imports_nothing_it_does_not_draw_with(tmp_path):
     assert seen["model"] == "demo_digits.pb" and seen["scenes"] >= 1 and seen["items"] > 3
     assert seen["modules"] == []          # numpy, every transform, OpenSSL, ... come later
     assert seen["palette"] == 0           # the hidden Pipeline panel fills in after it
+    assert seen["svg library"] is False   # the window's icon: PNGs, 16 to 256 px
+    assert {16, 48, 256} <= set(seen["icon sizes"])
 
 
 def test_first_frame_drawn_comes_after_the_graph_is_painted(tmp_path):
