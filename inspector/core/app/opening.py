@@ -47,13 +47,12 @@ def open_model(path: str, opened: LoadedModel | None = None, **options) -> Loade
 
 def signatures(path: str) -> dict:
     """The public signatures of a SavedModel (key -> method, inputs, outputs); {} else."""
-    from inspector.core.loaders.savedmodel import describe, read_saved_model
-
     if not (os.path.isdir(path) or os.path.basename(path) == "saved_model.pb"):
         return {}
     if os.path.isdir(path) and not any(os.path.exists(os.path.join(path, n)) for n in
                                        ("saved_model.pb", "saved_model.pbtxt")):
         return {}   # a TF.js folder, or no model: load() says which
+    from inspector.core.loaders.savedmodel import describe, read_saved_model
     metas = describe(read_saved_model(path))
     return metas[0]["signatures"] if metas else {}
 
@@ -67,10 +66,12 @@ def open_for_user(path: str, signature, allow_unsafe: bool):
     """The model as a user wants to look at it: a .meta with a checkpoint beside it is frozen
     with that checkpoint for its likely outputs (the graph as stored, with the reason, when
     that cannot be done)."""
-    from inspector.core.loaders.metagraph import beside
-
     model = load(path, signature=signature, allow_unsafe=allow_unsafe)
-    found = beside(path) if model.kind == "metagraph" and not model.frozen else None
+    found = None
+    if model.kind == "metagraph" and not model.frozen:
+        from inspector.core.loaders.metagraph import beside
+
+        found = beside(path)
     if not found:
         return model
     try:

@@ -215,10 +215,11 @@ def sniff_head(path: str, head: bytes) -> tuple[str, bool]:
     if head.startswith(b"PK\x03\x04"):
         refuse_archive(path)
         return KERAS_ZIP, False
-    from inspector.core.loaders.tfjs import looks_like_tfjs
+    if head.lstrip()[:1] == b"{":           # JSON: TF.js's reader says (imported only then)
+        from inspector.core.loaders.tfjs import looks_like_tfjs
 
-    if looks_like_tfjs(head):
-        return TFJS, True
+        if looks_like_tfjs(head):
+            return TFJS, True
     if head[4:8] in (b"TFL3", b"TFL2"):
         return TFLITE, False
     refuse_foreign(path, head)
