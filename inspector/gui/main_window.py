@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
 )
 
-from inspector.core.app.opening import open_dialog_filter
 from inspector.core.app.overlays import registry as overlay_registry
 from inspector.core.app.state import AppState
 from inspector.core.view.vocabulary import count
@@ -333,6 +332,8 @@ class MainWindow(QMainWindow):
         return os.path.dirname(os.path.abspath(path.rstrip("/"))) if path else ""
 
     def open_dialog(self):
+        from inspector.core.app.opening import open_dialog_filter
+
         path, _ = QFileDialog.getOpenFileName(self, "Open model", self.start_folder(),
                                               open_dialog_filter())
         if path:
