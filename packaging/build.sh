@@ -38,6 +38,13 @@ if [ ! -f "$VENV/.stamp" ] || [ "$(cat "$VENV/.stamp")" != "$want" ]; then
     -c "$ROOT/packaging/constraints.txt" pyinstaller -r "$BUILD/requirements-$FLAVOUR.txt"
   echo "$want" > "$VENV/.stamp"
 fi
+if [ "$FLAVOUR" = full ] && ! "$VENV/bin/python" -c "import tf_keras" 2>/dev/null; then
+  # legacy Keras reads Keras 2 files, as in a source install (packaging/setup.sh); it declares
+  # the "tensorflow" distribution, which would add a second TensorFlow: no dependencies
+  say "tf-keras (pinned, no dependencies)"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+    -c "$ROOT/packaging/constraints.txt" tf_keras
+fi
 VERSION="$("$VENV/bin/python" -c 'import sys; sys.path.insert(0, sys.argv[1]); from inspector.diagnostics import VERSION; print(VERSION)' "$ROOT")"
 
 STAGE="$BUILD/stage-$FLAVOUR"

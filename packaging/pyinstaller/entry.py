@@ -9,6 +9,10 @@ import sys
 
 
 def python_compatible() -> None:
+    if sys.argv[1:2] == ["-P"] and sys.argv[2:3] in (["-c"], ["-m"]):
+        # -P (no unsafe path: the legacy Keras reader): a build's sys.path never holds the
+        # working folder or a script's, so it is Python's default here already
+        del sys.argv[1]
     if len(sys.argv) > 2 and sys.argv[1] in ("-c", "-m"):
         from inspector.offline import install_if_asked
 

@@ -28,6 +28,15 @@ def test_dash_m_runs_a_module_as_main():
     assert out.returncode == 0 and out.stdout.startswith("graphdef-inspector ")
 
 
+def test_dash_p_before_dash_m_is_accepted_as_python_does():
+    """The legacy Keras reader starts `sys.executable -P -m MODULE ...` (a Keras 2 file in the
+    full build failed with "unrecognized arguments: -P -m")."""
+    out = run("-P", "-m", "inspector", "--version")
+    assert out.returncode == 0 and out.stdout.startswith("graphdef-inspector "), out.stderr
+    out = run("-P", "-c", "import sys; print(sys.argv)", "x")
+    assert out.returncode == 0 and out.stdout.strip() == "['-c', 'x']"
+
+
 def test_plain_arguments_go_to_the_app():
     out = run("--version")
     assert out.returncode == 0 and out.stdout.startswith("graphdef-inspector ")
