@@ -4,7 +4,15 @@ detail: plain boxes far away, labels, shapes, tags and badges close up."""
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QFontMetricsF,
+    QPainter,
+    QPen,
+)
 from PySide6.QtWidgets import QGraphicsRectItem
 
 from inspector.core.view.vocabulary import count, tf_human_readable_num
@@ -18,6 +26,8 @@ ACCENT = QColor("#d0342c")
 
 DIFF = {"added": QColor("#2e8b57"), "removed": QColor("#c0392b"), "changed": QColor("#d4a017"),
         "merged": QColor("#8e44ad"), "split": QColor("#138d90")}  # merged into / split out of
+_DIFF_NAMES = {"added": "#2e8b57", "removed": "#c0392b", "changed": "#d4a017",
+               "merged": "#8e44ad", "split": "#138d90"}
 
 CONE = QColor("#1f6fd1")
 
@@ -27,11 +37,52 @@ DEFAULT_STYLE = CanvasStyle()
 
 def _font(size: float, bold: bool = False, style: CanvasStyle = DEFAULT_STYLE) -> QFont:
     """A font of `size` points at 96 dpi, set in pixels so a picture does not depend on the
-    screen's dpi; while presenting never under the style's minimum."""
-    font = QFont()
-    font.setPixelSize(max(1, round(style.px(size))))
-    font.setBold(bold)
+    screen's dpi; while presenting never under the style's minimum. One QFont per pixel size
+    and weight, shared (do not change it): paint() makes few Qt calls, each of which waits
+    for the GIL while a task computes."""
+    px = max(1, round(style.px(size)))
+    font = _FONTS.get((px, bold))
+    if font is None:
+        font = _FONTS[(px, bold)] = QFont()
+        font.setPixelSize(px)
+        font.setBold(bold)
+        _FONT_KEYS[id(font)] = (px, bold)
     return font
+
+
+_FONTS: dict = {}
+_FONT_KEYS: dict = {}   # id of a font _font made -> (pixel size, bold), asked of no Qt call
+_COLOURS: dict = {}     # (name, alpha) -> QColor
+_PENS: dict = {}        # (colour, width, style) -> QPen
+_BRUSHES: dict = {}     # (name, alpha) -> QBrush
+_METRICS: dict = {}     # (font, device kind and dpi) -> QFontMetrics
+_ELIDED: dict = {}      # (text, font, device, width, mode) -> what fits (or its advance)
+_TAGS: dict = {}        # (font, tag) -> its width
+
+
+def _colour(name, alpha: int = 255) -> QColor:
+    found = _COLOURS.get((name, alpha))
+    if found is None:
+        found = _COLOURS[(name, alpha)] = QColor(name)
+        if alpha != 255:
+            found.setAlpha(alpha)
+    return found
+
+
+def _pen(colour, width: float, style=Qt.SolidLine) -> QPen:
+    found = _PENS.get((colour, width, style))
+    if found is None:
+        found = _PENS[(colour, width, style)] = QPen(_colour(colour))
+        found.setWidthF(width)
+        found.setStyle(style)
+    return found
+
+
+def _brush(name, alpha: int = 255) -> QBrush:
+    found = _BRUSHES.get((name, alpha))
+    if found is None:
+        found = _BRUSHES[(name, alpha)] = QBrush(_colour(name, alpha))
+    return found
 
 
 class NodeItem(QGraphicsRectItem):
@@ -44,7 +95,8 @@ class NodeItem(QGraphicsRectItem):
         self.item = item
         self.style = style
         self.drawn: list = []    # (pixel size, text) of what the last paint wrote
-        self.drawn_at: list = []  # and where (item coordinates), in the same order
+        self._extents: list = []  # (font, rect, flags, text) of them: drawn_at
+        self._rects: dict = {}    # the rectangles paint() draws in, made once
         self.ink = ink  # text drawn on the canvas background (follows the palette)
         self.selected = False
         self.dimmed = False
@@ -76,89 +128,107 @@ class NodeItem(QGraphicsRectItem):
         self.setToolTip(tip)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
+        """Few Qt calls (shared fonts, pens, brushes, measured texts and rects): each one
+        waits for the GIL while a task computes (80 us and more on a slow machine)."""
         it, st = self.item, self.style
         self.drawn = []
+        self._extents = []
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        rect = QRectF(0, 0, it.w, it.h)
-        self.drawn_at = []
+        rect = self._rects.get("box")
+        if rect is None:
+            rect = self._rects["box"] = QRectF(0, 0, it.w, it.h)
         fill_name, text_name = st.fill_and_text(it.category)
-        fill = QColor(self.heat or fill_name)
+        fill_key = self.heat or fill_name
+        if not isinstance(fill_key, str):
+            fill_key = QColor(fill_key).name(QColor.HexArgb)
         dimmed = self.dimmed or not st.lit(it.id)
-        if dimmed:
-            fill.setAlpha(70 if st.spotlight is None else 45)
+        alpha = (70 if st.spotlight is None else 45) if dimmed else 255
         if lod < 0.35 and it.kind != "frame" and not (self.selected or self.in_cone or
                                                          self.diff or self.tag):
-            painter.fillRect(rect, fill)  # far away: a plain box is all the eye can see
-            return
-        pen = QPen(ACCENT if self.selected else (CONE if self.in_cone else
-                                                 DIFF.get(self.diff, BORDER)))
-        pen.setWidthF(3.0 if self.selected or self.in_cone or self.diff else 1.0)
-        if self.diff == "removed":
-            pen.setStyle(Qt.DashLine)
-        elif self.diff == "merged":
-            pen.setStyle(Qt.DashDotLine)
+            painter.fillRect(rect, _colour(fill_key, alpha))  # far away: a plain box is all
+            return                                             # the eye can see
+        border = "#d0342c" if self.selected else ("#1f6fd1" if self.in_cone else
+                                                   _DIFF_NAMES.get(self.diff, "#555555"))
+        width = 3.0 if self.selected or self.in_cone or self.diff else 1.0
+        style = Qt.DashLine if self.diff == "removed" else (
+            Qt.DashDotLine if self.diff == "merged" else Qt.SolidLine)
         if it.kind == "frame":
-            pen.setStyle(Qt.DashLine if not self.selected else Qt.SolidLine)
-            painter.setPen(pen)
-            light = QColor(fill)
-            light.setAlpha(38)
-            painter.setBrush(QBrush(light))
+            style = Qt.DashLine if not self.selected else Qt.SolidLine
+            painter.setPen(_pen(border, width, style))
+            painter.setBrush(_brush(fill_key, 38))
             painter.drawRoundedRect(rect, 8, 8)
             if lod > 0.25:
-                painter.setFont(_font(9, True, style=st))
-                painter.setPen(self.ink if not dimmed else QColor("#999999"))
-                self._text(painter, QRectF(8, 2, it.w - 16, 20), Qt.AlignLeft | Qt.AlignVCenter,
-                           _named(painter, it.label, f"  ({count(it.child_count, 'node')})",
-                                  it.w - 16))
+                font = _font(9, True, style=st)
+                painter.setFont(font)
+                painter.setPen(self.ink if not dimmed else _colour("#999999"))
+                dpi = _Measure(painter)
+                self._text(painter, font, self._rect("title", 8, 2, it.w - 16, 20),
+                           Qt.AlignLeft | Qt.AlignVCenter,
+                           _named(font, dpi, it.label,
+                                  f"  ({count(it.child_count, 'node')})", it.w - 16))
             return
-        painter.setPen(pen)
-        painter.setBrush(QBrush(fill))
+        painter.setPen(_pen(border, width, style))
+        painter.setBrush(_brush(fill_key, alpha))
         radius = 10 if it.kind == "node" else 4
         if it.kind == "scope":  # a stacked look says "there is more inside"
-            painter.drawRoundedRect(rect.adjusted(4, 4, 4, 4), radius, radius)
+            painter.drawRoundedRect(self._rect("stack", 4, 4, it.w, it.h), radius, radius)
         painter.drawRoundedRect(rect, radius, radius)
         if self.bar and it.kind == "scope":
             self._paint_bar(painter, it)
         if lod < 0.35:
             return  # too small for text: colour and shape are what you see
-        painter.setPen(QColor(text_name if not self.heat else TEXT) if not dimmed
-                       else QColor("#8a8a8a"))
+        painter.setPen(_colour(text_name if not self.heat else "#1d1d1d") if not dimmed
+                       else _colour("#8a8a8a"))
+        dpi = _Measure(painter)
         if it.kind == "scope":
-            painter.setFont(_font(9, True, style=st))
-            self._text(painter, QRectF(6, 3, it.w - 12, 18), Qt.AlignCenter,
-                       _named(painter, it.label, f"  [{it.child_count}]", it.w - 12))
-            painter.setFont(_font(7.5, style=st))
+            font = _font(9, True, style=st)
+            painter.setFont(font)
+            self._text(painter, font, self._rect("name", 6, 3, it.w - 12, 18), Qt.AlignCenter,
+                       _named(font, dpi, it.label, f"  [{it.child_count}]", it.w - 12))
+            font = _font(7.5, style=st)
+            painter.setFont(font)
             extra = f"{tf_human_readable_num(it.params)} params" if it.params else ""
             line = it.caption if (self.plain or st.presenting) and it.caption else \
                 " · ".join(x for x in (it.op_mix, extra) if x)   # an audience: plain words
             tagged = it.alike > 1 and not st.presenting   # repeated: same ops as siblings
             tag = f"≡{it.alike}"
             tag_font = _font(7, True, style=st)
-            wide = QFontMetricsF(tag_font).horizontalAdvance(tag) + 4 if tagged else 0.0
+            wide = _tag_width(tag_font, tag) + 4 if tagged else 0.0
             room = it.w - 12 - 2 * wide      # centred, clear of the tag in its corner
-            self._text(painter, QRectF(6 + wide, 21, room, 20), Qt.AlignCenter,
-                       _elided(painter, line, room))
+            self._text(painter, font, self._rect(("mix", wide), 6 + wide, 21, room, 20),
+                       Qt.AlignCenter, _elided(font, dpi, line, room))
             if tagged:
                 painter.setFont(tag_font)
-                painter.setPen(QColor("#3b3b3b"))
-                self._text(painter, QRectF(it.w - wide - 4, it.h - 15, wide, 13),
+                painter.setPen(_colour("#3b3b3b"))
+                self._text(painter, tag_font,
+                           self._rect(("tag", wide), it.w - wide - 4, it.h - 15, wide, 13),
                            Qt.AlignRight, tag)
-            self._paint_tags(painter, it)
+            self._paint_tags(painter, it, dpi)
             return
-        painter.setFont(_font(8.5, True, style=st))
-        self._text(painter, QRectF(6, 2, it.w - 12, 17), Qt.AlignCenter,
-                   _elided(painter, it.label, it.w - 12))
-        painter.setFont(_font(7.5, style=st))
+        font = _font(8.5, True, style=st)
+        painter.setFont(font)
+        self._text(painter, font, self._rect("label", 6, 2, it.w - 12, 17), Qt.AlignCenter,
+                   _elided(font, dpi, it.label, it.w - 12))
+        font = _font(7.5, style=st)
+        painter.setFont(font)
         if it.sublabel and it.sublabel != it.label:
-            self._text(painter, QRectF(6, 18, it.w - 12, 16), Qt.AlignCenter,
-                       _elided(painter, it.sublabel, it.w - 12, Qt.ElideLeft))
+            self._text(painter, font, self._rect("sublabel", 6, 18, it.w - 12, 16),
+                       Qt.AlignCenter, _elided(font, dpi, it.sublabel, it.w - 12, Qt.ElideLeft))
         if it.badges and lod > 0.6 and not st.presenting:  # values: too small to present
-            painter.setFont(_font(6.5, style=st))
+            font = _font(6.5, style=st)
+            painter.setFont(font)
             b = it.badges[0]
             more = f" +{len(it.badges) - 1}" if len(it.badges) > 1 else ""
-            self._text(painter, QRectF(4, it.h - 16, it.w - 8, 14), Qt.AlignCenter,
-                       _elided(painter, f"◆ {b.text()}{more}", it.w - 8))
-        self._paint_tags(painter, it)
+            self._text(painter, font, self._rect("badge", 4, it.h - 16, it.w - 8, 14),
+                       Qt.AlignCenter, _elided(font, dpi, f"◆ {b.text()}{more}", it.w - 8))
+        self._paint_tags(painter, it, dpi)
+
+    def _rect(self, key, x: float, y: float, w: float, h: float) -> QRectF:
+        """A rectangle in item coordinates, made once per item and key."""
+        found = self._rects.get(key)
+        if found is None:
+            found = self._rects[key] = QRectF(x, y, w, h)
+        return found
 
     def _paint_bar(self, painter, it) -> None:
         """Stacked shares of the scope's nodes (e.g. TFLite statuses), worst on the left."""
@@ -175,46 +245,91 @@ class NodeItem(QGraphicsRectItem):
         painter.drawRect(QRectF(6.0, y, width, height))
 
 
-    def _text(self, painter, *args) -> None:
+    def _text(self, painter, font: QFont, rect: QRectF, flags, text: str) -> None:
         """drawText, remembering what was written and how big (tests measure it)."""
-        self.drawn.append((painter.font().pixelSize(), args[-1]))
-        self.drawn_at.append(QRectF(painter.fontMetrics().boundingRect(
-            args[0].toRect(), int(args[1].value if hasattr(args[1], "value") else args[1]),
-            args[-1])))
-        painter.drawText(*args)
+        self.drawn.append((_FONT_KEYS[id(font)][0], text))
+        self._extents.append((font, rect, flags, text))
+        painter.drawText(rect, flags, text)
 
-    def _paint_tags(self, painter, it) -> None:
+    @property
+    def drawn_at(self) -> list:
+        """Where the last paint's texts sit (item coordinates), in the order of `drawn`:
+        measured when asked (tests), not while painting."""
+        return [QRectF(QFontMetrics(font).boundingRect(
+            rect.toRect(), int(flags.value if hasattr(flags, "value") else flags), text))
+            for font, rect, flags, text in self._extents]
+
+    def _paint_tags(self, painter, it, dpi) -> None:
         st = self.style
         if self.badge:   # above the box, beside a tag (centred, clear of it)
-            painter.setFont(_font(7, True, style=st))
+            font = _font(7, True, style=st)
+            painter.setFont(font)
             painter.setPen(self.ink)
-            metrics = painter.fontMetrics()
-            clear = metrics.horizontalAdvance(self.tag) + 12 if self.tag else 0.0
-            high = metrics.height()
-            self._text(painter, QRectF(clear, -high - 1, it.w - 2 * clear, high),
-                       Qt.AlignCenter, _elided(painter, self.badge, it.w - 2 * clear))
+            clear = _advance(font, dpi, self.tag) + 12 if self.tag else 0.0
+            high = dpi.metrics(font).height()
+            self._text(painter, font, QRectF(clear, -high - 1, it.w - 2 * clear, high),
+                       Qt.AlignCenter, _elided(font, dpi, self.badge, it.w - 2 * clear))
         if self.tag:     # on the box's top edge, above its text, never over it
-            colour = QColor("#2e7d32") if self.tag == "IN" else QColor("#6a1b9a")
-            painter.setFont(_font(7, True, style=st))
-            metrics = painter.fontMetrics()
-            high = metrics.height() + 2
-            box = QRectF(-2, -high, metrics.horizontalAdvance(self.tag) + 10, high)
+            colour = "#2e7d32" if self.tag == "IN" else "#6a1b9a"
+            font = _font(7, True, style=st)
+            painter.setFont(font)
+            high = dpi.metrics(font).height() + 2
+            box = QRectF(-2, -high, _advance(font, dpi, self.tag) + 10, high)
             painter.setPen(Qt.NoPen)
-            painter.setBrush(colour)
+            painter.setBrush(_brush(colour))
             painter.drawRect(box)
-            painter.setPen(QColor("white"))
-            self._text(painter, box, Qt.AlignCenter, self.tag)
+            painter.setPen(_colour("white"))
+            self._text(painter, font, box, Qt.AlignCenter, self.tag)
 
 
-def _elided(painter, text: str, width: float, mode=Qt.ElideRight) -> str:
-    """`text` cut to `width` pixels of the painter's font: the end dropped from a list (op
-    mix, values), the start from a name (its end tells it from its siblings). Measured,
-    never guessed from the number of characters: a guess left text wider than its box,
-    cut off at both ends when centred."""
-    return painter.fontMetrics().elidedText(text, mode, max(int(width), 8))
+class _Measure:
+    """Text metrics of the painter's device (what painter.fontMetrics() gives), kept per
+    device kind and resolution: measuring asks Qt once per font, text and width."""
+
+    __slots__ = ("painter", "key")
+
+    def __init__(self, painter):
+        device = painter.device()
+        self.painter, self.key = painter, (type(device).__name__, device.logicalDpiY())
+
+    def metrics(self, font: QFont) -> QFontMetrics:
+        key = (_FONT_KEYS[id(font)], self.key)
+        found = _METRICS.get(key)
+        if found is None:
+            found = _METRICS[key] = QFontMetrics(font, self.painter.device())
+        return found
 
 
-def _named(painter, name: str, suffix: str, width: float) -> str:
+def _elided(font: QFont, dpi: _Measure, text: str, width: float, mode=Qt.ElideRight) -> str:
+    """`text` cut to `width` pixels of `font`: the end dropped from a list (op mix, values),
+    the start from a name (its end tells it from its siblings). Measured, never guessed from
+    the number of characters: a guess left text wider than its box, cut off at both ends
+    when centred. Kept per text, font and width (repeated blocks share their labels)."""
+    width = max(int(width), 8)
+    key = (text, _FONT_KEYS[id(font)], dpi.key, width, mode)
+    found = _ELIDED.get(key)
+    if found is None:
+        found = _ELIDED[key] = dpi.metrics(font).elidedText(text, mode, width)
+    return found
+
+
+def _named(font: QFont, dpi: _Measure, name: str, suffix: str, width: float) -> str:
     """A scope's name and its count: the count whole, the name cut from its start."""
-    room = width - painter.fontMetrics().horizontalAdvance(suffix)
-    return _elided(painter, name, room, Qt.ElideLeft) + suffix
+    room = width - _advance(font, dpi, suffix)
+    return _elided(font, dpi, name, room, Qt.ElideLeft) + suffix
+
+
+def _tag_width(font: QFont, tag: str) -> float:
+    key = (_FONT_KEYS[id(font)], tag)
+    found = _TAGS.get(key)
+    if found is None:
+        found = _TAGS[key] = QFontMetricsF(font).horizontalAdvance(tag)
+    return found
+
+
+def _advance(font: QFont, dpi: _Measure, text: str) -> int:
+    key = (text, _FONT_KEYS[id(font)], dpi.key, "advance")
+    found = _ELIDED.get(key)
+    if found is None:
+        found = _ELIDED[key] = dpi.metrics(font).horizontalAdvance(text)
+    return found
