@@ -62,6 +62,7 @@ class CompareWindow(QMainWindow):
             title = QLabel(f"<b>{side}</b>  {label}")
             title.setTextInteractionFlags(Qt.TextSelectableByMouse)
             canvas = GraphCanvas(box)
+            canvas.set_cache_boxes(True)     # repaints copy pixels while a layout task runs
             canvas.clicked.connect(lambda item, s=side: self._clicked(s, item))
             canvas.activated.connect(lambda item, s=side: self._toggle(s, item))
             lay.addWidget(title)
@@ -204,10 +205,17 @@ class CompareWindow(QMainWindow):
         # the sides that need no new layout move with the others once it is made: both
         # sides change together, and no picture is painted while the layout task runs
         session = self.session
+        self._paint_now()
         self.tasks.submit("compare-layout", lambda task: layouts(session, stale, task),
                           lambda result: self._laid_out(result, fresh),
                           lambda exc: self.status.setText(f"Layout failed: {exc}"),
                           label="Laying out the comparison")
+
+    def _paint_now(self) -> None:
+        """A picture built and not painted yet is painted before a layout task starts (a
+        paint while it computes waits for the GIL at every Qt call: n pressed twice)."""
+        for canvas in self.canvases.values():
+            canvas.paint_now()
 
     def _laid_out(self, result: dict, fresh: list) -> None:
         for side, r in result.items():
@@ -265,6 +273,9 @@ class CompareWindow(QMainWindow):
                                  f"<b>B</b>  {self.session.diff.b_label}")
         self._drawn.pop("B", None)
         self._drawn.pop("M", None)
+        # B's picture is replaced: not painted again at its new width meanwhile
+        self.canvases["B"].clear_scene("Laying out the merged view…" if on else
+                                       "Laying out B…")
         self.refresh()
 
     def _refresh_merged(self) -> None:
@@ -274,6 +285,7 @@ class CompareWindow(QMainWindow):
             self._decorate_merged(drawn[1])
             return
         session = self.session
+        self._paint_now()
 
         def work(task):
             view, _ = session.merged_view()

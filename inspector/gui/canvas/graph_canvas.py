@@ -40,6 +40,8 @@ class GraphCanvas(QGraphicsView):
         self.halo = False               # presentation: a large halo follows the pointer
         self._pointer = None
         self.waiting = ""               # "Opening NAME…": shown while the canvas is empty
+        self.cache_boxes = False        # boxes kept as pixmaps (the comparison's canvases)
+        self.unpainted = False          # a scene is built and not painted yet
 
     EMPTY_HINT = ("No model open\n\nOpen one with File › Open… (Ctrl+O),\nor drop a model "
                   "file or a SavedModel folder here.\n\nHelp › Getting started explains "
@@ -67,6 +69,7 @@ class GraphCanvas(QGraphicsView):
     def drawForeground(self, painter, rect) -> None:
         """An empty canvas says how to start instead of showing a blank page; while
         presenting, a halo marks the pointer for people at the back of the room."""
+        self.unpainted = False
         if self.halo and self._pointer is not None:
             from PySide6.QtGui import QColor
 
@@ -154,6 +157,8 @@ class GraphCanvas(QGraphicsView):
                 for _ in range(min(10, len(pending))):
                     item = pending.pop()
                     node = NodeItem(item, ink, self.style)
+                    if self.cache_boxes:
+                        node.setCacheMode(NodeItem.DeviceCoordinateCache)
                     gs.addItem(node)
                     self.items_by_id[item.id] = node
         if pending:      # let input, paint and other timers in
@@ -164,9 +169,40 @@ class GraphCanvas(QGraphicsView):
                 edge_geometry(scene.edges, scene.items, scene.direction):
             gs.addItem(EdgeLayer(tile, ink, self.style))
         self.viewport().setUpdatesEnabled(True)
+        self.unpainted = True
         gc_policy.keep_out_of_collections()  # long-lived scene objects
         if on_done is not None:
             on_done()
+
+    def paint_now(self) -> None:
+        """Paint a scene built and not painted yet now, before a task starts: a paint while
+        a task computes waits for the GIL at each of its Qt calls (on a slow machine the
+        picture then takes several times as long)."""
+        if self.unpainted and self.isVisible() and self.viewport().updatesEnabled():
+            self.viewport().repaint()
+        self.unpainted = False
+
+    def set_cache_boxes(self, on: bool) -> None:
+        """Keep every box as a pixmap in device coordinates (QGraphicsItem's
+        DeviceCoordinateCache): a repaint of a box whose look did not change (a scroll, a
+        resize, a neighbour's update) copies pixels and calls no Python. A box is painted
+        again when it is updated (decorate() does on a change of its look, restyle() for
+        all) or the zoom changes. The comparison's canvases use it; off by default."""
+        self.cache_boxes = on
+        mode = NodeItem.DeviceCoordinateCache if on else NodeItem.NoCache
+        for node in self.items_by_id.values():
+            node.setCacheMode(mode)
+
+    def clear_scene(self, waiting: str = "") -> None:
+        """Nothing drawn but `waiting` ("Laying out…") until the next show_scene: a picture
+        about to be replaced is not painted again (a resize would, while a task computes)."""
+        self._build = getattr(self, "_build", 0) + 1        # an unfinished build stops
+        self.scene().clear()
+        self.items_by_id = {}
+        self.unpainted = False
+        self.viewport().setUpdatesEnabled(True)
+        self.show_waiting(waiting)
+        self.viewport().update()
 
     DECORATE_SLICE = 2500   # items recoloured per event-loop turn (no stall over budget)
 
