@@ -158,7 +158,7 @@ class GraphCanvas(QGraphicsView):
                     item = pending.pop()
                     node = NodeItem(item, ink, self.style)
                     if self.cache_boxes:
-                        node.setCacheMode(NodeItem.DeviceCoordinateCache)
+                        node.set_cached(True)
                     gs.addItem(node)
                     self.items_by_id[item.id] = node
         if pending:      # let input, paint and other timers in
@@ -189,9 +189,8 @@ class GraphCanvas(QGraphicsView):
         again when it is updated (decorate() does on a change of its look, restyle() for
         all) or the zoom changes. The comparison's canvases use it; off by default."""
         self.cache_boxes = on
-        mode = NodeItem.DeviceCoordinateCache if on else NodeItem.NoCache
         for node in self.items_by_id.values():
-            node.setCacheMode(mode)
+            node.set_cached(on)
 
     def clear_scene(self, waiting: str = "") -> None:
         """Nothing drawn but `waiting` ("Laying out…") until the next show_scene: a picture

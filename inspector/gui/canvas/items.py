@@ -13,7 +13,7 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
 )
-from PySide6.QtWidgets import QGraphicsRectItem
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from inspector.core.view.vocabulary import count, tf_human_readable_num
 from inspector.gui.canvas.style import CanvasStyle
@@ -126,6 +126,19 @@ class NodeItem(QGraphicsRectItem):
             tip += f"\n{item.label}: {plain(item.label)}" + "".join(
                 f"\n{b.name}: {b.dtype} {b.text()}" for b in item.badges[:8])
         self.setToolTip(tip)
+
+    def set_cached(self, on: bool) -> None:
+        """Kept as a pixmap in device coordinates (re-painted on update() or a new zoom).
+        The pixmap holds only the bounding rectangle: it then takes in what is drawn
+        around the box too (a badge or tag above it, a scope's stacked edge, thick pens)."""
+        it = self.item
+        if on:
+            above = 2 * self.style.px(7) + 8
+            self.setRect(-3, -3 - above, it.w + 9, it.h + 9 + above)
+        else:
+            self.setRect(-3, -3, it.w + 6, it.h + 6)
+        mode = QGraphicsItem.CacheMode
+        self.setCacheMode(mode.DeviceCoordinateCache if on else mode.NoCache)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         """Few Qt calls (shared fonts, pens, brushes, measured texts and rects): each one
