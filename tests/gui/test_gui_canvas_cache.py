@@ -109,3 +109,22 @@ def test_a_built_picture_is_painted_before_a_task_starts(qtbot):
     assert any(n.drawn for n in canvas.items_by_id.values())
     canvas.paint_now()                           # nothing new: nothing painted
     assert not canvas.unpainted
+
+
+def test_the_merged_view_clears_b_while_it_is_laid_out(qtbot, window, tmp_path):
+    """Regression: B's old picture was painted again at its new width (A hidden) while the
+    merged view's task computed; now B says what it waits for until the new one is built."""
+    from test_gui_compare import compare_window
+
+    win = compare_window(qtbot, window, tmp_path)
+    assert all(n.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache
+               for c in win.canvases.values() for n in c.items_by_id.values())
+    canvas = win.canvases["B"]
+    win.merged_box.click()
+    assert canvas.items_by_id == {} and canvas.waiting == "Laying out the merged view…"
+    qtbot.waitUntil(win.ready, timeout=60000)
+    assert "conv/BatchNorm (gone)" in canvas.items_by_id
+    win.merged_box.click()
+    assert canvas.items_by_id == {} and canvas.waiting == "Laying out B…"
+    qtbot.waitUntil(win.ready, timeout=60000)
+    assert "conv/BatchNorm (gone)" not in canvas.items_by_id and canvas.items_by_id
