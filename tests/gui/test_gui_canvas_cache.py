@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem
 
 from inspector.core.app.decorations import Decorations
 from inspector.gui.canvas.graph_canvas import GraphCanvas
-from inspector.gui.canvas.items import NodeItem
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INCEPTION = os.path.join(ROOT, "tests", "core", "data", "inception_jpeg.pb")
