@@ -15,6 +15,18 @@ EDGES_PER_TILE = 300
 HEAD = QColor("#6b6b6b")
 
 
+def _pen(colour: str, width: float, cosmetic: bool, style=Qt.SolidLine) -> QPen:
+    pen = QPen(QColor(colour))
+    pen.setWidthF(width)
+    pen.setCosmetic(cosmetic)
+    pen.setStyle(style)
+    return pen
+
+
+_DATA, _DATA_FAR = _pen("#6b6b6b", 1.2, False), _pen("#6b6b6b", 1.2, True)
+_CONTROL = _pen("#9b9b9b", 1.0, True, Qt.DashLine)   # dashed, one pixel at any zoom
+
+
 def edge_geometry(edges, items, direction: str = "TB") -> list:
     """Edge tiles: paths, arrowheads and label anchors for ~300 edges each, grouped by
     position so that painting a small view skips the tiles it does not show. Plain value
@@ -46,7 +58,12 @@ def edge_geometry(edges, items, direction: str = "TB") -> list:
         rect = (data_path.boundingRect() | control_path.boundingRect()).adjusted(-20, -20,
                                                                                20, 20)
         tiles.append({"data": data_path, "control": control_path, "heads": heads,
-                      "labels": labels, "rect": rect})
+                      "labels": labels, "rect": rect,
+                      # what paint() would otherwise ask Qt each time (here, in the task)
+                      "label_at": [(p.x(), p.y(), QPointF(p.x() + 4, p.y()), p, text)
+                                   for p, text in labels],
+                      "drawn_paths": (not data_path.isEmpty(), not control_path.isEmpty(),
+                                      not heads.isEmpty())})
     return tiles
 
 
@@ -134,41 +151,49 @@ class EdgeLayer(QGraphicsItem):
         # arrowheads as one path, filled in one call: every Qt call from paint waits for the
         # GIL while other threads compute (~80 us each), so paint makes few of them
         self.heads, self.labels, self._rect = tile["heads"], tile["labels"], tile["rect"]
+        self.label_at = tile.get("label_at") or [(p.x(), p.y(), QPointF(p.x() + 4, p.y()),
+                                                  p, text) for p, text in self.labels]
+        self.has = tile.get("drawn_paths") or (not self.data_path.isEmpty(),
+                                               not self.control_path.isEmpty(),
+                                               not self.heads.isEmpty())
         self.drawn: list = []    # (point, text) of the labels the last paint wrote
 
     def boundingRect(self) -> QRectF:
         return self._rect
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
+        """Few Qt calls (shared pens; label places and their test against the part to
+        repaint in Python): each waits for the GIL while a task computes."""
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         st = self.style
         if st is not None and st.spotlight is not None:
             painter.setOpacity(0.3)   # the spotlit block's own edges are the ones to follow
         painter.setBrush(Qt.NoBrush)
-        pen = QPen(QColor("#6b6b6b"))
-        pen.setWidthF(1.2)
-        pen.setCosmetic(lod < 0.5)
-        painter.setPen(pen)
-        if not self.data_path.isEmpty():   # an empty path is a broken one in a PDF
+        data, control, heads = self.has
+        if data:                            # an empty path is a broken one in a PDF
+            painter.setPen(_DATA_FAR if lod < 0.5 else _DATA)
             painter.drawPath(self.data_path)
-        dash = QPen(QColor("#9b9b9b"))
-        dash.setStyle(Qt.DashLine)
-        dash.setCosmetic(True)
-        painter.setPen(dash)
-        if not self.control_path.isEmpty():
+        if control:
+            painter.setPen(_CONTROL)
             painter.drawPath(self.control_path)
-        if lod > 0.3 and not self.heads.isEmpty():
+        if lod > 0.3 and heads:
             painter.fillPath(self.heads, HEAD)
         self.drawn = []
         if lod > 0.9 and self.labels and not (st is not None and st.presenting):
-            exposed = option.exposedRect
-            painter.setPen(self.ink)
-            painter.setFont(_font(6.5))
+            left, top, width, height = option.exposedRect.getRect()
+            right, bottom = left + width, top + height
+            if width <= 0 or height <= 0:      # as QRectF.contains: an empty part holds none
+                right = left - 1
             strips = st is not None and st.strips
-            for point, text in self.labels:
-                if exposed.contains(point) and not (strips and self._under_strip(point, text)):
-                    painter.drawText(point + QPointF(4, 0), text)
-                    self.drawn.append((point, text))
+            shown = [(at, point, text) for x, y, at, point, text in self.label_at
+                     if left <= x <= right and top <= y <= bottom and
+                     not (strips and self._under_strip(point, text))]
+            if shown:
+                painter.setPen(self.ink)
+                painter.setFont(_font(6.5))
+            for at, point, text in shown:
+                painter.drawText(at, text)
+                self.drawn.append((point, text))
 
     def _under_strip(self, point: QPointF, text: str) -> bool:
         """Would a feature strip (drawn over the edges) hide this label? Then it is left

@@ -179,6 +179,11 @@ class GraphCanvas(QGraphicsView):
         a task computes waits for the GIL at each of its Qt calls (on a slow machine the
         picture then takes several times as long)."""
         if self.unpainted and self.isVisible() and self.viewport().updatesEnabled():
+            from PySide6.QtCore import QCoreApplication, QEvent
+
+            # the scene's queued redraw of changed items first, so that this paint takes
+            # it in and no second one follows while the task runs
+            QCoreApplication.sendPostedEvents(self.scene(), QEvent.MetaCall)
             self.viewport().repaint()
         self.unpainted = False
 
