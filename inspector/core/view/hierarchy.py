@@ -224,6 +224,40 @@ def scope_params(hierarchy: Hierarchy) -> dict:
     return found
 
 
+def edge_groups(hierarchy: Hierarchy) -> tuple:
+    """(containers, groups): every edge grouped by the scopes its two ends are drawn in,
+    made once per hierarchy (any thread; a picture then walks groups, not 50k edges).
+    containers: the parts (hierarchy.parts) of each place nodes are drawn in; groups:
+    {(container of src, container of dst, control): [(position, src, port, dst), ...]},
+    positions counting hierarchy.edges, each group in edge order."""
+    found = hierarchy.memo.get("edge_groups")
+    if found is not None:
+        return found
+    containers: list = []
+    index: dict = {}           # parts tuple -> its container's number
+    where: dict = {}           # node -> its container's number
+    groups: dict = {}
+    parts = hierarchy.parts
+    for position, (src, port, dst, control) in enumerate(hierarchy.edges):
+        ends = []
+        for name in (src, dst):
+            k = where.get(name)
+            if k is None:
+                key = tuple(parts(name))
+                k = index.get(key)
+                if k is None:
+                    k = index[key] = len(containers)
+                    containers.append(key)
+                where[name] = k
+            ends.append(k)
+        group = groups.get((ends[0], ends[1], control))
+        if group is None:
+            group = groups[(ends[0], ends[1], control)] = []
+        group.append((position, src, port, dst))
+    found = hierarchy.memo["edge_groups"] = (containers, groups)
+    return found
+
+
 def params_deferred(hierarchy: Hierarchy, above: int) -> bool:
     """True when counting parameters would first read the facts of more than `above`
     constants (Graph.const_facts, not read yet)."""

@@ -11,9 +11,13 @@ from collections import Counter
 from inspector.core.analysis.glossary import scope_caption
 from inspector.core.analysis.summary import tensor_label
 from inspector.core.model import op_categories
-from inspector.core.model.graph import MAX_SCOPE_DEPTH
 from inspector.core.runtime.job import NO_JOB, Job
-from inspector.core.view.hierarchy import Hierarchy, outermost_collapsed, scope_params
+from inspector.core.view.hierarchy import (
+    Hierarchy,
+    edge_groups,
+    outermost_collapsed,
+    scope_params,
+)
 from inspector.core.view.layout import LayoutResult, layered_layout
 from inspector.core.view.scene import (
     Scene,
@@ -100,8 +104,6 @@ class _Projection:
         self.exp = set(expanded) | {""}
         self.direction, self.lr, self.shapes = direction, direction == "LR", shapes
         self.count_params = count_params
-        self.owners: dict = {}          # node -> the item showing it
-        self.scope_owner: dict = {}     # scope path -> its owner ("" none)
         self.routes: dict = {}          # scope path -> {(child, child): bend points}
 
     def scene(self) -> Scene:
@@ -112,37 +114,34 @@ class _Projection:
         return Scene(items, self.visible_edges(items, pairs), w, h, self.direction)
 
     # -- which item shows each node -------------------------------------------------------
-    def owner(self, name: str) -> str:
-        h = self.h
-        if name not in h.group_parts and name.count("/") <= MAX_SCOPE_DEPTH:
-            # nodes of one scope share their owner: look it up by the scope's path
-            scope = name.rpartition("/")[0]
-            hit = self.scope_owner.get(scope)
-            if hit is None:
-                hit = self.scope_owner[scope] = outermost_collapsed(
-                    scope.split("/") if scope else [], self.exp) or ""
-            return hit or name
-        return outermost_collapsed(h.parts(name), self.exp) or name
-
     def owner_pairs(self) -> dict:
         """{(a, b, control): [edges, src, port of the first]} for edges between two different
-        visible items, in graph order (one pass: the levels and the drawn edges both use it)."""
-        cache, owner_of = self.owners, self.owner
-        pairs: dict = {}
-        for src, port, dst, control in self.h.edges:
-            a = cache.get(src)
-            if a is None:
-                a = cache[src] = owner_of(src)
-            b = cache.get(dst)
-            if b is None:
-                b = cache[dst] = owner_of(dst)
-            if a != b:
-                hit = pairs.get((a, b, control))
-                if hit is None:
-                    pairs[(a, b, control)] = [1, src, port]
-                else:
-                    hit[0] += 1
-        return pairs
+        visible items, in graph order (one pass: the levels and the drawn edges both use it).
+        Walks the edges grouped by where their ends are drawn (edge_groups, made once): a
+        group between two collapsed scopes counts whole, only groups touching an open
+        scope's own nodes are walked edge by edge."""
+        containers, groups = edge_groups(self.h)
+        exp = self.exp
+        shown: list = [None] * len(containers)   # container -> its collapsed owner or ""
+        pairs: dict = {}                         # (a, b, control) -> [n, src, port, first]
+        for (ka, kb, control), edges in groups.items():
+            oa = shown[ka]
+            if oa is None:
+                oa = shown[ka] = outermost_collapsed(containers[ka], exp) or ""
+            ob = shown[kb]
+            if ob is None:
+                ob = shown[kb] = outermost_collapsed(containers[kb], exp) or ""
+            if oa and ob:
+                if oa != ob:
+                    position, src, port, _ = edges[0]
+                    _count(pairs, (oa, ob, control), len(edges), src, port, position)
+                continue
+            for position, src, port, dst in edges:
+                a, b = oa or src, ob or dst
+                if a != b:
+                    _count(pairs, (a, b, control), 1, src, port, position)
+        ordered = sorted(pairs.items(), key=lambda kv: kv[1][3])
+        return {key: hit[:3] for key, hit in ordered}
 
     def edges_by_level(self, pairs: dict) -> dict:
         """Aggregated data edges between visible items, grouped by the scope they live in."""
@@ -253,6 +252,17 @@ class _Projection:
         if len(parents) <= depth:
             return item  # the item sits directly in `scope`
         return "/".join(parents[:depth + 1]) + "/"
+
+
+def _count(pairs: dict, key: tuple, n: int, src: str, port, position: int) -> None:
+    """Add n edges to a pair; its src and port stay those of its first edge in graph order."""
+    hit = pairs.get(key)
+    if hit is None:
+        pairs[key] = [n, src, port, position]
+        return
+    hit[0] += n
+    if position < hit[3]:
+        hit[1], hit[2], hit[3] = src, port, position
 
 
 def _layered(kids: list, sizes: dict, edges: list, lr: bool, job: Job) -> LayoutResult:

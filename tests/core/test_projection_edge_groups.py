@@ -1,0 +1,68 @@
+"""A picture's edges between visible items come from the edges grouped once by where their
+ends are drawn (hierarchy.edge_groups), not from a walk of every edge per picture: the same
+pairs, counts, first edges and order as that walk, for any scopes open."""
+
+import os
+import random
+
+from inspector.core.loaders import load
+from inspector.core.view.hierarchy import edge_groups
+from inspector.core.view.projection import LayoutCache, _Projection
+from inspector.core.view.view_graph import ViewModel
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+INCEPTION = os.path.join(ROOT, "tests", "core", "data", "inception_jpeg.pb")
+
+
+def walked(hierarchy, expanded) -> dict:
+    """The pairs as a walk of every edge makes them (what projection did before)."""
+    exp = set(expanded) | {""}
+    pairs: dict = {}
+    for src, port, dst, control in hierarchy.edges:
+        a, b = hierarchy.owner(src, exp), hierarchy.owner(dst, exp)
+        if a != b:
+            hit = pairs.get((a, b, control))
+            if hit is None:
+                pairs[(a, b, control)] = [1, src, port]
+            else:
+                hit[0] += 1
+    return pairs
+
+
+def grouped(hierarchy, expanded) -> dict:
+    p = _Projection(hierarchy, expanded, "TB", None, LayoutCache(hierarchy), None, True)
+    return p.owner_pairs()
+
+
+def check(view, seed: int, rounds: int = 12) -> None:
+    h = view.hierarchy
+    scopes = sorted(p for p in h.scopes if p)
+    rng = random.Random(seed)
+    for k in range(rounds):
+        opened = set(rng.sample(scopes, min(len(scopes), rng.randint(0, 12))))
+        if k % 3 == 0:      # with their parents open, as the window opens them
+            opened |= {"/".join(p.split("/")[:i]) for p in opened
+                       for i in range(1, p.count("/") + 1)}
+        expanded = frozenset({""} | opened)
+        assert list(grouped(h, expanded).items()) == list(walked(h, expanded).items())
+
+
+def test_grouped_edges_give_the_pairs_of_a_walk_of_every_edge():
+    check(ViewModel(load(INCEPTION).graph), 1)
+
+
+def test_grouped_edges_in_a_flat_graph_cut_into_bands_and_in_repeated_blocks():
+    from tests.fixtures.scale_models import blocks_graph, flat_graph
+
+    flat = ViewModel(load(flat_graph(1000)).graph)
+    assert flat.hierarchy.group_parts                     # drawn in bands, not scopes
+    check(flat, 2)
+    check(ViewModel(load(blocks_graph(3000)).graph), 3)
+
+
+def test_edge_groups_are_made_once_per_hierarchy():
+    h = ViewModel(load(INCEPTION).graph).hierarchy
+    containers, groups = edge_groups(h)
+    assert edge_groups(h)[1] is groups
+    assert sum(len(g) for g in groups.values()) == len(h.edges)
+    assert len(groups) < len(h.edges)
