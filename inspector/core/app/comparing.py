@@ -6,9 +6,8 @@ changes. Qt-free: the window only draws what this says."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 from inspector.core.app.decorations import Decorations
+from inspector.core.app.scope_marks import ScopeMarks
 from inspector.core.compare import provenance as _provenance
 from inspector.core.compare.diff import Diff, diff_graphs
 from inspector.core.compare.document import dumps, me_mapping
@@ -16,7 +15,6 @@ from inspector.core.compare.html_report import diff_html
 from inspector.core.model.graph import Graph
 from inspector.core.overlays.decorate import heat_colour
 from inspector.core.runtime.job import NO_JOB, Job
-from inspector.core.view.hierarchy import outermost_collapsed
 from inspector.core.view.view_graph import ViewModel
 
 SIDES = ("A", "B")
@@ -213,26 +211,20 @@ class CompareSession:
                           self.expanded[side] if expanded is None else expanded)
 
     def paint(self, side: str, items, expanded) -> tuple:
-        """(diff colours, badges, drawn scopes) of the drawn items: a collapsed scope shows the worst inside
-        and "+added -removed ~changed". One pass over the changes: run it in the layout task,
-        not on the GUI thread (50k changes take longer than a frame)."""
-        diff, counts = {}, {}
-        marks, changed_weights = self._by_scope(side)
-        for key, entries in marks.items():
-            owner = outermost_collapsed(key, expanded)
-            if owner is None:                     # its scope is open: each node shows
-                for host, look in entries:
-                    if host in items:
-                        diff[host] = look
-            elif owner in items:
-                c = counts.setdefault(owner, Counter())
-                for _, look in entries:
-                    c[look] += 1
-        weights: dict = {}
-        for key, changed in changed_weights.items():
-            owner = outermost_collapsed(key, expanded)
-            if owner is not None and owner in items:
-                weights[owner] = weights.get(owner, 0.0) + changed
+        """(diff colours, badges, drawn scopes) of the drawn items: a collapsed scope shows
+        the worst inside and "+added -removed ~changed". Walks the open scopes of the marks'
+        scope tree (ScopeMarks, made once): run it in the layout task, not on the GUI
+        thread."""
+        diff, counts, weights = {}, {}, {}
+        open_marks, collapsed = self._by_scope(side).shown(expanded)
+        for host, look in open_marks:             # in open scopes: each node shows
+            if host in items:
+                diff[host] = look
+        for item, (looks, changed) in collapsed.items():   # a collapsed scope: its totals
+            if item in items and looks:
+                counts[item] = looks
+                if changed is not None:
+                    weights[item] = changed
         badges = {}
         for item, c in counts.items():
             badges[item] = " ".join(f"{SYMBOL[k]}{c[k]}" for k in BADGE_ORDER if c[k])
@@ -243,7 +235,7 @@ class CompareSession:
         return diff, badges, [i for i, it in items.items() if i.endswith("/") and
                               getattr(it, "kind", "") != "frame"]      # collapsed scopes
 
-    def _by_scope(self, side: str) -> tuple:
+    def _by_scope(self, side: str) -> ScopeMarks:
         """The marks and changed weights of a side by the scopes their nodes are drawn in
         (the node showing each: itself or the one carrying it as a badge), made once: a
         picture then asks each scope, not each of 50k marked nodes, what shows it."""
@@ -256,7 +248,7 @@ class CompareSession:
             for name, changed in self.weights_changed[side].items():
                 key = tuple(view.parts(view.badge_host(name)))
                 weights[key] = weights.get(key, 0.0) + changed
-            found = self._scoped[side] = (marks, weights)
+            found = self._scoped[side] = ScopeMarks(marks, weights)
         return found
 
     @staticmethod
