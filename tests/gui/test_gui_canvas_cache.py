@@ -127,3 +127,31 @@ def test_the_merged_view_clears_b_while_it_is_laid_out(qtbot, window, tmp_path):
     assert canvas.items_by_id == {} and canvas.waiting == "Laying out B…"
     qtbot.waitUntil(win.ready, timeout=60000)
     assert "conv/BatchNorm (gone)" not in canvas.items_by_id and canvas.items_by_id
+
+
+def test_a_new_scene_keeps_the_boxes_that_only_moved_and_paints_the_same_picture(qtbot):
+    """A comparison step opens one scope and closes another: the boxes drawn alike are kept
+    (moved, with their pixmaps), and the picture is the one a canvas built afresh paints."""
+    from inspector.core.loaders import load
+    from inspector.core.view.view_graph import ViewModel
+
+    view = ViewModel(load(INCEPTION).graph)
+    first = view.scene(frozenset({"", "conv"}))
+    second = view.scene(frozenset({"", "conv_1"}))
+    stepped = built(qtbot, first, True)
+    before = dict(stepped.items_by_id)
+    stepped.show_scene(second)
+    qtbot.waitUntil(lambda: stepped.viewport().updatesEnabled())
+    kept = [i for i, n in stepped.items_by_id.items() if before.get(i) is n]
+    assert "mixed/" in kept and "softmax/" in kept            # moved down, kept
+    assert "conv/" in stepped.items_by_id and before["conv/"] is not stepped.items_by_id["conv/"]
+    assert set(stepped.items_by_id) == set(second.items)
+    assert all(stepped.items_by_id[i].pos().y() == second.items[i].y for i in kept)
+    fresh = built(qtbot, second, False)
+    ids = list(fresh.items_by_id)
+    for canvas in (stepped, fresh):
+        canvas.decorate(look(canvas, ids))
+        canvas.resetTransform()
+        canvas.centerOn(second.items["mixed/"].x, second.items["mixed/"].y)
+    QApplication.processEvents()
+    assert unlike(stepped.viewport().grab().toImage(), fresh.viewport().grab().toImage()) == []

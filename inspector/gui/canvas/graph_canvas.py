@@ -14,6 +14,14 @@ from inspector.gui.canvas.edges import EdgeLayer, edge_geometry
 from inspector.gui.canvas.items import NodeItem
 from inspector.gui.canvas.style import CanvasStyle
 
+_BOX_FIELDS = ("kind", "label", "sublabel", "category", "w", "h", "badges", "child_count",
+               "params", "op_mix", "alike", "caption")
+
+
+def _same_box(a, b) -> bool:
+    """Two scene items drawn alike wherever they stand (everything but x and y equal)."""
+    return all(getattr(a, f) == getattr(b, f) for f in _BOX_FIELDS)
+
 
 class GraphCanvas(QGraphicsView):
     """Zoom with the wheel or keys, pan by dragging; emits what the user points at."""
@@ -42,6 +50,7 @@ class GraphCanvas(QGraphicsView):
         self.waiting = ""               # "Opening NAME…": shown while the canvas is empty
         self.cache_boxes = False        # boxes kept as pixmaps (the comparison's canvases)
         self.unpainted = False          # a scene is built and not painted yet
+        self._edge_layers: list = []    # the edge tiles in the scene
 
     EMPTY_HINT = ("No model open\n\nOpen one with File › Open… (Ctrl+O),\nor drop a model "
                   "file or a SavedModel folder here.\n\nHelp › Getting started explains "
@@ -130,16 +139,47 @@ class GraphCanvas(QGraphicsView):
         call abandons an unfinished build."""
         self._build = getattr(self, "_build", 0) + 1
         gs = self.scene()
-        gs.clear()
-        self.items_by_id = {}
+        kept = self._keep_boxes(scene) if self.cache_boxes and self.items_by_id else {}
+        if not kept:
+            gs.clear()
+            self._edge_layers = []
+        self.items_by_id = kept
         margin = 80.0
         gs.setSceneRect(QRectF(-margin, -margin, scene.width + 2 * margin,
                                scene.height + 2 * margin))
         ink = self.palette().color(QPalette.Text)
-        pending = sorted(scene.items.values(), key=lambda i: i.kind != "frame")
+        pending = sorted((i for i in scene.items.values() if i.id not in kept),
+                         key=lambda i: i.kind != "frame")
         pending.reverse()
         self.viewport().setUpdatesEnabled(False)  # no half-built frames while slices go in
         self._build_slice(self._build, scene, pending, ink, geometry, on_done)
+
+    def _keep_boxes(self, scene) -> dict:
+        """With cached boxes: the boxes of the new scene that the canvas already shows with
+        the same look (a step of the comparison opens one scope and closes another; the rest
+        only moves) are kept, moved, with their pixmaps; the others and the edges go.
+        A box whose move is not a whole number of pixels is painted again."""
+        old, kept, gs = self.items_by_id, {}, self.scene()
+        for item_id, item in scene.items.items():
+            node = old.get(item_id)
+            if node is not None and _same_box(node.item, item):
+                kept[item_id] = node
+        for item_id, node in old.items():
+            if item_id not in kept:
+                gs.removeItem(node)
+        for layer in getattr(self, "_edge_layers", ()):
+            gs.removeItem(layer)
+        self._edge_layers = []
+        scale = self.transform().m11()
+        for item_id, node in kept.items():
+            item, was = scene.items[item_id], node.item
+            node.item = item
+            if item.x != was.x or item.y != was.y:
+                node.setPos(item.x, item.y)
+                if not (((item.x - was.x) * scale).is_integer() and
+                        ((item.y - was.y) * scale).is_integer()):
+                    node.update()
+        return kept
 
     def _build_slice(self, build, scene, pending, ink, geometry, on_done) -> None:
         """One slice of show_scene. The next one is this method again through a partial: a
@@ -167,7 +207,9 @@ class GraphCanvas(QGraphicsView):
             return
         for tile in geometry if geometry is not None else \
                 edge_geometry(scene.edges, scene.items, scene.direction):
-            gs.addItem(EdgeLayer(tile, ink, self.style))
+            layer = EdgeLayer(tile, ink, self.style)
+            gs.addItem(layer)
+            self._edge_layers.append(layer)
         self.viewport().setUpdatesEnabled(True)
         self.unpainted = True
         gc_policy.keep_out_of_collections()  # long-lived scene objects
@@ -202,6 +244,7 @@ class GraphCanvas(QGraphicsView):
         about to be replaced is not painted again (a resize would, while a task computes)."""
         self._build = getattr(self, "_build", 0) + 1        # an unfinished build stops
         self.scene().clear()
+        self._edge_layers = []
         self.items_by_id = {}
         self.unpainted = False
         self.viewport().setUpdatesEnabled(True)
