@@ -60,9 +60,16 @@ _ELIDED: dict = {}      # (text, font, device, width, mode) -> what fits (or its
 _TAGS: dict = {}        # (font, tag) -> its width
 
 
+def _bounded(cache: dict, most: int = 20_000) -> None:
+    """Start a cache afresh when full (the texts of a 300k-node graph painted one by one)."""
+    if len(cache) >= most:
+        cache.clear()
+
+
 def _colour(name, alpha: int = 255) -> QColor:
     found = _COLOURS.get((name, alpha))
     if found is None:
+        _bounded(_COLOURS)
         found = _COLOURS[(name, alpha)] = QColor(name)
         if alpha != 255:
             found.setAlpha(alpha)
@@ -81,6 +88,7 @@ def _pen(colour, width: float, style=Qt.SolidLine) -> QPen:
 def _brush(name, alpha: int = 255) -> QBrush:
     found = _BRUSHES.get((name, alpha))
     if found is None:
+        _bounded(_BRUSHES)
         found = _BRUSHES[(name, alpha)] = QBrush(_colour(name, alpha))
     return found
 
@@ -322,6 +330,7 @@ def _elided(font: QFont, dpi: _Measure, text: str, width: float, mode=Qt.ElideRi
     key = (text, _FONT_KEYS[id(font)], dpi.key, width, mode)
     found = _ELIDED.get(key)
     if found is None:
+        _bounded(_ELIDED)
         found = _ELIDED[key] = dpi.metrics(font).elidedText(text, mode, width)
     return found
 
@@ -344,5 +353,6 @@ def _advance(font: QFont, dpi: _Measure, text: str) -> int:
     key = (text, _FONT_KEYS[id(font)], dpi.key, "advance")
     found = _ELIDED.get(key)
     if found is None:
+        _bounded(_ELIDED)
         found = _ELIDED[key] = dpi.metrics(font).horizontalAdvance(text)
     return found
