@@ -214,6 +214,8 @@ class CompareWindow(QMainWindow):
     def _paint_now(self) -> None:
         """A picture built and not painted yet is painted before a layout task starts (a
         paint while it computes waits for the GIL at every Qt call: n pressed twice)."""
+        for canvas in self.canvases.values():     # both scenes' changes marked, then one
+            canvas.flush_scene()                  # paint of the window takes them all in
         for canvas in self.canvases.values():
             canvas.paint_now()
 

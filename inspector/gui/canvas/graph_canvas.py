@@ -216,16 +216,19 @@ class GraphCanvas(QGraphicsView):
         if on_done is not None:
             on_done()
 
+    def flush_scene(self) -> None:
+        """Let the scene mark what changed in it now (its queued redraw of changed items),
+        so that the next paint takes it in."""
+        from PySide6.QtCore import QCoreApplication, QEvent
+
+        QCoreApplication.sendPostedEvents(self.scene(), QEvent.MetaCall)
+
     def paint_now(self) -> None:
         """Paint a scene built and not painted yet now, before a task starts: a paint while
         a task computes waits for the GIL at each of its Qt calls (on a slow machine the
-        picture then takes several times as long)."""
+        picture then takes several times as long). Flush the scenes of every canvas in the
+        window first (flush_scene): the window paints all that is marked in one go."""
         if self.unpainted and self.isVisible() and self.viewport().updatesEnabled():
-            from PySide6.QtCore import QCoreApplication, QEvent
-
-            # the scene's queued redraw of changed items first, so that this paint takes
-            # it in and no second one follows while the task runs
-            QCoreApplication.sendPostedEvents(self.scene(), QEvent.MetaCall)
             self.viewport().repaint()
         self.unpainted = False
 
