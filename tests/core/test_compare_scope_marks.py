@@ -5,7 +5,7 @@ badges as asking each marked scope which item shows it."""
 import random
 from collections import Counter
 
-from inspector.core.app.comparing import BADGE_ORDER, SYMBOL, SIDES, compare
+from inspector.core.app.comparing import BADGE_ORDER, SIDES, SYMBOL, compare
 from inspector.core.loaders import load
 from inspector.core.view.hierarchy import outermost_collapsed
 
