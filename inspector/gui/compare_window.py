@@ -73,14 +73,9 @@ class CompareWindow(QMainWindow):
         self.changes = QListView()
         self.changes.setUniformItemSizes(True)       # 50k rows: no per-row measuring
         # the rows live in C++ (a Python model answers Qt's per-row calls one by one, each
-        # waiting for the GIL: 50k of them at the first show); the first ROWS_AT_ONCE now,
-        # the others appended a slice per event-loop turn (50k at once: ~40 ms on a slow
-        # machine as the window opens)
-        rows = [r[0] for r in session.change_rows()]
-        self.changes.setModel(QStringListModel(rows[:self.ROWS_AT_ONCE], self.changes))
-        if len(rows) > self.ROWS_AT_ONCE:
-            QTimer.singleShot(0, self.changes,
-                              partial(self._more_rows, rows, self.ROWS_AT_ONCE))
+        # waiting for the GIL: 50k of them at the first show)
+        self.changes.setModel(QStringListModel([r[0] for r in session.change_rows()],
+                                               self.changes))
         self.changes.clicked.connect(self._entry_chosen)
         self.changes.activated.connect(self._entry_chosen)
         bar = QHBoxLayout()
@@ -151,22 +146,6 @@ class CompareWindow(QMainWindow):
         self.refresh()
 
     # -- the change list ------------------------------------------------------------------
-    ROWS_AT_ONCE = 1000
-
-    def _more_rows(self, rows: list, start: int) -> None:
-        """Append the change list's next slice of rows (then schedule the one after)."""
-        model = self.changes.model()
-        chunk = rows[start:start + self.ROWS_AT_ONCE]
-        model.insertRows(start, len(chunk))
-        for k, text in enumerate(chunk, start):
-            model.setData(model.index(k), text)
-        if start + len(chunk) < len(rows):
-            QTimer.singleShot(0, self.changes, partial(self._more_rows, rows,
-                                                       start + len(chunk)))
-        elif self.session.index >= 0:          # stepped to a row not listed yet: select it
-            row = self.session.row_of(self.session.index)
-            self.changes.setCurrentIndex(model.index(row))
-
     def _entry_chosen(self, index) -> None:
         k = self.session.change_rows()[index.row()][1]
         if k >= 0:

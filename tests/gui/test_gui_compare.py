@@ -245,22 +245,3 @@ def test_with_every_scope_closed_the_boxes_stay_readable(qtbot, window, tmp_path
     qtbot.wait(50)
     for side, canvas in win.canvases.items():
         assert canvas.zoom_level() >= canvas.MIN_FIT_SCALE - 1e-6, side
-
-
-def test_a_long_change_list_is_filled_a_slice_per_event_loop_turn(qtbot, window, tmp_path,
-                                                                  monkeypatch):
-    """Regression (50k changes: their rows converted at once as the window opened, ~40 ms
-    on the slow class): the first rows at once, the others a slice per turn, all in order."""
-    from inspector.gui.compare_window import CompareWindow
-
-    monkeypatch.setattr(CompareWindow, "ROWS_AT_ONCE", 4)
-    win = compare_window(qtbot, window, tmp_path)
-    rows = [r[0] for r in win.session.change_rows()]
-    assert len(rows) > 12
-    fresh = CompareWindow(win.session, window.tasks)
-    qtbot.addWidget(fresh)
-    model = fresh.changes.model()
-    assert model.rowCount() == 4                     # the rest comes turn by turn
-    qtbot.waitUntil(lambda: model.rowCount() == len(rows), timeout=10000)
-    assert [model.index(k).data() for k in range(len(rows))] == rows
-    assert win.changes.model().rowCount() == len(rows)
