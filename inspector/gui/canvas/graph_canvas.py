@@ -10,17 +10,10 @@ from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
 from inspector.core.runtime import gc_policy
+from inspector.gui.canvas.box_reuse import keep_boxes
 from inspector.gui.canvas.edges import EdgeLayer, edge_geometry
 from inspector.gui.canvas.items import NodeItem
 from inspector.gui.canvas.style import CanvasStyle
-
-_BOX_FIELDS = ("kind", "label", "sublabel", "category", "w", "h", "badges", "child_count",
-               "params", "op_mix", "alike", "caption")
-
-
-def _same_box(a, b) -> bool:
-    """Two scene items drawn alike wherever they stand (everything but x and y equal)."""
-    return all(getattr(a, f) == getattr(b, f) for f in _BOX_FIELDS)
 
 
 class GraphCanvas(QGraphicsView):
@@ -139,7 +132,7 @@ class GraphCanvas(QGraphicsView):
         call abandons an unfinished build."""
         self._build = getattr(self, "_build", 0) + 1
         gs = self.scene()
-        kept = self._keep_boxes(scene) if self.cache_boxes and self.items_by_id else {}
+        kept = keep_boxes(self, scene) if self.cache_boxes and self.items_by_id else {}
         if not kept:
             gs.clear()
             self._edge_layers = []
@@ -153,33 +146,6 @@ class GraphCanvas(QGraphicsView):
         pending.reverse()
         self.viewport().setUpdatesEnabled(False)  # no half-built frames while slices go in
         self._build_slice(self._build, scene, pending, ink, geometry, on_done)
-
-    def _keep_boxes(self, scene) -> dict:
-        """With cached boxes: the boxes of the new scene that the canvas already shows with
-        the same look (a step of the comparison opens one scope and closes another; the rest
-        only moves) are kept, moved, with their pixmaps; the others and the edges go.
-        A box whose move is not a whole number of pixels is painted again."""
-        old, kept, gs = self.items_by_id, {}, self.scene()
-        for item_id, item in scene.items.items():
-            node = old.get(item_id)
-            if node is not None and _same_box(node.item, item):
-                kept[item_id] = node
-        for item_id, node in old.items():
-            if item_id not in kept:
-                gs.removeItem(node)
-        for layer in getattr(self, "_edge_layers", ()):
-            gs.removeItem(layer)
-        self._edge_layers = []
-        scale = self.transform().m11()
-        for item_id, node in kept.items():
-            item, was = scene.items[item_id], node.item
-            node.item = item
-            if item.x != was.x or item.y != was.y:
-                node.setPos(item.x, item.y)
-                if not (((item.x - was.x) * scale).is_integer() and
-                        ((item.y - was.y) * scale).is_integer()):
-                    node.update()
-        return kept
 
     def _build_slice(self, build, scene, pending, ink, geometry, on_done) -> None:
         """One slice of show_scene. The next one is this method again through a partial: a
