@@ -77,8 +77,11 @@ class CompareWindow(QMainWindow):
         #                                                on a slow machine as it opens)
         # the rows live in C++ (a Python model answers Qt's per-row calls one by one, each
         # waiting for the GIL: 50k of them at the first show)
-        self.changes.setModel(QStringListModel([r[0] for r in session.change_rows()],
-                                               self.changes))
+        # made empty and filled on the next event-loop turn: 50k rows convert in ~40 ms on
+        # a slow machine, not to be added to the window's making and first show
+        self.changes.setModel(QStringListModel(self.changes))
+        self._rows_pending = True
+        QTimer.singleShot(0, self.changes, self._fill_changes)
         self.changes.clicked.connect(self._entry_chosen)
         self.changes.activated.connect(self._entry_chosen)
         bar = QHBoxLayout()
@@ -149,6 +152,13 @@ class CompareWindow(QMainWindow):
         self.refresh()
 
     # -- the change list ------------------------------------------------------------------
+    def _fill_changes(self) -> None:
+        self.changes.model().setStringList([r[0] for r in self.session.change_rows()])
+        self._rows_pending = False
+        if self.session.index >= 0:            # stepped before the rows were in: select it
+            row = self.session.row_of(self.session.index)
+            self.changes.setCurrentIndex(self.changes.model().index(row))
+
     def _entry_chosen(self, index) -> None:
         k = self.session.change_rows()[index.row()][1]
         if k >= 0:
@@ -189,7 +199,7 @@ class CompareWindow(QMainWindow):
         sides = ("B",) if self.merged_on else SIDES
         return all((("M" if self.merged_on else s) in self._drawn) and
                    self.canvases[s].viewport().updatesEnabled() for s in sides) and \
-            not self.tasks.is_busy() and not self._pending
+            not self.tasks.is_busy() and not self._pending and not self._rows_pending
 
     def refresh(self) -> None:
         if self._first is not None:

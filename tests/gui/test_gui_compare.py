@@ -257,3 +257,20 @@ def test_the_change_list_is_laid_out_in_batches(qtbot, window, tmp_path):
     last = win.changes.model().index(win.changes.model().rowCount() - 1)
     win.changes.scrollTo(last)
     qtbot.waitUntil(lambda: win.changes.visualRect(last).isValid())
+
+
+def test_the_change_list_is_filled_after_the_window_is_made(qtbot, window, tmp_path):
+    """Regression: the change list's rows (50k in a big pair, ~40 ms on the slow class) were
+    converted while the window was made; now on the next event-loop turn, and a step taken
+    before then is selected once they are in."""
+    from inspector.gui.compare_window import CompareWindow
+
+    win = compare_window(qtbot, window, tmp_path)
+    rows = [r[0] for r in win.session.change_rows()]
+    fresh = CompareWindow(win.session, window.tasks)
+    qtbot.addWidget(fresh)
+    assert fresh.changes.model().rowCount() == 0 and not fresh.ready()
+    fresh.session.go_to(fresh.session.entry_order()[2])
+    qtbot.waitUntil(lambda: fresh.changes.model().rowCount() == len(rows), timeout=10000)
+    assert fresh.changes.model().stringList() == rows
+    assert fresh.changes.currentIndex().row() == fresh.session.row_of(fresh.session.index)
