@@ -2,8 +2,8 @@
 first asked for), not before it: ~0.1 s of the slow machine class's start.
 
 A window names a group of attributes (a panel, its controller...) with `BuiltOnUse(group)`
-class attributes and a method `_build_<group>()` that sets them all. `later(window, group,
-dock)` builds the group at once when nothing is deferred (tests, later windows), else when
+class attributes and a method `_build_<group>()` that sets them all (`install` declares both
+from a table of groups). `later(window, group, dock)` builds the group at once when nothing is deferred (tests, later windows), else when
 the dock is first shown or after the first picture (inspector.gui.start_order); reading any
 of its attributes before that builds it then, so no caller ever sees it missing."""
 
@@ -27,6 +27,17 @@ class BuiltOnUse:
             return self
         build(window, self.group)
         return window.__dict__[self.name]
+
+
+def install(cls, groups: dict) -> None:
+    """Declare on the window class `cls`, for each group -> (builder, attribute names, ...),
+    its `_build_<group>` method and a BuiltOnUse for each of its attributes."""
+    for group, (builder, names, *_) in groups.items():
+        setattr(cls, f"_build_{group}", builder)
+        for name in names:
+            descriptor = BuiltOnUse(group)
+            descriptor.__set_name__(cls, name)
+            setattr(cls, name, descriptor)
 
 
 def build(window, group: str) -> None:

@@ -35,7 +35,7 @@ from inspector.gui.controllers.properties_controller import PropertiesController
 from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.dock_scroll import scrolling
-from inspector.gui.later_panels import BuiltOnUse, build, built, later
+from inspector.gui.later_panels import build, built, install, later
 from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.model_card_panel import ModelCardPanel
 from inspector.gui.panels.overlays_panel import OverlaysPanel
@@ -68,28 +68,8 @@ def _import_model_modules() -> None:
 
 class MainWindow(QMainWindow):
     error_shown = Signal(str)
-    # hidden at start: made after the first picture, when shown, or when first read
-    preview_panel = BuiltOnUse("preview")
-    preview = BuiltOnUse("preview")
-    mobile_panel = BuiltOnUse("mobile")
-    quant_panel = BuiltOnUse("mobile")
-    mobile = BuiltOnUse("mobile")
-    quant = BuiltOnUse("mobile")
-    demo_panel = BuiltOnUse("demo")
-    demo = BuiltOnUse("demo")
-    sizes_panel = BuiltOnUse("sizes")
-    sizes = BuiltOnUse("sizes")
-    tour_panel = BuiltOnUse("tour")
-    tour = BuiltOnUse("tour")
-    targets = BuiltOnUse("targets")          # only when first read (Phone > Target report)
-    compare_ctl = BuiltOnUse("compare")      # only when first read (a comparison)
-    _build_preview = window_later.build_preview
-    _build_mobile = window_later.build_mobile
-    _build_demo = window_later.build_demo
-    _build_sizes = window_later.build_sizes
-    _build_tour = window_later.build_tour
-    _build_targets = window_later.build_targets
-    _build_compare = window_later.build_compare
+    # hidden at start (made after the first picture, when shown or when first read): the
+    # attributes of window_later.GROUPS, declared below the class
 
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
@@ -113,8 +93,9 @@ class MainWindow(QMainWindow):
 
         build_menus(self)
         self._connect()
-        for group in ("preview", "mobile", "demo", "sizes", "tour"):   # now, or after the first picture
-            later(self, group, getattr(self, f"{group}_dock"))
+        for group, (_, _, dock) in window_later.GROUPS.items():   # now, or after the
+            if dock:                                                 # first picture
+                later(self, group, getattr(self, dock))
         from inspector.gui import tf_gate
 
         self.tf_gated = tf_gate.apply(self)   # no TensorFlow: its actions say why and how
@@ -234,9 +215,7 @@ class MainWindow(QMainWindow):
         """A dock to the front (opened if closed), on one of its panel's tabs: where a menu
         action's result appears."""
         self.workspace.bring(dock)
-        group = {self.preview_dock: "preview", self.mobile_dock: "mobile",
-                 self.demo_dock: "demo", self.sizes_dock: "sizes",
-                 self.tour_dock: "tour"}.get(dock)
+        group = window_later.group_of_dock(self, dock)
         if group:
             build(self, group)              # its panel, if it waits (later_panels)
         tabs = getattr(dock.widget().widget(), "tabs", None)
@@ -454,3 +433,6 @@ class MainWindow(QMainWindow):
         self.settings.setValue("task", self.workspace.task)
         self.tasks.cancel()
         super().closeEvent(event)
+
+
+install(MainWindow, window_later.GROUPS)

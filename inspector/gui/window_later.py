@@ -116,3 +116,22 @@ def build_compare(w) -> None:
     from inspector.gui.controllers.compare_controller import CompareController
 
     w.compare_ctl = CompareController(w)
+
+
+# group -> (builder, the window attributes it makes, the dock it fills: made after the first
+# picture or on its first show; None: made on first read only)
+GROUPS = {
+    "preview": (build_preview, ("preview_panel", "preview"), "preview_dock"),
+    "mobile": (build_mobile, ("mobile_panel", "quant_panel", "mobile", "quant"), "mobile_dock"),
+    "demo": (build_demo, ("demo_panel", "demo"), "demo_dock"),
+    "sizes": (build_sizes, ("sizes_panel", "sizes"), "sizes_dock"),
+    "tour": (build_tour, ("tour_panel", "tour"), "tour_dock"),
+    "targets": (build_targets, ("targets",), None),          # Phone > Target report
+    "compare": (build_compare, ("compare_ctl",), None),      # a comparison
+}
+
+
+def group_of_dock(window, dock) -> str | None:
+    """The group that fills `dock` (None: a panel made with the window)."""
+    return next((group for group, (_, _, name) in GROUPS.items()
+                 if name and getattr(window, name) is dock), None)

@@ -57,3 +57,11 @@ print(json.dumps({"before": before, "numpy": "numpy" in sys.modules,
                                  for m in catalogue.MODULES)}))
 """)
     assert seen["before"] == [] and seen["numpy"] and seen["registered"] and seen["modules"]
+
+
+def test_the_analysis_door_lists_and_resolves_every_name_it_imports_on_use():
+    from inspector.core.app import queries
+
+    assert sorted(queries.__all__) == sorted(queries._FROM)
+    for name in queries.__all__:
+        assert getattr(queries, name) is not None

@@ -52,7 +52,6 @@ __all__ = ["Graph", "TRANSFORMS", "TransformError", "build_card", "count_flops",
            "describe_tensor", "downstream", "duplicates", "function_graph", "index_for",
            "measured_latency_ms", "ports_with_shapes", "sizes", "strip_preview", "summarize",
            "trace_to_inputs", "unknown_flops", "upstream"]
-assert sorted(__all__) == sorted(_FROM)
 
 
 def __getattr__(name: str):
