@@ -11,17 +11,29 @@ from conftest import ROOT
 from inspector.core.model.op_categories import COLOURS
 
 
-def screenshot(tmp_path, *args, screen="1600x1000") -> str:
+def under_xvfb(tmp_path, *args, screen="1600x1000") -> tuple:
+    """(the app's exit code, its stderr): `python -m inspector ARGS` on an X server of its
+    own. The app's code is written to a file: xvfb-run's own exit code can be another one
+    ("problem while cleaning up temporary directory": 5, seen once in CI)."""
     if shutil.which("xvfb-run") is None:
         if os.environ.get("CI"):
             pytest.fail("xvfb-run is missing: packaging/setup.sh should have installed xvfb")
         pytest.skip("xvfb-run not installed")
+    code = tmp_path / "app-exit-code"
+    env = dict(os.environ, QT_QPA_PLATFORM="xcb", INSPECTOR_SETTINGS=str(tmp_path / "s.ini"),
+               TMPDIR=str(tmp_path))          # xvfb-run's temporary folder, this test's own
+    proc = subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {screen}x24", "sh", "-c",
+                           f'"$@"; echo $? > "{code}"', "sh", sys.executable, "-m",
+                           "inspector", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=180)
+    assert code.exists(), proc.stdout + proc.stderr
+    return int(code.read_text()), proc.stdout + proc.stderr
+
+
+def screenshot(tmp_path, *args, screen="1600x1000") -> str:
     out = tmp_path / "shot.png"
-    env = dict(os.environ, QT_QPA_PLATFORM="xcb", INSPECTOR_SETTINGS=str(tmp_path / "s.ini"))
-    proc = subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {screen}x24", sys.executable,
-                           "-m", "inspector", *args, "--screenshot", str(out)], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=180)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    code, said = under_xvfb(tmp_path, *args, "--screenshot", str(out), screen=screen)
+    assert code == 0, said
     return str(out)
 
 
@@ -51,15 +63,10 @@ def test_screenshot_shows_coloured_nodes(tmp_path, fx):
 
 
 def test_screenshot_of_a_bad_file_fails_cleanly(tmp_path, fx):
-    if shutil.which("xvfb-run") is None:
-        pytest.skip("xvfb-run not installed")
-    env = dict(os.environ, QT_QPA_PLATFORM="xcb", INSPECTOR_SETTINGS=str(tmp_path / "s.ini"))
-    proc = subprocess.run(["xvfb-run", "-a", sys.executable, "-m", "inspector",
-                           os.path.join(fx, "bad", "truncated.pb"), "--screenshot",
-                           str(tmp_path / "x.png")], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 2
-    assert "file is truncated" in proc.stderr and "Traceback" not in proc.stderr
+    code, said = under_xvfb(tmp_path, os.path.join(fx, "bad", "truncated.pb"), "--screenshot",
+                            str(tmp_path / "x.png"))
+    assert code == 2
+    assert "file is truncated" in said and "Traceback" not in said
 
 
 def test_screenshot_of_the_pipeline_preview(tmp_path, fx):
