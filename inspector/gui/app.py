@@ -340,6 +340,9 @@ def _main(argv, resume) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from inspector.gui.feature_checks import make_feature_checks_cheap
+
+    make_feature_checks_cheap()     # before the window's ~200 modules are imported
     from inspector.gui.main_window import MainWindow
 
     tune_runtime()
