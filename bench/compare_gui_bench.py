@@ -50,8 +50,10 @@ def main() -> None:
     pairs = {"weights": load(blocks_graph(args.nodes, 1)).graph, "renamed": renamed(ga)}
     tasks = gui_tasks(app)
     if not args.cold:     # as the app has done by the time it compares (after its first
-        from inspector.gui.panels.chart_slot import warm_up   # picture): PySide's classes
-        warmed = []                                            # and enums made
+        # picture): PySide's classes and enums made
+        from inspector.gui.panels.chart_slot import warm_up
+
+        warmed = []
         warm_up(lambda: warmed.append(True))
         while not warmed:
             app.processEvents()

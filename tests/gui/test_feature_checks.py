@@ -9,9 +9,9 @@ import pathlib
 import re
 import sys
 
+import PySide6.QtCore  # noqa: F401  (PySide's import hook and its feature module)
 from conftest import ROOT
 
-import PySide6.QtCore  # noqa: F401  (PySide's import hook and its feature module)
 from inspector.gui import feature_checks
 
 
