@@ -59,6 +59,8 @@ find "$STAGE/inspector" -name '__pycache__' -prune -exec rm -rf {} +
 say "the modules imported by the first picture (stored uncompressed)"
 PYTHONPATH="$ROOT" "$VENV/bin/python" "$ROOT/packaging/startup_modules.py" \
   "$STAGE/startup-modules.txt"
+say "PySide's support code, compiled once"
+"$VENV/bin/python" "$ROOT/packaging/shiboken_code.py" "$STAGE/shiboken-code.bin"
 say "PyInstaller (one folder)"
 INSPECTOR_ROOT="$ROOT" INSPECTOR_FLAVOUR="$FLAVOUR" INSPECTOR_STAGE="$STAGE" \
   "$VENV/bin/pyinstaller" --noconfirm --log-level WARN --clean \
