@@ -336,6 +336,9 @@ def _main(argv, resume) -> int:
     from inspector import crash_log
 
     crash_log.install()
+    from inspector.core.runtime.blas_threads import one_blas_thread
+
+    one_blas_thread()        # before numpy (after the first picture, for the charts)
     start_early(args.model)
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication

@@ -28,6 +28,7 @@ import time
 
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.runtime import job as jobs
+from inspector.core.runtime.blas_threads import as_the_user_had_it
 from inspector.core.runtime.operations import NAMES, TensorFlowOperations
 from inspector.worker.protocol import (
     TEST_OPERATIONS,
@@ -106,7 +107,7 @@ class WorkerClient(TensorFlowOperations):
                  env: dict | None = None):
         self.python = python or os.environ.get("INSPECTOR_TF_PYTHON") or sys.executable
         self._memory_limit = memory_limit   # the default on first use (psutil: not at start)
-        self.env = dict(os.environ if env is None else env)
+        self.env = as_the_user_had_it(dict(os.environ if env is None else env))
         self.env["PYTHONPATH"] = os.pathsep.join(
             p for p in (_package_path(self.python), self.env.get("PYTHONPATH", "")) if p)
         self.process = None

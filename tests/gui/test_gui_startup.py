@@ -39,6 +39,7 @@ def report(window, qapp):
             "svg library": any("libQt6Svg" in line for line in open("/proc/self/maps")),
             "icon sizes": sorted(s.width() for s in qapp.windowIcon().availableSizes()),
             "feature check": sys.modules["shibokensupport.feature"]._mod_uses_pyside.__module__,
+            "blas threads": os.environ.get("OPENBLAS_NUM_THREADS"),
         }), flush=True)
         qapp.exit(0)
     app.on_first_picture(window, done)
@@ -68,6 +69,7 @@ def test_the_first_picture_imports_nothing_it_does_not_draw_with(tmp_path):
     assert {16, 48, 256} <= set(seen["icon sizes"])
     # PySide's check of each imported module does not read its source (feature_checks.py)
     assert seen["feature check"] == "inspector.gui.feature_checks"
+    assert seen["blas threads"] == "1"    # numpy, imported after it, spins no threads
 
 
 def test_first_frame_drawn_comes_after_the_graph_is_painted(tmp_path):

@@ -1,2 +1,3 @@
 """The runtime floor (bottom of the core): one job token, events, the task runner, the
-garbage-collection policy and who runs TensorFlow work (the executor)."""
+garbage-collection policy, the window's BLAS threads and who runs TensorFlow work (the
+executor)."""
