@@ -74,17 +74,34 @@ def evict(folders: list) -> int:
     return total
 
 
+def probe() -> float:
+    """Seconds for a short Python loop (3M additions): taken before every start, so a start
+    made while the shared machine was slower than usual shows as such."""
+    t, x = time.perf_counter(), 0
+    for i in range(3_000_000):
+        x += i
+    return time.perf_counter() - t
+
+
 def measure(label: str, cmd: list, env: dict, runs: int, files: list) -> dict:
+    probes = [probe()]
     evict(files)
     first, first_cpu = start_once(cmd, env)
-    rest = [start_once(cmd, env) for _ in range(runs)]
+    rest = []
+    for _ in range(runs):
+        probes.append(probe())
+        rest.append(start_once(cmd, env))
     row = {"label": label, "first": first, "median": statistics.median(r[0] for r in rest),
            "best": min(r[0] for r in rest), "cpu": statistics.median(r[1] for r in rest)}
-    # the CPU time is the figure other load on the machine does not change (the wall time
-    # under bench/slow_class.py is about it divided by the CPU share printed there)
+    # the wall time under bench/slow_class.py is about the CPU time divided by the CPU share
+    # printed there; the CPU time of the same start grows too when other machines sharing the
+    # host are busy (up to +50 % seen), which the probes show
     print(f"{label:<38} cold {first:5.2f} s   median {row['median']:5.2f} s   "
           f"best {row['best']:5.2f} s   (CPU used: cold {first_cpu:4.2f} s, "
-          f"median {row['cpu']:4.2f} s)", flush=True)
+          f"median {row['cpu']:4.2f} s; probe loop {1000 * min(probes):.0f}-"
+          f"{1000 * max(probes):.0f} ms)", flush=True)
+    if max(probes) > 1.15 * statistics.median(probes):
+        print(f"{'':<38} the machine was slower during some of these starts: run it again")
     return row
 
 
@@ -99,7 +116,8 @@ def main() -> None:
     p.add_argument("--platform", default="offscreen")
     args = p.parse_args()
     args.app = os.path.abspath(args.app)
-    print(f"this machine's Python speed: a loop of 10M additions takes {python_speed():.2f} s "
+    speed = python_speed()
+    print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "
           "(0.88 s seen on a quiet 2-core machine of this kind; the figures below scale with it)")
     base = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     # single instance on, as on a desktop (a name of its own: no running app to hand over to)
@@ -127,6 +145,12 @@ def main() -> None:
                           "networkx", "PIL", "pillow.libs", "psutil", "tensorboard")]))
     if len(rows) == 2:
         print(f"build / source (median): {rows[0]['median'] / rows[1]['median']:.2f}")
+    # a shared machine can slow down while it runs: said, so such a run is not taken for the
+    # machine's own speed
+    after = python_speed()
+    drift = after / speed - 1
+    print(f"Python speed after the runs: {after:.2f} s ({drift:+.0%})"
+          + ("  -> the machine slowed during the run: run it again" if drift > 0.1 else ""))
     for row in rows:
         met = row["first"] < BUDGET and row["median"] < BUDGET
         print(f"budget: {row['label']} cold and median under {BUDGET} s -> "
