@@ -19,6 +19,7 @@ from conftest import ROOT
 FIRST_PICTURE = r"""
 import json, os, sys
 import inspector.gui.app as app
+from inspector.core.runtime.executor import installed
 
 def report(window, qapp):
     def done():
@@ -40,6 +41,7 @@ def report(window, qapp):
             "icon sizes": sorted(s.width() for s in qapp.windowIcon().availableSizes()),
             "feature check": sys.modules["shibokensupport.feature"]._mod_uses_pyside.__module__,
             "blas threads": os.environ.get("OPENBLAS_NUM_THREADS"),
+            "worker blas threads": installed().env.get("OPENBLAS_NUM_THREADS", "unset"),
         }), flush=True)
         qapp.exit(0)
     app.on_first_picture(window, done)
@@ -50,7 +52,9 @@ sys.exit(app.main([]))
 
 
 def _app_env(tmp_path, **more):
-    env = {k: v for k, v in os.environ.items() if k != "INSPECTOR_SINGLE_INSTANCE"}
+    # the BLAS setting as a user without one has it (the tests' own environment may set it)
+    env = {k: v for k, v in os.environ.items() if k not in (
+        "INSPECTOR_SINGLE_INSTANCE", "OPENBLAS_NUM_THREADS", "INSPECTOR_ONE_BLAS_THREAD")}
     env.update(PYTHONPATH=ROOT, QT_QPA_PLATFORM="offscreen", INSPECTOR_EXIT_AFTER_FIRST_FRAME="1",
                INSPECTOR_INSTANCE_NAME=f"gi-start-{uuid.uuid4().hex[:8]}",
                INSPECTOR_SETTINGS=str(tmp_path / "settings.ini"), **more)
@@ -70,6 +74,16 @@ def test_the_first_picture_imports_nothing_it_does_not_draw_with(tmp_path):
     # PySide's check of each imported module does not read its source (feature_checks.py)
     assert seen["feature check"] == "inspector.gui.feature_checks"
     assert seen["blas threads"] == "1"    # numpy, imported after it, spins no threads
+    assert seen["worker blas threads"] == "unset"    # the TensorFlow worker: as the user had it
+
+
+def test_the_users_own_blas_threads_stand_in_window_and_worker(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", FIRST_PICTURE], cwd=str(tmp_path),
+                          env=_app_env(tmp_path, OPENBLAS_NUM_THREADS="3"),
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert (seen["blas threads"], seen["worker blas threads"]) == ("3", "3")
 
 
 def test_first_frame_drawn_comes_after_the_graph_is_painted(tmp_path):
