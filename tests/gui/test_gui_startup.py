@@ -40,6 +40,9 @@ def report(window, qapp):
             "svg library": any("libQt6Svg" in line for line in open("/proc/self/maps")),
             "icon sizes": sorted(s.width() for s in qapp.windowIcon().availableSizes()),
             "feature check": sys.modules["shibokensupport.feature"]._mod_uses_pyside.__module__,
+            "checked by source": sorted(  # the window's modules that PySide's own check saw
+                m for m, v in sys.modules["shibokensupport.feature"].pyside_feature_dict.items()
+                if m.startswith("inspector.gui") and v == -1),
             "blas threads": os.environ.get("OPENBLAS_NUM_THREADS"),
             "worker blas threads": installed().env.get("OPENBLAS_NUM_THREADS", "unset"),
         }), flush=True)
@@ -73,6 +76,7 @@ def test_the_first_picture_imports_nothing_it_does_not_draw_with(tmp_path):
     assert {16, 48, 256} <= set(seen["icon sizes"])
     # PySide's check of each imported module does not read its source (feature_checks.py)
     assert seen["feature check"] == "inspector.gui.feature_checks"
+    assert seen["checked by source"] == []     # replaced before the window's modules came in
     assert seen["blas threads"] == "1"    # numpy, imported after it, spins no threads
     assert seen["worker blas threads"] == "unset"    # the TensorFlow worker: as the user had it
 
