@@ -4,7 +4,7 @@ INSPECTOR_EXIT_AFTER_FIRST_FRAME=1 (the app prints "first frame drawn" right aft
 has painted the demo model's first scene, then quits); the time is taken from launch to that
 line. The source install is timed with its bytecode compiled (as pip leaves it), single
 instance on as on a desktop. Run it on the slow machine class:
-  bench/slow_class.py --cpu 1 -- .venv/bin/python bench/startup_bench.py
+  bench/slow_class.py [--one-cpu 1] -- .venv/bin/python bench/startup_bench.py
 "cold" is a start after the program's own files were evicted from the page cache
 (posix_fadvise DONTNEED on every file of the build folder, or of the source tree and the
 packages the app starts with in the virtualenv; system libraries stay cached: the machine is shared, so the

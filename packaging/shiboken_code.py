@@ -8,26 +8,35 @@ compile that very source. Run from the build's virtualenv (its Python is the bui
   python packaging/shiboken_code.py OUT.bin"""
 
 from __future__ import annotations
+import __future__
 
 import builtins
 import marshal
 import os
 import sys
 
+FUTURE_FLAGS = 0
+for _name in __future__.all_feature_names:
+    FUTURE_FLAGS |= getattr(__future__, _name).compiler_flag
+
 
 def record() -> dict:
-    """{file name: (source, marshalled code)} of every module shiboken compiles as it starts."""
+    """{file name: (source, marshalled code, future flags)} of every module shiboken compiles
+    as it starts. compile() takes the `from __future__` flags of the code calling it: those of
+    shiboken's caller are passed on explicitly and kept (not this module's own)."""
     if "shiboken6" in sys.modules:
         raise RuntimeError("shiboken6 is imported already: its support code is compiled")
     real = builtins.compile
     seen = {}
 
     def recording(source, filename, mode, *args, **kwargs):
-        code = real(source, filename, mode, *args, **kwargs)
         if (isinstance(filename, str) and filename.startswith("shibokensupport/")
                 and mode == "exec" and not args and not kwargs):
-            seen[filename] = (source, marshal.dumps(code))
-        return code
+            flags = sys._getframe(1).f_code.co_flags & FUTURE_FLAGS
+            code = real(source, filename, mode, flags, True)
+            seen[filename] = (source, marshal.dumps(code), flags)
+            return code
+        return real(source, filename, mode, *args, **kwargs)
 
     builtins.compile = recording
     try:

@@ -33,12 +33,13 @@ def python_compatible() -> None:
 
 
 if __name__ == "__main__":
-    python_compatible()
-    # PySide6 is imported already (PyInstaller's run-time hook): from here on no imported
-    # module's source is read for PySide's feature check (inspector/gui/feature_checks.py)
+    # PySide6 is imported already (PyInstaller's run-time hook), in the window's process and
+    # in its helpers (the TensorFlow worker, the reader): from here on no imported module's
+    # source is read for PySide's feature check (inspector/gui/feature_checks.py)
     from inspector.gui.feature_checks import make_feature_checks_cheap
 
     make_feature_checks_cheap()
+    python_compatible()
     os.environ.setdefault("INSPECTOR_FROZEN", "1")
     from inspector.launcher import main
 

@@ -61,8 +61,8 @@ def test_the_support_modules_are_not_compiled_at_start(tmp_path):
 def test_another_source_is_compiled_as_before(tmp_path):
     path = _table(tmp_path)
     table = marshal.loads(path.read_bytes())
-    source, code = table["shibokensupport/signature/loader.py"]
-    table["shibokensupport/signature/loader.py"] = (source + b"\n# another build\n", code)
+    source, code, flags = table["shibokensupport/signature/loader.py"]
+    table["shibokensupport/signature/loader.py"] = (source + b"\n# another build\n", code, flags)
     path.write_bytes(marshal.dumps(table))
     seen = _start(tmp_path)
     assert seen["compiled"] == ["shibokensupport/signature/loader.py"]
@@ -74,3 +74,25 @@ def test_no_table_or_a_broken_one_changes_nothing(tmp_path):
     (tmp_path / "shiboken-code.bin").write_bytes(b"\x00not marshal")
     seen = _start(tmp_path)
     assert len(seen["compiled"]) >= 5 and seen["works"] == ["probe", "AlignLeft", True]
+
+
+# a module with `from __future__ import annotations` compiling code while the hook is still in
+# place (an entry never served): compile() must take the caller's flags, not the hook's
+INHERITS = r"""
+from __future__ import annotations
+import builtins, marshal, runpy, sys
+sys._MEIPASS = sys.argv[1]
+runpy.run_path(sys.argv[2])
+assert builtins.compile.__module__ != "builtins"          # still in place
+exec(compile("def f(x: Undefined): pass", "<probe>", "exec"))
+print("ok")
+"""
+
+
+def test_while_in_place_compile_keeps_the_callers_future_flags(tmp_path):
+    (tmp_path / "shiboken-code.bin").write_bytes(marshal.dumps(
+        {"shibokensupport/never_asked.py": (b"x = 1\n", marshal.dumps(compile("x = 1", "n",
+                                                                              "exec")), 0)}))
+    proc = subprocess.run([sys.executable, "-c", INHERITS, str(tmp_path), HOOK],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]

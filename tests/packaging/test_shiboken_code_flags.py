@@ -36,8 +36,8 @@ def test_recorded_code_is_what_shibokens_own_compile_makes(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     table = marshal.loads(out.read_bytes())
     flags = _bootstrap_flags()
-    differ = [name for name, (source, code) in table.items()
-              if marshal.loads(code) != compile(source, name, "exec", flags=flags,
-                                                dont_inherit=True)]
+    differ = [name for name, (source, code, recorded) in table.items()
+              if recorded != flags or marshal.loads(code) != compile(
+                  source, name, "exec", flags=flags, dont_inherit=True)]
     assert table
     assert differ == []

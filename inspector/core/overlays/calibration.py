@@ -17,6 +17,7 @@ import numpy as np
 from inspector.core.analysis.ranges import RangeLog, parse_log, percentile_range
 from inspector.core.errors import InspectorError
 from inspector.core.overlays.decorate import original_name  # noqa: F401  (re-exported)
+from inspector.core.runtime.blas_threads import as_the_user_had_it
 from inspector.core.runtime.job import NO_JOB, Job
 
 LOGGING = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'
@@ -69,8 +70,9 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
         err_path = os.path.join(tmp, "stderr.txt")
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
             os.path.abspath(__file__)))))
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="0", PYTHONPATH=os.pathsep.join(
-            p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+        env = as_the_user_had_it(dict(  # a TensorFlow process: the user's BLAS setting
+            os.environ, TF_CPP_MIN_LOG_LEVEL="0", PYTHONPATH=os.pathsep.join(
+                p for p in (root, os.environ.get("PYTHONPATH", "")) if p)))
         python = os.environ.get("INSPECTOR_TF_PYTHON") or sys.executable  # the worker's
         job.progress(0, 0, "starting TensorFlow and reading the calibration inputs")
         with open(err_path, "wb") as err:
