@@ -11,10 +11,7 @@ from PySide6.QtCore import QRect, QSettings, Signal
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QLabel,
     QMainWindow,
-    QProgressBar,
-    QPushButton,
     QScrollArea,
 )
 
@@ -44,6 +41,7 @@ from inspector.gui.panels.properties import PropertiesPanel
 from inspector.gui.panels.search_panel import SearchPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
 from inspector.gui.panels.workbench_panel import WorkbenchPanel
+from inspector.gui.status_line import StatusLine
 from inspector.gui.tasks import gui_tasks
 
 MAX_RECENT = 10
@@ -170,19 +168,11 @@ class MainWindow(QMainWindow):
                 self.tf_gated += tf_gate.gate_panel(self, name)
 
     def _build_status(self):
-        self.status_label = QLabel("")
-        self._status_is_work = False  # the status text is what running work said
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(180)
-        self.progress.hide()
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.hide()
-        self.cancel_button.clicked.connect(self.cancel_work)
-        bar = self.statusBar()
-        bar.addWidget(self.status_label, 1)
-        bar.addPermanentWidget(self.progress)
-        bar.addPermanentWidget(self.cancel_button)
-
+        line = self.status_line = StatusLine(self.statusBar(), self.tasks)
+        self.status_label, self.progress, self.cancel_button = \
+            line.label, line.progress, line.cancel_button
+        self._say, self._progress, self._busy = line.say, line.show_progress, line.busy
+        self.cancel_work = line.cancel_work
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
@@ -348,40 +338,6 @@ class MainWindow(QMainWindow):
         self._say(text.splitlines()[0] if text else "")
         self.error_box = self.dialogs.error(text)
         self.error_shown.emit(text)
-
-    def _progress(self, done: int, total: int, text: str):
-        if total > 0:
-            self.progress.setRange(0, total)
-            self.progress.setValue(done)
-        else:
-            self.progress.setRange(0, 0)
-        self.progress.setFormat(text or f"{done}/{total}")
-        self.progress.setTextVisible(bool(text) or total > 0)
-        if text:
-            self.status_label.setText(text)
-            self._status_is_work = True
-
-    def _say(self, text: str) -> None:
-        self.status_label.setText(text)
-        self._status_is_work = False
-
-    def cancel_work(self) -> None:
-        """Cancel everything running; the status bar says what was stopped."""
-        doing = ", ".join(label[:1].lower() + label[1:] for label in self.tasks.labels())
-        self.tasks.cancel()
-        if doing:
-            self._say(f"Cancelled: {doing}")
-
-    def _busy(self, busy: bool, label: str):
-        if busy:
-            self.progress.setRange(0, 0)  # busy until a task reports countable progress
-            self.progress.setTextVisible(False)
-            self.status_label.setText(f"{label}…")
-            self._status_is_work = True
-        elif self._status_is_work:
-            self.status_label.setText("Ready")  # what the work was saying is over
-        self.progress.setVisible(busy)
-        self.cancel_button.setVisible(busy)
 
     def toggle_full_screen(self):
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
