@@ -43,61 +43,6 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-class ScreenshotDriver:
-    """Waits for the drawn view, expands the requested scopes, saves the window, quits."""
-
-    def __init__(self, window, out: str, expand: list, app):
-        self.window, self.out, self.pending, self.app = window, out, list(expand), app
-        self.code = 0
-        self.saved = False
-        self.waiting = lambda: False   # something else the picture must show first
-        self.target = lambda: window   # the window to grab (a comparison's, with --compare)
-        window.state.scene_changed.connect(self._scene)
-        window.error_shown.connect(self._error)
-
-    def _scene(self, scene):
-        from PySide6.QtCore import QTimer
-
-        if self.pending:
-            scope = self.pending.pop(0).strip("/")
-            self.window.canvas_ctl.fit_next = True
-            if scope not in self.window.state.expanded:
-                self.window.state.set_expanded(scope, True)
-                return
-            return self._scene(scene)
-        QTimer.singleShot(300, self._save)
-
-    def _error(self, text):
-        print(f"graphdef-inspector: error: {text}", file=sys.stderr)
-        self.code = 2
-        self.app.exit(2)
-
-    def _save(self):
-        from PySide6.QtCore import QTimer
-
-        if self.saved:
-            return
-        from inspector.gui.panels import chart_slot
-
-        if self.window.tasks.is_busy() or not self.window.pipeline.ready or self.waiting() \
-                or chart_slot.pending():
-            # e.g. shape inference or the pipeline preview: wait for the final picture
-            QTimer.singleShot(200, self._save)
-            return
-        target = self.target()
-        if target is self.window:
-            self.window.canvas.fit()  # a screenshot shows the whole graph
-            self.window.canvas.viewport().repaint()
-        image = target.grab()
-        if not image.save(self.out):
-            print(f"graphdef-inspector: error: cannot write {self.out}", file=sys.stderr)
-            self.app.exit(2)
-            return
-        self.saved = True
-        print(f"Saved {self.out}")
-        self.app.exit(0)
-
-
 def tune_runtime() -> None:
     """Hand the GIL over quickly: the GUI thread paints through many short Qt calls, each of
     which releases the GIL and then waits up to the switch interval to get it back while a
@@ -375,8 +320,11 @@ def _main(argv, resume) -> int:
         soon_after_first_picture(window, lambda: servers.append(
             serve_later_launches(app, settings)))
     window.loader.auto_signature = bool(args.screenshot)
-    driver = ScreenshotDriver(window, args.screenshot, args.expand, app) if args.screenshot \
-        else None
+    driver = None
+    if args.screenshot:
+        from inspector.gui.screenshot_driver import ScreenshotDriver
+
+        driver = ScreenshotDriver(window, args.screenshot, args.expand, app)
     if args.inputs is not None or args.outputs is not None or args.transforms is not None:
         split = (lambda t: [x for x in t.split(",") if x] if t is not None else None)
         window.pipeline.overrides = (split(args.inputs), split(args.outputs), args.transforms)
