@@ -118,10 +118,9 @@ class Workspace(QObject):
         """Hide the dock tab bars of earlier layouts: Qt leaves a tab bar it no longer uses
         where it was, shown (over a dock's title once the docks below it moved); the bars
         in use are shown again by the layout."""
-        w = self.window
-        for bar in w.findChildren(QTabBar):
-            if bar.parent() is w:
-                bar.hide()
+        w = self.window     # the window's own bars only (not a walk of every widget in it)
+        for bar in w.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            bar.hide()
         w.layout().invalidate()
         w.layout().activate()
 
