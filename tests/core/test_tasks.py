@@ -126,3 +126,22 @@ def test_quiet_requests_never_show_as_busy(loop):
     release.set()
     loop.pump(2.0, until=lambda: not tasks.is_busy())
     assert busy == [(True, "Opening"), (False, "")]
+
+
+def test_quiet_requests_say_nothing_of_their_progress(loop):
+    """A quiet request's progress text stayed in the status bar for good (the warm-up run of
+    the Demo panel left "running the model" there): no busy end ever took it back."""
+    tasks = Tasks(loop.post)
+    progress, results = [], []
+    tasks.progress.connect(lambda d, t, text: progress.append(text))
+
+    def work(task):
+        task.progress(0, 0, "running the model")
+        return 1
+
+    tasks.submit("demo-warm", work, results.append, quiet=True)
+    loop.pump(2.0, until=lambda: results)
+    assert results == [1] and progress == []
+    tasks.submit("load", work, results.append, label="Opening")
+    loop.pump(2.0, until=lambda: len(results) == 2)
+    assert progress == ["running the model"]     # shown for work that shows as busy

@@ -81,7 +81,8 @@ class Tasks:
                 request.on_partial(payload)
             return
         if what == "progress":
-            self.progress.emit(*payload)
+            if not request.quiet:   # quiet work shows neither as busy nor by its progress:
+                self.progress.emit(*payload)   # nothing would take its words back after it
             return
         del self._requests[kind]
         if not request.quiet and not self.is_busy():
