@@ -209,3 +209,29 @@ def test_latencies_in_plain_digits(qtbot, window):
     cells = [window.mobile_panel.table.item(0, c).text() for c in range(5, 6)]
     assert cells == ["1,150 ms est."]
     assert "e+0" not in window.mobile_panel.details.toPlainText()
+
+
+def test_the_op_types_chart_gives_every_name_a_row_at_1366x768(qtbot, window):
+    """At 1366x768 the Summary's op chart got its minimum height, ~110 px: its ten op names
+    were drawn over each other. At its minimum now each name has its font's height."""
+    from PySide6.QtGui import QFontMetrics
+
+    window.showNormal()
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, DEMO)
+    window.workspace.switch("explore")
+    slot = window.summary_panel.chart
+    qtbot.waitUntil(lambda: slot.plot is not None and slot.plot.isVisible()
+                    and bool(slot.plot.getPlotItem().getAxis("left")._tickLevels),
+                    timeout=20000)
+    splitter = slot.parentWidget()
+    splitter.setSizes([10_000, 1])          # the list takes all it can: the chart its least
+    qtbot.waitUntil(lambda: slot.height() == slot.minimumHeight(), timeout=5000)
+    qtbot.wait(50)
+    item = slot.plot.getPlotItem()
+    left = item.getAxis("left")
+    names = [text for _, text in left._tickLevels[0]]
+    assert len(names) == 10
+    font = left.style.get("tickFont") or item.font()
+    row = item.getViewBox().sceneBoundingRect().height() / len(names)
+    assert row >= QFontMetrics(font).height(), (row, QFontMetrics(font).height())

@@ -78,3 +78,31 @@ def test_unique_labels_keep_the_distinguishing_part():
     assert len(set(labels)) == 4 and all(len(x) <= 28 for x in labels), labels
     assert "tower_0" in labels[0] and "tower_1" in labels[1] and labels[0].endswith("Conv2D")
     assert labels[2] == "Relu" and labels[3] == "b/Relu"
+
+
+def test_every_bar_has_a_row_of_its_own(qtbot, window, tmp_path, monkeypatch):
+    """The timing charts at their least height (110 px) drew their twelve names over each
+    other; each name has its font's height now."""
+    from inspector.core.model import protos
+
+    g = protos.GraphDef()
+    for i in range(14):
+        g.node.add(name=f"n{i}", op=f"Op{i}")
+    model = tmp_path / "many.pb"
+    model.write_bytes(g.SerializeToString())
+    open_and_wait(qtbot, window, str(model))
+    events = [{"ph": "X", "name": f"Op{i}", "dur": 100 * (i + 1),
+               "args": {"name": f"n{i}", "op": f"Op{i}"}} for i in range(14)]
+    trace = tmp_path / "many.json"
+    trace.write_text(json.dumps({"traceEvents": events}))
+    window.overlays.import_timings(str(trace))
+    slot = window.overlays_panel.top_nodes
+    window.overlays_dock.raise_()
+    window.overlays_panel.charts.setCurrentWidget(slot)
+    qtbot.waitUntil(lambda: slot.plot is not None and len(_labels(slot)) == 12, timeout=20000)
+    qtbot.waitUntil(lambda: slot.height() >= slot.minimumHeight(), timeout=5000)
+    qtbot.wait(50)
+    item = slot.plot.getPlotItem()
+    font = item.getAxis("left").style.get("tickFont") or item.font()
+    row = item.getViewBox().sceneBoundingRect().height() / 12
+    assert row >= QFontMetrics(font).height(), (row, QFontMetrics(font).height())

@@ -67,9 +67,23 @@ def empty_chart(plot, text: str) -> None:
     plot.setTitle(text, size="9pt", color="#888888")
 
 
+BAR_ROWS = 12
+# a bar chart of BAR_ROWS names at 8 pt, one under another (at 110 px they were drawn over
+# each other)
+BAR_CHART_HEIGHT = 230
+
+
+def tick_font(plot):
+    """The charts' axis font: 8 pt, as their titles."""
+    font = plot.font()
+    font.setPointSize(8)
+    return font
+
+
 def bar_chart(plot, pg, items: list, colour: str) -> None:
     if not items:
         return empty_chart(plot, "nothing timed matched this graph")
+    items = items[:BAR_ROWS]
     plot.clear()
     _axes(plot, True)
     plot.setTitle(None)
@@ -77,6 +91,9 @@ def bar_chart(plot, pg, items: list, colour: str) -> None:
                                  width=[v for _, v in items], brush=colour))
     left = plot.getAxis("left")
     left.setTicks([[(i, name) for i, (name, _) in enumerate(items)]])
+    font = tick_font(plot)
+    left.setStyle(tickFont=font)
+    plot.getAxis("bottom").setStyle(tickFont=font)
     font = left.style.get("tickFont") or plot.font()   # wide enough for every label (a
     left.setWidth(max(QFontMetrics(font).horizontalAdvance(name)  # label that does not fit
                       for name, _ in items) + 14)      # is not drawn at all)

@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
 from inspector.gui.panels.adaptive import Fold, Tabs
 from inspector.gui.panels.chart_slot import ChartSlot
 from inspector.gui.panels.overlay_charts import (
+    BAR_CHART_HEIGHT,
+    BAR_ROWS,
     bar_chart,
     empty_chart,
     ranges_chart,
@@ -207,7 +209,7 @@ class OverlaysPanel(QWidget):
             ChartSlot(lambda plot: empty_chart(plot, no_timings)) for _ in range(3))
         for slot, title in ((self.by_type, "time by op type"), (self.top_nodes, "top nodes"),
                             (self.per_run, "total per run")):
-            slot.setMinimumHeight(110)
+            slot.setMinimumHeight(BAR_CHART_HEIGHT)
             self.charts.addTab(slot, title)
         self.charts.addTab(self.tables, "tables")
         self.copy_tables = QPushButton("Copy tables")
@@ -292,7 +294,7 @@ class OverlaysPanel(QWidget):
     def show_profile(self, profile, graph) -> None:
         self.tables.setPlainText(profile.text or "(imported timings: no tables to show)")
         self.unmatched.setText(profile.match_summary())
-        ops = list(profile.by_op_type(graph).items())[:12]
+        ops = list(profile.by_op_type(graph).items())[:BAR_ROWS]
         per_node = profile.by_graph_node(graph)
         slowest: dict = {}                  # op type -> its slowest node (a bar's target)
         for name, ms in per_node.items():
@@ -302,7 +304,7 @@ class OverlaysPanel(QWidget):
         by_type = [slowest.get(op) for op, _ in ops]
         self.by_type.draw(lambda plot, pg: self._clickable(
             plot, bar_chart(plot, pg, ops, "#f4a582"), by_type))
-        top = sorted(per_node.items(), key=lambda kv: -kv[1])[:12]
+        top = sorted(per_node.items(), key=lambda kv: -kv[1])[:BAR_ROWS]
         names = [n for n, _ in top]
         top = list(zip(unique_labels(names), [v for _, v in top]))
         self.top_nodes.draw(lambda plot, pg: self._clickable(

@@ -8,6 +8,12 @@ from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout,
 from inspector.core.view.vocabulary import count, human_bytes, tf_human_readable_num
 from inspector.gui.panels.adaptive import WidthSplitter
 from inspector.gui.panels.chart_slot import ChartSlot
+from inspector.gui.panels.overlay_charts import tick_font
+
+TOP_OPS = 10
+# tall enough for TOP_OPS op names one under another at 8 pt (at 110 px, a 1366x768 screen
+# gave them ~7 px each: the names were drawn over each other)
+CHART_HEIGHT = 195
 
 
 class SummaryPanel(QWidget):
@@ -27,7 +33,7 @@ class SummaryPanel(QWidget):
         self.candidates.itemActivated.connect(self._clicked)
         self.candidates.setMinimumHeight(70)
         self.chart = ChartSlot()
-        self.chart.setMinimumHeight(110)
+        self.chart.setMinimumHeight(CHART_HEIGHT)
         parts = WidthSplitter()           # side by side in a wide dock, else stacked
         parts.addWidget(self.candidates)
         parts.addWidget(self.chart)
@@ -80,7 +86,7 @@ class SummaryPanel(QWidget):
                 item.setData(Qt.UserRole, c.name)
                 self.candidates.addItem(item)
         self.chart.draw(lambda plot, pg: _draw_ops(plot, pg,
-                                                   list(summary.op_counts.items())[:10]))
+                                                   list(summary.op_counts.items())[:TOP_OPS]))
 
 
 def _draw_ops(plot, pg, ops: list) -> None:
@@ -88,6 +94,10 @@ def _draw_ops(plot, pg, ops: list) -> None:
     if ops:
         plot.addItem(pg.BarGraphItem(x0=0, y=list(range(len(ops))), height=0.7,
                                      width=[c for _, c in ops], brush="#8fbbe6"))
-        plot.getAxis("left").setTicks([[(i, op) for i, (op, _) in enumerate(ops)]])
+        left = plot.getAxis("left")
+        left.setTicks([[(i, op) for i, (op, _) in enumerate(ops)]])
+        font = tick_font(plot)
+        left.setStyle(tickFont=font)
+        plot.getAxis("bottom").setStyle(tickFont=font)
         plot.getViewBox().invertY(True)
-        plot.setTitle("op types (top 10)", size="8pt")
+        plot.setTitle(f"op types (top {TOP_OPS})", size="8pt")
