@@ -235,3 +235,21 @@ def test_the_op_types_chart_gives_every_name_a_row_at_1366x768(qtbot, window):
     font = left.style.get("tickFont") or item.font()
     row = item.getViewBox().sceneBoundingRect().height() / len(names)
     assert row >= QFontMetrics(font).height(), (row, QFontMetrics(font).height())
+
+
+def test_the_preview_charts_title_fits_its_chart_at_1366x768(qtbot):
+    """The title named its colours in words ("size (blue), FLOPs (orange): % of the
+    original", ~270 px at 8 pt) and was cut off in the ~260 px the Optimize task gives the
+    chart at 1366x768; now the two words carry their bars' colours."""
+    import re
+
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.gui.panels.preview_panel import CHART_TITLE
+
+    font = QApplication.font()
+    font.setPointSize(8)
+    plain = re.sub(r"<[^>]+>", "", CHART_TITLE)
+    assert "size" in plain and "FLOPs" in plain and "#" in CHART_TITLE    # coloured words
+    assert QFontMetrics(font).horizontalAdvance(plain) <= 200
