@@ -85,16 +85,18 @@ print(json.dumps({"seconds": time.perf_counter() - t}))
 """
 
 
+def loop_seconds(additions: int) -> float:
+    """Seconds for a plain Python loop of this many additions."""
+    t, x = time.perf_counter(), 0
+    for i in range(additions):
+        x += i
+    return time.perf_counter() - t
+
+
 def python_speed() -> float:
     """Seconds for a plain Python loop (best of three): shared machines run at very different
     speeds from hour to hour, and this says which one the figures were measured at."""
-    best = float("inf")
-    for _ in range(3):
-        t, x = time.perf_counter(), 0
-        for i in range(10_000_000):
-            x += i
-        best = min(best, time.perf_counter() - t)
-    return best
+    return min(loop_seconds(10_000_000) for _ in range(3))
 
 
 def run(small: bool, only: str | None, gui: bool) -> None:

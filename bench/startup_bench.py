@@ -77,10 +77,9 @@ def evict(folders: list) -> int:
 def probe() -> float:
     """Seconds for a short Python loop (3M additions): taken before every start, so a start
     made while the shared machine was slower than usual shows as such."""
-    t, x = time.perf_counter(), 0
-    for i in range(3_000_000):
-        x += i
-    return time.perf_counter() - t
+    from bench.scale import loop_seconds
+
+    return loop_seconds(3_000_000)
 
 
 def measure(label: str, cmd: list, env: dict, runs: int, files: list) -> dict:
