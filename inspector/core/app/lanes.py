@@ -87,20 +87,22 @@ def lanes(graphs: list, labels: list, step_reports: list | None = None,
     return LanesSession(graphs, labels, diffs)
 
 
-def pipeline_lanes(engine, rows, job: Job = NO_JOB) -> LanesSession:
-    """The preview's stages as lanes: the original and the graph after each step (from the
-    preview engine: the worker, in the app)."""
-    graphs = [Graph(engine.graph_for(None))]
+def pipeline_lanes(original: Graph, step_graph, rows,
+                   job: Job = NO_JOB) -> LanesSession:
+    """The preview's stages as lanes: the original (the window's own graph) and the graph
+    after each step, `step_graph(key)` (a Graph, or None once the preview engine forgot it;
+    the engine lives in the worker, in the app)."""
+    graphs = [original]
     labels = ["original"]
     reports = []
     for row in rows[1:]:
         if row.report is None:
             break
         job.check()
-        graph_def = engine.graph(row.key)
-        if graph_def is None:
+        graph = step_graph(row.key)
+        if graph is None:
             break
-        graphs.append(Graph(graph_def))
+        graphs.append(graph)
         labels.append(row.label)
         reports.append(row.report)
     return lanes(graphs, labels, reports, job)

@@ -292,6 +292,12 @@ class AppState:
         if view is not None:
             self.show_view(view)
 
+    def step_graph(self, key: bytes):
+        """The graph of preview row `key` if it was already fetched for the canvas (None:
+        ask the preview engine for it)."""
+        view = self._views.get(key)
+        return view.graph if view is not None else None
+
     def put_step_view(self, key: bytes, view) -> None:
         """A step's graph, fetched and laid out off the GUI thread: shown if that step is
         still the one asked for, kept while its row lives."""

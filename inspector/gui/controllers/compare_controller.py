@@ -61,22 +61,40 @@ class CompareController:
         ports = (list(w.state.workbench.inputs), list(w.state.workbench.outputs))
         a_label = os.path.basename(model.path.rstrip("/")) or "original"
 
+        step_graph = self._step_graphs(engine)
+
         def work(task):
             from inspector.core.app.comparing import compare
-            from inspector.core.app.queries import Graph
 
-            ga = Graph(engine.graph_for(None))
-            graph_def = engine.graph(key)
-            if graph_def is None:
+            task.progress(1, 100, f"Fetching the graph after {label}")
+            gb = step_graph(key)
+            if gb is None:
                 from inspector.core.errors import InspectorError
 
                 raise InspectorError("that step is no longer previewed; try again")
-            session = compare(ga, Graph(graph_def), a_label, f"after {label}",
+            session = compare(model.graph, gb, a_label, f"after {label}",
                               steps=reports, job=task, paths=(model.path, ""), totals=True)
             session.ports = ports
             return session
 
         self._submit(work, f"Comparing the original with the graph after {label}")
+
+    def _step_graphs(self, engine):
+        """key -> the Graph after that preview step: the one the canvas already fetched, else
+        from the preview engine (the worker, in the app; call it in a task)."""
+        state = self.window.state
+        known = {row.key: state.step_graph(row.key) for row in state.rows}  # GUI thread
+
+        def step_graph(key):
+            from inspector.core.app.queries import Graph
+
+            graph = known.get(key)
+            if graph is None:
+                graph_def = engine.graph(key)
+                graph = Graph(graph_def) if graph_def is not None else None
+            return graph
+
+        return step_graph
 
     def compare_variant(self, variant: str) -> None:
         """A converted TFLite variant against the GraphDef it came from (matched by the
@@ -88,15 +106,16 @@ class CompareController:
     def compare_stages(self) -> None:
         """The original and the graph after every previewed step as synced lanes."""
         w = self.window
-        rows, engine = w.state.rows, w.state.engine
-        if engine is None or len(rows) < 2:
+        rows, engine, model = w.state.rows, w.state.engine, w.state.model
+        if engine is None or model is None or len(rows) < 2:
             w.statusBar().showMessage("Preview a pipeline first: there are no stages", 6000)
             return
+        step_graph = self._step_graphs(engine)
 
         def work(task):
             from inspector.core.app.lanes import pipeline_lanes
 
-            return pipeline_lanes(engine, rows, task)
+            return pipeline_lanes(model.graph, step_graph, rows, task)
 
         def done(session):
             from inspector.gui.lanes_window import LanesWindow

@@ -1,0 +1,64 @@
+"""Run by tests/gui/test_compare_worker.py in a fresh process: the app as users start it
+(TensorFlow in the worker) drives Preview > Compare… and All stages, then "Run both on the same
+input" of a GraphDef against its full-int8 .tflite. Prints one JSON line of what it saw."""
+
+import json
+import sys
+
+from app_with_worker import wait  # this script's folder is on the path
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from inspector.gui.main_window import MainWindow
+from inspector.worker.client import install
+
+
+def main(model: str, graphdef: str, tflite: str, settings: str) -> int:
+    app = QApplication([])
+    client = install()
+    warnings = []
+    QMessageBox.warning = staticmethod(lambda parent, title, text, *a: warnings.append(text))
+    win = MainWindow(QSettings(settings, QSettings.IniFormat))
+    win.resize(1366, 768)
+    win.show()
+    seen = {"warnings": warnings}
+    ctl = win.compare_ctl
+    ctl.on_error = warnings.append
+    win.open_path(model)
+    wait(app, lambda: win.state.model is not None and not win.tasks.is_busy())
+    win.workbench.set_marks(["Mul"], ["softmax"])
+    win.workbench.set_text("fold_old_batch_norms quantize_weights(minimum_size=100)")
+    wait(app, lambda: len(win.state.rows) == 3 and not win.tasks.is_busy())
+    seen["engine"] = type(win.state.engine).__name__
+    win.preview_panel.compare_button.click()          # Preview > Compare…
+    wait(app, lambda: bool(ctl.windows) or bool(warnings))
+    if ctl.windows:
+        d = ctl.windows[-1].session.diff
+        seen["step_compare"] = {
+            "b_label": d.b_label,
+            "merged_batch_norms": len({e.a for e in d.entries if e.status == "merged" and
+                                       e.op_a.startswith("Fused")}),
+            "dequantize": len([e for e in d.entries if e.op_b == "Dequantize"])}
+    win.preview_panel.stages_button.click()           # Preview > All stages
+
+    def lanes():
+        return [w for w in ctl.windows if type(w).__name__ == "LanesWindow"]
+
+    errors = len(warnings)
+    wait(app, lambda: bool(lanes()) or len(warnings) > errors)
+    wait(app, lambda: not win.tasks.is_busy())
+    if lanes():
+        seen["lanes"] = list(lanes()[0].session.labels)
+    for w in list(ctl.windows):
+        w.close()
+    seen["tensorflow_here"] = sorted(m for m in sys.modules
+                                     if m.split(".")[0] in ("tensorflow", "keras",
+                                                            "ai_edge_litert"))
+    print(json.dumps(seen))
+    win.tasks.cancel()
+    client.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:5]))
