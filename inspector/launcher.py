@@ -22,7 +22,7 @@ def diagnostics(argv: list) -> int | None:
         if not out or out.startswith("-"):
             print("graphdef-inspector: --smoke-test needs OUT.png", file=sys.stderr)
             return 2
-        from inspector.gui.smoke import main as smoke
+        from inspector.gui.startup.smoke import main as smoke
 
         return smoke(out)
     return None

@@ -69,7 +69,7 @@ def charts_after_first_picture(make_window):
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from inspector.gui import start_order
+    from inspector.gui.startup import start_order
     from inspector.gui.panels import chart_slot
 
     chart_slot.defer()
@@ -205,7 +205,7 @@ def new_window(settings, path: str):
 
 def handed_over(args, app) -> bool:
     """A plain launch while the app runs: hand the model to it (it opens a new window)."""
-    from inspector.gui import single_instance
+    from inspector.gui.startup import single_instance
 
     plain = not (args.screenshot or args.new_instance or args.inputs is not None or
                  args.outputs is not None or args.transforms or args.timings or args.ranges
@@ -220,7 +220,7 @@ def handed_over(args, app) -> bool:
 
 def serve_later_launches(app, settings):
     """Listen for later launches; each opens its model in a new window."""
-    from inspector.gui import single_instance
+    from inspector.gui.startup import single_instance
 
     if not single_instance.wanted(app.platformName()):
         return None
@@ -288,7 +288,7 @@ def _main(argv, resume) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from inspector.gui.feature_checks import make_feature_checks_cheap
+    from inspector.gui.startup.feature_checks import make_feature_checks_cheap
 
     make_feature_checks_cheap()     # before the window's ~200 modules are imported
     from inspector.gui.main_window import MainWindow
@@ -322,7 +322,7 @@ def _main(argv, resume) -> int:
     window.loader.auto_signature = bool(args.screenshot)
     driver = None
     if args.screenshot:
-        from inspector.gui.screenshot_driver import ScreenshotDriver
+        from inspector.gui.startup.screenshot_driver import ScreenshotDriver
 
         driver = ScreenshotDriver(window, args.screenshot, args.expand, app)
     if args.inputs is not None or args.outputs is not None or args.transforms is not None:

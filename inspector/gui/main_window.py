@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from inspector.core.app.overlays import registry as overlay_registry
 from inspector.core.app.state import AppState
 from inspector.core.view.vocabulary import count
-from inspector.gui import window_later
+from inspector.gui.startup import window_later
 from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
@@ -32,7 +32,7 @@ from inspector.gui.controllers.properties_controller import PropertiesController
 from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.dock_scroll import scrolling
-from inspector.gui.later_panels import build, built, install, later
+from inspector.gui.startup.later_panels import build, built, install, later
 from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.model_card_panel import ModelCardPanel
 from inspector.gui.panels.overlays_panel import OverlaysPanel

@@ -11,7 +11,7 @@ import sys
 
 from PySide6.QtCore import QEvent, QObject
 
-from inspector.gui.later_panels import built
+from inspector.gui.startup.later_panels import built
 
 REASON = "needs TensorFlow, which this build does not include"
 REMEDY = ("start the app with --tf-python PATH (any Python that has TensorFlow installed; "

@@ -35,8 +35,8 @@ def python_compatible() -> None:
 if __name__ == "__main__":
     # PySide6 is imported already (PyInstaller's run-time hook), in the window's process and
     # in its helpers (the TensorFlow worker, the reader): from here on no imported module's
-    # source is read for PySide's feature check (inspector/gui/feature_checks.py)
-    from inspector.gui.feature_checks import make_feature_checks_cheap
+    # source is read for PySide's feature check (inspector/gui/startup/feature_checks.py)
+    from inspector.gui.startup.feature_checks import make_feature_checks_cheap
 
     make_feature_checks_cheap()
     python_compatible()

@@ -51,7 +51,7 @@ def test_second_launch_hands_its_file_to_the_running_app(qtbot, tmp_path, monkey
 
 
 def test_a_launch_with_no_running_app_starts_its_own(tmp_path):
-    from inspector.gui import single_instance
+    from inspector.gui.startup import single_instance
 
     assert not single_instance.hand_over(None, name=f"gi-none-{uuid.uuid4().hex[:8]}")
     assert not single_instance.wanted("offscreen")          # tests and CI: never shared

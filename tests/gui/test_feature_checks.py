@@ -12,7 +12,7 @@ import sys
 import PySide6.QtCore  # noqa: F401  (PySide's import hook and its feature module)
 from conftest import ROOT
 
-from inspector.gui import feature_checks
+from inspector.gui.startup import feature_checks
 
 
 def test_no_module_of_the_app_selects_a_pyside_feature():

@@ -16,7 +16,7 @@ ON_READ = ("targets", "compare_ctl")
 @pytest.fixture
 def deferred(monkeypatch):
     """The app's start: work deferred until the first picture (start_order.defer)."""
-    from inspector.gui import start_order
+    from inspector.gui.startup import start_order
 
     for name, value in (("_deferred", False), ("_waiting", {}), ("_released", False),
                         ("_ready", False)):

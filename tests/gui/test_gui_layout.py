@@ -143,7 +143,8 @@ def test_charts_arrive_after_the_first_picture_when_deferred(qtbot, tmp_path, mo
     starts their import on a thread, then the summary's op chart is drawn in them."""
     from PySide6.QtCore import QSettings
 
-    from inspector.gui import app, start_order
+    from inspector.gui import app
+    from inspector.gui.startup import start_order
     from inspector.gui.main_window import MainWindow
     from inspector.gui.panels import chart_slot
 

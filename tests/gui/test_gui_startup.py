@@ -75,7 +75,7 @@ def test_the_first_picture_imports_nothing_it_does_not_draw_with(tmp_path):
     assert seen["svg library"] is False   # the window's icon: PNGs, 16 to 256 px
     assert {16, 48, 256} <= set(seen["icon sizes"])
     # PySide's check of each imported module does not read its source (feature_checks.py)
-    assert seen["feature check"] == "inspector.gui.feature_checks"
+    assert seen["feature check"] == "inspector.gui.startup.feature_checks"
     assert seen["checked by source"] == []     # replaced before the window's modules came in
     assert seen["blas threads"] == "1"    # numpy, imported after it, spins no threads
     assert seen["worker blas threads"] == "unset"    # the TensorFlow worker: as the user had it
@@ -132,7 +132,7 @@ def test_prestart_reads_early_exactly_the_models_opened_lazily():
 
 
 def test_a_launch_with_no_server_socket_does_not_load_qt_network(tmp_path):
-    code = ("import sys; from inspector.gui import single_instance as s\n"
+    code = ("import sys; from inspector.gui.startup import single_instance as s\n"
             "print(s.hand_over('x.pb', name='gi-none-%s'), 'PySide6.QtNetwork' in sys.modules)"
             % uuid.uuid4().hex[:8])
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -141,7 +141,7 @@ def test_a_launch_with_no_server_socket_does_not_load_qt_network(tmp_path):
 
 
 def test_deferred_pipeline_panel_fills_on_first_show_or_after_release(qtbot, monkeypatch):
-    from inspector.gui import start_order
+    from inspector.gui.startup import start_order
     from inspector.gui.panels.pipeline_panel import PipelinePanel
 
     for name, value in (("_deferred", False), ("_waiting", {}), ("_released", False),

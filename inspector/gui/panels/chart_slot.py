@@ -14,7 +14,7 @@ import threading
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from inspector.gui.thread_then import on_thread_then
+from inspector.gui.startup.thread_then import on_thread_then
 
 _deferred = False
 _waiting: list = []          # slots waiting for pyqtgraph

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.gui import start_order
+from inspector.gui.startup import start_order
 from inspector.gui.panels.adaptive import WidthSplitter
 
 MIME = "application/x-inspector-transform"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 
-from inspector.gui.thread_then import on_thread_then
+from inspector.gui.startup.thread_then import on_thread_then
 
 _deferred = False
 _waiting: dict = {}          # (id of widget, key) -> (widget, fn): the latest request

@@ -4,12 +4,12 @@ first asked for), not before it: ~0.1 s of the slow machine class's start.
 A window names a group of attributes (a panel, its controller...) with `BuiltOnUse(group)`
 class attributes and a method `_build_<group>()` that sets them all (`install` declares both
 from a table of groups). `later(window, group, dock)` builds the group at once when nothing is deferred (tests, later windows), else when
-the dock is first shown or after the first picture (inspector.gui.start_order); reading any
+the dock is first shown or after the first picture (inspector.gui.startup.start_order); reading any
 of its attributes before that builds it then, so no caller ever sees it missing."""
 
 from __future__ import annotations
 
-from inspector.gui import start_order
+from inspector.gui.startup import start_order
 
 
 class BuiltOnUse:
