@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from inspector.core.app.comparing import SIDES, CompareSession
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
+from inspector.gui.panels.adaptive import OneLine
 
 
 def layouts(session: CompareSession, sides, task) -> dict:
@@ -44,6 +45,8 @@ def layouts(session: CompareSession, sides, task) -> dict:
 
 
 class CompareWindow(QMainWindow):
+    SIZE = (1400, 860)     # wanted; shrunk to 95 % of the screen it opens on
+
     def __init__(self, session: CompareSession, tasks, parent=None, first: dict | None = None):
         """`first`: both sides' layouts made in the task that compared (layouts())."""
         super().__init__(parent)
@@ -59,8 +62,8 @@ class CompareWindow(QMainWindow):
             box = QWidget()
             lay = QVBoxLayout(box)
             lay.setContentsMargins(4, 4, 4, 4)
-            title = QLabel(f"<b>{side}</b>  {label}")
-            title.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            title = OneLine(f"{side}  {label}")      # a long name is cut, never widens
+            title.setStyleSheet("font-weight: bold")
             canvas = GraphCanvas(box)
             canvas.set_cache_boxes(True)     # repaints copy pixels while a layout task runs
             canvas.clicked.connect(lambda item, s=side: self._clicked(s, item))
@@ -100,7 +103,7 @@ class CompareWindow(QMainWindow):
         keep = QPushButton("Save comparison…")
         keep.setToolTip("the comparison as a file: reopen it later with File › Open comparison")
         keep.clicked.connect(lambda: self.save_document())
-        self.status = QLabel(session.status())
+        self.status = OneLine(session.status())   # cut with "…", whole in its tooltip
         self.numeric_button = QPushButton("Run both on the same input")
         self.numeric_button.setToolTip("run A and B in TensorFlow on the same (random) input "
                                        "and colour every matched node by how far B's value "
@@ -135,9 +138,18 @@ class CompareWindow(QMainWindow):
         self.setCentralWidget(central)
         for key, delta in (("N", 1), ("P", -1)):
             QShortcut(QKeySequence(key), self, activated=lambda k=delta: self.step(k))
-        self.resize(1400, 860)
+        self.resize(*self.fitting())
         self._first = first or {}      # drawn at the first show: a fit must know the size
         self._pending: set = set()     # sides whose first picture is about to be built
+
+    def fitting(self) -> tuple:
+        """SIZE, shrunk to 95 % of the screen the window opens on (a 1366x768 laptop)."""
+        screen = self.screen()
+        room = screen.availableGeometry() if screen is not None else None
+        if room is None or room.isEmpty():
+            return self.SIZE
+        return (min(self.SIZE[0], int(room.width() * 0.95)),
+                min(self.SIZE[1], int(room.height() * 0.95)))
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -283,9 +295,9 @@ class CompareWindow(QMainWindow):
     def set_merged(self, on: bool) -> None:
         self.merged_on = on
         self.boxes["A"].setVisible(not on)
-        self.titles["B"].setText(f"<b>B with A's lost nodes as ghosts</b>  "
+        self.titles["B"].setText(f"B with A's lost nodes as ghosts  "
                                  f"{self.session.diff.b_label}" if on else
-                                 f"<b>B</b>  {self.session.diff.b_label}")
+                                 f"B  {self.session.diff.b_label}")
         self._drawn.pop("B", None)
         self._drawn.pop("M", None)
         # B's picture is replaced: not painted again at its new width meanwhile

@@ -1,0 +1,76 @@
+"""The comparison window as people use it (issue 45, items 3 and 16-20): on a 1366x768
+laptop, stepping by group, the numeric run in its files, a readable first picture, the file
+names it proposes."""
+
+import os
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QScreen
+from test_gui import open_and_wait
+from test_gui_compare import folded_copy, private_copy
+
+LAPTOP = QRect(0, 0, 1366, 740)     # a 1366x768 screen less its 28 px panel
+
+
+@pytest.fixture
+def laptop(monkeypatch):
+    """Windows open on a 1366x768 screen (the offscreen platform's own is 800x800)."""
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(LAPTOP))
+    return LAPTOP
+
+
+def shots(win, name: str) -> None:
+    if os.environ.get("INSPECTOR_SHOTS"):
+        win.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], name))
+
+
+def open_comparison(qtbot, window, b_path: str, a_path: str = ""):
+    open_and_wait(qtbot, window, a_path or os.path.join(os.path.dirname(b_path),
+                                                        "inception_jpeg.pb"))
+    ctl = window.compare_ctl
+    before = len(ctl.windows)
+    ctl.compare_with(b_path)
+    qtbot.waitUntil(lambda: len(ctl.windows) > before, timeout=60000)
+    win = ctl.windows[-1]
+    qtbot.addWidget(win)
+    qtbot.waitUntil(win.ready, timeout=60000)
+    return win
+
+
+def test_the_window_fits_a_laptop_and_never_grows_from_its_text(qtbot, window, tmp_path,
+                                                                 laptop):
+    private_copy(tmp_path)
+    win = open_comparison(qtbot, window, folded_copy(tmp_path))
+    size = win.size()
+    assert size.width() <= laptop.width() and size.height() <= laptop.height(), size
+    for button in (win.prev_button, win.next_button, win.numeric_button):
+        corner = button.mapTo(win, button.rect().bottomRight())
+        assert win.rect().contains(corner), button.text()
+    for side in ("A", "B"):      # both canvases whole on the screen
+        canvas = win.canvases[side]
+        assert win.rect().contains(canvas.mapTo(win, canvas.rect().bottomRight())), side
+    qtbot.mouseClick(win.numeric_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: win.divergence is not None and not window.tasks.is_busy(),
+                    timeout=120000)
+    qtbot.wait(50)
+    long = win.status.text() + "  ·  " + "a long path/" * 60
+    win.status.setText(long)
+    qtbot.wait(50)
+    assert win.size() == size, (win.size(), size)
+    assert win.minimumSizeHint().width() <= size.width()
+    assert win.status.toolTip() == long          # the whole text, where it is cut
+    shots(win, "compare_laptop.png")
+
+
+def test_under_xvfb_the_comparison_fits_a_1366x768_screen(tmp_path):
+    """The real window on a real (virtual) X screen: `A --compare B --screenshot` saves the
+    comparison window, which opened at 1400x860 on this screen."""
+    from PySide6.QtGui import QImage
+    from test_screenshot import screenshot
+
+    a = private_copy(tmp_path)
+    b = folded_copy(tmp_path)
+    image = QImage(screenshot(tmp_path, a, "--compare", b, screen="1366x768"))
+    assert 1000 <= image.width() <= 1366 and 600 <= image.height() <= 768, \
+        (image.width(), image.height())
