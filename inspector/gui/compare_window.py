@@ -98,9 +98,9 @@ class CompareWindow(QMainWindow):
         self.merged_box = QCheckBox("Merged view")
         self.merged_box.setToolTip("B alone, with what A had and B lost drawn as ghosts")
         self.merged_box.toggled.connect(self.set_merged)
-        report = QPushButton("Save report…")
-        report.clicked.connect(self.save_report)
-        keep = QPushButton("Save comparison…")
+        report = self.report_button = QPushButton("Save report…")
+        report.clicked.connect(lambda: self.save_report())
+        keep = self.keep_button = QPushButton("Save comparison…")
         keep.setToolTip("the comparison as a file: reopen it later with File › Open comparison")
         keep.clicked.connect(lambda: self.save_document())
         self.status = OneLine(session.status())   # cut with "…", whole in its tooltip
@@ -371,7 +371,8 @@ class CompareWindow(QMainWindow):
 
         if not path:
             path, _ = QFileDialog.getSaveFileName(self, "Save the comparison report",
-                                                  "comparison.html", "HTML (*.html)")
+                                                  self.session.file_name("html"),
+                                                  "HTML (*.html)")
         if not path:
             return ""
         s = self.session
@@ -388,7 +389,8 @@ class CompareWindow(QMainWindow):
 
         if not path:
             path, _ = QFileDialog.getSaveFileName(self, "Save the comparison",
-                                                  "comparison.json", "Comparisons (*.json)")
+                                                  self.session.file_name("json"),
+                                                  "Comparisons (*.json)")
         if not path:
             return ""
         try:

@@ -74,3 +74,35 @@ def test_under_xvfb_the_comparison_fits_a_1366x768_screen(tmp_path):
     image = QImage(screenshot(tmp_path, a, "--compare", b, screen="1366x768"))
     assert 1000 <= image.width() <= 1366 and 600 <= image.height() <= 768, \
         (image.width(), image.height())
+
+
+def menu_action(window, text: str):
+    from PySide6.QtGui import QAction
+
+    for action in window.findChildren(QAction):
+        if action.text().replace("&", "") == text:
+            return action
+    raise AssertionError(f"no menu item {text!r}")
+
+
+def test_saving_proposes_a_vs_b_and_a_model_is_not_a_comparison(qtbot, window, tmp_path,
+                                                                laptop, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    a = private_copy(tmp_path)
+    win = open_comparison(qtbot, window, folded_copy(tmp_path))
+    proposed = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda *args, **kw: proposed.append(args[2]) or ("", ""))
+    qtbot.mouseClick(win.report_button, Qt.LeftButton)
+    qtbot.mouseClick(win.keep_button, Qt.LeftButton)
+    assert proposed == [str(tmp_path / "inception_jpeg_vs_folded.html"),
+                        str(tmp_path / "inception_jpeg_vs_folded.json")]
+    # File > Open comparison... on the model itself
+    said = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kw: (a, ""))
+    monkeypatch.setattr(QMessageBox, "warning", lambda *args, **kw: said.append(args[2]))
+    menu_action(window, "Open comparison…").trigger()
+    assert len(said) == 1 and "is a TensorFlow model" in said[0] and \
+        "not a saved comparison" in said[0] and "File › Open" in said[0], said
+    assert "codec" not in said[0] and "0x" not in said[0]

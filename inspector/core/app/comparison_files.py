@@ -39,10 +39,20 @@ def read_document(path: str) -> tuple:
     if st.st_size > 512 * 2 ** 20:
         raise InspectorError("the comparison file is over 512 MB", path=path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise InspectorError(f"not a comparison file ({exc})", path=path) from None
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise InspectorError(f"cannot read the comparison file ({exc.strerror})",
+                             path=path) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError:
+        raise InspectorError(_not_json(path, raw), path=path) from None
+    if not isinstance(data, dict) or data.get("format") is None:
+        raise InspectorError("a JSON file but not a comparison (Save comparison writes "
+                             "one): " + ("a TensorFlow.js model: open it with File › Open"
+                                        if isinstance(data, dict) and "modelTopology" in data
+                                        else "it has no \"format\" field"), path=path)
     d = from_dict(data)
     where = os.path.dirname(os.path.abspath(path))
     models = data.get("models") if isinstance(data.get("models"), dict) else {}
@@ -56,6 +66,28 @@ def read_document(path: str) -> tuple:
             outside.append(full)
         resolved.append(full)
     return d, resolved[0], resolved[1], outside
+
+
+_KINDS = {"graphdef": "a TensorFlow model (a GraphDef)", "metagraph": "a TensorFlow "
+          "MetaGraphDef", "savedmodel": "a TensorFlow SavedModel", "keras-h5": "a Keras model",
+          "keras-zip": "a Keras model", "tfjs": "a TensorFlow.js model",
+          "tflite": "a TensorFlow Lite model"}
+
+
+def _not_json(path: str, raw: bytes) -> str:
+    """Why a file that is not JSON cannot be a comparison, in words: a model is named as one
+    (File › Open or Compare with… is what was meant), anything else as not a comparison."""
+    from inspector.core.loaders.sniff import sniff
+
+    try:
+        kind, _ = sniff(path, raw)
+    except Exception:    # noqa: BLE001 - not a model either: said below
+        kind = ""
+    if kind in _KINDS:
+        return (f"this is {_KINDS[kind]}, not a saved comparison: open it with File › Open, "
+                "or compare it with the open model with File › Compare with…")
+    return ("not a comparison file: a comparison is the JSON file that Save comparison "
+            "writes, and this is not JSON")
 
 
 def reopen(d: Diff, ga: Graph, gb: Graph, paths: tuple, job: Job = NO_JOB) -> tuple:
