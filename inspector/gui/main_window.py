@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from inspector.core.app.overlays import registry as overlay_registry
 from inspector.core.app.state import AppState
 from inspector.core.view.vocabulary import count
-from inspector.gui.startup import window_later
+from inspector.gui import panel_table
 from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
@@ -32,7 +32,6 @@ from inspector.gui.controllers.properties_controller import PropertiesController
 from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.dock_scroll import scrolling
-from inspector.gui.startup.later_panels import build, built, install, later
 from inspector.gui.panels.legend import Legend
 from inspector.gui.panels.model_card_panel import ModelCardPanel
 from inspector.gui.panels.overlays_panel import OverlaysPanel
@@ -41,6 +40,8 @@ from inspector.gui.panels.properties import PropertiesPanel
 from inspector.gui.panels.search_panel import SearchPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
 from inspector.gui.panels.workbench_panel import WorkbenchPanel
+from inspector.gui.startup import window_later
+from inspector.gui.startup.later_panels import build, built, install, later
 from inspector.gui.status_line import StatusLine
 from inspector.gui.tasks import gui_tasks
 
@@ -67,7 +68,7 @@ def _import_model_modules() -> None:
 class MainWindow(QMainWindow):
     error_shown = Signal(str)
     # hidden at start (made after the first picture, when shown or when first read): the
-    # attributes of window_later.GROUPS, declared below the class
+    # attributes of window_later.groups() (panel_table's rows made later), declared below
 
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
@@ -91,8 +92,8 @@ class MainWindow(QMainWindow):
 
         build_menus(self)
         self._connect()
-        for group, (_, _, dock) in window_later.GROUPS.items():   # now, or after the
-            if dock:                                                 # first picture
+        for group, (_, _, dock) in window_later.groups().items():   # now, or after the
+            if dock:                                                   # first picture
                 later(self, group, getattr(self, dock))
         from inspector.gui import tf_gate
 
@@ -126,25 +127,18 @@ class MainWindow(QMainWindow):
         self.pipeline_panel = PipelinePanel()
         self.overlays_panel = OverlaysPanel(
             [(o.mode, o.label) for o in overlay_registry.REGISTRY.values()])
-        self.search_dock = self._dock("Search", self.search_panel)
-        self.summary_dock = self._dock("Summary", self.summary_panel)
-        self.properties_dock = self._dock("Properties", self.properties)
-        self.minimap_dock = self._dock("Minimap", self.minimap)
-        self.legend_dock = self._dock("Legend", self.legend)
-        self.workbench_dock = self._dock("Inputs and outputs", self.workbench_panel)
-        self.pipeline_dock = self._dock("Pipeline", self.pipeline_panel)
-        self.preview_dock = self._dock("Preview", None)
-        self.mobile_dock = self._dock("Phone (TFLite)", None)
-        self.sizes_dock = self._dock("Sizes", None)
-        self.overlays_dock = self._dock("Overlays", self.overlays_panel)
-        self.demo_dock = self._dock("Demo", None)
-        self.tour_dock = self._dock("Tour", None)
+        made = {"search": self.search_panel, "summary": self.summary_panel,
+                "properties": self.properties, "minimap": self.minimap, "legend": self.legend,
+                "workbench": self.workbench_panel, "pipeline": self.pipeline_panel,
+                "overlays": self.overlays_panel}
+        self.docks = {}           # panel_table's rows: a dock each (filled later: no widget)
+        for row in panel_table.PANELS:
+            dock = self.docks[row.name] = self._dock(row.title, made.pop(row.name, None))
+            setattr(self, f"{row.name}_dock", dock)
+        assert not made, f"panels with no row in panel_table: {sorted(made)}"
         from inspector.gui.workspace import Workspace  # where each task puts them
 
-        self.workspace = Workspace(self, {
-            name: getattr(self, f"{name}_dock") for name in (
-                "search", "summary", "properties", "minimap", "legend", "workbench",
-                "pipeline", "preview", "mobile", "sizes", "overlays", "demo", "tour")})
+        self.workspace = Workspace(self, self.docks)
 
     def _build_controllers(self):
         s, t = self.state, self.tasks
@@ -235,10 +229,9 @@ class MainWindow(QMainWindow):
         if built(self, "tour") and self.tour.restoring:
             return
         entry = overlay_registry.get(overlay.mode)
-        dock = {"overlays": self.overlays_dock, "mobile": self.mobile_dock,
-                "demo": self.demo_dock}.get(entry.dock if entry else "")
-        if dock is not None:
-            self.workspace.bring(dock)
+        raised = {row.name for row in panel_table.PANELS if row.overlay}
+        if entry is not None and entry.dock in raised:
+            self.workspace.bring(self.docks[entry.dock])
 
     def _connect(self):
         s = self.state
@@ -391,4 +384,4 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
-install(MainWindow, window_later.GROUPS)
+install(MainWindow, window_later.groups())

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
+from inspector.gui import panel_table
 from inspector.gui.help import getting_started_dialog, shortcuts_dialog
 
 
@@ -90,11 +91,9 @@ def build_menus(w) -> None:
     for number, (task, (label, *_)) in enumerate(TASKS.items(), 1):
         _action(w, tasks, label, lambda _=False, t=task: w.workspace.switch(t), f"Ctrl+{number}")
     w.menuBar().setCornerWidget(w.workspace.bar, Qt.TopRightCorner)
-    for dock in (w.search_dock, w.summary_dock, w.properties_dock,
-                 w.minimap_dock, w.legend_dock, w.workbench_dock, w.pipeline_dock,
-                 w.preview_dock, w.overlays_dock, w.demo_dock, w.tour_dock,
-                 w.mobile_dock, w.sizes_dock):
-        view.addAction(dock.toggleViewAction())
+    for row in panel_table.PANELS:     # each panel's toggle, in the table's order
+        if row.menu:
+            view.addAction(w.docks[row.name].toggleViewAction())
     go = bar.addMenu("&Go")
     _action(w, go, "&Find…", w.find, QKeySequence.Find)
     _action(w, go, "Find &next", lambda: w._search_step(1), QKeySequence.FindNext)

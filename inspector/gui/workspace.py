@@ -11,44 +11,43 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import QTabBar
 
-# place -> (area, tab group); a side's second group sits under the first, the bottom's
-# second beside the first
-PLACES = {
-    "left": ("left", ("summary", "search")),
-    "right": ("right", ("properties", "overlays", "tour", "demo")),
-    "right-foot": ("right", ("minimap", "legend")),
-    "bottom": ("bottom", ("pipeline", "workbench", "mobile")),
-    "bottom-side": ("bottom", ("preview", "sizes")),
-}
+from inspector.gui import panel_table
 
-# task -> (label, panels shown (the first of each place in front), {area: (share of the
-# window's width or height, least px, most px)}, {place: its share within its area})
+# place -> its area; a side's second place sits under the first, the bottom's second beside
+# the first; a place's tab group is its panels in panel_table's order
+AREA_OF = {"left": "left", "right": "right", "right-foot": "right", "bottom": "bottom",
+           "bottom-side": "bottom"}
+
+# task -> (label, {area: (share of the window's width or height, least px, most px)},
+# {place: its share within its area}, tooltip); the panels each shows: panel_table's rows
 TASKS = {
-    "explore": ("Explore", ("summary", "search", "properties", "overlays", "minimap",
-                            "legend"),
-                {"left": (0.22, 300, 360), "right": (0.22, 290, 380)},
-                {"right": 0.75, "right-foot": 0.25}),
-    "optimize": ("Optimize", ("pipeline", "workbench", "preview", "sizes"),
-                 {"bottom": (0.36, 290, 420)}, {"bottom": 0.5, "bottom-side": 0.5}),
-    "phone": ("Phone", ("mobile", "workbench"), {"bottom": (0.36, 280, 440)}, {}),
-    "present": ("Demo and tour", ("tour", "demo", "properties"),
-                {"right": (0.28, 340, 460)}, {}),
+    "explore": ("Explore", {"left": (0.22, 300, 360), "right": (0.22, 290, 380)},
+                {"right": 0.75, "right-foot": 0.25},
+                "The graph, its summary, search and properties"),
+    "optimize": ("Optimize", {"bottom": (0.36, 290, 420)}, {"bottom": 0.5, "bottom-side": 0.5},
+                 "The pipeline of transforms and its preview"),
+    "phone": ("Phone", {"bottom": (0.36, 280, 440)}, {},
+              "TensorFlow Lite: compatibility, conversion, selective build"),
+    "present": ("Demo and tour", {"right": (0.28, 340, 460)}, {},
+                "Run the model on a file, tours and presenting"),
 }
-
-# a closed panel asked for from a menu brings the task it belongs to
-HOME = {"mobile": "phone", "pipeline": "optimize", "preview": "optimize", "sizes": "optimize",
-        "workbench": "optimize", "tour": "present", "demo": "present"}
 
 AREAS = {"left": Qt.LeftDockWidgetArea, "right": Qt.RightDockWidgetArea,
          "bottom": Qt.BottomDockWidgetArea}
 
 
+def places() -> dict:
+    """place -> (area, its panels in tab order), read from the panel table."""
+    return {place: (area, panel_table.in_place(place)) for place, area in AREA_OF.items()}
+
+
 def docks_of(task: str) -> list:
-    return list(TASKS[task][1])
+    """The panels `task` shows, the first of each place in front."""
+    return list(panel_table.shown_in(task))
 
 
 def place_of(name: str) -> str:
-    return next(p for p, (_, group) in PLACES.items() if name in group)
+    return panel_table.row(name).place
 
 
 class Workspace(QObject):
@@ -64,30 +63,27 @@ class Workspace(QObject):
         self.bar = QTabBar()
         self.bar.setDrawBase(False)
         self.bar.setExpanding(False)
-        for task, (label, *_rest) in TASKS.items():
+        for task, (label, *_rest, tip) in TASKS.items():
             self.bar.addTab(label)
             self.bar.setTabData(self.bar.count() - 1, task)
-            self.bar.setTabToolTip(self.bar.count() - 1, {
-                "explore": "The graph, its summary, search and properties",
-                "optimize": "The pipeline of transforms and its preview",
-                "phone": "TensorFlow Lite: compatibility, conversion, selective build",
-                "present": "Run the model on a file, tours and presenting"}[task])
+            self.bar.setTabToolTip(self.bar.count() - 1, tip)
         self.bar.currentChanged.connect(lambda i: self.switch(self.bar.tabData(i)))
         self._place_all()
         window.installEventFilter(self)
 
     def _place_all(self) -> None:
         w, firsts = self.window, {}
-        for place, (area, group) in PLACES.items():
-            first = self.docks[group[0]]
-            above = next((f for p, f in firsts.items() if PLACES[p][0] == area), None)
+        groups = {place: group for place, (_, group) in places().items() if group}
+        for place, group in groups.items():
+            first, area = self.docks[group[0]], AREA_OF[place]
+            above = next((f for p, f in firsts.items() if AREA_OF[p] == area), None)
             if above is None:
                 w.addDockWidget(AREAS[area], first)
             else:
                 w.splitDockWidget(above, first, Qt.Horizontal if area == "bottom"
                                   else Qt.Vertical)
             firsts[place] = first
-        for place, (_, group) in PLACES.items():
+        for place, group in groups.items():
             for name in group[1:]:
                 w.tabifyDockWidget(firsts[place], self.docks[name])
 
@@ -100,7 +96,8 @@ class Workspace(QObject):
             return
         self.task = task
         self.show_task(task)
-        _, shown, extents, shares = TASKS[task]
+        _, extents, shares, _ = TASKS[task]
+        shown = docks_of(task)
         for name, dock in self.docks.items():
             if dock.isFloating():
                 dock.setFloating(False)
@@ -140,7 +137,7 @@ class Workspace(QObject):
         """A panel to the front: a closed one brings the task it belongs to, or else opens
         in its place beside the current task's panels."""
         if dock.isHidden():
-            home = HOME.get(self.name_of(dock))
+            home = panel_table.row(self.name_of(dock)).home
             if home is not None and home != self.task:
                 self.switch(home)
             dock.show()
@@ -151,14 +148,14 @@ class Workspace(QObject):
         w = self.window
         for area, (share, least, most) in extents.items():
             side = area != "bottom"
-            places = [p for p in fronts if PLACES[p][0] == area]
-            if not places:
+            ours = [p for p in fronts if AREA_OF[p] == area]
+            if not ours:
                 continue
             extent = int(min(max((w.width() if side else w.height()) * share, least), most))
-            w.resizeDocks([fronts[places[0]]], [extent], Qt.Horizontal if side
+            w.resizeDocks([fronts[ours[0]]], [extent], Qt.Horizontal if side
                           else Qt.Vertical)
-            if len(places) > 1:
+            if len(ours) > 1:
                 across = w.height() if side else w.width()
-                w.resizeDocks([fronts[p] for p in places],
-                              [int(across * shares.get(p, 1.0 / len(places))) for p in places],
+                w.resizeDocks([fronts[p] for p in ours],
+                              [int(across * shares.get(p, 1.0 / len(ours))) for p in ours],
                               Qt.Vertical if side else Qt.Horizontal)

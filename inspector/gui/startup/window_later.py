@@ -1,10 +1,12 @@
-"""The main window's parts hidden at start, made after the first picture, when their dock is
-first shown or when first read (later_panels): the Preview panel, the Phone panel with its
-Quantization tab, the Demo, Sizes and Tour panels, the Target report and the comparisons. Each
-builder imports its modules itself (not the window's module: ~25 ms of a start, ~0.1 s on
-the slow machine class) and gives its controller what it missed while it did not exist."""
+"""The main window's parts hidden at start (panel_table's rows made later, and its parts with
+no dock), made after the first picture, when their dock is first shown or when first read
+(later_panels): the Preview panel, the Phone panel with its Quantization tab, the Demo, Sizes
+and Tour panels, the Target report and the comparisons. Each builder imports its modules
+itself (not the window's module: ~25 ms of a start, ~0.1 s on the slow machine class)."""
 
 from __future__ import annotations
+
+from inspector.gui import panel_table
 
 
 def build_preview(w) -> None:
@@ -118,20 +120,37 @@ def build_compare(w) -> None:
     w.compare_ctl = CompareController(w)
 
 
-# group -> (builder, the window attributes it makes, the dock it fills: made after the first
-# picture or on its first show; None: made on first read only)
-GROUPS = {
-    "preview": (build_preview, ("preview_panel", "preview"), "preview_dock"),
-    "mobile": (build_mobile, ("mobile_panel", "quant_panel", "mobile", "quant"), "mobile_dock"),
-    "demo": (build_demo, ("demo_panel", "demo"), "demo_dock"),
-    "sizes": (build_sizes, ("sizes_panel", "sizes"), "sizes_dock"),
-    "tour": (build_tour, ("tour_panel", "tour"), "tour_dock"),
-    "targets": (build_targets, ("targets",), None),          # Phone > Target report
-    "compare": (build_compare, ("compare_ctl",), None),      # a comparison
-}
+def build_default(w, row) -> None:
+    """A panel row with no builder of its own: its panel, its controller made from its
+    collaborators (the controller reads the state itself), its jumps to the canvas."""
+    panel = panel_table.load(row.panel)()
+    setattr(w, f"{row.name}_panel", panel)
+    setattr(w, row.name, panel_table.load(row.controller)(w.state, w.tasks, panel, w.dialogs))
+    if hasattr(panel, "jump"):
+        panel.jump.connect(w.jump_to)
+    getattr(w, f"{row.name}_dock").widget().setWidget(panel)
+    w._gate_later((f"{row.name}_panel",))
+
+
+def _builder(spec: str | None, row=None):
+    """A builder named by its "module:function" (its module imported when it runs)."""
+    if spec is None:
+        return lambda w: build_default(w, row)
+    return lambda w: panel_table.load(spec)(w)
+
+
+def groups() -> dict:
+    """group -> (builder, the window attributes it makes, the dock it fills: made after the
+    first picture or on its first show; None: made on first read only), from the panel
+    table's rows made later and its parts with no dock."""
+    out = {row.name: (_builder(row.builder, row), row.attributes, f"{row.name}_dock")
+           for row in panel_table.PANELS if row.later}
+    out.update({group: (_builder(spec), names, None)
+                for group, (spec, names) in panel_table.DOCKLESS.items()})
+    return out
 
 
 def group_of_dock(window, dock) -> str | None:
     """The group that fills `dock` (None: a panel made with the window)."""
-    return next((group for group, (_, _, name) in GROUPS.items()
+    return next((group for group, (_, _, name) in groups().items()
                  if name and getattr(window, name) is dock), None)
