@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QListView,
     QMainWindow,
     QMessageBox,
+    QProgressBar,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -136,6 +137,19 @@ class CompareWindow(QMainWindow):
         outer.addWidget(self.totals)
         outer.addWidget(split, 1)
         self.setCentralWidget(central)
+        from inspector.gui.tasks import gui_tasks
+
+        self.own_tasks = gui_tasks(self)     # the numeric run: its progress shows here
+        self.own_tasks.progress.connect(self._progress)
+        self.work_label = ""
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(False)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self._cancel_work)
+        for w in (self.progress, self.cancel_button):
+            self.statusBar().addPermanentWidget(w)
+            w.hide()
         for key, delta in (("N", 1), ("P", -1)):
             QShortcut(QKeySequence(key), self, activated=lambda k=delta: self.step(k))
         self.resize(*self.fitting())
@@ -211,7 +225,8 @@ class CompareWindow(QMainWindow):
         sides = ("B",) if self.merged_on else SIDES
         return all((("M" if self.merged_on else s) in self._drawn) and
                    self.canvases[s].viewport().updatesEnabled() for s in sides) and \
-            not self.tasks.is_busy() and not self._pending and not self._rows_pending
+            not self.tasks.is_busy() and not self.own_tasks.is_busy() and \
+            not self._pending and not self._rows_pending
 
     def refresh(self) -> None:
         if self._first is not None:
@@ -256,14 +271,18 @@ class CompareWindow(QMainWindow):
                 self._decorate(side, self._drawn[side][1])     # not mid-build
 
     def run_numeric(self) -> None:
+        """Both models on the same input, as this window's own task: its progress and Cancel
+        show here, not in the main window behind it."""
         from inspector.core.app.comparing import run_numeric
 
         self.numeric_button.setEnabled(False)
         session = self.session
+        self._working("Running A and B on the same input")
 
         def done(divergence):
+            self._working("")
             self.numeric_button.setEnabled(True)
-            self.divergence = divergence
+            self.divergence = session.numeric = divergence     # saved with the report too
             self._apply_numeric()
             first = divergence.first
             self.numeric_text = (
@@ -275,11 +294,40 @@ class CompareWindow(QMainWindow):
             self.refresh()
 
         def failed(exc):
+            self._working("")
             self.numeric_button.setEnabled(True)
             QMessageBox.warning(self, "Run both", f"Could not run the models: {exc}")
 
-        self.tasks.submit("compare-numeric", lambda task: run_numeric(session, task), done,
-                          failed, label="Running A and B on the same input")
+        self.own_tasks.submit("compare-numeric", lambda task: run_numeric(session, task), done,
+                              failed, label="Running A and B on the same input")
+
+    def _working(self, label: str) -> None:
+        """The window's own work in its status bar ('' when it ended)."""
+        self.work_label = label
+        self.progress.setRange(0, 0)
+        self.progress.setVisible(bool(label))
+        self.cancel_button.setVisible(bool(label))
+        if label:
+            self.statusBar().showMessage(label + "…")
+        else:
+            self.statusBar().clearMessage()
+
+    def _progress(self, done: int, total: int, text: str = "") -> None:
+        if not self.work_label:
+            return
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(min(done, max(total, 1)))
+        self.statusBar().showMessage(f"{self.work_label}: {text}" if text else
+                                     self.work_label + "…")
+
+    def _cancel_work(self) -> None:
+        self.own_tasks.cancel()
+        self._working("")
+        self.numeric_button.setEnabled(True)
+
+    def closeEvent(self, event) -> None:
+        self.own_tasks.cancel()
+        super().closeEvent(event)
 
     def _apply_numeric(self) -> None:
         from inspector.core.app.comparing import numeric_heat
@@ -366,7 +414,7 @@ class CompareWindow(QMainWindow):
             canvas.show_start()      # fitted while boxes stay readable, else its start
 
     def save_report(self, path: str = "") -> str:
-        from inspector.core.app.comparing import diff_html
+        from inspector.core.app.comparing import report_html
         from inspector.core.app.exports import atomic_write
 
         if not path:
@@ -375,9 +423,8 @@ class CompareWindow(QMainWindow):
                                                   "HTML (*.html)")
         if not path:
             return ""
-        s = self.session
         try:
-            atomic_write(path, diff_html(s.diff, s.graphs["A"], s.graphs["B"]), force=True)
+            atomic_write(path, report_html(self.session), force=True)
         except Exception as exc:          # a write that fails says so and changes nothing
             QMessageBox.warning(self, "Report not saved", f"{path}: {exc}")
             return ""

@@ -106,3 +106,50 @@ def test_saving_proposes_a_vs_b_and_a_model_is_not_a_comparison(qtbot, window, t
     assert len(said) == 1 and "is a TensorFlow model" in said[0] and \
         "not a saved comparison" in said[0] and "File › Open" in said[0], said
     assert "codec" not in said[0] and "0x" not in said[0]
+
+
+def quantized_copy(tmp_path) -> str:
+    from inspector.core.loaders import load
+    from inspector.core.transforms.pipeline import run_pipeline
+    from test_gui_compare import INCEPTION
+
+    gd = load(INCEPTION).graph.graph_def
+    out = run_pipeline(gd, "fold_old_batch_norms quantize_weights(minimum_size=100)", ["Mul"],
+                       ["softmax"])[-1].graph_def
+    path = tmp_path / "quantized.pb"
+    path.write_bytes(out.SerializeToString())
+    return str(path)
+
+
+def test_run_both_shows_its_progress_here_and_goes_into_both_files(qtbot, window, tmp_path,
+                                                                   laptop, monkeypatch):
+    import json
+
+    from PySide6.QtWidgets import QFileDialog
+
+    private_copy(tmp_path)
+    win = open_comparison(qtbot, window, quantized_copy(tmp_path))
+    behind, here = [], []
+    window.tasks.busy.connect(lambda busy, label: behind.append(label))
+    window.tasks.progress.connect(lambda *p: behind.append(p))
+    win.statusBar().messageChanged.connect(here.append)
+    qtbot.mouseClick(win.numeric_button, Qt.LeftButton)
+    assert win.progress.isVisible() and win.cancel_button.isVisible()
+    qtbot.waitUntil(lambda: win.divergence is not None and win.ready(), timeout=120000)
+    assert any(t.startswith("Running A and B on the same input") for t in here), here
+    assert any("running B" in t for t in here), here          # the task's own words
+    assert not any("Running A and B" in str(x) or "running B" in str(x) for x in behind), \
+        behind                                              # nothing in the main window
+    assert not win.progress.isVisible()
+    first = win.divergence.first
+    assert first
+    answers = iter([str(tmp_path / "r.html"), str(tmp_path / "c.json")])
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (next(answers), ""))
+    qtbot.mouseClick(win.report_button, Qt.LeftButton)
+    qtbot.mouseClick(win.keep_button, Qt.LeftButton)
+    page = (tmp_path / "r.html").read_text()
+    assert "Both run on the same input" in page and f"<code>{first}</code>" in page
+    assert page.index("Both run on the same input") < page.index("</main>")
+    saved = json.loads((tmp_path / "c.json").read_text())
+    assert saved["numeric"]["first_divergent"] == first
+    assert len(saved["numeric"]["per_node"]) == len(win.divergence.per_node) > 10

@@ -118,6 +118,7 @@ class CompareSession:
         self.selected = {side: [] for side in SIDES}
         self.index = -1                                    # the entry stepped to
         self.merged = None                                 # (ViewModel, ghosts), when asked
+        self.numeric = None          # the last numeric run's result, as it came (saved too)
         self._scoped: dict = {}                            # side -> marks by scope (paint)
         self.changed_only(True)
 
@@ -386,6 +387,14 @@ def run_numeric(session: CompareSession, job: Job = NO_JOB, arrays: dict | None 
     ga, gb = session.graphs["A"], session.graphs["B"]
     return numeric_between(session.diff, ga, gb, summarize(ga), session.ports[0],
                            session.ports[1], arrays=arrays, job=job)
+
+
+def report_html(session: CompareSession) -> str:
+    """Save report's page: the diff, and the numeric run's result when there was one."""
+    from inspector.core.compare.numeric_report import with_numeric
+
+    s = session
+    return with_numeric(diff_html(s.diff, s.graphs["A"], s.graphs["B"]), s.numeric)
 
 
 def snr_fraction(snr_db: float) -> float:

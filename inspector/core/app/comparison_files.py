@@ -22,6 +22,8 @@ def save_document(session: CompareSession, path: str) -> str:
     where = os.path.dirname(os.path.abspath(path))
     data["models"] = {side: os.path.relpath(os.path.abspath(p), where) if p else ""
                       for side, p in zip(SIDES, session.paths)}
+    if session.numeric is not None and hasattr(session.numeric, "as_dict"):
+        data["numeric"] = session.numeric.as_dict()     # as `diff --numeric --json` has it
     return atomic_write(path, json.dumps(data, indent=1), force=True)
 
 

@@ -1,0 +1,47 @@
+"""A numeric comparison ("Run both on the same input", `diff --numeric`) as a part of the
+comparison's HTML report: the first node past the threshold and the nodes that moved most."""
+
+from __future__ import annotations
+
+from html import escape
+
+
+def _snr(value: float) -> str:
+    return "equal" if value == float("inf") else f"{value:.1f} dB"
+
+
+def numeric_html(divergence, worst: int = 15) -> str:
+    """The section: what was compared, the first divergent node, the `worst` nodes by SNR
+    and what could not be compared. `divergence` is core.compare.numeric.Divergence (or
+    anything with its fields)."""
+    per_node = getattr(divergence, "per_node", {}) or {}
+    first = getattr(divergence, "first", "")
+    threshold = getattr(divergence, "threshold", 0.0)
+    out = ["<h2>Both run on the same input</h2>",
+           f"<p>{len(per_node):,} matched tensors compared; threshold: max relative error "
+           f"{threshold:g}. " + (f"First node past it: <code>{escape(first)}</code>."
+                                 if first else "No node past it.") + "</p>"]
+    rows = sorted(per_node.items(), key=lambda kv: kv[1].get("snr_db", 0.0))[:worst]
+    if rows:
+        out.append("<table><tr><th>node (A)</th><th>SNR</th><th>cosine</th>"
+                   "<th>max relative error</th></tr>" + "".join(
+                       f"<tr><td><code>{escape(name)}</code></td>"
+                       f"<td class='n'>{_snr(m.get('snr_db', 0.0))}</td>"
+                       f"<td class='n'>{m.get('cosine', 0.0):.6f}</td>"
+                       f"<td class='n'>{m.get('max_rel_error', 0.0):.3g}</td></tr>"
+                       for name, m in rows) + "</table>")
+    skipped = getattr(divergence, "skipped", []) or []
+    if skipped:
+        out.append("<p class='small'>Not compared: " + "; ".join(
+            f"<code>{escape(str(n))}</code> ({escape(str(why))})" for n, why in skipped[:10]) +
+            (f"; and {len(skipped) - 10:,} more" if len(skipped) > 10 else "") + "</p>")
+    return "\n".join(out)
+
+
+def with_numeric(page: str, divergence) -> str:
+    """The report page with the numeric section at the end of its main part."""
+    if divergence is None:
+        return page
+    section = numeric_html(divergence)
+    at = page.rfind("</main>")
+    return page[:at] + section + page[at:] if at >= 0 else page + section
