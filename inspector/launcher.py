@@ -28,6 +28,48 @@ def diagnostics(argv: list) -> int | None:
     return None
 
 
+def wants_help(argv: list) -> bool:
+    """-h/--help for the whole command (not a subcommand's, nothing after `--`)."""
+    before = argv[:argv.index("--")] if "--" in argv else argv
+    return any(a in ("-h", "--help") for a in before)
+
+
+def help_text() -> str:
+    """The desktop app's options, every subcommand (from the CLI's registry, with its one
+    line) and the diagnostics: what `graphdef-inspector --help` prints, without Qt."""
+    import argparse
+    import shutil
+    import textwrap
+
+    from inspector.cli.main import build_parser as cli_parser
+    from inspector.gui.app import build_parser as app_parser
+
+    parser = app_parser()
+    parser.usage = ("graphdef-inspector [MODEL] [options]     (the desktop app)\n"
+                    "       graphdef-inspector SUBCOMMAND ...      (the command line)\n"
+                    "       graphdef-inspector --version | --info | --smoke-test OUT.png")
+    group = parser.add_argument_group("diagnostics (no window)")
+    group.add_argument("-V", "--version", action="store_true",
+                       help="the app's version and those of Python, Qt and TensorFlow")
+    group.add_argument("--info", action="store_true",
+                       help="versions, folders (settings, cache, logs) and what is installed")
+    group.add_argument("--smoke-test", metavar="OUT.png",
+                       help="open the demo model, preview a pipeline and export it as OUT.png "
+                            "and OUT.svg, then exit 0 (1 and a reason if anything failed)")
+    sub = next(a for a in cli_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    width = max(shutil.get_terminal_size().columns - 2, 60)
+    column = max(len(a.dest) for a in sub._choices_actions) + 4
+    lines = ["subcommands (graphdef-inspector SUBCOMMAND --help: its options):"]
+    for action in sub._choices_actions:
+        wrapped = textwrap.wrap(action.help or "", width - column) or [""]
+        lines.append(f"  {action.dest:<{column - 2}}{wrapped[0]}")
+        lines += [" " * column + more for more in wrapped[1:]]
+    parser.description = textwrap.fill(parser.description, width)
+    parser.epilog = "\n".join(lines)
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    return parser.format_help()
+
+
 def main(argv: list | None = None) -> int:
     from inspector.core.runtime import gc_policy
 
@@ -44,6 +86,9 @@ def main(argv: list | None = None) -> int:
         return diagnostic
     if argv and argv[0] in SUBCOMMANDS:
         return cli_main(argv)
+    if wants_help(argv):
+        sys.stdout.write(help_text())
+        return 0
     try:
         from inspector.gui.app import main as gui_main
     except ImportError as exc:

@@ -140,9 +140,15 @@ def cmd_diff(args) -> int:
 
 def add_parsers(sub, add_load_args) -> None:
     p = sub.add_parser("diff", help="compare two models: what changed, matched by structure "
-                                    "and names (exit 0 equal, 1 different, 2 bad input)")
+                                    "and names (exit 0 equal, 1 different, 2 bad input)",
+                       description="Compare model A with model B: each a GraphDef "
+                                   "(.pb/.pbtxt), SavedModel folder, .meta, .keras/.h5, "
+                                   "TensorFlow.js model.json or TensorFlow Lite .tflite file "
+                                   "(a GraphDef against its .tflite maps every operator to "
+                                   "its nodes). Exit 0 equal, 1 different, 2 bad input.")
     add_load_args(p)
-    p.add_argument("other", nargs="?", help="model B (or use --pipeline)")
+    p.add_argument("other", nargs="?", help="model B, any of the same kinds, .tflite too "
+                                            "(or use --pipeline)")
     p.add_argument("--pipeline", help="compare A with A after these transforms")
     p.add_argument("--inputs", help="inputs for --pipeline, comma separated")
     p.add_argument("--outputs", help="outputs for --pipeline, comma separated")

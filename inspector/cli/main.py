@@ -9,11 +9,6 @@ from inspector.cli.loading import DEMO_MODEL, _add_load_args, _load, _split  # n
 from inspector.core.errors import InspectorError, UnsafeGraphError
 from inspector.core.model.humanize import count
 
-SUBCOMMANDS = ("summarize", "dot", "signatures", "convert", "transform", "flops", "check",
-               "profile", "calibrate", "ranges", "explain", "tour", "compat", "tflite",
-               "ops-header", "tflite-info", "memmapped", "sizes", "diff", "overlay",
-               "targets")
-
 
 def cmd_summarize(args) -> int:
     from inspector.core.analysis.summary import summarize
@@ -110,6 +105,8 @@ PARSER_MODULES = (
     ("inspector.cli.targets", ("targets",), True),
 )
 OWN = ("summarize", "dot", "signatures", "convert")
+# every subcommand (the launcher sends these to the CLI, --help lists them)
+SUBCOMMANDS = OWN + tuple(name for _, names, _ in PARSER_MODULES for name in names)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

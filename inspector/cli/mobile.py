@@ -91,7 +91,8 @@ def cmd_tflite(args) -> int:
     targets = ta.output_targets(args, variants)
     model = _load(args)
     ins, outs = ta.ports(model, args)
-    result = engine_here(model.graph.graph_def).tflite_preview(ins, outs, ta.input_shapes(args),
+    shapes = ta.input_shapes(args, model, ins)
+    result = engine_here(model.graph.graph_def).tflite_preview(ins, outs, shapes,
                             variants=variants,
                             source=ta.source(args), compare_count=args.compare,
                             allow_io=args.allow_io)
@@ -187,18 +188,21 @@ def add_parsers(sub, add_load_args) -> None:
     p.add_argument("--limit", type=int, default=40, help="nodes listed (default 40)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_compat)
-    p = sub.add_parser("tflite", help="convert to TFLite (float, dynamic, float16, int8) "
-                                      "and compare each with the TF graph")
+    p = sub.add_parser("tflite", help="convert to TFLite (float, dynamic, float16, int8; "
+                                      "--recipe: quantization recipes) and compare each "
+                                      "with the TF graph")
     add_load_args(p)
     ta.add_port_arguments(p)
     p.add_argument("--variants", default="float,dynamic,float16,int8")
-    p.add_argument("--data", help="representative data: a folder of photos or .npy files "
-                                  "(comma list); without it, random data (with a warning)")
+    p.add_argument("--data", help="representative data: a folder of photos, a folder of "
+                                  ".npy files, or .npy files (comma list); without it, random "
+                                  "data (with a warning)")
     p.add_argument("--samples", type=int, default=100,
                    help="representative samples used (default 100)")
     p.add_argument("--compare", type=int, default=16,
                    help="inputs the answers are compared on (default 16)")
-    p.add_argument("-o", "--output", help="folder to write MODEL_VARIANT.tflite files to")
+    p.add_argument("-o", "--output", help="folder to write MODEL_VARIANT.tflite files to (made if "
+                                             "missing)")
     p.add_argument("--force", action="store_true", help="overwrite existing .tflite files")
     p.add_argument("--recipe", help="quantization recipes (comma list, or 'all'): "
                                     "float, dynamic, float16, int8, int16x8, int4-blockwise; "
@@ -208,7 +212,9 @@ def add_parsers(sub, add_load_args) -> None:
                         "REGEX float (mixed precision)")
     p.add_argument("--json", action="store_true", help="with --recipe: the table as JSON")
     p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D,D,..",
-                   help="an input's shape where the graph leaves it open (repeatable)")
+                   help="an input's shape where the graph declares none (repeatable; "
+                        "default: the shape the window uses, inferred or from a decoding "
+                        "chain)")
     p.set_defaults(func=cmd_tflite)
     p = sub.add_parser("ops-header", help="write ops_to_register.h for a selective "
                                           "TensorFlow mobile build")

@@ -23,7 +23,7 @@ def cmd_recipes(args) -> int:
     model = _load(args)
     ins, outs = ports(model, args)
     report = engine_here(model.graph.graph_def).tflite_recipes(
-        ins, outs, input_shapes(args), recipes=names, keep_float=args.keep_float,
+        ins, outs, input_shapes(args, model, ins), recipes=names, keep_float=args.keep_float,
         source=source(args),
         compare_count=args.compare, allow_io=args.allow_io)
     for w in report.warnings:

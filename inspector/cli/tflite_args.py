@@ -42,17 +42,33 @@ def ports(model, args) -> tuple[list, list]:
 
 
 def source(args) -> dict:
-    """--data/--samples -> the representative data's description."""
+    """--data/--samples -> the representative data's description: a folder of photos, a
+    folder of .npy files (its .npy files, by name), or .npy files."""
     if not args.data:
         return {"kind": "random", "count": args.samples, "seed": 0}
     paths = split(args.data)
     if len(paths) == 1 and os.path.isdir(paths[0]):
-        return {"kind": "folder", "path": paths[0], "limit": args.samples}
-    return {"kind": "npy", "paths": paths}
+        try:
+            names = sorted(n for n in os.listdir(paths[0]) if not n.startswith("."))
+        except OSError as exc:
+            raise InspectorError(f"cannot list the folder: {exc.strerror or exc}",
+                                 path=paths[0]) from None
+        arrays = [os.path.join(paths[0], n) for n in names if n.lower().endswith(".npy")]
+        if not arrays:
+            return {"kind": "folder", "path": paths[0], "limit": args.samples}
+        if len(arrays) < len(names):
+            print(f"note: using the {len(arrays)} .npy files of {paths[0]} (other files "
+                  "left out)", file=sys.stderr)
+        return {"kind": "npy", "paths": arrays, "limit": args.samples}
+    return {"kind": "npy", "paths": paths, "limit": args.samples}
 
 
-def input_shapes(args) -> dict | None:
-    """--input-shape NAME=1,224,224,3 (repeatable) -> {name: [dims]}."""
+def input_shapes(args, model, inputs) -> dict | None:
+    """--input-shape NAME=1,224,224,3 (repeatable) -> {name: [dims]}, with the shape the
+    window would use for each input that declares none (said on stderr); an input without
+    any is an error naming the option."""
+    from inspector.core.app.inputs import undeclared_shapes
+
     shapes = {}
     for text in getattr(args, "input_shape", None) or []:
         name, _, dims = text.partition("=")
@@ -63,18 +79,35 @@ def input_shapes(args) -> dict | None:
                                  "numbers") from None
         if not name.strip() or not shapes[name.strip()]:
             raise InspectorError(f"--input-shape {text}: expected NAME=D,D,...")
+    shapes, origin = undeclared_shapes(model, inputs, shapes)
+    for name, where in origin.items():
+        print(f"note: input {name} has no declared shape: using "
+              f"{','.join(str(d) for d in shapes[name])} ({where}; give --input-shape "
+              f"{name}=D,D,... to choose)", file=sys.stderr)
+    for text in inputs:
+        name = text.split(":")[0]
+        node = model.graph.get(name)
+        if node is not None and name not in shapes and (not node.has_attr("shape") or
+                                                        node.attr("shape").dims is None):
+            raise InspectorError(f"the input has no declared shape: give it with "
+                                 f"--input-shape {name}=D,D,...", path=model.path, node=name)
     return shapes or None
 
 
 def output_targets(args, names) -> dict:
-    """-o DIR: {name: DIR/MODEL_NAME.tflite}, each checked (--force) before any work; {}
-    without -o."""
+    """-o DIR (made if missing): {name: DIR/MODEL_NAME.tflite}, each checked (--force)
+    before any work; {} without -o."""
     from inspector.core.formats.writer import check_target
 
     if not args.output:
         return {}
-    if not os.path.isdir(args.output):
-        raise InspectorError("the output folder does not exist", path=args.output)
+    if os.path.lexists(args.output) and not os.path.isdir(args.output):
+        raise InspectorError("-o names a file: it takes a folder", path=args.output)
+    try:
+        os.makedirs(args.output, exist_ok=True)
+    except OSError as exc:
+        raise InspectorError(f"cannot create the output folder: {exc.strerror or exc}",
+                             path=args.output) from None
     stem = os.path.splitext(os.path.basename(args.model.rstrip("/")))[0]
     targets = {}
     for name in names:

@@ -11,10 +11,15 @@ DEMO = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.absp
 
 
 def parse_args(argv):
+    return build_parser().parse_args(argv)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The desktop app's options (the launcher's --help adds the subcommands to them)."""
     p = argparse.ArgumentParser(prog="graphdef-inspector",
-                                description="Look inside TensorFlow models (desktop app). "
-                                            "Subcommands: summarize, dot, transform, flops, "
-                                            "check, signatures, convert (see --help of each).")
+                                description="Look inside TensorFlow models: the desktop app "
+                                            "(MODEL and the options below) or a subcommand "
+                                            "(listed below).")
     p.add_argument("model", nargs="?", default=DEMO, help="model to open (default: demo model)")
     p.add_argument("--signature", help="SavedModel signature (default: ask)")
     p.add_argument("--screenshot", metavar="OUT.png",
@@ -40,7 +45,7 @@ def parse_args(argv):
     p.add_argument("--new-instance", dest="new_instance", action="store_true",
                    help="start a separate app even if one is running (by default the running "
                         "app opens MODEL in a new window)")
-    return p.parse_args(argv)
+    return p
 
 
 def tune_runtime() -> None:

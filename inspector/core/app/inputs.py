@@ -8,33 +8,48 @@ from inspector.core.analysis.summary import dtype_of
 
 def input_shapes_and_types(state) -> tuple[dict, dict]:
     bench = state.workbench
-    shapes, types = dict(bench.input_shapes), {}
     view = state.original_view
     if view is None:
-        return shapes, types
+        return dict(bench.input_shapes), {}
     summary = state.summary
-    chain_shapes = {c.feed: c.feed_shape for c in summary.preprocessing} if summary else {}
-    for text in bench.inputs:
+    shapes, types, _ = known_shapes(view.graph, bench.inputs, bench.input_shapes,
+                                    view.shapes or {}, summary.preprocessing if summary else [])
+    return shapes, types
+
+
+def known_shapes(graph, inputs, given: dict, inferred, chains: list) -> tuple[dict, dict, dict]:
+    """(shapes, dtypes, where each shape not given came from) of the inputs: given, else
+    declared, else inferred (a dict, or a callable giving it, asked only when needed), else
+    the feed shape of a decoding chain; batch 1 where a dimension is unknown."""
+    shapes, types, origin = dict(given or {}), {}, {}
+    chain_shapes = {c.feed: c.feed_shape for c in chains}
+    for text in inputs:
         name = text.split(":")[0]
-        node = view.graph.get(name)
+        node = graph.get(name)
         if node is None:
             continue
         types[name] = dtype_of(node) or "float"
         if name in shapes:
             continue
         declared = node.attr("shape")
-        inferred = (view.shapes or {}).get(name)
-        dims = None
+        dims, origin[name] = None, "declared"
         if declared is not None and declared.dims is not None:
             dims = declared.dims
-        elif inferred and inferred[0] is not None:
-            dims = inferred[0]
-        elif chain_shapes.get(name, "").startswith("["):
-            dims = tuple(None if d == "?" else int(d)
-                         for d in chain_shapes[name][1:-1].split(",") if d)
+        else:
+            if callable(inferred):
+                inferred = inferred() or {}
+            found = inferred.get(name)
+            if found and found[0] is not None:
+                dims, origin[name] = found[0], "inferred by TensorFlow"
+            elif chain_shapes.get(name, "").startswith("["):
+                dims = tuple(None if d == "?" else int(d)
+                             for d in chain_shapes[name][1:-1].split(",") if d)
+                origin[name] = "the decoding chain's output"
         if dims is not None:
             shapes[name] = tuple(1 if d is None else d for d in dims)
-    return shapes, types
+        else:
+            del origin[name]
+    return shapes, types, origin
 
 
 def strip_parameters(state) -> dict:
@@ -58,3 +73,24 @@ def strip_parameters(state) -> dict:
         return {"type": [named[0][1]], "shape": [named[0][2]]}
     return {"name": [n for n, _, _ in named], "type_for_name": [t for _, t, _ in named],
             "shape_for_name": [s for _, _, s in named]}
+
+
+def undeclared_shapes(model, inputs, given: dict) -> tuple[dict, dict]:
+    """For the command line, the shapes the window would use for the inputs that declare
+    none (TensorFlow's inference asked only then), beside the given ones: (shapes, where
+    each came from). Inputs with a declared shape are left to it."""
+    from inspector.core.analysis.preprocessing import find_preprocessing_chains
+    from inspector.core.app.demo import engine_here
+    from inspector.core.errors import InspectorError
+
+    def inferred():
+        try:
+            return engine_here(model.graph.graph_def).infer_shapes()
+        except InspectorError:
+            return {}
+
+    shapes, _, origin = known_shapes(model.graph, inputs, given, inferred,
+                                     find_preprocessing_chains(model.graph))
+    keep = {n: s for n, s in shapes.items() if n in (given or {}) or
+            origin.get(n, "declared") != "declared"}
+    return keep, {n: w for n, w in origin.items() if n in keep}

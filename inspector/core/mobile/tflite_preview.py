@@ -116,12 +116,18 @@ def _input_shape(graph, name: str, shapes: dict | None) -> list:
     return [1 if (d is None or d < 0) and k == 0 else d for k, d in enumerate(dims)]
 
 
+def as_known(shapes: dict | None) -> dict:
+    """Input shapes ({name: dims}) as front-end detection reads shapes: {name: [dims]}, the
+    shapes of a node's outputs."""
+    return {name: [tuple(dims)] for name, dims in (shapes or {}).items()}
+
+
 def _detected_range(graph, inputs: list, shapes) -> tuple:
     """The value range the model's first layer expects (front-end detection), else [0, 1]."""
     from inspector.core.demo.front_end import detect
 
     try:
-        fe = detect(graph, inputs, shapes)
+        fe = detect(graph, inputs, as_known(shapes))
     except InspectorError:
         fe = None
     return tuple(fe.range) if fe is not None and fe.kind == "image" else (0.0, 1.0)
@@ -130,8 +136,8 @@ def _detected_range(graph, inputs: list, shapes) -> tuple:
 def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tuple:
     """(feed dicts, description, warnings) for representative data and the agreement check,
     for a Graph (or a GraphDef). source: {"kind": "folder", "path"} (photos through the
-    detected preprocessing), {"kind": "npy", "paths": [...]} (one sample per row of each
-    array, first input) or {"kind": "random", "count": N, "seed": S}."""
+    detected preprocessing), {"kind": "npy", "paths": [...], "limit"} (one sample per row
+    of each array, first input) or {"kind": "random", "count": N, "seed": S}."""
     from inspector.core.model.graph import Graph
 
     graph = graph if isinstance(graph, Graph) else Graph(graph)
@@ -142,7 +148,7 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
         from inspector.core.demo.front_end import check_size, detect
         from inspector.core.loaders.media import read_input, read_one
 
-        fe = detect(graph, inputs, shapes)
+        fe = detect(graph, inputs, as_known(shapes))
         if fe is None or fe.kind != "image" or fe.feed_dtype == "string":
             raise InspectorError("the conversion input does not take pixels: use .npy files",
                                  node=inputs[0] if inputs else None)
@@ -158,14 +164,18 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
 
         feeds = []
         want = _input_shape(graph, inputs[0], shapes)
+        limit, read = source.get("limit") or None, 0
         for path in source["paths"]:
-            arr = load_npy(path)
+            if limit and len(feeds) >= limit:
+                break
+            arr, read = load_npy(path), read + 1
             rows = arr if arr.ndim == len(want) and arr.shape[0] != 1 and \
                 list(arr.shape[1:]) == want[1:] else arr[None]
             for row in rows:
                 feeds.append({inputs[0].split(":")[0]: np.asarray(row, np.float32)[None]
                               if row.ndim == len(want) - 1 else np.asarray(row, np.float32)})
-        what = f"{len(feeds)} samples from {len(source['paths'])} .npy file(s)"
+        feeds = feeds[:limit]
+        what = f"{len(feeds)} samples from {read} .npy file(s)"
     else:
         rng = np.random.default_rng(source.get("seed", 0))
         count = int(source.get("count", 16))
