@@ -181,22 +181,19 @@ class CompareWindow(QMainWindow):
     def _fill_changes(self) -> None:
         self.changes.model().setStringList([r[0] for r in self.session.change_rows()])
         self._rows_pending = False
-        if self.session.index >= 0:            # stepped before the rows were in: select it
-            row = self.session.row_of(self.session.index)
-            self.changes.setCurrentIndex(self.changes.model().index(row))
+        if self.session.row >= 0:              # stepped before the rows were in: select it
+            self.changes.setCurrentIndex(self.changes.model().index(self.session.row))
 
     def _entry_chosen(self, index) -> None:
-        k = self.session.change_rows()[index.row()][1]
-        if k >= 0:
-            self.session.go_to(k)
-            self.refresh()
+        self.session.go_to_row(index.row())
+        self.refresh()
 
     # -- navigation -----------------------------------------------------------------------
     def step(self, delta: int) -> None:
-        k = self.session.step(delta)
-        row = self.session.row_of(k) if k >= 0 else -1
-        if row >= 0:
-            self.changes.setCurrentIndex(self.changes.model().index(row))
+        """n / p: the next stop (an interface row, a repeated change as one, a change)."""
+        self.session.step(delta)
+        if self.session.row >= 0 and not self._rows_pending:
+            self.changes.setCurrentIndex(self.changes.model().index(self.session.row))
         self.refresh()
 
     def _clicked(self, side: str, item: str) -> None:

@@ -63,8 +63,8 @@ def test_n_and_p_focus_the_same_matched_node_on_both_sides(qtbot, window, tmp_pa
         seen.append(win.session.index)
     order = win.session.entry_order()          # the change list's order: its first row first
     assert seen == [order[0], order[1], order[2], order[1]]
-    assert win.changes.currentIndex().row() == win.session.row_of(order[1])
-    assert "change 2 of" in win.status.text()
+    assert win.changes.currentIndex().row() == win.session.stops()[1]  # a group: its row
+    assert "n / p: 2 of" in win.status.text()
 
 
 def test_a_click_on_one_side_selects_the_counterparts_on_the_other(qtbot, window, tmp_path):

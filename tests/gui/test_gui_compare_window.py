@@ -153,3 +153,64 @@ def test_run_both_shows_its_progress_here_and_goes_into_both_files(qtbot, window
     saved = json.loads((tmp_path / "c.json").read_text())
     assert saved["numeric"]["first_divergent"] == first
     assert len(saved["numeric"]["per_node"]) == len(win.divergence.per_node) > 10
+
+
+def with_new_output(tmp_path) -> str:
+    """The folded copy with an Identity after its softmax: an interface change (the
+    output A had is no longer one) on top of 40 node changes, 20 of them one pattern."""
+    from inspector.core.loaders import load
+
+    gd = load(folded_copy(tmp_path)).graph.graph_def
+    node = gd.node.add()
+    node.name, node.op = "probabilities", "Identity"
+    node.input.append("softmax")
+    node.attr["T"].type = 1
+    path = tmp_path / "renamed_output.pb"
+    path.write_bytes(gd.SerializeToString())
+    return str(path)
+
+
+def test_n_and_p_step_by_group_interface_first(qtbot, window, tmp_path, laptop):
+    private_copy(tmp_path)
+    win = open_comparison(qtbot, window, with_new_output(tmp_path))
+    s = win.session
+    rows = s.change_rows()
+    assert rows[0][2] == "interface"
+    biggest = max(s.diff.groups, key=lambda g: len(g.members))
+    assert len(biggest.members) >= 20
+    visited = []
+    for _ in range(len(rows)):                  # N until it comes back to the first stop
+        qtbot.keyClick(win, Qt.Key_N)
+        qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+        row = win.changes.currentIndex().row()
+        if visited and row == visited[0]:
+            break
+        visited.append(row)
+    kinds = [rows[r][2] for r in visited]
+    assert kinds[0] == "interface" and "output 'softmax'" in rows[visited[0]][0]
+    assert all(k != "interface" for k in kinds[kinds.index("group"):])   # interface first
+    assert "entry" not in kinds[:kinds.index("group")]
+    # a repeated change is one stop: its members are never stepped through one by one
+    members = {r for r, (_, k, kind) in enumerate(rows) if kind == "entry" and
+               k in biggest.members}
+    assert not members & set(visited)
+    assert len(visited) == len(s.stops()) <= len(s.diff.entries) - len(biggest.members) + 2
+    # the interface row showed the node it names, on both sides
+    qtbot.keyClick(win, Qt.Key_P)                # back from the first stop: the last one
+    qtbot.keyClick(win, Qt.Key_N)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    assert s.selected["A"] == ["softmax"] and s.selected["B"] == ["softmax"]
+    assert "n / p: 1 of" in win.status.text()
+
+
+def test_an_equal_pair_says_so_in_the_list(qtbot, window, tmp_path, laptop):
+    import shutil
+
+    a = private_copy(tmp_path)
+    same = tmp_path / "same.pb"
+    shutil.copy(a, same)
+    win = open_comparison(qtbot, window, str(same), a)
+    texts = win.changes.model().stringList()
+    assert len(texts) == 1 and texts[0].startswith("✓ Equal:") and "nothing changed" in texts[0]
+    qtbot.keyClick(win, Qt.Key_N)                # nothing to step to: nothing breaks
+    assert win.session.index == -1

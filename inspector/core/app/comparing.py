@@ -117,6 +117,8 @@ class CompareSession:
         self.expanded = {side: frozenset({""}) for side in SIDES}
         self.selected = {side: [] for side in SIDES}
         self.index = -1                                    # the entry stepped to
+        self.row = -1                                      # the change list's row shown
+        self.stop = -1                                     # its place among the stops
         self.merged = None                                 # (ViewModel, ghosts), when asked
         self.numeric = None          # the last numeric run's result, as it came (saved too)
         self._scoped: dict = {}                            # side -> marks by scope (paint)
@@ -137,28 +139,54 @@ class CompareSession:
             self._open_to(s, self.selected[s])
 
     def step(self, delta: int) -> int:
-        """Go to the next (+1) or previous (-1) change in the change list's order (repeated
-        changes first, as listed); returns the entry's index (-1: none)."""
-        entries = self.diff.entries
-        if not entries:
+        """Go to the next (+1) or previous (-1) stop of the change list: an interface row,
+        a repeated change (its group: "Const merged into Conv2D: 470 times" is one stop, at
+        its first member) or a change listed alone. Returns the entry shown (-1: none, an
+        interface row). O(1) a step: the stops are made once with the rows."""
+        stops = self.stops()
+        if not stops:
             return -1
-        order = self.entry_order()
-        at = self._position.get(self.index, -1)
-        at = (at + delta) % len(order) if at >= 0 else (0 if delta > 0 else len(order) - 1)
-        self._show_entry(order[at])
+        at = self.stop
+        at = (at + delta) % len(stops) if at >= 0 else (0 if delta > 0 else len(stops) - 1)
+        self.go_to_row(stops[at])
         return self.index
 
+    def stops(self) -> list:
+        """Rows n / p stop at, in order: interface rows, group rows, ungrouped entries."""
+        self.change_rows()
+        return self._stops
+
     def entry_order(self) -> list:
-        """Entry indices in the order the change list shows them."""
-        if getattr(self, "_order", None) is None:
-            self._order = list(dict.fromkeys(k for _, k, kind in self.change_rows()
-                                             if kind == "entry"))
-            self._position = {k: i for i, k in enumerate(self._order)}
-        return self._order
+        """The entries n / p show, in order (a group's first member for the group)."""
+        rows = self.change_rows()
+        return [rows[r][1] for r in self.stops() if rows[r][1] >= 0]
+
+    def go_to_row(self, row: int) -> None:
+        """The change list's row chosen (a click, or n / p at a stop): a change or a group
+        shows its (first) entry; an interface row selects the node it names."""
+        rows = self.change_rows()
+        if not 0 <= row < len(rows):
+            return
+        text, k, kind = rows[row]
+        self.row = row
+        self.stop = self._stop_of.get(row, self.stop)
+        if k >= 0:
+            self._show_entry(k)
+        elif kind == "interface":
+            self.index = -1
+            name = _quoted(text)
+            for side in ("B", "A") if text.startswith("⚠ interface: new ") else SIDES:
+                if name in self.graphs[side]:
+                    self.select(side, name)
+                    break
 
     def _show_entry(self, index: int) -> None:
-        self.entry_order()
+        self.change_rows()
         self.index = index
+        if self.row < 0 or self._rows[self.row][1] != index:     # go_to(k), not a row
+            self.row = self._row_of.get(index, -1)
+            self.stop = self._stop_of.get(self.row, self._stop_of.get(
+                self._group_row.get(index, -1), self.stop))
         e = self.diff.entries[index]
         if e.a:
             self.select("A", e.a)
@@ -169,6 +197,7 @@ class CompareSession:
             self.select("B", e.b)
 
     def go_to(self, index: int) -> None:
+        self.row = -1
         self._show_entry(index)
 
     def _open_to(self, side: str, names) -> None:
@@ -274,19 +303,32 @@ class CompareSession:
 
     def change_rows(self) -> list:
         """The change list, built once (in the task that made the session): (text, entry index
-        or -1, kind) with kind "interface", "group" (its first member's index) or "entry";
-        the interface first, then each repeated change and its members, then the rest."""
+        or -1, kind) with kind "interface", "group" (its first member's index), "entry" or
+        "equal"; the interface first, then each repeated change and its members, then the
+        rest. An equal pair has one row that says so."""
         if getattr(self, "_rows", None) is None:
             d, rows = self.diff, []
             rows += [(f"⚠ interface: {c.text}", -1, "interface") for c in d.interface]
-            grouped = set()
+            stops = list(range(len(rows)))
+            grouped, group_row = set(), {}
             for g in d.groups:
+                stops.append(len(rows))
                 rows.append((f"▸ {g.title}", g.members[0], "group"))
+                for k in g.members:
+                    group_row.setdefault(k, stops[-1])
                 rows += [("      " + d.entries[k].describe(), k, "entry") for k in g.members]
                 grouped.update(g.members)
-            rows += [(e.describe(), k, "entry") for k, e in enumerate(d.entries)
-                     if k not in grouped]
-            self._rows = rows
+            for k, e in enumerate(d.entries):
+                if k not in grouped:
+                    stops.append(len(rows))
+                    rows.append((e.describe(), k, "entry"))
+            if not rows:
+                unchanged = d.counts().get("unchanged", 0)
+                rows.append((f"✓ Equal: {unchanged:,} nodes matched, nothing changed"
+                             if d.equal else f"✓ No node changed ({unchanged:,} matched); "
+                             "only scopes were renamed", -1, "equal"))
+            self._rows, self._stops, self._group_row = rows, stops, group_row
+            self._stop_of = {r: i for i, r in enumerate(stops)}
             self._row_of = {}
             for r, (_, k, kind) in enumerate(rows):
                 if kind == "entry":
@@ -335,8 +377,8 @@ class CompareSession:
             return f"Equal: {counts.get('unchanged', 0):,} nodes matched"
         parts = [f"{counts[k]:,} {k}" for k in
                  ("changed", "added", "removed", "merged", "split") if counts.get(k)]
-        where = f"  ·  change {self._position[self.index] + 1} of " \
-            f"{len(self.diff.entries)}" if self.index >= 0 else ""
+        where = f"  ·  n / p: {self.stop + 1} of {len(self.stops())}" \
+            if self.stop >= 0 else ""
         matched = self.diff.quality.get("matched", 1.0)
         warn = f"  ·  only {matched:.0%} of A matched: different models?" \
             if matched < 0.5 else ""
@@ -395,6 +437,13 @@ def report_html(session: CompareSession) -> str:
 
     s = session
     return with_numeric(diff_html(s.diff, s.graphs["A"], s.graphs["B"]), s.numeric)
+
+
+def _quoted(text: str) -> str:
+    """The first 'quoted' name in an interface row."""
+    start = text.find("'")
+    end = text.find("'", start + 1)
+    return text[start + 1:end] if 0 <= start < end else ""
 
 
 def snr_fraction(snr_db: float) -> float:
