@@ -66,7 +66,46 @@ TensorFlow Lite takes it; "Confirm with the converter" asks the real converter.<
 TFLite models (size, accuracy against TensorFlow, estimated speed); save the one you want,
 or write <tt>ops_to_register.h</tt> for a selective TensorFlow build.</li>
 </ul>
-<p>Help &gt; Keyboard shortcuts (Ctrl+/) lists every key.</p>"""
+<h4>Compare two models</h4>
+<ul>
+<li><b>File &gt; Compare with…</b> puts the model beside another (its optimized copy, a
+retrained model, its <tt>.tflite</tt>): nodes are matched even when renamed, folded or fused,
+N / P step through the changes, and a click on one side selects its counterparts on the
+other. <b>Run both on the same input</b> runs both on one input and finds the first layer
+that drifts; <b>Save report…</b> writes one HTML page, <b>Save
+comparison…</b> a file that <b>File &gt; Open comparison…</b> reopens.</li>
+<li>In the <b>Preview</b> panel, <b>Compare…</b> shows the graph after the selected step beside
+the original, <b>All stages</b> every step side by side.</li>
+</ul>
+<h4>Choose how to quantize</h4>
+<ul>
+<li>In the <b>Phone (TFLite)</b> panel's <b>Quantization</b> tab, tick recipes (float16,
+dynamic, int8, int16x8, int4-blockwise) and <b>Run recipes</b>: each is built and measured in
+LiteRT (size, speed, error of the answers and of every layer). <b>Layers, worst first</b> lists
+the layers that lose most: <b>Keep this layer float</b> runs the recipe again without
+quantizing it. Click a recipe in <b>Size vs error</b> to apply it; <b>Save applied
+.tflite…</b> writes it.</li>
+<li>Give real data in the <b>Conversion preview</b> tab (a folder of photos or
+<tt>.npy</tt> files): figures from random data only say how noise behaves.</li>
+</ul>
+<h4>Check a chip</h4>
+<ul>
+<li><b>Phone &gt; Target report</b>, with a <tt>.tflite</tt> open or a model converted in the
+Phone panel: pick CPU, GPU, an Ethos-U NPU (compiled by Vela) or an NPU pre-flight list and
+<b>Run report</b>. It gives the share of operators on the accelerator, each one left out with
+why and what to do, and colours the graph by where each operator runs.</li>
+</ul>
+<h4>Work with Model Explorer</h4>
+<ul>
+<li><b>File &gt; Export overlay as Model Explorer node data…</b> writes the overlay shown
+(timings, ranges, TFLite, target) as a node-data file that Google's Model Explorer colours its
+graph with; <b>File &gt; Import Model Explorer node data…</b> colours this graph from such a
+file (Model Explorer's, ai-edge-quantizer's, a profiler's).</li>
+<li><tt>graphdef-inspector diff A B --me-mapping OUT.json</tt> writes the mapping Model
+Explorer's side-by-side view reads, so both sides stay in step there too.</li>
+</ul>
+<p>Most of this also runs from a terminal: <tt>graphdef-inspector --help</tt> lists the
+commands. <b>Help&nbsp;&gt; Keyboard shortcuts</b> (Ctrl+/) lists every key.</p>"""
 
 
 def menu_shortcuts(menu_bar) -> list:
@@ -117,4 +156,7 @@ def getting_started_dialog(parent) -> QDialog:
     text = QTextBrowser()          # scrolls on a small screen
     text.setHtml(GETTING_STARTED)
     text.setOpenLinks(False)
-    return _dialog(parent, "Getting started", text, (620, 560))
+    room = parent.screen().availableGeometry() if parent is not None else None
+    size = (700, 680) if room is None else (min(700, room.width() * 9 // 10),
+                                            min(680, room.height() * 85 // 100))
+    return _dialog(parent, "Getting started", text, size)
