@@ -60,20 +60,17 @@ def build_diff(args):
 
 
 def numeric(d, a, gb, args):
-    """Both graphs run on the same input (--input FILE.npy for the first input, else seeded
-    random values); every matched pair's tensors compared."""
+    """Both models run on the same input (--input FILE.npy for the first input, else seeded
+    random values): a GraphDef in TensorFlow, a .tflite in LiteRT; every matched pair's
+    tensors compared (a quantized .tflite's dequantized)."""
     import numpy as np
 
     from inspector.cli.loading import _split
     from inspector.core.analysis.summary import summarize
-    from inspector.core.app.comparing import is_tflite, numeric_between
+    from inspector.core.app.comparing import numeric_between
     from inspector.core.errors import InspectorError
 
     ga = a.graph
-    if is_tflite(ga) or is_tflite(gb):
-        raise InspectorError("--numeric runs both models in TensorFlow: it compares GraphDefs, "
-                             "not .tflite files (the Phone panel and `tflite --recipe` measure "
-                             "TFLite errors)")
     summary = summarize(ga, a.known_inputs, a.known_outputs)
     first = None
     if args.input:
@@ -83,7 +80,8 @@ def numeric(d, a, gb, args):
     try:
         return numeric_between(d, ga, gb, summary, _split(args.inputs), _split(args.outputs),
                                first_input=first, threshold=args.threshold,
-                               allow_io=args.allow_io, every_candidate=True)
+                               allow_io=args.allow_io, every_candidate=True,
+                               paths=(args.model, args.other or ""))
     except InspectorError as exc:
         if "cannot be made up" not in exc.message:
             raise
@@ -93,15 +91,42 @@ def numeric(d, a, gb, args):
                              node=exc.node) from None
 
 
-def _numeric_text(result) -> str:
-    lines = ["", f"Numeric divergence ({len(result.per_node)} matched tensors compared, "
-                 f"threshold: max relative error {result.threshold:g}):"]
-    lines.append(f"  first node past it: {result.first}" if result.first else
-                 "  no node past it")
-    worst = sorted(result.per_node.items(), key=lambda kv: kv[1]["snr_db"])[:10]
-    for name, m in worst:
-        lines.append(f"  {name:48s} SNR {m['snr_db']:7.1f} dB  cosine {m['cosine']:.6f}  "
-                     f"max rel {m['max_rel_error']:.3g}  MSE {m['mse']:.3g}")
+def _numeric_text(result, limit: int = 40) -> str:
+    """What ran each side, how the inputs were made, the first activation past the threshold
+    and every compared layer in A's order (the worst marked)."""
+    per = result.per_node
+    engines = " · ".join(f"{side}: {e}" for side, e in zip("AB", result.engines) if e)
+    lines = ["", f"Numeric divergence ({len(per)} matched tensors compared, threshold: max "
+                 f"relative error {result.threshold:g}; {engines}):"]
+    lines += [f"  input {note}" for note in result.inputs]
+    b_of = dict(result.pairs)
+
+    def layer(a):
+        op = result.layers.get(a)
+        return f"{a} -> {op} {b_of[a]}" if op else a
+
+    if result.first:
+        lines.append(f"  first activation past it: {layer(result.first)} "
+                     f"(SNR {per[result.first]['snr_db']:.1f} dB)")
+    else:
+        lines.append("  no activation past it")
+    layers = [a for a, _ in result.pairs if a not in result.constant]
+    worst = min(layers, key=lambda a: per[a]["snr_db"], default=None)
+    lines.append("  per layer, in A's order (SNR: signal over B's error, higher is closer):")
+    shown = layers[:max(limit, 1)]
+    width = min(64, max((len(layer(a)) for a in shown), default=0))
+    for a in shown:
+        m = per[a]
+        mark = "  <- worst" if a == worst else ("  <- first" if a == result.first else "")
+        lines.append(f"    {layer(a):{width}s}  SNR {m['snr_db']:6.1f} dB  cosine "
+                     f"{m['cosine']:.6f}  max rel {m['max_rel_error']:.3g}{mark}")
+    if len(layers) > len(shown):
+        lines.append(f"    ... and {len(layers) - len(shown)} more (--limit)")
+    if result.constant:
+        low = min(result.constant, key=lambda a: per[a]["snr_db"])
+        lines.append(f"  and {len(result.constant)} weights or nodes computed from weights only "
+                     f"(no input reaches them): lowest SNR {per[low]['snr_db']:.1f} dB at "
+                     f"{low}")
     for name, why in result.skipped[:5]:
         lines.append(f"  (not compared: {name}: {why})")
     return "\n".join(lines) + "\n"
@@ -133,7 +158,7 @@ def cmd_diff(args) -> int:
     else:
         sys.stdout.write(text_report(d, args.limit))
         if result is not None:
-            sys.stdout.write(_numeric_text(result))
+            sys.stdout.write(_numeric_text(result, args.limit))
     sys.stdout.flush()
     return 0 if d.equal else 1
 
@@ -158,7 +183,8 @@ def add_parsers(sub, add_load_args) -> None:
                    help="write Model Explorer's side-by-side mapping file")
     p.add_argument("--numeric", action="store_true",
                    help="run both models on the same input and compare every matched tensor "
-                        "(needs TensorFlow)")
+                        "(a GraphDef in TensorFlow, a .tflite in LiteRT, int8 dequantized): "
+                        "per-layer SNR and the first activation past --threshold")
     p.add_argument("--input", metavar="FILE.npy", help="the input for --numeric (default: "
                                                       "seeded random values)")
     p.add_argument("--threshold", type=float, default=1e-3,

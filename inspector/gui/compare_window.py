@@ -106,10 +106,11 @@ class CompareWindow(QMainWindow):
         keep.clicked.connect(lambda: self.save_document())
         self.status = OneLine(session.status())   # cut with "…", whole in its tooltip
         self.numeric_button = QPushButton("Run both on the same input")
-        self.numeric_button.setToolTip("run A and B in TensorFlow on the same (random) input "
+        self.numeric_button.setToolTip("run A and B on the same (random) input (a GraphDef in "
+                                       "TensorFlow, a .tflite in LiteRT, in the worker) "
                                        "and colour every matched node by how far B's value "
                                        "is from A's (SNR)")
-        self.numeric_button.clicked.connect(self.run_numeric)
+        self.numeric_button.clicked.connect(lambda: self.run_numeric())
         for w in (self.prev_button, self.next_button, self.only, self.merged_box,
                   self.numeric_button, report, keep):
             bar.addWidget(w)
@@ -267,7 +268,7 @@ class CompareWindow(QMainWindow):
             if self.canvases[side].viewport().updatesEnabled() and side not in self._pending:
                 self._decorate(side, self._drawn[side][1])     # not mid-build
 
-    def run_numeric(self) -> None:
+    def run_numeric(self, allow_io: bool = False) -> None:
         """Both models on the same input, as this window's own task: its progress and Cancel
         show here, not in the main window behind it."""
         from inspector.core.app.comparing import run_numeric
@@ -282,20 +283,25 @@ class CompareWindow(QMainWindow):
             self.divergence = session.numeric = divergence     # saved with the report too
             self._apply_numeric()
             first = divergence.first
-            self.numeric_text = (
-                f"{len(divergence.per_node)} matched tensors compared; " +
-                (f"first node past max relative error {divergence.threshold:g}: {first}"
-                 if first else "no node past the threshold"))
+            self.numeric_text = divergence.headline()
             if first:
                 session.select("A", first)
             self.refresh()
 
         def failed(exc):
+            from inspector.core.errors import UnsafeGraphError
+
             self._working("")
             self.numeric_button.setEnabled(True)
+            if isinstance(exc, UnsafeGraphError) and not allow_io:
+                if QMessageBox.question(self, "Run both", f"{exc}\n\nRun it anyway?") == \
+                        QMessageBox.Yes:
+                    self.run_numeric(allow_io=True)
+                return
             QMessageBox.warning(self, "Run both", f"Could not run the models: {exc}")
 
-        self.own_tasks.submit("compare-numeric", lambda task: run_numeric(session, task), done,
+        self.own_tasks.submit("compare-numeric",
+                              lambda task: run_numeric(session, task, allow_io=allow_io), done,
                               failed, label="Running A and B on the same input")
 
     def _working(self, label: str) -> None:

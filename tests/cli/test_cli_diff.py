@@ -64,11 +64,6 @@ def test_names_and_limits_that_cannot_be_are_refused_and_strings_get_useful_advi
     # the likely input of this model is encoded JPEG bytes: the advice names diff's options
     code, out, err = run_cli("diff", INCEPTION, INCEPTION, "--numeric", "--outputs", "softmax")
     assert code == 2 and "--inputs" in err and "--npy" not in err
-    code, out, err = run_cli("diff", os.path.join(ROOT, "tests", "core", "data",
-                                                  "digits_float.tflite"),
-                             os.path.join(ROOT, "tests", "core", "data", "digits_int8.tflite"),
-                             "--numeric")
-    assert code == 2 and "not .tflite" in err
 
 
 def test_a_rename_is_said_once_and_unrelated_models_are_called_so():
@@ -93,3 +88,45 @@ def test_int8_constants_are_compared_by_their_real_values():
     assert values and all(f["max_abs_diff"] < 0.05 and f["cosine"] > 0.99 for f in values)
     assert not any("tflite_" in c["text"] or "quant_" in c["text"]
                    for e in entries for c in e["changes"])
+
+
+def test_numeric_runs_a_tflite_side_in_litert_and_names_the_first_divergent_layer():
+    """GraphDef vs its full-int8 .tflite (issue 45: refused as "not .tflite"): B runs in
+    LiteRT on inputs in its calibrated range, int8 tensors dequantized, compared per layer."""
+    int8 = os.path.join(ROOT, "tests", "core", "data", "digits_int8.tflite")
+    code, out, err = run_cli("diff", DEMO, int8, "--numeric", "--json", "--no-flops")
+    assert code == 1, err
+    numeric = json.loads(out)["numeric"]
+    assert numeric["engines"]["A"].startswith("TensorFlow")
+    assert numeric["engines"]["B"].startswith("LiteRT")
+    per = numeric["per_node"]
+    assert [m["b_op"] for m in per.values()] == ["CONV_2D", "CONV_2D", "MAX_POOL_2D",
+                                                 "RESHAPE", "FULLY_CONNECTED", "SOFTMAX"]
+    assert numeric["first_divergent"] == "digits_1/relu1_1/Relu"
+    assert all(25 < m["snr_db"] < 60 and m["cosine"] > 0.999 for m in per.values())
+    assert "calibrated input range" in numeric["inputs"][0]
+    code, out, err = run_cli("diff", DEMO, int8, "--numeric", "--no-flops")
+    assert "first activation past it: digits_1/relu1_1/Relu -> CONV_2D" in out
+    assert "B: LiteRT" in out and "<- worst" in out
+    # both sides .tflite: both run in LiteRT, the same figures as against the GraphDef
+    code, out2, err = run_cli("diff", os.path.join(ROOT, "tests", "core", "data",
+                                                   "digits_float.tflite"), int8, "--numeric",
+                              "--json", "--no-flops")
+    both = json.loads(out2)["numeric"]
+    assert both["engines"]["A"].startswith("LiteRT")
+    assert [round(m["snr_db"], 1) for m in both["per_node"].values()] == \
+        [round(m["snr_db"], 1) for m in per.values()]
+
+
+def test_numeric_first_divergence_is_an_activation_not_a_quantized_weight_read():
+    """quantize_weights: every 8-bit weight differs by construction; the first node past the
+    threshold is the first activation (it named 'digits_1/logits_1/Cast/ReadVariableOp')."""
+    code, out, err = run_cli("diff", DEMO, "--pipeline", "quantize_weights(minimum_size=100)",
+                             "--numeric", "--json", "--no-flops")
+    assert code == 1, err
+    numeric = json.loads(out)["numeric"]
+    per = numeric["per_node"]
+    assert numeric["first_divergent"] == "digits_1/conv1_1/convolution"
+    read = per["digits_1/logits_1/Cast/ReadVariableOp"]      # compared, but a weight
+    assert read["max_rel_error"] > numeric["threshold"] and not read["activation"]
+    assert per["digits_1/conv1_1/convolution"]["activation"]

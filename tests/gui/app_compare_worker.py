@@ -4,9 +4,10 @@ input" of a GraphDef against its full-int8 .tflite. Prints one JSON line of what
 
 import json
 import sys
+import time
 
 from app_with_worker import wait  # this script's folder is on the path
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from inspector.gui.main_window import MainWindow
@@ -51,6 +52,42 @@ def main(model: str, graphdef: str, tflite: str, settings: str) -> int:
         seen["lanes"] = list(lanes()[0].session.labels)
     for w in list(ctl.windows):
         w.close()
+    wait(app, lambda: not ctl.windows or not win.tasks.is_busy())
+    # File > Compare with… a full-int8 .tflite of the open GraphDef, then "Run both"
+    win.open_path(graphdef)
+    wait(app, lambda: win.state.model is not None and not win.tasks.is_busy() and
+         win.state.model.path == graphdef)
+    count = len(ctl.windows)
+    ctl.compare_with(tflite)
+    wait(app, lambda: len(ctl.windows) > count or len(warnings) > errors)
+    if len(ctl.windows) > count:
+        cw = ctl.windows[-1]
+        cw.resize(1366, 768)
+        wait(app, lambda: cw.ready() and not win.tasks.is_busy())
+        beats, last = [], [time.monotonic()]
+
+        def beat():
+            now = time.monotonic()
+            beats.append(now - last[0])
+            last[0] = now
+
+        timer = QTimer()
+        timer.timeout.connect(beat)
+        timer.start(10)
+        start = time.monotonic()
+        cw.numeric_button.click()
+        wait(app, lambda: (cw.divergence is not None or len(warnings) > errors) and
+             not win.tasks.is_busy(), 300)
+        seen["run_both_seconds"] = time.monotonic() - start
+        timer.stop()
+        seen["longest_stall"] = max(beats, default=0.0)
+        d = cw.divergence
+        if d is not None:
+            seen["numeric"] = {"first": d.first, "engines": list(d.engines),
+                               "layers": [d.layers.get(a) for a, _ in d.pairs],
+                               "snr": [d.per_node[a]["snr_db"] for a, _ in d.pairs],
+                               "inputs": d.inputs, "status": cw.status.text(),
+                               "selected": cw.session.selected["A"]}
     seen["tensorflow_here"] = sorted(m for m in sys.modules
                                      if m.split(".")[0] in ("tensorflow", "keras",
                                                             "ai_edge_litert"))

@@ -37,4 +37,13 @@ def test_preview_compare_and_all_stages_work_through_the_worker(tmp_path):
     assert step["b_label"].startswith("after quantize_weights")
     assert step["merged_batch_norms"] == 5 and step["dequantize"] > 0
     assert seen["lanes"][0] == "original" and len(seen["lanes"]) == 3
-    assert seen["tensorflow_here"] == []
+    # "Run both" with a full-int8 .tflite as B: B runs in LiteRT in the worker (it refused
+    # with "B would run 6 operation(s) that are not pure computation: CONV_2D ...")
+    n = seen["numeric"]
+    assert n["engines"][0].startswith("TensorFlow") and n["engines"][1].startswith("LiteRT")
+    assert n["layers"][:2] == ["CONV_2D", "CONV_2D"] and n["layers"][-1] == "SOFTMAX"
+    assert n["first"] == "digits_1/relu1_1/Relu" and n["selected"] == [n["first"]]
+    assert all(20 < snr < 60 for snr in n["snr"]), n["snr"]    # int8: close, not equal
+    assert "uniform in [0, 0.9972]" in n["inputs"][0]           # its calibrated input range
+    assert "first node past" in n["status"] and "(B in LiteRT)" in n["status"]
+    assert seen["tensorflow_here"] == []                        # nor LiteRT: the worker's

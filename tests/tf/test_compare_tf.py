@@ -152,3 +152,48 @@ def _converted(tmp_path, ga, inputs, outputs, kind):
     path = tmp_path / f"model_{kind}.tflite"
     path.write_bytes(result["model"])
     return load(str(path)).graph
+
+
+def test_numeric_against_an_int8_tflite_equals_direct_tensorflow_and_litert_runs():
+    """The GraphDef in TensorFlow, its full-int8 .tflite in LiteRT (reference kernels, every
+    tensor kept), each matched layer's int8 tensor dequantized by its own scale and zero
+    point: the figures equal those of both runs done here by hand."""
+    import numpy as np
+    import tensorflow as tf
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+
+    from inspector.core.analysis.summary import summarize
+    from inspector.core.app.comparing import numeric_between
+    from inspector.core.compare.numeric import metrics
+
+    path = os.path.join(ROOT, "tests", "core", "data", "digits_int8.tflite")
+    ga, gb = load(DEMO).graph, load(path).graph
+    d = diff_graphs(ga, gb, provenance=provenance.for_tflite(ga, gb))
+    x = np.random.default_rng(5).uniform(0, 1, (1, 8, 8, 1)).astype(np.float32)
+    result = numeric_between(d, ga, gb, summarize(ga), ["pixels"], ["output"],
+                             arrays={"pixels": x}, paths=(DEMO, path))
+    assert len(result.pairs) == 6 and result.engines[1].startswith("LiteRT")
+    theirs = tf.compat.v1.GraphDef.FromString(ga.graph_def.SerializeToString())
+    with tf.Graph().as_default() as g:
+        tf.compat.v1.import_graph_def(theirs, name="")
+        with tf.compat.v1.Session(graph=g) as sess:
+            direct_a = sess.run([a + ":0" for a, _ in result.pairs], {"pixels:0": x})
+    interp = Interpreter(model_path=path, experimental_preserve_all_tensors=True,
+                         experimental_op_resolver_type=OpResolverType.
+                         BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    interp.allocate_tensors()
+    inp = interp.get_input_details()[0]
+    scale, zero = inp["quantization"]
+    interp.set_tensor(inp["index"], np.clip(np.round(x / scale + zero), -128, 127)
+                      .astype(np.int8))
+    interp.invoke()
+    by_name = {t["name"]: t for t in interp.get_tensor_details()}
+    for (a, b), va in zip(result.pairs, direct_a):
+        t = by_name[gb.node(b).proto.attr["tflite_tensor"].s.decode()]
+        s, z = t["quantization"]
+        vb = (interp.get_tensor(t["index"]).astype(np.float32) - z) * s
+        want, got = metrics(va, vb), result.per_node[a]
+        for key in want:
+            assert np.isclose(got[key], want[key], rtol=1e-6, atol=1e-12), (a, key)
+    assert result.first == "digits_1/relu1_1/Relu"
+    assert all(m["snr_db"] > 25 for m in result.per_node.values())

@@ -6,6 +6,12 @@ changes. Qt-free: the window only draws what this says."""
 
 from __future__ import annotations
 
+from inspector.core.app.comparing_numeric import (  # noqa: F401  (the use case's API)
+    is_tflite,
+    numeric_between,
+    numeric_ports,
+    run_numeric,
+)
 from inspector.core.app.decorations import Decorations
 from inspector.core.app.scope_marks import ScopeMarks
 from inspector.core.compare import provenance as _provenance
@@ -88,10 +94,6 @@ def _elements(graph: Graph, name: str) -> int:
     if node is None or "value" not in node.proto.attr:
         return 0
     return facts(node.proto.attr["value"].tensor).elements
-
-
-def is_tflite(graph: Graph) -> bool:
-    return any("tflite_index" in n.proto.attr for n in graph.nodes[:64])
 
 
 class CompareSession:
@@ -385,52 +387,7 @@ class CompareSession:
         return ", ".join(parts) + where + warn
 
 
-# -- numeric divergence on the two views ----------------------------------------------------
-def numeric_ports(summary, inputs=(), outputs=(), every_candidate: bool = False) -> tuple:
-    """(inputs, outputs) both models are fed and compared at: those given (A's marks, the
-    diff command's --inputs/--outputs), each side else from A's summary: the suggested ports
-    (ports_to_use: past an image decoder, not its encoded bytes), or with every_candidate
-    every candidate it lists (the diff command's rule, which then asks for --inputs)."""
-    from inspector.core.app.ports import ports_to_use
-
-    if every_candidate:
-        return (list(inputs) or [c.name for c in summary.inputs],
-                list(outputs) or [c.name for c in summary.outputs])
-    return ports_to_use(inputs, outputs, summary)
-
-
-def numeric_between(d: Diff, ga: Graph, gb: Graph, summary, inputs=(), outputs=(),
-                    first_input=None, arrays: dict | None = None, threshold: float | None = None,
-                    allow_io: bool = False, every_candidate: bool = False, job: Job = NO_JOB):
-    """Both models on the same input at numeric_ports(...): `arrays` by input name, or
-    `first_input` for the first of the ports, else seeded random values; every matched
-    tensor compared (the window's run_numeric and `diff --numeric`)."""
-    from inspector.core.compare.numeric import (
-        THRESHOLD,
-        numeric_divergence,
-        prepare_feeds,
-    )
-
-    inputs, outputs = numeric_ports(summary, inputs, outputs, every_candidate)
-    if first_input is not None:
-        arrays = {**(arrays or {}), inputs[0].split(":")[0]: first_input}
-    feeds_a, feeds_b = prepare_feeds(d, ga, gb, inputs, arrays)
-    return numeric_divergence(d, ga, gb, feeds_a, feeds_b, outputs,
-                              THRESHOLD if threshold is None else threshold,
-                              allow_io=allow_io, job=job)
-
-
-def run_numeric(session: CompareSession, job: Job = NO_JOB, arrays: dict | None = None):
-    """Both models on the same input (A's marked inputs, else the suggested ones: past an
-    image decoder, not its encoded bytes; seeded random values unless arrays are given),
-    every matched tensor compared; TensorFlow runs in the worker."""
-    from inspector.core.analysis.summary import summarize
-
-    ga, gb = session.graphs["A"], session.graphs["B"]
-    return numeric_between(session.diff, ga, gb, summarize(ga), session.ports[0],
-                           session.ports[1], arrays=arrays, job=job)
-
-
+# -- numeric divergence on the two views (run in comparing_numeric) -----------------------
 def report_html(session: CompareSession) -> str:
     """Save report's page: the diff, and the numeric run's result when there was one."""
     from inspector.core.compare.numeric_report import with_numeric

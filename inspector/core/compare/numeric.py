@@ -1,7 +1,10 @@
 """Numeric divergence: run A and B on the same input, fetch the tensors of matched nodes, and
-give each pair MSE, SNR, cosine and max relative error; the first node (in A's execution
-order) whose error grows past a threshold is where the answers start to part. TensorFlow runs
-through the executor (the worker in the app); both graphs pass the safety allowlist first."""
+give each pair MSE, SNR, cosine and max relative error; the first activation (in A's execution
+order; a weight read is compared but never "first": quantized weights differ by construction)
+whose error grows past a threshold is where the answers start to part. A GraphDef runs in
+TensorFlow, a .tflite in LiteRT (every tensor kept, quantized ones dequantized), both through
+the executor (the worker in the app); a GraphDef passes the safety allowlist first (TFLite
+builtins are computation)."""
 
 from __future__ import annotations
 
@@ -27,14 +30,38 @@ THRESHOLD = 1e-3        # max relative error past which a node "diverges"
 @dataclass
 class Divergence:
     per_node: dict = field(default_factory=dict)    # A's node -> metrics (dict)
-    first: str = ""                                  # first node of A past the threshold
+    first: str = ""                                  # first activation of A past threshold
     threshold: float = THRESHOLD
     skipped: list = field(default_factory=list)      # (node, why)
     pairs: list = field(default_factory=list)        # (A's node, B's node) compared
+    engines: tuple = ("", "")                        # what ran A and B
+    layers: dict = field(default_factory=dict)       # A's node -> B's op (a .tflite side)
+    inputs: list = field(default_factory=list)       # how the inputs were made, if special
+    constant: set = field(default_factory=set)       # A's nodes compared that no input feeds
+
+    def headline(self) -> str:
+        """One line: how many compared, the first node past the threshold, the worst layer."""
+        per = self.per_node
+        layers = [a for a, _ in self.pairs if a not in self.constant]
+        worst = min(layers, key=lambda a: per[a]["snr_db"], default=None)
+        where = " (B in LiteRT)" if "LiteRT" in self.engines[1] else \
+            " (A in LiteRT)" if "LiteRT" in self.engines[0] else ""
+        text = f"{len(per)} matched tensors compared{where}; " + (
+            f"first node past max relative error {self.threshold:g}: {self.first} "
+            f"(SNR {per[self.first]['snr_db']:.1f} dB)" if self.first else
+            "no node past the threshold")
+        if worst is not None and worst != self.first:
+            text += f"; worst: {worst} (SNR {per[worst]['snr_db']:.1f} dB)"
+        return text
 
     def as_dict(self) -> dict:
         return {"threshold": self.threshold, "first_divergent": self.first,
-                "per_node": self.per_node, "skipped": [list(s) for s in self.skipped]}
+                "engines": {"A": self.engines[0], "B": self.engines[1]},
+                "inputs": self.inputs,
+                "per_node": {a: {**m, "b": b, "activation": a not in self.constant,
+                                 **({"b_op": self.layers[a]} if a in self.layers else {})}
+                             for (a, b), m in ((p, self.per_node[p[0]]) for p in self.pairs)},
+                "skipped": [list(s) for s in self.skipped]}
 
 
 def metrics(a: np.ndarray, b: np.ndarray) -> dict:
@@ -102,46 +129,117 @@ def fetch_pairs(d: Diff, ga: Graph, gb: Graph, fed_a=None, fed_b=None) -> list:
     return out[:MAX_FETCHES]
 
 
+def quantized_range(graph: Graph, name: str) -> tuple | None:
+    """(low, high) a .tflite's input `name` can hold: its own int8/uint8 quantization, or
+    that of the QUANTIZE op reading a float input (the calibrated range); None if neither."""
+    node = graph.get(name)
+    if node is None or "tflite_tensor" not in node.proto.attr:
+        return None
+    for n in [node] + [graph.node(c) for c in graph.consumer_names(name)
+                       if graph.node(c).op == "QUANTIZE"]:
+        attr = n.proto.attr
+        kind = attr["tflite_type"].s.decode() if "tflite_type" in attr else ""
+        if kind in ("INT8", "UINT8") and len(attr["quant_scale"].list.f) == 1:
+            scale, zero = attr["quant_scale"].list.f[0], attr["quant_zero_point"].list.i[0]
+            low, high = (-128, 127) if kind == "INT8" else (0, 255)
+            return (low - zero) * scale, (high - zero) * scale
+    return None
+
+
 def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | None = None,
                   seed: int = 0) -> tuple:
-    """(feeds of A, the same arrays under B's names): given arrays or seeded random values
-    shaped as A declares or TensorFlow infers (batch 1 where open)."""
+    """(feeds of A, the same arrays under B's names, how they were made): given arrays or
+    seeded random values shaped as A declares or TensorFlow infers (batch 1 where open);
+    an input a quantized .tflite side reads gets uniform values in its calibrated range
+    (normal values would mostly measure clipping)."""
     from inspector.core.analysis.numeric_check import known_input_shapes, make_inputs
 
     shapes = known_input_shapes(ga, ga.graph_def, gb, inputs, {}, arrays)
     feeds = make_inputs(ga, inputs, shapes, "random", seed, arrays)
+    rng = np.random.default_rng(seed)
+    notes = []
+    for text in inputs:
+        name = text.split(":")[0]
+        key = text if text in feeds else name
+        value = feeds.get(key)
+        span = quantized_range(gb, d.matching.b_of.get(name, name)) or \
+            quantized_range(ga, name)
+        if (arrays and name in arrays) or span is None or value is None or \
+                value.dtype.kind != "f":
+            continue
+        feeds[key] = rng.uniform(span[0], span[1], value.shape).astype(value.dtype)
+        notes.append(f"{name}: uniform in [{span[0]:.4g}, {span[1]:.4g}] (the .tflite's "
+                     "calibrated input range)")
     feeds_a = {(k if ":" in k else k + ":0"): v for k, v in feeds.items()}
     feeds_b = {}
     for k, v in feeds_a.items():
         name, port = k.split(":")
         feeds_b[f"{d.matching.b_of.get(name, name)}:{port}"] = v
-    return feeds_a, feeds_b
+    return feeds_a, feeds_b, notes
+
+
+def fed_by(graph: Graph, fed) -> set:
+    """Nodes whose value depends on a fed input: activations, not weights or their reads."""
+    fed = {f.split(":")[0] for f in fed}
+    out = set()
+    for proto in execution_order(graph.graph_def):
+        node = graph.node(proto.name)
+        if node.name in fed or any(r.node in out for r in node.inputs if not r.control):
+            out.add(node.name)
+    return out
+
+
+def _run_side(graph: Graph, model: bytes | None, feeds: dict, names: list, allow_io: bool,
+              side: str, job: Job) -> tuple:
+    """(value of each node's first output, engine): TensorFlow for a GraphDef, LiteRT for a
+    .tflite (`model`: its bytes), where TensorFlow runs."""
+    from inspector.core.errors import InspectorError
+    from inspector.core.runtime.executor import tensorflow
+
+    t = tensorflow()
+    if model is None:
+        safety.require_safe(graph.graph_def, names, list(feeds), allow_io, side)
+        values = t.run_graph(graph.graph_def, feeds, [n + ":0" for n in names],
+                             allow_unsafe=allow_io)
+        return values, f"TensorFlow {t.tf_version()}"
+    order = [n.name for n in graph if n.op == "Placeholder"]
+    missing = [p for p in order if p + ":0" not in feeds]
+    if missing:
+        raise InspectorError(f"{side}'s input '{missing[0]}' matches none of the inputs A is "
+                             "fed at: mark A's inputs", node=missing[0])
+    tensor = {n: graph.node(n).proto.attr["tflite_tensor"].s.decode() for n in names}
+    found, engine = t.tflite_tensors(model, [[feeds[p + ":0"] for p in order]],
+                                     sorted(set(tensor.values())), job)
+    return [found[tensor[n]][0] if tensor[n] in found else None for n in names], \
+        f"{engine} (reference kernels, every tensor kept)"
 
 
 def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: dict,
                        outputs: list, threshold: float = THRESHOLD, allow_io: bool = False,
-                       job: Job = NO_JOB) -> Divergence:
-    """Run both graphs on the same feeds; every matched pair's tensors compared."""
-    from inspector.core.runtime.executor import tensorflow
-
+                       job: Job = NO_JOB, models: tuple = (None, None)) -> Divergence:
+    """Run both graphs on the same feeds; every matched pair's tensors compared. `models`:
+    the bytes of a side that is a .tflite (None: a GraphDef, run in TensorFlow)."""
     pairs = fetch_pairs(d, ga, gb, list(feeds_a), list(feeds_b))
     outs_b = [d.matching.b_of.get(o, o) for o in outputs]
     for o, ob in zip(outputs, outs_b):
         if ob in gb and (o, ob) not in pairs:
             pairs.append((o, ob))
-    safety.require_safe(ga.graph_def, [a for a, _ in pairs], list(feeds_a), allow_io, "A")
-    safety.require_safe(gb.graph_def, [b for _, b in pairs], list(feeds_b), allow_io, "B")
     job.progress(10, 100, "running A")
-    got_a = tensorflow().run_graph(ga.graph_def, feeds_a, [a + ":0" for a, _ in pairs],
-                                   allow_unsafe=allow_io)
+    got_a, engine_a = _run_side(ga, models[0], feeds_a, [a for a, _ in pairs], allow_io, "A",
+                                job)
     job.check()
     job.progress(50, 100, "running B")
-    got_b = tensorflow().run_graph(gb.graph_def, feeds_b, [b + ":0" for _, b in pairs],
-                                   allow_unsafe=allow_io)
-    result = Divergence(threshold=threshold)
+    got_b, engine_b = _run_side(gb, models[1], feeds_b, [b for _, b in pairs], allow_io, "B",
+                                job)
+    activations = fed_by(ga, feeds_a)
+    result = Divergence(threshold=threshold, engines=(engine_a, engine_b))
+    tflite = models[0] is not None or models[1] is not None
     for (a, b), va, vb in zip(pairs, got_a, got_b):
+        if va is None or vb is None:
+            result.skipped.append((a, "not kept by the interpreter"))
+            continue
         va, vb = np.asarray(va), np.asarray(vb)
-        if va.shape != vb.shape:
+        if va.shape != vb.shape and not (tflite and va.size == vb.size):
             result.skipped.append((a, f"shapes differ: {va.shape} vs {vb.shape}"))
             continue
         if va.dtype.kind not in "fiub" or vb.dtype.kind not in "fiub":
@@ -150,6 +248,10 @@ def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: di
         m = metrics(va, vb)
         result.per_node[a] = m
         result.pairs.append((a, b))
-        if not result.first and m["max_rel_error"] > threshold:
+        if models[1] is not None:
+            result.layers[a] = gb.node(b).op
+        if a not in activations:
+            result.constant.add(a)           # a weight or its read: never "first"
+        elif not result.first and m["max_rel_error"] > threshold:
             result.first = a
     return result
