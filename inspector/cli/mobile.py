@@ -82,6 +82,7 @@ def cmd_tflite(args) -> int:
     from inspector.core.app.demo import engine_here
     from inspector.core.errors import InspectorError
     from inspector.core.formats.writer import atomic_write
+    from inspector.core.model.humanize import milliseconds
     from inspector.core.tf.lite import VARIANTS
 
     variants = ta.split(args.variants)
@@ -112,7 +113,7 @@ def cmd_tflite(args) -> int:
         err = f"{row.max_abs_error:.3g}" if row.max_abs_error is not None else "-"
         ms = row.latency_ms.get("phone")
         print(f"{row.variant:<9}{row.size:>11,}{row.gzip_size:>11,}{row.op_count:>6}  "
-              f"{top1:>6}{err:>11}  {f'{ms:.3g} ms' if ms else '-'}")
+              f"{top1:>6}{err:>11}  {milliseconds(ms) if ms else '-'}")
         for side, ports in (("in ", row.inputs), ("out", row.outputs)):
             for p in ports:
                 q = f" scale {p['scale']:.6g} zero point {p['zero_point']}" if p["scale"] \

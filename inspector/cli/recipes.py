@@ -38,6 +38,7 @@ def cmd_recipes(args) -> int:
     if args.json:
         json.dump({"model": args.model, "inputs": ins, "outputs": outs,
                    "data": report.sample_source, "interpreter": report.engine,
+                   "kernels": report.kernels,
                    "keep_float": args.keep_float, "tensor_samples": report.tensor_samples,
                    "compared": min(args.compare, report.samples),
                    "pareto": pareto(report.results), "recipes": rows},
@@ -45,28 +46,44 @@ def cmd_recipes(args) -> int:
         print()
     else:
         _table(report, rows)
-    return 0 if all(not r.errors for r in report.results) else 1
+    return 0 if all(not (r.errors or r.failed) for r in report.results) else 1
 
 
 def _num(value, fmt):
     return "-" if value is None else format(value, fmt)
 
 
+def _ms(value) -> str:
+    """Milliseconds without scientific notation (1,150 not 1.15e+03)."""
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}" if value >= 0.01 else \
+        f"{value:.4f}"
+
+
 def _table(report, rows) -> None:
     print(f"Representative data: {report.sample_source}")
-    print(f"Answers compared with the TF graph by {report.engine or 'no interpreter'}; "
-          f"per-tensor error on {report.tensor_samples} inputs against the float .tflite")
+    kernels = report.kernels
+    print(f"Answers compared with the TF graph by {report.engine or 'no interpreter'} on "
+          f"{kernels.get('answers', '?')}; per-tensor error (and \"builtin SNR\") on "
+          f"{report.tensor_samples} inputs against the float .tflite on "
+          f"{kernels.get('tensors', '?')}")
     print(f"{'recipe':<16}{'size':>10}{'est. ms':>9}{'host ms':>9}{'MSE':>11}{'SNR dB':>8}"
-          f"{'cosine':>8}{'max |err|':>11}  tool")
+          f"{'builtin':>8}{'cosine':>8}{'max |err|':>11}  tool")
     for r in rows:
-        if r["errors"]:
+        if r["failed"]:
+            print(f"{r['recipe']:<16}  failed: {r['failed']}")
+        if r["errors"] and not r["failed"]:
             print(f"{r['recipe']:<16}  failed: {r['errors'][0]}")
+        if not r["size"]:
             continue
-        o = r["output"]
-        print(f"{r['recipe']:<16}{r['size']:>10,}{_num(r['latency_ms_estimate'], '.3g'):>9}"
-              f"{_num(r['host_ms'], '.2f'):>9}{_num(o.get('mse'), '.3g'):>11}"
-              f"{_num(o.get('snr_db'), '.1f'):>8}{_num(o.get('cosine'), '.4f'):>8}"
-              f"{_num(o.get('max_abs'), '.3g'):>11}  {r['tool']}")
+        o, b = r["output"], r["output_builtin"]
+        name = "  fallback" if r["failed"] else r["recipe"]
+        print(f"{name:<16}{r['size']:>10,}{_ms(r['latency_ms_estimate']):>9}"
+              f"{_ms(r['host_ms']):>9}{_num(o.get('mse'), '.3g'):>11}"
+              f"{_num(o.get('snr_db'), '.1f'):>8}{_num(b.get('snr_db'), '.1f'):>8}"
+              f"{_num(o.get('cosine'), '.4f'):>8}{_num(o.get('max_abs'), '.3g'):>11}"
+              f"  {r['tool']}")
         worst = r["tensors"][:3]
         if worst:
             print("                worst tensors: " + "; ".join(

@@ -63,6 +63,7 @@ def keep_float_regex(tensor: str, current: str = "") -> str:
 def _merge(old: QuantRun | None, report) -> QuantRun:
     """A new run's rows added to what was tried before (a rerun of a key replaces it)."""
     from inspector.core.mobile.quant_metrics import plain
+    from inspector.core.mobile.recipe_notes import same_files
 
     if old is None:
         merged = report
@@ -74,9 +75,10 @@ def _merge(old: QuantRun | None, report) -> QuantRun:
     tried = [t for t in (old.tried if old else ())
              if (t.recipe, t.keep_float) not in {(r.recipe, r.keep_float)
                                                  for r in report.results}]
+    same_files(merged.results)          # a file another recipe made too: no point of its own
     tried += [Tried(r.recipe, r.keep_float, r.size, r.error, plain(r.output.get("snr_db"))
                     or 0.0) for r in report.results if r.model is not None and
-              r.error is not None]
+              r.error is not None and not r.same_as]
     done = [r for r in report.results if r.model is not None]
     worst = max(done, key=lambda r: r.error or 0.0, default=None)
     chosen = (worst.recipe, worst.keep_float) if worst is not None else ("", "")

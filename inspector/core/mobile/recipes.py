@@ -16,6 +16,12 @@ from dataclasses import dataclass, field
 from inspector.core.errors import InspectorError
 from inspector.core.mobile.measured import Measured
 from inspector.core.mobile.quant_metrics import Sums, per_tensor, plain
+from inspector.core.mobile.recipe_notes import (
+    BUILTIN_KERNELS,
+    DEFAULT_KERNELS,
+    degenerate_top1,
+    same_files,
+)
 from inspector.core.runtime.job import NO_JOB, Job
 
 
@@ -101,7 +107,7 @@ def check_names(names, keep_float: str = "") -> list:
 class RecipeResult:
     recipe: str
     label: str = ""
-    tool: str = ""                 # "ai-edge-quantizer" or "TF's converter"
+    tool: str = ""                 # "ai-edge-quantizer", "TF's converter" (+ " (fallback)")
     keep_float: str = ""
     model: bytes | None = None
     size: int = 0
@@ -110,12 +116,19 @@ class RecipeResult:
     latency_ms: dict = field(default_factory=dict)    # device -> estimated ms
     host_ms: float | None = None                      # one LiteRT run on this machine
     output: dict = field(default_factory=dict)        # {mse, snr_db, cosine, max_abs, nsr}
+    output_builtin: dict = field(default_factory=dict)  # the same, builtin kernels only
     top1: float | None = None
     compared: int = 0
     tensors: list = field(default_factory=list)       # quant_metrics.TensorError, worst first
     errors: list = field(default_factory=list)
-    note: str = ""
+    failed: str = ""               # why the recipe as asked failed (the row: its fallback)
+    notes: list = field(default_factory=list)
+    same_as: str = ""              # the recipe whose file is byte-identical to this one's
     mapping: object = None
+
+    @property
+    def note(self) -> str:
+        return "; ".join(self.notes)
 
     @property
     def error(self) -> float | None:
@@ -128,27 +141,46 @@ class RecipeReport(Measured):
     results: list
     keep_float: str = ""
     tensor_samples: int = 0
+    kernels: dict = field(default_factory=dict)   # figure -> the kernels that ran for it
 
     def result(self, recipe: str) -> RecipeResult | None:
         return next((r for r in self.results if r.recipe == recipe), None)
 
 
+QUANTIZER, CONVERTER = "ai-edge-quantizer", "TF's converter"
+
+
 def _quantized(t, recipe: Recipe, float_model: bytes, calibration: list, keep_float: str,
                convert, job: Job) -> tuple:
-    """(model or None, tool, note, errors) for one recipe."""
+    """(model or None, tool, why the quantizer failed, errors) for one recipe: TF's
+    converter's file where the quantizer fails (or makes a file LiteRT cannot prepare) and
+    TF has the same variant."""
     if not recipe.quantizer:
         made = convert(recipe.tf_variant)
-        return made["model"], "TF's converter", "", made["errors"]
+        return made["model"], CONVERTER, "", made["errors"]
     entries = recipe_entries(recipe.name, keep_float)
     try:
-        return (t.tflite_quantize(float_model, entries, calibration, job=job),
-                "ai-edge-quantizer", "", [])
+        model = t.tflite_quantize(float_model, entries, calibration, job=job)
+        problem = unprepared(t, model)
     except InspectorError as exc:
-        if not recipe.tf_variant or keep_float:
-            return None, "ai-edge-quantizer", "", [{"message": exc.one_line()}]
+        problem = exc.one_line()
+    if not problem:
+        return model, QUANTIZER, "", []
+    failed = f"{recipe.name} by {QUANTIZER}: {problem}"
+    if recipe.tf_variant and not keep_float:
         made = convert(recipe.tf_variant)
-        return (made["model"], "TF's converter", f"{exc.one_line()}; TF's converter made it",
-                made["errors"])
+        if made["model"] is not None and not unprepared(t, made["model"]):
+            return made["model"], f"{CONVERTER} (fallback)", failed, made["errors"]
+    return None, QUANTIZER, failed, [{"message": failed}]
+
+
+def unprepared(t, model: bytes) -> str:
+    """Why LiteRT cannot prepare `model` with XNNPACK or with its builtin kernels, or ""."""
+    found = t.tflite_prepare(model)
+    for key, where in (("default", DEFAULT_KERNELS), ("builtin", BUILTIN_KERNELS)):
+        if found.get(key):
+            return f"{where} cannot prepare its file: {found[key]}"
+    return ""
 
 
 def _op_outputs(layers: dict) -> tuple[dict, dict]:
@@ -164,20 +196,79 @@ def _op_outputs(layers: dict) -> tuple[dict, dict]:
 
 
 def _tensor_errors(t, float_model: bytes, model: bytes, feeds: list, names_in_graph,
-                   job: Job) -> list:
-    """Per-tensor error of every op output both models have, on `feeds` (input lists)."""
-    ops, dtypes = _op_outputs(t.tflite_layers(model))
+                   answers: list, job: Job) -> tuple:
+    """Per-tensor error of every op output both models have, on `feeds` (input lists), and
+    the answers' error with the same (builtin) kernels against the TF graph's `answers`."""
+    layers = t.tflite_layers(model)
+    ops, dtypes = _op_outputs(layers)
     float_ops, _ = _op_outputs(t.tflite_layers(float_model))
     wanted = [n for n in ops if n in float_ops]
+    outputs = [o["name"] for o in t.tflite_details(model)["outputs"]]
     sums: dict = {}
-    for feed in feeds:
+    answer_sums = Sums()
+    for k, feed in enumerate(feeds):
         job.check()
         ref, _ = t.tflite_tensors(float_model, [feed], wanted)
-        got, _ = t.tflite_tensors(model, [feed], wanted)
+        got, _ = t.tflite_tensors(model, [feed], sorted(set(wanted) | set(outputs)))
         for name in wanted:
             if name in ref and name in got and ref[name][0].shape == got[name][0].shape:
                 sums.setdefault(name, Sums()).add(ref[name][0], got[name][0])
-    return per_tensor(sums, ops, dtypes, names_in_graph)
+        for r, name in zip(answers[k], outputs):
+            if name in got and got[name][0].size == r.size:
+                answer_sums.add(r, got[name][0])
+    return per_tensor(sums, ops, dtypes, names_in_graph), \
+        (answer_sums.metrics() if answer_sums.count else {})
+
+
+def _measure(t, row: RecipeResult, recipe: Recipe, model: bytes, ctx: dict, job: Job) -> None:
+    """Size, ops, latency estimate, host time, the answers' error (default runtime), the
+    per-tensor error and the answers' error with the builtin kernels."""
+    from inspector.core.analysis.flops import DEVICE_PRESETS
+    from inspector.core.mobile.tflite_mapping import map_model
+    from inspector.core.mobile.tflite_preview import compare
+
+    ref, lists, report = ctx["ref"], ctx["lists"], ctx["report"]
+    row.model, row.size = model, len(model)
+    row.gzip_size = len(zlib.compress(model, 6))
+    row.ops = dict(Counter(t.tflite_details(model)["ops"]))
+    if ctx["flops"]:
+        row.latency_ms = {d: 1000.0 * ctx["flops"] / rate / recipe.speedup
+                          for d, rate in DEVICE_PRESETS.items()}
+    row.host_ms, report.engine = t.tflite_host_ms(model, lists[0])
+    got, report.engine = t.tflite_run(model, [lists[j] for j in range(len(ref.probe))],
+                                      job=job)
+    sums = Sums()
+    for answer, ans in zip(ref.answers, got):
+        for r, g in zip(answer, ans):
+            sums.add(r, g)
+    row.output = sums.metrics()
+    row.top1, _ = compare(ref.answers, got)
+    row.compared = len(got)
+    row.notes += degenerate_top1(ref.answers, got, row.output)
+    if model != ctx["float_model"]:          # the float recipe is the tensors' reference
+        row.tensors, row.output_builtin = _tensor_errors(
+            t, ctx["float_model"], model, lists[:report.tensor_samples], ctx["in_graph"],
+            ref.answers[:report.tensor_samples], job)
+    row.mapping = map_model(t.tflite_layers(model), ctx["in_graph"])
+
+
+def _one(t, name: str, keep_float: str, ctx: dict, convert, job: Job) -> RecipeResult:
+    """One recipe's row: made and measured, or why not (one recipe never ends the run)."""
+    recipe = RECIPES[name]
+    row = RecipeResult(name, recipe.label, keep_float=keep_float if recipe.quantizer else "")
+    model, row.tool, row.failed, row.errors = _quantized(
+        t, recipe, ctx["float_model"], ctx["lists"], keep_float, convert, job)
+    if keep_float and not recipe.quantizer:
+        row.notes.append("kept float already (TF's converter takes no layer scope)")
+    if row.failed and model is not None:
+        row.notes.append(f"{QUANTIZER}'s file failed; this is {CONVERTER}'s {name} file")
+    if model is None:
+        return row
+    try:
+        _measure(t, row, recipe, model, ctx, job)
+    except InspectorError as exc:
+        row.notes.append(f"not measured: {exc.one_line()}")
+    return row
 
 
 def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
@@ -185,9 +276,7 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
                 compare_count: int = 16, tensor_count: int = 8, flops: int | None = None,
                 allow_io: bool = False, job: Job = NO_JOB) -> RecipeReport:
     """Each recipe built and measured (see the module's docstring)."""
-    from inspector.core.analysis.flops import DEVICE_PRESETS
-    from inspector.core.mobile.tflite_mapping import map_model
-    from inspector.core.mobile.tflite_preview import compare, reference
+    from inspector.core.mobile.tflite_preview import reference
     from inspector.core.runtime.executor import tensorflow
 
     t = tensorflow()
@@ -209,49 +298,17 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
     if made["model"] is None:
         raise InspectorError("TF's converter cannot make a float .tflite: "
                              f"{made['errors'][0]['message']}")
-    float_model = made["model"]
     report = RecipeReport([], samples=len(samples), sample_source=ref.sample_source,
                           warnings=ref.warnings, keep_float=keep_float,
-                          tensor_samples=min(tensor_count, len(probe)))
-    in_graph = set(ref.graph.names())
+                          tensor_samples=min(tensor_count, len(probe)),
+                          kernels={"answers": DEFAULT_KERNELS, "tensors": BUILTIN_KERNELS})
+    ctx = {"ref": ref, "lists": lists, "report": report, "float_model": made["model"],
+           "flops": flops, "in_graph": set(ref.graph.names())}
     for k, name in enumerate(recipes):
         job.check()
-        recipe = RECIPES[name]
         job.progress(k + 2, total, f"recipe: {name}")
-        row = RecipeResult(name, recipe.label, keep_float=keep_float if recipe.quantizer else "")
-        model, row.tool, row.note, row.errors = _quantized(
-            t, recipe, float_model, lists, keep_float, convert, job)
-        if keep_float and not recipe.quantizer:
-            row.note = "kept float already (TF's converter takes no layer scope)"
-        if model is None:
-            report.results.append(row)
-            continue
-        row.model, row.size = model, len(model)
-        row.gzip_size = len(zlib.compress(model, 6))
-        row.ops = dict(Counter(t.tflite_details(model)["ops"]))
-        if flops:
-            row.latency_ms = {d: 1000.0 * flops / rate / recipe.speedup
-                              for d, rate in DEVICE_PRESETS.items()}
-        try:
-            row.host_ms, report.engine = t.tflite_host_ms(model, lists[0])
-            got, report.engine = t.tflite_run(model, [lists[j] for j in range(len(probe))],
-                                              job=job)
-        except InspectorError as exc:
-            row.note = exc.one_line()
-            report.results.append(row)
-            continue
-        sums = Sums()
-        for answer, ans in zip(ref.answers, got):
-            for r, g in zip(answer, ans):
-                sums.add(r, g)
-        row.output = sums.metrics()
-        row.top1, _ = compare(ref.answers, got)
-        row.compared = len(got)
-        if model != float_model:          # the float recipe is the tensors' reference
-            row.tensors = _tensor_errors(t, float_model, model,
-                                         lists[:report.tensor_samples], in_graph, job)
-        row.mapping = map_model(t.tflite_layers(model), in_graph)
-        report.results.append(row)
+        report.results.append(_one(t, name, keep_float, ctx, convert, job))
+    same_files(report.results, made["model"])
     job.progress(total, total, "done")
     return report
 
@@ -262,8 +319,10 @@ def figures(row: RecipeResult, device: str = "phone") -> dict:
            "keep_float": row.keep_float, "size": row.size, "gzip_size": row.gzip_size,
            "latency_ms_estimate": plain(row.latency_ms.get(device)),
            "host_ms": plain(row.host_ms), "top1": row.top1, "compared": row.compared,
-           "output": {k: plain(v) for k, v in row.output.items()}, "note": row.note,
-           "errors": [e.get("message", "") for e in row.errors]}
+           "output": {k: plain(v) for k, v in row.output.items()},
+           "output_builtin": {k: plain(v) for k, v in row.output_builtin.items()},
+           "failed": row.failed, "same_as": row.same_as, "note": row.note,
+           "notes": list(row.notes), "errors": [e.get("message", "") for e in row.errors]}
     out["tensors"] = [{"tensor": e.tensor, "op": e.op, "dtype": e.dtype, "nodes": e.nodes,
                        "mse": plain(e.mse), "snr_db": plain(e.snr_db),
                        "cosine": plain(e.cosine), "max_abs": plain(e.max_abs)}
@@ -273,7 +332,8 @@ def figures(row: RecipeResult, device: str = "phone") -> dict:
 
 def pareto(results: list) -> list:
     """The recipes no other beats on both size and error (smaller, and not less accurate)."""
-    done = [r for r in results if r.model is not None and r.error is not None]
+    done = [r for r in results if r.model is not None and r.error is not None and
+            not r.same_as]
     front = []
     for r in done:
         if not any(o is not r and o.size <= r.size and o.error <= r.error and

@@ -122,6 +122,10 @@ class TensorFlowOperations:
         named) tensor of a .tflite after each run, quantized ones dequantized (LiteRT)
         """
 
+    def tflite_prepare(self, model: bytes):
+        """{default, builtin: "" or why LiteRT cannot prepare the model}: with XNNPACK, and
+        with its builtin kernels alone"""
+
     def tflite_host_ms(self, model: bytes, feeds: list, runs: int = 10):
         """(median ms of one invoke on this machine, interpreter name) (LiteRT)"""
 

@@ -131,6 +131,20 @@ def kept(model: bytes, preserve: bool = False) -> tuple:
     return _KEPT[key]
 
 
+def tflite_prepare(model: bytes) -> dict:
+    """Whether LiteRT can prepare the model with its default delegate (XNNPACK) and with its
+    builtin kernels alone (what per-tensor figures use): {"default": problem or "",
+    "builtin": problem or ""} (a file one of them refuses fails on some runtimes)."""
+    out = {}
+    for key, preserve in (("default", False), ("builtin", True)):
+        try:
+            kept(model, preserve=preserve)
+            out[key] = ""
+        except InspectorError as exc:
+            out[key] = exc.one_line()
+    return out
+
+
 def _feed(interp, feeds: list) -> None:
     import numpy as np
 

@@ -215,7 +215,8 @@ class QuantPanel(QWidget):
                      _num(r.latency_ms.get("phone"), ".3g"), _num(r.host_ms, ".3g"),
                      _num(o.get("mse"), ".3g"), _num(o.get("snr_db"), ".1f"),
                      _num(o.get("cosine"), ".4f"), _num(o.get("max_abs"), ".3g"), r.tool,
-                     r.note or (r.errors[0].get("message", "") if r.errors else ""))
+                     "; ".join(filter(None, [r.failed] + list(r.notes))) or
+                     (r.errors[0].get("message", "") if r.errors else ""))
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c == 1 and r.keep_float:
