@@ -107,7 +107,7 @@ def test_a_rerun_merges_and_the_overlay_colours_the_chosen_recipe():
     def row(recipe, keep, nsr):
         err = qm.TensorError("n/Relu", "CONV_2D", ["n/Relu"], nsr=nsr, snr_db=-10 *
                              math.log10(nsr))
-        return RecipeResult(recipe, keep_float=keep, model=b"m", size=5,
+        return RecipeResult(recipe, keep_float=keep, model=f"{recipe}{keep}".encode(), size=5,
                             output={"mse": nsr, "snr_db": 1.0}, tensors=[err])
 
     run = _merge(None, RecipeReport([row("int8", "", 1e-2), row("dynamic", "", 1e-4)]))
