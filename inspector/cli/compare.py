@@ -17,8 +17,8 @@ def _open(path: str, args):
 
 
 def build_diff(args):
-    """(diff, model A, graph B): B from a file, or from A through --pipeline (with the
-    pipeline's own provenance)."""
+    """(diff, model A, graph B, model B): B from a file, or from A through --pipeline (with
+    the pipeline's own provenance; model B is then None)."""
     from inspector.core.compare import provenance
     from inspector.core.compare.diff import diff_graphs
     from inspector.core.errors import InspectorError
@@ -35,7 +35,7 @@ def build_diff(args):
         raise InspectorError(f"no node named {', '.join(repr(n) for n in missing)} in A "
                              "(--inputs/--outputs name nodes of the first model)",
                              path=args.model)
-    prov = None
+    prov, b = None, None
     if args.pipeline:
         from inspector.core.transforms.pipeline import run_pipeline
 
@@ -56,7 +56,7 @@ def build_diff(args):
 
     extra = {} if args.no_flops else measured_totals(a.graph, gb)
     d = diff_graphs(a.graph, gb, args.model, b_label, provenance=prov, extra_totals=extra)
-    return d, a, gb
+    return d, a, gb, b
 
 
 def numeric(d, a, gb, args):
@@ -133,20 +133,30 @@ def _numeric_text(result, limit: int = 40) -> str:
 
 
 def cmd_diff(args) -> int:
-    from inspector.core.compare.document import dumps, me_mapping, text_report
+    from inspector.core.compare.document import dumps, text_report
+    from inspector.core.errors import InspectorError
     from inspector.core.formats.writer import atomic_write, check_target
 
     for target in (args.html, args.me_mapping):
         if target:
             check_target(target, args.force, source=args.model)
-    d, a, gb = build_diff(args)
+    if args.me_mapping and args.pipeline:
+        raise InspectorError("--me-mapping needs B as a file Model Explorer can open: write "
+                             "the pipeline's output with `transform --out_graph B.pb` and "
+                             "compare A with B.pb")
+    d, a, gb, b = build_diff(args)
+    if args.me_mapping:             # before anything is written: a side may have no ids
+        from inspector.core.app import model_explorer
+
+        ids = model_explorer.mapping_ids(a, b)
     if args.html:
         from inspector.core.compare.html_report import diff_html
 
         atomic_write(args.html, diff_html(d, a.graph, gb), force=args.force)
         print(f"Wrote {args.html}", file=sys.stderr)
     if args.me_mapping:
-        atomic_write(args.me_mapping, json.dumps(me_mapping(d), indent=1), force=args.force)
+        atomic_write(args.me_mapping, json.dumps(model_explorer.mapping(d, ids), indent=1),
+                     force=args.force)
         print(f"Wrote {args.me_mapping} (Model Explorer: sync navigation, upload mapping)",
               file=sys.stderr)
     result = numeric(d, a, gb, args) if args.numeric else None

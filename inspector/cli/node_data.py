@@ -58,7 +58,8 @@ def _fill(state, args) -> None:
     elif mode == "node-data":
         if not args.node_data:
             raise InspectorError("--overlay node-data needs --node-data FILE")
-        overlay = replace(overlay, node_data=io.read_onto(state.model.graph, args.node_data))
+        placed = io.read_onto(state.model.graph, args.node_data, state.model)
+        overlay = replace(overlay, node_data=placed)
     elif mode == "targets":
         from inspector.cli.targets import report_for
 
@@ -93,7 +94,7 @@ def cmd_overlay_import(args) -> int:
     from inspector.core.app import node_data_io as io
 
     model = _load(args)
-    placed = io.read_onto(model.graph, args.file)
+    placed = io.read_onto(model.graph, args.file, model)
     if args.json:
         json.dump({"name": placed.name, "entries": placed.total,
                    "values": placed.values, "colours": placed.colours,

@@ -214,17 +214,24 @@ def test_the_document_round_trips_and_is_the_same_in_every_process(tmp_path):
     assert len(outs) == 1 and json.loads(outs.pop()) == data
 
 
-def test_model_explorer_mapping_puts_each_node_in_one_entry():
+def test_model_explorer_mapping_puts_each_node_in_one_entry_by_its_id():
+    from inspector.core.formats.me_ids import for_graph_def
+
     ga = graph_of(INCEPTION)
     gb = Graph(run_pipeline(ga.graph_def, "fold_old_batch_norms", ["Mul"],
                             ["softmax"])[-1].graph_def)
-    mapping = me_mapping(diff_graphs(ga, gb))
+    ids_a, ids_b = for_graph_def(ga), for_graph_def(gb)
+    mapping = me_mapping(diff_graphs(ga, gb), ids_a, ids_b)
     left = [n for e in mapping["mappingEntries"] for n in e["leftNodeIds"]]
     right = [n for e in mapping["mappingEntries"] for n in e["rightNodeIds"]]
-    assert len(left) == len(set(left)) == len(ga)        # every node of A, once
-    assert set(right) == set(gb.names()) and mapping["disableMappingFallback"] is True
-    conv = next(e for e in mapping["mappingEntries"] if "conv/BatchNorm" in e["leftNodeIds"])
-    assert "conv/Conv2D" in conv["leftNodeIds"] and "conv/BatchNorm" in conv["rightNodeIds"]
+    assert len(left) == len(set(left)) == len(ga)        # every node of A, once, by index
+    assert len(right) == len(set(right))
+    assert set(right) == {str(k) for k in range(len(gb))}
+    assert mapping["disableMappingFallback"] is True
+    conv = next(e for e in mapping["mappingEntries"]
+                if ids_a.of["conv/BatchNorm"] in e["leftNodeIds"])
+    assert ids_a.of["conv/Conv2D"] in conv["leftNodeIds"]
+    assert ids_b.of["conv/BatchNorm"] in conv["rightNodeIds"]
 
 
 def test_the_html_report_is_one_file_with_no_script_and_no_remote_reference():

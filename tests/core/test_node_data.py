@@ -82,17 +82,26 @@ def test_every_overlay_with_data_exports_and_imports_to_the_same_values(state, t
 
 
 def test_the_file_is_model_explorers_model_node_data(state, tmp_path):
+    """Keyed as Model Explorer looks the data up: its GraphDef adapter's graph id and node
+    ids (resolved through the adapter's own conversion of the same file)."""
+    from tests.fixtures.me_oracle import convert, resolve
+
     _with_every_overlay(state)
     path = tmp_path / "t.json"
     io.export_node_data(state, str(path), "timings")
     doc = json.loads(path.read_text())
+    me = convert(state.model.path)
     (graph_id, graph), = doc.items()
-    assert graph_id == "inception_jpeg.pb"
-    assert graph["results"]["conv/Conv2D"] == {"value": 1.25}
+    assert graph_id == "main" and graph_id in me
+    landed = {resolve(me[graph_id], k)["namespace"]: e for k, e in graph["results"].items()}
+    assert landed == {"conv/Conv2D": {"value": 1.25}, "conv/Relu": {"value": 0.125},
+                      "conv_1/Conv2D": {"value": 3.5}}
     assert [g["stop"] for g in graph["gradient"]] == [0.0, 0.5, 1.0]
     io.export_node_data(state, str(path), "compat")
-    graph = list(json.loads(path.read_text()).values())[0]
-    assert graph["results"]["conv/Conv2D"] == {"value": "builtin", "bgColor": "#9fd8c3"}
+    graph = json.loads(path.read_text())["main"]
+    assert len(graph["results"]) == len(state.model.graph)
+    landed = {resolve(me["main"], k)["namespace"]: e for k, e in graph["results"].items()}
+    assert landed["conv/Conv2D"] == {"value": "builtin", "bgColor": "#9fd8c3"}
 
 
 def test_quantizer_validate_form_lands_on_tflite_tensors(data, tmp_path):
@@ -191,9 +200,10 @@ def test_a_huge_file_is_refused_before_it_is_read(state, tmp_path, monkeypatch):
     assert not opened and state.overlay is before
 
 
-def test_activation_strengths_keyed_by_scope_round_trip(state, tmp_path):
-    """The activations overlay names collapsed scopes ("conv/"): they export and land back
-    on the same scopes, whose boxes the import then colours."""
+def test_activation_strengths_keyed_by_scope_import_but_do_not_export(state, tmp_path):
+    """The activations overlay names collapsed scopes ("conv/"): Model Explorer keys data by
+    node, so the export says so in one line and writes nothing; a file keyed by scopes still
+    lands on them, whose boxes the import then colours."""
     from types import SimpleNamespace
 
     import numpy as np
@@ -201,5 +211,11 @@ def test_activation_strengths_keyed_by_scope_round_trip(state, tmp_path):
     state.demo = SimpleNamespace(blocks=[
         SimpleNamespace(item="conv/", mean=np.array([0.5, 2.0])),
         SimpleNamespace(item="mixed/", mean=np.array([-1.0, 0.25]))])
-    _round_trip(state, "activations", tmp_path)
+    path = tmp_path / "activations.json"
+    with pytest.raises(InspectorError, match="on scopes, which Model Explorer does not"):
+        io.export_node_data(state, str(path), "activations")
+    assert not path.exists()
+    path.write_text(json.dumps({"inception_jpeg.pb": {"results": {
+        "conv/": {"value": 2.0}, "mixed/": {"value": 0.25}}}}))
+    io.import_node_data(state, str(path))
     assert state.overlay.node_data.values == {"conv/": 2.0, "mixed/": 0.25}

@@ -60,9 +60,23 @@ def test_import_colours_nodes_then_export_writes_them_back(qtbot, window, model,
     _action(window, "Export overlay as Model Explorer node data…").trigger()
     qtbot.waitUntil(lambda: "Wrote the node-data overlay" in window.status_label.text(),
                     timeout=20000)
-    results = list(json.loads(out.read_text()).values())[0]["results"]
-    assert results["conv_1/Conv2D"] == {"value": 3.0, "bgColor": "#c87f00"}
-    assert len(results) == 3
+    # keyed as Model Explorer looks it up: its graph id, its adapter's node ids
+    from tests.fixtures.me_oracle import convert, resolve
+
+    me = convert(window.state.model.path)["main"]
+    results = json.loads(out.read_text())["main"]["results"]
+    landed = {resolve(me, k)["namespace"]: e for k, e in results.items()}
+    assert landed["conv_1/Conv2D"] == {"value": 3.0, "bgColor": "#c87f00"}
+    assert len(landed) == 3
+    # and that id-keyed file, Model Explorer's own form, imports onto the same nodes
+    window.overlays_panel.mode_buttons["none"].click()
+    _choose(monkeypatch, out)
+    _action(window, "Import Model Explorer &node data…").trigger()
+    qtbot.waitUntil(lambda: window.state.overlay.mode == "node-data", timeout=20000)
+    assert window.state.overlay.node_data.values == {
+        "conv/Conv2D": 0.5, "conv_1/Conv2D": 3.0, "mixed/tower_0/conv/Conv2D": 9.0}
+    qtbot.waitUntil(lambda: window.canvas.items_by_id["conv_1/Conv2D"].heat == "#c87f00",
+                    timeout=20000)
     window.canvas.grab().save(str(tmp_path / "node_data.png"))
     # collapsed: a scope shows its largest value's colour
     window.state.collapse_all()

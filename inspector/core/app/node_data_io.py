@@ -1,27 +1,38 @@
 """Model Explorer node-data files, both ways, as use cases of the window and the CLI: any
-overlay of the registry that has data is written as node-data JSON; a node-data file (ours,
-ai-edge-quantizer's `validate`, a vendor's profiler) becomes the "node-data" overlay, matched
-by node or tensor name, with the entries that name no node listed. Nothing changes unless the
-whole file passed its checks and at least one entry names a node."""
+overlay of the registry that has data is written as node-data JSON under the graph id and
+node ids Model Explorer gives the model's file (formats/me_ids.py; an input of a .tflite by
+its tensor name); a node-data file (ours, Model Explorer's, ai-edge-quantizer's `validate`, a
+vendor's profiler) becomes the "node-data" overlay, matched by tensor name, Model Explorer
+node id (a file keyed by the model's ME graph id, or bare) or node name, with the entries that
+name no node listed. Nothing changes unless the whole file passed its checks and at least one
+entry names a node."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 from inspector.core.errors import InspectorError
+from inspector.core.formats import me_ids
 from inspector.core.overlays import node_data, registry
 
 
 class GraphNames:
-    """The names an entry may land on: the graph's nodes and its scopes ("a/b/")."""
+    """The names an entry may land on: the graph's nodes and its scopes ("a/b/"), and
+    Model Explorer's node ids when `ids` (id -> node) are given."""
 
-    def __init__(self, graph):
-        self.graph, self._scopes, self._tensors = graph, None, None
+    def __init__(self, graph, ids: dict | None = None):
+        self.graph, self._scopes, self._tensors, self._ids = graph, None, None, ids or {}
 
     def alias(self, key: str):
         """The node a TFLite graph's full tensor name belongs to (its operator, or the
-        constant): node names are only the first part of such names, made unique."""
+        constant: node names are only the first part of such names, made unique), else the
+        node of that Model Explorer id (as ME resolves a key: tensor name, then id)."""
+        found = self._tensor(key)
+        if found is None and key in self._ids and self._ids[key] in self.graph:
+            found = self._ids[key]
+        return found
+
+    def _tensor(self, key: str):
         if self._tensors is None:
             self._tensors = {}
             for node in self.graph.nodes:
@@ -87,12 +98,28 @@ def overlay_document(state, mode: str) -> dict:
         raise InspectorError(f"the {overlay.label} overlay has no data to export")
     colours = overlay.colours(shown) if overlay.colours is not None else {}
     model = getattr(state, "model", None)
-    graph_id = os.path.basename(model.path.rstrip("/")) if model is not None else "main"
-    return node_data.build(values, colours, graph_id, overlay.label)
+    if model is None:
+        raise InspectorError("open a model before exporting node data")
+    ids = me_ids.for_model(model)
+    keyed, keyed_colours = {}, {}
+    for node, value in values.items():
+        key = ids.key(node)
+        if key is not None and key not in keyed:
+            keyed[key] = value
+            if node in colours:
+                keyed_colours[key] = colours[node]
+    if not keyed:
+        scopes = all(node.endswith("/") for node in values)
+        raise InspectorError(f"none of the {overlay.label} overlay's {len(values):,} values is "
+                             "on a node Model Explorer shows for this file" +
+                             (" (they are on scopes, which Model Explorer does not key data "
+                              "by)" if scopes else ""))
+    return node_data.build(keyed, keyed_colours, ids.graph, overlay.label)
 
 
 def export_node_data(state, path: str, mode: str | None = None, force: bool = True) -> int:
-    """Write the overlay (the one shown when `mode` is None); returns the entries written."""
+    """Write the overlay (the one shown when `mode` is None); returns the entries written
+    (values on nodes the file does not have, e.g. ones a transform made, are left out)."""
     from inspector.core.formats.writer import atomic_write
 
     document = overlay_document(state, mode or state.overlay.mode)
@@ -100,10 +127,16 @@ def export_node_data(state, path: str, mode: str | None = None, force: bool = Tr
     return sum(len(g["results"]) for g in document.values())
 
 
-def read_onto(graph, path: str) -> node_data.Placed:
-    """A node-data file matched onto `graph` (raises InspectorError when nothing matches)."""
-    data = node_data.read(path)
-    placed = node_data.place(data, GraphNames(graph))
+def read_onto(graph, path: str, model=None) -> node_data.Placed:
+    """A node-data file matched onto `graph` (raises InspectorError when nothing matches);
+    with the `model` it was opened from, Model Explorer's ids for that file resolve too."""
+    try:
+        ids = me_ids.for_model(model) if model is not None else None
+    except InspectorError:
+        ids = None                     # a kind ME numbers otherwise: names and tensors only
+    data = node_data.read(path, ids.graph if ids else None)
+    by_id = ids.node_of() if ids and data.graphs in ((ids.graph,), ("",)) else None
+    placed = node_data.place(data, GraphNames(graph, by_id))
     if not placed.values:
         first = next(iter(data.results))
         raise InspectorError(f"none of the {len(data.results):,} node-data entries names a "
@@ -116,7 +149,7 @@ def import_node_data(state, path: str) -> node_data.Placed:
     view = state.original_view or state.view
     if view is None:
         raise InspectorError("open a model before importing node data")
-    placed = read_onto(view.graph, path)
+    placed = read_onto(view.graph, path, state.model)
     show(state, placed)
     return placed
 

@@ -74,10 +74,12 @@ def dumps(d: Diff) -> str:
     return json.dumps(to_dict(d), indent=1, sort_keys=False)
 
 
-def me_mapping(d: Diff) -> dict:
-    """Model Explorer's sync-navigation data (left = A, right = B; a GraphDef node's id there
-    is its name): every pair, every merge (N:1) and split (1:N) as one mapping entry, with the
-    fallback to equal ids off so that only our matching speaks."""
+def me_mapping(d: Diff, ids_a, ids_b) -> dict:
+    """Model Explorer's sync-navigation data (left = A, right = B) in the node ids its own
+    adapters give the two files (ids_a, ids_b: formats.me_ids.Ids): every pair, merge (N:1)
+    and split (1:N) as one mapping entry, entries that share an id joined (ME expects each id
+    in one entry), nodes ME does not have left out, and no fallback to equal ids (node 7 of
+    A is not node 7 of B)."""
     m = d.matching
     entries: dict = {}
     owner: dict = {}                         # A's node -> the entry it sits in
@@ -93,8 +95,33 @@ def me_mapping(d: Diff) -> dict:
         key = owner.get(a, a)
         left, right = entries.setdefault(key, ({a}, set()))
         right.add(b)
-    return {"mappingEntries": [{"leftNodeIds": sorted(left), "rightNodeIds": sorted(right)}
-                               for left, right in entries.values()],
+    joined: list = []                        # [left ids, right ids], joined on any shared id
+    where: dict = {}                         # ("L"|"R", id) -> its entry's index in joined
+    for left, right in entries.values():
+        ids = ({ids_a.of[n] for n in left if n in ids_a.of},
+               {ids_b.of[n] for n in right if n in ids_b.of})
+        if not ids[0] or not ids[1]:
+            continue
+        hits = sorted({where[k] for k in [("L", i) for i in ids[0]] +
+                       [("R", i) for i in ids[1]] if k in where})
+        if hits:
+            target = joined[hits[0]]
+            for k in hits[1:]:
+                target[0] |= joined[k][0]
+                target[1] |= joined[k][1]
+                joined[k] = None
+            target[0] |= ids[0]
+            target[1] |= ids[1]
+            at = hits[0]
+        else:
+            joined.append([set(ids[0]), set(ids[1])])
+            at = len(joined) - 1
+        for side, group in (("L", joined[at][0]), ("R", joined[at][1])):
+            where.update({(side, i): at for i in group})
+    by_number = lambda i: (len(i), i)        # noqa: E731 - ids are decimal numbers
+    return {"mappingEntries": [{"leftNodeIds": sorted(e[0], key=by_number),
+                                "rightNodeIds": sorted(e[1], key=by_number)}
+                               for e in joined if e is not None],
             "disableMappingFallback": True, "showDiffHighlights": True}
 
 

@@ -74,6 +74,7 @@ class TFLiteModel:
     subgraphs: list
     buffer_count: int
     signatures: list = field(default_factory=list)   # (key, {input name: tensor index}, ...)
+    signature_subgraphs: list = field(default_factory=list)   # each signature's subgraph
 
     def op_histogram(self) -> Counter:
         return Counter(o.op for g in self.subgraphs for o in g.operators)
@@ -144,11 +145,13 @@ def read_model(data, path: str) -> TFLiteModel:
         subgraphs.append(Subgraph(g.string(4), tensors, operators, ins, outs))
     if not subgraphs:
         buf.fail("the model has no subgraph")
-    signatures = []
+    signatures, owners = [], []
     for s in model.tables(7):
         signatures.append((s.string(2), {m.string(0): m.scalar(1, "I") for m in s.tables(0)},
                            {m.string(0): m.scalar(1, "I") for m in s.tables(1)}))
-    return TFLiteModel(model.scalar(0, "I"), model.string(3), subgraphs, len(spans), signatures)
+        owners.append(s.scalar(4, "I"))
+    return TFLiteModel(model.scalar(0, "I"), model.string(3), subgraphs, len(spans), signatures,
+                       owners)
 
 
 def describe(model: TFLiteModel, limit: int = 15) -> str:

@@ -101,6 +101,7 @@ def build_graph(model, path: str, data) -> tuple:
         st = os.fstat(fd)
         store = WeightStore(path, fd, (st.st_size, st.st_mtime_ns), slots, 0)
     graph = Graph(gd, os.path.basename(path), weights=store)
+    graph.tflite_producers = producer   # tensor index -> node (":k" past an op's first output)
     outs = [producer[o].split(":")[0] for o in main.outputs if o in producer]
     ins = [producer[i] for i in main.inputs]
     return graph, ins, outs

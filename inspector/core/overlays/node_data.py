@@ -10,7 +10,9 @@ NodeDataProviderGraphData in src/ui/.../visualizer/common/types.ts):
                       "gradient"?: [{"stop": 0..1, "bgColor": colour}, ...], "name"?: text}
 
 ai-edge-quantizer's `validate` (model_validator.create_json_for_model_explorer) writes a bare
-GraphNodeData keyed by TFLite tensor names; a {"graphsData": {...}} wrapper is read too.
+GraphNodeData keyed by TFLite tensor names; a {"graphsData": {...}} wrapper is read too. ME
+shows a graph's data only under that graph's id ("main", or a .tflite subgraph's name) and a
+bare file on the graph shown; node ids are the ones its adapters give (formats/me_ids.py).
 Reading checks size, nesting, types and colours before anything changes."""
 
 from __future__ import annotations
@@ -150,8 +152,10 @@ def _int(text):
     return int(text)
 
 
-def parse(text: str | bytes, path: str = "") -> NodeData:
-    """Checked node data from the text of a file (raises InspectorError, one line)."""
+def parse(text: str | bytes, path: str = "", graph: str | None = None) -> NodeData:
+    """Checked node data from the text of a file (raises InspectorError, one line). With
+    `graph` (a Model Explorer graph id) and a file that has that graph, only its data, as
+    Model Explorer reads it; else every graph's, the first to name a key winning."""
     if len(text) > MAX_BYTES:
         _fail(f"the file is over {MAX_BYTES // 2**20} MB", path)
 
@@ -179,6 +183,8 @@ def parse(text: str | bytes, path: str = "") -> NodeData:
         graphs = [("", data)]
     else:
         graphs = [(k, v) for k, v in data.items() if k != "version"]
+        if graph is not None and isinstance(data.get(graph), dict):
+            graphs = [(graph, data[graph])]
         if len(graphs) > MAX_GRAPHS:
             _fail(f"more than {MAX_GRAPHS} graphs", path)
         if not graphs:
@@ -193,8 +199,8 @@ def parse(text: str | bytes, path: str = "") -> NodeData:
                     tuple(g for g, _ in graphs))
 
 
-def read(path: str) -> NodeData:
-    """A node-data file, its size checked before it is read."""
+def read(path: str, graph: str | None = None) -> NodeData:
+    """A node-data file, its size checked before it is read (`graph`: as parse)."""
     try:
         size = os.stat(path).st_size
     except OSError as exc:
@@ -205,7 +211,7 @@ def read(path: str) -> NodeData:
     if size > MAX_BYTES:
         _fail(f"the file is {size / 2**20:.0f} MB, over {MAX_BYTES // 2**20} MB", path)
     with open(path, "rb") as f:
-        return parse(f.read(MAX_BYTES + 1), path)
+        return parse(f.read(MAX_BYTES + 1), path, graph)
 
 
 # -- matching --------------------------------------------------------------------------------

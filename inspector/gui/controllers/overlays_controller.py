@@ -172,7 +172,7 @@ class OverlaysController(QObject):
             "Node data (*.json);;All files (*)")[0]
         if not path:
             return
-        graph = view.graph
+        graph, model = view.graph, self.state.model
 
         def done(placed):
             node_data_io.show(self.state, placed)
@@ -185,8 +185,8 @@ class OverlaysController(QObject):
             if not isinstance(exc, Cancelled):
                 self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
 
-        self.tasks.submit("node-data", lambda job: node_data_io.read_onto(graph, path), done,
-                          failed, label="Reading node data")
+        self.tasks.submit("node-data", lambda job: node_data_io.read_onto(graph, path, model),
+                          done, failed, label="Reading node data")
 
     def export_node_data(self, path: str | None = None) -> str | None:
         """The overlay shown, written as Model Explorer node-data JSON (in a task)."""
