@@ -80,6 +80,12 @@ class Dialogs:
         self.last_box = box
         return box
 
+    def window(self, title: str) -> QDialog:
+        """A window of its own over the parent (shown by its caller)."""
+        dialog = QDialog(self.parent, Qt.Window)
+        dialog.setWindowTitle(title)
+        return dialog
+
     def error(self, text: str):
         box = QMessageBox(QMessageBox.Warning, "GraphDef Inspector", text, QMessageBox.Ok,
                           self.parent)

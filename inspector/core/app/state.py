@@ -91,6 +91,7 @@ class AppState:
         self.tflite_preview = None     # the last conversion preview (set_tflite_preview)
         self.tflite_check = None       # the TFLite check of the model (app/tflite_check.py)
         self.quant = None              # recipes tried, chosen, applied (app/quantization.py)
+        self.framed = None             # the model whose first picture is on screen
 
     # -- model and view -------------------------------------------------------------------
     def set_model(self, model, view, summary=None) -> None:
@@ -106,6 +107,12 @@ class AppState:
         self.demo_changed.emit(None)
         self.view_changed.emit(view)
         self.expansion_changed.emit()
+
+    def frame_shown(self, model) -> None:
+        """The first picture of `model` is on screen (what waits for it starts now)."""
+        if model is self.model:
+            self.framed = model
+            self.first_frame.emit(model)
 
     def set_summary(self, model, summary) -> None:
         """The summary of `model`, computed after it opened (dropped if another model is

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem
 
 from inspector.core.app.pictures import colour_lut, scaled
@@ -19,6 +19,20 @@ def to_qimage(rgb: np.ndarray) -> QImage:
     rgb = np.ascontiguousarray(rgb)
     h, w = rgb.shape[:2]
     return QImage(rgb.data, w, h, 3 * w, QImage.Format_RGB888).copy()
+
+
+def picture_pixmap(picture: np.ndarray, longest: int = 180, kind: str = "image") -> QPixmap:
+    """A uint8 picture (h x w or h x w x 3) enlarged to `longest` pixels, blocky when tiny
+    (an 8x8 digit should look like pixels, not mush); a spectrogram in colour, drawn wide
+    (the Demo panel, a tour's slides)."""
+    if kind == "spectrogram":
+        pix = QPixmap.fromImage(to_qimage(colour_lut()[picture]))
+        return pix.scaled(int(longest * 1.6), longest, Qt.IgnoreAspectRatio,
+                          Qt.SmoothTransformation)
+    rgb = picture if picture.ndim == 3 else np.repeat(picture[..., None], 3, axis=2)
+    pix = QPixmap.fromImage(to_qimage(rgb))
+    mode = Qt.FastTransformation if max(rgb.shape[:2]) < 64 else Qt.SmoothTransformation
+    return pix.scaled(longest, longest, Qt.KeepAspectRatio, mode)
 
 
 class FeatureStrip(QGraphicsItem):

@@ -104,7 +104,7 @@ def png_bytes(image: QImage) -> bytes:
 
 def seen_image(seen, longest: int = 480) -> QImage:
     """What the model sees, enlarged for a slide (blocky when tiny, like the Demo panel)."""
-    from inspector.gui.panels.demo_panel import picture_pixmap
+    from inspector.gui.canvas.feature_strip import picture_pixmap
 
     return picture_pixmap(seen.picture, longest=longest, kind=seen.kind).toImage()
 

@@ -156,7 +156,7 @@ class CanvasController(QObject):
 
     def _after_first_frame(self, model):
         if model is self.state.model:
-            self.state.first_frame.emit(model)
+            self.state.frame_shown(model)
             self.infer_shapes(self.state.original_view)
 
     def infer_shapes(self, view):

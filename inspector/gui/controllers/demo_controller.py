@@ -31,6 +31,9 @@ class DemoController:
         state.model_changed.connect(self._model_changed)
         state.scene_changed.connect(self._scene_changed)
         state.shapes_changed.connect(self._shapes_known)
+        view = state.original_view
+        if view is not None and view is state.view and view.shapes is not None:
+            self._shapes_known(view)          # TensorFlow answered before it existed
 
     def _ran(self, run) -> None:
         if run is not None:

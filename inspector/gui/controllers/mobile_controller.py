@@ -35,6 +35,9 @@ class MobileController(QObject):
         state.model_changed.connect(lambda *_: self._model_changed())
         state.overlay_changed.connect(self._overlay_changed)
         state.tflite_check_changed.connect(self._show_check)
+        self._show_check(state.tflite_check)          # what happened before it existed
+        if state.overlay is not None:
+            self._overlay_changed(state.overlay)
 
     def _tflite_already(self) -> bool:
         why = tflite_check.refusal(self.state)

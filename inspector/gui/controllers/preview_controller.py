@@ -26,6 +26,9 @@ class PreviewController(QObject):
         panel.step_selected.connect(lambda row: self.state.show_step(row))
         panel.after.toggled.connect(lambda on: self.state.show_step(self.state.step, on))
         panel.check_requested.connect(lambda: self.check_outputs(False))
+        if state.rows:                     # a pipeline put in place before it existed
+            self._rows_changed(state.rows)
+            self._step_changed(state.step, state.after)
 
     @property
     def rows(self):

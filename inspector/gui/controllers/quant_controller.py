@@ -33,6 +33,8 @@ class QuantController(QObject):
         self._shown = (None, 0)            # (report, sensitivity rows) last shown
         state.quant_changed.connect(self._show)
         state.model_changed.connect(lambda *_: panel.reset())
+        if state.quant is not None:                   # recipes run before it existed
+            self._show(state.quant)
 
     def run(self, recipes: list, keep_float: str, allow_io: bool = False) -> bool:
         if not recipes:

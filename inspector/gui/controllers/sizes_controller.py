@@ -28,6 +28,8 @@ class SizesController(QObject):
         state.first_frame.connect(self._first_frame)
         state.view_changed.connect(lambda *_: self.refresh())
         tasks.busy.connect(lambda *_: self._show_waiting())
+        if state.model is not None and state.framed is state.model:
+            self._first_frame(state.model)    # its first picture is up: sizes when shown
 
     def _first_frame(self, model) -> None:
         self._framed = model

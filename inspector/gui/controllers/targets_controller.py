@@ -4,8 +4,8 @@ core.app.targets, whose result becomes the "Target" overlay; a row's click selec
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QDialog, QVBoxLayout
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QVBoxLayout
 
 from inspector.core.app import targets as target_reports
 from inspector.core.errors import Cancelled, InspectorError
@@ -13,9 +13,12 @@ from inspector.gui.panels.target_panel import TargetReportView
 
 
 class TargetsController(QObject):
-    def __init__(self, state, tasks, parent):
-        super().__init__(parent)
-        self.state, self.tasks, self.parent_widget = state, tasks, parent
+    """`gate(names)`: a view made later gated like the window's (no TensorFlow worker: Run
+    says why and how)."""
+
+    def __init__(self, state, tasks, dialogs, gate=None):
+        super().__init__()
+        self.state, self.tasks, self.dialogs, self.gate = state, tasks, dialogs, gate
         self.dialog = self.view = None
         state.overlay_changed.connect(self._overlay)
         state.model_changed.connect(lambda *_: self._model_changed())
@@ -23,17 +26,15 @@ class TargetsController(QObject):
     def open(self) -> TargetReportView:
         """The report's window, made once, to the front."""
         if self.dialog is None:
-            self.dialog = QDialog(self.parent_widget, Qt.Window)
-            self.dialog.setWindowTitle("Target report")
+            self.dialog = self.dialogs.window("Target report")
             self.view = TargetReportView(target_reports.TARGETS, self.dialog)
             QVBoxLayout(self.dialog).addWidget(self.view)
             self.dialog.resize(900, 520)
             self.view.run_requested.connect(self.run)
             self.view.node_chosen.connect(self._go_to)
             self._overlay(self.state.overlay)
-            gate = getattr(self.parent_widget, "_gate_later", None)
-            if gate is not None:            # no TensorFlow worker: Run says why and how
-                gate(("targets.view",))
+            if self.gate is not None:
+                self.gate(("targets.view",))
         self.dialog.show()
         self.dialog.raise_()
         return self.view

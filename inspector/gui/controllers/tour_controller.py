@@ -68,6 +68,7 @@ class TourController(TourView, QObject):
         p.motion_changed.connect(lambda on: setattr(self, "reduce_motion", on))
         p.spotlight_changed.connect(self._spotlight_changed)
         p.scale_changed.connect(lambda v: setattr(self, "ui_scale", float(v)))
+        p.show_stops(self.tour.stops)       # a session file's tour, restored before it
 
     # -- the tour and the session file ------------------------------------------------------
     def _model_changed(self):

@@ -36,23 +36,11 @@ def _label(text: str = "", size: int = 13, colour: str = INK, bold: bool = False
     return label
 
 
-def picture_pixmap(picture: np.ndarray, longest: int = 180, kind: str = "image") -> QPixmap:
-    """A uint8 picture (h x w or h x w x 3) enlarged to `longest` pixels, blocky when tiny
-    (an 8x8 digit should look like pixels, not mush); a spectrogram in colour, drawn wide."""
-    from inspector.gui.canvas.feature_strip import (
-        to_qimage,  # numpy: not at the app's start
-    )
+def picture_pixmap(picture, longest: int = 180, kind: str = "image") -> QPixmap:
+    """The picture the model sees, as the canvas draws it (canvas.feature_strip)."""
+    from inspector.gui.canvas import feature_strip  # numpy: not at the app's start
 
-    if kind == "spectrogram":
-        from inspector.core.app.pictures import colour_lut
-
-        pix = QPixmap.fromImage(to_qimage(colour_lut()[picture]))
-        return pix.scaled(int(longest * 1.6), longest, Qt.IgnoreAspectRatio,
-                          Qt.SmoothTransformation)
-    rgb = picture if picture.ndim == 3 else np.repeat(picture[..., None], 3, axis=2)
-    pix = QPixmap.fromImage(to_qimage(rgb))
-    mode = Qt.FastTransformation if max(rgb.shape[:2]) < 64 else Qt.SmoothTransformation
-    return pix.scaled(longest, longest, Qt.KeepAspectRatio, mode)
+    return feature_strip.picture_pixmap(picture, longest, kind)
 
 
 class TopBars(QWidget):

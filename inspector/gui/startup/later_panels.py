@@ -2,7 +2,7 @@
 first asked for), not before it: ~0.1 s of the slow machine class's start.
 
 A window names a group of attributes (a panel, its controller...) with `BuiltOnUse(group)`
-class attributes and a method `_build_<group>()` that sets them all (`install` declares both
+class attributes and a method `_build_<group>()` that returns them all (`install` declares both
 from a table of groups). `later(window, group, dock)` builds the group at once when nothing is deferred (tests, later windows), else when
 the dock is first shown or after the first picture (inspector.gui.startup.start_order); reading any
 of its attributes before that builds it then, so no caller ever sees it missing."""
@@ -34,6 +34,7 @@ def install(cls, groups: dict) -> None:
     its `_build_<group>` method and a BuiltOnUse for each of its attributes."""
     for group, (builder, names, *_) in groups.items():
         setattr(cls, f"_build_{group}", builder)
+        setattr(cls, f"_names_{group}", tuple(names))
         for name in names:
             descriptor = BuiltOnUse(group)
             descriptor.__set_name__(cls, name)
@@ -41,12 +42,20 @@ def install(cls, groups: dict) -> None:
 
 
 def build(window, group: str) -> None:
-    """The group's attributes, made now unless they are already."""
+    """The group's attributes, made now unless they are already: its builder returns them
+    (exactly the names its table declares), set here on the window, then gated like the
+    window's own (tf_gate)."""
     done = window.__dict__.setdefault("_later_built", set())
     if group in done:
         return
     done.add(group)
-    getattr(window, f"_build_{group}")()
+    parts = getattr(window, f"_build_{group}")()
+    names = getattr(type(window), f"_names_{group}")
+    assert set(parts) == set(names), f"{group} made {sorted(parts)}, not {sorted(names)}"
+    window.__dict__.update(parts)
+    gate = getattr(window, "_gate_later", None)
+    if gate is not None:
+        gate(tuple(names))
 
 
 def built(window, name: str) -> bool:

@@ -1,0 +1,21 @@
+"""The window's parts import downward (issue 46.7): the tour's slides draw what the model
+sees with the canvas's own picture code, not the Demo panel's (the contract in pyproject.toml
+keeps it so); both still draw the same picture."""
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from inspector.gui.canvas.stop_render import seen_image
+from inspector.gui.panels.demo_panel import picture_pixmap
+
+
+def test_a_slide_and_the_demo_panel_draw_what_the_model_sees_alike(qtbot):
+    picture = np.zeros((8, 8), np.uint8)
+    picture[2:6, 3:5] = 255
+    slide = seen_image(SimpleNamespace(picture=picture, kind="image"), longest=480)
+    assert (slide.width(), slide.height()) == (480, 480)
+    assert slide.pixelColor(4 * 60 + 30, 4 * 60 + 30).red() == 255      # blocky, not mush
+    assert slide.pixelColor(30, 30).red() == 0
+    panel = picture_pixmap(picture, longest=480).toImage()
+    assert panel.convertToFormat(slide.format()) == slide
