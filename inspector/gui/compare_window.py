@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.app.comparing import SIDES, CompareSession
+from inspector.core.app.comparing import READABLE, SELECTED, SIDES, CompareSession
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.panels.adaptive import OneLine
@@ -67,6 +67,9 @@ class CompareWindow(QMainWindow):
             title.setStyleSheet("font-weight: bold")
             canvas = GraphCanvas(box)
             canvas.set_cache_boxes(True)     # repaints copy pixels while a layout task runs
+            canvas.style.ring = SELECTED     # the selection rings the box, its border keeps
+            #                                  its diff colour (red was also "removed")
+            canvas.zoomed.connect(lambda scale, s=side: self._zoom_synced(s, scale))
             canvas.clicked.connect(lambda item, s=side: self._clicked(s, item))
             canvas.activated.connect(lambda item, s=side: self._toggle(s, item))
             lay.addWidget(title)
@@ -127,9 +130,10 @@ class CompareWindow(QMainWindow):
 
         key = "  ".join(f"<span style='color:{colour}'>■ {label}</span> ({style})"
                         for label, colour, style in LEGEND)
-        self.legend = QLabel(f"Borders: {key}. The selected node: thick red; its "
-                             "counterparts: thick blue. Collapsed scopes count what changed "
-                             "inside and dim when nothing did.")
+        self.legend = QLabel(f"Borders: {key}. <span style='color:{SELECTED}'>◯ A ring"
+                             "</span> around the selected node and its counterparts on "
+                             "the other side. Collapsed scopes count what changed inside "
+                             "and dim when nothing did.")
         self.legend.setWordWrap(True)
         outer.addWidget(self.legend)
         self.totals = QLabel(session.totals_text())
@@ -398,7 +402,23 @@ class CompareWindow(QMainWindow):
         if d.selected:
             canvas.center_on_item(d.selected, zoom_in=True)
         elif fit:
-            canvas.show_start()      # fitted while boxes stay readable, else its start
+            self._first_view(canvas)
+
+    def _first_view(self, canvas) -> None:
+        """Both canvases at one readable scale: the whole graph if both fit at READABLE or
+        more (up to 1:1), else their start at READABLE."""
+        shown = [c for c in self.canvases.values() if c.items_by_id and c.isVisibleTo(self)]
+        fits = [c.fit_scale() for c in shown] or [1.0]
+        scale = min(max(min(fits), READABLE), 1.0)
+        canvas.show_start_at(scale)
+        for other in shown:
+            other.set_zoom(scale)
+
+    def _zoom_synced(self, side: str, scale: float) -> None:
+        """A zoom on one side (wheel, + / -) zooms the other alike."""
+        other = self.canvases["B" if side == "A" else "A"]
+        if other.items_by_id:
+            other.set_zoom(scale)
 
     def _show(self, side: str, expanded, scene, geometry, painted) -> None:
         self._pending.discard(side)
@@ -413,8 +433,9 @@ class CompareWindow(QMainWindow):
         canvas.decorate(d)
         if d.selected:
             canvas.center_on_item(d.selected, zoom_in=True)
+            self._zoom_synced(side, canvas.zoom_level())
         elif fit:
-            canvas.show_start()      # fitted while boxes stay readable, else its start
+            self._first_view(canvas)
 
     def save_report(self, path: str = "") -> str:
         from inspector.core.app.comparing import report_html

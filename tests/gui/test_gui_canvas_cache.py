@@ -93,8 +93,11 @@ def test_a_cached_box_repaints_when_its_look_changes_and_only_then(qtbot):
     after = canvas.viewport().grab().toImage()
     assert node.drawn                            # its look changed: painted again
     box = canvas.mapFromScene(node.sceneBoundingRect()).boundingRect()
+    from inspector.gui.canvas.items import RING
+
     above = 2 * canvas.style.px(7) + 8           # the room kept above a cached box
-    x, y = box.left() + box.width() // 2, round(box.top() + above + 3)   # its top border
+    margin = RING + 3                            # and around it (a selection ring)
+    x, y = box.left() + box.width() // 2, round(box.top() + above + margin)   # its top border
     assert before.pixelColor(x, y) != after.pixelColor(x, y)
     red = after.pixelColor(x, y)
     assert red.red() > 150 and red.green() < 120, red.name()      # red: selected

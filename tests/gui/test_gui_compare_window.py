@@ -214,3 +214,73 @@ def test_an_equal_pair_says_so_in_the_list(qtbot, window, tmp_path, laptop):
     assert len(texts) == 1 and texts[0].startswith("✓ Equal:") and "nothing changed" in texts[0]
     qtbot.keyClick(win, Qt.Key_N)                # nothing to step to: nothing breaks
     assert win.session.index == -1
+
+
+def colour_near(image, rect, colour, tolerance: int = 24) -> int:
+    """Pixels of `image` inside `rect` within `tolerance` of `colour` (anti-aliased pens)."""
+    from PySide6.QtGui import QColor
+
+    want = QColor(colour)
+    n = 0
+    r = rect.intersected(image.rect())
+    for y in range(r.top(), r.bottom()):
+        for x in range(r.left(), r.right()):
+            c = image.pixelColor(x, y)
+            if abs(c.red() - want.red()) + abs(c.green() - want.green()) + \
+                    abs(c.blue() - want.blue()) <= tolerance:
+                n += 1
+    return n
+
+
+def test_both_sides_open_readable_zoom_together_and_draw_what_the_legend_says(
+        qtbot, window, tmp_path, laptop):
+    from PySide6.QtCore import QRectF
+
+    from inspector.core.app.comparing import LEGEND, SELECTED
+
+    private_copy(tmp_path)
+    win = open_comparison(qtbot, window, quantized_copy(tmp_path))
+    a, b = win.canvases["A"], win.canvases["B"]
+    qtbot.wait(100)
+    assert a.zoom_level() == b.zoom_level() >= 0.9       # was ~0.45, each side its own
+    for canvas in (a, b):
+        canvas.viewport().grab()
+        names = [px * canvas.zoom_level() for node in canvas.items_by_id.values()
+                 for px, _ in (node.drawn or [])[:1]]
+        assert names and min(names) >= 10, min(names)     # a box's name at 10 px or more
+    a.setFocus()
+    qtbot.keyClick(a, Qt.Key_Plus)                       # zoom A: B follows
+    assert a.zoom_level() == pytest.approx(b.zoom_level()) and a.zoom_level() > 1.1
+    qtbot.keyClick(b, Qt.Key_Minus)
+    assert a.zoom_level() == pytest.approx(b.zoom_level()) and a.zoom_level() < 1.0
+    # a step: the selected node and its counterpart are ringed in the legend's colour,
+    # neither drawn in the selection red that looked like "removed"
+    qtbot.keyClick(win, Qt.Key_N)
+    qtbot.waitUntil(lambda: win.ready(), timeout=60000)
+    qtbot.wait(100)
+    assert SELECTED in win.legend.text() and "ring" in win.legend.text()
+    removed = dict((label, colour) for label, colour, _ in LEGEND)["removed"]
+    for side, canvas in win.canvases.items():
+        item = win.session.visible(side, win.session.selected[side][0])
+        node = canvas.items_by_id[item]
+        image = canvas.viewport().grab().toImage()
+        box = canvas.mapFromScene(node.mapRectToScene(
+            QRectF(-12, -12, node.item.w + 24, node.item.h + 24))).boundingRect()
+        assert colour_near(image, box, SELECTED) > 60, side
+        assert colour_near(image, box, "#d0342c", 30) + \
+            colour_near(image, box, removed, 30) < 5, side
+        shots(win, "compare_step.png")
+    # edge labels: none on an open scope's title, none piled on another
+    b.set_zoom(1.0)
+    for canvas in (a, b):
+        canvas.viewport().grab()
+        from inspector.gui.canvas.edges import APART, label_rect
+
+        labels = [label_rect(p, t) for layer in canvas._edge_layers for p, t in layer.drawn]
+        titles = [QRectF(n.item.x, n.item.y, n.item.w, 22)
+                  for n in canvas.items_by_id.values() if n.item.kind == "frame"]
+        assert labels
+        for k, r in enumerate(labels):
+            assert not any(r.intersects(t) for t in titles), r
+            assert not any(r.adjusted(-APART + 1, -APART + 1, APART - 1, APART - 1)
+                           .intersects(o) for o in labels[k + 1:]), r

@@ -33,6 +33,9 @@ BADGE_ORDER = ("added", "removed", "changed", "merged", "split")
 LEGEND = (("changed", "#d4a017", "solid"), ("added", "#2e8b57", "solid"),
           ("removed", "#c0392b", "dashed"), ("merged into another node", "#8e44ad", "dash-dot"),
           ("split out of a node", "#138d90", "solid"))
+SELECTED = "#1f6fd1"   # the ring around the selected node and its counterparts (no diff
+#                        colour: a selected removed node still shows it was removed)
+READABLE = 0.92        # the first scale of a comparison: 8.5 pt names at ~10 px, edge labels shown
 
 __all__ = ["CompareSession", "compare", "dumps", "me_mapping", "diff_html"]
 

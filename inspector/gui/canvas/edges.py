@@ -69,6 +69,10 @@ def edge_geometry(edges, items, direction: str = "TB") -> list:
 
 LABEL_CHAR, LABEL_HEIGHT = 3.9, 9.0   # a label's size in scene units (6.5 px text), a
 #                                        little over what it measures, so labels keep apart
+TITLE_BAND = 24.0    # an open scope's title (items.py draws it in its top 22 units)
+CLEAR = 6.0          # between a label and a box (a selection ring is drawn there)
+APART = 12.0         # between any two labels (closer, two edges' labels read as one pile)
+SAME_APART = 30.0    # two labels of the same text closer than this read as one edge's
 _CELL = 96.0
 _FRACTIONS = (0.5, 0.35, 0.65, 0.8, 0.2)
 
@@ -113,12 +117,17 @@ def _along(pts: list, fraction: float) -> QPointF:
 
 def place_labels(shapes: list, items: dict) -> dict:
     """id(edge) -> where its label goes. A tensor read by several nodes is labelled once;
-    a label never covers a box or another label: it takes the first free place along its
-    edge, and an edge with no free place goes without (its tensor is in Properties)."""
-    taken = _Taken()
-    for item in items.values():
-        if item.kind != "frame":
-            taken.add(QRectF(item.x, item.y, item.w, item.h))
+    a label never covers a box or a scope's title, keeps APART from other labels
+    and SAME_APART from a label saying the same (two edges side by side read as one edge
+    labelled twice): it takes the first free place along its edge, and an edge with no
+    free place goes without (its tensor is in Properties)."""
+    taken, labels, near = _Taken(), _Taken(), {}
+    for item in items.values():      # boxes (and what rings them), an open scope's title
+        if item.kind == "frame":
+            taken.add(QRectF(item.x, item.y, item.w, TITLE_BAND))
+        else:
+            taken.add(QRectF(item.x - CLEAR, item.y - CLEAR, item.w + 2 * CLEAR,
+                             item.h + 2 * CLEAR))
     placed, labelled = {}, set()
     for start, end, edge in shapes:
         if not edge.label or edge.control or (edge.src, edge.label) in labelled:
@@ -127,8 +136,13 @@ def place_labels(shapes: list, items: dict) -> dict:
         for fraction in _FRACTIONS:
             point = _along(pts, fraction)
             rect = label_rect(point, edge.label)
-            if taken.free(rect):
-                taken.add(rect)
+            same = near.setdefault(edge.label, _Taken())
+            if taken.free(rect) and labels.free(rect.adjusted(-APART, -APART, APART,
+                                                               APART)) and \
+                    same.free(rect.adjusted(-SAME_APART, -SAME_APART, SAME_APART,
+                                            SAME_APART)):
+                labels.add(rect)
+                same.add(rect)
                 placed[id(edge)] = point
                 labelled.add((edge.src, edge.label))
                 break

@@ -270,10 +270,43 @@ class GraphCanvas(QGraphicsView):
             node.strip = FeatureStrip(node, maps)
 
     # -- navigation ---------------------------------------------------------------------
+    zoomed = Signal(float)         # the user zoomed: the new scale (synced canvases)
+
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()
         factor = max(min(factor, 8.0 / current), 0.01 / current)
         self.scale(factor, factor)
+        self.zoomed.emit(self.transform().m11())
+
+    def set_zoom(self, scale: float) -> None:
+        """This scale, the centre of the view kept (a synced canvas follows another)."""
+        if abs(self.transform().m11() - scale) < 1e-6:
+            return
+        centre = self.mapToScene(self.viewport().rect().center())
+        self.resetTransform()
+        self.scale(scale, scale)
+        self.centerOn(centre)
+
+    def show_start_at(self, scale: float) -> None:
+        """The graph's start (its top, or its left when laid out left to right) at `scale`,
+        centred across: the first view of a comparison's canvases, both at one scale."""
+        rect = self._graph_rect()
+        if rect.isEmpty():
+            return
+        view = self.viewport().rect()
+        self.resetTransform()
+        self.scale(scale, scale)
+        if rect.width() * scale <= view.width() and rect.height() * scale <= view.height():
+            self.centerOn(rect.center())
+        elif rect.width() * scale <= view.width() or rect.height() > rect.width():
+            self.centerOn(rect.center().x(), rect.top() + view.height() / (2 * scale))
+        else:
+            self.centerOn(rect.left() + view.width() / (2 * scale), rect.center().y())
+
+    def fit_scale(self) -> float:
+        """The scale at which the whole graph fits (0 with nothing drawn)."""
+        rect = self._graph_rect()
+        return 0.0 if rect.isEmpty() else self._fit_scale(rect) * 0.96
 
     def zoom_level(self) -> float:
         return self.transform().m11()

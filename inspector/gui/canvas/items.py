@@ -30,6 +30,7 @@ _DIFF_NAMES = {"added": "#2e8b57", "removed": "#c0392b", "changed": "#d4a017",
                "merged": "#8e44ad", "split": "#138d90"}
 
 CONE = QColor("#1f6fd1")
+RING = 6.0       # the selection ring's distance from the box (CanvasStyle.ring)
 
 
 DEFAULT_STYLE = CanvasStyle()
@@ -141,8 +142,8 @@ class NodeItem(QGraphicsRectItem):
         around the box too (a badge or tag above it, a scope's stacked edge, thick pens)."""
         it = self.item
         if on:
-            above = 2 * self.style.px(7) + 8
-            self.setRect(-3, -3 - above, it.w + 9, it.h + 9 + above)
+            above, m = 2 * self.style.px(7) + 8, RING + 3     # tags, badges, the ring
+            self.setRect(-m, -m - above, it.w + 2 * m, it.h + 2 * m + above)
         else:
             self.setRect(-3, -3, it.w + 6, it.h + 6)
         mode = QGraphicsItem.CacheMode
@@ -168,9 +169,13 @@ class NodeItem(QGraphicsRectItem):
                                                          self.diff or self.tag):
             painter.fillRect(rect, _colour(fill_key, alpha))  # far away: a plain box is all
             return                                             # the eye can see
-        border = "#d0342c" if self.selected else ("#1f6fd1" if self.in_cone else
-                                                   _DIFF_NAMES.get(self.diff, "#555555"))
-        width = 3.0 if self.selected or self.in_cone or self.diff else 1.0
+        ring = st.ring if (self.selected or self.in_cone) and it.kind != "frame" else None
+        if ring:         # the selection around the box: its border keeps its diff colour
+            border, width = _DIFF_NAMES.get(self.diff, "#555555"), 3.0 if self.diff else 1.0
+        else:
+            border = "#d0342c" if self.selected else ("#1f6fd1" if self.in_cone else
+                                                       _DIFF_NAMES.get(self.diff, "#555555"))
+            width = 3.0 if self.selected or self.in_cone or self.diff else 1.0
         style = Qt.DashLine if self.diff == "removed" else (
             Qt.DashDotLine if self.diff == "merged" else Qt.SolidLine)
         if it.kind == "frame":
@@ -194,6 +199,15 @@ class NodeItem(QGraphicsRectItem):
         if it.kind == "scope":  # a stacked look says "there is more inside"
             painter.drawRoundedRect(self._rect("stack", 4, 4, it.w, it.h), radius, radius)
         painter.drawRoundedRect(rect, radius, radius)
+        if ring:
+            painter.setPen(_pen(ring, 3.0 if self.selected else 2.0,
+                                Qt.SolidLine if self.selected else Qt.DotLine))
+            painter.setBrush(Qt.NoBrush)
+            painter.drawRoundedRect(self._rect("ring", -RING, -RING, it.w + 2 * RING,
+                                               it.h + 2 * RING + (4 if it.kind == "scope"
+                                                                  else 0)),
+                                    radius + RING, radius + RING)
+            painter.setBrush(_brush(fill_key, alpha))
         if self.bar and it.kind == "scope":
             self._paint_bar(painter, it)
         if lod < 0.35:

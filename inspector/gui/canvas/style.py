@@ -18,6 +18,8 @@ class CanvasStyle:
     spotlight: frozenset | None = None   # item ids kept lit; None: no spotlight
     font_scale: float = 1.0              # exports: text larger than on screen
     strips: bool = False                 # feature strips are drawn (edge labels avoid them)
+    ring: str | None = None              # the selection as a ring of this colour around the
+    #                                      box, its border keeping its diff colour (compare)
 
     def present(self, on: bool) -> None:
         self.presenting = on
