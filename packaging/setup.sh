@@ -19,27 +19,101 @@ APT_PACKAGES=(graphviz xvfb xauth chromium poppler-utils libgl1 libegl1 libxkbco
   libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xfixes0 python3-venv
   desktop-file-utils shared-mime-info xdg-utils libglib2.0-bin faketime)
 
+# The package manager's locks: on a fresh Ubuntu machine the automatic updates hold them for
+# minutes after boot. We wait for them (at most INSPECTOR_APT_LOCK_WAIT seconds, saying who
+# holds them), and apt-get waits for the rest of that time itself (DPkg::Lock::Timeout).
+read -r -a APT_LOCKS <<< "${INSPECTOR_APT_LOCKS:-/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock /var/cache/apt/archives/lock}"
+APT_LOCK_WAIT="${INSPECTOR_APT_LOCK_WAIT:-900}"
+APT_LOCK_POLL="${INSPECTOR_APT_LOCK_POLL:-5}"
+APT_LOCK_SAY_EVERY="${INSPECTOR_APT_LOCK_SAY_EVERY:-30}"
+APT_BUSY=""         # set when the locks were still held after the wait
+SUDO=""
+
+# PIDs of the processes holding a lock file open (none when free, or without fuser to tell).
+apt_lock_holders() {
+  command -v fuser >/dev/null 2>&1 || return 0
+  local lock
+  for lock in "${APT_LOCKS[@]}"; do
+    [ -e "$lock" ] || continue
+    $SUDO fuser "$lock" 2>/dev/null || true
+  done | tr -s ' \t' '\n' | grep -E '^[0-9]+$' | sort -un | paste -sd' ' - || true
+}
+
+# Seconds left of the lock wait since $1 (a $SECONDS reading), at least 10.
+apt_time_left() {
+  local left=$((APT_LOCK_WAIT - (SECONDS - $1)))
+  [ "$left" -gt 10 ] && echo "$left" || echo 10
+}
+
+# Wait until no process holds the package manager's locks, at most APT_LOCK_WAIT seconds.
+wait_for_apt_locks() {
+  local start=$SECONDS holders names said=-1 waited
+  holders="$(apt_lock_holders)"
+  while [ -n "$holders" ]; do
+    waited=$((SECONDS - start))
+    names="$(for pid in $holders; do ps -o comm= -p "$pid" 2>/dev/null || true; done |
+             sort -u | paste -sd, - || true)"
+    if [ "$waited" -ge "$APT_LOCK_WAIT" ]; then
+      say "the package manager is still busy after ${waited}s (${names:-process} $holders); not waiting longer"
+      APT_BUSY="held by ${names:-process} $holders for over ${APT_LOCK_WAIT}s"
+      return 1
+    fi
+    if [ "$said" -lt 0 ] || [ $((waited - said)) -ge "$APT_LOCK_SAY_EVERY" ]; then
+      say "waiting for the package manager: ${names:-a process} (PID $holders) holds its lock," \
+          "often a fresh machine's automatic updates (${waited}s, up to ${APT_LOCK_WAIT}s)"
+      said=$waited
+    fi
+    sleep "$APT_LOCK_POLL"
+    holders="$(apt_lock_holders)"
+  done
+  [ "$said" -ge 0 ] && say "the package manager is free after $((SECONDS - start))s"
+  return 0
+}
+
+missing_system_packages() {
+  local pkg
+  for pkg in "${APT_PACKAGES[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || printf '%s\n' "$pkg"
+  done
+}
+
 install_system_packages() {
   command -v dpkg >/dev/null 2>&1 || { say "not a Debian system: skipping apt packages"; return; }
-  local missing=()
-  for pkg in "${APT_PACKAGES[@]}"; do
-    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
-  done
+  local missing=() start
+  mapfile -t missing < <(missing_system_packages)
   [ ${#missing[@]} -eq 0 ] && return
-  local sudo=""
   if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 && sudo="sudo" || {
+    command -v sudo >/dev/null 2>&1 && SUDO="sudo" || {
       say "missing system packages (${missing[*]}) and no root: install them with apt-get"; return; }
   fi
   say "installing system packages: ${missing[*]}"
-  $sudo apt-get update -qq || say "apt-get update failed; trying to install anyway"
-  if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-      "${missing[@]}" >/dev/null; then
+  start=$SECONDS
+  wait_for_apt_locks || return 0
+  $SUDO apt-get -o DPkg::Lock::Timeout="$(apt_time_left "$start")" update -qq ||
+    say "apt-get update failed; trying to install anyway"
+  if ! DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout="$(apt_time_left "$start")" \
+      install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+    wait_for_apt_locks || return 0
     for pkg in "${missing[@]}"; do   # names differ between releases: install what exists
-      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-        "$pkg" >/dev/null 2>&1 || say "could not install $pkg (continuing)"
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=60 install -y -qq \
+        --no-install-recommends "$pkg" >/dev/null 2>&1 || say "could not install $pkg (continuing)"
     done
   fi
+}
+
+# The last words of the set-up: which system packages are still missing, and what that costs.
+report_system_packages() {
+  command -v dpkg >/dev/null 2>&1 || return 0
+  local missing=()
+  mapfile -t missing < <(missing_system_packages)
+  if [ ${#missing[@]} -eq 0 ]; then
+    say "system packages: all ${#APT_PACKAGES[@]} installed"
+    return 0
+  fi
+  say "MISSING system packages (${#missing[@]} of ${#APT_PACKAGES[@]}): ${missing[*]}"
+  [ -n "$APT_BUSY" ] && say "  not installed: the package manager was busy ($APT_BUSY)"
+  say "  the tests that need them are skipped; install them with:"
+  say "  sudo apt-get install --no-install-recommends ${missing[*]}"
 }
 
 # Legacy Keras (tf-keras) reads Keras 2 files and the Keras objects in SavedModels written by
@@ -88,6 +162,9 @@ compile_bytecode() {
     say "could not byte-compile inspector/ (start-up will be slower)"
 }
 
-install_system_packages
-create_venv
-compile_bytecode
+if [ "${INSPECTOR_SETUP_DEFINE_ONLY:-}" != 1 ]; then   # 1: the functions only (tests)
+  install_system_packages
+  create_venv
+  compile_bytecode
+  report_system_packages
+fi
