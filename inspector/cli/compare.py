@@ -54,7 +54,8 @@ def build_diff(args):
         raise InspectorError("diff needs a second model (B) or --pipeline")
     from inspector.core.app.comparing import measured_totals
 
-    extra = {} if args.no_flops else measured_totals(a.graph, gb)
+    extra = {} if args.no_flops else measured_totals(
+        a.graph, gb, (args.model, "" if args.pipeline else args.other))
     d = diff_graphs(a.graph, gb, args.model, b_label, provenance=prov, extra_totals=extra)
     return d, a, gb, b
 
@@ -200,7 +201,8 @@ def add_parsers(sub, add_load_args) -> None:
     p.add_argument("--threshold", type=float, default=1e-3,
                    help="max relative error past which a node diverges (--numeric)")
     p.add_argument("--no-flops", action="store_true",
-                   help="skip gzip size, FLOPs and latency (no TensorFlow shape inference)")
+                   help="skip gzip size, FLOPs and latency (counted from the graphs' own shapes; "
+                        "TensorFlow's shape inference only where those leave ops unknown)")
     p.add_argument("--limit", type=int, default=40, help="changes listed in the text report")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.set_defaults(func=cmd_diff)

@@ -10,9 +10,12 @@ import sys
 
 def card_for(model, input_shapes: dict | None = None):
     """The model card of a loaded model: FLOPs and port shapes from TensorFlow's shape
-    inference where TensorFlow can run the graph (the card says so when it cannot)."""
+    inference where TensorFlow can run the graph (the card says so when it cannot); a
+    .tflite's from its own tensors, without TensorFlow."""
     from inspector.core.analysis.flops import count_flops, unknown_flops
+    from inspector.core.analysis.graph_flops import is_tflite_graph
     from inspector.core.analysis.metrics import infer_shapes
+    from inspector.core.analysis.static_shapes import static_shapes
     from inspector.core.analysis.model_card import build_card, ports_with_shapes
     from inspector.core.analysis.summary import summarize
     from inspector.core.loaders.labels import find_labels
@@ -21,7 +24,11 @@ def card_for(model, input_shapes: dict | None = None):
     graph = model.graph
     with gc_policy.paused():
         summary = summarize(graph, model.known_inputs, model.known_outputs, model.signature)
-    shapes, assumed, failure = infer_shapes(graph.graph_def, input_shapes)
+    if is_tflite_graph(graph):
+        shapes, assumed = static_shapes(graph, input_shapes)
+        failure = ""
+    else:
+        shapes, assumed, failure = infer_shapes(graph.graph_def, input_shapes)
     if failure:
         flops = unknown_flops(failure)
     else:

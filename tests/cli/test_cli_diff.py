@@ -129,3 +129,29 @@ def test_numeric_first_divergence_is_an_activation_not_a_quantized_weight_read()
     read = per["digits_1/logits_1/Cast/ReadVariableOp"]      # compared, but a weight
     assert read["max_rel_error"] > numeric["threshold"] and not read["activation"]
     assert per["digits_1/conv1_1/convolution"]["activation"]
+
+
+def test_a_graphdef_against_its_tflite_costs_both_sides_without_importing_tensorflow():
+    """Issue 45.7: FLOPs and latency of a .tflite side were "not counted"; now both sides are
+    counted from their own shapes, and the diff's process never imports TensorFlow."""
+    import subprocess
+    import sys
+
+    lite = os.path.join(ROOT, "tests", "core", "data", "digits_float.tflite")
+    env = {k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"}
+    code = ("import sys\nfrom inspector.cli.main import main\n"
+            f"rc = main({['diff', DEMO, lite, '--json']!r})\n"
+            "print('tensorflow' in sys.modules, rc, file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=env, cwd=ROOT)
+    assert proc.stderr.strip().splitlines()[-1] == "False 1", proc.stderr
+    assert "E0000" not in proc.stderr
+    totals = json.loads(proc.stdout)["totals"]
+    a, b = totals["FLOPs"]
+    assert isinstance(a, int) and isinstance(b, int) and abs(b - a) / a < 0.01
+    assert totals["FLOPs counted from"] == [
+        "the graph's own shapes; batch 1 assumed for input 'pixels'",
+        "the .tflite's tensor shapes"]
+    for device in ("phone-2016", "phone", "raspberry-pi-3"):
+        assert all(isinstance(v, float) and v > 0 for v in totals[f"latency ms ({device})"])
+    assert totals["gzip bytes"][1] > 0

@@ -25,3 +25,25 @@ def test_explain_on_bad_input_is_one_line_and_exit_2(tmp_path):
     bad.write_text("this is not a model\n")
     code, out, err = run_cli("explain", str(bad))
     assert code == 2 and len(err.strip().splitlines()) == 1 and "notes.pb" in err
+
+
+def test_explain_a_tflite_counts_its_arithmetic_and_layers_without_tensorflow():
+    """Issue 45.7: a .tflite's card said "arithmetic: unknown" with TF's "Op type not
+    registered 'CONV_2D'" (and an E0000 line), and 0 layers: now its own tensors give both."""
+    import os
+    import subprocess
+    import sys
+
+    lite = os.path.join(os.path.dirname(DEMO), "..", "tests", "core", "data",
+                        "digits_float.tflite")
+    env = {k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"}
+    code = ("import sys\nfrom inspector.cli.main import main\n"
+            f"rc = main({['explain', lite, '--json']!r})\n"
+            "print('tensorflow' in sys.modules, rc, file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert proc.stderr.strip().splitlines()[-1] == "False 0", proc.stderr
+    assert "E0000" not in proc.stderr
+    facts = {f["label"]: f for f in json.loads(proc.stdout)["facts"]}
+    assert abs(facts["arithmetic"]["value"] - 627_036) / 627_036 < 0.01  # TF's profiler: .pb
+    assert facts["layers"]["value"] == 4          # 2 convolutions, 1 fully connected, 1 pool

@@ -97,12 +97,14 @@ for _op in ("Max", "Min", "Prod", "Any", "All"):
 @dataclass
 class FlopReport:
     per_node: dict = field(default_factory=dict)     # name -> flops (all counted ops)
-    tf_total: int = 0                                # what TF's registry counts
+    tf_total: int = 0                                # what TF's registry counts (for a
+    #                                                  .tflite: of the ops fused into each)
     total: int = 0                                   # plus the ops TF leaves out
     unknown_shape: list = field(default_factory=list)  # counted ops whose shapes are unknown
     ops: dict = field(default_factory=dict)          # op type -> flops
     assumed: list = field(default_factory=list)      # e.g. "batch 1 for input 'pixels'"
     unknown: str = ""                                # why FLOPs cannot be counted at all
+    source: str = ""                                 # where the shapes came from
 
     def top(self, n: int = 10) -> list:
         return sorted(self.per_node.items(), key=lambda kv: -kv[1])[:n]
@@ -124,9 +126,12 @@ class FlopReport:
 
 def count_flops(graph, shapes: dict) -> FlopReport:
     """FLOPs for every node of `graph` given `shapes`: node name -> list of output shapes."""
+    from inspector.core.analysis.flops_tflite import TFLITE
+
     rep = FlopReport()
     for node in graph:
-        fn = TF_REGISTRY.get(node.op) or EXTRA.get(node.op)
+        lite = TFLITE.get(node.op)
+        fn = TF_REGISTRY.get(node.op) or EXTRA.get(node.op) or lite
         if fn is None:
             continue
         ins = []
@@ -144,15 +149,18 @@ def count_flops(graph, shapes: dict) -> FlopReport:
             rep.unknown_shape.append(node.name)
             continue
         try:
-            value = int(fn(ins, outs, attrs))
+            tf_part, value = (int(x) for x in fn(ins, outs, attrs)) if lite else \
+                (0, int(fn(ins, outs, attrs)))
         except (IndexError, TypeError, ValueError):
             rep.unknown_shape.append(node.name)
             continue
+        if node.op in TF_REGISTRY:
+            tf_part, value = value, 0
+        value += tf_part
         rep.per_node[node.name] = value
         rep.total += value
         rep.ops[node.op] = rep.ops.get(node.op, 0) + value
-        if node.op in TF_REGISTRY:
-            rep.tf_total += value
+        rep.tf_total += tf_part
     if rep.unknown_shape and not rep.per_node:
         rep.unknown = "no shapes are known for the ops that do the arithmetic"
     return rep
@@ -164,7 +172,8 @@ def unknown_flops(reason: str) -> FlopReport:
 
 def _attrs(node) -> dict:
     out = {}
-    for key in ("ksize", "transpose_a", "data_format", "adj_x", "strides"):
+    for key in ("ksize", "transpose_a", "data_format", "adj_x", "strides", "filter_width",
+                "filter_height", "stride_h", "stride_w", "fused_activation_function"):
         if node.has_attr(key):
             value = node.attr(key)
             out[key] = value.decode() if isinstance(value, bytes) else value

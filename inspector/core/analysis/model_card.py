@@ -13,14 +13,18 @@ from inspector.core.model.graph import Graph, node_name_from_input
 from inspector.core.model.humanize import human_bytes
 
 # What counts as a "layer" on the card: the ops that do a network's learned computation
-# (convolutions and matrix multiplications, fused or not) and the pooling steps between them.
+# (convolutions and matrix multiplications, fused or not; TFLite's builtins too) and the
+# pooling steps between them.
 # Activations, normalisation, additions and reshapes belong to the layer they follow.
 LAYER_OPS = {
     "convolution": frozenset({"Conv2D", "Conv3D", "DepthwiseConv2dNative", "Conv2DBackpropInput",
-                              "_FusedConv2D", "FusedDepthwiseConv2dNative", "Conv1D"}),
+                              "_FusedConv2D", "FusedDepthwiseConv2dNative", "Conv1D",
+                              "CONV_2D", "DEPTHWISE_CONV_2D", "CONV_3D", "TRANSPOSE_CONV"}),
     "matrix multiplication": frozenset({"MatMul", "BatchMatMul", "BatchMatMulV2",
-                                        "BatchMatMulV3", "_FusedMatMul", "Einsum"}),
-    "pooling": frozenset({"MaxPool", "MaxPoolV2", "AvgPool", "MaxPool3D", "AvgPool3D"}),
+                                        "BatchMatMulV3", "_FusedMatMul", "Einsum",
+                                        "FULLY_CONNECTED", "BATCH_MATMUL"}),
+    "pooling": frozenset({"MaxPool", "MaxPoolV2", "AvgPool", "MaxPool3D", "AvgPool3D",
+                          "MAX_POOL_2D", "AVERAGE_POOL_2D", "L2_POOL_2D"}),
 }
 LAYER_DEFINITION = ("Layers: steps that do the model's learned computation: convolutions, "
                     "matrix multiplications (fully connected layers) and pooling. Activations, "

@@ -40,30 +40,12 @@ READABLE = 0.92        # the first scale of a comparison: 8.5 pt names at ~10 px
 __all__ = ["CompareSession", "compare", "dumps", "me_mapping", "diff_html"]
 
 
-def measured_totals(ga, gb) -> dict:
-    """gzip size, FLOPs and the latency estimate of both graphs (TensorFlow's shape inference
-    for FLOPs; 'unknown' with the reason where it cannot)."""
-    from inspector.core.analysis.metrics import compute_metrics
+def measured_totals(ga, gb, paths: tuple = ("", "")) -> dict:
+    """gzip size, FLOPs and the latency estimate of both sides, always (analysis.graph_flops:
+    each graph's own shapes, a .tflite's included, no TensorFlow unless they fall short)."""
+    from inspector.core.analysis.graph_flops import cost_totals
 
-    out: dict = {}
-    if is_tflite(ga) or is_tflite(gb):
-        return {"FLOPs": ["not counted for a .tflite", ""]}
-    try:
-        ma, mb = (compute_metrics(g.graph_def, with_flops=True) for g in (ga, gb))
-    except Exception as exc:    # noqa: BLE001 - a figure we cannot measure is said, not fatal
-        return {"FLOPs": [f"unknown ({_short(str(exc))})", ""]}
-    out["gzip bytes"] = [ma.gzip_bytes, mb.gzip_bytes]
-    fa, fb = ma.flops, mb.flops
-    if fa is not None and fb is not None and not fa.unknown and not fb.unknown:
-        out["FLOPs"] = [fa.total, fb.total]
-        for device in ma.latency_ms:
-            if device in mb.latency_ms:
-                out[f"latency ms ({device})"] = [ma.latency_ms[device], mb.latency_ms[device]]
-    else:
-        why = (fa.unknown if fa is not None and fa.unknown else
-               fb.unknown if fb is not None else "")
-        out["FLOPs"] = [f"unknown ({_short(why)})", ""]
-    return out
+    return cost_totals(ga, gb, paths)
 
 
 def _short(text: str, limit: int = 70) -> str:
@@ -81,7 +63,7 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
         prov = _provenance.from_steps(ga.names(), steps)
     elif is_tflite(gb) and not is_tflite(ga):
         prov = _provenance.for_tflite(ga, gb)
-    extra = measured_totals(ga, gb) if totals else None
+    extra = measured_totals(ga, gb, paths) if totals else None
     d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job, extra_totals=extra)
     job.progress(95, 100, "views")
     session = CompareSession(d, ga, gb, paths)
@@ -353,6 +335,8 @@ class CompareSession:
         for name, pair in self.diff.totals.items():
             if name.startswith("latency") and "(phone)" not in name:
                 continue                                   # one device class is enough here
+            if name == "FLOPs counted from" and "TensorFlow" not in str(pair):
+                continue                                   # said only when TF inferred them
             text = _delta(*pair) if isinstance(pair, list) and len(pair) == 2 else str(pair)
             head, _, change = text.partition("  ")
             parts.append(f"{name} {head}" + (f" ({change.split('(')[-1]}" if "(" in change

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:       # the same names, for readers, type checkers and the import contracts
     from inspector.core.analysis import sizes
     from inspector.core.analysis.flops import count_flops, unknown_flops
+    from inspector.core.analysis.graph_flops import is_tflite_graph
     from inspector.core.analysis.marks import strip_preview, trace_to_inputs
     from inspector.core.analysis.model_card import build_card, ports_with_shapes
     from inspector.core.analysis.search import index_for
+    from inspector.core.analysis.static_shapes import static_shapes
     from inspector.core.analysis.sizes import duplicates
     from inspector.core.analysis.summary import summarize
     from inspector.core.analysis.tensor_stats import describe_tensor
@@ -32,6 +34,8 @@ _FROM = {   # name -> (module, its name there; None: the module itself)
     "sizes": ("inspector.core.analysis.sizes", None),
     "count_flops": ("inspector.core.analysis.flops", "count_flops"),
     "unknown_flops": ("inspector.core.analysis.flops", "unknown_flops"),
+    "is_tflite_graph": ("inspector.core.analysis.graph_flops", "is_tflite_graph"),
+    "static_shapes": ("inspector.core.analysis.static_shapes", "static_shapes"),
     "strip_preview": ("inspector.core.analysis.marks", "strip_preview"),
     "trace_to_inputs": ("inspector.core.analysis.marks", "trace_to_inputs"),
     "build_card": ("inspector.core.analysis.model_card", "build_card"),
@@ -50,8 +54,9 @@ _FROM = {   # name -> (module, its name there; None: the module itself)
 }
 __all__ = ["Graph", "TRANSFORMS", "TransformError", "build_card", "count_flops",
            "describe_tensor", "downstream", "duplicates", "function_graph", "index_for",
-           "measured_latency_ms", "ports_with_shapes", "sizes", "strip_preview", "summarize",
-           "trace_to_inputs", "unknown_flops", "upstream"]
+           "is_tflite_graph", "measured_latency_ms", "ports_with_shapes", "sizes",
+           "static_shapes", "strip_preview", "summarize", "trace_to_inputs", "unknown_flops",
+           "upstream"]
 
 
 def __getattr__(name: str):

@@ -56,6 +56,44 @@ class Operator:
     op: str
     inputs: list
     outputs: list
+    options: dict = field(default_factory=dict)   # the builtin options OPTIONS reads
+
+
+ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
+_POOL = (("padding", "b"), ("stride_w", "i"), ("stride_h", "i"), ("filter_width", "i"),
+         ("filter_height", "i"), ("fused_activation_function", "b"))
+_ACT = (("fused_activation_function", "b"),)
+# builtin options read for the ops whose arithmetic or picture needs them, fields in
+# schema.fbs order: (name, format)
+OPTIONS = {
+    "CONV_2D": (("padding", "b"), ("stride_w", "i"), ("stride_h", "i"),
+                ("fused_activation_function", "b"), ("dilation_w_factor", "i"),
+                ("dilation_h_factor", "i")),
+    "DEPTHWISE_CONV_2D": (("padding", "b"), ("stride_w", "i"), ("stride_h", "i"),
+                          ("depth_multiplier", "i"), ("fused_activation_function", "b"),
+                          ("dilation_w_factor", "i"), ("dilation_h_factor", "i")),
+    "TRANSPOSE_CONV": (("padding", "b"), ("stride_w", "i"), ("stride_h", "i"),
+                       ("fused_activation_function", "b")),
+    "AVERAGE_POOL_2D": _POOL, "MAX_POOL_2D": _POOL, "L2_POOL_2D": _POOL,
+    "FULLY_CONNECTED": _ACT, "ADD": _ACT, "SUB": _ACT, "MUL": _ACT, "DIV": _ACT,
+    "CONCATENATION": (("axis", "i"), ("fused_activation_function", "b")),
+    "BATCH_MATMUL": (("adj_x", "?"), ("adj_y", "?")),
+}
+
+
+def _options(op: str, o) -> dict:
+    fields = OPTIONS.get(op)
+    table = o.table(4) if fields else None
+    if table is None:
+        return {}
+    out = {name: table.scalar(k, fmt, 1 if name.startswith("dilation") else 0)
+           for k, (name, fmt) in enumerate(fields)}
+    if "padding" in out:
+        out["padding"] = "VALID" if out["padding"] == 1 else "SAME"
+    if "fused_activation_function" in out:
+        out["fused_activation_function"] = ACTIVATIONS.get(out["fused_activation_function"],
+                                                           "NONE")
+    return out
 
 
 @dataclass
@@ -138,7 +176,8 @@ def read_model(data, path: str) -> TFLiteModel:
             ins, outs = o.scalars(1, "i"), o.scalars(2, "i")
             if any(i >= len(tensors) or i < -1 for i in ins + outs):
                 buf.fail(f"operator {k} ({codes[index]}) names a tensor that does not exist")
-            operators.append(Operator(k, codes[index], ins, outs))
+            operators.append(Operator(k, codes[index], ins, outs,
+                                      _options(codes[index], o)))
         ins, outs = g.scalars(1, "i"), g.scalars(2, "i")
         if any(i >= len(tensors) or i < 0 for i in ins + outs):
             buf.fail("a subgraph input or output names a tensor that does not exist")

@@ -46,6 +46,20 @@ def _shape(node, dims) -> None:
         shape.dim.add().size = d
 
 
+def _set_options(node, options: dict) -> None:
+    """The operator's builtin options as attributes (strides, filter sizes, fused activation:
+    what its arithmetic and the properties panel need); `padding` as `tflite_padding`, not to
+    be compared with a GraphDef op's own `padding`."""
+    for key, value in options.items():
+        key = "tflite_padding" if key == "padding" else key
+        if isinstance(value, str):
+            node.attr[key].s = value.encode()
+        elif isinstance(value, bool):
+            node.attr[key].b = value
+        else:
+            node.attr[key].i = value
+
+
 def build_graph(model, path: str, data) -> tuple:
     """(Graph, input node names, output node names) of the main subgraph."""
     main = model.subgraphs[0]
@@ -90,6 +104,7 @@ def build_graph(model, path: str, data) -> tuple:
             if i >= 0 and i in producer:
                 node.input.append(producer[i])
         node.attr["tflite_index"].i = op.index
+        _set_options(node, op.options)
         if first is not None:
             _set_tensor_attrs(node, first, "T")
         for k, o in enumerate(op.outputs):

@@ -37,11 +37,14 @@ def answers_words(rows, demo_run, model, summary, ports, shapes, engine, task) -
 def make_card(model, summary, shapes, engine, task, title: str | None = None,
               measured: float | None = None) -> tuple:
     """(card, FLOP report, summary, shapes) of a model, off the GUI thread: the summary and
-    TF's shapes (asked of the worker) when not known yet."""
+    TF's shapes (asked of the worker) when not known yet; a .tflite's own tensor shapes (TF
+    knows none of its ops)."""
     from inspector.core.app.queries import (
         build_card,
         count_flops,
+        is_tflite_graph,
         ports_with_shapes,
+        static_shapes,
         summarize,
         unknown_flops,
     )
@@ -50,6 +53,8 @@ def make_card(model, summary, shapes, engine, task, title: str | None = None,
                                  model.signature)
     task.check()
     known = shapes
+    if not known and is_tflite_graph(model.graph):
+        known = static_shapes(model.graph)[0]
     if known is None and engine is not None:
         try:
             known = engine.infer_shapes()

@@ -1,0 +1,97 @@
+"""FLOPs of any opened graph (GraphDef or .tflite) from its own shapes, without TensorFlow;
+TensorFlow's shape inference only where those shapes leave counted ops unknown, and then the
+report says so (`FlopReport.source`). TF's profiler is the reference the tests compare with."""
+
+from __future__ import annotations
+
+from inspector.core.analysis.flops import FlopReport, count_flops
+
+OWN = "the graph's own shapes"
+TF_INFERENCE = "TensorFlow's shape inference"
+
+
+def is_tflite_graph(graph) -> bool:
+    """A .tflite's main subgraph, as its loader draws it (every node names its tensor)."""
+    nodes = graph.nodes[:64]
+    return bool(nodes) and any("tflite_tensor" in n.proto.attr or "tflite_index" in n.proto.attr
+                               for n in nodes)
+
+
+def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) -> FlopReport:
+    """The FLOP report of `graph`: counted from its recorded or propagated shapes; when that
+    leaves ops uncounted and `allow_tf` (and a TensorFlow executor is set up in this process),
+    counted again from TF's inference, which is kept if it counts more."""
+    from inspector.core.analysis.static_shapes import static_shapes
+
+    tflite = is_tflite_graph(graph)
+    shapes, assumed = static_shapes(graph, input_shapes)
+    report = count_flops(graph, shapes)
+    report.assumed = assumed
+    report.source = "the .tflite's tensor shapes" if tflite else OWN
+    if report.unknown_shape and allow_tf and not tflite:
+        inferred = _by_tensorflow(graph, input_shapes)
+        if inferred is not None and len(inferred.unknown_shape) < len(report.unknown_shape):
+            inferred.source = (f"{TF_INFERENCE} (the graph's own shapes leave "
+                               f"{len(report.unknown_shape):,} ops unknown)")
+            return inferred
+    if report.unknown and not report.per_node:
+        report.unknown = "no shapes are known for the ops that do the arithmetic" + \
+            ("" if tflite else " (give the inputs' shapes)")
+    return report
+
+
+def _by_tensorflow(graph, input_shapes):
+    from inspector.core.analysis.metrics import flop_report
+    from inspector.core.runtime.executor import installed
+
+    if installed() is None:
+        return None
+    try:
+        report = flop_report(graph.graph_def, input_shapes)
+    except Exception:  # noqa: BLE001 - TF's failure leaves the TF-free count standing
+        return None
+    return None if report.unknown else report
+
+
+def describe_source(report: FlopReport) -> str:
+    """Where a count's shapes came from, with what was assumed or left out."""
+    notes = [report.source or TF_INFERENCE] + list(report.assumed)
+    if report.unknown_shape:
+        notes.append(f"{len(report.unknown_shape):,} ops without known shapes not counted")
+    return "; ".join(notes)
+
+
+def cost_totals(ga, gb, paths: tuple = ("", "")) -> dict:
+    """What each side costs, for a diff's totals ({name: [A, B]}): gzip bytes, FLOPs, where the
+    FLOPs' shapes came from, and the latency estimate per device class; a side that cannot be
+    counted says why beside the other side's figure."""
+    from inspector.core.analysis.flops import DEVICE_PRESETS
+    from inspector.core.analysis.metrics import latencies
+
+    out: dict = {"gzip bytes": [_gzip(g, p) for g, p in zip((ga, gb), paths)]}
+    reports = [graph_flops(g) for g in (ga, gb)]
+    out["FLOPs"] = [r.total if r.known else f"unknown ({_short(r.unknown)})" for r in reports]
+    sources = [describe_source(r) if r.known else "" for r in reports]
+    out["FLOPs counted from"] = [sources[0], ""] if sources[0] == sources[1] else sources
+    speeds = [latencies(r) for r in reports]
+    for device in DEVICE_PRESETS:
+        out[f"latency ms ({device})"] = [s.get(device, "unknown") for s in speeds]
+    return out
+
+
+def _gzip(graph, path: str):
+    """gzip bytes of the file a .tflite side came from, of the serialized GraphDef otherwise."""
+    from inspector.core.analysis.metrics import gzip_size
+    from inspector.core.model import protos
+
+    if is_tflite_graph(graph):
+        if not path:
+            return "not measured"
+        with open(path, "rb") as fh:
+            return gzip_size(fh.read())
+    return gzip_size(protos.serialize_graph_def(graph.graph_def))
+
+
+def _short(text: str, limit: int = 70) -> str:
+    first = text.split("\n")[0].split(". ")[0]
+    return first if len(first) <= limit else first[:limit - 1] + "…"

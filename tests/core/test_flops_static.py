@@ -1,0 +1,40 @@
+"""FLOPs from a graph's own shapes, without TensorFlow (issue 45.7): a GraphDef's by a
+pure-Python shape propagation, a .tflite's from its operators' tensors and builtin options.
+The profiler comparisons on more models are in tests/tf/test_flops_static_tf.py."""
+
+import os
+import sys
+
+from inspector.core.analysis.graph_flops import OWN, graph_flops, is_tflite_graph
+from inspector.core.loaders import load
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATA = os.path.join(ROOT, "tests", "core", "data")
+DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+# tf.compat.v1.profiler's float_operation total of demo_digits.pb fed a [1, 8, 8, 1] input
+# (TensorFlow 2.21; tests/tf/test_flops_static_tf.py measures it again)
+DEMO_PROFILER = 627_036
+
+
+def test_the_demo_graphdef_counts_what_the_profiler_counts_without_tensorflow():
+    graph = load(DEMO).graph
+    report = graph_flops(graph, allow_tf=False)
+    assert report.tf_total == DEMO_PROFILER and not report.unknown_shape
+    assert report.source == OWN and report.assumed == ["batch 1 assumed for input 'pixels'"]
+    # the flatten's Reshape takes its shape from Shape -> StridedSlice -> Pack: followed
+    assert report.per_node["digits_1/logits_1/MatMul"] == 2 * 512 * 10
+    assert "tensorflow" not in sys.modules
+
+
+def test_its_tflite_conversions_count_within_one_percent_from_their_operators():
+    for name in ("digits_float.tflite", "digits_int8.tflite"):
+        graph = load(os.path.join(DATA, name)).graph
+        assert is_tflite_graph(graph) and not is_tflite_graph(load(DEMO).graph)
+        report = graph_flops(graph)
+        assert report.source == "the .tflite's tensor shapes" and not report.unknown_shape
+        assert abs(report.tf_total - DEMO_PROFILER) / DEMO_PROFILER < 0.01
+        # the pool's 2x2 window comes from its builtin options; the fused ReLUs are extra
+        pool = graph.node("digits_1/pool_1/MaxPool2d")
+        assert (pool.attr("filter_width"), pool.attr("stride_h")) == (2, 2)
+        assert report.per_node["digits_1/pool_1/MaxPool2d"] == 2 * 2 * 4 * 4 * 32
+        assert report.total - report.tf_total == 8 * 8 * (16 + 32)     # RELU: one per output
