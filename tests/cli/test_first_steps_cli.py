@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 
-from tests.conftest import DEMO, run_cli
+from tests.conftest import DEMO, ROOT, run_cli
 
 UNSHAPED = """
 node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }
@@ -40,6 +42,13 @@ def test_help_lists_every_subcommand_and_the_diagnostics():
             assert option in out
     code, out, _ = run_cli("--version")
     assert code == 0 and out.strip()
+    # the help needs neither Qt nor TensorFlow (a machine without the GUI's packages reads it)
+    probe = ("import contextlib, io, sys; from inspector.launcher import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()): code = main(['--help'])\n"
+             "print(code, sorted(m for m in ('PySide6', 'tensorflow') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.stdout.split() == ["0", "[]"], done.stderr
 
 
 def test_diff_help_says_a_tflite_file_is_accepted():
