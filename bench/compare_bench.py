@@ -2,9 +2,16 @@
 (--big adds 300k), against parsing the two files in the same run.
 
 Run: .venv/bin/python bench/compare_bench.py [--big]
+     .venv/bin/python bench/compare_bench.py --cli [--sizes 32000,100000] [--against REV]
 Pairs: (same) the graph and itself, (weights) the same structure with every weight different,
 (renamed) every node renamed by a random bijection. Targets: 10k under 2 s, 50k under 10 s on
 a 2-core machine whose Python loop takes ~0.88 s; the figures are also scaled to that speed.
+
+--cli times the command a user runs, `graphdef-inspector diff A B` in a fresh process (FLOPs
+on, the default, and --no-flops), on the file and itself and on the file and a renamed,
+shuffled copy of it (written once to the cache), each with the python_speed measured before
+it; with --against REV the `inspector` package of commit REV runs interleaved (bench/ab.py)
+and the ratio of each time to it is printed.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from fixtures.scale_models import blocks_graph  # noqa: E402
 from scale import python_speed  # noqa: E402
+
+import ab  # noqa: E402
 
 from inspector.core.compare.diff import diff_graphs  # noqa: E402
 from inspector.core.loaders import load  # noqa: E402
@@ -52,10 +61,69 @@ def timed(fn):
     return out, time.perf_counter() - start
 
 
+def shuffled_copy(path: str) -> str:
+    """Beside `path`: the same graph with every node renamed (a random bijection) and the
+    nodes in a random order, written once."""
+    out = path[:-3] + "_renamed_shuffled.pb"
+    if os.path.exists(out):
+        return out
+    gd = renamed(load(path).graph).graph_def
+    nodes = list(gd.node)
+    random.Random(7).shuffle(nodes)
+    shuffled = protos.GraphDef()
+    shuffled.node.extend(nodes)
+    with open(out + ".part", "wb") as fh:
+        fh.write(shuffled.SerializeToString())
+    os.replace(out + ".part", out)
+    return out
+
+
+def cli_diff(folder: str, a: str, b: str, *flags) -> tuple[float, int]:
+    """(wall seconds, exit code) of `graphdef-inspector diff A B` with `inspector` from
+    `folder`."""
+    import subprocess
+
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "inspector", "diff", a, b, *flags],
+                          cwd=folder, env=dict(ab.env(folder), TF_CPP_MIN_LOG_LEVEL="3"),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seconds = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"diff failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    return seconds, proc.returncode
+
+
+def cli(sizes: list, against: str | None) -> None:
+    runs = ab.sides(against)
+    for nodes in sizes:
+        path = blocks_graph(nodes, 0)
+        other = shuffled_copy(path)
+        print(f"\nblocks {nodes:,} ({os.path.getsize(path) / 2 ** 20:.0f} MB)")
+        for label, b, flags in (("A A", path, ()), ("A A --no-flops", path, ("--no-flops",)),
+                                ("A renamed+shuffled", other, ()),
+                                ("A renamed+shuffled --no-flops", other, ("--no-flops",))):
+            times = []
+            for side, folder in runs:
+                speed = python_speed()
+                seconds, code = cli_diff(folder, path, b, *flags)
+                times.append(seconds)
+                print(f"  diff {label:30s} {side:14s} {seconds:7.2f} s (exit {code}; "
+                      f"python_speed {speed:.2f} s)")
+            if len(times) == 2:
+                print(f"  {'':35s} ratio now / before {times[0] / times[1]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--big", action="store_true", help="also 300k nodes")
+    parser.add_argument("--cli", action="store_true", help="time the CLI's diff instead")
+    parser.add_argument("--sizes", default="32000,100000,300000",
+                        help="node counts for --cli, comma separated")
+    parser.add_argument("--against", help="with --cli: also run this commit's inspector")
     args = parser.parse_args()
+    if args.cli:
+        cli([int(n) for n in args.sizes.split(",")], args.against)
+        return
     speed = python_speed()
     print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "
           f"(the slow machine class: {SLOW_CLASS} s; 'slow' columns scale to it)")

@@ -1,14 +1,23 @@
 """Scale benchmark: big models built by code (tests/fixtures/scale_models.py), each measured in
 fresh processes next to the protobuf parse alone measured in the same run.
 
-Run: .venv/bin/python bench/scale.py [--small] [--only NAME] [--no-gui]
-  --small   the CI-sized set (10k and 100k blocks, flat 10k, a 200 MB dense model)
+Run: .venv/bin/python bench/scale.py [--small | --million] [--only NAME] [--no-gui] [--no-tf]
+                                     [--against REV] [--repeat N]
+  --small    the CI-sized set (10k and 100k blocks, flat 10k, a 200 MB dense model)
+  --million  the 1M-node graph with scopes and the flat 1M-node one (1x1 convs, ~190 MB each)
+  --no-tf    skip the bare TensorFlow import_graph_def reference
+  --against  also run the `inspector` package of commit REV, interleaved, and print the ratio
+             of each figure to it (bench/ab.py): on a shared machine, trust the ratios
+  --repeat   run each side N times, alternating, and keep each figure's best
+
+Every model's figures are printed with the python_speed measured just before them.
 
 Per model: protobuf parse alone (time, peak RSS); `summarize` on the command line (wall time
 of the whole process, peak RSS); the app from process start (offscreen, TensorFlow in its
 worker process): first picture, longest GUI-thread stall (10 ms heartbeat) while opening,
 expanding the largest scope, searching, marking an output and previewing strip_unused_nodes,
-the window's peak RSS and anonymous memory, the worker's RSS after that TensorFlow request,
+the longest stall in the 10 s after the first picture (the settle: warm-ups, panels
+built later, collections), the window's peak RSS and anonymous memory, the worker's RSS after that TensorFlow request,
 and, as the reference for the latter, `import_graph_def` of the same file in a bare Python.
 """
 
@@ -22,13 +31,16 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+from bench import ab  # noqa: E402
 PY = sys.executable
 MB = 2 ** 20
 
 
-def models(small: bool) -> list:
+def models(small: bool, million: bool = False) -> list:
     from tests.fixtures import scale_models as sm
 
+    if million:
+        return sm.million_graphs()
     if small:
         return [("blocks 10k", sm.blocks_graph(10_000)), ("blocks 100k", sm.blocks_graph(100_000)),
                 ("flat 10k", sm.flat_graph(10_000)), ("dense 200 MB", sm.dense_model(4))]
@@ -37,12 +49,13 @@ def models(small: bool) -> list:
             ("dense 1.2 GB", sm.dense_model(24))]
 
 
-def child(code: str, *args) -> tuple[dict, float, float]:
-    """Run python code in a fresh process: (its JSON line, wall seconds, peak RSS MB)."""
+def child(code: str, *args, folder: str = ROOT) -> tuple[dict, float, float]:
+    """Run python code in a fresh process with `inspector` from `folder` (bench/ab.py):
+    (its JSON line, wall seconds, peak RSS MB)."""
     t = time.perf_counter()
     proc = subprocess.Popen([PY, "-c", code, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT,
-                            env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
+                            stderr=subprocess.PIPE, cwd=folder,
+                            env=dict(ab.env(folder), TF_CPP_MIN_LOG_LEVEL="3",
                                      QT_QPA_PLATFORM="offscreen"))
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
@@ -99,29 +112,54 @@ def python_speed() -> float:
     return min(loop_seconds(10_000_000) for _ in range(3))
 
 
-def run(small: bool, only: str | None, gui: bool) -> None:
+def measure(path: str, folder: str, gui: bool, tf: bool) -> dict:
+    """One model's figures with `inspector` from `folder`."""
+    speed = python_speed()
+    _, startup, _ = child(STARTUP, folder=folder)
+    parse, _, parse_rss = child(PARSE, path, folder=folder)
+    _, summ_wall, summ_rss = child(SUMMARIZE, path, folder=folder)
+    row = dict(size=os.path.getsize(path) / MB, nodes=parse["nodes"], parse=parse["seconds"],
+               parse_rss=parse_rss, summarize=summ_wall, summarize_rss=summ_rss,
+               startup=startup, speed=speed)
+    if gui:
+        app, _, _ = child("from bench.scale_app import main; main()", path, folder=folder)
+        row.update(app)
+        if tf:
+            row["tf_rss"] = child(TF_IMPORT, path, folder=folder)[2]
+    return row
+
+
+def best(row: dict, other: dict) -> None:
+    """Keep in `row` the smaller of each figure (times, memory, stalls; python_speed too)."""
+    for key, value in other.items():
+        if isinstance(value, dict):
+            best(row.setdefault(key, {}), value)
+        elif isinstance(value, float) and key in row:
+            row[key] = min(row[key], value)
+
+
+def run(small: bool, only: str | None, gui: bool, million: bool = False, tf: bool = True,
+        against: str | None = None, repeat: int = 1) -> None:
     rows = []
     print(f"this machine's Python speed: a loop of 10M additions takes {python_speed():.2f} s "
           "(0.88 s seen on a quiet 2-core machine of this kind; the figures below scale "
           "with it)")
-    _, startup, _ = child(STARTUP)
-    print(f"command-line start-up alone (Python and our imports): {startup:.2f} s")
-    for label, path in models(small):
+    runs = ab.sides(against)
+    for label, path in models(small, million):
         if only and only not in label:
             continue
-        size = os.path.getsize(path) / MB
-        parse, _, parse_rss = child(PARSE, path)
-        _, summ_wall, summ_rss = child(SUMMARIZE, path)
-        row = dict(label=label, size=size, nodes=parse["nodes"], parse=parse["seconds"],
-                   parse_rss=parse_rss, summarize=summ_wall, summarize_rss=summ_rss,
-                   startup=startup)
-        if gui:
-            app, _, _ = child(f"import sys; sys.path.insert(0, {ROOT!r}); "
-                              "from bench.scale_app import main; main()", path)
-            _, _, tf_rss = child(TF_IMPORT, path)
-            row.update(app, tf_rss=tf_rss)
-        rows.append(row)
-        report(row)
+        measured = []
+        for side, folder in runs:
+            row = dict(measure(path, folder, gui, tf), label=f"{label} ({side})")
+            measured.append(row)
+        for _ in range(repeat - 1):
+            for row, (side, folder) in zip(measured, runs):
+                best(row, measure(path, folder, gui, tf))
+        for row in measured:
+            report(row)
+        if len(measured) == 2:
+            ratios(*measured)
+        rows.append(measured[0])
     print()
     print("per node beyond start-up and the parse (summarize, us): " + ", ".join(
         f"{r['label']}: {1e6 * (r['summarize'] - r['startup'] - r['parse']) / r['nodes']:.1f}"
@@ -131,8 +169,19 @@ def run(small: bool, only: str | None, gui: bool) -> None:
             f"{r['label']}: {1e6 * r['first'] / r['nodes']:.1f}" for r in rows))
 
 
+def ratios(now: dict, before: dict) -> None:
+    """Each figure of this tree over the earlier commit's, measured side by side."""
+    keys = ["summarize", "summarize_rss", "first", "settle", "window_peak", "window_anon"]
+    parts = [f"{k} {now[k] / before[k]:.2f}" for k in keys
+             if now.get(k) and before.get(k)]
+    parts += [f"stall {k} {now['stalls'][k] / before['stalls'][k]:.2f}"
+              for k in now.get("stalls", {}) if before.get("stalls", {}).get(k)]
+    print("  ratio now / before: " + ", ".join(parts))
+
+
 def report(r: dict) -> None:
-    print(f"\n{r['label']}: {r['nodes']:,} nodes, {r['size']:.0f} MB")
+    print(f"\n{r['label']}: {r['nodes']:,} nodes, {r['size']:.0f} MB "
+          f"(python_speed {r['speed']:.2f} s)")
     print(f"  protobuf parse alone     {r['parse']:6.2f} s   peak {r['parse_rss']:6.0f} MB")
     print(f"  summarize (process)      {r['summarize']:6.2f} s   peak {r['summarize_rss']:6.0f} MB"
           f"   ({r['summarize'] / r['parse']:.1f}x the parse)")
@@ -140,10 +189,14 @@ def report(r: dict) -> None:
         return
     print(f"  app: first picture       {r['first']:6.2f} s from process start "
           f"({r['first'] / r['parse']:.1f}x the parse); {r['items']} items drawn")
+    print(f"  app: longest GUI stall in the 10 s after the first picture "
+          f"{1000 * r['settle']:.0f} ms")
     print("  app: longest GUI stall   " + ", ".join(
         f"{k} {1000 * v:.0f} ms" for k, v in r["stalls"].items()))
     print(f"  app: window peak RSS     {r['window_peak']:6.0f} MB "
           f"({r['window_peak'] / r['size']:.2f}x the file); anonymous {r['window_anon']:.0f} MB")
+    if "tf_rss" not in r:
+        return
     both = r['window_rss'] + r['worker_rss']
     print(f"  after a TF request       window {r['window_rss']:.0f} MB + worker "
           f"{r['worker_rss']:.0f} MB = {both:.0f} MB; bare import_graph_def {r['tf_rss']:.0f} MB"
@@ -152,4 +205,7 @@ def report(r: dict) -> None:
 
 if __name__ == "__main__":
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
-    run("--small" in sys.argv, only, "--no-gui" not in sys.argv)
+    against = sys.argv[sys.argv.index("--against") + 1] if "--against" in sys.argv else None
+    repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 1
+    run("--small" in sys.argv, only, "--no-gui" not in sys.argv, "--million" in sys.argv,
+        "--no-tf" not in sys.argv, against, repeat)

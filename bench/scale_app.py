@@ -1,5 +1,6 @@
 """The app half of bench/scale.py, run in a fresh process per model: prints one JSON line with
-the first picture from process start, the longest GUI-thread stall per action, and memory."""
+the first picture from process start, the longest GUI-thread stall per action and in the 10 s
+after the first picture (`settle`), and memory."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 import time
 
 MB = 2 ** 20
+SETTLE = 10.0      # seconds after the first picture that the stall budget covers
 
 
 def process_start() -> float:
@@ -86,6 +88,13 @@ def actions(win) -> list:
     return out
 
 
+def settled(beats: list, painted: float) -> float:
+    """The longest gap between two heartbeats that ends after the first picture and starts
+    within SETTLE seconds of it."""
+    return max((b - a for a, b in zip(beats, beats[1:])
+                if b > painted and a < painted + SETTLE), default=0.0)
+
+
 def main() -> None:
     path = sys.argv[1]
     app, win, client = open_app(path)
@@ -95,12 +104,18 @@ def main() -> None:
 
     beat = Heartbeat()
     beat.start()
+    beats = []                      # when each beat came: the settle's stall
+    beat.timer.timeout.connect(lambda: beats.append(time.perf_counter()))
     open_once_painted(win, path)    # as the app's start does
     wait(app, lambda: win.scenes_drawn > 0)
     win.canvas.viewport().repaint()
     first = time.time() - START     # the graph is painted; the summary and TF work follow
+    painted = time.perf_counter()
     wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy())
-    stalls = {"open": beat.stop()}
+    stalls = {"open": beat.worst}
+    wait(app, lambda: time.perf_counter() > painted + SETTLE)
+    beat.stop()
+    settle = settled(beats, painted)
     items = len(win.state.scene.items)
 
     def timed(name, action, done):
@@ -113,7 +128,7 @@ def main() -> None:
     for name, action, done in actions(win):
         timed(name, action, done)
     worker = client.pid()
-    result = dict(first=first, items=items, stalls=stalls,
+    result = dict(first=first, items=items, stalls=stalls, settle=settle,
                   window_peak=status_mb("VmHWM"), window_anon=status_mb("RssAnon"),
                   window_rss=status_mb("VmRSS"),
                   worker_rss=status_mb("VmRSS", str(worker)) if worker else 0.0)

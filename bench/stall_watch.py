@@ -2,6 +2,9 @@
 and prints, per action, the longest time the GUI thread did not answer a 10 ms timer and the
 Python stacks it was in when it was late (sampled by a thread every 5 ms).
 
+The open is watched until the first picture, then the 10 s after it (the settle: warm-ups,
+panels built later, collections), then each action.
+
     .venv/bin/python bench/stall_watch.py MODEL.pb [--late-ms 60] [--stacks 3] [--native]
                                                [--gil-ms 5] [--open-at-once]
 
@@ -160,7 +163,10 @@ def main() -> None:
     else:
         open_once_painted(win, args.model)    # as the app's start does
     wait(app, lambda: win.scenes_drawn > 0)
+    watch.action, painted = "settle (10 s after the first picture)", time.perf_counter()
+    watch.last = painted
     wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy(), timeout=900)
+    wait(app, lambda: time.perf_counter() > painted + 10.0, timeout=900)
     for name, action, done in actions(win):
         watch.action = name
         watch.last = time.perf_counter()

@@ -1,0 +1,43 @@
+"""A/B in one run: the benches time the code of this tree and, with --against REV, the
+`inspector` package of an earlier commit in the same run, interleaved (a shared machine's
+speed changes from minute to minute; ratios measured side by side hold, absolute figures do
+not). The bench's own code (bench/, tests/fixtures) is this tree's for both sides."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tarfile
+import io
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def tree(rev: str) -> str:
+    """A folder holding the `inspector` package as it was at `rev` (git archive, cached by
+    the commit's hash; no change to the repository's worktrees)."""
+    sha = subprocess.run(["git", "rev-parse", rev], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    folder = os.path.join(ROOT, "bench", ".cache", "ab", sha[:12])
+    if not os.path.isdir(os.path.join(folder, "inspector")):
+        data = subprocess.run(["git", "archive", "--format=tar", sha, "inspector"], cwd=ROOT,
+                              capture_output=True, check=True).stdout
+        os.makedirs(folder, exist_ok=True)
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            tar.extractall(folder)
+    return folder
+
+
+def sides(against: str | None) -> list:
+    """[(label, folder whose `inspector` runs)]: this tree, then the earlier commit's."""
+    out = [("now", ROOT)]
+    if against:
+        out.append((f"at {against}", tree(against)))
+    return out
+
+
+def env(folder: str) -> dict:
+    """The environment of a child run from `folder` (its cwd): `inspector` from there, the
+    bench's modules from this tree."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (folder, ROOT, os.environ.get("PYTHONPATH", "")) if p))

@@ -1,0 +1,34 @@
+"""The benches' A/B harness (bench/ab.py) runs an earlier commit's `inspector` beside this
+tree's, and the scale bench's settle figure is the longest gap after the first picture."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+
+def test_a_child_run_against_an_earlier_commit_imports_that_commits_inspector():
+    from bench import ab
+
+    folder = ab.tree("HEAD~1")
+    assert folder != ROOT and os.path.isfile(os.path.join(folder, "inspector", "__init__.py"))
+    code = "import inspector, bench.ab; print(inspector.__file__); print(bench.ab.__file__)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=folder, env=ab.env(folder),
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out[0].startswith(folder)                   # the earlier commit's package
+    assert out[1] == os.path.join(ROOT, "bench", "ab.py")   # the bench's own code is ours
+    assert [label for label, _ in ab.sides("HEAD~1")] == ["now", "at HEAD~1"]
+
+
+def test_the_settle_stall_is_the_longest_gap_within_ten_seconds_after_the_first_picture():
+    from bench.scale_app import settled
+
+    beats = [0.0, 0.5, 1.0, 1.01, 1.3, 5.0, 5.01, 11.0, 11.9, 12.0]
+    # painted at 1.0: 1.01->1.3 (0.29), 1.3->5.0 (3.7), 5.01->11.0 (5.99, starts before 11.0)
+    assert abs(settled(beats, 1.0) - 5.99) < 1e-9
+    assert abs(settled(beats, 11.5) - 0.9) < 1e-9     # 11.0->11.9 ends after it
+    assert settled([0.0, 0.01], 5.0) == 0.0
