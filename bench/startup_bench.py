@@ -138,7 +138,7 @@ def main() -> None:
 
     rows.append(measure("source install (python -m inspector)",
                         [sys.executable, "-m", "inspector"], source_env, args.runs,
-                        [os.path.join(ROOT, "inspector"), os.path.join(ROOT, "resources")] +
+                        [os.path.join(ROOT, "inspector")] +
                         [os.path.join(sysconfig.get_paths()["purelib"], p) for p in
                          ("PySide6", "shiboken6", "numpy", "numpy.libs", "pyqtgraph", "google",
                           "networkx", "PIL", "pillow.libs", "psutil", "tensorboard")]))

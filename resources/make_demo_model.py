@@ -1,4 +1,4 @@
-"""Make resources/demo_digits.pb: a small convnet with batch norm trained on 8x8 digits.
+"""Make the bundled demo model (inspector/core/app/demo_model/demo_digits.pb): a small convnet with batch norm trained on 8x8 digits.
 
 The digits come with scikit-learn, so nothing is downloaded. Training takes a few seconds and
 gives real weights and activations. Run: python resources/make_demo_model.py
@@ -67,4 +67,5 @@ def main(out: str) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else
-         os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo_digits.pb"))
+         os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "inspector",
+                      "core", "app", "demo_model", "demo_digits.pb"))

@@ -28,7 +28,7 @@ from tests.fixtures import fixture_dir  # noqa: E402,F401  (the session fixture 
 install()  # core functions called by the tests run TensorFlow in this process
 
 ROOT = os.path.dirname(TESTS)
-DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
 DATA = os.path.join(TESTS, "core", "data")
 
 

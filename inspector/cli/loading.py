@@ -4,11 +4,10 @@ means it (core.app.opening), with the notes on how it was opened on stderr."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-DEMO_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "resources", "demo_digits.pb")
+from inspector.core.app.demo_model import DEMO_MODEL
+
 
 def _split(text: str | None) -> list:
     return [t for t in (text or "").split(",") if t]

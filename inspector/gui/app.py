@@ -6,8 +6,7 @@ import argparse
 import os
 import sys
 
-DEMO = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                    "resources", "demo_digits.pb")
+from inspector.core.app.demo_model import DEMO_MODEL as DEMO
 
 
 def parse_args(argv):

@@ -6,7 +6,7 @@ import os
 from conftest import run_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
 INCEPTION = os.path.join(ROOT, "tests", "core", "data", "inception_jpeg.pb")
 
 

@@ -11,7 +11,7 @@ from conftest import run_cli
 from tests.fixtures.me_oracle import convert, resolve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
 DATA = os.path.join(ROOT, "tests", "core", "data")
 INT8 = os.path.join(DATA, "digits_int8.tflite")
 INCEPTION = os.path.join(DATA, "inception_jpeg.pb")

@@ -21,7 +21,7 @@ from inspector.core.transforms.pipeline import run_pipeline
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
 ROOT = os.path.dirname(os.path.dirname(HERE))
-DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
 INCEPTION = os.path.join(DATA, "inception_jpeg.pb")
 
 

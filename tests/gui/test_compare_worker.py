@@ -21,7 +21,7 @@ def run_app(tmp_path) -> dict:
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "gui",
                                                         "app_compare_worker.py"),
                            str(model),
-                           os.path.join(ROOT, "resources", "demo_digits.pb"),
+                           os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb"),
                            os.path.join(DATA, "digits_int8.tflite"),
                            str(tmp_path / "settings.ini")], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)

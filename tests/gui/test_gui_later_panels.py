@@ -115,7 +115,7 @@ def test_the_sizes_panel_made_after_the_first_picture_sizes_the_open_model(
     from conftest import ROOT
 
     model = tmp_path / "demo_digits.pb"
-    shutil.copy(f"{ROOT}/resources/demo_digits.pb", model)
+    shutil.copy(f"{ROOT}/inspector/core/app/demo_model/demo_digits.pb", model)
     win = _window(qtbot, tmp_path)
     win.show()
     win.open_path(str(model))
@@ -137,7 +137,7 @@ def test_a_tour_restored_before_its_panel_existed_is_listed(qtbot, tmp_path, def
     from PySide6.QtCore import Qt
 
     model = tmp_path / "demo_digits.pb"
-    shutil.copy(f"{ROOT}/resources/demo_digits.pb", model)
+    shutil.copy(f"{ROOT}/inspector/core/app/demo_model/demo_digits.pb", model)
     deferred._deferred = False                       # a first window, made as before
     first = _window(qtbot, tmp_path)
     first.open_path(str(model))

@@ -19,3 +19,11 @@ def test_a_slide_and_the_demo_panel_draw_what_the_model_sees_alike(qtbot):
     assert slide.pixelColor(30, 30).red() == 0
     panel = picture_pixmap(picture, longest=480).toImage()
     assert panel.convertToFormat(slide.format()) == slide
+
+
+def test_the_window_opens_the_packaged_demo_model_by_default():
+    from inspector.core.app.demo_model import DEMO_MODEL
+    from inspector.gui.app import parse_args
+    from inspector.gui.startup.smoke import demo_model
+
+    assert parse_args([]).model == DEMO_MODEL == demo_model()

@@ -142,7 +142,7 @@ def test_screenshot_with_compare_is_the_comparison_window(tmp_path):
     from inspector.core.app.comparing import LEGEND
 
     a, b = tmp_path / "digits.pb", tmp_path / "digits.tflite"
-    shutil.copy(os.path.join(ROOT, "resources", "demo_digits.pb"), a)
+    shutil.copy(os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb"), a)
     shutil.copy(os.path.join(ROOT, "tests", "core", "data", "digits_float.tflite"), b)
     image = QImage(screenshot(tmp_path, str(a), "--compare", str(b)))
     assert (image.width(), image.height()) == (1400, 860)        # the comparison's own size

@@ -9,7 +9,7 @@ from inspector.core.model import protos
 from inspector.core.runtime.executor import tensorflow
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
 
 
 def test_every_tflite_op_maps_to_the_graphdef_it_came_from(tmp_path):

@@ -277,7 +277,7 @@ def fixture_models():
     out = [os.path.join(fx, n) for n in (
         "inception_jpeg.pb", "mobilenet_v2.pb", "speech_commands.pb", "v1_training.pb",
         "while_v1.pb", "while_v2.pb", "tiny.keras", "tiny.h5", "two_signatures")]
-    out += [os.path.join(ROOT, "resources", "demo_digits.pb"),
+    out += [os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb"),
             os.path.join(keras_rnn_dir(), "lstm_dropout.keras"),
             os.path.join(keras_rnn_dir(), "gru_old.h5"), os.path.join(keras2_dir(), "lstm_gru.h5")]
     out.append(scale_models.flat_graph(1000))
@@ -384,7 +384,7 @@ def test_a_pipeline_whose_folds_are_all_exact_never_imports_tensorflow(tmp_path)
 def test_a_fold_that_needs_tensorflow_imports_it_without_scikit_learn(tmp_path):
     """Issue 38.16: importing TF imported Keras and, through Keras' sklearn wrappers,
     scikit-learn (~1 s of TF's ~4 s); it is hidden while TF imports and works afterwards."""
-    demo = os.path.join(ROOT, "resources", "demo_digits.pb")
+    demo = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
     code = CHILD + "import sklearn.datasets\nprint('SKLEARN', 'ok', file=sys.stderr)\n"
     proc = subprocess.run([sys.executable, "-c", code, "transform", "--in_graph", demo,
                            "--out_graph", str(tmp_path / "f.pb"), "--inputs", "pixels",

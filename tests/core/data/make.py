@@ -2,7 +2,8 @@
 
 The tests in tests/core read these files, so they need neither TensorFlow nor Qt. Every file
 is made here by this repository's own code (tests/fixtures/build.py and the TFLite converter
-over resources/demo_digits.pb); nothing third-party. Making them needs TensorFlow:
+over the bundled demo model, inspector/core/app/demo_model/demo_digits.pb); nothing
+third-party. Making them needs TensorFlow:
 
     python -m tests.core.data.make      # rewrites the files and MANIFEST.json
 
@@ -83,7 +84,7 @@ def _tflite(out: str) -> None:
     from inspector.core.tf.executor import install
 
     install()
-    with open(os.path.join(ROOT, "resources", "demo_digits.pb"), "rb") as fh:
+    with open(os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb"), "rb") as fh:
         gd = GraphDef.FromString(fh.read())
     rng = np.random.default_rng(0)
     samples = [{"pixels": rng.uniform(0, 1, (1, 8, 8, 1)).astype(np.float32)}
