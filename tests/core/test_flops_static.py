@@ -9,7 +9,7 @@ from inspector.core.loaders import load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "core", "data")
-DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
 # tf.compat.v1.profiler's float_operation total of demo_digits.pb fed a [1, 8, 8, 1] input
 # (TensorFlow 2.21; tests/tf/test_flops_static_tf.py measures it again)
 DEMO_PROFILER = 627_036

@@ -35,7 +35,7 @@ def test_smoke_test_without_tensorflow_exports_a_drawn_png_and_svg(tmp_path):
     root = ET.parse(tmp_path / "shot.svg").getroot()
     assert root.tag.endswith("svg")
     assert any(el.text and "digits_1" in el.text for el in root.iter())
-    assert not os.path.exists(os.path.join(ROOT, "resources", "settings.ini"))
+    assert not os.path.exists(os.path.join(ROOT, "inspector/core/app/demo_model/settings.ini"))
 
 
 def test_smoke_test_fails_loudly(tmp_path):

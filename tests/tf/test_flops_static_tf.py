@@ -17,7 +17,7 @@ from inspector.core.model.graph import Graph
 from inspector.core.runtime.executor import tensorflow
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
 
 
 @pytest.fixture(scope="module")
