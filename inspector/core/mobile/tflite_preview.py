@@ -112,7 +112,9 @@ def _input_shape(graph, name: str, shapes: dict | None) -> list:
     node = graph.get(base)
     dims = node.attr("shape").dims if node is not None and node.has_attr("shape") else None
     if dims is None:
-        raise InspectorError("the input has no declared shape: give its shape", node=base)
+        raise InspectorError("the input has no declared or inferred shape: mark an input whose "
+                             "shape is known (command line: --input-shape NAME=D,D,...)",
+                             node=base)
     return [1 if (d is None or d < 0) and k == 0 else d for k, d in enumerate(dims)]
 
 
