@@ -53,7 +53,7 @@ def test_hidden_panels_wait_for_the_first_picture(qtbot, tmp_path, deferred):
     assert win.demo_dock.widget().widget() is win.demo_panel
     assert win.sizes_dock.widget().widget() is win.sizes_panel
     assert not any(name in win.__dict__ for name in ON_READ)    # no one asked for them
-    assert win.targets.state is win.state and win.compare_ctl.window is win
+    assert win.targets.state is win.state and win.compare_ctl.state is win.state
 
 
 def test_a_read_or_a_show_makes_the_panel_at_once(qtbot, tmp_path, deferred):

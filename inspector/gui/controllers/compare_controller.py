@@ -9,14 +9,19 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 
 class CompareController:
-    def __init__(self, window):
-        self.window = window
+    """Made from its collaborators: the state, the tasks, the dialogs (their parent is the
+    parent of its file choosers and message boxes) and `open_variant(name)`, the Phone panel's
+    converted variant as a file (its path, or None)."""
+
+    def __init__(self, state, tasks, dialogs, open_variant):
+        self.state, self.tasks, self.dialogs = state, tasks, dialogs
+        self.open_variant = open_variant
         self.windows: list = []        # comparison windows kept alive while open
         self.on_error = None           # set: failures go there, not to a dialog (--screenshot)
 
     def compare_with(self, path: str = "") -> None:
-        w = self.window
-        model = w.state.model
+        w = self.dialogs.parent
+        model = self.state.model
         if model is None:
             QMessageBox.information(w, "Compare", "Open a model first (A), then compare it "
                                                   "with another (B).")
@@ -31,7 +36,7 @@ class CompareController:
         a_label = os.path.basename(model.path.rstrip("/")) or "A"
         b_label = os.path.basename(path.rstrip("/"))
         graph = model.graph
-        ports = (list(w.state.workbench.inputs), list(w.state.workbench.outputs))
+        ports = (list(self.state.workbench.inputs), list(self.state.workbench.outputs))
 
         def work(task):
             from inspector.core.app.comparing import compare
@@ -49,16 +54,14 @@ class CompareController:
     def compare_step(self, row: int) -> None:
         """The graph after pipeline step `row` against the original, with the pipeline's own
         provenance (renames, merges, splits of each step up to it)."""
-        w = self.window
-        rows, engine, model = w.state.rows, w.state.engine, w.state.model
+        rows, engine, model = self.state.rows, self.state.engine, self.state.model
         if model is None or engine is None or not 0 < row < len(rows) or \
                 rows[row].report is None:
-            w.statusBar().showMessage("Preview a pipeline first: there is no step to compare",
-                                      6000)
+            self.state.say("Preview a pipeline first: there is no step to compare")
             return
         reports = [r.report for r in rows[1:row + 1]]
         key, label = rows[row].key, rows[row].label
-        ports = (list(w.state.workbench.inputs), list(w.state.workbench.outputs))
+        ports = (list(self.state.workbench.inputs), list(self.state.workbench.outputs))
         a_label = os.path.basename(model.path.rstrip("/")) or "original"
 
         step_graph = self._step_graphs(engine)
@@ -82,7 +85,7 @@ class CompareController:
     def _step_graphs(self, engine):
         """key -> the Graph after that preview step: the one the canvas already fetched, else
         from the preview engine (the worker, in the app; call it in a task)."""
-        state = self.window.state
+        state = self.state
         known = {row.key: state.step_graph(row.key) for row in state.rows}  # GUI thread
 
         def step_graph(key):
@@ -99,16 +102,15 @@ class CompareController:
     def compare_variant(self, variant: str) -> None:
         """A converted TFLite variant against the GraphDef it came from (matched by the
         converter's fused tensor names first)."""
-        path = self.window.mobile.open_variant(variant, show=False)
+        path = self.open_variant(variant)
         if path:
             self.compare_with(path)
 
     def compare_stages(self) -> None:
         """The original and the graph after every previewed step as synced lanes."""
-        w = self.window
-        rows, engine, model = w.state.rows, w.state.engine, w.state.model
+        rows, engine, model = self.state.rows, self.state.engine, self.state.model
         if engine is None or model is None or len(rows) < 2:
-            w.statusBar().showMessage("Preview a pipeline first: there are no stages", 6000)
+            self.state.say("Preview a pipeline first: there are no stages")
             return
         step_graph = self._step_graphs(engine)
 
@@ -120,16 +122,16 @@ class CompareController:
         def done(session):
             from inspector.gui.lanes_window import LanesWindow
 
-            win = LanesWindow(session, w.tasks)
+            win = LanesWindow(session, self.tasks)
             self.windows.append(win)
             win.show()
 
-        w.tasks.submit("compare", work, done, self._failed, label="Matching the stages")
+        self.tasks.submit("compare", work, done, self._failed, label="Matching the stages")
 
     def open_document(self, path: str = "") -> None:
         """File > Open comparison…: a saved comparison, its models opened again from the
         paths it names (a path outside the file's folder only after a yes)."""
-        w = self.window
+        w = self.dialogs.parent
         if not path:
             path, _ = QFileDialog.getOpenFileName(w, "Open comparison", "",
                                                   "Comparisons (*.json)")
@@ -160,7 +162,7 @@ class CompareController:
             session, note = result
             self._show(session, first)
             if note:
-                w.statusBar().showMessage(note, 8000)
+                self.state.say(note)
 
         self._submit(work, "Opening the comparison", done)
 
@@ -175,13 +177,13 @@ class CompareController:
             task.progress(96, 100, "laying out both sides")
             return result, layouts(session, ("A", "B"), task)
 
-        self.window.tasks.submit("compare", run, lambda pair: (done or self._show)(*pair),
-                                 self._failed, label=label)
+        self.tasks.submit("compare", run, lambda pair: (done or self._show)(*pair),
+                          self._failed, label=label)
 
     def _show(self, session, first: dict | None = None) -> None:
         from inspector.gui.compare_window import CompareWindow
 
-        win = CompareWindow(session, self.window.tasks, first=first)
+        win = CompareWindow(session, self.tasks, first=first)
         win.destroyed.connect(lambda *_: self.windows.remove(win) if win in self.windows
                               else None)
         self.windows.append(win)
@@ -195,4 +197,4 @@ class CompareController:
         if self.on_error is not None:
             self.on_error(f"could not compare: {exc}")
         else:
-            QMessageBox.warning(self.window, "Compare", f"Could not compare: {exc}")
+            QMessageBox.warning(self.dialogs.parent, "Compare", f"Could not compare: {exc}")

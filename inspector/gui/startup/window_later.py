@@ -103,7 +103,8 @@ def build_compare(w) -> dict:
     """The comparisons' controller (File > Compare with…, the Preview and Phone panels)."""
     from inspector.gui.controllers.compare_controller import CompareController
 
-    return {"compare_ctl": CompareController(w)}
+    return {"compare_ctl": CompareController(
+        w.state, w.tasks, w.dialogs, lambda variant: w.mobile.open_variant(variant, show=False))}
 
 
 def build_default(w, row) -> dict:
