@@ -99,3 +99,13 @@ def test_an_input_with_no_shape_anywhere_names_the_option(tmp_path):
                              "--compare", "2")
     assert code == 0, err
     assert "in  x: float32 [1, 4]" in out
+
+
+def test_explain_runs_an_unshaped_input_given_its_shape(tmp_path):
+    path = tmp_path / "unshaped.pbtxt"
+    path.write_text(UNSHAPED)
+    np.save(tmp_path / "x.npy", np.ones((1, 4), np.float32))
+    code, out, err = run_cli("explain", str(path), "--input", str(tmp_path / "x.npy"),
+                             "--input_shape", "x=1,4")
+    assert code == 0, err           # was a TypeError traceback in front-end detection
+    assert "1.0, 1.0, 1.0, 1.0" in out

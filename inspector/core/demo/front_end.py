@@ -161,7 +161,9 @@ def _dims(graph: Graph, name: str, shapes: dict | None):
     if declared is not None and getattr(declared, "dims", None) is not None:
         return tuple(declared.dims)
     known = (shapes or {}).get(name)
-    if known and known[0] is not None:
+    if known and all(isinstance(d, int) for d in known):   # given input shapes: {name: dims}
+        return tuple(known)
+    if known and known[0] is not None:                     # inferred: {name: [dims per output]}
         return tuple(known[0])
     return None
 

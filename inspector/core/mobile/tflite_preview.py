@@ -118,18 +118,12 @@ def _input_shape(graph, name: str, shapes: dict | None) -> list:
     return [1 if (d is None or d < 0) and k == 0 else d for k, d in enumerate(dims)]
 
 
-def as_known(shapes: dict | None) -> dict:
-    """Input shapes ({name: dims}) as front-end detection reads shapes: {name: [dims]}, the
-    shapes of a node's outputs."""
-    return {name: [tuple(dims)] for name, dims in (shapes or {}).items()}
-
-
 def _detected_range(graph, inputs: list, shapes) -> tuple:
     """The value range the model's first layer expects (front-end detection), else [0, 1]."""
     from inspector.core.demo.front_end import detect
 
     try:
-        fe = detect(graph, inputs, as_known(shapes))
+        fe = detect(graph, inputs, shapes)
     except InspectorError:
         fe = None
     return tuple(fe.range) if fe is not None and fe.kind == "image" else (0.0, 1.0)
@@ -150,7 +144,7 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
         from inspector.core.demo.front_end import check_size, detect
         from inspector.core.loaders.media import read_input, read_one
 
-        fe = detect(graph, inputs, as_known(shapes))
+        fe = detect(graph, inputs, shapes)
         if fe is None or fe.kind != "image" or fe.feed_dtype == "string":
             raise InspectorError("the conversion input does not take pixels: use .npy files",
                                  node=inputs[0] if inputs else None)
