@@ -43,11 +43,12 @@ def build_diff(args):
             raise InspectorError("give B or --pipeline, not both")
         steps = run_pipeline(a.graph.graph_def, args.pipeline, _split(args.inputs),
                              _split(args.outputs))
-        gb, b_label = Graph(steps[-1].graph_def), f"{args.model} after {args.pipeline}"
+        gb, b_size = Graph(steps[-1].graph_def), 0
+        b_label = f"{args.model} after {args.pipeline}"
         prov = provenance.from_steps(a.graph.names(), steps)
     elif args.other:
         b = _open(args.other, args)
-        gb, b_label = b.graph, args.other
+        gb, b_label, b_size = b.graph, args.other, b.file_size
         if b.kind == "tflite" and a.kind != "tflite":
             prov = provenance.for_tflite(a.graph, gb)
     else:
@@ -56,7 +57,8 @@ def build_diff(args):
 
     extra = {} if args.no_flops else measured_totals(
         a.graph, gb, (args.model, "" if args.pipeline else args.other))
-    d = diff_graphs(a.graph, gb, args.model, b_label, provenance=prov, extra_totals=extra)
+    d = diff_graphs(a.graph, gb, args.model, b_label, provenance=prov, extra_totals=extra,
+                    file_sizes=(a.file_size, b_size))
     return d, a, gb, b
 
 

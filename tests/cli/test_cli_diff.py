@@ -73,7 +73,11 @@ def test_a_rename_is_said_once_and_unrelated_models_are_called_so():
     line = next(x for x in out.splitlines() if "renamed '" in x)
     assert line.count("renamed") == 1
     code, out, err = run_cli("diff", DEMO, INCEPTION)
-    assert code == 1 and "look like different models" in out
+    assert code == 1 and "Unrelated: these look like different models" in out
+    assert "Renamed scopes" not in out and "renamed '" not in out
+    code, out, err = run_cli("diff", DEMO, INCEPTION, "--json", "--no-flops")
+    data = json.loads(out)
+    assert code == 1 and data["unrelated"] is True and data["verdict"] == "unrelated"
 
 
 def test_int8_constants_are_compared_by_their_real_values():
@@ -155,3 +159,44 @@ def test_a_graphdef_against_its_tflite_costs_both_sides_without_importing_tensor
     for device in ("phone-2016", "phone", "raspberry-pi-3"):
         assert all(isinstance(v, float) and v > 0 for v in totals[f"latency ms ({device})"])
     assert totals["gzip bytes"][1] > 0
+
+
+def test_file_bytes_of_a_tflite_side_are_its_files():
+    """Regression: 14,385 bytes for a 14,488-byte .tflite (its GraphDef view's size)."""
+    data = os.path.join(ROOT, "tests", "core", "data")
+    a, b = os.path.join(data, "digits_float.tflite"), os.path.join(data, "digits_int8.tflite")
+    for first, second in ((a, b), (DEMO, b)):
+        code, out, err = run_cli("diff", first, second, "--json")
+        sizes = [os.path.getsize(first), os.path.getsize(second)]
+        assert code == 1 and json.loads(out)["totals"]["file bytes"] == sizes, err
+        code, out, err = run_cli("diff", first, second)
+        assert f"file bytes  {sizes[0]:,} -> {sizes[1]:,}" in out
+
+
+def test_pairs_made_by_tfs_own_engine_read_as_what_happened(tmp_path):
+    """The demo model through TF's transform engine, saved and compared as files: folded
+    with its NoOp's control inputs left (no constant 'added', the size change said), and
+    quantize_weights then obfuscate_names (each weight a Dequantize, nothing added)."""
+    from inspector.core.loaders import load
+    from inspector.core.runtime.executor import tensorflow
+
+    gd = load(DEMO).graph.graph_def
+    made = {}
+    for name, steps in (("folded", "strip_unused_nodes(type=float) fold_constants("
+                                    "ignore_errors=true) remove_nodes(op=Identity)"),
+                        ("quantized", "quantize_weights(minimum_size=100) obfuscate_names")):
+        made[name] = tmp_path / f"{name}.pb"
+        out = tensorflow().run_native_transform(gd, ["pixels"], ["output"], steps)
+        made[name].write_bytes(out.SerializeToString())
+    code, out, err = run_cli("diff", DEMO, str(made["folded"]), "--no-flops")
+    assert code == 1 and "why: 12 constants kept only by control inputs: +" in out, err
+    assert "remove_control_dependencies then strip_unused_nodes drops them" in out
+    assert "added" not in out.split("Matching:")[0]
+    code, out, err = run_cli("diff", DEMO, str(made["folded"]), "--no-flops", "--json")
+    (note,) = json.loads(out)["notes"]
+    assert note["side"] == "B" and len(note["nodes"]) == 12 and note["bytes"] > 30000
+    code, out, err = run_cli("diff", DEMO, str(made["quantized"]), "--no-flops", "--json")
+    data = json.loads(out)
+    assert code == 1 and not data["counts"].get("added") and not data["counts"].get("removed")
+    rules = {rule for _, _, rule in data["matching"]["pairs"]}
+    assert "quantized" in rules and data["quality"]["matched"] == 1.0

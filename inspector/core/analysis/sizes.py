@@ -69,10 +69,9 @@ def sizes(graph, file_size: int = 0) -> Sizes:
     nodes = node_sizes(graph)
     structure = graph.structure
     other = 0
-    if structure.library.ByteSize():
-        other += _framed(structure.library.ByteSize())
-    if structure.versions.ByteSize():
-        other += _framed(structure.versions.ByteSize())
+    for part in ("library", "versions"):        # written when set, even empty (2 bytes)
+        if structure.HasField(part):
+            other += _framed(getattr(structure, part).ByteSize())
     total = sum(nodes.values())
     return Sizes(total, file_size, nodes, other)
 

@@ -64,12 +64,23 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
     elif is_tflite(gb) and not is_tflite(ga):
         prov = _provenance.for_tflite(ga, gb)
     extra = measured_totals(ga, gb, paths) if totals else None
-    d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job, extra_totals=extra)
+    d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job, extra_totals=extra,
+                    file_sizes=tuple(_file_size(p) for p in paths))
     job.progress(95, 100, "views")
     session = CompareSession(d, ga, gb, paths)
     session.change_rows()              # here, in the task: 50k lines are not for the GUI thread
     d.counts()
     return session
+
+
+def _file_size(path: str) -> int:
+    """The size of the model file at `path` (0: no path, or a folder)."""
+    import os
+
+    try:
+        return os.path.getsize(path) if path and os.path.isfile(path) else 0
+    except OSError:
+        return 0
 
 
 def _elements(graph: Graph, name: str) -> int:
@@ -296,6 +307,7 @@ class CompareSession:
         if getattr(self, "_rows", None) is None:
             d, rows = self.diff, []
             rows += [(f"⚠ interface: {c.text}", -1, "interface") for c in d.interface]
+            rows += [(f"• size: {n.text}", -1, "note") for n in d.notes]
             stops = list(range(len(rows)))
             grouped, group_row = set(), {}
             for g in d.groups:
@@ -368,9 +380,8 @@ class CompareSession:
                  ("changed", "added", "removed", "merged", "split") if counts.get(k)]
         where = f"  ·  n / p: {self.stop + 1} of {len(self.stops())}" \
             if self.stop >= 0 else ""
-        matched = self.diff.quality.get("matched", 1.0)
-        warn = f"  ·  only {matched:.0%} of A matched: different models?" \
-            if matched < 0.5 else ""
+        warn = "  ·  unrelated: different models, paired by exact name only" \
+            if self.diff.unrelated else ""
         return ", ".join(parts) + where + warn
 
 

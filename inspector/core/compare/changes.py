@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from inspector.core.compare.operands import LAYOUT_WORDS, to_layout
+from inspector.core.compare.operands import LAYOUT_WORDS, behind_reads, to_layout
 from inspector.core.model import dtypes, tensors
 from inspector.core.model.graph import Graph
 
@@ -40,7 +40,7 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) 
     pa, pb = na.proto, nb.proto
     out = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
     if na.op == nb.op and pa.device == pb.device and pa.attr == pb.attr:
-        return out + _rewired(na, nb, matching)     # the common case, compared in C
+        return out + _rewired(ga, na, nb, matching)     # the common case, compared in C
     quantized = na.op == "Const" and nb.op == "Dequantize"
     if quantized:       # its attributes (dtype -> T, mode) come with the Dequantize
         out.append(_quantized(ga, gb, a, nb))
@@ -52,7 +52,7 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) 
     if pa.device != pb.device:
         out.append(Change("device", f"device '{pa.device}' -> '{pb.device}'"))
     if na.op == nb.op:
-        out += _rewired(na, nb, matching)
+        out += _rewired(ga, na, nb, matching)
     if na.op == "Const" and nb.op == "Const":
         change = _values(ga, gb, a, b, layout)
         if change is not None:
@@ -94,7 +94,7 @@ def _attr_text(proto, key: str) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _rewired(na, nb, matching) -> list:
+def _rewired(ga, na, nb, matching) -> list:
     out, b_of = [], matching.b_of
     da = [r for r in na.inputs if not r.control]
     db = [r for r in nb.inputs if not r.control]
@@ -104,15 +104,25 @@ def _rewired(na, nb, matching) -> list:
         if ra.port != rb.port or (b_of.get(ra.node) != rb.node and
                                   rb.node not in matching.counterparts_in_b(ra.node)):
             out.append(Change("rewired", f"input {k}: {ra} -> {rb}"))
-    ca = {b_of.get(r.node, "?" + r.node) for r in na.inputs if r.control}
     cb = {r.node for r in nb.inputs if r.control}
+    ca = {_control_counterpart(ga, r.node, b_of, cb) for r in na.inputs if r.control}
     if ca != cb:
         gone, new = len(ca - cb), len(cb - ca)
         out.append(Change("control", f"control inputs: {new} added, {gone} removed"))
     return out
 
 
-def _same_tensor(ta, tb) -> bool:
+def _control_counterpart(ga, name: str, b_of: dict, cb: set) -> str:
+    """B's node for control input `name` of A: its pair, else (a read folded away) the
+    constant behind the read when B waits on that instead."""
+    if name in b_of:
+        return b_of[name]
+    behind = b_of.get(behind_reads(ga, name)[0])
+    return behind if behind in cb else "?" + name
+
+
+def same_tensor(ta, tb) -> bool:
+    """Two TensorProtos hold the same dtype, shape and bytes."""
     if ta.dtype != tb.dtype or ta.tensor_shape != tb.tensor_shape:
         return False
     if ta.tensor_content or tb.tensor_content:
@@ -122,7 +132,7 @@ def _same_tensor(ta, tb) -> bool:
 
 def _values(ga: Graph, gb: Graph, a: str, b: str, layout: str = "") -> Change | None:
     ta, tb = ga.tensor(a), gb.tensor(b)
-    if not layout and _same_tensor(ta, tb):
+    if not layout and same_tensor(ta, tb):
         return None
     try:
         va, vb = _decoded(ta), _decoded(tb)

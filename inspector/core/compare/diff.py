@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from inspector.core.analysis.sizes import sizes
 from inspector.core.analysis.summary import summarize
 from inspector.core.compare.changes import Change, pair_changes
+from inspector.core.compare.explain import size_notes
 from inspector.core.compare.matching import (
     Matching,
     Provenance,
@@ -86,10 +87,20 @@ class Diff:
     op_histogram: dict           # op -> [A, B], where they differ
     groups: list                 # Group
     quality: dict
+    notes: list = field(default_factory=list)    # explain.Note: why the size changed
 
     @property
     def equal(self) -> bool:
         return not self.entries and not self.interface and not self.matching.scopes
+
+    @property
+    def unrelated(self) -> bool:
+        """Too little of A has a counterpart in B: different models, compared by name only."""
+        return self.matching.unrelated
+
+    @property
+    def verdict(self) -> str:
+        return "equal" if self.equal else "unrelated" if self.unrelated else "different"
 
     def counts(self) -> dict:
         """Entries by status, renamed pairs and unchanged ones (counted once: a diff does not
@@ -106,9 +117,10 @@ class Diff:
 
 def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
                 provenance: Provenance | None = None, extra_totals: dict | None = None,
-                job: Job = NO_JOB) -> Diff:
+                job: Job = NO_JOB, file_sizes: tuple = (0, 0)) -> Diff:
     """Match B to A and say what changed. `extra_totals` adds figures the caller measured
-    (gzip size, FLOPs, latency: {name: [A, B]})."""
+    (gzip size, FLOPs, latency: {name: [A, B]}); `file_sizes` are the sizes of the files A
+    and B were read from (0: none), which a .tflite side's "file bytes" needs."""
     m = match(ga, gb, provenance, job)
     job.progress(75, 100, "comparing matched nodes")
     entries, unchanged = [], 0
@@ -137,10 +149,11 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     entries.sort(key=lambda e: (STATUSES.index(e.status), order.get(e.a, late), e.b))
     job.progress(90, 100, "interface and totals")
     sa, sb = summarize(ga), summarize(gb)
-    totals = _totals(ga, gb, sa, sb)
+    totals = _totals(ga, gb, sa, sb, file_sizes)
     totals.update(extra_totals or {})
+    notes = size_notes(ga, gb, m, totals["file bytes"][0])
     return Diff(a_label, b_label, entries, unchanged, m, interface_changes(gb, m, sa, sb), totals,
-                _histogram(ga, gb), group_entries(entries), m.quality(len(ga)))
+                _histogram(ga, gb), group_entries(entries), m.quality(len(ga)), notes)
 
 
 def _took_merged_name(m: Matching, a: str, b: str) -> bool:
@@ -148,13 +161,28 @@ def _took_merged_name(m: Matching, a: str, b: str) -> bool:
     return m.merged.get(b) == b
 
 
-def _totals(ga: Graph, gb: Graph, sa, sb) -> dict:
+def _totals(ga: Graph, gb: Graph, sa, sb, file_sizes: tuple) -> dict:
     out = {"nodes": [len(ga), len(gb)]}
     out["parameters"] = [sa.const_parameters + sa.variable_parameters,
                          sb.const_parameters + sb.variable_parameters]
-    za, zb = sizes(ga), sizes(gb)
-    out["bytes"] = [za.total + za.other, zb.total + zb.other]
+    out["file bytes"] = [file_bytes(g, n) for g, n in zip((ga, gb), file_sizes)]
     return out
+
+
+def file_bytes(graph: Graph, file_size: int = 0):
+    """The bytes of the model's file: a .tflite's own file (its GraphDef view is no file:
+    "unknown" without the size), a GraphDef's binary size (its .pb file, or the .pb it would
+    be saved as)."""
+    if is_tflite(graph):
+        return file_size or "unknown"
+    z = sizes(graph)
+    return z.total + z.other
+
+
+def is_tflite(graph: Graph) -> bool:
+    """Opened from a .tflite (the reader marks every node with its TFLite type)."""
+    return any("tflite_type" in n.proto.attr or "tflite_index" in n.proto.attr
+               for n in graph.nodes[:8])
 
 
 def _histogram(ga: Graph, gb: Graph) -> dict:

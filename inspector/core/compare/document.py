@@ -7,6 +7,7 @@ import json
 
 from inspector.core.compare.changes import Change
 from inspector.core.compare.diff import Diff, Entry, Group
+from inspector.core.compare.explain import Note
 from inspector.core.compare.matching import Matching
 from inspector.core.errors import InspectorError
 
@@ -18,9 +19,10 @@ def to_dict(d: Diff) -> dict:
     m = d.matching
     return {
         "format": FORMAT, "version": VERSION, "a": d.a_label, "b": d.b_label,
-        "equal": d.equal, "counts": d.counts(),
+        "equal": d.equal, "verdict": d.verdict, "unrelated": d.unrelated, "counts": d.counts(),
         "interface": [c.as_dict() for c in d.interface],
-        "totals": d.totals, "op_histogram": d.op_histogram,
+        "totals": d.totals, "notes": [n.as_dict() for n in d.notes],
+        "op_histogram": d.op_histogram,
         "renamed_scopes": m.scopes,
         "groups": [{"title": g.title, "members": g.members, "blocks": g.blocks}
                    for g in d.groups],
@@ -55,6 +57,7 @@ def from_dict(data: dict) -> Diff:
         m.split = _str_dict(data["matching"].get("split", {}), "split")
         m.scopes = _str_dict(data.get("renamed_scopes", {}), "renamed_scopes")
         m.disagreeing = [tuple(p) for p in data["matching"].get("disagreeing", [])]
+        m.unrelated = data.get("unrelated") is True
         entries = [Entry(e["status"], e["a"], e["b"], e["op_a"], e["op_b"], e["rule"],
                          float(e["confidence"]),
                          [Change(c["kind"], c["text"], c.get("figures")) for c in e["changes"]])
@@ -62,9 +65,12 @@ def from_dict(data: dict) -> Diff:
         groups = [Group(g["title"], [int(k) for k in g["members"] if 0 <= int(k) < len(entries)],
                         int(g["blocks"])) for g in data.get("groups", [])]
         interface = [Change(c["kind"], c["text"]) for c in data.get("interface", [])]
+        notes = [Note(str(n["kind"]), str(n["text"]), str(n["side"]),
+                      [str(x) for x in n.get("nodes", [])], int(n.get("bytes", 0)),
+                      float(n.get("share", 0.0))) for n in data.get("notes", [])]
         return Diff(str(data["a"]), str(data["b"]), entries, int(data.get("unchanged", 0)), m,
                     interface, dict(data.get("totals", {})), dict(data.get("op_histogram", {})),
-                    groups, dict(data.get("quality", {})))
+                    groups, dict(data.get("quality", {})), notes)
     except (KeyError, TypeError, ValueError) as exc:
         raise InspectorError(f"diff file: a part is malformed ({type(exc).__name__}: {exc})") \
             from None
@@ -147,16 +153,17 @@ def text_report(d: Diff, limit: int = 40) -> str:
                                      if k == "changed" and counts.get("renamed") else "")
              for k in ("changed", "added", "removed", "merged", "split") if counts.get(k)]
     lines.append("Different: " + ", ".join(parts) + f"; {counts.get('unchanged', 0):,} unchanged")
-    matched = d.quality.get("matched", 1.0)
-    if matched < 0.5:
-        lines.append(f"Note: only {matched:.0%} of A's nodes have a counterpart in B: these "
-                     "look like different models, and the pairs below are guesses.")
+    if d.unrelated:
+        lines.append("Unrelated: these look like different models (under half of A's nodes "
+                     "have a counterpart in B); nodes are paired by exact name only, nothing "
+                     "is guessed.")
     if d.interface:
         lines.append("\nInterface (what code that loads the model sees):")
         lines += [f"  ! {c.text}" for c in d.interface]
     lines.append("\nTotals:")
     width = max((len(name) for name in d.totals), default=8)
     lines += [f"  {name:{width}s}  {_delta(*pair)}" for name, pair in d.totals.items()]
+    lines += [f"  why: {n.text}" for n in d.notes]
     if d.matching.scopes:
         lines.append("\nRenamed scopes:")
         lines += [f"  {a}/ -> {b}/" for a, b in d.matching.scopes.items()]

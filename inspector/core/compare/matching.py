@@ -1,24 +1,33 @@
 """Which node of B is which node of A, and why. Rules, in order (decisions: provenance first,
 structure second, names third): provenance (B came from A through our pipeline or TFLite's
 converter), exact-subgraph fingerprints (unique ones, largest first, then down their inputs),
-top-down and bottom-up from matched nodes (same op, same slot), exact and tolerant names, and
-last the nodes merged into a match (N:1) or split out of one (1:N). Every pair keeps its rule
-and a confidence; the matching measures itself (share per rule, pairs whose neighbours
-disagree), as hlo_diff does."""
+top-down and bottom-up from matched nodes (same op, same slot), a float weight become a
+Dequantize at its reader's slot (quantize_weights), a namesake constant with the same bytes,
+constant operands, exact and tolerant names, and last the nodes merged into a match (N:1) or
+split out of one (1:N). Every pair keeps its rule and a confidence; the matching measures
+itself (share per rule, pairs whose neighbours disagree), as hlo_diff does. Under
+UNRELATED_BELOW matched, the models are different ones: exact names only, nothing guessed."""
 
 from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
+from inspector.core.compare.changes import same_tensor
 from inspector.core.compare.fingerprints import Fingerprints
-from inspector.core.compare.names import relative_scope, tolerant_key
+from inspector.core.compare.names import (  # noqa: F401  (explained_by_scope: diff's)
+    explained_by_scope,
+    renamed_scopes,
+    tolerant_key,
+)
 from inspector.core.compare.operands import data_inputs, match_operands
-from inspector.core.model.graph import Graph, scope_parts
+from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import NO_JOB, Job
 
 CONFIDENCE = {"provenance": 1.0, "structure": 1.0, "top-down": 0.85, "bottom-up": 0.8,
-              "name": 0.9, "tolerant name": 0.7, "operand": 0.9}
+              "name": 0.9, "tolerant name": 0.7, "operand": 0.9, "quantized": 0.95,
+              "same constant": 1.0}
+UNRELATED_BELOW = 0.5     # share of A matched under which the models are different ones
 # ops a converter or a fold merges into the computation before them
 FOLDABLE = frozenset({"Mul", "Add", "AddV2", "Sub", "BiasAdd", "FusedBatchNorm",
                       "FusedBatchNormV2", "FusedBatchNormV3", "BatchNormWithGlobalNormalization",
@@ -45,6 +54,7 @@ class Matching:
     scopes: dict = field(default_factory=dict)      # renamed scope of A -> scope of B
     disagreeing: list = field(default_factory=list)  # pairs whose inputs are matched elsewhere
     layouts: dict = field(default_factory=dict)     # a -> layout change of its values in B
+    unrelated: bool = False                         # different models: no guessed pairs
 
     def pair(self, a: str, b: str, rule: str) -> None:
         self.b_of[a], self.a_of[b], self.rule[a] = b, a, rule
@@ -85,15 +95,39 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     job.progress(40, 100, "matching by structure")
     _by_structure(m, ga, gb, fa, fb)
     _propagate(m, ga, gb, list(m.b_of.items()), job)
+    _quantized_weights(m, ga, gb)
+    _same_constants(m, ga, gb)
     match_operands(m, ga, gb)
     job.progress(60, 100, "matching by name")
     _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=True), job)
+    _quantized_weights(m, ga, gb)
     tflite = provenance is not None and provenance.source == "tflite"
     _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=False, consts_apart=tflite), job)
     _merges_and_splits(m, ga, gb)
     match_operands(m, ga, gb)         # again: biases out of batch norms merged just now
-    m.scopes = _renamed_scopes(m)
+    if unrelated(m, len(ga)):
+        m = _unrelated_models(ga, gb, provenance)
+    m.scopes = {} if m.unrelated else renamed_scopes(m)
     m.disagreeing = _disagreeing(m, ga, gb)
+    return m
+
+
+def unrelated(m: Matching, a_count: int) -> bool:
+    """Fewer than UNRELATED_BELOW of A's nodes have a counterpart: different models."""
+    return a_count > 0 and m.quality(a_count)["matched"] < UNRELATED_BELOW
+
+
+def _unrelated_models(ga: Graph, gb: Graph, provenance: Provenance | None) -> Matching:
+    """Different models: only what provenance or an exact name says is kept, no guess (no
+    structure, renamed pair or renamed scope, merge or split)."""
+    m = Matching(unrelated=True)
+    if provenance is not None:
+        _from_provenance(m, ga, gb, provenance)
+        m.merged, m.split = {}, {}
+    for node in ga:
+        a = node.name
+        if a not in m.b_of and a in gb and a not in m.a_of and gb.node(a).op == node.op:
+            m.pair(a, a, "name")
     return m
 
 
@@ -135,6 +169,41 @@ def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Finge
                 if fa.fingerprint[rx.node] == fb.fingerprint.get(ry.node):
                     m.pair(rx.node, ry.node, "structure")
                     stack.append((rx.node, ry.node))
+
+
+def _quantized_weights(m: Matching, ga: Graph, gb: Graph) -> None:
+    """quantize_weights: where a matched node of A reads a float Const, its counterpart reads
+    at the same slot a Dequantize of three constants (the 8-bit values in the Const's shape,
+    min, max): that Const became this Dequantize, whatever their names."""
+    for a, b in list(m.b_of.items()):
+        for ra, rb in zip(data_inputs(ga, a), data_inputs(gb, b)):
+            x, y = ra.node, rb.node
+            if ra.port or rb.port or x in m.b_of or x in m.merged or y in m.a_of or \
+                    y in m.split or ga.node(x).op != "Const" or gb.node(y).op != "Dequantize":
+                continue
+            parts = data_inputs(gb, y)
+            if len(parts) == 3 and all(gb.node(p.node).op == "Const" for p in parts) and \
+                    _same_shape(ga.node(x), gb.node(parts[0].node)):
+                m.pair(x, y, "quantized")
+
+
+def _same_constants(m: Matching, ga: Graph, gb: Graph) -> None:
+    """A Const of A and its namesake in B holding the same bytes are one constant, whatever
+    reads them now (fold_constants leaves the original beside its folded copy when a control
+    input still keeps it)."""
+    for node in ga:
+        a = node.name
+        if node.op != "Const" or a in m.b_of or a in m.merged or a not in gb or a in m.a_of \
+                or a in m.split or gb.node(a).op != "Const":
+            continue
+        if same_tensor(ga.tensor(a), gb.tensor(a)):
+            m.pair(a, a, "same constant")
+
+
+def _same_shape(na, nb) -> bool:
+    """Two constants hold tensors of one shape."""
+    ta, tb = na.proto.attr["value"].tensor, nb.proto.attr["value"].tensor
+    return ta.tensor_shape == tb.tensor_shape
 
 
 def _free_pair(m: Matching, ga: Graph, gb: Graph, a: str, b: str) -> bool:
@@ -308,53 +377,6 @@ def _bypass_target(m: Matching, ga: Graph, gb: Graph, node, targets: set) -> str
         if all(t in reads or t == into for t in targets):
             return into
     return None
-
-
-def _renamed_scopes(m: Matching) -> dict:
-    """Scopes of A whose matched nodes mostly sit under another name in B (at least half of
-    them, and more than one): only the outermost of nested renames is kept."""
-    tally: dict = {}
-    same = Counter()                  # pairs that kept their name, counted per scope first
-    lost = Counter()                  # renamed down to the node's own name: no scope explains it
-    for a, b in m.b_of.items():
-        if a == b:
-            same[a.rpartition("/")[0]] += 1
-            continue
-        where, _, own = a.rpartition("/")
-        if own != b.rpartition("/")[2]:
-            lost[where] += 1
-            continue
-        parts = scope_parts(a)
-        for k in range(1, len(parts) + 1):
-            scope = "/".join(parts[:k])
-            tally.setdefault(scope, Counter())[relative_scope(a, b, scope)] += 1
-    if not tally:
-        return {}
-    for counts, same_name in ((same, True), (lost, False)):
-        for where, n in counts.items():
-            parts = where.split("/") if where else []
-            for k in range(1, len(parts) + 1):
-                scope = "/".join(parts[:k])
-                tally.setdefault(scope, Counter())[scope if same_name else None] += n
-    renamed: dict = {}
-    for scope in sorted(tally, key=lambda s: (s.count("/"), s)):
-        counts = tally[scope]
-        there, n = counts.most_common(1)[0]
-        if there is None or there == scope or n < 2 or n * 2 < sum(counts.values()):
-            continue
-        parent = next((p for p in renamed if scope.startswith(p + "/")), None)
-        if parent is not None and there == renamed[parent] + scope[len(parent):]:
-            continue
-        renamed[scope] = there
-    return renamed
-
-
-def explained_by_scope(m: Matching, a: str, b: str) -> bool:
-    """The pair's names differ only by a renamed scope."""
-    for scope, there in m.scopes.items():
-        if a.startswith(scope + "/") and b == there + a[len(scope):]:
-            return True
-    return False
 
 
 def _disagreeing(m: Matching, ga: Graph, gb: Graph) -> list:

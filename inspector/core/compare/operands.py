@@ -42,7 +42,7 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
             anchor, layout = _anchor_above(m, ga, node.op, members, b)
         for slot, ref in enumerate(ins):
             c = ref.node
-            if c not in gb or gb.node(c).op != "Const" or c in m.a_of or c in m.split:
+            if c not in gb or gb.node(c).op != "Const" or c in m.split:
                 continue
             if slot == 2 and node.op in WEIGHTS:
                 source, chain = _bias_source(ga, members, anchor)
@@ -51,6 +51,12 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
                 if slot >= len(a_ins):
                     continue
                 source, chain = behind_reads(ga, a_ins[slot].node)
+            if c in m.a_of:         # paired already: the reads of A went into it
+                if source is not None and m.a_of[c] == source:
+                    _read_into(m, chain, c)
+                continue
+            if source is not None and m.rule.get(source) == "same constant":
+                _copied(m, c, source, chain)
             if source is None or source in m.b_of:
                 continue
             if ga.node(source).op == "Const":
@@ -67,6 +73,22 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
                 m.merged[source] = c        # computed in A, folded into a constant in B
                 folded.append(source)
     _fold_upstream(m, ga, folded)
+
+
+def _copied(m, c: str, source: str, chain: list) -> None:
+    """B's operand `c` is a folded copy of a constant that B also kept as it was: it came out
+    of that constant, and the reads between (Identity, ReadVariableOp) went into it."""
+    if c not in m.split:
+        m.split[c] = source
+        _read_into(m, chain, c)
+
+
+def _read_into(m, chain: list, c: str) -> None:
+    """The unmatched reads (Identity, ReadVariableOp) A had between a constant and its op
+    went into B's constant `c`, which the op now reads directly."""
+    for x in chain:
+        if x not in m.b_of and x not in m.merged:
+            m.merged[x] = c
 
 
 def _anchor(ga: Graph, op: str, members: list, paired: str | None):

@@ -1,0 +1,73 @@
+"""Why the size changed, said in words beside the totals: constants that nothing computes with
+any more and only control inputs keep in the graph (fold_constants folds the weights a NoOp's
+control inputs read, and the originals stay beside the folded copies)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from inspector.core.analysis.sizes import node_sizes
+from inspector.core.model.graph import Graph
+
+
+@dataclass
+class Note:
+    """One explanation of a size change: what, on which side, its nodes and bytes."""
+
+    kind: str                # "control-kept constants"
+    text: str
+    side: str                # the graph holding the nodes: "A" or "B"
+    nodes: list = field(default_factory=list)
+    bytes: int = 0
+    share: float = 0.0       # bytes / A's size
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "text": self.text, "side": self.side, "nodes": self.nodes,
+                "bytes": self.bytes, "share": self.share}
+
+
+def control_kept(graph: Graph) -> list:
+    """Constants the graph's ends reach only through a control input: nothing computes with
+    them, a ^control keeps them (in graph order)."""
+    ends = [n.name for n in graph if not graph.consumers(n.name)]
+    data = _upstream(graph, ends, data_only=True)
+    every = _upstream(graph, ends, data_only=False)
+    return [n.name for n in graph if n.op == "Const" and n.name in every and
+            n.name not in data]
+
+
+def _upstream(graph: Graph, ends: list, data_only: bool) -> set:
+    seen, stack = set(ends), list(ends)
+    while stack:
+        node = graph.get(stack.pop())
+        for ref in node.inputs if node is not None else ():
+            if (not data_only or not ref.control) and ref.node not in seen and \
+                    ref.node in graph:
+                seen.add(ref.node)
+                stack.append(ref.node)
+    return seen
+
+
+def size_notes(ga: Graph, gb: Graph, matching, a_bytes) -> list:
+    """Constants kept only by control inputs in B that were not so in A, and those of A that
+    are gone in B: how many, their bytes against A's size (`a_bytes`), and what drops them."""
+    out = []
+    in_a = control_kept(ga)
+    kept_a = set(in_a)
+    new = [n for n in control_kept(gb) if matching.a_of.get(n) not in kept_a]
+    gone = [n for n in in_a if n not in matching.b_of and n not in matching.merged]
+    for side, graph, names in (("B", gb, new), ("A", ga, gone)):
+        if not names:
+            continue
+        sizes = node_sizes(graph)
+        total = sum(sizes[n] for n in names)
+        share = total / a_bytes if isinstance(a_bytes, int) and a_bytes else 0.0
+        many = "s" if len(names) > 1 else ""
+        text = (f"{len(names)} constant{many} kept only by control inputs: {share:+.1%} "
+                f"size ({total:,} bytes); remove_control_dependencies then "
+                "strip_unused_nodes drops them") if side == "B" else \
+            (f"{len(names)} constant{many} that only control inputs kept in A are gone: "
+             f"{-share:+.1%} size ({total:,} bytes)")
+        out.append(Note("control-kept constants", text, side, names, total,
+                        share if side == "B" else -share))
+    return out
