@@ -15,7 +15,7 @@ from inspector.core.app.comparing_numeric import (  # noqa: F401  (the use case'
 from inspector.core.app.decorations import Decorations
 from inspector.core.app.scope_marks import ScopeMarks
 from inspector.core.compare import provenance as _provenance
-from inspector.core.compare.diff import Diff, diff_graphs
+from inspector.core.compare.diff import Diff, diff_graphs, file_size
 from inspector.core.compare.document import dumps, me_mapping
 from inspector.core.compare.html_report import diff_html
 from inspector.core.model.graph import Graph
@@ -65,22 +65,12 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
         prov = _provenance.for_tflite(ga, gb)
     extra = measured_totals(ga, gb, paths) if totals else None
     d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job, extra_totals=extra,
-                    file_sizes=tuple(_file_size(p) for p in paths))
+                    file_sizes=tuple(file_size(p) for p in paths))
     job.progress(95, 100, "views")
     session = CompareSession(d, ga, gb, paths)
     session.change_rows()              # here, in the task: 50k lines are not for the GUI thread
     d.counts()
     return session
-
-
-def _file_size(path: str) -> int:
-    """The size of the model file at `path` (0: no path, or a folder)."""
-    import os
-
-    try:
-        return os.path.getsize(path) if path and os.path.isfile(path) else 0
-    except OSError:
-        return 0
 
 
 def _elements(graph: Graph, name: str) -> int:

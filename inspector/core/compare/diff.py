@@ -179,6 +179,16 @@ def file_bytes(graph: Graph, file_size: int = 0):
     return z.total + z.other
 
 
+def file_size(path: str) -> int:
+    """The size of the model file at `path` (0: no path, or a folder)."""
+    import os
+
+    try:
+        return os.path.getsize(path) if path and os.path.isfile(path) else 0
+    except OSError:
+        return 0
+
+
 def is_tflite(graph: Graph) -> bool:
     """Opened from a .tflite (the reader marks every node with its TFLite type)."""
     return any("tflite_type" in n.proto.attr or "tflite_index" in n.proto.attr
