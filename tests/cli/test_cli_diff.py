@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 
 from conftest import run_cli
 
@@ -170,7 +171,7 @@ def test_file_bytes_of_a_tflite_side_are_its_files():
         sizes = [os.path.getsize(first), os.path.getsize(second)]
         assert code == 1 and json.loads(out)["totals"]["file bytes"] == sizes, err
         code, out, err = run_cli("diff", first, second)
-        assert f"file bytes  {sizes[0]:,} -> {sizes[1]:,}" in out
+        assert re.search(rf"\n  file bytes +{sizes[0]:,} -> {sizes[1]:,}  ", out), out
 
 
 def test_pairs_made_by_tfs_own_engine_read_as_what_happened(tmp_path):

@@ -12,7 +12,7 @@ from inspector.core.loaders import load
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
 ROOT = os.path.dirname(os.path.dirname(HERE))
-DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
 INCEPTION = os.path.join(DATA, "inception_jpeg.pb")
 FLOAT, INT8 = (os.path.join(DATA, f"digits_{k}.tflite") for k in ("float", "int8"))
 

@@ -12,7 +12,7 @@ from inspector.core.model.graph import Graph
 from inspector.core.runtime.executor import tensorflow
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEMO = os.path.join(ROOT, "resources", "demo_digits.pb")
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
 FOLD = "strip_unused_nodes(type=float) fold_constants(ignore_errors=true) remove_nodes(op=Identity)"
 
 
