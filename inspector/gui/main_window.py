@@ -90,7 +90,11 @@ class MainWindow(QMainWindow):
         self._build_status()
         from inspector.gui.menus import build_menus
 
-        build_menus(self)
+        kept = build_menus(self)
+        self.recent_menu, self.function_action = kept["recent_menu"], kept["function_action"]
+        self.consts_action, self.lr_action = kept["consts_action"], kept["lr_action"]
+        self.cone_action = kept["cone_action"]
+        self._refresh_recent()
         self._connect()
         for group, (_, _, dock) in window_later.groups().items():   # now, or after the
             if dock:                                                   # first picture

@@ -20,13 +20,15 @@ def _action(w, menu, text, slot, shortcut=None, checkable=False):
     return action
 
 
-def build_menus(w) -> None:
+def build_menus(w) -> dict:
+    """The menu bar of window `w`; returns what the window keeps of it (the recent files'
+    menu and the actions whose state it changes), set by the window itself."""
     s, c = w.state, w.canvas_ctl
     bar = w.menuBar()
     file_menu = bar.addMenu("&File")
     _action(w, file_menu, "&Open…", w.open_dialog, QKeySequence.Open)
     _action(w, file_menu, "Open SavedModel &folder…", w.open_folder_dialog)
-    w.recent_menu = file_menu.addMenu("Open &recent")
+    recent_menu = file_menu.addMenu("Open &recent")
     _action(w, file_menu, "&Compare with…", lambda: w.compare_ctl.compare_with())
     _action(w, file_menu, "Open co&mparison…", lambda: w.compare_ctl.open_document())
     file_menu.addSeparator()
@@ -49,8 +51,7 @@ def build_menus(w) -> None:
     file_menu.addSeparator()
     from inspector.gui import tf_python
 
-    w.tf_python_action = _action(w, file_menu, "TensorFlow &Python for the worker…",
-                                 lambda: tf_python.choose(w))
+    _action(w, file_menu, "TensorFlow &Python for the worker…", lambda: tf_python.choose(w))
     file_menu.addSeparator()
     _action(w, file_menu, "&Quit", w.close, QKeySequence.Quit)
     edit = bar.addMenu("&Edit")
@@ -73,16 +74,15 @@ def build_menus(w) -> None:
     view.addSeparator()
     _action(w, view, "E&xpand all scopes", s.expand_all, "Ctrl+Shift+E")
     _action(w, view, "&Collapse all scopes", s.collapse_all, "Ctrl+Shift+C")
-    w.consts_action = _action(w, 
-        view, "Show &constants as nodes",
-        lambda on: s.set_layout_options(show_constants=on), "Ctrl+K", checkable=True)
+    consts_action = _action(w, view, "Show &constants as nodes",
+                            lambda on: s.set_layout_options(show_constants=on), "Ctrl+K",
+                            checkable=True)
     view.addSeparator()
-    w.lr_action = _action(w, 
-        view, "&Left-to-right layout",
-        lambda on: s.set_layout_options(direction="LR" if on else "TB"), "Ctrl+L",
-        checkable=True)
-    w.function_action = _action(w, view, "F&unction library…", lambda: w.show_function())
-    w.function_action.setEnabled(False)    # until a model with a function library opens
+    lr_action = _action(w, view, "&Left-to-right layout",
+                        lambda on: s.set_layout_options(direction="LR" if on else "TB"),
+                        "Ctrl+L", checkable=True)
+    function_action = _action(w, view, "F&unction library…", lambda: w.show_function())
+    function_action.setEnabled(False)    # until a model with a function library opens
     _action(w, view, "&Main graph", c.show_main_graph)
     view.addSeparator()
     from inspector.gui.workspace import TASKS
@@ -101,8 +101,8 @@ def build_menus(w) -> None:
                  QKeySequence.FindPrevious)
     _action(w, go, "&Back", s.back, "Alt+Left")
     _action(w, go, "F&orward", s.forward, "Alt+Right")
-    w.cone_action = _action(w, go, "&Highlight upstream and downstream", c.set_cone,
-                                    "Ctrl+H", checkable=True)
+    cone_action = _action(w, go, "&Highlight upstream and downstream", c.set_cone, "Ctrl+H",
+                          checkable=True)
     demo = bar.addMenu("&Demo")
     _action(w, demo, "Model &card", w.card.show_card, "Ctrl+M")
     _action(w, demo, "&Run on a file…", lambda: w.demo.choose_input(), "Ctrl+R")
@@ -132,4 +132,5 @@ def build_menus(w) -> None:
     from inspector.gui.about import about_dialog
 
     _action(w, help_menu, "&About GraphDef Inspector", lambda: w._show(about_dialog(w)))
-    w._refresh_recent()
+    return {"recent_menu": recent_menu, "consts_action": consts_action, "lr_action": lr_action,
+            "function_action": function_action, "cone_action": cone_action}

@@ -75,3 +75,12 @@ def test_builders_replay_no_private_methods():
                and not n.attr.startswith("__")
                and n.attr not in {"_gate_later", "_tour_card"}]     # the window's own
     assert not private
+
+
+def test_the_menus_write_nothing_onto_the_window():
+    """menus.build_menus returns what the window keeps of its menus; the window sets it."""
+    tree = ast.parse(open(os.path.join(GUI, "menus.py"), encoding="utf-8").read())
+    written = [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+               and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name)
+               and n.value.id == "w"]
+    assert not written

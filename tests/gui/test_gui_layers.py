@@ -27,3 +27,18 @@ def test_the_window_opens_the_packaged_demo_model_by_default():
     from inspector.gui.startup.smoke import demo_model
 
     assert parse_args([]).model == DEMO_MODEL == demo_model()
+
+
+def test_the_gui_folder_lists_the_windows_parts_and_start_up_has_its_own():
+    """Listing gui/ shows the window's parts; how the app starts lives in gui/startup/."""
+    import os
+
+    import inspector.gui as gui
+
+    folder = os.path.dirname(gui.__file__)
+    start_up = {"feature_checks", "start_order", "thread_then", "later_panels",
+                "window_later", "screenshot_driver", "single_instance", "smoke"}
+    top = {name[:-3] for name in os.listdir(folder) if name.endswith(".py")}
+    assert not start_up & top
+    assert start_up <= {name[:-3] for name in os.listdir(os.path.join(folder, "startup"))}
+    assert {"main_window", "menus", "workspace", "panel_table"} <= top
