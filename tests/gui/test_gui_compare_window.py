@@ -284,3 +284,25 @@ def test_both_sides_open_readable_zoom_together_and_draw_what_the_legend_says(
             assert not any(r.intersects(t) for t in titles), r
             assert not any(r.adjusted(-APART + 1, -APART + 1, APART - 1, APART - 1)
                            .intersects(o) for o in labels[k + 1:]), r
+
+
+def test_a_tag_above_a_box_is_painted_when_only_its_place_is_repainted(qtbot, window):
+    """Tags (IN / OUT) and value labels are drawn above a box, outside the rectangle the
+    box had: a repaint of just that place (a scroll, a dialog moved off it) left it out."""
+    from conftest import DEMO
+    from PySide6.QtCore import QRectF
+
+    window.resize(1366, 740)
+    open_and_wait(qtbot, window, DEMO)
+    canvas = window.canvas
+    qtbot.waitUntil(lambda: any(n.tag for n in canvas.items_by_id.values()), timeout=30000)
+    node = next(n for n in canvas.items_by_id.values() if n.tag == "OUT")
+    canvas.centerOn(node)
+    canvas.viewport().grab()                            # painted once, whole
+    k = [t for _, t in node.drawn].index("OUT")
+    tag = node.mapRectToScene(node.drawn_at[k])
+    place = canvas.mapFromScene(QRectF(tag.x(), tag.y(), tag.width(), tag.height() * 0.4)
+                                ).boundingRect()     # its upper part: clear of the box
+    assert node.sceneBoundingRect().contains(tag)       # the whole tag is the box's
+    image = canvas.viewport().grab(place).toImage()     # only the tag's place repainted
+    assert colour_near(image, image.rect(), "#6a1b9a") > 10    # its purple is there

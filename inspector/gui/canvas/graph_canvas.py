@@ -250,8 +250,12 @@ class GraphCanvas(QGraphicsView):
             if getattr(node, "look", None) == look:
                 continue                     # unchanged: not repainted (a step of n / p
             node.look = look                 # changes two boxes, not every box in view)
+            outside = bool(node.tag or node.badge)
             (node.selected, node.in_cone, node.dimmed, node.tag, node.diff, node.badge,
              node.heat, node.bar, node.plain) = look
+            if outside != bool(node.tag or node.badge):
+                node.update()                # where its old tag or badge was, then
+                node.fit_rect()              # room for the new one (or none)
             node.update()
 
     @staticmethod

@@ -16,7 +16,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from inspector.core.view.vocabulary import count, tf_human_readable_num
-from inspector.gui.canvas.style import CanvasStyle
+from inspector.gui.canvas.style import MIN_TEXT_PX, CanvasStyle
 
 TEXT = QColor("#1d1d1d")
 
@@ -100,6 +100,8 @@ class NodeItem(QGraphicsRectItem):
 
     def __init__(self, item, ink: QColor = TEXT, style: CanvasStyle = DEFAULT_STYLE):
         super().__init__(-3, -3, item.w + 6, item.h + 6)
+        self._outer = (-3, -3, item.w + 6, item.h + 6)     # fit_rect()'s last rectangle
+        self.cached = False
         self.setPen(Qt.NoPen)
         self.item = item
         self.style = style
@@ -140,14 +142,25 @@ class NodeItem(QGraphicsRectItem):
         """Kept as a pixmap in device coordinates (re-painted on update() or a new zoom).
         The pixmap holds only the bounding rectangle: it then takes in what is drawn
         around the box too (a badge or tag above it, a scope's stacked edge, thick pens)."""
-        it = self.item
-        if on:
-            above, m = 2 * self.style.px(7) + 8, RING + 3     # tags, badges, the ring
-            self.setRect(-m, -m - above, it.w + 2 * m, it.h + 2 * m + above)
-        else:
-            self.setRect(-3, -3, it.w + 6, it.h + 6)
+        self.cached = on
+        self.fit_rect()
         mode = QGraphicsItem.CacheMode
         self.setCacheMode(mode.DeviceCoordinateCache if on else mode.NoCache)
+
+    def fit_rect(self) -> None:
+        """The item's rectangle holds all it paints: what is drawn outside it is cut off,
+        or left behind, until something repaints that place. The box and its pens; the
+        room above for a tag or badge (value labels, IN / OUT) when it has one; around a
+        cached box the ring of a selection too (a C++ rect: indexing calls no Python)."""
+        it = self.item
+        above = 2 * self.style.px(7) + 8 if self.cached else \
+            2 * max(self.style.px(7), MIN_TEXT_PX) + 8 if self.badge or self.tag else 0.0
+        #       (presenting raises their text to MIN_TEXT_PX)
+        m = RING + 3 if self.cached else 3
+        rect = (-m, -m - above, it.w + 2 * m, it.h + 2 * m + above)
+        if rect != self._outer:
+            self._outer = rect
+            self.setRect(*rect)
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
         """Few Qt calls (shared fonts, pens, brushes, measured texts and rects): each one
