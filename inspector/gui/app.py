@@ -73,11 +73,12 @@ def charts_after_first_picture(make_window):
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from inspector.gui.startup import start_order
+    from inspector.gui.startup import start_order, window_later
     from inspector.gui.panels import chart_slot
 
     chart_slot.defer()
     start_order.defer()
+    start_order.preload(window_later.later_modules())
     window = make_window()
     soon_after_first_picture(window, start_order.release)
     quiet_since, timer = [time.monotonic()], QTimer(window)

@@ -6,9 +6,9 @@ The app calls `defer()` before its window exists; a panel then hands such work t
 `when_needed(widget, key, fn)`, which runs it at once when nothing is deferred (tests, later
 windows), else when `widget` is first shown or after `release()`: the app's start calls it
 once the first picture is drawn (or a model could not be opened). release() imports the
-modules (core.app.start.import_after_first_picture) on a thread first (the GUI thread keeps
-answering), then runs what waited on the GUI thread, one piece per event-loop turn; for the
-latest call per widget and key only."""
+modules (core.app.start.import_after_first_picture, and those named by `preload`: the later
+panels' modules) on a thread first (the GUI thread keeps answering), then runs what waited on
+the GUI thread, one piece per event-loop turn; for the latest call per widget and key only."""
 
 from __future__ import annotations
 
@@ -20,11 +20,18 @@ _deferred = False
 _waiting: dict = {}          # (id of widget, key) -> (widget, fn): the latest request
 _released = False            # release() was called
 _ready = False               # ... and its imports are done: nothing waits any more
+_preload: list = []          # module names release() imports on its thread too
 
 
 def defer() -> None:
     global _deferred
     _deferred = True
+
+
+def preload(modules) -> None:
+    """Have release() import these modules on its thread too (what the deferred work will
+    import: the later panels' modules, window_later.later_modules)."""
+    _preload.extend(modules)
 
 
 def deferred() -> bool:
@@ -76,10 +83,14 @@ def release() -> None:
     _released = True
 
     def imports():
+        import importlib
+
         from inspector.core.app.start import import_after_first_picture
 
         try:
             import_after_first_picture()
+            for name in _preload:
+                importlib.import_module(name)
         except Exception:  # noqa: BLE001  (the work that needs it reports the failure)
             pass
 
