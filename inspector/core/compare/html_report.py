@@ -9,14 +9,9 @@ import html
 
 from inspector.core.compare.diff import Diff
 from inspector.core.compare.document import _delta
-from inspector.core.errors import InspectorError
-from inspector.core.formats.dot_export import _q, render
-from inspector.core.formats.tour_html import clean_svg
+from inspector.core.compare.html_pictures import CSS as PICTURE_CSS
+from inspector.core.compare.html_pictures import pictures
 from inspector.core.model.graph import Graph
-
-MAX_DRAWN = 160          # nodes per graph picture: the changes first, then their neighbours
-COLOURS = {"changed": "#f5a623", "added": "#2e9e4f", "removed": "#d64545", "merged": "#b15fd6",
-           "split": "#138d90", "context": "#d9dde3"}
 
 CSS = """
 body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1d2430;
@@ -33,13 +28,8 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}
 details{background:#fff;border-radius:8px;margin:6px 0;padding:6px 12px}
 summary{cursor:pointer;font-weight:600}code{font-size:13px}
 ul.changes{margin:4px 0;padding-left:20px}ul.changes li{margin:2px 0}
-.graphs{display:grid;grid-template-columns:1fr;gap:16px}
-.graph{background:#fff;border-radius:8px;padding:8px 12px;max-height:900px;overflow:auto}
-.graph h3{margin:0 0 4px;font-size:15px}
-.graph svg{width:100%;height:auto;max-height:860px;min-width:600px}
-.key span{display:inline-block;padding:1px 8px;border-radius:4px;margin-right:6px;color:#fff}
 .small{color:#5b6573;font-size:13px}
-"""
+""" + PICTURE_CSS
 
 
 def _e(text) -> str:
@@ -70,7 +60,7 @@ def diff_html(d: Diff, ga: Graph | None = None, gb: Graph | None = None) -> str:
             for a, b in d.matching.scopes.items()) + "</ul>")
     body += _changes(d)
     if ga is not None and gb is not None and not d.equal:
-        body.append(_pictures(d, ga, gb))
+        body.append(pictures(d, ga, gb))
     if d.op_histogram:
         body.append("<h2>Op counts that changed</h2><table><tr><th>op</th><th>A</th><th>B</th>"
                     "</tr>" + "".join(f"<tr><td>{_e(op)}</td><td class='n'>{a:,}</td>"
@@ -112,66 +102,3 @@ def _changes(d: Diff) -> list:
         if len(single) > 2000:
             out.append(f"<p class='small'>... and {len(single) - 2000:,} more.</p>")
     return out
-
-
-def _marks(d: Diff) -> tuple[dict, dict]:
-    """Colour class of the nodes that changed, in A and in B."""
-    in_a, in_b = {}, {}
-    for e in d.entries:
-        if e.a:
-            in_a.setdefault(e.a, e.status)
-        if e.b:
-            in_b.setdefault(e.b, "changed" if e.status in ("changed", "merged") else e.status)
-        # (A's side: a node merged into another keeps its own colour, as does a split in B)
-    return in_a, in_b
-
-
-def _shown(graph: Graph, marked: dict) -> list:
-    shown = list(dict.fromkeys(n for n in marked if n in graph))[:MAX_DRAWN]
-    around = []
-    for name in shown:
-        around += [r.node for r in graph.node(name).inputs if not r.control]
-        around += graph.consumer_names(name)
-    for name in around:
-        if len(shown) >= MAX_DRAWN:
-            break
-        if name in graph and name not in shown:
-            shown.append(name)
-    return shown
-
-
-def _dot(graph: Graph, marked: dict) -> str:
-    shown = _shown(graph, marked)
-    keep = set(shown)
-    lines = ["digraph diff {", "  rankdir=TB; bgcolor=\"transparent\";",
-             "  node [shape=box style=\"rounded,filled\" fontname=\"Helvetica\" fontsize=11];"]
-    for name in shown:
-        node = graph.node(name)
-        status = marked.get(name, "context")
-        colour = COLOURS.get(status, COLOURS["changed"])
-        font = "#1d2430" if status == "context" else "#ffffff"
-        label = f"{node.op}\n{name.rpartition('/')[2][:32]}"
-        lines.append(f"  {_q(name)} [label={_q(label)} fillcolor=\"{colour}\" "
-                     f"fontcolor=\"{font}\" tooltip={_q(name)}];")
-    for name in shown:
-        for ref in graph.node(name).inputs:
-            if ref.node in keep and not ref.control:
-                lines.append(f"  {_q(ref.node)} -> {_q(name)};")
-    lines.append("}")
-    return "\n".join(lines)
-
-
-def _pictures(d: Diff, ga: Graph, gb: Graph) -> str:
-    in_a, in_b = _marks(d)
-    panes = []
-    for title, graph, marked in (("A", ga, in_a), ("B", gb, in_b)):
-        try:
-            svg = clean_svg(render(_dot(graph, marked), "svg", timeout=60).decode("utf-8"))
-        except InspectorError as exc:
-            svg = f"<p class='small'>No picture: {_e(exc.message)}</p>"
-        panes.append(f"<div class='graph'><h3>{title}: what changed and its neighbours</h3>"
-                     f"{svg}</div>")
-    key = "".join(f"<span style='background:{c}'>{k}</span>" for k, c in COLOURS.items()
-                  if k != "context")
-    return (f"<h2>Both graphs around the changes</h2><p class='key'>{key}</p>"
-            f"<div class='graphs'>{''.join(panes)}</div>")
