@@ -34,8 +34,9 @@ def test_explain_a_tflite_counts_its_arithmetic_and_layers_without_tensorflow():
     import subprocess
     import sys
 
-    lite = os.path.join(os.path.dirname(DEMO), "..", "tests", "core", "data",
-                        "digits_float.tflite")
+    from conftest import ROOT
+
+    lite = os.path.join(ROOT, "tests", "core", "data", "digits_float.tflite")
     env = {k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"}
     code = ("import sys\nfrom inspector.cli.main import main\n"
             f"rc = main({['explain', lite, '--json']!r})\n"

@@ -26,7 +26,7 @@ def _pairs():
     ga = load(os.path.join(DATA, "inception_jpeg.pb")).graph
     gb = Graph(run_pipeline(ga.graph_def, "fold_old_batch_norms", ["Mul"],
                             ["softmax"])[-1].graph_def)
-    demo = load(os.path.join(ROOT, "resources", "demo_digits.pb")).graph
+    demo = load(os.path.join(ROOT, "inspector", "core", "app", "demo_model", "demo_digits.pb")).graph
     lite = load(os.path.join(DATA, "digits_float.tflite")).graph
     return [("inception", ga, gb), ("demo_vs_tflite", demo, lite)]
 
