@@ -11,13 +11,11 @@ from PySide6.QtCore import QStringListModel, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListView,
     QMainWindow,
     QMessageBox,
-    QProgressBar,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -27,6 +25,7 @@ from PySide6.QtWidgets import (
 from inspector.core.app.comparing import READABLE, SELECTED, SIDES, CompareSession
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
+from inspector.gui.compare_work import CompareWork
 from inspector.gui.panels.adaptive import OneLine
 
 
@@ -45,7 +44,7 @@ def layouts(session: CompareSession, sides, task) -> dict:
     return out
 
 
-class CompareWindow(QMainWindow):
+class CompareWindow(CompareWork, QMainWindow):
     SIZE = (1400, 860)     # wanted; shrunk to 95 % of the screen it opens on
 
     def __init__(self, session: CompareSession, tasks, parent=None, first: dict | None = None):
@@ -142,19 +141,7 @@ class CompareWindow(QMainWindow):
         outer.addWidget(self.totals)
         outer.addWidget(split, 1)
         self.setCentralWidget(central)
-        from inspector.gui.tasks import gui_tasks
-
-        self.own_tasks = gui_tasks(self)     # the numeric run: its progress shows here
-        self.own_tasks.progress.connect(self._progress)
-        self.work_label = ""
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(220)
-        self.progress.setTextVisible(False)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self._cancel_work)
-        for w in (self.progress, self.cancel_button):
-            self.statusBar().addPermanentWidget(w)
-            w.hide()
+        self._make_work_bar()          # the numeric run's progress and Cancel: here
         for key, delta in (("N", 1), ("P", -1)):
             QShortcut(QKeySequence(key), self, activated=lambda k=delta: self.step(k))
         self.resize(*self.fitting())
@@ -308,34 +295,6 @@ class CompareWindow(QMainWindow):
                               lambda task: run_numeric(session, task, allow_io=allow_io), done,
                               failed, label="Running A and B on the same input")
 
-    def _working(self, label: str) -> None:
-        """The window's own work in its status bar ('' when it ended)."""
-        self.work_label = label
-        self.progress.setRange(0, 0)
-        self.progress.setVisible(bool(label))
-        self.cancel_button.setVisible(bool(label))
-        if label:
-            self.statusBar().showMessage(label + "…")
-        else:
-            self.statusBar().clearMessage()
-
-    def _progress(self, done: int, total: int, text: str = "") -> None:
-        if not self.work_label:
-            return
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(min(done, max(total, 1)))
-        self.statusBar().showMessage(f"{self.work_label}: {text}" if text else
-                                     self.work_label + "…")
-
-    def _cancel_work(self) -> None:
-        self.own_tasks.cancel()
-        self._working("")
-        self.numeric_button.setEnabled(True)
-
-    def closeEvent(self, event) -> None:
-        self.own_tasks.cancel()
-        super().closeEvent(event)
-
     def _apply_numeric(self) -> None:
         from inspector.core.app.comparing import numeric_heat
 
@@ -436,38 +395,3 @@ class CompareWindow(QMainWindow):
             self._zoom_synced(side, canvas.zoom_level())
         elif fit:
             self._first_view(canvas)
-
-    def save_report(self, path: str = "") -> str:
-        from inspector.core.app.comparing import report_html
-        from inspector.core.app.exports import atomic_write
-
-        if not path:
-            path, _ = QFileDialog.getSaveFileName(self, "Save the comparison report",
-                                                  self.session.file_name("html"),
-                                                  "HTML (*.html)")
-        if not path:
-            return ""
-        try:
-            atomic_write(path, report_html(self.session), force=True)
-        except Exception as exc:          # a write that fails says so and changes nothing
-            QMessageBox.warning(self, "Report not saved", f"{path}: {exc}")
-            return ""
-        self.status.setText(f"Saved {path}")
-        return path
-
-    def save_document(self, path: str = "") -> str:
-        from inspector.core.app.comparison_files import save_document
-
-        if not path:
-            path, _ = QFileDialog.getSaveFileName(self, "Save the comparison",
-                                                  self.session.file_name("json"),
-                                                  "Comparisons (*.json)")
-        if not path:
-            return ""
-        try:
-            save_document(self.session, path)
-        except Exception as exc:          # noqa: BLE001 - said in a dialog, nothing lost
-            QMessageBox.warning(self, "Comparison not saved", f"{path}: {exc}")
-            return ""
-        self.status.setText(f"Saved {path}")
-        return path

@@ -1,0 +1,91 @@
+"""The comparison window's work beside its pictures: its own tasks (the numeric run's
+progress and Cancel in its status bar, not the main window's) and its files (Save report,
+Save comparison: A_vs_B proposed, the numeric result written into both)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressBar, QPushButton
+
+
+class CompareWork:
+    """Mixed into CompareWindow (a QMainWindow with `session`, `status`, `numeric_button`)."""
+
+    def _make_work_bar(self) -> None:
+        """The window's own tasks (the numeric run), their progress and Cancel in its
+        status bar."""
+        from inspector.gui.tasks import gui_tasks
+
+        self.own_tasks = gui_tasks(self)
+        self.own_tasks.progress.connect(self._progress)
+        self.work_label = ""
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(False)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self._cancel_work)
+        for w in (self.progress, self.cancel_button):
+            self.statusBar().addPermanentWidget(w)
+            w.hide()
+
+    def _working(self, label: str) -> None:
+        """The window's own work in its status bar ('' when it ended)."""
+        self.work_label = label
+        self.progress.setRange(0, 0)
+        self.progress.setVisible(bool(label))
+        self.cancel_button.setVisible(bool(label))
+        if label:
+            self.statusBar().showMessage(label + "…")
+        else:
+            self.statusBar().clearMessage()
+
+    def _progress(self, done: int, total: int, text: str = "") -> None:
+        if not self.work_label:
+            return
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(min(done, max(total, 1)))
+        self.statusBar().showMessage(f"{self.work_label}: {text}" if text else
+                                     self.work_label + "…")
+
+    def _cancel_work(self) -> None:
+        self.own_tasks.cancel()
+        self._working("")
+        self.numeric_button.setEnabled(True)
+
+    def closeEvent(self, event) -> None:
+        self.own_tasks.cancel()
+        super().closeEvent(event)
+
+    def save_report(self, path: str = "") -> str:
+        from inspector.core.app.comparing import report_html
+        from inspector.core.app.exports import atomic_write
+
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, "Save the comparison report",
+                                                  self.session.file_name("html"),
+                                                  "HTML (*.html)")
+        if not path:
+            return ""
+        try:
+            atomic_write(path, report_html(self.session), force=True)
+        except Exception as exc:          # a write that fails says so and changes nothing
+            QMessageBox.warning(self, "Report not saved", f"{path}: {exc}")
+            return ""
+        self.status.setText(f"Saved {path}")
+        return path
+
+    def save_document(self, path: str = "") -> str:
+        from inspector.core.app.comparison_files import save_document
+
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, "Save the comparison",
+                                                  self.session.file_name("json"),
+                                                  "Comparisons (*.json)")
+        if not path:
+            return ""
+        try:
+            save_document(self.session, path)
+        except Exception as exc:          # noqa: BLE001 - said in a dialog, nothing lost
+            QMessageBox.warning(self, "Comparison not saved", f"{path}: {exc}")
+            return ""
+        self.status.setText(f"Saved {path}")
+        return path
