@@ -3,8 +3,15 @@ or syncing on 50k-node pairs): the diff runs as a task, then the window opens, s
 and P, selects across sides, toggles the merged view. Prints the longest time a 10 ms timer
 on the GUI thread waited, per action, and the machine's Python speed first.
 
+With --run-both (issue 45): the app as users start it (TensorFlow and LiteRT in the worker)
+compares Inception v3's GraphDef (Keras, weights=None, frozen) with its full-int8 .tflite (TF's
+converter, 4 seeded calibration inputs; both built once into the cache) and clicks "Run both on
+the same input": its seconds (budget: 30 s on the slow class) and the longest GUI stall meanwhile
+(budget: 100 ms), the first run (LiteRT's interpreter made in the worker) and a second one; the
+worker's start with its TensorFlow import is timed before, apart.
+
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/compare_gui_bench.py [--nodes 50000]
-         [--stacks 3 --late-ms 60]
+         [--stacks 3 --late-ms 60] [--run-both]
 On the slow class: .venv/bin/python bench/slow_class.py -- (the same command).
 With --stacks N, the N stacks the GUI thread was in when most late, per action (stall_watch).
 Qt's classes are warmed up first as the app's start does (chart_slot.warm_up); --cold skips it.
@@ -29,6 +36,9 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=50_000)
     parser.add_argument("--stacks", type=int, default=0)
     parser.add_argument("--late-ms", type=float, default=60.0)
+    parser.add_argument("--run-both", action="store_true",
+                        help="Inception v3 GraphDef against its int8 .tflite: Run both, through "
+                             "the worker (instead of the big pairs)")
     parser.add_argument("--cold", action="store_true",
                         help="skip the app's warm-up of Qt's classes (its start does it): the "
                              "first window then pays PySide's first use of ~70 enums")
@@ -36,6 +46,9 @@ def main() -> None:
     speed = python_speed()
     print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "
           f"(slow class {SLOW_CLASS} s)")
+    if args.run_both:
+        run_both(speed, args.stacks, args.late_ms)
+        return
     from PySide6.QtWidgets import QApplication
 
     from inspector.core.app.comparing import compare
@@ -114,6 +127,115 @@ def main() -> None:
         ranked = sorted(watch.stacks.get(action, {}).items(), key=lambda kv: -kv[1])
         for text, late in ranked[:args.stacks]:
             print(f"-- {action}: late {late * 1000:.0f} ms in:\n{text}")
+
+
+def inception_int8_pair() -> tuple:
+    """(Inception v3 .pb, its full-int8 .tflite), built once into the cache (TF's converter in
+    a child process, 4 seeded calibration inputs in [-1, 1])."""
+    import subprocess
+
+    from demo_bench import inception_v3
+
+    pb = inception_v3()
+    tflite = os.path.join(os.path.dirname(pb), "inception_v3_int8.tflite")
+    if not os.path.exists(tflite):
+        code = ("import numpy as np\n"
+                "from inspector.core.model.protos import GraphDef\n"
+                "from inspector.core.tf.executor import install\n"
+                "from inspector.core.tf.lite import convert_tflite\n"
+                "install()\n"
+                f"gd = GraphDef.FromString(open({pb!r}, 'rb').read())\n"
+                "rng = np.random.default_rng(0)\n"
+                "samples = [{'input': rng.uniform(-1, 1, (1, 299, 299, 3)).astype(np.float32)}"
+                " for _ in range(4)]\n"
+                "made = convert_tflite(gd, ['input'], ['Identity'], 'int8', "
+                "representative=samples)\n"
+                "assert made['model'], made['errors']\n"
+                f"open({tflite + '.tmp'!r}, 'wb').write(made['model'])\n")
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
+                       env=dict(os.environ, PYTHONPATH=ROOT))
+        os.replace(tflite + ".tmp", tflite)
+    return pb, tflite
+
+
+def run_both(speed: float, stacks: int = 0, late_ms: float = 60.0) -> None:
+    """The app's window with the worker: File > Compare with… the int8 .tflite, then "Run both
+    on the same input" twice (the second with the worker's interpreter kept); with `stacks`,
+    where the GUI thread was when it was late during the runs (stall_watch)."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from heartbeat import Heartbeat
+    from inspector.core.app.session_file import session_path
+    from inspector.gui.app import tune_runtime
+    from inspector.gui.main_window import MainWindow
+    from inspector.worker.client import install
+
+    pb, tflite = inception_int8_pair()
+    if os.path.exists(session_path(pb)):
+        os.remove(session_path(pb))
+    app = QApplication.instance() or QApplication([])
+    tune_runtime()
+    client = install()
+    win = MainWindow(QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.IniFormat))
+    win.resize(1366, 768)
+    win.show()
+    beat, ctl = Heartbeat(), win.compare_ctl
+    idle = lambda: not win.tasks.is_busy()  # noqa: E731
+    import threading
+
+    thread = threading.Thread(target=client.available)     # the worker imports TensorFlow
+    warm = beat.phase(app, thread.start, lambda: not thread.is_alive(), 600, "worker")
+    opened = beat.phase(app, lambda: win.open_path(pb),
+                        lambda: win.state.model is not None and idle(), 600, "open")
+    shown = beat.phase(app, lambda: ctl.compare_with(tflite),
+                       lambda: bool(ctl.windows) and ctl.windows[-1].ready() and idle(), 600,
+                       "compare")
+    cw = ctl.windows[-1]
+    watch = None
+    if stacks:
+        from stall_watch import Watch
+
+        watch = Watch(late_ms / 1000)
+    runs = []
+    for k in range(2):
+        cw.divergence = None
+        if watch is not None:
+            watch.action = f"run both {k + 1}"
+        runs.append(beat.phase(app, cw.numeric_button.click,
+                               lambda: cw.divergence is not None and
+                               cw.numeric_button.isEnabled(), 900, "run both"))
+    if watch is not None:
+        watch.running = False
+        for action, seen in watch.stacks.items():
+            for text, late in sorted(seen.items(), key=lambda kv: -kv[1])[:stacks]:
+                print(f"-- {action}: late {late * 1000:.0f} ms in:\n{text}")
+    d = cw.divergence
+    layers = [a for a, _ in d.pairs if a not in d.constant]
+    snr = [d.per_node[a]["snr_db"] for a in layers]
+    print(f"\nInception v3 ({len(win.state.model.graph):,} nodes, "
+          f"{os.path.getsize(pb) / 2 ** 20:.0f} MB) against its int8 .tflite "
+          f"({os.path.getsize(tflite) / 2 ** 20:.0f} MB), the worker running both:")
+    print(f"  {d.engines[0]} / {d.engines[1]}")
+    print(f"  {len(d.per_node)} matched tensors compared ({len(layers)} layers), SNR "
+          f"{min(snr):.1f} .. {max(snr):.1f} dB; first divergent layer: {d.first} "
+          f"({d.layers.get(d.first, '')})")
+    for what, (stall, seconds) in (("worker imports TensorFlow", warm), ("open the .pb", opened),
+                                   ("compare with the .tflite", shown),
+                                   ("Run both (first)", runs[0]),
+                                   ("Run both (again)", runs[1])):
+        scaled = seconds * SLOW_CLASS / speed
+        print(f"  {what:26s} {seconds:7.2f} s (slow class ~{scaled:6.1f} s)  longest GUI "
+              f"stall {1000 * stall:6.1f} ms{'  OVER' if stall >= 0.1 else ''}")
+    import resource
+
+    print(f"  GUI process peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}"
+          " MB (the tensors stay in the worker: only the figures come back)")
+    print("budget: Run both under 30 s on the slow class, no GUI stall over 100 ms")
+    win.tasks.cancel()
+    client.stop()
 
 
 if __name__ == "__main__":

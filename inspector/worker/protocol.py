@@ -187,13 +187,15 @@ class GraphBytes:
 
 
 def pack(value):
-    """GraphDefs (also inside tuples and lists) -> GraphBytes, for sending."""
+    """GraphDefs (also inside tuples, lists and dicts) -> GraphBytes, for sending."""
     from inspector.core.model import protos
 
     if isinstance(value, protos.GraphDef):
         return GraphBytes(protos.serialize_graph_def(value))
     if isinstance(value, (tuple, list)):
         return type(value)(pack(v) for v in value)
+    if type(value) is dict:
+        return {k: pack(v) for k, v in value.items()}
     return value
 
 
@@ -206,4 +208,6 @@ def unpack(value):
         return parse(value.data, protos.GraphDef, False, "(from the TensorFlow worker)")
     if isinstance(value, (tuple, list)):
         return type(value)(unpack(v) for v in value)
+    if type(value) is dict:
+        return {k: unpack(v) for k, v in value.items()}
     return value

@@ -63,3 +63,18 @@ def test_the_worker_serves_only_the_engine_operations():
 
     with pytest.raises(ValueError, match="unknown model operation"):
         PreviewHost().operations()["model"](None, "__init__")
+
+
+def test_a_graph_def_inside_a_dict_travels_as_its_serialization():
+    """compare_runs sends each side as a dict holding its GraphDef: pickled as a message, a
+    100 MB graph held the GIL (and the window) for one C call; as GraphBytes it is made node
+    by node and parsed back in pieces."""
+    from inspector.core.model import protos
+    from inspector.worker.protocol import GraphBytes, pack, unpack
+
+    gd = protos.GraphDef()
+    gd.node.add(name="x", op="Placeholder")
+    packed = pack({"graph_def": gd, "feeds": {"x:0": 1}, "fetches": ["x:0"]})
+    assert isinstance(packed["graph_def"], GraphBytes) and packed["feeds"] == {"x:0": 1}
+    back = unpack(packed)
+    assert back["graph_def"] == gd and back["fetches"] == ["x:0"]

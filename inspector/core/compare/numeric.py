@@ -3,8 +3,9 @@ give each pair MSE, SNR, cosine and max relative error; the first activation (in
 order; a weight read is compared but never "first": quantized weights differ by construction)
 whose error grows past a threshold is where the answers start to part. A GraphDef runs in
 TensorFlow, a .tflite in LiteRT (every tensor kept, quantized ones dequantized), both through
-the executor (the worker in the app); a GraphDef passes the safety allowlist first (TFLite
-builtins are computation)."""
+the executor's compare_runs, which compares the tensors where they ran (the worker in the app:
+only the figures come back); a GraphDef passes the safety allowlist first (TFLite builtins are
+computation)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from inspector.core.compare.diff import Diff
 from inspector.core.model import safety
 from inspector.core.model.execution_order import execution_order
 from inspector.core.model.graph import Graph
+from inspector.core.model.tensor_error import metrics  # noqa: F401  (the figures of a pair)
 from inspector.core.runtime.job import NO_JOB, Job
 
 # ops whose output is not a value of the model's computation, or cannot be fetched
@@ -62,24 +64,6 @@ class Divergence:
                                  **({"b_op": self.layers[a]} if a in self.layers else {})}
                              for (a, b), m in ((p, self.per_node[p[0]]) for p in self.pairs)},
                 "skipped": [list(s) for s in self.skipped]}
-
-
-def metrics(a: np.ndarray, b: np.ndarray) -> dict:
-    """MSE, SNR (dB; inf when equal), cosine and max relative error of B against A."""
-    x, y = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
-    err = y - x
-    mse = float(np.mean(err * err)) if err.size else 0.0
-    signal = float(np.sum(x * x))
-    noise = float(np.sum(err * err))
-    snr = float("inf") if noise == 0 else (float(10 * np.log10(signal / noise)) if signal
-                                           else float("-inf"))
-    nx, ny = np.linalg.norm(x), np.linalg.norm(y)
-    cosine = float(x @ y / (nx * ny)) if nx and ny else (1.0 if nx == ny else 0.0)
-    scale = float(np.max(np.abs(x))) if x.size else 0.0
-    max_err = float(np.max(np.abs(err))) if err.size else 0.0
-    rel = max_err / scale if scale else (0.0 if max_err == 0 else float("inf"))
-    return {"mse": mse, "snr_db": snr, "cosine": cosine, "max_rel_error": rel,
-            "max_abs_error": max_err}
 
 
 def computable(graph: Graph, fed) -> set:
@@ -189,63 +173,48 @@ def fed_by(graph: Graph, fed) -> set:
     return out
 
 
-def _run_side(graph: Graph, model: bytes | None, feeds: dict, names: list, allow_io: bool,
-              side: str, job: Job) -> tuple:
-    """(value of each node's first output, engine): TensorFlow for a GraphDef, LiteRT for a
-    .tflite (`model`: its bytes), where TensorFlow runs."""
+def _side(graph: Graph, model: bytes | None, feeds: dict, names: list, allow_io: bool,
+          side: str) -> dict:
+    """What the executor runs for one side (numeric_divergence): a GraphDef checked against
+    the safety allowlist first, a .tflite's inputs in its own order."""
     from inspector.core.errors import InspectorError
-    from inspector.core.runtime.executor import tensorflow
 
-    t = tensorflow()
     if model is None:
         safety.require_safe(graph.graph_def, names, list(feeds), allow_io, side)
-        values = t.run_graph(graph.graph_def, feeds, [n + ":0" for n in names],
-                             allow_unsafe=allow_io)
-        return values, f"TensorFlow {t.tf_version()}"
+        return {"graph_def": graph.graph_def, "feeds": feeds,
+                "fetches": [n + ":0" for n in names], "allow_unsafe": allow_io}
     order = [n.name for n in graph if n.op == "Placeholder"]
     missing = [p for p in order if p + ":0" not in feeds]
     if missing:
         raise InspectorError(f"{side}'s input '{missing[0]}' matches none of the inputs A is "
                              "fed at: mark A's inputs", node=missing[0])
-    tensor = {n: graph.node(n).proto.attr["tflite_tensor"].s.decode() for n in names}
-    found, engine = t.tflite_tensors(model, [[feeds[p + ":0"] for p in order]],
-                                     sorted(set(tensor.values())), job)
-    return [found[tensor[n]][0] if tensor[n] in found else None for n in names], \
-        f"{engine} (reference kernels, every tensor kept)"
+    return {"model": model, "feeds": [feeds[p + ":0"] for p in order],
+            "tensors": [graph.node(n).proto.attr["tflite_tensor"].s.decode() for n in names]}
 
 
 def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: dict,
                        outputs: list, threshold: float = THRESHOLD, allow_io: bool = False,
                        job: Job = NO_JOB, models: tuple = (None, None)) -> Divergence:
-    """Run both graphs on the same feeds; every matched pair's tensors compared. `models`:
-    the bytes of a side that is a .tflite (None: a GraphDef, run in TensorFlow)."""
+    """Run both graphs on the same feeds; every matched pair's tensors compared where they ran
+    (the executor's compare_runs: the worker, in the app). `models`: the bytes of a side that
+    is a .tflite (None: a GraphDef, run in TensorFlow)."""
+    from inspector.core.runtime.executor import tensorflow
+
     pairs = fetch_pairs(d, ga, gb, list(feeds_a), list(feeds_b))
     outs_b = [d.matching.b_of.get(o, o) for o in outputs]
     for o, ob in zip(outputs, outs_b):
         if ob in gb and (o, ob) not in pairs:
             pairs.append((o, ob))
-    job.progress(10, 100, "running A")
-    got_a, engine_a = _run_side(ga, models[0], feeds_a, [a for a, _ in pairs], allow_io, "A",
-                                job)
-    job.check()
-    job.progress(50, 100, "running B")
-    got_b, engine_b = _run_side(gb, models[1], feeds_b, [b for _, b in pairs], allow_io, "B",
-                                job)
+    side_a = _side(ga, models[0], feeds_a, [a for a, _ in pairs], allow_io, "A")
+    side_b = _side(gb, models[1], feeds_b, [b for _, b in pairs], allow_io, "B")
+    job.progress(5, 100, "running A")
+    found, engines = tensorflow().compare_runs(side_a, side_b, job)
     activations = fed_by(ga, feeds_a)
-    result = Divergence(threshold=threshold, engines=(engine_a, engine_b))
-    tflite = models[0] is not None or models[1] is not None
-    for (a, b), va, vb in zip(pairs, got_a, got_b):
-        if va is None or vb is None:
-            result.skipped.append((a, "not kept by the interpreter"))
+    result = Divergence(threshold=threshold, engines=tuple(engines))
+    for (a, b), m in zip(pairs, found):
+        if isinstance(m, str):
+            result.skipped.append((a, m))
             continue
-        va, vb = np.asarray(va), np.asarray(vb)
-        if va.shape != vb.shape and not (tflite and va.size == vb.size):
-            result.skipped.append((a, f"shapes differ: {va.shape} vs {vb.shape}"))
-            continue
-        if va.dtype.kind not in "fiub" or vb.dtype.kind not in "fiub":
-            result.skipped.append((a, f"not numbers ({va.dtype})"))
-            continue
-        m = metrics(va, vb)
         result.per_node[a] = m
         result.pairs.append((a, b))
         if models[1] is not None:

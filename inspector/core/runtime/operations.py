@@ -126,6 +126,12 @@ class TensorFlowOperations:
         """{default, builtin: "" or why LiteRT cannot prepare the model}: with XNNPACK, and
         with its builtin kernels alone"""
 
+    def compare_runs(self, side_a: dict, side_b: dict, job: Job | None = None):
+        """([metrics dict, or why not compared, per pair], (engine A, engine B)): a numeric
+        comparison's two runs (a GraphDef in TensorFlow, a .tflite in LiteRT) and their
+        matched tensors compared where they ran (only the figures travel back)
+        """
+
     def tflite_host_ms(self, model: bytes, feeds: list, runs: int = 10):
         """(median ms of one invoke on this machine, interpreter name) (LiteRT)"""
 

@@ -14,6 +14,7 @@ def _homes() -> tuple:
     from inspector.core.model import text_parse
     from inspector.core.tf import (
         checkpoint_freeze,
+        compare_run,
         engine,
         freeze,
         graphs,
@@ -26,7 +27,7 @@ def _homes() -> tuple:
     )
 
     return (runtime, freeze, checkpoint_freeze, graphs, run, registry, engine, lite, litert,
-            text_parse, targets)
+            text_parse, targets, compare_run)
 
 
 class InProcess(TensorFlowOperations):

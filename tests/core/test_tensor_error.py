@@ -1,0 +1,33 @@
+"""The figures of one compared pair (computed where both models ran: the worker, in the app)."""
+
+import math
+
+import numpy as np
+
+from inspector.core.model.tensor_error import compared, metrics
+
+
+def test_metrics_are_the_textbook_figures():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(1000).astype(np.float32)
+    y = x + 0.01 * rng.standard_normal(1000).astype(np.float32)
+    m = metrics(x, y)
+    err = y.astype(np.float64) - x
+    assert math.isclose(m["mse"], float(np.mean(err ** 2)), rel_tol=1e-9)
+    assert math.isclose(m["snr_db"], 10 * math.log10(float(np.sum(x.astype(float) ** 2)) /
+                                                     float(np.sum(err ** 2))), rel_tol=1e-9)
+    assert math.isclose(m["cosine"], float(x @ y / np.linalg.norm(x) / np.linalg.norm(y)),
+                        rel_tol=1e-6)
+    assert math.isclose(m["max_rel_error"], float(np.abs(err).max() / np.abs(x).max()),
+                        rel_tol=1e-9)
+    assert metrics(x, x)["snr_db"] == math.inf and metrics(x, x)["cosine"] == 1.0
+    zeros = metrics(x, np.zeros_like(x))             # an int8 softmax that rounds to zero
+    assert zeros["cosine"] == 0.0 and math.isclose(zeros["snr_db"], 0.0, abs_tol=1e-12)
+
+
+def test_pairs_that_cannot_be_compared_say_why():
+    a = np.ones((1, 10), np.float32)
+    assert compared(a, np.ones((1, 1, 1, 10)), same_size=False).startswith("shapes differ")
+    assert isinstance(compared(a, np.ones((1, 1, 1, 10)), same_size=True), dict)  # .tflite
+    assert compared(a, None) == "not kept by the interpreter"
+    assert compared(np.array([b"x"]), np.array([b"y"])).startswith("not numbers")
