@@ -24,12 +24,16 @@ def _stops(model, view, args, run):
         return bench.tour.stops
     from inspector.cli.explain import card_for
     from inspector.core.analysis.flops import count_flops
+    from inspector.core.analysis.graph_flops import graph_flops, is_tflite_graph
     from inspector.core.analysis.metrics import infer_shapes
 
     summary = summarize(model.graph, model.known_inputs, model.known_outputs)
     ins, outs = demo.choose_ports(model.known_inputs, model.known_outputs, summary)
-    shapes, _, failure = infer_shapes(model.graph.graph_def, None)
-    flops = None if failure else count_flops(model.graph, shapes)
+    if is_tflite_graph(model.graph):            # its tensors carry their shapes: no TF
+        flops = graph_flops(model.graph)
+    else:
+        shapes, _, failure = infer_shapes(model.graph.graph_def, None)
+        flops = None if failure else count_flops(model.graph, shapes)
     where = os.path.dirname(os.path.abspath(model.path.rstrip("/")))
     relative = os.path.relpath(os.path.abspath(args.input), where) if args.input else ""
     return auto_tour.build(view, ins, outs, card_for(model), run, flops, relative)

@@ -35,3 +35,18 @@ def test_compare_with_a_tflite_and_its_card_count_flops_in_the_window(fx, tmp_pa
         seen["totals text"]
     assert "E0000" not in proc.stderr and "not registered" not in proc.stderr
     assert seen["card arithmetic"] == "621 million" and seen["card layers"] == "53"
+
+
+def test_a_tflite_tour_counts_its_blocks_without_asking_tensorflow(tmp_path):
+    """`tour MODEL.tflite --auto` sent the .tflite's graph to TF's shape inference for its
+    FLOPs (an E0000 line per node attribute TF does not know): its own tensors now serve."""
+    lite = os.path.join(ROOT, "tests", "core", "data", "digits_float.tflite")
+    out = tmp_path / "t.html"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=ROOT)
+    env.pop("TF_CPP_MIN_LOG_LEVEL", None)
+    proc = subprocess.run([sys.executable, "-m", "inspector", "tour", lite, "--auto", "-o",
+                           str(out)], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "E0000" not in proc.stderr and "not registered" not in proc.stderr
+    assert out.read_text().startswith("<!DOCTYPE html>")
