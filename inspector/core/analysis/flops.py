@@ -170,11 +170,15 @@ def unknown_flops(reason: str) -> FlopReport:
     return FlopReport(unknown=reason)
 
 
+ATTRS = ("ksize", "transpose_a", "data_format", "adj_x", "strides", "filter_width",
+         "filter_height", "stride_h", "stride_w", "fused_activation_function")
+
+
 def _attrs(node) -> dict:
     out = {}
-    for key in ("ksize", "transpose_a", "data_format", "adj_x", "strides", "filter_width",
-                "filter_height", "stride_h", "stride_w", "fused_activation_function"):
-        if node.has_attr(key):
+    present = node.proto.attr            # one NodeDef lookup, not one per key
+    for key in ATTRS:
+        if key in present:
             value = node.attr(key)
             out[key] = value.decode() if isinstance(value, bytes) else value
     return out
