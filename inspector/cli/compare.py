@@ -152,17 +152,17 @@ def cmd_diff(args) -> int:
         from inspector.core.app import model_explorer
 
         ids = model_explorer.mapping_ids(a, b)
+    result = numeric(d, a, gb, args) if args.numeric else None   # before anything is written
     if args.html:
-        from inspector.core.compare.html_report import diff_html
+        from inspector.core.app.comparing import report_page
 
-        atomic_write(args.html, diff_html(d, a.graph, gb), force=args.force)
+        atomic_write(args.html, report_page(d, a.graph, gb, result), force=args.force)
         print(f"Wrote {args.html}", file=sys.stderr)
     if args.me_mapping:
         atomic_write(args.me_mapping, json.dumps(model_explorer.mapping(d, ids), indent=1),
                      force=args.force)
         print(f"Wrote {args.me_mapping} (Model Explorer: sync navigation, upload mapping)",
               file=sys.stderr)
-    result = numeric(d, a, gb, args) if args.numeric else None
     if args.json:
         data = json.loads(dumps(d))
         if result is not None:

@@ -45,14 +45,19 @@ def test_reports_never_overwrite_without_force(tmp_path):
     assert code == 2 and html.read_text() == "mine"
 
 
-def test_numeric_divergence_on_the_command_line():
+def test_numeric_divergence_on_the_command_line(tmp_path):
+    html = tmp_path / "d.html"
     code, out, err = run_cli("diff", INCEPTION, "--pipeline",
                              "fold_old_batch_norms quantize_weights(minimum_size=100)",
-                             "--inputs", "Mul", "--outputs", "softmax", "--numeric", "--json")
+                             "--inputs", "Mul", "--outputs", "softmax", "--numeric", "--json",
+                             "--html", str(html))
     assert code == 1, err
     numeric = json.loads(out)["numeric"]
     assert numeric["first_divergent"] and len(numeric["per_node"]) >= 15
     assert all(m["cosine"] > 0.999 for m in numeric["per_node"].values())
+    page = html.read_text()             # the report has the numeric run too (issue 45.17)
+    assert "Both run on the same input" in page
+    assert f"<code>{numeric['first_divergent']}</code>" in page
 
 
 def test_names_and_limits_that_cannot_be_are_refused_and_strings_get_useful_advice(tmp_path):

@@ -378,10 +378,16 @@ class CompareSession:
 # -- numeric divergence on the two views (run in comparing_numeric) -----------------------
 def report_html(session: CompareSession) -> str:
     """Save report's page: the diff, and the numeric run's result when there was one."""
+    s = session
+    return report_page(s.diff, s.graphs["A"], s.graphs["B"], s.numeric)
+
+
+def report_page(d: Diff, ga: Graph, gb: Graph, numeric=None) -> str:
+    """The one-file HTML report, with a numeric run's section when given (the window's
+    Save report and `diff --html --numeric`)."""
     from inspector.core.compare.numeric_report import with_numeric
 
-    s = session
-    return with_numeric(diff_html(s.diff, s.graphs["A"], s.graphs["B"]), s.numeric)
+    return with_numeric(diff_html(d, ga, gb), numeric)
 
 
 def _quoted(text: str) -> str:
