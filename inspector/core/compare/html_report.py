@@ -82,8 +82,10 @@ def _total_row(name: str, pair) -> str:
     a, b = (pair + [None, None])[:2] if isinstance(pair, list) else (pair, None)
     fmt = (lambda v: f"{v:,}" if isinstance(v, int) else f"{v:.4g}"
            if isinstance(v, float) else _e(v))
+    numbers = all(isinstance(v, (int, float)) for v in (a, b))
+    change = _delta(a, b).split("  ")[-1] if numbers else ""   # words are not a change
     return (f"<tr><td>{_e(name)}</td><td class='n'>{fmt(a)}</td><td class='n'>{fmt(b)}</td>"
-            f"<td class='n'>{_e(_delta(a, b).split('  ')[-1])}</td></tr>")
+            f"<td class='n'>{_e(change)}</td></tr>")
 
 
 def _changes(d: Diff) -> list:
