@@ -4,40 +4,15 @@ how big and how fast) in plain words; --json gives every figure with its definit
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 
 def card_for(model, input_shapes: dict | None = None):
-    """The model card of a loaded model: FLOPs and port shapes from TensorFlow's shape
-    inference where TensorFlow can run the graph (the card says so when it cannot); a
-    .tflite's from its own tensors, without TensorFlow."""
-    from inspector.core.analysis.flops import count_flops, unknown_flops
-    from inspector.core.analysis.graph_flops import is_tflite_graph
-    from inspector.core.analysis.metrics import infer_shapes
-    from inspector.core.analysis.static_shapes import static_shapes
-    from inspector.core.analysis.model_card import build_card, ports_with_shapes
-    from inspector.core.analysis.summary import summarize
-    from inspector.core.loaders.labels import find_labels
-    from inspector.core.runtime import gc_policy
+    """The model card of a loaded model (core.app.card, TensorFlow's shapes in this process)."""
+    from inspector.core.app import demo
+    from inspector.core.app.card import card
 
-    graph = model.graph
-    with gc_policy.paused():
-        summary = summarize(graph, model.known_inputs, model.known_outputs, model.signature)
-    if is_tflite_graph(graph):
-        shapes, assumed = static_shapes(graph, input_shapes)
-        failure = ""
-    else:
-        shapes, assumed, failure = infer_shapes(graph.graph_def, input_shapes)
-    if failure:
-        flops = unknown_flops(failure)
-    else:
-        flops = count_flops(graph, shapes)
-        flops.assumed = assumed
-    ins, outs = ports_with_shapes(summary, shapes)
-    classes = len(find_labels(model.path, graph).names) if model.path else None
-    return build_card(graph, summary, os.path.basename(model.path.rstrip("/")), flops,
-                      input_ports=ins, output_ports=outs, class_count=classes)
+    return card(model, demo.engine_here(model.graph.graph_def), input_shapes).card
 
 
 def card_text(card) -> str:

@@ -9,7 +9,6 @@ import sys
 
 
 def _stops(model, view, args, run):
-    from inspector.core.analysis.summary import summarize
     from inspector.core.app import auto_tour, demo
     from inspector.core.app.workbench import Workbench
     from inspector.core.errors import InspectorError
@@ -22,21 +21,13 @@ def _stops(model, view, args, run):
         for line in bench.warnings:
             print(f"session file: {line}", file=sys.stderr)
         return bench.tour.stops
-    from inspector.cli.explain import card_for
-    from inspector.core.analysis.flops import count_flops
-    from inspector.core.analysis.graph_flops import graph_flops, is_tflite_graph
-    from inspector.core.analysis.metrics import infer_shapes
+    from inspector.core.app.card import card
 
-    summary = summarize(model.graph, model.known_inputs, model.known_outputs)
-    ins, outs = demo.choose_ports(model.known_inputs, model.known_outputs, summary)
-    if is_tflite_graph(model.graph):            # its tensors carry their shapes: no TF
-        flops = graph_flops(model.graph)
-    else:
-        shapes, _, failure = infer_shapes(model.graph.graph_def, None)
-        flops = None if failure else count_flops(model.graph, shapes)
+    made = card(model, demo.engine_here(model.graph.graph_def))
+    ins, outs = demo.choose_ports(model.known_inputs, model.known_outputs, made.summary)
     where = os.path.dirname(os.path.abspath(model.path.rstrip("/")))
     relative = os.path.relpath(os.path.abspath(args.input), where) if args.input else ""
-    return auto_tour.build(view, ins, outs, card_for(model), run, flops, relative)
+    return auto_tour.build(view, ins, outs, made.card, run, made.flops, relative)
 
 
 def cmd_tour(args) -> int:

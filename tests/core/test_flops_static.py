@@ -4,7 +4,8 @@ The profiler comparisons on more models are in tests/tf/test_flops_static_tf.py.
 
 import os
 
-from inspector.core.analysis.graph_flops import OWN, graph_flops, is_tflite_graph
+from inspector.core.analysis.graph_flops import OWN, graph_flops
+from inspector.core.model.origin import is_tflite
 from inspector.core.loaders import load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -27,7 +28,7 @@ def test_the_demo_graphdef_counts_what_the_profiler_counts_without_tensorflow():
 def test_its_tflite_conversions_count_within_one_percent_from_their_operators():
     for name in ("digits_float.tflite", "digits_int8.tflite"):
         graph = load(os.path.join(DATA, name)).graph
-        assert is_tflite_graph(graph) and not is_tflite_graph(load(DEMO).graph)
+        assert is_tflite(graph) and not is_tflite(load(DEMO).graph)
         report = graph_flops(graph)
         assert report.source == "the .tflite's tensor shapes" and not report.unknown_shape
         assert abs(report.tf_total - DEMO_PROFILER) / DEMO_PROFILER < 0.01

@@ -5,16 +5,10 @@ report says so (`FlopReport.source`). TF's profiler is the reference the tests c
 from __future__ import annotations
 
 from inspector.core.analysis.flops import FlopReport, count_flops
+from inspector.core.model.origin import is_tflite
 
 OWN = "the graph's own shapes"
 TF_INFERENCE = "TensorFlow's shape inference"
-
-
-def is_tflite_graph(graph) -> bool:
-    """A .tflite's main subgraph, as its loader draws it (every node names its tensor)."""
-    nodes = graph.nodes[:64]
-    return bool(nodes) and any("tflite_tensor" in n.proto.attr or "tflite_index" in n.proto.attr
-                               for n in nodes)
 
 
 def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) -> FlopReport:
@@ -23,7 +17,7 @@ def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) 
     counted again from TF's inference, which is kept if it counts more."""
     from inspector.core.analysis.static_shapes import static_shapes
 
-    tflite = is_tflite_graph(graph)
+    tflite = is_tflite(graph)
     shapes, assumed = static_shapes(graph, input_shapes)
     report = count_flops(graph, shapes)
     report.assumed = assumed
@@ -84,7 +78,7 @@ def _gzip(graph, path: str):
     from inspector.core.analysis.metrics import gzip_size
     from inspector.core.model import protos
 
-    if is_tflite_graph(graph):
+    if is_tflite(graph):
         if not path:
             return "not measured"
         with open(path, "rb") as fh:

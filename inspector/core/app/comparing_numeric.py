@@ -6,12 +6,8 @@ from __future__ import annotations
 
 from inspector.core.compare.diff import Diff
 from inspector.core.model.graph import Graph
+from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
-
-
-def is_tflite(graph: Graph) -> bool:
-    """A .tflite's graph (loaders.tflite_graph marks every node with its tensor)."""
-    return any("tflite_tensor" in n.proto.attr for n in graph.nodes[:8])
 
 
 def numeric_ports(summary, inputs=(), outputs=(), every_candidate: bool = False) -> tuple:

@@ -34,6 +34,13 @@ class ModelTasks:
             return None
         return tensorflow().infer_shapes(self.graph_def)
 
+    def card_shapes(self, input_shapes: dict | None = None):
+        """(shapes, what was assumed, why none) for the model card: TF's shape inference
+        with open input sizes defaulted (analysis.metrics.infer_shapes)."""
+        from inspector.core.analysis.metrics import infer_shapes
+
+        return infer_shapes(self.graph_def, input_shapes)
+
     def profile(self, ins, outs, shapes, mode, arrays, warmup, runs, intra, inter,
                 allow_io=False, job: Job = NO_JOB):
         """Timings of the graph between the inputs and outputs (overlays.profiling)."""

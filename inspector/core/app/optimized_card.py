@@ -62,3 +62,30 @@ def build_comparison(rows, device: str = "phone", answers: str = "") -> Comparis
                           _pct(ma, mb), "Estimate: FLOPs divided by the device's typical "
                           "speed (the TF mobile guide's figures)."))
     return Comparison(len(rows) - 1, lines, answers)
+
+
+def answers_words(rows, demo_run, model, summary, ports, shapes, engine, job) -> str:
+    """How the pipeline changes the answer to the last demo input, in plain words."""
+    from inspector.core.app import demo
+    from inspector.core.errors import InspectorError
+    from inspector.core.loaders.media import read_input
+
+    if demo_run is None or not demo_run.path:
+        return "Run the model on a photo, sound or array (Demo panel) to see how much the " \
+               "optimized graph changes its answers."
+    try:
+        ins, outs = demo.choose_ports(ports[0], ports[1], summary)
+        plan = demo.plan(model.graph, ins, outs, shapes, model_path=model.path)
+        item = read_input(demo_run.path).first
+        return demo.compare_answers(engine, plan, item, rows[-1].key, job=job).words()
+    except InspectorError as exc:
+        return f"The answers could not be compared: {exc.one_line()}"
+
+
+def comparison_of(rows, demo_run, model, summary, ports, shapes, engine, job):
+    """The original-vs-optimized card of the pipeline's rows, with the answers' change."""
+    comparison = build_comparison(rows)
+    if comparison is not None and engine is not None:
+        comparison.answers = answers_words(rows, demo_run, model, summary, ports, shapes,
+                                           engine, job)
+    return comparison

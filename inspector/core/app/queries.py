@@ -1,7 +1,7 @@
 """What the window asks of the model's analysis, in tasks off the GUI thread: the summary,
 what stripping would drop and where a trace leads, search, sizes and duplicated constants,
-a constant's statistics, cones up and down the graph, FLOPs and the model card's parts, and
-the transforms' vocabulary for the pipeline editor. (The GUI enters the core here.)
+a constant's statistics, cones up and down the graph, and the transforms' vocabulary for the
+pipeline editor. (The GUI enters the core here.)
 
 Each name is imported from its module on first use: the strip preview a model's opening asks
 for needs none of the others (importing them all cost the first picture ~15 ms of CPU, ~60 ms
@@ -14,12 +14,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:       # the same names, for readers, type checkers and the import contracts
     from inspector.core.analysis import sizes
-    from inspector.core.analysis.flops import count_flops, unknown_flops
-    from inspector.core.analysis.graph_flops import is_tflite_graph
     from inspector.core.analysis.marks import strip_preview, trace_to_inputs
-    from inspector.core.analysis.model_card import build_card, ports_with_shapes
     from inspector.core.analysis.search import index_for
-    from inspector.core.analysis.static_shapes import static_shapes
     from inspector.core.analysis.sizes import duplicates
     from inspector.core.analysis.summary import summarize
     from inspector.core.analysis.tensor_stats import describe_tensor
@@ -32,14 +28,8 @@ if TYPE_CHECKING:       # the same names, for readers, type checkers and the imp
 
 _FROM = {   # name -> (module, its name there; None: the module itself)
     "sizes": ("inspector.core.analysis.sizes", None),
-    "count_flops": ("inspector.core.analysis.flops", "count_flops"),
-    "unknown_flops": ("inspector.core.analysis.flops", "unknown_flops"),
-    "is_tflite_graph": ("inspector.core.analysis.graph_flops", "is_tflite_graph"),
-    "static_shapes": ("inspector.core.analysis.static_shapes", "static_shapes"),
     "strip_preview": ("inspector.core.analysis.marks", "strip_preview"),
     "trace_to_inputs": ("inspector.core.analysis.marks", "trace_to_inputs"),
-    "build_card": ("inspector.core.analysis.model_card", "build_card"),
-    "ports_with_shapes": ("inspector.core.analysis.model_card", "ports_with_shapes"),
     "index_for": ("inspector.core.analysis.search", "index_for"),
     "duplicates": ("inspector.core.analysis.sizes", "duplicates"),
     "summarize": ("inspector.core.analysis.summary", "summarize"),
@@ -52,11 +42,9 @@ _FROM = {   # name -> (module, its name there; None: the module itself)
     "TRANSFORMS": ("inspector.core.transforms", "REGISTRY"),
     "TransformError": ("inspector.core.transforms.base", "TransformError"),
 }
-__all__ = ["Graph", "TRANSFORMS", "TransformError", "build_card", "count_flops",
-           "describe_tensor", "downstream", "duplicates", "function_graph", "index_for",
-           "is_tflite_graph", "measured_latency_ms", "ports_with_shapes", "sizes",
-           "static_shapes", "strip_preview", "summarize", "trace_to_inputs", "unknown_flops",
-           "upstream"]
+__all__ = ["Graph", "TRANSFORMS", "TransformError", "describe_tensor", "downstream",
+           "duplicates", "function_graph", "index_for", "measured_latency_ms", "sizes",
+           "strip_preview", "summarize", "trace_to_inputs", "upstream"]
 
 
 def __getattr__(name: str):

@@ -18,6 +18,7 @@ from inspector.core.compare.matching import (
     match,
 )
 from inspector.core.model.graph import Graph, scope_of
+from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
 
 STATUSES = ("changed", "added", "removed", "merged", "split")
@@ -187,12 +188,6 @@ def file_size(path: str) -> int:
         return os.path.getsize(path) if path and os.path.isfile(path) else 0
     except OSError:
         return 0
-
-
-def is_tflite(graph: Graph) -> bool:
-    """Opened from a .tflite (the reader marks every node with its TFLite type)."""
-    return any("tflite_type" in n.proto.attr or "tflite_index" in n.proto.attr
-               for n in graph.nodes[:8])
 
 
 def _histogram(ga: Graph, gb: Graph) -> dict:

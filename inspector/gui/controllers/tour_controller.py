@@ -133,18 +133,17 @@ class TourController(TourView, QObject):
                 "Auto-tour", f"Replace the {len(self.tour.stops)} stops of this tour by a tour "
                 "built from the model?"):
             return
-        from inspector.gui.controllers.model_card_controller import make_card
-
         wb, summary, engine, demo = s.workbench, s.summary, s.engine, s.demo
         path = self._relative(demo.path) if demo is not None and demo.path else ""
 
         def work(task):
             from inspector.core.app import auto_tour
             from inspector.core.app import demo as demo_mod
+            from inspector.core.app.card import card
 
-            card, flops, found, _ = make_card(model, summary, view.shapes, engine, task)
-            ins, outs = demo_mod.choose_ports(wb.inputs, wb.outputs, found)
-            return auto_tour.build(view, ins, outs, card, demo, flops, path)
+            made = card(model, engine, None, summary, job=task)
+            ins, outs = demo_mod.choose_ports(wb.inputs, wb.outputs, made.summary)
+            return auto_tour.build(view, ins, outs, made.card, demo, made.flops, path)
 
         def done(stops):
             if model is s.model:

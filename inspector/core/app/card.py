@@ -1,0 +1,87 @@
+"""The model card as a use case (`graphdef-inspector explain` and Demo > Model card alike):
+what goes in and out, how big and how fast, from one rule for the shapes: a .tflite's own
+tensor shapes; a GraphDef's from TensorFlow's shape inference where its engine runs (the
+worker in the app, this process on the command line), open input sizes defaulted and said
+so (`flops.assumed`). The window's `start_card` writes the result into the state."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from inspector.core.analysis.flops import FlopReport, count_flops, unknown_flops
+from inspector.core.analysis.model_card import ModelCard, build_card, ports_with_shapes
+from inspector.core.analysis.static_shapes import static_shapes
+from inspector.core.analysis.summary import summarize
+from inspector.core.loaders.labels import find_labels
+from inspector.core.model.origin import is_tflite
+from inspector.core.runtime import gc_policy
+from inspector.core.runtime.job import NO_JOB, Job
+
+
+@dataclass
+class CardResult:
+    card: ModelCard
+    flops: FlopReport
+    summary: object          # analysis.summary.Summary the card was made from
+    shapes: dict             # node -> [output shapes] the card and its FLOPs used ({}: none)
+    comparison: object = None   # optimized_card.Comparison with a pipeline in place (window)
+
+
+def title_of(model) -> str:
+    return os.path.basename(model.path.rstrip("/")) if model.path else ""
+
+
+def card(model, engine=None, input_shapes: dict | None = None, summary=None,
+         measured_ms: float | None = None, job: Job = NO_JOB) -> CardResult:
+    """The card of an opened model. `engine`: the model's preview engine (its `card_shapes`
+    asks TensorFlow; None: no TensorFlow, the card says FLOPs are unknown); `summary`: the
+    model's summary when the caller has it; `measured_ms`: a time per run from a profile."""
+    graph = model.graph
+    if summary is None:
+        with gc_policy.paused():
+            summary = summarize(graph, model.known_inputs, model.known_outputs,
+                                model.signature)
+    job.check()
+    if is_tflite(graph):
+        shapes, assumed = static_shapes(graph, input_shapes)
+        failure = ""
+    elif engine is None:
+        shapes, assumed, failure = {}, [], "TensorFlow is not available to infer the shapes"
+    else:
+        shapes, assumed, failure = engine.card_shapes(input_shapes)
+    job.check()
+    if failure:
+        flops = unknown_flops(failure)
+    else:
+        flops = count_flops(graph, shapes)
+        flops.assumed = list(assumed)
+    ins, outs = ports_with_shapes(summary, shapes)
+    classes = len(find_labels(model.path, graph).names) if model.path else None
+    made = build_card(graph, summary, title_of(model), flops, measured_ms, ins, outs, classes)
+    return CardResult(made, flops, summary, shapes or {})
+
+
+def start_card(state, tasks, on_error, measured_ms: float | None = None) -> None:
+    """Demo > Model card: the open model's card (and, with a pipeline in place, what it
+    changes) in a task; the result goes to the state (`state.card`), the panel listens."""
+    from inspector.core.app.optimized_card import comparison_of
+
+    model, engine = state.model, state.engine
+    if model is None or state.original_view is None:
+        state.say("Open a model first: the card describes the open model.")
+        return
+    summary, rows, demo_run, wb = state.summary, state.rows, state.demo, state.workbench
+    ports = (list(wb.inputs), list(wb.outputs))
+
+    def work(job):
+        result = card(model, engine, None, summary, measured_ms, job)
+        result.comparison = comparison_of(rows, demo_run, model, result.summary, ports,
+                                          result.shapes, engine, job)
+        return result
+
+    def done(result):
+        if state.model is model:
+            state.set_card(result)
+
+    tasks.submit("card", work, done, on_error, label="Writing the model card")

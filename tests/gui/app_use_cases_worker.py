@@ -1,0 +1,42 @@
+"""Run by tests/gui/test_use_cases_both_front_ends.py in a fresh process: the app as users
+start it (TensorFlow in the worker, 1366x768) opens MODEL and runs each shared use case through
+its menu's controller (Demo > Model card, Mobile > TFLite check); prints one JSON line of the
+answers, for the test to set beside the command line's answers on the same file."""
+
+import json
+import sys
+
+from app_with_worker import wait  # this script's folder is on the path
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from inspector.gui.main_window import MainWindow
+from inspector.worker.client import install
+
+
+def main(model: str, settings: str, *wanted) -> int:
+    app = QApplication([])
+    client = install()
+    win = MainWindow(QSettings(settings, QSettings.IniFormat))
+    win.resize(1366, 768)
+    win.show()
+    seen = {"engine": None}
+    win.open_path(model)
+    wait(app, lambda: win.state.model is not None and win.state.summary is not None and
+         not win.tasks.is_busy())
+    seen["engine"] = type(win.state.engine).__name__
+    if "card" in wanted:
+        win.card.show_card()
+        wait(app, lambda: win.card_panel.isVisible() and not win.tasks.is_busy())
+        result = win.state.card
+        seen["card"] = win.card_panel.card.as_dict()
+        seen["card flops"] = {"total": result.flops.total, "assumed": result.flops.assumed}
+    seen["imported here"] = sorted(m for m in ("tensorflow", "keras") if m in sys.modules)
+    print(json.dumps(seen))
+    win.tasks.cancel()
+    client.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
