@@ -9,6 +9,7 @@ from inspector.core.model.origin import is_tflite
 
 OWN = "the graph's own shapes"
 TF_INFERENCE = "TensorFlow's shape inference"
+TFLITE_SHAPES = "the .tflite's tensor shapes"
 
 
 def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) -> FlopReport:
@@ -21,7 +22,7 @@ def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) 
     shapes, assumed = static_shapes(graph, input_shapes)
     report = count_flops(graph, shapes)
     report.assumed = assumed
-    report.source = "the .tflite's tensor shapes" if tflite else OWN
+    report.source = TFLITE_SHAPES if tflite else OWN
     if report.unknown_shape and allow_tf and not tflite:
         inferred = _by_tensorflow(graph, input_shapes)
         if inferred is not None and len(inferred.unknown_shape) < len(report.unknown_shape):

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 
 from inspector.core.analysis.flops import FlopReport, count_flops, unknown_flops
+from inspector.core.analysis.graph_flops import TF_INFERENCE, TFLITE_SHAPES
 from inspector.core.analysis.model_card import ModelCard, build_card, ports_with_shapes
 from inspector.core.analysis.static_shapes import static_shapes
 from inspector.core.analysis.summary import summarize
@@ -56,6 +57,7 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
     else:
         flops = count_flops(graph, shapes)
         flops.assumed = list(assumed)
+        flops.source = TFLITE_SHAPES if is_tflite(graph) else TF_INFERENCE
     ins, outs = ports_with_shapes(summary, shapes)
     classes = len(find_labels(model.path, graph).names) if model.path else None
     made = build_card(graph, summary, title_of(model), flops, measured_ms, ins, outs, classes)
