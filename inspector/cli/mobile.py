@@ -100,10 +100,11 @@ def cmd_tflite(args) -> int:
     for w in result.warnings:
         print(f"WARNING: {w}", file=sys.stderr)
     print(f"Representative data: {result.sample_source}")
-    print(f"Answers compared on {min(args.compare, result.samples)} inputs with "
-          f"{result.engine or 'no interpreter'}")
+    print(f"Answers compared with the TF graph's on {min(args.compare, result.samples)} "
+          f"inputs by {result.engine or 'no interpreter'} on "
+          f"{result.kernels.get('answers', '?')}")
     head = f"{'variant':<9}{'size':>11}{'gzip':>11}{'ops':>6}  {'top-1':>6}{'max |err|':>11}" \
-           f"  latency (est., typical phone)"
+           f"  {'latency (est., phone)':<22}tool"
     print(head)
     for row in result.variants:
         if row.errors:
@@ -113,7 +114,7 @@ def cmd_tflite(args) -> int:
         err = f"{row.max_abs_error:.3g}" if row.max_abs_error is not None else "-"
         ms = row.latency_ms.get("phone")
         print(f"{row.variant:<9}{row.size:>11,}{row.gzip_size:>11,}{row.op_count:>6}  "
-              f"{top1:>6}{err:>11}  {milliseconds(ms) if ms else '-'}")
+              f"{top1:>6}{err:>11}  {milliseconds(ms) if ms else '-':<22}{row.tool}")
         for side, ports in (("in ", row.inputs), ("out", row.outputs)):
             for p in ports:
                 q = f" scale {p['scale']:.6g} zero point {p['zero_point']}" if p["scale"] \

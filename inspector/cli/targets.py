@@ -47,11 +47,15 @@ def cmd_targets(args) -> int:
                   sys.stdout, indent=1)
         print()
         return 0
+    from inspector.core.mobile.target_text import headline, other_figures
+
     for r in reports:
         print(r.summary())
+        if headline(r.figures):
+            print(f"  {headline(r.figures)}")
         print(f"  how: {r.source}")
-        for key, value in r.figures.items():
-            print(f"  {key}: {value}")
+        for name, value in other_figures(r.figures):
+            print(f"  {name}: {value}")
         for note in r.notes:
             print(f"  note: {note}")
         costly = sorted((p for p in r.ops if dict(p.cost).get("cycles")),
@@ -68,14 +72,14 @@ def cmd_targets(args) -> int:
 
 
 def add_parsers(sub, add_load_args) -> None:
-    from inspector.core.mobile.targets import TARGETS
+    from inspector.core.mobile.targets import names
 
     p = sub.add_parser("targets", help="per target (CPU/XNNPACK, GPU, Ethos-U via Vela, "
                                        "pre-flight NPU lists): which ops run on the "
                                        "accelerator, which do not and why")
     add_load_args(p)
     p.add_argument("--target", action="append",
-                   help=f"repeatable; one of {', '.join(TARGETS)} (default: "
+                   help=f"repeatable; one of {', '.join(names())} (default: "
                         f"{', '.join(DEFAULT)})")
     p.add_argument("--rules", help="a pre-flight check against your own operator list (one "
                                    "op a line; '# label:', '# source:', '# activations:', "

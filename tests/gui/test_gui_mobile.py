@@ -105,9 +105,10 @@ def test_convert_four_variants_and_save_one(qtbot, window, tmp_path, demo):
     assert [cell(r, 0) for r in range(4)] == ["float", "dynamic", "float16", "int8"]
     assert "RANDOM DATA" in panel.warning.text() and "only 12" in panel.warning.text()
     assert panel.warning.isVisible()
-    assert cell(3, 6) == "int8 → int8" and cell(0, 6) == "float32 → float32"
-    assert cell(0, 3).endswith("of 6") and cell(0, 8) == "none"
-    assert cell(0, 9) == "compatible"       # TF's analyzer on the GPU delegate
+    assert cell(3, 8) == "int8 → int8" and cell(0, 8) == "float32 → float32"
+    assert cell(0, 4).endswith("of 6") and cell(0, 10) == "none"
+    assert cell(0, 11) == "compatible"       # TF's analyzer on the GPU delegate
+    assert {cell(r, 1) for r in range(4)} == {"TF's converter"}     # the tool, named
     sizes = {r.variant: r.size for r in window.state.tflite_preview.variants}
     assert sizes["dynamic"] < sizes["float16"] < sizes["float"]
     # save the selected variant; an existing file is never overwritten silently
@@ -135,7 +136,7 @@ def test_convert_four_variants_and_save_one(qtbot, window, tmp_path, demo):
     log.write_text("Inference timings in us: Init: 900, First inference: 800, Warmup (avg): "
                    "700, Inference (avg): 612.5\n")
     assert window.mobile.load_measured("int8", str(log)) == pytest.approx(0.6125)
-    assert cell(3, 5) == "0.61 ms measured" and cell(0, 5).endswith("ms est.")
+    assert cell(3, 7) == "0.61 ms measured" and cell(0, 7).endswith("ms est.")
     assert "measured: 0.61 ms (phone.txt)" in panel.details.toPlainText()
     panel.open_button.click()            # the int8 variant in a window of its own
     other = window._beside[-1]

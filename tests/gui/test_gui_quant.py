@@ -40,7 +40,7 @@ def test_recipes_overlay_keep_float_and_pareto_click(qtbot, window, demo, tmp_pa
                     timeout=180000)
     t = panel.table
     assert [_cell(t, r, 0) for r in range(3)] == ["float", "dynamic", "int8"]
-    assert [_cell(t, r, 9) for r in range(3)] == ["TF's converter", "ai-edge-quantizer",
+    assert [_cell(t, r, 10) for r in range(3)] == ["TF's converter", "ai-edge-quantizer",
                                                   "ai-edge-quantizer"]
     assert "LiteRT" in panel.summary.text()
     run = window.state.quant

@@ -49,7 +49,11 @@ def test_target_report_lists_cpu_ops_and_colours_the_graph(qtbot, window, mixed_
             for r in range(view.table.rowCount())}
     assert set(rows) == {"REVERSE_V2", "DEQUANTIZE", "CUMSUM", "QUANTIZE"}
     assert rows["REVERSE_V2"] == "Unsupported reverse mask. Axis attribute is not supported."
-    assert "vela npu operators: 36" in view.details.text()
+    assert "NPU operators (Vela's count): 36" in view.details.text()
+    assert view.headline.text().startswith(("µs per inference", "ms per inference"), 
+                                           view.headline.text().index(" ") + 1)
+    assert " · SRAM " in view.headline.text() and "KiB" in view.headline.text()
+    assert "e-0" not in view.headline.text() + view.details.text()
     items = window.canvas.items_by_id
     assert items["rev"].heat == OFF and items["rev"].badge == "CPU"
     assert items["pool"].heat == ON and items["pool"].badge.endswith(" cycles")
@@ -92,12 +96,14 @@ def test_a_graphdef_gets_its_report_through_the_converted_variant(qtbot, window,
     open_and_wait(qtbot, window, str(path))
     view = window.targets.open()
     view.choose("ethos-u55-128")
-    qtbot.mouseClick(view.run_button, Qt.LeftButton)      # nothing converted yet: it says so
-    assert "convert this graph first" in view.summary.text()
+    assert not view.run_button.isEnabled()                  # nothing converted yet: it says so
+    assert "make one from this graph first" in view.summary.text()
     data = open(mixed_int8, "rb").read()
     names = {n.name for n in window.state.model.graph.nodes}
-    variant = Variant("int8", data, len(data), mapping=map_model(_layers(data), names))
+    variant = Variant("int8", model=data, size=len(data),
+                      mapping=map_model(_layers(data), names))
     window.state.set_tflite_preview(Preview([variant]))
+    assert view.run_button.isEnabled()
     qtbot.mouseClick(view.run_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: window.state.overlay.targets is not None, timeout=60000)
     report = window.state.overlay.targets

@@ -202,11 +202,12 @@ def test_latencies_in_plain_digits(qtbot, window):
                           measured_ms=None, inputs=[port], outputs=[dict(port, name="y")],
                           size=4096, gzip_size=2048,
                           top1=1.0, compared=4, max_abs_error=0.0, op_count=3, flex_ops=[],
-                          gpu_warnings=[], model=None, mapping=None, ops={}, note="")
+                          gpu_warnings=[], model=None, mapping=None, ops={}, note="",
+                          tool="TF's converter", output={})
     result = SimpleNamespace(variants=[row], warnings=[], sample_source="random",
                              engine="LiteRT")
     window.mobile_panel.show_preview(result)
-    cells = [window.mobile_panel.table.item(0, c).text() for c in range(5, 6)]
+    cells = [window.mobile_panel.table.item(0, c).text() for c in range(7, 8)]
     assert cells == ["1,150 ms est."]
     assert "e+0" not in window.mobile_panel.details.toPlainText()
 

@@ -89,7 +89,7 @@ class ModelTasks:
     def tflite_preview(self, ins, outs, shapes=None, variants=None, source=None,
                        compare_count=16, allow_io=False, job: Job = NO_JOB):
         """The conversion preview (overlays.tflite_preview) with FLOPs for the estimates."""
-        from inspector.core.mobile.tflite_preview import preview
+        from inspector.core.mobile.recipes import preview
 
         variants = variants or ("float", "dynamic", "float16", "int8")
         return preview(self.graph_def, ins, outs, shapes, variants, source, compare_count,

@@ -1,37 +1,69 @@
 """Target reports as a use case of the window: the report of one target is made in a task
 (LiteRT and Vela run in the worker through the executor), then becomes the state's "targets"
 overlay, which colours each operator by where it runs. Its subject: the open .tflite, or, for
-a GraphDef, a variant of the last conversion preview (Phone > Convert) mapped back onto the
-graph's nodes (int8 for the NPU targets, float for CPU and GPU, else what was converted)."""
+a GraphDef, the file of the recipe applied (else selected) in the Quantization tab, else a
+variant of the last conversion preview (Phone > Convert), mapped back onto the graph's nodes
+(int8 for targets that want a quantized file, float for the others, else what was made)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from inspector.core.errors import InspectorError
-from inspector.core.mobile.targets import TARGETS, parse_target
+from inspector.core.mobile.targets import choices, get
+from inspector.core.mobile.target_text import headline, other_figures
 
-__all__ = ["TARGETS", "can_report", "start_report", "show", "variant_for"]
+__all__ = ["choices", "can_report", "start_report", "show", "subject_for", "headline",
+           "other_figures", "NOTHING"]
+
+NOTHING = ("Open a .tflite, or make one from this graph first (Phone > Quantization: Run "
+           "recipes, or Phone > Convert four variants), for a target report")
 
 
-def variant_for(state, target: str):
-    """The conversion-preview variant a GraphDef's report of `target` reads (or None)."""
+@dataclass(frozen=True)
+class Subject:
+    """The .tflite a GraphDef's report reads: its bytes, its mapping onto the graph, and
+    how the report names it ("the int8 recipe's file (applied)")."""
+    data: bytes
+    mapping: object
+    name: str
+
+
+def _recipe_subject(state):
+    run = getattr(state, "quant", None)
+    if run is None:
+        return None
+    for key, how in ((run.applied, "applied"), (run.chosen, "selected")):
+        row = run.row(key) if key[0] else None
+        if row is not None and row.model and row.mapping is not None:
+            kept = f" +{row.keep_float.count('|') + 1} float" if row.keep_float else ""
+            return Subject(row.model, row.mapping,
+                           f"the {row.recipe}{kept} recipe's file ({how}, {row.tool})")
+    return None
+
+
+def subject_for(state, target: str):
+    """The file a GraphDef's report of `target` reads (a Subject), or None."""
+    found = _recipe_subject(state)
+    if found is not None:
+        return found
     preview = getattr(state, "tflite_preview", None)
     usable = [v for v in (preview.variants if preview else [])
               if v.model and v.mapping is not None]
-    wanted = ("int8", "dynamic", "float16", "float") if target.startswith(("ethos", "npu")) \
+    wanted = ("int8", "dynamic", "float16", "float") if get(target).quantized \
         else ("float", "float16", "dynamic", "int8")
     for name in wanted:
         for v in usable:
             if v.variant == name:
-                return v
-    return usable[0] if usable else None
+                return Subject(v.model, v.mapping, f"the {name} variant")
+    return Subject(usable[0].model, usable[0].mapping, f"the {usable[0].variant} variant") \
+        if usable else None
 
 
 def can_report(state) -> bool:
     model = state.model
     return model is not None and (getattr(model, "tflite", None) is not None or
-                                  variant_for(state, "cpu") is not None)
+                                  subject_for(state, "cpu") is not None)
 
 
 def start_report(state, tasks, target: str, on_error) -> None:
@@ -40,7 +72,7 @@ def start_report(state, tasks, target: str, on_error) -> None:
     from inspector.core.loaders.tflite import read_model
     from inspector.core.mobile.targets import report
 
-    target = parse_target(target)
+    target = get(target).name
     model = state.model
     if model is not None and getattr(model, "tflite", None) is not None:
         tflite, graph, path = model.tflite, model.graph, model.path
@@ -49,15 +81,13 @@ def start_report(state, tasks, target: str, on_error) -> None:
             data = bytes(read_file(path, what="the TensorFlow Lite file"))
             return report(data, tflite, graph, target, job=job)
     else:
-        variant = variant_for(state, target) if model is not None else None
-        if variant is None:
-            raise InspectorError("open a .tflite, or convert this graph first (Phone > "
-                                 "Convert four variants), for a target report")
-        data, mapping, name = variant.model, variant.mapping, variant.variant
+        subject = subject_for(state, target) if model is not None else None
+        if subject is None:
+            raise InspectorError(NOTHING)
 
         def work(job):
-            return report(data, read_model(data, f"the {name} variant"), None, target,
-                          job=job, mapping=mapping, subject=f"the {name} variant")
+            return report(subject.data, read_model(subject.data, subject.name), None, target,
+                          job=job, mapping=subject.mapping, subject=subject.name)
 
     tasks.submit("target-report", work, lambda r: show(state, r), on_error,
                  label=f"Target report ({target})")

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 import zlib
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from inspector.core.errors import InspectorError
-from inspector.core.mobile.measured import Measured
+from inspector.core.mobile.measured import Measured, Row
 from inspector.core.mobile.quant_metrics import Sums, per_tensor, plain
 from inspector.core.mobile.recipe_notes import (
     BUILTIN_KERNELS,
@@ -103,48 +103,8 @@ def check_names(names, keep_float: str = "") -> list:
     return names
 
 
-@dataclass
-class RecipeResult:
-    recipe: str
-    label: str = ""
-    tool: str = ""                 # "ai-edge-quantizer", "TF's converter" (+ " (fallback)")
-    keep_float: str = ""
-    model: bytes | None = None
-    size: int = 0
-    gzip_size: int = 0
-    ops: dict = field(default_factory=dict)
-    latency_ms: dict = field(default_factory=dict)    # device -> estimated ms
-    host_ms: float | None = None                      # one LiteRT run on this machine
-    output: dict = field(default_factory=dict)        # {mse, snr_db, cosine, max_abs, nsr}
-    output_builtin: dict = field(default_factory=dict)  # the same, builtin kernels only
-    top1: float | None = None
-    compared: int = 0
-    tensors: list = field(default_factory=list)       # quant_metrics.TensorError, worst first
-    errors: list = field(default_factory=list)
-    failed: str = ""               # why the recipe as asked failed (the row: its fallback)
-    notes: list = field(default_factory=list)
-    same_as: str = ""              # the recipe whose file is byte-identical to this one's
-    mapping: object = None
-
-    @property
-    def note(self) -> str:
-        return "; ".join(self.notes)
-
-    @property
-    def error(self) -> float | None:
-        """The table's error: mean squared error of the answers against the TF graph."""
-        return self.output.get("mse")
-
-
-@dataclass
-class RecipeReport(Measured):
-    results: list
-    keep_float: str = ""
-    tensor_samples: int = 0
-    kernels: dict = field(default_factory=dict)   # figure -> the kernels that ran for it
-
-    def result(self, recipe: str) -> RecipeResult | None:
-        return next((r for r in self.results if r.recipe == recipe), None)
+RecipeResult, RecipeReport = Row, Measured     # the one row class and result shape
+PREVIEW = ("float", "dynamic", "float16", "int8")  # Phone > Convert: TF's converter's files
 
 
 QUANTIZER, CONVERTER = "ai-edge-quantizer", "TF's converter"
@@ -155,7 +115,7 @@ def _quantized(t, recipe: Recipe, float_model: bytes, calibration: list, keep_fl
     """(model or None, tool, why the quantizer failed, errors) for one recipe: TF's
     converter's file where the quantizer fails (or makes a file LiteRT cannot prepare) and
     TF has the same variant."""
-    if not recipe.quantizer:
+    if not recipe.quantizer or convert.preview:
         made = convert(recipe.tf_variant)
         return made["model"], CONVERTER, "", made["errors"]
     entries = recipe_entries(recipe.name, keep_float)
@@ -225,12 +185,18 @@ def _measure(t, row: RecipeResult, recipe: Recipe, model: bytes, ctx: dict, job:
     per-tensor error and the answers' error with the builtin kernels."""
     from inspector.core.analysis.flops import DEVICE_PRESETS
     from inspector.core.mobile.tflite_mapping import map_model
-    from inspector.core.mobile.tflite_preview import compare
+    from inspector.core.mobile.tflite_preview import compare, preview_extras
 
     ref, lists, report = ctx["ref"], ctx["lists"], ctx["report"]
     row.model, row.size = model, len(model)
     row.gzip_size = len(zlib.compress(model, 6))
-    row.ops = dict(Counter(t.tflite_details(model)["ops"]))
+    details = t.tflite_details(model)
+    row.ops = dict(Counter(details["ops"]))
+    row.flex_ops = sorted({o[4:] for o in row.ops if o.startswith("Flex")})
+    row.custom_ops = sorted(o for o in details.get("custom", []) if not o.startswith("Flex"))
+    row.inputs, row.outputs = details["inputs"], details["outputs"]
+    debugged = preview_extras(t, row, ctx) if ctx["preview"] else None
+    row.mapping = map_model(t.tflite_layers(model), ctx["in_graph"], debugged)
     if ctx["flops"]:
         row.latency_ms = {d: 1000.0 * ctx["flops"] / rate / recipe.speedup
                           for d, rate in DEVICE_PRESETS.items()}
@@ -245,11 +211,10 @@ def _measure(t, row: RecipeResult, recipe: Recipe, model: bytes, ctx: dict, job:
     row.top1, _ = compare(ref.answers, got)
     row.compared = len(got)
     row.notes += degenerate_top1(ref.answers, got, row.output)
-    if model != ctx["float_model"]:          # the float recipe is the tensors' reference
-        row.tensors, row.output_builtin = _tensor_errors(
+    if ctx["float_model"] and model != ctx["float_model"] and report.tensor_samples:
+        row.tensors, row.output_builtin = _tensor_errors(   # against the float recipe's file
             t, ctx["float_model"], model, lists[:report.tensor_samples], ctx["in_graph"],
             ref.answers[:report.tensor_samples], job)
-    row.mapping = map_model(t.tflite_layers(model), ctx["in_graph"])
 
 
 def _one(t, name: str, keep_float: str, ctx: dict, convert, job: Job) -> RecipeResult:
@@ -267,15 +232,17 @@ def _one(t, name: str, keep_float: str, ctx: dict, convert, job: Job) -> RecipeR
     try:
         _measure(t, row, recipe, model, ctx, job)
     except InspectorError as exc:
-        row.notes.append(f"not measured: {exc.one_line()}")
+        row.notes.append(f"answers not compared: {exc.one_line()}")
     return row
 
 
 def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
                 recipes=DEFAULT, keep_float: str = "", source: dict | None = None,
                 compare_count: int = 16, tensor_count: int = 8, flops: int | None = None,
-                allow_io: bool = False, job: Job = NO_JOB) -> RecipeReport:
-    """Each recipe built and measured (see the module's docstring)."""
+                allow_io: bool = False, job: Job = NO_JOB, preview: bool = False) -> Measured:
+    """Each recipe built and measured (see the module's docstring). `preview`: the
+    conversion preview, every file by TF's converter with Select TF ops allowed (what needs
+    them is listed rather than failing), its GPU notes and TF's per-layer int8 error."""
     from inspector.core.mobile.tflite_preview import reference
     from inspector.core.runtime.executor import tensorflow
 
@@ -285,6 +252,7 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
         raise InspectorError("mark the model's inputs and outputs before converting")
     total = len(recipes) + 2
     job.progress(0, total, "preparing inputs")
+    what = "converting" if preview else "recipe"
     ref = reference(t, graph_def, inputs, outputs, shapes, source, compare_count, allow_io, job)
     samples, probe = ref.samples, ref.probe
     lists = [[f[n] for n in ref.names] for f in samples]
@@ -293,24 +261,38 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
     def convert(variant):
         return t.convert_tflite(graph_def, inputs, outputs, variant, input_shapes=shapes,
                                 representative=samples if variant == "int8" else None,
-                                allow_unsafe=allow_io)
-    made = convert("float")
-    if made["model"] is None:
+                                allow_unsafe=allow_io, select_tf_ops=preview)
+    convert.preview = preview
+    made = {"model": None} if preview else convert("float")
+    if made["model"] is None and not preview:
         raise InspectorError("TF's converter cannot make a float .tflite: "
                              f"{made['errors'][0]['message']}")
-    report = RecipeReport([], samples=len(samples), sample_source=ref.sample_source,
-                          warnings=ref.warnings, keep_float=keep_float,
-                          tensor_samples=min(tensor_count, len(probe)),
-                          kernels={"answers": DEFAULT_KERNELS, "tensors": BUILTIN_KERNELS})
+    kernels = {"answers": DEFAULT_KERNELS}
+    if not preview:
+        kernels["tensors"] = BUILTIN_KERNELS
+    report = Measured([], samples=len(samples), sample_source=ref.sample_source,
+                      warnings=ref.warnings, keep_float=keep_float,
+                      tensor_samples=0 if preview else min(tensor_count, len(probe)),
+                      kernels=kernels)
     ctx = {"ref": ref, "lists": lists, "report": report, "float_model": made["model"],
-           "flops": flops, "in_graph": set(ref.graph.names())}
+           "flops": flops, "in_graph": set(ref.graph.names()), "preview": preview,
+           "graph_def": graph_def, "ports": (inputs, outputs), "shapes": shapes,
+           "samples": samples, "allow_io": allow_io}
     for k, name in enumerate(recipes):
         job.check()
-        job.progress(k + 2, total, f"recipe: {name}")
+        job.progress(k + 2, total, f"{what}: {name}")
         report.results.append(_one(t, name, keep_float, ctx, convert, job))
     same_files(report.results, made["model"])
     job.progress(total, total, "done")
     return report
+
+
+def preview(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
+            variants=PREVIEW, source: dict | None = None, compare_count: int = 16,
+            flops: int | None = None, allow_io: bool = False, job: Job = NO_JOB) -> Measured:
+    """The conversion preview (Phone > Convert): a recipe run of TF's converter's variants."""
+    return run_recipes(graph_def, inputs, outputs, shapes, list(variants), "", source,
+                       compare_count, 0, flops, allow_io, job, preview=True)
 
 
 def figures(row: RecipeResult, device: str = "phone") -> dict:

@@ -12,15 +12,17 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from inspector.core.errors import InspectorError
 from inspector.core.mobile import target_lists as lists
+from inspector.core.mobile.target_registry import choices, get, names, register
+
+__all__ = ["choices", "get", "names", "register", "report", "parse_target", "TargetReport",
+           "Placement", "preflight", "gpu_report", "xnnpack_report", "vela_report", "op_nodes"]
 from inspector.core.runtime.job import NO_JOB, Job
 
 ON, OFF = "#9fd8c3", "#ee9a72"      # the overlay's two colours (tflite_compat's hues)
 ETHOS_U = ("ethos-u55-32", "ethos-u55-64", "ethos-u55-128", "ethos-u55-256",
            "ethos-u65-256", "ethos-u65-512", "ethos-u85-128", "ethos-u85-256",
            "ethos-u85-512", "ethos-u85-1024", "ethos-u85-2048")
-TARGETS = ("cpu", "gpu") + ETHOS_U + tuple(f"npu-{n}" for n in lists.RULE_NAMES if n != "gpu")
 
 
 @dataclass(frozen=True)
@@ -89,10 +91,11 @@ class TargetReport:
 
 
 def parse_target(text: str) -> str:
-    text = (text or "").strip().lower()
-    if text in TARGETS:
-        return text
-    raise InspectorError(f"unknown target '{text[:40]}' (choose from {', '.join(TARGETS)})")
+    return get(text).name
+
+
+def target_names() -> tuple:
+    return names()
 
 
 def op_nodes(graph) -> dict:
@@ -323,21 +326,11 @@ def report(data: bytes, model, graph, target: str, job: Job = NO_JOB,
     """The report of `target` for the .tflite `data` (read as `model`), on `graph` when it
     is our drawing of that .tflite, or on a GraphDef through `mapping` (tflite_mapping's
     Mapping of this conversion: each operator onto the nodes fused into it)."""
-    from inspector.core.runtime.executor import tensorflow
-
-    target = parse_target(target)
+    chosen = get(target)
     nodes = op_nodes(graph) if graph is not None and mapping is None else {}
     if mapping is not None:
         nodes = {m.index: m.nodes[0] for m in mapping.ops if m.nodes}
-    if target == "cpu":
-        made = xnnpack_report(model, tensorflow().xnnpack_delegation(data), nodes)
-    elif target == "gpu":
-        made = gpu_report(model, tensorflow().tflite_analyze(data), nodes)
-    elif target.startswith("npu-"):
-        made = preflight(model, lists.op_list(target[4:]), nodes, target)
-    else:
-        made = vela_report(model, tensorflow().vela_compile(data, target, job=job), nodes,
-                           target)
+    made = chosen.make(data, model, nodes, chosen.name, job)
     if mapping is not None:
         fused = {m.index: tuple(m.nodes[1:]) for m in mapping.ops}
         made = replace(made, ops=tuple(replace(p, more=fused.get(p.index, ()))
@@ -345,3 +338,35 @@ def report(data: bytes, model, graph, target: str, job: Job = NO_JOB,
     if subject:
         made = replace(made, label=f"{made.label}, {subject}")
     return made
+
+
+# -- the shipped targets: a new one is its function and one register line ----------------------
+def _cpu(data, model, nodes, name, job):
+    from inspector.core.runtime.executor import tensorflow
+
+    return xnnpack_report(model, tensorflow().xnnpack_delegation(data), nodes)
+
+
+def _gpu(data, model, nodes, name, job):
+    from inspector.core.runtime.executor import tensorflow
+
+    return gpu_report(model, tensorflow().tflite_analyze(data), nodes)
+
+
+def _vela(data, model, nodes, name, job):
+    from inspector.core.runtime.executor import tensorflow
+
+    return vela_report(model, tensorflow().vela_compile(data, name, job=job), nodes, name)
+
+
+def _preflight(data, model, nodes, name, job):
+    return preflight(model, lists.op_list(name[4:]), nodes, name)
+
+
+register("cpu", "CPU (XNNPACK, measured by LiteRT)", False, _cpu)
+register("gpu", "GPU delegate", False, _gpu)
+for _name in ETHOS_U:
+    register(_name, f"{_name.upper().replace('ETHOS', 'Ethos')} (Vela compile)", True, _vela)
+register("npu-ethos-u55", "NPU pre-flight: Ethos-U55 list", True, _preflight)
+register("npu-ethos-u65", "NPU pre-flight: Ethos-U65 list (the U55's)", True, _preflight)
+register("npu-ethos-u85", "NPU pre-flight: Ethos-U85 list", True, _preflight)

@@ -1,61 +1,26 @@
-"""Conversion preview: the graph converted to TFLite (Select TF ops allowed, so what needs
-them is listed rather than failing) in several variants (float32, dynamic
-range, float16, full int8), each measured: size, gzip size, ops, Select-TF ops, GPU-delegate
-warnings from TF's analyzer, a latency estimate per device class, input/output dtypes with
-scale and zero point, and how often its answers agree with the TensorFlow graph's.
-Runs where TensorFlow lives (the worker in the app), through the executor."""
+"""Conversion preview: the graph converted to TFLite by TF's converter (Select TF ops
+allowed, so what needs them is listed rather than failing) in several variants (float32,
+dynamic range, float16, full int8): a recipe run (recipes.run_recipes, preview=True) whose
+rows also carry GPU-delegate warnings from TF's analyzer and, for int8, TF's per-layer error.
+Here: the representative samples and the TF graph's answers every file is compared with,
+top-1 agreement, benchmark_model logs. Runs where TensorFlow lives, through the executor."""
 
 from __future__ import annotations
 
 import os
-import zlib
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from inspector.core.errors import InspectorError
-from inspector.core.mobile.measured import Measured
-from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.mobile.measured import Measured, Row
+from inspector.core.runtime.job import Job
 from inspector.core.runtime.lazy_import import later
 
 np = later("numpy", globals(), "np")     # not imported before the app's first picture
 
-# Speed-ups over float32 that TF's post-training quantization guide states for CPUs
-# ("2x-3x" for dynamic range, "3x+" for full integer); float16 weights run as float32 on a
-# CPU. The estimate uses the low end and says so.
-SPEEDUPS = {"float": 1.0, "dynamic": 2.0, "float16": 1.0, "int8": 3.0}
 FEW_SAMPLES = 100
 
 
-@dataclass
-class Variant:
-    variant: str
-    model: bytes | None = None
-    size: int = 0
-    gzip_size: int = 0
-    ops: dict = field(default_factory=dict)          # op name -> count
-    flex_ops: list = field(default_factory=list)     # TF ops run through Select TF ops
-    custom_ops: list = field(default_factory=list)
-    gpu_warnings: list = field(default_factory=list)
-    inputs: list = field(default_factory=list)       # [{name, dtype, shape, scale, zero_point}]
-    outputs: list = field(default_factory=list)
-    latency_ms: dict = field(default_factory=dict)   # device key -> estimated ms
-    top1: float | None = None                        # share of inputs with the same top-1
-    max_abs_error: float | None = None
-    compared: int = 0
-    errors: list = field(default_factory=list)       # converter errors when it failed
-    note: str = ""                                   # why answers were not compared
-    mapping: object = None                           # tflite_mapping.Mapping onto the graph
-    measured_ms: float | None = None                 # from a benchmark_model log
-    measured_source: str = ""
-
-    @property
-    def op_count(self) -> int:
-        return sum(self.ops.values())
-
-
-@dataclass
-class Preview(Measured):
-    variants: list
+Variant, Preview = Row, Measured    # the conversion preview is a recipe run (recipes.py)
 
 
 @dataclass
@@ -234,71 +199,19 @@ def compare(reference: list, candidate: list) -> tuple:
     return (same / n if n else None), worst
 
 
-def _measure(t, variant: str, model: bytes, flops: int | None, names, errors=None) -> Variant:
-    from inspector.core.analysis.flops import DEVICE_PRESETS
-    from inspector.core.mobile.tflite_mapping import map_model
-
-    details = t.tflite_details(model)
-    ops = Counter(details["ops"])
-    row = Variant(variant, model, len(model), len(zlib.compress(model, 6)), dict(ops))
-    row.flex_ops = sorted({o[4:] for o in ops if o.startswith("Flex")})
-    row.custom_ops = sorted(o for o in details.get("custom", []) if not o.startswith("Flex"))
-    row.inputs, row.outputs = details["inputs"], details["outputs"]
+def preview_extras(t, row, ctx: dict):
+    """What the conversion preview adds to a row: GPU-delegate notes from TF's analyzer, and
+    for int8 TF's QuantizationDebugger per-layer error (returned, for the mapping)."""
     try:
-        row.gpu_warnings = gpu_warnings(t.tflite_analyze(model))
+        row.gpu_warnings = gpu_warnings(t.tflite_analyze(row.model))
     except InspectorError:
         row.gpu_warnings = []
-    if flops:
-        row.latency_ms = {k: 1000.0 * flops / rate / SPEEDUPS[variant]
-                          for k, rate in DEVICE_PRESETS.items()}
-    row.mapping = map_model(t.tflite_layers(model), names, errors)
-    return row
-
-
-def preview(graph_def, inputs: list, outputs: list, shapes: dict | None = None,
-            variants=("float", "dynamic", "float16", "int8"), source: dict | None = None,
-            compare_count: int = 16, flops: int | None = None, allow_io: bool = False,
-            job: Job = NO_JOB) -> Preview:
-    from inspector.core.runtime.executor import tensorflow
-
-    t = tensorflow()
-    if not inputs or not outputs:
-        raise InspectorError("mark the model's inputs and outputs before converting")
-    say, check = job.progress, job.check
-
-    say(0, len(variants) + 1, "preparing inputs")
-    ref = reference(t, graph_def, inputs, outputs, shapes, source, compare_count, allow_io, job)
-    samples, probe, names = ref.samples, ref.probe, ref.names
-    result = Preview([], samples=len(samples), sample_source=ref.sample_source,
-                     warnings=ref.warnings)
-    names_in_graph = set(ref.graph.names())
-    for k, variant in enumerate(variants):
-        check()
-        say(k + 1, len(variants) + 1, f"converting: {variant}")
-        converted = t.convert_tflite(graph_def, inputs, outputs, variant, select_tf_ops=True,
-                                     representative=samples if variant == "int8" else None,
-                                     input_shapes=shapes, allow_unsafe=allow_io)
-        if converted["model"] is None:
-            result.variants.append(Variant(variant, errors=converted["errors"]))
-            continue
-        errors = None
-        if variant == "int8":
-            say(k + 1, len(variants) + 1, "per-layer error (TF's quantization debugger)")
-            try:
-                errors = t.quantization_debug(graph_def, inputs, outputs, samples,
-                                              input_shapes=shapes, allow_unsafe=allow_io)
-            except InspectorError as exc:
-                result.warnings.append(exc.one_line())
-        row = _measure(t, variant, converted["model"], flops, names_in_graph, errors)
-        check()
-        try:
-            got, result.engine = t.tflite_run(converted["model"],
-                                              [[f[n] for n in names] for f in probe], job=job)
-        except InspectorError as exc:
-            row.note = exc.one_line()
-        else:
-            row.top1, row.max_abs_error = compare(ref.answers, got)
-            row.compared = len(got)
-        result.variants.append(row)
-    say(len(variants) + 1, len(variants) + 1, "done")
-    return result
+    if row.recipe != "int8":
+        return None
+    inputs, outputs = ctx["ports"]
+    try:
+        return t.quantization_debug(ctx["graph_def"], inputs, outputs, ctx["samples"],
+                                    input_shapes=ctx["shapes"], allow_unsafe=ctx["allow_io"])
+    except InspectorError as exc:
+        ctx["report"].warnings.append(exc.one_line())
+        return None

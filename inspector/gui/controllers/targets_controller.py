@@ -22,17 +22,19 @@ class TargetsController(QObject):
         self.dialog = self.view = None
         state.overlay_changed.connect(self._overlay)
         state.model_changed.connect(lambda *_: self._model_changed())
+        state.quant_changed.connect(lambda *_: self._runnable())
 
     def open(self) -> TargetReportView:
         """The report's window, made once, to the front."""
         if self.dialog is None:
             self.dialog = self.dialogs.window("Target report")
-            self.view = TargetReportView(target_reports.TARGETS, self.dialog)
+            self.view = TargetReportView(target_reports.choices(), self.dialog)
             QVBoxLayout(self.dialog).addWidget(self.view)
             self.dialog.resize(900, 520)
             self.view.run_requested.connect(self.run)
             self.view.node_chosen.connect(self._go_to)
             self._overlay(self.state.overlay)
+            self._runnable()
             if self.gate is not None:
                 self.gate(("targets.view",))
         self.dialog.show()
@@ -56,16 +58,28 @@ class TargetsController(QObject):
         self.state.fail(text)
 
     def _overlay(self, overlay) -> None:
-        if self.view is not None and overlay.targets is not None:
-            self.view.show_report(overlay.targets)
+        if self.view is None:
+            return
+        if overlay.targets is not None:
+            found = overlay.targets
+            self.view.show_report(found, target_reports.headline(found.figures),
+                                  target_reports.other_figures(found.figures))
+        self._runnable()              # a conversion preview also arrives by this signal
+
+    def _runnable(self) -> None:
+        if self.view is not None and not self.tasks.is_busy("target-report"):
+            runnable = target_reports.can_report(self.state)
+            self.view.set_runnable(runnable, "" if runnable else target_reports.NOTHING + ".")
+            if runnable and self.view.summary.text().startswith("Open a .tflite"):
+                self.view.summary.setText("Pick a target and run its report.")
 
     def _model_changed(self) -> None:
         if self.view is not None:
-            self.view.show_error("Open a .tflite, pick a target and run its report."
-                                 if not target_reports.can_report(self.state) else
-                                 "Pick a target and run its report.")
+            self.view.show_error("Pick a target and run its report.")
             self.view.table.setRowCount(0)
+            self.view.headline.setText("")
             self.view.details.setText("")
+            self._runnable()
 
     def _go_to(self, node: str) -> None:
         self.state.reveal(node)

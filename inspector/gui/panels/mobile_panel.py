@@ -27,10 +27,10 @@ from inspector.core.view.vocabulary import STATUS_COLOURS as COLOURS
 from inspector.core.view.vocabulary import human_bytes, milliseconds
 from inspector.gui.panels.adaptive import Tabs
 from inspector.gui.panels.mobile_compat import PORTS_HINT, CompatTab
-from inspector.gui.panels.tables import results_table
+from inspector.gui.panels.tables import name_measures, results_table
 
-COLUMNS = ("Variant", "Size", "gzip", "Top-1", "Max |err|", "Latency", "I/O", "Ops",
-           "Select TF ops", "GPU notes")
+COLUMNS = ("Variant", "Tool", "Size", "gzip", "Top-1", "Max |err|", "MSE", "Latency", "I/O",
+           "Ops", "Select TF ops", "GPU notes")
 SOURCES = ("random", "folder", "npy")
 
 
@@ -121,6 +121,7 @@ class MobilePanel(CompatTab, QWidget):
         self.about = QLabel("")
         self.about.setWordWrap(True)
         self.table = results_table(COLUMNS)
+        name_measures(self.table)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         self.details = QPlainTextEdit()
         self.details.setReadOnly(True)
@@ -238,26 +239,34 @@ class MobilePanel(CompatTab, QWidget):
         warnings = list(result.warnings)
         self.warning.setText("\n".join(warnings))
         self.warning.setVisible(bool(warnings))
-        self.about.setText(f"Representative data: {result.sample_source}. Answers compared "
-                           f"with {result.engine or 'no interpreter'}. Latency: FLOPs ÷ a "
-                           f"typical phone's speed, divided by the speed-up TF's quantization "
-                           f"guide states (an estimate). The int8 per-layer error comes from "
-                           f"TensorFlow's QuantizationDebugger, which runs TF's own "
-                           f"interpreter (LiteRT has no debugger); the Quantization tab "
-                           f"measures every tensor with LiteRT.")
+        kernels = getattr(result, "kernels", {}).get("answers", "")
+        self.about.setText(f"Representative data: {result.sample_source}. Each variant is "
+                           f"made by TF's converter (the Tool column; the Quantization tab's "
+                           f"recipes by ai-edge-quantizer), its answers compared with the "
+                           f"TF graph's by {result.engine or 'no interpreter'}"
+                           f"{' on ' + kernels if kernels else ''}: top-1, max |err| and MSE "
+                           f"are the same measures as in the Quantization tab. Latency: FLOPs "
+                           f"÷ a typical phone's speed, divided by the speed-up TF's "
+                           f"quantization guide states (an estimate). The int8 per-layer "
+                           f"error comes from TensorFlow's QuantizationDebugger, which runs "
+                           f"TF's own interpreter (LiteRT has no debugger); the Quantization "
+                           f"tab measures every tensor with LiteRT.")
         self.table.setRowCount(len(self.rows))
         for r, row in enumerate(self.rows):
             if row.errors:
-                cells = [row.variant, "failed", "", "", "", "", "", "", "",
+                cells = [row.variant, row.tool, "failed", "", "", "", "", "", "", "", "",
                          row.errors[0]["message"]]
             else:
                 ms = row.latency_ms.get("phone")
                 io = f"{row.inputs[0]['dtype'] if row.inputs else '?'} → " \
                      f"{row.outputs[0]['dtype'] if row.outputs else '?'}"
-                cells = [row.variant, human_bytes(row.size), human_bytes(row.gzip_size),
+                mse = row.output.get("mse")
+                cells = [row.variant, row.tool, human_bytes(row.size),
+                         human_bytes(row.gzip_size),
                          f"{row.top1:.0%} of {row.compared}" if row.top1 is not None
                          else "not run", f"{row.max_abs_error:.3g}"
                          if row.max_abs_error is not None else "-",
+                         f"{mse:.3g}" if mse is not None else "-",
                          f"{milliseconds(row.measured_ms)} measured" if row.measured_ms
                          else f"{milliseconds(ms)} est." if ms else "?", io, str(row.op_count),
                          ", ".join(row.flex_ops) or "none",

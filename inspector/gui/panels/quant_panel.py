@@ -24,15 +24,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.view.vocabulary import human_bytes
+from inspector.core.view.vocabulary import human_bytes, milliseconds
 from inspector.gui.panels.adaptive import OneLine, WidthSplitter
 from inspector.gui.panels.chart_slot import ChartSlot
-from inspector.gui.panels.tables import results_table
+from inspector.gui.panels.tables import name_measures, results_table
 
 RECIPES = ("float", "dynamic", "float16", "int8", "int16x8", "int4-blockwise")
 CHECKED = ("float", "dynamic", "float16", "int8")
-COLUMNS = ("Recipe", "Float layers", "Size", "Est. ms", "Host ms", "MSE", "SNR dB", "Cosine",
-           "Max |err|", "Tool", "Note")
+COLUMNS = ("Recipe", "Float layers", "Size", "Est. ms", "Host ms", "MSE", "SNR dB",
+           "Builtin SNR", "Cosine", "Max |err|", "Tool", "Note")
 APPLIED = QColor("#d8ecff")
 PARETO_LEAST = 100     # px: the chart keeps the Phone dock unscrolled at 1366x768
 
@@ -41,6 +41,11 @@ def _num(value, fmt: str) -> str:
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "exact" if value == math.inf else "-"
     return format(value, fmt)
+
+
+def _ms(value) -> str:
+    """Milliseconds in plain digits (1,150 not 1.15e+03)."""
+    return "-" if value is None else milliseconds(value)[:-3]
 
 
 def _log_error(error: float) -> float:
@@ -105,6 +110,7 @@ class QuantPanel(QWidget):
         second.addWidget(self.save_button)
         second.addWidget(self.summary, 1)
         self.table = results_table(COLUMNS, QHeaderView.Interactive)
+        name_measures(self.table)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         self.pareto = ChartSlot(lambda plot: _empty(plot, "size vs error: run recipes"))
@@ -212,8 +218,9 @@ class QuantPanel(QWidget):
             o = r.output
             kept = (r.keep_float.count("|") + 1) if r.keep_float else 0
             cells = (r.recipe, str(kept) if kept else "", human_bytes(r.size) if r.size else "-",
-                     _num(r.latency_ms.get("phone"), ".3g"), _num(r.host_ms, ".3g"),
+                     _ms(r.latency_ms.get("phone")), _ms(r.host_ms),
                      _num(o.get("mse"), ".3g"), _num(o.get("snr_db"), ".1f"),
+                     _num(r.output_builtin.get("snr_db"), ".1f") if r.output_builtin else "-",
                      _num(o.get("cosine"), ".4f"), _num(o.get("max_abs"), ".3g"), r.tool,
                      "; ".join(filter(None, [r.failed] + list(r.notes))) or
                      (r.errors[0].get("message", "") if r.errors else ""))
@@ -229,9 +236,12 @@ class QuantPanel(QWidget):
         self.table.blockSignals(False)
         self.table.resizeColumnsToContents()
         applied = f"; applied: {run.applied[0]}" if run.applied[0] else ""
-        self.summary.setText(f"{report.sample_source}. Answers against the TF graph, "
-                             f"layers against the float .tflite on {report.tensor_samples} "
-                             f"inputs, by {report.engine or 'no interpreter'}{applied}.")
+        kernels = report.kernels
+        self.summary.setText(f"{report.sample_source}. Answers against the TF graph "
+                             f"({kernels.get('answers', '?')}), layers against the float "
+                             f".tflite on {report.tensor_samples} inputs "
+                             f"({kernels.get('tensors', '?')}), by "
+                             f"{report.engine or 'no interpreter'}{applied}.")
         self._show_layers(run)
         self._show_sensitivity(run.sensitivity)
         self._draw_pareto(run)

@@ -15,3 +15,26 @@ def results_table(columns, resize=QHeaderView.ResizeToContents) -> QTableWidget:
     table.verticalHeader().setVisible(False)
     table.horizontalHeader().setSectionResizeMode(resize)
     return table
+
+
+# The error measures, named the same in the Conversion preview and the Quantization tab.
+MEASURES = {"Top-1": "share of the compared inputs whose first output's top class is the TF "
+                     "graph's",
+            "Max |err|": "largest absolute difference of the answers from the TF graph's, "
+                         "on the compared inputs",
+            "MSE": "mean squared error of the answers against the TF graph's, on the "
+                   "compared inputs",
+            "SNR dB": "signal (the TF graph's answers) over that error, in dB, run on "
+                      "XNNPACK (LiteRT's default runtime)",
+            "Builtin SNR": "the same SNR with LiteRT's builtin kernels without XNNPACK (the "
+                           "kernels the per-layer errors are measured with)",
+            "Cosine": "cosine similarity of the answers with the TF graph's",
+            "Tool": "what made the file: TF's converter or ai-edge-quantizer"}
+
+
+def name_measures(table) -> None:
+    """Each error column's header says, as its tooltip, what it measures."""
+    for c in range(table.columnCount()):
+        item = table.horizontalHeaderItem(c)
+        if item is not None and item.text() in MEASURES:
+            item.setToolTip(MEASURES[item.text()])

@@ -18,22 +18,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-LABELS = {"cpu": "CPU (XNNPACK, measured by LiteRT)", "gpu": "GPU delegate",
-          "npu-ethos-u55": "NPU pre-flight: Ethos-U55/U65 list",
-          "npu-ethos-u85": "NPU pre-flight: Ethos-U85 list"}
-
 
 class TargetReportView(QWidget):
     run_requested = Signal(str)     # target
     node_chosen = Signal(str)
 
-    def __init__(self, targets, parent=None):
+    def __init__(self, choices, parent=None):
+        """choices: (target name, label) pairs, the registry's (core.app.targets)."""
         super().__init__(parent)
         self.setObjectName("target_report")
         self.target = QComboBox()
-        for t in targets:
-            self.target.addItem(LABELS.get(t, f"{t.upper().replace('ETHOS', 'Ethos')} "
-                                              "(Vela compile)"), t)
+        for name, label in choices:
+            self.target.addItem(label, name)
         self.run_button = QPushButton("Run report")
         self.run_button.clicked.connect(lambda: self.run_requested.emit(self.chosen()))
         row = QHBoxLayout()
@@ -41,12 +37,17 @@ class TargetReportView(QWidget):
         row.addWidget(self.target, 1)
         row.addWidget(self.run_button)
         self.summary = QLabel("Open a .tflite, pick a target and run its report.")
+        self.summary.setMinimumWidth(1)      # wraps: never widens the window
         self.summary.setWordWrap(True)
         font = self.summary.font()
         font.setBold(True)
         self.summary.setFont(font)
+        self.headline = QLabel("")
+        self.headline.setWordWrap(True)
+        self.headline.setMinimumWidth(1)
         self.details = QLabel("")
         self.details.setWordWrap(True)
+        self.details.setMinimumWidth(1)
         self.details.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.table = QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels(["#", "Operator", "Node", "Why not on the "
@@ -64,6 +65,7 @@ class TargetReportView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.summary)
+        layout.addWidget(self.headline)
         layout.addWidget(self.details)
         layout.addWidget(self.table, 1)
 
@@ -75,6 +77,13 @@ class TargetReportView(QWidget):
         if index >= 0:
             self.target.setCurrentIndex(index)
 
+    def set_runnable(self, runnable: bool, why: str = "") -> None:
+        """Run only when there is a file to report on; else the reason where it is read."""
+        self.run_button.setEnabled(runnable)
+        self.run_button.setToolTip("" if runnable else why)
+        if not runnable and why:
+            self.summary.setText(why)
+
     def show_busy(self, text: str) -> None:
         self.summary.setText(text)
         self.run_button.setEnabled(False)
@@ -83,12 +92,16 @@ class TargetReportView(QWidget):
         self.summary.setText(text)
         self.run_button.setEnabled(True)
 
-    def show_report(self, report) -> None:
+    def show_report(self, report, headline: str, others: list) -> None:
+        """The summary, the headline figures (time, SRAM, flash, cycles, MACs: in units),
+        how it was found, the other figures on one line, the notes."""
         self.run_button.setEnabled(True)
         self.summary.setText(report.summary())
+        self.headline.setText(headline)
+        self.headline.setVisible(bool(headline))
         lines = [f"How: {report.source}"]
-        lines += [f"{k.replace('_', ' ')}: {v:,.4g}" if isinstance(v, float) else
-                  f"{k.replace('_', ' ')}: {v}" for k, v in report.figures.items()]
+        if others:
+            lines.append(" · ".join(f"{name}: {value}" for name, value in others))
         lines += report.notes
         self.details.setText("\n".join(lines))
         off = report.off
