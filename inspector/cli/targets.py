@@ -47,7 +47,7 @@ def cmd_targets(args) -> int:
                   sys.stdout, indent=1)
         print()
         return 0
-    from inspector.core.mobile.target_text import headline, other_figures
+    from inspector.core.app.targets import headline, other_figures
 
     for r in reports:
         print(r.summary())
@@ -72,14 +72,14 @@ def cmd_targets(args) -> int:
 
 
 def add_parsers(sub, add_load_args) -> None:
-    from inspector.core.mobile.targets import names
+    from inspector.core.app.targets import choices
 
     p = sub.add_parser("targets", help="per target (CPU/XNNPACK, GPU, Ethos-U via Vela, "
                                        "pre-flight NPU lists): which ops run on the "
                                        "accelerator, which do not and why")
     add_load_args(p)
     p.add_argument("--target", action="append",
-                   help=f"repeatable; one of {', '.join(names())} (default: "
+                   help=f"repeatable; one of {', '.join(n for n, _ in choices())} (default: "
                         f"{', '.join(DEFAULT)})")
     p.add_argument("--rules", help="a pre-flight check against your own operator list (one "
                                    "op a line; '# label:', '# source:', '# activations:', "
