@@ -93,15 +93,22 @@ def cli_diff(folder: str, a: str, b: str, *flags) -> tuple[float, int]:
     return seconds, proc.returncode
 
 
-def cli(sizes: list, against: str | None) -> None:
+def args_only_same(only: str | None) -> bool:
+    """Only the file against itself: no renamed copy needed."""
+    return bool(only) and "renamed" not in only and only.startswith("A A")
+
+
+def cli(sizes: list, against: str | None, only: str | None = None) -> None:
     runs = ab.sides(against)
     for nodes in sizes:
         path = blocks_graph(nodes, 0)
-        other = shuffled_copy(path)
+        other = shuffled_copy(path) if not args_only_same(only) else path
         print(f"\nblocks {nodes:,} ({os.path.getsize(path) / 2 ** 20:.0f} MB)")
         for label, b, flags in (("A A", path, ()), ("A A --no-flops", path, ("--no-flops",)),
                                 ("A renamed+shuffled", other, ()),
                                 ("A renamed+shuffled --no-flops", other, ("--no-flops",))):
+            if only and only not in label:
+                continue
             times = []
             for side, folder in runs:
                 speed = python_speed()
@@ -120,9 +127,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="32000,100000,300000",
                         help="node counts for --cli, comma separated")
     parser.add_argument("--against", help="with --cli: also run this commit's inspector")
+    parser.add_argument("--only", help="with --cli: only the pairs whose label holds this "
+                        "('A A', 'renamed', 'no-flops')")
     args = parser.parse_args()
     if args.cli:
-        cli([int(n) for n in args.sizes.split(",")], args.against)
+        cli([int(n) for n in args.sizes.split(",")], args.against, args.only)
         return
     speed = python_speed()
     print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "

@@ -26,6 +26,12 @@ def build_diff(args):
 
     if args.limit < 0:
         raise InspectorError(f"--limit must be 0 or more, not {args.limit}")
+    if args.other and not (args.pipeline or args.html or args.me_mapping or args.numeric):
+        from inspector.core.app.identical import identical_diff, same_bytes
+
+        size = same_bytes(args.model, args.other)    # the same bytes: no parse, no TF
+        if size is not None:
+            return identical_diff(args.model, args.other, size), None, None, None
     a = _open(args.model, args)
     from inspector.cli.loading import _split
 

@@ -58,6 +58,11 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
             job: Job = NO_JOB, paths: tuple = ("", ""), totals: bool = False) -> "CompareSession":
     """Diff B against A (with our pipeline's provenance when B came from `steps`, or the
     TFLite converter's when B is a .tflite and A is not) and make both views."""
+    if gb is ga and not steps:       # B is A (identical.same_as_opened): nothing to match
+        from inspector.core.app.identical import identical_diff
+
+        d = identical_diff(a_label, b_label, file_size(paths[0]), ga)
+        return CompareSession(d, ga, gb, paths)
     prov = None
     if steps:
         prov = _provenance.from_steps(ga.names(), steps)

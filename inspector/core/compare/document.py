@@ -146,6 +146,10 @@ def text_report(d: Diff, limit: int = 40) -> str:
     """What the CLI prints: the verdict, the interface, totals, patterns, then the list."""
     counts = d.counts()
     lines = [f"Comparing {d.a_label} with {d.b_label}"]
+    if d.equal and d.quality.get("same_file_bytes") and not counts.get("unchanged"):
+        lines.append(f"Equal: the two files hold the same bytes "
+                     f"({d.totals['file bytes'][0]:,} bytes), nothing changed.")
+        return "\n".join(lines) + "\n"
     if d.equal:
         lines.append(f"Equal: {counts.get('unchanged', 0):,} nodes matched, nothing changed.")
         return "\n".join(lines) + "\n"

@@ -40,11 +40,13 @@ class CompareController:
 
         def work(task):
             from inspector.core.app.comparing import compare
+            from inspector.core.app.identical import same_as_opened
             from inspector.core.app.opening import open_for_user
 
             task.progress(2, 100, f"Opening {b_label}")
-            other = open_for_user(path, None, False)
-            session = compare(graph, other.graph, a_label, b_label, job=task,
+            same = same_as_opened(model, path) is not None    # B is A: not parsed again
+            gb = graph if same else open_for_user(path, None, False).graph
+            session = compare(graph, gb, a_label, b_label, job=task,
                               paths=(model.path, path), totals=True)
             session.ports = ports
             return session

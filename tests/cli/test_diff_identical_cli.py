@@ -1,0 +1,75 @@
+"""`diff A B` of two files with the same bytes answers from the bytes: no parse, no matching,
+no TensorFlow, at any size (issue 47); anything else takes the full path."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from conftest import ROOT, run_cli
+
+DEMO = os.path.join(ROOT, "inspector/core/app/demo_model/demo_digits.pb")
+INCEPTION = os.path.join(ROOT, "tests", "core", "data", "inception_jpeg.pb")
+TFLITE = os.path.join(ROOT, "tests", "core", "data", "digits_int8.tflite")
+
+# the CLI as `graphdef-inspector diff ...` runs it, then what it imported
+PROBE = """
+import sys
+import inspector.core.compare.diff as diff
+calls = []
+real = diff.diff_graphs
+diff.diff_graphs = lambda *a, **k: calls.append(1) or real(*a, **k)   # counted, then run
+from inspector.launcher import main
+code = main(['diff'] + sys.argv[1:])
+print('IMPORTED', 'tensorflow' in sys.modules, 'inspector.core.loaders.protofile' in sys.modules,
+      bool(calls), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def probe(*args):
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True,
+                          text=True, cwd=ROOT, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
+                          timeout=300)
+    flags = proc.stderr.rsplit("IMPORTED", 1)[1].split()[:3]
+    return proc.returncode, proc.stdout, [flag == "True" for flag in flags]
+
+
+def test_two_files_with_the_same_bytes_are_equal_without_a_parse(tmp_path):
+    a, b = tmp_path / "a.pb", tmp_path / "b.pb"
+    shutil.copy(DEMO, a)
+    shutil.copy(DEMO, b)
+    code, out, (tf, parsed, matched) = probe(str(a), str(b))
+    assert code == 0
+    assert f"Equal: the two files hold the same bytes ({os.path.getsize(DEMO):,} bytes)" in out
+    assert not tf and not parsed and not matched
+    for path in (TFLITE, os.path.join(ROOT, "tests", "core", "data", "v1_training.pbtxt")):
+        code, out, _ = run_cli("diff", path, path)
+        assert code == 0 and "the same bytes" in out
+
+
+def test_the_json_of_the_same_bytes_is_a_comparison_file_that_reopens(tmp_path):
+    from inspector.core.compare.document import from_dict, text_report
+
+    code, out, err = run_cli("diff", DEMO, DEMO, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["equal"] and data["verdict"] == "equal" and data["quality"]["same_file_bytes"]
+    assert "the same bytes" in text_report(from_dict(data))
+
+
+def test_other_bytes_and_bad_files_take_the_full_path(tmp_path):
+    code, out, err = run_cli("diff", DEMO, INCEPTION)       # different models: parsed, matched
+    assert code == 1 and "the same bytes" not in out
+    changed = tmp_path / "changed.pb"              # same size, one byte of a name changed
+    data = bytearray(open(DEMO, "rb").read())
+    at = data.rfind(b"logits")
+    data[at] = ord("L")
+    changed.write_bytes(bytes(data))
+    code, out, (_, parsed, matched) = probe(DEMO, str(changed))
+    assert code == 1 and "the same bytes" not in out and parsed and matched
+    bad = tmp_path / "bad.pb"                      # the same garbage twice: still an error
+    bad.write_bytes(b"\x0a\xff\xff\xff\xff garbage")
+    code, out, err = run_cli("diff", str(bad), str(bad))
+    assert code == 2 and "bad.pb" in err and len(err.strip().splitlines()) == 1
