@@ -80,10 +80,11 @@ def _gzip(graph, path: str):
     from inspector.core.model import protos
 
     if is_tflite(graph):
-        if not path:
+        try:
+            with open(path, "rb") as fh:
+                return gzip_size(fh.read())
+        except OSError:                 # no file (a graph made here), or gone since
             return "not measured"
-        with open(path, "rb") as fh:
-            return gzip_size(fh.read())
     return gzip_size(protos.serialize_graph_def(graph.graph_def))
 
 
