@@ -44,8 +44,10 @@ def _num(value, fmt: str) -> str:
 
 
 def _ms(value) -> str:
-    """Milliseconds in plain digits (1,150 not 1.15e+03)."""
-    return "-" if value is None else milliseconds(value)[:-3]
+    """Milliseconds in plain digits (1,150 not 1.15e+03; 0.0045, not 0.00)."""
+    if value is None:
+        return "-"
+    return milliseconds(value)[:-3] if value >= 0.01 else f"{value:.4f}"
 
 
 def _log_error(error: float) -> float:
@@ -236,12 +238,10 @@ class QuantPanel(QWidget):
         self.table.blockSignals(False)
         self.table.resizeColumnsToContents()
         applied = f"; applied: {run.applied[0]}" if run.applied[0] else ""
-        kernels = report.kernels
-        self.summary.setText(f"{report.sample_source}. Answers against the TF graph "
-                             f"({kernels.get('answers', '?')}), layers against the float "
-                             f".tflite on {report.tensor_samples} inputs "
-                             f"({kernels.get('tensors', '?')}), by "
-                             f"{report.engine or 'no interpreter'}{applied}.")
+        self.summary.setText(f"{report.sample_source}. {report.engine or 'No interpreter'}: "
+                             f"answers against the TF graph on XNNPACK, layers against the "
+                             f"float .tflite on {report.tensor_samples} inputs on the builtin "
+                             f"kernels (no XNNPACK){applied}.")
         self._show_layers(run)
         self._show_sensitivity(run.sensitivity)
         self._draw_pareto(run)
