@@ -13,37 +13,30 @@ from inspector.cli import tflite_args as ta
 
 def cmd_compat(args) -> int:
     from inspector.cli.loading import _load
+    from inspector.core.app import tflite_check
     from inspector.core.app.demo import engine_here
-    from inspector.core.mobile import tflite_compat as tc
+    from inspector.core.app.inputs import model_input_shapes
+    from inspector.core.errors import InspectorError
 
     model = _load(args)
+    why = tflite_check.refusal_of(model)
+    if why:
+        raise InspectorError(why, path=model.path)
     ins, outs = ta.ports(model, args)
-    result = tc.analyze(model.graph, outs, ins)
-    confirmed = None
+    checked = tflite_check.check(model.graph, ins, outs)
     if args.confirm:
-        first, second = engine_here(model.graph.graph_def).tflite_confirm(ins, outs,
-                                       allow_io=args.allow_io)
-        confirmed = tc.confirm(result, model.graph, first, second)
-    counts = result.counts()
+        shapes, _ = model_input_shapes(model, ins)
+        checked = tflite_check.confirm(checked, model.graph, engine_here(model.graph.graph_def),
+                                       shapes, allow_io=args.allow_io)
+    result, confirmed = checked.compat, checked.confirmed or None
     if args.json:
-        out = {"model": args.model, "inputs": ins, "outputs": outs,
-               "counts": {s: counts.get(s, 0) for s in tc.STATUSES},
-               "nodes": {n: {"status": c.status, "reason": c.reason, "builtin": c.builtin,
-                             "mobile_kernel": c.mobile_kernel}
-                         for n, c in result.nodes.items()},
-               "flex_allowlist": result.flex_source}
-        if confirmed is not None:
-            out["converter"] = {"errors_by_node": confirmed["nodes"],
-                                "unplaced": confirmed["unplaced"],
-                                "located": confirmed["located"],
-                                "disagree": confirmed["disagree"]}
-        json.dump(out, sys.stdout, indent=1)
+        json.dump(dict(model=args.model, **checked.as_dict()), sys.stdout, indent=1)
         print()
         return 0
     print(f"TensorFlow Lite compatibility of {os.path.basename(args.model.rstrip('/'))} "
           f"(inputs {','.join(ins)}; outputs {','.join(outs)})")
-    for status in tc.STATUSES:
-        print(f"  {counts.get(status, 0):7,d}  {tc.LABELS[status]}")
+    for _status, count, label in checked.counted():
+        print(f"  {count:7,d}  {label}")
     problems = result.problems()
     if problems:
         print(f"\nNodes to look at, worst first ({len(problems)}):")

@@ -31,6 +31,12 @@ def main(model: str, settings: str, *wanted) -> int:
         result = win.state.card
         seen["card"] = win.card_panel.card.as_dict()
         seen["card flops"] = {"total": result.flops.total, "assumed": result.flops.assumed}
+    if "tflite" in wanted:          # Phone > Confirm with the converter: the check, then it
+        win.mobile.confirm(False)
+        wait(app, lambda: win.state.tflite_check is not None and
+             bool(win.state.tflite_check.confirmed) and not win.tasks.is_busy(), 240)
+        seen["tflite"] = win.state.tflite_check.as_dict()
+        seen["tflite notes"] = win.state.overlay.compat_notes
     seen["imported here"] = sorted(m for m in ("tensorflow", "keras") if m in sys.modules)
     print(json.dumps(seen))
     win.tasks.cancel()

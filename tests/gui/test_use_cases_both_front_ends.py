@@ -36,3 +36,23 @@ def test_the_model_card_is_the_same_in_the_window_and_on_the_command_line(tmp_pa
     here = card(load(DEMO), engine_here(load(DEMO).graph.graph_def))
     assert seen["card flops"] == {"total": here.flops.total, "assumed": here.flops.assumed}
     assert here.flops.assumed == ["batch 1 assumed for input 'pixels'"]
+
+
+def test_the_tflite_check_is_the_same_in_the_window_and_on_the_command_line(fx, tmp_path):
+    """Speech commands: three ops need Select TF ops; the converter (in the worker, in the
+    CLI's process) names the same three, placed on the same nodes."""
+    model = os.path.join(fx, "speech_commands.pb")
+    seen = window_answers(model, tmp_path, "tflite")
+    code, out, err = run_cli("compat", model, "--confirm", "--json")
+    assert code == 0, err
+    cli = json.loads(out)
+    assert cli.pop("model") == model
+    assert seen["tflite"] == cli
+    assert cli["counts"]["flex"] == 3 and len(cli["converter"]["errors_by_node"]) == 3
+    assert seen["tflite notes"] == cli["converter"]["errors_by_node"]
+
+
+def test_the_command_line_refuses_to_check_a_tflite_as_the_window_does():
+    code, out, err = run_cli("compat", os.path.join(ROOT, "tests", "core", "data",
+                                                    "digits_float.tflite"))
+    assert code == 2 and "already a TensorFlow Lite model" in err and out == ""

@@ -75,10 +75,10 @@ def strip_parameters(state) -> dict:
             "shape_for_name": [s for _, _, s in named]}
 
 
-def undeclared_shapes(model, inputs, given: dict) -> tuple[dict, dict]:
-    """For the command line, the shapes the window would use for the inputs that declare
-    none (TensorFlow's inference asked only then), beside the given ones: (shapes, where
-    each came from). Inputs with a declared shape are left to it."""
+def model_input_shapes(model, inputs, given: dict | None = None) -> tuple[dict, dict]:
+    """For the command line, the shapes the window would use for every input (given, else
+    declared, else TensorFlow's inference asked only then, else a decoding chain's):
+    (shapes, where each one not given came from)."""
     from inspector.core.analysis.preprocessing import find_preprocessing_chains
     from inspector.core.app.demo import engine_here
     from inspector.core.errors import InspectorError
@@ -89,8 +89,16 @@ def undeclared_shapes(model, inputs, given: dict) -> tuple[dict, dict]:
         except InspectorError:
             return {}
 
-    shapes, _, origin = known_shapes(model.graph, inputs, given, inferred,
+    shapes, _, origin = known_shapes(model.graph, inputs, given or {}, inferred,
                                      find_preprocessing_chains(model.graph))
+    return shapes, origin
+
+
+def undeclared_shapes(model, inputs, given: dict) -> tuple[dict, dict]:
+    """For the command line, the shapes the window would use for the inputs that declare
+    none (TensorFlow's inference asked only then), beside the given ones: (shapes, where
+    each came from). Inputs with a declared shape are left to it."""
+    shapes, origin = model_input_shapes(model, inputs, given)
     keep = {n: s for n, s in shapes.items() if n in (given or {}) or
             origin.get(n, "declared") != "declared"}
     return keep, {n: w for n, w in origin.items() if n in keep}

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.runtime import gc_policy
+from inspector.core.runtime.job import NO_JOB, Job
 
 
 @dataclass(frozen=True)
@@ -19,19 +20,68 @@ class TFLiteCheck:
     outputs: tuple
     confirmed: dict = field(default_factory=dict)   # tflite_compat.confirm(...) once asked
 
+    def counted(self) -> list:
+        """(status, how many nodes, its words) of every status, in the check's order."""
+        from inspector.core.mobile.tflite_compat import LABELS, STATUSES
+
+        counts = self.compat.counts()
+        return [(s, counts.get(s, 0), LABELS[s]) for s in STATUSES]
+
+    def as_dict(self) -> dict:
+        """Every node's status and the converter's errors (`compat --json`)."""
+        out = {"inputs": list(self.inputs), "outputs": list(self.outputs),
+               "counts": {s: n for s, n, _ in self.counted()},
+               "nodes": {n: {"status": c.status, "reason": c.reason, "builtin": c.builtin,
+                             "mobile_kernel": c.mobile_kernel}
+                         for n, c in self.compat.nodes.items()},
+               "flex_allowlist": self.compat.flex_source}
+        if self.confirmed:
+            out["converter"] = {"errors_by_node": self.confirmed["nodes"],
+                                "unplaced": self.confirmed["unplaced"],
+                                "located": self.confirmed["located"],
+                                "disagree": [list(d) for d in self.confirmed["disagree"]]}
+        return out
+
 
 ports = marked_or_suggested      # the window's controllers ask it too
 
 
-def refusal(state) -> str | None:
-    """Why the open model cannot be checked at all (None when it can)."""
-    model = state.model
-    if model is None or state.original_view is None:
-        return "Open a model first"
+def refusal_of(model) -> str | None:
+    """Why this model cannot be checked (None when it can): its reader says it cannot be
+    converted (a .tflite already)."""
     if "convert" not in model.capabilities:
         return ("this is already a TensorFlow Lite model: open the TensorFlow model it came "
                 "from to check or convert it")
     return None
+
+
+def refusal(state) -> str | None:
+    """Why the open model cannot be checked at all (None when it can)."""
+    if state.model is None or state.original_view is None:
+        return "Open a model first"
+    return refusal_of(state.model)
+
+
+def check(graph, inputs, outputs, job: Job = NO_JOB) -> TFLiteCheck:
+    """Which nodes convert to builtin ops, need Select TF ops or fall outside TFLite
+    (static analysis, no TensorFlow): the check the window and `compat` share."""
+    from inspector.core.mobile import tflite_compat as tc
+
+    with gc_policy.paused():     # a full collection over a big graph stalls the GUI
+        compat = tc.analyze(graph, list(outputs), list(inputs))
+    job.check()
+    return TFLiteCheck(compat, tuple(inputs), tuple(outputs))
+
+
+def confirm(checked: TFLiteCheck, graph, engine, shapes: dict | None = None,
+            allow_io: bool = False, job: Job = NO_JOB) -> TFLiteCheck:
+    """TFLite's converter where the model's engine runs (the worker, or the command line's
+    process): its located errors placed on the check's nodes."""
+    from inspector.core.mobile import tflite_compat as tc
+
+    first, second = engine.tflite_confirm(list(checked.inputs), list(checked.outputs),
+                                          shapes or None, allow_io=allow_io, job=job)
+    return replace(checked, confirmed=tc.confirm(checked.compat, graph, first, second))
 
 
 def start_check(state, tasks, on_error, then=None) -> None:
@@ -51,16 +101,17 @@ def start_check(state, tasks, on_error, then=None) -> None:
     scope_paths = [s.path for s in state.original_view.root.walk() if s.path]
 
     def work(job):
-        with gc_policy.paused():     # a full collection over a big graph stalls the GUI
-            compat = tc.analyze(graph, outs, ins)
-            job.progress(1, 2, "counting statuses per scope")
-            return compat, tc.overlay_fields(compat, scope_paths)
+        checked = check(graph, ins, outs, job)
+        job.progress(1, 2, "counting statuses per scope")
+        with gc_policy.paused():
+            return checked, tc.overlay_fields(checked.compat, scope_paths)
 
     def done(result):
         if model is not state.model:
             return
-        compat, (statuses, scopes) = result
-        state.set_tflite_check(TFLiteCheck(compat, tuple(ins), tuple(outs)))
+        checked, (statuses, scopes) = result
+        compat = checked.compat
+        state.set_tflite_check(checked)
         state.set_overlay(replace(state.overlay, mode="compat", compat=statuses,
                                   compat_scopes=scopes, compat_notes={}))
         counts = compat.counts()
@@ -75,30 +126,24 @@ def start_check(state, tasks, on_error, then=None) -> None:
 def start_confirm(state, tasks, on_error, allow_io: bool = False) -> None:
     """TFLite's converter on the checked model (the check runs first when there is none):
     its errors land on the check's nodes and in the overlay's notes."""
-    from inspector.core.mobile import tflite_compat as tc
-
     why = refusal(state)
     if why or state.engine is None:
         state.fail(why or "Open a model first")
         return
-    check = state.tflite_check
-    if check is None:
+    checked = state.tflite_check
+    if checked is None:
         start_check(state, tasks, on_error,
                     then=lambda: start_confirm(state, tasks, on_error, allow_io))
         return
     engine, model, graph = state.engine, state.model, state.model.graph
     shapes, _ = input_shapes_and_types(state)
 
-    def work(job):
-        first, second = engine.tflite_confirm(list(check.inputs), list(check.outputs), shapes,
-                                              allow_io=allow_io, job=job)
-        return tc.confirm(check.compat, graph, first, second)
-
     def done(confirmed):
         if model is not state.model:
             return
-        state.set_tflite_check(replace(check, confirmed=confirmed))
-        state.set_overlay(replace(state.overlay, compat_notes=confirmed["nodes"]))
+        state.set_tflite_check(confirmed)
+        state.set_overlay(replace(state.overlay, compat_notes=confirmed.confirmed["nodes"]))
 
-    tasks.submit("tflite_confirm", work, done, on_error,
-                 label="Converting with TFLite's converter")
+    tasks.submit("tflite_confirm",
+                 lambda job: confirm(checked, graph, engine, shapes, allow_io, job), done,
+                 on_error, label="Converting with TFLite's converter")
