@@ -197,3 +197,29 @@ def test_numeric_against_an_int8_tflite_equals_direct_tensorflow_and_litert_runs
             assert np.isclose(got[key], want[key], rtol=1e-6, atol=1e-12), (a, key)
     assert result.first == "digits_1/relu1_1/Relu"
     assert all(m["snr_db"] > 25 for m in result.per_node.values())
+
+
+def test_a_keras_model_and_its_tflite_are_related_and_compare_layer_by_layer(fx, tmp_path):
+    """MobileNetV2 frozen from Keras against TF's float .tflite of it: few of A's constants and
+    reads find a counterpart, yet B is A converted (the converter named its ops after A's
+    nodes): not 'unrelated' (which dropped every merge and paired each Conv2D before its batch
+    norm with the fused op after it: SNR 3 dB). Each fused op is compared with the last node
+    fused into it (Relu6), once; a float conversion then agrees everywhere."""
+    from inspector.core.analysis.summary import summarize
+    from inspector.core.app.comparing import numeric_between
+
+    ga = load(os.path.join(fx, "mobilenet_v2.pb")).graph
+    result = tensorflow().convert_tflite(ga.graph_def, ["input"], ["Identity"], "float")
+    path = tmp_path / "mobilenet_v2.tflite"
+    path.write_bytes(result["model"])
+    gb = load(str(path)).graph
+    d = diff_graphs(ga, gb, provenance=provenance.for_tflite(ga, gb))
+    assert not d.matching.unrelated
+    relu = "mobilenetv2_1.00_224_1/expanded_conv_depthwise_relu_1/Relu6"
+    assert gb.node(d.matching.merged[relu]).op == "DEPTHWISE_CONV_2D"
+    found = numeric_between(d, ga, gb, summarize(ga), ["input"], ["Identity"],
+                            paths=(os.path.join(fx, "mobilenet_v2.pb"), str(path)))
+    bs = [b for _, b in found.pairs]
+    assert len(found.pairs) > 50 and len(bs) == len(set(bs))
+    assert (relu, d.matching.merged[relu]) in found.pairs
+    assert not found.first and all(m["snr_db"] > 50 for m in found.per_node.values())

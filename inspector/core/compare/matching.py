@@ -105,7 +105,7 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=False, consts_apart=tflite), job)
     _merges_and_splits(m, ga, gb)
     match_operands(m, ga, gb)         # again: biases out of batch norms merged just now
-    if unrelated(m, len(ga)):
+    if unrelated(m, len(ga)) and not made_from_a(provenance, gb):
         m = _unrelated_models(ga, gb, provenance)
     m.scopes = {} if m.unrelated else renamed_scopes(m)
     m.disagreeing = _disagreeing(m, ga, gb)
@@ -115,6 +115,19 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
 def unrelated(m: Matching, a_count: int) -> bool:
     """Fewer than UNRELATED_BELOW of A's nodes have a counterpart: different models."""
     return a_count > 0 and m.quality(a_count)["matched"] < UNRELATED_BELOW
+
+
+def made_from_a(p: Provenance | None, gb: Graph) -> bool:
+    """B was made from A by the tool the provenance is of: our pipeline, or the TFLite
+    converter when at least half of B's ops are named after A's nodes (a Keras model's .tflite
+    matches few of A's constants and reads, yet is that model)."""
+    if p is None:
+        return False
+    if p.source == "pipeline":
+        return True
+    ops = [n.name for n in gb if n.op not in ("Const", "Placeholder", "VarHandleOp")]
+    named = set(p.became.values()) | set(p.merged.values())
+    return bool(ops) and sum(1 for b in ops if b in named) >= UNRELATED_BELOW * len(ops)
 
 
 def _unrelated_models(ga: Graph, gb: Graph, provenance: Provenance | None) -> Matching:

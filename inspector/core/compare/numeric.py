@@ -110,6 +110,8 @@ def fetch_pairs(d: Diff, ga: Graph, gb: Graph, fed_a=None, fed_b=None) -> list:
         if (ok_a is not None and a not in ok_a) or (ok_b is not None and b not in ok_b):
             continue
         out.append((a, b))
+    last = {b: a for a, b in out}     # several of A's nodes in one op of B (a fused Conv, its
+    out = [(a, b) for a, b in out if last[b] == a]    # batch norm, Relu6): B makes the last
     return out[:MAX_FETCHES]
 
 
