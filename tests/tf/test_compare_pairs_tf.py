@@ -117,6 +117,39 @@ def test_quantize_weights_by_tfs_engine_is_recognised_in_two_files(before, trans
                for t in badges.values()), badges
 
 
+def test_weights_folded_then_quantized_by_tfs_engine_go_into_their_dequantize():
+    """fold_constants then quantize_weights (TF's engine; a NoOp's control inputs keep the
+    original weights, quantized too): a batch norm's scale A computes from constants is one
+    8-bit constant behind a Dequantize, each weight a quantized copy beside its original.
+    Nothing is "added" or "removed" (8 Dequantize and 25 constants were added, 8 nodes
+    removed) and no op "rewired" for reading the folded copy (9 were)."""
+    ga = keras_cnn()
+    gb = native(ga, ["input"], ["Identity"],
+                "fold_constants(ignore_errors=true) quantize_weights(minimum_size=16)")
+    d = diff_graphs(ga, gb)
+    m = d.matching
+    assert not [e.describe() for e in d.entries if e.status in ("added", "removed")]
+    assert not [e.describe() for e in d.entries if any(c.kind == "rewired" for c in e.changes)]
+    merged_into = {}
+    for a, b in m.merged.items():
+        merged_into.setdefault(b, []).append(a)
+    kinds = set()
+    for b in (n.name for n in gb if n.op == "Dequantize"):
+        origin = m.a_of.get(b) or m.split.get(b)
+        went_in = merged_into.get(b, [])
+        assert origin or went_in, b
+        kinds.add("paired" if b in m.a_of else "copy" if origin else "folded")
+        parts = {r.node for r in gb.node(b).inputs}
+        assert all(m.split.get(p) in [origin] + went_in for p in parts), b
+        if not origin:
+            ops = {ga.node(a).op for a in went_in}          # a batch norm's arithmetic
+            assert "Mul" in ops and ops <= {"Mul", "Rsqrt", "AddV2", "Sub", "Const"}, went_in
+    assert kinds == {"paired", "copy", "folded"}
+    assert d.quality["matched"] == 1.0
+    (note,) = d.notes                    # the originals only control inputs keep
+    assert len(note.nodes) > 12 and any(n.endswith("_quantized_const") for n in note.nodes)
+
+
 def test_unrelated_keras_models_get_a_verdict_and_no_guessed_renamed_scope(fx):
     """Regression: MobileNetV2 against a small CNN (both Keras): 5 % matched, 'look like
     different models', and then six guessed 'Renamed scopes'; no verdict in the JSON."""

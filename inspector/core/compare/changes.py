@@ -102,7 +102,8 @@ def _rewired(ga, na, nb, matching) -> list:
         out.append(Change("rewired", f"{len(da)} inputs -> {len(db)}"))
     for k, (ra, rb) in enumerate(zip(da, db)):
         if ra.port != rb.port or (b_of.get(ra.node) != rb.node and
-                                  rb.node not in matching.counterparts_in_b(ra.node)):
+                                  rb.node not in matching.counterparts_in_b(ra.node) and
+                                  not _reads_a_copy(ga, ra.node, rb.node, matching)):
             out.append(Change("rewired", f"input {k}: {ra} -> {rb}"))
     cb = {r.node for r in nb.inputs if r.control}
     ca = {_control_counterpart(ga, r.node, b_of, cb) for r in na.inputs if r.control}
@@ -110,6 +111,13 @@ def _rewired(ga, na, nb, matching) -> list:
         gone, new = len(ca - cb), len(cb - ca)
         out.append(Change("control", f"control inputs: {new} added, {gone} removed"))
     return out
+
+
+def _reads_a_copy(ga, a: str, b: str, matching) -> bool:
+    """B reads `b`, a copy split out of the constant A's read `a` reads (folded, then
+    perhaps quantized): the same input."""
+    source = matching.split.get(b)
+    return source is not None and source == behind_reads(ga, a)[0]
 
 
 def _control_counterpart(ga, name: str, b_of: dict, cb: set) -> str:

@@ -7,7 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.core.analysis.sizes import node_sizes
+from inspector.core.compare.operands import PASS_THROUGH
 from inspector.core.model.graph import Graph
+
+READS = PASS_THROUGH | {"Dequantize"}      # what reads a constant without computing with it
 
 
 @dataclass
@@ -27,25 +30,29 @@ class Note:
 
 
 def control_kept(graph: Graph) -> list:
-    """Constants the graph's ends reach only through a control input: nothing computes with
-    them, a ^control keeps them (in graph order)."""
-    ends = [n.name for n in graph if not graph.consumers(n.name)]
-    data = _upstream(graph, ends, data_only=True)
-    every = _upstream(graph, ends, data_only=False)
-    return [n.name for n in graph if n.op == "Const" and n.name in every and
-            n.name not in data]
+    """Constants nothing computes with, kept in the graph by control inputs alone: each of
+    their reads, followed through Identity-like reads and Dequantize, ends in a ^control
+    (graph order)."""
+    if not any(ref.control for node in graph for ref in node.inputs):
+        return []
+    return [n.name for n in graph if n.op == "Const" and _only_control(graph, n.name)]
 
 
-def _upstream(graph: Graph, ends: list, data_only: bool) -> set:
-    seen, stack = set(ends), list(ends)
+def _only_control(graph: Graph, name: str) -> bool:
+    stack, seen = [name], {name}
     while stack:
-        node = graph.get(stack.pop())
-        for ref in node.inputs if node is not None else ():
-            if (not data_only or not ref.control) and ref.node not in seen and \
-                    ref.node in graph:
-                seen.add(ref.node)
-                stack.append(ref.node)
-    return seen
+        edges = graph.consumers(stack.pop())
+        if not edges:
+            return False                 # an end of the graph (or an unused constant)
+        for e in edges:
+            if e.control:
+                continue
+            if graph.node(e.dst).op not in READS:
+                return False             # computed with
+            if e.dst not in seen:
+                seen.add(e.dst)
+                stack.append(e.dst)
+    return True
 
 
 def size_notes(ga: Graph, gb: Graph, matching, a_bytes) -> list:

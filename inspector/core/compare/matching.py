@@ -20,7 +20,8 @@ from inspector.core.compare.names import (  # noqa: F401  (explained_by_scope: d
     renamed_scopes,
     tolerant_key,
 )
-from inspector.core.compare.operands import data_inputs, match_operands
+from inspector.core.compare.merges import SOURCES, merges_and_splits
+from inspector.core.compare.operands import behind_reads, data_inputs, match_operands
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -28,10 +29,6 @@ CONFIDENCE = {"provenance": 1.0, "structure": 1.0, "top-down": 0.85, "bottom-up"
               "name": 0.9, "tolerant name": 0.7, "operand": 0.9, "quantized": 0.95,
               "same constant": 1.0}
 UNRELATED_BELOW = 0.5     # share of A matched under which the models are different ones
-# ops a converter or a fold merges into the computation before them
-FOLDABLE = frozenset({"Mul", "Add", "AddV2", "Sub", "BiasAdd", "FusedBatchNorm",
-                      "FusedBatchNormV2", "FusedBatchNormV3", "BatchNormWithGlobalNormalization",
-                      "Relu", "Relu6", "Identity", "Const", "Rsqrt", "Maximum", "Minimum"})
 
 
 @dataclass
@@ -103,7 +100,7 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     _quantized_weights(m, ga, gb)
     tflite = provenance is not None and provenance.source == "tflite"
     _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=False, consts_apart=tflite), job)
-    _merges_and_splits(m, ga, gb)
+    merges_and_splits(m, ga, gb)
     match_operands(m, ga, gb)         # again: biases out of batch norms merged just now
     if unrelated(m, len(ga)) and not made_from_a(provenance, gb):
         m = _unrelated_models(ga, gb, provenance)
@@ -187,17 +184,65 @@ def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Finge
 def _quantized_weights(m: Matching, ga: Graph, gb: Graph) -> None:
     """quantize_weights: where a matched node of A reads a float Const, its counterpart reads
     at the same slot a Dequantize of three constants (the 8-bit values in the Const's shape,
-    min, max): that Const became this Dequantize, whatever their names."""
+    min, max): that Const became this Dequantize, whatever their names. A value A computes
+    from constants alone was folded, then quantized: it went into the Dequantize, and the
+    three constants came out of it."""
+    if not any(n.op == "Dequantize" for n in gb):
+        return
+    into = set(m.merged.values())
     for a, b in list(m.b_of.items()):
         for ra, rb in zip(data_inputs(ga, a), data_inputs(gb, b)):
             x, y = ra.node, rb.node
             if ra.port or rb.port or x in m.b_of or x in m.merged or y in m.a_of or \
-                    y in m.split or ga.node(x).op != "Const" or gb.node(y).op != "Dequantize":
+                    y in m.split or y in into or gb.node(y).op != "Dequantize":
                 continue
-            parts = data_inputs(gb, y)
-            if len(parts) == 3 and all(gb.node(p.node).op == "Const" for p in parts) and \
-                    _same_shape(ga.node(x), gb.node(parts[0].node)):
-                m.pair(x, y, "quantized")
+            parts = [p.node for p in data_inputs(gb, y)]
+            if len(parts) != 3 or any(gb.node(p).op != "Const" for p in parts):
+                continue
+            source, chain = behind_reads(ga, x)
+            if source is not None and ga.node(source).op == "Const":
+                _quantized_read(m, ga, gb, source, chain, y, parts)
+            elif _from_constants(ga, x):          # folded, then quantized
+                m.merged[x] = y
+                for p in parts:
+                    m.split[p] = x
+            into.add(y)
+
+
+def _quantized_read(m: Matching, ga: Graph, gb: Graph, source: str, chain: list, y: str,
+                    parts: list) -> None:
+    """A's op reads the Const `source` (through `chain`), B's op the Dequantize `y`: the
+    same constant quantized, or a quantized copy of it when B also kept `source` (its
+    namesake Dequantize, a control input keeping the original)."""
+    kept = gb.get(source)
+    if source not in m.b_of and kept is not None and kept.op == "Dequantize" and \
+            source not in m.a_of and kept.name != y:
+        m.pair(source, source, "quantized")
+    if source not in m.b_of and source not in m.merged and \
+            _same_shape(ga.node(source), gb.node(parts[0])):
+        m.pair(source, y, "quantized")
+    elif source in m.b_of:
+        m.split[y] = source
+        for p in parts:
+            m.split[p] = source
+    for x in chain:                # the reads went into it, unless B kept them by name
+        if x not in m.b_of and x not in m.merged and \
+                not (x in gb and gb.node(x).op == ga.node(x).op):
+            m.merged[x] = y
+
+
+def _from_constants(ga: Graph, name: str, limit: int = 64) -> bool:
+    """`name` is computed from constants alone (a few dozen nodes up at most)."""
+    seen, stack = {name}, [name]
+    while stack:
+        node = ga.node(stack.pop())
+        if node.op in SOURCES or len(seen) > limit:
+            return False
+        for ref in node.inputs:
+            if ref.node not in seen and ref.node in ga:
+                seen.add(ref.node)
+                stack.append(ref.node)
+    return True
 
 
 def _same_constants(m: Matching, ga: Graph, gb: Graph) -> None:
@@ -294,102 +339,6 @@ def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool,
             m.pair(names[0], others[0], "tolerant name")
             new.append((names[0], others[0]))
     return new
-
-
-def _merges_and_splits(m: Matching, ga: Graph, gb: Graph) -> None:
-    """An unmatched node of A whose consumers' counterparts now read its input's counterpart
-    was merged into that input (a batch norm folded into its Conv); constants that fed only
-    merged nodes went with them. Unmatched nodes of B that only feed a constant's counterpart
-    came out of that constant (weights quantized into values, min and max)."""
-    _folded_batch_norms(m, ga, gb)
-    _folded_constants(m, ga)
-    changed = True
-    while changed:
-        changed = False
-        for node in ga:
-            a = node.name
-            if a in m.b_of or a in m.merged or node.op not in FOLDABLE:
-                continue
-            readers = [e.dst for e in ga.consumers(a) if not e.control]
-            targets = {m.b_of.get(r) or m.merged.get(r) for r in readers}
-            if not readers or None in targets:
-                continue
-            if node.op == "Const":
-                if len(targets) == 1 and all(r in m.merged for r in readers):
-                    m.merged[a] = targets.pop()
-                    changed = True
-                continue
-            into = _bypass_target(m, ga, gb, node, targets)
-            if into is not None:
-                m.merged[a] = into
-                changed = True
-    _folded_constants(m, ga)      # again: what fed the nodes merged just now
-    for node in gb:
-        b = node.name
-        if b in m.a_of or b in m.split:
-            continue
-        readers = {e.dst for e in gb.consumers(b)}
-        sources = {m.a_of.get(r) or m.split.get(r) for r in readers}
-        if len(sources) == 1 and None not in sources:
-            a = sources.pop()
-            there = m.b_of.get(a)
-            if there is None or (ga.node(a).op == "Const" and gb.node(there).op != "Const"):
-                m.split[b] = a
-
-
-SOURCES = frozenset({"Placeholder", "PlaceholderV2", "PlaceholderWithDefault", "VarHandleOp",
-                     "VariableV2", "Variable"})
-
-
-def _folded_constants(m: Matching, ga: Graph) -> None:
-    """Unmatched nodes of A that compute from constants alone (no input upstream) were folded
-    into what reads them: each goes into the counterpart of its consumers, when they agree
-    (fold_constants, a converter's constant folding)."""
-    from inspector.core.model.execution_order import execution_order
-
-    try:
-        order = [p.name for p in execution_order(ga.graph_def)]
-    except Exception:    # noqa: BLE001 - a graph with a cycle: no folding to explain
-        return
-    constant = set()
-    for name in order:
-        node = ga.node(name)
-        if node.op not in SOURCES and all(r.node in constant for r in node.inputs):
-            constant.add(name)
-    for name in reversed(order):              # consumers before what feeds them
-        if name not in constant or name in m.b_of or name in m.merged:
-            continue
-        readers = [e.dst for e in ga.consumers(name) if not e.control]
-        targets = {m.b_of.get(r) or m.merged.get(r) for r in readers}
-        if readers and len(targets) == 1 and None not in targets:
-            m.merged[name] = targets.pop()
-
-
-BATCH_NORMS = frozenset({"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
-                         "BatchNormWithGlobalNormalization"})
-
-
-def _folded_batch_norms(m: Matching, ga: Graph, gb: Graph) -> None:
-    """A batch norm whose namesake in B is a BiasAdd on the counterpart of its input went into
-    that Conv's weights, and the BiasAdd came out of it (fold_old_batch_norms)."""
-    for a, b in list(m.b_of.items()):
-        if ga.node(a).op not in BATCH_NORMS or gb.node(b).op not in ("BiasAdd", "Add", "AddV2"):
-            continue
-        ins_a, ins_b = data_inputs(ga, a), data_inputs(gb, b)
-        if ins_a and ins_b and m.b_of.get(ins_a[0].node) == ins_b[0].node:
-            del m.b_of[a], m.a_of[b], m.rule[a]
-            m.merged[a], m.split[b] = ins_b[0].node, a
-
-
-def _bypass_target(m: Matching, ga: Graph, gb: Graph, node, targets: set) -> str | None:
-    for ref in node.inputs:
-        if ref.control or ref.node not in m.b_of:
-            continue
-        into = m.b_of[ref.node]
-        reads = {e.dst for e in gb.consumers(into)}
-        if all(t in reads or t == into for t in targets):
-            return into
-    return None
 
 
 def _disagreeing(m: Matching, ga: Graph, gb: Graph) -> list:

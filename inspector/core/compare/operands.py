@@ -55,8 +55,9 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
                 if source is not None and m.a_of[c] == source:
                     _read_into(m, chain, c)
                 continue
-            if source is not None and m.rule.get(source) == "same constant":
-                _copied(m, c, source, chain)
+            if source is not None and source in m.b_of and gb.node(m.b_of[source]).op in \
+                    ("Const", "Dequantize"):
+                _copied(m, c, source, chain)   # B kept the constant too: c is a copy
             if source is None or source in m.b_of:
                 continue
             if ga.node(source).op == "Const":

@@ -1,0 +1,109 @@
+"""The last matching phase: nodes of A merged into a match of B (N:1: a batch norm folded
+into its Conv, constants folded into what reads them, an Identity bypassed) and nodes of B
+split out of a match (1:N: a bias out of a folded batch norm, a weight's quantized parts)."""
+
+from __future__ import annotations
+
+from inspector.core.compare.operands import data_inputs
+from inspector.core.model.graph import Graph
+
+# ops a converter or a fold merges into the computation before them
+FOLDABLE = frozenset({"Mul", "Add", "AddV2", "Sub", "BiasAdd", "FusedBatchNorm",
+                      "FusedBatchNormV2", "FusedBatchNormV3", "BatchNormWithGlobalNormalization",
+                      "Relu", "Relu6", "Identity", "Const", "Rsqrt", "Maximum", "Minimum"})
+
+
+def merges_and_splits(m, ga: Graph, gb: Graph) -> None:
+    """An unmatched node of A whose consumers' counterparts now read its input's counterpart
+    was merged into that input (a batch norm folded into its Conv); constants that fed only
+    merged nodes went with them. Unmatched nodes of B that only feed a constant's counterpart
+    came out of that constant (weights quantized into values, min and max)."""
+    _folded_batch_norms(m, ga, gb)
+    _folded_constants(m, ga)
+    changed = True
+    while changed:
+        changed = False
+        for node in ga:
+            a = node.name
+            if a in m.b_of or a in m.merged or node.op not in FOLDABLE:
+                continue
+            readers = [e.dst for e in ga.consumers(a) if not e.control]
+            targets = {m.b_of.get(r) or m.merged.get(r) for r in readers}
+            if not readers or None in targets:
+                continue
+            if node.op == "Const":
+                if len(targets) == 1 and all(r in m.merged for r in readers):
+                    m.merged[a] = targets.pop()
+                    changed = True
+                continue
+            into = _bypass_target(m, ga, gb, node, targets)
+            if into is not None:
+                m.merged[a] = into
+                changed = True
+    _folded_constants(m, ga)      # again: what fed the nodes merged just now
+    for node in gb:
+        b = node.name
+        if b in m.a_of or b in m.split:
+            continue
+        readers = {e.dst for e in gb.consumers(b)}
+        sources = {m.a_of.get(r) or m.split.get(r) for r in readers}
+        if len(sources) == 1 and None not in sources:
+            a = sources.pop()
+            there = m.b_of.get(a)
+            if there is None or (ga.node(a).op == "Const" and gb.node(there).op != "Const"):
+                m.split[b] = a
+
+
+SOURCES = frozenset({"Placeholder", "PlaceholderV2", "PlaceholderWithDefault", "VarHandleOp",
+                     "VariableV2", "Variable"})
+
+
+def _folded_constants(m, ga: Graph) -> None:
+    """Unmatched nodes of A that compute from constants alone (no input upstream) were folded
+    into what reads them: each goes into the counterpart of its consumers, when they agree
+    (fold_constants, a converter's constant folding)."""
+    from inspector.core.model.execution_order import execution_order
+
+    try:
+        order = [p.name for p in execution_order(ga.graph_def)]
+    except Exception:    # noqa: BLE001 - a graph with a cycle: no folding to explain
+        return
+    constant = set()
+    for name in order:
+        node = ga.node(name)
+        if node.op not in SOURCES and all(r.node in constant for r in node.inputs):
+            constant.add(name)
+    for name in reversed(order):              # consumers before what feeds them
+        if name not in constant or name in m.b_of or name in m.merged:
+            continue
+        readers = [e.dst for e in ga.consumers(name) if not e.control]
+        targets = {m.b_of.get(r) or m.merged.get(r) for r in readers}
+        if readers and len(targets) == 1 and None not in targets:
+            m.merged[name] = targets.pop()
+
+
+BATCH_NORMS = frozenset({"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
+                         "BatchNormWithGlobalNormalization"})
+
+
+def _folded_batch_norms(m, ga: Graph, gb: Graph) -> None:
+    """A batch norm whose namesake in B is a BiasAdd on the counterpart of its input went into
+    that Conv's weights, and the BiasAdd came out of it (fold_old_batch_norms)."""
+    for a, b in list(m.b_of.items()):
+        if ga.node(a).op not in BATCH_NORMS or gb.node(b).op not in ("BiasAdd", "Add", "AddV2"):
+            continue
+        ins_a, ins_b = data_inputs(ga, a), data_inputs(gb, b)
+        if ins_a and ins_b and m.b_of.get(ins_a[0].node) == ins_b[0].node:
+            del m.b_of[a], m.a_of[b], m.rule[a]
+            m.merged[a], m.split[b] = ins_b[0].node, a
+
+
+def _bypass_target(m, ga: Graph, gb: Graph, node, targets: set) -> str | None:
+    for ref in node.inputs:
+        if ref.control or ref.node not in m.b_of:
+            continue
+        into = m.b_of[ref.node]
+        reads = {e.dst for e in gb.consumers(into)}
+        if all(t in reads or t == into for t in targets):
+            return into
+    return None
