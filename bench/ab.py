@@ -28,9 +28,10 @@ def tree(rev: str) -> str:
     return folder
 
 
-def sides(against: str | None) -> list:
-    """[(label, folder whose `inspector` runs)]: this tree, then the earlier commit's."""
-    out = [("now", ROOT)]
+def sides(against: str | None, now: str | None = None) -> list:
+    """[(label, folder whose `inspector` runs)]: this tree (or commit `now`: one change
+    measured alone while others' work lands), then the earlier commit's."""
+    out = [("now", ROOT) if not now else (f"at {now}", tree(now))]
     if against:
         out.append((f"at {against}", tree(against)))
     return out

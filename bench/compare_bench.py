@@ -98,8 +98,9 @@ def args_only_same(only: str | None) -> bool:
     return bool(only) and "renamed" not in only and only.startswith("A A")
 
 
-def cli(sizes: list, against: str | None, only: str | None = None) -> None:
-    runs = ab.sides(against)
+def cli(sizes: list, against: str | None, only: str | None = None,
+        now: str | None = None) -> None:
+    runs = ab.sides(against, now)
     for nodes in sizes:
         path = blocks_graph(nodes, 0)
         other = shuffled_copy(path) if not args_only_same(only) else path
@@ -127,11 +128,12 @@ def main() -> None:
     parser.add_argument("--sizes", default="32000,100000,300000",
                         help="node counts for --cli, comma separated")
     parser.add_argument("--against", help="with --cli: also run this commit's inspector")
+    parser.add_argument("--now", help="with --cli: this commit's inspector instead of ours")
     parser.add_argument("--only", help="with --cli: only the pairs whose label holds this "
                         "('A A', 'renamed', 'no-flops')")
     args = parser.parse_args()
     if args.cli:
-        cli([int(n) for n in args.sizes.split(",")], args.against, args.only)
+        cli([int(n) for n in args.sizes.split(",")], args.against, args.only, args.now)
         return
     speed = python_speed()
     print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "

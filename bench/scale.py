@@ -9,6 +9,7 @@ Run: .venv/bin/python bench/scale.py [--small | --million] [--only NAME] [--no-g
   --against  also run the `inspector` package of commit REV, interleaved, and print the ratio
              of each figure to it (bench/ab.py): on a shared machine, trust the ratios
   --repeat   run each side N times, alternating, and keep each figure's best
+  --now REV  the first side is commit REV's package instead of this tree's
 
 Every model's figures are printed with the python_speed measured just before them.
 
@@ -139,12 +140,12 @@ def best(row: dict, other: dict) -> None:
 
 
 def run(small: bool, only: str | None, gui: bool, million: bool = False, tf: bool = True,
-        against: str | None = None, repeat: int = 1) -> None:
+        against: str | None = None, repeat: int = 1, now: str | None = None) -> None:
     rows = []
     print(f"this machine's Python speed: a loop of 10M additions takes {python_speed():.2f} s "
           "(0.88 s seen on a quiet 2-core machine of this kind; the figures below scale "
           "with it)")
-    runs = ab.sides(against)
+    runs = ab.sides(against, now)
     for label, path in models(small, million):
         if only and only not in label:
             continue
@@ -207,5 +208,6 @@ if __name__ == "__main__":
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     against = sys.argv[sys.argv.index("--against") + 1] if "--against" in sys.argv else None
     repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 1
+    now = sys.argv[sys.argv.index("--now") + 1] if "--now" in sys.argv else None
     run("--small" in sys.argv, only, "--no-gui" not in sys.argv, "--million" in sys.argv,
-        "--no-tf" not in sys.argv, against, repeat)
+        "--no-tf" not in sys.argv, against, repeat, now)

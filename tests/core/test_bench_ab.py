@@ -32,3 +32,14 @@ def test_the_settle_stall_is_the_longest_gap_within_ten_seconds_after_the_first_
     assert abs(settled(beats, 1.0) - 5.99) < 1e-9
     assert abs(settled(beats, 11.5) - 0.9) < 1e-9     # 11.0->11.9 ends after it
     assert settled([0.0, 0.01], 5.0) == 0.0
+
+
+def test_the_parse_options_bench_reads_every_node_each_way():
+    from bench.parse_options import measure
+    from inspector.core.loaders import load
+    from tests.fixtures.scale_models import blocks_graph
+
+    path = blocks_graph(3000)
+    rows = measure(path, None, 1)
+    assert set(rows) == {"full", "skeleton", "wire", "today"}
+    assert {r["nodes"] for r in rows.values()} == {len(load(path).graph)}
