@@ -72,8 +72,8 @@ def _load_model_graph_def(path: str):
         from inspector.core.errors import InspectorError
 
         if model.kind == "tflite":
-            raise InspectorError("a .tflite model opens as a read-only view; transforms, flops "
-                                 "and checks work on the TensorFlow graph it was converted from",
+            raise InspectorError("a .tflite model opens as a read-only view; transforms and "
+                                 "checks work on the TensorFlow graph it was converted from",
                                  path=path)
         raise InspectorError(f"this model opens as a read-only view ({model.notes[0]})"
                              if model.notes else "this model opens as a read-only view",
@@ -203,17 +203,24 @@ def cmd_flops(args) -> int:
     from inspector.core.analysis.flops import DEVICE_PRESETS
     from inspector.core.analysis.metrics import compute_metrics
 
-    graph_def = _load_graph_def(args.model)
     speed = args.gflops * 1e9 if args.gflops else None
-    m = compute_metrics(graph_def, parse_input_shapes(args.input_shape), True, speed)
-    f = m.flops
+    lite = _tflite_flops(args.model, parse_input_shapes(args.input_shape), speed)
+    if lite is None:
+        m = compute_metrics(_load_graph_def(args.model), parse_input_shapes(args.input_shape),
+                            True, speed)
+        f, latency, whose = m.flops, m.latency_ms, ""
+    else:
+        f, latency = lite
+        whose = " the ops fused into its operators"
     if f.unknown:
         raise InspectorError(f"FLOPs cannot be counted: {f.unknown}", path=args.model)
-    print(f"Total FLOPs: {f.total:,} ({tf_human_readable_num(f.total)}); "
-          f"TF's flops registry counts {f.tf_total:,} ({tf_human_readable_num(f.tf_total)})")
+    print(f"Total FLOPs: {f.total:,} ({tf_human_readable_num(f.total)}); TF's flops registry "
+          f"counts{whose} {f.tf_total:,} ({tf_human_readable_num(f.tf_total)})")
+    if lite is not None:
+        print(f"  (counted from {f.source}, without TensorFlow)")
     for note in f.assumed:
         print(f"  ({note}; give --input_shape for another size)")
-    for name, ms in m.latency_ms.items():
+    for name, ms in latency.items():
         rate = DEVICE_PRESETS.get(name, speed)
         print(f"  estimated latency on {name} ({rate / 1e9:g} GFLOP/s): {ms:.1f} ms")
     print("By op type: " + ", ".join(f"{op} {tf_human_readable_num(v)}"
@@ -225,6 +232,28 @@ def cmd_flops(args) -> int:
         print(f"{count(len(f.unknown_shape), 'node')} not counted (unknown shapes; give --input_shape): "
               + ", ".join(f.unknown_shape[:10]) + (" ..." if len(f.unknown_shape) > 10 else ""))
     return 0
+
+
+def _tflite_flops(path: str, shapes: dict, speed):
+    """(FLOP report, latency per device) of a .tflite, from its own tensors; None for any
+    other model."""
+    from inspector.core.analysis.graph_flops import graph_flops
+    from inspector.core.analysis.metrics import latencies
+    from inspector.core.loaders import load
+    from inspector.core.loaders.tflite import is_tflite
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(8)
+    except OSError:
+        return None                     # the loader says what is wrong with the path
+    if not is_tflite(head):
+        return None
+    if shapes:
+        print("note: a .tflite's tensors carry their own shapes: --input_shape is not used",
+              file=sys.stderr)
+    report = graph_flops(load(path).graph)
+    return report, latencies(report, speed)
 
 
 def cmd_check(args) -> int:
