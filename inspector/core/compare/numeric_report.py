@@ -17,19 +17,29 @@ def numeric_html(divergence, worst: int = 15) -> str:
     per_node = getattr(divergence, "per_node", {}) or {}
     first = getattr(divergence, "first", "")
     threshold = getattr(divergence, "threshold", 0.0)
+    engines = [e for e in getattr(divergence, "engines", ()) or () if e]
+    layers = getattr(divergence, "layers", {}) or {}
     out = ["<h2>Both run on the same input</h2>",
            f"<p>{len(per_node):,} matched tensors compared; threshold: max relative error "
-           f"{threshold:g}. " + (f"First node past it: <code>{escape(first)}</code>."
-                                 if first else "No node past it.") + "</p>"]
-    rows = sorted(per_node.items(), key=lambda kv: kv[1].get("snr_db", 0.0))[:worst]
+           f"{threshold:g}. " + (f"First activation past it: <code>{escape(first)}</code>."
+                                 if first else "No activation past it.") +
+           (" Ran A in " + escape(engines[0]) + ", B in " + escape(engines[1]) + "."
+            if len(engines) == 2 else "") + "</p>"]
+    constant = getattr(divergence, "constant", set()) or set()    # weights: listed apart
+    rows = sorted(((n, m) for n, m in per_node.items() if n not in constant),
+                  key=lambda kv: kv[1].get("snr_db", 0.0))[:worst]
     if rows:
         out.append("<table><tr><th>node (A)</th><th>SNR</th><th>cosine</th>"
                    "<th>max relative error</th></tr>" + "".join(
-                       f"<tr><td><code>{escape(name)}</code></td>"
+                       f"<tr><td><code>{escape(name)}</code>"
+                       + (f" ({escape(layers[name])})" if name in layers else "") + "</td>"
                        f"<td class='n'>{_snr(m.get('snr_db', 0.0))}</td>"
                        f"<td class='n'>{m.get('cosine', 0.0):.6f}</td>"
                        f"<td class='n'>{m.get('max_rel_error', 0.0):.3g}</td></tr>"
                        for name, m in rows) + "</table>")
+    if constant:
+        out.append(f"<p class='small'>And {len(constant):,} weights or nodes computed from "
+                   "weights only (no input reaches them), compared too.</p>")
     skipped = getattr(divergence, "skipped", []) or []
     if skipped:
         out.append("<p class='small'>Not compared: " + "; ".join(
