@@ -37,3 +37,36 @@ def test_its_tflite_conversions_count_within_one_percent_from_their_operators():
         assert (pool.attr("filter_width"), pool.attr("stride_h")) == (2, 2)
         assert report.per_node["digits_1/pool_1/MaxPool2d"] == 2 * 2 * 4 * 4 * 32
         assert report.total - report.tf_total == 8 * 8 * (16 + 32)     # RELU: one per output
+
+
+def test_shapes_follow_the_inputs_before_a_stale_recorded_shape():
+    """A GraphDef whose recorded _output_shapes predate a change of its input (batch 1 -> 2):
+    the propagated shapes count, the recorded one only fills what propagation cannot know."""
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    gd = protos.GraphDef()
+    x = gd.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = 1
+    for d in (2, 4):
+        x.attr["shape"].shape.dim.add().size = d
+    w = gd.node.add(name="w", op="Const")
+    w.attr["dtype"].type = 1
+    t = w.attr["value"].tensor
+    t.dtype = 1
+    for d in (4, 3):
+        t.tensor_shape.dim.add().size = d
+    t.float_val.append(1.0)
+    mm = gd.node.add(name="mm", op="MatMul", input=["x", "w"])
+    stale = mm.attr["_output_shapes"].list.shape.add()
+    for d in (1, 3):
+        stale.dim.add().size = d
+    odd = gd.node.add(name="odd", op="SomeCustomOp", input=["mm"])
+    known = odd.attr["_output_shapes"].list.shape.add()
+    for d in (2, 3):
+        known.dim.add().size = d
+    gd.node.add(name="act", op="Relu", input=["odd"])
+    report = graph_flops(Graph(gd), allow_tf=False)
+    assert report.per_node["mm"] == 2 * 4 * 2 * 3          # batch 2, as x says now
+    assert report.per_node["act"] == 6                      # after an op only recorded
+

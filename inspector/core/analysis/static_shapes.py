@@ -81,10 +81,7 @@ class Propagation:
 
     def run(self) -> dict:
         for node in _topological(self.graph):
-            try:
-                outs = self._node(node)
-            except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError):
-                outs = None
+            outs = self._node(node)
             self.shapes[node.name] = outs if outs is not None else [None]
         return self.shapes
 
@@ -112,14 +109,23 @@ class Propagation:
 
     # -- the ops -----------------------------------------------------------------------
     def _node(self, node):
+        """Propagated from the inputs; where that leaves a dimension unknown (an op it does not
+        know: a .tflite's), the graph's recorded shapes when they are all known (recorded
+        shapes can be stale after an edit that changed an input: propagation comes first)."""
+        try:
+            outs = self._rules(node)
+        except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError):
+            outs = None
+        if outs is None or any(s is None or None in s for s in outs):
+            return self._recorded(node) or outs
+        return outs
+
+    def _rules(self, node):
         op = node.op
         if op in ("Placeholder",) and node.name in self.given:
             return [tuple(self.given[node.name])]
         if op == "Const":
             return self._const(node)
-        recorded = self._recorded(node)
-        if recorded is not None:
-            return recorded
         if op in ("Placeholder", "PlaceholderV2"):
             return [_dims(node.attr("shape"))]
         x = self._in(node)
