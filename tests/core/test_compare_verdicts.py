@@ -7,6 +7,7 @@ import os
 
 from inspector.core.app.comparing import compare
 from inspector.core.compare.document import dumps, from_dict, text_report, to_dict
+from inspector.core.compare.html_report import diff_html
 from inspector.core.loaders import load
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,7 +50,7 @@ def test_unrelated_models_get_a_verdict_and_no_guessed_pair():
     text = text_report(d)
     assert text.splitlines()[2].startswith("Unrelated:") and "guess" not in \
         text.replace("nothing is guessed", "")
-    assert "unrelated" in s.status()
+    assert "unrelated" in s.status() and "Unrelated (different models" in diff_html(d)
     # related models are not: a graph and itself, and a graph and its renamed copy
     for other in (load(DEMO).graph, load(INT8).graph):
         d = compare(ga, other, "a", "b").diff

@@ -1,12 +1,14 @@
 """The two-file diff on pairs made as users make them: TensorFlow's own graph transform engine
 (TransformGraphWithStringInputs) and Keras-built models, never our `transform`."""
 
+import html
 import os
 
 import pytest
 
 from inspector.core.compare.diff import diff_graphs
 from inspector.core.compare.document import from_dict, text_report, to_dict
+from inspector.core.compare.html_report import diff_html
 from inspector.core.loaders import load
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.executor import tensorflow
@@ -76,6 +78,7 @@ def test_constants_kept_by_control_inputs_are_paired_and_named_as_the_size_chang
     assert note.bytes <= saved < note.bytes * 1.1
     text = text_report(d)
     assert note.text in text and "added" not in text
+    assert html.escape(note.text) in diff_html(d, ga, gb)       # the window's Save report
     assert from_dict(to_dict(d)).notes == d.notes
 
 

@@ -46,7 +46,9 @@ def diff_html(d: Diff, ga: Graph | None = None, gb: Graph | None = None) -> str:
     else:
         parts = [f"{counts[k]:,} {k}" for k in ("changed", "added", "removed", "merged",
                                                   "split", "renamed") if counts.get(k)]
-        body.append(f"<div class='verdict diff'>Different: {_e(', '.join(parts))}; "
+        verdict = "Unrelated (different models, paired by exact name only)" \
+            if d.unrelated else "Different"
+        body.append(f"<div class='verdict diff'>{verdict}: {_e(', '.join(parts))}; "
                     f"{counts.get('unchanged', 0):,} unchanged</div>")
     if d.interface:
         body.append("<h2>Interface</h2><div class='iface'><p>Code that loads the model sees "
@@ -54,6 +56,8 @@ def diff_html(d: Diff, ga: Graph | None = None, gb: Graph | None = None) -> str:
                     "".join(f"<li>{_e(c.text)}</li>" for c in d.interface) + "</ul></div>")
     body.append("<h2>Totals</h2><table><tr><th></th><th>A</th><th>B</th><th>change</th></tr>" +
                 "".join(_total_row(k, v) for k, v in d.totals.items()) + "</table>")
+    if d.notes:                          # why the size changed
+        body.append("<ul>" + "".join(f"<li>{_e(n.text)}</li>" for n in d.notes) + "</ul>")
     if d.matching.scopes:
         body.append("<h2>Renamed scopes</h2><ul>" + "".join(
             f"<li><code>{_e(a)}/</code> &rarr; <code>{_e(b)}/</code></li>"
