@@ -122,6 +122,8 @@ class CompareWindow(CompareWork, QMainWindow):
         split.addWidget(self.changes)
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 1)
+        split.setSizes([800, 200])     # the pictures get four fifths (the list's rows
+        #                                would take half at 1366x768)
         central = QWidget()
         outer = QVBoxLayout(central)
         outer.addLayout(bar)

@@ -143,6 +143,24 @@ def test_run_both_shows_its_progress_here_and_goes_into_both_files(qtbot, window
     assert not win.progress.isVisible()
     first = win.divergence.first
     assert first
+    # the SNR badges above the boxes: no edge label under them, none inside a ring
+    from inspector.gui.canvas.edges import label_rect
+    from inspector.gui.canvas.items import RING
+
+    for canvas in win.canvases.values():
+        canvas.viewport().grab()
+        labels = [label_rect(p, t) for layer in canvas._edge_layers for p, t in layer.drawn]
+        badges = []
+        for n in {id(n): n for n in canvas.items_by_id.values()}.values():
+            texts, rects = [t for _, t in n.drawn or []], n.drawn_at
+            if texts and "dB" in texts[-1] and len(rects) == len(texts):
+                badges.append((n, n.mapRectToScene(rects[-1])))
+        assert badges
+        for node, badge in badges:
+            assert not any(badge.intersects(label) for label in labels), badge
+            if node.selected or node.in_cone:       # above its ring, not on it
+                ring_top = node.mapToScene(0, -RING).y()
+                assert badge.bottom() <= ring_top + 1, (badge, ring_top)
     answers = iter([str(tmp_path / "r.html"), str(tmp_path / "c.json")])
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (next(answers), ""))
     qtbot.mouseClick(win.report_button, Qt.LeftButton)

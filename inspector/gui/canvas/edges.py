@@ -71,6 +71,7 @@ LABEL_CHAR, LABEL_HEIGHT = 3.9, 9.0   # a label's size in scene units (6.5 px te
 #                                        little over what it measures, so labels keep apart
 TITLE_BAND = 24.0    # an open scope's title (items.py draws it in its top 22 units)
 CLEAR = 6.0          # between a label and a box (a selection ring is drawn there)
+ABOVE = 12.0         # and above it: a box's badge (counts, SNR, a timing) is drawn there
 APART = 12.0         # between any two labels (closer, two edges' labels read as one pile)
 SAME_APART = 30.0    # two labels of the same text closer than this read as one edge's
 _CELL = 96.0
@@ -117,7 +118,7 @@ def _along(pts: list, fraction: float) -> QPointF:
 
 def place_labels(shapes: list, items: dict) -> dict:
     """id(edge) -> where its label goes. A tensor read by several nodes is labelled once;
-    a label never covers a box or a scope's title, keeps APART from other labels
+    a label never covers a box (nor the badge above it) or a scope's title, keeps APART from other labels
     and SAME_APART from a label saying the same (two edges side by side read as one edge
     labelled twice): it takes the first free place along its edge, and an edge with no
     free place goes without (its tensor is in Properties)."""
@@ -126,8 +127,8 @@ def place_labels(shapes: list, items: dict) -> dict:
         if item.kind == "frame":
             taken.add(QRectF(item.x, item.y, item.w, TITLE_BAND))
         else:
-            taken.add(QRectF(item.x - CLEAR, item.y - CLEAR, item.w + 2 * CLEAR,
-                             item.h + 2 * CLEAR))
+            taken.add(QRectF(item.x - CLEAR, item.y - CLEAR - ABOVE, item.w + 2 * CLEAR,
+                             item.h + 2 * CLEAR + ABOVE))
     placed, labelled = {}, set()
     for start, end, edge in shapes:
         if not edge.label or edge.control or (edge.src, edge.label) in labelled:

@@ -16,6 +16,9 @@ from inspector.gui.canvas.items import NodeItem
 from inspector.gui.canvas.style import CanvasStyle
 
 
+SCENE_MARGIN = 80.0     # around a laid-out graph in its scene rectangle
+
+
 class GraphCanvas(QGraphicsView):
     """Zoom with the wheel or keys, pan by dragging; emits what the user points at."""
 
@@ -137,7 +140,7 @@ class GraphCanvas(QGraphicsView):
             gs.clear()
             self._edge_layers = []
         self.items_by_id = kept
-        margin = 80.0
+        margin = SCENE_MARGIN
         gs.setSceneRect(QRectF(-margin, -margin, scene.width + 2 * margin,
                                scene.height + 2 * margin))
         ink = self.palette().color(QPalette.Text)
@@ -294,7 +297,7 @@ class GraphCanvas(QGraphicsView):
     def show_start_at(self, scale: float) -> None:
         """The graph's start (its top, or its left when laid out left to right) at `scale`,
         centred across: the first view of a comparison's canvases, both at one scale."""
-        rect = self._graph_rect()
+        rect = self._laid_rect()
         if rect.isEmpty():
             return
         view = self.viewport().rect()
@@ -309,8 +312,15 @@ class GraphCanvas(QGraphicsView):
 
     def fit_scale(self) -> float:
         """The scale at which the whole graph fits (0 with nothing drawn)."""
-        rect = self._graph_rect()
-        return 0.0 if rect.isEmpty() else self._fit_scale(rect) * 0.96
+        rect = self._laid_rect()
+        return 0.0 if rect.isEmpty() or not self.items_by_id else \
+            self._fit_scale(rect) * 0.96
+
+    def _laid_rect(self):
+        """The graph's rectangle as its scene was laid out (show_scene's scene rectangle
+        less its margin): no walk of 50k items as itemsBoundingRect() does."""
+        return self.scene().sceneRect().adjusted(SCENE_MARGIN - 20, SCENE_MARGIN - 20,
+                                                 20 - SCENE_MARGIN, 20 - SCENE_MARGIN)
 
     def zoom_level(self) -> float:
         return self.transform().m11()

@@ -315,7 +315,8 @@ class NodeItem(QGraphicsRectItem):
             painter.setPen(self.ink)
             clear = _advance(font, dpi, self.tag) + 12 if self.tag else 0.0
             high = dpi.metrics(font).height()
-            self._text(painter, font, QRectF(clear, -high - 1, it.w - 2 * clear, high),
+            lift = RING if st.ring and (self.selected or self.in_cone) else 0.0  # over it
+            self._text(painter, font, QRectF(clear, -high - 1 - lift, it.w - 2 * clear, high),
                        Qt.AlignCenter, _elided(font, dpi, self.badge, it.w - 2 * clear))
         if self.tag:     # on the box's top edge, above its text, never over it
             colour = "#2e7d32" if self.tag == "IN" else "#6a1b9a"
