@@ -28,6 +28,9 @@ from inspector.core.runtime.job import NO_JOB, Job
 CONFIDENCE = {"provenance": 1.0, "structure": 1.0, "top-down": 0.85, "bottom-up": 0.8,
               "name": 0.9, "tolerant name": 0.7, "operand": 0.9, "quantized": 0.95,
               "same constant": 1.0}
+# each rule's function: provenance _from_provenance, structure _by_structure, top-down and
+# bottom-up _propagate, quantized _quantized_weights, same constant _same_constants, operand
+# operands.match_operands, name and tolerant name _by_names
 UNRELATED_BELOW = 0.5     # share of A matched under which the models are different ones
 
 
