@@ -23,12 +23,12 @@ def _run(code: str) -> dict:
 def test_opening_and_laying_out_a_graphdef_imports_no_numpy():
     seen = _run(f"""
 import json, sys
-from inspector.core.app.opening import open_for_user
+from inspector.core.app.opening import open_model
 from inspector.core.app.state import AppState
 from inspector.core.app import exports, queries  # noqa: F401  (the window's doors)
 from inspector.core.view.view_graph import ViewModel
 import inspector.core.transforms.syntax  # noqa: F401  (a session file's pipeline)
-model = open_for_user({DEMO!r}, None, False)
+model = open_model({DEMO!r})
 view = ViewModel(model.graph, fold_constants=True)
 scene = view.scene(frozenset({{""}}))
 state = AppState()

@@ -25,6 +25,9 @@ def main(model: str, settings: str, *wanted) -> int:
     wait(app, lambda: win.state.model is not None and win.state.summary is not None and
          not win.tasks.is_busy())
     seen["engine"] = type(win.state.engine).__name__
+    m = win.state.model
+    seen["opened"] = {"kind": m.kind, "frozen": m.frozen, "nodes": len(m.graph),
+                      "notes": m.notes}
     if "card" in wanted:
         win.card.show_card()
         wait(app, lambda: win.card_panel.isVisible() and not win.tasks.is_busy())

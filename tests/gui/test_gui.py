@@ -80,9 +80,9 @@ def test_while_a_model_opens_the_canvas_and_sizes_say_so(qtbot, window, model, m
 
     name = os.path.basename(model)
     loading, laying_out = threading.Event(), threading.Event()
-    open_for_user, scene = load_controller.open_for_user, view_graph.ViewModel.scene
-    monkeypatch.setattr(load_controller, "open_for_user",
-                        lambda *a: (loading.wait(30), open_for_user(*a))[1])
+    open_model, scene = load_controller.open_model, view_graph.ViewModel.scene
+    monkeypatch.setattr(load_controller, "open_model",
+                        lambda *a, **k: (loading.wait(30), open_model(*a, **k))[1])
     monkeypatch.setattr(view_graph.ViewModel, "scene",
                         lambda *a, **k: (laying_out.wait(30), scene(*a, **k))[1])
     window.show_panel(window.sizes_dock)   # its task (Optimize)

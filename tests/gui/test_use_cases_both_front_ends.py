@@ -1,6 +1,6 @@
 """Issue 46: one use case, two front ends. The command line and the window (as users start it,
 TensorFlow in the worker) run the same core.app use case on the same file and give the same
-answer: the model card, the TFLite check."""
+answer: opening a model, the model card, the TFLite check."""
 
 import json
 import os
@@ -56,3 +56,23 @@ def test_the_command_line_refuses_to_check_a_tflite_as_the_window_does():
     code, out, err = run_cli("compat", os.path.join(ROOT, "tests", "core", "data",
                                                     "digits_float.tflite"))
     assert code == 2 and "already a TensorFlow Lite model" in err and out == ""
+
+
+def test_a_meta_with_its_checkpoint_beside_it_opens_frozen_in_both(fx, tmp_path):
+    """The window froze a .meta with the checkpoint beside it; the command line showed the
+    graph as stored (variables, a saver) until given --checkpoint: one opening function."""
+    import shutil
+
+    for name in os.listdir(fx):
+        if name.startswith("v1_training.ckpt") or name in ("v1_training.meta", "checkpoint"):
+            shutil.copy(os.path.join(fx, name), tmp_path / name)
+    meta = str(tmp_path / "v1_training.meta")
+    seen = window_answers(meta, tmp_path)
+    code, out, err = run_cli("summarize", "--json", meta)
+    assert code == 0, err
+    assert seen["opened"]["kind"] == "metagraph" and seen["opened"]["frozen"] is True
+    assert "Frozen for the likely output" in " ".join(seen["opened"]["notes"])
+    assert f"note: {seen['opened']['notes'][-1]}" in err
+    summary = json.loads(out)
+    assert summary["frozen"] is True and summary["node_count"] == seen["opened"]["nodes"]
+    assert summary["variable_parameters"] == 0 and summary["const_parameters"] > 5000

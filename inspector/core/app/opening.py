@@ -1,6 +1,7 @@
-"""Opening a model the way a user means it (the window and the CLI): `load`; a SavedModel's
-signatures to choose from; a .meta frozen with the checkpoint beside it, and for a .meta given
-a checkpoint but no outputs, frozen for the top-ranked likely outputs (and saying which)."""
+"""Opening a model the way a user means it, one function for the window and the CLI
+(open_model): `load`; a SavedModel's signatures to choose from; a .meta frozen with the
+checkpoint given or the one beside it, for the outputs given or the top-ranked likely ones
+(and saying which)."""
 
 from __future__ import annotations
 
@@ -25,20 +26,43 @@ def model_can(model: LoadedModel, capability: str) -> bool:
     return capability in model.capabilities
 
 
-def open_model(path: str, opened: LoadedModel | None = None, **options) -> LoadedModel:
-    """`opened`: the model as already loaded without the checkpoint, if the caller has it."""
-    if not options.get("checkpoint") or options.get("outputs"):
-        return load(path, **options)
-    first = opened or load(path, **dict(options, checkpoint=None))
-    if first.kind != "metagraph":
-        return load(path, **options)
+def open_model(path: str, *, signature: str | None = None, tags: list | None = None,
+               checkpoint: str | None = None, outputs: list | None = None,
+               freeze: bool = True, allow_unsafe: bool = False) -> LoadedModel:
+    """The one opening function of both front ends: `load`, and a .meta frozen the way a
+    user means it: with the checkpoint given, or else the one beside it (then a failure to
+    freeze leaves the graph as stored, with the reason in its notes); for the outputs given,
+    or else its top-ranked likely outputs (and saying which). freeze=False: not the checkpoint beside it."""
+    options = dict(freeze=freeze, tags=tags, signature=signature, allow_unsafe=allow_unsafe)
+    if checkpoint and outputs:
+        return load(path, checkpoint=checkpoint, outputs=outputs, **options)
+    model = load(path, **options)
+    if model.kind != "metagraph" or model.frozen:
+        return model
+    if checkpoint:
+        return _frozen_for_likely_outputs(path, model, checkpoint, options)
+    if not freeze:
+        return model
+    from inspector.core.loaders.metagraph import beside
+
+    found = beside(path)
+    if not found:
+        return model
+    try:
+        return _frozen_for_likely_outputs(path, model, found, options)
+    except InspectorError as exc:
+        model.notes = [f"Not frozen with the checkpoint beside it: {exc.message}"]
+        return model
+
+
+def _frozen_for_likely_outputs(path, first, checkpoint, options) -> LoadedModel:
     outputs = likely_outputs(first.graph)
     if not outputs or len(outputs) > MAX_GUESSED:
         shown = ", ".join(outputs[:6]) + (", ..." if len(outputs) > 6 else "")
         raise ModelLoadError("freezing needs output node names and none stands out among the "
                              f"likely outputs{f' ({shown})' if shown else ''}; name them",
                              path=path)
-    model = load(path, **dict(options, outputs=outputs))
+    model = load(path, checkpoint=checkpoint, outputs=outputs, **options)
     model.notes.append(f"Frozen for the likely output{'s' if len(outputs) > 1 else ''} "
                        f"{', '.join(outputs)}: no outputs were given (name others to change "
                        "that).")
@@ -60,22 +84,3 @@ def signatures(path: str) -> dict:
 def fell_back(note: str) -> bool:
     """A note saying the model was opened another way than the usual one."""
     return any(w in note for w in ("could not", "cannot", "instead", "legacy Keras"))
-
-
-def open_for_user(path: str, signature, allow_unsafe: bool):
-    """The model as a user wants to look at it: a .meta with a checkpoint beside it is frozen
-    with that checkpoint for its likely outputs (the graph as stored, with the reason, when
-    that cannot be done)."""
-    model = load(path, signature=signature, allow_unsafe=allow_unsafe)
-    found = None
-    if model.kind == "metagraph" and not model.frozen:
-        from inspector.core.loaders.metagraph import beside
-
-        found = beside(path)
-    if not found:
-        return model
-    try:
-        return open_model(path, opened=model, checkpoint=found, allow_unsafe=allow_unsafe)
-    except InspectorError as exc:
-        model.notes = [f"Not frozen with the checkpoint beside it: {exc.message}"]
-        return model

@@ -41,11 +41,11 @@ class CompareController:
         def work(task):
             from inspector.core.app.comparing import compare
             from inspector.core.app.identical import same_as_opened
-            from inspector.core.app.opening import open_for_user
+            from inspector.core.app.opening import open_model
 
             task.progress(2, 100, f"Opening {b_label}")
             same = same_as_opened(model, path) is not None    # B is A: not parsed again
-            gb = graph if same else open_for_user(path, None, False).graph
+            gb = graph if same else open_model(path).graph
             session = compare(graph, gb, a_label, b_label, job=task,
                               paths=(model.path, path), totals=True)
             session.ports = ports
@@ -154,10 +154,10 @@ class CompareController:
 
         def work(task):
             from inspector.core.app.comparison_files import reopen
-            from inspector.core.app.opening import open_for_user
+            from inspector.core.app.opening import open_model
 
-            a = open_for_user(a_path, None, False)
-            b = open_for_user(b_path, None, False)
+            a = open_model(a_path)
+            b = open_model(b_path)
             return reopen(d, a.graph, b.graph, (a_path, b_path), job=task)
 
         def done(result, first):

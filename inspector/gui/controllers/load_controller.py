@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from inspector.core.app.opening import fell_back, open_for_user, signatures
+from inspector.core.app.opening import fell_back, open_model, signatures
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.core.runtime import gc_policy
 
@@ -27,7 +27,7 @@ class LoadController:
                     return ("choose", found)
             from inspector.core.view.view_graph import ViewModel
 
-            model = open_for_user(path, signature, allow_unsafe)
+            model = open_model(path, signature=signature, allow_unsafe=allow_unsafe)
             task.check()
             view = ViewModel(model.graph, fold_constants=fold)
             gc_policy.keep_out_of_collections()  # the model lives long
