@@ -237,23 +237,13 @@ def cmd_flops(args) -> int:
 def _tflite_flops(path: str, shapes: dict, speed):
     """(FLOP report, latency per device) of a .tflite, from its own tensors; None for any
     other model."""
-    from inspector.core.analysis.graph_flops import graph_flops
-    from inspector.core.analysis.metrics import latencies
-    from inspector.core.loaders import load
-    from inspector.core.loaders.tflite import is_tflite
+    from inspector.core.app.costs import tflite_flops
 
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(8)
-    except OSError:
-        return None                     # the loader says what is wrong with the path
-    if not is_tflite(head):
-        return None
-    if shapes:
+    found = tflite_flops(path, speed)
+    if found is not None and shapes:
         print("note: a .tflite's tensors carry their own shapes: --input_shape is not used",
               file=sys.stderr)
-    report = graph_flops(load(path).graph)
-    return report, latencies(report, speed)
+    return found
 
 
 def cmd_check(args) -> int:
