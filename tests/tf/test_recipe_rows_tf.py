@@ -18,7 +18,7 @@ from tests.conftest import run_cli
 def mobilenet_run(fx, tmp_path_factory):
     out = tmp_path_factory.mktemp("recipes")
     code, text, err = run_cli("tflite", os.path.join(fx, "mobilenet_v2.pb"), "--recipe",
-                              "float,int8,dynamic", "--samples", "8", "--compare", "4", "-o",
+                              "float,int8,dynamic", "--samples", "4", "--compare", "2", "-o",
                               str(out), "--json")
     return code, json.loads(text) if text.strip() else None, err, out
 

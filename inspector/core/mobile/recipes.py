@@ -258,10 +258,15 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
     lists = [[f[n] for n in ref.names] for f in samples]
     job.progress(1, total, "converting to a float .tflite")
 
-    def convert(variant):
-        return t.convert_tflite(graph_def, inputs, outputs, variant, input_shapes=shapes,
-                                representative=samples if variant == "int8" else None,
-                                allow_unsafe=allow_io, select_tf_ops=preview)
+    made_by_tf: dict = {}
+
+    def convert(variant):              # each of TF's conversions once (float: the reference)
+        if variant not in made_by_tf:
+            made_by_tf[variant] = t.convert_tflite(
+                graph_def, inputs, outputs, variant, input_shapes=shapes,
+                representative=samples if variant == "int8" else None,
+                allow_unsafe=allow_io, select_tf_ops=preview)
+        return made_by_tf[variant]
     convert.preview = preview
     made = {"model": None} if preview else convert("float")
     if made["model"] is None and not preview:
