@@ -79,6 +79,10 @@ def test_constants_kept_by_control_inputs_are_paired_and_named_as_the_size_chang
     text = text_report(d)
     assert note.text in text and "added" not in text
     assert html.escape(note.text) in diff_html(d, ga, gb)       # the window's Save report
+    from inspector.core.app.comparing import compare
+
+    rows = compare(ga, gb, "A", "B").change_rows()              # the window's change list
+    assert ("• size: " + note.text, -1, "note") in rows
     assert from_dict(to_dict(d)).notes == d.notes
 
 
