@@ -140,3 +140,17 @@ def test_the_sensitivity_overlay_colours_the_weighted_layers():
     assert badges == {"a/Conv2D": "κ 4.0", "b/MatMul": "κ 2.0"}
     assert heat["a/Conv2D"] != heat["b/MatMul"] and len(overlay.key(state)) == 4
     assert not overlay.has_data(SimpleNamespace(quant=None))
+
+
+def test_a_file_another_recipe_made_is_no_point_of_its_own():
+    """int4-blockwise on a model without FULLY_CONNECTED is dynamic's file byte for byte:
+    its row says so and the chart has one point for the two (a rerun merged in too)."""
+    dyn = RecipeResult("dynamic", model=b"same", size=4, output={"mse": 0.1})
+    int4 = RecipeResult("int4-blockwise", model=b"same", size=4, output={"mse": 0.1},
+                        ops={"CONV_2D": 2})
+    run = _merge(None, RecipeReport([dyn]))
+    run = _merge(run, RecipeReport([int4]))
+    assert [p.recipe for p in run.tried] == ["dynamic"]
+    row = run.row(("int4-blockwise", ""))
+    assert row.same_as == "dynamic"
+    assert "byte-identical to dynamic's file: the model has no FULLY_CONNECTED" in row.note
