@@ -230,6 +230,8 @@ class QuantPanel(QWidget):
                 item = QTableWidgetItem(text)
                 if c == 1 and r.keep_float:
                     item.setToolTip(r.keep_float)
+                elif c == len(cells) - 1 and text:
+                    item.setToolTip(text)            # a failure's reason, notes: whole
                 if (r.recipe, r.keep_float) == run.applied:
                     item.setBackground(QBrush(APPLIED))
                 self.table.setItem(k, c, item)
