@@ -186,6 +186,11 @@ class CompareController:
         from inspector.gui.compare_window import CompareWindow
 
         win = CompareWindow(session, self.tasks, first=first)
+        owner = getattr(self.dialogs, "parent", None)       # the main window
+        screen = owner.screen() if owner is not None else None
+        if screen is not None and screen is not win.screen():   # opens where it is
+            win.setScreen(screen)
+            win.resize(*win.fitting())
         win.destroyed.connect(lambda *_: self.windows.remove(win) if win in self.windows
                               else None)
         self.windows.append(win)
