@@ -23,7 +23,7 @@ diff.diff_graphs = lambda *a, **k: calls.append(1) or real(*a, **k)   # counted,
 from inspector.launcher import main
 code = main(['diff'] + sys.argv[1:])
 print('IMPORTED', 'tensorflow' in sys.modules, 'inspector.core.loaders.protofile' in sys.modules,
-      bool(calls), file=sys.stderr)
+      bool(calls), 'numpy' in sys.modules, file=sys.stderr)
 sys.exit(code)
 """
 
@@ -32,7 +32,7 @@ def probe(*args):
     proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True,
                           text=True, cwd=ROOT, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
                           timeout=300)
-    flags = proc.stderr.rsplit("IMPORTED", 1)[1].split()[:3]
+    flags = proc.stderr.rsplit("IMPORTED", 1)[1].split()[:4]
     return proc.returncode, proc.stdout, [flag == "True" for flag in flags]
 
 
@@ -40,10 +40,11 @@ def test_two_files_with_the_same_bytes_are_equal_without_a_parse(tmp_path):
     a, b = tmp_path / "a.pb", tmp_path / "b.pb"
     shutil.copy(DEMO, a)
     shutil.copy(DEMO, b)
-    code, out, (tf, parsed, matched) = probe(str(a), str(b))
+    code, out, (tf, parsed, matched, numpy) = probe(str(a), str(b))
     assert code == 0
     assert f"Equal: the two files hold the same bytes ({os.path.getsize(DEMO):,} bytes)" in out
     assert not tf and not parsed and not matched
+    assert not numpy          # not even numpy (0.2-0.4 s of a start on a slow machine)
     for path in (TFLITE, os.path.join(ROOT, "tests", "core", "data", "v1_training.pbtxt")):
         code, out, _ = run_cli("diff", path, path)
         assert code == 0 and "the same bytes" in out
@@ -67,7 +68,7 @@ def test_other_bytes_and_bad_files_take_the_full_path(tmp_path):
     at = data.rfind(b"logits")
     data[at] = ord("L")
     changed.write_bytes(bytes(data))
-    code, out, (_, parsed, matched) = probe(DEMO, str(changed))
+    code, out, (_, parsed, matched, _) = probe(DEMO, str(changed))
     assert code == 1 and "the same bytes" not in out and parsed and matched
     bad = tmp_path / "bad.pb"                      # the same garbage twice: still an error
     bad.write_bytes(b"\x0a\xff\xff\xff\xff garbage")

@@ -8,9 +8,10 @@ shape computed from Shape and StridedSlice)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from inspector.core.model.graph import Graph
+from inspector.core.runtime.lazy_import import later
+
+np = later("numpy", globals(), "np")
 
 PASS_THROUGH = frozenset({"Identity", "ReadVariableOp", "Snapshot", "StopGradient"})
 # a TFLite op -> the GraphDef ops that read its weights (slot 1), and the layout change
