@@ -18,11 +18,11 @@ def _open(path: str, args):
 
 def build_diff(args):
     """(diff, model A, graph B, model B): B from a file, or from A through --pipeline (with
-    the pipeline's own provenance; model B is then None)."""
-    from inspector.core.compare import provenance
-    from inspector.core.compare.diff import diff_graphs
+    the pipeline's own provenance; model B is then None). core.app.diffing.diff_models: the
+    window's rules."""
+    from inspector.cli.loading import _split
+    from inspector.core.app.diffing import after_pipeline, diff_models
     from inspector.core.errors import InspectorError
-    from inspector.core.model.graph import Graph
 
     if args.limit < 0:
         raise InspectorError(f"--limit must be 0 or more, not {args.limit}")
@@ -33,38 +33,26 @@ def build_diff(args):
         if size is not None:
             return identical_diff(args.model, args.other, size), None, None, None
     a = _open(args.model, args)
-    from inspector.cli.loading import _split
-
     missing = [n for n in _split(args.inputs) + _split(args.outputs)
                if n.split(":")[0] not in a.graph]
     if missing:
         raise InspectorError(f"no node named {', '.join(repr(n) for n in missing)} in A "
                              "(--inputs/--outputs name nodes of the first model)",
                              path=args.model)
-    prov, b = None, None
+    steps, b = None, None
     if args.pipeline:
-        from inspector.core.transforms.pipeline import run_pipeline
-
         if args.other:
             raise InspectorError("give B or --pipeline, not both")
-        steps = run_pipeline(a.graph.graph_def, args.pipeline, _split(args.inputs),
-                             _split(args.outputs))
-        gb, b_size = Graph(steps[-1].graph_def), 0
-        b_label = f"{args.model} after {args.pipeline}"
-        prov = provenance.from_steps(a.graph.names(), steps)
+        gb, steps = after_pipeline(a.graph, args.pipeline, _split(args.inputs),
+                                   _split(args.outputs))
+        b_label, b_path = f"{args.model} after {args.pipeline}", ""
     elif args.other:
         b = _open(args.other, args)
-        gb, b_label, b_size = b.graph, args.other, b.file_size
-        if b.kind == "tflite" and a.kind != "tflite":
-            prov = provenance.for_tflite(a.graph, gb)
+        gb, b_label, b_path = b.graph, args.other, args.other
     else:
         raise InspectorError("diff needs a second model (B) or --pipeline")
-    from inspector.core.app.comparing import measured_totals
-
-    extra = {} if args.no_flops else measured_totals(
-        a.graph, gb, (args.model, "" if args.pipeline else args.other))
-    d = diff_graphs(a.graph, gb, args.model, b_label, provenance=prov, extra_totals=extra,
-                    file_sizes=(a.file_size, b_size))
+    d = diff_models(a.graph, gb, (args.model, b_label), steps, (args.model, b_path),
+                    totals=not args.no_flops)
     return d, a, gb, b
 
 

@@ -40,6 +40,14 @@ def main(model: str, settings: str, *wanted) -> int:
              bool(win.state.tflite_check.confirmed) and not win.tasks.is_busy(), 240)
         seen["tflite"] = win.state.tflite_check.as_dict()
         seen["tflite notes"] = win.state.overlay.compat_notes
+    for other in [w[5:] for w in wanted if w.startswith("diff=")]:   # File > Compare with…
+        ctl = win.compare_ctl
+        ctl.compare_with(other)
+        wait(app, lambda: bool(ctl.windows) and not win.tasks.is_busy(), 240)
+        from inspector.core.compare.document import dumps
+
+        seen["diff"] = json.loads(dumps(ctl.windows[-1].session.diff))
+        ctl.windows[-1].close()
     seen["imported here"] = sorted(m for m in ("tensorflow", "keras") if m in sys.modules)
     print(json.dumps(seen))
     win.tasks.cancel()

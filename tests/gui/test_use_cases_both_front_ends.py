@@ -1,6 +1,6 @@
 """Issue 46: one use case, two front ends. The command line and the window (as users start it,
 TensorFlow in the worker) run the same core.app use case on the same file and give the same
-answer: opening a model, the model card, the TFLite check."""
+answer: opening a model, the model card, the TFLite check, the diff."""
 
 import json
 import os
@@ -76,3 +76,22 @@ def test_a_meta_with_its_checkpoint_beside_it_opens_frozen_in_both(fx, tmp_path)
     summary = json.loads(out)
     assert summary["frozen"] is True and summary["node_count"] == seen["opened"]["nodes"]
     assert summary["variable_parameters"] == 0 and summary["const_parameters"] > 5000
+
+
+def test_the_diff_of_a_model_and_its_tflite_is_the_same_in_the_window_and_on_the_command_line(
+        tmp_path):
+    """The demo model against its float .tflite: the converter's provenance (B is a .tflite,
+    A is not: one rule), both sides' totals and file bytes, every entry: the same document
+    from File > Compare with… as from `diff --json` (only the labels differ: file names in
+    the window, the paths given on the command line)."""
+    lite = os.path.join(ROOT, "tests", "core", "data", "digits_float.tflite")
+    seen = window_answers(DEMO, tmp_path, f"diff={lite}")
+    code, out, err = run_cli("diff", DEMO, lite, "--json")
+    assert code == 1, err
+    cli = json.loads(out)
+    window = seen["diff"]
+    for doc in (cli, window):
+        doc.pop("a"), doc.pop("b")
+    assert window == cli
+    assert window["totals"]["file bytes"][1] == os.path.getsize(lite)
+    assert any(isinstance(v, int) for v in window["totals"]["FLOPs"])

@@ -7,15 +7,14 @@ changes. Qt-free: the window only draws what this says."""
 from __future__ import annotations
 
 from inspector.core.app.comparing_numeric import (  # noqa: F401  (the use case's API)
-    is_tflite,
     numeric_between,
     numeric_ports,
     run_numeric,
 )
 from inspector.core.app.decorations import Decorations
+from inspector.core.app.diffing import diff_models
 from inspector.core.app.scope_marks import ScopeMarks
-from inspector.core.compare import provenance as _provenance
-from inspector.core.compare.diff import Diff, diff_graphs, file_size
+from inspector.core.compare.diff import Diff
 from inspector.core.compare.document import dumps, me_mapping
 from inspector.core.compare.html_report import diff_html
 from inspector.core.model.graph import Graph
@@ -40,14 +39,6 @@ READABLE = 0.92        # the first scale of a comparison: 8.5 pt names at ~10 px
 __all__ = ["CompareSession", "compare", "dumps", "me_mapping", "diff_html"]
 
 
-def measured_totals(ga, gb, paths: tuple = ("", "")) -> dict:
-    """gzip size, FLOPs and the latency estimate of both sides, always (analysis.graph_flops:
-    each graph's own shapes, a .tflite's included, no TensorFlow unless they fall short)."""
-    from inspector.core.analysis.graph_flops import cost_totals
-
-    return cost_totals(ga, gb, paths)
-
-
 def _short(text: str, limit: int = 70) -> str:
     """A reason on part of one line: its first sentence, cut."""
     first = text.split("\n")[0].split(". ")[0]
@@ -56,21 +47,11 @@ def _short(text: str, limit: int = 70) -> str:
 
 def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
             job: Job = NO_JOB, paths: tuple = ("", ""), totals: bool = False) -> "CompareSession":
-    """Diff B against A (with our pipeline's provenance when B came from `steps`, or the
-    TFLite converter's when B is a .tflite and A is not) and make both views."""
+    """Diff B against A (diffing.diff_models: the command line's rules) and make both
+    views."""
+    d = diff_models(ga, gb, (a_label, b_label), steps, paths, totals, job)
     if gb is ga and not steps:       # B is A (identical.same_as_opened): nothing to match
-        from inspector.core.app.identical import identical_diff
-
-        d = identical_diff(a_label, b_label, file_size(paths[0]), ga)
         return CompareSession(d, ga, gb, paths)
-    prov = None
-    if steps:
-        prov = _provenance.from_steps(ga.names(), steps)
-    elif is_tflite(gb) and not is_tflite(ga):
-        prov = _provenance.for_tflite(ga, gb)
-    extra = measured_totals(ga, gb, paths) if totals else None
-    d = diff_graphs(ga, gb, a_label, b_label, provenance=prov, job=job, extra_totals=extra,
-                    file_sizes=tuple(file_size(p) for p in paths))
     job.progress(95, 100, "views")
     session = CompareSession(d, ga, gb, paths)
     session.change_rows()              # here, in the task: 50k lines are not for the GUI thread

@@ -1,0 +1,55 @@
+"""Comparing two models, the use case of `graphdef-inspector diff` and File > Compare with… /
+Preview > Compare (the comparison window's navigation is comparing.CompareSession): one rule
+for the provenance (our pipeline's steps; the TFLite converter's names when B is a .tflite and
+A is not: core.model.origin.is_tflite), the totals (gzip, FLOPs and latency of both sides,
+from each graph's own shapes) and the file sizes (each side's file)."""
+
+from __future__ import annotations
+
+from inspector.core.compare import provenance
+from inspector.core.compare.diff import Diff, diff_graphs, file_size
+from inspector.core.model.graph import Graph
+from inspector.core.model.origin import is_tflite
+from inspector.core.runtime.job import NO_JOB, Job
+
+
+def provenance_for(ga: Graph, gb: Graph, steps=None):
+    """What is known of where B's nodes came from: the pipeline's renames, merges and splits
+    when B came from `steps` (transforms' reports), the converter's ';'-joined tensor names
+    when B is a .tflite made from A; None else."""
+    if steps:
+        return provenance.from_steps(ga.names(), steps)
+    if is_tflite(gb) and not is_tflite(ga):
+        return provenance.for_tflite(ga, gb)
+    return None
+
+
+def measured_totals(ga: Graph, gb: Graph, paths: tuple = ("", "")) -> dict:
+    """gzip size, FLOPs and the latency estimate of both sides (analysis.graph_flops: each
+    graph's own shapes, a .tflite's included, no TensorFlow unless they fall short)."""
+    from inspector.core.analysis.graph_flops import cost_totals
+
+    return cost_totals(ga, gb, paths)
+
+
+def after_pipeline(ga: Graph, pipeline: str, inputs=(), outputs=()) -> tuple:
+    """(B, steps): A through the pipeline's text, here (the command line's `--pipeline`)."""
+    from inspector.core.transforms.pipeline import run_pipeline
+
+    steps = run_pipeline(ga.graph_def, pipeline, list(inputs), list(outputs))
+    return Graph(steps[-1].graph_def), steps
+
+
+def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
+                paths: tuple = ("", ""), totals: bool = True, job: Job = NO_JOB) -> Diff:
+    """The diff of B against A. `steps`: the pipeline's reports when B is A after it;
+    `paths`: the files A and B came from ("" for none); `totals`: with what each side costs.
+    B that is A's graph itself (the same file) answers at once."""
+    if gb is ga and not steps:
+        from inspector.core.app.identical import identical_diff
+
+        return identical_diff(labels[0], labels[1], file_size(paths[0]), ga)
+    extra = measured_totals(ga, gb, paths) if totals else None
+    return diff_graphs(ga, gb, labels[0], labels[1], provenance=provenance_for(ga, gb, steps),
+                       job=job, extra_totals=extra,
+                       file_sizes=tuple(file_size(p) for p in paths))
