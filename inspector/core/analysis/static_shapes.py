@@ -307,20 +307,36 @@ class Propagation:
         return [None if x is None else (len(x),)]
 
     def _StridedSlice(self, node, x):
-        value = self._value(node, 0)
         begin, end, strides = (self._value(node, k) for k in (1, 2, 3))
-        if value is None or value.ndim != 1 or begin is None or end is None or \
-                strides is None or node.attr("ellipsis_mask", 0) or node.attr("new_axis_mask", 0):
+        if begin is None or end is None or strides is None or \
+                node.attr("ellipsis_mask", 0) or node.attr("new_axis_mask", 0):
             return None
-        b = None if node.attr("begin_mask", 0) & 1 else int(begin[0])
-        e = None if node.attr("end_mask", 0) & 1 else int(end[0])
-        if node.attr("shrink_axis_mask", 0) & 1:
-            picked = value[int(begin[0])]
+        bm, em = node.attr("begin_mask", 0), node.attr("end_mask", 0)
+        shrink = node.attr("shrink_axis_mask", 0)
+        value = self._value(node, 0)
+        if value is not None and value.ndim == 1 and len(begin) == 1:   # shape arithmetic
+            picked = value[int(begin[0])] if shrink & 1 else \
+                value[None if bm & 1 else int(begin[0]):None if em & 1 else int(end[0]):
+                      int(strides[0])]
             self._set_value(node, np.asarray(picked))
-            return [()]
-        picked = value[b:e:int(strides[0])]
-        self._set_value(node, picked)
-        return [(len(picked),)]
+        if x is None:
+            return None
+        out = []
+        for axis, dim in enumerate(x):
+            if axis >= len(begin):
+                out.append(dim)
+            elif shrink >> axis & 1:
+                continue
+            elif dim is None:
+                out.append(None)
+            else:
+                cut = slice(None if bm >> axis & 1 else int(begin[axis]),
+                            None if em >> axis & 1 else int(end[axis]), int(strides[axis]))
+                out.append(len(range(*cut.indices(dim))))
+        return [tuple(out)]
+
+    def _IdentityN(self, node, x):
+        return [self._in(node, k) for k in range(len(node.data_inputs))]
 
     def _Pack(self, node, x):
         parts = [self._in(node, k) for k in range(len(node.data_inputs))]
