@@ -100,8 +100,31 @@ class _Taken:
             self.cells.setdefault(key, []).append(r)
 
     def free(self, r: QRectF) -> bool:
-        return not any(r.intersects(o) for key in self._keys(r)
-                       for o in self.cells.get(key, ()))
+        cells, left, top = self.cells, r.left(), r.top()
+        for gx in range(int(left // _CELL), int((left + r.width()) // _CELL) + 1):
+            for gy in range(int(top // _CELL), int((top + r.height()) // _CELL) + 1):
+                for o in cells.get((gx, gy), ()):
+                    if r.intersects(o):
+                        return False
+        return True
+
+
+class _Labels(_Taken):
+    """Labels placed, with their texts: a new one keeps APART from any, SAME_APART from
+    one saying the same."""
+
+    def add(self, r: QRectF, text: str = "") -> None:
+        for key in self._keys(r):
+            self.cells.setdefault(key, []).append((r, text))
+
+    def clear(self, r: QRectF, text: str) -> bool:
+        near = r.adjusted(-APART, -APART, APART, APART)
+        far = r.adjusted(-SAME_APART, -SAME_APART, SAME_APART, SAME_APART)
+        for key in self._keys(far):
+            for o, t in self.cells.get(key, ()):
+                if (far if t == text else near).intersects(o):
+                    return False
+        return True
 
 
 def _along(pts: list, fraction: float) -> QPointF:
@@ -122,7 +145,7 @@ def place_labels(shapes: list, items: dict) -> dict:
     and SAME_APART from a label saying the same (two edges side by side read as one edge
     labelled twice): it takes the first free place along its edge, and an edge with no
     free place goes without (its tensor is in Properties)."""
-    taken, labels, near = _Taken(), _Taken(), {}
+    taken, labels = _Taken(), _Labels()
     for item in items.values():      # boxes (and what rings them), an open scope's title
         if item.kind == "frame":
             taken.add(QRectF(item.x, item.y, item.w, TITLE_BAND))
@@ -137,13 +160,8 @@ def place_labels(shapes: list, items: dict) -> dict:
         for fraction in _FRACTIONS:
             point = _along(pts, fraction)
             rect = label_rect(point, edge.label)
-            same = near.setdefault(edge.label, _Taken())
-            if taken.free(rect) and labels.free(rect.adjusted(-APART, -APART, APART,
-                                                               APART)) and \
-                    same.free(rect.adjusted(-SAME_APART, -SAME_APART, SAME_APART,
-                                            SAME_APART)):
-                labels.add(rect)
-                same.add(rect)
+            if taken.free(rect) and labels.clear(rect, edge.label):
+                labels.add(rect, edge.label)
                 placed[id(edge)] = point
                 labelled.add((edge.src, edge.label))
                 break
