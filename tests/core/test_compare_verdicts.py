@@ -27,6 +27,15 @@ def test_file_bytes_are_the_sizes_of_the_files_a_tflite_side_included():
         assert "bytes" not in s.diff.totals
         assert f"file bytes {os.path.getsize(a):,} -> {os.path.getsize(b):,}" in \
             s.totals_text()
+    # a text GraphDef's file is its text; a .meta holds more than the graph: its .pb size
+    text, binary = (os.path.join(DATA, f"v1_training.{k}") for k in ("pbtxt", "pb"))
+    s = compare(load(text).graph, load(binary).graph, "A", "B", paths=(text, binary))
+    assert s.diff.totals["file bytes"] == [os.path.getsize(text), os.path.getsize(binary)]
+    meta = os.path.join(DATA, "v1_training.meta")
+    ga = load(meta).graph
+    s = compare(ga, load(binary).graph, "A", "B", paths=(meta, binary))
+    assert s.diff.totals["file bytes"][0] == len(ga.graph_def.SerializeToString()) != \
+        os.path.getsize(meta)
     # a .tflite whose file is not known is not given another number
     s = compare(load(DEMO).graph, load(INT8).graph, "A", "B")
     assert s.diff.totals["file bytes"] == [os.path.getsize(DEMO), "unknown"]

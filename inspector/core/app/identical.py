@@ -48,22 +48,11 @@ def same_bytes(path_a: str, path_b: str) -> int | None:
 
 
 def _whole_model(path: str, head: bytes) -> bool:
-    """The first bytes are those of a model read from this file alone: a .tflite, or a
-    GraphDef (binary: its first top-level fields are nodes; or text). Anything else (garbage
-    too) takes the full path, which says what is wrong with it."""
+    """A .tflite or a GraphDef read from this file alone (sniff.holds_whole_model); anything
+    else (garbage too) takes the full path, which says what is wrong with it."""
     from inspector.core.loaders import sniff
 
-    try:
-        kind, _ = sniff.sniff_head(path, head[:65536])
-        if kind == sniff.TFLITE:
-            return True
-        if kind != sniff.GRAPHDEF:
-            return False
-        if sniff.looks_like_text(head[:65536]):
-            return sniff.sniff_text(head[:65536], path) == sniff.GRAPHDEF
-        return sniff.graphdef_by_first_fields(sniff._head_fields(head))
-    except Exception:  # noqa: BLE001  (sniff's refusals: the full path reports them)
-        return False
+    return sniff.holds_whole_model(path, head)
 
 
 def same_as_opened(model, path: str) -> int | None:

@@ -171,21 +171,30 @@ def _totals(ga: Graph, gb: Graph, sa, sb, file_sizes: tuple) -> dict:
 
 
 def file_bytes(graph: Graph, file_size: int = 0):
-    """The bytes of the model's file: a .tflite's own file (its GraphDef view is no file:
-    "unknown" without the size), a GraphDef's binary size (its .pb file, or the .pb it would
-    be saved as)."""
+    """The bytes of the model's file: `file_size` when the model is all in one file (a .pb,
+    .pbtxt or .tflite); else a GraphDef's binary size (the .pb it would be saved as), and a
+    .tflite's GraphDef view is no file ("unknown")."""
+    if file_size:
+        return file_size
     if is_tflite(graph):
-        return file_size or "unknown"
+        return "unknown"
     z = sizes(graph)
     return z.total + z.other
 
 
 def file_size(path: str) -> int:
-    """The size of the model file at `path` (0: no path, or a folder)."""
+    """The size of the file at `path` when it holds the whole model (a GraphDef, binary or
+    text, or a .tflite), else 0 (no path, a folder, a .meta, a Keras file...)."""
     import os
 
+    from inspector.core.loaders.sniff import holds_whole_model
+
     try:
-        return os.path.getsize(path) if path and os.path.isfile(path) else 0
+        if not path or not os.path.isfile(path):
+            return 0
+        with open(path, "rb") as fh:
+            head = fh.read(1 << 20)
+        return os.path.getsize(path) if holds_whole_model(path, head) else 0
     except OSError:
         return 0
 

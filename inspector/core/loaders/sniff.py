@@ -226,6 +226,23 @@ def sniff_head(path: str, head: bytes) -> tuple[str, bool]:
     return GRAPHDEF, False
 
 
+def holds_whole_model(path: str, head: bytes) -> bool:
+    """The first bytes (`head`) are those of a model read from this file alone: a .tflite,
+    or a GraphDef (binary: its first top-level fields are nodes; or text). Anything else
+    (a MetaGraphDef, a SavedModel's, Keras, garbage) is not."""
+    try:
+        kind, _ = sniff_head(path, head[:65536])
+        if kind == TFLITE:
+            return True
+        if kind != GRAPHDEF:
+            return False
+        if looks_like_text(head[:65536]):
+            return sniff_text(head[:65536], path) == GRAPHDEF
+        return graphdef_by_first_fields(_head_fields(head))
+    except Exception:  # noqa: BLE001  (sniff's refusals: whoever opens the file reports them)
+        return False
+
+
 _HTML = re.compile(rb"(\xef\xbb\xbf)?\s*(<!--.*?-->\s*)*<(!doctype\s+html|html|head|body)\b",
                    re.IGNORECASE | re.DOTALL)
 _TABLE_MAGIC = struct.pack("<Q", 0xDB4775248B80FB57)  # the end of a checkpoint's .index
