@@ -7,41 +7,24 @@ from __future__ import annotations
 import json
 import sys
 
-from inspector.core.errors import InspectorError
-
 DEFAULT = ("cpu", "gpu", "ethos-u55-128", "npu-ethos-u55")
 
 
-def _tflite(model):
-    if model.kind != "tflite" or getattr(model, "tflite", None) is None:
-        raise InspectorError("targets reads a .tflite model (convert first: "
-                             "graphdef-inspector tflite MODEL ...)", path=model.path)
-    from inspector.core.loaders.files import read_file
-
-    return bytes(read_file(model.path, what="the TensorFlow Lite file"))
-
-
 def report_for(model, target: str):
-    from inspector.core.mobile.targets import report
+    from inspector.core.app.targets import report_of
 
-    return report(_tflite(model), model.tflite, model.graph, target)
+    return report_of(model, target)
 
 
 def cmd_targets(args) -> int:
     from inspector.cli.loading import _load
-    from inspector.core.mobile.targets import parse_target, report
+    from inspector.core.app.targets import report_of, rules_report, target_name
 
-    targets = [parse_target(t) for t in (args.target or ([] if args.rules else DEFAULT))]
+    targets = [target_name(t) for t in (args.target or ([] if args.rules else DEFAULT))]
     model = _load(args)
-    data = _tflite(model)
-    reports = [report(data, model.tflite, model.graph, t) for t in targets]
+    reports = [report_of(model, t) for t in targets]
     if args.rules:
-        from inspector.core.mobile.target_lists import read_list
-        from inspector.core.mobile.targets import op_nodes, preflight
-
-        rules = read_list(args.rules)
-        reports.append(preflight(model.tflite, rules, op_nodes(model.graph),
-                                 f"npu-{rules.name}"))
+        reports.append(rules_report(model, args.rules))
     if args.json:
         json.dump({"model": args.model, "targets": [r.as_json() for r in reports]},
                   sys.stdout, indent=1)

@@ -1,6 +1,7 @@
 """Run by tests/gui/test_use_cases_both_front_ends.py in a fresh process: the app as users
 start it (TensorFlow in the worker, 1366x768) opens MODEL and runs each shared use case through
-its menu's controller (Demo > Model card, Mobile > TFLite check); prints one JSON line of the
+its menu's controller (Demo > Model card, Phone > TFLite check, File > Compare with…, Target
+report); prints one JSON line of the
 answers, for the test to set beside the command line's answers on the same file."""
 
 import json
@@ -48,6 +49,12 @@ def main(model: str, settings: str, *wanted) -> int:
 
         seen["diff"] = json.loads(dumps(ctl.windows[-1].session.diff))
         ctl.windows[-1].close()
+    for target in [w[7:] for w in wanted if w.startswith("target=")]:  # Phone > Target report
+        before = win.state.overlay.targets
+        win.targets.run(target)
+        wait(app, lambda: win.state.overlay.targets is not before and
+             not win.tasks.is_busy(), 240)
+        seen.setdefault("targets", []).append(win.state.overlay.targets.as_json())
     seen["imported here"] = sorted(m for m in ("tensorflow", "keras") if m in sys.modules)
     print(json.dumps(seen))
     win.tasks.cancel()

@@ -1,6 +1,6 @@
 """Issue 46: one use case, two front ends. The command line and the window (as users start it,
 TensorFlow in the worker) run the same core.app use case on the same file and give the same
-answer: opening a model, the model card, the TFLite check, the diff."""
+answer: opening a model, the model card, the TFLite check, the diff, the target report."""
 
 import json
 import os
@@ -95,3 +95,18 @@ def test_the_diff_of_a_model_and_its_tflite_is_the_same_in_the_window_and_on_the
     assert window == cli
     assert window["totals"]["file bytes"][1] == os.path.getsize(lite)
     assert any(isinstance(v, int) for v in window["totals"]["FLOPs"])
+
+
+def test_the_target_reports_are_the_same_in_the_window_and_on_the_command_line(tmp_path):
+    """The demo's int8 .tflite on the command line's default targets (CPU, GPU, Ethos-U55
+    through Vela): LiteRT and Vela in the worker for the window, in the CLI's process for
+    `targets --json`; the same share, figures and operators left out."""
+    lite = os.path.join(ROOT, "tests", "core", "data", "digits_int8.tflite")
+    wanted = ["cpu", "gpu", "ethos-u55-128"]
+    seen = window_answers(lite, tmp_path, *[f"target={t}" for t in wanted])
+    args = [a for t in wanted for a in ("--target", t)]
+    code, out, err = run_cli("targets", lite, *args, "--json")
+    assert code == 0, err
+    cli = json.loads(out)["targets"]
+    assert [r["target"] for r in seen["targets"]] == wanted
+    assert seen["targets"] == cli

@@ -1,4 +1,6 @@
-"""Target reports as a use case of the window: the report of one target is made in a task
+"""Target reports as a use case (`targets MODEL.tflite` and the window's Target report): the
+report of an opened .tflite for a target (report_of), or of your own operator list
+(rules_report); in the window the report of one target is made in a task
 (LiteRT and Vela run in the worker through the executor), then becomes the state's "targets"
 overlay, which colours each operator by where it runs. Its subject: the open .tflite, or, for
 a GraphDef, the file of the recipe applied (else selected) in the Quantization tab, else a
@@ -12,12 +14,45 @@ from dataclasses import dataclass, replace
 from inspector.core.errors import InspectorError
 from inspector.core.mobile.targets import choices, get
 from inspector.core.mobile.target_text import headline, other_figures
+from inspector.core.runtime.job import NO_JOB, Job
 
 __all__ = ["choices", "can_report", "start_report", "show", "subject_for", "headline",
-           "other_figures", "NOTHING"]
+           "other_figures", "NOTHING", "report_of", "rules_report", "target_name"]
 
 NOTHING = ("Open a .tflite, or make one from this graph first (Phone > Quantization: Run "
            "recipes, or Phone > Convert four variants), for a target report")
+
+
+def target_name(text: str) -> str:
+    """The registry's name of a target as typed (an unknown one: the choices, in words)."""
+    return get(text).name
+
+
+def _tflite_bytes(model) -> bytes:
+    from inspector.core.loaders.files import read_file
+
+    if getattr(model, "tflite", None) is None:
+        raise InspectorError("a target report reads a .tflite model (convert first: "
+                             "graphdef-inspector tflite MODEL ...)", path=model.path)
+    return bytes(read_file(model.path, what="the TensorFlow Lite file"))
+
+
+def report_of(model, target: str, job: Job = NO_JOB):
+    """The report of `target` on an opened .tflite: which operators run on its accelerator,
+    which do not and why (LiteRT and Vela through the executor: the worker in the app)."""
+    from inspector.core.mobile.targets import report
+
+    return report(_tflite_bytes(model), model.tflite, model.graph, get(target).name, job=job)
+
+
+def rules_report(model, rules_path: str):
+    """A pre-flight check of an opened .tflite against your own operator list."""
+    from inspector.core.mobile.target_lists import read_list
+    from inspector.core.mobile.targets import op_nodes, preflight
+
+    _tflite_bytes(model)
+    rules = read_list(rules_path)
+    return preflight(model.tflite, rules, op_nodes(model.graph), f"npu-{rules.name}")
 
 
 @dataclass(frozen=True)
@@ -68,18 +103,14 @@ def can_report(state) -> bool:
 
 def start_report(state, tasks, target: str, on_error) -> None:
     """Make the report of `target` in a task; it is shown when done."""
-    from inspector.core.loaders.files import read_file
     from inspector.core.loaders.tflite import read_model
     from inspector.core.mobile.targets import report
 
     target = get(target).name
     model = state.model
     if model is not None and getattr(model, "tflite", None) is not None:
-        tflite, graph, path = model.tflite, model.graph, model.path
-
         def work(job):
-            data = bytes(read_file(path, what="the TensorFlow Lite file"))
-            return report(data, tflite, graph, target, job=job)
+            return report_of(model, target, job)
     else:
         subject = subject_for(state, target) if model is not None else None
         if subject is None:
