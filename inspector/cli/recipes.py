@@ -13,35 +13,30 @@ def cmd_recipes(args) -> int:
     from inspector.cli.loading import _load
     from inspector.cli.tflite_args import input_shapes, output_targets, ports, source
     from inspector.core.app.demo import engine_here
-    from inspector.core.formats.writer import atomic_write
-    from inspector.core.mobile.recipes import DEFAULT, check_names, figures, pareto
+    from inspector.core.app.exports import atomic_write
+    from inspector.core.app.quantization import recipe_figures, recipe_names, run_recipes
 
-    names = list(DEFAULT) if args.recipe == "all" else \
-        check_names(args.recipe.split(","), args.keep_float)
-    check_names(names, args.keep_float)
+    names = recipe_names(args.recipe, args.keep_float)
     targets = output_targets(args, names)
     model = _load(args)
     ins, outs = ports(model, args)
-    report = engine_here(model.graph.graph_def).tflite_recipes(
-        ins, outs, input_shapes(args, model, ins), recipes=names, keep_float=args.keep_float,
-        source=source(args),
-        compare_count=args.compare, allow_io=args.allow_io)
+    report = run_recipes(engine_here(model.graph.graph_def), ins, outs,
+                         input_shapes(args, model, ins), names, args.keep_float,
+                         source(args), args.compare, args.allow_io)
     for w in report.warnings:
         print(f"WARNING: {w}", file=sys.stderr)
-    rows = []
-    for row in report.results:
-        out = figures(row)
+    rows, best = recipe_figures(report)
+    for row, out in zip(report.results, rows):
         if row.model is not None and row.recipe in targets:
             atomic_write(targets[row.recipe], row.model, force=args.force, source=args.model)
             out["file"] = targets[row.recipe]
-        rows.append(out)
     if args.json:
         json.dump({"model": args.model, "inputs": ins, "outputs": outs,
                    "data": report.sample_source, "interpreter": report.engine,
                    "kernels": report.kernels,
                    "keep_float": args.keep_float, "tensor_samples": report.tensor_samples,
                    "compared": min(args.compare, report.samples),
-                   "pareto": pareto(report.results), "recipes": rows},
+                   "pareto": best, "recipes": rows},
                   sys.stdout, indent=1, allow_nan=False)
         print()
     else:

@@ -88,6 +88,30 @@ def _merge(old: QuantRun | None, report) -> QuantRun:
                     old.sensitivity if old else [])
 
 
+def recipe_names(text: str, keep_float: str = "") -> list:
+    """The recipes asked for ("all": the default set), each checked against the registry."""
+    from inspector.core.mobile.recipes import DEFAULT, check_names
+
+    names = list(DEFAULT) if text == "all" else check_names(text.split(","), keep_float)
+    return check_names(names, keep_float)
+
+
+def run_recipes(engine, ins, outs, shapes, recipes, keep_float: str, source: dict,
+                compare: int, allow_io: bool = False, job=None):
+    """The recipe run of `tflite --recipe` and the Quantization tab: each recipe's file,
+    size, speed and error, made where the model's engine runs (the worker, or the CLI)."""
+    kw = {} if job is None else {"job": job}
+    return engine.tflite_recipes(ins, outs, shapes, list(recipes), keep_float, source,
+                                 compare, allow_io=allow_io, **kw)
+
+
+def recipe_figures(report) -> tuple:
+    """(figures of each row, the Pareto-best rows) of a recipe run, as the CLI prints them."""
+    from inspector.core.mobile.recipes import figures, pareto
+
+    return [figures(row) for row in report.results], pareto(report.results)
+
+
 def start_recipes(state, tasks, recipes, keep_float: str, source: dict, compare: int,
                   on_error, allow_io: bool = False) -> bool:
     """Run the recipes in the engine's process; the result merges into `state.quant`."""
@@ -103,8 +127,8 @@ def start_recipes(state, tasks, recipes, keep_float: str, source: dict, compare:
     model = state.model
 
     def work(task):
-        return engine.tflite_recipes(ins, outs, shapes, list(recipes), keep_float, source,
-                                     compare, allow_io=allow_io, job=task)
+        return run_recipes(engine, ins, outs, shapes, recipes, keep_float, source, compare,
+                           allow_io, task)
 
     def done(report):
         if state.model is not model:
