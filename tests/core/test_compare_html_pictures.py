@@ -77,9 +77,9 @@ def test_the_pictures_labels_are_legible_in_a_browser(tmp_path):
 def test_totals_in_words_are_said_once_not_as_a_change():
     """The "FLOPs counted from" row (words on each side) had its words repeated as a change."""
     _, ga, gb = _pairs()[1]
-    from inspector.core.app.comparing import measured_totals
+    from inspector.core.analysis.graph_flops import cost_totals
 
-    d = diff_graphs(ga, gb, "a.pb", "b.tflite", extra_totals=measured_totals(ga, gb))
+    d = diff_graphs(ga, gb, "a.pb", "b.tflite", extra_totals=cost_totals(ga, gb))
     row = re.search(r"<tr><td>FLOPs counted from</td>(.*?)</tr>", diff_html(d)).group(1)
     cells = re.findall(r"<td class='n'>(.*?)</td>", row)
     assert cells[1] == "the .tflite&#x27;s tensor shapes" and cells[2] == ""
