@@ -99,6 +99,8 @@ def reopen(d: Diff, ga: Graph, gb: Graph, paths: tuple, job: Job = NO_JOB) -> tu
     if all(a in ga for a in m.b_of) and all(b in gb for b in m.a_of) and \
             all(e.a in ga or not e.a for e in d.entries) and \
             all(e.b in gb or not e.b for e in d.entries):
-        return CompareSession(d, ga, gb, paths), ""
+        session = CompareSession(d, ga, gb, paths)
+        session.change_rows()         # here, in the task: 50k rows are not for the GUI thread
+        return session, ""
     fresh = compare(ga, gb, d.a_label, d.b_label, job=job, paths=paths)
     return fresh, "the models changed since the comparison was saved: compared again"
