@@ -27,6 +27,17 @@ def _unique(base: str, taken: set) -> str:
     return name
 
 
+def _base(tensor_name: str) -> str:
+    """A node name for a tensor: its first fused name without a TF output suffix (a Keras
+    converter names its input 'serving_default_x:0'), no ':' left (it would read as an edge's
+    output index: the input or output node came out unconnected)."""
+    name = tensor_name.split(";")[0]
+    head, colon, tail = name.rpartition(":")
+    if colon and head and tail.isdigit():
+        name = head
+    return name.replace(":", "_")
+
+
 def _set_tensor_attrs(node, t, dtype_attr: str) -> None:
     dtype = TF_DTYPES.get(t.dtype)
     if dtype is not None:
@@ -70,7 +81,7 @@ def build_graph(model, path: str, data) -> tuple:
     consumed = {i for op in main.operators for i in op.inputs if i >= 0}
     for i in main.inputs:
         t = main.tensors[i]
-        node = gd.node.add(name=_unique(t.name.split(";")[0], taken), op="Placeholder")
+        node = gd.node.add(name=_unique(_base(t.name), taken), op="Placeholder")
         _set_tensor_attrs(node, t, "dtype")
         for d in t.shape:
             node.attr["shape"].shape.dim.add().size = d
@@ -80,7 +91,7 @@ def build_graph(model, path: str, data) -> tuple:
     for t in main.tensors:
         if t.index in producer or t.index in made or t.index not in consumed:
             continue
-        node = gd.node.add(name=_unique(t.name.split(";")[0], taken),
+        node = gd.node.add(name=_unique(_base(t.name), taken),
                            op="Const" if t.data[1] or not t.variable else "VarHandleOp")
         _set_tensor_attrs(node, t, "dtype")
         tensor = node.attr["value"].tensor
@@ -97,7 +108,7 @@ def build_graph(model, path: str, data) -> tuple:
         producer[t.index] = node.name
     for op in main.operators:
         first = main.tensors[op.outputs[0]] if op.outputs else None
-        base = first.name.split(";")[0] if first is not None and first.name else \
+        base = _base(first.name) if first is not None and first.name else \
             f"{op.op.lower()}_{op.index}"
         node = gd.node.add(name=_unique(base, taken), op=op.op)
         for i in op.inputs:
