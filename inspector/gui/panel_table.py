@@ -12,7 +12,7 @@ from dataclasses import dataclass
 class Panel:
     """name: the dock's key (`window.<name>_dock`, `workspace.docks[name]`); title: the
     dock's title and Qt object name (kept in saved window layouts); place: its tab group
-    (workspace.PLACES); tasks: the tasks that show it; front: the tasks that put it in front
+    (workspace.places()); tasks: the tasks that show it; front: the tasks that put it in front
     of its place (else the first of the place in table order); home: the task a closed panel
     asked for brings (None: it opens beside the current task's); menu: its toggle in View;
     overlay: an overlay whose registry entry names this dock raises it.
@@ -78,10 +78,6 @@ DOCKLESS = {
     "targets": (f"{_G}:build_targets", ("targets",)),      # Phone > Target report
     "compare": (f"{_G}:build_compare", ("compare_ctl",)),  # a comparison
 }
-
-
-def rows() -> tuple:
-    return PANELS
 
 
 def row(name: str) -> Panel:
