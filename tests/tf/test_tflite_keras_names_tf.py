@@ -10,7 +10,7 @@ from inspector.core.loaders import load
 from tests.conftest import run_cli
 
 
-def _keras_tflite(path):
+def _keras_tflite(path, frozen=None):
     import tensorflow as tf
 
     tf.keras.utils.set_random_seed(3)
@@ -21,6 +21,14 @@ def _keras_tflite(path):
     outputs = L.Dense(4, activation="softmax", name="head")(h)
     model = tf.keras.Model(inputs, outputs)
     path.write_bytes(tf.lite.TFLiteConverter.from_keras_model(model).convert())
+    if frozen is not None:       # the same model frozen as a GraphDef, input 'input'
+        from tensorflow.python.framework.convert_to_constants import (
+            convert_variables_to_constants_v2)
+
+        fn = tf.function(lambda x: model(x, training=False)).get_concrete_function(
+            tf.TensorSpec([1, 16, 16, 3], tf.float32, name="input"))
+        graph_def = convert_variables_to_constants_v2(fn).graph.as_graph_def()
+        frozen.write_bytes(graph_def.SerializeToString())
     return path
 
 
@@ -37,3 +45,18 @@ def test_a_keras_converted_tflite_has_its_input_and_output_connected(tmp_path):
     code, out, err = run_cli("flops", str(path))
     assert code == 0, err
     assert "not counted" not in out
+
+
+def test_run_both_feeds_a_keras_tflite_whose_input_has_another_name(tmp_path):
+    """The GraphDef's input is 'input', the .tflite's 'serving_default_image': the matching
+    leaves them unpaired, and diff --numeric refused ("B's input ... matches none of the inputs
+    A is fed at: mark A's inputs", with A's one input marked). The one input left on each side
+    is fed the same array, and the layers agree (a float conversion)."""
+    frozen = tmp_path / "keras.pb"
+    path = _keras_tflite(tmp_path / "keras.tflite", frozen)
+    code, out, err = run_cli("diff", str(frozen), str(path), "--numeric")
+    assert code in (0, 1), err
+    assert "fed to B's 'serving_default_image'" in out
+    layers = [line for line in out.splitlines() if " SNR " in line and " -> " in line]
+    assert any("CONV_2D" in line for line in layers), out
+    assert "no activation past it" in out

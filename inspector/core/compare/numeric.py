@@ -143,12 +143,12 @@ def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | No
     shapes = known_input_shapes(ga, ga.graph_def, gb, inputs, {}, arrays)
     feeds = make_inputs(ga, inputs, shapes, "random", seed, arrays)
     rng = np.random.default_rng(seed)
-    notes = []
+    b_of, notes = _b_inputs(d, ga, gb, [t.split(":")[0] for t in inputs])
     for text in inputs:
         name = text.split(":")[0]
         key = text if text in feeds else name
         value = feeds.get(key)
-        span = quantized_range(gb, d.matching.b_of.get(name, name)) or \
+        span = quantized_range(gb, b_of.get(name, name)) or \
             quantized_range(ga, name)
         if (arrays and name in arrays) or span is None or value is None or \
                 value.dtype.kind != "f":
@@ -160,8 +160,34 @@ def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | No
     feeds_b = {}
     for k, v in feeds_a.items():
         name, port = k.split(":")
-        feeds_b[f"{d.matching.b_of.get(name, name)}:{port}"] = v
+        feeds_b[f"{b_of.get(name, name)}:{port}"] = v
     return feeds_a, feeds_b, notes
+
+
+def _b_inputs(d: Diff, ga: Graph, gb: Graph, names: list) -> tuple:
+    """({A's input: B's input}, notes): the matching's pairs; an input the matching left
+    alone (a Keras model's .tflite calls it 'serving_default_<name>') goes to B's one input
+    left over when exactly one is left on each side with the same number of dimensions."""
+    b_of = {n: d.matching.b_of.get(n, n) for n in names}
+    places = [n.name for n in gb if n.op == "Placeholder"]
+    left_a = [n for n in names if b_of[n] not in gb]   # fed at a node B has: B is cut there
+    left_b = [p for p in places if p not in b_of.values()]
+    if len(left_a) != 1 or len(left_b) != 1 or not _same_rank(ga, gb, left_a[0], left_b[0]):
+        return b_of, []
+    b_of[left_a[0]] = left_b[0]
+    return b_of, [f"{left_a[0]}: fed to B's '{left_b[0]}' too (the one input left unpaired "
+                  "on each side)"]
+
+
+def _same_rank(ga: Graph, gb: Graph, a: str, b: str) -> bool:
+    """Whether both placeholders declare shapes of one rank (or either declares none)."""
+    ranks = []
+    for g, name in ((ga, a), (gb, b)):
+        node = g.get(name)
+        shape = node.proto.attr["shape"].shape if node is not None and \
+            "shape" in node.proto.attr else None
+        ranks.append(None if shape is None or shape.unknown_rank else len(shape.dim))
+    return None in ranks or ranks[0] == ranks[1]
 
 
 def fed_by(graph: Graph, fed) -> set:
