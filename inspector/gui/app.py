@@ -80,6 +80,7 @@ def charts_after_first_picture(make_window):
     start_order.defer()
     start_order.preload(window_later.later_modules())
     window = make_window()
+    start_order.wait_while(window.tasks.is_busy)
     soon_after_first_picture(window, start_order.release)
     quiet_since, timer = [time.monotonic()], QTimer(window)
     inputs = {QEvent.KeyPress, QEvent.MouseButtonPress, QEvent.Wheel, QEvent.MouseMove}

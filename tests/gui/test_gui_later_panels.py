@@ -19,7 +19,7 @@ def deferred(monkeypatch):
     from inspector.gui.startup import start_order
 
     for name, value in (("_deferred", False), ("_waiting", {}), ("_released", False),
-                        ("_ready", False)):
+                        ("_ready", False), ("_busy", None)):
         monkeypatch.setattr(start_order, name, value)
     start_order.defer()
     return start_order
@@ -54,6 +54,20 @@ def test_hidden_panels_wait_for_the_first_picture(qtbot, tmp_path, deferred):
     assert win.sizes_dock.widget().widget() is win.sizes_panel
     assert not any(name in win.__dict__ for name in ON_READ)    # no one asked for them
     assert win.targets.state is win.state and win.compare_ctl.state is win.state
+
+
+def test_hidden_panels_wait_while_the_window_is_busy(qtbot, tmp_path, deferred):
+    """After the first picture the panels are made only while no task computes (a widget
+    made beside a busy thread waits for the GIL at each Qt call: the settle's stall)."""
+    win = _window(qtbot, tmp_path)
+    win.show()
+    busy = [True]
+    deferred.wait_while(lambda: busy[0])
+    deferred._run_waiting()                          # the first picture is up (release)
+    qtbot.wait(300)
+    assert _waiting(win) == set(LATER)               # a task computes: nothing made
+    busy[0] = False
+    qtbot.waitUntil(lambda: not _waiting(win), timeout=5000)
 
 
 def test_a_read_or_a_show_makes_the_panel_at_once(qtbot, tmp_path, deferred):

@@ -8,9 +8,14 @@ windows), else when `widget` is first shown or after `release()`: the app's star
 once the first picture is drawn (or a model could not be opened). release() imports the
 modules (core.app.start.import_after_first_picture, and those named by `preload`: the later
 panels' modules) on a thread first (the GUI thread keeps answering), then runs what waited on
-the GUI thread, one piece per event-loop turn; for the latest call per widget and key only."""
+the GUI thread, one piece per event-loop turn, while no task of the window is busy (`wait_while`:
+a widget made while a task's thread computes waits for the GIL at each of its many Qt calls,
+~20 ms of work became a ~190 ms stall on a 300k-node model; at most BUSY_WAIT seconds); for the
+latest call per widget and key only."""
 
 from __future__ import annotations
+
+import time
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 
@@ -21,6 +26,9 @@ _waiting: dict = {}          # (id of widget, key) -> (widget, fn): the latest r
 _released = False            # release() was called
 _ready = False               # ... and its imports are done: nothing waits any more
 _preload: list = []          # module names release() imports on its thread too
+_busy = None                 # () -> True while the deferred work should wait (wait_while)
+_until = 0.0                 # ... but not past this time.monotonic()
+BUSY_WAIT = 20.0             # seconds after release() that work waits for a busy window
 
 
 def defer() -> None:
@@ -32,6 +40,13 @@ def preload(modules) -> None:
     """Have release() import these modules on its thread too (what the deferred work will
     import: the later panels' modules, window_later.later_modules)."""
     _preload.extend(modules)
+
+
+def wait_while(busy) -> None:
+    """After release(), run the waiting work only while busy() is False (the window's tasks
+    are idle), for at most BUSY_WAIT seconds; a panel shown or read is made at once anyway."""
+    global _busy
+    _busy = busy
 
 
 def deferred() -> bool:
@@ -97,10 +112,21 @@ def release() -> None:
     on_thread_then(imports, _run_waiting, "inspector-imports-later")
 
 
+def _is_busy() -> bool:
+    try:
+        return _busy is not None and bool(_busy())
+    except RuntimeError:         # its window was deleted meanwhile
+        return False
+
+
 def _run_waiting() -> None:
-    global _ready
-    _ready = True
+    global _ready, _until
+    if not _ready:
+        _ready, _until = True, time.monotonic() + BUSY_WAIT
     if not _waiting:
+        return
+    if time.monotonic() < _until and _is_busy():
+        QTimer.singleShot(50, _run_waiting)     # a task computes: later
         return
     run_now(next(iter(_waiting)))
     if _waiting:
