@@ -2,7 +2,6 @@
 tasks that show it, the task a closed one brings), the builder of a panel hidden at start and
 the View menu; a new panel is its panel module, its controller module and one row."""
 
-import dataclasses
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QLabel
@@ -60,7 +59,7 @@ def test_the_dock_an_overlay_raises_is_the_rows(window, monkeypatch):
     window.workspace.switch("optimize")
     window.state.set_overlay(OverlayState(mode="timings"))   # its controls: the Overlays dock
     assert window.overlays_dock.isVisible()
-    quiet = tuple(dataclasses.replace(r, overlay=False) for r in panel_table.PANELS)
+    quiet = tuple(r.replace(overlay=False) for r in panel_table.PANELS)
     monkeypatch.setattr(panel_table, "PANELS", quiet)
     window.workspace.switch("optimize")
     window.state.set_overlay(OverlayState(mode="ranges"))
