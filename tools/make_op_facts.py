@@ -1,6 +1,7 @@
 """Write inspector/core/analysis/op_facts.json.gz: the facts TensorFlow's op registry holds
-about every op (input and output names with their types, attributes with their types and
-defaults, whether it is stateful). Facts, not prose: the glossary's Tier 2 is built from them
+about every op (input and output names with their types, attributes with their types, the
+defaults of type attributes, whether it is stateful). Facts, not prose: the glossary's Tier 2
+and the edges' dtypes are built from them,
 and the app needs no TensorFlow to show it. Run with the TensorFlow the app is tested with:
 
     .venv/bin/python tools/make_op_facts.py
@@ -29,15 +30,24 @@ def _arg(arg) -> str:
 
 
 def op_facts(op_def) -> dict:
-    """The facts of one OpDef (tests regenerate a sample and compare with the file)."""
+    """The facts of one OpDef (tests regenerate a sample and compare with the file);
+    `type_defaults` holds the defaults of its type attrs (Dequantize's `dtype: float32`)."""
     attrs = []
+    defaults = {}
     for a in op_def.attr:
         if a.name.startswith("_"):
             continue
         attrs.append(f"{a.name}: {a.type}")
-    return {"inputs": [_arg(a) for a in op_def.input_arg],
-            "outputs": [_arg(a) for a in op_def.output_arg],
-            "attrs": attrs, "stateful": bool(op_def.is_stateful)}
+        if a.type == "type" and a.HasField("default_value") and a.default_value.type:
+            from tensorflow.python.framework import dtypes
+
+            defaults[a.name] = dtypes.as_dtype(a.default_value.type).name
+    facts = {"inputs": [_arg(a) for a in op_def.input_arg],
+             "outputs": [_arg(a) for a in op_def.output_arg],
+             "attrs": attrs, "stateful": bool(op_def.is_stateful)}
+    if defaults:
+        facts["type_defaults"] = defaults
+    return facts
 
 
 def all_facts() -> dict:

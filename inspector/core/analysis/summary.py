@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from inspector.core.analysis.port_types import registry_dtype
 from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.dtypes import dtype_name
@@ -90,17 +91,23 @@ def shape_of(node: Node) -> str:
     return ""
 
 
-def port_dtype_shape(node: Node, port: int) -> tuple[str, str]:
-    """dtype and declared shape of one output of a node (ports past 0 of multi-output ops
-    from their `Tout`/`output_types` list and `_output_shapes`)."""
-    dtype = dtype_of(node) if port == 0 else ""
-    shape = shape_of(node) if port == 0 else ""
+def port_dtype(node: Node, port: int) -> str:
+    """dtype of one output: the op registry's output type (port_types), else for an op it
+    does not know (a TFLite op, a custom op) the node's own dtype attrs."""
+    dtype = registry_dtype(node, port) or (dtype_of(node) if port == 0 else "")
     for key in ("Tout", "output_types", "T"):
         if not dtype and node.has_attr(key):
             types = node.proto.attr[key].list.type
             if port < len(types):
-                dtype = dtype_name(types[port])
-                break
+                return dtype_name(types[port])
+    return dtype
+
+
+def port_dtype_shape(node: Node, port: int) -> tuple[str, str]:
+    """dtype and declared shape of one output of a node (ports past 0 of multi-output ops
+    from `_output_shapes`)."""
+    dtype = port_dtype(node, port)
+    shape = shape_of(node) if port == 0 else ""
     if port and node.has_attr("_output_shapes"):
         shapes = node.proto.attr["_output_shapes"].list.shape
         if port < len(shapes):
@@ -117,7 +124,7 @@ def const_source(graph: Graph, name: str):
 
 
 def tensor_label(graph: Graph, name: str, port: int, inferred: dict | None = None) -> str:
-    """`dtype shape` of one output: inferred shapes first, then `_output_shapes`, then a
+    """`dtype shape` of one output (the op's output type, not its input's): inferred shapes first, then `_output_shapes`, then a
     constant's own shape."""
     node = graph.get(name)
     if node is None:
@@ -132,7 +139,7 @@ def tensor_label(graph: Graph, name: str, port: int, inferred: dict | None = Non
             shape = tensors.format_shape(tensors.shape_dims(shapes[port]))
     elif node.op == "Const" and node.has_attr("value"):
         shape = tensors.format_shape(tensors.shape_dims(node.proto.attr["value"].tensor.tensor_shape))
-    return f"{dtype_of(node)} {shape}".strip()
+    return f"{port_dtype(node, port)} {shape}".strip()
 
 
 def tf_parameter_counts(graph: Graph) -> tuple[int, int, list]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from inspector.core.analysis import glossary
 from inspector.core.analysis.glossary import plain
-from inspector.core.analysis.summary import dtype_of, shape_of
+from inspector.core.analysis.summary import dtype_of, port_dtype, shape_of
 from inspector.core.mobile.tflite_compat import COLOURS as STATUS_COLOURS
 from inspector.core.mobile.tflite_compat import LABELS as STATUS_LABELS
 from inspector.core.mobile.tflite_compat import STATUSES
@@ -24,4 +24,4 @@ from inspector.core.model.tensors import format_shape, shape_dims
 
 __all__ = ["CATEGORY_COLOURS", "STATUSES", "STATUS_COLOURS", "STATUS_LABELS", "TensorValue",
            "category", "count", "dtype_of", "format_shape", "glossary", "human_bytes",
-           "milliseconds", "plain", "shape_dims", "shape_of", "tf_human_readable_num"]
+           "milliseconds", "plain", "port_dtype", "shape_dims", "shape_of", "tf_human_readable_num"]

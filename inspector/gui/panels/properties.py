@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
 from inspector.core.runtime.lazy_import import later
 from inspector.core.view.vocabulary import (
     TensorValue,
-    dtype_of,
     format_shape,
     human_bytes,
+    port_dtype,
     shape_of,
 )
 from inspector.gui.panels.chart_slot import ChartSlot
@@ -159,17 +159,17 @@ class PropertiesPanel(QWidget):
             known = shapes.get(ref.node)
             shape = format_shape(known[ref.port]) if known and ref.port < len(known) else \
                 (shape_of(src) if src else "")
-            desc = f"{dtype_of(src)} {shape}".strip() if src else "missing!"
+            desc = f"{port_dtype(src, ref.port)} {shape}".strip() if src else "missing!"
             self._row(ins, str(ref), "control" if ref.control else desc, ref.node)
         known = shapes.get(name)
         if known is None and node.has_attr("_output_shapes"):
             from inspector.core.view.vocabulary import shape_dims
 
             known = [shape_dims(x) for x in node.proto.attr["_output_shapes"].list.shape]
-        dtype = dtype_of(node)
         ports = self._row(None, "outputs", len(known) if known else "?")
         for port, dims in enumerate(known or []):
-            self._row(ports, f"{name}:{port}", f"{dtype} {format_shape(dims)}".strip())
+            self._row(ports, f"{name}:{port}",
+                      f"{port_dtype(node, port)} {format_shape(dims)}".strip())
         consumers = graph.consumers(name)
         outs = self._row(None, "consumers", len(consumers))
         for edge in consumers[:200]:
