@@ -25,3 +25,15 @@ def test_the_command_line_opens_it_by_default():
     p = argparse.ArgumentParser()
     _add_load_args(p)
     assert p.parse_args([]).model == DEMO_MODEL
+
+
+def test_an_install_carries_it():
+    """Every file beside DEMO_MODEL is package data (pyproject), so a wheel has it too."""
+    import tomllib
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(inspector.__file__)))
+    with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
+        data = tomllib.load(fh)["tool"]["setuptools"]["package-data"]
+    folder = os.path.dirname(DEMO_MODEL)
+    files = {n for n in os.listdir(folder) if not n.endswith(".py") and n != "__pycache__"}
+    assert files and files <= set(data["inspector.core.app.demo_model"])
