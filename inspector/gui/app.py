@@ -62,6 +62,13 @@ def start_early(model: str) -> None:
     prestart(model)
 
 
+def later_modules() -> list:
+    """The later panels' modules (start_order imports them on its thread)."""
+    from inspector.gui.startup import window_later
+
+    return window_later.later_modules()
+
+
 def charts_after_first_picture(make_window):
     """The window from make_window(), its charts made once pyqtgraph is imported. Qt's
     classes are warmed up (chart_slot.warm_up, in slices) and then the import (pauses of the
@@ -73,12 +80,12 @@ def charts_after_first_picture(make_window):
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from inspector.gui.startup import start_order, window_later
+    from inspector.gui.startup import start_order
     from inspector.gui.panels import chart_slot
 
     chart_slot.defer()
     start_order.defer()
-    start_order.preload(window_later.later_modules())
+    start_order.preload(later_modules)
     window = make_window()
     start_order.wait_while(window.tasks.is_busy)
     soon_after_first_picture(window, start_order.release)

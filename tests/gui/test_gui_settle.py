@@ -27,6 +27,12 @@ class Watch(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, Watch())
 busy_at_build = []     # was a task of the window busy when a later panel was made?
+listed_on_gui = []     # was the later panels' module list made on the GUI thread?
+from inspector.gui.startup import window_later
+real_list = window_later.later_modules
+window_later.later_modules = lambda: (
+    listed_on_gui.append(threading.current_thread() is threading.main_thread()),
+    real_list())[1]
 model = sys.argv[1]
 from inspector.gui.app import start_early
 start_early(model)
@@ -35,7 +41,6 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from inspector.gui.app import charts_after_first_picture, open_once_painted, tune_runtime
 from inspector.gui.main_window import MainWindow
-from inspector.gui.startup import window_later
 from inspector.worker.client import install
 tune_runtime()
 client = install()
@@ -61,12 +66,12 @@ while time.time() < end and not (win.scenes_drawn and
                                  docked <= win.__dict__.get("_later_built", set())):
     app.processEvents()
     time.sleep(0.002)
-later = window_later.later_modules()
+later = real_list()
 print(json.dumps({"built": sorted(win.__dict__.get("_later_built", ())),
                   "docked": sorted(docked), "later": later,
                   "on_gui_thread": [m for m in later if imported.get(m)],
                   "watched": sum(1 for m in later if m in imported),
-                  "busy_at_build": busy_at_build}))
+                  "busy_at_build": busy_at_build, "listed_on_gui": listed_on_gui}))
 sys.stdout.flush()
 os._exit(0)
 """
@@ -84,3 +89,4 @@ def test_the_later_panels_are_made_off_the_busy_time_their_modules_off_the_gui_t
     assert result["on_gui_thread"] == []
     assert result["watched"] == len(result["later"]) > 10      # all imported, by the thread
     assert result["busy_at_build"] and not any(result["busy_at_build"])
+    assert result["listed_on_gui"] == [False]      # the list too: not before the picture

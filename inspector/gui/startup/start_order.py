@@ -25,7 +25,7 @@ _deferred = False
 _waiting: dict = {}          # (id of widget, key) -> (widget, fn): the latest request
 _released = False            # release() was called
 _ready = False               # ... and its imports are done: nothing waits any more
-_preload: list = []          # module names release() imports on its thread too
+_preload: list = []          # () -> module names release() imports on its thread too
 _busy = None                 # () -> True while the deferred work should wait (wait_while)
 _until = 0.0                 # ... but not past this time.monotonic()
 BUSY_WAIT = 20.0             # seconds after release() that work waits for a busy window
@@ -37,9 +37,10 @@ def defer() -> None:
 
 
 def preload(modules) -> None:
-    """Have release() import these modules on its thread too (what the deferred work will
-    import: the later panels' modules, window_later.later_modules)."""
-    _preload.extend(modules)
+    """Have release() import on its thread too the modules that modules() names (what the
+    deferred work will import: the later panels', window_later.later_modules); called
+    there, not before the first picture (~20-35 ms)."""
+    _preload.append(modules)
 
 
 def wait_while(busy) -> None:
@@ -104,8 +105,9 @@ def release() -> None:
 
         try:
             import_after_first_picture()
-            for name in _preload:
-                importlib.import_module(name)
+            for modules in _preload:
+                for name in modules():
+                    importlib.import_module(name)
         except Exception:  # noqa: BLE001  (the work that needs it reports the failure)
             pass
 
