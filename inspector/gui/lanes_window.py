@@ -41,8 +41,18 @@ class LanesWindow(QMainWindow):
         outer.addWidget(self.status)
         outer.addWidget(split, 1)
         self.setCentralWidget(central)
-        self.resize(max(900, 420 * len(session.labels)), 820)
+        self.resize(*self.fitting())
         self.refresh()
+
+    def fitting(self) -> tuple:
+        """420 px a lane (at least 900) by 820, shrunk to 95 % of the screen the window opens
+        on (it opened 820 high on a 768-high laptop: the lanes' bottoms off the screen)."""
+        want = (max(900, 420 * len(self.session.labels)), 820)
+        screen = self.screen()
+        room = screen.availableGeometry() if screen is not None else None
+        if room is None or room.isEmpty():
+            return want
+        return (min(want[0], int(room.width() * 0.95)), min(want[1], int(room.height() * 0.95)))
 
     def _clicked(self, lane: int, item: str) -> None:
         if not item or item.endswith("/"):

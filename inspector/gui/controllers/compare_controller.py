@@ -125,6 +125,7 @@ class CompareController:
             from inspector.gui.lanes_window import LanesWindow
 
             win = LanesWindow(session, self.tasks)
+            self._on_owner_screen(win)
             self.windows.append(win)
             win.show()
 
@@ -186,15 +187,19 @@ class CompareController:
         from inspector.gui.compare_window import CompareWindow
 
         win = CompareWindow(session, self.tasks, first=first)
+        self._on_owner_screen(win)
+        win.destroyed.connect(lambda *_: self.windows.remove(win) if win in self.windows
+                              else None)
+        self.windows.append(win)
+        win.show()
+
+    def _on_owner_screen(self, win) -> None:
+        """A comparison or lanes window opens on the main window's screen, fitted to it."""
         owner = getattr(self.dialogs, "parent", None)       # the main window
         screen = owner.screen() if owner is not None else None
         if screen is not None and screen is not win.screen():   # opens where it is
             win.setScreen(screen)
             win.resize(*win.fitting())
-        win.destroyed.connect(lambda *_: self.windows.remove(win) if win in self.windows
-                              else None)
-        self.windows.append(win)
-        win.show()
 
     def _failed(self, exc) -> None:
         from inspector.core.errors import Cancelled

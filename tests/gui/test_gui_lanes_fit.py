@@ -1,0 +1,35 @@
+"""Preview > All stages on a 1366x768 laptop: the lanes window opened 1260x820 (420 px a lane,
+820 high) on a 768-high screen, the lanes' bottoms and scroll bars under the screen's edge
+(seen under Xvfb at 1366x768). It fits the screen it opens on, as the comparison window does."""
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QScreen
+from test_gui import open_and_wait
+from test_gui_compare import private_copy
+from test_gui_workbench import wait_preview
+
+LAPTOP = QRect(0, 0, 1366, 740)     # a 1366x768 screen less its 28 px panel
+
+
+@pytest.fixture
+def laptop(monkeypatch):
+    monkeypatch.setattr(QScreen, "availableGeometry", lambda self: QRect(LAPTOP))
+    return LAPTOP
+
+
+def test_all_stages_fits_a_laptop_screen(qtbot, window, tmp_path, laptop):
+    open_and_wait(qtbot, window, private_copy(tmp_path))
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text("fold_old_batch_norms quantize_weights(minimum_size=100)")
+    wait_preview(qtbot, window, 2)
+    ctl = window.compare_ctl
+    qtbot.mouseClick(window.preview_panel.stages_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
+    lanes = ctl.windows[-1]
+    qtbot.addWidget(lanes)
+    assert type(lanes).__name__ == "LanesWindow" and len(lanes.canvases) == 3
+    assert lanes.width() <= laptop.width() and lanes.height() <= laptop.height()
+    for canvas in lanes.canvases:       # every lane whole inside the window
+        corner = canvas.mapTo(lanes, canvas.rect().bottomRight())
+        assert lanes.rect().contains(corner)
