@@ -63,17 +63,17 @@ def numeric(d, a, gb, args):
     import numpy as np
 
     from inspector.cli.loading import _split
-    from inspector.core.analysis.summary import summarize
+    from inspector.core.app.opening import summary_of
     from inspector.core.app.comparing import numeric_between
     from inspector.core.errors import InspectorError
 
     ga = a.graph
-    summary = summarize(ga, a.known_inputs, a.known_outputs)
+    summary = summary_of(a)
     first = None
     if args.input:
-        from inspector.core.loaders.arrays import load_npy
+        from inspector.core.app.inputs import read_array
 
-        first = np.asarray(load_npy(args.input))
+        first = np.asarray(read_array(args.input))
     try:
         return numeric_between(d, ga, gb, summary, _split(args.inputs), _split(args.outputs),
                                first_input=first, threshold=args.threshold,
@@ -130,9 +130,9 @@ def _numeric_text(result, limit: int = 40) -> str:
 
 
 def cmd_diff(args) -> int:
-    from inspector.core.compare.document import dumps, text_report
+    from inspector.core.app.diffing import diff_json, diff_text
+    from inspector.core.app.exports import atomic_write, check_target
     from inspector.core.errors import InspectorError
-    from inspector.core.formats.writer import atomic_write, check_target
 
     for target in (args.html, args.me_mapping):
         if target:
@@ -158,12 +158,12 @@ def cmd_diff(args) -> int:
         print(f"Wrote {args.me_mapping} (Model Explorer: sync navigation, upload mapping)",
               file=sys.stderr)
     if args.json:
-        data = json.loads(dumps(d))
+        data = json.loads(diff_json(d))
         if result is not None:
             data["numeric"] = result.as_dict()
         sys.stdout.write(json.dumps(data, indent=1) + "\n")
     else:
-        sys.stdout.write(text_report(d, args.limit))
+        sys.stdout.write(diff_text(d, args.limit))
         if result is not None:
             sys.stdout.write(_numeric_text(result, args.limit))
     sys.stdout.flush()

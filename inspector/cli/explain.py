@@ -42,23 +42,13 @@ def demo_for(model, input_path: str, labels_path: str | None = None,
              value_range: str | None = None, input_shapes: dict | None = None,
              allow_io: bool = False):
     """Run the model once on a photo, sound or array (in this process)."""
-    from inspector.core.analysis.summary import summarize
-    from inspector.core.app import demo
-    from inspector.core.loaders.labels import read_labels_file
-    from inspector.core.loaders.media import read_input
+    from inspector.core.app.demo import run_on_file
 
-    item = read_input(input_path).first
-    graph = model.graph
-    summary = summarize(graph, model.known_inputs, model.known_outputs)
-    ins, outs = demo.choose_ports(model.known_inputs, model.known_outputs, summary)
-    labels = read_labels_file(labels_path) if labels_path else None
-    plan = demo.plan(graph, ins, outs, input_shapes, value_range, model_path=model.path,
-                     labels=labels)
-    return plan, demo.run(demo.engine_here(graph.graph_def), plan, item, allow_io)
+    return run_on_file(model, input_path, labels_path, value_range, input_shapes, allow_io)
 
 
 def demo_text(plan, result) -> str:
-    from inspector.core.demo.demo_run import top_lines
+    from inspector.core.app.demo import answer_lines
 
     lines = [f"Run on {result.label}", "-" * (7 + len(result.label))]
     if result.seen is not None:
@@ -70,7 +60,7 @@ def demo_text(plan, result) -> str:
         lines.append("")
         lines.append(f"Answer ({view.name}, {view.scores or view.kind}):")
         if view.kind == "classes":
-            lines += ["  " + t for t in top_lines(view)]
+            lines += ["  " + t for t in answer_lines(view)]
             if view.note:
                 lines.append(f"  ({view.note})")
         elif view.data is not None:

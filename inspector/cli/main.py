@@ -11,7 +11,7 @@ from inspector.core.model.humanize import count
 
 
 def cmd_summarize(args) -> int:
-    from inspector.core.analysis.summary import summarize
+    from inspector.core.app.opening import summary_of
     from inspector.core.formats import summary_format
 
     model = _load(args)
@@ -31,7 +31,7 @@ def cmd_summarize(args) -> int:
     from inspector.core.runtime import gc_policy
 
     with gc_policy.paused():
-        s = summarize(model.graph, model.known_inputs, model.known_outputs, model.signature)
+        s = summary_of(model)
     fmt = summary_format.report_json if args.json or args.format == "json" else \
         summary_format.report_text
     sys.stdout.write(fmt(s, model, args.model))
@@ -40,7 +40,7 @@ def cmd_summarize(args) -> int:
 
 def cmd_dot(args) -> int:
     from inspector.core.formats import dot_export
-    from inspector.core.formats.writer import check_target
+    from inspector.core.app.exports import check_target
 
     check_target(args.output, args.force, source=args.model)
     model = _load(args)
@@ -72,7 +72,7 @@ def cmd_signatures(args) -> int:
 
 
 def cmd_convert(args) -> int:
-    from inspector.core.formats.writer import check_target, write_graph
+    from inspector.core.app.exports import check_target, write_graph
 
     check_target(args.output, args.force, source=args.model)
     model = _load(args)

@@ -16,7 +16,7 @@ def cmd_memmapped(args) -> int:
         raise InspectorError("give -o OUT to write a package, or --check FILE to check one")
     from inspector.cli.loading import _load
     from inspector.core.formats.memmapped import write_memmapped
-    from inspector.core.formats.writer import check_target
+    from inspector.core.app.exports import check_target
 
     check_target(args.output, args.force, source=args.model)
     model = _load(args)

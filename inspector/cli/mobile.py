@@ -74,7 +74,7 @@ def cmd_tflite(args) -> int:
     from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
     from inspector.core.errors import InspectorError
-    from inspector.core.formats.writer import atomic_write
+    from inspector.core.app.exports import atomic_write
     from inspector.core.model.humanize import milliseconds
     from inspector.core.tf.lite import VARIANTS
 
@@ -130,7 +130,7 @@ def cmd_tflite(args) -> int:
 def cmd_ops_header(args) -> int:
     from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
-    from inspector.core.formats.writer import atomic_write, check_target
+    from inspector.core.app.exports import atomic_write, check_target
 
     check_target(args.output, args.force, source=args.model)
     model = _load(args)

@@ -78,7 +78,7 @@ EXPORTABLE = ("timings", "ranges", "compat", "node-data", "targets")
 def cmd_overlay_export(args) -> int:
     from inspector.cli.loading import _load
     from inspector.core.app import node_data_io as io
-    from inspector.core.formats.writer import check_target
+    from inspector.core.app.exports import check_target
 
     check_target(args.output, args.force)
     model = _load(args)

@@ -38,7 +38,7 @@ def cmd_profile(args) -> int:
 def cmd_calibrate(args) -> int:
     import os
 
-    from inspector.core.formats.writer import atomic_write, check_target, write_graph
+    from inspector.core.app.exports import atomic_write, check_target, write_graph
     from inspector.core.overlays.calibration import (
         calibrate,
         compare_on_samples,

@@ -23,12 +23,12 @@ def add_port_arguments(p) -> None:
 
 def ports(model, args) -> tuple[list, list]:
     """--inputs/--outputs, the likely ones where not given (said on stderr), each checked."""
-    from inspector.core.analysis.summary import summarize
+    from inspector.core.app.opening import summary_of
     from inspector.core.app.demo import choose_ports
 
     ins, outs = split(getattr(args, "inputs", None)), split(getattr(args, "outputs", None))
     if not ins or not outs:
-        s = summarize(model.graph, model.known_inputs, model.known_outputs)
+        s = summary_of(model)
         auto_ins, auto_outs = choose_ports(model.known_inputs, model.known_outputs, s)
         ins, outs = ins or auto_ins, outs or auto_outs
         print(f"note: using inputs {','.join(ins) or '(none)'} and outputs "
@@ -97,7 +97,7 @@ def input_shapes(args, model, inputs) -> dict | None:
 def output_targets(args, names) -> dict:
     """-o DIR (made if missing): {name: DIR/MODEL_NAME.tflite}, each checked (--force)
     before any work; {} without -o."""
-    from inspector.core.formats.writer import check_target
+    from inspector.core.app.exports import check_target
 
     if not args.output:
         return {}

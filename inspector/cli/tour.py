@@ -33,7 +33,7 @@ def _stops(model, view, args, run):
 def cmd_tour(args) -> int:
     from inspector.cli.explain import demo_for
     from inspector.cli.loading import _load
-    from inspector.core.formats.writer import check_target
+    from inspector.core.app.exports import check_target
     from inspector.core.view.view_graph import ViewModel
 
     check_target(args.output, args.force, source=args.model)   # before any work

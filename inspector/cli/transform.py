@@ -39,9 +39,9 @@ def parse_input_shapes(items) -> dict:
 
 def load_arrays(items) -> dict:
     """--npy NAME=FILE.npy arguments, loaded (and checked) before any work starts."""
-    from inspector.core.loaders.arrays import load_npy, parse_npy_args
+    from inspector.core.app.inputs import read_arrays
 
-    return {name: load_npy(path) for name, path in parse_npy_args(items).items()}
+    return read_arrays(items)
 
 
 def _load_graph_def(path: str):
@@ -135,7 +135,7 @@ def cmd_transform(args) -> int:
 
 def _transform(args) -> int:
     from inspector.core.analysis.metrics import StepMetrics, compute_metrics
-    from inspector.core.formats.writer import check_target, node_size, write_graph
+    from inspector.core.app.exports import check_target, node_size, write_graph
     from inspector.core.runtime.executor import tensorflow
     from inspector.core.transforms import REGISTRY, parse_transforms, run_pipeline
     from inspector.core.transforms.pipeline import check_names

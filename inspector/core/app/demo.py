@@ -192,6 +192,30 @@ def name_classes(result, labels: Labels):
     return replace(result, outputs=views)
 
 
+def run_on_file(model, input_path: str, labels_path: str | None = None,
+                value_range: str | None = None, input_shapes: dict | None = None,
+                allow_io: bool = False) -> tuple:
+    """(plan, result) of one run on a photo, sound or array, in this process (`explain
+    --input`): the ports and the plan as the window's Demo panel makes them."""
+    from inspector.core.app.opening import summary_of
+    from inspector.core.loaders.labels import read_labels_file
+    from inspector.core.loaders.media import read_input
+
+    item = read_input(input_path).first
+    ins, outs = choose_ports(model.known_inputs, model.known_outputs, summary_of(model))
+    labels = read_labels_file(labels_path) if labels_path else None
+    made = plan(model.graph, ins, outs, input_shapes, value_range, model_path=model.path,
+                labels=labels)
+    return made, run(engine_here(model.graph.graph_def), made, item, allow_io)
+
+
+def answer_lines(view) -> list:
+    """The top classes of an output, one line each ("1. cat 0.91")."""
+    from inspector.core.demo.demo_run import top_lines
+
+    return top_lines(view)
+
+
 def engine_here(graph_def):
     """The engine of the command line and the tests: model tasks on this graph, here."""
     from inspector.core.app.preview import PreviewEngine

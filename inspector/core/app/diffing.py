@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from inspector.core.compare import provenance
 from inspector.core.compare.diff import Diff, diff_graphs, file_size
+from inspector.core.compare.document import dumps, text_report
 from inspector.core.model.graph import Graph
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
@@ -53,3 +54,13 @@ def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
     return diff_graphs(ga, gb, labels[0], labels[1], provenance=provenance_for(ga, gb, steps),
                        job=job, extra_totals=extra,
                        file_sizes=tuple(file_size(p) for p in paths))
+
+
+def diff_json(d: Diff) -> str:
+    """The diff as its JSON document (`diff --json`, Save comparison's diff part)."""
+    return dumps(d)
+
+
+def diff_text(d: Diff, limit: int = 40) -> str:
+    """The diff in words, `limit` changes listed per kind (`diff`)."""
+    return text_report(d, limit)

@@ -1,4 +1,4 @@
-"""Everything the window writes, through the application's door: atomic writes that never
+"""Everything the window and the command line write, through the application's door: atomic writes that never
 replace a file without being told, the DOT export, memory-mapped packages, the tour page,
 the command lines it copies, and the temporary .tflite files other windows open. The formats
 are imported on first use (the window's start needs none of them: ~15 ms, 70 ms on the slow
@@ -6,10 +6,17 @@ machine class)."""
 
 from __future__ import annotations
 
-from inspector.core.formats.writer import atomic_write, beside, check_target
+from inspector.core.formats.writer import (
+    atomic_write,
+    beside,
+    check_target,
+    node_size,
+    write_graph,
+)
 
 __all__ = ["Slide", "atomic_write", "beside", "check_target", "commands",  # noqa: F822
-           "dot_export", "temporary_copy", "tour_html", "write_memmapped"]
+           "dot_export", "node_size", "temporary_copy", "tour_html", "write_graph",
+           "write_memmapped"]
 
 
 def __getattr__(name: str):

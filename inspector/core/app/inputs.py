@@ -75,6 +75,20 @@ def strip_parameters(state) -> dict:
             "shape_for_name": [s for _, _, s in named]}
 
 
+def read_array(path: str):
+    """A .npy file the user gave, checked (size, dtype) before it is read."""
+    from inspector.core.loaders.arrays import load_npy
+
+    return load_npy(path)
+
+
+def read_arrays(items) -> dict:
+    """NAME=FILE.npy arguments -> {name: array}, each checked and read."""
+    from inspector.core.loaders.arrays import load_npy, parse_npy_args
+
+    return {name: load_npy(path) for name, path in parse_npy_args(items).items()}
+
+
 def model_input_shapes(model, inputs, given: dict | None = None) -> tuple[dict, dict]:
     """For the command line, the shapes the window would use for every input (given, else
     declared, else TensorFlow's inference asked only then, else a decoding chain's):

@@ -7,11 +7,17 @@ from __future__ import annotations
 
 import os
 
-from inspector.core.analysis.summary import likely_outputs
+from inspector.core.analysis.summary import likely_outputs, summarize
 from inspector.core.errors import InspectorError, ModelLoadError
 from inspector.core.loaders import LoadedModel, load
 
 MAX_GUESSED = 4   # more equally likely outputs than this: ask instead of guessing
+
+
+def summary_of(model):
+    """The summary of an opened model (likely inputs and outputs, counts, sizes), its
+    signature's ports first: the window's summary and every command that shows one."""
+    return summarize(model.graph, model.known_inputs, model.known_outputs, model.signature)
 
 
 def open_dialog_filter() -> str:
