@@ -12,64 +12,56 @@ from inspector.core.errors import InspectorError
 
 
 def _state(model):
-    """What the overlay registry reads, without a window: the model, its graph, an overlay."""
+    """What the overlay use cases and the registry read and write, without a window: the
+    model, its graph, an overlay."""
     from inspector.core.app.state import OverlayState
 
     view = SimpleNamespace(graph=model.graph)
-    return SimpleNamespace(model=model, view=view, original_view=view, demo=None,
-                           overlay=OverlayState(), expanded=frozenset({""}),
-                           visible_id=lambda name: name,
-                           set_overlay=lambda o: None)
+    state = SimpleNamespace(model=model, view=view, original_view=view, demo=None,
+                            overlay=OverlayState(), expanded=frozenset({""}),
+                            visible_id=lambda name: name)
+    state.set_overlay = lambda overlay: setattr(state, "overlay", overlay)
+    return state
 
 
 def _fill(state, args) -> None:
+    """The overlay filled by the window's own use cases (core.app.overlay_runs,
+    tflite_check, targets, node_data_io)."""
     from dataclasses import replace
 
     from inspector.core.app import node_data_io as io
+    from inspector.core.app import overlay_runs
 
-    overlay = state.overlay
     mode = args.overlay
     if mode == "timings":
         if not args.timings:
             raise InspectorError("--overlay timings needs --timings FILE (benchmark_model "
                                  "output or a Chrome trace)")
-        from inspector.core.overlays.profiling import load_profile_file
-
-        profile = load_profile_file(args.timings)
-        profile.match(state.model.graph)
-        overlay = replace(overlay, profiles=(profile,), current=0)
+        overlay_runs.import_timings(state, args.timings)
     elif mode == "ranges":
         if not args.ranges:
             raise InspectorError("--overlay ranges needs --ranges LOG (a requantization log)")
-        from inspector.core.analysis.ranges import parse_log
-        from inspector.core.loaders.files import read_text
-
-        log = parse_log(read_text(args.ranges, what="the range log", error=InspectorError))
-        if not log.records:
-            raise InspectorError("no min/max range logs were found", path=args.ranges)
-        overlay = replace(overlay, records=log.records)
+        overlay_runs.import_ranges(state, args.ranges)
     elif mode == "compat":
         from inspector.cli.tflite_args import ports
-        from inspector.core.mobile import tflite_compat as tc
+        from inspector.core.app import tflite_check
 
         ins, outs = ports(state.model, args)
-        result = tc.analyze(state.model.graph, outs, ins)
-        overlay = replace(overlay, compat={n: c.status for n, c in result.nodes.items()})
+        checked = tflite_check.check(state.model.graph, ins, outs)
+        state.set_overlay(replace(state.overlay, compat=checked.statuses()))
     elif mode == "node-data":
         if not args.node_data:
             raise InspectorError("--overlay node-data needs --node-data FILE")
         placed = io.read_onto(state.model.graph, args.node_data, state.model)
-        overlay = replace(overlay, node_data=placed)
+        state.set_overlay(replace(state.overlay, node_data=placed))
     elif mode == "targets":
-        from inspector.cli.targets import report_for
+        from inspector.core.app.targets import report_of
 
-        overlay = replace(overlay, targets=report_for(state.model, args.target))
+        state.set_overlay(replace(state.overlay, targets=report_of(state.model, args.target)))
     else:
-        from inspector.core.overlays import registry
-
         raise InspectorError(f"the CLI cannot fill the '{mode}' overlay (choose from "
-                             f"{', '.join(m for m in EXPORTABLE if registry.get(m))})")
-    state.overlay = replace(overlay, mode=mode)
+                             f"{', '.join(m for m in EXPORTABLE if io.overlay_exists(m))})")
+    state.set_overlay(replace(state.overlay, mode=mode))
 
 
 EXPORTABLE = ("timings", "ranges", "compat", "node-data", "targets")

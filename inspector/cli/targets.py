@@ -10,12 +10,6 @@ import sys
 DEFAULT = ("cpu", "gpu", "ethos-u55-128", "npu-ethos-u55")
 
 
-def report_for(model, target: str):
-    from inspector.core.app.targets import report_of
-
-    return report_of(model, target)
-
-
 def cmd_targets(args) -> int:
     from inspector.cli.loading import _load
     from inspector.core.app.targets import report_of, rules_report, target_name

@@ -66,6 +66,11 @@ class _Showing:
         return getattr(self._state, name)
 
 
+def overlay_exists(mode: str) -> bool:
+    """An overlay of this mode is registered."""
+    return registry.get(mode) is not None
+
+
 def snapshot(state):
     """What an export reads of the state, taken on the GUI thread for a task (the overlay
     and the view are replaced, never changed, so the task reads a consistent copy)."""

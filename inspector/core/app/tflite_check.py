@@ -20,6 +20,10 @@ class TFLiteCheck:
     outputs: tuple
     confirmed: dict = field(default_factory=dict)   # tflite_compat.confirm(...) once asked
 
+    def statuses(self) -> dict:
+        """node -> its status ("builtin", "flex", ...): the "compat" overlay's colours."""
+        return {n: c.status for n, c in self.compat.nodes.items()}
+
     def counted(self) -> list:
         """(status, how many nodes, its words) of every status, in the check's order."""
         from inspector.core.mobile.tflite_compat import LABELS, STATUSES
