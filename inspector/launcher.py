@@ -50,7 +50,8 @@ def help_text() -> str:
                     "       graphdef-inspector --version | --info | --smoke-test OUT.png")
     group = parser.add_argument_group("diagnostics (no window)")
     group.add_argument("-V", "--version", action="store_true",
-                       help="the app's version and those of Python, Qt and TensorFlow")
+                       help="the app's version and flavour (source, wheel, frozen); "
+                            "--info has Python's, Qt's and TensorFlow's")
     group.add_argument("--info", action="store_true",
                        help="versions, folders (settings, cache, logs) and what is installed")
     group.add_argument("--smoke-test", metavar="OUT.png",

@@ -51,6 +51,19 @@ def test_help_lists_every_subcommand_and_the_diagnostics():
     assert done.stdout.split() == ["0", "[]"], done.stderr
 
 
+def test_the_help_says_what_version_prints():
+    """--help said '--version: the app's version and those of Python, Qt and TensorFlow';
+    --version prints the app's version line only (it stays quick: no Qt, no TF)."""
+    code, out, err = run_cli("--help")
+    assert code == 0, err
+    said = " ".join(out.split()).split("-V, --version ")[1].split(" --info ")[0]
+    code, version, err = run_cli("--version")
+    assert code == 0, err
+    for part in ("Python", "Qt", "TensorFlow"):
+        if part in said.split(";")[0]:
+            assert part in version, (said, version)
+
+
 def test_diff_help_says_a_tflite_file_is_accepted():
     code, out, err = run_cli("diff", "--help")
     assert code == 0, err
