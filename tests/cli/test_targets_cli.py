@@ -58,3 +58,13 @@ def test_a_vendor_list_of_your_own(data, tmp_path):
     assert r["target"] == "npu-acme_npu" and r["on_accelerator"] == 4
     assert {o["op"] for o in r["off_accelerator"]} == {"FULLY_CONNECTED", "SOFTMAX"}
     assert "ACME SDK 1.2" in r["source"]
+
+
+def test_the_cpu_report_leaks_no_runtime_log_line(data):
+    """LiteRT printed "INFO: Created TensorFlow Lite XNNPACK delegate for CPU." into the
+    terminal of `targets --target cpu` (the report's own lines say what ran)."""
+    code, out, err = run_cli("targets", os.path.join(data, "digits_int8.tflite"),
+                             "--target", "cpu")
+    assert code == 0, err
+    assert "CPU (XNNPACK)" in out
+    assert "INFO:" not in err and "INFO:" not in out, err

@@ -38,9 +38,12 @@ def xnnpack_delegation(model: bytes) -> dict:
     """{engine, ops: [{index, op, inputs, outputs}], delegates: [{inputs, outputs}]}: the
     model's operators and the delegate nodes LiteRT's default XNNPACK delegate made."""
     interpreter = _litert()
+    from inspector.core.tf.runtime import _quiet_stderr
+
     try:
-        it = interpreter.Interpreter(model_content=model, num_threads=1)
-        it.allocate_tensors()
+        with _quiet_stderr():    # "INFO: Created TensorFlow Lite XNNPACK delegate for CPU."
+            it = interpreter.Interpreter(model_content=model, num_threads=1)
+            it.allocate_tensors()
         details = it._get_ops_details()
     except Exception as exc:  # noqa: BLE001  (LiteRT's RuntimeError/ValueError)
         raise InspectorError(f"LiteRT could not prepare the model: "
