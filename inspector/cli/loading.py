@@ -15,8 +15,8 @@ def _split(text: str | None) -> list:
 
 def _add_load_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", nargs="?", default=DEMO_MODEL,
-                   help="GraphDef (.pb/.pbtxt), SavedModel dir, .meta, .keras or .h5 "
-                        "(default: the bundled demo model)")
+                   help="GraphDef (.pb/.pbtxt), SavedModel dir, .meta, .keras/.h5, TF.js "
+                        "model.json or .tflite (default: the bundled demo model)")
     p.add_argument("--signature", help="SavedModel signature to freeze (default serving_default)")
     p.add_argument("--tags", help="SavedModel MetaGraph tags, comma separated")
     p.add_argument("--checkpoint", help="checkpoint to freeze a .meta with: its prefix, or the folder holding it")

@@ -281,7 +281,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--force", action="store_true", help="allow overwriting --out_graph")
     p.set_defaults(func=cmd_transform)
     p = sub.add_parser("flops", help="FLOPs per node and in total, with latency estimates")
-    p.add_argument("model")
+    p.add_argument("model", help="a GraphDef (.pb/.pbtxt), or a .tflite (counted from its own "
+                                 "tensors, without TensorFlow)")
     p.add_argument("--input_shape", action="append", help="NAME=d0,d1,...")
     p.add_argument("--top", type=int, default=15)
     p.add_argument("--gflops", type=float, help="your device's speed in GFLOP/s")

@@ -64,6 +64,19 @@ def test_the_help_says_what_version_prints():
             assert part in version, (said, version)
 
 
+def test_the_model_argument_names_every_kind_it_opens():
+    """The model argument's help (shared by the commands that read a model) left out .tflite
+    and TF.js, though `targets` is mostly run on a .tflite and summarize, flops, diff and
+    explain read one."""
+    for command in ("targets", "summarize", "flops", "explain"):
+        code, out, err = run_cli(command, "--help")
+        assert code == 0, err
+        said = " ".join(out.split()).split("positional arguments: model ")[1]
+        said = said.split(" options:")[0]
+        assert ".tflite" in said, (command, said)
+        assert command == "flops" or "model.json" in said, (command, said)
+
+
 def test_diff_help_says_a_tflite_file_is_accepted():
     code, out, err = run_cli("diff", "--help")
     assert code == 0, err
