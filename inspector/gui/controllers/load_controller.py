@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from inspector.core.app.marks import start_summary
 from inspector.core.app.opening import fell_back, open_model, signatures
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.core.runtime import gc_policy
@@ -82,19 +83,8 @@ class LoadController:
             self._summarize(model)
 
     def _summarize(self, model) -> None:
-        """The summary (likely inputs and outputs, counts) after the first picture: on a big
-        graph it takes as long as everything before that picture."""
-        from inspector.core.app.queries import summarize
-
-        def work(task):
-            found = summarize(model.graph, model.known_inputs, model.known_outputs,
-                              model.signature)
-            model.graph.consumer_index()  # here, not on the GUI thread at the first click
-            return found
-
         def failed(exc):
             if not isinstance(exc, Cancelled):
                 self.state.fail(f"{model.path}: could not summarize: {exc}")
 
-        self.tasks.submit("summary", work, lambda s: self.state.set_summary(model, s), failed,
-                          label="Summarizing")
+        start_summary(self.state, self.tasks, model, failed)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.core.app.exports import commands
 from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.marks import start_strip
 from inspector.core.app.ports import suggested_ports
 
 
@@ -21,6 +22,7 @@ class MarksController(QObject):
         self.bench.changed.connect(self._changed)
         state.model_changed.connect(lambda *_: self._model_changed())
         state.trace_requested.connect(self.trace)
+        state.strip_changed.connect(panel.show_preview)
         panel.suggest_requested.connect(self.use_suggestions)
         panel.proposal_chosen.connect(self._mark_proposal)
         panel.copy_requested.connect(self.copy)
@@ -35,29 +37,7 @@ class MarksController(QObject):
         self.request_strip()
 
     def request_strip(self):
-        view = self.state.original_view
-        if view is None:
-            return
-        ins, outs = list(self.bench.inputs), list(self.bench.outputs)
-
-        def done(strip):
-            self.panel.show_preview(strip)
-            self.state.set_strip(strip)
-
-        if not outs:     # nothing to keep, nothing to show: no walk over the graph (at an
-            self.tasks.cancel("strip")   # open it competed with the first layout)
-            done(None)
-            return
-
-        def work(task):
-            # imported here, on the task's thread: ~10 ms the GUI thread spent as a model opened
-            from inspector.core.app.queries import strip_preview
-
-            preview = strip_preview(view.graph, ins, outs)
-            preview.kept_scopes = view.scopes_holding(preview.kept)
-            return preview
-
-        self.tasks.submit("strip", work, done, label="Finding what stripping keeps")
+        start_strip(self.state, self.tasks)
 
     def trace(self, name: str) -> None:
         """Follow an output back to the places a mobile app would feed (off the GUI thread:

@@ -1,0 +1,54 @@
+"""The marks' use cases (core/app/marks.py) write into the state: the strip preview after a
+change of the marks, the summary after the first picture (Qt-free: tasks run at once)."""
+
+from __future__ import annotations
+
+from conftest import DEMO
+
+from inspector.core.app.marks import start_strip, start_summary
+from inspector.core.app.state import AppState
+from inspector.core.loaders import load
+from inspector.core.runtime.job import NO_JOB
+from inspector.core.view.view_graph import ViewModel
+
+
+class AtOnce:
+    """Tasks run on the spot (what the window's runner does on its thread, then the GUI)."""
+
+    def __init__(self):
+        self.cancelled = []
+
+    def submit(self, kind, work, done, failed=None, **_):
+        done(work(NO_JOB))
+
+    def cancel(self, kind=None):
+        self.cancelled.append(kind)
+
+
+def _opened():
+    model = load(DEMO)
+    state = AppState()
+    state.set_model(model, ViewModel(model.graph, fold_constants=True))
+    return model, state
+
+
+def test_the_strip_preview_goes_to_the_state_and_none_without_an_output():
+    model, state = _opened()
+    seen = []
+    state.strip_changed.connect(seen.append)
+    start_strip(state, AtOnce())
+    assert seen == [None] and state.strip is None
+    state.workbench.set_marks(["pixels"], ["output"])
+    start_strip(state, AtOnce())
+    assert state.strip is seen[-1] and "output" in state.strip.kept
+    first = next(n.name for n in model.graph.nodes if n.op == "Relu")
+    state.workbench.set_marks(["pixels"], [first])         # up to the first block only
+    start_strip(state, AtOnce())
+    assert first in state.strip.kept and "output" in state.strip.dropped
+
+
+def test_the_summary_goes_to_the_state_with_the_signature_first():
+    model, state = _opened()
+    start_summary(state, AtOnce(), model, on_error=None)
+    assert state.summary is not None
+    assert [c.name for c in state.summary.outputs][:1] == ["output"]
