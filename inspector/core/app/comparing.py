@@ -333,17 +333,9 @@ class CompareSession:
 
     def file_name(self, extension: str) -> str:
         """What Save report / Save comparison propose: "A_vs_B.html" beside model A."""
-        import os
-        import re
+        from inspector.core.formats.writer import proposed_name
 
-        def stem(label: str) -> str:
-            base = os.path.basename(label.rstrip("/\\")) or label
-            base = os.path.splitext(base)[0] if "." in base[1:] else base
-            return re.sub(r"[^\w.+-]+", "_", base).strip("_") or "model"
-
-        where = os.path.dirname(self.paths[0].rstrip("/\\")) if self.paths[0] else ""
-        name = f"{stem(self.diff.a_label)}_vs_{stem(self.diff.b_label)}.{extension}"
-        return os.path.join(where, name) if where else name
+        return proposed_name(self.diff.a_label, self.diff.b_label, self.paths[0], extension)
 
     def entry_text(self, index: int) -> str:
         return self.diff.entries[index].describe()

@@ -247,7 +247,44 @@ def _too_big(size: int, path: str) -> InspectorError:
 
 def beside(model_path: str | None, suffix: str, fallback: str = "graph") -> str:
     """Where an export is offered by default: beside the model, named after it
-    (/models/net.pb -> /models/net_timings.txt), not in whatever the working folder is."""
+    (/models/net.pb -> /models/net_timings.txt), not in whatever the working folder is; the
+    home folder for a model among the app's own files (the demo) or in a read-only folder."""
     if not model_path:
         return fallback + suffix
-    return os.path.splitext(model_path.rstrip("/"))[0] + suffix
+    base = os.path.splitext(model_path.rstrip("/"))[0]
+    return os.path.join(save_folder(model_path), os.path.basename(base) + suffix)
+
+
+_APP_FILES = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def save_folder(model_path: str) -> str:
+    """The folder a file made from `model_path` is proposed in: the model's own, else (the
+    bundled demo model inside the installed app, a frozen build's temporary folder, a
+    read-only folder) the home folder."""
+    folder = os.path.dirname(model_path.rstrip("/\\"))
+    full = os.path.abspath(folder or ".")
+    if full == _APP_FILES or full.startswith(_APP_FILES + os.sep) or \
+            (os.path.isdir(full) and not os.access(full, os.W_OK)):
+        return os.path.expanduser("~")
+    return folder
+
+
+def proposed_name(a_label: str, b_label: str, a_path: str, extension: str) -> str:
+    """"A_vs_B.<extension>" beside model A (the home folder for the demo model, which lives
+    among the app's own files, or a read-only folder); the files' extensions kept when the
+    names alone are the same (net_pb_vs_net_tflite, not net_vs_net)."""
+
+    def stem(label: str, keep_extension: bool = False) -> str:
+        base = os.path.basename(label.rstrip("/\\")) or label
+        if not keep_extension and "." in base[1:]:
+            base = os.path.splitext(base)[0]
+        return re.sub(r"[^\w+-]+" if keep_extension else r"[^\w.+-]+", "_",
+                      base).strip("_") or "model"
+
+    a, b = stem(a_label), stem(b_label)
+    if a == b:
+        a, b = stem(a_label, True), stem(b_label, True)
+    where = save_folder(a_path) if a_path else ""
+    name = f"{a}_vs_{b}.{extension}"
+    return os.path.join(where, name) if where else name

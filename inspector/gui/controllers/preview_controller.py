@@ -117,9 +117,10 @@ class PreviewController(QObject):
         if not self.rows or model is None or engine is None:
             return None
         if path is None:
-            base, _ = os.path.splitext(model.path.rstrip("/"))
+            from inspector.core.app.exports import beside
+
             path, _ = QFileDialog.getSaveFileName(self.panel, "Save optimized graph",
-                                                  base + "_optimized.pb",
+                                                  beside(model.path, "_optimized.pb"),
                                                   "Binary GraphDef (*.pb);;Text (*.pbtxt)")
             if not path:
                 return None
