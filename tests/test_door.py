@@ -10,8 +10,8 @@ import re
 
 from conftest import ROOT
 
-SUBMITS_IN_GUI = 30          # tasks.submit( written in inspector/gui
-RE_EXPORT_IMPORTS_IN_GUI = 62   # imports of app.queries/exports/files/pictures/overlays and
+SUBMITS_IN_GUI = 28          # tasks.submit( written in inspector/gui
+RE_EXPORT_IMPORTS_IN_GUI = 60   # imports of app.queries/exports/files/pictures/overlays and
 #                                 view.vocabulary by the window
 RE_EXPORTS = re.compile(r"core\.app\.(queries|exports|files|pictures|overlays)\b|"
                         r"core\.view\.vocabulary|"

@@ -52,3 +52,20 @@ def test_the_summary_goes_to_the_state_with_the_signature_first():
     start_summary(state, AtOnce(), model, on_error=None)
     assert state.summary is not None
     assert [c.name for c in state.summary.outputs][:1] == ["output"]
+
+
+def test_the_cone_and_a_function_view_go_to_the_state():
+    from inspector.core.app.cone import start_cone, start_function_view
+
+    model, state = _opened()
+    relu = next(n.name for n in model.graph.nodes if n.op == "Relu")
+    state.select(relu)
+    start_cone(state, AtOnce(), True)
+    assert state.cone and relu in state.cone_nodes and "output" in state.cone_nodes
+    assert "pixels" in state.cone_nodes
+    start_cone(state, AtOnce(), False)
+    assert not state.cone and state.cone_nodes == frozenset()
+    said = []
+    state.message.connect(said.append)
+    assert start_function_view(state, AtOnce(), "no_such_function", None) is False
+    assert said == ["This graph has no such function"]

@@ -9,6 +9,7 @@ import os
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMenu
 
+from inspector.core.app import cone
 from inspector.core.app.decorations import decorations
 from inspector.core.app.opening import model_can
 from inspector.core.errors import Cancelled
@@ -239,19 +240,7 @@ class CanvasController(QObject):
 
     def set_cone(self, on: bool):
         """Highlight everything upstream and downstream of the selected node."""
-        from inspector.core.app.queries import downstream, upstream
-
-        view, name = self.state.view, self.state.selected
-        if not on or view is None or not name or name.endswith("/") or name not in view.graph:
-            self.state.set_cone(on)
-            return
-        graph = view.graph
-
-        def work(task):
-            return upstream(graph, [name]) | downstream(graph, [name])
-
-        self.tasks.submit("cone", work, lambda nodes: self.state.set_cone(
-            self.state.selected == name, nodes), label="Following the graph")
+        cone.start_cone(self.state, self.tasks, on)
 
     def mark_selected(self, kind: str):
         name = self.state.selected
@@ -285,29 +274,10 @@ class CanvasController(QObject):
     # -- other graphs --------------------------------------------------------------------------
     def show_function(self, name: str) -> bool:
         """One FunctionDef of the library as a graph of its own (_Arg/_Retval ends)."""
-        from inspector.core.view.view_graph import ViewModel
+        def failed(exc):
+            self.state.fail(f"Could not show function {name}: {exc}")
 
-        view = self.state.original_view
-        if view is None or name not in view.graph.functions:
-            self.state.say("This graph has no such function")
-            return False
-        main = view.graph
-
-        from inspector.core.app.queries import function_graph
-
-        def work(task):    # a SavedModel's function can hold as many nodes as a big graph
-            body = ViewModel(function_graph(main, name))
-            body.graph.consumer_index()
-            return body
-
-        def done(body):
-            if self.state.original_view is view:
-                self.state.show_view(body)
-                self.state.say(f"Function {name} (View > Main graph to go back)")
-
-        self.tasks.submit("step view", work, done, lambda exc: self.state.fail(
-            f"Could not show function {name}: {exc}"), label="Opening the function")
-        return True
+        return cone.start_function_view(self.state, self.tasks, name, failed)
 
     def show_main_graph(self) -> None:
         if self.state.original_view is not None:
