@@ -19,9 +19,14 @@ class AtOnce:
         self.cancelled = []
 
     def submit(self, kind, work, done, failed=None, **_):
-        done(work(NO_JOB))
+        try:
+            result = work(NO_JOB)
+        except Exception as exc:  # noqa: BLE001 - the runner hands it to `failed`
+            failed(exc)
+            return
+        done(result)
 
-    def cancel(self, kind=None):
+    def cancel(self, kind=None, quiet=False):
         self.cancelled.append(kind)
 
 
@@ -69,3 +74,16 @@ def test_the_cone_and_a_function_view_go_to_the_state():
     state.message.connect(said.append)
     assert start_function_view(state, AtOnce(), "no_such_function", None) is False
     assert said == ["This graph has no such function"]
+
+
+def test_a_search_goes_to_the_state():
+    from inspector.core.app.search import start_search
+
+    model, state = _opened()
+    start_search(state, AtOnce(), "Relu", False)
+    assert state.search.searched and state.search.names
+    assert all("Relu" in n or model.graph.get(n).op == "Relu" for n in state.search.names)
+    start_search(state, AtOnce(), "", False)
+    assert not state.search.searched and state.search.words == "Type to search the graph"
+    start_search(state, AtOnce(), "(", True)          # a bad pattern says why
+    assert state.search.names == [] and state.search.words

@@ -61,6 +61,7 @@ class AppState:
         self.demo_changed = Event()        # (DemoRun or None) the last demo run's results
         self.tflite_check_changed = Event()  # (TFLiteCheck or None) app/tflite_check.py
         self.card_changed = Event()        # (CardResult or None) app/card.py
+        self.search_changed = Event()      # (SearchResult) app/search.py
         self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
@@ -92,6 +93,7 @@ class AppState:
         self.tflite_preview = None     # the last conversion preview (set_tflite_preview)
         self.tflite_check = None       # the TFLite check of the model (app/tflite_check.py)
         self.card = None               # the model card and its comparison (app/card.py)
+        self.search = None             # the last search's result (app/search.py)
         self.quant = None              # recipes tried, chosen, applied (app/quantization.py)
         self.framed = None             # the model whose first picture is on screen
 
@@ -317,6 +319,10 @@ class AppState:
             self.show_step(self.step)
 
     # -- overlay -------------------------------------------------------------------------------
+    def set_search(self, result) -> None:
+        self.search = result
+        self.search_changed.emit(result)
+
     def set_card(self, result) -> None:
         self.card = result
         self.card_changed.emit(result)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
 
-from inspector.core.errors import InspectorError
+from inspector.core.app.search import start_search
 
 PAUSE_MS = 120  # typing pause before a search starts
 
@@ -25,6 +25,7 @@ class SearchController(QObject):
         panel.query_changed.connect(lambda *_: self.timer.start())
         panel.step_requested.connect(self.step)
         state.view_changed.connect(lambda *_: self._view_changed())
+        state.search_changed.connect(self._show)
 
     def _key(self):
         view = self.state.view
@@ -38,39 +39,19 @@ class SearchController(QObject):
             self.timer.start()
 
     def search(self) -> None:
-        from inspector.core.app.queries import index_for
-
         self.timer.stop()
-        key = self._key()
-        graph, text, regex = key
-        if graph is None or not text:
-            self.tasks.cancel("search", quiet=True)
-            self.found_for = key
-            self.panel.show_results([], "Type to search the graph" if graph is not None
-                                    else "Open a model to search it")
-            self.pending_step = 0
-            return
-        self.panel.searching()
+        _, text, regex = self._key()
+        if text and self.state.view is not None:
+            self.panel.searching()
+        start_search(self.state, self.tasks, text, regex)
 
-        def work(task):
-            return index_for(graph, task).find(text, regex, job=task)
-
-        def done(found):
-            self.found_for = key
-            self.searches += 1
-            self.panel.show_results(found.names, found.describe())
-            step, self.pending_step = self.pending_step, 0
-            if step:
-                self.step(step)
-
-        def failed(exc):
-            self.found_for = key
-            self.searches += 1
-            self.pending_step = 0
-            self.panel.show_results([], exc.message if isinstance(exc, InspectorError)
-                                    else str(exc))
-
-        self.tasks.submit("search", work, done, failed, label="Searching", quiet=True)
+    def _show(self, result) -> None:
+        self.found_for = result.key
+        self.searches += result.searched
+        self.panel.show_results(result.names, result.words)
+        step, self.pending_step = self.pending_step, 0
+        if step and result.names:
+            self.step(step)
 
     def step(self, step: int) -> None:
         """Jump to the next (+1) or previous (-1) result of the current query."""
