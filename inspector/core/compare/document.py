@@ -131,6 +131,19 @@ def me_mapping(d: Diff, ids_a, ids_b) -> dict:
             "disableMappingFallback": True, "showDiffHighlights": True}
 
 
+def plain(value: float, sign: str = "") -> str:
+    """A float in plain digits, four significant (0.00001440, 1,150; never 1.44e-05)."""
+    import math
+
+    if value == 0 or not math.isfinite(value):
+        return format(value, sign + "g")
+    if abs(value) >= 1000:
+        return format(value, sign + ",.0f")
+    places = max(0, 3 - math.floor(math.log10(abs(value))))
+    text = format(value, f"{sign}.{places}f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 def _delta(a, b) -> str:
     if b == "" or b is None:
         return str(a)                 # a figure said once ("not counted for a .tflite")
@@ -139,7 +152,7 @@ def _delta(a, b) -> str:
     change = b - a
     share = f" ({change / a:+.1%})" if a else ""
     return f"{a:,} -> {b:,}  {change:+,}{share}" if isinstance(a, int) and \
-        isinstance(b, int) else f"{a:.4g} -> {b:.4g}  {change:+.4g}{share}"
+        isinstance(b, int) else f"{plain(a)} -> {plain(b)}  {plain(change, '+')}{share}"
 
 
 def text_report(d: Diff, limit: int = 40) -> str:
