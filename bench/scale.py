@@ -8,7 +8,8 @@ Run: .venv/bin/python bench/scale.py [--small | --million] [--only NAME] [--no-g
   --no-tf    skip the bare TensorFlow import_graph_def reference
   --against  also run the `inspector` package of commit REV, interleaved, and print the ratio
              of each figure to it (bench/ab.py): on a shared machine, trust the ratios
-  --repeat   run each side N times, alternating, and keep each figure's best
+  --repeat   run each side N times, alternating (the order flips each round), and keep
+             each figure's best
   --now REV  the first side is commit REV's package instead of this tree's
 
 Every model's figures are printed with the python_speed measured just before them.
@@ -130,6 +131,15 @@ def measure(path: str, folder: str, gui: bool, tf: bool) -> dict:
     return row
 
 
+def order(sides: int, repeat: int) -> list:
+    """Which side runs when: the order flips every round (the run after another app's
+    measured ~0.5-1 s slower first pictures at 100k nodes, its worker still exiting)."""
+    out = []
+    for r in range(repeat):
+        out += list(range(sides))[::-1 if r % 2 else 1]
+    return out
+
+
 def best(row: dict, other: dict) -> None:
     """Keep in `row` the smaller of each figure (times, memory, stalls; python_speed too)."""
     for key, value in other.items():
@@ -149,13 +159,14 @@ def run(small: bool, only: str | None, gui: bool, million: bool = False, tf: boo
     for label, path in models(small, million):
         if only and only not in label:
             continue
-        measured = []
-        for side, folder in runs:
+        measured = [None] * len(runs)
+        for k in order(len(runs), repeat):
+            side, folder = runs[k]
             row = dict(measure(path, folder, gui, tf), label=f"{label} ({side})")
-            measured.append(row)
-        for _ in range(repeat - 1):
-            for row, (side, folder) in zip(measured, runs):
-                best(row, measure(path, folder, gui, tf))
+            if measured[k] is None:
+                measured[k] = row
+            else:
+                best(measured[k], row)
         for row in measured:
             report(row)
         if len(measured) == 2:

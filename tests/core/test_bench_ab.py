@@ -43,3 +43,11 @@ def test_the_parse_options_bench_reads_every_node_each_way():
     rows = measure(path, None, 1)
     assert set(rows) == {"full", "skeleton", "wire", "today"}
     assert {r["nodes"] for r in rows.values()} == {len(load(path).graph)}
+
+
+def test_the_sides_take_turns_in_flipped_order_every_round():
+    from bench.scale import order
+
+    assert order(2, 1) == [0, 1]
+    assert order(2, 3) == [0, 1, 1, 0, 0, 1]
+    assert order(1, 2) == [0, 0]
