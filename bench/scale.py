@@ -162,7 +162,8 @@ def run(small: bool, only: str | None, gui: bool, million: bool = False, tf: boo
         measured = [None] * len(runs)
         for k in order(len(runs), repeat):
             side, folder = runs[k]
-            row = dict(measure(path, folder, gui, tf), label=f"{label} ({side})")
+            named = f"{label} ({side})" if len(runs) > 1 else label
+            row = dict(measure(path, folder, gui, tf), label=named)
             if measured[k] is None:
                 measured[k] = row
             else:
