@@ -87,3 +87,17 @@ def test_a_search_goes_to_the_state():
     assert not state.search.searched and state.search.words == "Type to search the graph"
     start_search(state, AtOnce(), "(", True)          # a bad pattern says why
     assert state.search.names == [] and state.search.words
+
+
+def test_a_constants_values_are_described_into_the_state():
+    from inspector.core.app.properties import start_describe
+
+    model, state = _opened()
+    const = next(n.name for n in model.graph.nodes if n.op == "Const" and
+                 n.name.endswith("kernel") or n.op == "Const")
+    start_describe(state, AtOnce(), const, shown=const)
+    assert state.described.const == const and state.described.values is not None
+    said = []
+    state.message.connect(said.append)
+    start_describe(state, AtOnce(), "no/such/constant", shown="x")
+    assert state.described.values is None and state.described.why and said

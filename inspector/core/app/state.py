@@ -62,12 +62,15 @@ class AppState:
         self.tflite_check_changed = Event()  # (TFLiteCheck or None) app/tflite_check.py
         self.card_changed = Event()        # (CardResult or None) app/card.py
         self.search_changed = Event()      # (SearchResult) app/search.py
+        self.described_changed = Event()   # (Described) a constant's values, app/properties.py
+        self.op_doc_changed = Event()      # (op, text or None) TF's description, app/properties.py
         self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
         self._views: dict = {}             # preview row key -> ViewModel of that step
         self.engine = None                 # the preview engine of the model (see preview.py)
+        self.op_docs: dict = {}            # op -> TF's own description (None: it has none)
         self.reset()
 
     def reset(self) -> None:
@@ -94,6 +97,7 @@ class AppState:
         self.tflite_check = None       # the TFLite check of the model (app/tflite_check.py)
         self.card = None               # the model card and its comparison (app/card.py)
         self.search = None             # the last search's result (app/search.py)
+        self.described = None          # the last constant's values described (properties)
         self.quant = None              # recipes tried, chosen, applied (app/quantization.py)
         self.framed = None             # the model whose first picture is on screen
 
@@ -322,6 +326,14 @@ class AppState:
     def set_search(self, result) -> None:
         self.search = result
         self.search_changed.emit(result)
+
+    def set_described(self, described) -> None:
+        self.described = described
+        self.described_changed.emit(described)
+
+    def set_op_doc(self, op: str, text) -> None:
+        self.op_docs[op] = text
+        self.op_doc_changed.emit(op, text)
 
     def set_card(self, result) -> None:
         self.card = result

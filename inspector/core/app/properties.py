@@ -1,0 +1,56 @@
+"""What the Properties panel shows beyond the node itself, as use cases that write into the
+state: a constant's values described (they may still be in the model file, and a 16 MB tensor
+takes longer than a frame to describe: a task, a newer selection superseding the last) and
+TensorFlow's own description of an op (asked where TensorFlow lives, the worker; kept per op)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspector.core.runtime.executor import installed
+
+
+@dataclass(frozen=True)
+class Described:
+    shown: str               # the node the panel showed when the values were asked for
+    const: str               # the constant described
+    values: object = None    # analysis.tensor_stats' description; None when unreadable
+    why: str = ""            # why it could not be read
+
+
+def start_describe(state, tasks, const: str, shown: str) -> None:
+    """Describe the constant `const`'s values in a task -> `state.described`."""
+    view = state.view
+    if view is None:
+        return
+    graph = view.graph
+
+    def work(job):
+        # imported here: off the first picture's path (a selection's first description)
+        from inspector.core.analysis.tensor_stats import describe_tensor
+
+
+        return Described(shown, const, describe_tensor(graph, const, job))
+
+    def failed(exc):
+        why = getattr(exc, "message", None) or str(exc)
+        state.set_described(Described(shown, const, None, why))
+        state.say(f"Cannot show the values of {const}: {why}")
+
+    tasks.submit("tensor", work, state.set_described, failed, label="Reading values",
+                 quiet=True)
+
+
+def start_op_doc(state, tasks, name) -> None:
+    """TensorFlow's own description of the selected node's op -> `state.op_docs[op]` and
+    `op_doc_changed` (at once when known; nothing without a TensorFlow executor)."""
+    view = state.view
+    node = view.graph.get(name) if view is not None and name else None
+    if node is None or installed() is None:
+        return
+    op = node.op
+    if op in state.op_docs:
+        state.set_op_doc(op, state.op_docs[op])
+        return
+    tasks.submit("op-doc", lambda job: installed().op_doc(op),
+                 lambda text: state.set_op_doc(op, text), lambda exc: None, quiet=True)
