@@ -13,21 +13,23 @@ def _mb(n: int) -> str:
 
 def cmd_sizes(args) -> int:
     from inspector.cli.loading import _load
-    from inspector.core.analysis import sizes as sz
+    from inspector.core.app import sizing
 
     model = _load(args)
-    s = sz.sizes(model.graph, model.file_size if model.kind in ("graphdef",) else 0)
-    root = sz.group(model.graph, s.nodes, args.by)
-    rows = sz.top(root, args.depth if args.by == "scope" else 1)
-    dup = sz.Duplicates([]) if args.no_duplicates else sz.duplicates(model.graph)
+    measured = sizing.measure(model.graph, args.by,
+                              model.file_size if model.kind in ("graphdef",) else 0)
+    s = measured.sizes
+    rows = sizing.biggest_groups(measured, args.depth if args.by == "scope" else 1)
+    dup = None if args.no_duplicates else sizing.duplicates(model.graph)
     if args.json:
         json.dump({"model": args.model, "by": args.by, "file_size": model.file_size,
                    "nodes_total": s.total, "graph_fields": s.other, "remainder": s.remainder,
                    "groups": [{"name": n.rstrip("\0"), "bytes": b, "nodes": k}
                               for n, b, k in rows],
                    "duplicates": [{"bytes_each": size, "nodes": names}
-                                  for size, names in dup.groups],
-                   "duplicate_bytes_saved_by_sharing": dup.wasted}, sys.stdout, indent=1)
+                                  for size, names in (dup.groups if dup else [])],
+                   "duplicate_bytes_saved_by_sharing": dup.wasted if dup else 0},
+                  sys.stdout, indent=1)
         print()
         return 0
     total = s.total or 1
@@ -43,7 +45,7 @@ def cmd_sizes(args) -> int:
     if s.file_size:
         print(f"File: {s.file_size:,} bytes; not in any node or field: {s.remainder:,} bytes "
               "(protobuf framing)")
-    if dup.groups:
+    if dup is not None and dup.groups:
         print(f"Duplicated constants: {_mb(dup.wasted)} in {dup.tensors} tensors "
               f"({len(dup.groups)} sets of equal bytes); sharing one copy of each saves it:")
         for size, names in dup.groups[:5]:

@@ -101,3 +101,17 @@ def test_a_constants_values_are_described_into_the_state():
     state.message.connect(said.append)
     start_describe(state, AtOnce(), "no/such/constant", shown="x")
     assert state.described.values is None and state.described.why and said
+
+
+def test_sizes_and_duplicates_go_to_the_state_and_match_the_command_line():
+    from inspector.core.app import sizing
+
+    model, state = _opened()
+    assert sizing.start_sizes(state, AtOnce(), "op")
+    result = state.sizes
+    assert result.model is model and result.after is None and result.by == "op"
+    alone = sizing.measure(model.graph, "op", result.file_size)   # what `sizes` prints
+    assert result.before.total == alone.total == alone.sizes.total > 0
+    assert result.before.biggest == alone.biggest and "Conv2D" in result.before.biggest
+    sizing.start_duplicates(state, AtOnce())
+    assert state.duplicates is not None and state.duplicates.groups == []

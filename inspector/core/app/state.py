@@ -64,6 +64,8 @@ class AppState:
         self.search_changed = Event()      # (SearchResult) app/search.py
         self.described_changed = Event()   # (Described) a constant's values, app/properties.py
         self.op_doc_changed = Event()      # (op, text or None) TF's description, app/properties.py
+        self.sizes_changed = Event()       # (SizesResult) app/sizing.py
+        self.duplicates_changed = Event()  # (Duplicates) app/sizing.py
         self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
@@ -98,6 +100,7 @@ class AppState:
         self.card = None               # the model card and its comparison (app/card.py)
         self.search = None             # the last search's result (app/search.py)
         self.described = None          # the last constant's values described (properties)
+        self.sizes = self.duplicates = None   # where the bytes go (app/sizing.py)
         self.quant = None              # recipes tried, chosen, applied (app/quantization.py)
         self.framed = None             # the model whose first picture is on screen
 
@@ -334,6 +337,14 @@ class AppState:
     def set_op_doc(self, op: str, text) -> None:
         self.op_docs[op] = text
         self.op_doc_changed.emit(op, text)
+
+    def set_sizes(self, result) -> None:
+        self.sizes = result
+        self.sizes_changed.emit(result)
+
+    def set_duplicates(self, found) -> None:
+        self.duplicates = found
+        self.duplicates_changed.emit(found)
 
     def set_card(self, result) -> None:
         self.card = result

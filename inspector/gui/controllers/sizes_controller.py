@@ -8,6 +8,7 @@ import os
 
 from PySide6.QtCore import QObject
 
+from inspector.core.app import sizing
 from inspector.core.view.vocabulary import human_bytes
 
 
@@ -27,6 +28,8 @@ class SizesController(QObject):
         state.model_changed.connect(lambda *_: self._model_changed())
         state.first_frame.connect(self._first_frame)
         state.view_changed.connect(lambda *_: self.refresh())
+        state.sizes_changed.connect(self._show_sizes)
+        state.duplicates_changed.connect(self._show_duplicates)
         tasks.busy.connect(lambda *_: self._show_waiting())
         if state.model is not None and state.framed is state.model:
             self._first_frame(state.model)    # its first picture is up: sizes when shown
@@ -61,57 +64,33 @@ class SizesController(QObject):
         self.refresh()
 
     def refresh(self) -> None:
-        from inspector.core.app.queries import sizes as sz
-
-        model, original, view = self.state.model, self.state.original_view, self.state.view
-        if model is None or original is None:
+        if self.state.model is None or self.state.original_view is None:
             return
         if not self.visible:             # no work for a panel nobody looks at (big models)
             self.stale = True
             return
         self.stale = False
-        by = self.by
-        step = view.graph if view is not None and view is not original else None
-        graph, size = original.graph, model.file_size if model.kind == "graphdef" else 0
+        sizing.start_sizes(self.state, self.tasks, self.by)
 
-        def measure(g):
-            nodes = sz.node_sizes(g)
-            root = sz.group(g, nodes, by)
-            biggest = {}
-            if by != "scope":
-                for node in g:
-                    key = sz.group_key(node, by)
-                    if nodes[node.name] > nodes.get(biggest.get(key, ""), -1):
-                        biggest[key] = node.name
-            return root, {n.name: n.op for n in g}, biggest, sum(nodes.values())
-
-        def work(task):
-            from inspector.core.runtime import gc_policy
-
-            with gc_policy.paused():     # a full collection over a big graph stalls the GUI
-                before = measure(graph)
-                return before, measure(step) if step is not None else None
-
-        def done(result):
-            (root, ops, biggest, total), after = result
-            self.biggest = biggest
-            text = f"{human_bytes(total)} in {len(ops):,} nodes"
-            if size:
-                text += f"; the file is {human_bytes(size)}: {size - total:,} bytes are " \
-                        "graph-level fields (versions, library)"
-            titles = ("", "")
-            if after is not None:
-                titles = ("Original", "After the selected pipeline step")
-                text += f". After the step: {human_bytes(after[3])} " \
-                        f"({100 * (after[3] - total) / (total or 1):+.1f}%)"
-            self.p.show_sizes(root, by, ops, text, after[0] if after else None,
-                              after[1] if after else None, titles)
-            self._sized = model
-            self._show_waiting()
-            self.shown += 1
-
-        self.tasks.submit("sizes", work, done, lambda exc: None, label="Sizing the graph",
-                          quiet=True)
+    def _show_sizes(self, result) -> None:
+        if result.model is not self.state.model:
+            return
+        before, after, size = result.before, result.after, result.file_size
+        self.biggest = before.biggest
+        text = f"{human_bytes(before.total)} in {len(before.ops):,} nodes"
+        if size:
+            text += f"; the file is {human_bytes(size)}: {size - before.total:,} bytes are " \
+                    "graph-level fields (versions, library)"
+        titles = ("", "")
+        if after is not None:
+            titles = ("Original", "After the selected pipeline step")
+            text += f". After the step: {human_bytes(after.total)} " \
+                    f"({100 * (after.total - before.total) / (before.total or 1):+.1f}%)"
+        self.p.show_sizes(before.root, result.by, before.ops, text,
+                          after.root if after else None, after.ops if after else None, titles)
+        self._sized = result.model
+        self._show_waiting()
+        self.shown += 1
 
     def go_to(self, ident: str) -> None:
         view = self.state.view
@@ -123,26 +102,14 @@ class SizesController(QObject):
             self.p.jump.emit(ident)          # a scope ("path/") is shown open, selected
 
     def find_duplicates(self) -> None:
-        from inspector.core.app.queries import duplicates
+        sizing.start_duplicates(self.state, self.tasks)
 
-        original = self.state.original_view
-        if original is None:
+    def _show_duplicates(self, dup) -> None:
+        if not dup.groups:
+            self.p.show_duplicates("No constant is stored twice.")
             return
-        graph = original.graph
-
-        def work(task):
-            return duplicates(graph, task)
-
-        def done(dup):
-            if not dup.groups:
-                self.p.show_duplicates("No constant is stored twice.")
-                return
-            sets = "; ".join(f"{len(names)} x {human_bytes(size)} (e.g. "
-                             f"{'/'.join(names[0].split('/')[-3:])})"
-                             for size, names in dup.groups[:2])
-            self.p.show_duplicates(f"{human_bytes(dup.wasted)} in {dup.tensors} duplicated "
-                                   f"tensors could be shared: {sets}")
-
-        self.tasks.submit("duplicates", work, done,
-                          lambda exc: self.state.fail(getattr(exc, "message", str(exc))),
-                          label="Looking for constants stored twice")
+        sets = "; ".join(f"{len(names)} x {human_bytes(size)} (e.g. "
+                         f"{'/'.join(names[0].split('/')[-3:])})"
+                         for size, names in dup.groups[:2])
+        self.p.show_duplicates(f"{human_bytes(dup.wasted)} in {dup.tensors} duplicated "
+                               f"tensors could be shared: {sets}")
