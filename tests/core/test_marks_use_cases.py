@@ -115,3 +115,11 @@ def test_sizes_and_duplicates_go_to_the_state_and_match_the_command_line():
     assert result.before.biggest == alone.biggest and "Conv2D" in result.before.biggest
     sizing.start_duplicates(state, AtOnce())
     assert state.duplicates is not None and state.duplicates.groups == []
+
+
+def test_feed_points_traced_from_an_output_go_to_the_state():
+    from inspector.core.app.marks import start_trace
+
+    model, state = _opened()
+    start_trace(state, AtOnce(), "output")
+    assert state.proposals and any("pixels" in str(p) for p in state.proposals)

@@ -1,7 +1,7 @@
 """The marks' use cases: what stripping to the marked inputs and outputs keeps (after every
 change of the marks, in a task; the result goes to the state, `state.strip`, which the canvas
-and the marks panel show) and the summary of an opened model after its first picture
-(`state.summary`)."""
+and the marks panel show), the feed points traced from an output (`state.proposals`) and the
+summary of an opened model after its first picture (`state.summary`)."""
 
 from __future__ import annotations
 
@@ -46,3 +46,22 @@ def start_strip(state, tasks) -> None:
             state.set_strip(strip)
 
     tasks.submit("strip", work, done, label="Finding what stripping keeps")
+
+
+def start_trace(state, tasks, name: str) -> None:
+    """Follow an output back to the places a mobile app would feed (a walk over a big
+    graph's producers, in a task) -> `state.proposals`."""
+    view = state.original_view
+    if not name or name.endswith("/") or view is None:
+        return
+
+    def work(job):
+        from inspector.core.analysis.marks import trace_to_inputs
+
+        return trace_to_inputs(view.graph, name)
+
+    def done(proposals):
+        if view is state.original_view:      # not another model opened meanwhile
+            state.set_proposals(proposals)
+
+    tasks.submit("trace", work, done, label="Tracing to the feed points")

@@ -65,6 +65,7 @@ class AppState:
         self.described_changed = Event()   # (Described) a constant's values, app/properties.py
         self.op_doc_changed = Event()      # (op, text or None) TF's description, app/properties.py
         self.sizes_changed = Event()       # (SizesResult) app/sizing.py
+        self.proposals_changed = Event()   # (feed points traced from an output) app/marks.py
         self.duplicates_changed = Event()  # (Duplicates) app/sizing.py
         self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
         self.message = Event()             # (text) for the status bar
@@ -101,6 +102,7 @@ class AppState:
         self.search = None             # the last search's result (app/search.py)
         self.described = None          # the last constant's values described (properties)
         self.sizes = self.duplicates = None   # where the bytes go (app/sizing.py)
+        self.proposals: list = []      # feed points traced from an output (app/marks.py)
         self.quant = None              # recipes tried, chosen, applied (app/quantization.py)
         self.framed = None             # the model whose first picture is on screen
 
@@ -337,6 +339,10 @@ class AppState:
     def set_op_doc(self, op: str, text) -> None:
         self.op_docs[op] = text
         self.op_doc_changed.emit(op, text)
+
+    def set_proposals(self, proposals) -> None:
+        self.proposals = proposals
+        self.proposals_changed.emit(proposals)
 
     def set_sizes(self, result) -> None:
         self.sizes = result

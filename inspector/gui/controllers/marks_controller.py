@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from inspector.core.app.exports import commands
 from inspector.core.app.inputs import input_shapes_and_types
-from inspector.core.app.marks import start_strip
+from inspector.core.app.marks import start_strip, start_trace
 from inspector.core.app.ports import suggested_ports
 
 
@@ -23,6 +23,7 @@ class MarksController(QObject):
         state.model_changed.connect(lambda *_: self._model_changed())
         state.trace_requested.connect(self.trace)
         state.strip_changed.connect(panel.show_preview)
+        state.proposals_changed.connect(self._show_proposals)
         panel.suggest_requested.connect(self.use_suggestions)
         panel.proposal_chosen.connect(self._mark_proposal)
         panel.copy_requested.connect(self.copy)
@@ -40,22 +41,12 @@ class MarksController(QObject):
         start_strip(self.state, self.tasks)
 
     def trace(self, name: str) -> None:
-        """Follow an output back to the places a mobile app would feed (off the GUI thread:
-        a walk over a big graph's producers)."""
-        from inspector.core.app.queries import trace_to_inputs
+        """Follow an output back to the places a mobile app would feed."""
+        start_trace(self.state, self.tasks, name)
 
-        view = self.state.original_view
-        if not name or name.endswith("/") or view is None:
-            return
-
-        def done(proposals):
-            if view is not self.state.original_view:
-                return       # another model opened meanwhile
-            self.proposals = proposals
-            self.panel.show_proposals(proposals)
-
-        self.tasks.submit("trace", lambda task: trace_to_inputs(view.graph, name), done,
-                          label="Tracing to the feed points")
+    def _show_proposals(self, proposals) -> None:
+        self.proposals = proposals
+        self.panel.show_proposals(proposals)
 
     def _mark_proposal(self, name: str):
         if name not in self.bench.inputs:
