@@ -190,24 +190,44 @@ def pack(value):
     """GraphDefs (also inside tuples, lists and dicts) -> GraphBytes, for sending."""
     from inspector.core.model import protos
 
-    if isinstance(value, protos.GraphDef):
-        return GraphBytes(protos.serialize_graph_def(value))
-    if isinstance(value, (tuple, list)):
-        return type(value)(pack(v) for v in value)
-    if type(value) is dict:
-        return {k: pack(v) for k, v in value.items()}
-    return value
+    return _walk(value, lambda v: GraphBytes(protos.serialize_graph_def(v))
+                 if isinstance(v, protos.GraphDef) else None, {})
 
 
 def unpack(value):
-    """GraphBytes (also inside tuples and lists) -> GraphDefs, parsed in pieces."""
-    if isinstance(value, GraphBytes):
+    """GraphBytes (also inside tuples, lists and dicts) -> GraphDefs, parsed in pieces."""
+    def graph(v):
+        if not isinstance(v, GraphBytes):
+            return None
         from inspector.core.loaders.protofile import parse
         from inspector.core.model import protos
 
-        return parse(value.data, protos.GraphDef, False, "(from the TensorFlow worker)")
-    if isinstance(value, (tuple, list)):
-        return type(value)(unpack(v) for v in value)
-    if type(value) is dict:
-        return {k: unpack(v) for k, v in value.items()}
-    return value
+        return parse(v.data, protos.GraphDef, False, "(from the TensorFlow worker)")
+
+    return _walk(value, graph, {})
+
+
+def _walk(value, swap, seen: dict):
+    """`value` with swap(v) put in for every v it answers (not None), inside tuples, lists and
+    dicts; a container with nothing swapped inside is `value` itself, and one seen before is
+    walked once: what the pickle shared stays shared (e.g. one shape list for every node of
+    that shape in a dict of 100k nodes)."""
+    swapped = swap(value)
+    if swapped is not None:
+        return swapped
+    is_dict = type(value) is dict
+    if not (is_dict or isinstance(value, (tuple, list))):
+        return value
+    key = id(value)
+    if key in seen:
+        return seen[key]
+    if is_dict:
+        walked = {k: _walk(v, swap, seen) for k, v in value.items()}
+        changed = any(walked[k] is not v for k, v in value.items())
+    else:
+        walked = [_walk(v, swap, seen) for v in value]
+        changed = any(w is not v for w, v in zip(walked, value))
+        if changed:
+            walked = type(value)(walked)
+    seen[key] = walked if changed else value
+    return seen[key]

@@ -78,3 +78,23 @@ def test_a_graph_def_inside_a_dict_travels_as_its_serialization():
     assert isinstance(packed["graph_def"], GraphBytes) and packed["feeds"] == {"x:0": 1}
     back = unpack(packed)
     assert back["graph_def"] == gd and back["fetches"] == ["x:0"]
+
+
+def test_what_the_pipe_shared_stays_shared_and_unchanged_values_are_not_copied():
+    """infer_shapes answers {node: shapes} with one list per distinct shape (the pickle's memo
+    keeps that across the pipe): unpacking the answer must not copy every node's list (it did
+    once dicts were walked: 1053 lists for MobileNetV2's 72 shapes), nor walk one twice."""
+    import pickle
+
+    from inspector.core.model import protos
+    from inspector.worker.protocol import pack, unpack
+
+    one, other = [(1, 8)], [(2,)]
+    shapes = pickle.loads(pickle.dumps({f"n{i}": (one if i % 3 else other) for i in range(300)}))
+    back = unpack(shapes)
+    assert back is shapes and len({id(v) for v in back.values()}) == 2
+    gd = protos.GraphDef()
+    gd.node.add(name="x", op="Placeholder")
+    mixed = {"graph_def": gd, "shapes": shapes, "again": shapes}
+    back = unpack(pack(mixed))
+    assert back["graph_def"] == gd and back["shapes"] is shapes and back["again"] is shapes

@@ -3,6 +3,8 @@ tensors (no TensorFlow), with the latency estimate per device class."""
 
 from __future__ import annotations
 
+import os
+
 from inspector.core.analysis.graph_flops import graph_flops
 from inspector.core.analysis.metrics import latencies
 from inspector.core.loaders import load
@@ -13,6 +15,8 @@ def tflite_flops(path: str, speed=None):
     """(FLOP report, latency per device) of a .tflite file; None for any other model (or a
     path that cannot be read: the loader says what is wrong with it)."""
     try:
+        if not os.path.isfile(path):    # a FIFO or a device is never opened (it may block)
+            return None
         with open(path, "rb") as fh:
             head = fh.read(8)
     except OSError:
