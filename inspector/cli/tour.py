@@ -21,13 +21,10 @@ def _stops(model, view, args, run):
         for line in bench.warnings:
             print(f"session file: {line}", file=sys.stderr)
         return bench.tour.stops
-    from inspector.core.app.card import card
-
-    made = card(model, demo.engine_here(model.graph.graph_def))
-    ins, outs = demo.choose_ports(model.known_inputs, model.known_outputs, made.summary)
     where = os.path.dirname(os.path.abspath(model.path.rstrip("/")))
     relative = os.path.relpath(os.path.abspath(args.input), where) if args.input else ""
-    return auto_tour.build(view, ins, outs, made.card, run, made.flops, relative)
+    return auto_tour.stops_for(model, view, demo.engine_here(model.graph.graph_def),
+                               (model.known_inputs, model.known_outputs), run, relative)
 
 
 def cmd_tour(args) -> int:

@@ -123,3 +123,14 @@ def test_feed_points_traced_from_an_output_go_to_the_state():
     model, state = _opened()
     start_trace(state, AtOnce(), "output")
     assert state.proposals and any("pixels" in str(p) for p in state.proposals)
+
+
+def test_the_auto_tour_is_the_command_lines_and_goes_to_the_workbench():
+    from inspector.core.app.auto_tour import start_auto_tour, stops_for
+
+    model, state = _opened()
+    start_auto_tour(state, AtOnce(), "", None)
+    cli = stops_for(model, state.original_view, None, (model.known_inputs,
+                                                       model.known_outputs))
+    tour = state.workbench.tour.stops
+    assert tour and [s.title for s in tour] == [s.title for s in cli]

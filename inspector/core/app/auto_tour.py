@@ -5,7 +5,10 @@ glossary and the blocks' own numbers."""
 
 from __future__ import annotations
 
+from inspector.core.app.card import card
+from inspector.core.app.demo import choose_ports
 from inspector.core.app.tour import Stop
+from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.model.humanize import count, tf_human_readable_num
 
 MIN_RECT = (520.0, 320.0)   # a stop never zooms in further than this area of the scene
@@ -223,3 +226,33 @@ def _answer(demo) -> str:
             name = out.labels[0] if out.labels else f"class {index}"
             return f"For this input the top answer is “{name}” ({p * 100:.0f} %)."
     return ""
+
+
+def stops_for(model, view, engine, marks=((), ()), demo=None, relative: str = "",
+              summary=None, job: Job = NO_JOB) -> list:
+    """The auto-tour of an opened model, the same on `tour --auto` and Tour > Auto-tour: its
+    card (core.app.card), the ports (marks first), then `build`."""
+    made = card(model, engine, None, summary, job=job)
+    ins, outs = choose_ports(marks[0], marks[1], made.summary)
+    return build(view, ins, outs, made.card, demo, made.flops, relative)
+
+
+def start_auto_tour(state, tasks, relative: str, on_error, then=None) -> None:
+    """Build the open model's auto-tour in a task; its stops replace the workbench's tour
+    (`then(stops)` just before)."""
+    model, view, wb = state.model, state.original_view, state.workbench
+    if model is None or view is None:
+        return
+    marks, summary, engine, demo = (list(wb.inputs), list(wb.outputs)), state.summary, \
+        state.engine, state.demo
+
+    def done(stops):
+        if model is state.model:
+            if then is not None:
+                then(stops)
+            wb.tour.replace(stops)
+            state.say(f"Auto-tour: {len(stops)} stops")
+
+    tasks.submit("tour", lambda job: stops_for(model, view, engine, marks, demo, relative,
+                                               summary, job),
+                 done, on_error, label="Building the tour")

@@ -133,27 +133,15 @@ class TourController(TourView, QObject):
                 "Auto-tour", f"Replace the {len(self.tour.stops)} stops of this tour by a tour "
                 "built from the model?"):
             return
-        wb, summary, engine, demo = s.workbench, s.summary, s.engine, s.demo
+        from inspector.core.app.auto_tour import start_auto_tour
+
+        demo = s.demo
         path = self._relative(demo.path) if demo is not None and demo.path else ""
 
-        def work(task):
-            from inspector.core.app import auto_tour
-            from inspector.core.app import demo as demo_mod
-            from inspector.core.app.card import card
+        def shown(stops):
+            self.current = 0 if stops else -1
 
-            made = card(model, engine, None, summary, job=task)
-            ins, outs = demo_mod.choose_ports(wb.inputs, wb.outputs, made.summary)
-            return auto_tour.build(view, ins, outs, made.card, demo, made.flops, path)
-
-        def done(stops):
-            if model is s.model:
-                self.current = 0 if stops else -1
-                self.tour.replace(stops)
-                self.state.say(f"Auto-tour: {len(stops)} stops")
-
-        self.tasks.submit("tour", work, done,
-                          lambda exc: self.state.fail(f"No auto-tour: {exc}"),
-                          label="Building the tour")
+        start_auto_tour(s, self.tasks, path, lambda exc: s.fail(f"No auto-tour: {exc}"), shown)
 
     # -- going to a stop ------------------------------------------------------------------------
     def go_to(self, index: int, animate: bool = True) -> None:
