@@ -159,6 +159,24 @@ def import_node_data(state, path: str) -> node_data.Placed:
     return placed
 
 
+def start_import(state, tasks, path: str, on_error) -> None:
+    """Read and match a node-data file in a task; it becomes the overlay shown, said with
+    how many entries found a node."""
+    view = state.original_view or state.view
+    if view is None:
+        return
+    graph, model = view.graph, state.model
+
+    def done(placed):
+        show(state, placed)
+        missed = unmatched_text(placed, 5)
+        state.say(f"Node data '{placed.name}': {len(placed.values):,} of "
+                  f"{placed.total:,} entries on nodes" + (f"; {missed}" if missed else ""))
+
+    tasks.submit("node-data", lambda job: read_onto(graph, path, model), done, on_error,
+                 label="Reading node data")
+
+
 def show(state, placed: node_data.Placed) -> None:
     """Matched node data (read in a task by the window) becomes the overlay shown."""
     state.set_overlay(replace(state.overlay, node_data=placed, mode="node-data"))

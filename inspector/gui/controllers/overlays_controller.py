@@ -172,21 +172,12 @@ class OverlaysController(QObject):
             "Node data (*.json);;All files (*)")[0]
         if not path:
             return
-        graph, model = view.graph, self.state.model
-
-        def done(placed):
-            node_data_io.show(self.state, placed)
-            missed = node_data_io.unmatched_text(placed, 5)
-            self.state.say(f"Node data '{placed.name}': {len(placed.values):,} of "
-                           f"{placed.total:,} entries on nodes" + (f"; {missed}" if missed
-                                                                    else ""))
 
         def failed(exc):
             if not isinstance(exc, Cancelled):
                 self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
 
-        self.tasks.submit("node-data", lambda job: node_data_io.read_onto(graph, path, model),
-                          done, failed, label="Reading node data")
+        node_data_io.start_import(self.state, self.tasks, path, failed)
 
     def export_node_data(self, path: str | None = None) -> str | None:
         """The overlay shown, written as Model Explorer node-data JSON (in a task)."""
