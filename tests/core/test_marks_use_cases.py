@@ -134,3 +134,19 @@ def test_the_auto_tour_is_the_command_lines_and_goes_to_the_workbench():
                                                        model.known_outputs))
     tour = state.workbench.tour.stops
     assert tour and [s.title for s in tour] == [s.title for s in cli]
+
+
+def test_edge_label_shapes_go_to_the_state_from_the_models_engine():
+    from inspector.core.app.cone import start_shapes
+
+    model, state = _opened()
+
+    class Engine:
+        def infer_shapes(self):
+            return {"output": [[1, 10]]}
+
+    state.engine = Engine()
+    seen = []
+    state.shapes_changed.connect(seen.append)
+    start_shapes(state, AtOnce(), state.original_view, None)
+    assert state.original_view.shapes == {"output": [[1, 10]]} and seen == [state.view]

@@ -1,6 +1,7 @@
-"""Following the graph from the selected node, as use cases that write into the state: the
-cone (everything upstream and downstream of it: `state.cone_nodes`, painted by the canvas) and
-one FunctionDef of the library as a view of its own (`state.show_view`)."""
+"""Following the graph, as use cases that write into the state: the cone of the selected node
+(everything upstream and downstream of it: `state.cone_nodes`, painted by the canvas), one
+FunctionDef of the library as a view of its own (`state.show_view`) and the tensor shapes of
+the edge labels (`state.set_shapes`)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,27 @@ def start_function_view(state, tasks, name: str, on_error) -> bool:
 
     tasks.submit("step view", work, done, on_error, label="Opening the function")
     return True
+
+
+def start_shapes(state, tasks, view, on_error) -> None:
+    """Tensor shapes for edge labels, from TF's shape inference where the model's engine
+    lives (the worker, in the app), in a task -> `state.set_shapes`. Not for a model TF cannot
+    infer (a TFLite model: TF knows none of its ops, and its tensors carry their shapes)."""
+    engine, model = state.engine, state.model
+    if view is None or engine is None or (model is not None and
+                                          "shapes" not in model.capabilities):
+        return
+
+    def work(job):
+        shapes = engine.infer_shapes()
+        if shapes is None:
+            return None
+        # keyed by the graph's own name strings: the answer's are copies (20 MB on 300k)
+        node = view.graph.get
+        return {(n.name if (n := node(k)) is not None else k): v for k, v in shapes.items()}
+
+    def done(shapes):
+        if shapes is not None:
+            state.set_shapes(view, shapes)
+
+    tasks.submit("shapes", work, done, on_error, label="Inferring tensor shapes")

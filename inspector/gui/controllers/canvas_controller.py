@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QApplication, QMenu
 
 from inspector.core.app import cone
 from inspector.core.app.decorations import decorations
-from inspector.core.app.opening import model_can
 from inspector.core.errors import Cancelled
 from inspector.core.view.vocabulary import count
 from inspector.gui.canvas.edges import edge_geometry
@@ -161,30 +160,9 @@ class CanvasController(QObject):
             self.infer_shapes(self.state.original_view)
 
     def infer_shapes(self, view):
-        """Tensor shapes for edge labels, from TF's shape inference where the model's engine
-        lives (the worker, in the app), off the GUI thread. Not for a model TF cannot infer
-        (a TFLite model: TF knows none of its ops, and its tensors carry their shapes)."""
-        engine, model = self.state.engine, self.state.model
-        if view is None or engine is None or (model is not None and
-                                              not model_can(model, "shapes")):
-            return
-
-        def done(shapes):
-            if shapes is not None:
-                self.state.set_shapes(view, shapes)
-
-        def work(task):
-            shapes = engine.infer_shapes()
-            if shapes is None:
-                return None
-            # keyed by the graph's own name strings: the answer's are copies (20 MB on 300k)
-            node = view.graph.get
-            return {(n.name if (n := node(k)) is not None else k): v
-                    for k, v in shapes.items()}
-
-        self.tasks.submit("shapes", work, done,
-                          lambda exc: self.state.say(f"No tensor shapes: {exc}"),
-                          label="Inferring tensor shapes")
+        """Tensor shapes for edge labels (core.app.cone.start_shapes)."""
+        cone.start_shapes(self.state, self.tasks, view,
+                          lambda exc: self.state.say(f"No tensor shapes: {exc}"))
 
     def redecorate(self):
         d = decorations(self.state)
