@@ -56,9 +56,9 @@ def cmd_dot(args) -> int:
 
 
 def cmd_signatures(args) -> int:
-    from inspector.core.loaders.savedmodel import describe, read_saved_model
+    from inspector.core.app.opening import metagraphs
 
-    metas = describe(read_saved_model(args.model))
+    metas = metagraphs(args.model)
     if not metas:
         raise InspectorError("the SavedModel has no MetaGraphs", path=args.model)
     for meta in metas:

@@ -31,13 +31,13 @@ def cmd_tour(args) -> int:
     from inspector.cli.explain import demo_for
     from inspector.cli.loading import _load
     from inspector.core.app.exports import check_target
-    from inspector.core.view.view_graph import ViewModel
+    from inspector.core.app.auto_tour import view_of
 
     check_target(args.output, args.force, source=args.model)   # before any work
     model = _load(args)
     run = demo_for(model, args.input, args.labels, args.value_range, None,
                    getattr(args, "allow_io", False))[1] if args.input else None
-    view = ViewModel(model.graph)
+    view = view_of(model)
     stops = _stops(model, view, args, run)
     from inspector.gui.tour_export import export_tour, offscreen_app
 

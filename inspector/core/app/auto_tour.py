@@ -256,3 +256,11 @@ def start_auto_tour(state, tasks, relative: str, on_error, then=None) -> None:
     tasks.submit("tour", lambda job: stops_for(model, view, engine, marks, demo, relative,
                                                summary, job),
                  done, on_error, label="Building the tour")
+
+
+def view_of(model):
+    """The view a tour's pictures are drawn from (`tour`: all scopes as the window opens
+    them)."""
+    from inspector.core.view.view_graph import ViewModel
+
+    return ViewModel(model.graph)

@@ -82,9 +82,15 @@ def signatures(path: str) -> dict:
     if os.path.isdir(path) and not any(os.path.exists(os.path.join(path, n)) for n in
                                        ("saved_model.pb", "saved_model.pbtxt")):
         return {}   # a TF.js folder, or no model: load() says which
-    from inspector.core.loaders.savedmodel import describe, read_saved_model
-    metas = describe(read_saved_model(path))
+    metas = metagraphs(path)
     return metas[0]["signatures"] if metas else {}
+
+
+def metagraphs(path: str) -> list:
+    """Every MetaGraph of a SavedModel: its tags and its signatures (`signatures`)."""
+    from inspector.core.loaders.savedmodel import describe, read_saved_model
+
+    return describe(read_saved_model(path))
 
 
 def fell_back(note: str) -> bool:
