@@ -83,11 +83,13 @@ def run_cli(*args, cwd=None):
 
 
 @pytest.fixture
-def window(qtbot, tmp_path):
+def window(qtbot, tmp_path, monkeypatch):
     from PySide6.QtCore import QSettings
 
     from inspector.gui.main_window import MainWindow
 
+    # the demo's session goes to the user's data folder: a test's own, not the tester's
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
     win = MainWindow(settings)
     qtbot.addWidget(win)

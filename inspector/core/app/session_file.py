@@ -1,4 +1,5 @@
-"""The session file beside a model (`MODEL.inspector.json`): read defensively, since it may come
+"""The session file beside a model (`MODEL.inspector.json`; in the user's data folder for the
+demo and read-only folders, `session_paths`): read defensively, since it may come
 with a model from anywhere. It is checked field by field, never runs anything by itself, and a
 file it names outside its own folder is not used until the user enables that step."""
 
@@ -17,7 +18,42 @@ MAX_TEXT = 100_000
 
 
 def session_path(model_path: str) -> str:
+    """The session file beside the model; also the anchor its relative paths are resolved
+    against, wherever the file is kept (see `session_paths`)."""
     return model_path.rstrip("/\\") + ".inspector.json"
+
+
+def data_session_path(model_path: str) -> str:
+    """Where the session of a model that must not be written beside is kept:
+    `$XDG_DATA_HOME/graphdef-inspector/sessions/` (`~/.local/share` without it), named by a
+    hash of the model's path (relative to the app for the bundled demo, so a frozen build's
+    changing temporary folder keeps one session) and its file name."""
+    import zlib   # not hashlib: its OpenSSL waits until the first picture is up
+
+    from inspector.core.formats.writer import among_app_files
+
+    full = os.path.abspath(model_path.rstrip("/\\"))
+    key = among_app_files(full)
+    key = ("app:" + key if key is not None else full).encode("utf-8", "surrogateescape")
+    digest = f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}"
+    base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
+    return os.path.join(base, "graphdef-inspector", "sessions",
+                        f"{digest}-{os.path.basename(full)}.inspector.json")
+
+
+def session_paths(model_path: str) -> tuple:
+    """(where the session is written, the files it is read from, first found first): beside
+    the model, or, for a model among the app's files (the demo) or in a folder the user cannot
+    write, the user's data folder, read first, and then the file beside the model (the demo's
+    shipped marks). Either way paths inside are resolved against the model's folder, as if
+    the file sat beside it."""
+    from inspector.core.formats.writer import not_for_writing
+
+    beside = session_path(model_path)
+    if not not_for_writing(model_path):
+        return beside, (beside,)
+    kept = data_session_path(model_path)
+    return kept, (kept, beside)
 
 
 class SessionError(InspectorError):
@@ -125,7 +161,8 @@ def read_session(path: str) -> dict:
 
 def outside_folder(session: str, value: str) -> str | None:
     """The absolute path a path parameter names when it lies outside the session file's
-    folder (the file is then not used without asking), else None."""
+    folder (the file is then not used without asking), else None. `session` is the path
+    beside the model (`session_path`), also for a session kept in the data folder."""
     folder = os.path.dirname(os.path.abspath(session))
     target = os.path.realpath(os.path.join(folder, value))
     if target.startswith(os.path.realpath(folder).rstrip(os.sep) + os.sep):

@@ -14,6 +14,7 @@ from inspector.core.app.session_file import (
     parse_session,
     read_session,
     session_path,
+    session_paths,
 )
 from inspector.core.app.tour import Tour
 from inspector.core.errors import InspectorError
@@ -154,11 +155,18 @@ class Workbench:
 
     # -- session file -------------------------------------------------------------------
     def save(self, model_path: str) -> str:
-        """Write the session beside the model. A session file we could not read is first
-        moved aside (never overwritten), once."""
+        """Write the session beside the model (in the data folder for the demo or a read-only
+        folder: `session_paths`). A session file we could not read is first moved aside
+        (never overwritten), once."""
         from inspector.core.formats.writer import atomic_write
 
-        path = session_path(model_path)
+        path = session_paths(model_path)[0]
+        if path != session_path(model_path):
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+            except OSError as exc:
+                raise InspectorError(f"cannot make the sessions folder ({exc.strerror})",
+                                     path=path) from None
         for held, what in ((self.unreadable, "unreadable"), (self.partly_read, "partly-read")):
             if held == path and os.path.lexists(path):
                 backup = f"{path}.{what}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -176,15 +184,16 @@ class Workbench:
         return path
 
     def restore(self, model_path: str) -> str | None:
-        """Load the session saved beside the model, without writing anything. An unreadable
+        """Load the session saved for the model (the data folder's copy first, then the one
+        beside it: `session_paths`), without writing anything. An unreadable
         file is reported (SessionError) and left as it is until the first save moves it aside.
         Steps naming files outside the session's folder are disabled (self.warnings). A part
         that fails its check (a step, a stop, the marks) is dropped and said in
         self.warnings; every other part is restored, and the file is moved aside, not
         overwritten, by the first save."""
-        path = session_path(model_path)
         self.warnings, self.unreadable, self.partly_read = [], None, None
-        if not os.path.lexists(path):
+        path = next((p for p in session_paths(model_path)[1] if os.path.lexists(p)), None)
+        if path is None:
             return None
         try:
             session = read_session(path)
@@ -197,7 +206,7 @@ class Workbench:
         if session["dropped"]:
             self.partly_read = path
             self.warnings.extend(session["dropped"])
-        self._hold_back_outside_paths(path)
+        self._hold_back_outside_paths(session_path(model_path))  # the model's folder
         self._undo.clear()
         self._redo.clear()
         self.changed.emit()

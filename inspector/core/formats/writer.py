@@ -263,11 +263,25 @@ def save_folder(model_path: str) -> str:
     bundled demo model inside the installed app, a frozen build's temporary folder, a
     read-only folder) the home folder."""
     folder = os.path.dirname(model_path.rstrip("/\\"))
-    full = os.path.abspath(folder or ".")
-    if full == _APP_FILES or full.startswith(_APP_FILES + os.sep) or \
-            (os.path.isdir(full) and not os.access(full, os.W_OK)):
-        return os.path.expanduser("~")
-    return folder
+    return os.path.expanduser("~") if not_for_writing(model_path) else folder
+
+
+def among_app_files(path: str) -> str | None:
+    """`path` relative to the app's own files when it lies among them (the bundled demo model
+    in a source tree, an install's site-packages or a frozen build's temporary folder), else
+    None."""
+    full = os.path.abspath(path)
+    if full == _APP_FILES or full.startswith(_APP_FILES + os.sep):
+        return os.path.relpath(full, _APP_FILES)
+    return None
+
+
+def not_for_writing(model_path: str) -> bool:
+    """Whether files made from `model_path` must not go beside it: it lies among the app's
+    own files (the demo) or in a folder the user cannot write."""
+    full = os.path.abspath(os.path.dirname(model_path.rstrip("/\\")) or ".")
+    return among_app_files(full) is not None or \
+        (os.path.isdir(full) and not os.access(full, os.W_OK))
 
 
 def proposed_name(a_label: str, b_label: str, a_path: str, extension: str) -> str:
