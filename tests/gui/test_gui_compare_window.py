@@ -324,3 +324,68 @@ def test_a_tag_above_a_box_is_painted_when_only_its_place_is_repainted(qtbot, wi
     assert node.sceneBoundingRect().contains(tag)       # the whole tag is the box's
     image = canvas.viewport().grab(place).toImage()     # only the tag's place repainted
     assert colour_near(image, image.rect(), "#6a1b9a") > 10    # its purple is there
+
+
+@pytest.fixture(scope="module")
+def mobilenet_pair(tmp_path_factory):
+    """A Keras MobileNetV2's frozen GraphDef (a private copy) and its .tflite by TF's
+    converter: the pair a new user compared."""
+    import shutil
+
+    from conftest import fixture_dir
+
+    from inspector.core.loaders import load
+    from inspector.core.runtime.executor import tensorflow
+
+    folder = tmp_path_factory.mktemp("mobilenet")
+    a = folder / "mobilenet_v2.pb"
+    shutil.copy(os.path.join(fixture_dir(), "mobilenet_v2.pb"), a)
+    gd = load(str(a)).graph.graph_def
+    b = folder / "mobilenet_v2.tflite"
+    b.write_bytes(tensorflow().convert_tflite(gd, ["input"], ["Identity"], "float")["model"])
+    return str(a), str(b)
+
+
+TOP = "mobilenetv2_1.00_224_1/"
+
+
+def test_a_graphdef_and_its_tflite_open_alike_from_their_left_edge(qtbot, window, laptop,
+                                                                    mobilenet_pair):
+    """A (933 marks) opened closed while B (130) opened to its changes; B opened scrolled to
+    the middle, its scope titles cut at the left ("tv2_1.00_224_1", "HWISE_CONV_2D")."""
+    win = open_comparison(qtbot, window, mobilenet_pair[1], mobilenet_pair[0])
+    qtbot.wait(200)
+    for side, canvas in win.canvases.items():
+        frame = canvas.items_by_id.get(TOP)
+        assert frame is not None and frame.item.kind == "frame", side     # both open
+        seen = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+        assert frame.sceneBoundingRect().left() >= seen.left() - 1, side  # its title whole
+        start = canvas.items_by_id["input"]
+        box = start.mapRectToScene(0, 0, start.item.w, start.item.h)
+        assert seen.contains(box), side                                   # and the input
+    shots(win, "compare_mobilenet_tflite.png")
+
+
+def test_a_badge_wider_than_its_box_is_drawn_whole_or_by_whole_words(qtbot, window, laptop,
+                                                                      mobilenet_pair):
+    """Changed only off: A's closed scope's badge was cut mid-number ("... weights changed
+    61…"); it is drawn whole (past its box's sides), or short by whole parts with "…", and
+    whole in the tooltip."""
+    win = open_comparison(qtbot, window, mobilenet_pair[1], mobilenet_pair[0])
+    qtbot.mouseClick(win.only, Qt.LeftButton)
+    qtbot.waitUntil(lambda: win.ready() and win.canvases["A"].items_by_id.get(TOP) is not None
+                    and win.canvases["A"].items_by_id[TOP].item.kind != "frame"
+                    and bool(win.canvases["A"].items_by_id[TOP].badge), timeout=60000)
+    qtbot.wait(200)
+    node = win.canvases["A"].items_by_id[TOP]
+    badge = node.badge
+    assert "weights changed" in badge, badge
+    win.canvases["A"].viewport().grab()
+    drawn = [(t, r) for (_, t), r in zip(node.drawn, node.drawn_at) if t[:3] == badge[:3]]
+    assert drawn, node.drawn
+    text, rect = drawn[0]
+    assert text == badge or (text.endswith(" …") and badge.startswith(text[:-2])
+                             and badge[len(text) - 2] == " "), (text, badge)
+    assert node.boundingRect().contains(rect), (rect, node.boundingRect())   # not clipped
+    assert badge in node.toolTip()
+    shots(win, "compare_mobilenet_closed.png")

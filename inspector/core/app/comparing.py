@@ -182,10 +182,14 @@ class CompareSession:
 
     def changed_only(self, on: bool) -> None:
         """Open just the scopes on the paths to changes (on), or close every scope (off)."""
+        small = [s for s in SIDES if len(self.marks[s]) <= 400] if on else []
         for side in SIDES:
             self.expanded[side] = frozenset({""})
-            if on and len(self.marks[side]) <= 400:
+            if side in small:
                 self._open_to(side, list(self.marks[side]))
+        if len(small) == 1:     # the other side alike (not one open, one closed): to the
+            side, other = small[0], "B" if small[0] == "A" else "A"   # counterparts
+            self._open_to(other, [c for n in self.marks[side] for c in self.counterparts(side, n)])
 
     def merged_view(self):
         """B with A's lost nodes as ghosts (built on first use: call it in a task)."""

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem
 
 from inspector.gui.canvas.items import TEXT, _font
+from inspector.gui.canvas.style import BADGE_OVER
 
 EDGES_PER_TILE = 300
 HEAD = QColor("#6b6b6b")
@@ -152,6 +153,8 @@ def place_labels(shapes: list, items: dict) -> dict:
         else:
             taken.add(QRectF(item.x - CLEAR, item.y - CLEAR - ABOVE, item.w + 2 * CLEAR,
                              item.h + 2 * CLEAR + ABOVE))
+            taken.add(QRectF(item.x - BADGE_OVER, item.y - CLEAR - ABOVE,   # a wide badge
+                             item.w + 2 * BADGE_OVER, ABOVE))
     placed, labelled = {}, set()
     for start, end, edge in shapes:
         if not edge.label or edge.control or (edge.src, edge.label) in labelled:

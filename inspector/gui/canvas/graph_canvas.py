@@ -254,8 +254,9 @@ class GraphCanvas(QGraphicsView):
                 continue                     # unchanged: not repainted (a step of n / p
             node.look = look                 # changes two boxes, not every box in view)
             outside = bool(node.tag or node.badge)
-            (node.selected, node.in_cone, node.dimmed, node.tag, node.diff, node.badge,
+            (node.selected, node.in_cone, node.dimmed, node.tag, node.diff, badge,
              node.heat, node.bar, node.plain) = look
+            node.show_badge(badge)
             if outside != bool(node.tag or node.badge):
                 node.update()                # where its old tag or badge was, then
                 node.fit_rect()              # room for the new one (or none)
@@ -305,10 +306,25 @@ class GraphCanvas(QGraphicsView):
         self.scale(scale, scale)
         if rect.width() * scale <= view.width() and rect.height() * scale <= view.height():
             self.centerOn(rect.center())
-        elif rect.width() * scale <= view.width() or rect.height() > rect.width():
+        elif rect.width() * scale <= view.width():
             self.centerOn(rect.center().x(), rect.top() + view.height() / (2 * scale))
+        elif rect.height() > rect.width():     # its left edge, where scope titles start
+            self.centerOn(self._start_x(rect, view.width() / scale),
+                          rect.top() + view.height() / (2 * scale))
         else:
             self.centerOn(rect.left() + view.width() / (2 * scale), rect.center().y())
+
+    def _start_x(self, rect, across: float) -> float:
+        """Centre across showing the graph's left edge, moved right only as far as its top
+        box needs to be seen whole (a look-up in the scene's index, no walk of the items)."""
+        band = QRectF(rect.left(), rect.top(), rect.width(), 120.0)
+        boxes = [i for i in self.scene().items(band)
+                 if isinstance(i, NodeItem) and i.item.kind != "frame"]
+        x = rect.left() + across / 2
+        if boxes:
+            top = min(boxes, key=lambda i: i.y()).sceneBoundingRect()
+            x = max(x, top.right() + 10 - across / 2)
+        return x
 
     def fit_scale(self) -> float:
         """The scale at which the whole graph fits (0 with nothing drawn)."""

@@ -16,7 +16,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from inspector.core.view.vocabulary import count, tf_human_readable_num
-from inspector.gui.canvas.style import MIN_TEXT_PX, CanvasStyle
+from inspector.gui.canvas.style import BADGE_OVER, MIN_TEXT_PX, CanvasStyle
 
 TEXT = QColor("#1d1d1d")
 
@@ -136,7 +136,14 @@ class NodeItem(QGraphicsRectItem):
 
             tip += f"\n{item.label}: {plain(item.label)}" + "".join(
                 f"\n{b.name}: {b.dtype} {b.text()}" for b in item.badges[:8])
+        self.tip = tip
         self.setToolTip(tip)
+
+    def show_badge(self, badge: str) -> None:
+        """The overlay text above the box, whole in the tooltip (the box may show it short)."""
+        if badge != self.badge:
+            self.badge = badge
+            self.setToolTip(f"{self.tip}\n{badge}" if badge else self.tip)
 
     def set_cached(self, on: bool) -> None:
         """Kept as a pixmap in device coordinates (re-painted on update() or a new zoom).
@@ -157,7 +164,8 @@ class NodeItem(QGraphicsRectItem):
             2 * max(self.style.px(7), MIN_TEXT_PX) + 8 if self.badge or self.tag else 0.0
         #       (presenting raises their text to MIN_TEXT_PX)
         m = RING + 3 if self.cached else 3
-        rect = (-m, -m - above, it.w + 2 * m, it.h + 2 * m + above)
+        over = max(BADGE_OVER - m, 0.0) if self.badge else 0.0    # a wide badge's room
+        rect = (-m - over, -m - above, it.w + 2 * (m + over), it.h + 2 * m + above)
         if rect != self._outer:
             self._outer = rect
             self.setRect(*rect)
@@ -316,8 +324,12 @@ class NodeItem(QGraphicsRectItem):
             clear = _advance(font, dpi, self.tag) + 12 if self.tag else 0.0
             high = dpi.metrics(font).height()
             lift = RING if st.ring and (self.selected or self.in_cone) else 0.0  # over it
-            self._text(painter, font, QRectF(clear, -high - 1 - lift, it.w - 2 * clear, high),
-                       Qt.AlignCenter, _elided(font, dpi, self.badge, it.w - 2 * clear))
+            left, width = clear, it.w - 2 * clear           # centred over the box, or wider:
+            if _advance(font, dpi, self.badge) > width:     # right of a tag / past both sides
+                left = clear if self.tag else -BADGE_OVER
+                width = it.w + BADGE_OVER - left
+            self._text(painter, font, QRectF(left, -high - 1 - lift, width, high),
+                       Qt.AlignCenter, _shortened(font, dpi, self.badge, width))
         if self.tag:     # on the box's top edge, above its text, never over it
             colour = "#2e7d32" if self.tag == "IN" else "#6a1b9a"
             font = _font(7, True, style=st)
@@ -360,6 +372,28 @@ def _elided(font: QFont, dpi: _Measure, text: str, width: float, mode=Qt.ElideRi
     if found is None:
         _bounded(_ELIDED)
         found = _ELIDED[key] = dpi.metrics(font).elidedText(text, mode, width)
+    return found
+
+
+def _shortened(font: QFont, dpi: _Measure, text: str, width: float) -> str:
+    """A badge fitted to `width` pixels: whole, else its last parts ("  " apart) then words
+    dropped with an "…" (never a number cut in two: the tooltip has it whole)."""
+    key = (text, _FONT_KEYS[id(font)], dpi.key, int(width), "badge")
+    found = _ELIDED.get(key)
+    if found is None:
+        found = text
+        parts = text.split("  ")
+        words = parts[0].split(" ")
+        tries = ["  ".join(parts[:k]) + " …" for k in range(len(parts) - 1, 0, -1)] + \
+            [" ".join(words[:k]) + " …" for k in range(len(words) - 1, 0, -1)]
+        for short in [text] + tries:
+            if _advance(font, dpi, short) <= width:
+                found = short
+                break
+        else:
+            found = _elided(font, dpi, text, width)   # one word wider than the room
+        _bounded(_ELIDED)
+        _ELIDED[key] = found
     return found
 
 

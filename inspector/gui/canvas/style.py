@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from inspector.core.view.palette import palette
 
 MIN_TEXT_PX = 12.0      # presentation: smallest text in scene units (x the zoom on screen)
+BADGE_OVER = 24.0       # a badge wider than its box may reach this far past either side
 
 
 @dataclass
