@@ -172,3 +172,37 @@ def test_unrelated_keras_models_get_a_verdict_and_no_guessed_renamed_scope(fx):
     assert "Unrelated" in text and "Renamed scopes" not in text and "renamed '" not in text
     same = diff_graphs(gb, native(gb, ["input"], ["Identity"], "obfuscate_names"))
     assert not same.unrelated and same.verdict == "different"      # renamed, not unrelated
+
+
+@pytest.mark.parametrize("model, ends, transforms, weights", [
+    (DEMO, (["pixels"], ["output"]), "quantize_weights", 2),
+    (os.path.join(ROOT, "tests/core/data/inception_jpeg.pb"), (["Mul"], ["softmax"]),
+     "quantize_weights(minimum_size=16)", 14)], ids=["demo", "inception"])
+def test_weights_stored_in_8_bits_lead_the_repeated_changes_with_their_parts(model, ends,
+                                                                             transforms,
+                                                                             weights):
+    """Issue 45, item 6 (seen on a walk): the window's change list and the CLI's repeated
+    changes led with "Const split out of Const: 42 times" (each weight's 8-bit Const, min and
+    max), the "stored in 8 bits" pattern after it. Now that pattern leads and holds its parts."""
+    from inspector.core.app.comparing import CompareSession
+
+    ga = load(model).graph
+    gb = native(ga, *ends, transforms)
+    d = diff_graphs(ga, gb)
+    first = d.groups[0]
+    assert first.title.startswith(f"float weights stored in 8 bits (+ Dequantize): {weights} "
+                                  "constants")
+    assert not [g.title for g in d.groups if "split out of" in g.title]
+    members = [d.entries[k] for k in first.members]
+    quantized = [e for e in members if e.status == "changed"]
+    assert len(quantized) == weights and all(
+        any(c.kind == "quantized" for c in e.changes) for e in quantized)
+    parts = [e for e in members if e.status == "split"]
+    assert len(parts) == 3 * weights and {e.a for e in parts} == {e.a for e in quantized}
+    assert members[:weights] == quantized          # the weights first, then their parts
+    report = text_report(d)
+    assert report.split("Repeated changes:\n")[1].splitlines()[0].strip() == first.title
+    assert "split out of Const:" not in report
+    rows = CompareSession(d, ga, gb).change_rows()     # the window's change list
+    assert next(r for r in rows if r[2] == "group")[0] == "▸ " + first.title
+    assert from_dict(to_dict(d)).groups[0].title == first.title

@@ -154,7 +154,7 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     totals.update(extra_totals or {})
     notes = size_notes(ga, gb, m, totals["file bytes"][0])
     return Diff(a_label, b_label, entries, unchanged, m, interface_changes(gb, m, sa, sb), totals,
-                _histogram(ga, gb), group_entries(entries), m.quality(len(ga)), notes)
+                _histogram(ga, gb), group_entries(entries, gb), m.quality(len(ga)), notes)
 
 
 def _took_merged_name(m: Matching, a: str, b: str) -> bool:
@@ -249,20 +249,47 @@ def _block(name: str) -> str:
     return "/".join(parts[:2]) if len(parts) > 2 else parts[0] if len(parts) > 1 else ""
 
 
-def group_entries(entries: list) -> list:
-    """Patterns: entries alike in their change, in two or more places, largest first."""
+def group_entries(entries: list, gb: Graph | None = None) -> list:
+    """Patterns: entries alike in their change, in two or more places, largest first; the
+    weights quantize_weights stored in 8 bits lead, as one group with the parts split out
+    for them (`_eight_bit`)."""
+    eight_bit = _eight_bit(entries, gb)
     by_signature: dict = {}
     for k, e in enumerate(entries):
-        by_signature.setdefault(e.signature(), []).append(k)
-    groups = []
+        if eight_bit is None or k not in eight_bit.members:
+            by_signature.setdefault(e.signature(), []).append(k)
+    groups = [eight_bit] if eight_bit is not None else []
     for signature, members in by_signature.items():
         if len(members) < 2:
             continue
         first = entries[members[0]]
         blocks = len({_block(entries[k].name) for k in members})
         groups.append(Group(_group_title(first, len(members), blocks), members, blocks))
-    groups.sort(key=lambda g: (-len(g.members), g.title))
+    groups[1 if eight_bit else 0:] = sorted(groups[1 if eight_bit else 0:],
+                                            key=lambda g: (-len(g.members), g.title))
     return groups
+
+
+def _eight_bit(entries: list, gb: Graph | None) -> Group | None:
+    """One pattern for quantize_weights: each float Const of A now 8 bits behind a
+    Dequantize in B (paired with it, or a quantized copy split out of it), then the parts
+    feeding those Dequantize nodes (the 8-bit Const, min, max), which would otherwise lead the
+    list as "Const split out of Const" three times per weight."""
+    dequantize = {r.node: n.name for n in gb if n.op == "Dequantize"
+                  for r in n.inputs if not r.control} if gb is not None else {}
+    weights = [k for k, e in enumerate(entries) if
+               (e.status == "changed" and any(c.kind == "quantized" for c in e.changes)) or
+               (e.status == "split" and e.op_b == "Dequantize")]
+    parts = [k for k, e in enumerate(entries) if e.status == "split" and e.b in dequantize]
+    if not weights and not parts:
+        return None
+    members = weights + [k for k in parts if k not in weights]
+    n = len({entries[k].b for k in weights} | {dequantize[entries[k].b] for k in parts})
+    blocks = len({_block(entries[k].name) for k in members})
+    where = f" in {blocks} blocks" if blocks > 1 else ""
+    return Group(f"float weights stored in 8 bits (+ Dequantize): {n} constant"
+                 f"{'s' if n != 1 else ''}{where}, each now an 8-bit Const, its min and max",
+                 members, blocks)
 
 
 def _group_title(e: Entry, n: int, blocks: int) -> str:
