@@ -68,6 +68,7 @@ class AppState:
         self.proposals_changed = Event()   # (feed points traced from an output) app/marks.py
         self.duplicates_changed = Event()  # (Duplicates) app/sizing.py
         self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
+        self.tflite_preview_changed = Event()  # (Preview or None) app/tflite_check.py
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
@@ -377,6 +378,7 @@ class AppState:
         self.tflite_preview = preview
         self.tflite = {r.variant: r.mapping for r in (preview.variants if preview else [])
                        if r.mapping is not None}
+        self.tflite_preview_changed.emit(preview)
         self.overlay_changed.emit(self.overlay)     # Properties tells "merged into"
 
     def set_quant(self, run) -> None:

@@ -1,7 +1,9 @@
 """The TFLite check as a use case (window and CLI alike): which nodes convert to builtin
 ops, need Select TF ops or fall outside TFLite (static analysis, off the GUI thread), then,
 when asked, what TFLite's own converter says. The result has one owner, the state
-(`state.tflite_check`, with the "compat" overlay's colours); the panel and the canvas listen."""
+(`state.tflite_check`, with the "compat" overlay's colours); the panel and the canvas listen.
+The conversion preview (float, dynamic, float16, int8 converted by TFLite) goes to
+`state.tflite_preview` the same way."""
 
 from __future__ import annotations
 
@@ -151,3 +153,32 @@ def start_confirm(state, tasks, on_error, allow_io: bool = False) -> None:
     tasks.submit("tflite_confirm",
                  lambda job: confirm(checked, graph, engine, shapes, allow_io, job), done,
                  on_error, label="Converting with TFLite's converter")
+
+
+def start_preview(state, tasks, source, compare: int, on_error, allow_io: bool = False) -> None:
+    """The conversion preview of the open model where TensorFlow lives (the worker), in a
+    task -> `state.set_tflite_preview` and a message. `source` feeds the int8 calibration."""
+    if state.engine is None or state.model is None:
+        state.say("Open a model first")
+        return
+    why = refusal_of(state.model)
+    if why:
+        state.fail(why)
+        return
+    found = ports_or_say(state)
+    if found is None:
+        return
+    ins, outs = found
+    engine, model = state.engine, state.model
+    shapes, _ = input_shapes_and_types(state)
+
+    def work(job):
+        return engine.tflite_preview(ins, outs, shapes, None, source, compare,
+                                     allow_io=allow_io, job=job)
+
+    def done(preview):
+        if model is state.model:
+            state.set_tflite_preview(preview)
+            state.say(f"Converted {len(preview.variants)} TFLite variants")
+
+    tasks.submit("tflite_preview", work, done, on_error, label="Converting to TFLite")

@@ -11,8 +11,6 @@ from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app import tflite_check
 from inspector.core.app.exports import atomic_write, beside, temporary_copy
-from inspector.core.app.inputs import input_shapes_and_types
-from inspector.core.app.ports import ports_or_say
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.gui.controllers.tflite_files import save_tflite
 
@@ -35,16 +33,10 @@ class MobileController(QObject):
         state.model_changed.connect(lambda *_: self._model_changed())
         state.overlay_changed.connect(self._overlay_changed)
         state.tflite_check_changed.connect(self._show_check)
+        state.tflite_preview_changed.connect(self._show_preview)
         self._show_check(state.tflite_check)          # what happened before it existed
         if state.overlay is not None:
             self._overlay_changed(state.overlay)
-
-    def _tflite_already(self) -> bool:
-        why = tflite_check.refusal(self.state)
-        if why and self.state.model is not None:
-            self.state.fail(why)
-            return True
-        return False
 
     # -- ports ------------------------------------------------------------------------------
     def ports(self) -> tuple[list, list]:
@@ -86,30 +78,12 @@ class MobileController(QObject):
         self.p.set_source(kind, paths)
 
     def convert(self, allow_io: bool) -> None:
-        engine = self.state.engine
-        if engine is None or self.state.model is None:
-            self.state.say("Open a model first")
-            return
-        if self._tflite_already():
-            return
-        ports = ports_or_say(self.state)
-        if ports is None:
-            return
-        ins, outs = ports
-        shapes, _ = input_shapes_and_types(self.state)
-        source, compare = self.p.source_spec(), self.p.compare.value()
+        tflite_check.start_preview(self.state, self.tasks, self.p.source_spec(),
+                                   self.p.compare.value(), self._failed(self.convert), allow_io)
 
-        def work(task):
-            return engine.tflite_preview(ins, outs, shapes, None, source, compare,
-                               allow_io=allow_io, job=task)
-
-        def done(result):
-            self.p.show_preview(result)
-            self.state.set_tflite_preview(result)
-            self.state.say(f"Converted {len(result.variants)} TFLite variants")
-
-        self.tasks.submit("tflite_preview", work, done, self._failed(self.convert),
-                          label="Converting to TFLite")
+    def _show_preview(self, preview) -> None:
+        if preview is not None:
+            self.p.show_preview(preview)
 
     def _converted(self, variant: str):
         """The previewed variant's row when it converted, else None."""

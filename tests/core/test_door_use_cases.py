@@ -1,0 +1,46 @@
+"""Issue 46.2: the window's remaining tasks as core.app use cases that write into the state
+(Qt-free, no TensorFlow: the engine is a stand-in that records what it was asked)."""
+
+from __future__ import annotations
+
+from test_marks_use_cases import AtOnce, _opened
+
+from inspector.core.app.tflite_check import start_preview
+
+
+class Engine:
+    def __init__(self):
+        self.asked = []
+
+    def tflite_preview(self, ins, outs, shapes, variants, source, compare, allow_io, job):
+        self.asked.append((ins, outs, source, compare, allow_io))
+        return type("Preview", (), {"variants": []})()
+
+
+def test_the_conversion_preview_goes_to_the_state_with_the_marked_ports():
+    model, state = _opened()
+    state.engine = engine = Engine()
+    state.workbench.set_marks(["pixels"], ["output"])
+    seen, said = [], []
+    state.tflite_preview_changed.connect(seen.append)
+    state.message.connect(said.append)
+    start_preview(state, AtOnce(), {"kind": "random"}, 3, None)
+    assert engine.asked == [(["pixels"], ["output"], {"kind": "random"}, 3, False)]
+    assert seen == [state.tflite_preview] and state.tflite_preview is not None
+    assert said == ["Converted 0 TFLite variants"]
+
+
+def test_no_conversion_preview_without_an_engine_or_of_a_tflite_model(monkeypatch):
+    model, state = _opened()
+    said, failed = [], []
+    state.message.connect(said.append)
+    state.error.connect(failed.append)
+    state.engine = None
+    start_preview(state, AtOnce(), None, 0, None)
+    assert said == ["Open a model first"] and state.tflite_preview is None
+    state.engine = Engine()
+    kept = frozenset(c for c in model.capabilities if c != "convert")   # a .tflite's reader
+    monkeypatch.setattr(type(model), "capabilities", property(lambda self: kept))
+    start_preview(state, AtOnce(), None, 0, None)
+    assert failed and "already a TensorFlow Lite model" in failed[0]
+    assert state.engine.asked == []
