@@ -7,50 +7,32 @@ import sys
 
 from inspector.cli.loading import DEMO_MODEL, _add_load_args, _load, _split  # noqa: F401
 from inspector.core.errors import InspectorError, UnsafeGraphError
-from inspector.core.model.humanize import count
+from inspector.core.app.words import count
 
 
 def cmd_summarize(args) -> int:
-    from inspector.core.app.opening import summary_of
-    from inspector.core.formats import summary_format
+    from inspector.core.app.opening import summary_text
 
     model = _load(args)
-    if args.format == "tf":
-        text, warnings, ok = summary_format.tf_summary_text(model.graph, args.model)
-        if ok and args.print_structure:
-            structure, more = summary_format.tf_structure_text(model.graph)
-            text, warnings = text + structure, warnings + more
-        sys.stdout.write(text)
-        if not ok:  # TF's tool stops here: one error line naming the first bad input
-            node, bad = (model.graph.dangling_inputs + model.graph.malformed_inputs)[0]
-            raise InspectorError(f"{warnings[-1]} (input '{bad}' of node '{node}')",
-                                 path=args.model, node=node)
-        for line in warnings:
-            print(line, file=sys.stderr)
-        return 0
-    from inspector.core.runtime import gc_policy
-
-    with gc_policy.paused():
-        s = summary_of(model)
-    fmt = summary_format.report_json if args.json or args.format == "json" else \
-        summary_format.report_text
-    sys.stdout.write(fmt(s, model, args.model))
+    fmt = "json" if args.json and args.format != "tf" else args.format
+    text, warnings, error = summary_text(model, args.model, fmt, args.print_structure)
+    sys.stdout.write(text)
+    if error is not None:  # TF's tool stops here: one error line naming the first bad input
+        raise error
+    for line in warnings:
+        print(line, file=sys.stderr)
     return 0
 
 
 def cmd_dot(args) -> int:
-    from inspector.core.formats import dot_export
-    from inspector.core.app.exports import check_target
+    from inspector.core.app.exports import check_target, write_dot
 
     check_target(args.output, args.force, source=args.model)
     model = _load(args)
-    if args.style == "tf":
-        text = dot_export.tf_dot(model.graph)
-    else:
-        text = dot_export.styled_dot(model.graph, inputs=_split(args.inputs),
-                                     outputs=_split(args.outputs), fold_constants=not args.show_consts,
-                                     rankdir=args.rankdir, clusters=not args.no_clusters)
-    written = dot_export.write(text, args.output, force=args.force)
+    written = write_dot(model.graph, args.output, force=args.force, tf_style=args.style == "tf",
+                        inputs=_split(args.inputs), outputs=_split(args.outputs),
+                        fold_constants=not args.show_consts, rankdir=args.rankdir,
+                        clusters=not args.no_clusters)
     print(f"Created {written}.")
     return 0
 
@@ -167,9 +149,9 @@ def main(argv: list | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    from inspector.core.tf.executor import install
+    from inspector.core.runtime.executor import install_in_process
 
-    install(deferred=True)  # the CLI runs TensorFlow in its own process, imported when used
+    install_in_process()  # the CLI runs TensorFlow in its own process, imported when used
     try:
         return args.func(args)
     except InspectorError as exc:

@@ -15,8 +15,7 @@ def cmd_memmapped(args) -> int:
     if not args.output:
         raise InspectorError("give -o OUT to write a package, or --check FILE to check one")
     from inspector.cli.loading import _load
-    from inspector.core.formats.memmapped import write_memmapped
-    from inspector.core.app.exports import check_target
+    from inspector.core.app.exports import check_target, write_memmapped
 
     check_target(args.output, args.force, source=args.model)
     model = _load(args)
@@ -30,13 +29,13 @@ def cmd_memmapped(args) -> int:
 
 def _check(path: str) -> int:
     from inspector.core.errors import InspectorError
-    from inspector.core.loaders.memmapped import check, region_rows
+    from inspector.core.app.exports import check_memmapped, memmapped_regions
 
-    package, problems = check(path)
+    package, problems = check_memmapped(path)
     print(f"{path}: {len(package.regions)} regions, directory at byte "
           f"{package.directory_offset:,} of {package.size:,}")
     print(f"  {'offset':>12}  {'bytes':>12}  {'dtype':<8} {'shape':<18} region <- node")
-    for name, offset, length, node, dtype, dims in region_rows(path):
+    for name, offset, length, node, dtype, dims in memmapped_regions(path):
         shape = "" if dtype == "graph" else str(list(dims))
         reader = f" <- {node}" if node else ""
         print(f"  {offset:>12,}  {length:>12,}  {dtype:<8} {shape:<18} {name}{reader}")

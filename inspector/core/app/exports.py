@@ -51,3 +51,38 @@ def temporary_copy(model_path: str, name: str, data: bytes,
     path = os.path.join(folder, f"{stem}_{name}.tflite")
     atomic_write(path, data)
     return path
+
+
+def dot_text(graph, *, tf_style: bool = False, inputs=(), outputs=(),
+             fold_constants: bool = True, rankdir: str = "TB", clusters: bool = True) -> str:
+    """The graph as Graphviz DOT: TF's own graph_to_dot text, or the styled one (the
+    subgraph between `inputs` and `outputs`, constants folded, name scopes grouped)."""
+    from inspector.core.formats import dot_export
+
+    if tf_style:
+        return dot_export.tf_dot(graph)
+    return dot_export.styled_dot(graph, inputs=inputs, outputs=outputs,
+                                 fold_constants=fold_constants, rankdir=rankdir,
+                                 clusters=clusters)
+
+
+def write_dot(graph, path: str, *, force: bool = False, **style) -> str:
+    """Export DOT (or SVG/PNG/PDF by the path's extension) of both front ends: `dot_text`
+    written atomically; returns the path written."""
+    from inspector.core.formats import dot_export
+
+    return dot_export.write(dot_text(graph, **style), path, force=force)
+
+
+def check_memmapped(path: str):
+    """A memory-mapped package checked: (the package, its problems as sentences)."""
+    from inspector.core.loaders.memmapped import check
+
+    return check(path)
+
+
+def memmapped_regions(path: str) -> list:
+    """A package's regions for listing: (name, offset, length, node, dtype, dims)."""
+    from inspector.core.loaders.memmapped import region_rows
+
+    return region_rows(path)

@@ -20,6 +20,29 @@ def summary_of(model):
     return summarize(model.graph, model.known_inputs, model.known_outputs, model.signature)
 
 
+def summary_text(model, path: str, fmt: str = "text", print_structure: bool = False):
+    """`summarize`'s report of an opened model: (text, warnings, error or None). fmt "tf":
+    exactly what TF's summarize_graph prints (it stops at the first bad input: the error
+    names it); "json" or "text": the summary of `summary_of`."""
+    from inspector.core.formats import summary_format
+    from inspector.core.runtime import gc_policy
+
+    if fmt == "tf":
+        text, warnings, ok = summary_format.tf_summary_text(model.graph, path)
+        if not ok:
+            node, bad = (model.graph.dangling_inputs + model.graph.malformed_inputs)[0]
+            return text, warnings, InspectorError(f"{warnings[-1]} (input '{bad}' of node "
+                                                  f"'{node}')", path=path, node=node)
+        if print_structure:
+            structure, more = summary_format.tf_structure_text(model.graph)
+            text, warnings = text + structure, warnings + more
+        return text, warnings, None
+    with gc_policy.paused():
+        s = summary_of(model)
+    report = summary_format.report_json if fmt == "json" else summary_format.report_text
+    return report(s, model, path), [], None
+
+
 def open_dialog_filter() -> str:
     """The Open dialog's filter, from the reader registry."""
     from inspector.core.loaders.readers import file_filter

@@ -32,3 +32,16 @@ def tensorflow():
         raise TensorFlowUnavailable("this needs TensorFlow, and no TensorFlow executor is set "
                                     "up in this process")
     return _current
+
+
+IN_PROCESS = "inspector.core.tf.executor"   # the TF layer's executor, named, not imported here
+
+
+def install_in_process(deferred: bool = True):
+    """Make this process run its TensorFlow work itself, as the command line does (the app
+    sends it to its worker instead): installs the TF layer's in-process executor, whose
+    modules are imported when the first operation is called (`deferred`). The runtime is
+    the floor below the TF layer, so it names that module instead of importing it."""
+    import importlib
+
+    return importlib.import_module(IN_PROCESS).install(deferred=deferred)

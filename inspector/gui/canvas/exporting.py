@@ -37,7 +37,7 @@ class Exporter:
         return path
 
     def dot(self, tf_style: bool, path: str | None = None) -> str | None:
-        from inspector.core.app.exports import dot_export
+        from inspector.core.app.exports import write_dot
 
         view = self.state.view
         if view is None:
@@ -49,9 +49,7 @@ class Exporter:
         graph, fold = view.graph, view.fold_constants
 
         def work(task):  # building DOT for a big graph takes seconds: never on the GUI thread
-            text = dot_export.tf_dot(graph) if tf_style else dot_export.styled_dot(
-                graph, fold_constants=fold)
-            return dot_export.write(text, path, force=True)
+            return write_dot(graph, path, force=True, tf_style=tf_style, fold_constants=fold)
 
         self.tasks.submit("export", work, lambda p: self.state.say(f"Wrote {p}"),
                           lambda exc: self.state.fail(f"Export failed: {exc}"), label="Exporting")
