@@ -9,8 +9,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem
 
-from inspector.gui.canvas.items import TEXT, _font
+from inspector.gui.canvas.items import TEXT
 from inspector.gui.canvas.style import BADGE_OVER
+from inspector.gui.canvas.text_fit import _font
 
 EDGES_PER_TILE = 300
 HEAD = QColor("#6b6b6b")

@@ -4,19 +4,23 @@ detail: plain boxes far away, labels, shapes, tags and badges close up."""
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import (
-    QBrush,
-    QColor,
-    QFont,
-    QFontMetrics,
-    QFontMetricsF,
-    QPainter,
-    QPen,
-)
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from inspector.core.view.vocabulary import count, tf_human_readable_num
 from inspector.gui.canvas.style import BADGE_OVER, MIN_TEXT_PX, CanvasStyle
+from inspector.gui.canvas.text_fit import (
+    _FONT_KEYS,
+    DEFAULT_STYLE,
+    _advance,
+    _bounded,
+    _elided,
+    _font,
+    _Measure,
+    _named,
+    _shortened,
+    _tag_width,
+)
 
 TEXT = QColor("#1d1d1d")
 
@@ -32,39 +36,9 @@ _DIFF_NAMES = {"added": "#2e8b57", "removed": "#c0392b", "changed": "#d4a017",
 CONE = QColor("#1f6fd1")
 RING = 6.0       # the selection ring's distance from the box (CanvasStyle.ring)
 
-
-DEFAULT_STYLE = CanvasStyle()
-
-
-def _font(size: float, bold: bool = False, style: CanvasStyle = DEFAULT_STYLE) -> QFont:
-    """A font of `size` points at 96 dpi, set in pixels so a picture does not depend on the
-    screen's dpi; while presenting never under the style's minimum. One QFont per pixel size
-    and weight, shared (do not change it): paint() makes few Qt calls, each of which waits
-    for the GIL while a task computes."""
-    px = max(1, round(style.px(size)))
-    font = _FONTS.get((px, bold))
-    if font is None:
-        font = _FONTS[(px, bold)] = QFont()
-        font.setPixelSize(px)
-        font.setBold(bold)
-        _FONT_KEYS[id(font)] = (px, bold)
-    return font
-
-
-_FONTS: dict = {}
-_FONT_KEYS: dict = {}   # id of a font _font made -> (pixel size, bold), asked of no Qt call
 _COLOURS: dict = {}     # (name, alpha) -> QColor
 _PENS: dict = {}        # (colour, width, style) -> QPen
 _BRUSHES: dict = {}     # (name, alpha) -> QBrush
-_METRICS: dict = {}     # (font, device kind and dpi) -> QFontMetrics
-_ELIDED: dict = {}      # (text, font, device, width, mode) -> what fits (or its advance)
-_TAGS: dict = {}        # (font, tag) -> its width
-
-
-def _bounded(cache: dict, most: int = 20_000) -> None:
-    """Start a cache afresh when full (the texts of a 300k-node graph painted one by one)."""
-    if len(cache) >= most:
-        cache.clear()
 
 
 def _colour(name, alpha: int = 255) -> QColor:
@@ -341,80 +315,3 @@ class NodeItem(QGraphicsRectItem):
             painter.drawRect(box)
             painter.setPen(_colour("white"))
             self._text(painter, font, box, Qt.AlignCenter, self.tag)
-
-
-class _Measure:
-    """Text metrics of the painter's device (what painter.fontMetrics() gives), kept per
-    device kind and resolution: measuring asks Qt once per font, text and width."""
-
-    __slots__ = ("painter", "key")
-
-    def __init__(self, painter):
-        device = painter.device()
-        self.painter, self.key = painter, (type(device).__name__, device.logicalDpiY())
-
-    def metrics(self, font: QFont) -> QFontMetrics:
-        key = (_FONT_KEYS[id(font)], self.key)
-        found = _METRICS.get(key)
-        if found is None:
-            found = _METRICS[key] = QFontMetrics(font, self.painter.device())
-        return found
-
-
-def _elided(font: QFont, dpi: _Measure, text: str, width: float, mode=Qt.ElideRight) -> str:
-    """`text` cut to `width` pixels of `font`: the end dropped from a list (op mix, values),
-    the start from a name (its end tells it from its siblings). Measured, never guessed from
-    the number of characters: a guess left text wider than its box, cut off at both ends
-    when centred. Kept per text, font and width (repeated blocks share their labels)."""
-    width = max(int(width), 8)
-    key = (text, _FONT_KEYS[id(font)], dpi.key, width, mode)
-    found = _ELIDED.get(key)
-    if found is None:
-        _bounded(_ELIDED)
-        found = _ELIDED[key] = dpi.metrics(font).elidedText(text, mode, width)
-    return found
-
-
-def _shortened(font: QFont, dpi: _Measure, text: str, width: float) -> str:
-    """A badge fitted to `width` pixels: whole, else its last parts ("  " apart) then words
-    dropped with an "…" (never a number cut in two: the tooltip has it whole)."""
-    key = (text, _FONT_KEYS[id(font)], dpi.key, int(width), "badge")
-    found = _ELIDED.get(key)
-    if found is None:
-        found = text
-        parts = text.split("  ")
-        words = parts[0].split(" ")
-        tries = ["  ".join(parts[:k]) + " …" for k in range(len(parts) - 1, 0, -1)] + \
-            [" ".join(words[:k]) + " …" for k in range(len(words) - 1, 0, -1)]
-        for short in [text] + tries:
-            if _advance(font, dpi, short) <= width:
-                found = short
-                break
-        else:
-            found = _elided(font, dpi, text, width)   # one word wider than the room
-        _bounded(_ELIDED)
-        _ELIDED[key] = found
-    return found
-
-
-def _named(font: QFont, dpi: _Measure, name: str, suffix: str, width: float) -> str:
-    """A scope's name and its count: the count whole, the name cut from its start."""
-    room = width - _advance(font, dpi, suffix)
-    return _elided(font, dpi, name, room, Qt.ElideLeft) + suffix
-
-
-def _tag_width(font: QFont, tag: str) -> float:
-    key = (_FONT_KEYS[id(font)], tag)
-    found = _TAGS.get(key)
-    if found is None:
-        found = _TAGS[key] = QFontMetricsF(font).horizontalAdvance(tag)
-    return found
-
-
-def _advance(font: QFont, dpi: _Measure, text: str) -> int:
-    key = (text, _FONT_KEYS[id(font)], dpi.key, "advance")
-    found = _ELIDED.get(key)
-    if found is None:
-        _bounded(_ELIDED)
-        found = _ELIDED[key] = dpi.metrics(font).horizontalAdvance(text)
-    return found
