@@ -73,15 +73,11 @@ def cmd_tflite(args) -> int:
         return cmd_recipes(args)
     from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
-    from inspector.core.errors import InspectorError
     from inspector.core.app.exports import atomic_write
-    from inspector.core.model.humanize import milliseconds
-    from inspector.core.tf.lite import VARIANTS
+    from inspector.core.app.quantization import preview_variants
+    from inspector.core.app.words import milliseconds
 
-    variants = ta.split(args.variants)
-    for v in variants:
-        if v not in VARIANTS:
-            raise InspectorError(f"unknown variant '{v}' (choose from {', '.join(VARIANTS)})")
+    variants = preview_variants(ta.split(args.variants))
     targets = ta.output_targets(args, variants)
     model = _load(args)
     ins, outs = ta.ports(model, args)
@@ -145,25 +141,13 @@ def cmd_ops_header(args) -> int:
 
 
 def cmd_tflite_info(args) -> int:
-    from inspector.core.errors import InspectorError
-    from inspector.core.loaders import files
-    from inspector.core.loaders.tflite import describe, read_model
+    from inspector.core.app.tflite_file import read_tflite, tflite_figures, tflite_text
 
-    data = files.read_file(args.model, what="the TensorFlow Lite file", error=InspectorError)
-    model = read_model(data, args.model)
+    model = read_tflite(args.model)
     if not args.json:
-        sys.stdout.write(describe(model, args.limit))
+        sys.stdout.write(tflite_text(model, args.limit))
         return 0
-    main = model.subgraphs[0]
-    json.dump({"version": model.version, "description": model.description,
-               "subgraphs": len(model.subgraphs), "buffers": model.buffer_count,
-               "ops": dict(model.op_histogram().most_common()),
-               "inputs": [main.tensors[i].name for i in main.inputs],
-               "outputs": [main.tensors[i].name for i in main.outputs],
-               "tensors": [{"name": t.name, "dtype": t.dtype, "shape": t.shape,
-                            "bytes": t.data[1], "scales": t.scales,
-                            "zero_points": t.zero_points, "axis": t.axis}
-                           for t in main.tensors]}, sys.stdout, indent=1)
+    json.dump(tflite_figures(model), sys.stdout, indent=1)
     print()
     return 0
 

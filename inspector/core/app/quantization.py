@@ -11,7 +11,9 @@ from dataclasses import dataclass, field, replace
 
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.ports import ports_or_say
+from inspector.core.errors import InspectorError
 from inspector.core.mobile.quant_metrics import node_errors
+from inspector.core.mobile.recipes import PREVIEW
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,15 @@ def _merge(old: QuantRun | None, report) -> QuantRun:
         chosen = (done[0].recipe, done[0].keep_float)
     return QuantRun(merged, chosen, old.applied if old else ("", ""), tuple(tried),
                     old.sensitivity if old else [])
+
+
+def preview_variants(names: list) -> list:
+    """The conversion preview's variants named (float, dynamic, float16, int8): an unknown
+    one is an InspectorError listing the choices."""
+    for name in names:
+        if name not in PREVIEW:
+            raise InspectorError(f"unknown variant '{name}' (choose from {', '.join(PREVIEW)})")
+    return list(names)
 
 
 def recipe_names(text: str, keep_float: str = "") -> list:
