@@ -44,3 +44,38 @@ def test_no_conversion_preview_without_an_engine_or_of_a_tflite_model(monkeypatc
     start_preview(state, AtOnce(), None, 0, None)
     assert failed and "already a TensorFlow Lite model" in failed[0]
     assert state.engine.asked == []
+
+
+def test_the_pipelines_output_check_goes_to_the_state_for_its_pipeline_only():
+    from inspector.core.app.output_check import start_check
+
+    model, state = _opened()
+    asked = []
+
+    class Checking:
+        def check(self, key, ins, outs, shapes, allow_io):
+            asked.append((key, ins, outs, allow_io))
+            return ["result of " + outs[0]]
+
+    def rows(*keys):
+        return tuple(type("Row", (), {"key": k})() for k in keys)
+
+    state.engine = Checking()
+    assert start_check(state, AtOnce(), None) is False          # no step, no output yet
+    state.workbench.set_marks(["pixels"], ["output"])
+    state.set_rows(rows(b"k1", b"k2"))
+    seen = []
+    state.output_check_changed.connect(seen.append)
+    assert start_check(state, AtOnce(), None, allow_io=True) is True
+    assert asked == [(b"k2", ["pixels"], ["output"], True)]
+    assert seen == [state.output_check] and state.output_check.key == b"k2"
+    assert state.output_check.results == ["result of output"]
+
+    class Later(AtOnce):          # the pipeline is edited while the check runs
+        def submit(self, kind, work, done, failed=None, **_):
+            result = work(None)
+            state.set_rows(rows(b"k1", b"k3"))
+            done(result)
+
+    start_check(state, Later(), None)
+    assert len(seen) == 1          # the answer about k2 is not shown for k3

@@ -8,7 +8,7 @@ import os
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
-from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.output_check import start_check
 from inspector.core.errors import UnsafeGraphError
 from inspector.core.view.vocabulary import count
 
@@ -17,26 +17,33 @@ class PreviewController(QObject):
     def __init__(self, state, tasks, panel, dialogs):
         super().__init__(panel)
         self.state, self.tasks, self.panel, self.dialogs = state, tasks, panel, dialogs
-        self.last_check = None
-        self._checked = None
+        state.output_check_changed.connect(self._show_check)
         state.rows_changed.connect(self._rows_changed)
         state.step_changed.connect(self._step_changed)
         state.step_view_wanted.connect(self._fetch_step_view)
-        state.model_changed.connect(lambda *_: self._clear_check())
+        state.model_changed.connect(lambda *_: self._show_check(None))
         panel.step_selected.connect(lambda row: self.state.show_step(row))
         panel.after.toggled.connect(lambda on: self.state.show_step(self.state.step, on))
         panel.check_requested.connect(lambda: self.check_outputs(False))
         if state.rows:                     # a pipeline put in place before it existed
             self._rows_changed(state.rows)
             self._step_changed(state.step, state.after)
+        self._show_check(state.output_check)
 
     @property
     def rows(self):
         return self.state.rows
 
+    @property
+    def last_check(self):
+        """The numeric check's results of the pipeline shown (None before any)."""
+        check = self.state.output_check
+        return check.results if check is not None else None
+
     def _rows_changed(self, rows):
-        if self.last_check is not None and self._checked != self._key(rows):
-            self._clear_check()  # the check was of another pipeline
+        check = self.state.output_check
+        if check is not None and check.key != self._key(rows):
+            self.state.set_output_check(None)  # the check was of another pipeline
         # the table selects what the canvas shows; a step not recomputed yet stays unselected
         self.panel.show_rows(rows, self.state.step if self.state.step < len(rows) else -1)
         enabled = sum(1 for s in self.state.workbench.steps if s.enabled)
@@ -77,29 +84,15 @@ class PreviewController(QObject):
     def _key(rows):
         return rows[-1].key if rows else None
 
-    def _clear_check(self):
-        self.last_check = None
-        self._checked = None
-        self.panel.check_result.setText("")
+    def _show_check(self, check):
+        self.panel.check_result.setText("" if check is None else "\n".join(
+            f"{r.name}: max abs error {r.max_abs_error:.3g}, max rel error "
+            f"{r.max_rel_error:.3g}" + ("" if r.top1_agreement is None else
+                                        f", top-1 agreement {100 * r.top1_agreement:.0f}%")
+            for r in check.results))
 
     # -- checking and saving ---------------------------------------------------------------
     def check_outputs(self, allow_io: bool):
-        bench, engine = self.state.workbench, self.state.engine
-        if len(self.rows) < 2 or not bench.outputs or engine is None:
-            self.panel.check_result.setText("Mark outputs and add steps first.")
-            return
-        ins, outs = list(bench.inputs), list(bench.outputs)
-        shapes, _ = input_shapes_and_types(self.state)
-        key = self._key(self.rows)
-
-        def done(results):
-            self.panel.check_result.setText("\n".join(
-                f"{r.name}: max abs error {r.max_abs_error:.3g}, max rel error "
-                f"{r.max_rel_error:.3g}" + ("" if r.top1_agreement is None else
-                                            f", top-1 agreement {100 * r.top1_agreement:.0f}%")
-                for r in results))
-            self.last_check, self._checked = results, key
-
         def failed(exc):
             if isinstance(exc, UnsafeGraphError):
                 if not allow_io and self.dialogs.consent(exc, "Checking the outputs"):
@@ -107,8 +100,8 @@ class PreviewController(QObject):
                 return
             self.panel.check_result.setText(getattr(exc, "message", str(exc)))
 
-        self.tasks.submit("check", lambda task: engine.check(key, ins, outs, shapes, allow_io),
-                          done, failed, label="Running both graphs in TensorFlow")
+        if not start_check(self.state, self.tasks, failed, allow_io):
+            self.panel.check_result.setText("Mark outputs and add steps first.")
 
     def save_graph(self, path: str | None = None) -> str | None:
         """Save the last step's graph (written by the preview engine, atomically); returns

@@ -1,0 +1,35 @@
+"""The pipeline's numeric check as a use case: the original graph and the pipeline's last
+graph run in TensorFlow where the model's engine lives (the worker, in the app) on the same
+inputs, their marked outputs compared; the answer goes to the state (`state.output_check`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from inspector.core.app.inputs import input_shapes_and_types
+
+
+@dataclass(frozen=True)
+class OutputCheck:
+    """The marked outputs of the original graph against the pipeline's last graph."""
+    key: bytes          # the last row's key: the pipeline that was checked
+    results: list       # analysis.numeric_check results, one per output
+
+
+def start_check(state, tasks, on_error, allow_io: bool = False) -> bool:
+    """Run the original graph and the pipeline's last graph in TensorFlow where the engine
+    lives, in a task -> `state.set_output_check`; False (nothing started) without marked
+    outputs, a step or an engine. A pipeline edited meanwhile drops the answer."""
+    rows, bench, engine = state.rows, state.workbench, state.engine
+    if len(rows) < 2 or not bench.outputs or engine is None:
+        return False
+    ins, outs, key = list(bench.inputs), list(bench.outputs), rows[-1].key
+    shapes, _ = input_shapes_and_types(state)
+
+    def done(results):
+        if state.engine is engine and state.rows and state.rows[-1].key == key:
+            state.set_output_check(OutputCheck(key, results))
+
+    tasks.submit("check", lambda job: engine.check(key, ins, outs, shapes, allow_io), done,
+                 on_error, label="Running both graphs in TensorFlow")
+    return True
