@@ -9,17 +9,11 @@ from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
 
 
-def _graph_def(path):
-    from inspector.core.loaders import load
-
-    return load(path).graph.graph_def
-
-
 def cmd_profile(args) -> int:
-    from inspector.core.overlays.profiling import run_profile
+    from inspector.core.app.overlay_runs import profile_file
 
     arrays = load_arrays(args.npy)
-    prof = run_profile(_graph_def(args.model), split_names(args.inputs), split_names(args.outputs),
+    prof = profile_file(args.model, split_names(args.inputs), split_names(args.outputs),
                        parse_input_shapes(args.input_shape), "zeros" if args.zeros else "random",
                        args.seed, arrays, args.warmup, args.runs, args.intra, args.inter,
                        args.allow_io,
@@ -39,14 +33,7 @@ def cmd_calibrate(args) -> int:
     import os
 
     from inspector.core.app.exports import atomic_write, check_target, write_graph
-    from inspector.core.overlays.calibration import (
-        calibrate,
-        compare_on_samples,
-        quality_hint,
-    )
-    from inspector.core.transforms.freeze_requantization_ranges import (
-        freeze_with_ranges,
-    )
+    from inspector.core.app.overlay_runs import calibrate_file, freeze_and_compare
 
     inputs, outputs = split_names(args.inputs), split_names(args.outputs)
     # every output path is checked before the (long) work, so nothing is written on a refusal
@@ -55,7 +42,6 @@ def cmd_calibrate(args) -> int:
         check_target(args.freeze, args.force, source=args.model)
     if args.count < 1:
         raise InspectorError(f"--count must be at least 1 (got {args.count})")
-    gd = _graph_def(args.model)
     shapes = parse_input_shapes(args.input_shape)
     shape = shapes.get(inputs[0].split(":")[0]) if inputs else None
     if shape is None:
@@ -71,25 +57,22 @@ def cmd_calibrate(args) -> int:
     else:
         raise InspectorError(f"--data: '{args.data}' is neither 'random', an existing .npy file "
                              "nor a folder")
-    result = calibrate(gd, inputs, outputs, shape, data,
-                       job=Job(on_progress=lambda d, t, what: print(what, file=sys.stderr)),
-                       allow_io=args.allow_io)
+    gd, result = calibrate_file(args.model, inputs, outputs, shape, data, args.allow_io,
+                                Job(on_progress=lambda d, t, what: print(what, file=sys.stderr)))
     atomic_write(args.log, result.log_text, force=args.force)
     print(f"{result.samples} inputs, {len(result.log.records)} RequantizationRange nodes, "
           f"{sum(len(v) for v in result.log.records.values())} log lines -> {args.log}")
     if args.freeze:
-        frozen = freeze_with_ranges(result.quantized,
-                                    result.ranges(args.min_percentile, args.max_percentile))
+        frozen, compared, hint = freeze_and_compare(
+            gd, result, args.min_percentile, args.max_percentile, inputs, outputs, shapes,
+            args.allow_io, Job(on_progress=lambda d, t, what: print(f"comparing: {what}",
+                                                                    file=sys.stderr)))
         write_graph(frozen, args.freeze, force=args.force, source=args.model)
-        compared = compare_on_samples(
-            gd, frozen, inputs, outputs, result.inputs, shapes, allow_io=args.allow_io,
-            job=Job(on_progress=lambda d, t, what: print(f"comparing: {what}",
-                                                         file=sys.stderr)))
         for r in compared:
             top1 = "" if r.top1_agreement is None else \
                 f", top-1 agreement {100 * r.top1_agreement:.0f}%"
             print(f"{r.name}: max abs error {r.max_abs_error:.3g} (float vs eight-bit){top1}")
-        print(quality_hint(compared))
+        print(hint)
         print(f"Wrote the frozen eight-bit graph to {args.freeze}")
     return 0
 
@@ -97,23 +80,14 @@ def cmd_calibrate(args) -> int:
 def cmd_ranges(args) -> int:
     import math
 
-    from inspector.core.analysis.ranges import (
-        parse_log,
-        percentile_range,
-        range_warnings,
-    )
-    from inspector.core.loaders.files import read_text
+    from inspector.core.app.overlay_runs import chosen_ranges_of, read_range_log
 
     for flag, value in (("--min_percentile", args.min_percentile),
                         ("--max_percentile", args.max_percentile)):
         if not math.isfinite(value) or not 0.0 <= value < 50.0:
             raise InspectorError(f"{flag} must be a percentile from 0 to below 50 (got {value})")
-    text = read_text(args.log, what="the log", error=InspectorError)
-    log = parse_log(text)
-    if not log.records:
-        raise InspectorError("No min/max range logs were found in the log file", path=args.log)
-    chosen = {n: percentile_range(p, args.min_percentile, args.max_percentile)
-              for n, p in log.records.items()}
+    _, log = read_range_log(args.log, what="the log")
+    chosen, warnings = chosen_ranges_of(log, args.min_percentile, args.max_percentile)
     width = max(len(n) for n in chosen)
     print(f"{'node':<{width}}  {'runs':>5}  {'min':>12}  {'max':>12}  "
           f"{'lowest min':>12}  {'highest max':>12}")
@@ -121,7 +95,7 @@ def cmd_ranges(args) -> int:
         pairs = log.records[name]
         print(f"{name:<{width}}  {len(pairs):>5}  {lo:>12.6g}  {hi:>12.6g}  "
               f"{min(p[0] for p in pairs):>12.6g}  {max(p[1] for p in pairs):>12.6g}")
-    for warning in range_warnings(chosen):
+    for warning in warnings:
         print(f"warning: {warning}")
     if log.lines_skipped:
         print(f"{log.lines_skipped} lines with the marker could not be parsed")

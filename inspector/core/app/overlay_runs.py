@@ -49,6 +49,23 @@ def add_profile(state, profile) -> None:
                               mode="timings"))
 
 
+def profile_file(path: str, inputs, outputs, shapes: dict, feed: str, seed: int, arrays: dict,
+                 warmup: int, runs: int, intra: int, inter: int, allow_io: bool, job):
+    """`graphdef-inspector profile`: the model at `path` timed per node in TensorFlow, here
+    (benchmark_model's tables: a Profile)."""
+    from inspector.core.overlays.profiling import run_profile
+
+    return run_profile(graph_def_of(path), inputs, outputs, shapes, feed, seed, arrays, warmup,
+                       runs, intra, inter, allow_io, job=job)
+
+
+def graph_def_of(path: str):
+    """The GraphDef of the model at `path`, as `load` reads it."""
+    from inspector.core.loaders import load
+
+    return load(path).graph.graph_def
+
+
 def import_timings(state, path: str) -> None:
     """benchmark_model output or a Chrome trace from a file (raises InspectorError)."""
     from inspector.core.overlays.profiling import load_profile_file
@@ -107,21 +124,60 @@ def start_calibrate(state, tasks, settings, data: dict | None, on_error,
     tasks.submit("calibrate", work, done, on_error, label="Calibrating")
 
 
+def calibrate_file(path: str, inputs, outputs, shape, data: dict, allow_io: bool, job):
+    """`graphdef-inspector calibrate`: (the GraphDef, its CalibrationResult): the ranges of
+    the model at `path` logged on `data`, in TensorFlow, here."""
+    from inspector.core.overlays.calibration import calibrate
+
+    graph_def = graph_def_of(path)
+    return graph_def, calibrate(graph_def, inputs, outputs, shape, data, job=job,
+                                allow_io=allow_io)
+
+
+def freeze_and_compare(graph_def, result, lo: float, hi: float, inputs, outputs, shapes: dict,
+                       allow_io: bool, job) -> tuple:
+    """(the eight-bit graph with the calibrated ranges frozen in, the float-vs-eight-bit
+    comparison on the calibration inputs, the sentence on its quality)."""
+    from inspector.core.overlays.calibration import compare_on_samples, quality_hint
+    from inspector.core.transforms.freeze_requantization_ranges import freeze_with_ranges
+
+    frozen = freeze_with_ranges(result.quantized, result.ranges(lo, hi))
+    compared = compare_on_samples(graph_def, frozen, inputs, outputs, result.inputs, shapes,
+                                  allow_io=allow_io, job=job)
+    return frozen, compared, quality_hint(compared)
+
+
 def calibration_data(folder: str, settings) -> dict:
     """What calibrating on a folder feeds: its .npy arrays, else its photos."""
     kind = "npy" if any(f.endswith(".npy") for f in os.listdir(folder)) else "images"
     return {"kind": kind, "path": folder, "mean": settings.mean, "std": settings.std}
 
 
-def import_ranges(state, path: str) -> None:
-    """A requantization log from a file (raises InspectorError)."""
+def read_range_log(path: str, what: str = "the range log"):
+    """(the text, the parsed RangeLog) of a requantization log (InspectorError when it has
+    no min/max lines)."""
     from inspector.core.analysis.ranges import parse_log
     from inspector.core.loaders.files import read_text
 
-    text = read_text(path, what="the range log", error=InspectorError)
+    text = read_text(path, what=what, error=InspectorError)
     log = parse_log(text)
     if not log.records:
-        raise InspectorError("no min/max range logs were found", path=path)
+        raise InspectorError("no min/max range logs were found in the log file", path=path)
+    return text, log
+
+
+def chosen_ranges_of(log, lo: float, hi: float) -> tuple:
+    """({node: (min, max)} at the percentiles cut off each end, the warnings on them)."""
+    from inspector.core.analysis.ranges import percentile_range
+    from inspector.core.analysis.ranges import range_warnings as warnings
+
+    chosen = {n: percentile_range(p, lo, hi) for n, p in log.records.items()}
+    return chosen, warnings(chosen)
+
+
+def import_ranges(state, path: str) -> None:
+    """A requantization log from a file (raises InspectorError)."""
+    text, log = read_range_log(path)
     state.set_overlay(replace(state.overlay, records=log.records, log_text=text,
                               mode="ranges", comparison=""))
 
