@@ -1,5 +1,6 @@
 """The graph canvas: a QGraphicsView of node and scope items (built in time slices) and edge
-tiles; zoom, pan, fit; emits what the user points at."""
+tiles; zoom, pan; emits what the user points at. Decorating the boxes: decorating.py;
+fitting and the first view: view_start.py."""
 
 from __future__ import annotations
 
@@ -11,15 +12,14 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
 from inspector.core.runtime import gc_policy
 from inspector.gui.canvas.box_reuse import keep_boxes
+from inspector.gui.canvas.decorating import Decorating
 from inspector.gui.canvas.edges import EdgeLayer, edge_geometry
 from inspector.gui.canvas.items import NodeItem
 from inspector.gui.canvas.style import CanvasStyle
+from inspector.gui.canvas.view_start import SCENE_MARGIN, ViewPlacement
 
 
-SCENE_MARGIN = 80.0     # around a laid-out graph in its scene rectangle
-
-
-class GraphCanvas(QGraphicsView):
+class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
     """Zoom with the wheel or keys, pan by dragging; emits what the user points at."""
 
     clicked = Signal(str)          # item id
@@ -223,60 +223,6 @@ class GraphCanvas(QGraphicsView):
         self.show_waiting(waiting)
         self.viewport().update()
 
-    DECORATE_SLICE = 2500   # items recoloured per event-loop turn (no stall over budget)
-
-    def decorate(self, d) -> None:
-        """Apply core.app.decorations.Decorations: selection, cone, dimming, IN/OUT tags,
-        diff states, overlay badges and heat colours. Thousands of items are done in slices,
-        one per event-loop turn; a newer call drops the rest of an older one."""
-        self._decoration = getattr(self, "_decoration", 0) + 1
-        self._decorate_slice(self._decoration, d, list(self.items_by_id.items()), 0)
-
-    def _decorate_slice(self, generation, d, items, start: int) -> None:
-        from PySide6.QtCore import QTimer
-
-        if generation != self._decoration:
-            return
-        self._decorate_items(d, items[start:start + self.DECORATE_SLICE])
-        if start + self.DECORATE_SLICE < len(items):   # a partial, not a cycle (_build_slice)
-            QTimer.singleShot(0, partial(self._decorate_slice, generation, d, items,
-                                         start + self.DECORATE_SLICE))
-
-    def _decorate_items(self, d, items) -> None:
-        self.style.strips = bool(d.strips)
-        plain = bool(d.strips)               # after a demo run, blocks speak plain words
-        for item_id, node in items:
-            look = (item_id == d.selected, item_id in d.cone, item_id in d.dimmed,
-                    d.tags.get(item_id, ""), d.diff.get(item_id, ""),
-                    d.badges.get(item_id, ""), d.heat.get(item_id), d.bars.get(item_id), plain)
-            self._set_strip(node, d.strips.get(item_id))
-            if getattr(node, "look", None) == look:
-                continue                     # unchanged: not repainted (a step of n / p
-            node.look = look                 # changes two boxes, not every box in view)
-            outside = bool(node.tag or node.badge)
-            (node.selected, node.in_cone, node.dimmed, node.tag, node.diff, badge,
-             node.heat, node.bar, node.plain) = look
-            node.show_badge(badge)
-            if outside != bool(node.tag or node.badge):
-                node.update()                # where its old tag or badge was, then
-                node.fit_rect()              # room for the new one (or none)
-            node.update()
-
-    @staticmethod
-    def _set_strip(node, maps) -> None:
-        strip = getattr(node, "strip", None)
-        if strip is not None and strip.maps is maps:
-            return
-        if strip is not None:
-            strip.setParentItem(None)
-            if strip.scene() is not None:
-                strip.scene().removeItem(strip)
-            node.strip = None
-        if maps is not None:
-            from inspector.gui.canvas.feature_strip import FeatureStrip
-
-            node.strip = FeatureStrip(node, maps)
-
     # -- navigation ---------------------------------------------------------------------
     zoomed = Signal(float)         # the user zoomed: the new scale (synced canvases)
 
@@ -294,99 +240,6 @@ class GraphCanvas(QGraphicsView):
         self.resetTransform()
         self.scale(scale, scale)
         self.centerOn(centre)
-
-    def show_start_at(self, scale: float) -> None:
-        """The graph's start (its top, or its left when laid out left to right) at `scale`,
-        centred across: the first view of a comparison's canvases, both at one scale."""
-        rect = self._laid_rect()
-        if rect.isEmpty():
-            return
-        view = self.viewport().rect()
-        self.resetTransform()
-        self.scale(scale, scale)
-        if rect.width() * scale <= view.width() and rect.height() * scale <= view.height():
-            self.centerOn(rect.center())
-        elif rect.width() * scale <= view.width():
-            self.centerOn(rect.center().x(), rect.top() + view.height() / (2 * scale))
-        elif rect.height() > rect.width():     # its left edge, where scope titles start
-            self.centerOn(self._start_x(rect, view.width() / scale),
-                          rect.top() + view.height() / (2 * scale))
-        else:
-            self.centerOn(rect.left() + view.width() / (2 * scale), rect.center().y())
-
-    def _start_x(self, rect, across: float) -> float:
-        """Centre across showing the graph's left edge, moved right only as far as its top
-        box needs to be seen whole (a look-up in the scene's index, no walk of the items)."""
-        band = QRectF(rect.left(), rect.top(), rect.width(), 120.0)
-        boxes = [i for i in self.scene().items(band)
-                 if isinstance(i, NodeItem) and i.item.kind != "frame"]
-        x = rect.left() + across / 2
-        if boxes:
-            top = min(boxes, key=lambda i: i.y()).sceneBoundingRect()
-            x = max(x, top.right() + 10 - across / 2)
-        return x
-
-    def fit_scale(self) -> float:
-        """The scale at which the whole graph fits (0 with nothing drawn)."""
-        rect = self._laid_rect()
-        return 0.0 if rect.isEmpty() or not self.items_by_id else \
-            self._fit_scale(rect) * 0.96
-
-    def _laid_rect(self):
-        """The graph's rectangle as its scene was laid out (show_scene's scene rectangle
-        less its margin): no walk of 50k items as itemsBoundingRect() does."""
-        return self.scene().sceneRect().adjusted(SCENE_MARGIN - 20, SCENE_MARGIN - 20,
-                                                 20 - SCENE_MARGIN, 20 - SCENE_MARGIN)
-
-    def zoom_level(self) -> float:
-        return self.transform().m11()
-
-    MIN_FIT_SCALE = 0.45  # labels still drawn (items.py hides them below 0.35)
-    MAX_FIT_SCALE = 1.0  # a small graph is shown at its natural size, not blown up
-
-    def _fit_scale(self, rect) -> float:
-        view = self.viewport().rect()
-        return min(view.width() / rect.width(), view.height() / rect.height())
-
-    def _graph_rect(self):
-        return self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
-
-    def fit(self) -> None:
-        """Fit to window (Ctrl+0): the whole graph, however small that makes it; a small
-        graph is not enlarged beyond its natural size."""
-        rect = self._graph_rect()
-        if rect.isEmpty():
-            return
-        # 4 % to spare: scroll bars that come and go would otherwise cut the last few pixels
-        scale = min(self._fit_scale(rect) * 0.96, self.MAX_FIT_SCALE)
-        self.resetTransform()
-        self.scale(scale, scale)
-        self.centerOn(rect.center())
-
-    def show_start(self) -> None:
-        """The first view of a graph: fitted when that keeps boxes readable, otherwise a
-        very tall (or wide) graph is shown from its start at a readable scale instead of
-        as a thin line (Ctrl+0 still fits all of it)."""
-        rect = self._graph_rect()
-        if rect.isEmpty():
-            return
-        if self._fit_scale(rect) >= self.MIN_FIT_SCALE:
-            return self.fit()
-        view = self.viewport().rect()
-        scale = min(self.MIN_FIT_SCALE, max(view.width() / rect.width(), 0.05))
-        self.resetTransform()
-        self.scale(scale, scale)
-        top = rect.top() + view.height() / (2 * scale)
-        self.centerOn(rect.center().x(), top)
-
-    def center_on_item(self, item_id: str, zoom_in: bool = True) -> bool:
-        node = self.items_by_id.get(item_id)
-        if node is None:
-            return False
-        if zoom_in and self.zoom_level() < 0.8:
-            self.setTransform(self.transform().fromScale(1.0, 1.0))
-        self.centerOn(node.sceneBoundingRect().center())
-        return True
 
     def item_at(self, pos) -> str | None:
         for gi in self.items(pos):

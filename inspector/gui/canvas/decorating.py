@@ -1,0 +1,65 @@
+"""Decorating a graph canvas's boxes: selection, cone, dimming, IN/OUT tags, diff states,
+overlay badges, heat colours, status bars and feature-map strips, in slices of the event
+loop. A mixin of GraphCanvas."""
+
+from __future__ import annotations
+
+from functools import partial
+
+
+class Decorating:
+    """GraphCanvas's decorate(): each box's look set, repainted only when it changed."""
+
+    DECORATE_SLICE = 2500   # items recoloured per event-loop turn (no stall over budget)
+
+    def decorate(self, d) -> None:
+        """Apply core.app.decorations.Decorations: selection, cone, dimming, IN/OUT tags,
+        diff states, overlay badges and heat colours. Thousands of items are done in slices,
+        one per event-loop turn; a newer call drops the rest of an older one."""
+        self._decoration = getattr(self, "_decoration", 0) + 1
+        self._decorate_slice(self._decoration, d, list(self.items_by_id.items()), 0)
+
+    def _decorate_slice(self, generation, d, items, start: int) -> None:
+        from PySide6.QtCore import QTimer
+
+        if generation != self._decoration:
+            return
+        self._decorate_items(d, items[start:start + self.DECORATE_SLICE])
+        if start + self.DECORATE_SLICE < len(items):   # a partial, not a cycle (see _build_slice)
+            QTimer.singleShot(0, partial(self._decorate_slice, generation, d, items,
+                                         start + self.DECORATE_SLICE))
+
+    def _decorate_items(self, d, items) -> None:
+        self.style.strips = bool(d.strips)
+        plain = bool(d.strips)               # after a demo run, blocks speak plain words
+        for item_id, node in items:
+            look = (item_id == d.selected, item_id in d.cone, item_id in d.dimmed,
+                    d.tags.get(item_id, ""), d.diff.get(item_id, ""),
+                    d.badges.get(item_id, ""), d.heat.get(item_id), d.bars.get(item_id), plain)
+            self._set_strip(node, d.strips.get(item_id))
+            if getattr(node, "look", None) == look:
+                continue                     # unchanged: not repainted (a step of n / p
+            node.look = look                 # changes two boxes, not every box in view)
+            outside = bool(node.tag or node.badge)
+            (node.selected, node.in_cone, node.dimmed, node.tag, node.diff, badge,
+             node.heat, node.bar, node.plain) = look
+            node.show_badge(badge)
+            if outside != bool(node.tag or node.badge):
+                node.update()                # where its old tag or badge was, then
+                node.fit_rect()              # room for the new one (or none)
+            node.update()
+
+    @staticmethod
+    def _set_strip(node, maps) -> None:
+        strip = getattr(node, "strip", None)
+        if strip is not None and strip.maps is maps:
+            return
+        if strip is not None:
+            strip.setParentItem(None)
+            if strip.scene() is not None:
+                strip.scene().removeItem(strip)
+            node.strip = None
+        if maps is not None:
+            from inspector.gui.canvas.feature_strip import FeatureStrip
+
+            node.strip = FeatureStrip(node, maps)

@@ -1,0 +1,108 @@
+"""Where a graph canvas looks: the first view of a graph (fitted, or from its start at a
+readable scale), the comparison's start at one scale, fit to window, centring on a box.
+A mixin of GraphCanvas (a QGraphicsView whose scene show_scene laid out)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF
+
+from inspector.gui.canvas.items import NodeItem
+
+SCENE_MARGIN = 80.0     # around a laid-out graph in its scene rectangle
+
+
+class ViewPlacement:
+    """GraphCanvas's placing of the view over its scene."""
+
+    def show_start_at(self, scale: float) -> None:
+        """The graph's start (its top, or its left when laid out left to right) at `scale`,
+        centred across: the first view of a comparison's canvases, both at one scale."""
+        rect = self._laid_rect()
+        if rect.isEmpty():
+            return
+        view = self.viewport().rect()
+        self.resetTransform()
+        self.scale(scale, scale)
+        if rect.width() * scale <= view.width() and rect.height() * scale <= view.height():
+            self.centerOn(rect.center())
+        elif rect.width() * scale <= view.width():
+            self.centerOn(rect.center().x(), rect.top() + view.height() / (2 * scale))
+        elif rect.height() > rect.width():     # its left edge, where scope titles start
+            self.centerOn(self._start_x(rect, view.width() / scale),
+                          rect.top() + view.height() / (2 * scale))
+        else:
+            self.centerOn(rect.left() + view.width() / (2 * scale), rect.center().y())
+
+    def _start_x(self, rect, across: float) -> float:
+        """Centre across showing the graph's left edge, moved right only as far as its top
+        box needs to be seen whole (a look-up in the scene's index, no walk of the items)."""
+        band = QRectF(rect.left(), rect.top(), rect.width(), 120.0)
+        boxes = [i for i in self.scene().items(band)
+                 if isinstance(i, NodeItem) and i.item.kind != "frame"]
+        x = rect.left() + across / 2
+        if boxes:
+            top = min(boxes, key=lambda i: i.y()).sceneBoundingRect()
+            x = max(x, top.right() + 10 - across / 2)
+        return x
+
+    def fit_scale(self) -> float:
+        """The scale at which the whole graph fits (0 with nothing drawn)."""
+        rect = self._laid_rect()
+        return 0.0 if rect.isEmpty() or not self.items_by_id else \
+            self._fit_scale(rect) * 0.96
+
+    def _laid_rect(self):
+        """The graph's rectangle as its scene was laid out (show_scene's scene rectangle
+        less its margin): no walk of 50k items as itemsBoundingRect() does."""
+        return self.scene().sceneRect().adjusted(SCENE_MARGIN - 20, SCENE_MARGIN - 20,
+                                                 20 - SCENE_MARGIN, 20 - SCENE_MARGIN)
+
+    def zoom_level(self) -> float:
+        return self.transform().m11()
+
+    MIN_FIT_SCALE = 0.45  # labels still drawn (items.py hides them below 0.35)
+    MAX_FIT_SCALE = 1.0  # a small graph is shown at its natural size, not blown up
+
+    def _fit_scale(self, rect) -> float:
+        view = self.viewport().rect()
+        return min(view.width() / rect.width(), view.height() / rect.height())
+
+    def _graph_rect(self):
+        return self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+
+    def fit(self) -> None:
+        """Fit to window (Ctrl+0): the whole graph, however small that makes it; a small
+        graph is not enlarged beyond its natural size."""
+        rect = self._graph_rect()
+        if rect.isEmpty():
+            return
+        # 4 % to spare: scroll bars that come and go would otherwise cut the last few pixels
+        scale = min(self._fit_scale(rect) * 0.96, self.MAX_FIT_SCALE)
+        self.resetTransform()
+        self.scale(scale, scale)
+        self.centerOn(rect.center())
+
+    def show_start(self) -> None:
+        """The first view of a graph: fitted when that keeps boxes readable, otherwise a
+        very tall (or wide) graph is shown from its start at a readable scale instead of
+        as a thin line (Ctrl+0 still fits all of it)."""
+        rect = self._graph_rect()
+        if rect.isEmpty():
+            return
+        if self._fit_scale(rect) >= self.MIN_FIT_SCALE:
+            return self.fit()
+        view = self.viewport().rect()
+        scale = min(self.MIN_FIT_SCALE, max(view.width() / rect.width(), 0.05))
+        self.resetTransform()
+        self.scale(scale, scale)
+        top = rect.top() + view.height() / (2 * scale)
+        self.centerOn(rect.center().x(), top)
+
+    def center_on_item(self, item_id: str, zoom_in: bool = True) -> bool:
+        node = self.items_by_id.get(item_id)
+        if node is None:
+            return False
+        if zoom_in and self.zoom_level() < 0.8:
+            self.setTransform(self.transform().fromScale(1.0, 1.0))
+        self.centerOn(node.sceneBoundingRect().center())
+        return True
