@@ -47,7 +47,7 @@ def test_no_conversion_preview_without_an_engine_or_of_a_tflite_model(monkeypatc
 
 
 def test_the_pipelines_output_check_goes_to_the_state_for_its_pipeline_only():
-    from inspector.core.app.output_check import start_check
+    from inspector.core.app.pipeline_runs import start_check
 
     model, state = _opened()
     asked = []
@@ -79,3 +79,20 @@ def test_the_pipelines_output_check_goes_to_the_state_for_its_pipeline_only():
 
     start_check(state, Later(), None)
     assert len(seen) == 1          # the answer about k2 is not shown for k3
+
+
+def test_the_pipelines_rows_go_to_the_state_from_its_engine():
+    from inspector.core.app.pipeline_runs import start_preview
+
+    model, state = _opened()          # the in-process engine (no worker installed)
+    state.workbench.set_marks(["pixels"], ["output"])
+    state.workbench.add_step("strip_unused_nodes", None, None)
+    seen = []
+    state.rows_changed.connect(seen.append)
+    assert start_preview(state, AtOnce()) is True
+    assert seen and seen[-1] == state.rows and len(state.rows) == 2
+    original, stripped = state.rows
+    assert stripped.report is not None and not stripped.error
+    assert stripped.metrics.node_count <= original.metrics.node_count
+    state.engine = None
+    assert start_preview(state, AtOnce()) is False

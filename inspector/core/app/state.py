@@ -69,7 +69,7 @@ class AppState:
         self.duplicates_changed = Event()  # (Duplicates) app/sizing.py
         self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
         self.tflite_preview_changed = Event()  # (Preview or None) app/tflite_check.py
-        self.output_check_changed = Event()  # (OutputCheck or None) app/output_check.py
+        self.output_check_changed = Event()  # (OutputCheck or None) app/pipeline_runs.py
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
@@ -106,7 +106,7 @@ class AppState:
         self.sizes = self.duplicates = None   # where the bytes go (app/sizing.py)
         self.proposals: list = []      # feed points traced from an output (app/marks.py)
         self.quant = None              # recipes tried, chosen, applied (app/quantization.py)
-        self.output_check = None       # the pipeline's numeric check (app/output_check)
+        self.output_check = None       # the pipeline's numeric check (app/pipeline_runs)
         self.framed = None             # the model whose first picture is on screen
 
     # -- model and view -------------------------------------------------------------------

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
 
-from inspector.core.app.inputs import input_shapes_and_types, strip_parameters
+from inspector.core.app.inputs import strip_parameters
+from inspector.core.app.pipeline_runs import start_preview
 from inspector.core.errors import InspectorError
 
 
@@ -17,7 +18,6 @@ class PipelineController(QObject):
         self.bench = state.workbench
         self.ready = False              # the model's session is restored
         self.requested = False          # a preview was started for this model
-        self.preview_done = False
         self.overrides = None           # (inputs, outputs, transforms) from the command line
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
@@ -100,25 +100,5 @@ class PipelineController(QObject):
 
     # -- the preview ----------------------------------------------------------------------------
     def request_preview(self):
-        engine = self.state.engine
-        if engine is None or not self.ready:
-            return
-        steps = [s for s in self.bench.steps]   # values taken here, on the GUI thread
-        ins, outs = list(self.bench.inputs), list(self.bench.outputs)
-        shapes, _ = input_shapes_and_types(self.state)
-        self.preview_done = False
-        self.requested = True
-
-        def work(task):
-            return engine.run(steps, ins, outs, shapes, with_flops=True, job=task)
-
-        def done(rows):
-            self.state.set_rows(rows)
-            self.preview_done = True
-
-        def failed(exc):
-            self.state.fail(f"Preview failed: {exc}")
-
-        self.tasks.submit("preview", work, done, failed,
-                          lambda rows: self.state.set_rows(rows, final=False),
-                          "Previewing the pipeline")
+        if self.ready and start_preview(self.state, self.tasks):
+            self.requested = True

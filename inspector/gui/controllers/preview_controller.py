@@ -8,7 +8,7 @@ import os
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
-from inspector.core.app.output_check import start_check
+from inspector.core.app.pipeline_runs import start_check
 from inspector.core.errors import UnsafeGraphError
 from inspector.core.view.vocabulary import count
 

@@ -1,12 +1,36 @@
-"""The pipeline's numeric check as a use case: the original graph and the pipeline's last
-graph run in TensorFlow where the model's engine lives (the worker, in the app) on the same
-inputs, their marked outputs compared; the answer goes to the state (`state.output_check`)."""
+"""The pipeline's runs as use cases, where the model's engine lives (the worker, in the app):
+the live preview (a row per step -> `state.set_rows`, partial rows while it computes) and
+the numeric check (the original graph and the pipeline's last graph run in TensorFlow on
+the same inputs, their marked outputs compared -> `state.output_check`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from inspector.core.app.inputs import input_shapes_and_types
+
+
+def start_preview(state, tasks) -> bool:
+    """Recompute the pipeline's rows (cached prefixes: an edit redoes little) in a task;
+    False when there is no engine. An answer for another model is dropped."""
+    engine, bench = state.engine, state.workbench
+    if engine is None:
+        return False
+    steps = list(bench.steps)        # values taken here, before the task
+    ins, outs = list(bench.inputs), list(bench.outputs)
+    shapes, _ = input_shapes_and_types(state)
+
+    def rows_to_state(final):
+        def put(rows):
+            if state.engine is engine:
+                state.set_rows(rows, final=final)
+        return put
+
+    tasks.submit("preview",
+                 lambda job: engine.run(steps, ins, outs, shapes, with_flops=True, job=job),
+                 rows_to_state(True), lambda exc: state.fail(f"Preview failed: {exc}"),
+                 on_partial=rows_to_state(False), label="Previewing the pipeline")
+    return True
 
 
 @dataclass(frozen=True)
