@@ -69,13 +69,9 @@ def test_no_import_cycles_even_through_function_local_imports():
     assert cycles == []
 
 
-CLI_IGNORED_CEILING = 10   # the command line's direct imports into the domain, still moving
-
-
-def test_the_command_line_enters_the_core_through_core_app_and_the_list_only_shrinks():
-    """inspector.cli imports only core.app, core.errors and core.runtime: the contract's ignore
-    list names today's exceptions (import-linter fails on an entry that no longer matches), and
-    it may only shrink; lower the ceiling as the commands move to use cases."""
+def test_the_command_line_enters_the_core_through_core_app_with_no_exception():
+    """inspector.cli imports only core.app, core.errors and core.runtime: the contract forbids
+    every other folder of the core and ignores no import."""
     import tomllib
 
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
@@ -86,4 +82,4 @@ def test_the_command_line_enters_the_core_through_core_app_and_the_list_only_shr
               if os.path.isdir(os.path.join(ROOT, "inspector", "core", p, ""))
               and not p.startswith("__")}
     assert set(cli["forbidden_modules"]) == domain - allowed
-    assert len(cli.get("ignore_imports", [])) <= CLI_IGNORED_CEILING
+    assert cli.get("ignore_imports", []) == []

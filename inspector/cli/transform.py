@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from inspector.core.errors import InspectorError
-from inspector.core.model.humanize import count, human_bytes, tf_human_readable_num
+from inspector.core.app.words import count, human_bytes, tf_human_readable_num
 
 
 def split_names(text: str | None) -> list:
@@ -44,43 +44,8 @@ def load_arrays(items) -> dict:
     return read_arrays(items)
 
 
-def _load_graph_def(path: str):
-    from inspector.core.loaders.whole_graphdef import read_graph_def
-
-    whole = read_graph_def(path)     # a big binary GraphDef, all of it at once
-    if whole is not None:
-        return whole
-    return _load_model_graph_def(path)
-
-
-def _load_structure(path: str) -> tuple:
-    """(GraphDef, LeftInFile or None): a big binary GraphDef with its large values left in
-    the file (for steps that never read them), else as _load_graph_def gives it."""
-    from inspector.core.loaders.whole_graphdef import read_structure
-
-    found = read_structure(path)
-    return found if found is not None else (_load_graph_def(path), None)
-
-
-def _load_model_graph_def(path: str):
-    from inspector.core.loaders import load
-
-    model = load(path)
-    from inspector.core.loaders.readers import TRANSFORM
-
-    if TRANSFORM not in model.capabilities:   # e.g. TFLite's ops: TF cannot rewrite them
-        from inspector.core.errors import InspectorError
-
-        if model.kind == "tflite":
-            raise InspectorError("a .tflite model opens as a read-only view; transforms and "
-                                 "checks work on the TensorFlow graph it was converted from",
-                                 path=path)
-        raise InspectorError(f"this model opens as a read-only view ({model.notes[0]})"
-                             if model.notes else "this model opens as a read-only view",
-                             path=path)
-    for note in model.notes:
-        print(f"note: {note}", file=sys.stderr)
-    return model.graph.graph_def
+def _note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr)
 
 
 def _fmt_delta(new, old, fmt) -> str:
@@ -134,43 +99,7 @@ def cmd_transform(args) -> int:
 
 
 def _transform(args) -> int:
-    from inspector.core.analysis.metrics import StepMetrics, compute_metrics
-    from inspector.core.app.exports import check_target, node_size, write_graph
-    from inspector.core.runtime.executor import tensorflow
-    from inspector.core.transforms import REGISTRY, parse_transforms, run_pipeline
-    from inspector.core.transforms.pipeline import check_names
-
-    specs = parse_transforms(args.transforms or "")
-    if not specs:
-        raise InspectorError("You must specify at least one transform (--transforms)")
-    check_names(specs)
-    check_target(args.out_graph, args.force, source=args.in_graph)
-    # gzip and FLOPs cost seconds on a big graph (FLOPs import TensorFlow): only when asked
-    with_flops = not args.no_metrics and (args.flops or bool(args.input_shape)) and \
-        not args.no_flops
-    # steps that never read tensor values, a binary output and no metric that reads them:
-    # the values stay in the model file, and are copied from there to the output
-    structure_only = not with_flops and not args.gzip and not args.output_as_text and \
-        all(REGISTRY[s.name].structure_only for s in specs if s.enabled)
-    graph_def, left = _load_structure(args.in_graph) if structure_only else \
-        (_load_graph_def(args.in_graph), None)
-    inputs, outputs = split_names(args.inputs), split_names(args.outputs)
-    shapes = parse_input_shapes(args.input_shape)
-    if with_flops and not tensorflow().available():
-        raise InspectorError("--flops needs TensorFlow, which is not installed")
-
-    def metrics(gd):
-        try:
-            return compute_metrics(gd, shapes, with_flops=with_flops, with_gzip=args.gzip)
-        except InspectorError:
-            return compute_metrics(gd, with_flops=False, with_gzip=args.gzip)
-
-    # Without FLOPs the steps change one graph in place (no copy of the weights per step) and
-    # each step's metrics are taken as it ends; FLOPs (TensorFlow) are counted on each step's
-    # own graph once the output is safely written.
-    in_place = not with_flops
-    step_metrics = StepMetrics(args.gzip) if in_place and not args.no_metrics else None
-    rows = [("original", step_metrics(graph_def))] if step_metrics else []
+    from inspector.core.app.transforming import transform_file
 
     def on_step(i, report):
         note = f"  [{report.spec.name}: ignored error: {report.ignored_error}]" \
@@ -178,50 +107,36 @@ def _transform(args) -> int:
         print(f"Applied {report.spec}{' (TF native)' if report.native else ''}: "
               f"-{len(report.removed)} +{len(report.added)} ~{len(report.changed)} nodes "
               f"in {report.seconds:.2f} s{note}", file=sys.stderr)
-        if step_metrics:
-            rows.append((report.spec.name, step_metrics(report.graph_def)))
 
-    reports = run_pipeline(graph_def, specs, inputs, outputs, on_step=on_step,
-                           in_place=in_place)
-    final = reports[-1].graph_def if reports else graph_def
-    written: dict = {}      # the output's node sizes: the metrics' sizes, without measuring
-    write_graph(final, args.out_graph, as_text=args.output_as_text, force=args.force,
-                source=args.in_graph, node_sizes=written if step_metrics else None,
-                left_in_file=left)
-    if step_metrics:
-        step_metrics.sizes(written, (lambda node: node_size(node, left)) if left else None)
-    if not args.no_metrics:  # with FLOPs, computed here, once the output is safely written
-        if not step_metrics:
-            rows = [("original", metrics(graph_def))] + [(r.spec.name, metrics(r.graph_def))
-                                                         for r in reports]
+    # gzip and FLOPs cost seconds on a big graph (FLOPs import TensorFlow): only when asked
+    rows, nodes = transform_file(
+        args.in_graph, args.out_graph, args.transforms, split_names(args.inputs),
+        split_names(args.outputs), parse_input_shapes(args.input_shape),
+        as_text=args.output_as_text, force=args.force, gzip=args.gzip,
+        flops=(args.flops or bool(args.input_shape)) and not args.no_flops,
+        metrics=not args.no_metrics, on_step=on_step, say=_note)
+    if rows:
         print(metrics_table(rows))
-    print(f"Wrote {count(len(final.node), 'node')} to {args.out_graph}.")
+    print(f"Wrote {count(nodes, 'node')} to {args.out_graph}.")
     return 0
 
 
 def cmd_flops(args) -> int:
-    from inspector.core.analysis.flops import DEVICE_PRESETS
-    from inspector.core.analysis.metrics import compute_metrics
+    from inspector.core.app.transforming import flops_of
 
     speed = args.gflops * 1e9 if args.gflops else None
-    lite = _tflite_flops(args.model, parse_input_shapes(args.input_shape), speed)
-    if lite is None:
-        m = compute_metrics(_load_graph_def(args.model), parse_input_shapes(args.input_shape),
-                            True, speed)
-        f, latency, whose = m.flops, m.latency_ms, ""
-    else:
-        f, latency = lite
-        whose = " the ops fused into its operators"
+    f, rates, lite = flops_of(args.model, parse_input_shapes(args.input_shape), speed,
+                              say=_note)
+    whose = " the ops fused into its operators" if lite else ""
     if f.unknown:
         raise InspectorError(f"FLOPs cannot be counted: {f.unknown}", path=args.model)
     print(f"Total FLOPs: {f.total:,} ({tf_human_readable_num(f.total)}); TF's flops registry "
           f"counts{whose} {f.tf_total:,} ({tf_human_readable_num(f.tf_total)})")
-    if lite is not None:
+    if lite:
         print(f"  (counted from {f.source}, without TensorFlow)")
     for note in f.assumed:
         print(f"  ({note}; give --input_shape for another size)")
-    for name, ms in latency.items():
-        rate = DEVICE_PRESETS.get(name, speed)
+    for name, (rate, ms) in rates.items():
         print(f"  estimated latency on {name} ({rate / 1e9:g} GFLOP/s): {ms:.1f} ms")
     print("By op type: " + ", ".join(f"{op} {tf_human_readable_num(v)}"
                                       for op, v in sorted(f.ops.items(), key=lambda kv: -kv[1])))
@@ -234,27 +149,14 @@ def cmd_flops(args) -> int:
     return 0
 
 
-def _tflite_flops(path: str, shapes: dict, speed):
-    """(FLOP report, latency per device) of a .tflite, from its own tensors; None for any
-    other model."""
-    from inspector.core.app.costs import tflite_flops
-
-    found = tflite_flops(path, speed)
-    if found is not None and shapes:
-        print("note: a .tflite's tensors carry their own shapes: --input_shape is not used",
-              file=sys.stderr)
-    return found
-
-
 def cmd_check(args) -> int:
-    from inspector.core.analysis.numeric_check import numeric_check
+    from inspector.core.app.transforming import check_files
 
     arrays = load_arrays(args.npy)
     shapes = parse_input_shapes(args.input_shape)
-    results = numeric_check(_load_graph_def(args.original), _load_graph_def(args.transformed),
-                            split_names(args.inputs), split_names(args.outputs), shapes,
-                            "zeros" if args.zeros else "random", args.seed, arrays,
-                            args.allow_io)
+    results = check_files(args.original, args.transformed, split_names(args.inputs),
+                          split_names(args.outputs), shapes, "zeros" if args.zeros else
+                          "random", args.seed, arrays, args.allow_io, say=_note)
     print(f"{'output':<32} {'shape':<16} {'max abs err':>12} {'max rel err':>12} {'top-1':>8}")
     for r in results:
         top1 = "-" if r.top1_agreement is None else f"{100 * r.top1_agreement:.1f}%"
