@@ -96,3 +96,23 @@ def test_the_pipelines_rows_go_to_the_state_from_its_engine():
     assert stripped.metrics.node_count <= original.metrics.node_count
     state.engine = None
     assert start_preview(state, AtOnce()) is False
+
+
+def test_opening_a_model_puts_it_and_its_view_in_the_state(tmp_path):
+    from conftest import DEMO
+
+    from inspector.core.app.opening import start_open
+    from inspector.core.app.state import AppState
+
+    state = AppState()
+    opened, said, errors = [], [], []
+    state.model_changed.connect(opened.append)
+    state.message.connect(said.append)
+    start_open(state, AtOnce(), DEMO, on_choose=None, on_error=errors.append)
+    assert opened == [state.model] and state.model.path == DEMO and not errors
+    assert state.view is not None and state.view.graph is state.model.graph
+    assert state.view.fold_constants != state.show_constants
+    bad = tmp_path / "broken.pb"
+    bad.write_bytes(b"\x00not a graph")
+    start_open(state, AtOnce(), str(bad), on_choose=None, on_error=errors.append)
+    assert len(errors) == 1 and state.model.path == DEMO     # the open model stays

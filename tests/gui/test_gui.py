@@ -75,13 +75,13 @@ def test_while_a_model_opens_the_canvas_and_sizes_say_so(qtbot, window, model, m
     bar named the model being opened and laid out."""
     import threading
 
+    from inspector.core.app import opening
     from inspector.core.view import view_graph
-    from inspector.gui.controllers import load_controller
 
     name = os.path.basename(model)
     loading, laying_out = threading.Event(), threading.Event()
-    open_model, scene = load_controller.open_model, view_graph.ViewModel.scene
-    monkeypatch.setattr(load_controller, "open_model",
+    open_model, scene = opening.open_model, view_graph.ViewModel.scene
+    monkeypatch.setattr(opening, "open_model",
                         lambda *a, **k: (loading.wait(30), open_model(*a, **k))[1])
     monkeypatch.setattr(view_graph.ViewModel, "scene",
                         lambda *a, **k: (laying_out.wait(30), scene(*a, **k))[1])

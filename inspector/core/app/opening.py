@@ -1,7 +1,8 @@
 """Opening a model the way a user means it, one function for the window and the CLI
 (open_model): `load`; a SavedModel's signatures to choose from; a .meta frozen with the
 checkpoint given or the one beside it, for the outputs given or the top-ranked likely ones
-(and saying which)."""
+(and saying which). The window's `start_open` runs it in a task and hands the model to the
+state."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import os
 from inspector.core.analysis.summary import likely_outputs, summarize
 from inspector.core.errors import InspectorError, ModelLoadError
 from inspector.core.loaders import LoadedModel, load
+from inspector.core.runtime import gc_policy
 
 MAX_GUESSED = 4   # more equally likely outputs than this: ask instead of guessing
 
@@ -25,7 +27,6 @@ def summary_text(model, path: str, fmt: str = "text", print_structure: bool = Fa
     exactly what TF's summarize_graph prints (it stops at the first bad input: the error
     names it); "json" or "text": the summary of `summary_of`."""
     from inspector.core.formats import summary_format
-    from inspector.core.runtime import gc_policy
 
     if fmt == "tf":
         text, warnings, ok = summary_format.tf_summary_text(model.graph, path)
@@ -119,3 +120,35 @@ def metagraphs(path: str) -> list:
 def fell_back(note: str) -> bool:
     """A note saying the model was opened another way than the usual one."""
     return any(w in note for w in ("could not", "cannot", "instead", "legacy Keras"))
+
+
+def start_open(state, tasks, path: str, on_choose, on_error, signature: str | None = None,
+               allow_unsafe: bool = False, auto_signature: bool = False) -> None:
+    """Open `path` in a task with its view (constants folded as the state says) ->
+    `state.set_model`, saying its first note. A SavedModel with several signatures and none
+    given (unless `auto_signature`): `on_choose(signatures)` instead."""
+    fold = not state.show_constants
+
+    def work(job):
+        if signature is None and not auto_signature:
+            found = signatures(path)
+            if len(found) > 1:
+                return found, None
+        from inspector.core.view.view_graph import ViewModel
+
+        model = open_model(path, signature=signature, allow_unsafe=allow_unsafe)
+        job.check()
+        view = ViewModel(model.graph, fold_constants=fold)
+        gc_policy.keep_out_of_collections()  # the model lives long
+        return model, view
+
+    def done(result):
+        model, view = result
+        if view is None:
+            on_choose(model)
+            return
+        state.set_model(model, view, None)
+        if model.notes:
+            state.say(model.notes[0].split(",")[0])
+
+    tasks.submit("load", work, done, on_error, label=f"Opening {os.path.basename(path)}")

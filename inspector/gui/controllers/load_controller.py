@@ -6,9 +6,8 @@ from __future__ import annotations
 import os
 
 from inspector.core.app.marks import start_summary
-from inspector.core.app.opening import fell_back, open_model, signatures
+from inspector.core.app.opening import fell_back, start_open
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
-from inspector.core.runtime import gc_policy
 
 
 class LoadController:
@@ -16,44 +15,19 @@ class LoadController:
         self.state, self.tasks, self.dialogs = state, tasks, dialogs
         self.auto_signature = False   # screenshots and scripts take the default signature
         self._to_summarize = None     # the model whose summary waits for its first layout
+        state.model_changed.connect(self._opened)
 
     def open(self, path: str, signature: str | None = None, allow_unsafe: bool = False):
-        fold = not self.state.show_constants
-        auto = self.auto_signature
+        name = os.path.basename(path.rstrip("/"))
 
-        def work(task):
-            if signature is None and not auto:
-                found = signatures(path)
-                if len(found) > 1:
-                    return ("choose", found)
-            from inspector.core.view.view_graph import ViewModel
-
-            model = open_model(path, signature=signature, allow_unsafe=allow_unsafe)
-            task.check()
-            view = ViewModel(model.graph, fold_constants=fold)
-            gc_policy.keep_out_of_collections()  # the model lives long
-            return ("loaded", model, view)
-
-        def done(result):
-            if result[0] == "choose":
-                self.dialogs.choose_signature(os.path.basename(path.rstrip("/")), result[1],
-                                              lambda key: self.open(path, key))
-                return
-            model = result[1]
-            self.state.set_model(model, result[2], None)
-            self._summarize_after_layout(model)
-            if model.notes:
-                self.state.say(model.notes[0].split(",")[0])
-            if model.notes and (not model.frozen or any(fell_back(n) for n in model.notes)):
-                how = "" if model.frozen else " as stored"
-                self.dialogs.notice(f"Opened {os.path.basename(path.rstrip('/'))}{how}",
-                                    "\n\n".join(model.notes))
+        def choose(found):
+            self.dialogs.choose_signature(name, found, lambda key: self.open(path, key))
 
         def failed(exc):
             if isinstance(exc, Cancelled):
                 return
             if isinstance(exc, UnsafeGraphError) and exc.findings and not allow_unsafe:
-                if self.dialogs.consent(exc, f"Loading {os.path.basename(path.rstrip('/'))}"):
+                if self.dialogs.consent(exc, f"Loading {name}"):
                     self.open(path, signature, allow_unsafe=True)
                 return
             if isinstance(exc, InspectorError):
@@ -61,7 +35,17 @@ class LoadController:
             else:
                 self.state.fail(f"{path}: could not open: {type(exc).__name__}: {exc}")
 
-        self.tasks.submit("load", work, done, failed, label=f"Opening {os.path.basename(path)}")
+        start_open(self.state, self.tasks, path, choose, failed, signature, allow_unsafe,
+                   self.auto_signature)
+
+    def _opened(self, model) -> None:
+        """A model in the state: its summary after its first picture, and a notice when it
+        was opened another way than the usual one."""
+        self._summarize_after_layout(model)
+        if model.notes and (not model.frozen or any(fell_back(n) for n in model.notes)):
+            how = "" if model.frozen else " as stored"
+            self.dialogs.notice(f"Opened {os.path.basename(model.path.rstrip('/'))}{how}",
+                                "\n\n".join(model.notes))
 
     def _summarize_after_layout(self, model) -> None:
         """Start the summary once the model's first scene is laid out: run alongside the
