@@ -264,21 +264,17 @@ class CompareWindow(CompareWork, QMainWindow):
     def run_numeric(self, allow_io: bool = False) -> None:
         """Both models on the same input, as this window's own task: its progress and Cancel
         show here, not in the main window behind it."""
-        from inspector.core.app.comparing import run_numeric
+        from inspector.core.app.comparing_numeric import start_numeric
 
         self.numeric_button.setEnabled(False)
-        session = self.session
         self._working("Running A and B on the same input")
 
         def done(divergence):
             self._working("")
             self.numeric_button.setEnabled(True)
-            self.divergence = session.numeric = divergence     # saved with the report too
+            self.divergence = divergence
             self._apply_numeric()
-            first = divergence.first
             self.numeric_text = divergence.headline()
-            if first:
-                session.select("A", first)
             self.refresh()
 
         def failed(exc):
@@ -293,9 +289,7 @@ class CompareWindow(CompareWork, QMainWindow):
                 return
             QMessageBox.warning(self, "Run both", f"Could not run the models: {exc}")
 
-        self.own_tasks.submit("compare-numeric",
-                              lambda task: run_numeric(session, task, allow_io=allow_io), done,
-                              failed, label="Running A and B on the same input")
+        start_numeric(self.session, self.own_tasks, done, failed, allow_io)
 
     def _apply_numeric(self) -> None:
         from inspector.core.app.comparing import numeric_heat

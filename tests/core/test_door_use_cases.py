@@ -116,3 +116,24 @@ def test_opening_a_model_puts_it_and_its_view_in_the_state(tmp_path):
     bad.write_bytes(b"\x00not a graph")
     start_open(state, AtOnce(), str(bad), on_choose=None, on_error=errors.append)
     assert len(errors) == 1 and state.model.path == DEMO     # the open model stays
+
+
+def test_a_numeric_comparison_goes_to_its_session_with_the_first_divergence_selected(
+        monkeypatch):
+    from inspector.core.app import comparing_numeric
+
+    class Session:
+        numeric = None
+        selected = None
+
+        def select(self, side, name):
+            self.selected = (side, name)
+
+    divergence = type("Divergence", (), {"first": "conv1"})()
+    asked = []
+    monkeypatch.setattr(comparing_numeric, "run_numeric",
+                        lambda s, job, allow_io=False: (asked.append(allow_io), divergence)[1])
+    session, told = Session(), []
+    comparing_numeric.start_numeric(session, AtOnce(), told.append, None, allow_io=True)
+    assert asked == [True] and session.numeric is divergence and told == [divergence]
+    assert session.selected == ("A", "conv1")

@@ -73,3 +73,17 @@ def run_numeric(session, job: Job = NO_JOB, arrays: dict | None = None,
     return numeric_between(session.diff, ga, gb, summarize(ga), session.ports[0],
                            session.ports[1], arrays=arrays, allow_io=allow_io, job=job,
                            paths=session.paths)
+
+
+def start_numeric(session, tasks, then, on_error, allow_io: bool = False) -> None:
+    """`run_numeric` as a task (the comparison window's own runner) -> `session.numeric` (the
+    comparison's state, saved with its report), the first divergent node of A selected;
+    `then(divergence)` lets its window repaint."""
+    def done(divergence):
+        session.numeric = divergence
+        if divergence.first:
+            session.select("A", divergence.first)
+        then(divergence)
+
+    tasks.submit("compare-numeric", lambda job: run_numeric(session, job, allow_io=allow_io),
+                 done, on_error, label="Running A and B on the same input")
