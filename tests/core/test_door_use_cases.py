@@ -137,3 +137,30 @@ def test_a_numeric_comparison_goes_to_its_session_with_the_first_divergence_sele
     comparing_numeric.start_numeric(session, AtOnce(), told.append, None, allow_io=True)
     assert asked == [True] and session.numeric is divergence and told == [divergence]
     assert session.selected == ("A", "conv1")
+
+
+def test_a_comparison_goes_to_the_state_laid_out_in_its_task(tmp_path):
+    import shutil
+
+    from conftest import DEMO
+
+    from inspector.core.app import compare_runs
+
+    model, state = _opened()
+    state.workbench.set_marks(["pixels"], ["output"])
+    opened, laid = [], []
+    state.comparison_ready.connect(opened.append)
+    copy = tmp_path / "b.pb"
+    shutil.copy(DEMO, copy)
+    compare_runs.start_compare_with(state, AtOnce(), str(copy),
+                                    lambda s, job: (laid.append(s), "pictures")[1], None)
+    (result,) = opened
+    assert result.session is laid[0] and result.first == "pictures" and not result.lanes
+    assert result.session.ports == (["pixels"], ["output"])
+    assert result.session.paths == (DEMO, str(copy))
+    said = []
+    state.message.connect(said.append)
+    assert compare_runs.start_stages(state, AtOnce(), None) is False     # nothing previewed
+    assert compare_runs.start_compare_step(state, AtOnce(), 1, None, None) is False
+    assert len(opened) == 1 and len(said) == 2 and all("Preview a pipeline first" in s
+                                                       for s in said)

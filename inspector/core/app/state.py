@@ -70,6 +70,7 @@ class AppState:
         self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
         self.tflite_preview_changed = Event()  # (Preview or None) app/tflite_check.py
         self.output_check_changed = Event()  # (OutputCheck or None) app/pipeline_runs.py
+        self.comparison_ready = Event()    # (compare_runs.Opened) a window to open for it
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
@@ -359,6 +360,9 @@ class AppState:
         self.card = result
         self.card_changed.emit(result)
 
+    def open_comparison(self, opened) -> None:     # nothing kept: the window holds it
+        self.comparison_ready.emit(opened)
+
     def set_output_check(self, check) -> None:
         self.output_check = check
         self.output_check_changed.emit(check)
@@ -379,8 +383,7 @@ class AppState:
         self.decorations_changed.emit()
 
     def set_tflite_preview(self, preview) -> None:
-        """The last conversion preview (mobile.tflite_preview.Preview) and how its variants'
-        TFLite ops map onto the model's nodes."""
+        """The last conversion preview and how its variants' ops map onto the nodes."""
         self.tflite_preview = preview
         self.tflite = {r.variant: r.mapping for r in (preview.variants if preview else [])
                        if r.mapping is not None}
