@@ -164,3 +164,42 @@ def test_a_comparison_goes_to_the_state_laid_out_in_its_task(tmp_path):
     assert compare_runs.start_compare_step(state, AtOnce(), 1, None, None) is False
     assert len(opened) == 1 and len(said) == 2 and all("Preview a pipeline first" in s
                                                        for s in said)
+
+
+def test_a_steps_graph_goes_to_the_state_as_a_view_from_the_engine():
+    from inspector.core.app.pipeline_runs import start_preview, start_step_view
+
+    model, state = _opened()
+    state.workbench.set_marks(["pixels"], ["output"])
+    state.workbench.add_step("strip_unused_nodes", None, None)
+    start_preview(state, AtOnce())
+    key = state.rows[1].key
+    start_step_view(state, AtOnce(), key, None)
+    graph = state.step_graph(key)
+    assert graph is not None and "output" in graph
+    assert len(graph) == state.rows[1].metrics.node_count
+
+
+def test_a_measured_time_goes_to_its_variants_row_in_the_state(tmp_path):
+    import pytest
+
+    from inspector.core.app.tflite_check import measure
+    from inspector.core.errors import InspectorError
+
+    model, state = _opened()
+    row = type("Row", (), {"variant": "int8", "model": b"tflite", "measured_ms": None,
+                           "measured_source": "", "mapping": None})()
+    preview = type("Preview", (), {"variants": [row]})()
+    state.set_tflite_preview(preview)
+    seen = []
+    state.tflite_preview_changed.connect(seen.append)
+    log = tmp_path / "bench.txt"
+    log.write_text("INFO: Inference timings in us: Init: 2712, Inference (avg): 612.5\n")
+    assert measure(state, "int8", str(log)) == pytest.approx(0.6125)
+    assert row.measured_ms == pytest.approx(0.6125) and row.measured_source == "bench.txt"
+    assert seen == [preview]
+    log.write_text("no timings here\n")
+    with pytest.raises(InspectorError):
+        measure(state, "int8", str(log))
+    with pytest.raises(InspectorError):
+        measure(state, "float16", str(log))             # not converted

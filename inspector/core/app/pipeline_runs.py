@@ -1,7 +1,8 @@
 """The pipeline's runs as use cases, where the model's engine lives (the worker, in the app):
 the live preview (a row per step -> `state.set_rows`, partial rows while it computes) and
 the numeric check (the original graph and the pipeline's last graph run in TensorFlow on
-the same inputs, their marked outputs compared -> `state.output_check`)."""
+the same inputs, their marked outputs compared -> `state.output_check`); a step's graph
+fetched from it to be shown (-> `state.put_step_view`)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,30 @@ def start_preview(state, tasks) -> bool:
                  rows_to_state(True), lambda exc: state.fail(f"Preview failed: {exc}"),
                  on_partial=rows_to_state(False), label="Previewing the pipeline")
     return True
+
+
+def start_step_view(state, tasks, key: bytes, on_error) -> None:
+    """The graph after the preview step `key`, from the engine, as a view (consumers indexed
+    there, not at the first click) -> `state.put_step_view`; a newer request drops this."""
+    engine, fold = state.engine, not state.show_constants
+
+    def work(job):
+        from inspector.core.model.graph import Graph
+        from inspector.core.view.view_graph import ViewModel
+
+        graph_def = engine.graph(key)
+        job.check()
+        if graph_def is None:
+            return None
+        view = ViewModel(Graph(graph_def), fold_constants=fold)
+        view.graph.consumer_index()
+        return view
+
+    def done(view):
+        if view is not None:
+            state.put_step_view(key, view)
+
+    tasks.submit("step view", work, done, on_error, label="Fetching the step's graph")
 
 
 @dataclass(frozen=True)

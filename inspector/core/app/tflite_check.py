@@ -7,6 +7,7 @@ The conversion preview (float, dynamic, float16, int8 converted by TFLite) goes 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 
 from inspector.core.app.inputs import input_shapes_and_types
@@ -182,3 +183,23 @@ def start_preview(state, tasks, source, compare: int, on_error, allow_io: bool =
             state.say(f"Converted {len(preview.variants)} TFLite variants")
 
     tasks.submit("tflite_preview", work, done, on_error, label="Converting to TFLite")
+
+
+def measure(state, variant: str, path: str) -> float:
+    """A benchmark_model log of a previewed variant run on a device: its measured time put on
+    that variant's row (-> `state.set_tflite_preview`). Raises InspectorError for a log
+    that cannot be read or says no time."""
+    from inspector.core.errors import InspectorError
+    from inspector.core.loaders.files import read_text
+    from inspector.core.mobile.tflite_preview import measured_latency_ms
+
+    preview = state.tflite_preview
+    row = next((r for r in (preview.variants if preview else []) if r.variant == variant
+                and r.model), None)
+    if row is None:
+        raise InspectorError(f"no converted {variant} variant to measure")
+    row.measured_ms = measured_latency_ms(read_text(path, what="the log",
+                                                    error=InspectorError))
+    row.measured_source = os.path.basename(path)
+    state.set_tflite_preview(preview)
+    return row.measured_ms

@@ -110,9 +110,6 @@ class MobileController(QObject):
 
     def load_measured(self, variant: str, path: str | None = None) -> float | None:
         """A benchmark_model log of this variant run on a device: its measured time."""
-        from inspector.core.app.files import read_text
-        from inspector.core.app.queries import measured_latency_ms
-
         row = self._converted(variant)
         if row is None:
             return None
@@ -122,18 +119,15 @@ class MobileController(QObject):
                                                "Logs (*.txt *.log);;All files (*)")[0]
             if not path:
                 return None
+        current = self.p.chosen()
         try:
-            row.measured_ms = measured_latency_ms(read_text(path, what="the log",
-                                                             error=InspectorError))
+            measured = tflite_check.measure(self.state, variant, path)   # -> the panel
         except InspectorError as exc:
             self.state.fail(f"{os.path.basename(path)}: {exc.one_line()}")
             return None
-        row.measured_source = os.path.basename(path)
-        current = self.p.chosen()
-        self.p.show_preview(self.state.tflite_preview)
         self.p.table.selectRow(next(k for k, r in enumerate(self.state.tflite_preview.variants)
                                     if r.variant == (current or variant)))
-        return row.measured_ms
+        return measured
 
     def save_memmapped(self, path: str | None = None) -> None:
         """The open graph as a memory-mapped package (written off the GUI thread)."""

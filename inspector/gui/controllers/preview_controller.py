@@ -8,7 +8,7 @@ import os
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
-from inspector.core.app.pipeline_runs import start_check
+from inspector.core.app.pipeline_runs import start_check, start_step_view
 from inspector.core.errors import UnsafeGraphError
 from inspector.core.view.vocabulary import count
 
@@ -58,27 +58,8 @@ class PreviewController(QObject):
     def _fetch_step_view(self, key):
         """A step's graph from the preview engine (the worker, in the app), laid out off the
         GUI thread; a newer request for another step drops this one."""
-        from inspector.core.app.queries import Graph
-        from inspector.core.view.view_graph import ViewModel
-
-        engine, fold = self.state.engine, not self.state.show_constants
-
-        def work(task):
-            graph_def = engine.graph(key)
-            task.check()
-            if graph_def is None:
-                return None
-            view = ViewModel(Graph(graph_def), fold_constants=fold)
-            view.graph.consumer_index()    # here, not on the GUI thread at the first click
-            return view
-
-        def done(view):
-            if view is not None:
-                self.state.put_step_view(key, view)
-
-        self.tasks.submit("step view", work, done, lambda exc: self.state.fail(
-            f"Could not show that step: {getattr(exc, 'message', None) or exc}"),
-            label="Fetching the step's graph")
+        start_step_view(self.state, self.tasks, key, lambda exc: self.state.fail(
+            f"Could not show that step: {getattr(exc, 'message', None) or exc}"))
 
     @staticmethod
     def _key(rows):
