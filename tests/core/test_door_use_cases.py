@@ -203,3 +203,15 @@ def test_a_measured_time_goes_to_its_variants_row_in_the_state(tmp_path):
         measure(state, "int8", str(log))
     with pytest.raises(InspectorError):
         measure(state, "float16", str(log))             # not converted
+
+
+def test_the_pipeline_editor_asks_the_workbench_for_transforms_and_their_rules():
+    from inspector.core.app.workbench import transforms, validate_param
+
+    registry = transforms()
+    assert "strip_unused_nodes" in registry and "fold_constants" in registry
+    int_param = next(p for info in registry.values() for p in info.params if p.kind == "int")
+    assert validate_param(int_param, "3") == ""
+    assert validate_param(int_param, "three")                 # says why
+    required = next(p for info in registry.values() for p in info.params if p.required)
+    assert validate_param(required, "") == f"{required.name} is required"

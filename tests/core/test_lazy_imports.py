@@ -25,7 +25,7 @@ def test_opening_and_laying_out_a_graphdef_imports_no_numpy():
 import json, sys
 from inspector.core.app.opening import open_model
 from inspector.core.app.state import AppState
-from inspector.core.app import exports, queries  # noqa: F401  (the window's doors)
+from inspector.core.app import compare_runs, exports, pipeline_runs  # noqa: F401
 from inspector.core.view.view_graph import ViewModel
 import inspector.core.transforms.syntax  # noqa: F401  (a session file's pipeline)
 model = open_model({DEMO!r})
@@ -57,11 +57,3 @@ print(json.dumps({"before": before, "numpy": "numpy" in sys.modules,
                                  for m in catalogue.MODULES)}))
 """)
     assert seen["before"] == [] and seen["numpy"] and seen["registered"] and seen["modules"]
-
-
-def test_the_analysis_door_lists_and_resolves_every_name_it_imports_on_use():
-    from inspector.core.app import queries
-
-    assert sorted(queries.__all__) == sorted(queries._FROM)
-    for name in queries.__all__:
-        assert getattr(queries, name) is not None

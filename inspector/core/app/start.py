@@ -35,10 +35,9 @@ def import_model_modules() -> None:
 
 def import_after_first_picture() -> None:
     """What the app's first picture needs not, imported once it is up (on a thread): numpy
-    and every transform (the Pipeline panel lists them), the analysis' door."""
+    and every transform (the Pipeline panel lists them)."""
     import numpy  # noqa: F401
 
-    import inspector.core.app.queries  # noqa: F401
     from inspector.core.transforms import REGISTRY
 
     len(REGISTRY)           # imports every transform's module (base.Registry)

@@ -232,6 +232,29 @@ class Workbench:
                             "file's folder: it stays disabled until you enable it")
 
 
+def transforms():
+    """Every transform (name -> TransformInfo: params, doc) for the pipeline editor; listing
+    them imports their modules (numpy): not before the first picture."""
+    from inspector.core.transforms import REGISTRY
+
+    return REGISTRY
+
+
+def validate_param(param, text: str) -> str:
+    """An error message for a parameter value, or '' when it is fine (the same rules as the
+    pipeline applies before it runs: transforms.base.Param.check)."""
+    from inspector.core.transforms.base import TransformError
+
+    if not text:
+        return f"{param.name} is required" if param.required else ""
+    values = text.split(",") if param.repeated and param.kind != "shape" else [text]
+    try:
+        param.check("", values)
+    except TransformError as exc:
+        return exc.message.lstrip(": ")
+    return ""
+
+
 def _toggle(items: list, name: str) -> None:
     if name in items:
         items.remove(name)

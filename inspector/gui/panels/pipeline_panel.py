@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.app.workbench import transforms, validate_param
 from inspector.gui.startup import start_order
 from inspector.gui.panels.adaptive import WidthSplitter
 
@@ -46,13 +47,12 @@ class Palette(QTreeWidget):
         self.itemDoubleClicked.connect(self._double)
 
     def _fill(self) -> None:
-        from inspector.core.app.queries import TRANSFORMS as REGISTRY
-
+        registry = transforms()
         for group in GROUPS:
             head = QTreeWidgetItem([group])
             head.setFlags(Qt.ItemIsEnabled)
             self.addTopLevelItem(head)
-            for info in sorted(REGISTRY.values(), key=lambda i: i.name):
+            for info in sorted(registry.values(), key=lambda i: i.name):
                 if info.group == group:
                     item = QTreeWidgetItem([info.name + ("  (TF)" if info.native else "")])
                     item.setData(0, Qt.UserRole, info.name)
@@ -308,10 +308,8 @@ class PipelinePanel(QWidget):
         _say(self.form_error, "")
         if not 0 <= row < len(self.steps_shown):
             return
-        from inspector.core.app.queries import TRANSFORMS as REGISTRY
-
         spec = self.steps_shown[row]
-        info = REGISTRY.get(spec.name)
+        info = transforms().get(spec.name)
         params = list(info.params) if info else []
         if not params:
             about = QLabel(info.summary if info else f"unknown transform {spec.name}")
@@ -381,19 +379,3 @@ def field_text(spec, name: str) -> str:
 
 def elide(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def validate_param(param, text: str) -> str:
-    """An error message for a parameter value, or '' when it is fine (the same rules as the
-    pipeline applies before it runs: transforms.base.Param.check)."""
-    from inspector.core.app.queries import TransformError
-
-    if not text:
-        return f"{param.name} is required" if param.required else ""
-    values = [t for t in text.split(",")] if param.repeated and param.kind != "shape" \
-        else [text]
-    try:
-        param.check("", values)
-    except TransformError as exc:
-        return exc.message.lstrip(": ")
-    return ""
