@@ -354,9 +354,9 @@ class MainWindow(QMainWindow):
     def open_dropped(self, paths: list) -> None:
         """Files dropped anywhere on the window: a photo, folder of photos, WAV or .npy runs
         the open model on it; anything else (the first path) is opened as a model."""
-        from inspector.core.app.files import is_demo_input
+        from inspector.core.app.demo_runs import runs_on
 
-        if self.state.model is not None and is_demo_input(paths[0]):
+        if self.state.model is not None and runs_on(paths[0]):
             self.demo.run_on(paths[0])
         else:
             self.open_path(paths[0])

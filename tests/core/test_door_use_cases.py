@@ -215,3 +215,21 @@ def test_the_pipeline_editor_asks_the_workbench_for_transforms_and_their_rules()
     assert validate_param(int_param, "three")                 # says why
     required = next(p for info in registry.values() for p in info.params if p.required)
     assert validate_param(required, "") == f"{required.name} is required"
+
+
+def test_a_dropped_file_and_a_class_names_file_are_asked_of_the_demo_use_case(tmp_path):
+    import pytest
+
+    from conftest import DEMO
+
+    from inspector.core.app.demo_runs import read_labels, runs_on
+    from inspector.core.errors import InspectorError
+
+    photo = tmp_path / "cat.png"
+    photo.write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert runs_on(str(photo)) and runs_on(str(tmp_path / "x.npy")) and not runs_on(DEMO)
+    names = tmp_path / "names.txt"
+    names.write_text("cat\ndog\n")
+    assert list(read_labels(str(names)).names) == ["cat", "dog"]
+    with pytest.raises(InspectorError, match="missing.txt"):
+        read_labels(str(tmp_path / "missing.txt"))

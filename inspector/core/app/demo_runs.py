@@ -32,7 +32,7 @@ def start_run(state, tasks, path: str, block_paths: list, item_ids: dict, on_err
               convention: str = "", labels=None, allow_io: bool = False) -> bool:
     """Run the open model on the file at `path`; the result goes to state.demo. False (and
     a message) when no model can run."""
-    from inspector.core.app.files import read_input
+    from inspector.core.loaders.media import read_input
 
     model, view, engine = state.model, state.original_view, state.engine
     if model is None or view is None:
@@ -68,3 +68,18 @@ def start_run(state, tasks, path: str, block_paths: list, item_ids: dict, on_err
 
     tasks.submit("demo", work, done, on_error, label=f"Running the model on {name}")
     return True
+
+
+def runs_on(path: str) -> bool:
+    """Whether a file dropped on the window is one the demo runs the model on (a photo, a
+    folder of photos, a WAV, a .npy) rather than a model to open."""
+    from inspector.core.loaders.media import is_demo_input
+
+    return is_demo_input(path)
+
+
+def read_labels(path: str):
+    """Class names from a text file, one per line (an InspectorError naming the file)."""
+    from inspector.core.loaders.labels import read_labels_file
+
+    return read_labels_file(path)

@@ -54,13 +54,11 @@ class DemoController:
             self.run_on(path)
 
     def choose_labels(self) -> None:
-        from inspector.core.app.files import read_labels_file
-
         path = self.dialogs.pick_file("Class names, one per line", "Text (*.txt);;All (*)")
         if not path:
             return
         try:
-            self.labels = read_labels_file(path)
+            self.labels = demo_runs.read_labels(path)
         except InspectorError as exc:
             self.state.fail(exc.one_line())
             return
