@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
 )
 
-from inspector.core.app.overlays import registry as overlay_registry
+from inspector.core.app.decorations import overlay_choices, overlay_entry
 from inspector.core.app.state import AppState
 from inspector.core.view.vocabulary import count
 from inspector.gui import panel_table
@@ -129,8 +129,7 @@ class MainWindow(QMainWindow):
         self.legend = Legend(s)
         self.workbench_panel = WorkbenchPanel()
         self.pipeline_panel = PipelinePanel()
-        self.overlays_panel = OverlaysPanel(
-            [(o.mode, o.label) for o in overlay_registry.REGISTRY.values()])
+        self.overlays_panel = OverlaysPanel(overlay_choices())
         made = {"search": self.search_panel, "summary": self.summary_panel,
                 "properties": self.properties, "minimap": self.minimap, "legend": self.legend,
                 "workbench": self.workbench_panel, "pipeline": self.pipeline_panel,
@@ -232,7 +231,7 @@ class MainWindow(QMainWindow):
         tour stop's overlay: the Tour panel being edited stays in front)."""
         if built(self, "tour") and self.tour.restoring:
             return
-        entry = overlay_registry.get(overlay.mode)
+        entry = overlay_entry(overlay.mode)
         raised = {row.name for row in panel_table.PANELS if row.overlay}
         if entry is not None and entry.dock in raised:
             self.workspace.bring(self.docks[entry.dock])

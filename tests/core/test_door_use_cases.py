@@ -233,3 +233,18 @@ def test_a_dropped_file_and_a_class_names_file_are_asked_of_the_demo_use_case(tm
     assert list(read_labels(str(names)).names) == ["cat", "dog"]
     with pytest.raises(InspectorError, match="missing.txt"):
         read_labels(str(tmp_path / "missing.txt"))
+
+
+def test_the_window_asks_decorations_which_overlays_there_are_and_which_paints():
+    from dataclasses import replace
+
+    from inspector.core.app.decorations import overlay_choices, overlay_entry, painting
+
+    model, state = _opened()
+    choices = dict(overlay_choices())
+    assert "none" in choices and "compat" in choices and overlay_entry("compat").label
+    assert overlay_entry("no such overlay") is None
+    assert painting(state) is None                               # the op categories paint
+    state.set_overlay(replace(state.overlay, mode="compat",
+                              compat={n.name: "builtin" for n in model.graph.nodes}))
+    assert painting(state) is overlay_entry("compat")

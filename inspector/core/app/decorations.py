@@ -1,12 +1,14 @@
 """What the canvas paints on each visible item besides its category colour, as a pure function
 of the application state: the selection, the highlighted cone (the rest dimmed), IN/OUT tags,
 what stripping would drop (dimmed, with training-only roles as badges), a step's diff, and the
-overlay's heat colours and badges (scopes sum timings and keep the widest range)."""
+overlay's heat colours and badges (scopes sum timings and keep the widest range); which
+overlays there are (`overlay_choices`, `overlay_entry`) and which one paints (`painting`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.core.overlays import registry
 from inspector.core.overlays.registry import paint as overlay_paint
 
 
@@ -70,3 +72,18 @@ def decorations(state) -> Decorations:
     return Decorations(selected, cone, frozenset(dimmed), tags, diff, badges, heat, strips,
                        bars)
 
+
+
+def overlay_entry(mode: str):
+    """The registered overlay of `mode` (its label, legend, data check), or None."""
+    return registry.get(mode)
+
+
+def overlay_choices() -> list:
+    """(mode, label) of every registered overlay, in the registry's order (the View menu's)."""
+    return [(o.mode, o.label) for o in registry.REGISTRY.values()]
+
+
+def painting(state):
+    """The overlay whose colours are on the canvas now (None: the op categories are)."""
+    return registry.painting(state)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from inspector.core.app import overlay_runs as runs
 from inspector.core.app.exports import beside
 from inspector.core.app.opening import model_can
-from inspector.core.app.overlays import registry as overlay_registry
+from inspector.core.app.decorations import overlay_entry
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 
 
@@ -82,7 +82,7 @@ class OverlaysController(QObject):
             self.p.show_warnings(runs.range_warnings(self.state))
 
     def _legend(self, overlay) -> str:
-        entry = overlay_registry.get(overlay.mode)
+        entry = overlay_entry(overlay.mode)
         return entry.legend(self.state) if entry is not None else ""
 
     def _io(self):

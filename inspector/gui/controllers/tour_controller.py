@@ -168,9 +168,9 @@ class TourController(TourView, QObject):
             self._scene_changed()   # same scene: glide now
 
     def _restore_overlay(self, stop) -> None:
-        from inspector.core.app.overlays import registry
+        from inspector.core.app.decorations import overlay_entry
 
-        overlay, entry = self.state.overlay, registry.get(stop.overlay)
+        overlay, entry = self.state.overlay, overlay_entry(stop.overlay)
         if entry is not None and entry.dock != "demo" and overlay.mode != stop.overlay \
                 and entry.has_data(self.state):    # a stop never computes an overlay
             self._set_overlay_mode(stop.overlay)

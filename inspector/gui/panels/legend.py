@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
-from inspector.core.app.overlays import registry as overlay_registry
+from inspector.core.app.decorations import painting
 from inspector.core.view.vocabulary import CATEGORY_COLOURS as COLOURS
 from inspector.core.view.vocabulary import category
 
@@ -52,7 +52,7 @@ class Legend(QListWidget):
         view = self.state.view
         if view is None:
             return
-        overlay = overlay_registry.painting(self.state)
+        overlay = painting(self.state)
         if overlay is not None:
             self.showing = overlay.mode
             self._heading(f"Colour: {overlay.label} overlay")
