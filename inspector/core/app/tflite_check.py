@@ -69,6 +69,16 @@ def refusal(state) -> str | None:
     return refusal_of(state.model)
 
 
+def _checkable_ports(state):
+    """(inputs, outputs) of the open model when it can be checked or converted; else None,
+    after saying why (no model, a .tflite already, no ports)."""
+    why = refusal(state)
+    if why:
+        state.fail(why)
+        return None
+    return ports_or_say(state)
+
+
 def check(graph, inputs, outputs, job: Job = NO_JOB) -> TFLiteCheck:
     """Which nodes convert to builtin ops, need Select TF ops or fall outside TFLite
     (static analysis, no TensorFlow): the check the window and `compat` share."""
@@ -96,11 +106,7 @@ def start_check(state, tasks, on_error, then=None) -> None:
     after it). `on_error(exc)` hears what went wrong."""
     from inspector.core.mobile import tflite_compat as tc
 
-    why = refusal(state)
-    if why:
-        state.fail(why)
-        return
-    found = ports_or_say(state)
+    found = _checkable_ports(state)
     if found is None:
         return
     ins, outs = found
@@ -162,11 +168,7 @@ def start_preview(state, tasks, source, compare: int, on_error, allow_io: bool =
     if state.engine is None or state.model is None:
         state.say("Open a model first")
         return
-    why = refusal_of(state.model)
-    if why:
-        state.fail(why)
-        return
-    found = ports_or_say(state)
+    found = _checkable_ports(state)
     if found is None:
         return
     ins, outs = found
