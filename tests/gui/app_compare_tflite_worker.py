@@ -2,23 +2,13 @@
 (TensorFlow in the worker) compares a GraphDef with its .tflite and shows the .tflite's model
 card. Prints one JSON line of what it saw."""
 
-import json
 import sys
 
-from app_with_worker import wait  # this script's folder is on the path
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
-
-from inspector.gui.main_window import MainWindow
-from inspector.worker.client import install
+from app_with_worker import finish, start_window, wait  # this script's folder is on the path
 
 
 def main(graphdef: str, lite: str, settings: str) -> int:
-    app = QApplication([])
-    client = install()
-    win = MainWindow(QSettings(settings, QSettings.IniFormat))
-    win.resize(1366, 768)
-    win.show()
+    app, client, win = start_window(settings)
     seen = {}
     win.open_path(graphdef)
     wait(app, lambda: win.state.model is not None and not win.tasks.is_busy())
@@ -38,10 +28,7 @@ def main(graphdef: str, lite: str, settings: str) -> int:
     seen["card layers"] = win.card_panel.tiles["layers"].big.text()
     seen["engine"] = type(win.state.engine).__name__
     seen["imported here"] = sorted(m for m in ("tensorflow", "keras") if m in sys.modules)
-    print(json.dumps(seen))
-    win.tasks.cancel()
-    client.stop()
-    return 0
+    return finish(win, client, seen)
 
 
 if __name__ == "__main__":

@@ -2,26 +2,18 @@
 (TensorFlow in the worker) drives Preview > Compare… and All stages, then "Run both on the same
 input" of a GraphDef against its full-int8 .tflite. Prints one JSON line of what it saw."""
 
-import json
 import sys
 import time
 
-from app_with_worker import wait  # this script's folder is on the path
-from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
-
-from inspector.gui.main_window import MainWindow
-from inspector.worker.client import install
+from app_with_worker import finish, start_window, wait  # this script's folder is on the path
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QMessageBox
 
 
 def main(model: str, graphdef: str, tflite: str, settings: str) -> int:
-    app = QApplication([])
-    client = install()
     warnings = []
     QMessageBox.warning = staticmethod(lambda parent, title, text, *a: warnings.append(text))
-    win = MainWindow(QSettings(settings, QSettings.IniFormat))
-    win.resize(1366, 768)
-    win.show()
+    app, client, win = start_window(settings)
     seen = {"warnings": warnings}
     ctl = win.compare_ctl
     ctl.on_error = warnings.append
@@ -88,13 +80,7 @@ def main(model: str, graphdef: str, tflite: str, settings: str) -> int:
                                "snr": [d.per_node[a]["snr_db"] for a, _ in d.pairs],
                                "inputs": d.inputs, "status": cw.status.text(),
                                "selected": cw.session.selected["A"]}
-    seen["tensorflow_here"] = sorted(m for m in sys.modules
-                                     if m.split(".")[0] in ("tensorflow", "keras",
-                                                            "ai_edge_litert"))
-    print(json.dumps(seen))
-    win.tasks.cancel()
-    client.stop()
-    return 0
+    return finish(win, client, seen)
 
 
 if __name__ == "__main__":

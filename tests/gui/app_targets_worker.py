@@ -4,26 +4,17 @@ converted, the Quantization tab's recipes run, the Conversion preview run, an in
 selected, then the Target report run from its button on that recipe's file. Prints one JSON
 line of what it saw; screenshots go to the folder given."""
 
-import json
 import os
 import sys
 
-from app_with_worker import wait  # this script's folder is on the path
-from PySide6.QtCore import QSettings, Qt
+from app_with_worker import finish, start_window, wait  # this script's folder is on the path
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
-
-from inspector.gui.main_window import MainWindow
-from inspector.worker.client import install
 
 
 def main(model: str, settings: str, shots: str) -> int:
-    app = QApplication([])
-    client = install()
-    win = MainWindow(QSettings(settings, QSettings.IniFormat))
-    win.resize(1366, 768)
-    win.show()
+    app, client, win = start_window(settings)
     seen = {"engine": None}
     idle = lambda: not win.tasks.is_busy()  # noqa: E731
     win.open_path(model)
@@ -88,13 +79,7 @@ def main(model: str, settings: str, shots: str) -> int:
     seen["details"] = view.details.text()
     seen["dialog_size"] = [win.targets.dialog.width(), win.targets.dialog.height()]
     win.targets.dialog.grab().save(os.path.join(shots, "target_report.png"))
-    seen["tensorflow_here"] = sorted(m for m in sys.modules
-                                     if m.split(".")[0] in ("tensorflow", "keras",
-                                                            "ai_edge_litert"))
-    print(json.dumps(seen))
-    win.tasks.cancel()
-    client.stop()
-    return 0
+    return finish(win, client, seen)
 
 
 if __name__ == "__main__":

@@ -7,20 +7,11 @@ answers, for the test to set beside the command line's answers on the same file.
 import json
 import sys
 
-from app_with_worker import wait  # this script's folder is on the path
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
-
-from inspector.gui.main_window import MainWindow
-from inspector.worker.client import install
+from app_with_worker import finish, start_window, wait  # this script's folder is on the path
 
 
 def main(model: str, settings: str, *wanted) -> int:
-    app = QApplication([])
-    client = install()
-    win = MainWindow(QSettings(settings, QSettings.IniFormat))
-    win.resize(1366, 768)
-    win.show()
+    app, client, win = start_window(settings)
     seen = {"engine": None}
     win.open_path(model)
     wait(app, lambda: win.state.model is not None and win.state.summary is not None and
@@ -56,10 +47,7 @@ def main(model: str, settings: str, *wanted) -> int:
              not win.tasks.is_busy(), 240)
         seen.setdefault("targets", []).append(win.state.overlay.targets.as_json())
     seen["imported here"] = sorted(m for m in ("tensorflow", "keras") if m in sys.modules)
-    print(json.dumps(seen))
-    win.tasks.cancel()
-    client.stop()
-    return 0
+    return finish(win, client, seen)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,29 @@ def wait(app, condition, seconds=120.0):
         time.sleep(0.005)
 
 
+def start_window(settings: str, size=(1366, 768)):
+    """The app as users start it: (application, worker client, main window shown at `size`)."""
+    app = QApplication([])
+    client = install()
+    win = MainWindow(QSettings(settings, QSettings.IniFormat))
+    if size:
+        win.resize(*size)
+    win.show()
+    return app, client, win
+
+
+def finish(win, client, seen: dict) -> int:
+    """Say which TensorFlow-side modules the window's process imported, print what was seen
+    as one JSON line, stop the tasks and the worker."""
+    seen["tensorflow_here"] = sorted(m for m in sys.modules
+                                     if m.split(".")[0] in ("tensorflow", "keras",
+                                                            "ai_edge_litert"))
+    print(json.dumps(seen))
+    win.tasks.cancel()
+    client.stop()
+    return 0
+
+
 def main(model: str, settings: str) -> int:
     app = QApplication([])
     client = install()
