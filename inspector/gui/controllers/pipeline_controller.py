@@ -23,6 +23,7 @@ class PipelineController(QObject):
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(400)
         self._save_timer.timeout.connect(self.autosave)
+        self._saving_for = None         # the model whose edit the timer will save
         state.model_changed.connect(self.model_loaded)
         state.first_frame.connect(lambda *_: self._first_frame())
         self.bench.changed.connect(self._changed)
@@ -43,6 +44,9 @@ class PipelineController(QObject):
 
     # -- model lifecycle ----------------------------------------------------------------------
     def model_loaded(self, model):
+        if self._save_timer.isActive():  # an edit of the previous model not saved yet
+            self._save_timer.stop()
+            self.autosave()
         self.ready = False
         self.panel.op_types = sorted(model.graph.op_counts())   # counted by the ViewModel, off this thread
         try:
@@ -77,6 +81,7 @@ class PipelineController(QObject):
         self._refresh_panel()
         if self.state.engine is None or not self.ready:
             return
+        self._saving_for = self.state.model
         self._save_timer.start()
         self.request_preview()
 
@@ -90,7 +95,7 @@ class PipelineController(QObject):
             self.panel.show_text_error(exc.message)
 
     def autosave(self):
-        model = self.state.model
+        model, self._saving_for = self._saving_for, None
         if model is None:
             return
         try:
