@@ -1,10 +1,12 @@
 """Run by tests/gui/test_use_cases_both_front_ends.py in a fresh process: the app as users
 start it (TensorFlow in the worker, 1366x768) opens MODEL and runs each shared use case through
 its menu's controller (Demo > Model card, Phone > TFLite check, File > Compare with…, Target
-report); prints one JSON line of the
-answers, for the test to set beside the command line's answers on the same file."""
+report, Phone > Quantization: Run recipes, then Save applied .tflite… for each row); prints one
+JSON line of the answers, for the test to set beside the command line's answers on the same
+file."""
 
 import json
+import os
 import sys
 
 from app_with_worker import finish, start_window, wait  # this script's folder is on the path
@@ -46,8 +48,44 @@ def main(model: str, settings: str, *wanted) -> int:
         wait(app, lambda: win.state.overlay.targets is not before and
              not win.tasks.is_busy(), 240)
         seen.setdefault("targets", []).append(win.state.overlay.targets.as_json())
+    for recipes in [w[8:].split(",") for w in wanted if w.startswith("recipes=")]:
+        seen["recipes"] = run_recipes(app, win, recipes, settings)
     seen["imported here"] = sorted(m for m in ("tensorflow", "keras") if m in sys.modules)
     return finish(win, client, seen)
+
+
+def run_recipes(app, win, recipes: list, settings: str) -> list:
+    """Phone > Quantization: tick `recipes`, Run recipes (in the worker), then for each row
+    click it on the chart (apply) and Save applied .tflite…; the save dialog answers with
+    the name it proposed, in the folder of `settings`. Each row's figures and file."""
+    from unittest import mock
+
+    from inspector.core.mobile.recipes import figures
+    from inspector.gui.panels.quant_panel import COLUMNS
+
+    win.show_panel(win.mobile_dock, win.mobile_panel.tabs.indexOf(win.quant_panel))
+    panel = win.quant_panel
+    for name, box in panel.boxes.items():
+        box.setChecked(name in recipes)
+    panel.run_button.click()
+    wait(app, lambda: win.state.quant is not None and not win.tasks.is_busy(), 240)
+    folder, rows = os.path.dirname(settings), []
+    for k, result in enumerate(win.state.quant.report.results):
+        row, asked = figures(result), []
+        row["cells"] = {c: panel.table.item(k, COLUMNS.index(c)).text()
+                        for c in ("Recipe", "Size", "SNR dB")}   # what the table shows
+
+        def answer(_parent, _title, proposed, _filter):
+            asked.append(os.path.join(folder, os.path.basename(proposed)))
+            return asked[-1], ""
+
+        panel.applied.emit(result.recipe, result.keep_float)      # a point of the chart
+        with mock.patch("inspector.gui.controllers.tflite_files.QFileDialog.getSaveFileName",
+                        answer):
+            panel.save_button.click()
+        row["file"], row["status"] = asked[0], win.status_label.text()
+        rows.append(row)
+    return rows
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Issue 46: one use case, two front ends. The command line and the window (as users start it,
 TensorFlow in the worker) run the same core.app use case on the same file and give the same
-answer: opening a model, the model card, the TFLite check, the diff, the target report."""
+answer: opening a model, the model card, the TFLite check, the diff, the target report, the
+recipe run."""
 
 import json
 import os
@@ -11,7 +12,9 @@ from conftest import DEMO, ROOT, run_cli
 
 
 def window_answers(model: str, tmp_path, *wanted) -> dict:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=ROOT)
+    # the model's session (marks, pipeline) from the test's own data folder, not the tester's
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=ROOT,
+               XDG_DATA_HOME=str(tmp_path / "xdg-data"))
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "gui",
                                                         "app_use_cases_worker.py"),
                            model, str(tmp_path / "settings.ini"), *wanted],
@@ -110,3 +113,35 @@ def test_the_target_reports_are_the_same_in_the_window_and_on_the_command_line(t
     cli = json.loads(out)["targets"]
     assert [r["target"] for r in seen["targets"]] == wanted
     assert seen["targets"] == cli
+
+
+def test_the_recipe_run_is_the_same_in_the_window_and_on_the_command_line(tmp_path):
+    """The demo model, recipes float and int8 on the same random data (100 samples, seed 0,
+    answers compared on 16): Phone > Quantization (ai-edge-quantizer, TF's converter and
+    LiteRT in the worker), each row saved with Save applied .tflite… under the name the
+    dialog proposes, against `tflite --recipe float,int8 -o DIR --json` (in the CLI's
+    process). The same rows: recipe, tool, file size, files of the same name and bytes;
+    SNR of the answers within 0.5 dB (int8 calibration and XNNPACK run in two processes)."""
+    from inspector.core.view.vocabulary import human_bytes
+
+    seen = window_answers(DEMO, tmp_path, "recipes=float,int8")
+    code, out, err = run_cli("tflite", DEMO, "--recipe", "float,int8", "-o",
+                             str(tmp_path / "cli"), "--json")
+    assert code == 0, err
+    cli = json.loads(out)["recipes"]
+    window = seen["recipes"]
+    assert [r["recipe"] for r in window] == [r["recipe"] for r in cli] == ["float", "int8"]
+    for w, c in zip(window, cli):
+        assert (w["tool"], w["label"], w["size"], w["compared"]) == \
+            (c["tool"], c["label"], c["size"], c["compared"])
+        assert w["size"] > 0 and not w["failed"] and not c["failed"]
+        assert os.path.basename(w["file"]) == os.path.basename(c["file"])
+        assert os.path.getsize(w["file"]) == os.path.getsize(c["file"]) == c["size"]
+        assert f"Saved {w['file']}" in w["status"]
+        assert abs(w["output"]["snr_db"] - c["output"]["snr_db"]) < 0.5
+        assert w["cells"]["Recipe"] == c["recipe"] and \
+            w["cells"]["Size"] == human_bytes(c["size"])
+        assert abs(float(w["cells"]["SNR dB"]) - c["output"]["snr_db"]) < 0.55
+    int8 = cli[1]
+    assert int8["size"] < cli[0]["size"] / 2 and 5 < int8["output"]["snr_db"] < 80
+    assert [t["tensor"] for t in window[1]["tensors"]] == [t["tensor"] for t in int8["tensors"]]
