@@ -10,7 +10,7 @@ import re
 
 from conftest import ROOT
 
-SUBMITS_IN_GUI = 11          # tasks.submit( written in inspector/gui
+SUBMITS_IN_GUI = 10          # tasks.submit( written in inspector/gui
 RE_EXPORT_IMPORTS_IN_GUI = 29   # imports of the modules that only re-export the analysis
 #                                 (app.queries/files/pictures/overlays, view.vocabulary) by the
 #                                 window; app.exports (the writes both front ends make) is a door

@@ -126,17 +126,19 @@ def cmd_tflite(args) -> int:
 def cmd_ops_header(args) -> int:
     from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
-    from inspector.core.app.exports import atomic_write, check_target
+    from inspector.core.app.exports import check_target
+    from inspector.core.app.selective_build import write_header
 
     check_target(args.output, args.force, source=args.model)
     model = _load(args)
-    text, ops, kernels, missing = engine_here(model.graph.graph_def).ops_header(
-                                             os.path.basename(args.model.rstrip("/")))
-    atomic_write(args.output, text, force=args.force, source=args.model)
-    print(f"Wrote {args.output}: {len(ops)} ops, {len(kernels)} kernel classes (from the "
-          f"kernel registry of the installed TensorFlow; build with the same version).")
-    if missing:
-        print(f"No CPU kernel in this TensorFlow for: {', '.join(missing)}", file=sys.stderr)
+    header = write_header(engine_here(model.graph.graph_def), args.model, args.output,
+                          force=args.force)
+    print(f"Wrote {args.output}: {len(header.ops)} ops, {len(header.kernels)} kernel classes "
+          f"(from the kernel registry of the installed TensorFlow; build with the same "
+          f"version).")
+    if header.missing:
+        print(f"No CPU kernel in this TensorFlow for: {', '.join(header.missing)}",
+              file=sys.stderr)
     return 0
 
 

@@ -248,3 +248,46 @@ def test_the_window_asks_decorations_which_overlays_there_are_and_which_paints()
     state.set_overlay(replace(state.overlay, mode="compat",
                               compat={n.name: "builtin" for n in model.graph.nodes}))
     assert painting(state) is overlay_entry("compat")
+
+
+def test_the_ops_header_is_written_in_the_task_and_goes_to_the_state(tmp_path):
+    """Phone > Selective build: the engine (the worker in the app) answers, the task writes
+    the file atomically, the state holds what the panel shows; a file there is not replaced."""
+    from inspector.core.app.selective_build import start_header
+    from inspector.core.runtime.job import NO_JOB
+    from inspector.core.errors import InspectorError
+
+    model, state = _opened()
+    asked = []
+
+    class Registry:
+        def ops_header(self, source, job):
+            asked.append(source)
+            return "// header of " + source, ["Conv2D", "Relu"], ["Conv2DOp"], ["Odd"]
+
+    state.engine = Registry()
+    seen, said, failed = [], [], []
+    state.ops_header_changed.connect(seen.append)
+    state.message.connect(said.append)
+    target = tmp_path / "ops_to_register.h"
+    start_header(state, AtOnce(), str(target), failed.append)
+    assert asked == ["demo_digits.pb"] and not failed
+    assert target.read_text() == "// header of demo_digits.pb"
+    assert seen == [state.ops_header] and state.ops_header.path == str(target)
+    assert state.ops_header.ops == ("Conv2D", "Relu") and state.ops_header.missing == ("Odd",)
+    assert said == [f"Wrote {target}: 2 ops, 1 kernel classes"]
+    start_header(state, AtOnce(), str(target), failed.append)     # exists: refused, kept
+    assert len(failed) == 1 and isinstance(failed[0], InspectorError)
+    assert "exists" in failed[0].one_line() and len(seen) == 1
+    start_header(state, AtOnce(), str(target), failed.append, force=True)
+    assert len(seen) == 2
+
+    class Reopened(AtOnce):       # another model opened while TensorFlow was asked
+        def submit(self, kind, work, done, failed=None, **_):
+            result = work(NO_JOB)
+            _, other = _opened()
+            state.set_model(other.model, other.view)
+            done(result)
+
+    start_header(state, Reopened(), str(tmp_path / "other.h"), failed.append)
+    assert len(seen) == 2 and state.ops_header is None

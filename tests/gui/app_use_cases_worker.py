@@ -1,9 +1,9 @@
 """Run by tests/gui/test_use_cases_both_front_ends.py in a fresh process: the app as users
 start it (TensorFlow in the worker, 1366x768) opens MODEL and runs each shared use case through
 its menu's controller (Demo > Model card, Phone > TFLite check, File > Compare with…, Target
-report, Phone > Quantization: Run recipes, then Save applied .tflite… for each row); prints one
-JSON line of the answers, for the test to set beside the command line's answers on the same
-file."""
+report, Phone > Quantization: Run recipes, then Save applied .tflite… for each row,
+Phone > Selective build > Write ops_to_register.h…); prints one JSON line of the
+answers, for the test to set beside the command line's answers on the same file."""
 
 import json
 import os
@@ -50,6 +50,18 @@ def main(model: str, settings: str, *wanted) -> int:
         seen.setdefault("targets", []).append(win.state.overlay.targets.as_json())
     for recipes in [w[8:].split(",") for w in wanted if w.startswith("recipes=")]:
         seen["recipes"] = run_recipes(app, win, recipes, settings)
+    for path in [w[7:] for w in wanted if w.startswith("header=")]:  # Phone > Selective build
+        from PySide6.QtWidgets import QFileDialog
+
+        QFileDialog.getSaveFileName = staticmethod(lambda *a, **k: (path, ""))  # the user's
+        panel = win.mobile_panel                                                  # answer
+        panel.header_button.click()
+        wait(app, lambda: win.state.ops_header is not None and not win.tasks.is_busy(), 240)
+        header = win.state.ops_header
+        seen["header"] = {"path": header.path, "ops": list(header.ops),
+                          "kernels": list(header.kernels), "missing": list(header.missing),
+                          "shown": panel.header_text.toPlainText(),
+                          "said": panel.header_info.text()}
     seen["imported here"] = sorted(m for m in ("tensorflow", "keras") if m in sys.modules)
     return finish(win, client, seen)
 

@@ -145,3 +145,19 @@ def test_the_recipe_run_is_the_same_in_the_window_and_on_the_command_line(tmp_pa
     int8 = cli[1]
     assert int8["size"] < cli[0]["size"] / 2 and 5 < int8["output"]["snr_db"] < 80
     assert [t["tensor"] for t in window[1]["tensors"]] == [t["tensor"] for t in int8["tensors"]]
+
+
+def test_the_ops_header_is_the_same_in_the_window_and_on_the_command_line(fx, tmp_path):
+    """Speech commands (audio front end, Select TF ops): Phone > Selective build writes
+    ops_to_register.h from TensorFlow's kernel registry in the worker, `ops-header` in the
+    CLI's process; the same bytes, and the panel shows what the state holds."""
+    model = os.path.join(fx, "speech_commands.pb")
+    window_file, cli_file = tmp_path / "window.h", tmp_path / "cli.h"
+    seen = window_answers(model, tmp_path, f"header={window_file}")
+    code, out, err = run_cli("ops-header", model, "-o", str(cli_file))
+    assert code == 0, err
+    header = seen["header"]
+    assert window_file.read_text() == cli_file.read_text() == header["shown"]
+    assert header["path"] == str(window_file) and "Conv2D" in header["ops"]
+    assert f"{len(header['ops'])} ops, {len(header['kernels'])} kernel classes" in out
+    assert header["said"].startswith(f"Wrote {window_file}: {len(header['ops'])} ops")

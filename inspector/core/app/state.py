@@ -70,6 +70,7 @@ class AppState:
         self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
         self.tflite_preview_changed = Event()  # (Preview or None) app/tflite_check.py
         self.output_check_changed = Event()  # (OutputCheck or None) app/pipeline_runs.py
+        self.ops_header_changed = Event()  # (OpsHeader or None) app/selective_build.py
         self.comparison_ready = Event()    # (compare_runs.Opened) a window to open for it
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
@@ -108,6 +109,7 @@ class AppState:
         self.proposals: list = []      # feed points traced from an output (app/marks.py)
         self.quant = None              # recipes tried, chosen, applied (app/quantization.py)
         self.output_check = None       # the pipeline's numeric check (app/pipeline_runs)
+        self.ops_header = None         # the last ops_to_register.h (app/selective_build.py)
         self.framed = None             # the model whose first picture is on screen
 
     # -- model and view -------------------------------------------------------------------
@@ -366,6 +368,10 @@ class AppState:
     def set_output_check(self, check) -> None:
         self.output_check = check
         self.output_check_changed.emit(check)
+
+    def set_ops_header(self, header) -> None:
+        self.ops_header = header
+        self.ops_header_changed.emit(header)
 
     def set_tflite_check(self, check) -> None:
         self.tflite_check = check

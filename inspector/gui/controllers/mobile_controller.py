@@ -9,8 +9,8 @@ import os
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
-from inspector.core.app import tflite_check
-from inspector.core.app.exports import atomic_write, beside, temporary_copy
+from inspector.core.app import selective_build, tflite_check
+from inspector.core.app.exports import beside, temporary_copy
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.gui.controllers.tflite_files import save_tflite
 
@@ -34,7 +34,9 @@ class MobileController(QObject):
         state.overlay_changed.connect(self._overlay_changed)
         state.tflite_check_changed.connect(self._show_check)
         state.tflite_preview_changed.connect(self._show_preview)
+        state.ops_header_changed.connect(self._show_header)
         self._show_check(state.tflite_check)          # what happened before it existed
+        self._show_header(state.ops_header)
         if state.overlay is not None:
             self._overlay_changed(state.overlay)
 
@@ -156,10 +158,10 @@ class MobileController(QObject):
         self.tasks.submit("memmapped", work, done, self._failed(None),
                           label="Writing the memory-mapped package")
 
-    # -- selective registration ----------------------------------------------------------
+    # -- selective registration (the use case and its result: core.app.selective_build) ----
     def write_header(self, path: str | None = None) -> None:
-        engine, model = self.state.engine, self.state.model
-        if engine is None or model is None:
+        model = self.state.model
+        if self.state.engine is None or model is None:
             return
         force = path is None
         if path is None:
@@ -169,22 +171,12 @@ class MobileController(QObject):
                                                "C++ header (*.h)")[0]
             if not path:
                 return
-        source = os.path.basename(model.path.rstrip("/"))
+        selective_build.start_header(self.state, self.tasks, path, self._failed(None), force)
 
-        def work(task):
-            return engine.ops_header(source, job=task)
-
-        def done(result):
-            text, ops, kernels, missing = result
-            try:
-                atomic_write(path, text, force=force, source=model.path)
-            except InspectorError as exc:
-                self.state.fail(exc.one_line())
-                return
-            self.p.show_header(text, path, ops, kernels, missing)
-
-        self.tasks.submit("ops_header", work, done, self._failed(None),
-                          label="Asking TensorFlow's kernel registry")
+    def _show_header(self, header) -> None:
+        if header is not None:
+            self.p.show_header(header.text, header.path, list(header.ops),
+                               list(header.kernels), list(header.missing))
 
     def _failed(self, retry):
         def failed(exc):
