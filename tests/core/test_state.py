@@ -206,3 +206,26 @@ def test_an_event_forgets_a_bound_method_given_again():
     event.disconnect(listener.heard)
     event.emit(2)
     assert listener.calls == 1
+
+
+def test_each_result_setter_stores_emits_and_repaints_as_before(state):
+    """The use cases' results (state.RESULTS, setters made from the table): each setter stores
+    its value and emits `<field>_changed(value)`; the overlay, a demo run and a recipe run
+    also repaint the canvas; a new model empties them all."""
+    fields = {"overlay": OverlayState(), "demo": None, "quant": None, "tflite_check": None,
+              "card": None, "search": None, "described": None, "sizes": None,
+              "duplicates": None, "proposals": [], "output_check": None, "ops_header": None}
+    repaints = []
+    state.decorations_changed.connect(lambda: repaints.append(1))
+    for name, empty in fields.items():
+        assert getattr(state, name) == empty
+        got = []
+        repaints.clear()
+        getattr(state, f"{name}_changed").connect(got.append)
+        value = object()
+        getattr(state, f"set_{name}")(value)
+        assert getattr(state, name) is value and got == [value]
+        assert len(repaints) == (name in ("overlay", "demo", "quant")), name
+    state.set_model(state.model, ViewModel(state.model.graph))
+    assert all(getattr(state, name) == empty for name, empty in fields.items())
+    assert state.proposals is not AppState().proposals

@@ -3,7 +3,8 @@ emits; views and panels only listen. It holds the model and what is shown of it 
 expansion, scene, selection, cone), the workbench (marks and pipeline), the strip and pipeline
 previews, the step shown after a transform, and the overlay. `decorations_changed` is the one
 event the canvas needs besides a new scene: the pure core.view.decorations(state) says what
-to paint on each item."""
+to paint on each item. Each use case's result (RESULTS) is a field with a generated
+`set_<field>(value)` that stores it and emits `<field>_changed(value)`."""
 
 from __future__ import annotations
 
@@ -37,6 +38,36 @@ class OverlayState:
         return self.profiles[self.current] if 0 <= self.current < len(self.profiles) else None
 
 
+# A use case's result: (field, its value on a new model, whether the canvas repaints when it
+# changes). Each gets the event `<field>_changed(value)` and the setter `set_<field>(value)`.
+RESULTS = (
+    ("overlay", OverlayState, True),   # OverlayState: the overlay and what it shows
+    ("demo", None, True),              # overlays.demo_run.DemoRun: the last demo run
+    ("quant", None, True),             # QuantRun: recipes tried, chosen, applied (quantization)
+    ("tflite_check", None, False),     # TFLiteCheck: the model's TFLite check (tflite_check)
+    ("card", None, False),             # CardResult: the model card and its comparison (card)
+    ("search", None, False),           # SearchResult: the last search (search)
+    ("described", None, False),        # Described: a constant's values (properties)
+    ("sizes", None, False),            # SizesResult: where the bytes go (sizing)
+    ("duplicates", None, False),       # Duplicates: repeated constants (sizing)
+    ("proposals", list, False),        # feed points traced from an output (marks)
+    ("output_check", None, False),     # OutputCheck: the pipeline's numeric check (pipeline_runs)
+    ("ops_header", None, False),       # OpsHeader: the last ops_to_register.h (selective_build)
+)
+
+
+def _setter(name: str, repaint: bool):
+    def set_result(self, value) -> None:
+        setattr(self, name, value)
+        getattr(self, name + "_changed").emit(value)
+        if repaint:
+            self.decorations_changed.emit()
+    set_result.__name__ = set_result.__qualname__ = f"set_{name}"
+    set_result.__doc__ = f"Store `{name}` and emit {name}_changed" + \
+        (" and decorations_changed." if repaint else ".")
+    return set_result
+
+
 class AppState:
     def __init__(self):
         self.workbench = Workbench()
@@ -53,25 +84,15 @@ class AppState:
         self.step_view_wanted = Event()    # (key) show_step needs that row's graph laid out
         self.original_view_wanted = Event()  # (graph, fold_constants) a view to build off
         #                                      the GUI thread, then hand to put_original_view
-        self.overlay_changed = Event()     # (OverlayState)
         self.shapes_changed = Event()      # (view)
         self.decorations_changed = Event()  # () tags, dimming, diff, heat, badges, cone
         self.first_frame = Event()         # (model) its first picture is on screen
         self.trace_requested = Event()     # (node) follow it back to its feed points
-        self.demo_changed = Event()        # (DemoRun or None) the last demo run's results
-        self.tflite_check_changed = Event()  # (TFLiteCheck or None) app/tflite_check.py
-        self.card_changed = Event()        # (CardResult or None) app/card.py
-        self.search_changed = Event()      # (SearchResult) app/search.py
-        self.described_changed = Event()   # (Described) a constant's values, app/properties.py
         self.op_doc_changed = Event()      # (op, text or None) TF's description, app/properties.py
-        self.sizes_changed = Event()       # (SizesResult) app/sizing.py
-        self.proposals_changed = Event()   # (feed points traced from an output) app/marks.py
-        self.duplicates_changed = Event()  # (Duplicates) app/sizing.py
-        self.quant_changed = Event()       # (QuantRun or None) app/quantization.py
         self.tflite_preview_changed = Event()  # (Preview or None) app/tflite_check.py
-        self.output_check_changed = Event()  # (OutputCheck or None) app/pipeline_runs.py
-        self.ops_header_changed = Event()  # (OpsHeader or None) app/selective_build.py
         self.comparison_ready = Event()    # (compare_runs.Opened) a window to open for it
+        for name, _, _ in RESULTS:
+            setattr(self, name + "_changed", Event())
         self.message = Event()             # (text) for the status bar
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
@@ -95,22 +116,13 @@ class AppState:
         self.step, self.after = 0, True
         self.shown_key = None          # key of the preview row whose graph is shown
         self.diff: dict = {}
-        self.overlay = OverlayState()
         self.show_constants, self.direction = False, "TB"
         self._views = {}
-        self.demo = None               # the last demo run (overlays.demo_run.DemoRun)
         self.tflite: dict = {}         # variant -> tflite_mapping.Mapping of the last preview
         self.tflite_preview = None     # the last conversion preview (set_tflite_preview)
-        self.tflite_check = None       # the TFLite check of the model (app/tflite_check.py)
-        self.card = None               # the model card and its comparison (app/card.py)
-        self.search = None             # the last search's result (app/search.py)
-        self.described = None          # the last constant's values described (properties)
-        self.sizes = self.duplicates = None   # where the bytes go (app/sizing.py)
-        self.proposals: list = []      # feed points traced from an output (app/marks.py)
-        self.quant = None              # recipes tried, chosen, applied (app/quantization.py)
-        self.output_check = None       # the pipeline's numeric check (app/pipeline_runs)
-        self.ops_header = None         # the last ops_to_register.h (app/selective_build.py)
         self.framed = None             # the model whose first picture is on screen
+        for name, empty, _ in RESULTS:
+            setattr(self, name, empty() if callable(empty) else empty)
 
     # -- model and view -------------------------------------------------------------------
     def set_model(self, model, view, summary=None) -> None:
@@ -333,60 +345,13 @@ class AppState:
         if key == self.shown_key and self.after:
             self.show_step(self.step)
 
-    # -- overlay -------------------------------------------------------------------------------
-    def set_search(self, result) -> None:
-        self.search = result
-        self.search_changed.emit(result)
-
-    def set_described(self, described) -> None:
-        self.described = described
-        self.described_changed.emit(described)
-
+    # -- results of use cases (RESULTS' set_<field> are added after the class) ----------------
     def set_op_doc(self, op: str, text) -> None:
         self.op_docs[op] = text
         self.op_doc_changed.emit(op, text)
 
-    def set_proposals(self, proposals) -> None:
-        self.proposals = proposals
-        self.proposals_changed.emit(proposals)
-
-    def set_sizes(self, result) -> None:
-        self.sizes = result
-        self.sizes_changed.emit(result)
-
-    def set_duplicates(self, found) -> None:
-        self.duplicates = found
-        self.duplicates_changed.emit(found)
-
-    def set_card(self, result) -> None:
-        self.card = result
-        self.card_changed.emit(result)
-
     def open_comparison(self, opened) -> None:     # nothing kept: the window holds it
         self.comparison_ready.emit(opened)
-
-    def set_output_check(self, check) -> None:
-        self.output_check = check
-        self.output_check_changed.emit(check)
-
-    def set_ops_header(self, header) -> None:
-        self.ops_header = header
-        self.ops_header_changed.emit(header)
-
-    def set_tflite_check(self, check) -> None:
-        self.tflite_check = check
-        self.tflite_check_changed.emit(check)
-
-    def set_overlay(self, overlay: OverlayState) -> None:
-        self.overlay = overlay
-        self.overlay_changed.emit(overlay)
-        self.decorations_changed.emit()
-
-    def set_demo(self, run) -> None:
-        """Results of a demo run on the open model (None clears them)."""
-        self.demo = run
-        self.demo_changed.emit(run)
-        self.decorations_changed.emit()
 
     def set_tflite_preview(self, preview) -> None:
         """The last conversion preview and how its variants' ops map onto the nodes."""
@@ -395,12 +360,6 @@ class AppState:
                        if r.mapping is not None}
         self.tflite_preview_changed.emit(preview)
         self.overlay_changed.emit(self.overlay)     # Properties tells "merged into"
-
-    def set_quant(self, run) -> None:
-        """Quantization recipes tried on the model (app/quantization.QuantRun)."""
-        self.quant = run
-        self.quant_changed.emit(run)
-        self.decorations_changed.emit()
 
     def trace(self, name: str) -> None:
         self.trace_requested.emit(name)
@@ -411,3 +370,8 @@ class AppState:
 
     def fail(self, text: str) -> None:
         self.error.emit(text)
+
+
+for _name, _, _repaint in RESULTS:
+    setattr(AppState, f"set_{_name}", _setter(_name, _repaint))
+del _name, _repaint
