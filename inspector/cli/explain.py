@@ -96,7 +96,7 @@ def demo_json(result) -> dict:
 
 def cmd_explain(args) -> int:
     from inspector.cli.loading import _load
-    from inspector.cli.transform import parse_input_shapes
+    from inspector.cli.run_args import parse_input_shapes
 
     model = _load(args)
     shapes = parse_input_shapes(args.input_shape)

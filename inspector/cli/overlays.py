@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from inspector.cli.transform import load_arrays, parse_input_shapes, split_names
+from inspector.cli.run_args import parse_input_shapes, split_names
+from inspector.core.app.inputs import read_arrays
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -12,7 +13,7 @@ from inspector.core.runtime.job import NO_JOB, Job
 def cmd_profile(args) -> int:
     from inspector.core.app.overlay_runs import profile_file
 
-    arrays = load_arrays(args.npy)
+    arrays = read_arrays(args.npy)
     prof = profile_file(args.model, split_names(args.inputs), split_names(args.outputs),
                        parse_input_shapes(args.input_shape), "zeros" if args.zeros else "random",
                        args.seed, arrays, args.warmup, args.runs, args.intra, args.inter,

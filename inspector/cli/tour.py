@@ -28,14 +28,14 @@ def _stops(model, view, args, run):
 
 
 def cmd_tour(args) -> int:
-    from inspector.cli.explain import demo_for
     from inspector.cli.loading import _load
     from inspector.core.app.exports import check_target
     from inspector.core.app.auto_tour import view_of
+    from inspector.core.app.demo import run_on_file
 
     check_target(args.output, args.force, source=args.model)   # before any work
     model = _load(args)
-    run = demo_for(model, args.input, args.labels, args.value_range, None,
+    run = run_on_file(model, args.input, args.labels, args.value_range, None,
                    getattr(args, "allow_io", False))[1] if args.input else None
     view = view_of(model)
     stops = _stops(model, view, args, run)

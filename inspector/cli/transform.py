@@ -5,43 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from inspector.core.errors import InspectorError
+from inspector.cli.run_args import parse_input_shapes, split_names
+from inspector.core.app.inputs import read_arrays
 from inspector.core.app.words import count, human_bytes, tf_human_readable_num
-
-
-def split_names(text: str | None) -> list:
-    """TF's comma lists: split on ',' with no trimming; '' is an empty list."""
-    return text.split(",") if text else []
-
-
-MAX_DIM = 2 ** 31 - 1
-
-
-def parse_input_shapes(items) -> dict:
-    """NAME=d0,d1,... arguments (? or -1 for unknown) -> {name: dims}."""
-    shapes = {}
-    for item in items or []:
-        name, sep, dims = item.partition("=")
-        if not sep or not name:
-            raise InspectorError(f"--input_shape wants NAME=d0,d1,... (got '{item}')")
-        out = []
-        for d in (d.strip() for d in dims.split(",") if d.strip() != ""):
-            if d in ("?", "-1"):
-                out.append(None)
-            elif d.isdigit() and int(d) <= MAX_DIM:
-                out.append(int(d))
-            else:
-                raise InspectorError(f"--input_shape: '{d}' in '{item}' is not a dimension "
-                                     f"(0 to {MAX_DIM}, or ? for unknown)")
-        shapes[name.split(":")[0]] = tuple(out)
-    return shapes
-
-
-def load_arrays(items) -> dict:
-    """--npy NAME=FILE.npy arguments, loaded (and checked) before any work starts."""
-    from inspector.core.app.inputs import read_arrays
-
-    return read_arrays(items)
+from inspector.core.errors import InspectorError
 
 
 def _note(text: str) -> None:
@@ -152,7 +119,7 @@ def cmd_flops(args) -> int:
 def cmd_check(args) -> int:
     from inspector.core.app.transforming import check_files
 
-    arrays = load_arrays(args.npy)
+    arrays = read_arrays(args.npy)     # checked before any work starts
     shapes = parse_input_shapes(args.input_shape)
     results = check_files(args.original, args.transformed, split_names(args.inputs),
                           split_names(args.outputs), shapes, "zeros" if args.zeros else

@@ -1,0 +1,34 @@
+"""What the commands that run or measure a graph (`transform`, `check`, `flops`, `profile`,
+`calibrate`, `explain`) read from their arguments in transform_graph's syntax: TF's comma
+lists of node names and --input_shape NAME=d0,d1,..."""
+
+from __future__ import annotations
+
+from inspector.core.errors import InspectorError
+
+MAX_DIM = 2 ** 31 - 1
+
+
+def split_names(text: str | None) -> list:
+    """TF's comma lists: split on ',' with no trimming; '' is an empty list."""
+    return text.split(",") if text else []
+
+
+def parse_input_shapes(items) -> dict:
+    """NAME=d0,d1,... arguments (? or -1 for unknown) -> {name: dims}."""
+    shapes = {}
+    for item in items or []:
+        name, sep, dims = item.partition("=")
+        if not sep or not name:
+            raise InspectorError(f"--input_shape wants NAME=d0,d1,... (got '{item}')")
+        out = []
+        for d in (d.strip() for d in dims.split(",") if d.strip() != ""):
+            if d in ("?", "-1"):
+                out.append(None)
+            elif d.isdigit() and int(d) <= MAX_DIM:
+                out.append(int(d))
+            else:
+                raise InspectorError(f"--input_shape: '{d}' in '{item}' is not a dimension "
+                                     f"(0 to {MAX_DIM}, or ? for unknown)")
+        shapes[name.split(":")[0]] = tuple(out)
+    return shapes
