@@ -5,6 +5,7 @@ that feeds it (its data inputs' fingerprints and ports, in slot order)."""
 
 from __future__ import annotations
 
+from inspector.core.compare.columns import columns
 from inspector.core.model.graph import Graph
 
 # attributes that hold node names (colocation, shared resources) or nothing that computes
@@ -32,24 +33,56 @@ def own_signature(node, scratch) -> int:
 
 
 class Fingerprints:
-    """fingerprint[name] and height[name] (longest data path from a source) of every node."""
+    """fingerprint[name] and height[name] (longest data path from a source) of every node;
+    by node index, `fp[i]` and `heights[i]` (None for the names-keyed way below)."""
 
     def __init__(self, graph: Graph, job=None):
         self.own: dict = {}
         self.fingerprint: dict = {}
         self.height: dict = {}
-        self._compute(graph, job)
+        self.fp = self.heights = None
+        cols = columns(graph)
+        own = self._own_signatures(graph, cols, job)
+        order = _topological(cols) if cols.unique else None
+        if order is None:           # a cycle or repeated names: the walk by names below
+            self.own = dict(zip(cols.names, own))
+            self._compute(graph)
+            return
+        self._by_order(cols, own, order)
 
-    def _compute(self, graph: Graph, job) -> None:
+    @staticmethod
+    def _own_signatures(graph: Graph, cols, job) -> list:
         from inspector.core.model.protos import NodeDef
 
-        own, fp, height = self.own, self.fingerprint, self.height
-        nodes = {node.name: node for node in graph}
-        scratch = NodeDef()
-        for k, node in enumerate(graph):
+        out, scratch = [], NodeDef()
+        for k, node in enumerate(graph.nodes):
             if job is not None and not k % 4096:
                 job.check()
-            own[node.name] = own_signature(node, scratch)
+            out.append(own_signature(node, scratch))
+        return out
+
+    def _by_order(self, cols, own: list, order: list) -> None:
+        """Each node after its inputs: its fingerprint hashes its own signature with its
+        inputs' fingerprints and ports (the walk's formula, so the values are the same)."""
+        ins, ports, ops = cols.ins, cols.ports, cols.ops
+        fp, height = [0] * len(own), [0] * len(own)
+        for i in order:
+            srcs = ins[i]
+            if not srcs or ops[i] in BACK_EDGE_OPS:
+                fp[i] = hash((own[i], ()))
+                height[i] = 1
+                continue
+            fp[i] = hash((own[i], tuple(zip([fp[j] for j in srcs], ports[i]))))
+            height[i] = 1 + max([height[j] for j in srcs])
+        self.fp, self.heights = fp, height
+        names = cols.names
+        self.own = dict(zip(names, own))
+        self.fingerprint = dict(zip(names, fp))
+        self.height = dict(zip(names, height))
+
+    def _compute(self, graph: Graph) -> None:
+        own, fp, height = self.own, self.fingerprint, self.height
+        nodes = {node.name: node for node in graph}
         on_stack: set = set()
         for node in graph:
             if node.name in fp:
@@ -75,3 +108,21 @@ class Fingerprints:
                 fed = tuple((fp.get(ref.node, own[ref.node]), ref.port) for ref in inputs)
                 fp[name] = hash((own[name], fed))
                 height[name] = 1 + max((height.get(ref.node, 0) for ref in inputs), default=0)
+
+
+def _topological(cols) -> list | None:
+    """Node indices, each after the data inputs its fingerprint reads (Kahn's algorithm), or
+    None when some are in a cycle."""
+    ins, ops = cols.ins, cols.ops
+    pending = [0 if op in BACK_EDGE_OPS else len(srcs) for srcs, op in zip(ins, ops)]
+    uses = cols.uses
+    ready = [i for i, n in enumerate(pending) if not n]
+    order = []
+    for i in ready:             # `ready` grows while it is read: a FIFO with no pops
+        order.append(i)
+        for r, _, _ in uses[i]:
+            if pending[r]:
+                pending[r] -= 1
+                if not pending[r]:
+                    ready.append(r)
+    return order if len(order) == len(ins) else None

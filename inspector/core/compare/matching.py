@@ -14,6 +14,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from inspector.core.compare.changes import same_tensor
+from inspector.core.compare.columns import columns
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.compare.names import (  # noqa: F401  (explained_by_scope: diff's)
     explained_by_scope,
@@ -169,19 +170,25 @@ def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Finge
     only_b = _unique_groups(fb.fingerprint, m.a_of)
     seeds = sorted(((fa.height[a], a, only_b[v]) for v, a in only_a.items() if v in only_b),
                    key=lambda t: (-t[0], t[1]))
+    ca, cb = columns(ga), columns(gb)
+    names_a, names_b, at_a, at_b = ca.names, cb.names, ca.at, cb.at
+    ins_a, ins_b, ports_a, ports_b = ca.ins, cb.ins, ca.ports, cb.ports
+    fp_a, fp_b = fa.fingerprint, fb.fingerprint
+    b_of, a_of, pair = m.b_of, m.a_of, m.pair
     for _, a, b in seeds:
-        if a in m.b_of or b in m.a_of:
+        if a in b_of or b in a_of:
             continue
-        m.pair(a, b, "structure")
-        stack = [(a, b)]
+        pair(a, b, "structure")
+        stack = [(at_a[a], at_b[b])]
         while stack:       # an exact subgraph: its inputs are the same, slot by slot
             x, y = stack.pop()
-            for rx, ry in zip(data_inputs(ga, x), data_inputs(gb, y)):
-                if rx.node in m.b_of or ry.node in m.a_of or rx.node not in fa.fingerprint:
+            for i, j in zip(ins_a[x], ins_b[y]):
+                rx, ry = names_a[i], names_b[j]
+                if rx in b_of or ry in a_of:
                     continue
-                if fa.fingerprint[rx.node] == fb.fingerprint.get(ry.node):
-                    m.pair(rx.node, ry.node, "structure")
-                    stack.append((rx.node, ry.node))
+                if fp_a[rx] == fp_b[ry]:
+                    pair(rx, ry, "structure")
+                    stack.append((i, j))
 
 
 def _quantized_weights(m: Matching, ga: Graph, gb: Graph) -> None:
@@ -272,16 +279,24 @@ def _free_pair(m: Matching, ga: Graph, gb: Graph, a: str, b: str) -> bool:
     otherwise."""
     if a in m.b_of or b in m.a_of or a in m.merged or b in m.split:
         return False
-    op = ga.node(a).op
-    if op != gb.node(b).op:
+    ca, cb = columns(ga), columns(gb)
+    op = ca.ops[ca.at[a]]
+    if op != cb.ops[cb.at[b]]:
         return False
-    if a != b and ((a in gb and a not in m.a_of and gb.node(a).op == op) or
-                   (b in ga and b not in m.b_of and ga.node(b).op == op)):
-        return False
+    if a != b:
+        there, here = cb.at.get(a), ca.at.get(b)
+        if (there is not None and a not in m.a_of and cb.ops[there] == op) or \
+                (here is not None and b not in m.b_of and ca.ops[here] == op):
+            return False
     return True
 
 
 def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None:
+    """Top-down (inputs slot by slot) and bottom-up (the one reader in a role) from each
+    pair; a pair whose inputs and readers in A are all taken has nothing to give."""
+    ca, cb = columns(ga), columns(gb)
+    names_a, names_b, at_a, at_b, ops_a, ops_b = ca.names, cb.names, ca.at, cb.at, ca.ops, cb.ops
+    b_of, merged = m.b_of, m.merged
     queue = deque(seeds)
     steps = 0
     while queue:
@@ -289,26 +304,31 @@ def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None
         if not steps % 4096:
             job.check()
         a, b = queue.popleft()
-        if ga.node(a).op != gb.node(b).op:
+        x, y = at_a[a], at_b[b]
+        if ops_a[x] != ops_b[y]:
             continue         # a changed op says nothing about its neighbours' roles
-        for ra, rb in zip(data_inputs(ga, a), data_inputs(gb, b)):      # top-down
-            if ra.port == rb.port and _free_pair(m, ga, gb, ra.node, rb.node):
-                m.pair(ra.node, rb.node, "top-down")
-                queue.append((ra.node, rb.node))
-        ca, cb = _consumers_by_role(ga, a), _consumers_by_role(gb, b)     # bottom-up
-        for role, names in ca.items():
-            others = cb.get(role)
+        for i, j, pi, pj in zip(ca.ins[x], cb.ins[y], ca.ports[x], cb.ports[y]):  # top-down
+            if pi == pj and _free_pair(m, ga, gb, names_a[i], names_b[j]):
+                m.pair(names_a[i], names_b[j], "top-down")
+                queue.append((names_a[i], names_b[j]))
+        uses = ca.uses[x]
+        if not uses or all(names_a[r] in b_of or names_a[r] in merged for r, _, _ in uses):
+            continue
+        by_role = _readers_by_role(ca, x), _readers_by_role(cb, y)     # bottom-up
+        for role, names in by_role[0].items():
+            others = by_role[1].get(role)
             if len(names) == 1 and others and len(others) == 1 and \
                     _free_pair(m, ga, gb, names[0], others[0]):
                 m.pair(names[0], others[0], "bottom-up")
                 queue.append((names[0], others[0]))
 
 
-def _consumers_by_role(graph: Graph, name: str) -> dict:
+def _readers_by_role(cols, i: int) -> dict:
+    """{(reader's op, position in its inputs, port read): [reader names]} of node i."""
     out: dict = {}
-    for e in graph.consumers(name):
-        if not e.control:
-            out.setdefault((graph.node(e.dst).op, e.dst_index, e.src_port), []).append(e.dst)
+    names, ops = cols.names, cols.ops
+    for r, k, port in cols.uses[i]:
+        out.setdefault((ops[r], k, port), []).append(names[r])
     return out
 
 
@@ -346,10 +366,13 @@ def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool,
 
 def _disagreeing(m: Matching, ga: Graph, gb: Graph) -> list:
     out = []
-    for a, b in m.b_of.items():
-        for ra, rb in zip(data_inputs(ga, a), data_inputs(gb, b)):
-            other = m.b_of.get(ra.node)
-            if other is not None and rb.node in m.a_of and other != rb.node:
+    ca, cb = columns(ga), columns(gb)
+    names_a, names_b, at_a, at_b = ca.names, cb.names, ca.at, cb.at
+    b_of, a_of = m.b_of, m.a_of
+    for a, b in b_of.items():
+        for i, j in zip(ca.ins[at_a[a]], cb.ins[at_b[b]]):
+            other = b_of.get(names_a[i])
+            if other is not None and other != names_b[j] and names_b[j] in a_of:
                 out.append((a, b))
                 break
     return out

@@ -1,0 +1,61 @@
+"""A compared graph as columns over node indices, what the matcher's loops read: names, ops,
+each node's data inputs in slot order (producer index and port, producers in the graph only,
+as operands.data_inputs gives them) and their readers. Made once per graph and kept while
+the graph lives, so a rule's step is a list look-up, not a Node and a list per call. The
+only code of the comparison that knows how the Graph stores its nodes."""
+
+from __future__ import annotations
+
+import weakref
+
+_MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class Columns:
+    """names[i], ops[i]; ins[i] / ports[i]: node i's data inputs (producer index, port);
+    at[name]: the index a name is looked up as (the graph's first node of that name). Node i
+    of a name held by an earlier node carries that node's op and inputs (the old look-up by
+    name gave them); `unique` says no name repeats. uses[i]: node i's data readers as
+    (reader, position in its inputs, port read), in graph order (Graph.consumers' order)."""
+
+    __slots__ = ("names", "at", "ops", "ins", "ports", "uses", "unique", "__weakref__")
+
+    def __init__(self, graph):
+        nodes = graph.nodes
+        self.names = names = [n.name for n in nodes]
+        self.at = at = dict(zip(reversed(names), range(len(names) - 1, -1, -1)))
+        self.unique = len(at) == len(names)
+        self.ops = ops = [n.op for n in nodes]
+        get = at.get
+        ins, ports = [], []
+        self.uses = uses = [[] for _ in names]
+        empty = ()
+        for i, node in enumerate(nodes):
+            if not node.inputs:
+                ins.append(empty)
+                ports.append(empty)
+                continue
+            srcs, prts = [], []
+            for k, ref in enumerate(node.inputs):
+                if not ref.control:
+                    j = get(ref.node)
+                    if j is not None:
+                        srcs.append(j)
+                        prts.append(ref.port)
+                        uses[j].append((i, k, ref.port))
+            ins.append(tuple(srcs))
+            ports.append(tuple(prts))
+        self.ins, self.ports = ins, ports
+        if not self.unique:
+            for i, name in enumerate(names):
+                first = at[name]
+                if first != i:
+                    ops[i], ins[i], ports[i] = ops[first], ins[first], ports[first]
+
+
+def columns(graph) -> Columns:
+    """The graph's columns (made on first use, kept while the graph lives)."""
+    made = _MADE.get(graph)
+    if made is None:
+        made = _MADE[graph] = Columns(graph)
+    return made

@@ -1,0 +1,59 @@
+"""The matcher on block chains of a few thousand nodes (tests/fixtures/scale_models), without
+TensorFlow or Qt: a renamed, shuffled copy is found node for node, by structure alone, and a
+copy with other weights pairs every node with its namesake. The speed of the same work at
+100k-300k nodes is bench/compare_bench.py's (no timed assertion here)."""
+
+import random
+
+from inspector.core.compare.diff import diff_graphs
+from inspector.core.compare.matching import match
+from inspector.core.loaders import load
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
+from tests.fixtures.scale_models import blocks_graph
+
+
+def renamed_shuffled(graph: Graph, seed: int = 5) -> tuple:
+    """(B, mapping): every node renamed by a random bijection, the nodes in a random order."""
+    names = [n.name for n in graph]
+    new = [f"n{k}" for k in range(len(names))]
+    random.Random(seed).shuffle(new)
+    mapping = dict(zip(names, new))
+    nodes = []
+    for node in graph.graph_def.node:
+        copy = protos.node_def_pb2.NodeDef()
+        copy.CopyFrom(node)
+        copy.name = mapping[node.name]
+        for i, text in enumerate(copy.input):
+            control = text.startswith("^")
+            name, sep, port = (text[1:] if control else text).partition(":")
+            copy.input[i] = ("^" if control else "") + mapping[name] + sep + port
+        nodes.append(copy)
+    random.Random(seed + 1).shuffle(nodes)
+    gd = protos.GraphDef()
+    gd.node.extend(nodes)
+    return Graph(gd), mapping
+
+
+def test_a_renamed_shuffled_chain_is_the_same_bijection_found_by_structure():
+    ga = load(blocks_graph(3000, 0)).graph
+    gb, mapping = renamed_shuffled(ga)
+    m = match(ga, gb)
+    assert len(mapping) == len(ga) > 2900
+    assert m.b_of == mapping                       # 100 %: each node with its renamed self
+    assert m.a_of == {b: a for a, b in mapping.items()}
+    assert set(m.rule.values()) == {"structure"}
+    assert not m.merged and not m.split and not m.disagreeing and not m.unrelated
+    d = diff_graphs(ga, gb)
+    assert d.counts() == {"changed": len(ga), "renamed": len(ga), "unchanged": 0}
+
+
+def test_other_weights_pair_every_node_with_its_namesake():
+    ga, gb = load(blocks_graph(3000, 0)).graph, load(blocks_graph(3000, 1)).graph
+    m = match(ga, gb)
+    assert m.b_of == {n.name: n.name for n in ga}
+    assert not m.merged and not m.split and not m.disagreeing
+    d = diff_graphs(ga, gb)
+    changed = [e for e in d.entries if e.status == "changed"]
+    assert changed and all(e.op_a == "Const" and [c.kind for c in e.changes] == ["values"]
+                           for e in changed)
