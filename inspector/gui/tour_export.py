@@ -29,17 +29,17 @@ def _parts(stop, demo) -> tuple:
 
 def html_steps(view, stops, demo, title: str, spotlight: bool = True):
     """Yield after each stop; the last value is the page's text."""
-    from inspector.core.app.exports import Slide, tour_html
+    from inspector.core.app.exports import tour_page
 
     slides = []
     for k, stop in enumerate(stops):
         picture, bars = _parts(stop, demo)
         svg = StopPicture(view, stop, demo, spotlight).svg()
-        slides.append(Slide(title=f"{stop.title}", caption=stop.caption, notes=stop.notes,
-                            svg=svg, picture=png_bytes(picture) if picture is not None else b"",
-                            bars=bars))
+        slides.append(dict(title=f"{stop.title}", caption=stop.caption, notes=stop.notes,
+                           svg=svg, picture=png_bytes(picture) if picture is not None else b"",
+                           bars=bars))
         yield k + 1, len(stops), None
-    yield len(stops), len(stops), tour_html(title, slides,
+    yield len(stops), len(stops), tour_page(title, slides,
                                             subtitle=f"{len(stops)} stops · GraphDef Inspector")
 
 

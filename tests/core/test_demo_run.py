@@ -241,6 +241,36 @@ def test_feature_maps_rank_channels_and_scale_three_ways():
     assert feature_maps("blk", "t:0", np.zeros((1, 10), np.float32)) is None
 
 
+def test_a_runs_results_draw_themselves_for_the_window():
+    """What the window draws of state.demo comes from the run's own objects (no picture
+    module to import): maps in the colour scale and as a mosaic, an answer image, a
+    spectrogram in colour and a photo as it is."""
+    from inspector.core.demo.demo_run import Seen
+    from inspector.core.demo.feature_maps import colour_lut, mosaic
+
+    x = np.zeros((1, 40, 40, 3), np.float32)
+    x[..., 1] = np.linspace(0, 1, 40)[None, None]
+    fm = feature_maps("blk", "t:0", x)
+    lut = fm.colour_scale()
+    assert lut.shape == (256, 3) and (lut == colour_lut()).all()
+    assert int(lut[0].sum()) < int(lut[255].sum())     # low dark, high bright
+    coloured = fm.coloured([1])
+    assert coloured.shape == (1, 40, 40, 3)
+    assert (coloured[0, 0, -1] == lut[255]).all() and (coloured[0, 0, 0] == lut[0]).all()
+    whole = fm.mosaic(40, 2, "block")
+    assert (whole == mosaic(scaled(fm, fm.order, "block"), 40, 2)).all()
+    assert whole.shape == (2 * 44 + 4, 2 * 44 + 4, 3)
+    answer = output_view("out:0", np.linspace(-1, 1, 64, dtype=np.float32).reshape(1, 8, 8))
+    assert answer.kind == "image"
+    picture = answer.picture()
+    assert picture.dtype == np.uint8 and picture.min() == 0 and picture.max() == 255
+    db = np.tile(np.arange(0, 256, 32, dtype=np.uint8), (4, 1))
+    heard = Seen(db, "a spectrogram", (0, 1), 0.0, 1.0, kind="spectrogram")
+    assert heard.shown().shape == (4, 8, 3) and (heard.shown()[0, 0] == lut[0]).all()
+    seen = Seen(db, "a photo", (0, 1), 0.0, 1.0)
+    assert seen.shown() is db
+
+
 def test_an_answer_of_nans_is_said_not_ranked():
     view = output_view("out:0", np.array([[np.nan, 0.2, 0.8]], np.float32), "Softmax")
     assert view.kind == "table" and "NaN" in view.note and not view.top

@@ -82,6 +82,30 @@ def test_the_demo_model_reads_a_drawn_digit(qtbot, window, tmp_path):
                                 for n in window.canvas.items_by_id.values()), timeout=60000)
 
 
+def test_a_sound_dropped_on_a_speech_model_shows_its_spectrogram_in_colour(qtbot, window,
+                                                                           fx, tmp_path):
+    """The Demo panel draws what state.demo holds: the spectrogram the model hears, wide and
+    in the feature maps' colour scale; the blocks' strips in the same colours."""
+    from test_demo_run import _wav
+
+    open_and_wait(qtbot, window, os.path.join(fx, "speech_commands.pb"))
+    _wav(tmp_path / "yes.wav")
+    assert drop_files(window.canvas.viewport(), [str(tmp_path / "yes.wav")])
+    _wait_run(qtbot, window, 0)
+    seen = window.state.demo.seen
+    assert seen.kind == "spectrogram" and seen.picture.ndim == 2
+    image = window.demo_panel.picture.pixmap().toImage()
+    assert (image.width(), image.height()) == (288, 180)        # drawn wide
+    rgb = {image.pixelColor(x, y).getRgb()[:3] for x in range(0, 288, 8)
+           for y in range(0, 180, 8)}
+    lut = {tuple(int(v) for v in c) for c in window.state.demo.blocks[0].colour_scale()}
+    assert any(len(set(c)) > 1 for c in rgb)                     # colour, not grey
+    assert len(rgb & lut) > 3                                    # the maps' colours
+    strips = [n.strip for n in window.canvas.items_by_id.values()
+              if getattr(n, "strip", None) is not None]
+    assert strips and all(s.images and not s.images[0].isGrayscale() for s in strips)
+
+
 def test_a_wrong_value_range_chosen_in_the_panel_shows_a_warning(qtbot, window, fx, tmp_path):
     open_and_wait(qtbot, window, os.path.join(fx, "mobilenet_v2.pb"))
     window.demo.run_on(_photo(str(tmp_path / "p.png")))

@@ -2,8 +2,6 @@
 sees with the canvas's own picture code, not the Demo panel's (the contract in pyproject.toml
 keeps it so); both still draw the same picture."""
 
-from types import SimpleNamespace
-
 import numpy as np
 
 from inspector.gui.canvas.stop_render import seen_image
@@ -13,7 +11,9 @@ from inspector.gui.panels.demo_panel import picture_pixmap
 def test_a_slide_and_the_demo_panel_draw_what_the_model_sees_alike(qtbot):
     picture = np.zeros((8, 8), np.uint8)
     picture[2:6, 3:5] = 255
-    slide = seen_image(SimpleNamespace(picture=picture, kind="image"), longest=480)
+    from inspector.core.demo.demo_run import Seen
+
+    slide = seen_image(Seen(picture, "a digit", (0, 1), 0.0, 1.0), longest=480)
     assert (slide.width(), slide.height()) == (480, 480)
     assert slide.pixelColor(4 * 60 + 30, 4 * 60 + 30).red() == 255      # blocky, not mush
     assert slide.pixelColor(30, 30).red() == 0

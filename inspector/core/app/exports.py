@@ -14,26 +14,48 @@ from inspector.core.formats.writer import (
     write_graph,
 )
 
-__all__ = ["Slide", "atomic_write", "beside", "check_target", "commands",  # noqa: F822
-           "dot_export", "node_size", "temporary_copy", "tour_html", "write_graph",
-           "write_memmapped"]
+__all__ = ["atomic_write", "beside", "check_memmapped", "check_target", "command_line",
+           "dot_text", "memmapped_regions", "node_size", "temporary_copy", "tour_page",
+           "write_dot", "write_graph", "write_memmapped"]
+
+TOOLS = ("transform_graph", "benchmark_model", "tflite_convert", "optimize_for_inference")
 
 
-def __getattr__(name: str):
-    if name == "commands":
-        from inspector.core.formats import commands as value
-    elif name == "dot_export":
-        from inspector.core.formats import dot_export as value
-    elif name == "write_memmapped":
-        from inspector.core.formats.memmapped import write_memmapped as value
-    elif name in ("Slide", "tour_html"):
-        from inspector.core.formats import tour_html as module
+def command_line(tool: str, model_path: str, inputs: list, outputs: list, *,
+                 transforms: str = "strip_unused_nodes", shapes: dict | None = None,
+                 types: dict | None = None) -> str:
+    """The command line of TensorFlow's own `tool` (one of TOOLS) on the model with these
+    inputs and outputs, ready to paste (the Workbench's Copy as)."""
+    from inspector.core.formats import commands
 
-        value = getattr(module, name)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+    if tool == "transform_graph":
+        return commands.transform_graph(model_path, inputs, outputs, transforms)
+    if tool == "benchmark_model":
+        return commands.benchmark_model(model_path, inputs, outputs, shapes or {}, types or {})
+    if tool == "tflite_convert":
+        return commands.tflite_convert(model_path, inputs, outputs, shapes or {})
+    if tool == "optimize_for_inference":
+        return commands.optimize_for_inference(model_path, inputs, outputs)
+    raise ValueError(f"no command line for {tool!r}: one of {', '.join(TOOLS)}")
+
+
+def write_memmapped(graph, path: str, min_bytes: int | None = None, force: bool = False,
+                    source: str | None = None):
+    """The graph as a memory-mapped package (`memmapped -o` and Phone > Save memory-mapped
+    package): written atomically, streamed one constant at a time; returns what was
+    written (regions, bytes mapped, file size)."""
+    from inspector.core.formats import memmapped
+
+    least = memmapped.MIN_BYTES if min_bytes is None else min_bytes
+    return memmapped.write_memmapped(graph, path, least, force, source)
+
+
+def tour_page(title: str, slides: list, subtitle: str = "") -> str:
+    """A tour as one self-contained HTML page; each slide a dict of its title, caption,
+    notes, svg, picture (PNG bytes) and bars."""
+    from inspector.core.formats.tour_html import Slide, tour_html
+
+    return tour_html(title, [Slide(**slide) for slide in slides], subtitle=subtitle)
 
 
 def temporary_copy(model_path: str, name: str, data: bytes,

@@ -15,6 +15,7 @@ from inspector.core.demo.feature_maps import (
     MAP_ELEMENTS,
     RUN_ELEMENTS,
     OutputView,
+    colour_lut,
     feature_maps,
     output_view,
     to_picture,
@@ -159,6 +160,11 @@ class Seen:
     squashed: float = 0.0      # fraction of the first squashing layer at its limit
     warnings: list = field(default_factory=list)
     kind: str = "image"        # or "spectrogram" (drawn wide, in colour)
+
+    def shown(self) -> np.ndarray:
+        """The picture as drawn: a spectrogram in the maps' colour scale (h x w x 3), an
+        image as it is."""
+        return colour_lut()[self.picture] if self.kind == "spectrogram" else self.picture
 
 
 @dataclass

@@ -35,6 +35,24 @@ class FeatureMaps:
     def channels(self) -> int:
         return len(self.order)
 
+    def pictures(self, channels, mode: str = "channel", model_range=None) -> np.ndarray:
+        """uint8 pictures of these channels on the chosen colour scale (`scaled`)."""
+        return scaled(self, channels, mode, model_range)
+
+    def coloured(self, channels, mode: str = "channel", model_range=None) -> np.ndarray:
+        """n x h x w x 3 uint8: the pictures in the colour scale (low dark, high bright)."""
+        return colour_lut()[self.pictures(channels, mode, model_range)]
+
+    def mosaic(self, cell: int, columns: int, mode: str = "channel",
+               model_range=None) -> np.ndarray:
+        """Every map, most active first, as one RGB image (`mosaic`)."""
+        return mosaic(self.pictures(self.order, mode, model_range), cell, columns)
+
+    @staticmethod
+    def colour_scale() -> np.ndarray:
+        """256 x 3 uint8: the colours of the maps, lowest value first (`colour_lut`)."""
+        return colour_lut()
+
 
 def _shrink(x: np.ndarray, side: int) -> np.ndarray:
     """Average-pool h x w maps (last two axes) so neither side exceeds `side`."""
@@ -98,6 +116,10 @@ class OutputView:
     data: np.ndarray | None = None               # for image, curve, table
     labels: list = field(default_factory=list)   # names of `top`, filled by the caller
     note: str = ""
+
+    def picture(self) -> np.ndarray:
+        """An 'image' answer as uint8 for display (its own min..max)."""
+        return to_picture(self.data)
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

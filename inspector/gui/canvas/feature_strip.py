@@ -8,8 +8,6 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem
 
-from inspector.core.app.pictures import colour_lut, scaled
-
 SHOWN = 10          # at most, as many as fit the box's width
 HEIGHT = 30.0
 
@@ -23,14 +21,13 @@ def to_qimage(rgb: np.ndarray) -> QImage:
 
 def picture_pixmap(picture: np.ndarray, longest: int = 180, kind: str = "image") -> QPixmap:
     """A uint8 picture (h x w or h x w x 3) enlarged to `longest` pixels, blocky when tiny
-    (an 8x8 digit should look like pixels, not mush); a spectrogram in colour, drawn wide
-    (the Demo panel, a tour's slides)."""
-    if kind == "spectrogram":
-        pix = QPixmap.fromImage(to_qimage(colour_lut()[picture]))
-        return pix.scaled(int(longest * 1.6), longest, Qt.IgnoreAspectRatio,
-                          Qt.SmoothTransformation)
+    (an 8x8 digit should look like pixels, not mush); a spectrogram (already in colour:
+    Seen.shown) drawn wide (the Demo panel, a tour's slides)."""
     rgb = picture if picture.ndim == 3 else np.repeat(picture[..., None], 3, axis=2)
     pix = QPixmap.fromImage(to_qimage(rgb))
+    if kind == "spectrogram":
+        return pix.scaled(int(longest * 1.6), longest, Qt.IgnoreAspectRatio,
+                          Qt.SmoothTransformation)
     mode = Qt.FastTransformation if max(rgb.shape[:2]) < 64 else Qt.SmoothTransformation
     return pix.scaled(longest, longest, Qt.KeepAspectRatio, mode)
 
@@ -41,8 +38,7 @@ class FeatureStrip(QGraphicsItem):
         self.maps = maps
         width = parent.item.w
         shown = maps.order[:max(3, min(SHOWN, int(width // 30)))]
-        lut = colour_lut()
-        self.images = [to_qimage(lut[p]) for p in scaled(maps, shown, "channel")]
+        self.images = [to_qimage(p) for p in maps.coloured(shown)]
         self.width = width
         self.setPos(0, parent.item.h + 5)
         self.setZValue(2)

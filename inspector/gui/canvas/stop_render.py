@@ -106,7 +106,7 @@ def seen_image(seen, longest: int = 480) -> QImage:
     """What the model sees, enlarged for a slide (blocky when tiny, like the Demo panel)."""
     from inspector.gui.canvas.feature_strip import picture_pixmap
 
-    return picture_pixmap(seen.picture, longest=longest, kind=seen.kind).toImage()
+    return picture_pixmap(seen.shown(), longest=longest, kind=seen.kind).toImage()
 
 
 def answer_bars(demo) -> list:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication
 
-from inspector.core.app.exports import commands
+from inspector.core.app.exports import command_line
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.marks import start_strip, start_trace
 from inspector.core.app.ports import suggested_ports
@@ -65,14 +65,8 @@ class MarksController(QObject):
         shapes, types = input_shapes_and_types(self.state)
         if key == "names":
             return f"inputs: {','.join(ins)}\noutputs: {','.join(outs)}"
-        if key == "transform_graph":
-            return commands.transform_graph(path, ins, outs, self.bench.text or
-                                            "strip_unused_nodes")
-        if key == "benchmark_model":
-            return commands.benchmark_model(path, ins, outs, shapes, types)
-        if key == "tflite_convert":
-            return commands.tflite_convert(path, ins, outs, shapes)
-        return commands.optimize_for_inference(path, ins, outs)
+        return command_line(key, path, ins, outs, shapes=shapes, types=types,
+                            transforms=self.bench.text or "strip_unused_nodes")
 
     def copy(self, key: str) -> str:
         text = self.command(key)

@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app import selective_build, tflite_check
-from inspector.core.app.exports import beside, temporary_copy
+from inspector.core.app.exports import beside, temporary_copy, write_memmapped
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.gui.controllers.tflite_files import save_tflite
 
@@ -133,8 +133,6 @@ class MobileController(QObject):
 
     def save_memmapped(self, path: str | None = None) -> None:
         """The open graph as a memory-mapped package (written off the GUI thread)."""
-        from inspector.core.app.exports import write_memmapped
-
         model = self.state.model
         if model is None:
             return

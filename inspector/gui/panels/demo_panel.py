@@ -163,7 +163,7 @@ class DemoPanel(QWidget):
         self.range_box.setVisible(run.adjustable)
         seen = run.seen
         if seen is not None:
-            self.picture.setPixmap(picture_pixmap(seen.picture, kind=seen.kind))
+            self.picture.setPixmap(picture_pixmap(seen.shown(), kind=seen.kind))
             self.sees.setText(seen.description)
             self.warning.setText("⚠ " + " ".join(seen.warnings))
             self.warning.setVisible(bool(seen.warnings))
@@ -187,9 +187,7 @@ class DemoPanel(QWidget):
             self.bars.set_rows(list(zip(view.labels, [p for _, p in view.top])))
             self.bars.setVisible(True)
         elif view.kind == "image":
-            from inspector.core.app.pictures import to_picture
-
-            self.answer_picture.setPixmap(picture_pixmap(to_picture(view.data)))
+            self.answer_picture.setPixmap(picture_pixmap(view.picture()))
             self.answer_picture.setVisible(True)
         elif view.kind == "curve":
             self._show_curve(view.data)

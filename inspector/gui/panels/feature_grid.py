@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from inspector.core.app.pictures import colour_lut, mosaic, scaled
 from inspector.gui.canvas.feature_strip import to_qimage
 
 SCALES = [("channel", "Each map on its own scale"), ("block", "One scale for this block"),
@@ -32,9 +31,9 @@ def model_range(blocks) -> tuple:
 class _Legend(QHBoxLayout):
     """The colour scale: low value, the colour bar, high value, what the scale means."""
 
-    def __init__(self):
+    def __init__(self, colours):
         super().__init__()
-        bar = colour_lut()[None].repeat(14, axis=0)
+        bar = colours[None].repeat(14, axis=0)
         self.low, self.high, self.words = QLabel(), QLabel(), QLabel()
         strip = QLabel()
         strip.setPixmap(QPixmap.fromImage(to_qimage(bar)).scaled(220, 14))
@@ -69,7 +68,7 @@ class FeatureGrid(QDialog):
             switch.addWidget(button)
         switch.addStretch(1)
         layout.addLayout(switch)
-        self.legend = _Legend()
+        self.legend = _Legend(maps.colour_scale())
         layout.addLayout(self.legend)
         self.picture = QLabel()
         self.picture.setAlignment(Qt.AlignLeft | Qt.AlignTop)
@@ -88,11 +87,10 @@ class FeatureGrid(QDialog):
         self.mode = mode
         order = self.maps.order
         rng = model_range(self.blocks) if mode == "model" else None
-        pictures = scaled(self.maps, order, mode, rng)
         cell = 100 if len(order) <= 32 else 72 if len(order) <= 128 else 48 if len(order) <= 512 \
             else 32
         columns = max(4, min(16, int(1100 / (cell + 4)), int(len(order) ** 0.5 * 1.6 + 1)))
-        self.image = mosaic(pictures, cell, columns)
+        self.image = self.maps.mosaic(cell, columns, mode, rng)
         self.picture.setPixmap(QPixmap.fromImage(to_qimage(self.image)))
         if mode == "channel":
             self.legend.show_scale("low", "high", "each map from its own lowest to its highest "
@@ -108,4 +106,4 @@ class FeatureGrid(QDialog):
     def channel_brightness(self) -> np.ndarray:
         """Mean brightness of each shown map (for tests)."""
         rng = model_range(self.blocks) if self.mode == "model" else None
-        return scaled(self.maps, self.maps.order, self.mode, rng).mean(axis=(1, 2))
+        return self.maps.pictures(self.maps.order, self.mode, rng).mean(axis=(1, 2))
