@@ -69,17 +69,34 @@ def test_no_import_cycles_even_through_function_local_imports():
     assert cycles == []
 
 
-def test_the_command_line_enters_the_core_through_core_app_with_no_exception():
-    """inspector.cli imports only core.app, core.errors and core.runtime: the contract forbids
-    every other folder of the core and ignores no import."""
+def _forbidden_for(source: str) -> tuple:
+    """(the forbidden modules of the contract whose only source is `source`, its ignore list,
+    every folder of the core)."""
     import tomllib
 
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
         contracts = tomllib.load(f)["tool"]["importlinter"]["contracts"]
-    (cli,) = [c for c in contracts if c.get("source_modules") == ["inspector.cli"]]
-    allowed = {"inspector.core.app", "inspector.core.errors", "inspector.core.runtime"}
+    (contract,) = [c for c in contracts if c.get("source_modules") == [source]]
     domain = {f"inspector.core.{p}" for p in os.listdir(os.path.join(ROOT, "inspector", "core"))
               if os.path.isdir(os.path.join(ROOT, "inspector", "core", p, ""))
               and not p.startswith("__")}
-    assert set(cli["forbidden_modules"]) == domain - allowed
-    assert cli.get("ignore_imports", []) == []
+    return set(contract["forbidden_modules"]), contract.get("ignore_imports", []), domain
+
+
+def test_the_command_line_enters_the_core_through_core_app_with_no_exception():
+    """inspector.cli imports only core.app, core.errors and core.runtime: the contract forbids
+    every other folder of the core and ignores no import."""
+    forbidden, ignored, domain = _forbidden_for("inspector.cli")
+    assert forbidden == domain - {"inspector.core.app", "inspector.core.errors",
+                                  "inspector.core.runtime"}
+    assert ignored == []
+
+
+def test_the_window_enters_the_core_through_core_app_and_draws_with_core_view():
+    """inspector.gui imports only core.app, core.view, core.errors and core.runtime (as
+    docs/ARCHITECTURE.md says): the contract forbids every other folder of the core (it
+    left out core.compare)."""
+    forbidden, ignored, domain = _forbidden_for("inspector.gui")
+    assert forbidden == domain - {"inspector.core.app", "inspector.core.view",
+                                  "inspector.core.errors", "inspector.core.runtime"}
+    assert ignored == []
