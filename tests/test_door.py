@@ -12,7 +12,7 @@ import re
 
 from conftest import ROOT
 
-SUBMITS_IN_GUI = 10          # tasks.submit( written in inspector/gui: layout, view, export
+SUBMITS_IN_GUI = 7           # tasks.submit( written in inspector/gui: layout, view, export
 RE_EXPORT_IMPORTS_IN_GUI = 0  # imports by the window of a re-export module not kept below
 KEPT = {   # re-export modules that stay, and why
     "inspector/core/view/vocabulary.py": "the window's presentation words and colours",

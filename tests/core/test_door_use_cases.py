@@ -291,3 +291,38 @@ def test_the_ops_header_is_written_in_the_task_and_goes_to_the_state(tmp_path):
 
     start_header(state, Reopened(), str(tmp_path / "other.h"), failed.append)
     assert len(seen) == 2 and state.ops_header is None
+
+
+def test_the_optimized_graph_is_saved_by_the_engine_in_a_task(tmp_path):
+    """File > Save optimized graph: the pipeline's last graph written where the engine keeps
+    it (the in-process engine here), the status says how many nodes."""
+    from inspector.core.app.pipeline_runs import start_preview, start_save
+    from inspector.core.loaders import load
+
+    model, state = _opened()
+    said, failed = [], []
+    state.message.connect(said.append)
+    target = tmp_path / "optimized.pbtxt"
+    assert start_save(state, AtOnce(), str(target), failed.append) is False   # no rows yet
+    state.workbench.set_marks(["pixels"], ["output"])
+    state.workbench.add_step("strip_unused_nodes", None, None)
+    start_preview(state, AtOnce())
+    assert start_save(state, AtOnce(), str(target), failed.append) is True
+    saved = load(str(target))
+    assert not failed and len(saved.graph) == state.rows[-1].metrics.node_count
+    assert said[-1] == f"Saved {len(saved.graph)} nodes to {target}"
+
+
+def test_a_memory_mapped_package_is_written_in_a_task(tmp_path):
+    from inspector.core.app.exports import start_memmapped
+    from inspector.core.loaders import load
+
+    model, state = _opened()
+    said, failed = [], []
+    state.message.connect(said.append)
+    target = tmp_path / "demo_memmapped.pb"
+    start_memmapped(state, AtOnce(), str(target), failed.append)
+    assert not failed and "constant regions" in said[-1] and str(target) in said[-1]
+    assert load(str(target)).kind == "memmapped"
+    start_memmapped(state, AtOnce(), str(target), failed.append)      # exists: refused
+    assert len(failed) == 1 and "exists" in failed[0].one_line()

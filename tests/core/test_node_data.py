@@ -219,3 +219,23 @@ def test_activation_strengths_keyed_by_scope_import_but_do_not_export(state, tmp
         "conv/": {"value": 2.0}, "mixed/": {"value": 0.25}}}}))
     io.import_node_data(state, str(path))
     assert state.overlay.node_data.values == {"conv/": 2.0, "mixed/": 0.25}
+
+def test_the_windows_export_runs_in_a_task_on_a_snapshot(state, tmp_path):
+    """Overlay > Export node data: the state as it was when asked is written, even when the
+    overlay changes before the task runs; the status says how many entries."""
+    from test_marks_use_cases import AtOnce
+
+    _with_every_overlay(state)
+    said, failed = [], []
+    state.message.connect(said.append)
+
+    class Later(AtOnce):          # the profile is dropped while the task waits
+        def submit(self, kind, work, done, failed=None, **kw):
+            state.set_overlay(replace(state.overlay, profiles=(), current=-1))
+            super().submit(kind, work, done, failed, **kw)
+
+    path = tmp_path / "timings.json"
+    io.start_export(state, Later(), str(path), "timings", failed.append)
+    assert not failed and said == [f"Wrote the timings overlay as Model Explorer node data "
+                                   f"(3 entries): {path}"]
+    assert len(json.loads(path.read_text())["main"]["results"]) == 3

@@ -62,8 +62,34 @@ def main(model: str, settings: str, *wanted) -> int:
                           "kernels": list(header.kernels), "missing": list(header.missing),
                           "shown": panel.header_text.toPlainText(),
                           "said": panel.header_info.text()}
+    for path in [w[5:] for w in wanted if w.startswith("save=")]:   # File > Save optimized
+        from PySide6.QtWidgets import QFileDialog
+
+        win.workbench.set_marks(["pixels"], ["output"])
+        win.workbench.set_text(PIPELINE)
+        wait(app, lambda: len(win.state.rows) == 4 and not win.tasks.is_busy(), 240)
+        said = []
+        win.state.message.connect(said.append)
+        QFileDialog.getSaveFileName = staticmethod(lambda *a, **k: (path, ""))
+        menu_action(win, "&Save optimized graph…").trigger()
+        wait(app, lambda: any(t.startswith("Saved") for t in said) and
+             not win.tasks.is_busy(), 240)
+        seen["saved"] = {"said": [t for t in said if t.startswith("Saved")],
+                         "nodes": win.state.rows[-1].metrics.node_count}
     seen["imported here"] = sorted(m for m in ("tensorflow", "keras") if m in sys.modules)
     return finish(win, client, seen)
+
+
+PIPELINE = "fold_constants(ignore_errors=true) fold_batch_norms quantize_weights"
+
+
+def menu_action(win, text: str):
+    """The menu bar's action of this text (as the user picks it from its menu)."""
+    for top in win.menuBar().actions():
+        for action in top.menu().actions() if top.menu() else []:
+            if action.text() == text:
+                return action
+    raise LookupError(text)
 
 
 def run_recipes(app, win, recipes: list, settings: str) -> list:

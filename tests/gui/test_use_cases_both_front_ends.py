@@ -161,3 +161,21 @@ def test_the_ops_header_is_the_same_in_the_window_and_on_the_command_line(fx, tm
     assert header["path"] == str(window_file) and "Conv2D" in header["ops"]
     assert f"{len(header['ops'])} ops, {len(header['kernels'])} kernel classes" in out
     assert header["said"].startswith(f"Wrote {window_file}: {len(header['ops'])} ops")
+
+
+def test_the_optimized_graph_is_the_same_saved_from_the_window_and_transformed_on_the_command_line(
+        tmp_path):
+    """The demo model, marks pixels -> output, a pipeline of fold_constants, fold_batch_norms
+    and quantize_weights: File > Save optimized graph… (the last step's graph written by the
+    engine in the worker, in a task) against `transform` in the CLI's process: the same
+    bytes, and the status says the node count of the preview's last row."""
+    from app_use_cases_worker import PIPELINE
+
+    window_file, cli_file = tmp_path / "window.pb", tmp_path / "cli.pb"
+    seen = window_answers(DEMO, tmp_path, f"save={window_file}")
+    code, out, err = run_cli("transform", "--in_graph", DEMO, "--out_graph", str(cli_file),
+                             "--inputs", "pixels", "--outputs", "output",
+                             "--transforms", PIPELINE, "--no_metrics")
+    assert code == 0, err
+    assert window_file.read_bytes() == cli_file.read_bytes()
+    assert seen["saved"]["said"] == [f"Saved {seen['saved']['nodes']} nodes to {window_file}"]

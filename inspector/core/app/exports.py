@@ -15,7 +15,7 @@ from inspector.core.formats.writer import (
 )
 
 __all__ = ["atomic_write", "beside", "check_memmapped", "check_target", "command_line",
-           "dot_text", "memmapped_regions", "node_size", "temporary_copy", "tour_page",
+           "dot_text", "memmapped_regions", "node_size", "start_memmapped", "temporary_copy", "tour_page",
            "write_dot", "write_graph", "write_memmapped"]
 
 TOOLS = ("transform_graph", "benchmark_model", "tflite_convert", "optimize_for_inference")
@@ -48,6 +48,23 @@ def write_memmapped(graph, path: str, min_bytes: int | None = None, force: bool 
 
     least = memmapped.MIN_BYTES if min_bytes is None else min_bytes
     return memmapped.write_memmapped(graph, path, least, force, source)
+
+
+def start_memmapped(state, tasks, path: str, on_error, force: bool = False) -> None:
+    """The window's: the open graph written as a memory-mapped package in a task; the
+    status says what it holds."""
+    model = state.model
+    if model is None:
+        return
+
+    def done(written) -> None:
+        state.say(f"Wrote {path}: {len(written.regions)} constant regions, "
+                  f"{written.mapped_bytes / 2 ** 20:.1f} MB mapped on the phone instead of "
+                  "copied to the heap (estimate)")
+
+    tasks.submit("memmapped", lambda job: write_memmapped(model.graph, path, force=force,
+                                                          source=model.path),
+                 done, on_error, label="Writing the memory-mapped package")
 
 
 def tour_page(title: str, slides: list, subtitle: str = "") -> str:

@@ -177,6 +177,16 @@ def start_import(state, tasks, path: str, on_error) -> None:
                  label="Reading node data")
 
 
+def start_export(state, tasks, path: str, mode: str, on_error) -> None:
+    """Write the overlay `mode` as Model Explorer node data in a task (from a snapshot of
+    the state taken now), said with how many entries it holds."""
+    seen = snapshot(state)
+    tasks.submit("node-data-export", lambda job: export_node_data(seen, path, mode),
+                 lambda n: state.say(f"Wrote the {mode} overlay as Model Explorer node data "
+                                     f"({n:,} entries): {path}"),
+                 on_error, label="Writing node data")
+
+
 def show(state, placed: node_data.Placed) -> None:
     """Matched node data (read in a task by the window) becomes the overlay shown."""
     state.set_overlay(replace(state.overlay, node_data=placed, mode="node-data"))

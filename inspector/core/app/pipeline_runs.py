@@ -2,13 +2,15 @@
 the live preview (a row per step -> `state.set_rows`, partial rows while it computes) and
 the numeric check (the original graph and the pipeline's last graph run in TensorFlow on
 the same inputs, their marked outputs compared -> `state.output_check`); a step's graph
-fetched from it to be shown (-> `state.put_step_view`)."""
+fetched from it to be shown (-> `state.put_step_view`); the last graph saved."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.model.humanize import count
 
 
 def start_preview(state, tasks) -> bool:
@@ -81,4 +83,17 @@ def start_check(state, tasks, on_error, allow_io: bool = False) -> bool:
 
     tasks.submit("check", lambda job: engine.check(key, ins, outs, shapes, allow_io), done,
                  on_error, label="Running both graphs in TensorFlow")
+    return True
+
+
+def start_save(state, tasks, path: str, on_error) -> bool:
+    """Write the pipeline's last graph to `path` where the engine keeps it (atomically; text
+    for .pbtxt), in a task; the status says how many nodes. False without a step or engine."""
+    rows, engine = state.rows, state.engine
+    if not rows or engine is None:
+        return False
+    key = rows[-1].key
+    tasks.submit("save", lambda job: engine.save(key, path, path.endswith(".pbtxt")),
+                 lambda nodes: state.say(f"Saved {count(nodes, 'node')} to {path}"),
+                 on_error, label=f"Saving {os.path.basename(path)}")
     return True

@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app import selective_build, tflite_check
-from inspector.core.app.exports import beside, temporary_copy, write_memmapped
+from inspector.core.app.exports import beside, start_memmapped, temporary_copy
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.gui.controllers.tflite_files import save_tflite
 
@@ -143,18 +143,7 @@ class MobileController(QObject):
                                                "Memory-mapped GraphDef (*.pb *.mmap)")[0]
             if not path:
                 return
-        graph = model.graph
-
-        def work(task):
-            return write_memmapped(graph, path, force=force, source=model.path)
-
-        def done(written):
-            self.state.say(f"Wrote {path}: {len(written.regions)} constant regions, "
-                           f"{written.mapped_bytes / 2 ** 20:.1f} MB mapped on the phone "
-                           "instead of copied to the heap (estimate)")
-
-        self.tasks.submit("memmapped", work, done, self._failed(None),
-                          label="Writing the memory-mapped package")
+        start_memmapped(self.state, self.tasks, path, self._failed(None), force)
 
     # -- selective registration (the use case and its result: core.app.selective_build) ----
     def write_header(self, path: str | None = None) -> None:

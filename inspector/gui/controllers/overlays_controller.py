@@ -194,17 +194,12 @@ class OverlaysController(QObject):
             "Node data (*.json)")[0]
         if not path:
             return None
-        seen = node_data_io.snapshot(self.state)
 
         def failed(exc):
             if not isinstance(exc, Cancelled):
                 self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
 
-        self.tasks.submit(
-            "node-data-export", lambda job: node_data_io.export_node_data(seen, path, mode),
-            lambda n: self.state.say(f"Wrote the {mode} overlay as Model Explorer node data "
-                                     f"({n:,} entries): {path}"),
-            failed, label="Writing node data")
+        node_data_io.start_export(self.state, self.tasks, path, mode, failed)
         return path
 
     def _report(self, fn) -> bool:

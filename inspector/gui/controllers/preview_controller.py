@@ -8,9 +8,8 @@ import os
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
-from inspector.core.app.pipeline_runs import start_check, start_step_view
+from inspector.core.app.pipeline_runs import start_check, start_save, start_step_view
 from inspector.core.errors import UnsafeGraphError
-from inspector.core.view.vocabulary import count
 
 
 class PreviewController(QObject):
@@ -104,13 +103,6 @@ class PreviewController(QObject):
                 "Overwrite the source model?",
                 f"{path} is the model you opened. Replace it with the optimized graph?"):
             return None
-        key = self._key(self.rows)
-
-        def failed(exc):
-            self.state.fail(f"Could not save: {getattr(exc, 'message', None) or exc}")
-
-        self.tasks.submit("save", lambda task: engine.save(key, path, path.endswith(".pbtxt")),
-                          lambda nodes: self.state.say(
-                              f"Saved {count(nodes, 'node')} to {path}"),
-                          failed, label=f"Saving {os.path.basename(path)}")
+        start_save(self.state, self.tasks, path, lambda exc: self.state.fail(
+            f"Could not save: {getattr(exc, 'message', None) or exc}"))
         return path
