@@ -4,6 +4,7 @@ changed, cosine similarity; float weights now stored in 8 bits behind a Dequanti
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from inspector.core.compare.operands import LAYOUT_WORDS, behind_reads, to_layout
@@ -40,7 +41,8 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) 
     na, nb = ga.node(a), gb.node(b)
     pa, pb = na.proto, nb.proto
     out = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
-    if na.op == nb.op and pa.device == pb.device and pa.attr == pb.attr:
+    if na.op == nb.op and pa.device == pb.device and pa.attr == pb.attr and \
+            na.index not in lazy_nodes(ga) and nb.index not in lazy_nodes(gb):
         return out + _rewired(ga, na, nb, matching)     # the common case, compared in C
     quantized = na.op == "Const" and nb.op == "Dequantize"
     if quantized:       # its attributes (dtype -> T, mode) come with the Dequantize
@@ -59,6 +61,21 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) 
         if change is not None:
             out.append(change)
     return out
+
+
+_LAZY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def lazy_nodes(graph: Graph) -> frozenset:
+    """Indices of the nodes with a tensor whose values are still only in the file: two such
+    tensors are equal as protos (dtype and shape) whatever their values."""
+    store = graph.weights
+    if store is None or store.filled:
+        return frozenset()
+    found = _LAZY.get(store)
+    if found is None:
+        found = _LAZY[store] = frozenset(node for node, _ in store.slots)
+    return found
 
 
 def _attr_changes(pa, pb, layout: bool = False, same_op: bool = True) -> list:

@@ -13,10 +13,11 @@ _MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 class Columns:
     """names[i], ops[i]; ins[i] / ports[i]: node i's data inputs (producer index, port);
-    at[name]: the index a name is looked up as (the graph's first node of that name). Node i
-    of a name held by an earlier node carries that node's op and inputs (the old look-up by
-    name gave them); `unique` says no name repeats. uses[i]: node i's data readers as
-    (reader, position in its inputs, port read), in graph order (Graph.consumers' order)."""
+    at[name]: the index a name is looked up as (the graph's first node of that name; every
+    index in `ins` and `uses` is such a first index, so a later node repeating a name is seen
+    only by a walk over all nodes, as Graph.node(name) never gives it). uses[i]: node i's
+    data readers as (reader, position in its inputs, port read), in graph order (as
+    Graph.consumers lists them); `unique` says no name repeats."""
 
     __slots__ = ("names", "at", "ops", "ins", "ports", "uses", "unique", "__weakref__")
 
@@ -30,6 +31,7 @@ class Columns:
         ins, ports = [], []
         self.uses = uses = [[] for _ in names]
         empty = ()
+        unique = self.unique
         for i, node in enumerate(nodes):
             if not node.inputs:
                 ins.append(empty)
@@ -42,15 +44,10 @@ class Columns:
                     if j is not None:
                         srcs.append(j)
                         prts.append(ref.port)
-                        uses[j].append((i, k, ref.port))
+                        uses[j].append((i if unique else at[node.name], k, ref.port))
             ins.append(tuple(srcs))
             ports.append(tuple(prts))
         self.ins, self.ports = ins, ports
-        if not self.unique:
-            for i, name in enumerate(names):
-                first = at[name]
-                if first != i:
-                    ops[i], ins[i], ports[i] = ops[first], ins[first], ports[first]
 
 
 def columns(graph) -> Columns:

@@ -4,6 +4,9 @@ split out of a match (1:N: a bias out of a folded batch norm, a weight's quantiz
 
 from __future__ import annotations
 
+import weakref
+
+from inspector.core.compare.columns import columns
 from inspector.core.compare.operands import data_inputs
 from inspector.core.model.graph import Graph
 
@@ -20,14 +23,16 @@ def merges_and_splits(m, ga: Graph, gb: Graph) -> None:
     came out of that constant (weights quantized into values, min and max)."""
     _folded_batch_norms(m, ga, gb)
     _folded_constants(m, ga)
+    cols = columns(ga)
+    names, at, uses = cols.names, cols.at, cols.uses
     changed = True
     while changed:
         changed = False
         for node in ga:
             a = node.name
-            if a in m.b_of or a in m.merged or node.op not in FOLDABLE:
+            if node.op not in FOLDABLE or a in m.b_of or a in m.merged:
                 continue
-            readers = [e.dst for e in ga.consumers(a) if not e.control]
+            readers = [names[r] for r, _, _ in uses[at[a]]]
             targets = {m.b_of.get(r) or m.merged.get(r) for r in readers}
             if not readers or None in targets:
                 continue
@@ -62,24 +67,83 @@ def _folded_constants(m, ga: Graph) -> None:
     """Unmatched nodes of A that compute from constants alone (no input upstream) were folded
     into what reads them: each goes into the counterpart of its consumers, when they agree
     (fold_constants, a converter's constant folding)."""
-    from inspector.core.model.execution_order import execution_order
-
-    try:
-        order = [p.name for p in execution_order(ga.graph_def)]
-    except Exception:    # noqa: BLE001 - a graph with a cycle: no folding to explain
-        return
-    constant = set()
-    for name in order:
-        node = ga.node(name)
-        if node.op not in SOURCES and all(r.node in constant for r in node.inputs):
-            constant.add(name)
-    for name in reversed(order):              # consumers before what feeds them
-        if name not in constant or name in m.b_of or name in m.merged:
+    for name in constant_nodes(ga):        # consumers before what feeds them
+        if name in m.b_of or name in m.merged:
             continue
         readers = [e.dst for e in ga.consumers(name) if not e.control]
         targets = {m.b_of.get(r) or m.merged.get(r) for r in readers}
         if readers and len(targets) == 1 and None not in targets:
             m.merged[name] = targets.pop()
+
+
+_CONSTANT_NODES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def constant_nodes(graph: Graph) -> list:
+    """The nodes computed from constants alone (no source upstream, control inputs counted)
+    in reverse TF execution order; none when that order does not exist (a cycle, an input
+    not in the graph). Found once per graph."""
+    found = _CONSTANT_NODES.get(graph)
+    if found is None:
+        found = _CONSTANT_NODES[graph] = _find_constant_nodes(graph)
+    return found
+
+
+def _find_constant_nodes(graph: Graph) -> list:
+    from inspector.core.model.execution_order import execution_order
+
+    if not columns(graph).unique:        # the order by names, as execution_order gives it
+        try:
+            order = [graph.node(p.name) for p in execution_order(graph.structure)]
+        except Exception:    # noqa: BLE001 - a graph with a cycle: no folding to explain
+            return []
+        constant: set = set()
+        for node in order:
+            if node.op not in SOURCES and all(r.node in constant for r in node.inputs):
+                constant.add(node.name)
+        return [node.name for node in reversed(order) if node.name in constant]
+    nodes = graph.nodes
+    at = columns(graph).at
+    order = execution_indices([[at.get(r.node) for r in n.inputs] for n in nodes],
+                              [[r.control for r in n.inputs] for n in nodes],
+                              [n.op for n in nodes])
+    if order is None:
+        return []
+    constant = [False] * len(nodes)
+    for i in order:
+        node = nodes[i]
+        if node.op not in SOURCES and all(constant[at[r.node]] for r in node.inputs):
+            constant[i] = True
+    return [nodes[i].name for i in reversed(order) if constant[i]]
+
+
+def execution_indices(srcs: list, control: list, ops: list) -> list | None:
+    """model.execution_order's order (TF's SortByExecutionOrder: Kahn's algorithm with a
+    LIFO ready stack, a Merge ready after one data input) over node indices: srcs[i] the
+    producers of node i's inputs (None: not in the graph), control[i] which are control
+    inputs. None where that order raises (an input not in the graph, a cycle)."""
+    pending, readers, ready = [0] * len(srcs), [[] for _ in srcs], []
+    for i, (ins, op) in enumerate(zip(srcs, ops)):
+        if op in ("Merge", "RefMerge"):
+            data = len(ins) - sum(control[i])
+            pending[i] = max(len(ins) - data + (1 if data else 0), 0)
+        else:
+            pending[i] = len(ins)
+        if not ins:
+            ready.append(i)
+        for j in ins:
+            if j is None:
+                return None
+            readers[j].append(i)
+    order = []
+    while ready:
+        i = ready.pop()
+        order.append(i)
+        for c in readers[i]:
+            pending[c] -= 1
+            if pending[c] == 0:
+                ready.append(c)
+    return order if len(order) == len(srcs) else None
 
 
 BATCH_NORMS = frozenset({"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
