@@ -158,12 +158,16 @@ def test_convert_four_variants_and_save_one(qtbot, window, tmp_path, demo):
 def test_ops_header_from_the_panel(qtbot, window, tmp_path, demo):
     open_and_wait(qtbot, window, demo)
     target = tmp_path / "ops_to_register.h"
-    window.mobile.write_header(str(target))
-    qtbot.waitUntil(lambda: os.path.exists(target), timeout=60000)
+    window.mobile.write_header(str(target))      # written in the task, then shown
+    qtbot.waitUntil(lambda: window.state.ops_header is not None, timeout=60000)
     text = target.read_text()
     assert "SHOULD_REGISTER_OP" in text and '"Conv2D"' in text
     assert "Conv2D" in window.mobile_panel.header_text.toPlainText()
     assert "kernel classes" in window.mobile_panel.header_info.text()
+    window.last_error = ""
+    window.mobile.write_header(str(target))      # there already: one line naming the file
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=30000)
+    assert window.last_error == f"{target}: output file exists (use --force to overwrite)"
 
 
 def test_conversion_in_the_worker_and_cancel_leaves_no_orphan(fx, tmp_path):

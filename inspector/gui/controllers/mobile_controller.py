@@ -173,5 +173,5 @@ class MobileController(QObject):
                 if self.dialogs.consent(exc, "Converting to TFLite"):
                     retry(True)
                 return
-            self.state.fail(getattr(exc, "message", None) or str(exc))
+            self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
         return failed
