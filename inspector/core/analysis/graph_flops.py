@@ -4,8 +4,12 @@ report says so (`FlopReport.source`). TF's profiler is the reference the tests c
 
 from __future__ import annotations
 
-from inspector.core.analysis.flops import FlopReport, count_flops
+from inspector.core.analysis.flops import DEVICE_PRESETS, FlopReport, count_flops
+from inspector.core.analysis.metrics import flop_report, gzip_size, latencies
+from inspector.core.analysis.static_shapes import static_shapes
+from inspector.core.model import protos
 from inspector.core.model.origin import is_tflite
+from inspector.core.runtime.executor import installed
 
 OWN = "the graph's own shapes"
 TF_INFERENCE = "TensorFlow's shape inference"
@@ -16,8 +20,6 @@ def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) 
     """The FLOP report of `graph`: counted from its recorded or propagated shapes; when that
     leaves ops uncounted and `allow_tf` (and a TensorFlow executor is set up in this process),
     counted again from TF's inference, which is kept if it counts more."""
-    from inspector.core.analysis.static_shapes import static_shapes
-
     tflite = is_tflite(graph)
     shapes, assumed = static_shapes(graph, input_shapes)
     report = count_flops(graph, shapes)
@@ -36,9 +38,6 @@ def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) 
 
 
 def _by_tensorflow(graph, input_shapes):
-    from inspector.core.analysis.metrics import flop_report
-    from inspector.core.runtime.executor import installed
-
     if installed() is None:
         return None
     try:
@@ -60,9 +59,6 @@ def cost_totals(ga, gb, paths: tuple = ("", "")) -> dict:
     """What each side costs, for a diff's totals ({name: [A, B]}): gzip bytes, FLOPs, where the
     FLOPs' shapes came from, and the latency estimate per device class; a side that cannot be
     counted says why beside the other side's figure."""
-    from inspector.core.analysis.flops import DEVICE_PRESETS
-    from inspector.core.analysis.metrics import latencies
-
     out: dict = {"gzip bytes": [_gzip(g, p) for g, p in zip((ga, gb), paths)]}
     reports = [graph_flops(g) for g in (ga, gb)]
     out["FLOPs"] = [r.total if r.known else f"unknown ({_short(r.unknown)})" for r in reports]
@@ -76,9 +72,6 @@ def cost_totals(ga, gb, paths: tuple = ("", "")) -> dict:
 
 def _gzip(graph, path: str):
     """gzip bytes of the file a .tflite side came from, of the serialized GraphDef otherwise."""
-    from inspector.core.analysis.metrics import gzip_size
-    from inspector.core.model import protos
-
     if is_tflite(graph):
         try:
             with open(path, "rb") as fh:

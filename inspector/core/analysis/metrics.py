@@ -8,12 +8,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from inspector.core.errors import InspectorError
 from inspector.core.model import protos, tensors
+from inspector.core.model.graph import Graph
 from inspector.core.model.parameters import (
     const_elements,
     parameter_counts,
     variable_elements,
 )
+from inspector.core.runtime.executor import tensorflow
 
 if TYPE_CHECKING:
     from inspector.core.analysis.flops import FlopReport
@@ -76,7 +79,6 @@ def compute_metrics(graph_def, input_shapes: dict | None = None, with_flops: boo
                 dict(Counter(n.op for n in graph_def.node).most_common()))
     if with_flops:
         from inspector.core.analysis.flops import count_flops
-        from inspector.core.model.graph import Graph
 
         m.flops = flop_report(graph_def, input_shapes) if shapes is None else \
             count_flops(Graph(graph_def), shapes)
@@ -136,7 +138,6 @@ def flop_report(graph_def, input_shapes: dict | None = None) -> FlopReport:
     """FLOPs from TF's shape inference on this graph (open inputs defaulted and said so), or
     unknown with TF's reason."""
     from inspector.core.analysis.flops import count_flops, unknown_flops
-    from inspector.core.model.graph import Graph
 
     shapes, assumed, failure = infer_shapes(graph_def, input_shapes)
     if failure:
@@ -181,9 +182,6 @@ def default_input_shapes(graph_def, given: dict | None) -> tuple[dict, list]:
 def infer_shapes(graph_def, input_shapes: dict | None = None) -> tuple[dict, list, str]:
     """(shapes, assumptions, failure): TF's shape inference with open inputs defaulted, or the
     reason it failed (a training graph TF cannot import, no TensorFlow, ...)."""
-    from inspector.core.errors import InspectorError
-    from inspector.core.runtime.executor import tensorflow
-
     shapes, assumed = default_input_shapes(graph_def, input_shapes)
     try:
         return tensorflow().infer_shapes(graph_def, shapes), assumed, ""

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from inspector.core.analysis.flops import DEVICE_PRESETS
 from inspector.core.model.graph import Graph, node_name_from_input
 from inspector.core.model.humanize import human_bytes
+from inspector.core.model.tensors import format_shape
 
 # What counts as a "layer" on the card: the ops that do a network's learned computation
 # (convolutions and matrix multiplications, fused or not; TFLite's builtins too) and the
@@ -314,8 +315,6 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
 def ports_with_shapes(summary, shapes: dict | None) -> tuple[list, list]:
     """(inputs, outputs) as (name, dtype, shape) of the summary's top candidates, with shapes
     TF inferred where the graph does not record them."""
-    from inspector.core.model.tensors import format_shape
-
     def port(c):
         shape = c.shape
         name, _, port_text = c.name.partition(":")

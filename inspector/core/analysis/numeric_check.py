@@ -13,6 +13,7 @@ from inspector.core.errors import (
 )
 from inspector.core.model import dtypes, safety
 from inspector.core.model.graph import Graph, node_name_from_input
+from inspector.core.runtime.executor import tensorflow
 
 MAX_FEED_BYTES = 2 ** 30
 
@@ -106,8 +107,6 @@ def known_input_shapes(before: Graph, before_def, after: Graph, inputs: list, gi
     declared in the original graph, else what TensorFlow infers for it in the original, else
     declared in the transformed graph (a cut-out input often is declared only there; TF's
     strip_unused_nodes declares a scalar unless told, so that comes last)."""
-    from inspector.core.runtime.executor import tensorflow
-
     shapes, inferred = dict(given), None
     for text in inputs:
         name = node_name_from_input(text)
@@ -133,8 +132,6 @@ def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shap
                   mode: str = "random", seed: int = 0, arrays: dict | None = None,
                   allow_io: bool = False, after_inputs: list | None = None) -> list:
     """Compare outputs of two graphs on the same inputs; returns one OutputComparison each."""
-    from inspector.core.runtime.executor import tensorflow
-
     input_shapes = input_shapes or {}
     before, after = Graph(before_def), Graph(after_def)
     safety.require_safe(before_def, outputs, inputs, allow_io, "the original graph")

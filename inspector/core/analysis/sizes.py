@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.core.errors import InspectorError
+from inspector.core.model.dtypes import item_size
 from inspector.core.model.protos import varint
+from inspector.core.model.tensors import element_count
+from inspector.core.model.weights import LAZY_MARK
 from inspector.core.runtime.job import NO_JOB, Job
 
 BY = ("scope", "op", "dtype")
@@ -36,8 +40,6 @@ def _lazy_growth(node, slot, marker: int) -> int:
 
 def node_sizes(graph) -> dict:
     """node name -> bytes it takes in the file (NodeDef + its framing in GraphDef.node)."""
-    from inspector.core.model.weights import LAZY_MARK
-
     lazy: dict = {}
     if graph.lazy:
         for slot in graph.weights.slots.values():
@@ -153,10 +155,6 @@ def duplicates(graph, job: Job = NO_JOB) -> Duplicates:
     when another one has its dtype and byte length (dtype size x elements from its shape, so
     a reshaped copy counts too); the rest are never read (meant for a worker thread)."""
     import hashlib  # (here, not with the module: OpenSSL's start costs the app's start ~10 ms)
-
-    from inspector.core.errors import InspectorError
-    from inspector.core.model.dtypes import item_size
-    from inspector.core.model.tensors import element_count
 
     candidates: dict = {}
     for node in graph:

@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 
+from inspector.core.analysis.metrics import default_input_shapes
+
 UNARY = frozenset("""Identity Snapshot StopGradient CheckNumerics PreventGradient Relu Relu6 Elu
 Selu LeakyRelu Sigmoid Tanh Softplus Softsign Exp Log Log1p Expm1 Sqrt Rsqrt Square Neg Abs
 Reciprocal Floor Ceil Round Rint Sign Sin Cos Tan Erf Gelu Softmax LogSoftmax Cast Bitcast
@@ -380,8 +382,6 @@ def static_shapes(graph, input_shapes: dict | None = None) -> tuple[dict, list]:
     """(node name -> [shape per output], what was assumed): the graph's recorded shapes, or
     shapes propagated from the inputs (open batch sizes taken as the given batch, else 1,
     and said so, as for TF's inference)."""
-    from inspector.core.analysis.metrics import default_input_shapes
-
     given, assumed = default_input_shapes(graph.graph_def, input_shapes)
     shapes = Propagation(graph, given, trust_recorded=not input_shapes).run()
     return shapes, assumed

@@ -5,11 +5,16 @@ glossary and the blocks' own numbers."""
 
 from __future__ import annotations
 
+import re
+
+from inspector.core.analysis.blocks import main_scopes
+from inspector.core.analysis.glossary import plain
 from inspector.core.app.card import card
 from inspector.core.app.demo import choose_ports
 from inspector.core.app.tour import Stop
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.model.humanize import count, tf_human_readable_num
+from inspector.core.view.view_graph import ViewModel
 
 MIN_RECT = (520.0, 320.0)   # a stop never zooms in further than this area of the scene
 PAD = 50.0
@@ -20,8 +25,6 @@ LAYER_CATEGORIES = ("convolution", "matmul", "pooling")
 def wrapper_paths(view, flops=None) -> list:
     """Scopes the model sits in (Keras's model name, slim's InceptionV3/InceptionV3): opened
     so its blocks show (blocks.main_scopes)."""
-    from inspector.core.analysis.blocks import main_scopes
-
     known = flops is not None and not flops.unknown
     return main_scopes(view.graph, flops.per_node if known else None)
 
@@ -103,8 +106,6 @@ def _sentence(text: str) -> str:
 def _scope_words(caption: str) -> str:
     """'feature extractor block x2: pattern detection + switching' -> 'Feature extractor
     block: pattern detection and switching'."""
-    import re
-
     role, _, kinds = caption.partition(":")
     role = re.sub(r" x\d+$", "", role.strip()) or "processing step"
     parts = [k.strip() for k in kinds.split("+") if k.strip()]
@@ -126,8 +127,6 @@ def _block_stop(view, run: list, flops, expanded: list, k: int) -> Stop:
         if len(run) > 1:
             caption += f", repeated {len(run)} times with the same make-up"
     else:
-        from inspector.core.analysis.glossary import plain
-
         caption = f"{first.label}: {plain(first.label)}"
         if len(run) > 1:
             caption += f" ({len(run)} of them in a row)"
@@ -261,6 +260,4 @@ def start_auto_tour(state, tasks, relative: str, on_error, then=None) -> None:
 def view_of(model):
     """The view a tour's pictures are drawn from (`tour`: all scopes as the window opens
     them)."""
-    from inspector.core.view.view_graph import ViewModel
-
     return ViewModel(model.graph)

@@ -14,6 +14,7 @@ from inspector.core.analysis.graph_flops import TF_INFERENCE, TFLITE_SHAPES
 from inspector.core.analysis.model_card import ModelCard, build_card, ports_with_shapes
 from inspector.core.analysis.static_shapes import static_shapes
 from inspector.core.analysis.summary import summarize
+from inspector.core.app.optimized_card import comparison_of
 from inspector.core.loaders.labels import find_labels
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime import gc_policy
@@ -67,8 +68,6 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
 def start_card(state, tasks, on_error, measured_ms: float | None = None) -> None:
     """Demo > Model card: the open model's card (and, with a pipeline in place, what it
     changes) in a task; the result goes to the state (`state.card`), the panel listens."""
-    from inspector.core.app.optimized_card import comparison_of
-
     model, engine = state.model, state.engine
     if model is None or state.original_view is None:
         state.say("Open a model first: the card describes the open model.")

@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from inspector.core.errors import InspectorError
+from inspector.core.model.graph import Graph
+
 
 @dataclass(frozen=True)
 class Opened:
@@ -66,8 +69,6 @@ def step_graphs(state):
     known = {row.key: state.step_graph(row.key) for row in state.rows}   # taken here
 
     def step_graph(key):
-        from inspector.core.model.graph import Graph
-
         graph = known.get(key)
         if graph is None:
             graph_def = engine.graph(key)
@@ -92,7 +93,6 @@ def start_compare_step(state, tasks, row: int, lay_out, on_error) -> bool:
 
     def work(job):
         from inspector.core.app.comparing import compare
-        from inspector.core.errors import InspectorError
 
         job.progress(1, 100, f"Fetching the graph after {label}")
         gb = step_graph(key)

@@ -16,9 +16,13 @@ from inspector.core.app.decorations import Decorations
 from inspector.core.app.diffing import diff_models
 from inspector.core.app.scope_marks import ScopeMarks
 from inspector.core.compare.diff import Diff
-from inspector.core.compare.document import dumps, me_mapping
+from inspector.core.compare.document import _delta, dumps, me_mapping
 from inspector.core.compare.html_report import diff_html
+from inspector.core.compare.merged import merged_graph
+from inspector.core.compare.numeric_report import with_numeric
+from inspector.core.formats.writer import proposed_name
 from inspector.core.model.graph import Graph
+from inspector.core.model.tensors import facts
 from inspector.core.overlays.decorate import heat_colour
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.view_graph import ViewModel
@@ -60,8 +64,6 @@ def compare(ga: Graph, gb: Graph, a_label: str, b_label: str, steps=None,
 
 
 def _elements(graph: Graph, name: str) -> int:
-    from inspector.core.model.tensors import facts
-
     node = graph.get(name)
     if node is None or "value" not in node.proto.attr:
         return 0
@@ -134,8 +136,6 @@ class CompareSession(ChangeSteps):
     def merged_view(self):
         """B with A's lost nodes as ghosts (built on first use: call it in a task)."""
         if self.merged is None:
-            from inspector.core.compare.merged import merged_graph
-
             gd, ghosts = merged_graph(self.diff, self.graphs["A"], self.graphs["B"])
             self.merged = (ViewModel(Graph(gd)), ghosts)
         return self.merged
@@ -222,8 +222,6 @@ class CompareSession(ChangeSteps):
 
     def totals_text(self) -> str:
         """'nodes 73 -> 76 (+4.1%) · bytes ...': the totals on one line."""
-        from inspector.core.compare.document import _delta
-
         parts = []
         for name, pair in self.diff.totals.items():
             if name.startswith("latency") and "(phone)" not in name:
@@ -238,8 +236,6 @@ class CompareSession(ChangeSteps):
 
     def file_name(self, extension: str) -> str:
         """What Save report / Save comparison propose: "A_vs_B.html" beside model A."""
-        from inspector.core.formats.writer import proposed_name
-
         return proposed_name(self.diff.a_label, self.diff.b_label, self.paths[0], extension)
 
     def entry_text(self, index: int) -> str:
@@ -268,8 +264,6 @@ def report_html(session: CompareSession) -> str:
 def report_page(d: Diff, ga: Graph, gb: Graph, numeric=None) -> str:
     """The one-file HTML report, with a numeric run's section when given (the window's
     Save report and `diff --html --numeric`)."""
-    from inspector.core.compare.numeric_report import with_numeric
-
     return with_numeric(diff_html(d, ga, gb), numeric)
 
 

@@ -4,7 +4,12 @@ GraphDef in TensorFlow, a .tflite in LiteRT, both in the worker in the app)."""
 
 from __future__ import annotations
 
+from inspector.core.analysis.summary import summarize
+from inspector.core.app.ports import ports_to_use
 from inspector.core.compare.diff import Diff
+from inspector.core.compare.numeric import THRESHOLD, numeric_divergence, prepare_feeds
+from inspector.core.errors import InspectorError
+from inspector.core.loaders import files
 from inspector.core.model.graph import Graph
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
@@ -15,8 +20,6 @@ def numeric_ports(summary, inputs=(), outputs=(), every_candidate: bool = False)
     diff command's --inputs/--outputs), each side else from A's summary: the suggested ports
     (ports_to_use: past an image decoder, not its encoded bytes), or with every_candidate
     every candidate it lists (the diff command's rule, which then asks for --inputs)."""
-    from inspector.core.app.ports import ports_to_use
-
     if every_candidate:
         return (list(inputs) or [c.name for c in summary.inputs],
                 list(outputs) or [c.name for c in summary.outputs])
@@ -31,12 +34,6 @@ def numeric_between(d: Diff, ga: Graph, gb: Graph, summary, inputs=(), outputs=(
     `first_input` for the first of the ports, else seeded random values; every matched
     tensor compared (the window's run_numeric and `diff --numeric`). A .tflite side (read
     from its path) runs in LiteRT, a GraphDef in TensorFlow."""
-    from inspector.core.compare.numeric import (
-        THRESHOLD,
-        numeric_divergence,
-        prepare_feeds,
-    )
-
     inputs, outputs = numeric_ports(summary, inputs, outputs, every_candidate)
     if first_input is not None:
         arrays = {**(arrays or {}), inputs[0].split(":")[0]: first_input}
@@ -54,8 +51,6 @@ def _tflite_bytes(graph: Graph, path: str, side: str) -> bytes | None:
     """The file of a .tflite side (what LiteRT runs); None for a GraphDef."""
     if not is_tflite(graph):
         return None
-    from inspector.core.errors import InspectorError
-    from inspector.core.loaders import files
 
     if not path:
         raise InspectorError(f"{side} is a .tflite with no file to run")
@@ -67,8 +62,6 @@ def run_numeric(session, job: Job = NO_JOB, arrays: dict | None = None,
     """Both models on the same input (A's marked inputs, else the suggested ones: past an
     image decoder, not its encoded bytes; seeded random values unless arrays are given),
     every matched tensor compared; TensorFlow and LiteRT run in the worker."""
-    from inspector.core.analysis.summary import summarize
-
     ga, gb = session.graphs["A"], session.graphs["B"]
     return numeric_between(session.diff, ga, gb, summarize(ga), session.ports[0],
                            session.ports[1], arrays=arrays, allow_io=allow_io, job=job,

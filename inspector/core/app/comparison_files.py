@@ -4,20 +4,22 @@ reopened on the models as they are now."""
 
 from __future__ import annotations
 
+import json
+import os
+
 from inspector.core.app.comparing import SIDES, CompareSession, compare
 from inspector.core.compare.diff import Diff
+from inspector.core.compare.document import from_dict, to_dict
+from inspector.core.errors import InspectorError
+from inspector.core.formats.writer import atomic_write
+from inspector.core.loaders import files
+from inspector.core.loaders.sniff import sniff
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import NO_JOB, Job
 
 
 def save_document(session: CompareSession, path: str) -> str:
     """The diff as JSON with the models' paths relative to the file's folder (atomic write)."""
-    import json
-    import os
-
-    from inspector.core.compare.document import to_dict
-    from inspector.core.formats.writer import atomic_write
-
     data = to_dict(session.diff)
     where = os.path.dirname(os.path.abspath(path))
     data["models"] = {side: os.path.relpath(os.path.abspath(p), where) if p else ""
@@ -30,13 +32,6 @@ def save_document(session: CompareSession, path: str) -> str:
 def read_document(path: str) -> tuple:
     """(document, path of A, path of B, paths outside the file's folder): a path elsewhere
     is only opened once the user said yes (session files' trust rule)."""
-    import json
-    import os
-
-    from inspector.core.compare.document import from_dict
-    from inspector.core.errors import InspectorError
-    from inspector.core.loaders import files
-
     st = files.require_regular(path, error=InspectorError)
     if st.st_size > 512 * 2 ** 20:
         raise InspectorError("the comparison file is over 512 MB", path=path)
@@ -79,8 +74,6 @@ _KINDS = {"graphdef": "a TensorFlow model (a GraphDef)", "metagraph": "a TensorF
 def _not_json(path: str, raw: bytes) -> str:
     """Why a file that is not JSON cannot be a comparison, in words: a model is named as one
     (File › Open or Compare with… is what was meant), anything else as not a comparison."""
-    from inspector.core.loaders.sniff import sniff
-
     try:
         kind, _ = sniff(path, raw)
     except Exception:    # noqa: BLE001 - not a model either: said below

@@ -6,6 +6,7 @@ from each graph's own shapes) and the file sizes (each side's file)."""
 
 from __future__ import annotations
 
+from inspector.core.app.identical import identical_diff
 from inspector.core.compare import provenance
 from inspector.core.compare.diff import Diff, diff_graphs, file_size
 from inspector.core.compare.document import dumps, text_report
@@ -47,8 +48,6 @@ def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
     `paths`: the files A and B came from ("" for none); `totals`: with what each side costs.
     B that is A's graph itself (the same file) answers at once."""
     if gb is ga and not steps:
-        from inspector.core.app.identical import identical_diff
-
         return identical_diff(labels[0], labels[1], file_size(paths[0]), ga)
     extra = measured_totals(ga, gb, paths) if totals else None
     return diff_graphs(ga, gb, labels[0], labels[1], provenance=provenance_for(ga, gb, steps),

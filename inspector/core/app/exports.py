@@ -6,6 +6,10 @@ machine class)."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 from inspector.core.formats.writer import (
     atomic_write,
     beside,
@@ -80,9 +84,6 @@ def temporary_copy(model_path: str, name: str, data: bytes,
     """Write `data` as MODEL_NAME.tflite into a private temporary folder (removed when the
     app exits), to open it in another window; returns its path."""
     import atexit
-    import os
-    import shutil
-    import tempfile
 
     folder = tempfile.mkdtemp(prefix=prefix)
     atexit.register(shutil.rmtree, folder, True)

@@ -9,6 +9,8 @@ import os
 
 from inspector.core.compare.diff import Diff
 from inspector.core.compare.matching import Matching
+from inspector.core.loaders import sniff
+from inspector.core.loaders.loaded import file_stamp
 
 CHUNK = 1 << 20
 RULE = "same file bytes"
@@ -50,16 +52,12 @@ def same_bytes(path_a: str, path_b: str) -> int | None:
 def _whole_model(path: str, head: bytes) -> bool:
     """A .tflite or a GraphDef read from this file alone (sniff.holds_whole_model); anything
     else (garbage too) takes the full path, which says what is wrong with it."""
-    from inspector.core.loaders import sniff
-
     return sniff.holds_whole_model(path, head)
 
 
 def same_as_opened(model, path: str) -> int | None:
     """same_bytes of the file `model` was opened from and `path`, if that file has not
     changed since (its size and modification time as when opened), else None."""
-    from inspector.core.loaders.loaded import file_stamp
-
     ref = getattr(model, "ref", None)
     try:
         if ref is None or model.kind not in WHOLE or ref.path != model.path or \

@@ -3,7 +3,9 @@ by TensorFlow, or known from an image-decoding chain (batch 1 where a dimension 
 
 from __future__ import annotations
 
+from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.analysis.summary import dtype_of
+from inspector.core.errors import InspectorError
 
 
 def input_shapes_and_types(state) -> tuple[dict, dict]:
@@ -93,9 +95,7 @@ def model_input_shapes(model, inputs, given: dict | None = None) -> tuple[dict, 
     """For the command line, the shapes the window would use for every input (given, else
     declared, else TensorFlow's inference asked only then, else a decoding chain's):
     (shapes, where each one not given came from)."""
-    from inspector.core.analysis.preprocessing import find_preprocessing_chains
     from inspector.core.app.demo import engine_here
-    from inspector.core.errors import InspectorError
 
     def inferred():
         try:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from inspector.core.analysis.metrics import infer_shapes as inferred, infer_shapes
+from inspector.core.model.graph import Graph
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.transforms import run_pipeline
 
 
 def graph_for_run(graph_def, ins: list, outs: list, shapes: dict):
     """The stripped subgraph between the inputs and outputs, so fed inputs cut it."""
-    from inspector.core.transforms import run_pipeline
-
     if not ins:
         return graph_def
     spec = " ".join(f'strip_unused_nodes(name={i}, type_for_name=float, shape_for_name="'
@@ -28,8 +30,6 @@ class ModelTasks:
 
     def infer_shapes(self):
         """TF's shapes of every node's outputs, or None without TensorFlow."""
-        from inspector.core.runtime.executor import tensorflow
-
         if not tensorflow().available():
             return None
         return tensorflow().infer_shapes(self.graph_def)
@@ -37,8 +37,6 @@ class ModelTasks:
     def card_shapes(self, input_shapes: dict | None = None):
         """(shapes, what was assumed, why none) for the model card: TF's shape inference
         with open input sizes defaulted (analysis.metrics.infer_shapes)."""
-        from inspector.core.analysis.metrics import infer_shapes
-
         return infer_shapes(self.graph_def, input_shapes)
 
     def profile(self, ins, outs, shapes, mode, arrays, warmup, runs, intra, inter,
@@ -78,8 +76,6 @@ class ModelTasks:
     def _total_flops(self, shapes=None):
         """Total FLOPs from TF's shape inference, or None when shapes cannot be inferred."""
         from inspector.core.analysis.flops import count_flops
-        from inspector.core.analysis.metrics import infer_shapes as inferred
-        from inspector.core.model.graph import Graph
 
         found, _, failure = inferred(self.graph_def, shapes)
         if failure:
@@ -107,8 +103,6 @@ class ModelTasks:
     def tflite_confirm(self, ins, outs, shapes=None, allow_io=False, job: Job = NO_JOB):
         """Converter errors of a builtins-only conversion, then (if it failed) of one with
         Select TF ops and custom ops allowed: (builtin errors, flex errors)."""
-        from inspector.core.runtime.executor import tensorflow
-
         t = tensorflow()
         job.progress(0, 2, "converting with TFLite builtins only")
         first = t.convert_tflite(self.graph_def, ins, outs, "float", input_shapes=shapes,
@@ -129,7 +123,6 @@ class ModelTasks:
             header_text,
             needed_ops,
         )
-        from inspector.core.runtime.executor import tensorflow
 
         t = tensorflow()
         nodes = all_node_defs(self.graph_def)

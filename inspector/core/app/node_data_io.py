@@ -10,9 +10,11 @@ entry names a node."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 from inspector.core.errors import InspectorError
 from inspector.core.formats import me_ids
+from inspector.core.formats.writer import atomic_write
 from inspector.core.overlays import node_data, registry
 
 
@@ -74,8 +76,6 @@ def overlay_exists(mode: str) -> bool:
 def snapshot(state):
     """What an export reads of the state, taken on the GUI thread for a task (the overlay
     and the view are replaced, never changed, so the task reads a consistent copy)."""
-    from types import SimpleNamespace
-
     return SimpleNamespace(overlay=state.overlay, view=state.view, model=state.model,
                            original_view=state.original_view,
                            demo=getattr(state, "demo", None))
@@ -125,8 +125,6 @@ def overlay_document(state, mode: str) -> dict:
 def export_node_data(state, path: str, mode: str | None = None, force: bool = True) -> int:
     """Write the overlay (the one shown when `mode` is None); returns the entries written
     (values on nodes the file does not have, e.g. ones a transform made, are left out)."""
-    from inspector.core.formats.writer import atomic_write
-
     document = overlay_document(state, mode or state.overlay.mode)
     atomic_write(path, node_data.dumps(document), force=force)
     return sum(len(g["results"]) for g in document.values())

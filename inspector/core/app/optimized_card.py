@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector.core.analysis.model_card import DEVICE_NAMES
+from inspector.core.app import demo
+from inspector.core.errors import InspectorError
+from inspector.core.loaders.media import read_input
 from inspector.core.model.humanize import human_bytes, tf_human_readable_num
 
 
@@ -56,8 +60,6 @@ def build_comparison(rows, device: str = "phone", answers: str = "") -> Comparis
                           "as two), the Preview panel's count."))
     ma, mb = a.latency_ms.get(device), b.latency_ms.get(device)
     if ma and mb:
-        from inspector.core.analysis.model_card import DEVICE_NAMES
-
         lines.append(Line(f"speed on a {DEVICE_NAMES.get(device, device)}", f"{ma:.1f} ms", f"{mb:.1f} ms",
                           _pct(ma, mb), "Estimate: FLOPs divided by the device's typical "
                           "speed (the TF mobile guide's figures)."))
@@ -66,10 +68,6 @@ def build_comparison(rows, device: str = "phone", answers: str = "") -> Comparis
 
 def answers_words(rows, demo_run, model, summary, ports, shapes, engine, job) -> str:
     """How the pipeline changes the answer to the last demo input, in plain words."""
-    from inspector.core.app import demo
-    from inspector.core.errors import InspectorError
-    from inspector.core.loaders.media import read_input
-
     if demo_run is None or not demo_run.path:
         return "Run the model on a photo, sound or array (Demo panel) to see how much the " \
                "optimized graph changes its answers."

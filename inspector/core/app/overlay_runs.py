@@ -7,9 +7,15 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
+from inspector.core.analysis.ranges import parse_log, percentile_range, range_warnings as warnings
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.errors import InspectorError
+from inspector.core.formats.writer import atomic_write
+from inspector.core.loaders import load
+from inspector.core.loaders.files import read_text
+from inspector.core.overlays.decorate import chosen_ranges, original_name
+from inspector.core.transforms.syntax import quote
 
 ports = marked_or_suggested      # the window's controllers ask it too
 
@@ -61,8 +67,6 @@ def profile_file(path: str, inputs, outputs, shapes: dict, feed: str, seed: int,
 
 def graph_def_of(path: str):
     """The GraphDef of the model at `path`, as `load` reads it."""
-    from inspector.core.loaders import load
-
     return load(path).graph.graph_def
 
 
@@ -76,8 +80,6 @@ def import_timings(state, path: str) -> None:
 
 
 def export_timings(state, path: str) -> None:
-    from inspector.core.formats.writer import atomic_write
-
     profile = state.overlay.profile
     if profile is None or not profile.text:
         raise InspectorError("no timings to export")
@@ -156,9 +158,6 @@ def calibration_data(folder: str, settings) -> dict:
 def read_range_log(path: str, what: str = "the range log"):
     """(the text, the parsed RangeLog) of a requantization log (InspectorError when it has
     no min/max lines)."""
-    from inspector.core.analysis.ranges import parse_log
-    from inspector.core.loaders.files import read_text
-
     text = read_text(path, what=what, error=InspectorError)
     log = parse_log(text)
     if not log.records:
@@ -168,9 +167,6 @@ def read_range_log(path: str, what: str = "the range log"):
 
 def chosen_ranges_of(log, lo: float, hi: float) -> tuple:
     """({node: (min, max)} at the percentiles cut off each end, the warnings on them)."""
-    from inspector.core.analysis.ranges import percentile_range
-    from inspector.core.analysis.ranges import range_warnings as warnings
-
     chosen = {n: percentile_range(p, lo, hi) for n, p in log.records.items()}
     return chosen, warnings(chosen)
 
@@ -184,9 +180,6 @@ def import_ranges(state, path: str) -> None:
 
 def freeze_ranges(state) -> str:
     """Save the log beside the model and put quantize + freeze steps in the pipeline."""
-    from inspector.core.formats.writer import atomic_write
-    from inspector.core.transforms.syntax import quote
-
     model, overlay = state.model, state.overlay
     if not overlay.records or model is None:
         raise InspectorError("calibrate or import a range log first")
@@ -205,16 +198,11 @@ def freeze_ranges(state) -> str:
 
 
 def range_warnings(state) -> list:
-    from inspector.core.analysis.ranges import range_warnings as warnings
-    from inspector.core.overlays.decorate import chosen_ranges
-
     return warnings(chosen_ranges(state.overlay)) if state.overlay.records else []
 
 
 def histogram_of(state, name: str):
     """(the logged [min, max] pairs, the chosen range) of the node's range, or None."""
-    from inspector.core.overlays.decorate import chosen_ranges, original_name
-
     records = state.overlay.records
     key = next((k for k in records if k == name or original_name(k) == name), None)
     return None if key is None else (records[key], chosen_ranges(state.overlay)[key])

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 
 from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.model.graph import Graph
 from inspector.core.model.humanize import count
 
 
@@ -42,7 +43,6 @@ def start_step_view(state, tasks, key: bytes, on_error) -> None:
     engine, fold = state.engine, not state.show_constants
 
     def work(job):
-        from inspector.core.model.graph import Graph
         from inspector.core.view.view_graph import ViewModel
 
         graph_def = engine.graph(key)

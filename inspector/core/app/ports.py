@@ -6,6 +6,8 @@ not a leftover)."""
 
 from __future__ import annotations
 
+from inspector.core.errors import InspectorError
+
 MAX_INPUTS, MAX_OUTPUTS = 4, 3
 INPUT_SCORE, OUTPUT_SCORE = 100, 70
 
@@ -32,8 +34,6 @@ def ports_to_use(marked_inputs, marked_outputs, summary) -> tuple[list, list]:
 
 def marked_or_suggested(state) -> tuple[list, list]:
     """The state's marks, else the suggestions; raises when there is still no output."""
-    from inspector.core.errors import InspectorError
-
     bench = state.workbench
     ins, outs = ports_to_use(bench.inputs, bench.outputs, state.summary)
     if not outs:
@@ -43,8 +43,6 @@ def marked_or_suggested(state) -> tuple[list, list]:
 
 def ports_or_say(state) -> tuple[list, list] | None:
     """marked_or_suggested(state), or None after telling the user why there are none."""
-    from inspector.core.errors import InspectorError
-
     try:
         return marked_or_suggested(state)
     except InspectorError as exc:

@@ -13,10 +13,18 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
-from inspector.core.analysis.metrics import Metrics, compute_metrics, latencies
+from inspector.core.analysis.metrics import (
+    Metrics,
+    compute_metrics,
+    flop_report,
+    gzip_size,
+    latencies,
+)
 from inspector.core.app.model_tasks import ModelTasks
 from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.formats.writer import write_graph
 from inspector.core.model import protos
+from inspector.core.runtime.executor import installed
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.transforms.pipeline import StepReport, run_step
 from inspector.core.transforms.syntax import format_transforms
@@ -37,8 +45,6 @@ class PreviewRow:
 def open_engine(model):
     """The preview engine for a model: in the worker when the installed executor has one (it
     opens the model itself from `model.ref`), else here."""
-    from inspector.core.runtime.executor import installed
-
     opener = getattr(installed(), "open_preview", None)
     if opener is not None and getattr(model, "ref", None) is not None:
         return opener(model.ref)
@@ -149,8 +155,6 @@ class PreviewEngine(ModelTasks):
 
     def save(self, key: bytes, path: str, as_text: bool = False) -> int:
         """Write the graph of row `key` to `path` atomically; returns its node count."""
-        from inspector.core.formats.writer import write_graph
-
         graph_def = self._graph_or_fail(key)
         write_graph(graph_def, path, as_text=as_text, force=True)
         return len(graph_def.node)
@@ -168,8 +172,6 @@ class PreviewEngine(ModelTasks):
     def _with_gzip(self, row) -> Metrics:
         hit = self._sizes.get(row.key)
         if hit is None:
-            from inspector.core.analysis.metrics import gzip_size
-
             data = protos.serialize_graph_def(self.graph(row.key))
             hit = self._sizes[row.key] = replace(row.metrics, serialized_bytes=len(data),
                                                  gzip_bytes=gzip_size(data))
@@ -182,8 +184,6 @@ class PreviewEngine(ModelTasks):
         TF's reason when TF cannot import it."""
         hit = self._flops.get((row.key, skey))
         if hit is None:
-            from inspector.core.analysis.metrics import flop_report
-
             report = flop_report(self.graph(row.key), input_shapes)
             hit = self._flops[(row.key, skey)] = replace(row.metrics, flops=report,
                                                          latency_ms=latencies(report))

@@ -12,8 +12,16 @@ from dataclasses import dataclass, field, replace
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.ports import ports_or_say
 from inspector.core.errors import InspectorError
-from inspector.core.mobile.quant_metrics import node_errors
-from inspector.core.mobile.recipes import PREVIEW
+from inspector.core.mobile.quant_metrics import node_errors, plain
+from inspector.core.mobile.recipe_notes import same_files
+from inspector.core.mobile.recipes import (
+    DEFAULT,
+    PREVIEW,
+    RecipeReport,
+    check_names,
+    figures,
+    pareto,
+)
 
 
 @dataclass(frozen=True)
@@ -64,9 +72,6 @@ def keep_float_regex(tensor: str, current: str = "") -> str:
 
 def _merge(old: QuantRun | None, report) -> QuantRun:
     """A new run's rows added to what was tried before (a rerun of a key replaces it)."""
-    from inspector.core.mobile.quant_metrics import plain
-    from inspector.core.mobile.recipe_notes import same_files
-
     if old is None:
         merged = report
     else:
@@ -101,8 +106,6 @@ def preview_variants(names: list) -> list:
 
 def recipe_names(text: str, keep_float: str = "") -> list:
     """The recipes asked for ("all": the default set), each checked against the registry."""
-    from inspector.core.mobile.recipes import DEFAULT, check_names
-
     names = list(DEFAULT) if text == "all" else check_names(text.split(","), keep_float)
     return check_names(names, keep_float)
 
@@ -118,8 +121,6 @@ def run_recipes(engine, ins, outs, shapes, recipes, keep_float: str, source: dic
 
 def recipe_figures(report) -> tuple:
     """(figures of each row, the Pareto-best rows) of a recipe run, as the CLI prints them."""
-    from inspector.core.mobile.recipes import figures, pareto
-
     return [figures(row) for row in report.results], pareto(report.results)
 
 
@@ -182,8 +183,6 @@ def for_tflite_graph(run: QuantRun, graph, key: tuple | None = None) -> QuantRun
     """The run's recipe `key` (default: the chosen one) for a window showing that recipe's
     .tflite: each tensor's error placed on the node the .tflite reader made for the op that
     writes it (its `tflite_tensor` attribute), so the same overlay colours both graphs."""
-    from inspector.core.mobile.recipes import RecipeReport
-
     row = run.row(key)
     if row is None:
         return QuantRun(RecipeReport([]))
@@ -211,8 +210,6 @@ def start_sensitivity(state, tasks, on_error) -> None:
 
     def done(found):
         if state.model is model:
-            from inspector.core.mobile.recipes import RecipeReport
-
             run = state.quant or QuantRun(RecipeReport([]))
             state.set_quant(replace(run, sensitivity=found))
 

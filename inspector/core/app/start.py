@@ -4,6 +4,8 @@ every opened model needs (imported while the window starts, not while a model op
 
 from __future__ import annotations
 
+import os
+
 # binary GraphDefs from this size are read lazily, and the app starts their reader early
 # (lazy_graphdef.LAZY_ABOVE; tests/gui/test_gui_startup.py checks they agree)
 PRESTART_ABOVE = 4 * 2 ** 20
@@ -12,8 +14,6 @@ PRESTART_ABOVE = 4 * 2 ** 20
 def prestart(path: str) -> None:
     """The reader process for a big model; for a small one (the demo model) nothing is
     imported here: the loaders and numpy cost ~0.3 s on the slow class before Qt starts."""
-    import os
-
     try:
         if os.stat(path).st_size < PRESTART_ABOVE:
             return

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from inspector.core.errors import InspectorError
-from inspector.core.mobile.targets import choices, get
+from inspector.core.mobile.target_lists import read_list
+from inspector.core.mobile.targets import choices, get, op_nodes, preflight, report
 from inspector.core.mobile.target_text import headline, other_figures
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -40,16 +41,11 @@ def _tflite_bytes(model) -> bytes:
 def report_of(model, target: str, job: Job = NO_JOB):
     """The report of `target` on an opened .tflite: which operators run on its accelerator,
     which do not and why (LiteRT and Vela through the executor: the worker in the app)."""
-    from inspector.core.mobile.targets import report
-
     return report(_tflite_bytes(model), model.tflite, model.graph, get(target).name, job=job)
 
 
 def rules_report(model, rules_path: str):
     """A pre-flight check of an opened .tflite against your own operator list."""
-    from inspector.core.mobile.target_lists import read_list
-    from inspector.core.mobile.targets import op_nodes, preflight
-
     _tflite_bytes(model)
     rules = read_list(rules_path)
     return preflight(model.tflite, rules, op_nodes(model.graph), f"npu-{rules.name}")
@@ -104,7 +100,6 @@ def can_report(state) -> bool:
 def start_report(state, tasks, target: str, on_error) -> None:
     """Make the report of `target` in a task; it is shown when done."""
     from inspector.core.loaders.tflite import read_model
-    from inspector.core.mobile.targets import report
 
     target = get(target).name
     model = state.model

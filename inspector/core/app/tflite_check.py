@@ -12,6 +12,10 @@ from dataclasses import dataclass, field, replace
 
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.ports import marked_or_suggested, ports_or_say
+from inspector.core.errors import InspectorError
+from inspector.core.loaders.files import read_text
+from inspector.core.mobile import tflite_compat as tc
+from inspector.core.mobile.tflite_compat import LABELS, STATUSES
 from inspector.core.runtime import gc_policy
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -29,8 +33,6 @@ class TFLiteCheck:
 
     def counted(self) -> list:
         """(status, how many nodes, its words) of every status, in the check's order."""
-        from inspector.core.mobile.tflite_compat import LABELS, STATUSES
-
         counts = self.compat.counts()
         return [(s, counts.get(s, 0), LABELS[s]) for s in STATUSES]
 
@@ -82,8 +84,6 @@ def _checkable_ports(state):
 def check(graph, inputs, outputs, job: Job = NO_JOB) -> TFLiteCheck:
     """Which nodes convert to builtin ops, need Select TF ops or fall outside TFLite
     (static analysis, no TensorFlow): the check the window and `compat` share."""
-    from inspector.core.mobile import tflite_compat as tc
-
     with gc_policy.paused():     # a full collection over a big graph stalls the GUI
         compat = tc.analyze(graph, list(outputs), list(inputs))
     job.check()
@@ -94,8 +94,6 @@ def confirm(checked: TFLiteCheck, graph, engine, shapes: dict | None = None,
             allow_io: bool = False, job: Job = NO_JOB) -> TFLiteCheck:
     """TFLite's converter where the model's engine runs (the worker, or the command line's
     process): its located errors placed on the check's nodes."""
-    from inspector.core.mobile import tflite_compat as tc
-
     first, second = engine.tflite_confirm(list(checked.inputs), list(checked.outputs),
                                           shapes or None, allow_io=allow_io, job=job)
     return replace(checked, confirmed=tc.confirm(checked.compat, graph, first, second))
@@ -104,8 +102,6 @@ def confirm(checked: TFLiteCheck, graph, engine, shapes: dict | None = None,
 def start_check(state, tasks, on_error, then=None) -> None:
     """Analyse the open model in a task; the result goes to the state (and `then()` runs
     after it). `on_error(exc)` hears what went wrong."""
-    from inspector.core.mobile import tflite_compat as tc
-
     found = _checkable_ports(state)
     if found is None:
         return
@@ -191,8 +187,6 @@ def measure(state, variant: str, path: str) -> float:
     """A benchmark_model log of a previewed variant run on a device: its measured time put on
     that variant's row (-> `state.set_tflite_preview`). Raises InspectorError for a log
     that cannot be read or says no time."""
-    from inspector.core.errors import InspectorError
-    from inspector.core.loaders.files import read_text
     from inspector.core.mobile.tflite_preview import measured_latency_ms
 
     preview = state.tflite_preview

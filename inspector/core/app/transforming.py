@@ -7,7 +7,11 @@ from __future__ import annotations
 from inspector.core.analysis.metrics import StepMetrics, compute_metrics
 from inspector.core.app.exports import check_target, node_size, write_graph
 from inspector.core.errors import InspectorError
+from inspector.core.loaders import load
+from inspector.core.loaders.readers import TRANSFORM
+from inspector.core.loaders.whole_graphdef import read_graph_def, read_structure
 from inspector.core.runtime.executor import tensorflow
+from inspector.core.transforms.pipeline import check_names
 
 
 def _quiet(note: str) -> None:
@@ -18,8 +22,6 @@ def load_graph_def(path: str, say=_quiet):
     """The GraphDef a transform or a check works on: a big binary GraphDef read whole, else
     the model as `load` opens it (`say` gets its notes); a read-only view (a .tflite, ...)
     is an InspectorError naming the file."""
-    from inspector.core.loaders.whole_graphdef import read_graph_def
-
     whole = read_graph_def(path)
     return whole if whole is not None else _model_graph_def(path, say)
 
@@ -27,16 +29,11 @@ def load_graph_def(path: str, say=_quiet):
 def load_structure(path: str, say=_quiet) -> tuple:
     """(GraphDef, LeftInFile or None): a big binary GraphDef with its large values left in
     the file (for steps that never read them), else as load_graph_def gives it."""
-    from inspector.core.loaders.whole_graphdef import read_structure
-
     found = read_structure(path)
     return found if found is not None else (load_graph_def(path, say), None)
 
 
 def _model_graph_def(path: str, say):
-    from inspector.core.loaders import load
-    from inspector.core.loaders.readers import TRANSFORM
-
     model = load(path)
     if TRANSFORM not in model.capabilities:   # e.g. TFLite's ops: TF cannot rewrite them
         if model.kind == "tflite":
@@ -60,7 +57,6 @@ def transform_file(in_path: str, out_path: str, text: str, inputs: list, outputs
     original and each step, or [] without `metrics`; the output's node count). `on_step(i,
     report)` hears each step as it ends."""
     from inspector.core.transforms import REGISTRY, parse_transforms, run_pipeline
-    from inspector.core.transforms.pipeline import check_names
 
     specs = parse_transforms(text or "")
     if not specs:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from inspector.core.compare.operands import LAYOUT_WORDS, behind_reads, to_layout
 from inspector.core.model import dtypes, tensors
+from inspector.core.model.attrs import decode
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.lazy_import import later
 
@@ -106,7 +107,6 @@ def _attr_changes(pa, pb, layout: bool = False, same_op: bool = True) -> list:
 def _attr_text(proto, key: str) -> str:
     if key not in proto.attr:
         return "(none)"
-    from inspector.core.model.attrs import decode
 
     text = str(decode(proto.attr[key]))
     return text if len(text) <= 60 else text[:57] + "..."

@@ -4,6 +4,7 @@ change repeats ("values changed in 13 blocks"), and the matching's own quality."
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -17,6 +18,7 @@ from inspector.core.compare.matching import (
     explained_by_scope,
     match,
 )
+from inspector.core.loaders.sniff import holds_whole_model
 from inspector.core.model.graph import Graph, scope_of
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
@@ -185,10 +187,6 @@ def file_bytes(graph: Graph, file_size: int = 0):
 def file_size(path: str) -> int:
     """The size of the file at `path` when it holds the whole model (a GraphDef, binary or
     text, or a .tflite), else 0 (no path, a folder, a .meta, a Keras file...)."""
-    import os
-
-    from inspector.core.loaders.sniff import holds_whole_model
-
     try:
         if not path or not os.path.isfile(path):
             return 0

@@ -4,6 +4,7 @@ text the CLI prints, and the mapping file Model Explorer's side-by-side view rea
 from __future__ import annotations
 
 import json
+import math
 
 from inspector.core.compare.changes import Change
 from inspector.core.compare.diff import Diff, Entry, Group
@@ -133,8 +134,6 @@ def me_mapping(d: Diff, ids_a, ids_b) -> dict:
 
 def plain(value: float, sign: str = "") -> str:
     """A float in plain digits, four significant (0.00001440, 1,150; never 1.44e-05)."""
-    import math
-
     if value == 0 or not math.isfinite(value):
         return format(value, sign + "g")
     if abs(value) >= 1000:

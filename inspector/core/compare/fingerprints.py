@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from inspector.core.compare.columns import columns
 from inspector.core.model.graph import Graph
+from inspector.core.model.protos import NodeDef
 
 # attributes that hold node names (colocation, shared resources) or nothing that computes
 NAME_ATTRS = frozenset({"_class", "shared_name", "container", "_XlaCompile", "_XlaScope"})
@@ -52,8 +53,6 @@ class Fingerprints:
 
     @staticmethod
     def _own_signatures(graph: Graph, cols, job) -> list:
-        from inspector.core.model.protos import NodeDef
-
         out, scratch = [], NodeDef()
         for k, node in enumerate(graph.nodes):
             if job is not None and not k % 4096:

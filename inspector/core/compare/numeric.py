@@ -13,11 +13,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from inspector.core.analysis.numeric_check import known_input_shapes, make_inputs
 from inspector.core.compare.diff import Diff
+from inspector.core.errors import InspectorError
 from inspector.core.model import safety
 from inspector.core.model.execution_order import execution_order
 from inspector.core.model.graph import Graph
 from inspector.core.model.tensor_error import metrics  # noqa: F401  (the figures of a pair)
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
 
 # ops whose output is not a value of the model's computation, or cannot be fetched
@@ -138,8 +141,6 @@ def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | No
     seeded random values shaped as A declares or TensorFlow infers (batch 1 where open);
     an input a quantized .tflite side reads gets uniform values in its calibrated range
     (normal values would mostly measure clipping)."""
-    from inspector.core.analysis.numeric_check import known_input_shapes, make_inputs
-
     shapes = known_input_shapes(ga, ga.graph_def, gb, inputs, {}, arrays)
     feeds = make_inputs(ga, inputs, shapes, "random", seed, arrays)
     rng = np.random.default_rng(seed)
@@ -205,8 +206,6 @@ def _side(graph: Graph, model: bytes | None, feeds: dict, names: list, allow_io:
           side: str) -> dict:
     """What the executor runs for one side (numeric_divergence): a GraphDef checked against
     the safety allowlist first, a .tflite's inputs in its own order."""
-    from inspector.core.errors import InspectorError
-
     if model is None:
         safety.require_safe(graph.graph_def, names, list(feeds), allow_io, side)
         return {"graph_def": graph.graph_def, "feeds": feeds,
@@ -226,8 +225,6 @@ def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: di
     """Run both graphs on the same feeds; every matched pair's tensors compared where they ran
     (the executor's compare_runs: the worker, in the app). `models`: the bytes of a side that
     is a .tflite (None: a GraphDef, run in TensorFlow)."""
-    from inspector.core.runtime.executor import tensorflow
-
     pairs = fetch_pairs(d, ga, gb, list(feeds_a), list(feeds_b))
     outs_b = [d.matching.b_of.get(o, o) for o in outputs]
     for o, ob in zip(outputs, outs_b):

@@ -6,7 +6,9 @@ check the values for a wrong range in plain words."""
 from __future__ import annotations
 
 import io
+import os
 import time
+import wave
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,6 +24,7 @@ from inspector.core.demo.feature_maps import (
 )
 from inspector.core.demo.front_end import CONVENTIONS, FrontEnd
 from inspector.core.errors import InspectorError
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
 
 WARN_FRACTION = 0.20
@@ -58,8 +61,6 @@ def _reencode(item, fmt: str) -> bytes:
 
 def prepare(fe: FrontEnd, item) -> Prepared:
     """Feeds for one input (an ImageInput, AudioInput or ArrayInput of loaders.media)."""
-    import os
-
     label = os.path.basename(item.path)
     if item.kind == "array":
         if fe.feed_dtype == "string":
@@ -116,8 +117,6 @@ def prepare(fe: FrontEnd, item) -> Prepared:
 
 
 def _wav16(item) -> bytes:
-    import wave
-
     buf = io.BytesIO()
     with wave.open(buf, "wb") as w:
         w.setnchannels(item.samples.shape[1])
@@ -255,8 +254,6 @@ def run_demo(graph_def, fe: FrontEnd, prepared: Prepared, outputs: list, blocks:
              allow_io: bool = False, job: Job = NO_JOB) -> DemoRun:
     """One TensorFlow run fetching the outputs, what the model sees, the block ends and the
     first squashing layer (`squash` = (tensor, op)). `blocks`: scene item -> tensor."""
-    from inspector.core.runtime.executor import tensorflow
-
     block_items = list(blocks.items())
     fetches = list(outputs) + ([fe.sees] if fe.sees else []) + [t for _, t in block_items]
     if squash[0]:

@@ -5,10 +5,11 @@ when there is one, else assumed from a small menu of conventions and said so).""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from inspector.core.analysis.preprocessing import DECODERS, _const_value
+from inspector.core.analysis.preprocessing import DECODERS, _const_value, find_preprocessing_chains
 from inspector.core.analysis.summary import dtype_of
+from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph, node_name_from_input
 from inspector.core.runtime.lazy_import import later
 
@@ -278,8 +279,6 @@ def detect(graph: Graph, inputs: list, shapes: dict | None = None) -> FrontEnd |
     """How to feed this graph a photo, sound or array. `inputs`: tensor names to feed in
     order of preference (marks first, then the ranked suggestions); a graph that decodes
     its own JPEG or WAV is fed the file's bytes."""
-    from inspector.core.analysis.preprocessing import find_preprocessing_chains
-
     audio = _audio(graph)
     if audio is not None:
         return audio
@@ -307,8 +306,6 @@ MAX_FEED_ELEMENTS = 50_000_000   # 200 MB of float: far past any photo a model t
 
 def check_size(fe: FrontEnd) -> None:
     """Refuse a declared input size no demo input could fill, before anything allocates."""
-    from inspector.core.errors import InspectorError
-
     elements = fe.height * fe.width * max(fe.channels, 1) if fe.kind == "image" else 0
     if fe.kind == "audio":
         elements = fe.samples * max(fe.channels, 1)
@@ -320,8 +317,6 @@ def check_size(fe: FrontEnd) -> None:
 
 def with_convention(fe: FrontEnd, key: str) -> FrontEnd:
     """The presenter's choice from the menu replaces an assumed (or detected) convention."""
-    from dataclasses import replace
-
     if fe.feed_format != "pixels" or key not in CONVENTIONS:
         return fe
     conv = CONVENTIONS[key]

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
+from inspector.core.loaders import files
+from inspector.core.loaders.tflite import read_model
 
 GRAPHDEF, TFLITE = "graphdef", "tflite"
 
@@ -118,9 +120,6 @@ def for_model(model, what: str = "the model") -> Ids:
     if kind == TFLITE:
         tfl = getattr(model, "tflite", None)
         if tfl is None:
-            from inspector.core.loaders import files
-            from inspector.core.loaders.tflite import read_model
-
             tfl = read_model(files.read_file(model.path, what="the TensorFlow Lite file"),
                              model.path)
         return for_tflite(tfl, model.graph)

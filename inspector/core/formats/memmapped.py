@@ -8,8 +8,11 @@ little-endian, at the very end. On the phone the weights are mapped, not copied 
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 
+from inspector.core.formats.writer import atomic_stream, check_target
+from inspector.core.model import dtypes, protos, tensors
 from inspector.core.model.protos import varint
 
 PREFIX = "memmapped_package://"
@@ -58,8 +61,6 @@ def emit(graph, sink, min_bytes: int = MIN_BYTES) -> tuple[list, int, int]:
     """Write the package to a binary file-like `sink`, one constant at a time (a lazily
     opened model's weights are read one by one, never all held at once). Returns (regions,
     mapped bytes, bytes written)."""
-    from inspector.core.model import dtypes, protos, tensors
-
     graph_def = protos.GraphDef()
     graph_def.CopyFrom(graph.structure)          # values left in the file stay there
     written, regions, directory, used = 0, [], [], set()
@@ -108,8 +109,6 @@ def emit(graph, sink, min_bytes: int = MIN_BYTES) -> tuple[list, int, int]:
 
 def build(graph, min_bytes: int = MIN_BYTES) -> tuple[bytes, list, int]:
     """(file bytes, regions, mapped bytes) in memory (small graphs and tests)."""
-    import io
-
     sink = io.BytesIO()
     regions, mapped, _ = emit(graph, sink, min_bytes)
     return sink.getvalue(), regions, mapped
@@ -119,8 +118,6 @@ def write_memmapped(graph, path: str, min_bytes: int = MIN_BYTES, force: bool = 
                     source: str | None = None) -> Written:
     """Write the package atomically (never over an existing file unless forced), streamed
     to disk: memory holds the graph's structure and one constant at a time."""
-    from inspector.core.formats.writer import atomic_stream, check_target
-
     check_target(path, force, source)
     with atomic_stream(path, force=force, source=source) as fh:
         regions, mapped, size = emit(graph, fh, min_bytes)

@@ -4,8 +4,14 @@ config instead, read-only (keras_layers)."""
 
 from __future__ import annotations
 
+import os
+
 from inspector.core.errors import InspectorError, ModelLoadError, UnsafeGraphError
-from inspector.core.loaders.loaded import CAPABILITIES
+from inspector.core.loaders.keras_layers import LayerGraph
+from inspector.core.loaders.keras_weights import attach_weights, read_weights
+from inspector.core.loaders.load_time import check_keras, keras_config
+from inspector.core.loaders.loaded import CAPABILITIES, LoadedModel, Signature, make_graph
+from inspector.core.model.weights import WeightStore
 from inspector.core.runtime.executor import tensorflow
 
 LAYERS_KIND = "keras-layers"     # the read-only layer view: nothing runs or rewrites it
@@ -13,9 +19,6 @@ CAPABILITIES[LAYERS_KIND] = frozenset()
 
 
 def load_keras(path: str, size: int, freeze: bool = True):
-    from inspector.core.loaders.load_time import check_keras
-    from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
-
     check_keras(path)
     if not freeze:
         return load_layers(path, size, "opened without freezing (--no-freeze)")
@@ -36,11 +39,6 @@ def load_keras(path: str, size: int, freeze: bool = True):
 def load_layers(path: str, size: int, why: str, failure: InspectorError | None = None):
     """The layer graph from the file's config, with the stored weights' shapes; `why` says
     in the note why this view is shown. If the config cannot be drawn, `failure` is raised."""
-    from inspector.core.loaders.keras_layers import LayerGraph
-    from inspector.core.loaders.keras_weights import attach_weights, read_weights
-    from inspector.core.loaders.load_time import keras_config
-    from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
-
     try:
         layers = LayerGraph(keras_config(path) or {})
         entries, weights_note = read_weights(path, layers)
@@ -65,10 +63,6 @@ def load_layers(path: str, size: int, why: str, failure: InspectorError | None =
 
 def _store(path: str, slots: list):
     """The weights left in the file, read from it when someone looks."""
-    import os
-
-    from inspector.core.model.weights import WeightStore
-
     if not slots:
         return None
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))

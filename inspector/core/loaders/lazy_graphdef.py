@@ -11,7 +11,7 @@ import math
 import os
 
 from inspector.core.errors import ModelLoadError
-from inspector.core.loaders.sniff import varint_at
+from inspector.core.loaders.sniff import graphdef_by_first_fields, varint_at
 from inspector.core.model import dtypes, protos, tensors
 from inspector.core.model.weights import (
     DOUBLE_VAL,
@@ -355,8 +355,6 @@ def open_lazily(path: str, st, sink=None, every: int = 0, sizes=None,
     path; None when its first fields are not a GraphDef's. sink(reader) makes another sink
     for the walk (the reader process's); the GraphDef is then empty. sizes: see
     read_fields."""
-    from inspector.core.loaders.sniff import graphdef_by_first_fields
-
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     try:
         now = os.fstat(fd)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 
 from inspector.core.errors import ModelLoadError, UnsafeGraphError
 from inspector.core.model import safety
@@ -102,8 +103,6 @@ PYTHON_LAYERS = {"Lambda"}
 
 def keras_config(path: str) -> dict | None:
     """The model config stored in a .keras (zip) or .h5 file, read without Keras."""
-    import zipfile
-
     try:
         if zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as zf:

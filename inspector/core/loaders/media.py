@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import wave
 from dataclasses import dataclass, field
 
@@ -185,7 +186,6 @@ def _read_image(path: str, data: bytes, kind: str) -> ImageInput:
                              f"{PIXEL_LIMIT // 1_000_000} million pixel limit", path=path) \
             from None
     except Exception as exc:  # noqa: BLE001  (Pillow raises many kinds on bad data)
-        import re
 
         text = re.sub(r"<_io\.BytesIO object at 0x[0-9a-f]+>", "it", str(exc).split("\n")[0])
         text = text[:120] or type(exc).__name__

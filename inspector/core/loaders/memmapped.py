@@ -9,6 +9,10 @@ import os
 from dataclasses import dataclass, field
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.loaders.loaded import LoadedModel, make_graph
+from inspector.core.model import dtypes, protos
+from inspector.core.model.tensors import shape_dims
+from inspector.core.model.weights import LAZY_MARK, TENSOR_CONTENT, Slot, WeightStore
 
 PREFIX = "memmapped_package://"
 GRAPH_REGION = PREFIX + "."
@@ -150,8 +154,6 @@ def _region_problems(p: Package) -> list:
 
 
 def _graph_def(p: Package):
-    from inspector.core.model import protos
-
     g = next(r for r in p.regions if r.name == GRAPH_REGION)
     if g.offset + g.length > p.directory_offset:
         raise ModelLoadError("the graph region runs past the directory", path=p.path)
@@ -175,9 +177,6 @@ def check(path: str) -> tuple[Package, list]:
 
 def _check(p: Package) -> tuple[list, object]:
     """(problems, the package's GraphDef as stored) of a package read by read_package."""
-    from inspector.core.model import dtypes
-    from inspector.core.model.tensors import shape_dims
-
     problems = list(p.problems)
     regions = {r.name: r for r in p.regions}
     graph_def = _graph_def(p)
@@ -213,9 +212,6 @@ def region_rows(path: str) -> list:
     """One row per region for listing: (name, offset, length, node, dtype name, dims) with
     the ImmutableConst that reads it (node "" and dtype "graph" for the GraphDef region;
     node "" when no node reads a region)."""
-    from inspector.core.model import dtypes
-    from inspector.core.model.tensors import shape_dims
-
     p = read_package(path)
     readers = {}
     for node in _graph_def(p).node:
@@ -235,14 +231,6 @@ def region_rows(path: str) -> list:
 def load_memmapped(path: str, size: int):
     """Open a package as a graph: ImmutableConst nodes become Const nodes whose bytes stay
     in the file (a WeightStore reads them on demand)."""
-    from inspector.core.loaders.loaded import LoadedModel, make_graph
-    from inspector.core.model.weights import (
-        LAZY_MARK,
-        TENSOR_CONTENT,
-        Slot,
-        WeightStore,
-    )
-
     p = read_package(path)
     problems, graph_def = _check(p)       # the graph region is read and parsed once
     if problems:

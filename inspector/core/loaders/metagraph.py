@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.loaders.files import read_text
+from inspector.core.loaders.load_time import metagraph_restore_findings, refuse
+from inspector.core.loaders.loaded import LoadedModel, make_graph
 from inspector.core.loaders.protofile import parse
 from inspector.core.model import protos
+from inspector.core.runtime.executor import tensorflow
 
 
 def check_checkpoint(prefix: str, path: str) -> None:
@@ -21,7 +25,6 @@ def _state_prefix(folder: str) -> str | None:
     state = os.path.join(folder, "checkpoint")
     if not os.path.isfile(state):
         return None
-    from inspector.core.loaders.files import read_text
 
     for line in read_text(state, 1 << 20, "checkpoint state file").splitlines():
         key, _, value = line.partition(":")
@@ -72,8 +75,6 @@ def beside(meta_path: str) -> str | None:
 
 
 def load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe=False):
-    from inspector.core.loaders.loaded import LoadedModel, make_graph
-
     meta = parse(data, protos.MetaGraphDef, is_text, path)
     tags = list(meta.meta_info_def.tags)
     if not checkpoint:
@@ -90,10 +91,7 @@ def load_metagraph(path, data, is_text, size, checkpoint, outputs, allow_unsafe=
     if not outputs:
         raise ModelLoadError("freezing with a checkpoint needs output node names", path=path)
     if not allow_unsafe:
-        from inspector.core.loaders.load_time import metagraph_restore_findings, refuse
-
         refuse(metagraph_restore_findings(meta), path, "restoring the checkpoint")
-    from inspector.core.runtime.executor import tensorflow
     graph_def = tensorflow().freeze_metagraph(meta.SerializeToString(), checkpoint,
                                               list(outputs), path)
     graph, problems = make_graph(graph_def, path)

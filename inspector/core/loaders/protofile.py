@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from google.protobuf import message
+from google.protobuf import message, unknown_fields
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.loaders.sniff import top_level_fields
 from inspector.core.model.text_parse import parse_text_message
 from inspector.core.runtime import executor
 
@@ -17,8 +18,6 @@ TEXT_ELSEWHERE_ABOVE = 256 * 2 ** 10  # text this big is parsed in the worker, w
 def _parse_graph_def_in_pieces(data: bytes, msg, path: str) -> None:
     """Parse a big binary GraphDef one top-level field at a time, so that no single C call
     holds the GIL for long (a 100 MB parse otherwise freezes the GUI thread for ~0.1 s)."""
-    from inspector.core.loaders.sniff import top_level_fields
-
     view = memoryview(data)
     for number, wire, start, end, at in top_level_fields(data, path):
         piece = view[start:end]
@@ -41,8 +40,6 @@ _BINARY_NAME = re.compile(r"[\x00-\x08\x0e-\x1f]")
 def check_kind(msg, what: str, path: str) -> None:
     """Another protobuf message parsed as ours keeps its fields as unknown ones, or makes
     nodes with binary names: say so instead of showing an empty or garbled graph."""
-    from google.protobuf import unknown_fields
-
     unknown = unknown_fields.UnknownFieldSet(msg)
     if len(unknown):
         raise ModelLoadError(f"not a TensorFlow model: the file holds protobuf data of another "

@@ -23,6 +23,8 @@ import sys
 import threading
 
 from inspector.core.errors import Cancelled, ModelLoadError
+from inspector.core.loaders.lazy_graphdef import encode_node, open_lazily
+from inspector.core.model.weights import Slot
 from inspector.core.runtime.job import NO_JOB, Job
 
 CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 MB
@@ -183,8 +185,6 @@ class _SendingSink:
         self.node_bytes(node.SerializeToString(), 0)
 
     def node_bytes(self, data, pos: int) -> None:
-        from inspector.core.loaders.lazy_graphdef import encode_node
-
         self.pieces.append(encode_node(data))
 
     def cut(self, index: int = 0) -> None:
@@ -195,8 +195,6 @@ class _SendingSink:
 
 def serve(path: str, out_fd: int) -> None:
     """The reader: the lazy walk over the file, each piece sent as it is read."""
-    from inspector.core.loaders.lazy_graphdef import open_lazily
-
     out = os.fdopen(out_fd, "wb", buffering=0)
 
     def send(kind: bytes, payload: bytes) -> None:
@@ -236,8 +234,6 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
     bytes scanned, our descriptor of the file, for its weights; the caller closes it), or
     None when the reader did not finish, a piece did not parse or the file changed (read
     here instead then). Raises the reader's ModelLoadError."""
-    from inspector.core.model.weights import Slot
-
     try:
         fd = os.open(stream.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except OSError:

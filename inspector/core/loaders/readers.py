@@ -30,6 +30,8 @@ from inspector.core.loaders.loaded import SHAPES as SHAPES
 from inspector.core.loaders.loaded import TRANSFORM as TRANSFORM
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
+from inspector.core.model.weights import WeightStore
+from inspector.core.runtime.job import current
 
 
 @dataclass
@@ -236,8 +238,6 @@ def _receive(stream, path: str) -> Graph | None:
     """The graph a reader process sends, its weights read from our own descriptor of the
     same file; None when the reader did not finish or the file changed (read here then)."""
     from inspector.core.loaders import reader_process
-    from inspector.core.model.weights import WeightStore
-    from inspector.core.runtime.job import current
 
     graph = Graph(protos.GraphDef(), name=os.path.basename(path), complete=False)
     graph.stored_sizes = array("I")

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import glob
 import os
+import stat
 
 from inspector.core.errors import ModelLoadError, TensorFlowUnavailable
+from inspector.core.loaders import files
+from inspector.core.loaders.load_time import refuse, saved_model_findings
+from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph, read_bytes
 from inspector.core.loaders.protofile import parse
+from inspector.core.loaders.sniff import SAVEDMODEL, looks_like_text, saved_model_file, sniff
 from inspector.core.model import protos, tensors
 from inspector.core.model.dtypes import dtype_name
+from inspector.core.runtime.executor import tensorflow
 
 DEFAULT_SIGNATURE = "serving_default"
 
@@ -51,17 +58,6 @@ def describe(saved_model) -> list[dict]:
 def read_saved_model(path: str):
     """The SavedModel message of a SavedModel folder (or its saved_model.pb); anything else
     is refused with what it is instead."""
-    import stat
-
-    from inspector.core.loaders import files
-    from inspector.core.loaders.loaded import read_bytes
-    from inspector.core.loaders.sniff import (
-        SAVEDMODEL,
-        looks_like_text,
-        saved_model_file,
-        sniff,
-    )
-
     st = files.stat_input(path)
     model_file = saved_model_file(path) if stat.S_ISDIR(st.st_mode) else path
     data = read_bytes(model_file)
@@ -102,8 +98,6 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
                              path=path)
     if not freeze or signature is None:
         return _as_stored(path, meta, signature, tags, size, is_text)
-    from inspector.core.loaders.load_time import refuse, saved_model_findings
-    from inspector.core.runtime.executor import tensorflow
 
     if not allow_unsafe:
         refuse(saved_model_findings(meta), path, "loading this SavedModel")
@@ -125,7 +119,6 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
             "the SavedModel: the weights are still variables and the signature's computation "
             f"sits inside function calls (StatefulPartitionedCall). {why}")
         return model
-    from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
 
     graph, problems = make_graph(graph_def, path)
     sig = Signature(signature, inputs, outputs, *_specs(meta.signature_def[signature]))
@@ -142,8 +135,6 @@ FREEZE_LIMIT = 2 ** 31 - 1   # one GraphDef, as protobuf serializes it
 
 def variables_bytes(directory: str) -> int:
     """Bytes of a SavedModel's variable values (its variables/variables.data-* shards)."""
-    import glob
-
     return sum(os.path.getsize(p) for p in
                glob.glob(os.path.join(glob.escape(directory), "variables", "variables.data-*")))
 
@@ -174,8 +165,6 @@ def _why_not_frozen(said: str) -> str:
 
 def _as_stored(path, meta, signature, tags, size, is_text):
     """The MetaGraph's own graph, unfrozen, with the signature's names."""
-    from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
-
     graph, problems = make_graph(meta.graph_def, path)
     sig = None
     if signature is not None:

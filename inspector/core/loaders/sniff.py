@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import re
 import struct
+import zipfile
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.loaders.files import require_regular
 from inspector.core.model.humanize import human_bytes
+from inspector.core.model.protos import NodeDef
 
 GRAPHDEF, METAGRAPH, SAVEDMODEL, KERAS_H5, KERAS_ZIP, TFJS, TFLITE = (
     "graphdef", "metagraph", "savedmodel", "keras-h5", "keras-zip", "tfjs", "tflite")
@@ -27,8 +30,6 @@ def saved_model_file(directory: str) -> str:
     for name in ("saved_model.pb", "saved_model.pbtxt"):
         candidate = os.path.join(directory, name)
         if os.path.lexists(candidate):
-            from inspector.core.loaders.files import require_regular
-
             require_regular(candidate)
             return candidate
     raise ModelLoadError("directory holds no model (no saved_model.pb or saved_model.pbtxt)",
@@ -149,7 +150,6 @@ def top_level_fields(data: bytes, path: str) -> list[tuple[int, int, int, int, i
 
 
 def _payload_is_node(data: bytes, start: int, end: int) -> bool:
-    from inspector.core.model.protos import NodeDef
     try:
         node = NodeDef.FromString(data[start:end])
     except Exception:
@@ -291,8 +291,6 @@ def _ends_with(path: str, tail: bytes) -> bool:
 def refuse_archive(path: str) -> None:
     """A zip that is not a Keras file: a PyTorch model, or an archive to unpack first (a
     damaged zip is left to the Keras reader, which says so)."""
-    import zipfile
-
     try:
         with zipfile.ZipFile(path) as zf:
             names = zf.namelist()

@@ -14,8 +14,11 @@ import os
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders import files
+from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
 from inspector.core.loaders.tfjs_ops import fix_fused
-from inspector.core.model import protos
+from inspector.core.model import protos, tensors
+from inspector.core.model.dtypes import dtype_name
+from inspector.core.model.tensors import element_count
 
 JSON_LIMIT = 512 * 2 ** 20        # model.json itself (the topology; weights are in shards)
 SHARD_LIMIT = files.PROTOBUF_LIMIT
@@ -145,8 +148,6 @@ def _short(name: str, path: str) -> ModelLoadError:
 
 def _valueless(node) -> bool:
     """A Const whose tensor has elements but no values (its weight was not in the shards)."""
-    from inspector.core.model.tensors import element_count
-
     probe = protos.tensor_pb2.TensorProto()
     probe.CopyFrom(node.attr["value"].tensor)
     probe.ClearField("dtype")
@@ -236,8 +237,6 @@ def load_tfjs(path: str, size: int):
 def _load_tfjs(path: str, size: int):
     from google.protobuf import json_format
 
-    from inspector.core.loaders.loaded import LoadedModel, Signature, make_graph
-
     if os.path.isdir(path):
         path = model_json_in(path) or path
     doc = read_manifest(path)
@@ -278,9 +277,6 @@ def _load_tfjs(path: str, size: int):
 def _spec(entry) -> tuple[str, str]:
     """(dtype, shape) of a signature entry of model.json (a TensorInfo as JSON)."""
     from google.protobuf import json_format
-
-    from inspector.core.model import tensors
-    from inspector.core.model.dtypes import dtype_name
 
     try:
         info = json_format.ParseDict(entry, protos.meta_graph_pb2.TensorInfo(),

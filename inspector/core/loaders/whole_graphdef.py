@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import os
 
-from google.protobuf import message
+from google.protobuf import message, unknown_fields
 
-from inspector.core.loaders.sniff import varint_at
+from inspector.core.errors import InspectorError
+from inspector.core.loaders import files
+from inspector.core.loaders.lazy_graphdef import open_lazily
+from inspector.core.loaders.protofile import check_kind
+from inspector.core.loaders.sniff import graphdef_by_first_fields, varint_at
 from inspector.core.model import protos
+from inspector.core.model.weights import LAZY_MARK
 
 WINDOW = 8 * 2 ** 20
 _GRAPHDEF_FIELDS = {1: 2, 2: 2, 3: 0, 4: 2, 5: 2}   # GraphDef field number -> its wire type
@@ -21,7 +26,6 @@ _GRAPHDEF_FIELDS = {1: 2, 2: 2, 3: 0, 4: 2, 5: 2}   # GraphDef field number -> i
 def opens_lazily(path: str) -> bool:
     """The loaders would open this file with their lazy GraphDef reader (and so would give
     the GraphDef whole parsing gives, once its values are read)."""
-    from inspector.core.loaders import files
     from inspector.core.loaders.readers import REGISTRY, LoadContext, _open_lazily
 
     try:
@@ -56,8 +60,6 @@ def _parse(fd: int):
     """Top-level fields parsed a window at a time (a field is never cut: protobuf merges the
     pieces into what one parse of the whole file gives). None on anything but a GraphDef's
     fields, well formed."""
-    from inspector.core.loaders.sniff import graphdef_by_first_fields
-
     graph_def = protos.GraphDef()
     buf = bytearray(WINDOW)
     view = memoryview(buf)
@@ -115,9 +117,6 @@ def _whole_fields(buf, filled: int, first: list) -> tuple[int, int]:
 def _plain(graph_def, path: str) -> bool:
     """What the lazy reader would accept without a word: a GraphDef's fields only, readable
     node names, some nodes, no name twice."""
-    from inspector.core.errors import InspectorError
-    from inspector.core.loaders.protofile import check_kind
-
     try:
         check_kind(graph_def, "GraphDef", path)
     except InspectorError:
@@ -150,8 +149,6 @@ def read_structure(path: str):
     """(GraphDef, LeftInFile) of a big binary GraphDef whose large tensor values stay in the
     file (their tensors keep dtype and shape, marked lazy: for transforms that never read
     values, written back by formats/spliced), or None (then use read_graph_def)."""
-    from inspector.core.loaders.lazy_graphdef import open_lazily
-
     if not opens_lazily(path):
         return None
     try:
@@ -185,10 +182,6 @@ def lazy_attrs(node, slots: dict) -> dict | None:
     """{attr: slot} of the node's tensors still in the file (`slots`: attr -> Slot, those of
     a node of this name); None when one of them cannot be written back in place
     (formats/spliced: unknown fields it could not place)."""
-    from google.protobuf import unknown_fields
-
-    from inspector.core.model.weights import LAZY_MARK
-
     out = {}
     for key, slot in slots.items():
         if key not in node.attr:

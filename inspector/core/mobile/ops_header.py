@@ -6,6 +6,8 @@ Same ops and kernels as TF's print_selective_registration_header (tests compare 
 
 from __future__ import annotations
 
+import re
+
 DEFAULT_OPS = (("NoOp", "NoOp"), ("_Recv", "RecvOp"), ("_Send", "SendOp"))
 NO_KERNEL_NEEDED = frozenset({"AccumulateNV2"})   # rewritten away before kernels are chosen
 
@@ -86,8 +88,6 @@ def header_text(pairs: list, tf_version: str, source: str = "", missing=()) -> s
 
 def parse_header(text: str) -> tuple[set, set]:
     """(ops, kernel classes) named in an ops_to_register.h (ours or TensorFlow's)."""
-    import re
-
     kernels_block = text.split("kNecessaryOpKernelClasses[] = {", 1)[-1].split("};", 1)[0]
     kernels = set(re.findall(r'"([^"]+)"', kernels_block))
     ops_block = text.split("ShouldRegisterOp(const char op[])", 1)[-1].split("}", 1)[0]

@@ -13,6 +13,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 
+from inspector.core.analysis.flops import DEVICE_PRESETS
 from inspector.core.errors import InspectorError
 from inspector.core.mobile.measured import Measured, Row
 from inspector.core.mobile.quant_metrics import Sums, per_tensor, plain
@@ -22,6 +23,7 @@ from inspector.core.mobile.recipe_notes import (
     degenerate_top1,
     same_files,
 )
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
 
 
@@ -183,7 +185,6 @@ def _tensor_errors(t, float_model: bytes, model: bytes, feeds: list, names_in_gr
 def _measure(t, row: RecipeResult, recipe: Recipe, model: bytes, ctx: dict, job: Job) -> None:
     """Size, ops, latency estimate, host time, the answers' error (default runtime), the
     per-tensor error and the answers' error with the builtin kernels."""
-    from inspector.core.analysis.flops import DEVICE_PRESETS
     from inspector.core.mobile.tflite_mapping import map_model
     from inspector.core.mobile.tflite_preview import compare, preview_extras
 
@@ -244,7 +245,6 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
     conversion preview, every file by TF's converter with Select TF ops allowed (what needs
     them is listed rather than failing), its GPU notes and TF's per-layer int8 error."""
     from inspector.core.mobile.tflite_preview import reference
-    from inspector.core.runtime.executor import tensorflow
 
     t = tensorflow()
     recipes = check_names(recipes, keep_float)

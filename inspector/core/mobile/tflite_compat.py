@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+from inspector.core.model.reachability import upstream
+
 STATUSES = ("builtin", "flex", "custom", "control_flow", "dtype", "removed")
 
 LABELS = {"builtin": "TFLite builtin", "flex": "needs Select TF ops",
@@ -167,8 +169,6 @@ def _folded(graph) -> set:
 def analyze(graph, outputs=(), inputs=(), flex=None) -> Compat:
     """The status of every node. With outputs, nodes they do not need are removed by
     conversion; inputs cut the graph where the converter feeds it."""
-    from inspector.core.model.reachability import upstream
-
     table, flex = builtin_table(), flex_ops() if flex is None else frozenset(flex)
     needed = upstream(graph, outputs, stop=inputs) if outputs else None
     fed = {i.split(":")[0] for i in inputs}

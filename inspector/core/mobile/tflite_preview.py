@@ -8,10 +8,16 @@ top-1 agreement, benchmark_model logs. Runs where TensorFlow lives, through the 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
+from inspector.core.demo.demo_run import prepare
+from inspector.core.demo.front_end import check_size, detect
 from inspector.core.errors import InspectorError
+from inspector.core.loaders.arrays import load_npy
+from inspector.core.loaders.media import read_input, read_one
 from inspector.core.mobile.measured import Measured, Row
+from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import Job
 from inspector.core.runtime.lazy_import import later
 
@@ -39,8 +45,6 @@ class Reference:
 def reference(t, graph_def, inputs: list, outputs: list, shapes: dict | None,
               source: dict | None, compare_count: int, allow_io: bool, job: Job) -> Reference:
     """Gather the samples (random when no source) and run the TF graph on the probe."""
-    from inspector.core.model.graph import Graph
-
     graph = Graph(graph_def)
     samples, what, warnings = gather_samples(graph, inputs, shapes,
                                              source or {"kind": "random"})
@@ -85,8 +89,6 @@ def _input_shape(graph, name: str, shapes: dict | None) -> list:
 
 def _detected_range(graph, inputs: list, shapes) -> tuple:
     """The value range the model's first layer expects (front-end detection), else [0, 1]."""
-    from inspector.core.demo.front_end import detect
-
     try:
         fe = detect(graph, inputs, shapes)
     except InspectorError:
@@ -99,16 +101,10 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
     for a Graph (or a GraphDef). source: {"kind": "folder", "path"} (photos through the
     detected preprocessing), {"kind": "npy", "paths": [...], "limit"} (one sample per row
     of each array, first input) or {"kind": "random", "count": N, "seed": S}."""
-    from inspector.core.model.graph import Graph
-
     graph = graph if isinstance(graph, Graph) else Graph(graph)
     kind = source.get("kind", "random")
     warnings = []
     if kind == "folder":
-        from inspector.core.demo.demo_run import prepare
-        from inspector.core.demo.front_end import check_size, detect
-        from inspector.core.loaders.media import read_input, read_one
-
         fe = detect(graph, inputs, shapes)
         if fe is None or fe.kind != "image" or fe.feed_dtype == "string":
             raise InspectorError("the conversion input does not take pixels: use .npy files",
@@ -121,8 +117,6 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
         what = f"{len(feeds)} photos from {os.path.basename(source['path'].rstrip('/'))} " \
                f"through the detected preprocessing ({fe.describe()})"
     elif kind == "npy":
-        from inspector.core.loaders.arrays import load_npy
-
         feeds = []
         want = _input_shape(graph, inputs[0], shapes)
         limit, read = source.get("limit") or None, 0
@@ -158,8 +152,6 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
 def measured_latency_ms(text: str) -> float:
     """The average inference time TFLite's benchmark_model printed ("Inference timings in
     us: Init: ..., First inference: ..., Warmup (avg): ..., Inference (avg): 12340"), in ms."""
-    import re
-
     found = re.findall(r"Inference \(avg\):\s*([0-9]+(?:\.[0-9]*)?(?:e[+-]?[0-9]+)?)\s*(ms|us)?",
                        text)
     if not found:

@@ -5,6 +5,7 @@ because summarize_graph --print_structure and sort_by_execution_order must match
 from __future__ import annotations
 
 from inspector.core.errors import InspectorError
+from inspector.core.model.reachability import find_cycle
 
 
 def execution_order(graph_def) -> list:
@@ -39,8 +40,6 @@ def execution_order(graph_def) -> list:
             if pending[c] == 0:
                 ready.append(c)
     if len(order) < len(nodes):
-        from inspector.core.model.reachability import find_cycle
-
         cycle = find_cycle(graph_def)
         path = " -> ".join((cycle + cycle[:1])[:8]) + (" ..." if len(cycle) > 7 else "")
         raise InspectorError(f"{len(nodes) - len(order)} nodes are in a cycle or wait on one "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
+from collections import Counter
 from typing import Iterator, NamedTuple
 
 from inspector.core.model import attrs as attr_codec
@@ -328,8 +329,6 @@ class Graph:
     def op_counts(self) -> dict:
         """{op type: nodes} over the graph's own nodes (counted once)."""
         if self._op_counts is None:
-            from collections import Counter
-
             self._op_counts = dict(Counter(n.op for n in self.nodes))
         return self._op_counts
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 
 def tf_human_readable_num(value: int) -> str:
     """strings::HumanReadableNum from TensorFlow: 16 -> '16', 1234 -> '1.23k'."""
@@ -115,8 +117,6 @@ def cpp_std_sort(items: list, less) -> list:
 
 
 def _cmp_key(less):
-    import functools
-
     return functools.cmp_to_key(lambda x, y: -1 if less(x, y) else (1 if less(y, x) else 0))
 
 

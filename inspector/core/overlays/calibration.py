@@ -7,18 +7,25 @@ from __future__ import annotations
 import glob
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from inspector.core.analysis.numeric_check import compare
 from inspector.core.analysis.ranges import RangeLog, parse_log, percentile_range
 from inspector.core.errors import InspectorError
+from inspector.core.model import safety
 from inspector.core.overlays.decorate import original_name  # noqa: F401  (re-exported)
 from inspector.core.runtime.blas_threads import as_the_user_had_it
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.transforms import run_pipeline
 
 LOGGING = 'insert_logging(op=RequantizationRange, show_name=true, message="__requant_min_max:")'
 
@@ -42,9 +49,6 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
               allow_io: bool = False) -> Calibration:
     """Quantize, log the requantization ranges over the calibration inputs and parse them.
     The job's progress reports each phase (total 0: no count)."""
-    from inspector.core.model import safety
-    from inspector.core.transforms import run_pipeline
-
     safety.require_safe(graph_def, outputs, inputs, allow_io, action="calibrate it")
     if len(inputs) != 1:
         raise InspectorError("calibration needs exactly one input node")
@@ -102,10 +106,6 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
 def _follow(proc, job: Job, timeout: float) -> None:
     """Relay the child's progress lines until it exits; a cancel or the time limit kills it
     at once (the lines are read on a helper thread, so a silent child cannot block us)."""
-    import queue
-    import threading
-    import time
-
     lines: queue.Queue = queue.Queue()
 
     def read():
@@ -138,9 +138,6 @@ def compare_on_samples(original, quantized, inputs: list, outputs: list, samples
     """(output, max abs error, top-1 agreement) of the eight-bit graph against the float one
     over the calibration inputs. Each graph runs in one session for all inputs; the job's
     progress after every run."""
-    from inspector.core.analysis.numeric_check import compare
-    from inspector.core.runtime.executor import tensorflow
-
     feeds = [{inputs[0]: x} for x in samples]
     total = 2 * len(feeds)
 

@@ -7,14 +7,18 @@ Progress goes to stdout as `progress DONE TOTAL`; the outputs of each run are sa
 
 from __future__ import annotations
 
+import ctypes
 import glob
 import json
 import os
+import signal
 import sys
 
 import numpy as np
 
 from inspector.core.loaders.arrays import load_npy
+from inspector.core.model import protos
+from inspector.core.tf import run as tf_run
 
 
 def samples(spec: dict, decode_image):
@@ -48,9 +52,6 @@ def samples(spec: dict, decode_image):
 def die_with_parent(parent: int | None) -> None:
     """Linux ends this process when the one that started it dies (the worker, killed in the
     middle of a calibration), so no orphan keeps running TensorFlow."""
-    import ctypes
-    import signal
-
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
@@ -63,8 +64,6 @@ def main(spec_path: str) -> int:
     with open(spec_path) as fh:
         spec = json.load(fh)
     die_with_parent(spec.get("parent"))
-    from inspector.core.model import protos
-    from inspector.core.tf import run as tf_run
 
     graph_def = protos.GraphDef.FromString(open(spec["graph"], "rb").read())
     items = list(samples(spec, tf_run.decode_image))

@@ -7,10 +7,15 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from inspector.core.analysis.numeric_check import make_inputs
 from inspector.core.errors import InspectorError
+from inspector.core.loaders.files import read_text
+from inspector.core.mobile.tflite_mapping import nodes_of
+from inspector.core.model import safety
 from inspector.core.model.graph import Graph
 from inspector.core.model.humanize import count
 from inspector.core.overlays.stat_summarizer import StatSummarizer
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
 
 
@@ -120,8 +125,6 @@ def _tflite_node(graph: Graph, name: str) -> str | None:
     """A TFLite profile row is named after its op's output tensor, "[relu;bn/add;conv]:3"
     (the fused GraphDef nodes, ';'-joined): its time goes to the convolution or matmul among
     them, else to the first node found."""
-    from inspector.core.mobile.tflite_mapping import nodes_of
-
     inner = name[1:].rsplit("]", 1)[0] if name.startswith("[") else name
     if ";" not in inner and inner == name:
         return None
@@ -144,10 +147,7 @@ def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode=
                 seed=0, arrays=None, warmup=1, runs=10, intra=0, inter=1, allow_io=False,
                 job: Job = NO_JOB) -> Profile:
     """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs."""
-    from inspector.core.analysis.numeric_check import make_inputs
-    from inspector.core.model import safety
     from inspector.core.model.protos import step_stats_pb2
-    from inspector.core.runtime.executor import tensorflow
 
     for label, value, least in (("runs", runs, 1), ("warmup", warmup, 0), ("intra", intra, 0),
                                 ("inter", inter, 0)):
@@ -259,8 +259,6 @@ def parse_chrome_trace(text: str) -> Profile:
 
 
 def load_profile_file(path: str) -> Profile:
-    from inspector.core.loaders.files import read_text
-
     text = read_text(path, what="the timing file", error=InspectorError)
     try:
         if text.lstrip().startswith(("{", "[")):

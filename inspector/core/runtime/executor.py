@@ -6,6 +6,8 @@ installs one that sends the work to its TensorFlow worker process. Same code, ei
 
 from __future__ import annotations
 
+import importlib
+
 from inspector.core.errors import TensorFlowUnavailable
 from inspector.core.runtime.operations import NAMES, TensorFlowOperations, describe
 
@@ -42,6 +44,4 @@ def install_in_process(deferred: bool = True):
     sends it to its worker instead): installs the TF layer's in-process executor, whose
     modules are imported when the first operation is called (`deferred`). The runtime is
     the floor below the TF layer, so it names that module instead of importing it."""
-    import importlib
-
     return importlib.import_module(IN_PROCESS).install(deferred=deferred)

@@ -7,6 +7,7 @@ from a superseded or cancelled request ever reaches the state. Qt-free: the fron
 from __future__ import annotations
 
 import threading
+import time
 import traceback
 from dataclasses import dataclass
 from typing import Callable
@@ -117,8 +118,6 @@ class Tasks:
 
     def wait(self, seconds: float = 30.0) -> bool:
         """Join the threads (for shutdown and tests); True when all have ended."""
-        import time
-
         end = time.monotonic() + seconds
         for thread in list(self._threads):
             thread.join(max(end - time.monotonic(), 0.0))

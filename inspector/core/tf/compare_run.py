@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from inspector.core.model.tensor_error import compared
 from inspector.core.runtime.job import Job, of
+from inspector.core.tf.litert import tflite_tensors
+from inspector.core.tf.run import run_graph
+from inspector.core.tf.runtime import tf_version
 
 
 def compare_runs(side_a: dict, side_b: dict, job: Job | None = None) -> tuple:
@@ -29,13 +32,9 @@ def compare_runs(side_a: dict, side_b: dict, job: Job | None = None) -> tuple:
 def _run(side: dict, job, at: int, label: str) -> tuple:
     of(job).progress(at, 100, label)
     if "graph_def" in side:
-        from inspector.core.tf.run import run_graph
-        from inspector.core.tf.runtime import tf_version
-
         values = run_graph(side["graph_def"], side["feeds"], side["fetches"],
                            allow_unsafe=side.get("allow_unsafe", False))
         return values, f"TensorFlow {tf_version()}"
-    from inspector.core.tf.litert import tflite_tensors
 
     tensors = side["tensors"]
     found, engine = tflite_tensors(side["model"], [side["feeds"]], sorted(set(tensors)), job)

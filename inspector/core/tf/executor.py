@@ -4,6 +4,7 @@ of one of the modules beside this one."""
 
 from __future__ import annotations
 
+from inspector.core.runtime import executor
 from inspector.core.runtime.operations import NAMES as OPERATIONS
 from inspector.core.runtime.operations import TensorFlowOperations
 
@@ -58,8 +59,6 @@ class Deferred:
         if name not in OPERATIONS:      # e.g. a worker client's `isolated`: not ours
             raise AttributeError(name)
         if self._real is None:
-            from inspector.core.runtime import executor
-
             self._real = InProcess()
             if executor.installed() is self:
                 executor.use(self._real)
@@ -69,8 +68,6 @@ class Deferred:
 def install(deferred: bool = False) -> InProcess | Deferred:
     """Make this process run TensorFlow work itself (unless an executor is already set);
     `deferred`: the TF layer's modules are imported when the first operation is called."""
-    from inspector.core.runtime import executor
-
     try:
         return executor.tensorflow()
     except Exception:  # noqa: BLE001  (none installed yet)

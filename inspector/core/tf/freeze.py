@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.tf.concrete import freeze_concrete
+from inspector.core.tf.keras_graph import freeze_loaded_keras
+from inspector.core.tf.legacy_keras import available, freeze_in_child
 from inspector.core.tf.runtime import first_line, serialized, tf, to_ours
 
 
@@ -103,9 +105,6 @@ def freeze_keras(path: str):
         import keras
     except ImportError as exc:
         raise ModelLoadError(f"Keras cannot be imported ({exc})", path=path) from None
-
-    from inspector.core.tf.keras_graph import freeze_loaded_keras
-    from inspector.core.tf.legacy_keras import available, freeze_in_child
 
     differs = _keras3_differs(path) if available() else ""
     if differs:

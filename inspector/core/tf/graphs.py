@@ -3,7 +3,10 @@ values), output and input dtypes from the op registry, the profiler's FLOPs."""
 
 from __future__ import annotations
 
-from inspector.core.model import protos, safety
+import gc
+
+from inspector.core.errors import InspectorError
+from inspector.core.model import protos, safety, tensors
 from inspector.core.tf.runtime import first_line, serialized, tf, to_tf
 
 
@@ -34,7 +37,6 @@ def import_graph(graph_def, input_shapes: dict | None = None):
         with graph.as_default():
             t.compat.v1.import_graph_def(to_tf(gd), name="")
     except Exception as exc:
-        from inspector.core.errors import InspectorError
         raise InspectorError(f"TensorFlow cannot import the graph: {first_line(exc)}") from None
     return graph
 
@@ -45,7 +47,6 @@ def skeleton(graph_def, keep_elements: int = 64):
     gd = protos.GraphDef()
     gd.versions.CopyFrom(graph_def.versions)
     gd.library.CopyFrom(graph_def.library)
-    from inspector.core.model import tensors
 
     for node in graph_def.node:
         new = gd.node.add()
@@ -88,7 +89,6 @@ def _c_import(graph_def, input_shapes: dict | None):
             results = c_api.TF_GraphImportGraphDefWithResults(c_graph, buffer, options)
         c_api.TF_DeleteImportGraphDefResults(results)
     except Exception as exc:
-        from inspector.core.errors import InspectorError
         raise InspectorError(f"TensorFlow cannot import the graph: {first_line(exc)}") from None
     finally:
         c_api.TF_DeleteBuffer(buffer)
@@ -107,7 +107,6 @@ def _shapes_by_c_import(graph_def, input_shapes: dict | None):
     except ImportError:
         _dismantle(graph)
         return None
-    import gc
 
     out = {}
     try:

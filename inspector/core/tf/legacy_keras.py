@@ -7,28 +7,30 @@ frozen GraphDef through a file.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+from importlib.util import find_spec
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.model import protos
+from inspector.core.tf.keras_graph import freeze_loaded_keras
+from inspector.core.tf.runtime import first_line
 
 TIMEOUT = 900
 
 
 def available() -> bool:
-    from importlib.util import find_spec
-
     return find_spec("tf_keras") is not None
 
 
 def freeze_in_child(path: str) -> tuple:
     """(GraphDef, inputs, outputs, notes) of a Keras file, loaded by tf-keras in a child
     process; notes say what was repaired in its config (repair_config)."""
-    from inspector.core.model import protos
-
     if not available():
         raise ModelLoadError("this Keras 2 file needs the legacy Keras package, which is not "
                              "installed (pip install --no-deps tf-keras matching your "
@@ -124,9 +126,6 @@ def _die_with_parent(parent: int) -> None:
     its legacy Keras child must not live on). Set here, not between fork and exec, where
     loading a library could deadlock on a lock another thread held at fork time."""
     try:
-        import ctypes
-        import signal
-
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
@@ -135,9 +134,6 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _child(path: str, out: str) -> int:
-    from inspector.core.tf.keras_graph import freeze_loaded_keras
-    from inspector.core.tf.runtime import first_line
-
     try:
         import tf_keras
         from tf_keras.src.saving import serialization_lib

@@ -5,13 +5,15 @@ kernel classes TensorFlow registers for nodes (for selective registration header
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
+import logging
 import os
 
 from inspector.core.errors import InspectorError
 from inspector.core.model import safety
 from inspector.core.runtime.job import Job, of
-from inspector.core.tf.litert import _custom_codes, _quiet_python
+from inspector.core.tf.litert import _custom_codes, _quiet_python, interpreter
 from inspector.core.tf.runtime import first_line, serialized, tf, to_tf
 
 VARIANTS = ("float", "dynamic", "float16", "int8")
@@ -88,7 +90,6 @@ def convert_tflite(graph_def, inputs: list, outputs: list, variant: str = "float
     except Exception as exc:  # noqa: BLE001  (names that are not in the graph, bad shapes)
         raise InspectorError(f"cannot prepare the graph for the converter: {first_line(exc)}") \
             from None
-    import logging
 
     logging.getLogger("absl").setLevel(logging.ERROR)   # "consider providing trackable_obj"
     converter = t.lite.TFLiteConverter.from_concrete_functions([fn])
@@ -119,8 +120,6 @@ def convert_tflite(graph_def, inputs: list, outputs: list, variant: str = "float
 
 def _interpreter(model: bytes):
     """LiteRT (TensorFlow's own interpreter only where LiteRT cannot: see litert.py)."""
-    from inspector.core.tf.litert import interpreter
-
     return interpreter(model)
 
 
@@ -205,8 +204,6 @@ def flex_allowlist() -> list:
     """The TF ops the Select-TF-ops (flex) delegate of this TensorFlow build can run, read
     from the allowlist compiled into libtensorflow_cc (tflite::flex::GetFlexAllowlist, a
     std::set<std::string> walked in order with libstdc++'s red-black tree layout)."""
-    import ctypes
-
     t = tf()
     lib = ctypes.CDLL(os.path.join(os.path.dirname(t.__file__), "libtensorflow_cc.so.2"))
     get = getattr(lib, _FLEX_SYMBOL)

@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import io
 import time
+import warnings
 
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import Job, of
@@ -47,8 +48,6 @@ def flex_codes(model: bytes) -> list:
 
 @contextlib.contextmanager
 def _quiet_python():
-    import warnings
-
     with warnings.catch_warnings():   # the converter's MLIR notes go to fd 2 from C++
         warnings.simplefilter("ignore")
         with contextlib.redirect_stdout(io.StringIO()), _quiet_stderr():

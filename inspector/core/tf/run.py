@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import time
 
+from inspector.core.errors import InspectorError
 from inspector.core.model import safety
 from inspector.core.runtime.job import Job, of
+from inspector.core.tf import graphs
 from inspector.core.tf.graphs import import_graph
 from inspector.core.tf.runtime import first_line, serialized, tensor_name, tf, to_tf
 
@@ -43,7 +45,6 @@ def run_graph(graph_def, feeds: dict, fetches: list, input_shapes: dict | None =
             return sess.run([tensor_name(f) for f in fetches],
                             {tensor_name(k): v for k, v in feeds.items()})
         except Exception as exc:
-            from inspector.core.errors import InspectorError
             raise InspectorError(f"TensorFlow failed to run the graph: {first_line(exc)}") \
                 from None
 
@@ -55,8 +56,6 @@ KEEP_SESSIONS = 2
 def forget_sessions() -> None:
     """Close the kept sessions and drop the kept shape answers (the model is gone: neither
     may keep its GraphDef alive)."""
-    from inspector.core.tf import graphs
-
     while _kept:
         _kept.pop()[1].close()
     graphs.forget_shapes()
@@ -90,7 +89,6 @@ def run_cached(graph_def, feeds: dict, fetches: list, allow_unsafe: bool = False
         return session.run([tensor_name(f) for f in fetches],
                            {tensor_name(k): v for k, v in feeds.items()})
     except Exception as exc:
-        from inspector.core.errors import InspectorError
         raise InspectorError(f"TensorFlow failed to run the graph: {first_line(exc)}") \
             from None
 
@@ -116,7 +114,6 @@ def run_many(graph_def, feeds_list: list, fetches: list, input_shapes: dict | No
                 results.append(sess.run(fetch_names,
                                         {tensor_name(k): v for k, v in feeds.items()}))
             except Exception as exc:
-                from inspector.core.errors import InspectorError
                 raise InspectorError(f"TensorFlow failed to run the graph on input {i + 1}: "
                                      f"{first_line(exc)}") from None
             job.progress(i + 1, len(feeds_list), f"on input {i + 1}/{len(feeds_list)}")
@@ -150,7 +147,6 @@ def profile_runs(graph_def, feeds: dict, fetches: list, warmup: int, runs: int, 
             try:
                 sess.run(fetch_names, feed, options=options, run_metadata=metadata)
             except Exception as exc:
-                from inspector.core.errors import InspectorError
                 raise InspectorError(f"TensorFlow failed to run the graph: "
                                      f"{first_line(exc)}") from None
             done += 1

@@ -3,8 +3,10 @@ TF's errors turned into one line that says what failed and where."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
+import sys
 import threading
 
 from inspector.core.errors import TensorFlowUnavailable
@@ -22,8 +24,6 @@ _WORK_LOCK = threading.RLock()
 def serialized(fn):
     """TF graph building is not safe from several threads at once (two imports in parallel
     have crashed the process); bridge calls that build or run graphs take turns."""
-    import functools
-
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         with _WORK_LOCK:
@@ -57,16 +57,12 @@ class _without_sklearn:
     handles its absence); an import of sklearn afterwards works as usual."""
 
     def __enter__(self):
-        import sys
-
         self.hid = "sklearn" not in sys.modules
         if self.hid:
             sys.modules["sklearn"] = None  # `import sklearn` raises ImportError meanwhile
         return self
 
     def __exit__(self, *exc):
-        import sys
-
         if self.hid and "sklearn" in sys.modules and sys.modules["sklearn"] is None:
             del sys.modules["sklearn"]
         return False
@@ -76,8 +72,6 @@ class _quiet_stderr:
     """Send file descriptor 2 to /dev/null for a moment (C++ logging bypasses sys.stderr)."""
 
     def __enter__(self):
-        import sys
-
         try:
             sys.stderr.flush()
             self.saved = os.dup(2)

@@ -12,6 +12,7 @@ import tempfile
 
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.tf.runtime import _quiet_stderr
 
 VELA_TIMEOUT = 600.0
 
@@ -38,7 +39,6 @@ def xnnpack_delegation(model: bytes) -> dict:
     """{engine, ops: [{index, op, inputs, outputs}], delegates: [{inputs, outputs}]}: the
     model's operators and the delegate nodes LiteRT's default XNNPACK delegate made."""
     interpreter = _litert()
-    from inspector.core.tf.runtime import _quiet_stderr
 
     try:
         with _quiet_stderr():    # "INFO: Created TensorFlow Lite XNNPACK delegate for CPU."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.transforms.base import transform
 from inspector.core.transforms.graph_utils import copy_graph
 
@@ -9,8 +10,6 @@ from inspector.core.transforms.graph_utils import copy_graph
 @transform("add_default_attributes", "clean up",
            "Adds every attribute that has a default value but is missing (for older runtimes).")
 def add_default_attributes(graph_def, ctx):
-    from inspector.core.runtime.executor import tensorflow
-
     out = copy_graph(graph_def)
     defaults = tensorflow().default_attrs({n.op for n in out.node})
     for node in out.node:

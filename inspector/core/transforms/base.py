@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from inspector.core.errors import InspectorError
+from inspector.core.model.dtypes import dtype_value
 from inspector.core.runtime.job import NO_JOB, Job
 
 
@@ -159,8 +160,6 @@ class Param:
             elif self.kind == "bool" and v not in ("true", "false", "1", "0"):
                 raise TransformError(f"{where}{self.name}: use true or false (got '{shown}')")
             elif self.kind == "dtype":
-                from inspector.core.model.dtypes import dtype_value
-
                 try:
                     dtype_value(v)
                 except KeyError:

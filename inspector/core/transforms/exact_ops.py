@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from inspector.core.model.graph import node_name_from_input
+from inspector.core.model.tensors import to_numpy
 from inspector.core.transforms.exact_base import (
     DTYPES,
     NotExact,
@@ -139,8 +140,6 @@ class ExactEvaluator:
         return outs
 
     def _const(self, node) -> np.ndarray:
-        from inspector.core.model.tensors import to_numpy
-
         code = attr_type(node, "dtype")
         if code not in DTYPES or node.attr["value"].tensor.dtype != code:
             raise NotExact(f"Const of dtype {code}")

@@ -21,6 +21,8 @@ import numpy as np
 from inspector.core.model import protos, safety
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.model.reachability import upstream
+from inspector.core.model.tensors import to_numpy
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.exact_ops import (
     EXACT_OPS,
@@ -45,8 +47,6 @@ _CODES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 
 
 def _identity_values(nodes: dict, fetch: list):
     """(tensor, value) for fetched tensors that are Identity chains over a Const."""
-    from inspector.core.model.tensors import to_numpy
-
     for tensor in fetch:
         name, port = tensor.rsplit(":", 1)
         node = nodes[name]
@@ -89,8 +89,6 @@ class _StatefulOps:
         self.answer: set | None = None
 
     def ask(self) -> None:
-        from inspector.core.runtime.executor import tensorflow
-
         self.answer = tensorflow().stateful_ops(self.unknown)
 
     def __contains__(self, op: str) -> bool:
@@ -152,8 +150,6 @@ def fold_constants(graph_def, ctx):
     if not fetch:
         return _finish(work, nodes, inputs, outputs, {})
     if rest:
-        from inspector.core.runtime.executor import tensorflow
-
         sub = _constant_subgraph(work, nodes, order, rest)
         ctx.check()
         try:

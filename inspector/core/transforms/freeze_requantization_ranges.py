@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from inspector.core.analysis.ranges import parse_log, percentile_range
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import (
     copy_graph,
@@ -40,8 +41,6 @@ def freeze_with_ranges(graph_def, ranges: dict, ctx=None):
            [Param("min_max_log_file", "path", required=True),
             Param("min_percentile", "float", "5", minimum=0), Param("max_percentile", "float", "5", minimum=0)])
 def freeze_requantization_ranges(graph_def, ctx):
-    from inspector.core.analysis.ranges import parse_log, percentile_range
-
     path = ctx.single("min_max_log_file", "")
     if not path:
         raise TransformError("You must pass a file name to min_max_log_file")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
-from inspector.core.model import protos
+from inspector.core.model import dtypes, protos, tensors
 from inspector.core.model.execution_order import execution_order
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.transforms.base import TransformError
@@ -252,8 +252,6 @@ def tensor_const(name: str, array, dtype: int | None = None):
     """A Const NodeDef holding a numpy array (float32 unless dtype says otherwise)."""
     import numpy as np
 
-    from inspector.core.model import dtypes
-
     node = protos.NodeDef(name=name, op="Const")
     if dtype is None:
         dtype = {np.dtype(np.float32): 1, np.dtype(np.int32): 3, np.dtype(np.uint8): 4,
@@ -270,6 +268,4 @@ def tensor_const(name: str, array, dtype: int | None = None):
 
 
 def const_value(node):
-    from inspector.core.model import tensors
-
     return tensors.to_numpy(node.attr["value"].tensor)

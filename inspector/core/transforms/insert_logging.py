@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from inspector.core.model import protos
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import (
     canonical_input_name,
@@ -20,8 +21,6 @@ SUFFIX = "__print__"
             Param("show_op", "bool", "false"), Param("first_n", "int", "-1"),
             Param("summarize", "int", "1024")])
 def insert_logging(graph_def, ctx):
-    from inspector.core.runtime.executor import tensorflow
-
     ops, prefixes = set(ctx.values("op")), ctx.values("prefix")
     message = ctx.single("message", "")
     show_name, show_op = ctx.bool("show_name", False), ctx.bool("show_op", False)

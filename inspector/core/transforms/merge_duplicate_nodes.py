@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.transforms.base import transform
 from inspector.core.transforms.graph_utils import copy_graph, rename_node_inputs
 
@@ -15,8 +16,6 @@ def _key(node, keep_name: bool) -> tuple:
 @transform("merge_duplicate_nodes", "clean up",
            "Merges identical nodes (same op, inputs and attributes) into one.")
 def merge_duplicate_nodes(graph_def, ctx):
-    from inspector.core.runtime.executor import tensorflow
-
     named = set(ctx.inputs) | set(ctx.outputs)
 
     def one_pass(current):

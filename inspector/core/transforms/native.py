@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.transforms.base import REGISTRY, Param, TransformInfo, transform
 from inspector.core.transforms.syntax import TransformSpec
 
@@ -19,8 +20,6 @@ NATIVE = {
 
 def _native(name: str):
     def run(graph_def, ctx):
-        from inspector.core.runtime.executor import tensorflow
-
         spec = TransformSpec(name, {k: v for k, v in ctx.params.items() if k != "ignore_errors"})
         return tensorflow().run_native_transform(graph_def, ctx.inputs, ctx.outputs, str(spec))
     return run
@@ -43,7 +42,5 @@ for _name, (_group, _summary) in NATIVE.items():
            "TensorFlow's optimize_for_inference: strip, remove training nodes, fold batch norms.",
            [Param("toco_compatible", "bool", "false")])
 def optimize_for_inference(graph_def, ctx):
-    from inspector.core.runtime.executor import tensorflow
-
     return tensorflow().optimize_for_inference(graph_def, ctx.inputs, ctx.outputs,
                                             ctx.bool("toco_compatible", False))

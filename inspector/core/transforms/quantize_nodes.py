@@ -14,6 +14,7 @@ import numpy as np
 
 from inspector.core.model import protos
 from inspector.core.model.graph import node_name_from_input
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.transforms.base import Param, TransformError, transform
 from inspector.core.transforms.graph_utils import (
     Pattern,
@@ -165,8 +166,6 @@ def unique_input_name(text: str) -> str:
 
 
 def quantize_ops(graph_def, ignore: set, fallback, ctx):
-    from inspector.core.runtime.executor import tensorflow
-
     ops = {k: v for k, v in OPS.items() if k not in ignore}
     if not ops:
         return graph_def
