@@ -65,3 +65,27 @@ def test_other_weights_pair_every_node_with_its_namesake_and_name_each_changed_c
     differ = {n.name for n in ga if n.op == "Const" and
               not np.array_equal(ga.tensor_value(n.name), gb.tensor_value(n.name))}
     assert len(differ) > 900 and {e.a for e in changed} == differ
+
+
+def test_columns_say_what_the_graph_says_with_control_missing_and_repeated_inputs():
+    """compare.columns against Graph's own answers (data_inputs, consumers) on a graph with
+    control inputs, an input naming no node, a node read twice and a repeated name."""
+    from inspector.core.compare.columns import columns
+    from inspector.core.compare.operands import data_inputs
+
+    gd = protos.GraphDef()
+    for name, op, inputs in (("x", "Placeholder", []), ("w", "Const", []),
+                             ("mm", "MatMul", ["^w", "gone", "x", "w:0"]),
+                             ("sq", "Mul", ["mm", "mm:1", "^x"]), ("mm", "Relu", ["sq"])):
+        gd.node.add(name=name, op=op, input=inputs)
+    g = Graph(gd)
+    c = columns(g)
+    assert not c.unique and c.at == {"x": 0, "w": 1, "mm": 2, "sq": 3}
+    for name, i in c.at.items():
+        refs = data_inputs(g, name)
+        assert [c.names[j] for j in c.ins[i]] == [r.node for r in refs]
+        assert list(c.ports[i]) == [r.port for r in refs]
+        assert [(c.names[r], k, p) for r, k, p in c.uses[i]] == \
+            [(e.dst, e.dst_index, e.src_port) for e in g.consumers(name) if not e.control]
+    assert list(c.slots(2)) == [1, 2] and c.every_input(2) == (1, None, 0, 1)
+    assert list(c.slots(3)) == [0, 1] and c.every_input(3) == (2, 2, 0)

@@ -19,7 +19,8 @@ class Columns:
     data readers as (reader, position in its inputs, port read), in graph order (as
     Graph.consumers lists them); `unique` says no name repeats."""
 
-    __slots__ = ("names", "at", "ops", "ins", "ports", "uses", "unique", "__weakref__")
+    __slots__ = ("names", "at", "ops", "ins", "ports", "uses", "unique", "_gaps", "_every",
+                 "__weakref__")
 
     def __init__(self, graph):
         nodes = graph.nodes
@@ -32,22 +33,42 @@ class Columns:
         self.uses = uses = [[] for _ in names]
         empty = ()
         unique = self.unique
+        self._gaps = gaps = {}       # node -> slots of its ins, where an entry names no node
+        self._every = alls = {}      # node -> every_input, where not its ins
         for i, node in enumerate(nodes):
             if not node.inputs:
                 ins.append(empty)
                 ports.append(empty)
                 continue
-            srcs, prts = [], []
+            srcs, prts, every = [], [], []
             for k, ref in enumerate(node.inputs):
-                if not ref.control:
-                    j = get(ref.node)
-                    if j is not None:
-                        srcs.append(j)
-                        prts.append(ref.port)
-                        uses[j].append((i if unique else at[node.name], k, ref.port))
+                j = get(ref.node)
+                every.append(j)
+                if ref.control:
+                    continue
+                if j is None:
+                    gaps[i] = tuple(n for n, r in enumerate(r for r in node.inputs
+                                                            if not r.control)
+                                    if get(r.node) is not None)
+                    continue
+                srcs.append(j)
+                prts.append(ref.port)
+                uses[j].append((i if unique else at[node.name], k, ref.port))
             ins.append(tuple(srcs))
             ports.append(tuple(prts))
+            if len(every) != len(srcs):
+                alls[i] = tuple(every)
         self.ins, self.ports = ins, ports
+
+    def slots(self, i: int):
+        """Where node i's data inputs `ins[i]` sit among its data input entries (an entry
+        naming no node of the graph takes a place too)."""
+        return self._gaps.get(i) or range(len(self.ins[i]))
+
+    def every_input(self, i: int) -> tuple:
+        """Producers of all node i's inputs, control ones included, in order (None for a
+        name not in the graph)."""
+        return self._every.get(i, self.ins[i])
 
 
 def columns(graph) -> Columns:

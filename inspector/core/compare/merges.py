@@ -102,30 +102,31 @@ def _find_constant_nodes(graph: Graph) -> list:
             if node.op not in SOURCES and all(r.node in constant for r in node.inputs):
                 constant.add(node.name)
         return [node.name for node in reversed(order) if node.name in constant]
-    nodes = graph.nodes
-    at = columns(graph).at
-    order = execution_indices([[at.get(r.node) for r in n.inputs] for n in nodes],
-                              [[r.control for r in n.inputs] for n in nodes],
-                              [n.op for n in nodes])
+    cols = columns(graph)
+    srcs = [cols.every_input(i) for i in range(len(cols.names))]
+    merges = {i: sum(1 for r in graph.nodes[i].inputs if not r.control)
+              for i, op in enumerate(cols.ops) if op in ("Merge", "RefMerge")}
+    order = execution_indices(srcs, merges)
     if order is None:
         return []
-    constant = [False] * len(nodes)
+    constant, ops = [False] * len(srcs), cols.ops
     for i in order:
-        node = nodes[i]
-        if node.op not in SOURCES and all(constant[at[r.node]] for r in node.inputs):
+        if ops[i] not in SOURCES and all([constant[j] for j in srcs[i]]):
             constant[i] = True
-    return [nodes[i].name for i in reversed(order) if constant[i]]
+    names = cols.names
+    return [names[i] for i in reversed(order) if constant[i]]
 
 
-def execution_indices(srcs: list, control: list, ops: list) -> list | None:
+def execution_indices(srcs: list, merges: dict) -> list | None:
     """model.execution_order's order (TF's SortByExecutionOrder: Kahn's algorithm with a
     LIFO ready stack, a Merge ready after one data input) over node indices: srcs[i] the
-    producers of node i's inputs (None: not in the graph), control[i] which are control
-    inputs. None where that order raises (an input not in the graph, a cycle)."""
+    producers of node i's inputs, control ones included (None: not in the graph); merges:
+    {Merge node: its data inputs}. None where that order raises (an input not in the graph,
+    a cycle)."""
     pending, readers, ready = [0] * len(srcs), [[] for _ in srcs], []
-    for i, (ins, op) in enumerate(zip(srcs, ops)):
-        if op in ("Merge", "RefMerge"):
-            data = len(ins) - sum(control[i])
+    for i, ins in enumerate(srcs):
+        data = merges.get(i)
+        if data is not None:
             pending[i] = max(len(ins) - data + (1 if data else 0), 0)
         else:
             pending[i] = len(ins)

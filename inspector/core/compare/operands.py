@@ -8,6 +8,7 @@ shape computed from Shape and StridedSlice)."""
 
 from __future__ import annotations
 
+from inspector.core.compare.columns import columns
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.lazy_import import later
 
@@ -33,25 +34,29 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
     for a, b in m.merged.items():
         group.setdefault(b, []).append(a)
     folded = []
+    ca, cb = columns(ga), columns(gb)
+    names_a, names_b, ops_b, ins_b = ca.names, cb.names, cb.ops, cb.ins
     for b, members in group.items():
-        node = gb.get(b)
-        if node is None or node.op == "Const":
+        y = cb.at.get(b)
+        if y is None or ops_b[y] == "Const":
             continue
-        ins = [r for r in node.inputs if not r.control]
-        anchor, layout = _anchor(ga, node.op, members, m.a_of.get(b))
-        if anchor is None and node.op in WEIGHTS:
-            anchor, layout = _anchor_above(m, ga, node.op, members, b)
-        for slot, ref in enumerate(ins):
-            c = ref.node
-            if c not in gb or gb.node(c).op != "Const" or c in m.split:
+        op = ops_b[y]
+        if op not in WEIGHTS and all(ops_b[j] != "Const" for j in ins_b[y]):
+            continue        # no constant operand, and no anchor to look for above
+        anchor, layout = _anchor(ga, op, members, m.a_of.get(b))
+        if anchor is None and op in WEIGHTS:
+            anchor, layout = _anchor_above(m, ga, op, members, b)
+        a_ins = ca.ins[ca.at[anchor]] if anchor else ()
+        for slot, j in zip(cb.slots(y), ins_b[y]):
+            c = names_b[j]
+            if ops_b[j] != "Const" or c in m.split:
                 continue
-            if slot == 2 and node.op in WEIGHTS:
+            if slot == 2 and op in WEIGHTS:
                 source, chain = _bias_source(ga, members, anchor)
             else:
-                a_ins = data_inputs(ga, anchor) if anchor else []
                 if slot >= len(a_ins):
                     continue
-                source, chain = behind_reads(ga, a_ins[slot].node)
+                source, chain = behind_reads(ga, names_a[a_ins[slot]])
             if c in m.a_of:         # paired already: the reads of A went into it
                 if source is not None and m.a_of[c] == source:
                     _read_into(m, chain, c)
@@ -69,7 +74,7 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
                 for x in chain:
                     if x not in m.b_of:
                         m.merged[x] = c
-            elif slot == 2 and node.op in WEIGHTS:
+            elif slot == 2 and op in WEIGHTS:
                 m.split[c] = source         # a bias computed out of a folded batch norm
             else:
                 m.merged[source] = c        # computed in A, folded into a constant in B
