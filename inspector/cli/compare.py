@@ -8,10 +8,12 @@ import argparse
 import json
 import sys
 
+from inspector.cli.loading import _load, _split
+from inspector.core.errors import InspectorError
+
 
 def _open(path: str, args):
     ns = argparse.Namespace(**{**vars(args), "model": path})
-    from inspector.cli.loading import _load
 
     return _load(ns)
 
@@ -20,9 +22,7 @@ def build_diff(args):
     """(diff, model A, graph B, model B): B from a file, or from A through --pipeline (with
     the pipeline's own provenance; model B is then None). core.app.diffing.diff_models: the
     window's rules."""
-    from inspector.cli.loading import _split
     from inspector.core.app.diffing import after_pipeline, diff_models
-    from inspector.core.errors import InspectorError
 
     if args.limit < 0:
         raise InspectorError(f"--limit must be 0 or more, not {args.limit}")
@@ -62,10 +62,8 @@ def numeric(d, a, gb, args):
     tensors compared (a quantized .tflite's dequantized)."""
     import numpy as np
 
-    from inspector.cli.loading import _split
     from inspector.core.app.opening import summary_of
     from inspector.core.app.comparing import numeric_between
-    from inspector.core.errors import InspectorError
 
     ga = a.graph
     summary = summary_of(a)
@@ -132,7 +130,6 @@ def _numeric_text(result, limit: int = 40) -> str:
 def cmd_diff(args) -> int:
     from inspector.core.app.diffing import diff_json, diff_text
     from inspector.core.app.exports import atomic_write, check_target
-    from inspector.core.errors import InspectorError
 
     for target in (args.html, args.me_mapping):
         if target:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import sys
 
+from inspector.cli.loading import _load
+from inspector.cli.run_args import parse_input_shapes
+
 
 def card_for(model, input_shapes: dict | None = None):
     """The model card of a loaded model (core.app.card, TensorFlow's shapes in this process)."""
@@ -95,9 +98,6 @@ def demo_json(result) -> dict:
 
 
 def cmd_explain(args) -> int:
-    from inspector.cli.loading import _load
-    from inspector.cli.run_args import parse_input_shapes
-
     model = _load(args)
     shapes = parse_input_shapes(args.input_shape)
     card = card_for(model, shapes)

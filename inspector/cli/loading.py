@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from inspector.core.app.demo_model import DEMO_MODEL
+from inspector.core.runtime import gc_policy
 
 
 def _split(text: str | None) -> list:
@@ -30,7 +31,6 @@ def _add_load_args(p: argparse.ArgumentParser) -> None:
 
 def _load(args):
     from inspector.core.app.opening import open_model
-    from inspector.core.runtime import gc_policy
 
     with gc_policy.paused():    # a big graph's objects all live: collecting them finds nothing
         model = open_model(args.model, freeze=not args.no_freeze,

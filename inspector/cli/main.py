@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from inspector.cli.loading import DEMO_MODEL, _add_load_args, _load, _split  # noqa: F401
 from inspector.core.errors import InspectorError, UnsafeGraphError
 from inspector.core.app.words import count
+from inspector.core.runtime import gc_policy
 
 
 def cmd_summarize(args) -> int:
@@ -94,8 +96,6 @@ SUBCOMMANDS = OWN + tuple(name for _, names, _ in PARSER_MODULES for name in nam
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; `only`: a parser with just that subcommand (the same one),
     so that running it imports none of the other subcommands' modules."""
-    import importlib
-
     parser = Parser(prog="graphdef-inspector", description="Look inside TensorFlow GraphDefs.")
     sub = parser.add_subparsers(dest="command")
     if only is None or only in OWN:
@@ -141,7 +141,6 @@ def _own_parsers(sub) -> None:
 
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    from inspector.core.runtime import gc_policy
 
     with gc_policy.paused():     # the subcommand's modules: they live as long as the process
         parser = build_parser(argv[0] if argv and argv[0] in SUBCOMMANDS else None)

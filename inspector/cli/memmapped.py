@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import sys
 
+from inspector.cli.loading import _load
+from inspector.core.errors import InspectorError
+
 
 def cmd_memmapped(args) -> int:
-    from inspector.core.errors import InspectorError
-
     if args.check:
         return _check(args.check)
     if not args.output:
         raise InspectorError("give -o OUT to write a package, or --check FILE to check one")
-    from inspector.cli.loading import _load
     from inspector.core.app.exports import check_target, write_memmapped
 
     check_target(args.output, args.force, source=args.model)
@@ -28,7 +28,6 @@ def cmd_memmapped(args) -> int:
 
 
 def _check(path: str) -> int:
-    from inspector.core.errors import InspectorError
     from inspector.core.app.exports import check_memmapped, memmapped_regions
 
     package, problems = check_memmapped(path)

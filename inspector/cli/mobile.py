@@ -9,14 +9,15 @@ import os
 import sys
 
 from inspector.cli import tflite_args as ta
+from inspector.cli.loading import _load
+from inspector.core.app.inputs import model_input_shapes
+from inspector.core.app.words import milliseconds
+from inspector.core.errors import InspectorError
 
 
 def cmd_compat(args) -> int:
-    from inspector.cli.loading import _load
     from inspector.core.app import tflite_check
     from inspector.core.app.demo import engine_here
-    from inspector.core.app.inputs import model_input_shapes
-    from inspector.core.errors import InspectorError
 
     model = _load(args)
     why = tflite_check.refusal_of(model)
@@ -71,11 +72,9 @@ def cmd_tflite(args) -> int:
         from inspector.cli.recipes import cmd_recipes
 
         return cmd_recipes(args)
-    from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
     from inspector.core.app.exports import atomic_write
     from inspector.core.app.quantization import preview_variants
-    from inspector.core.app.words import milliseconds
 
     variants = preview_variants(ta.split(args.variants))
     targets = ta.output_targets(args, variants)
@@ -124,7 +123,6 @@ def cmd_tflite(args) -> int:
 
 
 def cmd_ops_header(args) -> int:
-    from inspector.cli.loading import _load
     from inspector.core.app.demo import engine_here
     from inspector.core.app.exports import check_target
     from inspector.core.app.selective_build import write_header

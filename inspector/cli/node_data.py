@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from types import SimpleNamespace
 
+from inspector.cli.loading import _load
+from inspector.cli.tflite_args import add_port_arguments, ports
+from inspector.core.app.targets import report_of
 from inspector.core.errors import InspectorError
 
 
@@ -27,8 +31,6 @@ def _state(model):
 def _fill(state, args) -> None:
     """The overlay filled by the window's own use cases (core.app.overlay_runs,
     tflite_check, targets, node_data_io)."""
-    from dataclasses import replace
-
     from inspector.core.app import node_data_io as io
     from inspector.core.app import overlay_runs
 
@@ -43,7 +45,6 @@ def _fill(state, args) -> None:
             raise InspectorError("--overlay ranges needs --ranges LOG (a requantization log)")
         overlay_runs.import_ranges(state, args.ranges)
     elif mode == "compat":
-        from inspector.cli.tflite_args import ports
         from inspector.core.app import tflite_check
 
         ins, outs = ports(state.model, args)
@@ -55,8 +56,6 @@ def _fill(state, args) -> None:
         placed = io.read_onto(state.model.graph, args.node_data, state.model)
         state.set_overlay(replace(state.overlay, node_data=placed))
     elif mode == "targets":
-        from inspector.core.app.targets import report_of
-
         state.set_overlay(replace(state.overlay, targets=report_of(state.model, args.target)))
     else:
         raise InspectorError(f"the CLI cannot fill the '{mode}' overlay (choose from "
@@ -68,7 +67,6 @@ EXPORTABLE = ("timings", "ranges", "compat", "node-data", "targets")
 
 
 def cmd_overlay_export(args) -> int:
-    from inspector.cli.loading import _load
     from inspector.core.app import node_data_io as io
     from inspector.core.app.exports import check_target
 
@@ -82,7 +80,6 @@ def cmd_overlay_export(args) -> int:
 
 
 def cmd_overlay_import(args) -> int:
-    from inspector.cli.loading import _load
     from inspector.core.app import node_data_io as io
 
     model = _load(args)
@@ -106,8 +103,6 @@ def cmd_overlay_import(args) -> int:
 
 
 def add_parsers(sub, add_load_args) -> None:
-    from inspector.cli.tflite_args import add_port_arguments
-
     p = sub.add_parser("overlay", help="Model Explorer node-data JSON: export an overlay, "
                                        "or import one onto the model")
     both = p.add_subparsers(dest="direction")

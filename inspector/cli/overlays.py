@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 
 from inspector.cli.run_args import parse_input_shapes, split_names
@@ -31,8 +33,6 @@ def cmd_profile(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    import os
-
     from inspector.core.app.exports import atomic_write, check_target, write_graph
     from inspector.core.app.overlay_runs import calibrate_file, freeze_and_compare
 
@@ -79,8 +79,6 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_ranges(args) -> int:
-    import math
-
     from inspector.core.app.overlay_runs import chosen_ranges_of, read_range_log
 
     for flag, value in (("--min_percentile", args.min_percentile),

@@ -8,14 +8,14 @@ from __future__ import annotations
 import json
 import sys
 
+from inspector.cli.loading import _load
+from inspector.cli.tflite_args import input_shapes, output_targets, ports, source
+from inspector.core.app.demo import engine_here
+from inspector.core.app.exports import atomic_write
+from inspector.core.app.quantization import recipe_figures, recipe_names, run_recipes
+
 
 def cmd_recipes(args) -> int:
-    from inspector.cli.loading import _load
-    from inspector.cli.tflite_args import input_shapes, output_targets, ports, source
-    from inspector.core.app.demo import engine_here
-    from inspector.core.app.exports import atomic_write
-    from inspector.core.app.quantization import recipe_figures, recipe_names, run_recipes
-
     names = recipe_names(args.recipe, args.keep_float)
     targets = output_targets(args, names)
     model = _load(args)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import sys
 
+from inspector.cli.loading import _load
+
 
 def _mb(n: int) -> str:
     return f"{n / 2 ** 20:,.2f} MB" if n >= 2 ** 20 else f"{n / 1024:,.1f} KB"
 
 
 def cmd_sizes(args) -> int:
-    from inspector.cli.loading import _load
     from inspector.core.app import sizing
 
     model = _load(args)

@@ -7,13 +7,20 @@ from __future__ import annotations
 import json
 import sys
 
+from inspector.cli.loading import _load
+from inspector.core.app.targets import (
+    choices,
+    headline,
+    other_figures,
+    report_of,
+    rules_report,
+    target_name,
+)
+
 DEFAULT = ("cpu", "gpu", "ethos-u55-128", "npu-ethos-u55")
 
 
 def cmd_targets(args) -> int:
-    from inspector.cli.loading import _load
-    from inspector.core.app.targets import report_of, rules_report, target_name
-
     targets = [target_name(t) for t in (args.target or ([] if args.rules else DEFAULT))]
     model = _load(args)
     reports = [report_of(model, t) for t in targets]
@@ -24,7 +31,6 @@ def cmd_targets(args) -> int:
                   sys.stdout, indent=1)
         print()
         return 0
-    from inspector.core.app.targets import headline, other_figures
 
     for r in reports:
         print(r.summary())
@@ -49,8 +55,6 @@ def cmd_targets(args) -> int:
 
 
 def add_parsers(sub, add_load_args) -> None:
-    from inspector.core.app.targets import choices
-
     p = sub.add_parser("targets", help="per target (CPU/XNNPACK, GPU, Ethos-U via Vela, "
                                        "pre-flight NPU lists): which ops run on the "
                                        "accelerator, which do not and why")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
+from inspector.core.app.inputs import undeclared_shapes
 from inspector.core.errors import InspectorError
 
 
@@ -67,8 +68,6 @@ def input_shapes(args, model, inputs) -> dict | None:
     """--input-shape NAME=1,224,224,3 (repeatable) -> {name: [dims]}, with the shape the
     window would use for each input that declares none (said on stderr); an input without
     any is an error naming the option."""
-    from inspector.core.app.inputs import undeclared_shapes
-
     shapes = {}
     for text in getattr(args, "input_shape", None) or []:
         name, _, dims = text.partition("=")

@@ -7,11 +7,13 @@ from __future__ import annotations
 import os
 import sys
 
+from inspector.cli.loading import _load
+from inspector.core.errors import InspectorError
+
 
 def _stops(model, view, args, run):
     from inspector.core.app import auto_tour, demo
     from inspector.core.app.workbench import Workbench
-    from inspector.core.errors import InspectorError
 
     if not args.auto:
         bench = Workbench()
@@ -28,7 +30,6 @@ def _stops(model, view, args, run):
 
 
 def cmd_tour(args) -> int:
-    from inspector.cli.loading import _load
     from inspector.core.app.exports import check_target
     from inspector.core.app.auto_tour import view_of
     from inspector.core.app.demo import run_on_file

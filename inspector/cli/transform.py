@@ -9,6 +9,7 @@ from inspector.cli.run_args import parse_input_shapes, split_names
 from inspector.core.app.inputs import read_arrays
 from inspector.core.app.words import count, human_bytes, tf_human_readable_num
 from inspector.core.errors import InspectorError
+from inspector.core.runtime import gc_policy
 
 
 def _note(text: str) -> None:
@@ -57,8 +58,6 @@ def metrics_table(rows: list) -> str:
 
 
 def cmd_transform(args) -> int:
-    from inspector.core.runtime import gc_policy
-
     # a graph's messages and the steps' indexes live until the output is written: collecting
     # while they are made finds nothing to free (and costs ~10 % of a pure-Python pipeline)
     with gc_policy.paused(freeze=False):
