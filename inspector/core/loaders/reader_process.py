@@ -256,7 +256,7 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
                 except Exception:  # noqa: BLE001
                     stream.kill()
                     return None
-                graph.add_new_nodes()
+                graph.add_new_nodes(data)
                 graph.stored_sizes.extend(sizes)
             elif kind == b"D":
                 slots, scanned, stamp = marshal.loads(payload)

@@ -2,141 +2,34 @@
 
 from __future__ import annotations
 
-import re
-import sys
 import threading
+from array import array
 from collections import Counter
-from typing import Iterator, NamedTuple
+from itertools import compress, count
+from typing import Iterator
 
-from inspector.core.model import attrs as attr_codec
-from inspector.core.model.scopes import Scope, add_scope
-
-
-class InputRef(NamedTuple):
-    """One entry of NodeDef.input: `name`, `name:port` or `^name`."""
-
-    node: str
-    port: int
-    control: bool
-
-    def __str__(self) -> str:
-        if self.control:
-            return "^" + self.node
-        return self.node if self.port == 0 else f"{self.node}:{self.port}"
-
-
-INPUT_SYNTAX = re.compile(r"^\^?[^:^]+(:\d{1,9})?$")
-
-
-def parse_input(text: str) -> InputRef:
-    if text.startswith("^"):
-        return InputRef(text[1:].split(":", 1)[0], -1, True)
-    name, sep, port = text.partition(":")
-    if sep:
-        # function-body style `node:out_arg:index` keeps the trailing index as the port
-        port = port.rsplit(":", 1)[-1]
-        return InputRef(name, int(port) if port.isdigit() else 0, False)
-    return InputRef(name, 0, False)
-
-
-MAX_SCOPE_DEPTH = 64
-
-
-def scope_parts(name: str) -> list:
-    """The name scopes a node sits in, outermost first, at most MAX_SCOPE_DEPTH of them (a
-    node named 5,000 scopes deep is shown in its 64th scope, with the rest of its name)."""
-    return name.split("/", MAX_SCOPE_DEPTH)[:-1]
-
-
-def scope_of(name: str) -> str:
-    return "/".join(scope_parts(name))
-
-
-def node_name_from_input(text: str) -> str:
-    """TF's NodeNameFromInput: strip a leading ^ and everything from the first ':'."""
-    return (text[1:] if text.startswith("^") else text).split(":", 1)[0]
-
-
-class Edge(NamedTuple):
-    src: str
-    src_port: int
-    dst: str
-    dst_index: int
-    control: bool
-
-
-def _parse_inputs(texts, odd: list) -> tuple:
-    """Parsed NodeDef inputs; texts that need the full syntax check are added to odd (a plain
-    non-empty name without ':' or '^' is always well formed)."""
-    out = []
-    for text in texts:
-        if not text or ":" in text or "^" in text:
-            odd.append(text)
-            out.append(parse_input(text))
-        else:   # tuple.__new__ skips the named tuple's Python-level __new__ (5x faster)
-            out.append(_new(InputRef, (_intern(text), 0, False)))
-    return tuple(out)
+from inspector.core.model import columns, graph_index
+from inspector.core.model.inputs import (  # noqa: F401  (the names code imports from here)
+    INPUT_SYNTAX, MAX_SCOPE_DEPTH, Edge, InputRef, node_name_from_input, parse_input,
+    scope_of, scope_parts)
+from inspector.core.model.node_view import Node, NodeList
+from inspector.core.model.scopes import Scope
 
 
 _new = tuple.__new__
 _FACTS_LOCK = threading.Lock()
-_K, _K_MASK = 32, (1 << 32) - 1      # a consumer's place: node index << 32 | input position
-# Names, op types and input names are interned: an input then shares its producer's name
-# object and 300k copies of "Const" are one (about 45 MB less on a 300k-node graph).
-_intern = sys.intern
-
-
-class Node:
-    """A view of one NodeDef with its inputs parsed. The NodeDef itself is fetched from the
-    GraphDef when asked for (`proto`): holding a protobuf wrapper per node cost 46 MB on a
-    300k-node graph that the window mostly never looks at."""
-
-    __slots__ = ("index", "_protos", "name", "op", "inputs")
-    # made by Graph.add_new_nodes (index, _protos: the GraphDef's repeated node field shared
-    # by all nodes, name and op interned, inputs parsed)
-
-    @property
-    def proto(self):
-        return self._protos[self.index]
-
-    @property
-    def device(self) -> str:
-        return self.proto.device
-
-    @property
-    def scope(self) -> str:
-        return scope_of(self.name)
-
-    @property
-    def short_name(self) -> str:
-        return self.name.rpartition("/")[2]
-
-    @property
-    def data_inputs(self) -> tuple:
-        return tuple(i for i in self.inputs if not i.control)
-
-    @property
-    def control_inputs(self) -> tuple:
-        return tuple(i for i in self.inputs if i.control)
-
-    def has_attr(self, key: str) -> bool:
-        return key in self.proto.attr
-
-    def attr(self, key: str, default=None):
-        if key not in self.proto.attr:
-            return default
-        return attr_codec.decode(self.proto.attr[key])
-
-    @property
-    def attrs(self) -> dict:
-        return attr_codec.decode_all(self.proto)
-
-    def __repr__(self) -> str:
-        return f"Node({self.name!r}, {self.op!r})"
+WIRE_BELOW = 64 * 2 ** 20     # a GraphDef up to this size plus 400 bytes a node is read
+WIRE_PER_NODE = 400           # through its wire bytes (columns.read_wire): a few copies
 
 
 class Graph:
-    """A GraphDef with indexes. Treat as immutable: transforms build new graphs.
+    """A GraphDef with indexes, held as columns. Treat as immutable: transforms build new
+    graphs.
+
+    Columns (numpy views through the properties): node i's name (`name_list[i]`), op code
+    (`op_codes[i]`, naming `op_names`), and its inputs at positions in_offsets[i] ..
+    in_offsets[i + 1] of `in_src` (the producer's index, -1 when not a node of the graph)
+    and `in_port` (-1 for a control input). `nodes` holds Node views made on demand.
 
     `structure` is the GraphDef as opened; when the model was opened lazily (`weights` is a
     WeightStore) its large tensors have dtype and shape but no values. `graph_def` is the
@@ -145,76 +38,61 @@ class Graph:
 
     def __init__(self, graph_def, name: str = "", weights=None, complete: bool = True):
         """complete=False: a graph being streamed in (nodes appended to graph_def, then
-        `add_new_nodes()` after each batch and `finish()` once at the end)."""
+        `add_new_nodes(their wire bytes)` after each batch and `finish()` once at the end)."""
         self.structure = graph_def
         self.weights = weights
         self.name = name
-        self.nodes: list = []
+        self.nodes = NodeList(self)
         self.malformed_inputs: list[tuple[str, str]] = []
-        self._by_name: dict = {}
-        self._referenced: set = set()    # every name some input refers to
         self.devices: dict = {}          # node index -> device, for nodes that name one
         # each node's NodeDef size in the file, values included (set by the loader when it
         # knows them without parsing the values: a lazily opened graph), else None
         self.stored_sizes = None
+        self._names: list = []
+        self._views: list = []
+        self._all_made = True
+        self._index: dict = {}           # name -> index of the first node of that name
+        self._op_code: dict = {}
+        self.op_names: list = []
+        self._ops = array("h")
+        self._in_off = array("q", [0])
+        self._src, self._port = array("i"), array("i")
+        self._loose: dict = {}           # input position -> name, for inputs of no node
+        self._big_ports: dict = {}       # input position -> port, past what an int32 holds
+        self._exact, self._duplicates = True, False
+        self._complete = False
         self.add_new_nodes()
         if complete:
             self.finish(weights)
 
-    def add_new_nodes(self) -> None:
-        """Make Node objects for the NodeDefs appended to the GraphDef since the last call."""
-        nodes, odd = self.nodes, self.malformed_inputs
-        protos, intern, ref_of, make = self.structure.node, _intern, InputRef, Node.__new__
-        first = len(nodes)
-        append, referenced, devices = nodes.append, self._referenced, self.devices
-        for i, proto in enumerate(protos[first:] if first else protos, first):
-            texts = proto.input
-            if not texts:
-                inputs = ()
-            elif len(texts) == 1 and (text := texts[0]) and ":" not in text and \
-                    "^" not in text:    # the common case: one plain input
-                inputs = (_new(ref_of, (intern(text), 0, False)),)
-            else:
-                before = len(odd)
-                inputs = _parse_inputs(texts, odd)
-                if len(odd) > before:
-                    bad = [t for t in odd[before:] if not INPUT_SYNTAX.match(t)]
-                    del odd[before:]
-                    odd.extend((proto.name, t) for t in bad)
-            node = make(Node)     # Node.__init__ written out: 300k calls less on 300k nodes
-            node.index, node._protos, node.inputs = i, protos, inputs
-            node.name, node.op = intern(proto.name), intern(proto.op)
-            if proto.device:
-                devices[i] = proto.device
-            append(node)
-        # indexed as they come (a streamed graph does this while the rest is being read)
-        new = nodes[first:] if first else nodes
-        self._by_name.update({node.name: node for node in new})
-        referenced.update({ref.node for node in new for ref in node.inputs})
+    def add_new_nodes(self, data=None) -> None:
+        """Index the NodeDefs appended to the GraphDef since the last call; `data`: their
+        GraphDef wire bytes when the caller has them (read without a Python object a node)."""
+        protos, first = self.structure.node, len(self._names)
+        count = len(protos) - first
+        if count <= 0:
+            return
+        batch = None
+        if count >= 64:
+            if data is None and first == 0 and \
+                    self.structure.ByteSize() <= WIRE_BELOW + WIRE_PER_NODE * count:
+                data = self.structure.SerializeToString()
+            if data is not None:
+                batch = columns.read_wire(data, count)
+        if batch is None:
+            batch = columns.read_messages(protos[first:] if first else protos)
+        graph_index.append(self, batch, first)
 
     def finish(self, weights=None) -> None:
-        """Index the nodes (names, references, problems); the graph is complete after."""
+        """Settle the indexes (names, references, problems); the graph is complete after."""
         self.weights = weights if weights is not None else self.weights
-        nodes, by_name = self.nodes, self._by_name
-        self.duplicate_names: list[str] = []
-        if len(by_name) < len(nodes):      # the first node of a name is the one looked up
-            by_name.clear()
-            for node in nodes:
-                if node.name in by_name:
-                    self.duplicate_names.append(node.name)
-                else:
-                    by_name[node.name] = node
-        self._consumers: dict | None = None   # built on first use (consumer_index)
-        referenced = self._referenced
-        self.dangling_inputs: list[tuple[str, str]] = []
-        # a loop, not `referenced <= by_name.keys()`: one C call of 35 ms at 300k nodes holds
-        # the GIL that long, and the GUI thread waits for it in each of its calls into Python
-        if any(name not in by_name for name in referenced):
-            self.dangling_inputs = [(node.name, ref.node) for node in nodes
-                                    for ref in node.inputs if ref.node not in by_name]
+        graph_index.finish(self)
+        self._consumers = None      # built on first use (consumer_index)
         self._scope_root: Scope | None = None
+        self._scopes = None
         self._op_counts: dict | None = None
         self._const_facts: dict | None = None
+        self._complete = True
 
     @property
     def graph_def(self):
@@ -240,73 +118,107 @@ class Graph:
 
         return to_numpy(self.tensor(name, attr))
 
+    # -- columns ------------------------------------------------------------------------
+    @property
+    def name_list(self) -> list:
+        return self._names
+
+    def index(self, name: str) -> int:
+        """The index of the (first) node of this name; KeyError when there is none."""
+        return self._index[name]
+
+    def _column(self, arr, dtype):
+        import numpy as np
+
+        # a view while the graph can no longer grow, else a copy (an array exporting its
+        # buffer cannot be extended)
+        return np.frombuffer(arr, dtype) if self._complete and len(arr) else \
+            np.array(arr, dtype)
+
+    @property
+    def op_codes(self):
+        import numpy as np
+
+        return self._column(self._ops, np.int16)
+
+    @property
+    def in_offsets(self):
+        import numpy as np
+
+        return self._column(self._in_off, np.int64)
+
+    @property
+    def in_src(self):
+        import numpy as np
+
+        return self._column(self._src, np.int32)
+
+    @property
+    def in_port(self):
+        import numpy as np
+
+        return self._column(self._port, np.int32)
+
+    @property
+    def in_control(self):
+        return self.in_port < 0
+
+    def _inputs_of(self, i: int) -> tuple:
+        from inspector.core.model.node_view import inputs_of
+
+        return inputs_of(self, i)
+
     # -- lookup -------------------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self.nodes)
+        return len(self._names)
 
     def __iter__(self) -> Iterator[Node]:
         return iter(self.nodes)
 
     def __contains__(self, name: str) -> bool:
-        return name in self._by_name
+        return name in self._index
 
     def names(self):
         """Every node name (a view: `set(graph.names())` is one C-level copy)."""
-        return self._by_name.keys()
+        return self._index.keys()
 
     def node(self, name: str) -> Node:
-        return self._by_name[name]
+        return self.nodes[self._index[name]]
 
     def nodes_named(self, names) -> list:
-        """The nodes of these names, in that order (one C-level pass)."""
-        return list(map(self._by_name.__getitem__, names))
+        """The nodes of these names, in that order."""
+        return list(map(self.nodes.__getitem__, map(self._index.__getitem__, names)))
 
     def get(self, name: str) -> Node | None:
-        return self._by_name.get(name)
+        i = self._index.get(name)
+        return None if i is None else self.nodes[i]
 
     def consumers(self, name: str) -> list[Edge]:
         """Edges leaving `name`, data and control, in graph order of the consumers."""
-        readers = self.consumer_index().get(name)
-        if readers is None:
-            return []
-        nodes, out = self.nodes, []
-        for at in ((readers,) if readers.__class__ is int else readers):
-            node, k = nodes[at >> _K], at & _K_MASK
-            ref = node.inputs[k]
-            out.append(_new(Edge, (name, ref.port, node.name, k, ref.control)))
+        i = self._index.get(name)
+        if i is None:       # a name only inputs mention
+            places = sorted(p for p, n in self._loose.items() if n == name)
+        else:
+            starts, order = self.consumer_index()
+            places = order[starts[i]:starts[i + 1]]
+        names, port, off = self._names, self._port, self._in_off
+        out = []
+        for p in places:
+            dst = graph_index.node_at(self, p)
+            pt = port[p]
+            out.append(_new(Edge, (name, pt, names[dst], p - off[dst], pt < 0)))
         return out
 
-    def consumer_index(self) -> dict:
-        """{name: where it is read} (built on first use: opening a graph does not need it).
-        A place is one int, node index << 32 | input position; a name read once maps to
-        that int, else to a list of them in graph order (ints, not Edge objects: about
-        15 MB instead of 57 MB on a 300k-node graph)."""
-        index = self._consumers
-        if index is None:
-            index = {}
-            for i, node in enumerate(self.nodes):
-                base = i << _K
-                for k, ref in enumerate(node.inputs):
-                    src = ref.node
-                    readers = index.get(src)
-                    if readers is None:
-                        index[src] = base | k
-                    elif readers.__class__ is int:
-                        index[src] = [readers, base | k]
-                    else:
-                        readers.append(base | k)
-            self._consumers = index
-        return index
+    def consumer_index(self):
+        """(starts, places): where each node is read (built on first use: opening a graph
+        does not need it); see graph_index.consumer_csr."""
+        if self._consumers is None:
+            self._consumers = graph_index.consumer_csr(self)
+        return self._consumers
 
     def consumer_names(self, name: str) -> list:
         """Names of the nodes reading `name` (each once), in graph order."""
-        readers = self.consumer_index().get(name)
-        if readers is None:
-            return []
-        nodes = self.nodes
-        if readers.__class__ is int:
-            return [nodes[readers >> _K].name]
-        return list(dict.fromkeys(nodes[at >> _K].name for at in readers))
+        return list(dict.fromkeys(e.dst for e in self.consumers(name)))
 
     def data_consumers(self, name: str) -> list[Edge]:
         return [e for e in self.consumers(name) if not e.control]
@@ -322,15 +234,27 @@ class Graph:
         out += [f"node '{n}' has a malformed input '{t}' (expected name, name:port or ^name)"
                 for n, t in self.malformed_inputs]
         out += [f"duplicate node name '{n}'" for n in self.duplicate_names]
-        out += [f"node #{n.index} has no name" for n in self.nodes if not n.name]
-        out += [f"node '{n.name}' has no op" for n in self.nodes if n.name and not n.op]
+        if "" in self._index:
+            out += [f"node #{i} has no name" for i, n in enumerate(self._names) if not n]
+        if "" in self._op_code:
+            code = self._op_code[""]
+            out += [f"node '{n}' has no op" for n, c in zip(self._names, self._ops)
+                    if n and c == code]
         return out
 
     def op_counts(self) -> dict:
-        """{op type: nodes} over the graph's own nodes (counted once)."""
+        """{op type: nodes} over the graph's own nodes (counted once), in order of first
+        sight."""
         if self._op_counts is None:
-            self._op_counts = dict(Counter(n.op for n in self.nodes))
+            counts = Counter(self._ops)
+            self._op_counts = {op: counts[c] for c, op in enumerate(self.op_names)
+                               if counts[c]}
         return self._op_counts
+
+    def nodes_of_op(self, op: str) -> list:
+        """Indexes of the nodes of this op type, in graph order."""
+        code = self._op_code.get(op)
+        return [] if code is None else list(compress(count(), map(code.__eq__, self._ops)))
 
     def const_facts(self) -> dict:
         """{name: tensors.Facts} of every Const with a value (one pass, kept): element
@@ -340,12 +264,11 @@ class Graph:
 
             with _FACTS_LOCK:    # the layout and the summary may both ask at once: read once
                 if self._const_facts is None:
-                    out = {}
-                    for node in self.nodes:
-                        if node.op == "Const":
-                            attr = node.proto.attr
-                            if "value" in attr:
-                                out[node.name] = facts(attr["value"].tensor)
+                    out, protos, names = {}, self.structure.node, self._names
+                    for i in self.nodes_of_op("Const"):
+                        attr = protos[i].attr
+                        if "value" in attr:
+                            out[names[i]] = facts(attr["value"].tensor)
                     self._const_facts = out
         return self._const_facts
 
@@ -355,24 +278,21 @@ class Graph:
 
     def has_consumers(self, name: str) -> bool:
         """True when any node reads `name` (data or control)."""
-        return name in self._referenced
+        i = self._index.get(name)
+        return name in self._loose_names if i is None else i in self._read
 
     # -- structure ----------------------------------------------------------------------
+    def scope_ids(self):
+        """(scope paths, the scope id of each node: an array('i')), built once."""
+        if self._scopes is None:
+            self._scopes = graph_index.scope_groups(self._names)
+        return self._scopes
+
     def scope_tree(self) -> Scope:
         """Name-scope hierarchy from '/' in node names (built once)."""
         if self._scope_root is None:
-            root = Scope("")
-            by_path = {"": root}
-            for node in self.nodes:
-                name = node.name
-                # nodes of one scope share it: one dict look-up, the scope made on first sight
-                path = name.rpartition("/")[0] if name.count("/") <= MAX_SCOPE_DEPTH \
-                    else "/".join(scope_parts(name))
-                scope = by_path.get(path)
-                if scope is None:
-                    scope = add_scope(by_path, path)
-                scope.nodes.append(name)
-            self._scope_root = root
+            paths, ids = self.scope_ids()
+            self._scope_root = graph_index.scope_tree(self._names, paths, ids)
         return self._scope_root
 
     # -- function library ---------------------------------------------------------------

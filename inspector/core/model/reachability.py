@@ -40,14 +40,14 @@ def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
     """Breadth-first over the Graph's own indexes (data and control edges)."""
     seen = {s for s in starts if s in graph}
     todo = [s for s in seen if s not in stop]
-    by_name = graph._by_name
+    node_of = graph.node
     if backwards:
         while todo:
             nxt = []
             for name in todo:
-                for ref in by_name[name].inputs:
+                for ref in node_of(name).inputs:
                     src = ref.node
-                    if src not in seen and src in by_name:
+                    if src not in seen and src in graph:
                         seen.add(src)
                         if src not in stop:
                             nxt.append(src)

@@ -1,0 +1,114 @@
+"""A graph's nodes as columns, read by protobuf's C parser with no Python object per node.
+
+The GraphDef's node fields are split into their bodies (a message whose only field is
+`repeated bytes node = 1`), the bodies are joined with a marker input and a marker device
+after each node, and the join is parsed once as a message of `repeated string name = 1,
+op = 2, input = 3, device = 4`: protobuf appends repeated fields in wire order, so the
+names, ops, inputs and devices of every node arrive as four lists made in C. The markers
+give each node's inputs and device back. Input names become producer indexes through one
+dict look-up per input, also in C; only the inputs that miss (`name:port`, `^name`, a name
+not in the graph) are parsed in Python.
+
+A batch this cannot read exactly (a node without a name or an op, a name holding ':', '^'
+or the marker, a body that is not a NodeDef) is read from the GraphDef's messages one node
+at a time instead: the same columns, slower."""
+
+from __future__ import annotations
+
+from array import array
+from itertools import chain, compress, count, filterfalse, repeat
+from operator import sub
+
+MARK = "\x00"
+_SEP = b"\x1a\x01\x00\x22\x01\x00"     # input "\0", device "\0": the end of one node
+_CLASSES: list = []
+
+
+def _messages():
+    """(Raw, Flat) message classes, made once."""
+    if not _CLASSES:
+        from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+        f = descriptor_pb2.FileDescriptorProto(name="inspector_columns.proto",
+                                               package="inspector_columns", syntax="proto3")
+        raw = f.message_type.add(name="Raw")
+        raw.field.add(name="node", number=1, label=3, type=12)          # repeated bytes
+        flat = f.message_type.add(name="Flat")
+        for name, number in (("name", 1), ("op", 2), ("input", 3), ("device", 4)):
+            flat.field.add(name=name, number=number, label=3, type=9)   # repeated string
+        pool = descriptor_pool.DescriptorPool()
+        pool.Add(f)
+        _CLASSES.extend(message_factory.GetMessageClass(
+            pool.FindMessageTypeByName("inspector_columns." + n)) for n in ("Raw", "Flat"))
+    return _CLASSES
+
+
+class Batch:
+    """The columns of consecutive nodes: names, ops, their inputs flattened with
+    `counts[j]` inputs for node j, and {node position in the batch: device}."""
+
+    __slots__ = ("names", "ops", "inputs", "counts", "devices", "exact")
+
+    def __init__(self, names, ops, inputs, counts, devices, exact):
+        self.names, self.ops, self.inputs = names, ops, inputs
+        self.counts, self.devices, self.exact = counts, devices, exact
+
+
+def read_wire(data, expected: int) -> Batch | None:
+    """The columns of the node fields in GraphDef wire bytes `data` (other top-level fields
+    are ignored), or None when they cannot be read exactly this way."""
+    try:
+        raw_class, flat_class = _messages()
+        raw = raw_class()
+        raw.ParseFromString(data)
+        bodies = list(raw.node)
+        del raw
+        if len(bodies) != expected:
+            return None
+        flat = flat_class()
+        flat.ParseFromString(_SEP.join(bodies) + _SEP if bodies else b"")
+        del bodies
+    except Exception:  # noqa: BLE001  (not plain NodeDefs: read them one by one)
+        return None
+    names, ops = list(flat.name), list(flat.op)
+    if len(names) != expected or len(ops) != expected:
+        return None           # a node without a name or an op (proto3 leaves it out)
+    joined = "\n".join(names)
+    if ":" in joined or "^" in joined or MARK in joined:
+        return None
+    inputs, devices = list(flat.input), list(flat.device)
+    del flat
+    return _split_marks(names, ops, inputs, devices, expected)
+
+
+def _split_marks(names, ops, inputs, devices, expected) -> Batch | None:
+    """Per-node input counts and devices from the markers after each node (C-level maps,
+    no numpy: small graphs open without importing it)."""
+    ends = list(compress(count(), map(MARK.__eq__, inputs)))
+    if len(ends) != expected:
+        return None           # an input written as the marker itself
+    counts = list(map(sub, ends, chain((-1,), ends)))
+    counts = list(map(sub, counts, repeat(1)))
+    kept = list(filterfalse(MARK.__eq__, inputs)) if len(ends) < len(inputs) else []
+    found = {}
+    if len(devices) != expected:
+        where = list(compress(count(), map(MARK.__ne__, devices)))
+        if len(devices) - len(where) != expected:
+            return None
+        for k, pos in enumerate(where):
+            found[pos - k] = devices[pos]
+    return Batch(names, ops, kept, counts, found, True)
+
+
+def read_messages(protos) -> Batch:
+    """The same columns from NodeDef messages, one node at a time (the exact, slow way)."""
+    names, ops, inputs, counts, devices = [], [], [], array("q"), {}
+    for j, proto in enumerate(protos):
+        names.append(proto.name)
+        ops.append(proto.op)
+        texts = proto.input
+        inputs.extend(texts)
+        counts.append(len(texts))
+        if proto.device:
+            devices[j] = proto.device
+    return Batch(names, ops, inputs, counts, devices, False)

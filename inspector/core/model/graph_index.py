@@ -1,0 +1,151 @@
+"""The Graph's columns: appending a batch of nodes, resolving input names to node indexes,
+the checks made once the graph is complete, the consumer index and the scope grouping.
+Whole-graph passes run as C-level maps (and numpy sorts on big graphs), not a Python loop
+per node; a small graph opens without importing numpy."""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from collections import Counter
+from itertools import accumulate, compress, count, islice, repeat
+from operator import itemgetter
+
+from inspector.core.model.inputs import INPUT_SYNTAX, MAX_SCOPE_DEPTH, parse_input, scope_parts
+from inspector.core.model.scopes import Scope, add_scope
+
+NUMPY_FROM = 4096       # sorts of at least this many items use numpy
+PORT_MAX = 2 ** 31 - 1
+
+
+def append(graph, batch, first: int) -> None:
+    """Add the columns of nodes first.. (a columns.Batch) to the graph."""
+    names, k = batch.names, len(batch.names)
+    graph._names.extend(names)
+    graph._views.extend(repeat(None, k))
+    graph._all_made = False
+    index = graph._index
+    before = len(index)
+    index.update(zip(names, range(first, first + k)))
+    if len(index) - before < k:
+        graph._duplicates = True      # the first node of a name wins: settled in finish()
+    codes, op_names = graph._op_code, graph.op_names
+    for op in dict.fromkeys(batch.ops):
+        if op not in codes:
+            codes[op] = len(op_names)
+            op_names.append(op)
+    graph._ops.extend(map(codes.__getitem__, batch.ops))
+    base = len(graph._src)
+    graph._in_off.extend(islice(accumulate(batch.counts, initial=base), 1, None))
+    graph._exact = graph._exact and batch.exact
+    _resolve(graph, batch.inputs, base)
+    if batch.devices:
+        graph.devices.update({first + j: d for j, d in batch.devices.items()})
+
+
+def _resolve(graph, texts, base: int) -> None:
+    """Producer index (-1: not a node, or not read yet) and port (-1: control) of each
+    input text; the misses are parsed here and their names kept in graph._loose."""
+    index, loose, src, port = graph._index, graph._loose, graph._src, graph._port
+    n = len(texts)
+    if graph._exact:       # a plain name resolves with one look-up in C
+        src.extend(map(index.get, texts, repeat(-1)))
+        misses = list(compress(count(base), map((-1).__eq__, src[base:])))
+    else:                  # some name holds ':' or '^': every input through the parser
+        src.extend(repeat(-1, n))
+        misses = range(base, base + n)
+    port.extend(repeat(0, n))
+    for pos in misses:
+        text = texts[pos - base]
+        ref = parse_input(text)
+        if (not text or ":" in text or "^" in text) and not INPUT_SYNTAX.match(text):
+            graph.malformed_inputs.append((graph._names[node_at(graph, pos)], text))
+        if ref.port > PORT_MAX:
+            graph._big_ports[pos] = ref.port
+        port[pos] = min(ref.port, PORT_MAX)
+        at = index.get(ref.node)
+        if at is None:
+            loose[pos] = ref.node
+        else:
+            src[pos] = at
+
+
+def node_at(graph, pos: int) -> int:
+    """The node whose inputs hold position pos."""
+    return bisect_right(graph._in_off, pos) - 1
+
+
+def finish(graph) -> None:
+    """Settle what needs the whole graph: forward references, duplicate names, dangling
+    inputs, and which nodes are read."""
+    index, loose, src = graph._index, graph._loose, graph._src
+    for pos, name in list(loose.items()):   # read before their producer arrived
+        at = index.get(name)
+        if at is not None:
+            src[pos] = at
+            del loose[pos]
+    graph.duplicate_names = []
+    if graph._duplicates:
+        index.clear()
+        for i, name in enumerate(graph._names):
+            if name in index:
+                graph.duplicate_names.append(name)
+            else:
+                index[name] = i
+        names = graph._names
+        for pos, at in enumerate(src):
+            if at >= 0:
+                src[pos] = index[names[at]]
+        graph._duplicates = False
+    graph.dangling_inputs = [(graph._names[node_at(graph, pos)], name)
+                             for pos, name in sorted(loose.items())]
+    graph._read = set(src)            # the indexes some input reads
+    graph._loose_names = set(loose.values())
+
+
+def stable_order(values, n_values: int):
+    """(positions sorted by value, stably; how many items have each value 0..n_values-1)
+    for non-negative ints (negative ones are left out)."""
+    if len(values) >= NUMPY_FROM:
+        import numpy as np
+
+        arr = np.asarray(values, np.int64)
+        order = np.argsort(arr, kind="stable")
+        skipped = int((arr < 0).sum())
+        return order[skipped:].tolist(), np.bincount(arr[arr >= 0], minlength=n_values).tolist()
+    tally = Counter(values)
+    order = sorted(compress(count(), map((0).__le__, values)), key=values.__getitem__)
+    return order, [tally.get(v, 0) for v in range(n_values)]
+
+
+def consumer_csr(graph):
+    """(starts, places): the input positions reading node i are places[starts[i]:
+    starts[i + 1]], in graph order of the readers."""
+    places, counts = stable_order(graph._src, len(graph._names))
+    return array("q", accumulate(counts, initial=0)), array("q", places)
+
+
+def scope_groups(names: list):
+    """(scope paths in order of first sight, the scope id of each node: an array('i'))."""
+    if names and max(map(str.count, names, repeat("/"))) > MAX_SCOPE_DEPTH:
+        paths = ["/".join(scope_parts(name)) for name in names]
+    else:
+        paths = list(map(itemgetter(0), map(str.rpartition, names, repeat("/"))))
+    ids = dict.fromkeys(paths)
+    for k, path in enumerate(ids):
+        ids[path] = k
+    return list(ids), array("i", map(ids.__getitem__, paths))
+
+
+def scope_tree(names: list, paths: list, ids) -> Scope:
+    """The name-scope hierarchy: each scope's nodes in graph order."""
+    root = Scope("")
+    by_path = {"": root}
+    scopes = [by_path.get(path) or add_scope(by_path, path) for path in paths]
+    order, counts = stable_order(ids, len(paths))
+    ordered = list(map(names.__getitem__, order))
+    start = 0
+    for scope, end in zip(scopes, accumulate(counts)):
+        scope.nodes = ordered[start:end]
+        start = end
+    return root
