@@ -12,7 +12,7 @@ from inspector.core.model import columns, graph_index
 from inspector.core.model.inputs import (  # noqa: F401  (the names code imports from here)
     INPUT_SYNTAX, MAX_SCOPE_DEPTH, Edge, InputRef, node_name_from_input, parse_input,
     scope_of, scope_parts)
-from inspector.core.model.node_view import Node, NodeList
+from inspector.core.model.node_view import Columns, Node, NodeList
 from inspector.core.model.scopes import Scope
 
 
@@ -42,7 +42,6 @@ class Graph:
         self.structure = graph_def
         self.weights = weights
         self.name = name
-        self.nodes = NodeList(self)
         self.malformed_inputs: list[tuple[str, str]] = []
         self.devices: dict = {}          # node index -> device, for nodes that name one
         # each node's NodeDef size in the file, values included (set by the loader when it
@@ -50,7 +49,6 @@ class Graph:
         self.stored_sizes = None
         self._names: list = []
         self._views: list = []
-        self._all_made = True
         self._index: dict = {}           # name -> index of the first node of that name
         self._op_code: dict = {}
         self.op_names: list = []
@@ -60,6 +58,11 @@ class Graph:
         self._loose: dict = {}           # input position -> name, for inputs of no node
         self._big_ports: dict = {}       # input position -> port, past what an int32 holds
         self._exact, self._duplicates = True, False
+        self._cols = Columns(structure=graph_def, names=self._names, op_names=self.op_names,
+                             ops=self._ops, in_off=self._in_off, src=self._src,
+                             port=self._port, loose=self._loose, big_ports=self._big_ports,
+                             devices=self.devices)
+        self.nodes = NodeList(self._cols, self._views)
         self._complete = False
         self.add_new_nodes()
         if complete:
@@ -162,11 +165,6 @@ class Graph:
     @property
     def in_control(self):
         return self.in_port < 0
-
-    def _inputs_of(self, i: int) -> tuple:
-        from inspector.core.model.node_view import inputs_of
-
-        return inputs_of(self, i)
 
     # -- lookup -------------------------------------------------------------------------
     def __len__(self) -> int:

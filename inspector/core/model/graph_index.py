@@ -23,7 +23,7 @@ def append(graph, batch, first: int) -> None:
     names, k = batch.names, len(batch.names)
     graph._names.extend(names)
     graph._views.extend(repeat(None, k))
-    graph._all_made = False
+    graph.nodes.all_made = False
     index = graph._index
     before = len(index)
     index.update(zip(names, range(first, first + k)))

@@ -1,4 +1,8 @@
-"""Node objects as thin views over a Graph's columns, made on demand and kept once made."""
+"""Node objects as thin views over a Graph's columns, made on demand and kept once made.
+
+Views reference the columns, never the Graph, and the Graph's node list holds the views:
+no reference cycle, so a graph the window lets go is freed at once (the app freezes what
+it has collected, and a frozen cycle is never collected)."""
 
 from __future__ import annotations
 
@@ -8,27 +12,38 @@ from inspector.core.model.inputs import InputRef, scope_of
 _new = tuple.__new__
 
 
+class Columns:
+    """What a view reads: the graph's columns (shared with the Graph, not copies)."""
+
+    __slots__ = ("structure", "names", "op_names", "ops", "in_off", "src", "port", "loose",
+                 "big_ports", "devices")
+
+    def __init__(self, **columns):
+        for key, value in columns.items():
+            setattr(self, key, value)
+
+
 class Node:
     """One node of a Graph: its index, name and op, and its inputs parsed from the graph's
     columns on first use. The NodeDef itself is fetched from the GraphDef when asked for
     (`proto`): the window mostly never looks at it."""
 
-    __slots__ = ("index", "_graph", "name", "op", "_inputs")
+    __slots__ = ("index", "_cols", "name", "op", "_inputs")
 
     @property
     def inputs(self) -> tuple:
         refs = self._inputs
         if refs is None:
-            refs = self._inputs = self._graph._inputs_of(self.index)
+            refs = self._inputs = inputs_of(self._cols, self.index)
         return refs
 
     @property
     def proto(self):
-        return self._graph.structure.node[self.index]
+        return self._cols.structure.node[self.index]
 
     @property
     def device(self) -> str:
-        return self._graph.devices.get(self.index, "")
+        return self._cols.devices.get(self.index, "")
 
     @property
     def scope(self) -> str:
@@ -62,18 +77,18 @@ class Node:
         return f"Node({self.name!r}, {self.op!r})"
 
 
-def inputs_of(graph, i: int) -> tuple:
+def inputs_of(cols: Columns, i: int) -> tuple:
     """Node i's InputRefs from the graph's input columns."""
-    off = graph._in_off
+    off = cols.in_off
     lo, hi = off[i], off[i + 1]
     if lo == hi:
         return ()
-    names, src, port, loose = graph._names, graph._src, graph._port, graph._loose
+    names, src, port, loose = cols.names, cols.src, cols.port, cols.loose
     out = []
     for p in range(lo, hi):
         s, pt = src[p], port[p]
         if pt == 2 ** 31 - 1:
-            pt = graph._big_ports.get(p, pt)
+            pt = cols.big_ports.get(p, pt)
         # tuple.__new__ skips the named tuple's Python-level __new__ (5x faster)
         out.append(_new(InputRef, (names[s] if s >= 0 else loose[p], pt, pt < 0)))
     return tuple(out)
@@ -82,52 +97,52 @@ def inputs_of(graph, i: int) -> tuple:
 class NodeList:
     """graph.nodes: a sequence of Node views, each made the first time it is asked for."""
 
-    __slots__ = ("_graph",)
+    __slots__ = ("_cols", "_views", "all_made")
 
-    def __init__(self, graph):
-        self._graph = graph
+    def __init__(self, cols: Columns, views: list):
+        self._cols, self._views, self.all_made = cols, views, True
 
     def __len__(self) -> int:
-        return len(self._graph._names)
+        return len(self._views)
 
     def __getitem__(self, i):
-        views = self._graph._views
+        views = self._views
         if i.__class__ is slice:
             return [self[j] for j in range(*i.indices(len(views)))]
         node = views[i]
         if node is None:
-            node = views[i] = make_view(self._graph, i if i >= 0 else i + len(views))
+            node = views[i] = make_view(self._cols, i if i >= 0 else i + len(views))
         return node
 
     def __iter__(self):
-        return iter(all_views(self._graph))
+        return iter(self.all())
 
     def __bool__(self) -> bool:
-        return bool(self._graph._names)
+        return bool(self._views)
 
     def index(self, node) -> int:
         return node.index
 
-
-def make_view(graph, i: int) -> Node:
-    node = Node.__new__(Node)
-    node.index, node._graph, node._inputs = i, graph, None
-    node.name, node.op = graph._names[i], graph.op_names[graph._ops[i]]
-    return node
-
-
-def all_views(graph) -> list:
-    """Every node's view (made for those not made yet): what code that walks every Node
-    object pays once; code on the arrays does not."""
-    views = graph._views
-    if graph._all_made:
+    def all(self) -> list:
+        """Every node's view (made for those not made yet): what code that walks every
+        Node object pays once; code on the columns does not."""
+        views = self._views
+        if self.all_made:
+            return views
+        cols, make = self._cols, Node.__new__
+        names, ops, op_names = cols.names, cols.ops, cols.op_names
+        for i, node in enumerate(views):
+            if node is None:
+                node = make(Node)
+                node.index, node._cols, node._inputs = i, cols, None
+                node.name, node.op = names[i], op_names[ops[i]]
+                views[i] = node
+        self.all_made = True
         return views
-    names, ops, op_names, make = graph._names, graph._ops, graph.op_names, Node.__new__
-    for i, node in enumerate(views):
-        if node is None:
-            node = make(Node)
-            node.index, node._graph, node._inputs = i, graph, None
-            node.name, node.op = names[i], op_names[ops[i]]
-            views[i] = node
-    graph._all_made = len(views) == len(names)
-    return views
+
+
+def make_view(cols: Columns, i: int) -> Node:
+    node = Node.__new__(Node)
+    node.index, node._cols, node._inputs = i, cols, None
+    node.name, node.op = cols.names[i], cols.op_names[cols.ops[i]]
+    return node
