@@ -7,6 +7,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
+from inspector.core.compare.columns import columns
 from inspector.core.compare.operands import LAYOUT_WORDS, behind_reads, to_layout
 from inspector.core.model import dtypes, tensors
 from inspector.core.model.attrs import decode
@@ -44,7 +45,9 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) 
     out = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
     if na.op == nb.op and pa.device == pb.device and same_attrs(pa.attr, pb.attr) and \
             na.index not in lazy_nodes(ga) and nb.index not in lazy_nodes(gb):
-        return out + _rewired(ga, na, nb, matching)     # the common case, compared in C
+        if _same_inputs(ga, gb, na.index, nb.index, matching.b_of):
+            return out                                  # the common case
+        return out + _rewired(ga, na, nb, matching)
     quantized = na.op == "Const" and nb.op == "Dequantize"
     if quantized:       # its attributes (dtype -> T, mode) come with the Dequantize
         out.append(_quantized(ga, gb, a, nb))
@@ -116,6 +119,16 @@ def _attr_text(proto, key: str) -> str:
 
     text = str(decode(proto.attr[key]))
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _same_inputs(ga, gb, x: int, y: int, b_of: dict) -> bool:
+    """Nodes x of A and y of B have only data inputs, each the pair of the other's at its
+    slot and port: _rewired would find nothing."""
+    ca, cb = columns(ga), columns(gb)
+    if not ca.plain(x) or not cb.plain(y) or ca.ports[x] != cb.ports[y]:
+        return False
+    names_a, names_b = ca.names, cb.names
+    return all([b_of.get(names_a[i]) == names_b[j] for i, j in zip(ca.ins[x], cb.ins[y])])
 
 
 def _rewired(ga, na, nb, matching) -> list:

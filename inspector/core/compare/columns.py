@@ -65,6 +65,10 @@ class Columns:
         naming no node of the graph takes a place too)."""
         return self._gaps.get(i) or range(len(self.ins[i]))
 
+    def plain(self, i: int) -> bool:
+        """Node i's inputs are all data inputs naming nodes of the graph (ins[i] is all)."""
+        return i not in self._every
+
     def every_input(self, i: int) -> tuple:
         """Producers of all node i's inputs, control ones included, in order (None for a
         name not in the graph)."""
