@@ -4,6 +4,7 @@ TensorFlow import: TensorFlow's version is read from its installed metadata)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 
@@ -134,8 +135,6 @@ def source_root() -> str:
 def bundled_parts() -> list:
     """[{name, version, licence}] of what this app runs on: a build's licenses/bundled.json
     (written by packaging/collect_licenses.py), else the installed distributions."""
-    import json
-
     folder = bundle_dir()
     if folder:
         try:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 from inspector.core.app.demo_model import DEMO_MODEL as DEMO
+from inspector.core.runtime import gc_policy
 
 
 def parse_args(argv):
@@ -75,8 +77,6 @@ def charts_after_first_picture(make_window):
     GUI thread up to ~50 ms) starts once the window has been idle for a second (no task, no
     key or mouse input) after its first picture, or without a model: neither adds to the
     first picture, to the pauses of opening a model or of answering the user."""
-    import time
-
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -270,8 +270,6 @@ def set_identity(app) -> None:
 
 
 def main(argv=None) -> int:
-    from inspector.core.runtime import gc_policy
-
     # no collection before the first picture (start-up makes long-lived objects: modules,
     # classes, the window; collections were ~3 % of a start), frozen out of later ones after
     pause = gc_policy.paused()

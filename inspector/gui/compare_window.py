@@ -22,7 +22,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.app.comparing import READABLE, SELECTED, SIDES, CompareSession
+from inspector.core.app.comparing import (
+    LEGEND,
+    READABLE,
+    SELECTED,
+    SIDES,
+    CompareSession,
+    numeric_heat,
+)
+from inspector.core.app.comparing_numeric import start_numeric
+from inspector.core.app.decorations import Decorations
+from inspector.core.errors import UnsafeGraphError
+from inspector.core.view.vocabulary import plain
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.compare_work import CompareWork
@@ -32,8 +43,6 @@ from inspector.gui.panels.adaptive import OneLine
 def layouts(session: CompareSession, sides, task) -> dict:
     """In a task, one side after the other (one thread competing with the GUI for the GIL,
     not two): side -> (expanded, scene, its edges' geometry, its diff marks)."""
-    from inspector.core.view.vocabulary import plain
-
     plain("Conv2D")          # the glossary is read here, not by the first box on the GUI thread
     out = {}
     for side in sides:
@@ -127,7 +136,6 @@ class CompareWindow(CompareWork, QMainWindow):
         central = QWidget()
         outer = QVBoxLayout(central)
         outer.addLayout(bar)
-        from inspector.core.app.comparing import LEGEND
 
         key = "  ".join(f"<span style='color:{colour}'>■ {label}</span> ({style})"
                         for label, colour, style in LEGEND)
@@ -264,8 +272,6 @@ class CompareWindow(CompareWork, QMainWindow):
     def run_numeric(self, allow_io: bool = False) -> None:
         """Both models on the same input, as this window's own task: its progress and Cancel
         show here, not in the main window behind it."""
-        from inspector.core.app.comparing_numeric import start_numeric
-
         self.numeric_button.setEnabled(False)
         self._working("Running A and B on the same input")
 
@@ -278,8 +284,6 @@ class CompareWindow(CompareWork, QMainWindow):
             self.refresh()
 
         def failed(exc):
-            from inspector.core.errors import UnsafeGraphError
-
             self._working("")
             self.numeric_button.setEnabled(True)
             if isinstance(exc, UnsafeGraphError) and not allow_io:
@@ -292,8 +296,6 @@ class CompareWindow(CompareWork, QMainWindow):
         start_numeric(self.session, self.own_tasks, done, failed, allow_io)
 
     def _apply_numeric(self) -> None:
-        from inspector.core.app.comparing import numeric_heat
-
         if self.divergence is None:
             return
         for side in SIDES:
@@ -343,8 +345,6 @@ class CompareWindow(CompareWork, QMainWindow):
                           label="Laying out the merged view")
 
     def _decorate_merged(self, painted, fit: bool = False) -> None:
-        from inspector.core.app.decorations import Decorations
-
         view, ghosts = self.session.merged_view()
         expanded = self.session.expanded["B"]
         names = list(self.session.selected["B"])

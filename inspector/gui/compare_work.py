@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressBar, QPushButton
 
+from inspector.core.app.comparing import report_html
+from inspector.core.app.comparison_files import save_document
+from inspector.core.app.exports import atomic_write
+from inspector.gui.tasks import gui_tasks
+
 
 class CompareWork:
     """Mixed into CompareWindow (a QMainWindow with `session`, `status`, `numeric_button`)."""
@@ -13,8 +18,6 @@ class CompareWork:
     def _make_work_bar(self) -> None:
         """The window's own tasks (the numeric run), their progress and Cancel in its
         status bar."""
-        from inspector.gui.tasks import gui_tasks
-
         self.own_tasks = gui_tasks(self)
         self.own_tasks.progress.connect(self._progress)
         self.work_label = ""
@@ -56,9 +59,6 @@ class CompareWork:
         super().closeEvent(event)
 
     def save_report(self, path: str = "") -> str:
-        from inspector.core.app.comparing import report_html
-        from inspector.core.app.exports import atomic_write
-
         if not path:
             path, _ = QFileDialog.getSaveFileName(self, "Save the comparison report",
                                                   self.session.file_name("html"),
@@ -74,8 +74,6 @@ class CompareWork:
         return path
 
     def save_document(self, path: str = "") -> str:
-        from inspector.core.app.comparison_files import save_document
-
         if not path:
             path, _ = QFileDialog.getSaveFileName(self, "Save the comparison",
                                                   self.session.file_name("json"),

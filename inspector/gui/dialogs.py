@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -144,7 +145,5 @@ class SignatureDialog(QDialog):
 
 def pick_file(parent, title: str, filters: str, start: str = "") -> str | None:
     """A file the user picks (None when cancelled)."""
-    from PySide6.QtWidgets import QFileDialog
-
     path, _ = QFileDialog.getOpenFileName(parent, title, start, filters)
     return path or None

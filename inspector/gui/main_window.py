@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.app.decorations import overlay_choices, overlay_entry
+from inspector.core.app.start import import_model_modules
 from inspector.core.app.state import AppState
 from inspector.core.view.vocabulary import count
 from inspector.gui import panel_table
@@ -60,8 +61,6 @@ def fitting_size(available, wanted=DEFAULT_SIZE):
 def _import_model_modules() -> None:
     """Modules every opened model needs, imported while the window starts rather than on the
     GUI thread while the first model opens (~50-90 ms of stall measured by bench/scale.py)."""
-    from inspector.core.app.start import import_model_modules
-
     import_model_modules()
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-from inspector.gui import panel_table
+from inspector.gui import panel_table, tf_python
 from inspector.gui.help import getting_started_dialog, shortcuts_dialog
+from inspector.gui.workspace import TASKS
 
 
 def _action(w, menu, text, slot, shortcut=None, checkable=False):
@@ -49,7 +50,6 @@ def build_menus(w) -> dict:
     _action(w, file_menu, "Export overlay as Model Explorer node data…",
             lambda: w.overlays.export_node_data())
     file_menu.addSeparator()
-    from inspector.gui import tf_python
 
     _action(w, file_menu, "TensorFlow &Python for the worker…", lambda: tf_python.choose(w))
     file_menu.addSeparator()
@@ -85,7 +85,6 @@ def build_menus(w) -> dict:
     function_action.setEnabled(False)    # until a model with a function library opens
     _action(w, view, "&Main graph", c.show_main_graph)
     view.addSeparator()
-    from inspector.gui.workspace import TASKS
 
     tasks = view.addMenu("&Task")      # each lays the window out for one thing to do
     for number, (task, (label, *_)) in enumerate(TASKS.items(), 1):

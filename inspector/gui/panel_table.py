@@ -5,6 +5,8 @@ panel module, its controller module and one row here (see `Panel.panel`)."""
 
 from __future__ import annotations
 
+import importlib
+
 
 class Panel:
     """name: the dock's key (`window.<name>_dock`, `workspace.docks[name]`); title: the
@@ -94,7 +96,5 @@ def shown_in(task: str) -> tuple:
 
 def load(dotted: str):
     """The object a "module:name" string names (its module imported now)."""
-    import importlib
-
     module, _, name = dotted.partition(":")
     return getattr(importlib.import_module(module), name)

@@ -10,6 +10,7 @@ import os
 import sys
 
 from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QLabel
 
 from inspector.gui.startup.later_panels import built
 
@@ -126,7 +127,6 @@ def apply(window, reachable: bool | None = None) -> list:
             if action.text() in MENU_TEXTS:
                 _gate_action(action, keeper)
                 gated.append(action.text())
-    from PySide6.QtWidgets import QLabel
 
     badge = QLabel("No TensorFlow: its actions are disabled (hover for why)")
     badge.setObjectName("tf_missing")

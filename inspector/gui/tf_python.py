@@ -10,6 +10,9 @@ import subprocess
 
 from PySide6.QtWidgets import QFileDialog
 
+from inspector.core.runtime.executor import installed
+from inspector.worker.client import WorkerClient, _package_path
+
 KEY = "tf_python"
 CHECK = "import tensorflow as tf; print(tf.__version__)"
 
@@ -36,9 +39,6 @@ def tensorflow_version_of(python: str, timeout: float = 120.0) -> str:
 
 def use(python: str) -> None:
     """Send TensorFlow work to `python` from the next request on (the worker restarts)."""
-    from inspector.core.runtime.executor import installed
-    from inspector.worker.client import WorkerClient, _package_path
-
     os.environ["INSPECTOR_TF_PYTHON"] = python
     client = installed()
     if isinstance(client, WorkerClient):

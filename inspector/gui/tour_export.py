@@ -8,7 +8,9 @@ import os
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtWidgets import QApplication
 
+from inspector.core.app.exports import atomic_write, check_target, tour_page
 from inspector.core.errors import InspectorError
 from inspector.gui.canvas.stop_render import (
     StopPicture,
@@ -29,8 +31,6 @@ def _parts(stop, demo) -> tuple:
 
 def html_steps(view, stops, demo, title: str, spotlight: bool = True):
     """Yield after each stop; the last value is the page's text."""
-    from inspector.core.app.exports import tour_page
-
     slides = []
     for k, stop in enumerate(stops):
         picture, bars = _parts(stop, demo)
@@ -140,8 +140,6 @@ def _side(p, box, picture, bars, unit, demo) -> None:
 def export_steps(path: str, view, stops: list, demo, model_path: str, spotlight: bool = True,
                  force: bool = True):
     """Write the tour to `path` (.html or .pdf), yielding (done, total) after each stop."""
-    from inspector.core.app.exports import atomic_write, check_target
-
     kind = os.path.splitext(path)[1].lower()
     if kind not in (".html", ".htm", ".pdf"):
         raise InspectorError("a tour is exported as .html or .pdf", path=path)
@@ -161,7 +159,6 @@ def offscreen_app():
     """A QApplication for drawing without a display (the CLI): Qt's offscreen platform
     unless the caller chose one."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
 
     return QApplication.instance() or QApplication(["graphdef-inspector"])
 

@@ -27,7 +27,7 @@ import threading
 import time
 
 from inspector.core.errors import Cancelled, InspectorError
-from inspector.core.runtime import job as jobs
+from inspector.core.runtime import executor, job as jobs
 from inspector.core.runtime.blas_threads import as_the_user_had_it
 from inspector.core.runtime.operations import NAMES, TensorFlowOperations
 from inspector.worker.protocol import (
@@ -384,8 +384,6 @@ class _ResidentMemory:
 
 def install(python: str | None = None, memory_gb: float | None = None) -> WorkerClient:
     """Make this process (the app) send TensorFlow work to a worker process."""
-    from inspector.core.runtime import executor
-
     if python:
         os.environ["INSPECTOR_TF_PYTHON"] = python  # the calibration run uses it too
     client = WorkerClient(python, int(memory_gb * (1 << 30)) if memory_gb else None)

@@ -4,8 +4,12 @@ answers with rows (numbers and change lists) and, only when asked, one step's gr
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 
+from inspector.core.app.preview import MODEL_OPERATIONS, PreviewEngine
+from inspector.core.loaders import reload
+from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import of
 
 KEEP_MODELS = 1   # a second model opened in the window replaces the first here
@@ -13,11 +17,7 @@ KEEP_MODELS = 1   # a second model opened in the window replaces the first here
 
 def _forget_sessions() -> None:
     """Close the session a demo run kept for the old model (if TensorFlow is loaded)."""
-    import sys
-
     if "tensorflow" in sys.modules:
-        from inspector.core.runtime.executor import tensorflow
-
         tensorflow().forget_sessions()
 
 
@@ -27,9 +27,6 @@ class PreviewHost:
         self._engines: OrderedDict = OrderedDict()   # ModelRef -> PreviewEngine
 
     def engine(self, ref):
-        from inspector.core.app.preview import PreviewEngine
-        from inspector.core.loaders import reload
-
         engine = self._engines.get(ref)
         if engine is None:
             while len(self._engines) >= self.keep:
@@ -42,8 +39,6 @@ class PreviewHost:
     def operations(self) -> dict:
         def model(ref, name, *args, **kwargs):
             """One operation of the engine of the model `ref` names."""
-            from inspector.core.app.preview import MODEL_OPERATIONS
-
             if name not in MODEL_OPERATIONS:
                 raise ValueError(f"unknown model operation '{name}'")
             if "job" in kwargs:

@@ -17,6 +17,8 @@ import os
 import pickle
 import struct
 
+from inspector.core.model import protos
+
 HEADER = struct.Struct("<Q")
 MAX_MESSAGE = 8 << 30  # a frame claiming more than this is a broken pipe, not a message
 # operations that exist only for tests of the process boundary (INSPECTOR_WORKER_TEST=1)
@@ -188,8 +190,6 @@ class GraphBytes:
 
 def pack(value):
     """GraphDefs (also inside tuples, lists and dicts) -> GraphBytes, for sending."""
-    from inspector.core.model import protos
-
     return _walk(value, lambda v: GraphBytes(protos.serialize_graph_def(v))
                  if isinstance(v, protos.GraphDef) else None, {})
 
@@ -200,7 +200,6 @@ def unpack(value):
         if not isinstance(v, GraphBytes):
             return None
         from inspector.core.loaders.protofile import parse
-        from inspector.core.model import protos
 
         return parse(v.data, protos.GraphDef, False, "(from the TensorFlow worker)")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from functools import partial
 
+from PySide6.QtCore import QTimer
+
 
 class Decorating:
     """GraphCanvas's decorate(): each box's look set, repainted only when it changed."""
@@ -20,8 +22,6 @@ class Decorating:
         self._decorate_slice(self._decoration, d, list(self.items_by_id.items()), 0)
 
     def _decorate_slice(self, generation, d, items, start: int) -> None:
-        from PySide6.QtCore import QTimer
-
         if generation != self._decoration:
             return
         self._decorate_items(d, items[start:start + self.DECORATE_SLICE])

@@ -3,6 +3,8 @@ SVG or PNG; every file written atomically, named after the model by default."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog
@@ -63,8 +65,6 @@ class Exporter:
     def _font_scaled(self, font_scale: float):
         """Text `font_scale` times larger for the export (Netron's users ask for this), put
         back afterwards."""
-        from contextlib import contextmanager
-
         @contextmanager
         def scaled():
             style = self.canvas.style

@@ -4,10 +4,11 @@ fitting and the first view: view_start.py."""
 
 from __future__ import annotations
 
+import time
 from functools import partial
 
-from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, QTimer, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
 from inspector.core.runtime import gc_policy
@@ -76,8 +77,6 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
         presenting, a halo marks the pointer for people at the back of the room."""
         self.unpainted = False
         if self.halo and self._pointer is not None:
-            from PySide6.QtGui import QColor
-
             painter.save()
             painter.resetTransform()
             painter.setPen(Qt.NoPen)
@@ -154,10 +153,6 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
         """One slice of show_scene. The next one is this method again through a partial: a
         nested function that scheduled itself would be a reference cycle, and the scene it
         holds would stay in memory (collections leave alone what the app has frozen)."""
-        import time
-
-        from PySide6.QtCore import QTimer
-
         if build != self._build:
             return  # superseded by a newer scene
         gs, start = self.scene(), time.perf_counter()
@@ -188,8 +183,6 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
     def flush_scene(self) -> None:
         """Let the scene mark what changed in it now (its queued redraw of changed items),
         so that the next paint takes it in."""
-        from PySide6.QtCore import QCoreApplication, QEvent
-
         QCoreApplication.sendPostedEvents(self.scene(), QEvent.MetaCall)
 
     def paint_now(self) -> None:

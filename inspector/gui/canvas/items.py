@@ -7,7 +7,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
-from inspector.core.view.vocabulary import count, tf_human_readable_num
+from inspector.core.view.vocabulary import count, plain, tf_human_readable_num
 from inspector.gui.canvas.style import BADGE_OVER, MIN_TEXT_PX, CanvasStyle
 from inspector.gui.canvas.text_fit import (
     _FONT_KEYS,
@@ -106,8 +106,6 @@ class NodeItem(QGraphicsRectItem):
                 tip += f"\none of {item.alike} sibling scopes with the same ops"
             tip += f"\n{item.op_mix}" if item.op_mix else ""
         else:
-            from inspector.core.view.vocabulary import plain
-
             tip += f"\n{item.label}: {plain(item.label)}" + "".join(
                 f"\n{b.name}: {b.dtype} {b.text()}" for b in item.badges[:8])
         self.tip = tip

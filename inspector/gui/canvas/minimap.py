@@ -4,7 +4,7 @@ outlined; click or drag to move there."""
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen, QTransform
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.view.vocabulary import CATEGORY_COLOURS as COLOURS
@@ -46,8 +46,6 @@ class Minimap(QWidget):
     def _transform(self):
         """Scene to minimap: the whole graph, always, centred (issue 38.4: a tall graph used
         to be magnified and followed, so the minimap showed a crop, not an overview)."""
-        from PySide6.QtGui import QTransform
-
         b = self.bounds
         if b.isEmpty():
             return QTransform()

@@ -13,6 +13,8 @@ from inspector.core.app.compare_runs import (
     start_reopen,
     start_stages,
 )
+from inspector.core.app.opening import open_dialog_filter
+from inspector.core.errors import Cancelled, InspectorError
 
 
 class CompareController:
@@ -35,8 +37,6 @@ class CompareController:
                                                   "with another (B).")
             return
         if not path:
-            from inspector.core.app.opening import open_dialog_filter
-
             path, _ = QFileDialog.getOpenFileName(w, "Compare with…", os.path.dirname(
                 model.path or ""), open_dialog_filter())
         if not path:
@@ -69,7 +69,6 @@ class CompareController:
         if not path:
             return
         from inspector.core.app.comparison_files import read_document
-        from inspector.core.errors import InspectorError
 
         try:
             d, a_path, b_path, outside = read_document(path)
@@ -122,8 +121,6 @@ class CompareController:
             win.resize(*win.fitting())
 
     def _failed(self, exc) -> None:
-        from inspector.core.errors import Cancelled
-
         if isinstance(exc, Cancelled):
             return
         if self.on_error is not None:

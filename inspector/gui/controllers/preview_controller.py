@@ -8,6 +8,7 @@ import os
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog
 
+from inspector.core.app.exports import beside
 from inspector.core.app.pipeline_runs import start_check, start_save, start_step_view
 from inspector.core.errors import UnsafeGraphError
 
@@ -90,8 +91,6 @@ class PreviewController(QObject):
         if not self.rows or model is None or engine is None:
             return None
         if path is None:
-            from inspector.core.app.exports import beside
-
             path, _ = QFileDialog.getSaveFileName(self.panel, "Save optimized graph",
                                                   beside(model.path, "_optimized.pb"),
                                                   "Binary GraphDef (*.pb);;Text (*.pbtxt)")

@@ -6,6 +6,7 @@ to date. A stop never starts a model run by itself: it offers a Run button."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from PySide6.QtCore import (
     QEasingCurve,
@@ -16,8 +17,11 @@ from PySide6.QtCore import (
     QVariantAnimation,
     Signal,
 )
-from PySide6.QtWidgets import QApplication, QGraphicsView
+from PySide6.QtWidgets import QApplication, QFileDialog, QGraphicsView
 
+from inspector.core.app.decorations import overlay_entry
+from inspector.core.app.exports import beside
+from inspector.core.app.session_file import outside_folder, session_path
 from inspector.core.app.tour import Stop
 from inspector.core.errors import InspectorError
 from inspector.gui.controllers.tour_view import TourView
@@ -168,16 +172,12 @@ class TourController(TourView, QObject):
             self._scene_changed()   # same scene: glide now
 
     def _restore_overlay(self, stop) -> None:
-        from inspector.core.app.decorations import overlay_entry
-
         overlay, entry = self.state.overlay, overlay_entry(stop.overlay)
         if entry is not None and entry.dock != "demo" and overlay.mode != stop.overlay \
                 and entry.has_data(self.state):    # a stop never computes an overlay
             self._set_overlay_mode(stop.overlay)
 
     def _set_overlay_mode(self, mode: str) -> None:
-        from dataclasses import replace
-
         self.restoring = True
         try:
             self.state.set_overlay(replace(self.state.overlay, mode=mode))
@@ -217,8 +217,6 @@ class TourController(TourView, QObject):
     def run_stop_input(self) -> None:
         """R (or the panel's Run): the current stop's demo input, resolved inside the session
         file's folder; a path leading elsewhere asks first."""
-        from inspector.core.app.session_file import outside_folder, session_path
-
         if not (0 <= self.current < len(self.tour.stops)):
             return
         value = self.tour.stops[self.current].input
@@ -342,10 +340,6 @@ class TourController(TourView, QObject):
         if s.model is None or not self.tour.stops:
             return None
         if path is None:
-            from PySide6.QtWidgets import QFileDialog
-
-            from inspector.core.app.exports import beside
-
             path, _ = QFileDialog.getSaveFileName(
                 self.panel, "Export tour", beside(s.model.path, ".tour.html"),
                 "Web page, opens anywhere (*.html);;PDF slides (*.pdf)")

@@ -11,7 +11,10 @@ latest one runs when it arrives. Without defer() (tests, tools) charts are made 
 from __future__ import annotations
 
 import threading
+import time
 
+from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from inspector.gui.startup.thread_then import on_thread_then
@@ -37,11 +40,6 @@ def warm_up(then=None, slice_seconds: float = 0.01) -> None:
     and enums on first use, and made later, while a model loads on a task thread, they cost
     the GUI thread ~40 ms of pauses; touching them all costs ~0.1 s once (0.4 s on the slow
     class: after the first picture, not before it)."""
-    import time
-
-    from PySide6 import QtCore, QtGui, QtWidgets
-    from PySide6.QtCore import QTimer
-
     names = ((space, name) for space in (QtCore, QtGui, QtWidgets, QtCore.Qt)
              for name in dir(space))
 
@@ -90,10 +88,6 @@ def _give_charts(since: float | None = None) -> None:
     While a task runs they wait (made then, a chart's many short calls into Qt each wait for
     the task's thread to hand over the GIL: 110 ms for one chart during a search of a 300k-node
     graph), but a chart with something to draw waits WAIT_WHILE_BUSY at most."""
-    import time
-
-    from PySide6.QtCore import QTimer
-
     now = time.monotonic()
     since = now if since is None else since
     urgent = False       # a task runs: only a chart with something to draw, once overdue

@@ -3,6 +3,7 @@ constants their statistics, a histogram, the first values and export to .npy."""
 
 from __future__ import annotations
 
+import io
 import os
 
 from PySide6.QtCore import Qt, Signal
@@ -16,12 +17,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.app.exports import atomic_write
 from inspector.core.runtime.lazy_import import later
 from inspector.core.view.vocabulary import (
+    STATUS_LABELS as LABELS,
     TensorValue,
     format_shape,
+    glossary,
     human_bytes,
     port_dtype,
+    shape_dims,
     shape_of,
 )
 from inspector.gui.panels.chart_slot import ChartSlot
@@ -72,8 +77,6 @@ class PropertiesPanel(QWidget):
         """Tier 1 (plain words) and Tier 2 (the op registry's facts) of the glossary."""
         from html import escape
 
-        from inspector.core.view.vocabulary import glossary
-
         tech = glossary.technical(op)
         version = glossary.facts_version()
         text = f"<b>What it does:</b> {escape(glossary.plain(op))}"
@@ -87,8 +90,6 @@ class PropertiesPanel(QWidget):
     def show_doc(self, op: str, doc: str | None) -> None:
         """TensorFlow's own description, credited (read at run time, never stored by us)."""
         from html import escape
-
-        from inspector.core.view.vocabulary import glossary
 
         if not doc or getattr(self, "meaning_op", None) != op or self.meaning.isHidden():
             return
@@ -114,8 +115,6 @@ class PropertiesPanel(QWidget):
 
     def _tflite_rows(self, name: str) -> None:
         """The node's TFLite status when the compatibility check has run."""
-        from inspector.core.view.vocabulary import STATUS_LABELS as LABELS
-
         overlay = self.state.overlay
         status = overlay.compat.get(name) if overlay.compat else None
         mapped = [(v, m.op_of(name)) for v, m in self.state.tflite.items()]
@@ -163,8 +162,6 @@ class PropertiesPanel(QWidget):
             self._row(ins, str(ref), "control" if ref.control else desc, ref.node)
         known = shapes.get(name)
         if known is None and node.has_attr("_output_shapes"):
-            from inspector.core.view.vocabulary import shape_dims
-
             known = [shape_dims(x) for x in node.proto.attr["_output_shapes"].list.shape]
         ports = self._row(None, "outputs", len(known) if known else "?")
         for port, dims in enumerate(known or []):
@@ -236,9 +233,6 @@ class PropertiesPanel(QWidget):
                                                   "NumPy (*.npy)")
         if not path:
             return None
-        import io
-
-        from inspector.core.app.exports import atomic_write
 
         buf = io.BytesIO()
         np.save(buf, self.tensor, allow_pickle=False)

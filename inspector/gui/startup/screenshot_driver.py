@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import sys
 
+from PySide6.QtCore import QTimer
+
+from inspector.gui.panels import chart_slot
+
 
 class ScreenshotDriver:
     """Waits for the drawn view, expands the requested scopes, saves the window, quits."""
@@ -19,8 +23,6 @@ class ScreenshotDriver:
         window.error_shown.connect(self._error)
 
     def _scene(self, scene):
-        from PySide6.QtCore import QTimer
-
         if self.pending:
             scope = self.pending.pop(0).strip("/")
             self.window.canvas_ctl.fit_next = True
@@ -36,11 +38,8 @@ class ScreenshotDriver:
         self.app.exit(2)
 
     def _save(self):
-        from PySide6.QtCore import QTimer
-
         if self.saved:
             return
-        from inspector.gui.panels import chart_slot
 
         if self.window.tasks.is_busy() or not self.window.pipeline.ready or self.waiting() \
                 or chart_slot.pending():

@@ -15,10 +15,12 @@ latest call per widget and key only."""
 
 from __future__ import annotations
 
+import importlib
 import time
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 
+from inspector.core.app.start import import_after_first_picture
 from inspector.gui.startup.thread_then import on_thread_then
 
 _deferred = False
@@ -99,10 +101,6 @@ def release() -> None:
     _released = True
 
     def imports():
-        import importlib
-
-        from inspector.core.app.start import import_after_first_picture
-
         try:
             import_after_first_picture()
             for modules in _preload:

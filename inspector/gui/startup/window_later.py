@@ -8,6 +8,9 @@ state itself, so nothing that happened before it existed is replayed here."""
 
 from __future__ import annotations
 
+import dis
+import importlib
+
 from inspector.gui import panel_table
 
 
@@ -130,9 +133,6 @@ def later_modules() -> list:
     builder's code, and the default builder's panel and controller modules): imported on a
     thread after the first picture (start_order.preload), the builders that then run on the
     GUI thread only make widgets (~10-40 ms a group instead of 50-240 ms with the imports)."""
-    import dis
-    import importlib
-
     specs = [row.builder for row in panel_table.PANELS if row.builder]
     specs += [spec for spec, _ in panel_table.DOCKLESS.values()]
     out = []
