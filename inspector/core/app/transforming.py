@@ -11,6 +11,7 @@ from inspector.core.loaders import load
 from inspector.core.loaders.readers import TRANSFORM
 from inspector.core.loaders.whole_graphdef import read_graph_def, read_structure
 from inspector.core.runtime.executor import tensorflow
+from inspector.core.transforms import REGISTRY, parse_transforms, run_pipeline
 from inspector.core.transforms.pipeline import check_names
 
 
@@ -56,8 +57,6 @@ def transform_file(in_path: str, out_path: str, text: str, inputs: list, outputs
     the model at `in_path`, written to `out_path`; returns (rows: (label, Metrics) for the
     original and each step, or [] without `metrics`; the output's node count). `on_step(i,
     report)` hears each step as it ends."""
-    from inspector.core.transforms import REGISTRY, parse_transforms, run_pipeline
-
     specs = parse_transforms(text or "")
     if not specs:
         raise InspectorError("You must specify at least one transform (--transforms)")
