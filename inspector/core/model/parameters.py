@@ -6,6 +6,7 @@ labelled, because its text output must match TF's exactly."""
 from __future__ import annotations
 
 import math
+from itertools import compress, count
 
 from inspector.core.model import tensors
 
@@ -63,21 +64,30 @@ def weight_homes(graph) -> dict:
     a lone Identity read), where the canvas draws it, else where it sits. Slim keeps weights
     under variable scopes apart from the ops that use them, and a frozen SavedModel keeps them
     at the root: they count in the block that uses them, and a training graph's gradients
-    and optimizer, which read them too, do not count them again."""
+    and optimizer, which read them too, do not count them again. Walks the graph's columns
+    (no Node object made)."""
     facts = graph.const_facts()
-    reads = {node.name for node in graph if node.op == "Identity" and len(node.inputs) == 1
-             and node.inputs[0].node in facts}
+    names, src, off, ops, op_names = (graph._names, graph._src, graph._in_off, graph._ops,
+                                      graph.op_names)
+    reads = set()
+    for i in graph.nodes_of_op("Identity"):
+        if off[i + 1] - off[i] == 1:
+            s = src[off[i]]
+            if s >= 0 and names[s] in facts:
+                reads.add(names[i])
+    at = set(compress(count(), map(facts.__contains__, names)))
+    for op in VARIABLE_OPS:
+        at.update(graph.nodes_of_op(op))
     homes: dict = {}
-    for node in graph:
-        name = node.name
-        if node.op in VARIABLE_OPS:
-            count, home = variable_elements(node.proto), name
-        elif name in facts:
-            count, home = facts[name].elements, _first_reader(graph, name, reads) or name
+    protos = graph.structure.node
+    for i in sorted(at):
+        name = names[i]
+        if op_names[ops[i]] in VARIABLE_OPS:
+            n, home = variable_elements(protos[i]), name
         else:
-            continue
-        if count:
-            homes[home] = homes.get(home, 0) + count
+            n, home = facts[name].elements, _first_reader(graph, name, reads) or name
+        if n:
+            homes[home] = homes.get(home, 0) + n
     return homes
 
 
@@ -89,4 +99,4 @@ def _first_reader(graph, name: str, reads: set) -> str | None:
             readers.append(edge.dst)
         else:
             readers += [e.dst for e in graph.data_consumers(edge.dst) if e.dst not in reads]
-    return min(readers, key=lambda n: graph.node(n).index, default=None)
+    return min(readers, key=graph.index, default=None)

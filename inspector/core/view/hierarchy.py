@@ -7,12 +7,13 @@ the direction, the known shapes) is not here: projection.project() takes those."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import NamedTuple
 
 from inspector.core.model import op_categories
 from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
+from inspector.core.view import view_columns
 from inspector.core.view.badges import (
     badge_of,
     const_sources,
@@ -21,7 +22,7 @@ from inspector.core.view.badges import (
 from inspector.core.view.grouping import Groups
 from inspector.core.view.scene import scope_id
 
-_op_of, _count_of = attrgetter("op"), itemgetter(1)
+_count_of = itemgetter(1)
 
 
 class ScopeStats(NamedTuple):
@@ -44,7 +45,8 @@ class Hierarchy:
 
     graph: Graph
     fold_constants: bool
-    consts: dict         # name -> the Const behind it (a Const, or Const -> Identity)
+    consts: dict         # name -> the Const behind it (a Const, or Const -> Identity): a
+    #                      view_columns.ConstSources (views made on demand) or a dict
     folded: frozenset    # constants drawn as badges instead of nodes
     badge_sources: dict  # node -> [names of the constants it shows as badges], graph order
     root: object         # the scope tree (core.model.scopes.Scope), groups included
@@ -53,7 +55,8 @@ class Hierarchy:
     group_labels: dict   # group path -> its label ("first … last")
     stats: dict          # path -> ScopeStats
     edges: list          # (src, port, dst, control) of every edge not from a folded constant
-    memo: dict = field(default_factory=dict)   # answers counted once (scope_params)
+    memo: dict = field(default_factory=dict)   # answers counted once (scope_params); the
+    #                                            edges' node indexes (edge_index)
 
     # -- constants as badges ------------------------------------------------------------
     def const_source(self, name: str):
@@ -141,33 +144,42 @@ class Hierarchy:
 
 
 def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
-    """The hierarchy of `graph` (about a second on 300k nodes: build it off the GUI thread)."""
-    consts = const_sources(graph)
+    """The hierarchy of `graph` (about a second on 300k nodes: build it off the GUI thread).
+    Its constants, badges and edges come from the graph's columns (view_columns: no Node
+    object made), unless node names repeat (then by name, walking the nodes)."""
+    columnar = not graph.duplicate_names
+    if columnar:
+        consts = view_columns.const_sources(graph)
+        folded, readers, folded_at = view_columns.fold(graph, consts)
+    else:
+        consts = const_sources(graph)
+        folded, readers = fold_constants_into_badges(graph, consts)
     graph.op_counts()      # counted here, off the GUI thread (the legend shows them)
-    folded, readers = fold_constants_into_badges(graph, consts)
     badge_sources = readers
     if not fold_constants:
-        folded, badge_sources = set(), {}
+        folded, badge_sources, folded_at = set(), {}, []
     groups = Groups(graph, graph.scope_tree(), folded)
-    known = graph.names()
-    if graph.dangling_inputs:
+    memo: dict = {}
+    if columnar:
+        edges, *memo["edge_index"] = view_columns.edges(graph, folded_at)
+    else:
+        known = graph.names()
         edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
                  for ref in node.inputs if ref.node in known and ref.node not in folded]
-    else:
-        edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
-                 for ref in node.inputs if ref.node not in folded]
     return Hierarchy(graph, fold_constants, consts, frozenset(folded), badge_sources,
                      groups.root, {s.path: s for s in groups.root.walk()}, groups.parts,
                      groups.labels, scope_statistics(graph, groups.root, folded, readers),
-                     edges)
+                     edges, memo)
 
 
 def scope_statistics(graph: Graph, root, folded, readers) -> dict:
     """{path: ScopeStats} of every scope, children counted into their parents (readers: the
     nodes that read a constant by data). Op ties keep the order of nodes_under(path). One
     pass, children before their parent, plain dicts (a Counter per scope costs twice as
-    much): ~0.3 s for 60k scopes on 300k nodes, most of it finding the nodes by name."""
-    reading, variables, nodes_named = readers.keys(), VARIABLE_OPS, graph.nodes_named
+    much): ~0.3 s for 60k scopes on 300k nodes, most of it finding the ops by name (on the
+    columns: no Node object made)."""
+    reading, variables = readers.keys(), VARIABLE_OPS
+    index, codes, op_names = graph._index.__getitem__, graph._ops.__getitem__, graph.op_names
     counts: dict = {}        # path -> {op: nodes}, until its parent has taken it
     facts: dict = {}         # path -> (count, signature, mix, category, reads, shows)
     known: dict = {}         # {op: nodes} items in order -> (count, signature, mix, category)
@@ -176,7 +188,7 @@ def scope_statistics(graph: Graph, root, folded, readers) -> dict:
         names, children = scope.nodes, scope.children
         ops: dict = {}
         get = ops.get
-        for op in map(_op_of, nodes_named(names)):
+        for op in map(op_names.__getitem__, map(codes, map(index, names))):
             ops[op] = get(op, 0) + 1
         reads = shows = False
         if children:
@@ -228,17 +240,21 @@ def edge_groups(hierarchy: Hierarchy) -> tuple:
     """(containers, groups): every edge grouped by the scopes its two ends are drawn in,
     made once per hierarchy (any thread; a picture then walks groups, not 50k edges).
     containers: the parts (hierarchy.parts) of each place nodes are drawn in; groups:
-    {(container of src, container of dst, control): [(position, src, port, dst), ...]},
-    positions counting hierarchy.edges, each group in edge order."""
+    {(container of src, container of dst, control): [position, ...]}, positions in
+    hierarchy.edges, each group in edge order (a big graph's: view_columns.edge_groups)."""
     found = hierarchy.memo.get("edge_groups")
     if found is not None:
+        return found
+    columns = hierarchy.memo.get("edge_index")
+    if columns is not None and len(hierarchy.edges) >= view_columns.NUMPY_FROM:
+        found = hierarchy.memo["edge_groups"] = view_columns.edge_groups(hierarchy, *columns)
         return found
     containers: list = []
     index: dict = {}           # parts tuple -> its container's number
     where: dict = {}           # node -> its container's number
     groups: dict = {}
     parts = hierarchy.parts
-    for position, (src, port, dst, control) in enumerate(hierarchy.edges):
+    for position, (src, _, dst, control) in enumerate(hierarchy.edges):
         ends = []
         for name in (src, dst):
             k = where.get(name)
@@ -253,7 +269,7 @@ def edge_groups(hierarchy: Hierarchy) -> tuple:
         group = groups.get((ends[0], ends[1], control))
         if group is None:
             group = groups[(ends[0], ends[1], control)] = []
-        group.append((position, src, port, dst))
+        group.append(position)
     found = hierarchy.memo["edge_groups"] = (containers, groups)
     return found
 

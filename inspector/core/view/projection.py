@@ -121,7 +121,7 @@ class _Projection:
         group between two collapsed scopes counts whole, only groups touching an open
         scope's own nodes are walked edge by edge."""
         containers, groups = edge_groups(self.h)
-        exp = self.exp
+        exp, all_edges = self.exp, self.h.edges
         shown: list = [None] * len(containers)   # container -> its collapsed owner or ""
         pairs: dict = {}                         # (a, b, control) -> [n, src, port, first]
         for (ka, kb, control), edges in groups.items():
@@ -133,10 +133,12 @@ class _Projection:
                 ob = shown[kb] = outermost_collapsed(containers[kb], exp) or ""
             if oa and ob:
                 if oa != ob:
-                    position, src, port, _ = edges[0]
+                    position = edges[0]
+                    src, port, _, _ = all_edges[position]
                     _count(pairs, (oa, ob, control), len(edges), src, port, position)
                 continue
-            for position, src, port, dst in edges:
+            for position in edges:
+                src, port, dst, _ = all_edges[position]
                 a, b = oa or src, ob or dst
                 if a != b:
                     _count(pairs, (a, b, control), 1, src, port, position)

@@ -1,0 +1,229 @@
+"""The hierarchy's whole-graph passes on the Graph's columns, with no Node object made: which
+nodes are constants (a Const, or a lone Identity reading one), which constants fold into
+badges and on which readers, the edges drawn, and the edges grouped by the places their ends
+are drawn in. numpy on big graphs (whole-array steps, which also leave the GUI thread its
+turns), plain loops over the columns on small ones (the demo opens without numpy). Graphs
+with duplicate node names keep the name-keyed walk in badges.py / hierarchy.py."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+NUMPY_FROM = 4096       # nodes (or edges) from which the passes use numpy
+PORT_MAX = 2 ** 31 - 1
+
+
+class ConstSources(Mapping):
+    """{name: its Const node} for every Const and Const->Identity pair, in graph order; the
+    Node views are made when asked for (a picture asks for the few it draws)."""
+
+    __slots__ = ("_nodes", "index", "nodes_at")
+
+    def __init__(self, nodes, index: dict, nodes_at: list):
+        self._nodes = nodes            # graph.nodes
+        self.index = index             # name -> index of its Const
+        self.nodes_at = nodes_at       # the index of each key's own node, graph order
+
+    def __getitem__(self, name: str):
+        return self._nodes[self.index[name]]
+
+    def get(self, name: str, default=None):
+        i = self.index.get(name)
+        return default if i is None else self._nodes[i]
+
+    def __contains__(self, name) -> bool:
+        return name in self.index
+
+    def __iter__(self):
+        return iter(self.index)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+
+def const_sources(graph) -> ConstSources:
+    """The constants of a graph without duplicate names, from its op and input columns."""
+    codes, names = graph._op_code, graph._names
+    const, ident = codes.get("Const"), codes.get("Identity", -2)
+    if const is None:
+        return ConstSources(graph.nodes, {}, [])
+    if len(names) >= NUMPY_FROM:
+        import numpy as np
+
+        ops, off, src = graph.op_codes, graph.in_offsets, graph.in_src
+        is_const = ops == const
+        target = np.where(is_const, np.arange(len(ops)), -1)
+        reads = np.flatnonzero((ops == ident) & (np.diff(off) == 1))
+        first = src[off[reads]]
+        keep = first >= 0
+        reads, first = reads[keep], first[keep]
+        keep = is_const[first]
+        target[reads[keep]] = first[keep]
+        at = np.flatnonzero(target >= 0)
+        consts = target[at].tolist()
+        at = at.tolist()
+    else:
+        ops, off, src = graph._ops, graph._in_off, graph._src
+        at, consts = [], []
+        for i, code in enumerate(ops):
+            if code == const:
+                at.append(i)
+                consts.append(i)
+            elif code == ident and off[i + 1] - off[i] == 1:
+                s = src[off[i]]
+                if s >= 0 and ops[s] == const:
+                    at.append(i)
+                    consts.append(s)
+    return ConstSources(graph.nodes, dict(zip(map(names.__getitem__, at), consts)), at)
+
+
+def fold(graph, consts: ConstSources) -> tuple:
+    """(folded: names of the constants something reads, {reader: [names of the constants it
+    shows]}, folded node indexes): badges.fold_constants_into_badges on the columns. A
+    reader's constants are in the graph order of the Const or Identity read; readers in
+    graph order; a constant reading a constant shows no badge."""
+    names, n = graph._names, len(graph._names)
+    if not consts.index:
+        return set(), {}, []
+    if n >= NUMPY_FROM:
+        import numpy as np
+
+        is_source = np.zeros(n + 1, bool)       # the extra slot answers src == -1
+        is_source[consts.nodes_at] = True
+        src, off = graph.in_src, graph.in_offsets
+        hit = is_source[src]
+        read = np.unique(src[hit])
+        dst = np.repeat(np.arange(n), np.diff(off))
+        shown = np.flatnonzero(hit & (graph.in_port >= 0) & ~is_source[dst])
+        by_reader = shown[np.lexsort((src[shown], dst[shown]))]
+        readers, starts = np.unique(dst[by_reader], return_index=True)
+        shown_names = list(map(names.__getitem__, src[by_reader].tolist()))
+        bounds = starts.tolist() + [len(shown_names)]
+        found = dict(zip(map(names.__getitem__, readers.tolist()),
+                         map(shown_names.__getitem__, map(slice, bounds, bounds[1:]))))
+        read = read.tolist()
+    else:
+        is_source = bytearray(n + 1)
+        for i in consts.nodes_at:
+            is_source[i] = 1
+        src, port, off = graph._src, graph._port, graph._in_off
+        seen, found = set(), {}
+        for i in range(n):
+            mine = None
+            for p in range(off[i], off[i + 1]):
+                s = src[p]
+                if is_source[s]:
+                    seen.add(s)
+                    if port[p] >= 0 and not is_source[i]:
+                        if mine is None:
+                            mine = found[i] = []
+                        mine.append(s)
+        found = {names[i]: [names[s] for s in sorted(srcs)] for i, srcs in found.items()}
+        read = sorted(seen)
+    return set(map(names.__getitem__, read)), found, read
+
+
+def edges(graph, folded_at) -> tuple:
+    """(edges, their source indexes, their reader indexes, their control flags): every input that names a node
+    of the graph not folded into a badge, as (src, port, dst, control), in graph order."""
+    names, n = graph._names, len(graph._names)
+    big = graph._big_ports
+    if len(graph._src) >= NUMPY_FROM:
+        import numpy as np
+
+        drop = np.zeros(n + 1, bool)
+        drop[-1] = True                       # src == -1: an input naming no node
+        drop[folded_at] = True
+        src, port = graph.in_src, graph.in_port
+        kept = np.flatnonzero(~drop[src])
+        srcs = src[kept]
+        dsts = np.repeat(np.arange(n), np.diff(graph.in_offsets))[kept]
+        ports, where = port[kept].tolist(), kept.tolist()
+        if big:
+            ports = [big.get(p, pt) if pt == PORT_MAX else pt for p, pt in zip(where, ports)]
+        control = port[kept] < 0
+        out = list(zip(map(names.__getitem__, srcs.tolist()), ports,
+                       map(names.__getitem__, dsts.tolist()), control.tolist()))
+        return out, srcs, dsts, control
+    drop = set(folded_at)
+    src, port, off = graph._src, graph._port, graph._in_off
+    out, srcs, dsts, control = [], [], [], []
+    for i in range(n):
+        for p in range(off[i], off[i + 1]):
+            s = src[p]
+            if s >= 0 and s not in drop:
+                pt = port[p]
+                if pt == PORT_MAX:
+                    pt = big.get(p, pt)
+                out.append((names[s], pt, names[i], pt < 0))
+                srcs.append(s)
+                dsts.append(i)
+                control.append(pt < 0)
+    return out, srcs, dsts, control
+
+
+def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
+    """hierarchy.edge_groups on the columns of a big graph: each node's container from its
+    scope id (or its group), the edges grouped by (container of src, container of dst,
+    control) with one stable sort. Containers and groups in order of first sight, as the
+    walk of the edges numbers them."""
+    import numpy as np
+
+    graph = hierarchy.graph
+    names, index, parts = graph._names, graph._index, hierarchy.parts
+    paths, ids = graph.scope_ids()
+    ids = np.frombuffer(ids, np.int32) if len(ids) else np.zeros(0, np.int32)
+    key_id: dict = {}        # container parts (a tuple) -> a number, until renumbered
+    keys: list = []
+
+    def number(key) -> int:
+        k = key_id.get(key)
+        if k is None:
+            k = key_id[key] = len(keys)
+            keys.append(key)
+        return k
+
+    by_scope = [number(tuple(path.split("/")) if path else ()) for path in paths]
+    where = np.asarray(by_scope, np.int64)[ids]
+    odd = {}                 # node -> container, where its scope id does not say it
+    root = paths.index("") if "" in paths else -1
+    if root >= 0:            # "/x" is in the root scope but drawn in scope ""
+        for i in np.flatnonzero(ids == root).tolist():
+            if "/" in names[i]:
+                odd[i] = number(tuple(parts(names[i])))
+    by_band: dict = {}       # (scope id, group segments) -> container
+    for name, segments in hierarchy.group_parts.items():
+        i = index[name]
+        scope = int(ids[i])
+        if scope == root:
+            odd[i] = number(tuple(parts(name)))
+            continue
+        k = by_band.get((scope, segments))
+        if k is None:
+            k = by_band[(scope, segments)] = number(tuple(parts(name)))
+        odd[i] = k
+    if odd:
+        where[list(odd)] = list(odd.values())
+    srcs, dsts = np.asarray(srcs, np.int64), np.asarray(dsts, np.int64)
+    control = np.asarray(control, bool)
+    ends = np.empty(2 * len(srcs), np.int64)
+    ends[0::2], ends[1::2] = where[srcs], where[dsts]
+    seen, first = np.unique(ends, return_index=True)
+    seen = seen[np.argsort(first)]            # containers in order of first sight
+    renumber = np.zeros(len(keys), np.int64)
+    renumber[seen] = np.arange(len(seen))
+    containers = [keys[k] for k in seen.tolist()]
+    ka, kb = renumber[ends[0::2]], renumber[ends[1::2]]
+    code = (ka * len(containers) + kb) * 2 + control
+    order = np.argsort(code, kind="stable")
+    ordered = code[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(order) else \
+        np.zeros(0, np.int64)
+    stops = np.r_[starts[1:], len(order)].astype(np.int64)
+    firsts = order[starts]                    # each group's first edge (a stable sort)
+    by_first = np.argsort(firsts)             # groups in order of their first edge
+    starts, stops, firsts = starts[by_first], stops[by_first], firsts[by_first]
+    positions = order.tolist()
+    group_keys = zip(ka[firsts].tolist(), kb[firsts].tolist(), control[firsts].tolist())
+    return containers, dict(zip(group_keys, map(positions.__getitem__,
+                                                map(slice, starts.tolist(), stops.tolist()))))

@@ -1,0 +1,190 @@
+"""The hierarchy's whole-graph passes on the columns (core/view/view_columns.py) give what
+the walk of Node objects gave: constants, badges, edges, statistics and grouped edges, on
+ordinary and hostile graphs, through the plain loops and the numpy steps; and laying out a
+big graph makes no Node view but for the few nodes the picture draws."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
+from inspector.core.view import hierarchy as hierarchy_module
+from inspector.core.view import view_columns
+from inspector.core.view.hierarchy import build_hierarchy, edge_groups
+from inspector.core.view.projection import LayoutCache, _Projection
+
+
+def _graph_def(n: int, seed: int, extra=()):
+    """Scoped nodes with Const, Const->Identity and Identity->Identity reads, data, port and
+    control inputs, plus `extra` (name, op, inputs)."""
+    rnd = random.Random(seed)
+    gd = protos.GraphDef()
+    for i in range(n):
+        op = rnd.choice(["Const", "Const", "Identity", "Add", "Relu", "VariableV2"])
+        node = gd.node.add(name=f"s{i % 5}/b{i % 3}/n{i}" if i % 11 else f"n{i}", op=op)
+        for _ in range(1 if op == "Identity" else rnd.randrange(4) if op != "Const" else 0):
+            j = rnd.randrange(n)
+            text = f"s{j % 5}/b{j % 3}/n{j}" if j % 11 else f"n{j}"
+            kind = rnd.randrange(6)
+            node.input.append(text if kind < 3 else f"{text}:{rnd.randrange(3)}"
+                              if kind < 5 else "^" + text)
+    for name, op, inputs in extra:
+        gd.node.add(name=name, op=op).input.extend(inputs)
+    return gd
+
+
+HOSTILE = {
+    "plain": [],
+    "dangling and malformed": [("x", "Add", ["missing", "a:b:c", "", "^gone", "n0:7"]),
+                               ("i", "Identity", ["missing"])],
+    "a control read of a constant by an Identity": [("c", "Const", []),
+                                                    ("ci", "Identity", ["^c"])],
+    "names drawn at the root from '/'": [("/lead", "Relu", ["n0", "/lead2"]),
+                                         ("/lead2", "Const", []), ("y", "Add", ["/lead"])],
+    "a huge port": [("big", "Add", ["n0:99999999999", "s1/b1/n1:3"])],
+    "a flat scope cut into bands": [(f"flat/f{k}", "Add", [f"flat/f{k - 1}", "n0"] if k else [])
+                                    for k in range(900)],
+}
+
+
+def _walked(graph: Graph, fold: bool):
+    """The hierarchy as the name-keyed walk of Node objects builds it (what build_hierarchy
+    did before the columns; it still does for graphs whose names repeat)."""
+    saved = graph.duplicate_names
+    graph.duplicate_names = ["(force the walk)"]
+    try:
+        return build_hierarchy(graph, fold)
+    finally:
+        graph.duplicate_names = saved
+
+
+def _old_edge_groups(h) -> tuple:
+    """The walk of every edge that numbered containers and groups by first sight."""
+    containers, index, where, groups = [], {}, {}, {}
+    for position, (src, _, dst, control) in enumerate(h.edges):
+        ends = []
+        for name in (src, dst):
+            if name not in where:
+                key = tuple(h.parts(name))
+                if key not in index:
+                    index[key] = len(containers)
+                    containers.append(key)
+                where[name] = index[key]
+            ends.append(where[name])
+        groups.setdefault((ends[0], ends[1], control), []).append(position)
+    return containers, groups
+
+
+def _same(new, old) -> None:
+    assert dict(new.consts.items()) == dict(old.consts.items())
+    assert list(new.consts) == list(old.consts)
+    assert new.folded == old.folded
+    assert list(new.badge_sources.items()) == list(old.badge_sources.items())
+    assert new.edges == old.edges
+    assert [type(x) for e in new.edges[:50] for x in e] == \
+        [type(x) for e in old.edges[:50] for x in e]
+    assert list(new.stats.items()) == list(old.stats.items())
+    assert new.group_parts == old.group_parts
+    containers, groups = edge_groups(new)
+    old_containers, old_groups = _old_edge_groups(old)
+    assert containers == old_containers
+    assert list(groups.items()) == list(old_groups.items())
+
+
+@pytest.mark.parametrize("numpy_from", [10 ** 9, 1])
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_the_columns_give_what_the_walk_of_nodes_gave(monkeypatch, case, numpy_from):
+    monkeypatch.setattr(view_columns, "NUMPY_FROM", numpy_from)
+    graph = Graph(_graph_def(600, 3, HOSTILE[case]))
+    assert not graph.duplicate_names
+    for fold in (True, False):
+        _same(build_hierarchy(graph, fold), _walked(graph, fold))
+
+
+def test_owner_pairs_from_the_numpy_groups_are_those_of_the_loop(monkeypatch):
+    graph = Graph(_graph_def(2000, 5, HOSTILE["a flat scope cut into bands"]))
+    rng = random.Random(7)
+    looped = build_hierarchy(graph)
+    monkeypatch.setattr(view_columns, "NUMPY_FROM", 1)
+    grouped = build_hierarchy(graph)
+    scopes = sorted(p for p in looped.scopes if p)
+    for _ in range(10):
+        exp = frozenset({""} | set(rng.sample(scopes, rng.randint(0, 15))))
+        pairs = [_Projection(h, exp, "TB", None, LayoutCache(h), None, True).owner_pairs()
+                 for h in (looped, grouped)]
+        assert list(pairs[0].items()) == list(pairs[1].items())
+
+
+def test_duplicate_names_keep_the_walk_by_name():
+    graph = Graph(_graph_def(300, 2, [("n0", "Const", []), ("d", "Identity", ["n0"])]))
+    assert graph.duplicate_names
+    h = build_hierarchy(graph)
+    assert type(h.consts) is dict and "d" in h.consts
+
+
+def test_laying_out_a_big_graph_makes_no_node_view():
+    from tests.fixtures.scale_models import blocks_graph
+    from inspector.core.loaders import load
+    from inspector.core.view.view_graph import ViewModel
+
+    graph = load(blocks_graph(10_000)).graph
+    assert len(graph) > 2 * view_columns.NUMPY_FROM
+    view = ViewModel(graph)
+    scene = view.scene(defer_params=True)
+    made = sum(v is not None for v in graph._views)
+    assert len(scene.items) > 3 and made <= 2 * len(scene.items) + 16, made
+    largest = max((p for p in view.hierarchy.scopes if p), key=lambda p: view.alike(p))
+    view.scene(frozenset({"", largest.split("/")[0]}), defer_params=True)
+    assert sum(v is not None for v in graph._views) < len(graph) // 20
+    assert hierarchy_module.edge_groups(view.hierarchy) is \
+        hierarchy_module.edge_groups(view.hierarchy)
+
+
+def _old_weight_homes(graph) -> dict:
+    """parameters.weight_homes as the walk of Node objects counted them."""
+    from inspector.core.model.parameters import VARIABLE_OPS, variable_elements
+
+    facts = graph.const_facts()
+    reads = {node.name for node in graph if node.op == "Identity" and len(node.inputs) == 1
+             and node.inputs[0].node in facts}
+    homes: dict = {}
+    for node in graph:
+        name = node.name
+        if node.op in VARIABLE_OPS:
+            n, home = variable_elements(node.proto), name
+        elif name in facts:
+            readers = []
+            for edge in graph.data_consumers(name):
+                if edge.dst not in reads:
+                    readers.append(edge.dst)
+                else:
+                    readers += [e.dst for e in graph.data_consumers(edge.dst)
+                                if e.dst not in reads]
+            first = min(readers, key=lambda r: graph.node(r).index, default=None)
+            n, home = facts[name].elements, first or name
+        else:
+            continue
+        if n:
+            homes[home] = homes.get(home, 0) + n
+    return homes
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE) + ["duplicates"])
+def test_weight_homes_on_the_columns_are_those_of_the_walk(case):
+    from inspector.core.model.parameters import weight_homes
+
+    extra = HOSTILE.get(case, [("n0", "Const", []), ("d", "Identity", ["n0"]),
+                               ("d", "Add", ["d", "n0"])])
+    gd = _graph_def(500, 4, extra)
+    for k, node in enumerate(gd.node):
+        if node.op == "Const":
+            node.attr["value"].tensor.dtype = 1
+            node.attr["value"].tensor.tensor_shape.dim.add(size=k % 5 + 1)
+        elif node.op == "VariableV2":
+            node.attr["shape"].shape.dim.add(size=k % 3 + 2)
+    homes = weight_homes(Graph(gd))
+    assert homes and homes == _old_weight_homes(Graph(gd))
+    assert list(homes) == list(_old_weight_homes(Graph(gd)))
