@@ -140,27 +140,19 @@ class Graph:
 
     @property
     def op_codes(self):
-        import numpy as np
-
-        return self._column(self._ops, np.int16)
+        return self._column(self._ops, "int16")
 
     @property
     def in_offsets(self):
-        import numpy as np
-
-        return self._column(self._in_off, np.int64)
+        return self._column(self._in_off, "int64")
 
     @property
     def in_src(self):
-        import numpy as np
-
-        return self._column(self._src, np.int32)
+        return self._column(self._src, "int32")
 
     @property
     def in_port(self):
-        import numpy as np
-
-        return self._column(self._port, np.int32)
+        return self._column(self._port, "int32")
 
     @property
     def in_control(self):

@@ -13,6 +13,12 @@ NUMPY_FROM = 4096       # nodes (or edges) from which the passes use numpy
 PORT_MAX = 2 ** 31 - 1
 
 
+def _numpy():
+    import numpy     # heavy: big graphs only
+
+    return numpy
+
+
 class ConstSources(Mapping):
     """{name: its Const node} for every Const and Const->Identity pair, in graph order; the
     Node views are made when asked for (a picture asks for the few it draws)."""
@@ -48,8 +54,7 @@ def const_sources(graph) -> ConstSources:
     if const is None:
         return ConstSources(graph.nodes, {}, [])
     if len(names) >= NUMPY_FROM:
-        import numpy as np
-
+        np = _numpy()
         ops, off, src = graph.op_codes, graph.in_offsets, graph.in_src
         is_const = ops == const
         target = np.where(is_const, np.arange(len(ops)), -1)
@@ -86,8 +91,7 @@ def fold(graph, consts: ConstSources) -> tuple:
     if not consts.index:
         return set(), {}, []
     if n >= NUMPY_FROM:
-        import numpy as np
-
+        np = _numpy()
         is_source = np.zeros(n + 1, bool)       # the extra slot answers src == -1
         is_source[consts.nodes_at] = True
         src, off = graph.in_src, graph.in_offsets
@@ -129,8 +133,7 @@ def edges(graph, folded_at) -> tuple:
     names, n = graph._names, len(graph._names)
     big = graph._big_ports
     if len(graph._src) >= NUMPY_FROM:
-        import numpy as np
-
+        np = _numpy()
         drop = np.zeros(n + 1, bool)
         drop[-1] = True                       # src == -1: an input naming no node
         drop[folded_at] = True
@@ -167,8 +170,7 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     scope id (or its group), the edges grouped by (container of src, container of dst,
     control) with one stable sort. Containers and groups in order of first sight, as the
     walk of the edges numbers them."""
-    import numpy as np
-
+    np = _numpy()
     graph = hierarchy.graph
     names, index, parts = graph._names, graph._index, hierarchy.parts
     paths, ids = graph.scope_ids()
