@@ -89,3 +89,35 @@ def test_columns_say_what_the_graph_says_with_control_missing_and_repeated_input
             [(e.dst, e.dst_index, e.src_port) for e in g.consumers(name) if not e.control]
     assert list(c.slots(2)) == [1, 2] and c.every_input(2) == (1, None, 0, 1)
     assert list(c.slots(3)) == [0, 1] and c.every_input(3) == (2, 2, 0)
+
+
+class _AsColumns:
+    """A Graph seen through the columnar API only (name_list, op codes, CSR inputs)."""
+
+    def __init__(self, graph: Graph):
+        at = {}
+        for i, n in enumerate(graph.nodes):
+            at.setdefault(n.name, i)
+        self.name_list = [n.name for n in graph.nodes]
+        self.op_names = sorted({n.op for n in graph.nodes})
+        self.op_codes = np.array([self.op_names.index(n.op) for n in graph.nodes], np.int16)
+        refs = [r for n in graph.nodes for r in n.inputs]
+        self.in_offsets = np.cumsum([0] + [len(n.inputs) for n in graph.nodes])
+        self.in_src = np.array([at.get(r.node, -1) for r in refs], np.int32)
+        self.in_port = np.array([-1 if r.control else r.port for r in refs], np.int32)
+
+
+def test_columns_from_the_graphs_arrays_equal_those_from_its_nodes():
+    from inspector.core.compare.columns import Columns
+
+    gd = protos.GraphDef()
+    for name, op, inputs in (("x", "Placeholder", []), ("w", "Const", []),
+                             ("mm", "MatMul", ["^w", "gone", "x", "w:0"]),
+                             ("sq", "Mul", ["mm", "mm:1", "^x", "^gone2"]), ("mm", "Relu", ["sq"])):
+        gd.node.add(name=name, op=op, input=inputs)
+    for g in (Graph(gd), load(blocks_graph(3000, 0)).graph):
+        a, b = Columns(_AsColumns(g)), Columns(g)
+        for field in ("names", "at", "unique", "ops", "ins", "ports", "uses"):
+            assert getattr(a, field) == getattr(b, field), field
+        assert all(list(a.slots(i)) == list(b.slots(i)) and a.every_input(i) ==
+                   b.every_input(i) and a.plain(i) == b.plain(i) for i in range(len(g)))

@@ -23,18 +23,71 @@ class Columns:
                  "__weakref__")
 
     def __init__(self, graph):
-        nodes = graph.nodes
-        self.names = names = [n.name for n in nodes]
+        self.names = names = list(graph.name_list) if hasattr(graph, "in_src") else \
+            [n.name for n in graph.nodes]
         self.at = at = dict(zip(reversed(names), range(len(names) - 1, -1, -1)))
         self.unique = len(at) == len(names)
+        self._gaps: dict = {}       # node -> slots of its ins, where an entry names no node
+        self._every: dict = {}      # node -> every_input, where not its ins
+        if hasattr(graph, "in_src"):
+            self._from_arrays(graph)
+        else:
+            self._from_nodes(graph)
+
+    def _from_arrays(self, graph) -> None:
+        """From the Graph's own columns (op codes, CSR inputs), vectorized where it pays."""
+        import numpy as np
+
+        names, at, unique = self.names, self.at, self.unique
+        op_names = graph.op_names
+        self.ops = [op_names[c] for c in graph.op_codes.tolist()]
+        off, src, port = graph.in_offsets, graph.in_src, graph.in_port
+        n = len(names)
+        node_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))
+        data = (port >= 0) & (src >= 0)
+        d_node, d_src, d_port = node_of[data], src[data], port[data]
+        ins, ports, empty = [], [], ()
+        srcs, prts, start = d_src.tolist(), d_port.tolist(), 0
+        for c in np.bincount(d_node, minlength=n).tolist():
+            if c:
+                end = start + c
+                ins.append(tuple(srcs[start:end]))
+                ports.append(tuple(prts[start:end]))
+                start = end
+            else:
+                ins.append(empty)
+                ports.append(empty)
+        self.ins, self.ports = ins, ports
+        order = np.argsort(d_src, kind="stable")    # readers in graph order, by producer
+        readers = d_node[order] if unique else \
+            np.array([at[names[i]] for i in d_node[order].tolist()], np.int64)
+        read = list(zip(readers.tolist(),
+                        (np.flatnonzero(data) - off[d_node])[order].tolist(),
+                        d_port[order].tolist()))
+        self.uses = uses = []
+        start = 0
+        for c in np.bincount(d_src, minlength=n).tolist():
+            uses.append(read[start:start + c])
+            start += c
+        odd = np.unique(node_of[(port < 0) | (src < 0)]).tolist()
+        offsets, src_all, port_all = off.tolist(), src.tolist(), port.tolist()
+        for i in odd:        # control inputs or inputs naming no node: their places
+            every = src_all[offsets[i]:offsets[i + 1]]
+            kinds = port_all[offsets[i]:offsets[i + 1]]
+            self._every[i] = tuple(None if j < 0 else j for j in every)
+            if any(j < 0 and p >= 0 for j, p in zip(every, kinds)):
+                slots = [j for j, p in zip(every, kinds) if p >= 0]
+                self._gaps[i] = tuple(k for k, j in enumerate(slots) if j >= 0)
+
+    def _from_nodes(self, graph) -> None:
+        nodes, names, at = graph.nodes, self.names, self.at
         self.ops = ops = [n.op for n in nodes]
         get = at.get
         ins, ports = [], []
         self.uses = uses = [[] for _ in names]
         empty = ()
         unique = self.unique
-        self._gaps = gaps = {}       # node -> slots of its ins, where an entry names no node
-        self._every = alls = {}      # node -> every_input, where not its ins
+        gaps, alls = self._gaps, self._every
         for i, node in enumerate(nodes):
             if not node.inputs:
                 ins.append(empty)
