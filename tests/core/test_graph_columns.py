@@ -81,7 +81,7 @@ def test_a_graph_streamed_in_batches_resolves_inputs_read_before_their_producer(
 
 def test_opening_counting_and_grouping_a_big_graph_makes_no_node_object():
     g = Graph(_graph_def(5000, seed=1))
-    assert g._exact                         # read through the wire path
+    assert g._wire                          # read through the wire path
     g.scope_tree(), g.op_counts(), g.consumers("s0/b0/n0"), g.has_consumers("s1/b1/n1")
     assert sum(v is not None for v in g._views) == 0
     node = g.node("s3/b0/n3")               # a view is made when asked for, and kept
@@ -114,3 +114,120 @@ def test_a_graph_and_its_views_are_freed_without_the_cycle_collector():
         assert ref() is None
     finally:
         gc.enable()
+
+
+def _field(number: int, text) -> bytes:
+    data = text.encode() if isinstance(text, str) else text
+    return bytes([number << 3 | 2]) + protos.varint(len(data)) + data
+
+
+def _streamed(data: bytes) -> Graph:
+    """The graph the reader process's stream makes of these GraphDef wire bytes."""
+    g = Graph(protos.GraphDef(), complete=False)
+    g.structure.MergeFromString(data)
+    g.add_new_nodes(data)
+    g.finish()
+    return g
+
+
+def test_a_streamed_node_with_its_name_or_op_written_twice_keeps_what_its_nodedef_says():
+    """A NodeDef's last field wins; one node with two names next to one with none must
+    not shift the names (nor two ops next to none the ops) of the wire path's columns."""
+    plain = [_field(1, f"n{i}") + _field(2, "Add") + _field(3, f"n{i - 1}") for i in range(1, 99)]
+    odd = [_field(1, "a") + _field(1, "b") + _field(2, "Add") + _field(3, "n1"),
+           _field(2, "Add") + _field(3, "b"),
+           _field(1, "c") + _field(2, "Add") + _field(2, "Mul"), _field(1, "d") + _field(3, "c"),
+           _field(1, "") + _field(2, "Add"), _field(1, "e") + _field(2, "Add") + _field(3, ""),
+           _field(1, "f") + _field(2, "Add") + _field(4, "/cpu:0") + _field(4, "")]
+    data = b"".join(_field(1, body) for body in plain + odd)
+    g = _streamed(data)
+    assert [(n.name, n.op, n.device) for n in g.nodes] == \
+        [(p.name, p.op, p.device) for p in g.structure.node]
+    assert _facts(g) == _facts(_slow(g.structure))
+    assert "node 'e' has a malformed input '' (expected name, name:port or ^name)" in g.problems()
+
+
+def test_consumers_say_a_port_past_an_int32_as_written():
+    g = Graph(_graph_def(extra=[("big", "Add", ["s0/b0/n0:99999999999", "s0/b0/n0:2147483648"])]))
+    edges = [e for e in g.consumers("s0/b0/n0") if e.dst == "big"]
+    assert [e.src_port for e in edges] == [99999999999, 2147483648]
+    assert [r.port for r in g.node("big").inputs] == [99999999999, 2147483648]
+
+
+@pytest.mark.parametrize("port", ["²", "9" * 5000, "٣"])
+def test_a_port_of_digits_int_refuses_is_a_malformed_input_not_a_crash(port):
+    g = Graph(_graph_def(extra=[("x", "Add", [f"s0/b0/n0:{port}"])]))
+    ref = g.node("x").inputs[0]
+    assert ref.node == "s0/b0/n0" and ref.port == (3 if port == "٣" else 0)
+    malformed = "node 'x' has a malformed input"
+    assert any(p.startswith(malformed) for p in g.problems()) == (port != "٣")
+
+
+def test_forty_thousand_op_types_open():
+    gd = protos.GraphDef()
+    for i in range(40_000):
+        gd.node.add(name=f"n{i}", op=f"Op{i}")
+    g = Graph(gd)
+    assert len(g.op_counts()) == 40_000 and g.node("n39999").op == "Op39999"
+    assert g.op_names[g.op_codes[-1]] == "Op39999"
+
+
+def test_a_name_holding_a_colon_parses_only_the_inputs_that_need_it(monkeypatch):
+    """One odd name in an early batch used to send every later input through the parser."""
+    from inspector.core.model import graph_index
+
+    parsed = []
+    real = graph_index.parse_input
+    monkeypatch.setattr(graph_index, "parse_input", lambda t: parsed.append(t) or real(t))
+    gd = _graph_def(2000, seed=4, extra=[("odd:1", "Add", ["odd:1", "s0/b0/n0"])])
+    gd.node[5].name = "early:0"
+    whole = _slow(gd)
+    plain = sum(1 for n in gd.node for t in n.input if ":" not in t and "^" not in t)
+    parsed.clear()
+    streamed = Graph(protos.GraphDef(), complete=False)
+    for start in range(0, len(gd.node), 500):
+        part = protos.GraphDef()
+        part.node.extend(gd.node[start:start + 500])
+        data = part.SerializeToString()
+        streamed.structure.MergeFromString(data)
+        streamed.add_new_nodes(data)
+    streamed.finish()
+    assert _facts(streamed) == _facts(whole)
+    assert len(parsed) < sum(len(n.input) for n in gd.node) - plain // 2
+
+
+def test_walking_every_node_makes_their_inputs_in_one_pass_with_the_same_refs():
+    from inspector.core.model.node_view import inputs_of
+
+    for case in HOSTILE.values():
+        g = Graph(_graph_def(extra=case + [("big", "Add", ["s0/b0/n0:99999999999"])]))
+        one_by_one = [inputs_of(g._cols, i) for i in range(len(g))]
+        assert [n.inputs for n in g.nodes] == one_by_one
+        assert g._cols.refs is not None
+
+
+def test_threads_asking_at_once_get_the_same_view_and_the_same_scope_tree(monkeypatch):
+    import threading
+    import time
+
+    from inspector.core.model import graph_index, node_view
+
+    def slowly(real):
+        return lambda *a: time.sleep(0.05) or real(*a)
+
+    monkeypatch.setattr(node_view, "make_view", slowly(node_view.make_view))
+    monkeypatch.setattr(graph_index, "scope_tree", slowly(graph_index.scope_tree))
+    monkeypatch.setattr(graph_index, "consumer_csr", slowly(graph_index.consumer_csr))
+    g = Graph(_graph_def(500))
+    got = []
+
+    def ask():
+        got.append((g.nodes[7], g.scope_tree(), g.consumer_index()))
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    (a, b) = got
+    assert all(x is y for x, y in zip(a, b))

@@ -1,17 +1,18 @@
 """A graph's nodes as columns, read by protobuf's C parser with no Python object per node.
 
 The GraphDef's node fields are split into their bodies (a message whose only field is
-`repeated bytes node = 1`), the bodies are joined with a marker input and a marker device
+`repeated bytes node = 1`), the bodies are joined with a marker name, op, input and device
 after each node, and the join is parsed once as a message of `repeated string name = 1,
 op = 2, input = 3, device = 4`: protobuf appends repeated fields in wire order, so the
 names, ops, inputs and devices of every node arrive as four lists made in C. The markers
-give each node's inputs and device back. Input names become producer indexes through one
-dict look-up per input, also in C; only the inputs that miss (`name:port`, `^name`, a name
-not in the graph) are parsed in Python.
+give each node's fields back (and show a node whose name or op is missing or written twice,
+which a NodeDef parse would settle by its last field). Input names become producer indexes
+through one dict look-up per input, also in C (graph_index); only the inputs that miss
+(`name:port`, `^name`, a name not in the graph) are parsed in Python.
 
-A batch this cannot read exactly (a node without a name or an op, a name holding ':', '^'
-or the marker, a body that is not a NodeDef) is read from the GraphDef's messages one node
-at a time instead: the same columns, slower."""
+A batch this cannot read exactly (a node without exactly one name and one op, an input or
+a device that is the marker itself, a body that is not a NodeDef) is read from the
+GraphDef's messages one node at a time instead: the same columns, slower."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from itertools import chain, compress, count, filterfalse, repeat
 from operator import sub
 
 MARK = "\x00"
-_SEP = b"\x1a\x01\x00\x22\x01\x00"     # input "\0", device "\0": the end of one node
+# name, op, input and device "\0": the end of one node
+_SEP = b"\x0a\x01\x00\x12\x01\x00\x1a\x01\x00\x22\x01\x00"
 _CLASSES: list = []
 
 
@@ -45,13 +47,14 @@ def _messages():
 
 class Batch:
     """The columns of consecutive nodes: names, ops, their inputs flattened with
-    `counts[j]` inputs for node j, and {node position in the batch: device}."""
+    `counts[j]` inputs for node j, and {node position in the batch: device}; `wire`: read
+    from the wire bytes (else node by node)."""
 
-    __slots__ = ("names", "ops", "inputs", "counts", "devices", "exact")
+    __slots__ = ("names", "ops", "inputs", "counts", "devices", "wire")
 
-    def __init__(self, names, ops, inputs, counts, devices, exact):
+    def __init__(self, names, ops, inputs, counts, devices, wire):
         self.names, self.ops, self.inputs = names, ops, inputs
-        self.counts, self.devices, self.exact = counts, devices, exact
+        self.counts, self.devices, self.wire = counts, devices, wire
 
 
 def read_wire(data, expected: int) -> Batch | None:
@@ -70,15 +73,22 @@ def read_wire(data, expected: int) -> Batch | None:
         del bodies
     except Exception:  # noqa: BLE001  (not plain NodeDefs: read them one by one)
         return None
-    names, ops = list(flat.name), list(flat.op)
-    if len(names) != expected or len(ops) != expected:
-        return None           # a node without a name or an op (proto3 leaves it out)
-    joined = "\n".join(names)
-    if ":" in joined or "^" in joined or MARK in joined:
-        return None
+    names, ops = _one_each(flat.name, expected), _one_each(flat.op, expected)
+    if names is None or ops is None:
+        return None           # a node without a name or an op (proto3 leaves it out), or two
     inputs, devices = list(flat.input), list(flat.device)
     del flat
     return _split_marks(names, ops, inputs, devices, expected)
+
+
+def _one_each(values, expected: int) -> list | None:
+    """The values of a field each node has once (value, marker, value, marker, ...), else
+    None."""
+    values = list(values)
+    if len(values) != 2 * expected or values.count(MARK) != expected or \
+            values[1::2].count(MARK) != expected:
+        return None
+    return values[0::2]
 
 
 def _split_marks(names, ops, inputs, devices, expected) -> Batch | None:
@@ -95,8 +105,9 @@ def _split_marks(names, ops, inputs, devices, expected) -> Batch | None:
         where = list(compress(count(), map(MARK.__ne__, devices)))
         if len(devices) - len(where) != expected:
             return None
-        for k, pos in enumerate(where):
+        for k, pos in enumerate(where):      # the last one counts, as in a NodeDef
             found[pos - k] = devices[pos]
+        found = {j: d for j, d in found.items() if d}
     return Batch(names, ops, kept, counts, found, True)
 
 

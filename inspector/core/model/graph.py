@@ -52,12 +52,14 @@ class Graph:
         self._index: dict = {}           # name -> index of the first node of that name
         self._op_code: dict = {}
         self.op_names: list = []
-        self._ops = array("h")
+        self._ops = array("i")
         self._in_off = array("q", [0])
         self._src, self._port = array("i"), array("i")
         self._loose: dict = {}           # input position -> name, for inputs of no node
         self._big_ports: dict = {}       # input position -> port, past what an int32 holds
-        self._exact, self._duplicates = True, False
+        self._lock = threading.Lock()    # the indexes built on first use
+        self._wire, self._duplicates = True, False   # _wire: every batch read from wire bytes
+        self._odd: set = set()           # node names that are empty or hold ':' or '^'
         self._cols = Columns(structure=graph_def, names=self._names, op_names=self.op_names,
                              ops=self._ops, in_off=self._in_off, src=self._src,
                              port=self._port, loose=self._loose, big_ports=self._big_ports,
@@ -90,7 +92,7 @@ class Graph:
         """Settle the indexes (names, references, problems); the graph is complete after."""
         self.weights = weights if weights is not None else self.weights
         graph_index.finish(self)
-        self._consumers = None      # built on first use (consumer_index)
+        self._consumers = self._loose_at = None     # built on first use (consumer_index)
         self._scope_root: Scope | None = None
         self._scopes = None
         self._op_counts: dict | None = None
@@ -140,7 +142,7 @@ class Graph:
 
     @property
     def op_codes(self):
-        return self._column(self._ops, "int16")
+        return self._column(self._ops, "int32")
 
     @property
     def in_offsets(self):
@@ -187,15 +189,17 @@ class Graph:
         """Edges leaving `name`, data and control, in graph order of the consumers."""
         i = self._index.get(name)
         if i is None:       # a name only inputs mention
-            places = sorted(p for p, n in self._loose.items() if n == name)
+            places = self._loose_readers().get(name, ())
         else:
             starts, order = self.consumer_index()
             places = order[starts[i]:starts[i + 1]]
-        names, port, off = self._names, self._port, self._in_off
+        names, port, off, big = self._names, self._port, self._in_off, self._big_ports
         out = []
         for p in places:
             dst = graph_index.node_at(self, p)
             pt = port[p]
+            if pt == graph_index.PORT_MAX:     # the port as written, past an int32
+                pt = big.get(p, pt)
             out.append(_new(Edge, (name, pt, names[dst], p - off[dst], pt < 0)))
         return out
 
@@ -203,8 +207,21 @@ class Graph:
         """(starts, places): where each node is read (built on first use: opening a graph
         does not need it); see graph_index.consumer_csr."""
         if self._consumers is None:
-            self._consumers = graph_index.consumer_csr(self)
+            with self._lock:     # two threads asking at once: built once, one answer
+                if self._consumers is None:
+                    self._consumers = graph_index.consumer_csr(self)
         return self._consumers
+
+    def _loose_readers(self) -> dict:
+        """{name of no node: the input positions naming it} (built on first use)."""
+        if self._loose_at is None:
+            with self._lock:
+                if self._loose_at is None:
+                    at: dict = {}
+                    for p, name in sorted(self._loose.items()):
+                        at.setdefault(name, []).append(p)
+                    self._loose_at = at
+        return self._loose_at
 
     def consumer_names(self, name: str) -> list:
         """Names of the nodes reading `name` (each once), in graph order."""
@@ -275,14 +292,18 @@ class Graph:
     def scope_ids(self):
         """(scope paths, the scope id of each node: an array('i')), built once."""
         if self._scopes is None:
-            self._scopes = graph_index.scope_groups(self._names)
+            with self._lock:
+                if self._scopes is None:
+                    self._scopes = graph_index.scope_groups(self._names)
         return self._scopes
 
     def scope_tree(self) -> Scope:
         """Name-scope hierarchy from '/' in node names (built once)."""
         if self._scope_root is None:
             paths, ids = self.scope_ids()
-            self._scope_root = graph_index.scope_tree(self._names, paths, ids)
+            with self._lock:     # the same tree for every thread (scopes are compared by
+                if self._scope_root is None:    # identity)
+                    self._scope_root = graph_index.scope_tree(self._names, paths, ids)
         return self._scope_root
 
     # -- function library ---------------------------------------------------------------

@@ -5,17 +5,20 @@ per node; a small graph opens without importing numpy."""
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate, compress, count, islice, repeat
-from operator import itemgetter
+from operator import itemgetter, or_
 
 from inspector.core.model.inputs import INPUT_SYNTAX, MAX_SCOPE_DEPTH, parse_input, scope_parts
 from inspector.core.model.scopes import Scope, add_scope
 
 NUMPY_FROM = 4096       # sorts of at least this many items use numpy
 PORT_MAX = 2 ** 31 - 1
+_ODD = re.compile("[:^]")   # a node name holding these: an input text equal to it means
+                            # another node, or a port (so does an empty name)
 
 
 def append(graph, batch, first: int) -> None:
@@ -37,7 +40,12 @@ def append(graph, batch, first: int) -> None:
     graph._ops.extend(map(codes.__getitem__, batch.ops))
     base = len(graph._src)
     graph._in_off.extend(islice(accumulate(batch.counts, initial=base), 1, None))
-    graph._exact = graph._exact and batch.exact
+    graph._wire = graph._wire and batch.wire
+    joined = "\n".join(names)
+    if ":" in joined or "^" in joined or "" in index:
+        graph._odd.update(filter(_ODD.search, names))
+        if "" in index:
+            graph._odd.add("")
     _resolve(graph, batch.inputs, base)
     if batch.devices:
         graph.devices.update({first + j: d for j, d in batch.devices.items()})
@@ -45,16 +53,17 @@ def append(graph, batch, first: int) -> None:
 
 def _resolve(graph, texts, base: int) -> None:
     """Producer index (-1: not a node, or not read yet) and port (-1: control) of each
-    input text; the misses are parsed here and their names kept in graph._loose."""
-    index, loose, src, port = graph._index, graph._loose, graph._src, graph._port
-    n = len(texts)
-    if graph._exact:       # a plain name resolves with one look-up in C
-        src.extend(map(index.get, texts, repeat(-1)))
-        misses = list(compress(count(base), map((-1).__eq__, src[base:])))
-    else:                  # some name holds ':' or '^': every input through the parser
-        src.extend(repeat(-1, n))
-        misses = range(base, base + n)
-    port.extend(repeat(0, n))
+    input text; the misses are parsed here and their names kept in graph._loose. A text
+    naming a node resolves with one look-up in C, unless that node's name is odd (empty or
+    holding ':' or '^': the text then means another node, or a port)."""
+    index, loose, src, port, odd = graph._index, graph._loose, graph._src, graph._port, \
+        graph._odd
+    src.extend(map(index.get, texts, repeat(-1)))
+    missed = map((-1).__eq__, src[base:])
+    if odd:
+        missed = map(or_, missed, map(odd.__contains__, texts))
+    misses = list(compress(count(base), missed))
+    port.extend(repeat(0, len(texts)))
     for pos in misses:
         text = texts[pos - base]
         ref = parse_input(text)
@@ -65,6 +74,7 @@ def _resolve(graph, texts, base: int) -> None:
         port[pos] = min(ref.port, PORT_MAX)
         at = index.get(ref.node)
         if at is None:
+            src[pos] = -1
             loose[pos] = ref.node
         else:
             src[pos] = at

@@ -28,9 +28,19 @@ def parse_input(text: str) -> InputRef:
     name, sep, port = text.partition(":")
     if sep:
         # function-body style `node:out_arg:index` keeps the trailing index as the port
-        port = port.rsplit(":", 1)[-1]
-        return InputRef(name, int(port) if port.isdigit() else 0, False)
+        return InputRef(name, _port(port.rsplit(":", 1)[-1]), False)
     return InputRef(name, 0, False)
+
+
+def _port(text: str) -> int:
+    """A port's digits as a number; 0 for what is not one (the input is malformed then), and
+    for digits int() refuses: '²' is a digit, and so are 4,300 of them (Python's limit)."""
+    if text.isdigit():
+        try:
+            return int(text)
+        except ValueError:
+            pass
+    return 0
 
 
 MAX_SCOPE_DEPTH = 64
