@@ -231,8 +231,9 @@ def test_local_imports_do_not_grow():
 
 def test_each_local_import_has_its_reason():
     bad = [f"{path}:{line}" for path, line, why in _all() if why is None]
-    assert bad == [], ("imports inside functions with no reason (tests/test_local_imports.py "
-                       "names them): move them to the module's top: " + ", ".join(bad))
+    assert bad == [], ("imports inside functions with no reason: move them to the module's "
+                       "top, or (when tools/import_map.py shows a start-up path needs it) add "
+                       "the module to its list here: " + ", ".join(bad))
 
 
 def test_the_lists_name_modules_that_still_need_them():
@@ -243,7 +244,7 @@ def test_the_lists_name_modules_that_still_need_them():
         ("command line", COMMAND_LINE), ("entry order", ENTRY_ORDER))
         for path in modules if (path, label) not in used]
     stale += [p for p in PATCHED if (p[0], "patched by a test") not in used]
-    assert stale == []
+    assert stale == [], "these modules no longer need their entry: remove it"
 
 
 def test_the_reasons_are_seen():
