@@ -98,6 +98,7 @@ def _same(new, old) -> None:
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_the_columns_give_what_the_walk_of_nodes_gave(monkeypatch, case, numpy_from):
     monkeypatch.setattr(view_columns, "NUMPY_FROM", numpy_from)
+    monkeypatch.setattr(view_columns, "CHUNK", 7)
     graph = Graph(_graph_def(600, 3, HOSTILE[case]))
     assert not graph.duplicate_names
     for fold in (True, False):
@@ -188,3 +189,40 @@ def test_weight_homes_on_the_columns_are_those_of_the_walk(case):
     homes = weight_homes(Graph(gd))
     assert homes and homes == _old_weight_homes(Graph(gd))
     assert list(homes) == list(_old_weight_homes(Graph(gd)))
+
+
+def _old_dataflow_order(graph, names: list) -> list:
+    """grouping.dataflow_order as it walked Node objects by name."""
+    members = set(names)
+    seen, out = set(), []
+    for start in names:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [(start, iter(graph.node(start).inputs))]
+        while stack:
+            name, inputs = stack[-1]
+            for ref in inputs:
+                if ref.node in members and ref.node not in seen:
+                    seen.add(ref.node)
+                    stack.append((ref.node, iter(graph.node(ref.node).inputs)))
+                    break
+            else:
+                stack.pop()
+                out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE) + ["duplicates and a cycle"])
+def test_dataflow_order_on_the_columns_is_that_of_the_walk(case):
+    from inspector.core.view.grouping import dataflow_order
+
+    extra = HOSTILE.get(case, [("n0", "Const", []), ("d", "Add", ["e", "n0"]),
+                               ("e", "Relu", ["d", "^missing"]), ("d", "Add", ["d"])])
+    graph = Graph(_graph_def(700, 6, extra))
+    rng = random.Random(1)
+    cases = (graph.name_list, graph.name_list[::-1],
+             rng.sample(graph.name_list, 300) + ["d", "d"] * (case not in HOSTILE))
+    found = [dataflow_order(graph, names) for names in cases]
+    assert sum(v is not None for v in graph._views) == 0      # no Node made
+    assert found == [_old_dataflow_order(graph, names) for names in cases]

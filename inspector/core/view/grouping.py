@@ -17,24 +17,27 @@ FANOUT = 40         # bands at most per level
 
 def dataflow_order(graph, names: list) -> list:
     """`names` with each node after its inputs among them (depth first from the graph's
-    order, so a constant lands next to its first consumer); cycles keep graph order."""
-    members = set(names)
+    order, so a constant lands next to its first consumer); cycles keep graph order. Walks
+    the graph's input columns by node index (no Node object made)."""
+    every, src, off = graph._names, graph._src, graph._in_off
+    order = list(map(graph._index.__getitem__, names))
+    members = set(order)
     seen, out = set(), []
-    for start in names:
+    for start in order:
         if start in seen:
             continue
         seen.add(start)
-        stack = [(start, iter(graph.node(start).inputs))]
+        stack = [(start, iter(src[off[start]:off[start + 1]]))]
         while stack:
-            name, inputs = stack[-1]
-            for ref in inputs:
-                if ref.node in members and ref.node not in seen:
-                    seen.add(ref.node)
-                    stack.append((ref.node, iter(graph.node(ref.node).inputs)))
+            i, inputs = stack[-1]
+            for s in inputs:      # -1 (an input naming no node) is never a member
+                if s in members and s not in seen:
+                    seen.add(s)
+                    stack.append((s, iter(src[off[s]:off[s + 1]])))
                     break
             else:
                 stack.pop()
-                out.append(name)
+                out.append(every[i])
     return out
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 NUMPY_FROM = 4096       # nodes (or edges) from which the passes use numpy
 PORT_MAX = 2 ** 31 - 1
+CHUNK = 32768           # items per C-level step that holds the GIL (~5 ms)
 
 
 def _numpy():
@@ -145,8 +146,11 @@ def edges(graph, folded_at) -> tuple:
         if big:
             ports = [big.get(p, pt) if pt == PORT_MAX else pt for p, pt in zip(where, ports)]
         control = port[kept] < 0
-        out = list(zip(map(names.__getitem__, srcs.tolist()), ports,
-                       map(names.__getitem__, dsts.tolist()), control.tolist()))
+        s_list, d_list, c_list, out = srcs.tolist(), dsts.tolist(), control.tolist(), []
+        for lo in range(0, len(ports), CHUNK):   # C-level pieces: the GUI thread gets turns
+            hi = lo + CHUNK
+            out += zip(map(names.__getitem__, s_list[lo:hi]), ports[lo:hi],
+                       map(names.__getitem__, d_list[lo:hi]), c_list[lo:hi])
         return out, srcs, dsts, control
     drop = set(folded_at)
     src, port, off = graph._src, graph._port, graph._in_off
