@@ -38,15 +38,22 @@ class Change:
         return out
 
 
-def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool) -> list:
-    """The changes of pair (a, b); `matching` says which inputs correspond (rewiring)."""
+def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool,
+                 cols: tuple = ()) -> list:
+    """The changes of pair (a, b); `matching` says which inputs correspond (rewiring);
+    `cols`: both graphs' compare.columns, when the caller has them."""
+    ca, cb = cols or (columns(ga), columns(gb))
+    x, y = ca.at[a], cb.at[b]
+    out = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
+    if ca.ops[x] == cb.ops[y] and ga.devices.get(x, "") == gb.devices.get(y, "") and \
+            x not in lazy_nodes(ga) and y not in lazy_nodes(gb) and \
+            _same_inputs(ca, cb, x, y, matching.b_of) and \
+            same_attrs(ga.structure.node[x].attr, gb.structure.node[y].attr):
+        return out                  # the common case: nothing but perhaps the name
     na, nb = ga.node(a), gb.node(b)
     pa, pb = na.proto, nb.proto
-    out = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
     if na.op == nb.op and pa.device == pb.device and same_attrs(pa.attr, pb.attr) and \
             na.index not in lazy_nodes(ga) and nb.index not in lazy_nodes(gb):
-        if _same_inputs(ga, gb, na.index, nb.index, matching.b_of):
-            return out                                  # the common case
         return out + _rewired(ga, na, nb, matching)
     quantized = na.op == "Const" and nb.op == "Dequantize"
     if quantized:       # its attributes (dtype -> T, mode) come with the Dequantize
@@ -121,10 +128,9 @@ def _attr_text(proto, key: str) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _same_inputs(ga, gb, x: int, y: int, b_of: dict) -> bool:
-    """Nodes x of A and y of B have only data inputs, each the pair of the other's at its
-    slot and port: _rewired would find nothing."""
-    ca, cb = columns(ga), columns(gb)
+def _same_inputs(ca, cb, x: int, y: int, b_of: dict) -> bool:
+    """Nodes x of A and y of B (columns ca, cb) have only data inputs, each the pair of the
+    other's at its slot and port: _rewired would find nothing."""
     if not ca.plain(x) or not cb.plain(y) or ca.ports[x] != cb.ports[y]:
         return False
     names_a, names_b = ca.names, cb.names

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from inspector.core.analysis.sizes import sizes
 from inspector.core.analysis.summary import summarize
 from inspector.core.compare.changes import Change, pair_changes
+from inspector.core.compare.columns import columns
 from inspector.core.compare.explain import size_notes
 from inspector.core.compare.matching import (
     Matching,
@@ -127,26 +128,28 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     m = match(ga, gb, provenance, job)
     job.progress(75, 100, "comparing matched nodes")
     entries, unchanged = [], 0
+    ca, cb = cols = columns(ga), columns(gb)
+    at_a, at_b, ops_a, ops_b = ca.at, cb.at, ca.ops, cb.ops
     for k, (a, b) in enumerate(m.b_of.items()):
         if not k % 2048:
             job.check()
         renamed = a != b and not explained_by_scope(m, a, b) and \
             not _took_merged_name(m, a, b) and m.rule.get(a) != "operand"
-        changes = pair_changes(ga, gb, a, b, m, renamed)
+        changes = pair_changes(ga, gb, a, b, m, renamed, cols)
         if changes:
-            entries.append(Entry("changed", a, b, ga.node(a).op, gb.node(b).op, m.rule[a],
+            entries.append(Entry("changed", a, b, ops_a[at_a[a]], ops_b[at_b[b]], m.rule[a],
                                  m.confidence(a), changes))
         else:
             unchanged += 1
     for a, b in m.merged.items():
-        entries.append(Entry("merged", a, b, ga.node(a).op, gb.node(b).op, "merged", 0.75))
+        entries.append(Entry("merged", a, b, ops_a[at_a[a]], ops_b[at_b[b]], "merged", 0.75))
     for b, a in m.split.items():
-        entries.append(Entry("split", a, b, ga.node(a).op, gb.node(b).op, "split", 0.75))
-    entries += [Entry("removed", n.name, "", n.op) for n in ga
-                if n.name not in m.b_of and n.name not in m.merged]
+        entries.append(Entry("split", a, b, ops_a[at_a[a]], ops_b[at_b[b]], "split", 0.75))
+    entries += [Entry("removed", a, "", op) for a, op in zip(ca.names, ops_a)
+                if a not in m.b_of and a not in m.merged]
     merged_into = set(m.merged.values())      # a constant folded from A's nodes is not new
-    entries += [Entry("added", "", n.name, "", n.op) for n in gb
-                if n.name not in m.a_of and n.name not in m.split and n.name not in merged_into]
+    entries += [Entry("added", "", b, "", op) for b, op in zip(cb.names, ops_b)
+                if b not in m.a_of and b not in m.split and b not in merged_into]
     order = {name: k for k, name in enumerate(ga.names())}
     late = len(order)
     entries.sort(key=lambda e: (STATUSES.index(e.status), order.get(e.a, late), e.b))

@@ -15,22 +15,21 @@ NAME_ATTRS = frozenset({"_class", "shared_name", "container", "_XlaCompile", "_X
 BACK_EDGE_OPS = frozenset({"NextIteration", "RefNextIteration"})
 
 
-def own_signature(node, scratch) -> int:
-    """Hash of what the node is, names left out. The attributes are copied into `scratch`
-    (an empty NodeDef) and serialized with sorted keys, all in C; a tensor counts by its dtype
-    and shape, never by its values."""
-    proto = node.proto
+def own_signature(op: str, proto, scratch) -> int:
+    """Hash of what a node (op, NodeDef) is, names left out. The attributes are copied into
+    `scratch` (an empty NodeDef) and serialized with sorted keys, all in C; a tensor counts by
+    its dtype and shape, never by its values."""
     attr = proto.attr
     if "value" in attr:
         t = attr["value"].tensor
         rest = tuple(sorted((k, attr[k].SerializeToString(deterministic=True)) for k in attr
                             if k != "value" and k not in NAME_ATTRS))
-        return hash((node.op, t.dtype, t.tensor_shape.SerializeToString(), rest))
+        return hash((op, t.dtype, t.tensor_shape.SerializeToString(), rest))
     scratch.Clear()
     scratch.attr.MergeFrom(attr)
     for key in NAME_ATTRS.intersection(attr):
         del scratch.attr[key]
-    return hash((node.op, scratch.SerializeToString(deterministic=True)))
+    return hash((op, scratch.SerializeToString(deterministic=True)))
 
 
 class Fingerprints:
@@ -54,10 +53,10 @@ class Fingerprints:
     @staticmethod
     def _own_signatures(graph: Graph, cols, job) -> list:
         out, scratch = [], NodeDef()
-        for k, node in enumerate(graph.nodes):
+        for k, (op, proto) in enumerate(zip(cols.ops, graph.structure.node)):
             if job is not None and not k % 4096:
                 job.check()
-            out.append(own_signature(node, scratch))
+            out.append(own_signature(op, proto, scratch))
         return out
 
     def _by_order(self, cols, own: list, order: list) -> None:

@@ -274,12 +274,11 @@ def _same_shape(na, nb) -> bool:
     return ta.tensor_shape == tb.tensor_shape
 
 
-def _free_pair(m: Matching, ga: Graph, gb: Graph, a: str, b: str) -> bool:
-    """Both unmatched, same op, and no unmatched namesake of that op on either side says
-    otherwise."""
+def _free_pair(m: Matching, ca, cb, a: str, b: str) -> bool:
+    """Both unmatched, same op, and no unmatched namesake of that op on either side (columns
+    ca of A, cb of B) says otherwise."""
     if a in m.b_of or b in m.a_of or a in m.merged or b in m.split:
         return False
-    ca, cb = columns(ga), columns(gb)
     op = ca.ops[ca.at[a]]
     if op != cb.ops[cb.at[b]]:
         return False
@@ -308,7 +307,7 @@ def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None
         if ops_a[x] != ops_b[y]:
             continue         # a changed op says nothing about its neighbours' roles
         for i, j, pi, pj in zip(ca.ins[x], cb.ins[y], ca.ports[x], cb.ports[y]):  # top-down
-            if pi == pj and _free_pair(m, ga, gb, names_a[i], names_b[j]):
+            if pi == pj and _free_pair(m, ca, cb, names_a[i], names_b[j]):
                 m.pair(names_a[i], names_b[j], "top-down")
                 queue.append((names_a[i], names_b[j]))
         uses = ca.uses[x]
@@ -318,7 +317,7 @@ def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None
         for role, names in by_role[0].items():
             others = by_role[1].get(role)
             if len(names) == 1 and others and len(others) == 1 and \
-                    _free_pair(m, ga, gb, names[0], others[0]):
+                    _free_pair(m, ca, cb, names[0], others[0]):
                 m.pair(names[0], others[0], "bottom-up")
                 queue.append((names[0], others[0]))
 
