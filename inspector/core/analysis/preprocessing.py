@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inspector.core.analysis.summary_columns import indexes_of_ops
 from inspector.core.model import tensors
 from inspector.core.model.graph import Graph, Node
 
@@ -66,10 +67,8 @@ def _next_dims(graph: Graph, node: Node, dims):
 
 def find_preprocessing_chains(graph: Graph) -> list:
     chains = []
-    for node in graph:
-        kind = DECODERS.get(node.op)
-        if kind is None:
-            continue
+    for node in map(graph.nodes.__getitem__, indexes_of_ops(graph, DECODERS)):
+        kind = DECODERS[node.op]
         channels = node.attr("channels", 0)
         dims = (None, None, channels or None)
         src = node.data_inputs[0].node if node.data_inputs else node.name

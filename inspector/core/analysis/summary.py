@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from inspector.core.analysis import summary_columns as columns
 from inspector.core.analysis.port_types import registry_dtype
 from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.dtypes import dtype_name
-from inspector.core.model.graph import Graph, Node
+from inspector.core.model.graph import Graph, Node, node_name_from_input
 from inspector.core.model.parameters import (
     VARIABLE_OPS,
     tf_summarize_counts,
     variable_elements,
 )
-from inspector.core.model.reachability import upstream
 
 UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}
 FINAL_OPS = {"Softmax": "class probabilities", "Sigmoid": "probabilities",
@@ -142,28 +142,27 @@ def tensor_label(graph: Graph, name: str, port: int, inferred: dict | None = Non
     return f"{port_dtype(node, port)} {shape}".strip()
 
 
-def tf_parameter_counts(graph: Graph) -> tuple[int, int, list]:
+def tf_parameter_counts(graph: Graph, rows: list | None = None) -> tuple[int, int, list]:
     """summarize_graph's counts (see parameters.tf_summarize_counts); constants through the
-    graph's kept facts, so the summary and the canvas read each tensor's shape once."""
-    facts = graph.const_facts()
+    graph's kept facts, so the summary and the canvas read each tensor's shape once.
+    rows: columns.const_facts_in_order(graph), when the caller has them."""
+    if rows is None:
+        rows = columns.const_facts_in_order(graph)
     const, others = 0, []
-    for node in graph:
-        op = node.op
-        if op == "Const" and node.name in facts:
-            fact = facts[node.name]
-            if fact.decodable:
-                const += fact.elements
-            else:
-                others.append(node.proto)     # reported as failed, in graph order
-        elif op in ("Const", "Variable", "VariableV2"):
-            others.append(node.proto)
-    more_const, var, failed = tf_summarize_counts(others)
+    for i, fact in rows:
+        if fact is not None and fact.decodable:
+            const += fact.elements
+        else:
+            others.append(i)                  # reported as failed, in graph order
+    others += columns.indexes_of_ops(graph, ("Variable", "VariableV2"))
+    protos = graph.structure.node
+    more_const, var, failed = tf_summarize_counts([protos[i] for i in sorted(others)])
     return const + more_const, var, failed
 
 
 def op_histogram(graph: Graph) -> Counter:
     """Op counts over graph nodes and every function body (as summarize_graph counts)."""
-    counts = Counter(n.op for n in graph)
+    counts = Counter(graph.op_counts())
     for fdef in graph.structure.library.function:
         counts.update(n.op for n in fdef.node_def)
     return counts
@@ -171,13 +170,13 @@ def op_histogram(graph: Graph) -> Counter:
 
 def _variable_candidates(graph: Graph) -> tuple[list, int]:
     out, total = [], 0
-    for node in graph:
-        if node.op in VARIABLE_OPS:
-            count = variable_elements(node.proto)
-            total += count
-            kind = "resource variable" if node.op == "VarHandleOp" else "variable"
-            out.append(Candidate(node.name, node.op, dtype_of(node), shape_of(node),
-                                 f"{kind}, {count:,} parameters", count))
+    for i in columns.indexes_of_ops(graph, sorted(VARIABLE_OPS)):
+        node = graph.nodes[i]
+        count = variable_elements(node.proto)
+        total += count
+        kind = "resource variable" if node.op == "VarHandleOp" else "variable"
+        out.append(Candidate(node.name, node.op, dtype_of(node), shape_of(node),
+                             f"{kind}, {count:,} parameters", count))
     return out, total
 
 
@@ -194,10 +193,9 @@ def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
         dtype, shape = port_dtype_shape(node, port)
         likely.append(Candidate(name if port == 0 else f"{name}:{port}", node.op, dtype, shape,
                                 f"signature output ({tensor})", 120))
-    for node in graph:
-        if graph.has_consumers(node.name) or node.name in known_nodes:
-            continue
-        if node.op in UNLIKELY_OUTPUT_OPS:
+    for i in columns.unread(graph, UNLIKELY_OUTPUT_OPS):
+        node = graph.nodes[i]
+        if node.name in known_nodes:
             continue
         cand = Candidate(node.name, node.op, dtype_of(node), shape_of(node))
         role = op_categories.training_role(node.name, node.op)
@@ -270,19 +268,22 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
     chain_heads = {c.source: c for c in chains}
     feeding: list = []
 
-    def feeds_outputs() -> set:
-        """Everything the likely outputs depend on (one walk back, for every placeholder)."""
+    def feeds_outputs(name: str) -> bool:
+        """Whether the likely outputs depend on this node (one walk back, for every
+        placeholder)."""
         if not feeding:
-            feeding.append(upstream(graph, sorted(best_outputs)))
-        return feeding[0]
+            starts = {node_name_from_input(o) for o in best_outputs}
+            feeding.append(columns.upstream_marks(
+                graph, [graph.index(s) for s in sorted(starts) if s in graph]))
+        return bool(feeding[0][graph.index(name)])
 
     for chain in chains:
         out.append(Candidate(chain.feed, graph.node(chain.feed).op, "float", chain.feed_shape,
                              f"end of the {chain.kind} preprocessing chain "
                              f"{' -> '.join(chain.ops)}: a mobile app feeds pixels here", 110))
-    for node in graph:
-        if node.op not in ("Placeholder", "PlaceholderWithDefault") and node.name not in known_nodes:
-            continue
+    placeholders = columns.indexes_of_ops(graph, ("Placeholder", "PlaceholderWithDefault"))
+    for i in sorted(set(placeholders).union(columns.indexes_named(graph, known_nodes))):
+        node = graph.nodes[i]
         cand = Candidate(node.name, node.op, dtype_of(node), shape_of(node))
         desc = f"{node.op}, {cand.dtype or '?'} {cand.shape or '(no shape)'}"
         if node.name in known_nodes:
@@ -298,7 +299,7 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
         elif node.op == "PlaceholderWithDefault":
             kind = "a training switch" if cand.dtype == "bool" else "optional"
             cand.reason, cand.score = f"{desc}; has a default ({kind})", 20
-        elif best_outputs and node.name not in feeds_outputs():
+        elif best_outputs and not feeds_outputs(node.name):
             cand.reason, cand.score = f"{desc}; does not reach the likely outputs (labels?)", 30
         else:
             cand.reason, cand.score = desc, 100
@@ -336,7 +337,8 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = (),
               signature=None) -> Summary:
     """signature: the model's (loaders.Signature): its inputs and outputs are named and
     shaped as it says where the graph does not say."""
-    tf_const, tf_var, _ = tf_parameter_counts(graph)
+    rows = columns.const_facts_in_order(graph)
+    tf_const, tf_var, _ = tf_parameter_counts(graph, rows)
     variables, var_params = _variable_candidates(graph)
     outputs, unlikely = _output_candidates(graph, list(known_outputs))
     chains = find_preprocessing_chains(graph)
@@ -344,25 +346,18 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = (),
     if signature is not None:
         _name_ports(inputs, signature.inputs, getattr(signature, "input_specs", {}))
         _name_ports(outputs, signature.outputs, getattr(signature, "output_specs", {}))
-    bytes_by_op, bytes_by_dtype = Counter(), Counter()
     devices = Counter(graph.devices.values())
-    facts = graph.const_facts()
     sizes = graph.stored_sizes       # sizes in the file, values included
     add_lazy = False
     if sizes is None or len(sizes) != len(graph.nodes):
         # one pass over the NodeDefs in the order of graph.nodes (their index is their place)
         sizes = [p.ByteSize() for p in graph.structure.node]
         add_lazy = graph.lazy        # a lazy constant's values are in the file, not the proto
-    control = 0
-    for node, size in zip(graph.nodes, sizes):
-        bytes_by_op[node.op] += size
-        fact = facts.get(node.name) if node.op == "Const" else None
-        if fact is not None:
-            bytes_by_dtype[dtype_name(fact.dtype)] += fact.stored
-            if fact.lazy and add_lazy:
-                bytes_by_op["Const"] += fact.stored
-        for ref in node.inputs:
-            control += ref.control
+    bytes_by_op = columns.bytes_by_op(graph, sizes)
+    bytes_by_dtype, lazy_bytes = columns.bytes_by_dtype(rows)
+    if add_lazy and lazy_bytes:
+        bytes_by_op["Const"] += lazy_bytes
+    control = columns.control_edges(graph)
     return Summary(
         node_count=len(graph), function_count=len(graph.structure.library.function),
         inputs=inputs, outputs=outputs, variables=variables,

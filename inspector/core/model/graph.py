@@ -261,7 +261,13 @@ class Graph:
     def nodes_of_op(self, op: str) -> list:
         """Indexes of the nodes of this op type, in graph order."""
         code = self._op_code.get(op)
-        return [] if code is None else list(compress(count(), map(code.__eq__, self._ops)))
+        if code is None:
+            return []
+        if len(self._ops) >= graph_index.NUMPY_FROM:   # a few ms, not one long C-level pass
+            import numpy as np
+
+            return np.flatnonzero(self.op_codes == code).tolist()
+        return list(compress(count(), map(code.__eq__, self._ops)))
 
     def const_facts(self) -> dict:
         """{name: tensors.Facts} of every Const with a value (one pass, kept): element
