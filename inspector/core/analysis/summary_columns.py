@@ -11,6 +11,12 @@ from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph_index import NUMPY_FROM
 
 
+def _np():
+    import numpy     # heavy: big graphs only
+
+    return numpy
+
+
 def _big(graph) -> bool:
     return len(graph) >= NUMPY_FROM
 
@@ -22,8 +28,7 @@ def indexes_of_ops(graph, ops) -> list:
         return []
     if len(codes) == 1 or not _big(graph):
         return sorted(i for op in ops for i in graph.nodes_of_op(op))
-    import numpy as np
-
+    np = _np()
     return np.flatnonzero(np.isin(graph.op_codes, codes)).tolist()
 
 
@@ -45,8 +50,7 @@ def unread(graph, skip_ops=()) -> list:
         read, index, ops = graph._read, graph._index, graph._ops
         return [i for i, name in enumerate(graph.name_list)
                 if index[name] not in read and ops[i] not in skip]
-    import numpy as np
-
+    np = _np()
     read = np.zeros(len(graph) + 1, bool)
     read[graph.in_src] = True       # -1 (an input naming no node) marks the spare last slot
     keep = ~read[:-1]
@@ -92,8 +96,7 @@ def bytes_by_op(graph, sizes) -> Counter:
         for code, size in zip(graph._ops, sizes):
             totals[code] += size
     else:
-        import numpy as np
-
+        np = _np()
         sizes = np.frombuffer(sizes, np.uint32) if getattr(sizes, "typecode", "") == "I" \
             else np.asarray(sizes, np.int64)
         totals = np.bincount(graph.op_codes, weights=sizes, minlength=n_ops)

@@ -264,9 +264,7 @@ class Graph:
         if code is None:
             return []
         if len(self._ops) >= graph_index.NUMPY_FROM:   # a few ms, not one long C-level pass
-            import numpy as np
-
-            return np.flatnonzero(self.op_codes == code).tolist()
+            return (self.op_codes == code).nonzero()[0].tolist()
         return list(compress(count(), map(code.__eq__, self._ops)))
 
     def const_facts(self) -> dict:
