@@ -197,7 +197,7 @@ def _quantized_weights(m: Matching, ga: Graph, gb: Graph) -> None:
     min, max): that Const became this Dequantize, whatever their names. A value A computes
     from constants alone was folded, then quantized: it went into the Dequantize, and the
     three constants came out of it."""
-    if not any(n.op == "Dequantize" for n in gb):
+    if "Dequantize" not in columns(gb).ops:
         return
     into = set(m.merged.values())
     for a, b in list(m.b_of.items()):
@@ -259,10 +259,10 @@ def _same_constants(m: Matching, ga: Graph, gb: Graph) -> None:
     """A Const of A and its namesake in B holding the same bytes are one constant, whatever
     reads them now (fold_constants leaves the original beside its folded copy when a control
     input still keeps it)."""
-    for node in ga:
-        a = node.name
-        if node.op != "Const" or a in m.b_of or a in m.merged or a not in gb or a in m.a_of \
-                or a in m.split or gb.node(a).op != "Const":
+    cb = columns(gb)
+    for a, op in zip(columns(ga).names, columns(ga).ops):
+        if op != "Const" or a in m.b_of or a in m.merged or a not in cb.at or a in m.a_of \
+                or a in m.split or cb.ops[cb.at[a]] != "Const":
             continue
         if same_tensor(ga.tensor(a), gb.tensor(a)):
             m.pair(a, a, "same constant")
@@ -337,27 +337,28 @@ def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool,
     by another op waits until structure has had its say around it). With `consts_apart`, a
     constant never pairs with an op by name (TFLite's converter names weights after their op)."""
     new = []
-    for node in ga:
-        a = node.name
-        if a not in m.b_of and a not in m.merged and a in gb and a not in m.a_of \
-                and a not in m.split and (not same_op or gb.node(a).op == node.op) and \
-                not (consts_apart and (node.op == "Const") != (gb.node(a).op == "Const")):
+    ca, cb = columns(ga), columns(gb)
+    at_b, ops_b = cb.at, cb.ops
+    for a, op in zip(ca.names, ca.ops):
+        if a not in m.b_of and a not in m.merged and a in at_b and a not in m.a_of \
+                and a not in m.split and (not same_op or ops_b[at_b[a]] == op) and \
+                not (consts_apart and (op == "Const") != (ops_b[at_b[a]] == "Const")):
             m.pair(a, a, "name")
             new.append((a, a))
     keys_a: dict = {}
     keys_b: dict = {}
-    for node in ga:
-        if node.name not in m.b_of and node.name not in m.merged:
-            keys_a.setdefault(tolerant_key(node.name), []).append(node.name)
-    for node in gb:
-        if node.name not in m.a_of and node.name not in m.split:
-            keys_b.setdefault(tolerant_key(node.name), []).append(node.name)
+    for a in ca.names:
+        if a not in m.b_of and a not in m.merged:
+            keys_a.setdefault(tolerant_key(a), []).append(a)
+    for b in cb.names:
+        if b not in m.a_of and b not in m.split:
+            keys_b.setdefault(tolerant_key(b), []).append(b)
     for key, names in keys_a.items():
         others = keys_b.get(key)
         if len(names) == 1 and others and len(others) == 1 and \
-                (not same_op or ga.node(names[0]).op == gb.node(others[0]).op) and \
-                not (consts_apart and (ga.node(names[0]).op == "Const") !=
-                     (gb.node(others[0]).op == "Const")):
+                (not same_op or ca.ops[ca.at[names[0]]] == ops_b[at_b[others[0]]]) and \
+                not (consts_apart and (ca.ops[ca.at[names[0]]] == "Const") !=
+                     (ops_b[at_b[others[0]]] == "Const")):
             m.pair(names[0], others[0], "tolerant name")
             new.append((names[0], others[0]))
     return new

@@ -28,26 +28,24 @@ def merges_and_splits(m, ga: Graph, gb: Graph) -> None:
     changed = True
     while changed:
         changed = False
-        for node in ga:
-            a = node.name
-            if node.op not in FOLDABLE or a in m.b_of or a in m.merged:
+        for k, (a, op) in enumerate(zip(names, cols.ops)):
+            if op not in FOLDABLE or a in m.b_of or a in m.merged:
                 continue
             readers = [names[r] for r, _, _ in uses[at[a]]]
             targets = {m.b_of.get(r) or m.merged.get(r) for r in readers}
             if not readers or None in targets:
                 continue
-            if node.op == "Const":
+            if op == "Const":
                 if len(targets) == 1 and all(r in m.merged for r in readers):
                     m.merged[a] = targets.pop()
                     changed = True
                 continue
-            into = _bypass_target(m, ga, gb, node, targets)
+            into = _bypass_target(m, ga, gb, ga.nodes[k], targets)
             if into is not None:
                 m.merged[a] = into
                 changed = True
     _folded_constants(m, ga)      # again: what fed the nodes merged just now
-    for node in gb:
-        b = node.name
+    for b in columns(gb).names:
         if b in m.a_of or b in m.split:
             continue
         readers = {e.dst for e in gb.consumers(b)}

@@ -28,21 +28,20 @@ LAYOUT_WORDS = {"HWIO>OHWI": "OHWI", "HWCM>1HWC": "1HWC", "IO>OI": "OI", "HWOI>O
 
 def match_operands(m, ga: Graph, gb: Graph) -> None:
     """Pairs B's unmatched constant operands of matched ops with what A's ops read there."""
-    group: dict = {}
-    for a, b in m.b_of.items():
-        group.setdefault(b, []).append(a)
-    for a, b in m.merged.items():
-        group.setdefault(b, []).append(a)
-    folded = []
     ca, cb = columns(ga), columns(gb)
-    names_a, names_b, ops_b, ins_b = ca.names, cb.names, cb.ops, cb.ins
+    names_a, names_b, ops_b, ins_b, at_b = ca.names, cb.names, cb.ops, cb.ins, cb.at
+    read_consts = _reading_constants(cb)
+    group: dict = {}          # B's ops that read a constant (or may: WEIGHTS) -> A's members
+    for a, b in m.b_of.items():
+        if at_b.get(b) in read_consts:
+            group.setdefault(b, []).append(a)
+    for a, b in m.merged.items():
+        if at_b.get(b) in read_consts:
+            group.setdefault(b, []).append(a)
+    folded = []
     for b, members in group.items():
-        y = cb.at.get(b)
-        if y is None or ops_b[y] == "Const":
-            continue
+        y = at_b[b]
         op = ops_b[y]
-        if op not in WEIGHTS and all(ops_b[j] != "Const" for j in ins_b[y]):
-            continue        # no constant operand, and no anchor to look for above
         anchor, layout = _anchor(ga, op, members, m.a_of.get(b))
         if anchor is None and op in WEIGHTS:
             anchor, layout = _anchor_above(m, ga, op, members, b)
@@ -56,7 +55,7 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
             else:
                 if slot >= len(a_ins):
                     continue
-                source, chain = behind_reads(ga, names_a[a_ins[slot]])
+                source, chain = _behind(ca, a_ins[slot])
             if c in m.a_of:         # paired already: the reads of A went into it
                 if source is not None and m.a_of[c] == source:
                     _read_into(m, chain, c)
@@ -80,6 +79,25 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
                 m.merged[source] = c        # computed in A, folded into a constant in B
                 folded.append(source)
     _fold_upstream(m, ga, folded)
+
+
+def _reading_constants(cols) -> set:
+    """Nodes (by index) that are not constants and read one, or are TFLite ops whose weights
+    an anchor above may give: the only ones match_operands has work for."""
+    ops, ins = cols.ops, cols.ins
+    return {y for y, (op, srcs) in enumerate(zip(ops, ins)) if op != "Const" and
+            (op in WEIGHTS or any([ops[j] == "Const" for j in srcs]))}
+
+
+def _behind(cols, i: int) -> tuple:
+    """behind_reads over node indices: (name of the node behind node i's reads, the names
+    of the reads)."""
+    ops, ins, names = cols.ops, cols.ins, cols.names
+    chain = []
+    while ops[i] in PASS_THROUGH and len(ins[i]) == 1:
+        chain.append(names[i])
+        i = ins[i][0]
+    return names[i], chain
 
 
 def _copied(m, c: str, source: str, chain: list) -> None:
