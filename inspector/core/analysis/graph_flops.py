@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from inspector.core.analysis.flops import DEVICE_PRESETS, FlopReport, count_flops
 from inspector.core.analysis.metrics import flop_report, gzip_size, latencies
-from inspector.core.analysis.static_shapes import static_shapes
 from inspector.core.model import protos
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.executor import installed
@@ -20,6 +19,8 @@ def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) 
     """The FLOP report of `graph`: counted from its recorded or propagated shapes; when that
     leaves ops uncounted and `allow_tf` (and a TensorFlow executor is set up in this process),
     counted again from TF's inference, which is kept if it counts more."""
+    from inspector.core.analysis.static_shapes import static_shapes
+
     tflite = is_tflite(graph)
     shapes, assumed = static_shapes(graph, input_shapes)
     report = count_flops(graph, shapes)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from inspector.core.analysis.summary import summarize
 from inspector.core.app.ports import ports_to_use
 from inspector.core.compare.diff import Diff
-from inspector.core.compare.numeric import THRESHOLD, numeric_divergence, prepare_feeds
 from inspector.core.errors import InspectorError
 from inspector.core.loaders import files
 from inspector.core.model.graph import Graph
@@ -34,6 +33,12 @@ def numeric_between(d: Diff, ga: Graph, gb: Graph, summary, inputs=(), outputs=(
     `first_input` for the first of the ports, else seeded random values; every matched
     tensor compared (the window's run_numeric and `diff --numeric`). A .tflite side (read
     from its path) runs in LiteRT, a GraphDef in TensorFlow."""
+    from inspector.core.compare.numeric import (
+        THRESHOLD,
+        numeric_divergence,
+        prepare_feeds,
+    )
+
     inputs, outputs = numeric_ports(summary, inputs, outputs, every_candidate)
     if first_input is not None:
         arrays = {**(arrays or {}), inputs[0].split(":")[0]: first_input}

@@ -12,7 +12,6 @@ from inspector.core.analysis.blocks import block_ends, first_squash, top_blocks
 from inspector.core.app.opening import summary_of
 from inspector.core.app.ports import ports_to_use
 from inspector.core.app.preview import PreviewEngine
-from inspector.core.demo.demo_run import Prepared, prepare, top_lines
 from inspector.core.demo.front_end import (
     FrontEnd,
     check_size,
@@ -21,7 +20,6 @@ from inspector.core.demo.front_end import (
 )
 from inspector.core.errors import InspectorError
 from inspector.core.loaders.labels import Labels, find_labels, read_labels_file
-from inspector.core.loaders.media import ArrayInput, AudioInput, ImageInput, read_input
 from inspector.core.model.graph import node_name_from_input
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -84,6 +82,8 @@ def run(engine, plan_: DemoPlan, item, allow_io: bool = False, job: Job = NO_JOB
     """Prepare the input and run it. `engine` runs it where the model lives (the worker's
     engine in the app; `engine_here(graph_def)` for the CLI); `graph_key` runs it through a
     pipeline step's graph instead of the original."""
+    from inspector.core.demo.demo_run import prepare
+
     prepared = prepare(plan_.front, item)
     extra = {"on_key": graph_key} if graph_key is not None else {}
     result = engine.demo_run(plan_.front, prepared, plan_.outputs, plan_.blocks, plan_.squash,
@@ -119,6 +119,8 @@ def compare_answers(engine, plan_: DemoPlan, item, graph_key: bytes,
     end keeps that tensor as its input); failing that, the input itself."""
     import numpy as np
 
+    from inspector.core.demo.demo_run import Prepared, prepare
+
     fe = plan_.front
     sees = fe.sees if fe.sees and fe.sees != fe.feed else ""
     quick = replace(plan_, blocks={}, outputs=plan_.outputs + ([sees] if sees else []))
@@ -152,6 +154,8 @@ def stand_in(front: FrontEnd):
     """A blank input of the kind the model takes, for warming its session up before the
     presenter's real input arrives (the first run imports the graph: seconds on big ones)."""
     import numpy as np
+
+    from inspector.core.loaders.media import ArrayInput, AudioInput, ImageInput
 
     if front.kind == "audio":
         rate = front.rate or 16000
@@ -193,6 +197,8 @@ def run_on_file(model, input_path: str, labels_path: str | None = None,
                 allow_io: bool = False) -> tuple:
     """(plan, result) of one run on a photo, sound or array, in this process (`explain
     --input`): the ports and the plan as the window's Demo panel makes them."""
+    from inspector.core.loaders.media import read_input
+
     item = read_input(input_path).first
     ins, outs = choose_ports(model.known_inputs, model.known_outputs, summary_of(model))
     labels = read_labels_file(labels_path) if labels_path else None
@@ -203,6 +209,8 @@ def run_on_file(model, input_path: str, labels_path: str | None = None,
 
 def answer_lines(view) -> list:
     """The top classes of an output, one line each ("1. cat 0.91")."""
+    from inspector.core.demo.demo_run import top_lines
+
     return top_lines(view)
 
 

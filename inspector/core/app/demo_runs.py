@@ -9,7 +9,6 @@ import os
 
 from inspector.core.app import demo
 from inspector.core.loaders.labels import read_labels_file
-from inspector.core.loaders.media import is_demo_input, read_input
 
 
 def warm(state, tasks, block_paths: list, item_ids: dict) -> bool:
@@ -34,6 +33,8 @@ def start_run(state, tasks, path: str, block_paths: list, item_ids: dict, on_err
               convention: str = "", labels=None, allow_io: bool = False) -> bool:
     """Run the open model on the file at `path`; the result goes to state.demo. False (and
     a message) when no model can run."""
+    from inspector.core.loaders.media import read_input
+
     model, view, engine = state.model, state.original_view, state.engine
     if model is None or view is None:
         state.say("Open a model first: then drop a photo, sound or .npy on it to run it.")
@@ -73,6 +74,8 @@ def start_run(state, tasks, path: str, block_paths: list, item_ids: dict, on_err
 def runs_on(path: str) -> bool:
     """Whether a file dropped on the window is one the demo runs the model on (a photo, a
     folder of photos, a WAV, a .npy) rather than a model to open."""
+    from inspector.core.loaders.media import is_demo_input
+
     return is_demo_input(path)
 
 

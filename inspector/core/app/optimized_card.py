@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from inspector.core.analysis.model_card import DEVICE_NAMES
 from inspector.core.app import demo
 from inspector.core.errors import InspectorError
-from inspector.core.loaders.media import read_input
 from inspector.core.model.humanize import human_bytes, tf_human_readable_num
 
 
@@ -68,6 +67,8 @@ def build_comparison(rows, device: str = "phone", answers: str = "") -> Comparis
 
 def answers_words(rows, demo_run, model, summary, ports, shapes, engine, job) -> str:
     """How the pipeline changes the answer to the last demo input, in plain words."""
+    from inspector.core.loaders.media import read_input
+
     if demo_run is None or not demo_run.path:
         return "Run the model on a photo, sound or array (Demo panel) to see how much the " \
                "optimized graph changes its answers."

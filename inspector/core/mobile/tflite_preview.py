@@ -11,11 +11,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from inspector.core.demo.demo_run import prepare
 from inspector.core.demo.front_end import check_size, detect
 from inspector.core.errors import InspectorError
-from inspector.core.loaders.arrays import load_npy
-from inspector.core.loaders.media import read_input, read_one
 from inspector.core.mobile.measured import Measured, Row
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import Job
@@ -105,6 +102,9 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
     kind = source.get("kind", "random")
     warnings = []
     if kind == "folder":
+        from inspector.core.demo.demo_run import prepare
+        from inspector.core.loaders.media import read_input, read_one
+
         fe = detect(graph, inputs, shapes)
         if fe is None or fe.kind != "image" or fe.feed_dtype == "string":
             raise InspectorError("the conversion input does not take pixels: use .npy files",
@@ -117,6 +117,8 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
         what = f"{len(feeds)} photos from {os.path.basename(source['path'].rstrip('/'))} " \
                f"through the detected preprocessing ({fe.describe()})"
     elif kind == "npy":
+        from inspector.core.loaders.arrays import load_npy
+
         feeds = []
         want = _input_shape(graph, inputs[0], shapes)
         limit, read = source.get("limit") or None, 0
