@@ -105,7 +105,7 @@ def tf_structure_text(graph: Graph) -> tuple[str, list]:
     from inspector.core.model.execution_order import execution_order
 
     out, warnings = [], []
-    for node in execution_order(graph.structure):
+    for node in execution_order(graph):
         line = f"{node.name} ({node.op}): [{', '.join(node.input)}]"
         if node.op == "Const":
             tensor = graph.tensor(node.name) if "value" in node.attr else None

@@ -1,15 +1,66 @@
 """TensorFlow's execution order (SortByExecutionOrder), reproduced exactly: Kahn's algorithm
 with a LIFO ready stack and TF's special case for Merge. Kept hand-written (not networkx)
-because summarize_graph --print_structure and sort_by_execution_order must match TF's order."""
+because summarize_graph --print_structure and sort_by_execution_order must match TF's order.
+
+A Graph is ordered on its columns (input CSR, consumer CSR, node indexes: no per-node
+object); a GraphDef (transforms hold them), or a Graph with duplicate names or inputs naming
+no node, by reading each NodeDef's inputs."""
 
 from __future__ import annotations
 
+from itertools import chain, repeat
+from operator import sub
+
 from inspector.core.errors import InspectorError
+from inspector.core.model.graph import Graph
 from inspector.core.model.reachability import find_cycle
 
+MERGES = ("Merge", "RefMerge")
 
-def execution_order(graph_def) -> list:
-    """The nodes in TF's SortByExecutionOrder order (no copy of the graph)."""
+
+def execution_order(graph) -> list:
+    """The NodeDefs of a GraphDef or Graph in TF's SortByExecutionOrder order (no copy)."""
+    if isinstance(graph, Graph):
+        order = execution_indexes(graph)
+        if order is not None:
+            protos = graph.structure.node
+            return list(map(protos.__getitem__, order))
+        graph = graph.structure
+    return _by_protos(graph)
+
+
+def execution_indexes(graph: Graph) -> list | None:
+    """Node indexes in TF's order, from the Graph's columns; None where the NodeDefs must
+    say (duplicate names: TF's index keeps the last; an input naming no node) or where the
+    order raises (a cycle), for _by_protos to answer or word the error."""
+    if graph.duplicate_names or graph._loose:
+        return None
+    n, off, port = len(graph), graph._in_off, graph._port
+    counts = list(map(sub, off[1:], off))
+    pending = counts[:]
+    for op in MERGES:
+        for i in graph.nodes_of_op(op):
+            inputs = counts[i]
+            data = sum(1 for p in port[off[i]:off[i + 1]] if p >= 0)
+            pending[i] = max(inputs - data + (1 if data else 0), 0)
+    starts, places = graph.consumer_index()
+    reader = list(chain.from_iterable(map(repeat, range(n), counts)))   # position -> node
+    readers = list(map(reader.__getitem__, places))     # of node i: starts[i]..starts[i+1]
+    del reader
+    ready = [i for i, k in enumerate(counts) if not k]
+    order = []
+    pop, push, add = ready.pop, ready.append, order.append
+    while ready:
+        i = pop()
+        add(i)
+        for c in readers[starts[i]:starts[i + 1]]:
+            pending[c] -= 1
+            if pending[c] == 0:
+                push(c)
+    return order if len(order) == n else None
+
+
+def _by_protos(graph_def) -> list:
     nodes = list(graph_def.node)
     index = {n.name: i for i, n in enumerate(nodes)}
     pending = [0] * len(nodes)
@@ -17,7 +68,7 @@ def execution_order(graph_def) -> list:
     ready = []
     for i, node in enumerate(nodes):
         inputs = list(node.input)   # read once: each read of a repeated field is a C call
-        if node.op in ("Merge", "RefMerge"):
+        if node.op in MERGES:
             data = sum(1 for t in inputs if not t.startswith("^"))
             pending[i] = len(inputs) - data + (1 if data else 0)
             pending[i] = max(pending[i], 0)
