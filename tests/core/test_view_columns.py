@@ -226,3 +226,43 @@ def test_dataflow_order_on_the_columns_is_that_of_the_walk(case):
     found = [dataflow_order(graph, names) for names in cases]
     assert sum(v is not None for v in graph._views) == 0      # no Node made
     assert found == [_old_dataflow_order(graph, names) for names in cases]
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_first_readers_by_numpy_are_those_of_the_walk(monkeypatch, case):
+    from inspector.core.model import parameters
+
+    extra = HOSTILE[case] + [("k", "Const", []), ("k/read", "Identity", ["k"]),
+                             ("k/read2", "Identity", ["k/read"]), ("use", "Add", ["k/read2"]),
+                             ("use2", "Add", ["k/read", "k:0"])]
+    gd = _graph_def(800, 8, extra)
+    for k, node in enumerate(gd.node):
+        if node.op == "Const":
+            node.attr["value"].tensor.dtype = 1
+            node.attr["value"].tensor.tensor_shape.dim.add(size=k % 5 + 1)
+    graph = Graph(gd)
+    monkeypatch.setattr(parameters, "NUMPY_FROM", 1)
+    monkeypatch.setattr(parameters, "PIECE", 7)
+    homes = parameters.weight_homes(graph)
+    assert sum(v is not None for v in graph._views) == 0      # no Node made
+    assert list(homes.items()) == list(_old_weight_homes(Graph(gd)).items())
+
+
+def test_scope_groups_in_pieces_are_those_of_one_pass(monkeypatch):
+    from array import array
+
+    from inspector.core.model import graph_index
+    from inspector.core.model.inputs import scope_parts
+
+    def one_pass(names):
+        paths = ["/".join(scope_parts(name)) for name in names]
+        ids = dict.fromkeys(paths)
+        for k, path in enumerate(ids):
+            ids[path] = k
+        return list(ids), array("i", map(ids.__getitem__, paths))
+
+    monkeypatch.setattr(graph_index, "PIECE", 5)
+    names = Graph(_graph_def(300, 9, HOSTILE["names drawn at the root from '/'"])).name_list
+    deep = names + ["/".join(["d"] * 70), "x" + "/y" * 65]
+    for case in (names, deep, names[::-1], [], ["a"]):
+        assert graph_index.scope_groups(case) == one_pass(case)

@@ -17,6 +17,7 @@ from inspector.core.model.scopes import Scope, add_scope
 
 NUMPY_FROM = 4096       # sorts of at least this many items use numpy
 PORT_MAX = 2 ** 31 - 1
+PIECE = 32768           # items per C-level step of a whole-graph pass (scope_groups)
 _ODD = re.compile("[:^]")   # a node name holding these: an input text equal to it means
                             # another node, or a port (so does an empty name)
 
@@ -136,15 +137,26 @@ def consumer_csr(graph):
 
 
 def scope_groups(names: list):
-    """(scope paths in order of first sight, the scope id of each node: an array('i'))."""
-    if names and max(map(str.count, names, repeat("/"))) > MAX_SCOPE_DEPTH:
+    """(scope paths in order of first sight, the scope id of each node: an array('i')).
+    Each C-level pass goes PIECE names at a time: it holds the GIL throughout, and a
+    graph is grouped off the GUI thread while the window answers."""
+    bounds = range(0, len(names), PIECE)
+    if names and max(max(map(str.count, names[lo:lo + PIECE], repeat("/")))
+                     for lo in bounds) > MAX_SCOPE_DEPTH:
         paths = ["/".join(scope_parts(name)) for name in names]
     else:
-        paths = list(map(itemgetter(0), map(str.rpartition, names, repeat("/"))))
-    ids = dict.fromkeys(paths)
+        paths = []
+        for lo in bounds:
+            paths += map(itemgetter(0), map(str.rpartition, names[lo:lo + PIECE], repeat("/")))
+    ids: dict = {}
+    for lo in bounds:
+        ids.update(dict.fromkeys(paths[lo:lo + PIECE]))
     for k, path in enumerate(ids):
         ids[path] = k
-    return list(ids), array("i", map(ids.__getitem__, paths))
+    out = array("i")
+    for lo in bounds:
+        out.extend(map(ids.__getitem__, paths[lo:lo + PIECE]))
+    return list(ids), out
 
 
 def scope_tree(names: list, paths: list, ids) -> Scope:

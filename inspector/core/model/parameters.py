@@ -11,6 +11,8 @@ from itertools import compress, count
 from inspector.core.model import tensors
 
 VARIABLE_OPS = frozenset({"Variable", "VariableV2", "VarHandleOp"})
+NUMPY_FROM = 4096      # inputs from which a graph's first readers are found by numpy
+PIECE = 32768          # names per C-level step
 
 
 def const_elements(node_def) -> int:
@@ -65,7 +67,7 @@ def weight_homes(graph) -> dict:
     under variable scopes apart from the ops that use them, and a frozen SavedModel keeps them
     at the root: they count in the block that uses them, and a training graph's gradients
     and optimizer, which read them too, do not count them again. Walks the graph's columns
-    (no Node object made)."""
+    (no Node object made; the first readers of a big graph's constants by numpy)."""
     facts = graph.const_facts()
     names, src, off, ops, op_names = (graph._names, graph._src, graph._in_off, graph._ops,
                                       graph.op_names)
@@ -74,21 +76,64 @@ def weight_homes(graph) -> dict:
         if off[i + 1] - off[i] == 1:
             s = src[off[i]]
             if s >= 0 and names[s] in facts:
-                reads.add(names[i])
-    at = set(compress(count(), map(facts.__contains__, names)))
+                reads.add(i)
+    at: list = []
+    for lo in range(0, len(names), PIECE):       # C-level pieces: the GIL is let go between
+        at += compress(count(lo), map(facts.__contains__, names[lo:lo + PIECE]))
+    variables = set()
     for op in VARIABLE_OPS:
-        at.update(graph.nodes_of_op(op))
+        variables.update(graph.nodes_of_op(op))
+    if variables:
+        at = sorted(set(at) | variables)
+    first = _first_readers(graph, reads) if len(src) >= NUMPY_FROM and \
+        not graph.duplicate_names else None
+    read_names = {names[i] for i in reads}
     homes: dict = {}
     protos = graph.structure.node
-    for i in sorted(at):
+    for i in at:
         name = names[i]
         if op_names[ops[i]] in VARIABLE_OPS:
             n, home = variable_elements(protos[i]), name
+        elif first is not None:
+            k = first[i]
+            n, home = facts[name].elements, names[k] if k >= 0 else name
         else:
-            n, home = facts[name].elements, _first_reader(graph, name, reads) or name
+            n, home = facts[name].elements, _first_reader(graph, name, read_names) or name
         if n:
             homes[home] = homes.get(home, 0) + n
     return homes
+
+
+def _first_readers(graph, reads: set) -> list:
+    """For each node, the index of its first reader by data in graph order, looking through
+    the lone Identity reads (`reads`, node indexes) to their own readers; -1 for none."""
+    import numpy as np
+
+    n = len(graph._names)
+    src, port = graph.in_src, graph.in_port
+    dst = np.repeat(np.arange(n), np.diff(graph.in_offsets))
+    data = (port >= 0) & (src >= 0)
+    s, d = src[data], dst[data]
+    is_read = np.zeros(n, bool)
+    is_read[list(reads)] = True
+    through = is_read[d]
+    first = _min_by(np, s[~through], d[~through], n)   # of a constant, or of a read
+    via = _min_by(np, s[through], first[d[through]], n, skip=-1)   # through a read
+    both = np.where(first < 0, via, np.where(via < 0, first, np.minimum(first, via)))
+    return both.tolist()
+
+
+def _min_by(np, keys, values, n: int, skip: int | None = None):
+    """[min of values with key k for k in range(n)], -1 where none (values == skip left out)."""
+    if skip is not None:
+        keep = values != skip
+        keys, values = keys[keep], values[keep]
+    out = np.full(n, -1, np.int64)
+    order = np.lexsort((values, keys))
+    keys, values = keys[order], values[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else keys
+    out[keys[starts]] = values[starts]
+    return out
 
 
 def _first_reader(graph, name: str, reads: set) -> str | None:

@@ -14,6 +14,12 @@ PORT_MAX = 2 ** 31 - 1
 CHUNK = 32768           # items per C-level step that holds the GIL (~5 ms)
 
 
+def pieces(n: int):
+    """(lo, hi) bounds of CHUNK items covering range(n): a C-level pass over a big list
+    holds the GIL throughout, so the passes here go a piece at a time."""
+    return [(lo, lo + CHUNK) for lo in range(0, n, CHUNK)]
+
+
 def _numpy():
     import numpy     # heavy: big graphs only
 
@@ -80,7 +86,10 @@ def const_sources(graph) -> ConstSources:
                 if s >= 0 and ops[s] == const:
                     at.append(i)
                     consts.append(s)
-    return ConstSources(graph.nodes, dict(zip(map(names.__getitem__, at), consts)), at)
+    index: dict = {}
+    for lo, hi in pieces(len(at)):
+        index.update(zip(map(names.__getitem__, at[lo:hi]), consts[lo:hi]))
+    return ConstSources(graph.nodes, index, at)
 
 
 def fold(graph, consts: ConstSources) -> tuple:
@@ -102,10 +111,14 @@ def fold(graph, consts: ConstSources) -> tuple:
         shown = np.flatnonzero(hit & (graph.in_port >= 0) & ~is_source[dst])
         by_reader = shown[np.lexsort((src[shown], dst[shown]))]
         readers, starts = np.unique(dst[by_reader], return_index=True)
-        shown_names = list(map(names.__getitem__, src[by_reader].tolist()))
-        bounds = starts.tolist() + [len(shown_names)]
-        found = dict(zip(map(names.__getitem__, readers.tolist()),
-                         map(shown_names.__getitem__, map(slice, bounds, bounds[1:]))))
+        shown_at, shown_names = src[by_reader].tolist(), []
+        for lo, hi in pieces(len(shown_at)):
+            shown_names += map(names.__getitem__, shown_at[lo:hi])
+        bounds, readers, found = starts.tolist() + [len(shown_names)], readers.tolist(), {}
+        for lo, hi in pieces(len(readers)):
+            found.update(zip(map(names.__getitem__, readers[lo:hi]),
+                             map(shown_names.__getitem__,
+                                 map(slice, bounds[lo:hi], bounds[lo + 1:hi + 1]))))
         read = read.tolist()
     else:
         is_source = bytearray(n + 1)
@@ -125,7 +138,10 @@ def fold(graph, consts: ConstSources) -> tuple:
                         mine.append(s)
         found = {names[i]: [names[s] for s in sorted(srcs)] for i, srcs in found.items()}
         read = sorted(seen)
-    return set(map(names.__getitem__, read)), found, read
+    folded: set = set()
+    for lo, hi in pieces(len(read)):
+        folded.update(map(names.__getitem__, read[lo:hi]))
+    return folded, found, read
 
 
 def edges(graph, folded_at) -> tuple:
@@ -147,8 +163,7 @@ def edges(graph, folded_at) -> tuple:
             ports = [big.get(p, pt) if pt == PORT_MAX else pt for p, pt in zip(where, ports)]
         control = port[kept] < 0
         s_list, d_list, c_list, out = srcs.tolist(), dsts.tolist(), control.tolist(), []
-        for lo in range(0, len(ports), CHUNK):   # C-level pieces: the GUI thread gets turns
-            hi = lo + CHUNK
+        for lo, hi in pieces(len(ports)):
             out += zip(map(names.__getitem__, s_list[lo:hi]), ports[lo:hi],
                        map(names.__getitem__, d_list[lo:hi]), c_list[lo:hi])
         return out, srcs, dsts, control
@@ -229,7 +244,10 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     firsts = order[starts]                    # each group's first edge (a stable sort)
     by_first = np.argsort(firsts)             # groups in order of their first edge
     starts, stops, firsts = starts[by_first], stops[by_first], firsts[by_first]
-    positions = order.tolist()
-    group_keys = zip(ka[firsts].tolist(), kb[firsts].tolist(), control[firsts].tolist())
-    return containers, dict(zip(group_keys, map(positions.__getitem__,
-                                                map(slice, starts.tolist(), stops.tolist()))))
+    positions, starts, stops = order.tolist(), starts.tolist(), stops.tolist()
+    group_keys = list(zip(ka[firsts].tolist(), kb[firsts].tolist(), control[firsts].tolist()))
+    groups: dict = {}
+    for lo, hi in pieces(len(group_keys)):
+        groups.update(zip(group_keys[lo:hi], map(positions.__getitem__,
+                                                 map(slice, starts[lo:hi], stops[lo:hi]))))
+    return containers, groups
