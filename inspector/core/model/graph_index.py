@@ -114,12 +114,19 @@ def finish(graph) -> None:
     graph._loose_names = set(loose.values())
 
 
+def numpy():
+    """The numpy module, imported on first need: big graphs only (a small one opens
+    without it)."""
+    import numpy as np     # heavy
+
+    return np
+
+
 def stable_order(values, n_values: int):
     """(positions sorted by value, stably; how many items have each value 0..n_values-1)
     for non-negative ints (negative ones are left out)."""
     if len(values) >= NUMPY_FROM:
-        import numpy as np
-
+        np = numpy()
         arr = np.asarray(values, np.int64)
         order = np.argsort(arr, kind="stable")
         skipped = int((arr < 0).sum())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from itertools import compress, count
 
-from inspector.core.model import tensors
+from inspector.core.model import graph_index, tensors
 
 VARIABLE_OPS = frozenset({"Variable", "VariableV2", "VarHandleOp"})
 NUMPY_FROM = 4096      # inputs from which a graph's first readers are found by numpy
@@ -107,8 +107,7 @@ def weight_homes(graph) -> dict:
 def _first_readers(graph, reads: set) -> list:
     """For each node, the index of its first reader by data in graph order, looking through
     the lone Identity reads (`reads`, node indexes) to their own readers; -1 for none."""
-    import numpy as np
-
+    np = graph_index.numpy()
     n = len(graph._names)
     src, port = graph.in_src, graph.in_port
     dst = np.repeat(np.arange(n), np.diff(graph.in_offsets))
