@@ -9,9 +9,11 @@ a 2-core machine whose Python loop takes ~0.88 s; the figures are also scaled to
 
 --cli times the command a user runs, `graphdef-inspector diff A B` in a fresh process (FLOPs
 on, the default, and --no-flops), on the file and itself and on the file and a renamed,
-shuffled copy of it (written once to the cache), each with the python_speed measured before
-it; with --against REV the `inspector` package of commit REV runs interleaved (bench/ab.py)
-and the ratio of each time to it is printed.
+shuffled copy of it (written once to the cache), each with its peak memory and the
+python_speed measured before it (the renamed pairs of 100k and 300k nodes also scaled to the
+slow class beside issue 47's budgets: 10 s; 30 s and 2 GB); with --against REV the
+`inspector` package of commit REV runs interleaved (bench/ab.py) and the ratio of each time
+to it is printed.
 """
 
 from __future__ import annotations
@@ -78,19 +80,28 @@ def shuffled_copy(path: str) -> str:
     return out
 
 
-def cli_diff(folder: str, a: str, b: str, *flags) -> tuple[float, int]:
-    """(wall seconds, exit code) of `graphdef-inspector diff A B` with `inspector` from
-    `folder`."""
+def cli_diff(folder: str, a: str, b: str, *flags) -> tuple[float, int, float]:
+    """(wall seconds, exit code, peak RSS in MB) of `graphdef-inspector diff A B` with
+    `inspector` from `folder`."""
     import subprocess
 
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "inspector", "diff", a, b, *flags],
-                          cwd=folder, env=dict(ab.env(folder), TF_CPP_MIN_LOG_LEVEL="3"),
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "inspector", "diff", a, b, *flags],
+                            cwd=folder, env=dict(ab.env(folder), TF_CPP_MIN_LOG_LEVEL="3"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read()
+    proc.stderr.close()
+    _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"diff failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return seconds, proc.returncode
+    code = os.waitstatus_to_exitcode(status)
+    proc.returncode = code
+    if code not in (0, 1):
+        raise RuntimeError(f"diff failed ({code}): {err[-2000:]}")
+    return seconds, code, usage.ru_maxrss / 1024
+
+
+# the budgets of issue 47 on the slow class (python_speed 0.88 s): seconds, MB
+BUDGETS = {100_000: (10.0, None), 300_000: (30.0, 2048.0)}
 
 
 def args_only_same(only: str | None) -> bool:
@@ -113,10 +124,15 @@ def cli(sizes: list, against: str | None, only: str | None = None,
             times = []
             for side, folder in runs:
                 speed = python_speed()
-                seconds, code = cli_diff(folder, path, b, *flags)
+                seconds, code, peak = cli_diff(folder, path, b, *flags)
                 times.append(seconds)
-                print(f"  diff {label:30s} {side:14s} {seconds:7.2f} s (exit {code}; "
-                      f"python_speed {speed:.2f} s)")
+                budget, memory = BUDGETS.get(nodes, (None, None))
+                slow = seconds * SLOW_CLASS / speed
+                verdict = "" if budget is None or "renamed" not in label else \
+                    f"; slow class ~{slow:.1f} s, budget {budget:.0f} s" + \
+                    (f", {memory:.0f} MB" if memory else "")
+                print(f"  diff {label:30s} {side:14s} {seconds:7.2f} s {peak:6.0f} MB (exit "
+                      f"{code}; python_speed {speed:.2f} s{verdict})")
             if len(times) == 2:
                 print(f"  {'':35s} ratio now / before {times[0] / times[1]:.2f}")
 
