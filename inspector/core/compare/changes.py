@@ -48,7 +48,7 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool,
     if ca.ops[x] == cb.ops[y] and ga.devices.get(x, "") == gb.devices.get(y, "") and \
             x not in lazy_nodes(ga) and y not in lazy_nodes(gb) and \
             _same_inputs(ca, cb, x, y, matching.b_of) and \
-            same_attrs(ga.structure.node[x].attr, gb.structure.node[y].attr):
+            same_attrs(ca.protos()[x].attr, cb.protos()[y].attr):
         return out                  # the common case: nothing but perhaps the name
     na, nb = ga.node(a), gb.node(b)
     pa, pb = na.proto, nb.proto

@@ -20,13 +20,14 @@ class Columns:
     Graph.consumers lists them); `unique` says no name repeats."""
 
     __slots__ = ("names", "at", "ops", "ins", "ports", "uses", "unique", "_gaps", "_every",
-                 "__weakref__")
+                 "_structure", "_protos", "__weakref__")
 
     def __init__(self, graph):
         self.names = names = list(graph.name_list) if hasattr(graph, "in_src") else \
             [n.name for n in graph.nodes]
         self.at = at = dict(zip(reversed(names), range(len(names) - 1, -1, -1)))
         self.unique = len(at) == len(names)
+        self._structure, self._protos = graph.structure, None
         self._gaps: dict = {}       # node -> slots of its ins, where an entry names no node
         self._every: dict = {}      # node -> every_input, where not its ins
         if hasattr(graph, "in_src"):
@@ -112,6 +113,13 @@ class Columns:
             if len(every) != len(srcs):
                 alls[i] = tuple(every)
         self.ins, self.ports = ins, ports
+
+    def protos(self) -> list:
+        """protos()[i]: node i's NodeDef (a list made once: indexing the GraphDef's repeated
+        field makes a wrapper per access, ten times a list's cost)."""
+        if self._protos is None:
+            self._protos = list(self._structure.node)
+        return self._protos
 
     def slots(self, i: int):
         """Where node i's data inputs `ins[i]` sit among its data input entries (an entry

@@ -53,7 +53,7 @@ class Fingerprints:
     @staticmethod
     def _own_signatures(graph: Graph, cols, job) -> list:
         out, scratch = [], NodeDef()
-        for k, (op, proto) in enumerate(zip(cols.ops, graph.structure.node)):
+        for k, (op, proto) in enumerate(zip(cols.ops, cols.protos())):
             if job is not None and not k % 4096:
                 job.check()
             out.append(own_signature(op, proto, scratch))
