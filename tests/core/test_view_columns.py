@@ -266,3 +266,24 @@ def test_scope_groups_in_pieces_are_those_of_one_pass(monkeypatch):
     deep = names + ["/".join(["d"] * 70), "x" + "/y" * 65]
     for case in (names, deep, names[::-1], [], ["a"]):
         assert graph_index.scope_groups(case) == one_pass(case)
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_consumer_index_by_numpy_is_that_of_the_sort(monkeypatch, case):
+    from array import array
+    from itertools import accumulate
+
+    from inspector.core.model import graph_index
+
+    graph = Graph(_graph_def(900, 10, HOSTILE[case]))
+    src = graph._src
+    places = sorted((p for p in range(len(src)) if src[p] >= 0), key=src.__getitem__)
+    counts = [0] * len(graph)
+    for s in src:
+        if s >= 0:
+            counts[s] += 1
+    expected = (array("q", accumulate(counts, initial=0)), array("q", places))
+    monkeypatch.setattr(graph_index, "NUMPY_FROM", 1)
+    assert graph_index.consumer_csr(graph) == expected
+    monkeypatch.setattr(graph_index, "NUMPY_FROM", 10 ** 9)
+    assert graph_index.consumer_csr(graph) == expected

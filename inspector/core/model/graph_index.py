@@ -17,7 +17,7 @@ from inspector.core.model.scopes import Scope, add_scope
 
 NUMPY_FROM = 4096       # sorts of at least this many items use numpy
 PORT_MAX = 2 ** 31 - 1
-PIECE = 32768           # items per C-level step of a whole-graph pass (scope_groups)
+PIECE = 8192            # items per C-level step of a whole-graph pass (it holds the GIL)
 _ODD = re.compile("[:^]")   # a node name holding these: an input text equal to it means
                             # another node, or a port (so does an empty name)
 
@@ -110,7 +110,9 @@ def finish(graph) -> None:
         graph._duplicates = False
     graph.dangling_inputs = [(graph._names[node_at(graph, pos)], name)
                              for pos, name in sorted(loose.items())]
-    graph._read = set(src)            # the indexes some input reads
+    graph._read = set()               # the indexes some input reads
+    for lo in range(0, len(src), PIECE):   # C-level pieces: the GIL is let go between
+        graph._read.update(src[lo:lo + PIECE])
     graph._loose_names = set(loose.values())
 
 
@@ -139,8 +141,19 @@ def stable_order(values, n_values: int):
 def consumer_csr(graph):
     """(starts, places): the input positions reading node i are places[starts[i]:
     starts[i + 1]], in graph order of the readers."""
-    places, counts = stable_order(graph._src, len(graph._names))
-    return array("q", accumulate(counts, initial=0)), array("q", places)
+    src, n = graph._src, len(graph._names)
+    if len(src) < NUMPY_FROM:
+        places, counts = stable_order(src, n)
+        return array("q", accumulate(counts, initial=0)), array("q", places)
+    np = numpy()         # big: the arrays' bytes copied whole, no Python int an item
+    arr = np.frombuffer(src, np.int32) if len(src) else np.zeros(0, np.int32)
+    order = np.argsort(arr, kind="stable")[int((arr < 0).sum()):].astype(np.int64)
+    starts = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(arr[arr >= 0], minlength=n), out=starts[1:])
+    out = array("q"), array("q")
+    out[0].frombytes(starts.tobytes())
+    out[1].frombytes(order.tobytes())
+    return out
 
 
 def scope_groups(names: list):

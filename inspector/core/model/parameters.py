@@ -12,7 +12,7 @@ from inspector.core.model import graph_index, tensors
 
 VARIABLE_OPS = frozenset({"Variable", "VariableV2", "VarHandleOp"})
 NUMPY_FROM = 4096      # inputs from which a graph's first readers are found by numpy
-PIECE = 32768          # names per C-level step
+PIECE = 8192           # names per C-level step
 
 
 def const_elements(node_def) -> int:
