@@ -82,3 +82,24 @@ def test_the_whole_graph_is_walked_through_a_chain_and_a_fan():
         {f"c{i}" for i in range(4990, 5000)} | {f"f{i}" for i in range(3000)} | {"out"}
     assert reachability.between(g, ["c100"], ["f5"]) == {f"c{i}" for i in range(100, 5000)} | {"f5", "in"}
     assert sum(v is not None for v in g._views) == 0
+
+
+def test_the_strip_preview_reads_the_columns_and_makes_no_node_object():
+    from inspector.core.analysis.marks import strip_preview
+
+    gd = _graph_def(6000, seed=11, wide=False)
+    for i in range(0, 6000, 600):
+        gd.node[i].op = "Placeholder"
+    gd.node[5].op, gd.node[6].op = "ApplyAdam", "PlaceholderWithDefault"
+    graph, reference = Graph(gd), Graph(gd)
+    names = graph.name_list
+    ins, outs = [names[1200]], [names[-1], names[4000]]
+    got = strip_preview(graph, ins, outs)
+    kept = _by_names(reference, outs, set(ins), backwards=True) | set(ins)
+    dropped = set(names) - kept
+    assert got.kept == kept and got.dropped == dropped and dropped
+    assert got.training_only == {names[5]: "optimizer"}
+    assert got.dropped_bytes == sum(reference.node(n).proto.ByteSize() for n in dropped)
+    assert got.needs_feeding == [n.name for n in reference if n.op == "Placeholder"
+                                 and n.name in kept and n.name not in ins]
+    assert sum(v is not None for v in graph._views) == 0

@@ -33,13 +33,15 @@ def strip_preview(graph: Graph, inputs, outputs) -> StripPreview:
     kept = upstream(graph, outs, stop=ins)
     kept.update(ins)
     dropped = {n for n in graph.names() if n not in kept}   # a loop other threads can break
-    node = graph.node
-    dropped_bytes = sum(node(n).proto.ByteSize() for n in dropped)
-    needs = [n.name for n in graph if n.op in FEED_OPS and n.op != "PlaceholderWithDefault"
-             and n.name in kept and n.name not in ins]
+    index, names, protos = graph._index, graph.name_list, graph.structure.node
+    op_of = graph.op_names.__getitem__
+    codes = graph._ops
+    dropped_bytes = sum(protos[index[n]].ByteSize() for n in dropped)
+    needs = [n for n in map(names.__getitem__, graph.nodes_of_op("Placeholder"))
+             if n in kept and n not in ins]
     roles = {}
     for name in dropped:
-        role = op_categories.training_role(name, node(name).op)
+        role = op_categories.training_role(name, op_of(codes[index[name]]))
         if role:
             roles[name] = role
     return StripPreview(kept, dropped, dropped_bytes, needs, roles)

@@ -96,7 +96,7 @@ def _canonical(graph: Graph):
 
 def _levels(graph: Graph, first: list, halt: set, backwards: bool) -> list:
     """The indexes reached from `first`: a numpy step for each wide level of the walk, a
-    Python loop over the array columns for narrow ones (a chain)."""
+    Python loop over the array columns while few nodes are waiting (a chain)."""
     import numpy as np
 
     n = len(graph)
@@ -118,19 +118,21 @@ def _levels(graph: Graph, first: list, halt: set, backwards: bool) -> list:
         py_values = array("q", values.tobytes())
     for i in first:
         seen[i] = 1
-    frontier = [i for i in first if not stop[i]]
-    while len(frontier):
-        if len(frontier) < WIDE:      # a narrow level: a numpy call a node would cost more
-            nxt = []
-            for i in frontier if frontier.__class__ is list else frontier.tolist():
-                for j in py_values[py_off[i]:py_off[i + 1]]:
-                    if j >= 0 and not seen[j]:
-                        seen[j] = 1
-                        if not stop[j]:
-                            nxt.append(j)
-            frontier = nxt
-            continue
-        frontier = np.asarray(frontier, np.int64)
+    todo = [i for i in first if not stop[i]]
+    while todo:
+        # depth first while the nodes to visit are few (a chain: a numpy call a node would
+        # cost more); one numpy step over all of them once they are many
+        pop, push = todo.pop, todo.append
+        while todo and len(todo) < WIDE:
+            i = pop()
+            for j in py_values[py_off[i]:py_off[i + 1]]:
+                if j >= 0 and not seen[j]:
+                    seen[j] = 1
+                    if not stop[j]:
+                        push(j)
+        if not todo:
+            break
+        frontier = np.array(todo, np.int64)
         lo = off[frontier]
         lengths = off[frontier + 1] - lo
         total = int(lengths.sum())
@@ -140,7 +142,7 @@ def _levels(graph: Graph, first: list, halt: set, backwards: bool) -> list:
         found = np.unique(found[found >= 0])
         found = found[~seen_np[found]]
         seen_np[found] = True
-        frontier = found[~stop_np[found]]
+        todo = found[~stop_np[found]].tolist()
     del seen_np, stop_np
     return list(compress(range(n), seen))
 
