@@ -75,11 +75,17 @@ class SearchIndex:
 
     def __init__(self, graph: Graph, job: Job = NO_JOB):
         # the graph's columns: its name list (shared, not copied) and op codes; no Node
-        self.names = graph.name_list
-        self.ops = list(map(graph.op_names.__getitem__, graph._ops))
+        names = self.names = graph.name_list
+        op_of, codes = graph.op_names.__getitem__, graph._ops
         self.attrs = _attr_texts(graph.structure.node, job)
-        self.lowered = list(map(str.lower, map("\n".join, zip(self.names, self.ops,
-                                                              self.attrs))))
+        self.ops, self.lowered = [], []
+        for a in range(0, len(names), CHECK_EVERY):    # slices: the GIL is let go between
+            job.check()
+            b = a + CHECK_EVERY
+            ops = list(map(op_of, codes[a:b]))
+            self.ops += ops
+            self.lowered += map(str.lower, map("\n".join, zip(names[a:b], ops,
+                                                             self.attrs[a:b])))
 
     def find(self, query: str, regex: bool = False, limit: int = LIMIT, job: Job = NO_JOB) -> Found:
         """Case-insensitive matches of `query` (a substring, or a regex searched in the name,

@@ -43,6 +43,7 @@ def digraph(graph):
 
 NUMPY_FROM = 4096      # graphs of at least this many nodes are walked a level at a time
 WIDE = 128             # levels at least this wide take one numpy step
+SLICE = 16384          # names put in the answer per C call
 
 
 def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
@@ -56,7 +57,10 @@ def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
         return set()
     if len(names) >= NUMPY_FROM:
         seen = _levels(graph, first, halt, backwards)
-        return set(map(names.__getitem__, seen))
+        out: set = set()
+        for a in range(0, len(seen), SLICE):      # slices: the GIL is let go between
+            out.update(map(names.__getitem__, seen[a:a + SLICE]))
+        return out
     seen = bytearray(len(names))
     for i in first:
         seen[i] = 1
