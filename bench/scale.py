@@ -15,7 +15,8 @@ Run: .venv/bin/python bench/scale.py [--small | --million] [--only NAME] [--no-g
 Every model's figures are printed with the python_speed measured just before them.
 
 Per model: protobuf parse alone (time, peak RSS); `summarize` on the command line (wall time
-of the whole process, peak RSS); the app from process start (offscreen, TensorFlow in its
+of the whole process, peak RSS); the summary alone after the load, in a thread as the window
+computes it (seconds, the longest wait of a thread beside it: GIL held by one C call); the app from process start (offscreen, TensorFlow in its
 worker process): first picture, longest GUI-thread stall (10 ms heartbeat) while opening,
 expanding the largest scope, searching, marking an output and previewing strip_unused_nodes,
 the longest stall in the 10 s after the first picture (the settle: warm-ups, panels
@@ -84,6 +85,42 @@ sys.argv = ['graphdef-inspector', 'summarize', sys.argv[1]]
 main()
 """
 
+# The summary alone, after the load, in a thread as the window computes it: its seconds,
+# and the longest wait of a thread beside it waking every ms (the GIL held by one long C
+# call shows here), next to that wait beside a plain Python loop of the same length (what
+# the machine's own scheduling gives). numpy imported first: the window has it by then.
+SUMMARY_ALONE = """
+import sys, time, json, threading, gc
+sys.setswitchinterval(0.0001)     # as the app
+import numpy  # noqa: F401
+from inspector.core.app.opening import open_model, summary_of
+model = open_model(sys.argv[1])
+gc.collect(); gc.disable()
+
+def beside(work):
+    done = []
+    th = threading.Thread(target=lambda: done.append(work()))
+    t = last = time.perf_counter(); worst = 0.0
+    th.start()
+    while th.is_alive():
+        time.sleep(0.001)
+        now = time.perf_counter(); worst = max(worst, now - last); last = now
+    th.join()
+    return done[0], worst
+
+def timed():
+    t = time.perf_counter(); summary_of(model); return time.perf_counter() - t
+
+def plain(seconds):
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+seconds, wait = beside(timed)
+_, noise = beside(lambda: plain(seconds))
+print(json.dumps({"seconds": seconds, "wait": wait, "noise": noise}))
+"""
+
 STARTUP = """
 import inspector.launcher, inspector.cli.main
 """
@@ -120,9 +157,11 @@ def measure(path: str, folder: str, gui: bool, tf: bool) -> dict:
     _, startup, _ = child(STARTUP, folder=folder)
     parse, _, parse_rss = child(PARSE, path, folder=folder)
     _, summ_wall, summ_rss = child(SUMMARIZE, path, folder=folder)
+    alone = child(SUMMARY_ALONE, path, folder=folder)[0]
     row = dict(size=os.path.getsize(path) / MB, nodes=parse["nodes"], parse=parse["seconds"],
                parse_rss=parse_rss, summarize=summ_wall, summarize_rss=summ_rss,
-               startup=startup, speed=speed)
+               startup=startup, speed=speed, summary=alone["seconds"],
+               summary_wait=alone["wait"], summary_noise=alone["noise"])
     if gui:
         app, _, _ = child("from bench.scale_app import main; main()", path, folder=folder)
         row.update(app)
@@ -184,7 +223,7 @@ def run(small: bool, only: str | None, gui: bool, million: bool = False, tf: boo
 
 def ratios(now: dict, before: dict) -> None:
     """Each figure of this tree over the earlier commit's, measured side by side."""
-    keys = ["summarize", "summarize_rss", "first", "settle", "window_peak", "window_anon"]
+    keys = ["summarize", "summarize_rss", "summary", "summary_wait", "first", "settle", "window_peak", "window_anon"]
     parts = [f"{k} {now[k] / before[k]:.2f}" for k in keys
              if now.get(k) and before.get(k)]
     parts += [f"stall {k} {now['stalls'][k] / before['stalls'][k]:.2f}"
@@ -198,6 +237,9 @@ def report(r: dict) -> None:
     print(f"  protobuf parse alone     {r['parse']:6.2f} s   peak {r['parse_rss']:6.0f} MB")
     print(f"  summarize (process)      {r['summarize']:6.2f} s   peak {r['summarize_rss']:6.0f} MB"
           f"   ({r['summarize'] / r['parse']:.1f}x the parse)")
+    print(f"  summary alone (in process, after the load) {r['summary']:6.2f} s; longest wait "
+          f"of a thread beside it {1000 * r['summary_wait']:.0f} ms (beside a plain Python "
+          f"loop: {1000 * r['summary_noise']:.0f} ms)")
     if "first" not in r:
         return
     print(f"  app: first picture       {r['first']:6.2f} s from process start "

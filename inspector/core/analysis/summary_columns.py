@@ -8,13 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from inspector.core.model.dtypes import dtype_name
-from inspector.core.model.graph_index import NUMPY_FROM
-
-
-def _np():
-    import numpy     # heavy: big graphs only
-
-    return numpy
+from inspector.core.model.graph_index import NUMPY_FROM, chunked_list, numpy
 
 
 def _big(graph) -> bool:
@@ -28,8 +22,8 @@ def indexes_of_ops(graph, ops) -> list:
         return []
     if len(codes) == 1 or not _big(graph):
         return sorted(i for op in ops for i in graph.nodes_of_op(op))
-    np = _np()
-    return np.flatnonzero(np.isin(graph.op_codes, codes)).tolist()
+    np = numpy()
+    return chunked_list(np.flatnonzero(np.isin(graph.op_codes, codes)))
 
 
 def indexes_named(graph, names) -> list:
@@ -50,13 +44,13 @@ def unread(graph, skip_ops=()) -> list:
         read, index, ops = graph._read, graph._index, graph._ops
         return [i for i, name in enumerate(graph.name_list)
                 if index[name] not in read and ops[i] not in skip]
-    np = _np()
+    np = numpy()
     read = np.zeros(len(graph) + 1, bool)
     read[graph.in_src] = True       # -1 (an input naming no node) marks the spare last slot
     keep = ~read[:-1]
     if skip:
         keep &= ~np.isin(graph.op_codes, list(skip))
-    return np.flatnonzero(keep).tolist()
+    return chunked_list(np.flatnonzero(keep))
 
 
 def upstream_marks(graph, starts) -> bytearray:
@@ -96,7 +90,7 @@ def bytes_by_op(graph, sizes) -> Counter:
         for code, size in zip(graph._ops, sizes):
             totals[code] += size
     else:
-        np = _np()
+        np = numpy()
         sizes = np.frombuffer(sizes, np.uint32) if getattr(sizes, "typecode", "") == "I" \
             else np.asarray(sizes, np.int64)
         totals = np.bincount(graph.op_codes, weights=sizes, minlength=n_ops)

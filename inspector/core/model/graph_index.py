@@ -138,6 +138,22 @@ def stable_order(values, n_values: int):
     return order, [tally.get(v, 0) for v in range(n_values)]
 
 
+def tally(values, n_values: int) -> list:
+    """How many of these non-negative ints (a buffer, >= NUMPY_FROM of them) have each value
+    0..n_values-1 (numpy: a few ms, where Counter holds the GIL through one long pass)."""
+    np = numpy()
+    return np.bincount(np.frombuffer(values, values.typecode), minlength=n_values).tolist()
+
+
+def chunked_list(arr, chunk: int = 1 << 16) -> list:
+    """A numpy array as a list, made a chunk at a time (each call a millisecond or two, so a
+    thread beside the GUI thread hands over the GIL between them)."""
+    out: list = []
+    for k in range(0, len(arr), chunk):
+        out += arr[k:k + chunk].tolist()
+    return out
+
+
 def consumer_csr(graph):
     """(starts, places): the input positions reading node i are places[starts[i]:
     starts[i + 1]], in graph order of the readers."""
