@@ -98,6 +98,7 @@ class _AsColumns:
         at = {}
         for i, n in enumerate(graph.nodes):
             at.setdefault(n.name, i)
+        self.structure = graph.structure
         self.name_list = [n.name for n in graph.nodes]
         self.op_names = sorted({n.op for n in graph.nodes})
         self.op_codes = np.array([self.op_names.index(n.op) for n in graph.nodes], np.int16)
