@@ -103,3 +103,13 @@ def test_the_strip_preview_reads_the_columns_and_makes_no_node_object():
     assert got.needs_feeding == [n.name for n in reference if n.op == "Placeholder"
                                  and n.name in kept and n.name not in ins]
     assert sum(v is not None for v in graph._views) == 0
+
+
+@pytest.mark.parametrize("n", [300, 6000])
+def test_the_cone_is_what_the_node_needs_and_what_needs_it(n):
+    gd = _graph_def(n, seed=5, wide=True)
+    graph, reference = Graph(gd), Graph(gd)
+    for name in random.Random(2).sample(graph.name_list, 8) + ["dup", "not_a_node"]:
+        assert reachability.cone(graph, [name]) == \
+            _by_names(reference, [name], set(), True) | _by_names(reference, [name], set(), False)
+    assert sum(v is not None for v in graph._views) == 0

@@ -5,7 +5,7 @@ the edge labels (`state.set_shapes`)."""
 
 from __future__ import annotations
 
-from inspector.core.model.reachability import downstream, upstream
+from inspector.core.model.reachability import cone
 
 
 def start_cone(state, tasks, on: bool) -> None:
@@ -17,7 +17,7 @@ def start_cone(state, tasks, on: bool) -> None:
     graph = view.graph
 
     def work(job):
-        return upstream(graph, [name]) | downstream(graph, [name])
+        return cone(graph, [name])
 
     tasks.submit("cone", work, lambda nodes: state.set_cone(state.selected == name, nodes),
                  label="Following the graph")

@@ -56,11 +56,7 @@ def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
     if not first:
         return set()
     if len(names) >= NUMPY_FROM:
-        seen = _levels(graph, first, halt, backwards)
-        out: set = set()
-        for a in range(0, len(seen), SLICE):      # slices: the GIL is let go between
-            out.update(map(names.__getitem__, seen[a:a + SLICE]))
-        return out
+        return _named(names, _levels(graph, first, halt, backwards))
     seen = bytearray(len(names))
     for i in first:
         seen[i] = 1
@@ -87,6 +83,30 @@ def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
                     if j not in halt:
                         todo.append(j)
     return set(compress(names, seen))
+
+
+def _named(names: list, indexes: list) -> set:
+    out: set = set()
+    for a in range(0, len(indexes), SLICE):      # slices: the GIL is let go between
+        out.update(map(names.__getitem__, indexes[a:a + SLICE]))
+    return out
+
+
+def cone(graph, names) -> set:
+    """upstream(names) | downstream(names): what the nodes depend on and what depends on
+    them. A big Graph's two walks are merged as indexes, named once."""
+    if not isinstance(graph, Graph) or len(graph) < NUMPY_FROM:
+        return upstream(graph, names) | downstream(graph, names)
+    import numpy as np
+
+    index = graph._index
+    first = [index[s] for s in dict.fromkeys(map(node_name_from_input, names)) if s in index]
+    if not first:
+        return set()
+    both = np.zeros(len(graph), np.bool_)
+    both[_levels(graph, first, set(), True)] = True
+    both[_levels(graph, first, set(), False)] = True
+    return _named(graph.name_list, np.flatnonzero(both).tolist())
 
 
 def _canonical(graph: Graph):
