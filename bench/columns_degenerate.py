@@ -10,7 +10,8 @@ Run: .venv/bin/python bench/columns_degenerate.py [--against REV] [--nodes N] [-
 
 Per graph and side (a fresh process each, the order flipping every round): load (loaders.load,
 as the app and the CLI open it), scope_tree, the consumer index (first consumers() call),
-op_counts, a walk of every node's inputs (code still on Node objects), problems, peak RSS.
+op_counts, a walk of every node's inputs (code still on Node objects), problems (negative:
+the load refused the graph, its Graph's problems then, load timed up to the Graph), peak RSS.
 python_speed (bench/scale.py) is printed first."""
 
 from __future__ import annotations
@@ -31,7 +32,14 @@ MEASURE = """
 import sys, time, json
 t0 = time.perf_counter()
 from inspector.core.loaders import load
-m = load(sys.argv[1]); g = m.graph
+from inspector.core.errors import ModelLoadError
+try:
+    m = load(sys.argv[1]); g = m.graph; problems = len(m.problems or [])
+except ModelLoadError:      # duplicate names are refused: the Graph alone then
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+    gd = protos.GraphDef(); gd.ParseFromString(open(sys.argv[1], "rb").read())
+    g = Graph(gd); problems = -len(g.problems())
 t1 = time.perf_counter()
 g.scope_tree()
 t2 = time.perf_counter()
@@ -43,7 +51,7 @@ edges = sum(len(n.inputs) for n in g.nodes)
 t5 = time.perf_counter()
 print(json.dumps({"load": t1 - t0, "scope_tree": t2 - t1, "consumers": t3 - t2,
                   "op_counts": t4 - t3, "walk": t5 - t4, "nodes": len(g), "edges": edges,
-                  "problems": len(m.problems or [])}))
+                  "problems": problems}))
 """
 
 
@@ -71,13 +79,15 @@ def _inputs(kind: str, names: list, i: int) -> list:
 
 
 def build(kind: str, n: int, pad: bool) -> str:
-    """The graph's file (cached by this script's content and the arguments)."""
+    """The graph's file (cached by the generator's code and the arguments)."""
     from inspector.core.model import protos
     from inspector.core.model.protos import varint
     from tests.fixtures import cache_root
 
-    with open(__file__, "rb") as fh:
-        key = hashlib.sha256(fh.read()).hexdigest()[:12]
+    import inspect
+
+    key = hashlib.sha256("".join(map(inspect.getsource, (_names, _inputs, build))).encode()
+                         ).hexdigest()[:12]
     folder = os.path.join(cache_root(), "scale", "degenerate", key)
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"{kind}_{n}{'_pad' if pad else ''}.pb")

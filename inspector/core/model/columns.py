@@ -19,8 +19,10 @@ from __future__ import annotations
 from array import array
 from itertools import chain, compress, count, filterfalse, repeat
 from operator import sub
+from sys import intern
 
 MARK = "\x00"
+CHUNK = 50_000          # node bodies parsed at once
 # name, op, input and device "\0": the end of one node
 _SEP = b"\x0a\x01\x00\x12\x01\x00\x1a\x01\x00\x22\x01\x00"
 _CLASSES: list = []
@@ -59,25 +61,40 @@ class Batch:
 
 def read_wire(data, expected: int) -> Batch | None:
     """The columns of the node fields in GraphDef wire bytes `data` (other top-level fields
-    are ignored), or None when they cannot be read exactly this way."""
+    are ignored), or None when they cannot be read exactly this way. The bodies are parsed
+    CHUNK nodes at a time: a parsed message holds its fields, the attributes' bytes and a
+    copy of its input (4-5x the bytes), so the whole batch at once cost 30 % more memory at
+    the peak of opening than the node-by-node Graph before the columns."""
     try:
         raw_class, flat_class = _messages()
         raw = raw_class()
         raw.ParseFromString(data)
         bodies = list(raw.node)
         del raw
-        if len(bodies) != expected:
-            return None
-        flat = flat_class()
-        flat.ParseFromString(_SEP.join(bodies) + _SEP if bodies else b"")
-        del bodies
     except Exception:  # noqa: BLE001  (not plain NodeDefs: read them one by one)
         return None
-    names, ops = _one_each(flat.name, expected), _one_each(flat.op, expected)
-    if names is None or ops is None:
-        return None           # a node without a name or an op (proto3 leaves it out), or two
-    inputs, devices = list(flat.input), list(flat.device)
-    del flat
+    if len(bodies) != expected:
+        return None
+    names, ops, inputs, devices = [], [], [], []
+    while bodies:
+        part = bodies[:CHUNK]
+        del bodies[:CHUNK]
+        part.append(b"")
+        try:
+            flat = flat_class()
+            flat.ParseFromString(_SEP.join(part))
+        except Exception:  # noqa: BLE001
+            return None
+        k = len(part) - 1
+        del part
+        got, did = _one_each(flat.name, k), _one_each(flat.op, k)
+        if got is None or did is None:
+            return None       # a node without a name or an op (proto3 leaves it out), or two
+        names += got
+        ops += map(intern, did)     # a few op types: one string each, not one a node
+        inputs += flat.input
+        devices += flat.device
+        del flat
     return _split_marks(names, ops, inputs, devices, expected)
 
 

@@ -14,7 +14,8 @@ from inspector.core.model.inputs import InputRef, scope_of
 from inspector.core.runtime import gc_policy
 
 _new = tuple.__new__
-_LOCK = threading.Lock()     # views and the inputs table: one made per node, whoever asks
+_LOCK = threading.Lock()     # views: one made per node, whoever asks (held a view, or a
+VIEWS_HELD = 4096            # walk's VIEWS_HELD views: the window's thread waits that long)
 
 
 class Columns:
@@ -23,10 +24,10 @@ class Columns:
     for its inputs makes every node's at once (`refs`, one C-level pass)."""
 
     __slots__ = ("structure", "names", "op_names", "ops", "in_off", "src", "port", "loose",
-                 "big_ports", "devices", "walked", "refs")
+                 "big_ports", "devices", "walked", "refs", "refs_lock")
 
     def __init__(self, **columns):
-        self.walked, self.refs = False, None
+        self.walked, self.refs, self.refs_lock = False, None, threading.Lock()
         for key, value in columns.items():
             setattr(self, key, value)
 
@@ -45,7 +46,7 @@ class Node:
             cols, i = self._cols, self.index
             table = cols.refs
             if table is None and cols.walked:
-                table = every_input(cols)
+                table = every_input(cols)     # None while another thread makes it
             refs = self._inputs = table[i] if table is not None and i < len(table) else \
                 inputs_of(cols, i)
         return refs
@@ -107,29 +108,39 @@ def inputs_of(cols: Columns, i: int) -> tuple:
     return tuple(out)
 
 
-def every_input(cols: Columns) -> list:
+def every_input(cols: Columns) -> list | None:
     """Every node's InputRefs (a tuple a node), made in C-level passes and kept in
-    cols.refs: what code walking every node's inputs pays once (6 us a node one by one)."""
-    # 600k tuples made with collection on cost 3x more (each pass walks the model's objects)
-    with _LOCK, gc_policy.paused():
-        if cols.refs is not None:
-            return cols.refs
-        names, src, port, off = cols.names, cols.src, cols.port, cols.in_off
-        n = len(off) - 1
-        offs = off.tolist()
-        end = offs[n]
-        # names[-1] for a producer that is no node: each is then replaced by its own name
-        producers = list(map(names.__getitem__, src[:end])) if names else []
-        for p, name in cols.loose.items():
-            if p < end:
-                producers[p] = name
-        ports = port[:end].tolist()
-        for p, big in cols.big_ports.items():
-            if p < end:
-                ports[p] = big
-        refs = list(map(_new, repeat(InputRef), zip(producers, ports, map((0).__gt__, ports))))
-        cols.refs = list(map(tuple, map(refs.__getitem__, map(slice, offs[:n], offs[1:]))))
+    cols.refs: what code walking every node's inputs pays once (6 us a node one by one);
+    None while another thread makes them (a node's own are made alone then: the window's
+    thread never waits for a walk)."""
+    if not cols.refs_lock.acquire(blocking=False):
+        return None
+    try:
+        if cols.refs is None:
+            # 600k tuples made with collection on cost 3x more (each pass walks the objects)
+            with gc_policy.paused():
+                cols.refs = _every_input(cols)
         return cols.refs
+    finally:
+        cols.refs_lock.release()
+
+
+def _every_input(cols: Columns) -> list:
+    names, src, port, off = cols.names, cols.src, cols.port, cols.in_off
+    n = len(off) - 1
+    offs = off.tolist()
+    end = offs[n]
+    # names[-1] for a producer that is no node: each is then replaced by its own name
+    producers = list(map(names.__getitem__, src[:end])) if names else []
+    for p, name in cols.loose.items():
+        if p < end:
+            producers[p] = name
+    ports = port[:end].tolist()
+    for p, big in cols.big_ports.items():
+        if p < end:
+            ports[p] = big
+    refs = list(map(_new, repeat(InputRef), zip(producers, ports, map((0).__gt__, ports))))
+    return list(map(tuple, map(refs.__getitem__, map(slice, offs[:n], offs[1:]))))
 
 
 class NodeList:
@@ -171,16 +182,19 @@ class NodeList:
         views = self._views
         if self.all_made:
             return views
-        cols, make = self._cols, Node.__new__
-        with _LOCK:
-            ops = list(map(cols.op_names.__getitem__, cols.ops))
-            for i, node, name, op in zip(range(len(views)), views, cols.names, ops):
-                if node is None:
-                    node = make(Node)
-                    node.index, node._cols, node._inputs, node.name, node.op = \
-                        i, cols, None, name, op
-                    views[i] = node
-            self.all_made = cols.walked = True
+        cols, make, n = self._cols, Node.__new__, len(views)
+        ops = list(map(cols.op_names.__getitem__, cols.ops[:n]))
+        for lo in range(0, n, VIEWS_HELD):
+            hi = min(n, lo + VIEWS_HELD)
+            with _LOCK:
+                for i, node, name, op in zip(range(lo, hi), views[lo:hi], cols.names[lo:hi],
+                                             ops[lo:hi]):
+                    if node is None:
+                        node = make(Node)
+                        node.index, node._cols, node._inputs, node.name, node.op = \
+                            i, cols, None, name, op
+                        views[i] = node
+        self.all_made = cols.walked = True
         return views
 
 
