@@ -18,6 +18,7 @@ from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import NO_JOB, Job
 
 CHECK_EVERY = 4096
+SLICE = 1024          # nodes whose texts are made in one C call (the GIL is held meanwhile)
 LIMIT = 5000
 
 
@@ -79,9 +80,9 @@ class SearchIndex:
         op_of, codes = graph.op_names.__getitem__, graph._ops
         self.attrs = _attr_texts(graph.structure.node, job)
         self.ops, self.lowered = [], []
-        for a in range(0, len(names), CHECK_EVERY):    # slices: the GIL is let go between
-            job.check()
-            b = a + CHECK_EVERY
+        for a in range(0, len(names), SLICE):    # slices: the GIL is let go between
+            job.every(a, CHECK_EVERY - 1)
+            b = a + SLICE
             ops = list(map(op_of, codes[a:b]))
             self.ops += ops
             self.lowered += map(str.lower, map("\n".join, zip(names[a:b], ops,

@@ -43,7 +43,7 @@ def digraph(graph):
 
 NUMPY_FROM = 4096      # graphs of at least this many nodes are walked a level at a time
 WIDE = 128             # levels at least this wide take one numpy step
-SLICE = 16384          # names put in the answer per C call
+SLICE = 4096           # names put in the answer per C call
 
 
 def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
