@@ -70,3 +70,31 @@ def test_shapes_follow_the_inputs_before_a_stale_recorded_shape():
     assert report.per_node["mm"] == 2 * 4 * 2 * 3          # batch 2, as x says now
     assert report.per_node["act"] == 6                      # after an op only recorded
 
+
+
+def test_the_propagation_order_from_the_graphs_arrays_is_the_order_by_names():
+    """static_shapes' order read from the Graph's CSR inputs is the one the walk by names
+    gives, on a graph with a control input, an input naming no node and a cycle."""
+    from inspector.core.analysis import static_shapes
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    gd = protos.GraphDef()
+    for name, op, inputs in (("x", "Placeholder", []), ("w", "Const", []),
+                             ("mm", "MatMul", ["^w", "gone", "x", "w:0"]),
+                             ("a", "Add", ["mm", "b"]), ("b", "Relu", ["a"]),
+                             ("out", "Mul", ["mm", "mm:1", "^x"])):
+        gd.node.add(name=name, op=op, input=inputs)
+
+    class ByNames:          # the same graph without its arrays: the walk by names
+        def __init__(self, graph):
+            self.nodes = list(graph)
+
+        def __iter__(self):
+            return iter(self.nodes)
+
+    for graph in (Graph(gd), load(DEMO).graph):
+        assert hasattr(graph, "in_src")
+        fast = [n.name for n in static_shapes._topological(graph)]
+        assert fast == [n.name for n in static_shapes._topological(ByNames(graph))]
+        assert sorted(fast) == sorted(n.name for n in graph)

@@ -145,9 +145,10 @@ class Propagation:
         return handler(node, x) if handler else None
 
     def _const(self, node):
-        tensor = node.proto.attr["value"].tensor
-        shape = tuple(d.size for d in tensor.tensor_shape.dim)
-        dtype = node.proto.attr["dtype"].type if "dtype" in node.proto.attr else tensor.dtype
+        attr = node.proto.attr            # one NodeDef and map wrapper, not three
+        tensor = attr["value"].tensor
+        shape = tuple([d.size for d in tensor.tensor_shape.dim])
+        dtype = attr["dtype"].type if "dtype" in attr else tensor.dtype
         if dtype in (3, 9) and math.prod(shape) <= SMALL:
             try:
                 self._set_value(node, self.graph.tensor_value(node.name).reshape(shape))
@@ -354,15 +355,18 @@ class Propagation:
 def _topological(graph) -> list:
     """The nodes, each after its data inputs (nodes in a cycle come last, unordered)."""
     nodes = list(graph)
-    index = {n.name: k for k, n in enumerate(nodes)}
-    pending = [0] * len(nodes)
-    users: list = [[] for _ in nodes]
-    for k, node in enumerate(nodes):
-        for ref in node.data_inputs:
-            j = index.get(ref.node)
-            if j is not None:
-                pending[k] += 1
-                users[j].append(k)
+    if hasattr(graph, "in_src") and not graph.duplicate_names:
+        pending, users = _data_edges(graph)
+    else:
+        index = {n.name: k for k, n in enumerate(nodes)}
+        pending = [0] * len(nodes)
+        users: list = [[] for _ in nodes]
+        for k, node in enumerate(nodes):
+            for ref in node.data_inputs:
+                j = index.get(ref.node)
+                if j is not None:
+                    pending[k] += 1
+                    users[j].append(k)
     ready = [k for k, p in enumerate(pending) if not p]
     order = []
     while ready:
@@ -376,6 +380,18 @@ def _topological(graph) -> list:
         seen = set(order)
         order += [k for k in range(len(nodes)) if k not in seen]
     return [nodes[k] for k in order]
+
+
+def _data_edges(graph) -> tuple:
+    """(pending[k]: node k's data inputs that are nodes, users[j]: the nodes reading j through
+    one, in graph order) from the graph's CSR input arrays."""
+    off, src, port = graph.in_offsets, graph.in_src, graph.in_port
+    data = (port >= 0) & (src >= 0)
+    reader, read = np.repeat(np.arange(len(off) - 1), np.diff(off))[data], src[data]
+    readers, ends = reader[np.argsort(read, kind="stable")].tolist(), \
+        np.cumsum(np.bincount(read, minlength=len(off) - 1)).tolist()
+    users = [readers[a:b] for a, b in zip([0] + ends, ends)]
+    return np.bincount(reader, minlength=len(off) - 1).tolist(), users
 
 
 def static_shapes(graph, input_shapes: dict | None = None) -> tuple[dict, list]:
