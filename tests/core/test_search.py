@@ -76,3 +76,26 @@ def test_attrs_are_searched_in_key_order_and_no_node_object_is_made():
     assert find_nodes(graph, r"t=t .*use_cudnn", regex=True) == ["conv"]
     assert find_nodes(graph, r"^T=float$", regex=True) == [f"n{i}" for i in range(100)]
     assert sum(v is not None for v in graph._views) == 0
+
+
+def test_substring_search_over_joined_blocks_matches_each_node_once():
+    """Texts are searched a block at a time: a match is one node (never spanning two), each
+    node once, in graph order, also past a block's end and with the separator in a name."""
+    from inspector.core.analysis.search import SEP, SLICE
+
+    g = protos.GraphDef()
+    for i in range(2 * SLICE + 10):
+        g.node.add(name=f"b{i}/relu{'x' if i % 3 else ''}", op="Relu")
+    g.node.add(name=f"odd{SEP}relux", op="Relu")
+    graph = Graph(g)
+    index = index_for(graph)
+    lowered = index.lowered
+    assert len(lowered) == len(graph) and lowered[-1] == f"odd{SEP}relux\nrelu\n"
+    for query in ("relux", "RELU", "x\nrelu", "u\nrelu\n", "b1", f"{SEP}relu", "1/relux",
+                  "relu\nb"):
+        needle = query.lower()
+        want = [] if "\n" in query.strip() else \
+            [n for n, t in zip(graph.name_list, lowered) if needle in t]
+        assert index.find(query, limit=10 ** 6).names == want, query
+    assert index.find("relux", limit=7).names == [f"b{i}/relux" for i in (1, 2, 4, 5, 7, 8,
+                                                                            10)]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import weakref
+from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass
 
 from inspector.core.errors import InspectorError
@@ -19,6 +21,7 @@ from inspector.core.runtime.job import NO_JOB, Job
 
 CHECK_EVERY = 4096
 SLICE = 1024          # nodes whose texts are made in one C call (the GIL is held meanwhile)
+SEP = "\x00"          # between the texts of a block (never in a query: see find)
 LIMIT = 5000
 
 
@@ -77,16 +80,27 @@ class SearchIndex:
     def __init__(self, graph: Graph, job: Job = NO_JOB):
         # the graph's columns: its name list (shared, not copied) and op codes; no Node
         names = self.names = graph.name_list
+        self.op_names = graph.op_names
         op_of, codes = graph.op_names.__getitem__, graph._ops
         self.attrs = _attr_texts(graph.structure.node, job)
-        self.ops, self.lowered = [], []
+        self.ops, self.blocks = [], []
         for a in range(0, len(names), SLICE):    # slices: the GIL is let go between
             job.every(a, CHECK_EVERY - 1)
             b = a + SLICE
             ops = list(map(op_of, codes[a:b]))
             self.ops += ops
-            self.lowered += map(str.lower, map("\n".join, zip(names[a:b], ops,
-                                                             self.attrs[a:b])))
+            lowered = list(map(str.lower, map("\n".join, zip(names[a:b], ops,
+                                                             self.attrs[a:b]))))
+            # the block's texts joined by SEP, and where each starts: a substring query
+            # is one str.find a match instead of an `in` a node
+            starts = list(accumulate(map(len, lowered), _after_sep, initial=0))
+            self.blocks.append((a, SEP.join(lowered), starts))
+
+    @property
+    def lowered(self) -> list:
+        """Each node's searched text: name, op type and attrs, lowercase."""
+        return [text[starts[k]:starts[k + 1] - 1] for _, text, starts in self.blocks
+                for k in range(len(starts) - 1)]
 
     def find(self, query: str, regex: bool = False, limit: int = LIMIT, job: Job = NO_JOB) -> Found:
         """Case-insensitive matches of `query` (a substring, or a regex searched in the name,
@@ -101,7 +115,7 @@ class SearchIndex:
             except re.error as exc:
                 raise InspectorError(f"bad regular expression: {exc}") from None
             # each op type and each distinct attr text is searched once
-            op_hit = {op: bool(search(op)) for op in dict.fromkeys(self.ops)}
+            op_hit = {op: bool(search(op)) for op in self.op_names}
             attr_hit: dict = {}
             ops, attrs = self.ops, self.attrs
             for i, name in enumerate(self.names):
@@ -114,13 +128,29 @@ class SearchIndex:
         needle = query.lower()
         if "\n" in needle:
             return Found([])
-        for i, text in enumerate(self.lowered):
-            job.every(i, CHECK_EVERY - 1)
-            if needle in text:
-                out.append(self.names[i])
+        names = self.names
+        if SEP in needle:         # a match would span two nodes' texts: node by node
+            for i, text in enumerate(self.lowered):
+                job.every(i, CHECK_EVERY - 1)
+                if needle in text:
+                    out.append(names[i])
+                    if len(out) > limit:
+                        return Found(out[:limit], True)
+            return Found(out)
+        for k, (first, text, starts) in enumerate(self.blocks):
+            job.every(k, 15)
+            at = text.find(needle)
+            while at >= 0:
+                j = bisect_right(starts, at) - 1
+                out.append(names[first + j])
                 if len(out) > limit:
                     return Found(out[:limit], True)
+                at = text.find(needle, starts[j + 1])      # each node once
         return Found(out)
+
+
+def _after_sep(start: int, length: int) -> int:
+    return start + length + 1
 
 
 def _hit(known: dict, search, text: str) -> bool:
