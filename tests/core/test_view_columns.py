@@ -287,3 +287,32 @@ def test_consumer_index_by_numpy_is_that_of_the_sort(monkeypatch, case):
     assert graph_index.consumer_csr(graph) == expected
     monkeypatch.setattr(graph_index, "NUMPY_FROM", 10 ** 9)
     assert graph_index.consumer_csr(graph) == expected
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE) + ["duplicates", "blocks", "flat"])
+def test_scope_statistics_by_numpy_are_those_of_the_loop(monkeypatch, case):
+    from inspector.core.loaders import load
+    from inspector.core.view.grouping import Groups
+    from tests.fixtures.scale_models import blocks_graph, flat_graph
+
+    if case == "blocks":
+        graph = load(blocks_graph(3000)).graph
+    elif case == "flat":
+        graph = load(flat_graph(1000)).graph
+    else:
+        extra = HOSTILE.get(case, [("n0", "VariableV2", []), ("d", "Identity", ["n0"]),
+                                   ("d", "Const", [])])
+        graph = Graph(_graph_def(900, 11, extra))
+    for fold in (True, False):
+        h = build_hierarchy(graph, fold)
+        folded = set(h.folded)
+        readers = (hierarchy_module.fold_constants_into_badges(graph, h.consts)[1]
+                   if graph.duplicate_names else view_columns.fold(graph, h.consts)[1])
+        root = Groups(graph, graph.scope_tree(), folded).root
+        monkeypatch.setattr(view_columns, "NUMPY_FROM", 10 ** 9)
+        looped = hierarchy_module.scope_statistics(graph, root, folded, readers)
+        monkeypatch.setattr(view_columns, "NUMPY_FROM", 1)
+        counted = hierarchy_module.scope_statistics(graph, root, folded, readers)
+        assert list(counted.items()) == list(looped.items())
+        assert any(s.alike > 1 for s in looped.values()) or case != "blocks"
+        assert len(looped) > 3 or case not in ("blocks", "flat")

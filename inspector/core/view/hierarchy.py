@@ -176,8 +176,12 @@ def scope_statistics(graph: Graph, root, folded, readers) -> dict:
     """{path: ScopeStats} of every scope, children counted into their parents (readers: the
     nodes that read a constant by data). Op ties keep the order of nodes_under(path). One
     pass, children before their parent, plain dicts (a Counter per scope costs twice as
-    much): ~0.3 s for 60k scopes on 300k nodes, most of it finding the ops by name (on the
-    columns: no Node object made)."""
+    much); a big graph's counts by numpy (view_columns.scope_statistics)."""
+    if len(graph) >= view_columns.NUMPY_FROM:
+        found = view_columns.scope_statistics(graph, _preorder(root), folded, readers,
+                                              summary_of, ScopeStats)
+        if found is not None:
+            return found
     reading, variables = readers.keys(), VARIABLE_OPS
     index, codes, op_names = graph._index.__getitem__, graph._ops.__getitem__, graph.op_names
     counts: dict = {}        # path -> {op: nodes}, until its parent has taken it
@@ -209,13 +213,19 @@ def scope_statistics(graph: Graph, root, folded, readers) -> dict:
         ordered = tuple(ops.items())
         summary = known.get(ordered)
         if summary is None:    # repeated blocks share it
-            shown = [op for op, _ in sorted(ordered, key=_count_of, reverse=True)
-                     if op not in ("Const", "Identity")][:3]   # Counter.most_common's order
-            summary = known[ordered] = (sum(ops.values()), tuple(sorted(ordered)),
-                                        ", ".join(shown), op_categories.main_category(ops))
+            summary = known[ordered] = summary_of(ordered)
         facts[scope.path] = summary + (reads, shows)
     stats[root.path] = ScopeStats(*facts[root.path])
     return stats
+
+
+def summary_of(ordered: tuple) -> tuple:
+    """(count, signature, mix, category) of a scope's ((op, nodes), ...) in nodes_under's
+    order of first sight."""
+    shown = [op for op, _ in sorted(ordered, key=_count_of, reverse=True)
+             if op not in ("Const", "Identity")][:3]   # Counter.most_common's order
+    return (sum(map(_count_of, ordered)), tuple(sorted(ordered)), ", ".join(shown),
+            op_categories.main_category(dict(ordered)))
 
 
 def scope_params(hierarchy: Hierarchy) -> dict:

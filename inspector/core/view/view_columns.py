@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from inspector.core.model.parameters import VARIABLE_OPS
+
 NUMPY_FROM = 4096       # nodes (or edges) from which the passes use numpy
 PORT_MAX = 2 ** 31 - 1
 CHUNK = 8192            # items per C-level step that holds the GIL (~1-2 ms)
@@ -251,3 +253,83 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
         groups.update(zip(group_keys[lo:hi], map(positions.__getitem__,
                                                  map(slice, starts[lo:hi], stops[lo:hi]))))
     return containers, groups
+
+
+SCOPE_OP_PAIRS = 20_000_000     # scopes x op types above which the loop counts instead
+
+
+def scope_statistics(graph, order: list, folded, readers, summary_of, stats_type):
+    """hierarchy.scope_statistics of a big graph by numpy: `order` the scopes in _preorder
+    (each scope's subtree a contiguous run of it, its nodes in nodes_under's order), each
+    op's count and first place in a subtree by binary searches over that op's places,
+    reads and shows by prefix sums. None when scopes x op types is too big (the loop
+    counts then)."""
+    np = _numpy()
+    n_scopes, n_ops = len(order), len(graph.op_names)
+    if n_scopes * n_ops > SCOPE_OP_PAIRS:
+        return None
+    own = [len(scope.nodes) for scope in order]
+    names: list = []
+    for scope in order:
+        names += scope.nodes
+    index, total = graph._index, len(names)
+    at = np.fromiter(map(index.__getitem__, names), np.int64, total)
+    ops = graph.op_codes[at].astype(np.int64) if total else np.zeros(0, np.int64)
+    starts = np.zeros(n_scopes + 1, np.int64)
+    np.cumsum(own, out=starts[1:])
+    place = {id(scope): k for k, scope in enumerate(order)}
+    size = [1] * n_scopes        # scopes in each subtree, itself included
+    for k in range(n_scopes - 1, -1, -1):
+        for child in order[k].children.values():
+            size[k] += size[place[id(child)]]
+    lo = starts[:-1]
+    hi = starts[np.arange(n_scopes) + np.asarray(size, np.int64)]
+    keys, codes, counts, firsts = [], [], [], []
+    for code in np.unique(ops).tolist():
+        places = np.flatnonzero(ops == code)
+        a, b = np.searchsorted(places, lo), np.searchsorted(places, hi)
+        has = np.flatnonzero(b > a)
+        keys.append(has)
+        codes.append(np.full(len(has), code, np.int64))
+        counts.append((b - a)[has])
+        firsts.append(places[a[has]])
+    keys, codes, counts, firsts = (np.concatenate(x) if x else np.zeros(0, np.int64)
+                                   for x in (keys, codes, counts, firsts))
+    by = np.lexsort((firsts, keys))
+    keys, codes, counts = keys[by], codes[by], counts[by]
+    bounds = np.searchsorted(keys, np.arange(n_scopes + 1)).tolist()
+    variable = np.zeros(n_ops, bool)
+    variable[[c for c, op in enumerate(graph.op_names) if op in VARIABLE_OPS]] = True
+    reading = readers.keys()
+    reads = np.zeros(total + 1, np.int64)
+    shows = np.zeros(total + 1, np.int64)
+    np.cumsum(variable[ops] | np.fromiter(map(reading.__contains__, names), bool, total),
+              out=reads[1:])
+    np.cumsum(~np.fromiter(map(folded.__contains__, names), bool, total), out=shows[1:])
+    reads = (reads[hi] > reads[lo]).tolist()
+    shows = (shows[hi] > shows[lo]).tolist()
+    op_names = graph.op_names
+    op_list = [op_names[c] for c in codes.tolist()]
+    count_list = counts.tolist()
+    known: dict = {}
+    facts: list = [None] * n_scopes
+    for k in range(n_scopes):
+        s, e = bounds[k], bounds[k + 1]
+        ordered = tuple(zip(op_list[s:e], count_list[s:e]))
+        summary = known.get(ordered)
+        if summary is None:       # repeated blocks share it
+            summary = known[ordered] = summary_of(ordered)
+        facts[k] = summary + (reads[k], shows[k])
+    stats: dict = {}
+    for k in range(n_scopes - 1, -1, -1):      # the loop's order: children before parents
+        children = order[k].children
+        if not children:
+            continue
+        alike: dict = {}
+        kids = [place[id(child)] for child in children.values()]
+        for j in kids:
+            alike[facts[j][1]] = alike.get(facts[j][1], 0) + 1
+        for child, j in zip(children.values(), kids):
+            stats[child.path] = stats_type(*facts[j], alike[facts[j][1]])
+    stats[order[0].path] = stats_type(*facts[0])
+    return stats
