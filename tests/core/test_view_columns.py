@@ -316,3 +316,30 @@ def test_scope_statistics_by_numpy_are_those_of_the_loop(monkeypatch, case):
         assert list(counted.items()) == list(looped.items())
         assert any(s.alike > 1 for s in looped.values()) or case != "blocks"
         assert len(looped) > 3 or case not in ("blocks", "flat")
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE) + ["blocks"])
+def test_scope_params_summed_by_place_are_those_of_each_home(case):
+    from inspector.core.loaders import load
+    from inspector.core.model.parameters import weight_homes
+    from inspector.core.view.hierarchy import scope_params
+    from tests.fixtures.scale_models import blocks_graph
+
+    if case == "blocks":
+        graph = load(blocks_graph(3000)).graph
+    else:
+        gd = _graph_def(700, 12, HOSTILE[case] + [("/w", "Const", []), ("/a", "Add", ["/w"]),
+                                                 ("b", "Add", ["/w"])])
+        for k, node in enumerate(gd.node):
+            if node.op == "Const":
+                node.attr["value"].tensor.dtype = 1
+                node.attr["value"].tensor.tensor_shape.dim.add(size=k % 5 + 1)
+        graph = Graph(gd)
+    h = build_hierarchy(graph)
+    each: dict = {}
+    for home, elements in weight_homes(graph).items():
+        parts = h.parts(home)
+        for depth in range(len(parts) + 1):
+            key = "/".join(parts[:depth])
+            each[key] = each.get(key, 0) + elements
+    assert each and list(scope_params(h).items()) == list(each.items())

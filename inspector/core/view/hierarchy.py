@@ -236,8 +236,20 @@ def scope_params(hierarchy: Hierarchy) -> dict:
     found = hierarchy.memo.get("params")
     if found is not None:
         return found
+    graph = hierarchy.graph
+    index, extra = graph._index, hierarchy.group_parts
+    paths, ids = graph.scope_ids()
+    where: dict = {}      # (scope id, groups) -> [parameters, a home drawn there]
+    for home, elements in weight_homes(graph).items():
+        scope = ids[index[home]]
+        key = (home,) if not paths[scope] and "/" in home else (scope, extra.get(home))
+        place = where.get(key)    # the homes of one place summed first: its parts once
+        if place is None:
+            where[key] = [elements, home]
+        else:
+            place[0] += elements
     found = {}
-    for home, elements in weight_homes(hierarchy.graph).items():
+    for elements, home in where.values():
         parts = hierarchy.parts(home)
         for depth in range(len(parts) + 1):
             key = "/".join(parts[:depth])
