@@ -47,6 +47,9 @@ HOSTILE = {
     "a huge port": [("big", "Add", ["n0:99999999999", "s1/b1/n1:3"])],
     "a flat scope cut into bands": [(f"flat/f{k}", "Add", [f"flat/f{k - 1}", "n0"] if k else [])
                                     for k in range(900)],
+    "a flat root cut into bands, '/x' names in it": [
+        (f"/q{k}" if k % 7 == 0 else f"r{k}", "Relu", [f"r{k - 1}", "n0"] if k % 7 != 1 else [])
+        for k in range(900)],
 }
 
 

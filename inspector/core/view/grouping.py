@@ -80,6 +80,7 @@ class Groups:
     def __init__(self, graph, root: Scope, folded: set):
         self.parts: dict = {}    # node name -> tuple of group segments after its real scopes
         self.labels: dict = {}   # group path -> label
+        self.bands: list = []    # (names, group segments) of each innermost group
         self.root = self._copy(graph, root, folded) if _any_big(root) else root
 
     def _copy(self, graph, scope: Scope, folded: set) -> Scope:
@@ -110,5 +111,5 @@ class Groups:
                 self._split(graph, group, band, shown, here)
             else:
                 group.nodes = band
-                for name in band:
-                    self.parts[name] = here
+                self.parts.update(dict.fromkeys(band, here))
+                self.bands.append((band, here))

@@ -56,7 +56,8 @@ class Hierarchy:
     stats: dict          # path -> ScopeStats
     edges: list          # (src, port, dst, control) of every edge not from a folded constant
     memo: dict = field(default_factory=dict)   # answers counted once (scope_params); the
-    #                                            edges' node indexes (edge_index)
+    #                                            edges' node indexes (edge_index), the
+    #                                            groups' bands of nodes (bands)
 
     # -- constants as badges ------------------------------------------------------------
     def const_source(self, name: str):
@@ -159,7 +160,7 @@ def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
     if not fold_constants:
         folded, badge_sources, folded_at = set(), {}, []
     groups = Groups(graph, graph.scope_tree(), folded)
-    memo: dict = {}
+    memo: dict = {"bands": groups.bands}
     if columnar:
         edges, *memo["edge_index"] = view_columns.edges(graph, folded_at)
     else:

@@ -214,17 +214,16 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
         for i in np.flatnonzero(ids == root).tolist():
             if "/" in names[i]:
                 odd[i] = number(tuple(parts(names[i])))
-    by_band: dict = {}       # (scope id, group segments) -> container
-    for name, segments in hierarchy.group_parts.items():
-        i = index[name]
-        scope = int(ids[i])
-        if scope == root:
-            odd[i] = number(tuple(parts(name)))
-            continue
-        k = by_band.get((scope, segments))
-        if k is None:
-            k = by_band[(scope, segments)] = number(tuple(parts(name)))
-        odd[i] = k
+    bands = hierarchy.memo.get("bands")
+    if bands is None:        # a band's nodes share one scope and one container
+        bands = [([name], segments) for name, segments in hierarchy.group_parts.items()]
+    for band, _ in bands:
+        at = np.fromiter(map(index.__getitem__, band), np.int64, len(band))
+        if root >= 0 and "/" in "".join(band) and (ids[at] == root).any():
+            for i in at.tolist():
+                odd[i] = number(tuple(parts(names[i])))
+        elif len(at):
+            where[at] = number(tuple(parts(band[0])))
     if odd:
         where[list(odd)] = list(odd.values())
     srcs, dsts = np.asarray(srcs, np.int64), np.asarray(dsts, np.int64)
