@@ -142,14 +142,11 @@ def tensor_label(graph: Graph, name: str, port: int, inferred: dict | None = Non
     return f"{port_dtype(node, port)} {shape}".strip()
 
 
-def tf_parameter_counts(graph: Graph, rows: list | None = None) -> tuple[int, int, list]:
+def tf_parameter_counts(graph: Graph) -> tuple[int, int, list]:
     """summarize_graph's counts (see parameters.tf_summarize_counts); constants through the
-    graph's kept facts, so the summary and the canvas read each tensor's shape once.
-    rows: columns.const_facts_in_order(graph), when the caller has them."""
-    if rows is None:
-        rows = columns.const_facts_in_order(graph)
+    graph's kept facts, so the summary and the canvas read each tensor's shape once."""
     const, others = 0, []
-    for i, fact in rows:
+    for i, fact in columns.const_facts_in_order(graph):
         if fact is not None and fact.decodable:
             const += fact.elements
         else:
@@ -337,8 +334,7 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = (),
               signature=None) -> Summary:
     """signature: the model's (loaders.Signature): its inputs and outputs are named and
     shaped as it says where the graph does not say."""
-    rows = columns.const_facts_in_order(graph)
-    tf_const, tf_var, _ = tf_parameter_counts(graph, rows)
+    tf_const, tf_var, _ = tf_parameter_counts(graph)
     variables, var_params = _variable_candidates(graph)
     outputs, unlikely = _output_candidates(graph, list(known_outputs))
     chains = find_preprocessing_chains(graph)
@@ -354,7 +350,7 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = (),
         sizes = [p.ByteSize() for p in graph.structure.node]
         add_lazy = graph.lazy        # a lazy constant's values are in the file, not the proto
     bytes_by_op = columns.bytes_by_op(graph, sizes)
-    bytes_by_dtype, lazy_bytes = columns.bytes_by_dtype(rows)
+    bytes_by_dtype, lazy_bytes = columns.bytes_by_dtype(columns.const_facts_in_order(graph))
     if add_lazy and lazy_bytes:
         bytes_by_op["Const"] += lazy_bytes
     control = columns.control_edges(graph)

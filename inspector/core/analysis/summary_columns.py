@@ -100,19 +100,22 @@ def bytes_by_op(graph, sizes) -> Counter:
                     if op in present})
 
 
-def const_facts_in_order(graph) -> list:
+def const_facts_in_order(graph):
     """(node index, its Facts or None) of every Const, in graph order (a duplicate name
-    gets the facts kept for that name, as a look-up by name gives)."""
+    gets the facts kept for that name, as a look-up by name gives): made as they are read,
+    no list of 400k pairs to free in one C call at the end."""
     facts, names = graph.const_facts(), graph.name_list
-    return [(i, facts.get(names[i])) for i in graph.nodes_of_op("Const")]
+    for part in graph.nodes_of_op_in_parts("Const"):
+        for i in part:
+            yield i, facts.get(names[i])
 
 
-def bytes_by_dtype(rows) -> tuple[Counter, int]:
+def bytes_by_dtype(pairs) -> tuple[Counter, int]:
     """({dtype name: stored bytes of the constants}, bytes of the lazily kept ones) from
-    const_facts_in_order's rows."""
+    const_facts_in_order's pairs."""
     by_code: dict = {}
     lazy = 0
-    for _, fact in rows:
+    for _, fact in pairs:
         if fact is not None:
             by_code[fact.dtype] = by_code.get(fact.dtype, 0) + fact.stored
             if fact.lazy:
