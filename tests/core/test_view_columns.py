@@ -315,7 +315,9 @@ def test_scope_statistics_by_numpy_are_those_of_the_loop(monkeypatch, case):
         monkeypatch.setattr(view_columns, "NUMPY_FROM", 10 ** 9)
         looped = hierarchy_module.scope_statistics(graph, root, folded, readers)
         monkeypatch.setattr(view_columns, "NUMPY_FROM", 1)
+        monkeypatch.setattr(view_columns, "CHUNK", 7)
         counted = hierarchy_module.scope_statistics(graph, root, folded, readers)
+        monkeypatch.setattr(view_columns, "CHUNK", 8192)
         assert list(counted.items()) == list(looped.items())
         assert any(s.alike > 1 for s in looped.values()) or case != "blocks"
         assert len(looped) > 3 or case not in ("blocks", "flat")

@@ -22,6 +22,14 @@ def pieces(n: int):
     return [(lo, lo + CHUNK) for lo in range(0, n, CHUNK)]
 
 
+def _mapped(np, func, items: list, dtype):
+    """np.fromiter(map(func, items)) a piece at a time (each piece holds the GIL)."""
+    out = np.empty(len(items), dtype)
+    for lo, hi in pieces(len(items)):
+        out[lo:hi] = np.fromiter(map(func, items[lo:hi]), dtype, len(items[lo:hi]))
+    return out
+
+
 def _numpy():
     import numpy     # heavy: big graphs only
 
@@ -272,7 +280,7 @@ def scope_statistics(graph, order: list, folded, readers, summary_of, stats_type
     for scope in order:
         names += scope.nodes
     index, total = graph._index, len(names)
-    at = np.fromiter(map(index.__getitem__, names), np.int64, total)
+    at = _mapped(np, index.__getitem__, names, np.int64)
     ops = graph.op_codes[at].astype(np.int64) if total else np.zeros(0, np.int64)
     starts = np.zeros(n_scopes + 1, np.int64)
     np.cumsum(own, out=starts[1:])
@@ -302,9 +310,8 @@ def scope_statistics(graph, order: list, folded, readers, summary_of, stats_type
     reading = readers.keys()
     reads = np.zeros(total + 1, np.int64)
     shows = np.zeros(total + 1, np.int64)
-    np.cumsum(variable[ops] | np.fromiter(map(reading.__contains__, names), bool, total),
-              out=reads[1:])
-    np.cumsum(~np.fromiter(map(folded.__contains__, names), bool, total), out=shows[1:])
+    np.cumsum(variable[ops] | _mapped(np, reading.__contains__, names, bool), out=reads[1:])
+    np.cumsum(~_mapped(np, folded.__contains__, names, bool), out=shows[1:])
     reads = (reads[hi] > reads[lo]).tolist()
     shows = (shows[hi] > shows[lo]).tolist()
     op_names = graph.op_names
