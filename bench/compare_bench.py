@@ -80,9 +80,10 @@ def shuffled_copy(path: str) -> str:
     return out
 
 
-def cli_diff(folder: str, a: str, b: str, *flags) -> tuple[float, int, float]:
-    """(wall seconds, exit code, peak RSS in MB) of `graphdef-inspector diff A B` with
-    `inspector` from `folder`."""
+def cli_diff(folder: str, a: str, b: str, *flags) -> tuple[float, int, float, float]:
+    """(wall seconds, exit code, peak RSS in MB, CPU seconds: user + system) of
+    `graphdef-inspector diff A B` with `inspector` from `folder` (on a shared machine the
+    CPU seconds move less than the wall time)."""
     import subprocess
 
     start = time.perf_counter()
@@ -97,7 +98,7 @@ def cli_diff(folder: str, a: str, b: str, *flags) -> tuple[float, int, float]:
     proc.returncode = code
     if code not in (0, 1):
         raise RuntimeError(f"diff failed ({code}): {err[-2000:]}")
-    return seconds, code, usage.ru_maxrss / 1024
+    return seconds, code, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 # the budgets of issue 47 on the slow class (python_speed 0.88 s): seconds, MB
@@ -121,20 +122,22 @@ def cli(sizes: list, against: str | None, only: str | None = None,
                                 ("A renamed+shuffled --no-flops", other, ("--no-flops",))):
             if only and only not in label:
                 continue
-            times = []
+            times, cpus = [], []
             for side, folder in runs:
                 speed = python_speed()
-                seconds, code, peak = cli_diff(folder, path, b, *flags)
+                seconds, code, peak, cpu = cli_diff(folder, path, b, *flags)
                 times.append(seconds)
+                cpus.append(cpu)
                 budget, memory = BUDGETS.get(nodes, (None, None))
                 slow = seconds * SLOW_CLASS / speed
                 verdict = "" if budget is None or "renamed" not in label else \
                     f"; slow class ~{slow:.1f} s, budget {budget:.0f} s" + \
                     (f", {memory:.0f} MB" if memory else "")
-                print(f"  diff {label:30s} {side:14s} {seconds:7.2f} s {peak:6.0f} MB (exit "
-                      f"{code}; python_speed {speed:.2f} s{verdict})")
+                print(f"  diff {label:30s} {side:14s} {seconds:7.2f} s (CPU {cpu:6.2f} s) "
+                      f"{peak:6.0f} MB (exit {code}; python_speed {speed:.2f} s{verdict})")
             if len(times) == 2:
-                print(f"  {'':35s} ratio now / before {times[0] / times[1]:.2f}")
+                print(f"  {'':35s} ratio now / before {times[0] / times[1]:.2f} "
+                      f"(CPU {cpus[0] / cpus[1]:.2f})")
 
 
 def main() -> None:
