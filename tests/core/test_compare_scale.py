@@ -122,3 +122,22 @@ def test_columns_from_the_graphs_arrays_equal_those_from_its_nodes():
             assert getattr(a, field) == getattr(b, field), field
         assert all(list(a.slots(i)) == list(b.slots(i)) and a.every_input(i) ==
                    b.every_input(i) and a.plain(i) == b.plain(i) for i in range(len(g)))
+
+
+def test_a_small_renamed_pair_is_diffed_without_importing_numpy(tmp_path):
+    """Below ARRAYS_FROM nodes the columns come from the nodes: numpy (0.05-0.1 s to import)
+    is not imported for a pair whose values need no comparison."""
+    import subprocess
+    import sys
+
+    ga = load(blocks_graph(3000, 0)).graph
+    gb, _ = renamed_shuffled(ga)
+    b = tmp_path / "renamed.pb"
+    b.write_bytes(gb.structure.SerializeToString())
+    code = ("import sys\nfrom inspector.core.loaders import load\n"
+            "from inspector.core.compare.diff import diff_graphs\n"
+            f"d = diff_graphs(load({blocks_graph(3000, 0)!r}).graph, load({str(b)!r}).graph)\n"
+            "print(d.counts()['renamed'], 'numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == [str(len(ga)), "False"]

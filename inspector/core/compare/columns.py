@@ -6,8 +6,10 @@ only code of the comparison that knows how the Graph stores its nodes."""
 
 from __future__ import annotations
 
+import sys
 import weakref
 
+ARRAYS_FROM = 20_000     # nodes from which reading the arrays pays for importing numpy
 _MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -23,14 +25,15 @@ class Columns:
                  "_structure", "_protos", "__weakref__")
 
     def __init__(self, graph):
-        self.names = names = list(graph.name_list) if hasattr(graph, "in_src") else \
+        columnar = hasattr(type(graph), "in_src") or "in_src" in getattr(graph, "__dict__", ())
+        self.names = names = list(graph.name_list) if columnar else \
             [n.name for n in graph.nodes]
         self.at = at = dict(zip(reversed(names), range(len(names) - 1, -1, -1)))
         self.unique = len(at) == len(names)
         self._structure, self._protos = graph.structure, None
         self._gaps: dict = {}       # node -> slots of its ins, where an entry names no node
         self._every: dict = {}      # node -> every_input, where not its ins
-        if hasattr(graph, "in_src"):
+        if columnar and (len(names) >= ARRAYS_FROM or "numpy" in sys.modules):
             self._from_arrays(graph)
         else:
             self._from_nodes(graph)
