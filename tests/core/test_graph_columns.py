@@ -285,3 +285,20 @@ def test_the_scope_tree_is_the_one_built_node_by_node(kind):
         gd.node.add(name=name, op="Add")
     g = Graph(gd)
     assert [(s.path, s.nodes) for s in g.scope_tree().walk()] == _scopes_node_by_node(names)
+
+
+def test_a_big_graph_hands_back_the_memory_its_opening_freed(monkeypatch):
+    """The parse's buffers are freed among the objects kept: glibc keeps them in the RSS
+    (flat 300k nodes: 311 MB after opening, 262 MB handed back) unless asked."""
+    from inspector.core.model import graph as graph_module
+    from inspector.core.runtime import gc_policy
+
+    calls = []
+    monkeypatch.setattr(gc_policy, "give_back_memory", lambda: calls.append(1))
+    Graph(_graph_def(300))
+    assert calls == []
+    monkeypatch.setattr(graph_module, "TRIM_FROM", 300)
+    Graph(_graph_def(300))
+    assert calls == [1]
+    monkeypatch.undo()
+    gc_policy.give_back_memory()            # wherever it runs: no error

@@ -14,11 +14,13 @@ from inspector.core.model.inputs import (  # noqa: F401  (the names code imports
     scope_of, scope_parts)
 from inspector.core.model.node_view import Columns, Node, NodeList
 from inspector.core.model.scopes import Scope
+from inspector.core.runtime import gc_policy
 
 
 _new = tuple.__new__
 _FACTS_LOCK = threading.Lock()
 WIRE_BELOW = 64 * 2 ** 20     # a GraphDef up to this size plus 400 bytes a node is read
+TRIM_FROM = 50_000            # graphs this big hand the memory their opening freed back
 WIRE_PER_NODE = 400           # through its wire bytes (columns.read_wire): a few copies
 
 
@@ -92,6 +94,8 @@ class Graph:
         """Settle the indexes (names, references, problems); the graph is complete after."""
         self.weights = weights if weights is not None else self.weights
         graph_index.finish(self)
+        if len(self._names) >= TRIM_FROM:
+            gc_policy.give_back_memory()     # the parse's buffers, freed among the columns
         self._consumers = self._loose_at = None     # built on first use (consumer_index)
         self._scope_root: Scope | None = None
         self._scopes = None

@@ -128,8 +128,7 @@ def every_input(cols: Columns) -> list | None:
 def _every_input(cols: Columns) -> list:
     names, src, port, off = cols.names, cols.src, cols.port, cols.in_off
     n = len(off) - 1
-    offs = off.tolist()
-    end = offs[n]
+    end = off[n]
     # names[-1] for a producer that is no node: each is then replaced by its own name
     producers = list(map(names.__getitem__, src[:end])) if names else []
     for p, name in cols.loose.items():
@@ -140,7 +139,9 @@ def _every_input(cols: Columns) -> list:
         if p < end:
             ports[p] = big
     refs = list(map(_new, repeat(InputRef), zip(producers, ports, map((0).__gt__, ports))))
-    return list(map(tuple, map(refs.__getitem__, map(slice, offs[:n], offs[1:]))))
+    # the offsets read from the array as they go (a list of them: 300k ints left among
+    # the tuples kept, 10 MB of RSS after they are freed)
+    return list(map(tuple, map(refs.__getitem__, map(slice, off[:n], off[1:]))))
 
 
 class NodeList:
