@@ -228,6 +228,18 @@ def test_ctrl_f_search_as_you_type_and_folded_matches(qtbot, window, fx):
     assert host.sceneBoundingRect().adjusted(-2, -2, 2, 2).contains(centre)
 
 
+def test_a_search_spanning_attrs_reads_them_in_key_order(qtbot, window, fx):
+    """A node's attrs are searched as `key=value` in key order, as the properties panel lists
+    them: a query over three of them finds the same nodes in every run (a map's own order
+    changed from one process to the next)."""
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    qtbot.keyClicks(window.search_panel.box, "padding=same strides=[1, 1, 1, 1] use_cudnn")
+    qtbot.waitUntil(lambda: window.search_panel.status.text() == "4 matches", timeout=20000)
+    assert window.search_panel.matches == ["conv_1/Conv2D", "mixed/tower_0/conv/Conv2D",
+                                           "mixed/tower_1/conv/Conv2D",
+                                           "mixed/tower_1/conv_1/Conv2D"]
+
+
 def test_keyboard_walk_and_history(qtbot, window, fx):
     open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
     window.state.expand_all()
