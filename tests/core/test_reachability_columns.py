@@ -80,7 +80,8 @@ def test_the_whole_graph_is_walked_through_a_chain_and_a_fan():
         set(g.names()) - {f"c{i}" for i in range(10)}          # "in": a control input
     assert reachability.downstream(g, ["c4990"]) == \
         {f"c{i}" for i in range(4990, 5000)} | {f"f{i}" for i in range(3000)} | {"out"}
-    assert reachability.between(g, ["c100"], ["f5"]) == {f"c{i}" for i in range(100, 5000)} | {"f5", "in"}
+    assert reachability.between(g, ["c100"], ["f5"]) == \
+        {f"c{i}" for i in range(100, 5000)} | {"f5", "in"}
     assert sum(v is not None for v in g._views) == 0
 
 
