@@ -30,6 +30,14 @@ def _mapped(np, func, items: list, dtype):
     return out
 
 
+def _listed(arr) -> list:
+    """arr.tolist() a piece at a time (a million-item tolist holds the GIL ~30 ms)."""
+    out: list = []
+    for lo, hi in pieces(len(arr)):
+        out += arr[lo:hi].tolist()
+    return out
+
+
 def _numpy():
     import numpy     # heavy: big graphs only
 
@@ -82,8 +90,8 @@ def const_sources(graph) -> ConstSources:
         keep = is_const[first]
         target[reads[keep]] = first[keep]
         at = np.flatnonzero(target >= 0)
-        consts = target[at].tolist()
-        at = at.tolist()
+        consts = _listed(target[at])
+        at = _listed(at)
     else:
         ops, off, src = graph._ops, graph._in_off, graph._src
         at, consts = [], []
@@ -121,15 +129,15 @@ def fold(graph, consts: ConstSources) -> tuple:
         shown = np.flatnonzero(hit & (graph.in_port >= 0) & ~is_source[dst])
         by_reader = shown[np.lexsort((src[shown], dst[shown]))]
         readers, starts = np.unique(dst[by_reader], return_index=True)
-        shown_at, shown_names = src[by_reader].tolist(), []
+        shown_at, shown_names = _listed(src[by_reader]), []
         for lo, hi in pieces(len(shown_at)):
             shown_names += map(names.__getitem__, shown_at[lo:hi])
-        bounds, readers, found = starts.tolist() + [len(shown_names)], readers.tolist(), {}
+        bounds, readers, found = _listed(starts) + [len(shown_names)], _listed(readers), {}
         for lo, hi in pieces(len(readers)):
             found.update(zip(map(names.__getitem__, readers[lo:hi]),
                              map(shown_names.__getitem__,
                                  map(slice, bounds[lo:hi], bounds[lo + 1:hi + 1]))))
-        read = read.tolist()
+        read = _listed(read)
     else:
         is_source = bytearray(n + 1)
         for i in consts.nodes_at:
@@ -168,11 +176,12 @@ def edges(graph, folded_at) -> tuple:
         kept = np.flatnonzero(~drop[src])
         srcs = src[kept]
         dsts = np.repeat(np.arange(n), np.diff(graph.in_offsets))[kept]
-        ports, where = port[kept].tolist(), kept.tolist()
+        ports = _listed(port[kept])
         if big:
-            ports = [big.get(p, pt) if pt == PORT_MAX else pt for p, pt in zip(where, ports)]
+            ports = [big.get(p, pt) if pt == PORT_MAX else pt
+                     for p, pt in zip(_listed(kept), ports)]
         control = port[kept] < 0
-        s_list, d_list, c_list, out = srcs.tolist(), dsts.tolist(), control.tolist(), []
+        s_list, d_list, c_list, out = _listed(srcs), _listed(dsts), _listed(control), []
         for lo, hi in pieces(len(ports)):
             out += zip(map(names.__getitem__, s_list[lo:hi]), ports[lo:hi],
                        map(names.__getitem__, d_list[lo:hi]), c_list[lo:hi])
@@ -253,8 +262,8 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     firsts = order[starts]                    # each group's first edge (a stable sort)
     by_first = np.argsort(firsts)             # groups in order of their first edge
     starts, stops, firsts = starts[by_first], stops[by_first], firsts[by_first]
-    positions, starts, stops = order.tolist(), starts.tolist(), stops.tolist()
-    group_keys = list(zip(ka[firsts].tolist(), kb[firsts].tolist(), control[firsts].tolist()))
+    positions, starts, stops = _listed(order), _listed(starts), _listed(stops)
+    group_keys = list(zip(_listed(ka[firsts]), _listed(kb[firsts]), _listed(control[firsts])))
     groups: dict = {}
     for lo, hi in pieces(len(group_keys)):
         groups.update(zip(group_keys[lo:hi], map(positions.__getitem__,
@@ -312,11 +321,11 @@ def scope_statistics(graph, order: list, folded, readers, summary_of, stats_type
     shows = np.zeros(total + 1, np.int64)
     np.cumsum(variable[ops] | _mapped(np, reading.__contains__, names, bool), out=reads[1:])
     np.cumsum(~_mapped(np, folded.__contains__, names, bool), out=shows[1:])
-    reads = (reads[hi] > reads[lo]).tolist()
-    shows = (shows[hi] > shows[lo]).tolist()
+    reads = _listed(reads[hi] > reads[lo])
+    shows = _listed(shows[hi] > shows[lo])
     op_names = graph.op_names
-    op_list = [op_names[c] for c in codes.tolist()]
-    count_list = counts.tolist()
+    op_list = [op_names[c] for c in _listed(codes)]
+    count_list = _listed(counts)
     known: dict = {}
     facts: list = [None] * n_scopes
     for k in range(n_scopes):
