@@ -10,7 +10,11 @@ instance on as on a desktop. Run it on the slow machine class:
 packages the app starts with in the virtualenv; system libraries stay cached: the machine is shared, so the
 whole cache is never dropped); "median" of the next N (warm).
 
-  python bench/startup_bench.py [--runs 5] [--app build/dist-light/graphdef-inspector]"""
+  python bench/startup_bench.py [--runs 5] [--app build/dist-light/graphdef-inspector]
+                                [--against REV]
+--against REV: the source install of this tree and of commit REV's `inspector` package
+(bench/ab.py), each cold once, then their warm starts interleaved (the order flipping each
+round), and the ratio of each figure of this tree to REV's."""
 
 from __future__ import annotations
 
@@ -90,6 +94,50 @@ def measure(label: str, cmd: list, env: dict, runs: int, files: list) -> dict:
     for _ in range(runs):
         probes.append(probe())
         rest.append(start_once(cmd, env))
+    return summary(label, first, first_cpu, rest, probes)
+
+
+def measure_sides(sides: list, base: dict, runs: int) -> list:
+    """The source install of each side ((label, folder holding its `inspector`)): cold once
+    each, then the warm starts interleaved, the order flipping every round."""
+    from bench.scale import order
+
+    cmds = [[sys.executable, "-m", "inspector"]] * len(sides)
+    envs = [dict(base, PYTHONPATH=folder) for _, folder in sides]
+    files = [source_files(folder) for _, folder in sides]
+    probes, colds, rest = [[] for _ in sides], [], [[] for _ in sides]
+    for k in range(len(sides)):
+        probes[k].append(probe())
+        evict(files[k])
+        colds.append(start_once(cmds[k], envs[k]))
+    for k in order(len(sides), runs):
+        probes[k].append(probe())
+        rest[k].append(start_once(cmds[k], envs[k]))
+    rows = [summary(f"source install ({label})", *colds[k], rest[k], probes[k])
+            for k, (label, _) in enumerate(sides)]
+    if len(rows) == 2:
+        now, before = rows
+        print(f"ratio now / before: cold {now['first'] / before['first']:.2f}, median "
+              f"{now['median'] / before['median']:.2f}, best {now['best'] / before['best']:.2f}"
+              f", CPU {now['cpu'] / before['cpu']:.2f}")
+    return rows
+
+
+def source_files(folder: str) -> list:
+    """What a cold start of the source install reads: its package (bytecode compiled, as pip
+    leaves it) and the packages the app starts with."""
+    import sysconfig
+
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(folder, "inspector")],
+                   stdout=subprocess.DEVNULL, env=dict(os.environ, PYTHONDONTWRITEBYTECODE=""))
+    return [os.path.join(folder, "inspector")] + \
+        [os.path.join(sysconfig.get_paths()["purelib"], p) for p in
+         ("PySide6", "shiboken6", "numpy", "numpy.libs", "pyqtgraph", "google", "networkx",
+          "PIL", "pillow.libs", "psutil", "tensorboard")]
+
+
+def summary(label: str, first: float, first_cpu: float, rest: list, probes: list) -> dict:
+    """One row's figures, printed."""
     row = {"label": label, "first": first, "median": statistics.median(r[0] for r in rest),
            "best": min(r[0] for r in rest), "cpu": statistics.median(r[1] for r in rest)}
     # the wall time under bench/slow_class.py is about the CPU time divided by the CPU share
@@ -113,6 +161,7 @@ def main() -> None:
                                                  "graphdef-inspector", "graphdef-inspector"))
     p.add_argument("--label", default="light build (frozen)")
     p.add_argument("--platform", default="offscreen")
+    p.add_argument("--against", help="also the source install of this commit's inspector")
     args = p.parse_args()
     args.app = os.path.abspath(args.app)
     speed = python_speed()
@@ -131,18 +180,15 @@ def main() -> None:
                             [os.path.dirname(args.app)]))
     else:
         print(f"no build at {args.app}: run packaging/build.sh light first")
-    source_env = dict(base, PYTHONPATH=ROOT)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(ROOT, "inspector")],
-                   stdout=subprocess.DEVNULL, env=dict(os.environ, PYTHONDONTWRITEBYTECODE=""))
-    import sysconfig
+    if args.against:
+        from bench import ab
 
-    rows.append(measure("source install (python -m inspector)",
-                        [sys.executable, "-m", "inspector"], source_env, args.runs,
-                        [os.path.join(ROOT, "inspector")] +
-                        [os.path.join(sysconfig.get_paths()["purelib"], p) for p in
-                         ("PySide6", "shiboken6", "numpy", "numpy.libs", "pyqtgraph", "google",
-                          "networkx", "PIL", "pillow.libs", "psutil", "tensorboard")]))
-    if len(rows) == 2:
+        rows += measure_sides(ab.sides(args.against), base, args.runs)
+    else:
+        rows.append(measure("source install (python -m inspector)",
+                            [sys.executable, "-m", "inspector"],
+                            dict(base, PYTHONPATH=ROOT), args.runs, source_files(ROOT)))
+    if len(rows) == 2 and not args.against:
         print(f"build / source (median): {rows[0]['median'] / rows[1]['median']:.2f}")
     # a shared machine can slow down while it runs: said, so such a run is not taken for the
     # machine's own speed
