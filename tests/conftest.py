@@ -9,10 +9,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# sessions the app writes for read-only or packaged models (the demo's) go to the data
+# folder: the test run's own, for every test and every app or CLI it starts, never the
+# tester's (a demo session with a marked output, left there by one run, changed another's
+# answers)
+_DATA_HOME = tempfile.mkdtemp(prefix="inspector-tests-xdg-data-")
+os.environ["XDG_DATA_HOME"] = _DATA_HOME
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 FOLDERS = ("core", "cli", "tf", "gui")

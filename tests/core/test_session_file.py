@@ -87,3 +87,17 @@ def test_an_older_file_without_parts_restores_empty():
     session = parse_session(json.dumps({"version": 1}))
     assert session["inputs"] == [] and session["steps"] == [] and session["tour"] == []
     assert session["dropped"] == []
+
+
+def test_the_test_run_keeps_sessions_out_of_the_testers_data_folder():
+    """tests/conftest.py points XDG_DATA_HOME at the run's own folder before any test (and
+    any app or CLI a test starts) could write the demo's session to the tester's."""
+    import os
+    import tempfile
+
+    from inspector.core.app import session_file
+
+    folder = session_file.data_session_path(os.path.join(
+        os.path.dirname(session_file.__file__), "demo_model", "demo_digits.pb"))
+    assert folder.startswith(tempfile.gettempdir())
+    assert not folder.startswith(os.path.expanduser("~/.local/share"))
