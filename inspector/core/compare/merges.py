@@ -88,7 +88,7 @@ def constant_nodes(graph: Graph) -> list:
 
 
 def _find_constant_nodes(graph: Graph) -> list:
-    from inspector.core.model.execution_order import execution_order
+    from inspector.core.model.execution_order import execution_indexes, execution_order
 
     if not columns(graph).unique:        # the order by names, as execution_order gives it
         try:
@@ -100,49 +100,16 @@ def _find_constant_nodes(graph: Graph) -> list:
             if node.op not in SOURCES and all(r.node in constant for r in node.inputs):
                 constant.add(node.name)
         return [node.name for node in reversed(order) if node.name in constant]
-    cols = columns(graph)
-    srcs = [cols.every_input(i) for i in range(len(cols.names))]
-    merges = {i: sum(1 for r in graph.nodes[i].inputs if not r.control)
-              for i, op in enumerate(cols.ops) if op in ("Merge", "RefMerge")}
-    order = execution_indices(srcs, merges)
+    order = execution_indexes(graph)
     if order is None:
         return []
-    constant, ops = [False] * len(srcs), cols.ops
+    cols = columns(graph)
+    constant, ops = [False] * len(cols.names), cols.ops
     for i in order:
-        if ops[i] not in SOURCES and all([constant[j] for j in srcs[i]]):
+        if ops[i] not in SOURCES and all([constant[j] for j in cols.every_input(i)]):
             constant[i] = True
     names = cols.names
     return [names[i] for i in reversed(order) if constant[i]]
-
-
-def execution_indices(srcs: list, merges: dict) -> list | None:
-    """model.execution_order's order (TF's SortByExecutionOrder: Kahn's algorithm with a
-    LIFO ready stack, a Merge ready after one data input) over node indices: srcs[i] the
-    producers of node i's inputs, control ones included (None: not in the graph); merges:
-    {Merge node: its data inputs}. None where that order raises (an input not in the graph,
-    a cycle)."""
-    pending, readers, ready = [0] * len(srcs), [[] for _ in srcs], []
-    for i, ins in enumerate(srcs):
-        data = merges.get(i)
-        if data is not None:
-            pending[i] = max(len(ins) - data + (1 if data else 0), 0)
-        else:
-            pending[i] = len(ins)
-        if not ins:
-            ready.append(i)
-        for j in ins:
-            if j is None:
-                return None
-            readers[j].append(i)
-    order = []
-    while ready:
-        i = ready.pop()
-        order.append(i)
-        for c in readers[i]:
-            pending[c] -= 1
-            if pending[c] == 0:
-                ready.append(c)
-    return order if len(order) == len(srcs) else None
 
 
 BATCH_NORMS = frozenset({"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
