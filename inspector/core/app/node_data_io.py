@@ -10,11 +10,15 @@ entry names a node."""
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import repeat
+from operator import itemgetter
 from types import SimpleNamespace
 
 from inspector.core.errors import InspectorError
 from inspector.core.formats import me_ids
 from inspector.core.formats.writer import atomic_write
+from inspector.core.model import attrs as attr_codec
+from inspector.core.model.graph_index import PIECE
 from inspector.core.overlays import node_data, registry
 
 
@@ -35,26 +39,37 @@ class GraphNames:
         return found
 
     def _tensor(self, key: str):
-        if self._tensors is None:
+        if self._tensors is None:      # the NodeDefs and the name column: no Node view
             self._tensors = {}
-            for node in self.graph.nodes:
-                if node.has_attr("tflite_tensor"):
-                    tensor = node.attr("tflite_tensor")
+            names = self.graph.name_list
+            for i, proto in enumerate(self.graph.structure.node):
+                if "tflite_tensor" in proto.attr:
+                    tensor = attr_codec.decode(proto.attr["tflite_tensor"])
                     tensor = tensor.decode() if isinstance(tensor, bytes) else str(tensor)
-                    self._tensors.setdefault(tensor, node.name)
+                    self._tensors.setdefault(tensor, names[i])
         return self._tensors.get(key)
 
     def __contains__(self, name: str) -> bool:
         if not name.endswith("/"):
             return name in self.graph
         if self._scopes is None:
-            scopes = set()
-            for node in self.graph.nodes:
-                parts = node.name.split("/")[:-1]
-                for k in range(1, len(parts) + 1):
-                    scopes.add("/".join(parts[:k]) + "/")
-            self._scopes = scopes
+            self._scopes = scope_keys(self.graph.name_list)
         return name in self._scopes
+
+
+def scope_keys(names: list) -> set:
+    """Every scope of these node names as "a/", "a/b/" (from each distinct parent path: a
+    C-level pass over the names, PIECE at a time)."""
+    parents: set = set()
+    for lo in range(0, len(names), PIECE):
+        parents.update(map(itemgetter(0, 1), map(str.rpartition, names[lo:lo + PIECE],
+                                                 repeat("/"))))
+    scopes: set = set()
+    for head, sep in parents:
+        if sep:
+            parts = head.split("/")
+            scopes.update("/".join(parts[:k]) + "/" for k in range(1, len(parts) + 1))
+    return scopes
 
 
 class _Showing:

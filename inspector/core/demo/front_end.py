@@ -170,8 +170,9 @@ def _dims(graph: Graph, name: str, shapes: dict | None):
 
 
 def _audio(graph: Graph) -> FrontEnd | None:
-    for node in graph:
-        if node.op != "DecodeWav" or not node.data_inputs:
+    nodes = graph.nodes       # views of the DecodeWav and Mfcc nodes only (the op column)
+    for node in map(nodes.__getitem__, graph.nodes_of_op("DecodeWav")):
+        if not node.data_inputs:
             continue
         source = graph.get(node.data_inputs[0].node)
         if source is None or source.op not in ("Placeholder", "PlaceholderWithDefault"):
@@ -182,8 +183,8 @@ def _audio(graph: Graph) -> FrontEnd | None:
                 sees = edge.dst
                 break
         rate, how = DEFAULT_RATE, "assumed: speech models use 16 kHz"
-        for n in graph:
-            if n.op == "Mfcc" and len(n.data_inputs) > 1:
+        for n in map(nodes.__getitem__, graph.nodes_of_op("Mfcc")):
+            if len(n.data_inputs) > 1:
                 value = _const_value(graph, n.data_inputs[1].node)
                 if value is not None and value.size == 1 and 0 < value.reshape(-1)[0] < 1e7:
                     rate, how = int(value.reshape(-1)[0]), "from the graph"
@@ -226,7 +227,7 @@ def _decoding_chain(graph: Graph, chains: list) -> FrontEnd | None:
 
 def family_convention(graph: Graph) -> tuple[str, str]:
     """The convention a model family's published versions use, judged by its node names."""
-    sample = " ".join(n.name.lower() for _, n in zip(range(400), graph))
+    sample = " ".join(name.lower() for name in graph.name_list[:400])
     for word, key in _FAMILIES:
         if word in sample:
             return key, f"assumed: {word} models usually take {CONVENTIONS[key].label}"

@@ -20,13 +20,18 @@ def tf_dot(graph: Graph) -> str:
     """Byte-for-byte what tensorflow/tools/quantization/graph_to_dot.py wrote (for every valid
     TF name; quotes, backslashes and line breaks in names are escaped, which TF did not do, so
     a name cannot inject DOT statements)."""
+    # From the columns (no Node view, no NodeDef): an input's producer name is TF's
+    # text.split(":")[0] without its "^" (a node's name, or as parsed for one of no node).
+    quoted = list(map(_q, graph.name_list))
+    ops = list(map(_q, graph.op_names))
+    off, src, loose = graph._in_off, graph._src, graph._loose
     lines = ["digraph graphname {"]
-    for node in graph:
-        lines.append(f'  {_q(node.name)} [label={_q(node.op)}];')
-        for text in node.proto.input:
-            src = text.split(":")[0]
-            src = src[1:] if src.startswith("^") else src
-            lines.append(f'  {_q(src)} -> {_q(node.name)};')
+    add = lines.append
+    for i, (name, code) in enumerate(zip(quoted, graph._ops)):
+        add(f'  {name} [label={ops[code]}];')
+        for p in range(off[i], off[i + 1]):
+            s = src[p]
+            add(f'  {quoted[s] if s >= 0 else _q(loose[p])} -> {name};')
     lines.append("}")
     return "\n".join(lines) + "\n"
 

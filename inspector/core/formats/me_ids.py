@@ -43,9 +43,10 @@ class Ids:
 
 
 def for_graph_def(graph) -> Ids:
-    """A GraphDef's ids, from the graph as read from its file (Node.index is the position
-    in graph_def.node)."""
-    return Ids("main", {node.name: str(node.index) for node in graph.nodes})
+    """A GraphDef's ids, from the graph as read from its file (a node's index is its
+    position in graph_def.node; of nodes sharing a name, the last one's). From the name
+    column: no Node view made."""
+    return Ids("main", dict(zip(graph.name_list, map(str, range(len(graph))))))
 
 
 def _tflite_graph_id(model) -> str:

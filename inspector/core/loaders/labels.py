@@ -89,10 +89,12 @@ def _candidates(model_path: str) -> list:
 
 def _graph_labels(graph) -> Labels | None:
     best = None
-    for node in graph:
-        if node.op != "Const" or not node.has_attr("value"):
+    protos, node_names = graph.structure.node, graph.name_list
+    for i in graph.nodes_of_op("Const"):      # the op column: no Node view made
+        attr = protos[i].attr
+        if "value" not in attr:
             continue
-        t = node.proto.attr["value"].tensor
+        t = attr["value"].tensor
         if t.dtype != 7 or len(t.string_val) < 2:    # DT_STRING, a list of at least two
             continue
         if best is None or len(t.string_val) > len(best.names):
@@ -101,7 +103,7 @@ def _graph_labels(graph) -> Labels | None:
             except UnicodeDecodeError:
                 continue
             if all(0 < len(n) < 200 for n in names):
-                best = Labels(names, f"the graph's constant '{node.name}'")
+                best = Labels(names, f"the graph's constant '{node_names[i]}'")
     return best
 
 

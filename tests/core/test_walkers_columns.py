@@ -1,0 +1,257 @@
+"""The whole-graph walks behind menus and commands (Model Explorer ids, node-data import, the
+TF-style DOT export, labels in the graph, front-end detection) read the Graph's columns:
+the same answers as the walks over Node views they replace (kept here as the reference), on
+the committed models and on hostile graphs, and no Node view made on the way."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
+
+MODELS = ("inception_jpeg.pb", "speech_commands.pb", "v1_training.pb", "while_v1.pb",
+          "while_v2.pb", "text_really.pb", "digits_float.tflite", "digits_int8.tflite")
+
+
+def hostile_graph_def(n: int, seed: int = 3):
+    """Inputs naming no node, control inputs, ports, forward references, duplicate names,
+    odd names (empty, holding ':' or '^', a leading '/', '//', 70 scopes deep), malformed
+    inputs, tflite_tensor marks on a few nodes, string constants and an audio chain."""
+    rnd = random.Random(seed)
+    gd = protos.GraphDef()
+    odd = ["", "a:b", "^c", "/lead", "x//y", "/".join(f"d{k}" for k in range(70)), "dup",
+           "dup", "s1/dup", "s1/dup"]
+    names = [odd[i % len(odd)] if i % 53 == 0 else f"s{i % 5}/b{i % 11}/n{i}"
+             for i in range(n)]
+    for i, name in enumerate(names):
+        op = ("Const", "Relu", "Add", "Placeholder", "Mfcc", "DecodeWav")[
+            0 if i % 7 == 0 else 3 if i % 251 == 0 else 4 if i % 1001 == 5 else
+            5 if i % 997 == 4 else rnd.randrange(1, 3)]
+        node = gd.node.add(name=name, op=op)
+        for _ in range(rnd.randrange(4)):
+            j = rnd.randrange(n)              # forward references too
+            kind = rnd.randrange(9)
+            text = names[j]
+            node.input.append(text if kind < 3 else f"{text}:{rnd.randrange(3)}" if kind == 3
+                              else "^" + text if kind == 4 else "missing_" + text if kind == 5
+                              else f"^{text}:1" if kind == 6 else f"{text}:x:2" if kind == 7
+                              else "")
+        if i % 97 == 1:
+            node.attr["tflite_tensor"].s = f"tensor_{i % 13}".encode()
+        if op == "Const":
+            t = node.attr["value"].tensor
+            if i % 2 == 0:
+                t.dtype = 7
+                t.string_val.extend(f"label {k} of {i}".encode() for k in range(i % 9))
+            else:
+                t.dtype = 1
+                t.float_val.append(float(i))
+    return gd
+
+
+def _graphs(data):
+    """(label, a graph under test, the same model opened again as the reference)."""
+    from inspector.core.app.opening import open_model
+
+    out = []
+    for name in MODELS:
+        path = os.path.join(data, name)
+        out.append((name, open_model(path).graph, open_model(path).graph))
+    for n in (40, 300, 6000):
+        gd = hostile_graph_def(n)
+        out.append((f"hostile {n}", Graph(gd), Graph(gd)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def graphs(data):
+    made = _graphs(data)
+    hostile = made[-1][1]
+    assert hostile.duplicate_names and hostile.dangling_inputs and hostile.malformed_inputs
+    return made
+
+
+def _made(graph) -> int:
+    return sum(v is not None for v in graph._views)
+
+
+# -- the per-node walks these replace (the reference) ---------------------------------------
+def _ids_by_views(graph) -> dict:
+    return {node.name: str(node.index) for node in graph.nodes}
+
+
+def _tf_dot_by_views(graph) -> str:
+    from inspector.core.formats.dot_export import _q
+
+    lines = ["digraph graphname {"]
+    for node in graph:
+        lines.append(f'  {_q(node.name)} [label={_q(node.op)}];')
+        for text in node.proto.input:
+            src = text.split(":")[0]
+            src = src[1:] if src.startswith("^") else src
+            lines.append(f'  {_q(src)} -> {_q(node.name)};')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _tensors_by_views(graph) -> dict:
+    out: dict = {}
+    for node in graph.nodes:
+        if node.has_attr("tflite_tensor"):
+            tensor = node.attr("tflite_tensor")
+            tensor = tensor.decode() if isinstance(tensor, bytes) else str(tensor)
+            out.setdefault(tensor, node.name)
+    return out
+
+
+def _scopes_by_views(graph) -> set:
+    scopes = set()
+    for node in graph.nodes:
+        parts = node.name.split("/")[:-1]
+        for k in range(1, len(parts) + 1):
+            scopes.add("/".join(parts[:k]) + "/")
+    return scopes
+
+
+def _labels_by_views(graph):
+    from inspector.core.loaders.labels import Labels
+
+    best = None
+    for node in graph:
+        if node.op != "Const" or not node.has_attr("value"):
+            continue
+        t = node.proto.attr["value"].tensor
+        if t.dtype != 7 or len(t.string_val) < 2:
+            continue
+        if best is None or len(t.string_val) > len(best.names):
+            try:
+                names = [v.decode("utf-8") for v in t.string_val]
+            except UnicodeDecodeError:
+                continue
+            if all(0 < len(n) < 200 for n in names):
+                best = Labels(names, f"the graph's constant '{node.name}'")
+    return best
+
+
+def _family_by_views(graph):
+    from inspector.core.demo import front_end as fe
+
+    sample = " ".join(n.name.lower() for _, n in zip(range(400), graph))
+    for word, key in fe._FAMILIES:
+        if word in sample:
+            return key, f"assumed: {word} models usually take {fe.CONVENTIONS[key].label}"
+    return "0_1", "assumed: the most common convention; change it if the answers look wrong"
+
+
+# -- the tests ------------------------------------------------------------------------------
+def test_model_explorer_ids_are_the_per_node_ones_and_make_no_view(graphs):
+    from inspector.core.formats.me_ids import for_graph_def
+
+    for label, graph, reference in graphs:
+        assert for_graph_def(graph).of == _ids_by_views(reference), label
+        assert _made(graph) == 0, label
+
+
+def test_the_tf_style_dot_is_the_per_node_text_and_makes_no_view(graphs):
+    from inspector.core.formats.dot_export import tf_dot
+
+    for label, graph, reference in graphs:
+        assert tf_dot(graph) == _tf_dot_by_views(reference), label
+        assert _made(graph) == 0, label
+
+
+def test_node_data_names_tensors_and_scopes_are_the_per_node_ones_and_make_no_view(graphs):
+    from inspector.core.app.node_data_io import GraphNames
+
+    for label, graph, reference in graphs:
+        names = GraphNames(graph)
+        assert names.alias("tensor_5") == _tensors_by_views(reference).get("tensor_5"), label
+        assert names._tensors == _tensors_by_views(reference), label
+        assert ("s1/" in names) == ("s1/" in _scopes_by_views(reference)), label
+        assert names._scopes == _scopes_by_views(reference), label
+        assert _made(graph) == 0, label
+    tflite = dict((label, g) for label, g, _ in graphs)["digits_float.tflite"]
+    names = GraphNames(tflite)
+    assert names._tensor("") is None and len(names._tensors) > 5
+
+
+def test_node_data_import_matches_by_name_scope_and_tensor_without_views(tmp_path):
+    import json
+
+    from inspector.core.app.node_data_io import read_onto
+
+    gd = hostile_graph_def(6000)
+    graph = Graph(gd)
+    path = tmp_path / "nd.json"
+    path.write_text(json.dumps({"main": {"results": {
+        "s1/b1/n1": {"value": 1.0}, "s2/": {"value": 2.0}, "tensor_3": {"value": 3.0},
+        "x/": {"value": 4.0}, "nothing": {"value": 5.0}}}}))
+    placed = read_onto(graph, str(path))
+    tensor_3 = _tensors_by_views(Graph(gd))["tensor_3"]
+    assert placed.values == {"s1/b1/n1": 1.0, "s2/": 2.0, tensor_3: 3.0, "x/": 4.0}
+    assert placed.unmatched == ("nothing",)
+    assert _made(graph) == 0
+
+
+def test_labels_in_the_graph_are_the_per_node_ones_and_make_no_view(graphs):
+    from inspector.core.loaders.labels import _graph_labels
+
+    found = 0
+    for label, graph, reference in graphs:
+        got = _graph_labels(graph)
+        assert got == _labels_by_views(reference), label
+        found += got is not None
+        assert _made(graph) == 0, label
+    assert found >= 2
+
+
+def test_front_end_detection_is_the_per_node_one_and_views_only_its_nodes(graphs):
+    from inspector.core.demo import front_end as fe
+
+    audio = 0
+    for label, graph, reference in graphs:
+        assert fe.family_convention(graph) == _family_by_views(reference), label
+        got = fe._audio(graph)
+        ops = {n.op for n in reference}
+        expected = _audio_by_views(reference) if "DecodeWav" in ops else None
+        assert got == expected, label
+        audio += got is not None
+        if "DecodeWav" not in ops:
+            assert _made(graph) == 0, label
+        assert fe.detect(graph, []) == fe.detect(reference, []), label
+        assert _made(graph) <= 40, label       # the few nodes detection looks at
+    assert audio >= 1
+
+
+def _audio_by_views(graph):
+    """front_end._audio as it walked every Node view."""
+    from inspector.core.demo import front_end as fe
+
+    for node in graph:
+        if node.op != "DecodeWav" or not node.data_inputs:
+            continue
+        source = graph.get(node.data_inputs[0].node)
+        if source is None or source.op not in ("Placeholder", "PlaceholderWithDefault"):
+            continue
+        sees = node.name
+        for edge in graph.data_consumers(node.name):
+            if graph.node(edge.dst).op in ("AudioSpectrogram", "Mfcc"):
+                sees = edge.dst
+                break
+        rate, how = fe.DEFAULT_RATE, "assumed: speech models use 16 kHz"
+        for n in graph:
+            if n.op == "Mfcc" and len(n.data_inputs) > 1:
+                value = fe._const_value(graph, n.data_inputs[1].node)
+                if value is not None and value.size == 1 and 0 < value.reshape(-1)[0] < 1e7:
+                    rate, how = int(value.reshape(-1)[0]), "from the graph"
+        samples = int(node.attr("desired_samples", -1) or -1)
+        return fe.FrontEnd("audio", fe._tensor(source.name), "wav", "string",
+                           fe._tensor(sees), channels=int(node.attr("desired_channels", -1)
+                                                          or 1), rank=0,
+                           rate=rate, samples=max(samples, 0), range=(-1.0, 1.0),
+                           range_how=f"sample rate {how}", detected=True)
+    return None
