@@ -348,3 +348,30 @@ def test_scope_params_summed_by_place_are_those_of_each_home(case):
             key = "/".join(parts[:depth])
             each[key] = each.get(key, 0) + elements
     assert each and list(scope_params(h).items()) == list(each.items())
+
+
+def test_scope_statistics_of_a_big_graph_look_up_no_node_name():
+    """The scopes' statistics take each scope's nodes from the graph's scope ids, and which
+    nodes read or fold constants from the index masks of the fold: no name -> index look-up
+    a node (the old count mapped every node's name, ~0.2 s at 300k nodes)."""
+    from inspector.core.loaders import load
+    from tests.fixtures.scale_models import blocks_graph
+
+    class Counting(dict):
+        calls = 0
+
+        def __getitem__(self, key):
+            Counting.calls += 1
+            return dict.__getitem__(self, key)
+
+        def get(self, key, default=None):
+            Counting.calls += 1
+            return dict.get(self, key, default)
+
+    graph = load(blocks_graph(10_000)).graph
+    expected = build_hierarchy(graph, True).stats
+    graph._index = Counting(graph._index)
+    h = build_hierarchy(graph, True)
+    assert Counting.calls == 0
+    assert list(h.stats.items()) == list(expected.items())
+    assert len(h.stats) > 1000 and any(s.alike > 1 for s in h.stats.values())

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from inspector.core.model import op_categories
 from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
-from inspector.core.view import view_columns
+from inspector.core.view import scope_stats, view_columns
 from inspector.core.view.badges import (
     badge_of,
     const_sources,
@@ -151,7 +151,7 @@ def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
     columnar = not graph.duplicate_names
     if columnar:
         consts = view_columns.const_sources(graph)
-        folded, readers, folded_at = view_columns.fold(graph, consts)
+        folded, readers, folded_at, reader_at = view_columns.fold(graph, consts)
     else:
         consts = const_sources(graph)
         folded, readers = fold_constants_into_badges(graph, consts)
@@ -159,6 +159,7 @@ def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
     badge_sources = readers
     if not fold_constants:
         folded, badge_sources, folded_at = set(), {}, []
+    marks = _marks(graph, reader_at, folded_at) if columnar else None
     groups = Groups(graph, graph.scope_tree(), folded)
     memo: dict = {"bands": groups.bands}
     if columnar:
@@ -169,18 +170,35 @@ def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
                  for ref in node.inputs if ref.node in known and ref.node not in folded]
     return Hierarchy(graph, fold_constants, consts, frozenset(folded), badge_sources,
                      groups.root, {s.path: s for s in groups.root.walk()}, groups.parts,
-                     groups.labels, scope_statistics(graph, groups.root, folded, readers),
-                     edges, memo)
+                     groups.labels,
+                     scope_statistics(graph, groups.root, folded, readers, marks), edges, memo)
 
 
-def scope_statistics(graph: Graph, root, folded, readers) -> dict:
+def _marks(graph, reader_at, folded_at):
+    """(is_reader, is_folded) by node index as numpy bools, for a big graph; else None."""
+    if len(graph) < view_columns.NUMPY_FROM:
+        return None
+    np = view_columns._numpy()
+    out = np.zeros(len(graph), bool), np.zeros(len(graph), bool)
+    out[0][np.asarray(reader_at, np.int64)] = True
+    out[1][np.asarray(folded_at, np.int64)] = True
+    return out
+
+
+def scope_statistics(graph: Graph, root, folded, readers, marks=None) -> dict:
     """{path: ScopeStats} of every scope, children counted into their parents (readers: the
-    nodes that read a constant by data). Op ties keep the order of nodes_under(path). One
-    pass, children before their parent, plain dicts (a Counter per scope costs twice as
-    much); a big graph's counts by numpy (view_columns.scope_statistics)."""
+    nodes that read a constant by data; marks: the same and `folded` as node index masks,
+    else made from the names). Op ties keep the order of nodes_under(path). One pass,
+    children before their parent, plain dicts (a Counter per scope costs twice as much); a
+    big graph's counts by whole-array steps (scope_stats.scope_statistics)."""
     if len(graph) >= view_columns.NUMPY_FROM:
-        found = view_columns.scope_statistics(graph, _preorder(root), folded, readers,
-                                              summary_of, ScopeStats)
+        np = view_columns._numpy()
+        if marks is None:
+            index, n = graph._index, len(graph)
+            marks = np.zeros(n, bool), np.zeros(n, bool)
+            for mask, names in zip(marks, (readers, folded)):
+                mask[np.fromiter(map(index.__getitem__, names), np.int64, len(names))] = True
+        found = scope_stats.scope_statistics(np, graph, root, marks, summary_of, ScopeStats)
         if found is not None:
             return found
     reading, variables = readers.keys(), VARIABLE_OPS

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from inspector.core.model.parameters import VARIABLE_OPS
-
 NUMPY_FROM = 4096       # nodes (or edges) from which the passes use numpy
 PORT_MAX = 2 ** 31 - 1
 CHUNK = 8192            # items per C-level step that holds the GIL (~1-2 ms)
@@ -112,12 +110,12 @@ def const_sources(graph) -> ConstSources:
 
 def fold(graph, consts: ConstSources) -> tuple:
     """(folded: names of the constants something reads, {reader: [names of the constants it
-    shows]}, folded node indexes): badges.fold_constants_into_badges on the columns. A
+    shows]}, folded node indexes, reader node indexes): badges.fold_constants_into_badges on the columns. A
     reader's constants are in the graph order of the Const or Identity read; readers in
     graph order; a constant reading a constant shows no badge."""
     names, n = graph._names, len(graph._names)
     if not consts.index:
-        return set(), {}, []
+        return set(), {}, [], []
     if n >= NUMPY_FROM:
         np = _numpy()
         is_source = np.zeros(n + 1, bool)       # the extra slot answers src == -1
@@ -137,7 +135,7 @@ def fold(graph, consts: ConstSources) -> tuple:
             found.update(zip(map(names.__getitem__, readers[lo:hi]),
                              map(shown_names.__getitem__,
                                  map(slice, bounds[lo:hi], bounds[lo + 1:hi + 1]))))
-        read = _listed(read)
+        read, reader_at = _listed(read), readers
     else:
         is_source = bytearray(n + 1)
         for i in consts.nodes_at:
@@ -154,12 +152,13 @@ def fold(graph, consts: ConstSources) -> tuple:
                         if mine is None:
                             mine = found[i] = []
                         mine.append(s)
+        reader_at = list(found)
         found = {names[i]: [names[s] for s in sorted(srcs)] for i, srcs in found.items()}
         read = sorted(seen)
     folded: set = set()
     for lo, hi in pieces(len(read)):
         folded.update(map(names.__getitem__, read[lo:hi]))
-    return folded, found, read
+    return folded, found, read, reader_at
 
 
 def edges(graph, folded_at) -> tuple:
@@ -269,82 +268,3 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
         groups.update(zip(group_keys[lo:hi], map(positions.__getitem__,
                                                  map(slice, starts[lo:hi], stops[lo:hi]))))
     return containers, groups
-
-
-SCOPE_OP_PAIRS = 20_000_000     # scopes x op types above which the loop counts instead
-
-
-def scope_statistics(graph, order: list, folded, readers, summary_of, stats_type):
-    """hierarchy.scope_statistics of a big graph by numpy: `order` the scopes in _preorder
-    (each scope's subtree a contiguous run of it, its nodes in nodes_under's order), each
-    op's count and first place in a subtree by binary searches over that op's places,
-    reads and shows by prefix sums. None when scopes x op types is too big (the loop
-    counts then)."""
-    np = _numpy()
-    n_scopes, n_ops = len(order), len(graph.op_names)
-    if n_scopes * n_ops > SCOPE_OP_PAIRS:
-        return None
-    own = [len(scope.nodes) for scope in order]
-    names: list = []
-    for scope in order:
-        names += scope.nodes
-    index, total = graph._index, len(names)
-    at = _mapped(np, index.__getitem__, names, np.int64)
-    ops = graph.op_codes[at].astype(np.int64) if total else np.zeros(0, np.int64)
-    starts = np.zeros(n_scopes + 1, np.int64)
-    np.cumsum(own, out=starts[1:])
-    place = {id(scope): k for k, scope in enumerate(order)}
-    size = [1] * n_scopes        # scopes in each subtree, itself included
-    for k in range(n_scopes - 1, -1, -1):
-        for child in order[k].children.values():
-            size[k] += size[place[id(child)]]
-    lo = starts[:-1]
-    hi = starts[np.arange(n_scopes) + np.asarray(size, np.int64)]
-    keys, codes, counts, firsts = [], [], [], []
-    for code in np.unique(ops).tolist():
-        places = np.flatnonzero(ops == code)
-        a, b = np.searchsorted(places, lo), np.searchsorted(places, hi)
-        has = np.flatnonzero(b > a)
-        keys.append(has)
-        codes.append(np.full(len(has), code, np.int64))
-        counts.append((b - a)[has])
-        firsts.append(places[a[has]])
-    keys, codes, counts, firsts = (np.concatenate(x) if x else np.zeros(0, np.int64)
-                                   for x in (keys, codes, counts, firsts))
-    by = np.lexsort((firsts, keys))
-    keys, codes, counts = keys[by], codes[by], counts[by]
-    bounds = np.searchsorted(keys, np.arange(n_scopes + 1)).tolist()
-    variable = np.zeros(n_ops, bool)
-    variable[[c for c, op in enumerate(graph.op_names) if op in VARIABLE_OPS]] = True
-    reading = readers.keys()
-    reads = np.zeros(total + 1, np.int64)
-    shows = np.zeros(total + 1, np.int64)
-    np.cumsum(variable[ops] | _mapped(np, reading.__contains__, names, bool), out=reads[1:])
-    np.cumsum(~_mapped(np, folded.__contains__, names, bool), out=shows[1:])
-    reads = _listed(reads[hi] > reads[lo])
-    shows = _listed(shows[hi] > shows[lo])
-    op_names = graph.op_names
-    op_list = [op_names[c] for c in _listed(codes)]
-    count_list = _listed(counts)
-    known: dict = {}
-    facts: list = [None] * n_scopes
-    for k in range(n_scopes):
-        s, e = bounds[k], bounds[k + 1]
-        ordered = tuple(zip(op_list[s:e], count_list[s:e]))
-        summary = known.get(ordered)
-        if summary is None:       # repeated blocks share it
-            summary = known[ordered] = summary_of(ordered)
-        facts[k] = summary + (reads[k], shows[k])
-    stats: dict = {}
-    for k in range(n_scopes - 1, -1, -1):      # the loop's order: children before parents
-        children = order[k].children
-        if not children:
-            continue
-        alike: dict = {}
-        kids = [place[id(child)] for child in children.values()]
-        for j in kids:
-            alike[facts[j][1]] = alike.get(facts[j][1], 0) + 1
-        for child, j in zip(children.values(), kids):
-            stats[child.path] = stats_type(*facts[j], alike[facts[j][1]])
-    stats[order[0].path] = stats_type(*facts[0])
-    return stats
