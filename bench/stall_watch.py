@@ -6,7 +6,7 @@ The open is watched until the first picture, then the 10 s after it (the settle:
 panels built later, collections), then each action.
 
     .venv/bin/python bench/stall_watch.py MODEL.pb [--late-ms 60] [--stacks 3] [--native]
-                                               [--gil-ms 5] [--open-at-once]
+                                               [--gil-ms 5] [--open-at-once] [--depth 8]
 
 A stall with no Python frame of ours on top is Qt's own work (painting, layout) or the GIL
 held by another thread: the stacks of the other threads at that moment are printed too, and
@@ -36,12 +36,13 @@ class Watch:
     """A 10 ms timer on the GUI thread and a sampling thread that keeps the stacks seen while
     the timer was late, per action."""
 
-    def __init__(self, late: float, native: bool = False, sample: bool = True):
+    def __init__(self, late: float, native: bool = False, sample: bool = True,
+                 depth: int = 8):
         """`sample`: run the stack-sampling thread (it takes the GIL every 5 ms while the
         GUI thread is late, which makes those stalls longer: off for the figures alone)."""
         from PySide6.QtCore import QTimer
 
-        self.late, self.action, self.native = late, "open", native
+        self.late, self.action, self.native, self.depth = late, "open", native, depth
         self.last = time.perf_counter()
         self.worst: dict = {}
         self.stacks: dict = {}        # action -> {stack text: longest lateness seen in it}
@@ -67,7 +68,7 @@ class Watch:
             if late < self.late:
                 continue
             frames = sys._current_frames()
-            text = _stack(frames.get(self.gui))
+            text = _stack(frames.get(self.gui), self.depth)
             if "inspector/" not in text:       # Qt's own work, or the GIL held elsewhere
                 text += "".join(f"  [thread {tid}]\n" + _stack(f, 4)
                                 for tid, f in frames.items()
@@ -142,6 +143,8 @@ def main() -> None:
                         help="add the GUI thread's native stack (py-spy) to stalls in Qt")
     parser.add_argument("--open-at-once", action="store_true",
                         help="open before the window's first paint (the app waits for it)")
+    parser.add_argument("--depth", type=int, default=8,
+                        help="frames of the GUI thread's stack printed per stall")
     parser.add_argument("--gil-ms", type=float, default=0.0,
                         help="print where other threads held the GIL this long in one go")
     args = parser.parse_args()
@@ -153,7 +156,7 @@ def main() -> None:
     if args.native:    # py-spy is run by its name: the venv's bin first on the path
         os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + \
             os.environ.get("PATH", "")
-    watch = Watch(args.late_ms / 1000, args.native)
+    watch = Watch(args.late_ms / 1000, args.native, depth=args.depth)
     if args.gil_ms:
         watch.watch_gil(args.gil_ms / 1000)
     from inspector.gui.app import open_once_painted

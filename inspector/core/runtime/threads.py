@@ -1,0 +1,85 @@
+"""Threads that are already running when work arrives: `start(fn, name)` hands fn to an idle
+thread and returns at once. threading.Thread.start() waits until the new thread has run its
+first lines, which needs the GIL: while another thread computes, the GUI thread waited there
+56-93 ms (a layout or shapes request on a 300k-node graph, bench/stall_watch.py). A thread that
+takes the last idle place starts the next spare itself (it waits for it, the caller does
+not); spares beyond SPARE end after IDLE_SECONDS without work."""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections import deque
+
+SPARE = 2                   # idle threads kept waiting beyond the first
+IDLE_SECONDS = 60.0
+
+_lock = threading.Lock()
+_arrived = threading.Condition(_lock)
+_queue: deque = deque()     # (fn, name, done Event)
+_idle = 0                   # threads waiting for work
+_starting = 0               # threads started that have not yet waited once
+started = 0                 # threads ever started (tests count them)
+
+
+def start(fn, name: str) -> threading.Event:
+    """fn() on a thread (named `name` while it runs); the Event is set once fn returned or
+    raised (an exception is printed: catch it inside fn). Never waits for a thread to start,
+    except the very first time (no thread yet: see warm)."""
+    done = threading.Event()
+    with _lock:
+        _queue.append((fn, name, done))
+        if _idle:
+            _arrived.notify()
+            return done
+        if _starting:       # one on its way takes it
+            return done
+    _spawn()                # no thread at all yet (the first call) or all busy
+    return done
+
+
+def warm() -> None:
+    """Start a spare thread now (at a quiet moment, e.g. when a window is made), so that the
+    first start() does not wait either."""
+    with _lock:
+        if _idle or _starting:
+            return
+    _spawn()
+
+
+def _spawn() -> None:
+    global _starting, started
+    with _lock:
+        _starting += 1
+        started += 1
+    threading.Thread(target=_loop, name="inspector-idle", daemon=True).start()
+
+
+def _loop() -> None:
+    global _idle, _starting
+    me = threading.current_thread()
+    first = True
+    while True:
+        with _lock:
+            if first:
+                _starting -= 1
+                first = False
+            while not _queue:
+                _idle += 1
+                woke = _arrived.wait(IDLE_SECONDS)
+                _idle -= 1
+                if not woke and not _queue and _idle >= SPARE:
+                    return
+            fn, name, done = _queue.popleft()
+            spare = _idle == 0 and _starting == 0
+        if spare:            # the next request finds a thread waiting
+            _spawn()
+        me.name = name
+        try:
+            fn()
+        except BaseException:       # noqa: BLE001 - the thread lives on for the next work
+            traceback.print_exc()
+        finally:
+            done.set()
+            del fn, done     # nothing of the work stays referenced while idle
+            me.name = "inspector-idle"
