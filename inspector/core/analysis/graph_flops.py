@@ -4,9 +4,9 @@ report says so (`FlopReport.source`). TF's profiler is the reference the tests c
 
 from __future__ import annotations
 
+from inspector.core.analysis import graph_gzip
 from inspector.core.analysis.flops import DEVICE_PRESETS, FlopReport, count_flops
 from inspector.core.analysis.metrics import flop_report, gzip_size, latencies
-from inspector.core.model import protos
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.executor import installed
 
@@ -60,26 +60,40 @@ def cost_totals(ga, gb, paths: tuple = ("", "")) -> dict:
     """What each side costs, for a diff's totals ({name: [A, B]}): gzip bytes, FLOPs, where the
     FLOPs' shapes came from, and the latency estimate per device class; a side that cannot be
     counted says why beside the other side's figure."""
-    out: dict = {"gzip bytes": [_gzip(g, p) for g, p in zip((ga, gb), paths)]}
-    reports = [graph_flops(g) for g in (ga, gb)]
-    out["FLOPs"] = [r.total if r.known else f"unknown ({_short(r.unknown)})" for r in reports]
-    sources = [describe_source(r) if r.known else "" for r in reports]
-    out["FLOPs counted from"] = [sources[0], ""] if sources[0] == sources[1] else sources
-    speeds = [latencies(r) for r in reports]
-    for device in DEVICE_PRESETS:
-        out[f"latency ms ({device})"] = [s.get(device, "unknown") for s in speeds]
-    return out
+    return start_costs(ga, gb, paths)()
+
+
+def start_costs(ga, gb, paths: tuple = ("", "")):
+    """cost_totals in two steps: the gzip sizes start now (compressed on threads of their
+    own); the function returned counts the FLOPs and gives the totals, so the caller may do
+    other work in between (the diff's matching)."""
+    gzips = [_gzip(g, p) for g, p in zip((ga, gb), paths)]
+
+    def finish() -> dict:
+        reports = [graph_flops(g) for g in (ga, gb)]
+        out: dict = {"gzip bytes": [z.result() for z in gzips]}
+        out["FLOPs"] = [r.total if r.known else f"unknown ({_short(r.unknown)})"
+                        for r in reports]
+        sources = [describe_source(r) if r.known else "" for r in reports]
+        out["FLOPs counted from"] = [sources[0], ""] if sources[0] == sources[1] else sources
+        speeds = [latencies(r) for r in reports]
+        for device in DEVICE_PRESETS:
+            out[f"latency ms ({device})"] = [s.get(device, "unknown") for s in speeds]
+        return out
+
+    return finish
 
 
 def _gzip(graph, path: str):
-    """gzip bytes of the file a .tflite side came from, of the serialized GraphDef otherwise."""
+    """gzip bytes of the file a .tflite side came from, of the serialized GraphDef otherwise
+    (graph_gzip: started, `.result()` gives it)."""
     if is_tflite(graph):
         try:
             with open(path, "rb") as fh:
-                return gzip_size(fh.read())
+                return graph_gzip.Done(gzip_size(fh.read()))
         except OSError:                 # no file (a graph made here), or gone since
-            return "not measured"
-    return gzip_size(protos.serialize_graph_def(graph.graph_def))
+            return graph_gzip.Done("not measured")
+    return graph_gzip.start(graph)
 
 
 def _short(text: str, limit: int = 70) -> str:

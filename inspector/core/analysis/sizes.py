@@ -23,11 +23,11 @@ def _framed(n: int) -> int:
     return 1 + len(varint(n)) + n
 
 
-def _lazy_growth(node, slot, marker: int) -> int:
+def _lazy_growth(node_def, slot, marker: int) -> int:
     """Bytes a lazily read tensor adds to its NodeDef in the file: its value field (tag,
     length, bytes) and its own version instead of the lazy mark, and the longer lengths of
     the TensorProto, AttrValue and attr map entry around it. Computed from the lengths only."""
-    value = node.proto.attr[slot.attr]
+    value = node_def.attr[slot.attr]
     t0 = value.tensor.ByteSize()
     t1 = t0 - marker + len(varint(slot.field << 3 | 2)) + len(varint(slot.length)) + \
         slot.length + (1 + len(varint(slot.version)) if slot.version else 0)
@@ -38,19 +38,25 @@ def _lazy_growth(node, slot, marker: int) -> int:
     return _framed(e1) - _framed(e0)
 
 
+def lazy_growth_of(graph) -> dict:
+    """{node index: bytes its values left in the file add to its NodeDef} of a lazily
+    opened graph (empty when its values are all read)."""
+    out: dict = {}
+    if graph.lazy:
+        marker = 1 + len(varint(LAZY_MARK))      # the lazy mark that is not in the file
+        nodes = graph.structure.node
+        for slot in graph.weights.slots.values():
+            out[slot.node] = out.get(slot.node, 0) + _lazy_growth(nodes[slot.node], slot,
+                                                                  marker)
+    return out
+
+
 def node_sizes(graph) -> dict:
     """node name -> bytes it takes in the file (NodeDef + its framing in GraphDef.node)."""
-    lazy: dict = {}
-    if graph.lazy:
-        for slot in graph.weights.slots.values():
-            lazy.setdefault(slot.node, []).append(slot)
-    marker = 1 + len(varint(LAZY_MARK))      # the lazy mark that is not in the file
+    lazy = lazy_growth_of(graph)
     out = {}
     for node in graph:
-        size = node.proto.ByteSize()
-        for slot in lazy.get(node.index, ()):
-            size += _lazy_growth(node, slot, marker)
-        out[node.name] = _framed(size)
+        out[node.name] = _framed(node.proto.ByteSize() + lazy.get(node.index, 0))
     return out
 
 

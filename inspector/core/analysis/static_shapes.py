@@ -398,6 +398,8 @@ def static_shapes(graph, input_shapes: dict | None = None) -> tuple[dict, list]:
     """(node name -> [shape per output], what was assumed): the graph's recorded shapes, or
     shapes propagated from the inputs (open batch sizes taken as the given batch, else 1,
     and said so, as for TF's inference)."""
-    given, assumed = default_input_shapes(graph.graph_def, input_shapes)
+    # the structure: the Placeholders' shapes, no weight read (graph_def would read them all)
+    given, assumed = default_input_shapes(getattr(graph, "structure", None) or graph.graph_def,
+                                          input_shapes)
     shapes = Propagation(graph, given, trust_recorded=not input_shapes).run()
     return shapes, assumed

@@ -26,14 +26,6 @@ def provenance_for(ga: Graph, gb: Graph, steps=None):
     return None
 
 
-def measured_totals(ga: Graph, gb: Graph, paths: tuple = ("", "")) -> dict:
-    """gzip size, FLOPs and the latency estimate of both sides (analysis.graph_flops: each
-    graph's own shapes, a .tflite's included, no TensorFlow unless they fall short)."""
-    from inspector.core.analysis.graph_flops import cost_totals
-
-    return cost_totals(ga, gb, paths)
-
-
 def after_pipeline(ga: Graph, pipeline: str, inputs=(), outputs=()) -> tuple:
     """(B, steps): A through the pipeline's text, here (the command line's `--pipeline`)."""
     from inspector.core.transforms.pipeline import run_pipeline
@@ -49,10 +41,16 @@ def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
     B that is A's graph itself (the same file) answers at once."""
     if gb is ga and not steps:
         return identical_diff(labels[0], labels[1], file_size(paths[0]), ga)
-    extra = measured_totals(ga, gb, paths) if totals else None
-    return diff_graphs(ga, gb, labels[0], labels[1], provenance=provenance_for(ga, gb, steps),
-                       job=job, extra_totals=extra,
-                       file_sizes=tuple(file_size(p) for p in paths))
+    costs = None
+    if totals:        # the gzip sizes compress on threads while the graphs are matched
+        from inspector.core.analysis.graph_flops import start_costs
+
+        costs = start_costs(ga, gb, paths)
+    d = diff_graphs(ga, gb, labels[0], labels[1], provenance=provenance_for(ga, gb, steps),
+                    job=job, file_sizes=tuple(file_size(p) for p in paths))
+    if costs is not None:
+        d.totals.update(costs())
+    return d
 
 
 def diff_json(d: Diff) -> str:

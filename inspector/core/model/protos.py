@@ -101,6 +101,11 @@ def _other_fields(graph_def) -> bytes:
     return rest.SerializeToString(deterministic=True)
 
 
+def other_fields(graph_def) -> bytes:
+    """The bytes serialize_graph_def writes after the nodes (library, versions, ...)."""
+    return _other_fields(graph_def)
+
+
 def node_pieces(graph_def, serialize=None):
     """(node, its key and length, its bytes) for each node, then (None, b"", every other
     field's bytes): serialize_graph_def's bytes piece by piece, for writing a big graph

@@ -1,0 +1,47 @@
+"""A graph's gzip size (a diff's "gzip bytes") from the nodes under gzip_size's sampled chunks
+only: the same number as compressing the whole serialized GraphDef, on lazily opened graphs
+(their weights stay in the file), fully read ones, nodes bigger than the sampling step, and
+small graphs compressed whole."""
+
+from inspector.core.analysis import graph_gzip
+from inspector.core.analysis.metrics import gzip_size
+from inspector.core.app.diffing import diff_models
+from inspector.core.loaders import load
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
+from tests.fixtures.scale_models import blocks_graph, dense_model
+
+
+def _whole(graph) -> int:
+    return gzip_size(protos.serialize_graph_def(graph.graph_def))
+
+
+def test_a_lazy_graphs_gzip_size_is_the_whole_serializations_and_reads_no_weight_into_it():
+    g = load(blocks_graph(10000, 0)).graph
+    assert g.lazy
+    pending = graph_gzip.start(g)
+    assert isinstance(pending, graph_gzip.Pending)          # sampled: 10 MB > 8 MB
+    size = pending.result()
+    assert g.lazy                                           # no weight read into the graph
+    assert size == _whole(g)
+    again = Graph(g.graph_def)                              # every value in the protos
+    assert not again.lazy and graph_gzip.start(again).result() == size
+
+
+def test_nodes_longer_than_the_sampling_step_and_small_graphs_give_the_same_number():
+    g = load(dense_model(2, 512)).graph                     # 4 MB weights: over 2 MB steps
+    assert graph_gzip.start(g).result() == _whole(g)
+    small = load(blocks_graph(3000, 0)).graph
+    done = graph_gzip.start(small)
+    assert isinstance(done, graph_gzip.Done) and done.result() == _whole(small)
+
+
+def test_the_diffs_totals_read_no_weight_of_a_lazily_opened_pair():
+    """Before: the gzip size serialized graph_def, which read every weight into both graphs
+    (300 MB each at 300k nodes)."""
+    a, b = blocks_graph(10000, 0), blocks_graph(10000, 1)
+    ga, gb = load(a).graph, load(b).graph
+    d = diff_models(ga, gb, (a, b), paths=(a, b))
+    assert ga.lazy and gb.lazy
+    assert d.totals["gzip bytes"] == [_whole(ga), _whole(gb)]
+    assert list(d.totals)[:5] == ["nodes", "parameters", "file bytes", "gzip bytes", "FLOPs"]
