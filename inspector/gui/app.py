@@ -8,7 +8,7 @@ import sys
 import time
 
 from inspector.core.app.demo_model import DEMO_MODEL as DEMO
-from inspector.core.runtime import gc_policy
+from inspector.core.runtime import gc_policy, threads
 
 
 def parse_args(argv):
@@ -74,9 +74,10 @@ def later_modules() -> list:
 def charts_after_first_picture(make_window):
     """The window from make_window(), its charts made once pyqtgraph is imported. Qt's
     classes are warmed up (chart_slot.warm_up, in slices) and then the import (pauses of the
-    GUI thread up to ~50 ms) starts once the window has been idle for a second (no task, no
-    key or mouse input) after its first picture, or without a model: neither adds to the
-    first picture, to the pauses of opening a model or of answering the user."""
+    GUI thread up to ~50 ms) starts once the window has been idle for a second (no task's
+    work running, quiet ones too: runtime.threads.busy; no key or mouse input) after its
+    first picture, or without a model: neither adds to the first picture, to the pauses of
+    opening a model or of answering the user."""
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -87,7 +88,7 @@ def charts_after_first_picture(make_window):
     start_order.defer()
     start_order.preload(later_modules)
     window = make_window()
-    start_order.wait_while(window.tasks.is_busy)
+    start_order.wait_while(threads.busy)     # any request's work, quiet ones too (search)
     soon_after_first_picture(window, start_order.release)
     quiet_since, timer = [time.monotonic()], QTimer(window)
     inputs = {QEvent.KeyPress, QEvent.MouseButtonPress, QEvent.Wheel, QEvent.MouseMove}
@@ -101,12 +102,12 @@ def charts_after_first_picture(make_window):
     watcher = Input(window)
 
     def poll():
-        if window.tasks.is_busy():
+        if threads.busy():
             quiet_since[0] = time.monotonic()
         elif time.monotonic() - quiet_since[0] >= 1.0:
             timer.stop()
             QApplication.instance().removeEventFilter(watcher)
-            chart_slot.warm_up(lambda: chart_slot.import_in_background(window.tasks.is_busy))
+            chart_slot.warm_up(lambda: chart_slot.import_in_background(threads.busy))
 
     def watch():
         """From the first picture on (a filter of every event of the app costs the start

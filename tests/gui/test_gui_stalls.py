@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import threading
 
+from conftest import DEMO
 from test_gui import open_and_wait, wait_drawn
 
 
@@ -36,3 +37,53 @@ def test_expand_search_select_and_constants_start_no_thread_on_the_gui_thread(
     wait_drawn(qtbot, window, before)
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
     assert on_gui == []
+
+
+def test_charts_and_later_panels_wait_while_a_quiet_request_computes(qtbot, tmp_path,
+                                                                      monkeypatch):
+    """The app's start (charts_after_first_picture): pyqtgraph's charts and the later panels
+    are made while no task's work runs, a quiet one (search as you type) included: made
+    during a search of 300k nodes, a chart stalled the GUI thread ~100 ms."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QWidget
+
+    from inspector.gui.app import charts_after_first_picture
+    from inspector.gui.main_window import MainWindow
+    from inspector.gui.panels import chart_slot
+    from inspector.gui.panels.chart_slot import ChartSlot
+    from inspector.gui.startup import start_order
+
+    for module, names in ((chart_slot, ("_deferred", "_waiting", "_thread", "_busy")),
+                          (start_order, ("_deferred", "_waiting", "_released", "_ready",
+                                         "_preload", "_busy", "_until"))):
+        for name in names:      # the app's start sets these once per process: put back
+            value = getattr(module, name)
+            monkeypatch.setattr(module, name, type(value)() if isinstance(
+                value, (list, dict)) else value)
+    made_busy, built_busy = [], []
+    real_make, real_run = ChartSlot._make, start_order.run_now
+    monkeypatch.setattr(ChartSlot, "_make", lambda slot: (
+        made_busy.append(release.is_set() is False), real_make(slot))[1])
+    monkeypatch.setattr(start_order, "run_now", lambda slot: (
+        built_busy.append(release.is_set() is False), real_run(slot))[1])
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    window = charts_after_first_picture(lambda: MainWindow(settings))
+    qtbot.addWidget(window)
+    window.show()
+    shown = QWidget()
+    qtbot.addWidget(shown)
+    slot = ChartSlot(parent=shown)      # a chart on screen, waiting for pyqtgraph
+    shown.show()
+    assert slot.plot is None
+    release = threading.Event()
+    # a quiet request computes (the search index of a big graph) from before the first picture
+    window.tasks.submit("search", lambda job: release.wait(30), lambda _: None, quiet=True)
+    open_and_wait(qtbot, window, DEMO)
+    qtbot.wait(4000)        # idle a second + warm-up + import: done by now were it idle
+    assert slot.plot is None and made_busy == [] and built_busy == []
+    release.set()
+    qtbot.waitUntil(lambda: slot.plot is not None and bool(built_busy), timeout=30000)
+    assert not any(made_busy) and not any(built_busy)
+    window.tasks.cancel()
+    window.tasks.wait(10.0)

@@ -19,6 +19,7 @@ _arrived = threading.Condition(_lock)
 _queue: deque = deque()     # (fn, name, done Event)
 _idle = 0                   # threads waiting for work
 _starting = 0               # threads started that have not yet waited once
+_running = 0                # threads running work now
 started = 0                 # threads ever started (tests count them)
 
 
@@ -36,6 +37,13 @@ def start(fn, name: str) -> threading.Event:
             return done
     _spawn()                # no thread at all yet (the first call) or all busy
     return done
+
+
+def busy() -> bool:
+    """Some work runs on these threads now (any window's request, quiet or not, cancelled
+    or not): Qt work on the GUI thread made then waits for the GIL at each call into Python
+    (a chart, a panel: 10-20 ms became ~100 ms). What can wait for a quiet moment asks this."""
+    return _running > 0 or bool(_queue)
 
 
 def warm() -> None:
@@ -56,7 +64,7 @@ def _spawn() -> None:
 
 
 def _loop() -> None:
-    global _idle, _starting
+    global _idle, _starting, _running
     me = threading.current_thread()
     first = True
     while True:
@@ -72,6 +80,7 @@ def _loop() -> None:
                     return
             fn, name, done = _queue.popleft()
             spare = _idle == 0 and _starting == 0
+            _running += 1
         if spare:            # the next request finds a thread waiting
             _spawn()
         me.name = name
@@ -80,6 +89,8 @@ def _loop() -> None:
         except BaseException:       # noqa: BLE001 - the thread lives on for the next work
             traceback.print_exc()
         finally:
+            with _lock:
+                _running -= 1
             done.set()
             del fn, done     # nothing of the work stays referenced while idle
             me.name = "inspector-idle"

@@ -24,7 +24,7 @@ _waiting: list = []          # slots waiting for pyqtgraph
 _thread: threading.Thread | None = None
 
 
-_busy = None                 # () -> True while a task runs (charts wait; see _give_charts)
+_busy = None                 # () -> True while a task's work runs (charts wait: _give_charts)
 WAIT_WHILE_BUSY = 3.0        # seconds a chart with something to draw waits for a quiet moment
 
 
@@ -85,20 +85,22 @@ def import_in_background(busy=None) -> None:
 def _give_charts(since: float | None = None) -> None:
     """Charts for the slots on screen or with something to draw, one per turn of the event
     loop (each costs 10-15 ms to make); the others are made when first shown or drawn.
-    While a task runs they wait (made then, a chart's many short calls into Qt each wait for
-    the task's thread to hand over the GIL: 110 ms for one chart during a search of a 300k-node
-    graph), but a chart with something to draw waits WAIT_WHILE_BUSY at most."""
+    While a task's work runs (busy(): quiet ones too) they wait (made then, a chart's many
+    short calls into Qt each wait for the task's thread to hand over the GIL: 110 ms for one
+    chart during a search of a 300k-node graph), but a chart on screen with something to draw
+    waits WAIT_WHILE_BUSY at most."""
     now = time.monotonic()
     since = now if since is None else since
-    urgent = False       # a task runs: only a chart with something to draw, once overdue
+    urgent = False       # a task runs: only a chart on screen with something to draw, overdue
     if _busy is not None and _busy():
-        if now - since < WAIT_WHILE_BUSY or not any(s._pending is not None for s in _waiting):
+        if now - since < WAIT_WHILE_BUSY or not any(map(_overdue, _waiting)):
             QTimer.singleShot(200, lambda: _give_charts(since))
             return
         urgent = True
     for slot in list(_waiting):
         try:
-            wanted = slot._pending is not None or (not urgent and slot.isVisible())
+            wanted = _overdue(slot) if urgent else \
+                slot._pending is not None or slot.isVisible()
         except RuntimeError:     # its panel was closed meanwhile
             wanted = False
         if not urgent or wanted:
@@ -111,6 +113,14 @@ def _give_charts(since: float | None = None) -> None:
             break
     if _waiting:         # the next one in a later turn, after a new quiet-moment check
         QTimer.singleShot(0, lambda: _give_charts(since if urgent else None))
+
+
+def _overdue(slot) -> bool:
+    """On screen with something to draw (a hidden one is made when shown: showEvent)."""
+    try:
+        return slot._pending is not None and slot.isVisible()
+    except RuntimeError:
+        return False
 
 
 class ChartSlot(QWidget):
