@@ -5,71 +5,15 @@ the committed models and on hostile graphs, and no Node view made on the way."""
 
 from __future__ import annotations
 
-import os
-import random
-
 import pytest
 
-from inspector.core.model import protos
 from inspector.core.model.graph import Graph
-
-MODELS = ("inception_jpeg.pb", "speech_commands.pb", "v1_training.pb", "while_v1.pb",
-          "while_v2.pb", "text_really.pb", "digits_float.tflite", "digits_int8.tflite")
-
-
-def hostile_graph_def(n: int, seed: int = 3):
-    """Inputs naming no node, control inputs, ports, forward references, duplicate names,
-    odd names (empty, holding ':' or '^', a leading '/', '//', 70 scopes deep), malformed
-    inputs, tflite_tensor marks on a few nodes, string constants and an audio chain."""
-    rnd = random.Random(seed)
-    gd = protos.GraphDef()
-    odd = ["", "a:b", "^c", "/lead", "x//y", "/".join(f"d{k}" for k in range(70)), "dup",
-           "dup", "s1/dup", "s1/dup"]
-    names = [odd[i % len(odd)] if i % 53 == 0 else f"s{i % 5}/b{i % 11}/n{i}"
-             for i in range(n)]
-    for i, name in enumerate(names):
-        op = ("Const", "Relu", "Add", "Placeholder", "Mfcc", "DecodeWav")[
-            0 if i % 7 == 0 else 3 if i % 251 == 0 else 4 if i % 1001 == 5 else
-            5 if i % 997 == 4 else rnd.randrange(1, 3)]
-        node = gd.node.add(name=name, op=op)
-        for _ in range(rnd.randrange(4)):
-            j = rnd.randrange(n)              # forward references too
-            kind = rnd.randrange(9)
-            text = names[j]
-            node.input.append(text if kind < 3 else f"{text}:{rnd.randrange(3)}" if kind == 3
-                              else "^" + text if kind == 4 else "missing_" + text if kind == 5
-                              else f"^{text}:1" if kind == 6 else f"{text}:x:2" if kind == 7
-                              else "")
-        if i % 97 == 1:
-            node.attr["tflite_tensor"].s = f"tensor_{i % 13}".encode()
-        if op == "Const":
-            t = node.attr["value"].tensor
-            if i % 2 == 0:
-                t.dtype = 7
-                t.string_val.extend(f"label {k} of {i}".encode() for k in range(i % 9))
-            else:
-                t.dtype = 1
-                t.float_val.append(float(i))
-    return gd
-
-
-def _graphs(data):
-    """(label, a graph under test, the same model opened again as the reference)."""
-    from inspector.core.app.opening import open_model
-
-    out = []
-    for name in MODELS:
-        path = os.path.join(data, name)
-        out.append((name, open_model(path).graph, open_model(path).graph))
-    for n in (40, 300, 6000):
-        gd = hostile_graph_def(n)
-        out.append((f"hostile {n}", Graph(gd), Graph(gd)))
-    return out
+from tests.fixtures.walker_graphs import graphs_of, hostile_graph_def
 
 
 @pytest.fixture(scope="module")
 def graphs(data):
-    made = _graphs(data)
+    made = graphs_of(data)
     hostile = made[-1][1]
     assert hostile.duplicate_names and hostile.dangling_inputs and hostile.malformed_inputs
     return made

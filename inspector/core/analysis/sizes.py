@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
+from inspector.core.model import attrs as attr_codec
 from inspector.core.model.dtypes import item_size
 from inspector.core.model.protos import varint
 from inspector.core.model.tensors import element_count
@@ -103,32 +104,76 @@ def group_key(node, by: str) -> str:
     return "(graph structure)"
 
 
-def group(graph, node_bytes: dict, by: str = "scope") -> Group:
-    """A tree by name scope (nodes are leaves), or one level by op type or dtype."""
+def group_keys(graph, by: str) -> list:
+    """Every node's group_key, from the op column (and the Const NodeDefs for dtypes): no
+    Node view made."""
+    if by == "op":
+        return list(map(graph.op_names.__getitem__, graph._ops))
+    keys = ["(graph structure)"] * len(graph)
+    protos = graph.structure.node
+    for i in graph.nodes_of_op("Const"):
+        attr = protos[i].attr
+        if "value" in attr:
+            keys[i] = attr_codec.decode(attr["value"]).dtype.name
+    return keys
+
+
+def group(graph, node_bytes: dict, by: str = "scope", keys: list | None = None) -> Group:
+    """A tree by name scope (nodes are leaves), or one level by op type or dtype (`keys`:
+    group_keys when the caller has them). From the name column: each distinct scope path's
+    chain of groups is found once, and summed once (children in order of first sight)."""
     if by not in BY:
         raise ValueError(f"group by one of {', '.join(BY)}")
     root = Group("")
-    for node in graph:
-        size = node_bytes.get(node.name, 0)
-        root.bytes += size
-        root.nodes += 1
-        if by == "scope":
-            parts = node.name.split("/")
-            here = root
-            for k in range(1, len(parts)):
-                path = "/".join(parts[:k])
-                here = here.children.setdefault(path, Group(path))
-                here.bytes += size
-                here.nodes += 1
-            leaf = here.children.setdefault(node.name + "\0", Group(node.name, node=node.name))
-            leaf.bytes += size
-            leaf.nodes += 1
-        else:
-            key = group_key(node, by)
-            g = root.children.setdefault(key, Group(key))
+    names, get = graph.name_list, node_bytes.get
+    if by != "scope":
+        children = root.children
+        for name, key in zip(names, keys if keys is not None else group_keys(graph, by)):
+            size = get(name, 0)
+            g = children.get(key)
+            if g is None:
+                g = children[key] = Group(key)
             g.bytes += size
             g.nodes += 1
+            root.bytes += size
+            root.nodes += 1
+        return root
+    chains: dict = {}           # a name's scope path (None: no '/') -> [groups on the way]
+    totals: dict = {}           # that path -> [bytes, nodes] of the names right in it
+    for name in names:
+        size = get(name, 0)
+        head, sep, _ = name.rpartition("/")
+        path = head if sep else None
+        chain = chains.get(path)
+        if chain is None:
+            chain = chains[path] = _chain(root, name.split("/")[:-1])
+            totals[path] = [0, 0]
+        here = chain[-1] if chain else root
+        leaf = here.children.get(name + "\0")
+        if leaf is None:
+            leaf = here.children[name + "\0"] = Group(name, node=name)
+        leaf.bytes += size
+        leaf.nodes += 1
+        total = totals[path]
+        total[0] += size
+        total[1] += 1
+    for path, (size, count) in totals.items():
+        for g in chains[path]:
+            g.bytes += size
+            g.nodes += count
+        root.bytes += size
+        root.nodes += count
     return root
+
+
+def _chain(root: Group, parts: list) -> list:
+    """The groups of the scopes a name sits in, outermost first (made where missing)."""
+    out, here = [], root
+    for k in range(1, len(parts) + 1):
+        path = "/".join(parts[:k])
+        here = here.children.setdefault(path, Group(path))
+        out.append(here)
+    return out
 
 
 def top(root: Group, depth: int = 1) -> list:
@@ -163,13 +208,15 @@ def duplicates(graph, job: Job = NO_JOB) -> Duplicates:
     import hashlib  # (here, not with the module: OpenSSL's start costs the app's start ~10 ms)
 
     candidates: dict = {}
-    for node in graph:
-        if node.op != "Const" or not node.has_attr("value"):
-            continue
-        proto = node.proto.attr["value"].tensor
+    protos, names, first = graph.structure.node, graph.name_list, graph.index
+    for i in graph.nodes_of_op("Const"):      # the op column: no Node view made
+        attr = protos[i].attr
+        if "value" not in attr or (graph.duplicate_names and first(names[i]) != i):
+            continue       # (a second node of a name: its value is not read by name)
+        proto = attr["value"].tensor
         length = element_count(proto) * item_size(proto.dtype)
         if element_count(proto) > 1 and length > 0:       # strings: no declared length
-            candidates.setdefault((proto.dtype, length), []).append(node.name)
+            candidates.setdefault((proto.dtype, length), []).append(names[i])
     found = []
     for names in candidates.values():
         if len(names) < 2:

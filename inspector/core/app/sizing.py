@@ -30,14 +30,16 @@ def measure(graph, by: str = "scope", file_size: int = 0) -> Measured:
 
     whole = sz.sizes(graph, file_size)
     nodes = whole.nodes
-    root = sz.group(graph, nodes, by)
+    names = graph.name_list       # the columns: no Node view made here
+    keys = sz.group_keys(graph, by) if by != "scope" else None
+    root = sz.group(graph, nodes, by, keys)
     biggest: dict = {}
-    if by != "scope":
-        for node in graph:
-            key = sz.group_key(node, by)
-            if nodes[node.name] > nodes.get(biggest.get(key, ""), -1):
-                biggest[key] = node.name
-    return Measured(root, {n.name: n.op for n in graph}, biggest, whole.total, whole)
+    if keys is not None:
+        for name, key in zip(names, keys):
+            if nodes[name] > nodes.get(biggest.get(key, ""), -1):
+                biggest[key] = name
+    ops = dict(zip(names, map(graph.op_names.__getitem__, graph._ops)))
+    return Measured(root, ops, biggest, whole.total, whole)
 
 
 def biggest_groups(measured: Measured, depth: int = 1) -> list:

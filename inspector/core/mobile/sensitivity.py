@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from inspector.core.analysis.summary_columns import indexes_of_ops
+from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
 
 WEIGHTED_OPS = {"Conv2D": 1, "DepthwiseConv2dNative": 1, "MatMul": 1, "Conv3D": 1,
@@ -72,14 +74,16 @@ def layer_sensitivity(graph, job: Job = NO_JOB) -> list:
     """LayerSensitivity of every weighted layer whose weights are a float constant, ranked
     most sensitive first (ties by name)."""
     out = []
-    for node in graph:
-        if node.op not in WEIGHTED_OPS:
-            continue
+    # views of the weighted layers only (the op column), in graph order
+    for node in map(graph.nodes.__getitem__, indexes_of_ops(graph, WEIGHTED_OPS)):
         job.check()
         const = weight_const(graph, node)
         if const is None:
             continue
-        values = graph.tensor_value(const)
+        try:
+            values = graph.tensor_value(const)
+        except (InspectorError, ValueError):     # a damaged constant: no statistics
+            continue
         if values is None or values.dtype.kind != "f":
             continue
         kurt, spread, outliers = statistics(values)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
+from inspector.core.model import graph_index
 from inspector.core.model.reachability import upstream
 
 STATUSES = ("builtin", "flex", "custom", "control_flow", "dtype", "removed")
@@ -132,10 +133,10 @@ _RESOURCE_OPS = frozenset({"VarHandleOp", "ReadVariableOp", "AssignVariableOp",
                            "ResourceGather", "VariableV2", "Variable", "DestroyResourceOp"})
 
 
-def _bad_dtype(node) -> str:
-    if node.op in _RESOURCE_OPS:
+def _bad_dtype(op: str, proto) -> str:
+    if op in _RESOURCE_OPS:
         return "resource"
-    for value in node.proto.attr.values():
+    for value in proto.attr.values():
         kind = value.WhichOneof("value")
         types = [value.type] if kind == "type" else (list(value.list.type) if kind == "list"
                                                      else [])
@@ -148,64 +149,99 @@ def _bad_dtype(node) -> str:
 
 def _folded(graph) -> set:
     """Nodes whose value is fixed before the model runs: constants and pure computation on
-    nothing but constants (the converter folds these into weight buffers)."""
-    done: set = set()
-    todo = [n.name for n in graph if n.op == "Const" and not n.data_inputs]
-    done.update(todo)
+    nothing but constants (the converter folds these into weight buffers). On the columns
+    (no Node view); a name stands for its first node, as graph.get(name) does."""
+    names, ops, op_names, first = graph.name_list, graph._ops, graph.op_names, graph._index
+    off, src, port = graph._in_off, graph._src, graph._port
+    blocked = {code for code, op in enumerate(op_names)
+               if op in _NOT_FOLDABLE or op in TF1_CONTROL_FLOW or
+               ("Random" in op and not op.startswith("Stateless"))}
+
+    def data(i):
+        return [src[p] for p in range(off[i], off[i + 1]) if port[p] >= 0]
+
+    todo = [first[names[i]] for i in graph.nodes_of_op("Const") if not data(i)]
+    done = set(todo)
+    starts, places = graph.consumer_index() if todo else ((), ())
     while todo:
-        name = todo.pop()
-        for edge in graph.data_consumers(name):
-            node = graph.get(edge.dst)
-            if node is None or node.name in done or node.op in _NOT_FOLDABLE or \
-                    node.op in TF1_CONTROL_FLOW or ("Random" in node.op and
-                                                    not node.op.startswith("Stateless")):
+        i = todo.pop()
+        for p in places[starts[i]:starts[i + 1]]:
+            if port[p] < 0:
                 continue
-            if all(i.node in done for i in node.data_inputs):
-                done.add(node.name)
-                todo.append(node.name)
-    return done
+            node = first[names[graph_index.node_at(graph, p)]]
+            if node in done or ops[node] in blocked:
+                continue
+            if all(s in done for s in data(node)):     # -1 (no node) is never done
+                done.add(node)
+                todo.append(node)
+    return set(map(names.__getitem__, done))
 
 
 def analyze(graph, outputs=(), inputs=(), flex=None) -> Compat:
     """The status of every node. With outputs, nodes they do not need are removed by
-    conversion; inputs cut the graph where the converter feeds it."""
+    conversion; inputs cut the graph where the converter feeds it. On the columns: what
+    depends on the op alone is decided once an op type (equal verdicts share one frozen
+    NodeCompat), the NodeDef read where dtypes decide."""
     table, flex = builtin_table(), flex_ops() if flex is None else frozenset(flex)
     needed = upstream(graph, outputs, stop=inputs) if outputs else None
     fed = {i.split(":")[0] for i in inputs}
     folded = _folded(graph)
     result = Compat(flex_source="Select TF ops allowlist of TensorFlow 2.21")
-    for node in graph:
-        op, name = node.op, node.name
-        mobile = not mobile_gap(op, flex)
+    verdicts = [_by_op(op, table, flex) for op in graph.op_names]
+    protos, nodes = graph.structure.node, result.nodes
+    for i, (name, code) in enumerate(zip(graph.name_list, graph._ops)):
+        v = verdicts[code]
         if needed is not None and name not in needed:
-            c = NodeCompat("removed", f"{op}: not needed for the outputs", op, mobile_kernel=mobile)
+            c = v["needed"]
         elif name in fed:
-            c = NodeCompat("builtin", f"{op}: becomes a model input", op, "input")
-        elif op in TF1_CONTROL_FLOW:
-            c = NodeCompat("control_flow", f"{op}: TF1 control flow, the converter must "
-                           "rebuild it as WHILE/IF", op, mobile_kernel=mobile)
+            c = v["input"]
+        elif v["control"] is not None:
+            c = v["control"]
         elif name in folded:
-            c = NodeCompat("removed", f"{op}: folded into a constant buffer", op,
-                           mobile_kernel=mobile)
-        elif table.get(op) == "-":
-            c = NodeCompat("removed", f"{op}: dropped by the converter", op, mobile_kernel=mobile)
-        elif table.get(op) == "input":
-            c = NodeCompat("builtin", f"{op}: becomes a model input", op, "input")
-        elif (why := _bad_dtype(node)) and (why != "string" or op not in table):
-            hint = ": a variable, freeze the graph first" if op in _RESOURCE_OPS else ""
-            c = NodeCompat("dtype", f"{op}: {why} tensors{hint}", op, mobile_kernel=mobile)
-        elif op in table:
-            c = NodeCompat("builtin", f"{op}: TFLite {table[op]}" if table[op] != "lowered"
-                           else f"{op}: rewritten by the converter into builtins", op,
-                           table[op], mobile)
-        elif op in flex:
-            c = NodeCompat("flex", f"{op}: only with Select TF ops (the TF kernel runs on "
-                           "the phone)", op, mobile_kernel=mobile)
+            c = v["folded"]
+        elif v["early"] is not None:
+            c = v["early"]
         else:
-            c = NodeCompat("custom", f"{op}: neither a TFLite builtin nor in the Select TF "
-                           "ops allowlist: needs a custom op", op, mobile_kernel=False)
-        result.nodes[name] = c
+            why = _bad_dtype(v["op"], protos[i])
+            c = v["late"] if not why or (why == "string" and v["op"] in table) else \
+                v.get(why) or v.setdefault(why, _dtype_verdict(v["op"], why, v["mobile"]))
+        nodes[name] = c
     return result
+
+
+def _by_op(op: str, table: dict, flex) -> dict:
+    """The verdicts a node of this op type can get but for its dtypes."""
+    mobile = not mobile_gap(op, flex)
+    given = table.get(op)
+    out = {"op": op, "mobile": mobile,
+           "needed": NodeCompat("removed", f"{op}: not needed for the outputs", op,
+                                mobile_kernel=mobile),
+           "input": NodeCompat("builtin", f"{op}: becomes a model input", op, "input"),
+           "folded": NodeCompat("removed", f"{op}: folded into a constant buffer", op,
+                                mobile_kernel=mobile),
+           "control": NodeCompat("control_flow", f"{op}: TF1 control flow, the converter "
+                                 "must rebuild it as WHILE/IF", op, mobile_kernel=mobile)
+           if op in TF1_CONTROL_FLOW else None,
+           "early": NodeCompat("removed", f"{op}: dropped by the converter", op,
+                               mobile_kernel=mobile) if given == "-" else
+           NodeCompat("builtin", f"{op}: becomes a model input", op, "input")
+           if given == "input" else None}
+    if op in table:
+        out["late"] = NodeCompat("builtin", f"{op}: TFLite {given}" if given != "lowered"
+                                 else f"{op}: rewritten by the converter into builtins", op,
+                                 given, mobile)
+    elif op in flex:
+        out["late"] = NodeCompat("flex", f"{op}: only with Select TF ops (the TF kernel runs "
+                                 "on the phone)", op, mobile_kernel=mobile)
+    else:
+        out["late"] = NodeCompat("custom", f"{op}: neither a TFLite builtin nor in the Select "
+                                 "TF ops allowlist: needs a custom op", op, mobile_kernel=False)
+    return out
+
+
+def _dtype_verdict(op: str, why: str, mobile: bool) -> NodeCompat:
+    hint = ": a variable, freeze the graph first" if op in _RESOURCE_OPS else ""
+    return NodeCompat("dtype", f"{op}: {why} tensors{hint}", op, mobile_kernel=mobile)
 
 
 def confirm(compat: Compat, graph, builtin_errors: list, flex_errors: list) -> dict:
