@@ -3,7 +3,8 @@ point timed on a freshly opened graph (its first call: what the user waits for a
 the model; the graph's Node views not made yet), in a process of its own, this tree beside
 commit REV (bench/ab.py) in the same run, interleaved, with the ratio now / before.
 
-    python bench/walkers.py [--against REV] [--only NAME] [--sizes 100000,300000] [--repeat N]
+    python bench/walkers.py [--against REV] [--now REV] [--only NAME] [--sizes 100000,300000]
+                            [--repeat N]
 
 Graphs: tests/fixtures/scale_models.blocks_graph(N) (stage/block name scopes, convolutions
 with their weights). Every row is printed with the python_speed measured just before it."""
@@ -89,12 +90,13 @@ def child(folder: str, path: str, entry: str) -> dict:
     return json.loads(lines[-1])
 
 
-def run(against: str | None, only: str | None, sizes: list, repeat: int) -> None:
+def run(against: str | None, only: str | None, sizes: list, repeat: int,
+        now: str | None = None) -> None:
     from tests.fixtures import scale_models as sm
 
     print(f"python_speed: a loop of 10M additions takes {python_speed():.2f} s "
           "(0.88 s on a quiet slow-class machine)")
-    sides = ab.sides(against)
+    sides = ab.sides(against, now)
     for n in sizes:
         path = sm.blocks_graph(n)
         print(f"\nblocks {n:,} ({os.path.getsize(path) / 2**20:.0f} MB)")
@@ -127,9 +129,11 @@ def main() -> None:
     ap.add_argument("--only", help="entries whose name holds this")
     ap.add_argument("--sizes", default="100000,300000")
     ap.add_argument("--repeat", type=int, default=1, help="runs a side (the best is kept)")
+    ap.add_argument("--now", help="the first side is commit REV's package, not this tree's")
     args = ap.parse_args()
     t = time.perf_counter()
-    run(args.against, args.only, [int(s) for s in args.sizes.split(",")], args.repeat)
+    run(args.against, args.only, [int(s) for s in args.sizes.split(",")], args.repeat,
+        args.now)
     print(f"\n({time.perf_counter() - t:.0f} s)")
 
 

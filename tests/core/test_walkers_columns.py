@@ -5,14 +5,17 @@ the committed models and on hostile graphs, and no Node view made on the way."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from inspector.core.model.graph import Graph
 from tests.fixtures.walker_graphs import graphs_of, hostile_graph_def
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def graphs(data):
+    """Opened anew for each test: a test's walks leave views the next must not see."""
     made = graphs_of(data)
     hostile = made[-1][1]
     assert hostile.duplicate_names and hostile.dangling_inputs and hostile.malformed_inputs
@@ -199,3 +202,53 @@ def _audio_by_views(graph):
                            rate=rate, samples=max(samples, 0), range=(-1.0, 1.0),
                            range_how=f"sample rate {how}", detected=True)
     return None
+
+
+def _tflite_ids_by_views(model, graph) -> dict:
+    from inspector.core.formats import me_ids
+
+    main = model.subgraphs[0]
+    ops, tensors = me_ids.tflite_numbering(main)
+    of: dict = {}
+    producers = getattr(graph, "tflite_producers", {})
+    for t, node_id in tensors.items():
+        name = producers.get(t)
+        if name is None or name not in graph or "tflite_index" in graph.node(name).proto.attr:
+            continue
+        of.setdefault(name, node_id)
+    for node in graph.nodes:
+        if "tflite_index" in node.proto.attr:
+            of[node.name] = ops.get(int(node.proto.attr["tflite_index"].i))
+    return {k: v for k, v in of.items() if v is not None}
+
+
+def test_tflite_operator_and_tensor_walks_are_the_per_node_ones_without_views(data, graphs):
+    from inspector.core.app.opening import open_model
+    from inspector.core.app.quantization import QuantRun, for_tflite_graph
+    from inspector.core.formats import me_ids
+    from inspector.core.mobile.measured import Measured, Row
+    from inspector.core.mobile.quant_metrics import TensorError
+    from inspector.core.mobile.targets import op_nodes
+
+    for label, graph, reference in graphs:
+        ops = {int(n.attr("tflite_index")): n.name for n in reference.nodes
+               if n.has_attr("tflite_index")}
+        assert op_nodes(graph) == ops, label
+        tensors = {}
+        for n in reference:
+            t = n.attr("tflite_tensor") if n.has_attr("tflite_tensor") else None
+            if t:
+                tensors.setdefault(t.decode() if isinstance(t, bytes) else t, n.name)
+        errors = [TensorError(t, "ADD", mse=k) for k, t in enumerate(tensors)] + \
+            [TensorError("no such tensor", "ADD")]
+        run = QuantRun(Measured([Row("int8", tensors=errors)]), ("int8", ""))
+        got = for_tflite_graph(run, graph).row()
+        assert [(e.tensor, e.nodes) for e in got.tensors] == \
+            [(t, [n]) for t, n in tensors.items()], label
+        assert _made(graph) == 0, label
+    for name in ("digits_float.tflite", "digits_int8.tflite"):
+        model = open_model(os.path.join(data, name))
+        reference = open_model(os.path.join(data, name))
+        assert me_ids.for_model(model).of == _tflite_ids_by_views(reference.tflite,
+                                                                  reference.graph)
+        assert _made(model.graph) == 0

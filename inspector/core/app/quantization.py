@@ -22,6 +22,7 @@ from inspector.core.mobile.recipes import (
     figures,
     pareto,
 )
+from inspector.core.model import attrs as attr_codec
 
 
 @dataclass(frozen=True)
@@ -187,11 +188,13 @@ def for_tflite_graph(run: QuantRun, graph, key: tuple | None = None) -> QuantRun
     if row is None:
         return QuantRun(RecipeReport([]))
     by_tensor = {}
-    for node in graph:
-        tensor = node.attr("tflite_tensor") if node.has_attr("tflite_tensor") else None
+    names = graph.name_list       # the NodeDefs and the name column: no Node view
+    for i, proto in enumerate(graph.structure.node):
+        attr = proto.attr
+        tensor = attr_codec.decode(attr["tflite_tensor"]) if "tflite_tensor" in attr else None
         if tensor:
             by_tensor.setdefault(tensor.decode() if isinstance(tensor, bytes) else tensor,
-                                 node.name)
+                                 names[i])
     tensors = [replace(e, nodes=[by_tensor[e.tensor]]) for e in row.tensors
                if e.tensor in by_tensor]
     key = (row.recipe, row.keep_float)

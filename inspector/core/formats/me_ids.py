@@ -96,19 +96,20 @@ def for_tflite(model, graph) -> Ids:
     keys: dict = {}
     inputs = set(main.inputs)
     producers = getattr(graph, "tflite_producers", {})
+    protos = graph.structure.node   # (and the name column below: no Node view)
     for t, node_id in tensors.items():
         name = producers.get(t)
         if name is None or name not in graph:
             continue
-        node = graph.node(name)
-        if "tflite_index" in node.proto.attr:
+        if "tflite_index" in protos[graph.index(name)].attr:
             continue                        # an operator's output read before it ran
         of.setdefault(name, node_id)
         if t in inputs and main.tensors[t].name:
             keys[name] = main.tensors[t].name
-    for node in graph.nodes:
-        if "tflite_index" in node.proto.attr:
-            of[node.name] = ops.get(int(node.proto.attr["tflite_index"].i))
+    names = graph.name_list
+    for i, proto in enumerate(protos):
+        if "tflite_index" in proto.attr:
+            of[names[i]] = ops.get(int(proto.attr["tflite_index"].i))
     return Ids(_tflite_graph_id(model), {k: v for k, v in of.items() if v is not None}, keys)
 
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from inspector.core.mobile import target_lists as lists
+from inspector.core.model import attrs as attr_codec
 from inspector.core.mobile.target_registry import choices, get, names, register
 
 __all__ = ["choices", "get", "names", "register", "report", "parse_target", "TargetReport",
@@ -101,9 +102,10 @@ def target_names() -> tuple:
 def op_nodes(graph) -> dict:
     """operator index -> node name in our drawing of a .tflite (loaders/tflite_graph.py)."""
     out = {}
-    for node in graph.nodes:
-        if node.has_attr("tflite_index"):
-            out[int(node.attr("tflite_index"))] = node.name
+    node_names = graph.name_list      # the NodeDefs and the name column: no Node view
+    for i, proto in enumerate(graph.structure.node):
+        if "tflite_index" in proto.attr:
+            out[int(attr_codec.decode(proto.attr["tflite_index"]))] = node_names[i]
     return out
 
 
