@@ -128,3 +128,59 @@ def test_cancel_stops_the_reader(blocks):
 def test_the_reader_can_be_switched_off(monkeypatch, blocks):
     monkeypatch.setenv("INSPECTOR_READER_PROCESS", "0")
     assert reader_process.start(blocks, os.stat(blocks)) is None
+
+
+def _columns(graph):
+    return (graph._names, graph.op_names, list(graph._ops), list(graph._in_off),
+            list(graph._src), list(graph._port), graph._loose, graph._big_ports,
+            graph.malformed_inputs, graph.devices, graph.duplicate_names,
+            graph.dangling_inputs, graph.problems(), graph._read, graph._loose_names)
+
+
+@pytest.mark.parametrize("nameless", [False, True], ids=["named", "a nameless node"])
+@pytest.mark.parametrize("window", ["busy", "waiting", "spawned reader"])
+def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monkeypatch,
+                                                                 window, nameless):
+    """While the window is busy (starting Qt), a forked reader sends each piece's Graph
+    columns (names, op codes, inputs as node indexes): the window parses none of those
+    nodes a second time, and gets the columns parsing them here gives, hostile names and
+    inputs included (forward references, duplicates, odd names, dangling, malformed and
+    huge ports, devices). Once the window waits for frames, or for a piece the reader
+    cannot read from its wire bytes (a node without a name), the window reads that piece
+    and the later ones itself; a spawned reader sends no columns. Same graph every way."""
+    from inspector.core.model import columns, protos
+
+    gd = protos.GraphDef()
+    for i in range(3000):
+        node = gd.node.add(name=f"s{i % 7}/b{i % 5}/n{i}", op=("Const", "Add", "Relu")[i % 3])
+        if i % 3:
+            node.input.extend([f"s{(i + 40) % 7}/b{(i + 40) % 5}/n{i + 40}",   # forward
+                               f"s{(i - 1) % 7}/b{(i - 1) % 5}/n{i - 1}:1", "^n0"])
+        if i % 500 == 7:
+            node.device = "/device:CPU:0"
+    for name, op, inputs in [("x:odd", "Add", ["x:odd", "missing", "a:b:c", "^gone"]),
+                             ("big", "Add", ["s0/b0/n0:99999999999"]),
+                             ("s1/b1/n1", "Const", []), ("late", "Add", ["x:odd:0"])] + \
+            [("", "Relu", []), ("after", "Add", ["late"])] * nameless:
+        gd.node.add(name=name, op=op).input.extend(inputs)
+    path = str(tmp_path / "hostile.pb")
+    with open(path, "wb") as fh:
+        fh.write(gd.SerializeToString())
+    here = Graph(protos.GraphDef.FromString(gd.SerializeToString()))
+    parsed = []
+    real = columns.read_wire
+    monkeypatch.setattr(columns, "read_wire", lambda *a: parsed.append(1) or real(*a))
+    monkeypatch.setattr(reader_process, "CHUNK_NODES", 700)
+    monkeypatch.setattr(reader_process, "_can_fork", lambda: window != "spawned reader")
+    stream = reader_process.start(path, os.stat(path))
+    if window == "busy":
+        stream._drain.join(30)       # every frame has come before the window asks
+    graph = _receive(stream, path)
+    if window == "busy":              # (the forked reader's own calls count there)
+        assert bool(parsed) == nameless
+    elif window == "spawned reader":
+        assert parsed
+    assert graph.structure == here.structure
+    assert _columns(graph) == _columns(here)
+    assert here.duplicate_names and here.dangling_inputs and here.malformed_inputs
+    assert here._big_ports and here.devices and ("" in here._odd) == nameless

@@ -8,13 +8,15 @@ and sends each piece of the GraphDef as protobuf bytes, then the weight slots. A
 of the process itself (killed, a bug) falls back to reading in this process.
 
 Frames on the pipe: one kind byte, an 8-byte length, the payload. P: the next pieces of the
-GraphDef (marshal: a list of file ranges (start, end) and stripped nodes' bytes, and the
-sizes of the nodes they hold); D: done (marshal: slots, bytes scanned, file stamp); E: a
-ModelLoadError (message, path, node); N: not a GraphDef after all; X: the reader failed."""
+GraphDef (marshal: a list of file ranges (start, end) and stripped nodes' bytes, the sizes
+of the nodes they hold, and their Graph columns or None); D: done (marshal: slots, bytes
+scanned, file stamp); E: a ModelLoadError (message, path, node); N: not a GraphDef after
+all; X: the reader failed."""
 
 from __future__ import annotations
 
 import marshal
+import mmap
 import os
 import queue
 import struct
@@ -24,6 +26,8 @@ import threading
 
 from inspector.core.errors import Cancelled, ModelLoadError
 from inspector.core.loaders.lazy_graphdef import encode_node, open_lazily
+from inspector.core.model import columns, graph_index, protos
+from inspector.core.model.graph import Graph
 from inspector.core.model.weights import Slot
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -41,8 +45,9 @@ def enabled() -> bool:
 class Stream:
     """The frames of one reader process, drained from its pipe by a thread as they come."""
 
-    def __init__(self, path: str, stamp: tuple, fd: int, child):
+    def __init__(self, path: str, stamp: tuple, fd: int, child, idle=None):
         self.path, self.stamp = path, stamp
+        self.idle = idle      # a byte shared with a forked reader: 1 once we wait for it
         self._fd, self._child = fd, child     # child: wait() and kill(), as a Popen
         self._frames: queue.Queue = queue.Queue()
         self._drain = threading.Thread(target=self._read_all, name="graphdef-reader",
@@ -78,9 +83,14 @@ class Stream:
                 self.kill()
                 raise Cancelled()
             try:
-                frame = self._frames.get(timeout=0.05)
+                frame = self._frames.get_nowait()
             except queue.Empty:
-                continue
+                if self.idle is not None:
+                    self.idle[0] = 1        # caught up: the reader sends plain pieces now
+                try:
+                    frame = self._frames.get(timeout=0.05)
+                except queue.Empty:
+                    continue
             yield frame
             if not frame[0]:
                 return
@@ -121,17 +131,18 @@ def start(path: str, st) -> Stream | None:
     read_fd, write_fd = os.pipe()
     try:
         if _can_fork():      # a fork starts at once, with our modules already loaded
+            idle = mmap.mmap(-1, 1)     # shared with the child
             pid = os.fork()
             if pid == 0:           # the child: read, send, leave without running any cleanup
                 code = 0
                 try:
                     os.close(read_fd)
-                    serve(path, write_fd)
+                    serve(path, write_fd, idle)
                 except BaseException:  # noqa: BLE001
                     code = 1
                 os._exit(code)
             os.close(write_fd)
-            return Stream(path, stamp, read_fd, _Forked(pid))
+            return Stream(path, stamp, read_fd, _Forked(pid), idle)
         proc = subprocess.Popen(
             [sys.executable, "-m", "inspector.core.loaders.reader_process", path,
              str(write_fd)], pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
@@ -172,11 +183,17 @@ def take(path: str, st) -> Stream | None:
 class _SendingSink:
     """The walk's pieces, sent in frames: file ranges as (start, end), stripped nodes as
     their bytes (the window reads the ranges from its own descriptor of the file), with the
-    sizes of the nodes read since the last frame."""
+    sizes of the nodes read since the last frame and, while the window is busy (starting
+    Qt) and every piece reads exactly from its wire bytes, their Graph columns
+    (graph_index.appended: names, op codes, inputs resolved to node indexes): the window
+    parses those nodes no second time. Once the window waits for frames (`idle`), the reader
+    is the slower side and sends plain pieces, the window reading their columns itself."""
 
-    def __init__(self, send):
+    def __init__(self, send, idle=None):
         self.send, self.pieces = send, []
         self.sizes, self.sent = [], 0
+        self.fd, self.idle = None, idle
+        self.graph = None if idle is None else Graph(protos.GraphDef(), complete=False)
 
     def fields(self, start: int, end: int) -> None:
         self.pieces.append((start, end))
@@ -189,20 +206,42 @@ class _SendingSink:
 
     def cut(self, index: int = 0) -> None:
         if self.pieces:
-            self.send(b"P", marshal.dumps((self.pieces, self.sizes[self.sent:])))
+            sizes = self.sizes[self.sent:]
+            self.send(b"P", marshal.dumps((self.pieces, sizes, self._columns(len(sizes)))))
             self.pieces, self.sent = [], len(self.sizes)
 
+    def _columns(self, count: int):
+        """The columns of this frame's nodes, or None (the window reads them itself, this
+        frame's and every later one's, once one cannot be read from its wire bytes)."""
+        if self.idle is not None and self.idle[0]:
+            self.graph = None       # the window waits for us: it reads the rest itself
+        graph = self.graph
+        if graph is None or self.fd is None or not count:
+            return None
+        data = b"".join(os.pread(self.fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
+                        for p in self.pieces)
+        batch = columns.read_wire(data, count)
+        if batch is None:
+            self.graph = None
+            return None
+        first, base = len(graph._names), len(graph._src)
+        ops, bad = len(graph.op_names), len(graph.malformed_inputs)
+        graph_index.append(graph, batch, first)
+        return graph_index.appended(graph, first, base, ops, bad)
 
-def serve(path: str, out_fd: int) -> None:
-    """The reader: the lazy walk over the file, each piece sent as it is read."""
+
+def serve(path: str, out_fd: int, idle=None) -> None:
+    """The reader: the lazy walk over the file, each piece sent as it is read (with its
+    columns until `idle`, a byte shared with the window, says the window waits for us)."""
     out = os.fdopen(out_fd, "wb", buffering=0)
 
     def send(kind: bytes, payload: bytes) -> None:
         out.write(_HEADER.pack(kind, len(payload)) + payload)
 
-    sink = _SendingSink(send)
+    sink = _SendingSink(send, idle)
     try:
         st = os.stat(path)
+        sink.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         opened = open_lazily(path, st, sink=lambda reader: sink, every=CHUNK_NODES,
                              sizes=sink.sizes)
         if opened is None:
@@ -225,6 +264,8 @@ def serve(path: str, out_fd: int) -> None:
     finally:
         try:
             out.close()
+            if sink.fd is not None:
+                os.close(sink.fd)
         except OSError:
             pass
 
@@ -248,7 +289,7 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
         merge, pread = graph.structure.MergeFromString, os.pread
         for kind, payload in stream.frames(job):
             if kind == b"P":
-                pieces, sizes = marshal.loads(payload)
+                pieces, sizes, read = marshal.loads(payload)
                 data = b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
                                 for p in pieces)
                 try:
@@ -256,7 +297,10 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
                 except Exception:  # noqa: BLE001
                     stream.kill()
                     return None
-                graph.add_new_nodes(data)
+                if read is None:
+                    graph.add_new_nodes(data)
+                else:
+                    graph_index.take(graph, read)
                 graph.stored_sizes.extend(sizes)
             elif kind == b"D":
                 slots, scanned, stamp = marshal.loads(payload)

@@ -53,6 +53,53 @@ def append(graph, batch, first: int) -> None:
         graph.devices.update({first + j: d for j, d in batch.devices.items()})
 
 
+def appended(graph, first: int, base: int, ops: int, malformed: int) -> tuple:
+    """What append() added to `graph` since it held `first` nodes, `base` inputs, `ops` op
+    types and `malformed` malformed inputs, in marshal's types: a reader process sends it
+    and `take` adds it to the window's graph (which then parses no input text)."""
+    return (graph._names[first:], graph.op_names[ops:], graph._ops[first:].tobytes(),
+            graph._in_off[first + 1:].tobytes(), graph._src[base:].tobytes(),
+            graph._port[base:].tobytes(), {p: n for p, n in graph._loose.items() if p >= base},
+            {p: v for p, v in graph._big_ports.items() if p >= base},
+            graph.malformed_inputs[malformed:], {i: d for i, d in graph.devices.items()
+                                                 if i >= first},
+            _odd_names(graph, graph._names[first:]), graph._wire, graph._duplicates)
+
+
+def _odd_names(graph, names: list) -> list:
+    """The names of these that append() put in graph._odd."""
+    joined, empty = "\n".join(names), "" in graph._index
+    if ":" in joined or "^" in joined or empty:
+        return list(filter(_ODD.search, names)) + ([""] if empty else [])
+    return []
+
+
+def take(graph, columns: tuple) -> None:
+    """Add the nodes another process appended (`appended`), as append() would have."""
+    names, op_names, ops, in_off, src, port, loose, big, malformed, devices, odd, wire, \
+        duplicates = columns
+    first, k, index = len(graph._names), len(names), graph._index
+    graph._names.extend(names)
+    graph._views.extend(repeat(None, k))
+    graph.nodes.all_made = False
+    before = len(index)
+    index.update(zip(names, range(first, first + k)))
+    graph._duplicates = graph._duplicates or duplicates or len(index) - before < k
+    for op in op_names:
+        graph._op_code[op] = len(graph.op_names)
+        graph.op_names.append(op)
+    graph._ops.frombytes(ops)
+    graph._in_off.frombytes(in_off)
+    graph._src.frombytes(src)
+    graph._port.frombytes(port)
+    graph._loose.update(loose)
+    graph._big_ports.update(big)
+    graph.malformed_inputs.extend(malformed)
+    graph.devices.update(devices)
+    graph._odd.update(odd)
+    graph._wire = graph._wire and wire
+
+
 def _resolve(graph, texts, base: int) -> None:
     """Producer index (-1: not a node, or not read yet) and port (-1: control) of each
     input text; the misses are parsed here and their names kept in graph._loose. A text
