@@ -19,11 +19,16 @@ def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) 
     """The FLOP report of `graph`: counted from its recorded or propagated shapes; when that
     leaves ops uncounted and `allow_tf` (and a TensorFlow executor is set up in this process),
     counted again from TF's inference, which is kept if it counts more."""
-    from inspector.core.analysis.static_shapes import static_shapes
+    from inspector.core.analysis import shape_columns as columns, static_shapes as ss
 
     tflite = is_tflite(graph)
-    shapes, assumed = static_shapes(graph, input_shapes)
-    report = count_flops(graph, shapes)
+    if columns.columnar(graph):         # by node index, a view only where a rule needs one
+        given, assumed = ss.placeholder_shapes(graph, input_shapes)
+        _, out = columns.column_shapes(graph, given, not input_shapes)
+        report = columns.count_flops_columns(graph, out)
+    else:
+        shapes, assumed = ss.static_shapes(graph, input_shapes)
+        report = count_flops(graph, shapes)
     report.assumed = assumed
     report.source = TFLITE_SHAPES if tflite else OWN
     if report.unknown_shape and allow_tf and not tflite:

@@ -394,12 +394,17 @@ def _data_edges(graph) -> tuple:
     return np.bincount(reader, minlength=len(off) - 1).tolist(), users
 
 
+def placeholder_shapes(graph, input_shapes: dict | None = None) -> tuple[dict, list]:
+    """(the inputs' shapes to start from, what was assumed: default_input_shapes of the
+    graph's structure (the Placeholders' shapes, no weight read: graph_def reads them all)."""
+    return default_input_shapes(getattr(graph, "structure", None) or graph.graph_def,
+                                input_shapes)
+
+
 def static_shapes(graph, input_shapes: dict | None = None) -> tuple[dict, list]:
     """(node name -> [shape per output], what was assumed): the graph's recorded shapes, or
     shapes propagated from the inputs (open batch sizes taken as the given batch, else 1,
     and said so, as for TF's inference)."""
-    # the structure: the Placeholders' shapes, no weight read (graph_def would read them all)
-    given, assumed = default_input_shapes(getattr(graph, "structure", None) or graph.graph_def,
-                                          input_shapes)
+    given, assumed = placeholder_shapes(graph, input_shapes)
     shapes = Propagation(graph, given, trust_recorded=not input_shapes).run()
     return shapes, assumed

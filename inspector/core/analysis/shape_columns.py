@@ -1,0 +1,247 @@
+"""static_shapes' propagation and count_flops over a Graph's columns (issue 47): node indexes
+and the CSR input arrays instead of a Node view and its InputRefs a node. The ops most nodes
+are (Const, element-wise, binary) are done from the columns and the constants' facts; a view
+is made only for the ops whose rule reads attributes, for the few a node's own recorded
+shapes are asked of, and for the counted ops whose rule reads an attribute. Same shapes,
+same dict order, same report as the per-node path (graphs with duplicate names take that
+path)."""
+
+from __future__ import annotations
+
+import math
+
+from inspector.core.analysis import static_shapes as ss
+from inspector.core.analysis.flops import (
+    EXTRA,
+    NHWC_ONLY,
+    TF_REGISTRY,
+    FlopReport,
+    _attrs,
+    _nhwc,
+)
+from inspector.core.analysis.flops_tflite import TFLITE
+
+KEEPS_VALUE = ("Identity", "Cast", "Snapshot", "StopGradient")
+FAILED = (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError)
+(OTHER, UNARY, BINARY, CONST, BATCH_NORM) = range(5)
+
+
+def columnar(graph) -> bool:
+    """The graph has the columns and unique names this path needs."""
+    return hasattr(graph, "in_src") and not graph.duplicate_names
+
+
+class DataInputs:
+    """Each node's data inputs (control ones left out, in order) as flat lists: node i's
+    are src[start[i]:start[i + 1]] (-1: no node of the graph) and port[...]."""
+
+    def __init__(self, graph):
+        np = ss.np
+        off, src, port = graph.in_offsets, graph.in_src, graph.in_port
+        data = port >= 0
+        before = np.concatenate(([0], np.cumsum(data)))     # data inputs before a position
+        self.start = before[off].tolist()
+        self.src, self.port = src[data].tolist(), port[data].tolist()
+
+
+class ColumnPropagation(ss.Propagation):
+    """Propagation's rules, its state kept by node index: `out[i]` node i's output shapes,
+    `vals[i]` the small integer value of its output 0."""
+
+    def __init__(self, graph, placeholder_shapes: dict, trust_recorded: bool):
+        super().__init__(graph, placeholder_shapes, trust_recorded)
+        self.out: list = [None] * len(graph)
+        self.vals: dict = {}
+        self.ins = DataInputs(graph)
+
+    # -- the state by index (the rules' helpers, for a node view) -------------------------
+    def shape_in(self, i: int, k: int = 0):
+        ins = self.ins
+        p = ins.start[i] + k
+        if p >= ins.start[i + 1]:
+            return None
+        s = ins.src[p]
+        outs = self.out[s] if s >= 0 else None
+        port = ins.port[p]
+        return outs[port] if outs and port < len(outs) else None
+
+    def value_in(self, i: int, k: int):
+        ins = self.ins
+        p = ins.start[i] + k
+        if p >= ins.start[i + 1] or ins.port[p]:
+            return None
+        s = ins.src[p]
+        return self.vals.get(s) if s >= 0 else None
+
+    def _in(self, node, k=0):
+        return self.shape_in(node.index, k)
+
+    def _value(self, node, k):
+        return self.value_in(node.index, k)
+
+    def _set_value(self, node, value) -> None:
+        self._keep(node.index, value)
+
+    def _keep(self, i: int, value) -> None:
+        if value is not None and value.size <= ss.SMALL:
+            self.vals[i] = ss.np.asarray(value, ss.np.int64)
+
+    # -- the walk ------------------------------------------------------------------------
+    def run_columns(self, order: list) -> list:
+        """Every node's output shapes by index ([None] where unknown), walked in `order`."""
+        graph = self.graph
+        names, codes, views, op_names = graph.name_list, graph._ops, graph.nodes, graph.op_names
+        kinds = [_kind(op) for op in op_names]
+        facts = graph.const_facts() if CONST in kinds else {}
+        out, nodes = self.out, graph.structure.node
+        for i in order:
+            kind = kinds[codes[i]]
+            try:
+                if kind == UNARY:
+                    outs = [self.shape_in(i)]
+                    if op_names[codes[i]] in KEEPS_VALUE:
+                        value = self.value_in(i, 0)
+                        if value is not None:
+                            self._keep(i, value)
+                elif kind == BINARY:
+                    outs = [ss._broadcast(self.shape_in(i), self.shape_in(i, 1))]
+                elif kind == CONST:
+                    fact = facts.get(names[i])
+                    dims = None if fact is None else fact.dims
+                    if dims is not None and not self._reads_value(nodes[i], fact):
+                        outs = [dims]          # no value to read: the shape is all
+                    else:
+                        outs = self._rules(views[i])
+                else:
+                    outs = self._rules(views[i])
+            except FAILED:
+                outs = None
+            if outs is None or (outs[0] is None or None in outs[0] if len(outs) == 1 else
+                                any(s is None or None in s for s in outs)):
+                if self.trust and "_output_shapes" in nodes[i].attr:
+                    outs = self._recorded(views[i]) or outs
+            out[i] = outs if outs is not None else [None]
+        return out
+
+
+    @staticmethod
+    def _reads_value(node_def, fact) -> bool:
+        """Propagation._const reads this constant's values (a small int32/int64 one)."""
+        if math.prod(fact.dims) > ss.SMALL:
+            return False
+        attr = node_def.attr
+        return (attr["dtype"].type if "dtype" in attr else fact.dtype) in (3, 9)
+
+
+def _kind(op: str) -> int:
+    if op == "Const":
+        return CONST
+    if op in ss.UNARY or op == "AddN":
+        return UNARY
+    if op in ss.BINARY:
+        return BINARY
+    return OTHER
+
+
+def _order(graph) -> list:
+    """static_shapes._topological's order, as node indexes."""
+    pending, users = ss._data_edges(graph)
+    ready = [k for k, p in enumerate(pending) if not p]
+    order = []
+    while ready:
+        k = ready.pop()
+        order.append(k)
+        for u in users[k]:
+            pending[u] -= 1
+            if not pending[u]:
+                ready.append(u)
+    if len(order) < len(pending):
+        seen = set(order)
+        order += [k for k in range(len(pending)) if k not in seen]
+    return order
+
+
+def column_shapes(graph, given: dict, trust: bool) -> tuple[list, list]:
+    """(the walk's order, every node's output shapes by index): Propagation.run's shapes,
+    whose {name: shapes} is dict(zip(names in that order, shapes in that order))."""
+    order = _order(graph)
+    return order, ColumnPropagation(graph, given, trust).run_columns(order)
+
+
+class _LazyAttrs:
+    """flops._attrs of node i, read on the first `get` (most counted ops read none)."""
+
+    __slots__ = ("nodes", "i", "read")
+
+    def __init__(self, nodes, i: int):
+        self.nodes, self.i, self.read = nodes, i, None
+
+    def get(self, key, default=None):
+        if self.read is None:
+            self.read = _attrs(self.nodes[self.i])
+        return self.read.get(key, default)
+
+
+def count_flops_columns(graph, out: list) -> FlopReport:
+    """count_flops(graph, shapes) from the shapes by node index (column_shapes)."""
+    np = ss.np
+    rep = FlopReport()
+    op_names, names, views = graph.op_names, graph.name_list, graph.nodes
+    fns = [TF_REGISTRY.get(op) or EXTRA.get(op) or TFLITE.get(op) for op in op_names]
+    counted = [c for c, fn in enumerate(fns) if fn is not None]
+    if not counted:
+        return _finish(rep)
+    codes = graph.op_codes
+    at = np.flatnonzero(np.isin(codes, counted)).tolist()
+    codes = graph._ops
+    start, src, port = _inputs(graph)
+    per_node, ops, unknown = rep.per_node, rep.ops, rep.unknown_shape
+    for i in at:
+        op = op_names[codes[i]]
+        fn, lite = fns[codes[i]], op in TFLITE
+        ins = []
+        for p in range(start[i], start[i + 1]):
+            s = src[p]
+            outs = out[s] if s >= 0 else None
+            pt = port[p]
+            ins.append(outs[pt] if outs and pt < len(outs) else None)
+        outs = out[i] or [None]
+        attrs = _LazyAttrs(views, i)
+        if op in NHWC_ONLY and not _nhwc(attrs):
+            continue
+        # count_flops: an input or output shape unknown, or with an unknown dimension
+        if _unknown(ins[:2] if op != "AddN" else ins) or _unknown(outs[:1]):
+            unknown.append(names[i])
+            continue
+        try:
+            tf_part, value = (int(x) for x in fn(ins, outs, attrs)) if lite else \
+                (0, int(fn(ins, outs, attrs)))
+        except (IndexError, TypeError, ValueError):
+            unknown.append(names[i])
+            continue
+        if op in TF_REGISTRY:
+            tf_part, value = value, 0
+        value += tf_part
+        per_node[names[i]] = value
+        rep.total += value
+        ops[op] = ops.get(op, 0) + value
+        rep.tf_total += tf_part
+    return _finish(rep)
+
+
+def _unknown(shapes: list) -> bool:
+    for s in shapes:
+        if s is None or None in s:
+            return True
+    return False
+
+
+def _inputs(graph) -> tuple:
+    ins = DataInputs(graph)
+    return ins.start, ins.src, ins.port
+
+
+def _finish(rep: FlopReport) -> FlopReport:
+    if rep.unknown_shape and not rep.per_node:
+        rep.unknown = "no shapes are known for the ops that do the arithmetic"
+    return rep
