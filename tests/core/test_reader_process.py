@@ -184,3 +184,28 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
     assert _columns(graph) == _columns(here)
     assert here.duplicate_names and here.dangling_inputs and here.malformed_inputs
     assert here._big_ports and here.devices and ("" in here._odd) == nameless
+
+
+def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch):
+    """While the window waits for the reader's next piece it groups the nodes it has by
+    scope: the picture's hierarchy then finds the scope ids made, equal to one pass's."""
+    from inspector.core.model import graph_index
+
+    import queue
+
+    def empty():
+        raise queue.Empty
+
+    real = reader_process.start
+
+    def waiting(*args):       # the window finds no frame waiting each time it asks
+        stream = real(*args)
+        stream._frames.get_nowait = empty
+        return stream
+
+    monkeypatch.setattr(reader_process, "start", waiting)
+    graph = _streamed(blocks, monkeypatch)
+    assert graph._scoping is not None and graph._scoping.done >= len(graph) - 1000
+    expected = graph_index.scope_groups(graph.name_list)
+    monkeypatch.setattr(graph_index, "scope_groups", None)     # not called again
+    assert graph.scope_ids() == expected

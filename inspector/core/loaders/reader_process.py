@@ -75,9 +75,9 @@ class Stream:
             except (OSError, ChildProcessError):
                 pass
 
-    def frames(self, job: Job = NO_JOB):
+    def frames(self, job: Job = NO_JOB, idle=None):
         """(kind, payload) as they arrive; raises Cancelled (and stops the reader) when the
-        job is cancelled while waiting."""
+        job is cancelled while waiting. idle(): work done each time no frame is waiting."""
         while True:
             if job.cancelled:
                 self.kill()
@@ -87,6 +87,8 @@ class Stream:
             except queue.Empty:
                 if self.idle is not None:
                     self.idle[0] = 1        # caught up: the reader sends plain pieces now
+                if idle is not None:
+                    idle()
                 try:
                     frame = self._frames.get(timeout=0.05)
                 except queue.Empty:
@@ -287,7 +289,7 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
             stream.kill()
             return None
         merge, pread = graph.structure.MergeFromString, os.pread
-        for kind, payload in stream.frames(job):
+        for kind, payload in stream.frames(job, graph.read_scopes_ahead):
             if kind == b"P":
                 pieces, sizes, read = marshal.loads(payload)
                 data = b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p

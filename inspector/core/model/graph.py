@@ -62,6 +62,7 @@ class Graph:
         self._lock = threading.Lock()    # the indexes built on first use
         self._wire, self._duplicates = True, False   # _wire: every batch read from wire bytes
         self._odd: set = set()           # node names that are empty or hold ':' or '^'
+        self._scoping = None             # scope ids read ahead (read_scopes_ahead)
         self._cols = Columns(structure=graph_def, names=self._names, op_names=self.op_names,
                              ops=self._ops, in_off=self._in_off, src=self._src,
                              port=self._port, loose=self._loose, big_ports=self._big_ports,
@@ -316,8 +317,17 @@ class Graph:
         if self._scopes is None:
             with self._lock:
                 if self._scopes is None:
-                    self._scopes = graph_index.scope_groups(self._names)
+                    ahead, self._scoping = self._scoping, None
+                    self._scopes = ahead is not None and ahead.result(self._names) or \
+                        graph_index.scope_groups(self._names)
         return self._scopes
+
+    def read_scopes_ahead(self) -> None:
+        """Group the nodes read so far by scope (a streamed graph waiting for its next
+        piece: the window's first picture then does not wait for it)."""
+        if self._scoping is None:
+            self._scoping = graph_index.ScopeIds()
+        self._scoping.advance(self._names)
 
     def scope_tree(self) -> Scope:
         """Name-scope hierarchy from '/' in node names (built once)."""

@@ -9,7 +9,7 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from itertools import accumulate, compress, count, islice, repeat
+from itertools import accumulate, compress, count, filterfalse, islice, repeat
 from operator import itemgetter, le, or_
 
 from inspector.core.model.inputs import INPUT_SYNTAX, MAX_SCOPE_DEPTH, parse_input, scope_parts
@@ -242,6 +242,37 @@ def scope_groups(names: list):
     for lo in bounds:
         out.extend(map(ids.__getitem__, paths[lo:lo + PIECE]))
     return list(ids), out
+
+
+class ScopeIds:
+    """scope_groups' answer built a batch of names at a time (while a streamed graph waits
+    for its next piece): the same paths in the same order and the same ids, or None when a
+    name is deeper than MAX_SCOPE_DEPTH (scope_groups then goes over every name)."""
+
+    def __init__(self):
+        self.ids: dict | None = {}      # path -> id, in order of first sight
+        self.out, self.done = array("i"), 0
+
+    def advance(self, names: list) -> None:
+        """Take names[self.done:]."""
+        ids, lo = self.ids, self.done
+        while ids is not None and lo < len(names):
+            paths = list(map(itemgetter(0), map(str.rpartition, names[lo:lo + PIECE],
+                                                repeat("/"))))
+            fresh = list(filterfalse(ids.__contains__, dict.fromkeys(paths)))
+            if fresh:
+                if max(map(str.count, fresh, repeat("/"))) >= MAX_SCOPE_DEPTH:
+                    self.ids = ids = None
+                    break
+                ids.update(zip(fresh, count(len(ids))))
+            self.out.extend(map(ids.__getitem__, paths))
+            lo += len(paths)
+        self.done = lo
+
+    def result(self, names: list):
+        """(paths, ids) of every name, or None."""
+        self.advance(names)
+        return None if self.ids is None else (list(self.ids), self.out)
 
 
 def _first_seen(paths: list, bounds) -> dict:
