@@ -74,15 +74,13 @@ def later_modules() -> list:
 def charts_after_first_picture(make_window):
     """The window from make_window(), its charts made once pyqtgraph is imported. Qt's
     classes are warmed up (chart_slot.warm_up, in slices) and then the import (pauses of the
-    GUI thread up to ~50 ms) starts once the window has been idle for a second (no task's
-    work running, quiet ones too: runtime.threads.busy; no key or mouse input) after its
-    first picture, or without a model: neither adds to the first picture, to the pauses of
-    opening a model or of answering the user."""
-    from PySide6.QtCore import QEvent, QObject, QTimer
-    from PySide6.QtWidgets import QApplication
-
-    from inspector.gui.startup import start_order
+    GUI thread up to ~50 ms) starts once the window has been quiet for a second
+    (startup.quiet_watch: no task's work running, no key or mouse input) after its first
+    picture, or without a model: neither adds to the first picture, to the pauses of opening
+    a model or of answering the user."""
     from inspector.gui.panels import chart_slot
+    from inspector.gui.startup import start_order
+    from inspector.gui.startup.quiet_watch import QuietWatch
 
     chart_slot.defer()
     start_order.defer()
@@ -90,34 +88,9 @@ def charts_after_first_picture(make_window):
     window = make_window()
     start_order.wait_while(threads.busy)     # any request's work, quiet ones too (search)
     soon_after_first_picture(window, start_order.release)
-    quiet_since, timer = [time.monotonic()], QTimer(window)
-    inputs = {QEvent.KeyPress, QEvent.MouseButtonPress, QEvent.Wheel, QEvent.MouseMove}
-
-    class Input(QObject):
-        def eventFilter(self, obj, event):
-            if event.type() in inputs:
-                quiet_since[0] = time.monotonic()
-            return False
-
-    watcher = Input(window)
-
-    def poll():
-        if threads.busy():
-            quiet_since[0] = time.monotonic()
-        elif time.monotonic() - quiet_since[0] >= 1.0:
-            timer.stop()
-            QApplication.instance().removeEventFilter(watcher)
-            chart_slot.warm_up(lambda: chart_slot.import_in_background(threads.busy))
-
-    def watch():
-        """From the first picture on (a filter of every event of the app costs the start
-        ~2 ms, 10 ms on the slow class, for nothing before it)."""
-        quiet_since[0] = time.monotonic()
-        QApplication.instance().installEventFilter(watcher)
-        timer.start(250)
-
-    timer.timeout.connect(poll)
-    soon_after_first_picture(window, watch)
+    quiet = QuietWatch(window, lambda: chart_slot.warm_up(
+        lambda: chart_slot.import_in_background(threads.busy)))
+    soon_after_first_picture(window, quiet.start)
     return window
 
 

@@ -124,6 +124,9 @@ class Workspace(QObject):
     def eventFilter(self, obj, event) -> bool:
         if obj is self.window and event.type() == QEvent.Show:
             self._tidy_tab_bars()       # the bars of the layout made before the window showed
+            # once: every event of the window came through Python, each waiting for the GIL
+            # while a task's thread computes
+            obj.removeEventFilter(self)
         return False
 
     def show_task(self, task: str) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import threading
 
+import pytest
+
 from conftest import DEMO
 from test_gui import open_and_wait, wait_drawn
 
@@ -39,38 +41,55 @@ def test_expand_search_select_and_constants_start_no_thread_on_the_gui_thread(
     assert on_gui == []
 
 
-def test_charts_and_later_panels_wait_while_a_quiet_request_computes(qtbot, tmp_path,
-                                                                      monkeypatch):
-    """The app's start (charts_after_first_picture): pyqtgraph's charts and the later panels
-    are made while no task's work runs, a quiet one (search as you type) included: made
-    during a search of 300k nodes, a chart stalled the GUI thread ~100 ms."""
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QWidget
-
-    from inspector.gui.app import charts_after_first_picture
-    from inspector.gui.main_window import MainWindow
+@pytest.fixture
+def app_start(monkeypatch):
+    """charts_after_first_picture(make_window) as the app's start calls it, with the module
+    state it sets once per process put back afterwards."""
     from inspector.gui.panels import chart_slot
-    from inspector.gui.panels.chart_slot import ChartSlot
     from inspector.gui.startup import start_order
 
     for module, names in ((chart_slot, ("_deferred", "_waiting", "_thread", "_busy")),
                           (start_order, ("_deferred", "_waiting", "_released", "_ready",
                                          "_preload", "_busy", "_until"))):
-        for name in names:      # the app's start sets these once per process: put back
+        for name in names:
             value = getattr(module, name)
             monkeypatch.setattr(module, name, type(value)() if isinstance(
                 value, (list, dict)) else value)
+    from inspector.gui.app import charts_after_first_picture
+
+    return charts_after_first_picture
+
+
+def _main_window(qtbot, tmp_path, monkeypatch, start):
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui.main_window import MainWindow
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    window = start(lambda: MainWindow(settings))
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def test_charts_and_later_panels_wait_while_a_quiet_request_computes(qtbot, tmp_path,
+                                                                      monkeypatch, app_start):
+    """The app's start (charts_after_first_picture): pyqtgraph's charts and the later panels
+    are made while no task's work runs, a quiet one (search as you type) included: made
+    during a search of 300k nodes, a chart stalled the GUI thread ~100 ms."""
+    from PySide6.QtWidgets import QWidget
+
+    from inspector.gui.panels.chart_slot import ChartSlot
+    from inspector.gui.startup import start_order
+
     made_busy, built_busy = [], []
     real_make, real_run = ChartSlot._make, start_order.run_now
     monkeypatch.setattr(ChartSlot, "_make", lambda slot: (
         made_busy.append(release.is_set() is False), real_make(slot))[1])
     monkeypatch.setattr(start_order, "run_now", lambda slot: (
         built_busy.append(release.is_set() is False), real_run(slot))[1])
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    window = charts_after_first_picture(lambda: MainWindow(settings))
-    qtbot.addWidget(window)
-    window.show()
+    window = _main_window(qtbot, tmp_path, monkeypatch, app_start)
     shown = QWidget()
     qtbot.addWidget(shown)
     slot = ChartSlot(parent=shown)      # a chart on screen, waiting for pyqtgraph
@@ -87,3 +106,65 @@ def test_charts_and_later_panels_wait_while_a_quiet_request_computes(qtbot, tmp_
     assert not any(made_busy) and not any(built_busy)
     window.tasks.cancel()
     window.tasks.wait(10.0)
+
+
+def test_input_is_watched_on_the_window_not_by_an_application_wide_filter(
+        qtbot, tmp_path, monkeypatch, app_start):
+    """An application-wide event filter put every event of every object through Python
+    (paints, timers, posted events; wrappers and enums made for Qt objects Python had not
+    seen): while a task computed, each waited for the GIL, 100-350 ms stalls in the settle
+    of blocks 100k/300k. The quiet watch sees the input that reaches the window's QWindow."""
+    from PySide6.QtCore import QCoreApplication, QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    app_wide = []
+    real = QCoreApplication.installEventFilter
+    monkeypatch.setattr(QCoreApplication, "installEventFilter",
+                        lambda app, f: (app_wide.append(type(f).__name__), real(app, f))[1])
+    window = _main_window(qtbot, tmp_path, monkeypatch, app_start)
+    release = threading.Event()       # keeps the window busy: the watch goes on watching
+    window.tasks.submit("search", lambda job: release.wait(30), lambda _: None, quiet=True)
+    open_and_wait(qtbot, window, DEMO)
+    qtbot.wait(500)                   # the first picture is painted: the watch starts
+    assert app_wide == []
+    from inspector.gui.startup.quiet_watch import QuietWatch
+
+    watch = window.findChild(QuietWatch)
+    qtbot.waitUntil(lambda: watch.watched is not None, timeout=20000)
+    before = watch.inputs
+    handle = window.windowHandle()
+    QTest.mouseMove(handle, QPoint(40, 40))
+    QTest.keyClick(handle, Qt.Key_Escape)
+    assert watch.inputs >= before + 2
+    release.set()
+    window.tasks.cancel()
+    window.tasks.wait(10.0)
+
+
+def test_the_windows_events_leave_python_once_it_has_shown(qtbot, tmp_path, monkeypatch):
+    """The workspace tidies the dock tab bars at the window's first show; its filter stayed
+    and put every later event of the window through Python (each a wait for the GIL while a
+    task computes: seen in a 300k mark's stall)."""
+    from PySide6.QtCore import QSettings
+
+    from inspector.gui.main_window import MainWindow
+    from inspector.gui.workspace import Workspace
+
+    calls = []
+    real = Workspace.eventFilter
+    monkeypatch.setattr(Workspace, "eventFilter",
+                        lambda self, obj, event: (calls.append(event.type()),
+                                                  real(self, obj, event))[1])
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    window = MainWindow(QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    shown = len(calls)
+    assert shown
+    for size in ((1000, 700), (1366, 768)):
+        window.resize(*size)
+        qtbot.wait(50)
+    window.setWindowTitle("another title")
+    qtbot.wait(50)
+    assert len(calls) == shown
