@@ -201,7 +201,8 @@ def scope_statistics(graph: Graph, root, folded, readers, marks=None) -> dict:
         found = scope_stats.scope_statistics(np, graph, root, marks, summary_of, ScopeStats)
         if found is not None:
             return found
-    reading, variables = readers.keys(), VARIABLE_OPS
+    reading = readers.keys() if isinstance(readers, dict) else set(readers)
+    variables = VARIABLE_OPS
     index, codes, op_names = graph._index.__getitem__, graph._ops.__getitem__, graph.op_names
     counts: dict = {}        # path -> {op: nodes}, until its parent has taken it
     facts: dict = {}         # path -> (count, signature, mix, category, reads, shows)

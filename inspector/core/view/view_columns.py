@@ -7,7 +7,7 @@ with duplicate node names keep the name-keyed walk in badges.py / hierarchy.py."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 NUMPY_FROM = 4096       # nodes (or edges) from which the passes use numpy
 PORT_MAX = 2 ** 31 - 1
@@ -70,6 +70,66 @@ class ConstSources(Mapping):
         return len(self.index)
 
 
+class BadgeSources(Mapping):
+    """{reader: [names of the constants it shows]} of a big graph, readers in graph order;
+    each list made when asked for (a picture asks for the few nodes it draws)."""
+
+    __slots__ = ("_names", "_index", "_readers", "_bounds", "_shown")
+
+    def __init__(self, names: list, index: dict, readers, bounds: list, shown: list):
+        self._names, self._index = names, index
+        self._readers = readers          # reader node indexes, sorted (numpy)
+        self._bounds, self._shown = bounds, shown   # reader k shows shown[b[k]:b[k + 1]]
+
+    def _place(self, name) -> int:
+        i = self._index.get(name)
+        if i is None:
+            return -1
+        k = int(self._readers.searchsorted(i))
+        return k if k < len(self._readers) and self._readers[k] == i else -1
+
+    def __getitem__(self, name: str) -> list:
+        k = self._place(name)
+        if k < 0:
+            raise KeyError(name)
+        return list(map(self._names.__getitem__,
+                        self._shown[self._bounds[k]:self._bounds[k + 1]]))
+
+    def __contains__(self, name) -> bool:
+        return self._place(name) >= 0
+
+    def __iter__(self):
+        return map(self._names.__getitem__, self._readers.tolist())
+
+    def __len__(self) -> int:
+        return len(self._readers)
+
+
+class Edges(Sequence):
+    """The hierarchy's edges of a big graph, (src, port, dst, control) each, made when
+    asked for (a picture reads the first edge of each group between collapsed scopes)."""
+
+    __slots__ = ("_names", "_srcs", "_ports", "_dsts", "_control")
+
+    def __init__(self, names: list, srcs: list, ports: list, dsts: list, control: list):
+        self._names, self._srcs, self._ports = names, srcs, ports
+        self._dsts, self._control = dsts, control
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        names = self._names
+        return (names[self._srcs[k]], self._ports[k], names[self._dsts[k]], self._control[k])
+
+    def __len__(self) -> int:
+        return len(self._srcs)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (list, Sequence)) and list(self) == list(other)
+
+    __hash__ = None
+
+
 def const_sources(graph) -> ConstSources:
     """The constants of a graph without duplicate names, from its op and input columns."""
     codes, names = graph._op_code, graph._names
@@ -122,19 +182,15 @@ def fold(graph, consts: ConstSources) -> tuple:
         is_source[consts.nodes_at] = True
         src, off = graph.in_src, graph.in_offsets
         hit = is_source[src]
-        read = np.unique(src[hit])
+        is_read = np.zeros(n + 1, bool)
+        is_read[src[hit]] = True
+        read = np.flatnonzero(is_read[:n])
         dst = np.repeat(np.arange(n), np.diff(off))
         shown = np.flatnonzero(hit & (graph.in_port >= 0) & ~is_source[dst])
         by_reader = shown[np.lexsort((src[shown], dst[shown]))]
         readers, starts = np.unique(dst[by_reader], return_index=True)
-        shown_at, shown_names = _listed(src[by_reader]), []
-        for lo, hi in pieces(len(shown_at)):
-            shown_names += map(names.__getitem__, shown_at[lo:hi])
-        bounds, readers, found = _listed(starts) + [len(shown_names)], _listed(readers), {}
-        for lo, hi in pieces(len(readers)):
-            found.update(zip(map(names.__getitem__, readers[lo:hi]),
-                             map(shown_names.__getitem__,
-                                 map(slice, bounds[lo:hi], bounds[lo + 1:hi + 1]))))
+        found = BadgeSources(names, graph._index, readers, _listed(starts) + [len(by_reader)],
+                             _listed(src[by_reader]))
         read, reader_at = _listed(read), readers
     else:
         is_source = bytearray(n + 1)
@@ -180,10 +236,7 @@ def edges(graph, folded_at) -> tuple:
             ports = [big.get(p, pt) if pt == PORT_MAX else pt
                      for p, pt in zip(_listed(kept), ports)]
         control = port[kept] < 0
-        s_list, d_list, c_list, out = _listed(srcs), _listed(dsts), _listed(control), []
-        for lo, hi in pieces(len(ports)):
-            out += zip(map(names.__getitem__, s_list[lo:hi]), ports[lo:hi],
-                       map(names.__getitem__, d_list[lo:hi]), c_list[lo:hi])
+        out = Edges(names, _listed(srcs), ports, _listed(dsts), _listed(control))
         return out, srcs, dsts, control
     drop = set(folded_at)
     src, port, off = graph._src, graph._port, graph._in_off
