@@ -255,6 +255,10 @@ def edges(graph, folded_at) -> tuple:
     return out, srcs, dsts, control
 
 
+def _parts_of(path: str) -> tuple:
+    return tuple(path.split("/")) if path else ()
+
+
 def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     """hierarchy.edge_groups on the columns of a big graph: each node's container from its
     scope id (or its group), the edges grouped by (container of src, container of dst,
@@ -265,18 +269,21 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     names, index, parts = graph._names, graph._index, hierarchy.parts
     paths, ids = graph.scope_ids()
     ids = np.frombuffer(ids, np.int32) if len(ids) else np.zeros(0, np.int32)
+    # container k < len(paths): scope path k (its parts made for the containers an edge
+    # touches); later ones: groups and '/x' names, numbered as first met
+    keys: list = list(paths)
     key_id: dict = {}        # container parts (a tuple) -> a number, until renumbered
-    keys: list = []
 
     def number(key) -> int:
+        if not key_id:
+            key_id.update(zip(map(_parts_of, paths), range(len(paths))))
         k = key_id.get(key)
         if k is None:
             k = key_id[key] = len(keys)
             keys.append(key)
         return k
 
-    by_scope = [number(tuple(path.split("/")) if path else ()) for path in paths]
-    where = np.asarray(by_scope, np.int64)[ids]
+    where = ids.astype(np.int64)
     odd = {}                 # node -> container, where its scope id does not say it
     root = paths.index("") if "" in paths else -1
     if root >= 0:            # "/x" is in the root scope but drawn in scope ""
@@ -303,7 +310,7 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     seen = seen[np.argsort(first)]            # containers in order of first sight
     renumber = np.zeros(len(keys), np.int64)
     renumber[seen] = np.arange(len(seen))
-    containers = [keys[k] for k in seen.tolist()]
+    containers = [_parts_of(keys[k]) if k < len(paths) else keys[k] for k in seen.tolist()]
     ka, kb = renumber[ends[0::2]], renumber[ends[1::2]]
     code = (ka * len(containers) + kb) * 2 + control
     order = np.argsort(code, kind="stable")
