@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from inspector.core.model import const_columns
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph_index import NUMPY_FROM, chunked_list, numpy
 
@@ -55,8 +56,14 @@ def unread(graph, skip_ops=()) -> list:
 
 def upstream_marks(graph, starts) -> bytearray:
     """marks[i] == 1 for every node the nodes at `starts` depend on (themselves included),
-    through data and control inputs: reachability.upstream over node indexes. A Python loop
-    (the interpreter hands the GIL over every few milliseconds)."""
+    through data and control inputs: reachability.upstream over node indexes. A big graph
+    whose inputs all come from earlier nodes (a DAG in order, as TF writes them) by
+    peeling (_peeled), else a Python loop (the interpreter hands the GIL over every few
+    milliseconds)."""
+    if _big(graph):
+        marks = _peeled(graph, starts)
+        if marks is not None:
+            return marks
     off, src = graph._in_off, graph._src
     seen = bytearray(len(graph) + 1)
     seen[-1] = 1                    # src -1: an input naming no node
@@ -73,6 +80,49 @@ def upstream_marks(graph, starts) -> bytearray:
                 seen[s] = 1
                 push(s)
     return seen
+
+
+PEEL_ROUNDS = 256
+
+
+def _peeled(graph, starts) -> bytearray | None:
+    """upstream_marks of a graph whose every input names an earlier node (or none): the
+    nodes that reach `starts` are those left after taking away, round after round, the
+    nodes outside `starts` that nothing left reads (in such a graph, a node left always
+    has a reader left, and following readers ends at a start). None when the graph is not
+    in that order, or after PEEL_ROUNDS rounds (a long dead chain: the loop is better)."""
+    np = numpy()
+    n = len(graph)
+    off, src = graph.in_offsets, graph.in_src
+    counts = np.diff(off)
+    reader = np.repeat(np.arange(n, dtype=np.int64), counts)
+    if len(src) and (src >= reader).any():
+        return None                     # an input from a later node (or itself)
+    named = src[src >= 0]
+    readers = np.bincount(named, minlength=n)
+    start = np.zeros(n, bool)
+    start[list(starts)] = True
+    gone = np.zeros(n, bool)
+    front = np.flatnonzero((readers == 0) & ~start)
+    for _ in range(PEEL_ROUNDS):
+        if not len(front):
+            marks = bytearray((~gone).view(np.uint8).tobytes())
+            marks.append(1)              # the slot of src -1, as the loop marks it
+            return marks
+        gone[front] = True
+        lengths = counts[front]
+        total = int(lengths.sum())
+        if not total:
+            front = front[:0]
+            continue
+        firsts = np.repeat(off[front] - np.concatenate(([0], np.cumsum(lengths)[:-1])),
+                           lengths)
+        read = src[firsts + np.arange(total)]
+        read = read[read >= 0]
+        np.subtract.at(readers, read, 1)
+        cand = np.unique(read)
+        front = cand[(readers[cand] == 0) & ~start[cand] & ~gone[cand]]
+    return None
 
 
 def control_edges(graph) -> int:
@@ -98,6 +148,51 @@ def bytes_by_op(graph, sizes) -> Counter:
     present = graph.op_counts()
     return Counter({op: totals[code] for code, op in enumerate(graph.op_names)
                     if op in present})
+
+
+def const_totals(graph):
+    """(elements of the decodable constants, indexes of the other Consts in graph order,
+    {dtype name: stored bytes} in order of first sight, bytes of the lazily kept ones) from
+    the constants' columns (Graph.const_columns: whole-array sums, no Python object a
+    constant), or None when the graph has none (then const_facts_in_order)."""
+    cols = graph.const_columns()
+    if cols is None:
+        return None
+    np = numpy()
+    plain = cols.has_value & ~cols.odd
+    good = plain & cols.decodable
+    elements = _sum(cols.elements[good])
+    lazy = _sum(cols.stored[plain & cols.lazy])
+    failed = cols.at[~good & ~cols.odd].tolist()
+    where = np.flatnonzero(plain)
+    codes, first = np.unique(cols.dtype[where], return_index=True)
+    seen = {}           # dtype -> [position of its first constant, stored bytes]
+    for code, j in zip(codes.tolist(), where[first].tolist()):
+        seen[code] = [j, _sum(cols.stored[where[cols.dtype[where] == code]])]
+    for j in np.flatnonzero(cols.odd).tolist():      # read from their NodeDefs (few)
+        i = int(cols.at[j])
+        fact = const_columns.message_facts(graph, i)
+        if fact is None or not fact.decodable:
+            failed.append(i)
+        else:
+            elements += fact.elements
+        if fact is not None:
+            entry = seen.setdefault(fact.dtype, [j, 0])
+            entry[0], entry[1] = min(entry[0], j), entry[1] + fact.stored
+            lazy += fact.stored if fact.lazy else 0
+    out = Counter()
+    for code, (_, stored) in sorted(seen.items(), key=lambda item: item[1][0]):
+        out[dtype_name(code)] += stored
+    return elements, sorted(failed), out, lazy
+
+
+def _sum(values) -> int:
+    """The exact sum of an int64 array (Python ints where int64 could overflow)."""
+    if not len(values):
+        return 0
+    if int(values.max()) < 2 ** 62 // len(values) and int(values.min()) >= 0:
+        return int(values.sum())
+    return sum(values.tolist())
 
 
 def const_facts_in_order(graph):

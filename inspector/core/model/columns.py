@@ -21,6 +21,9 @@ from itertools import chain, compress, count, filterfalse, repeat
 from operator import sub
 from sys import intern
 
+from inspector.core.model import const_columns
+from inspector.core.model.graph_index import numpy
+
 MARK = "\x00"
 CHUNK = 50_000          # node bodies parsed at once
 # name, op, input and device "\0": the end of one node
@@ -52,19 +55,21 @@ class Batch:
     `counts[j]` inputs for node j, and {node position in the batch: device}; `wire`: read
     from the wire bytes (else node by node)."""
 
-    __slots__ = ("names", "ops", "inputs", "counts", "devices", "wire")
+    __slots__ = ("names", "ops", "inputs", "counts", "devices", "wire", "consts")
 
     def __init__(self, names, ops, inputs, counts, devices, wire):
         self.names, self.ops, self.inputs = names, ops, inputs
         self.counts, self.devices, self.wire = counts, devices, wire
+        self.consts = None       # const_columns.ConstPart list, when read (read_wire)
 
 
-def read_wire(data, expected: int) -> Batch | None:
+def read_wire(data, expected: int, consts: bool = False) -> Batch | None:
     """The columns of the node fields in GraphDef wire bytes `data` (other top-level fields
     are ignored), or None when they cannot be read exactly this way. The bodies are parsed
     CHUNK nodes at a time: a parsed message holds its fields, the attributes' bytes and a
     copy of its input (4-5x the bytes), so the whole batch at once cost 30 % more memory at
-    the peak of opening than the node-by-node Graph before the columns."""
+    the peak of opening than the node-by-node Graph before the columns. consts: also the
+    facts of the Const nodes' tensors, from the same bytes (const_columns; numpy)."""
     try:
         raw_class, flat_class = _messages()
         raw = raw_class()
@@ -75,27 +80,43 @@ def read_wire(data, expected: int) -> Batch | None:
         return None
     if len(bodies) != expected:
         return None
-    names, ops, inputs, devices = [], [], [], []
+    names, ops, inputs, devices, parts = [], [], [], [], []
     while bodies:
         part = bodies[:CHUNK]
         del bodies[:CHUNK]
         part.append(b"")
         try:
             flat = flat_class()
-            flat.ParseFromString(_SEP.join(part))
+            joined = _SEP.join(part)
+            flat.ParseFromString(joined)
         except Exception:  # noqa: BLE001
             return None
         k = len(part) - 1
-        del part
         got, did = _one_each(flat.name, k), _one_each(flat.op, k)
         if got is None or did is None:
             return None       # a node without a name or an op (proto3 leaves it out), or two
+        if consts and "Const" in did:
+            parts.append(_const_part(joined, part, did, len(names)))
+        del part, joined
         names += got
         ops += map(intern, did)     # a few op types: one string each, not one a node
         inputs += flat.input
         devices += flat.device
         del flat
-    return _split_marks(names, ops, inputs, devices, expected)
+    batch = _split_marks(names, ops, inputs, devices, expected)
+    if batch is not None and consts:
+        batch.consts = parts
+    return batch
+
+
+def _const_part(joined: bytes, part: list, ops: list, first: int):
+    """const_columns.read of the Const bodies among part (joined with _SEP)."""
+    np = numpy()
+    lengths = np.fromiter(map(len, part), np.int64, len(part))[:-1]
+    starts = np.zeros(len(lengths), np.int64)
+    np.cumsum(lengths[:-1] + len(_SEP), out=starts[1:])
+    at = np.fromiter(compress(count(), map("Const".__eq__, ops)), np.int64)
+    return const_columns.read(joined, starts[at], starts[at] + lengths[at], at + first)
 
 
 def _one_each(values, expected: int) -> list | None:

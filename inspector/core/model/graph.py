@@ -8,7 +8,7 @@ from collections import Counter
 from itertools import compress, count
 from typing import Iterator
 
-from inspector.core.model import columns, graph_index
+from inspector.core.model import columns, const_columns, graph_index
 from inspector.core.model.inputs import (  # noqa: F401  (the names code imports from here)
     INPUT_SYNTAX, MAX_SCOPE_DEPTH, Edge, InputRef, node_name_from_input, parse_input,
     scope_of, scope_parts)
@@ -63,6 +63,7 @@ class Graph:
         self._wire, self._duplicates = True, False   # _wire: every batch read from wire bytes
         self._odd: set = set()           # node names that are empty or hold ':' or '^'
         self._scoping = None             # scope ids read ahead (read_scopes_ahead)
+        self._const_parts: list | None = []   # const_columns.ConstPart of each batch
         self._cols = Columns(structure=graph_def, names=self._names, op_names=self.op_names,
                              ops=self._ops, in_off=self._in_off, src=self._src,
                              port=self._port, loose=self._loose, big_ports=self._big_ports,
@@ -81,15 +82,26 @@ class Graph:
         if count <= 0:
             return
         batch = None
+        consts = first + count >= graph_index.NUMPY_FROM    # big: numpy reads the constants
         if count >= 64:
             if data is None and first == 0 and \
                     self.structure.ByteSize() <= WIRE_BELOW + WIRE_PER_NODE * count:
                 data = self.structure.SerializeToString()
             if data is not None:
-                batch = columns.read_wire(data, count)
+                batch = columns.read_wire(data, count, consts)
         if batch is None:
             batch = columns.read_messages(protos[first:] if first else protos)
         graph_index.append(self, batch, first)
+        if self._const_parts is not None:
+            self._const_parts = const_columns.add_batch(self._const_parts, batch, first,
+                                                         consts)
+
+    def took_nodes(self, first: int, count: int) -> None:
+        """Nodes added from another process's columns (graph_index.take): their constants
+        are read from their NodeDefs (const_columns.add_taken)."""
+        if self._const_parts is not None:
+            self._const_parts = const_columns.add_taken(self._const_parts, self, first,
+                                                         count)
 
     def finish(self, weights=None) -> None:
         """Settle the indexes (names, references, problems); the graph is complete after."""
@@ -102,6 +114,8 @@ class Graph:
         self._scopes = None
         self._op_counts: dict | None = None
         self._const_facts: dict | None = None
+        self._const_cols = None
+        self._lazy_at_load = self.lazy
         self._complete = True
 
     @property
@@ -285,6 +299,19 @@ class Graph:
         for k in range(0, len(found), 1 << 16):
             yield found[k:k + (1 << 16)].tolist()
 
+    def const_columns(self):
+        """The facts of every Const (const_columns.ConstPart over the graph, in graph order)
+        read from the bytes while opening, or None (a small graph; duplicate names; values
+        read into the GraphDef since): then const_facts."""
+        if self._const_cols is None and self._const_parts and not self.duplicate_names and \
+                self.lazy == self._lazy_at_load:
+            with self._lock:
+                if self._const_cols is None:
+                    self._const_cols = const_columns.ConstPart.join(self._const_parts)
+        if self._const_cols is None or self.lazy != self._lazy_at_load:
+            return None
+        return self._const_cols
+
     def const_facts(self) -> dict:
         """{name: tensors.Facts} of every Const with a value (one pass, kept): element
         counts, sizes and decodability without decoding anything."""
@@ -293,6 +320,10 @@ class Graph:
 
             with _FACTS_LOCK:    # the layout and the summary may both ask at once: read once
                 if self._const_facts is None:
+                    cols = self.const_columns()
+                    if cols is not None:
+                        self._const_facts = const_columns.facts_dict(self, cols)
+                        return self._const_facts
                     out, protos, names = {}, self.structure.node, self._names
                     for part in self.nodes_of_op_in_parts("Const"):
                         for i in part:

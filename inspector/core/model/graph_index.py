@@ -98,6 +98,7 @@ def take(graph, columns: tuple) -> None:
     graph.devices.update(devices)
     graph._odd.update(odd)
     graph._wire = graph._wire and wire
+    graph.took_nodes(first, k)
 
 
 def _resolve(graph, texts, base: int) -> None:
