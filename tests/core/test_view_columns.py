@@ -395,10 +395,11 @@ def test_scope_statistics_of_a_big_graph_look_up_no_node_name():
     assert len(h.stats) > 1000 and any(s.alike > 1 for s in h.stats.values())
 
 
-def test_a_big_hierarchy_makes_its_edges_and_badge_lists_when_asked():
-    """A big graph's hierarchy keeps its edges and each reader's constants as columns: the
-    first picture makes the few it draws, not a tuple an edge and a list a reader (~100 ms
-    at 300k nodes); every one read equals the walk's."""
+def test_a_big_hierarchy_makes_its_edges_badge_lists_and_stats_when_asked():
+    """A big graph's hierarchy keeps its edges, each reader's constants and each scope's
+    statistics as columns: the first picture makes the few it draws, not a tuple an edge, a
+    list a reader and a ScopeStats a scope (~160 ms at 300k nodes); every one read equals
+    the walk's."""
     from inspector.core.loaders import load
     from inspector.core.view.view_graph import ViewModel
     from tests.fixtures.scale_models import blocks_graph
@@ -406,15 +407,20 @@ def test_a_big_hierarchy_makes_its_edges_and_badge_lists_when_asked():
     graph = load(blocks_graph(10_000)).graph
     h = build_hierarchy(graph, True)
     assert not isinstance(h.edges, list) and not isinstance(h.badge_sources, dict)
-    made = []
-    real = type(h.edges).__getitem__
+    assert not isinstance(h.stats, dict)
+    made, stats = [], []
+    real, real_stats = type(h.edges).__getitem__, type(h.stats).__getitem__
     type(h.edges).__getitem__ = lambda self, k: made.append(k) or real(self, k)
+    type(h.stats).__getitem__ = lambda self, k: stats.append(k) or real_stats(self, k)
     try:
         ViewModel(graph).scene()
     finally:
         type(h.edges).__getitem__ = real
+        type(h.stats).__getitem__ = real_stats
     assert 0 < len(made) < len(h.edges) // 20
+    assert 0 < len(stats) < len(h.stats) // 5
     old = _walked(graph, True)
+    assert list(h.stats.items()) == list(old.stats.items())
     assert h.edges == old.edges and len(h.edges) > 4000
     assert list(h.badge_sources.items()) == list(old.badge_sources.items())
     assert "missing" not in h.badge_sources and h.badge_sources.get("missing", 7) == 7

@@ -8,7 +8,9 @@ else from the names."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import repeat
+from operator import attrgetter
 
 from inspector.core.model.parameters import VARIABLE_OPS
 
@@ -134,6 +136,33 @@ def scope_statistics(np, graph, root, marks, summary_of, stats_type) -> dict | N
     # the loop's order: parents last to first, each one's children in their own order
     # (in preorder the last child comes first)
     places = below[np.lexsort((-below, -parent[below]))].tolist() + [0]
-    inverse, alike = inverse.tolist(), alike.tolist()
-    return {order[k].path: _new(stats_type, summaries[inverse[k]] +
-                                (reads[k], shows[k], alike[k])) for k in places}
+    paths = list(map(attrgetter("path"), order))
+    return StatsTable(stats_type, paths, places, summaries, inverse.tolist(), reads, shows,
+                      alike.tolist())
+
+
+class StatsTable(Mapping):
+    """{path: stats_type} of every scope, each made when asked for (a picture asks for the
+    scopes it draws, not the 60k of a 300k-node graph); in the loop's order."""
+
+    __slots__ = ("_type", "_paths", "_keys", "_place", "_summaries", "_facts")
+
+    def __init__(self, stats_type, paths: list, keys: list, summaries: list, mix: list,
+                 reads: list, shows: list, alike: list):
+        self._type, self._paths, self._keys = stats_type, paths, keys
+        self._place = dict(zip(paths, range(len(paths))))
+        self._summaries, self._facts = summaries, (mix, reads, shows, alike)
+
+    def __getitem__(self, path: str):
+        k = self._place[path]
+        mix, reads, shows, alike = self._facts
+        return _new(self._type, self._summaries[mix[k]] + (reads[k], shows[k], alike[k]))
+
+    def __contains__(self, path) -> bool:
+        return path in self._place
+
+    def __iter__(self):
+        return map(self._paths.__getitem__, self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
