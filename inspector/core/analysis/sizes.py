@@ -54,11 +54,10 @@ def lazy_growth_of(graph) -> dict:
 
 def node_sizes(graph) -> dict:
     """node name -> bytes it takes in the file (NodeDef + its framing in GraphDef.node)."""
-    lazy = lazy_growth_of(graph)
-    out = {}
-    for node in graph:
-        out[node.name] = _framed(node.proto.ByteSize() + lazy.get(node.index, 0))
-    return out
+    sizes = [node.ByteSize() for node in graph.structure.node]     # no Node view a node
+    for index, growth in lazy_growth_of(graph).items():
+        sizes[index] += growth
+    return dict(zip(graph.name_list, map(_framed, sizes)))
 
 
 @dataclass

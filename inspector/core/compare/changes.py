@@ -74,6 +74,84 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool,
     return out
 
 
+def quiet_pairs(ga: Graph, gb: Graph, b_of: dict, cols: tuple) -> tuple | None:
+    """(xs, ys, quiet, lazy) over the pairs of `b_of` in its order: their node indexes in A
+    and B, whether pair_changes' first test holds but for the attributes and the values left
+    in the file (same op and device, every data input the pair of the other's, nothing else
+    in either's inputs), and whether a side has values left in the file (lazy_nodes), by
+X (pair_changes tests
+    them one by one)."""
+    ca, cb = cols
+    if not (ca.arrays and cb.arrays):         # numpy was not worth importing
+        return None
+    xs = np.fromiter(map(ca.at.__getitem__, b_of), np.int64, len(b_of))
+    ys = np.fromiter(map(cb.at.__getitem__, b_of.values()), np.int64, len(b_of))
+    pair = np.full(len(ga) + 1, -2, np.int64)       # A index -> its pair's B index
+    pair[xs] = ys
+    code = {op: c for c, op in enumerate(gb.op_names)}
+    code_in_b = np.array([code.get(op, -1) for op in ga.op_names] + [-1], np.int64)
+    quiet = code_in_b[ga.op_codes[xs]] == gb.op_codes[ys]
+    lazy = np.zeros(len(xs), bool)
+    for graph, at in ((ga, xs), (gb, ys)):
+        found = lazy_nodes(graph)
+        if found:
+            lazy |= np.isin(at, np.fromiter(found, np.int64, len(found)))
+    if ga.devices or gb.devices:
+        quiet &= np.array([ga.devices.get(x, "") == gb.devices.get(y, "")
+                           for x, y in zip(xs.tolist(), ys.tolist())], bool)
+    (sa, src_a, port_a, plain_a), (sb, src_b, port_b, plain_b) = _data_csr(ga), _data_csr(gb)
+    na, nb = sa[xs + 1] - sa[xs], sb[ys + 1] - sb[ys]
+    quiet &= plain_a[xs] & plain_b[ys] & (na == nb)
+    some = np.flatnonzero(quiet & (na > 0))
+    lens = na[some]
+    first = np.cumsum(lens) - lens
+    step = np.arange(int(lens.sum())) - np.repeat(first, lens)
+    at_a, at_b = np.repeat(sa[xs[some]], lens) + step, np.repeat(sb[ys[some]], lens) + step
+    same = (pair[src_a[at_a]] == src_b[at_b]) & (port_a[at_a] == port_b[at_b])
+    wrong = np.bincount(np.repeat(np.arange(len(some)), lens)[~same], minlength=len(some))
+    quiet[some] &= wrong == 0
+    return xs.tolist(), ys.tolist(), quiet.tolist(), lazy.tolist()
+
+
+def same_stored_values(ga: Graph, gb: Graph, x: int, y: int) -> bool:
+    """Consts x of A and y of B, equal as opened (attributes, device), whose only values left
+    in the file are their `value`s: stored alike (field, version, the same bytes), so that
+    pair_changes would find nothing but perhaps the name (it reads both tensors to say so)."""
+    pa, pb = ga.structure.node[x], gb.structure.node[y]
+    wa, wb = ga.weights, gb.weights
+    if pa.op != "Const" or pa.device != pb.device or wa is None or wb is None or \
+            wa.filled or wb.filled:
+        return False
+    sa, sb = wa.slot(x), wb.slot(y)
+    if sa is None or sb is None or (sa.field, sa.version, sa.length) != \
+            (sb.field, sb.version, sb.length) or _lazy_attrs(wa)[x] != 1 or \
+            _lazy_attrs(wb)[y] != 1:
+        return False
+    return wa.read(sa) == wb.read(sb)
+
+
+_SLOTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _lazy_attrs(store) -> dict:
+    """{node index: how many of its attributes have values left in the file}."""
+    found = _SLOTS.get(store)
+    if found is None:
+        found = _SLOTS[store] = {}
+        for node, _ in store.slots:
+            found[node] = found.get(node, 0) + 1
+    return found
+
+
+def _data_csr(graph) -> tuple:
+    """(start, src, port, plain): node i's data inputs naming nodes are src/port[start[i]:
+    start[i + 1]]; plain[i]: it has no other input (control, or naming no node)."""
+    off, src, port = graph.in_offsets, graph.in_src, graph.in_port
+    data = (port >= 0) & (src >= 0)
+    start = np.concatenate(([0], np.cumsum(data)))[off]
+    return start, src[data], port[data], np.diff(start) == np.diff(off)
+
+
 def same_attrs(x, y) -> bool:
     """Two NodeDefs' attribute maps are equal (what `x == y` says, without the generic
     Mapping comparison's two dict copies: half the time)."""

@@ -22,7 +22,7 @@ class Columns:
     Graph.consumers lists them); `unique` says no name repeats."""
 
     __slots__ = ("names", "at", "ops", "ins", "ports", "uses", "unique", "_gaps", "_every",
-                 "_structure", "_protos", "__weakref__")
+                 "_structure", "_protos", "arrays", "__weakref__")
 
     def __init__(self, graph):
         columnar = hasattr(type(graph), "in_src") or "in_src" in getattr(graph, "__dict__", ())
@@ -33,7 +33,8 @@ class Columns:
         self._structure, self._protos = graph.structure, None
         self._gaps: dict = {}       # node -> slots of its ins, where an entry names no node
         self._every: dict = {}      # node -> every_input, where not its ins
-        if columnar and (len(names) >= ARRAYS_FROM or "numpy" in sys.modules):
+        self.arrays = columnar and (len(names) >= ARRAYS_FROM or "numpy" in sys.modules)
+        if self.arrays:
             self._from_arrays(graph)
         else:
             self._from_nodes(graph)

@@ -10,7 +10,13 @@ from dataclasses import dataclass, field
 
 from inspector.core.analysis.sizes import sizes
 from inspector.core.analysis.summary import summarize
-from inspector.core.compare.changes import Change, pair_changes
+from inspector.core.compare.changes import (
+    Change,
+    pair_changes,
+    quiet_pairs,
+    same_attrs,
+    same_stored_values,
+)
 from inspector.core.compare.columns import columns
 from inspector.core.compare.explain import size_notes
 from inspector.core.compare.matching import (
@@ -130,12 +136,19 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     entries, unchanged = [], 0
     ca, cb = cols = columns(ga), columns(gb)
     at_a, at_b, ops_a, ops_b = ca.at, cb.at, ca.ops, cb.ops
+    xs, ys, quiet, lazy = quiet_pairs(ga, gb, m.b_of, cols) or ((), (), (), ())
+    protos_a, protos_b = (ca.protos(), cb.protos()) if quiet else ((), ())
     for k, (a, b) in enumerate(m.b_of.items()):
         if not k % 2048:
             job.check()
         renamed = a != b and not explained_by_scope(m, a, b) and \
             not _took_merged_name(m, a, b) and m.rule.get(a) != "operand"
-        changes = pair_changes(ga, gb, a, b, m, renamed, cols)
+        if quiet and quiet[k] and same_attrs(protos_a[xs[k]].attr, protos_b[ys[k]].attr) \
+                and (not lazy[k] or (a not in m.layouts and
+                                     same_stored_values(ga, gb, xs[k], ys[k]))):
+            changes = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
+        else:               # the whole test of pair_changes
+            changes = pair_changes(ga, gb, a, b, m, renamed, cols)
         if changes:
             entries.append(Entry("changed", a, b, ops_a[at_a[a]], ops_b[at_b[b]], m.rule[a],
                                  m.confidence(a), changes))
@@ -276,8 +289,8 @@ def _eight_bit(entries: list, gb: Graph | None) -> Group | None:
     Dequantize in B (paired with it, or a quantized copy split out of it), then the parts
     feeding those Dequantize nodes (the 8-bit Const, min, max), which would otherwise lead the
     list as "Const split out of Const" three times per weight."""
-    dequantize = {r.node: n.name for n in gb if n.op == "Dequantize"
-                  for r in n.inputs if not r.control} if gb is not None else {}
+    readers = () if gb is None else map(gb.nodes.__getitem__, gb.nodes_of_op("Dequantize"))
+    dequantize = {r.node: n.name for n in readers for r in n.inputs if not r.control}
     weights = [k for k, e in enumerate(entries) if
                (e.status == "changed" and any(c.kind == "quantized" for c in e.changes)) or
                (e.status == "split" and e.op_b == "Dequantize")]

@@ -33,6 +33,11 @@ def control_kept(graph: Graph) -> list:
     """Constants nothing computes with, kept in the graph by control inputs alone: each of
     their reads, followed through Identity-like reads and Dequantize, ends in a ^control
     (graph order)."""
+    if hasattr(graph, "_port"):              # the columns: no Node view a node
+        if not graph._port or min(graph._port) >= 0:      # port -1: a control input
+            return []
+        names = graph.name_list
+        return [names[i] for i in graph.nodes_of_op("Const") if _only_control(graph, names[i])]
     if not any(ref.control for node in graph for ref in node.inputs):
         return []
     return [n.name for n in graph if n.op == "Const" and _only_control(graph, n.name)]
@@ -47,12 +52,19 @@ def _only_control(graph: Graph, name: str) -> bool:
         for e in edges:
             if e.control:
                 continue
-            if graph.node(e.dst).op not in READS:
+            if _op(graph, e.dst) not in READS:
                 return False             # computed with
             if e.dst not in seen:
                 seen.add(e.dst)
                 stack.append(e.dst)
     return True
+
+
+def _op(graph: Graph, name: str) -> str:
+    """The op of the node `name` (from the columns: no Node view)."""
+    if hasattr(graph, "_ops"):
+        return graph.op_names[graph._ops[graph.index(name)]]
+    return graph.node(name).op
 
 
 def size_notes(ga: Graph, gb: Graph, matching, a_bytes) -> list:

@@ -119,8 +119,11 @@ BATCH_NORMS = frozenset({"FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3
 def _folded_batch_norms(m, ga: Graph, gb: Graph) -> None:
     """A batch norm whose namesake in B is a BiasAdd on the counterpart of its input went into
     that Conv's weights, and the BiasAdd came out of it (fold_old_batch_norms)."""
+    ca, cb = columns(ga), columns(gb)        # ops by index: no Node view a pair
+    ops_a, at_a, ops_b, at_b = ca.ops, ca.at, cb.ops, cb.at
     for a, b in list(m.b_of.items()):
-        if ga.node(a).op not in BATCH_NORMS or gb.node(b).op not in ("BiasAdd", "Add", "AddV2"):
+        if ops_a[at_a[a]] not in BATCH_NORMS or ops_b[at_b[b]] not in ("BiasAdd", "Add",
+                                                                       "AddV2"):
             continue
         ins_a, ins_b = data_inputs(ga, a), data_inputs(gb, b)
         if ins_a and ins_b and m.b_of.get(ins_a[0].node) == ins_b[0].node:
