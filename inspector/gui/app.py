@@ -8,7 +8,7 @@ import sys
 import time
 
 from inspector.core.app.demo_model import DEMO_MODEL as DEMO
-from inspector.core.runtime import gc_policy, threads
+from inspector.core.runtime import front_end, gc_policy, threads
 
 
 def parse_args(argv):
@@ -53,8 +53,11 @@ def tune_runtime() -> None:
     """Hand the GIL over quickly: the GUI thread paints through many short Qt calls, each of
     which releases the GIL and then waits up to the switch interval to get it back while a
     worker thread computes (5 ms by default). At 0.1 ms, 300 draw calls under a busy thread
-    take ~9 ms instead of ~25 ms at 0.5 ms; the busy thread loses no measurable speed."""
+    take ~9 ms instead of ~25 ms at 0.5 ms; the busy thread loses no measurable speed.
+    The window's models open for its first picture (front_end.WINDOW: e.g. a big graph's
+    constants are read after it)."""
     sys.setswitchinterval(0.0001)
+    front_end.WINDOW = True
 
 
 def start_early(model: str) -> None:

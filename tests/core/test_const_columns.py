@@ -297,3 +297,20 @@ def test_nodes_taken_from_a_readers_columns_read_their_constants_from_the_messag
     assert cols is not None and cols.odd[:20].all() and not cols.odd[20:].all()
     assert cols.at.tolist() == graph.nodes_of_op("Const")
     assert graph.const_facts() == _from_messages(graph)
+
+
+def test_a_graph_opened_without_reading_its_constants_gives_the_same_facts(monkeypatch):
+    """The window opens big graphs without reading their constants from the bytes
+    (front_end.WINDOW): const_facts then reads them from the NodeDefs, the
+    same facts."""
+    from inspector.core.loaders import load
+    from inspector.core.runtime import front_end
+    from tests.fixtures.scale_models import blocks_graph
+
+    path = blocks_graph(10_000)
+    read = load(path).graph
+    monkeypatch.setattr(front_end, "WINDOW", True)
+    later = load(path).graph
+    assert later._const_parts is None and read._const_parts
+    assert later.const_columns() is None
+    assert later.const_facts() == read.const_facts() and len(read.const_facts()) > 900

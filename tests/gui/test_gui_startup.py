@@ -199,3 +199,40 @@ def test_no_garbage_collection_before_the_first_picture_and_its_objects_frozen(t
     assert seen["code"] == 0
     assert seen["collecting while the window was built"] is False
     assert seen["enabled"] is True and seen["frozen"] > 10_000   # on again, start-up frozen
+
+
+def test_a_big_graph_opened_in_the_window_reads_no_constant_before_its_first_picture(
+        tmp_path):
+    """The window's first picture needs no constant's facts: a big graph opened at the app's
+    start reads none of them from its bytes while it opens (front_end.WINDOW, set by
+    tune_runtime; ~0.4 us a node before the picture); Graph.const_facts reads them
+    after it. The command line still reads them while opening (tests/core)."""
+    from tests.fixtures.scale_models import blocks_graph
+
+    code = r"""
+import sys
+import inspector.gui.app as app
+from inspector.core.model import const_columns
+
+read = []
+real_read = const_columns.add_batch
+const_columns.add_batch = lambda *a: read.append(1) or real_read(*a)
+
+def watch(window, qapp):
+    real_exit = qapp.exit
+    def exit_(code=0):
+        graph = window.state.model.graph
+        print(f"nodes {len(graph)} parts {graph._const_parts} read {len(read)}", flush=True)
+        real_exit(code)
+    qapp.exit = exit_
+    real(window, qapp)
+
+real = app.exit_after_first_frame
+app.exit_after_first_frame = watch
+sys.exit(app.main([sys.argv[1]]))
+"""
+    proc = subprocess.run([sys.executable, "-c", code, blocks_graph(10_000)],
+                          cwd=str(tmp_path), env=_app_env(tmp_path), capture_output=True,
+                          text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "nodes 9992 parts None read 0" in proc.stdout.splitlines()

@@ -14,7 +14,7 @@ from inspector.core.model.inputs import (  # noqa: F401  (the names code imports
     scope_of, scope_parts)
 from inspector.core.model.node_view import Columns, Node, NodeList
 from inspector.core.model.scopes import Scope
-from inspector.core.runtime import gc_policy
+from inspector.core.runtime import front_end, gc_policy
 
 
 _new = tuple.__new__
@@ -63,7 +63,10 @@ class Graph:
         self._wire, self._duplicates = True, False   # _wire: every batch read from wire bytes
         self._odd: set = set()           # node names that are empty or hold ':' or '^'
         self._scoping = None             # scope ids read ahead (read_scopes_ahead)
-        self._const_parts: list | None = []   # const_columns.ConstPart of each batch
+        # const_columns.ConstPart of each batch; None: not read while opening (the window's
+        # first picture needs no constant, and they cost ~0.4 us a node before it:
+        # Graph.const_facts reads them after it)
+        self._const_parts: list | None = None if front_end.WINDOW else []
         self._cols = Columns(structure=graph_def, names=self._names, op_names=self.op_names,
                              ops=self._ops, in_off=self._in_off, src=self._src,
                              port=self._port, loose=self._loose, big_ports=self._big_ports,
@@ -82,7 +85,7 @@ class Graph:
         if count <= 0:
             return
         batch = None
-        consts = first + count >= graph_index.NUMPY_FROM    # big: numpy reads the constants
+        consts = first + count >= graph_index.NUMPY_FROM and self._const_parts is not None
         if count >= 64:
             if data is None and first == 0 and \
                     self.structure.ByteSize() <= WIRE_BELOW + WIRE_PER_NODE * count:
