@@ -141,3 +141,41 @@ def test_the_demo_models_summary_imports_no_numpy():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=ROOT), timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def _tf_text_by_node_walks(graph: Graph, path: str) -> str:
+    """TF's summarize_graph lines on outputs, control edges and devices as the walks over
+    every Node view gave them before the columns."""
+    from inspector.core.analysis.summary import UNLIKELY_OUTPUT_OPS
+    from inspector.core.model.graph import node_name_from_input
+
+    referenced = {node_name_from_input(i) for n in graph for i in n.proto.input}
+    outputs = [n.name for n in graph if n.name not in referenced and
+               n.op not in UNLIKELY_OUTPUT_OPS]
+    control = sum(1 for n in graph for i in n.proto.input if i.startswith("^"))
+    devices = Counter(n.device for n in graph if n.device)
+    return outputs, control, devices
+
+
+@pytest.mark.parametrize("variant", ["plain", "duplicates", "dangling", "odd names"])
+def test_tf_summary_text_on_columns_is_the_node_walks_one_without_a_view_per_node(variant):
+    """summarize --format tf: outputs, control edges and devices from the columns; the
+    same text as the walks over every node (which made a view per node: 6k here)."""
+    from inspector.core.formats import summary_format
+
+    gd = _graph_def("dangling" if variant == "odd names" else variant)
+    if variant == "odd names":
+        gd.node.add(name="x:odd", op="Add", input=["x:odd", "^b3/w", "b3/w:0"])
+        gd.node.add(name="^caret", op="Relu", input=["^caret"])
+    graph = Graph(gd)
+    text, warnings, ok = summary_format.tf_summary_text(graph, "m.pb")
+    made = sum(view is not None for view in graph._views)
+    outputs, control, devices = _tf_text_by_node_walks(graph, "m.pb")
+    assert ("Found %d possible outputs: " % len(outputs) +
+            "".join(f"(name={n}, op={graph.node(n).op}) " for n in outputs)) in text
+    assert f"and {control} control_edges\n" in text
+    for device, k in devices.items():
+        assert f"{k} nodes assigned to device '{device}'" in text
+    assert ok == (variant in ("plain", "duplicates"))
+    if variant != "odd names":
+        assert made < 40, f"{made} Node views made for a {len(graph)}-node graph"

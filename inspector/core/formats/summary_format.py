@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from inspector.core.analysis import summary_columns as columns
 from inspector.core.analysis.summary import (
     UNLIKELY_OUTPUT_OPS,
     op_histogram,
@@ -52,8 +53,9 @@ def _tf_benchmark_shape(node) -> str:
 def tf_summary_text(graph: Graph, graph_path: str) -> tuple[str, list, bool]:
     """(stdout text, stderr warnings, ok) exactly as TF's summarize_graph prints them."""
     out, warnings = [], []
-    placeholders = [n for n in graph if n.op == "Placeholder"]
-    variables = [n for n in graph if n.op in ("Variable", "VariableV2")]
+    placeholders = [graph.nodes[i] for i in graph.nodes_of_op("Placeholder")]
+    variables = [graph.nodes[i] for i in columns.indexes_of_ops(graph, ("Variable",
+                                                                         "VariableV2"))]
     for items, none_text, what in ((placeholders, "No inputs spotted.", "possible inputs"),
                                    (variables, "No variables spotted.", "variables")):
         if not items:
@@ -61,8 +63,14 @@ def tf_summary_text(graph: Graph, graph_path: str) -> tuple[str, list, bool]:
         else:
             out.append(f"Found {len(items)} {what}: " + "".join(_tf_node_info(n) for n in items)
                        + "\n")
-    referenced = {node_name_from_input(i) for n in graph for i in n.proto.input}
-    outputs = [n for n in graph if n.name not in referenced and n.op not in UNLIKELY_OUTPUT_OPS]
+    if graph._odd:       # names holding ':' or '^' (or none): TF's own reading of the texts
+        referenced = {node_name_from_input(i) for n in graph for i in n.proto.input}
+        outputs = [n for n in graph if n.name not in referenced and
+                   n.op not in UNLIKELY_OUTPUT_OPS]
+        control = sum(1 for n in graph for i in n.proto.input if i.startswith("^"))
+    else:                # the same from the columns: a text names the node it resolved to
+        outputs = [graph.nodes[i] for i in columns.unread(graph, UNLIKELY_OUTPUT_OPS)]
+        control = columns.control_edges(graph)
     if not outputs:
         out.append("No outputs spotted.\n")
     else:
@@ -70,13 +78,11 @@ def tf_summary_text(graph: Graph, graph_path: str) -> tuple[str, list, bool]:
                    + "".join(f"(name={n.name}, op={n.op}) " for n in outputs) + "\n")
     const, var, failed = tf_parameter_counts(graph)
     warnings += [f"Decoding Tensor failed for node{name}" for name in failed]
-    control = sum(1 for n in graph for i in n.proto.input if i.startswith("^"))
     out.append(f"Found {const} ({tf_human_readable_num(const)}) const parameters, {var} "
                f"({tf_human_readable_num(var)}) variable parameters, and {control} control_edges\n")
     devices: dict = {}
-    for n in graph:
-        if n.device:
-            devices[n.device] = devices.get(n.device, 0) + 1
+    for device in graph.devices.values():      # {node index: its device} of those naming one
+        devices[device] = devices.get(device, 0) + 1
     for dev in sorted(devices, key=lambda d: d.encode()):
         out.append(f"{devices[dev]} nodes assigned to device '{dev}'")
     if graph.dangling_inputs or graph.malformed_inputs:
