@@ -88,6 +88,43 @@ def actions(win) -> list:
     return out
 
 
+def compare_actions(win, path: str) -> list:
+    """The diff window's actions, as (name, action, done) like actions(): File > Compare
+    with `path` (the diff in a task, then the window drawn), N x5 and P x2, a node selected
+    across the sides, the largest scope of A expanded (its layout) and collapsed."""
+    ctl, seen = win.compare_ctl, {}
+
+    def window():
+        return ctl.windows[-1]
+
+    def ready():
+        return bool(ctl.windows) and window().ready() and not win.tasks.is_busy()
+
+    def steps():
+        for delta in (1, 1, 1, 1, 1, -1, -1):
+            window().step(delta)
+
+    def select():
+        s = window().session
+        s.select("A", next(iter(s.diff.matching.b_of)))
+        window().refresh()
+
+    def toggle():
+        w = window()
+        scopes = [g.item for g in w.canvases["A"].items_by_id.values()
+                  if g.item.kind == "scope"] if "largest" not in seen else []
+        if scopes:
+            seen["largest"] = max(scopes, key=lambda i: i.child_count).id
+        if "largest" in seen:
+            w._toggle("A", seen["largest"])
+
+    return [("compare: diff and window", lambda: ctl.compare_with(path), ready),
+            ("compare: N x5, P x2", steps, ready),
+            ("compare: select across sides", select, ready),
+            ("compare: expand a scope of A", toggle, ready),
+            ("compare: collapse it", toggle, ready)]
+
+
 def settled(beats: list, painted: float) -> float:
     """The longest gap between two heartbeats that ends after the first picture and starts
     within SETTLE seconds of it."""

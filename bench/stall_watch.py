@@ -7,6 +7,7 @@ panels built later, collections), then each action.
 
     .venv/bin/python bench/stall_watch.py MODEL.pb [--late-ms 60] [--stacks 3] [--native]
                                                [--gil-ms 5] [--open-at-once] [--depth 8]
+                                               [--compare B [--no-actions]]
 
 A stall with no Python frame of ours on top is Qt's own work (painting, layout) or the GIL
 held by another thread: the stacks of the other threads at that moment are printed too, and
@@ -18,7 +19,14 @@ where the stalls are, not how long they last.
 go (a thread that sleeps 1 ms and notes how late it woke; the holder's stack is taken when the
 GIL comes back, so its top line is the long call or the one after it). Each Qt call the GUI
 thread makes into Python waits that long: a few such holds make a stall. Below about 6 ms it
-reports noise (the waking thread itself waits up to a switch interval)."""
+reports noise (the waking thread itself waits up to a switch interval). A hold in which the
+process used less than half the time in CPU is left out (the machine ran other work).
+
+Each action's longest stall comes with the CPU the process and the GUI thread used in it: on
+a loaded machine a stall with little CPU is the machine's, not ours.
+
+--compare B then opens the diff window through File > Compare with B and watches its
+actions (scale_app.compare_actions); --no-actions / --actions a,b pick the main window's."""
 
 from __future__ import annotations
 
@@ -43,8 +51,9 @@ class Watch:
         from PySide6.QtCore import QTimer
 
         self.late, self.action, self.native, self.depth = late, "open", native, depth
-        self.last = time.perf_counter()
+        self.last, self.last_cpu = time.perf_counter(), time.process_time()
         self.worst: dict = {}
+        self.cpu_of_worst: dict = {}  # action -> (process, GUI thread) CPU s in its worst gap
         self.stacks: dict = {}        # action -> {stack text: longest lateness seen in it}
         self.holds: dict = {}         # action -> {stack text: longest GIL hold} (--gil-ms)
         self.gui = threading.get_ident()
@@ -56,10 +65,13 @@ class Watch:
             threading.Thread(target=self._sample, daemon=True, name="stall-watch").start()
 
     def _beat(self) -> None:
-        now = time.perf_counter()
+        now, cpu, own = time.perf_counter(), time.process_time(), time.thread_time()
         gap = now - self.last
-        self.worst[self.action] = max(self.worst.get(self.action, 0.0), gap)
-        self.last = now
+        if gap > self.worst.get(self.action, 0.0):
+            self.worst[self.action] = gap
+            self.cpu_of_worst[self.action] = (cpu - self.last_cpu,
+                                              own - getattr(self, "last_own", own))
+        self.last, self.last_cpu, self.last_own = now, cpu, own
 
     def _sample(self) -> None:
         while self.running:
@@ -84,11 +96,11 @@ class Watch:
         def run():
             me = threading.get_ident()
             while self.running:
-                t = time.perf_counter()
+                t, cpu = time.perf_counter(), time.process_time()
                 time.sleep(0.001)
                 late = time.perf_counter() - t - 0.001
-                if late < hold:
-                    continue
+                if late < hold or time.process_time() - cpu < late / 2:
+                    continue        # not long, or the machine ran other work meanwhile
                 frames = sys._current_frames()
                 text = "".join(f"  [thread {'GUI' if tid == self.gui else tid}]\n" +
                                _stack(f, 3) for tid, f in frames.items() if tid != me)
@@ -145,10 +157,17 @@ def main() -> None:
                         help="open before the window's first paint (the app waits for it)")
     parser.add_argument("--depth", type=int, default=8,
                         help="frames of the GUI thread's stack printed per stall")
+    parser.add_argument("--compare", metavar="B",
+                        help="then compare with B through the window's Compare entry point "
+                             "and watch the diff window's actions (scale_app.compare_actions)")
+    parser.add_argument("--no-actions", action="store_true",
+                        help="skip the main window's actions (expand, search, ...)")
+    parser.add_argument("--actions", default="",
+                        help="only these of the main window's actions (comma list)")
     parser.add_argument("--gil-ms", type=float, default=0.0,
                         help="print where other threads held the GIL this long in one go")
     args = parser.parse_args()
-    from bench.scale_app import actions, open_app
+    from bench.scale_app import actions, compare_actions, open_app
 
     app, win, _client = open_app(args.model)
     from bench.gui_bench import wait
@@ -167,18 +186,25 @@ def main() -> None:
         open_once_painted(win, args.model)    # as the app's start does
     wait(app, lambda: win.scenes_drawn > 0)
     watch.action, painted = "settle (10 s after the first picture)", time.perf_counter()
-    watch.last = painted
+    watch.last, watch.last_cpu = painted, time.process_time()
     wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy(), timeout=900)
     wait(app, lambda: time.perf_counter() > painted + 10.0, timeout=900)
-    for name, action, done in actions(win):
+    todo = [] if args.no_actions else [a for a in actions(win) if not args.actions or
+                                       a[0] in args.actions.split(",")]
+    if args.compare:
+        todo += compare_actions(win, args.compare)
+    for name, action, done in todo:
         watch.action = name
-        watch.last = time.perf_counter()
+        watch.last, watch.last_cpu = time.perf_counter(), time.process_time()
         action()
         wait(app, done)
         wait(app, lambda: not win.tasks.is_busy(), timeout=900)
     watch.running = False
     for name, worst in watch.worst.items():
-        print(f"== {name}: longest stall {worst * 1000:.0f} ms")
+        cpu, own = watch.cpu_of_worst.get(name, (0.0, 0.0))
+        print(f"== {name}: longest stall {worst * 1000:.0f} ms (CPU in it: the process "
+              f"{cpu * 1000:.0f} ms, the GUI thread {own * 1000:.0f} ms; much less than the "
+              "stall: the machine ran other work)")
         ranked = sorted(watch.stacks.get(name, {}).items(), key=lambda kv: -kv[1])
         for text, late in ranked[:args.stacks]:
             print(f"-- late {late * 1000:.0f} ms in:\n{text}")

@@ -66,3 +66,39 @@ def test_edge_groups_are_made_once_per_hierarchy():
     assert edge_groups(h)[1] is groups
     assert sum(len(g) for g in groups.values()) == len(h.edges)
     assert len(groups) < len(h.edges)
+
+
+def test_a_superseded_layout_stops_while_it_walks_the_edge_groups(monkeypatch):
+    """n pressed again in the diff window cancels the layout it asked for: on 300k nodes that
+    one went on through every edge group (no check) beside the next layout and the GUI
+    thread, three threads taking turns at the GIL (bench/stall_watch.py --compare)."""
+    import pytest
+
+    from inspector.core.errors import Cancelled
+    from inspector.core.runtime.job import Job
+    from inspector.core.view import projection
+    from tests.fixtures.scale_models import blocks_graph
+
+    h = ViewModel(load(blocks_graph(10_000)).graph).hierarchy
+    counted = []
+    real = projection._count
+    monkeypatch.setattr(projection, "_count", lambda *a: (counted.append(1), real(*a))[1])
+
+    def pairs(job):
+        return _Projection(h, {""}, "TB", None, LayoutCache(h), job, True).owner_pairs()
+
+    pairs(Job())
+    whole = len(counted)
+    assert len(edge_groups(h)[1]) > 1024 and whole
+
+    class CancelledLater:       # the request is superseded once the walk has begun
+        asked = 0
+
+        def is_set(self):
+            self.asked += 1
+            return self.asked > 1
+
+    counted.clear()
+    with pytest.raises(Cancelled):
+        pairs(Job(CancelledLater()))
+    assert 0 < len(counted) < whole

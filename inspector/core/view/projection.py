@@ -124,7 +124,10 @@ class _Projection:
         exp, all_edges = self.exp, self.h.edges
         shown: list = [None] * len(containers)   # container -> its collapsed owner or ""
         pairs: dict = {}                         # (a, b, control) -> [n, src, port, first]
-        for (ka, kb, control), edges in groups.items():
+        check = (self.job or NO_JOB).check
+        for k, ((ka, kb, control), edges) in enumerate(groups.items()):
+            if not k & 1023:     # a superseded layout (n pressed again) stops here: it would
+                check()          # compete with the GUI thread and the next one for the GIL
             oa = shown[ka]
             if oa is None:
                 oa = shown[ka] = outermost_collapsed(containers[ka], exp) or ""
