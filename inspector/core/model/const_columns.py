@@ -172,19 +172,22 @@ def read(buf, starts, ends, at) -> ConstPart:
     odd[msg[wt != 2]] = True
     entry = wt == 2
     e_node, e_ps, e_pe, e_step = msg[entry], ps[entry], pe[entry], step[entry]
-    # map entries: key (1) and value (2), the last of each
-    (emsg, ef, ewt, _, eps, epe, estep), ebad = _walk(b, e_ps, e_pe, {1, 2})
+    # map entries: key (1) and value (2), the last of each. upb keeps an entry holding any
+    # other field out of the map (as an unknown field of the NodeDef) and merges the values
+    # of an entry that has two: read those from the message.
+    (emsg, ef, ewt, _, eps, epe, estep), ebad = _walk(b, e_ps, e_pe, set(range(1, 64)))
     odd[e_node[ebad]] = True
-    odd[e_node[emsg[ewt != 2]]] = True
+    odd[e_node[emsg[(ewt != 2) | (ef > 2)]]] = True
     k = len(e_node)
     has_key, _, (ks, ke) = _last(k, emsg, estep, (ef == 1) & (ewt == 2), eps, epe)
-    has_val, _, (vs, ve) = _last(k, emsg, estep, (ef == 2) & (ewt == 2), eps, epe)
+    has_val, n_val, (vs, ve) = _last(k, emsg, estep, (ef == 2) & (ewt == 2), eps, epe)
     is_value = has_key & (ke - ks == 5)
     idx = np.flatnonzero(is_value)
     for j, ch in enumerate(b"value"):
         idx = idx[b[ks[idx] + j] == ch]
     is_value[:] = False
     is_value[idx] = True
+    odd[e_node[is_value & (n_val > 1)]] = True
     has_value, n_values, (v_start, v_end, v_has) = _last(
         n, e_node, e_step, is_value, vs, ve, has_val)
     odd |= n_values > 1
