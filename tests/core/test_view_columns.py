@@ -442,3 +442,29 @@ def test_edge_groups_make_the_parts_of_the_containers_edges_touch_only(monkeypat
     assert len(split) == len(containers) < len(paths) * 0.8
     old_containers, old_groups = _old_edge_groups(h)
     assert containers == old_containers and list(groups.items()) == list(old_groups.items())
+
+
+def test_a_big_graphs_constants_are_found_by_index_with_no_dict_of_names():
+    """const_sources of a big graph keeps which Const each node shows as one array by node
+    index (name -> node through the graph's own index), not a dict of 150k names at 300k
+    nodes (~30 ms): it keeps about one object a constant (their positions), not two."""
+    import gc
+    import sys
+
+    from inspector.core.loaders import load
+    from tests.fixtures.scale_models import blocks_graph
+
+    graph = load(blocks_graph(10_000)).graph
+    expected = _walked(graph, True).consts
+    gc.collect()
+    gc.disable()
+    try:
+        before = sys.getallocatedblocks()
+        consts = view_columns.const_sources(graph)
+        kept = sys.getallocatedblocks() - before
+    finally:
+        gc.enable()
+    assert len(consts) > 4000 and kept < 1.5 * len(consts)
+    assert dict(consts.items()) == dict(expected.items())
+    assert list(consts) == list(expected) and "nothing" not in consts
+    assert consts.get("nothing") is None

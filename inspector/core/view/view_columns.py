@@ -46,28 +46,36 @@ class ConstSources(Mapping):
     """{name: its Const node} for every Const and Const->Identity pair, in graph order; the
     Node views are made when asked for (a picture asks for the few it draws)."""
 
-    __slots__ = ("_nodes", "index", "nodes_at")
+    __slots__ = ("_nodes", "_names", "_index", "_target", "nodes_at")
 
-    def __init__(self, nodes, index: dict, nodes_at: list):
-        self._nodes = nodes            # graph.nodes
-        self.index = index             # name -> index of its Const
+    def __init__(self, graph, target: list, nodes_at: list):
+        self._nodes, self._names, self._index = graph.nodes, graph._names, graph._index
+        self._target = target          # node index -> index of its Const, else -1 (a list
+        #                                or, for a big graph, a numpy array)
         self.nodes_at = nodes_at       # the index of each key's own node, graph order
 
+    def _const(self, name) -> int:
+        i = self._index.get(name)
+        return -1 if i is None else int(self._target[i])
+
     def __getitem__(self, name: str):
-        return self._nodes[self.index[name]]
+        k = self._const(name)
+        if k < 0:
+            raise KeyError(name)
+        return self._nodes[k]
 
     def get(self, name: str, default=None):
-        i = self.index.get(name)
-        return default if i is None else self._nodes[i]
+        k = self._const(name)
+        return default if k < 0 else self._nodes[k]
 
     def __contains__(self, name) -> bool:
-        return name in self.index
+        return self._const(name) >= 0
 
     def __iter__(self):
-        return iter(self.index)
+        return map(self._names.__getitem__, self.nodes_at)
 
     def __len__(self) -> int:
-        return len(self.index)
+        return len(self.nodes_at)
 
 
 class BadgeSources(Mapping):
@@ -135,7 +143,7 @@ def const_sources(graph) -> ConstSources:
     codes, names = graph._op_code, graph._names
     const, ident = codes.get("Const"), codes.get("Identity", -2)
     if const is None:
-        return ConstSources(graph.nodes, {}, [])
+        return ConstSources(graph, [-1] * len(names), [])
     if len(names) >= NUMPY_FROM:
         np = _numpy()
         ops, off, src = graph.op_codes, graph.in_offsets, graph.in_src
@@ -147,25 +155,20 @@ def const_sources(graph) -> ConstSources:
         reads, first = reads[keep], first[keep]
         keep = is_const[first]
         target[reads[keep]] = first[keep]
-        at = np.flatnonzero(target >= 0)
-        consts = _listed(target[at])
-        at = _listed(at)
+        at = _listed(np.flatnonzero(target >= 0))
     else:
         ops, off, src = graph._ops, graph._in_off, graph._src
-        at, consts = [], []
+        at, target = [], [-1] * len(names)
         for i, code in enumerate(ops):
             if code == const:
                 at.append(i)
-                consts.append(i)
+                target[i] = i
             elif code == ident and off[i + 1] - off[i] == 1:
                 s = src[off[i]]
                 if s >= 0 and ops[s] == const:
                     at.append(i)
-                    consts.append(s)
-    index: dict = {}
-    for lo, hi in pieces(len(at)):
-        index.update(zip(map(names.__getitem__, at[lo:hi]), consts[lo:hi]))
-    return ConstSources(graph.nodes, index, at)
+                    target[i] = s
+    return ConstSources(graph, target, at)
 
 
 def fold(graph, consts: ConstSources) -> tuple:
@@ -174,7 +177,7 @@ def fold(graph, consts: ConstSources) -> tuple:
     reader's constants are in the graph order of the Const or Identity read; readers in
     graph order; a constant reading a constant shows no badge."""
     names, n = graph._names, len(graph._names)
-    if not consts.index:
+    if not consts.nodes_at:
         return set(), {}, [], []
     if n >= NUMPY_FROM:
         np = _numpy()
