@@ -12,7 +12,7 @@ import zlib
 
 from inspector.core.analysis.metrics import CHUNK, SAMPLE_ABOVE, gzip_size
 from inspector.core.analysis.sizes import lazy_growth_of
-from inspector.core.model import protos
+from inspector.core.model import graph_index, protos
 from inspector.core.model.weights import is_lazy
 
 STEP = 8 * CHUNK          # gzip_size's sampling: CHUNK bytes every STEP bytes
@@ -56,13 +56,18 @@ class Done:
 def start(graph):
     """The gzip size of graph's GraphDef as metrics.gzip_size(serialize_graph_def(graph_def))
     gives it, the same number: Pending (compressing on a thread) or Done."""
-    structure = graph.structure
-    sizes = node_sizes(graph)
-    other = protos.other_fields_size(structure)
-    total = sum(map(protos.node_field_size, sizes)) + other
+    np = graph_index.numpy()
+    size = np.array(node_sizes(graph), np.int64)
+    # protos.node_field_size of each: tag, the length's varint, the NodeDef
+    ends = np.cumsum(1 + np.searchsorted(VARINT_ABOVE, size, side="right") + 1 + size)
+    nodes_end = int(ends[-1]) if len(ends) else 0
+    total = nodes_end + protos.other_fields_size(graph.structure)
     if total <= SAMPLE_ABOVE:
         return Done(gzip_size(protos.serialize_graph_def(graph.graph_def)))
-    return Pending(_chunks(graph, sizes, total), total)
+    return Pending(_chunks(graph, size, ends, total), total)
+
+
+VARINT_ABOVE = [1 << (7 * k) for k in range(1, 10)]     # a varint's length steps up past
 
 
 def node_sizes(graph) -> list:
@@ -74,33 +79,29 @@ def node_sizes(graph) -> list:
     return out
 
 
-def _chunks(graph, sizes: list, total: int) -> list:
-    """The bytes of serialize_graph_def at [k * STEP, k * STEP + CHUNK) for every k."""
-    nodes, framed = graph.structure.node, protos.node_field_size
-    chunks, parts, at = [], [], 0
-    lo, hi = 0, min(CHUNK, total)          # the chunk being gathered
-    for i, size in enumerate(sizes):
-        end = at + framed(size)
-        if end > lo:
-            data = protos.node_head(size) + _node_bytes(graph, nodes, i)
-            while end > lo:
-                parts.append(data[max(lo - at, 0):hi - at])
-                if end < hi:
-                    break
-                chunks.append(b"".join(parts))
-                parts = []
-                lo += STEP
-                hi = min(lo + CHUNK, total)
-                if lo >= total:
-                    return chunks
-        at = end
+def _chunks(graph, size, ends, total: int) -> list:
+    """The bytes of serialize_graph_def at [k * STEP, k * STEP + CHUNK) for every k: the
+    nodes over each chunk (found by bisection of their ends) serialized, then sliced."""
+    np = graph_index.numpy()
+    nodes = graph.structure.node
+    starts = np.concatenate(([0], ends[:-1]))        # each node's first byte
+    nodes_end = int(ends[-1]) if len(ends) else 0
     tail = protos.other_fields(graph.structure)
-    while lo < total:
-        parts.append(tail[max(lo - at, 0):hi - at])
-        chunks.append(b"".join(parts))
-        parts = []
-        lo += STEP
+    chunks, kept = [], (-1, b"")          # kept: the last node serialized (it may go on)
+    for lo in range(0, total, STEP):
         hi = min(lo + CHUNK, total)
+        parts = []
+        first = int(np.searchsorted(ends, lo, side="right"))
+        last = int(np.searchsorted(starts, hi, side="left"))
+        for i in range(first, last):
+            if kept[0] != i:
+                sz = int(size[i])
+                kept = (i, protos.node_head(sz) + _node_bytes(graph, nodes, i))
+            at = int(starts[i])
+            parts.append(kept[1][max(lo - at, 0):hi - at])
+        if hi > nodes_end:
+            parts.append(tail[max(lo - nodes_end, 0):hi - nodes_end])
+        chunks.append(b"".join(parts))
     return chunks
 
 

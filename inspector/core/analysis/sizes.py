@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from inspector.core.errors import InspectorError
 from inspector.core.model import attrs as attr_codec
 from inspector.core.model.dtypes import item_size
-from inspector.core.model.protos import varint
 from inspector.core.model.tensors import element_count
 from inspector.core.model.weights import LAZY_MARK
 from inspector.core.runtime.job import NO_JOB, Job
@@ -19,9 +18,14 @@ from inspector.core.runtime.job import NO_JOB, Job
 BY = ("scope", "op", "dtype")
 
 
+def _vlen(n: int) -> int:
+    """len(varint(n)), counted (a negative int64 takes ten bytes)."""
+    return 10 if n < 0 else (n.bit_length() + 6) // 7 or 1
+
+
 def _framed(n: int) -> int:
     """Bytes a length-delimited field of n bytes takes (one-byte tag + length + body)."""
-    return 1 + len(varint(n)) + n
+    return 1 + _vlen(n) + n
 
 
 def _lazy_growth(node_def, slot, marker: int) -> int:
@@ -30,8 +34,8 @@ def _lazy_growth(node_def, slot, marker: int) -> int:
     the TensorProto, AttrValue and attr map entry around it. Computed from the lengths only."""
     value = node_def.attr[slot.attr]
     t0 = value.tensor.ByteSize()
-    t1 = t0 - marker + len(varint(slot.field << 3 | 2)) + len(varint(slot.length)) + \
-        slot.length + (1 + len(varint(slot.version)) if slot.version else 0)
+    t1 = t0 - marker + _vlen(slot.field << 3 | 2) + _vlen(slot.length) + \
+        slot.length + (1 + _vlen(slot.version) if slot.version else 0)
     a0 = value.ByteSize()
     a1 = a0 - _framed(t0) + _framed(t1)
     e0 = _framed(len(slot.attr.encode("utf-8"))) + _framed(a0)     # map entry: key, value
@@ -44,7 +48,7 @@ def lazy_growth_of(graph) -> dict:
     opened graph (empty when its values are all read)."""
     out: dict = {}
     if graph.lazy:
-        marker = 1 + len(varint(LAZY_MARK))      # the lazy mark that is not in the file
+        marker = 1 + _vlen(LAZY_MARK)            # the lazy mark that is not in the file
         nodes = graph.structure.node
         for slot in graph.weights.slots.values():
             out[slot.node] = out.get(slot.node, 0) + _lazy_growth(nodes[slot.node], slot,
