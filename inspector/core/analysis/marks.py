@@ -9,6 +9,7 @@ from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.analysis.summary import dtype_of, shape_of
 from inspector.core.model import op_categories
 from inspector.core.model.graph import Graph, node_name_from_input
+from inspector.core.model.node_store import byte_sizes
 from inspector.core.model.reachability import upstream
 
 FEED_OPS = {"Placeholder", "PlaceholderWithDefault"}
@@ -33,10 +34,11 @@ def strip_preview(graph: Graph, inputs, outputs) -> StripPreview:
     kept = upstream(graph, outs, stop=ins)
     kept.update(ins)
     dropped = {n for n in graph.names() if n not in kept}   # a loop other threads can break
-    index, names, protos = graph._index, graph.name_list, graph.structure.node
+    index, names = graph._index, graph.name_list
     op_of = graph.op_names.__getitem__
     codes = graph._ops
-    dropped_bytes = sum(protos[index[n]].ByteSize() for n in dropped)
+    # in graph order: a big graph's NodeDefs are read from the file (node_store)
+    dropped_bytes = sum(byte_sizes(graph.structure, sorted(map(index.__getitem__, dropped))))
     needs = [n for n in map(names.__getitem__, graph.nodes_of_op("Placeholder"))
              if n in kept and n not in ins]
     roles = {}

@@ -9,9 +9,9 @@ of the process itself (killed, a bug) falls back to reading in this process.
 
 Frames on the pipe: one kind byte, an 8-byte length, the payload. P: the next pieces of the
 GraphDef (marshal: a list of file ranges (start, end) and stripped nodes' bytes, the sizes
-of the nodes they hold, and their Graph columns or None); D: done (marshal: slots, bytes
-scanned, file stamp); E: a ModelLoadError (message, path, node); N: not a GraphDef after
-all; X: the reader failed."""
+of the nodes they hold, and their Graph columns and NodeDef lengths, or None, None); D:
+done (marshal: slots, bytes scanned, file stamp); E: a ModelLoadError (message, path,
+node); N: not a GraphDef after all; X: the reader failed."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from inspector.core.runtime.job import NO_JOB, Job
 
 CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 MB
 STREAM_ABOVE = 32 * 2 ** 20   # files this big are read by a reader process
+STORE_FROM = STREAM_ABOVE     # and their nodes kept as bytes in the file (node_store)
 _HEADER = struct.Struct("<cQ")
 _started: dict = {}           # path -> Stream started before the path was asked for
 _lock = threading.Lock()
@@ -209,27 +210,30 @@ class _SendingSink:
     def cut(self, index: int = 0) -> None:
         if self.pieces:
             sizes = self.sizes[self.sent:]
-            self.send(b"P", marshal.dumps((self.pieces, sizes, self._columns(len(sizes)))))
+            read, lengths = self._columns(len(sizes))
+            self.send(b"P", marshal.dumps((self.pieces, sizes, read, lengths)))
             self.pieces, self.sent = [], len(self.sizes)
 
-    def _columns(self, count: int):
-        """The columns of this frame's nodes, or None (the window reads them itself, this
-        frame's and every later one's, once one cannot be read from its wire bytes)."""
+    def _columns(self, count: int) -> tuple:
+        """(the columns of this frame's nodes, their NodeDefs' lengths), or (None, None):
+        the window reads them itself, this frame's and every later one's, once one cannot
+        be read from its wire bytes."""
         if self.idle is not None and self.idle[0]:
             self.graph = None       # the window waits for us: it reads the rest itself
         graph = self.graph
         if graph is None or self.fd is None or not count:
-            return None
+            return None, None
         data = b"".join(os.pread(self.fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
                         for p in self.pieces)
-        batch = columns.read_wire(data, count)
+        lengths: list = []
+        batch = columns.read_wire(data, count, lengths=lengths)
         if batch is None:
             self.graph = None
-            return None
+            return None, None
         first, base = len(graph._names), len(graph._src)
         ops, bad = len(graph.op_names), len(graph.malformed_inputs)
         graph_index.append(graph, batch, first)
-        return graph_index.appended(graph, first, base, ops, bad)
+        return graph_index.appended(graph, first, base, ops, bad), lengths
 
 
 def serve(path: str, out_fd: int, idle=None) -> None:
@@ -273,7 +277,8 @@ def serve(path: str, out_fd: int, idle=None) -> None:
 
 
 def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
-    """Fill graph (Graph(GraphDef(), complete=False)) from the stream: returns (slots,
+    """Fill graph (Graph(GraphDef(), complete=False), or Graph(StoredGraphDef(store), ...):
+    then the nodes stay bytes in the file, see node_store) from the stream: returns (slots,
     bytes scanned, our descriptor of the file, for its weights; the caller closes it), or
     None when the reader did not finish, a piece did not parse or the file changed (read
     here instead then). Raises the reader's ModelLoadError."""
@@ -288,21 +293,19 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
         if (st.st_size, st.st_mtime_ns) != stream.stamp:
             stream.kill()
             return None
-        merge, pread = graph.structure.MergeFromString, os.pread
+        store = getattr(graph.structure, "store", None)
+        if store is not None:
+            store.open(os.dup(fd), stream.stamp)
+            store.names = graph.name_list
+        pread = os.pread
         for kind, payload in stream.frames(job, graph.read_scopes_ahead):
             if kind == b"P":
-                pieces, sizes, read = marshal.loads(payload)
+                pieces, sizes, read, lengths = marshal.loads(payload)
                 data = b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
                                 for p in pieces)
-                try:
-                    merge(data)
-                except Exception:  # noqa: BLE001
+                if not _add(graph, store, pieces, data, len(sizes), read, lengths):
                     stream.kill()
                     return None
-                if read is None:
-                    graph.add_new_nodes(data)
-                else:
-                    graph_index.take(graph, read)
                 graph.stored_sizes.extend(sizes)
             elif kind == b"D":
                 slots, scanned, stamp = marshal.loads(payload)
@@ -320,6 +323,34 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
     finally:
         if not keep:
             os.close(fd)
+
+
+def _add(graph, store, pieces: list, data: bytes, count: int, read, lengths) -> bool:
+    """One piece into the graph: merged into its GraphDef, or (a store) its nodes' places
+    recorded; its columns from the reader (`read`), else read here (for a store, the one
+    split of the bodies gives both). False when it does not parse."""
+    if store is None:
+        try:
+            graph.structure.MergeFromString(data)
+        except Exception:  # noqa: BLE001
+            return False
+        if read is None:
+            graph.add_new_nodes(data)
+        else:
+            graph_index.take(graph, read)
+        return True
+    batch = None
+    if read is None:
+        lengths = []
+        batch = graph.read_batch(data, count, lengths)
+    if not store.add(pieces, data, lengths, count):
+        return False
+    if read is not None:
+        graph_index.take(graph, read)
+    else:        # batch None: read node by node (a node without a name, ...)
+        graph.add_new_nodes(batch=batch or columns.read_messages(
+            graph.structure.node[len(graph):]))
+    return True
 
 
 if __name__ == "__main__":       # the reader started by a process that has threads

@@ -30,6 +30,7 @@ from inspector.core.loaders.loaded import SHAPES as SHAPES
 from inspector.core.loaders.loaded import TRANSFORM as TRANSFORM
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
+from inspector.core.model.node_store import NodeStore, StoredGraphDef
 from inspector.core.model.weights import WeightStore
 from inspector.core.runtime.job import current
 
@@ -239,9 +240,16 @@ def _receive(stream, path: str) -> Graph | None:
     same file; None when the reader did not finish or the file changed (read here then)."""
     from inspector.core.loaders import reader_process
 
-    graph = Graph(protos.GraphDef(), name=os.path.basename(path), complete=False)
+    stored = stream.stamp[0] >= reader_process.STORE_FROM    # nodes stay bytes in the file
+    structure = StoredGraphDef(NodeStore(path)) if stored else protos.GraphDef()
+    graph = Graph(structure, name=os.path.basename(path), complete=False)
     graph.stored_sizes = array("I")
-    done = reader_process.receive(stream, graph, current())
+    done = None
+    try:
+        done = reader_process.receive(stream, graph, current())
+    finally:
+        if done is None and stored:
+            structure.store.close()
     if done is None:
         return None
     slots, scanned, fd = done
@@ -250,7 +258,7 @@ def _receive(stream, path: str) -> Graph | None:
         weights = WeightStore(path, fd, stream.stamp, slots, scanned)
     else:
         os.close(fd)
-    _check_graph_def(graph.structure, path)
+    _check_graph_def(structure.sample() if stored else structure, path)
     graph.finish(weights)
     return graph
 

@@ -13,6 +13,7 @@ from operator import sub
 
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph
+from inspector.core.model.node_store import StoredNodes
 from inspector.core.model.reachability import find_cycle
 
 MERGES = ("Merge", "RefMerge")
@@ -24,6 +25,8 @@ def execution_order(graph) -> list:
         order = execution_indexes(graph)
         if order is not None:
             protos = graph.structure.node
+            if isinstance(protos, StoredNodes):
+                protos = protos[:]     # a big graph's stand-in: parsed in order, not at random
             return list(map(protos.__getitem__, order))
         graph = graph.structure
     return _by_protos(graph)

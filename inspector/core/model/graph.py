@@ -12,6 +12,7 @@ from inspector.core.model import columns, const_columns, graph_index
 from inspector.core.model.inputs import (  # noqa: F401  (the names code imports from here)
     INPUT_SYNTAX, MAX_SCOPE_DEPTH, Edge, InputRef, node_name_from_input, parse_input,
     scope_of, scope_parts)
+from inspector.core.model.node_store import StoredGraphDef, protos_at
 from inspector.core.model.node_view import Columns, Node, NodeList
 from inspector.core.model.scopes import Scope
 from inspector.core.runtime import front_end, gc_policy
@@ -33,10 +34,12 @@ class Graph:
     in_offsets[i + 1] of `in_src` (the producer's index, -1 when not a node of the graph)
     and `in_port` (-1 for a control input). `nodes` holds Node views made on demand.
 
-    `structure` is the GraphDef as opened; when the model was opened lazily (`weights` is a
-    WeightStore) its large tensors have dtype and shape but no values. `graph_def` is the
-    whole GraphDef: it reads those values into `structure` on first use (TensorFlow work,
-    transforms, saving), so the window, which only draws and inspects, never asks for it."""
+    `structure` is the GraphDef as opened (read-only; for a streamed big graph a
+    node_store.StoredGraphDef that parses nodes when asked); when the model was opened
+    lazily (`weights` is a WeightStore) its large tensors have dtype and shape but no values.
+    `graph_def` is the whole GraphDef: it makes the real one and reads those values into it
+    on first use (TensorFlow work, transforms, saving), so the window, which only draws and
+    inspects, never asks for it."""
 
     def __init__(self, graph_def, name: str = "", weights=None, complete: bool = True):
         """complete=False: a graph being streamed in (nodes appended to graph_def, then
@@ -77,27 +80,36 @@ class Graph:
         if complete:
             self.finish(weights)
 
-    def add_new_nodes(self, data=None) -> None:
+    def add_new_nodes(self, data=None, batch=None) -> None:
         """Index the NodeDefs appended to the GraphDef since the last call; `data`: their
-        GraphDef wire bytes when the caller has them (read without a Python object a node)."""
+        GraphDef wire bytes when the caller has them (read without a Python object a node),
+        or `batch`: their columns, read by the caller (read_batch)."""
         protos, first = self.structure.node, len(self._names)
         count = len(protos) - first
         if count <= 0:
             return
-        batch = None
         consts = first + count >= graph_index.NUMPY_FROM and self._const_parts is not None
-        if count >= 64:
+        if batch is None and count >= 64:
             if data is None and first == 0 and \
                     self.structure.ByteSize() <= WIRE_BELOW + WIRE_PER_NODE * count:
                 data = self.structure.SerializeToString()
             if data is not None:
-                batch = columns.read_wire(data, count, consts)
+                batch = self.read_batch(data, count)
         if batch is None:
             batch = columns.read_messages(protos[first:] if first else protos)
         graph_index.append(self, batch, first)
         if self._const_parts is not None:
             self._const_parts = const_columns.add_batch(self._const_parts, batch, first,
                                                          consts)
+
+    def read_batch(self, data, count: int, lengths: list | None = None):
+        """The columns of the next `count` nodes from their GraphDef wire bytes
+        (columns.read_wire; `lengths` gets each one's NodeDef length), or None."""
+        consts = len(self._names) + count >= graph_index.NUMPY_FROM and \
+            self._const_parts is not None
+        if lengths is None:
+            return columns.read_wire(data, count, consts)
+        return columns.read_wire(data, count, consts, lengths)
 
     def took_nodes(self, first: int, count: int) -> None:
         """Nodes added from another process's columns (graph_index.take): their constants
@@ -123,6 +135,12 @@ class Graph:
 
     @property
     def graph_def(self):
+        if self.structure.__class__ is StoredGraphDef:    # a big graph's stand-in: made real
+            with self._lock:
+                stored = self.structure
+                if stored.__class__ is StoredGraphDef:
+                    self.structure = self._cols.structure = stored.to_graph_def()
+                    stored.store.close()
         if self.weights is not None and not self.weights.filled:
             self.weights.materialize(self.structure)
         return self.structure
@@ -327,10 +345,10 @@ class Graph:
                     if cols is not None:
                         self._const_facts = const_columns.facts_dict(self, cols)
                         return self._const_facts
-                    out, protos, names = {}, self.structure.node, self._names
+                    out, structure, names = {}, self.structure, self._names
                     for part in self.nodes_of_op_in_parts("Const"):
-                        for i in part:
-                            attr = protos[i].attr
+                        for i, proto in protos_at(structure, part):
+                            attr = proto.attr
                             if "value" in attr:
                                 out[names[i]] = facts(attr["value"].tensor)
                     self._const_facts = out

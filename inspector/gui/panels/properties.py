@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.app.exports import atomic_write
+from inspector.core.errors import InspectorError
 from inspector.core.runtime.lazy_import import later
 from inspector.core.view.vocabulary import (
     STATUS_LABELS as LABELS,
@@ -133,6 +134,12 @@ class PropertiesPanel(QWidget):
             self._row(top, variant, text)
 
     def show_node(self, name):
+        try:
+            self._show_node(name)
+        except InspectorError as exc:     # a big model's NodeDef read now (node_store)
+            self._row(None, "error", exc.one_line())
+
+    def _show_node(self, name):
         self.tree.clear()
         self.plot.hide()
         self.export_button.hide()

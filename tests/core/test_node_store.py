@@ -1,0 +1,156 @@
+"""A big streamed GraphDef keeps its nodes as bytes (node_store), not as protobuf messages,
+and every reader of the structure gets the answers of the graph read whole: node views and
+their attributes, search, the summary, the strip preview, the weights, saving and
+transforms. A node whose bytes do not parse is reported, when it is read, as one line naming
+the file and the node. (The stand-in is for files from reader_process.STORE_FROM, 32 MB:
+lowered here to a 10 MB model.)"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from inspector.core.analysis.marks import strip_preview
+from inspector.core.analysis.search import SearchIndex
+from inspector.core.app.opening import open_model, summary_of
+from inspector.core.errors import ModelLoadError
+from inspector.core.loaders import reader_process
+from inspector.core.loaders.lazy_graphdef import open_lazily
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
+from inspector.core.model.node_store import StoredGraphDef
+from tests.fixtures import scale_models
+
+
+@pytest.fixture(scope="module")
+def blocks():
+    return scale_models.blocks_graph(10_000)     # 10 MB, 10k nodes, 1k lazy constants
+
+
+@pytest.fixture
+def stored(monkeypatch):
+    """Open as the app does, with this test's file counted as big."""
+    monkeypatch.setattr(reader_process, "STREAM_ABOVE", 1)
+    monkeypatch.setattr(reader_process, "STORE_FROM", 1)
+    monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)      # several pieces
+    return open_model
+
+
+def _whole(path):
+    with open(path, "rb") as fh:
+        return protos.GraphDef.FromString(fh.read())
+
+
+def _here(path):
+    graph_def, store = open_lazily(path, os.stat(path))
+    return Graph(graph_def, weights=store)
+
+
+def test_a_big_graph_keeps_no_graph_def_and_reads_as_the_one_read_whole(blocks, stored):
+    graph = stored(blocks).graph
+    here = _here(blocks)
+    structure = graph.structure
+    assert type(structure) is StoredGraphDef and not isinstance(structure, type(here.structure))
+    nodes = here.structure.node
+    assert len(structure.node) == len(nodes) == 10_000 - 8
+    assert list(structure.node) == list(nodes)
+    for i in (0, 1, 255, 256, 4097, len(nodes) - 1, -1, -300):
+        assert structure.node[i] == nodes[i]
+    assert structure.node[250:1300] == list(nodes[250:1300])
+    assert structure.library == here.structure.library
+    assert structure.versions == here.structure.versions
+    assert structure.ByteSize() == here.structure.ByteSize()
+    assert structure.SerializeToString() == here.structure.SerializeToString()
+    for name in ("input", graph.name_list[-1], graph.name_list[5000]):
+        view, want = graph.node(name), here.node(name)
+        assert view.proto == want.proto and view.attrs == want.attrs
+    lazy = next(i for i in range(len(here)) if here.weights.slot(i) is not None)
+    name = graph.name_list[lazy]
+    assert (graph.tensor_value(name) == here.tensor_value(name)).all()
+    assert graph.const_facts() == here.const_facts()
+
+
+def test_the_window_s_readers_give_the_same_answers(blocks, stored):
+    model = stored(blocks)
+    graph, here = model.graph, _here(blocks)
+    assert type(graph.structure) is StoredGraphDef
+    found, want = SearchIndex(graph), SearchIndex(here)
+    assert found.attrs == want.attrs
+    assert found.find("dtype=float32").names == want.find("dtype=float32").names
+    assert summary_of(model) == summary_of(open_model_here(blocks))
+    last = graph.name_list[-1]
+    got, expected = strip_preview(graph, ["input"], [last]), strip_preview(here, ["input"],
+                                                                         [last])
+    assert (got.kept, got.dropped, got.dropped_bytes) == \
+        (expected.kept, expected.dropped, expected.dropped_bytes)
+
+
+def open_model_here(path):
+    return open_model(path)      # 10 MB: read in this process, as a GraphDef
+
+
+def test_graph_def_is_the_whole_model_for_transforms_and_the_worker(blocks, stored):
+    """graph_def (TensorFlow work, transforms, saving: the worker's engine takes the model
+    it reopens by reference) is the whole GraphDef, weights included."""
+    from inspector.core.loaders import reload
+    from inspector.core.transforms.pipeline import run_pipeline
+
+    model = stored(blocks)
+    graph = model.graph
+    whole = _whole(blocks)
+    assert graph.graph_def == whole
+    assert type(graph.structure) is not StoredGraphDef      # made real once asked for
+    reopened = reload(model.ref)
+    assert type(reopened.graph.structure) is StoredGraphDef
+    assert reopened.graph.graph_def == whole
+    last = graph.name_list[-1]
+    got = run_pipeline(reopened.graph.graph_def, "strip_unused_nodes", ["input"], [last])
+    want = run_pipeline(whole, "strip_unused_nodes", ["input"], [last])
+    assert got[-1].graph_def == want[-1].graph_def
+
+
+def _broken(path: str, tmp_path, index: int) -> tuple:
+    """A copy of the model whose node `index` holds an attribute that is not protobuf:
+    its name, op and inputs still read (the columns), the NodeDef does not parse."""
+    whole = _whole(path)
+    out = bytearray()
+    bad = b"\x2a\x05\xff\xff\xff\xff\xff"       # field 5 (attr), 5 bytes of no valid field
+    name = whole.node[index].name
+    for k, node in enumerate(whole.node):
+        body = node.SerializeToString() + (bad if k == index else b"")
+        out += protos.varint(1 << 3 | 2) + protos.varint(len(body)) + body
+    del whole.node[:]
+    out += whole.SerializeToString()        # the other fields (versions)
+    broken = str(tmp_path / "broken.pb")
+    with open(broken, "wb") as fh:
+        fh.write(bytes(out))
+    return broken, name
+
+
+def test_a_node_that_does_not_parse_is_one_line_naming_file_and_node(blocks, stored,
+                                                                    tmp_path):
+    path, name = _broken(blocks, tmp_path, 7000)
+    graph = stored(path).graph
+    assert type(graph.structure) is StoredGraphDef and len(graph) == 10_000 - 8
+    assert graph.node(graph.name_list[10]).proto.name == graph.name_list[10]
+    for read in (lambda: graph.node(name).proto, lambda: graph.node(name).attrs,
+                 lambda: list(graph.structure.node), lambda: SearchIndex(graph)):
+        with pytest.raises(ModelLoadError) as caught:
+            read()
+        text = str(caught.value)
+        assert "\n" not in text and path in text and f"node '{name}'" in text
+        assert "not a valid NodeDef" in text
+
+
+def test_a_model_file_changed_after_opening_is_reported_not_misread(blocks, stored,
+                                                                   tmp_path):
+    import shutil
+
+    path = str(tmp_path / "m.pb")
+    shutil.copy(blocks, path)
+    graph = stored(path).graph
+    with open(path, "r+b") as fh:
+        fh.write(b"\0" * 64)
+    with pytest.raises(ModelLoadError, match="changed on disk"):
+        graph.node(graph.name_list[-1]).proto
