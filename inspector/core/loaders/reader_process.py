@@ -226,7 +226,7 @@ class _SendingSink:
         data = b"".join(os.pread(self.fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
                         for p in self.pieces)
         lengths: list = []
-        batch = columns.read_wire(data, count, lengths=lengths)
+        batch = columns.read_wire(data, count, False, lengths)
         if batch is None:
             self.graph = None
             return None, None
