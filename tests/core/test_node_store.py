@@ -2,8 +2,8 @@
 and every reader of the structure gets the answers of the graph read whole: node views and
 their attributes, search, the summary, the strip preview, the weights, saving and
 transforms. A node whose bytes do not parse is reported, when it is read, as one line naming
-the file and the node. (The stand-in is for files from reader_process.STORE_FROM, 32 MB:
-lowered here to a 10 MB model.)"""
+the file and the node. (The stand-in is the window's, for files from reader_process.STORE_FROM,
+32 MB: lowered here to a 10 MB model; a command walks every NodeDef and keeps the GraphDef.)"""
 
 from __future__ import annotations
 
@@ -30,7 +30,10 @@ def blocks():
 
 @pytest.fixture
 def stored(monkeypatch):
-    """Open as the app does, with this test's file counted as big."""
+    """Open as the window does, with this test's file counted as big."""
+    from inspector.core.runtime import front_end
+
+    monkeypatch.setattr(front_end, "WINDOW", True)
     monkeypatch.setattr(reader_process, "STREAM_ABOVE", 1)
     monkeypatch.setattr(reader_process, "STORE_FROM", 1)
     monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)      # several pieces
@@ -174,3 +177,22 @@ def test_the_reader_s_columns_and_lengths_place_the_nodes(blocks, stored, monkey
     assert graph.name_list == _here(blocks).name_list
     assert list(graph.structure.node) == list(_here(blocks).structure.node)
     assert len(taken) >= 9          # every piece's columns came from the reader
+
+
+def test_the_phone_package_of_a_stored_graph_is_the_whole_one_s(blocks, stored, tmp_path):
+    from inspector.core.app.exports import write_memmapped
+
+    graph = stored(blocks).graph
+    assert type(graph.structure) is StoredGraphDef
+    got, want = str(tmp_path / "got.mmap"), str(tmp_path / "want.mmap")
+    write_memmapped(graph, got)
+    write_memmapped(_here(blocks), want)
+    with open(got, "rb") as a, open(want, "rb") as b:
+        assert a.read() == b.read()
+    assert type(graph.structure) is StoredGraphDef       # the window's graph stays as it was
+
+
+def test_a_command_keeps_the_graph_def(blocks, monkeypatch):
+    monkeypatch.setattr(reader_process, "STREAM_ABOVE", 1)
+    monkeypatch.setattr(reader_process, "STORE_FROM", 1)
+    assert type(open_model(blocks).graph.structure) is protos.GraphDef

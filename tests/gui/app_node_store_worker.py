@@ -53,6 +53,9 @@ def opened(app, win, path: str, store_from: int) -> dict:
 
 
 def main(stored: str, whole: str, broken: str, broken_name: str, settings: str) -> int:
+    from inspector.gui.app import tune_runtime
+
+    tune_runtime()          # as the app's start: the window's process
     app, client, win = start_window(settings)
     seen = {"stored": opened(app, win, stored, 1), "whole": opened(app, win, whole, 2 ** 62)}
     reader_process.STORE_FROM = 1

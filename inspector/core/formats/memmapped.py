@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from inspector.core.formats.writer import atomic_stream, check_target
 from inspector.core.model import dtypes, protos, tensors
+from inspector.core.model.node_store import real_graph_def
 from inspector.core.model.protos import varint
 
 PREFIX = "memmapped_package://"
@@ -61,8 +62,7 @@ def emit(graph, sink, min_bytes: int = MIN_BYTES) -> tuple[list, int, int]:
     """Write the package to a binary file-like `sink`, one constant at a time (a lazily
     opened model's weights are read one by one, never all held at once). Returns (regions,
     mapped bytes, bytes written)."""
-    graph_def = protos.GraphDef()
-    graph_def.CopyFrom(graph.structure)          # values left in the file stay there
+    graph_def = real_graph_def(graph.structure)     # values left in the file stay there
     written, regions, directory, used = 0, [], [], set()
 
     def put(data: bytes) -> None:

@@ -32,6 +32,7 @@ from inspector.core.model import protos
 from inspector.core.model.graph import Graph
 from inspector.core.model.node_store import NodeStore, StoredGraphDef
 from inspector.core.model.weights import WeightStore
+from inspector.core.runtime import front_end
 from inspector.core.runtime.job import current
 
 
@@ -240,7 +241,8 @@ def _receive(stream, path: str) -> Graph | None:
     same file; None when the reader did not finish or the file changed (read here then)."""
     from inspector.core.loaders import reader_process
 
-    stored = stream.stamp[0] >= reader_process.STORE_FROM    # nodes stay bytes in the file
+    # the window reads few NodeDefs: they stay bytes in the file (a command walks them all)
+    stored = front_end.WINDOW and stream.stamp[0] >= reader_process.STORE_FROM
     structure = StoredGraphDef(NodeStore(path)) if stored else protos.GraphDef()
     graph = Graph(structure, name=os.path.basename(path), complete=False)
     graph.stored_sizes = array("I")

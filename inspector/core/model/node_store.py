@@ -308,17 +308,11 @@ class StoredGraphDef:
         self.store = store
         self.node = StoredNodes(store)
 
-    @property
-    def library(self):
-        return self.store.other.library
-
-    @property
-    def versions(self):
-        return self.store.other.versions
-
-    @property
-    def version(self) -> int:
-        return self.store.other.version
+    def __getattr__(self, name: str):
+        """The other fields (library, versions, debug_info, ...): real messages, read-only."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.__dict__["store"].other, name)
 
     def HasField(self, name: str) -> bool:  # noqa: N802  (protobuf's spelling)
         return self.store.other.HasField(name)
