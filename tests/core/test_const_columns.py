@@ -193,7 +193,7 @@ def test_the_summary_reads_the_constants_with_no_facts_call_and_no_node_view(mon
     assert calls == []
     assert sum(v is not None for v in graph._views) < 40    # the candidates' own views
     with monkeypatch.context() as m:
-        m.setattr(Graph, "const_columns", lambda self: None)     # the per-constant path
+        m.setattr(Graph, "const_parts", lambda self: None)     # the per-constant path
         old_graph = Graph(_graph_def("plain"))
         assert summarize(old_graph, (), ()) == summary
         assert calls                 # that path reads each constant's message
@@ -219,7 +219,7 @@ def test_the_reports_are_those_of_the_per_constant_path(name, monkeypatch):
     for columns_on in (True, False):
         with monkeypatch.context() as m:
             if not columns_on:
-                m.setattr(Graph, "const_columns", lambda self: None)
+                m.setattr(Graph, "const_parts", lambda self: None)
                 graph = Graph(graph.structure)
             s = summarize(graph, (), ())
             reports.append((summary_format.report_text(s, _Model(), name),

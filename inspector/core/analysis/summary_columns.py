@@ -153,33 +153,40 @@ def bytes_by_op(graph, sizes) -> Counter:
 def const_totals(graph):
     """(elements of the decodable constants, indexes of the other Consts in graph order,
     {dtype name: stored bytes} in order of first sight, bytes of the lazily kept ones) from
-    the constants' columns (Graph.const_columns: whole-array sums, no Python object a
-    constant), or None when the graph has none (then const_facts_in_order)."""
-    cols = graph.const_columns()
-    if cols is None:
+    the constants' columns (Graph.const_parts: whole-array sums a part at a time, no
+    Python object a constant), or None when the graph has none (then
+    const_facts_in_order)."""
+    parts = graph.const_parts()
+    if parts is None:
         return None
     np = numpy()
-    plain = cols.has_value & ~cols.odd
-    good = plain & cols.decodable
-    elements = _sum(cols.elements[good])
-    lazy = _sum(cols.stored[plain & cols.lazy])
-    failed = cols.at[~good & ~cols.odd].tolist()
-    where = np.flatnonzero(plain)
-    codes, first = np.unique(cols.dtype[where], return_index=True)
-    seen = {}           # dtype -> [position of its first constant, stored bytes]
-    for code, j in zip(codes.tolist(), where[first].tolist()):
-        seen[code] = [j, _sum(cols.stored[where[cols.dtype[where] == code]])]
-    for j in np.flatnonzero(cols.odd).tolist():      # read from their NodeDefs (few)
-        i = int(cols.at[j])
-        fact = const_columns.message_facts(graph, i)
-        if fact is None or not fact.decodable:
-            failed.append(i)
-        else:
-            elements += fact.elements
-        if fact is not None:
-            entry = seen.setdefault(fact.dtype, [j, 0])
-            entry[0], entry[1] = min(entry[0], j), entry[1] + fact.stored
-            lazy += fact.stored if fact.lazy else 0
+    elements = lazy = offset = 0
+    failed: list = []
+    seen: dict = {}     # dtype -> [place of its first constant, stored bytes]
+    for part in parts:
+        plain = part.has_value & ~part.odd
+        good = plain & part.decodable
+        elements += _sum(part.elements[good])
+        lazy += _sum(part.stored[plain & part.lazy])
+        failed += part.at[~good & ~part.odd].tolist()
+        where = np.flatnonzero(plain)
+        dtypes = part.dtype[where]
+        codes, first = np.unique(dtypes, return_index=True)
+        for code, j in zip(codes.tolist(), where[first].tolist()):
+            entry = seen.setdefault(code, [offset + j, 0])
+            entry[1] += _sum(part.stored[where[dtypes == code]])
+        for j in np.flatnonzero(part.odd).tolist():      # read from their NodeDefs (few)
+            i = int(part.at[j])
+            fact = const_columns.message_facts(graph, i)
+            if fact is None or not fact.decodable:
+                failed.append(i)
+            else:
+                elements += fact.elements
+            if fact is not None:
+                entry = seen.setdefault(fact.dtype, [offset + j, 0])
+                entry[0], entry[1] = min(entry[0], offset + j), entry[1] + fact.stored
+                lazy += fact.stored if fact.lazy else 0
+        offset += len(part.at)
     out = Counter()
     for code, (_, stored) in sorted(seen.items(), key=lambda item: item[1][0]):
         out[dtype_name(code)] += stored

@@ -129,7 +129,6 @@ class Graph:
         self._scopes = None
         self._op_counts: dict | None = None
         self._const_facts: dict | None = None
-        self._const_cols = None
         self._lazy_at_load = self.lazy
         self._complete = True
 
@@ -320,18 +319,24 @@ class Graph:
         for k in range(0, len(found), 1 << 16):
             yield found[k:k + (1 << 16)].tolist()
 
-    def const_columns(self):
-        """The facts of every Const (const_columns.ConstPart over the graph, in graph order)
-        read from the bytes while opening, or None (a small graph; duplicate names; values
-        read into the GraphDef since): then const_facts."""
-        if self._const_cols is None and self._const_parts and not self.duplicate_names and \
-                self.lazy == self._lazy_at_load:
-            with self._lock:
-                if self._const_cols is None:
-                    self._const_cols = const_columns.ConstPart.join(self._const_parts)
-        if self._const_cols is None or self.lazy != self._lazy_at_load:
+    def const_parts(self) -> list | None:
+        """The facts of every Const (const_columns.ConstPart of each batch, in graph order)
+        read from the bytes while opening, or None (a small graph; opened by the window;
+        duplicate names; values read into the GraphDef since): then const_facts."""
+        parts = self._const_parts
+        if not parts or self.duplicate_names or self.lazy != self._lazy_at_load:
             return None
-        return self._const_cols
+        return parts
+
+    def const_columns(self):
+        """const_parts as one ConstPart (joined once: the parts are let go), or None."""
+        parts = self.const_parts()
+        if parts is not None and len(parts) > 1:
+            with self._lock:
+                if len(self._const_parts) > 1:
+                    self._const_parts = [const_columns.ConstPart.join(self._const_parts)]
+            parts = self._const_parts
+        return None if parts is None else parts[0]
 
     def const_facts(self) -> dict:
         """{name: tensors.Facts} of every Const with a value (one pass, kept): element
