@@ -300,13 +300,17 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
         pread = os.pread
         for kind, payload in stream.frames(job, graph.read_scopes_ahead):
             if kind == b"P":
-                pieces, sizes, read, lengths = marshal.loads(payload)
-                data = b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
-                                for p in pieces)
-                if not _add(graph, store, pieces, data, len(sizes), read, lengths):
+                try:
+                    pieces, sizes, read, lengths = marshal.loads(payload)
+                    data = b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple
+                                    else p for p in pieces)
+                    added = _add(graph, store, pieces, data, len(sizes), read, lengths)
+                    graph.stored_sizes.extend(sizes)
+                except Exception:  # noqa: BLE001  (a garbled frame: read here instead)
+                    added = False
+                if not added:
                     stream.kill()
                     return None
-                graph.stored_sizes.extend(sizes)
             elif kind == b"D":
                 slots, scanned, stamp = marshal.loads(payload)
                 st = os.fstat(fd)
@@ -329,6 +333,7 @@ def _add(graph, store, pieces: list, data: bytes, count: int, read, lengths) -> 
     """One piece into the graph: merged into its GraphDef, or (a store) its nodes' places
     recorded; its columns from the reader (`read`), else read here (for a store, the one
     split of the bodies gives both). False when it does not parse."""
+    first = len(graph)
     if store is None:
         try:
             graph.structure.MergeFromString(data)
@@ -336,8 +341,10 @@ def _add(graph, store, pieces: list, data: bytes, count: int, read, lengths) -> 
             return False
         if read is None:
             graph.add_new_nodes(data)
-        else:
+        elif _same_nodes(graph.structure.node, first, read[0]):
             graph_index.take(graph, read)
+        else:
+            return False
         return True
     batch = None
     if read is None:
@@ -346,11 +353,22 @@ def _add(graph, store, pieces: list, data: bytes, count: int, read, lengths) -> 
     if not store.add(pieces, data, lengths, count):
         return False
     if read is not None:
+        if not _same_nodes(graph.structure.node, first, read[0]):
+            return False
         graph_index.take(graph, read)
     else:        # batch None: read node by node (a node without a name, ...)
         graph.add_new_nodes(batch=batch or columns.read_messages(
             graph.structure.node[len(graph):]))
     return True
+
+
+def _same_nodes(protos, first: int, names: list) -> bool:
+    """Whether the reader's columns hold the nodes merged from first on (as many, the same
+    first and last names): a file replaced under the same size and time between the
+    reader's reads and ours would pair our nodes with its columns."""
+    k = len(names)
+    return len(protos) - first == k and (
+        not k or (protos[first].name == names[0] and protos[first + k - 1].name == names[-1]))
 
 
 if __name__ == "__main__":       # the reader started by a process that has threads
