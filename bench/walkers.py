@@ -1,7 +1,8 @@
 """The whole-graph walks behind panels, menus and CLI commands, on big graphs: each entry
 point timed on a freshly opened graph (its first call: what the user waits for after opening
 the model; the graph's Node views not made yet), in a process of its own, this tree beside
-commit REV (bench/ab.py) in the same run, interleaved, with the ratio now / before.
+commit REV (bench/ab.py) in the same run, interleaved, with the ratio now / before of the
+wall time and of the CPU time (the steadier one on a loaded machine); best of --repeat runs.
 
     python bench/walkers.py [--against REV] [--now REV] [--only NAME] [--sizes 100000,300000]
                             [--repeat N]
@@ -40,6 +41,7 @@ ENTRIES = {
         "{'value': 1.0}\n"
         "file = os.path.join(tmp, 'nd.json'); json.dump(doc, open(file, 'w'))",
         "node_data_io.read_onto(graph, file, model)"),
+    "dot (styled)": ("from inspector.core.app import exports", "exports.dot_text(graph)"),
     "dot (TF style)": ("from inspector.core.app import exports",
                        "exports.dot_text(graph, tf_style=True)"),
     "compat": ("from inspector.core.app import tflite_check",
@@ -67,13 +69,13 @@ ins = [p.name for p in protos if p.op == 'Placeholder']
 outs = [protos[len(protos) - 1].name]
 tmp = tempfile.mkdtemp()
 exec(sys.argv[2])
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 exec(sys.argv[3])
-first = time.perf_counter() - t
+first, cpu = time.perf_counter() - t, time.process_time() - c
 t = time.perf_counter()
 exec(sys.argv[3])
 again = time.perf_counter() - t
-print(json.dumps({"first": first, "again": again, "nodes": len(protos)}))
+print(json.dumps({"first": first, "cpu": cpu, "again": again, "nodes": len(protos)}))
 """
 
 
@@ -107,20 +109,22 @@ def run(against: str | None, only: str | None, sizes: list, repeat: int,
             got: list = [None] * len(sides)
             for k in order(len(sides), repeat):
                 row = child(sides[k][1], path, entry)
-                if got[k] is None or "error" in got[k] or \
-                        ("first" in row and row["first"] < got[k]["first"]):
+                if got[k] is None or "error" in got[k]:
                     got[k] = row
-            print(f"  {entry:20s} " + "   ".join(_cell(label, r) for (label, _), r in
-                                                  zip(sides, got)) +
-                  (f"   ratio {got[0]['first'] / got[1]['first']:.2f}"
-                   if len(got) == 2 and all("first" in r for r in got) else "") +
-                  f"   (python_speed {speed:.2f} s)", flush=True)
+                elif "first" in row:      # the best of each figure
+                    got[k] = {key: min(v, got[k][key]) for key, v in row.items()}
+            both = len(got) == 2 and all("first" in r for r in got)
+            print(f"  {entry:18s} " + "  ".join(_cell(label, r) for (label, _), r in
+                                                zip(sides, got)) +
+                  (f"  ratio {got[0]['first'] / got[1]['first']:.2f}, cpu "
+                   f"{got[0]['cpu'] / max(got[1]['cpu'], 1e-6):.2f}" if both else "") +
+                  f"  (python_speed {speed:.2f} s)", flush=True)
 
 
 def _cell(label: str, row: dict) -> str:
     if "error" in row:
         return f"{label}: failed ({row['error']})"
-    return f"{label}: {row['first']:6.3f} s (again {row['again']:6.3f})"
+    return f"{label}: {row['first']:6.3f} s (cpu {row['cpu']:6.3f}, again {row['again']:6.3f})"
 
 
 def main() -> None:
