@@ -252,3 +252,75 @@ def test_tflite_operator_and_tensor_walks_are_the_per_node_ones_without_views(da
         assert me_ids.for_model(model).of == _tflite_ids_by_views(reference.tflite,
                                                                   reference.graph)
         assert _made(model.graph) == 0
+
+
+def _styled_by_views(graph, inputs=(), outputs=(), fold_constants=True, clusters=True):
+    """dot_export.styled_dot as it walked Node views (the reference)."""
+    from inspector.core.analysis.summary import const_source, tensor_label
+    from inspector.core.formats import dot_export as de
+    from inspector.core.model import op_categories
+
+    keep = de.between(graph, inputs, outputs) if (inputs or outputs) else None
+    folded: dict = {}
+    hidden = set()
+    if fold_constants:
+        for node in graph:
+            if keep is not None and node.name not in keep:
+                continue
+            consumers = graph.consumers(node.name)
+            src = const_source(graph, node.name)
+            if src is None or not consumers:
+                continue
+            if all(keep is None or e.dst in keep for e in consumers):
+                hidden.add(node.name)
+                for e in consumers:
+                    if not e.control and const_source(graph, e.dst) is None:
+                        folded.setdefault(e.dst, []).append(de._badge(graph, src))
+    shown = [n for n in graph if n.name not in hidden and (keep is None or n.name in keep)]
+    lines = ["digraph G {",
+             '  graph [rankdir=TB, fontname="Helvetica", fontsize=11, newrank=true, '
+             'nodesep=0.25, ranksep=0.4];',
+             '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, '
+             'color="#555555", margin="0.12,0.04"];',
+             '  edge [fontname="Helvetica", fontsize=8, color="#666666", fontcolor="#444444"];']
+    node_lines: dict = {}
+    for node in shown:
+        cat = op_categories.category(node.op)
+        label = [node.op, node.short_name if node.short_name != node.op else ""]
+        label += sorted(set(folded.get(node.name, [])))[:6]
+        text = "\\n".join(de._q(x)[1:-1] for x in label if x)
+        node_lines.setdefault(node.scope if clusters else "", []).append(
+            f'{de._q(node.name)} [label="{text}", fillcolor="{op_categories.COLOURS[cat]}", '
+            f'tooltip={de._q(node.name)}];')
+    lines += de._emit_scopes(node_lines, indent="  ")
+    shown_names = {n.name for n in shown}
+    for node in shown:
+        for ref in node.inputs:
+            if ref.node not in shown_names:
+                continue
+            attrs = ['style=dashed', 'color="#999999"'] if ref.control else []
+            label = "" if ref.control else tensor_label(graph, ref.node, ref.port)
+            if label:
+                attrs.append(f"label={de._q(' ' + label)}")
+            suffix = f" [{', '.join(attrs)}]" if attrs else ""
+            lines.append(f"  {de._q(ref.node)} -> {de._q(node.name)}{suffix};")
+    lines += de._legend([n.op for n in shown])
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def test_the_styled_dot_is_the_per_node_text_and_views_few_nodes(data):
+    from inspector.core.formats.dot_export import styled_dot
+    from inspector.core.model.reachability import between
+
+    for label, graph, reference in graphs_of(data):
+        names = reference.name_list
+        for args in (dict(), dict(fold_constants=False, clusters=False),
+                     dict(inputs=[names[len(names) // 3]], outputs=[names[-1]])):
+            assert styled_dot(graph, **args) == _styled_by_views(reference, **args), \
+                (label, args)
+    graph = Graph(hostile_graph_def(6000, seed=5))
+    part = between(graph, [graph.name_list[5900]], [graph.name_list[-1]])
+    assert 1 < len(part) < 100
+    styled_dot(graph, inputs=[graph.name_list[5900]], outputs=[graph.name_list[-1]])
+    assert _made(graph) <= len(part)        # the part drawn, not the whole graph

@@ -184,7 +184,7 @@ def test_constants_stored_twice_are_the_per_node_ones_and_make_no_view(graphs):
         want, read = _duplicates_by_views(reference)
         assert got.groups == want.groups, label
         found += len(got.groups)
-        assert _made(graph) <= read < len(graph) // 2, label   # the constants read only
+        assert _made(graph) == 0 and read < len(graph) // 2, label
     assert found
 
 
@@ -214,7 +214,7 @@ def _duplicates_by_views(graph):
             read += 1
             try:
                 value = graph.tensor_value(name)
-            except InspectorError:
+            except (InspectorError, ValueError):
                 continue
             digest = hashlib.blake2b(value.tobytes(), digest_size=16).digest()
             by_hash.setdefault(digest, (value.nbytes, []))[1].append(name)

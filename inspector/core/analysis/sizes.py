@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from inspector.core.errors import InspectorError
 from inspector.core.model import attrs as attr_codec
 from inspector.core.model.dtypes import item_size
-from inspector.core.model.tensors import element_count
+from inspector.core.model.tensors import element_count, to_numpy
 from inspector.core.model.weights import LAZY_MARK
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -219,23 +219,31 @@ def duplicates(graph, job: Job = NO_JOB) -> Duplicates:
         proto = attr["value"].tensor
         length = element_count(proto) * item_size(proto.dtype)
         if element_count(proto) > 1 and length > 0:       # strings: no declared length
-            candidates.setdefault((proto.dtype, length), []).append(names[i])
+            candidates.setdefault((proto.dtype, length), []).append(i)
     found = []
-    for names in candidates.values():
-        if len(names) < 2:
+    for same_size in candidates.values():
+        if len(same_size) < 2:
             continue
         by_hash: dict = {}
-        for name in names:
+        for i in same_size:
             job.check()
             try:
-                value = graph.tensor_value(name)
-            except InspectorError:             # a damaged tensor is not a duplicate
+                value = _value(graph, protos[i], i)
+            except (InspectorError, ValueError):     # a damaged tensor is not a duplicate
                 continue
             digest = hashlib.blake2b(value.tobytes(), digest_size=16).digest()
-            by_hash.setdefault(digest, (value.nbytes, []))[1].append(name)
+            by_hash.setdefault(digest, (value.nbytes, []))[1].append(names[i])
         found.extend((size, same) for size, same in by_hash.values() if len(same) > 1)
     found.sort(key=lambda g: -g[0] * (len(g[1]) - 1))
     return Duplicates(found)
+
+
+def _value(graph, proto, i: int):
+    """Const node i's value as numpy, as graph.tensor_value reads it by name (from the
+    file when the graph was opened lazily): no Node view."""
+    if graph.lazy:
+        return to_numpy(graph.weights.full_tensor(proto, i, "value"))
+    return to_numpy(proto.attr["value"].tensor)
 
 
 def compare(before: Group, after: Group) -> list:

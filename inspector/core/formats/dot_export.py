@@ -6,11 +6,12 @@ import os
 import shutil
 import subprocess
 
-from inspector.core.analysis.summary import const_source, dtype_of, tensor_label
+from inspector.core.analysis.summary import dtype_of, tensor_label
 from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import atomic_write, check_target
-from inspector.core.model import op_categories, tensors
-from inspector.core.model.graph import Graph
+from inspector.core.model import graph_index, op_categories, tensors
+from inspector.core.model.graph import Graph, scope_of
+from inspector.core.model.graph_index import PORT_MAX
 from inspector.core.model.reachability import between
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}
@@ -53,52 +54,104 @@ def _badge(graph: Graph, const) -> str:
     return f"{name}{dtype_of(const)} {shape}"
 
 
+def _fold(graph: Graph, keep) -> tuple:
+    """(constants hidden, reader -> badges of the constants folded into it): a Const (or a
+    Const->Identity pair) whose readers are all drawn, as const_source and graph.consumers
+    see a name (its first node), on the input and consumer columns."""
+    names, ops, first, codes = graph.name_list, graph._ops, graph._index, graph._op_code
+    const, ident = codes.get("Const"), codes.get("Identity")
+    hidden: set = set()
+    folded: dict = {}
+    if const is None:
+        return hidden, folded
+    off, src, port = graph._in_off, graph._src, graph._port
+    starts, places = graph.consumer_index()
+
+    def source(f: int) -> int:
+        """const_source by index: the Const behind node f, else -1."""
+        if ops[f] == ident and off[f + 1] - off[f] == 1:
+            f = src[off[f]]
+            if f < 0:
+                return -1
+        return f if ops[f] == const else -1
+
+    # a name's nodes all stand for its first (duplicates add the same badges again: the
+    # labels keep each once), and only a Const or an Identity has a const source
+    badges: dict = {}
+    for f in sorted(graph.nodes_of_op("Const") + graph.nodes_of_op("Identity")):
+        name = names[f]
+        if first[name] != f or (keep is not None and name not in keep):
+            continue
+        lo, hi = starts[f], starts[f + 1]
+        s = source(f) if lo < hi else -1
+        if s < 0:
+            continue
+        readers = [graph_index.node_at(graph, p) for p in places[lo:hi]]
+        if keep is None or all(names[d] in keep for d in readers):
+            hidden.add(name)
+            badge = badges.get(s)
+            if badge is None:
+                badge = badges[s] = _badge(graph, graph.nodes[s])
+            for p, d in zip(places[lo:hi], readers):
+                if port[p] >= 0 and source(first[names[d]]) < 0:
+                    folded.setdefault(names[d], []).append(badge)
+    return hidden, folded
+
+
 def styled_dot(graph: Graph, inputs=(), outputs=(), fold_constants: bool = True,
                rankdir: str = "TB", clusters: bool = True) -> str:
+    """Op-coloured boxes in scope clusters, constants folded into their readers' labels,
+    edges labelled `dtype shape`. From the columns: views only of the folded constants and
+    of the producers whose outputs label an edge (each label made once; the whole graph's
+    views in one pass)."""
     keep = between(graph, inputs, outputs) if (inputs or outputs) else None
-    folded: dict = {}
-    hidden = set()
-    if fold_constants:
-        for node in graph:
-            if keep is not None and node.name not in keep:
-                continue
-            consumers = graph.consumers(node.name)
-            src = const_source(graph, node.name)
-            if src is None or not consumers:
-                continue
-            if all(keep is None or e.dst in keep for e in consumers):
-                hidden.add(node.name)
-                for e in consumers:
-                    if not e.control and const_source(graph, e.dst) is None:
-                        folded.setdefault(e.dst, []).append(_badge(graph, src))
-    shown = [n for n in graph if n.name not in hidden and (keep is None or n.name in keep)]
+    names, op_names, ops = graph.name_list, graph.op_names, graph._ops
+    if keep is None:
+        graph.nodes.all()     # nearly every node is read (badges, labels): made in one pass
+    hidden, folded = _fold(graph, keep) if fold_constants else (set(), {})
+    shown = [i for i, name in enumerate(names)
+             if name not in hidden and (keep is None or name in keep)]
     lines = ["digraph G {",
              f'  graph [rankdir={rankdir}, fontname="Helvetica", fontsize=11, newrank=true, '
              'nodesep=0.25, ranksep=0.4];',
              '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, '
              'color="#555555", margin="0.12,0.04"];',
              '  edge [fontname="Helvetica", fontsize=8, color="#666666", fontcolor="#444444"];']
+    quoted = {i: _q(names[i]) for i in shown}
+    colours = [op_categories.COLOURS[op_categories.category(op)] for op in op_names]
     node_lines: dict = {}
-    for node in shown:
-        cat = op_categories.category(node.op)
-        label = [node.op, node.short_name if node.short_name != node.op else ""]
-        label += sorted(set(folded.get(node.name, [])))[:6]
+    for i in shown:
+        name, op, q = names[i], op_names[ops[i]], quoted[i]
+        short = name.rpartition("/")[2]
+        label = [op, short if short != op else ""]
+        label += sorted(set(folded.get(name, [])))[:6]
         text = "\\n".join(_q(x)[1:-1] for x in label if x)
-        node_lines.setdefault(node.scope if clusters else "", []).append(
-            f'{_q(node.name)} [label="{text}", fillcolor="{op_categories.COLOURS[cat]}", '
-            f'tooltip={_q(node.name)}];')
+        node_lines.setdefault(scope_of(name) if clusters else "", []).append(
+            f'{q} [label="{text}", fillcolor="{colours[ops[i]]}", tooltip={q}];')
     lines += _emit_scopes(node_lines, indent="  ")
-    shown_names = {n.name for n in shown}
-    for node in shown:
-        for ref in node.inputs:
-            if ref.node not in shown_names:
+    shown_names = set(map(names.__getitem__, shown))
+    off, src, port, loose, big = graph._in_off, graph._src, graph._port, graph._loose, \
+        graph._big_ports
+    labels: dict = {}
+    for i in shown:
+        reader = quoted[i]
+        for p in range(off[i], off[i + 1]):
+            s = src[p]
+            producer = names[s] if s >= 0 else loose[p]
+            if producer not in shown_names:
                 continue
-            attrs = ['style=dashed', 'color="#999999"'] if ref.control else []
-            label = "" if ref.control else tensor_label(graph, ref.node, ref.port)
+            pt = port[p]
+            if pt == PORT_MAX:
+                pt = big.get(p, pt)
+            attrs = ['style=dashed', 'color="#999999"'] if pt < 0 else []
+            label = "" if pt < 0 else labels.get((producer, pt))
+            if label is None:
+                label = labels[producer, pt] = tensor_label(graph, producer, pt)
             if label:
                 attrs.append(f"label={_q(' ' + label)}")
             suffix = f" [{', '.join(attrs)}]" if attrs else ""
-            lines.append(f"  {_q(ref.node)} -> {_q(node.name)}{suffix};")
+            lines.append(f"  {quoted.get(s) or _q(producer)} -> {reader}{suffix};")
+    shown = [op_names[ops[i]] for i in shown]
     lines += _legend(shown)
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -139,8 +192,8 @@ def _emit_scopes(node_lines: dict, indent: str) -> list:
     return out
 
 
-def _legend(shown) -> list:
-    cats = sorted({op_categories.category(n.op) for n in shown})
+def _legend(ops) -> list:
+    cats = sorted({op_categories.category(op) for op in ops})
     rows = "".join(f'<TR><TD BGCOLOR="{op_categories.COLOURS[c]}">{c}</TD></TR>' for c in cats)
     return ['  subgraph cluster_legend { label="legend"; style=rounded; color="#cccccc";',
             f'    legend [shape=plaintext, style="", label=<<TABLE BORDER="0" CELLBORDER="1" '
