@@ -168,3 +168,37 @@ def test_the_windows_events_leave_python_once_it_has_shown(qtbot, tmp_path, monk
     window.setWindowTitle("another title")
     qtbot.wait(50)
     assert len(calls) == shown
+
+
+def test_a_click_on_a_big_graph_makes_no_consumer_index_on_the_gui_thread(
+        qtbot, window, monkeypatch):
+    """Before the summary's task has made it, the first click on a node of a 300k-node graph
+    sorted every input for its consumers on the GUI thread (~90 ms): it is made in a task,
+    the Properties panel lists them when it is done."""
+    from inspector.core.model import graph_index
+    from tests.fixtures.scale_models import blocks_graph
+
+    open_and_wait(qtbot, window, blocks_graph(30_000))
+    qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
+                    timeout=120000)
+    graph = window.state.view.graph
+    graph._consumers = None          # as before the summary's task made it
+    made_on_gui = []
+    real = graph_index.consumer_csr
+    monkeypatch.setattr(graph_index, "consumer_csr", lambda g: (made_on_gui.append(
+        threading.current_thread() is threading.main_thread()), real(g))[1])
+    name = graph.name_list[1000]
+    window.state.select(name)
+    panel = window.properties
+
+    def consumers_row():
+        rows = [panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount())]
+        return next(r for r in rows if r.text(0) == "consumers")
+
+    qtbot.waitUntil(lambda: consumers_row().text(1) != "listing…", timeout=30000)
+    assert made_on_gui == [False]
+    expected = graph.consumers(name)
+    row = consumers_row()
+    assert row.text(1) == str(len(expected)) and expected
+    assert [row.child(i).text(0) for i in range(row.childCount())] == \
+        [e.dst for e in expected[:200]]

@@ -250,6 +250,10 @@ class Graph:
                     self._consumers = graph_index.consumer_csr(self)
         return self._consumers
 
+    def consumers_known(self) -> bool:
+        """The consumer index is made: consumers() answers without sorting every input."""
+        return self._consumers is not None
+
     def _loose_readers(self) -> dict:
         """{name of no node: the input positions naming it} (built on first use)."""
         if self._loose_at is None:

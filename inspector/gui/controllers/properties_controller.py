@@ -15,6 +15,7 @@ class PropertiesController(QObject):
         self.state, self.tasks, self.panel = state, tasks, panel
         self.described = 0   # descriptions delivered (tests wait on it)
         panel.tensor_wanted.connect(self.describe)
+        panel.consumers_wanted.connect(self.list_consumers)
         state.selection_changed.connect(self.fetch_doc)
         state.described_changed.connect(self._show_tensor)
         state.op_doc_changed.connect(panel.show_doc)
@@ -23,6 +24,16 @@ class PropertiesController(QObject):
         """TensorFlow's own description of the selected op, read where TensorFlow lives (the
         worker) and shown with credit under the glossary's two tiers."""
         properties.start_op_doc(self.state, self.tasks, name)
+
+    def list_consumers(self, name: str) -> None:
+        """A big graph's consumer index made in a task (not on the GUI thread at a click),
+        then the selected node's consumers listed."""
+        view = self.state.view
+        if view is None:
+            return
+        graph = view.graph
+        properties.start_consumers(self.tasks, graph,
+                                   lambda: self.panel.show_consumers(name, graph))
 
     def describe(self, const: str) -> None:
         properties.start_describe(self.state, self.tasks, const, self.panel.shown)
