@@ -106,7 +106,10 @@ class Propagation:
     def _recorded(self, node):
         if not self.trust or not node.has_attr("_output_shapes"):
             return None
-        outs = [_dims(s) for s in node.attr("_output_shapes")]
+        try:
+            outs = [_dims(s) for s in node.attr("_output_shapes")]
+        except (TypeError, ValueError):     # not a list of shapes (a damaged file): none
+            return None
         return outs if outs and all(s is not None and None not in s for s in outs) else None
 
     # -- the ops -----------------------------------------------------------------------
