@@ -468,3 +468,25 @@ def test_a_big_graphs_constants_are_found_by_index_with_no_dict_of_names():
     assert dict(consts.items()) == dict(expected.items())
     assert list(consts) == list(expected) and "nothing" not in consts
     assert consts.get("nothing") is None
+
+
+def test_the_first_readers_of_a_big_graph_are_listed_a_piece_at_a_time(monkeypatch):
+    """weight_homes' first readers (the scopes' parameters, counted in the settle after the
+    first picture): one tolist of a 300k-node array held the GIL ~57 ms; now PIECE items
+    a call. Same homes."""
+    from inspector.core.model import graph_index, parameters
+
+    gd = _graph_def(6000, 4, [])       # past NUMPY_FROM inputs: the numpy path
+    for k, node in enumerate(gd.node):
+        if node.op == "Const":
+            node.attr["value"].tensor.dtype = 1
+            node.attr["value"].tensor.tensor_shape.dim.add(size=k % 5 + 1)
+    whole = parameters.weight_homes(Graph(gd))
+    pieces = []
+    real = graph_index.chunked_list
+    monkeypatch.setattr(parameters, "PIECE", 7)
+    monkeypatch.setattr(graph_index, "chunked_list", lambda arr, chunk=1 << 16: (
+        pieces.append((len(arr), chunk)), real(arr, chunk))[1])
+    graph = Graph(gd)
+    assert parameters.weight_homes(graph) == whole and whole
+    assert (len(graph), 7) in pieces          # the first readers, PIECE at a time
