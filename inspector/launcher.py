@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import sys
+
+QUICK_EXIT = ("summarize",)     # subcommands whose process ends without freeing the model
+
+
+def quick_exit(code: int) -> None:
+    """End the process with its output flushed but without freeing a big graph's objects one
+    by one (a million nodes' names, index and messages: ~0.3-0.7 s after the report)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):       # a closed pipe: nothing more to say
+            pass
+    os._exit(code)
 
 
 def diagnostics(argv: list) -> int | None:
@@ -78,6 +92,7 @@ def main(argv: list | None = None) -> int:
         from inspector.cli.main import SUBCOMMANDS
         from inspector.cli.main import main as cli_main
 
+    own_process = argv is None      # the command itself (not a caller's main([...]))
     argv = list(sys.argv[1:] if argv is None else argv)
     from inspector.offline import install_if_asked
 
@@ -86,7 +101,10 @@ def main(argv: list | None = None) -> int:
     if diagnostic is not None:
         return diagnostic
     if argv and argv[0] in SUBCOMMANDS:
-        return cli_main(argv)
+        code = cli_main(argv)
+        if own_process and argv[0] in QUICK_EXIT:
+            quick_exit(code)
+        return code
     if wants_help(argv):
         sys.stdout.write(help_text())
         return 0
