@@ -4,7 +4,7 @@ the model; the graph's Node views not made yet), in a process of its own, this t
 commit REV (bench/ab.py) in the same run, interleaved, with the ratio now / before of the
 wall time and of the CPU time (the steadier one on a loaded machine); best of --repeat runs.
 
-    python bench/walkers.py [--against REV] [--now REV] [--only NAME] [--sizes 100000,300000]
+    python bench/walkers.py [--against REV[,REV2]] [--now REV] [--only NAME] [--sizes 100000,300000]
                             [--repeat N]
 
 Graphs: tests/fixtures/scale_models.blocks_graph(N) (stage/block name scopes, convolutions
@@ -98,7 +98,9 @@ def run(against: str | None, only: str | None, sizes: list, repeat: int,
 
     print(f"python_speed: a loop of 10M additions takes {python_speed():.2f} s "
           "(0.88 s on a quiet slow-class machine)")
-    sides = ab.sides(against, now)
+    revs = against.split(",") if against else []
+    sides = ab.sides(revs[0] if revs else None, now) + [(f"at {r}", ab.tree(r))
+                                                         for r in revs[1:]]
     for n in sizes:
         path = sm.blocks_graph(n)
         print(f"\nblocks {n:,} ({os.path.getsize(path) / 2**20:.0f} MB)")
@@ -113,12 +115,14 @@ def run(against: str | None, only: str | None, sizes: list, repeat: int,
                     got[k] = row
                 elif "first" in row:      # the best of each figure
                     got[k] = {key: min(v, got[k][key]) for key, v in row.items()}
-            both = len(got) == 2 and all("first" in r for r in got)
             print(f"  {entry:18s} " + "  ".join(_cell(label, r) for (label, _), r in
                                                 zip(sides, got)) +
-                  (f"  ratio {got[0]['first'] / got[1]['first']:.2f}, cpu "
-                   f"{got[0]['cpu'] / max(got[1]['cpu'], 1e-6):.2f}" if both else "") +
                   f"  (python_speed {speed:.2f} s)", flush=True)
+            for (label, _), before in zip(sides[1:], got[1:]):
+                if "first" in got[0] and "first" in before:
+                    print(f"  {'':18s} ratio to {label[3:]}: wall "
+                          f"{got[0]['first'] / before['first']:.2f}, cpu "
+                          f"{got[0]['cpu'] / max(before['cpu'], 1e-6):.2f}", flush=True)
 
 
 def _cell(label: str, row: dict) -> str:
@@ -129,7 +133,8 @@ def _cell(label: str, row: dict) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--against", help="also time commit REV's inspector package")
+    ap.add_argument("--against", help="also time commit REV's inspector package (REV,REV2: "
+                    "each)")
     ap.add_argument("--only", help="entries whose name holds this")
     ap.add_argument("--sizes", default="100000,300000")
     ap.add_argument("--repeat", type=int, default=1, help="runs a side (the best is kept)")
