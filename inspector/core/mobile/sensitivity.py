@@ -13,6 +13,7 @@ import numpy as np
 
 from inspector.core.analysis.summary_columns import indexes_of_ops
 from inspector.core.errors import InspectorError
+from inspector.core.model.tensors import to_numpy
 from inspector.core.runtime.job import NO_JOB, Job
 
 WEIGHTED_OPS = {"Conv2D": 1, "DepthwiseConv2dNative": 1, "MatMul": 1, "Conv3D": 1,
@@ -36,23 +37,36 @@ class LayerSensitivity:
         return self.kurtosis
 
 
-def weight_const(graph, node) -> str | None:
-    """The Const feeding a weighted op's weight input (through Identity-like nodes)."""
-    index = WEIGHTED_OPS.get(node.op)
-    data = node.data_inputs
+def weight_const(graph, i: int) -> int:
+    """The Const feeding weighted node i's weight input (through Identity-like nodes), as
+    an index (-1: none), on the input and op columns: a name stands for its first node."""
+    op_names, ops, off, src, port = graph.op_names, graph._ops, graph._in_off, graph._src, \
+        graph._port
+    index = WEIGHTED_OPS.get(op_names[ops[i]])
+    data = [p for p in range(off[i], off[i + 1]) if port[p] >= 0]
     if index is None or len(data) <= index:
-        return None
-    name = data[index].node
+        return -1
+    at = src[data[index]]
     for _ in range(8):
-        found = graph.get(name)
-        if found is None:
-            return None
-        if found.op == "Const":
-            return name
-        if found.op not in PASS_THROUGH or not found.data_inputs:
-            return None
-        name = found.data_inputs[0].node
-    return None
+        if at < 0:                        # an input naming no node
+            return -1
+        op = op_names[ops[at]]
+        if op == "Const":
+            return at
+        first = next((p for p in range(off[at], off[at + 1]) if port[p] >= 0), None)
+        if op not in PASS_THROUGH or first is None:
+            return -1
+        at = src[first]
+    return -1
+
+
+def _value_at(graph, i: int):
+    """Const node i's value as numpy, as graph.tensor_value reads it by name (from the file
+    when the graph was opened lazily): no Node view."""
+    proto = graph.structure.node[i]
+    if graph.lazy:
+        return to_numpy(graph.weights.full_tensor(proto, i, "value"))
+    return to_numpy(proto.attr["value"].tensor)
 
 
 def statistics(weights) -> tuple[float, float, float]:
@@ -72,23 +86,23 @@ def statistics(weights) -> tuple[float, float, float]:
 
 def layer_sensitivity(graph, job: Job = NO_JOB) -> list:
     """LayerSensitivity of every weighted layer whose weights are a float constant, ranked
-    most sensitive first (ties by name)."""
+    most sensitive first (ties by name). From the op and input columns: no Node view."""
+    names, op_names, ops = graph.name_list, graph.op_names, graph._ops
     out = []
-    # views of the weighted layers only (the op column), in graph order
-    for node in map(graph.nodes.__getitem__, indexes_of_ops(graph, WEIGHTED_OPS)):
+    for i in indexes_of_ops(graph, WEIGHTED_OPS):      # in graph order
         job.check()
-        const = weight_const(graph, node)
-        if const is None:
+        const = weight_const(graph, i)
+        if const < 0:
             continue
         try:
-            values = graph.tensor_value(const)
+            values = _value_at(graph, const)
         except (InspectorError, ValueError):     # a damaged constant: no statistics
             continue
         if values is None or values.dtype.kind != "f":
             continue
         kurt, spread, outliers = statistics(values)
-        out.append(LayerSensitivity(node.name, node.op, const, int(values.size), kurt, spread,
-                                    outliers))
+        out.append(LayerSensitivity(names[i], op_names[ops[i]], names[const],
+                                    int(values.size), kurt, spread, outliers))
     out.sort(key=lambda s: (-s.score, s.node))
     return out
 
