@@ -66,7 +66,7 @@ def hostile(tmp_path_factory):
     return path, _answers(Graph(protos.GraphDef.FromString(gd.SerializeToString())))
 
 
-@pytest.mark.parametrize("chunk", [700, 2048])
+@pytest.mark.parametrize("chunk", [64, 700, 2048])
 def test_the_columns_a_busy_window_takes_answer_as_a_graph_read_here(hostile, monkeypatch,
                                                                      chunk, store):
     path, here = hostile

@@ -341,7 +341,8 @@ def _add(graph, store, pieces: list, data: bytes, count: int, read, lengths) -> 
             return False
         if read is None:
             graph.add_new_nodes(data)
-        elif _same_nodes(graph.structure.node, first, read[0]):
+        elif _same_nodes(len(graph.structure.node), first, read[0],
+                         lambda i: graph.structure.node[i].name):
             graph_index.take(graph, read)
         else:
             return False
@@ -353,7 +354,9 @@ def _add(graph, store, pieces: list, data: bytes, count: int, read, lengths) -> 
     if not store.add(pieces, data, lengths, count):
         return False
     if read is not None:
-        if not _same_nodes(graph.structure.node, first, read[0]):
+        # one node parsed alone (store.node would keep a block the stream has not filled)
+        if not _same_nodes(len(store), first, read[0],
+                           lambda i: store.parse(i, i + 1).node[0].name):
             return False
         graph_index.take(graph, read)
     else:        # batch None: read node by node (a node without a name, ...)
@@ -362,13 +365,14 @@ def _add(graph, store, pieces: list, data: bytes, count: int, read, lengths) -> 
     return True
 
 
-def _same_nodes(protos, first: int, names: list) -> bool:
-    """Whether the reader's columns hold the nodes merged from first on (as many, the same
-    first and last names): a file replaced under the same size and time between the
-    reader's reads and ours would pair our nodes with its columns."""
+def _same_nodes(now: int, first: int, names: list, name_of) -> bool:
+    """Whether the reader's columns hold the nodes added from first on (now nodes in all:
+    as many, the same first and last names, name_of(index)): a file replaced under the same
+    size and time between the reader's reads and ours would pair our nodes with its
+    columns."""
     k = len(names)
-    return len(protos) - first == k and (
-        not k or (protos[first].name == names[0] and protos[first + k - 1].name == names[-1]))
+    return now - first == k and (not k or (name_of(first) == names[0] and
+                                           name_of(first + k - 1) == names[-1]))
 
 
 if __name__ == "__main__":       # the reader started by a process that has threads
