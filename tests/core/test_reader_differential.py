@@ -138,3 +138,29 @@ def test_columns_for_other_nodes_than_the_piece_leaves_the_file_read_here(hostil
     for frame in frames:
         stream._frames.put(frame)
     assert _receive(stream, path) is None
+
+
+def test_nodes_read_while_the_stream_fills_the_store_leave_no_short_block(hostile,
+                                                                          monkeypatch):
+    """A node read through the store while its block is not yet whole (the stream adds the
+    rest later) is parsed again once the block has more: no IndexError, same nodes."""
+    path, here = hostile
+    monkeypatch.setattr(front_end, "WINDOW", True)
+    monkeypatch.setattr(reader_process, "STORE_FROM", 0)
+    monkeypatch.setattr(reader_process, "CHUNK_NODES", 100)
+    monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
+    real = graph_index.take
+
+    def take(graph, columns):
+        real(graph, columns)
+        last = len(graph.structure.node) - 1
+        for _ in range(2):              # the second read keeps the block (as a walk does)
+            assert graph.structure.node[last].name == graph.name_list[last]
+
+    monkeypatch.setattr(graph_index, "take", take)
+    stream = reader_process.start(path, os.stat(path))
+    stream._drain.join(30)
+    graph = _receive(stream, path)
+    assert graph is not None
+    assert [n.name for n in graph.structure.node] == here["names"]
+    assert [graph.structure.node[i].name for i in range(len(graph))] == here["names"]

@@ -240,8 +240,8 @@ class NodeStore:
         parsed alone (a read at random costs one node's parse, not a block's)."""
         block = i // BLOCK
         graph_def = self._blocks.get(block)
-        if graph_def is not None:
-            return graph_def.node[i - block * BLOCK]
+        if graph_def is not None and i - block * BLOCK < len(graph_def.node):
+            return graph_def.node[i - block * BLOCK]     # (a block read mid-stream: short)
         one = self._singles.get(i)
         if one is not None:
             return one
