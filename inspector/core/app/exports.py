@@ -17,6 +17,7 @@ from inspector.core.formats.writer import (
     node_size,
     write_graph,
 )
+from inspector.core.runtime import gc_policy
 
 __all__ = ["atomic_write", "beside", "check_memmapped", "check_target", "command_line",
            "dot_text", "memmapped_regions", "node_size", "start_memmapped", "temporary_copy", "tour_page",
@@ -101,9 +102,10 @@ def dot_text(graph, *, tf_style: bool = False, inputs=(), outputs=(),
 
     if tf_style:
         return dot_export.tf_dot(graph)
-    return dot_export.styled_dot(graph, inputs=inputs, outputs=outputs,
-                                 fold_constants=fold_constants, rankdir=rankdir,
-                                 clusters=clusters)
+    with gc_policy.paused():    # a big graph's views and lines: no collection walks them
+        return dot_export.styled_dot(graph, inputs=inputs, outputs=outputs,
+                                     fold_constants=fold_constants, rankdir=rankdir,
+                                     clusters=clusters)
 
 
 def write_dot(graph, path: str, *, force: bool = False, **style) -> str:
