@@ -145,20 +145,7 @@ def _kind(op: str) -> int:
 
 def _order(graph) -> list:
     """static_shapes._topological's order, as node indexes."""
-    pending, users = ss._data_edges(graph)
-    ready = [k for k, p in enumerate(pending) if not p]
-    order = []
-    while ready:
-        k = ready.pop()
-        order.append(k)
-        for u in users[k]:
-            pending[u] -= 1
-            if not pending[u]:
-                ready.append(u)
-    if len(order) < len(pending):
-        seen = set(order)
-        order += [k for k in range(len(pending)) if k not in seen]
-    return order
+    return ss.kahn_order(*ss._data_edges(graph))
 
 
 def column_shapes(graph, given: dict, trust: bool) -> tuple[list, list]:

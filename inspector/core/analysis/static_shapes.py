@@ -370,6 +370,12 @@ def _topological(graph) -> list:
                 if j is not None:
                     pending[k] += 1
                     users[j].append(k)
+    return [nodes[k] for k in kahn_order(pending, users)]
+
+
+def kahn_order(pending: list, users: list) -> list:
+    """Node indexes, each after its data inputs (LIFO ready list; nodes in a cycle come last,
+    in index order). `pending` is consumed."""
     ready = [k for k, p in enumerate(pending) if not p]
     order = []
     while ready:
@@ -379,10 +385,10 @@ def _topological(graph) -> list:
             pending[u] -= 1
             if not pending[u]:
                 ready.append(u)
-    if len(order) < len(nodes):
+    if len(order) < len(pending):
         seen = set(order)
-        order += [k for k in range(len(nodes)) if k not in seen]
-    return [nodes[k] for k in order]
+        order += [k for k in range(len(pending)) if k not in seen]
+    return order
 
 
 def _data_edges(graph) -> tuple:
