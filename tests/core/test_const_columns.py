@@ -18,29 +18,12 @@ from inspector.core.loaders import load
 from inspector.core.model import graph_index, protos, tensors
 from inspector.core.model.graph import Graph
 from inspector.core.model.weights import LAZY_MARK
+from tests.fixtures.wire_fuzz import facts_from_messages, streamed
+from tests.fixtures.wire_fuzz import field as f
+from tests.fixtures.wire_fuzz import varint as v
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "core", "data")
-
-
-def v(n: int) -> bytes:
-    n &= 2 ** 64 - 1
-    out = bytearray()
-    while True:
-        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
-        n >>= 7
-        if not n:
-            return bytes(out)
-
-
-def f(number: int, wire: int, payload) -> bytes:
-    """One field: payload an int (varint), bytes (length-delimited) or fixed bytes."""
-    tag = v(number << 3 | wire)
-    if wire == 0:
-        return tag + v(payload)
-    if wire == 2:
-        return tag + v(len(payload)) + payload
-    return tag + payload
 
 
 def shape(*dims, unknown=False, names=False) -> bytes:
@@ -134,37 +117,17 @@ CASES = {
 }
 
 
-def _streamed(bodies: list) -> Graph:
-    """A Graph filled as the reader process fills one: the file's node fields merged into
-    the GraphDef and handed to add_new_nodes as wire bytes."""
-    data = b"".join(f(1, 2, body) for body in bodies)
-    graph = Graph(protos.GraphDef(), complete=False)
-    graph.structure.MergeFromString(data)
-    graph.add_new_nodes(data)
-    graph.finish()
-    return graph
-
-
 def _graph(monkeypatch, cases=CASES) -> Graph:
     monkeypatch.setattr(graph_index, "NUMPY_FROM", 64)
     fill = [f(1, 2, f"n{k}".encode()) + f(2, 2, b"NoOp") for k in range(80)]
-    return _streamed(list(cases.values()) + fill)
-
-
-def _from_messages(graph: Graph) -> dict:
-    out = {}
-    for i in graph.nodes_of_op("Const"):
-        attr = graph.structure.node[i].attr
-        if "value" in attr:
-            out[graph.name_list[i]] = tensors.facts(attr["value"].tensor)
-    return out
+    return streamed(list(cases.values()) + fill)
 
 
 def test_the_constants_facts_from_the_bytes_equal_those_of_the_messages(monkeypatch):
     graph = _graph(monkeypatch)
     cols = graph.const_columns()
     assert cols is not None and len(cols.at) == len(CASES)
-    assert graph.const_facts() == _from_messages(graph)
+    assert graph.const_facts() == facts_from_messages(graph)
     # the usual encodings are read from the bytes, the odd ones from their messages
     odd = {graph.name_list[i] for i in cols.at[cols.odd].tolist()}
     assert odd == {"huge", "dt300", "dtneg", "dtbytes", "type", "emptyvalue", "twice",
@@ -177,7 +140,7 @@ def test_the_constants_facts_from_the_bytes_equal_those_of_the_messages(monkeypa
 def test_each_encoding_alone(name, monkeypatch):
     graph = _graph(monkeypatch, {name: CASES[name]})
     assert graph.const_columns() is not None
-    assert graph.const_facts() == _from_messages(graph)
+    assert graph.const_facts() == facts_from_messages(graph)
 
 
 def test_the_summary_reads_the_constants_with_no_facts_call_and_no_node_view(monkeypatch):
@@ -265,11 +228,11 @@ def test_a_graph_read_node_by_node_has_columns_read_from_its_messages(monkeypatc
     """A batch read from messages (no wire bytes): its constants are marked odd, and the
     facts and the summary are still every constant's."""
     monkeypatch.setattr(graph_index, "NUMPY_FROM", 1)
-    graph = _streamed(list(CASES.values())[:5])
+    graph = streamed(list(CASES.values())[:5])
     assert graph.const_columns() is not None
     cols = graph.const_columns()
     assert cols.odd.all()
-    assert graph.const_facts() == _from_messages(graph)
+    assert graph.const_facts() == facts_from_messages(graph)
     assert np.asarray(cols.at).tolist() == graph.nodes_of_op("Const")
 
 
@@ -296,7 +259,7 @@ def test_nodes_taken_from_a_readers_columns_read_their_constants_from_the_messag
     cols = graph.const_columns()
     assert cols is not None and cols.odd[:20].all() and not cols.odd[20:].all()
     assert cols.at.tolist() == graph.nodes_of_op("Const")
-    assert graph.const_facts() == _from_messages(graph)
+    assert graph.const_facts() == facts_from_messages(graph)
 
 
 def test_a_graph_opened_without_reading_its_constants_gives_the_same_facts(monkeypatch):

@@ -16,20 +16,7 @@ from inspector.core.model.graph import Graph
 from inspector.core.view import scope_stats
 from inspector.core.view.hierarchy import build_hierarchy
 from tests.core.test_view_columns import HOSTILE, _graph_def
-
-
-class _Slices(list):
-    """A list that records the length of each slice taken of it."""
-
-    def __init__(self, items, taken):
-        super().__init__(items)
-        self.taken = taken
-
-    def __getitem__(self, key):
-        got = super().__getitem__(key)
-        if isinstance(key, slice):
-            self.taken.append(len(got))
-        return got
+from tests.fixtures.pieces import Slices
 
 
 class _CountingNumpy:
@@ -96,7 +83,7 @@ def test_fingerprints_key_names_a_piece_at_a_time(monkeypatch, case):
     names = list(cols.names)
     one_shot = dict(zip(names, Fingerprints._own_signatures(graph, cols, None)))
     taken: list = []
-    cols.names = _Slices(names, taken)
+    cols.names = Slices(names, taken)
     monkeypatch.setattr(fingerprints, "PIECE", 7)
     sliced = Fingerprints(graph)
     assert sliced.own == whole.own and list(sliced.own) == list(whole.own)
