@@ -9,6 +9,8 @@ import json
 import sys
 
 from inspector.cli.loading import _load, _split
+from inspector.core.app.diffing import after_pipeline, diff_json, diff_models, diff_text
+from inspector.core.app.identical import identical_diff, same_bytes
 from inspector.core.errors import InspectorError
 
 
@@ -22,13 +24,9 @@ def build_diff(args):
     """(diff, model A, graph B, model B): B from a file, or from A through --pipeline (with
     the pipeline's own provenance; model B is then None). core.app.diffing.diff_models: the
     window's rules."""
-    from inspector.core.app.diffing import after_pipeline, diff_models
-
     if args.limit < 0:
         raise InspectorError(f"--limit must be 0 or more, not {args.limit}")
     if args.other and not (args.pipeline or args.html or args.me_mapping or args.numeric):
-        from inspector.core.app.identical import identical_diff, same_bytes
-
         size = same_bytes(args.model, args.other)    # the same bytes: no parse, no TF
         if size is not None:
             return identical_diff(args.model, args.other, size), None, None, None
@@ -128,12 +126,12 @@ def _numeric_text(result, limit: int = 40) -> str:
 
 
 def cmd_diff(args) -> int:
-    from inspector.core.app.diffing import diff_json, diff_text
-    from inspector.core.app.exports import atomic_write, check_target
+    if args.html or args.me_mapping:
+        from inspector.core.app.exports import atomic_write, check_target
 
-    for target in (args.html, args.me_mapping):
-        if target:
-            check_target(target, args.force, source=args.model)
+        for target in (args.html, args.me_mapping):
+            if target:
+                check_target(target, args.force, source=args.model)
     if args.me_mapping and args.pipeline:
         raise InspectorError("--me-mapping needs B as a file Model Explorer can open: write "
                              "the pipeline's output with `transform --out_graph B.pb` and "

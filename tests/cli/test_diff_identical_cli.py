@@ -16,24 +16,34 @@ TFLITE = os.path.join(ROOT, "tests", "core", "data", "digits_int8.tflite")
 # the CLI as `graphdef-inspector diff ...` runs it, then what it imported
 PROBE = """
 import sys
-import inspector.core.compare.diff as diff
-calls = []
-real = diff.diff_graphs
-diff.diff_graphs = lambda *a, **k: calls.append(1) or real(*a, **k)   # counted, then run
 from inspector.launcher import main
+calls = []
+if sys.argv[-1] == '--count-matching':      # diff_graphs counted, then run (imports it first)
+    sys.argv.pop()
+    import inspector.core.compare.diff as diff
+    real = diff.diff_graphs
+    diff.diff_graphs = lambda *a, **k: calls.append(1) or real(*a, **k)
 code = main(['diff'] + sys.argv[1:])
+heavy = sorted(m for m in ('google.protobuf', 'inspector.core.model.graph',
+                           'inspector.core.compare.matching', 'inspector.core.analysis.summary')
+               if m in sys.modules)
 print('IMPORTED', 'tensorflow' in sys.modules, 'inspector.core.loaders.protofile' in sys.modules,
-      bool(calls), 'numpy' in sys.modules, file=sys.stderr)
+      bool(calls), 'numpy' in sys.modules, ','.join(heavy) or '-', file=sys.stderr)
 sys.exit(code)
 """
 
 
-def probe(*args):
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True,
+def probe(*args, count_matching=True):
+    """(exit code, stdout, [TF imported, A parsed, matched, numpy imported]); without
+    `count_matching` the matcher is not imported by the probe itself, and a fifth item lists
+    the heavy modules the run imported (protobuf, the graph, the matcher, the analyses)."""
+    extra = ["--count-matching"] if count_matching else []
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args, *extra], capture_output=True,
                           text=True, cwd=ROOT, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
                           timeout=300)
-    flags = proc.stderr.rsplit("IMPORTED", 1)[1].split()[:4]
-    return proc.returncode, proc.stdout, [flag == "True" for flag in flags]
+    flags = proc.stderr.rsplit("IMPORTED", 1)[1].split()[:5]
+    out = [flag == "True" for flag in flags[:4]]
+    return proc.returncode, proc.stdout, out if count_matching else out + [flags[4]]
 
 
 def test_two_files_with_the_same_bytes_are_equal_without_a_parse(tmp_path):
@@ -45,6 +55,11 @@ def test_two_files_with_the_same_bytes_are_equal_without_a_parse(tmp_path):
     assert f"Equal: the two files hold the same bytes ({os.path.getsize(DEMO):,} bytes)" in out
     assert not tf and not parsed and not matched
     assert not numpy          # not even numpy (0.2-0.4 s of a start on a slow machine)
+    code, out, (tf, parsed, _, numpy, heavy) = probe(str(a), str(b), count_matching=False)
+    assert code == 0 and "the same bytes" in out and not (tf or parsed or numpy)
+    assert heavy == "-"       # nor protobuf, the graph, the matcher or the analyses
+    code, out, (*_, heavy) = probe(str(a), str(b), "--json", count_matching=False)
+    assert code == 0 and json.loads(out)["equal"] and heavy == "-"
     for path in (TFLITE, os.path.join(ROOT, "tests", "core", "data", "v1_training.pbtxt")):
         code, out, _ = run_cli("diff", path, path)
         assert code == 0 and "the same bytes" in out

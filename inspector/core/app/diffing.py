@@ -2,23 +2,30 @@
 Preview > Compare (the comparison window's navigation is comparing.CompareSession): one rule
 for the provenance (our pipeline's steps; the TFLite converter's names when B is a .tflite and
 A is not: core.model.origin.is_tflite), the totals (gzip, FLOPs and latency of both sides,
-from each graph's own shapes) and the file sizes (each side's file)."""
+from each graph's own shapes) and the file sizes (each side's file). The matcher, the graph
+and the analyses are imported when a diff is made: two files with the same bytes need none
+of them (app.identical)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from inspector.core.app.identical import identical_diff
-from inspector.core.compare import provenance
-from inspector.core.compare.diff import Diff, diff_graphs, file_size
 from inspector.core.compare.document import dumps, text_report
-from inspector.core.model.graph import Graph
+from inspector.core.compare.records import Diff
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
+
+if TYPE_CHECKING:
+    from inspector.core.model.graph import Graph
 
 
 def provenance_for(ga: Graph, gb: Graph, steps=None):
     """What is known of where B's nodes came from: the pipeline's renames, merges and splits
     when B came from `steps` (transforms' reports), the converter's ';'-joined tensor names
     when B is a .tflite made from A; None else."""
+    from inspector.core.compare import provenance
+
     if steps:
         return provenance.from_steps(ga.names(), steps)
     if is_tflite(gb) and not is_tflite(ga):
@@ -28,6 +35,7 @@ def provenance_for(ga: Graph, gb: Graph, steps=None):
 
 def after_pipeline(ga: Graph, pipeline: str, inputs=(), outputs=()) -> tuple:
     """(B, steps): A through the pipeline's text, here (the command line's `--pipeline`)."""
+    from inspector.core.model.graph import Graph
     from inspector.core.transforms.pipeline import run_pipeline
 
     steps = run_pipeline(ga.graph_def, pipeline, list(inputs), list(outputs))
@@ -39,6 +47,8 @@ def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
     """The diff of B against A. `steps`: the pipeline's reports when B is A after it;
     `paths`: the files A and B came from ("" for none); `totals`: with what each side costs.
     B that is A's graph itself (the same file) answers at once."""
+    from inspector.core.compare.diff import diff_graphs, file_size
+
     if gb is ga and not steps:
         return identical_diff(labels[0], labels[1], file_size(paths[0]), ga)
     costs = None

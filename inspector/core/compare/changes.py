@@ -5,10 +5,10 @@ changed, cosine similarity; float weights now stored in 8 bits behind a Dequanti
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
 
 from inspector.core.compare.columns import columns
 from inspector.core.compare.operands import LAYOUT_WORDS, behind_reads, to_layout
+from inspector.core.compare.records import Change
 from inspector.core.model import dtypes, tensors
 from inspector.core.model.attrs import decode
 from inspector.core.model.graph import Graph
@@ -23,19 +23,6 @@ SHAPE_ATTRS = ("_output_shapes", "shape")
 IGNORED_ATTRS = frozenset({"_class", "value", "tflite_index", "tflite_tensor", "tflite_type",
                            "quant_scale", "quant_zero_point", "quant_axis"})
 VALUE_LIMIT = 64 * 2 ** 20        # constants larger than this are compared by bytes only
-
-
-@dataclass
-class Change:
-    kind: str        # renamed op attr dtype shape device rewired control values quantized
-    text: str
-    figures: dict | None = None
-
-    def as_dict(self) -> dict:
-        out = {"kind": self.kind, "text": self.text}
-        if self.figures:
-            out["figures"] = self.figures
-        return out
 
 
 def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool,

@@ -5,13 +5,10 @@ change repeats ("values changed in 13 blocks"), and the matching's own quality."
 from __future__ import annotations
 
 import os
-from collections import Counter
-from dataclasses import dataclass, field
 
 from inspector.core.analysis.sizes import sizes
 from inspector.core.analysis.summary import summarize
 from inspector.core.compare.changes import (
-    Change,
     pair_changes,
     quiet_pairs,
     same_attrs,
@@ -19,110 +16,20 @@ from inspector.core.compare.changes import (
 )
 from inspector.core.compare.columns import columns
 from inspector.core.compare.explain import size_notes
-from inspector.core.compare.matching import (
+from inspector.core.compare.matching import explained_by_scope, match
+from inspector.core.compare.records import (  # noqa: F401  (Diff, Entry, Group: diff's names)
+    STATUSES,
+    Change,
+    Diff,
+    Entry,
+    Group,
     Matching,
     Provenance,
-    explained_by_scope,
-    match,
 )
 from inspector.core.loaders.sniff import holds_whole_model
-from inspector.core.model.graph import Graph, scope_of
+from inspector.core.model.graph import Graph
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
-
-STATUSES = ("changed", "added", "removed", "merged", "split")
-
-
-@dataclass
-class Entry:
-    """One line of the change list."""
-
-    status: str                  # changed added removed merged split
-    a: str = ""                  # the node in A ("" for added)
-    b: str = ""                  # the node in B ("" for removed)
-    op_a: str = ""
-    op_b: str = ""
-    rule: str = ""               # how the pair was matched
-    confidence: float = 0.0
-    changes: list = field(default_factory=list)   # Change
-
-    @property
-    def name(self) -> str:
-        return self.a or self.b
-
-    @property
-    def scope(self) -> str:
-        return scope_of(self.a or self.b)
-
-    def signature(self) -> tuple:
-        """What the change is, names left out: entries alike in it are one pattern."""
-        kinds = tuple(sorted({c.kind for c in self.changes}))
-        attrs = tuple(sorted(c.text.split(":")[0] for c in self.changes if c.kind == "attr"))
-        return (self.status, self.op_a, self.op_b, kinds, attrs)
-
-    def describe(self) -> str:
-        if self.status == "added":
-            return f"added {self.op_b} '{self.b}'"
-        if self.status == "removed":
-            return f"removed {self.op_a} '{self.a}'"
-        if self.status == "merged":
-            return f"{self.op_a} '{self.a}' merged into {self.op_b} '{self.b}'"
-        if self.status == "split":
-            return f"{self.op_b} '{self.b}' split out of {self.op_a} '{self.a}'"
-        rest = [c.text for c in self.changes if c.kind != "renamed"]
-        if self.a != self.b and not rest:
-            return f"renamed '{self.a}' -> '{self.b}'"
-        name = self.a if self.a == self.b else f"{self.a} -> {self.b}"
-        return f"{name}: " + "; ".join(rest)
-
-
-@dataclass
-class Group:
-    """Entries with the same change: one line that opens to its members."""
-
-    title: str
-    members: list                # indices into Diff.entries
-    blocks: int                  # distinct scopes they sit in
-
-
-@dataclass
-class Diff:
-    a_label: str
-    b_label: str
-    entries: list                # Entry: every node that is not unchanged
-    unchanged: int
-    matching: Matching
-    interface: list              # Change, the interface first
-    totals: dict                 # name -> [A, B]
-    op_histogram: dict           # op -> [A, B], where they differ
-    groups: list                 # Group
-    quality: dict
-    notes: list = field(default_factory=list)    # explain.Note: why the size changed
-
-    @property
-    def equal(self) -> bool:
-        return not self.entries and not self.interface and not self.matching.scopes
-
-    @property
-    def unrelated(self) -> bool:
-        """Too little of A has a counterpart in B: different models, compared by name only."""
-        return self.matching.unrelated
-
-    @property
-    def verdict(self) -> str:
-        return "equal" if self.equal else "unrelated" if self.unrelated else "different"
-
-    def counts(self) -> dict:
-        """Entries by status, renamed pairs and unchanged ones (counted once: a diff does not
-        change once made)."""
-        cached = self.__dict__.get("_counts")
-        if cached is None:
-            out = Counter(e.status for e in self.entries)
-            out["renamed"] = sum(1 for e in self.entries
-                                 if any(c.kind == "renamed" for c in e.changes))
-            out["unchanged"] = self.unchanged
-            cached = self.__dict__["_counts"] = dict(out)
-        return dict(cached)
 
 
 def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",

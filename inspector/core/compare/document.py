@@ -6,10 +6,7 @@ from __future__ import annotations
 import json
 import math
 
-from inspector.core.compare.changes import Change
-from inspector.core.compare.diff import Diff, Entry, Group
-from inspector.core.compare.explain import Note
-from inspector.core.compare.matching import Matching
+from inspector.core.compare.records import Change, Diff, Entry, Group, Matching, Note
 from inspector.core.errors import InspectorError
 
 FORMAT = "graphdef-inspector diff"

@@ -4,29 +4,12 @@ control inputs read, and the originals stay beside the folded copies)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from inspector.core.analysis.sizes import node_sizes
 from inspector.core.compare.operands import PASS_THROUGH
+from inspector.core.compare.records import Note
 from inspector.core.model.graph import Graph
 
 READS = PASS_THROUGH | {"Dequantize"}      # what reads a constant without computing with it
-
-
-@dataclass
-class Note:
-    """One explanation of a size change: what, on which side, its nodes and bytes."""
-
-    kind: str                # "control-kept constants"
-    text: str
-    side: str                # the graph holding the nodes: "A" or "B"
-    nodes: list = field(default_factory=list)
-    bytes: int = 0
-    share: float = 0.0       # bytes / A's size
-
-    def as_dict(self) -> dict:
-        return {"kind": self.kind, "text": self.text, "side": self.side, "nodes": self.nodes,
-                "bytes": self.bytes, "share": self.share}
 
 
 def control_kept(graph: Graph) -> list:

@@ -10,8 +10,7 @@ UNRELATED_BELOW matched, the models are different ones: exact names only, nothin
 
 from __future__ import annotations
 
-from collections import Counter, deque
-from dataclasses import dataclass, field
+from collections import deque
 
 from inspector.core.compare.changes import same_tensor
 from inspector.core.compare.columns import columns
@@ -23,67 +22,18 @@ from inspector.core.compare.names import (  # noqa: F401  (explained_by_scope: d
 )
 from inspector.core.compare.merges import SOURCES, merges_and_splits
 from inspector.core.compare.operands import behind_reads, data_inputs, match_operands
+from inspector.core.compare.records import (  # noqa: F401  (matching's names)
+    CONFIDENCE,
+    Matching,
+    Provenance,
+)
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import NO_JOB, Job
 
-CONFIDENCE = {"provenance": 1.0, "structure": 1.0, "top-down": 0.85, "bottom-up": 0.8,
-              "name": 0.9, "tolerant name": 0.7, "operand": 0.9, "quantized": 0.95,
-              "same constant": 1.0}
 # each rule's function: provenance _from_provenance, structure _by_structure, top-down and
 # bottom-up _propagate, quantized _quantized_weights, same constant _same_constants, operand
 # operands.match_operands, name and tolerant name _by_names
 UNRELATED_BELOW = 0.5     # share of A matched under which the models are different ones
-
-
-@dataclass
-class Provenance:
-    """What a tool that made B from A says: a -> b it became, a merged into b, b split from a."""
-
-    became: dict = field(default_factory=dict)
-    merged: dict = field(default_factory=dict)
-    split: dict = field(default_factory=dict)
-    source: str = ""                     # "pipeline" or "tflite"
-
-
-@dataclass
-class Matching:
-    b_of: dict = field(default_factory=dict)        # a -> b (1:1)
-    a_of: dict = field(default_factory=dict)        # b -> a
-    rule: dict = field(default_factory=dict)        # a -> rule of its pair
-    merged: dict = field(default_factory=dict)      # a -> b it was merged into (N:1)
-    split: dict = field(default_factory=dict)       # b -> a it came out of (1:N)
-    scopes: dict = field(default_factory=dict)      # renamed scope of A -> scope of B
-    disagreeing: list = field(default_factory=list)  # pairs whose inputs are matched elsewhere
-    layouts: dict = field(default_factory=dict)     # a -> layout change of its values in B
-    unrelated: bool = False                         # different models: no guessed pairs
-
-    def pair(self, a: str, b: str, rule: str) -> None:
-        self.b_of[a], self.a_of[b], self.rule[a] = b, a, rule
-
-    def confidence(self, a: str) -> float:
-        return CONFIDENCE.get(self.rule.get(a, ""), 0.6)
-
-    def counterparts_in_b(self, a: str) -> list:
-        out = [self.b_of[a]] if a in self.b_of else []
-        if a in self.merged:
-            out.append(self.merged[a])
-        return out + [b for b, src in self.split.items() if src == a and b not in out]
-
-    def counterparts_in_a(self, b: str) -> list:
-        out = [self.a_of[b]] if b in self.a_of else []
-        out += [a for a, into in self.merged.items() if into == b and a not in out]
-        if b in self.split and self.split[b] not in out:
-            out.append(self.split[b])
-        return out
-
-    def quality(self, a_count: int) -> dict:
-        """Share of A's nodes matched by each rule, merged, unmatched; disagreeing pairs."""
-        by_rule = Counter(self.rule.values())
-        shares = {rule: n / a_count for rule, n in by_rule.most_common()} if a_count else {}
-        if self.merged:
-            shares["merged"] = len(self.merged) / a_count
-        return {"shares": shares, "matched": (len(self.b_of) + len(self.merged)) / a_count
-                if a_count else 1.0, "disagreeing_pairs": len(self.disagreeing)}
 
 
 def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,

@@ -4,7 +4,7 @@ converter names each tensor after the GraphDef nodes fused into the op that make
 
 from __future__ import annotations
 
-from inspector.core.compare.matching import Provenance
+from inspector.core.compare.records import Provenance
 from inspector.core.compare.operands import behind_reads
 
 

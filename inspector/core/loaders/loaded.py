@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders import files
-from inspector.core.model.graph import Graph
+
+if TYPE_CHECKING:
+    from inspector.core.model.graph import Graph
 
 # What an opened model can do; each reader says for its kind (readers.register fills this)
 TRANSFORM = "transform"      # the pipeline's transforms rewrite it
@@ -84,6 +87,8 @@ def make_graph(graph_def, path: str, name: str = "", weights=None) -> tuple[Grap
     if not graph_def.node and not graph_def.library.function:
         raise ModelLoadError("the model holds no nodes (an empty graph, or not a TensorFlow "
                              "model at all)", path=path)
+    from inspector.core.model.graph import Graph  # a same-bytes diff imports no graph
+
     graph = Graph(graph_def, name=name or os.path.basename(path), weights=weights)
     return graph, problems_of(graph, path)
 

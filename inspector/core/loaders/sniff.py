@@ -10,7 +10,9 @@ import zipfile
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders.files import require_regular
 from inspector.core.model.humanize import human_bytes
-from inspector.core.model.protos import NodeDef
+from inspector.core.runtime.lazy_import import later
+
+protos = later("inspector.core.model.protos", globals(), "protos")   # a same-bytes diff: none
 
 GRAPHDEF, METAGRAPH, SAVEDMODEL, KERAS_H5, KERAS_ZIP, TFJS, TFLITE = (
     "graphdef", "metagraph", "savedmodel", "keras-h5", "keras-zip", "tfjs", "tflite")
@@ -151,7 +153,7 @@ def top_level_fields(data: bytes, path: str) -> list[tuple[int, int, int, int, i
 
 def _payload_is_node(data: bytes, start: int, end: int) -> bool:
     try:
-        node = NodeDef.FromString(data[start:end])
+        node = protos.NodeDef.FromString(data[start:end])
     except Exception:
         return False
     return bool(node.name) and bool(_OP_NAME.match(node.op))

@@ -1,0 +1,190 @@
+"""The diff's records, plain data the document writes and reads back (document.py) with no
+graph, matcher or protobuf behind them: a change of a pair, a note on the size, what a tool
+says of B's provenance, the matching, an entry of the change list, a pattern and the diff.
+A diff of two files with the same bytes is made and written from these alone (the CLI's
+`diff A copy-of-A` imports nothing else: app.identical)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from inspector.core.model.inputs import scope_of
+
+CONFIDENCE = {"provenance": 1.0, "structure": 1.0, "top-down": 0.85, "bottom-up": 0.8,
+              "name": 0.9, "tolerant name": 0.7, "operand": 0.9, "quantized": 0.95,
+              "same constant": 1.0}
+
+STATUSES = ("changed", "added", "removed", "merged", "split")
+
+
+@dataclass
+class Change:
+    kind: str        # renamed op attr dtype shape device rewired control values quantized
+    text: str
+    figures: dict | None = None
+
+    def as_dict(self) -> dict:
+        out = {"kind": self.kind, "text": self.text}
+        if self.figures:
+            out["figures"] = self.figures
+        return out
+
+
+@dataclass
+class Note:
+    """One explanation of a size change: what, on which side, its nodes and bytes."""
+
+    kind: str                # "control-kept constants"
+    text: str
+    side: str                # the graph holding the nodes: "A" or "B"
+    nodes: list = field(default_factory=list)
+    bytes: int = 0
+    share: float = 0.0       # bytes / A's size
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "text": self.text, "side": self.side, "nodes": self.nodes,
+                "bytes": self.bytes, "share": self.share}
+
+
+@dataclass
+class Provenance:
+    """What a tool that made B from A says: a -> b it became, a merged into b, b split from a."""
+
+    became: dict = field(default_factory=dict)
+    merged: dict = field(default_factory=dict)
+    split: dict = field(default_factory=dict)
+    source: str = ""                     # "pipeline" or "tflite"
+
+
+@dataclass
+class Matching:
+    b_of: dict = field(default_factory=dict)        # a -> b (1:1)
+    a_of: dict = field(default_factory=dict)        # b -> a
+    rule: dict = field(default_factory=dict)        # a -> rule of its pair
+    merged: dict = field(default_factory=dict)      # a -> b it was merged into (N:1)
+    split: dict = field(default_factory=dict)       # b -> a it came out of (1:N)
+    scopes: dict = field(default_factory=dict)      # renamed scope of A -> scope of B
+    disagreeing: list = field(default_factory=list)  # pairs whose inputs are matched elsewhere
+    layouts: dict = field(default_factory=dict)     # a -> layout change of its values in B
+    unrelated: bool = False                         # different models: no guessed pairs
+
+    def pair(self, a: str, b: str, rule: str) -> None:
+        self.b_of[a], self.a_of[b], self.rule[a] = b, a, rule
+
+    def confidence(self, a: str) -> float:
+        return CONFIDENCE.get(self.rule.get(a, ""), 0.6)
+
+    def counterparts_in_b(self, a: str) -> list:
+        out = [self.b_of[a]] if a in self.b_of else []
+        if a in self.merged:
+            out.append(self.merged[a])
+        return out + [b for b, src in self.split.items() if src == a and b not in out]
+
+    def counterparts_in_a(self, b: str) -> list:
+        out = [self.a_of[b]] if b in self.a_of else []
+        out += [a for a, into in self.merged.items() if into == b and a not in out]
+        if b in self.split and self.split[b] not in out:
+            out.append(self.split[b])
+        return out
+
+    def quality(self, a_count: int) -> dict:
+        """Share of A's nodes matched by each rule, merged, unmatched; disagreeing pairs."""
+        by_rule = Counter(self.rule.values())
+        shares = {rule: n / a_count for rule, n in by_rule.most_common()} if a_count else {}
+        if self.merged:
+            shares["merged"] = len(self.merged) / a_count
+        return {"shares": shares, "matched": (len(self.b_of) + len(self.merged)) / a_count
+                if a_count else 1.0, "disagreeing_pairs": len(self.disagreeing)}
+
+
+@dataclass
+class Entry:
+    """One line of the change list."""
+
+    status: str                  # changed added removed merged split
+    a: str = ""                  # the node in A ("" for added)
+    b: str = ""                  # the node in B ("" for removed)
+    op_a: str = ""
+    op_b: str = ""
+    rule: str = ""               # how the pair was matched
+    confidence: float = 0.0
+    changes: list = field(default_factory=list)   # Change
+
+    @property
+    def name(self) -> str:
+        return self.a or self.b
+
+    @property
+    def scope(self) -> str:
+        return scope_of(self.a or self.b)
+
+    def signature(self) -> tuple:
+        """What the change is, names left out: entries alike in it are one pattern."""
+        kinds = tuple(sorted({c.kind for c in self.changes}))
+        attrs = tuple(sorted(c.text.split(":")[0] for c in self.changes if c.kind == "attr"))
+        return (self.status, self.op_a, self.op_b, kinds, attrs)
+
+    def describe(self) -> str:
+        if self.status == "added":
+            return f"added {self.op_b} '{self.b}'"
+        if self.status == "removed":
+            return f"removed {self.op_a} '{self.a}'"
+        if self.status == "merged":
+            return f"{self.op_a} '{self.a}' merged into {self.op_b} '{self.b}'"
+        if self.status == "split":
+            return f"{self.op_b} '{self.b}' split out of {self.op_a} '{self.a}'"
+        rest = [c.text for c in self.changes if c.kind != "renamed"]
+        if self.a != self.b and not rest:
+            return f"renamed '{self.a}' -> '{self.b}'"
+        name = self.a if self.a == self.b else f"{self.a} -> {self.b}"
+        return f"{name}: " + "; ".join(rest)
+
+
+@dataclass
+class Group:
+    """Entries with the same change: one line that opens to its members."""
+
+    title: str
+    members: list                # indices into Diff.entries
+    blocks: int                  # distinct scopes they sit in
+
+
+@dataclass
+class Diff:
+    a_label: str
+    b_label: str
+    entries: list                # Entry: every node that is not unchanged
+    unchanged: int
+    matching: Matching
+    interface: list              # Change, the interface first
+    totals: dict                 # name -> [A, B]
+    op_histogram: dict           # op -> [A, B], where they differ
+    groups: list                 # Group
+    quality: dict
+    notes: list = field(default_factory=list)    # explain.Note: why the size changed
+
+    @property
+    def equal(self) -> bool:
+        return not self.entries and not self.interface and not self.matching.scopes
+
+    @property
+    def unrelated(self) -> bool:
+        """Too little of A has a counterpart in B: different models, compared by name only."""
+        return self.matching.unrelated
+
+    @property
+    def verdict(self) -> str:
+        return "equal" if self.equal else "unrelated" if self.unrelated else "different"
+
+    def counts(self) -> dict:
+        """Entries by status, renamed pairs and unchanged ones (counted once: a diff does not
+        change once made)."""
+        cached = self.__dict__.get("_counts")
+        if cached is None:
+            out = Counter(e.status for e in self.entries)
+            out["renamed"] = sum(1 for e in self.entries
+                                 if any(c.kind == "renamed" for c in e.changes))
+            out["unchanged"] = self.unchanged
+            cached = self.__dict__["_counts"] = dict(out)
+        return dict(cached)
