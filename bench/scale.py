@@ -248,6 +248,9 @@ def report(r: dict) -> None:
           f"{1000 * r['settle']:.0f} ms")
     print("  app: longest GUI stall   " + ", ".join(
         f"{k} {1000 * v:.0f} ms" for k, v in r["stalls"].items()))
+    if "memory" in r:
+        print("  app: window RSS / peak after each action (MB)   " + ", ".join(
+            f"{k} {v[0]:.0f}/{v[1]:.0f}" for k, v in r["memory"].items()))
     print(f"  app: window peak RSS     {r['window_peak']:6.0f} MB "
           f"({r['window_peak'] / r['size']:.2f}x the file); anonymous {r['window_anon']:.0f} MB")
     if "tf_rss" not in r:

@@ -1,6 +1,7 @@
 """The app half of bench/scale.py, run in a fresh process per model: prints one JSON line with
 the first picture from process start, the longest GUI-thread stall per action and in the 10 s
-after the first picture (`settle`), and memory."""
+after the first picture (`settle`), and memory (the window's RSS and peak after the open and
+after each action: `memory`)."""
 
 from __future__ import annotations
 
@@ -150,6 +151,7 @@ def main() -> None:
     painted = time.perf_counter()
     wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy())
     stalls = {"open": beat.worst}
+    memory = {"open": (status_mb("VmRSS"), status_mb("VmHWM"))}
     wait(app, lambda: time.perf_counter() > painted + SETTLE)
     beat.stop()
     settle = settled(beats, painted)
@@ -161,11 +163,12 @@ def main() -> None:
         wait(app, done)
         wait(app, lambda: not win.tasks.is_busy())
         stalls[name] = beat.stop()
+        memory[name] = (status_mb("VmRSS"), status_mb("VmHWM"))
 
     for name, action, done in actions(win):
         timed(name, action, done)
     worker = client.pid()
-    result = dict(first=first, items=items, stalls=stalls, settle=settle,
+    result = dict(first=first, items=items, stalls=stalls, settle=settle, memory=memory,
                   window_peak=status_mb("VmHWM"), window_anon=status_mb("RssAnon"),
                   window_rss=status_mb("VmRSS"),
                   worker_rss=status_mb("VmRSS", str(worker)) if worker else 0.0)
