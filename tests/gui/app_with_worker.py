@@ -60,6 +60,7 @@ def main(model: str, settings: str) -> int:
     wait(app, lambda: len(win.state.rows) == 4 and not win.tasks.is_busy() and
          all(r.metrics.flops is not None for r in win.state.rows[1:]))
     seen["flops"] = [r.metrics.flops.total for r in win.state.rows]
+    seen["flops_per_node"] = [len(r.metrics.flops.per_node) for r in win.state.rows]
     seen["engine"] = type(win.state.engine).__name__
     # a step's graph comes from the worker, laid out off the GUI thread
     original = win.state.view

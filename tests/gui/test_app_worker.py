@@ -23,6 +23,7 @@ def test_the_gui_process_never_imports_tensorflow_and_survives_a_killed_worker(f
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
     assert seen["tensorflow_here"] == [] and seen["tf_layer_here"] == []
     assert all(f > 0 for f in seen["flops"])  # shapes came from TF, in the worker
+    assert seen["flops_per_node"] == [0, 0, 0, 0]  # totals only cross the pipe
     assert seen["profiled"] > 20
     assert "SIGKILL" in seen["error"] and "\n" not in seen["error"]
     assert seen["marks"] == [["Mul"], ["softmax"]]

@@ -2,7 +2,7 @@
 step (cheap numbers first, then gzip sizes, then FLOPs) with cached prefixes so an edit redoes
 little. Rows are immutable: each update hands out new rows, never changes one it gave away.
 
-Rows carry numbers and change lists, never graphs: a step's graph stays with the engine and is
+Rows carry numbers and change lists, never graphs (nor FLOPs per node): a step's graph stays with the engine and is
 asked for by key (`graph`, `check`, `save`). In the app the engine lives in the worker process
 (`open_engine` asks the installed executor for one), so the window holds no step graphs and
 spends no time on them; the command line and tests use a PreviewEngine in-process."""
@@ -181,11 +181,12 @@ class PreviewEngine(ModelTasks):
     def _with_flops(self, row, input_shapes, skey: tuple) -> Metrics:
         """FLOPs of this step's own graph, from TF's shape inference on it (with the same
         input shapes): exactly what `flops` says about the saved result, and "unknown" with
-        TF's reason when TF cannot import it."""
+        TF's reason when TF cannot import it. The totals only (FlopReport.totals): the rows
+        go to the window, which shows no count per node."""
         hit = self._flops.get((row.key, skey))
         if hit is None:
             report = flop_report(self.graph(row.key), input_shapes)
-            hit = self._flops[(row.key, skey)] = replace(row.metrics, flops=report,
+            hit = self._flops[(row.key, skey)] = replace(row.metrics, flops=report.totals(),
                                                          latency_ms=latencies(report))
         return replace(row.metrics, flops=hit.flops, latency_ms=hit.latency_ms)
 
