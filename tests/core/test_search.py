@@ -99,3 +99,33 @@ def test_substring_search_over_joined_blocks_matches_each_node_once():
         assert index.find(query, limit=10 ** 6).names == want, query
     assert index.find("relux", limit=7).names == [f"b{i}/relux" for i in (1, 2, 4, 5, 7, 8,
                                                                             10)]
+
+
+def test_the_index_keeps_its_texts_and_a_few_bytes_a_node_no_object_a_node():
+    """At a million nodes an int, a list slot or a string kept per node is tens of MB in
+    the window: the index keeps each block's joined text, its starts in an array and a
+    code a node for the attr text (the old index kept ~50 bytes a node besides its texts:
+    an int object a start, an op and an attr text a node in lists)."""
+    import tracemalloc
+
+    from inspector.core.analysis.search import SearchIndex
+
+    g = protos.GraphDef()
+    for i in range(30000):
+        node = g.node.add(name=f"block_{i // 8}/conv_{i}", op=("Relu", "Conv2D")[i % 2])
+        node.attr["T"].type = 1
+        node.attr["padding"].s = (b"SAME", b"VALID")[i % 3 == 0]
+    graph = Graph(g)
+    graph.name_list, graph._ops          # the graph's own columns, made before the count
+    tracemalloc.start()
+    index = SearchIndex(graph)
+    kept = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    texts = sum(len(text) + 49 for _, text, _ in index.blocks)
+    assert (kept - texts) / len(graph) < 16, (kept - texts) / len(graph)
+    assert index.attrs[:3] == ["T=float padding=VALID", "T=float padding=SAME",
+                               "T=float padding=SAME"]
+    assert find_nodes(graph, "t=float padding=valid")[:2] == ["block_0/conv_0",
+                                                              "block_0/conv_3"]
+    assert find_nodes(graph, r"padding=VALID$", regex=True)[:2] == ["block_0/conv_0",
+                                                                    "block_0/conv_3"]

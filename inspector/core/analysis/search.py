@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from array import array
 from bisect import bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
@@ -32,20 +33,23 @@ def _attr_text(node) -> str:
     """The node's attrs as `key=value` in key order (a map's own order is a hash order that
     changes from one process to the next: a query spanning two attrs would match in one run
     and not the next)."""
-    return _attr_texts([node.proto])[0]
+    codes, texts = _attr_texts([node.proto])
+    return texts[codes[0]]
 
 
-def _attr_texts(protos, job: Job = NO_JOB) -> list:
-    """Each NodeDef's attr text, decoding each distinct (key, value) once: a big graph
-    repeats a few thousand of them."""
+def _attr_texts(protos, job: Job = NO_JOB) -> tuple:
+    """(code of each NodeDef's attr text, the distinct texts): each distinct (key, value)
+    decoded once and each distinct text kept once, a code per node (an array: no Python
+    object a node), as a big graph repeats a few thousand of them."""
     seen: dict = {}
-    out = []
-    add = out.append
+    code_of: dict = {"": 0}
+    codes = array("i")
+    add = codes.append
     for i, node in enumerate(protos):
         job.every(i, CHECK_EVERY - 1)
         attr = node.attr
         if not attr:
-            add("")
+            add(0)
             continue
         parts = []
         for key in sorted(attr):
@@ -57,8 +61,12 @@ def _attr_texts(protos, job: Job = NO_JOB) -> list:
             if text is None:
                 text = seen[k] = f"{key}={decode(value)}"
             parts.append(text)
-        add(" ".join(parts))
-    return out
+        text = " ".join(parts)
+        code = code_of.get(text)
+        if code is None:
+            code = code_of[text] = len(code_of)
+        add(code)
+    return codes, list(code_of)
 
 
 @dataclass
@@ -75,26 +83,32 @@ class Found:
 
 
 class SearchIndex:
-    """Names, op types and attr text of every node of one graph, ready to search."""
+    """Names, op types and attr text of every node of one graph, ready to search. Per node
+    it keeps no Python object: names are the graph's own list, op types its op codes, attr
+    texts a code each, and each block of texts is one string with its starts in an array."""
 
     def __init__(self, graph: Graph, job: Job = NO_JOB):
-        # the graph's columns: its name list (shared, not copied) and op codes; no Node
         names = self.names = graph.name_list
         self.op_names = graph.op_names
-        op_of, codes = graph.op_names.__getitem__, graph._ops
-        self.attrs = _attr_texts(graph.structure.node, job)
-        self.ops, self.blocks = [], []
+        op_of, self.op_codes = graph.op_names.__getitem__, graph._ops
+        self.attr_codes, self.attr_texts = _attr_texts(graph.structure.node, job)
+        text_of = self.attr_texts.__getitem__
+        self.blocks = []
         for a in range(0, len(names), SLICE):    # slices: the GIL is let go between
             job.every(a, CHECK_EVERY - 1)
             b = a + SLICE
-            ops = list(map(op_of, codes[a:b]))
-            self.ops += ops
-            lowered = list(map(str.lower, map("\n".join, zip(names[a:b], ops,
-                                                             self.attrs[a:b]))))
+            lowered = list(map(str.lower, map("\n".join, zip(
+                names[a:b], map(op_of, self.op_codes[a:b]),
+                map(text_of, self.attr_codes[a:b])))))
             # the block's texts joined by SEP, and where each starts: a substring query
             # is one str.find a match instead of an `in` a node
-            starts = list(accumulate(map(len, lowered), _after_sep, initial=0))
+            starts = array("q", accumulate(map(len, lowered), _after_sep, initial=0))
             self.blocks.append((a, SEP.join(lowered), starts))
+
+    @property
+    def attrs(self) -> list:
+        """Each node's attr text (made on demand: the index keeps a code a node)."""
+        return list(map(self.attr_texts.__getitem__, self.attr_codes))
 
     @property
     def lowered(self) -> list:
@@ -115,12 +129,12 @@ class SearchIndex:
             except re.error as exc:
                 raise InspectorError(f"bad regular expression: {exc}") from None
             # each op type and each distinct attr text is searched once
-            op_hit = {op: bool(search(op)) for op in self.op_names}
-            attr_hit: dict = {}
-            ops, attrs = self.ops, self.attrs
+            op_hit = [bool(search(op)) for op in self.op_names]
+            attr_hit: list = [None] * len(self.attr_texts)
+            ops, attrs, texts = self.op_codes, self.attr_codes, self.attr_texts
             for i, name in enumerate(self.names):
                 job.every(i, CHECK_EVERY - 1)
-                if search(name) or op_hit[ops[i]] or _hit(attr_hit, search, attrs[i]):
+                if search(name) or op_hit[ops[i]] or _hit(attr_hit, search, texts, attrs[i]):
                     out.append(name)
                     if len(out) > limit:
                         return Found(out[:limit], True)
@@ -153,10 +167,10 @@ def _after_sep(start: int, length: int) -> int:
     return start + length + 1
 
 
-def _hit(known: dict, search, text: str) -> bool:
-    found = known.get(text)
+def _hit(known: list, search, texts: list, code: int) -> bool:
+    found = known[code]
     if found is None:
-        found = known[text] = bool(search(text))
+        found = known[code] = bool(search(texts[code]))
     return found
 
 
