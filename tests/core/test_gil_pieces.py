@@ -1,7 +1,7 @@
 """Two whole-graph C calls on the diff task's thread held the GIL for hundreds of ms at 300k
-nodes (the window stalled while a diff was computed beside it): scope_stats.node_order's
-name look-ups and Fingerprints' name-keyed dicts. They now go PIECE items a call: same
-results as the one-shot way, cut into pieces."""
+nodes (the window stalled while a diff was computed beside it): the scope statistics' name
+look-ups and Fingerprints' name-keyed dicts. They now go core.runtime.pieces.PIECE items a
+call: same results as the one-shot way, cut into pieces."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from inspector.core.compare.columns import columns
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
+from inspector.core.runtime import pieces
 from inspector.core.view import scope_stats
 from inspector.core.view.hierarchy import build_hierarchy
 from tests.core.test_view_columns import HOSTILE, _graph_def
@@ -38,17 +39,19 @@ class _CountingNumpy:
 
 @pytest.mark.parametrize("case", ["a flat scope cut into bands",
                                   "a flat root cut into bands, '/x' names in it"])
-def test_node_order_looks_names_up_a_piece_at_a_time(monkeypatch, case):
+def test_a_tree_of_scope_objects_looks_names_up_a_piece_at_a_time(monkeypatch, case):
+    """The statistics of a tree of Scope objects (names that repeat, or a tree not made as
+    columns) look its nodes' names up PIECE a call."""
     graph = Graph(_graph_def(600, 3, HOSTILE[case]))
-    order = scope_stats.preorder(build_hierarchy(graph).root)[0]
-    lens = np.fromiter(map(len, (s.nodes for s in order)), np.int64, len(order))
+    root = build_hierarchy(graph).root
+    order = list(root.walk())
     one_shot = [graph.index(name) for s in order for name in s.nodes]   # what it means
-    whole = scope_stats.node_order(np, graph, order, lens)
+    whole = scope_stats.columns_of(np, graph, root)
     sizes: list = []
-    monkeypatch.setattr(scope_stats, "PIECE", 7)
-    at, starts = scope_stats.node_order(_CountingNumpy(sizes), graph, order, lens)
-    assert at.tolist() == whole[0].tolist() == one_shot
-    assert starts.tolist() == whole[1].tolist()
+    monkeypatch.setattr(pieces, "PIECE", 7)
+    cols = scope_stats.columns_of(_CountingNumpy(sizes), graph, root)
+    assert cols.pool.tolist() == whole.pool.tolist() == one_shot
+    assert cols.paths == whole.paths == [s.path for s in order]
     assert sum(sizes) >= 900 and max(sizes) <= 7     # the banded scopes' names, 7 a call
 
 
@@ -84,7 +87,7 @@ def test_fingerprints_key_names_a_piece_at_a_time(monkeypatch, case):
     one_shot = dict(zip(names, Fingerprints._own_signatures(graph, cols, None)))
     taken: list = []
     cols.names = Slices(names, taken)
-    monkeypatch.setattr(fingerprints, "PIECE", 7)
+    monkeypatch.setattr(pieces, "PIECE", 7)
     sliced = Fingerprints(graph)
     assert sliced.own == whole.own and list(sliced.own) == list(whole.own)
     assert sliced.fingerprint == whole.fingerprint and sliced.height == whole.height
@@ -95,7 +98,7 @@ def test_fingerprints_key_names_a_piece_at_a_time(monkeypatch, case):
 
 
 def test_keyed_is_dict_of_zip_on_repeats_and_ragged_ends(monkeypatch):
-    monkeypatch.setattr(fingerprints, "PIECE", 3)
+    monkeypatch.setattr(pieces, "PIECE", 3)
     names = ["a", "b", "a", "c", "b", "d", "a"]
     for values in (list(range(7)), list(range(10)), list(range(4)), []):
         got = fingerprints.keyed(names, values)

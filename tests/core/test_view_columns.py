@@ -9,8 +9,9 @@ import random
 
 import pytest
 
-from inspector.core.model import protos
+from inspector.core.model import graph_index, protos
 from inspector.core.model.graph import Graph
+from inspector.core.runtime import pieces
 from inspector.core.view import hierarchy as hierarchy_module
 from inspector.core.view import view_columns
 from inspector.core.view.hierarchy import build_hierarchy, edge_groups
@@ -90,7 +91,9 @@ def _same(new, old) -> None:
     assert [type(x) for e in new.edges[:50] for x in e] == \
         [type(x) for e in old.edges[:50] for x in e]
     assert list(new.stats.items()) == list(old.stats.items())
-    assert new.group_parts == old.group_parts
+    assert new.group_parts == old.group_parts and new.group_labels == old.group_labels
+    assert [(p, s.nodes, list(s.children)) for p, s in new.scopes.items()] == \
+        [(p, s.nodes, list(s.children)) for p, s in old.scopes.items()]
     containers, groups = edge_groups(new)
     old_containers, old_groups = _old_edge_groups(old)
     assert containers == old_containers
@@ -100,8 +103,10 @@ def _same(new, old) -> None:
 @pytest.mark.parametrize("numpy_from", [10 ** 9, 1])
 @pytest.mark.parametrize("case", sorted(HOSTILE))
 def test_the_columns_give_what_the_walk_of_nodes_gave(monkeypatch, case, numpy_from):
+    """numpy_from 1: the columnar scope tree, groups and statistics too."""
     monkeypatch.setattr(view_columns, "NUMPY_FROM", numpy_from)
-    monkeypatch.setattr(view_columns, "CHUNK", 7)
+    monkeypatch.setattr(graph_index, "NUMPY_FROM", numpy_from)
+    monkeypatch.setattr(pieces, "PIECE", 7)
     graph = Graph(_graph_def(600, 3, HOSTILE[case]))
     assert not graph.duplicate_names
     for fold in (True, False):
@@ -333,9 +338,9 @@ def test_scope_statistics_by_numpy_are_those_of_the_loop(monkeypatch, case):
         monkeypatch.setattr(view_columns, "NUMPY_FROM", 10 ** 9)
         looped = hierarchy_module.scope_statistics(graph, root, folded, readers)
         monkeypatch.setattr(view_columns, "NUMPY_FROM", 1)
-        monkeypatch.setattr(view_columns, "CHUNK", 7)
+        monkeypatch.setattr(pieces, "PIECE", 7)
         counted = hierarchy_module.scope_statistics(graph, root, folded, readers)
-        monkeypatch.setattr(view_columns, "CHUNK", 8192)
+        monkeypatch.setattr(pieces, "PIECE", 8192)
         assert list(counted.items()) == list(looped.items())
         assert any(s.alike > 1 for s in looped.values()) or case != "blocks"
         assert len(looped) > 3 or case not in ("blocks", "flat")

@@ -8,20 +8,13 @@ from __future__ import annotations
 from inspector.core.compare.columns import columns
 from inspector.core.model.graph import Graph
 from inspector.core.model.protos import NodeDef
+from inspector.core.runtime.pieces import keyed   # PIECE names a call (300k in one
+#                                                   dict(zip()) held the GIL ~280 ms)
 
 # attributes that hold node names (colocation, shared resources) or nothing that computes
 NAME_ATTRS = frozenset({"_class", "shared_name", "container", "_XlaCompile", "_XlaScope"})
 # a loop's back edge: its input is not part of what it is (fingerprints stay acyclic)
 BACK_EDGE_OPS = frozenset({"NextIteration", "RefNextIteration"})
-PIECE = 8192    # names keyed per C call: each holds the GIL (300k in one dict(zip): ~280 ms)
-
-
-def keyed(names: list, values: list) -> dict:
-    """dict(zip(names, values)), PIECE names at a time (a later name wins, as in dict())."""
-    out: dict = {}
-    for lo in range(0, len(names), PIECE):
-        out.update(zip(names[lo:lo + PIECE], values[lo:lo + PIECE]))
-    return out
 
 
 def own_signature(op: str, proto, scratch) -> int:

@@ -13,6 +13,7 @@ from itertools import accumulate, compress, count, filterfalse, islice, repeat
 from operator import itemgetter, le, or_
 
 from inspector.core.model.inputs import INPUT_SYNTAX, MAX_SCOPE_DEPTH, parse_input, scope_parts
+from inspector.core.model.scope_tree import ScopeTree
 from inspector.core.model.scopes import Scope, add_scope
 from inspector.core.runtime import gc_policy
 
@@ -284,8 +285,11 @@ def _first_seen(paths: list, bounds) -> dict:
 
 
 def scope_tree(names: list, paths: list, ids) -> Scope:
-    """The name-scope hierarchy: each scope's nodes in graph order (no sort when the graph
-    is written scope by scope, each scope's nodes a run: the common case)."""
+    """The name-scope hierarchy: each scope's nodes in graph order. A big graph's is a
+    columnar ScopeTree (its Scope objects made on first use); a small one's is made whole
+    (no sort when the graph is written scope by scope, each scope's nodes a run)."""
+    if len(names) >= NUMPY_FROM:
+        return ScopeTree(numpy(), names, paths, ids).root
     with gc_policy.paused():    # 3 objects a scope: collections would walk them again and
         return _scope_tree(names, paths, ids)       # again (40 % of the time at 30k scopes)
 

@@ -2,17 +2,44 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterator
 
 
-@dataclass
 class Scope:
-    """A name-scope: child scopes and the nodes that sit directly in it."""
+    """A name-scope: child scopes and the nodes that sit directly in it. A big graph's
+    scopes come from a columnar tree (scope_tree.ScopeTree): their `children` and `nodes`
+    are made on first use, so a picture makes the scopes it draws, not every scope."""
 
-    path: str
-    children: dict = field(default_factory=dict)
-    nodes: list = field(default_factory=list)
+    __slots__ = ("path", "_children", "_nodes", "_maker", "_k")
+
+    def __init__(self, path: str, children: dict | None = None, nodes: list | None = None,
+                 maker=None, k: int = -1):
+        self.path = path
+        self._children = {} if children is None and maker is None else children
+        self._nodes = [] if nodes is None and maker is None else nodes
+        self._maker, self._k = maker, k     # maker.children_of(k) / maker.nodes_of(k)
+
+    @property
+    def children(self) -> dict:
+        found = self._children
+        if found is None:      # two threads may both make it: the same scope objects
+            found = self._children = self._maker.children_of(self._k)
+        return found
+
+    @children.setter
+    def children(self, value: dict) -> None:
+        self._children = value
+
+    @property
+    def nodes(self) -> list:
+        found = self._nodes
+        if found is None:
+            found = self._nodes = self._maker.nodes_of(self._k)
+        return found
+
+    @nodes.setter
+    def nodes(self, value: list) -> None:
+        self._nodes = value
 
     @property
     def name(self) -> str:
@@ -28,6 +55,17 @@ class Scope:
             scope = stack.pop()
             yield scope
             stack.extend(reversed(scope.children.values()))
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.path, self.children, self.nodes) == (other.path, other.children,
+                                                           other.nodes)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Scope({self.path!r})"
 
 
 def add_scope(by_path: dict, path: str) -> Scope:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 
 from inspector.core.model.scopes import Scope
+from inspector.core.runtime import pieces
 
 GROUP_ABOVE = 400   # a scope showing more nodes than this directly is grouped
 LEAF = 200          # nodes a band aims at
 FANOUT = 40         # bands at most per level
-PIECE = 8192        # names looked up a C call (it holds the GIL)
 
 
 def dataflow_order(graph, names: list) -> list:
@@ -22,9 +22,9 @@ def dataflow_order(graph, names: list) -> list:
     the graph's input columns by node index (no Node object made)."""
     every, src, off = graph._names, graph._src, graph._in_off
     look, order, members = graph._index.__getitem__, [], set()
-    for lo in range(0, len(names), PIECE):   # a C call a piece: one over a flat 1M-node
-        part = list(map(look, names[lo:lo + PIECE]))  # root held the GIL ~340 ms before
-        order += part                                # the first picture (stall_watch)
+    for lo, hi in pieces.bounds(len(names)):   # a C call a piece: one over a flat 1M-node
+        part = list(map(look, names[lo:hi]))       # root held the GIL ~340 ms before the
+        order += part                              # first picture (stall_watch)
         members.update(part)
     seen, out = set(), []
     for start in order:

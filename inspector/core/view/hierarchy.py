@@ -13,6 +13,7 @@ from typing import NamedTuple
 from inspector.core.model import op_categories
 from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
+from inspector.core.model.scope_tree import ScopeTree
 from inspector.core.view import scope_stats, view_columns
 from inspector.core.view.badges import (
     badge_of,
@@ -20,6 +21,7 @@ from inspector.core.view.badges import (
     fold_constants_into_badges,
 )
 from inspector.core.view.grouping import Groups
+from inspector.core.view.grouping_columns import ColumnGroups, ScopeMap
 from inspector.core.view.scene import scope_id
 
 _count_of = itemgetter(1)
@@ -50,7 +52,7 @@ class Hierarchy:
     folded: frozenset    # constants drawn as badges instead of nodes
     badge_sources: dict  # node -> [names of the constants it shows as badges], graph order
     root: object         # the scope tree (core.model.scopes.Scope), groups included
-    scopes: dict         # path -> Scope, groups included
+    scopes: dict         # path -> Scope, groups included (a big graph's: a ScopeMap)
     group_parts: dict    # node -> the group segments after its name scopes
     group_labels: dict   # group path -> its label ("first … last")
     stats: dict          # path -> ScopeStats
@@ -160,18 +162,24 @@ def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
     if not fold_constants:
         folded, badge_sources, folded_at = set(), {}, []
     marks = _marks(graph, reader_at, folded_at) if columnar else None
-    groups = Groups(graph, graph.scope_tree(), folded)
-    memo: dict = {"bands": groups.bands}
+    root = graph.scope_tree()
+    tree = ScopeTree.of(root) if columnar and marks is not None else None
+    if tree is not None:      # a big graph: its scope tree, groups and statistics as columns
+        groups = ColumnGroups(view_columns._numpy(), graph, tree, marks[1])
+        scopes = ScopeMap(groups.root, len(groups.columns.paths))
+    else:
+        groups = Groups(graph, root, folded)
+        scopes = {s.path: s for s in groups.root.walk()}
+    memo: dict = {"bands": groups.bands, "columns": getattr(groups, "columns", None)}
     if columnar:
         edges, *memo["edge_index"] = view_columns.edges(graph, folded_at)
     else:
         known = graph.names()
         edges = [(ref.node, ref.port, node.name, ref.control) for node in graph.nodes
                  for ref in node.inputs if ref.node in known and ref.node not in folded]
+    stats = scope_statistics(graph, groups.root, folded, readers, marks, memo["columns"])
     return Hierarchy(graph, fold_constants, consts, frozenset(folded), badge_sources,
-                     groups.root, {s.path: s for s in groups.root.walk()}, groups.parts,
-                     groups.labels,
-                     scope_statistics(graph, groups.root, folded, readers, marks), edges, memo)
+                     groups.root, scopes, groups.parts, groups.labels, stats, edges, memo)
 
 
 def _marks(graph, reader_at, folded_at):
@@ -185,12 +193,13 @@ def _marks(graph, reader_at, folded_at):
     return out
 
 
-def scope_statistics(graph: Graph, root, folded, readers, marks=None) -> dict:
+def scope_statistics(graph: Graph, root, folded, readers, marks=None, columns=None) -> dict:
     """{path: ScopeStats} of every scope, children counted into their parents (readers: the
     nodes that read a constant by data; marks: the same and `folded` as node index masks,
-    else made from the names). Op ties keep the order of nodes_under(path). One pass,
-    children before their parent, plain dicts (a Counter per scope costs twice as much); a
-    big graph's counts by whole-array steps (scope_stats.scope_statistics)."""
+    else made from the names; columns: the grouped tree's, else made from `root`). Op ties
+    keep the order of nodes_under(path). One pass, children before their parent, plain
+    dicts (a Counter per scope costs twice as much); a big graph's counts by whole-array
+    steps (scope_stats.scope_statistics)."""
     if len(graph) >= view_columns.NUMPY_FROM:
         np = view_columns._numpy()
         if marks is None:
@@ -198,7 +207,10 @@ def scope_statistics(graph: Graph, root, folded, readers, marks=None) -> dict:
             marks = np.zeros(n, bool), np.zeros(n, bool)
             for mask, names in zip(marks, (readers, folded)):
                 mask[np.fromiter(map(index.__getitem__, names), np.int64, len(names))] = True
-        found = scope_stats.scope_statistics(np, graph, root, marks, summary_of, ScopeStats)
+        if columns is None:
+            columns = scope_stats.columns_of(np, graph, root)
+        found = scope_stats.scope_statistics(np, graph, columns, marks, summary_of,
+                                             ScopeStats)
         if found is not None:
             return found
     reading = readers.keys() if isinstance(readers, dict) else set(readers)

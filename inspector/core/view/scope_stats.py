@@ -1,77 +1,66 @@
 """hierarchy.scope_statistics of a big graph by whole-array steps: no Python step per node and
 one per distinct op mix, not per scope (a 300k-node graph has 60k scopes and a handful of
-mixes). Each scope's subtree is a contiguous run of the scopes in preorder, its nodes a run
-of the nodes laid out scope by scope; an op's count in a subtree is a difference of binary
-searches over that op's places. The nodes' order comes from the graph's scope ids where a
-scope holds exactly the nodes of its path (every scope but the groups cut from a big one),
-else from the names."""
+mixes). The grouped tree comes as columns (grouping_columns.ScopeColumns: each scope's
+parent and its own nodes, a slice of one pool); each scope's subtree is a contiguous run of
+the scopes in preorder, its nodes a run of the nodes laid out scope by scope; an op's count
+in a subtree is a difference of binary searches over that op's places."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import repeat
-from operator import attrgetter
 
 from inspector.core.model.parameters import VARIABLE_OPS
+from inspector.core.runtime import pieces
+from inspector.core.view.grouping_columns import ScopeColumns
 
 DENSE_MOST = 4_000_000      # scopes x op types counted in one table (int64: 32 MB)
-PIECE = 8192    # names looked up per C call: each holds the GIL (300k in one: ~470 ms)
 _new = tuple.__new__
 
 
-def preorder(root) -> tuple:
-    """(scopes, parent place of each, -1 for the root, depth of each): every scope before
-    its children, the last child first (hierarchy._preorder's order)."""
-    order, parent, depth, stack = [], [], [], [(root, -1, 0)]
+def columns_of(np, graph, root) -> ScopeColumns:
+    """The columns of a tree of Scope objects (a small graph's, or one whose names repeat:
+    a name stands for its first node): scopes numbered parents first, siblings in order."""
+    paths, parent, lens, names, stack = [], [], [], [], [(root, -1)]
     while stack:
-        scope, up, d = stack.pop()
-        k = len(order)
-        order.append(scope)
+        scope, up = stack.pop()
+        k = len(paths)
+        paths.append(scope.path)
         parent.append(up)
-        depth.append(d)
-        if scope.children:
-            stack.extend(zip(scope.children.values(), repeat(k), repeat(d + 1)))
-    return order, parent, depth
+        lens.append(len(scope.nodes))
+        names += scope.nodes
+        stack.extend((c, k) for c in reversed(scope.children.values()))
+    pool = pieces.fromiter(np, graph._index.__getitem__, names, np.int64)
+    lens = np.asarray(lens, np.int64)
+    start = np.zeros(len(paths), np.int64)
+    np.cumsum(lens[:-1], out=start[1:])
+    return ScopeColumns(paths, np.asarray(parent, np.int64), lens, pool, start, None)
 
 
-def node_order(np, graph, order: list, lens):
-    """The node indexes of every scope's own nodes, scope after scope in `order`, each
-    scope's in its `nodes` order."""
-    total = int(lens.sum())
-    out = np.empty(total, np.int64)
-    starts = np.zeros(len(order) + 1, np.int64)
-    np.cumsum(lens, out=starts[1:])
-    run = np.zeros(len(order), bool)
-    if not graph.duplicate_names and total == len(graph):
-        paths, ids = graph.scope_ids()
-        ids = np.frombuffer(ids, np.int32) if len(ids) else np.zeros(0, np.int32)
-        id_of = {path: k for k, path in enumerate(paths)}
-        ks = np.fromiter((id_of.get(s.path, -1) for s in order), np.int64, len(order))
-        counts = np.bincount(ids, minlength=len(paths))
-        by_id = np.argsort(ids, kind="stable")
-        id_start = np.zeros(len(paths) + 1, np.int64)
-        np.cumsum(counts, out=id_start[1:])
-        run = (ks >= 0) & (lens > 0)
-        run[run] = counts[ks[run]] == lens[run]     # a scope of its path's own nodes
-        k = np.flatnonzero(run)
-        if len(k):
-            n = lens[k]
-            step = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
-            out[np.repeat(starts[k], n) + step] = by_id[np.repeat(id_start[ks[k]], n) + step]
-    rest = np.flatnonzero(~run & (lens > 0)).tolist()
-    if rest:
-        index, names = graph._index, []
-        for k in rest:
-            names += order[k].nodes
-        n = lens[rest]
-        step = np.arange(len(names)) - np.repeat(np.cumsum(n) - n, n)
-        at = np.empty(len(names), np.int64)
-        for lo in range(0, len(names), PIECE):      # a piece at a time: the GUI's turns
-            part = names[lo:lo + PIECE]
-            at[lo:lo + len(part)] = np.fromiter(map(index.__getitem__, part), np.int64,
-                                                len(part))
-        out[np.repeat(starts[rest], n) + step] = at
-    return out, starts
+def preorder(np, parent) -> tuple:
+    """(place of each scope in hierarchy._preorder's order: each scope before its children,
+    the last child first; scopes in each subtree, itself included; depth of each) from the
+    parent numbers (parent[k] < k, siblings in number order)."""
+    n = len(parent)
+    depth = np.zeros(n, np.int64)
+    up = parent[1:]
+    while n > 1:               # one step a level
+        deeper = depth[up] + 1
+        if np.array_equal(deeper, depth[1:]):
+            break
+        depth[1:] = deeper
+    size = np.ones(n, np.int64)
+    levels = [np.flatnonzero(depth == d) for d in range(int(depth.max(initial=0)) + 1)]
+    for k in reversed(levels[1:]):
+        np.add.at(size, parent[k], size[k])
+    place = np.zeros(n, np.int64)
+    for k in levels[1:]:       # siblings: the last one first, after its parent
+        k = k[np.lexsort((-k, parent[k]))]
+        ends = np.cumsum(size[k])
+        first = np.r_[True, parent[k][1:] != parent[k][:-1]]
+        group_start = np.maximum.accumulate(np.where(first, np.arange(len(k)), 0))
+        before = ends - size[k] - (ends - size[k])[group_start]
+        place[k] = place[parent[k]] + 1 + before
+    return place, size, depth
 
 
 def _distinct_rows(np, table) -> tuple:
@@ -85,23 +74,27 @@ def _distinct_rows(np, table) -> tuple:
     return order[new], inverse
 
 
-def scope_statistics(np, graph, root, marks, summary_of, stats_type) -> dict | None:
+def scope_statistics(np, graph, cols: ScopeColumns, marks, summary_of,
+                     stats_type) -> dict | None:
     """{path: stats_type} as hierarchy.scope_statistics counts them, or None when scopes x
     op types is too big for one table. marks: (is_reader, is_folded) bool arrays by node
     index (a node reading a constant by data; a constant drawn as a badge)."""
-    order, parent, depth = preorder(root)
-    n_scopes = len(order)
-    lens = np.fromiter(map(len, (s.nodes for s in order)), np.int64, n_scopes)
-    at, starts = node_order(np, graph, order, lens)
+    place, size, _ = preorder(np, cols.parent)
+    n_scopes = len(place)
+    order = np.empty(n_scopes, np.int64)      # the scopes in preorder
+    order[place] = np.arange(n_scopes)
+    lens = cols.lens[order]
+    starts = np.zeros(n_scopes + 1, np.int64)
+    np.cumsum(lens, out=starts[1:])
+    step = np.arange(int(starts[-1])) - np.repeat(starts[:-1], lens)
+    at = cols.pool[np.repeat(cols.start[order], lens) + step]
+    parent = cols.parent[order]
+    parent[1:] = place[parent[1:]]
+    size = size[order]
     ops = graph.op_codes[at].astype(np.int64) if len(at) else np.zeros(0, np.int64)
     codes = np.unique(ops)
     if not len(codes) or n_scopes * len(codes) > DENSE_MOST:
         return None
-    parent, depth = np.asarray(parent, np.int64), np.asarray(depth, np.int64)
-    size = np.ones(n_scopes, np.int64)       # scopes in each subtree, itself included
-    for d in range(int(depth.max()), 0, -1):
-        k = np.flatnonzero(depth == d)
-        np.add.at(size, parent[k], size[k])
     lo, hi = starts[:-1], starts[np.arange(n_scopes) + size]
     count = np.zeros((n_scopes, len(codes)), np.int64)
     first = np.full((n_scopes, len(codes)), len(at), np.int64)
@@ -118,9 +111,9 @@ def scope_statistics(np, graph, root, marks, summary_of, stats_type) -> dict | N
     one, inverse = _distinct_rows(np, count * (len(codes) + 1) + rank + 1)
     op_names, signatures, summaries, sig_of_mix = graph.op_names, {}, [], []
     for r in one.tolist():          # one scope of each mix: its ((op, nodes), ...)
-        cols = [j for j in by_first[r].tolist() if count[r, j]]
+        kept = [j for j in by_first[r].tolist() if count[r, j]]
         summary = summary_of(tuple((op_names[int(codes[j])], int(count[r, j]))
-                                   for j in cols))
+                                   for j in kept))
         summaries.append(summary)
         sig_of_mix.append(signatures.setdefault(summary[1], len(signatures)))
     is_reader, is_folded = marks
@@ -141,7 +134,7 @@ def scope_statistics(np, graph, root, marks, summary_of, stats_type) -> dict | N
     # the loop's order: parents last to first, each one's children in their own order
     # (in preorder the last child comes first)
     places = below[np.lexsort((-below, -parent[below]))].tolist() + [0]
-    paths = list(map(attrgetter("path"), order))
+    paths = pieces.names_at(cols.paths, order)
     return StatsTable(stats_type, paths, places, summaries, inverse.tolist(), reads, shows,
                       alike.tolist())
 

@@ -9,33 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from inspector.core.runtime import pieces as pieces_module
+
 NUMPY_FROM = 4096       # nodes (or edges) from which the passes use numpy
 PORT_MAX = 2 ** 31 - 1
-CHUNK = 8192            # items per C-level step that holds the GIL (~1-2 ms)
-
-
-def pieces(n: int):
-    """(lo, hi) bounds of CHUNK items covering range(n): a C-level pass over a big list
-    holds the GIL throughout, so the passes here go a piece at a time."""
-    return [(lo, lo + CHUNK) for lo in range(0, n, CHUNK)]
-
-
-def _mapped(np, func, items: list, dtype):
-    """np.fromiter(map(func, items)) a piece at a time (each piece holds the GIL)."""
-    out = np.empty(len(items), dtype)
-    for lo, hi in pieces(len(items)):
-        out[lo:hi] = np.fromiter(map(func, items[lo:hi]), dtype, len(items[lo:hi]))
-    return out
-
-
-def _listed(arr) -> list:
-    """arr.tolist() a piece at a time (a million-item tolist holds the GIL ~30 ms)."""
-    out: list = []
-    for lo, hi in pieces(len(arr)):
-        out += arr[lo:hi].tolist()
-    return out
-
-
 def _numpy():
     import numpy     # heavy: big graphs only
 
@@ -155,7 +132,7 @@ def const_sources(graph) -> ConstSources:
         reads, first = reads[keep], first[keep]
         keep = is_const[first]
         target[reads[keep]] = first[keep]
-        at = _listed(np.flatnonzero(target >= 0))
+        at = pieces_module.listed(np.flatnonzero(target >= 0))
     else:
         ops, off, src = graph._ops, graph._in_off, graph._src
         at, target = [], [-1] * len(names)
@@ -192,9 +169,9 @@ def fold(graph, consts: ConstSources) -> tuple:
         shown = np.flatnonzero(hit & (graph.in_port >= 0) & ~is_source[dst])
         by_reader = shown[np.lexsort((src[shown], dst[shown]))]
         readers, starts = np.unique(dst[by_reader], return_index=True)
-        found = BadgeSources(names, graph._index, readers, _listed(starts) + [len(by_reader)],
-                             _listed(src[by_reader]))
-        read, reader_at = _listed(read), readers
+        found = BadgeSources(names, graph._index, readers, pieces_module.listed(starts) + [len(by_reader)],
+                             pieces_module.listed(src[by_reader]))
+        read, reader_at = pieces_module.listed(read), readers
     else:
         is_source = bytearray(n + 1)
         for i in consts.nodes_at:
@@ -215,7 +192,7 @@ def fold(graph, consts: ConstSources) -> tuple:
         found = {names[i]: [names[s] for s in sorted(srcs)] for i, srcs in found.items()}
         read = sorted(seen)
     folded: set = set()
-    for lo, hi in pieces(len(read)):
+    for lo, hi in pieces_module.bounds(len(read)):
         folded.update(map(names.__getitem__, read[lo:hi]))
     return folded, found, read, reader_at
 
@@ -234,12 +211,12 @@ def edges(graph, folded_at) -> tuple:
         kept = np.flatnonzero(~drop[src])
         srcs = src[kept]
         dsts = np.repeat(np.arange(n), np.diff(graph.in_offsets))[kept]
-        ports = _listed(port[kept])
+        ports = pieces_module.listed(port[kept])
         if big:
             ports = [big.get(p, pt) if pt == PORT_MAX else pt
-                     for p, pt in zip(_listed(kept), ports)]
+                     for p, pt in zip(pieces_module.listed(kept), ports)]
         control = port[kept] < 0
-        out = Edges(names, _listed(srcs), ports, _listed(dsts), _listed(control))
+        out = Edges(names, pieces_module.listed(srcs), ports, pieces_module.listed(dsts), pieces_module.listed(control))
         return out, srcs, dsts, control
     drop = set(folded_at)
     src, port, off = graph._src, graph._port, graph._in_off
@@ -272,30 +249,34 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     names, index, parts = graph._names, graph._index, hierarchy.parts
     paths, ids = graph.scope_ids()
     ids = np.frombuffer(ids, np.int32) if len(ids) else np.zeros(0, np.int32)
-    # container k < len(paths): scope path k (its parts made for the containers an edge
+    columns = hierarchy.memo.get("columns")   # the grouped tree's: each node's scope
+    places = columns.paths if columns is not None else paths
+    # container k < len(places): scope k (its parts made for the containers an edge
     # touches); later ones: groups and '/x' names, numbered as first met
-    keys: list = list(paths)
+    keys: list = list(places)
     key_id: dict = {}        # container parts (a tuple) -> a number, until renumbered
 
     def number(key) -> int:
         if not key_id:
-            key_id.update(zip(map(_parts_of, paths), range(len(paths))))
+            key_id.update(zip(map(_parts_of, places), range(len(places))))
         k = key_id.get(key)
         if k is None:
             k = key_id[key] = len(keys)
             keys.append(key)
         return k
 
-    where = ids.astype(np.int64)
-    odd = {}                 # node -> container, where its scope id does not say it
+    where = columns.leaf.copy() if columns is not None else ids.astype(np.int64)
+    odd = {}                 # node -> container, where its scope says not
     root = paths.index("") if "" in paths else -1
     if root >= 0:            # "/x" is in the root scope but drawn in scope ""
         at_root = np.flatnonzero(ids == root)   # flat 1M: one tolist of every node held
-        for lo, hi in pieces(len(at_root)):     # the GIL ~60 ms before the first picture
-            for i in at_root[lo:hi].tolist():
-                if "/" in names[i]:
-                    odd[i] = number(tuple(parts(names[i])))
-    bands = hierarchy.memo.get("bands")
+        for lo, hi in pieces_module.bounds(len(at_root)):     # the GIL ~60 ms before the first picture
+            part = pieces_module.names_at(names, at_root[lo:hi])
+            if "/" in "".join(part):
+                for i, name in zip(at_root[lo:hi].tolist(), part):
+                    if "/" in name:
+                        odd[i] = number(tuple(parts(name)))
+    bands = () if columns is not None else hierarchy.memo.get("bands")
     if bands is None:        # a band's nodes share one scope and one container
         bands = [([name], segments) for name, segments in hierarchy.group_parts.items()]
     for band, _ in bands:
@@ -315,7 +296,8 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     seen = seen[np.argsort(first)]            # containers in order of first sight
     renumber = np.zeros(len(keys), np.int64)
     renumber[seen] = np.arange(len(seen))
-    containers = [_parts_of(keys[k]) if k < len(paths) else keys[k] for k in seen.tolist()]
+    containers = [_parts_of(keys[k]) if k < len(places) else keys[k]
+                  for k in seen.tolist()]
     ka, kb = renumber[ends[0::2]], renumber[ends[1::2]]
     code = (ka * len(containers) + kb) * 2 + control
     order = np.argsort(code, kind="stable")
@@ -326,10 +308,10 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     firsts = order[starts]                    # each group's first edge (a stable sort)
     by_first = np.argsort(firsts)             # groups in order of their first edge
     starts, stops, firsts = starts[by_first], stops[by_first], firsts[by_first]
-    positions, starts, stops = _listed(order), _listed(starts), _listed(stops)
-    group_keys = list(zip(_listed(ka[firsts]), _listed(kb[firsts]), _listed(control[firsts])))
+    positions, starts, stops = pieces_module.listed(order), pieces_module.listed(starts), pieces_module.listed(stops)
+    group_keys = list(zip(pieces_module.listed(ka[firsts]), pieces_module.listed(kb[firsts]), pieces_module.listed(control[firsts])))
     groups: dict = {}
-    for lo, hi in pieces(len(group_keys)):
+    for lo, hi in pieces_module.bounds(len(group_keys)):
         groups.update(zip(group_keys[lo:hi], map(positions.__getitem__,
                                                  map(slice, starts[lo:hi], stops[lo:hi]))))
     return containers, groups

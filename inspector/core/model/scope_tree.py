@@ -1,0 +1,85 @@
+"""A big graph's name-scope tree as columns (TensorBoard's "hierarchy built once", with the
+cost following what is on screen): every scope's path and parent, and one order array of
+the node indexes, scope after scope, each scope's nodes a slice of it. Scope objects, their
+`children` and `nodes` are made from these on first use (a picture asks for the few scopes
+it draws; a 1M-node graph has 200k)."""
+
+from __future__ import annotations
+
+from inspector.core.model.scopes import Scope
+from inspector.core.runtime import pieces
+
+
+class ScopeTree:
+    """paths: every scope's path, the root "" first, each scope after its parent, in the
+    order the old walk made them (first sight of a node's scope, missing parents first);
+    parent: numpy int64 (-1 for the root); of_node: numpy int64, each node's scope; order:
+    numpy int64, the node indexes scope after scope in graph order; starts: scope k's nodes
+    are order[starts[k]:starts[k + 1]]. Children are in the order they were made."""
+
+    def __init__(self, np, names: list, paths: list, ids):
+        self._names = names
+        every, parent, of_id = every_scope(paths)
+        self.paths = every
+        self.parent = np.asarray(parent, np.int64)
+        n_scopes = len(every)
+        ids = np.frombuffer(ids, np.int32) if len(ids) else np.zeros(0, np.int32)
+        self.of_node = np.asarray(of_id, np.int64)[ids] if len(ids) else \
+            np.zeros(0, np.int64)
+        self.order = np.argsort(self.of_node, kind="stable")
+        self.starts = np.zeros(n_scopes + 1, np.int64)
+        np.cumsum(np.bincount(self.of_node, minlength=n_scopes), out=self.starts[1:])
+        below = self.parent[1:]
+        self._kids = np.argsort(below, kind="stable") + 1
+        self._kid_starts = np.zeros(n_scopes + 1, np.int64)
+        np.cumsum(np.bincount(below, minlength=n_scopes), out=self._kid_starts[1:])
+        self._made: dict = {}
+        self.root = self.scope(0)
+
+    @staticmethod
+    def of(root) -> "ScopeTree | None":
+        """The columns behind a scope tree's root, or None (a small graph's tree is made
+        whole, of Scope objects only)."""
+        maker = getattr(root, "_maker", None)
+        return maker if isinstance(maker, ScopeTree) and maker.root is root else None
+
+    def scope(self, k: int) -> Scope:
+        """Scope k (made once: every thread gets the same object)."""
+        found = self._made.get(k)
+        if found is None:
+            found = self._made.setdefault(k, Scope(self.paths[k], None, None, self, k))
+        return found
+
+    def children_of(self, k: int) -> dict:
+        paths, scope = self.paths, self.scope
+        kids = self._kids[self._kid_starts[k]:self._kid_starts[k + 1]].tolist()
+        return {paths[j].rpartition("/")[2]: scope(j) for j in kids}
+
+    def nodes_of(self, k: int) -> list:
+        return pieces.names_at(self._names, self.order[self.starts[k]:self.starts[k + 1]])
+
+    def counts(self):
+        """How many nodes sit directly in each scope (numpy)."""
+        return self.starts[1:] - self.starts[:-1]
+
+
+def every_scope(paths: list) -> tuple:
+    """(every scope's path, root first; each one's parent number; the number of each of
+    `paths`): a scope's missing parents are made just before it, outermost first."""
+    number, every, parent = {"": 0}, [""], [-1]
+
+    def add(path: str) -> int:
+        up = path.rpartition("/")[0]
+        p = number.get(up)
+        if p is None:
+            p = add(up)
+        k = number[path] = len(every)
+        every.append(path)
+        parent.append(p)
+        return k
+
+    get, of_id = number.get, []
+    for path in paths:
+        k = get(path)          # None, unless made before as a parent (or the root)
+        of_id.append(add(path) if k is None else k)
+    return every, parent, of_id

@@ -1,0 +1,106 @@
+"""A big graph's hierarchy built once on arrays (issue 47): the scope tree as columns with its
+Scope objects made when asked for, a flat scope's bands cut on arrays (dataflow order walked
+only from nodes that read a later one), statistics and edge groups from the grouped tree's
+columns. Each gives what the walk of Scope objects gave, and the first picture makes the few
+scopes it draws."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from inspector.core.loaders import load
+from inspector.core.model import graph_index, protos
+from inspector.core.model.graph import Graph
+from inspector.core.model.scope_tree import ScopeTree
+from inspector.core.view import grouping, view_columns
+from inspector.core.view.hierarchy import build_hierarchy
+from inspector.core.view.view_graph import ViewModel
+from tests.core.test_view_columns import HOSTILE, _graph_def, _same, _walked
+from tests.fixtures.scale_models import blocks_graph, flat_graph
+
+
+def _tree(graph: Graph):
+    return [(s.path, s.nodes, list(s.children)) for s in graph.scope_tree().walk()]
+
+
+def _shuffled(path: str, seed: int) -> protos.GraphDef:
+    """The graph's nodes in a random order: inputs read nodes written after them."""
+    gd = protos.GraphDef()
+    with open(path, "rb") as f:
+        gd.ParseFromString(f.read())
+    nodes = list(gd.node)
+    random.Random(seed).shuffle(nodes)
+    out = protos.GraphDef()
+    out.node.extend(nodes)
+    return out
+
+
+def test_the_columnar_scope_tree_is_the_tree_of_scope_objects(monkeypatch):
+    deep = "d/" + "/".join(str(i) for i in range(100))
+    names = ["a/b/c", "a", "x//y", "a/b", "b", "a/c/d", deep, "a/b/e", "/lead", "q/r/s/t"]
+    gd = protos.GraphDef()
+    for k in range(3):
+        for name in names:
+            gd.node.add(name=f"{name}{k}" if k else name, op="NoOp")
+    whole = _tree(Graph(gd))
+    monkeypatch.setattr(graph_index, "NUMPY_FROM", 1)
+    graph = Graph(gd)
+    assert ScopeTree.of(graph.scope_tree()) is not None
+    assert _tree(graph) == whole
+    assert graph.scope_tree().node_count() == len(graph)
+
+
+def test_a_big_graphs_first_picture_makes_the_scopes_it_draws_only():
+    """1M nodes have 200k scopes: the tree as Scope objects with their node lists cost
+    ~0.6 s before the first picture; now a scope and its nodes are made when asked for."""
+    graph = load(blocks_graph(20_000)).graph
+    tree = ScopeTree.of(graph.scope_tree())
+    assert tree is not None and len(tree.paths) > 4000
+    ViewModel(graph).scene()
+    made = tree._made.values()
+    assert len(made) < len(tree.paths) // 20
+    assert sum(s._nodes is not None for s in made) < len(tree.paths) // 100
+
+
+@pytest.mark.parametrize("case", ["flat", "flat, shuffled", "blocks, shuffled"])
+def test_bands_cut_on_arrays_are_those_of_the_walk(case):
+    """A flat scope's bands from the arrays equal grouping.Groups' walk by names, also when
+    inputs read nodes written after them (the depth-first walk then runs from those)."""
+    if case == "flat":
+        graph = load(flat_graph(5000)).graph
+    else:
+        path = flat_graph(6000, 1) if case.startswith("flat") else blocks_graph(6000, 1)
+        gd = _shuffled(path, 3)
+        if case.startswith("blocks"):        # a few big scopes
+            for k in range(900):
+                gd.node.add(name=f"wide/w{k}", op="Relu", input=[f"wide/w{k + 1}"]
+                            if k % 3 else [])
+        graph = Graph(gd)
+    assert ScopeTree.of(graph.scope_tree()) is not None
+    for fold in (True, False):
+        new, old = build_hierarchy(graph, fold), _walked(graph, fold)
+        assert new.memo["columns"] is not None and old.memo["columns"] is None
+        assert new.group_labels and len(new.group_parts) > 400
+        _same(new, old)
+
+
+def test_a_topologically_written_flat_graph_is_grouped_with_no_walk(monkeypatch):
+    """Every input written before its reader (TensorFlow's way): the dataflow order is the
+    graph order, found by one comparison of the input columns; the walk by names held the
+    window's load thread 1.9 s on a flat 1M-node graph before the first picture."""
+    graph = load(flat_graph(5000)).graph
+    walked = []
+    monkeypatch.setattr(grouping, "dataflow_order", lambda *a: walked.append(a))
+    h = build_hierarchy(graph)
+    assert not walked and len(h.group_parts) > 4000
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_hostile_graphs_on_the_columns_at_every_size(monkeypatch, case):
+    monkeypatch.setattr(view_columns, "NUMPY_FROM", 1)
+    monkeypatch.setattr(graph_index, "NUMPY_FROM", 1)
+    graph = Graph(_graph_def(1500, 8, HOSTILE[case]))
+    for fold in (True, False):
+        _same(build_hierarchy(graph, fold), _walked(graph, fold))
