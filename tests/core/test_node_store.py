@@ -139,12 +139,20 @@ def test_a_node_that_does_not_parse_is_one_line_naming_file_and_node(blocks, sto
     assert type(graph.structure) is StoredGraphDef and len(graph) == 10_000 - 8
     assert graph.node(graph.name_list[10]).proto.name == graph.name_list[10]
     for read in (lambda: graph.node(name).proto, lambda: graph.node(name).attrs,
-                 lambda: list(graph.structure.node), lambda: SearchIndex(graph)):
+                 lambda: list(graph.structure.node), lambda: _raise(SearchIndex(graph))):
         with pytest.raises(ModelLoadError) as caught:
             read()
         text = str(caught.value)
         assert "\n" not in text and path in text and f"node '{name}'" in text
         assert "not a valid NodeDef" in text
+
+
+def _raise(index):
+    """The search index of a graph with a broken node: built (names, ops and the other nodes'
+    attributes searched), the node's error kept for the window to tell."""
+    codes, texts = index.attr_codes, index.attr_texts
+    assert len(index.unreadable) == 1 and texts[codes[7000]] == "" and texts[codes[6999]]
+    raise index.unreadable[0]
 
 
 def test_a_model_file_changed_after_opening_is_reported_not_misread(blocks, stored,
@@ -196,3 +204,26 @@ def test_a_command_keeps_the_graph_def(blocks, monkeypatch):
     monkeypatch.setattr(reader_process, "STREAM_ABOVE", 1)
     monkeypatch.setattr(reader_process, "STORE_FROM", 1)
     assert type(open_model(blocks).graph.structure) is protos.GraphDef
+
+
+def test_a_broken_node_is_named_only_when_read_and_by_a_whole_file_reader(blocks, stored,
+                                                                         tmp_path):
+    """Its neighbours read (a walk over the constants beside it, a node of its block, the
+    picture's edge labels); the reader of the whole file (the worker's, the command line's)
+    names it too, not a byte range."""
+    from inspector.core.analysis.summary import tensor_label
+    from inspector.core.model.node_store import protos_at
+
+    path, name = _broken(blocks, tmp_path, 7000)
+    graph = stored(path).graph
+    k = graph.index(name)
+    around = [i for i in range(k - 300, k + 300) if i != k]
+    assert [i for i, _ in protos_at(graph.structure, around)] == around
+    assert graph.structure.node[k + 1].name == graph.name_list[k + 1]
+    assert graph.structure.node[k - 1].name == graph.name_list[k - 1]
+    assert tensor_label(graph, name, 0) == ""
+    with pytest.raises(ModelLoadError, match="not a valid NodeDef"):
+        list(protos_at(graph.structure, [k - 1, k]))
+    with pytest.raises(ModelLoadError) as caught:
+        open_lazily(path, os.stat(path))
+    assert caught.value.node == name and f"node #{k} " in str(caught.value)

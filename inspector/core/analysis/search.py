@@ -15,7 +15,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
 
-from inspector.core.errors import InspectorError
+from inspector.core.errors import InspectorError, ModelLoadError
 from inspector.core.model.attrs import decode
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import NO_JOB, Job
@@ -24,6 +24,7 @@ CHECK_EVERY = 4096
 SLICE = 1024          # nodes whose texts are made in one C call (the GIL is held meanwhile)
 SEP = "\x00"          # between the texts of a block (never in a query: see find)
 LIMIT = 5000
+WALK = 4096           # NodeDefs read at once (a big model's are parsed from the file)
 
 
 SKIPPED = ("value", "_output_shapes")
@@ -47,7 +48,7 @@ def _attr_texts(protos, job: Job = NO_JOB) -> tuple:
     add = codes.append
     for i, node in enumerate(protos):
         job.every(i, CHECK_EVERY - 1)
-        attr = node.attr
+        attr = node.attr if node is not None else None
         if not attr:
             add(0)
             continue
@@ -91,7 +92,9 @@ class SearchIndex:
         names = self.names = graph.name_list
         self.op_names = graph.op_names
         op_of, self.op_codes = graph.op_names.__getitem__, graph._ops
-        self.attr_codes, self.attr_texts = _attr_texts(graph.structure.node, job)
+        self.unreadable: list = []        # ModelLoadError of each NodeDef that does not parse
+        self.attr_codes, self.attr_texts = _attr_texts(
+            _readable(graph.structure.node, self.unreadable), job)
         text_of = self.attr_texts.__getitem__
         self.blocks = []
         for a in range(0, len(names), SLICE):    # slices: the GIL is let go between
@@ -161,6 +164,26 @@ class SearchIndex:
                     return Found(out[:limit], True)
                 at = text.find(needle, starts[j + 1])      # each node once
         return Found(out)
+
+
+def _readable(nodes, unreadable: list):
+    """Each NodeDef in order, None for one that does not parse (a big model's nodes are read
+    now: its error is kept, its name and op still searched)."""
+    n = len(nodes)
+    for a in range(0, n, WALK):
+        try:
+            got = nodes[a:a + WALK]
+        except ModelLoadError:
+            got = []
+            for k in range(a, min(n, a + WALK)):
+                try:
+                    got.append(nodes[k])
+                except ModelLoadError as exc:
+                    if exc.node is None:        # the file, not a node (changed on disk)
+                        raise
+                    unreadable.append(exc)
+                    got.append(None)
+        yield from got
 
 
 def _after_sep(start: int, length: int) -> int:

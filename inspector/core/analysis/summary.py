@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from inspector.core.analysis import summary_columns as columns
 from inspector.core.analysis.port_types import registry_dtype
 from inspector.core.analysis.preprocessing import find_preprocessing_chains
+from inspector.core.errors import ModelLoadError
 from inspector.core.model import op_categories, tensors
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph import Graph, Node, node_name_from_input
@@ -125,10 +126,18 @@ def const_source(graph: Graph, name: str):
 
 def tensor_label(graph: Graph, name: str, port: int, inferred: dict | None = None) -> str:
     """`dtype shape` of one output (the op's output type, not its input's): inferred shapes first, then `_output_shapes`, then a
-    constant's own shape."""
+    constant's own shape ("" for a node whose NodeDef does not parse: the picture shows, the
+    node's error when it is read)."""
     node = graph.get(name)
     if node is None:
         return ""
+    try:
+        return _tensor_label(node, name, port, inferred)
+    except ModelLoadError:
+        return ""
+
+
+def _tensor_label(node, name: str, port: int, inferred: dict | None) -> str:
     shape = ""
     known = inferred.get(name) if inferred else None
     if known and port < len(known):

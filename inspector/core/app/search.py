@@ -39,11 +39,18 @@ def start_search(state, tasks, text: str, regex: bool) -> None:
         # (tests/gui/test_gui_startup.py)
         from inspector.core.analysis.search import index_for
 
-        found = index_for(graph, job).find(text, regex, job=job)
-        return SearchResult(graph, text, regex, found.names, found.describe())
+        index = index_for(graph, job)
+        found = index.find(text, regex, job=job)
+        return SearchResult(graph, text, regex, found.names, found.describe()), index.unreadable
+
+    def done(answer):
+        result, unreadable = answer
+        state.set_search(result)
+        for exc in unreadable[:3]:      # a node whose attributes could not be searched
+            state.fail_unreadable(graph, exc)
 
     def failed(exc):
         state.set_search(SearchResult(graph, text, regex, [], exc.message if isinstance(
             exc, InspectorError) else str(exc)))
 
-    tasks.submit("search", work, state.set_search, failed, label="Searching", quiet=True)
+    tasks.submit("search", work, done, failed, label="Searching", quiet=True)

@@ -371,6 +371,15 @@ class AppState:
     def fail(self, text: str) -> None:
         self.error.emit(text)
 
+    def fail_unreadable(self, graph, exc) -> None:
+        """A node of `graph` whose NodeDef does not parse (a big model's nodes are read when
+        reached): its one-line error, once per graph and node."""
+        told = self.__dict__.setdefault("_unreadable", {})
+        key = (exc.path, exc.node)
+        if told.get(key) != id(graph):       # (an id: the model is not kept alive by it)
+            told[key] = id(graph)
+            self.fail(exc.one_line())
+
 
 for _name, _, _repaint in RESULTS:
     setattr(AppState, f"set_{_name}", _setter(_name, _repaint))

@@ -13,6 +13,7 @@ import os
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders.sniff import graphdef_by_first_fields, varint_at
 from inspector.core.model import dtypes, protos, tensors
+from inspector.core.model.unparsed import bad_node_error
 from inspector.core.model.weights import (
     DOUBLE_VAL,
     FLOAT_VAL,
@@ -233,11 +234,13 @@ class GraphDefSink:
 
     def fields(self, start: int, end: int) -> None:
         """Top-level fields of the file, [start, end), taken as they are."""
+        data, before = self.r.get(start, end - start), len(self.graph_def.node)
         try:
-            self.graph_def.MergeFromString(self.r.get(start, end - start))
+            self.graph_def.MergeFromString(data)
         except Exception:  # noqa: BLE001  (protobuf's DecodeError, or upb's own)
-            raise ModelLoadError(f"not a valid GraphDef: the fields between bytes {start} and "
-                                 f"{end} do not parse", path=self.r.path) from None
+            raise (bad_node_error(data, self.r.path, before) or ModelLoadError(
+                f"not a valid GraphDef: the fields between bytes {start} and {end} do not "
+                "parse", path=self.r.path)) from None
 
     def node(self, node) -> None:
         """A node parsed and stripped of its large values."""

@@ -78,6 +78,7 @@ class NodeStore:
         self._blocks: dict = {}
         self._singles: dict = {}
         self._last = -2                      # the block of the last read
+        self._bad: set = set()               # blocks holding a node that does not parse
         self._lock = threading.Lock()
 
     def open(self, fd: int, stamp: tuple) -> None:
@@ -229,10 +230,19 @@ class NodeStore:
                 if nodes is not None and len(nodes) != len(chunk):
                     nodes = None
             if nodes is None:
-                whole = self.parse(lo, hi).node
-                nodes = [whole[k - lo] for k in chunk]
+                nodes = self._only(chunk, lo, hi)
             yield from zip(chunk, nodes)
             pos = end
+
+    def _only(self, chunk: list, lo: int, hi: int) -> list:
+        """The NodeDefs of `chunk` (indexes in lo..hi-1): parsed as one span, or, when a node
+        of the span does not parse, one by one (an error names a node asked for, never a
+        broken neighbour: the first picture reads constants beside it)."""
+        try:
+            whole = self.parse(lo, hi).node
+        except ModelLoadError:
+            return [self.parse(k, k + 1).node[0] for k in chunk]
+        return [whole[k - lo] for k in chunk]
 
     def node(self, i: int):
         """Node i's NodeDef: from its block when the last read was in that block or the one
@@ -246,7 +256,7 @@ class NodeStore:
         if one is not None:
             return one
         last, self._last = self._last, block
-        if block != last and block != last + 1:
+        if block != last and block != last + 1 or block in self._bad:
             one = self.parse(i, i + 1).node[0]
             with self._lock:
                 if len(self._singles) >= SINGLES_KEPT:
@@ -254,7 +264,11 @@ class NodeStore:
                 self._singles[i] = one
             return one
         lo = block * BLOCK
-        graph_def = self.parse(lo, min(lo + BLOCK, len(self.at)))
+        try:
+            graph_def = self.parse(lo, min(lo + BLOCK, len(self.at)))
+        except ModelLoadError:      # a broken neighbour: node i alone (named if it is it)
+            self._bad.add(block)
+            return self.parse(i, i + 1).node[0]
         with self._lock:
             blocks = self._blocks
             if len(blocks) >= BLOCKS_KEPT:

@@ -140,7 +140,9 @@ class PropertiesPanel(QWidget):
         try:
             self._show_node(name)
         except InspectorError as exc:     # a big model's NodeDef read now (node_store)
-            self._row(None, "error", exc.one_line())
+            self._row(None, "error", exc.one_line()).setToolTip(1, exc.one_line())
+            if self.state.view is not None:   # and a dialog saying which node of which file
+                self.state.fail_unreadable(self.state.view.graph, exc)
 
     def _show_node(self, name):
         self.tree.clear()
