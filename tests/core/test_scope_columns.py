@@ -104,3 +104,24 @@ def test_hostile_graphs_on_the_columns_at_every_size(monkeypatch, case):
     graph = Graph(_graph_def(1500, 8, HOSTILE[case]))
     for fold in (True, False):
         _same(build_hierarchy(graph, fold), _walked(graph, fold))
+
+
+def test_a_big_hierarchy_copies_no_whole_graph_set_or_dict_in_one_call(monkeypatch):
+    """One C call over every folded constant (frozenset(folded): 400k at 1M nodes) or every
+    scope path (the statistics' {path: place}: 200k) held the GIL ~100-200 ms before the
+    first picture (bench/stall_watch.py --gil-ms). The fold's own set is kept, and the
+    statistics find a scope by the tree's numbers."""
+    import gc
+
+    graph = load(blocks_graph(20_000)).graph
+    made = []
+    real = view_columns.fold
+    monkeypatch.setattr(view_columns, "fold", lambda *a: made.append(real(*a)) or made[-1])
+    h = build_hierarchy(graph)
+    assert h.folded is made[0][0] and len(h.folded) > 4000
+    n_scopes = len(h.scopes)
+    assert not [x for x in gc.get_referents(h.stats)
+                if isinstance(x, dict) and len(x) >= n_scopes // 2]
+    old = _walked(graph, True)
+    assert list(h.stats.items()) == list(old.stats.items())
+    assert "no such scope" not in h.stats and h.stats.get("no such scope") is None

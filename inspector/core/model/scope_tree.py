@@ -11,15 +11,15 @@ from inspector.core.runtime import pieces
 
 
 class ScopeTree:
-    """paths: every scope's path, the root "" first, each scope after its parent, in the
-    order the old walk made them (first sight of a node's scope, missing parents first);
+    """paths: every scope's path, the root "" first, each scope after its parent (number:
+    {path: its place in paths}), in the order the old walk made them (first sight of a node's scope, missing parents first);
     parent: numpy int64 (-1 for the root); of_node: numpy int64, each node's scope; order:
     numpy int64, the node indexes scope after scope in graph order; starts: scope k's nodes
     are order[starts[k]:starts[k + 1]]. Children are in the order they were made."""
 
     def __init__(self, np, names: list, paths: list, ids):
         self._names = names
-        every, parent, of_id = every_scope(paths)
+        every, parent, of_id, self.number = every_scope(paths)
         self.paths = every
         self.parent = np.asarray(parent, np.int64)
         n_scopes = len(every)
@@ -65,7 +65,8 @@ class ScopeTree:
 
 def every_scope(paths: list) -> tuple:
     """(every scope's path, root first; each one's parent number; the number of each of
-    `paths`): a scope's missing parents are made just before it, outermost first."""
+    `paths`; {path: number}): a scope's missing parents are made just before it, outermost
+    first."""
     number, every, parent = {"": 0}, [""], [-1]
 
     def add(path: str) -> int:
@@ -81,5 +82,13 @@ def every_scope(paths: list) -> tuple:
     get, of_id = number.get, []
     for path in paths:
         k = get(path)          # None, unless made before as a parent (or the root)
-        of_id.append(add(path) if k is None else k)
-    return every, parent, of_id
+        if k is None:
+            p = get(path.rpartition("/")[0])
+            if p is None:
+                k = add(path)
+            else:               # add() inline: the common case, its parent made
+                k = number[path] = len(every)
+                every.append(path)
+                parent.append(p)
+        of_id.append(k)
+    return every, parent, of_id, number

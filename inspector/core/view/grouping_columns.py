@@ -22,9 +22,18 @@ class ScopeColumns:
     order); leaf[i] is the scope node i is drawn in (numpy int64). A scope's children are
     the scopes whose parent it is, in number order."""
 
-    def __init__(self, paths, parent, lens, pool, start, leaf):
+    def __init__(self, paths, parent, lens, pool, start, leaf, number: dict | None = None,
+                 extra: dict | None = None):
         self.paths, self.parent, self.lens = paths, parent, lens
         self.pool, self.start, self.leaf = pool, start, leaf
+        self._number = number if number is not None else pieces.keyed(paths,
+                                                                        range(len(paths)))
+        self._extra = extra or {}
+
+    def number_of(self, path: str):
+        """The number of the scope at `path`, or None."""
+        k = self._number.get(path)
+        return self._extra.get(path) if k is None else k
 
 
 def dataflow_at(np, graph, at):
@@ -196,7 +205,8 @@ class ColumnGroups:
             grouped = np.concatenate(members)
             leaf[grouped] = np.repeat(at, sizes)
             pool = np.concatenate([pool, grouped])
-        return ScopeColumns(paths, parent, lens, pool, start, leaf)
+        groups = {g[0]: n_tree + j for j, g in enumerate(self._groups)}
+        return ScopeColumns(paths, parent, lens, pool, start, leaf, tree.number, groups)
 
 
 class _Band:

@@ -91,16 +91,20 @@ def scope_statistics(np, graph, cols: ScopeColumns, marks, summary_of,
     parent = cols.parent[order]
     parent[1:] = place[parent[1:]]
     size = size[order]
-    ops = graph.op_codes[at].astype(np.int64) if len(at) else np.zeros(0, np.int64)
-    codes = np.unique(ops)
+    ops = graph.op_codes[at] if len(at) else np.zeros(0, np.int16)
+    tally = np.bincount(ops, minlength=len(graph.op_names))
+    codes = np.flatnonzero(tally)
     if not len(codes) or n_scopes * len(codes) > DENSE_MOST:
         return None
     lo, hi = starts[:-1], starts[np.arange(n_scopes) + size]
     count = np.zeros((n_scopes, len(codes)), np.int64)
     first = np.full((n_scopes, len(codes)), len(at), np.int64)
+    before = np.zeros(len(at) + 1, np.int64)  # before[p]: the op's places before p
     for j, code in enumerate(codes.tolist()):
-        places = np.flatnonzero(ops == code)
-        a, b = np.searchsorted(places, lo), np.searchsorted(places, hi)
+        mine = ops == code
+        places = np.flatnonzero(mine)
+        np.cumsum(mine, out=before[1:])
+        a, b = before[lo], before[hi]
         count[:, j] = b - a
         has = b > a
         first[has, j] = places[a[has]]
@@ -123,7 +127,7 @@ def scope_statistics(np, graph, cols: ScopeColumns, marks, summary_of,
     shows = np.zeros(len(at) + 1, np.int64)
     np.cumsum(variable[ops] | is_reader[at], out=reads[1:])
     np.cumsum(~is_folded[at], out=shows[1:])
-    reads, shows = (reads[hi] > reads[lo]).tolist(), (shows[hi] > shows[lo]).tolist()
+    reads, shows = reads[hi] > reads[lo], shows[hi] > shows[lo]
     sig = np.asarray(sig_of_mix, np.int64)[inverse]
     alike = np.ones(n_scopes, np.int64)
     below = np.flatnonzero(parent >= 0)
@@ -132,35 +136,36 @@ def scope_statistics(np, graph, cols: ScopeColumns, marks, summary_of,
         _, where, times = np.unique(pair, return_inverse=True, return_counts=True)
         alike[below] = times[where.reshape(-1)]
     # the loop's order: parents last to first, each one's children in their own order
-    # (in preorder the last child comes first)
-    places = below[np.lexsort((-below, -parent[below]))].tolist() + [0]
-    paths = pieces.names_at(cols.paths, order)
-    return StatsTable(stats_type, paths, places, summaries, inverse.tolist(), reads, shows,
-                      alike.tolist())
+    # (in preorder the last child comes first); the facts by scope number
+    keys = order[below[np.lexsort((-below, -parent[below]))]].tolist() + [0]
+    facts = [a[place].tolist() for a in (inverse, reads, shows, alike)]
+    return StatsTable(stats_type, cols, keys, summaries, *facts)
 
 
 class StatsTable(Mapping):
     """{path: stats_type} of every scope, each made when asked for (a picture asks for the
-    scopes it draws, not the 60k of a 300k-node graph); in the loop's order."""
+    scopes it draws, not the 60k of a 300k-node graph); in the loop's order. Facts are kept
+    by scope number (ScopeColumns.number_of): no dict of every path is made."""
 
-    __slots__ = ("_type", "_paths", "_keys", "_place", "_summaries", "_facts")
+    __slots__ = ("_type", "_cols", "_keys", "_summaries", "_facts")
 
-    def __init__(self, stats_type, paths: list, keys: list, summaries: list, mix: list,
-                 reads: list, shows: list, alike: list):
-        self._type, self._paths, self._keys = stats_type, paths, keys
-        self._place = dict(zip(paths, range(len(paths))))
+    def __init__(self, stats_type, cols: ScopeColumns, keys: list, summaries: list,
+                 mix: list, reads: list, shows: list, alike: list):
+        self._type, self._cols, self._keys = stats_type, cols, keys
         self._summaries, self._facts = summaries, (mix, reads, shows, alike)
 
     def __getitem__(self, path: str):
-        k = self._place[path]
+        k = self._cols.number_of(path)
+        if k is None:
+            raise KeyError(path)
         mix, reads, shows, alike = self._facts
         return _new(self._type, self._summaries[mix[k]] + (reads[k], shows[k], alike[k]))
 
     def __contains__(self, path) -> bool:
-        return path in self._place
+        return self._cols.number_of(path) is not None
 
     def __iter__(self):
-        return map(self._paths.__getitem__, self._keys)
+        return map(self._cols.paths.__getitem__, self._keys)
 
     def __len__(self) -> int:
         return len(self._keys)

@@ -308,10 +308,11 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     firsts = order[starts]                    # each group's first edge (a stable sort)
     by_first = np.argsort(firsts)             # groups in order of their first edge
     starts, stops, firsts = starts[by_first], stops[by_first], firsts[by_first]
-    positions, starts, stops = pieces_module.listed(order), pieces_module.listed(starts), pieces_module.listed(stops)
-    group_keys = list(zip(pieces_module.listed(ka[firsts]), pieces_module.listed(kb[firsts]), pieces_module.listed(control[firsts])))
+    listed = pieces_module.listed
+    positions, starts, stops = listed(order), listed(starts), listed(stops)
+    ka, kb, control = listed(ka[firsts]), listed(kb[firsts]), listed(control[firsts])
     groups: dict = {}
-    for lo, hi in pieces_module.bounds(len(group_keys)):
-        groups.update(zip(group_keys[lo:hi], map(positions.__getitem__,
-                                                 map(slice, starts[lo:hi], stops[lo:hi]))))
+    for lo, hi in pieces_module.bounds(len(starts)):
+        groups.update(zip(zip(ka[lo:hi], kb[lo:hi], control[lo:hi]),
+                          map(positions.__getitem__, map(slice, starts[lo:hi], stops[lo:hi]))))
     return containers, groups
