@@ -8,9 +8,63 @@ from __future__ import annotations
 
 import sys
 import weakref
+from itertools import islice
+
+from inspector.core.runtime.lazy_import import later
+
+np = later("numpy", globals(), "np")   # read only from ARRAYS_FROM nodes (or numpy loaded)
 
 ARRAYS_FROM = 20_000     # nodes from which reading the arrays pays for importing numpy
+PIECE = 8192             # items a C call over a graph's nodes: each call holds the GIL (300k
+#                          names in one dict(zip): ~40 ms, ~130 ms on the slow class)
 _MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def first_index(names: list) -> dict:
+    """{name: index of its first node}, in the order dict(zip(reversed(names), range(n - 1,
+    -1, -1))) makes (the last name first), PIECE names a C call."""
+    at: dict = {}
+    for hi in range(len(names), 0, -PIECE):
+        lo = max(0, hi - PIECE)
+        at.update(zip(reversed(names[lo:hi]), range(hi - 1, lo - 1, -1)))
+    return at
+
+
+def pieces(array) -> list:
+    """array.tolist(), PIECE items a C call."""
+    out: list = []
+    for lo in range(0, len(array), PIECE):
+        out += array[lo:lo + PIECE].tolist()
+    return out
+
+
+def order_by(items: list, keys: list, tie) -> list:
+    """sorted(items, key=lambda x: (its int in `keys`, tie(x))): a big list by numpy's
+    stable sort of the ints (no GIL held; a sort of 300k tuples in C holds it ~0.4 s), then
+    each run of equal ints by `tie` (stable: equal keys keep their order)."""
+    if len(items) < PIECE and "numpy" not in sys.modules:
+        return [items[k] for k in sorted(range(len(items)), key=lambda k: (keys[k],
+                                                                         tie(items[k])))]
+    ints = np.array(keys, np.int64)
+    at = np.argsort(ints, kind="stable")
+    out = [items[k] for k in pieces(at)]
+    ints = ints[at]
+    cut = np.flatnonzero(ints[1:] != ints[:-1]) + 1
+    starts, ends = np.concatenate(([0], cut)), np.concatenate((cut, [len(out)]))
+    runs = np.flatnonzero(ends - starts > 1)
+    for lo, hi in zip(pieces(starts[runs]), pieces(ends[runs])):
+        out[lo:hi] = sorted(out[lo:hi], key=tie)
+    return out
+
+
+def pairs(mapping: dict) -> list:
+    """list(mapping.items()), PIECE items a C call."""
+    items, out = iter(mapping.items()), []
+    while True:
+        piece = list(islice(items, PIECE))
+        if not piece:
+            return out
+        out += piece
 
 
 class Columns:
@@ -28,7 +82,7 @@ class Columns:
         columnar = hasattr(type(graph), "in_src") or "in_src" in getattr(graph, "__dict__", ())
         self.names = names = list(graph.name_list) if columnar else \
             [n.name for n in graph.nodes]
-        self.at = at = dict(zip(reversed(names), range(len(names) - 1, -1, -1)))
+        self.at = at = first_index(names)
         self.unique = len(at) == len(names)
         self._structure, self._protos = graph.structure, None
         self._gaps: dict = {}       # node -> slots of its ins, where an entry names no node
@@ -41,19 +95,17 @@ class Columns:
 
     def _from_arrays(self, graph) -> None:
         """From the Graph's own columns (op codes, CSR inputs), vectorized where it pays."""
-        import numpy as np
-
         names, at, unique = self.names, self.at, self.unique
         op_names = graph.op_names
-        self.ops = [op_names[c] for c in graph.op_codes.tolist()]
+        self.ops = [op_names[c] for c in pieces(graph.op_codes)]
         off, src, port = graph.in_offsets, graph.in_src, graph.in_port
         n = len(names)
         node_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))
         data = (port >= 0) & (src >= 0)
         d_node, d_src, d_port = node_of[data], src[data], port[data]
         ins, ports, empty = [], [], ()
-        srcs, prts, start = d_src.tolist(), d_port.tolist(), 0
-        for c in np.bincount(d_node, minlength=n).tolist():
+        srcs, prts, start = pieces(d_src), pieces(d_port), 0
+        for c in pieces(np.bincount(d_node, minlength=n)):
             if c:
                 end = start + c
                 ins.append(tuple(srcs[start:end]))
@@ -65,17 +117,21 @@ class Columns:
         self.ins, self.ports = ins, ports
         order = np.argsort(d_src, kind="stable")    # readers in graph order, by producer
         readers = d_node[order] if unique else \
-            np.array([at[names[i]] for i in d_node[order].tolist()], np.int64)
-        read = list(zip(readers.tolist(),
-                        (np.flatnonzero(data) - off[d_node])[order].tolist(),
-                        d_port[order].tolist()))
+            np.array([at[names[i]] for i in pieces(d_node[order])], np.int64)
+        places, read_port = (np.flatnonzero(data) - off[d_node])[order], d_port[order]
+        read: list = []
+        for lo in range(0, len(readers), PIECE):
+            hi = lo + PIECE
+            read += zip(readers[lo:hi].tolist(), places[lo:hi].tolist(),
+                        read_port[lo:hi].tolist())
         self.uses = uses = []
         start = 0
-        for c in np.bincount(d_src, minlength=n).tolist():
+        for c in pieces(np.bincount(d_src, minlength=n)):
             uses.append(read[start:start + c])
             start += c
-        odd = np.unique(node_of[(port < 0) | (src < 0)]).tolist()
-        offsets, src_all, port_all = off.tolist(), src.tolist(), port.tolist()
+        odd = pieces(np.unique(node_of[(port < 0) | (src < 0)]))
+        offsets, src_all, port_all = (pieces(off), pieces(src), pieces(port)) if odd else \
+            ((), (), ())
         for i in odd:        # control inputs or inputs naming no node: their places
             every = src_all[offsets[i]:offsets[i + 1]]
             kinds = port_all[offsets[i]:offsets[i + 1]]

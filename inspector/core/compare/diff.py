@@ -5,6 +5,7 @@ change repeats ("values changed in 13 blocks"), and the matching's own quality."
 from __future__ import annotations
 
 import os
+from operator import attrgetter
 
 from inspector.core.analysis.sizes import sizes
 from inspector.core.analysis.summary import summarize
@@ -14,7 +15,7 @@ from inspector.core.compare.changes import (
     same_attrs,
     same_stored_values,
 )
-from inspector.core.compare.columns import columns
+from inspector.core.compare.columns import columns, order_by
 from inspector.core.compare.explain import size_notes
 from inspector.core.compare.matching import explained_by_scope, match
 from inspector.core.compare.records import (  # noqa: F401  (Diff, Entry, Group: diff's names)
@@ -72,7 +73,9 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
                 if b not in m.a_of and b not in m.split and b not in merged_into]
     order = {name: k for k, name in enumerate(ga.names())}
     late = len(order)
-    entries.sort(key=lambda e: (STATUSES.index(e.status), order.get(e.a, late), e.b))
+    rank = {status: k * (late + 1) for k, status in enumerate(STATUSES)}
+    entries = order_by(entries, [rank[e.status] + order.get(e.a, late) for e in entries],
+                       attrgetter("b"))      # by status, A's order, then B's name
     job.progress(90, 100, "interface and totals")
     sa, sb = summarize(ga), summarize(gb)
     totals = _totals(ga, gb, sa, sb, file_sizes)

@@ -11,9 +11,10 @@ UNRELATED_BELOW matched, the models are different ones: exact names only, nothin
 from __future__ import annotations
 
 from collections import deque
+from operator import itemgetter
 
 from inspector.core.compare.changes import same_tensor
-from inspector.core.compare.columns import columns
+from inspector.core.compare.columns import columns, order_by, pairs
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.compare.names import (  # noqa: F401  (explained_by_scope: diff's)
     explained_by_scope,
@@ -45,7 +46,7 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     fa, fb = Fingerprints(ga, job), Fingerprints(gb, job)
     job.progress(40, 100, "matching by structure")
     _by_structure(m, ga, gb, fa, fb)
-    _propagate(m, ga, gb, list(m.b_of.items()), job)
+    _propagate(m, ga, gb, pairs(m.b_of), job)
     _quantized_weights(m, ga, gb)
     _same_constants(m, ga, gb)
     match_operands(m, ga, gb)
@@ -118,8 +119,8 @@ def _unique_groups(fp: dict, taken: dict) -> dict:
 def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Fingerprints) -> None:
     only_a = _unique_groups(fa.fingerprint, m.b_of)
     only_b = _unique_groups(fb.fingerprint, m.a_of)
-    seeds = sorted(((fa.height[a], a, only_b[v]) for v, a in only_a.items() if v in only_b),
-                   key=lambda t: (-t[0], t[1]))
+    seeds = [(fa.height[a], a, only_b[v]) for v, a in only_a.items() if v in only_b]
+    seeds = order_by(seeds, [-h for h, _, _ in seeds], itemgetter(1))   # tallest first
     ca, cb = columns(ga), columns(gb)
     names_a, names_b, at_a, at_b = ca.names, cb.names, ca.at, cb.at
     ins_a, ins_b, ports_a, ports_b = ca.ins, cb.ins, ca.ports, cb.ports
@@ -150,7 +151,7 @@ def _quantized_weights(m: Matching, ga: Graph, gb: Graph) -> None:
     if "Dequantize" not in columns(gb).ops:
         return
     into = set(m.merged.values())
-    for a, b in list(m.b_of.items()):
+    for a, b in pairs(m.b_of):
         for ra, rb in zip(data_inputs(ga, a), data_inputs(gb, b)):
             x, y = ra.node, rb.node
             if ra.port or rb.port or x in m.b_of or x in m.merged or y in m.a_of or \

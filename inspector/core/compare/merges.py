@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import weakref
 
-from inspector.core.compare.columns import columns
+from inspector.core.compare.columns import columns, pairs
 from inspector.core.compare.operands import data_inputs
 from inspector.core.model.graph import Graph
 
@@ -121,7 +121,7 @@ def _folded_batch_norms(m, ga: Graph, gb: Graph) -> None:
     that Conv's weights, and the BiasAdd came out of it (fold_old_batch_norms)."""
     ca, cb = columns(ga), columns(gb)        # ops by index: no Node view a pair
     ops_a, at_a, ops_b, at_b = ca.ops, ca.at, cb.ops, cb.at
-    for a, b in list(m.b_of.items()):
+    for a, b in pairs(m.b_of):
         if ops_a[at_a[a]] not in BATCH_NORMS or ops_b[at_b[b]] not in ("BiasAdd", "Add",
                                                                        "AddV2"):
             continue

@@ -1,0 +1,129 @@
+"""The diff's whole-graph C calls go PIECE items a call (each call holds the GIL while the
+diff window waits; at 300k nodes one call held it 40-400 ms): compare.columns' first-index
+dict of the names, its tolists and reader tuples, quiet_pairs' name look-ups, the matching's
+seed pairs, and the two big sorts (the structure seeds, the change list) by numpy's stable
+sort of int keys. Same results as the one-shot way."""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import numpy as np
+import pytest
+
+from inspector.core.app import diffing
+from inspector.core.compare import changes, columns as columns_module, diff as diff_module
+from inspector.core.compare.columns import columns, first_index, order_by, pairs, pieces
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
+from tests.fixtures.pieces import Slices
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    monkeypatch.setattr(columns_module, "PIECE", 7)
+    monkeypatch.setattr(changes, "PIECE", 7)
+
+
+def test_first_index_is_the_one_shot_dict_a_piece_at_a_time(small_pieces):
+    for names in (["a", "b", "a", "c", "b", "d", "a"] * 5 + ["e"], [f"n{i}" for i in range(50)],
+                  [], ["x"]):
+        taken: list = []
+        got = first_index(Slices(names, taken))
+        whole = dict(zip(reversed(names), range(len(names) - 1, -1, -1)))
+        assert list(got.items()) == list(whole.items())
+        assert not taken or max(taken) <= 7
+
+
+def test_pieces_and_pairs_are_tolist_and_items(small_pieces):
+    array = np.arange(40) * 3
+    assert pieces(array) == array.tolist() and pieces(array[:0]) == []
+    mapping = {f"k{i}": i for i in range(30)}
+    assert pairs(mapping) == list(mapping.items()) and pairs({}) == []
+
+
+@pytest.mark.parametrize("n", [0, 1, 6, 100, 3000])
+def test_order_by_is_sorted_by_the_int_then_the_tie(small_pieces, n):
+    rng = random.Random(n)
+    items = [(rng.randrange(5), rng.choice("abcde"), k) for k in range(n)]
+    keys = [i for i, _, _ in items]
+    want = sorted(items, key=lambda t: (t[0], t[1]))     # stable: k keeps its order in ties
+    assert order_by(items, keys, lambda t: t[1]) == want
+
+
+def _graph(n: int, prefix: str, shuffle: int | None = None, suffix: str = "") -> Graph:
+    """A chain of blocks (Const -> Mul -> Add ...), names under `prefix` (and ending in
+    `suffix`), nodes shuffled."""
+    gd = protos.GraphDef()
+    nodes = [("in", "Placeholder", [])]
+    for i in range(n):
+        nodes += [(f"w{i}", "Const", []), (f"m{i}", "Mul", [nodes[-1][0] if i else "in",
+                                                               f"w{i}"])]
+    if shuffle is not None:
+        random.Random(shuffle).shuffle(nodes)
+    for name, op, inputs in nodes:
+        node = gd.node.add(name=f"{prefix}{name}{suffix}", op=op)
+        node.input.extend(f"{prefix}{x}{suffix}" for x in inputs)
+        if op == "Const":
+            node.attr["dtype"].type = 1
+            node.attr["value"].tensor.dtype = 1
+    return Graph(gd)
+
+
+class _CountingNumpy:
+    """numpy, with the length of every np.fromiter over a map (a name look-up) recorded."""
+
+    def __init__(self, sizes):
+        self.sizes = sizes
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+    def fromiter(self, items, *args, **kwargs):
+        out = np.fromiter(items, *args, **kwargs)
+        if isinstance(items, map):
+            self.sizes.append(len(out))
+        return out
+
+
+def test_quiet_pairs_look_names_up_a_piece_at_a_time(monkeypatch):
+    ga, gb = _graph(40, "a/"), _graph(40, "b/", shuffle=3)
+    b_of = {f"a/{n}": f"b/{n}" for n in ["in"] + [f"{k}{i}" for i in range(40) for k in "wm"]}
+    monkeypatch.setattr(columns_module, "ARRAYS_FROM", 0)
+    cols = columns(ga), columns(gb)
+    whole = changes.quiet_pairs(ga, gb, b_of, cols)
+    sizes: list = []
+    monkeypatch.setattr(changes, "PIECE", 7)
+    monkeypatch.setattr(changes, "np", _CountingNumpy(sizes))
+    assert changes.quiet_pairs(ga, gb, b_of, cols) == whole
+    assert sum(sizes) == 2 * len(b_of) and max(sizes) <= 7
+    assert all(whole[2])                  # every pair quiet: the same inputs, paired
+
+
+def test_a_diff_lists_its_changes_in_the_order_of_the_one_shot_sort(monkeypatch):
+    ga, gb = _graph(300, "a/"), _graph(300, "a/", shuffle=5, suffix="_r")   # all renamed
+    whole = diff_module.diff_graphs(ga, gb)
+    monkeypatch.setattr(columns_module, "PIECE", 7)
+    sorts: list = []
+    real = columns_module.order_by
+    monkeypatch.setattr(diff_module, "order_by",
+                        lambda items, *a: sorts.append(len(items)) or real(items, *a))
+    cut = diff_module.diff_graphs(ga, gb)
+    assert [(e.status, e.a, e.b) for e in cut.entries] == \
+        [(e.status, e.a, e.b) for e in whole.entries]
+    order = {name: k for k, name in enumerate(ga.names())}
+    key = [(diff_module.STATUSES.index(e.status), order.get(e.a, len(order)), e.b)
+           for e in cut.entries]
+    assert key == sorted(key) and sorts == [len(cut.entries)] and len(cut.entries) > 600
+
+
+def test_a_diff_runs_with_collection_paused_and_turns_it_back_on(monkeypatch):
+    ga, gb = _graph(20, "a/"), _graph(20, "a/", shuffle=1, suffix="_r")
+    seen = []
+    real = diff_module.diff_graphs
+    monkeypatch.setattr(diff_module, "diff_graphs",
+                        lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
+    assert gc.isenabled()
+    d = diffing.diff_models(ga, gb, totals=False)
+    assert seen == [False] and gc.isenabled() and d.counts()["changed"] > 0
