@@ -101,3 +101,18 @@ def test_the_test_run_keeps_sessions_out_of_the_testers_data_folder():
         os.path.dirname(session_file.__file__), "demo_model", "demo_digits.pb"))
     assert folder.startswith(tempfile.gettempdir())
     assert not folder.startswith(os.path.expanduser("~/.local/share"))
+
+
+def test_the_scopes_left_open_are_a_part_of_their_own(tmp_path):
+    model = str(tmp_path / "m.pb")
+    bench = Workbench()
+    bench.set_marks(["x"], ["y"])
+    bench.expanded = ["a", "a/b"]
+    bench.save(model)
+    again = Workbench()
+    again.restore(model)
+    assert again.expanded == ["a", "a/b"] and again.outputs == ["y"]
+    bad = parse_session(json.dumps({"version": 1, "outputs": ["y"], "expanded": [1, 2]}))
+    assert bad["expanded"] == [] and bad["outputs"] == ["y"]
+    assert any("'expanded' dropped" in d for d in bad["dropped"])
+    assert parse_session(json.dumps({"version": 1}))["expanded"] == []

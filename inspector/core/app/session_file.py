@@ -113,7 +113,8 @@ def _steps(value, dropped: list) -> list:
 _PARTS = (("inputs", [], lambda v, d: _strings(v, "inputs")),
           ("outputs", [], lambda v, d: _strings(v, "outputs")),
           ("input_shapes", {}, lambda v, d: _shapes(v)),
-          ("pipeline", [], _steps))
+          ("pipeline", [], _steps),
+          ("expanded", [], lambda v, d: _strings(v, "expanded")))
 
 
 def parse_session(text: str) -> dict:

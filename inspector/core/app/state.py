@@ -219,6 +219,13 @@ class AppState:
         known = {s.path for s in self.view.root.walk()}
         self._set_expanded(p for p in paths if p in known)
 
+    def open_scopes(self, paths) -> None:
+        """These scopes open too (a restored session); paths the graph lacks are left out (a
+        look-up each: no walk of a big graph's scope tree)."""
+        if self.view is not None:
+            scopes = self.view.hierarchy.scopes
+            self._set_expanded(self.expanded | {p for p in paths if p in scopes})
+
     def toggle_scope(self, path: str) -> None:
         self.set_expanded(path, path not in self.expanded)
 

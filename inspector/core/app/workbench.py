@@ -40,6 +40,7 @@ class Workbench:
         self.outputs: list = []
         self.steps: list = []            # TransformSpec, each with .enabled
         self.input_shapes: dict = {}
+        self.expanded: list = []         # the scopes left open (kept in the session file)
         self.warnings: list = []         # what restoring a session file held back
         self.unreadable: str | None = None  # a session file we could not read (kept as is)
         self.partly_read: str | None = None  # one we read only in part (kept before saving)
@@ -180,6 +181,8 @@ class Workbench:
         data = self.to_dict()
         if self.tour.stops:
             data["tour"] = self.tour.to_list()
+        if self.expanded:
+            data["expanded"] = list(self.expanded)
         atomic_write(path, json.dumps(data, indent=2) + "\n", force=True)
         return path
 
@@ -202,6 +205,7 @@ class Workbench:
             self.unreadable = path
             raise SessionError(f"session file not used: {exc.message}", path=path) from None
         self._apply(session)
+        self.expanded = session["expanded"]
         self.tour.replace(session["tour"])
         if session["dropped"]:
             self.partly_read = path

@@ -27,6 +27,7 @@ class PipelineController(QObject):
         state.model_changed.connect(self.model_loaded)
         state.first_frame.connect(lambda *_: self._first_frame())
         self.bench.changed.connect(self._changed)
+        state.expansion_changed.connect(self._expansion_changed)
         p = panel
         p.add_requested.connect(self.add_step)
         p.moved.connect(self.bench.move_step)
@@ -54,6 +55,8 @@ class PipelineController(QObject):
             self.bench.restore(model.path)
         except InspectorError as exc:
             self.state.fail(exc.one_line())
+        if self.bench.expanded:
+            self.state.open_scopes(self.bench.expanded)
         if self.bench.warnings:
             self.state.fail("The session file was restored, but:\n" +
                             "\n".join(self.bench.warnings))
@@ -72,6 +75,17 @@ class PipelineController(QObject):
         self.requested = False
         self.state.set_rows([])
         self._refresh_panel(discard_edits=True)  # no unapplied text of the previous model
+
+    def _expansion_changed(self):
+        """The scopes open are part of the session: saved like an edit."""
+        state = self.state
+        if not self.ready or state.model is None or state.view is not state.original_view:
+            return
+        opened = sorted(state.expanded - {""})
+        if opened != self.bench.expanded:
+            self.bench.expanded = opened
+            self._saving_for = state.model
+            self._save_timer.start()
 
     def _first_frame(self):
         if not self.requested:  # an edit since the model opened has started one already
