@@ -9,15 +9,16 @@ from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.analysis.summary import dtype_of, shape_of
 from inspector.core.model import op_categories
 from inspector.core.model.graph import Graph, node_name_from_input
+from inspector.core.model.node_set import NodeSet, later_duplicates
 from inspector.core.model.node_store import byte_sizes
-from inspector.core.model.reachability import upstream
+from inspector.core.model.reachability import reached, upstream
 
 FEED_OPS = {"Placeholder", "PlaceholderWithDefault"}
 
 
 @dataclass
 class StripPreview:
-    kept: set
+    kept: set                    # names (a NodeSet from strip_preview: a mask, no name set)
     dropped: set
     dropped_bytes: int
     needs_feeding: list          # sources the outputs still depend on that are not inputs
@@ -26,26 +27,30 @@ class StripPreview:
 
 
 def strip_preview(graph: Graph, inputs, outputs) -> StripPreview:
-    """What strip_unused_nodes keeps for these inputs/outputs (inputs always kept)."""
+    """What strip_unused_nodes keeps for these inputs/outputs (inputs always kept). Kept and
+    dropped are one mask over the node indexes, read as two NodeSets."""
     ins = [node_name_from_input(i) for i in inputs if node_name_from_input(i) in graph]
     outs = [node_name_from_input(o) for o in outputs if node_name_from_input(o) in graph]
-    if not outs:
-        return StripPreview(set(graph.names()), set(), 0, [])
-    kept = upstream(graph, outs, stop=ins)
-    kept.update(ins)
-    dropped = {n for n in graph.names() if n not in kept}   # a loop other threads can break
     index, names = graph._index, graph.name_list
-    op_of = graph.op_names.__getitem__
-    codes = graph._ops
-    # in graph order: a big graph's NodeDefs are read from the file (node_store)
-    dropped_bytes = sum(byte_sizes(graph.structure, sorted(map(index.__getitem__, dropped))))
+    if not outs:
+        every, later = bytearray(b"\x01") * len(names), later_duplicates(graph)
+        return StripPreview(NodeSet(graph, every, 1, later), NodeSet(graph, every, 0, later),
+                            0, [])
+    mask = reached(graph, outs, stop=ins, backwards=True)
+    for name in ins:
+        mask[index[name]] = 1
+    later = later_duplicates(graph)
+    kept, dropped = NodeSet(graph, mask, 1, later), NodeSet(graph, mask, 0, later)
+    at = dropped.indexes()     # graph order: a big graph's NodeDefs are read from the file
+    dropped_bytes = sum(byte_sizes(graph.structure, at))
     needs = [n for n in map(names.__getitem__, graph.nodes_of_op("Placeholder"))
              if n in kept and n not in ins]
+    op_of, codes = graph.op_names.__getitem__, graph._ops
     roles = {}
-    for name in dropped:
-        role = op_categories.training_role(name, op_of(codes[index[name]]))
+    for i in at:
+        role = op_categories.training_role(names[i], op_of(codes[i]))
         if role:
-            roles[name] = role
+            roles[names[i]] = role
     return StripPreview(kept, dropped, dropped_bytes, needs, roles)
 
 

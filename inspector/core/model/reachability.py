@@ -49,15 +49,22 @@ SLICE = 4096           # names put in the answer per C call
 def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
     """Breadth-first over the Graph's input and consumer columns (data and control edges),
     on node indexes: the names of the nodes reached."""
+    seen = reached(graph, starts, stop, backwards)
+    return _named(graph.name_list, list(compress(range(len(seen)), seen)))
+
+
+def reached(graph: Graph, starts, stop=(), backwards: bool = True) -> bytearray:
+    """The walk of _walk as a mask over node indexes (1: reached; no name, no set a node):
+    a name's later duplicates are never marked, its first node stands for it."""
     index = graph._index
     first = [index[s] for s in dict.fromkeys(starts) if s in index]
     halt = {index[s] for s in stop if s in index}
-    names = graph.name_list
+    n = len(graph)
     if not first:
-        return set()
-    if len(names) >= NUMPY_FROM:
-        return _named(names, _levels(graph, first, halt, backwards))
-    seen = bytearray(len(names))
+        return bytearray(n)
+    if n >= NUMPY_FROM:
+        return _levels(graph, first, halt, backwards)
+    seen = bytearray(n)
     for i in first:
         seen[i] = 1
     todo = [i for i in first if i not in halt]
@@ -82,7 +89,7 @@ def _walk(graph: Graph, starts, stop, backwards: bool) -> set:
                     seen[j] = 1
                     if j not in halt:
                         todo.append(j)
-    return set(compress(names, seen))
+    return seen
 
 
 def _named(names: list, indexes: list) -> set:
@@ -103,9 +110,8 @@ def cone(graph, names) -> set:
     first = [index[s] for s in dict.fromkeys(map(node_name_from_input, names)) if s in index]
     if not first:
         return set()
-    both = np.zeros(len(graph), np.bool_)
-    both[_levels(graph, first, set(), True)] = True
-    both[_levels(graph, first, set(), False)] = True
+    both = np.frombuffer(_levels(graph, first, set(), True), np.bool_) | \
+        np.frombuffer(_levels(graph, first, set(), False), np.bool_)
     return _named(graph.name_list, np.flatnonzero(both).tolist())
 
 
@@ -118,9 +124,10 @@ def _canonical(graph: Graph):
     return lambda i: index[names[i]]
 
 
-def _levels(graph: Graph, first: list, halt: set, backwards: bool) -> list:
-    """The indexes reached from `first`: a numpy step for each wide level of the walk, a
-    Python loop over the array columns while few nodes are waiting (a chain)."""
+def _levels(graph: Graph, first: list, halt: set, backwards: bool) -> bytearray:
+    """The nodes reached from `first` (a mask over indexes): a numpy step for each wide
+    level of the walk, a Python loop over the array columns while few nodes are waiting (a
+    chain)."""
     import numpy as np
 
     n = len(graph)
@@ -168,7 +175,7 @@ def _levels(graph: Graph, first: list, halt: set, backwards: bool) -> list:
         seen_np[found] = True
         todo = found[~stop_np[found]].tolist()
     del seen_np, stop_np
-    return list(compress(range(n), seen))
+    return seen
 
 
 def _walk_up_graph_def(graph_def, starts, stop) -> set:

@@ -6,6 +6,7 @@ the direction, the known shapes) is not here: projection.project() takes those."
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import NamedTuple
@@ -122,7 +123,7 @@ class Hierarchy:
         """The paths of every scope (and group) with at least one of `names` inside it: one
         pass over the scope tree, so a strip preview's dimming never walks a scope's nodes on
         the GUI thread."""
-        names = names if isinstance(names, (set, frozenset)) else set(names)
+        names = names if isinstance(names, AbstractSet) else set(names)   # a NodeSet as is
         if len(names) <= 256:          # a selection: up from each name, not over the tree
             return self._scopes_above(names)
         holding = set()

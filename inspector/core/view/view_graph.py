@@ -5,7 +5,9 @@ caller (the app's AppState.expanded) and is passed to scene()."""
 from __future__ import annotations
 
 from inspector.core.model.graph import Graph
+from inspector.core.model.node_set import NodeSet
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.view import held_scopes
 from inspector.core.view.hierarchy import build_hierarchy, params_deferred
 from inspector.core.view.projection import LayoutCache, project
 from inspector.core.view.scene import Scene, VisibleEdge, VisibleItem
@@ -86,6 +88,11 @@ class ViewModel:
         return self.hierarchy.nodes_under(path)
 
     def scopes_holding(self, names) -> frozenset:
+        """The scopes with one of `names` inside: a NodeSet (a strip preview's) on a big
+        graph's grouped tree as columns (held_scopes), else by the hierarchy's walk."""
+        columns = self.hierarchy.memo.get("columns")
+        if columns is not None and isinstance(names, NodeSet) and names.of(self.graph):
+            return held_scopes.scopes_holding(columns, names)
         return self.hierarchy.scopes_holding(names)
 
     def alike(self, path: str) -> int:
