@@ -168,6 +168,37 @@ def test_a_model_file_changed_after_opening_is_reported_not_misread(blocks, stor
         graph.node(graph.name_list[-1]).proto
 
 
+def test_the_nodes_and_the_weights_read_through_one_file_holder_each(blocks, stored,
+                                                                     tmp_path):
+    """The NodeStore and the WeightStore each hold the file's own descriptor through the one
+    HeldFile (the checks before a read, the close): a file shortened after opening is said
+    by both in the same words, and closing the model's stores closes both descriptors."""
+    import shutil
+
+    from inspector.core.model.held_file import HeldFile
+
+    path = str(tmp_path / "m.pb")
+    shutil.copy(blocks, path)
+    model = stored(path)
+    graph = model.graph
+    nodes, weights = graph.structure.store, graph.weights
+    assert isinstance(nodes, HeldFile) and isinstance(weights, HeldFile)
+    held = [nodes._fd, weights._fd]
+    assert len(set(held)) == 2 and all(os.fstat(fd) for fd in held)
+    os.truncate(path, os.path.getsize(path) - 1)
+    for read in (lambda: graph.node(graph.name_list[-1]).proto,
+                 lambda: weights.read(next(iter(weights.slots.values())))):
+        with pytest.raises(ModelLoadError, match="changed on disk") as caught:
+            read()
+        assert "\n" not in str(caught.value) and path in str(caught.value)
+    nodes.close(), weights.close()
+    for fd in held:
+        with pytest.raises(OSError):
+            os.fstat(fd)
+    with pytest.raises(ModelLoadError, match="was closed"):
+        weights.read(next(iter(weights.slots.values())))
+
+
 def test_the_reader_s_columns_and_lengths_place_the_nodes(blocks, stored, monkeypatch):
     """A window busy starting Qt takes each piece's columns from the forked reader, with the
     NodeDef lengths that place its nodes in the file: the same nodes as reading them here."""

@@ -13,7 +13,6 @@ one-line ModelLoadError naming the file and the node, whenever it is read."""
 
 from __future__ import annotations
 
-import os
 import threading
 from array import array
 from bisect import bisect_left
@@ -21,6 +20,7 @@ from itertools import accumulate
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.model import graph_index, protos
+from inspector.core.model.held_file import HeldFile
 
 BLOCK = 256            # nodes parsed for one random access (a view's proto)
 BLOCKS_KEPT = 64       # parsed blocks kept (16k nodes, ~12 MB)
@@ -64,13 +64,13 @@ def _fields(data) -> list:
     return out
 
 
-class NodeStore:
+class NodeStore(HeldFile):
     """Where each node's NodeDef field is: `at[i]` its file offset, or -1 - its offset in
     `kept` (stripped nodes), `size[i]` its bytes (tag, length and NodeDef); `other` holds
     the GraphDef's other top-level fields (library, versions)."""
 
     def __init__(self, path: str):
-        self.path, self.stamp, self._fd = path, None, -1
+        super().__init__(path)
         self.at, self.size = array("q"), array("q")
         self.kept = bytearray()
         self.other = protos.GraphDef()
@@ -84,14 +84,6 @@ class NodeStore:
     def open(self, fd: int, stamp: tuple) -> None:
         """Read the file through fd (the store's own descriptor; closed with the store)."""
         self._fd, self.stamp = fd, tuple(stamp)
-
-    def __del__(self):
-        self.close()
-
-    def close(self) -> None:
-        fd, self._fd = getattr(self, "_fd", -1), -1
-        if fd >= 0:
-            os.close(fd)
 
     def __len__(self) -> int:
         return len(self.at)
@@ -149,17 +141,7 @@ class NodeStore:
 
     # -- reading ----------------------------------------------------------------------------
     def _read(self, pos: int, n: int) -> bytes:
-        if self._fd < 0:
-            raise ModelLoadError("the model file was closed", path=self.path)
-        st = os.fstat(self._fd)
-        if (st.st_size, st.st_mtime_ns) != self.stamp:
-            raise ModelLoadError("the model file changed on disk since it was opened; open it "
-                                 "again", path=self.path)
-        data = os.pread(self._fd, n, pos)
-        if len(data) != n:
-            raise ModelLoadError("the model file is shorter than when it was opened",
-                                 path=self.path)
-        return data
+        return self.pread(n, pos)
 
     def field_bytes(self, a: int, b: int) -> bytes:
         """The node fields of nodes a..b-1 as GraphDef wire bytes (one read a run of nodes

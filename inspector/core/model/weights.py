@@ -4,16 +4,16 @@ file (offset, length), and reading them back on demand.
 A lazily opened GraphDef keeps every node and attribute except the bytes of large tensors.
 Such a tensor keeps its dtype and shape and is marked (`LAZY_MARK` in `version_number`), so
 that decoding it without its bytes fails loudly instead of giving zeros (TF's meaning of a
-tensor without values). Reads use pread on a descriptor opened with the model: no memory
-map, so a file truncated by another program gives an error, never a SIGBUS."""
+tensor without values). Reads use pread on a descriptor opened with the model (held_file,
+shared with the NodeStore): no memory map, so a file truncated by another program gives an
+error, never a SIGBUS."""
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass
 
-from inspector.core.errors import ModelLoadError
+from inspector.core.model.held_file import HeldFile
 from inspector.core.model.protos import varint
 
 LAZY_MARK = 0x4C617A79   # "Lazy": no TensorProto version TF writes is anywhere near it
@@ -38,26 +38,17 @@ class Slot:
     version: int     # the tensor's own version_number, restored when filled
 
 
-class WeightStore:
+class WeightStore(HeldFile):
     """The model file's descriptor and the slots of its lazily read tensors."""
 
     def __init__(self, path: str, fd: int, stamp: tuple, slots: list, scanned: int = 0):
-        self.path, self.stamp = path, tuple(stamp)
-        self._fd = fd
+        super().__init__(path, fd, stamp)
         self.slots = {(s.node, s.attr): s for s in slots}
         self.scanned = scanned        # bytes read while opening (structure)
         self.bytes_read = 0           # bytes of weights read since
         self.lazy_bytes = sum(s.length for s in slots)
         self._lock = threading.Lock()
         self._filled = False
-
-    def __del__(self):
-        self.close()
-
-    def close(self) -> None:
-        fd, self._fd = getattr(self, "_fd", -1), -1
-        if fd >= 0:
-            os.close(fd)
 
     def __getstate__(self):
         raise TypeError("a WeightStore holds an open file; send the model's reference instead")
@@ -70,16 +61,7 @@ class WeightStore:
         return self.slots.get((node_index, attr))
 
     def read(self, slot: Slot) -> bytes:
-        if self._fd < 0:
-            raise ModelLoadError("the model file was closed", path=self.path)
-        st = os.fstat(self._fd)
-        if (st.st_size, st.st_mtime_ns) != self.stamp:
-            raise ModelLoadError("the model file changed on disk since it was opened; open it "
-                                 "again to read its weights", path=self.path)
-        data = os.pread(self._fd, slot.length, slot.offset)
-        if len(data) != slot.length:
-            raise ModelLoadError("the model file is shorter than when it was opened",
-                                 path=self.path)
+        data = self.pread(slot.length, slot.offset, "open it again to read its weights")
         self.bytes_read += len(data)
         return data
 

@@ -1,0 +1,41 @@
+"""A model file's own descriptor, held by what reads the file on demand (the WeightStore's
+weights, the NodeStore's NodeDefs): read with pread after checking that the file is still the
+one opened (size and modification time), closed with its holder. No memory map: a file
+truncated by another program gives an error, never a SIGBUS."""
+
+from __future__ import annotations
+
+import os
+
+from inspector.core.errors import ModelLoadError
+
+
+class HeldFile:
+    """`_fd` (-1: none yet, or closed) and `stamp` (size, mtime_ns) of the file at `path`."""
+
+    def __init__(self, path: str, fd: int = -1, stamp: tuple | None = None):
+        self.path, self._fd = path, fd
+        self.stamp = None if stamp is None else tuple(stamp)
+
+    def __del__(self):
+        self.close()
+
+    def close(self) -> None:
+        fd, self._fd = getattr(self, "_fd", -1), -1
+        if fd >= 0:
+            os.close(fd)
+
+    def pread(self, n: int, pos: int, again: str = "open it again") -> bytes:
+        """n bytes at pos; ModelLoadError (saying `again`) when the file was closed, changed
+        on disk since it was opened, or is shorter now."""
+        if self._fd < 0:
+            raise ModelLoadError("the model file was closed", path=self.path)
+        st = os.fstat(self._fd)
+        if (st.st_size, st.st_mtime_ns) != self.stamp:
+            raise ModelLoadError(f"the model file changed on disk since it was opened; {again}",
+                                 path=self.path)
+        data = os.pread(self._fd, n, pos)
+        if len(data) != n:
+            raise ModelLoadError("the model file is shorter than when it was opened",
+                                 path=self.path)
+        return data
