@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Set
 from itertools import compress, islice
 
+from inspector.core.model import graph_index
 from inspector.core.runtime import pieces
 
 PIECE = pieces.PIECE  # names looked up per C call (the GIL is held meanwhile)
@@ -63,8 +64,7 @@ class NodeSet(Set):
         on a big graph: one C call over every node would hold the GIL)."""
         mask, want = self._mask, self._want
         if len(mask) >= NUMPY_FROM:
-            import numpy as np
-
+            np = graph_index.numpy()
             at = np.flatnonzero(np.frombuffer(mask, np.uint8) == want)
             out = pieces.listed(at, PIECE)
         else:

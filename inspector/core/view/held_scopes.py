@@ -6,14 +6,14 @@ list: ~90 MB kept in the window)."""
 
 from __future__ import annotations
 
+from inspector.core.model import graph_index
 from inspector.core.runtime import pieces
 
 
 def scopes_holding(columns, node_set) -> frozenset:
     """The paths of every scope of `columns` holding a member of `node_set` (a NodeSet of
     the same graph)."""
-    import numpy as np
-
+    np = graph_index.numpy()
     members = np.frombuffer(node_set.mask, np.uint8) == node_set.want
     holding = np.zeros(len(columns.paths), np.bool_)
     holding[columns.leaf[members[:len(columns.leaf)]]] = True
