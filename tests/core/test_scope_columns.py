@@ -125,3 +125,38 @@ def test_a_big_hierarchy_copies_no_whole_graph_set_or_dict_in_one_call(monkeypat
     old = _walked(graph, True)
     assert list(h.stats.items()) == list(old.stats.items())
     assert "no such scope" not in h.stats and h.stats.get("no such scope") is None
+
+
+def test_edge_groups_are_spans_of_one_list_and_the_picture_makes_no_list_a_group():
+    """1M nodes have 200k edge groups: a list of positions each cost ~90 ms before the first
+    picture. The groups are spans of one positions list; a projection walks the spans."""
+    from inspector.core.view.hierarchy import edge_groups
+    from inspector.core.view.projection import LayoutCache, _Projection
+    from inspector.core.view.view_columns import EdgeGroups
+    from tests.core.test_view_columns import _old_edge_groups
+
+    graph = load(blocks_graph(20_000)).graph
+    view = ViewModel(graph)
+    h = view.hierarchy
+    scene = view.scene()
+    containers, groups = edge_groups(h)
+    assert isinstance(groups, EdgeGroups) and groups._at is None    # no look-up made
+    assert len(groups) > 2000 and scene.items
+    old_containers, old_groups = _old_edge_groups(h)
+    assert containers == old_containers and list(groups.items()) == list(old_groups.items())
+    assert groups[next(iter(old_groups))] == next(iter(old_groups.values()))
+    small = ViewModel(Graph(_graph_def(300, 4, HOSTILE["a flat scope cut into bands"])))
+    exp = frozenset({"", "flat", "s1"})
+    for view in (ViewModel(graph), small):
+        hh = view.hierarchy
+        got = _Projection(hh, exp, "TB", None, LayoutCache(hh), None, True).owner_pairs()
+        pairs: dict = {}
+        for (ka, kb, control), edges in _old_edge_groups(hh)[1].items():
+            for position in edges:
+                src, port, dst, _ = hh.edges[position]
+                a, b = hh.owner(src, exp), hh.owner(dst, exp)
+                if a != b:
+                    hit = pairs.setdefault((a, b, control), [0, src, port, position])
+                    hit[0] += 1
+        expected = {k: v[:3] for k, v in sorted(pairs.items(), key=lambda kv: kv[1][3])}
+        assert list(got.items()) == list(expected.items()) and got

@@ -295,9 +295,10 @@ def scope_params(hierarchy: Hierarchy) -> dict:
 def edge_groups(hierarchy: Hierarchy) -> tuple:
     """(containers, groups): every edge grouped by the scopes its two ends are drawn in,
     made once per hierarchy (any thread; a picture then walks groups, not 50k edges).
-    containers: the parts (hierarchy.parts) of each place nodes are drawn in; groups:
-    {(container of src, container of dst, control): [position, ...]}, positions in
-    hierarchy.edges, each group in edge order (a big graph's: view_columns.edge_groups)."""
+    containers: the parts (hierarchy.parts) of each place nodes are drawn in; groups: a
+    view_columns.EdgeGroups {(container of src, container of dst, control): [position,
+    ...]}, positions in hierarchy.edges, each group in edge order (a big graph's:
+    view_columns.edge_groups)."""
     found = hierarchy.memo.get("edge_groups")
     if found is not None:
         return found
@@ -326,7 +327,14 @@ def edge_groups(hierarchy: Hierarchy) -> tuple:
         if group is None:
             group = groups[(ends[0], ends[1], control)] = []
         group.append(position)
-    found = hierarchy.memo["edge_groups"] = (containers, groups)
+    positions, starts, stops = [], [], []
+    for group in groups.values():
+        starts.append(len(positions))
+        positions += group
+        stops.append(len(positions))
+    keys = list(zip(*groups)) or [(), (), ()]
+    found = (containers, view_columns.EdgeGroups(*map(list, keys), positions, starts, stops))
+    hierarchy.memo["edge_groups"] = found
     return found
 
 

@@ -125,7 +125,8 @@ class _Projection:
         shown: list = [None] * len(containers)   # container -> its collapsed owner or ""
         pairs: dict = {}                         # (a, b, control) -> [n, src, port, first]
         check = (self.job or NO_JOB).check
-        for k, ((ka, kb, control), edges) in enumerate(groups.items()):
+        positions = groups.positions             # a group's edges: positions[lo:hi]
+        for k, (ka, kb, control, lo, hi) in enumerate(groups.spans()):
             if not k & 1023:     # a superseded layout (n pressed again) stops here: it would
                 check()          # compete with the GUI thread and the next one for the GIL
             oa = shown[ka]
@@ -136,11 +137,11 @@ class _Projection:
                 ob = shown[kb] = outermost_collapsed(containers[kb], exp) or ""
             if oa and ob:
                 if oa != ob:
-                    position = edges[0]
+                    position = positions[lo]
                     src, port, _, _ = all_edges[position]
-                    _count(pairs, (oa, ob, control), len(edges), src, port, position)
+                    _count(pairs, (oa, ob, control), hi - lo, src, port, position)
                 continue
-            for position in edges:
+            for position in positions[lo:hi]:
                 src, port, dst, _ = all_edges[position]
                 a, b = oa or src, ob or dst
                 if a != b:

@@ -150,8 +150,8 @@ def const_sources(graph) -> ConstSources:
 
 def fold(graph, consts: ConstSources) -> tuple:
     """(folded: names of the constants something reads, {reader: [names of the constants it
-    shows]}, folded node indexes, reader node indexes): badges.fold_constants_into_badges on the columns. A
-    reader's constants are in the graph order of the Const or Identity read; readers in
+    shows]}, folded node indexes, reader node indexes): badges.fold_constants_into_badges
+    on the columns. A reader's constants are in the graph order of the Const or Identity read; readers in
     graph order; a constant reading a constant shows no badge."""
     names, n = graph._names, len(graph._names)
     if not consts.nodes_at:
@@ -167,11 +167,15 @@ def fold(graph, consts: ConstSources) -> tuple:
         read = np.flatnonzero(is_read[:n])
         dst = np.repeat(np.arange(n), np.diff(off))
         shown = np.flatnonzero(hit & (graph.in_port >= 0) & ~is_source[dst])
-        by_reader = shown[np.lexsort((src[shown], dst[shown]))]
-        readers, starts = np.unique(dst[by_reader], return_index=True)
-        found = BadgeSources(names, graph._index, readers, pieces_module.listed(starts) + [len(by_reader)],
-                             pieces_module.listed(src[by_reader]))
-        read, reader_at = pieces_module.listed(read), readers
+        d, s = dst[shown], src[shown]          # by reader already (input order)
+        same = d[1:] == d[:-1]
+        by_reader = shown[np.lexsort((s, d))] if (same & (s[1:] < s[:-1])).any() else shown
+        starts = np.flatnonzero(np.r_[True, ~same]) if len(shown) else shown
+        readers = dst[by_reader[starts]]
+        listed = pieces_module.listed
+        found = BadgeSources(names, graph._index, readers,
+                             listed(starts) + [len(by_reader)], listed(src[by_reader]))
+        read, reader_at = listed(read), readers
     else:
         is_source = bytearray(n + 1)
         for i in consts.nodes_at:
@@ -309,10 +313,40 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     by_first = np.argsort(firsts)             # groups in order of their first edge
     starts, stops, firsts = starts[by_first], stops[by_first], firsts[by_first]
     listed = pieces_module.listed
-    positions, starts, stops = listed(order), listed(starts), listed(stops)
-    ka, kb, control = listed(ka[firsts]), listed(kb[firsts]), listed(control[firsts])
-    groups: dict = {}
-    for lo, hi in pieces_module.bounds(len(starts)):
-        groups.update(zip(zip(ka[lo:hi], kb[lo:hi], control[lo:hi]),
-                          map(positions.__getitem__, map(slice, starts[lo:hi], stops[lo:hi]))))
-    return containers, groups
+    return containers, EdgeGroups(listed(ka[firsts]), listed(kb[firsts]),
+                                  listed(control[firsts]), listed(order), listed(starts),
+                                  listed(stops))
+
+
+class EdgeGroups(Mapping):
+    """{(container of src, container of dst, control): [edge positions]} in order of first
+    sight, each list made when asked for: a group's edges are positions[lo:hi] of one list
+    (spans() walks them with no list a group: 200k groups at 1M nodes)."""
+
+    __slots__ = ("_ka", "_kb", "_control", "positions", "_starts", "_stops", "_at")
+
+    def __init__(self, ka: list, kb: list, control: list, positions: list, starts: list,
+                 stops: list):
+        self._ka, self._kb, self._control = ka, kb, control
+        self.positions, self._starts, self._stops = positions, starts, stops
+        self._at = None          # key -> group number, made on the first look-up
+
+    def spans(self):
+        """(container of src, container of dst, control, lo, hi) of each group."""
+        return zip(self._ka, self._kb, self._control, self._starts, self._stops)
+
+    def __getitem__(self, key):
+        if self._at is None:
+            self._at = pieces_module.keyed(list(self), range(len(self._ka)))
+        k = self._at[key]
+        return self.positions[self._starts[k]:self._stops[k]]
+
+    def __iter__(self):
+        return zip(self._ka, self._kb, self._control)
+
+    def __len__(self) -> int:
+        return len(self._ka)
+
+    def items(self):
+        positions = self.positions
+        return [((a, b, c), positions[lo:hi]) for a, b, c, lo, hi in self.spans()]
