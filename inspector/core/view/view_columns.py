@@ -7,6 +7,7 @@ with duplicate node names keep the name-keyed walk in badges.py / hierarchy.py."
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 
 from inspector.core.runtime import pieces as pieces_module
@@ -92,11 +93,14 @@ class BadgeSources(Mapping):
 
 class Edges(Sequence):
     """The hierarchy's edges of a big graph, (src, port, dst, control) each, made when
-    asked for (a picture reads the first edge of each group between collapsed scopes)."""
+    asked for (a picture reads the first edge of each group between collapsed scopes).
+    Sources, ports, readers and control flags are arrays (array('i'), array('q') or a list
+    when a port is too big for it, bytes): no Python object an edge (a list of ints an edge
+    column was ~110 MB at 1M nodes, in each view of the model)."""
 
     __slots__ = ("_names", "_srcs", "_ports", "_dsts", "_control")
 
-    def __init__(self, names: list, srcs: list, ports: list, dsts: list, control: list):
+    def __init__(self, names: list, srcs, ports, dsts, control):
         self._names, self._srcs, self._ports = names, srcs, ports
         self._dsts, self._control = dsts, control
 
@@ -104,7 +108,8 @@ class Edges(Sequence):
         if isinstance(k, slice):
             return [self[j] for j in range(*k.indices(len(self)))]
         names = self._names
-        return (names[self._srcs[k]], self._ports[k], names[self._dsts[k]], self._control[k])
+        return (names[self._srcs[k]], self._ports[k], names[self._dsts[k]],
+                bool(self._control[k]))
 
     def __len__(self) -> int:
         return len(self._srcs)
@@ -215,12 +220,14 @@ def edges(graph, folded_at) -> tuple:
         kept = np.flatnonzero(~drop[src])
         srcs = src[kept]
         dsts = np.repeat(np.arange(n), np.diff(graph.in_offsets))[kept]
-        ports = pieces_module.listed(port[kept])
+        ports = array("q", port[kept].astype(np.int64).tobytes())
         if big:
             ports = [big.get(p, pt) if pt == PORT_MAX else pt
                      for p, pt in zip(pieces_module.listed(kept), ports)]
         control = port[kept] < 0
-        out = Edges(names, pieces_module.listed(srcs), ports, pieces_module.listed(dsts), pieces_module.listed(control))
+        out = Edges(names, array("i", srcs.astype(np.int32).tobytes()), ports,
+                    array("i", dsts.astype(np.int32).tobytes()),
+                    control.astype(np.uint8).tobytes())
         return out, srcs, dsts, control
     drop = set(folded_at)
     src, port, off = graph._src, graph._port, graph._in_off
