@@ -147,6 +147,10 @@ def _stack(frame, limit: int = 8) -> str:
 
 
 def main() -> None:
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):     # run as an install: compiled (bench/ab.py)
+        from bench import ab
+
+        os.execve(sys.executable, [sys.executable] + sys.argv, ab.env(ab.ROOT))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model")
     parser.add_argument("--late-ms", type=float, default=60.0)

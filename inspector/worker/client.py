@@ -34,12 +34,13 @@ from inspector.worker.protocol import (
     TEST_OPERATIONS,
     Callback,
     CancelFlag,
+    GraphBytes,
     JobMark,
     ProtocolError,
     pack,
     receive,
+    received_graphs,
     send,
-    unpack,
 )
 
 POLL_SECONDS = 0.02
@@ -278,6 +279,7 @@ class WorkerClient(TensorFlowOperations):
                 if not self.running():
                     raise self._failed(name)
                 continue
+            made = GraphBytes.made
             try:
                 kind, got_id, *rest = receive(self._from)
             except ProtocolError:
@@ -289,7 +291,7 @@ class WorkerClient(TensorFlowOperations):
                 continue
             if kind == "error":
                 raise rest[0]
-            return unpack(rest[0])
+            return received_graphs(rest[0], made)
 
     def _settle(self) -> None:
         """Before a new request: let a cancelled one finish (its answer is dropped) or, past

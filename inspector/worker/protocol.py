@@ -181,10 +181,15 @@ class CancelFlag:
 
 class GraphBytes:
     """A GraphDef on the pipe as its serialization, made and parsed node by node: one C call
-    over a 100 MB graph (pickling the message) holds the GIL, and the window, for ~0.3 s."""
+    over a 100 MB graph (pickling the message) holds the GIL, and the window, for ~0.3 s.
+    `made` counts those made in this process: an answer that brought none has no graph to
+    put in (received_graphs)."""
+
+    made = 0
 
     def __init__(self, data):
         self.data = data
+        GraphBytes.made += 1
 
     def __reduce_ex__(self, protocol):
         if protocol >= 5:  # the bytes travel out of band, never copied into the pickle
@@ -208,6 +213,13 @@ def unpack(value):
         return parse(v.data, protos.GraphDef, False, "(from the TensorFlow worker)")
 
     return _walk(value, graph, {})
+
+
+def received_graphs(value, made: int):
+    """An answer received after GraphBytes.made was `made`: unpack(value), or value as it is
+    when it brought no graph (walking a 1M-node shape table made a new 1M-entry dict, whose
+    growth held the GIL ~55 ms at normal speed on the window's side)."""
+    return unpack(value) if GraphBytes.made != made else value
 
 
 def _walk(value, swap, seen: dict):

@@ -51,3 +51,19 @@ def test_the_sides_take_turns_in_flipped_order_every_round():
     assert order(2, 1) == [0, 1]
     assert order(2, 3) == [0, 1, 1, 0, 0, 1]
     assert order(1, 2) == [0, 0]
+
+
+def test_a_child_runs_compiled_code_as_an_install_does(monkeypatch, tmp_path):
+    """A shell's PYTHONDONTWRITEBYTECODE=1 is not the child's: its modules compile once and
+    are read from .pyc files after, as an installed app's (a compile at import holds the
+    GIL: it was counted as the window's stall)."""
+    from bench import ab
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    folder = tmp_path / "tree"
+    (folder / "inspector").mkdir(parents=True)
+    (folder / "inspector" / "__init__.py").write_text("X = 1\n")
+    env = ab.env(str(folder))
+    assert "PYTHONDONTWRITEBYTECODE" not in env
+    cached = os.listdir(folder / "inspector" / "__pycache__")
+    assert any(name.startswith("__init__.") and name.endswith(".pyc") for name in cached)

@@ -5,7 +5,11 @@ the edge labels (`state.set_shapes`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from inspector.core.model.reachability import cone
+
+PIECE = 8192        # nodes a dict of PiecedShapes holds
 
 
 def start_cone(state, tasks, on: bool) -> None:
@@ -63,6 +67,8 @@ def start_shapes(state, tasks, view, on_error) -> None:
         if shapes is None:
             return None
         # keyed by the graph's own name strings: the answer's are copies (20 MB on 300k)
+        if len(shapes) > PIECE:
+            return PiecedShapes(view.graph, shapes)
         node = view.graph.get
         return {(n.name if (n := node(k)) is not None else k): v for k, v in shapes.items()}
 
@@ -71,3 +77,44 @@ def start_shapes(state, tasks, view, on_error) -> None:
             state.set_shapes(view, shapes)
 
     tasks.submit("shapes", work, done, on_error, label="Inferring tensor shapes")
+
+
+class PiecedShapes(Mapping):
+    """node name -> its output shapes, for a big graph: a dict a PIECE of node indexes, keyed
+    by the graph's own name strings. One dict of a 1M-node graph's shapes grows by C calls
+    that rehash it all (the last held the GIL ~65 ms at normal speed); these stay small. It
+    keeps the graph's name -> index dict, never the Graph (no reference cycle)."""
+
+    def __init__(self, graph, shapes: dict):
+        self._index, names = graph._index, graph.name_list
+        self._pieces = [{} for _ in range(len(names) // PIECE + 1)]
+        self._extra: dict = {}            # names no node has
+        index, pieces = self._index.get, self._pieces
+        for k, v in shapes.items():
+            i = index(k)
+            if i is None:
+                self._extra[k] = v
+            else:
+                pieces[i // PIECE][names[i]] = v
+        self._count = len(shapes)
+
+    def _piece(self, name) -> dict:
+        i = self._index.get(name)
+        return self._extra if i is None else self._pieces[i // PIECE]
+
+    def __getitem__(self, name):
+        return self._piece(name)[name]
+
+    def get(self, name, default=None):
+        return self._piece(name).get(name, default)
+
+    def __contains__(self, name) -> bool:
+        return name in self._piece(name)
+
+    def __iter__(self):
+        for piece in self._pieces:
+            yield from piece
+        yield from self._extra
+
+    def __len__(self) -> int:
+        return self._count
