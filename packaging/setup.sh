@@ -162,9 +162,17 @@ compile_bytecode() {
     say "could not byte-compile inspector/ (start-up will be slower)"
 }
 
+# Compile the numba kernels that read a big GraphDef (core/model/wire_kernels.py) into numba's
+# cache (~/.cache/graphdef-inspector/numba): a first big model would otherwise wait ~5 s.
+warm_kernels() {
+  "$VENV/bin/python" -c "from inspector.core.model import wire_columns; wire_columns.warm()" \
+    >/dev/null 2>&1 || say "could not compile the numba kernels (big models open slower)"
+}
+
 if [ "${INSPECTOR_SETUP_DEFINE_ONLY:-}" != 1 ]; then   # 1: the functions only (tests)
   install_system_packages
   create_venv
   compile_bytecode
+  warm_kernels
   report_system_packages
 fi

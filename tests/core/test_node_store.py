@@ -206,7 +206,8 @@ def test_the_reader_s_columns_and_lengths_place_the_nodes(blocks, stored, monkey
     from inspector.core.model import graph_index
 
     taken, real = [], graph_index.take
-    monkeypatch.setattr(graph_index, "take", lambda g, c: taken.append(1) or real(g, c))
+    monkeypatch.setattr(graph_index, "take",
+                        lambda g, c, *rest: taken.append(1) or real(g, c, *rest))
     monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
 
     stream = reader_process.start(blocks, os.stat(blocks))

@@ -72,7 +72,8 @@ def test_the_columns_a_busy_window_takes_answer_as_a_graph_read_here(hostile, mo
     path, here = hostile
     taken = []
     real = graph_index.take
-    monkeypatch.setattr(graph_index, "take", lambda g, c: taken.append(1) or real(g, c))
+    monkeypatch.setattr(graph_index, "take",
+                        lambda g, c, *rest: taken.append(1) or real(g, c, *rest))
     monkeypatch.setattr(reader_process, "CHUNK_NODES", chunk)
     monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
     stream = reader_process.start(path, os.stat(path))
@@ -128,10 +129,10 @@ def test_columns_for_other_nodes_than_the_piece_leaves_the_file_read_here(hostil
     while True:
         frame = stream._frames.get()
         if frame[0] == b"P":
-            pieces, sizes, read, lengths = marshal.loads(frame[1])
+            pieces, sizes, read, lengths, places = marshal.loads(frame[1])
             if read is not None:
                 read = (read[0][:-1],) + read[1:]       # one name short
-            frame = (b"P", marshal.dumps((pieces, sizes, read, lengths)))
+            frame = (b"P", marshal.dumps((pieces, sizes, read, lengths, places)))
         frames.append(frame)
         if not frame[0]:
             break
@@ -151,8 +152,8 @@ def test_nodes_read_while_the_stream_fills_the_store_leave_no_short_block(hostil
     monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
     real = graph_index.take
 
-    def take(graph, columns):
-        real(graph, columns)
+    def take(graph, columns, *rest):
+        real(graph, columns, *rest)
         last = len(graph.structure.node) - 1
         for _ in range(2):              # the second read keeps the block (as a walk does)
             assert graph.structure.node[last].name == graph.name_list[last]

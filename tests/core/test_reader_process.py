@@ -137,18 +137,27 @@ def _columns(graph):
             graph.dangling_inputs, graph.problems(), graph._read, graph._loose_names)
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["numba", "no numba"])
 @pytest.mark.parametrize("nameless", [False, True], ids=["named", "a nameless node"])
 @pytest.mark.parametrize("window", ["busy", "waiting", "spawned reader"])
 def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monkeypatch,
-                                                                 window, nameless):
+                                                                 window, nameless, compiled):
     """While the window is busy (starting Qt), a forked reader sends each piece's Graph
     columns (names, op codes, inputs as node indexes): the window parses none of those
     nodes a second time, and gets the columns parsing them here gives, hostile names and
     inputs included (forward references, duplicates, odd names, dangling, malformed and
     huge ports, devices). Once the window waits for frames, or for a piece the reader
     cannot read from its wire bytes (a node without a name), the window reads that piece
-    and the later ones itself; a spawned reader sends no columns. Same graph every way."""
-    from inspector.core.model import columns, protos
+    and the later ones itself; a spawned reader sends no columns. With numba (wire_columns)
+    the reader, forked or spawned, sends every piece's columns, read by compiled passes,
+    busy window or not. Same graph every way."""
+    from inspector.core.model import columns, protos, wire_columns
+
+    if compiled and wire_columns.kernels() is None:
+        pytest.skip("numba is not installed")
+    if not compiled:
+        monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
+        monkeypatch.setattr(wire_columns, "_state", [None])
 
     gd = protos.GraphDef()
     for i in range(3000):
@@ -176,7 +185,7 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
     if window == "busy":
         stream._drain.join(30)       # every frame has come before the window asks
     graph = _receive(stream, path)
-    if window == "busy":              # (the forked reader's own calls count there)
+    if window == "busy" or compiled:  # (the forked reader's own calls count there)
         assert bool(parsed) == nameless
     elif window == "spawned reader":
         assert parsed
@@ -186,10 +195,18 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
     assert here._big_ports and here.devices and ("" in here._odd) == nameless
 
 
-def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch):
+@pytest.mark.parametrize("compiled", [True, False], ids=["numba", "no numba"])
+def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch, compiled):
     """While the window waits for the reader's next piece it groups the nodes it has by
-    scope: the picture's hierarchy then finds the scope ids made, equal to one pass's."""
-    from inspector.core.model import graph_index
+    scope: the picture's hierarchy then finds the scope ids made, equal to one pass's.
+    With numba the reader sends them with each piece (wire_columns) instead."""
+    from inspector.core.model import graph_index, wire_columns
+
+    if compiled and wire_columns.kernels() is None:
+        pytest.skip("numba is not installed")
+    if not compiled:
+        monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
+        monkeypatch.setattr(wire_columns, "_state", [None])
 
     import queue
 
@@ -205,7 +222,10 @@ def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch):
 
     monkeypatch.setattr(reader_process, "start", waiting)
     graph = _streamed(blocks, monkeypatch)
-    assert graph._scoping is not None and graph._scoping.done >= len(graph) - 1000
+    if compiled:
+        assert graph._scoping.__class__ is graph_index.TakenScopes and graph._scoping.whole
+    else:
+        assert graph._scoping is not None and graph._scoping.done >= len(graph) - 1000
     expected = graph_index.scope_groups(graph.name_list)
     monkeypatch.setattr(graph_index, "scope_groups", None)     # not called again
     assert graph.scope_ids() == expected

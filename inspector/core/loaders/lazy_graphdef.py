@@ -259,15 +259,17 @@ class GraphDefSink:
 
 
 def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
-                parse_below: int = MID_NODE) -> None:
+                parse_below: int = MID_NODE, small=None) -> None:
     """Walk the file's fields: runs of small nodes go to the sink whole (protobuf's parser
     takes them in one call); nodes holding large values are parsed one by one and their
     values left in the file (found gets their slots). sink.cut every `every` nodes. `sizes`
     (a list) gets each node's size in the file, values included (its NodeDef's ByteSize).
     Nodes holding large values and smaller than `parse_below` are parsed, then stripped;
-    bigger ones are stripped by walking their fields (0: always, and no value is read)."""
+    bigger ones are stripped by walking their fields (0: always, and no value is read).
+    small: what finds the runs of small nodes (_small_nodes, or a compiled one)."""
     size, pos, index = r.size, 0, 0
-    size_of = (sizes if sizes is not None else []).append
+    sized = sizes if sizes is not None else []
+    size_of, small = sized.append, small or _small_nodes
     cut = every or -1
     run = [0, 0]        # pending small nodes [start, end), always inside the window
 
@@ -283,7 +285,7 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
             cut += every
         buf, i = r.buf, pos - r.base
         if 0 <= i < len(buf) and buf[i] == 0x0A:    # a run of small nodes, in one tight loop
-            end, k = _small_nodes(buf, i, len(buf), cut - index if every else size, size_of)
+            end, k = small(buf, i, len(buf), cut - index if every else size, sized)
             if k:
                 if run[1] != pos:
                     run[0] = pos
@@ -352,12 +354,12 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
     flush()
 
 
-def _small_nodes(buf, i: int, edge: int, most: int, add) -> tuple[int, int]:
+def _small_nodes(buf, i: int, edge: int, most: int, sizes: list) -> tuple[int, int]:
     """(where they end, how many) of the node fields from buf[i] with lengths under
     LAZY_FIELD (one- or two-byte lengths), each wholly before buf[edge], at most `most` of
-    them; `add` gets each one's length. What read_fields does a node at a time for these,
+    them; `sizes` gets each one's length. What read_fields does a node at a time for these,
     without its other cases."""
-    k, last = 0, edge - 3
+    k, last, add = 0, edge - 3, sizes.append
     while k < most and i < last and buf[i] == 0x0A:
         n = buf[i + 1]
         if n < 0x80:
@@ -387,7 +389,7 @@ def _first_fields(r: _Reader, count: int = 64) -> list:
 
 
 def open_lazily(path: str, st, sink=None, every: int = 0, sizes=None,
-                parse_below: int = MID_NODE) -> tuple | None:
+                parse_below: int = MID_NODE, small=None) -> tuple | None:
     """(GraphDef without large tensor values, WeightStore or None) of the binary GraphDef at
     path; None when its first fields are not a GraphDef's. sink(reader) makes another sink
     for the walk (the reader process's); the GraphDef is then empty. sizes: see
@@ -407,7 +409,7 @@ def open_lazily(path: str, st, sink=None, every: int = 0, sizes=None,
         graph_def = protos.GraphDef()
         found: list = []
         read_fields(r, GraphDefSink(r, graph_def) if sink is None else sink(r), found, every,
-                    sizes, parse_below)
+                    sizes, parse_below, small)
         store = WeightStore(path, fd, (now.st_size, now.st_mtime_ns), found, r.read_bytes)
     except BaseException:
         os.close(fd)

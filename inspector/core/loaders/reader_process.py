@@ -25,8 +25,9 @@ import sys
 import threading
 
 from inspector.core.errors import Cancelled, ModelLoadError
-from inspector.core.loaders.lazy_graphdef import encode_node, open_lazily
-from inspector.core.model import columns, graph_index, protos
+from inspector.core.loaders import reader_frames
+from inspector.core.loaders.lazy_graphdef import LAZY_FIELD, encode_node, open_lazily
+from inspector.core.model import columns, graph_index, protos, wire_columns
 from inspector.core.model.graph import Graph
 from inspector.core.model.weights import Slot
 from inspector.core.runtime.job import NO_JOB, Job
@@ -186,33 +187,57 @@ def take(path: str, st) -> Stream | None:
 class _SendingSink:
     """The walk's pieces, sent in frames: file ranges as (start, end), stripped nodes as
     their bytes (the window reads the ranges from its own descriptor of the file), with the
-    sizes of the nodes read since the last frame and, while the window is busy (starting
-    Qt) and every piece reads exactly from its wire bytes, their Graph columns
-    (graph_index.appended: names, op codes, inputs resolved to node indexes): the window
-    parses those nodes no second time. Once the window waits for frames (`idle`), the reader
-    is the slower side and sends plain pieces, the window reading their columns itself."""
+    sizes of the nodes read since the last frame and their Graph columns (names, op codes,
+    inputs resolved to node indexes: graph_index.appended's form): the window parses those
+    nodes no second time. With numba (`wire`, a wire_columns.WireReader) every frame's
+    columns are read by compiled passes, with its node fields' places and scope ids: the
+    window then reads none of the frame's bytes. Without, while the window is busy
+    (starting Qt) they are read by columns.read_wire; once the window waits for frames
+    (`idle`), the reader is the slower side and sends plain pieces, the window reading
+    their columns itself."""
 
-    def __init__(self, send, idle=None):
+    def __init__(self, send, idle=None, wire=None):
         self.send, self.pieces = send, []
         self.sizes, self.sent = [], 0
-        self.fd, self.idle = None, idle
-        self.graph = None if idle is None else Graph(protos.GraphDef(), complete=False)
+        self.fd, self.idle, self.wire, self.r = None, idle, wire, None
+        self.chunks: list = []       # the pieces' bytes (wire)
+        self.graph = None if idle is None or wire is not None else \
+            Graph(protos.GraphDef(), complete=False)
 
     def fields(self, start: int, end: int) -> None:
         self.pieces.append((start, end))
+        if self.wire is not None:    # (a run is in the walk's window: copied, not read)
+            self.chunks.append(bytes(self.r.get(start, end - start)))
 
     def node(self, node) -> None:
         self.node_bytes(node.SerializeToString(), 0)
 
     def node_bytes(self, data, pos: int) -> None:
         self.pieces.append(encode_node(data))
+        self.chunks.append(self.pieces[-1])
 
     def cut(self, index: int = 0) -> None:
         if self.pieces:
             sizes = self.sizes[self.sent:]
-            read, lengths = self._columns(len(sizes))
-            self.send(b"P", marshal.dumps((self.pieces, sizes, read, lengths)))
-            self.pieces, self.sent = [], len(self.sizes)
+            read, lengths, places = self._wire(len(sizes)) if self.wire is not None else \
+                self._columns(len(sizes)) + (None,)
+            self.send(b"P", marshal.dumps((self.pieces, sizes, read, lengths, places)))
+            self.pieces, self.sent, self.chunks = [], len(self.sizes), []
+
+    def _wire(self, count: int) -> tuple:
+        """(columns, None, (node fields' starts in the frame's bytes, their sizes, NodeDef
+        lengths, scopes, whether the frame holds node fields only)) by wire_columns, or
+        (None, None, None) from the first frame it cannot read on."""
+        if not count:                # (no node: the window merges the other fields)
+            return None, None, None
+        data = self.chunks[0] if len(self.chunks) == 1 else b"".join(self.chunks)
+        got = self.wire.read(data, count)
+        if got is None:
+            self.wire = None
+            return None, None, None
+        only = int(got.node_size.sum()) == len(data)
+        return got.columns, None, (got.node_at.tobytes(), got.node_size.tobytes(),
+                                   got.lengths.tobytes(), got.scopes, only)
 
     def _columns(self, count: int) -> tuple:
         """(the columns of this frame's nodes, their NodeDefs' lengths), or (None, None):
@@ -239,17 +264,23 @@ class _SendingSink:
 def serve(path: str, out_fd: int, idle=None) -> None:
     """The reader: the lazy walk over the file, each piece sent as it is read (with its
     columns until `idle`, a byte shared with the window, says the window waits for us)."""
-    out = os.fdopen(out_fd, "wb", buffering=0)
+    out, sink = os.fdopen(out_fd, "wb", buffering=0), None
 
     def send(kind: bytes, payload: bytes) -> None:
         out.write(_HEADER.pack(kind, len(payload)) + payload)
 
-    sink = _SendingSink(send, idle)
     try:
         st = os.stat(path)
+        wire = wire_columns.reader(st.st_size // 200)
+        sink = _SendingSink(send, idle, wire)
         sink.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        opened = open_lazily(path, st, sink=lambda reader: sink, every=CHUNK_NODES,
-                             sizes=sink.sizes)
+
+        def sink_of(reader):
+            sink.r = reader
+            return sink
+
+        opened = open_lazily(path, st, sink=sink_of, every=CHUNK_NODES, sizes=sink.sizes,
+                             small=wire and wire_columns.small_nodes(LAZY_FIELD))
         if opened is None:
             send(b"N", b"")
         else:
@@ -270,7 +301,7 @@ def serve(path: str, out_fd: int, idle=None) -> None:
     finally:
         try:
             out.close()
-            if sink.fd is not None:
+            if sink is not None and sink.fd is not None:
                 os.close(sink.fd)
         except OSError:
             pass
@@ -301,10 +332,12 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
         for kind, payload in stream.frames(job, graph.read_scopes_ahead):
             if kind == b"P":
                 try:
-                    pieces, sizes, read, lengths = marshal.loads(payload)
-                    data = b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple
-                                    else p for p in pieces)
-                    added = _add(graph, store, pieces, data, len(sizes), read, lengths)
+                    pieces, sizes, read, lengths, places = marshal.loads(payload)
+                    data = None if store is not None and places is not None and places[4] \
+                        else b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple
+                                      else p for p in pieces)
+                    added = reader_frames.add(graph, store, pieces, data, len(sizes), read,
+                                              lengths, places)
                     graph.stored_sizes.extend(sizes)
                 except Exception:  # noqa: BLE001  (a garbled frame: read here instead)
                     added = False
@@ -327,52 +360,6 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
     finally:
         if not keep:
             os.close(fd)
-
-
-def _add(graph, store, pieces: list, data: bytes, count: int, read, lengths) -> bool:
-    """One piece into the graph: merged into its GraphDef, or (a store) its nodes' places
-    recorded; its columns from the reader (`read`), else read here (for a store, the one
-    split of the bodies gives both). False when it does not parse."""
-    first = len(graph)
-    if store is None:
-        try:
-            graph.structure.MergeFromString(data)
-        except Exception:  # noqa: BLE001
-            return False
-        if read is None:
-            graph.add_new_nodes(data)
-        elif _same_nodes(len(graph.structure.node), first, read[0],
-                         lambda i: graph.structure.node[i].name):
-            graph_index.take(graph, read)
-        else:
-            return False
-        return True
-    batch = None
-    if read is None:
-        lengths = []
-        batch = graph.read_batch(data, count, lengths)
-    if not store.add(pieces, data, lengths, count):
-        return False
-    if read is not None:
-        # one node parsed alone (store.node would keep a block the stream has not filled)
-        if not _same_nodes(len(store), first, read[0],
-                           lambda i: store.parse(i, i + 1).node[0].name):
-            return False
-        graph_index.take(graph, read)
-    else:        # batch None: read node by node (a node without a name, ...)
-        graph.add_new_nodes(batch=batch or columns.read_messages(
-            graph.structure.node[len(graph):]))
-    return True
-
-
-def _same_nodes(now: int, first: int, names: list, name_of) -> bool:
-    """Whether the reader's columns hold the nodes added from first on (now nodes in all:
-    as many, the same first and last names, name_of(index)): a file replaced under the same
-    size and time between the reader's reads and ours would pair our nodes with its
-    columns."""
-    k = len(names)
-    return now - first == k and (not k or (name_of(first) == names[0] and
-                                           name_of(first + k - 1) == names[-1]))
 
 
 if __name__ == "__main__":       # the reader started by a process that has threads

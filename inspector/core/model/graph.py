@@ -111,10 +111,13 @@ class Graph:
             return columns.read_wire(data, count, consts)
         return columns.read_wire(data, count, consts, lengths)
 
-    def took_nodes(self, first: int, count: int) -> None:
+    def took_nodes(self, first: int, count: int, consts=None) -> None:
         """Nodes added from another process's columns (graph_index.take): their constants
-        are read from their NodeDefs (const_columns.add_taken)."""
-        if self._const_parts is not None:
+        are `consts` (a const_columns.ConstPart read from their bytes), else read from their
+        NodeDefs (const_columns.add_taken)."""
+        if consts is not None and self._const_parts is not None:
+            self._const_parts.append(consts)
+        elif self._const_parts is not None:
             self._const_parts = const_columns.add_taken(self._const_parts, self, first,
                                                          count)
 

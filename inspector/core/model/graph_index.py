@@ -75,8 +75,9 @@ def _odd_names(graph, names: list) -> list:
     return []
 
 
-def take(graph, columns: tuple) -> None:
-    """Add the nodes another process appended (`appended`), as append() would have."""
+def take(graph, columns: tuple, consts=None) -> None:
+    """Add the nodes another process appended (`appended`), as append() would have
+    (consts: their constants' const_columns.ConstPart, when read)."""
     names, op_names, ops, in_off, src, port, loose, big, malformed, devices, odd, wire, \
         duplicates = columns
     first, k, index = len(graph._names), len(names), graph._index
@@ -99,7 +100,7 @@ def take(graph, columns: tuple) -> None:
     graph.devices.update(devices)
     graph._odd.update(odd)
     graph._wire = graph._wire and wire
-    graph.took_nodes(first, k)
+    graph.took_nodes(first, k, consts)
 
 
 def _resolve(graph, texts, base: int) -> None:
@@ -275,6 +276,39 @@ class ScopeIds:
         """(paths, ids) of every name, or None."""
         self.advance(names)
         return None if self.ids is None else (list(self.ids), self.out)
+
+
+def take_scopes(graph, scopes, first: bool) -> None:
+    """A reader process's scope ids of the nodes just taken (TakenScopes; first: the
+    graph's first batch), or None."""
+    if first and getattr(graph._scoping, "done", 0) == 0:       # none read ahead yet
+        graph._scoping = TakenScopes()
+    if graph._scoping.__class__ is TakenScopes:
+        graph._scoping.take(scopes)
+
+
+class TakenScopes:
+    """ScopeIds' answer sent by a reader process with each batch (wire_columns): the same
+    paths and ids; None when a batch came without them (then scope_groups)."""
+
+    def __init__(self):
+        self.paths: list = []
+        self.out, self.whole = array("i"), True
+
+    def take(self, scopes) -> None:
+        """A batch's (new paths, ids as array('i') bytes), or None."""
+        if scopes is None:
+            self.whole = False
+        elif self.whole:
+            self.paths += scopes[0]
+            self.out.frombytes(scopes[1])
+
+    def advance(self, names: list) -> None:
+        """(Nothing to do: the reader did it.)"""
+
+    def result(self, names: list):
+        return (self.paths, self.out) if self.whole and len(self.out) == len(names) \
+            else None
 
 
 def _first_seen(paths: list, bounds) -> dict:

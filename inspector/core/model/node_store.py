@@ -120,7 +120,13 @@ class NodeStore(HeldFile):
                         return False
             where = (np.array([s for s, _ in nodes], np.int64),
                      np.array([e - s for s, e in nodes], np.int64))
-        starts, sizes = where
+        self.add_places(pieces, *where)
+        return True
+
+    def add_places(self, pieces: list, starts, sizes) -> None:
+        """Record nodes whose fields start at `starts` (int64) in the join of `pieces` and
+        are `sizes` bytes long (tag and length included)."""
+        np = graph_index.numpy()
         # each piece's place in data and where its bytes live (file, or kept: negative)
         lens = [p[1] - p[0] if p.__class__ is tuple else len(p) for p in pieces]
         begin = np.array(list(accumulate(lens, initial=0))[:-1], np.int64)
@@ -137,7 +143,6 @@ class NodeStore(HeldFile):
         home = np.where(base[j] >= 0, base[j] + delta, base[j] - delta)
         self.at.frombytes(home.astype("=i8").tobytes())
         self.size.frombytes(sizes.astype("=i8").tobytes())
-        return True
 
     # -- reading ----------------------------------------------------------------------------
     def _read(self, pos: int, n: int) -> bytes:

@@ -1,0 +1,95 @@
+"""The window's side of a reader process's frames (reader_process): one piece of a big
+GraphDef added to the graph being streamed in, from the columns the reader read (plain
+columns, or with its node fields' places: wire_columns) or read here."""
+
+from __future__ import annotations
+
+from inspector.core.model import columns, graph_index, wire_columns
+
+
+def add(graph, store, pieces: list, data, count: int, read, lengths, places) -> bool:
+    """One piece into the graph: merged into its GraphDef, or (a store) its nodes' places
+    recorded; its columns from the reader (`read`), else read here (for a store, the one
+    split of the bodies gives both). False when it does not parse. places: the node
+    fields' places the reader found (_SendingSink._wire; data is None when a store needs
+    no more)."""
+    if places is not None:
+        return _add_placed(graph, store, pieces, data, read, places)
+    first = len(graph)
+    if store is None:
+        try:
+            graph.structure.MergeFromString(data)
+        except Exception:  # noqa: BLE001
+            return False
+        if read is None:
+            graph.add_new_nodes(data)
+        elif _same_nodes(len(graph.structure.node), first, read[0],
+                         lambda i: graph.structure.node[i].name):
+            graph_index.take(graph, read)
+        else:
+            return False
+        return True
+    batch = None
+    if read is None:
+        lengths = []
+        batch = graph.read_batch(data, count, lengths)
+    if not store.add(pieces, data, lengths, count):
+        return False
+    if read is not None:
+        # one node parsed alone (store.node would keep a block the stream has not filled)
+        if not _same_nodes(len(store), first, read[0],
+                           lambda i: store.parse(i, i + 1).node[0].name):
+            return False
+        graph_index.take(graph, read)
+    else:        # batch None: read node by node (a node without a name, ...)
+        graph.add_new_nodes(batch=batch or columns.read_messages(
+            graph.structure.node[len(graph):]))
+    return True
+
+
+def _add_placed(graph, store, pieces: list, data, read, places) -> bool:
+    """_add of a frame read by the reader's compiled passes: nothing parsed here but one
+    node (and, for a GraphDef, the frame merged into it, its constants read)."""
+    np = graph_index.numpy()
+    at, size, lengths, scopes, only = places
+    at, size = np.frombuffer(at, np.int64), np.frombuffer(size, np.int64)
+    first, consts = len(graph), None
+    if store is None:
+        try:
+            graph.structure.MergeFromString(data)
+        except Exception:  # noqa: BLE001
+            return False
+        name_of = lambda i: graph.structure.node[i].name     # noqa: E731
+        if graph._const_parts is not None and first + len(at) >= graph_index.NUMPY_FROM:
+            consts = wire_columns.const_part(data, at + size - np.frombuffer(
+                lengths, np.int64), at + size, read, first, graph)
+    else:
+        if only:
+            store.add_places(pieces, at, size)
+        elif not store.add(pieces, data, np.frombuffer(lengths, np.int64).tolist(), len(at)):
+            return False
+        name_of = lambda i: _stored_name(store, i)     # noqa: E731
+    # one node parsed alone (store.node would keep a block the stream has not filled)
+    if not _same_nodes(len(graph.structure.node), first, read[0], name_of):
+        return False
+    graph_index.take(graph, read, consts)
+    graph_index.take_scopes(graph, scopes, first == 0)
+    return True
+
+
+def _stored_name(store, i: int) -> str:
+    """Node i's name read from its field's bytes (its attributes are not parsed: a node
+    whose NodeDef does not parse is reported when it is read, not here)."""
+    raw_class, flat_class = columns._messages()
+    names = flat_class.FromString(raw_class.FromString(store.field_bytes(i, i + 1)).node[0]).name
+    return names[-1] if names else ""
+
+
+def _same_nodes(now: int, first: int, names: list, name_of) -> bool:
+    """Whether the reader's columns hold the nodes added from first on (now nodes in all:
+    as many, the same first and last names, name_of(index)): a file replaced under the same
+    size and time between the reader's reads and ours would pair our nodes with its
+    columns."""
+    k = len(names)
+    return now - first == k and (not k or (name_of(first) == names[0] and
+                                           name_of(first + k - 1) == names[-1]))
