@@ -229,3 +229,42 @@ def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch, 
     expected = graph_index.scope_groups(graph.name_list)
     monkeypatch.setattr(graph_index, "scope_groups", None)     # not called again
     assert graph.scope_ids() == expected
+
+
+class _PartialWrites:
+    """The os module as the reader sees it when every write(2) to its pipe writes at most
+    999 bytes (a signal, or a tracer such as py-spy stopping the process mid-write)."""
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    @staticmethod
+    def write(fd, data):
+        return os.write(fd, bytes(data[:999]))
+
+    @staticmethod
+    def fdopen(fd, mode="r", *args, **kwargs):
+        real = os.fdopen(fd, mode, *args, **kwargs)
+        if "w" not in mode:
+            return real
+
+        class Partial:
+            def write(self, data):
+                return real.write(bytes(data[:999]))
+
+            def __getattr__(self, name):
+                return getattr(real, name)
+
+        return Partial()
+
+
+def test_a_frame_written_in_parts_is_read_whole(blocks, monkeypatch):
+    """A write to the pipe that writes part of a frame is followed by the rest: the window
+    reads every frame (before, the rest was lost, the window read a payload's bytes as the
+    next frame's header, a huge length raised MemoryError in its reading thread, and the
+    file was read again in the window)."""
+    monkeypatch.setattr(reader_process, "os", _PartialWrites())
+    monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
+    stream = reader_process.start(blocks, os.stat(blocks))
+    graph = _receive(stream, blocks)
+    assert graph is not None and graph.name_list == _here(blocks).name_list

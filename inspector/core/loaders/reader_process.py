@@ -36,6 +36,8 @@ CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 
 STREAM_ABOVE = 32 * 2 ** 20   # files this big are read by a reader process
 STORE_FROM = STREAM_ABOVE     # and their nodes kept as bytes in the file (node_store)
 _HEADER = struct.Struct("<cQ")
+_KINDS = (b"P", b"D", b"E", b"N", b"X")
+FRAME_MOST = 2 ** 33          # a frame's length past this is a garbled header
 _started: dict = {}           # path -> Stream started before the path was asked for
 _lock = threading.Lock()
 
@@ -64,11 +66,13 @@ class Stream:
                     if len(head) < _HEADER.size:
                         break
                     kind, length = _HEADER.unpack(head)
+                    if kind not in _KINDS or length > FRAME_MOST:
+                        break           # not a frame: the stream is garbled
                     payload = pipe.read(length)
                     if len(payload) < length:
                         break
                     self._frames.put((kind, payload))
-        except (OSError, ValueError):
+        except (OSError, ValueError, MemoryError):
             pass
         finally:
             self._frames.put((b"", b""))     # end of stream (complete or not)
@@ -264,10 +268,15 @@ class _SendingSink:
 def serve(path: str, out_fd: int, idle=None) -> None:
     """The reader: the lazy walk over the file, each piece sent as it is read (with its
     columns until `idle`, a byte shared with the window, says the window waits for us)."""
-    out, sink = os.fdopen(out_fd, "wb", buffering=0), None
+    sink = None
 
     def send(kind: bytes, payload: bytes) -> None:
-        out.write(_HEADER.pack(kind, len(payload)) + payload)
+        # every byte, however many writes it takes: one write(2) to a pipe may write part
+        # of a frame (a signal, a tracer's stop), and the window would read the rest of it
+        # as the next frame's header
+        view = memoryview(_HEADER.pack(kind, len(payload)) + payload)
+        while view:
+            view = view[os.write(out_fd, view):]
 
     try:
         st = os.stat(path)
@@ -300,7 +309,7 @@ def serve(path: str, out_fd: int, idle=None) -> None:
         send(b"X", repr(exc).encode("utf-8", "replace"))
     finally:
         try:
-            out.close()
+            os.close(out_fd)
             if sink is not None and sink.fd is not None:
                 os.close(sink.fd)
         except OSError:

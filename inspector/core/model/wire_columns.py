@@ -62,7 +62,7 @@ class _Keys:
         self.buf = np.zeros(1 << 16, np.uint8)
         self.start = np.zeros(1024, np.int64)
         self.length = np.zeros(1024, np.int64)
-        self.table = np.full(2048, -1, np.int64)
+        self.table = np.full(1024, -1, np.int64)
 
     def room(self, np, k, keys: int, used: int, more_bytes: int, more: int) -> None:
         """Room for `more` keys of `more_bytes` bytes after `keys` keys of `used` bytes."""
@@ -71,8 +71,8 @@ class _Keys:
         if keys + more > len(self.start):
             self.start = _grown(np, self.start, keys + more)
             self.length = _grown(np, self.length, keys + more)
-        if 4 * (keys + more) > len(self.table):       # a quarter full at most; grown 4x
-            self.table = np.full(2 * _pow2(2 * (keys + more)), -1, np.int64)
+        if 2 * (keys + more) > len(self.table):       # half full at most
+            self.table = np.full(_pow2(keys + more), -1, np.int64)
             k.rehash(self.start, self.length, self.buf, keys, self.table)
 
     def text(self, i: int) -> str:

@@ -22,7 +22,6 @@ NODES, NBUF, OPS, OBUF, PATHS, PBUF, DEEP = range(7)
 # flags of an input the caller finishes in Python (graph_index._resolve's rules)
 LOOSE, SYNTAX, BIG = 1, 2, 4
 PORT_MAX = 2 ** 31 - 1
-LONG = 0xFFFFFF            # a key length past what a table slot holds
 SEP = 10                   # names are joined by '\n' in nbuf (decoded in one call)
 _BASIS = np.uint64(14695981039346656037)
 _PRIME = np.uint64(1099511628211)
@@ -83,25 +82,21 @@ def _hash(b, a, e):
 
 
 @njit(cache=True, nogil=True)
-def _find(b, a, e, h, buf, length, table):
+def _find(b, a, e, h, buf, start, length, table):
     """The slot of table where the key b[a:e] (hash h) is, or the empty slot it would go
-    in. Slot i is table[2i] (-1: empty; else the key's id in the low 32 bits, the top 31
-    bits of its hash above: compared first) and table[2i + 1] (where the key is in buf,
-    shifted 24, and its length, or LONG: then length[id]), one cache line a probe."""
-    mask = np.int64(len(table) // 2 - 1)
+    in. A slot holds -1 (empty) or the key's id in its low 32 bits and the top 31 bits of
+    its hash above them (compared first: the key's bytes are read only when they match)."""
+    mask = np.int64(len(table) - 1)
     tag = np.int64(h >> np.uint64(33))
     slot = np.int64(h & np.uint64(mask))
     n = e - a
     while True:
-        entry = table[2 * slot]
+        entry = table[slot]
         if entry < 0:
             return slot
         if entry >> 32 == tag:
-            where = table[2 * slot + 1]
-            s, m = where >> 24, where & LONG
-            if m == LONG:
-                m = length[entry & 0xFFFFFFFF]
-            if m == n and _same(b, a, buf, s, n):
+            k = entry & 0xFFFFFFFF
+            if length[k] == n and _same(b, a, buf, start[k], n):
                 return slot
         slot = (slot + 1) & mask
 
@@ -116,9 +111,8 @@ def _same(b, a, buf, s, n):
 
 
 @njit(cache=True, nogil=True)
-def _put(table, slot, h, k, s, n):
-    table[2 * slot] = np.int64(h >> np.uint64(33)) << 32 | k
-    table[2 * slot + 1] = s << 24 | min(n, LONG)
+def _put(table, slot, h, k):
+    table[slot] = np.int64(h >> np.uint64(33)) << 32 | k
 
 
 @njit(cache=True, nogil=True)
@@ -126,9 +120,9 @@ def _intern(b, a, e, buf, start, length, table, counters, n_at, used_at, sep):
     """The id of the key b[a:e] among the keys kept in buf (added, in order of first sight,
     when new: then -1 - id)."""
     h = _hash(b, a, e)
-    slot = _find(b, a, e, h, buf, length, table)
-    if table[2 * slot] >= 0:
-        return table[2 * slot] & 0xFFFFFFFF
+    slot = _find(b, a, e, h, buf, start, length, table)
+    if table[slot] >= 0:
+        return table[slot] & 0xFFFFFFFF
     k = counters[n_at]
     used = counters[used_at]
     for i in range(e - a):
@@ -137,7 +131,7 @@ def _intern(b, a, e, buf, start, length, table, counters, n_at, used_at, sep):
     counters[used_at] = used + (e - a) + sep
     if sep:
         buf[used + e - a] = SEP
-    _put(table, slot, h, k, used, e - a)
+    _put(table, slot, h, k)
     counters[n_at] = k + 1
     return -1 - np.int64(k)
 
@@ -148,9 +142,9 @@ def rehash(start, length, buf, count, table):
     for k in range(count):
         a, n = start[k], length[k]
         h = _hash(buf, a, a + n)
-        slot = _find(buf, a, a + n, h, buf, length, table)
-        if table[2 * slot] < 0:
-            _put(table, slot, h, k, a, n)
+        slot = _find(buf, a, a + n, h, buf, start, length, table)
+        if table[slot] < 0:
+            _put(table, slot, h, k)
 
 
 @njit(cache=True, nogil=True)
@@ -246,13 +240,13 @@ def columns(b, count, body_at, node_end, name_at, name_end, op_at, op_end, in_of
         nstart[k], nlen[k] = used, e - a
         counters[NBUF] = used + e - a + 1
         h = _hash(nbuf, used, used + e - a)
-        slot = _find(nbuf, used, used + e - a, h, nbuf, nlen, ntab)
+        slot = _find(nbuf, used, used + e - a, h, nbuf, nstart, nlen, ntab)
         at = k
-        if ntab[2 * slot] < 0:
-            _put(ntab, slot, h, k, used, e - a)
+        if ntab[slot] < 0:
+            _put(ntab, slot, h, k)
         else:
             dups += 1
-            at = ntab[2 * slot] & 0xFFFFFFFF
+            at = ntab[slot] & 0xFFFFFFFF
         recent[np.int64(h & np.uint64(len(recent) - 1))] = \
             np.int64(h >> np.uint64(33)) << 32 | at
         counters[NODES] = k + 1
@@ -281,7 +275,7 @@ def columns(b, count, body_at, node_end, name_at, name_end, op_at, op_end, in_of
     for q in range(in_off[count]):            # names of nodes later in the batch
         if flags[q] & LOOSE:
             a, e = ref_at[q], ref_end[q]
-            k = ntab[2 * _find(b, a, e, _hash(b, a, e), nbuf, nlen, ntab)]
+            k = ntab[_find(b, a, e, _hash(b, a, e), nbuf, nstart, nlen, ntab)]
             if k >= 0:
                 src[q] = k & 0xFFFFFFFF
                 flags[q] &= ~LOOSE
@@ -334,7 +328,7 @@ def _input(b, a, e, q, nbuf, nstart, nlen, ntab, recent, src, port, flags, ref_a
     else:
         k = -1
     if k < 0:
-        k = ntab[2 * _find(b, na, nb, h, nbuf, nlen, ntab)]
+        k = ntab[_find(b, na, nb, h, nbuf, nstart, nlen, ntab)]
         if k >= 0:
             k &= 0xFFFFFFFF
     src[q] = k
