@@ -157,3 +157,21 @@ def test_same_attrs_is_the_maps_equality_read_by_keys():
     assert "U" not in node.attr                                   # looked up, not added
     assert changes.same_attrs(_NoItems(a=1, b=2), _NoItems(b=2, a=1))
     assert not changes.same_attrs(_NoItems(a=1, b=2), _NoItems(a=1, b=3))
+
+
+def test_the_matchings_quality_counts_its_rules_a_piece_at_a_time(monkeypatch):
+    from inspector.core.compare import records
+
+    m = records.Matching()
+    rules = ["structure", "name", "top-down", "structure", "operand"] * 9 + ["name"] * 3
+    for k, rule in enumerate(rules):
+        m.pair(f"a{k}", f"b{k}", rule)
+    whole = m.quality(60)
+    counted: list = []
+    real = records.Counter.update
+    monkeypatch.setattr(records.Counter, "update",
+                        lambda self, items=None, **k: counted.append(len(items or ())) or
+                        real(self, items, **k))
+    monkeypatch.setattr(records, "PIECE", 7)
+    assert m.quality(60) == whole and list(m.quality(60)["shares"]) == list(whole["shares"])
+    assert sum(counted) == 2 * len(rules) and max(counted) <= 7

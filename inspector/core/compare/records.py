@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import islice
 
 from inspector.core.model.inputs import scope_of
 
@@ -16,6 +17,7 @@ CONFIDENCE = {"provenance": 1.0, "structure": 1.0, "top-down": 0.85, "bottom-up"
               "same constant": 1.0}
 
 STATUSES = ("changed", "added", "removed", "merged", "split")
+PIECE = 8192     # items counted a C call (300k rules in one Counter: ~20 ms)
 
 
 @dataclass
@@ -90,7 +92,10 @@ class Matching:
 
     def quality(self, a_count: int) -> dict:
         """Share of A's nodes matched by each rule, merged, unmatched; disagreeing pairs."""
-        by_rule = Counter(self.rule.values())
+        by_rule: Counter = Counter()
+        rules = iter(self.rule.values())
+        while piece := list(islice(rules, PIECE)):     # a C call a piece: it holds the GIL
+            by_rule.update(piece)
         shares = {rule: n / a_count for rule, n in by_rule.most_common()} if a_count else {}
         if self.merged:
             shares["merged"] = len(self.merged) / a_count
