@@ -109,8 +109,8 @@ def test_hostile_graphs_on_the_columns_at_every_size(monkeypatch, case):
 def test_a_big_hierarchy_copies_no_whole_graph_set_or_dict_in_one_call(monkeypatch):
     """One C call over every folded constant (frozenset(folded): 400k at 1M nodes) or every
     scope path (the statistics' {path: place}: 200k) held the GIL ~100-200 ms before the
-    first picture (bench/stall_watch.py --gil-ms). The fold's own set is kept, and the
-    statistics find a scope by the tree's numbers."""
+    first picture (bench/stall_watch.py --gil-ms). The fold's own answer is kept (a mask by
+    node index, no set of names), and the statistics find a scope by the tree's numbers."""
     import gc
 
     graph = load(blocks_graph(20_000)).graph
@@ -125,6 +125,10 @@ def test_a_big_hierarchy_copies_no_whole_graph_set_or_dict_in_one_call(monkeypat
     old = _walked(graph, True)
     assert list(h.stats.items()) == list(old.stats.items())
     assert "no such scope" not in h.stats and h.stats.get("no such scope") is None
+    # the folded constants: a mask by node index, not a set of 400k names
+    assert not isinstance(h.folded, (set, frozenset)) and h.folded == old.folded
+    assert all(h.is_folded(n) == (n in old.folded) for n in graph.name_list[:3000])
+    assert "no such node" not in h.folded
 
 
 def test_edge_groups_are_spans_of_one_list_and_the_picture_makes_no_list_a_group():

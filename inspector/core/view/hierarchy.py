@@ -50,8 +50,8 @@ class Hierarchy:
     fold_constants: bool
     consts: dict         # name -> the Const behind it (a Const, or Const -> Identity): a
     #                      view_columns.ConstSources (views made on demand) or a dict
-    folded: set          # constants drawn as badges instead of nodes (never changed: no
-    #                      frozenset copy, one C call of ~100 ms over 1M nodes' 400k)
+    folded: set          # constants drawn as badges (a set, or a big graph's FoldedSet);
+    #                      never changed
     badge_sources: dict  # node -> [names of the constants it shows as badges], graph order
     root: object         # the scope tree (core.model.scopes.Scope), groups included
     scopes: dict         # path -> Scope, groups included (a big graph's: a ScopeMap)

@@ -8,7 +8,7 @@ with duplicate node names keep the name-keyed walk in badges.py / hierarchy.py."
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 from inspector.core.runtime import pieces as pieces_module
 
@@ -89,6 +89,30 @@ class BadgeSources(Mapping):
 
     def __len__(self) -> int:
         return len(self._readers)
+
+
+class FoldedSet(Set):
+    """The names of a big graph's folded constants, from a mask by node index (no set of
+    400k names made at 1M nodes; `in` is one dict look-up and one byte)."""
+
+    __slots__ = ("_names", "_index", "_mask", "_at")
+
+    def __init__(self, names: list, index: dict, mask, at):
+        self._names, self._index = names, index
+        self._mask, self._at = mask.tobytes(), at     # at: the folded indexes (numpy)
+
+    def __contains__(self, name) -> bool:
+        i = self._index.get(name)
+        return i is not None and self._mask[i] == 1
+
+    def __iter__(self):
+        return iter(pieces_module.names_at(self._names, self._at))
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def issuperset(self, names) -> bool:
+        return all(map(self.__contains__, names))
 
 
 class Edges(Sequence):
@@ -180,7 +204,8 @@ def fold(graph, consts: ConstSources) -> tuple:
         listed = pieces_module.listed
         found = BadgeSources(names, graph._index, readers,
                              listed(starts) + [len(by_reader)], listed(src[by_reader]))
-        read, reader_at = listed(read), readers
+        return (FoldedSet(names, graph._index, is_read[:n], read), found, read,
+                readers)
     else:
         is_source = bytearray(n + 1)
         for i in consts.nodes_at:
