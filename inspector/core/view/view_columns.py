@@ -254,7 +254,7 @@ def edges(graph, folded_at) -> tuple:
                     array("i", dsts.astype(np.int32).tobytes()),
                     control.astype(np.uint8).tobytes())
         return out, srcs, dsts, control
-    drop = set(folded_at)
+    drop = set(folded_at if isinstance(folded_at, list) else folded_at.tolist())
     src, port, off = graph._src, graph._port, graph._in_off
     out, srcs, dsts, control = [], [], [], []
     for i in range(n):
