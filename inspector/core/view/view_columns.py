@@ -30,7 +30,8 @@ class ConstSources(Mapping):
         self._nodes, self._names, self._index = graph.nodes, graph._names, graph._index
         self._target = target          # node index -> index of its Const, else -1 (a list
         #                                or, for a big graph, a numpy array)
-        self.nodes_at = nodes_at       # the index of each key's own node, graph order
+        self.nodes_at = nodes_at       # the index of each key's own node, graph order (an
+        #                                array('i') for a big graph: no int object a constant)
 
     def _const(self, name) -> int:
         i = self._index.get(name)
@@ -161,7 +162,7 @@ def const_sources(graph) -> ConstSources:
         reads, first = reads[keep], first[keep]
         keep = is_const[first]
         target[reads[keep]] = first[keep]
-        at = pieces_module.listed(np.flatnonzero(target >= 0))
+        at = array("i", np.flatnonzero(target >= 0).astype(np.int32).tobytes())
     else:
         ops, off, src = graph._ops, graph._in_off, graph._src
         at, target = [], [-1] * len(names)
@@ -188,7 +189,7 @@ def fold(graph, consts: ConstSources) -> tuple:
     if n >= NUMPY_FROM:
         np = _numpy()
         is_source = np.zeros(n + 1, bool)       # the extra slot answers src == -1
-        is_source[consts.nodes_at] = True
+        is_source[np.asarray(consts.nodes_at, np.int64)] = True   # an array: no list read
         src, off = graph.in_src, graph.in_offsets
         hit = is_source[src]
         is_read = np.zeros(n + 1, bool)
