@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from PySide6.QtCore import QStringListModel, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -36,6 +36,7 @@ from inspector.core.errors import UnsafeGraphError
 from inspector.core.view.vocabulary import plain
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
+from inspector.gui.change_rows import ChangeRows
 from inspector.gui.compare_work import CompareWork
 from inspector.gui.panels.adaptive import OneLine
 
@@ -94,7 +95,7 @@ class CompareWindow(CompareWork, QMainWindow):
         # waiting for the GIL: 50k of them at the first show)
         # made empty and filled on the next event-loop turn: 50k rows convert in ~40 ms on
         # a slow machine, not to be added to the window's making and first show
-        self.changes.setModel(QStringListModel(self.changes))
+        self.changes.setModel(ChangeRows(self.changes))
         self._rows_pending = True
         QTimer.singleShot(0, self.changes, self._fill_changes)
         self.changes.clicked.connect(self._entry_chosen)
@@ -181,7 +182,7 @@ class CompareWindow(CompareWork, QMainWindow):
 
     # -- the change list ------------------------------------------------------------------
     def _fill_changes(self) -> None:
-        self.changes.model().setStringList([r[0] for r in self.session.change_rows()])
+        self.changes.model().set_rows(self.session.change_rows())
         self._rows_pending = False
         if self.session.row >= 0:              # stepped before the rows were in: select it
             self.changes.setCurrentIndex(self.changes.model().index(self.session.row))
