@@ -1,6 +1,9 @@
 """Fuzz the readers at scale: python bench/fuzz.py [CASES] [SEED]
 (python bench/fuzz.py consts [CASES] [SEED]: the differential fuzz of the constants read from
-NodeDef bytes, core/model/const_columns, against protobuf's parse: tests/fixtures/wire_fuzz)
+NodeDef bytes, core/model/const_columns, against protobuf's parse: tests/fixtures/wire_fuzz;
+python bench/fuzz.py wire [CASES] [SEED]: a 10k-node model mutated and opened through the
+reader process and its compiled passes, core/model/wire_columns, as the window and as a
+command)
 
 Mutates real inputs (tests/fixtures/fuzz.py) and reports cases per second, clean errors,
 crashes (any exception that is not the project's own error type, by signature), hangs (cases
@@ -140,7 +143,51 @@ def consts(cases: int = 100_000, seed: int = 1) -> int:
     return 1 if found or crashes else 0
 
 
+def wire(cases: int = 200, seed: int = 1) -> int:
+    """Mutated 10k-node GraphDefs opened through the reader process (its compiled passes,
+    core/model/wire_columns) as the window does (nodes kept in the file) and as a command
+    does: each opens, or fails with the project's one-line error; exit code 1 on anything
+    else (an exception of another type, a dead reader is no failure: the file is read here
+    then)."""
+    from inspector.core.errors import InspectorError
+    from inspector.core.loaders import load, reader_process
+    from inspector.core.runtime import front_end
+    from tests.fixtures import fuzz, scale_models
+
+    data = open(scale_models.blocks_graph(10_000), "rb").read()
+    reader_process.STREAM_ABOVE = reader_process.STORE_FROM = 1
+    reader_process.CHUNK_NODES = 1000
+    start, out, crashes, examples = time.perf_counter(), Counter(), Counter(), {}
+    with tempfile.TemporaryDirectory(prefix="inspector-wire-fuzz-") as tmp:
+        path = os.path.join(tmp, "m.pb")
+        for case in range(cases):
+            rng = random.Random(seed * 1_000_003 + case)
+            mutated = fuzz.mutate_graph(data, rng, rng.randrange(1, 20)) if case % 2 else \
+                fuzz.mutate(data, rng, rng.randrange(1, 13))
+            with open(path, "wb") as fh:
+                fh.write(mutated)
+            front_end.WINDOW = bool(case % 4 < 2)
+            try:
+                model = load(path, freeze=False)
+                fuzz.exercise_graph(model)
+                out["opened"] += 1
+            except InspectorError as exc:
+                out["clean error"] += 1
+                assert "\n" not in str(exc)
+            except Exception as exc:  # noqa: BLE001  (counting them is the point)
+                sig = _signature(exc)
+                crashes[sig] += 1
+                examples.setdefault(sig, f"case {case} (seed {seed}): {exc!r}"[:300])
+    print(json.dumps({"cases": cases, "seconds": round(time.perf_counter() - start, 1),
+                      **out, "crashes": sum(crashes.values())}, indent=2))
+    for sig, n in crashes.most_common():
+        print(f"{n:6d}  {sig}\n        {examples[sig]}")
+    return 1 if crashes else 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["wire"]:
+        sys.exit(wire(*(int(a) for a in sys.argv[2:4])))
     if sys.argv[1:2] == ["consts"]:
         sys.exit(consts(*(int(a) for a in sys.argv[2:4])))
     sys.exit(main(*(int(a) for a in sys.argv[1:3])))
