@@ -51,7 +51,7 @@ def _add_placed(graph, store, pieces: list, data, read, places) -> bool:
     """_add of a frame read by the reader's compiled passes: nothing parsed here but one
     node (and, for a GraphDef, the frame merged into it, its constants read)."""
     np = graph_index.numpy()
-    at, size, lengths, scopes, only = places
+    at, size, lengths, scopes, only, sent = places
     at, size = np.frombuffer(at, np.int64), np.frombuffer(size, np.int64)
     first, consts = len(graph), None
     if store is None:
@@ -61,8 +61,9 @@ def _add_placed(graph, store, pieces: list, data, read, places) -> bool:
             return False
         name_of = lambda i: graph.structure.node[i].name     # noqa: E731
         if graph._const_parts is not None and first + len(at) >= graph_index.NUMPY_FROM:
-            consts = wire_columns.const_part(data, at + size - np.frombuffer(
-                lengths, np.int64), at + size, read, first, graph)
+            consts = wire_columns.unpacked(sent) if sent else wire_columns.const_part(
+                data, at + size - np.frombuffer(lengths, np.int64), at + size, read, first,
+                graph.op_names)
     else:
         if only:
             store.add_places(pieces, at, size)

@@ -30,6 +30,7 @@ from inspector.core.loaders.lazy_graphdef import LAZY_FIELD, encode_node, open_l
 from inspector.core.model import columns, graph_index, protos, wire_columns
 from inspector.core.model.graph import Graph
 from inspector.core.model.weights import Slot
+from inspector.core.runtime import front_end
 from inspector.core.runtime.job import NO_JOB, Job
 
 CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 MB
@@ -200,8 +201,9 @@ class _SendingSink:
     (`idle`), the reader is the slower side and sends plain pieces, the window reading
     their columns itself."""
 
-    def __init__(self, send, idle=None, wire=None):
+    def __init__(self, send, idle=None, wire=None, consts=False):
         self.send, self.pieces = send, []
+        self.consts, self.op_names = consts, []    # consts: read the constants' facts too
         self.sizes, self.sent = [], 0
         self.fd, self.idle, self.wire, self.r = None, idle, wire, None
         self.chunks: list = []       # the pieces' bytes (wire)
@@ -230,8 +232,9 @@ class _SendingSink:
 
     def _wire(self, count: int) -> tuple:
         """(columns, None, (node fields' starts in the frame's bytes, their sizes, NodeDef
-        lengths, scopes, whether the frame holds node fields only)) by wire_columns, or
-        (None, None, None) from the first frame it cannot read on."""
+        lengths, scopes, whether the frame holds node fields only, its constants' facts
+        (wire_columns.packed) or None)) by wire_columns, or (None, None, None) from the
+        first frame it cannot read on."""
         if not count:                # (no node: the window merges the other fields)
             return None, None, None
         data = self.chunks[0] if len(self.chunks) == 1 else b"".join(self.chunks)
@@ -240,8 +243,14 @@ class _SendingSink:
             self.wire = None
             return None, None, None
         only = int(got.node_size.sum()) == len(data)
+        consts, first = None, len(self.sizes) - count
+        if self.consts and first + count >= graph_index.NUMPY_FROM:
+            end = got.node_at + got.node_size
+            consts = wire_columns.packed(wire_columns.const_part(
+                data, end - got.lengths, end, got.columns, first, self.op_names))
+        self.op_names += got.columns[1]
         return got.columns, None, (got.node_at.tobytes(), got.node_size.tobytes(),
-                                   got.lengths.tobytes(), got.scopes, only)
+                                   got.lengths.tobytes(), got.scopes, only, consts)
 
     def _columns(self, count: int) -> tuple:
         """(the columns of this frame's nodes, their NodeDefs' lengths), or (None, None):
@@ -281,7 +290,8 @@ def serve(path: str, out_fd: int, idle=None) -> None:
     try:
         st = os.stat(path)
         wire = wire_columns.reader(st.st_size // 200)
-        sink = _SendingSink(send, idle, wire)
+        # a command's graph reads its constants' facts while it opens: read here, beside it
+        sink = _SendingSink(send, idle, wire, idle is not None and not front_end.WINDOW)
         sink.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
 
         def sink_of(reader):

@@ -215,18 +215,33 @@ def small_nodes(limit: int):
     return run
 
 
-def const_part(data, starts, ends, columns: tuple, first: int, graph):
+def const_part(data, starts, ends, columns: tuple, first: int, op_names: list):
     """const_columns.read of the Const nodes among a batch (NodeDef bodies at starts..ends
-    of data; `columns` its graph_index.take tuple, for nodes first.. of graph), or None
-    when it holds none."""
+    of data; `columns` its graph_index.take tuple, for nodes first..; op_names: the op
+    types before it), or None when it holds none."""
     np = numpy()
-    ops = graph.op_names + columns[1]
+    ops = op_names + columns[1]
     if "Const" not in ops:
         return None
     at = np.flatnonzero(np.frombuffer(columns[2], np.int32) == ops.index("Const"))
     if not len(at):
         return None
     return const_columns.read(data, starts[at], ends[at], at + first)
+
+
+def packed(part) -> tuple | None:
+    """A ConstPart in marshal's types (a reader process sends it), or None."""
+    if part is None:
+        return None
+    return tuple((k, getattr(part, k).dtype.str, getattr(part, k).tobytes())
+                 for k in part.__slots__)
+
+
+def unpacked(items: tuple):
+    """The ConstPart `packed` made."""
+    np = numpy()
+    return const_columns.ConstPart(**{k: np.frombuffer(raw, dtype).copy()
+                                      for k, dtype, raw in items})
 
 
 def warm() -> bool:
