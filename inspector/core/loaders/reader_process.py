@@ -289,7 +289,7 @@ def serve(path: str, out_fd: int, idle=None) -> None:
 
     try:
         st = os.stat(path)
-        wire = wire_columns.reader(st.st_size // 200)
+        wire = wire_columns.reader(min(st.st_size // 400, 1 << 19))   # (tables grow past it)
         # a command's graph reads its constants' facts while it opens: read here, beside it
         sink = _SendingSink(send, idle, wire, idle is not None and not front_end.WINDOW)
         sink.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
