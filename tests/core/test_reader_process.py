@@ -158,6 +158,8 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
     if not compiled:
         monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
         monkeypatch.setattr(wire_columns, "_state", [None])
+    else:       # (a graph this small is read the plain way unless asked)
+        monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "1")
 
     gd = protos.GraphDef()
     for i in range(3000):
@@ -207,6 +209,8 @@ def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch, 
     if not compiled:
         monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
         monkeypatch.setattr(wire_columns, "_state", [None])
+    else:       # (a graph this small is read the plain way unless asked)
+        monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "1")
 
     import queue
 
@@ -268,3 +272,38 @@ def test_a_frame_written_in_parts_is_read_whole(blocks, monkeypatch):
     stream = reader_process.start(blocks, os.stat(blocks))
     graph = _receive(stream, blocks)
     assert graph is not None and graph.name_list == _here(blocks).name_list
+
+
+def test_the_compiled_passes_are_used_where_they_pay(tmp_path, monkeypatch):
+    """The reader estimates the node count from the file's first bytes: a graph of many
+    small nodes is read by the compiled passes, one of a few big tensors or of few nodes
+    the plain way (numba's import and cache load would cost more than they save); the
+    switch forces either way."""
+    from inspector.core.model import protos
+
+    monkeypatch.delenv("INSPECTOR_WIRE_KERNELS", raising=False)
+    many = protos.GraphDef()
+    for i in range(20000):
+        many.node.add(name=f"s{i % 9}/n{i}", op="Add", input=[f"s{i % 9}/n{i - 1}"])
+    dense = protos.GraphDef()
+    for i in range(3):
+        node = dense.node.add(name=f"w{i}", op="Const")
+        node.attr["value"].tensor.tensor_content = bytes(3 << 20)
+    paths = {}
+    for name, gd in (("many", many), ("dense", dense)):
+        paths[name] = str(tmp_path / f"{name}.pb")
+        with open(paths[name], "wb") as fh:
+            fh.write(gd.SerializeToString())
+    size = os.path.getsize
+    assert abs(reader_process.estimated_nodes(paths["many"], size(paths["many"])) - 20000) \
+        < 1000
+    assert reader_process.estimated_nodes(paths["dense"], size(paths["dense"])) <= 3
+    monkeypatch.setattr(reader_process, "COMPILED_FROM", 10000)
+    assert reader_process._compiled_pays(paths["many"], size(paths["many"]))
+    assert not reader_process._compiled_pays(paths["dense"], size(paths["dense"]))
+    monkeypatch.setattr(reader_process, "COMPILED_FROM", 600_000)
+    assert not reader_process._compiled_pays(paths["many"], size(paths["many"]))
+    monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "1")
+    assert reader_process._compiled_pays(paths["dense"], size(paths["dense"]))
+    monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
+    assert not reader_process._compiled_pays(paths["many"], size(paths["many"]))
