@@ -30,7 +30,7 @@ for _folder in FOLDERS:
         sys.path.insert(1, os.path.join(TESTS, _folder))
 
 from inspector.core.tf.executor import install  # noqa: E402
-from tests.fixtures import fixture_dir  # noqa: E402,F401  (the session fixture below)
+from tests.fixtures import cache_root, fixture_dir  # noqa: E402,F401  (the fixtures below)
 
 install()  # core functions called by the tests run TensorFlow in this process
 
@@ -52,6 +52,26 @@ def pytest_collection_modifyitems(config, items):
     if wrong:
         raise pytest.UsageError("tests in tests/core use the `fx` fixture (models built with "
                                 "TensorFlow); use `data` (tests/core/data): " + ", ".join(wrong))
+
+
+def _shared_sessions() -> list:
+    import glob
+
+    return glob.glob(os.path.join(glob.escape(cache_root()), "**", "*.inspector.json"),
+                     recursive=True)
+
+
+@pytest.fixture(autouse=True)
+def no_session_beside_shared_fixtures():
+    """The window writes a model's session beside it (marks, pipeline, the scopes left
+    open): a test that opens a cached fixture in place must not leave one there for the
+    next test, or the next run, to restore (a scope left open by one test made another's
+    first double-click close it). Each test starts and ends without them."""
+    for path in _shared_sessions():
+        os.remove(path)
+    yield
+    for path in _shared_sessions():
+        os.remove(path)
 
 
 @pytest.fixture(scope="session")
