@@ -17,24 +17,7 @@ from inspector.core.runtime import pieces
 from inspector.core.view import scope_stats
 from inspector.core.view.hierarchy import build_hierarchy
 from tests.core.test_view_columns import HOSTILE, _graph_def
-from tests.fixtures.pieces import Slices
-
-
-class _CountingNumpy:
-    """numpy, with the length of every np.fromiter over a map (a name look-up) recorded."""
-
-    def __init__(self, sizes):
-        self.sizes = sizes
-
-    def __getattr__(self, name):
-        return getattr(np, name)
-
-    def fromiter(self, items, *args, **kwargs):
-        looked_up = isinstance(items, map)
-        out = np.fromiter(items, *args, **kwargs)
-        if looked_up:
-            self.sizes.append(len(out))
-        return out
+from tests.fixtures.pieces import CountingNumpy, Slices
 
 
 @pytest.mark.parametrize("case", ["a flat scope cut into bands",
@@ -49,7 +32,7 @@ def test_a_tree_of_scope_objects_looks_names_up_a_piece_at_a_time(monkeypatch, c
     whole = scope_stats.columns_of(np, graph, root)
     sizes: list = []
     monkeypatch.setattr(pieces, "PIECE", 7)
-    cols = scope_stats.columns_of(_CountingNumpy(sizes), graph, root)
+    cols = scope_stats.columns_of(CountingNumpy(sizes), graph, root)
     assert cols.pool.tolist() == whole.pool.tolist() == one_shot
     assert cols.paths == whole.paths == [s.path for s in order]
     assert sum(sizes) >= 900 and max(sizes) <= 7     # the banded scopes' names, 7 a call

@@ -17,7 +17,7 @@ from inspector.core.compare import changes, columns as columns_module, diff as d
 from inspector.core.compare.columns import columns, first_index, order_by, pairs, pieces
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
-from tests.fixtures.pieces import Slices
+from tests.fixtures.pieces import CountingNumpy, Slices
 
 
 @pytest.fixture
@@ -71,22 +71,6 @@ def _graph(n: int, prefix: str, shuffle: int | None = None, suffix: str = "") ->
     return Graph(gd)
 
 
-class _CountingNumpy:
-    """numpy, with the length of every np.fromiter over a map (a name look-up) recorded."""
-
-    def __init__(self, sizes):
-        self.sizes = sizes
-
-    def __getattr__(self, name):
-        return getattr(np, name)
-
-    def fromiter(self, items, *args, **kwargs):
-        out = np.fromiter(items, *args, **kwargs)
-        if isinstance(items, map):
-            self.sizes.append(len(out))
-        return out
-
-
 def test_quiet_pairs_look_names_up_a_piece_at_a_time(monkeypatch):
     ga, gb = _graph(40, "a/"), _graph(40, "b/", shuffle=3)
     b_of = {f"a/{n}": f"b/{n}" for n in ["in"] + [f"{k}{i}" for i in range(40) for k in "wm"]}
@@ -95,7 +79,7 @@ def test_quiet_pairs_look_names_up_a_piece_at_a_time(monkeypatch):
     whole = changes.quiet_pairs(ga, gb, b_of, cols)
     sizes: list = []
     monkeypatch.setattr(changes, "PIECE", 7)
-    monkeypatch.setattr(changes, "np", _CountingNumpy(sizes))
+    monkeypatch.setattr(changes, "np", CountingNumpy(sizes))
     assert changes.quiet_pairs(ga, gb, b_of, cols) == whole
     assert sum(sizes) == 2 * len(b_of) and max(sizes) <= 7
     assert all(whole[2])                  # every pair quiet: the same inputs, paired

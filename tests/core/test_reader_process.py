@@ -137,6 +137,17 @@ def _columns(graph):
             graph.dangling_inputs, graph.problems(), graph._read, graph._loose_names)
 
 
+def _compiled_or_not(monkeypatch, compiled: bool) -> None:
+    """The reader with numba's compiled passes (forced: a test graph is small) or without."""
+    from inspector.core.model import wire_columns
+
+    if compiled and wire_columns.kernels() is None:
+        pytest.skip("numba is not installed")
+    monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "1" if compiled else "0")
+    if not compiled:
+        monkeypatch.setattr(wire_columns, "_state", [None])
+
+
 @pytest.mark.parametrize("compiled", [True, False], ids=["numba", "no numba"])
 @pytest.mark.parametrize("nameless", [False, True], ids=["named", "a nameless node"])
 @pytest.mark.parametrize("window", ["busy", "waiting", "spawned reader"])
@@ -151,15 +162,9 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
     and the later ones itself; a spawned reader sends no columns. With numba (wire_columns)
     the reader, forked or spawned, sends every piece's columns, read by compiled passes,
     busy window or not. Same graph every way."""
-    from inspector.core.model import columns, protos, wire_columns
+    from inspector.core.model import columns, protos
 
-    if compiled and wire_columns.kernels() is None:
-        pytest.skip("numba is not installed")
-    if not compiled:
-        monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
-        monkeypatch.setattr(wire_columns, "_state", [None])
-    else:       # (a graph this small is read the plain way unless asked)
-        monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "1")
+    _compiled_or_not(monkeypatch, compiled)
 
     gd = protos.GraphDef()
     for i in range(3000):
@@ -202,15 +207,9 @@ def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch, 
     """While the window waits for the reader's next piece it groups the nodes it has by
     scope: the picture's hierarchy then finds the scope ids made, equal to one pass's.
     With numba the reader sends them with each piece (wire_columns) instead."""
-    from inspector.core.model import graph_index, wire_columns
+    from inspector.core.model import graph_index
 
-    if compiled and wire_columns.kernels() is None:
-        pytest.skip("numba is not installed")
-    if not compiled:
-        monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
-        monkeypatch.setattr(wire_columns, "_state", [None])
-    else:       # (a graph this small is read the plain way unless asked)
-        monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "1")
+    _compiled_or_not(monkeypatch, compiled)
 
     import queue
 
