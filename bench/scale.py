@@ -261,7 +261,13 @@ def report(r: dict) -> None:
           f" (ratio {both / r['tf_rss']:.2f})")
 
 
+KNOWN = {"--small", "--million", "--only", "--no-gui", "--no-tf", "--against", "--repeat", "--now"}
+
 if __name__ == "__main__":
+    flags = [a for a in sys.argv[1:] if a.startswith("-")]
+    if any(a not in KNOWN for a in flags):
+        sys.exit(__doc__ if {"-h", "--help"} & set(flags) else
+                 f"scale.py: unknown option {[a for a in flags if a not in KNOWN][0]}")
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     against = sys.argv[sys.argv.index("--against") + 1] if "--against" in sys.argv else None
     repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 1

@@ -207,3 +207,24 @@ def test_a_graph_over_the_limit_is_refused_while_written(big_file, tmp_path, mon
             write_graph(graph_def, str(tmp_path / "out.pb"), node_sizes={}, **kwargs)
         assert os.listdir(tmp_path) == ["big.pb"]
     assert PROTOBUF_LIMIT == 2 ** 31 - 1
+
+
+def test_a_model_file_changed_while_its_values_are_copied_is_an_error(big_file, tmp_path):
+    """The values left in the file are checked against the file's stamp (HeldFile's check):
+    a file rewritten after read_structure gives a one-line error, and no output is left."""
+    from inspector.core.errors import InspectorError
+    from inspector.core.loaders.whole_graphdef import read_structure
+
+    graph_def, left = read_structure(big_file)
+    assert left.unchanged()
+    st = os.stat(big_file)
+    os.utime(big_file, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    try:
+        assert not left.unchanged()
+        with pytest.raises(InspectorError, match="changed on disk while it was read"):
+            write_graph(graph_def, str(tmp_path / "out.pb"), left_in_file=left)
+        assert sorted(os.listdir(tmp_path)) == ["big.pb"]
+    finally:
+        os.utime(big_file, ns=(st.st_atime_ns, st.st_mtime_ns))
+    left.close()
+    assert left.fd == -1

@@ -17,6 +17,7 @@ from inspector.core.loaders.lazy_graphdef import open_lazily
 from inspector.core.loaders.protofile import check_kind
 from inspector.core.loaders.sniff import graphdef_by_first_fields, varint_at
 from inspector.core.model import protos
+from inspector.core.model.held_file import HeldFile
 from inspector.core.model.weights import LAZY_MARK
 
 WINDOW = 8 * 2 ** 20
@@ -125,24 +126,13 @@ def _plain(graph_def, path: str) -> bool:
     return bool(graph_def.node) and len(names) == len(graph_def.node)
 
 
-class LeftInFile:
+class LeftInFile(HeldFile):
     """The large tensor values of a GraphDef read by read_structure: where each lies in the
-    model file (by node name and attribute), and the file, open, with its stamp."""
+    model file (`by_name`: by node name and attribute), and the file, held open with its stamp."""
 
     def __init__(self, path: str, fd: int, stamp: tuple, by_name: dict):
-        self.path, self.fd, self.stamp, self.by_name = path, fd, stamp, by_name
-
-    def unchanged(self) -> bool:
-        st = os.fstat(self.fd)
-        return (st.st_size, st.st_mtime_ns) == self.stamp
-
-    def close(self) -> None:
-        fd, self.fd = self.fd, -1
-        if fd >= 0:
-            os.close(fd)
-
-    def __del__(self):
-        self.close()
+        super().__init__(path, fd, stamp)
+        self.by_name = by_name
 
 
 def read_structure(path: str):

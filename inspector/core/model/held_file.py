@@ -25,13 +25,21 @@ class HeldFile:
         if fd >= 0:
             os.close(fd)
 
+    @property
+    def fd(self) -> int:
+        return self._fd
+
+    def unchanged(self) -> bool:
+        """Whether the open file still has the size and modification time it was opened with."""
+        st = os.fstat(self._fd)
+        return (st.st_size, st.st_mtime_ns) == self.stamp
+
     def pread(self, n: int, pos: int, again: str = "open it again") -> bytes:
         """n bytes at pos; ModelLoadError (saying `again`) when the file was closed, changed
         on disk since it was opened, or is shorter now."""
         if self._fd < 0:
             raise ModelLoadError("the model file was closed", path=self.path)
-        st = os.fstat(self._fd)
-        if (st.st_size, st.st_mtime_ns) != self.stamp:
+        if not self.unchanged():
             raise ModelLoadError(f"the model file changed on disk since it was opened; {again}",
                                  path=self.path)
         data = os.pread(self._fd, n, pos)
