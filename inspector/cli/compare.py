@@ -9,7 +9,7 @@ import json
 import sys
 
 from inspector.cli.loading import _load, _split
-from inspector.core.app.diffing import after_pipeline, diff_json, diff_models, diff_text
+from inspector.core.app.diffing import after_pipeline, diff_models, diff_text, write_json
 from inspector.core.app.identical import identical_diff, same_bytes
 from inspector.core.errors import InspectorError
 
@@ -153,10 +153,9 @@ def cmd_diff(args) -> int:
         print(f"Wrote {args.me_mapping} (Model Explorer: sync navigation, upload mapping)",
               file=sys.stderr)
     if args.json:
-        data = json.loads(diff_json(d))
-        if result is not None:
-            data["numeric"] = result.as_dict()
-        sys.stdout.write(json.dumps(data, indent=1) + "\n")
+        write_json(d, sys.stdout.write,        # streamed: 300k entries never one text
+                   {"numeric": result.as_dict()} if result is not None else None)
+        sys.stdout.write("\n")
     else:
         sys.stdout.write(diff_text(d, args.limit))
         if result is not None:

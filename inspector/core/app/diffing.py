@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.core.app.identical import identical_diff
-from inspector.core.compare.document import dumps, text_report
+from inspector.core.compare.document import dumps, text_report, write_json  # noqa: F401
 from inspector.core.compare.records import Diff
 from inspector.core.model.origin import is_tflite
-from inspector.core.runtime import gc_policy
+from inspector.core.runtime import apart, gc_policy
 from inspector.core.runtime.job import NO_JOB, Job
 
 if TYPE_CHECKING:
@@ -54,10 +54,11 @@ def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
         return identical_diff(labels[0], labels[1], file_size(paths[0]), ga)
     with gc_policy.paused():    # millions of small objects, none in a cycle: a collection
         costs = None            # would walk them all (~7 % of a 100k pair's CPU in the CLI)
-        if totals:        # the gzip sizes compress on threads while the graphs are matched
-            from inspector.core.analysis.graph_flops import start_costs
-
-            costs = start_costs(ga, gb, paths)
+        if totals:        # counted in a forked copy where that is safe (the command line),
+            from inspector.core.analysis.graph_flops import start_costs   # else the gzip
+            #                               sizes compress on threads while the graphs match
+            costs = apart.start(lambda: start_costs(ga, gb, paths)()) if apart.can_fork() \
+                else start_costs(ga, gb, paths)
         d = diff_graphs(ga, gb, labels[0], labels[1], provenance=provenance_for(ga, gb, steps),
                         job=job, file_sizes=tuple(file_size(p) for p in paths))
         if costs is not None:

@@ -13,8 +13,13 @@ FORMAT = "graphdef-inspector diff"
 VERSION = 1
 
 
-def to_dict(d: Diff) -> dict:
+def to_dict(d: Diff, lazy: bool = False) -> dict:
+    """The document; with `lazy`, its entries and pairs are iterators (write_json)."""
     m = d.matching
+    entries = ({"status": e.status, "a": e.a, "b": e.b, "op_a": e.op_a, "op_b": e.op_b,
+                "rule": e.rule, "confidence": e.confidence,
+                "changes": [c.as_dict() for c in e.changes]} for e in d.entries)
+    pairs = ([a, b, m.rule.get(a, "")] for a, b in m.b_of.items())
     return {
         "format": FORMAT, "version": VERSION, "a": d.a_label, "b": d.b_label,
         "equal": d.equal, "verdict": d.verdict, "unrelated": d.unrelated, "counts": d.counts(),
@@ -24,11 +29,9 @@ def to_dict(d: Diff) -> dict:
         "renamed_scopes": m.scopes,
         "groups": [{"title": g.title, "members": g.members, "blocks": g.blocks}
                    for g in d.groups],
-        "entries": [{"status": e.status, "a": e.a, "b": e.b, "op_a": e.op_a, "op_b": e.op_b,
-                     "rule": e.rule, "confidence": e.confidence,
-                     "changes": [c.as_dict() for c in e.changes]} for e in d.entries],
+        "entries": _Many(entries) if lazy else list(entries),
         "quality": d.quality,
-        "matching": {"pairs": [[a, b, m.rule.get(a, "")] for a, b in m.b_of.items()],
+        "matching": {"pairs": _Many(pairs) if lazy else list(pairs),
                      "merged": m.merged, "split": m.split,
                      "disagreeing": [list(p) for p in m.disagreeing]},
         "unchanged": d.unchanged,
@@ -76,6 +79,50 @@ def from_dict(data: dict) -> Diff:
 
 def dumps(d: Diff) -> str:
     return json.dumps(to_dict(d), indent=1, sort_keys=False)
+
+
+class _Many:
+    """A long list of the document, made while it is written (write_json)."""
+
+    def __init__(self, items):
+        self.items = items
+
+
+_ENCODE = json.JSONEncoder(indent=1).encode
+PIECE = 2048          # list items encoded a call
+
+
+def write_json(d: Diff, write, extra: dict | None = None) -> None:
+    """`write` the text of dumps(d) (with `extra`'s keys after the document's), its long
+    lists (entries, pairs) made and encoded PIECE items at a time: a 300k-node diff's
+    document is never whole in memory, as a dict or as text."""
+    doc = to_dict(d, lazy=True)
+    doc.update(extra or {})
+    _write(doc, 0, write)
+
+
+def _write(value, level: int, write) -> None:
+    pad = "\n" + " " * (level + 1)
+    if isinstance(value, _Many):
+        first = True
+        while True:
+            piece = [x for _, x in zip(range(PIECE), value.items)]
+            if not piece:
+                break
+            text = _ENCODE(piece)[3:-2]       # "[\n " and "\n]" off
+            write(("[" if first else ",") + pad + text.replace("\n", pad[:-1]))
+            first = False
+        write("[]" if first else "\n" + " " * level + "]")
+    elif isinstance(value, dict) and any(isinstance(v, (_Many, dict)) for v in value.values()):
+        write("{" if value else "{}")
+        for k, (key, item) in enumerate(value.items()):
+            write(("" if not k else ",") + pad + json.dumps(key) + ": ")
+            _write(item, level + 1, write)
+        if value:
+            write("\n" + " " * level + "}")
+    else:
+        text = _ENCODE(value)
+        write(text.replace("\n", "\n" + " " * level) if level else text)
 
 
 def me_mapping(d: Diff, ids_a, ids_b) -> dict:
