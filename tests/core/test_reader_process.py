@@ -306,3 +306,26 @@ def test_the_compiled_passes_are_used_where_they_pay(tmp_path, monkeypatch):
     assert reader_process._compiled_pays(paths["dense"], size(paths["dense"]))
     monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
     assert not reader_process._compiled_pays(paths["many"], size(paths["many"]))
+
+
+def test_the_compiled_readers_name_table_is_sized_for_the_estimate(tmp_path, monkeypatch):
+    """The compiled reader's tables are made for the estimated node count (and a margin)
+    at once: before, they were sized for a node per 400 bytes and at most 512k, and grew
+    (every name rehashed) twice on the way to 1M nodes."""
+    from inspector.core.model import protos, wire_columns
+
+    _compiled_or_not(monkeypatch, True)
+    gd = protos.GraphDef()
+    for i in range(20000):
+        gd.node.add(name=f"n{i}", op="Add", input=[f"n{i - 1}"])
+    path = str(tmp_path / "many.pb")
+    with open(path, "wb") as fh:
+        fh.write(gd.SerializeToString())
+    asked, real = [], wire_columns.reader
+    monkeypatch.setattr(wire_columns, "reader", lambda n=0: asked.append(n) or real(n))
+    read_fd, write_fd = os.pipe()
+    drain = threading.Thread(target=lambda: os.fdopen(read_fd, "rb").read())
+    drain.start()
+    reader_process.serve(path, write_fd)
+    drain.join(30)
+    assert 20000 <= asked[0] <= 25000 and os.path.getsize(path) // 400 < 2000

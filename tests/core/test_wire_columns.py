@@ -188,3 +188,18 @@ def test_mutated_bytes_give_the_same_columns_or_a_refusal():
         mine = _columns(_wire_graph(data, 10_000))
         assert {k for k in here if mine[k] != here[k]} == set(), case
     assert 60 < answered < 280       # (many read, many refused)
+
+
+def test_loading_the_kernels_imports_no_scipy():
+    """numba's first compiled call imports scipy.linalg only to look for a BLAS (np.dot),
+    which the kernels do not use: loading them leaves scipy out (~0.15 s at normal speed),
+    and scipy can still be imported afterwards."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from inspector.core.model import wire_columns as w; "
+            "assert w.kernels() is not None and w.warm(); "
+            "print('scipy' in sys.modules); import scipy.linalg; print('after')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "INSPECTOR_WIRE_KERNELS": "1"})
+    assert out.stdout.split() == ["False", "after"], out.stderr

@@ -25,10 +25,9 @@ import sys
 import threading
 
 from inspector.core.errors import Cancelled, ModelLoadError
-from inspector.core.loaders import reader_frames
-from inspector.core.loaders.lazy_graphdef import LAZY_FIELD, encode_node, open_lazily
-from inspector.core.model import columns, graph_index, protos, wire_columns
-from inspector.core.model.graph import Graph
+from inspector.core.loaders import reader_frames, reader_sink
+from inspector.core.loaders.lazy_graphdef import LAZY_FIELD, open_lazily
+from inspector.core.model import wire_columns
 from inspector.core.model.weights import Slot
 from inspector.core.runtime import front_end
 from inspector.core.runtime.job import NO_JOB, Job
@@ -40,6 +39,7 @@ COMPILED_FROM = 600_000       # nodes (estimated) from which the compiled passes
 # import and cache load cost the reader ~0.5 s, alone, while the plain way splits the work
 # with the window (quiet, normal speed: 300k first picture 1.83 s compiled vs 1.23 s plain;
 # 1M 3.91 vs 4.30 s). INSPECTOR_WIRE_KERNELS=1 forces them, 0 turns them off.
+EXPECTED_MOST = 1 << 22       # nodes the compiled reader's tables are first sized for, at most
 _HEADER = struct.Struct("<cQ")
 _KINDS = (b"P", b"D", b"E", b"N", b"X")
 FRAME_MOST = 2 ** 33          # a frame's length past this is a garbled header
@@ -193,91 +193,6 @@ def take(path: str, st) -> Stream | None:
     return stream
 
 
-class _SendingSink:
-    """The walk's pieces, sent in frames: file ranges as (start, end), stripped nodes as
-    their bytes (the window reads the ranges from its own descriptor of the file), with the
-    sizes of the nodes read since the last frame and their Graph columns (names, op codes,
-    inputs resolved to node indexes: graph_index.appended's form): the window parses those
-    nodes no second time. With numba (`wire`, a wire_columns.WireReader) every frame's
-    columns are read by compiled passes, with its node fields' places and scope ids: the
-    window then reads none of the frame's bytes. Without, while the window is busy
-    (starting Qt) they are read by columns.read_wire; once the window waits for frames
-    (`idle`), the reader is the slower side and sends plain pieces, the window reading
-    their columns itself."""
-
-    def __init__(self, send, idle=None, wire=None, consts=False):
-        self.send, self.pieces = send, []
-        self.consts, self.op_names = consts, []    # consts: read the constants' facts too
-        self.sizes, self.sent = [], 0
-        self.fd, self.idle, self.wire, self.r = None, idle, wire, None
-        self.chunks: list = []       # the pieces' bytes (wire)
-        self.graph = None if idle is None or wire is not None else \
-            Graph(protos.GraphDef(), complete=False)
-
-    def fields(self, start: int, end: int) -> None:
-        self.pieces.append((start, end))
-        if self.wire is not None:    # (a run is in the walk's window: copied, not read)
-            self.chunks.append(bytes(self.r.get(start, end - start)))
-
-    def node(self, node) -> None:
-        self.node_bytes(node.SerializeToString(), 0)
-
-    def node_bytes(self, data, pos: int) -> None:
-        self.pieces.append(encode_node(data))
-        self.chunks.append(self.pieces[-1])
-
-    def cut(self, index: int = 0) -> None:
-        if self.pieces:
-            sizes = self.sizes[self.sent:]
-            read, lengths, places = self._wire(len(sizes)) if self.wire is not None else \
-                self._columns(len(sizes)) + (None,)
-            self.send(b"P", marshal.dumps((self.pieces, sizes, read, lengths, places)))
-            self.pieces, self.sent, self.chunks = [], len(self.sizes), []
-
-    def _wire(self, count: int) -> tuple:
-        """(columns, None, (node fields' starts in the frame's bytes, their sizes, NodeDef
-        lengths, scopes, whether the frame holds node fields only, its constants' facts
-        (wire_columns.packed) or None)) by wire_columns, or (None, None, None) from the
-        first frame it cannot read on."""
-        if not count:                # (no node: the window merges the other fields)
-            return None, None, None
-        data = self.chunks[0] if len(self.chunks) == 1 else b"".join(self.chunks)
-        got = self.wire.read(data, count)
-        if got is None:
-            self.wire = None
-            return None, None, None
-        only = int(got.node_size.sum()) == len(data)
-        consts, first = None, len(self.sizes) - count
-        if self.consts and first + count >= graph_index.NUMPY_FROM:
-            end = got.node_at + got.node_size
-            consts = wire_columns.packed(wire_columns.const_part(
-                data, end - got.lengths, end, got.columns, first, self.op_names))
-        self.op_names += got.columns[1]
-        return got.columns, None, (got.node_at.tobytes(), got.node_size.tobytes(),
-                                   got.lengths.tobytes(), got.scopes, only, consts)
-
-    def _columns(self, count: int) -> tuple:
-        """(the columns of this frame's nodes, their NodeDefs' lengths), or (None, None):
-        the window reads them itself, this frame's and every later one's, once one cannot
-        be read from its wire bytes."""
-        if self.idle is not None and self.idle[0]:
-            self.graph = None       # the window waits for us: it reads the rest itself
-        graph = self.graph
-        if graph is None or self.fd is None or not count:
-            return None, None
-        data = b"".join(os.pread(self.fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
-                        for p in self.pieces)
-        lengths: list = []
-        batch = columns.read_wire(data, count, False, lengths)
-        if batch is None:
-            self.graph = None
-            return None, None
-        first, base = len(graph._names), len(graph._src)
-        ops, bad = len(graph.op_names), len(graph.malformed_inputs)
-        graph_index.append(graph, batch, first)
-        return graph_index.appended(graph, first, base, ops, bad), lengths
-
-
 def serve(path: str, out_fd: int, idle=None) -> None:
     """The reader: the lazy walk over the file, each piece sent as it is read (with its
     columns until `idle`, a byte shared with the window, says the window waits for us)."""
@@ -293,10 +208,13 @@ def serve(path: str, out_fd: int, idle=None) -> None:
 
     try:
         st = os.stat(path)
-        wire = wire_columns.reader(min(st.st_size // 400, 1 << 19)) \
-            if _compiled_pays(path, st.st_size) else None      # (tables grow past it)
+        nodes = _compiled_nodes(path, st.st_size)
+        # its name table sized for the estimate (and a margin) at once: growing it past
+        # 500k names rehashed them all, ~0.4 s at 1M nodes (tables still grow past it)
+        wire = wire_columns.reader(min(nodes * 9 // 8, EXPECTED_MOST)) if nodes else None
         # a command's graph reads its constants' facts while it opens: read here, beside it
-        sink = _SendingSink(send, idle, wire, idle is not None and not front_end.WINDOW)
+        sink = reader_sink.SendingSink(send, idle, wire,
+                                       idle is not None and not front_end.WINDOW)
         sink.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
 
         def sink_of(reader):
@@ -305,10 +223,12 @@ def serve(path: str, out_fd: int, idle=None) -> None:
 
         opened = open_lazily(path, st, sink=sink_of, every=CHUNK_NODES, sizes=sink.sizes,
                              small=wire and wire_columns.small_nodes(LAZY_FIELD))
+        if opened is not None:
+            sink.cut()
+        sink.close()
         if opened is None:
             send(b"N", b"")
         else:
-            sink.cut()
             store = opened[1]
             if store is None:
                 done = ([], 0, (st.st_size, st.st_mtime_ns))
@@ -319,8 +239,10 @@ def serve(path: str, out_fd: int, idle=None) -> None:
                 store.close()
             send(b"D", marshal.dumps(done))
     except ModelLoadError as exc:
+        _flushed(sink)
         send(b"E", marshal.dumps((exc.message, exc.path, exc.node)))
     except Exception as exc:  # noqa: BLE001  (the window reads the file itself then)
+        _flushed(sink)
         send(b"X", repr(exc).encode("utf-8", "replace"))
     finally:
         try:
@@ -329,6 +251,15 @@ def serve(path: str, out_fd: int, idle=None) -> None:
                 os.close(sink.fd)
         except OSError:
             pass
+
+
+def _flushed(sink) -> None:
+    """The frames cut before a failure sent before its own frame (by the sink's thread)."""
+    try:
+        if sink is not None:
+            sink.close()
+    except Exception:  # noqa: BLE001  (the failure is sent next)
+        pass
 
 
 def estimated_nodes(path: str, size: int, sample: int = 1 << 20) -> int:
@@ -361,13 +292,22 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int]:
 
 
 def _compiled_pays(path: str, size: int) -> bool:
+    return _compiled_nodes(path, size) > 0
+
+
+def _compiled_nodes(path: str, size: int) -> int:
+    """The estimated node count when the compiled passes pay for this file (at least 1),
+    else 0."""
     switch = os.environ.get("INSPECTOR_WIRE_KERNELS")
-    if switch in ("0", "1"):
-        return switch == "1"
+    if switch == "0":
+        return 0
     try:
-        return estimated_nodes(path, size) >= COMPILED_FROM
+        nodes = estimated_nodes(path, size)
     except OSError:
-        return False
+        nodes = 0
+    if switch == "1":
+        return max(nodes, 1)
+    return nodes if nodes >= COMPILED_FROM else 0
 
 
 def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 from array import array
 
@@ -38,10 +39,20 @@ def _load():
         return None
     os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(
         os.path.expanduser("~"), ".cache", "graphdef-inspector", "numba"))
+    # numba's first compiled call imports scipy.linalg only to see whether np.dot & co can
+    # use a BLAS (~0.15 s at normal speed); the kernels use none: scipy is kept out then
+    block = "scipy" not in sys.modules
+    if block:
+        sys.modules["scipy"] = None         # an import of it fails at once
     try:
         from inspector.core.model import wire_kernels
+        wire_kernels.small_nodes(numpy().zeros(4, numpy().uint8), 0, 4, 1, 1,
+                                 numpy().zeros(1, numpy().int64))  # (numba's set-up)
     except Exception:  # noqa: BLE001  (numba missing, or an llvmlite it cannot load)
         return None
+    finally:
+        if block and sys.modules.get("scipy", 0) is None:
+            del sys.modules["scipy"]
     return wire_kernels
 
 
