@@ -79,13 +79,17 @@ def test_a_superseded_layout_stops_while_it_walks_the_edge_groups(monkeypatch):
     from inspector.core.view import projection
     from tests.fixtures.scale_models import blocks_graph
 
+    from inspector.core.view import owner_pairs
+
     h = ViewModel(load(blocks_graph(10_000)).graph).hierarchy
     counted = []
     real = projection._count
-    monkeypatch.setattr(projection, "_count", lambda *a: (counted.append(1), real(*a))[1])
+    for module in (projection, owner_pairs):
+        monkeypatch.setattr(module, "_count", lambda *a: (counted.append(1), real(*a))[1])
+    opened = set(h.scopes)       # every scope open: every group is walked edge by edge
 
     def pairs(job):
-        return _Projection(h, {""}, "TB", None, LayoutCache(h), job, True).owner_pairs()
+        return _Projection(h, opened, "TB", None, LayoutCache(h), job, True).owner_pairs()
 
     pairs(Job())
     whole = len(counted)
@@ -102,3 +106,43 @@ def test_a_superseded_layout_stops_while_it_walks_the_edge_groups(monkeypatch):
     with pytest.raises(Cancelled):
         pairs(Job(CancelledLater()))
     assert 0 < len(counted) < whole
+
+
+def test_pairs_on_the_groups_arrays_are_those_of_the_walk_at_every_size(monkeypatch):
+    """A big graph's pairs come from the groups' arrays (owner_pairs.py): which item shows a
+    container is worked out once per head of its path, the groups between two collapsed
+    scopes summed by array steps. Same pairs, counts, first edges and order as the walk of
+    every edge, for hostile graphs, bands, repeated blocks and a shuffled graph."""
+    from inspector.core.model import graph_index
+    from inspector.core.model.graph import Graph
+    from inspector.core.view import view_columns
+    from tests.core.test_view_columns import HOSTILE, _graph_def
+    from tests.fixtures.scale_models import blocks_graph, flat_graph
+
+    monkeypatch.setattr(view_columns, "NUMPY_FROM", 1)
+    monkeypatch.setattr(graph_index, "NUMPY_FROM", 1)
+    views = [ViewModel(Graph(_graph_def(400, 8, HOSTILE[case]))) for case in sorted(HOSTILE)]
+    views += [ViewModel(load(flat_graph(1000)).graph), ViewModel(load(blocks_graph(3000)).graph),
+              ViewModel(load(INCEPTION).graph)]
+    for seed, view in enumerate(views):
+        if len(view.hierarchy.edges):
+            assert edge_groups(view.hierarchy)[1].arrays is not None
+        check(view, seed, rounds=6)
+
+
+def test_the_first_picture_asks_which_item_shows_each_head_once(monkeypatch):
+    """1M nodes have 100k containers: the walk asked outermost_collapsed for each (split
+    into parts first) and walked 200k groups in Python, ~300 ms at normal speed."""
+    from inspector.core.view import owner_pairs
+    from tests.fixtures.scale_models import blocks_graph
+
+    h = ViewModel(load(blocks_graph(20_000)).graph).hierarchy
+    asked = []
+    real = owner_pairs.outermost_collapsed
+    monkeypatch.setattr(owner_pairs, "outermost_collapsed",
+                        lambda *a: asked.append(a[0]) or real(*a))
+    got = grouped(h, frozenset({""}))
+    containers, groups = edge_groups(h)
+    assert len(containers) > 1000 and len(groups) > 1000
+    assert 0 < len(asked) < len(containers) // 10
+    assert list(got.items()) == list(walked(h, {""}).items())

@@ -164,3 +164,34 @@ def test_edge_groups_are_spans_of_one_list_and_the_picture_makes_no_list_a_group
                     hit[0] += 1
         expected = {k: v[:3] for k, v in sorted(pairs.items(), key=lambda kv: kv[1][3])}
         assert list(got.items()) == list(expected.items()) and got
+
+
+def test_the_statistics_make_no_pass_over_the_nodes_per_op_type():
+    """The statistics counted each op type over every node (a compare, a running sum and
+    gathers a type: ~130 ms at 1M nodes with 8 types). Each scope's own counts are now one
+    bincount, a subtree's a difference of running sums down the scopes: two running sums
+    over the nodes (reads, shows) whatever the number of op types. Same statistics."""
+    import numpy
+
+    from inspector.core.view import hierarchy, scope_stats
+
+    graph = load(blocks_graph(20_000)).graph
+    h = build_hierarchy(graph)
+    assert len(graph.op_names) >= 6
+
+    class Counting:
+        long = 0
+
+        def __getattr__(self, name):
+            return getattr(numpy, name)
+
+        def cumsum(self, a, *args, **kwargs):
+            Counting.long += len(a) >= len(graph) // 2
+            return numpy.cumsum(a, *args, **kwargs)
+
+    marks = hierarchy._marks(graph, *reversed(view_columns.fold(
+        graph, view_columns.const_sources(graph))[2:]))
+    got = scope_stats.scope_statistics(Counting(), graph, h.memo["columns"], marks,
+                                       hierarchy.summary_of, hierarchy.ScopeStats)
+    assert Counting.long == 2
+    assert list(got.items()) == list(_walked(graph, True).stats.items())

@@ -433,20 +433,25 @@ def test_a_big_hierarchy_makes_its_edges_badge_lists_and_stats_when_asked():
 
 def test_edge_groups_make_the_parts_of_the_containers_edges_touch_only(monkeypatch):
     """A big graph's edge groups number each node's container by its scope id and split
-    into parts only the scopes an edge is drawn in, not every scope (60k at 300k nodes)."""
+    into parts only the scopes an edge is drawn in, not every scope (60k at 300k nodes),
+    and those only when asked (a picture asks for the heads of their paths)."""
     from inspector.core.loaders import load
+    from inspector.core.view import edge_spans
     from tests.fixtures.scale_models import blocks_graph
 
     graph = load(blocks_graph(10_000)).graph
     h = build_hierarchy(graph, True)
     split = []
-    real = view_columns._parts_of
-    monkeypatch.setattr(view_columns, "_parts_of", lambda p: split.append(p) or real(p))
+    real = edge_spans._parts_of
+    monkeypatch.setattr(edge_spans, "_parts_of", lambda p: split.append(p) or real(p))
     containers, groups = edge_groups(h)
     paths = graph.scope_ids()[0]
-    assert len(split) == len(containers) < len(paths) * 0.8
+    assert not split and len(containers) < len(paths) * 0.8     # parts made when asked
+    assert containers[3] and len(split) == 1
     old_containers, old_groups = _old_edge_groups(h)
     assert containers == old_containers and list(groups.items()) == list(old_groups.items())
+    assert containers.heads(1) == [c[:1] for c in old_containers]
+    assert containers.heads(2) == [c[:2] for c in old_containers]
 
 
 def test_a_big_graphs_constants_are_found_by_index_with_no_dict_of_names():

@@ -19,6 +19,7 @@ from inspector.core.view.hierarchy import (
     scope_params,
 )
 from inspector.core.view.layout import LayoutResult, layered_layout
+from inspector.core.view.owner_pairs import _count, owner_pairs_on_arrays
 from inspector.core.view.scene import (
     Scene,
     VisibleEdge,
@@ -121,6 +122,9 @@ class _Projection:
         group between two collapsed scopes counts whole, only groups touching an open
         scope's own nodes are walked edge by edge."""
         containers, groups = edge_groups(self.h)
+        if getattr(groups, "arrays", None) is not None:
+            return owner_pairs_on_arrays(containers, groups, self.exp, self.h.edges,
+                                         self.job or NO_JOB)
         exp, all_edges = self.exp, self.h.edges
         shown: list = [None] * len(containers)   # container -> its collapsed owner or ""
         pairs: dict = {}                         # (a, b, control) -> [n, src, port, first]
@@ -258,17 +262,6 @@ class _Projection:
         if len(parents) <= depth:
             return item  # the item sits directly in `scope`
         return "/".join(parents[:depth + 1]) + "/"
-
-
-def _count(pairs: dict, key: tuple, n: int, src: str, port, position: int) -> None:
-    """Add n edges to a pair; its src and port stay those of its first edge in graph order."""
-    hit = pairs.get(key)
-    if hit is None:
-        pairs[key] = [n, src, port, position]
-        return
-    hit[0] += n
-    if position < hit[3]:
-        hit[1], hit[2], hit[3] = src, port, position
 
 
 def _layered(kids: list, sizes: dict, edges: list, lr: bool, job: Job) -> LayoutResult:

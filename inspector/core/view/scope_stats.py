@@ -63,6 +63,30 @@ def preorder(np, parent) -> tuple:
     return place, size, depth
 
 
+def _subtree_counts(np, ops, codes, lens, size, n_ops) -> tuple:
+    """(nodes of each op code in each scope's subtree; the first place of each, len(ops) where
+    none) as (scopes x codes) tables, scopes in preorder and their nodes laid out so (`ops`,
+    `lens`): each scope's own counts by one bincount, a subtree's as a difference of running
+    sums down the scopes (its scopes are a run), its first place the own first place of the
+    run's first scope holding the op. No pass over the nodes per op code."""
+    n_scopes, nc, n = len(lens), len(codes), len(ops)
+    rank = np.zeros(n_ops, np.int64)
+    rank[codes] = np.arange(nc)
+    key = np.repeat(np.arange(n_scopes, dtype=np.int64) * nc, lens) + rank[ops]
+    own = np.bincount(key, minlength=n_scopes * nc).reshape(n_scopes, nc)
+    own_first = np.full(n_scopes * nc, n, np.int64)
+    np.minimum.at(own_first, key, np.arange(n, dtype=np.int64))
+    own_first = own_first.reshape(n_scopes, nc)
+    running = np.zeros((n_scopes + 1, nc), np.int64)
+    np.cumsum(own, axis=0, out=running[1:])
+    end = np.arange(n_scopes) + size
+    count = running[end] - running[:-1]
+    holder = np.where(own > 0, np.arange(n_scopes)[:, None], n_scopes - 1)
+    holder = np.minimum.accumulate(holder[::-1], axis=0)[::-1]   # next scope holding it
+    first = own_first.ravel().take(holder * nc + np.arange(nc))
+    return count, np.where(count > 0, first, n)
+
+
 def _distinct_rows(np, table) -> tuple:
     """(one row index of each distinct row, the distinct row number of each row)."""
     order = np.lexsort(table.T[::-1])
@@ -97,17 +121,7 @@ def scope_statistics(np, graph, cols: ScopeColumns, marks, summary_of,
     if not len(codes) or n_scopes * len(codes) > DENSE_MOST:
         return None
     lo, hi = starts[:-1], starts[np.arange(n_scopes) + size]
-    count = np.zeros((n_scopes, len(codes)), np.int64)
-    first = np.full((n_scopes, len(codes)), len(at), np.int64)
-    before = np.zeros(len(at) + 1, np.int64)  # before[p]: the op's places before p
-    for j, code in enumerate(codes.tolist()):
-        mine = ops == code
-        places = np.flatnonzero(mine)
-        np.cumsum(mine, out=before[1:])
-        a, b = before[lo], before[hi]
-        count[:, j] = b - a
-        has = b > a
-        first[has, j] = places[a[has]]
+    count, first = _subtree_counts(np, ops, codes, lens, size, len(graph.op_names))
     by_first = np.argsort(first, axis=1, kind="stable")
     rank = np.empty_like(by_first)
     np.put_along_axis(rank, by_first, np.arange(len(codes))[None, :], axis=1)

@@ -11,6 +11,7 @@ from array import array
 from collections.abc import Mapping, Sequence, Set
 
 from inspector.core.runtime import pieces as pieces_module
+from inspector.core.view.edge_spans import Containers, EdgeGroups, _parts_of  # noqa: F401
 
 NUMPY_FROM = 4096       # nodes (or edges) from which the passes use numpy
 PORT_MAX = 2 ** 31 - 1
@@ -272,10 +273,6 @@ def edges(graph, folded_at) -> tuple:
     return out, srcs, dsts, control
 
 
-def _parts_of(path: str) -> tuple:
-    return tuple(path.split("/")) if path else ()
-
-
 def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     """hierarchy.edge_groups on the columns of a big graph: each node's container from its
     scope id (or its group), the edges grouped by (container of src, container of dst,
@@ -333,8 +330,7 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     seen = seen[np.argsort(first)]            # containers in order of first sight
     renumber = np.zeros(len(keys), np.int64)
     renumber[seen] = np.arange(len(seen))
-    containers = [_parts_of(keys[k]) if k < len(places) else keys[k]
-                  for k in seen.tolist()]
+    containers = Containers(keys, seen.tolist(), len(places))
     ka, kb = renumber[ends[0::2]], renumber[ends[1::2]]
     code = (ka * len(containers) + kb) * 2 + control
     order = np.argsort(code, kind="stable")
@@ -345,41 +341,5 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     firsts = order[starts]                    # each group's first edge (a stable sort)
     by_first = np.argsort(firsts)             # groups in order of their first edge
     starts, stops, firsts = starts[by_first], stops[by_first], firsts[by_first]
-    listed = pieces_module.listed
-    return containers, EdgeGroups(listed(ka[firsts]), listed(kb[firsts]),
-                                  listed(control[firsts]), listed(order), listed(starts),
-                                  listed(stops))
-
-
-class EdgeGroups(Mapping):
-    """{(container of src, container of dst, control): [edge positions]} in order of first
-    sight, each list made when asked for: a group's edges are positions[lo:hi] of one list
-    (spans() walks them with no list a group: 200k groups at 1M nodes)."""
-
-    __slots__ = ("_ka", "_kb", "_control", "positions", "_starts", "_stops", "_at")
-
-    def __init__(self, ka: list, kb: list, control: list, positions: list, starts: list,
-                 stops: list):
-        self._ka, self._kb, self._control = ka, kb, control
-        self.positions, self._starts, self._stops = positions, starts, stops
-        self._at = None          # key -> group number, made on the first look-up
-
-    def spans(self):
-        """(container of src, container of dst, control, lo, hi) of each group."""
-        return zip(self._ka, self._kb, self._control, self._starts, self._stops)
-
-    def __getitem__(self, key):
-        if self._at is None:
-            self._at = pieces_module.keyed(list(self), range(len(self._ka)))
-        k = self._at[key]
-        return self.positions[self._starts[k]:self._stops[k]]
-
-    def __iter__(self):
-        return zip(self._ka, self._kb, self._control)
-
-    def __len__(self) -> int:
-        return len(self._ka)
-
-    def items(self):
-        positions = self.positions
-        return [((a, b, c), positions[lo:hi]) for a, b, c, lo, hi in self.spans()]
+    return containers, EdgeGroups(ka[firsts], kb[firsts], control[firsts], order, starts,
+                                  stops)
