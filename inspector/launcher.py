@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+from inspector.core.runtime.lazy_import import later
+
+quick_diff = later("inspector.cli.quick_diff", globals(), "quick_diff")     # `diff` only
+
 QUICK_EXIT = ("summarize",)     # subcommands whose process ends without freeing the model
 
 
@@ -86,17 +90,21 @@ def help_text() -> str:
 
 
 def main(argv: list | None = None) -> int:
+    own_process = argv is None      # the command itself (not a caller's main([...]))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    from inspector.offline import install_if_asked
+
+    install_if_asked()   # INSPECTOR_FORBID_NETWORK=1: the offline tests
+    if argv[:1] == ["diff"]:        # two files with the same bytes: answered before the rest
+        code = quick_diff.answer(argv)
+        if code is not None:
+            return code
     from inspector.core.runtime import gc_policy
 
     with gc_policy.paused():    # modules live as long as the process: collecting finds nothing
         from inspector.cli.main import SUBCOMMANDS
         from inspector.cli.main import main as cli_main
 
-    own_process = argv is None      # the command itself (not a caller's main([...]))
-    argv = list(sys.argv[1:] if argv is None else argv)
-    from inspector.offline import install_if_asked
-
-    install_if_asked()   # INSPECTOR_FORBID_NETWORK=1: the offline tests
     diagnostic = diagnostics(argv)
     if diagnostic is not None:
         return diagnostic

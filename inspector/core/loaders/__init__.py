@@ -7,14 +7,22 @@ import os
 
 from inspector.core.errors import InspectorError, ModelLoadError
 from inspector.core.loaders import files
-from inspector.core.loaders.loaded import (  # noqa: F401  (the loaders' public names)
-    LoadedModel,
-    ModelRef,
-    Signature,
-    file_stamp,
-    make_graph,
-    read_bytes,
-)
+from inspector.core.runtime.lazy_import import later
+
+TYPE_CHECKING = False       # typing's constant, without importing typing
+if TYPE_CHECKING:
+    from inspector.core.loaders.loaded import LoadedModel, ModelRef
+
+# the loaders' public names (loaded.py) are imported on first use: a same-bytes diff reads
+# sniff without them (their dataclasses and typing: ~30 ms on a slow machine)
+_loaded = later("inspector.core.loaders.loaded", globals(), "_loaded")
+LOADED = ("LoadedModel", "ModelRef", "Signature", "file_stamp", "make_graph", "read_bytes")
+
+
+def __getattr__(name: str):
+    if name in LOADED:
+        return getattr(_loaded, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load(path: str, *, freeze: bool = True, tags: list | None = None,
@@ -31,7 +39,7 @@ def load(path: str, *, freeze: bool = True, tags: list | None = None,
     model = _load(path, st, **options)
     if model.kind == "keras-layers":    # no Keras loaded it: reopened as the same view, no retry
         options["freeze"] = False
-    model.ref = ModelRef(path, (st.st_size, st.st_mtime_ns), tuple(sorted(
+    model.ref = _loaded.ModelRef(path, (st.st_size, st.st_mtime_ns), tuple(sorted(
         (k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
     return model
 
@@ -39,7 +47,7 @@ def load(path: str, *, freeze: bool = True, tags: list | None = None,
 def reload(ref: ModelRef) -> LoadedModel:
     """The model `ref` names, opened again; refused when the file changed since."""
     try:
-        now = file_stamp(ref.path)
+        now = _loaded.file_stamp(ref.path)
     except OSError as exc:
         raise ModelLoadError(f"cannot open the model again: {exc.strerror}",
                              path=ref.path) from None
