@@ -373,7 +373,9 @@ class Graph:
     def has_consumers(self, name: str) -> bool:
         """True when any node reads `name` (data or control)."""
         i = self._index.get(name)
-        return name in self._loose_names if i is None else i in self._read
+        return name in self._loose_names if i is None else i in graph_index.reads(self)
+
+    _read = property(graph_index.reads)      # the node indexes some input reads
 
     # -- structure ----------------------------------------------------------------------
     def scope_ids(self):
