@@ -174,6 +174,26 @@ class Columns:
                 alls[i] = tuple(every)
         self.ins, self.ports = ins, ports
 
+    def free_around(self, graph, taken: tuple) -> list | None:
+        """around[i]: a data input or a data reader of node i is a name in none of the
+        `taken` containers; None where the graph's arrays are not read (small graphs) or
+        names repeat."""
+        if not (self.arrays and self.unique):
+            return None
+        at, n = self.at, len(self.names)
+        free = np.ones(n, bool)
+        for names in taken:
+            names = list(names)
+            for lo in range(0, len(names), PIECE):
+                free[np.fromiter(map(at.__getitem__, names[lo:lo + PIECE]), np.int64)] = False
+        off, src, port = graph.in_offsets, graph.in_src, graph.in_port
+        data = (port >= 0) & (src >= 0)
+        reader, read = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))[data], src[data]
+        around = np.zeros(n, bool)
+        around[reader[free[read]]] = True
+        around[read[free[reader]]] = True
+        return pieces(around)
+
     def protos(self) -> list:
         """protos()[i]: node i's NodeDef (a list made once: indexing the GraphDef's repeated
         field makes a wrapper per access, ten times a list's cost)."""

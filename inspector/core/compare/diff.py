@@ -169,8 +169,12 @@ def interface_changes(gb: Graph, m: Matching, sa, sb) -> list:
 
 
 def _block(name: str) -> str:
-    parts = name.split("/")
-    return "/".join(parts[:2]) if len(parts) > 2 else parts[0] if len(parts) > 1 else ""
+    """The first two parts of a name of three or more, the first of two, "" of one."""
+    first = name.find("/")
+    if first < 0:
+        return ""
+    second = name.find("/", first + 1)
+    return name[:second] if second >= 0 else name[:first]
 
 
 def group_entries(entries: list, gb: Graph | None = None) -> list:
@@ -187,7 +191,7 @@ def group_entries(entries: list, gb: Graph | None = None) -> list:
         if len(members) < 2:
             continue
         first = entries[members[0]]
-        blocks = len({_block(entries[k].name) for k in members})
+        blocks = len({_block(entries[k].a or entries[k].b) for k in members})
         groups.append(Group(_group_title(first, len(members), blocks), members, blocks))
     groups[1 if eight_bit else 0:] = sorted(groups[1 if eight_bit else 0:],
                                             key=lambda g: (-len(g.members), g.title))
@@ -202,9 +206,11 @@ def _eight_bit(entries: list, gb: Graph | None) -> Group | None:
     readers = () if gb is None else map(gb.nodes.__getitem__, gb.nodes_of_op("Dequantize"))
     dequantize = {r.node: n.name for n in readers for r in n.inputs if not r.control}
     weights = [k for k, e in enumerate(entries) if
-               (e.status == "changed" and any(c.kind == "quantized" for c in e.changes)) or
+               (e.status == "changed" and e.op_b == "Dequantize" and
+                any(c.kind == "quantized" for c in e.changes)) or
                (e.status == "split" and e.op_b == "Dequantize")]
-    parts = [k for k, e in enumerate(entries) if e.status == "split" and e.b in dequantize]
+    parts = [k for k, e in enumerate(entries) if e.status == "split" and e.b in dequantize] \
+        if dequantize else []
     if not weights and not parts:
         return None
     members = weights + [k for k in parts if k not in weights]

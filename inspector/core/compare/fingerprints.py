@@ -38,19 +38,58 @@ class Fingerprints:
     """fingerprint[name] and height[name] (longest data path from a source) of every node;
     by node index, `fp[i]` and `heights[i]` (None for the names-keyed way below)."""
 
-    def __init__(self, graph: Graph, job=None):
-        self.own: dict = {}
-        self.fingerprint: dict = {}
-        self.height: dict = {}
+    def __init__(self, graph: Graph | None, job=None):
+        self._own: dict | list = {}              # by name, or a list by node index
+        self._fingerprint: dict | None = {}     # by name: made from fp when first asked
+        self._height: dict | None = {}
         self.fp = self.heights = None
+        self._names: list = []
+        if graph is None:
+            return
         cols = columns(graph)
         own = self._own_signatures(graph, cols, job)
         order = _topological(cols) if cols.unique else None
         if order is None:           # a cycle or repeated names: the walk by names below
-            self.own = keyed(cols.names, own)
+            self._own = keyed(cols.names, own)
             self._compute(graph)
             return
         self._by_order(cols, own, order)
+
+    @property
+    def own(self) -> dict:
+        """Each node's own signature, by name."""
+        if isinstance(self._own, list):
+            self._own = keyed(self._names, self._own)
+        return self._own
+
+    @property
+    def fingerprint(self) -> dict:
+        if self._fingerprint is None:
+            self._fingerprint = keyed(self._names, self.fp)
+        return self._fingerprint
+
+    @property
+    def height(self) -> dict:
+        if self._height is None:
+            self._height = keyed(self._names, self.heights)
+        return self._height
+
+    def values(self) -> tuple:
+        """What matching reads, to send from another process: (fp, heights) by node index,
+        or the (fingerprint, height) dicts by name."""
+        return (self.fp, self.heights) if self.fp is not None else \
+            (self.fingerprint, self.height)
+
+    @classmethod
+    def of_values(cls, graph: Graph, values: tuple) -> "Fingerprints":
+        """Fingerprints from values() (of the same graph, in a copy of this process)."""
+        out = cls(None)
+        if isinstance(values[0], dict):
+            out._fingerprint, out._height = values
+        else:
+            out.fp, out.heights = values
+            out._names, out._fingerprint, out._height = columns(graph).names, None, None
+        return out
 
     @staticmethod
     def _own_signatures(graph: Graph, cols, job) -> list:
@@ -75,10 +114,8 @@ class Fingerprints:
             fp[i] = hash((own[i], tuple(zip([fp[j] for j in srcs], ports[i]))))
             height[i] = 1 + max([height[j] for j in srcs])
         self.fp, self.heights = fp, height
-        names = cols.names
-        self.own = keyed(names, own)
-        self.fingerprint = keyed(names, fp)
-        self.height = keyed(names, height)
+        self._names, self._fingerprint, self._height = cols.names, None, None
+        self._own = own
 
     def _compute(self, graph: Graph) -> None:
         own, fp, height = self.own, self.fingerprint, self.height

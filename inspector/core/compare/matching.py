@@ -14,7 +14,7 @@ from collections import deque
 from operator import itemgetter
 
 from inspector.core.compare.changes import same_tensor
-from inspector.core.compare.columns import columns, order_by, pairs
+from inspector.core.compare.columns import PIECE, columns, np, order_by, pairs, pieces
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.compare.names import (  # noqa: F401  (explained_by_scope: diff's)
     explained_by_scope,
@@ -29,12 +29,14 @@ from inspector.core.compare.records import (  # noqa: F401  (matching's names)
     Provenance,
 )
 from inspector.core.model.graph import Graph
+from inspector.core.runtime import apart
 from inspector.core.runtime.job import NO_JOB, Job
 
 # each rule's function: provenance _from_provenance, structure _by_structure, top-down and
 # bottom-up _propagate, quantized _quantized_weights, same constant _same_constants, operand
 # operands.match_operands, name and tolerant name _by_names
 UNRELATED_BELOW = 0.5     # share of A matched under which the models are different ones
+APART_FROM = 20_000       # nodes of B from which its fingerprints are made in a forked copy
 
 
 def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
@@ -43,7 +45,7 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     if provenance is not None:
         _from_provenance(m, ga, gb, provenance)
     job.progress(5, 100, "fingerprints")
-    fa, fb = Fingerprints(ga, job), Fingerprints(gb, job)
+    fa, fb = _fingerprints(ga, gb, job)
     job.progress(40, 100, "matching by structure")
     _by_structure(m, ga, gb, fa, fb)
     _propagate(m, ga, gb, pairs(m.b_of), job)
@@ -62,6 +64,15 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     m.scopes = {} if m.unrelated else renamed_scopes(m)
     m.disagreeing = _disagreeing(m, ga, gb)
     return m
+
+
+def _fingerprints(ga: Graph, gb: Graph, job: Job) -> tuple:
+    """Both graphs' fingerprints: B's in a forked copy while A's are made here, where
+    forking is safe (the command line) and B is big enough to pay for the fork."""
+    later = apart.start(lambda: Fingerprints(gb).values()) \
+        if len(gb) >= APART_FROM and apart.can_fork() else None
+    fa = Fingerprints(ga, job)
+    return fa, Fingerprints.of_values(gb, later()) if later else Fingerprints(gb, job)
 
 
 def unrelated(m: Matching, a_count: int) -> bool:
@@ -117,14 +128,46 @@ def _unique_groups(fp: dict, taken: dict) -> dict:
 
 
 def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Fingerprints) -> None:
-    only_a = _unique_groups(fa.fingerprint, m.b_of)
-    only_b = _unique_groups(fb.fingerprint, m.a_of)
-    seeds = [(fa.height[a], a, only_b[v]) for v, a in only_a.items() if v in only_b]
-    seeds = order_by(seeds, [-h for h, _, _ in seeds], itemgetter(1))   # tallest first
     ca, cb = columns(ga), columns(gb)
-    names_a, names_b, at_a, at_b = ca.names, cb.names, ca.at, cb.at
-    ins_a, ins_b, ports_a, ports_b = ca.ins, cb.ins, ca.ports, cb.ports
-    fp_a, fp_b = fa.fingerprint, fb.fingerprint
+    if fa.fp is not None and fb.fp is not None and ca.arrays and cb.arrays:
+        seeds = _unique_pairs(ca, cb, fa, fb, m)    # a hash join of the arrays
+    else:
+        only_a = _unique_groups(fa.fingerprint, m.b_of)
+        only_b = _unique_groups(fb.fingerprint, m.a_of)
+        seeds = [(fa.height[a], a, only_b[v]) for v, a in only_a.items() if v in only_b]
+    seeds = order_by(seeds, [-h for h, _, _ in seeds], itemgetter(1))   # tallest first
+    fp_a = fa.fp if fa.fp is not None else [fa.fingerprint[n] for n in ca.names]
+    fp_b = fb.fp if fb.fp is not None else [fb.fingerprint[n] for n in cb.names]
+    _exact_subgraphs(seeds, ca, cb, fp_a, fp_b, m)
+
+
+def _unique_pairs(ca, cb, fa: Fingerprints, fb: Fingerprints, m: Matching) -> list:
+    """[(height in A, a, b)]: the nodes whose fingerprint is had by no other node still
+    unmatched on their side and by one such node on the other (unique names on both
+    sides: the fingerprints are lists by node index)."""
+    ends = []
+    for cols, fp, taken in ((ca, fa.fp, m.b_of), (cb, fb.fp, m.a_of)):
+        free = np.ones(len(fp), bool)
+        names = list(taken)
+        for lo in range(0, len(names), PIECE):
+            free[np.fromiter(map(cols.at.__getitem__, names[lo:lo + PIECE]), np.int64)] = False
+        at = np.flatnonzero(free)
+        values, first, counts = np.unique(np.array(fp, np.int64)[at], return_index=True,
+                                          return_counts=True)
+        ends.append((values[counts == 1], at[first[counts == 1]]))
+    (va, xa), (vb, xb) = ends
+    _, ka, kb = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
+    xs, ys = xa[ka], xb[kb]
+    names_a, names_b = ca.names, cb.names
+    return [(h, names_a[x], names_b[y]) for h, x, y in
+            zip(pieces(np.array(fa.heights, np.int64)[xs]), pieces(xs), pieces(ys))]
+
+
+def _exact_subgraphs(seeds: list, ca, cb, fp_a: list, fp_b: list, m: Matching) -> None:
+    """From each seed pair, tallest first: the exact subgraph feeding it (fingerprints by
+    node index)."""
+    names_a, names_b, at_a, at_b, ins_a, ins_b = ca.names, cb.names, ca.at, cb.at, ca.ins, \
+        cb.ins
     b_of, a_of, pair = m.b_of, m.a_of, m.pair
     for _, a, b in seeds:
         if a in b_of or b in a_of:
@@ -137,7 +180,7 @@ def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Finge
                 rx, ry = names_a[i], names_b[j]
                 if rx in b_of or ry in a_of:
                     continue
-                if fp_a[rx] == fp_b[ry]:
+                if fp_a[i] == fp_b[j]:
                     pair(rx, ry, "structure")
                     stack.append((i, j))
 
@@ -247,6 +290,9 @@ def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None
     ca, cb = columns(ga), columns(gb)
     names_a, names_b, at_a, at_b, ops_a, ops_b = ca.names, cb.names, ca.at, cb.at, ca.ops, cb.ops
     b_of, merged = m.b_of, m.merged
+    around = ca.free_around(ga, (b_of, merged)) if len(seeds) >= PIECE else None
+    if around is not None:      # a pair whose neighbours in A are all taken gives nothing
+        seeds = [s for s in seeds if around[at_a[s[0]]]]
     queue = deque(seeds)
     steps = 0
     while queue:

@@ -126,8 +126,11 @@ class Entry:
 
     def signature(self) -> tuple:
         """What the change is, names left out: entries alike in it are one pattern."""
-        kinds = tuple(sorted({c.kind for c in self.changes}))
-        attrs = tuple(sorted(c.text.split(":")[0] for c in self.changes if c.kind == "attr"))
+        changes = self.changes
+        if len(changes) == 1 and changes[0].kind != "attr":      # most entries: one change
+            return (self.status, self.op_a, self.op_b, (changes[0].kind,), ())
+        kinds = tuple(sorted({c.kind for c in changes}))
+        attrs = tuple(sorted(c.text.split(":")[0] for c in changes if c.kind == "attr"))
         return (self.status, self.op_a, self.op_b, kinds, attrs)
 
     def describe(self) -> str:

@@ -1,0 +1,82 @@
+"""The matcher's array paths give what its name-keyed paths give, pair for pair and in the
+same order: B's fingerprints from a forked copy, the structure seeds by a hash join of the
+fingerprint arrays, and propagation skipping the seeds whose neighbours are all taken."""
+
+import pytest
+
+from inspector.core.compare import columns as columns_module, matching
+from inspector.core.compare.columns import columns
+from inspector.core.compare.fingerprints import Fingerprints
+from inspector.core.compare.records import Matching
+from inspector.core.loaders import load
+from inspector.core.model import protos
+from inspector.core.model.graph import Graph
+from inspector.core.runtime import apart
+from tests.core.test_compare_scale import renamed_shuffled
+from tests.fixtures.scale_models import blocks_graph
+
+
+def _pairs(m) -> list:
+    return [(a, b, m.rule[a]) for a, b in m.b_of.items()]
+
+
+def _changed(graph: Graph, every: int = 97) -> Graph:
+    """Every `every`-th Mul with one more attribute: its fingerprint and those of all it
+    feeds differ, so propagation has work above it."""
+    gd = protos.GraphDef()
+    gd.CopyFrom(graph.graph_def)
+    muls = [n for n in gd.node if n.op == "Mul"]
+    for node in muls[::every]:
+        node.attr["extra"].i = 1
+    return Graph(gd)
+
+
+@pytest.fixture(scope="module")
+def pair():
+    ga = load(blocks_graph(3000, 0)).graph
+    return ga, _changed(renamed_shuffled(ga)[0])
+
+
+def test_b_s_fingerprints_from_a_forked_copy_match_the_same(monkeypatch, pair):
+    ga, gb = pair
+    here = _pairs(matching.match(ga, gb))
+    monkeypatch.setattr(apart, "THREADED", ())
+    monkeypatch.setattr(matching, "APART_FROM", 100)
+    forked = []
+    real = apart.start
+    monkeypatch.setattr(apart, "start", lambda fn: forked.append(fn) or real(fn))
+    assert _pairs(matching.match(ga, gb)) == here and len(forked) == 1
+    fb = Fingerprints(gb)
+    back = Fingerprints.of_values(gb, real(lambda: Fingerprints(gb).values())())
+    assert back.fp == fb.fp and back.fingerprint == fb.fingerprint and back.height == fb.height
+
+
+def test_the_hash_join_finds_the_seeds_the_name_keyed_groups_find(pair):
+    ga, gb = pair
+    fa, fb = Fingerprints(ga), Fingerprints(gb)
+    m = Matching()
+    taken = columns(ga).names[::5]
+    b_of = {n: gb.name_list[k] for k, n in enumerate(taken)}
+    for a, b in b_of.items():
+        m.pair(a, b, "name")
+    assert columns(ga).arrays and columns(gb).arrays
+    joined = matching._unique_pairs(columns(ga), columns(gb), fa, fb, m)
+    only_a = matching._unique_groups(fa.fingerprint, m.b_of)
+    only_b = matching._unique_groups(fb.fingerprint, m.a_of)
+    keyed = [(fa.height[a], a, only_b[v]) for v, a in only_a.items() if v in only_b]
+    assert sorted(joined) == sorted(keyed) and len(keyed) > 100
+
+
+def test_propagation_skips_only_seeds_that_give_nothing(monkeypatch, pair):
+    ga, gb = pair
+    monkeypatch.setattr(matching, "PIECE", 10)          # 3000 pairs are seeds enough
+    real, seen = columns_module.Columns.free_around, []
+    monkeypatch.setattr(columns_module.Columns, "free_around",
+                        lambda *args: seen.append(real(*args)) or seen[-1])
+    skipping = matching.match(ga, gb)
+    assert {"structure", "top-down", "bottom-up"} <= set(skipping.rule.values())
+    assert seen and any(seen[0]) and not all(seen[0])      # some seeds skipped, not all
+    monkeypatch.setattr(columns_module.Columns, "free_around", lambda *args: None)
+    every = matching.match(ga, gb)
+    assert _pairs(skipping) == _pairs(every)
+    assert skipping.merged == every.merged and skipping.split == every.split
