@@ -64,10 +64,11 @@ class BadgeSources(Mapping):
 
     __slots__ = ("_names", "_index", "_readers", "_bounds", "_shown")
 
-    def __init__(self, names: list, index: dict, readers, bounds: list, shown: list):
+    def __init__(self, names: list, index: dict, readers, bounds, shown):
         self._names, self._index = names, index
         self._readers = readers          # reader node indexes, sorted (numpy)
-        self._bounds, self._shown = bounds, shown   # reader k shows shown[b[k]:b[k + 1]]
+        # reader k shows shown[b[k]:b[k + 1]] (array('q'): no Python int a badge)
+        self._bounds, self._shown = bounds, shown
 
     def _place(self, name) -> int:
         i = self._index.get(name)
@@ -203,9 +204,9 @@ def fold(graph, consts: ConstSources) -> tuple:
         by_reader = shown[np.lexsort((s, d))] if (same & (s[1:] < s[:-1])).any() else shown
         starts = np.flatnonzero(np.r_[True, ~same]) if len(shown) else shown
         readers = dst[by_reader[starts]]
-        listed = pieces_module.listed
-        found = BadgeSources(names, graph._index, readers,
-                             listed(starts) + [len(by_reader)], listed(src[by_reader]))
+        bounds = np.r_[starts, len(by_reader)].astype(np.int64)
+        found = BadgeSources(names, graph._index, readers, array("q", bounds.tobytes()),
+                             array("q", src[by_reader].astype(np.int64).tobytes()))
         return (FoldedSet(names, graph._index, is_read[:n], read), found, read,
                 readers)
     else:
