@@ -23,7 +23,6 @@ from tests.fixtures.pieces import CountingNumpy, Slices
 @pytest.fixture
 def small_pieces(monkeypatch):
     monkeypatch.setattr(columns_module, "PIECE", 7)
-    monkeypatch.setattr(changes, "PIECE", 7)
 
 
 def test_first_index_is_the_one_shot_dict_a_piece_at_a_time(small_pieces):
@@ -78,8 +77,8 @@ def test_quiet_pairs_look_names_up_a_piece_at_a_time(monkeypatch):
     cols = columns(ga), columns(gb)
     whole = changes.quiet_pairs(ga, gb, b_of, cols)
     sizes: list = []
-    monkeypatch.setattr(changes, "PIECE", 7)
-    monkeypatch.setattr(changes, "np", CountingNumpy(sizes))
+    monkeypatch.setattr(columns_module, "PIECE", 7)           # columns.indexes
+    monkeypatch.setattr(columns_module, "np", CountingNumpy(sizes))
     assert changes.quiet_pairs(ga, gb, b_of, cols) == whole
     assert sum(sizes) == 2 * len(b_of) and max(sizes) <= 7
     assert all(whole[2])                  # every pair quiet: the same inputs, paired

@@ -80,3 +80,29 @@ def test_propagation_skips_only_seeds_that_give_nothing(monkeypatch, pair):
     every = matching.match(ga, gb)
     assert _pairs(skipping) == _pairs(every)
     assert skipping.merged == every.merged and skipping.split == every.split
+
+
+def test_disagreeing_pairs_by_arrays_are_those_the_walk_finds(monkeypatch, pair):
+    ga, gb = pair
+    m = matching.match(ga, gb)
+    convs = [a for a in m.b_of if ga.node(a).op == "Conv2D"][:2]
+    b0, b1 = m.b_of[convs[0]], m.b_of[convs[1]]
+    m.pair(convs[0], b1, "name")           # two convs swapped: their neighbours disagree
+    m.pair(convs[1], b0, "name")
+    found = columns_module.disagreeing(ga, gb, m.b_of)
+    monkeypatch.setattr(matching, "disagreeing", lambda *args: None)
+    walked = matching._disagreeing(m, ga, gb)
+    assert found == walked and len(found) >= 2
+
+
+def test_operands_and_merges_skip_only_what_gives_nothing(monkeypatch, pair):
+    from inspector.core.compare import merges, operands
+
+    ga, gb = pair
+    weights = load(blocks_graph(3000, 1)).graph
+    quick = [matching.match(ga, gb), matching.match(ga, weights)]
+    monkeypatch.setattr(operands, "_reads_all_taken", lambda *args: False)
+    monkeypatch.setattr(merges, "_all_taken", lambda *args: False)
+    every = [matching.match(ga, gb), matching.match(ga, weights)]
+    for q, e in zip(quick, every):
+        assert _pairs(q) == _pairs(e) and q.merged == e.merged and q.split == e.split

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import weakref
 
-from inspector.core.compare.columns import PIECE, columns, pieces
+from inspector.core.compare.columns import columns, indexes, pieces
 from inspector.core.compare.operands import LAYOUT_WORDS, behind_reads, to_layout
 from inspector.core.compare.records import Change
 from inspector.core.model import dtypes, tensors
@@ -71,7 +71,7 @@ X (pair_changes tests
     ca, cb = cols
     if not (ca.arrays and cb.arrays):         # numpy was not worth importing
         return None
-    xs, ys = _indexes(ca.at, list(b_of)), _indexes(cb.at, list(b_of.values()))
+    xs, ys = indexes(ca.at, list(b_of)), indexes(cb.at, list(b_of.values()))
     pair = np.full(len(ga) + 1, -2, np.int64)       # A index -> its pair's B index
     pair[xs] = ys
     code = {op: c for c, op in enumerate(gb.op_names)}
@@ -97,15 +97,6 @@ X (pair_changes tests
     wrong = np.bincount(np.repeat(np.arange(len(some)), lens)[~same], minlength=len(some))
     quiet[some] &= wrong == 0
     return pieces(xs), pieces(ys), pieces(quiet), pieces(lazy)
-
-
-def _indexes(at: dict, names: list):
-    """The node indexes of `names` (at: Columns.at), PIECE names a C call."""
-    if not names:
-        return np.zeros(0, np.int64)
-    return np.concatenate([np.fromiter(map(at.__getitem__, names[lo:lo + PIECE]), np.int64,
-                                       min(PIECE, len(names) - lo))
-                           for lo in range(0, len(names), PIECE)])
 
 
 def same_stored_values(ga: Graph, gb: Graph, x: int, y: int) -> bool:

@@ -30,6 +30,15 @@ def first_index(names: list) -> dict:
     return at
 
 
+def indexes(at: dict, names: list):
+    """The node indexes of `names` (at: Columns.at) as an array, PIECE names a C call."""
+    if not names:
+        return np.zeros(0, np.int64)
+    return np.concatenate([np.fromiter(map(at.__getitem__, names[lo:lo + PIECE]), np.int64,
+                                       min(PIECE, len(names) - lo))
+                           for lo in range(0, len(names), PIECE)])
+
+
 def pieces(array) -> list:
     """array.tolist(), PIECE items a C call."""
     out: list = []
@@ -180,12 +189,10 @@ class Columns:
         names repeat."""
         if not (self.arrays and self.unique):
             return None
-        at, n = self.at, len(self.names)
+        n = len(self.names)
         free = np.ones(n, bool)
         for names in taken:
-            names = list(names)
-            for lo in range(0, len(names), PIECE):
-                free[np.fromiter(map(at.__getitem__, names[lo:lo + PIECE]), np.int64)] = False
+            free[indexes(self.at, list(names))] = False
         off, src, port = graph.in_offsets, graph.in_src, graph.in_port
         data = (port >= 0) & (src >= 0)
         reader, read = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))[data], src[data]
@@ -214,6 +221,36 @@ class Columns:
         """Producers of all node i's inputs, control ones included, in order (None for a
         name not in the graph)."""
         return self._every.get(i, self.ins[i])
+
+
+def disagreeing(ga, gb, b_of: dict) -> list | None:
+    """[(a, b)] of the pairs of `b_of` (in its order) with a data input slot whose producers
+    are paired, each with another node (matching._disagreeing's test), on both graphs'
+    arrays; None where they are not read or names repeat."""
+    ca, cb = columns(ga), columns(gb)
+    if not (ca.arrays and cb.arrays and ca.unique and cb.unique) or not b_of:
+        return None
+    names = list(b_of)
+    xs, ys = indexes(ca.at, names), indexes(cb.at, list(b_of.values()))
+    pair = np.full(len(ca.names), -1, np.int64)
+    pair[xs] = ys
+    paired = np.zeros(len(cb.names), bool)
+    paired[ys] = True
+    (sa, src_a), (sb, src_b) = _data_inputs(ga), _data_inputs(gb)
+    lens = np.minimum(sa[xs + 1] - sa[xs], sb[ys + 1] - sb[ys])
+    step = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+    i, j = src_a[np.repeat(sa[xs], lens) + step], src_b[np.repeat(sb[ys], lens) + step]
+    other = pair[i]
+    odd = (other >= 0) & (other != j) & paired[j]
+    hit = np.unique(np.repeat(np.arange(len(xs)), lens)[odd])
+    return [(names[k], b_of[names[k]]) for k in pieces(hit)]
+
+
+def _data_inputs(graph) -> tuple:
+    """(start, src): node i's data inputs naming nodes are src[start[i]:start[i + 1]]."""
+    off, src, port = graph.in_offsets, graph.in_src, graph.in_port
+    data = (port >= 0) & (src >= 0)
+    return np.concatenate(([0], np.cumsum(data)))[off], src[data]
 
 
 def columns(graph) -> Columns:

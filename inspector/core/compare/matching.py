@@ -14,7 +14,16 @@ from collections import deque
 from operator import itemgetter
 
 from inspector.core.compare.changes import same_tensor
-from inspector.core.compare.columns import PIECE, columns, np, order_by, pairs, pieces
+from inspector.core.compare.columns import (
+    PIECE,
+    columns,
+    disagreeing,
+    indexes,
+    np,
+    order_by,
+    pairs,
+    pieces,
+)
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.compare.names import (  # noqa: F401  (explained_by_scope: diff's)
     explained_by_scope,
@@ -148,9 +157,7 @@ def _unique_pairs(ca, cb, fa: Fingerprints, fb: Fingerprints, m: Matching) -> li
     ends = []
     for cols, fp, taken in ((ca, fa.fp, m.b_of), (cb, fb.fp, m.a_of)):
         free = np.ones(len(fp), bool)
-        names = list(taken)
-        for lo in range(0, len(names), PIECE):
-            free[np.fromiter(map(cols.at.__getitem__, names[lo:lo + PIECE]), np.int64)] = False
+        free[indexes(cols.at, list(taken))] = False
         at = np.flatnonzero(free)
         values, first, counts = np.unique(np.array(fp, np.int64)[at], return_index=True,
                                           return_counts=True)
@@ -362,6 +369,9 @@ def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool,
 
 
 def _disagreeing(m: Matching, ga: Graph, gb: Graph) -> list:
+    found = disagreeing(ga, gb, m.b_of)
+    if found is not None:
+        return found
     out = []
     ca, cb = columns(ga), columns(gb)
     names_a, names_b, at_a, at_b = ca.names, cb.names, ca.at, cb.at

@@ -22,9 +22,12 @@ def merges_and_splits(m, ga: Graph, gb: Graph) -> None:
     merged nodes went with them. Unmatched nodes of B that only feed a constant's counterpart
     came out of that constant (weights quantized into values, min and max)."""
     _folded_batch_norms(m, ga, gb)
-    _folded_constants(m, ga)
     cols = columns(ga)
     names, at, uses = cols.names, cols.at, cols.uses
+    if _all_taken(m, names):
+        _splits(m, ga, gb)          # every node of A taken: nothing left to merge
+        return
+    _folded_constants(m, ga)
     changed = True
     while changed:
         changed = False
@@ -45,6 +48,17 @@ def merges_and_splits(m, ga: Graph, gb: Graph) -> None:
                 m.merged[a] = into
                 changed = True
     _folded_constants(m, ga)      # again: what fed the nodes merged just now
+    _splits(m, ga, gb)
+
+
+def _all_taken(m, names: list) -> bool:
+    """Every node of A (`names`) is matched or merged."""
+    b_of, merged = m.b_of, m.merged
+    return all([a in b_of or a in merged for a in names])
+
+
+def _splits(m, ga: Graph, gb: Graph) -> None:
+    """Unmatched nodes of B that only feed a constant's counterpart came out of it."""
     for b in columns(gb).names:
         if b in m.a_of or b in m.split:
             continue

@@ -8,7 +8,7 @@ shape computed from Shape and StridedSlice)."""
 
 from __future__ import annotations
 
-from inspector.core.compare.columns import columns
+from inspector.core.compare.columns import columns, indexes, pieces
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.lazy_import import later
 
@@ -30,7 +30,10 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
     """Pairs B's unmatched constant operands of matched ops with what A's ops read there."""
     ca, cb = columns(ga), columns(gb)
     names_a, names_b, ops_b, ins_b, at_b = ca.names, cb.names, cb.ops, cb.ins, cb.at
-    read_consts = _reading_constants(cb)
+    open_only = _reads_all_taken(m, ca)
+    read_consts = _reading_constants(cb, gb, m if open_only else None)
+    if not read_consts:
+        return
     group: dict = {}          # B's ops that read a constant (or may: WEIGHTS) -> A's members
     for a, b in m.b_of.items():
         if at_b.get(b) in read_consts:
@@ -81,12 +84,43 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
     _fold_upstream(m, ga, folded)
 
 
-def _reading_constants(cols) -> set:
+def _reading_constants(cols, graph=None, m=None) -> set:
     """Nodes (by index) that are not constants and read one, or are TFLite ops whose weights
-    an anchor above may give: the only ones match_operands has work for."""
-    ops, ins = cols.ops, cols.ins
+    an anchor above may give: the only ones match_operands has work for. With the matching
+    `m` (every read of A taken: _reads_all_taken), only those reading a constant not yet
+    paired nor split out (a node whose constants are all paired would only merge reads into
+    them) or with weights."""
+    ops, ins, names = cols.ops, cols.ins, cols.names
+    if m is not None and cols.arrays:
+        return _open_readers(cols, graph, m)
+    a_of, split = (m.a_of, m.split) if m is not None else ((), ())
     return {y for y, (op, srcs) in enumerate(zip(ops, ins)) if op != "Const" and
-            (op in WEIGHTS or any([ops[j] == "Const" for j in srcs]))}
+            (op in WEIGHTS or any([ops[j] == "Const" and names[j] not in a_of and
+                                   names[j] not in split for j in srcs]))}
+
+
+def _open_readers(cols, graph, m) -> set:
+    """_reading_constants with a matching, on the graph's arrays."""
+    n, codes, op_names = len(cols.names), graph.op_codes, graph.op_names
+    const = codes == (op_names.index("Const") if "Const" in op_names else -1)
+    weights = np.isin(codes, [k for k, op in enumerate(op_names) if op in WEIGHTS])
+    taken = np.zeros(n, bool)
+    for found in (m.a_of, m.split):
+        taken[indexes(cols.at, [k for k in found if k in cols.at])] = True
+    off, src, port = graph.in_offsets, graph.in_src, graph.in_port
+    data = (port >= 0) & (src >= 0)
+    reader, read = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))[data], src[data]
+    hit = np.zeros(n, bool)
+    hit[reader[const[read] & ~taken[read]]] = True
+    return set(pieces(np.flatnonzero((hit | weights) & ~const)))
+
+
+def _reads_all_taken(m, cols) -> bool:
+    """Every Identity-like node of A is matched or merged: no chain of reads is left for
+    _read_into to merge."""
+    b_of, merged = m.b_of, m.merged
+    return all(name in b_of or name in merged for name, op in zip(cols.names, cols.ops)
+               if op in PASS_THROUGH)
 
 
 def _behind(cols, i: int) -> tuple:
