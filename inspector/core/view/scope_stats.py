@@ -65,26 +65,47 @@ def preorder(np, parent) -> tuple:
 
 def _subtree_counts(np, ops, codes, lens, size, n_ops) -> tuple:
     """(nodes of each op code in each scope's subtree; the first place of each, len(ops) where
-    none) as (scopes x codes) tables, scopes in preorder and their nodes laid out so (`ops`,
+    none) as (codes x scopes) tables, scopes in preorder and their nodes laid out so (`ops`,
     `lens`): each scope's own counts by one bincount, a subtree's as a difference of running
-    sums down the scopes (its scopes are a run), its first place the own first place of the
+    sums along the scopes (its scopes are a run), its first place the own first place of the
     run's first scope holding the op. No pass over the nodes per op code."""
     n_scopes, nc, n = len(lens), len(codes), len(ops)
     rank = np.zeros(n_ops, np.int64)
-    rank[codes] = np.arange(nc)
-    key = np.repeat(np.arange(n_scopes, dtype=np.int64) * nc, lens) + rank[ops]
-    own = np.bincount(key, minlength=n_scopes * nc).reshape(n_scopes, nc)
-    own_first = np.full(n_scopes * nc, n, np.int64)
+    rank[codes] = np.arange(nc) * n_scopes
+    key = rank[ops] + np.repeat(np.arange(n_scopes, dtype=np.int64), lens)
+    own = np.bincount(key, minlength=nc * n_scopes).reshape(nc, n_scopes)
+    own_first = np.full(nc * n_scopes, n, np.int64)
     np.minimum.at(own_first, key, np.arange(n, dtype=np.int64))
-    own_first = own_first.reshape(n_scopes, nc)
-    running = np.zeros((n_scopes + 1, nc), np.int64)
-    np.cumsum(own, axis=0, out=running[1:])
-    end = np.arange(n_scopes) + size
-    count = running[end] - running[:-1]
-    holder = np.where(own > 0, np.arange(n_scopes)[:, None], n_scopes - 1)
-    holder = np.minimum.accumulate(holder[::-1], axis=0)[::-1]   # next scope holding it
-    first = own_first.ravel().take(holder * nc + np.arange(nc))
-    return count, np.where(count > 0, first, n)
+    running = np.zeros((nc, n_scopes + 1), np.int64)
+    np.cumsum(own, axis=1, out=running[:, 1:])
+    count = running[:, np.arange(n_scopes) + size] - running[:, :-1]
+    holder = np.where(own > 0, np.arange(n_scopes), n_scopes - 1)
+    holder = np.minimum.accumulate(holder[:, ::-1], axis=1)[:, ::-1]   # next one holding it
+    holder += (np.arange(nc) * n_scopes)[:, None]
+    return count, np.where(count > 0, own_first.take(holder), n)
+
+
+def _ranks(np, count, first):
+    """Each present op's place among its scope's ops by first appearance (-1 where absent):
+    (codes x scopes), by comparisons of whole rows (a row per op code)."""
+    rank = np.empty_like(count)
+    for j in range(len(count)):
+        rank[j] = (first < first[j]).sum(axis=0)
+    rank[count == 0] = -1
+    return rank
+
+
+def _distinct_columns(np, table) -> tuple:
+    """(one column index of each distinct column of `table`, the distinct column number of
+    each column): columns hashed to one integer each (then checked; sorted if two differ
+    under one hash)."""
+    weights = np.arange(1, 2 * len(table), 2, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    hashed = (table.astype(np.uint64) * weights[:, None]).sum(axis=0, dtype=np.uint64)
+    _, one, inverse = np.unique(hashed, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    if np.array_equal(table[:, one][:, inverse], table):
+        return one, inverse
+    return _distinct_rows(np, table.T)
 
 
 def _distinct_rows(np, table) -> tuple:
@@ -122,16 +143,13 @@ def scope_statistics(np, graph, cols: ScopeColumns, marks, summary_of,
         return None
     lo, hi = starts[:-1], starts[np.arange(n_scopes) + size]
     count, first = _subtree_counts(np, ops, codes, lens, size, len(graph.op_names))
-    by_first = np.argsort(first, axis=1, kind="stable")
-    rank = np.empty_like(by_first)
-    np.put_along_axis(rank, by_first, np.arange(len(codes))[None, :], axis=1)
-    rank[count == 0] = -1
-    one, inverse = _distinct_rows(np, count * (len(codes) + 1) + rank + 1)
+    rank = _ranks(np, count, first)
+    one, inverse = _distinct_columns(np, count * (len(codes) + 1) + rank + 1)
     op_names, signatures, summaries, sig_of_mix = graph.op_names, {}, [], []
     for r in one.tolist():          # one scope of each mix: its ((op, nodes), ...)
-        kept = [j for j in by_first[r].tolist() if count[r, j]]
-        summary = summary_of(tuple((op_names[int(codes[j])], int(count[r, j]))
-                                   for j in kept))
+        row, at_first = count[:, r].tolist(), first[:, r].tolist()
+        kept = sorted((j for j in range(len(row)) if row[j]), key=at_first.__getitem__)
+        summary = summary_of(tuple((op_names[int(codes[j])], row[j]) for j in kept))
         summaries.append(summary)
         sig_of_mix.append(signatures.setdefault(summary[1], len(signatures)))
     is_reader, is_folded = marks
@@ -151,7 +169,7 @@ def scope_statistics(np, graph, cols: ScopeColumns, marks, summary_of,
         alike[below] = times[where.reshape(-1)]
     # the loop's order: parents last to first, each one's children in their own order
     # (in preorder the last child comes first); the facts by scope number
-    keys = order[below[np.lexsort((-below, -parent[below]))]].tolist() + [0]
+    keys = (np, order, below, parent[below])    # sorted when someone walks them all
     facts = [a[place].tolist() for a in (inverse, reads, shows, alike)]
     return StatsTable(stats_type, cols, keys, summaries, *facts)
 
@@ -179,7 +197,10 @@ class StatsTable(Mapping):
         return self._cols.number_of(path) is not None
 
     def __iter__(self):
+        if isinstance(self._keys, tuple):     # made on the first walk (a picture makes none)
+            np, order, below, parents = self._keys
+            self._keys = order[below[np.lexsort((-below, -parents))]].tolist() + [0]
         return map(self._cols.paths.__getitem__, self._keys)
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._facts[0])
