@@ -1,8 +1,8 @@
-"""The reader process's frames when its compiled passes read each frame's columns in a
-second thread (reader_sink.Sender) while the walk goes on: the same frames, in the same
-order, as one thread sending each frame as it is cut; a frame the kernels refuse and every
-later one go plain exactly as before; a failure of the walk or of the sending thread comes
-after the frames cut before it and ends the stream."""
+"""The reader process's frames when its compiled passes scan each frame in a second thread
+(reader_sink: WireReader.scan there, finish here) while the walk goes on: the same frames,
+in the same order, as one thread reading each frame when it is cut; a frame the kernels
+refuse and every later one go plain exactly as before; a failure of the walk or of the
+scanning thread comes after the frames cut before it and ends the stream."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import marshal
 import os
 import struct
 import threading
+from concurrent.futures import Future
 
 import pytest
 
@@ -26,15 +27,19 @@ REFUSED_AT = 2120          # the one nameless node: the kernels refuse its frame
 
 
 class _OneThread:
-    """reader_sink.Sender without its thread: each frame made and sent when it is cut."""
+    """reader_sink's ThreadPoolExecutor without its thread: each frame scanned when it is
+    cut (and, with AHEAD 0, finished and sent then)."""
 
-    def __init__(self, send):
-        self.send = send
+    def __init__(self, *args):
+        pass
 
-    def put(self, make):
-        self.send(*make())
+    @staticmethod
+    def submit(fn, *args):
+        done = Future()
+        done.set_result(fn(*args))
+        return done
 
-    def close(self):
+    def shutdown(self):
         pass
 
 
@@ -76,7 +81,8 @@ def _frames(path: str) -> list:
 
 def test_frames_read_in_a_second_thread_equal_one_threads(hostile, monkeypatch):
     threaded = _frames(hostile)
-    monkeypatch.setattr(reader_sink, "Sender", _OneThread)
+    monkeypatch.setattr(reader_sink, "ThreadPoolExecutor", _OneThread)
+    monkeypatch.setattr(reader_sink, "AHEAD", 0)
     assert _frames(hostile) == threaded
     kinds = [kind for kind, _ in threaded]
     assert kinds == [b"P"] * 5 + [b"D"]
@@ -109,18 +115,19 @@ def test_a_failure_of_the_walk_comes_after_the_frames_cut_before_it(hostile, tmp
 
 def test_a_failure_in_the_second_thread_ends_the_stream_after_the_frames_before(
         hostile, monkeypatch):
-    real, calls = wire_columns.WireReader.read, []
+    real, calls = wire_columns.WireReader.scan_split, []
 
-    def read(self, data, count):
-        calls.append(count)
+    def scan(self, split):
+        calls.append(threading.current_thread().name)
         if len(calls) == 3:
             raise RuntimeError("a bug in a frame's read")
-        return real(self, data, count)
+        return real(self, split)
 
-    monkeypatch.setattr(wire_columns.WireReader, "read", read)
+    monkeypatch.setattr(wire_columns.WireReader, "scan_split", scan)
     frames = _frames(hostile)
     assert [kind for kind, _ in frames] == [b"P", b"P", b"X"]
     assert b"a bug in a frame's read" in frames[-1][1]
+    assert calls[0].startswith("reader-scan")               # (scanned in the second thread)
     calls.clear()                                      # (the forked reader's count)
     monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
     stream = reader_process.start(hostile, os.stat(hostile))

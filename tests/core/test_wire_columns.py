@@ -107,6 +107,28 @@ def test_the_hostile_graphs_columns_equal_protobufs(chunk):
     _same(gd.SerializeToString(), chunk)
 
 
+def test_batches_scanned_ahead_and_finished_later_give_the_same_columns():
+    """The reader process scans batches in a second thread while it finishes earlier ones:
+    every batch scanned before any is finished (the tables grown, copied, meanwhile) gives
+    the same Reads as read one by one, the scope ids and a refused batch included."""
+    gd = hostile_graph_def(3000, seed=5)
+    for k, node in enumerate(gd.node):
+        node.name = node.name or f"nameless{k}"
+    gd.node[2500].ClearField("name")           # the kernels refuse its batch and later ones
+    frames = _frames(gd.SerializeToString(), 400)
+    one, ahead = wire_columns.reader(), wire_columns.reader()
+    read = [one.read(piece, n) for piece, n in frames]
+    scanned = [ahead.scan(piece, n) for piece, n in frames]
+    finished = [ahead.finish(s) for s in scanned]
+    assert [r is None for r in read] == [False] * 6 + [True] * 2
+    assert [r is None for r in finished] == [r is None for r in read]
+    for r, f in zip(read, finished):
+        if r is not None:
+            assert f.columns == r.columns and f.scopes == r.scopes
+            assert f.node_at.tolist() == r.node_at.tolist()
+            assert f.lengths.tolist() == r.lengths.tolist()
+
+
 def test_scale_graphs_and_a_pbtxt_made_one_equal_protobufs():
     for data in [open(scale_models.blocks_graph(3000), "rb").read(),
                  open(scale_models.flat_graph(1000), "rb").read(), _pbtxt_made()] + \

@@ -1,57 +1,22 @@
 """The reader process's side of its frames (reader_process.serve): the walk's pieces with
-their columns, sent in frames. With the compiled passes, a frame's columns are read and it
-is sent by a second thread (`Sender`), in the walk's order, while the walk goes on: the
-kernels release the GIL, so on two cores the walk and the next frame's read overlap the
-kernels' work on this one."""
+their columns, sent in frames. With the compiled passes, a second thread runs the main
+kernel over each frame (WireReader.scan_split; they release the GIL) while this one walks
+on, splits the next frame's node fields (WireReader.split) and finishes the frames scanned
+before (WireReader.finish, their Python part), in order: on two cores the kernels' work
+overlaps the rest."""
 
 from __future__ import annotations
 
 import marshal
 import os
-import queue
-import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 
 from inspector.core.loaders.lazy_graphdef import encode_node
 from inspector.core.model import columns, graph_index, protos, wire_columns
 from inspector.core.model.graph import Graph
 
-AHEAD = 2             # frames the walk may be ahead of the sending thread
-
-
-class Sender:
-    """Frames made and sent by one thread, in the order they were given (`put`: a call
-    answering (kind, payload)). After a failure it makes no more frames; `close` waits for
-    the rest and raises the failure."""
-
-    def __init__(self, send):
-        self.send, self.error = send, None
-        self._jobs: queue.Queue = queue.Queue(AHEAD)
-        self._thread = threading.Thread(target=self._run, name="reader-frames", daemon=True)
-        self._thread.start()
-
-    def put(self, make) -> None:
-        if self.error is not None:
-            raise self.error
-        self._jobs.put(make)
-
-    def _run(self) -> None:
-        while True:
-            make = self._jobs.get()
-            if make is None:
-                return
-            if self.error is None:
-                try:
-                    self.send(*make())
-                except BaseException as exc:  # noqa: BLE001  (raised by close, put)
-                    self.error = exc
-
-    def close(self) -> None:
-        """Every frame given sent (the failure of one raised here)."""
-        if self._thread.is_alive():
-            self._jobs.put(None)
-            self._thread.join()
-        if self.error is not None:
-            raise self.error
+AHEAD = 2             # frames scanned or waiting to be, besides the one being cut
 
 
 class SendingSink:
@@ -60,11 +25,11 @@ class SendingSink:
     sizes of the nodes read since the last frame and their Graph columns (names, op codes,
     inputs resolved to node indexes: graph_index.appended's form): the window parses those
     nodes no second time. With numba (`wire`, a wire_columns.WireReader) every frame's
-    columns are read by compiled passes (in a Sender's thread), with its node fields' places
-    and scope ids: the window then reads none of the frame's bytes. Without, while the
-    window is busy (starting Qt) they are read by columns.read_wire; once the window waits
-    for frames (`idle`), the reader is the slower side and sends plain pieces, the window
-    reading their columns itself. `close()` once the walk is over."""
+    columns are read by compiled passes (scanned in a second thread), with its node
+    fields' places and scope ids: the window then reads none of the frame's bytes. Without,
+    while the window is busy (starting Qt) they are read by columns.read_wire; once the
+    window waits for frames (`idle`), the reader is the slower side and sends plain pieces,
+    the window reading their columns itself. `close()` once the walk is over."""
 
     def __init__(self, send, idle=None, wire=None, consts=False):
         self.send, self.pieces = send, []
@@ -74,7 +39,9 @@ class SendingSink:
         self.chunks: list = []       # the pieces' bytes (wire)
         self.graph = None if idle is None or wire is not None else \
             Graph(protos.GraphDef(), complete=False)
-        self.sender = Sender(send) if wire is not None else None
+        self.scans: deque = deque()     # (scan's future or None, pieces, sizes, first, data)
+        self.pool = None if wire is None else ThreadPoolExecutor(1, "reader-scan")
+        self.failed = False
 
     def fields(self, start: int, end: int) -> None:
         self.pieces.append((start, end))
@@ -93,33 +60,50 @@ class SendingSink:
             pieces, chunks, sizes = self.pieces, self.chunks, self.sizes[self.sent:]
             first = self.sent
             self.pieces, self.sent, self.chunks = [], len(self.sizes), []
-            if self.sender is None:
-                self.send(*self._frame(pieces, chunks, sizes, first))
-            else:
-                self.sender.put(lambda: self._frame(pieces, chunks, sizes, first))
+            if self.wire is None:
+                self._sent_scanned(0)          # (frames scanned before go first)
+                read, lengths = self._columns(pieces, len(sizes))
+                self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, None)))
+                return
+            data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+            # (the split of the node fields here, beside the second pass of the last one)
+            scan = self.pool.submit(self.wire.scan_split, self.wire.split(data, len(sizes))) \
+                if sizes else None
+            self.scans.append((scan, pieces, sizes, first, data))
+            self._sent_scanned(AHEAD)
 
     def close(self) -> None:
-        """Every frame cut so far sent (raises what failed in the sending thread)."""
-        if self.sender is not None:
-            self.sender.close()
+        """Every frame cut so far sent (raises what failed in the scanning thread)."""
+        try:
+            self._sent_scanned(0)
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown()
 
-    def _frame(self, pieces: list, chunks: list, sizes: list, first: int) -> tuple:
-        read, lengths, places = self._wire(chunks, len(sizes), first) \
-            if self.wire is not None else self._columns(pieces, len(sizes)) + (None,)
-        return b"P", marshal.dumps((pieces, sizes, read, lengths, places))
+    def _sent_scanned(self, keep: int) -> None:
+        """The frames scanned sent, in order: all but the last `keep` (waiting for their
+        scans), and those already scanned. None after a failure (its X frame is next)."""
+        while self.scans and not self.failed and (
+                len(self.scans) > keep or self.scans[0][0] is None or
+                self.scans[0][0].done()):
+            scan, pieces, sizes, first, data = self.scans.popleft()
+            read = lengths = places = None
+            if scan is not None and self.wire is not None:
+                try:
+                    got = self.wire.finish(scan.result())
+                except BaseException:
+                    self.failed = True
+                    raise
+                if got is None:        # refused: this frame and every later one plain
+                    self.wire = None
+                else:
+                    read, lengths, places = self._placed(got, data, len(sizes), first)
+            self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, places)))
 
-    def _wire(self, chunks: list, count: int, first: int) -> tuple:
+    def _placed(self, got, data, count: int, first: int) -> tuple:
         """(columns, None, (node fields' starts in the frame's bytes, their sizes, NodeDef
         lengths, scopes, whether the frame holds node fields only, its constants' facts
-        (wire_columns.packed) or None)) by wire_columns, or (None, None, None) from the
-        first frame it cannot read on."""
-        if not count:                # (no node: the window merges the other fields)
-            return None, None, None
-        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-        got = self.wire.read(data, count)
-        if got is None:
-            self.wire = None
-            return None, None, None
+        (wire_columns.packed) or None)) of a frame the kernels read."""
         only = int(got.node_size.sum()) == len(data)
         consts = None
         if self.consts and first + count >= graph_index.NUMPY_FROM:

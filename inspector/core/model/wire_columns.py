@@ -132,9 +132,23 @@ class WireReader:
         self.malformed = 0
         self.empty = False          # some node has an empty name
         self.broken = False         # a batch was refused: every later one is too
+        self.undecoded = False      # a batch's names did not decode: finish no later one
 
     def read(self, data, count: int) -> Read | None:
         """The columns of the `count` nodes in GraphDef wire bytes `data`, or None."""
+        return self.finish(self.scan(data, count))
+
+    def scan(self, data, count: int):
+        """The compiled passes over a batch (`read`'s first half: no Python object per node;
+        the kernels release the GIL): what `finish` makes its columns of, or None when
+        they refuse it (then every later batch is refused too). Batches are scanned in
+        order, one at a time, and may be finished, in the same order, while later ones
+        are scanned (another thread): the tables only grow, a grown one a copy."""
+        return self.scan_split(self.split(data, count))
+
+    def split(self, data, count: int):
+        """scan's first pass (the node fields' places; it touches no table: it may run
+        beside scan_split of the batch before), or None when it refuses the batch."""
         if self.broken or not count:
             return None
         np, k = self.np, self.k
@@ -147,6 +161,17 @@ class WireReader:
                    dev_at, dev_end, n_inputs) != k.OK:
             self.broken = True
             return None
+        return (b, count, node_at, node_end, body_at, name_at, name_end, op_at, op_end,
+                dev_at, dev_end, n_inputs)
+
+    def scan_split(self, split):
+        """scan's second pass over a `split` batch (None: refused; a batch split before a
+        refused one is still scanned)."""
+        if split is None:
+            return None
+        np, k = self.np, self.k
+        (b, count, node_at, node_end, body_at, name_at, name_end, op_at, op_end, dev_at,
+         dev_end, n_inputs) = split
         c = self.counters
         first, ops_before, paths_before = int(c[k.NODES]), int(c[k.OPS]), int(c[k.PATHS])
         name_bytes = int((name_end - name_at).sum())
@@ -166,12 +191,25 @@ class WireReader:
                               o.length, o.table, p.buf, p.start, p.length, p.table, c,
                               MAX_SCOPE_DEPTH, ops, scope, src, port, flags, ref_at, ref_end,
                               text_at, text_end)
-        try:
-            names = n.texts(first, first + count)
-        except UnicodeDecodeError:      # (the kernels take ASCII only)
-            self.broken = True
+        return (b, count, first, (ops_before, int(c[k.OPS])), (paths_before, int(c[k.PATHS])),
+                bool(c[k.DEEP]), dups, odd, node_at, node_end, body_at, dev_at, dev_end,
+                in_off, ops, scope, src, port, flags, ref_at, ref_end, text_at, text_end)
+
+    def finish(self, scanned) -> Read | None:
+        """The Read of a `scan` (None: of a refused batch, or once a batch's names did not
+        decode, of it and every later one)."""
+        if scanned is None or self.undecoded:
             return None
-        base = self.inputs
+        np, k = self.np, self.k
+        (b, count, first, (ops_before, ops_after), (paths_before, paths_after), deep, dups,
+         odd, node_at, node_end, body_at, dev_at, dev_end, in_off, ops, scope, src, port,
+         flags, ref_at, ref_end, text_at, text_end) = scanned
+        try:
+            names = self.names.texts(first, first + count)
+        except UnicodeDecodeError:      # (the kernels take ASCII only)
+            self.broken = self.undecoded = True
+            return None
+        base, m = self.inputs, int(in_off[-1])
         loose, big, malformed = {}, {}, []
         for q in np.flatnonzero(flags).tolist():
             f = int(flags[q])
@@ -192,7 +230,7 @@ class WireReader:
         if odd:
             self.empty = self.empty or "" in names
             odd_names = list(filter(_ODD.search, names)) + ([""] if self.empty else [])
-        new_ops = [o.text(i) for i in range(ops_before, int(c[k.OPS]))]
+        new_ops = [self.ops.text(i) for i in range(ops_before, ops_after)]
         self.inputs = base + m
         self.malformed += len(malformed)
         out = Read()
@@ -202,8 +240,8 @@ class WireReader:
         out.node_at, out.node_size = node_at, node_end - node_at
         out.lengths = node_end - body_at
         out.body_at, out.body_end, out.ops = body_at, node_end, ops
-        out.scopes = None if c[k.DEEP] else (
-            p.texts(paths_before, int(c[k.PATHS])), _raw(scope, "i"))
+        out.scopes = None if deep else (self.paths.texts(paths_before, paths_after),
+                                        _raw(scope, "i"))
         return out
 
 
