@@ -14,6 +14,7 @@ from inspector.core.model.inputs import (  # noqa: F401  (the names code imports
     scope_of, scope_parts)
 from inspector.core.model.node_store import StoredGraphDef, protos_at
 from inspector.core.model.node_view import Columns, Node, NodeList
+from inspector.core.model.scope_tree import EveryScope
 from inspector.core.model.scopes import Scope
 from inspector.core.runtime import front_end, gc_policy
 
@@ -66,6 +67,7 @@ class Graph:
         self._wire, self._duplicates = True, False   # _wire: every batch read from wire bytes
         self._odd: set = set()           # node names that are empty or hold ':' or '^'
         self._scoping = None             # scope ids read ahead (read_scopes_ahead)
+        self._every = None               # and their tree (scope_tree.EveryScope)
         # const_columns.ConstPart of each batch; None: not read while opening (the window's
         # first picture needs no constant, and they cost ~0.4 us a node before it:
         # Graph.const_facts reads them after it)
@@ -394,6 +396,10 @@ class Graph:
         if self._scoping is None:
             self._scoping = graph_index.ScopeIds()
         self._scoping.advance(self._names)
+        paths = getattr(self._scoping, "paths", None)       # and their tree, a piece a wait
+        if paths is not None:
+            self._every = self._every or EveryScope()
+            self._every.advance(paths)        # a Python loop: the GIL goes round
 
     def scope_tree(self) -> Scope:
         """Name-scope hierarchy from '/' in node names (built once)."""
@@ -401,7 +407,8 @@ class Graph:
             paths, ids = self.scope_ids()
             with self._lock:     # the same tree for every thread (scopes are compared by
                 if self._scope_root is None:    # identity)
-                    self._scope_root = graph_index.scope_tree(self._names, paths, ids)
+                    self._scope_root = graph_index.scope_tree(self._names, paths, ids,
+                                                              self._every)
         return self._scope_root
 
     # -- function library ---------------------------------------------------------------

@@ -286,6 +286,7 @@ class ScopeIds:
 
     def __init__(self):
         self.ids: dict | None = {}      # path -> id, in order of first sight
+        self.paths: list = []           # the same paths, a list (only grows)
         self.out, self.done = array("i"), 0
 
     def advance(self, names: list) -> None:
@@ -300,6 +301,7 @@ class ScopeIds:
                     self.ids = ids = None
                     break
                 ids.update(zip(fresh, count(len(ids))))
+                self.paths += fresh
             self.out.extend(map(ids.__getitem__, paths))
             lo += len(paths)
         self.done = lo
@@ -307,7 +309,7 @@ class ScopeIds:
     def result(self, names: list):
         """(paths, ids) of every name, or None."""
         self.advance(names)
-        return None if self.ids is None else (list(self.ids), self.out)
+        return None if self.ids is None else (self.paths, self.out)
 
 
 def take_scopes(graph, scopes, first: bool) -> None:
@@ -350,12 +352,13 @@ def _first_seen(paths: list, bounds) -> dict:
     return ids
 
 
-def scope_tree(names: list, paths: list, ids) -> Scope:
+def scope_tree(names: list, paths: list, ids, ahead=None) -> Scope:
     """The name-scope hierarchy: each scope's nodes in graph order. A big graph's is a
-    columnar ScopeTree (its Scope objects made on first use); a small one's is made whole
-    (no sort when the graph is written scope by scope, each scope's nodes a run)."""
+    columnar ScopeTree (its Scope objects made on first use; ahead: its scopes walked while
+    the graph streamed in, scope_tree.EveryScope); a small one's is made whole (no sort
+    when the graph is written scope by scope, each scope's nodes a run)."""
     if len(names) >= NUMPY_FROM:
-        return ScopeTree(numpy(), names, paths, ids).root
+        return ScopeTree(numpy(), names, paths, ids, ahead).root
     with gc_policy.paused():    # 3 objects a scope: collections would walk them again and
         return _scope_tree(names, paths, ids)       # again (40 % of the time at 30k scopes)
 

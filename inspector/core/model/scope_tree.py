@@ -17,9 +17,9 @@ class ScopeTree:
     numpy int64, the node indexes scope after scope in graph order; starts: scope k's nodes
     are order[starts[k]:starts[k + 1]]. Children are in the order they were made."""
 
-    def __init__(self, np, names: list, paths: list, ids):
+    def __init__(self, np, names: list, paths: list, ids, ahead: "EveryScope | None" = None):
         self._names = names
-        every, parent, of_id, self.number = every_scope(paths)
+        every, parent, of_id, self.number = (ahead or EveryScope()).result(paths)
         self.paths = every
         self.parent = np.asarray(parent, np.int64)
         n_scopes = len(every)
@@ -67,28 +67,50 @@ def every_scope(paths: list) -> tuple:
     """(every scope's path, root first; each one's parent number; the number of each of
     `paths`; {path: number}): a scope's missing parents are made just before it, outermost
     first."""
-    number, every, parent = {"": 0}, [""], [-1]
+    return EveryScope().result(paths)
 
-    def add(path: str) -> int:
-        up = path.rpartition("/")[0]
-        p = number.get(up)
-        if p is None:
-            p = add(up)
-        k = number[path] = len(every)
-        every.append(path)
-        parent.append(p)
-        return k
 
-    get, of_id = number.get, []
-    for path in paths:
-        k = get(path)          # None, unless made before as a parent (or the root)
-        if k is None:
-            p = get(path.rpartition("/")[0])
+class EveryScope:
+    """every_scope's answer made a piece of `paths` at a time (a streamed graph's scopes
+    while the window waits for the reader's next piece: the first picture does not walk
+    200k paths). `paths` only grows; result() of another list starts over."""
+
+    def __init__(self):
+        self.number, self.every, self.parent, self.of_id = {"": 0}, [""], [-1], []
+        self.source, self.done = None, 0
+
+    def advance(self, paths: list, most: int = 0) -> None:
+        """Take paths[self.done:] (at most `most` of them when given)."""
+        if paths is not self.source:
+            self.__init__()
+            self.source = paths
+        stop = len(paths) if not most else min(len(paths), self.done + most)
+        number, every, parent = self.number, self.every, self.parent
+
+        def add(path: str) -> int:
+            up = path.rpartition("/")[0]
+            p = number.get(up)
             if p is None:
-                k = add(path)
-            else:               # add() inline: the common case, its parent made
-                k = number[path] = len(every)
-                every.append(path)
-                parent.append(p)
-        of_id.append(k)
-    return every, parent, of_id, number
+                p = add(up)
+            k = number[path] = len(every)
+            every.append(path)
+            parent.append(p)
+            return k
+
+        get, of_id = number.get, self.of_id
+        for path in paths[self.done:stop]:
+            k = get(path)          # None, unless made before as a parent (or the root)
+            if k is None:
+                p = get(path.rpartition("/")[0])
+                if p is None:
+                    k = add(path)
+                else:               # add() inline: the common case, its parent made
+                    k = number[path] = len(every)
+                    every.append(path)
+                    parent.append(p)
+            of_id.append(k)
+        self.done = stop
+
+    def result(self, paths: list) -> tuple:
+        self.advance(paths)
+        return self.every, self.parent, self.of_id, self.number
