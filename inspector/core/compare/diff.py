@@ -19,6 +19,7 @@ from inspector.core.compare.columns import columns, order_by
 from inspector.core.compare.explain import size_notes
 from inspector.core.compare.matching import explained_by_scope, match
 from inspector.core.compare.records import (  # noqa: F401  (Diff, Entry, Group: diff's names)
+    CONFIDENCE,
     STATUSES,
     Change,
     Diff,
@@ -46,20 +47,22 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     at_a, at_b, ops_a, ops_b = ca.at, cb.at, ca.ops, cb.ops
     xs, ys, quiet, lazy = quiet_pairs(ga, gb, m.b_of, cols) or ((), (), (), ())
     protos_a, protos_b = (ca.protos(), cb.protos()) if quiet else ((), ())
+    rule, merged, scopes, layouts = m.rule, m.merged, m.scopes, m.layouts
     for k, (a, b) in enumerate(m.b_of.items()):
         if not k % 2048:
             job.check()
-        renamed = a != b and not explained_by_scope(m, a, b) and \
-            not _took_merged_name(m, a, b) and m.rule.get(a) != "operand"
+        how = rule.get(a)   # (not renamed: a name its renamed scope explains, or the name
+        renamed = a != b and not (scopes and explained_by_scope(m, a, b)) and \
+            merged.get(b) != b and how != "operand"     # of the Mul folded into the Conv)
         if quiet and quiet[k] and same_attrs(protos_a[xs[k]].attr, protos_b[ys[k]].attr) \
-                and (not lazy[k] or (a not in m.layouts and
+                and (not lazy[k] or (a not in layouts and
                                      same_stored_values(ga, gb, xs[k], ys[k]))):
             changes = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
         else:               # the whole test of pair_changes
             changes = pair_changes(ga, gb, a, b, m, renamed, cols)
         if changes:
-            entries.append(Entry("changed", a, b, ops_a[at_a[a]], ops_b[at_b[b]], m.rule[a],
-                                 m.confidence(a), changes))
+            entries.append(Entry("changed", a, b, ops_a[at_a[a]], ops_b[at_b[b]], rule[a],
+                                 CONFIDENCE.get(how or "", 0.6), changes))
         else:
             unchanged += 1
     for a, b in m.merged.items():
@@ -83,11 +86,6 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     notes = size_notes(ga, gb, m, totals["file bytes"][0])
     return Diff(a_label, b_label, entries, unchanged, m, interface_changes(gb, m, sa, sb), totals,
                 _histogram(ga, gb), group_entries(entries, gb), m.quality(len(ga)), notes)
-
-
-def _took_merged_name(m: Matching, a: str, b: str) -> bool:
-    """fold_batch_norms gives the Conv the name of the Mul merged into it."""
-    return m.merged.get(b) == b
 
 
 def _totals(ga: Graph, gb: Graph, sa, sb, file_sizes: tuple) -> dict:

@@ -81,7 +81,10 @@ def _fingerprints(ga: Graph, gb: Graph, job: Job) -> tuple:
     later = apart.start(lambda: Fingerprints(gb).values()) \
         if len(gb) >= APART_FROM and apart.can_fork() else None
     fa = Fingerprints(ga, job)
-    return fa, Fingerprints.of_values(gb, later()) if later else Fingerprints(gb, job)
+    if later is None:
+        return fa, Fingerprints(gb, job)
+    columns(gb).protos()      # here, while B's are made: the matching and the diff read them
+    return fa, Fingerprints.of_values(gb, later())
 
 
 def unrelated(m: Matching, a_count: int) -> bool:
