@@ -39,6 +39,14 @@ def indexes(at: dict, names: list):
                            for lo in range(0, len(names), PIECE)])
 
 
+def array_of(ints: list):
+    """np.array(ints, np.int64), PIECE items a C call."""
+    if len(ints) <= PIECE:
+        return np.array(ints, np.int64)
+    return np.concatenate([np.array(ints[lo:lo + PIECE], np.int64)
+                           for lo in range(0, len(ints), PIECE)])
+
+
 def pieces(array) -> list:
     """array.tolist(), PIECE items a C call."""
     out: list = []

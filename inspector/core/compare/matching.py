@@ -16,6 +16,7 @@ from operator import itemgetter
 from inspector.core.compare.changes import same_tensor
 from inspector.core.compare.columns import (
     PIECE,
+    array_of,
     columns,
     disagreeing,
     indexes,
@@ -162,7 +163,7 @@ def _unique_pairs(ca, cb, fa: Fingerprints, fb: Fingerprints, m: Matching) -> li
         free = np.ones(len(fp), bool)
         free[indexes(cols.at, list(taken))] = False
         at = np.flatnonzero(free)
-        values, first, counts = np.unique(np.array(fp, np.int64)[at], return_index=True,
+        values, first, counts = np.unique(array_of(fp)[at], return_index=True,
                                           return_counts=True)
         ends.append((values[counts == 1], at[first[counts == 1]]))
     (va, xa), (vb, xb) = ends
@@ -170,7 +171,7 @@ def _unique_pairs(ca, cb, fa: Fingerprints, fb: Fingerprints, m: Matching) -> li
     xs, ys = xa[ka], xb[kb]
     names_a, names_b = ca.names, cb.names
     return [(h, names_a[x], names_b[y]) for h, x, y in
-            zip(pieces(np.array(fa.heights, np.int64)[xs]), pieces(xs), pieces(ys))]
+            zip(pieces(array_of(fa.heights)[xs]), pieces(xs), pieces(ys))]
 
 
 def _exact_subgraphs(seeds: list, ca, cb, fp_a: list, fp_b: list, m: Matching) -> None:

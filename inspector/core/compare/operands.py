@@ -8,7 +8,7 @@ shape computed from Shape and StridedSlice)."""
 
 from __future__ import annotations
 
-from inspector.core.compare.columns import columns, indexes, pieces
+from inspector.core.compare.columns import PIECE, columns, indexes
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.lazy_import import later
 
@@ -112,7 +112,11 @@ def _open_readers(cols, graph, m) -> set:
     reader, read = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))[data], src[data]
     hit = np.zeros(n, bool)
     hit[reader[const[read] & ~taken[read]]] = True
-    return set(pieces(np.flatnonzero((hit | weights) & ~const)))
+    found = np.flatnonzero((hit | weights) & ~const)
+    out: set = set()
+    for lo in range(0, len(found), PIECE):      # a C call a piece: each holds the GIL
+        out.update(found[lo:lo + PIECE].tolist())
+    return out
 
 
 def _reads_all_taken(m, cols) -> bool:
