@@ -1,33 +1,43 @@
 """runtime.apart: work run on the other core in a forked copy where forking is safe (the
 command line), here where it is not (another thread runs) or when the copy fails; and the
-diff's costs (gzip, FLOPs, latency) counted that way in the command line's process."""
+diff's costs (gzip, FLOPs, latency) counted that way in the command line's process. The
+forks are tried in a fresh interpreter: a test session may run other threads or have
+TensorFlow loaded, where apart rightly runs everything here."""
 
 import os
+import subprocess
+import sys
+import textwrap
 import threading
 
-import pytest
-
-from inspector.core.app import diffing
 from inspector.core.runtime import apart
-from tests.core.test_compare_scale import renamed_shuffled
-from inspector.core.loaders import load
-from tests.fixtures.scale_models import blocks_graph
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-@pytest.fixture(autouse=True)
-def no_qt_here(monkeypatch):
-    """pytest-qt has imported Qt (no application, no thread): as the command line's process."""
-    monkeypatch.setattr(apart, "THREADED", ("tensorflow", "torch"))
+def fresh(code: str) -> str:
+    """stdout of `code` run by a new Python, this tree first on its path."""
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=50,
+                          env=dict(os.environ, PYTHONPATH=ROOT, INSPECTOR_APART="1"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
 
 
 def test_the_value_comes_from_a_forked_copy_where_forking_is_safe():
-    here = os.getpid()
-    value = apart.start(lambda: (os.getpid(), list(range(100_000))))
-    pid, big = value()
-    assert pid != here and pid == value.pid and big == list(range(100_000))
+    assert fresh("""
+        import os
+        from inspector.core.runtime import apart
+        assert apart.can_fork()
+        value = apart.start(lambda: (os.getpid(), list(range(100_000))))
+        pid, big = value()
+        assert pid != os.getpid() and pid == value.pid and big == list(range(100_000))
+        print("forked")
+    """) == "forked\n"
 
 
-def test_with_another_thread_running_or_a_failing_copy_it_runs_here():
+def test_with_another_thread_running_or_a_failing_copy_it_runs_here(monkeypatch):
+    monkeypatch.setattr(apart, "THREADED", ())
     here = os.getpid()
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -49,18 +59,23 @@ def test_with_another_thread_running_or_a_failing_copy_it_runs_here():
     assert apart.start(fails_in_the_copy)() == "here" and calls == [1]
 
 
-def test_a_diffs_costs_are_counted_apart_and_equal_to_those_counted_here(monkeypatch):
-    ga = load(blocks_graph(3000, 0)).graph
-    gb = renamed_shuffled(ga)[0]
-    started = []
-    real = apart.start
+def test_a_diffs_costs_are_counted_apart_and_equal_to_those_counted_here():
+    assert fresh("""
+        import os
+        from inspector.core.app import diffing
+        from inspector.core.loaders import load
+        from inspector.core.runtime import apart
+        from tests.core.test_compare_scale import renamed_shuffled
+        from tests.fixtures.scale_models import blocks_graph
 
-    def start(fn):
-        started.append(fn)
-        return real(fn)
-    monkeypatch.setattr(apart, "start", start)
-    apart_totals = diffing.diff_models(ga, gb).totals
-    assert len(started) == 1
-    monkeypatch.setenv("INSPECTOR_APART", "0")
-    here = diffing.diff_models(ga, gb).totals
-    assert len(started) == 1 and apart_totals == here and here["FLOPs"][0] > 0
+        ga = load(blocks_graph(3000, 0)).graph
+        gb = renamed_shuffled(ga)[0]
+        started, real = [], apart.start
+        apart.start = lambda fn: started.append(fn) or real(fn)
+        forked = diffing.diff_models(ga, gb).totals
+        assert len(started) == 1
+        os.environ["INSPECTOR_APART"] = "0"
+        here = diffing.diff_models(ga, gb).totals
+        assert len(started) == 1 and forked == here and here["FLOPs"][0] > 0
+        print("same")
+    """) == "same\n"

@@ -11,7 +11,7 @@ from inspector.core.compare.records import Matching
 from inspector.core.loaders import load
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
-from inspector.core.runtime import apart
+from tests.core.test_apart import fresh
 from tests.core.test_compare_scale import renamed_shuffled
 from tests.fixtures.scale_models import blocks_graph
 
@@ -37,18 +37,29 @@ def pair():
     return ga, _changed(renamed_shuffled(ga)[0])
 
 
-def test_b_s_fingerprints_from_a_forked_copy_match_the_same(monkeypatch, pair):
-    ga, gb = pair
-    here = _pairs(matching.match(ga, gb))
-    monkeypatch.setattr(apart, "THREADED", ())
-    monkeypatch.setattr(matching, "APART_FROM", 100)
-    forked = []
-    real = apart.start
-    monkeypatch.setattr(apart, "start", lambda fn: forked.append(fn) or real(fn))
-    assert _pairs(matching.match(ga, gb)) == here and len(forked) == 1
-    fb = Fingerprints(gb)
-    back = Fingerprints.of_values(gb, real(lambda: Fingerprints(gb).values())())
-    assert back.fp == fb.fp and back.fingerprint == fb.fingerprint and back.height == fb.height
+def test_b_s_fingerprints_from_a_forked_copy_match_the_same():
+    assert fresh("""
+        from inspector.core.compare import matching
+        from inspector.core.compare.fingerprints import Fingerprints
+        from inspector.core.loaders import load
+        from inspector.core.runtime import apart
+        from tests.core.test_match_arrays import _changed, _pairs
+        from tests.core.test_compare_scale import renamed_shuffled
+        from tests.fixtures.scale_models import blocks_graph
+
+        ga = load(blocks_graph(3000, 0)).graph
+        gb = _changed(renamed_shuffled(ga)[0])
+        here = _pairs(matching.match(ga, gb))
+        matching.APART_FROM = 100
+        forked, real = [], apart.start
+        apart.start = lambda fn: forked.append(fn) or real(fn)
+        assert _pairs(matching.match(ga, gb)) == here and len(forked) == 1
+        fb = Fingerprints(gb)
+        back = Fingerprints.of_values(gb, real(lambda: Fingerprints(gb).values())())
+        assert back.fp == fb.fp and back.fingerprint == fb.fingerprint
+        assert back.height == fb.height
+        print("same")
+    """) == "same\n"
 
 
 def test_the_hash_join_finds_the_seeds_the_name_keyed_groups_find(pair):
