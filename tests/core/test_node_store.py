@@ -259,3 +259,42 @@ def test_a_broken_node_is_named_only_when_read_and_by_a_whole_file_reader(blocks
     with pytest.raises(ModelLoadError) as caught:
         open_lazily(path, os.stat(path))
     assert caught.value.node == name and f"node #{k} " in str(caught.value)
+
+
+def test_a_small_piece_is_placed_without_numpy_as_a_big_one_with_it(monkeypatch):
+    """NodeStore.add of a piece under graph_index.NUMPY_FROM nodes places them in Python (a
+    dense model's first picture imports no numpy): the same places as numpy's way, for
+    NodeDef lengths on each side of every varint size, ranges in the file and kept bytes."""
+    import random
+
+    from inspector.core.model import graph_index
+    from inspector.core.model.node_store import NodeStore
+
+    rng = random.Random(7)
+    lengths = [0, 1, 127, 128, 16383, 16384, 2 ** 21 - 1, 2 ** 21] + \
+        [rng.randrange(0, 3000) for _ in range(40)]
+
+    def field(n):
+        head = bytearray([0x0A])
+        while True:
+            head.append((n & 0x7F) | (0x80 if n >= 0x80 else 0))
+            n >>= 7
+            if not head[-1] & 0x80:
+                return bytes(head)
+
+    fields = [field(n) + bytes(n) for n in lengths]
+    data = b"".join(fields)
+    # the join of three file ranges and one stripped node's bytes (kept in memory)
+    cut = [0, len(fields[0]) + len(fields[1]), len(data) - len(fields[-1]) - 5000, len(data)]
+    pieces = [(1000 + cut[0], 1000 + cut[1]), (9_000_000, 9_000_000 + cut[2] - cut[1]),
+              data[cut[2]:cut[3]]]
+    placed = []
+    for numpy_from in (10 ** 9, 0):          # Python, then numpy
+        monkeypatch.setattr(graph_index, "NUMPY_FROM", numpy_from)
+        store = NodeStore("unused")
+        assert store.add(pieces, data, list(lengths), len(lengths))
+        assert store.add(pieces, data, None, len(lengths))      # no lengths: split here
+        assert not store.add(pieces, data, None, len(lengths) + 1)
+        placed.append((list(store.at), list(store.size), bytes(store.kept)))
+    assert placed[0] == placed[1]
+    assert placed[0][1][:len(lengths)] == [len(f) for f in fields]

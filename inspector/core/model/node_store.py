@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from itertools import accumulate
 
 from inspector.core.errors import ModelLoadError
@@ -64,6 +64,25 @@ def _fields(data) -> list:
     return out
 
 
+def _back_to_back(lengths: list, total: int) -> tuple | None:
+    """(starts, sizes) of node fields (tag 0x0a, a varint length, the NodeDef) of these
+    NodeDef `lengths` laid back to back, when they fill `total` bytes; else None."""
+    if len(lengths) < graph_index.NUMPY_FROM:
+        framed = [n + 1 + max(1, (n.bit_length() + 6) // 7) for n in lengths]
+        if sum(framed) != total:
+            return None
+        return (list(accumulate(framed[:-1], initial=0)) if framed else []), framed
+    np = graph_index.numpy()
+    body = np.array(lengths, np.int64)
+    framed = body + 1 + (1 + (body >= 1 << 7) + (body >= 1 << 14) + (body >= 1 << 21)
+                         + (body >= 1 << 28) + (body >= 1 << 35))
+    if int(framed.sum()) != total:
+        return None
+    starts = np.zeros(len(lengths), np.int64)
+    np.cumsum(framed[:-1], out=starts[1:])
+    return starts, framed
+
+
 class NodeStore(HeldFile):
     """Where each node's NodeDef field is: `at[i]` its file offset, or -1 - its offset in
     `kept` (stripped nodes), `size[i]` its bytes (tag, length and NodeDef); `other` holds
@@ -93,17 +112,12 @@ class NodeStore(HeldFile):
         """Record the nodes of one streamed piece: `pieces` as the reader sent them (file
         ranges (start, end) and stripped nodes' bytes), `data` their join, `lengths` the
         NodeDef lengths of its node fields in order (from columns.read_wire's split), or
-        None. False when its node fields are not `count` whole fields of data."""
-        np = graph_index.numpy()
+        None. False when its node fields are not `count` whole fields of data. A piece of
+        fewer than NUMPY_FROM nodes is placed without numpy (a dense model's ~200 nodes:
+        numpy's import is 0.3 s of its first picture on a slow machine)."""
         where = None
         if lengths is not None and len(lengths) == count:
-            body = np.array(lengths, np.int64)
-            framed = body + 1 + (1 + (body >= 1 << 7) + (body >= 1 << 14) + (body >= 1 << 21)
-                                 + (body >= 1 << 28) + (body >= 1 << 35))
-            if int(framed.sum()) == len(data):      # node fields only, back to back
-                starts = np.zeros(count, np.int64)
-                np.cumsum(framed[:-1], out=starts[1:])
-                where = starts, framed
+            where = _back_to_back(lengths, len(data))
         if where is None:
             try:
                 fields = _fields(data)
@@ -118,18 +132,16 @@ class NodeStore(HeldFile):
                         self.other.MergeFromString(data[s:e])
                     except Exception:  # noqa: BLE001  (upb's DecodeError)
                         return False
-            where = (np.array([s for s, _ in nodes], np.int64),
-                     np.array([e - s for s, e in nodes], np.int64))
+            where = ([s for s, _ in nodes], [e - s for s, e in nodes])
         self.add_places(pieces, *where)
         return True
 
     def add_places(self, pieces: list, starts, sizes) -> None:
-        """Record nodes whose fields start at `starts` (int64) in the join of `pieces` and
-        are `sizes` bytes long (tag and length included)."""
-        np = graph_index.numpy()
+        """Record nodes whose fields start at `starts` (int64 array or list) in the join of
+        `pieces` and are `sizes` bytes long (tag and length included)."""
         # each piece's place in data and where its bytes live (file, or kept: negative)
         lens = [p[1] - p[0] if p.__class__ is tuple else len(p) for p in pieces]
-        begin = np.array(list(accumulate(lens, initial=0))[:-1], np.int64)
+        begin = list(accumulate(lens, initial=0))[:-1]
         base = []
         for p in pieces:
             if p.__class__ is tuple:
@@ -137,7 +149,16 @@ class NodeStore(HeldFile):
             else:
                 base.append(-1 - len(self.kept))
                 self.kept += p
-        base = np.array(base, np.int64)
+        if len(starts) < graph_index.NUMPY_FROM:
+            for start in (starts.tolist() if hasattr(starts, "tolist") else starts):
+                j = bisect_right(begin, start) - 1
+                self.at.append(base[j] + (start - begin[j]) if base[j] >= 0 else
+                               base[j] - (start - begin[j]))
+            self.size.extend(sizes.tolist() if hasattr(sizes, "tolist") else sizes)
+            return
+        np = graph_index.numpy()
+        begin, base = np.array(begin, np.int64), np.array(base, np.int64)
+        starts, sizes = np.asarray(starts, np.int64), np.asarray(sizes, np.int64)
         j = np.searchsorted(begin, starts, "right") - 1
         delta = starts - begin[j]
         home = np.where(base[j] >= 0, base[j] + delta, base[j] - delta)
