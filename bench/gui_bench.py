@@ -20,6 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from bench.corpus import structure_text  # noqa: E402
 from tests.fixtures import fixture_dir  # noqa: E402
+from bench.heartbeat import Beat as Heartbeat, wait  # noqa: E402,F401  (compat_bench's too)
 
 WORKER = "--worker" in sys.argv
 if WORKER:
@@ -27,40 +28,6 @@ if WORKER:
 else:
     from inspector.core.tf.executor import install  # noqa: E402
 CLIENT = install()  # TensorFlow work runs in the worker process, or in this one
-
-
-class Heartbeat:
-    def __init__(self):
-        from PySide6.QtCore import QTimer
-
-        self.timer = QTimer()
-        self.timer.setInterval(10)
-        self.timer.timeout.connect(self.tick)
-        self.last = None
-        self.worst = 0.0
-
-    def start(self):
-        self.last = time.perf_counter()
-        self.worst = 0.0
-        self.timer.start()
-
-    def tick(self):
-        now = time.perf_counter()
-        self.worst = max(self.worst, now - self.last)
-        self.last = now
-
-    def stop(self) -> float:
-        self.timer.stop()
-        return self.worst
-
-
-def wait(app, cond, timeout=300.0):
-    end = time.perf_counter() + timeout
-    while not cond():
-        app.processEvents()
-        time.sleep(0.001)
-        if time.perf_counter() > end:
-            raise TimeoutError
 
 
 def measure(app, path: str) -> dict:

@@ -136,7 +136,7 @@ def settled(beats: list, painted: float) -> float:
 def main() -> None:
     path = sys.argv[1]
     app, win, client = open_app(path)
-    from bench.gui_bench import Heartbeat, wait
+    from bench.heartbeat import Beat as Heartbeat, wait   # not gui_bench: its imports
     from inspector.core.app.workbench import session_path
     from inspector.gui.app import open_once_painted
 

@@ -174,7 +174,7 @@ def main() -> None:
     from bench.scale_app import actions, compare_actions, open_app
 
     app, win, _client = open_app(args.model)
-    from bench.gui_bench import wait
+    from bench.heartbeat import wait
 
     if args.native:    # py-spy is run by its name: the venv's bin first on the path
         os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + \
