@@ -18,7 +18,7 @@ from inspector.core.app.scope_marks import ScopeMarks
 from inspector.core.compare.diff import Diff
 from inspector.core.compare.document import _delta, dumps, me_mapping
 from inspector.core.compare.html_report import diff_html
-from inspector.core.compare.merged import merged_graph
+from inspector.core.compare.merged import graph_in_steps, merged_graph
 from inspector.core.compare.numeric_report import with_numeric
 from inspector.core.formats.writer import proposed_name
 from inspector.core.model.graph import Graph
@@ -137,7 +137,7 @@ class CompareSession(ChangeSteps):
         """B with A's lost nodes as ghosts (built on first use: call it in a task)."""
         if self.merged is None:
             gd, ghosts = merged_graph(self.diff, self.graphs["A"], self.graphs["B"])
-            self.merged = (ViewModel(Graph(gd)), ghosts)
+            self.merged = (ViewModel(graph_in_steps(gd)), ghosts)
         return self.merged
 
     def merged_paint(self, items, expanded) -> dict:
