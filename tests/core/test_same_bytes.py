@@ -168,6 +168,9 @@ seen += [mc.usable(), mc.same(fd, fd, size)]
 stop.set()
 other.join()
 seen.append(mc.usable())
+os.environ["INSPECTOR_APART"] = "0"            # apart's switch: the one rule turns it off
+seen.append(mc.usable())
+del os.environ["INSPECTOR_APART"]
 sys.modules["PySide6.QtCore"] = sys            # as in the window's process
 seen += [mc.usable(), mc.same(fd, fd, size)]
 print(seen)
@@ -179,9 +182,10 @@ def test_forking_is_used_only_by_a_process_of_one_thread_without_qt_or_tf():
     import sys
 
     proc = subprocess.run([sys.executable, "-c", USABLE, DEMO], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60, env=dict(os.environ, PYTHONPATH=ROOT))
+                          cwd=ROOT, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=ROOT, INSPECTOR_APART="1"))
     assert proc.stdout.split() == ["[True,", "True,", "False,", "None,", "True,", "False,",
-                                   "None]"], proc.stderr
+                                   "False,", "None]"], proc.stderr
 
 
 def test_the_report_of_the_same_bytes_is_the_documents(tmp_path):

@@ -2,9 +2,9 @@
 the C library's memcmp (no copy into Python buffers, no read per chunk: about half the CPU of
 os.pread chunks), each half in a forked child of its own (both cores, no GIL). A file cut
 short while it is compared kills only the child that touches a page past its new end
-(SIGBUS): the parent says which file changed (FileChanged). Only where fork is safe (one
-thread, no Qt or TensorFlow loaded: reader_process's rule) and mmap, fork and memcmp exist;
-else `same` answers None and the caller reads the bytes itself."""
+(SIGBUS): the parent says which file changed (FileChanged). Only where fork is safe
+(apart.can_fork: one thread, no Qt or TensorFlow loaded, INSPECTOR_APART not 0) and mmap,
+fork and memcmp exist; else `same` answers None and the caller reads the bytes itself."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import mmap
 import os
 import signal
 import sys
+
+from inspector.core.runtime import apart
 
 PARTS = 2                 # children, one range each (the slow class has two cores)
 
@@ -26,12 +28,9 @@ class FileChanged(OSError):
 
 
 def usable() -> bool:
-    """Forking is safe here (one Python thread, no library with threads of its own) and the
-    platform has mmap, fork and a C library ctypes can load."""
-    threading = sys.modules.get("threading")      # not imported: no thread was started by it
-    return hasattr(os, "fork") and sys.platform != "win32" and \
-        (threading is None or threading.active_count() == 1) and \
-        not any(m in sys.modules for m in ("PySide6.QtCore", "tensorflow", "torch"))
+    """Forking is safe here: apart's one rule (one Python thread, no library with threads
+    of its own; mmap and the C library are tried by `same`)."""
+    return apart.can_fork()
 
 
 def same(fd_a: int, fd_b: int, size: int) -> bool | None:
