@@ -199,6 +199,35 @@ def test_weight_homes_on_the_columns_are_those_of_the_walk(case):
     assert list(homes) == list(_old_weight_homes(Graph(gd)))
 
 
+@pytest.mark.parametrize("size", [10_000, 20_000])
+def test_a_big_graphs_weight_homes_are_summed_on_arrays_as_the_loop_sums_them(size,
+                                                                              monkeypatch):
+    """A big graph without variables: numpy sums each constant at its home (no Python step
+    per constant); the same homes, counts and dict order as the loop (and the walk of Nodes);
+    a count too big for int64 (a hostile shape) goes the loop's way."""
+    from inspector.core.loaders import load
+    from inspector.core.model import parameters
+    from tests.fixtures.scale_models import blocks_graph
+
+    graph = load(blocks_graph(size)).graph
+    assert len(graph.in_src) >= parameters.NUMPY_FROM
+    on_arrays = parameters.weight_homes(graph)
+    calls: list = []
+    real = parameters._homes_on_arrays
+    monkeypatch.setattr(parameters, "_homes_on_arrays",
+                        lambda *a: calls.append(real(*a)) or None)
+    by_loop = parameters.weight_homes(graph)
+    assert calls and calls[0] == on_arrays
+    assert on_arrays and list(on_arrays.items()) == list(by_loop.items())
+    assert on_arrays == _old_weight_homes(graph)
+    facts = graph.const_facts()
+    name = next(iter(facts))
+    monkeypatch.setitem(facts, name, facts[name]._replace(elements=1 << 70))
+    calls.clear()
+    homes = parameters.weight_homes(graph)
+    assert calls == [None] and max(homes.values()) >= 1 << 70
+
+
 def _old_dataflow_order(graph, names: list) -> list:
     """grouping.dataflow_order as it walked Node objects by name."""
     members = set(names)

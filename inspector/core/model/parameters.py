@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import math
 from itertools import compress, count
+from operator import attrgetter
 
 from inspector.core.model import graph_index, tensors
 
 VARIABLE_OPS = frozenset({"Variable", "VariableV2", "VarHandleOp"})
 NUMPY_FROM = 4096      # inputs from which a graph's first readers are found by numpy
 PIECE = 8192           # names per C-level step
+_FITS = 1 << 62        # element counts summed by numpy stay under this (int64)
+_ELEMENTS = attrgetter("elements")
 
 
 def const_elements(node_def) -> int:
@@ -71,23 +74,30 @@ def weight_homes(graph) -> dict:
     facts = graph.const_facts()
     names, src, off, ops, op_names = (graph._names, graph._src, graph._in_off, graph._ops,
                                       graph.op_names)
-    reads = set()
-    for i in graph.nodes_of_op("Identity"):
-        if off[i + 1] - off[i] == 1:
-            s = src[off[i]]
-            if s >= 0 and names[s] in facts:
-                reads.add(i)
     at: list = []
-    for lo in range(0, len(names), PIECE):       # C-level pieces: the GIL is let go between
-        at += compress(count(lo), map(facts.__contains__, names[lo:lo + PIECE]))
+    big = len(src) >= NUMPY_FROM and not graph.duplicate_names
+    if graph.duplicate_names:       # a node of another op may share a constant's name
+        for lo in range(0, len(names), PIECE):   # C-level pieces: the GIL is let go between
+            at += compress(count(lo), map(facts.__contains__, names[lo:lo + PIECE]))
+    else:                           # the facts are the Consts': only they can be there
+        consts = sorted(graph.nodes_of_op("Const"))
+        for lo in range(0, len(consts), PIECE):
+            piece = consts[lo:lo + PIECE]
+            at += compress(piece, map(facts.__contains__, map(names.__getitem__, piece)))
+    reads = _lone_reads(graph, at) if big else {
+        i for i in graph.nodes_of_op("Identity") if off[i + 1] - off[i] == 1 and
+        src[off[i]] >= 0 and names[src[off[i]]] in facts}
     variables = set()
     for op in VARIABLE_OPS:
         variables.update(graph.nodes_of_op(op))
     if variables:
         at = sorted(set(at) | variables)
-    first = _first_readers(graph, reads) if len(src) >= NUMPY_FROM and \
-        not graph.duplicate_names else None
-    read_names = {names[i] for i in reads}
+    if big and not variables:
+        homes = _homes_on_arrays(graph, at, _first_reader_array(graph, reads), facts)
+        if homes is not None:
+            return homes
+    first = graph_index.chunked_list(_first_reader_array(graph, reads), PIECE) if big else None
+    read_names = set() if big else {names[i] for i in reads}     # (the loop's way only)
     homes: dict = {}
     protos = graph.structure.node
     for i in at:
@@ -104,9 +114,57 @@ def weight_homes(graph) -> dict:
     return homes
 
 
-def _first_readers(graph, reads: set) -> list:
+def _lone_reads(graph, consts: list):
+    """The Identity nodes whose one input reads a constant (indexes `consts`), by numpy."""
+    np = graph_index.numpy()
+    ids = np.asarray(graph.nodes_of_op("Identity"), np.int64)
+    offs = graph.in_offsets
+    one = ids[(offs[ids + 1] - offs[ids]) == 1]
+    read = graph.in_src[offs[one]]
+    is_const = np.zeros(len(graph._names), bool)
+    is_const[np.asarray(consts, np.int64)] = True
+    return one[(read >= 0) & is_const[np.maximum(read, 0)]]
+
+
+def _homes_on_arrays(graph, at: list, first, facts: dict) -> dict | None:
+    """weight_homes of a big graph without variables: each constant's elements summed at its
+    home by numpy, in the dict order of the loop (a home first met first), made PIECE items
+    a C call (a loop over 100k constants held a thread beside the GUI thread ~0.1 s). None
+    (then the loop) where a count or a sum would not fit in int64 (a hostile shape)."""
+    np = graph_index.numpy()
+    names = graph._names
+    at_arr = np.asarray(at, np.int64)
+    elements = np.empty(len(at), np.int64)
+    for lo in range(0, len(at), PIECE):
+        piece = at[lo:lo + PIECE]
+        counts = list(map(_ELEMENTS, map(facts.__getitem__, map(names.__getitem__, piece))))
+        if counts and max(counts) >= _FITS // max(1, len(at)):
+            return None
+        elements[lo:lo + len(piece)] = counts
+    to = first[at_arr] if len(at) else at_arr
+    home = np.where(to >= 0, to, at_arr)
+    keep = elements != 0
+    home, elements = home[keep], elements[keep]
+    if not len(home):
+        return {}
+    order = np.argsort(home, kind="stable")
+    ordered = home[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    sums = np.add.reduceat(elements[order], starts)
+    met = order[starts]                   # where each home is first met in `at`'s order
+    by_met = np.argsort(met, kind="stable")
+    keys, values = ordered[starts][by_met], sums[by_met]
+    homes: dict = {}
+    for lo in range(0, len(keys), PIECE):
+        homes.update(zip(map(names.__getitem__, keys[lo:lo + PIECE].tolist()),
+                         values[lo:lo + PIECE].tolist()))
+    return homes
+
+
+def _first_reader_array(graph, reads: set):
     """For each node, the index of its first reader by data in graph order, looking through
-    the lone Identity reads (`reads`, node indexes) to their own readers; -1 for none."""
+    the lone Identity reads (`reads`, node indexes) to their own readers; -1 for none (a
+    numpy array)."""
     np = graph_index.numpy()
     n = len(graph._names)
     src, port = graph.in_src, graph.in_port
@@ -114,12 +172,12 @@ def _first_readers(graph, reads: set) -> list:
     data = (port >= 0) & (src >= 0)
     s, d = src[data], dst[data]
     is_read = np.zeros(n, bool)
-    is_read[list(reads)] = True
+    at = reads if hasattr(reads, "dtype") else np.fromiter(reads, np.int64, len(reads))
+    is_read[at] = True
     through = is_read[d]
     first = _min_by(np, s[~through], d[~through], n)   # of a constant, or of a read
     via = _min_by(np, s[through], first[d[through]], n, skip=-1)   # through a read
-    both = np.where(first < 0, via, np.where(via < 0, first, np.minimum(first, via)))
-    return graph_index.chunked_list(both, PIECE)   # one tolist of 300k held the GIL ~57 ms
+    return np.where(first < 0, via, np.where(via < 0, first, np.minimum(first, via)))
 
 
 def _min_by(np, keys, values, n: int, skip: int | None = None):
