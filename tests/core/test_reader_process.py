@@ -202,6 +202,23 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
     assert here._big_ports and here.devices and ("" in here._odd) == nameless
 
 
+def no_frame_waiting(monkeypatch) -> None:
+    """The window finds no frame waiting each time it asks (so it does its idle work)."""
+    import queue
+
+    def empty():
+        raise queue.Empty
+
+    real = reader_process.start
+
+    def waiting(*args):
+        stream = real(*args)
+        stream._frames.get_nowait = empty
+        return stream
+
+    monkeypatch.setattr(reader_process, "start", waiting)
+
+
 @pytest.mark.parametrize("compiled", [True, False], ids=["numba", "no numba"])
 def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch, compiled):
     """While the window waits for the reader's next piece it groups the nodes it has by
@@ -210,20 +227,7 @@ def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch, 
     from inspector.core.model import graph_index
 
     _compiled_or_not(monkeypatch, compiled)
-
-    import queue
-
-    def empty():
-        raise queue.Empty
-
-    real = reader_process.start
-
-    def waiting(*args):       # the window finds no frame waiting each time it asks
-        stream = real(*args)
-        stream._frames.get_nowait = empty
-        return stream
-
-    monkeypatch.setattr(reader_process, "start", waiting)
+    no_frame_waiting(monkeypatch)
     graph = _streamed(blocks, monkeypatch)
     if compiled:
         assert graph._scoping.__class__ is graph_index.TakenScopes and graph._scoping.whole

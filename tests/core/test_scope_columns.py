@@ -267,26 +267,14 @@ def test_a_streamed_graph_walks_its_scopes_while_it_waits(monkeypatch, compiled)
     last piece, before the first picture; it runs while the window waits for the reader
     now, and the tree is the one walked at once."""
     import os
-    import queue
 
     from inspector.core.loaders import reader_process
     from inspector.core.loaders.readers import _receive
     from inspector.core.model import scope_tree
-    from tests.core.test_reader_process import _compiled_or_not
+    from tests.core.test_reader_process import _compiled_or_not, no_frame_waiting
 
     _compiled_or_not(monkeypatch, compiled)
-
-    def empty():
-        raise queue.Empty
-
-    real = reader_process.start
-
-    def waiting(*args):       # the window finds no frame waiting each time it asks
-        stream = real(*args)
-        stream._frames.get_nowait = empty
-        return stream
-
-    monkeypatch.setattr(reader_process, "start", waiting)
+    no_frame_waiting(monkeypatch)
     monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)
     path = blocks_graph(10_000)
     graph = _receive(reader_process.start(path, os.stat(path)), path)

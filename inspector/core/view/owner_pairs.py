@@ -21,6 +21,22 @@ def _count(pairs: dict, key: tuple, n: int, src: str, port, position: int) -> No
         hit[1], hit[2], hit[3] = src, port, position
 
 
+def count_edges(pairs: dict, positions, all_edges, a_owner: str, b_owner: str,
+                control: bool) -> None:
+    """Count a group's edges (at `positions`) one by one: each end is its owner when that
+    is a collapsed scope ("" else: the node itself); edges inside one item are left out."""
+    for position in positions:
+        src, port, dst, _ = all_edges[position]
+        a, b = a_owner or src, b_owner or dst
+        if a != b:
+            _count(pairs, (a, b, control), 1, src, port, position)
+
+
+def in_graph_order(pairs: dict) -> dict:
+    """{(a, b, control): [edges, src, port]} ordered by each pair's first edge."""
+    return {key: hit[:3] for key, hit in sorted(pairs.items(), key=lambda kv: kv[1][3])}
+
+
 def shown_by(np, containers, exp) -> tuple:
     """(owner number of each container, as a numpy array; the owners, "" first: 0 is a
     container drawn open, its nodes shown one by one)."""
@@ -71,11 +87,6 @@ def owner_pairs_on_arrays(containers, groups, exp, all_edges, job) -> dict:
     for step, k in enumerate(np.flatnonzero(~closed).tolist()):
         if not step & 1023:
             check()     # a superseded layout stops here
-        a_owner, b_owner, c = owners[oa[k]], owners[ob[k]], bool(control[k])
-        for position in positions[starts[k]:stops[k]].tolist():
-            src, port, dst, _ = all_edges[position]
-            a, b = a_owner or src, b_owner or dst
-            if a != b:
-                _count(pairs, (a, b, c), 1, src, port, position)
-    ordered = sorted(pairs.items(), key=lambda kv: kv[1][3])
-    return {key: hit[:3] for key, hit in ordered}
+        count_edges(pairs, positions[starts[k]:stops[k]].tolist(), all_edges,
+                    owners[oa[k]], owners[ob[k]], bool(control[k]))
+    return in_graph_order(pairs)

@@ -19,7 +19,12 @@ from inspector.core.view.hierarchy import (
     scope_params,
 )
 from inspector.core.view.layout import LayoutResult, layered_layout
-from inspector.core.view.owner_pairs import _count, owner_pairs_on_arrays
+from inspector.core.view.owner_pairs import (
+    _count,
+    count_edges,
+    in_graph_order,
+    owner_pairs_on_arrays,
+)
 from inspector.core.view.scene import (
     Scene,
     VisibleEdge,
@@ -145,13 +150,8 @@ class _Projection:
                     src, port, _, _ = all_edges[position]
                     _count(pairs, (oa, ob, control), hi - lo, src, port, position)
                 continue
-            for position in positions[lo:hi]:
-                src, port, dst, _ = all_edges[position]
-                a, b = oa or src, ob or dst
-                if a != b:
-                    _count(pairs, (a, b, control), 1, src, port, position)
-        ordered = sorted(pairs.items(), key=lambda kv: kv[1][3])
-        return {key: hit[:3] for key, hit in ordered}
+            count_edges(pairs, positions[lo:hi], all_edges, oa, ob, control)
+        return in_graph_order(pairs)
 
     def edges_by_level(self, pairs: dict) -> dict:
         """Aggregated data edges between visible items, grouped by the scope they live in."""
