@@ -29,7 +29,7 @@ from inspector.core.loaders import reader_frames, reader_sink
 from inspector.core.loaders.lazy_graphdef import LAZY_FIELD, open_lazily
 from inspector.core.model import wire_columns
 from inspector.core.model.weights import Slot
-from inspector.core.runtime import front_end
+from inspector.core.runtime import apart, front_end
 from inspector.core.runtime.job import NO_JOB, Job
 
 CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 MB
@@ -130,11 +130,9 @@ class _Forked:
 
 
 def _can_fork() -> bool:
-    """Forking is safe while no other Python thread runs and no library with threads of its
-    own that might hold locks is loaded (Qt, TensorFlow). The idle threads of numpy's BLAS
-    are fork-safe (it registers fork handlers), so the CLI and the app's start fork."""
-    return threading.active_count() == 1 and not any(
-        m in sys.modules for m in ("PySide6.QtCore", "tensorflow", "torch"))
+    """apart.fork_safe (the one rule): the CLI and the app's start fork (INSPECTOR_APART is
+    the forked costs' switch; INSPECTOR_READER_PROCESS is the reader's)."""
+    return apart.fork_safe()
 
 
 def start(path: str, st) -> Stream | None:

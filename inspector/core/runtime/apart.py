@@ -14,11 +14,16 @@ import threading
 THREADED = ("PySide6.QtCore", "tensorflow", "torch")   # libraries with threads of their own
 
 
-def can_fork() -> bool:
-    """No other Python thread runs and no library with threads of its own is loaded."""
-    return hasattr(os, "fork") and os.environ.get("INSPECTOR_APART", "1") != "0" and \
-        threading.active_count() == 1 and \
+def fork_safe() -> bool:
+    """No other Python thread runs and no library with threads of its own that might hold
+    locks is loaded (numpy's idle BLAS threads are fork-safe: it registers fork handlers)."""
+    return hasattr(os, "fork") and threading.active_count() == 1 and \
         not any(m in sys.modules for m in THREADED)
+
+
+def can_fork() -> bool:
+    """fork_safe, and not turned off (INSPECTOR_APART=0)."""
+    return os.environ.get("INSPECTOR_APART", "1") != "0" and fork_safe()
 
 
 def start(fn):
