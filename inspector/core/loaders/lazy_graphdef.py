@@ -12,6 +12,7 @@ import os
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders.sniff import graphdef_by_first_fields, varint_at
+from inspector.core.loaders.weight_skeletons import Skeletons
 from inspector.core.model import dtypes, protos, tensors
 from inspector.core.model.unparsed import bad_node_error
 from inspector.core.model.weights import (
@@ -271,6 +272,7 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
     sized = sizes if sizes is not None else []
     size_of, small = sized.append, small or _small_nodes
     cut = every or -1
+    layouts = Skeletons()     # weight nodes' layouts: stripped without a parse once known
     run = [0, 0]        # pending small nodes [start, end), always inside the window
 
     def flush():
@@ -323,18 +325,26 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
             index += 1
         elif number == _NODE and wire == 2:
             flush()
-            node = None
+            node = stripped = None
             if stop - begin < parse_below:
                 i = r.window(begin, stop - begin)    # parsed and searched in place: no copy
                 buf, end = r.buf, i + stop - begin
+                stripped = layouts.strip(buf, i, end, begin, index, found)
                 try:
-                    node = protos.NodeDef.FromString(memoryview(buf)[i:end])
+                    node = None if stripped is not None else \
+                        protos.NodeDef.FromString(memoryview(buf)[i:end])
                 except Exception:  # noqa: BLE001  (the field walk below says where it breaks)
                     node = None
+                had = len(found)
                 if node is not None and not _strip_parsed(node, buf, i, end, begin, index,
                                                           found):
                     node = None
-            if node is not None:
+                if node is not None and len(found) > had:     # a layout to strip by
+                    stripped = node.SerializeToString()
+                    layouts.learn(buf, i, end, begin, found[had:], stripped, node.name)
+            if stripped is not None:
+                sink.node_bytes(stripped, pos)
+            elif node is not None:
                 sink.node(node)
             else:
                 piece = _strip_node(r, begin, stop, index, found)
