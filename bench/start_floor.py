@@ -1,0 +1,164 @@
+"""The floor under the app's first picture: how long a bare Python, a bare Qt window and the
+app itself take from process start on this machine, in the same run. Each row is a fresh
+process launched from here and timed from launch to a line it prints (at exit, at the first
+paint of its window, or the app's "first frame drawn" once the model's first picture is
+painted); rows are interleaved, the order flipping every round, and each row's best and
+median are printed with the python_speed measured before and after. No budget is asserted:
+the figures say what a first-picture budget from process start can mean here.
+
+  python bench/start_floor.py [--rounds 5] [--model PATH ...] [--against REV] [--only TEXT]
+  bench/slow_class.py -- .venv/bin/python bench/start_floor.py     (the slow class)
+
+Rows:
+  python -S -c pass        the interpreter alone (no site: no .pth files, no site-packages)
+  python -c pass           + site (the editable install's .pth finder)
+  Qt window                import PySide6.QtWidgets, a QApplication and a QMainWindow,
+                           shown; exits at its first paint
+  Qt + app's libraries     the same after importing what the app imports from other
+                           packages before its first paint (PySide6's QtCore/QtGui/QtWidgets
+                           and protobuf's GraphDef messages)
+  app: window painted      `python -m inspector` (demo model): the window's first paint
+  app: first picture       `python -m inspector [MODEL]`: the model's first picture painted
+--against REV: the two app rows also with commit REV's `inspector` package (bench/ab.py)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+PAINTED = """
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication([])
+window = QMainWindow()
+window.resize(1366, 768)
+class FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Paint and obj is window:
+            print("painted", flush=True)
+            app.exit(0)
+        return False
+watch = FirstPaint()
+window.installEventFilter(watch)
+window.show()
+app.exec()
+"""
+LIBRARIES = ("import PySide6.QtCore, PySide6.QtGui, PySide6.QtWidgets\n"
+             "from tensorboard.compat.proto import graph_pb2\n")
+# the app's own start (the launcher, demo model), hooked at its window's first paint
+APP_PAINTED = """
+import os, runpy, sys
+import inspector.gui.app as app
+opening = app.open_once_painted
+def hooked(window, *args, **kwargs):
+    from PySide6.QtCore import QEvent, QObject
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Paint and obj is window:
+                print("painted", flush=True)
+                os._exit(0)
+            return False
+    window._floor_watch = FirstPaint(window)
+    window.installEventFilter(window._floor_watch)
+    return opening(window, *args, **kwargs)
+app.open_once_painted = hooked
+sys.argv = ["graphdef-inspector"]
+runpy.run_module("inspector", run_name="__main__")
+"""
+
+
+def timed(cmd: list, env: dict, until: str | None) -> tuple[float, float]:
+    """(seconds from launch to the line starting with `until` (None: to the exit), CPU
+    seconds the process had used by then: clock ticks, but steadier on a busy machine)."""
+    from bench.startup_bench import cpu_seconds
+
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, cwd="/tmp")
+    if until is None:
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        return time.perf_counter() - t, usage.ru_utime + usage.ru_stime
+    for line in proc.stdout:
+        if line.startswith(until):
+            elapsed = time.perf_counter() - t
+            cpu = cpu_seconds(proc.pid)
+            break
+    else:
+        proc.wait()
+        raise RuntimeError(f"{' '.join(cmd[:4])} exited ({proc.returncode}) before {until!r}")
+    proc.stdout.close()
+    proc.kill()
+    proc.wait(timeout=60)
+    return elapsed, cpu
+
+
+def rows(models: list, against: str | None) -> list:
+    """[(label, cmd, env, line to wait for)]."""
+    py = sys.executable
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",
+                                                             "PYTHONDONTWRITEBYTECODE")}
+    base.setdefault("QT_QPA_PLATFORM", "offscreen")
+    settings = os.path.join(tempfile.mkdtemp(prefix="start-floor-"), "settings.ini")
+    app_env = dict(base, INSPECTOR_EXIT_AFTER_FIRST_FRAME="1", INSPECTOR_SINGLE_INSTANCE="0",
+                   INSPECTOR_SETTINGS=settings)
+    out = [("python -S -c pass", [py, "-S", "-c", "pass"], base, None),
+           ("python -c pass", [py, "-c", "pass"], base, None),
+           ("Qt window painted", [py, "-c", PAINTED], base, "painted"),
+           ("Qt + app's libraries, painted", [py, "-c", LIBRARIES + PAINTED], base, "painted")]
+    from bench import ab
+
+    for label, folder in ab.sides(against):
+        env = dict(app_env, PYTHONPATH=folder)
+        tag = "" if label == "now" else f" ({label})"
+        out.append((f"app: window painted{tag}", [py, "-c", APP_PAINTED], env, "painted"))
+        for model in models:
+            name = os.path.basename(model) if model else "demo model"
+            out.append((f"app: first picture, {name}{tag}",
+                        [py, "-m", "inspector"] + ([model] if model else []), env,
+                        "first frame drawn"))
+    return out
+
+
+def main() -> None:
+    from bench.scale import order, python_speed
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--model", action="append", default=[],
+                   help="also this model's first picture (the demo model's always)")
+    p.add_argument("--against", help="the app rows also with this commit's inspector")
+    p.add_argument("--only", help="only the rows whose label has this text")
+    args = p.parse_args()
+    cases = rows([None] + [os.path.abspath(m) for m in args.model], args.against)
+    cases = [c for c in cases if args.only is None or args.only in c[0]]
+    for model in args.model:            # session files beside a model skew its open
+        session = os.path.abspath(model) + ".inspector.json"
+        if os.path.exists(session):
+            os.remove(session)
+    speed = python_speed()
+    print(f"python_speed {speed:.2f} s (the slow class: 0.88 s)", flush=True)
+    for _, cmd, env, until in cases:     # warm: bytecode and page cache
+        timed(cmd, env, until)
+    times = [[] for _ in cases]
+    for k in order(len(cases), args.rounds):
+        label, cmd, env, until = cases[k]
+        times[k].append(timed(cmd, env, until))
+    after = python_speed()
+    for (label, *_), row in zip(cases, times):
+        wall, cpu = [r[0] for r in row], [r[1] for r in row]
+        print(f"{label:<46} best {min(wall):5.3f} s   median {statistics.median(wall):5.3f} s"
+              f"   CPU median {statistics.median(cpu):5.3f} s   ({len(row)} runs)")
+    print(f"python_speed after: {after:.2f} s ({after / speed - 1:+.0%})")
+
+
+if __name__ == "__main__":
+    main()
