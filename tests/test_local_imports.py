@@ -32,7 +32,7 @@ FIRST_PICTURE = (
     "inspector/core/app/inputs.py", "inspector/core/app/marks.py",
     "inspector/core/app/model_tasks.py", "inspector/core/app/opening.py",
     "inspector/core/app/pipeline_runs.py", "inspector/core/app/properties.py",
-    "inspector/core/app/search.py", "inspector/core/app/session_file.py",
+    "inspector/core/app/session_file.py",
     "inspector/core/app/start.py", "inspector/core/app/state.py",
     "inspector/core/app/workbench.py", "inspector/core/formats/writer.py",
     "inspector/core/loaders/__init__.py", "inspector/core/loaders/readers.py",
@@ -41,7 +41,7 @@ FIRST_PICTURE = (
     "inspector/core/model/protos.py", "inspector/core/overlays/registry.py",
     "inspector/crash_log.py", "inspector/diagnostics.py", "inspector/gui/app.py",
     "inspector/gui/canvas/exporting.py", "inspector/gui/controllers/canvas_controller.py",
-    "inspector/gui/controllers/overlays_controller.py", "inspector/gui/main_window.py",
+    "inspector/gui/main_window.py",
     "inspector/gui/menus.py", "inspector/gui/panels/properties.py",
     "inspector/gui/startup/window_later.py", "inspector/gui/tf_python.py",
     "inspector/worker/client.py", "inspector/worker/protocol.py",
@@ -51,10 +51,12 @@ FIRST_PICTURE = (
 # module imported at their top would join what that thread imports while the window answers.
 AFTER_FIRST_PICTURE = (
     "inspector/core/analysis/flops.py", "inspector/core/app/compare_runs.py",
-    "inspector/core/app/sizing.py", "inspector/core/app/targets.py",
+    "inspector/core/app/search.py", "inspector/core/app/sizing.py",
+    "inspector/core/app/targets.py",
     "inspector/core/app/tflite_check.py", "inspector/core/mobile/quant_metrics.py",
     "inspector/core/mobile/recipes.py", "inspector/core/mobile/targets.py",
     "inspector/gui/controllers/compare_controller.py",
+    "inspector/gui/controllers/overlays_controller.py",
     "inspector/gui/controllers/tour_controller.py",
 )
 

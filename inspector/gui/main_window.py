@@ -15,36 +15,31 @@ from PySide6.QtWidgets import (
     QScrollArea,
 )
 
-from inspector.core.app.decorations import overlay_choices, overlay_entry
+from inspector.core.app.decorations import overlay_entry
 from inspector.core.app.start import import_model_modules
 from inspector.core.app.state import AppState
 from inspector.core.view.vocabulary import count
-from inspector.gui import panel_table
+from inspector.gui import panel_table, tf_gate
 from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
 from inspector.gui.controllers.canvas_controller import CanvasController
 from inspector.gui.controllers.load_controller import LoadController
 from inspector.gui.controllers.marks_controller import MarksController
-from inspector.gui.controllers.model_card_controller import ModelCardController
-from inspector.gui.controllers.overlays_controller import OverlaysController
 from inspector.gui.controllers.pipeline_controller import PipelineController
 from inspector.gui.controllers.properties_controller import PropertiesController
-from inspector.gui.controllers.search_controller import SearchController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.dock_scroll import scrolling
-from inspector.gui.panels.legend import Legend
-from inspector.gui.panels.model_card_panel import ModelCardPanel
-from inspector.gui.panels.overlays_panel import OverlaysPanel
+from inspector.gui.menus import build_menus
 from inspector.gui.panels.pipeline_panel import PipelinePanel
 from inspector.gui.panels.properties import PropertiesPanel
-from inspector.gui.panels.search_panel import SearchPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
 from inspector.gui.panels.workbench_panel import WorkbenchPanel
 from inspector.gui.startup import window_later
 from inspector.gui.startup.later_panels import build, built, install, later
 from inspector.gui.status_line import StatusLine
 from inspector.gui.tasks import gui_tasks
+from inspector.gui.workspace import Workspace  # where each task puts the panels
 
 MAX_RECENT = 10
 DEFAULT_SIZE = (1500, 1000)
@@ -87,8 +82,6 @@ class MainWindow(QMainWindow):
         threading.Thread(target=_import_model_modules, name="inspector-imports",
                          daemon=True).start()
         self._build_status()
-        from inspector.gui.menus import build_menus
-
         kept = build_menus(self)
         self.recent_menu, self.function_action = kept["recent_menu"], kept["function_action"]
         self.consts_action, self.lr_action = kept["consts_action"], kept["lr_action"]
@@ -98,8 +91,6 @@ class MainWindow(QMainWindow):
         for group, (_, _, dock) in window_later.groups().items():   # now, or after the
             if dock:                                                   # first picture
                 later(self, group, getattr(self, dock))
-        from inspector.gui import tf_gate
-
         self.tf_gated = tf_gate.apply(self)   # no TensorFlow: its actions say why and how
         screen = self.screen()
         self.resize(*fitting_size(screen.availableGeometry() if screen else None))
@@ -121,25 +112,19 @@ class MainWindow(QMainWindow):
 
     def _build_panels(self):
         s = self.state
-        self.search_panel = SearchPanel()
         self.summary_panel = SummaryPanel(s)
         self.properties = PropertiesPanel(s)
         self.minimap = Minimap(self.canvas)
-        self.legend = Legend(s)
         self.workbench_panel = WorkbenchPanel()
         self.pipeline_panel = PipelinePanel()
-        self.overlays_panel = OverlaysPanel(overlay_choices())
-        made = {"search": self.search_panel, "summary": self.summary_panel,
-                "properties": self.properties, "minimap": self.minimap, "legend": self.legend,
-                "workbench": self.workbench_panel, "pipeline": self.pipeline_panel,
-                "overlays": self.overlays_panel}
+        made = {"summary": self.summary_panel, "properties": self.properties,
+                "minimap": self.minimap, "workbench": self.workbench_panel,
+                "pipeline": self.pipeline_panel}
         self.docks = {}           # panel_table's rows: a dock each (filled later: no widget)
         for row in panel_table.PANELS:
             dock = self.docks[row.name] = self._dock(row.title, made.pop(row.name, None))
             setattr(self, f"{row.name}_dock", dock)
         assert not made, f"panels with no row in panel_table: {sorted(made)}"
-        from inspector.gui.workspace import Workspace  # where each task puts them
-
         self.workspace = Workspace(self, self.docks)
 
     def _build_controllers(self):
@@ -148,18 +133,12 @@ class MainWindow(QMainWindow):
         self.canvas_ctl = CanvasController(s, t, self.canvas, self.minimap)
         self.pipeline = PipelineController(s, t, self.pipeline_panel)
         self.marks = MarksController(s, t, self.workbench_panel)
-        self.search = SearchController(s, t, self.search_panel)
         self.properties_ctl = PropertiesController(s, t, self.properties)
-        self.card_panel = ModelCardPanel(self)     # covers the window while shown
-        self.card = ModelCardController(s, t, self.card_panel)
-        self.overlays = OverlaysController(s, t, self.overlays_panel, self.dialogs)
         self.exporter = Exporter(s, t, self.canvas)
 
     def _gate_later(self, panels: tuple) -> None:
         """A panel made after tf_gate.apply: gated like the others (see tf_gate)."""
         if "tf_gated" in self.__dict__:
-            from inspector.gui import tf_gate
-
             for name in panels:
                 self.tf_gated += tf_gate.gate_panel(self, name)
 
@@ -172,14 +151,15 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
-        if self.card_panel.isVisible():
+        if built(self, "card_panel") and self.card_panel.isVisible():
             self.card_panel.show_over_parent()
 
     def _tour_card(self, on: bool) -> None:
         """A tour's card stop: over the whole window while presenting; while the tour is
         edited, over all but the Tour panel's column, so that panel stays in reach."""
         if not on:
-            self.card_panel.close_card()
+            if built(self, "card_panel"):
+                self.card_panel.close_card()
             return
         self.card_panel.over = None if self.tour.presenting else self._beside_tour
         self.card_panel.set_least_text(12 * self.tour.ui_scale if self.tour.presenting
@@ -245,8 +225,7 @@ class MainWindow(QMainWindow):
         s.demo_changed.connect(lambda run: run is not None and self._show_demo())
         self.tasks.busy.connect(self._busy)
         self.tasks.progress.connect(self._progress)
-        for panel in (self.search_panel, self.summary_panel, self.properties,
-                      self.workbench_panel, self.overlays_panel):
+        for panel in (self.summary_panel, self.properties, self.workbench_panel):
             panel.jump.connect(self.jump_to)
 
     # -- what other parts and tests use -----------------------------------------------------

@@ -103,7 +103,7 @@ def build_menus(w) -> dict:
     cone_action = _action(w, go, "&Highlight upstream and downstream", c.set_cone, "Ctrl+H",
                           checkable=True)
     demo = bar.addMenu("&Demo")
-    _action(w, demo, "Model &card", w.card.show_card, "Ctrl+M")
+    _action(w, demo, "Model &card", lambda: w.card.show_card(), "Ctrl+M")
     _action(w, demo, "&Run on a file…", lambda: w.demo.choose_input(), "Ctrl+R")
     demo.addSeparator()
     _action(w, demo, "&Present the tour", lambda: w.tour.present(), "F5")

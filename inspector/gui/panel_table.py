@@ -51,15 +51,20 @@ _G = "inspector.gui.startup.window_later"
 
 PANELS = (
     Panel("summary", "Summary", "left", ("explore",)),
-    Panel("search", "Search", "left", ("explore",)),
+    Panel("search", "Search", "left", ("explore",),
+          panel="inspector.gui.panels.search_panel:SearchPanel",
+          controller="inspector.gui.controllers.search_controller:SearchController"),
     Panel("properties", "Properties", "right", ("explore", "present")),
-    Panel("overlays", "Overlays", "right", ("explore",), overlay=True),
+    Panel("overlays", "Overlays", "right", ("explore",), overlay=True,
+          panel="inspector.gui.panels.overlays_panel:OverlaysPanel",
+          controller="inspector.gui.controllers.overlays_controller:OverlaysController"),
     Panel("tour", "Tour", "right", ("present",), front=("present",), home="present",
           builder=f"{_G}:build_tour"),
     Panel("demo", "Demo", "right", ("present",), home="present", overlay=True,
           builder=f"{_G}:build_demo"),
     Panel("minimap", "Minimap", "right-foot", ("explore",)),
-    Panel("legend", "Legend", "right-foot", ("explore",)),
+    Panel("legend", "Legend", "right-foot", ("explore",), builder=f"{_G}:build_legend",
+          makes=("legend",)),
     Panel("pipeline", "Pipeline", "bottom", ("optimize",), home="optimize"),
     Panel("workbench", "Inputs and outputs", "bottom", ("optimize", "phone"),
           home="optimize"),
@@ -76,6 +81,7 @@ PANELS = (
 DOCKLESS = {
     "targets": (f"{_G}:build_targets", ("targets",)),      # Phone > Target report
     "compare": (f"{_G}:build_compare", ("compare_ctl",)),  # a comparison
+    "card": (f"{_G}:build_card", ("card_panel", "card")),  # Demo > Model card, a tour stop
 }
 
 

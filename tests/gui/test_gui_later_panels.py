@@ -76,13 +76,17 @@ def test_a_read_or_a_show_makes_the_panel_at_once(qtbot, tmp_path, deferred):
     assert win.quant.p is win.quant_panel            # a read: made now, never None
     assert _waiting(win) == {"preview_panel", "preview", "demo_panel", "demo", "sizes_panel",
                              "sizes"}
-    win.workspace.switch("optimize")                 # shows the Preview and Sizes panels
+    win.workspace.switch("optimize")                 # shows Preview; Sizes behind its tab
+    assert _waiting(win) == {"demo_panel", "demo", "sizes_panel", "sizes"}
+    assert win.preview_dock.widget().widget() is win.preview_panel
+    win.sizes_dock.raise_()                          # its tab clicked: seen, made
     assert _waiting(win) == {"demo_panel", "demo"}
     assert win.sizes_dock.widget().widget() is win.sizes_panel
-    assert win.preview_dock.widget().widget() is win.preview_panel
     win.show_panel(win.mobile_dock, 1)               # a Phone menu action's tab
     assert win.mobile_panel.tabs.currentIndex() == 1
-    win.workspace.switch("present")                  # Demo and tour: its panel is shown
+    win.workspace.switch("present")                  # Demo and tour: behind the Tour's tab
+    assert "demo_panel" in _waiting(win)
+    win.demo_dock.raise_()                           # its tab clicked: seen, made
     assert "demo_panel" not in _waiting(win)
     assert win.demo_dock.widget().widget() is win.demo_panel
 

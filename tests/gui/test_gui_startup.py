@@ -34,6 +34,13 @@ def report(window, qapp):
                                           "inspector.core.analysis.model_card",
                                           "inspector.core.analysis.search")
                               if m in sys.modules),
+            "behind tabs": sorted(m for m in ("inspector.gui.panels.search_panel",
+                                              "inspector.gui.panels.overlays_panel",
+                                              "inspector.gui.panels.legend",
+                                              "inspector.gui.panels.model_card_panel")
+                                  if m in sys.modules),
+            "made": sorted(n for n in ("search_panel", "overlays_panel", "legend",
+                                       "card_panel") if n in window.__dict__),
             "items": len(canvas.items_by_id), "scenes": window.scenes_drawn,
             "model": os.path.basename(window.state.model.path),
             "palette": window.pipeline_panel.palette.topLevelItemCount(),
@@ -79,6 +86,18 @@ def test_the_first_picture_imports_nothing_it_does_not_draw_with(tmp_path):
     assert seen["checked by source"] == []     # replaced before the window's modules came in
     assert seen["blas threads"] == "1"    # numpy, imported after it, spins no threads
     assert seen["worker blas threads"] == "unset"    # the TensorFlow worker: as the user had it
+
+
+def test_the_panels_behind_a_tab_are_made_after_the_first_picture(tmp_path):
+    """Search (behind Summary), Overlays (behind Properties), Legend (behind Minimap) and the
+    model card: neither made nor imported before the demo model's first picture
+    (tests/gui/test_gui_tab_panels_later.py: made when their tab is clicked, and working)."""
+    proc = subprocess.run([sys.executable, "-c", FIRST_PICTURE], cwd=str(tmp_path),
+                          env=_app_env(tmp_path), capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["model"] == "demo_digits.pb" and seen["scenes"] >= 1
+    assert seen["made"] == [] and seen["behind tabs"] == []
 
 
 def test_the_users_own_blas_threads_stand_in_window_and_worker(tmp_path):

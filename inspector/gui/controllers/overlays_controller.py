@@ -35,6 +35,8 @@ class OverlaysController(QObject):
         state.overlay_changed.connect(self._show)
         state.selection_changed.connect(lambda *_: self._histogram())
         state.model_changed.connect(lambda *_: self._model_changed())
+        if state.model is not None:      # made after a model was opened (window_later)
+            self.caught_up()
 
     # -- state ------------------------------------------------------------------------------
     @property
@@ -52,6 +54,12 @@ class OverlaysController(QObject):
     @property
     def records(self):
         return self.overlay.records
+
+    def caught_up(self) -> None:
+        """The open model's overlay and the selected node's histogram, shown as if the
+        panel had been there when they were chosen."""
+        self._model_changed()
+        self._histogram()
 
     def _model_changed(self):
         self.p.reset()

@@ -12,7 +12,8 @@ PAUSE_MS = 120  # typing pause before a search starts
 
 
 class SearchController(QObject):
-    def __init__(self, state, tasks, panel):
+    def __init__(self, state, tasks, panel, dialogs=None):
+        """`dialogs`: unused (panel_table's controllers are made from the same four)."""
         super().__init__(panel)
         self.state, self.tasks, self.panel = state, tasks, panel
         self.found_for = None        # (graph, text, regex) the shown results belong to

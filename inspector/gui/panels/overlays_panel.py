@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.app.decorations import overlay_choices
 from inspector.gui.panels.adaptive import Fold, Tabs
 from inspector.gui.panels.chart_slot import ChartSlot
 from inspector.gui.panels.overlay_charts import (
@@ -75,9 +76,11 @@ class OverlaysPanel(QWidget):
     export_tables_requested = Signal()
     percentiles_changed = Signal(float, float)
 
-    def __init__(self, modes=(("none", "No overlay"),), parent=None):
-        """`modes`: (mode, label) of every overlay, from the overlay registry."""
+    def __init__(self, modes=None, parent=None):
+        """`modes`: (mode, label) of the overlays shown (default: every overlay of the
+        registry)."""
         super().__init__(parent)
+        modes = overlay_choices() if modes is None else modes
         self.mode_group = QButtonGroup(self)
         row = QGridLayout()          # two to a row: the panel fits a side column
         self.mode_buttons = {}

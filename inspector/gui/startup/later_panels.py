@@ -65,4 +65,7 @@ def built(window, name: str) -> bool:
 
 
 def later(window, group: str, dock) -> None:
-    start_order.when_needed(dock, f"later panels {group}", lambda: build(window, group))
+    """The group made when its dock is first seen (not when shown behind another's tab), or
+    after the first picture."""
+    start_order.when_needed(dock, f"later panels {group}", lambda: build(window, group),
+                            seen=dock.visibilityChanged)

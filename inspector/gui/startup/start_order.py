@@ -57,17 +57,21 @@ def deferred() -> bool:
     return _deferred and not _ready
 
 
-def when_needed(widget, key: str, fn) -> None:
+def when_needed(widget, key: str, fn, seen=None) -> None:
     """fn() now, or (while deferred) when `widget` is first shown or after release(); of
-    several requests of one widget under one key, the latest."""
+    several requests of one widget under one key, the latest. `seen`: a signal(bool) that
+    says when the widget is seen, in place of its Show event (a dock's visibilityChanged: a
+    dock tabbed behind another is shown with the window, yet not seen)."""
     if not deferred():
         fn()
         return
     slot = (id(widget), key)
     first = slot not in _waiting
     _waiting[slot] = (widget, fn)
-    if first:
+    if first and seen is None:
         widget.installEventFilter(_ShowWatcher(widget, slot))
+    elif first:
+        _SeenWatcher(widget, slot, seen)
 
 
 def run_now(slot: tuple) -> None:
@@ -90,6 +94,18 @@ class _ShowWatcher(QObject):
             obj.removeEventFilter(self)
             run_now(self.slot)
         return False
+
+
+class _SeenWatcher(QObject):
+    def __init__(self, widget, slot: tuple, seen):
+        super().__init__(widget)
+        self.slot, self.seen = slot, seen
+        seen.connect(self._seen)
+
+    def _seen(self, on: bool) -> None:
+        if on:
+            self.seen.disconnect(self._seen)
+            run_now(self.slot)
 
 
 def release() -> None:

@@ -1,7 +1,8 @@
 """The main window's parts hidden at start (panel_table's rows made later, and its parts with
 no dock), made after the first picture, when their dock is first shown or when first read
-(later_panels): the Preview panel, the Phone panel with its Quantization tab, the Demo, Sizes
-and Tour panels, the Target report and the comparisons. Each builder imports its modules
+(later_panels): the Search, Overlays and Legend panels (tabs behind Summary, Properties and
+Minimap), the Preview panel, the Phone panel with its Quantization tab, the Demo, Sizes and
+Tour panels, the model card, the Target report and the comparisons. Each builder imports its modules
 itself (not the window's module: ~25 ms of a start, ~0.1 s on the slow machine class) and
 returns the parts it made (later_panels puts them on the window); each controller reads the
 state itself, so nothing that happened before it existed is replayed here."""
@@ -12,6 +13,25 @@ import dis
 import importlib
 
 from inspector.gui import panel_table
+
+
+def build_legend(w) -> dict:
+    """The Legend panel (the colours of the open view's categories or overlay)."""
+    from inspector.gui.panels.legend import Legend
+
+    legend = Legend(w.state)
+    w.legend_dock.widget().setWidget(legend)
+    legend.refresh()
+    return {"legend": legend}
+
+
+def build_card(w) -> dict:
+    """The model card (it covers the window while shown) and its controller."""
+    from inspector.gui.controllers.model_card_controller import ModelCardController
+    from inspector.gui.panels.model_card_panel import ModelCardPanel
+
+    panel = ModelCardPanel(w)
+    return {"card_panel": panel, "card": ModelCardController(w.state, w.tasks, panel)}
 
 
 def build_preview(w) -> dict:
