@@ -275,7 +275,75 @@ def const_part(data, starts, ends, columns: tuple, first: int, op_names: list):
     at = np.flatnonzero(np.frombuffer(columns[2], np.int32) == ops.index("Const"))
     if not len(at):
         return None
-    return const_columns.read(data, starts[at], ends[at], at + first)
+    return compiled_consts(data, starts[at], ends[at], at + first)
+
+
+def compiled_consts(buf, starts, ends, at):
+    """const_columns.read by one compiled pass (const_kernels), the same facts: its numpy
+    passes held the reader's walk ~1 s at 1M nodes. const_columns.read where numba is not
+    loaded in this process (not imported for this alone) or the kernel does not compile."""
+    np = numpy()
+    kernel = _const_kernel() if _state and _state[0] is not None else None
+    if kernel is None:
+        return const_columns.read(buf, starts, ends, at)
+    n = len(at)
+    room = 4 * n + 64
+    while True:
+        cols = {k: np.zeros(n, t) for k, t in (
+            ("has_value", bool), ("odd", bool), ("dtype", np.int32), ("elements", np.int64),
+            ("stored", np.int64), ("decodable", bool), ("lazy", bool),
+            ("unknown_rank", bool))}
+        rank, dims = np.zeros(n, np.int64), np.empty(room, np.int64)
+        used = kernel(_read_only(np, buf), np.asarray(starts, np.int64),
+                            np.asarray(ends, np.int64), *_tables(), const_columns.LAZY_MARK,
+                            *cols.values(), rank, dims)
+        if used >= 0:
+            break
+        room *= 4
+    dim_off = np.zeros(n + 1, np.int64)
+    np.cumsum(rank, out=dim_off[1:])
+    return const_columns.ConstPart(at=np.asarray(at, np.int64), dim_off=dim_off,
+                                   dims=dims[:used].copy(), **cols)
+
+
+_const_state: list = []    # [const_kernels.facts, or None where it does not compile]
+
+
+def _const_kernel():
+    """const_kernels.facts (wire_kernels imports it) once it compiled, else None."""
+    if not _const_state and kernels() is not None:
+        with _lock:
+            if not _const_state:
+                facts, np = kernels().const_facts, numpy()
+                one = np.zeros(1, np.int64)
+                try:
+                    facts(_read_only(np, b"\0"), one, one, *_tables(), 0,
+                          *(np.zeros(1, t) for t in (bool, bool, np.int32, np.int64,
+                                                      np.int64, bool, bool, bool, np.int64,
+                                                      np.int64)))
+                    _const_state.append(facts)
+                except Exception:  # noqa: BLE001  (a numba that does not compile it)
+                    _const_state.append(None)
+    return _const_state[0] if _const_state else None
+
+
+def _read_only(np, buf):
+    """buf's bytes as a read-only uint8 array (one compiled version of the kernel)."""
+    b = np.frombuffer(buf, np.uint8)
+    if b.flags.writeable:
+        b = b.view()
+        b.flags.writeable = False
+    return b
+
+
+_tables_made: list = []
+
+
+def _tables():
+    """const_columns._tables(), made once."""
+    if not _tables_made:
+        _tables_made.append(const_columns._tables())
+    return _tables_made[0]
 
 
 def packed(part) -> tuple | None:
@@ -303,4 +371,6 @@ def warm() -> bool:
         graph_def.node.add(name=f"s{i % 3}/n{i}", op="Add", input=[f"s0/n{i // 2}:1"])
     data = graph_def.SerializeToString()
     small_nodes(1 << 13)(data, 0, len(data), 600, [])
-    return reader().read(data, 600) is not None
+    ok = reader().read(data, 600) is not None
+    _const_kernel()             # (into the cache too)
+    return ok

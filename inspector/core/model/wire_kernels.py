@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from inspector.core.model.const_kernels import facts as const_facts  # noqa: F401  (wire_columns)
+
 OK, REFUSED, ROOM = 0, 1, 2
 # counters (an int64 array the caller keeps): node names so far, bytes of nbuf used, op
 # types, bytes of obuf used, scope paths, bytes of pbuf used, a path at least MAX_DEPTH deep
