@@ -9,14 +9,15 @@ import sys
 from inspector.cli.loading import DEMO_MODEL, _add_load_args, _load, _split  # noqa: F401
 from inspector.core.errors import InspectorError, UnsafeGraphError
 from inspector.core.app.words import count
-from inspector.core.runtime import gc_policy
+from inspector.core.runtime import front_end, gc_policy
 
 
 def cmd_summarize(args) -> int:
     from inspector.core.app.opening import summary_text
 
-    model = _load(args)
     fmt = "json" if args.json and args.format != "tf" else args.format
+    front_end.FEW_NODES = fmt != "tf"     # (TF's text walks every NodeDef)
+    model = _load(args)
     text, warnings, error = summary_text(model, args.model, fmt, args.print_structure)
     sys.stdout.write(text)
     if error is not None:  # TF's tool stops here: one error line naming the first bad input

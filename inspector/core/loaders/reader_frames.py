@@ -54,14 +54,17 @@ def _add_placed(graph, store, pieces: list, data, read, places) -> bool:
     at, size, lengths, scopes, only, sent = places
     at, size = np.frombuffer(at, np.int64), np.frombuffer(size, np.int64)
     first, consts = len(graph), None
+    wanted = graph._const_parts is not None and first + len(at) >= graph_index.NUMPY_FROM
+    if wanted and sent:        # (a command's graph: its constants read by the reader)
+        consts = wire_columns.unpacked(sent)
     if store is None:
         try:
             graph.structure.MergeFromString(data)
         except Exception:  # noqa: BLE001
             return False
         name_of = lambda i: graph.structure.node[i].name     # noqa: E731
-        if graph._const_parts is not None and first + len(at) >= graph_index.NUMPY_FROM:
-            consts = wire_columns.unpacked(sent) if sent else wire_columns.const_part(
+        if wanted and not sent:
+            consts = wire_columns.const_part(
                 data, at + size - np.frombuffer(lengths, np.int64), at + size, read, first,
                 graph.op_names)
     else:

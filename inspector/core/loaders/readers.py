@@ -241,8 +241,10 @@ def _receive(stream, path: str) -> Graph | None:
     same file; None when the reader did not finish or the file changed (read here then)."""
     from inspector.core.loaders import reader_process
 
-    # the window reads few NodeDefs: they stay bytes in the file (a command walks them all)
-    stored = front_end.WINDOW and stream.stamp[0] >= reader_process.STORE_FROM
+    # the window and `summarize` read few NodeDefs: they stay bytes in the file (other
+    # commands walk them all)
+    stored = (front_end.WINDOW or front_end.FEW_NODES) and \
+        stream.stamp[0] >= reader_process.STORE_FROM
     structure = StoredGraphDef(NodeStore(path)) if stored else protos.GraphDef()
     graph = Graph(structure, name=os.path.basename(path), complete=False)
     graph.stored_sizes = array("I")

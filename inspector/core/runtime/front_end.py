@@ -4,3 +4,6 @@ the picture needs comes first), the command line for its report."""
 from __future__ import annotations
 
 WINDOW = False      # set by the window's start (gui.app.tune_runtime)
+FEW_NODES = False   # set by a command whose report reads few NodeDefs (summarize): a big
+#                     graph's nodes stay bytes in the file, as in the window (1M nodes: 0.4 s
+#                     and ~750 MB of protobuf messages not made)
