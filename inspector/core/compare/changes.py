@@ -61,17 +61,18 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool,
     return out
 
 
-def quiet_pairs(ga: Graph, gb: Graph, b_of: dict, cols: tuple) -> tuple | None:
+def quiet_pairs(ga: Graph, gb: Graph, b_of: dict, cols: tuple,
+                known: tuple | None = None) -> tuple | None:
     """(xs, ys, quiet, lazy) over the pairs of `b_of` in its order: their node indexes in A
     and B, whether pair_changes' first test holds but for the attributes and the values left
     in the file (same op and device, every data input the pair of the other's, nothing else
     in either's inputs), and whether a side has values left in the file (lazy_nodes), by
-X (pair_changes tests
-    them one by one)."""
+    whole-array steps (pair_changes tests them one by one)."""
     ca, cb = cols
     if not (ca.arrays and cb.arrays):         # numpy was not worth importing
         return None
-    xs, ys = indexes(ca.at, list(b_of)), indexes(cb.at, list(b_of.values()))
+    xs, ys = known if known is not None and len(known[0]) == len(b_of) else \
+        (indexes(ca.at, list(b_of)), indexes(cb.at, list(b_of.values())))
     pair = np.full(len(ga) + 1, -2, np.int64)       # A index -> its pair's B index
     pair[xs] = ys
     code = {op: c for c, op in enumerate(gb.op_names)}
@@ -99,21 +100,37 @@ X (pair_changes tests
     return pieces(xs), pieces(ys), pieces(quiet), pieces(lazy)
 
 
-def same_stored_values(ga: Graph, gb: Graph, x: int, y: int) -> bool:
-    """Consts x of A and y of B, equal as opened (attributes, device), whose only values left
-    in the file are their `value`s: stored alike (field, version, the same bytes), so that
-    pair_changes would find nothing but perhaps the name (it reads both tensors to say so)."""
-    pa, pb = ga.structure.node[x], gb.structure.node[y]
+def stored_alike(ga: Graph, gb: Graph, pairs) -> set:
+    """The (x, y) of `pairs` (Consts x of A and y of B, equal as opened: attributes, device)
+    whose only values left in the file are their `value`s, stored alike (field, version, the
+    same bytes), so that pair_changes would find nothing but perhaps the name (it reads both
+    tensors to say so). Each file is checked to be the one opened before and after its reads,
+    not at every read (~2 us a pair)."""
     wa, wb = ga.weights, gb.weights
-    if pa.op != "Const" or pa.device != pb.device or wa is None or wb is None or \
-            wa.filled or wb.filled:
-        return False
-    sa, sb = wa.slot(x), wb.slot(y)
-    if sa is None or sb is None or (sa.field, sa.version, sa.length) != \
-            (sb.field, sb.version, sb.length) or _lazy_attrs(wa)[x] != 1 or \
-            _lazy_attrs(wb)[y] != 1:
-        return False
-    return wa.read(sa) == wb.read(sb)
+    if wa is None or wb is None or wa.filled or wb.filled:
+        return set()
+    nodes_a, nodes_b = columns(ga).protos(), columns(gb).protos()
+    slots_a, slots_b, la, lb = wa.slots, wb.slots, _lazy_attrs(wa), _lazy_attrs(wb)
+    both = []
+    for x, y in pairs:
+        pa, pb = nodes_a[x], nodes_b[y]
+        if pa.op != "Const" or pa.device != pb.device:
+            continue
+        sa, sb = slots_a.get((x, "value")), slots_b.get((y, "value"))
+        if sa is None or sb is None or (sa.field, sa.version, sa.length) != \
+                (sb.field, sb.version, sb.length) or la[x] != 1 or lb[y] != 1:
+            continue
+        both.append((x, y, sa, sb))
+    if not both:
+        return set()
+    again = "open it again to read its weights"
+    for store in (wa, wb):
+        store.check(again)
+    read_a, read_b = wa.reader(), wb.reader()
+    out = {(x, y) for x, y, sa, sb in both if read_a(sa) == read_b(sb)}
+    for store in (wa, wb):
+        store.check(again)
+    return out
 
 
 _SLOTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

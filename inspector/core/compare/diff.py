@@ -13,9 +13,9 @@ from inspector.core.compare.changes import (
     pair_changes,
     quiet_pairs,
     same_attrs,
-    same_stored_values,
+    stored_alike,
 )
-from inspector.core.compare.columns import columns, order_by
+from inspector.core.compare.columns import columns, order_by, unpaired
 from inspector.core.compare.explain import size_notes
 from inspector.core.compare.matching import explained_by_scope, match
 from inspector.core.compare.records import (  # noqa: F401  (Diff, Entry, Group: diff's names)
@@ -45,8 +45,10 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     entries, unchanged = [], 0
     ca, cb = cols = columns(ga), columns(gb)
     at_a, at_b, ops_a, ops_b = ca.at, cb.at, ca.ops, cb.ops
-    xs, ys, quiet, lazy = quiet_pairs(ga, gb, m.b_of, cols) or ((), (), (), ())
+    known = m.__dict__.pop("_indexes", None)        # the pairs' indexes, from the matching
+    xs, ys, quiet, lazy = quiet_pairs(ga, gb, m.b_of, cols, known) or ((), (), (), ())
     protos_a, protos_b = (ca.protos(), cb.protos()) if quiet else ((), ())
+    alike = stored_alike(ga, gb, [(x, y) for x, y, q, z in zip(xs, ys, quiet, lazy) if q and z])
     rule, merged, scopes, layouts = m.rule, m.merged, m.scopes, m.layouts
     for k, (a, b) in enumerate(m.b_of.items()):
         if not k % 2048:
@@ -55,13 +57,13 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
         renamed = a != b and not (scopes and explained_by_scope(m, a, b)) and \
             merged.get(b) != b and how != "operand"     # of the Mul folded into the Conv)
         if quiet and quiet[k] and same_attrs(protos_a[xs[k]].attr, protos_b[ys[k]].attr) \
-                and (not lazy[k] or (a not in layouts and
-                                     same_stored_values(ga, gb, xs[k], ys[k]))):
+                and (not lazy[k] or (a not in layouts and (xs[k], ys[k]) in alike)):
             changes = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
         else:               # the whole test of pair_changes
             changes = pair_changes(ga, gb, a, b, m, renamed, cols)
-        if changes:
-            entries.append(Entry("changed", a, b, ops_a[at_a[a]], ops_b[at_b[b]], rule[a],
+        if changes:             # (xs, ys: the pair's indexes, where quiet_pairs gave them)
+            entries.append(Entry("changed", a, b, ops_a[xs[k] if xs else at_a[a]],
+                                 ops_b[ys[k] if xs else at_b[b]], rule[a],
                                  CONFIDENCE.get(how or "", 0.6), changes))
         else:
             unchanged += 1
@@ -69,10 +71,16 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
         entries.append(Entry("merged", a, b, ops_a[at_a[a]], ops_b[at_b[b]], "merged", 0.75))
     for b, a in m.split.items():
         entries.append(Entry("split", a, b, ops_a[at_a[a]], ops_b[at_b[b]], "split", 0.75))
-    entries += [Entry("removed", a, "", op) for a, op in zip(ca.names, ops_a)
+    left_a, left_b = unpaired(ca, xs), unpaired(cb, ys)     # (None: every name looked up)
+    names_a, names_b = ca.names, cb.names
+    entries += [Entry("removed", a, "", op) for a, op in
+                (zip(names_a, ops_a) if left_a is None else
+                 ((names_a[i], ops_a[i]) for i in left_a))
                 if a not in m.b_of and a not in m.merged]
     merged_into = set(m.merged.values())      # a constant folded from A's nodes is not new
-    entries += [Entry("added", "", b, "", op) for b, op in zip(cb.names, ops_b)
+    entries += [Entry("added", "", b, "", op) for b, op in
+                (zip(names_b, ops_b) if left_b is None else
+                 ((names_b[i], ops_b[i]) for i in left_b))
                 if b not in m.a_of and b not in m.split and b not in merged_into]
     order = {name: k for k, name in enumerate(ga.names())}
     late = len(order)

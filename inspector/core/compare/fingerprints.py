@@ -5,6 +5,8 @@ that feeds it (its data inputs' fingerprints and ports, in slot order)."""
 
 from __future__ import annotations
 
+import re
+
 from inspector.core.compare.columns import columns
 from inspector.core.model.graph import Graph
 from inspector.core.model.protos import NodeDef
@@ -15,18 +17,35 @@ from inspector.core.runtime.pieces import keyed   # PIECE names a call (300k in 
 NAME_ATTRS = frozenset({"_class", "shared_name", "container", "_XlaCompile", "_XlaScope"})
 # a loop's back edge: its input is not part of what it is (fingerprints stay acyclic)
 BACK_EDGE_OPS = frozenset({"NextIteration", "RefNextIteration"})
+_NOT_ATTR = tuple(f.name for f in NodeDef.DESCRIPTOR.fields if f.name != "attr")
+_NAME_BYTES = re.compile(b"|".join(re.escape(k.encode()) for k in sorted(NAME_ATTRS)))
 
 
 def own_signature(op: str, proto, scratch) -> int:
     """Hash of what a node (op, NodeDef) is, names left out. The attributes are copied into
-    `scratch` (an empty NodeDef) and serialized with sorted keys, all in C; a tensor counts by
-    its dtype and shape, never by its values."""
+    `scratch` (a NodeDef) and serialized with sorted keys, all in C; a tensor counts by its
+    dtype and shape, never by its values."""
     attr = proto.attr
     if "value" in attr:
         t = attr["value"].tensor
         rest = tuple(sorted((k, attr[k].SerializeToString(deterministic=True)) for k in attr
                             if k != "value" and k not in NAME_ATTRS))
         return hash((op, t.dtype, t.tensor_shape.SerializeToString(), rest))
+    # the whole node copied, then all but its attributes cleared: one C copy is faster than
+    # merging the attribute map (~1.3 us a node less); the same bytes as _attrs_only's unless
+    # a name attribute (found in the bytes) or a field unknown to NodeDef is there
+    scratch.CopyFrom(proto)
+    for field in _NOT_ATTR:
+        scratch.ClearField(field)
+    data = scratch.SerializeToString(deterministic=True)
+    scratch.ClearField("attr")
+    if _NAME_BYTES.search(data) is None and not scratch.ByteSize():
+        return hash((op, data))
+    return _attrs_only(op, attr, scratch)
+
+
+def _attrs_only(op: str, attr, scratch) -> int:
+    """own_signature of a node without a `value`: its attributes but those in NAME_ATTRS."""
     scratch.Clear()
     scratch.attr.MergeFrom(attr)
     for key in NAME_ATTRS.intersection(attr):

@@ -373,7 +373,7 @@ def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool,
 
 
 def _disagreeing(m: Matching, ga: Graph, gb: Graph) -> list:
-    found = disagreeing(ga, gb, m.b_of)
+    found = disagreeing(ga, gb, m.b_of, m.__dict__)     # m._indexes: diff_graphs takes them
     if found is not None:
         return found
     out = []

@@ -8,7 +8,7 @@ shape computed from Shape and StridedSlice)."""
 
 from __future__ import annotations
 
-from inspector.core.compare.columns import PIECE, columns, indexes
+from inspector.core.compare.columns import PIECE, columns, known_indexes
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.lazy_import import later
 
@@ -106,7 +106,7 @@ def _open_readers(cols, graph, m) -> set:
     weights = np.isin(codes, [k for k, op in enumerate(op_names) if op in WEIGHTS])
     taken = np.zeros(n, bool)
     for found in (m.a_of, m.split):
-        taken[indexes(cols.at, [k for k in found if k in cols.at])] = True
+        taken[known_indexes(cols.at, found)] = True
     off, src, port = graph.in_offsets, graph.in_src, graph.in_port
     data = (port >= 0) & (src >= 0)
     reader, read = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))[data], src[data]

@@ -34,14 +34,19 @@ class HeldFile:
         st = os.fstat(self._fd)
         return (st.st_size, st.st_mtime_ns) == self.stamp
 
-    def pread(self, n: int, pos: int, again: str = "open it again") -> bytes:
-        """n bytes at pos; ModelLoadError (saying `again`) when the file was closed, changed
-        on disk since it was opened, or is shorter now."""
+    def check(self, again: str = "open it again") -> None:
+        """ModelLoadError (saying `again`) when the file was closed or changed on disk since
+        it was opened."""
         if self._fd < 0:
             raise ModelLoadError("the model file was closed", path=self.path)
         if not self.unchanged():
             raise ModelLoadError(f"the model file changed on disk since it was opened; {again}",
                                  path=self.path)
+
+    def pread(self, n: int, pos: int, again: str = "open it again") -> bytes:
+        """n bytes at pos; ModelLoadError (saying `again`) when the file was closed, changed
+        on disk since it was opened, or is shorter now."""
+        self.check(again)
         data = os.pread(self._fd, n, pos)
         if len(data) != n:
             raise ModelLoadError("the model file is shorter than when it was opened",

@@ -10,9 +10,11 @@ error, never a SIGBUS."""
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
 
+from inspector.core.errors import ModelLoadError
 from inspector.core.model.held_file import HeldFile
 from inspector.core.model.protos import varint
 
@@ -64,6 +66,21 @@ class WeightStore(HeldFile):
         data = self.pread(slot.length, slot.offset, "open it again to read its weights")
         self.bytes_read += len(data)
         return data
+
+    def reader(self):
+        """read(slot) without checking the file at every read: for many reads between two
+        check()s (a file cut short still raises)."""
+        fd, path = self.fd, self.path
+
+        def read(slot: Slot) -> bytes:
+            data = os.pread(fd, slot.length, slot.offset)
+            if len(data) != slot.length:
+                raise ModelLoadError("the model file is shorter than when it was opened",
+                                     path=path)
+            self.bytes_read += len(data)
+            return data
+
+        return read
 
     def fill(self, tensor_proto, slot: Slot) -> None:
         """Put a slot's bytes back into its (marked) tensor."""
