@@ -7,6 +7,7 @@ median are printed with the python_speed measured before and after. No budget is
 the figures say what a first-picture budget from process start can mean here.
 
   python bench/start_floor.py [--rounds 5] [--model PATH ...] [--against REV] [--only TEXT]
+                              [--no-site]
   bench/slow_class.py -- .venv/bin/python bench/start_floor.py     (the slow class)
 
 Rows:
@@ -19,7 +20,10 @@ Rows:
                            and protobuf's GraphDef messages)
   app: window painted      `python -m inspector` (demo model): the window's first paint
   app: first picture       `python -m inspector [MODEL]`: the model's first picture painted
---against REV: the two app rows also with commit REV's `inspector` package (bench/ab.py)."""
+--against REV: the two app rows also with commit REV's `inspector` package (bench/ab.py).
+--no-site: each Python started as an install from a wheel starts it (-S, the virtualenv's
+packages on PYTHONPATH): without the editable install's .pth finder, which imports pathlib,
+tempfile and more into every process of a source checkout."""
 
 from __future__ import annotations
 
@@ -75,11 +79,22 @@ runpy.run_module("inspector", run_name="__main__")
 """
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time the process's threads have run so far (their schedstat, in nanoseconds;
+    /proc/PID/stat counts whole clock ticks)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as fh:
+                total += int(fh.read().split()[0])
+        except (OSError, ValueError, IndexError):      # a thread that just ended
+            pass
+    return total / 1e9
+
+
 def timed(cmd: list, env: dict, until: str | None) -> tuple[float, float]:
     """(seconds from launch to the line starting with `until` (None: to the exit), CPU
-    seconds the process had used by then: clock ticks, but steadier on a busy machine)."""
-    from bench.startup_bench import cpu_seconds
-
+    seconds the process had used by then: steadier than the wall time on a busy machine)."""
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True, cwd="/tmp")
@@ -101,29 +116,39 @@ def timed(cmd: list, env: dict, until: str | None) -> tuple[float, float]:
     return elapsed, cpu
 
 
-def rows(models: list, against: str | None) -> list:
-    """[(label, cmd, env, line to wait for)]."""
+def rows(models: list, against: str | None, no_site: bool = False) -> list:
+    """[(label, cmd, env, line to wait for)]; no_site: every Python (but the first row's)
+    started with -S and the virtualenv's packages on PYTHONPATH, as an install from a wheel
+    starts (no editable install's .pth finder and what it imports)."""
+    import sysconfig
+
     py = sys.executable
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",
                                                              "PYTHONDONTWRITEBYTECODE")}
+    packages = sysconfig.get_paths()["purelib"]
+    if no_site:
+        base["PYTHONPATH"] = packages
     base.setdefault("QT_QPA_PLATFORM", "offscreen")
     settings = os.path.join(tempfile.mkdtemp(prefix="start-floor-"), "settings.ini")
     app_env = dict(base, INSPECTOR_EXIT_AFTER_FIRST_FRAME="1", INSPECTOR_SINGLE_INSTANCE="0",
                    INSPECTOR_SETTINGS=settings)
+    s = ["-S"] if no_site else []
     out = [("python -S -c pass", [py, "-S", "-c", "pass"], base, None),
-           ("python -c pass", [py, "-c", "pass"], base, None),
-           ("Qt window painted", [py, "-c", PAINTED], base, "painted"),
-           ("Qt + app's libraries, painted", [py, "-c", LIBRARIES + PAINTED], base, "painted")]
+           ("python -c pass" + (" (-S, packages on the path)" if no_site else ""),
+            [py, *s, "-c", "pass"], base, None),
+           ("Qt window painted", [py, *s, "-c", PAINTED], base, "painted"),
+           ("Qt + app's libraries, painted", [py, *s, "-c", LIBRARIES + PAINTED], base,
+            "painted")]
     from bench import ab
 
     for label, folder in ab.sides(against):
-        env = dict(app_env, PYTHONPATH=folder)
+        env = dict(app_env, PYTHONPATH=folder + (os.pathsep + packages if no_site else ""))
         tag = "" if label == "now" else f" ({label})"
-        out.append((f"app: window painted{tag}", [py, "-c", APP_PAINTED], env, "painted"))
+        out.append((f"app: window painted{tag}", [py, *s, "-c", APP_PAINTED], env, "painted"))
         for model in models:
             name = os.path.basename(model) if model else "demo model"
             out.append((f"app: first picture, {name}{tag}",
-                        [py, "-m", "inspector"] + ([model] if model else []), env,
+                        [py, *s, "-m", "inspector"] + ([model] if model else []), env,
                         "first frame drawn"))
     return out
 
@@ -137,8 +162,12 @@ def main() -> None:
                    help="also this model's first picture (the demo model's always)")
     p.add_argument("--against", help="the app rows also with this commit's inspector")
     p.add_argument("--only", help="only the rows whose label has this text")
+    p.add_argument("--no-site", action="store_true",
+                   help="start every Python as a wheel install does: -S, the virtualenv's "
+                        "packages on PYTHONPATH (no editable install's .pth finder)")
     args = p.parse_args()
-    cases = rows([None] + [os.path.abspath(m) for m in args.model], args.against)
+    cases = rows([None] + [os.path.abspath(m) for m in args.model], args.against,
+                 args.no_site)
     cases = [c for c in cases if args.only is None or args.only in c[0]]
     for model in args.model:            # session files beside a model skew its open
         session = os.path.abspath(model) + ".inspector.json"
