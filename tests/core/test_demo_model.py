@@ -1,6 +1,6 @@
-"""The bundled demo model lives inside the package and is found through importlib.resources
-(issue 46.7): one path, the default of the command line, the same file a source tree, an
-install and the frozen build (which copies the package with its data) all have."""
+"""The bundled demo model lives inside the package and is found beside its module (issue
+46.7): one path, the default of the command line, the same file a source tree, an install
+and the frozen build (which copies the package with its data) all have."""
 
 import os
 

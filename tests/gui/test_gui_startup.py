@@ -28,6 +28,9 @@ def report(window, qapp):
             "modules": sorted(m for m in ("numpy", "inspector.core.transforms.catalogue",
                                           "_hashlib", "PySide6.QtNetwork", "psutil",
                                           "importlib.metadata", "pyqtgraph",
+                                          # the demo model's path and the TFLite tables:
+                                          # files beside their modules (typing, zipfile...)
+                                          "importlib.resources",
                                           # the analysis' door imports per name: the strip
                                           # preview of an opening needs none of these
                                           "inspector.core.analysis.flops",

@@ -9,15 +9,16 @@ decoders that need libjpeg/libpng/libgif, and ops outside the mobile op set (tak
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
 from inspector.core.model import graph_index
 from inspector.core.model.reachability import upstream
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
 STATUSES = ("builtin", "flex", "custom", "control_flow", "dtype", "removed")
 
 LABELS = {"builtin": "TFLite builtin", "flex": "needs Select TF ops",
@@ -112,7 +113,10 @@ def overlay_fields(compat: Compat, scope_paths) -> tuple[dict, dict]:
 
 
 def _read_table(name: str) -> list:
-    text = resources.files("inspector.core.mobile").joinpath(name).read_text()
+    """A table of this package's files (beside this module: no importlib.resources on the
+    app's start, which imports this module)."""
+    with open(os.path.join(_HERE, name), encoding="utf-8") as fh:
+        text = fh.read()
     return [line.split() for line in text.splitlines() if line.strip() and line[0] != "#"]
 
 
