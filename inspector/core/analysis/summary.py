@@ -154,17 +154,9 @@ def _tensor_label(node, name: str, port: int, inferred: dict | None) -> str:
 def tf_parameter_counts(graph: Graph, totals=None) -> tuple[int, int, list]:
     """summarize_graph's counts (see parameters.tf_summarize_counts); constants through the
     graph's constant columns (totals: their summary_columns.const_totals, if made), else its
-    kept facts, so the summary and the canvas read each tensor's shape once."""
-    totals = totals or columns.const_totals(graph)
-    if totals is not None:
-        const, others = totals[0], list(totals[1])
-    else:
-        const, others = 0, []
-        for i, fact in columns.const_facts_in_order(graph):
-            if fact is not None and fact.decodable:
-                const += fact.elements
-            else:
-                others.append(i)                  # reported as failed, in graph order
+    kept facts (facts_totals), so the summary and the canvas read each tensor's shape once."""
+    totals = totals or columns.const_totals(graph) or columns.facts_totals(graph)
+    const, others = totals[0], list(totals[1])  # (failed ones: reported, in graph order)
     others += columns.indexes_of_ops(graph, ("Variable", "VariableV2"))
     protos = graph.structure.node
     more_const, var, failed = tf_summarize_counts([protos[i] for i in sorted(others)])
@@ -348,7 +340,7 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = (),
               signature=None) -> Summary:
     """signature: the model's (loaders.Signature): its inputs and outputs are named and
     shaped as it says where the graph does not say."""
-    totals = columns.const_totals(graph)
+    totals = columns.const_totals(graph) or columns.facts_totals(graph)
     tf_const, tf_var, _ = tf_parameter_counts(graph, totals)
     variables, var_params = _variable_candidates(graph)
     outputs, unlikely = _output_candidates(graph, list(known_outputs))
@@ -365,11 +357,7 @@ def summarize(graph: Graph, known_inputs: list = (), known_outputs: list = (),
         sizes = [p.ByteSize() for p in graph.structure.node]
         add_lazy = graph.lazy        # a lazy constant's values are in the file, not the proto
     bytes_by_op = columns.bytes_by_op(graph, sizes)
-    if totals is not None:
-        bytes_by_dtype, lazy_bytes = totals[2], totals[3]
-    else:
-        bytes_by_dtype, lazy_bytes = columns.bytes_by_dtype(
-            columns.const_facts_in_order(graph))
+    bytes_by_dtype, lazy_bytes = totals[2], totals[3]
     if add_lazy and lazy_bytes:
         bytes_by_op["Const"] += lazy_bytes
     control = columns.control_edges(graph)
