@@ -191,8 +191,13 @@ class Diff:
         cached = self.__dict__.get("_counts")
         if cached is None:
             out = Counter(e.status for e in self.entries)
-            out["renamed"] = sum(1 for e in self.entries
-                                 if any(c.kind == "renamed" for c in e.changes))
+            renamed = 0         # (a loop: a generator an entry cost ~0.2 s at 300k)
+            for e in self.entries:
+                for c in e.changes:
+                    if c.kind == "renamed":
+                        renamed += 1
+                        break
+            out["renamed"] = renamed
             out["unchanged"] = self.unchanged
             cached = self.__dict__["_counts"] = dict(out)
         return dict(cached)
