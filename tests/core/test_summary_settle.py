@@ -94,3 +94,18 @@ def test_a_big_window_graphs_summary_equals_the_commands(monkeypatch):
     window = load(path).graph
     assert summary_columns.const_totals(window) is None
     assert summarize(window) == summarize(command)
+
+
+def test_facts_totals_and_weight_homes_in_small_look_up_pieces(monkeypatch):
+    """Dict look-ups go LOOKUPS / parameters.PIECE (2048) constants a C call (8192 held the
+    GIL 2-6 ms at normal speed); pieces of any size give the same answers."""
+    from inspector.core.model import parameters
+
+    assert summary_columns.LOOKUPS == parameters.PIECE == 2048
+    graph = _window_graphs(monkeypatch)["blocks 20k"]
+    want, homes = _per_constant(graph), parameters.weight_homes(graph)
+    monkeypatch.setattr(summary_columns, "LOOKUPS", 7)
+    monkeypatch.setattr(parameters, "PIECE", 7)
+    assert summary_columns.facts_totals(graph) == want
+    got = parameters.weight_homes(graph)
+    assert got == homes and list(got) == list(homes) and len(homes) > 1000

@@ -11,7 +11,6 @@ from itertools import compress
 from inspector.core.model import const_columns
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph_index import NUMPY_FROM, chunked_list, numpy
-from inspector.core.runtime.pieces import PIECE
 
 
 def _big(graph) -> bool:
@@ -211,17 +210,20 @@ def _sum(values) -> int:
     return sum(values.tolist())
 
 
+LOOKUPS = 2048      # constants looked up per C call (0.2-0.6 us each in a big dict)
+
+
 def facts_totals(graph):
     """const_totals' answers from graph.const_facts() (a graph without constant columns: the
-    window's): each constant's facts looked up by C-level passes PIECE constants a call and
+    window's): each constant's facts looked up by C-level passes LOOKUPS constants a call and
     counted per distinct Facts, then a loop over the distinct ones only (a loop over every
     constant held the summary's thread ~0.1 s beside the GUI thread at 300k)."""
     facts, names = graph.const_facts(), graph.name_list
     counts: Counter = Counter()
     seen: list = []            # (node indexes, their facts) a piece at a time
     for part in graph.nodes_of_op_in_parts("Const"):
-        for lo in range(0, len(part), PIECE):
-            piece = part[lo:lo + PIECE]
+        for lo in range(0, len(part), LOOKUPS):
+            piece = part[lo:lo + LOOKUPS]
             got = list(map(facts.get, map(names.__getitem__, piece)))
             counts.update(got)
             seen.append((piece, got))
