@@ -31,7 +31,6 @@ from inspector.gui.controllers.properties_controller import PropertiesController
 from inspector.gui.dialogs import Dialogs
 from inspector.gui.dock_scroll import scrolling
 from inspector.gui.menus import build_menus
-from inspector.gui.panels.pipeline_panel import PipelinePanel
 from inspector.gui.panels.properties import PropertiesPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
 from inspector.gui.panels.workbench_panel import WorkbenchPanel
@@ -116,10 +115,8 @@ class MainWindow(QMainWindow):
         self.properties = PropertiesPanel(s)
         self.minimap = Minimap(self.canvas)
         self.workbench_panel = WorkbenchPanel()
-        self.pipeline_panel = PipelinePanel()
         made = {"summary": self.summary_panel, "properties": self.properties,
-                "minimap": self.minimap, "workbench": self.workbench_panel,
-                "pipeline": self.pipeline_panel}
+                "minimap": self.minimap, "workbench": self.workbench_panel}
         self.docks = {}           # panel_table's rows: a dock each (filled later: no widget)
         for row in panel_table.PANELS:
             dock = self.docks[row.name] = self._dock(row.title, made.pop(row.name, None))
@@ -131,7 +128,7 @@ class MainWindow(QMainWindow):
         s, t = self.state, self.tasks
         self.loader = LoadController(s, t, self.dialogs)
         self.canvas_ctl = CanvasController(s, t, self.canvas, self.minimap)
-        self.pipeline = PipelineController(s, t, self.pipeline_panel)
+        self.pipeline = PipelineController(s, t)     # its panel: window_later.build_pipeline
         self.marks = MarksController(s, t, self.workbench_panel)
         self.properties_ctl = PropertiesController(s, t, self.properties)
         self.exporter = Exporter(s, t, self.canvas)

@@ -36,7 +36,7 @@ def _tab(win, title: str):
 
 def _click_tab(qtbot, win, title: str) -> None:
     """Click the dock tab named `title` as a user does (once the window shows it)."""
-    qtbot.waitUntil(lambda: _tab(win, title) is not None, timeout=2000)
+    qtbot.waitUntil(lambda: _tab(win, title) is not None, timeout=10000)
     bar, i = _tab(win, title)
     qtbot.mouseClick(bar, Qt.LeftButton, pos=bar.tabRect(i).center())
 
@@ -88,7 +88,10 @@ def test_the_overlays_tab_made_after_an_overlay_was_chosen_shows_it(qtbot, tmp_p
                                                                     deferred):  # noqa: F811
     win = _opened(qtbot, _window(qtbot, tmp_path), tmp_path)
     win.state.set_overlay(replace(win.state.overlay, mode="compat"))   # e.g. a tour stop
-    win.workspace.switch("explore")                  # the Phone panel came forward: back
+    qtbot.waitUntil(lambda: win.workspace.task == "phone" and not win.tasks.is_busy(),
+                    timeout=20000)                   # its Phone panel came forward, computed
+    qtbot.wait(200)
+    win.workspace.switch("explore")                  # the user goes back
     assert "overlays_panel" not in win.__dict__
     _click_tab(qtbot, win, "Overlays")
     panel = win.overlays_panel
@@ -131,3 +134,26 @@ def test_the_model_card_is_made_by_its_menu_action(qtbot, tmp_path, deferred):  
     assert win.card.cards_shown == 1
     qtbot.keyClick(win.card_panel, Qt.Key_Escape)
     assert not win.card_panel.isVisible()
+
+
+def test_the_pipeline_panel_made_later_shows_the_sessions_pipeline_and_edits_it(
+        qtbot, tmp_path, deferred):  # noqa: F811
+    """Its controller is made with the window (the session, the preview); the panel, hidden
+    in the Optimize task, when that task is chosen."""
+    win = _opened(qtbot, _window(qtbot, tmp_path), tmp_path)
+    qtbot.waitUntil(lambda: win.pipeline.ready, timeout=20000)
+    win.state.workbench.set_text("strip_unused_nodes")  # e.g. restored from a session
+    assert "pipeline_panel" not in win.__dict__
+    _click_tab(qtbot, win, "Optimize")                   # the task bar's tab
+    panel = win.pipeline_panel
+    assert win.pipeline_dock.widget().widget() is panel
+    assert panel.text.toPlainText() == win.state.workbench.text_lines
+    assert "strip_unused_nodes" in panel.text.toPlainText()
+    assert panel.op_types == sorted(win.state.model.graph.op_counts())
+    panel.text.setPlainText("")                          # an empty text applied: refused
+    qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
+    assert "no transforms" in panel.text_error.text()
+    panel.text.setPlainText("fold_constants")            # another pipeline applied
+    qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
+    qtbot.waitUntil(lambda: [s.name for s in win.state.workbench.steps] == ["fold_constants"],
+                    timeout=5000)

@@ -12,9 +12,11 @@ from inspector.core.errors import InspectorError
 
 
 class PipelineController(QObject):
-    def __init__(self, state, tasks, panel):
+    def __init__(self, state, tasks, panel=None):
+        """`panel`: the Pipeline panel, or None until it is made (`attach`: it is hidden at
+        start, made after the first picture); the session and the preview go on without it."""
         super().__init__(panel)
-        self.state, self.tasks, self.panel = state, tasks, panel
+        self.state, self.tasks, self.panel = state, tasks, None
         self.bench = state.workbench
         self.ready = False              # the model's session is restored
         self.requested = False          # a preview was started for this model
@@ -28,13 +30,21 @@ class PipelineController(QObject):
         state.first_frame.connect(lambda *_: self._first_frame())
         self.bench.changed.connect(self._changed)
         state.expansion_changed.connect(self._expansion_changed)
-        p = panel
+        if panel is not None:
+            self.attach(panel)
+
+    def attach(self, panel) -> None:
+        """The Pipeline panel, made now: wired, showing the open model's pipeline."""
+        self.panel = p = panel
         p.add_requested.connect(self.add_step)
         p.moved.connect(self.bench.move_step)
         p.removed.connect(self.bench.remove_step)
         p.enabled_changed.connect(self.bench.set_enabled)
         p.param_changed.connect(self.bench.set_param)
         p.text_applied.connect(self.apply_text)
+        model = self.state.model
+        if model is not None:
+            p.op_types = sorted(model.graph.op_counts())
         self._refresh_panel()
 
     def add_step(self, name: str, row: int = -1) -> None:
@@ -49,7 +59,8 @@ class PipelineController(QObject):
             self._save_timer.stop()
             self.autosave()
         self.ready = False
-        self.panel.op_types = sorted(model.graph.op_counts())   # counted by the ViewModel, off this thread
+        if self.panel is not None:    # op counts: by the ViewModel, off this thread
+            self.panel.op_types = sorted(model.graph.op_counts())
         try:
             self.bench.reset()
             self.bench.restore(model.path)
@@ -100,7 +111,8 @@ class PipelineController(QObject):
         self.request_preview()
 
     def _refresh_panel(self, discard_edits: bool = False):
-        self.panel.refresh(self.bench.steps, self.bench.text_lines, discard_edits)
+        if self.panel is not None:
+            self.panel.refresh(self.bench.steps, self.bench.text_lines, discard_edits)
 
     def apply_text(self, text: str):
         try:

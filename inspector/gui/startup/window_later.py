@@ -1,11 +1,12 @@
 """The main window's parts hidden at start (panel_table's rows made later, and its parts with
 no dock), made after the first picture, when their dock is first shown or when first read
 (later_panels): the Search, Overlays and Legend panels (tabs behind Summary, Properties and
-Minimap), the Preview panel, the Phone panel with its Quantization tab, the Demo, Sizes and
-Tour panels, the model card, the Target report and the comparisons. Each builder imports its modules
-itself (not the window's module: ~25 ms of a start, ~0.1 s on the slow machine class) and
-returns the parts it made (later_panels puts them on the window); each controller reads the
-state itself, so nothing that happened before it existed is replayed here."""
+Minimap), the Pipeline panel (its controller is made with the window), the Preview panel,
+the Phone panel with its Quantization tab, the Demo, Sizes and Tour panels, the model card,
+the Target report and the comparisons. Each builder imports its modules itself (not the
+window's module: ~25 ms of a start, ~0.1 s on the slow machine class) and returns the parts
+it made (later_panels puts them on the window); each controller reads the state itself, so
+nothing that happened before it existed is replayed here."""
 
 from __future__ import annotations
 
@@ -13,6 +14,17 @@ import dis
 import importlib
 
 from inspector.gui import panel_table
+
+
+def build_pipeline(w) -> dict:
+    """The Pipeline panel, given to the pipeline's controller (made with the window: the
+    session and the preview need it, the panel does not)."""
+    from inspector.gui.panels.pipeline_panel import PipelinePanel
+
+    panel = PipelinePanel()
+    w.pipeline_dock.widget().setWidget(panel)
+    w.pipeline.attach(panel)
+    return {"pipeline_panel": panel}
 
 
 def build_legend(w) -> dict:
