@@ -200,23 +200,28 @@ def test_the_nodes_and_the_weights_read_through_one_file_holder_each(blocks, sto
 
 
 def test_the_reader_s_columns_and_lengths_place_the_nodes(blocks, stored, monkeypatch):
-    """A window busy starting Qt takes each piece's columns from the forked reader, with the
-    NodeDef lengths that place its nodes in the file: the same nodes as reading them here."""
+    """A window busy starting Qt takes the first pieces' columns from the forked reader and
+    the others' bodies split there (reader_sink), with the NodeDef lengths that place its
+    nodes in the file: the same nodes as reading them here, none parsed by the window."""
+    from inspector.core.loaders import reader_sink
     from inspector.core.loaders.readers import _receive
-    from inspector.core.model import graph_index
+    from inspector.core.model import columns, graph_index
 
     taken, real = [], graph_index.take
     monkeypatch.setattr(graph_index, "take",
                         lambda g, c, *rest: taken.append(1) or real(g, c, *rest))
+    parsed, read_wire = [], columns.read_wire
+    monkeypatch.setattr(columns, "read_wire", lambda *a: parsed.append(1) or read_wire(*a))
     monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
 
-    stream = reader_process.start(blocks, os.stat(blocks))
+    stream = reader_process.start(blocks, os.stat(blocks), window=True)
     stream._drain.join(30)              # every frame came while the window was busy
     graph = _receive(stream, blocks)
+    assert len(taken) == reader_sink.FULL_FRAMES and not parsed     # (the reader's calls
+    # are its own: the window parsed no piece)
     assert type(graph.structure) is StoredGraphDef
     assert graph.name_list == _here(blocks).name_list
     assert list(graph.structure.node) == list(_here(blocks).structure.node)
-    assert len(taken) >= 9          # every piece's columns came from the reader
 
 
 def test_the_phone_package_of_a_stored_graph_is_the_whole_one_s(blocks, stored, tmp_path):

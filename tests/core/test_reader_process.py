@@ -93,6 +93,37 @@ def test_a_killed_reader_falls_back_to_reading_here(blocks, monkeypatch):
     assert model.graph.structure == _here(blocks).structure
 
 
+@pytest.mark.parametrize("garble", ["a name short", "an input short", "other names"])
+def test_a_garbled_split_falls_back_to_reading_here(blocks, monkeypatch, garble):
+    """A piece's split bodies that do not fit its nodes (fewer names or inputs than the
+    piece holds, or another file's names) are refused: the window reads the file itself."""
+    from inspector.core.loaders import reader_sink
+    from inspector.core.runtime import front_end
+
+    real = reader_sink.SendingSink._columns
+
+    def garbled(self, pieces, count):
+        read, lengths, batch = real(self, pieces, count)
+        if batch is not None and self.frames == 3:
+            names, ops, inputs, counts, devices = batch
+            if garble == "a name short":
+                names = names[1:]
+            elif garble == "an input short":
+                inputs = inputs[1:]
+            else:
+                names = [name + "x" for name in names]
+            batch = names, ops, inputs, counts, devices
+        return read, lengths, batch
+
+    monkeypatch.setattr(reader_sink.SendingSink, "_columns", garbled)
+    monkeypatch.setattr(reader_sink, "taken", lambda idle: 0)      # always split there
+    monkeypatch.setattr(front_end, "WINDOW", True)
+    monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)
+    monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
+    stream = reader_process.start(blocks, os.stat(blocks), window=True)
+    assert _receive(stream, blocks) is None         # (the loader reads the file then)
+
+
 def test_a_file_changed_after_the_reader_started_is_read_again(blocks, tmp_path):
     path = str(tmp_path / "m.pb")
     shutil.copy(blocks, path)
@@ -150,21 +181,34 @@ def _compiled_or_not(monkeypatch, compiled: bool) -> None:
 
 @pytest.mark.parametrize("compiled", [True, False], ids=["numba", "no numba"])
 @pytest.mark.parametrize("nameless", [False, True], ids=["named", "a nameless node"])
-@pytest.mark.parametrize("window", ["busy", "waiting", "spawned reader"])
+@pytest.mark.parametrize("window", ["busy", "waiting", "behind", "spawned reader"])
 def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monkeypatch,
                                                                  window, nameless, compiled):
-    """While the window is busy (starting Qt), a forked reader sends each piece's Graph
-    columns (names, op codes, inputs as node indexes): the window parses none of those
-    nodes a second time, and gets the columns parsing them here gives, hostile names and
-    inputs included (forward references, duplicates, odd names, dangling, malformed and
-    huge ports, devices). Once the window waits for frames, or for a piece the reader
-    cannot read from its wire bytes (a node without a name), the window reads that piece
-    and the later ones itself; a spawned reader sends no columns. With numba (wire_columns)
-    the reader, forked or spawned, sends every piece's columns, read by compiled passes,
-    busy window or not. Same graph every way."""
+    """While the window is busy (starting Qt), a forked reader sends the first pieces'
+    Graph columns (names, op codes, inputs as node indexes), then, while the window is
+    BEHIND pieces behind, each piece's bodies split (names, ops, input texts: the window
+    only resolves them): the window parses none of those nodes a second time, and gets the
+    columns parsing them here gives, hostile names and inputs included (forward references,
+    duplicates, odd names, dangling, malformed and huge ports, devices). Once the window
+    keeps up with the frames, or from a piece the reader cannot read from its wire bytes
+    (a node without a name), the window reads that piece and the later ones itself; a
+    spawned reader sends no columns. With numba (wire_columns) the reader, forked or
+    spawned, sends every piece's columns, read by compiled passes, busy window or not.
+    Same graph every way."""
+    from inspector.core.loaders import reader_frames, reader_sink
     from inspector.core.model import columns, protos
+    from inspector.core.runtime import front_end
 
     _compiled_or_not(monkeypatch, compiled)
+    monkeypatch.setattr(front_end, "WINDOW", True)     # (its graph reads no constants)
+    if window == "behind":          # the window waits for frames, yet is always behind
+        monkeypatch.setattr(reader_sink, "taken", lambda idle: 0)
+        monkeypatch.setattr(reader_sink, "FULL_FRAMES", 0)
+    kinds = []
+    real_add = reader_frames.add
+    monkeypatch.setattr(reader_frames, "add", lambda *a: kinds.append(
+        "places" if a[7] is not None else "columns" if a[5] is not None else
+        "split" if a[8] is not None else "plain") or real_add(*a))
 
     gd = protos.GraphDef()
     for i in range(3000):
@@ -188,7 +232,7 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
     monkeypatch.setattr(columns, "read_wire", lambda *a: parsed.append(1) or real(*a))
     monkeypatch.setattr(reader_process, "CHUNK_NODES", 700)
     monkeypatch.setattr(reader_process, "_can_fork", lambda: window != "spawned reader")
-    stream = reader_process.start(path, os.stat(path))
+    stream = reader_process.start(path, os.stat(path), window=True)
     if window == "busy":
         stream._drain.join(30)       # every frame has come before the window asks
     graph = _receive(stream, path)
@@ -196,6 +240,17 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
         assert bool(parsed) == nameless
     elif window == "spawned reader":
         assert parsed
+    if compiled:
+        assert set(kinds) <= {"places", "plain"} and (window == "spawned reader" or
+                                                       kinds[0] == "places")
+    elif window == "busy":
+        assert kinds[:3] == ["columns", "columns", "split"]
+    elif window == "behind":    # (BEHIND frames sent before it can be that far behind)
+        assert kinds[:3] == ["plain", "plain", "split"] and len(parsed) >= 2
+    if nameless:            # the piece the reader cannot read, and every later one
+        assert kinds[-1] == "plain"
+    elif window in ("busy", "behind") and not compiled:
+        assert kinds.count("split") == len(kinds) - 2
     assert graph.structure == here.structure
     assert _columns(graph) == _columns(here)
     assert here.duplicate_names and here.dangling_inputs and here.malformed_inputs

@@ -110,6 +110,10 @@ def _encode(number: int, payload: bytes) -> bytes:
 
 def encode_node(node_def_bytes: bytes) -> bytes:
     """A NodeDef's bytes as a GraphDef's node field."""
+    n = len(node_def_bytes)
+    if n < 0x4000:          # (most: a stripped weight node) its head without a varint loop
+        return (b"\x0a" + (bytes((n,)) if n < 0x80 else bytes((n & 0x7F | 0x80, n >> 7)))
+                + node_def_bytes)
     return _encode(_NODE, bytes(node_def_bytes))
 
 

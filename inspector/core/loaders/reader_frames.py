@@ -7,39 +7,52 @@ from __future__ import annotations
 from inspector.core.model import columns, graph_index, wire_columns
 
 
-def add(graph, store, pieces: list, data, count: int, read, lengths, places) -> bool:
+def add(graph, store, pieces: list, data, count: int, read, lengths, places,
+        batch=None) -> bool:
     """One piece into the graph: merged into its GraphDef, or (a store) its nodes' places
     recorded; its columns from the reader (`read`), else read here (for a store, the one
-    split of the bodies gives both). False when it does not parse. places: the node
+    split of the bodies gives both, unless the reader sent that split: `batch`, a
+    columns.Batch's fields, with `lengths`). False when it does not parse. places: the node
     fields' places the reader found (_SendingSink._wire; data is None when a store needs
     no more)."""
     if places is not None:
         return _add_placed(graph, store, pieces, data, read, places)
     first = len(graph)
+    # the reader's split of the bodies (unless this graph reads its constants while opening)
+    sent = batch is not None and read is None and graph._const_parts is None
+    if sent:
+        batch = columns.Batch(*batch, True)
+        if len(batch.names) != count or len(batch.counts) != count or \
+                sum(batch.counts) != len(batch.inputs):
+            return False
     if store is None:
         try:
             graph.structure.MergeFromString(data)
         except Exception:  # noqa: BLE001
             return False
-        if read is None:
+        if read is None and not sent:
             graph.add_new_nodes(data)
-        elif _same_nodes(len(graph.structure.node), first, read[0],
+        elif _same_nodes(len(graph.structure.node), first,
+                         batch.names if sent else read[0],
                          lambda i: graph.structure.node[i].name):
-            graph_index.take(graph, read)
+            if sent:
+                graph.add_new_nodes(batch=batch)
+            else:
+                graph_index.take(graph, read)
         else:
             return False
         return True
-    batch = None
-    if read is None:
+    if read is None and not sent:
         lengths = []
         batch = graph.read_batch(data, count, lengths)
     if not store.add(pieces, data, lengths, count):
         return False
-    if read is not None:
+    if read is not None or sent:
         # one node parsed alone (store.node would keep a block the stream has not filled)
-        if not _same_nodes(len(store), first, read[0],
+        if not _same_nodes(len(store), first, batch.names if sent else read[0],
                            lambda i: store.parse(i, i + 1).node[0].name):
             return False
+    if read is not None:
         graph_index.take(graph, read)
     else:        # batch None: read node by node (a node without a name, ...)
         graph.add_new_nodes(batch=batch or columns.read_messages(

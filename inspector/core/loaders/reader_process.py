@@ -15,6 +15,7 @@ node); N: not a GraphDef after all; X: the reader failed."""
 
 from __future__ import annotations
 
+import fcntl
 import marshal
 import mmap
 import os
@@ -41,6 +42,7 @@ COMPILED_FROM = 600_000       # nodes (estimated) from which the compiled passes
 # 1M 3.91 vs 4.30 s). INSPECTOR_WIRE_KERNELS=1 forces them, 0 turns them off.
 EXPECTED_MOST = 1 << 22       # nodes the compiled reader's tables are first sized for, at most
 PEEK = 1 << 16                # bytes read at a time by estimated_nodes
+PIPE_BYTES = 1 << 20          # the pipe's buffer (Linux's most without privileges)
 _HEADER = struct.Struct("<cQ")
 _KINDS = (b"P", b"D", b"E", b"N", b"X")
 FRAME_MOST = 2 ** 33          # a frame's length past this is a garbled header
@@ -135,21 +137,27 @@ def _can_fork() -> bool:
     return apart.fork_safe()
 
 
-def start(path: str, st) -> Stream | None:
-    """A reader process for the file at path (None when this platform has none)."""
+def start(path: str, st, window: bool = False) -> Stream | None:
+    """A reader process for the file at path (None when this platform has none); window:
+    the graph is opened for the window (it reads no constants while opening), to which a
+    forked reader may send a piece's bodies split (reader_sink)."""
     if not enabled():
         return None
     stamp = (st.st_size, st.st_mtime_ns)
     read_fd, write_fd = os.pipe()
+    try:     # a frame in one write: a 64 KB pipe took a turn of the window's GIL per 64 KB
+        fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)    # while the reader waited
+    except (AttributeError, OSError):
+        pass
     try:
         if _can_fork():      # a fork starts at once, with our modules already loaded
-            idle = mmap.mmap(-1, 1)     # shared with the child
+            idle = mmap.mmap(-1, reader_sink.IDLE_BYTES)     # shared with the child
             pid = os.fork()
             if pid == 0:           # the child: read, send, leave without running any cleanup
                 code = 0
                 try:
                     os.close(read_fd)
-                    serve(path, write_fd, idle)
+                    serve(path, write_fd, idle, window)
                 except BaseException:  # noqa: BLE001
                     code = 1
                 os._exit(code)
@@ -192,9 +200,9 @@ def take(path: str, st) -> Stream | None:
     return stream
 
 
-def serve(path: str, out_fd: int, idle=None) -> None:
+def serve(path: str, out_fd: int, idle=None, window: bool = False) -> None:
     """The reader: the lazy walk over the file, each piece sent as it is read (with its
-    columns until `idle`, a byte shared with the window, says the window waits for us)."""
+    columns while `idle`, bytes shared with the window, say it is busy: reader_sink)."""
     sink = None
 
     def send(kind: bytes, payload: bytes) -> None:
@@ -213,7 +221,7 @@ def serve(path: str, out_fd: int, idle=None) -> None:
         wire = wire_columns.reader(min(nodes * 9 // 8, EXPECTED_MOST)) if nodes else None
         # a command's graph reads its constants' facts while it opens: read here, beside it
         sink = reader_sink.SendingSink(send, idle, wire,
-                                       idle is not None and not front_end.WINDOW)
+                                       idle is not None and not front_end.WINDOW, window)
         sink.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
 
         def sink_of(reader):
@@ -336,22 +344,27 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
         if store is not None:
             store.open(os.dup(fd), stream.stamp)
             store.names = graph.name_list
-        pread = os.pread
+        pread, took = os.pread, 0
         for kind, payload in stream.frames(job, graph.read_scopes_ahead):
             if kind == b"P":
                 try:
-                    pieces, sizes, read, lengths, places = marshal.loads(payload)
+                    pieces, sizes, read, lengths, places, batch = marshal.loads(payload)
                     data = None if store is not None and places is not None and places[4] \
                         else b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple
                                       else p for p in pieces)
                     added = reader_frames.add(graph, store, pieces, data, len(sizes), read,
-                                              lengths, places)
+                                              lengths, places, batch)
                     graph.stored_sizes.extend(sizes)
                 except Exception:  # noqa: BLE001  (a garbled frame: read here instead)
                     added = False
                 if not added:
                     stream.kill()
                     return None
+                took += 1
+                if stream.idle is not None:
+                    reader_sink.took(stream.idle, took)
+                graph.read_scopes_ahead()    # this piece grouped by scope now, not after
+                # the last one (the reader has the other core meanwhile)
             elif kind == b"D":
                 slots, scanned, stamp = marshal.loads(payload)
                 st = os.fstat(fd)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import struct
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
@@ -17,6 +18,11 @@ from inspector.core.model import columns, graph_index, protos, wire_columns
 from inspector.core.model.graph import Graph
 
 AHEAD = 2             # frames scanned or waiting to be, besides the one being cut
+FULL_FRAMES = 2       # frames at most sent with all their columns (inputs resolved here):
+# the window's start is short of the reader's walk, and each such frame costs the reader
+# twice a split's time (blocks 300k: 28 vs 14 ms at normal speed) for ~12 ms of the window's
+BEHIND = 2            # frames sent and not yet added by the window from which the window is
+                      # the slower side: the next frame's bodies are split here then
 
 
 class SendingSink:
@@ -31,7 +37,7 @@ class SendingSink:
     window waits for frames (`idle`), the reader is the slower side and sends plain pieces,
     the window reading their columns itself. `close()` once the walk is over."""
 
-    def __init__(self, send, idle=None, wire=None, consts=False):
+    def __init__(self, send, idle=None, wire=None, consts=False, window=False):
         self.send, self.pieces = send, []
         self.consts, self.op_names = consts, []    # consts: read the constants' facts too
         self.sizes, self.sent = [], 0
@@ -42,6 +48,9 @@ class SendingSink:
         self.scans: deque = deque()     # (scan's future or None, pieces, sizes, first, data)
         self.pool = None if wire is None else ThreadPoolExecutor(1, "reader-scan")
         self.failed = False
+        self.frames = 0          # P frames sent (the window says in `idle` how many it took)
+        self.plain = False       # a frame the wire read refused: the window reads the rest
+        self.window = window     # the window's graph (it takes split bodies: no constants)
 
     def fields(self, start: int, end: int) -> None:
         self.pieces.append((start, end))
@@ -62,8 +71,9 @@ class SendingSink:
             self.pieces, self.sent, self.chunks = [], len(self.sizes), []
             if self.wire is None:
                 self._sent_scanned(0)          # (frames scanned before go first)
-                read, lengths = self._columns(pieces, len(sizes))
-                self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, None)))
+                read, lengths, batch = self._columns(pieces, len(sizes))
+                self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, None, batch)))
+                self.frames += 1
                 return
             data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
             # (the split of the node fields here, beside the second pass of the last one)
@@ -98,7 +108,8 @@ class SendingSink:
                     self.wire = None
                 else:
                     read, lengths, places = self._placed(got, data, len(sizes), first)
-            self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, places)))
+            self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, places, None)))
+            self.frames += 1
 
     def _placed(self, got, data, count: int, first: int) -> tuple:
         """(columns, None, (node fields' starts in the frame's bytes, their sizes, NodeDef
@@ -115,22 +126,42 @@ class SendingSink:
                                    got.lengths.tobytes(), got.scopes, only, consts)
 
     def _columns(self, pieces: list, count: int) -> tuple:
-        """(the columns of this frame's nodes, their NodeDefs' lengths), or (None, None):
-        the window reads them itself, this frame's and every later one's, once one cannot
-        be read from its wire bytes."""
-        if self.idle is not None and self.idle[0]:
-            self.graph = None       # the window waits for us: it reads the rest itself
+        """(the columns of this frame's nodes, their NodeDefs' lengths, None) for the first
+        FULL_FRAMES frames while the window is busy (Qt's start); then (None, lengths, their
+        columns.read_wire Batch as a tuple) while it has BEHIND frames or more still to add
+        (it then only resolves their inputs), else (None, None, None): it reads them itself.
+        All None from the first frame that cannot be read from its wire bytes on."""
+        if self.idle is not None and self.idle[0] or self.frames >= FULL_FRAMES:
+            self.graph = None       # the window waits for us: the columns' order is its own
         graph = self.graph
-        if graph is None or self.fd is None or not count:
-            return None, None
+        if self.idle is None or self.fd is None or not count or self.plain or \
+                (graph is None and (not self.window or
+                                    taken(self.idle) + BEHIND > self.frames)):
+            return None, None, None
         data = b"".join(os.pread(self.fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
                         for p in pieces)
         lengths: list = []
         batch = columns.read_wire(data, count, False, lengths)
         if batch is None:
-            self.graph = None
-            return None, None
+            self.graph, self.plain = None, True
+            return None, None, None
+        if graph is None:
+            return None, lengths, (batch.names, batch.ops, batch.inputs, batch.counts,
+                                   batch.devices)
         first, base = len(graph._names), len(graph._src)
         ops, bad = len(graph.op_names), len(graph.malformed_inputs)
         graph_index.append(graph, batch, first)
-        return graph_index.appended(graph, first, base, ops, bad), lengths
+        return graph_index.appended(graph, first, base, ops, bad), lengths, None
+
+
+IDLE_BYTES = 16       # the byte shared with the window: 1 once it waited; frames it took at 8
+
+
+def took(idle, frames: int) -> None:
+    """The window has added `frames` frames (the reader's measure of its backlog)."""
+    struct.pack_into("<Q", idle, 8, frames)
+
+
+def taken(idle) -> int:
+    """Frames the window took (all of them, as far as we know, from a shorter byte)."""
+    return struct.unpack_from("<Q", idle, 8)[0] if len(idle) >= IDLE_BYTES else 1 << 62

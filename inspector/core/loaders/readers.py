@@ -210,7 +210,7 @@ def _load_lazily(path: str, st) -> LoadedModel | None:
 
     stream = reader_process.take(path, st)
     if stream is None and st.st_size >= reader_process.STREAM_ABOVE:
-        stream = reader_process.start(path, st)
+        stream = reader_process.start(path, st, front_end.WINDOW)
     if stream is not None:
         graph = _receive(stream, path)
         if graph is not None:
@@ -336,6 +336,6 @@ def prestart(path: str) -> None:
             return
     except Exception:  # noqa: BLE001  (the real open reports any problem)
         return
-    stream = reader_process.start(path, st)
+    stream = reader_process.start(path, st, window=True)     # (the app's model)
     if stream is not None:
         reader_process.keep_started(path, stream)

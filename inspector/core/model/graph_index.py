@@ -40,7 +40,7 @@ def append(graph, batch, first: int) -> None:
         if op not in codes:
             codes[op] = len(op_names)
             op_names.append(op)
-    graph._ops.extend(map(codes.__getitem__, batch.ops))
+    graph._ops.fromlist(list(map(codes.__getitem__, batch.ops)))
     base = len(graph._src)
     graph._in_off.extend(islice(accumulate(batch.counts, initial=base), 1, None))
     graph._wire = graph._wire and batch.wire
@@ -115,7 +115,7 @@ def _resolve(graph, texts, base: int) -> None:
     if odd:
         missed = map(or_, missed, map(odd.__contains__, texts))
     misses = list(compress(count(base), missed))
-    port.extend(repeat(0, len(texts)))
+    port.frombytes(bytes(port.itemsize * len(texts)))     # zeros (extend: one at a time)
     for pos in misses:
         text = texts[pos - base]
         ref = parse_input(text)
