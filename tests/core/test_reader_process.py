@@ -184,9 +184,9 @@ def _compiled_or_not(monkeypatch, compiled: bool) -> None:
 @pytest.mark.parametrize("window", ["busy", "waiting", "behind", "spawned reader"])
 def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monkeypatch,
                                                                  window, nameless, compiled):
-    """While the window is busy (starting Qt), a forked reader sends the first pieces'
-    Graph columns (names, op codes, inputs as node indexes), then, while the window is
-    BEHIND pieces behind, each piece's bodies split (names, ops, input texts: the window
+    """While the window is busy (starting Qt), a forked reader sends the pieces' Graph
+    columns (names, op codes, inputs as node indexes; here the first FULL_FRAMES), then,
+    while the window is BEHIND pieces behind, each piece's bodies split (names, ops, input texts: the window
     only resolves them): the window parses none of those nodes a second time, and gets the
     columns parsing them here gives, hostile names and inputs included (forward references,
     duplicates, odd names, dangling, malformed and huge ports, devices). Once the window
@@ -201,6 +201,8 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
 
     _compiled_or_not(monkeypatch, compiled)
     monkeypatch.setattr(front_end, "WINDOW", True)     # (its graph reads no constants)
+    if window == "busy":
+        monkeypatch.setattr(reader_sink, "FULL_FRAMES", 2)     # then split bodies
     if window == "behind":          # the window waits for frames, yet is always behind
         monkeypatch.setattr(reader_sink, "taken", lambda idle: 0)
         monkeypatch.setattr(reader_sink, "FULL_FRAMES", 0)

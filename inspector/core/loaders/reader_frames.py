@@ -8,13 +8,14 @@ from inspector.core.model import columns, graph_index, wire_columns
 
 
 def add(graph, store, pieces: list, data, count: int, read, lengths, places,
-        batch=None) -> bool:
+        batch=None, fetch=None) -> bool:
     """One piece into the graph: merged into its GraphDef, or (a store) its nodes' places
     recorded; its columns from the reader (`read`), else read here (for a store, the one
     split of the bodies gives both, unless the reader sent that split: `batch`, a
     columns.Batch's fields, with `lengths`). False when it does not parse. places: the node
     fields' places the reader found (_SendingSink._wire; data is None when a store needs
-    no more)."""
+    no more, or, with the reader's `lengths`, until they do not place the nodes: fetch()
+    reads it then)."""
     if places is not None:
         return _add_placed(graph, store, pieces, data, read, places)
     first = len(graph)
@@ -43,14 +44,19 @@ def add(graph, store, pieces: list, data, count: int, read, lengths, places,
             return False
         return True
     if read is None and not sent:
+        data = fetch() if data is None else data
         lengths = []
         batch = graph.read_batch(data, count, lengths)
-    if not store.add(pieces, data, lengths, count):
+    added = store.add(pieces, data, lengths, count)
+    if added is None:        # (other fields among the nodes: the library, ...)
+        added = store.add(pieces, fetch(), lengths, count)
+    if not added:
         return False
-    if read is not None or sent:
-        # one node parsed alone (store.node would keep a block the stream has not filled)
+    if read is not None or sent:    # (names read alone: a node whose attributes do not
+        # parse is reported when it is read, not here; store.node would keep a block the
+        # stream has not filled)
         if not _same_nodes(len(store), first, batch.names if sent else read[0],
-                           lambda i: store.parse(i, i + 1).node[0].name):
+                           lambda i: _stored_name(store, i)):
             return False
     if read is not None:
         graph_index.take(graph, read)

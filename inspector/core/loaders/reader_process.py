@@ -349,11 +349,15 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
             if kind == b"P":
                 try:
                     pieces, sizes, read, lengths, places, batch = marshal.loads(payload)
-                    data = None if store is not None and places is not None and places[4] \
-                        else b"".join(pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple
-                                      else p for p in pieces)
+                    fetch = lambda: b"".join(   # noqa: E731  (pieces' bytes: from the file)
+                        pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
+                        for p in pieces)
+                    # a store's nodes placed by the reader's lengths need no byte read here
+                    data = None if store is not None and (
+                        places is not None and places[4] or
+                        places is None and lengths is not None) else fetch()
                     added = reader_frames.add(graph, store, pieces, data, len(sizes), read,
-                                              lengths, places, batch)
+                                              lengths, places, batch, fetch)
                     graph.stored_sizes.extend(sizes)
                 except Exception:  # noqa: BLE001  (a garbled frame: read here instead)
                     added = False

@@ -18,9 +18,9 @@ from inspector.core.model import columns, graph_index, protos, wire_columns
 from inspector.core.model.graph import Graph
 
 AHEAD = 2             # frames scanned or waiting to be, besides the one being cut
-FULL_FRAMES = 2       # frames at most sent with all their columns (inputs resolved here):
-# the window's start is short of the reader's walk, and each such frame costs the reader
-# twice a split's time (blocks 300k: 28 vs 14 ms at normal speed) for ~12 ms of the window's
+FULL_FRAMES = None    # pieces at most sent with all their columns (None: every piece until
+# the window waits for one): they cost the reader twice a split's time (inputs resolved
+# here: blocks 300k 31 vs 13 ms a piece at normal speed) and the window a sixth of it
 BEHIND = 2            # frames sent and not yet added by the window from which the window is
                       # the slower side: the next frame's bodies are split here then
 
@@ -126,12 +126,13 @@ class SendingSink:
                                    got.lengths.tobytes(), got.scopes, only, consts)
 
     def _columns(self, pieces: list, count: int) -> tuple:
-        """(the columns of this frame's nodes, their NodeDefs' lengths, None) for the first
-        FULL_FRAMES frames while the window is busy (Qt's start); then (None, lengths, their
+        """(the columns of this frame's nodes, their NodeDefs' lengths, None) while the
+        window is busy (Qt's start: until it has waited for us); then (None, lengths, their
         columns.read_wire Batch as a tuple) while it has BEHIND frames or more still to add
         (it then only resolves their inputs), else (None, None, None): it reads them itself.
         All None from the first frame that cannot be read from its wire bytes on."""
-        if self.idle is not None and self.idle[0] or self.frames >= FULL_FRAMES:
+        if self.idle is not None and self.idle[0] or \
+                FULL_FRAMES is not None and self.frames >= FULL_FRAMES:
             self.graph = None       # the window waits for us: the columns' order is its own
         graph = self.graph
         if self.idle is None or self.fd is None or not count or self.plain or \

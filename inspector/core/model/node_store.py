@@ -112,12 +112,16 @@ class NodeStore(HeldFile):
         """Record the nodes of one streamed piece: `pieces` as the reader sent them (file
         ranges (start, end) and stripped nodes' bytes), `data` their join, `lengths` the
         NodeDef lengths of its node fields in order (from columns.read_wire's split), or
-        None. False when its node fields are not `count` whole fields of data. A piece of
+        None. False when its node fields are not `count` whole fields of data; None when
+        data is None (not read) and the lengths do not fill the pieces. A piece of
         fewer than NUMPY_FROM nodes is placed without numpy (a dense model's ~200 nodes:
         numpy's import is 0.3 s of its first picture on a slow machine)."""
         where = None
         if lengths is not None and len(lengths) == count:
-            where = _back_to_back(lengths, len(data))
+            where = _back_to_back(lengths, len(data) if data is not None else sum(
+                p[1] - p[0] if p.__class__ is tuple else len(p) for p in pieces))
+        if where is None and data is None:
+            return None
         if where is None:
             try:
                 fields = _fields(data)
