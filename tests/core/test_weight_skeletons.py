@@ -165,3 +165,30 @@ def test_a_file_cut_inside_a_known_layout_gives_the_same_message(tmp_path, monke
         fh.write(whole[:int(len(whole) * cut)])
     fast, slow = _read(path, True, monkeypatch), _read(path, False, monkeypatch)
     assert fast == slow and "truncated" in fast
+
+
+def _with_device(name: str, device: bytes, content: bytes) -> bytes:
+    node = protos.NodeDef(name=name, op="Const", device=device.decode())
+    tensor = node.attr["value"].tensor
+    tensor.dtype = 1
+    tensor.tensor_shape.dim.add(size=len(content) // 4)
+    tensor.tensor_content = content
+    return node.SerializeToString()
+
+
+def test_values_whose_bytes_come_first_in_another_field_are_parsed(tmp_path, monkeypatch):
+    """The first node's values are also its device (the parse's search finds them there):
+    a node of the same layout with another device and the same values must keep its own
+    device and have its slot on its values, not on the device."""
+    same = bytes(65 + k * 7 % 26 for k in range(16384))
+    other = bytes(97 + k * 11 % 26 for k in range(16384))
+    parts = [encode_node(_with_device("a/w", same, same))]
+    parts += [encode_node(_with_device(f"b{i}/w", other, same)) for i in range(3)]
+    path = str(tmp_path / "d.pb")
+    with open(path, "wb") as fh:
+        fh.write(b"".join(parts))
+    fast, slow = _read(path, True, monkeypatch), _read(path, False, monkeypatch)
+    assert fast == slow
+    assert fast[0].node[1].device == other.decode()
+    data = open(path, "rb").read()
+    assert all(data[slot.offset:slot.offset + slot.length] == same for _, slot in fast[3])

@@ -13,10 +13,12 @@ second name field) goes the parse's way, which learns the layouts it meets."""
 
 from __future__ import annotations
 
+from inspector.core.model import protos
 from inspector.core.model.weights import TENSOR_CONTENT, Slot
 
 MOST = 64          # layouts kept (a model's distinct weight shapes; others parse)
 HEAD = 32          # bytes of the values the parse's search looks for (lazy_graphdef._place)
+_FLIP = bytes(range(255, -1, -1))      # a translate table that changes every byte
 
 
 def _name_end(buf, i: int) -> int:
@@ -76,11 +78,25 @@ class Skeletons:
                 buf[i + (2 if buf[i + 1] < 0x80 else 3):ne].decode("utf-8", "replace") != name \
                 or not stripped.startswith(buf[i:ne]) or not _one_name(buf, ne, end):
             return
-        if buf.find(buf[at:at + HEAD], i, at + HEAD - 1) >= 0:
+        if buf.find(buf[at:at + HEAD], i, at + HEAD - 1) >= 0 or \
+                not _the_values_field(buf, i, at, end, slot):
             return
         self.known[end - ne] = (bytes(buf[ne:at]), slot.length,
                                 bytes(buf[at + slot.length:end]), stripped[ne - i:],
                                 slot.attr, slot.version)
+
+
+def _the_values_field(buf, i: int, at: int, end: int, slot) -> bool:
+    """buf[at:] holds the attribute's tensor_content itself, not the same bytes in another
+    field before it (the parse's search takes the first place holding them): the node with
+    those bytes changed parses with its values changed."""
+    flipped = bytes(buf[at:at + slot.length]).translate(_FLIP)
+    try:
+        node = protos.NodeDef.FromString(bytes(buf[i:at]) + flipped +
+                                         bytes(buf[at + slot.length:end]))
+    except Exception:  # noqa: BLE001  (protobuf's DecodeError, or upb's own)
+        return False
+    return node.attr[slot.attr].tensor.tensor_content == flipped
 
 
 def _one_name(buf, pos: int, end: int) -> bool:
