@@ -192,3 +192,27 @@ def test_values_whose_bytes_come_first_in_another_field_are_parsed(tmp_path, mon
     assert fast[0].node[1].device == other.decode()
     data = open(path, "rb").read()
     assert all(data[slot.offset:slot.offset + slot.length] == same for _, slot in fast[3])
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_weight_whose_shape_does_not_parse_is_one_line_naming_file_and_node(
+        tmp_path, monkeypatch, streamed):
+    """A dim's tag flipped to a fixed64 inside a big weight's shape: the node that does not
+    parse is named (the stripped tensor's check raised protobuf's DecodeError out of the
+    loader)."""
+    from inspector.core.loaders import load, reader_process
+
+    path = _model(str(tmp_path / "s.pb"), False)
+    data = bytearray(open(path, "rb").read())
+    at = data.index(b"b7/weights")
+    dim = data.index(b"\x12\x03\x08\x80\x20", at)       # dim { size: 4096 }
+    data[dim + 2] = 0x09
+    with open(path, "wb") as fh:
+        fh.write(data)
+    monkeypatch.setattr(lazy_graphdef, "LAZY_ABOVE", 1 << 10)
+    monkeypatch.setattr(reader_process, "STREAM_ABOVE", 1 if streamed else 1 << 40)
+    with pytest.raises(ModelLoadError) as err:
+        model = load(path, freeze=False)
+        list(model.graph.structure.node)       # (a big window graph reads it when asked)
+    assert "b7/weights" in str(err.value) and path in str(err.value)
+    assert "\n" not in str(err.value)

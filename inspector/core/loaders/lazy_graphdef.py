@@ -132,7 +132,10 @@ def _strip_tensor(r: _Reader, start: int, end: int, node: int, attr: str,
     if skipped is None:
         return None
     stripped = b"".join(kept)
-    probe = protos.tensor_pb2.TensorProto.FromString(stripped)
+    try:
+        probe = protos.tensor_pb2.TensorProto.FromString(stripped)
+    except Exception:  # noqa: BLE001  (upb's DecodeError: the node's parse names it)
+        return None
     number, offset, length = skipped
     needs = _VALUE_FIELDS[number]
     size = dtypes.item_size(probe.dtype)
