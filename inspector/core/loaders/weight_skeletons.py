@@ -14,6 +14,7 @@ second name field) goes the parse's way, which learns the layouts it meets."""
 from __future__ import annotations
 
 from inspector.core.model import protos
+from inspector.core.model.node_store import _fields
 from inspector.core.model.weights import TENSOR_CONTENT, Slot
 
 MOST = 64          # layouts kept (a model's distinct weight shapes; others parse)
@@ -103,33 +104,6 @@ def _one_name(buf, pos: int, end: int) -> bool:
     """No other name field (field 1) among the top-level fields of buf[pos:end] (a second
     one would be the name the parse keeps), and they are whole."""
     try:
-        while pos < end:
-            key, pos = _varint(buf, pos)
-            wire = key & 7
-            if key >> 3 == 1 or key >> 3 == 0:
-                return False
-            if wire == 2:
-                length, pos = _varint(buf, pos)
-                pos += length
-            elif wire == 0:
-                _, pos = _varint(buf, pos)
-            elif wire in (1, 5):
-                pos += 8 if wire == 1 else 4
-            else:
-                return False
-    except IndexError:
+        return all(number > 1 for number, _, _, _ in _fields(memoryview(buf)[pos:end]))
+    except (ValueError, IndexError):
         return False
-    return pos == end
-
-
-def _varint(buf, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        b = buf[pos]
-        pos += 1
-        value |= (b & 0x7F) << shift
-        if b < 0x80:
-            return value, pos
-        shift += 7
-        if shift > 63:
-            raise IndexError(pos)
