@@ -8,6 +8,7 @@ from google.protobuf import message, unknown_fields
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders.sniff import top_level_fields
+from inspector.core.model import unparsed
 from inspector.core.model.text_parse import parse_text_message
 from inspector.core.runtime import executor
 
@@ -71,6 +72,9 @@ def parse(data: bytes, cls, is_text: bool, path: str):
         else:
             msg.ParseFromString(data)
     except message.DecodeError as exc:
+        named = unparsed.bad_node_error(data, path) if what == "GraphDef" else None
+        if named is not None:       # say which node, as a big file's reader does
+            raise named from None
         raise ModelLoadError(f"binary {what} does not parse ({exc}); the file may be truncated "
                              "or not a TensorFlow model", path=path) from None
     except RecursionError:
