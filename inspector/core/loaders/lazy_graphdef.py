@@ -7,30 +7,21 @@ skipped tensor, so a 1.2 GB model of a few hundred nodes reads a few MB to open.
 
 from __future__ import annotations
 
-import math
 import os
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.loaders import weight_strip
 from inspector.core.loaders.sniff import graphdef_by_first_fields, varint_at
 from inspector.core.loaders.weight_skeletons import Skeletons
-from inspector.core.model import dtypes, protos, tensors
+from inspector.core.loaders.weight_strip import LAZY_FIELD
+from inspector.core.model import protos
 from inspector.core.model.unparsed import bad_node_error
-from inspector.core.model.weights import (
-    DOUBLE_VAL,
-    FLOAT_VAL,
-    LAZY_MARK,
-    TENSOR_CONTENT,
-    Slot,
-    WeightStore,
-    varint,
-)
+from inspector.core.model.weights import WeightStore
 
 LAZY_ABOVE = 4 * 2 ** 20      # binary GraphDefs at least this big are opened lazily
-LAZY_FIELD = 8 * 2 ** 10      # tensor values at least this big stay in the file
 MID_NODE = 2 ** 20            # nodes smaller than this are parsed whole, then stripped
 SMALL_READ, BIG_READ = 16 * 2 ** 10, 4 * 2 ** 20
-_NODE, _ATTR, _ATTR_VALUE, _TENSOR = 1, 5, 2, 8
-_VALUE_FIELDS = {TENSOR_CONTENT: None, FLOAT_VAL: 1, DOUBLE_VAL: 2}  # field -> dtype it needs
+_NODE = 1
 
 
 class _Reader:
@@ -104,133 +95,13 @@ class _Reader:
             pos = stop
 
 
-def _encode(number: int, payload: bytes) -> bytes:
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
-
-
 def encode_node(node_def_bytes: bytes) -> bytes:
     """A NodeDef's bytes as a GraphDef's node field."""
     n = len(node_def_bytes)
     if n < 0x4000:          # (most: a stripped weight node) its head without a varint loop
         return (b"\x0a" + (bytes((n,)) if n < 0x80 else bytes((n & 0x7F | 0x80, n >> 7)))
                 + node_def_bytes)
-    return _encode(_NODE, bytes(node_def_bytes))
-
-
-def _strip_tensor(r: _Reader, start: int, end: int, node: int, attr: str,
-                  found: list) -> bytes | None:
-    """The TensorProto at [start, end) without its large value field, marked lazy; None when
-    it has nothing to leave out or does not check out (then it is read whole)."""
-    kept, skipped = [], None
-    for number, wire, at, begin, stop in r.fields(start, end):
-        if number in _VALUE_FIELDS and wire == 2 and stop - begin >= LAZY_FIELD:
-            if skipped is not None:
-                return None
-            skipped = (number, begin, stop - begin)
-        else:
-            kept.append(bytes(r.get(at, stop - at)))
-    if skipped is None:
-        return None
-    stripped = b"".join(kept)
-    try:
-        probe = protos.tensor_pb2.TensorProto.FromString(stripped)
-    except Exception:  # noqa: BLE001  (upb's DecodeError: the node's parse names it)
-        return None
-    number, offset, length = skipped
-    needs = _VALUE_FIELDS[number]
-    size = dtypes.item_size(probe.dtype)
-    shape = probe.tensor_shape
-    if shape.unknown_rank or any(d.size < 0 for d in shape.dim) or size <= 0 or \
-            (needs is not None and probe.dtype != needs) or \
-            length != tensors.element_count(probe) * size:
-        return None   # inconsistent: keep the bytes, so the usual checks report it
-    found.append(Slot(node, attr, number, offset, length, probe.version_number))
-    return stripped + varint(3 << 3) + varint(LAZY_MARK)
-
-
-def _strip_node(r: _Reader, start: int, end: int, node: int, found: list) -> bytes | None:
-    """A NodeDef without the values of its large tensors, or None to read it whole."""
-    parts, changed = [], False
-    for number, wire, at, begin, stop in r.fields(start, end):
-        if number == _ATTR and wire == 2 and stop - begin >= LAZY_FIELD:
-            entry = _strip_attr(r, begin, stop, node, found)
-            if entry is not None:
-                parts.append(_encode(_ATTR, entry))
-                changed = True
-                continue
-        parts.append(bytes(r.get(at, stop - at)))
-    return b"".join(parts) if changed else None
-
-
-def _strip_attr(r: _Reader, start: int, end: int, node: int, found: list) -> bytes | None:
-    key, value, changed = b"", [], False
-    for number, wire, at, begin, stop in r.fields(start, end):
-        if number == 1 and wire == 2:
-            key = bytes(r.get(begin, stop - begin))
-            value.append(bytes(r.get(at, stop - at)))
-        elif number == _ATTR_VALUE and wire == 2 and stop - begin >= LAZY_FIELD:
-            inner = []
-            for n2, w2, at2, b2, s2 in r.fields(begin, stop):
-                tensor = None
-                if n2 == _TENSOR and w2 == 2 and s2 - b2 >= LAZY_FIELD:
-                    tensor = _strip_tensor(r, b2, s2, node, key.decode("utf-8", "replace"),
-                                           found)
-                if tensor is not None:
-                    inner.append(_encode(_TENSOR, tensor))
-                    changed = True
-                else:
-                    inner.append(bytes(r.get(at2, s2 - at2)))
-            value.append(_encode(_ATTR_VALUE, b"".join(inner)))
-        else:
-            value.append(bytes(r.get(at, stop - at)))
-    return b"".join(value) if changed else None
-
-
-def _place(buf: bytes, content: bytes, start: int, end: int) -> int:
-    """Where content sits in buf[start:end] (an index into buf, or -1). Any place holding the
-    same bytes will do; a short prefix search then one comparison in place is much cheaper
-    than searching for the whole value."""
-    head, at = content[:32], start - 1
-    for _ in range(8):
-        at = buf.find(head, at + 1, end)
-        if at < 0 or buf.startswith(content, at, end):
-            return at
-    return buf.find(content, start, end)
-
-
-def _strip_parsed(node, buf: bytes, i: int, end: int, begin: int, index: int,
-                  found: list) -> bool:
-    """Leave out the large tensor_content values of a NodeDef parsed from buf[i:end] (which
-    starts at file offset begin); False when it holds a large value of another kind (then the
-    field walk decides)."""
-    slots = []
-    for key, value in node.attr.items():
-        if value.WhichOneof("value") != "tensor":
-            continue
-        tensor = value.tensor
-        content = tensor.tensor_content     # each read of a bytes field copies it: once
-        length = len(content)
-        if (len(tensor.float_val) * 4 >= LAZY_FIELD or len(tensor.double_val) * 8 >= LAZY_FIELD
-                or length >= LAZY_FIELD and tensor.float_val):
-            return False
-        if length < LAZY_FIELD:
-            continue
-        size = dtypes.item_size(tensor.dtype)
-        shape = tensor.tensor_shape
-        dims = [d.size for d in shape.dim]
-        if shape.unknown_rank or size <= 0 or (dims and min(dims) < 0) or \
-                length != math.prod(dims) * size:
-            continue     # inconsistent: keep the bytes, so the usual checks report it
-        at = _place(buf, content, i, end)
-        if at < 0:
-            return False
-        slots.append((tensor, Slot(index, key, TENSOR_CONTENT, begin + at - i, length,
-                                   tensor.version_number)))
-    for tensor, slot in slots:
-        tensor.ClearField("tensor_content")
-        tensor.version_number = LAZY_MARK
-        found.append(slot)
-    return True
+    return weight_strip.encode_field(_NODE, bytes(node_def_bytes))
 
 
 class GraphDefSink:
@@ -343,8 +214,8 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
                 except Exception:  # noqa: BLE001  (the field walk below says where it breaks)
                     node = None
                 had = len(found)
-                if node is not None and not _strip_parsed(node, buf, i, end, begin, index,
-                                                          found):
+                if node is not None and not weight_strip.strip_parsed(
+                        node, buf, i, end, begin, index, found):
                     node = None
                 if node is not None and len(found) > had:     # a layout to strip by
                     stripped = node.SerializeToString()
@@ -354,7 +225,7 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
             elif node is not None:
                 sink.node(node)
             else:
-                piece = _strip_node(r, begin, stop, index, found)
+                piece = weight_strip.strip_node(r, begin, stop, index, found)
                 if piece is not None:
                     sink.node_bytes(piece, pos)
                 else:

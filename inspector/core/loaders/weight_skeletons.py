@@ -18,7 +18,7 @@ from inspector.core.model.node_store import _fields
 from inspector.core.model.weights import TENSOR_CONTENT, Slot
 
 MOST = 64          # layouts kept (a model's distinct weight shapes; others parse)
-HEAD = 32          # bytes of the values the parse's search looks for (lazy_graphdef._place)
+HEAD = 32          # bytes of the values the parse's search looks for (weight_strip.place)
 _FLIP = bytes(range(255, -1, -1))      # a translate table that changes every byte
 
 
