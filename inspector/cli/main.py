@@ -17,7 +17,10 @@ def cmd_summarize(args) -> int:
 
     fmt = "json" if args.json and args.format != "tf" else args.format
     front_end.FEW_NODES = fmt != "tf"     # (TF's text walks every NodeDef)
-    model = _load(args)
+    try:                                  # for this load only: main() may run again here
+        model = _load(args)
+    finally:
+        front_end.FEW_NODES = False
     text, warnings, error = summary_text(model, args.model, fmt, args.print_structure)
     sys.stdout.write(text)
     if error is not None:  # TF's tool stops here: one error line naming the first bad input

@@ -41,6 +41,7 @@ def test_summarize_keeps_a_big_graphs_nodes_in_the_file(monkeypatch, capsys, com
     def report(*args, store_from: int) -> str:
         monkeypatch.setattr(reader_process, "STORE_FROM", store_from)
         assert cli.main(["summarize", *args, path]) == 0
+        assert front_end.FEW_NODES is False      # a later load in this process reads whole
         return capsys.readouterr().out
 
     for args in ([], ["--json"]):
