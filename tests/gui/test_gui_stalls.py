@@ -43,18 +43,21 @@ def test_expand_search_select_and_constants_start_no_thread_on_the_gui_thread(
 
 @pytest.fixture
 def app_start(monkeypatch):
-    """charts_after_first_picture(make_window) as the app's start calls it, with the module
-    state it sets once per process put back afterwards."""
+    """charts_after_first_picture(make_window) as the app's start calls it, from the module
+    state of a fresh process (not the one an earlier test left: an earlier window's later
+    work, run after that test ended, set start_order._ready and made this test's panels
+    build at once, unseen by run_now), put back afterwards."""
     from inspector.gui.panels import chart_slot
     from inspector.gui.startup import start_order
 
-    for module, names in ((chart_slot, ("_deferred", "_waiting", "_thread", "_busy")),
-                          (start_order, ("_deferred", "_waiting", "_released", "_ready",
-                                         "_preload", "_busy", "_until"))):
-        for name in names:
-            value = getattr(module, name)
-            monkeypatch.setattr(module, name, type(value)() if isinstance(
-                value, (list, dict)) else value)
+    for module, fresh in ((chart_slot, {"_deferred": False, "_waiting": [], "_thread": None,
+                                        "_busy": None}),
+                          (start_order, {"_deferred": False, "_waiting": {}, "_released": False,
+                                         "_ready": False, "_preload": [], "_busy": None,
+                                         "_until": 0.0})):
+        for name, value in fresh.items():
+            assert hasattr(module, name), name
+            monkeypatch.setattr(module, name, value)
     from inspector.gui.app import charts_after_first_picture
 
     return charts_after_first_picture
