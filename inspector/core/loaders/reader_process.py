@@ -10,8 +10,8 @@ of the process itself (killed, a bug) falls back to reading in this process.
 Frames on the pipe: one kind byte, an 8-byte length, the payload. P: the next pieces of the
 GraphDef (marshal: a list of file ranges (start, end) and stripped nodes' bytes, the sizes
 of the nodes they hold, and their Graph columns and NodeDef lengths, or None, None); D:
-done (marshal: slots, bytes scanned, file stamp); E: a ModelLoadError (message, path,
-node); N: not a GraphDef after all; X: the reader failed."""
+done (marshal: the slots as weights.slot_columns, bytes scanned, file stamp); E: a
+ModelLoadError (message, path, node); N: not a GraphDef after all; X: the reader failed."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from inspector.core.errors import Cancelled, ModelLoadError
 from inspector.core.loaders import reader_frames, reader_sink
 from inspector.core.loaders.lazy_graphdef import LAZY_FIELD, open_lazily
 from inspector.core.model import wire_columns
-from inspector.core.model.weights import Slot
+from inspector.core.model.weights import SlotColumns, slot_columns
 from inspector.core.runtime import apart, front_end
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -238,11 +238,9 @@ def serve(path: str, out_fd: int, idle=None, window: bool = False) -> None:
         else:
             store = opened[1]
             if store is None:
-                done = ([], 0, (st.st_size, st.st_mtime_ns))
+                done = (slot_columns([]), 0, (st.st_size, st.st_mtime_ns))
             else:
-                slots = [(s.node, s.attr, s.field, s.offset, s.length, s.version)
-                         for s in store.slots.values()]
-                done = (slots, store.scanned, store.stamp)
+                done = (slot_columns(store.slot_list()), store.scanned, store.stamp)
                 store.close()
             send(b"D", marshal.dumps(done))
     except ModelLoadError as exc:
@@ -370,12 +368,16 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
                 graph.read_scopes_ahead()    # this piece grouped by scope now, not after
                 # the last one (the reader has the other core meanwhile)
             elif kind == b"D":
-                slots, scanned, stamp = marshal.loads(payload)
+                columns, scanned, stamp = marshal.loads(payload)
                 st = os.fstat(fd)
                 if tuple(stamp) != stream.stamp or (st.st_size, st.st_mtime_ns) != stamp:
                     return None
+                try:    # (the Slot objects are made when first asked for, after the picture)
+                    slots = SlotColumns(columns)
+                except (ValueError, TypeError):
+                    return None
                 keep = True
-                return [Slot(*s) for s in slots], scanned, fd
+                return slots, scanned, fd
             elif kind == b"E":
                 message, path, node = marshal.loads(payload)
                 raise ModelLoadError(message, path=path, node=node)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import threading
+from array import array
 from dataclasses import dataclass
+from operator import attrgetter
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.model.held_file import HeldFile
@@ -40,17 +42,78 @@ class Slot:
     version: int     # the tensor's own version_number, restored when filled
 
 
-class WeightStore(HeldFile):
-    """The model file's descriptor and the slots of its lazily read tensors."""
+_COLUMNS = tuple(map(attrgetter, ("node", "attr", "field", "offset", "length", "version")))
 
-    def __init__(self, path: str, fd: int, stamp: tuple, slots: list, scanned: int = 0):
+
+def slot_columns(slots: list) -> tuple:
+    """Slots as columns in marshal's types (a reader process sends them): their nodes, fields,
+    offsets, lengths and versions as array('q') bytes, their attributes a list."""
+    cols = [list(map(get, slots)) for get in _COLUMNS]
+    return tuple(cols[k] if k == 1 else array("q", cols[k]).tobytes() for k in range(6))
+
+
+class SlotColumns:
+    """slot_columns' columns read back (ValueError when they are not six columns of one
+    length): the Slot objects are made when first asked for."""
+
+    __slots__ = ("cols",)
+
+    def __init__(self, columns):
+        nodes, attrs, *rest = columns
+        cols = [array("q", nodes), list(attrs)] + [array("q", c) for c in rest]
+        if len(cols) != 6 or len(set(map(len, cols))) != 1 or \
+                not all(a.__class__ is str for a in attrs):
+            raise ValueError("slot columns of different lengths")
+        self.cols = cols
+
+    def __len__(self) -> int:
+        return len(self.cols[0])
+
+    def slots(self) -> list:
+        return list(map(Slot, *self.cols))
+
+    def total(self) -> int:
+        return sum(self.cols[4])
+
+
+class WeightStore(HeldFile):
+    """The model file's descriptor and the slots of its lazily read tensors: `slots`
+    {(node index, attribute): Slot}, made on first use from a list of Slot or SlotColumns (a
+    300k-node model's 30k Slot objects took 0.1 s of the slow class's first picture)."""
+
+    def __init__(self, path: str, fd: int, stamp: tuple, slots, scanned: int = 0):
         super().__init__(path, fd, stamp)
-        self.slots = {(s.node, s.attr): s for s in slots}
+        self._given, self._slots = slots, None
         self.scanned = scanned        # bytes read while opening (structure)
         self.bytes_read = 0           # bytes of weights read since
-        self.lazy_bytes = sum(s.length for s in slots)
+        self.lazy_bytes = slots.total() if slots.__class__ is SlotColumns else \
+            sum(s.length for s in slots)
         self._lock = threading.Lock()
+        self._making = threading.Lock()     # (materialize holds _lock and reads slots)
         self._filled = False
+
+    @property
+    def slots(self) -> dict:
+        found = self._slots
+        if found is None:
+            with self._making:
+                found = self._slots
+                if found is None:
+                    given = self._given
+                    if given.__class__ is SlotColumns:
+                        given = given.slots()
+                    found = self._slots = {(s.node, s.attr): s for s in given}
+                    self._given = None
+        return found
+
+    def slot_list(self) -> list:
+        """slots.values() as a list, without making the dict when the slots given are one a
+        node (the common case: then they are its values, in its order)."""
+        given = self._given
+        if given.__class__ is list and \
+                len(set(map(_COLUMNS[0], given))) == len(given):
+            return list(given)
+        return list(self.slots.values())
 
     def __getstate__(self):
         raise TypeError("a WeightStore holds an open file; send the model's reference instead")
