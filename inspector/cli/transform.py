@@ -101,7 +101,7 @@ def cmd_flops(args) -> int:
     if lite:
         print(f"  (counted from {f.source}, without TensorFlow)")
     for note in f.assumed:
-        print(f"  ({note}; give --input_shape for another size)")
+        print(f"  ({note})" if lite else f"  ({note}; give --input_shape for another size)")
     for name, (rate, ms) in rates.items():
         print(f"  estimated latency on {name} ({rate / 1e9:g} GFLOP/s): {ms:.1f} ms")
     print("By op type: " + ", ".join(f"{op} {tf_human_readable_num(v)}"

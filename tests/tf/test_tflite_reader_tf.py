@@ -110,3 +110,27 @@ def test_opened_model_reads_no_weight_until_looked_at(converted):
     index = next(d["index"] for d in interp.get_tensor_details()
                  if d["name"] == weights.attr("tflite_tensor"))
     np.testing.assert_array_equal(value, interp.get_tensor(index))
+
+
+def test_a_dynamic_batch_stays_open_and_its_flops_say_the_batch_they_assumed():
+    """basic-pitch's .tflite leaves its batch to run time (TF's interpreter: shape_signature
+    -1, shape 1): `summarize` shows the input's batch open, and `flops`, counted at the stored
+    batch of 1, says so rather than printing a figure for a batch the user never chose."""
+    import tensorflow as tf
+
+    from tests.conftest import run_cli
+
+    path = _wild("basic_pitch_tflite")
+    detail = tf.lite.Interpreter(model_path=path).get_input_details()[0]
+    assert list(detail["shape_signature"]) == [-1, 43844, 1]
+    assert list(detail["shape"]) == [1, 43844, 1]
+    code, out, err = run_cli("summarize", path)
+    assert code == 0, err
+    assert "serving_default_input_2  float [?,43844,1]" in out
+    assert "main subgraph, 1 operator\n" not in err
+    code, out, err = run_cli("flops", path)
+    assert code == 0, err
+    assert ("(batch 1 assumed for input 'serving_default_input_2', as the .tflite stores it; "
+            "its batch is set at run time)") in out
+    assert "--input_shape" not in out
+    assert "Total FLOPs: 1,052,088,962 " in out     # the stored batch's count, unchanged

@@ -29,7 +29,8 @@ def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) 
     else:
         shapes, assumed = ss.static_shapes(graph, input_shapes)
         report = count_flops(graph, shapes)
-    report.assumed = assumed
+    report.assumed = [f"{note}, as the .tflite stores it; its batch is set at run time"
+                      for note in assumed] if tflite else assumed
     report.source = TFLITE_SHAPES if tflite else OWN
     if report.unknown_shape and allow_tf and not tflite:
         inferred = _by_tensorflow(graph, input_shapes)

@@ -12,6 +12,7 @@ from inspector.core.loaders.loaded import LoadedModel, Signature
 from inspector.core.loaders.tflite import TF_DTYPES, read_model
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
+from inspector.core.model.humanize import count
 from inspector.core.model.weights import LAZY_MARK, TENSOR_CONTENT, Slot, WeightStore
 
 LAZY_FROM = 1024     # constant tensors this big stay in the file until someone looks
@@ -57,6 +58,15 @@ def _shape(node, dims) -> None:
         shape.dim.add().size = d
 
 
+def _open_dims(t) -> list:
+    """An input's dimensions as its signature leaves them: -1 where the size is set at run
+    time (a dynamic batch), so a count at the stored size says what it assumed."""
+    sig = t.shape_signature
+    if len(sig) == len(t.shape) and any(d < 0 for d in sig):
+        return [-1 if s < 0 else d for s, d in zip(sig, t.shape)]
+    return list(t.shape)
+
+
 def _set_options(node, options: dict) -> None:
     """The operator's builtin options as attributes (strides, filter sizes, fused activation:
     what its arithmetic and the properties panel need); `padding` as `tflite_padding`, not to
@@ -83,7 +93,7 @@ def build_graph(model, path: str, data) -> tuple:
         t = main.tensors[i]
         node = gd.node.add(name=_unique(_base(t.name), taken), op="Placeholder")
         _set_tensor_attrs(node, t, "dtype")
-        for d in t.shape:
+        for d in _open_dims(t):
             node.attr["shape"].shape.dim.add().size = d
         _shape(node, t.shape)    # as every tensor here: the edges' labels need no TF
         producer[i] = node.name
@@ -140,7 +150,7 @@ def load_tflite(path: str, size: int):
     model = read_model(data, path)
     graph, ins, outs = build_graph(model, path, data)
     notes = [f"TensorFlow Lite model (schema version {model.version}): a read-only view of "
-             f"its main subgraph, {len(model.subgraphs[0].operators):,} operators"]
+             f"its main subgraph, {count(len(model.subgraphs[0].operators), 'operator')}"]
     if len(model.subgraphs) > 1:
         notes.append(f"{len(model.subgraphs) - 1} more subgraph(s) (loop and branch bodies) "
                      "are not drawn")
