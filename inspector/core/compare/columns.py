@@ -102,10 +102,11 @@ class Columns:
     index in `ins` and `uses` is such a first index, so a later node repeating a name is seen
     only by a walk over all nodes, as Graph.node(name) never gives it). uses[i]: node i's
     data readers as (reader, position in its inputs, port read), in graph order (as
-    Graph.consumers lists them); `unique` says no name repeats."""
+    Graph.consumers lists them); `unique` says no name repeats; `tails`: attr_bytes.tails
+    of the nodes where the fingerprints read them (big graphs), else None."""
 
     __slots__ = ("names", "at", "ops", "ins", "ports", "uses", "unique", "_gaps", "_every",
-                 "_structure", "_protos", "arrays", "__weakref__")
+                 "_structure", "_protos", "arrays", "tails", "__weakref__")
 
     def __init__(self, graph):
         columnar = hasattr(type(graph), "in_src") or "in_src" in getattr(graph, "__dict__", ())
@@ -114,6 +115,7 @@ class Columns:
         self.at = at = first_index(names)
         self.unique = len(at) == len(names)
         self._structure, self._protos = graph.structure, None
+        self.tails = None           # attr_bytes.tails, where the fingerprints read them
         self._gaps: dict = {}       # node -> slots of its ins, where an entry names no node
         self._every: dict = {}      # node -> every_input, where not its ins
         self.arrays = columnar and (len(names) >= ARRAYS_FROM or "numpy" in sys.modules)

@@ -9,6 +9,7 @@ from operator import attrgetter
 
 from inspector.core.analysis.sizes import sizes
 from inspector.core.analysis.summary import summarize
+from inspector.core.compare.attr_bytes import same_tails
 from inspector.core.compare.changes import (
     pair_changes,
     quiet_pairs,
@@ -48,6 +49,7 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     known = m.__dict__.pop("_indexes", None)        # the pairs' indexes, from the matching
     xs, ys, quiet, lazy = quiet_pairs(ga, gb, m.b_of, cols, known) or ((), (), (), ())
     protos_a, protos_b = (ca.protos(), cb.protos()) if quiet else ((), ())
+    alike_attrs = (same_tails(ca, cb, xs, ys) if quiet else None) or [False] * len(xs)
     alike = stored_alike(ga, gb, [(x, y) for x, y, q, z in zip(xs, ys, quiet, lazy) if q and z])
     rule, merged, scopes, layouts = m.rule, m.merged, m.scopes, m.layouts
     for k, (a, b) in enumerate(m.b_of.items()):
@@ -56,7 +58,8 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
         how = rule.get(a)   # (not renamed: a name its renamed scope explains, or the name
         renamed = a != b and not (scopes and explained_by_scope(m, a, b)) and \
             merged.get(b) != b and how != "operand"     # of the Mul folded into the Conv)
-        if quiet and quiet[k] and same_attrs(protos_a[xs[k]].attr, protos_b[ys[k]].attr) \
+        if quiet and quiet[k] and (alike_attrs[k] or        # the same attribute bytes, else
+                                   same_attrs(protos_a[xs[k]].attr, protos_b[ys[k]].attr)) \
                 and (not lazy[k] or (a not in layouts and (xs[k], ys[k]) in alike)):
             changes = [Change("renamed", f"renamed '{a}' -> '{b}'")] if renamed else []
         else:               # the whole test of pair_changes

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from inspector.core.compare.attr_bytes import tails
 from inspector.core.compare.columns import columns
 from inspector.core.model.graph import Graph
 from inspector.core.model.protos import NodeDef
@@ -61,12 +62,12 @@ class Fingerprints:
         self._own: dict | list = {}              # by name, or a list by node index
         self._fingerprint: dict | None = {}     # by name: made from fp when first asked
         self._height: dict | None = {}
-        self.fp = self.heights = None
+        self.fp = self.heights = self._tails = None
         self._names: list = []
         if graph is None:
             return
         cols = columns(graph)
-        own = self._own_signatures(graph, cols, job)
+        own = self._own_signatures(cols, job)
         order = _topological(cols) if cols.unique else None
         if order is None:           # a cycle or repeated names: the walk by names below
             self._own = keyed(cols.names, own)
@@ -95,28 +96,44 @@ class Fingerprints:
 
     def values(self) -> tuple:
         """What matching reads, to send from another process: (fp, heights) by node index,
-        or the (fingerprint, height) dicts by name."""
-        return (self.fp, self.heights) if self.fp is not None else \
-            (self.fingerprint, self.height)
+        or the (fingerprint, height) dicts by name; then the graph's attribute tails (None
+        where not read)."""
+        return ((self.fp, self.heights) if self.fp is not None else
+                (self.fingerprint, self.height)) + (self._tails,)
 
     @classmethod
     def of_values(cls, graph: Graph, values: tuple) -> "Fingerprints":
         """Fingerprints from values() (of the same graph, in a copy of this process)."""
         out = cls(None)
+        if values[2] is not None:
+            columns(graph).tails = values[2]
         if isinstance(values[0], dict):
-            out._fingerprint, out._height = values
+            out._fingerprint, out._height = values[:2]
         else:
-            out.fp, out.heights = values
+            out.fp, out.heights = values[:2]
             out._names, out._fingerprint, out._height = columns(graph).names, None, None
         return out
 
-    @staticmethod
-    def _own_signatures(graph: Graph, cols, job) -> list:
-        out, scratch = [], NodeDef()
-        for k, (op, proto) in enumerate(zip(cols.ops, cols.protos())):
+    def _own_signatures(self, cols, job) -> list:
+        """Each node's own_signature; on a big graph's arrays (cols.arrays) computed once per
+        op and attribute tail (attr_bytes: the same bytes, the same attributes), the tails
+        left in `cols` for the diff."""
+        out, scratch, protos = [], NodeDef(), cols.protos()
+        if not cols.arrays:
+            for k, (op, proto) in enumerate(zip(cols.ops, protos)):
+                if job is not None and not k % 4096:
+                    job.check()
+                out.append(own_signature(op, proto, scratch))
+            return out
+        self._tails = cols.tails = tails(protos)
+        known: dict = {}
+        for k, (op, tail) in enumerate(zip(cols.ops, cols.tails[1].tolist())):
             if job is not None and not k % 4096:
                 job.check()
-            out.append(own_signature(op, proto, scratch))
+            signature = known.get((op, tail))
+            if signature is None:
+                signature = known[op, tail] = own_signature(op, protos[k], scratch)
+            out.append(signature)
         return out
 
     def _by_order(self, cols, own: list, order: list) -> None:
