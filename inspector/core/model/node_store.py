@@ -21,6 +21,7 @@ from itertools import accumulate
 from inspector.core.errors import ModelLoadError
 from inspector.core.model import graph_index, protos
 from inspector.core.model.held_file import HeldFile
+from inspector.core.model.store_places import Pieces, back_to_back
 
 BLOCK = 256            # nodes parsed for one random access (a view's proto)
 BLOCKS_KEPT = 64       # parsed blocks kept (16k nodes, ~12 MB)
@@ -64,25 +65,6 @@ def _fields(data) -> list:
     return out
 
 
-def _back_to_back(lengths: list, total: int) -> tuple | None:
-    """(starts, sizes) of node fields (tag 0x0a, a varint length, the NodeDef) of these
-    NodeDef `lengths` laid back to back, when they fill `total` bytes; else None."""
-    if len(lengths) < graph_index.NUMPY_FROM:
-        framed = [n + 1 + max(1, (n.bit_length() + 6) // 7) for n in lengths]
-        if sum(framed) != total:
-            return None
-        return (list(accumulate(framed[:-1], initial=0)) if framed else []), framed
-    np = graph_index.numpy()
-    body = np.array(lengths, np.int64)
-    framed = body + 1 + (1 + (body >= 1 << 7) + (body >= 1 << 14) + (body >= 1 << 21)
-                         + (body >= 1 << 28) + (body >= 1 << 35))
-    if int(framed.sum()) != total:
-        return None
-    starts = np.zeros(len(lengths), np.int64)
-    np.cumsum(framed[:-1], out=starts[1:])
-    return starts, framed
-
-
 class NodeStore(HeldFile):
     """Where each node's NodeDef field is: `at[i]` its file offset, or -1 - its offset in
     `kept` (stripped nodes), `size[i]` its bytes (tag, length and NodeDef); `other` holds
@@ -116,9 +98,12 @@ class NodeStore(HeldFile):
         data is None (not read) and the lengths do not fill the pieces. A piece of
         fewer than NUMPY_FROM nodes is placed without numpy (a dense model's ~200 nodes:
         numpy's import is 0.3 s of its first picture on a slow machine)."""
-        where = None
+        where = table = None
         if lengths is not None and len(lengths) == count:
-            where = _back_to_back(lengths, len(data) if data is not None else sum(
+            if count >= graph_index.NUMPY_FROM:
+                table = Pieces(graph_index.numpy(), pieces)
+            where = back_to_back(lengths, len(data) if data is not None else
+                                  table.total if table is not None else sum(
                 p[1] - p[0] if p.__class__ is tuple else len(p) for p in pieces))
         if where is None and data is None:
             return None
@@ -137,12 +122,25 @@ class NodeStore(HeldFile):
                     except Exception:  # noqa: BLE001  (upb's DecodeError)
                         return False
             where = ([s for s, _ in nodes], [e - s for s, e in nodes])
-        self.add_places(pieces, *where)
+        self.add_places(pieces, *where, table=table)
         return True
 
-    def add_places(self, pieces: list, starts, sizes) -> None:
+    def add_places(self, pieces: list, starts, sizes, table=None) -> None:
         """Record nodes whose fields start at `starts` (int64 array or list) in the join of
-        `pieces` and are `sizes` bytes long (tag and length included)."""
+        `pieces` and are `sizes` bytes long (tag and length included); table: the pieces'
+        _Pieces, when made."""
+        if len(starts) >= graph_index.NUMPY_FROM:
+            np = graph_index.numpy()
+            table = table or Pieces(np, pieces)
+            begin, base = table.places(np, len(self.kept))
+            self.kept += table.kept
+            starts, sizes = np.asarray(starts, np.int64), np.asarray(sizes, np.int64)
+            j = np.searchsorted(begin, starts, "right") - 1
+            delta = starts - begin[j]
+            home = np.where(base[j] >= 0, base[j] + delta, base[j] - delta)
+            self.at.frombytes(home.astype("=i8").tobytes())
+            self.size.frombytes(sizes.astype("=i8").tobytes())
+            return
         # each piece's place in data and where its bytes live (file, or kept: negative)
         lens = [p[1] - p[0] if p.__class__ is tuple else len(p) for p in pieces]
         begin = list(accumulate(lens, initial=0))[:-1]
@@ -153,21 +151,11 @@ class NodeStore(HeldFile):
             else:
                 base.append(-1 - len(self.kept))
                 self.kept += p
-        if len(starts) < graph_index.NUMPY_FROM:
-            for start in (starts.tolist() if hasattr(starts, "tolist") else starts):
-                j = bisect_right(begin, start) - 1
-                self.at.append(base[j] + (start - begin[j]) if base[j] >= 0 else
-                               base[j] - (start - begin[j]))
-            self.size.extend(sizes.tolist() if hasattr(sizes, "tolist") else sizes)
-            return
-        np = graph_index.numpy()
-        begin, base = np.array(begin, np.int64), np.array(base, np.int64)
-        starts, sizes = np.asarray(starts, np.int64), np.asarray(sizes, np.int64)
-        j = np.searchsorted(begin, starts, "right") - 1
-        delta = starts - begin[j]
-        home = np.where(base[j] >= 0, base[j] + delta, base[j] - delta)
-        self.at.frombytes(home.astype("=i8").tobytes())
-        self.size.frombytes(sizes.astype("=i8").tobytes())
+        for start in (starts.tolist() if hasattr(starts, "tolist") else starts):
+            j = bisect_right(begin, start) - 1
+            self.at.append(base[j] + (start - begin[j]) if base[j] >= 0 else
+                           base[j] - (start - begin[j]))
+        self.size.extend(sizes.tolist() if hasattr(sizes, "tolist") else sizes)
 
     # -- reading ----------------------------------------------------------------------------
     def _read(self, pos: int, n: int) -> bytes:
