@@ -110,11 +110,14 @@ def _resolve(graph, texts, base: int) -> None:
     holding ':' or '^': the text then means another node, or a port)."""
     index, loose, src, port, odd = graph._index, graph._loose, graph._src, graph._port, \
         graph._odd
-    src.extend(map(index.get, texts, repeat(-1)))
-    missed = map((-1).__eq__, src[base:])
+    got = list(map(index.get, texts, repeat(-1)))
+    src.fromlist(got)       # (a list: array.extend(map) took a third longer)
     if odd:
-        missed = map(or_, missed, map(odd.__contains__, texts))
-    misses = list(compress(count(base), missed))
+        misses = list(compress(count(base), map(or_, map((-1).__eq__, got),
+                                                map(odd.__contains__, texts))))
+    else:         # (most pieces: every input names a node read before it)
+        misses = list(compress(count(base), map((-1).__eq__, got))) if -1 in got else []
+    del got
     port.frombytes(bytes(port.itemsize * len(texts)))     # zeros (extend: one at a time)
     for pos in misses:
         text = texts[pos - base]
@@ -302,7 +305,7 @@ class ScopeIds:
                     break
                 ids.update(zip(fresh, count(len(ids))))
                 self.paths += fresh
-            self.out.extend(map(ids.__getitem__, paths))
+            self.out.fromlist(list(map(ids.__getitem__, paths)))
             lo += len(paths)
         self.done = lo
 
