@@ -278,11 +278,14 @@ def _values(ga: Graph, gb: Graph, a: str, b: str, layout: str = "") -> Change | 
         return Change("values", f"values changed ({exc})")
     where = ""
     if layout and va is not None and vb is not None:
-        moved = to_layout(va, layout, vb.shape)
+        back = layout[0] == "<"     # B's values in A's layout (a .tflite as A: mirrored)
+        rule = layout.lstrip("<")
+        moved = to_layout(vb, rule, va.shape) if back else to_layout(va, rule, vb.shape)
         if moved is None:
             return Change("shape", f"shape {tensors.format_shape(list(va.shape))} -> "
                                    f"{tensors.format_shape(list(vb.shape))}")
-        va, where = moved, f" (in B's {LAYOUT_WORDS[layout]} layout)"
+        va, vb = (va, moved) if back else (moved, vb)
+        where = f" (in {'A' if back else 'B'}'s {LAYOUT_WORDS[rule]} layout)"
     if va is None or vb is None or va.shape != vb.shape:
         return Change("values", "values changed")
     va, vb = _real(ga.node(a).proto, va), _real(gb.node(b).proto, vb)

@@ -18,7 +18,7 @@ from inspector.core.compare.changes import (
 )
 from inspector.core.compare.columns import columns, order_by, unpaired
 from inspector.core.compare.explain import size_notes
-from inspector.core.compare.matching import explained_by_scope, match
+from inspector.core.compare.matching import explained_by_scope, match_either_way
 from inspector.core.compare.records import (  # noqa: F401  (Diff, Entry, Group: diff's names)
     CONFIDENCE,
     STATUSES,
@@ -41,7 +41,7 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     """Match B to A and say what changed. `extra_totals` adds figures the caller measured
     (gzip size, FLOPs, latency: {name: [A, B]}); `file_sizes` are the sizes of the files A
     and B were read from (0: none), which a .tflite side's "file bytes" needs."""
-    m = match(ga, gb, provenance, job)
+    m = match_either_way(ga, gb, provenance, job)
     job.progress(75, 100, "comparing matched nodes")
     entries, unchanged = [], 0
     ca, cb = cols = columns(ga), columns(gb)
@@ -57,7 +57,8 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
             job.check()
         how = rule.get(a)   # (not renamed: a name its renamed scope explains, or the name
         renamed = a != b and not (scopes and explained_by_scope(m, a, b)) and \
-            merged.get(b) != b and how != "operand"     # of the Mul folded into the Conv)
+            merged.get(b) != b and m.split.get(a) != a and how != "operand"   # of the Mul
+        #                                       folded into the Conv, or split out of it)
         if quiet and quiet[k] and (alike_attrs[k] or        # the same attribute bytes, else
                                    same_attrs(protos_a[xs[k]].attr, protos_b[ys[k]].attr)) \
                 and (not lazy[k] or (a not in layouts and (xs[k], ys[k]) in alike)):
@@ -76,10 +77,11 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
         entries.append(Entry("split", a, b, ops_a[at_a[a]], ops_b[at_b[b]], "split", 0.75))
     left_a, left_b = unpaired(ca, xs), unpaired(cb, ys)     # (None: every name looked up)
     names_a, names_b = ca.names, cb.names
+    split_from = set(m.split.values())        # nodes of B came out of it: it is not gone
     entries += [Entry("removed", a, "", op) for a, op in
                 (zip(names_a, ops_a) if left_a is None else
                  ((names_a[i], ops_a[i]) for i in left_a))
-                if a not in m.b_of and a not in m.merged]
+                if a not in m.b_of and a not in m.merged and a not in split_from]
     merged_into = set(m.merged.values())      # a constant folded from A's nodes is not new
     entries += [Entry("added", "", b, "", op) for b, op in
                 (zip(names_b, ops_b) if left_b is None else
@@ -148,8 +150,9 @@ def interface_changes(gb: Graph, m: Matching, sa, sb) -> list:
         seen = set()
         for c in ours:
             there = m.b_of.get(c.name)
-            if there is None and m.merged.get(c.name) in by_name:
-                there = m.merged[c.name]      # an output Identity folded into the op it named
+            if there not in by_name:    # an output Identity folded into the op it named, or
+                there = next((x for x in [m.merged.get(c.name)] + [    # split out of it
+                    b for b in by_name if m.split.get(b) == c.name] if x in by_name), there)
             if there is None:
                 into = m.merged.get(c.name)
                 out.append(Change(kind, f"{kind} '{c.name}' removed" +

@@ -74,6 +74,20 @@ class Matching:
     def pair(self, a: str, b: str, rule: str) -> None:
         self.b_of[a], self.a_of[b], self.rule[a] = b, a, rule
 
+    def mirrored(self) -> "Matching":
+        """This matching read from B's side (B's pairs, A's merges as B's splits and the
+        reverse, a weight's layout change kept for its pair in B, marked "<": B's values go
+        into A's layout), so that a diff of B and A pairs what one of A and B pairs."""
+        b_of = self.b_of
+        return Matching(
+            b_of=dict(self.a_of), a_of=dict(b_of),
+            rule={b_of[a]: rule for a, rule in self.rule.items() if a in b_of},
+            merged=dict(self.split), split=dict(self.merged),
+            scopes={b: a for a, b in self.scopes.items()},
+            disagreeing=[(b, a) for a, b in self.disagreeing],
+            layouts={b_of[a]: "<" + layout for a, layout in self.layouts.items() if a in b_of},
+            unrelated=self.unrelated)
+
     def confidence(self, a: str) -> float:
         return CONFIDENCE.get(self.rule.get(a, ""), 0.6)
 
