@@ -320,3 +320,21 @@ def test_the_read_nodes_are_found_when_asked_not_at_the_end_of_the_load():
         [i in read for i in range(len(graph))]
     assert 0 < sum(map(graph.has_consumers, graph.name_list)) < len(graph)
     assert not graph.has_consumers("no such node")
+
+
+@pytest.mark.parametrize("case", ["plain", "the marker as an input"])
+def test_markers_found_by_equality_when_not_by_identity_give_the_same_batch(case,
+                                                                           monkeypatch):
+    data = _graph_def(extra=HOSTILE.get(case)).SerializeToString()
+    expected = len(protos.GraphDef.FromString(data).node)
+    by_identity = columns.read_wire(data, expected)
+    monkeypatch.setattr(columns, "is_", lambda a, b: False)     # (another Python's strings)
+    by_equality = columns.read_wire(data, expected)
+    if case == "plain":
+        assert by_identity is not None
+        assert [by_identity.names, by_identity.ops, by_identity.inputs, by_identity.counts,
+                by_identity.devices] == [by_equality.names, by_equality.ops,
+                                         by_equality.inputs, by_equality.counts,
+                                         by_equality.devices]
+    else:         # refused both ways: read one node at a time
+        assert by_identity is None and by_equality is None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from array import array
 from itertools import chain, compress, count, filterfalse, repeat
-from operator import sub
+from operator import is_, is_not, sub
 from sys import intern
 
 from inspector.core.model import const_columns
@@ -136,12 +136,22 @@ def _one_each(values, expected: int) -> list | None:
 def _split_marks(names, ops, inputs, devices, expected) -> Batch | None:
     """Per-node input counts and devices from the markers after each node (C-level maps,
     no numpy: small graphs open without importing it)."""
-    ends = list(compress(count(), map(MARK.__eq__, inputs)))
+    # the markers by identity first (CPython makes every one-character ASCII string the
+    # same object: twice as fast as comparing each input), by equality when that misses
+    same = is_
+    ends = list(compress(count(), map(is_, inputs, repeat(MARK))))
     if len(ends) != expected:
-        return None           # an input written as the marker itself
+        same, ends = None, list(compress(count(), map(MARK.__eq__, inputs)))
+        if len(ends) != expected:
+            return None           # an input written as the marker itself
     counts = list(map(sub, ends, chain((-1,), ends)))
     counts = list(map(sub, counts, repeat(1)))
-    kept = list(filterfalse(MARK.__eq__, inputs)) if len(ends) < len(inputs) else []
+    if len(ends) == len(inputs):
+        kept = []
+    elif same is is_:
+        kept = list(compress(inputs, map(is_not, inputs, repeat(MARK))))
+    else:
+        kept = list(filterfalse(MARK.__eq__, inputs))
     found = {}
     if len(devices) != expected:
         where = list(compress(count(), map(MARK.__ne__, devices)))
