@@ -50,13 +50,34 @@ def test_a_keras_converted_tflite_has_its_input_and_output_connected(tmp_path):
 def test_run_both_feeds_a_keras_tflite_whose_input_has_another_name(tmp_path):
     """The GraphDef's input is 'input', the .tflite's 'serving_default_image': the matching
     leaves them unpaired, and diff --numeric refused ("B's input ... matches none of the inputs
-    A is fed at: mark A's inputs", with A's one input marked). The one input left on each side
-    is fed the same array, and the layers agree (a float conversion)."""
+    A is fed at: mark A's inputs", with A's one input marked). The matching now pairs the one
+    input of each side (the "interface" rule), which is fed the same array, and the layers
+    agree (a float conversion)."""
     frozen = tmp_path / "keras.pb"
     path = _keras_tflite(tmp_path / "keras.tflite", frozen)
     code, out, err = run_cli("diff", str(frozen), str(path), "--numeric")
     assert code in (0, 1), err
-    assert "fed to B's 'serving_default_image'" in out
+    assert "input renamed 'input' -> 'serving_default_image'" in out
     layers = [line for line in out.splitlines() if " SNR " in line and " -> " in line]
     assert any("CONV_2D" in line for line in layers), out
     assert "no activation past it" in out
+
+
+def test_a_keras_tflite_against_its_graphdef_renames_the_input_and_output_either_way(tmp_path):
+    """The converter renames the model's ends ('input' is 'serving_default_image', the output
+    Identity is the SOFTMAX 'StatefulPartitionedCall_1'). Before, the diff's interface read
+    "input 'input' removed" and "new input 'serving_default_image'" (the same for the output),
+    and the head's BiasAdd and Softmax were "removed": what a user's feeding code must change
+    went unsaid. Both orders now say the ends were renamed."""
+    frozen = tmp_path / "keras.pb"
+    path = _keras_tflite(tmp_path / "keras.tflite", frozen)
+    for a, b, (i, o) in ((frozen, path, ("'input' -> 'serving_default_image'",
+                                         "'Identity' -> 'StatefulPartitionedCall_1'")),
+                         (path, frozen, ("'serving_default_image' -> 'input'",
+                                         "'StatefulPartitionedCall_1' -> 'Identity'"))):
+        code, out, err = run_cli("diff", str(a), str(b), "--no-flops")
+        assert code == 1, err
+        interface = out.split("Interface")[1].split("Totals:")[0]
+        assert f"input renamed {i}" in interface and f"output renamed {o}" in interface
+        assert "removed" not in interface and "new " not in interface
+        assert "removed BiasAdd" not in out and "added BiasAdd" not in out

@@ -25,6 +25,7 @@ from inspector.core.compare.columns import (
     pairs,
     pieces,
 )
+from inspector.core.compare.ends import pair_ends
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.compare.names import (  # noqa: F401  (explained_by_scope: diff's)
     explained_by_scope,
@@ -69,6 +70,7 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     _quantized_weights(m, ga, gb)
     tflite = provenance is not None and provenance.source == "tflite"
     _propagate(m, ga, gb, _by_names(m, ga, gb, same_op=False, consts_apart=tflite), job)
+    _propagate(m, ga, gb, pair_ends(m, ga, gb), job)
     merges_and_splits(m, ga, gb)
     match_operands(m, ga, gb)         # again: biases out of batch norms merged just now
     if unrelated(m, len(ga)) and not made_from_a(provenance, gb):

@@ -14,7 +14,7 @@ from inspector.core.model.inputs import scope_of
 
 CONFIDENCE = {"provenance": 1.0, "structure": 1.0, "top-down": 0.85, "bottom-up": 0.8,
               "name": 0.9, "tolerant name": 0.7, "operand": 0.9, "quantized": 0.95,
-              "same constant": 1.0}
+              "same constant": 1.0, "interface": 0.9}
 
 STATUSES = ("changed", "added", "removed", "merged", "split")
 PIECE = 8192     # items counted a C call (300k rules in one Counter: ~20 ms)
