@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import threading
 from array import array
-from dataclasses import dataclass
+from itertools import repeat
 from operator import attrgetter
+from typing import NamedTuple
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.model.held_file import HeldFile
@@ -30,9 +31,9 @@ def is_lazy(tensor_proto) -> bool:
     return tensor_proto.version_number == LAZY_MARK
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """One tensor's values left in the file."""
+class Slot(NamedTuple):
+    """One tensor's values left in the file (a named tuple: made in 0.3 us, a frozen
+    dataclass in 1.4 us; a 300k-node model's walk makes 30k)."""
 
     node: int        # index of the node in the GraphDef
     attr: str        # attribute holding the tensor (usually "value")
@@ -42,13 +43,13 @@ class Slot:
     version: int     # the tensor's own version_number, restored when filled
 
 
-_COLUMNS = tuple(map(attrgetter, ("node", "attr", "field", "offset", "length", "version")))
+_NODE = attrgetter("node")
 
 
 def slot_columns(slots: list) -> tuple:
     """Slots as columns in marshal's types (a reader process sends them): their nodes, fields,
     offsets, lengths and versions as array('q') bytes, their attributes a list."""
-    cols = [list(map(get, slots)) for get in _COLUMNS]
+    cols = list(map(list, zip(*slots))) if slots else [[]] * 6
     return tuple(cols[k] if k == 1 else array("q", cols[k]).tobytes() for k in range(6))
 
 
@@ -70,7 +71,7 @@ class SlotColumns:
         return len(self.cols[0])
 
     def slots(self) -> list:
-        return list(map(Slot, *self.cols))
+        return list(map(tuple.__new__, repeat(Slot), zip(*self.cols)))
 
     def total(self) -> int:
         return sum(self.cols[4])
@@ -111,7 +112,7 @@ class WeightStore(HeldFile):
         node (the common case: then they are its values, in its order)."""
         given = self._given
         if given.__class__ is list and \
-                len(set(map(_COLUMNS[0], given))) == len(given):
+                len(set(map(_NODE, given))) == len(given):
             return list(given)
         return list(self.slots.values())
 
