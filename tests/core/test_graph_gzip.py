@@ -45,3 +45,27 @@ def test_the_diffs_totals_read_no_weight_of_a_lazily_opened_pair():
     assert ga.lazy and gb.lazy
     assert d.totals["gzip bytes"] == [_whole(ga), _whole(gb)]
     assert list(d.totals)[:5] == ["nodes", "parameters", "file bytes", "gzip bytes", "FLOPs"]
+
+
+def test_a_forked_copys_costs_compress_only_once_As_flops_are_counted(monkeypatch):
+    """costs_apart (the command line's forked copy): while B's fingerprints are made in
+    another copy, this one runs A's FLOPs on its one thread; the gzip threads start after
+    them (before: both started first, three threads against the fingerprints' copy on two
+    cores). The same totals as counting them here."""
+    import threading
+
+    from inspector.core.analysis import graph_flops
+
+    a, b = blocks_graph(10000, 0), blocks_graph(10000, 1)
+    ga, gb = load(a).graph, load(b).graph
+    seen, count = [], graph_flops.graph_flops
+
+    def counting(graph, *args, **kwargs):
+        seen.append(sum(t.name == "graph-gzip" for t in threading.enumerate()))
+        return count(graph, *args, **kwargs)
+
+    monkeypatch.setattr(graph_flops, "graph_flops", counting)
+    apart = graph_flops.costs_apart(ga, gb, (a, b))
+    assert seen[0] == 0 and len(seen) == 2
+    assert apart == graph_flops.start_costs(ga, gb, (a, b))()
+    assert apart["gzip bytes"] == [_whole(ga), _whole(gb)]

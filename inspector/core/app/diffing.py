@@ -55,10 +55,10 @@ def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
     with gc_policy.paused():    # millions of small objects, none in a cycle: a collection
         costs = None            # would walk them all (~7 % of a 100k pair's CPU in the CLI)
         if totals:        # counted in a forked copy where that is safe (the command line),
-            from inspector.core.analysis.graph_flops import start_costs   # else the gzip
-            #                               sizes compress on threads while the graphs match
-            costs = apart.start(lambda: start_costs(ga, gb, paths)()) if apart.can_fork() \
-                else start_costs(ga, gb, paths)
+            from inspector.core.analysis import graph_flops     # else the gzip sizes
+            #                                     compress on threads while the graphs match
+            costs = apart.start(lambda: graph_flops.costs_apart(ga, gb, paths)) \
+                if apart.can_fork() else graph_flops.start_costs(ga, gb, paths)
         d = diff_graphs(ga, gb, labels[0], labels[1], provenance=provenance_for(ga, gb, steps),
                         job=job, file_sizes=tuple(file_size(p) for p in paths))
         if costs is not None:
