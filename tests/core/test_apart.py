@@ -92,3 +92,39 @@ def test_the_copy_collects_no_garbage_even_where_this_process_does():
         assert apart.start(gc.isenabled)() is False and gc.isenabled()
         print("none")
     """) == "none\n"
+
+
+def test_a_copy_that_dies_or_a_fork_that_fails_leaves_the_value_to_this_process():
+    """The copy killed before it sends (out of memory, a signal), or os.fork refused: the
+    value is made here, the same."""
+    assert fresh("""
+        import os, signal
+        from inspector.core.runtime import apart
+        parent = os.getpid()
+
+        def dies_in_the_copy():
+            if os.getpid() != parent:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return "here"
+        value = apart.start(dies_in_the_copy)
+        assert value.pid != parent and value() == "here"
+
+        def refused():
+            raise OSError("fork refused")
+        os.fork = refused
+        assert apart.start(lambda: os.getpid())() == parent
+        print("here")
+    """) == "here\n"
+
+
+def test_the_windows_process_never_forks():
+    """Qt runs threads of its own: with PySide6 loaded (the window's process), nothing forks
+    and every value is made here."""
+    assert fresh("""
+        import os
+        import PySide6.QtCore  # noqa: F401
+        from inspector.core.runtime import apart
+        assert not apart.fork_safe() and not apart.can_fork()
+        assert apart.start(os.getpid)() == os.getpid()
+        print("never")
+    """) == "never\n"
