@@ -41,7 +41,7 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool,
     pa, pb = na.proto, nb.proto
     if na.op == nb.op and pa.device == pb.device and same_attrs(pa.attr, pb.attr) and \
             na.index not in lazy_nodes(ga) and nb.index not in lazy_nodes(gb):
-        return out + _rewired(ga, na, nb, matching)
+        return out + _rewired(ga, na, nb, matching, gb)
     quantized = na.op == "Const" and nb.op == "Dequantize"
     if quantized:       # its attributes (dtype -> T, mode) come with the Dequantize
         out.append(_quantized(ga, gb, a, nb))
@@ -53,7 +53,7 @@ def pair_changes(ga: Graph, gb: Graph, a: str, b: str, matching, renamed: bool,
     if pa.device != pb.device:
         out.append(Change("device", f"device '{pa.device}' -> '{pb.device}'"))
     if na.op == nb.op:
-        out += _rewired(ga, na, nb, matching)
+        out += _rewired(ga, na, nb, matching, gb)
     if na.op == "Const" and nb.op == "Const":
         change = _values(ga, gb, a, b, layout)
         if change is not None:
@@ -224,7 +224,7 @@ def _same_inputs(ca, cb, x: int, y: int, b_of: dict) -> bool:
     return all([b_of.get(names_a[i]) == names_b[j] for i, j in zip(ca.ins[x], cb.ins[y])])
 
 
-def _rewired(ga, na, nb, matching) -> list:
+def _rewired(ga, na, nb, matching, gb=None) -> list:
     out, b_of = [], matching.b_of
     da = [r for r in na.inputs if not r.control]
     db = [r for r in nb.inputs if not r.control]
@@ -233,10 +233,13 @@ def _rewired(ga, na, nb, matching) -> list:
     for k, (ra, rb) in enumerate(zip(da, db)):
         if ra.port != rb.port or (b_of.get(ra.node) != rb.node and
                                   rb.node not in matching.counterparts_in_b(ra.node) and
-                                  not _reads_a_copy(ga, ra.node, rb.node, matching)):
+                                  not _reads_a_copy(ga, ra.node, rb.node, matching) and
+                                  not _reads_through(gb, ra.node, rb.node, matching)):
             out.append(Change("rewired", f"input {k}: {ra} -> {rb}"))
     cb = {r.node for r in nb.inputs if r.control}
     ca = {_control_counterpart(ga, r.node, b_of, cb) for r in na.inputs if r.control}
+    if ca != cb and gb is not None:     # B waits on a read of the constant A waits on (a
+        cb = {x if x in ca else behind_reads(gb, x)[0] for x in cb}   # read A folded away)
     if ca != cb:
         gone, new = len(ca - cb), len(cb - ca)
         out.append(Change("control", f"control inputs: {new} added, {gone} removed"))
@@ -248,6 +251,12 @@ def _reads_a_copy(ga, a: str, b: str, matching) -> bool:
     perhaps quantized): the same input."""
     source = matching.split.get(b)
     return source is not None and source == behind_reads(ga, a)[0]
+
+
+def _reads_through(gb, a: str, b: str, matching) -> bool:
+    """B reads `a`'s counterpart through Identity nodes A does not have (removed there): the
+    same input (_reads_a_copy, read from B's side)."""
+    return gb is not None and behind_reads(gb, b)[0] in matching.counterparts_in_b(a)
 
 
 def _control_counterpart(ga, name: str, b_of: dict, cb: set) -> str:

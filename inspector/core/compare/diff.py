@@ -18,7 +18,8 @@ from inspector.core.compare.changes import (
 )
 from inspector.core.compare.columns import columns, order_by, unpaired
 from inspector.core.compare.explain import size_notes
-from inspector.core.compare.matching import explained_by_scope, match_either_way
+from inspector.core.compare.either_way import match_either_way
+from inspector.core.compare.matching import explained_by_scope
 from inspector.core.compare.records import (  # noqa: F401  (Diff, Entry, Group: diff's names)
     CONFIDENCE,
     STATUSES,

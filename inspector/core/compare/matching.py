@@ -34,14 +34,12 @@ from inspector.core.compare.names import (  # noqa: F401  (explained_by_scope: d
 )
 from inspector.core.compare.merges import SOURCES, merges_and_splits
 from inspector.core.compare.operands import behind_reads, data_inputs, match_operands
-from inspector.core.compare.provenance import for_tflite
 from inspector.core.compare.records import (  # noqa: F401  (matching's names)
     CONFIDENCE,
     Matching,
     Provenance,
 )
 from inspector.core.model.graph import Graph
-from inspector.core.model.origin import is_tflite
 from inspector.core.runtime import apart
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -78,17 +76,6 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
     m.scopes = {} if m.unrelated else renamed_scopes(m)
     m.disagreeing = _disagreeing(m, ga, gb)
     return m
-
-
-def match_either_way(ga: Graph, gb: Graph, provenance: Provenance | None = None,
-                     job: Job = NO_JOB) -> Matching:
-    """match(), made from the GraphDef's side when A is a .tflite and B is not (the
-    converter's direction, where its names say what B's nodes became and the merges are
-    B's nodes fused into A's operators), then read from A's: `diff A B` and `diff B A`
-    pair the same nodes."""
-    if provenance is None and is_tflite(ga) and not is_tflite(gb):
-        return match(gb, ga, for_tflite(gb, ga), job).mirrored()
-    return match(ga, gb, provenance, job)
 
 
 def _fingerprints(ga: Graph, gb: Graph, job: Job) -> tuple:
