@@ -127,6 +127,28 @@ def test_numeric_runs_a_tflite_side_in_litert_and_names_the_first_divergent_laye
         [round(m["snr_db"], 1) for m in per.values()]
 
 
+def test_numeric_with_the_int8_tflite_as_a_gives_the_figures_of_the_other_order():
+    """The .tflite as A (File > Compare with... from the .tflite): its int8 input was fed raw
+    random integers that LiteRT quantized again (output SNR 9.7 dB), and each fused op was
+    compared with the Conv2D before its batch norm and Relu (-5.2 dB): now it is fed the
+    same real values in its calibrated range, compared with the last node fused into it,
+    and every layer's figures equal the other order's; the model's output is one row."""
+    int8 = os.path.join(ROOT, "tests", "core", "data", "digits_int8.tflite")
+    runs = []
+    for a, b in ((DEMO, int8), (int8, DEMO)):
+        code, out, err = run_cli("diff", a, b, "--numeric", "--json", "--no-flops")
+        assert code == 1, err
+        runs.append(json.loads(out)["numeric"])
+    forward, backward = runs
+    assert backward["engines"]["A"].startswith("LiteRT")
+    assert "calibrated input range" in backward["inputs"][0]
+    assert [m["b_op"] for m in backward["per_node"].values()] == \
+        ["Relu", "Relu", "MaxPool", "Reshape", "BiasAdd", "Identity"]
+    assert [round(m["snr_db"]) for m in backward["per_node"].values()] == \
+        [round(m["snr_db"]) for m in forward["per_node"].values()]
+    assert backward["first_divergent"] == "digits_1/relu1_1/Relu_1"
+
+
 def test_numeric_first_divergence_is_an_activation_not_a_quantized_weight_read():
     """quantize_weights: every 8-bit weight differs by construction; the first node past the
     threshold is the first activation (it named 'digits_1/logits_1/Cast/ReadVariableOp')."""

@@ -102,6 +102,14 @@ def fetch_pairs(d: Diff, ga: Graph, gb: Graph, fed_a=None, fed_b=None) -> list:
                 continue                      # an inner step of the merged chain
             out_of = [s for s, src in m.split.items() if src == a and gb.node(s).op != "Const"]
             partner[a] = out_of[0] if out_of else b
+    spread: dict = {}                         # A node -> non-Const nodes of B split out of
+    for b, a in m.split.items():              # it (B read from A's side: A's op fused them)
+        if gb.node(b).op != "Const":
+            spread.setdefault(a, set()).add(b)
+    for a, parts in spread.items():           # B makes what a made at the chain's end
+        ends = [b for b in parts if not any(r in parts for r in gb.consumer_names(b))]
+        if len(ends) == 1:
+            partner[a] = ends[0]
     order = [n.name for n in execution_order(ga.graph_def)]
     ok_a = computable(ga, fed_a) if fed_a is not None else None
     ok_b = computable(gb, fed_b) if fed_b is not None else None
@@ -149,12 +157,14 @@ def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | No
         name = text.split(":")[0]
         key = text if text in feeds else name
         value = feeds.get(key)
-        span = quantized_range(gb, b_of.get(name, name)) or \
-            quantized_range(ga, name)
+        own = quantized_range(ga, name)
+        span = quantized_range(gb, b_of.get(name, name)) or own
         if (arrays and name in arrays) or span is None or value is None or \
-                value.dtype.kind != "f":
+                (value.dtype.kind != "f" and own is None):
             continue
-        feeds[key] = rng.uniform(span[0], span[1], value.shape).astype(value.dtype)
+        # (a quantized .tflite as A is fed real values too: its LiteRT run quantizes them)
+        dtype = value.dtype if value.dtype.kind == "f" else np.dtype(np.float32)
+        feeds[key] = rng.uniform(span[0], span[1], value.shape).astype(dtype)
         notes.append(f"{name}: uniform in [{span[0]:.4g}, {span[1]:.4g}] (the .tflite's "
                      "calibrated input range)")
     feeds_a = {(k if ":" in k else k + ":0"): v for k, v in feeds.items()}
@@ -227,8 +237,9 @@ def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: di
     is a .tflite (None: a GraphDef, run in TensorFlow)."""
     pairs = fetch_pairs(d, ga, gb, list(feeds_a), list(feeds_b))
     outs_b = [d.matching.b_of.get(o, o) for o in outputs]
+    fetched = {a for a, _ in pairs}
     for o, ob in zip(outputs, outs_b):
-        if ob in gb and (o, ob) not in pairs:
+        if ob in gb and o not in fetched:     # (an output compared once: at its layer's row)
             pairs.append((o, ob))
     side_a = _side(ga, models[0], feeds_a, [a for a, _ in pairs], allow_io, "A")
     side_b = _side(gb, models[1], feeds_b, [b for _, b in pairs], allow_io, "B")
@@ -242,7 +253,7 @@ def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: di
             continue
         result.per_node[a] = m
         result.pairs.append((a, b))
-        if models[1] is not None:
+        if models[0] is not None or models[1] is not None:    # a .tflite side: B's op too
             result.layers[a] = gb.node(b).op
         if a not in activations:
             result.constant.add(a)           # a weight or its read: never "first"
