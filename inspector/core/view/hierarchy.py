@@ -15,6 +15,7 @@ from inspector.core.model import op_categories
 from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
 from inspector.core.model.scope_tree import ScopeTree
+from inspector.core.runtime import threads
 from inspector.core.view import scope_stats, view_columns
 from inspector.core.view.badges import (
     badge_of,
@@ -153,6 +154,11 @@ def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
     Its constants, badges and edges come from the graph's columns (view_columns: no Node
     object made), unless node names repeat (then by name, walking the nodes)."""
     columnar = not graph.duplicate_names
+    # a big graph's scope tree made on another thread meanwhile: its numpy steps release
+    # the GIL, and once the graph is read the reader's core is free (300k blocks: ~10 % of
+    # this, which runs between the last piece read and the first picture)
+    aside = _aside(graph.scope_tree) if columnar and len(graph) >= view_columns.NUMPY_FROM \
+        and graph._scope_root is None else None
     if columnar:
         consts = view_columns.const_sources(graph)
         folded, readers, folded_at, reader_at = view_columns.fold(graph, consts)
@@ -164,7 +170,9 @@ def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
     if not fold_constants:
         folded, badge_sources, folded_at = set(), {}, []
     marks = _marks(graph, reader_at, folded_at) if columnar else None
-    root = graph.scope_tree()
+    if aside is not None:
+        aside.wait()
+    root = graph.scope_tree()      # (made aside, or here: what failed there raises here)
     tree = ScopeTree.of(root) if columnar and marks is not None else None
     if tree is not None:      # a big graph: its scope tree, groups and statistics as columns
         groups = ColumnGroups(view_columns._numpy(), graph, tree, marks[1])
@@ -182,6 +190,19 @@ def build_hierarchy(graph: Graph, fold_constants: bool = True) -> Hierarchy:
     stats = scope_statistics(graph, groups.root, folded, readers, marks, memo["columns"])
     return Hierarchy(graph, fold_constants, consts, folded, badge_sources,
                      groups.root, scopes, groups.parts, groups.labels, stats, edges, memo)
+
+
+def _aside(work):
+    """work() started on a thread of the runtime's pool (an Event set once it is over; what
+    it raises is left to the caller's own call of it: a graph's scope tree is made once, by
+    whichever call comes first)."""
+    def run():
+        try:
+            work()
+        except Exception:  # noqa: BLE001  (the caller's call raises it again)
+            pass
+
+    return threads.start(run, "hierarchy-aside")
 
 
 def _marks(graph, reader_at, folded_at):
