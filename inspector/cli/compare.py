@@ -9,7 +9,13 @@ import json
 import sys
 
 from inspector.cli.loading import _load, _split
-from inspector.core.app.diffing import after_pipeline, diff_models, diff_text, write_json
+from inspector.core.app.diffing import (
+    after_pipeline,
+    diff_models,
+    diff_text,
+    read_ahead,
+    write_json,
+)
 from inspector.core.app.identical import identical_diff, same_bytes
 from inspector.core.errors import InspectorError
 
@@ -30,7 +36,15 @@ def build_diff(args):
         size = same_bytes(args.model, args.other)    # the same bytes: no parse, no TF
         if size is not None:
             return identical_diff(args.model, args.other, size), None, None, None
-    a = _open(args.model, args)
+    ahead = read_ahead(args.other) if args.other and not args.pipeline else None
+    try:            # (B's reader walks it while A loads)
+        a = _open(args.model, args)
+    except BaseException:
+        if ahead is not None:
+            ahead(keep=False)
+        raise
+    if ahead is not None:
+        ahead()
     missing = [n for n in _split(args.inputs) + _split(args.outputs)
                if n.split(":")[0] not in a.graph]
     if missing:

@@ -16,6 +16,9 @@ from inspector.core.compare.records import Diff
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime import apart, gc_policy
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.runtime.lazy_import import later
+
+readers = later("inspector.core.loaders.readers", globals(), "readers")   # a diff of files
 
 if TYPE_CHECKING:
     from inspector.core.model.graph import Graph
@@ -41,6 +44,12 @@ def after_pipeline(ga: Graph, pipeline: str, inputs=(), outputs=()) -> tuple:
 
     steps = run_pipeline(ga.graph_def, pipeline, list(inputs), list(outputs))
     return Graph(steps[-1].graph_def), steps
+
+
+def read_ahead(path: str):
+    """B's reader process started before A is opened (a big binary GraphDef: walked while A
+    loads): hand_over(keep) to call once A's open is over, or None (readers.prestart)."""
+    return readers.prestart(path, window=False)
 
 
 def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,

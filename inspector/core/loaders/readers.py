@@ -325,17 +325,35 @@ register(Reader("graphdef", "GraphDef", ("*.pb", "*.pbtxt"), lambda ctx: True,
                 _open_graphdef))
 
 
-def prestart(path: str) -> None:
-    """Start reading the model the app was started with, before the window exists (called
-    before Qt is imported: the process has one thread, so the reader is a fork)."""
+def prestart(path: str, window: bool = True):
+    """Start reading a big binary GraphDef before it is opened (the process has one thread,
+    so the reader is a fork): the model the app was started with, before the window exists
+    (before Qt is imported), kept for its open at once; or (window False) a command's next
+    model (`diff A B`'s B, walked and its columns read while A loads), returned as
+    hand_over(keep) to call once the open before it is over (an open stops the started
+    readers it does not take): kept for B's open, or stopped. None where the file is not
+    read so (the real open reads it as before and reports any problem)."""
     from inspector.core.loaders import reader_process
 
     try:
         st = files.stat_input(path)
-        if not opens_lazily(LoadContext(path, st, {}, files.read_file(path, count=4096))):
-            return
+        ctx = LoadContext(path, st, {}, files.read_file(path, count=4096))
+        if not opens_lazily(ctx) or not window and (
+                st.st_size < reader_process.STREAM_ABOVE or _is_memmapped(ctx)):
+            return None
     except Exception:  # noqa: BLE001  (the real open reports any problem)
-        return
-    stream = reader_process.start(path, st, window=True)     # (the app's model)
-    if stream is not None:
-        reader_process.keep_started(path, stream)
+        return None
+    stream = reader_process.start(path, st, window=window)
+    if stream is None:
+        return None
+
+    def hand_over(keep: bool = True) -> None:
+        if keep:
+            reader_process.keep_started(path, stream)
+        else:
+            stream.kill()
+
+    if not window:
+        return hand_over
+    hand_over()
+    return None

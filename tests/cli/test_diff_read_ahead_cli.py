@@ -1,0 +1,79 @@
+"""`diff A B` of two big GraphDefs starts B's reader process before A is opened, so B's file is
+walked (and its columns read) while A loads; B's open takes that reader. The report is the one
+of opening B after A, and a broken A stops B's reader and reports in one line (exit 2). Run in
+this process (the readers forked) with the streaming threshold lowered to 10k-node models."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.cli import compare, main as cli
+from inspector.core.loaders import reader_process
+from tests.core.test_compare_scale import renamed_shuffled
+from tests.fixtures import scale_models
+
+
+@pytest.fixture()
+def streamed(monkeypatch):
+    """[(event, path)]: each reader started and each taken by an open, in order."""
+    monkeypatch.setattr(reader_process, "STREAM_ABOVE", 1)
+    monkeypatch.setattr(reader_process, "CHUNK_NODES", 3000)
+    monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
+    events, start, take = [], reader_process.start, reader_process.take
+
+    def started(path, st, window=False):
+        stream = start(path, st, window)
+        events.append(("start", path))
+        return stream
+
+    def taken(path, st):
+        stream = take(path, st)
+        events.append(("take", path, stream is not None))
+        return stream
+
+    monkeypatch.setattr(reader_process, "start", started)
+    monkeypatch.setattr(reader_process, "take", taken)
+    return events
+
+
+def _pair(tmp_path) -> tuple:
+    from inspector.core.loaders import load
+
+    a = scale_models.blocks_graph(10_000)
+    b = tmp_path / "b.pb"
+    b.write_bytes(renamed_shuffled(load(a).graph)[0].graph_def.SerializeToString())
+    return a, str(b)
+
+
+def test_b_is_read_while_a_loads_and_the_report_is_the_same(monkeypatch, capsys, tmp_path,
+                                                            streamed):
+    a, b = _pair(tmp_path)
+    reports = []
+    for ahead in (True, False):
+        if not ahead:
+            monkeypatch.setattr(compare, "read_ahead", lambda path: None)
+        streamed.clear()
+        assert cli.main(["diff", a, b, "--no-flops"]) == 1
+        reports.append(capsys.readouterr().out)
+        if ahead:     # B's reader first, A's open starts its own, B's open takes B's
+            assert streamed == [("start", b), ("take", a, False), ("start", a),
+                                ("take", b, True)]
+        else:
+            assert streamed == [("take", a, False), ("start", a), ("take", b, False),
+                                ("start", b)]
+    assert reports[0] == reports[1] and "renamed" in reports[0]
+
+
+def test_a_broken_a_stops_b_s_reader_and_reports_in_one_line(monkeypatch, capsys, tmp_path,
+                                                              streamed):
+    _, b = _pair(tmp_path)
+    streamed.clear()
+    a = tmp_path / "a.pb"
+    a.write_bytes(b"\x0a\xff\xff\xff\xff\x0f" + b"\0" * (5 << 20))    # a node running past
+    killed, kill = [], reader_process.Stream.kill                       # the end of the file
+    monkeypatch.setattr(reader_process.Stream, "kill",
+                        lambda self: killed.append(self.path) or kill(self))
+    assert cli.main(["diff", str(a), b]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "a.pb" in err
+    assert streamed[0] == ("start", b) and b in killed
