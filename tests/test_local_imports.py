@@ -256,7 +256,7 @@ def test_the_reasons_are_seen():
            "        pass\n"
            "    import json  # why\n"
            "    from inspector.core.model.protos import step_stats_pb2\n"
-           "    from inspector.core.model.protos import GraphDef\n"
+           "    from inspector.core.model.protos import varint\n"
            "import os\n")
     found = local_imports(src)
     lines = src.splitlines()

@@ -103,6 +103,19 @@ def test_the_panels_behind_a_tab_are_made_after_the_first_picture(tmp_path):
     assert seen["made"] == [] and seen["behind tabs"] == []
 
 
+def test_the_windows_modules_import_no_protobuf_message(tmp_path):
+    """The window paints before any protobuf message module is imported (~50 ms of the slow
+    class): the demo's parse imports them on the load thread, a big model's start before
+    its reader forks (core.model.protos makes every message class on first read)."""
+    probe = ("import sys, inspector.gui.main_window, inspector.gui.app\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('google.protobuf', "
+             "'tensorboard.compat.proto'))))")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=str(tmp_path),
+                          env=_app_env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == "[]"
+
+
 def test_the_users_own_blas_threads_stand_in_window_and_worker(tmp_path):
     proc = subprocess.run([sys.executable, "-c", FIRST_PICTURE], cwd=str(tmp_path),
                           env=_app_env(tmp_path, OPENBLAS_NUM_THREADS="3"),

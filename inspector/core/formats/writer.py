@@ -8,10 +8,12 @@ import os
 import re
 import tempfile
 
-from google.protobuf import text_format
-
 from inspector.core.errors import InspectorError
 from inspector.core.model import protos
+from inspector.core.runtime.lazy_import import later
+
+# protobuf's text format, for a .pbtxt written (the window imports this module at its start)
+text_format = later("google.protobuf.text_format", globals(), "text_format")
 
 PROTOBUF_LIMIT = 2 ** 31 - 1
 

@@ -343,6 +343,8 @@ def prestart(path: str, window: bool = True):
             return None
     except Exception:  # noqa: BLE001  (the real open reports any problem)
         return None
+    protos.NodeDef, protos.GraphDef     # noqa: B018  the reader and this process both parse
+    # with protobuf's messages: imported once, before the fork
     stream = reader_process.start(path, st, window=window)
     if stream is None:
         return None

@@ -6,19 +6,12 @@ MetaGraphDef; it is declared here against tensorboard's meta_graph.proto.
 
 import importlib
 
-from tensorboard.compat.proto import (  # noqa: F401
-    attr_value_pb2,
-    function_pb2,
-    graph_pb2,
-    node_def_pb2,
-    tensor_pb2,
-    tensor_shape_pb2,
-    types_pb2,
-    versions_pb2,
-)
-
-# imported on first use (a GraphDef needs none of them: ~5 ms of start-up otherwise)
-_LATER = ("meta_graph_pb2", "saver_pb2", "step_stats_pb2")
+# every message module is imported on first use: the window's start needs none of them (a
+# big model's reader process parses its GraphDef; ~15 ms, ~50 ms on the slow class, before
+# a first picture otherwise); a GraphDef or NodeDef read imports what it needs then
+_PB2 = ("attr_value_pb2", "function_pb2", "graph_pb2", "node_def_pb2", "tensor_pb2",
+        "tensor_shape_pb2", "types_pb2", "versions_pb2", "meta_graph_pb2", "saver_pb2",
+        "step_stats_pb2")
 
 
 def _saved_model_class():
@@ -47,21 +40,22 @@ def _saved_model_class():
 
 
 def __getattr__(name: str):
-    """SavedModel (declared here), MetaGraphDef and the modules of _LATER, on first use."""
+    """SavedModel (declared here), GraphDef, NodeDef, MetaGraphDef and the modules of _PB2, on
+    first use."""
     if name == "SavedModel":
         value = _saved_model_class()
     elif name == "MetaGraphDef":
         value = __getattr__("meta_graph_pb2").MetaGraphDef
-    elif name in _LATER:
+    elif name == "GraphDef":
+        value = __getattr__("graph_pb2").GraphDef
+    elif name == "NodeDef":
+        value = __getattr__("node_def_pb2").NodeDef
+    elif name in _PB2:
         value = importlib.import_module(f"tensorboard.compat.proto.{name}")
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
     return value
-
-
-GraphDef = graph_pb2.GraphDef
-NodeDef = node_def_pb2.NodeDef
 
 
 def varint(n: int) -> bytes:
@@ -92,7 +86,7 @@ _OTHER_FIELDS = ("library", "version", "versions", "debug_info")  # GraphDef fie
 
 def _other_fields(graph_def) -> bytes:
     """Every GraphDef field but `node`, serialized exactly as SerializeToString() does."""
-    rest = GraphDef()
+    rest = type(graph_def)()
     for name in _OTHER_FIELDS:
         if name == "version":
             rest.version = graph_def.version
