@@ -1,23 +1,18 @@
 """The dialogs controllers need, on one parent widget: consent (asked once per graph, the
-answer kept in the state), errors, signature and file choices."""
+answer kept in the state), errors, signature and file choices. Their Qt classes are read from
+QtWidgets when a dialog is first made (PySide makes a class on its first read: QMessageBox
+alone is ~5 ms, the lot ~15 ms on the slow class, before the first picture otherwise)."""
 
 from __future__ import annotations
 
 import os
 
+from PySide6 import QtWidgets
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QHBoxLayout,
-    QInputDialog,
-    QLabel,
-    QListWidget,
-    QMessageBox,
-    QTextBrowser,
-    QVBoxLayout,
-)
+
+from inspector.core.runtime.lazy_import import later
+
+signature_dialog = later("inspector.gui.signature_dialog", globals(), "signature_dialog")
 
 
 class Dialogs:
@@ -35,27 +30,28 @@ class Dialogs:
         findings = exc.findings
         listed = "\n".join(f"• {f.describe()}" for f in findings[:8])
         more = f"\n… and {len(findings) - 8} more" if len(findings) > 8 else ""
-        box = QMessageBox(QMessageBox.Warning, "Run operations that are not pure computation?",
-                          f"{action} would run operations that can read or write files, use "
-                          f"the network or run code:\n\n{listed}{more}\n\n"
-                          "Only continue if you trust where this model comes from.",
-                          QMessageBox.Yes | QMessageBox.No, self.parent)
-        box.setDefaultButton(QMessageBox.No)
-        box.button(QMessageBox.Yes).setText("Run anyway")
+        Box = QtWidgets.QMessageBox
+        box = Box(Box.Warning, "Run operations that are not pure computation?",
+                  f"{action} would run operations that can read or write files, use "
+                  f"the network or run code:\n\n{listed}{more}\n\n"
+                  "Only continue if you trust where this model comes from.",
+                  Box.Yes | Box.No, self.parent)
+        box.setDefaultButton(Box.No)
+        box.button(Box.Yes).setText("Run anyway")
         self.last_box = box
-        if box.exec() == QMessageBox.Yes:
+        if box.exec() == Box.Yes:
             self.state.consent.add(key)
             return True
         return False
 
     def choose(self, title: str, label: str, options: list) -> str | None:
-        key, ok = QInputDialog.getItem(self.parent, title, label, options, 0, False)
+        key, ok = QtWidgets.QInputDialog.getItem(self.parent, title, label, options, 0, False)
         return key if ok else None
 
-    def choose_signature(self, name: str, signatures: dict, on_chosen) -> QDialog:
+    def choose_signature(self, name: str, signatures: dict, on_chosen) -> QtWidgets.QDialog:
         """Pick a SavedModel signature, seeing each one's inputs and outputs (non-modal;
         `on_chosen(key)` runs on OK)."""
-        dialog = SignatureDialog(self.parent, name, signatures)
+        dialog = signature_dialog.SignatureDialog(self.parent, name, signatures)
         dialog.accepted.connect(lambda: on_chosen(dialog.key()))
         dialog.setAttribute(Qt.WA_DeleteOnClose)
         dialog.open()
@@ -71,79 +67,34 @@ class Dialogs:
         return os.path.dirname(os.path.abspath(model.path.rstrip("/"))) if model else ""
 
     def confirm(self, title: str, text: str) -> bool:
-        return QMessageBox.question(self.parent, title, text) == QMessageBox.Yes
+        Box = QtWidgets.QMessageBox
+        return Box.question(self.parent, title, text) == Box.Yes
 
     def notice(self, title: str, text: str):
         """Something the user should know, not an error (non-modal)."""
-        box = QMessageBox(QMessageBox.Information, title, text, QMessageBox.Ok, self.parent)
+        Box = QtWidgets.QMessageBox
+        box = Box(Box.Information, title, text, Box.Ok, self.parent)
         box.setAttribute(Qt.WA_DeleteOnClose)
         box.open()
         self.last_box = box
         return box
 
-    def window(self, title: str) -> QDialog:
+    def window(self, title: str) -> QtWidgets.QDialog:
         """A window of its own over the parent (shown by its caller)."""
-        dialog = QDialog(self.parent, Qt.Window)
+        dialog = QtWidgets.QDialog(self.parent, Qt.Window)
         dialog.setWindowTitle(title)
         return dialog
 
     def error(self, text: str):
-        box = QMessageBox(QMessageBox.Warning, "GraphDef Inspector", text, QMessageBox.Ok,
-                          self.parent)
+        Box = QtWidgets.QMessageBox
+        box = Box(Box.Warning, "GraphDef Inspector", text, Box.Ok, self.parent)
         box.setAttribute(Qt.WA_DeleteOnClose)
         box.open()
         self.last_box = box
         return box
 
 
-def describe_signature(key: str, sig: dict) -> str:
-    """A signature as rich text: method, then each input and output with dtype and shape."""
-    def rows(tensors: dict) -> str:
-        if not tensors:
-            return "<tr><td colspan=3><i>none</i></td></tr>"
-        return "".join(f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{v['dtype']} {v['shape']}"
-                       f"&nbsp;&nbsp;</td><td><tt>{v['name']}</tt></td></tr>"
-                       for k, v in tensors.items())
-    return (f"<h3>{key}</h3><p>{sig.get('method', '')}</p>"
-            f"<p><b>Inputs</b></p><table>{rows(sig['inputs'])}</table>"
-            f"<p><b>Outputs</b></p><table>{rows(sig['outputs'])}</table>")
-
-
-class SignatureDialog(QDialog):
-    """Signatures on the left, the chosen one's inputs and outputs on the right."""
-
-    def __init__(self, parent, name: str, signatures: dict):
-        super().__init__(parent)
-        self.setWindowTitle(f"Choose a signature of {name}")
-        self.signatures = signatures
-        self.keys = QListWidget()
-        self.keys.addItems(list(signatures))
-        self.details = QTextBrowser()
-        self.keys.currentTextChanged.connect(
-            lambda key: self.details.setHtml(describe_signature(key, signatures[key]))
-            if key in signatures else None)
-        self.keys.itemDoubleClicked.connect(lambda *_: self.accept())
-        default = "serving_default" if "serving_default" in signatures else next(
-            iter(signatures))
-        self.keys.setCurrentRow(list(signatures).index(default))
-        buttons = QDialogButtonBox(QDialogButtonBox.Open | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        self.buttons = buttons
-        row = QHBoxLayout()
-        row.addWidget(self.keys, 1)
-        row.addWidget(self.details, 2)
-        lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("This SavedModel has several signatures. Open which one?"))
-        lay.addLayout(row)
-        lay.addWidget(buttons)
-        self.resize(640, 360)
-
-    def key(self) -> str:
-        return self.keys.currentItem().text()
-
-
 def pick_file(parent, title: str, filters: str, start: str = "") -> str | None:
     """A file the user picks (None when cancelled)."""
-    path, _ = QFileDialog.getOpenFileName(parent, title, start, filters)
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(parent, title, start, filters)
     return path or None

@@ -20,7 +20,6 @@ from inspector.core.app.start import import_model_modules
 from inspector.core.app.state import AppState
 from inspector.core.view.vocabulary import count
 from inspector.gui import panel_table, tf_gate
-from inspector.gui.canvas.exporting import Exporter
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.canvas.minimap import Minimap
 from inspector.gui.controllers.canvas_controller import CanvasController
@@ -33,7 +32,6 @@ from inspector.gui.dock_scroll import scrolling
 from inspector.gui.menus import build_menus
 from inspector.gui.panels.properties import PropertiesPanel
 from inspector.gui.panels.summary_panel import SummaryPanel
-from inspector.gui.panels.workbench_panel import WorkbenchPanel
 from inspector.gui.startup import window_later
 from inspector.gui.startup.later_panels import build, built, install, later
 from inspector.gui.status_line import StatusLine
@@ -114,9 +112,8 @@ class MainWindow(QMainWindow):
         self.summary_panel = SummaryPanel(s)
         self.properties = PropertiesPanel(s)
         self.minimap = Minimap(self.canvas)
-        self.workbench_panel = WorkbenchPanel()
         made = {"summary": self.summary_panel, "properties": self.properties,
-                "minimap": self.minimap, "workbench": self.workbench_panel}
+                "minimap": self.minimap}
         self.docks = {}           # panel_table's rows: a dock each (filled later: no widget)
         for row in panel_table.PANELS:
             dock = self.docks[row.name] = self._dock(row.title, made.pop(row.name, None))
@@ -129,9 +126,8 @@ class MainWindow(QMainWindow):
         self.loader = LoadController(s, t, self.dialogs)
         self.canvas_ctl = CanvasController(s, t, self.canvas, self.minimap)
         self.pipeline = PipelineController(s, t)     # its panel: window_later.build_pipeline
-        self.marks = MarksController(s, t, self.workbench_panel)
+        self.marks = MarksController(s, t)   # its panel: panel_table's workbench row
         self.properties_ctl = PropertiesController(s, t, self.properties)
-        self.exporter = Exporter(s, t, self.canvas)
 
     def _gate_later(self, panels: tuple) -> None:
         """A panel made after tf_gate.apply: gated like the others (see tf_gate)."""
@@ -222,7 +218,7 @@ class MainWindow(QMainWindow):
         s.demo_changed.connect(lambda run: run is not None and self._show_demo())
         self.tasks.busy.connect(self._busy)
         self.tasks.progress.connect(self._progress)
-        for panel in (self.summary_panel, self.properties, self.workbench_panel):
+        for panel in (self.summary_panel, self.properties):
             panel.jump.connect(self.jump_to)
 
     # -- what other parts and tests use -----------------------------------------------------

@@ -6,9 +6,14 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
+from inspector.core.runtime.lazy_import import later
 from inspector.gui import panel_table, tf_python
-from inspector.gui.help import getting_started_dialog, shortcuts_dialog
 from inspector.gui.workspace import TASKS
+
+# the Help menu's dialogs, imported when first shown (their Qt classes are made when first
+# read: ~5 ms of a start, ~15 ms on the slow class, before the first picture otherwise)
+help_pages = later("inspector.gui.help", globals(), "help_pages")
+about = later("inspector.gui.about", globals(), "about")
 
 
 def _action(w, menu, text, slot, shortcut=None, checkable=False):
@@ -33,14 +38,14 @@ def build_menus(w) -> dict:
     _action(w, file_menu, "&Compare with…", lambda: w.compare_ctl.compare_with())
     _action(w, file_menu, "Open co&mparison…", lambda: w.compare_ctl.open_document())
     file_menu.addSeparator()
-    ex = w.exporter
-    _action(w, file_menu, "Export DOT (styled)…", lambda: ex.dot(False))
-    _action(w, file_menu, "Export DOT (TF graph_to_dot)…", lambda: ex.dot(True))
-    _action(w, file_menu, "Export view as SVG…", lambda: ex.svg())
-    _action(w, file_menu, "Export whole graph as SVG…", lambda: ex.svg(whole=True))
-    _action(w, file_menu, "Export view as PNG…", lambda: ex.png(False))
-    _action(w, file_menu, "Export whole graph as PNG…", lambda: ex.png(True))
-    _action(w, file_menu, "Export view as large PNG (4x, text 1.5x)…", lambda: ex.png(
+    # w.exporter: made on first use (window_later), so read when the action runs
+    _action(w, file_menu, "Export DOT (styled)…", lambda: w.exporter.dot(False))
+    _action(w, file_menu, "Export DOT (TF graph_to_dot)…", lambda: w.exporter.dot(True))
+    _action(w, file_menu, "Export view as SVG…", lambda: w.exporter.svg())
+    _action(w, file_menu, "Export whole graph as SVG…", lambda: w.exporter.svg(whole=True))
+    _action(w, file_menu, "Export view as PNG…", lambda: w.exporter.png(False))
+    _action(w, file_menu, "Export whole graph as PNG…", lambda: w.exporter.png(True))
+    _action(w, file_menu, "Export view as large PNG (4x, text 1.5x)…", lambda: w.exporter.png(
         False, scale=4.0 * w.canvas.zoom_level(), font_scale=1.5))
     _action(w, file_menu, "&Save optimized graph…", lambda: w.preview.save_graph(),
                  QKeySequence.Save)
@@ -124,12 +129,10 @@ def build_menus(w) -> dict:
             lambda: w.targets.open())
     help_menu = bar.addMenu("&Help")
     _action(w, help_menu, "&Getting started", lambda: w._show(
-        getting_started_dialog(w)))
+        help_pages.getting_started_dialog(w)))
     _action(w, help_menu, "&Keyboard shortcuts", lambda: w._show(
-        shortcuts_dialog(w, w.menuBar())), "Ctrl+/")
+        help_pages.shortcuts_dialog(w, w.menuBar())), "Ctrl+/")
     help_menu.addSeparator()
-    from inspector.gui.about import about_dialog
-
-    _action(w, help_menu, "&About GraphDef Inspector", lambda: w._show(about_dialog(w)))
+    _action(w, help_menu, "&About GraphDef Inspector", lambda: w._show(about.about_dialog(w)))
     return {"recent_menu": recent_menu, "consts_action": consts_action, "lr_action": lr_action,
             "function_action": function_action, "cone_action": cone_action}

@@ -21,16 +21,19 @@ class Panel:
     is made by `builder` ("module:function" of `build(window)`), or by the default builder:
     `panel` and `controller` ("module:Class"), the controller made from its collaborators
     `Controller(state, tasks, panel, dialogs)` and set as `window.<name>` (the panel as
-    `window.<name>_panel`)."""
+    `window.<name>_panel`); with `attach`, no controller is made: the panel is given to
+    the window's controller of that name, made with the window (`attach(panel)`)."""
 
     def __init__(self, name: str, title: str, place: str, tasks: tuple = (), *,
                  front: tuple = (), home: str | None = None, menu: bool = True,
                  overlay: bool = False, builder: str | None = None, makes: tuple = (),
-                 panel: str | None = None, controller: str | None = None):
+                 panel: str | None = None, controller: str | None = None,
+                 attach: str | None = None):
         # a plain class, not a dataclass: this module is read at every start (~1 ms less)
         self.name, self.title, self.place, self.tasks = name, title, place, tasks
         self.front, self.home, self.menu, self.overlay = front, home, menu, overlay
         self.builder, self.makes, self.panel, self.controller = builder, makes, panel, controller
+        self.attach = attach
 
     def replace(self, **changes) -> "Panel":
         """A copy with `changes`."""
@@ -44,7 +47,9 @@ class Panel:
     @property
     def attributes(self) -> tuple:
         """The window attributes its builder makes."""
-        return self.makes or (f"{self.name}_panel", self.name)
+        if self.makes or self.attach:
+            return self.makes or (f"{self.name}_panel",)
+        return (f"{self.name}_panel", self.name)
 
 
 _G = "inspector.gui.startup.window_later"
@@ -68,7 +73,8 @@ PANELS = (
     Panel("pipeline", "Pipeline", "bottom", ("optimize",), home="optimize",
           builder=f"{_G}:build_pipeline", makes=("pipeline_panel",)),
     Panel("workbench", "Inputs and outputs", "bottom", ("optimize", "phone"),
-          home="optimize"),
+          home="optimize", panel="inspector.gui.panels.workbench_panel:WorkbenchPanel",
+          attach="marks"),
     Panel("mobile", "Phone (TFLite)", "bottom", ("phone",), front=("phone",), home="phone",
           overlay=True, builder=f"{_G}:build_mobile",
           makes=("mobile_panel", "quant_panel", "mobile", "quant")),
@@ -83,6 +89,7 @@ DOCKLESS = {
     "targets": (f"{_G}:build_targets", ("targets",)),      # Phone > Target report
     "compare": (f"{_G}:build_compare", ("compare_ctl",)),  # a comparison
     "card": (f"{_G}:build_card", ("card_panel", "card")),  # Demo > Model card, a tour stop
+    "exporter": (f"{_G}:build_exporter", ("exporter",)),     # File > Export …
 }
 
 

@@ -157,3 +157,41 @@ def test_the_pipeline_panel_made_later_shows_the_sessions_pipeline_and_edits_it(
     qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
     qtbot.waitUntil(lambda: [s.name for s in win.state.workbench.steps] == ["fold_constants"],
                     timeout=5000)
+
+
+def _texts(widget) -> list:
+    return [widget.item(i).text() for i in range(widget.count())]
+
+
+def test_the_inputs_and_outputs_panel_made_later_shows_what_came_before_it(
+        qtbot, tmp_path, deferred):  # noqa: F811
+    """Its controller is made with the window (the strip preview and the traces go on without
+    the panel); the panel, behind Pipeline in the Optimize task, when its tab is clicked: it
+    shows the marks, the strip preview and the traced feed points that came before it, and
+    its buttons work."""
+    from inspector.core.app.ports import suggested_ports
+
+    win = _opened(qtbot, _window(qtbot, tmp_path), tmp_path)
+    qtbot.waitUntil(lambda: win.state.summary is not None, timeout=20000)
+    output = suggested_ports(win.state.summary)[1][0]
+    win.jump_to(output)
+    win.canvas.setFocus()
+    qtbot.keyClick(win.canvas, Qt.Key_O)                 # mark it as an output
+    trace = next(a for m in win.menuBar().actions() if m.menu()
+                 for a in m.menu().actions() if a.text().startswith("&Trace selected"))
+    trace.trigger()                                      # Ctrl+T: its feed points
+    qtbot.waitUntil(lambda: win.state.strip is not None and bool(win.marks.proposals),
+                    timeout=20000)
+    assert "workbench_panel" not in win.__dict__
+    _click_tab(qtbot, win, "Optimize")
+    _click_tab(qtbot, win, "Inputs and outputs")
+    panel = win.workbench_panel
+    assert win.workbench_dock.widget().widget() is panel
+    assert _texts(panel.marks) == [f"output: {output}"]
+    assert panel.info.text().startswith(f"Stripping keeps {len(win.state.strip.kept)} ")
+    assert _texts(panel.proposals) and len(_texts(panel.proposals)) == len(win.marks.proposals)
+    assert panel.proposals.isVisibleTo(panel)
+    qtbot.mouseClick(panel.suggest, Qt.LeftButton)        # Use suggested inputs and outputs
+    ins, outs = suggested_ports(win.state.summary)
+    assert (win.state.workbench.inputs, win.state.workbench.outputs) == (ins, outs)
+    assert _texts(panel.marks) == [f"input: {n}" for n in ins] + [f"output: {n}" for n in outs]

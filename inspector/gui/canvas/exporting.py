@@ -9,7 +9,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFileDialog
 
-from inspector.core.app.exports import atomic_write, beside
+from inspector.core.app.exports import atomic_write, beside, write_dot
 from inspector.core.errors import InspectorError
 
 MAX_PIXELS = 16000
@@ -39,8 +39,6 @@ class Exporter:
         return path
 
     def dot(self, tf_style: bool, path: str | None = None) -> str | None:
-        from inspector.core.app.exports import write_dot
-
         view = self.state.view
         if view is None:
             return None

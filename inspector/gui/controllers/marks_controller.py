@@ -14,28 +14,49 @@ from inspector.core.app.ports import suggested_ports
 
 
 class MarksController(QObject):
-    def __init__(self, state, tasks, panel):
+    def __init__(self, state, tasks, panel=None):
+        """`panel`: the Inputs and outputs panel, or None until it is made (`attach`: it is
+        hidden at start); the strip preview and traces go on without it."""
         super().__init__(panel)
-        self.state, self.tasks, self.panel = state, tasks, panel
+        self.state, self.tasks, self.panel = state, tasks, None
         self.bench = state.workbench
         self.proposals: list = []
+        self.preview: tuple = ()        # (the last strip preview,) once one has arrived
         self.bench.changed.connect(self._changed)
         state.model_changed.connect(lambda *_: self._model_changed())
         state.trace_requested.connect(self.trace)
-        state.strip_changed.connect(panel.show_preview)
+        state.strip_changed.connect(self._show_preview)
         state.proposals_changed.connect(self._show_proposals)
+        if panel is not None:
+            self.attach(panel)
+
+    def attach(self, panel) -> None:
+        """The panel, made now: wired, showing what it would show had it been there all
+        along (the marks, the last strip preview, the traced feed points)."""
+        self.panel = panel
         panel.suggest_requested.connect(self.use_suggestions)
         panel.proposal_chosen.connect(self._mark_proposal)
         panel.copy_requested.connect(self.copy)
+        panel.show_marks(self.bench.inputs, self.bench.outputs)
+        if self.preview:
+            panel.show_preview(self.preview[0])
+        panel.show_proposals(self.proposals)
 
     def _model_changed(self):
         self.proposals = []
-        self.panel.show_proposals([])
+        if self.panel is not None:
+            self.panel.show_proposals([])
         self._changed()
 
     def _changed(self):
-        self.panel.show_marks(self.bench.inputs, self.bench.outputs)
+        if self.panel is not None:
+            self.panel.show_marks(self.bench.inputs, self.bench.outputs)
         self.request_strip()
+
+    def _show_preview(self, preview) -> None:
+        self.preview = (preview,)
+        if self.panel is not None:
+            self.panel.show_preview(preview)
 
     def request_strip(self):
         start_strip(self.state, self.tasks)
@@ -46,7 +67,8 @@ class MarksController(QObject):
 
     def _show_proposals(self, proposals) -> None:
         self.proposals = proposals
-        self.panel.show_proposals(proposals)
+        if self.panel is not None:
+            self.panel.show_proposals(proposals)
 
     def _mark_proposal(self, name: str):
         if name not in self.bench.inputs:

@@ -2,11 +2,12 @@
 no dock), made after the first picture, when their dock is first shown or when first read
 (later_panels): the Search, Overlays and Legend panels (tabs behind Summary, Properties and
 Minimap), the Pipeline panel (its controller is made with the window), the Preview panel,
-the Phone panel with its Quantization tab, the Demo, Sizes and Tour panels, the model card,
-the Target report and the comparisons. Each builder imports its modules itself (not the
-window's module: ~25 ms of a start, ~0.1 s on the slow machine class) and returns the parts
-it made (later_panels puts them on the window); each controller reads the state itself, so
-nothing that happened before it existed is replayed here."""
+the Inputs and outputs panel (its controller, too, is made with the window), the Phone panel
+with its Quantization tab, the Demo, Sizes and Tour panels, the model card,
+the Target report, the comparisons and File > Export. Each builder imports its modules
+itself (not the window's module: ~25 ms of a start, ~0.1 s on the slow machine class) and
+returns the parts it made (later_panels puts them on the window); each controller reads the
+state itself, so nothing that happened before it existed is replayed here."""
 
 from __future__ import annotations
 
@@ -44,6 +45,14 @@ def build_card(w) -> dict:
 
     panel = ModelCardPanel(w)
     return {"card_panel": panel, "card": ModelCardController(w.state, w.tasks, panel)}
+
+
+def build_exporter(w) -> dict:
+    """File > Export's DOT, SVG and PNG writer (with it the file writers and protobuf's text
+    format, which the first picture needs not)."""
+    from inspector.gui.canvas.exporting import Exporter
+
+    return {"exporter": Exporter(w.state, w.tasks, w.canvas)}
 
 
 def build_preview(w) -> dict:
@@ -144,11 +153,15 @@ def build_compare(w) -> dict:
 
 def build_default(w, row) -> dict:
     """A panel row with no builder of its own: its panel, its controller made from its
-    collaborators (the controller reads the state itself), its jumps to the canvas."""
+    collaborators (the controller reads the state itself) or given the panel (the row's
+    `attach`: made with the window), its jumps to the canvas."""
     panel = panel_table.load(row.panel)()
     if hasattr(panel, "jump"):
         panel.jump.connect(w.jump_to)
     getattr(w, f"{row.name}_dock").widget().setWidget(panel)
+    if row.attach:
+        getattr(w, row.attach).attach(panel)
+        return {f"{row.name}_panel": panel}
     return {f"{row.name}_panel": panel,
             row.name: panel_table.load(row.controller)(w.state, w.tasks, panel, w.dialogs)}
 
