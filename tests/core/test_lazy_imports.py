@@ -57,3 +57,18 @@ print(json.dumps({"before": before, "numpy": "numpy" in sys.modules,
                                  for m in catalogue.MODULES)}))
 """)
     assert seen["before"] == [] and seen["numpy"] and seen["registered"] and seen["modules"]
+
+
+def test_the_vocabulary_reads_the_tflite_statuses_when_first_asked():
+    """core.view.vocabulary (the window's words and colours, imported at its start) hands out
+    the TFLite statuses of core.mobile.tflite_compat, imported when a name is first read."""
+    seen = _run("""
+import json, sys
+from inspector.core.view import vocabulary
+before = "inspector.core.mobile.tflite_compat" in sys.modules
+from inspector.core.view.vocabulary import STATUS_COLOURS, STATUS_LABELS, STATUSES
+from inspector.core.mobile import tflite_compat as t
+print(json.dumps({"before": before, "same": [STATUS_COLOURS is t.COLOURS,
+                  STATUS_LABELS is t.LABELS, STATUSES is t.STATUSES]}))
+""")
+    assert seen == {"before": False, "same": [True, True, True]}

@@ -35,7 +35,9 @@ def report(window, qapp):
                                           # preview of an opening needs none of these
                                           "inspector.core.analysis.flops",
                                           "inspector.core.analysis.model_card",
-                                          "inspector.core.analysis.search")
+                                          "inspector.core.analysis.search",
+                                          # the Phone panels' TFLite statuses
+                                          "inspector.core.mobile.tflite_compat")
                               if m in sys.modules),
             "behind tabs": sorted(m for m in ("inspector.gui.panels.search_panel",
                                               "inspector.gui.panels.overlays_panel",

@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
 from inspector.core.app.exports import atomic_write
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.lazy_import import later
+from inspector.core.view import vocabulary
 from inspector.core.view.vocabulary import (
-    STATUS_LABELS as LABELS,
     TensorValue,
     format_shape,
     glossary,
@@ -125,7 +125,8 @@ class PropertiesPanel(QWidget):
         mapped = [(v, op) for v, op in mapped if op is not None]
         if status is None and not mapped:
             return
-        top = self._row(None, "TFLite", LABELS[status] if status else "converted")
+        top = self._row(None, "TFLite", vocabulary.STATUS_LABELS[status] if status
+                        else "converted")
         for message in overlay.compat_notes.get(name, []):
             self._row(top, "converter", message)
         for variant, op in mapped:
