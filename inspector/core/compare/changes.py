@@ -20,8 +20,9 @@ DTYPE_ATTRS = ("T", "dtype", "DstT", "SrcT", "out_type", "Tout")
 SHAPE_ATTRS = ("_output_shapes", "shape")
 # names and bookkeeping (the TFLite reader's), and quantization parameters: a quantized
 # constant is compared by its values, dequantized, not by its scale
-IGNORED_ATTRS = frozenset({"_class", "value", "tflite_index", "tflite_tensor", "tflite_type",
-                           "quant_scale", "quant_zero_point", "quant_axis"})
+QUANT_ATTRS = ("quant_scale", "quant_zero_point", "quant_axis")   # (a .tflite's: compared
+IGNORED_ATTRS = frozenset({"_class", "value", "tflite_index", "tflite_tensor",    # by _quant)
+                           "tflite_type", *QUANT_ATTRS})
 VALUE_LIMIT = 64 * 2 ** 20        # constants larger than this are compared by bytes only
 
 
@@ -195,6 +196,9 @@ def _attr_changes(pa, pb, layout: bool = False, same_op: bool = True) -> list:
         if key not in pa.attr or key not in pb.attr or pa.attr[key] != pb.attr[key]:
             kind = "dtype" if key in DTYPE_ATTRS else "shape" if key in SHAPE_ATTRS else "attr"
             out.append(Change(kind, f"{key}: {_attr_text(pa, key)} -> {_attr_text(pb, key)}"))
+    if "value" not in pa.attr and "quant_scale" in pa.attr and "quant_scale" in pb.attr:
+        out += [Change("attr", f"{key}: {_attr_text(pa, key)} -> {_attr_text(pb, key)}")
+                for key in QUANT_ATTRS if not _same_quant(pa, pb, (key,))]
     if "value" in pa.attr and "value" in pb.attr:
         ta, tb = pa.attr["value"].tensor, pb.attr["value"].tensor
         if ta.dtype != tb.dtype and not any(c.kind == "dtype" for c in out):
@@ -279,7 +283,8 @@ def same_tensor(ta, tb) -> bool:
 
 def _values(ga: Graph, gb: Graph, a: str, b: str, layout: str = "") -> Change | None:
     ta, tb = ga.tensor(a), gb.tensor(b)
-    if not layout and same_tensor(ta, tb):
+    if not layout and same_tensor(ta, tb) and \
+            _same_quant(ga.node(a).proto, gb.node(b).proto):   # (else other real values)
         return None
     try:
         va, vb = _decoded(ta), _decoded(tb)
@@ -304,6 +309,12 @@ def _values(ga: Graph, gb: Graph, a: str, b: str, layout: str = "") -> Change | 
     return Change("values", f"values changed{where}: {figures['changed_share']:.1%} of "
                             f"{va.size:,} elements, max abs difference "
                             f"{figures['max_abs_diff']:.4g}", figures)
+
+
+def _same_quant(pa, pb, keys: tuple = QUANT_ATTRS) -> bool:
+    """Two NodeDefs carry the same .tflite quantization parameters (or neither has them)."""
+    return all((k in pa.attr) == (k in pb.attr) and (k not in pa.attr or pa.attr[k] == pb.attr[k])
+               for k in keys)
 
 
 def _real(proto, values: np.ndarray) -> np.ndarray:
