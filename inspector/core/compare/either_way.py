@@ -49,9 +49,13 @@ def unexplained(m: Matching, ga: Graph, gb: Graph) -> set:
          if b not in m.a_of and b not in m.split and b not in merged_into}
 
 
+FOLDED = frozenset({"Const", "Identity"})
+
+
 def _constants(nodes: set, ga: Graph, gb: Graph) -> bool:
-    """A Const among `nodes`: what one way explains and the other leaves added or removed is
-    a fold's work (a batch norm's or an expression's constants in the weights), not an op
+    """A Const or Identity among `nodes`: what one way explains and the other leaves added or
+    removed is a fold's work (a batch norm's or an expression's constants in the weights, the
+    Identity nodes remove_nodes takes out: "merged" one way, so "split" the other), not an op
     inserted or deleted (one inserted Relu stays "added", not "split out of" its input)."""
     cols = {"A": columns(ga), "B": columns(gb)}
-    return any(cols[side].ops[cols[side].at[name]] == "Const" for side, name in nodes)
+    return any(cols[side].ops[cols[side].at[name]] in FOLDED for side, name in nodes)
