@@ -5,7 +5,10 @@ compare_graphs: 0 equal, 1 different, 2 bad input."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import signal
 import sys
 
 from inspector.cli.loading import _load, _split
@@ -14,6 +17,7 @@ from inspector.core.app.diffing import (
     diff_models,
     diff_text,
     read_ahead,
+    start_a_costs,
     write_json,
 )
 from inspector.core.app.identical import identical_diff, same_bytes
@@ -45,26 +49,35 @@ def build_diff(args):
         raise
     if ahead is not None:
         ahead()
-    missing = [n for n in _split(args.inputs) + _split(args.outputs)
-               if n.split(":")[0] not in a.graph]
-    if missing:
-        raise InspectorError(f"no node named {', '.join(repr(n) for n in missing)} in A "
-                             "(--inputs/--outputs name nodes of the first model)",
-                             path=args.model)
-    steps, b = None, None
-    if args.pipeline:
-        if args.other:
-            raise InspectorError("give B or --pipeline, not both")
-        gb, steps = after_pipeline(a.graph, args.pipeline, _split(args.inputs),
-                                   _split(args.outputs))
-        b_label, b_path = f"{args.model} after {args.pipeline}", ""
-    elif args.other:
-        b = _open(args.other, args)
-        gb, b_label, b_path = b.graph, args.other, args.other
-    else:
-        raise InspectorError("diff needs a second model (B) or --pipeline")
-    d = diff_models(a.graph, gb, (args.model, b_label), steps, (args.model, b_path),
-                    totals=not args.no_flops)
+    a_costs = None      # A's FLOPs and gzip size counted in a forked copy while B loads
+    if args.other and not args.pipeline and not args.no_flops:
+        a_costs = start_a_costs(a.graph, args.model)
+    try:
+        missing = [n for n in _split(args.inputs) + _split(args.outputs)
+                   if n.split(":")[0] not in a.graph]
+        if missing:
+            raise InspectorError(f"no node named {', '.join(repr(n) for n in missing)} in A "
+                                 "(--inputs/--outputs name nodes of the first model)",
+                                 path=args.model)
+        steps, b = None, None
+        if args.pipeline:
+            if args.other:
+                raise InspectorError("give B or --pipeline, not both")
+            gb, steps = after_pipeline(a.graph, args.pipeline, _split(args.inputs),
+                                       _split(args.outputs))
+            b_label, b_path = f"{args.model} after {args.pipeline}", ""
+        elif args.other:
+            b = _open(args.other, args)
+            gb, b_label, b_path = b.graph, args.other, args.other
+        else:
+            raise InspectorError("diff needs a second model (B) or --pipeline")
+        d = diff_models(a.graph, gb, (args.model, b_label), steps, (args.model, b_path),
+                        totals=not args.no_flops, a_costs=a_costs)
+    except BaseException:       # (B does not open: A's copy is not waited for)
+        if a_costs is not None and hasattr(a_costs, "pid"):
+            with contextlib.suppress(OSError):
+                os.kill(a_costs.pid, signal.SIGKILL)
+        raise
     return d, a, gb, b
 
 

@@ -1,7 +1,9 @@
 """`diff A B` of two big GraphDefs starts B's reader process before A is opened, so B's file is
-walked (and its columns read) while A loads; B's open takes that reader. The report is the one
-of opening B after A, and a broken A stops B's reader and reports in one line (exit 2). Run in
-this process (the readers forked) with the streaming threshold lowered to 10k-node models."""
+walked (and its columns read) while A loads; B's open takes that reader; A's costs (FLOPs, gzip)
+are counted in a forked copy started once A is open, while B loads. The report is the one of
+opening B after A and counting both sides' costs while they match, and a broken A stops B's
+reader and reports in one line (exit 2). Run in this process (the readers forked) with the
+streaming threshold lowered to 10k-node models."""
 
 from __future__ import annotations
 
@@ -48,20 +50,25 @@ def _pair(tmp_path) -> tuple:
 def test_b_is_read_while_a_loads_and_the_report_is_the_same(monkeypatch, capsys, tmp_path,
                                                             streamed):
     a, b = _pair(tmp_path)
+    real_costs = compare.start_a_costs
+    monkeypatch.setattr(compare, "start_a_costs", lambda graph, path: streamed.append(
+        ("a costs", path)) or real_costs(graph, path))
     reports = []
     for ahead in (True, False):
         if not ahead:
             monkeypatch.setattr(compare, "read_ahead", lambda path: None)
+            monkeypatch.setattr(compare, "start_a_costs", lambda graph, path: None)
         streamed.clear()
-        assert cli.main(["diff", a, b, "--no-flops"]) == 1
+        assert cli.main(["diff", a, b]) == 1
         reports.append(capsys.readouterr().out)
-        if ahead:     # B's reader first, A's open starts its own, B's open takes B's
+        if ahead:     # B's reader first, A's open starts its own, then A's costs copy, and
+            #           B's open takes B's reader
             assert streamed == [("start", b), ("take", a, False), ("start", a),
-                                ("take", b, True)]
+                                ("a costs", a), ("take", b, True)]
         else:
             assert streamed == [("take", a, False), ("start", a), ("take", b, False),
                                 ("start", b)]
-    assert reports[0] == reports[1] and "renamed" in reports[0]
+    assert reports[0] == reports[1] and "renamed" in reports[0] and "FLOPs" in reports[0]
 
 
 def test_a_broken_a_stops_b_s_reader_and_reports_in_one_line(monkeypatch, capsys, tmp_path,

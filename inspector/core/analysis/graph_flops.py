@@ -90,13 +90,32 @@ def costs_apart(ga, gb, paths: tuple = ("", "")) -> dict:
 
 
 def _totals(reports: list, gzips: list) -> dict:
-    out: dict = {"gzip bytes": [z.result() for z in gzips]}
-    out["FLOPs"] = [r.total if r.known else f"unknown ({_short(r.unknown)})" for r in reports]
-    sources = [describe_source(r) if r.known else "" for r in reports]
+    return of_sides([_side(r) for r in reports], [z.result() for z in gzips])
+
+
+def _side(report) -> tuple:
+    """(FLOPs, where their shapes came from, latency per device) of one side's report."""
+    return (report.total if report.known else f"unknown ({_short(report.unknown)})",
+            describe_source(report) if report.known else "", latencies(report))
+
+
+def side_costs(graph, path: str = "") -> tuple:
+    """One side's part of the totals, counted alone ((_side, gzip bytes): plain values, sent
+    from a forked copy; of_sides joins both): the command line's diff counts A's once A is
+    open, while B loads, and B's while the graphs match. Its FLOPs first, then its gzip size
+    (one busy thread at a time, beside the copy making B's fingerprints: costs_apart)."""
+    side = _side(graph_flops(graph))
+    return side, _gzip(graph, path).result()
+
+
+def of_sides(sides: list, gzips: list) -> dict:
+    """The totals of both sides' _side figures and gzip bytes."""
+    out: dict = {"gzip bytes": gzips}
+    out["FLOPs"] = [side[0] for side in sides]
+    sources = [side[1] for side in sides]
     out["FLOPs counted from"] = [sources[0], ""] if sources[0] == sources[1] else sources
-    speeds = [latencies(r) for r in reports]
     for device in DEVICE_PRESETS:
-        out[f"latency ms ({device})"] = [s.get(device, "unknown") for s in speeds]
+        out[f"latency ms ({device})"] = [side[2].get(device, "unknown") for side in sides]
     return out
 
 
