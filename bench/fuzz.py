@@ -186,6 +186,10 @@ def wire(cases: int = 200, seed: int = 1) -> int:
 
 
 if __name__ == "__main__":
+    if any(a in ("-h", "--help") for a in sys.argv[1:]) or not all(
+            a.isdigit() for a in sys.argv[1 + (sys.argv[1:2] in (["wire"], ["consts"])):]):
+        print(__doc__)
+        sys.exit(0 if any(a in ("-h", "--help") for a in sys.argv[1:]) else 2)
     if sys.argv[1:2] == ["wire"]:
         sys.exit(wire(*(int(a) for a in sys.argv[2:4])))
     if sys.argv[1:2] == ["consts"]:

@@ -3,8 +3,11 @@ inputs never raise anything but the project's own error, and never take over 5 s
 
 from __future__ import annotations
 
+import os
 import random
 import signal
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -72,3 +75,15 @@ def test_arbitrary_text_never_escapes_as_a_foreign_exception(kind, text, time_li
     time_limit()
     fuzz.run_text_case(kind, text)
     signal.alarm(0)
+
+
+def test_the_bench_fuzzers_help_is_its_usage_not_a_traceback():
+    """`python bench/fuzz.py --help` (and a word where a count goes) print the usage; they
+    raised ValueError from int('--help')."""
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "bench", "fuzz.py")
+    for args, code in ((["--help"], 0), (["wire", "-h"], 0), (["wire", "many"], 2)):
+        done = subprocess.run([sys.executable, script, *args], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == code, (args, done.stderr)
+        assert "Traceback" not in done.stderr and "bench/fuzz.py wire" in done.stdout
