@@ -30,8 +30,9 @@ def pair_ends(m, ga: Graph, gb: Graph) -> list:
         return new
     namers, a = _behind_identities(ca, outs_a[0])
     b = outs_b[0]
-    if a in m.b_of or a in m.merged or not _same_kind(ca.ops[ca.at[a]], cb.ops[cb.at[b]]):
-        return new
+    taken = [n for n in namers + [a] if n in m.b_of or n in m.merged]
+    if taken or not _same_kind(ca.ops[ca.at[a]], cb.ops[cb.at[b]]):
+        return new      # (an Identity of the chain paired already: it names no output)
     m.pair(a, b, "interface")
     for name in namers:
         m.merged[name] = b
