@@ -113,7 +113,11 @@ class Matching:
         shares = {rule: n / a_count for rule, n in by_rule.most_common()} if a_count else {}
         if self.merged:
             shares["merged"] = len(self.merged) / a_count
-        return {"shares": shares, "matched": (len(self.b_of) + len(self.merged)) / a_count
+        b_of, merged = self.b_of, self.merged     # a node only nodes of B were split out of
+        split = len({a for a in self.split.values() if a not in b_of and a not in merged})
+        if split:           # (a .tflite's folded constant as A) is explained, not removed
+            shares["split"] = split / a_count
+        return {"shares": shares, "matched": (len(b_of) + len(merged) + split) / a_count
                 if a_count else 1.0, "disagreeing_pairs": len(self.disagreeing)}
 
 
