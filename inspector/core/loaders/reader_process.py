@@ -163,10 +163,10 @@ def start(path: str, st, window: bool = False) -> Stream | None:
                 os._exit(code)
             os.close(write_fd)
             return Stream(path, stamp, read_fd, _Forked(pid), idle)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "inspector.core.loaders.reader_process", path,
+        proc = subprocess.Popen(     # (its own session: Ctrl+C at a terminal stops us, not
+            [sys.executable, "-m", "inspector.core.loaders.reader_process", path,  # it)
              str(write_fd)], pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, close_fds=True)
+            stdout=subprocess.DEVNULL, close_fds=True, start_new_session=True)
         os.close(write_fd)
         return Stream(path, stamp, read_fd, proc)
     except OSError:
@@ -390,4 +390,7 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
 
 
 if __name__ == "__main__":       # the reader started by a process that has threads
-    serve(sys.argv[1], int(sys.argv[2]))
+    try:
+        serve(sys.argv[1], int(sys.argv[2]))
+    except OSError:         # the process reading us is gone (EPIPE): no one to tell
+        os._exit(1)
