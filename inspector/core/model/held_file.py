@@ -17,13 +17,18 @@ class HeldFile:
         self.path, self._fd = path, fd
         self.stamp = None if stamp is None else tuple(stamp)
 
+    _os_close = staticmethod(os.close)     # (kept here: at interpreter exit `os` may be gone)
+
     def __del__(self):
         self.close()
 
     def close(self) -> None:
         fd, self._fd = getattr(self, "_fd", -1), -1
         if fd >= 0:
-            os.close(fd)
+            try:
+                self._os_close(fd)
+            except OSError:       # closed already (a forked copy's, or at exit): nothing held
+                pass
 
     @property
     def fd(self) -> int:
