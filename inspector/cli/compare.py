@@ -36,6 +36,13 @@ def build_diff(args):
     window's rules."""
     if args.limit < 0:
         raise InspectorError(f"--limit must be 0 or more, not {args.limit}")
+    for flag, given, used_with in (("--inputs", args.inputs, args.pipeline or args.numeric),
+                                   ("--outputs", args.outputs, args.pipeline or args.numeric),
+                                   ("--input", args.input, args.numeric)):
+        if given and not used_with:     # said, not ignored (an identical pair reads no names)
+            raise InspectorError(f"{flag} is used only with "
+                                 f"{'--numeric' if flag == '--input' else '--pipeline or --numeric'}"
+                                 "; without it, diff compares the whole models")
     if args.other and not (args.pipeline or args.html or args.me_mapping or args.numeric):
         size = same_bytes(args.model, args.other)    # the same bytes: no parse, no TF
         if size is not None:
@@ -203,8 +210,8 @@ def add_parsers(sub, add_load_args) -> None:
     p.add_argument("other", nargs="?", help="model B, any of the same kinds, .tflite too "
                                             "(or use --pipeline)")
     p.add_argument("--pipeline", help="compare A with A after these transforms")
-    p.add_argument("--inputs", help="inputs for --pipeline, comma separated")
-    p.add_argument("--outputs", help="outputs for --pipeline, comma separated")
+    p.add_argument("--inputs", help="inputs for --pipeline or --numeric, comma separated")
+    p.add_argument("--outputs", help="outputs for --pipeline or --numeric, comma separated")
     p.add_argument("--json", action="store_true", help="the whole diff as JSON")
     p.add_argument("--html", metavar="OUT", help="write a one-file HTML report")
     p.add_argument("--me-mapping", metavar="OUT",

@@ -228,3 +228,15 @@ def test_pairs_made_by_tfs_own_engine_read_as_what_happened(tmp_path):
     assert code == 1 and not data["counts"].get("added") and not data["counts"].get("removed")
     rules = {rule for _, _, rule in data["matching"]["pairs"]}
     assert "quantized" in rules and data["quality"]["matched"] == 1.0
+
+
+def test_names_for_a_pipeline_or_a_run_are_refused_without_one_even_for_identical_files():
+    # `diff A A --inputs nope` used to answer "Equal" from the bytes and never read the name
+    for extra, needs in ((("--inputs", "nope"), "--pipeline or --numeric"),
+                         (("--outputs", "softmax"), "--pipeline or --numeric"),
+                         (("--input", "x.npy"), "--numeric")):
+        code, out, err = run_cli("diff", DEMO, DEMO, *extra)
+        assert code == 2 and out == "", (extra, out)
+        assert f"{extra[0]} is used only with {needs}" in err and err.count("\n") == 1
+    code, out, err = run_cli("diff", DEMO, INCEPTION, "--inputs", "Mul")
+    assert code == 2 and "--inputs is used only with" in err
