@@ -48,8 +48,12 @@ def build(window, group: str) -> None:
     done = window.__dict__.setdefault("_later_built", set())
     if group in done:
         return
-    done.add(group)
-    parts = getattr(window, f"_build_{group}")()
+    done.add(group)            # (a read of its own attributes by the builder does not recurse)
+    try:
+        parts = getattr(window, f"_build_{group}")()
+    except BaseException:
+        done.discard(group)     # failed: the next read tries again, not a KeyError forever
+        raise
     names = getattr(type(window), f"_names_{group}")
     assert set(parts) == set(names), f"{group} made {sorted(parts)}, not {sorted(names)}"
     window.__dict__.update(parts)
