@@ -25,7 +25,29 @@ def tree(rev: str) -> str:
         os.makedirs(folder, exist_ok=True)
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:
             tar.extractall(folder)
+    os.utime(folder)                    # used now: kept by prune()
+    prune(os.path.dirname(folder))
     return folder
+
+
+def prune(cache: str, keep_days: float = 7.0) -> list:
+    """Remove the cached trees not used for `keep_days` (each is ~10 MB, one per commit ever
+    compared against; they piled up to 100 MB in two days). A tree in use was touched by
+    tree() at its run's start, so a running bench keeps its own. The removed folders."""
+    import shutil
+    import time
+
+    gone = []
+    for name in os.listdir(cache):
+        folder = os.path.join(cache, name)
+        try:
+            idle = time.time() - os.stat(folder).st_mtime
+        except OSError:
+            continue
+        if os.path.isdir(folder) and idle > keep_days * 86400:
+            shutil.rmtree(folder, ignore_errors=True)
+            gone.append(name)
+    return gone
 
 
 def sides(against: str | None, now: str | None = None) -> list:

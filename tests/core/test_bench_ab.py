@@ -67,3 +67,16 @@ def test_a_child_runs_compiled_code_as_an_install_does(monkeypatch, tmp_path):
     assert "PYTHONDONTWRITEBYTECODE" not in env
     cached = os.listdir(folder / "inspector" / "__pycache__")
     assert any(name.startswith("__init__.") and name.endswith(".pyc") for name in cached)
+
+
+def test_cached_trees_unused_for_a_week_are_removed_and_used_ones_kept(tmp_path):
+    import time
+
+    from bench import ab
+
+    for name, days in (("old", 8), ("recent", 2), ("now", 0)):
+        (tmp_path / name / "inspector").mkdir(parents=True)
+        when = time.time() - days * 86400
+        os.utime(tmp_path / name, (when, when))
+    assert ab.prune(str(tmp_path)) == ["old"]
+    assert sorted(os.listdir(tmp_path)) == ["now", "recent"]
