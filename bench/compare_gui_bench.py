@@ -42,6 +42,11 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true",
                         help="skip the app's warm-up of Qt's classes (its start does it): the "
                              "first window then pays PySide's first use of ~70 enums")
+    parser.add_argument("--pairs", default="weights,renamed",
+                        help="which pairs (comma list of weights, renamed)")
+    parser.add_argument("--gil-ms", type=float, default=0.0,
+                        help="also print where other threads held the GIL this long in one "
+                             "go, per action (stall_watch.Watch.watch_gil)")
     args = parser.parse_args()
     speed = python_speed()
     print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "
@@ -60,7 +65,9 @@ def main() -> None:
     tune_runtime()                   # as the app does: the GIL handed over quickly
     app = QApplication.instance() or QApplication([])
     ga = load(blocks_graph(args.nodes, 0)).graph
-    pairs = {"weights": load(blocks_graph(args.nodes, 1)).graph, "renamed": renamed(ga)}
+    make = {"weights": lambda: load(blocks_graph(args.nodes, 1)).graph,
+            "renamed": lambda: renamed(ga)}
+    pairs = {label: make[label]() for label in args.pairs.split(",")}
     tasks = gui_tasks(app)
     if not args.cold:     # as the app has done by the time it compares (after its first
         # picture): PySide's classes and enums made
@@ -74,6 +81,8 @@ def main() -> None:
 
     watch = Watch(args.late_ms / 1000, sample=args.stacks > 0)   # the sampler slows the GUI
     watch.action = ""
+    if args.gil_ms:
+        watch.watch_gil(args.gil_ms / 1000)
 
     def settle(seconds: float = 0.0):
         end = time.perf_counter() + seconds
@@ -127,6 +136,9 @@ def main() -> None:
         ranked = sorted(watch.stacks.get(action, {}).items(), key=lambda kv: -kv[1])
         for text, late in ranked[:args.stacks]:
             print(f"-- {action}: late {late * 1000:.0f} ms in:\n{text}")
+        holds = sorted(watch.holds.get(action, {}).items(), key=lambda kv: -kv[1])
+        for text, late in holds[:max(args.stacks, 3)]:
+            print(f"-- {action}: GIL held {late * 1000:.0f} ms, then:\n{text}")
 
 
 def inception_int8_pair() -> tuple:
