@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QLabel,
-    QListView,
     QMainWindow,
     QMessageBox,
     QPushButton,
@@ -36,7 +35,7 @@ from inspector.core.errors import UnsafeGraphError
 from inspector.core.view.vocabulary import plain
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
-from inspector.gui.change_rows import ChangeRows
+from inspector.gui.change_rows import ChangeList
 from inspector.gui.compare_work import CompareWork
 from inspector.gui.panels.adaptive import OneLine
 
@@ -86,16 +85,9 @@ class CompareWindow(CompareWork, QMainWindow):
             panes.addWidget(box)
             self.boxes[side] = box
             self.canvases[side], self.titles[side] = canvas, title
-        self.changes = QListView()
-        self.changes.setUniformItemSizes(True)       # 50k rows: no per-row measuring
-        self.changes.setLayoutMode(QListView.Batched)  # laid out 2000 rows per event-loop
-        self.changes.setBatchSize(2000)                # turn, in C++ (all at once: ~40 ms
-        #                                                on a slow machine as it opens)
-        # the rows live in C++ (a Python model answers Qt's per-row calls one by one, each
-        # waiting for the GIL: 50k of them at the first show)
-        # made empty and filled on the next event-loop turn: 50k rows convert in ~40 ms on
-        # a slow machine, not to be added to the window's making and first show
-        self.changes.setModel(ChangeRows(self.changes))
+        # the rows live in Python, read only where shown (change_rows: a table's rows, not a
+        # list view's per-row layout); made empty and filled on the next event-loop turn
+        self.changes = ChangeList()
         self._rows_pending = True
         QTimer.singleShot(0, self.changes, self._fill_changes)
         self.changes.clicked.connect(self._entry_chosen)

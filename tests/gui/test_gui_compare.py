@@ -247,18 +247,6 @@ def test_with_every_scope_closed_the_boxes_stay_readable(qtbot, window, tmp_path
         assert canvas.zoom_level() >= canvas.MIN_FIT_SCALE - 1e-6, side
 
 
-def test_the_change_list_is_laid_out_in_batches(qtbot, window, tmp_path):
-    """Regression: a 50k-row change list was laid out at once as the window opened (~40 ms
-    on the slow class); now in batches of 2000 rows, one per event-loop turn, in Qt."""
-    from PySide6.QtWidgets import QListView
-
-    win = compare_window(qtbot, window, tmp_path)
-    assert win.changes.layoutMode() == QListView.Batched and win.changes.batchSize() == 2000
-    last = win.changes.model().index(win.changes.model().rowCount() - 1)
-    win.changes.scrollTo(last)
-    qtbot.waitUntil(lambda: win.changes.visualRect(last).isValid())
-
-
 def test_the_change_list_is_filled_after_the_window_is_made(qtbot, window, tmp_path):
     """Regression: the change list's rows (50k in a big pair, ~40 ms on the slow class) were
     converted while the window was made; now on the next event-loop turn, and a step taken
