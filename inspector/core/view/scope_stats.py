@@ -2,8 +2,9 @@
 one per distinct op mix, not per scope (a 300k-node graph has 60k scopes and a handful of
 mixes). The grouped tree comes as columns (grouping_columns.ScopeColumns: each scope's
 parent and its own nodes, a slice of one pool); each scope's subtree is a contiguous run of
-the scopes in preorder, its nodes a run of the nodes laid out scope by scope; an op's count
-in a subtree is a difference of binary searches over that op's places."""
+the scopes in preorder, its nodes a run of the nodes laid out scope by scope. Op mixes are
+counted when first asked for, the children of one parent at a time (their runs counted by
+op code in one bincount): a picture asks for the scopes it draws."""
 
 from __future__ import annotations
 
@@ -63,28 +64,6 @@ def preorder(np, parent) -> tuple:
     return place, size, depth
 
 
-def _subtree_counts(np, ops, codes, lens, size, n_ops) -> tuple:
-    """(nodes of each op code in each scope's subtree; the first place of each, len(ops) where
-    none) as (codes x scopes) tables, scopes in preorder and their nodes laid out so (`ops`,
-    `lens`): each scope's own counts by one bincount, a subtree's as a difference of running
-    sums along the scopes (its scopes are a run), its first place the own first place of the
-    run's first scope holding the op. No pass over the nodes per op code."""
-    n_scopes, nc, n = len(lens), len(codes), len(ops)
-    rank = np.zeros(n_ops, np.int64)
-    rank[codes] = np.arange(nc) * n_scopes
-    key = rank[ops] + np.repeat(np.arange(n_scopes, dtype=np.int64), lens)
-    own = np.bincount(key, minlength=nc * n_scopes).reshape(nc, n_scopes)
-    own_first = np.full(nc * n_scopes, n, np.int64)
-    np.minimum.at(own_first, key, np.arange(n, dtype=np.int64))
-    running = np.zeros((nc, n_scopes + 1), np.int64)
-    np.cumsum(own, axis=1, out=running[:, 1:])
-    count = running[:, np.arange(n_scopes) + size] - running[:, :-1]
-    holder = np.where(own > 0, np.arange(n_scopes), n_scopes - 1)
-    holder = np.minimum.accumulate(holder[:, ::-1], axis=1)[:, ::-1]   # next one holding it
-    holder += (np.arange(nc) * n_scopes)[:, None]
-    return count, np.where(count > 0, own_first.take(holder), n)
-
-
 def _ranks(np, count, first):
     """Each present op's place among its scope's ops by first appearance (-1 where absent):
     (codes x scopes), by comparisons of whole rows (a row per op code)."""
@@ -123,7 +102,10 @@ def scope_statistics(np, graph, cols: ScopeColumns, marks, summary_of,
                      stats_type) -> dict | None:
     """{path: stats_type} as hierarchy.scope_statistics counts them, or None when scopes x
     op types is too big for one table. marks: (is_reader, is_folded) bool arrays by node
-    index (a node reading a constant by data; a constant drawn as a badge)."""
+    index (a node reading a constant by data; a constant drawn as a badge). Whether a
+    scope reads constants and shows a node are counted here for every scope; its op mix
+    and its sibling scopes alike when first asked for, a family of siblings at a time
+    (StatsTable: the first picture asks for the few hundred scopes it draws, not 60k)."""
     place, size, _ = preorder(np, cols.parent)
     n_scopes = len(place)
     order = np.empty(n_scopes, np.int64)      # the scopes in preorder
@@ -135,63 +117,118 @@ def scope_statistics(np, graph, cols: ScopeColumns, marks, summary_of,
     at = cols.pool[np.repeat(cols.start[order], lens) + step]
     parent = cols.parent[order]
     parent[1:] = place[parent[1:]]
-    size = size[order]
     ops = graph.op_codes[at] if len(at) else np.zeros(0, np.int16)
     tally = np.bincount(ops, minlength=len(graph.op_names))
     codes = np.flatnonzero(tally)
     if not len(codes) or n_scopes * len(codes) > DENSE_MOST:
         return None
-    lo, hi = starts[:-1], starts[np.arange(n_scopes) + size]
-    count, first = _subtree_counts(np, ops, codes, lens, size, len(graph.op_names))
-    rank = _ranks(np, count, first)
-    one, inverse = _distinct_columns(np, count * (len(codes) + 1) + rank + 1)
-    op_names, signatures, summaries, sig_of_mix = graph.op_names, {}, [], []
-    for r in one.tolist():          # one scope of each mix: its ((op, nodes), ...)
-        row, at_first = count[:, r].tolist(), first[:, r].tolist()
-        kept = sorted((j for j in range(len(row)) if row[j]), key=at_first.__getitem__)
-        summary = summary_of(tuple((op_names[int(codes[j])], row[j]) for j in kept))
-        summaries.append(summary)
-        sig_of_mix.append(signatures.setdefault(summary[1], len(signatures)))
+    lo, hi = starts[:-1], starts[np.arange(n_scopes) + size[order]]
     is_reader, is_folded = marks
-    variable = np.zeros(len(op_names), bool)
-    variable[[c for c, op in enumerate(op_names) if op in VARIABLE_OPS]] = True
+    variable = np.zeros(len(graph.op_names), bool)
+    variable[[c for c, op in enumerate(graph.op_names) if op in VARIABLE_OPS]] = True
     reads = np.zeros(len(at) + 1, np.int64)
     shows = np.zeros(len(at) + 1, np.int64)
     np.cumsum(variable[ops] | is_reader[at], out=reads[1:])
     np.cumsum(~is_folded[at], out=shows[1:])
     reads, shows = reads[hi] > reads[lo], shows[hi] > shows[lo]
-    sig = np.asarray(sig_of_mix, np.int64)[inverse]
-    alike = np.ones(n_scopes, np.int64)
     below = np.flatnonzero(parent >= 0)
-    if len(below):
-        pair = parent[below] * len(signatures) + sig[below]
-        _, where, times = np.unique(pair, return_inverse=True, return_counts=True)
-        alike[below] = times[where.reshape(-1)]
     # the loop's order: parents last to first, each one's children in their own order
     # (in preorder the last child comes first); the facts by scope number
     keys = (np, order, below, parent[below])    # sorted when someone walks them all
-    facts = [a[place].tolist() for a in (inverse, reads, shows, alike)]
-    return StatsTable(stats_type, cols, keys, summaries, *facts)
+    rank = np.zeros(len(graph.op_names), np.int64)
+    rank[codes] = np.arange(len(codes))
+    families = _Families(np, cols.parent, lo[place], hi[place], ops, rank[ops], codes,
+                         graph.op_names, summary_of)
+    return StatsTable(stats_type, cols, keys, families, reads[place].tolist(),
+                      shows[place].tolist())
+
+
+class _Families:
+    """Each scope's op mix (hierarchy.summary_of's answer) and its siblings alike, counted
+    for all the children of one parent at once when one of them is first asked for: their
+    node runs in preorder (lo, hi by scope number) counted by op (a codes x siblings
+    table, as the whole tree's was), one summary_of per distinct mix. Any thread may ask:
+    a family counted twice at once is counted the same."""
+
+    def __init__(self, np, parent, lo, hi, ops, op_rank, codes, op_names, summary_of):
+        self.np, self.parent, self.lo, self.hi = np, parent, lo, hi
+        self.ops, self.op_rank, self.codes = ops, op_rank, codes
+        self.op_names, self.summary_of = op_names, summary_of
+        self.summary = [None] * len(parent)       # by scope number, once counted
+        self.alike = [1] * len(parent)
+        self.known: dict = {}          # ((op, nodes), ...) -> its summary
+        self.kids = None               # (scope numbers by parent, their parents)
+        self.counted = 0               # families counted (a picture counts a few)
+
+    def facts(self, k: int) -> tuple:
+        """(summary, alike) of scope k."""
+        summary = self.summary[k]
+        if summary is None:
+            self._count(int(self.parent[k]), k)
+            summary = self.summary[k]
+        return summary, self.alike[k]
+
+    def _count(self, up: int, k: int) -> None:
+        np = self.np
+        if up < 0:           # the root (and any scope without a parent) stands alone
+            members = np.asarray([k], np.int64)
+        else:
+            if self.kids is None:
+                by = np.argsort(self.parent, kind="stable")
+                self.kids = (by, self.parent[by])
+            by, ups = self.kids
+            members = by[np.searchsorted(ups, up):np.searchsorted(ups, up, "right")]
+        m, nc, n = len(members), len(self.codes), len(self.ops)
+        lo, hi = self.lo[members], self.hi[members]
+        runs = hi - lo
+        total = int(runs.sum())
+        where = np.repeat(lo - np.cumsum(runs) + runs, runs) + np.arange(total)
+        key = self.op_rank[where] * m + np.repeat(np.arange(m, dtype=np.int64), runs)
+        count = np.bincount(key, minlength=nc * m).reshape(nc, m)
+        first = np.full(nc * m, n, np.int64)
+        np.minimum.at(first, key, where)
+        first = first.reshape(nc, m)
+        rank = _ranks(np, count, first)
+        one, inverse = _distinct_columns(np, count * (nc + 1) + rank + 1)
+        op_names, codes, mixes = self.op_names, self.codes.tolist(), []
+        for r in one.tolist():          # one scope of each mix: its ((op, nodes), ...)
+            row, at_first = count[:, r].tolist(), first[:, r].tolist()
+            kept = tuple(sorted((j for j in range(nc) if row[j]), key=at_first.__getitem__))
+            ordered = tuple((op_names[codes[j]], row[j]) for j in kept)
+            summary = self.known.get(ordered)
+            if summary is None:
+                summary = self.known[ordered] = self.summary_of(ordered)
+            mixes.append(summary)
+        of_member = [mixes[i] for i in inverse.tolist()]
+        alike: dict = {}
+        if up >= 0:
+            for summary in of_member:
+                alike[summary[1]] = alike.get(summary[1], 0) + 1
+        for k2, summary in zip(members.tolist(), of_member):
+            self.alike[k2] = alike.get(summary[1], 1)
+            self.summary[k2] = summary
+        self.counted += 1
 
 
 class StatsTable(Mapping):
     """{path: stats_type} of every scope, each made when asked for (a picture asks for the
-    scopes it draws, not the 60k of a 300k-node graph); in the loop's order. Facts are kept
-    by scope number (ScopeColumns.number_of): no dict of every path is made."""
+    scopes it draws, not the 60k of a 300k-node graph; their op mixes are counted then, a
+    family of siblings at a time: _Families); in the loop's order. Facts are kept by scope
+    number (ScopeColumns.number_of): no dict of every path is made."""
 
-    __slots__ = ("_type", "_cols", "_keys", "_summaries", "_facts")
+    __slots__ = ("_type", "_cols", "_keys", "_families", "_reads", "_shows")
 
-    def __init__(self, stats_type, cols: ScopeColumns, keys: list, summaries: list,
-                 mix: list, reads: list, shows: list, alike: list):
+    def __init__(self, stats_type, cols: ScopeColumns, keys, families: _Families,
+                 reads: list, shows: list):
         self._type, self._cols, self._keys = stats_type, cols, keys
-        self._summaries, self._facts = summaries, (mix, reads, shows, alike)
+        self._families, self._reads, self._shows = families, reads, shows
 
     def __getitem__(self, path: str):
         k = self._cols.number_of(path)
         if k is None:
             raise KeyError(path)
-        mix, reads, shows, alike = self._facts
-        return _new(self._type, self._summaries[mix[k]] + (reads[k], shows[k], alike[k]))
+        summary, alike = self._families.facts(k)
+        return _new(self._type, summary + (self._reads[k], self._shows[k], alike))
 
     def __contains__(self, path) -> bool:
         return self._cols.number_of(path) is not None
@@ -203,4 +240,4 @@ class StatsTable(Mapping):
         return map(self._cols.paths.__getitem__, self._keys)
 
     def __len__(self) -> int:
-        return len(self._facts[0])
+        return len(self._reads)
