@@ -112,10 +112,13 @@ def main(argv: list | None = None) -> int:
     if diagnostic is not None:
         return diagnostic
     if argv and argv[0] in SUBCOMMANDS:
+        # a command that ends by quick_exit keeps what it made till then (gc_policy)
+        gc_policy.HOLD_TILL_EXIT = own_process and argv[0] in QUICK_EXIT + QUICK_EXIT_WITHOUT_TF
         code = cli_main(argv)
         if own_process and (argv[0] in QUICK_EXIT or argv[0] in QUICK_EXIT_WITHOUT_TF and
                             "tensorflow" not in sys.modules):
             quick_exit(code)
+        gc_policy.release_held()
         return code
     if wants_help(argv):
         sys.stdout.write(help_text())

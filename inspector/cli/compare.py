@@ -22,6 +22,7 @@ from inspector.core.app.diffing import (
 )
 from inspector.core.app.identical import identical_diff, same_bytes
 from inspector.core.errors import InspectorError
+from inspector.core.runtime import gc_policy
 
 
 def _open(path: str, args):
@@ -171,6 +172,7 @@ def cmd_diff(args) -> int:
                              "the pipeline's output with `transform --out_graph B.pb` and "
                              "compare A with B.pb")
     d, a, gb, b = build_diff(args)
+    gc_policy.hold_till_exit(d, a, gb, b)     # freed by the process's end, not one by one
     if args.me_mapping:             # before anything is written: a side may have no ids
         from inspector.core.app import model_explorer
 
