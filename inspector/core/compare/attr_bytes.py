@@ -8,7 +8,9 @@ PIECE nodes at a time (a serialization and a join each), so a call never holds t
 
 from __future__ import annotations
 
-from inspector.core.compare.columns import PIECE, np, pieces
+from itertools import repeat
+
+from inspector.core.compare.columns import PIECE, array_of, np, pieces
 
 LEADING = (0x0A, 0x12, 0x1A, 0x22)   # the tags of name, op, input and device (length-delimited)
 
@@ -59,7 +61,11 @@ def same_tails(ca, cb, xs, ys) -> list | None:
     if ta is None or tb is None or not len(xs):
         return None
     (keys_a, ids_a), (keys_b, ids_b) = ta, tb
-    code = dict(zip(keys_a, range(len(keys_a))))
-    into_a = np.fromiter(map(code.get, keys_b, [-1] * len(keys_b)), np.int64, len(keys_b))
-    same = ids_a[np.asarray(xs, np.int64)] == into_a[ids_b[np.asarray(ys, np.int64)]]
+    code: dict = {}                  # (keys are distinct: a Const's tail holds its values)
+    for lo in range(0, len(keys_a), PIECE):
+        code.update(zip(keys_a[lo:lo + PIECE], range(lo, lo + PIECE)))
+    into_a = np.concatenate([np.zeros(0, np.int64)] + [
+        np.fromiter(map(code.get, keys_b[lo:lo + PIECE], repeat(-1)), np.int64,
+                    min(PIECE, len(keys_b) - lo)) for lo in range(0, len(keys_b), PIECE)])
+    same = ids_a[array_of(xs)] == into_a[ids_b[array_of(ys)]]
     return pieces(same)

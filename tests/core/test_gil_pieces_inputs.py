@@ -1,0 +1,86 @@
+"""Whole-graph C calls on the diff's path go PIECE items a call (each holds the GIL while
+the comparison window waits; at 300k nodes one call held it 20-100 ms): every node's input
+refs (node_view.every_input), the NodeDef list of compare.columns, and the attribute tails'
+pair test. Same results as the one-shot way."""
+
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+import pytest
+
+from inspector.core.compare import attr_bytes, columns as columns_module
+from inspector.core.compare.columns import Columns
+from inspector.core.model import node_view, protos
+from inspector.core.model.graph import Graph
+from tests.fixtures.pieces import Slices
+
+
+class _Sliced(array):
+    """An array('i'/'q') that records the length of each slice taken of it."""
+
+    def __getitem__(self, key):
+        got = super().__getitem__(key)
+        if isinstance(key, slice):
+            self.taken.append(len(got))
+        return got
+
+
+def _graph() -> Graph:
+    gd = protos.GraphDef()
+    gd.node.add(name="x", op="Placeholder")
+    for k in range(40):
+        inputs = ["x" if k == 0 else f"n{k - 1}"]
+        if k % 5 == 1:
+            inputs.append("nowhere:1")                       # names no node
+        if k % 7 == 2:
+            inputs.append("x:9999999999")                    # a port past an int32
+        if k % 3 == 0:
+            inputs.append("^x")                              # a control input
+        gd.node.add(name=f"n{k}", op="Identity", input=inputs)
+    return Graph(gd)
+
+
+def test_every_nodes_refs_are_made_a_piece_at_a_time(monkeypatch):
+    g = _graph()
+    cols = g._cols
+    one_by_one = [node_view.inputs_of(cols, i) for i in range(len(g))]
+    taken: list = []
+    cols.src = _Sliced(cols.src.typecode, cols.src)
+    cols.src.taken = taken
+    monkeypatch.setattr(node_view, "PIECE", 7)
+    assert node_view._every_input(cols) == one_by_one
+    assert taken and max(taken) <= 7 * 4            # 7 nodes, each under 4 inputs
+    assert any(r.node == "nowhere" for refs in one_by_one for r in refs)
+    assert any(r.port == 9999999999 for refs in one_by_one for r in refs)
+
+
+def test_the_nodedefs_are_listed_a_piece_at_a_time(monkeypatch):
+    g = _graph()
+    whole = list(g.structure.node)
+    monkeypatch.setattr(columns_module, "PIECE", 7)
+    cols = Columns(g)
+    taken: list = []
+    cols._structure = type("Structure", (), {"node": Slices(whole, taken)})()
+    assert cols.protos() == whole and cols.protos() is cols.protos()
+    assert taken and max(taken) <= 7
+
+
+@pytest.mark.parametrize("n", [0, 5, 40])
+def test_same_tails_reads_the_pairs_a_piece_at_a_time(monkeypatch, n):
+    rng = np.random.default_rng(n)
+    keys_a = [bytes([k]) * 3 for k in range(30)]
+    keys_b = [bytes([k]) * 3 for k in range(20, 50)]          # 10 keys shared
+    ids_a, ids_b = rng.integers(0, 30, 60), rng.integers(0, 30, 60)
+    xs, ys = rng.integers(0, 60, n).tolist(), rng.integers(0, 60, n).tolist()
+    want = [keys_a[ids_a[x]] == keys_b[ids_b[y]] for x, y in zip(xs, ys)]
+    taken: list = []
+    ta, tb = (Slices(keys_a, taken), ids_a), (Slices(keys_b, taken), ids_b)
+    ca, cb = type("C", (), {"tails": ta})(), type("C", (), {"tails": tb})()
+    monkeypatch.setattr(attr_bytes, "PIECE", 7)
+    monkeypatch.setattr(columns_module, "PIECE", 7)
+    got = attr_bytes.same_tails(ca, cb, Slices(xs, taken), Slices(ys, taken))
+    assert got == (want or None)
+    if n:
+        assert taken and max(taken) <= 7
