@@ -74,7 +74,9 @@ def test_the_hash_join_finds_the_seeds_the_name_keyed_groups_find(pair):
     joined = matching._unique_pairs(columns(ga), columns(gb), fa, fb, m)
     only_a = matching._unique_groups(fa.fingerprint, m.b_of)
     only_b = matching._unique_groups(fb.fingerprint, m.a_of)
-    keyed = [(fa.height[a], a, only_b[v]) for v, a in only_a.items() if v in only_b]
+    at_a, at_b = columns(ga).at, columns(gb).at
+    keyed = [(fa.height[a], a, only_b[v], at_a[a], at_b[only_b[v]]) for v, a in only_a.items()
+             if v in only_b]
     assert sorted(joined) == sorted(keyed) and len(keyed) > 100
 
 

@@ -205,16 +205,18 @@ class Columns:
                 alls[i] = tuple(every)
         self.ins, self.ports = ins, ports
 
-    def free_around(self, graph, taken: tuple) -> list | None:
+    def free_around(self, graph, taken: tuple, known=None) -> list | None:
         """around[i]: a data input or a data reader of node i is a name in none of the
-        `taken` containers; None where the graph's arrays are not read (small graphs) or
-        names repeat."""
+        `taken` containers (`known`: more taken ones, as an array of node indexes); None
+        where the graph's arrays are not read (small graphs) or names repeat."""
         if not (self.arrays and self.unique):
             return None
         n = len(self.names)
         free = np.ones(n, bool)
         for names in taken:
             free[indexes(self.at, list(names))] = False
+        if known is not None:
+            free[known] = False
         off, src, port = graph.in_offsets, graph.in_src, graph.in_port
         data = (port >= 0) & (src >= 0)
         reader, read = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))[data], src[data]
@@ -249,16 +251,59 @@ class Columns:
         return self._every.get(i, self.ins[i])
 
 
-def disagreeing(ga, gb, b_of: dict, keep: dict | None = None) -> list | None:
+KNOWN = "_pair_indexes"       # a Matching's pairs as node indexes: pair_indexes
+
+
+def pair_indexes(m, ca: Columns, cb: Columns) -> tuple:
+    """(xs, ys): the node indexes (int64 arrays; a name's first node) of the pairs of
+    matching `m` (m.b_of's, in its order), columns ca of A, cb of B. Pairs whose indexes
+    were noted (noted_pairs) or found by an earlier call are not looked up again (300k
+    names looked up in a random order: ~0.2 s): m.b_of's keys and values are compared, as
+    lists, with those noted (an identity test an item), and any change before their end
+    (a pair taken back, another counterpart) has every name looked up."""
+    keys, values = list(m.b_of), list(m.b_of.values())
+    known = m.__dict__.get(KNOWN)
+    k = 0
+    if known is not None:
+        k = len(known[0])
+        if k > len(keys) or keys[:k] != known[0] or values[:k] != known[1]:
+            k = 0
+    if k == len(keys) and known is not None:
+        return known[2], known[3]
+    xs, ys = indexes(ca.at, keys[k:]), indexes(cb.at, values[k:])
+    if k:
+        xs, ys = np.concatenate((known[2], xs)), np.concatenate((known[3], ys))
+    m.__dict__[KNOWN] = (keys, values, xs, ys)
+    return xs, ys
+
+
+def noted_pairs(m, names_a: list, names_b: list, xs: list, ys: list) -> None:
+    """The last len(names_a) pairs put in m.b_of are (names_a[k], names_b[k]), at node
+    indexes xs[k] of A and ys[k] of B: pair_indexes need not look them up. Kept only where
+    the pairs before them are known too (pair_indexes checks every noted name)."""
+    before = len(m.b_of) - len(names_a)
+    known = m.__dict__.get(KNOWN)
+    if before == 0:
+        m.__dict__[KNOWN] = (list(names_a), list(names_b), array_of(xs), array_of(ys))
+    elif known is not None and len(known[0]) == before:
+        m.__dict__[KNOWN] = (known[0] + names_a, known[1] + names_b,
+                             np.concatenate((known[2], array_of(xs))),
+                             np.concatenate((known[3], array_of(ys))))
+
+
+def disagreeing(ga, gb, b_of: dict, keep: dict | None = None,
+                known: tuple | None = None) -> list | None:
     """[(a, b)] of the pairs of `b_of` (in its order) with a data input slot whose producers
     are paired, each with another node (matching._disagreeing's test), on both graphs'
     arrays; None where they are not read or names repeat. `keep`: given the pairs' node
-    indexes as keep["_indexes"] (the diff's quiet_pairs reads them, at 300k ~0.15 s)."""
+    indexes as keep["_indexes"] (the diff's quiet_pairs reads them, at 300k ~0.15 s);
+    `known`: those indexes (pair_indexes), else looked up."""
     ca, cb = columns(ga), columns(gb)
     if not (ca.arrays and cb.arrays and ca.unique and cb.unique) or not b_of:
         return None
     names = list(b_of)
-    xs, ys = indexes(ca.at, names), indexes(cb.at, list(b_of.values()))
+    xs, ys = known if known is not None else \
+        (indexes(ca.at, names), indexes(cb.at, list(b_of.values())))
     if keep is not None:
         keep["_indexes"] = (xs, ys)
     pair = np.full(len(ca.names), -1, np.int64)

@@ -15,13 +15,16 @@ from operator import itemgetter
 
 from inspector.core.compare.changes import same_tensor
 from inspector.core.compare.columns import (
+    KNOWN,
     PIECE,
     array_of,
     columns,
     disagreeing,
     indexes,
+    noted_pairs,
     np,
     order_by,
+    pair_indexes,
     pairs,
     pieces,
 )
@@ -75,6 +78,7 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
         m = _unrelated_models(ga, gb, provenance)
     m.scopes = {} if m.unrelated else renamed_scopes(m)
     m.disagreeing = _disagreeing(m, ga, gb)
+    m.__dict__.pop(KNOWN, None)       # (made again from the names if asked: not sent along)
     return m
 
 
@@ -152,17 +156,18 @@ def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Finge
     else:
         only_a = _unique_groups(fa.fingerprint, m.b_of)
         only_b = _unique_groups(fb.fingerprint, m.a_of)
-        seeds = [(fa.height[a], a, only_b[v]) for v, a in only_a.items() if v in only_b]
-    seeds = order_by(seeds, [-h for h, _, _ in seeds], itemgetter(1))   # tallest first
+        seeds = [(fa.height[a], a, only_b[v], ca.at[a], cb.at[only_b[v]])
+                 for v, a in only_a.items() if v in only_b]
+    seeds = order_by(seeds, [-s[0] for s in seeds], itemgetter(1))   # tallest first
     fp_a = fa.fp if fa.fp is not None else [fa.fingerprint[n] for n in ca.names]
     fp_b = fb.fp if fb.fp is not None else [fb.fingerprint[n] for n in cb.names]
     _exact_subgraphs(seeds, ca, cb, fp_a, fp_b, m)
 
 
 def _unique_pairs(ca, cb, fa: Fingerprints, fb: Fingerprints, m: Matching) -> list:
-    """[(height in A, a, b)]: the nodes whose fingerprint is had by no other node still
-    unmatched on their side and by one such node on the other (unique names on both
-    sides: the fingerprints are lists by node index)."""
+    """[(height in A, a, b, index of a, index of b)]: the nodes whose fingerprint is had by
+    no other node still unmatched on their side and by one such node on the other (unique
+    names on both sides: the fingerprints are lists by node index)."""
     ends = []
     for cols, fp, taken in ((ca, fa.fp, m.b_of), (cb, fb.fp, m.a_of)):
         free = np.ones(len(fp), bool)
@@ -173,32 +178,57 @@ def _unique_pairs(ca, cb, fa: Fingerprints, fb: Fingerprints, m: Matching) -> li
         ends.append((values[counts == 1], at[first[counts == 1]]))
     (va, xa), (vb, xb) = ends
     _, ka, kb = np.intersect1d(va, vb, assume_unique=True, return_indices=True)
-    xs, ys = xa[ka], xb[kb]
+    xs, ys = pieces(xa[ka]), pieces(xb[kb])
     names_a, names_b = ca.names, cb.names
-    return [(h, names_a[x], names_b[y]) for h, x, y in
-            zip(pieces(array_of(fa.heights)[xs]), pieces(xs), pieces(ys))]
+    return [(h, names_a[x], names_b[y], x, y) for h, x, y in
+            zip(pieces(array_of(fa.heights)[xa[ka]]), xs, ys)]
 
 
 def _exact_subgraphs(seeds: list, ca, cb, fp_a: list, fp_b: list, m: Matching) -> None:
-    """From each seed pair, tallest first: the exact subgraph feeding it (fingerprints by
-    node index)."""
-    names_a, names_b, at_a, at_b, ins_a, ins_b = ca.names, cb.names, ca.at, cb.at, ca.ins, \
-        cb.ins
-    b_of, a_of, pair = m.b_of, m.a_of, m.pair
-    for _, a, b in seeds:
-        if a in b_of or b in a_of:
+    """From each seed pair (height, a, b and their node indexes), tallest first: the exact
+    subgraph feeding it (fingerprints by node index), walked by node index (a name's first
+    node: every index in `ins` is one), what is taken marked in two bytearrays. The pairs go
+    into m in the order found, as m.pair would put them, with their indexes noted."""
+    ins_a, ins_b = ca.ins, cb.ins
+    taken_a, taken_b = _taken(ca, m.b_of), _taken(cb, m.a_of)
+    xs: list = []
+    ys: list = []
+    for _, _, _, x, y in seeds:
+        if taken_a[x] or taken_b[y]:
             continue
-        pair(a, b, "structure")
-        stack = [(at_a[a], at_b[b])]
+        taken_a[x] = taken_b[y] = 1
+        xs.append(x)
+        ys.append(y)
+        stack = [(x, y)]
         while stack:       # an exact subgraph: its inputs are the same, slot by slot
             x, y = stack.pop()
             for i, j in zip(ins_a[x], ins_b[y]):
-                rx, ry = names_a[i], names_b[j]
-                if rx in b_of or ry in a_of:
+                if taken_a[i] or taken_b[j]:
                     continue
                 if fp_a[i] == fp_b[j]:
-                    pair(rx, ry, "structure")
-                    stack.append((i, j))
+                    taken_a[i] = taken_b[j] = 1
+                    xs.append(i)
+                    ys.append(j)
+                    if ins_a[i]:        # (a source has nothing to walk)
+                        stack.append((i, j))
+    got_a: list = []
+    got_b: list = []
+    for lo in range(0, len(xs), PIECE):      # a C call a piece: each holds the GIL
+        got_a += map(ca.names.__getitem__, xs[lo:lo + PIECE])
+        got_b += map(cb.names.__getitem__, ys[lo:lo + PIECE])
+    m.pair_all(got_a, got_b, "structure")
+    if ca.arrays and cb.arrays:         # (numpy is in use)
+        noted_pairs(m, got_a, got_b, xs, ys)
+
+
+def _taken(cols, names) -> bytearray:
+    """taken[i]: node i's name is in `names` (a name's first node)."""
+    taken, at = bytearray(len(cols.names)), cols.at
+    for name in names:
+        i = at.get(name)
+        if i is not None:
+            taken[i] = 1
+    return taken
 
 
 def _quantized_weights(m: Matching, ga: Graph, gb: Graph) -> None:
@@ -306,7 +336,8 @@ def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None
     ca, cb = columns(ga), columns(gb)
     names_a, names_b, at_a, at_b, ops_a, ops_b = ca.names, cb.names, ca.at, cb.at, ca.ops, cb.ops
     b_of, merged = m.b_of, m.merged
-    around = ca.free_around(ga, (b_of, merged)) if len(seeds) >= PIECE else None
+    around = ca.free_around(ga, (merged,), pair_indexes(m, ca, cb)[0]) \
+        if len(seeds) >= PIECE and ca.arrays and ca.unique else None
     if around is not None:      # a pair whose neighbours in A are all taken gives nothing
         seeds = [s for s in seeds if around[at_a[s[0]]]]
     queue = deque(seeds)
@@ -378,7 +409,9 @@ def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool,
 
 
 def _disagreeing(m: Matching, ga: Graph, gb: Graph) -> list:
-    found = disagreeing(ga, gb, m.b_of, m.__dict__)     # m._indexes: diff_graphs takes them
+    ca, cb = columns(ga), columns(gb)      # m._indexes: diff_graphs takes them
+    found = disagreeing(ga, gb, m.b_of, m.__dict__, pair_indexes(m, ca, cb)
+                        if ca.arrays and cb.arrays and ca.unique and cb.unique else None)
     if found is not None:
         return found
     out = []

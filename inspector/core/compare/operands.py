@@ -8,7 +8,7 @@ shape computed from Shape and StridedSlice)."""
 
 from __future__ import annotations
 
-from inspector.core.compare.columns import PIECE, columns, known_indexes
+from inspector.core.compare.columns import PIECE, columns, known_indexes, pair_indexes
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.lazy_import import later
 
@@ -31,7 +31,7 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
     ca, cb = columns(ga), columns(gb)
     names_a, names_b, ops_b, ins_b, at_b = ca.names, cb.names, cb.ops, cb.ins, cb.at
     open_only = _reads_all_taken(m, ca)
-    read_consts = _reading_constants(cb, gb, m if open_only else None)
+    read_consts = _reading_constants(cb, gb, m if open_only else None, ca)
     if not read_consts:
         return
     group: dict = {}          # B's ops that read a constant (or may: WEIGHTS) -> A's members
@@ -84,7 +84,7 @@ def match_operands(m, ga: Graph, gb: Graph) -> None:
     _fold_upstream(m, ga, folded)
 
 
-def _reading_constants(cols, graph=None, m=None) -> set:
+def _reading_constants(cols, graph=None, m=None, cols_a=None) -> set:
     """Nodes (by index) that are not constants and read one, or are TFLite ops whose weights
     an anchor above may give: the only ones match_operands has work for. With the matching
     `m` (every read of A taken: _reads_all_taken), only those reading a constant not yet
@@ -92,21 +92,29 @@ def _reading_constants(cols, graph=None, m=None) -> set:
     them) or with weights."""
     ops, ins, names = cols.ops, cols.ins, cols.names
     if m is not None and cols.arrays:
-        return _open_readers(cols, graph, m)
+        return _open_readers(cols, graph, m, cols_a)
     a_of, split = (m.a_of, m.split) if m is not None else ((), ())
     return {y for y, (op, srcs) in enumerate(zip(ops, ins)) if op != "Const" and
             (op in WEIGHTS or any([ops[j] == "Const" and names[j] not in a_of and
                                    names[j] not in split for j in srcs]))}
 
 
-def _open_readers(cols, graph, m) -> set:
-    """_reading_constants with a matching, on the graph's arrays."""
+def _open_readers(cols, graph, m, cols_a=None) -> set:
+    """_reading_constants with a matching, on the graph's arrays (B's paired nodes from
+    pair_indexes where A's columns `cols_a` are given and read: no name looked up again)."""
     n, codes, op_names = len(cols.names), graph.op_codes, graph.op_names
     const = codes == (op_names.index("Const") if "Const" in op_names else -1)
     weights = np.isin(codes, [k for k, op in enumerate(op_names) if op in WEIGHTS])
     taken = np.zeros(n, bool)
-    for found in (m.a_of, m.split):
-        taken[known_indexes(cols.at, found)] = True
+    found = (m.a_of, m.split)
+    if cols_a is not None and cols_a.arrays and len(m.a_of) == len(m.b_of):
+        taken[pair_indexes(m, cols_a, cols)[1]] = True
+        if int(np.count_nonzero(taken)) == len(m.a_of):     # the pairs' B nodes: a_of's
+            found = (m.split,)
+        else:
+            taken[:] = False
+    for names in found:
+        taken[known_indexes(cols.at, names)] = True
     off, src, port = graph.in_offsets, graph.in_src, graph.in_port
     data = (port >= 0) & (src >= 0)
     reader, read = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))[data], src[data]

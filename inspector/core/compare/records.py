@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import islice, repeat
 
 from inspector.core.model.inputs import scope_of
 
@@ -73,6 +73,14 @@ class Matching:
 
     def pair(self, a: str, b: str, rule: str) -> None:
         self.b_of[a], self.a_of[b], self.rule[a] = b, a, rule
+
+    def pair_all(self, names_a: list, names_b: list, rule: str) -> None:
+        """pair(names_a[k], names_b[k], rule) for each k in order, PIECE pairs a C call."""
+        for lo in range(0, len(names_a), PIECE):
+            a, b = names_a[lo:lo + PIECE], names_b[lo:lo + PIECE]
+            self.b_of.update(zip(a, b))
+            self.a_of.update(zip(b, a))
+            self.rule.update(zip(a, repeat(rule)))
 
     def mirrored(self) -> "Matching":
         """This matching read from B's side (B's pairs, A's merges as B's splits and the
