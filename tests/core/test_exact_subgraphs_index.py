@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from inspector.core.compare import columns as columns_module, matching, operands
+from inspector.core.compare import columns as columns_module, matching, operands, structure
 from inspector.core.compare.columns import columns, indexes, order_by, pair_indexes
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.compare.records import Matching
@@ -129,7 +129,7 @@ def test_the_rules_after_the_structure_give_the_same_with_every_name_looked_up(m
     monkeypatch.setattr(columns_module, "ARRAYS_FROM", 0)
     monkeypatch.setattr(matching, "PIECE", 10)
     fast = [matching.match(ga, gb), matching.match(ga, weights)]
-    monkeypatch.setattr(matching, "noted_pairs", lambda *args: None)
+    monkeypatch.setattr(structure, "noted_pairs", lambda *args: None)
     monkeypatch.setattr(operands, "pair_indexes", lambda m, ca, cb: (
         indexes(ca.at, list(m.b_of)), indexes(cb.at, list(m.b_of.values()))))
     slow = [matching.match(ga, gb), matching.match(ga, weights)]
