@@ -8,7 +8,9 @@ import threading
 from PySide6.QtCore import Qt
 from test_gui import open_and_wait
 
+from inspector.core.compare import merged as merged_module
 from inspector.core.compare.merged import STEP, merged_graph
+from inspector.core.model import protos
 from inspector.core.model.graph import Graph
 from tests.fixtures.scale_models import blocks_graph
 
@@ -38,10 +40,22 @@ def test_the_merged_view_of_a_big_pair_is_built_off_the_gui_thread_in_steps(
                         len(graph._names)))
         return original(graph, *args, **kwargs)
 
+    made = []                            # every GraphDef the merged view makes
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(protos, name)
+
+        def GraphDef(self, *args):  # noqa: N802  (protobuf's name)
+            made.append(protos.GraphDef(*args))
+            return made[-1]
+
     monkeypatch.setattr(Graph, "add_new_nodes", spy)
+    monkeypatch.setattr(merged_module, "protos", Recording())
     qtbot.mouseClick(win.merged_box, Qt.LeftButton)          # the user's click
     qtbot.waitUntil(lambda: win.merged_on and win.ready(), timeout=60000)
     monkeypatch.setattr(Graph, "add_new_nodes", original)
+    monkeypatch.setattr(merged_module, "protos", protos)
     assert not win.boxes["A"].isVisible()
 
     session = win.session
@@ -49,6 +63,9 @@ def test_the_merged_view_of_a_big_pair_is_built_off_the_gui_thread_in_steps(
     assert len(ghosts) >= 2000 and len(view.graph) == len(session.graphs["B"]) + len(ghosts)
     assert indexed and all(t is not threading.main_thread() for t, _ in indexed)
     assert max(n for _, n in indexed) <= STEP, max(n for _, n in indexed)
+    # no whole copy of B made first (copied, then freed at once, with the GIL held): the
+    # only GraphDef of more than STEP nodes is the merged graph's own
+    assert [len(gd.node) for gd in made if len(gd.node) > STEP] == [len(view.graph)]
 
     # the same graph as Graph(gd) made it before, so the same picture
     gd, same_ghosts = merged_graph(session.diff, session.graphs["A"], session.graphs["B"])
