@@ -331,6 +331,23 @@ def unpaired(cols: Columns, paired: list) -> list | None:
     return pieces(np.flatnonzero(left))
 
 
+def unpaired_sides(m, ca: Columns, cb: Columns) -> tuple:
+    """(A's node indexes in no pair of matching m, B's), each in graph order: the only nodes
+    a rule looking for unpaired names need look at (it still tests each: merged and split
+    ones are among them); (None, None) where the arrays are not read, names repeat, there is
+    no pair or the pairs are not one to one (every name is looked at then)."""
+    if not (ca.arrays and cb.arrays and ca.unique and cb.unique) or not m.b_of or \
+            len(m.a_of) != len(m.b_of):
+        return None, None
+    xs, ys = pair_indexes(m, ca, cb)
+    free_a, free_b = np.ones(len(ca.names), bool), np.ones(len(cb.names), bool)
+    free_a[xs] = False
+    free_b[ys] = False
+    if len(cb.names) - int(np.count_nonzero(free_b)) != len(ys):
+        return None, None           # (a node of B paired twice)
+    return pieces(np.flatnonzero(free_a)), pieces(np.flatnonzero(free_b))
+
+
 def _data_inputs(graph) -> tuple:
     """(start, src): node i's data inputs naming nodes are src[start[i]:start[i + 1]]."""
     off, src, port = graph.in_offsets, graph.in_src, graph.in_port

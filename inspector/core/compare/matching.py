@@ -20,6 +20,7 @@ from inspector.core.compare.columns import (
     disagreeing,
     pair_indexes,
     pairs,
+    unpaired_sides,
 )
 from inspector.core.compare.ends import pair_ends
 from inspector.core.compare.fingerprints import Fingerprints
@@ -291,7 +292,10 @@ def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool,
     new = []
     ca, cb = columns(ga), columns(gb)
     at_b, ops_b = cb.at, cb.ops
-    for a, op in zip(ca.names, ca.ops):
+    left_a, left_b = unpaired_sides(m, ca, cb)
+    names_a, names_b = ca.names, cb.names
+    for a, op in (zip(names_a, ca.ops) if left_a is None else
+                  ((names_a[i], ca.ops[i]) for i in left_a)):
         if a not in m.b_of and a not in m.merged and a in at_b and a not in m.a_of \
                 and a not in m.split and (not same_op or ops_b[at_b[a]] == op) and \
                 not (consts_apart and (op == "Const") != (ops_b[at_b[a]] == "Const")):
@@ -299,10 +303,10 @@ def _by_names(m: Matching, ga: Graph, gb: Graph, same_op: bool,
             new.append((a, a))
     keys_a: dict = {}
     keys_b: dict = {}
-    for a in ca.names:
+    for a in (names_a if left_a is None else map(names_a.__getitem__, left_a)):
         if a not in m.b_of and a not in m.merged:
             keys_a.setdefault(tolerant_key(a), []).append(a)
-    for b in cb.names:
+    for b in (names_b if left_b is None else map(names_b.__getitem__, left_b)):
         if b not in m.a_of and b not in m.split:
             keys_b.setdefault(tolerant_key(b), []).append(b)
     for key, names in keys_a.items():

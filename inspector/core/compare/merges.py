@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import weakref
 
-from inspector.core.compare.columns import columns, pairs
+from inspector.core.compare.columns import columns, pairs, unpaired_sides
 from inspector.core.compare.operands import data_inputs
 from inspector.core.model.graph import Graph
 
@@ -24,8 +24,13 @@ def merges_and_splits(m, ga: Graph, gb: Graph) -> None:
     _folded_batch_norms(m, ga, gb)
     cols = columns(ga)
     names, at, uses = cols.names, cols.at, cols.uses
-    if _all_taken(m, names):
-        _splits(m, ga, gb)          # every node of A taken: nothing left to merge
+    left_a, left_b = unpaired_sides(m, cols, columns(gb))
+    if left_a is not None and not [a for a in map(names.__getitem__, left_a)
+                                   if a not in m.merged]:
+        _splits(m, ga, gb, left_b)  # every node of A taken: nothing left to merge
+        return
+    if left_a is None and _all_taken(m, names):
+        _splits(m, ga, gb)
         return
     _folded_constants(m, ga)
     changed = True
@@ -57,9 +62,12 @@ def _all_taken(m, names: list) -> bool:
     return all([a in b_of or a in merged for a in names])
 
 
-def _splits(m, ga: Graph, gb: Graph) -> None:
-    """Unmatched nodes of B that only feed a constant's counterpart came out of it."""
-    for b in columns(gb).names:
+def _splits(m, ga: Graph, gb: Graph, left: list | None = None) -> None:
+    """Unmatched nodes of B that only feed a constant's counterpart came out of it (`left`:
+    the indexes of B's nodes in no pair, in graph order, where known: only those are looked
+    at)."""
+    names = columns(gb).names
+    for b in (names if left is None else map(names.__getitem__, left)):
         if b in m.a_of or b in m.split:
             continue
         readers = {e.dst for e in gb.consumers(b)}
@@ -135,6 +143,8 @@ def _folded_batch_norms(m, ga: Graph, gb: Graph) -> None:
     that Conv's weights, and the BiasAdd came out of it (fold_old_batch_norms)."""
     ca, cb = columns(ga), columns(gb)        # ops by index: no Node view a pair
     ops_a, at_a, ops_b, at_b = ca.ops, ca.at, cb.ops, cb.at
+    if BATCH_NORMS.isdisjoint(ops_a):        # (one C pass: no pair to look at)
+        return
     for a, b in pairs(m.b_of):
         if ops_a[at_a[a]] not in BATCH_NORMS or ops_b[at_b[b]] not in ("BiasAdd", "Add",
                                                                        "AddV2"):
