@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
+from inspector.core.runtime import dataclass_code
 from inspector.core.runtime.lazy_import import later
 
 quick_diff = later("inspector.cli.quick_diff", globals(), "quick_diff")     # `diff` only
@@ -95,6 +96,7 @@ def help_text() -> str:
 def main(argv: list | None = None) -> int:
     own_process = argv is None      # the command itself (not a caller's main([...]))
     argv = list(sys.argv[1:] if argv is None else argv)
+    dataclass_code.install()     # dataclasses made with the last run's compiled methods
     from inspector.offline import install_if_asked
 
     install_if_asked()   # INSPECTOR_FORBID_NETWORK=1: the offline tests
@@ -115,6 +117,7 @@ def main(argv: list | None = None) -> int:
         # a command that ends by quick_exit keeps what it made till then (gc_policy)
         gc_policy.HOLD_TILL_EXIT = own_process and argv[0] in QUICK_EXIT + QUICK_EXIT_WITHOUT_TF
         code = cli_main(argv)
+        dataclass_code.save()       # what this command compiled, for the next one
         if own_process and (argv[0] in QUICK_EXIT or argv[0] in QUICK_EXIT_WITHOUT_TF and
                             "tensorflow" not in sys.modules):
             quick_exit(code)

@@ -8,7 +8,7 @@ import sys
 import time
 
 from inspector.core.app.demo_model import DEMO_MODEL as DEMO
-from inspector.core.runtime import front_end, gc_policy, threads
+from inspector.core.runtime import dataclass_code, front_end, gc_policy, threads
 
 
 def parse_args(argv):
@@ -265,6 +265,7 @@ def main(argv=None) -> int:
 
 
 def _main(argv, resume) -> int:
+    dataclass_code.install()        # (done by the launcher; here for other callers)
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     from inspector import crash_log
 
@@ -303,6 +304,7 @@ def _main(argv, resume) -> int:
         settings = QSettings(os.environ["INSPECTOR_SETTINGS"], QSettings.IniFormat)
     window = charts_after_first_picture(lambda: MainWindow(settings))
     soon_after_first_picture(window, resume)
+    soon_after_first_picture(window, dataclass_code.save)    # what this start compiled
     servers = []      # later launches are served once the first picture is up
     if not args.screenshot:
         soon_after_first_picture(window, lambda: servers.append(
