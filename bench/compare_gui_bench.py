@@ -13,6 +13,9 @@ worker's start with its TensorFlow import is timed before, apart.
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/compare_gui_bench.py [--nodes 50000]
          [--stacks 3 --late-ms 60] [--run-both]
 On the slow class: .venv/bin/python bench/slow_class.py -- (the same command).
+Each action's longest wait comes with the CPU the process and the GUI thread used in it: the
+GUI thread's own work (a scene slice of show_scene: GraphCanvas.CHUNK_SECONDS of wall time,
+on any machine), or little of it (it waited for the GIL, or the machine ran other work).
 With --stacks N, the N stacks the GUI thread was in when most late, per action (stall_watch).
 Qt's classes are warmed up first as the app's start does (chart_slot.warm_up); --cold skips it.
 """
@@ -130,8 +133,10 @@ def main() -> None:
     for action, gap in watch.worst.items():
         if action:
             verdict = "" if gap < 0.1 else "  OVER"
+            cpu, own = watch.cpu_of_worst.get(action, (0.0, 0.0))
             print(f"  {action:44s} {1000 * gap:7.1f} ms  (slow class ~"
-                  f"{1000 * gap * SLOW_CLASS / speed:6.0f} ms){verdict}")
+                  f"{1000 * gap * SLOW_CLASS / speed:6.0f} ms){verdict}  CPU in it: process "
+                  f"{1000 * cpu:.0f}, GUI thread {1000 * own:.0f} ms")
     for action in watch.worst:
         ranked = sorted(watch.stacks.get(action, {}).items(), key=lambda kv: -kv[1])
         for text, late in ranked[:args.stacks]:
