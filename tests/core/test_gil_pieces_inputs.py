@@ -1,7 +1,8 @@
 """Whole-graph C calls on the diff's path go PIECE items a call (each holds the GIL while
 the comparison window waits; at 300k nodes one call held it 20-100 ms): every node's input
 refs (node_view.every_input), the NodeDef list of compare.columns, and the attribute tails'
-pair test. Same results as the one-shot way."""
+pair test; and the matcher's big lists of pairs are emptied a piece at a time, not freed
+whole when the function holding them returns. Same results as the one-shot way."""
 
 from __future__ import annotations
 
@@ -10,8 +11,14 @@ from array import array
 import numpy as np
 import pytest
 
-from inspector.core.compare import attr_bytes, columns as columns_module
-from inspector.core.compare.columns import Columns
+from inspector.core.compare import (
+    attr_bytes,
+    columns as columns_module,
+    diff as diff_module,
+    matching,
+    structure,
+)
+from inspector.core.compare.columns import Columns, release
 from inspector.core.model import node_view, protos
 from inspector.core.model.graph import Graph
 from tests.fixtures.pieces import Slices
@@ -84,3 +91,58 @@ def test_same_tails_reads_the_pairs_a_piece_at_a_time(monkeypatch, n):
     assert got == (want or None)
     if n:
         assert taken and max(taken) <= 7
+
+
+class _Deleted(list):
+    """A list that records the length of each slice deleted from it."""
+
+    def __delitem__(self, key):
+        if isinstance(key, slice):
+            self.dropped.append(len(self[key]))
+        super().__delitem__(key)
+
+
+def test_release_empties_lists_from_their_end_a_piece_at_a_time(monkeypatch):
+    monkeypatch.setattr(columns_module, "PIECE", 7)
+    lists = [_Deleted(range(n)) for n in (0, 3, 7, 50)]
+    for items in lists:
+        items.dropped = []
+    release(*lists)
+    assert all(items == [] for items in lists)
+    assert [items.dropped for items in lists] == [[], [3], [7], [7] * 7 + [1]]
+
+
+def _pair(n: int) -> tuple:
+    """A chain of n Conv-like blocks, and the same with every node renamed."""
+    graphs = []
+    for prefix in ("a/", "b/"):
+        gd = protos.GraphDef()
+        gd.node.add(name=f"{prefix}in", op="Placeholder")
+        for k in range(n):
+            gd.node.add(name=f"{prefix}w{k}", op="Const")
+            gd.node.add(name=f"{prefix}m{k}", op="Mul", input=[
+                f"{prefix}m{k - 1}" if k else f"{prefix}in", f"{prefix}w{k}"])
+        graphs.append(Graph(gd))
+    return graphs
+
+
+def test_the_matchers_seed_lists_are_released_in_pieces(monkeypatch):
+    ga, gb = _pair(60)
+    whole = diff_module.diff_graphs(ga, gb)
+    given = []                                  # (list, its length) each rule was given
+    for module, name in ((structure, "_exact_subgraphs"), (matching, "_propagate")):
+        real = getattr(module, name)
+
+        def spy(*args, real=real, name=name):
+            seeds = args[0] if name == "_exact_subgraphs" else args[3]
+            given.append((name, seeds, len(seeds)))
+            return real(*args)
+
+        monkeypatch.setattr(module, name, spy)
+    monkeypatch.setattr(columns_module, "PIECE", 7)
+    cut = diff_module.diff_graphs(ga, gb)
+    assert [(e.status, e.a, e.b) for e in cut.entries] == \
+        [(e.status, e.a, e.b) for e in whole.entries]
+    assert cut.matching.b_of == whole.matching.b_of and len(cut.matching.b_of) == 121
+    assert {name for name, _, n in given if n > 7} == {"_exact_subgraphs", "_propagate"}
+    assert all(seeds == [] for _, seeds, _ in given)     # emptied, not left to be freed

@@ -20,6 +20,7 @@ from inspector.core.compare.columns import (
     disagreeing,
     pair_indexes,
     pairs,
+    release,
     unpaired_sides,
 )
 from inspector.core.compare.ends import pair_ends
@@ -241,15 +242,19 @@ def _free_pair(m: Matching, ca, cb, a: str, b: str) -> bool:
 
 def _propagate(m: Matching, ga: Graph, gb: Graph, seeds: list, job: Job) -> None:
     """Top-down (inputs slot by slot) and bottom-up (the one reader in a role) from each
-    pair; a pair whose inputs and readers in A are all taken has nothing to give."""
+    pair; a pair whose inputs and readers in A are all taken has nothing to give. `seeds`
+    is emptied (columns.release: 300k pairs freed at once held the GIL ~20 ms)."""
     ca, cb = columns(ga), columns(gb)
     names_a, names_b, at_a, at_b, ops_a, ops_b = ca.names, cb.names, ca.at, cb.at, ca.ops, cb.ops
     b_of, merged = m.b_of, m.merged
     around = ca.free_around(ga, (merged,), pair_indexes(m, ca, cb)[0]) \
         if len(seeds) >= PIECE and ca.arrays and ca.unique else None
     if around is not None:      # a pair whose neighbours in A are all taken gives nothing
-        seeds = [s for s in seeds if around[at_a[s[0]]]]
+        kept = [s for s in seeds if around[at_a[s[0]]]]
+        release(seeds)          # (the callers' lists are theirs to give: none is kept)
+        seeds = kept
     queue = deque(seeds)
+    release(seeds)              # the queue frees each pair as it goes, not all at the end
     steps = 0
     while queue:
         steps += 1

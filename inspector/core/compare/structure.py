@@ -15,6 +15,7 @@ from inspector.core.compare.columns import (
     np,
     order_by,
     pieces,
+    release,
 )
 from inspector.core.compare.fingerprints import Fingerprints
 from inspector.core.compare.records import Matching
@@ -42,6 +43,7 @@ def _by_structure(m: Matching, ga: Graph, gb: Graph, fa: Fingerprints, fb: Finge
     fp_a = fa.fp if fa.fp is not None else [fa.fingerprint[n] for n in ca.names]
     fp_b = fb.fp if fb.fp is not None else [fb.fingerprint[n] for n in cb.names]
     _exact_subgraphs(seeds, ca, cb, fp_a, fp_b, m)
+    release(seeds)          # not freed whole at the return: a C call over 300k tuples
 
 
 def _unique_pairs(ca, cb, fa: Fingerprints, fb: Fingerprints, m: Matching) -> list:
@@ -99,6 +101,7 @@ def _exact_subgraphs(seeds: list, ca, cb, fp_a: list, fp_b: list, m: Matching) -
     m.pair_all(got_a, got_b, "structure")
     if ca.arrays and cb.arrays:         # (numpy is in use)
         noted_pairs(m, got_a, got_b, xs, ys)
+    release(xs, ys)
 
 
 def _taken(cols, names) -> bytearray:
