@@ -96,7 +96,6 @@ def help_text() -> str:
 def main(argv: list | None = None) -> int:
     own_process = argv is None      # the command itself (not a caller's main([...]))
     argv = list(sys.argv[1:] if argv is None else argv)
-    dataclass_code.install()     # dataclasses made with the last run's compiled methods
     from inspector.offline import install_if_asked
 
     install_if_asked()   # INSPECTOR_FORBID_NETWORK=1: the offline tests
@@ -109,6 +108,8 @@ def main(argv: list | None = None) -> int:
     with gc_policy.paused():    # modules live as long as the process: collecting finds nothing
         from inspector.cli.main import SUBCOMMANDS
         from inspector.cli.main import main as cli_main
+    # dataclasses made with the methods the last run of this command (or window) compiled
+    dataclass_code.install(program=argv[0] if argv and argv[0] in SUBCOMMANDS else "window")
 
     diagnostic = diagnostics(argv)
     if diagnostic is not None:

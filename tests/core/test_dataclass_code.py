@@ -5,11 +5,14 @@ compiling before its first picture), and a file that does not load changes nothi
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import subprocess
 import sys
 
 from conftest import ROOT
+
+from inspector.core.runtime import dataclass_code
 
 # dataclasses of every kind the module writes methods for, and what they do
 KINDS = r"""
@@ -19,7 +22,7 @@ from typing import ClassVar
 
 if sys.argv[1] != "plain":
     from inspector.core.runtime import dataclass_code
-    assert dataclass_code.install(sys.argv[1])
+    assert dataclass_code.install(sys.argv[1], *sys.argv[2:])
 
 @dataclass
 class Plain:
@@ -76,9 +79,9 @@ if sys.argv[1] != "plain":
 """
 
 
-def _run(arg: str) -> list:
+def _run(*args: str) -> list:
     env = dict(os.environ, PYTHONPATH=ROOT)
-    proc = subprocess.run([sys.executable, "-c", KINDS, arg], env=env, capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", KINDS, *args], env=env, capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return [json.loads(line) for line in proc.stdout.splitlines()]
@@ -92,11 +95,20 @@ def test_dataclasses_made_from_stored_code_are_the_classes_the_module_makes(tmp_
     assert plain["frozen set"] == "refused" and plain["kw only"] == "refused"
     assert made["compiled"] > 10 and made["saved"] is True
     assert reused == {"compiled": 0, "saved": False}      # nothing compiled: nothing written
+    with open(dataclass_code.cache_file(str(tmp_path)), "rb") as fh:
+        assert len(marshal.loads(fh.read())) == made["compiled"]    # what the run used
+
+
+def test_each_program_has_its_own_file_of_what_its_last_run_used(tmp_path):
+    first, made = _run(str(tmp_path), "diff")
+    assert made["compiled"] > 10
+    assert os.listdir(tmp_path) == [os.path.basename(dataclass_code.cache_file(
+        str(tmp_path), "diff"))]
+    _, window = _run(str(tmp_path))              # the window's file: its own
+    assert window["compiled"] == made["compiled"] and len(os.listdir(tmp_path)) == 2
 
 
 def test_a_file_that_does_not_load_is_compiled_over(tmp_path):
-    from inspector.core.runtime import dataclass_code
-
     plain, = _run("plain")
     for junk in (b"", b"not marshal", b"\x00" * 64, b"\xe3garbage"):
         with open(dataclass_code.cache_file(str(tmp_path)), "wb") as fh:
@@ -107,7 +119,6 @@ def test_a_file_that_does_not_load_is_compiled_over(tmp_path):
 
 def test_the_file_is_in_the_apps_cache_folder(monkeypatch, tmp_path):
     from inspector import diagnostics
-    from inspector.core.runtime import dataclass_code
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert os.path.dirname(dataclass_code.cache_file()) == diagnostics.cache_dir()

@@ -303,4 +303,4 @@ def test_a_second_start_compiles_no_dataclass_method_before_its_first_picture(tm
     assert runs[0]["dataclasses compiled"] > 20 and runs[1]["dataclasses compiled"] == 0
     assert runs[1]["model"] == "demo_digits.pb" and runs[1]["items"] == runs[0]["items"] > 3
     assert (tmp_path / "cache" / "graphdef-inspector" /
-            f"dataclass-code.{sys.implementation.cache_tag}.marshal").is_file()
+            f"dataclass-code.window.{sys.implementation.cache_tag}.marshal").is_file()

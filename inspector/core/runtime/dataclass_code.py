@@ -4,9 +4,11 @@
 `__setattr__`, `__delattr__`, `__hash__`) as source text and compiles it with `exec`: ~0.5 ms a
 class, ~19 ms for the 34 classes before the app's first picture (~60 ms on the slow class),
 most of it in the compiler. `install` gives the dataclasses module an `exec` that takes the
-code compiled from the same text by an earlier run (a file of marshalled code objects, one per
-Python version); `save` writes what this run compiled. The text is the key, so a class gets
-the very code its text compiles to; a file that does not load is ignored."""
+code compiled from the same text by an earlier run of the same program (the window, or a
+subcommand: a file of marshalled code objects each, per Python version); `save` rewrites the
+file with what this run used, when it compiled anything (so a file holds one run's classes,
+loaded in ~1 ms). The text is the key, so a class gets the very code its text compiles to; a
+file that does not load is ignored."""
 
 from __future__ import annotations
 
@@ -17,9 +19,9 @@ import os
 import sys
 
 _code: dict = {}         # source text -> its code object (the file's, then this run's)
+_used: dict = {}         # ... those this run made a class with
 _compiled = [0]          # texts compiled by this run (not in the file)
 _path: list = []         # the file, once installed
-MOST = 4096              # entries kept in the file
 
 
 def _exec(source, globals=None, locals=None, /):
@@ -29,27 +31,29 @@ def _exec(source, globals=None, locals=None, /):
         if code is None:
             code = _code[source] = compile(source, "<string>", "exec")
             _compiled[0] += 1
+        _used[source] = code
         source = code
     return builtins.exec(source, globals, locals)
 
 
-def cache_file(folder: str | None = None) -> str:
-    """The file of this Python's compiled dataclass methods in `folder` (default: the app's
-    cache folder, diagnostics.cache_dir)."""
+def cache_file(folder: str | None = None, program: str = "window") -> str:
+    """The file of `program`'s compiled dataclass methods for this Python in `folder`
+    (default: the app's cache folder, diagnostics.cache_dir)."""
     if folder is None:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
         folder = os.path.join(base, "graphdef-inspector")
-    return os.path.join(folder, f"dataclass-code.{sys.implementation.cache_tag}.marshal")
+    tag = sys.implementation.cache_tag
+    return os.path.join(folder, f"dataclass-code.{program}.{tag}.marshal")
 
 
-def install(folder: str | None = None) -> bool:
-    """Dataclasses made from here on take their code from `folder`'s file (once per process;
-    False if the dataclasses module has its own `exec` already)."""
+def install(folder: str | None = None, program: str = "window") -> bool:
+    """Dataclasses made from here on take their code from `program`'s file in `folder` (once
+    per process; False if the dataclasses module has its own `exec` already)."""
     if _path:
         return True
     if "exec" in vars(dataclasses):
         return False
-    path = cache_file(folder)
+    path = cache_file(folder, program)
     try:
         with open(path, "rb") as fh:
             stored = marshal.loads(fh.read())
@@ -64,11 +68,12 @@ def install(folder: str | None = None) -> bool:
 
 
 def save() -> bool:
-    """Write the file if this run compiled anything new (atomically; never raises)."""
+    """Write what this run used to the file if it compiled anything new (atomically; never
+    raises)."""
     if not _path or not _compiled[0]:
         return False
     path = _path[0]
-    entries = dict(list(_code.items())[-MOST:])
+    entries = dict(_used)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
