@@ -5,7 +5,8 @@ change repeats ("values changed in 13 blocks"), and the matching's own quality."
 from __future__ import annotations
 
 import os
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, itemgetter
 
 from inspector.core.analysis.sizes import sizes
 from inspector.core.analysis.summary import summarize
@@ -16,7 +17,7 @@ from inspector.core.compare.changes import (
     same_attrs,
     stored_alike,
 )
-from inspector.core.compare.columns import columns, order_by, unpaired
+from inspector.core.compare.columns import PIECE, columns, order_by, unpaired
 from inspector.core.compare.explain import size_notes
 from inspector.core.compare.either_way import match_either_way
 from inspector.core.compare.matching import explained_by_scope
@@ -34,6 +35,8 @@ from inspector.core.loaders.sniff import holds_whole_model
 from inspector.core.model.graph import Graph
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
+
+_A, _HEAD = attrgetter("a"), itemgetter(0)
 
 
 def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
@@ -88,7 +91,7 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
                 (zip(names_b, ops_b) if left_b is None else
                  ((names_b[i], ops_b[i]) for i in left_b))
                 if b not in m.a_of and b not in m.split and b not in merged_into]
-    order = {name: k for k, name in enumerate(ga.names())}
+    order = _places(ga, ca)
     late = len(order)
     rank = {status: k * (late + 1) for k, status in enumerate(STATUSES)}
     entries = order_by(entries, [rank[e.status] + order.get(e.a, late) for e in entries],
@@ -100,6 +103,15 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     notes = size_notes(ga, gb, m, totals["file bytes"][0])
     return Diff(a_label, b_label, entries, unchanged, m, interface_changes(gb, m, sa, sb), totals,
                 _histogram(ga, gb), group_entries(entries, gb), m.quality(len(ga)), notes)
+
+
+def _places(ga: Graph, ca) -> dict:
+    """{name: its place among ga.names()}: ca.at itself where the names are unique and in
+    graph order there (no dict of 300k names made again)."""
+    names = list(ga.names())
+    if ca.unique and names == ca.names:
+        return ca.at
+    return {name: k for k, name in enumerate(names)}
 
 
 def _totals(ga: Graph, gb: Graph, sa, sb, file_sizes: tuple) -> dict:
@@ -190,6 +202,20 @@ def _block(name: str) -> str:
     return name[:second] if second >= 0 else name[:first]
 
 
+def _blocks(entries: list, members: list) -> int:
+    """len({_block(e.a or e.b) for the entries `members`}), each distinct parent scope
+    looked at once (_block of a name is its parent's when the parent has one or two parts,
+    else _block of the parent), PIECE entries a C call."""
+    parents: set = set()
+    for lo in range(0, len(members), PIECE):
+        picked = list(map(entries.__getitem__, members[lo:lo + PIECE]))
+        names = list(map(_A, picked))
+        if "" in names:             # (an added entry: B's name)
+            names = [e.a or e.b for e in picked]
+        parents.update(map(_HEAD, map(str.rpartition, names, repeat("/"))))
+    return len({p if p.count("/") < 2 else _block(p) for p in parents})
+
+
 def group_entries(entries: list, gb: Graph | None = None) -> list:
     """Patterns: entries alike in their change, in two or more places, largest first; the
     weights quantize_weights stored in 8 bits lead, as one group with the parts split out
@@ -204,7 +230,7 @@ def group_entries(entries: list, gb: Graph | None = None) -> list:
         if len(members) < 2:
             continue
         first = entries[members[0]]
-        blocks = len({_block(entries[k].a or entries[k].b) for k in members})
+        blocks = _blocks(entries, members)
         groups.append(Group(_group_title(first, len(members), blocks), members, blocks))
     groups[1 if eight_bit else 0:] = sorted(groups[1 if eight_bit else 0:],
                                             key=lambda g: (-len(g.members), g.title))
@@ -216,6 +242,8 @@ def _eight_bit(entries: list, gb: Graph | None) -> Group | None:
     Dequantize in B (paired with it, or a quantized copy split out of it), then the parts
     feeding those Dequantize nodes (the 8-bit Const, min, max), which would otherwise lead the
     list as "Const split out of Const" three times per weight."""
+    if gb is not None and not gb.nodes_of_op("Dequantize"):
+        return None                 # (no entry's op in B is one)
     readers = () if gb is None else map(gb.nodes.__getitem__, gb.nodes_of_op("Dequantize"))
     dequantize = {r.node: n.name for n in readers for r in n.inputs if not r.control}
     weights = [k for k, e in enumerate(entries) if

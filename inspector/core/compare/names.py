@@ -10,6 +10,7 @@ from collections import Counter
 from inspector.core.model.graph import scope_parts
 
 _SUFFIX = re.compile(r"_\d+$")
+PIECE = 8192          # items counted a C call
 
 
 def tolerant_key(name: str) -> str:
@@ -35,15 +36,15 @@ def renamed_scopes(m) -> dict:
     """Scopes of A whose matched nodes mostly sit under another name in B (at least half of
     them, and more than one): only the outermost of nested renames is kept."""
     tally: dict = {}
-    same = Counter()                  # pairs that kept their name, counted per scope first
-    lost = Counter()                  # renamed down to the node's own name: no scope explains it
+    same: list = []                   # pairs that kept their name: the scope of each
+    lost: list = []                   # renamed down to the node's own name: no scope explains it
     for a, b in m.b_of.items():
         if a == b:
-            same[a.rpartition("/")[0]] += 1
+            same.append(a.rpartition("/")[0])
             continue
         where, _, own = a.rpartition("/")
         if own != b.rpartition("/")[2]:
-            lost[where] += 1
+            lost.append(where)
             continue
         parts = scope_parts(a)
         for k in range(1, len(parts) + 1):
@@ -51,6 +52,7 @@ def renamed_scopes(m) -> dict:
             tally.setdefault(scope, Counter())[relative_scope(a, b, scope)] += 1
     if not tally:
         return {}
+    same, lost = _counted(same), _counted(lost)     # (counted per scope first)
     for counts, same_name in ((same, True), (lost, False)):
         for where, n in counts.items():
             parts = where.split("/") if where else []
@@ -68,6 +70,14 @@ def renamed_scopes(m) -> dict:
             continue
         renamed[scope] = there
     return renamed
+
+
+def _counted(items: list) -> Counter:
+    """Counter(items), PIECE items a C call (each holds the GIL)."""
+    out: Counter = Counter()
+    for lo in range(0, len(items), PIECE):
+        out.update(items[lo:lo + PIECE])
+    return out
 
 
 def explained_by_scope(m, a: str, b: str) -> bool:
