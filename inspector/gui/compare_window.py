@@ -194,8 +194,7 @@ class CompareWindow(CompareWork, QMainWindow):
     def _clicked(self, side: str, item: str) -> None:
         if item and not item.endswith("/"):
             if self.merged_on:
-                ghosts = {g: a for a, g in self.session.merged_view()[1].items()}
-                side, item = ("A", ghosts[item]) if item in ghosts else ("B", item)
+                side, item = self.session.merged_pick(item)
             self.session.select(side, item)
             self.refresh()
 

@@ -139,8 +139,16 @@ class CompareSession(ChangeSteps):
         """B with A's lost nodes as ghosts (built on first use: call it in a task)."""
         if self.merged is None:
             graph, ghosts = merged_in_steps(self.diff, self.graphs["A"], self.graphs["B"])
+            self._ghost_of_node = {g: a for a, g in ghosts.items()}
             self.merged = (ViewModel(graph), ghosts)
         return self.merged
+
+    def merged_pick(self, item: str) -> tuple:
+        """A node clicked in the merged view as (side, name): A's node for its ghost, else
+        B's own (a look-up: no walk over the ghosts on the GUI thread)."""
+        self.merged_view()
+        source = self._ghost_of_node.get(item)
+        return ("A", source) if source is not None else ("B", item)
 
     def merged_paint(self, items, expanded) -> dict:
         """Diff colours of the merged view: ghosts removed, B's own marks as on side B."""
