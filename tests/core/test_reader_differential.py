@@ -129,10 +129,11 @@ def test_columns_for_other_nodes_than_the_piece_leaves_the_file_read_here(hostil
     while True:
         frame = stream._frames.get()
         if frame[0] == b"P":
-            pieces, sizes, read, lengths, places, split = marshal.loads(frame[1])
+            pieces, sizes, read, lengths, places, split, *consts = marshal.loads(frame[1])
             if read is not None:
                 read = (read[0][:-1],) + read[1:]       # one name short
-            frame = (b"P", marshal.dumps((pieces, sizes, read, lengths, places, split)))
+            frame = (b"P", marshal.dumps((pieces, sizes, read, lengths, places, split,
+                                          *consts)))
         frames.append(frame)
         if not frame[0]:
             break

@@ -8,14 +8,15 @@ from inspector.core.model import columns, graph_index, wire_columns
 
 
 def add(graph, store, pieces: list, data, count: int, read, lengths, places,
-        batch=None, fetch=None) -> bool:
+        batch=None, fetch=None, consts=None) -> bool:
     """One piece into the graph: merged into its GraphDef, or (a store) its nodes' places
     recorded; its columns from the reader (`read`), else read here (for a store, the one
     split of the bodies gives both, unless the reader sent that split: `batch`, a
     columns.Batch's fields, with `lengths`). False when it does not parse. places: the node
     fields' places the reader found (_SendingSink._wire; data is None when a store needs
     no more, or, with the reader's `lengths`, until they do not place the nodes: fetch()
-    reads it then)."""
+    reads it then). consts: the constants' facts the reader read with `read`
+    (wire_columns.packed), for a command's graph."""
     if places is not None:
         return _add_placed(graph, store, pieces, data, read, places)
     first = len(graph)
@@ -39,7 +40,7 @@ def add(graph, store, pieces: list, data, count: int, read, lengths, places,
             if sent:
                 graph.add_new_nodes(batch=batch)
             else:
-                graph_index.take(graph, read)
+                graph_index.take(graph, read, _facts(graph, first, count, consts))
         else:
             return False
         return True
@@ -59,7 +60,7 @@ def add(graph, store, pieces: list, data, count: int, read, lengths, places,
                            lambda i: _stored_name(store, i)):
             return False
     if read is not None:
-        graph_index.take(graph, read)
+        graph_index.take(graph, read, _facts(graph, first, count, consts))
     else:        # batch None: read node by node (a node without a name, ...)
         graph.add_new_nodes(batch=batch or columns.read_messages(
             graph.structure.node[len(graph):]))
@@ -98,6 +99,14 @@ def _add_placed(graph, store, pieces: list, data, read, places) -> bool:
     graph_index.take(graph, read, consts)
     graph_index.take_scopes(graph, scopes, first == 0)
     return True
+
+
+def _facts(graph, first: int, count: int, consts):
+    """The reader's constants' facts, where this graph reads them while opening."""
+    if consts is None or graph._const_parts is None or \
+            first + count < graph_index.NUMPY_FROM:
+        return None
+    return wire_columns.unpacked(consts)
 
 
 def _stored_name(store, i: int) -> str:

@@ -9,7 +9,8 @@ of the process itself (killed, a bug) falls back to reading in this process.
 
 Frames on the pipe: one kind byte, an 8-byte length, the payload. P: the next pieces of the
 GraphDef (marshal: a list of file ranges (start, end) and stripped nodes' bytes, the sizes
-of the nodes they hold, and their Graph columns and NodeDef lengths, or None, None); D:
+of the nodes they hold, their Graph columns and NodeDef lengths, or None, None; the node
+fields' places, the window's split, a command's constants' facts, or None each); D:
 done (marshal: the slots as weights.slot_columns, bytes scanned, file stamp); E: a
 ModelLoadError (message, path, node); N: not a GraphDef after all; X: the reader failed."""
 
@@ -349,7 +350,8 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
         for kind, payload in stream.frames(job, graph.read_scopes_ahead):
             if kind == b"P":
                 try:
-                    pieces, sizes, read, lengths, places, batch = marshal.loads(payload)
+                    pieces, sizes, read, lengths, places, batch, *consts = \
+                        marshal.loads(payload)
                     fetch = lambda: b"".join(   # noqa: E731  (pieces' bytes: from the file)
                         pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
                         for p in pieces)
@@ -358,7 +360,7 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
                         places is not None and places[4] or
                         places is None and lengths is not None) else fetch()
                     added = reader_frames.add(graph, store, pieces, data, len(sizes), read,
-                                              lengths, places, batch, fetch)
+                                              lengths, places, batch, fetch, *consts)
                     graph.stored_sizes.extend(sizes)
                 except Exception:  # noqa: BLE001  (a garbled frame: read here instead)
                     added = False

@@ -71,8 +71,9 @@ class SendingSink:
             self.pieces, self.sent, self.chunks = [], len(self.sizes), []
             if self.wire is None:
                 self._sent_scanned(0)          # (frames scanned before go first)
-                read, lengths, batch = self._columns(pieces, len(sizes))
-                self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, None, batch)))
+                read, lengths, batch, consts = self._columns(pieces, len(sizes))
+                self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, None, batch,
+                                               consts)))
                 self.frames += 1
                 return
             data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
@@ -108,7 +109,8 @@ class SendingSink:
                     self.wire = None
                 else:
                     read, lengths, places = self._placed(got, data, len(sizes), first)
-            self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, places, None)))
+            self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, places, None,
+                                           None)))
             self.frames += 1
 
     def _placed(self, got, data, count: int, first: int) -> tuple:
@@ -126,11 +128,13 @@ class SendingSink:
                                    got.lengths.tobytes(), got.scopes, only, consts)
 
     def _columns(self, pieces: list, count: int) -> tuple:
-        """(the columns of this frame's nodes, their NodeDefs' lengths, None) while the
+        """(the columns of this frame's nodes, their NodeDefs' lengths, None, a command's
+        graph's constants' facts read here (wire_columns.packed) or None) while the
         window is busy (Qt's start: until it has waited for us); then (None, lengths, their
         columns.read_wire Batch as a tuple) while it has BEHIND frames or more still to add
         (it then only resolves their inputs), else (None, None, None): it reads them itself.
-        All None from the first frame that cannot be read from its wire bytes on."""
+        All None from the first frame that cannot be read from its wire bytes on. (Each
+        with a fourth item, None but for the columns.)"""
         if self.idle is not None and self.idle[0] or \
                 FULL_FRAMES is not None and self.frames >= FULL_FRAMES:
             self.graph = None       # the window waits for us: the columns' order is its own
@@ -138,21 +142,42 @@ class SendingSink:
         if self.idle is None or self.fd is None or not count or self.plain or \
                 (graph is None and (not self.window or
                                     taken(self.idle) + BEHIND > self.frames)):
-            return None, None, None
+            return None, None, None, None
         data = b"".join(os.pread(self.fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
                         for p in pieces)
         lengths: list = []
         batch = columns.read_wire(data, count, False, lengths)
         if batch is None:
             self.graph, self.plain = None, True
-            return None, None, None
+            return None, None, None, None
         if graph is None:
             return None, lengths, (batch.names, batch.ops, batch.inputs, batch.counts,
-                                   batch.devices)
+                                   batch.devices), None
         first, base = len(graph._names), len(graph._src)
         ops, bad = len(graph.op_names), len(graph.malformed_inputs)
         graph_index.append(graph, batch, first)
-        return graph_index.appended(graph, first, base, ops, bad), lengths, None
+        read = graph_index.appended(graph, first, base, ops, bad)
+        consts = None     # (the window's graph reads none while opening; a command's does)
+        if self.consts and first + count >= graph_index.NUMPY_FROM:
+            consts = _const_facts(data, lengths, read, first, graph.op_names[:ops])
+        return read, lengths, None, consts
+
+
+def _const_facts(data: bytes, lengths: list, read: tuple, first: int, op_names: list):
+    """wire_columns.packed facts of the Const nodes of a frame of node fields only (their
+    NodeDefs' lengths: `lengths`), read from its bytes as the window's side reads them when
+    it reads the frame itself; None where there are none, or other fields among the nodes
+    (the command reads those constants from their messages then)."""
+    np = graph_index.numpy()
+    size = np.asarray(lengths, np.int64)
+    head = 2 + (size >= 1 << 7) + (size >= 1 << 14) + (size >= 1 << 21) + (size >= 1 << 28)
+    ends = np.cumsum(head + size)
+    starts = ends - size
+    if not len(size) or ends[-1] != len(data) or \
+            not (np.frombuffer(data, np.uint8)[starts - head] == 0x0A).all():
+        return None
+    return wire_columns.packed(wire_columns.const_part(data, starts, ends, read, first,
+                                                      op_names))
 
 
 IDLE_BYTES = 16       # the byte shared with the window: 1 once it waited; frames it took at 8
