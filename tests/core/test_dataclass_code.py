@@ -16,7 +16,7 @@ from inspector.core.runtime import dataclass_code
 
 # dataclasses of every kind the module writes methods for, and what they do
 KINDS = r"""
-import dataclasses, json, sys
+import dataclasses, inspect, json, sys, typing
 from dataclasses import InitVar, dataclass, field
 from typing import ClassVar
 
@@ -71,6 +71,9 @@ def seen():
         out["kw only"] = "refused"
     h = Hashed(2, scale=5)
     out["hashed"] = [h.a, hash(h) == hash(Hashed(10, scale=1)), "Hashed(" not in repr(h)]
+    # the methods' annotations, as inspect and typing read them
+    out["signatures"] = [str(inspect.signature(c)) for c in (Plain, Frozen, Slotted, Hashed)]
+    out["hints"] = repr(typing.get_type_hints(Plain.__init__))
     return out
 
 print(json.dumps(seen()))
@@ -96,7 +99,7 @@ def test_dataclasses_made_from_stored_code_are_the_classes_the_module_makes(tmp_
     assert made["compiled"] > 10 and made["saved"] is True
     assert reused == {"compiled": 0, "saved": False}      # nothing compiled: nothing written
     with open(dataclass_code.cache_file(str(tmp_path)), "rb") as fh:
-        assert len(marshal.loads(fh.read())) == made["compiled"]    # what the run used
+        assert len(dataclass_code._entries(fh.read())) == made["compiled"]  # what the run used
 
 
 def test_each_program_has_its_own_file_of_what_its_last_run_used(tmp_path):
@@ -122,3 +125,74 @@ def test_the_file_is_in_the_apps_cache_folder(monkeypatch, tmp_path):
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert os.path.dirname(dataclass_code.cache_file()) == diagnostics.cache_dir()
+
+
+def _stored(tmp_path) -> dict:
+    _run(str(tmp_path))
+    with open(dataclass_code.cache_file(str(tmp_path)), "rb") as fh:
+        return dataclass_code._entries(fh.read())
+
+
+def test_methods_keep_their_annotations_as_the_module_compiles_them(tmp_path):
+    """The texts are compiled without this package's `from __future__ import annotations`:
+    with it, Plain's signature read '(a: '_type_a', ...)' and get_type_hints raised."""
+    plain, = _run("plain")
+    first, _ = _run(str(tmp_path))
+    again, made = _run(str(tmp_path))
+    assert plain["signatures"][0] == "(a: int, b: str = 'x', c: list = <factory>) -> None"
+    assert first["signatures"] == again["signatures"] == plain["signatures"]
+    assert first["hints"] == again["hints"] == plain["hints"] and made["compiled"] == 0
+
+
+def test_stale_foreign_or_damaged_files_are_not_used(tmp_path):
+    """A file of the first format (a bare dict, written by c429774 with wrongly compiled
+    code), of another bytecode version, or with a byte changed: compiled over."""
+    import __future__
+    import zlib
+
+    plain, = _run("plain")
+    texts = _stored(tmp_path)
+    stale = {t: compile(t, "<string>", "exec", __future__.annotations.compiler_flag,
+                        dont_inherit=True) for t in texts}
+    payload = marshal.dumps(stale)
+    good = marshal.dumps(texts)
+    header = dataclass_code._HEADER
+    crc = zlib.crc32(good).to_bytes(4, "little")
+    damaged = bytearray(header + crc + good)
+    damaged[len(damaged) // 2] ^= 0x01
+    for data in (payload, b"\x00\x00\r\n" + header[4:] + crc + good, bytes(damaged)):
+        with open(dataclass_code.cache_file(str(tmp_path)), "wb") as fh:
+            fh.write(data)
+        seen, made = _run(str(tmp_path))
+        assert seen == plain and made["compiled"] > 10 and made["saved"] is True
+
+
+def _raising_system_error() -> bytes:
+    """Marshal data whose loading raises SystemError: a code object's counts changed (its
+    posonlyargcount past its argcount, the bytes after the dict's one short key)."""
+    base = marshal.dumps({"x": compile("def f(a):\n return a\n", "<s>", "exec")})
+    for at in range(5, 24):
+        data = base[:at] + b"\x84" + base[at + 1:]
+        try:
+            marshal.loads(data)
+        except SystemError:
+            return data
+        except Exception:
+            pass
+    raise AssertionError("no damaged code object raises SystemError here")
+
+
+def test_a_file_whose_loading_raises_system_error_is_compiled_over(tmp_path):
+    """marshal raises SystemError (not only ValueError/EOFError/TypeError) on some damaged
+    code objects: the start crashed with it."""
+    import zlib
+
+    plain, = _run("plain")
+    bad = _raising_system_error()
+    for framed in (False, True):     # the first format's bare data, then this one's frame
+        data = dataclass_code._HEADER + zlib.crc32(bad).to_bytes(4, "little") + bad \
+            if framed else bad
+        with open(dataclass_code.cache_file(str(tmp_path)), "wb") as fh:
+            fh.write(data)
+        seen, made = _run(str(tmp_path))
+        assert seen == plain and made["compiled"] > 10 and made["saved"] is True

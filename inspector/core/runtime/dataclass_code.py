@@ -7,8 +7,9 @@ most of it in the compiler. `install` gives the dataclasses module an `exec` tha
 code compiled from the same text by an earlier run of the same program (the window, or a
 subcommand: a file of marshalled code objects each, per Python version); `save` rewrites the
 file with what this run used, when it compiled anything (so a file holds one run's classes,
-loaded in ~1 ms). The text is the key, so a class gets the very code its text compiles to; a
-file that does not load is ignored."""
+loaded in ~1 ms). The text is the key, compiled as the dataclasses module's own `exec` would
+(no `__future__` flags inherited), so a class gets the very code its text compiles to; a file
+of another bytecode version, or whose check sum fails, or that does not load is ignored."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ import dataclasses
 import marshal
 import os
 import sys
+import zlib
+from importlib.util import MAGIC_NUMBER
 
 _code: dict = {}         # source text -> its code object (the file's, then this run's)
 _used: dict = {}         # ... those this run made a class with
@@ -29,7 +32,9 @@ def _exec(source, globals=None, locals=None, /):
     if source.__class__ is str:
         code = _code.get(source)
         if code is None:
-            code = _code[source] = compile(source, "<string>", "exec")
+            # dont_inherit: not this module's `from __future__ import annotations` (it would
+            # make every __init__'s annotations the strings '_type_a', ...)
+            code = _code[source] = compile(source, "<string>", "exec", dont_inherit=True)
             _compiled[0] += 1
         _used[source] = code
         source = code
@@ -56,11 +61,12 @@ def install(folder: str | None = None, program: str = "window") -> bool:
     path = cache_file(folder, program)
     try:
         with open(path, "rb") as fh:
-            stored = marshal.loads(fh.read())
-        if isinstance(stored, dict):
+            data = fh.read()
+        stored = _entries(data)
+        if stored is not None:
             _code.update((k, v) for k, v in stored.items()
                          if k.__class__ is str and v.__class__ is _CODE_TYPE)
-    except (OSError, ValueError, EOFError, TypeError):
+    except Exception:        # marshal raises SystemError too on some damaged data
         pass                 # none yet, or not readable: compiled as usual
     _path.append(path)
     dataclasses.exec = _exec
@@ -77,10 +83,11 @@ def save() -> bool:
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        payload = marshal.dumps(entries)
         with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps(entries))
+            fh.write(_HEADER + zlib.crc32(payload).to_bytes(4, "little") + payload)
         os.replace(tmp, path)
-    except (OSError, ValueError):
+    except Exception:        # never in the way of the run
         try:
             os.unlink(tmp)
         except OSError:
@@ -90,4 +97,16 @@ def save() -> bool:
     return True
 
 
+def _entries(data: bytes):
+    """The {text: code} dict in a file's bytes; None unless written by this bytecode version
+    and format, with its check sum intact."""
+    start = len(_HEADER) + 4
+    if data[:len(_HEADER)] != _HEADER or \
+            zlib.crc32(data[start:]).to_bytes(4, "little") != data[len(_HEADER):start]:
+        return None
+    stored = marshal.loads(data[start:])
+    return stored if isinstance(stored, dict) else None
+
+
 _CODE_TYPE = type(compile("", "<string>", "exec"))
+_HEADER = MAGIC_NUMBER + b"DCC2"    # bytecode version (as .pyc files), then this file format
