@@ -35,8 +35,6 @@ from inspector.core.runtime import apart, front_end
 from inspector.core.runtime.job import NO_JOB, Job
 
 CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 MB
-PLAIN_NODES = 4096            # at most, without the compiled passes: the window ends a piece
-# or two behind the walk (reader_sink.BEHIND), now a quarter as many nodes (300k, slow class)
 STREAM_ABOVE = 32 * 2 ** 20   # files this big are read by a reader process
 STORE_FROM = STREAM_ABOVE     # and their nodes kept as bytes in the file (node_store)
 COMPILED_FROM = 600_000       # nodes (estimated) from which the compiled passes pay: numba's
@@ -231,8 +229,7 @@ def serve(path: str, out_fd: int, idle=None, window: bool = False) -> None:
             sink.r = reader
             return sink
 
-        every = CHUNK_NODES if wire else min(CHUNK_NODES, PLAIN_NODES)
-        opened = open_lazily(path, st, sink=sink_of, every=every, sizes=sink.sizes,
+        opened = open_lazily(path, st, sink=sink_of, every=CHUNK_NODES, sizes=sink.sizes,
                              small=wire and wire_columns.small_nodes(LAZY_FIELD))
         if opened is not None:
             sink.cut()
