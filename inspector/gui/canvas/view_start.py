@@ -30,8 +30,9 @@ class ViewPlacement:
         elif rect.height() > rect.width():     # its left edge, where scope titles start
             self.centerOn(self._start_x(rect, view.width() / scale),
                           rect.top() + view.height() / (2 * scale))
-        else:
-            self.centerOn(rect.left() + view.width() / (2 * scale), rect.center().y())
+        else:                       # its left end, at the height of the boxes there
+            across, high = view.width() / scale, view.height() / scale
+            self.centerOn(rect.left() + across / 2, self._start_y(rect, across, high))
 
     def _start_x(self, rect, across: float) -> float:
         """Centre across showing the graph's left edge, moved right only as far as its top
@@ -44,6 +45,18 @@ class ViewPlacement:
             top = min(boxes, key=lambda i: i.y()).sceneBoundingRect()
             x = max(x, top.right() + 10 - across / 2)
         return x
+
+    def _start_y(self, rect, across: float, high: float) -> float:
+        """Centre down showing the boxes at the graph's left end (the first `across` of its
+        width): their middle, or the top one's if they spread further than `high`; the
+        graph's middle with none there (a wide graph's left end may sit far above it)."""
+        band = QRectF(rect.left(), rect.top(), across, rect.height())
+        boxes = [i.sceneBoundingRect() for i in self.scene().items(band)
+                 if isinstance(i, NodeItem) and i.item.kind != "frame"]
+        if not boxes:
+            return rect.center().y()
+        top, bottom = min(b.top() for b in boxes), max(b.bottom() for b in boxes)
+        return (top + bottom) / 2 if bottom - top <= high else top - 10 + high / 2
 
     def fit_scale(self) -> float:
         """The scale at which the whole graph fits (0 with nothing drawn)."""
