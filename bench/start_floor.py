@@ -166,6 +166,9 @@ def main() -> None:
                    help="start every Python as a wheel install does: -S, the virtualenv's "
                         "packages on PYTHONPATH (no editable install's .pth finder)")
     args = p.parse_args()
+    for model in args.model:    # (the app would wait on its "cannot open" dialog for ever)
+        if not os.path.exists(model):
+            p.error(f"--model {model}: no such file or folder")
     cases = rows([None] + [os.path.abspath(m) for m in args.model], args.against,
                  args.no_site)
     cases = [c for c in cases if args.only is None or args.only in c[0]]
