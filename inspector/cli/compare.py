@@ -40,7 +40,7 @@ def build_diff(args):
     for flag, given, used_with in (("--inputs", args.inputs, args.pipeline or args.numeric),
                                    ("--outputs", args.outputs, args.pipeline or args.numeric),
                                    ("--input", args.input, args.numeric)):
-        if given and not used_with:     # said, not ignored (an identical pair reads no names)
+        if given is not None and not used_with:     # said, not ignored (an identical pair reads no names)
             raise InspectorError(f"{flag} is used only with "
                                  f"{'--numeric' if flag == '--input' else '--pipeline or --numeric'}"
                                  "; without it, diff compares the whole models")

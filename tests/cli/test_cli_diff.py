@@ -240,3 +240,5 @@ def test_names_for_a_pipeline_or_a_run_are_refused_without_one_even_for_identica
         assert f"{extra[0]} is used only with {needs}" in err and err.count("\n") == 1
     code, out, err = run_cli("diff", DEMO, INCEPTION, "--inputs", "Mul")
     assert code == 2 and "--inputs is used only with" in err
+    code, out, err = run_cli("diff", DEMO, DEMO, "--outputs=")       # given, though empty
+    assert code == 2 and "--outputs is used only with" in err
