@@ -4,33 +4,14 @@ QStringListModel was filled by converting every string in one call on the GUI th
 lays out none of the others (a QListView called the model's rowCount per row at each
 layout: 60-100 ms stalls during n / p on the 300k renamed pair)."""
 
-import random
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListView
-from test_gui import open_and_wait
-from test_gui_compare import compare_window
+from test_gui_compare import compare_paths, compare_window
 
-from inspector.core.model import protos
+from inspector.core.loaders import load
 from inspector.gui.change_rows import ChangeRows
+from tests.core.test_compare_scale import renamed_shuffled
 from tests.fixtures.scale_models import blocks_graph
-
-
-def renamed_copy(path: str, out) -> str:
-    """Every node of `path` renamed (a shuffled bijection), written to `out`."""
-    gd = protos.GraphDef.FromString(open(path, "rb").read())
-    names = [n.name for n in gd.node]
-    new = [f"n{k}" for k in range(len(names))]
-    random.Random(5).shuffle(new)
-    mapping = dict(zip(names, new))
-    for node in gd.node:
-        node.name = mapping[node.name]
-        for i, text in enumerate(node.input):
-            control = text.startswith("^")
-            name, sep, port = (text[1:] if control else text).partition(":")
-            node.input[i] = ("^" if control else "") + mapping[name] + sep + port
-    out.write_bytes(gd.SerializeToString())
-    return str(out)
 
 
 def test_a_big_change_list_is_read_only_where_it_is_shown(qtbot):
@@ -67,19 +48,13 @@ def test_the_window_shows_the_sessions_rows_as_they_are(qtbot, window, tmp_path)
 def test_a_big_change_list_lays_out_only_the_rows_it_shows(qtbot, window, tmp_path,
                                                             monkeypatch):
     a = blocks_graph(20_000, 0)
-    b = renamed_copy(a, tmp_path / "renamed.pb")         # every node renamed: 20k rows
+    b = tmp_path / "renamed.pb"                           # every node renamed: 20k rows
+    b.write_bytes(renamed_shuffled(load(a).graph)[0].graph_def.SerializeToString())
     asked = []
     real = ChangeRows.rowCount
     monkeypatch.setattr(ChangeRows, "rowCount", lambda self, *p: asked.append(1) or
                         real(self, *p))
-    open_and_wait(qtbot, window, a)
-    ctl = window.compare_ctl
-    before = len(ctl.windows)
-    ctl.compare_with(b)                                   # File > Compare with…
-    qtbot.waitUntil(lambda: len(ctl.windows) > before, timeout=60000)
-    win = ctl.windows[-1]
-    qtbot.addWidget(win)
-    qtbot.waitUntil(win.ready, timeout=60000)
+    win = compare_paths(qtbot, window, a, str(b))         # File > Compare with…
     rows = win.changes.model().rowCount()
     assert rows >= 20_000
     for key in (Qt.Key_N, Qt.Key_N, Qt.Key_N, Qt.Key_P):  # n / p select rows of the list

@@ -31,12 +31,21 @@ def private_copy(tmp_path) -> str:
 
 
 def compare_window(qtbot, window, tmp_path):
-    open_and_wait(qtbot, window, private_copy(tmp_path))
+    return compare_paths(qtbot, window, private_copy(tmp_path), folded_copy(tmp_path))
+
+
+def compare_paths(qtbot, window, a: str, b: str, size=None):
+    """The comparison window of `a` (opened in `window`) with `b`, as File > Compare with
+    makes it, resized to `size` before it is ready, once both sides are built and fitted."""
+    open_and_wait(qtbot, window, a)
     ctl = window.compare_ctl
-    ctl.compare_with(folded_copy(tmp_path))
-    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
+    before = len(ctl.windows)
+    ctl.compare_with(b)
+    qtbot.waitUntil(lambda: len(ctl.windows) > before, timeout=60000)
     win = ctl.windows[-1]
     qtbot.addWidget(win)
+    if size is not None:
+        win.resize(*size)
     qtbot.waitUntil(win.ready, timeout=60000)     # both sides built, fitted, decorated
     return win
 

@@ -5,7 +5,7 @@ height of the whole graph (v1_training against its text copy: both canvases were
 import os
 import shutil
 
-from test_gui import open_and_wait
+from test_gui_compare import compare_paths
 
 from inspector.gui.canvas.items import NodeItem
 
@@ -24,14 +24,7 @@ def test_the_first_view_of_a_wide_pair_shows_boxes_on_both_sides(qtbot, window, 
     shutil.copy(V1, a)
     shutil.copy(V1, b)
     window.resize(1366, 768)
-    open_and_wait(qtbot, window, str(a))
-    ctl = window.compare_ctl
-    ctl.compare_with(str(b))
-    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
-    win = ctl.windows[-1]
-    qtbot.addWidget(win)
-    win.resize(1366, 768)
-    qtbot.waitUntil(win.ready, timeout=60000)     # both sides built, fitted, decorated
+    win = compare_paths(qtbot, window, str(a), str(b), size=(1366, 768))
     qtbot.wait(50)
     for side, canvas in win.canvases.items():
         rect = canvas._laid_rect()
