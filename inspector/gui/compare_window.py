@@ -349,15 +349,17 @@ class CompareWindow(CompareWork, QMainWindow):
         if d.selected:
             canvas.center_on_item(d.selected, zoom_in=True)
         elif fit:
-            self._first_view(canvas)
+            self._first_view(canvas, self.session.inputs_drawn(
+                "B", canvas.items_by_id, expanded, merged=True))
 
-    def _first_view(self, canvas) -> None:
+    def _first_view(self, canvas, inputs=()) -> None:
         """Both canvases at one readable scale: the whole graph if both fit at READABLE or
-        more (up to 1:1), else their start at READABLE."""
+        more (up to 1:1), else their start at READABLE: the drawn items holding the graph's
+        `inputs` (where its data flows from), else its top or left end."""
         shown = [c for c in self.canvases.values() if c.items_by_id and c.isVisibleTo(self)]
         fits = [c.fit_scale() for c in shown] or [1.0]
         scale = min(max(min(fits), READABLE), 1.0)
-        canvas.show_start_at(scale)
+        canvas.show_start_at(scale, inputs)
         for other in shown:
             other.set_zoom(scale)
 
@@ -382,4 +384,5 @@ class CompareWindow(CompareWork, QMainWindow):
             canvas.center_on_item(d.selected, zoom_in=True)
             self._zoom_synced(side, canvas.zoom_level())
         elif fit:
-            self._first_view(canvas)
+            self._first_view(canvas, self.session.inputs_drawn(
+                side, canvas.items_by_id, self.session.expanded[side]))

@@ -40,6 +40,7 @@ LEGEND = (("changed", "#d4a017", "solid"), ("added", "#2e8b57", "solid"),
           ("split out of a node", "#138d90", "solid"))
 SELECTED = "#1f6fd1"   # the ring around the selected node and its counterparts (no diff
 #                        colour: a selected removed node still shows it was removed)
+INPUT_OPS = ("Placeholder", "PlaceholderWithDefault", "PlaceholderV2")   # a graph's inputs
 READABLE = 0.92        # the first scale of a comparison: 8.5 pt names at ~10 px, edge labels shown
 
 __all__ = ["CompareSession", "compare", "dumps", "me_mapping", "diff_html"]
@@ -169,6 +170,17 @@ class CompareSession(ChangeSteps):
         view = self.views[side]
         return view.owner(view.badge_host(name),
                           self.expanded[side] if expanded is None else expanded)
+
+    def inputs_drawn(self, side: str, items, expanded, merged: bool = False) -> list:
+        """The drawn items holding the side's inputs (its Placeholders, the first 64 in graph
+        order; the merged view's when `merged`): where its first view starts."""
+        view = self.merged_view()[0] if merged else self.views[side]
+        graph, found = view.graph, []
+        for i in sorted(i for op in INPUT_OPS for i in graph.nodes_of_op(op)[:64])[:64]:
+            item = view.owner(graph.name_list[i], expanded)
+            if item in items and item not in found:
+                found.append(item)
+        return found
 
     def paint(self, side: str, items, expanded) -> tuple:
         """(diff colours, badges, drawn scopes) of the drawn items: a collapsed scope shows

@@ -1,6 +1,6 @@
 """Where a graph canvas looks: the first view of a graph (fitted, or from its start at a
-readable scale), the comparison's start at one scale, fit to window, centring on a box.
-A mixin of GraphCanvas (a QGraphicsView whose scene show_scene laid out)."""
+readable scale), the comparison's start at one scale (at its inputs), fit to window,
+centring on a box. A mixin of GraphCanvas (a QGraphicsView whose scene show_scene laid out)."""
 
 from __future__ import annotations
 
@@ -14,25 +14,50 @@ SCENE_MARGIN = 80.0     # around a laid-out graph in its scene rectangle
 class ViewPlacement:
     """GraphCanvas's placing of the view over its scene."""
 
-    def show_start_at(self, scale: float) -> None:
-        """The graph's start (its top, or its left when laid out left to right) at `scale`,
-        centred across: the first view of a comparison's canvases, both at one scale."""
+    def show_start_at(self, scale: float, inputs=()) -> None:
+        """The graph's start at `scale`, the first view of a comparison's canvases, both at one
+        scale: a tall graph's top (at its left edge, where scope titles start), a wide one's
+        drawn `inputs` (ids, the first first: where its data flows from) or else its left
+        end; the first input kept whole in view either way."""
         rect = self._laid_rect()
         if rect.isEmpty():
             return
         view = self.viewport().rect()
         self.resetTransform()
         self.scale(scale, scale)
-        if rect.width() * scale <= view.width() and rect.height() * scale <= view.height():
-            self.centerOn(rect.center())
-        elif rect.width() * scale <= view.width():
-            self.centerOn(rect.center().x(), rect.top() + view.height() / (2 * scale))
-        elif rect.height() > rect.width():     # its left edge, where scope titles start
-            self.centerOn(self._start_x(rect, view.width() / scale),
-                          rect.top() + view.height() / (2 * scale))
+        across, high = view.width() / scale, view.height() / scale
+        boxes = [QRectF(it.x, it.y, it.w, it.h) for it in
+                 (self.items_by_id[i].item for i in inputs if i in self.items_by_id)]
+        if rect.width() <= across and rect.height() <= high:
+            return self.centerOn(rect.center())
+        if rect.width() <= across:
+            x, y = rect.center().x(), rect.top() + high / 2
+        elif rect.height() > rect.width():
+            x, y = self._start_x(rect, across), rect.top() + high / 2
+        elif boxes:
+            x, y = self._inputs_centre(rect, boxes, across, high)
         else:                       # its left end, at the height of the boxes there
-            across, high = view.width() / scale, view.height() / scale
-            self.centerOn(rect.left() + across / 2, self._start_y(rect, across, high))
+            x, y = rect.left() + across / 2, self._start_y(rect, across, high)
+        if boxes:
+            x, y = _keeping(boxes[0], x, y, across, high)
+        self.centerOn(x, y)
+
+    @staticmethod
+    def _inputs_centre(rect, boxes, across: float, high: float) -> tuple:
+        """Centre showing the first input box and every other one that fits beside it, moved
+        inside the graph's rectangle where it can be (an input at the top shows what reads
+        it below, not the empty margin above)."""
+        shown = QRectF(boxes[0])
+        for box in boxes[1:]:
+            both = shown.united(box)
+            if both.width() <= across and both.height() <= high:
+                shown = both
+        x, y = shown.center().x(), shown.center().y()
+        if rect.width() > across:
+            x = min(max(x, rect.left() + across / 2), rect.right() - across / 2)
+        if rect.height() > high:
+            y = min(max(y, rect.top() + high / 2), rect.bottom() - high / 2)
+        return _keeping(shown, x, y, across, high)
 
     def _start_x(self, rect, across: float) -> float:
         """Centre across showing the graph's left edge, moved right only as far as its top
@@ -119,3 +144,10 @@ class ViewPlacement:
             self.setTransform(self.transform().fromScale(1.0, 1.0))
         self.centerOn(node.sceneBoundingRect().center())
         return True
+
+
+def _keeping(box, x: float, y: float, across: float, high: float) -> tuple:
+    """The centre (x, y) of an `across` x `high` view moved as little as needed for `box` to
+    be whole in it (where it overhangs the graph's rectangle, or was out of view)."""
+    return (min(max(x, box.right() + 4 - across / 2), box.left() - 4 + across / 2),
+            min(max(y, box.bottom() + 4 - high / 2), box.top() - 4 + high / 2))
