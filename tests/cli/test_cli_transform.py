@@ -183,3 +183,31 @@ def test_stripping_without_outputs_is_refused_not_an_empty_graph(fx, tmp_path):
     assert not out.exists()
     with pytest.raises(InspectorError, match="needs outputs"):
         run_pipeline(load(src).graph.graph_def, "strip_unused_nodes", ["Mul"], [])
+
+
+def test_fold_batch_norms_says_when_other_readers_keep_the_batch_norms(fx, tmp_path):
+    """A Keras export (MobileNet v2) has its batch norms as Mul-by-constant after each conv
+    once the Identity reads are gone and constants folded, but a NoOp reads every weight as a
+    control input, so TF's engine leaves them all: the step says so (it used to say there was
+    no such Mul) and names the reader; its advice, followed, folds them."""
+    src = os.path.join(fx, "mobilenet_v2.pb")
+    steps = "remove_nodes(op=Identity) fold_constants(ignore_errors=true) fold_batch_norms"
+    code, _, err = run_cli("transform", "--in_graph", src, "--out_graph",
+                           str(tmp_path / "kept.pb"), "--inputs", "input", "--outputs",
+                           "Identity", "--transforms", steps)
+    assert code == 0, err
+    said = next(ln for ln in err.splitlines() if ln.startswith("Applied fold_batch_norms"))
+    assert "-0 +0 ~0 nodes" in said and "no Mul by a constant" not in said, said
+    assert "52 batch norms (a Mul by a constant after a Conv2D" in said
+    assert "'NoOp' reads 'mobilenetv2_1.00_224_1/" in said and "as a control input" in said
+    assert "run remove_control_dependencies and strip_unused_nodes before this step" in said
+    native = tensorflow().run_native_transform(load(src).graph.graph_def, ["input"],
+                                               ["Identity"], steps)
+    assert len(native.node) == len(load(str(tmp_path / "kept.pb")).graph)   # TF keeps them too
+    code, _, err = run_cli("transform", "--in_graph", src, "--out_graph",
+                           str(tmp_path / "folded.pb"), "--inputs", "input", "--outputs",
+                           "Identity", "--transforms",
+                           "remove_control_dependencies strip_unused_nodes " + steps)
+    assert code == 0, err
+    said = next(ln for ln in err.splitlines() if ln.startswith("Applied fold_batch_norms"))
+    assert "-104 +0 ~104 nodes" in said and "changed nothing" not in said, said

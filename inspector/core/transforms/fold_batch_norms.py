@@ -8,6 +8,7 @@ from inspector.core.transforms.base import TransformError, transform
 from inspector.core.transforms.graph_utils import (
     Pattern,
     const_value,
+    outputs_map,
     replace_matching,
     tensor_const,
 )
@@ -22,8 +23,21 @@ _OLD_BATCH_NORMS = ("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3",
 
 
 def why_unchanged(graph_def) -> str:
-    """No Mul by a constant after a convolution or matmul; batch norms kept as single ops
-    (slim's FusedBatchNormV3) are fold_old_batch_norms' work."""
+    """No Mul by a constant after a convolution or matmul; such Muls whose parts other nodes
+    also read (a Keras export's NoOp reads every weight as a control input), which TF leaves
+    as they are; batch norms kept as single ops (slim's FusedBatchNormV3) are
+    fold_old_batch_norms' work."""
+    blocked = _blocked(graph_def)
+    if blocked:
+        (part, reader, control), count = blocked[0], len(blocked)
+        said = (f"{count:,} batch norm{'s' if count != 1 else ''} (a Mul by a constant after "
+                f"a Conv2D, MatMul or DepthwiseConv2dNative) found, but other nodes also read "
+                f"their parts ('{reader}' reads '{part}'")
+        if control:
+            return f"{said} as a control input), so TF leaves them as they are: run " \
+                   "remove_control_dependencies and strip_unused_nodes before this step"
+        return f"{said}), so TF leaves them as they are: folding would change what that " \
+               "reader gets"
     found: dict = {}
     for node in graph_def.node:
         if node.op in _OLD_BATCH_NORMS:
@@ -34,6 +48,28 @@ def why_unchanged(graph_def) -> str:
     kinds = ", ".join(f"{n:,} {op}" for op, n in found.items())
     return f"{said}: this graph's batch norms are whole ops ({kinds}), which " \
            "fold_old_batch_norms folds into the weights; use it instead"
+
+
+def _blocked(graph_def) -> list:
+    """(part, a reader outside the match, read as a control input?) of each match of PATTERN
+    that a reader outside it keeps as it is."""
+    blocked: list = []
+    readers = None
+
+    def note(match, outside):
+        nonlocal readers
+        conv = match.inputs[0]
+        parts = [conv.node.name, conv.inputs[1].node.name, match.inputs[1].node.name]
+        kept = [p for p in parts if p in outside]
+        if kept:
+            readers = outputs_map(graph_def) if readers is None else readers
+            inside = set(match.names())
+            reader = next(r for r in readers[kept[0]] if r.name not in inside)
+            blocked.append((kept[0], reader.name, f"^{kept[0]}" in reader.input))
+        return None
+
+    replace_matching(graph_def, PATTERN, note)
+    return blocked
 
 
 @transform("fold_batch_norms", "fold",
