@@ -48,7 +48,11 @@ class ChangeList(QTableView):
         self.horizontalHeader().setStretchLastSection(True)
         rows = self.verticalHeader()
         rows.setSectionResizeMode(QHeaderView.Fixed)
-        rows.setDefaultSectionSize(self.fontMetrics().height() + 4)
+        # as compact as a list view's rows, a line of text (the header's own minimum, 18 px
+        # at 9 pt, held every row to it)
+        line = self.fontMetrics().height()
+        rows.setMinimumSectionSize(line)
+        rows.setDefaultSectionSize(line)
         self.setShowGrid(False)
         self.setWordWrap(False)
         self.setSelectionBehavior(QAbstractItemView.SelectRows)

@@ -6,7 +6,7 @@ layout: 60-100 ms stalls during n / p on the 300k renamed pair)."""
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QListView
-from test_gui_compare import compare_paths, compare_window
+from test_gui_compare import compare_paths, compare_window, folded_copy, private_copy
 
 from inspector.core.loaders import load
 from inspector.gui.change_rows import ChangeRows
@@ -69,3 +69,23 @@ def test_a_big_change_list_lays_out_only_the_rows_it_shows(qtbot, window, tmp_pa
     assert len(asked) < 2000, len(asked)        # a QListView: ~1.5 calls per row per layout
     assert win.changes.visualRect(last).height() == \
         win.changes.visualRect(win.changes.model().index(0)).height()    # rows of one height
+
+
+def test_the_change_list_rows_are_one_line_high_as_the_list_views_were(qtbot, window,
+                                                                          tmp_path):
+    """A one-column table's rows were 18 px (its header's minimum section) against the list
+    view's 14 at 9 pt: the default pane showed 6-7 rows, not 8. A row is one line of text
+    again, as high as a list view's row of the same text (so nothing is clipped)."""
+    window.resize(1366, 768)
+    win = compare_paths(qtbot, window, private_copy(tmp_path), folded_copy(tmp_path),
+                        size=(1366, 768))
+    changes = win.changes
+    qtbot.waitUntil(lambda: changes.model().rowCount() > 10)
+    line = changes.fontMetrics().height()
+    listed = QListView()
+    listed.setFont(changes.font())
+    listed.setModel(changes.model())
+    qtbot.addWidget(listed)
+    assert changes.rowHeight(0) == listed.sizeHintForRow(0) == line
+    assert changes.rowHeight(0) >= changes.sizeHintForRow(0)     # the text whole
+    assert changes.viewport().height() // changes.rowHeight(0) >= 8
