@@ -43,12 +43,18 @@ def _parts(d: Diff, ga: Graph, gb: Graph, made: dict, step: int = STEP):
     """The merged graph's nodes as GraphDefs of `step` nodes (B's, then the ghosts); the
     ghost names are left in made["ghost_of"] before the first."""
     m = d.matching
-    gone = [e.a for e in d.entries if e.status in ("removed", "merged")]
+    gone = list(dict.fromkeys(e.a for e in d.entries if e.status in ("removed", "merged")))
+    # a ghost keeps A's name where B has none such, else gets GHOST_SUFFIX (and "'"s) to a
+    # name neither B's nor another ghost's (A may have both `x` and `x (gone)`)
+    taken = {a for a in gone if a not in gb}
     ghost_of = {}
     for a in gone:
-        name = a if a not in gb else a + GHOST_SUFFIX
-        while name in gb:
-            name += "'"
+        name = a
+        if a in gb:
+            name = a + GHOST_SUFFIX
+            while name in gb or name in taken:
+                name += "'"
+            taken.add(name)
         ghost_of[a] = name
     made["ghost_of"] = ghost_of
 
