@@ -173,6 +173,7 @@ class MainWindow(QMainWindow):
     def show_panel(self, dock, tab: int | None = None) -> None:
         """A dock to the front (opened if closed), on one of its panel's tabs: where a menu
         action's result appears."""
+        self._uncover(dock)
         self.workspace.bring(dock)
         group = window_later.group_of_dock(self, dock)
         if group:
@@ -180,6 +181,19 @@ class MainWindow(QMainWindow):
         tabs = getattr(dock.widget().widget(), "tabs", None)
         if tab is not None and tabs is not None:
             tabs.setCurrentIndex(tab)
+
+    def _uncover(self, dock=None) -> None:
+        """A panel brought forward (a shortcut: Ctrl+Shift+T, Ctrl+F, ...) or another task's
+        layout closes the model card over the window: the panel was drawn over the card's
+        middle, the card still over the menu bar and status line. The tour's card stop
+        stays while presenting and beside the Tour panel when that panel is brought."""
+        if not built(self, "card_panel") or not self.card_panel.isVisible():
+            return
+        if built(self, "tour") and self.tour.presenting:
+            return
+        if dock is not None and dock is self.tour_dock and self.card_panel.over is not None:
+            return
+        self.card_panel.close_card()
 
     def auto_tour(self) -> None:
         self.show_panel(self.tour_dock)
@@ -216,6 +230,7 @@ class MainWindow(QMainWindow):
         s.trace_requested.connect(lambda *_: self.show_panel(self.workbench_dock))
         s.overlay_changed.connect(self._raise_overlay_dock)
         s.demo_changed.connect(lambda run: run is not None and self._show_demo())
+        self.workspace.task_changed.connect(lambda _task: self._uncover())
         self.tasks.busy.connect(self._busy)
         self.tasks.progress.connect(self._progress)
         for panel in (self.summary_panel, self.properties):

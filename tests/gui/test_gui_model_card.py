@@ -92,3 +92,23 @@ def test_with_a_pipeline_the_card_compares_original_and_optimized(qtbot, window,
     change = float(words.rsplit(" ", 1)[1])
     assert 0 < change < 0.5                  # quantized weights move the scores a little
     assert window.card_panel.answers.text() == words
+
+
+@pytest.mark.parametrize("key,modifiers,dock", [
+    (Qt.Key_T, Qt.ControlModifier | Qt.ShiftModifier, "mobile"),   # Phone > Check TFLite
+    (Qt.Key_F, Qt.ControlModifier, "search"),                      # Go > Find
+    (Qt.Key_2, Qt.ControlModifier, "pipeline"),                    # View > Task > Optimize
+])
+def test_a_shortcut_that_brings_a_panel_closes_the_card_first(qtbot, window, fx, key,
+                                                              modifiers, dock):
+    """The card covers the window and hides the menu bar; a shortcut that shows a panel
+    used to draw that panel over the card's middle, the card's edges left over the menu bar
+    and the status line, and no Esc to get back (the card had lost the focus)."""
+    open_and_wait(qtbot, window, os.path.join(fx, "mobilenet_v2.pb"))
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key_M, Qt.ControlModifier)           # Demo > Model card
+    qtbot.waitUntil(lambda: window.card_panel.isVisible(), timeout=60000)
+    qtbot.keyClick(window.card_panel, key, modifiers)
+    qtbot.waitUntil(lambda: window.docks[dock].isVisible(), timeout=10000)
+    assert not window.card_panel.isVisible()
+    assert window.menuBar().isVisible() and window.statusBar().isVisible()
