@@ -34,6 +34,8 @@ def card_text(card) -> str:
     if card.layer_kinds:
         kinds = ", ".join(f"{n:,} {k}" for k, n in card.layer_kinds.items())
         lines.append(f"  (layers: {kinds})")
+    for note in card.assumed:
+        lines.append(f"  (counted with {note}: --input_shape NAME=d0,d1,... for another size)")
     lines.append("")
     lines.append("Definitions:")
     for fact in card.facts:

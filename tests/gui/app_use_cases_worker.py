@@ -28,6 +28,7 @@ def main(model: str, settings: str, *wanted) -> int:
         result = win.state.card
         seen["card"] = win.card_panel.card.as_dict()
         seen["card flops"] = {"total": result.flops.total, "assumed": result.flops.assumed}
+        seen["card footnote"] = win.card_panel.footnote.text()
     if "tflite" in wanted:          # Phone > Confirm with the converter: the check, then it
         win.mobile.confirm(False)
         wait(app, lambda: win.state.tflite_check is not None and

@@ -173,9 +173,10 @@ def default_input_shapes(graph_def, given: dict | None) -> tuple[dict, list]:
             continue
         shapes[node.name] = tuple(batch if i == 0 and d is None else 1 if d is None else d
                                   for i, d in enumerate(dims))
+        taken = ",".join(str(d) for d in shapes[node.name])
         assumed.append(f"batch {batch} assumed for input '{node.name}'" if dims[0] is None and
                        None not in dims[1:] else
-                       f"unknown sizes of input '{node.name}' taken as {batch} and 1")
+                       f"open sizes of input '{node.name}' taken as [{taken}]")
     return shapes, assumed
 
 

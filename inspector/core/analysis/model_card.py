@@ -71,6 +71,7 @@ class ModelCard:
     outputs: list
     facts: list = field(default_factory=list)
     layer_kinds: dict = field(default_factory=dict)   # "convolution" -> count
+    assumed: list = field(default_factory=list)   # sizes the graph leaves open, as counted
 
     def fact(self, label: str) -> Fact | None:
         return next((f for f in self.facts if f.label == label), None)
@@ -309,22 +310,29 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
         facts.append(Fact("measured time", f"{_ms(measured_ms)} per run (measured)", measured_ms,
                           "Measured: the average time of one run in the loaded timing log or "
                           "profile, on the machine that recorded it.", measured=True))
-    return ModelCard(title, inputs, outputs, facts, layers)
+    # a batch of 1 is what "per input" says; other open sizes change every figure: said
+    assumed = [a for a in (flops.assumed if flops is not None and not flops.unknown else [])
+               if not a.startswith("batch ")]
+    return ModelCard(title, inputs, outputs, facts, layers, assumed)
 
 
-def ports_with_shapes(summary, shapes: dict | None) -> tuple[list, list]:
+def ports_with_shapes(summary, shapes: dict | None, declared: frozenset = frozenset()
+                      ) -> tuple[list, list]:
     """(inputs, outputs) as (name, dtype, shape) of the summary's top candidates, with shapes
-    TF inferred where the graph does not record them."""
-    def port(c):
+    TF inferred where the graph does not record them; the inputs named in `declared` keep
+    the shape the graph gives them (their inferred shape is only the size assumed to count:
+    an any-size photo is not a 1x1 one)."""
+    def port(c, keep=False):
         shape = c.shape
         name, _, port_text = c.name.partition(":")
-        known = (shapes or {}).get(name)
+        known = None if keep and name in declared else (shapes or {}).get(name)
         index = int(port_text) if port_text.isdigit() else 0
         if known and index < len(known) and (not shape or "?" in shape or "unknown" in shape):
             shape = format_shape(known[index])
         return c.name, c.dtype, shape
 
-    return [port(c) for c in _best(summary.inputs)], [port(c) for c in _best(summary.outputs)]
+    return [port(c, True) for c in _best(summary.inputs)], \
+        [port(c) for c in _best(summary.outputs)]
 
 
 def _best(candidates: list) -> list:

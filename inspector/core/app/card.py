@@ -59,7 +59,11 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
         flops = count_flops(graph, shapes)
         flops.assumed = list(assumed)
         flops.source = TFLITE_SHAPES if is_tflite(graph) else TF_INFERENCE
-    ins, outs = ports_with_shapes(summary, shapes)
+    given = input_shapes or {}
+    declared = frozenset(c.name.partition(":")[0] for c in summary.inputs
+                         if c.name.partition(":")[0] not in given and
+                         getattr(graph.get(c.name.partition(":")[0]), "op", "") == "Placeholder")
+    ins, outs = ports_with_shapes(summary, shapes, declared)
     classes = len(find_labels(model.path, graph).names) if model.path else None
     made = build_card(graph, summary, title_of(model), flops, measured_ms, ins, outs, classes)
     return CardResult(made, flops, summary, shapes or {})

@@ -140,7 +140,9 @@ class ModelCardPanel(QWidget):
         kinds = ", ".join(f"{n:,} {k}" for k, n in card.layer_kinds.items())
         self.footnote.setText(("Layers: " + kinds + ". " if kinds else "") +
                               "Speeds are estimates from the arithmetic and the device's "
-                              "typical speed, unless marked measured.")
+                              "typical speed, unless marked measured." +
+                              "".join(f" Arithmetic and speeds counted with {note}."
+                                      for note in card.assumed))
         self._restyle()
         self.show_over_parent()
 
