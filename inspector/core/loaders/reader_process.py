@@ -221,8 +221,9 @@ def serve(path: str, out_fd: int, idle=None, window: bool = False) -> None:
         # 500k names rehashed them all, ~0.4 s at 1M nodes (tables still grow past it)
         wire = wire_columns.reader(min(nodes * 9 // 8, EXPECTED_MOST)) if nodes else None
         # a command's graph reads its constants' facts while it opens: read here, beside it
-        sink = reader_sink.SendingSink(send, idle, wire,
-                                       idle is not None and not front_end.WINDOW, window)
+        # (not for the window's: the app's start forks this before front_end.WINDOW is set)
+        sink = reader_sink.SendingSink(send, idle, wire, idle is not None and not window
+                                       and not front_end.WINDOW, window)
         sink.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
 
         def sink_of(reader):
