@@ -234,7 +234,7 @@ def test_representative_photos_chosen_in_the_panel(qtbot, window, tmp_path, demo
     qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: panel.table.rowCount() == 4 and not window.tasks.is_busy(),
                     timeout=180000)
-    assert "4 photos from digits through the detected preprocessing" in panel.about.text()
+    assert "4 photos from digits through the detected preprocessing" in panel.about.toolTip()
     assert "RANDOM" not in panel.warning.text() and "only 4" in panel.warning.text()
 
 
@@ -283,3 +283,35 @@ def test_a_variant_compares_with_the_graphdef_it_came_from(qtbot, window, demo):
            n.op not in ("QUANTIZE", "DEQUANTIZE")]
     assert ops and all(s.counterparts("B", b) for b in ops)     # every TFLite op mapped
     assert s.diff.matching.quality(len(s.graphs["A"]))["shares"]["provenance"] > 0
+
+
+def test_after_a_conversion_the_four_variants_show_without_scrolling_at_1366x768(
+        qtbot, window, demo):
+    """With random data (a warning) and the note on how each figure is made, the Phone
+    panel scrolled and its table showed one variant of four at 1366x768: the note is a few
+    words beside the button now (all of it in their tooltip), the warnings one line where
+    they fit, and the table shows every variant."""
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, demo)
+    window.workbench.set_marks(["pixels"], ["output"])
+    panel = window.mobile_panel
+    qtbot.keyClick(window, Qt.Key_3, Qt.ControlModifier)       # View > Task > Phone
+    qtbot.mouseClick(panel.tabs.tabBar(), Qt.LeftButton,
+                     pos=panel.tabs.tabBar().tabRect(1).center())   # Conversion preview
+    panel.samples.setValue(4)
+    panel.compare.setValue(2)
+    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 4 and not window.tasks.is_busy(),
+                    timeout=180000)
+    qtbot.wait(60)
+    assert panel.warning.isVisible() and "RANDOM DATA" in panel.warning.text()
+    assert "Representative data" in panel.about.toolTip() and \
+        "QuantizationDebugger" in panel.about.toolTip()
+    area = window.mobile_dock.widget()
+    assert area.verticalScrollBar().maximum() == 0
+    assert area.horizontalScrollBar().maximum() == 0
+    table = panel.table
+    shown = table.visibleRegion().boundingRect()
+    last = table.visualItemRect(table.item(3, 0))
+    assert last.bottom() <= table.viewport().height() and \
+        table.viewport().visibleRegion().boundingRect().contains(last), (shown, last)

@@ -106,6 +106,8 @@ class MobilePanel(CompatTab, QWidget):
             row.addWidget(QLabel(label))
             row.addWidget(widget)
         row.addWidget(self.convert_button)
+        self.about = QLabel("")       # how the figures are made: one line, all in its tooltip
+        row.addWidget(self.about)
         row.addStretch(1)
         actions = QHBoxLayout()
         actions.addWidget(QLabel("Selected variant:"))
@@ -118,8 +120,6 @@ class MobilePanel(CompatTab, QWidget):
         self.warning.setStyleSheet("QLabel { background: #fde2c8; color: #7a2e00; "
                                    "font-weight: bold; padding: 4px; }")
         self.warning.hide()
-        self.about = QLabel("")
-        self.about.setWordWrap(True)
         self.table = results_table(COLUMNS)
         name_measures(self.table)
         self.table.itemSelectionChanged.connect(self._row_chosen)
@@ -148,10 +148,10 @@ class MobilePanel(CompatTab, QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         lay = QVBoxLayout(w)
-        lay.setContentsMargins(4, 4, 4, 4)      # a short dock: no scroll bar at 1366x768
+        lay.setContentsMargins(4, 4, 4, 4)      # a short dock: no scroll bar at 1366x768,
+        lay.setSpacing(4)                       # the four variants in view with a warning
         lay.addLayout(row)
-        for part in (self.warning, self.about):
-            lay.addWidget(part)
+        lay.addWidget(self.warning)
         lay.addLayout(actions)      # above the table: in reach in a short dock
         lay.addWidget(split, 1)
         self.convert_button.clicked.connect(self.convert_requested.emit)
@@ -214,6 +214,7 @@ class MobilePanel(CompatTab, QWidget):
         for label in (self.legend, self.verdict, self.mobile_kernels, self.about,
                       self.warning, self.header_info):
             label.setText("")
+        self.about.setToolTip("")
         self.warning.hide()
         self.problems.clear()
         self.confirm_button.setEnabled(False)
@@ -237,14 +238,17 @@ class MobilePanel(CompatTab, QWidget):
     def show_preview(self, result) -> None:
         self.rows = list(result.variants)
         warnings = list(result.warnings)
-        self.warning.setText("\n".join(warnings))
+        self.warning.setText("; ".join(warnings))    # wrapped only when it must be
         self.warning.setVisible(bool(warnings))
         kernels = getattr(result, "kernels", {}).get("answers", "")
-        self.about.setText(f"Representative data: {result.sample_source}. Each variant is "
+        engine = f"{result.engine or 'no interpreter'}{' on ' + kernels if kernels else ''}"
+        # a few words beside the button (the dock is short: at 1366x768 this note's four
+        # lines above the table pushed three of the four variants out of view)
+        self.about.setText("How these figures are made (hover)")
+        self.about.setToolTip(f"Representative data: {result.sample_source}. Each variant is "
                            f"made by TF's converter (the Tool column; the Quantization tab's "
                            f"recipes by ai-edge-quantizer), its answers compared with the "
-                           f"TF graph's by {result.engine or 'no interpreter'}"
-                           f"{' on ' + kernels if kernels else ''}: top-1, max |err| and MSE "
+                           f"TF graph's by {engine}: top-1, max |err| and MSE "
                            f"are the same measures as in the Quantization tab. Latency: FLOPs "
                            f"÷ a typical phone's speed, divided by the speed-up TF's "
                            f"quantization guide states (an estimate). The int8 per-layer "

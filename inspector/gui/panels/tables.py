@@ -12,7 +12,11 @@ def results_table(columns, resize=QHeaderView.ResizeToContents) -> QTableWidget:
     table.setEditTriggers(QAbstractItemView.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectRows)
     table.setSelectionMode(QAbstractItemView.SingleSelection)
-    table.verticalHeader().setVisible(False)
+    rows = table.verticalHeader()
+    rows.setVisible(False)
+    line = table.fontMetrics().height() + 4      # a line of text a row (Qt's default is 30
+    rows.setMinimumSectionSize(line)             # px: in a short dock at 1366x768 three of
+    rows.setDefaultSectionSize(line)             # four variants were out of view)
     table.horizontalHeader().setSectionResizeMode(resize)
     return table
 
