@@ -228,48 +228,62 @@ def _same_inputs(ca, cb, x: int, y: int, b_of: dict) -> bool:
     return all([b_of.get(names_a[i]) == names_b[j] for i, j in zip(ca.ins[x], cb.ins[y])])
 
 
-def _rewired(ga, na, nb, matching, gb=None) -> list:
-    out, b_of = [], matching.b_of
+def _rewired(ga, na, nb, matching, gb) -> list:
+    out = []
     da = [r for r in na.inputs if not r.control]
     db = [r for r in nb.inputs if not r.control]
     if len(da) != len(db):
         out.append(Change("rewired", f"{len(da)} inputs -> {len(db)}"))
     for k, (ra, rb) in enumerate(zip(da, db)):
-        if ra.port != rb.port or (b_of.get(ra.node) != rb.node and
-                                  rb.node not in matching.counterparts_in_b(ra.node) and
-                                  not _reads_a_copy(ga, ra.node, rb.node, matching) and
-                                  not _reads_through(gb, ra.node, rb.node, matching)):
+        if ra.port != rb.port or not same_input(ga, gb, ra.node, rb.node, matching):
             out.append(Change("rewired", f"input {k}: {ra} -> {rb}"))
-    cb = {r.node for r in nb.inputs if r.control}
-    ca = {_control_counterpart(ga, r.node, b_of, cb) for r in na.inputs if r.control}
-    if ca != cb and gb is not None:     # B waits on a read of the constant A waits on (a
-        cb = {x if x in ca else behind_reads(gb, x)[0] for x in cb}   # read A folded away)
-    if ca != cb:
-        gone, new = len(ca - cb), len(cb - ca)
+    gone, new = _unmatched_controls(ga, gb, [r.node for r in na.inputs if r.control],
+                                    [r.node for r in nb.inputs if r.control], matching)
+    if gone or new:
         out.append(Change("control", f"control inputs: {new} added, {gone} removed"))
     return out
 
 
-def _reads_a_copy(ga, a: str, b: str, matching) -> bool:
-    """B reads `b`, a copy split out of the constant A's read `a` reads (folded, then
-    perhaps quantized): the same input."""
-    source = matching.split.get(b)
-    return source is not None and source == behind_reads(ga, a)[0]
+def same_input(ga, gb, a: str, b: str, matching) -> bool:
+    """A reading `a` and B reading `b` read the same: `b` is a counterpart of `a` (paired,
+    merged into, split out of), or is so once either side is looked behind its reads
+    (Identity / ReadVariableOp chains one side has and the other not: removed, or a
+    constant A read folded and split out)."""
+    return bool(_targets(matching, _with_behind(ga, a)) & set(_with_behind(gb, b)))
 
 
-def _reads_through(gb, a: str, b: str, matching) -> bool:
-    """B reads `a`'s counterpart through Identity nodes A does not have (removed there): the
-    same input (_reads_a_copy, read from B's side)."""
-    return gb is not None and behind_reads(gb, b)[0] in matching.counterparts_in_b(a)
+def _with_behind(graph, name: str) -> tuple:
+    """`name`, and the node behind its reads where that is another."""
+    behind = behind_reads(graph, name)[0]
+    return (name,) if behind is None or behind == name else (name, behind)
 
 
-def _control_counterpart(ga, name: str, b_of: dict, cb: set) -> str:
-    """B's node for control input `name` of A: its pair, else (a read folded away) the
-    constant behind the read when B waits on that instead."""
-    if name in b_of:
-        return b_of[name]
-    behind = b_of.get(behind_reads(ga, name)[0])
-    return behind if behind in cb else "?" + name
+def _targets(m, names) -> set:
+    """The counterparts in B of A's `names` (m.counterparts_in_b by look-ups, the splits'
+    through m.split_sources)."""
+    out = set()
+    for x in names:
+        out.update((m.b_of.get(x), m.merged.get(x)))
+        out.update(m.split_sources().get(x, ()))
+    return out
+
+
+def _unmatched_controls(ga, gb, ca: list, cb: list, matching) -> tuple:
+    """(A's control inputs that no control input of B is the same_input as, B's that none
+    of A's is), distinct names counted, in time linear in the inputs (an init NoOp may wait
+    on thousands)."""
+    of_key: dict = {}                      # B's control inputs by themselves and behind
+    for b in cb:
+        for key in _with_behind(gb, b):
+            of_key.setdefault(key, set()).add(b)
+    matched, gone = set(), set()
+    for a in ca:
+        found = [of_key[t] for t in _targets(matching, _with_behind(ga, a)) if t in of_key]
+        if not found:
+            gone.add(a)
+        for bs in found:
+            matched |= bs
+    return len(gone), len(set(cb) - matched)
 
 
 def same_tensor(ta, tb) -> bool:

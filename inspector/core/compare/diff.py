@@ -81,16 +81,15 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
         entries.append(Entry("split", a, b, ops_a[at_a[a]], ops_b[at_b[b]], "split", 0.75))
     left_a, left_b = unpaired(ca, xs), unpaired(cb, ys)     # (None: every name looked up)
     names_a, names_b = ca.names, cb.names
-    split_from = set(m.split.values())        # nodes of B came out of it: it is not gone
-    entries += [Entry("removed", a, "", op) for a, op in
-                (zip(names_a, ops_a) if left_a is None else
+    explains_a, explains_b = m.explains_a, m.explains_b   # (a node B's nodes came out of is
+    entries += [Entry("removed", a, "", op) for a, op in  # not gone, nor a constant folded
+                (zip(names_a, ops_a) if left_a is None else            # from A's nodes new)
                  ((names_a[i], ops_a[i]) for i in left_a))
-                if a not in m.b_of and a not in m.merged and a not in split_from]
-    merged_into = set(m.merged.values())      # a constant folded from A's nodes is not new
+                if not explains_a(a)]
     entries += [Entry("added", "", b, "", op) for b, op in
                 (zip(names_b, ops_b) if left_b is None else
                  ((names_b[i], ops_b[i]) for i in left_b))
-                if b not in m.a_of and b not in m.split and b not in merged_into]
+                if not explains_b(b)]
     order = _places(ga, ca)
     late = len(order)
     rank = {status: k * (late + 1) for k, status in enumerate(STATUSES)}

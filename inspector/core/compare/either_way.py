@@ -42,11 +42,8 @@ def match_either_way(ga: Graph, gb: Graph, provenance: Provenance | None = None,
 
 def unexplained(m: Matching, ga: Graph, gb: Graph) -> set:
     """The nodes the diff calls removed (A, name) and added (B, name)."""
-    split_from, merged_into = set(m.split.values()), set(m.merged.values())
-    return {("A", a) for a in columns(ga).names
-            if a not in m.b_of and a not in m.merged and a not in split_from} | \
-        {("B", b) for b in columns(gb).names
-         if b not in m.a_of and b not in m.split and b not in merged_into}
+    return {("A", a) for a in columns(ga).names if not m.explains_a(a)} | \
+        {("B", b) for b in columns(gb).names if not m.explains_b(b)}
 
 
 FOLDED = frozenset({"Const", "Identity"})

@@ -99,6 +99,34 @@ class Matching:
     def confidence(self, a: str) -> float:
         return CONFIDENCE.get(self.rule.get(a, ""), 0.6)
 
+    def explains_a(self, a: str) -> bool:
+        """A's node `a` is accounted for in B (paired, merged into a node, or nodes came out
+        of it), not removed; asked once the matching is made."""
+        return a in self.b_of or a in self.merged or a in self.split_sources()
+
+    def explains_b(self, b: str) -> bool:
+        """B's node `b` is accounted for in A (paired, split out of a node, or nodes were
+        merged into it), not added; asked once the matching is made."""
+        return b in self.a_of or b in self.split or b in self._merge_targets()
+
+    def _merge_targets(self) -> set:
+        found = self.__dict__.get("_merge_targets_memo")
+        if found is None or found[0] != len(self.merged):
+            found = self.__dict__["_merge_targets_memo"] = (len(self.merged),
+                                                       set(self.merged.values()))
+        return found[1]
+
+    def split_sources(self) -> dict:
+        """{a: [nodes of B split out of a]}, made on first ask (asked once the matching is
+        made)."""
+        found = self.__dict__.get("_split_sources")
+        if found is None or found[0] != len(self.split):
+            out: dict = {}
+            for b, a in self.split.items():
+                out.setdefault(a, []).append(b)
+            found = self.__dict__["_split_sources"] = (len(self.split), out)
+        return found[1]
+
     def counterparts_in_b(self, a: str) -> list:
         out = [self.b_of[a]] if a in self.b_of else []
         if a in self.merged:
