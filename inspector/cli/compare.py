@@ -16,6 +16,7 @@ from inspector.core.app.diffing import (
     after_pipeline,
     diff_models,
     diff_text,
+    gzip_key,
     read_ahead,
     start_a_costs,
     write_json,
@@ -58,8 +59,9 @@ def build_diff(args):
     if ahead is not None:
         ahead()
     a_costs = None      # A's FLOPs and gzip size counted in a forked copy while B loads
+    keys = [gzip_key(a), None]     # each file's gzip size kept across runs
     if args.other and not args.pipeline and not args.no_flops:
-        a_costs = start_a_costs(a.graph, args.model)
+        a_costs = start_a_costs(a.graph, args.model, keys[0])
     try:
         missing = [n for n in _split(args.inputs) + _split(args.outputs)
                    if n.split(":")[0] not in a.graph]
@@ -77,10 +79,11 @@ def build_diff(args):
         elif args.other:
             b = _open(args.other, args)
             gb, b_label, b_path = b.graph, args.other, args.other
+            keys[1] = gzip_key(b)
         else:
             raise InspectorError("diff needs a second model (B) or --pipeline")
         d = diff_models(a.graph, gb, (args.model, b_label), steps, (args.model, b_path),
-                        totals=not args.no_flops, a_costs=a_costs)
+                        totals=not args.no_flops, a_costs=a_costs, gzip_keys=tuple(keys))
     except BaseException:       # (B does not open: A's copy is not waited for)
         if a_costs is not None and hasattr(a_costs, "pid"):
             with contextlib.suppress(OSError):

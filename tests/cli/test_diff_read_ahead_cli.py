@@ -51,13 +51,13 @@ def test_b_is_read_while_a_loads_and_the_report_is_the_same(monkeypatch, capsys,
                                                             streamed):
     a, b = _pair(tmp_path)
     real_costs = compare.start_a_costs
-    monkeypatch.setattr(compare, "start_a_costs", lambda graph, path: streamed.append(
-        ("a costs", path)) or real_costs(graph, path))
+    monkeypatch.setattr(compare, "start_a_costs", lambda graph, path, key: streamed.append(
+        ("a costs", path)) or real_costs(graph, path, key))
     reports = []
     for ahead in (True, False):
         if not ahead:
             monkeypatch.setattr(compare, "read_ahead", lambda path: None)
-            monkeypatch.setattr(compare, "start_a_costs", lambda graph, path: None)
+            monkeypatch.setattr(compare, "start_a_costs", lambda graph, path, key: None)
         streamed.clear()
         assert cli.main(["diff", a, b]) == 1
         reports.append(capsys.readouterr().out)

@@ -4,7 +4,7 @@ report says so (`FlopReport.source`). TF's profiler is the reference the tests c
 
 from __future__ import annotations
 
-from inspector.core.analysis import graph_gzip
+from inspector.core.analysis import graph_gzip, gzip_cache
 from inspector.core.analysis.flops import DEVICE_PRESETS, FlopReport, count_flops
 from inspector.core.analysis.metrics import flop_report, gzip_size, latencies
 from inspector.core.model.origin import is_tflite
@@ -69,15 +69,16 @@ def cost_totals(ga, gb, paths: tuple = ("", "")) -> dict:
     return start_costs(ga, gb, paths)()
 
 
-def start_costs(ga, gb, paths: tuple = ("", "")):
+def start_costs(ga, gb, paths: tuple = ("", ""), keys: tuple = (None, None)):
     """cost_totals in two steps: the gzip sizes start now (compressed on threads of their
     own); the function returned counts the FLOPs and gives the totals, so the caller may do
-    other work in between (the diff's matching)."""
-    gzips = [_gzip(g, p) for g, p in zip((ga, gb), paths)]
+    other work in between (the diff's matching). `keys`: each side's gzip_cache key (None:
+    not kept)."""
+    gzips = [_kept_gzip(g, p, k) for g, p, k in zip((ga, gb), paths, keys)]
     return lambda: _totals([graph_flops(g) for g in (ga, gb)], gzips)
 
 
-def costs_apart(ga, gb, paths: tuple = ("", "")) -> dict:
+def costs_apart(ga, gb, paths: tuple = ("", ""), keys: tuple = (None, None)) -> dict:
     """cost_totals as a forked copy counts them while another copy makes B's fingerprints,
     which the matching waits for: A's FLOPs first, on this copy's one thread, and only then
     the gzip sizes start compressing on threads of their own beside B's FLOPs. So the
@@ -85,7 +86,7 @@ def costs_apart(ga, gb, paths: tuple = ("", "")) -> dict:
     first seconds (300k pair, slow class, loaded machine: the matching's wait for it went
     from 2.5-2.7 to 1.4-2.0 s); the gzip threads still end before B's FLOPs."""
     first = graph_flops(ga)
-    gzips = [_gzip(g, p) for g, p in zip((ga, gb), paths)]
+    gzips = [_kept_gzip(g, p, k) for g, p, k in zip((ga, gb), paths, keys)]
     return _totals([first, graph_flops(gb)], gzips)
 
 
@@ -99,13 +100,14 @@ def _side(report) -> tuple:
             describe_source(report) if report.known else "", latencies(report))
 
 
-def side_costs(graph, path: str = "") -> tuple:
+def side_costs(graph, path: str = "", key=None) -> tuple:
     """One side's part of the totals, counted alone ((_side, gzip bytes): plain values, sent
     from a forked copy; of_sides joins both): the command line's diff counts A's once A is
     open, while B loads, and B's while the graphs match. Its FLOPs first, then its gzip size
-    (one busy thread at a time, beside the copy making B's fingerprints: costs_apart)."""
+    (one busy thread at a time, beside the copy making B's fingerprints: costs_apart); the
+    gzip size from gzip_cache where `key` is there."""
     side = _side(graph_flops(graph))
-    return side, _gzip(graph, path).result()
+    return side, _kept_gzip(graph, path, key).result()
 
 
 def of_sides(sides: list, gzips: list) -> dict:
@@ -129,6 +131,27 @@ def _gzip(graph, path: str):
         except OSError:                 # no file (a graph made here), or gone since
             return graph_gzip.Done("not measured")
     return graph_gzip.start(graph)
+
+
+class _Kept:
+    """A gzip size being computed, kept in gzip_cache under `key` once it is known."""
+
+    def __init__(self, pending, key):
+        self._pending, self._key = pending, key
+
+    def result(self):
+        value = self._pending.result()
+        gzip_cache.store(self._key, value)
+        return value
+
+
+def _kept_gzip(graph, path: str, key=None):
+    """_gzip, or the size gzip_cache keeps for `key` (a file opened before: no compression)."""
+    known = gzip_cache.lookup(key)
+    if known is not None:
+        return graph_gzip.Done(known)
+    pending = _gzip(graph, path)
+    return pending if key is None else _Kept(pending, key)
 
 
 def _short(text: str, limit: int = 70) -> str:

@@ -20,6 +20,7 @@ from inspector.core.runtime.lazy_import import later
 
 readers = later("inspector.core.loaders.readers", globals(), "readers")   # a diff of files
 graph_flops = later("inspector.core.analysis.graph_flops", globals(), "graph_flops")  # totals
+gzip_cache = later("inspector.core.analysis.gzip_cache", globals(), "gzip_cache")  # totals
 
 if TYPE_CHECKING:
     from inspector.core.model.graph import Graph
@@ -53,22 +54,30 @@ def read_ahead(path: str):
     return readers.prestart(path, window=False)
 
 
-def start_a_costs(ga: Graph, path: str = ""):
+def gzip_key(model):
+    """The key under which an opened model's gzip size is kept across runs (a GraphDef or
+    .tflite file: analysis.gzip_cache), None for a model whose size is not kept."""
+    return gzip_cache.key_of(model)
+
+
+def start_a_costs(ga: Graph, path: str = "", key=None):
     """A's side of the diff's totals counted in a forked copy started now (the command line,
     once A is open: while B loads), for diff_models' `a_costs`; None where no copy can be
-    forked (diff_models counts both sides then)."""
+    forked (diff_models counts both sides then). `key`: A's gzip_cache key (None: A's gzip
+    size is not kept across runs)."""
     if not apart.can_fork():
         return None
-    return apart.start(lambda: graph_flops.side_costs(ga, path))
+    return apart.start(lambda: graph_flops.side_costs(ga, path, key))
 
 
 def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
                 paths: tuple = ("", ""), totals: bool = True, job: Job = NO_JOB,
-                a_costs=None) -> Diff:
+                a_costs=None, gzip_keys: tuple = (None, None)) -> Diff:
     """The diff of B against A. `steps`: the pipeline's reports when B is A after it;
     `paths`: the files A and B came from ("" for none); `totals`: with what each side costs
-    (`a_costs`: A's side, started before: start_a_costs). B that is A's graph itself (the
-    same file) answers at once."""
+    (`a_costs`: A's side, started before: start_a_costs; `gzip_keys`: each side's
+    analysis.gzip_cache key, None where a side's gzip size is not kept). B that is A's graph
+    itself (the same file) answers at once."""
     from inspector.core.compare.diff import diff_graphs, file_size
 
     if gb is ga and not steps:
@@ -77,14 +86,15 @@ def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
         costs = None            # would walk them all (~7 % of a 100k pair's CPU in the CLI)
         if totals:        # counted in a forked copy where that is safe (the command line:
             if a_costs is not None and apart.can_fork():    # A's copy started before, B's
-                b_costs = apart.start(lambda: graph_flops.side_costs(gb, paths[1]))   # now),
+                b_costs = apart.start(                                     # now),
+                    lambda: graph_flops.side_costs(gb, paths[1], gzip_keys[1]))
 
                 def costs() -> dict:
                     (side_a, gzip_a), (side_b, gzip_b) = a_costs(), b_costs()
                     return graph_flops.of_sides([side_a, side_b], [gzip_a, gzip_b])
             else:      # else the gzip sizes compress on threads while the graphs match
-                costs = apart.start(lambda: graph_flops.costs_apart(ga, gb, paths)) \
-                    if apart.can_fork() else graph_flops.start_costs(ga, gb, paths)
+                costs = apart.start(lambda: graph_flops.costs_apart(ga, gb, paths, gzip_keys)) \
+                    if apart.can_fork() else graph_flops.start_costs(ga, gb, paths, gzip_keys)
         d = diff_graphs(ga, gb, labels[0], labels[1], provenance=provenance_for(ga, gb, steps),
                         job=job, file_sizes=tuple(file_size(p) for p in paths))
         if costs is not None:
