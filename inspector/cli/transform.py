@@ -128,6 +128,9 @@ def cmd_check(args) -> int:
         top1 = "-" if r.top1_agreement is None else f"{100 * r.top1_agreement:.1f}%"
         print(f"{r.name:<32} {str(r.shape):<16} {r.max_abs_error:>12.3g} "
               f"{r.max_rel_error:>12.3g} {top1:>8}")
+    for r in results:
+        if r.warning():
+            print(f"WARNING: {r.name}: {r.warning()}")
     return 0
 
 

@@ -211,3 +211,21 @@ def test_fold_batch_norms_says_when_other_readers_keep_the_batch_norms(fx, tmp_p
     assert code == 0, err
     said = next(ln for ln in err.splitlines() if ln.startswith("Applied fold_batch_norms"))
     assert "-104 +0 ~104 nodes" in said and "changed nothing" not in said, said
+
+
+def test_check_says_when_the_transformed_graph_answers_nan(fx, tmp_path):
+    """quantize_weights on the Keras MobileNet v2 (TF's own engine does the same) makes a graph
+    whose answers are all NaN: check printed 'nan' errors and a top-1 agreement of 100% (the
+    argmax of NaNs is the first class, as the untrained original's flat answer's is). The
+    rows with a NaN never agree now, and a line says how many values are NaN or infinite."""
+    src, out = os.path.join(fx, "mobilenet_v2.pb"), str(tmp_path / "q.pb")
+    code, _, err = run_cli("transform", "--in_graph", src, "--out_graph", out, "--inputs",
+                           "input", "--outputs", "Identity", "--transforms", "quantize_weights")
+    assert code == 0, err
+    code, stdout, err = run_cli("check", src, out, "--inputs", "input", "--outputs",
+                                "Identity")
+    assert code == 0, err
+    row = next(ln for ln in stdout.splitlines() if ln.startswith("Identity"))
+    assert row.split()[-3:] == ["nan", "nan", "0.0%"], row
+    assert "WARNING: Identity: 1,000 of 1,000 values NaN or infinite in the transformed " \
+           "graph's output (0 in the original's)" in stdout

@@ -431,3 +431,20 @@ def test_use_suggested_marks_what_every_feature_would_use(qtbot, window, model):
     qtbot.mouseClick(window.workbench_panel.suggest, Qt.LeftButton)
     assert (window.workbench.inputs, window.workbench.outputs) == unmarked
     assert window.workbench.outputs == ["softmax"]
+
+
+def test_check_outputs_says_when_the_optimized_graph_answers_nan(qtbot, window, fx):
+    """Preview > Check outputs on MobileNet v2 after quantize_weights (NaN answers, as TF's
+    own engine makes them): it said 'max abs error nan ... top-1 agreement 100%'."""
+    open_and_wait(qtbot, window, os.path.join(fx, "mobilenet_v2.pb"))
+    window.workbench.set_marks(["input"], ["Identity"])
+    window.workbench.set_text("quantize_weights")
+    wait_preview(qtbot, window, 1)
+    qtbot.mouseClick(window.preview_panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: "max abs error" in window.preview_panel.check_result.text(),
+                    timeout=120000)
+    text = window.preview_panel.check_result.text()
+    assert text.startswith("Identity: 1,000 of 1,000 values NaN or infinite in the "
+                           "transformed graph's output (0 in the original's); max abs error "
+                           "nan"), text
+    assert text.endswith("top-1 agreement 0%"), text

@@ -26,6 +26,17 @@ class OutputComparison:
     max_rel_error: float
     top1_agreement: float | None  # share of rows whose argmax agrees, for classifier outputs
     reference_span: float = 0.0   # max - min of the reference output (to judge errors by)
+    non_finite: tuple = (0, 0)    # NaN or infinite values in (the reference, the other)
+
+    def warning(self) -> str:
+        """'' or what is NaN or infinite (an error of nan says nothing of where it came from,
+        and an argmax of NaNs is the first class: top-1 looked like it agreed)."""
+        before, after = self.non_finite
+        if not before and not after:
+            return ""
+        total = math.prod(self.shape)
+        return (f"{after:,} of {total:,} values NaN or infinite in the transformed graph's "
+                f"output ({before:,} in the original's)")
 
 
 def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "random",
@@ -88,11 +99,13 @@ def compare(a: np.ndarray, b: np.ndarray, name: str) -> OutputComparison:
     max_rel = float((diff / denom).max()) if diff.size else 0.0
     top1 = None
     if a64.ndim >= 1 and a64.shape[-1] > 1 and np.issubdtype(np.asarray(a).dtype, np.floating):
-        top1 = float(np.mean(a64.reshape(-1, a64.shape[-1]).argmax(-1)
-                             == b64.reshape(-1, b64.shape[-1]).argmax(-1)))
+        rows_a, rows_b = a64.reshape(-1, a64.shape[-1]), b64.reshape(-1, b64.shape[-1])
+        usable = np.isfinite(rows_a).all(-1) & np.isfinite(rows_b).all(-1)
+        top1 = float(np.mean((rows_a.argmax(-1) == rows_b.argmax(-1)) & usable))
     finite = a64[np.isfinite(a64)]
     span = float(finite.max() - finite.min()) if finite.size else 0.0
-    return OutputComparison(name, a64.shape, max_abs, max_rel, top1, span)
+    bad = (int(a64.size - np.isfinite(a64).sum()), int(b64.size - np.isfinite(b64).sum()))
+    return OutputComparison(name, a64.shape, max_abs, max_rel, top1, span, bad)
 
 
 def _declared(graph: Graph, name: str):

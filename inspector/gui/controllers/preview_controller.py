@@ -67,7 +67,8 @@ class PreviewController(QObject):
 
     def _show_check(self, check):
         self.panel.check_result.setText("" if check is None else "\n".join(
-            f"{r.name}: max abs error {r.max_abs_error:.3g}, max rel error "
+            f"{r.name}: " + (f"{r.warning()}; " if r.warning() else "") +
+            f"max abs error {r.max_abs_error:.3g}, max rel error "
             f"{r.max_rel_error:.3g}" + ("" if r.top1_agreement is None else
                                         f", top-1 agreement {100 * r.top1_agreement:.0f}%")
             for r in check.results))
