@@ -1,8 +1,9 @@
 """The models' ends, paired when no other rule did (the "interface" rule): A's one unpaired
 input with B's one unpaired input of its dtype (a converter renames it: Keras' 'input' is
 the .tflite's 'serving_default_image'), and the op that computes A's one unpaired output
-(behind the Identity nodes that name it) with B's one unpaired output op of the same kind
-('Softmax' and the .tflite's 'SOFTMAX'), the naming Identity nodes merged into it."""
+with the op that computes B's, of the same kind ('Softmax' and the .tflite's 'SOFTMAX'),
+each looked for behind the Identity nodes that name it: those paired from the op outwards,
+the rest of A's merged into B's op, of B's split out of A's (the mirror)."""
 
 from __future__ import annotations
 
@@ -28,15 +29,23 @@ def pair_ends(m, ga: Graph, gb: Graph) -> list:
     outs_b = [b for b in _sinks(cb) if b not in m.a_of and b not in m.split]
     if len(outs_a) != 1 or len(outs_b) != 1:
         return new
-    namers, a = _behind_identities(ca, outs_a[0])
-    b = outs_b[0]
-    taken = [n for n in namers + [a] if n in m.b_of or n in m.merged]
+    namers_a, a = _behind_identities(ca, outs_a[0])
+    namers_b, b = _behind_identities(cb, outs_b[0])
+    taken = [n for n in namers_a + [a] if n in m.b_of or n in m.merged] + \
+        [n for n in namers_b + [b] if n in m.a_of or n in m.split]
     if taken or not _same_kind(ca.ops[ca.at[a]], cb.ops[cb.at[b]]):
         return new      # (an Identity of the chain paired already: it names no output)
     m.pair(a, b, "interface")
-    for name in namers:
+    new.append((a, b))
+    both = min(len(namers_a), len(namers_b))          # naming Identity nodes on both sides:
+    for x, y in zip(namers_a[::-1][:both], namers_b[::-1][:both]):   # paired from the op on
+        m.pair(x, y, "interface")
+        new.append((x, y))
+    for name in namers_a[:len(namers_a) - both]:      # the rest: A's merged into B's op,
         m.merged[name] = b
-    return new + [(a, b)]
+    for name in namers_b[:len(namers_b) - both]:      # B's split out of A's
+        m.split[name] = a
+    return new
 
 
 def _of_ops(cols, ops: frozenset) -> list:
