@@ -73,9 +73,10 @@ def test_shapes_follow_the_inputs_before_a_stale_recorded_shape():
 
 
 def test_the_propagation_order_from_the_graphs_arrays_is_the_order_by_names():
-    """static_shapes' order read from the Graph's CSR inputs is the one the walk by names
-    gives, on a graph with a control input, an input naming no node and a cycle."""
-    from inspector.core.analysis import static_shapes
+    """static_shapes' order (data_order) read from the Graph's CSR inputs is the one the
+    walk by names gives, on a graph with a control input, an input naming no node and a
+    cycle."""
+    from inspector.core.analysis.data_order import data_order
     from inspector.core.model import protos
     from inspector.core.model.graph import Graph
 
@@ -95,6 +96,6 @@ def test_the_propagation_order_from_the_graphs_arrays_is_the_order_by_names():
 
     for graph in (Graph(gd), load(DEMO).graph):
         assert hasattr(graph, "in_src")
-        fast = [n.name for n in static_shapes._topological(graph)]
-        assert fast == [n.name for n in static_shapes._topological(ByNames(graph))]
+        fast = [n.name for n in data_order(graph)]
+        assert fast == [n.name for n in data_order(ByNames(graph))]
         assert sorted(fast) == sorted(n.name for n in graph)

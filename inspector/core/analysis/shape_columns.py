@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from inspector.core.analysis import data_order
 from inspector.core.analysis import static_shapes as ss
 from inspector.core.analysis.flops import (
     EXTRA,
@@ -174,8 +175,8 @@ def _kind(op: str) -> int:
 
 
 def _order(graph) -> list:
-    """static_shapes._topological's order, as node indexes."""
-    return ss.kahn_order(*ss._data_edges(graph))
+    """data_order's order, as node indexes."""
+    return data_order.kahn_order(*data_order.data_edges(graph))
 
 
 def column_shapes(graph, given: dict, trust: bool) -> tuple[list, list]:
