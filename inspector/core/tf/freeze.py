@@ -4,6 +4,9 @@ variables as constants (loading checks happen before these are called, in the lo
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 from inspector.core.errors import ModelLoadError
 from inspector.core.tf.concrete import freeze_concrete
 from inspector.core.tf.keras_graph import freeze_loaded_keras
@@ -99,8 +102,31 @@ def _freeze_from_metagraph(directory: str, tags: list, signature: str):
 def freeze_keras(path: str):
     """(GraphDef, inputs, outputs, how) of a Keras model file, loaded with safe_mode on: Keras 3
     first; Keras 2 files it cannot read, or would compute differently, go to legacy Keras in a
-    child process."""
+    child process. A file whose name does not say its kind (an .h5 saved as model.pb: the
+    loaders know it by its content) is loaded through a link named as Keras wants."""
     tf()                    # one line when TensorFlow is missing (the file's layers are shown)
+    suffix = _keras_suffix(path)
+    if suffix is None or path.lower().endswith(suffix):
+        return _freeze_keras(path)
+    with tempfile.TemporaryDirectory(prefix="inspector-keras-") as folder:
+        alias = os.path.join(folder, "model" + suffix[0])
+        os.symlink(os.path.abspath(path), alias)
+        try:
+            return _freeze_keras(alias)
+        except ModelLoadError as exc:
+            raise ModelLoadError(exc.message.replace(alias, path), path=path) from None
+
+
+def _keras_suffix(path: str) -> tuple | None:
+    """The names Keras reads a file of this content by: HDF5 (.h5, .hdf5) or a .keras zip."""
+    with open(path, "rb") as fh:
+        head = fh.read(8)
+    if head == b"\x89HDF\r\n\x1a\n":
+        return (".h5", ".hdf5")
+    return (".keras",) if head[:4] == b"PK\x03\x04" else None
+
+
+def _freeze_keras(path: str):
     try:
         import keras
     except ImportError as exc:
