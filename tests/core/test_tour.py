@@ -156,9 +156,10 @@ def test_repeated_blocks_fold_into_one_stop():
         return VisibleItem(f"{name}/", "scope", name, "", "convolution", 0, 0, 100, 40,
                            child_count=5, params=10, op_mix=mix)
 
-    runs = auto_tour._runs([block("stem", "Conv2D"), *[block(f"b{k}", "Conv2D, Relu")
-                                                       for k in range(6)], block("head", "MatMul")])
+    runs = auto_tour._runs(auto_tour._units(
+        [block("stem", "Conv2D"), *[block(f"b{k}", "Conv2D, Relu") for k in range(6)],
+         block("head", "MatMul")]))
     assert [len(r) for r in runs] == [1, 6, 1]
-    stop = auto_tour._block_stop(None, runs[1], None, [""], 2)
+    stop = auto_tour._block_stop(None, [unit[0] for unit in runs[1]], None, [""], 2)
     assert stop.title == "b0 … b5 (x 6)" and "repeated 6 times" in stop.caption
     assert "30 nodes" in stop.caption and len(stop.focus) == 6

@@ -269,3 +269,23 @@ def test_cli_writes_the_auto_tour(demo_model, tmp_path):
     assert code == 2 and "exists" in stderr            # never over a file without --force
     code, _, stderr = run_cli("tour", demo_model, "--auto", "-o", str(tmp_path / "t.docx"))
     assert code == 2 and ".html or .pdf" in stderr
+
+
+def test_the_auto_tour_of_a_keras_mobilenet_walks_all_of_it(window, qtbot, fx):
+    """Keras names a MobileNet v2's layers flatly (block_1_expand, block_1_expand_BN, ...):
+    its 150 boxes in one scope made 40 one-layer stops over the first four blocks and one
+    stop 'block_4_depthwise_BN_1 … predictions_1 (x 116)' for the rest. Each named block is
+    one stop now (blocks of the same make-up folded), through to the classifier."""
+    window.show_panel(window.tour_dock)
+    _open(window, qtbot, os.path.join(fx, "mobilenet_v2.pb"))
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60_000)
+    _auto(window, qtbot)
+    titles = [s.title for s in window.tour.tour.stops]
+    assert not any("(x 116)" in t or "… predictions" in t for t in titles), titles
+    assert titles[-3:] == ["predictions_1", "The answer", "The model in numbers"], titles
+    assert "block_1" in titles and "block_16" in titles and len(titles) < 30, titles
+    assert "block_7 … block_9 (x 3)" in titles, titles
+    block = window.tour.tour.stops[titles.index("block_1")]
+    assert block.caption.startswith("A block of 9 steps: pattern detection, arithmetic"), \
+        block.caption
+    assert len(block.focus) == 9 and all("block_1_" in f for f in block.focus)

@@ -76,15 +76,49 @@ def _signature(it) -> tuple:
     return (it.op_mix, it.child_count, it.params, it.category)
 
 
-def _runs(blocks: list) -> list:
-    """Consecutive blocks with the same make-up folded into one run."""
+def _runs(units: list) -> list:
+    """Consecutive units (lists of blocks) with the same make-up folded into one run."""
     runs: list = []
-    for it in blocks:
-        if runs and _signature(runs[-1][-1]) == _signature(it):
-            runs[-1].append(it)
+    for unit in units:
+        if runs and [_signature(b) for b in runs[-1][-1]] == [_signature(b) for b in unit]:
+            runs[-1].append(unit)
         else:
-            runs.append([it])
+            runs.append([unit])
     return runs
+
+
+# a layer type's own digits (slim's Conv2d_1a_3x3 is no block "Conv2d")
+_LAYER_TYPE = re.compile(r"(?i)^(conv|separableconv|depthwiseconv|maxpool(ing)?|avgpool(ing)?|"
+                         r"pool(ing)?|upsampling|zeropadding|cropping|globalaveragepooling|"
+                         r"globalmaxpooling)[123]d$")
+
+
+def _block_key(it) -> str | None:
+    """The block a flatly named layer belongs to, read from its name: Keras names a block's
+    layers block_1_expand, block_1_depthwise_BN ... (MobileNet v2), conv2_block1_1_conv
+    (ResNet), block1a_dwconv (EfficientNet): the name up to its first part with a digit, when
+    a word follows (not a layer's own number: dense_1, batch_normalization_2)."""
+    name = it.label if it.kind == "scope" else it.id.rsplit("/", 1)[-1]
+    parts = name.split("_")
+    for k, part in enumerate(parts):
+        if any(c.isdigit() for c in part) and not _LAYER_TYPE.match(part):
+            rest = parts[k + 1:]
+            return "_".join(parts[:k + 1]) if any(not r.isdigit() for r in rest) else None
+    return None
+
+
+def _units(blocks: list) -> list:
+    """The blocks as units: consecutive layers of one named block (see _block_key) together,
+    every other block alone. A Keras MobileNet v2 is 150 boxes in one scope: its tour showed
+    the first 40 layers one by one and folded the 116 others into one stop."""
+    units: list = []
+    for it in blocks:
+        key = _block_key(it)
+        if units and key is not None and _block_key(units[-1][-1]) == key:
+            units[-1].append(it)
+        else:
+            units.append([it])
+    return units
 
 
 def _flops_of(view, items, flops) -> int:
@@ -145,6 +179,40 @@ def _block_stop(view, run: list, flops, expanded: list, k: int) -> Stop:
                 focus=[it.id for it in run], overlay="activations")
 
 
+def _numbers(view, items: list, flops) -> list:
+    numbers = [count(sum(it.child_count if it.kind == "scope" else 1 for it in items), "node")]
+    params = sum(it.params for it in items)
+    if params:
+        numbers.append(f"{tf_human_readable_num(params)} learned numbers")
+    ops = _flops_of(view, items, flops)
+    if ops:
+        numbers.append(f"{tf_human_readable_num(ops)} operations per input")
+    return numbers
+
+
+def _group_stop(view, run: list, flops, expanded: list, k: int) -> Stop:
+    """A stop for one named block of layers (or a run of blocks with the same make-up)."""
+    first, last = _block_key(run[0][0]), _block_key(run[-1][0])
+    title = first if len(run) == 1 else f"{first} … {last} (x {len(run)})"
+    does: list = []
+    for it in run[0]:
+        words = _scope_words(it.caption) if it.kind == "scope" else plain(it.label)
+        part = words.partition(": ")[2] or words
+        if part and part not in does:
+            does.append(part)
+    items = [it for unit in run for it in unit]
+    caption = f"a block of {count(len(run[0]), 'step')}" + (
+        ": " + (does[0] if len(does) == 1 else ", ".join(does[:-1]) + " and " + does[-1])
+        if does else "")
+    if len(run) > 1:
+        caption += f", repeated {len(run)} times with the same make-up"
+    numbers = _numbers(view, items, flops)
+    return Stop(title=title, caption=_sentence(caption) + " " + " · ".join(numbers),
+                notes=f"Stop {k}: {title}. " + " · ".join(numbers), kind="graph",
+                expanded=list(expanded), rect=area(items), focus=[it.id for it in items],
+                overlay="activations")
+
+
 def _ports(view, inputs, outputs, expanded, scene) -> tuple:
     def visible(names):
         ids = []
@@ -194,11 +262,16 @@ def build(view, inputs: list, outputs: list, card=None, demo=None, flops=None,
                                      items[i].category in LAYER_CATEGORIES))]
     if not any(it.kind == "scope" for it in blocks):
         blocks = [it for it in blocks if it.kind == "node"]
-    runs = _runs(blocks)
+    runs = _runs(_units(blocks))
     if len(runs) > MAX_BLOCK_STOPS:
-        runs = runs[:MAX_BLOCK_STOPS - 1] + [[it for r in runs[MAX_BLOCK_STOPS - 1:] for it in r]]
+        runs = runs[:MAX_BLOCK_STOPS - 1] + [[[it for r in runs[MAX_BLOCK_STOPS - 1:]
+                                               for u in r for it in u]]]
     for run in runs:
-        stops.append(_block_stop(view, run, flops, expanded, len(stops) + 1))
+        if all(len(unit) == 1 for unit in run):
+            stops.append(_block_stop(view, [u[0] for u in run], flops, expanded,
+                                     len(stops) + 1))
+        else:
+            stops.append(_group_stop(view, run, flops, expanded, len(stops) + 1))
     if out_ids:
         caption = f"What comes out: {describe_out}" if describe_out else \
             f"What comes out of {out_ids[0].rstrip('/')}"
