@@ -249,6 +249,8 @@ def same_input(ga, gb, a: str, b: str, matching) -> bool:
     merged into, split out of), or is so once either side is looked behind its reads
     (Identity / ReadVariableOp chains one side has and the other not: removed, or a
     constant A read folded and split out)."""
+    if matching.b_of.get(a) == b:            # the common case, with no look behind
+        return True
     return bool(_targets(matching, _with_behind(ga, a)) & set(_with_behind(gb, b)))
 
 
@@ -272,6 +274,9 @@ def _unmatched_controls(ga, gb, ca: list, cb: list, matching) -> tuple:
     """(A's control inputs that no control input of B is the same_input as, B's that none
     of A's is), distinct names counted, in time linear in the inputs (an init NoOp may wait
     on thousands)."""
+    b_of = matching.b_of
+    if set(cb) == {b_of.get(a) for a in ca}:      # each the pair of the other's: no look
+        return 0, 0                                 # behind (the common case)
     of_key: dict = {}                      # B's control inputs by themselves and behind
     for b in cb:
         for key in _with_behind(gb, b):
