@@ -26,6 +26,11 @@ def _action(w, menu, text, slot, shortcut=None, checkable=False):
     return action
 
 
+def _bring(w, dock) -> None:
+    dock.hide()                 # closed again, so that the workspace lays its task out
+    w.show_panel(dock)
+
+
 def build_menus(w) -> dict:
     """The menu bar of window `w`; returns what the window keeps of it (the recent files'
     menu and the actions whose state it changes), set by the window itself."""
@@ -97,7 +102,11 @@ def build_menus(w) -> dict:
     w.menuBar().setCornerWidget(w.workspace.bar, Qt.TopRightCorner)
     for row in panel_table.PANELS:     # each panel's toggle, in the table's order
         if row.menu:
-            view.addAction(w.docks[row.name].toggleViewAction())
+            toggle = w.docks[row.name].toggleViewAction()
+            # shown: in its task's layout (Qt's toggle alone showed a dock where Qt had it,
+            # Sizes a strip under the graph in Explore), as the Phone menu and Ctrl+F do
+            toggle.triggered.connect(lambda on, d=w.docks[row.name]: on and _bring(w, d))
+            view.addAction(toggle)
     go = bar.addMenu("&Go")
     _action(w, go, "&Find…", w.find, QKeySequence.Find)
     _action(w, go, "Find &next", lambda: w._search_step(1), QKeySequence.FindNext)

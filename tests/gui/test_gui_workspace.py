@@ -11,6 +11,7 @@ from PIL import Image
 from PySide6.QtCore import QPoint, Qt
 from test_gui import open_and_wait
 
+from inspector.gui import panel_table
 from inspector.gui.workspace import TASKS, docks_of
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -187,3 +188,34 @@ def test_no_tab_bar_of_an_earlier_layout_stays_on_screen(qtbot, digits, tmp_path
             assert not covered, (task, [bar.tabText(i) for i in range(bar.count())], covered)
     window.tasks.cancel()
     window.tasks.wait(10.0)
+
+
+@pytest.mark.parametrize("panel", ["Sizes", "Pipeline", "Preview", "Phone (TFLite)"])
+def test_a_panel_from_the_view_menu_opens_in_its_task_at_its_size(qtbot, window, digits,
+                                                                  panel):
+    """View > Sizes in the Explore task showed the Sizes panel as a strip under the graph,
+    its treemap cut to one row with a scroll bar: the View menu's toggle showed the dock
+    where Qt had it, not where its task lays it out. It brings the panel's task now, as the
+    Phone menu and Ctrl+F do."""
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, digits)
+    assert window.workspace.task == "explore"
+    view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    action = next(a for a in view.actions() if a.text() == panel)
+    action.trigger()
+    qtbot.wait(60)
+    name = next(n for n, d in window.docks.items() if d.windowTitle() == panel)
+    dock = window.docks[name]
+    home = panel_table.row(name).home
+    assert window.workspace.task == home and dock.isVisible() and action.isChecked()
+    assert dock.height() >= 0.3 * window.height(), dock.height()
+    shown = (dock.geometry(), dock.widget().verticalScrollBar().maximum())
+    click_task(qtbot, window, "explore")
+    click_task(qtbot, window, home)                    # the task's own layout: the same
+    dock.raise_()
+    qtbot.wait(30)
+    assert shown == (dock.geometry(), dock.widget().verticalScrollBar().maximum())
+    if panel == "Sizes":
+        assert shown[1] == 0                           # the treemap whole, no scroll bar
+    action.trigger()                                   # and the toggle still closes it
+    assert not dock.isVisible() and not action.isChecked()
