@@ -80,12 +80,23 @@ def shuffled_copy(path: str) -> str:
     return out
 
 
-def cli_diff(folder: str, a: str, b: str, *flags) -> tuple[float, int, float, float]:
+def gzip_cache_folder() -> str:
+    """Where `diff` keeps each file's gzip size across runs (analysis.gzip_cache)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return os.path.join(base, "graphdef-inspector", "gzip-sizes")
+
+
+def cli_diff(folder: str, a: str, b: str, *flags, warm: bool = False) -> tuple:
     """(wall seconds, exit code, peak RSS in MB, CPU seconds: user + system) of
     `graphdef-inspector diff A B` with `inspector` from `folder` (on a shared machine the
-    CPU seconds move less than the wall time)."""
+    CPU seconds move less than the wall time). Cold unless `warm`: the gzip sizes an earlier
+    run kept (gzip_cache) are removed first, so a commit with the cache and one without
+    compress alike."""
+    import shutil
     import subprocess
 
+    if not warm:
+        shutil.rmtree(gzip_cache_folder(), ignore_errors=True)
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "inspector", "diff", a, b, *flags],
                             cwd=folder, env=dict(ab.env(folder), TF_CPP_MIN_LOG_LEVEL="3"),
@@ -111,7 +122,7 @@ def args_only_same(only: str | None) -> bool:
 
 
 def cli(sizes: list, against: str | None, only: str | None = None,
-        now: str | None = None) -> None:
+        now: str | None = None, warm: bool = False) -> None:
     runs = ab.sides(against, now)
     for nodes in sizes:
         path = blocks_graph(nodes, 0)
@@ -125,7 +136,7 @@ def cli(sizes: list, against: str | None, only: str | None = None,
             times, cpus = [], []
             for side, folder in runs:
                 speed = python_speed()
-                seconds, code, peak, cpu = cli_diff(folder, path, b, *flags)
+                seconds, code, peak, cpu = cli_diff(folder, path, b, *flags, warm=warm)
                 times.append(seconds)
                 cpus.append(cpu)
                 budget, memory = BUDGETS.get(nodes, (None, None))
@@ -150,9 +161,12 @@ def main() -> None:
     parser.add_argument("--now", help="with --cli: this commit's inspector instead of ours")
     parser.add_argument("--only", help="with --cli: only the pairs whose label holds this "
                         "('A A', 'renamed', 'no-flops')")
+    parser.add_argument("--warm", action="store_true", help="with --cli: keep the gzip sizes "
+                        "earlier diffs kept (default: removed before each diff: cold)")
     args = parser.parse_args()
     if args.cli:
-        cli([int(n) for n in args.sizes.split(",")], args.against, args.only, args.now)
+        cli([int(n) for n in args.sizes.split(",")], args.against, args.only, args.now,
+            args.warm)
         return
     speed = python_speed()
     print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "

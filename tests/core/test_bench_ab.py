@@ -80,3 +80,29 @@ def test_cached_trees_unused_for_a_week_are_removed_and_used_ones_kept(tmp_path)
         os.utime(tmp_path / name, (when, when))
     assert ab.prune(str(tmp_path)) == ["old"]
     assert sorted(os.listdir(tmp_path)) == ["now", "recent"]
+
+
+def test_the_compare_bench_times_diff_cold_unless_asked_for_warm(tmp_path, monkeypatch):
+    """Its CLI runs start with no gzip size kept by an earlier diff (analysis.gzip_cache), so
+    this tree (which keeps them) and an earlier commit (which does not) compress alike;
+    --warm keeps them."""
+    import shutil
+
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from bench import compare_bench
+    from tests.fixtures.scale_models import blocks_graph
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    a, b = tmp_path / "a.pb", tmp_path / "b.pb"
+    shutil.copy(blocks_graph(3000, 0), a)
+    shutil.copy(blocks_graph(3000, 1), b)
+    folder = compare_bench.gzip_cache_folder()
+    assert folder == os.path.join(str(tmp_path), "graphdef-inspector", "gzip-sizes")
+    for warm in (False, True):
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "earlier.json"), "w") as fh:
+            fh.write("{}")
+        _, code, _, _ = compare_bench.cli_diff(ROOT, str(a), str(b), warm=warm)
+        assert code == 1
+        assert os.path.exists(os.path.join(folder, "earlier.json")) == warm
+        assert len(os.listdir(folder)) == 2 + warm       # this diff's A and B, kept
