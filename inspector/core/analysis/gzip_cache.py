@@ -2,7 +2,8 @@
 file itself for a .tflite) kept across runs, so that diffing one original against many variants
 compresses the original once (~1 s of CPU per 100 MB at normal speed). Keyed as the worker's
 model cache is (decisions.md "Big models"): the file as it was opened, by its resolved path,
-size and modification time (ns), with its inode, the reader's kind and the node count; only
+size and modification time (ns), with its inode, change time (as git's index: a rewrite whose
+old time was put back), the reader's kind and the node count; only
 for readers whose graph is that file's bytes alone (a GraphDef, a .tflite), never one frozen
 with other files.
 
@@ -43,7 +44,8 @@ def key_of(model) -> list | None:
         return None
     if (st.st_size, st.st_mtime_ns) != tuple(ref.stamp):    # changed since it was opened
         return None
-    return [path, st.st_size, st.st_mtime_ns, st.st_ino, model.kind, len(model.graph)]
+    return [path, st.st_size, st.st_mtime_ns, st.st_ino, model.kind, len(model.graph),
+            st.st_ctime_ns]    # the change time: a time put back (cp -p, touch -r) is seen
 
 
 def _file(key: list) -> str:
