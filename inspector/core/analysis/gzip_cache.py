@@ -62,14 +62,17 @@ def lookup(key: list | None) -> int | None:
     try:
         path = _file(key)
         with open(path, "rb") as fh:
-            entry = json.loads(fh.read(4096))
+            entry = json.loads(fh.read(1 << 16))
         value = entry["gzip"]
         if entry["key"] != key or entry["how"] != HOW or type(value) is not int or value <= 0:
             return None
-        os.utime(path)            # recently used: pruned last
-        return value
     except Exception:  # noqa: BLE001 - none, unreadable, damaged: the size is computed
         return None
+    try:
+        os.utime(path)            # recently used: pruned last
+    except OSError:               # (a folder we may read but not write: used all the same)
+        pass
+    return value
 
 
 def store(key: list | None, value) -> None:

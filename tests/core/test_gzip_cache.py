@@ -1,0 +1,30 @@
+"""analysis.gzip_cache on its own (the CLI's use: tests/cli/test_diff_gzip_cache_cli.py): an
+entry is used where it cannot be marked as recently used (a folder that may be read but not
+written), and a key of a long path reads back whole."""
+
+from __future__ import annotations
+
+import os
+
+from inspector.core.analysis import gzip_cache
+
+
+def test_an_entry_is_used_where_it_cannot_be_marked_recently_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    key = [str(tmp_path / "a.pb"), 10, 20, 30, "graphdef", 3]
+    gzip_cache.store(key, 1234)
+    assert gzip_cache.lookup(key) == 1234
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "utime", refused)
+    assert gzip_cache.lookup(key) == 1234
+
+
+def test_a_long_path_s_entry_reads_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    key = ["/" + "d" * 250 + "/" + "x" * 4000 + ".pb", 10, 20, 30, "graphdef", 3]
+    gzip_cache.store(key, 99)
+    assert gzip_cache.lookup(key) == 99
+    assert gzip_cache.lookup(key[:-1] + [4]) is None        # another node count: not it
