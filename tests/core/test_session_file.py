@@ -116,3 +116,32 @@ def test_the_scopes_left_open_are_a_part_of_their_own(tmp_path):
     assert bad["expanded"] == [] and bad["outputs"] == ["y"]
     assert any("'expanded' dropped" in d for d in bad["dropped"])
     assert parse_session(json.dumps({"version": 1}))["expanded"] == []
+
+
+def test_a_number_too_long_for_python_drops_only_its_part(tmp_path):
+    """Python refuses to read an integer of over 4,300 digits; such a number in one tour stop
+    made the whole file 'not JSON' (every part lost). Only its stop goes now."""
+    text = ('{"version": 1, "inputs": ["x"], "tour": [{"title": "a"}, {"title": "b", "rect": '
+            '[0, 0, 10, ' + "9" * 5000 + ']}], "input_shapes": {"x": [1, ' + "7" * 4500 + ']}}')
+    session = parse_session(text)
+    assert session["inputs"] == ["x"]
+    assert [s.title for s in session["tour"]] == ["a"]
+    said = "\n".join(session["dropped"])
+    assert "tour stop 2: 'rect' must be four finite numbers" in said
+    assert "'input_shapes' of 'x' must be a list of sizes" in said
+
+
+def test_a_path_with_a_nul_byte_holds_its_step_back_and_restores_the_rest(tmp_path):
+    """A path parameter holding a NUL byte raised ValueError out of Workbench.restore (the
+    session was lost); it is a path outside the folder now: its step stays disabled."""
+    model = _model(tmp_path)
+    with open(session_path(model), "w") as fh:
+        json.dump({"version": 1, "inputs": ["x"], "pipeline": [
+            {"name": "freeze_requantization_ranges",
+             "params": {"min_max_log_file": ["ranges\u0000.log"]}}]}, fh)
+    bench = Workbench()
+    assert bench.restore(model) == session_path(model)
+    assert bench.inputs == ["x"]
+    assert [(s.name, s.enabled) for s in bench.steps] == [("freeze_requantization_ranges",
+                                                           False)]
+    assert any("outside the session file's folder" in w for w in bench.warnings)

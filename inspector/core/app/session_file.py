@@ -117,13 +117,19 @@ _PARTS = (("inputs", [], lambda v, d: _strings(v, "inputs")),
           ("expanded", [], lambda v, d: _strings(v, "expanded")))
 
 
+def _int(digits: str):
+    """A JSON integer; one too long for Python's int() (over 4,300 digits) becomes a float
+    (inf), so that only the part holding it fails its check, not the whole file."""
+    return int(digits) if len(digits) <= 4000 else float(digits)
+
+
 def parse_session(text: str) -> dict:
     """The content of a session file: inputs, outputs, input_shapes, steps, tour, and
     `dropped`: one message per part (or step, or stop) that failed its check and was left
     out; every other part is kept. Only a file that is not a session at all is refused. A file
     written by a newer version keeps what this one understands."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_int)
     except RecursionError:
         raise SessionError("nested too deeply") from None
     except ValueError as exc:
@@ -165,6 +171,8 @@ def outside_folder(session: str, value: str) -> str | None:
     folder (the file is then not used without asking), else None. `session` is the path
     beside the model (`session_path`), also for a session kept in the data folder."""
     folder = os.path.dirname(os.path.abspath(session))
+    if "\0" in value:      # no file has such a name: never inside (realpath would raise)
+        return os.path.join(folder, value.replace("\0", "\\0"))
     target = os.path.realpath(os.path.join(folder, value))
     if target.startswith(os.path.realpath(folder).rstrip(os.sep) + os.sep):
         return None
