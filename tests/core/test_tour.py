@@ -163,3 +163,38 @@ def test_repeated_blocks_fold_into_one_stop():
     stop = auto_tour._block_stop(None, [unit[0] for unit in runs[1]], None, [""], 2)
     assert stop.title == "b0 … b5 (x 6)" and "repeated 6 times" in stop.caption
     assert "30 nodes" in stop.caption and len(stop.focus) == 6
+
+
+def test_the_last_stop_of_a_long_model_names_its_first_and_last_block(tmp_path):
+    """45 scopes of two alternating make-ups: 45 runs, more than MAX_BLOCK_STOPS, so the rest
+    fold into the last block stop. Its scopes' names hold no block of layers (layer41, ...):
+    that stop was titled None ('Stop 41: None.') since the Keras block grouping."""
+    lines = ['node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }'
+             ' attr { key: "shape" value { shape { dim { size: 1 } dim { size: 8 } dim { size: 8'
+             ' } dim { size: 3 } } } } }']
+    prev = "x"
+    for k in range(1, 46):
+        s = f"layer{k}"
+        lines.append(f'node {{ name: "{s}/kernel" op: "Const" attr {{ key: "dtype" value {{ '
+                     'type: DT_FLOAT } } attr { key: "value" value { tensor { dtype: DT_FLOAT '
+                     'tensor_shape { dim { size: 1 } dim { size: 1 } dim { size: 3 } dim { '
+                     'size: 3 } } float_val: 0.5 } } } }')
+        lines.append(f'node {{ name: "{s}/Conv2D" op: "Conv2D" input: "{prev}" input: '
+                     f'"{s}/kernel" attr {{ key: "T" value {{ type: DT_FLOAT }} }} attr {{ key: '
+                     '"strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } attr { key: "padding" '
+                     'value { s: "SAME" } } }')
+        prev = f"{s}/Conv2D"
+        for j in range(1 + k % 2):          # two make-ups, alternating: no run folds
+            lines.append(f'node {{ name: "{s}/Relu{j}" op: "Relu" input: "{prev}" attr {{ '
+                         'key: "T" value { type: DT_FLOAT } } }')
+            prev = f"{s}/Relu{j}"
+    lines.append(f'node {{ name: "out" op: "Identity" input: "{prev}" attr {{ key: "T" value '
+                 '{ type: DT_FLOAT } } }')
+    path = tmp_path / "long.pbtxt"
+    path.write_text("\n".join(lines) + "\n")
+    _, stops = _tour_of(str(path))
+    blocks = [s for s in stops if s.kind == "graph"]
+    assert len(blocks) == auto_tour.MAX_BLOCK_STOPS
+    assert all(isinstance(s.title, str) and s.title for s in stops), [s.title for s in stops]
+    assert blocks[-1].title == "layer40 … layer45 (x 6)", blocks[-1].title
+    assert len(blocks[-1].focus) == 6

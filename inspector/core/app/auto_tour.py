@@ -264,8 +264,8 @@ def build(view, inputs: list, outputs: list, card=None, demo=None, flops=None,
         blocks = [it for it in blocks if it.kind == "node"]
     runs = _runs(_units(blocks))
     if len(runs) > MAX_BLOCK_STOPS:
-        runs = runs[:MAX_BLOCK_STOPS - 1] + [[[it for r in runs[MAX_BLOCK_STOPS - 1:]
-                                               for u in r for it in u]]]
+        runs = runs[:MAX_BLOCK_STOPS - 1] + [[[it] for r in runs[MAX_BLOCK_STOPS - 1:]
+                                              for u in r for it in u]]   # one stop, "a … b"
     for run in runs:
         if all(len(unit) == 1 for unit in run):
             stops.append(_block_stop(view, [u[0] for u in run], flops, expanded,
