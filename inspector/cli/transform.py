@@ -70,6 +70,7 @@ def _transform(args) -> int:
     def on_step(i, report):
         note = f"  [{report.spec.name}: ignored error: {report.ignored_error}]" \
             if report.ignored_error else (f"  [{report.outcome()}]" if report.unchanged else "")
+        note += f"  [WARNING: {report.warning}]" if report.warning else ""
         print(f"Applied {report.spec}{' (TF native)' if report.native else ''}: "
               f"-{len(report.removed)} +{len(report.added)} ~{len(report.changed)} nodes "
               f"in {report.seconds:.2f} s{note}", file=sys.stderr)

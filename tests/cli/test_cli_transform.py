@@ -217,11 +217,17 @@ def test_check_says_when_the_transformed_graph_answers_nan(fx, tmp_path):
     """quantize_weights on the Keras MobileNet v2 (TF's own engine does the same) makes a graph
     whose answers are all NaN: check printed 'nan' errors and a top-1 agreement of 100% (the
     argmax of NaNs is the first class, as the untrained original's flat answer's is). The
-    rows with a NaN never agree now, and a line says how many values are NaN or infinite."""
+    rows with a NaN never agree now, and a line says how many values are NaN or infinite;
+    the transform itself warns of the constants that cause it, and how to keep them."""
     src, out = os.path.join(fx, "mobilenet_v2.pb"), str(tmp_path / "q.pb")
     code, _, err = run_cli("transform", "--in_graph", src, "--out_graph", out, "--inputs",
                            "input", "--outputs", "Identity", "--transforms", "quantize_weights")
     assert code == 0, err
+    # the step says why: constants of zeros (fresh batch norms) stored in [0, FLT_MIN]
+    said = next(ln for ln in err.splitlines() if ln.startswith("Applied quantize_weights"))
+    assert "[WARNING: 2 constants hold only zeros ('mobilenetv2_1.00_224_1/Conv_1_bn_1/" in said
+    assert "which Dequantize turns into NaN, as TF's quantize_weights does; " \
+           "minimum_size=1281 keeps them float]" in said, said
     code, stdout, err = run_cli("check", src, out, "--inputs", "input", "--outputs",
                                 "Identity")
     assert code == 0, err
@@ -229,3 +235,14 @@ def test_check_says_when_the_transformed_graph_answers_nan(fx, tmp_path):
     assert row.split()[-3:] == ["nan", "nan", "0.0%"], row
     assert "WARNING: Identity: 1,000 of 1,000 values NaN or infinite in the transformed " \
            "graph's output (0 in the original's)" in stdout
+
+
+def test_the_advice_of_the_zeros_warning_keeps_the_answers(fx, tmp_path):
+    src, out = os.path.join(fx, "mobilenet_v2.pb"), str(tmp_path / "q.pb")
+    code, _, err = run_cli("transform", "--in_graph", src, "--out_graph", out, "--inputs",
+                           "input", "--outputs", "Identity", "--transforms",
+                           "quantize_weights(minimum_size=1281)")
+    assert code == 0 and "WARNING" not in err, err
+    code, stdout, err = run_cli("check", src, out, "--inputs", "input", "--outputs",
+                                "Identity")
+    assert code == 0 and "WARNING" not in stdout, stdout

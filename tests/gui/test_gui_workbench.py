@@ -440,6 +440,11 @@ def test_check_outputs_says_when_the_optimized_graph_answers_nan(qtbot, window, 
     window.workbench.set_marks(["input"], ["Identity"])
     window.workbench.set_text("quantize_weights")
     wait_preview(qtbot, window, 1)
+    assert cell(window, 1, 0) == "quantize_weights  ⚠ see its changes"
+    click_row(qtbot, window, 1)
+    first = window.preview_panel.changes.item(0).text()
+    assert first.startswith("warning: 2 constants hold only zeros") and \
+        "minimum_size=1281 keeps them float" in first, first
     qtbot.mouseClick(window.preview_panel.check_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: "max abs error" in window.preview_panel.check_result.text(),
                     timeout=120000)

@@ -37,6 +37,7 @@ class Context:
     # A node changed in place is replaced by a changed copy (graph_utils.set_nodes), so that
     # the pipeline's diff still sees the old one.
     in_place: bool = False
+    warning: str = ""       # what the result will do that its user would not expect
 
     def check(self) -> None:
         """Stop here if the request was cancelled (transforms call it in their loops)."""

@@ -31,6 +31,7 @@ class StepReport:
     seconds: float = 0.0
     native: bool = False
     unchanged: str = ""    # the step changed nothing: why, and what to use instead
+    warning: str = ""      # the step's result does what its user would not expect
     became: dict = field(default_factory=dict)   # old name -> its new name
     merged: dict = field(default_factory=dict)   # old name -> node it was merged into
     split: dict = field(default_factory=dict)    # new node -> old node it came out of
@@ -92,6 +93,7 @@ def run_step(graph_def, spec: TransformSpec, inputs: list, outputs: list,
     report.seconds = time.perf_counter() - start
     report.removed, report.added, report.changed = diff(before, result)
     report.reasons = ctx.reasons
+    report.warning = ctx.warning
     report.kept = ctx.kept
     report.became, report.merged, report.split = ctx.became, ctx.merged, ctx.split
     if not (report.removed or report.added or report.changed or report.ignored_error):

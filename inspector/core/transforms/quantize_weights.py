@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from inspector.core.model import protos
+from inspector.core.model.humanize import count
 from inspector.core.transforms.base import Param, transform
 from inspector.core.transforms.graph_utils import const_value, copy_graph, tensor_const
 
@@ -48,6 +49,7 @@ def quantize_min_first(values: np.ndarray, lo, hi) -> np.ndarray:
 def quantize_weights(graph_def, ctx):
     minimum = ctx.int("minimum_size", 1024)
     out = copy_graph(graph_def, [])
+    zeros: list = []        # (name, size) of constants holding only zeros
     for node in graph_def.node:
         t = node.attr["value"].tensor if node.op == "Const" else None
         if t is None or t.dtype != 1:
@@ -71,4 +73,14 @@ def quantize_weights(graph_def, ctx):
         for new in (q, mn, mx):
             ctx.split[new.name] = node.name
         ctx.note(node.name, f"{values.size} floats stored as 8 bits in [{lo:g}, {hi:g}]")
+        if lo == 0 and hi == np.finfo(np.float32).tiny:
+            zeros.append((node.name, values.size))
+    if zeros:
+        name = zeros[0][0]
+        one = len(zeros) == 1
+        ctx.warning = (f"{count(len(zeros), 'constant')} {'holds' if one else 'hold'} only "
+                       f"zeros ('{name}'{'' if one else ', ...'}): stored in [0, 1.2e-38], "
+                       "which Dequantize turns into NaN, as TF's quantize_weights does; "
+                       f"minimum_size={max(s for _, s in zeros) + 1} keeps "
+                       f"{'it' if one else 'them'} float")
     return out

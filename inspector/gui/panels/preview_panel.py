@@ -44,7 +44,8 @@ def _cells(row, base) -> list:
     short = row.label.split("(")[0][:80] + ("(…)" if "(" in row.label else "")
     error = row.error.splitlines()[0] if row.error else ""
     error = error if len(error) <= 70 else error[:69] + "…"  # all of it in the tooltip
-    idle = "  · changed nothing" if row.report is not None and row.report.unchanged else ""
+    idle = "  · changed nothing" if row.report is not None and row.report.unchanged else \
+        "  ⚠ see its changes" if row.report is not None and row.report.warning else ""
     return [short + (f"  ✗ {error}" if row.error else idle),
             f"{m.node_count}{_delta(m.node_count, base.node_count)}",
             f"{human_bytes(m.serialized_bytes)}{_delta(m.serialized_bytes, base.serialized_bytes)}",  # noqa: E501
@@ -99,6 +100,8 @@ class PreviewModel(QAbstractTableModel):
             if flops is not None and (flops.unknown or flops.assumed or flops.unknown_shape):
                 about = "\nFLOPs: " + flops.describe(tf_human_readable_num)
             outcome = row.report.outcome() if row.report is not None else ""
+            if row.report is not None and row.report.warning:
+                outcome += ("\n" if outcome else "") + f"Warning: {row.report.warning}"
             return (row.error or row.label)[:2000] + (f"\n{outcome}" if outcome else "") + about
         if role == Qt.ForegroundRole and row.error:
             return QColor("#c0392b")
@@ -238,6 +241,11 @@ class PreviewPanel(QWidget):
         self.changes.clear()
         if report is None:
             return
+        if report.warning:                          # what the result does unexpectedly
+            item = QListWidgetItem(f"warning: {report.warning}")
+            item.setForeground(QColor("#c0392b"))
+            item.setToolTip(report.warning)
+            self.changes.addItem(item)
         if report.unchanged and not report.kept:    # why, and what to use instead
             item = QListWidgetItem(report.outcome())
             item.setForeground(QColor("#555555"))
