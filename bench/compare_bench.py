@@ -13,7 +13,8 @@ shuffled copy of it (written once to the cache), each with its peak memory and t
 python_speed measured before it (the renamed pairs of 100k and 300k nodes also scaled to the
 slow class beside issue 47's budgets: 10 s; 30 s and 2 GB); with --against REV the
 `inspector` package of commit REV runs interleaved (bench/ab.py) and the ratio of each time
-to it is printed.
+to it is printed. Each diff is cold (no gzip size kept by an earlier diff: gzip_cache);
+--warm times each after an untimed run of the same diff, which keeps them.
 """
 
 from __future__ import annotations
@@ -136,6 +137,8 @@ def cli(sizes: list, against: str | None, only: str | None = None,
             times, cpus = [], []
             for side, folder in runs:
                 speed = python_speed()
+                if warm:        # an untimed diff first keeps both files' gzip sizes
+                    cli_diff(folder, path, b, *flags, warm=True)
                 seconds, code, peak, cpu = cli_diff(folder, path, b, *flags, warm=warm)
                 times.append(seconds)
                 cpus.append(cpu)
@@ -161,8 +164,9 @@ def main() -> None:
     parser.add_argument("--now", help="with --cli: this commit's inspector instead of ours")
     parser.add_argument("--only", help="with --cli: only the pairs whose label holds this "
                         "('A A', 'renamed', 'no-flops')")
-    parser.add_argument("--warm", action="store_true", help="with --cli: keep the gzip sizes "
-                        "earlier diffs kept (default: removed before each diff: cold)")
+    parser.add_argument("--warm", action="store_true", help="with --cli: time each diff after "
+                        "an untimed run of the same diff, with the gzip sizes it kept "
+                        "(default: none kept, removed before each diff: cold)")
     args = parser.parse_args()
     if args.cli:
         cli([int(n) for n in args.sizes.split(",")], args.against, args.only, args.now,

@@ -85,7 +85,7 @@ def test_cached_trees_unused_for_a_week_are_removed_and_used_ones_kept(tmp_path)
 def test_the_compare_bench_times_diff_cold_unless_asked_for_warm(tmp_path, monkeypatch):
     """Its CLI runs start with no gzip size kept by an earlier diff (analysis.gzip_cache), so
     this tree (which keeps them) and an earlier commit (which does not) compress alike;
-    --warm keeps them."""
+    --warm keeps them, and times each diff after an untimed run of it."""
     import shutil
 
     sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -106,3 +106,13 @@ def test_the_compare_bench_times_diff_cold_unless_asked_for_warm(tmp_path, monke
         assert code == 1
         assert os.path.exists(os.path.join(folder, "earlier.json")) == warm
         assert len(os.listdir(folder)) == 2 + warm       # this diff's A and B, kept
+    timed = []
+    monkeypatch.setattr(compare_bench, "cli_diff", lambda *args, warm: timed.append(warm) or
+                        (1.0, 1, 1.0, 1.0))
+    monkeypatch.setattr(compare_bench, "python_speed", lambda: 0.5)
+    monkeypatch.setattr(compare_bench, "blocks_graph", lambda nodes, seed: str(a))
+    monkeypatch.setattr(compare_bench, "shuffled_copy", lambda path: str(b))
+    for warm in (False, True):
+        timed.clear()
+        compare_bench.cli([3000], None, "A renamed+shuffled --no-flops", warm=warm)
+        assert timed == ([True, True] if warm else [False])   # untimed first, then timed
