@@ -38,3 +38,33 @@ def test_a_keras_file_under_another_name_is_frozen_as_under_its_own(fx, tmp_path
         assert out.splitlines()[1:] == [ln.replace(os.path.join(fx, original), path)
                                         for ln in own.splitlines()[1:]]
     assert not [p for p in os.listdir(tmp_path) if p not in ("model.pb", "model.bin")]
+
+
+def test_a_file_both_zip_and_hdf5_is_checked_as_both(tmp_path):
+    """An HDF5 file with a Lambda layer in its model_config and a zip with a harmless
+    config.json appended: the check for layers that run Python code read only the zip's
+    config, while Keras reads the HDF5 one by an .h5 name (and freeze_keras's link for a
+    file whose first bytes are HDF5's). Both configs are checked now: refused, one line."""
+    import io
+    import json
+    import zipfile
+
+    import h5py
+
+    lam = {"class_name": "Lambda", "config": {"name": "evil", "function": ["4wEAAAAA", None,
+                                                                           None]}}
+    for name in ("model.h5", "model.pb"):
+        path = tmp_path / name
+        with h5py.File(path, "w") as h5:
+            h5.attrs["model_config"] = json.dumps(
+                {"class_name": "Sequential", "config": {"name": "s", "layers": [lam]}})
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            zf.writestr("config.json", json.dumps(
+                {"class_name": "Sequential", "config": {"name": "s", "layers": []}}))
+        with open(path, "ab") as fh:
+            fh.write(buf.getvalue())
+        assert zipfile.is_zipfile(path)
+        code, _, err = run_cli("summarize", str(path), "--no-freeze")
+        assert code == 2 and "Lambda layer 'evil'" in err, err
+        assert len(err.strip().splitlines()) == 1, err

@@ -113,16 +113,7 @@ def keras_config(path: str) -> dict | None:
                 if info.file_size > 64 * 2 ** 20:
                     raise ModelLoadError("Keras config.json is implausibly large", path=path)
                 return json.loads(zf.read("config.json"))
-        try:
-            import h5py
-        except ImportError:
-            raise ModelLoadError("reading a Keras .h5 file needs the h5py package (pip "
-                                 "install h5py)", path=path) from None
-        with h5py.File(path, "r") as h5:
-            raw = h5.attrs.get("model_config")
-            if raw is None:
-                return None
-            return json.loads(raw.decode() if isinstance(raw, bytes) else raw)
+        return _h5_config(path)
     except ModelLoadError:
         raise
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
@@ -157,6 +148,29 @@ def python_layers(config) -> list:
     return found
 
 
+def _h5_config(path: str) -> dict | None:
+    try:
+        import h5py
+    except ImportError:
+        raise ModelLoadError("reading a Keras .h5 file needs the h5py package (pip "
+                             "install h5py)", path=path) from None
+    with h5py.File(path, "r") as h5:
+        raw = h5.attrs.get("model_config")
+        if raw is None:
+            return None
+        return json.loads(raw.decode() if isinstance(raw, bytes) else raw)
+
+
+def _h5_config_too(path: str) -> dict:
+    """The model config an HDF5 reader finds in a zip (keras_config read the zip's): a file
+    can be both, and Keras reads the one its name says (an .h5 name, or freeze_keras's link
+    named by the first bytes)."""
+    try:
+        return _h5_config(path) or {}
+    except Exception:  # noqa: BLE001 - no HDF5 in it (a plain .keras), or none h5py reads
+        return {}
+
+
 def zipfile_like(path: str) -> bool:
     with open(path, "rb") as fh:
         return fh.read(4) == b"PK\x03\x04"
@@ -172,6 +186,8 @@ def check_keras(path: str) -> None:
                              "(saved with save_weights): build the model in code and "
                              "load_weights, or save the whole model (model.save)", path=path)
     layers = python_layers(config or {})
+    if zipfile.is_zipfile(path):        # a zip that is an HDF5 file too: both configs checked
+        layers += python_layers(_h5_config_too(path))
     if layers:
         name, cls = layers[0]
         more = f" (and {len(layers) - 1} more)" if len(layers) > 1 else ""
