@@ -24,7 +24,22 @@ class InspectorError(Exception):
             where.append(f"node '{self.node}'")
         prefix = ": ".join(where)
         text = f"{prefix}: {self.message}" if prefix else self.message
-        return " ".join(text.split())
+        return " ".join(_clip(_printable(word)) for word in text.split())
+
+
+def _printable(word: str) -> str:
+    """Control characters (an ESC that would recolour the terminal, a NUL, a bidi override)
+    from a model's names shown as escapes, never sent to the terminal or a dialog as they are."""
+    if word.isprintable():
+        return word
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in word)
+
+
+def _clip(word: str, limit: int = 400) -> str:
+    """A name of 100 kB (a hostile model's) keeps the message one readable line."""
+    if len(word) <= limit:
+        return word
+    return f"{word[:160]}…({len(word) - 220:,} more characters)…{word[-60:]}"
 
 
 def _rebuild(cls, state: dict):
