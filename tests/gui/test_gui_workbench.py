@@ -141,7 +141,7 @@ def test_drag_transforms_reorder_edit_and_preview_matches_core(qtbot, window, mo
         assert m.flops.total == expected.flops.total
     model = window.preview_panel.model
     assert model.rowCount() == 3 and cell(window, 2, 0).startswith("quantize_weights")
-    assert "(-" in cell(window, 2, 2)  # the size went down
+    assert " −" in cell(window, 2, 2)  # the size went down
 
 
 def test_invalid_parameter_is_refused(qtbot, window, model):

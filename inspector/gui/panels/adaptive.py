@@ -19,17 +19,22 @@ from PySide6.QtWidgets import (
 class WidthSplitter(QSplitter):
     """A splitter whose parts sit side by side from `wide` pixels of width, else stacked.
     Width alone decides: a dock sets a panel's width, while its height may follow the
-    panel's own minimum (so deciding by the aspect could never leave the stacked state)."""
+    panel's own minimum (so deciding by the aspect could never leave the stacked state).
+    `stacked`: the parts' shares of the height when they stack (else the widths' shares)."""
 
-    def __init__(self, wide: int = 560, parent=None):
+    def __init__(self, wide: int = 560, parent=None, stacked: tuple = ()):
         super().__init__(Qt.Horizontal, parent)
-        self.wide = wide
+        self.wide, self.stacked, self._moved = wide, stacked, False
         self.setChildrenCollapsible(False)
+        self.splitterMoved.connect(lambda *_: setattr(self, "_moved", True))  # the user's own
 
     def resizeEvent(self, event) -> None:
         wanted = Qt.Horizontal if event.size().width() >= self.wide else Qt.Vertical
         if wanted != self.orientation():
             self.setOrientation(wanted)
+        if wanted == Qt.Vertical and self.stacked and not self._moved:
+            height = event.size().height() - self.handleWidth()
+            self.setSizes([int(height * share) for share in self.stacked])
         super().resizeEvent(event)
 
 

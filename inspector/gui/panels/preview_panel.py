@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHeaderView,
     QCheckBox,
     QHBoxLayout,
     QLabel,
@@ -29,11 +30,16 @@ COLUMNS = ["step", "nodes", "size", "gzip", "params", "FLOPs", "latency"]
 
 
 def _delta(new, old) -> str:
+    """" -24%" against the original: whole percents from 10 %, one decimal below; nothing
+    when unchanged (every column in sight of a 1366-wide window: no "(+0.0%)")."""
     if new is None or new < 0:
         return "…"
-    if not old or old < 0:
+    if not old or old < 0 or new == old:
         return ""
-    return f" ({100.0 * (new - old) / old:+.1f}%)"
+    change = 100.0 * (new - old) / old
+    text = f"{change:+.0f}%" if abs(change) >= 9.95 else \
+        f"{change:+.1f}%" if abs(change) >= 0.05 else "~0%"
+    return " " + text.replace("-", "−")
 
 
 def _cells(row, base) -> list:
@@ -125,15 +131,21 @@ class PreviewPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         rows = self.table.verticalHeader()
         rows.setDefaultAlignment(Qt.AlignCenter)
-        rows.setMinimumSectionSize(self.fontMetrics().height() + 4)
-        rows.setDefaultSectionSize(self.fontMetrics().height() + 8)  # compact: more steps shown
-        self.table.horizontalHeader().setStretchLastSection(True)
+        rows.setMinimumSectionSize(self.fontMetrics().height() + 2)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 2)  # compact: more steps shown
+        # the step's name takes what the numbers leave (elided, whole in its tooltip): every
+        # column in sight at once in a 1366-wide window
+        columns = self.table.horizontalHeader()
+        columns.setStretchLastSection(False)
+        columns.setSectionResizeMode(0, QHeaderView.Stretch)
+        columns.setMinimumSectionSize(40)
+        self.table.setTextElideMode(Qt.ElideRight)
         self.table.setWordWrap(False)
         self.table.selectionModel().currentRowChanged.connect(
             lambda current, _previous: self.step_selected.emit(current.row()))
         self.chart = ChartSlot(lambda plot: plot.setTitle(     # the words in their bars'
             CHART_TITLE, size="8pt"))                         # colours: short enough to fit
-        self.chart.setMinimumHeight(80)
+        self.chart.setMinimumHeight(60)
         self.chart.hide()  # until there are rows: no bare axes
         # rows arrive one by one while the preview computes: the chart (pyqtgraph, many
         # Python calls, each waiting for the GIL meanwhile) is redrawn at most every 150 ms
@@ -143,6 +155,7 @@ class PreviewPanel(QWidget):
         self._chart_timer.timeout.connect(self._draw_chart)
         self.changes = QListWidget()
         self.changes.setWordWrap(True)    # a step that changed nothing says why in a sentence
+        self.changes.setMinimumHeight(36)  # short below the table: its steps come first
         self.changes.itemClicked.connect(self._clicked)
         self.after = QCheckBox("show the graph after the selected step")
         self.after.setChecked(True)
@@ -181,19 +194,19 @@ class PreviewPanel(QWidget):
         below.addWidget(self.chart)
         below.addWidget(changes)
         below.setSizes([300, 300])
-        split = WidthSplitter(900)     # side by side in a wide dock, else stacked
+        # side by side in a wide dock, else stacked: the table first (6 steps in sight in
+        # a 1366x768 window), the chart and the changes below it
+        split = WidthSplitter(900, stacked=(0.62, 0.38))
         split.addWidget(self.table)
         split.addWidget(below)
         split.setSizes([170, 150])
-        self.table.setMinimumHeight(4 * (self.fontMetrics().height() + 8) + 4)  # 3 rows
+        self.table.setMinimumHeight(4 * (self.fontMetrics().height() + 2) + 4)  # 3 rows
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
         outer.addLayout(row)
         outer.addWidget(self.check_result)
         outer.addWidget(split, 1)
         self.rows: list = []
-
-    STEP_WIDTH = 300
 
     def show_rows(self, rows, current: int = 0) -> None:
         """Show the rows with `current` (the step shown on the canvas) selected."""
@@ -221,11 +234,10 @@ class PreviewPanel(QWidget):
         metrics = self.table.fontMetrics()
         header = self.table.horizontalHeader().fontMetrics()
         cells = [_cells(r, rows[0].metrics) for r in rows]
-        for column, title in enumerate(COLUMNS):
-            width = max([header.horizontalAdvance(title) + 24] +
-                        [metrics.horizontalAdvance(c[column]) + 16 for c in cells])
-            self.table.setColumnWidth(column, min(width, self.STEP_WIDTH) if column == 0
-                                      else width)
+        for column, title in enumerate(COLUMNS[1:], 1):  # the step's column stretches
+            width = max([header.horizontalAdvance(title) + 12] +
+                        [metrics.horizontalAdvance(c[column]) + 10 for c in cells])
+            self.table.setColumnWidth(column, width)
 
     def currentRow(self) -> int:
         return self.table.currentIndex().row()
@@ -290,5 +302,6 @@ def _draw_steps(plot, pg, rows: list) -> None:
     # bars are labelled by step number (as the table's rows): names would overlap
     every = max(1, math.ceil(n * 28 / max(plot.width() - 60, 100)))
     plot.getAxis("bottom").setTicks([[(i, str(i)) for i in range(0, n, every)]])
+    plot.getAxis("left").setTicks([[(0, "0"), (100, "100")]])  # legible in a short chart
     plot.setYRange(0, 105)
     plot.setXRange(-0.6, n - 0.4, padding=0)  # every step, also when rows arrive

@@ -1,0 +1,62 @@
+"""The Preview on a 1366x768 laptop, as a user gets there: MobileNet v2 opened, the Optimize
+task clicked in the task bar, a six-step pipeline applied. Every column of the table (step,
+nodes, size, gzip, params, FLOPs, latency) showed only up to gzip: params was cut, FLOPs and
+latency needed a horizontal scroll, and 2.5 rows showed (seen under Xvfb at 1366x768)."""
+
+import os
+import shutil
+
+from PySide6.QtCore import Qt
+from test_gui import open_and_wait
+from test_gui_workbench import wait_preview
+
+PIPELINE = ('strip_unused_nodes(type=float, shape="1,224,224,3") '
+            'remove_nodes(op=Identity, op=CheckNumerics) fold_constants(ignore_errors=true) '
+            'fold_batch_norms fold_old_batch_norms quantize_weights')
+
+
+def _optimize(qtbot, window, fx, tmp_path):
+    path = tmp_path / "mobilenet_v2.pb"
+    shutil.copy(os.path.join(fx, "mobilenet_v2.pb"), path)
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, str(path))
+    bar = window.workspace.bar
+    i = next(i for i in range(bar.count()) if bar.tabText(i) == "Optimize")
+    qtbot.mouseClick(bar, Qt.LeftButton, pos=bar.tabRect(i).center())
+    qtbot.waitUntil(lambda: window.workspace.task == "optimize", timeout=10000)
+    qtbot.waitUntil(lambda: window.workbench_panel.isVisible(), timeout=30000)
+    qtbot.mouseClick(window.workbench_panel.suggest, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.pipeline_panel.isVisible(), timeout=30000)
+    window.pipeline_panel.text.setPlainText(PIPELINE)
+    qtbot.mouseClick(window.pipeline_panel.apply_text, Qt.LeftButton)
+    wait_preview(qtbot, window, 6)
+    qtbot.wait(300)                              # the table's widths and the chart settle
+    if os.environ.get("SHOT"):
+        window.grab().save(os.environ["SHOT"])
+
+
+def test_every_preview_column_and_most_steps_show_at_1366x768(qtbot, window, fx, tmp_path):
+    _optimize(qtbot, window, fx, tmp_path)
+    panel = window.preview_panel
+    table, header = panel.table, panel.table.horizontalHeader()
+    assert panel.isVisible()
+    width = table.viewport().width()
+    for column in range(panel.model.columnCount()):   # each column whole, no scrolling
+        left = header.sectionViewportPosition(column)
+        assert 0 <= left and left + header.sectionSize(column) <= width, \
+            (panel.model.headerData(column, Qt.Horizontal), left, header.sectionSize(column),
+             width)
+    assert table.horizontalScrollBar().maximum() == 0
+    for column in range(1, 7):                   # numbers not cut ("…" where they end)
+        for row in range(7):
+            text = panel.model.data(panel.model.index(row, column))
+            assert table.fontMetrics().horizontalAdvance(text) < header.sectionSize(column), \
+                (text, header.sectionSize(column))
+    rows = table.verticalHeader()
+    whole = [r for r in range(7) if rows.sectionViewportPosition(r) + rows.sectionSize(r)
+             <= table.viewport().height()]
+    assert len(whole) >= 5, (len(whole), table.viewport().height())
+    assert panel.chart.height() >= 64            # the chart below still readable
+    step = panel.model.index(1, 0)               # a long step name is elided, whole in the tip
+    assert panel.model.data(step, Qt.ToolTipRole).startswith('strip_unused_nodes(type=float')
+
