@@ -101,3 +101,17 @@ def test_a_measured_time_is_labelled_measured(data):
     card = mc.build_card(graph, summarize(graph), "demo", None, measured_ms=1.25)
     fact = card.fact("measured time")
     assert fact.measured and "measured" in fact.text and fact.value == 1.25
+
+
+def test_a_tiny_model_s_speed_reads_under_a_hundredth_of_a_ms_not_about_under(data):
+    """A model of a few hundred operations runs in under 0.01 ms on every device: the card
+    said 'about under 0.01 ms on a typical phone'."""
+    from inspector.core.analysis.flops import FlopReport
+    from inspector.core.analysis.summary import summarize
+
+    graph = load(DEMO).graph
+    card = mc.build_card(graph, summarize(graph), "demo", FlopReport(total=500))
+    speeds = [f.text for f in card.facts if f.label.startswith("speed on ")]
+    assert speeds and all(t.startswith("under 0.01 ms on a ") for t in speeds), speeds
+    big = mc.build_card(graph, summarize(graph), "demo", FlopReport(total=2 * 10 ** 9))
+    assert big.fact("speed on typical phone").text == "about 200 ms on a typical phone"

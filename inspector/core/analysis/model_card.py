@@ -299,7 +299,8 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
         for key, rate in DEVICE_PRESETS.items():
             ms = 1000.0 * flops.total / rate
             facts.append(Fact(
-                f"speed on {DEVICE_NAMES[key]}", f"about {_ms(ms)} on a {DEVICE_NAMES[key]}",
+                f"speed on {DEVICE_NAMES[key]}",       # (not "about under 0.01 ms")
+                ("about " if ms >= 0.01 else "") + f"{_ms(ms)} on a {DEVICE_NAMES[key]}",
                 ms, f"Estimate: FLOPs ÷ {rate / 1e9:g} GFLOP/s, the sustained speed the TF "
                     f"mobile guide gives for a {DEVICE_NAMES[key]}. Real speed also depends on "
                     "memory traffic and the library used."))
