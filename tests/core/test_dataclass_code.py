@@ -196,3 +196,17 @@ def test_a_file_whose_loading_raises_system_error_is_compiled_over(tmp_path):
             fh.write(data)
         seen, made = _run(str(tmp_path))
         assert seen == plain and made["compiled"] > 10 and made["saved"] is True
+
+
+def test_a_save_removes_what_a_killed_run_left_half_written(tmp_path):
+    """A run killed between writing its temporary file and renaming it left a 0-byte
+    `...marshal.PID.tmp` in the cache folder for good; the next save deletes such files once
+    they are a minute old (a file another run is writing now stays)."""
+    path = dataclass_code.cache_file(str(tmp_path))
+    old, fresh = f"{path}.11280.tmp", f"{path}.11281.tmp"
+    for name in (old, fresh):
+        open(name, "wb").close()
+    os.utime(old, (os.stat(old).st_atime - 3600,) * 2)
+    _, made = _run(str(tmp_path))
+    assert made["saved"] is True
+    assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in (path, fresh))

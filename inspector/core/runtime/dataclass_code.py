@@ -18,6 +18,7 @@ import dataclasses
 import marshal
 import os
 import sys
+import time
 import zlib
 from importlib.util import MAGIC_NUMBER
 
@@ -87,6 +88,7 @@ def save() -> bool:
         with open(tmp, "wb") as fh:
             fh.write(_HEADER + zlib.crc32(payload).to_bytes(4, "little") + payload)
         os.replace(tmp, path)
+        _remove_leftovers(path)
     except Exception:        # never in the way of the run
         try:
             os.unlink(tmp)
@@ -95,6 +97,20 @@ def save() -> bool:
         return False
     _compiled[0] = 0
     return True
+
+
+def _remove_leftovers(path: str, age: float = 60.0) -> None:
+    """Delete `path`'s temporary files that runs killed while writing left (older than `age`
+    seconds: a run writing now keeps its own)."""
+    folder, base = os.path.split(path)
+    now = time.time()
+    for name in os.listdir(folder):
+        if name.startswith(base + ".") and name.endswith(".tmp"):
+            try:
+                if now - os.stat(os.path.join(folder, name)).st_mtime > age:
+                    os.unlink(os.path.join(folder, name))
+            except OSError:
+                pass
 
 
 def _entries(data: bytes):
