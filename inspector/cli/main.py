@@ -159,7 +159,8 @@ def main(argv: list | None = None) -> int:
         return args.func(args)
     except InspectorError as exc:
         text = exc.one_line()
-        if isinstance(exc, UnsafeGraphError) and exc.findings and "--allow_io" not in text:
+        if isinstance(exc, UnsafeGraphError) and "--allow_io" not in text and any(
+                f.why != "calls itself" for f in exc.findings):   # recursion: nothing gives it
             text += " (--allow_io gives it)"
         print(f"graphdef-inspector: error: {text}", file=sys.stderr)
         return 2

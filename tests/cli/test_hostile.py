@@ -69,6 +69,8 @@ def check_outcome(case, code, out, err):
         assert case.message in error_lines[0], error_lines[0]
         # a model's names never reach the terminal raw (escapes, NULs) nor as 100 kB lines
         assert error_lines[0].isprintable() and len(error_lines[0]) < 2000, error_lines[0][:300]
+        if "calls itself" in error_lines[0]:   # no option lets it run: none is offered
+            assert "--allow_io" not in error_lines[0], error_lines[0]
         if case.expect == "refused":
             assert "permission" in error_lines[0] or "refusing" in error_lines[0]
 

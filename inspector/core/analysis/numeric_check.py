@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 
@@ -141,20 +142,36 @@ def known_input_shapes(before: Graph, before_def, after: Graph, inputs: list, gi
     return shapes
 
 
+@contextlib.contextmanager
+def _naming(label: str):
+    """TensorFlow's refusal of one of the two graphs says which one (it names no file)."""
+    try:
+        yield
+    except InspectorError as exc:
+        if exc.path is None and not exc.message.startswith(label):
+            exc.message = f"{label}: {exc.message}"
+            Exception.__init__(exc, exc.one_line())
+        raise
+
+
 def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shapes=None,
                   mode: str = "random", seed: int = 0, arrays: dict | None = None,
-                  allow_io: bool = False, after_inputs: list | None = None) -> list:
-    """Compare outputs of two graphs on the same inputs; returns one OutputComparison each."""
+                  allow_io: bool = False, after_inputs: list | None = None,
+                  labels: tuple = ("the original graph", "the transformed graph")) -> list:
+    """Compare outputs of two graphs on the same inputs; returns one OutputComparison each.
+    `labels` name the two graphs in errors (the CLI gives their files)."""
     input_shapes = input_shapes or {}
     before, after = Graph(before_def), Graph(after_def)
-    safety.require_safe(before_def, outputs, inputs, allow_io, "the original graph")
-    safety.require_safe(after_def, outputs, after_inputs or inputs, allow_io,
-                        "the transformed graph")
+    safety.require_safe(before_def, outputs, inputs, allow_io, labels[0])
+    safety.require_safe(after_def, outputs, after_inputs or inputs, allow_io, labels[1])
     shapes = known_input_shapes(before, before_def, after, inputs, input_shapes, arrays)
     input_shapes = shapes
     feeds = make_inputs(before, inputs, input_shapes, mode, seed, arrays)
-    ref = tensorflow().run_graph(before_def, feeds, outputs, input_shapes, allow_unsafe=allow_io)
+    with _naming(labels[0]):
+        ref = tensorflow().run_graph(before_def, feeds, outputs, input_shapes,
+                                     allow_unsafe=allow_io)
     feeds_after = dict(zip(after_inputs, feeds.values())) if after_inputs else feeds
-    got = tensorflow().run_graph(after_def, feeds_after, outputs, input_shapes,
-                              allow_unsafe=allow_io)
+    with _naming(labels[1]):
+        got = tensorflow().run_graph(after_def, feeds_after, outputs, input_shapes,
+                                     allow_unsafe=allow_io)
     return [compare(r, g, o) for r, g, o in zip(ref, got, outputs)]

@@ -130,4 +130,6 @@ def check_files(original: str, transformed: str, inputs: list, outputs: list, sh
     from inspector.core.analysis.numeric_check import numeric_check
 
     return numeric_check(load_graph_def(original, say), load_graph_def(transformed, say),
-                         inputs, outputs, shapes, feed, seed, arrays, allow_io)
+                         inputs, outputs, shapes, feed, seed, arrays, allow_io,
+                         labels=(f"the original graph ({original})",
+                                 f"the transformed graph ({transformed})"))

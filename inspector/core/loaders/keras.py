@@ -8,7 +8,12 @@ import os
 
 from inspector.core.errors import InspectorError, ModelLoadError, UnsafeGraphError
 from inspector.core.loaders.keras_layers import LayerGraph
-from inspector.core.loaders.keras_weights import attach_weights, read_weights
+from inspector.core.loaders.keras_weights import (
+    attach_weights,
+    largest_stored_dim,
+    oversized_field,
+    read_weights,
+)
 from inspector.core.loaders.load_time import check_keras, keras_config
 from inspector.core.loaders.loaded import CAPABILITIES, LoadedModel, Signature, make_graph
 from inspector.core.model.weights import WeightStore
@@ -23,6 +28,7 @@ def load_keras(path: str, size: int, freeze: bool = True):
     if not freeze:
         return load_layers(path, size, "opened without freezing (--no-freeze)")
     try:
+        _check_declared_sizes(path)
         graph_def, inputs, outputs, how = tensorflow().freeze_keras(path)
     except UnsafeGraphError:
         raise
@@ -34,6 +40,22 @@ def load_keras(path: str, size: int, freeze: bool = True):
     if how:
         model.notes.append(how)
     return model
+
+
+def _check_declared_sizes(path: str) -> None:
+    """Sizes in the config are checked against the stored weights before Keras allocates."""
+    config = keras_config(path) or {}
+    entries, note = read_weights(path, LayerGraph(config))
+    if "could not be read" in note or "not installed" in note:
+        return                          # nothing to check against (Keras will say why)
+    largest = largest_stored_dim(entries)
+    found = oversized_field(config, largest)
+    if found:
+        layer, key, value = found
+        raise ModelLoadError(f"layer '{layer}' declares {key}={value:,}, larger than any weight "
+                             f"stored in the file (largest dimension {largest:,}): Keras would "
+                             "allocate it before reading the weights, so it is not loaded",
+                             path=path, node=layer)
 
 
 def load_layers(path: str, size: int, why: str, failure: InspectorError | None = None):

@@ -251,3 +251,36 @@ def legacy_owner(graph: LayerGraph, layer: str, weight: str) -> tuple:
         else:
             break
     return path, layer, "/".join(parts)
+
+
+# config fields that size a layer's variables (Keras allocates them before reading the file's)
+SIZE_KEYS = frozenset({"units", "filters", "output_dim", "input_dim", "key_dim", "value_dim",
+                       "num_heads", "depth_multiplier", "kernel_size"})
+SIZE_FLOOR = 4096      # smaller sizes cannot make a variable that matters
+
+
+def largest_stored_dim(entries: list) -> int:
+    """The largest dimension of any weight in read_weights' entries."""
+    return max((d for *_, stored in entries for s in stored for d in s.shape), default=0)
+
+
+def oversized_field(config, largest: int) -> tuple | None:
+    """(layer, field, value) of the first size field in the config larger than every stored
+    weight's dimensions (and than SIZE_FLOOR): a file declaring Dense(units=2**22) over a
+    144x10 kernel would have Keras allocate gigabytes before it fails to read the weights."""
+    stack, seen = [(config, "")], 0
+    while stack and seen < 1_000_000:
+        item, layer = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            name = item.get("name") if isinstance(item.get("name"), str) else layer
+            for key, value in item.items():
+                sizes = value if isinstance(value, list) else [value]
+                if key in SIZE_KEYS and all(isinstance(v, int) for v in sizes):
+                    big = max(sizes, default=0)
+                    if big > max(largest, SIZE_FLOOR):
+                        return name, key, big
+                stack.append((value, name))
+        elif isinstance(item, list):
+            stack.extend((v, layer) for v in item)
+    return None

@@ -74,15 +74,21 @@ def _weight_specs(doc: dict, path: str) -> list:
 
 def _shard_bytes(folder: str, paths: list, path: str, seen: set) -> bytes:
     parts = []
+    inside = os.path.realpath(folder).rstrip(os.sep) + os.sep
     for name in paths:
+        if not isinstance(name, str):
+            raise ModelLoadError(f"TF.js weight shard path {str(name)[:80]!r} is not a file "
+                                 "name", path=path)
         if name in seen:
             raise ModelLoadError(f"TF.js weight shard {name!r} is listed more than once",
                                  path=path)
         seen.add(name)
-        if not isinstance(name, str) or os.path.isabs(name) or ".." in name.split("/"):
+        shard = os.path.join(folder, name)
+        # a name, or a symbolic link, leading out of the folder (to /etc/passwd, ../..)
+        if os.path.isabs(name) or ".." in name.split("/") or "\0" not in name and \
+                not os.path.realpath(shard).startswith(inside):
             raise ModelLoadError(f"TF.js weight shard path {name!r} points outside the model's "
                                  "folder", path=path)
-        shard = os.path.join(folder, name)
         if not os.path.exists(shard):
             raise ModelLoadError(f"TF.js weight shard '{name}' is missing (expected beside "
                                  "model.json)", path=path)
