@@ -345,6 +345,7 @@ def _main(argv, resume) -> int:
         window.state.first_frame.connect(run_once)
         if driver is not None:
             driver.waiting = lambda: window.state.demo is None
+            driver.fit = False       # the readable view a run leaves, its blocks' values
     if os.environ.get("INSPECTOR_EXIT_AFTER_FIRST_FRAME") == "1":   # bench/startup_bench.py
         exit_after_first_frame(window, app)
     window.show()

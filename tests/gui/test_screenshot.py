@@ -154,3 +154,18 @@ def test_screenshot_with_compare_is_the_comparison_window(tmp_path):
             if label:
                 seen[label] = seen.get(label, 0) + 1
     assert seen.get("changed", 0) > 20, seen       # B's ops drawn with the changed border
+
+
+def test_screenshot_after_a_run_on_many_blocks_is_readable(tmp_path, fx):
+    """`--run photo.jpg` on the Keras MobileNet v2 (one wrapper scope of ~150 layers): the
+    run opens the wrapper to put values on its blocks, and the screenshot fitted all of them
+    into one thin column of specks. It shows the view the run leaves: blocks at full size."""
+    from test_gui_demo import _photo
+
+    model = tmp_path / "mobilenet_v2.pb"
+    shutil.copy(os.path.join(fx, "mobilenet_v2.pb"), model)
+    photo = _photo(str(tmp_path / "holiday.jpg"))
+    path = screenshot(tmp_path, str(model), "--run", photo, screen="1366x768")
+    counts = colour_counts(path)
+    # a block box drawn at a legible size: ~150x40 px of its colour (every 2nd pixel counted)
+    assert max(counts.values()) > 2500, counts

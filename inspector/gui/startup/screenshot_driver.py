@@ -19,6 +19,10 @@ class ScreenshotDriver:
         self.saved = False
         self.waiting = lambda: False   # something else the picture must show first
         self.target = lambda: window   # the window to grab (a comparison's, with --compare)
+        # the whole graph fitted, or (after --run) the view the run left: a run opens a
+        # wrapper scope's blocks to show their values, ~150 in MobileNet v2, and fitting them
+        # all made one thin unreadable column
+        self.fit = True
         window.state.scene_changed.connect(self._scene)
         window.error_shown.connect(self._error)
 
@@ -48,7 +52,8 @@ class ScreenshotDriver:
             return
         target = self.target()
         if target is self.window:
-            self.window.canvas.fit()  # a screenshot shows the whole graph
+            if self.fit:
+                self.window.canvas.fit()  # a screenshot shows the whole graph
             self.window.canvas.viewport().repaint()
         image = target.grab()
         if not image.save(self.out):
