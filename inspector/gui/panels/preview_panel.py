@@ -145,7 +145,7 @@ class PreviewPanel(QWidget):
             lambda current, _previous: self.step_selected.emit(current.row()))
         self.chart = ChartSlot(lambda plot: plot.setTitle(     # the words in their bars'
             CHART_TITLE, size="8pt"))                         # colours: short enough to fit
-        self.chart.setMinimumHeight(60)
+        self.chart.setMinimumHeight(80)
         self.chart.hide()  # until there are rows: no bare axes
         # rows arrive one by one while the preview computes: the chart (pyqtgraph, many
         # Python calls, each waiting for the GIL meanwhile) is redrawn at most every 150 ms
