@@ -14,6 +14,7 @@ from inspector.gui.canvas.text_fit import (
     DEFAULT_STYLE,
     _advance,
     _bounded,
+    _caption,
     _elided,
     _font,
     _Measure,
@@ -223,8 +224,10 @@ class NodeItem(QGraphicsRectItem):
             tag_font = _font(7, True, style=st)
             wide = _tag_width(tag_font, tag) + 4 if tagged else 0.0
             room = it.w - 12 - 2 * wide      # centred, clear of the tag in its corner
+            fitted = _caption(font, dpi, line, room) if line == it.caption else \
+                _elided(font, dpi, line, room)
             self._text(painter, font, self._rect(("mix", wide), 6 + wide, 21, room, 20),
-                       Qt.AlignCenter, _elided(font, dpi, line, room))
+                       Qt.AlignCenter, fitted)
             if tagged:
                 painter.setFont(tag_font)
                 painter.setPen(_colour("#3b3b3b"))

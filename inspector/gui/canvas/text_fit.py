@@ -4,6 +4,8 @@ end, a badge shortened by whole parts or words). Each cache spares a Qt call in 
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF
 
@@ -92,6 +94,27 @@ def _shortened(font: QFont, dpi: _Measure, text: str, width: float) -> str:
         _bounded(_ELIDED)
         _ELIDED[key] = found
     return found
+
+
+def caption_forms(caption: str) -> list:
+    """A block's plain-words caption ('processing step x35: clipping'), then shorter forms
+    that still say something whole: without the repeat count, then the words after the role
+    when the role says nothing ('processing step'), else the role alone."""
+    role, _, words = caption.partition(": ")
+    bare = re.sub(r" x\d+$", "", role)
+    forms = [caption, f"{bare}: {words}" if words else bare]
+    forms.append(words if words and bare == "processing step" else bare)
+    return list(dict.fromkeys(forms))
+
+
+def _caption(font: QFont, dpi: _Measure, caption: str, width: float) -> str:
+    """A caption fitted to `width`: its first whole form that fits, else the last elided
+    (a spotlit block said 'processing step x35: c…' while presenting)."""
+    forms = caption_forms(caption)
+    for form in forms:
+        if _advance(font, dpi, form) <= width:
+            return form
+    return _elided(font, dpi, forms[-1], width)
 
 
 def _named(font: QFont, dpi: _Measure, name: str, suffix: str, width: float) -> str:
