@@ -316,7 +316,7 @@ def test_split_pieces_are_placed_without_reading_their_bytes_here(blocks, stored
     """A piece the reader split (reader_sink) is placed in the store by its NodeDef lengths:
     the window reads none of its bytes, but for the piece holding the library and versions
     after the nodes (the lengths do not fill it): same nodes and library as read here."""
-    from inspector.core.loaders import reader_plan, reader_sink
+    from inspector.core.loaders import reader_sink
     from inspector.core.loaders.readers import _receive
 
     gd = _whole(blocks)
@@ -327,7 +327,6 @@ def test_split_pieces_are_placed_without_reading_their_bytes_here(blocks, stored
     monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
     monkeypatch.setattr(reader_sink, "taken", lambda idle: 0)     # the window is behind
     monkeypatch.setattr(reader_sink, "FULL_FRAMES", 0)
-    monkeypatch.setattr(reader_plan, "TAIL", 0)       # (every piece 1000 nodes)
     stream = reader_process.start(path, os.stat(path), window=True)
     stream._drain.join(30)
     reads = []

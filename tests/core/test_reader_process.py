@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from inspector.core.errors import Cancelled, ModelLoadError
-from inspector.core.loaders import load, reader_plan, reader_process, readers
+from inspector.core.loaders import load, reader_process, readers
 from inspector.core.loaders.lazy_graphdef import open_lazily
 from inspector.core.loaders.readers import _receive
 from inspector.core.model.graph import Graph
@@ -203,7 +203,6 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
 
     _compiled_or_not(monkeypatch, compiled)
     monkeypatch.setattr(front_end, "WINDOW", True)     # (its graph reads no constants)
-    monkeypatch.setattr(reader_plan, "TAIL", 0)        # (the frames' kinds below: all full)
     if window == "busy":
         monkeypatch.setattr(reader_sink, "FULL_FRAMES", 2)     # then split bodies
     if window == "behind":          # the window waits for frames, yet is always behind
@@ -251,14 +250,11 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
     elif window == "busy":
         assert kinds[:3] == ["columns", "columns", "split"]
     elif window == "behind":    # (BEHIND frames sent before it can be that far behind)
-        behind = reader_sink.BEHIND
-        assert kinds[:3] == ["plain"] * behind + ["split"] * (3 - behind)
-        assert len(parsed) >= behind
+        assert kinds[:3] == ["plain", "plain", "split"] and len(parsed) >= 2
     if nameless:            # the piece the reader cannot read, and every later one
         assert kinds[-1] == "plain"
     elif window in ("busy", "behind") and not compiled:
-        assert kinds.count("split") == len(kinds) - (2 if window == "busy" else
-                                                     reader_sink.BEHIND)
+        assert kinds.count("split") == len(kinds) - 2
     assert graph.structure == here.structure
     assert _columns(graph) == _columns(here)
     assert here.duplicate_names and here.dangling_inputs and here.malformed_inputs
@@ -361,18 +357,18 @@ def test_the_compiled_passes_are_used_where_they_pay(tmp_path, monkeypatch):
         with open(paths[name], "wb") as fh:
             fh.write(gd.SerializeToString())
     size = os.path.getsize
-    assert abs(reader_plan.estimated_nodes(paths["many"], size(paths["many"])) - 20000) \
+    assert abs(reader_process.estimated_nodes(paths["many"], size(paths["many"])) - 20000) \
         < 1000
-    assert reader_plan.estimated_nodes(paths["dense"], size(paths["dense"])) <= 3
-    monkeypatch.setattr(reader_plan, "COMPILED_FROM", 10000)
-    assert reader_plan.compiled_pays(paths["many"], size(paths["many"]))
-    assert not reader_plan.compiled_pays(paths["dense"], size(paths["dense"]))
-    monkeypatch.setattr(reader_plan, "COMPILED_FROM", 600_000)
-    assert not reader_plan.compiled_pays(paths["many"], size(paths["many"]))
+    assert reader_process.estimated_nodes(paths["dense"], size(paths["dense"])) <= 3
+    monkeypatch.setattr(reader_process, "COMPILED_FROM", 10000)
+    assert reader_process._compiled_pays(paths["many"], size(paths["many"]))
+    assert not reader_process._compiled_pays(paths["dense"], size(paths["dense"]))
+    monkeypatch.setattr(reader_process, "COMPILED_FROM", 600_000)
+    assert not reader_process._compiled_pays(paths["many"], size(paths["many"]))
     monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "1")
-    assert reader_plan.compiled_pays(paths["dense"], size(paths["dense"]))
+    assert reader_process._compiled_pays(paths["dense"], size(paths["dense"]))
     monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
-    assert not reader_plan.compiled_pays(paths["many"], size(paths["many"]))
+    assert not reader_process._compiled_pays(paths["many"], size(paths["many"]))
 
 
 def test_the_compiled_readers_name_table_is_sized_for_the_estimate(tmp_path, monkeypatch):

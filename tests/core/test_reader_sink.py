@@ -15,7 +15,7 @@ from concurrent.futures import Future
 import pytest
 
 from inspector.core.errors import ModelLoadError
-from inspector.core.loaders import reader_plan, reader_process, reader_sink
+from inspector.core.loaders import reader_process, reader_sink
 from inspector.core.loaders.lazy_graphdef import open_lazily
 from inspector.core.loaders.readers import _receive
 from inspector.core.model import protos, wire_columns
@@ -49,7 +49,6 @@ def hostile(tmp_path, monkeypatch):
     constants) with one nameless node, in frames of 700 nodes, read by the kernels."""
     monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "1")
     monkeypatch.setattr(reader_process, "CHUNK_NODES", 700)
-    monkeypatch.setattr(reader_plan, "TAIL", 0)     # (frames of 700 nodes, the last too)
     gd = hostile_graph_def(3000)
     for i, node in enumerate(gd.node):
         if not node.name and i != REFUSED_AT:

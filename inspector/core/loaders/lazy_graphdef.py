@@ -138,20 +138,18 @@ class GraphDefSink:
 
 
 def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
-                parse_below: int = MID_NODE, small=None, next_cut=None) -> None:
+                parse_below: int = MID_NODE, small=None) -> None:
     """Walk the file's fields: runs of small nodes go to the sink whole (protobuf's parser
     takes them in one call); nodes holding large values are parsed one by one and their
     values left in the file (found gets their slots). sink.cut every `every` nodes. `sizes`
     (a list) gets each node's size in the file, values included (its NodeDef's ByteSize).
     Nodes holding large values and smaller than `parse_below` are parsed, then stripped;
     bigger ones are stripped by walking their fields (0: always, and no value is read).
-    small: what finds the runs of small nodes (_small_nodes, or a compiled one). next_cut:
-    the cut after the one at a node, when not `every` nodes later (the first is at every)."""
+    small: what finds the runs of small nodes (_small_nodes, or a compiled one)."""
     size, pos, index = r.size, 0, 0
     sized = sizes if sizes is not None else []
     size_of, small = sized.append, small or _small_nodes
     cut = every or -1
-    next_cut = next_cut or every.__add__
     layouts = Skeletons()     # weight nodes' layouts: stripped without a parse once known
     run = [0, 0]        # pending small nodes [start, end), always inside the window
 
@@ -164,7 +162,7 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
         if index == cut:
             flush()
             sink.cut(index)
-            cut = next_cut(cut)
+            cut += every
         buf, i = r.buf, pos - r.base
         if 0 <= i < len(buf) and buf[i] == 0x0A:    # a run of small nodes, in one tight loop
             end, k = small(buf, i, len(buf), cut - index if every else size, sized)
@@ -279,7 +277,7 @@ def _first_fields(r: _Reader, count: int = 64) -> list:
 
 
 def open_lazily(path: str, st, sink=None, every: int = 0, sizes=None,
-                parse_below: int = MID_NODE, small=None, next_cut=None) -> tuple | None:
+                parse_below: int = MID_NODE, small=None) -> tuple | None:
     """(GraphDef without large tensor values, WeightStore or None) of the binary GraphDef at
     path; None when its first fields are not a GraphDef's. sink(reader) makes another sink
     for the walk (the reader process's); the GraphDef is then empty. sizes: see
@@ -299,7 +297,7 @@ def open_lazily(path: str, st, sink=None, every: int = 0, sizes=None,
         graph_def = protos.GraphDef()
         found: list = []
         read_fields(r, GraphDefSink(r, graph_def) if sink is None else sink(r), found, every,
-                    sizes, parse_below, small, next_cut)
+                    sizes, parse_below, small)
         store = WeightStore(path, fd, (now.st_size, now.st_mtime_ns), found, r.read_bytes)
     except BaseException:
         os.close(fd)

@@ -21,11 +21,8 @@ AHEAD = 2             # frames scanned or waiting to be, besides the one being c
 FULL_FRAMES = None    # pieces at most sent with all their columns (None: every piece until
 # the window waits for one): they cost the reader twice a split's time (inputs resolved
 # here: blocks 300k 31 vs 13 ms a piece at normal speed) and the window a sixth of it
-BEHIND = 1            # frames sent and not yet added by the window from which the window is
-# the slower side: the next frame's bodies are split here then. The window keeps about this
-# many frames to add, which it still adds once the walk is over (at 2: ~140-300 ms of the
-# 300k first picture on the slow class after the reader was done; reader_plan's smaller
-# last pieces then leave it little)
+BEHIND = 2            # frames sent and not yet added by the window from which the window is
+                      # the slower side: the next frame's bodies are split here then
 
 
 class SendingSink:
