@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidg
 from inspector.core.app.lanes import LanesSession
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
+from inspector.gui.panels.adaptive import OneLine
 
 
 class LanesWindow(QMainWindow):
@@ -17,7 +18,7 @@ class LanesWindow(QMainWindow):
         super().__init__(parent)
         self.session, self.tasks = session, tasks
         self.setWindowTitle("Compare the stages: " + "  →  ".join(session.labels))
-        self.canvases, self._drawn = [], {}
+        self.canvases, self._drawn, self.titles = [], {}, []
         split = QSplitter(Qt.Horizontal)
         for k, label in enumerate(session.labels):
             box = QWidget()
@@ -26,11 +27,23 @@ class LanesWindow(QMainWindow):
             counts = session.diffs[k - 1].counts() if k else {}
             summary = ", ".join(f"{v} {s}" for s, v in counts.items()
                                 if s in ("changed", "added", "removed", "merged") and v)
-            title = QLabel(f"<b>{k}. {label}</b><br><small>{summary or '&nbsp;'}</small>")
-            title.setWordWrap(True)
+            # one line each, elided (whole in the tooltip): a long step name wrapped to
+            # three lines and started its lane's graph lower than its neighbours'
+            title, said = OneLine(), OneLine()
+            title.setText(f"{k}. {label}")
+            said.setText(summary)
+            bold = title.font()
+            bold.setBold(True)
+            title.setFont(bold)
+            small = said.font()
+            small.setPointSizeF(small.pointSizeF() * 0.85)
+            said.setFont(small)
+            said.setFixedHeight(said.fontMetrics().height() + 2)
+            self.titles.append(title)
             canvas = GraphCanvas(box)
             canvas.clicked.connect(lambda item, lane=k: self._clicked(lane, item))
             lay.addWidget(title)
+            lay.addWidget(said)
             lay.addWidget(canvas, 1)
             split.addWidget(box)
             self.canvases.append(canvas)

@@ -2,6 +2,8 @@
 820 high) on a 768-high screen, the lanes' bottoms and scroll bars under the screen's edge
 (seen under Xvfb at 1366x768). It fits the screen it opens on, as the comparison window does."""
 
+import os
+
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QScreen
@@ -33,3 +35,29 @@ def test_all_stages_fits_a_laptop_screen(qtbot, window, tmp_path, laptop):
     for canvas in lanes.canvases:       # every lane whole inside the window
         corner = canvas.mapTo(lanes, canvas.rect().bottomRight())
         assert lanes.rect().contains(corner)
+
+
+def test_lanes_start_at_one_height_whatever_their_step_names(qtbot, window, tmp_path, laptop):
+    """A long step name ('remove_nodes(op=Identity, op=CheckNumerics)') wrapped to three
+    lines in its lane's title, so that lane's graph started lower than its neighbours'
+    (seen under Xvfb at 1366x768). Each title is one line, elided, whole in its tooltip."""
+    open_and_wait(qtbot, window, private_copy(tmp_path))
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text("remove_nodes(op=Identity, op=CheckNumerics) "
+                              "fold_constants(ignore_errors=true) fold_old_batch_norms "
+                              "quantize_weights(minimum_size=100)")
+    wait_preview(qtbot, window, 4)
+    ctl = window.compare_ctl
+    qtbot.mouseClick(window.preview_panel.stages_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
+    lanes = ctl.windows[-1]
+    qtbot.addWidget(lanes)
+    lanes.show()
+    qtbot.waitUntil(lanes.isVisible, timeout=5000)
+    qtbot.wait(100)
+    tops = {canvas.mapTo(lanes, canvas.rect().topLeft()).y() for canvas in lanes.canvases}
+    assert len(tops) == 1, tops
+    names = [lanes.titles[k].toolTip() for k in range(len(lanes.canvases))]
+    assert names[1] == "1. remove_nodes(op=Identity, op=CheckNumerics)"
+    if os.environ.get("SHOT"):
+        lanes.grab().save(os.environ["SHOT"])
