@@ -41,16 +41,17 @@ def test_the_model_card_is_the_same_in_the_window_and_on_the_command_line(tmp_pa
     assert here.flops.assumed == ["batch 1 assumed for input 'pixels'"]
 
 
-def _any_size_convnet(path: str) -> str:
-    """A fully convolutional net whose input leaves height and width open ([1,?,?,3])."""
+def _any_size_convnet(path: str, shape=(1, None, None, 3)) -> str:
+    """A fully convolutional net whose input leaves height and width open ([1,?,?,3]): 21
+    scores per pixel."""
     import numpy as np
     import tensorflow as tf
 
     graph = tf.Graph()
     with graph.as_default():
-        image = tf.compat.v1.placeholder(tf.float32, [1, None, None, 3], name="image")
-        weights = tf.constant(np.ones((3, 3, 3, 8), np.float32), name="w")
-        tf.nn.relu(tf.nn.conv2d(image, weights, 1, "SAME", name="conv"), name="features")
+        image = tf.compat.v1.placeholder(tf.float32, list(shape), name="image")
+        weights = tf.constant(np.ones((3, 3, 3, 21), np.float32), name="w")
+        tf.nn.softmax(tf.nn.conv2d(image, weights, 1, "SAME", name="conv"), name="scores")
     with open(path, "wb") as f:
         f.write(graph.as_graph_def().SerializeToString())
     return path
@@ -60,7 +61,9 @@ def test_the_card_of_an_any_size_input_says_so_and_what_size_it_counted(tmp_path
     """The card described the input by the size assumed to count FLOPs ("a block of numbers
     shaped [1,1,1,3]" for an any-size photo) and never said the arithmetic and speeds were
     counted for a 1x1 picture; both front ends now keep the graph's [1,?,?,3] and say what was
-    counted (the window in its footnote, the command line under the figures and in --json)."""
+    counted (the window in its footnote, the command line under the figures and in --json).
+    Its output too is what the graph gives ([1,?,?,21], was the counted [1,1,1,21]); a given
+    or fixed size keeps its output's size."""
     model = _any_size_convnet(str(tmp_path / "fcn.pb"))
     seen = window_answers(model, tmp_path, "card")
     code, out, err = run_cli("explain", model, "--json")
@@ -69,17 +72,25 @@ def test_the_card_of_an_any_size_input_says_so_and_what_size_it_counted(tmp_path
     assert seen["card"] == cli
     assert cli["inputs"][0]["shape"] == "[1,?,?,3]"
     assert cli["inputs"][0]["plain"] == "an any-size colour photo"
+    assert [o["shape"] for o in cli["outputs"]] == ["[1,?,?,21]"]
+    assert [o["shape"] for o in seen["card"]["outputs"]] == ["[1,?,?,21]"]
     said = "open sizes of input 'image' taken as [1,1,1,3]"
     assert cli["assumed"] == [said] and seen["card flops"]["assumed"] == [said]
     assert f"Arithmetic and speeds counted with {said}." in seen["card footnote"]
     code, out, err = run_cli("explain", model)
     assert code == 0, err
     assert "an any-size colour photo   (image: float [1,?,?,3])" in out
+    assert "(scores: float [1,?,?,21])" in out and "[1,1,1,21]" not in out
     assert f"(counted with {said}: --input_shape NAME=d0,d1,... for another size)" in out
     code, out, err = run_cli("explain", model, "--input_shape", "image=1,32,32,3", "--json")
     assert code == 0, err
     given = json.loads(out)
     assert given["inputs"][0]["shape"] == "[1,32,32,3]" and given["assumed"] == []
+    assert [o["shape"] for o in given["outputs"]] == ["[1,32,32,21]"]
+    fixed = _any_size_convnet(str(tmp_path / "fixed.pb"), (1, 8, 8, 3))
+    code, out, err = run_cli("explain", fixed, "--json")
+    assert code == 0, err
+    assert [o["shape"] for o in json.loads(out)["outputs"]] == ["[1,8,8,21]"]
 
 
 def test_the_tflite_check_is_the_same_in_the_window_and_on_the_command_line(fx, tmp_path):

@@ -194,3 +194,15 @@ def infer_shapes(graph_def, input_shapes: dict | None = None) -> tuple[dict, lis
         return tensorflow().infer_shapes(graph_def, input_shapes), [], ""
     except InspectorError as exc:
         return {}, [], exc.message
+
+
+def open_shapes(graph_def, input_shapes: dict | None, names) -> dict:
+    """{node: [output shape, ...]} of the named nodes from TF's shape inference with only the
+    given input sizes, the ones the graph leaves open kept unknown (an any-size photo's
+    features are [1,?,?,21], not the [1,1,1,21] of the size assumed to count); {} when TF
+    cannot infer them."""
+    try:
+        shapes = tensorflow().infer_shapes(graph_def, input_shapes)
+    except InspectorError:
+        return {}
+    return {name: shapes[name] for name in names if name in shapes}

@@ -317,16 +317,19 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
     return ModelCard(title, inputs, outputs, facts, layers, assumed)
 
 
-def ports_with_shapes(summary, shapes: dict | None, declared: frozenset = frozenset()
-                      ) -> tuple[list, list]:
+def ports_with_shapes(summary, shapes: dict | None, declared: frozenset = frozenset(),
+                      open_outputs: dict | None = None) -> tuple[list, list]:
     """(inputs, outputs) as (name, dtype, shape) of the summary's top candidates, with shapes
     TF inferred where the graph does not record them; the inputs named in `declared` keep
     the shape the graph gives them (their inferred shape is only the size assumed to count:
-    an any-size photo is not a 1x1 one)."""
+    an any-size photo is not a 1x1 one), and outputs in `open_outputs` take its shapes (the
+    sizes those open inputs leave open, not the counted ones)."""
     def port(c, keep=False):
         shape = c.shape
         name, _, port_text = c.name.partition(":")
-        known = None if keep and name in declared else (shapes or {}).get(name)
+        known = None if keep and name in declared else \
+            (open_outputs or {}).get(name) if not keep and name in (open_outputs or {}) else \
+            (shapes or {}).get(name)
         index = int(port_text) if port_text.isdigit() else 0
         if known and index < len(known) and (not shape or "?" in shape or "unknown" in shape):
             shape = format_shape(known[index])

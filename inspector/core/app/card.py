@@ -47,11 +47,13 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
     job.check()
     if is_tflite(graph):
         shapes, assumed = static_shapes(graph, input_shapes)
-        failure = ""
+        failure, open_outputs = "", {}
     elif engine is None:
         shapes, assumed, failure = {}, [], "TensorFlow is not available to infer the shapes"
+        open_outputs = {}
     else:
-        shapes, assumed, failure = engine.card_shapes(input_shapes)
+        shapes, assumed, failure, open_outputs = engine.card_shapes(
+            input_shapes, [c.name.partition(":")[0] for c in summary.outputs])
     job.check()
     if failure:
         flops = unknown_flops(failure)
@@ -63,7 +65,7 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
     declared = frozenset(c.name.partition(":")[0] for c in summary.inputs
                          if c.name.partition(":")[0] not in given and
                          getattr(graph.get(c.name.partition(":")[0]), "op", "") == "Placeholder")
-    ins, outs = ports_with_shapes(summary, shapes, declared)
+    ins, outs = ports_with_shapes(summary, shapes, declared, open_outputs)
     classes = len(find_labels(model.path, graph).names) if model.path else None
     made = build_card(graph, summary, title_of(model), flops, measured_ms, ins, outs, classes)
     return CardResult(made, flops, summary, shapes or {})

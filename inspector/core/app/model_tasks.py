@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from inspector.core.analysis.metrics import infer_shapes as inferred, infer_shapes
+from inspector.core.analysis.metrics import infer_shapes as inferred, infer_shapes, open_shapes
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
@@ -34,10 +34,15 @@ class ModelTasks:
             return None
         return tensorflow().infer_shapes(self.graph_def)
 
-    def card_shapes(self, input_shapes: dict | None = None):
-        """(shapes, what was assumed, why none) for the model card: TF's shape inference
-        with open input sizes defaulted (analysis.metrics.infer_shapes)."""
-        return infer_shapes(self.graph_def, input_shapes)
+    def card_shapes(self, input_shapes: dict | None = None, outputs=()):
+        """(shapes, what was assumed, why none, open) for the model card: TF's shape inference
+        with open input sizes defaulted (analysis.metrics.infer_shapes); `open`: the named
+        outputs' shapes with those sizes left open, when sizes other than the batch were
+        assumed ({} otherwise: the counted shapes are the graph's own)."""
+        shapes, assumed, failure = infer_shapes(self.graph_def, input_shapes)
+        if failure or all(a.startswith("batch ") for a in assumed):
+            return shapes, assumed, failure, {}
+        return shapes, assumed, failure, open_shapes(self.graph_def, input_shapes, outputs)
 
     def profile(self, ins, outs, shapes, mode, arrays, warmup, runs, intra, inter,
                 allow_io=False, job: Job = NO_JOB):
