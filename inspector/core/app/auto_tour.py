@@ -164,15 +164,7 @@ def _block_stop(view, run: list, flops, expanded: list, k: int) -> Stop:
         caption = f"{first.label}: {plain(first.label)}"
         if len(run) > 1:
             caption += f" ({len(run)} of them in a row)"
-    numbers = []
-    nodes = sum(it.child_count if it.kind == "scope" else 1 for it in run)
-    numbers.append(count(nodes, "node"))
-    params = sum(it.params for it in run)
-    if params:
-        numbers.append(f"{tf_human_readable_num(params)} learned numbers")
-    ops = _flops_of(view, run, flops)
-    if ops:
-        numbers.append(f"{tf_human_readable_num(ops)} operations per input")
+    numbers = _numbers(view, run, flops)
     notes = f"Stop {k}: {title}. " + " · ".join(numbers)
     return Stop(title=title, caption=_sentence(caption) + " " + " · ".join(numbers),
                 notes=notes, kind="graph", expanded=list(expanded), rect=area(run),
