@@ -28,3 +28,15 @@ def test_a_long_path_s_entry_reads_back(tmp_path, monkeypatch):
     gzip_cache.store(key, 99)
     assert gzip_cache.lookup(key) == 99
     assert gzip_cache.lookup(key[:-1] + [4]) is None        # another node count: not it
+
+
+def test_a_fifo_in_place_of_an_entry_is_no_entry_and_does_not_hang(tmp_path, monkeypatch):
+    """A named pipe where an entry's file would be (planted in the cache folder): opening it to
+    read blocked until a writer came, so `diff` hung; it reads as no entry now."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    key = [str(tmp_path / "a.pb"), 10, 20, 30, "graphdef", 3]
+    gzip_cache.store(key, 1234)
+    path = gzip_cache._file(key)
+    os.unlink(path)
+    os.mkfifo(path)
+    assert gzip_cache.lookup(key) is None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import zlib
 
 from inspector.core.analysis.metrics import CHUNK, SAMPLE_ABOVE
@@ -61,7 +62,11 @@ def lookup(key: list | None) -> int | None:
         return None
     try:
         path = _file(key)
-        with open(path, "rb") as fh:
+        # non-blocking, and a regular file only: a FIFO planted in the folder hung the diff
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             entry = json.loads(fh.read(1 << 16))
         value = entry["gzip"]
         if entry["key"] != key or entry["how"] != HOW or type(value) is not int or value <= 0:
