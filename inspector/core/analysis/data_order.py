@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from inspector.core.model.kahn import csr, lifo_kahn
+
 
 def data_order(graph) -> list:
     """The nodes, each after its data inputs (nodes in a cycle come last, unordered)."""
     nodes = list(graph)
     if hasattr(graph, "in_src") and not graph.duplicate_names:
-        pending, users = data_edges(graph)
+        pending, starts, readers = data_edges(graph)
     else:
         index = {n.name: k for k, n in enumerate(nodes)}
         pending = [0] * len(nodes)
@@ -22,21 +24,14 @@ def data_order(graph) -> list:
                 if j is not None:
                     pending[k] += 1
                     users[j].append(k)
-    return [nodes[k] for k in kahn_order(pending, users)]
+        starts, readers = csr(users)
+    return [nodes[k] for k in kahn_order(pending, starts, readers)]
 
 
-def kahn_order(pending: list, users: list) -> list:
-    """Node indexes, each after its data inputs (LIFO ready list; nodes in a cycle come last,
-    in index order). `pending` is consumed."""
-    ready = [k for k, p in enumerate(pending) if not p]
-    order = []
-    while ready:
-        k = ready.pop()
-        order.append(k)
-        for u in users[k]:
-            pending[u] -= 1
-            if not pending[u]:
-                ready.append(u)
+def kahn_order(pending: list, starts, readers) -> list:
+    """Node indexes, each after its data inputs (model.kahn's LIFO walk; nodes in a cycle come
+    last, in index order). `pending` is consumed."""
+    order = lifo_kahn(pending, starts, readers)
     if len(order) < len(pending):
         seen = set(order)
         order += [k for k in range(len(pending)) if k not in seen]
@@ -44,12 +39,12 @@ def kahn_order(pending: list, users: list) -> list:
 
 
 def data_edges(graph) -> tuple:
-    """(pending[k]: node k's data inputs that are nodes, users[j]: the nodes reading j through
-    one, in graph order) from the graph's CSR input arrays."""
+    """(pending[k]: node k's data inputs that are nodes, starts, readers: the nodes reading
+    node j through one are readers[starts[j]:starts[j + 1]], in graph order) from the graph's
+    CSR input arrays."""
     off, src, port = graph.in_offsets, graph.in_src, graph.in_port
     data = (port >= 0) & (src >= 0)
     reader, read = np.repeat(np.arange(len(off) - 1), np.diff(off))[data], src[data]
-    readers, ends = reader[np.argsort(read, kind="stable")].tolist(), \
-        np.cumsum(np.bincount(read, minlength=len(off) - 1)).tolist()
-    users = [readers[a:b] for a, b in zip([0] + ends, ends)]
-    return np.bincount(reader, minlength=len(off) - 1).tolist(), users
+    readers = reader[np.argsort(read, kind="stable")].tolist()
+    starts = [0] + np.cumsum(np.bincount(read, minlength=len(off) - 1)).tolist()
+    return np.bincount(reader, minlength=len(off) - 1).tolist(), starts, readers

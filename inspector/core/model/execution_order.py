@@ -13,6 +13,7 @@ from operator import sub
 
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph
+from inspector.core.model.kahn import csr, lifo_kahn
 from inspector.core.model.node_store import StoredNodes
 from inspector.core.model.reachability import find_cycle
 
@@ -50,16 +51,7 @@ def execution_indexes(graph: Graph) -> list | None:
     reader = list(chain.from_iterable(map(repeat, range(n), counts)))   # position -> node
     readers = list(map(reader.__getitem__, places))     # of node i: starts[i]..starts[i+1]
     del reader
-    ready = [i for i, k in enumerate(counts) if not k]
-    order = []
-    pop, push, add = ready.pop, ready.append, order.append
-    while ready:
-        i = pop()
-        add(i)
-        for c in readers[starts[i]:starts[i + 1]]:
-            pending[c] -= 1
-            if pending[c] == 0:
-                push(c)
+    order = lifo_kahn(pending, starts, readers)
     return order if len(order) == n else None
 
 
@@ -68,7 +60,6 @@ def _by_protos(graph_def) -> list:
     index = {n.name: i for i, n in enumerate(nodes)}
     pending = [0] * len(nodes)
     consumers: list = [[] for _ in nodes]
-    ready = []
     for i, node in enumerate(nodes):
         inputs = list(node.input)   # read once: each read of a repeated field is a C call
         if node.op in MERGES:
@@ -77,22 +68,13 @@ def _by_protos(graph_def) -> list:
             pending[i] = max(pending[i], 0)
         else:
             pending[i] = len(inputs)
-        if not inputs:
-            ready.append(i)
         for text in inputs:         # node_name_from_input, written out (a hot loop)
             j = index.get((text[1:] if text[:1] == "^" else text).split(":", 1)[0])
             if j is None:
                 raise InspectorError(f"Node {node.name} has input {text} which is not in the graph",
                                      node=node.name)
             consumers[j].append(i)
-    order = []
-    while ready:
-        i = ready.pop()
-        order.append(i)
-        for c in consumers[i]:
-            pending[c] -= 1
-            if pending[c] == 0:
-                ready.append(c)
+    order = lifo_kahn(pending, *csr(consumers))
     if len(order) < len(nodes):
         cycle = find_cycle(graph_def)
         path = " -> ".join((cycle + cycle[:1])[:8]) + (" ..." if len(cycle) > 7 else "")
