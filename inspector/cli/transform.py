@@ -101,6 +101,10 @@ def cmd_flops(args) -> int:
           f"counts{whose} {f.tf_total:,} ({tf_human_readable_num(f.tf_total)})")
     if lite:
         print(f"  (counted from {f.source}, without TensorFlow)")
+    fused = f.fused()
+    if fused:
+        print(f"  (TF's registry counts nothing for {', '.join(fused)}: counted here as the "
+              f"base op plus each fused step, {tf_human_readable_num(sum(fused.values()))})")
     for note in f.assumed:
         print(f"  ({note})" if lite else f"  ({note}; give --input_shape for another size)")
     for name, (rate, ms) in rates.items():

@@ -94,6 +94,30 @@ for _op in ("Max", "Min", "Prod", "Any", "All"):
     EXTRA[_op] = lambda i, o, a: _n(i[0]) - _n(o[0])
 
 
+def _fused_steps(o, a) -> int:
+    """What the ops named in a fused kernel's `fused_ops` add, each counted as alone (BiasAdd
+    and Add as TF's registry, activations and batch norm as EXTRA)."""
+    per = {"BiasAdd": 1, "Add": 1, "AddV2": 1, "Relu6": 2, "FusedBatchNorm": 2,
+           "FusedBatchNormV3": 2}
+    return sum(per.get(step, 1) for step in a.get("fused_ops", ())) * _n(o[0])
+
+
+def _fused(base: str):
+    """A grappler or TF.js fused kernel (_FusedConv2D = Conv2D + BiasAdd + Relu, ...): its base
+    op as TF's registry counts it plus each fused step. TF's registry counts none of it (its
+    profiler gives 0 for these ops), so all of it is the extra part: (0, count)."""
+    rule = TF_REGISTRY[base]
+    return lambda i, o, a: (0, rule(i, o, a) + _fused_steps(o, a))
+
+
+# op -> f(input shapes, output shapes, attrs) -> (TF registry's part, extra part), as TFLITE's
+FUSED = {"_FusedConv2D": _fused("Conv2D"), "_FusedMatMul": _fused("MatMul"),
+         "_FusedDepthwiseConv2dNative": _fused("DepthwiseConv2dNative"),
+         "FusedDepthwiseConv2dNative": _fused("DepthwiseConv2dNative"),
+         "_FusedBatchMatMul": _fused("BatchMatMulV2"),
+         "_FusedBatchMatMulV2": _fused("BatchMatMulV2")}
+
+
 @dataclass
 class FlopReport:
     per_node: dict = field(default_factory=dict)     # name -> flops (all counted ops)
@@ -113,6 +137,11 @@ class FlopReport:
         """This report without its count per node (a name and a number for every counted
         node: ~100 MB at a million nodes), as a preview row carries it to the window."""
         return replace(self, per_node={})
+
+    def fused(self) -> dict:
+        """FLOPs by op type of the fused kernels counted (FUSED), which TF's registry leaves
+        out: why `total` can be far above `tf_total` on a grappler or TF.js graph."""
+        return {op: v for op, v in self.ops.items() if op in FUSED}
 
     @property
     def known(self) -> bool:
@@ -135,7 +164,7 @@ def count_flops(graph, shapes: dict) -> FlopReport:
 
     rep = FlopReport()
     for node in graph:
-        lite = TFLITE.get(node.op)
+        lite = TFLITE.get(node.op) or FUSED.get(node.op)
         fn = TF_REGISTRY.get(node.op) or EXTRA.get(node.op) or lite
         if fn is None:
             continue
@@ -176,7 +205,7 @@ def unknown_flops(reason: str) -> FlopReport:
 
 
 ATTRS = ("ksize", "transpose_a", "data_format", "adj_x", "strides", "filter_width",
-         "filter_height", "stride_h", "stride_w", "fused_activation_function")
+         "filter_height", "stride_h", "stride_w", "fused_activation_function", "fused_ops")
 
 
 def _attrs(node) -> dict:
@@ -184,9 +213,17 @@ def _attrs(node) -> dict:
     present = node.proto.attr            # one NodeDef lookup, not one per key
     for key in ATTRS:
         if key in present:
-            value = node.attr(key)
-            out[key] = value.decode() if isinstance(value, bytes) else value
+            out[key] = attr_text(node.attr(key))
     return out
+
+
+def attr_text(value):
+    """An attribute as _attrs gives it: bytes as text, in a list too (fused_ops)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, list):
+        return [attr_text(v) for v in value]
+    return value
 
 
 DEVICE_PRESETS = {"phone-2016": 20e9, "phone": 10e9, "raspberry-pi-3": 5e9}

@@ -14,6 +14,7 @@ from inspector.core.analysis import data_order
 from inspector.core.analysis import static_shapes as ss
 from inspector.core.analysis.flops import (
     EXTRA,
+    FUSED,
     NHWC_ONLY,
     TF_REGISTRY,
     FlopReport,
@@ -205,7 +206,8 @@ def count_flops_columns(graph, out: list) -> FlopReport:
     np = ss.np
     rep = FlopReport()
     op_names, names, views = graph.op_names, graph.name_list, graph.nodes
-    fns = [TF_REGISTRY.get(op) or EXTRA.get(op) or TFLITE.get(op) for op in op_names]
+    fns = [TF_REGISTRY.get(op) or EXTRA.get(op) or TFLITE.get(op) or FUSED.get(op)
+           for op in op_names]
     counted = [c for c, fn in enumerate(fns) if fn is not None]
     if not counted:
         return _finish(rep)
@@ -216,7 +218,7 @@ def count_flops_columns(graph, out: list) -> FlopReport:
     per_node, ops, unknown = rep.per_node, rep.ops, rep.unknown_shape
     for i in at:
         op = op_names[codes[i]]
-        fn, lite = fns[codes[i]], op in TFLITE
+        fn, lite = fns[codes[i]], op in TFLITE or op in FUSED
         ins = []
         for p in range(start[i], start[i + 1]):
             s = src[p]
