@@ -8,7 +8,9 @@ import os
 
 from inspector.core.errors import InspectorError, ModelLoadError, UnsafeGraphError
 from inspector.core.loaders.keras_layers import LayerGraph
+from inspector.core.loaders.keras_shapes import wide_input
 from inspector.core.loaders.keras_weights import (
+    SIZE_FLOOR,
     attach_weights,
     largest_stored_dim,
     oversized_field,
@@ -45,7 +47,8 @@ def load_keras(path: str, size: int, freeze: bool = True):
 def _check_declared_sizes(path: str) -> None:
     """Sizes in the config are checked against the stored weights before Keras allocates."""
     config = keras_config(path) or {}
-    entries, note = read_weights(path, LayerGraph(config))
+    layers = LayerGraph(config)
+    entries, note = read_weights(path, layers)
     if "could not be read" in note or "not installed" in note:
         return                          # nothing to check against (Keras will say why)
     largest = largest_stored_dim(entries)
@@ -56,6 +59,13 @@ def _check_declared_sizes(path: str) -> None:
                              f"stored in the file (largest dimension {largest:,}): Keras would "
                              "allocate it before reading the weights, so it is not loaded",
                              path=path, node=layer)
+    found = wide_input(layers, largest, SIZE_FLOOR)
+    if found:
+        layer, size = found
+        raise ModelLoadError(f"layer '{layer}' would be built for an input {size:,} wide, larger "
+                             f"than any weight stored in the file (largest dimension "
+                             f"{largest:,}): Keras would allocate it before reading the weights, "
+                             "so it is not loaded", path=path, node=layer)
 
 
 def load_layers(path: str, size: int, why: str, failure: InspectorError | None = None):

@@ -1,0 +1,63 @@
+"""A Keras file whose declared input sizes would make Keras build variables far larger than the
+weights it stores is refused before Keras builds anything (keras_shapes.wide_input), whichever
+way the size reaches the layer: the input's width, a Flatten of a wide input, a build_config.
+Each case fails on the code before keras_shapes (only size fields like units were checked)."""
+
+import json
+import os
+import zipfile
+
+import pytest
+
+from inspector.core.errors import ModelLoadError
+from inspector.core.loaders.keras import _check_declared_sizes
+from tests.fixtures.hostile import inputs as I
+
+
+def _rewrite(d, edit):
+    path = I.keras_huge_units(d)
+    with zipfile.ZipFile(path) as zf:
+        config = json.loads(zf.read("config.json"))
+        weights = zf.read("model.weights.h5")
+    layers = config["config"]["layers"]
+    layers[1]["config"]["units"] = 10
+    edit(layers)
+    out = os.path.join(d, "edited.keras")
+    with zipfile.ZipFile(out, "w") as zf:
+        zf.writestr("config.json", json.dumps(config))
+        zf.writestr("model.weights.h5", weights)
+    return out
+
+
+def _flatten(layers):
+    layers[0]["config"]["batch_shape"] = [None, 8192, 8192]
+    layers.insert(1, {"module": "keras.layers", "class_name": "Flatten",
+                      "config": {"name": "flat"}})
+
+
+def _built(layers):
+    layers[1]["config"]["build_config"] = {"input_shape": [None, 2 ** 26]}
+
+
+@pytest.mark.parametrize("edit, size", [
+    (lambda ls: ls[0]["config"].update(batch_shape=[None, 2 ** 26]), "67,108,864"),
+    (_flatten, "67,108,864"),
+    (_built, "67,108,864"),
+    (lambda ls: ls[0]["config"].update(batch_shape=[None, 2 ** 26, 3],
+                                       name="in"), None),   # channels 3: a [3, 10] kernel
+])
+def test_a_layer_built_for_an_input_wider_than_any_stored_weight_is_refused(tmp_path, edit,
+                                                                          size):
+    path = _rewrite(str(tmp_path), edit)
+    if size is None:
+        _check_declared_sizes(path)
+        return
+    with pytest.raises(ModelLoadError) as info:
+        _check_declared_sizes(path)
+    assert f"layer 'probs' would be built for an input {size} wide" in info.value.message
+    assert "largest dimension 144" in info.value.message
+
+
+def test_an_honest_file_passes():
+    _check_declared_sizes(os.path.join(os.path.dirname(__file__), "data", "tiny.keras"))
+    _check_declared_sizes(os.path.join(os.path.dirname(__file__), "data", "tiny.h5"))
