@@ -75,6 +75,9 @@ def build_diff(args):
                 raise InspectorError("give B or --pipeline, not both")
             gb, steps = after_pipeline(a.graph, args.pipeline, _split(args.inputs),
                                        _split(args.outputs))
+            for step in steps:      # (quantize_weights' zeros that Dequantize makes NaN)
+                if step.warning:
+                    print(f"WARNING: {step.spec}: {step.warning}", file=sys.stderr)
             b_label, b_path = f"{args.model} after {args.pipeline}", ""
         elif args.other:
             b = _open(args.other, args)

@@ -136,6 +136,11 @@ def cmd_check(args) -> int:
     for r in results:
         if r.warning():
             print(f"WARNING: {r.name}: {r.warning()}")
+    failed = [r.name for r in results if any(r.non_finite)]
+    if failed:      # the errors and top-1 of NaNs say nothing: the check failed (exit 1)
+        print(f"graphdef-inspector: check failed: {', '.join(failed)} answered NaN or infinite "
+              "values (counts above)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -163,7 +168,13 @@ def add_parsers(sub) -> None:
     p.add_argument("--top", type=int, default=15)
     p.add_argument("--gflops", type=float, help="your device's speed in GFLOP/s")
     p.set_defaults(func=cmd_flops)
-    p = sub.add_parser("check", help="run two graphs in TensorFlow and compare their outputs")
+    p = sub.add_parser("check", help="run two graphs in TensorFlow and compare their outputs "
+                                     "(exit 0 compared, 1 an output answered NaN or infinite "
+                                     "values, 2 bad input)",
+                       description="Run two graphs in TensorFlow on the same inputs and "
+                                   "compare their outputs. Exit 0 compared, 1 failed (an "
+                                   "output of either graph answered NaN or infinite values: "
+                                   "their errors and top-1 say nothing), 2 bad input.")
     p.add_argument("original")
     p.add_argument("transformed")
     p.add_argument("--inputs", required=True)

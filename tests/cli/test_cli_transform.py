@@ -230,11 +230,21 @@ def test_check_says_when_the_transformed_graph_answers_nan(fx, tmp_path):
            "minimum_size=1281 keeps them float]" in said, said
     code, stdout, err = run_cli("check", src, out, "--inputs", "input", "--outputs",
                                 "Identity")
-    assert code == 0, err
     row = next(ln for ln in stdout.splitlines() if ln.startswith("Identity"))
     assert row.split()[-3:] == ["nan", "nan", "0.0%"], row
     assert "WARNING: Identity: 1,000 of 1,000 values NaN or infinite in the transformed " \
            "graph's output (0 in the original's)" in stdout
+    # a check that found NaN answers failed: exit 1 (as diff's "different"; 2 is bad input)
+    assert code == 1, err
+    assert err.strip().splitlines()[-1] == "graphdef-inspector: check failed: Identity " \
+        "answered NaN or infinite values (counts above)", err
+    # diff --pipeline --numeric shows the step's warning too (it only showed -inf dB)
+    code, stdout, err = run_cli("diff", src, "--pipeline", "quantize_weights", "--numeric",
+                                "--inputs", "input", "--outputs", "Identity", "--limit", "3")
+    assert code == 1 and "Numeric divergence" in stdout, err
+    warned = [ln for ln in err.splitlines() if ln.startswith("WARNING: quantize_weights: ")]
+    assert len(warned) == 1 and "2 constants hold only zeros" in warned[0] and \
+        "minimum_size=1281 keeps them float" in warned[0], err
 
 
 def test_the_advice_of_the_zeros_warning_keeps_the_answers(fx, tmp_path):

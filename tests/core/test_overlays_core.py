@@ -39,3 +39,20 @@ def test_quality_hint_speaks_plainly():
     assert quality_hint([compare(x, x + 0.05, "box")]) == (
         "box: good. The largest difference is 0.5% of the float output's range.")
     assert "poor" in quality_hint([compare(x, x + 2, "box")])
+
+
+def test_quality_hint_of_nan_eight_bit_answers_is_poor_and_says_how_many():
+    """The calibration's verdict (the ranges overlay's comparison text, `calibrate --freeze`)
+    on eight-bit answers that are NaN: a regression output's error of nan fell through to
+    'acceptable'/'largest difference nan%' before; it is poor now, with the count."""
+    from inspector.core.analysis.numeric_check import compare
+    from inspector.core.overlays.calibration import quality_hint
+
+    x = np.linspace(0, 10, 20).reshape(20, 1)
+    y = x.copy()
+    y[3] = np.nan
+    said = quality_hint([compare(x, y, "box")])
+    assert said == ("box: poor. 1 of 20 values NaN or infinite in the transformed graph's "
+                    "output (0 in the original's); do not ship this as is."), said
+    a = np.array([[0.1, 0.9], [0.8, 0.2]])
+    assert quality_hint([compare(a, a * np.nan, "probs")]).startswith("probs: poor. 4 of 4")

@@ -160,6 +160,10 @@ def quality_hint(compared: list) -> str:
     agreement for classifier outputs, else by the error relative to the float output's span."""
     lines = []
     for r in compared:
+        if r.non_finite[1] > r.non_finite[0]:       # errors and top-1 of NaNs mean nothing
+            lines.append(f"{r.name}: poor. {r.warning()[0].upper()}{r.warning()[1:]}; do not "
+                         "ship this as is.")
+            continue
         if r.top1_agreement is not None:
             rows = r.shape[0] if r.shape else 1
             changed = round((1.0 - r.top1_agreement) * rows)
