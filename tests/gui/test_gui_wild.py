@@ -82,3 +82,29 @@ def test_a_tflite_model_gets_no_tensorflow_shape_inference_nor_the_tflite_overla
     assert not panel.mode_buttons["compat"].isEnabled()
     open_and_wait(qtbot, window, demo_model)
     assert panel.mode_buttons["compat"].isEnabled()
+
+
+def test_the_phone_check_of_a_tfjs_detector_uses_all_its_signature_outputs_as_the_cli(
+        qtbot, window):
+    """The TF.js SSD hand detector declares 8 outputs. `compat` took all 8 (482 builtin, 632
+    removed by conversion); the window's Check compatibility took the first 3 of them (394
+    builtin, 720 removed: the other 5 outputs' ops were counted as dropped)."""
+    from PySide6.QtCore import Qt
+    from conftest import run_cli
+    from test_gui import open_and_wait
+
+    path = wild("handtrack_float32")
+    rc, out, err = run_cli("compat", path, "--json")
+    assert rc == 0, err
+    import json
+    cli = json.loads(out)
+    open_and_wait(qtbot, window, path)
+    window.mobile_dock.raise_()
+    qtbot.mouseClick(window.mobile_panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.state.tflite_check is not None and
+                    not window.tasks.is_busy(), timeout=60000)
+    check = window.state.tflite_check
+    assert len(check.outputs) == 8
+    label = window.mobile_panel.ports.text()
+    assert all(f"Identity_{k}" in label for k in range(1, 8))
+    assert dict(check.compat.counts()) == {k: v for k, v in cli["counts"].items() if v}

@@ -19,6 +19,7 @@ from inspector.core.model.parameters import (
 )
 
 UNLIKELY_OUTPUT_OPS = {"Const", "Assign", "NoOp", "Placeholder"}
+SIGNATURE_SCORE = 120       # a port the model's signature declares (SavedModel, TF.js, Keras)
 FINAL_OPS = {"Softmax": "class probabilities", "Sigmoid": "probabilities",
              "LogSoftmax": "log-probabilities", "ArgMax": "class index", "TopKV2": "top-k classes"}
 
@@ -195,7 +196,7 @@ def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
         port = int(port) if port.isdigit() else 0
         dtype, shape = port_dtype_shape(node, port)
         likely.append(Candidate(name if port == 0 else f"{name}:{port}", node.op, dtype, shape,
-                                f"signature output ({tensor})", 120))
+                                f"signature output ({tensor})", SIGNATURE_SCORE))
     for i in columns.unread(graph, UNLIKELY_OUTPUT_OPS):
         node = graph.nodes[i]
         if node.name in known_nodes:
@@ -290,7 +291,8 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
         cand = Candidate(node.name, node.op, dtype_of(node), shape_of(node))
         desc = f"{node.op}, {cand.dtype or '?'} {cand.shape or '(no shape)'}"
         if node.name in known_nodes:
-            cand.reason, cand.score = f"signature input ({known_nodes[node.name]}), {desc}", 120
+            cand.reason, cand.score = f"signature input ({known_nodes[node.name]}), {desc}", \
+                SIGNATURE_SCORE
         elif not graph.has_consumers(node.name):
             cand.reason, cand.score = f"{desc}; unused", 5
         elif op_categories.training_role(node.name, node.op):

@@ -2,10 +2,13 @@
 (profile, calibrate, demo, TFLite, the card, tours, "Use suggested inputs and outputs") and
 the command line. Marks win, side by side; else the inputs the summary scores as real feed
 points (100 or more) and the outputs that share the top score (70 or more: a real answer,
-not a leftover)."""
+not a leftover). A model whose signature declares its ports gets those, every one of them, as
+the command line takes them (model.known_inputs/outputs): a guess is capped, a declaration
+is not (the TF.js SSD hand detector's 8 outputs were cut to 3 in the window)."""
 
 from __future__ import annotations
 
+from inspector.core.analysis.summary import SIGNATURE_SCORE
 from inspector.core.errors import InspectorError
 
 MAX_INPUTS, MAX_OUTPUTS = 4, 3
@@ -16,11 +19,11 @@ def suggested_ports(summary) -> tuple[list, list]:
     """(inputs, outputs) the summary ranks as the model's real ports."""
     if summary is None:
         return [], []
-    ins = [c.name for c in summary.inputs if c.score >= INPUT_SCORE][:MAX_INPUTS]
+    ins = [c.name for c in summary.inputs if c.score >= SIGNATURE_SCORE] or \
+        [c.name for c in summary.inputs if c.score >= INPUT_SCORE][:MAX_INPUTS]
     top = max((c.score for c in summary.outputs), default=0)
-    outs = [c.name for c in summary.outputs if c.score == top][:MAX_OUTPUTS] \
-        if top >= OUTPUT_SCORE else []
-    return ins, outs
+    outs = [c.name for c in summary.outputs if c.score == top] if top >= OUTPUT_SCORE else []
+    return ins, outs if top >= SIGNATURE_SCORE else outs[:MAX_OUTPUTS]
 
 
 def ports_to_use(marked_inputs, marked_outputs, summary) -> tuple[list, list]:
