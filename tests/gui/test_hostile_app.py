@@ -68,6 +68,31 @@ def test_opening_a_model_with_a_hostile_session_file_runs_nothing(qtbot, window,
     assert not os.path.exists(marker)
 
 
+def test_a_session_step_this_version_does_not_know_is_said_kept_and_not_run(qtbot, window,
+                                                                           tmp_path):
+    """A session file's step named 'fold_everything' (a newer version's transform, or a
+    typo) was kept without a word. It is said in one line naming it, kept for the next save,
+    disabled; the known steps still preview."""
+    from inspector.core.formats.writer import write_graph
+
+    model = str(tmp_path / "model.pb")
+    write_graph(H.write_in_function(str(tmp_path / "marker")), model)
+    session = {"version": 1, "inputs": ["x"], "outputs": ["y"], "input_shapes": {"x": [2]},
+               "pipeline": [{"name": "fold_constants", "params": {}, "enabled": True},
+                            {"name": "fold_everything", "params": {}, "enabled": True}]}
+    (tmp_path / "model.pb.inspector.json").write_text(json.dumps(session))
+    error = _open_and_wait(qtbot, window, model)
+    said = [ln for ln in error.splitlines() if "fold_everything" in ln]
+    assert said == ["step 2 ('fold_everything') is not a transform this version knows: kept, "
+                    "disabled, and not run"], error
+    bench = window.state.workbench
+    assert [(s.name, s.enabled) for s in bench.steps] == [("fold_constants", True),
+                                                         ("fold_everything", False)]
+    qtbot.waitUntil(lambda: len(window.state.rows) == 2 and
+                    window.state.rows[-1].metrics.flops is not None, timeout=60000)
+    assert not window.state.rows[-1].error
+
+
 @pytest.fixture
 def answers(monkeypatch):
     """Answer the consent dialog: pop answers from the list, record the questions."""

@@ -210,11 +210,25 @@ class Workbench:
         if session["dropped"]:
             self.partly_read = path
             self.warnings.extend(session["dropped"])
+        self._hold_back_unknown()
         self._hold_back_outside_paths(session_path(model_path))  # the model's folder
         self._undo.clear()
         self._redo.clear()
         self.changed.emit()
         return path
+
+    def _hold_back_unknown(self) -> None:
+        """A step this version has no transform for (a newer version's, or a typo) is kept,
+        so that saving does not lose it, but disabled and said (by name, not imported)."""
+        from inspector.core.transforms.catalogue import MODULE_OF
+
+        for k, spec in enumerate(self.steps):
+            if spec.name not in MODULE_OF:
+                spec.enabled = False
+                name = "".join(c if c.isprintable() else "?" for c in spec.name[:60])
+                self.warnings.append(f"step {k + 1} ('{name}{'…' if len(spec.name) > 60 else ''}"
+                                     "') is not a transform this version knows: kept, "
+                                     "disabled, and not run")
 
     def _hold_back_outside_paths(self, session: str) -> None:
         import inspector.core.transforms  # noqa: F401  (registers every transform)

@@ -23,7 +23,9 @@ class Buffer:
         raise ModelLoadError(f"damaged {self.what}: {why}", path=self.path)
 
     def _get(self, fmt: struct.Struct, pos: int):
-        if pos < 0 or pos + fmt.size > self.size:
+        if pos < 0:
+            self.fail(f"a negative offset points to byte {pos:,}, before the file's start")
+        if pos + fmt.size > self.size:
             self.fail(f"a field at byte {pos:,} lies past the end of the file "
                       f"({self.size:,} bytes): the file is truncated or not this format")
         return fmt.unpack_from(self.data, pos)[0]
@@ -45,6 +47,9 @@ class Table:
     def __init__(self, buf: Buffer, pos: int):
         self.buf, self.pos = buf, pos
         self.vtable = pos - buf._get(_I32, pos)
+        if self.vtable < 0:
+            buf.fail(f"the table at byte {pos:,} has a negative offset: its vtable would start "
+                     f"at byte {self.vtable:,}, before the file's start")
         self.vt_size = buf._get(_U16, self.vtable)
         if self.vt_size < 4 or self.vt_size % 2 or self.vtable + self.vt_size > buf.size:
             buf.fail(f"the table at byte {pos:,} has a broken vtable")
