@@ -147,3 +147,27 @@ def test_profile_asks_before_running_a_writing_function(qtbot, window, tmp_path,
     assert "PrintV2" in asked[0]
     qtbot.wait(200)
     assert not os.path.exists(marker)
+
+
+def test_a_refused_initialiser_says_the_model_was_not_opened(qtbot, window, tmp_path, answers):
+    """Opening a SavedModel whose initialiser writes a file, and answering No, left the model
+    shown before with no word (the title and canvas still the old model's). One line now
+    says the model was not opened, what would have run, and what is still shown."""
+    from inspector.core.formats.writer import write_graph
+
+    asked, _ = answers
+    first = str(tmp_path / "first.pb")
+    write_graph(H.write_in_function(str(tmp_path / "unused")), first)
+    assert _open_and_wait(qtbot, window, first) == ""
+    marker = str(tmp_path / "marker")
+    saved = H.saved_model_tf2_initializer(str(tmp_path), marker)
+    window.last_error = ""
+    window.open_path(saved)
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=60000)
+    assert len(asked) == 1 and not os.path.exists(marker)
+    line = window.last_error
+    assert line.startswith("tf2_initializer was not opened: loading it would run node '"), line
+    assert "WriteFile" in line and line.endswith("which you did not allow; first.pb is "
+                                                 "still shown"), line
+    assert "\n" not in line and window.state.model.path == first
+

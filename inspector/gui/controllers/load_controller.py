@@ -29,6 +29,8 @@ class LoadController:
             if isinstance(exc, UnsafeGraphError) and exc.findings and not allow_unsafe:
                 if self.dialogs.consent(exc, f"Loading {name}"):
                     self.open(path, signature, allow_unsafe=True)
+                else:       # said: the model shown is not the one just chosen
+                    self.state.fail(_refused(name, exc.findings, self.state.model))
                 return
             if isinstance(exc, InspectorError):
                 self.state.fail(exc.one_line())
@@ -72,3 +74,12 @@ class LoadController:
                 self.state.fail(f"{model.path}: could not summarize: {exc}")
 
         start_summary(self.state, self.tasks, model, failed)
+
+
+def _refused(name: str, findings: list, shown) -> str:
+    """One line: the model was not opened, what loading it would have run, what is shown."""
+    more = f" and {len(findings) - 1} more" if len(findings) > 1 else ""
+    still = f"; {os.path.basename(shown.path.rstrip('/'))} is still shown" \
+        if shown is not None else ""
+    return (f"{name} was not opened: loading it would run {findings[0].describe()}{more}, "
+            f"which you did not allow{still}")
