@@ -12,7 +12,6 @@ from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import atomic_write
-from inspector.core.loaders import load
 from inspector.core.loaders.files import read_text
 from inspector.core.overlays.decorate import chosen_ranges, original_name
 from inspector.core.transforms.syntax import quote
@@ -66,8 +65,11 @@ def profile_file(path: str, inputs, outputs, shapes: dict, feed: str, seed: int,
 
 
 def graph_def_of(path: str):
-    """The GraphDef of the model at `path`, as `load` reads it."""
-    return load(path).graph.graph_def
+    """The GraphDef of the model at `path`, opened as the window and `summarize` open it (a
+    .meta frozen with the checkpoint beside it: it ran uninitialised variables)."""
+    from inspector.core.app.opening import open_model
+
+    return open_model(path).graph.graph_def
 
 
 def import_timings(state, path: str) -> None:

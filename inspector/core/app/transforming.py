@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from inspector.core.analysis.metrics import StepMetrics, compute_metrics
 from inspector.core.app.exports import check_target, node_size, write_graph
+from inspector.core.app.opening import open_model
 from inspector.core.errors import InspectorError
-from inspector.core.loaders import load
 from inspector.core.loaders.readers import TRANSFORM
 from inspector.core.loaders.whole_graphdef import read_graph_def, read_structure
 from inspector.core.runtime.executor import tensorflow
@@ -21,7 +21,7 @@ def _quiet(note: str) -> None:
 
 def load_graph_def(path: str, say=_quiet):
     """The GraphDef a transform or a check works on: a big binary GraphDef read whole, else
-    the model as `load` opens it (`say` gets its notes); a read-only view (a .tflite, ...)
+    the model as `open_model` opens it (`say` gets its notes); a read-only view (a .tflite, ...)
     is an InspectorError naming the file."""
     whole = read_graph_def(path)
     return whole if whole is not None else _model_graph_def(path, say)
@@ -35,7 +35,7 @@ def load_structure(path: str, say=_quiet) -> tuple:
 
 
 def _model_graph_def(path: str, say):
-    model = load(path)
+    model = open_model(path)     # a .meta frozen with the checkpoint beside it, as everywhere
     if TRANSFORM not in model.capabilities:   # e.g. TFLite's ops: TF cannot rewrite them
         if model.kind == "tflite":
             raise InspectorError("a .tflite model opens as a read-only view; transforms and "
