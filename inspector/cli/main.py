@@ -27,6 +27,13 @@ def cmd_summarize(args) -> int:
         raise error
     for line in warnings:
         print(line, file=sys.stderr)
+    # what TensorFlow would refuse the graph for (--format=tf does as TF's tool: above)
+    problems = model.graph.problems() if fmt != "tf" else []
+    if problems:     # listed above, all of it: and a script learns the graph is broken
+        where = "in its 'problems'" if fmt == "json" else "listed above"
+        print(f"graphdef-inspector: {count(len(problems), 'problem')} ({where}): "
+              "TensorFlow would refuse this graph", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -112,7 +119,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _own_parsers(sub) -> None:
-    p = sub.add_parser("summarize", help="likely inputs/outputs, parameters, op histogram")
+    p = sub.add_parser("summarize", help="likely inputs/outputs, parameters, op histogram "
+                                         "(exit 0; 1 the graph has problems TensorFlow would "
+                                         "refuse it for, listed; 2 bad input)",
+                       description="Likely inputs and outputs, variables, parameters, op "
+                                   "histogram. A graph with problems TensorFlow would refuse "
+                                   "it for (an input naming no node, a malformed input, a node "
+                                   "without a name or op) is summarized all the same, its "
+                                   "problems listed, and exits 1; --format=tf exits 2 there, "
+                                   "as summarize_graph fails. Exit 2: the file cannot be read.")
     _add_load_args(p)
     p.add_argument("--format", choices=("text", "tf", "json"), default="text",
                    help="tf = exactly what TF's summarize_graph prints")

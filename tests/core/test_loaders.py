@@ -138,8 +138,14 @@ def test_dangling_inputs_still_load_with_problems_listed(data):
     assert len(m.graph) == 3
     assert m.problems == ["node 'y' has input 'ghost', which is not in the graph",
                           "node 'z' has input 'phantom', which is not in the graph"]
-    code, out, _ = run_cli("summarize", path)
-    assert code == 0 and "Problem: node 'y' has input 'ghost'" in out
+    code, out, err = run_cli("summarize", path)
+    # everything summarized, the problems listed, and exit 1: TF would refuse the graph
+    # (it exited 0; --format=tf exits 2 as summarize_graph fails)
+    assert code == 1 and "Problem: node 'y' has input 'ghost'" in out
+    assert "Benchmark: " in out and err.strip().splitlines()[-1] == (
+        "graphdef-inspector: 2 problems (listed above): TensorFlow would refuse this graph")
+    code, out, err = run_cli("summarize", "--json", path)
+    assert code == 1 and "'ghost', which is not in the graph" in out
     code, out, err = run_cli("summarize", "--format=tf", path)
     assert code == 2 and "Invalid input ghost for node y" in out
 
