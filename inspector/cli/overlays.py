@@ -27,8 +27,8 @@ def cmd_profile(args) -> int:
     sys.stdout.write(prof.text)
     print(f"Average inference timings in us: no stats: {plain:.0f}, with stats: {traced:.0f} "
           f"(tracing overhead {100.0 * (traced - plain) / max(plain, 1):+.0f}%)")
-    if prof.unmatched:
-        print("Runtime names matching no graph node: " + ", ".join(prof.unmatched[:20]))
+    if prof.unmatched:      # which of them TF's optimizer made while running, and why
+        print(prof.match_summary())
     return 0
 
 

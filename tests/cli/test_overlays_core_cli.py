@@ -51,3 +51,18 @@ def test_calibrate_cli_freezes_compares_and_judges(fx, tmp_path):
                                      "softmax: poor")
     ops = {n.op for n in load(str(frozen)).graph.graph_def.node}
     assert "QuantizedConv2D" in ops and "RequantizationRange" not in ops
+
+
+def test_profile_says_which_names_tf_made_while_running(fx):
+    """A profile of the Keras MobileNet v2 times ~35 '.../convolution/merged_input' Consts
+    that grappler's arithmetic optimizer makes at run time (a Mul folded into the conv's
+    weights). They were listed as 'Runtime names matching no graph node' with no reason."""
+    code, out, err = run_cli("profile", os.path.join(fx, "mobilenet_v2.pb"), "--inputs",
+                             "input", "--outputs", "Identity", "--runs", "2", "--warmup", "1")
+    assert code == 0, err
+    line = next(ln for ln in out.splitlines() if "timed nodes matched the graph" in ln)
+    assert "are of nodes TensorFlow's graph optimizer (grappler) made while it ran, so they " \
+           "are not in the file (…/merged_input: a multiplication folded into a " \
+           "convolution's weights); their time counts in the op-type totals only: " in line
+    assert "/convolution/merged_input" in line and "match no node" not in line, line
+    assert "Runtime names matching no graph node" not in out

@@ -78,10 +78,18 @@ class Profile:
         timed = len(self.nodes) - len(self.runtime_only)
         matched = timed - len(self.unmatched)
         parts = [f"{matched} of {timed} timed nodes matched the graph"]
-        if self.unmatched:
-            shown = ", ".join(self.unmatched[:10]) + (" …" if len(self.unmatched) > 10 else "")
-            verb = "matches" if len(self.unmatched) == 1 else "match"
-            parts.append(f"{count(len(self.unmatched), 'name')} {verb} no node: {shown}")
+        made = [n for n in self.unmatched if OPTIMIZER_MADE.search(n.split(" [")[0])]
+        other = [n for n in self.unmatched if n not in set(made)]
+        if made:
+            parts.append(f"{count(len(made), 'name')} {'is' if len(made) == 1 else 'are'} of "
+                         "nodes TensorFlow's graph optimizer (grappler) made while it ran, so "
+                         "they are not in the file (…/merged_input: a multiplication folded "
+                         "into a convolution's weights); their time counts in the op-type "
+                         f"totals only: {_few(made)}")
+        if other:
+            verb = "matches" if len(other) == 1 else "match"
+            parts.append(f"{count(len(other), 'name')} {verb} no node (a profile of another "
+                         f"graph, or renamed nodes?): {_few(other)}")
         if self.runtime_only:
             parts.append(f"{len(self.runtime_only)} runtime-only rows (_SOURCE, copies) left "
                          "out")
@@ -90,6 +98,16 @@ class Profile:
         return "; ".join(parts) + "."
 
 
+def _few(names: list) -> str:
+    return ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
+
+
+# names grappler gives the nodes it adds (arithmetic optimizer, constant folding, layout and
+# remapper passes): a profile of a run names them, the file never holds them
+OPTIMIZER_MADE = re.compile(r"(/merged_input$|(^|/)ConstantFolding/|(^|/)ArithmeticOptimizer/|"
+                            r"LayoutOptimizer|(^|/)Remapper|(^|/)DependencyOptimizer/|"
+                            r"(^|/)LoopOptimizer/|AutoMixedPrecision|-folded(_\d+)?$|"
+                            r"_MklInputConversion|/_const_axis$)")
 RUNTIME_ONLY = re.compile(r"^(_SOURCE|_SINK|_arg_.*|_retval_.*|.*/_\d+)$")
 FUSED = {"Conv2D": ("Conv2D",), "MatMul": ("MatMul",),
          "DepthwiseConv2dNative": ("DepthwiseConv2dNative",), "Conv3D": ("Conv3D",)}
