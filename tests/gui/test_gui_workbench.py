@@ -453,3 +453,21 @@ def test_check_outputs_says_when_the_optimized_graph_answers_nan(qtbot, window, 
                            "transformed graph's output (0 in the original's); max abs error "
                            "nan"), text
     assert text.endswith("top-1 agreement 0%"), text
+
+
+def test_a_failed_step_leaves_the_rows_before_it_their_gzip_and_flops(qtbot, window, model):
+    """strip_unused_nodes typed with no output marked fails (as it says); the original row's
+    gzip, FLOPs and latency stayed '…' for good (the gzip and FLOPs passes never ran), so
+    the user waited for numbers that never came."""
+    open_and_wait(qtbot, window, model)
+    panel = window.pipeline_panel
+    panel.text.setPlainText("strip_unused_nodes fold_constants")
+    qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
+    qtbot.waitUntil(lambda: len(window.state.rows) == 2 and window.state.rows[1].error and
+                    not window.tasks.is_busy(), timeout=120000)
+    original = [cell(window, 0, c) for c in range(7)]
+    failed = [cell(window, 1, c) for c in range(7)]
+    assert "needs outputs" in failed[0]
+    assert "…" not in "".join(original[1:]), original
+    assert original[5] != "unknown" and original[6].endswith(" ms")
+    assert failed[1:] == original[1:]    # the step left the graph before it as it was

@@ -103,8 +103,7 @@ class PreviewEngine(ModelTasks):
                 except Exception as exc:  # shown in the table; later steps wait
                     text = getattr(exc, "message", None) or str(exc)
                     rows.append(PreviewRow(spec.name, rows[-1].metrics, None, text, key))
-                    emit(rows, True)
-                    return self._finish(rows)
+                    break             # the rows before it still get their gzip and FLOPs
                 hit = self._steps[key] = (report, replace(report, graph_def=None),
                                           self._cheap(report.graph_def))
             self._steps.move_to_end(key)
@@ -115,17 +114,24 @@ class PreviewEngine(ModelTasks):
         emit(rows, True)
         for i, row in enumerate(rows):  # second pass: gzip sizes
             check()
-            rows[i] = replace(row, metrics=self._with_gzip(row))
+            rows[i] = replace(row, metrics=self._failed(rows, i) or self._with_gzip(row))
             emit(rows)
         emit(rows, True)
         if with_flops:  # third pass: FLOPs, step by step
             skey = shapes_key(input_shapes)
             for i, row in enumerate(rows):
                 check()
-                rows[i] = replace(row, metrics=self._with_flops(row, input_shapes, skey))
+                rows[i] = replace(row, metrics=self._failed(rows, i) or
+                                  self._with_flops(row, input_shapes, skey))
                 emit(rows)
             emit(rows, True)
         return self._finish(rows)
+
+    @staticmethod
+    def _failed(rows: list, i: int):
+        """A failed step's numbers: those of the graph before it, which it left as it was
+        (None for a step that ran)."""
+        return rows[i - 1].metrics if rows[i].error else None
 
     # -- graphs by key -----------------------------------------------------------------------
     def graph(self, key: bytes):
