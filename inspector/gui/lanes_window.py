@@ -18,15 +18,13 @@ class LanesWindow(QMainWindow):
         super().__init__(parent)
         self.session, self.tasks = session, tasks
         self.setWindowTitle("Compare the stages: " + "  →  ".join(session.labels))
-        self.canvases, self._drawn, self.titles = [], {}, []
+        self.canvases, self._drawn, self.titles, self.said = [], {}, [], []
         split = QSplitter(Qt.Horizontal)
         for k, label in enumerate(session.labels):
             box = QWidget()
             lay = QVBoxLayout(box)
             lay.setContentsMargins(3, 3, 3, 3)
-            counts = session.diffs[k - 1].counts() if k else {}
-            summary = ", ".join(f"{v} {s}" for s, v in counts.items()
-                                if s in ("changed", "added", "removed", "merged") and v)
+            summary = _summary(session.diffs[k - 1].counts()) if k else "starting point"
             # one line each, elided (whole in the tooltip): a long step name wrapped to
             # three lines and started its lane's graph lower than its neighbours'
             title, said = OneLine(), OneLine()
@@ -40,6 +38,7 @@ class LanesWindow(QMainWindow):
             said.setFont(small)
             said.setFixedHeight(said.fontMetrics().height() + 2)
             self.titles.append(title)
+            self.said.append(said)
             canvas = GraphCanvas(box)
             canvas.clicked.connect(lambda item, lane=k: self._clicked(lane, item))
             lay.addWidget(title)
@@ -110,3 +109,13 @@ class LanesWindow(QMainWindow):
             canvas.center_on_item(d.selected, zoom_in=True)
         elif fit:
             canvas.show_start()      # fitted while boxes stay readable, else its start
+
+
+def _summary(counts: dict) -> str:
+    """What a stage changed against the one before, in one line; 'no change' for a step that
+    changed nothing (its line was empty, as if the summary were missing)."""
+    said = ", ".join(f"{v} {s}" for s, v in counts.items()
+                     if s in ("changed", "added", "removed", "merged", "split", "renamed")
+                     and v)
+    return said or "no change"
+

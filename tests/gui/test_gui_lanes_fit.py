@@ -61,3 +61,26 @@ def test_lanes_start_at_one_height_whatever_their_step_names(qtbot, window, tmp_
     assert names[1] == "1. remove_nodes(op=Identity, op=CheckNumerics)"
     if os.environ.get("SHOT"):
         lanes.grab().save(os.environ["SHOT"])
+
+
+def test_a_lane_whose_step_changed_nothing_says_no_change(qtbot, window, tmp_path, laptop):
+    """Preview > All stages: the lane of a step that changed nothing (remove_device on a graph
+    without devices) had an empty summary line, as if something were missing."""
+    open_and_wait(qtbot, window, private_copy(tmp_path))
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text("remove_device quantize_weights(minimum_size=100)")
+    wait_preview(qtbot, window, 2)
+    ctl = window.compare_ctl
+    qtbot.mouseClick(window.preview_panel.stages_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
+    lanes = ctl.windows[-1]
+    qtbot.addWidget(lanes)
+    said = [label.toolTip() or label.text() for label in lanes.said]
+    assert said[0] == "starting point" and said[1] == "no change", said
+    assert said[2] not in ("", "no change") and "changed" in said[2], said
+    if os.environ.get("SHOT"):
+        lanes.show()
+        qtbot.waitUntil(lanes.isVisible, timeout=5000)
+        qtbot.wait(300)
+        lanes.grab().save(os.environ["SHOT"])
+

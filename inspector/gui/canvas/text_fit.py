@@ -99,11 +99,14 @@ def _shortened(font: QFont, dpi: _Measure, text: str, width: float) -> str:
 def caption_forms(caption: str) -> list:
     """A block's plain-words caption ('processing step x35: clipping'), then shorter forms
     that still say something whole: without the repeat count, then the words after the role
-    when the role says nothing ('processing step'), else the role alone."""
+    when the role says nothing ('processing step'), else the role alone, then the role
+    without 'block' ('feature extractor')."""
     role, _, words = caption.partition(": ")
     bare = re.sub(r" x\d+$", "", role)
     forms = [caption, f"{bare}: {words}" if words else bare]
     forms.append(words if words and bare == "processing step" else bare)
+    if bare.endswith(" block"):     # 'feature extractor' in a narrow box, not 'feature ex…'
+        forms.append(bare.removesuffix(" block"))
     return list(dict.fromkeys(forms))
 
 
