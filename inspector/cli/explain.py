@@ -24,6 +24,9 @@ def card_text(card) -> str:
         lines.append(f"{title}:")
         for p in ports or []:
             lines.append(f"  {p.plain}   ({p.title}: {p.dtype or '?'} {p.shape or ''})".rstrip())
+        more = card.more_text(inputs=ports is card.inputs)
+        if more:
+            lines.append(f"  {more}")
         if not ports:
             lines.append("  (nothing stands out; mark it in the app or give it on the command "
                          "line)")
@@ -32,8 +35,7 @@ def card_text(card) -> str:
     for fact in card.facts:
         lines.append(f"  {fact.text}")
     if card.layer_kinds:
-        kinds = ", ".join(f"{n:,} {k}" for k, n in card.layer_kinds.items())
-        lines.append(f"  (layers: {kinds})")
+        lines.append(f"  (layers: {card.layers_text()})")
     for note in card.assumed:
         lines.append(f"  (counted with {note}: --input_shape NAME=d0,d1,... for another size)")
     lines.append("")

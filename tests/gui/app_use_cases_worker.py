@@ -10,6 +10,7 @@ import os
 import sys
 
 from app_with_worker import finish, start_window, wait  # this script's folder is on the path
+from PySide6.QtWidgets import QLabel
 
 
 def main(model: str, settings: str, *wanted) -> int:
@@ -29,6 +30,8 @@ def main(model: str, settings: str, *wanted) -> int:
         seen["card"] = win.card_panel.card.as_dict()
         seen["card flops"] = {"total": result.flops.total, "assumed": result.flops.assumed}
         seen["card footnote"] = win.card_panel.footnote.text()
+        seen["card text"] = [label.text() for label in win.card_panel.findChildren(QLabel)
+                             if label.isVisible()]
     if "tflite" in wanted:          # Phone > Confirm with the converter: the check, then it
         win.mobile.confirm(False)
         wait(app, lambda: win.state.tflite_check is not None and

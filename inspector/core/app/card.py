@@ -11,7 +11,12 @@ from dataclasses import dataclass
 
 from inspector.core.analysis.flops import FlopReport, count_flops, unknown_flops
 from inspector.core.analysis.graph_flops import TF_INFERENCE, TFLITE_SHAPES
-from inspector.core.analysis.model_card import ModelCard, build_card, ports_with_shapes
+from inspector.core.analysis.model_card import (
+    ModelCard,
+    build_card,
+    left_out,
+    ports_with_shapes,
+)
 from inspector.core.analysis.static_shapes import static_shapes
 from inspector.core.analysis.summary import summarize
 from inspector.core.app.optimized_card import comparison_of
@@ -68,6 +73,7 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
     ins, outs = ports_with_shapes(summary, shapes, declared, open_outputs)
     classes = len(find_labels(model.path, graph).names) if model.path else None
     made = build_card(graph, summary, title_of(model), flops, measured_ms, ins, outs, classes)
+    made.more_inputs, made.more_outputs = left_out(summary)
     return CardResult(made, flops, summary, shapes or {})
 
 

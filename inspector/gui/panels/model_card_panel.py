@@ -124,11 +124,12 @@ class ModelCardPanel(QWidget):
         self.title.setText(card.title)
         _clear(self.flow)
         _clear(self.grid)
-        self.flow.addWidget(self._ports("What goes in", card.inputs), 1)
+        self.flow.addWidget(self._ports("What goes in", card.inputs, card.more_text(True)), 1)
         arrow = _label("➜", 44, ACCENT, True)
         arrow.setAlignment(Qt.AlignCenter)
         self.flow.addWidget(arrow)
-        self.flow.addWidget(self._ports("What comes out", card.outputs), 1)
+        self.flow.addWidget(self._ports("What comes out", card.outputs, card.more_text(False)),
+                            1)
         self.tiles = {}
         cost = ("arithmetic", "measured time")      # how much work, then how long it takes
         rows = [[f for f in card.facts if not f.label.startswith("speed on") and
@@ -137,7 +138,7 @@ class ModelCardPanel(QWidget):
         for row, facts in enumerate(rows):
             for col, fact in enumerate(facts):
                 self._tile(fact, row, col)
-        kinds = ", ".join(f"{n:,} {k}" for k, n in card.layer_kinds.items())
+        kinds = card.layers_text()
         self.footnote.setText(("Layers: " + kinds + ". " if kinds else "") +
                               "Speeds are estimates from the arithmetic and the device's "
                               "typical speed, unless marked measured." +
@@ -175,7 +176,7 @@ class ModelCardPanel(QWidget):
         self.tiles[fact.label] = tile
         self.grid.addWidget(tile, row, col)
 
-    def _ports(self, title: str, ports) -> QFrame:
+    def _ports(self, title: str, ports, more: str = "") -> QFrame:
         box = QFrame()
         box.setStyleSheet("QFrame { background: #eef5f9; border-radius: 12px; }")
         layout = QVBoxLayout(box)
@@ -187,6 +188,10 @@ class ModelCardPanel(QWidget):
             layout.addWidget(plain)
             layout.addWidget(_label(f"{port.title} · {port.dtype or '?'} {port.shape}", 13,
                                     MUTED))
+        if more:
+            line = _label(more, 13, MUTED)
+            line.setWordWrap(True)
+            layout.addWidget(line)
         if not ports:
             layout.addWidget(_label("Nothing stands out: mark inputs and outputs first.", 18,
                                     MUTED))
