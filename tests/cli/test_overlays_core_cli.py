@@ -66,3 +66,20 @@ def test_profile_says_which_names_tf_made_while_running(fx):
            "convolution's weights); their time counts in the op-type totals only: " in line
     assert "/convolution/merged_input" in line and "match no node" not in line, line
     assert "Runtime names matching no graph node" not in out
+
+
+def test_profile_of_a_frozen_meta_says_a_constant_folded_switch_is_grappler_made(fx):
+    """v1_training.meta (frozen with its checkpoint) has a PlaceholderWithDefault training
+    switch; grappler folds it into 'is_training/_0__cf__0' at run time. The profile said that
+    name 'matches no node (a profile of another graph, or renamed nodes?)' (the TF.js SSD hand
+    detector had two such: '…/TensorArrayV2_1/_0__cf__0'), and the grappler sentence named
+    '…/merged_input' whatever kind of name it listed."""
+    code, out, err = run_cli("profile", os.path.join(fx, "v1_training.meta"), "--inputs",
+                             "input", "--outputs", "output", "--runs", "2", "--warmup", "1")
+    assert code == 0, err
+    line = next(ln for ln in out.splitlines() if "timed nodes matched the graph" in ln)
+    assert "1 name is of a node TensorFlow's graph optimizer (grappler) made while it ran, " \
+           "so it is not in the file (…/_N__cf__N, ConstantFolding/…: values it computed " \
+           "once, before the run); its time counts in the op-type totals only: " \
+           "is_training/_0__cf__0" in line, line
+    assert "match no node" not in line and "merged_input" not in line

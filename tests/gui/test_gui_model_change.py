@@ -154,7 +154,7 @@ def test_imported_timings_say_which_names_tf_made_while_running(qtbot, window, m
     panel = window.overlays_panel
     qtbot.mouseClick(panel.import_timings, Qt.LeftButton)
     said = panel.unmatched.text()
-    assert said.startswith("1 of 3 timed nodes matched the graph; 1 name is of nodes "
+    assert said.startswith("1 of 3 timed nodes matched the graph; 1 name is of a node "
                            "TensorFlow's graph optimizer (grappler) made while it ran"), said
     assert said.endswith("op-type totals only: conv/convolution/merged_input; 1 name matches "
                          "no node (a profile of another graph, or renamed nodes?): "

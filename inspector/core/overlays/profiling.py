@@ -81,11 +81,14 @@ class Profile:
         made = [n for n in self.unmatched if OPTIMIZER_MADE.search(n.split(" [")[0])]
         other = [n for n in self.unmatched if n not in set(made)]
         if made:
-            parts.append(f"{count(len(made), 'name')} {'is' if len(made) == 1 else 'are'} of "
-                         "nodes TensorFlow's graph optimizer (grappler) made while it ran, so "
-                         "they are not in the file (…/merged_input: a multiplication folded "
-                         "into a convolution's weights); their time counts in the op-type "
-                         f"totals only: {_few(made)}")
+            kinds = "; ".join(words for mark, words in MADE_KINDS
+                              if any(mark.search(n.split(" [")[0]) for n in made))
+            one = len(made) == 1
+            parts.append(f"{count(len(made), 'name')} {'is of a node' if one else 'are of nodes'}"
+                         " TensorFlow's graph optimizer (grappler) made while it ran, so "
+                         f"{'it is' if one else 'they are'} not in the file "
+                         f"({kinds or 'its own rewrites'}); {'its' if one else 'their'} time "
+                         f"counts in the op-type totals only: {_few(made)}")
         if other:
             verb = "matches" if len(other) == 1 else "match"
             parts.append(f"{count(len(other), 'name')} {verb} no node (a profile of another "
@@ -107,7 +110,14 @@ def _few(names: list) -> str:
 OPTIMIZER_MADE = re.compile(r"(/merged_input$|(^|/)ConstantFolding/|(^|/)ArithmeticOptimizer/|"
                             r"LayoutOptimizer|(^|/)Remapper|(^|/)DependencyOptimizer/|"
                             r"(^|/)LoopOptimizer/|AutoMixedPrecision|-folded(_\d+)?$|"
-                            r"_MklInputConversion|/_const_axis$)")
+                            r"_MklInputConversion|/_const_axis$|/_\d+__cf__\d+$)")
+# what each kind of name stands for, said beside the names found
+MADE_KINDS = ((re.compile(r"/merged_input$"), "…/merged_input: a multiplication folded into a "
+               "convolution's weights"),
+              (re.compile(r"__cf__\d+$|(^|/)ConstantFolding/|-folded(_\d+)?$"),
+               "…/_N__cf__N, ConstantFolding/…: values it computed once, before the run"),
+              (re.compile(r"(^|/)ArithmeticOptimizer/"), "…/ArithmeticOptimizer/…: "
+               "arithmetic it rewrote"))
 RUNTIME_ONLY = re.compile(r"^(_SOURCE|_SINK|_arg_.*|_retval_.*|.*/_\d+)$")
 FUSED = {"Conv2D": ("Conv2D",), "MatMul": ("MatMul",),
          "DepthwiseConv2dNative": ("DepthwiseConv2dNative",), "Conv3D": ("Conv3D",)}
