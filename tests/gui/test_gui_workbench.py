@@ -471,3 +471,29 @@ def test_a_failed_step_leaves_the_rows_before_it_their_gzip_and_flops(qtbot, win
     assert "…" not in "".join(original[1:]), original
     assert original[5] != "unknown" and original[6].endswith(" ms")
     assert failed[1:] == original[1:]    # the step left the graph before it as it was
+
+
+def test_fold_constants_says_when_a_noop_keeps_every_weight_twice(qtbot, window, fx):
+    """A Keras export's NoOp reads every ReadVariableOp as a control input: fold_constants
+    folds them into new constants and keeps the old ones for that NoOp, so the graph grew
+    (tiny.h5 +65 %, the Keras MobileNet v2 27 MB, +97 %; fer's emotion model +76 %) with no
+    word of why. The step now warns and names the cure, which works."""
+    open_and_wait(qtbot, window, os.path.join(fx, "tiny.h5"))
+    window.workbench.set_marks(["pixels"], ["Identity"])
+    panel = window.pipeline_panel
+    panel.text.setPlainText("fold_constants")
+    qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
+    wait_preview(qtbot, window, 1)
+    assert cell(window, 1, 0) == "fold_constants  ⚠ see its changes"
+    assert "+65%" in cell(window, 1, 2)
+    click_row(qtbot, window, 1)
+    first = window.preview_panel.changes.item(0).text()
+    assert first == ("warning: 3 constants (5.9 KB) are now stored twice: folded into new "
+                     "constants, and kept as they were because 'NoOp' reads the nodes that "
+                     "read them as control inputs; run remove_control_dependencies before "
+                     "fold_constants to keep one copy"), first
+    panel.text.setPlainText("remove_control_dependencies fold_constants")
+    qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
+    wait_preview(qtbot, window, 2)
+    assert "⚠" not in cell(window, 2, 0)
+    assert "−" in cell(window, 2, 2), cell(window, 2, 2)      # smaller than the original

@@ -20,6 +20,7 @@ import numpy as np
 
 from inspector.core.model import protos, safety
 from inspector.core.model.graph import node_name_from_input
+from inspector.core.model.humanize import count, human_bytes
 from inspector.core.model.reachability import upstream
 from inspector.core.model.tensors import to_numpy
 from inspector.core.runtime.executor import tensorflow
@@ -171,7 +172,41 @@ def fold_constants(graph_def, ctx):
         replaced[tensor] = const
         ctx.note(const.name, f"folded value of {tensor}" +
                  (" (computed in TensorFlow)" if tensor in by_tf else ""))
-    return _finish(work, nodes, inputs, outputs, replaced)
+    out = _finish(work, nodes, inputs, outputs, replaced)
+    ctx.warning = _stored_twice(out, outputs, replaced) or ctx.warning
+    return out
+
+
+def _stored_twice(out, outputs: list, replaced: dict) -> str:
+    """The warning when constants a folded node read stay beside their folded copy because a
+    control input still reads that node (a Keras export's NoOp reads every ReadVariableOp:
+    the emotion model of the fer package grew 76 % and its weights were stored twice);
+    "" when none does."""
+    nodes = {n.name: n for n in out.node}
+    data = set()
+    stack = [o for o in outputs if o in nodes]
+    while stack:                      # what the outputs read through data edges
+        name = stack.pop()
+        if name in data:
+            continue
+        data.add(name)
+        stack.extend(node_name_from_input(t) for t in nodes[name].input if t[:1] != "^")
+    folded = {t.rsplit(":", 1)[0] for t in replaced}
+    left = {n for n in folded if n in nodes and n not in data}
+    stale = [nodes[node_name_from_input(t)] for n in left for t in nodes[n].input
+             if t[:1] != "^" and nodes.get(node_name_from_input(t)) is not None and
+             nodes[node_name_from_input(t)].op == "Const"]
+    stale = list({n.name: n for n in stale}.values())
+    size = sum(n.attr["value"].ByteSize() for n in stale)
+    if not stale or size < 1024:
+        return ""
+    reader = next((n.name for n in out.node
+                   if any(t[:1] == "^" and t[1:] in left for t in n.input)), "a node")
+    one = len(stale) == 1
+    return (f"{count(len(stale), 'constant')} ({human_bytes(size)}) {'is' if one else 'are'} "
+            f"now stored twice: folded into new constants, and kept as {'it was' if one else 'they were'}"
+            f" because '{reader}' reads the nodes that read {'it' if one else 'them'} as control "
+            "inputs; run remove_control_dependencies before fold_constants to keep one copy")
 
 
 def _plan(nodes: dict, order: list, inputs: list, allowed, stateful) -> tuple[list, dict]:
