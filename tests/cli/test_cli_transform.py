@@ -3,7 +3,7 @@
 import os
 
 import pytest
-from conftest import run_cli
+from conftest import DEMO, run_cli
 
 from inspector.core.analysis.metrics import compute_metrics
 from inspector.core.loaders import load
@@ -256,3 +256,24 @@ def test_the_advice_of_the_zeros_warning_keeps_the_answers(fx, tmp_path):
     code, stdout, err = run_cli("check", src, out, "--inputs", "input", "--outputs",
                                 "Identity")
     assert code == 0 and "WARNING" not in stdout, stdout
+
+
+def test_quantize_nodes_after_fold_constants_writes_a_graph_tensorflow_imports(tmp_path):
+    """fold_constants writes the inputs' readers as 'pixels:0' (as TF does); quantize_nodes
+    then gave its reshape_dims and reduction_dims Consts the control input '^pixels:0', which
+    no GraphDef may hold: the file was written, and `check` and `calibrate` failed with
+    "Unknown input node '^pixels:0'" (fer's emotion model, quantized for calibration). TF's
+    quantize_nodes writes '^' + the node's name."""
+    out = str(tmp_path / "q.pb")
+    code, _, err = run_cli("transform", "--in_graph", DEMO, "--out_graph", out,
+                           "--inputs", "pixels", "--outputs", "output",
+                           "--transforms", "fold_constants quantize_nodes")
+    assert code == 0, err
+    from inspector.core.model import protos
+    graph = protos.GraphDef.FromString(open(out, "rb").read())
+    controls = [t for n in graph.node for t in n.input if t.startswith("^")]
+    assert controls and not [t for t in controls if ":" in t], controls
+    code, out_text, err = run_cli("check", DEMO, out, "--inputs", "pixels", "--outputs",
+                                  "output")
+    assert code == 0, err
+    assert "output" in out_text

@@ -185,9 +185,10 @@ def quantize_ops(graph_def, ignore: set, fallback, ctx):
                 continue
             base = f"{prefix}/{unique_input_name(text)}"
             dims = tensor_const(base + "/reshape_dims", np.array([-1], np.int32), INT32)
-            dims.input.append("^" + text)
+            # as TF: '^' + the node's name ('^x:0' is no control input TF can import)
+            dims.input.append("^" + node_name_from_input(text))
             red = tensor_const(base + "/reduction_dims", np.array([0], np.int32), INT32)
-            red.input.append("^" + text)
+            red.input.append("^" + node_name_from_input(text))
             reshape = _node(base + "/reshape", "Reshape", [text, dims.name], T=FLOAT)
             lo = _node(base + "/min", "Min", [reshape.name, red.name], T=FLOAT)
             hi = _node(base + "/max", "Max", [reshape.name, red.name], T=FLOAT)
