@@ -171,3 +171,27 @@ def test_a_refused_initialiser_says_the_model_was_not_opened(qtbot, window, tmp_
                                                  "still shown"), line
     assert "\n" not in line and window.state.model.path == first
 
+
+
+def test_a_tflite_whose_while_calls_itself_opens_and_its_target_report_says_why_not(
+        qtbot, window, tmp_path):
+    """A .tflite whose WHILE's body is its own main subgraph: LiteRT recursed preparing it
+    until a segmentation fault (the target report, diff --numeric). The window shows it, with
+    a note, and the report's Run says in one line why LiteRT cannot run it."""
+    from PySide6.QtCore import Qt
+
+    from tests.fixtures.hostile import inputs as I
+
+    path = I.tflite_while_into_itself(str(tmp_path))
+    assert _open_and_wait(qtbot, window, path) == ""
+    assert any("LiteRT cannot run this model" in n for n in window.state.model.notes)
+    view = window.targets.open()
+    view.choose("xnnpack")
+    window.last_error = ""
+    qtbot.mouseClick(view.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=60000)
+    assert window.last_error == ("LiteRT cannot run this model: subgraph 0's operator 0 "
+                                 "(WHILE) calls subgraph 0, itself: LiteRT would recurse into "
+                                 "it without end"), window.last_error
+    # the window still works: another model opens and draws
+    assert _open_and_wait(qtbot, window, I.good(str(tmp_path))) == ""

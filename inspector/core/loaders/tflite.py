@@ -14,7 +14,8 @@ from functools import lru_cache
 from importlib import resources
 
 from inspector.core.errors import ModelLoadError
-from inspector.core.loaders.flatbuf import Buffer
+from inspector.core.model.flatbuf import Buffer
+from inspector.core.model.tflite_calls import call_problem, called, op_code
 
 IDENTIFIERS = (b"TFL3", b"TFL2")
 # TFLite tensor type name -> TF DataType enum (for attributes and sizes)
@@ -57,6 +58,7 @@ class Operator:
     inputs: list
     outputs: list
     options: dict = field(default_factory=dict)   # the builtin options OPTIONS reads
+    calls: list = field(default_factory=list)     # the subgraphs it calls (WHILE, IF, ...)
 
 
 ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
@@ -113,6 +115,7 @@ class TFLiteModel:
     buffer_count: int
     signatures: list = field(default_factory=list)   # (key, {input name: tensor index}, ...)
     signature_subgraphs: list = field(default_factory=list)   # each signature's subgraph
+    calls: str = ""     # '' or why LiteRT cannot prepare it (a subgraph calling itself)
 
     def op_histogram(self) -> Counter:
         return Counter(o.op for g in self.subgraphs for o in g.operators)
@@ -159,11 +162,12 @@ def read_model(data, path: str) -> TFLiteModel:
     ops_by_code, types = _codes()
     buf = Buffer(data, path, "TensorFlow Lite file")
     model = buf.root()
-    codes = []
+    codes, numbers = [], []
     for c in model.tables(1):
-        code = max(c.scalar(0, "b"), c.scalar(3, "i"))   # deprecated byte or the new int
+        code = op_code(c)           # the deprecated byte or the new int
         custom = c.string(1)
         codes.append(custom or ops_by_code.get(code, f"BUILTIN_{code}"))
+        numbers.append(-1 if custom else code)
     spans = _buffers(model, buf)
     subgraphs = []
     for g in model.tables(2):
@@ -178,6 +182,7 @@ def read_model(data, path: str) -> TFLiteModel:
                 buf.fail(f"operator {k} ({codes[index]}) names a tensor that does not exist")
             operators.append(Operator(k, codes[index], ins, outs,
                                       _options(codes[index], o)))
+            operators[-1].calls = called(numbers[index], o)
         ins, outs = g.scalars(1, "i"), g.scalars(2, "i")
         if any(i >= len(tensors) or i < 0 for i in ins + outs):
             buf.fail("a subgraph input or output names a tensor that does not exist")
@@ -189,8 +194,11 @@ def read_model(data, path: str) -> TFLiteModel:
         signatures.append((s.string(2), {m.string(0): m.scalar(1, "I") for m in s.tables(0)},
                            {m.string(0): m.scalar(1, "I") for m in s.tables(1)}))
         owners.append(s.scalar(4, "I"))
-    return TFLiteModel(model.scalar(0, "I"), model.string(3), subgraphs, len(spans), signatures,
-                       owners)
+    found = TFLiteModel(model.scalar(0, "I"), model.string(3), subgraphs, len(spans),
+                        signatures, owners)
+    found.calls = call_problem([[(o.index, o.op, o.calls) for o in g.operators]
+                                for g in subgraphs])
+    return found
 
 
 def describe(model: TFLiteModel, limit: int = 15) -> str:
@@ -216,3 +224,4 @@ def describe(model: TFLiteModel, limit: int = 15) -> str:
     for t in biggest[:limit]:
         lines.append(f"  {t.data[1]:12,d} B  {t.dtype:<8} {str(t.shape):<18} {t.name}")
     return "\n".join(lines) + "\n"
+

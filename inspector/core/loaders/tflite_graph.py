@@ -154,6 +154,8 @@ def load_tflite(path: str, size: int):
     if len(model.subgraphs) > 1:
         notes.append(f"{len(model.subgraphs) - 1} more subgraph(s) (loop and branch bodies) "
                      "are not drawn")
+    if model.calls:         # shown, but nothing will run it (tflite.check_calls)
+        notes.append(f"LiteRT cannot run this model: {model.calls}")
     signature = Signature("tflite", {n: f"{n}:0" for n in ins}, {n: f"{n}:0" for n in outs})
     loaded = LoadedModel(path, "tflite", graph, size, frozen=True, signature=signature,
                          notes=notes)

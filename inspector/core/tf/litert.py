@@ -14,6 +14,7 @@ import time
 import warnings
 
 from inspector.core.errors import InspectorError
+from inspector.core.model.tflite_calls import check_calls
 from inspector.core.runtime.job import Job, of
 from inspector.core.tf.runtime import _quiet_stderr, first_line, tf
 
@@ -58,6 +59,14 @@ def _quiet():
     return _quiet_python()
 
 
+def refuse_cycles(model: bytes) -> None:
+    """Raise InspectorError for a .tflite LiteRT could not prepare without crashing (a
+    subgraph calling itself: its stack runs out; model.tflite_calls)."""
+    found = check_calls(model)
+    if found:
+        raise InspectorError(f"LiteRT cannot run this model: {found}")
+
+
 def _litert(model: bytes, preserve: bool, delegates: bool):
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
@@ -82,6 +91,7 @@ def interpreter(model: bytes, preserve: bool = False, delegates: bool = True,
     """(interpreter, engine sentence): LiteRT, or TensorFlow's interpreter where LiteRT cannot
     (not installed; a model with Select TF ops). `preserve` keeps every tensor readable after
     invoke (and leaves XNNPACK out, which would fuse them away)."""
+    refuse_cycles(model)    # a subgraph calling itself: LiteRT's stack would run out
     version = litert_version()
     flex = flex_codes(model)
     if version and not flex:

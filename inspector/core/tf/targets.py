@@ -12,6 +12,7 @@ import tempfile
 
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.tf.litert import refuse_cycles
 from inspector.core.tf.runtime import _quiet_stderr
 
 VELA_TIMEOUT = 600.0
@@ -38,6 +39,7 @@ def _version(dist: str) -> str:
 def xnnpack_delegation(model: bytes) -> dict:
     """{engine, ops: [{index, op, inputs, outputs}], delegates: [{inputs, outputs}]}: the
     model's operators and the delegate nodes LiteRT's default XNNPACK delegate made."""
+    refuse_cycles(model)    # a subgraph calling itself: LiteRT's stack would run out
     interpreter = _litert()
 
     try:

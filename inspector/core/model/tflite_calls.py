@@ -1,0 +1,100 @@
+"""Which subgraphs a .tflite's operators call (WHILE's cond and body, IF's branches,
+CALL_ONCE's init, CALL, the StableHLO ops with bodies), read from the flatbuffer by the
+checked reader, and the first call that LiteRT could not survive: a subgraph that calls
+itself, directly or through others (LiteRT recurses while preparing it until its stack runs
+out: a segmentation fault, seen with a WHILE whose body is the main subgraph), or a subgraph
+that does not exist. Checked before any interpreter is made (the TF layer's LiteRT, from the
+bytes) and when a .tflite is opened (loaders.tflite: a note); nothing here runs the model."""
+
+from __future__ import annotations
+
+from inspector.core.model.flatbuf import Buffer
+
+# builtin op code -> (its name, the Operator's field holding its options table: 4
+# builtin_options, 12 builtin_options_2; the options' fields that are subgraph indexes, or
+# "vector" for a list of them)
+CALLS = {119: ("WHILE", 4, (0, 1)), 118: ("IF", 4, (0, 1)), 129: ("CALL_ONCE", 4, (0,)),
+         31: ("CALL", 4, (0,)), 200: ("STABLEHLO_WHILE", 12, (0, 1)),
+         174: ("STABLEHLO_REDUCE", 12, (1,)), 199: ("STABLEHLO_SORT", 12, (2,)),
+         190: ("STABLEHLO_SCATTER", 12, (6,)), 198: ("STABLEHLO_REDUCE_WINDOW", 12, (5,)),
+         206: ("STABLEHLO_COMPOSITE", 12, (1,)), 209: ("STABLEHLO_CASE", 12, "vector")}
+
+
+def op_code(c) -> int:
+    """An OperatorCode table's builtin code (the deprecated byte, or the int past 127)."""
+    return max(c.scalar(0, "b"), c.scalar(3, "i"))
+
+
+def called(code: int, o) -> list:
+    """The subgraph indexes operator table `o` (of builtin op `code`) calls."""
+    found = CALLS.get(code)
+    if found is None:
+        return []
+    table = o.table(found[1])
+    if table is None:
+        return []
+    if found[2] == "vector":
+        return table.scalars(0, "i")
+    return [table.scalar(k, "i", 0) for k in found[2]]
+
+
+def check_calls(data) -> str:
+    """'' or the first call of the .tflite in `data` that LiteRT could not survive, read
+    from its operators alone (the checked reader: a damaged file raises ModelLoadError)."""
+    buf = Buffer(data, "", "TensorFlow Lite file")
+    model = buf.root()
+    codes = [op_code(c) for c in model.tables(1)]
+    subgraphs = []
+    for g in model.tables(2):
+        ops = []
+        for k, o in enumerate(g.tables(3)):
+            index = o.scalar(0, "I")
+            code = codes[index] if index < len(codes) else -1
+            if code in CALLS:
+                ops.append((k, CALLS[code][0], called(code, o)))
+        subgraphs.append(ops)
+    return call_problem(subgraphs)
+
+
+def call_problem(subgraphs: list) -> str:
+    """'' or the first call LiteRT could not survive, in words. `subgraphs`: per subgraph,
+    its calling operators as (index, op, [called subgraph indexes])."""
+    n = len(subgraphs)
+    for i, ops in enumerate(subgraphs):
+        for k, op, targets in ops:
+            bad = [t for t in targets if not 0 <= t < n]
+            if bad:
+                return (f"subgraph {i}'s operator {k} ({op}) calls subgraph {bad[0]}, which "
+                        f"does not exist ({n} subgraphs)")
+    state = [0] * n                  # 0 not seen, 1 on the current path, 2 done
+    for start in range(n):
+        if state[start]:
+            continue
+        path, stack = [start], [(start, iter(_edges(subgraphs[start])))]
+        state[start] = 1
+        while stack:                 # depth first, without recursion (no stack to exhaust)
+            node, edges = stack[-1]
+            step = next(edges, None)
+            if step is None:
+                state[node] = 2
+                stack.pop()
+                path.pop()
+                continue
+            k, op, target = step
+            if state[target] == 1:
+                loop = path[path.index(target):] + [target]
+                how = "itself" if target == node else \
+                    f"which calls it back ({' -> '.join(map(str, loop))})"
+                return (f"subgraph {node}'s operator {k} ({op}) calls subgraph {target}, "
+                        f"{how}: LiteRT would recurse into it without end")
+            if state[target] == 0:
+                state[target] = 1
+                path.append(target)
+                stack.append((target, iter(_edges(subgraphs[target]))))
+    return ""
+
+
+def _edges(ops: list):
+    for k, op, targets in ops:
+        for t in targets:
+            yield k, op, t
