@@ -383,6 +383,11 @@ class CompareWindow(CompareWork, QMainWindow):
         if d.selected:
             canvas.center_on_item(d.selected, zoom_in=True)
             self._zoom_synced(side, canvas.zoom_level())
-        elif fit:
-            self._first_view(canvas, self.session.inputs_drawn(
-                side, canvas.items_by_id, self.session.expanded[side]))
+        elif fit:       # the changes with Changed only on, else where the data starts
+            expanded = self.session.expanded[side]
+            items = canvas.items_by_id
+            start = sorted(self.session.changes_drawn(side, items, expanded),    # the first
+                           key=lambda i: (items[i].item.y, items[i].item.x)) \
+                if self.only.isChecked() else []                            # in the flow
+            self._first_view(canvas, start or self.session.inputs_drawn(
+                side, canvas.items_by_id, expanded))

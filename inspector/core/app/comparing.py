@@ -182,6 +182,22 @@ class CompareSession(ChangeSteps):
                 found.append(item)
         return found
 
+    def changes_drawn(self, side: str, items, expanded) -> list:
+        """The drawn items holding the side's changed nodes (the first 64 in graph order),
+        where the first view starts with Changed only on (the inputs of a wide graph opened
+        to its changes sat alone, far from anything that changed)."""
+        view = self.views[side]
+        graph, found = view.graph, []
+        marked = sorted((graph.index(n), n) for n in list(self.marks[side])[:4096]
+                        if n in graph)
+        for _, name in marked:
+            item = view.owner(view.badge_host(name), expanded)
+            if item in items and item not in found:
+                found.append(item)
+                if len(found) == 64:
+                    break
+        return found
+
     def paint(self, side: str, items, expanded) -> tuple:
         """(diff colours, badges, drawn scopes) of the drawn items: a collapsed scope shows
         the worst inside and "+added -removed ~changed". Walks the open scopes of the marks'
