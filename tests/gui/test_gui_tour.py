@@ -289,3 +289,18 @@ def test_the_auto_tour_of_a_keras_mobilenet_walks_all_of_it(window, qtbot, fx):
     assert block.caption.startswith("A block of 9 steps: pattern detection, arithmetic"), \
         block.caption
     assert len(block.focus) == 9 and all("block_1_" in f for f in block.focus)
+
+
+def test_the_auto_tour_skips_scopes_that_only_pass_values_on(window, qtbot, fx):
+    """A SavedModel frozen by TF inlines its function and leaves a 'Func' scope of Identity
+    and NoOp nodes: the auto-tour made it a stop of its own ('Func: Processing step. 4 nodes';
+    'Func: ... 1 node' in the TF.js SSD hand detector's tour), a block of nothing to show."""
+    window.show_panel(window.tour_dock)
+    window.open_path(os.path.join(fx, "two_signatures"), "serving_default")
+    qtbot.waitUntil(lambda: window.scenes_drawn > 0, timeout=60_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60_000)
+    _auto(window, qtbot)
+    titles = [s.title for s in window.tour.tour.stops]
+    assert "Func" not in titles, titles
+    assert titles == ["The input", "StatefulPartitionedCall/MatMul (MatMul)", "The answer",
+                      "The model in numbers"], titles

@@ -121,6 +121,20 @@ def _units(blocks: list) -> list:
     return units
 
 
+# ops that only pass values on: a scope of nothing else computes nothing to show
+_PASS_ON = frozenset({"Identity", "IdentityN", "NoOp", "StopGradient", "Snapshot",
+                      "PreventGradient"})
+
+
+def _plumbing(view, it) -> bool:
+    """A scope of pass-through ops only: TF's function inlining leaves 'Func/...' scopes of
+    Identity nodes (the TF.js SSD hand detector's tour had a stop 'Func: Processing step. 1
+    node'), which are no block of the model."""
+    graph = view.graph
+    return all(getattr(graph.get(n), "op", "") in _PASS_ON
+               for n in view.nodes_under(it.id[:-1]))
+
+
 def _flops_of(view, items, flops) -> int:
     if flops is None or flops.unknown:
         return 0
@@ -250,8 +264,8 @@ def build(view, inputs: list, outputs: list, card=None, demo=None, flops=None,
     ports = set(in_ids) | set(out_ids)
     reached = _downstream(scene, in_ids) if in_ids else set(order)
     blocks = [items[i] for i in order if i not in ports and i in reached and (
-        items[i].kind == "scope" or (items[i].kind == "node" and
-                                     items[i].category in LAYER_CATEGORIES))]
+        (items[i].kind == "scope" and not _plumbing(view, items[i])) or
+        (items[i].kind == "node" and items[i].category in LAYER_CATEGORIES))]
     if not any(it.kind == "scope" for it in blocks):
         blocks = [it for it in blocks if it.kind == "node"]
     runs = _runs(_units(blocks))
