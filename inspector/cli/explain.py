@@ -123,7 +123,7 @@ def add_parsers(sub, add_load_args) -> None:
     p = sub.add_parser("explain", help="the model card: what goes in and out, size and speed, "
                                        "in plain words")
     add_load_args(p)
-    p.add_argument("--input_shape", action="append", metavar="NAME=d0,d1,...",
+    p.add_argument("--input_shape", "--input-shape", action="append", metavar="NAME=d0,d1,...",
                    help="the shape of an open input (repeat for several)")
     p.add_argument("--input", metavar="IMAGE|WAV|NPY",
                    help="run the model on this photo, sound or array: top-5 and blocks")

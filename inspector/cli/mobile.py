@@ -190,7 +190,8 @@ def add_parsers(sub, add_load_args) -> None:
                    help="with --recipe: leave the layers whose TFLite tensor names match "
                         "REGEX float (mixed precision)")
     p.add_argument("--json", action="store_true", help="with --recipe: the table as JSON")
-    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=D,D,..",
+    p.add_argument("--input-shape", "--input_shape", action="append", default=[],
+                   metavar="NAME=D,D,..",
                    help="an input's shape where the graph declares none (repeatable; "
                         "default: the shape the window uses, inferred or from a decoding "
                         "chain)")

@@ -106,7 +106,7 @@ def add_parsers(sub) -> None:
     p.add_argument("model")
     p.add_argument("--inputs", required=True)
     p.add_argument("--outputs", required=True)
-    p.add_argument("--input_shape", action="append")
+    p.add_argument("--input_shape", "--input-shape", action="append")
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--intra", type=int, default=0, help="intra-op threads (0 = TF's default)")
@@ -121,7 +121,7 @@ def add_parsers(sub) -> None:
     p.add_argument("model")
     p.add_argument("--inputs", required=True)
     p.add_argument("--outputs", required=True)
-    p.add_argument("--input_shape", action="append")
+    p.add_argument("--input_shape", "--input-shape", action="append")
     p.add_argument("--data", required=True, help="'random', a .npy file, or a folder of "
                                                  ".npy files or images")
     p.add_argument("--count", type=int, default=8, help="random inputs to use")

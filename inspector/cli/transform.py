@@ -152,7 +152,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--outputs", default="")
     p.add_argument("--transforms", required=True)
     p.add_argument("--output_as_text", action="store_true")
-    p.add_argument("--input_shape", action="append",
+    p.add_argument("--input_shape", "--input-shape", action="append",
                    help="NAME=d0,d1,... for FLOPs (implies --flops)")
     p.add_argument("--gzip", action="store_true", help="add each step's gzip size to the table")
     p.add_argument("--flops", action="store_true",
@@ -164,7 +164,7 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("flops", help="FLOPs per node and in total, with latency estimates")
     p.add_argument("model", help="a GraphDef (.pb/.pbtxt), or a .tflite (counted from its own "
                                  "tensors, without TensorFlow)")
-    p.add_argument("--input_shape", action="append", help="NAME=d0,d1,...")
+    p.add_argument("--input_shape", "--input-shape", action="append", help="NAME=d0,d1,...")
     p.add_argument("--top", type=int, default=15)
     p.add_argument("--gflops", type=float, help="your device's speed in GFLOP/s")
     p.set_defaults(func=cmd_flops)
@@ -179,7 +179,7 @@ def add_parsers(sub) -> None:
     p.add_argument("transformed")
     p.add_argument("--inputs", required=True)
     p.add_argument("--outputs", required=True)
-    p.add_argument("--input_shape", action="append")
+    p.add_argument("--input_shape", "--input-shape", action="append")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--zeros", action="store_true", help="feed zeros instead of random values")
     p.add_argument("--npy", action="append", help="NAME=file.npy to feed an input from a file")
