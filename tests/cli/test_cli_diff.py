@@ -242,3 +242,57 @@ def test_names_for_a_pipeline_or_a_run_are_refused_without_one_even_for_identica
     assert code == 2 and "--inputs is used only with" in err
     code, out, err = run_cli("diff", DEMO, DEMO, "--outputs=")       # given, though empty
     assert code == 2 and "--outputs is used only with" in err
+
+
+def test_two_equal_constants_merged_into_one_are_said_so(tmp_path):
+    """A graph whose two equal Consts (and the two Muls reading them) merge_duplicate_nodes
+    made one each, compared as two files: the diff said 'Const c2 merged into AddV2 a' (a
+    constant folded into its reader) with 'a: input 1: c2 -> c1', or, for the chain, that
+    c2 and b were removed and y rewired. Each is merged into its twin now, as the
+    pipeline's own diff says."""
+    from inspector.core.formats.writer import write_graph
+    from inspector.core.model import protos
+
+    def graph(chain: bool):
+        gd = protos.GraphDef()
+        gd.node.add(name="x", op="Placeholder").attr["dtype"].type = 1
+        for n in ("c1", "c2"):
+            c = gd.node.add(name=n, op="Const")
+            c.attr["dtype"].type = 1
+            t = c.attr["value"].tensor
+            t.dtype = 1
+            t.tensor_shape.dim.add(size=2)
+            t.float_val.extend([1.0, 2.0])
+        if chain:
+            gd.node.add(name="a", op="Mul", input=["x", "c1"]).attr["T"].type = 1
+            gd.node.add(name="b", op="Mul", input=["x", "c2"]).attr["T"].type = 1
+            gd.node.add(name="y", op="AddV2", input=["a", "b"]).attr["T"].type = 1
+        else:
+            gd.node.add(name="a", op="AddV2", input=["c1", "c2"]).attr["T"].type = 1
+            gd.node.add(name="y", op="Mul", input=["x", "a"]).attr["T"].type = 1
+        return gd
+
+    for chain, said in ((False, ["Const 'c2' merged into Const 'c1'"]),
+                        (True, ["Const 'c2' merged into Const 'c1'",
+                                "Mul 'b' merged into Mul 'a'"])):
+        a, b = str(tmp_path / f"a{chain}.pb"), str(tmp_path / f"b{chain}.pb")
+        write_graph(graph(chain), a)
+        code, _, err = run_cli("transform", "--in_graph", a, "--out_graph", b, "--inputs", "x",
+                               "--outputs", "y", "--transforms", "merge_duplicate_nodes",
+                               "--no_metrics")
+        assert code == 0, err
+        code, out, err = run_cli("diff", a, b, "--no-flops")
+        assert code == 1, err
+        other = out.split("Other changes:\n")[1].split("\n\n")[0].splitlines()
+        assert [ln.strip() for ln in other] == said, out
+        assert "100.0% of A's nodes matched" in out
+    # two Consts of different values: the reader was rewired, nothing merged
+    gd = graph(False)
+    gd.node[2].attr["value"].tensor.float_val[1] = 3.0
+    a, b = str(tmp_path / "a_diff.pb"), str(tmp_path / "b_diff.pb")
+    write_graph(gd, a)
+    gd.node[3].input[1] = "c1"
+    del gd.node[2]
+    write_graph(gd, b)
+    code, out, err = run_cli("diff", a, b, "--no-flops")
+    assert "merged into Const" not in out and "input 1: c2 -> c1" in out, out

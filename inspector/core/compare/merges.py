@@ -32,6 +32,7 @@ def merges_and_splits(m, ga: Graph, gb: Graph) -> None:
     if left_a is None and _all_taken(m, names):
         _splits(m, ga, gb)
         return
+    _merged_duplicates(m, ga, gb, names if left_a is None else map(names.__getitem__, left_a))
     _folded_constants(m, ga)
     changed = True
     while changed:
@@ -54,6 +55,65 @@ def merges_and_splits(m, ga: Graph, gb: Graph) -> None:
                 changed = True
     _folded_constants(m, ga)      # again: what fed the nodes merged just now
     _splits(m, ga, gb)
+
+
+def _merged_duplicates(m, ga: Graph, gb: Graph, candidates) -> None:
+    """An unpaired node of A whose every reader's counterpart reads, at its slot, the
+    counterpart of another node of A just like it (same op, attributes, values, and inputs
+    alike in turn) was merged into that one (merge_duplicate_nodes: two equal Consts become
+    one, then the two Muls reading them). Before this rule, constants folded into their
+    readers took it: 'Const c2 merged into AddV2 a', and the reader said rewired."""
+    pending = [a for a in candidates if a not in m.b_of and a not in m.merged]
+    changed = True
+    while changed and pending:      # a chain merges from its readers up: each turn, one more
+        changed = False
+        for a in pending:
+            y = _read_instead(m, ga, gb, a)
+            twin = m.a_of.get(y) if y is not None else None
+            if twin is not None and twin != a and _alike(ga, a, twin, 0):
+                m.merged[a] = y
+                changed = True
+        pending = [a for a in pending if a not in m.merged]
+
+
+def _read_instead(m, ga: Graph, gb: Graph, a: str) -> str | None:
+    """The one node of B that the counterparts of a's readers read where they read a."""
+    into = set()
+    for e in ga.consumers(a):
+        if e.control:
+            continue
+        rb = m.b_of.get(e.dst) or m.merged.get(e.dst)
+        inputs = [r for r in gb.node(rb).inputs if not r.control] if rb is not None else []
+        if e.dst_index >= len(inputs):
+            return None
+        into.add(inputs[e.dst_index].node)
+    return into.pop() if len(into) == 1 else None
+
+
+def _alike(ga: Graph, a: str, b: str, depth: int) -> bool:
+    """Nodes a and b of one graph are duplicates: the same op, attributes, values (a
+    tensor's still in the file read now, for these two only) and inputs, each the same node
+    or alike in turn."""
+    na, nb = ga.node(a), ga.node(b)
+    if na.op != nb.op or len(na.inputs) != len(nb.inputs) or depth > 8:
+        return False
+    for ra, rb in zip(na.inputs, nb.inputs):
+        if ra.port != rb.port or ra.control != rb.control or \
+                ra.node != rb.node and not _alike(ga, ra.node, rb.node, depth + 1):
+            return False
+    pa, pb = na.proto, nb.proto
+    if set(pa.attr) != set(pb.attr) or any(pa.attr[k] != pb.attr[k] for k in pa.attr
+                                           if k != "value"):
+        return False
+    if "value" not in pa.attr:
+        return True
+    try:
+        import numpy as np
+
+        va, vb = ga.tensor_value(a), ga.tensor_value(b)
+        return va.dtype == vb.dtype and va.shape == vb.shape and bool(np.array_equal(va, vb))
+    except Exception:       # noqa: BLE001 - values that cannot be read are not alike
+        return False
 
 
 def _all_taken(m, names: list) -> bool:
