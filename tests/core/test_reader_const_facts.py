@@ -30,7 +30,7 @@ def test_a_commands_graph_taken_from_the_readers_columns_has_its_constants_facts
     parts = graph.const_parts()
     assert parts and all(not part.odd.all() for part in parts)   # read from the bytes
     monkeypatch.setattr(reader_sink.SendingSink, "_columns",      # plain pieces: read here
-                        lambda self, pieces, count: (None, None, None, None))
+                        lambda self, pieces, count, *_: (None, None, None, None))
     here = _streamed(path)
     assert graph.const_facts() == here.const_facts() and len(here.const_facts()) > 1000
     assert graph.const_parts()[0].odd.sum() == here.const_parts()[0].odd.sum()

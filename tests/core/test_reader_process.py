@@ -102,10 +102,10 @@ def test_a_garbled_split_falls_back_to_reading_here(blocks, monkeypatch, garble)
 
     real = reader_sink.SendingSink._columns
 
-    def garbled(self, pieces, count):
+    def garbled(self, pieces, count, *rest):
         if self.idle is not None:   # the window waits from the start (on a loaded machine
             self.idle[0] = 1        # it asked after frame 3 once: full columns, no split)
-        read, lengths, batch = real(self, pieces, count)
+        read, lengths, batch, consts = real(self, pieces, count, *rest)
         if batch is not None and self.frames == 3:
             names, ops, inputs, counts, devices = batch
             if garble == "a name short":
@@ -115,7 +115,7 @@ def test_a_garbled_split_falls_back_to_reading_here(blocks, monkeypatch, garble)
             else:
                 names = [name + "x" for name in names]
             batch = names, ops, inputs, counts, devices
-        return read, lengths, batch
+        return read, lengths, batch, consts
 
     monkeypatch.setattr(reader_sink.SendingSink, "_columns", garbled)
     monkeypatch.setattr(reader_sink, "taken", lambda idle: 0)      # always split there

@@ -152,6 +152,8 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
     cut = every or -1
     layouts = Skeletons()     # weight nodes' layouts: stripped without a parse once known
     run = [0, 0]        # pending small nodes [start, end), always inside the window
+    ran = False         # the last step was a run of small nodes: the next node is not one
+    # (small() stopped before it: a big node, the window's edge or a cut, taken below)
 
     def flush():
         if run[1] > run[0]:
@@ -164,13 +166,16 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
             sink.cut(index)
             cut += every
         buf, i = r.buf, pos - r.base
-        if 0 <= i < len(buf) and buf[i] == 0x0A:    # a run of small nodes, in one tight loop
+        if ran:
+            ran = False
+        elif 0 <= i < len(buf) and buf[i] == 0x0A:    # a run of small nodes, in one tight loop
             end, k = small(buf, i, len(buf), cut - index if every else size, sized)
             if k:
                 if run[1] != pos:
                     run[0] = pos
                 pos = run[1] = end + r.base
                 index += k
+                ran = True
                 continue
         if not 0 <= i <= len(buf) - 20:
             flush()

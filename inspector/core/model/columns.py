@@ -85,6 +85,7 @@ def read_wire(data, expected: int, consts: bool = False,
     if lengths is not None:
         lengths += map(len, bodies)
     names, ops, inputs, devices, parts = [], [], [], [], []
+    marks_only = 0       # nodes so far whose devices were each the marker alone
     while bodies:
         part = bodies[:CHUNK]
         del bodies[:CHUNK]
@@ -105,9 +106,16 @@ def read_wire(data, expected: int, consts: bool = False,
         names += got
         ops += map(intern, did)     # a few op types: one string each, not one a node
         inputs += flat.input
-        devices += flat.device
+        if len(flat.device) == k and not devices:    # (most: no node names a device; the
+            marks_only += k          # markers are not made into a list then)
+        else:
+            devices += repeat(MARK, marks_only)
+            marks_only = 0
+            devices += flat.device
         del flat
-    batch = _split_marks(names, ops, inputs, devices, expected)
+    if devices:
+        devices += repeat(MARK, marks_only)
+    batch = _split_marks(names, ops, inputs, devices or expected, expected)
     if batch is not None and consts:
         batch.consts = parts
     return batch
@@ -126,16 +134,18 @@ def _const_part(joined: bytes, part: list, ops: list, first: int):
 def _one_each(values, expected: int) -> list | None:
     """The values of a field each node has once (value, marker, value, marker, ...), else
     None."""
-    values = list(values)
-    if len(values) != 2 * expected or values.count(MARK) != expected or \
-            values[1::2].count(MARK) != expected:
+    if len(values) != 2 * expected:
         return None
-    return values[0::2]
+    got = values[0::2]
+    if values[1::2].count(MARK) != expected or MARK in got:
+        return None
+    return got
 
 
 def _split_marks(names, ops, inputs, devices, expected) -> Batch | None:
     """Per-node input counts and devices from the markers after each node (C-level maps,
-    no numpy: small graphs open without importing it)."""
+    no numpy: small graphs open without importing it). devices: the device field's values
+    and markers, or their count when they are the markers alone (one a node)."""
     # the markers by identity first (CPython makes every one-character ASCII string the
     # same object: twice as fast as comparing each input), by equality when that misses
     same = is_
@@ -153,7 +163,7 @@ def _split_marks(names, ops, inputs, devices, expected) -> Batch | None:
     else:
         kept = list(filterfalse(MARK.__eq__, inputs))
     found = {}
-    if len(devices) != expected:
+    if devices.__class__ is not int and len(devices) != expected:
         where = list(compress(count(), map(MARK.__ne__, devices)))
         if len(devices) - len(where) != expected:
             return None

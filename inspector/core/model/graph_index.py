@@ -24,8 +24,9 @@ _ODD = re.compile("[:^]")   # a node name holding these: an input text equal to 
                             # another node, or a port (so does an empty name)
 
 
-def append(graph, batch, first: int) -> None:
-    """Add the columns of nodes first.. (a columns.Batch) to the graph."""
+def append(graph, batch, first: int) -> list:
+    """Add the columns of nodes first.. (a columns.Batch) to the graph; returns the names
+    among them put in graph._odd (`appended` sends them)."""
     names, k = batch.names, len(batch.names)
     graph._names.extend(names)
     graph._views.extend(repeat(None, k))
@@ -42,33 +43,36 @@ def append(graph, batch, first: int) -> None:
             op_names.append(op)
     graph._ops.fromlist(list(map(codes.__getitem__, batch.ops)))
     base = len(graph._src)
-    graph._in_off.extend(islice(accumulate(batch.counts, initial=base), 1, None))
+    # (a list: array.extend of an iterator takes a value at a time)
+    graph._in_off.fromlist(list(islice(accumulate(batch.counts, initial=base), 1, None)))
     graph._wire = graph._wire and batch.wire
-    joined = "\n".join(names)
-    if ":" in joined or "^" in joined or "" in index:
-        graph._odd.update(filter(_ODD.search, names))
-        if "" in index:
-            graph._odd.add("")
+    odd = _odd_names(graph, names)
+    graph._odd.update(odd)
     _resolve(graph, batch.inputs, base)
     if batch.devices:
         graph.devices.update({first + j: d for j, d in batch.devices.items()})
+    return odd
 
 
-def appended(graph, first: int, base: int, ops: int, malformed: int) -> tuple:
+def appended(graph, first: int, base: int, ops: int, malformed: int,
+             odd: list | None = None) -> tuple:
     """What append() added to `graph` since it held `first` nodes, `base` inputs, `ops` op
     types and `malformed` malformed inputs, in marshal's types: a reader process sends it
-    and `take` adds it to the window's graph (which then parses no input text)."""
+    and `take` adds it to the window's graph (which then parses no input text). odd: what
+    that append() returned, when one append() added them all."""
     return (graph._names[first:], graph.op_names[ops:], graph._ops[first:].tobytes(),
             graph._in_off[first + 1:].tobytes(), graph._src[base:].tobytes(),
             graph._port[base:].tobytes(), {p: n for p, n in graph._loose.items() if p >= base},
             {p: v for p, v in graph._big_ports.items() if p >= base},
             graph.malformed_inputs[malformed:], {i: d for i, d in graph.devices.items()
                                                  if i >= first},
-            _odd_names(graph, graph._names[first:]), graph._wire, graph._duplicates)
+            _odd_names(graph, graph._names[first:]) if odd is None else odd, graph._wire,
+            graph._duplicates)
 
 
 def _odd_names(graph, names: list) -> list:
-    """The names of these that append() put in graph._odd."""
+    """The names of these that append() puts in graph._odd: those holding ':' or '^', and
+    '' when a node has no name."""
     joined, empty = "\n".join(names), "" in graph._index
     if ":" in joined or "^" in joined or empty:
         return list(filter(_ODD.search, names)) + ([""] if empty else [])

@@ -1,0 +1,126 @@
+"""Work the start-up reader and the columns no longer do twice (the 300k-node first picture
+is two processes at their CPU limit, so every piece's milliseconds count): the lazy walk
+tries a run of small nodes once where one ends, a reader's columns join the walk's own bytes
+instead of reading each file range again, and the columns make no list of the device
+markers when no node names a device. Each still gives what the longer way gives."""
+
+from __future__ import annotations
+
+import mmap
+import os
+
+from inspector.core.loaders import lazy_graphdef, reader_process, reader_sink
+from inspector.core.loaders.lazy_graphdef import open_lazily
+from inspector.core.model import columns, protos
+from tests.fixtures.scale_models import blocks_graph
+
+
+def test_the_walk_tries_each_run_of_small_nodes_once():
+    """blocks: a weight node of 9 KB (stripped, taken a node at a time) then nine small
+    nodes, block after block; the tight loop was called again at every weight node, where
+    it stops at once (twice a block)."""
+    path = blocks_graph(6000, 1)
+    calls, found = [], []
+
+    def small(buf, i, edge, most, sizes):
+        got = lazy_graphdef._small_nodes(buf, i, edge, most, sizes)
+        calls.append(got[1])
+        return got
+
+    sizes_here: list = []
+    graph_def, store = open_lazily(path, os.stat(path), every=1000, sizes=sizes_here,
+                                   small=small)
+    weights = sum(node.op == "Const" and node.name.endswith("weights")
+                  for node in graph_def.node)
+    assert weights > 500
+    assert calls.count(0) < weights // 10          # (a run cut by the window's edge)
+    assert len(calls) < 1.2 * weights
+    sizes_each: list = []       # the node-at-a-time walk gives the same
+    each, store_each = open_lazily(path, os.stat(path), every=1000, sizes=sizes_each,
+                                   small=lambda buf, i, *rest: (i, 0))
+    assert each == graph_def and sizes_each == sizes_here
+    assert sorted(store.slots.items()) == sorted(store_each.slots.items())
+    store.close()
+    store_each.close()
+
+
+class _CountingOs:
+    """reader_sink's `os`, counting its preads."""
+
+    def __init__(self):
+        self.preads = 0
+
+    def pread(self, *args):
+        self.preads += 1
+        return os.pread(*args)
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+
+def test_a_readers_columns_join_the_walks_bytes_and_read_no_range_again(monkeypatch,
+                                                                      tmp_path):
+    """The window's reader while the window is busy (every piece with its columns): the
+    file ranges of a piece were read once by the walk and once more, range by range, for
+    its columns (~1.6k preads a piece of the 300k-node blocks model)."""
+    path = blocks_graph(6000, 1)
+    counting = _CountingOs()
+    monkeypatch.setattr(reader_sink, "os", counting)
+    monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)
+    idle = mmap.mmap(-1, reader_sink.IDLE_BYTES)       # the window busy: full columns
+    frames = []
+    monkeypatch.setattr(reader_sink.SendingSink, "__init__", _keeping(frames))
+    out = os.open(os.devnull, os.O_WRONLY)
+    reader_process.serve(path, out, idle, True)
+    assert counting.preads == 0
+    got = [f for f in frames if f[0] == b"P"]
+    assert len(got) >= 6 and all(columns_read(f) for f in got)
+
+
+def _keeping(frames):
+    real = reader_sink.SendingSink.__init__
+
+    def init(self, send, *args, **kwargs):
+        def keep(kind, payload):
+            frames.append((kind, payload))
+            send(kind, payload)
+        real(self, keep, *args, **kwargs)
+    return init
+
+
+def columns_read(frame) -> bool:
+    import marshal
+
+    pieces, sizes, read, lengths, *_ = marshal.loads(frame[1])
+    return read is not None and len(read[0]) == len(sizes) == len(lengths)
+
+
+def _graph_def(devices: dict, count: int = 300) -> bytes:
+    gd = protos.GraphDef()
+    for i in range(count):
+        gd.node.add(name=f"n{i}", op="Add", input=[f"n{i - 1}"] if i else [],
+                    device=devices.get(i, ""))
+    return gd.SerializeToString()
+
+
+def test_devices_come_out_right_in_any_chunk_and_no_marker_list_is_made_without(
+        monkeypatch):
+    monkeypatch.setattr(columns, "CHUNK", 64)
+    seen = []
+    real = columns._split_marks
+
+    def split(names, ops, inputs, devices, expected):
+        seen.append(devices)
+        return real(names, ops, inputs, devices, expected)
+
+    monkeypatch.setattr(columns, "_split_marks", split)
+    for devices in ({}, {0: "/cpu:0"}, {200: "/gpu:0", 299: "/cpu:0"}, {70: "/gpu:1"},
+                    {i: "/cpu:0" for i in range(0, 300, 7)}):
+        data = _graph_def(devices)
+        batch = columns.read_wire(data, 300)
+        want = columns.read_messages(protos.GraphDef.FromString(data).node)
+        assert batch.devices == want.devices == devices
+        assert (batch.names, batch.ops, batch.inputs, list(batch.counts)) == \
+            (want.names, want.ops, want.inputs, list(want.counts))
+    assert seen[0] == 300      # no device anywhere: their count, not 300 markers
+    assert all(s.__class__ is list and len(s) > 300 for s in seen[1:])
