@@ -124,3 +124,30 @@ def test_devices_come_out_right_in_any_chunk_and_no_marker_list_is_made_without(
             (want.names, want.ops, want.inputs, list(want.counts))
     assert seen[0] == 300      # no device anywhere: their count, not 300 markers
     assert all(s.__class__ is list and len(s) > 300 for s in seen[1:])
+
+
+def test_a_window_with_one_piece_to_add_gets_the_next_ones_bodies_split(tmp_path):
+    """reader_sink.BEHIND 1: once the window has waited for the reader, a piece goes with
+    its bodies split (the window only resolves its inputs) while the window still has one
+    piece to add; plain (the window reads it all) only when it has none. At 2 the window had
+    two whole pieces to read after the walk was over (fails at BEHIND 2)."""
+    gd = protos.GraphDef()
+    for i in range(50):
+        gd.node.add(name=f"s/n{i}", op="Add", input=[f"s/n{i - 1}"] if i else [])
+    data = gd.SerializeToString()
+    path = tmp_path / "g.pb"
+    path.write_bytes(data)
+    idle = mmap.mmap(-1, reader_sink.IDLE_BYTES)
+    idle[0] = 1                              # the window has waited for a frame once
+    sink = reader_sink.SendingSink(lambda *a: None, idle, None, False, True)
+    sink.fd = os.open(path, os.O_RDONLY)
+    try:
+        sink.frames = 3
+        reader_sink.took(idle, 2)            # one frame sent, not yet added
+        read, lengths, batch, consts = sink._columns([(0, len(data))], 50)
+        assert read is None and consts is None and len(lengths) == 50
+        assert batch[0] == [n.name for n in gd.node] and list(batch[3]) == [0] + [1] * 49
+        reader_sink.took(idle, 3)            # every frame added: it reads the next itself
+        assert sink._columns([(0, len(data))], 50) == (None, None, None, None)
+    finally:
+        os.close(sink.fd)
