@@ -88,9 +88,11 @@ def cmd_tflite(args) -> int:
     for w in result.warnings:
         print(f"WARNING: {w}", file=sys.stderr)
     print(f"Representative data: {result.sample_source}")
-    print(f"Answers compared with the TF graph's on {min(args.compare, result.samples)} "
-          f"inputs by {result.engine or 'no interpreter'} on "
-          f"{result.kernels.get('answers', '?')}")
+    if result.engine:
+        print(f"Answers compared with the TF graph's on {min(args.compare, result.samples)} "
+              f"inputs by {result.engine} on {result.kernels.get('answers', '?')}")
+    else:
+        print("Answers not compared: no variant could be run here (each one's notes say why)")
     head = f"{'variant':<9}{'size':>11}{'gzip':>11}{'ops':>6}  {'top-1':>6}{'max |err|':>11}" \
            f"  {'latency (est., phone)':<22}tool"
     print(head)

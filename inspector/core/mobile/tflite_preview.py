@@ -53,12 +53,13 @@ def reference(t, graph_def, inputs: list, outputs: list, shapes: dict | None,
                      probe, answers)
 
 
-def _random_inputs(rng, graph, name: str, shapes, lo: float, hi: float, count: int) -> list:
+def _random_inputs(rng, graph, name: str, shapes, lo: float, hi: float, count: int,
+                   warnings: list | None = None) -> list:
     """`count` random arrays for one input, of its declared dtype and shape."""
     node = graph.get(name.split(":")[0])
     dtype = node.attr("dtype") if node is not None else None
     dtype = dtype.name if dtype is not None else "float"
-    shape = _input_shape(graph, name, shapes)
+    shape = _input_shape(graph, name, shapes, warnings)
     if dtype in ("float", "half", "double", "bfloat16", "float32", "float16", "float64"):
         return [rng.uniform(lo, hi, shape).astype(np.float32) for _ in range(count)]
     if dtype.startswith("int") or dtype.startswith("uint"):
@@ -71,7 +72,11 @@ def _random_inputs(rng, graph, name: str, shapes, lo: float, hi: float, count: i
                          node=name.split(":")[0])
 
 
-def _input_shape(graph, name: str, shapes: dict | None) -> list:
+def _input_shape(graph, name: str, shapes: dict | None, warnings: list | None = None) -> list:
+    """The input's given shape, else its declared one with 1 for each size it leaves open
+    (as the window takes a marked input's and the card its FLOPs'), said in `warnings`
+    beyond the batch: [1,?,?,3] made random arrays of None sizes and the conversion preview
+    failed with "unsupported operand type(s) for *: 'int' and 'NoneType'"."""
     base = name.split(":")[0]
     if shapes and base in shapes:
         return [int(d) for d in shapes[base]]
@@ -81,7 +86,13 @@ def _input_shape(graph, name: str, shapes: dict | None) -> list:
         raise InspectorError("the input has no declared or inferred shape: mark an input whose "
                              "shape is known (command line: --input-shape NAME=D,D,...)",
                              node=base)
-    return [1 if (d is None or d < 0) and k == 0 else d for k, d in enumerate(dims)]
+    taken = [1 if d is None or d < 0 else d for d in dims]
+    if warnings is not None and any(d is None or d < 0 for d in dims[1:]):
+        shown = ",".join("?" if d is None or d < 0 else str(d) for d in dims)
+        warnings.append(f"input '{base}' leaves sizes open ([{shown}]): the samples are "
+                        f"[{','.join(str(d) for d in taken)}]; give its real size for "
+                        f"meaningful figures (command line: --input-shape {base}=D,D,...)")
+    return taken
 
 
 def _detected_range(graph, inputs: list, shapes) -> tuple:
@@ -137,8 +148,8 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
         rng = np.random.default_rng(source.get("seed", 0))
         count = int(source.get("count", 16))
         lo, hi = source.get("range") or _detected_range(graph, inputs, shapes)
-        columns = {i.split(":")[0]: _random_inputs(rng, graph, i, shapes, lo, hi, count)
-                   for i in inputs}
+        columns = {i.split(":")[0]: _random_inputs(rng, graph, i, shapes, lo, hi, count,
+                                                   warnings) for i in inputs}
         feeds = [{name: arrays[k] for name, arrays in columns.items()} for k in range(count)]
         what = f"{count} random inputs in [{lo:g}, {hi:g}] (seed {source.get('seed', 0)})"
         warnings.append("RANDOM DATA: int8 ranges and the agreement figures come from noise, "

@@ -13,7 +13,7 @@ import os
 from inspector.core.errors import InspectorError
 from inspector.core.model import safety
 from inspector.core.runtime.job import Job, of
-from inspector.core.tf.litert import _custom_codes, _quiet_python, interpreter
+from inspector.core.tf.litert import _custom_codes, _quiet_python, interpreter, invoke
 from inspector.core.tf.runtime import first_line, serialized, tf, to_tf
 
 VARIANTS = ("float", "dynamic", "float16", "int8")
@@ -176,7 +176,7 @@ def tflite_run(model: bytes, feeds_list: list, job: Job | None = None) -> tuple[
                 info = np.iinfo(detail["dtype"])
                 value = np.clip(np.round(value / scale + zero), info.min, info.max)
             interp.set_tensor(detail["index"], value.astype(detail["dtype"]))
-        interp.invoke()
+        invoke(interp, model)
         row = []
         for detail in outs:
             value = interp.get_tensor(detail["index"])

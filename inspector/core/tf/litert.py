@@ -119,6 +119,19 @@ def interpreter(model: bytes, preserve: bool = False, delegates: bool = True,
     return interp, engine
 
 
+def invoke(interp, model: bytes) -> None:
+    """interp.invoke(), its refusal an InspectorError: a model that needs Select TF ops may
+    allocate (dynamic shapes, a WHILE) and fail only here (the TF.js SSD hand detector
+    converted: a traceback ended `tflite`)."""
+    try:
+        interp.invoke()
+    except RuntimeError as exc:
+        flex = flex_codes(model)
+        raise InspectorError(no_flex_message(flex, litert_version()) if flex else
+                             f"the TFLite interpreter failed to run the model: "
+                             f"{first_line(exc)}") from None
+
+
 def no_flex_message(flex: list, version: str | None) -> str:
     """What the panel and the CLI say when a Select-TF-ops model cannot run here."""
     ops = ", ".join(sorted({c[4:] for c in flex}))
@@ -200,7 +213,7 @@ def tflite_tensors(model: bytes, feeds_list: list, names: list | None = None,
     for feeds in feeds_list:
         of(job).check()
         _feed(interp, feeds)
-        interp.invoke()
+        invoke(interp, model)
         for d in details:
             try:
                 out[d["name"]].append(dequantized(interp, d))
@@ -213,11 +226,11 @@ def tflite_host_ms(model: bytes, feeds: list, runs: int = 10) -> tuple:
     """(median ms of one invoke on this machine, engine) with the default delegates."""
     interp, engine = kept(model)
     _feed(interp, feeds)
-    interp.invoke()                       # warm-up
+    invoke(interp, model)                 # warm-up
     times = []
     for _ in range(max(1, runs)):
         start = time.perf_counter()
-        interp.invoke()
+        invoke(interp, model)
         times.append((time.perf_counter() - start) * 1000.0)
     times.sort()
     return times[len(times) // 2], engine
