@@ -220,7 +220,7 @@ class Workbench:
     def _hold_back_unknown(self) -> None:
         """A step this version has no transform for (a newer version's, or a typo) is kept,
         so that saving does not lose it, but disabled and said (by name, not imported)."""
-        from inspector.core.transforms.catalogue import MODULE_OF
+        from inspector.core.transforms.names import MODULE_OF
 
         for k, spec in enumerate(self.steps):
             if spec.name not in MODULE_OF:
