@@ -59,7 +59,7 @@ def check_outcome(case, code, out, err):
     error_lines = [ln for ln in lines if ln.startswith("graphdef-inspector: error:")]
     clean_error = code == 2 and len(error_lines) == 1 and lines[-1] == error_lines[0]
     # summarize of a graph TF refuses lists its problems and exits 1 (with one last line)
-    listed = case.argv[0] == "summarize" and (
+    listed = case.argv[:1] == ["summarize"] and (
         "Problem: " in out or re.search(r'"problems": \[\s*"', out))
     done = 1 if listed else 0
     if code == 1:
