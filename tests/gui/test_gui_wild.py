@@ -108,3 +108,21 @@ def test_the_phone_check_of_a_tfjs_detector_uses_all_its_signature_outputs_as_th
     label = window.mobile_panel.ports.text()
     assert all(f"Identity_{k}" in label for k in range(1, 8))
     assert dict(check.compat.counts()) == {k: v for k, v in cli["counts"].items() if v}
+
+
+def test_a_tfjs_model_opens_without_a_fallback_notice_and_says_its_weights_were_quantized(
+        qtbot, window):
+    """Opening the TF.js SSD hand detector popped 'Opened model.json' up every time: its
+    loading note said '17 fused op(s) TensorFlow cannot run split into plain ops', and the
+    window takes a note with 'cannot' for a fallback's. The uint8 variant's notes never said
+    its weights were stored 8-bit (every figure shows them as float32)."""
+    from test_gui import open_and_wait
+
+    folder = os.path.dirname(wild("handtrack_uint8"))
+    open_and_wait(qtbot, window, os.path.join(folder, "model.json"))
+    qtbot.wait(200)
+    assert window.dialogs.last_box is None
+    notes = " ".join(window.state.model.notes)
+    assert "of its 619 weights the converter stored 272 as uint8 (quantized), turned back " \
+           "into float32 here" in notes
+    assert "17 fused op(s) TensorFlow has no kernel for split into plain ops" in notes

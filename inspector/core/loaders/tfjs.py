@@ -186,6 +186,22 @@ def fill_weights(graph_def, groups: list, folder: str, path: str) -> tuple:
     return (weight_bytes, empty, *fix_fused(graph_def))
 
 
+def _stored_quantized(groups: list) -> str:
+    """'; of its 619 weights the converter stored 272 as uint8 (quantized), ...' when
+    the converter quantized weights (its --quantize_uint8/float16 options), else ''."""
+    specs = [spec for weights, _ in groups for spec in weights if isinstance(spec, dict)]
+    kinds: dict = {}
+    for spec in specs:
+        quant = spec.get("quantization")
+        if isinstance(quant, dict) and quant.get("dtype") in _QUANTIZED:
+            kinds[quant["dtype"]] = kinds.get(quant["dtype"], 0) + 1
+    if not kinds:
+        return ""
+    stored = " and ".join(f"{n} as {k}" for k, n in kinds.items())
+    return f"; of its {len(specs)} weights the converter stored {stored} (quantized), " \
+        "turned back into float32 here"
+
+
 def old_format_manifest(path: str) -> str | None:
     """TF.js 0.x wrote `tensorflowjs_model.pb` (a GraphDef whose constants have no values)
     beside `weights_manifest.json`: the manifest, when path is such a file."""
@@ -268,12 +284,15 @@ def _load_tfjs(path: str, size: int):
                         signature=Signature("tfjs", inputs, outputs, *specs) if sig else None,
                         problems=problems)
     made = doc.get("convertedBy") or "a TF.js converter"
+    # (no "cannot" or "could not" here: the window shows such notes as a fallback's notice)
     model.notes.append(f"TensorFlow.js graph model ({made}, from TensorFlow "
                        f"{doc.get('generatedBy', '?')}): {len(graph_def.node)} nodes, weights "
                        f"read from {sum(len(p) for _, p in groups)} shard(s)"
-                       + (f"; TArgs put back on {targs} fused op(s)" if targs else "")
-                       + (f"; {split} fused op(s) TensorFlow cannot run split into plain ops"
-                          if split else ""))
+                       + _stored_quantized(groups)
+                       + (f"; TArgs put back on {targs} fused op(s) (the attribute TensorFlow "
+                          "imports them with)" if targs else "")
+                       + (f"; {split} fused op(s) TensorFlow has no kernel for split into "
+                          "plain ops" if split else ""))
     if empty:
         model.notes.append(f"{len(empty)} constant(s) have no value in the shards, e.g. "
                            f"'{empty[0]}'")
