@@ -19,6 +19,7 @@ from inspector.core.app.session_file import (
 from inspector.core.app.tour import Tour
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.events import Event
+from inspector.core.transforms.names import MODULE_OF
 
 MAX_TEXT = 1_000_000
 from inspector.core.transforms.syntax import (
@@ -220,8 +221,6 @@ class Workbench:
     def _hold_back_unknown(self) -> None:
         """A step this version has no transform for (a newer version's, or a typo) is kept,
         so that saving does not lose it, but disabled and said (by name, not imported)."""
-        from inspector.core.transforms.names import MODULE_OF
-
         for k, spec in enumerate(self.steps):
             if spec.name not in MODULE_OF:
                 spec.enabled = False

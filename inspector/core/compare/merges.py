@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import weakref
 
+from inspector.core.compare.changes import same_tensor
 from inspector.core.compare.columns import columns, pairs, unpaired_sides
 from inspector.core.compare.operands import data_inputs
 from inspector.core.model.graph import Graph
@@ -108,10 +109,7 @@ def _alike(ga: Graph, a: str, b: str, depth: int) -> bool:
     if "value" not in pa.attr:
         return True
     try:
-        import numpy as np
-
-        va, vb = ga.tensor_value(a), ga.tensor_value(b)
-        return va.dtype == vb.dtype and va.shape == vb.shape and bool(np.array_equal(va, vb))
+        return same_tensor(ga.tensor(a), ga.tensor(b))
     except Exception:       # noqa: BLE001 - values that cannot be read are not alike
         return False
 
