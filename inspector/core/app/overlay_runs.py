@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from inspector.core.analysis.ranges import parse_log, percentile_range, range_warnings as warnings
 from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.opening import open_model
 from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import atomic_write
@@ -67,8 +68,6 @@ def profile_file(path: str, inputs, outputs, shapes: dict, feed: str, seed: int,
 def graph_def_of(path: str):
     """The GraphDef of the model at `path`, opened as the window and `summarize` open it (a
     .meta frozen with the checkpoint beside it: it ran uninitialised variables)."""
-    from inspector.core.app.opening import open_model
-
     return open_model(path).graph.graph_def
 
 
