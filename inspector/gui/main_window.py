@@ -304,7 +304,9 @@ class MainWindow(QMainWindow):
         self.function_action.setEnabled(functions)
         self.function_action.setToolTip("" if functions else "this graph has no function "
                                         "library")
-        for dock in self.findChildren(QDockWidget):   # every panel from its top again
+        # every panel from its top again (the window's docks: findChildren(QDockWidget)
+        # made PySide wrap every widget inside them, creating ~10 Qt classes, ~2 ms)
+        for dock in self.docks.values():
             area = dock.widget()
             if isinstance(area, QScrollArea):
                 area.verticalScrollBar().setValue(0)

@@ -57,7 +57,9 @@ class Minimap(QWidget):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        painter.fillRect(self.rect(), self.palette().color(QPalette.Base))
+        painter.setPen(Qt.NoPen)          # (not fillRect: it makes PySide create QGradient,
+        painter.setBrush(self.palette().color(QPalette.Base))   # see items._brush)
+        painter.drawRect(self.rect())
         if self.bounds.isEmpty() or not self.groups:
             painter.end()
             return  # nothing open: an empty minimap, not a view outline over nothing
