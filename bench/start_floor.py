@@ -18,6 +18,9 @@ Rows:
   Qt + app's libraries     the same after importing what the app imports from other
                            packages before its first paint (PySide6's QtCore/QtGui/QtWidgets
                            and protobuf's GraphDef messages)
+  ... + the Qt namespace   and reading PySide6.QtCore.Qt, which every widget module of the
+                           app reads: PySide then makes its ~90 enum classes (Qt.Key's 471
+                           members...), ~11-14 ms at normal speed
   app: window painted      `python -m inspector` (demo model): the window's first paint
   app: first picture       `python -m inspector [MODEL]`: the model's first picture painted
 --against REV: the two app rows also with commit REV's `inspector` package (bench/ab.py).
@@ -57,6 +60,7 @@ app.exec()
 """
 LIBRARIES = ("import PySide6.QtCore, PySide6.QtGui, PySide6.QtWidgets\n"
              "from tensorboard.compat.proto import graph_pb2\n")
+QT_NAMESPACE = "from PySide6.QtCore import Qt\nQt.AlignLeft\n"
 # the app's own start (the launcher, demo model), hooked at its window's first paint
 APP_PAINTED = """
 import os, runpy, sys
@@ -138,7 +142,9 @@ def rows(models: list, against: str | None, no_site: bool = False) -> list:
             [py, *s, "-c", "pass"], base, None),
            ("Qt window painted", [py, *s, "-c", PAINTED], base, "painted"),
            ("Qt + app's libraries, painted", [py, *s, "-c", LIBRARIES + PAINTED], base,
-            "painted")]
+            "painted"),
+           ("Qt + libraries + Qt namespace, painted",
+            [py, *s, "-c", LIBRARIES + QT_NAMESPACE + PAINTED], base, "painted")]
     from bench import ab
 
     for label, folder in ab.sides(against):
