@@ -35,6 +35,17 @@ def _flatten(layers):
                       "config": {"name": "flat"}})
 
 
+def _through(*middle):
+    """Input [None, 4096, 1] (no size over the 4096 floor), then `middle` layers, a Flatten
+    and the Dense: what the layers between make of the input is carried through them."""
+    def edit(layers):
+        layers[0]["config"]["batch_shape"] = [None, 4096, 1]
+        for k, (cls, conf) in enumerate(list(middle) + [("Flatten", {})]):
+            layers.insert(1 + k, {"module": "keras.layers", "class_name": cls,
+                                  "config": {"name": f"m{k}", **conf}})
+    return edit
+
+
 def _built(layers):
     layers[1]["config"]["build_config"] = {"input_shape": [None, 2 ** 26]}
 
@@ -43,6 +54,11 @@ def _built(layers):
     (lambda ls: ls[0]["config"].update(batch_shape=[None, 2 ** 26]), "67,108,864"),
     (_flatten, "67,108,864"),
     (_built, "67,108,864"),
+    (_through(("UpSampling1D", {"size": 16384})), "67,108,864"),
+    (_through(("Reshape", {"target_shape": [4096]}), ("RepeatVector", {"n": 16384})),
+     "67,108,864"),
+    (_through(("Conv1DTranspose", {"filters": 1, "kernel_size": 1, "strides": 16384,
+                                   "padding": "same"})), "67,108,864"),
     (lambda ls: ls[0]["config"].update(batch_shape=[None, 2 ** 26, 3],
                                        name="in"), None),   # channels 3: a [3, 10] kernel
 ])

@@ -59,8 +59,13 @@ def wide_input(layers: LayerGraph, largest: int, floor: int) -> tuple | None:
             size = _variable_size(inner or cls, inner_conf if inner else conf, shape)
             if size > limit:
                 return name, size
-        known[node.name] = _output(cls, conf, ins[0]) if len(ins) == 1 else \
-            (ins[0] if ins and cls in _SAME else None)
+        if len(ins) != len([i for i in node.input if not i.startswith("^")]):
+            known[node.name] = None         # an input of unknown shape
+        elif cls == "Concatenate":
+            known[node.name] = _joined(conf, ins)
+        else:
+            known[node.name] = _output(cls, conf, ins[0]) if len(ins) == 1 else \
+                (ins[0] if ins and cls in _SAME else None)
     return None
 
 
@@ -159,6 +164,72 @@ def _output(cls: str, conf: dict, shape: list) -> list | None:
     if cls.startswith("Conv") and cls[-2:] in ("1D", "2D", "3D") or \
             cls.startswith(("MaxPooling", "AveragePooling")):
         return _sliding(cls, conf, shape)
+    if cls.startswith("Conv") and cls.endswith("Transpose"):
+        return _transposed(conf, shape)
+    return _reshaped(cls, conf, shape)
+
+
+def _transposed(conf: dict, shape: list) -> list | None:
+    """A transposed convolution's output shape (channels last, no output_padding)."""
+    rank = len(shape) - 2
+    size, strides = _ints(conf.get("kernel_size"), rank), _ints(conf.get("strides") or 1, rank)
+    if rank < 1 or size is None or strides is None or min(strides) < 1 or \
+            conf.get("output_padding") not in (None, [None] * rank):
+        return None
+    same = conf.get("padding") == "same"
+    spatial = [-1 if n < 0 else n * s if same else n * s + max(k - s, 0)
+               for n, k, s in zip(shape[1:-1], size, strides)]
+    return [shape[0]] + spatial + [_dim(conf.get("filters"))]
+
+
+def _joined(conf: dict, shapes: list) -> list | None:
+    """Concatenate's output: the inputs' sizes along its axis added up."""
+    axis = conf.get("axis", -1)
+    rank = len(shapes[0])
+    if not isinstance(axis, int) or not -rank <= axis < rank or \
+            any(len(s) != rank for s in shapes):
+        return None
+    axis %= rank
+    out = list(shapes[0])
+    out[axis] = sum(s[axis] for s in shapes) if all(s[axis] > 0 for s in shapes) else -1
+    return out
+
+
+def _reshaped(cls: str, conf: dict, shape: list) -> list | None:
+    """The output shape of the layers that move, repeat, pad or learn a size (channels last)."""
+    rest = shape[1:]
+    if cls == "Permute":
+        dims = conf.get("dims")
+        if isinstance(dims, list) and sorted(dims) == list(range(1, len(shape))):
+            return shape[:1] + [shape[d] for d in dims]
+        return None
+    if cls == "RepeatVector":
+        n = _dim(conf.get("n"))
+        return [shape[0], n] + rest if n > 0 else None
+    if cls == "Embedding":
+        return shape + [_dim(conf.get("output_dim"))]
+    if cls in ("LSTM", "GRU", "SimpleRNN"):
+        units = _dim(conf.get("units"))
+        return (shape[:-1] if conf.get("return_sequences") else shape[:1]) + [units] \
+            if units > 0 and len(shape) >= 2 else None
+    rank = len(shape) - 2
+    if cls.startswith("UpSampling"):
+        size = _ints(conf.get("size"), rank)
+        return None if size is None else \
+            shape[:1] + [n * k if n > 0 else -1 for n, k in zip(rest, size)] + shape[-1:]
+    if cls.startswith(("ZeroPadding", "Cropping")):
+        pad = conf.get("padding" if cls.startswith("Zero") else "cropping")
+        pairs = [pad] * rank if isinstance(pad, int) else pad if isinstance(pad, list) and \
+            len(pad) == rank else None
+        if pairs is None:
+            return None
+        sign = 1 if cls.startswith("Zero") else -1
+        widths = [2 * p if isinstance(p, int) else sum(p) if isinstance(p, list) and all(
+            isinstance(v, int) for v in p) else None for p in pairs]
+        if None in widths:
+            return None
+        return shape[:1] + [n + sign * w if n > 0 else -1 for n, w in zip(rest, widths)] + \
+            shape[-1:]
     return None
 
 
