@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from inspector.core.analysis.metrics import infer_shapes as inferred, infer_shapes, open_shapes
+from inspector.core.mobile.tflite_compat import for_converter
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
@@ -109,14 +110,15 @@ class ModelTasks:
         """Converter errors of a builtins-only conversion, then (if it failed) of one with
         Select TF ops and custom ops allowed: (builtin errors, flex errors)."""
         t = tensorflow()
+        graph_def = for_converter(self.graph_def)
         job.progress(0, 2, "converting with TFLite builtins only")
-        first = t.convert_tflite(self.graph_def, ins, outs, "float", input_shapes=shapes,
+        first = t.convert_tflite(graph_def, ins, outs, "float", input_shapes=shapes,
                                  allow_unsafe=allow_io)["errors"]
         if not first:
             return [], []
         job.check()
         job.progress(1, 2, "converting with Select TF ops")
-        second = t.convert_tflite(self.graph_def, ins, outs, "float", select_tf_ops=True,
+        second = t.convert_tflite(graph_def, ins, outs, "float", select_tf_ops=True,
                                   allow_custom_ops=True, input_shapes=shapes,
                                   allow_unsafe=allow_io)["errors"]
         return first, second

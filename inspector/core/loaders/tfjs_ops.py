@@ -48,6 +48,29 @@ def fix_fused(graph_def) -> tuple[int, int]:
     return targs, split
 
 
+# fused kernels TF's converter keeps as Select TF ops: split into their plain ops it makes
+# builtins of them again (CONV_2D, FULLY_CONNECTED, DEPTHWISE_CONV_2D with a fused activation)
+FUSED_KERNELS = frozenset({"_FusedConv2D", "_FusedMatMul", "_FusedDepthwiseConv2dNative"})
+
+
+def split_fused_kernels(graph_def) -> int:
+    """Split every fused kernel of FUSED_KERNELS whose steps have plain ops into them, in
+    place (the last keeps the node's name); returns how many. The TF.js SSD hand detector's
+    72 _FusedConv2D converted to TFLite as Select TF ops, a model no builtin-only app runs."""
+    taken = {n.name for n in graph_def.node}
+    new_nodes, split = [], 0
+    for node in graph_def.node:
+        if node.op not in FUSED_KERNELS:
+            continue
+        fused = [s.decode("utf-8", "replace") for s in node.attr["fused_ops"].list.s]
+        made = _split(node, fused, taken)
+        if made is not None:
+            new_nodes.extend(made)
+            split += 1
+    graph_def.node.extend(new_nodes)
+    return split
+
+
 def _unique(name: str, taken: set) -> str:
     out, k = name, 1
     while out in taken:

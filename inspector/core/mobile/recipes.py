@@ -23,6 +23,7 @@ from inspector.core.mobile.recipe_notes import (
     degenerate_top1,
     same_files,
 )
+from inspector.core.mobile.tflite_compat import for_converter
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -263,7 +264,7 @@ def run_recipes(graph_def, inputs: list, outputs: list, shapes: dict | None = No
     def convert(variant):              # each of TF's conversions once (float: the reference)
         if variant not in made_by_tf:
             made_by_tf[variant] = t.convert_tflite(
-                graph_def, inputs, outputs, variant, input_shapes=shapes,
+                for_converter(graph_def), inputs, outputs, variant, input_shapes=shapes,
                 representative=samples if variant == "int8" else None,
                 allow_unsafe=allow_io, select_tf_ops=preview)
         return made_by_tf[variant]
