@@ -194,7 +194,10 @@ def _measure(t, row: RecipeResult, recipe: Recipe, model: bytes, ctx: dict, job:
     row.gzip_size = len(zlib.compress(model, 6))
     details = t.tflite_details(model)
     row.ops = dict(Counter(details["ops"]))
-    row.flex_ops = sorted({o[4:] for o in row.ops if o.startswith("Flex")})
+    # the op list is the main subgraph's; the custom codes are every subgraph's (a Flex op
+    # inside a WHILE body was left out of "Select TF ops" while it kept the model from running)
+    row.flex_ops = sorted({o[4:] for o in [*row.ops, *details.get("custom", [])]
+                           if o.startswith("Flex")})
     row.custom_ops = sorted(o for o in details.get("custom", []) if not o.startswith("Flex"))
     row.inputs, row.outputs = details["inputs"], details["outputs"]
     debugged = preview_extras(t, row, ctx) if ctx["preview"] else None
