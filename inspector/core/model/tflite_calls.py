@@ -2,9 +2,11 @@
 CALL_ONCE's init, CALL, the StableHLO ops with bodies), read from the flatbuffer by the
 checked reader, and the first call that LiteRT could not survive: a subgraph that calls
 itself, directly or through others (LiteRT recurses while preparing it until its stack runs
-out: a segmentation fault, seen with a WHILE whose body is the main subgraph), or a subgraph
-that does not exist. Checked before any interpreter is made (the TF layer's LiteRT, from the
-bytes) and when a .tflite is opened (loaders.tflite: a note); nothing here runs the model."""
+out: a segmentation fault, seen with a WHILE whose body is the main subgraph), calls nested
+deeper than MAX_DEPTH (the same recursion: 20,000 WHILEs each the next one's body crashed
+it), or a subgraph that does not exist. Checked before any interpreter is made (the TF layer's
+LiteRT, from the bytes) and when a .tflite is opened (loaders.tflite: a note); nothing here
+runs the model."""
 
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ CALLS = {119: ("WHILE", 4, (0, 1)), 118: ("IF", 4, (0, 1)), 129: ("CALL_ONCE", 4
          174: ("STABLEHLO_REDUCE", 12, (1,)), 199: ("STABLEHLO_SORT", 12, (2,)),
          190: ("STABLEHLO_SCATTER", 12, (6,)), 198: ("STABLEHLO_REDUCE_WINDOW", 12, (5,)),
          206: ("STABLEHLO_COMPOSITE", 12, (1,)), 209: ("STABLEHLO_CASE", 12, "vector")}
+# deepest chain of subgraph calls handed to LiteRT: it recurses once a level while preparing
+# (a chain of 20,000 crashed it, 10,000 did not, on an 8 MB stack); real models nest a few
+MAX_DEPTH = 1000
 
 
 def op_code(c) -> int:
@@ -67,6 +72,7 @@ def call_problem(subgraphs: list) -> str:
                 return (f"subgraph {i}'s operator {k} ({op}) calls subgraph {bad[0]}, which "
                         f"does not exist ({n} subgraphs)")
     state = [0] * n                  # 0 not seen, 1 on the current path, 2 done
+    depth = [0] * n                  # subgraphs on the deepest call chain from each (done)
     for start in range(n):
         if state[start]:
             continue
@@ -77,6 +83,14 @@ def call_problem(subgraphs: list) -> str:
             step = next(edges, None)
             if step is None:
                 state[node] = 2
+                deepest = max(_edges(subgraphs[node]), key=lambda e: depth[e[2]],
+                              default=None)
+                depth[node] = 1 + (depth[deepest[2]] if deepest else 0)
+                if depth[node] > MAX_DEPTH:
+                    k, op, _ = deepest
+                    return (f"subgraph {node}'s operator {k} ({op}) calls subgraphs nested "
+                            f"{depth[node]:,} deep (more than {MAX_DEPTH:,}): LiteRT would "
+                            "recurse through them until its stack runs out")
                 stack.pop()
                 path.pop()
                 continue
