@@ -4,7 +4,7 @@ in the same run: `python -m inspector MODEL` launched fresh and timed from launc
 rounds alternating between the sides (the order flipping every round), each round's figures
 printed as it ends, then each side's median, with the python_speed before and after.
 
-  python bench/first_picture.py [--rounds 7] [--against REV] [--env NAME=VALUE ...] MODEL...
+  python bench/first_picture.py [--rounds 7] [--against REV ...] [--env NAME=VALUE ...] MODEL...
   bench/slow_class.py -- .venv/bin/python bench/first_picture.py --against REV MODEL
 
 --env NAME=VALUE: one more side, this tree run with that environment variable set (a switch
@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 
-def sides(models: list, against: str | None, envs: list) -> list:
+def sides(models: list, against: list, envs: list) -> list:
     """[(label, cmd, env)] for each side and model."""
     from bench import ab
 
@@ -33,7 +33,7 @@ def sides(models: list, against: str | None, envs: list) -> list:
     settings = os.path.join(tempfile.mkdtemp(prefix="first-picture-"), "settings.ini")
     base.update(INSPECTOR_EXIT_AFTER_FIRST_FRAME="1", INSPECTOR_SINGLE_INSTANCE="0",
                 INSPECTOR_SETTINGS=settings)
-    trees = ab.sides(against)
+    trees = ab.sides(None) + [(f"at {rev}", ab.tree(rev)) for rev in against]
     for label, folder in trees:
         ab.compiled(folder)
     variants = [(label, dict(base, PYTHONPATH=folder)) for label, folder in trees]
@@ -55,7 +55,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("models", nargs="+")
     p.add_argument("--rounds", type=int, default=7)
-    p.add_argument("--against", help="also this commit's inspector, alternating")
+    p.add_argument("--against", action="append", default=[],
+                   help="also this commit's inspector, alternating (may be repeated)")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="also this tree with this environment variable set")
     args = p.parse_args()
