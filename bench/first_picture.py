@@ -2,7 +2,8 @@
 in the same run: `python -m inspector MODEL` launched fresh and timed from launch to its
 `first frame drawn` line (INSPECTOR_EXIT_AFTER_FIRST_FRAME; bench/start_floor.py's timing),
 rounds alternating between the sides (the order flipping every round), each round's figures
-printed as it ends, then each side's median, with the python_speed before and after.
+printed as it ends (with the CPU time of the window's process and of its start-up reader by
+then), then each side's median, with the python_speed before and after.
 
   python bench/first_picture.py [--rounds 7] [--against REV ...] [--env NAME=VALUE ...] MODEL...
   bench/slow_class.py -- .venv/bin/python bench/first_picture.py --against REV MODEL
@@ -48,9 +49,44 @@ def sides(models: list, against: list, envs: list) -> list:
     return out
 
 
+def children_cpu(pid: int) -> float:
+    """CPU seconds of the children the process has waited for (its start-up reader, once
+    it is done): /proc/PID/stat's cutime and cstime."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rpartition(")")[2].split()
+        return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
+def timed(cmd: list, env: dict, until: str) -> tuple:
+    """(seconds from launch to the `until` line, the process's CPU seconds by then, its
+    waited-for children's: the reader's)."""
+    import subprocess
+    import time
+
+    from bench.start_floor import cpu_seconds
+
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, cwd="/tmp")
+    for line in proc.stdout:
+        if line.startswith(until):
+            elapsed = time.perf_counter() - t
+            cpu, reader = cpu_seconds(proc.pid), children_cpu(proc.pid)
+            break
+    else:
+        proc.wait()
+        raise RuntimeError(f"{' '.join(cmd[:4])} exited ({proc.returncode}) before {until!r}")
+    proc.stdout.close()
+    proc.kill()
+    proc.wait(timeout=60)
+    return elapsed, cpu, reader
+
+
 def main() -> None:
     from bench.scale import order, python_speed
-    from bench.start_floor import timed
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("models", nargs="+")
@@ -75,17 +111,21 @@ def main() -> None:
     for _, cmd, env in cases:            # warm: bytecode and page cache
         timed(cmd, env, "first frame drawn")
     times = [[] for _ in cases]
+    cpus = [[] for _ in cases]
     for k in order(len(cases), args.rounds):
         label, cmd, env = cases[k]
-        wall, cpu = timed(cmd, env, "first frame drawn")
+        wall, cpu, reader = timed(cmd, env, "first frame drawn")
         times[k].append(wall)
-        print(f"  {label:<52} {wall:6.3f} s  (CPU {cpu:5.3f} s)", flush=True)
+        cpus[k].append(cpu + reader)
+        print(f"  {label:<52} {wall:6.3f} s  (CPU: window {cpu:5.3f} s, reader {reader:5.2f} s)",
+              flush=True)
     after = python_speed()
     with open("/proc/loadavg") as fh:
         load = fh.read().split()[0]
-    for (label, *_), row in zip(cases, times):
+    for (label, *_), row, cpu in zip(cases, times, cpus):
         print(f"{label:<54} median {statistics.median(row):6.3f} s  best {min(row):6.3f} s"
-              f"  ({len(row)} runs: {' '.join(f'{t:.2f}' for t in row)})")
+              f"  ({len(row)} runs: {' '.join(f'{t:.2f}' for t in row)});"
+              f" CPU both processes median {statistics.median(cpu):5.3f} s")
     print(f"python_speed after: {after:.2f} s ({after / speed - 1:+.0%}), load {load}")
 
 
