@@ -53,3 +53,23 @@ def test_the_scale_measurements_run_on_a_100k_node_graph():
     assert max(r["stalls"].values()) < 5.0, r["stalls"]
     assert r["window_peak"] < os.path.getsize(path) / 2 ** 20 + 2000
     assert r["worker_rss"] > 0   # the strip preview ran in the worker
+
+
+def test_a_search_with_thousands_of_matches_says_how_many_it_lists_and_steps_through_them(
+        qtbot, window):
+    """'conv' matches every node of the 10k flat graph: the status said "5000+ matches
+    (showing the first 5000)" over a list of 2000 rows that F3 wrapped around at 2000."""
+    from PySide6.QtCore import Qt
+
+    window.open_path(scale_models.flat_graph(10_000))
+    qtbot.waitUntil(lambda: window.state.model is not None and window.scenes_drawn > 0 and
+                    not window.tasks.is_busy(), timeout=60000)
+    panel = window.search_panel
+    panel.box.setText("conv")
+    qtbot.waitUntil(lambda: window.search.searches > 0, timeout=30000)
+    listed = panel.results.count()
+    assert listed > 1000
+    assert panel.status.text() == f"{listed}+ matches (showing the first {listed})"
+    panel.results.setCurrentRow(listed - 2)
+    qtbot.keyClick(panel.box, Qt.Key_Return)
+    qtbot.waitUntil(lambda: window.state.selected == panel.matches[listed - 1], timeout=30000)

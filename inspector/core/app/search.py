@@ -23,8 +23,11 @@ class SearchResult:
         return (self.graph, self.text, self.regex)
 
 
-def start_search(state, tasks, text: str, regex: bool) -> None:
-    """Search the shown graph for `text` (a substring or a regular expression) in a task."""
+def start_search(state, tasks, text: str, regex: bool, limit: int | None = None) -> None:
+    """Search the shown graph for `text` (a substring or a regular expression) in a task;
+    at most `limit` names (default: the index's), the count in words saying so: a front end
+    that lists fewer than the index finds asks for that many, so that "showing the first N"
+    is what it lists and steps through."""
     view = state.view
     graph = view.graph if view is not None else None
     if graph is None or not text:
@@ -40,7 +43,8 @@ def start_search(state, tasks, text: str, regex: bool) -> None:
         from inspector.core.analysis.search import index_for
 
         index = index_for(graph, job)
-        found = index.find(text, regex, job=job)
+        found = index.find(text, regex, job=job) if limit is None else \
+            index.find(text, regex, limit, job)
         return SearchResult(graph, text, regex, found.names, found.describe()), index.unreadable
 
     def done(answer):

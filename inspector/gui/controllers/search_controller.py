@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer
 
 from inspector.core.app.search import start_search
+from inspector.gui.panels.search_panel import SHOWN
 
 PAUSE_MS = 120  # typing pause before a search starts
 
@@ -44,7 +45,7 @@ class SearchController(QObject):
         _, text, regex = self._key()
         if text and self.state.view is not None:
             self.panel.searching()
-        start_search(self.state, self.tasks, text, regex)
+        start_search(self.state, self.tasks, text, regex, SHOWN)   # as many as it lists
 
     def _show(self, result) -> None:
         self.found_for = result.key
