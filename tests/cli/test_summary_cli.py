@@ -95,3 +95,18 @@ def test_summarize_ends_its_process_without_freeing_the_model_after_a_whole_repo
     done = subprocess.run([sys.executable, "-c", called], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     assert done.stdout.strip() == "returned 0", done.stderr
+
+
+def test_the_benchmark_line_of_a_meta_names_a_graphdef_to_write_first(fx):
+    """benchmark_model reads a GraphDef; the line for a .meta (a SavedModel, a Keras or TF.js
+    model) gave it --graph=v1_training.meta, which it cannot read."""
+
+    meta = os.path.join(fx, "v1_training.meta")
+    code, out, err = run_cli("summarize", meta)
+    assert code == 0, err
+    line = out.splitlines()[-1]
+    assert line.startswith("Benchmark: benchmark_model --graph=v1_training_frozen.pb "), line
+    assert line.endswith(f"(benchmark_model reads a GraphDef: write it first with "
+                         f"graphdef-inspector convert {meta} -o v1_training_frozen.pb)"), line
+    code, out, err = run_cli("summarize", os.path.join(fx, "v1_training.pb"))
+    assert f"--graph={os.path.join(fx, 'v1_training.pb')} " in out.splitlines()[-1]

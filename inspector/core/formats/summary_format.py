@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from inspector.core.analysis import summary_columns as columns
 from inspector.core.analysis.summary import (
@@ -195,8 +196,13 @@ def report_text(summary, model, graph_path: str) -> str:
     if getattr(model, "kind", "") == "tflite":     # TFLite's own benchmark tool
         lines.append(f"Benchmark: benchmark_model --graph={graph_path} "
                      "--enable_op_profiling=true")
-    else:
+    elif getattr(model, "kind", "graphdef") == "graphdef":
         lines.append("Benchmark: " + benchmark_command(s, graph_path))
+    else:   # benchmark_model reads a GraphDef file, not a SavedModel, .meta, Keras or TF.js
+        frozen = os.path.splitext(os.path.basename(graph_path.rstrip("/\\")))[0] + "_frozen.pb"
+        lines.append("Benchmark: " + benchmark_command(s, frozen) +
+                     f"  (benchmark_model reads a GraphDef: write it first with "
+                     f"graphdef-inspector convert {graph_path} -o {frozen})")
     return "\n".join(lines) + "\n"
 
 
