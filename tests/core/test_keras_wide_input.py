@@ -77,3 +77,42 @@ def test_a_layer_built_for_an_input_wider_than_any_stored_weight_is_refused(tmp_
 def test_an_honest_file_passes():
     _check_declared_sizes(os.path.join(os.path.dirname(__file__), "data", "tiny.keras"))
     _check_declared_sizes(os.path.join(os.path.dirname(__file__), "data", "tiny.h5"))
+
+
+def _layer(cls, **conf):
+    return {"module": "keras.layers", "class_name": cls, "config": {"name": "probs", **conf}}
+
+
+@pytest.mark.parametrize("shape, layer, said", [
+    # every size field under the 4096 floor, their product a 16 GB kernel
+    ([None, 4096, 4096, 1], _layer("Conv2D", filters=1024, kernel_size=[2048, 2048]),
+     "declares a variable of 4,294,967,296 elements (kernel_size x filters)"),
+    ([None, 144], _layer("EinsumDense", equation="ab,bcd->acd", output_shape=[65536, 65536]),
+     "declares a variable of 4,294,967,296 elements (output_shape)"),
+    # each field and the input under the floor: 1024 channels times kernel_size x filters
+    ([None, 64, 64, 1024], _layer("Conv2D", filters=1024, kernel_size=[64, 64]),
+     "an input of 1,024 channels into a variable of 4,294,967,296 elements"),
+])
+def test_size_fields_that_multiply_to_a_huge_variable_are_refused(tmp_path, shape, layer, said):
+    """Found by the hostile run: each of these reached Keras, which allocated a 16 GB kernel
+    (stopped here only by an 8 GB address-space limit); the old code checked each size field
+    alone against the 4096 floor."""
+    def edit(layers):
+        layers[0]["config"]["batch_shape"] = shape
+        layers[1] = layer
+    path = _rewrite(str(tmp_path), edit)
+    with pytest.raises(ModelLoadError) as info:
+        _check_declared_sizes(path)
+    assert "layer 'probs'" in info.value.message and said in info.value.message
+    assert "(1,440 elements)" in info.value.message
+
+
+def test_a_large_honest_variable_passes(tmp_path, monkeypatch):
+    """A kernel over the element floor passes when the file stores one as large."""
+    def edit(layers):
+        layers[0]["config"]["batch_shape"] = [None, 64, 64, 1024]
+        layers[1] = _layer("Conv2D", filters=1024, kernel_size=[64, 64])
+    path = _rewrite(str(tmp_path), edit)
+    monkeypatch.setattr("inspector.core.loaders.keras.largest_stored_elements",
+                        lambda entries: 2 ** 32)
+    _check_declared_sizes(path)

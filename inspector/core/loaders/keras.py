@@ -13,6 +13,7 @@ from inspector.core.loaders.keras_weights import (
     SIZE_FLOOR,
     attach_weights,
     largest_stored_dim,
+    largest_stored_elements,
     oversized_field,
     read_weights,
 )
@@ -51,17 +52,30 @@ def _check_declared_sizes(path: str) -> None:
     entries, note = read_weights(path, layers)
     if "could not be read" in note or "not installed" in note:
         return                          # nothing to check against (Keras will say why)
-    largest = largest_stored_dim(entries)
-    found = oversized_field(config, largest)
+    largest, most = largest_stored_dim(entries), largest_stored_elements(entries)
+    found = oversized_field(config, largest, most)
+    if found and found[3]:
+        layer, keys, value, _ = found
+        raise ModelLoadError(f"layer '{layer}' declares a variable of {value:,} elements "
+                             f"({keys}), more than the largest weight stored in the file "
+                             f"({most:,} elements): Keras would allocate it before reading the "
+                             "weights, so it is not loaded", path=path, node=layer)
     if found:
-        layer, key, value = found
+        layer, key, value, _ = found
         raise ModelLoadError(f"layer '{layer}' declares {key}={value:,}, larger than any weight "
                              f"stored in the file (largest dimension {largest:,}): Keras would "
                              "allocate it before reading the weights, so it is not loaded",
                              path=path, node=layer)
-    found = wide_input(layers, largest, SIZE_FLOOR)
+    found = wide_input(layers, largest, SIZE_FLOOR, most)
+    if found and found[2] is not None:
+        layer, size, elements = found
+        raise ModelLoadError(f"layer '{layer}' would be built for an input of {size:,} channels "
+                             f"into a variable of {elements:,} elements, more than the largest "
+                             f"weight stored in the file ({most:,} elements): Keras would "
+                             "allocate it before reading the weights, so it is not loaded",
+                             path=path, node=layer)
     if found:
-        layer, size = found
+        layer, size, _ = found
         raise ModelLoadError(f"layer '{layer}' would be built for an input {size:,} wide, larger "
                              f"than any weight stored in the file (largest dimension "
                              f"{largest:,}): Keras would allocate it before reading the weights, "

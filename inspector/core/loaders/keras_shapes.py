@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from inspector.core.loaders.keras_layers import LayerGraph, _dim
+from inspector.core.loaders.keras_weights import ELEMENT_FLOOR, declared_elements
 
 # classes whose variables take the input's channel axis (`axis` for the normalisations)
 _CHANNEL = frozenset({
@@ -32,10 +33,16 @@ _SAME = frozenset({
 MAX_LAYERS = 200_000
 
 
-def wide_input(layers: LayerGraph, largest: int, floor: int) -> tuple | None:
-    """(layer, size) of the first layer whose variables Keras would size from an input
-    dimension larger than every stored weight's dimensions and than `floor`, or None."""
+def wide_input(layers: LayerGraph, largest: int, floor: int,
+               largest_elements: int | None = None) -> tuple | None:
+    """(layer, size, None) of the first layer whose variables Keras would size from an input
+    dimension larger than every stored weight's dimensions and than `floor`; with
+    `largest_elements`, (layer, size, elements) of the first whose input channels times its
+    size fields (Conv2D: kernel_size x filters) make more elements than the largest stored
+    weight and ELEMENT_FLOOR (each size under the floor, 1024 channels into Conv2D(1024,
+    [64, 64]) is a 16 GB kernel); None when there is neither."""
     limit = max(largest, floor)
+    most = None if largest_elements is None else max(largest_elements, ELEMENT_FLOOR)
     owner = {}
     for (_, name), (nodes, cls, conf) in layers.layer_nodes.items():
         for node in nodes:
@@ -58,7 +65,11 @@ def wide_input(layers: LayerGraph, largest: int, floor: int) -> tuple | None:
         for shape in ins + _written(layers, node) + _built(conf):
             size = _variable_size(inner or cls, inner_conf if inner else conf, shape)
             if size > limit:
-                return name, size
+                return name, size, None
+            elements = size * declared_elements(inner_conf if inner else conf) if size > 0 \
+                and most is not None else 0
+            if most is not None and elements > most:
+                return name, size, elements
         if len(ins) != len([i for i in node.input if not i.startswith("^")]):
             known[node.name] = None         # an input of unknown shape
         elif cls == "Concatenate":

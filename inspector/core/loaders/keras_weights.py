@@ -7,6 +7,7 @@ the layer's name in the 'vars' group's attributes, nested models and cells as su
 
 from __future__ import annotations
 
+import math
 import struct
 import sys
 import zipfile
@@ -256,7 +257,14 @@ def legacy_owner(graph: LayerGraph, layer: str, weight: str) -> tuple:
 # config fields that size a layer's variables (Keras allocates them before reading the file's)
 SIZE_KEYS = frozenset({"units", "filters", "output_dim", "input_dim", "key_dim", "value_dim",
                        "num_heads", "depth_multiplier", "kernel_size"})
+PRODUCT_KEYS = ("input_dim", "kernel_size", "depth_multiplier", "num_heads", "key_dim", "units",
+                "filters", "output_dim", "output_shape")
 SIZE_FLOOR = 4096      # smaller sizes cannot make a variable that matters
+# a variable of fewer elements (64 MB of float32) is built whatever the file stores; past it, a
+# layer whose size fields multiply (kernel_size x filters, EinsumDense's output_shape) to more
+# elements than the largest stored weight has is refused: each field under SIZE_FLOOR, Conv2D
+# kernel_size [2048, 2048] with 1024 filters is a 16 GB kernel
+ELEMENT_FLOOR = 2 ** 24
 
 
 def largest_stored_dim(entries: list) -> int:
@@ -264,10 +272,29 @@ def largest_stored_dim(entries: list) -> int:
     return max((d for *_, stored in entries for s in stored for d in s.shape), default=0)
 
 
-def oversized_field(config, largest: int) -> tuple | None:
-    """(layer, field, value) of the first size field in the config larger than every stored
-    weight's dimensions (and than SIZE_FLOOR): a file declaring Dense(units=2**22) over a
-    144x10 kernel would have Keras allocate gigabytes before it fails to read the weights."""
+def largest_stored_elements(entries: list) -> int:
+    """The element count of the largest weight in read_weights' entries."""
+    return max((math.prod(s.shape) for *_, stored in entries for s in stored), default=0)
+
+
+def declared_elements(conf: dict) -> int:
+    """The product of a layer config's own size fields (lists multiplied out, open sizes
+    skipped): the elements of its largest variable, but for the input's channels."""
+    product = 1
+    for key in PRODUCT_KEYS:
+        value = conf.get(key)
+        for v in value[:64] if isinstance(value, list) else [value]:
+            if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+                product *= v
+    return product
+
+
+def oversized_field(config, largest: int, largest_elements: int = 0) -> tuple | None:
+    """(layer, field, value, False) of the first size field in the config larger than every
+    stored weight's dimensions (and than SIZE_FLOOR): a file declaring Dense(units=2**22) over a
+    144x10 kernel would have Keras allocate gigabytes before it fails to read the weights; or
+    (layer, fields, elements, True) of the first layer whose size fields multiply to more
+    elements than `largest_elements` and ELEMENT_FLOOR."""
     stack, seen = [(config, "")], 0
     while stack and seen < 1_000_000:
         item, layer = stack.pop()
@@ -279,8 +306,12 @@ def oversized_field(config, largest: int) -> tuple | None:
                 if key in SIZE_KEYS and all(isinstance(v, int) for v in sizes):
                     big = max(sizes, default=0)
                     if big > max(largest, SIZE_FLOOR):
-                        return name, key, big
+                        return name, key, big, False
                 stack.append((value, name))
+            elements = declared_elements(item)
+            if elements > max(largest_elements, ELEMENT_FLOOR):
+                fields = " x ".join(k for k in PRODUCT_KEYS if k in item)
+                return name, fields, elements, True
         elif isinstance(item, list):
             stack.extend((v, layer) for v in item)
     return None
