@@ -29,6 +29,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "bench"), os.path.join(ROOT, "tests")]
+if os.environ.get("COMPARE_GUI_BENCH_TREE"):      # a side of --against: its `inspector` first
+    sys.path.insert(0, os.environ["COMPARE_GUI_BENCH_TREE"])
 from compare_bench import SLOW_CLASS, renamed  # noqa: E402
 from fixtures.scale_models import blocks_graph  # noqa: E402
 from scale import python_speed  # noqa: E402
@@ -50,7 +52,21 @@ def main() -> None:
     parser.add_argument("--gil-ms", type=float, default=0.0,
                         help="also print where other threads held the GIL this long in one "
                              "go, per action (stall_watch.Watch.watch_gil)")
+    parser.add_argument("--holds", type=int, default=0,
+                        help="with --gil-ms: how many of the longest holds to print per "
+                             "action (default: --stacks, at least 3)")
+    parser.add_argument("--c-holds", type=float, default=0.0, metavar="MS",
+                        help="print the C calls of the app's threads that ran this long "
+                             "without a Python frame (bench/gil_holds.py: slows Python ~2x)")
+    parser.add_argument("--against", metavar="REV",
+                        help="also run commit REV's inspector, interleaved with this tree's "
+                             "(bench/ab.py), --rounds times each; prints each side's worst "
+                             "wait per action per round")
+    parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
+    if args.against or args.rounds > 1:
+        interleaved(args.against, args.rounds)
+        return
     speed = python_speed()
     print(f"this machine's Python speed: a loop of 10M additions takes {speed:.2f} s "
           f"(slow class {SLOW_CLASS} s)")
@@ -65,6 +81,11 @@ def main() -> None:
     from inspector.gui.compare_window import CompareWindow, layouts
     from inspector.gui.tasks import gui_tasks
 
+    holds = None
+    if args.c_holds:
+        from gil_holds import Holds
+
+        holds = Holds(args.c_holds / 1000).install()
     tune_runtime()                   # as the app does: the GIL handed over quickly
     app = QApplication.instance() or QApplication([])
     ga = load(blocks_graph(args.nodes, 0)).graph
@@ -137,13 +158,55 @@ def main() -> None:
             print(f"  {action:44s} {1000 * gap:7.1f} ms  (slow class ~"
                   f"{1000 * gap * SLOW_CLASS / speed:6.0f} ms){verdict}  CPU in it: process "
                   f"{1000 * cpu:.0f}, GUI thread {1000 * own:.0f} ms")
+            print(f"    CPU per thread in it (ms): {watch.threads_line(action)}")
+    if holds is not None:
+        print(f"\nC calls that ran {args.c_holds:g} ms or more without a Python frame:")
+        print(holds.report(40))
     for action in watch.worst:
         ranked = sorted(watch.stacks.get(action, {}).items(), key=lambda kv: -kv[1])
         for text, late in ranked[:args.stacks]:
             print(f"-- {action}: late {late * 1000:.0f} ms in:\n{text}")
         holds = sorted(watch.holds.get(action, {}).items(), key=lambda kv: -kv[1])
-        for text, late in holds[:max(args.stacks, 3)]:
+        for text, late in holds[:args.holds or max(args.stacks, 3)]:
             print(f"-- {action}: GIL held {late * 1000:.0f} ms, then:\n{text}")
+
+
+def interleaved(against: str | None, rounds: int) -> None:
+    """This bench's command (without --against and --rounds) run `rounds` times on this tree
+    and on commit `against`, alternating (this tree first), each a process of its own; the
+    worst wait per action of each run, then per side the worst over the rounds."""
+    import subprocess
+
+    import ab
+
+    argv, skip = [], False
+    for a in sys.argv[1:]:
+        if skip:
+            skip = False
+        elif a in ("--against", "--rounds"):
+            skip = True
+        elif not a.startswith(("--against=", "--rounds=")):
+            argv.append(a)
+    seen: dict = {}                       # side -> action -> [ms per round]
+    for k in range(rounds):
+        for label, folder in ab.sides(against):
+            out = subprocess.run([sys.executable, os.path.abspath(__file__), *argv],
+                                 cwd=folder, capture_output=True, text=True,
+                                 env=dict(ab.env(folder), COMPARE_GUI_BENCH_TREE=folder)).stdout
+            print(f"\n=== round {k + 1}, {label} ({time.strftime('%H:%M:%S')}, load "
+                  f"{os.getloadavg()[0]:.1f})\n{out}", flush=True)
+            for line in out.splitlines():
+                if " ms  (slow class" in line:
+                    action, ms = line.split("  ")[1].strip(), None
+                    action = line[:line.index(" ms  (slow")].rsplit(None, 1)
+                    seen.setdefault(label, {}).setdefault(action[0].strip(), []).append(
+                        float(action[1]))
+    print("\nworst wait per action, ms, per round (" + ", ".join(seen) + ")")
+    actions = list(next(iter(seen.values()), {}))
+    for action in actions:
+        print(f"  {action:44s} " + " | ".join(
+            " ".join(f"{ms:5.0f}" for ms in seen[label].get(action, [])) + f"  (max "
+            f"{max(seen[label].get(action, [0])):.0f})" for label in seen))
 
 
 def inception_int8_pair() -> tuple:

@@ -182,6 +182,7 @@ def main() -> None:
         print(f"slow class: {where} at {100 * share:.0f} % of a CPU (quota "
               f"{int(PERIOD_US * share)} us per {PERIOD_US} us); Python loop inside "
               f"{inside:.2f} s (target {args.target:.2f} s)", flush=True)
+        os.environ["SLOW_CLASS_SHARE"] = f"{share:.3f}"   # what each thread gets (stall_watch)
         code = group.run(cmd).returncode
     finally:
         group.close()

@@ -54,6 +54,10 @@ class Watch:
         self.last, self.last_cpu = time.perf_counter(), time.process_time()
         self.worst: dict = {}
         self.cpu_of_worst: dict = {}  # action -> (process, GUI thread) CPU s in its worst gap
+        self.threads_of_worst: dict = {}  # action -> {thread name: CPU s in its worst gap}
+        self.fds: dict = {}           # native thread id -> its open schedstat
+        self.fds_at = 0.0
+        self.ran = self.cpu_of_threads()
         self.stacks: dict = {}        # action -> {stack text: longest lateness seen in it}
         self.holds: dict = {}         # action -> {stack text: longest GIL hold} (--gil-ms)
         self.gui = threading.get_ident()
@@ -66,12 +70,47 @@ class Watch:
 
     def _beat(self) -> None:
         now, cpu, own = time.perf_counter(), time.process_time(), time.thread_time()
+        ran = self.cpu_of_threads()
         gap = now - self.last
         if gap > self.worst.get(self.action, 0.0):
             self.worst[self.action] = gap
             self.cpu_of_worst[self.action] = (cpu - self.last_cpu,
                                               own - getattr(self, "last_own", own))
+            self.threads_of_worst[self.action] = _named(
+                {t: ran[t] - self.ran.get(t, 0) for t in ran if ran[t] > self.ran.get(t, 0)})
+        self.ran = ran
         self.last, self.last_cpu, self.last_own = now, cpu, own
+
+    def cpu_of_threads(self) -> dict:
+        """Native thread id -> CPU seconds it ran so far (/proc/self/task/*/schedstat, in
+        ns; the files kept open, the list of threads read again every 0.5 s)."""
+        now = time.perf_counter()
+        if now - self.fds_at > 0.5:
+            self.fds_at = now
+            try:
+                tids = {int(t) for t in os.listdir("/proc/self/task")}
+            except OSError:
+                tids = set()
+            for gone in set(self.fds) - tids:
+                os.close(self.fds.pop(gone))
+            for tid in tids - set(self.fds):
+                try:
+                    self.fds[tid] = os.open(f"/proc/self/task/{tid}/schedstat", os.O_RDONLY)
+                except OSError:
+                    pass
+        ran = {}
+        for tid, fd in self.fds.items():
+            try:
+                ran[tid] = int(os.pread(fd, 100, 0).split()[0]) / 1e9
+            except (OSError, ValueError, IndexError):
+                pass
+        return ran
+
+    def threads_line(self, action: str) -> str:
+        """The CPU each thread used in the action's worst gap (the GUI thread's own work,
+        a task's, the stall watcher's), busiest first."""
+        seen = sorted(self.threads_of_worst.get(action, {}).items(), key=lambda kv: -kv[1])
+        return ", ".join(f"{name} {1000 * s:.0f}" for name, s in seen if s >= 0.0005)
 
     def _sample(self) -> None:
         while self.running:
@@ -93,13 +132,16 @@ class Watch:
     def watch_gil(self, hold: float) -> None:
         """Note the stacks of the threads that kept the GIL for `hold` seconds or more."""
 
+        # on the slow class (bench/slow_class.py) each thread runs a share of its time
+        share = float(os.environ.get("SLOW_CLASS_SHARE", "1"))
+
         def run():
             me = threading.get_ident()
             while self.running:
                 t, cpu = time.perf_counter(), time.process_time()
                 time.sleep(0.001)
                 late = time.perf_counter() - t - 0.001
-                if late < hold or time.process_time() - cpu < late / 2:
+                if late < hold or time.process_time() - cpu < late / 2 * share:
                     continue        # not long, or the machine ran other work meanwhile
                 frames = sys._current_frames()
                 text = "".join(f"  [thread {'GUI' if tid == self.gui else tid}]\n" +
@@ -124,6 +166,12 @@ class Watch:
                 seen[text] = max(seen.get(text, 0.0), took)
 
         gc.callbacks.append(collected)
+
+
+def _named(ran: dict) -> dict:
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    names[os.getpid()] = "GUI"
+    return {names.get(tid, f"native {tid}"): s for tid, s in ran.items()}
 
 
 def _native_gui_stack(limit: int = 14) -> str:
@@ -209,6 +257,7 @@ def main() -> None:
         print(f"== {name}: longest stall {worst * 1000:.0f} ms (CPU in it: the process "
               f"{cpu * 1000:.0f} ms, the GUI thread {own * 1000:.0f} ms; much less than the "
               "stall: the machine ran other work)")
+        print(f"   CPU per thread in it (ms): {watch.threads_line(name)}")
         ranked = sorted(watch.stacks.get(name, {}).items(), key=lambda kv: -kv[1])
         for text, late in ranked[:args.stacks]:
             print(f"-- late {late * 1000:.0f} ms in:\n{text}")
