@@ -63,6 +63,15 @@ def main() -> None:
                              "(bench/ab.py), --rounds times each; prints each side's worst "
                              "wait per action per round")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--app-loop", action="store_true",
+                        help="wait between actions in Qt's event loop, as the app does, "
+                             "instead of a loop of processEvents and 2 ms sleeps")
+    parser.add_argument("--where", action="store_true",
+                        help="print where the other busy threads were as each action's "
+                             "worst wait ended (the call that held the GIL, or the next)")
+    parser.add_argument("--profile-gui", type=int, default=0, metavar="N",
+                        help="cProfile the GUI thread through each window action and print "
+                             "its N busiest functions (cumulative)")
     args = parser.parse_args()
     if args.against or args.rounds > 1:
         interleaved(args.against, args.rounds)
@@ -108,11 +117,38 @@ def main() -> None:
     if args.gil_ms:
         watch.watch_gil(args.gil_ms / 1000)
 
+    profiles: dict = {}
+
+    def profiled(action: str):
+        """Start a cProfile of the GUI thread for `action` (the last one stopped)."""
+        import cProfile
+
+        for p in profiles.values():
+            p.disable()
+        if args.profile_gui and action:
+            profiles[action] = cProfile.Profile()
+            profiles[action].enable()
+
     def settle(seconds: float = 0.0):
+        """Until the tasks are done and `seconds` have passed: in a loop of processEvents
+        and 2 ms sleeps (each turn takes the GIL back twice: on the slow class, whose
+        throttled threads may hold the GIL through a CFS period, each take waits up to ~4 ms
+        while another thread computes), or with --app-loop in Qt's event loop, as the app
+        waits (its GUI thread takes the GIL only for the callbacks)."""
         end = time.perf_counter() + seconds
-        while tasks.is_busy() or time.perf_counter() < end:
-            app.processEvents()
-            time.sleep(0.002)
+        if not args.app_loop:
+            while tasks.is_busy() or time.perf_counter() < end:
+                app.processEvents()
+                time.sleep(0.002)
+            return
+        from PySide6.QtCore import QEventLoop, QTimer
+
+        loop, check = QEventLoop(), QTimer()
+        check.timeout.connect(lambda: loop.quit() if not tasks.is_busy() and
+                              time.perf_counter() >= end else None)
+        check.start(20)
+        loop.exec()
+        check.stop()
 
     for label, gb in pairs.items():
         result = {}
@@ -127,20 +163,24 @@ def main() -> None:
         settle()
         seconds = time.perf_counter() - start
         watch.action = f"{label}: window opens and lays out"
+        profiled(watch.action)
         win = CompareWindow(result["s"], tasks, first=result["first"])
         win.show()
         settle(0.5)
         watch.action = f"{label}: N x5, P x2"
+        profiled(watch.action)
         for delta in (1, 1, 1, 1, 1, -1, -1):
             win.step(delta)
             settle(0.1)
         watch.action = f"{label}: select across sides"
+        profiled(watch.action)
         s = result["s"]
         name = next(iter(s.diff.matching.b_of))
         s.select("A", name)
         win.refresh()
         settle(0.3)
         watch.action = f"{label}: merged view on and off"
+        profiled(watch.action)
         win.merged_box.click()
         settle(0.3)
         win.merged_box.click()
@@ -149,7 +189,15 @@ def main() -> None:
         print(f"\n{len(ga):,} nodes, {label}: diff {seconds:.2f} s in the task; "
               f"{len(s.diff.entries):,} changes")
     watch.action = ""
+    profiled("")
     watch.running = False
+    for action, p in profiles.items():
+        import io
+        import pstats
+
+        out = io.StringIO()
+        pstats.Stats(p, stream=out).sort_stats("cumulative").print_stats(args.profile_gui)
+        print(f"\n-- GUI thread's profile, {action}:\n" + out.getvalue().split("\n\n", 2)[-1])
     print("\nlongest GUI-thread wait per action (budget 100 ms):")
     for action, gap in watch.worst.items():
         if action:
@@ -159,6 +207,8 @@ def main() -> None:
                   f"{1000 * gap * SLOW_CLASS / speed:6.0f} ms){verdict}  CPU in it: process "
                   f"{1000 * cpu:.0f}, GUI thread {1000 * own:.0f} ms")
             print(f"    CPU per thread in it (ms): {watch.threads_line(action)}")
+            if args.where and watch.where_of_worst.get(action):
+                print("    busy threads as it ended:\n" + watch.where_of_worst[action])
     if holds is not None:
         print(f"\nC calls that ran {args.c_holds:g} ms or more without a Python frame:")
         print(holds.report(40))

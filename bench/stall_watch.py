@@ -55,6 +55,7 @@ class Watch:
         self.worst: dict = {}
         self.cpu_of_worst: dict = {}  # action -> (process, GUI thread) CPU s in its worst gap
         self.threads_of_worst: dict = {}  # action -> {thread name: CPU s in its worst gap}
+        self.where_of_worst: dict = {}    # action -> the busy threads' stacks as it ended
         self.fds: dict = {}           # native thread id -> its open schedstat
         self.fds_at = 0.0
         self.ran = self.cpu_of_threads()
@@ -78,6 +79,12 @@ class Watch:
                                               own - getattr(self, "last_own", own))
             self.threads_of_worst[self.action] = _named(
                 {t: ran[t] - self.ran.get(t, 0) for t in ran if ran[t] > self.ran.get(t, 0)})
+            me = threading.get_ident()    # where the other threads are as the gap ends
+            self.where_of_worst[self.action] = "".join(
+                f"  [{_name_of(tid)}]\n" + _stack(f, 4)
+                for tid, f in sys._current_frames().items()
+                if tid != me and "inspector/" in _stack(f, 4) and
+                "_arrived.wait" not in _stack(f, 4))
         self.ran = ran
         self.last, self.last_cpu, self.last_own = now, cpu, own
 
@@ -172,6 +179,10 @@ def _named(ran: dict) -> dict:
     names = {t.native_id: t.name for t in threading.enumerate()}
     names[os.getpid()] = "GUI"
     return {names.get(tid, f"native {tid}"): s for tid, s in ran.items()}
+
+
+def _name_of(ident: int) -> str:
+    return next((t.name for t in threading.enumerate() if t.ident == ident), str(ident))
 
 
 def _native_gui_stack(limit: int = 14) -> str:
