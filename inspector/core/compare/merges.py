@@ -65,13 +65,14 @@ def _merged_duplicates(m, ga: Graph, gb: Graph, candidates) -> None:
     one, then the two Muls reading them). Before this rule, constants folded into their
     readers took it: 'Const c2 merged into AddV2 a', and the reader said rewired."""
     pending = [a for a in candidates if a not in m.b_of and a not in m.merged]
+    memo: dict = {}                 # (a, b, depth) -> alike, for every candidate
     changed = True
     while changed and pending:      # a chain merges from its readers up: each turn, one more
         changed = False
         for a in pending:
             y = _read_instead(m, ga, gb, a)
             twin = m.a_of.get(y) if y is not None else None
-            if twin is not None and twin != a and _alike(ga, a, twin, 0):
+            if twin is not None and twin != a and _alike(ga, a, twin, 0, memo):
                 m.merged[a] = y
                 changed = True
         pending = [a for a in pending if a not in m.merged]
@@ -91,16 +92,34 @@ def _read_instead(m, ga: Graph, gb: Graph, a: str) -> str | None:
     return into.pop() if len(into) == 1 else None
 
 
-def _alike(ga: Graph, a: str, b: str, depth: int) -> bool:
+# input pairs _alike compares in one comparison: past it, nothing more is found alike
+ALIKE_BUDGET = 200_000
+
+
+def _alike(ga: Graph, a: str, b: str, depth: int, memo: dict) -> bool:
     """Nodes a and b of one graph are duplicates: the same op, attributes, values (a
     tensor's still in the file read now, for these two only) and inputs, each the same node
-    or alike in turn."""
+    or alike in turn. Each (a, b, depth) is answered once (`memo`, shared by the candidates):
+    two towers of AddN reading their level below 8 times each were 8**8 calls (minutes for
+    a 20-node pair), and at most ALIKE_BUDGET input pairs are compared in all."""
+    key = (a, b, depth)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _alike_now(ga, a, b, depth, memo)
+    return found
+
+
+def _alike_now(ga: Graph, a: str, b: str, depth: int, memo: dict) -> bool:
     na, nb = ga.node(a), ga.node(b)
     if na.op != nb.op or len(na.inputs) != len(nb.inputs) or depth > 8:
         return False
+    spent = memo.get("spent", 0) + len(na.inputs)
+    memo["spent"] = spent
+    if spent > ALIKE_BUDGET:
+        return False
     for ra, rb in zip(na.inputs, nb.inputs):
         if ra.port != rb.port or ra.control != rb.control or \
-                ra.node != rb.node and not _alike(ga, ra.node, rb.node, depth + 1):
+                ra.node != rb.node and not _alike(ga, ra.node, rb.node, depth + 1, memo):
             return False
     pa, pb = na.proto, nb.proto
     if set(pa.attr) != set(pb.attr) or any(pa.attr[k] != pb.attr[k] for k in pa.attr
