@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from inspector.core.loaders.tfjs_ops import FUSED_KERNELS, split_fused_kernels
 from inspector.core.model import graph_index
 from inspector.core.model.reachability import upstream
 
@@ -186,8 +187,6 @@ def for_converter(graph_def):
     plain ops, which the converter makes builtins again (kept fused, they were Select TF
     ops: the TF.js SSD hand detector's 72 _FusedConv2D); the graph itself when it has none.
     The builtin table's rows for them say so."""
-    from inspector.core.loaders.tfjs_ops import FUSED_KERNELS, split_fused_kernels
-
     if not any(n.op in FUSED_KERNELS for n in graph_def.node):
         return graph_def
     copy = type(graph_def)()
