@@ -210,3 +210,40 @@ def test_a_save_removes_what_a_killed_run_left_half_written(tmp_path):
     _, made = _run(str(tmp_path))
     assert made["saved"] is True
     assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in (path, fresh))
+
+
+def test_a_fifo_in_place_of_the_file_does_not_hang_the_start(tmp_path):
+    """A named pipe planted where the file is (the hostile run): install's open blocked until a
+    writer came, so every start of the app or a command hung; it is no file now (compiled as
+    usual, then saved over it)."""
+    os.mkfifo(dataclass_code.cache_file(str(tmp_path)))
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, "-c", KINDS, str(tmp_path)], env=env,
+                          capture_output=True, text=True, timeout=30)   # hung on the old code
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    made = json.loads(proc.stdout.splitlines()[-1])
+    assert made["compiled"] > 10 and made["saved"] is True
+    assert os.path.isfile(dataclass_code.cache_file(str(tmp_path)))
+
+
+def test_a_fifo_where_save_writes_its_temporary_file_does_not_hang(tmp_path, monkeypatch):
+    """save wrote its `.PID.tmp` through whatever was there: a FIFO blocked the run's exit, a
+    symbolic link was written through. It makes a new file only (else saves nothing)."""
+    import threading
+
+    path = dataclass_code.cache_file(str(tmp_path))
+    monkeypatch.setattr(dataclass_code, "_path", [path])
+    monkeypatch.setattr(dataclass_code, "_compiled", [1])
+    target = tmp_path / "elsewhere"
+    target.write_bytes(b"mine")
+    os.mkfifo(f"{path}.{os.getpid()}.tmp")
+    done = []
+    thread = threading.Thread(target=lambda: done.append(dataclass_code.save()), daemon=True)
+    thread.start()
+    thread.join(20)
+    assert done == [False]          # (the old code never returned)
+    assert not os.path.exists(f"{path}.{os.getpid()}.tmp")   # the next save can write
+    os.symlink(target, f"{path}.{os.getpid()}.tmp")
+    monkeypatch.setattr(dataclass_code, "_compiled", [1])
+    assert dataclass_code.save() is False
+    assert target.read_bytes() == b"mine"

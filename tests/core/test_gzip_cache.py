@@ -40,3 +40,31 @@ def test_a_fifo_in_place_of_an_entry_is_no_entry_and_does_not_hang(tmp_path, mon
     os.unlink(path)
     os.mkfifo(path)
     assert gzip_cache.lookup(key) is None
+
+
+def test_a_fifo_where_store_writes_its_temporary_file_does_not_hang(tmp_path, monkeypatch):
+    """A named pipe (or a link) planted at the name store writes its temporary file under: the
+    write blocked (the diff never ended) or went through the link. Only a new file is written
+    now; else nothing is stored."""
+    import threading
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    key = [str(tmp_path / "a.pb"), 10, 20, 30, "graphdef", 3]
+    path = gzip_cache._file(key)
+    os.makedirs(os.path.dirname(path))
+    done = []
+
+    def store():
+        for name in (f"{path}.{os.getpid()}.tmp",
+                     f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"):
+            os.mkfifo(name)
+        gzip_cache.store(key, 1234)
+        done.append(True)
+
+    thread = threading.Thread(target=store, daemon=True)
+    thread.start()
+    thread.join(20)
+    assert done == [True]            # (the old code never returned)
+    assert gzip_cache.lookup(key) is None
+    gzip_cache.store(key, 1234)     # the next store writes
+    assert gzip_cache.lookup(key) == 1234

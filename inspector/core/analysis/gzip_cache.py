@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import threading
 import zlib
 
 from inspector.core.analysis.metrics import CHUNK, SAMPLE_ABOVE
@@ -88,8 +89,11 @@ def store(key: list | None, value) -> None:
     try:
         path = _file(key)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as fh:
+        tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"   # one a writer
+        # a new file of our own: never through a FIFO (it would block) or a link planted there
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o644)
+        with open(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
             json.dump({"key": key, "how": HOW, "gzip": value}, fh)
         os.replace(tmp, path)
         tmp = None

@@ -17,6 +17,7 @@ import builtins
 import dataclasses
 import marshal
 import os
+import stat
 import sys
 import time
 import zlib
@@ -61,9 +62,8 @@ def install(folder: str | None = None, program: str = "window") -> bool:
         return False
     path = cache_file(folder, program)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-        stored = _entries(data)
+        data = _read(path)
+        stored = _entries(data) if data is not None else None
         if stored is not None:
             _code.update((k, v) for k, v in stored.items()
                          if k.__class__ is str and v.__class__ is _CODE_TYPE)
@@ -85,7 +85,10 @@ def save() -> bool:
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         payload = marshal.dumps(entries)
-        with open(tmp, "wb") as fh:
+        # a new file of our own: never through a FIFO (it would block) or a link planted there
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o644)
+        with open(fd, "wb") as fh:
             fh.write(_HEADER + zlib.crc32(payload).to_bytes(4, "little") + payload)
         os.replace(tmp, path)
         _remove_leftovers(path)
@@ -97,6 +100,20 @@ def save() -> bool:
         return False
     _compiled[0] = 0
     return True
+
+
+MAX_BYTES = 16 << 20     # a file of one run's classes is ~100 kB
+
+
+def _read(path: str) -> bytes | None:
+    """The file's bytes; None unless it is a regular file under MAX_BYTES (a FIFO planted in
+    the cache folder blocked the app's start, /dev/zero linked there filled its memory)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+            return None
+        return fh.read(MAX_BYTES + 1)
 
 
 def _remove_leftovers(path: str, age: float = 60.0) -> None:
