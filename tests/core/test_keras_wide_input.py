@@ -59,6 +59,10 @@ def _built(layers):
      "67,108,864"),
     (_through(("Conv1DTranspose", {"filters": 1, "kernel_size": 1, "strides": 16384,
                                    "padding": "same"})), "67,108,864"),
+    (_through(("Reshape", {"target_shape": [64, 64, 1]}),
+              ("Resizing", {"height": 8192, "width": 8192})), "67,108,864"),
+    (_through(("Conv1D", {"filters": 4096, "kernel_size": 3, "dilation_rate": 2,
+                          "padding": "same"})), "16,777,216"),
     (lambda ls: ls[0]["config"].update(batch_shape=[None, 2 ** 26, 3],
                                        name="in"), None),   # channels 3: a [3, 10] kernel
 ])

@@ -169,12 +169,16 @@ def _output(cls: str, conf: dict, shape: list) -> list | None:
                "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D") and \
             not conf.get("keepdims") and conf.get("data_format") != "channels_first":
         return [shape[0], shape[-1]] if len(shape) >= 2 else None
-    if conf.get("data_format") == "channels_first" or conf.get("dilation_rate") not in \
-            (None, 1, [1], [1, 1], [1, 1, 1]):
+    if conf.get("data_format") == "channels_first":
         return None
     if cls.startswith("Conv") and cls[-2:] in ("1D", "2D", "3D") or \
             cls.startswith(("MaxPooling", "AveragePooling")):
         return _sliding(cls, conf, shape)
+    if cls in ("Resizing", "CenterCrop"):     # to height x width, channels kept
+        h, w = _dim(conf.get("height")), _dim(conf.get("width"))
+        return [shape[0], h, w, shape[-1]] if len(shape) == 4 and h > 0 and w > 0 else None
+    if conf.get("dilation_rate") not in (None, 1, [1], [1, 1], [1, 1, 1]):
+        return None
     if cls.startswith("Conv") and cls.endswith("Transpose"):
         return _transposed(conf, shape)
     return _reshaped(cls, conf, shape)
@@ -245,14 +249,18 @@ def _reshaped(cls: str, conf: dict, shape: list) -> list | None:
 
 
 def _sliding(cls: str, conf: dict, shape: list) -> list | None:
-    """A convolution's or pooling's output shape (channels last, no dilation)."""
+    """A convolution's or pooling's output shape (channels last; a dilated kernel spans
+    (size - 1) * dilation + 1)."""
     rank = len(shape) - 2
     pool = not cls.startswith("Conv")
     size = _ints(conf.get("pool_size" if pool else "kernel_size"), rank)
     strides = _ints(conf.get("strides"), rank) if conf.get("strides") is not None else \
         (size if pool else [1] * rank)
-    if rank < 1 or size is None or strides is None or min(strides) < 1:
+    dilation = [1] * rank if pool else _ints(conf.get("dilation_rate") or 1, rank)
+    if rank < 1 or size is None or strides is None or dilation is None or \
+            min(strides) < 1 or min(dilation) < 1:
         return None
+    size = [(k - 1) * d + 1 for k, d in zip(size, dilation)]
     same = conf.get("padding") == "same"
     spatial = []
     for n, k, s in zip(shape[1:-1], size, strides):
