@@ -75,7 +75,9 @@ def build_menus(w) -> dict:
     view = bar.addMenu("&View")
     _action(w, view, "Zoom &in", lambda: w.canvas.zoom(1.25), QKeySequence.ZoomIn)
     _action(w, view, "Zoom &out", lambda: w.canvas.zoom(0.8), QKeySequence.ZoomOut)
-    _action(w, view, "&Fit to window", w.canvas.fit, "Ctrl+0")
+    _action(w, view, "&Fit to window", lambda: w.canvas.fit() or w.state.say(
+        "Too big to fit at a visible size: shown from its start (the minimap shows all of it)"),
+        "Ctrl+0")
     _action(w, view, "Zoom to &selection", c.zoom_to_selection, "Ctrl+E")
     full = _action(w, view, "F&ull screen", w.toggle_full_screen, "F11")
     keys = [QKeySequence("F11")] + [k for k in QKeySequence.keyBindings(

@@ -276,3 +276,29 @@ def test_layouts_run_on_their_own_cache_and_the_view_keeps_it(qtbot, window, mod
         click_item(qtbot, window, "mixed/", double=True)
         wait_drawn(qtbot, window, before)
     assert "mixed/join" in window.canvas.items_by_id and calls == []
+
+
+def test_fit_of_a_graph_too_big_to_fit_shows_its_start_with_boxes_still_seen(qtbot, window):
+    """The 300k-node model with every scope open: Ctrl+0 scaled it to 1/8000 (boxes of a
+    hundredth of a pixel, a thin line) and every paint drew all 180k boxes: the window froze
+    7.8 s, then 1-4 s at each repaint. Fit now stops at the smallest zoom, from the graph's
+    start, and says so (the minimap shows all of it). Here: a 10k-node model, 6k boxes."""
+    from inspector.gui.canvas.items import NodeItem
+    from tests.fixtures import scale_models
+
+    open_and_wait(qtbot, window, scale_models.blocks_graph(10_000))
+    before = window.scenes_drawn
+    window.setFocus()
+    qtbot.keyClick(window, Qt.Key_E, Qt.ControlModifier | Qt.ShiftModifier)  # expand all
+    qtbot.waitUntil(lambda: window.scenes_drawn > before and not window.tasks.is_busy(),
+                    timeout=120000)
+    canvas = window.canvas
+    boxes = [i for i in canvas.items_by_id.values() if isinstance(i, NodeItem)]
+    assert len(boxes) > 5000
+    qtbot.keyClick(window, Qt.Key_0, Qt.ControlModifier)  # Fit to window
+    shown = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    seen = [i for i in boxes if shown.intersects(i.sceneBoundingRect())]
+    assert canvas.zoom_level() >= 0.00999      # the smallest zoom (zoom out stops there)
+    assert 0 < len(seen) < len(boxes) / 2
+    assert any(i.item.id.startswith("stage_0/") for i in seen)     # its start
+    assert "Too big to fit" in window.status_label.text()

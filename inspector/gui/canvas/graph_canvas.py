@@ -227,7 +227,7 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
 
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()
-        factor = max(min(factor, 8.0 / current), 0.01 / current)
+        factor = max(min(factor, 8.0 / current), self.MIN_ZOOM / current)
         self.scale(factor, factor)
         self.zoomed.emit(self.transform().m11())
 

@@ -108,17 +108,32 @@ class ViewPlacement:
     def _graph_rect(self):
         return self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
 
-    def fit(self) -> None:
-        """Fit to window (Ctrl+0): the whole graph, however small that makes it; a small
-        graph is not enlarged beyond its natural size."""
-        rect = self._graph_rect()
+    MIN_ZOOM = 0.01      # the smallest scale (zoom out stops there too): boxes ~1 px
+
+    def fit(self) -> bool:
+        """Fit to window (Ctrl+0): the whole graph, down to MIN_ZOOM; a small graph is not
+        enlarged beyond its natural size. A graph too big to fit at MIN_ZOOM (300k nodes
+        with every scope open: 1/8000) is shown from its start at MIN_ZOOM, and False is
+        returned (the minimap shows all of it): painting 180k boxes of a hundredth of a
+        pixel held the window 1-4 s per paint, and the scene's items were walked for their
+        bounds (the laid-out rectangle is known)."""
+        rect = self._laid_rect()
         if rect.isEmpty():
-            return
+            return True
         # 4 % to spare: scroll bars that come and go would otherwise cut the last few pixels
         scale = min(self._fit_scale(rect) * 0.96, self.MAX_FIT_SCALE)
         self.resetTransform()
-        self.scale(scale, scale)
-        self.centerOn(rect.center())
+        if scale >= self.MIN_ZOOM:
+            self.scale(scale, scale)
+            self.centerOn(rect.center())
+            return True
+        self.scale(self.MIN_ZOOM, self.MIN_ZOOM)
+        view = self.viewport().rect()
+        across, high = view.width() / self.MIN_ZOOM, view.height() / self.MIN_ZOOM
+        x = rect.center().x() if rect.width() <= across else rect.left() + across / 2
+        y = rect.center().y() if rect.height() <= high else rect.top() + high / 2
+        self.centerOn(x, y)
+        return False
 
     def show_start(self) -> None:
         """The first view of a graph: fitted when that keeps boxes readable, otherwise a
