@@ -497,3 +497,24 @@ def test_fold_constants_says_when_a_noop_keeps_every_weight_twice(qtbot, window,
     wait_preview(qtbot, window, 2)
     assert "⚠" not in cell(window, 2, 0)
     assert "−" in cell(window, 2, 2), cell(window, 2, 2)      # smaller than the original
+
+
+def test_copied_commands_of_a_tfjs_model_write_the_graphdef_they_read_first(qtbot, window,
+                                                                           tmp_path):
+    """TensorFlow's tools read a GraphDef: the window's Copy as gave benchmark_model
+    --graph=model.json (summarize's benchmark line was fixed in e1a1734, the window's copy
+    was not). Each copied line now converts first, as summarize says."""
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "core"))
+    from test_tfjs import write_tfjs
+
+    path = write_tfjs(str(tmp_path))
+    open_and_wait(qtbot, window, path)
+    window.workbench.set_marks(["x"], ["y"])
+    first = f"graphdef-inspector convert {path} -o model_frozen.pb && "
+    text = window.marks.copy("benchmark_model")
+    assert text.startswith(first + "benchmark_model --graph=model_frozen.pb "), text
+    assert window.marks.copy("transform_graph").startswith(
+        first + "transform_graph --in_graph=model_frozen.pb"), window.marks.copy("transform_graph")
+    assert "--graph_def_file=model_frozen.pb" in window.marks.copy("tflite_convert")

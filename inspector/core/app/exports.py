@@ -28,20 +28,28 @@ TOOLS = ("transform_graph", "benchmark_model", "tflite_convert", "optimize_for_i
 
 def command_line(tool: str, model_path: str, inputs: list, outputs: list, *,
                  transforms: str = "strip_unused_nodes", shapes: dict | None = None,
-                 types: dict | None = None) -> str:
+                 types: dict | None = None, kind: str = "graphdef") -> str:
     """The command line of TensorFlow's own `tool` (one of TOOLS) on the model with these
-    inputs and outputs, ready to paste (the Workbench's Copy as)."""
+    inputs and outputs, ready to paste (the Workbench's Copy as). A model these tools cannot
+    read (`kind`: a SavedModel, .meta, Keras, TF.js) is written as a GraphDef first, by the
+    command before '&&', as summarize's benchmark line says."""
     from inspector.core.formats import commands
 
+    model_path, first = commands.graphdef_for(model_path, kind)
+    if tool not in TOOLS:
+        raise ValueError(f"no command line for {tool!r}: one of {', '.join(TOOLS)}")
+    line = _tool_line(commands, tool, model_path, inputs, outputs, transforms, shapes, types)
+    return f"{first} && {line}" if first else line
+
+
+def _tool_line(commands, tool, model_path, inputs, outputs, transforms, shapes, types) -> str:
     if tool == "transform_graph":
         return commands.transform_graph(model_path, inputs, outputs, transforms)
     if tool == "benchmark_model":
         return commands.benchmark_model(model_path, inputs, outputs, shapes or {}, types or {})
     if tool == "tflite_convert":
         return commands.tflite_convert(model_path, inputs, outputs, shapes or {})
-    if tool == "optimize_for_inference":
-        return commands.optimize_for_inference(model_path, inputs, outputs)
-    raise ValueError(f"no command line for {tool!r}: one of {', '.join(TOOLS)}")
+    return commands.optimize_for_inference(model_path, inputs, outputs)
 
 
 def write_memmapped(graph, path: str, min_bytes: int | None = None, force: bool = False,

@@ -22,6 +22,16 @@ def transform_graph(model: str, inputs: list, outputs: list, transforms: str) ->
             f" --transforms={shlex.quote(transforms)}")
 
 
+def graphdef_for(model: str, kind: str) -> tuple[str, str]:
+    """(the GraphDef file TensorFlow's tools are given for the model, the command that writes
+    it first or ''): transform_graph, benchmark_model, tflite_convert and
+    optimize_for_inference read a GraphDef, not a SavedModel, .meta, Keras or TF.js model."""
+    if kind in ("graphdef", "tflite"):
+        return model, ""
+    frozen = os.path.splitext(os.path.basename(model.rstrip("/\\")))[0] + "_frozen.pb"
+    return frozen, f"graphdef-inspector convert {shlex.quote(model)} -o {shlex.quote(frozen)}"
+
+
 def benchmark_model(model: str, inputs: list, outputs: list, shapes: dict, types: dict) -> str:
     return ("benchmark_model"
             f" --graph={shlex.quote(model)}"

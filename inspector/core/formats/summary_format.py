@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 from inspector.core.analysis import summary_columns as columns
 from inspector.core.analysis.summary import (
@@ -11,6 +10,7 @@ from inspector.core.analysis.summary import (
     op_histogram,
     tf_parameter_counts,
 )
+from inspector.core.formats.commands import graphdef_for
 from inspector.core.model import tensors
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph import Graph, node_name_from_input
@@ -199,10 +199,9 @@ def report_text(summary, model, graph_path: str) -> str:
     elif getattr(model, "kind", "graphdef") == "graphdef":
         lines.append("Benchmark: " + benchmark_command(s, graph_path))
     else:   # benchmark_model reads a GraphDef file, not a SavedModel, .meta, Keras or TF.js
-        frozen = os.path.splitext(os.path.basename(graph_path.rstrip("/\\")))[0] + "_frozen.pb"
+        frozen, first = graphdef_for(graph_path, getattr(model, "kind", ""))
         lines.append("Benchmark: " + benchmark_command(s, frozen) +
-                     f"  (benchmark_model reads a GraphDef: write it first with "
-                     f"graphdef-inspector convert {graph_path} -o {frozen})")
+                     f"  (benchmark_model reads a GraphDef: write it first with {first})")
     return "\n".join(lines) + "\n"
 
 

@@ -88,7 +88,8 @@ class MarksController(QObject):
         if key == "names":
             return f"inputs: {','.join(ins)}\noutputs: {','.join(outs)}"
         return command_line(key, path, ins, outs, shapes=shapes, types=types,
-                            transforms=self.bench.text or "strip_unused_nodes")
+                            transforms=self.bench.text or "strip_unused_nodes",
+                            kind=model.kind if model else "graphdef")
 
     def copy(self, key: str) -> str:
         text = self.command(key)
