@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from inspector.core.analysis.metrics import infer_shapes as inferred, infer_shapes, open_shapes
-from inspector.core.mobile.tflite_compat import for_converter
+from inspector.core.loaders.tfjs_ops import for_converter
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job

@@ -182,3 +182,16 @@ def _prelu(node, x: str, alpha: str, t: int, taken: set, last: bool) -> list:
     scaled = make("Mul", [alpha, neg_relu.name], "scaled")
     out = make("Sub", [pos.name, scaled.name], "out")
     return [pos, neg, neg_relu, scaled, out]
+
+
+def for_converter(graph_def):
+    """The graph TF's converter is given: its fused kernels (_FusedConv2D, ...) split into
+    plain ops, which the converter makes builtins again (kept fused, they were Select TF
+    ops: the TF.js SSD hand detector's 72 _FusedConv2D); the graph itself when it has none.
+    The builtin table's rows for them say so."""
+    if not any(n.op in FUSED_KERNELS for n in graph_def.node):
+        return graph_def
+    copy = type(graph_def)()
+    copy.CopyFrom(graph_def)
+    split_fused_kernels(copy)
+    return copy

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from inspector.core.analysis.flops import DEVICE_PRESETS
 from inspector.core.errors import InspectorError
+from inspector.core.loaders.tfjs_ops import for_converter
 from inspector.core.mobile.measured import Measured, Row
 from inspector.core.mobile.quant_metrics import Sums, per_tensor, plain
 from inspector.core.mobile.recipe_notes import (
@@ -23,7 +24,6 @@ from inspector.core.mobile.recipe_notes import (
     degenerate_top1,
     same_files,
 )
-from inspector.core.mobile.tflite_compat import for_converter
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
 

@@ -15,7 +15,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from inspector.core.loaders.tfjs_ops import FUSED_KERNELS, split_fused_kernels
 from inspector.core.model import graph_index
 from inspector.core.model.reachability import upstream
 
@@ -180,19 +179,6 @@ def _folded(graph) -> set:
                 done.add(node)
                 todo.append(node)
     return set(map(names.__getitem__, done))
-
-
-def for_converter(graph_def):
-    """The graph TF's converter is given: its fused kernels (_FusedConv2D, ...) split into
-    plain ops, which the converter makes builtins again (kept fused, they were Select TF
-    ops: the TF.js SSD hand detector's 72 _FusedConv2D); the graph itself when it has none.
-    The builtin table's rows for them say so."""
-    if not any(n.op in FUSED_KERNELS for n in graph_def.node):
-        return graph_def
-    copy = type(graph_def)()
-    copy.CopyFrom(graph_def)
-    split_fused_kernels(copy)
-    return copy
 
 
 def analyze(graph, outputs=(), inputs=(), flex=None) -> Compat:
