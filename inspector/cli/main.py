@@ -7,7 +7,7 @@ import importlib
 import sys
 
 from inspector.cli.loading import DEMO_MODEL, _add_load_args, _load, _split  # noqa: F401
-from inspector.core.errors import InspectorError, UnsafeGraphError
+from inspector.core.errors import InspectorError, UnsafeGraphError, printable_text
 from inspector.core.app.words import count
 from inspector.core.runtime import front_end, gc_policy
 
@@ -22,17 +22,19 @@ def cmd_summarize(args) -> int:
     finally:
         front_end.FEW_NODES = False
     text, warnings, error = summary_text(model, args.model, fmt, args.print_structure)
-    sys.stdout.write(text)
+    sys.stdout.write(printable_text(text))    # a model's names never reach a terminal raw
     if error is not None:  # TF's tool stops here: one error line naming the first bad input
         raise error
     for line in warnings:
-        print(line, file=sys.stderr)
+        print(printable_text(line), file=sys.stderr)
     # what TensorFlow would refuse the graph for (--format=tf does as TF's tool: above)
     problems = model.graph.problems() if fmt != "tf" else []
     if problems:     # listed above, all of it: and a script learns the graph is broken
         where = "in its 'problems'" if fmt == "json" else "listed above"
-        print(f"graphdef-inspector: {count(len(problems), 'problem')} ({where}): "
-              "TensorFlow would refuse this graph", file=sys.stderr)
+        line = InspectorError(f"{count(len(problems), 'problem')} ({where}; the first: "
+                              f"{problems[0]}): TensorFlow would refuse this graph",
+                              path=args.model).one_line()   # the file, the node, escaped
+        print(f"graphdef-inspector: {line}", file=sys.stderr)
         return 1
     return 0
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class InspectorError(Exception):
     """A problem with the user's input, reported as one line: what, which file, which node."""
@@ -33,6 +35,19 @@ def _printable(word: str) -> str:
     if word.isprintable():
         return word
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in word)
+
+
+# what a terminal acts on rather than shows: C0/C1 controls but newline and tab, bidi overrides
+# and isolates, zero-width and line/paragraph separators
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f"
+                      "\u2028-\u202e\u2060-\u2069\ufeff]")
+
+
+def printable_text(text: str) -> str:
+    """`text` (a command's output: lines of a model's names) with the characters a terminal
+    would act on (an ESC that clears the screen, a NUL, a bidi override) shown as escapes;
+    newlines and tabs kept."""
+    return _CONTROL.sub(lambda m: ascii(m.group())[1:-1], text)
 
 
 def _clip(word: str, limit: int = 400) -> str:

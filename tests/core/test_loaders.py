@@ -143,7 +143,8 @@ def test_dangling_inputs_still_load_with_problems_listed(data):
     # (it exited 0; --format=tf exits 2 as summarize_graph fails)
     assert code == 1 and "Problem: node 'y' has input 'ghost'" in out
     assert "Benchmark: " in out and err.strip().splitlines()[-1] == (
-        "graphdef-inspector: 2 problems (listed above): TensorFlow would refuse this graph")
+        f"graphdef-inspector: {path}: 2 problems (listed above; the first: node 'y' has input "
+        "'ghost', which is not in the graph): TensorFlow would refuse this graph")
     code, out, err = run_cli("summarize", "--json", path)
     assert code == 1 and "'ghost', which is not in the graph" in out
     code, out, err = run_cli("summarize", "--format=tf", path)
@@ -169,3 +170,29 @@ def test_non_regular_or_oversized_files_are_refused_before_reading(tmp_path, kin
     with pytest.raises(ModelLoadError, match=words) as info:
         load(path)
     assert "\n" not in info.value.one_line()
+
+
+def test_summarize_s_last_line_names_the_file_and_the_first_problem_escaped(tmp_path):
+    """The exit-1 line said '1 problem (listed above)' with no file nor node (the hostile
+    run); it names both now, a hostile name's control characters escaped as in every error."""
+    from tests.fixtures.hostile import inputs as hostile
+
+    path = hostile.control_char_input(str(tmp_path))
+    code, out, err = run_cli("summarize", path)
+    last = err.strip().splitlines()[-1]
+    assert code == 1 and last.startswith(f"graphdef-inspector: {path}: 1 problem (listed above;")
+    assert "'\\x00nul\\x1b[2J\\u202e', which is not in the graph" in last and last.isprintable()
+    code, out, err = run_cli("summarize", "--json", path)
+    assert code == 1 and f"{path}: 1 problem (in its 'problems'; the first: node" in err
+
+
+@pytest.mark.parametrize("how", [[], ["--format=tf"], ["--format=tf", "--print_structure"]])
+def test_summarize_never_sends_a_model_s_control_characters_to_the_terminal(tmp_path, how):
+    """The 'Problem:' line (and TF's 'Invalid input ... for node z') wrote the name's NUL, ESC
+    [2J (clear the screen) and bidi override to stdout as they are (the hostile run)."""
+    from tests.fixtures.hostile import inputs as hostile
+
+    path = hostile.control_char_input(str(tmp_path))
+    code, out, err = run_cli("summarize", *how, path)
+    assert "\x1b" not in out + err and "\x00" not in out + err and "\u202e" not in out + err
+    assert "\\x00nul\\x1b[2J\\u202e" in out
