@@ -54,8 +54,8 @@ class Workbench:
         return {"version": SESSION_VERSION, "inputs": list(self.inputs),
                 "outputs": list(self.outputs),
                 "input_shapes": {k: list(v) for k, v in self.input_shapes.items()},
-                "pipeline": [{"name": s.name, "params": s.params, "enabled": s.enabled}
-                             for s in self.steps]}
+                "pipeline": [{"name": s.name, "params": s.params,
+                              "enabled": s.enabled or s.held} for s in self.steps]}
 
     def load_dict(self, data: dict) -> None:
         self._apply(parse_session(json.dumps(data)))
@@ -65,6 +65,9 @@ class Workbench:
         self.input_shapes = session["input_shapes"]
         self.steps = [TransformSpec(name, params, enabled)
                       for name, params, enabled in session["steps"]]
+        for spec in self.steps:     # a step this version does not know is not run, and its
+            if spec.name not in MODULE_OF and spec.enabled:   # file keeps it enabled
+                spec.enabled, spec.held = False, True
 
     def _edit(self, fn) -> None:
         self._undo.append(json.dumps(self.to_dict()))
@@ -144,7 +147,7 @@ class Workbench:
 
     def set_enabled(self, index: int, on: bool) -> None:
         def apply():
-            self.steps[index].enabled = on
+            self.steps[index].enabled, self.steps[index].held = on, False
         self._edit(apply)
 
     def set_param(self, index: int, key: str, values: list) -> None:
@@ -220,10 +223,10 @@ class Workbench:
 
     def _hold_back_unknown(self) -> None:
         """A step this version has no transform for (a newer version's, or a typo) is kept,
-        so that saving does not lose it, but disabled and said (by name, not imported)."""
+        so that saving does not lose it (enabled or not, as the file said), but not run
+        (_apply disables it) and said (by name, not imported)."""
         for k, spec in enumerate(self.steps):
             if spec.name not in MODULE_OF:
-                spec.enabled = False
                 name = "".join(c if c.isprintable() else "?" for c in spec.name[:60])
                 self.warnings.append(f"step {k + 1} ('{name}{'…' if len(spec.name) > 60 else ''}"
                                      "') is not a transform this version knows: kept, "

@@ -32,6 +32,8 @@ class TransformSpec:
     name: str
     params: dict = field(default_factory=dict)
     enabled: bool = True
+    # disabled by this version only (a step it does not know): saved as enabled
+    held: bool = field(default=False, compare=False, repr=False)
 
     def values(self, key: str) -> list:
         return list(self.params.get(key, []))
