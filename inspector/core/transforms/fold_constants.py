@@ -204,8 +204,9 @@ def _stored_twice(out, outputs: list, replaced: dict) -> str:
                    if any(t[:1] == "^" and t[1:] in left for t in n.input)), "a node")
     one = len(stale) == 1
     return (f"{count(len(stale), 'constant')} ({human_bytes(size)}) {'is' if one else 'are'} "
-            f"now stored twice: folded into new constants, and kept as {'it was' if one else 'they were'}"
-            f" because '{reader}' reads the nodes that read {'it' if one else 'them'} as control "
+            "now stored twice: folded into new constants, and kept as "
+            f"{'it was' if one else 'they were'} because '{reader}' reads the nodes that read "
+            f"{'it' if one else 'them'} as control "
             "inputs; run remove_control_dependencies before fold_constants to keep one copy")
 
 
