@@ -160,6 +160,21 @@ def _own_parsers(sub) -> None:
     p.set_defaults(func=cmd_convert)
 
 
+class _Printable:
+    """A command's stdout (or stderr) with the characters a terminal acts on (a model's ESC [2J, NUL, bidi
+    override in a node name) written as escapes (errors.printable_text); the rest is the
+    stream's own."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        return self._stream.write(printable_text(text) if isinstance(text, str) else text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
 
@@ -172,6 +187,8 @@ def main(argv: list | None = None) -> int:
     from inspector.core.runtime.executor import install_in_process
 
     install_in_process()  # the CLI runs TensorFlow in its own process, imported when used
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Printable(out), _Printable(err)   # a model's names: never raw
     try:
         return args.func(args)
     except InspectorError as exc:
@@ -186,3 +203,8 @@ def main(argv: list | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        if isinstance(sys.stdout, _Printable):
+            sys.stdout = out
+        if isinstance(sys.stderr, _Printable):
+            sys.stderr = err
