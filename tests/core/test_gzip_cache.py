@@ -42,6 +42,25 @@ def test_a_fifo_in_place_of_an_entry_is_no_entry_and_does_not_hang(tmp_path, mon
     assert gzip_cache.lookup(key) is None
 
 
+def test_an_entry_that_is_a_link_is_no_entry_and_its_target_is_left_alone(tmp_path,
+                                                                          monkeypatch):
+    """An entry replaced by a link to another file holding the same JSON was read through the
+    link, and the look-up's utime touched the file the link points at (the hostile run's
+    repro). A link is no entry now, and the target's times stay as they were."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    key = [str(tmp_path / "a.pb"), 10, 20, 30, "graphdef", 3]
+    gzip_cache.store(key, 1234)
+    path = gzip_cache._file(key)
+    target = tmp_path / "elsewhere.json"
+    with open(path, "rb") as fh:
+        target.write_bytes(fh.read())
+    os.utime(target, (1_000_000, 1_000_000))
+    os.unlink(path)
+    os.symlink(target, path)
+    assert gzip_cache.lookup(key) is None
+    assert os.stat(target).st_mtime == 1_000_000
+
+
 def test_a_fifo_where_store_writes_its_temporary_file_does_not_hang(tmp_path, monkeypatch):
     """A named pipe (or a link) planted at the name store writes its temporary file under: the
     write blocked (the diff never ended) or went through the link. Only a new file is written

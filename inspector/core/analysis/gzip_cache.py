@@ -63,8 +63,10 @@ def lookup(key: list | None) -> int | None:
         return None
     try:
         path = _file(key)
-        # non-blocking, and a regular file only: a FIFO planted in the folder hung the diff
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        # non-blocking, and a regular file only: a FIFO planted in the folder hung the diff;
+        # not through a link (utime below would touch the file it points at)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) |
+                     getattr(os, "O_NOFOLLOW", 0))
         with open(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return None
@@ -75,7 +77,7 @@ def lookup(key: list | None) -> int | None:
     except Exception:  # noqa: BLE001 - none, unreadable, damaged: the size is computed
         return None
     try:
-        os.utime(path)            # recently used: pruned last
+        os.utime(path, follow_symlinks=False)   # recently used: pruned last
     except OSError:               # (a folder we may read but not write: used all the same)
         pass
     return value
