@@ -85,7 +85,11 @@ _OTHER_FIELDS = ("library", "version", "versions", "debug_info")  # GraphDef fie
 
 
 def _other_fields(graph_def) -> bytes:
-    """Every GraphDef field but `node`, serialized exactly as SerializeToString() does."""
+    """Every GraphDef field but `node`, serialized exactly as SerializeToString() does (of a
+    big model's stand-in, node_store.StoredGraphDef, its store's real message of them)."""
+    store = getattr(graph_def, "store", None)
+    if store is not None:
+        graph_def = store.other
     rest = type(graph_def)()
     for name in _OTHER_FIELDS:
         if name == "version":
