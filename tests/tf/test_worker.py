@@ -205,10 +205,14 @@ def test_a_superseded_short_request_costs_no_restart_and_big_answers_arrive(work
     pid, flag = worker._pid(), threading.Event()
     later(0.02, flag.set)
     start = time.monotonic()
+    # a request still running when cancelled: infer_shapes on a warm worker could finish
+    # within the 20 ms on a quiet fast machine (CI's dry run), and then nothing was cancelled
     with running(Job(flag)), pytest.raises(Cancelled):
-        worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})
-    assert time.monotonic() - start < 0.5
+        worker._sleep(0.4)
+    assert time.monotonic() - start < 0.3   # cancel returned before the request ended
     assert worker._pid() == pid  # it finished within the drain time: same worker
+    assert worker.infer_shapes(gd, {"input": (1, 224, 224, 3)})["Identity"] == [(1, 1000)]
+    assert worker._pid() == pid
     from inspector.core.model import protos
 
     many = protos.GraphDef()
