@@ -49,44 +49,9 @@ def sides(models: list, against: list, envs: list) -> list:
     return out
 
 
-def children_cpu(pid: int) -> float:
-    """CPU seconds of the children the process has waited for (its start-up reader, once
-    it is done): /proc/PID/stat's cutime and cstime."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            fields = fh.read().rpartition(")")[2].split()
-        return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return float("nan")
-
-
-def timed(cmd: list, env: dict, until: str) -> tuple:
-    """(seconds from launch to the `until` line, the process's CPU seconds by then, its
-    waited-for children's: the reader's)."""
-    import subprocess
-    import time
-
-    from bench.start_floor import cpu_seconds
-
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True, cwd="/tmp")
-    for line in proc.stdout:
-        if line.startswith(until):
-            elapsed = time.perf_counter() - t
-            cpu, reader = cpu_seconds(proc.pid), children_cpu(proc.pid)
-            break
-    else:
-        proc.wait()
-        raise RuntimeError(f"{' '.join(cmd[:4])} exited ({proc.returncode}) before {until!r}")
-    proc.stdout.close()
-    proc.kill()
-    proc.wait(timeout=60)
-    return elapsed, cpu, reader
-
-
 def main() -> None:
     from bench.scale import order, python_speed
+    from bench.start_floor import timed
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("models", nargs="+")
@@ -109,12 +74,12 @@ def main() -> None:
         load = fh.read().split()[0]
     print(f"python_speed {speed:.2f} s (the slow class: 0.88 s), load {load}", flush=True)
     for _, cmd, env in cases:            # warm: bytecode and page cache
-        timed(cmd, env, "first frame drawn")
+        timed(cmd, env, "first frame drawn", children=True)
     times = [[] for _ in cases]
     cpus = [[] for _ in cases]
     for k in order(len(cases), args.rounds):
         label, cmd, env = cases[k]
-        wall, cpu, reader = timed(cmd, env, "first frame drawn")
+        wall, cpu, reader = timed(cmd, env, "first frame drawn", children=True)
         times[k].append(wall)
         cpus[k].append(cpu + reader)
         print(f"  {label:<52} {wall:6.3f} s  (CPU: window {cpu:5.3f} s, reader {reader:5.2f} s)",

@@ -96,9 +96,21 @@ def cpu_seconds(pid: int) -> float:
     return total / 1e9
 
 
-def timed(cmd: list, env: dict, until: str | None) -> tuple[float, float]:
+def children_cpu(pid: int) -> float:
+    """CPU seconds of the children the process has waited for (its start-up reader, once
+    it is done): /proc/PID/stat's cutime and cstime."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rpartition(")")[2].split()
+        return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
+def timed(cmd: list, env: dict, until: str | None, children: bool = False) -> tuple:
     """(seconds from launch to the line starting with `until` (None: to the exit), CPU
-    seconds the process had used by then: steadier than the wall time on a busy machine)."""
+    seconds the process had used by then: steadier than the wall time on a busy machine;
+    with `children`, also its waited-for children's CPU by then: the start-up reader's)."""
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True, cwd="/tmp")
@@ -110,6 +122,7 @@ def timed(cmd: list, env: dict, until: str | None) -> tuple[float, float]:
         if line.startswith(until):
             elapsed = time.perf_counter() - t
             cpu = cpu_seconds(proc.pid)
+            reader = children_cpu(proc.pid) if children else None
             break
     else:
         proc.wait()
@@ -117,7 +130,7 @@ def timed(cmd: list, env: dict, until: str | None) -> tuple[float, float]:
     proc.stdout.close()
     proc.kill()
     proc.wait(timeout=60)
-    return elapsed, cpu
+    return (elapsed, cpu, reader) if children else (elapsed, cpu)
 
 
 def rows(models: list, against: str | None, no_site: bool = False) -> list:
