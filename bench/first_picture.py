@@ -51,7 +51,7 @@ def sides(models: list, against: list, envs: list) -> list:
 
 def main() -> None:
     from bench.scale import order, python_speed
-    from bench.start_floor import timed
+    from bench.start_floor import aside, timed
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("models", nargs="+")
@@ -65,9 +65,7 @@ def main() -> None:
     for model in models:
         if not os.path.exists(model):
             p.error(f"{model}: no such file")
-        session = model + ".inspector.json"     # a session file beside a model skews its open
-        if os.path.exists(session):
-            os.remove(session)
+    aside(models)
     cases = sides(models, args.against, args.env)
     speed = python_speed()
     with open("/proc/loadavg") as fh:

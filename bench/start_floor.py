@@ -107,6 +107,20 @@ def children_cpu(pid: int) -> float:
         return float("nan")
 
 
+def aside(models: list) -> None:
+    """Move a session file beside a model (it skews the model's open) out of the way for the
+    run, and back at exit: never deleted (it may be a user's work, or a file the repository
+    ships: the demo's)."""
+    import atexit
+
+    for model in models:
+        session = os.path.abspath(model) + ".inspector.json"
+        if os.path.exists(session):
+            kept = f"{session}.bench-{os.getpid()}"
+            os.rename(session, kept)
+            atexit.register(os.rename, kept, session)
+
+
 def timed(cmd: list, env: dict, until: str | None, children: bool = False) -> tuple:
     """(seconds from launch to the line starting with `until` (None: to the exit), CPU
     seconds the process had used by then: steadier than the wall time on a busy machine;
@@ -191,10 +205,7 @@ def main() -> None:
     cases = rows([None] + [os.path.abspath(m) for m in args.model], args.against,
                  args.no_site)
     cases = [c for c in cases if args.only is None or args.only in c[0]]
-    for model in args.model:            # session files beside a model skew its open
-        session = os.path.abspath(model) + ".inspector.json"
-        if os.path.exists(session):
-            os.remove(session)
+    aside(args.model)
     speed = python_speed()
     print(f"python_speed {speed:.2f} s (the slow class: 0.88 s)", flush=True)
     for _, cmd, env, until in cases:     # warm: bytecode and page cache
