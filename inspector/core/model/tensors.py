@@ -167,9 +167,9 @@ def _typed_values(tensor_proto, field: str, limit: int | None = None):
     return list(values if limit is None else values[:limit])
 
 
-def to_numpy(tensor_proto, max_expanded_bytes: int = MAX_EXPANDED_BYTES) -> np.ndarray:
-    """Decode a TensorProto into a numpy array (copying only this tensor's bytes). Declared
-    sizes are checked against the bytes present before anything is allocated."""
+def _checked(tensor_proto) -> tuple:
+    """(shape, element count, numpy dtype, tensor_content or None) once the declared shape,
+    the dtype and the packed content's length agree; raises ValueError where they do not."""
     import numpy as np
 
     _require_values(tensor_proto)
@@ -178,11 +178,22 @@ def to_numpy(tensor_proto, max_expanded_bytes: int = MAX_EXPANDED_BYTES) -> np.n
     dt = dtypes.numpy_dtype(tensor_proto.dtype)
     if dt is None:
         raise ValueError(f"cannot decode dtype {dtypes.dtype_name(tensor_proto.dtype)}")
-    if tensor_proto.tensor_content and dt != np.object_:
-        content = tensor_proto.tensor_content
-        if len(content) != count * dt.itemsize:
-            raise ValueError(f"tensor_content holds {len(content)} bytes, shape "
-                             f"{format_shape(shape)} needs {count * dt.itemsize}")
+    if not tensor_proto.tensor_content or dt == np.object_:
+        return shape, count, dt, None
+    content = tensor_proto.tensor_content
+    if len(content) != count * dt.itemsize:
+        raise ValueError(f"tensor_content holds {len(content)} bytes, shape "
+                         f"{format_shape(shape)} needs {count * dt.itemsize}")
+    return shape, count, dt, content
+
+
+def to_numpy(tensor_proto, max_expanded_bytes: int = MAX_EXPANDED_BYTES) -> np.ndarray:
+    """Decode a TensorProto into a numpy array (copying only this tensor's bytes). Declared
+    sizes are checked against the bytes present before anything is allocated."""
+    import numpy as np
+
+    shape, count, dt, content = _checked(tensor_proto)
+    if content is not None:
         return np.frombuffer(content, dtype=dt.newbyteorder("<")).reshape(shape)
     field = dtypes.value_field(tensor_proto.dtype)
     stored = len(getattr(tensor_proto, field))
@@ -238,18 +249,9 @@ def head(tensor_proto, n: int) -> np.ndarray:
     TF's DebugString need, whatever size the tensor declares."""
     import numpy as np
 
-    _require_values(tensor_proto)
-    shape = declared_dims(tensor_proto)
-    count = math.prod(shape)
+    shape, count, dt, content = _checked(tensor_proto)
     n = min(n, count)
-    dt = dtypes.numpy_dtype(tensor_proto.dtype)
-    if dt is None:
-        raise ValueError(f"cannot decode dtype {dtypes.dtype_name(tensor_proto.dtype)}")
-    if tensor_proto.tensor_content and dt != np.object_:
-        content = tensor_proto.tensor_content
-        if len(content) != count * dt.itemsize:
-            raise ValueError(f"tensor_content holds {len(content)} bytes, shape "
-                             f"{format_shape(shape)} needs {count * dt.itemsize}")
+    if content is not None:
         return np.frombuffer(content[: n * dt.itemsize], dtype=dt.newbyteorder("<"))
     field = dtypes.value_field(tensor_proto.dtype)
     arr = _decoded(tensor_proto, field, dt, n)
