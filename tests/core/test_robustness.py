@@ -90,6 +90,17 @@ def test_declared_sizes_are_checked_before_allocating():
     assert tensors.to_numpy(small).tolist() == [127, -127]
 
 
+def test_packed_content_of_the_wrong_length_is_refused_by_full_and_head_decoding():
+    t = protos.tensor_pb2.TensorProto(dtype=1)  # float32, shape [4], 12 bytes of content
+    t.tensor_shape.dim.add(size=4)
+    t.tensor_content = bytes(12)
+    for decode in (tensors.to_numpy, lambda proto: tensors.head(proto, 2)):
+        with pytest.raises(ValueError, match="holds 12 bytes, shape \\[4\\] needs 16"):
+            decode(t)
+    t.tensor_content = bytes(16)
+    assert tensors.to_numpy(t).shape == (4,) and list(tensors.head(t, 9)) == [0.0] * 4
+
+
 def test_print_structure_of_a_const_claiming_1e12_elements_is_quick():
     from inspector.core.formats.tensor_text import debug_string
 
