@@ -37,9 +37,14 @@ def status_mb(field: str, pid: str = "self") -> float:
 
 
 def open_app(path: str):
-    """(QApplication, window, TF client) started as the app's own start does
-    (inspector.gui.app.main), with a fresh session for the model."""
+    """(QApplication, window, TF client, restore) started as the app's own start does
+    (inspector.gui.app.main), with a fresh session for the model: a session file beside it is
+    moved aside (start_floor.aside) until `restore()`, which the caller runs before os._exit
+    (atexit does not run then)."""
+    from bench.start_floor import aside
     from inspector.gui.app import start_early
+
+    restore = aside([path])
 
     start_early(path)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -47,21 +52,18 @@ def open_app(path: str):
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
-    from inspector.core.app.workbench import session_path
     from inspector.gui.app import charts_after_first_picture, tune_runtime
     from inspector.gui.main_window import MainWindow
     from inspector.worker.client import install
 
     tune_runtime()
     client = install()
-    if os.path.exists(session_path(path)):
-        os.remove(session_path(path))
     settings = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".cache", "scale.ini")
     win = charts_after_first_picture(lambda: MainWindow(QSettings(settings,
                                                                   QSettings.IniFormat)))
     win.resize(1366, 768)
     win.show()
-    return app, win, client
+    return app, win, client, restore
 
 
 def actions(win) -> list:
@@ -135,9 +137,8 @@ def settled(beats: list, painted: float) -> float:
 
 def main() -> None:
     path = sys.argv[1]
-    app, win, client = open_app(path)
+    app, win, client, restore = open_app(path)
     from bench.heartbeat import Beat as Heartbeat, wait   # not gui_bench: its imports
-    from inspector.core.app.workbench import session_path
     from inspector.gui.app import open_once_painted
 
     beat = Heartbeat()
@@ -173,8 +174,7 @@ def main() -> None:
                   window_rss=status_mb("VmRSS"),
                   worker_rss=status_mb("VmRSS", str(worker)) if worker else 0.0)
     win.close()
-    if os.path.exists(session_path(path)):
-        os.remove(session_path(path))
+    restore()
     print(json.dumps(result))
     sys.stdout.flush()
     os._exit(0)

@@ -232,7 +232,7 @@ def main() -> None:
     args = parser.parse_args()
     from bench.scale_app import actions, compare_actions, open_app
 
-    app, win, _client = open_app(args.model)
+    app, win, _client, restore = open_app(args.model)
     from bench.heartbeat import wait
 
     if args.native:    # py-spy is run by its name: the venv's bin first on the path
@@ -275,6 +275,8 @@ def main() -> None:
         holds = sorted(watch.holds.get(name, {}).items(), key=lambda kv: -kv[1])
         for text, late in holds[:args.stacks]:
             print(f"-- GIL held {late * 1000:.0f} ms, then:\n{text}")
+    win.close()
+    restore()
     sys.stdout.flush()
     os._exit(0)
 

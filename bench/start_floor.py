@@ -107,18 +107,35 @@ def children_cpu(pid: int) -> float:
         return float("nan")
 
 
-def aside(models: list) -> None:
+def aside(models: list):
     """Move a session file beside a model (it skews the model's open) out of the way for the
     run, and back at exit: never deleted (it may be a user's work, or a file the repository
-    ships: the demo's)."""
+    ships: the demo's). Returns the restore, also registered with atexit; a run that ends
+    with os._exit (the app halves: scale_app, stall_watch) calls it first. The restore puts
+    each file back over what the run wrote there, and removes a session file the run made
+    beside a model that had none."""
     import atexit
 
+    moved, absent = [], []
     for model in models:
         session = os.path.abspath(model) + ".inspector.json"
-        if os.path.exists(session):
+        if os.path.lexists(session):
             kept = f"{session}.bench-{os.getpid()}"
             os.rename(session, kept)
-            atexit.register(os.rename, kept, session)
+            moved.append((kept, session))
+        else:
+            absent.append(session)
+
+    def restore() -> None:
+        while moved:
+            os.replace(*moved.pop())
+        while absent:
+            session = absent.pop()
+            if os.path.lexists(session):
+                os.remove(session)
+
+    atexit.register(restore)
+    return restore
 
 
 def timed(cmd: list, env: dict, until: str | None, children: bool = False) -> tuple:

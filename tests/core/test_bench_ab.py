@@ -116,3 +116,18 @@ def test_the_compare_bench_times_diff_cold_unless_asked_for_warm(tmp_path, monke
         timed.clear()
         compare_bench.cli([3000], None, "A renamed+shuffled --no-flops", warm=warm)
         assert timed == ([True, True] if warm else [False])   # untimed first, then timed
+
+
+def test_a_bench_moves_a_session_file_aside_and_puts_it_back_and_removes_its_own(tmp_path):
+    from bench.start_floor import aside
+
+    kept, bare = tmp_path / "a.pb", tmp_path / "b.pb"
+    (tmp_path / "a.pb.inspector.json").write_text("user's")
+    restore = aside([str(kept), str(bare)])
+    assert [p.name for p in tmp_path.iterdir()] == [f"a.pb.inspector.json.bench-{os.getpid()}"]
+    (tmp_path / "a.pb.inspector.json").write_text("the run's")   # the app saved
+    (tmp_path / "b.pb.inspector.json").write_text("the run's")
+    restore()
+    restore()                                                     # and again at exit: nothing
+    assert [(p.name, p.read_text()) for p in tmp_path.iterdir()] == \
+        [("a.pb.inspector.json", "user's")]

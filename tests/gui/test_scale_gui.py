@@ -55,6 +55,26 @@ def test_the_scale_measurements_run_on_a_100k_node_graph():
     assert r["worker_rss"] > 0   # the strip preview ran in the worker
 
 
+def test_the_scale_bench_puts_back_a_session_file_beside_the_model_it_opens(tmp_path):
+    """bench/scale_app.open_app deleted `<model>.inspector.json` beside the model it timed:
+    a user's session, or one beside the shared cache models. It is moved aside for the run
+    and put back byte for byte (the app half ends with os._exit: no atexit)."""
+    import shutil
+
+    path = str(tmp_path / "blocks.pb")
+    shutil.copy(scale_models.blocks_graph(2_000), path)
+    session = tmp_path / "blocks.pb.inspector.json"
+    session.write_bytes(b'{"a user\'s": "marks"}')
+    out = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {ROOT!r}); "
+                          "from bench.scale_app import main; main()", path],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT,
+                         env=dict(os.environ, QT_QPA_PLATFORM="offscreen",
+                                  TF_CPP_MIN_LOG_LEVEL="3"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert session.read_bytes() == b'{"a user\'s": "marks"}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocks.pb", session.name]
+
+
 def test_a_search_with_thousands_of_matches_says_how_many_it_lists_and_steps_through_them(
         qtbot, window):
     """'conv' matches every node of the 10k flat graph: the status said "5000+ matches
