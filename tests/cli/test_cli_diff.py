@@ -329,3 +329,19 @@ def test_two_alike_towers_are_compared_once_a_pair_of_nodes(tmp_path, monkeypatc
     assert "Placeholder 'v0' merged into Placeholder 'u0'" in out
     assert "100.0% of A's nodes matched" in out
     assert len(calls) < 500, len(calls)
+
+
+def test_file_bytes_of_tfjs_models_are_their_json_and_shards(tmp_path):
+    """Regression: base against uint8 of a TF.js model read 12,215,788 -> 12,215,788 (the
+    GraphDef's size, weights dequantized) for files of 12.4 and 3.6 MB."""
+    from tests.core.test_tfjs import write_tfjs
+
+    sides = []
+    for name, quantize in (("base", None), ("uint8", "uint8")):
+        (tmp_path / name).mkdir()
+        sides.append(write_tfjs(str(tmp_path / name), quantize=quantize))
+    sizes = [os.path.getsize(p) + os.path.getsize(os.path.join(os.path.dirname(p),
+                                                                "group1-shard1of1.bin"))
+             for p in sides]
+    code, out, err = run_cli("diff", *sides, "--json", "--no-flops")
+    assert json.loads(out)["totals"]["file bytes"] == sizes and sizes[0] != sizes[1], err

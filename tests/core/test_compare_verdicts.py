@@ -27,18 +27,47 @@ def test_file_bytes_are_the_sizes_of_the_files_a_tflite_side_included():
         assert "bytes" not in s.diff.totals
         assert f"file bytes {os.path.getsize(a):,} -> {os.path.getsize(b):,}" in \
             s.totals_text()
-    # a text GraphDef's file is its text; a .meta holds more than the graph: its .pb size
+    # a text GraphDef's file is its text; a .meta's bytes are it and its checkpoint's files
     text, binary = (os.path.join(DATA, f"v1_training.{k}") for k in ("pbtxt", "pb"))
     s = compare(load(text).graph, load(binary).graph, "A", "B", paths=(text, binary))
     assert s.diff.totals["file bytes"] == [os.path.getsize(text), os.path.getsize(binary)]
     meta = os.path.join(DATA, "v1_training.meta")
-    ga = load(meta).graph
-    s = compare(ga, load(binary).graph, "A", "B", paths=(meta, binary))
-    assert s.diff.totals["file bytes"][0] == len(ga.graph_def.SerializeToString()) != \
-        os.path.getsize(meta)
+    s = compare(load(meta).graph, load(binary).graph, "A", "B", paths=(meta, binary))
+    assert s.diff.totals["file bytes"][0] == sum(os.path.getsize(os.path.join(DATA, f)) for f in (
+        "v1_training.meta", "v1_training.ckpt.index", "v1_training.ckpt.data-00000-of-00001"))
     # a .tflite whose file is not known is not given another number
     s = compare(load(DEMO).graph, load(INT8).graph, "A", "B")
     assert s.diff.totals["file bytes"] == [os.path.getsize(DEMO), "unknown"]
+
+
+def test_file_bytes_are_every_file_of_the_model_on_disk_in_every_format(tmp_path):
+    """Regression: a TF.js model's "file bytes" were its GraphDef's size, so base against
+    uint8 read 12,215,788 -> 12,215,788 for files of 12.4 and 3.6 MB (the weights are
+    dequantized when read); a SavedModel's, a .meta's and a Keras file's were their GraphDef's
+    too. Now the bytes a user sees on disk: model.json and its shards, the SavedModel's
+    folder, the .meta and its checkpoint, the Keras file."""
+    from inspector.core.compare.diff import file_size
+    from tests.core.test_tfjs import write_tfjs
+
+    base, small = tmp_path / "base", tmp_path / "uint8"
+    base.mkdir()
+    small.mkdir()
+    a, b = write_tfjs(str(base)), write_tfjs(str(small), quantize="uint8")
+    on_disk = [sum(os.path.getsize(os.path.join(os.path.dirname(p), f))
+                   for f in ("model.json", "group1-shard1of1.bin")) for p in (a, b)]
+    s = compare(load(a).graph, load(b).graph, "A", "B", paths=(a, b))
+    assert s.diff.totals["file bytes"] == on_disk and on_disk[0] != on_disk[1]
+    assert f"file bytes {on_disk[0]:,} -> {on_disk[1]:,}" in s.totals_text()
+    assert [file_size(str(base)), file_size(str(small))] == on_disk       # the folders
+    (base / "notes.txt").write_text("not the model's")                     # not counted
+    assert file_size(a) == file_size(str(base)) == on_disk[0]
+    saved = os.path.join(DATA, "two_signatures")
+    files = [os.path.join(top, f) for top, _, names in os.walk(saved) for f in names]
+    assert len(files) > 1 and file_size(saved) == sum(map(os.path.getsize, files)) == \
+        file_size(os.path.join(saved, "saved_model.pb"))
+    for keras in ("tiny.h5", "tiny.keras"):
+        assert file_size(os.path.join(DATA, keras)) == os.path.getsize(os.path.join(DATA, keras))
+    assert file_size("") == file_size(str(tmp_path / "none.pb")) == 0
 
 
 def test_unrelated_models_get_a_verdict_and_no_guessed_pair():

@@ -4,7 +4,6 @@ change repeats ("values changed in 13 blocks"), and the matching's own quality."
 
 from __future__ import annotations
 
-import os
 from itertools import repeat
 from operator import attrgetter, itemgetter
 
@@ -31,7 +30,7 @@ from inspector.core.compare.records import (  # noqa: F401  (Diff, Entry, Group:
     Matching,
     Provenance,
 )
-from inspector.core.loaders.sniff import holds_whole_model
+from inspector.core.loaders.on_disk import model_bytes
 from inspector.core.model.graph import Graph
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
@@ -122,9 +121,9 @@ def _totals(ga: Graph, gb: Graph, sa, sb, file_sizes: tuple) -> dict:
 
 
 def file_bytes(graph: Graph, file_size: int = 0):
-    """The bytes of the model's file: `file_size` when the model is all in one file (a .pb,
-    .pbtxt or .tflite); else a GraphDef's binary size (the .pb it would be saved as), and a
-    .tflite's GraphDef view is no file ("unknown")."""
+    """The bytes of the model on disk: `file_size`, the files it was read from (file_size);
+    with none (B made from A by a pipeline), its GraphDef's binary size (the .pb it would be
+    saved as), and a .tflite's GraphDef view is no file ("unknown")."""
     if file_size:
         return file_size
     if is_tflite(graph):
@@ -134,16 +133,10 @@ def file_bytes(graph: Graph, file_size: int = 0):
 
 
 def file_size(path: str) -> int:
-    """The size of the file at `path` when it holds the whole model (a GraphDef, binary or
-    text, or a .tflite), else 0 (no path, a folder, a .meta, a Keras file...)."""
-    try:
-        if not path or not os.path.isfile(path):
-            return 0
-        with open(path, "rb") as fh:
-            head = fh.read(1 << 20)
-        return os.path.getsize(path) if holds_whole_model(path, head) else 0
-    except OSError:
-        return 0
+    """The bytes on disk of the model at `path`, every file of it (loaders.on_disk: a
+    SavedModel's folder, a TF.js model.json and its shards, a .meta and its checkpoint, a
+    .pb, .tflite or Keras file), else 0 (no path, nothing readable there)."""
+    return model_bytes(path)
 
 
 def _histogram(ga: Graph, gb: Graph) -> dict:

@@ -1,0 +1,109 @@
+"""The bytes a model takes on disk: every file a user copies or checks with `ls -l` / `du` to
+have the model, in every format. The diff's "file bytes" row (compare.diff.file_size)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+from inspector.core.errors import InspectorError
+from inspector.core.loaders import sniff
+from inspector.core.loaders.metagraph import beside
+
+WALK_LIMIT = 100_000      # files counted in a folder at most (a folder this big is no model)
+JSON_LIMIT = 64 << 20     # a model.json / weights_manifest.json read at most (tfjs's limit)
+
+
+def model_bytes(path: str) -> int:
+    """What the model at `path` takes on disk, 0 when that cannot be told (no path, nothing
+    there, unreadable):
+    - a folder: its regular files, all of them (a SavedModel: saved_model.pb, variables/,
+      assets/, fingerprint.pb); a TF.js folder: its model.json and weight shards;
+    - saved_model.pb(txt): its folder's files, as the folder;
+    - a TF.js model.json: it and the weight shards its manifest lists (a shard once); TF.js
+      0.x's tensorflowjs_model.pb: it, weights_manifest.json and its shards;
+    - a .meta: it and the checkpoint beside it that opening it restores (.index, .data-*);
+    - any other file (.pb, .pbtxt, .tflite, .h5, .keras): its size."""
+    try:
+        if not path:
+            return 0
+        st = os.stat(path)
+        if stat.S_ISDIR(st.st_mode):
+            json_path = os.path.join(path, "model.json")
+            if os.path.isfile(json_path) and not any(
+                    os.path.exists(os.path.join(path, n))
+                    for n in ("saved_model.pb", "saved_model.pbtxt")):
+                return _tfjs(json_path, os.path.getsize(json_path))
+            return _folder(path)
+        if not stat.S_ISREG(st.st_mode):
+            return 0
+        name = os.path.basename(path)
+        if name in ("saved_model.pb", "saved_model.pbtxt"):
+            return _folder(os.path.dirname(os.path.abspath(path)))
+        if name == "tensorflowjs_model.pb":
+            manifest = os.path.join(os.path.dirname(os.path.abspath(path)),
+                                    "weights_manifest.json")
+            if os.path.isfile(manifest):
+                return st.st_size + _tfjs(manifest, os.path.getsize(manifest))
+        if name.endswith(".meta"):
+            return st.st_size + _checkpoint(path)
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+        if head.lstrip()[:1] == b"{" and sniff.sniff_head(path, head)[0] == sniff.TFJS:
+            return _tfjs(path, st.st_size)
+        return st.st_size
+    except (OSError, ValueError, RecursionError, InspectorError):
+        return 0
+
+
+def _folder(folder: str) -> int:
+    """The regular files under `folder` (links not followed, WALK_LIMIT files at most)."""
+    total = count = 0
+    for top, dirs, names in os.walk(folder):
+        for name in names:
+            st = os.lstat(os.path.join(top, name))
+            if stat.S_ISREG(st.st_mode):
+                total += st.st_size
+            count += 1
+            if count >= WALK_LIMIT:
+                return total
+    return total
+
+
+def _tfjs(json_path: str, size: int) -> int:
+    """The json file's `size` and the shards its manifest lists inside its folder, each once
+    (a model.json: {"weightsManifest": [...]}; weights_manifest.json: the list itself)."""
+    if size > JSON_LIMIT:
+        return size
+    with open(json_path, "rb") as fh:
+        doc = json.loads(fh.read())
+    groups = doc.get("weightsManifest") if isinstance(doc, dict) else doc
+    folder = os.path.dirname(os.path.abspath(json_path))
+    inside = os.path.realpath(folder).rstrip(os.sep) + os.sep
+    seen, total = set(), size
+    for group in groups if isinstance(groups, list) else ():
+        paths = group.get("paths") if isinstance(group, dict) else None
+        for name in paths if isinstance(paths, list) else ():
+            if not isinstance(name, str) or name in seen or os.path.isabs(name):
+                continue
+            seen.add(name)
+            shard = os.path.join(folder, name)
+            if os.path.realpath(shard).startswith(inside) and os.path.isfile(shard):
+                total += os.path.getsize(shard)
+    return total
+
+
+def _checkpoint(meta_path: str) -> int:
+    """The bytes of the checkpoint beside a .meta (metagraph.beside), 0 when there is none."""
+    prefix = beside(meta_path)
+    if not prefix:
+        return 0
+    folder, stem = os.path.split(prefix)
+    total = 0
+    for name in os.listdir(folder or "."):
+        if name == stem + ".index" or name.startswith(stem + ".data-"):
+            st = os.lstat(os.path.join(folder, name))
+            if stat.S_ISREG(st.st_mode):
+                total += st.st_size
+    return total
