@@ -7,7 +7,7 @@ import sys
 
 from inspector.cli.run_args import parse_input_shapes, split_names
 from inspector.core.app.inputs import read_arrays
-from inspector.core.app.words import count, human_bytes, tf_human_readable_num
+from inspector.core.app.words import count, human_bytes, latency, tf_human_readable_num
 from inspector.core.errors import InspectorError
 from inspector.core.runtime import gc_policy
 
@@ -108,7 +108,7 @@ def cmd_flops(args) -> int:
     for note in f.assumed:
         print(f"  ({note})" if lite else f"  ({note}; give --input_shape for another size)")
     for name, (rate, ms) in rates.items():
-        print(f"  estimated latency on {name} ({rate / 1e9:g} GFLOP/s): {ms:.1f} ms")
+        print(f"  estimated latency on {name} ({rate / 1e9:g} GFLOP/s): {latency(ms)}")
     print("By op type: " + ", ".join(f"{op} {tf_human_readable_num(v)}"
                                       for op, v in sorted(f.ops.items(), key=lambda kv: -kv[1])))
     print(f"Top {args.top} nodes:")

@@ -26,3 +26,17 @@ def test_flops_of_a_tflite_are_counted_without_tensorflow():
         assert "counted from the .tflite's tensor shapes, without TensorFlow" in proc.stdout
         assert "estimated latency on phone (10 GFLOP/s)" in proc.stdout
         assert "CONV_2D" in proc.stdout and "not counted" not in proc.stdout
+
+
+def test_a_tiny_models_latency_estimates_read_in_microseconds():
+    """Regression: the demo's estimates read "0.0 ms" / "0.1 ms"; under 0.1 ms they are said
+    in µs, as the Preview's latency column says them (humanize.latency)."""
+    demo = os.path.join(ROOT, "inspector", "core", "app", "demo_model", "demo_digits.pb")
+    lite = os.path.join(ROOT, "tests", "core", "data", "digits_float.tflite")
+    for model in (demo, lite):
+        proc = subprocess.run([sys.executable, "-m", "inspector", "flops", model],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT)
+        said = [line.rsplit(": ", 1)[1] for line in proc.stdout.splitlines()
+                if "estimated latency on" in line]
+        assert len(said) == 3 and "0.0 ms" not in said, proc.stdout
+        assert said[0].endswith(" µs") and 10 < float(said[0].split()[0]) < 100, said

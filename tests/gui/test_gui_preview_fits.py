@@ -60,3 +60,24 @@ def test_every_preview_column_and_most_steps_show_at_1366x768(qtbot, window, fx,
     step = panel.model.index(1, 0)               # a long step name is elided, whole in the tip
     assert panel.model.data(step, Qt.ToolTipRole).startswith('strip_unused_nodes(type=float')
 
+
+
+def test_a_tiny_models_latency_reads_in_microseconds_not_0_0_ms():
+    """Regression: the demo's estimated phone latency (~0.06 ms) read "0.0 ms" in the latency
+    column: under 0.1 ms it is said in µs (humanize.latency, as `flops` says it)."""
+    from types import SimpleNamespace
+
+    from inspector.gui.panels.preview_panel import _cells
+
+    def row(ms):
+        flops = SimpleNamespace(total=627_036, known=True)
+        metrics = SimpleNamespace(flops=flops, node_count=27, serialized_bytes=42_000,
+                                  gzip_bytes=38_000, const_parameters=10_000,
+                                  variable_parameters=0, latency_ms={"phone": ms})
+        return SimpleNamespace(metrics=metrics, label="original", error="", report=None)
+
+    base = row(0.0627).metrics
+    assert _cells(row(0.0627), base)[-1] == "62.7 µs"
+    assert _cells(row(0.00035), base)[-1] == "0.35 µs"
+    assert _cells(row(0.42), base)[-1] == "0.42 ms"
+    assert _cells(row(13.74), base)[-1] == "13.7 ms"

@@ -4,6 +4,12 @@ command line's start imports nothing heavier."""
 
 from __future__ import annotations
 
-from inspector.core.model.humanize import count, human_bytes, milliseconds, tf_human_readable_num
+from inspector.core.model.humanize import (
+    count,
+    human_bytes,
+    latency,
+    milliseconds,
+    tf_human_readable_num,
+)
 
-__all__ = ["count", "human_bytes", "milliseconds", "tf_human_readable_num"]
+__all__ = ["count", "human_bytes", "latency", "milliseconds", "tf_human_readable_num"]

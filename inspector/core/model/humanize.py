@@ -39,6 +39,14 @@ def milliseconds(ms: float) -> str:
     return f"{ms:,.0f} ms"
 
 
+def latency(ms: float) -> str:
+    """An estimated time, readable at any size: "13.7 ms", "0.42 ms", under 0.1 ms in
+    microseconds ("24.6 µs", "0.35 µs"): a tiny model's estimate read "0.0 ms"."""
+    if ms >= 0.1 or ms <= 0:
+        return milliseconds(ms) if ms > 0 else "0 ms"
+    return f"{ms * 1000:.3g} µs"
+
+
 def cpp_std_sort(items: list, less) -> list:
     """The order libstdc++'s (unstable) std::sort gives, for exact reproduction of TF output.
 

@@ -14,6 +14,7 @@ from inspector.core.model.attrs import TensorValue
 from inspector.core.model.humanize import (
            count,
            human_bytes,
+           latency,
            milliseconds,
            tf_human_readable_num,
 )
@@ -23,7 +24,7 @@ from inspector.core.model.tensors import format_shape, shape_dims
 
 __all__ = ["CATEGORY_COLOURS", "STATUSES", "STATUS_COLOURS", "STATUS_LABELS", "TensorValue",
            "category", "count", "dtype_of", "format_shape", "glossary", "human_bytes",
-           "milliseconds", "plain", "port_dtype", "shape_dims", "shape_of", "tf_human_readable_num"]
+           "latency", "milliseconds", "plain", "port_dtype", "shape_dims", "shape_of", "tf_human_readable_num"]
 
 # the TFLite statuses' names, read from core.mobile.tflite_compat on first use: the Phone
 # panels read them, the first picture does not (~2 ms, ~6 ms on the slow class, otherwise)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.view.vocabulary import human_bytes, tf_human_readable_num
+from inspector.core.view.vocabulary import human_bytes, latency, tf_human_readable_num
 from inspector.gui.panels.adaptive import OneLine, WidthSplitter
 from inspector.gui.panels.chart_slot import ChartSlot
 
@@ -62,7 +62,7 @@ def _cells(row, base) -> list:
              f"{tf_human_readable_num(flops)}{_delta(flops, base_flops)}"
              if flops is not None else "…"),
             ("unknown" if m.flops is not None and not m.flops.known else
-             f"{m.latency_ms['phone']:.1f} ms" if m.latency_ms else "…")]
+             latency(m.latency_ms['phone']) if m.latency_ms else "…")]
 
 
 # the chart's title: "size" and "FLOPs" in their bars' colours ("size (blue), FLOPs (orange):
