@@ -160,3 +160,15 @@ def test_imported_timings_say_which_names_tf_made_while_running(qtbot, window, m
                          "no node (a profile of another graph, or renamed nodes?): "
                          "nowhere/MatMul."), said
 
+
+
+def test_the_summary_panel_shows_the_outputs_shape_the_graph_does_not_record(qtbot, window):
+    """Regression: the demo's output read "float" in the Summary panel, with no shape (the
+    graph records none); it is propagated once the first picture is up."""
+    open_and_wait(qtbot, window, DEMO)
+    qtbot.waitUntil(lambda: window.state.summary is not None and
+                    window.state.summary.outputs[0].shape == "[?,10]", timeout=30000)
+    rows = window.summary_panel.candidates
+    qtbot.waitUntil(lambda: any("output" in rows.item(i).text() and "[?,10]" in
+                                rows.item(i).text() for i in range(rows.count())),
+                    timeout=10000)

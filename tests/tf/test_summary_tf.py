@@ -67,3 +67,15 @@ def test_value_summaries_match_tensorflows_print_kernel():
     for i, case in enumerate(cases):
         value = eval(case)
         assert printed[i] == f"C{i}:[{summarize_values(value)}]"
+
+
+def test_the_likely_outputs_shape_is_shown_where_the_graph_records_none():
+    """Regression: a frozen .meta's, a Keras file's and a plain .pb's likely output showed
+    "float" and no shape: the summary read recorded shapes only, and freezing or Keras
+    records none for an output. It is propagated from the inputs without TF, the open batch
+    kept open (output_shapes)."""
+    data = os.path.join(os.path.dirname(os.path.dirname(__file__)), "core", "data")
+    for name in ("v1_training.meta", "tiny.h5", "v1_training.pb"):
+        code, out, err = run_cli("summarize", "--json", os.path.join(data, name))
+        first = json.loads(out)["outputs"][0]
+        assert first["shape"] == "[?,10]", (name, first, err)

@@ -5,19 +5,44 @@ summary of an opened model after its first picture (`state.summary`)."""
 
 from __future__ import annotations
 
+from inspector.core.analysis import output_shapes
 from inspector.core.app.opening import summary_of
 
 
 def start_summary(state, tasks, model, on_error) -> None:
     """The summary (likely inputs and outputs, counts) after the first picture: on a big
-    graph it takes as long as everything before that picture."""
+    graph it takes as long as everything before that picture. Its outputs' shapes the graph
+    does not record follow in a task of their own once the first picture is up (summary_of's:
+    the walk imports numpy, which the demo's summary, done before its first paint, would
+    have put before it)."""
     def work(job):
         found = summary_of(model)
         model.graph.consumer_index()  # here, not on the GUI thread at the first click
         return found
 
-    tasks.submit("summary", work, lambda s: state.set_summary(model, s), on_error,
-                 label="Summarizing")
+    def done(summary) -> None:
+        state.set_summary(model, summary)
+        if model is state.model and output_shapes.wanted(model.graph, summary):
+            _when_framed(state, model, lambda: tasks.submit(
+                "output shapes", lambda job: output_shapes.with_output_shapes(model.graph,
+                                                                              summary),
+                lambda s: state.set_summary(model, s), on_error, label="Summarizing"))
+
+    tasks.submit("summary", work, done, on_error, label="Summarizing")
+
+
+def _when_framed(state, model, then) -> None:
+    """`then()` once the first picture of `model` is on screen (now if it is)."""
+    if state.framed is model:
+        then()
+        return
+
+    def framed(shown) -> None:
+        if shown is model or state.model is not model:    # (or another model opened)
+            state.first_frame.disconnect(framed)
+        if shown is model:
+            then()
+    state.first_frame.connect(framed)
 
 
 def start_strip(state, tasks) -> None:

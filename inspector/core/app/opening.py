@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from inspector.core.analysis.output_shapes import fill_output_shapes
 from inspector.core.analysis.summary import likely_outputs, summarize
 from inspector.core.errors import InspectorError, ModelLoadError
 from inspector.core.loaders import LoadedModel, load
@@ -16,10 +17,17 @@ from inspector.core.runtime import gc_policy
 MAX_GUESSED = 4   # more equally likely outputs than this: ask instead of guessing
 
 
-def summary_of(model):
+def summary_of(model, shapes: bool = False):
     """The summary of an opened model (likely inputs and outputs, counts, sizes), its
-    signature's ports first: the window's summary and every command that shows one."""
-    return summarize(model.graph, model.known_inputs, model.known_outputs, model.signature)
+    signature's ports first: the window's summary and every command that shows one. With
+    `shapes`, the likely outputs' shapes the graph does not record, propagated from the
+    inputs (output_shapes: a frozen .meta's, a Keras file's, most .pb files' outputs showed
+    none): `summarize`'s, and the window's once its first picture is up
+    (marks.start_summary); the walk imports numpy, which the demo's summary never does."""
+    summary = summarize(model.graph, model.known_inputs, model.known_outputs, model.signature)
+    if shapes:
+        fill_output_shapes(model.graph, summary)
+    return summary
 
 
 def summary_text(model, path: str, fmt: str = "text", print_structure: bool = False):
@@ -39,7 +47,7 @@ def summary_text(model, path: str, fmt: str = "text", print_structure: bool = Fa
             text, warnings = text + structure, warnings + more
         return text, warnings, None
     with gc_policy.paused():
-        s = summary_of(model)
+        s = summary_of(model, shapes=True)
     report = summary_format.report_json if fmt == "json" else summary_format.report_text
     return report(s, model, path), [], None
 
