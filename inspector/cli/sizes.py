@@ -20,10 +20,12 @@ def cmd_sizes(args) -> int:
     measured = sizing.measure(model.graph, args.by,
                               model.file_size if model.kind in ("graphdef",) else 0)
     s = measured.sizes
-    rows = sizing.biggest_groups(measured, args.depth if args.by == "scope" else 1)
+    by = measured.by              # op type for "scope" when no name has a scope (its note)
+    rows = sizing.biggest_groups(measured, args.depth if by == "scope" else 1)
     dup = None if args.no_duplicates else sizing.duplicates(model.graph)
     if args.json:
-        json.dump({"model": args.model, "by": args.by, "file_size": model.file_size,
+        json.dump({"model": args.model, "by": by, "note": measured.note,
+                   "file_size": model.file_size,
                    "nodes_total": s.total, "graph_fields": s.other, "remainder": s.remainder,
                    "groups": [{"name": n.rstrip("\0"), "bytes": b, "nodes": k}
                               for n, b, k in rows],
@@ -34,7 +36,7 @@ def cmd_sizes(args) -> int:
         print()
         return 0
     total = s.total or 1
-    print(f"Where the bytes of {args.model} go (by {args.by}):")
+    print(f"Where the bytes of {args.model} go ({measured.note or 'by ' + by}):")
     for name, size, count in rows[:args.top]:
         print(f"  {_mb(size):>12}  {100 * size / total:5.1f}%  {count:7,d} nodes  "
               f"{name.rstrip(chr(0)) or '(top level)'}")

@@ -39,3 +39,21 @@ def test_cli_sizes_of_a_lazily_opened_model(fx):
     assert data["groups"][0]["name"] == "float"
     code, out, err = run_cli("sizes", os.path.join(fx, "mobilenet_v2.pb"), "--top", "2")
     assert code == 0 and "Duplicated constants:" in out and "more (--top)" in out, err
+
+
+def test_cli_sizes_of_a_graph_without_scopes_groups_by_op_type():
+    """'by scope' of a flat graph listed single nodes in name order (every node a group of
+    one at the top level): it says there are no scopes and groups by op type."""
+    import json
+
+    from tests.fixtures import scale_models
+
+    path = scale_models.flat_graph(1000)
+    code, out, err = run_cli("sizes", path, "--no-duplicates", "--top", "3")
+    assert code == 0, err
+    assert "(no name scopes in this graph: grouped by op type):" in out
+    assert out.splitlines()[1].split()[-1] == "Const" and "nodes  conv_" not in out
+    code, out, err = run_cli("sizes", path, "--no-duplicates", "--json")
+    data = json.loads(out)
+    assert data["by"] == "op" and data["note"].startswith("no name scopes")
+    assert sum(g["bytes"] for g in data["groups"]) == data["nodes_total"]

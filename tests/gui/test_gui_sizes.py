@@ -64,3 +64,78 @@ def test_duplicates_and_before_after_a_step(qtbot, window, fx, tmp_path):
                     timeout=60000)
     assert panel.after.root.bytes < panel.before.root.bytes / 3
     assert "After the step" in panel.totals.text()
+
+
+def test_a_model_without_scopes_shows_its_op_types(qtbot, window):
+    """A flat graph by name scope was one tile a node in one squarified row (1M nodes held the
+    GUI thread 242 s and made 1M tiles): it is grouped by op type, and the map says why."""
+    from tests.fixtures import scale_models
+
+    open_and_wait(qtbot, window, scale_models.flat_graph(1000))
+    window.show_panel(window.sizes_dock)
+    panel = window.sizes_panel
+    qtbot.waitUntil(lambda: window.sizes.shown > 0 and bool(panel.before.tiles), timeout=30000)
+    tiles = panel.before.tiles
+    assert len(tiles) < 20 and "Const" in {t.id for t in tiles}
+    assert panel.before.title.startswith("No name scopes in this graph")
+    assert f" in {len(window.state.model.graph):,} nodes;" in panel.totals.text()
+    const = next(t for t in tiles if t.id == "Const")
+    _click(qtbot, panel.before, const)
+    assert window.state.model.graph.node(window.state.selected).op == "Const"
+
+
+def _slow_measure(monkeypatch, ended):
+    """sizing.measure made to wait for a cancel (its job checked every 10 ms)."""
+    import time
+
+    from inspector.core.app import sizing
+
+    real = sizing.measure
+
+    def measure(graph, by="scope", file_size=0, job=None, keep=None):
+        while not ended:
+            job.check()
+            time.sleep(0.01)
+        return real(graph, by, file_size, job, keep)
+    monkeypatch.setattr(sizing, "measure", measure)
+
+
+def test_measuring_shows_progress_and_cancel_and_measures_again(qtbot, window, model,
+                                                                monkeypatch):
+    ended: list = []
+    _slow_measure(monkeypatch, ended)
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    window.show_panel(window.sizes_dock)
+    panel = window.sizes_panel
+    qtbot.waitUntil(lambda: window.tasks.is_busy("sizes"), timeout=10000)
+    assert window.cancel_button.isVisible() and window.progress.isVisible()
+    assert "Measuring" in panel.before.waiting and not panel.measure.isVisible()
+    qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
+    assert window.tasks.wait(10.0)
+    assert "measuring where the bytes go" in window.status_label.text()
+    qtbot.waitUntil(lambda: panel.measure.isVisible(), timeout=5000)
+    assert "not measured" in panel.before.waiting and window.sizes.shown == 0
+    ended.append(True)
+    qtbot.mouseClick(panel.measure, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.sizes.shown > 0 and bool(panel.before.tiles), timeout=30000)
+    assert not panel.measure.isVisible()
+
+
+def test_a_failed_measure_is_said_and_the_app_goes_on(qtbot, window, model, monkeypatch):
+    from inspector.core.app import sizing
+    from inspector.core.errors import ModelLoadError
+
+    def measure(*_args, **_kw):
+        raise ModelLoadError("the model file changed on disk since it was opened", path=model)
+    monkeypatch.setattr(sizing, "measure", measure)
+    open_and_wait(qtbot, window, model)
+    window.show_panel(window.sizes_dock)
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=30000)
+    assert window.last_error.startswith("Could not measure where the bytes go: ")
+    assert "changed on disk" in window.last_error and "\n" not in window.last_error
+    panel = window.sizes_panel
+    assert panel.measure.isVisible() and "not measured" in panel.before.waiting
+    monkeypatch.undo()
+    qtbot.mouseClick(panel.measure, Qt.LeftButton)
+    qtbot.waitUntil(lambda: window.sizes.shown > 0, timeout=30000)

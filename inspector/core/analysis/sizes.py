@@ -6,6 +6,7 @@ values left in the file: no weight byte is read to size them."""
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
 from inspector.core.errors import InspectorError
@@ -16,6 +17,7 @@ from inspector.core.model.weights import LAZY_MARK
 from inspector.core.runtime.job import NO_JOB, Job
 
 BY = ("scope", "op", "dtype")
+CHUNK = 1 << 16        # nodes between two checks of a job
 
 
 def _vlen(n: int) -> int:
@@ -56,12 +58,24 @@ def lazy_growth_of(graph) -> dict:
     return out
 
 
-def node_sizes(graph) -> dict:
-    """node name -> bytes it takes in the file (NodeDef + its framing in GraphDef.node)."""
-    sizes = [node.ByteSize() for node in graph.structure.node]     # no Node view a node
+def node_sizes(graph, job: Job = NO_JOB) -> dict:
+    """node name -> bytes it takes in the file (NodeDef + its framing in GraphDef.node).
+    From the sizes the loader noted when it has them (values included: a big graph's
+    NodeDefs, kept as bytes in the file, are not parsed to be sized), else from the
+    NodeDefs, a chunk at a time between the job's checks."""
+    stored, names = graph.stored_sizes, graph.name_list
+    if stored is not None and len(stored) == len(names):
+        job.check()
+        return dict(zip(names, map(_framed, stored)))
+    sizes: list = []
+    nodes, n = graph.structure.node, len(names)
+    for lo in range(0, n, CHUNK):                    # no Node view a node
+        job.check()
+        job.progress(lo, n, "Sizing the nodes")
+        sizes += [node.ByteSize() for node in nodes[lo:lo + CHUNK]]
     for index, growth in lazy_growth_of(graph).items():
         sizes[index] += growth
-    return dict(zip(graph.name_list, map(_framed, sizes)))
+    return dict(zip(names, map(_framed, sizes)))
 
 
 @dataclass
@@ -77,8 +91,8 @@ class Sizes:
         return self.file_size - self.total - self.other if self.file_size else 0
 
 
-def sizes(graph, file_size: int = 0) -> Sizes:
-    nodes = node_sizes(graph)
+def sizes(graph, file_size: int = 0, job: Job = NO_JOB) -> Sizes:
+    nodes = node_sizes(graph, job)
     structure = graph.structure
     other = 0
     for part in ("library", "versions"):        # written when set, even empty (2 bytes)
@@ -95,6 +109,7 @@ class Group:
     nodes: int = 0
     children: dict = field(default_factory=dict)
     node: str = ""                   # a single node's name (leaves of the scope tree)
+    folded: int = 0                  # > 0: this many smaller groups, summed (trim)
 
 
 def group_key(node, by: str) -> str:
@@ -121,7 +136,8 @@ def group_keys(graph, by: str) -> list:
     return keys
 
 
-def group(graph, node_bytes: dict, by: str = "scope", keys: list | None = None) -> Group:
+def group(graph, node_bytes: dict, by: str = "scope", keys: list | None = None,
+          job: Job = NO_JOB) -> Group:
     """A tree by name scope (nodes are leaves), or one level by op type or dtype (`keys`:
     group_keys when the caller has them). From the name column: each distinct scope path's
     chain of groups is found once, and summed once (children in order of first sight)."""
@@ -143,7 +159,10 @@ def group(graph, node_bytes: dict, by: str = "scope", keys: list | None = None) 
         return root
     chains: dict = {}           # a name's scope path (None: no '/') -> [groups on the way]
     totals: dict = {}           # that path -> [bytes, nodes] of the names right in it
-    for name in names:
+    for k, name in enumerate(names):
+        if not k & (CHUNK - 1):
+            job.check()
+            job.progress(k, len(names), "Grouping the nodes by scope")
         size = get(name, 0)
         head, sep, _ = name.rpartition("/")
         path = head if sep else None
@@ -167,6 +186,33 @@ def group(graph, node_bytes: dict, by: str = "scope", keys: list | None = None) 
         root.bytes += size
         root.nodes += count
     return root
+
+
+def trim(root: Group, keep: int, job: Job = NO_JOB) -> list:
+    """Every group of more than `keep` children keeps its `keep` biggest; the others become
+    one folded group, "N more nodes" (a treemap shows no more than fit: a flat scope of 1M
+    nodes laid out 1M tiles on the GUI thread). In place; the kept leaves' node names."""
+    leaves, stack, k = [], [root], 0
+    while stack:
+        g = stack.pop()
+        kids = g.children
+        if len(kids) > keep:
+            kept = heapq.nlargest(keep, kids.items(), key=lambda kv: kv[1].bytes)
+            out = {key for key, _ in kept}
+            rest = [c for key, c in kids.items() if key not in out]
+            nodes = sum(c.nodes for c in rest)
+            folded = Group(f"{nodes:,} more node{'s' if nodes != 1 else ''}",
+                           sum(c.bytes for c in rest), nodes, folded=len(rest))
+            g.children = kids = dict(kept)
+            kids["\0more"] = folded          # (no name holds a NUL: never a scope's key)
+        for c in kids.values():
+            if c.children:
+                stack.append(c)
+            elif c.node:
+                leaves.append(c.node)
+        k += 1
+        job.every(k, 1023)
+    return leaves
 
 
 def _chain(root: Group, parts: list) -> list:

@@ -5,7 +5,7 @@ window the results go to the state (`state.sizes`, `state.duplicates`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from inspector.core.runtime import gc_policy
 from inspector.core.runtime.job import NO_JOB, Job
@@ -13,33 +13,62 @@ from inspector.core.runtime.job import NO_JOB, Job
 BY = ("scope", "op", "dtype")
 
 
+NO_SCOPES = "no name scopes in this graph: grouped by op type"
+KEEP = 1000        # groups a group of the window's tree keeps (the rest: "N more nodes")
+
+
 @dataclass
 class Measured:
     """One graph's bytes: the group tree, node -> op, the biggest node of each group (op
-    type or dtype), the node bytes' total and the whole count (sizes.Sizes)."""
+    type or dtype), the node bytes' total and the whole count (sizes.Sizes); `by`: the
+    grouping made (op type for "scope" when no name has a scope: `note` says so)."""
     root: object
     ops: dict
     biggest: dict
     total: int
     sizes: object = None
+    by: str = "scope"
+    note: str = ""
 
 
-def measure(graph, by: str = "scope", file_size: int = 0) -> Measured:
-    """The bytes of every node of `graph`, grouped `by` scope, op type or dtype."""
+def grouping(graph, by: str) -> tuple:
+    """(the grouping to make, why it is not `by`): a graph without name scopes is grouped
+    by op type, not as one scope of single nodes in name order."""
+    if by == "scope" and not any(graph.scope_ids()[0]):
+        return "op", NO_SCOPES
+    return by, ""
+
+
+def measure(graph, by: str = "scope", file_size: int = 0, job: Job = NO_JOB,
+            keep: int | None = None) -> Measured:
+    """The bytes of every node of `graph`, grouped `by` scope, op type or dtype (see
+    grouping). `keep`: the tree trimmed to that many children a group, and node -> op only
+    for the nodes left in it, no per-node dict kept (the window's panel)."""
     from inspector.core.analysis import sizes as sz
 
-    whole = sz.sizes(graph, file_size)
+    by, note = grouping(graph, by)
+    whole = sz.sizes(graph, file_size, job)
     nodes = whole.nodes
     names = graph.name_list       # the columns: no Node view made here
     keys = sz.group_keys(graph, by) if by != "scope" else None
-    root = sz.group(graph, nodes, by, keys)
+    job.check()
+    root = sz.group(graph, nodes, by, keys, job)
     biggest: dict = {}
     if keys is not None:
-        for name, key in zip(names, keys):
-            if nodes[name] > nodes.get(biggest.get(key, ""), -1):
-                biggest[key] = name
-    ops = dict(zip(names, map(graph.op_names.__getitem__, graph._ops)))
-    return Measured(root, ops, biggest, whole.total, whole)
+        get = nodes.get
+        for lo in range(0, len(names), sz.CHUNK):
+            job.check()
+            for name, key in zip(names[lo:lo + sz.CHUNK], keys[lo:lo + sz.CHUNK]):
+                if get(name) > get(biggest.get(key, ""), -1):
+                    biggest[key] = name
+    op_names, ops_of = graph.op_names, graph._ops
+    if keep is None:
+        ops = dict(zip(names, map(op_names.__getitem__, ops_of)))
+    else:
+        index = graph.index
+        ops = {name: op_names[ops_of[index(name)]] for name in sz.trim(root, keep, job)}
+        whole = replace(whole, nodes={})
+    return Measured(root, ops, biggest, whole.total, whole, by, note)
 
 
 def biggest_groups(measured: Measured, depth: int = 1) -> list:
@@ -67,7 +96,9 @@ class SizesResult:
 
 
 def start_sizes(state, tasks, by: str) -> bool:
-    """Measure the open model (and the shown pipeline step) in a task -> `state.sizes`."""
+    """Measure the open model (and the shown pipeline step) in a task -> `state.sizes`; its
+    progress and Cancel are the status line's; a failure is said in one line (the error)
+    and sets `state.sizes` to None."""
     model, original, view = state.model, state.original_view, state.view
     if model is None or original is None:
         return False
@@ -76,11 +107,17 @@ def start_sizes(state, tasks, by: str) -> bool:
 
     def work(job):
         with gc_policy.paused():     # a full collection over a big graph stalls the GUI
-            return SizesResult(model, by, measure(graph, by, size),
-                               measure(step, by) if step is not None else None, size)
+            before = measure(graph, by, size, job, KEEP)
+            after = measure(step, by, 0, job.part("{} (after the step)"), KEEP) \
+                if step is not None else None
+            return SizesResult(model, by, before, after, size)
 
-    tasks.submit("sizes", work, state.set_sizes, lambda exc: None, label="Sizing the graph",
-                 quiet=True)
+    def failed(exc):
+        state.set_sizes(None)        # the panel says it is not measured
+        state.fail(f"Could not measure where the bytes go: "
+                   f"{exc.one_line() if hasattr(exc, 'one_line') else exc}")
+
+    tasks.submit("sizes", work, state.set_sizes, failed, label="Measuring where the bytes go")
     return True
 
 

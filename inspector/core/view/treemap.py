@@ -21,39 +21,42 @@ class Tile:
     leaf: bool = True
 
 
-def _worst(row: list, side: float, scale: float) -> float:
-    """Worst aspect ratio of a row of weights laid along a side of length `side`."""
-    areas = [w * scale for w in row]
-    total = sum(areas)
-    if total <= 0 or side <= 0:
+def _worst(total: float, biggest: float, smallest: float, side: float) -> float:
+    """Worst aspect ratio of a row of areas (their sum, largest and smallest) laid along a
+    side of length `side` (each tile's worst is max(thick^2 / a, a / thick^2))."""
+    if total <= 0 or side <= 0 or smallest <= 0:
         return float("inf")
     thick = total / side
-    return max(max(thick * thick / a, a / (thick * thick)) if a > 0 else float("inf")
-               for a in areas)
+    return max(thick * thick / smallest, biggest / (thick * thick))
 
 
 def squarify(items: list, x: float, y: float, w: float, h: float) -> list:
     """[(id, label, weight)] -> [(id, label, weight, x, y, w, h)]; zero weights are left out,
-    the biggest items come first."""
+    the biggest items come first. Linear after the sort: a row's worst ratio comes from its
+    sum, first and last area (items go biggest first), not from a pass over the row (that
+    was quadratic in a row's length: 1M equal nodes held the GUI thread for minutes)."""
     items = sorted((i for i in items if i[2] > 0), key=lambda i: -i[2])
     total = sum(i[2] for i in items)
     out: list = []
     if not items or w <= 0 or h <= 0:
         return out
     scale = w * h / total
-    k = 0
-    while k < len(items):
+    k, n = 0, len(items)
+    while k < n:
         side = min(w, h)
-        row = [items[k]]
+        first = items[k][2] * scale
+        start, area = k, first
         k += 1
-        while k < len(items) and _worst([r[2] for r in row] + [items[k][2]], side, scale) <= \
-                _worst([r[2] for r in row], side, scale):
-            row.append(items[k])
+        while k < n:
+            a = items[k][2] * scale
+            if _worst(area + a, first, a, side) > _worst(area, first, items[k - 1][2] * scale,
+                                                          side):
+                break
+            area += a
             k += 1
-        area = sum(r[2] for r in row) * scale
         thick = area / side
         pos = 0.0
-        for ident, label, weight in row:
+        for ident, label, weight in items[start:k]:
             length = weight * scale / thick
             if w >= h:       # the row is a column on the left
                 out.append((ident, label, weight, x, y + pos, thick, length))
@@ -67,25 +70,50 @@ def squarify(items: list, x: float, y: float, w: float, h: float) -> list:
     return out
 
 
+class _Rest:
+    """The groups too small to draw, as one tile ("N more nodes"): no click target."""
+
+    children: dict = {}
+    node = ""
+
+    def __init__(self, groups: list):
+        self.bytes = sum(g.bytes for g in groups)
+        self.nodes = sum(g.nodes for g in groups)
+        self.name = f"{self.nodes:,} more node{'s' if self.nodes != 1 else ''}"
+        self.folded = len(groups)
+
+
 def nested(root, x: float, y: float, w: float, h: float, depth: int = 2,
            header: float = 16.0, pad: float = 2.0, min_side: float = 6.0,
            scopes: bool = True) -> list:
     """Tiles of a sizes.Group tree `depth` levels deep: a group big enough keeps a header
     band for its label and shows its children inside. With `scopes`, a group's tile id is
-    its path with a trailing '/' (a scope and a node may share a name)."""
+    its path with a trailing '/' (a scope and a node may share a name). Groups whose tile
+    would be smaller than min_side x min_side, and groups the measure folded already
+    (`folded`), are one tile "N more nodes" (id ""): the tiles never outnumber what the
+    rectangle can show, whatever the number of groups."""
     tiles: list = []
+    least = min_side * min_side
 
     def visit(group, gx, gy, gw, gh, level):
-        kids = [(key, g.name.split("/")[-1] or g.name, g.bytes, g)
-                for key, g in group.children.items()]
-        placed = squarify([(key, label, weight) for key, label, weight, _ in kids],
-                          gx, gy, gw, gh)
-        by_key = {key: g for key, _, _, g in kids}
-        for key, label, weight, tx, ty, tw, th in placed:
-            g = by_key[key]
+        kids = [g for g in group.children.values() if g.bytes > 0]
+        total = sum(g.bytes for g in kids)
+        if not kids or gw <= 0 or gh <= 0:
+            return
+        small = total * least / (gw * gh)          # the weight of a least tile here
+        shown = [g for g in kids if g.bytes >= small and not getattr(g, "folded", 0)]
+        if len(shown) < len(kids):
+            rest = [g for g in kids if g.bytes < small or getattr(g, "folded", 0)]
+            shown.append(rest[0] if len(rest) == 1 and not getattr(rest[0], "folded", 0)
+                         else _Rest(rest))
+        placed = squarify([(k, g.name.split("/")[-1] or g.name, g.bytes)
+                           for k, g in enumerate(shown)], gx, gy, gw, gh)
+        for k, label, weight, tx, ty, tw, th in placed:
+            g = shown[k]
             inner = level + 1 < depth and g.children and tw > 4 * min_side and \
                 th > header + 2 * min_side
-            ident = g.node or (g.name + "/" if scopes else g.name)
+            ident = "" if getattr(g, "folded", 0) else \
+                g.node or (g.name + "/" if scopes else g.name)
             tiles.append(Tile(ident, label, weight, tx, ty, tw, th, level, not inner))
             if inner:
                 visit(g, tx + pad, ty + header, tw - 2 * pad, th - header - pad, level + 1)

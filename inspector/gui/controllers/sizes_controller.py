@@ -23,8 +23,10 @@ class SizesController(QObject):
         panel.by_changed.connect(self.set_by)
         panel.tile_clicked.connect(self.go_to)
         panel.duplicates_requested.connect(self.find_duplicates)
+        panel.measure_requested.connect(self.refresh)
         self.visible = False         # the panel's dock is on screen (main window tells)
         self._sized = self._framed = None   # the model whose sizes / first picture are shown
+        self._asked = None           # the model last measured (its task may have ended empty)
         state.model_changed.connect(lambda *_: self._model_changed())
         state.first_frame.connect(self._first_frame)
         state.view_changed.connect(lambda *_: self.refresh())
@@ -46,13 +48,20 @@ class SizesController(QObject):
 
     def _show_waiting(self) -> None:
         """"Opening NAME…" while it loads and until its first picture, then "Measuring
-        NAME…" until its sizes are shown."""
+        NAME…" until its sizes are shown; when its measure ended without them (cancelled or
+        failed: the status line said which), that it is not measured, and a Measure button."""
         loading, model = self.tasks.label_of("load"), self.state.model
-        text = f"{loading}…" if loading else ""
+        text, again = f"{loading}…" if loading else "", False
         if not loading and model is not None and self._sized is not model:
             name = os.path.basename(model.path.rstrip("/"))
-            text = f"Measuring {name}…" if self._framed is model else f"Opening {name}…"
-        self.p.show_waiting(text)
+            if self.tasks.is_busy("sizes") or self._framed is model and \
+                    self._asked is not model:
+                text = f"Measuring {name}…"
+            elif self._asked is model:
+                text, again = f"{name} is not measured (stopped or failed).", True
+            else:
+                text = f"Opening {name}…"
+        self.p.show_waiting(text, again)
 
     def set_visible(self, on: bool) -> None:
         self.visible = on
@@ -70,23 +79,31 @@ class SizesController(QObject):
             self.stale = True
             return
         self.stale = False
-        sizing.start_sizes(self.state, self.tasks, self.by)
+        if sizing.start_sizes(self.state, self.tasks, self.by):
+            self._asked = self.state.model
+            self._show_waiting()
 
     def _show_sizes(self, result) -> None:
+        if result is None:                   # a failed measure: not measured
+            self.p.show_sizes(None, self.by, {}, "")
+            self._show_waiting()
+            return
         if result.model is not self.state.model:
             return
         before, after, size = result.before, result.after, result.file_size
         self.biggest = before.biggest
-        text = f"{human_bytes(before.total)} in {len(before.ops):,} nodes"
+        text = f"{human_bytes(before.total)} in {before.root.nodes:,} nodes"
         if size:
             text += f"; the file is {human_bytes(size)}: {size - before.total:,} bytes are " \
                     "graph-level fields (versions, library)"
-        titles = ("", "")
+        note = before.note[:1].upper() + before.note[1:]
+        titles = (note, "")
         if after is not None:
-            titles = ("Original", "After the selected pipeline step")
+            titles = (f"Original{': ' + before.note if note else ''}",
+                      "After the selected pipeline step")
             text += f". After the step: {human_bytes(after.total)} " \
                     f"({100 * (after.total - before.total) / (before.total or 1):+.1f}%)"
-        self.p.show_sizes(before.root, result.by, before.ops, text,
+        self.p.show_sizes(before.root, before.by, before.ops, text,
                           after.root if after else None, after.ops if after else None, titles)
         self._sized = result.model
         self._show_waiting()

@@ -149,6 +149,7 @@ class SizesPanel(QWidget):
     by_changed = Signal(str)
     tile_clicked = Signal(str)
     duplicates_requested = Signal()
+    measure_requested = Signal()      # measure again (the last measure was stopped or failed)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -164,6 +165,10 @@ class SizesPanel(QWidget):
         self.find_duplicates.setToolTip("Reads the constants that share a dtype and byte length "
                                         "with another and compares their bytes")
         self.find_duplicates.clicked.connect(self.duplicates_requested.emit)
+        self.measure = QPushButton("Measure")
+        self.measure.setToolTip("Measure where the bytes go again")
+        self.measure.clicked.connect(self.measure_requested.emit)
+        self.measure.hide()
         self.before = Treemap("")
         self.after = Treemap("")
         self.after.hide()
@@ -173,6 +178,7 @@ class SizesPanel(QWidget):
         top.addWidget(QLabel("Where the bytes go"))
         top.addWidget(self.by)
         top.addWidget(self.find_duplicates)
+        top.addWidget(self.measure)
         top.addStretch(1)
         maps = QHBoxLayout()
         maps.addWidget(self.before, 1)
@@ -193,8 +199,10 @@ class SizesPanel(QWidget):
             self.after.show_tree(after, by, after_ops or {})
         self.totals.setText(totals)
 
-    def show_waiting(self, text: str) -> None:
-        """What the empty treemap says while the model is opened or measured."""
+    def show_waiting(self, text: str, again: bool = False) -> None:
+        """What the empty treemap says while the model is opened or measured; `again`: the
+        Measure button (the last measure ended without sizes)."""
+        self.measure.setVisible(again)
         if text != self.before.waiting:
             self.before.waiting = text
             self.before.update()
