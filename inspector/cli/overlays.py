@@ -6,22 +6,34 @@ import math
 import os
 import sys
 
-from inspector.cli.run_args import parse_input_shapes, split_names
+from inspector.cli import tflite_args as ta
 from inspector.core.app.inputs import read_arrays
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
+
+
+def _opened(args):
+    """The model as the window and `summarize` open it (a .meta frozen with the checkpoint
+    beside it), its notes on stderr."""
+    from inspector.core.app.opening import open_model
+
+    model = open_model(args.model, allow_unsafe=args.allow_io)
+    for note in model.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return model
 
 
 def cmd_profile(args) -> int:
     from inspector.core.app.overlay_runs import profile_file
 
     arrays = read_arrays(args.npy)
-    prof = profile_file(args.model, split_names(args.inputs), split_names(args.outputs),
-                       parse_input_shapes(args.input_shape), "zeros" if args.zeros else "random",
-                       args.seed, arrays, args.warmup, args.runs, args.intra, args.inter,
-                       args.allow_io,
-                       job=Job(on_progress=lambda d, t, what: print(what, file=sys.stderr))
-                       if args.verbose else NO_JOB)
+    model = _opened(args)
+    inputs, outputs = ta.ports(model, args, required=True)   # the likely ones by default
+    prof = profile_file(model, inputs, outputs, ta.input_shapes(args, model, inputs) or {},
+                        "zeros" if args.zeros else "random", args.seed, arrays, args.warmup,
+                        args.runs, args.intra, args.inter, args.allow_io,
+                        job=Job(on_progress=lambda d, t, what: print(what, file=sys.stderr))
+                        if args.verbose else NO_JOB)
     plain = sum(prof.untraced_us) / max(len(prof.untraced_us), 1)
     traced = sum(prof.run_totals_us) / max(len(prof.run_totals_us), 1)
     sys.stdout.write(prof.text)
@@ -34,19 +46,23 @@ def cmd_profile(args) -> int:
 
 def cmd_calibrate(args) -> int:
     from inspector.core.app.exports import atomic_write, check_target, write_graph
+    from inspector.core.app.inputs import model_input_shapes
     from inspector.core.app.overlay_runs import calibrate_file, freeze_and_compare
 
-    inputs, outputs = split_names(args.inputs), split_names(args.outputs)
     # every output path is checked before the (long) work, so nothing is written on a refusal
     check_target(args.log, args.force)
     if args.freeze:
         check_target(args.freeze, args.force, source=args.model)
     if args.count < 1:
         raise InspectorError(f"--count must be at least 1 (got {args.count})")
-    shapes = parse_input_shapes(args.input_shape)
-    shape = shapes.get(inputs[0].split(":")[0]) if inputs else None
+    model = _opened(args)
+    inputs, outputs = ta.ports(model, args, required=True)   # the likely ones by default
+    shapes = ta.input_shapes(args, model, inputs) or {}
+    first = inputs[0].split(":")[0]
+    shape = model_input_shapes(model, inputs[:1], shapes)[0].get(first)   # else declared
     if shape is None:
-        raise InspectorError("calibrate needs --input_shape NAME=d0,d1,... for its input")
+        raise InspectorError(f"the input has no shape to calibrate with: give "
+                             f"--input_shape {first}=D,D,...", path=args.model, node=first)
     if args.data == "random":
         data = {"kind": "random", "count": args.count, "seed": args.seed}
     elif (args.data.endswith(".npy") and os.path.isfile(args.data)) or (
@@ -58,7 +74,7 @@ def cmd_calibrate(args) -> int:
     else:
         raise InspectorError(f"--data: '{args.data}' is neither 'random', an existing .npy file "
                              "nor a folder")
-    gd, result = calibrate_file(args.model, inputs, outputs, shape, data, args.allow_io,
+    gd, result = calibrate_file(model, inputs, outputs, list(shape), data, args.allow_io,
                                 Job(on_progress=lambda d, t, what: print(what, file=sys.stderr)))
     atomic_write(args.log, result.log_text, force=args.force)
     print(f"{result.samples} inputs, {len(result.log.records)} RequantizationRange nodes, "
@@ -104,9 +120,9 @@ def cmd_ranges(args) -> int:
 def add_parsers(sub) -> None:
     p = sub.add_parser("profile", help="per-node timings in TensorFlow (benchmark_model tables)")
     p.add_argument("model")
-    p.add_argument("--inputs", required=True)
-    p.add_argument("--outputs", required=True)
-    p.add_argument("--input_shape", "--input-shape", action="append")
+    ta.add_port_arguments(p)
+    p.add_argument("--input_shape", "--input-shape", action="append",
+                   help="NAME=d0,d1,... (default: the declared shape, else the window's)")
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--intra", type=int, default=0, help="intra-op threads (0 = TF's default)")
@@ -119,11 +135,11 @@ def add_parsers(sub) -> None:
     p.set_defaults(func=cmd_profile)
     p = sub.add_parser("calibrate", help="log requantization ranges on calibration inputs")
     p.add_argument("model")
-    p.add_argument("--inputs", required=True)
-    p.add_argument("--outputs", required=True)
-    p.add_argument("--input_shape", "--input-shape", action="append")
-    p.add_argument("--data", required=True, help="'random', a .npy file, or a folder of "
-                                                 ".npy files or images")
+    ta.add_port_arguments(p)
+    p.add_argument("--input_shape", "--input-shape", action="append",
+                   help="NAME=d0,d1,... (default: the declared shape, else the window's)")
+    p.add_argument("--data", default="random", help="'random' (the default), a .npy file, or "
+                                                    "a folder of .npy files or images")
     p.add_argument("--count", type=int, default=8, help="random inputs to use")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--mean", type=float, default=0.0, help="images: subtract this ...")

@@ -22,8 +22,10 @@ def add_port_arguments(p) -> None:
     p.add_argument("--outputs", help="output node names (default: the likely outputs)")
 
 
-def ports(model, args) -> tuple[list, list]:
-    """--inputs/--outputs, the likely ones where not given (said on stderr), each checked."""
+def ports(model, args, required: bool = False) -> tuple[list, list]:
+    """--inputs/--outputs, the likely ones where not given (said on stderr), each checked:
+    every command that runs or converts a model from its ports (compat, tflite, profile,
+    calibrate). `required`: no likely input or output found is an error naming the flag."""
     from inspector.core.app.opening import summary_of
     from inspector.core.app.demo import choose_ports
 
@@ -35,6 +37,10 @@ def ports(model, args) -> tuple[list, list]:
         print(f"note: using inputs {','.join(ins) or '(none)'} and outputs "
               f"{','.join(outs) or '(none)'} (give --inputs/--outputs to choose)",
               file=sys.stderr)
+    for flag, names, what in (("--inputs", ins, "input"), ("--outputs", outs, "output")):
+        if required and not names:
+            raise InspectorError(f"no likely {what} found in the model: give {flag} NAME[,NAME]",
+                                 path=model.path)
     for name in ins + outs:
         if name.split(":")[0] not in model.graph:
             raise InspectorError("no such node in the model", path=model.path,

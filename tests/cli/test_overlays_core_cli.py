@@ -5,7 +5,7 @@ tests/tf/test_overlays_core_tf.py, tests/core/test_overlays_core.py."""
 
 import os
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
 from inspector.core.loaders import load
 
@@ -83,3 +83,26 @@ def test_profile_of_a_frozen_meta_says_a_constant_folded_switch_is_grappler_made
            "once, before the run); its time counts in the op-type totals only: " \
            "is_training/_0__cf__0" in line, line
     assert "match no node" not in line and "merged_input" not in line
+
+
+def test_profile_and_calibrate_take_the_likely_ports_and_shape_by_default(tmp_path):
+    """Regression: both required --inputs and --outputs (calibrate also --input_shape and
+    --data) where compat and tflite find them from the graph (tflite_args.ports, the shared
+    helper: said on stderr). A model with no input to find is one line naming the flag."""
+    demo = os.path.join(ROOT, "inspector", "core", "app", "demo_model", "demo_digits.pb")
+    meta = os.path.join(ROOT, "tests", "core", "data", "v1_training.meta")
+    code, out, err = run_cli("profile", demo, "--runs", "1", "--warmup", "0")
+    assert code == 0, err
+    assert "using inputs pixels and outputs output" in err and "Run Order" in out
+    log = tmp_path / "r.log"
+    code, out, err = run_cli("calibrate", meta, "--count", "1", "--log", str(log))
+    assert code == 0, err
+    assert "using inputs input" in err and "RequantizationRange nodes" in out and log.exists()
+    consts = tmp_path / "consts.pbtxt"       # no Placeholder: nothing to feed
+    consts.write_text('node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT '
+                      '} } attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape '
+                      '{ } float_val: 1 } } } }\n')
+    for command in (["profile"], ["calibrate", "--log", str(tmp_path / "c.log")]):
+        code, out, err = run_cli(command[0], str(consts), *command[1:])
+        lines = [l for l in err.splitlines() if l.startswith("graphdef-inspector")]
+        assert code == 2 and len(lines) == 1 and "give --inputs" in lines[0], err

@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from inspector.core.analysis.ranges import parse_log, percentile_range, range_warnings as warnings
 from inspector.core.app.inputs import input_shapes_and_types
-from inspector.core.app.opening import open_model
 from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import atomic_write
@@ -55,20 +54,15 @@ def add_profile(state, profile) -> None:
                               mode="timings"))
 
 
-def profile_file(path: str, inputs, outputs, shapes: dict, feed: str, seed: int, arrays: dict,
+def profile_file(model, inputs, outputs, shapes: dict, feed: str, seed: int, arrays: dict,
                  warmup: int, runs: int, intra: int, inter: int, allow_io: bool, job):
-    """`graphdef-inspector profile`: the model at `path` timed per node in TensorFlow, here
-    (benchmark_model's tables: a Profile)."""
+    """`graphdef-inspector profile`: the opened model (opening.open_model: a .meta frozen with
+    the checkpoint beside it, as the window and `summarize` open it) timed per node in
+    TensorFlow, here (benchmark_model's tables: a Profile)."""
     from inspector.core.overlays.profiling import run_profile
 
-    return run_profile(graph_def_of(path), inputs, outputs, shapes, feed, seed, arrays, warmup,
-                       runs, intra, inter, allow_io, job=job)
-
-
-def graph_def_of(path: str):
-    """The GraphDef of the model at `path`, opened as the window and `summarize` open it (a
-    .meta frozen with the checkpoint beside it: it ran uninitialised variables)."""
-    return open_model(path).graph.graph_def
+    return run_profile(model.graph.graph_def, inputs, outputs, shapes, feed, seed, arrays,
+                       warmup, runs, intra, inter, allow_io, job=job)
 
 
 def import_timings(state, path: str) -> None:
@@ -127,12 +121,12 @@ def start_calibrate(state, tasks, settings, data: dict | None, on_error,
     tasks.submit("calibrate", work, done, on_error, label="Calibrating")
 
 
-def calibrate_file(path: str, inputs, outputs, shape, data: dict, allow_io: bool, job):
+def calibrate_file(model, inputs, outputs, shape, data: dict, allow_io: bool, job):
     """`graphdef-inspector calibrate`: (the GraphDef, its CalibrationResult): the ranges of
-    the model at `path` logged on `data`, in TensorFlow, here."""
+    the opened model logged on `data`, in TensorFlow, here."""
     from inspector.core.overlays.calibration import calibrate
 
-    graph_def = graph_def_of(path)
+    graph_def = model.graph.graph_def
     return graph_def, calibrate(graph_def, inputs, outputs, shape, data, job=job,
                                 allow_io=allow_io)
 
