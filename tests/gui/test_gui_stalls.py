@@ -173,12 +173,9 @@ def test_the_windows_events_leave_python_once_it_has_shown(qtbot, tmp_path, monk
     assert len(calls) == shown
 
 
-def test_a_click_on_a_big_graph_makes_no_consumer_index_on_the_gui_thread(
-        qtbot, window, monkeypatch):
-    """Before the summary's task has made it, the first click on a node of a 300k-node graph
-    sorted every input for its consumers on the GUI thread (~90 ms): it is made in a task,
-    the Properties panel lists them when it is done."""
-    from inspector.core.model import graph_index
+def _unlisted_big_graph(qtbot, window):
+    """A 30k-node graph open with its consumer index not made yet (as before the summary's
+    task made it), and the Properties panel's "consumers" row (a function: it is remade)."""
     from tests.fixtures.scale_models import blocks_graph
 
     open_and_wait(qtbot, window, blocks_graph(30_000))
@@ -186,18 +183,28 @@ def test_a_click_on_a_big_graph_makes_no_consumer_index_on_the_gui_thread(
                     timeout=120000)
     graph = window.state.view.graph
     graph._consumers = None          # as before the summary's task made it
+    panel = window.properties
+
+    def consumers_row():
+        rows = [panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount())]
+        return next(r for r in rows if r.text(0) == "consumers")
+    return graph, consumers_row
+
+
+def test_a_click_on_a_big_graph_makes_no_consumer_index_on_the_gui_thread(
+        qtbot, window, monkeypatch):
+    """Before the summary's task has made it, the first click on a node of a 300k-node graph
+    sorted every input for its consumers on the GUI thread (~90 ms): it is made in a task,
+    the Properties panel lists them when it is done."""
+    from inspector.core.model import graph_index
+
+    graph, consumers_row = _unlisted_big_graph(qtbot, window)
     made_on_gui = []
     real = graph_index.consumer_csr
     monkeypatch.setattr(graph_index, "consumer_csr", lambda g: (made_on_gui.append(
         threading.current_thread() is threading.main_thread()), real(g))[1])
     name = graph.name_list[1000]
     window.state.select(name)
-    panel = window.properties
-
-    def consumers_row():
-        rows = [panel.tree.topLevelItem(i) for i in range(panel.tree.topLevelItemCount())]
-        return next(r for r in rows if r.text(0) == "consumers")
-
     qtbot.waitUntil(lambda: consumers_row().text(1) != "listing…", timeout=30000)
     assert made_on_gui == [False]
     expected = graph.consumers(name)
@@ -205,3 +212,20 @@ def test_a_click_on_a_big_graph_makes_no_consumer_index_on_the_gui_thread(
     assert row.text(1) == str(len(expected)) and expected
     assert [row.child(i).text(0) for i in range(row.childCount())] == \
         [e.dst for e in expected[:200]]
+
+
+def test_consumers_that_cannot_be_listed_say_why(qtbot, window, monkeypatch):
+    """The consumer index's task passed `lambda exc: None`: a failure left "listing…" in the
+    Properties panel for good. It says it there and on the status line."""
+    from inspector.core.model import graph_index
+
+    graph, consumers_row = _unlisted_big_graph(qtbot, window)
+
+    def fails(_graph):
+        raise MemoryError("no room for the consumer index")
+    monkeypatch.setattr(graph_index, "consumer_csr", fails)
+    window.state.select(graph.name_list[1000])
+    qtbot.waitUntil(lambda: consumers_row().text(1) != "listing…", timeout=30000)
+    assert consumers_row().text(1) == "not listed: no room for the consumer index"
+    assert window.status_label.text() == \
+        "Cannot list the consumers: no room for the consumer index"

@@ -43,7 +43,11 @@ def start_describe(state, tasks, const: str, shown: str) -> None:
 
 def start_op_doc(state, tasks, name) -> None:
     """TensorFlow's own description of the selected node's op -> `state.op_docs[op]` and
-    `op_doc_changed` (at once when known; nothing without a TensorFlow executor)."""
+    `op_doc_changed` (at once when known; nothing without a TensorFlow executor). A failure
+    is not said: the description is an extra under the glossary's sentence, which the panel
+    shows anyway, nothing waits for it (no "reading…" row), and it is asked again at the
+    next selection of the op (a worker that died is started again by that request; the
+    work a user asks of it reports its own failures)."""
     view = state.view
     node = view.graph.get(name) if view is not None and name else None
     if node is None or installed() is None:
@@ -56,8 +60,15 @@ def start_op_doc(state, tasks, name) -> None:
                  lambda text: state.set_op_doc(op, text), lambda exc: None, quiet=True)
 
 
-def start_consumers(tasks, graph, done) -> None:
+def start_consumers(state, tasks, graph, done, failed) -> None:
     """A big graph's consumer index made in a task (sorting every input held the GUI thread
-    ~90 ms at the first click of a 300k-node graph), then done() on the front end's thread."""
+    ~90 ms at the first click of a 300k-node graph), then done() on the front end's thread;
+    when it cannot be made, failed(why) (the panel's "listing…" row says it) and the status
+    line says it in one line."""
+    def on_error(exc):
+        why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        failed(why)
+        state.say(f"Cannot list the consumers: {why}")
+
     tasks.submit("consumers", lambda job: graph.consumer_index(), lambda _: done(),
-                 lambda exc: None, label="Listing consumers", quiet=True)
+                 on_error, label="Listing consumers", quiet=True)

@@ -32,8 +32,9 @@ class PropertiesController(QObject):
         if view is None:
             return
         graph = view.graph
-        properties.start_consumers(self.tasks, graph,
-                                   lambda: self.panel.show_consumers(name, graph))
+        properties.start_consumers(self.state, self.tasks, graph,
+                                   lambda: self.panel.show_consumers(name, graph),
+                                   lambda why: self.panel.consumers_failed(name, graph, why))
 
     def describe(self, const: str) -> None:
         properties.start_describe(self.state, self.tasks, const, self.panel.shown)

@@ -213,16 +213,30 @@ class PropertiesPanel(QWidget):
             self._row(outs, edge.dst, f"{'^' if edge.control else ''}port {edge.src_port}"
                       if not edge.control else "control", edge.dst)
 
-    def show_consumers(self, name: str, graph) -> None:
-        """The consumers of `name`, once the graph's consumer index is made (a task)."""
+    def _listing_row(self, name: str, graph):
+        """The "consumers" row of `name` while it is shown on `graph` (else None)."""
         view = self.state.view
         if name != self.shown or view is None or view.graph is not graph:
-            return
+            return None
         for at in range(self.tree.topLevelItemCount()):
             if self.tree.topLevelItem(at).text(0) == "consumers":
-                self._consumer_rows(graph, name, at)
-                self.tree.topLevelItem(at).setExpanded(True)
-                return
+                return at
+        return None
+
+    def show_consumers(self, name: str, graph) -> None:
+        """The consumers of `name`, once the graph's consumer index is made (a task)."""
+        at = self._listing_row(name, graph)
+        if at is not None:
+            self._consumer_rows(graph, name, at)
+            self.tree.topLevelItem(at).setExpanded(True)
+
+    def consumers_failed(self, name: str, graph, why: str) -> None:
+        """The consumer index could not be made: said in place of "listing…"."""
+        at = self._listing_row(name, graph)
+        if at is not None:
+            row = self.tree.topLevelItem(at)
+            row.setText(1, f"not listed: {why}")
+            row.setToolTip(1, why)
 
     def show_tensor(self, node: str, described) -> None:
         """The description (core.analysis.tensor_stats) of the constant behind `node`."""
