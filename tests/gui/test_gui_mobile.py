@@ -315,3 +315,33 @@ def test_after_a_conversion_the_four_variants_show_without_scrolling_at_1366x768
     last = table.visualItemRect(table.item(3, 0))
     assert last.bottom() <= table.viewport().height() and \
         table.viewport().visibleRegion().boundingRect().contains(last), (shown, last)
+
+
+def test_the_why_column_shows_its_sentences_from_their_start_at_1366x768(qtbot, window,
+                                                                          odd_model):
+    """Regression: the list cut every column at its left (set for node names), so the Why
+    column read "…ith Select TF ops (the TF kernel runs on the phone)" and the status
+    "…nvertible (custom op)", beside an empty Converter column of 514 px. Now the node names
+    alone are cut at their start, the Why column takes the room left, and each cell's whole
+    text is its tooltip."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, odd_model)
+    window.workbench.set_marks(["x"], ["out"])
+    panel = window.mobile_panel
+    qtbot.mouseClick(panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.problems.topLevelItemCount() == 3, timeout=30000)
+    listed, metrics = panel.problems, panel.problems.fontMetrics()
+    for k in range(3):
+        item = listed.topLevelItem(k)
+        for column in (0, 3):       # status and why, whole
+            assert metrics.horizontalAdvance(item.text(column)) + 8 <= \
+                listed.columnWidth(column), (item.text(column), listed.columnWidth(column))
+        assert item.text(3) in item.toolTip(3)
+    for column, mode in ((0, Qt.ElideRight), (1, Qt.ElideLeft), (3, Qt.ElideRight)):
+        option = QStyleOptionViewItem()
+        option.textElideMode = listed.textElideMode()       # what the view hands over
+        index = listed.indexFromItem(listed.topLevelItem(1), column)
+        listed.itemDelegateForIndex(index).initStyleOption(option, index)
+        assert option.textElideMode == mode, column

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QStyledItemDelegate,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -40,6 +41,18 @@ def _verdict(message: str) -> str:
 
 
 PORTS_HINT = "Mark the inputs and outputs, or the likely ones are used."
+NODE, WHY, CONVERTER = 1, 3, 4     # the list's columns
+CONVERTER_WIDTH = 170              # "needs Select TF ops", "converts": the Why column stretches
+
+
+class _EndsElided(QStyledItemDelegate):
+    """Text cut at its end ("only with Select TF ops (the TF…"): the list cuts a node's name
+    at its start (its end names it), and a sentence cut so read "…ith Select TF ops (the
+    TF kernel runs on the phone)" (the whole text is each cell's tooltip)."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.ElideRight
 
 
 class CompatTab:
@@ -67,12 +80,19 @@ class CompatTab:
         self.problems.setHeaderLabels(["Status", "Node", "Op", "Why", "Converter"])
         self.problems.setRootIsDecorated(False)
         self.problems.setTextElideMode(Qt.ElideLeft)    # a long name shows its end
+        self._ends_elided = _EndsElided(self.problems)   # the other columns: their start
+        for column in (0, 2, WHY, CONVERTER):
+            self.problems.setItemDelegateForColumn(column, self._ends_elided)
         self.problems.setAlternatingRowColors(True)
-        self.problems.header().setSectionResizeMode(QHeaderView.Interactive)
-        self.problems.setColumnWidth(0, 150)
-        self.problems.setColumnWidth(1, 220)
+        header = self.problems.header()
+        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setSectionResizeMode(WHY, QHeaderView.Stretch)   # the sentence takes the room
+        header.setStretchLastSection(False)
+        status = max(self.problems.fontMetrics().horizontalAdvance(LABELS[s]) for s in STATUSES)
+        self.problems.setColumnWidth(0, status + 16)     # "not convertible (custom op)"
+        self.problems.setColumnWidth(NODE, 220)
         self.problems.setColumnWidth(2, 130)
-        self.problems.setColumnWidth(3, 330)
+        self.problems.setColumnWidth(CONVERTER, CONVERTER_WIDTH)
         self.problems.itemClicked.connect(lambda item, _c: self.jump.emit(item.text(1)))
         self.problems.itemActivated.connect(lambda item, _c: self.jump.emit(item.text(1)))
         self.mobile_kernels = QLabel("")
@@ -99,9 +119,11 @@ class CompatTab:
         items = []
         problems = compat.problems()
         for name, c in problems[:LIST_LIMIT]:
-            item = QTreeWidgetItem([LABELS[c.status], name, c.op, c.reason.split(": ", 1)[-1],
-                                    ""])
+            why = c.reason.split(": ", 1)[-1]
+            item = QTreeWidgetItem([LABELS[c.status], name, c.op, why, ""])
             item.setBackground(0, QBrush(QColor(COLOURS[c.status])))
+            for column, text in ((0, LABELS[c.status]), (NODE, name), (WHY, c.reason)):
+                item.setToolTip(column, text)     # all of it, however narrow the column
             items.append(item)
         if len(problems) > LIST_LIMIT:      # a long list helps nobody; the canvas has all
             items.append(QTreeWidgetItem(["", f"... and {len(problems) - LIST_LIMIT:,} more "
