@@ -207,15 +207,15 @@ def test_the_nodes_and_the_weights_read_through_one_file_holder_each(blocks, sto
 
 
 def test_the_reader_s_columns_and_lengths_place_the_nodes(blocks, stored, monkeypatch):
-    """A window busy starting Qt takes each piece's columns from the forked reader, with the
-    NodeDef lengths that place its nodes in the file: the same nodes as reading them here,
-    none parsed by the window."""
+    """A window busy starting Qt takes each piece's split bodies from the forked reader,
+    with the NodeDef lengths that place its nodes in the file: the same nodes as reading
+    them here, none parsed by the window."""
     from inspector.core.loaders.readers import _receive
     from inspector.core.model import columns, graph_index
 
-    taken, real = [], graph_index.take
-    monkeypatch.setattr(graph_index, "take",
-                        lambda g, c, *rest: taken.append(1) or real(g, c, *rest))
+    taken, real = [], graph_index.append
+    monkeypatch.setattr(graph_index, "append", lambda g, batch, *rest: taken.append(
+        batch.local is not None) or real(g, batch, *rest))
     parsed, read_wire = [], columns.read_wire
     monkeypatch.setattr(columns, "read_wire", lambda *a: parsed.append(1) or read_wire(*a))
     monkeypatch.setattr(reader_process, "_can_fork", lambda: True)
@@ -223,7 +223,7 @@ def test_the_reader_s_columns_and_lengths_place_the_nodes(blocks, stored, monkey
     stream = reader_process.start(blocks, os.stat(blocks), window=True)
     stream._drain.join(30)              # every frame came while the window was busy
     graph = _receive(stream, blocks)
-    assert len(taken) >= 9 and not parsed    # every piece's columns came from the reader
+    assert len(taken) >= 9 and all(taken) and not parsed    # every piece split there
     # (its own calls are its own: the window parsed no piece)
     assert type(graph.structure) is StoredGraphDef
     assert graph.name_list == _here(blocks).name_list

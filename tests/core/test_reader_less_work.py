@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import mmap
 import os
+from array import array
+
+import pytest
 
 from inspector.core.loaders import lazy_graphdef, reader_process, reader_sink
 from inspector.core.loaders.lazy_graphdef import open_lazily
@@ -58,23 +61,58 @@ class _CountingOs:
         return getattr(os, name)
 
 
+@pytest.mark.parametrize("window", [True, False], ids=["window", "command"])
 def test_a_readers_columns_join_the_walks_bytes_and_read_no_range_again(monkeypatch,
-                                                                      tmp_path):
-    """The window's reader while the window is busy (every piece with its columns): the
-    file ranges of a piece were read once by the walk and once more, range by range, for
-    its columns (~1.6k preads a piece of the 300k-node blocks model)."""
+                                                                      tmp_path, window):
+    """A reader while its window or command is busy (every piece split, or with its
+    columns): the file ranges of a piece were read once by the walk and once more, range by
+    range, for its columns (~1.6k preads a piece of the 300k-node blocks model)."""
     path = blocks_graph(6000, 1)
     counting = _CountingOs()
     monkeypatch.setattr(reader_sink, "os", counting)
     monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)
-    idle = mmap.mmap(-1, reader_sink.IDLE_BYTES)       # the window busy: full columns
+    idle = mmap.mmap(-1, reader_sink.IDLE_BYTES)       # busy
+    frames = []
+    monkeypatch.setattr(reader_sink.SendingSink, "__init__", _keeping(frames))
+    out = os.open(os.devnull, os.O_WRONLY)
+    reader_process.serve(path, out, idle, window)
+    assert counting.preads == 0
+    got = [f for f in frames if f[0] == b"P"]
+    assert len(got) >= 6 and all((split_read if window else columns_read)(f) for f in got)
+
+
+def test_the_busy_windows_pieces_go_split_with_their_own_inputs_resolved(monkeypatch):
+    """While the window is busy starting Qt, its reader sends each piece's bodies split,
+    not its Graph columns (they cost the reader twice a split's time and the window, the
+    longer way, saves less), and looks up there each input naming a node of the piece
+    itself: only the other inputs' texts are sent (blocks: those of a block's first node,
+    its first piece's last block's output, and the control inputs). The window's graph is
+    the one its own reading makes (test_reader_process)."""
+    import marshal
+
+    path = blocks_graph(6000, 1)
+    monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)
+    idle = mmap.mmap(-1, reader_sink.IDLE_BYTES)       # the window busy
     frames = []
     monkeypatch.setattr(reader_sink.SendingSink, "__init__", _keeping(frames))
     out = os.open(os.devnull, os.O_WRONLY)
     reader_process.serve(path, out, idle, True)
-    assert counting.preads == 0
-    got = [f for f in frames if f[0] == b"P"]
-    assert len(got) >= 6 and all(columns_read(f) for f in got)
+    got = [marshal.loads(p) for k, p in frames if k == b"P"]
+    assert len(got) >= 6
+    whole = protos.GraphDef.FromString(open(path, "rb").read())
+    first = 0
+    for pieces, sizes, read, lengths, places, batch, consts in got:
+        assert read is None and consts is None
+        names, ops, rest, counts, devices, local = batch
+        nodes = whole.node[first:first + len(sizes)]
+        inputs = [t for n in nodes for t in n.input]
+        assert names == [n.name for n in nodes] and sum(counts) == len(inputs)
+        own = array("i")
+        own.frombytes(local)
+        assert len(own) == len(inputs) and len(rest) < len(inputs) // 4
+        assert rest == [t for t, at in zip(inputs, own) if at < 0]
+        assert all(names[at] == t for t, at in zip(inputs, own) if at >= 0)
+        first += len(sizes)
 
 
 def _keeping(frames):
@@ -86,6 +124,14 @@ def _keeping(frames):
             send(kind, payload)
         real(self, keep, *args, **kwargs)
     return init
+
+
+def split_read(frame) -> bool:
+    import marshal
+
+    pieces, sizes, read, lengths, places, batch, consts = marshal.loads(frame[1])
+    return read is None and batch is not None and len(batch[0]) == len(sizes) == \
+        len(lengths)
 
 
 def columns_read(frame) -> bool:

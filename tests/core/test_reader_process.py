@@ -186,10 +186,10 @@ def _compiled_or_not(monkeypatch, compiled: bool) -> None:
 @pytest.mark.parametrize("window", ["busy", "waiting", "behind", "spawned reader"])
 def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monkeypatch,
                                                                  window, nameless, compiled):
-    """While the window is busy (starting Qt), a forked reader sends the pieces' Graph
-    columns (names, op codes, inputs as node indexes; here the first FULL_FRAMES), then,
-    while the window is BEHIND pieces behind, each piece's bodies split (names, ops, input texts: the window
-    only resolves them): the window parses none of those nodes a second time, and gets the
+    """While the window is busy (starting Qt) or BEHIND pieces behind, a forked reader sends
+    each piece's bodies split (names, ops, the inputs naming a node of the piece resolved
+    there, the other input texts: the window only resolves those; before, its first pieces
+    went as Graph columns): the window parses none of those nodes a second time, and gets the
     columns parsing them here gives, hostile names and inputs included (forward references,
     duplicates, odd names, dangling, malformed and huge ports, devices). Once the window
     keeps up with the frames, or from a piece the reader cannot read from its wire bytes
@@ -203,8 +203,6 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
 
     _compiled_or_not(monkeypatch, compiled)
     monkeypatch.setattr(front_end, "WINDOW", True)     # (its graph reads no constants)
-    if window == "busy":
-        monkeypatch.setattr(reader_sink, "FULL_FRAMES", 2)     # then split bodies
     if window == "behind":          # the window waits for frames, yet is always behind
         monkeypatch.setattr(reader_sink, "taken", lambda idle: 0)
         monkeypatch.setattr(reader_sink, "FULL_FRAMES", 0)
@@ -248,15 +246,16 @@ def test_the_window_takes_the_readers_columns_and_parses_no_node(tmp_path, monke
         assert set(kinds) <= {"places", "plain"} and (window == "spawned reader" or
                                                        kinds[0] == "places")
     elif window == "busy":
-        assert kinds[:3] == ["columns", "columns", "split"]
-    elif window == "behind":    # (BEHIND frames sent before it can be that far behind)
-        behind = reader_sink.BEHIND
-        assert kinds[:behind + 1] == ["plain"] * behind + ["split"] and len(parsed) >= behind
+        assert kinds[:3] == ["split"] * 3
+    elif window == "behind":    # (BEHIND frames sent before it can be that far behind: split
+        behind = reader_sink.BEHIND     # if it had not waited yet, else plain)
+        assert set(kinds[:behind]) <= {"plain", "split"} and kinds[behind] == "split"
+        assert len(parsed) >= kinds[:behind].count("plain")
     if nameless:            # the piece the reader cannot read, and every later one
         assert kinds[-1] == "plain"
     elif window in ("busy", "behind") and not compiled:
-        assert kinds.count("split") == len(kinds) - (2 if window == "busy" else
-                                                     reader_sink.BEHIND)
+        assert kinds.count("split") == len(kinds) - (0 if window == "busy" else
+                                                     kinds[:reader_sink.BEHIND].count("plain"))
     assert graph.structure == here.structure
     assert _columns(graph) == _columns(here)
     assert here.duplicate_names and here.dangling_inputs and here.malformed_inputs

@@ -4,7 +4,7 @@ columns, or with its node fields' places: wire_columns) or read here."""
 
 from __future__ import annotations
 
-from inspector.core.model import columns, graph_index, wire_columns
+from inspector.core.model import columns, graph_index, piece_inputs, wire_columns
 
 
 def add(graph, store, pieces: list, data, count: int, read, lengths, places,
@@ -22,10 +22,12 @@ def add(graph, store, pieces: list, data, count: int, read, lengths, places,
     first = len(graph)
     # the reader's split of the bodies (unless this graph reads its constants while opening)
     sent = batch is not None and read is None and graph._const_parts is None
-    if sent:
-        batch = columns.Batch(*batch, True)
-        if len(batch.names) != count or len(batch.counts) != count or \
-                sum(batch.counts) != len(batch.inputs):
+    if sent:        # (names, ops, input texts, counts, devices[, piece_inputs.split's])
+        batch = columns.Batch(*batch[:5], True, *batch[5:6])
+        if len(batch.names) != count or len(batch.counts) != count:
+            return False
+        if not (sum(batch.counts) == len(batch.inputs) if batch.local is None else
+                piece_inputs.fits(batch.local, batch.inputs, count, sum(batch.counts))):
             return False
     if store is None:
         try:

@@ -14,13 +14,17 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 from inspector.core.loaders.lazy_graphdef import encode_node
-from inspector.core.model import columns, graph_index, protos, wire_columns
+from inspector.core.model import columns, graph_index, piece_inputs, protos, wire_columns
 from inspector.core.model.graph import Graph
 
 AHEAD = 2             # frames scanned or waiting to be, besides the one being cut
-FULL_FRAMES = None    # pieces at most sent with all their columns (None: every piece until
-# the window waits for one): they cost the reader twice a split's time (inputs resolved
-# here: blocks 300k 31 vs 13 ms a piece at normal speed) and the window a sixth of it
+FULL_FRAMES = None    # a command's pieces at most sent with all their columns (None: every
+# piece until it waits for one): they cost the reader twice a split's time (inputs resolved
+# here: blocks 300k 31 vs 13 ms a piece at normal speed) and the command a sixth of it. The
+# window's pieces go split instead, busy or not (300k first picture, slow class, 7 rounds
+# alternating, load 5-6: median 3.64 s split from the first piece vs 3.98 s with columns
+# while the window starts Qt, 4.23 s before the split's inputs were resolved here; load
+# 3.5: 2.97 vs 3.38 s, CPU of both processes 1.21 vs 1.31 s)
 BEHIND = 1            # frames sent and not yet added by the window from which the window is
 # the slower side: the next frame's bodies are split here then (at 2 the window had two
 # whole pieces to read once the walk was over: 300k first picture, slow class, alternating
@@ -35,9 +39,13 @@ class SendingSink:
     nodes no second time. With numba (`wire`, a wire_columns.WireReader) every frame's
     columns are read by compiled passes (scanned in a second thread), with its node
     fields' places and scope ids: the window then reads none of the frame's bytes. Without,
-    while the window is busy (starting Qt) they are read by columns.read_wire; once the
-    window waits for frames (`idle`), the reader is the slower side and sends plain pieces,
-    the window reading their columns itself. `close()` once the walk is over."""
+    while a command is busy they are read by columns.read_wire; once it waits for frames
+    (`idle`), the reader is the slower side and sends plain pieces, the command reading
+    their columns itself. The window's pieces (`window`) go with their bodies split and the
+    inputs naming a node of the piece itself resolved (piece_inputs) while the window is
+    busy (starting Qt) or BEHIND frames behind: the window then only looks up the other
+    inputs (a piece's Graph columns cost the reader more than they save the window, which
+    has the longer way: Qt's start, then every piece). `close()` once the walk is over."""
 
     def __init__(self, send, idle=None, wire=None, consts=False, window=False):
         self.send, self.pieces = send, []
@@ -45,7 +53,7 @@ class SendingSink:
         self.sizes, self.sent = [], 0
         self.fd, self.idle, self.wire, self.r = None, idle, wire, None
         self.chunks: list = []       # the pieces' bytes (wire)
-        self.graph = None if idle is None or wire is not None else \
+        self.graph = None if idle is None or wire is not None or window else \
             Graph(protos.GraphDef(), complete=False)
         self.scans: deque = deque()     # (scan's future or None, pieces, sizes, first, data)
         self.pool = None if wire is None else ThreadPoolExecutor(1, "reader-scan")
@@ -136,10 +144,12 @@ class SendingSink:
 
     def _columns(self, pieces: list, count: int, chunks: list | None = None) -> tuple:
         """(the columns of this frame's nodes, their NodeDefs' lengths, None, a command's
-        graph's constants' facts read here (wire_columns.packed) or None) while the
-        window is busy (Qt's start: until it has waited for us); then (None, lengths, their
-        columns.read_wire Batch as a tuple) while it has BEHIND frames or more still to add
-        (it then only resolves their inputs), else (None, None, None): it reads them itself.
+        graph's constants' facts read here (wire_columns.packed) or None) while a command
+        is busy (until it has waited for us). For the window, while it is busy (Qt's start)
+        or has BEHIND frames or more still to add: (None, lengths, their columns.read_wire
+        Batch's names, ops, input texts, counts and devices, with piece_inputs.split's
+        answer: the texts only of the inputs it left; the window then only resolves
+        those). Else (None, None, None): it reads them itself.
         All None from the first frame that cannot be read from its wire bytes on. (Each
         with a fourth item, None but for the columns.) chunks: the pieces' bytes, when the
         walk kept them (else read from the file)."""
@@ -148,7 +158,7 @@ class SendingSink:
             self.graph = None       # the window waits for us: the columns' order is its own
         graph = self.graph
         if self.idle is None or self.fd is None or not count or self.plain or \
-                (graph is None and (not self.window or
+                (graph is None and (not self.window or self.idle[0] and
                                     taken(self.idle) + BEHIND > self.frames)):
             return None, None, None, None
         data = b"".join(chunks) if chunks is not None and len(chunks) == len(pieces) else \
@@ -159,9 +169,10 @@ class SendingSink:
         if batch is None:
             self.graph, self.plain = None, True
             return None, None, None, None
-        if graph is None:
-            return None, lengths, (batch.names, batch.ops, batch.inputs, batch.counts,
-                                   batch.devices), None
+        if graph is None:       # (the inputs naming a node of this piece found here)
+            local, rest = piece_inputs.split(batch.names, batch.inputs)
+            return None, lengths, (batch.names, batch.ops, rest, batch.counts,
+                                   batch.devices, local), None
         first, base = len(graph._names), len(graph._src)
         ops, bad = len(graph.op_names), len(graph.malformed_inputs)
         odd = graph_index.append(graph, batch, first)

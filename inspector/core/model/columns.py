@@ -53,14 +53,16 @@ def _messages():
 class Batch:
     """The columns of consecutive nodes: names, ops, their inputs flattened with
     `counts[j]` inputs for node j, and {node position in the batch: device}; `wire`: read
-    from the wire bytes (else node by node)."""
+    from the wire bytes (else node by node). `local`: a reader process's
+    piece_inputs.split (then `inputs` holds only the texts it left), else None."""
 
-    __slots__ = ("names", "ops", "inputs", "counts", "devices", "wire", "consts")
+    __slots__ = ("names", "ops", "inputs", "counts", "devices", "wire", "consts", "local")
 
-    def __init__(self, names, ops, inputs, counts, devices, wire):
+    def __init__(self, names, ops, inputs, counts, devices, wire, local=None):
         self.names, self.ops, self.inputs = names, ops, inputs
         self.counts, self.devices, self.wire = counts, devices, wire
         self.consts = None       # const_columns.ConstPart list, when read (read_wire)
+        self.local = local
 
 
 def read_wire(data, expected: int, consts: bool = False,

@@ -12,6 +12,7 @@ from collections import Counter
 from itertools import accumulate, compress, count, filterfalse, islice, repeat
 from operator import itemgetter, le, or_
 
+from inspector.core.model import piece_inputs
 from inspector.core.model.inputs import INPUT_SYNTAX, MAX_SCOPE_DEPTH, parse_input, scope_parts
 from inspector.core.model.scope_tree import ScopeTree
 from inspector.core.model.scopes import Scope, add_scope
@@ -48,7 +49,10 @@ def append(graph, batch, first: int) -> list:
     graph._wire = graph._wire and batch.wire
     odd = _odd_names(graph, names)
     graph._odd.update(odd)
-    _resolve(graph, batch.inputs, base)
+    if batch.local is None:
+        _resolve(graph, batch.inputs, base)
+    else:       # (a reader process found the inputs naming a node of the batch: the rest)
+        _parsed(graph, piece_inputs.resolve(graph, batch.local, batch.inputs, first, base))
     if batch.devices:
         graph.devices.update({first + j: d for j, d in batch.devices.items()})
     return odd
@@ -112,8 +116,7 @@ def _resolve(graph, texts, base: int) -> None:
     input text; the misses are parsed here and their names kept in graph._loose. A text
     naming a node resolves with one look-up in C, unless that node's name is odd (empty or
     holding ':' or '^': the text then means another node, or a port)."""
-    index, loose, src, port, odd = graph._index, graph._loose, graph._src, graph._port, \
-        graph._odd
+    index, src, port, odd = graph._index, graph._src, graph._port, graph._odd
     got = list(map(index.get, texts, repeat(-1)))
     src.fromlist(got)       # (a list: array.extend(map) took a third longer)
     if odd:
@@ -123,8 +126,12 @@ def _resolve(graph, texts, base: int) -> None:
         misses = list(compress(count(base), map((-1).__eq__, got))) if -1 in got else []
     del got
     port.frombytes(bytes(port.itemsize * len(texts)))     # zeros (extend: one at a time)
-    for pos in misses:
-        text = texts[pos - base]
+    _parsed(graph, [(pos, texts[pos - base]) for pos in misses])
+
+
+def _parsed(graph, misses) -> None:      # (position, text) of each input that missed
+    index, loose, src, port = graph._index, graph._loose, graph._src, graph._port
+    for pos, text in misses:
         ref = parse_input(text)
         if (not text or ":" in text or "^" in text) and not INPUT_SYNTAX.match(text):
             graph.malformed_inputs.append((graph._names[node_at(graph, pos)], text))

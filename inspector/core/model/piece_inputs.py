@@ -1,0 +1,62 @@
+"""A piece's inputs that name one of the piece's own nodes, resolved by the reader process
+that split the piece's bodies (reader_sink), the others left to the window (graph_index).
+
+The window resolves an input text with a look-up in its dict of every node read so far (a
+300k-node graph: 300k names, a cache miss a look-up); the reader looks it up in a dict of
+the piece's own names (16k), and sends no text for what it found. Both give the same node:
+the window's dict holds the piece's names last, so a name the piece holds is found there
+(its last node of that name, as in the piece's dict). An input equal to an odd name (empty,
+or holding ':' or '^': the text then means another node, or a port) is left to the window."""
+
+from __future__ import annotations
+
+from array import array
+from itertools import compress, repeat
+from operator import or_
+
+
+def split(names: list, inputs: list) -> tuple:
+    """(each input's node in the piece as array('i') bytes, -1 where none is; the texts of
+    the inputs at -1, in order)."""
+    own = dict(zip(names, range(len(names))))
+    joined = "\n".join(names)
+    if "" in own or ":" in joined or "^" in joined:
+        for name in [n for n in own if not n or ":" in n or "^" in n]:
+            del own[name]
+    found = list(map(own.get, inputs, repeat(-1)))
+    return array("i", found).tobytes(), list(compress(inputs, map((-1).__eq__, found)))
+
+
+def fits(local: bytes, rest: list, nodes: int, inputs: int) -> bool:
+    """Whether split()'s answer can be a piece's of `nodes` nodes with `inputs` inputs in
+    all (a garbled frame's is not taken)."""
+    import numpy as np     # (big graphs only: those a reader process reads)
+
+    if len(local) != 4 * inputs:
+        return False
+    at = np.frombuffer(local, np.int32)
+    return not len(at) or (int(at.min()) >= -1 and int(at.max()) < nodes and
+                           int((at < 0).sum()) == len(rest))
+
+
+def resolve(graph, local: bytes, rest: list, first: int, base: int) -> list:
+    """The piece's producers and ports into graph._src and graph._port (the piece's first
+    node is `first`, its first input `base`): split()'s nodes as found, the rest looked up
+    in the graph's dict. Returns (position, text) of the inputs that missed there or name an
+    odd name (graph_index parses them)."""
+    import numpy as np
+
+    at = np.frombuffer(local, np.int32)
+    got = np.where(at >= 0, at + first, -1).astype(np.int32)
+    misses: list = []
+    if rest:
+        where = np.flatnonzero(at < 0)
+        found = list(map(graph._index.get, rest, repeat(-1)))
+        got[where] = found
+        odd = graph._odd
+        missed = map((-1).__eq__, found) if not odd else \
+            map(or_, map((-1).__eq__, found), map(odd.__contains__, rest))
+        misses = list(compress(zip((where + base).tolist(), rest), missed))
+    graph._src.frombytes(got.tobytes())
+    graph._port.frombytes(bytes(graph._port.itemsize * len(at)))
+    return misses
