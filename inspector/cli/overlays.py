@@ -7,27 +7,25 @@ import os
 import sys
 
 from inspector.cli import tflite_args as ta
-from inspector.core.app.inputs import read_arrays
+from inspector.core.app.inputs import model_input_shapes, read_arrays
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
 
 
-def _opened(args):
-    """The model as the window and `summarize` open it (a .meta frozen with the checkpoint
-    beside it), its notes on stderr."""
-    from inspector.core.app.opening import open_model
-
-    model = open_model(args.model, allow_unsafe=args.allow_io)
+def _opened(args, opened):
+    """The model as the window and `summarize` open it (overlay_runs.opened), its notes on
+    stderr."""
+    model = opened(args.model, args.allow_io)
     for note in model.notes:
         print(f"note: {note}", file=sys.stderr)
     return model
 
 
 def cmd_profile(args) -> int:
-    from inspector.core.app.overlay_runs import profile_file
+    from inspector.core.app.overlay_runs import opened, profile_file
 
     arrays = read_arrays(args.npy)
-    model = _opened(args)
+    model = _opened(args, opened)
     inputs, outputs = ta.ports(model, args, required=True)   # the likely ones by default
     prof = profile_file(model, inputs, outputs, ta.input_shapes(args, model, inputs) or {},
                         "zeros" if args.zeros else "random", args.seed, arrays, args.warmup,
@@ -46,8 +44,7 @@ def cmd_profile(args) -> int:
 
 def cmd_calibrate(args) -> int:
     from inspector.core.app.exports import atomic_write, check_target, write_graph
-    from inspector.core.app.inputs import model_input_shapes
-    from inspector.core.app.overlay_runs import calibrate_file, freeze_and_compare
+    from inspector.core.app.overlay_runs import calibrate_file, freeze_and_compare, opened
 
     # every output path is checked before the (long) work, so nothing is written on a refusal
     check_target(args.log, args.force)
@@ -55,7 +52,7 @@ def cmd_calibrate(args) -> int:
         check_target(args.freeze, args.force, source=args.model)
     if args.count < 1:
         raise InspectorError(f"--count must be at least 1 (got {args.count})")
-    model = _opened(args)
+    model = _opened(args, opened)
     inputs, outputs = ta.ports(model, args, required=True)   # the likely ones by default
     shapes = ta.input_shapes(args, model, inputs) or {}
     first = inputs[0].split(":")[0]

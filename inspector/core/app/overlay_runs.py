@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from inspector.core.analysis.ranges import parse_log, percentile_range, range_warnings as warnings
 from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.opening import open_model
 from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import atomic_write
@@ -52,6 +53,13 @@ def add_profile(state, profile) -> None:
     profiles = state.overlay.profiles + (profile,)
     state.set_overlay(replace(state.overlay, profiles=profiles, current=len(profiles) - 1,
                               mode="timings"))
+
+
+def opened(path: str, allow_unsafe: bool = False):
+    """The model at `path` as the window and `summarize` open it (opening.open_model: a .meta
+    frozen with the checkpoint beside it: it ran uninitialised variables), for `profile` and
+    `calibrate`, which find their ports and shapes on it as the other commands do."""
+    return open_model(path, allow_unsafe=allow_unsafe)
 
 
 def profile_file(model, inputs, outputs, shapes: dict, feed: str, seed: int, arrays: dict,
