@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from inspector.core.app.inputs import undeclared_shapes
+from inspector.core.app.inputs import parse_sizes, undeclared_shapes
 from inspector.core.errors import InspectorError
 
 
@@ -74,16 +74,7 @@ def input_shapes(args, model, inputs) -> dict | None:
     """--input-shape NAME=1,224,224,3 (repeatable) -> {name: [dims]}, with the shape the
     window would use for each input that declares none (said on stderr); an input without
     any is an error naming the option."""
-    shapes = {}
-    for text in getattr(args, "input_shape", None) or []:
-        name, _, dims = text.partition("=")
-        try:
-            shapes[name.strip()] = [int(d) for d in dims.split(",") if d.strip()]
-        except ValueError:
-            raise InspectorError(f"--input-shape {text}: expected NAME=D,D,... with whole "
-                                 "numbers") from None
-        if not name.strip() or not shapes[name.strip()]:
-            raise InspectorError(f"--input-shape {text}: expected NAME=D,D,...")
+    shapes = parse_sizes(getattr(args, "input_shape", None), "--input-shape")
     shapes, origin = undeclared_shapes(model, inputs, shapes)
     for name, where in origin.items():
         print(f"note: input {name} has no declared shape: using "

@@ -345,3 +345,44 @@ def test_the_why_column_shows_its_sentences_from_their_start_at_1366x768(qtbot, 
         index = listed.indexFromItem(listed.topLevelItem(1), column)
         listed.itemDelegateForIndex(index).initStyleOption(option, index)
         assert option.textElideMode == mode, column
+
+
+def test_an_any_size_inputs_size_is_given_in_the_panel_and_the_conversion_runs_at_it(
+        qtbot, window, tmp_path):
+    """Regression: the window converted an input declared [1,?,?,3] at [1,1,1,3] with no way
+    to give its size (the CLI has tflite --input-shape). The Conversion preview's Input sizes
+    field takes the same NAME=D,D,... (inputs.set_input_sizes, parse_sizes: the CLI's
+    rules), hints the open input, converts at it on Enter and keeps it in the session; a
+    size that does not fit the declared shape is one line, and nothing runs."""
+    import numpy as np
+    import tensorflow as tf
+
+    graph = tf.Graph()
+    with graph.as_default():       # an all-convolutional model: any image size
+        image = tf.compat.v1.placeholder(tf.float32, [1, None, None, 3], name="image")
+        weights = tf.constant(np.ones((3, 3, 3, 4), np.float32), name="w")
+        tf.nn.relu(tf.nn.conv2d(image, weights, 1, "SAME", name="conv"), name="out")
+    path = tmp_path / "fcn.pb"
+    path.write_bytes(graph.as_graph_def().SerializeToString())
+    open_and_wait(qtbot, window, str(path))
+    qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
+                    timeout=30000)
+    panel = window.mobile_panel
+    window.show_panel(window.mobile_dock, 1)       # the Phone task, Conversion preview
+    assert panel.sizes.placeholderText() == "image=1,?,?,3"
+    panel.samples.setValue(4)
+    panel.compare.setValue(2)
+    errors = []
+    window.state.error.connect(errors.append)
+    panel.sizes.setText("image=1,32,3")
+    qtbot.keyClick(panel.sizes, Qt.Key_Return)
+    assert errors and "does not fit its declared shape [1,?,?,3]" in errors[-1]
+    assert window.state.workbench.input_shapes == {} and not window.tasks.is_busy()
+    panel.sizes.setText("image=1,32,48,3")
+    qtbot.keyClick(panel.sizes, Qt.Key_Return)
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 4 and not window.tasks.is_busy(),
+                    timeout=180000)
+    assert window.state.workbench.input_shapes == {"image": [1, 32, 48, 3]}
+    for row in window.state.tflite_preview.variants:
+        assert row.inputs[0]["shape"] == [1, 32, 48, 3], row.variant
+    assert window.state.workbench.to_dict()["input_shapes"] == {"image": [1, 32, 48, 3]}

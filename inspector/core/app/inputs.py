@@ -116,3 +116,58 @@ def undeclared_shapes(model, inputs, given: dict) -> tuple[dict, dict]:
     keep = {n: s for n, s in shapes.items() if n in (given or {}) or
             origin.get(n, "declared") != "declared"}
     return keep, {n: w for n, w in origin.items() if n in keep}
+
+
+def parse_sizes(items, flag: str = "") -> dict:
+    """NAME=D,D,... items (`--input-shape`'s values; the window's Input sizes field) ->
+    {name: [dims]}; InspectorError naming the bad item (after `flag`, the option's name)."""
+    shapes = {}
+    for text in items or []:
+        name, _, dims = text.partition("=")
+        where = f"{flag} {text}".strip()
+        try:
+            shapes[name.strip()] = [int(d) for d in dims.split(",") if d.strip()]
+        except ValueError:
+            raise InspectorError(f"{where}: expected NAME=D,D,... with whole numbers") from None
+        if not name.strip() or not shapes[name.strip()]:
+            raise InspectorError(f"{where}: expected NAME=D,D,...")
+        if min(shapes[name.strip()]) < 1:
+            raise InspectorError(f"{where}: every size is 1 or more")
+    return shapes
+
+
+def open_sizes(graph, inputs) -> dict:
+    """{input: its declared shape ("[1,?,?,3]")} of the inputs whose declared shape leaves
+    sizes open: converted, checked and counted at 1 for each, unless their sizes are given
+    (--input-shape; the window's Input sizes)."""
+    out = {}
+    for text in inputs:
+        node = graph.get(text.split(":")[0])
+        declared = node.attr("shape") if node is not None else None
+        if declared is not None and declared.dims is not None and None in declared.dims:
+            out[node.name] = "[" + ",".join("?" if d is None else str(d)
+                                            for d in declared.dims) + "]"
+    return out
+
+
+def set_input_sizes(state, text: str) -> dict:
+    """The window's Input sizes field, as `tflite --input-shape` (parse_sizes): NAME=D,D,...
+    items, spaces or ';' between them, given to the conversion, its check and the FLOPs of
+    the marked (or likely) inputs from now on (input_shapes_and_types); kept in the session
+    file, undoable. '' forgets them. InspectorError for a bad item, a node the model does not
+    have, or sizes that do not fit its declared shape."""
+    shapes = parse_sizes([t for t in text.replace(";", " ").split() if t])
+    graph = state.original_view.graph if state.original_view is not None else None
+    for name, dims in shapes.items():
+        node = graph.get(name) if graph is not None else None
+        if graph is not None and node is None:
+            raise InspectorError("no such node in the model", node=name)
+        declared = node.attr("shape") if node is not None else None
+        known = declared.dims if declared is not None else None
+        if known is not None and (len(known) != len(dims) or any(
+                k is not None and k != d for k, d in zip(known, dims))):
+            shown = ",".join("?" if k is None else str(k) for k in known)
+            raise InspectorError(f"{name}={','.join(map(str, dims))} does not fit its "
+                                 f"declared shape [{shown}]", node=name)
+    state.workbench.set_input_shapes(shapes)
+    return shapes

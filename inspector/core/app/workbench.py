@@ -103,6 +103,12 @@ class Workbench:
             self.inputs, self.outputs = list(inputs), list(outputs)
         self._edit(apply)
 
+    def set_input_shapes(self, shapes: dict) -> None:
+        """The sizes given for inputs ({name: [dims]}; inputs.set_input_sizes)."""
+        def apply():
+            self.input_shapes = {k: list(v) for k, v in shapes.items()}
+        self._edit(apply)
+
     # -- pipeline -----------------------------------------------------------------------
     @property
     def text(self) -> str:

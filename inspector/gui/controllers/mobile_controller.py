@@ -9,8 +9,9 @@ import os
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
-from inspector.core.app import selective_build, tflite_check
+from inspector.core.app import inputs, selective_build, tflite_check
 from inspector.core.app.exports import beside, start_memmapped, temporary_copy
+from inspector.core.app.ports import ports_to_use
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.gui.controllers.tflite_files import save_tflite
 
@@ -30,7 +31,10 @@ class MobileController(QObject):
         p.open_requested.connect(lambda v: self.open_variant(v))
         p.header_requested.connect(lambda: self.write_header())
         p.source_wanted.connect(lambda kind: self.choose_source(kind))
+        p.sizes_given.connect(lambda text: self.give_sizes(text))
         state.model_changed.connect(lambda *_: self._model_changed())
+        state.summary_changed.connect(lambda *_: self._show_sizes())
+        state.workbench.changed.connect(self._show_sizes)
         state.overlay_changed.connect(self._overlay_changed)
         state.tflite_check_changed.connect(self._show_check)
         state.tflite_preview_changed.connect(self._show_preview)
@@ -47,6 +51,27 @@ class MobileController(QObject):
 
     def _model_changed(self) -> None:
         self.p.reset()
+        self._show_sizes()
+
+    # -- an any-size input's size (inputs.set_input_sizes: tflite --input-shape's rules) ----
+    def give_sizes(self, text: str) -> bool:
+        """The Input sizes field's text given: kept for the model, then the conversion runs
+        at it. A bad item is said, and nothing runs."""
+        try:
+            inputs.set_input_sizes(self.state, text)
+        except InspectorError as exc:
+            self.state.fail(exc.one_line())
+            return False
+        self.convert(False)
+        return True
+
+    def _show_sizes(self) -> None:
+        view = self.state.original_view
+        if view is None:
+            self.p.show_sizes({}, {})
+            return
+        ins, _ = ports_to_use(self.state.workbench.inputs, (), self.state.summary)
+        self.p.show_sizes(self.state.workbench.input_shapes, inputs.open_sizes(view.graph, ins))
 
     def _overlay_changed(self, overlay) -> None:
         if overlay.mode == "compat" and not overlay.compat and self.state.model is not None \

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
@@ -32,6 +33,9 @@ from inspector.gui.panels.tables import name_measures, results_table
 COLUMNS = ("Variant", "Tool", "Size", "gzip", "Top-1", "Max |err|", "MSE", "Latency", "I/O",
            "Ops", "Select TF ops", "GPU notes")
 SOURCES = ("random", "folder", "npy")
+SIZES_TIP = ("The size to convert and compare an input at when the model leaves it open "
+             "([1,?,?,3]: 1 for each open size until given), as tflite --input-shape: "
+             "NAME=1,224,224,3, several separated by spaces. Enter converts with it.")
 
 
 def _port(p: dict) -> str:
@@ -58,6 +62,7 @@ class MobilePanel(CompatTab, QWidget):
     compare_requested = Signal(str)      # variant: compare it with the GraphDef
     header_requested = Signal()
     source_wanted = Signal(str)          # "folder" or "npy": the controller asks for paths
+    sizes_given = Signal(str)            # the Input sizes field: "NAME=D,D,..." items
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -100,9 +105,13 @@ class MobilePanel(CompatTab, QWidget):
         self.diff_button.setToolTip("the selected variant's TFLite ops matched to the nodes "
                                     "they came from, side by side")
         self.diff_button.setEnabled(False)
+        self.sizes = QLineEdit()       # an any-size input's size, as tflite --input-shape
+        self.sizes.setFixedWidth(190)
+        self.sizes.setToolTip(SIZES_TIP)
+        self.sizes.returnPressed.connect(lambda: self.sizes_given.emit(self.sizes.text()))
         row = QHBoxLayout()
         for label, widget in (("Data", self.source), ("samples", self.samples),
-                              ("compare on", self.compare)):
+                              ("compare on", self.compare), ("input sizes", self.sizes)):
             row.addWidget(QLabel(label))
             row.addWidget(widget)
         row.addWidget(self.convert_button)
@@ -226,6 +235,15 @@ class MobilePanel(CompatTab, QWidget):
         for button in (self.save_button, self.measured_button, self.open_button,
                        self.diff_button):
             button.setEnabled(False)
+
+    def show_sizes(self, given: dict, open_inputs: dict) -> None:
+        """The sizes given (the field's text) and, as its hint, the inputs that leave sizes
+        open ("image=1,?,?,3": converted at 1 for each until given)."""
+        if not self.sizes.hasFocus():
+            self.sizes.setText(" ".join(f"{n}={','.join(map(str, d))}"
+                                        for n, d in given.items()))
+        self.sizes.setPlaceholderText(" ".join(f"{n}={shape[1:-1]}" for n, shape in
+                                               open_inputs.items()) or "NAME=1,224,224,3")
 
     def set_source(self, kind: str, paths: list) -> None:
         self.source_paths = list(paths)
