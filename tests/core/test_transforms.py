@@ -177,3 +177,64 @@ def test_a_step_that_changes_nothing_says_why_and_what_to_use(data):
     assert slim[1].unchanged == "this graph has nothing this step changes"
     assert slim[2].unchanged == "" and slim[2].changed     # it folds them
     assert "no batch-norm op" in slim[3].unchanged and "fold_batch_norms" in slim[3].unchanged
+
+
+def _conv_bn(gamma_through_identity=False, stats_from=None):
+    """x -> Conv2D(const weights) -> FusedBatchNormV3 (inference), its four parameters Consts
+    (gamma read through an Identity; mean and variance from `stats_from`'s node instead)."""
+    from inspector.core.model import protos
+
+    g = protos.GraphDef()
+    g.node.add(name="x", op="Placeholder").attr["dtype"].type = 1
+    for name, dims, values in (("w", (1, 1, 1, 2), [1.0, 2.0]), ("gamma", (2,), [1.0, 1.0]),
+                               ("beta", (2,), [0.0, 0.5]), ("mean", (2,), [0.1, 0.2]),
+                               ("var", (2,), [1.0, 4.0])):
+        c = g.node.add(name=name, op="Const")
+        c.attr["dtype"].type = 1
+        tensor = c.attr["value"].tensor
+        tensor.dtype = 1
+        for d in dims:
+            tensor.tensor_shape.dim.add(size=d)
+        tensor.float_val.extend(values)
+    for d in (1, 4, 4, 1):
+        g.node[0].attr["shape"].shape.dim.add(size=d)
+    conv = g.node.add(name="conv", op="Conv2D", input=["x", "w"])
+    conv.attr["T"].type = 1
+    conv.attr["padding"].s = b"SAME"
+    conv.attr["strides"].list.i.extend([1, 1, 1, 1])
+    gamma = "gamma"
+    if gamma_through_identity:
+        g.node.add(name="gamma/read", op="Identity", input=["gamma"])
+        gamma = "gamma/read"
+    mean, var = "mean", "var"
+    if stats_from:
+        g.node.add(name="is_training", op="PlaceholderWithDefault", input=["beta"])
+        g.node.add(name="pick", op=stats_from, input=["is_training", "mean", "var"])
+        g.node.add(name="pick/Identity", op="Identity", input=["pick"])
+        mean, var = "pick/Identity", "pick:1"
+    bn = g.node.add(name="bn", op="FusedBatchNormV3", input=["conv", gamma, "beta", mean, var])
+    bn.attr["epsilon"].f = 0.001
+    return g
+
+
+def test_fold_old_batch_norms_says_what_keeps_each_batch_norm_from_folding():
+    """Regression: on v1_training.meta (frozen) it advised "freeze the graph first, or
+    fold_constants": the graph was frozen, and fold_constants then folds nothing, for the
+    statistics come from an If on the is_training switch. The advice now names what blocks
+    the fold, the switch first (neither freezing nor folding resolves it)."""
+    from inspector.core.transforms.fold_old_batch_norms import why_unchanged
+
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+    v1 = load(os.path.join(data, "v1_training.pb")).graph.graph_def    # the If, unfrozen
+    said = why_unchanged(v1)
+    assert "'bn1/select_stats', an If" in said and "by 'is_training'" in said
+    assert "Export the model for inference" in said and "freeze the graph first" not in said
+    for op in ("If", "StatelessIf"):
+        said = why_unchanged(_conv_bn(gamma_through_identity=True, stats_from=op))
+        assert f"come from 'pick', an {op}" in said, said
+    said = why_unchanged(_conv_bn(gamma_through_identity=True))
+    assert said.endswith("constants read through Identity nodes: fold_constants first"), said
+    # and fold_constants then lets it fold: the advice holds
+    steps = run_pipeline(_conv_bn(gamma_through_identity=True), "fold_constants "
+                         "fold_old_batch_norms", ["x"], ["bn"])
+    assert steps[1].changed, steps[1].unchanged

@@ -127,14 +127,72 @@ def _replace_concat(match, ctx):
 
 
 def why_unchanged(graph_def) -> str:
-    """No batch-norm op, or none after a Conv2D with constant weights."""
+    """No batch-norm op, or why the first one does not fold: what its input or statistics
+    come from (an If on a training switch needs a model exported for inference; a variable,
+    freezing; a constant read through Identity, fold_constants)."""
     ops = BN_OPS.split("|")
-    count = sum(node.op in ops for node in graph_def.node)
-    if not count:
+    norms = [node for node in graph_def.node if node.op in ops]
+    if not norms:
         return "no batch-norm op (FusedBatchNorm, BatchNormWithGlobalNormalization); batch " \
                "norms already split into Mul and Add are fold_batch_norms' work"
-    return f"none of its {count:,} batch-norm ops follows a Conv2D with constant weights and " \
-           "constant statistics (freeze the graph first, or fold_constants)"
+    by_name = {node.name: node for node in graph_def.node}
+    why = _blocker(norms[0], by_name)
+    more = f" (and {len(norms) - 1:,} more batch-norm ops)" if len(norms) > 1 else ""
+    return f"none of its {len(norms):,} batch-norm ops folds: {why}{more}"
+
+
+_THROUGH = ("Identity", "Snapshot", "StopGradient", "ReadVariableOp")
+_SWITCHES = ("If", "StatelessIf", "Switch", "Merge")
+_VARIABLES = ("VariableV2", "Variable", "VarHandleOp")
+
+
+def _source(name: str, by_name: dict) -> tuple:
+    """(the node a tensor comes from through Identity-like ops, whether one was passed)."""
+    node, through = by_name.get(name.lstrip("^").split(":")[0]), False
+    for _ in range(64):
+        if node is None or node.op not in _THROUGH or not node.input:
+            break
+        node, through = by_name.get(node.input[0].lstrip("^").split(":")[0]), True
+    return node, through
+
+
+def _blocker(bn, by_name: dict) -> str:
+    if bn.op in ("FusedBatchNormV2", "FusedBatchNormV3") and bn.attr["is_training"].b:
+        return f"'{bn.name}' is in training mode (its statistics come from the batch)"
+    head = by_name.get(bn.input[0].split(":")[0]) if bn.input else None
+    if head is None or head.op not in ("Conv2D", "BatchToSpaceND", "ConcatV2"):
+        return (f"'{bn.name}' follows {'a ' + head.op if head is not None else 'nothing'}, "
+                "not a Conv2D")
+    weights, _ = _source(head.input[1], by_name) if head.op == "Conv2D" and \
+        len(head.input) > 1 else (None, False)
+    stats = [(k, *_source(bn.input[k], by_name)) for k in range(1, min(len(bn.input), 5))]
+    stats = [(k, node, through) for k, node, through in stats if node is not None]
+    for _, node, _ in stats:       # the switch first: freezing or folding leaves it there
+        if node.op in _SWITCHES:
+            predicate = node.input[0].split(":")[0] if node.op in ("If", "StatelessIf") \
+                else "its predicate"
+            return (f"the statistics of '{bn.name}' come from '{node.name}', an {node.op} "
+                    f"that picks the batch's or the stored moving averages by '{predicate}' "
+                    "when the model runs (a training switch): they are no constants, and "
+                    "neither freezing nor fold_constants resolves the switch. Export the "
+                    "model for inference (its batch norm called with training=False), then "
+                    "fold")
+    if head.op == "Conv2D" and (weights is None or weights.op in _VARIABLES) or \
+            any(node.op in _VARIABLES for _, node, _ in stats):
+        return f"the weights or statistics of '{bn.name}' are variables: freeze the graph first"
+    for _, node, _ in stats:
+        if node.op != "Const":
+            return (f"the statistics of '{bn.name}' are computed by '{node.name}' "
+                    f"({node.op}): fold_constants first, if it reads only constants")
+    for k, _, through in stats:
+        if through:
+            return (f"the statistics of '{bn.name}' are constants read through "
+                    f"{by_name[bn.input[k].split(':')[0]].op} nodes: fold_constants first")
+    if weights is not None and weights.op != "Const":
+        return (f"the weights of '{head.name}' come from '{weights.name}' ({weights.op}): "
+                "fold_constants first")
+    return (f"'{bn.name}' follows a Conv2D with constant weights and statistics whose output "
+            "is also read elsewhere (folding would change what those readers get)")
 
 
 @transform("fold_old_batch_norms", "fold",
