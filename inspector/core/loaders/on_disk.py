@@ -9,7 +9,11 @@ import stat
 
 from inspector.core.errors import InspectorError
 from inspector.core.loaders import sniff
-from inspector.core.loaders.metagraph import beside
+from inspector.core.runtime.lazy_import import later
+
+# the checkpoint finder, with the protobuf reader it imports: only for a .meta (compare.diff
+# imports this module, and a diff of two same files parses nothing: cli/quick_diff)
+metagraph = later("inspector.core.loaders.metagraph", globals(), "metagraph")
 
 WALK_LIMIT = 100_000      # files counted in a folder at most (a folder this big is no model)
 JSON_LIMIT = 64 << 20     # a model.json / weights_manifest.json read at most (tfjs's limit)
@@ -96,7 +100,7 @@ def _tfjs(json_path: str, size: int) -> int:
 
 def _checkpoint(meta_path: str) -> int:
     """The bytes of the checkpoint beside a .meta (metagraph.beside), 0 when there is none."""
-    prefix = beside(meta_path)
+    prefix = metagraph.beside(meta_path)
     if not prefix:
         return 0
     folder, stem = os.path.split(prefix)
