@@ -170,3 +170,33 @@ def test_a_file_cut_short_while_compared_is_one_line_and_exit_2(tmp_path):
     assert code == 2 and out == "" and len(errors) == 1, probe.stderr
     assert errors[0] == (f"graphdef-inspector: error: {b}: the file changed while it was "
                          "compared; compare again")
+
+
+def test_tfjs_0x_models_whose_graph_files_are_alike_but_weights_differ_are_not_equal(
+        tmp_path):
+    """Regression: two TF.js 0.x models (tensorflowjs_model.pb: a GraphDef whose constants
+    have no values, the weights in the shards weights_manifest.json lists beside it) with the
+    same graph file and other weights were "Equal: the two files hold the same bytes". The
+    graph file is now compared only within one folder, as a .meta or saved_model.pb."""
+    sides = []
+    for name, scale in (("a", 1.0), ("b", 2.0)):
+        folder = tmp_path / name
+        folder.mkdir()
+        g = {"node": [{"name": "w", "op": "Const", "attr": {"dtype": {"type": "DT_FLOAT"}}},
+                      {"name": "y", "op": "Identity", "input": ["w"],
+                       "attr": {"T": {"type": "DT_FLOAT"}}}]}
+        from google.protobuf import json_format
+
+        from inspector.core.model import protos
+
+        (folder / "tensorflowjs_model.pb").write_bytes(
+            json_format.ParseDict(g, protos.GraphDef()).SerializeToString())
+        (folder / "group1-shard1of1").write_bytes(
+            bytes(__import__("struct").pack("<4f", *(scale * k for k in (1, 2, 3, 4)))))
+        (folder / "weights_manifest.json").write_text(json.dumps(
+            [{"paths": ["group1-shard1of1"],
+              "weights": [{"name": "w", "shape": [4], "dtype": "float32"}]}]))
+        sides.append(str(folder / "tensorflowjs_model.pb"))
+    code, out, err = run_cli("diff", *sides, "--no-flops")
+    assert code == 1 and "the same bytes" not in out, out + err
+    assert "w: values changed" in out, out

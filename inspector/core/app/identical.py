@@ -24,14 +24,16 @@ CHUNK = 1 << 20            # the bytes compared per read: 1 MiB (kept in cache f
 HALVES_FROM = 64 << 20     # files this big: mapped_compare (a half per child), else two threads
 RULE = "same file bytes"
 WHOLE = ("graphdef", "tflite")     # kinds whose model is all in its file's bytes
-BESIDE = (".meta", "saved_model.pb", "saved_model.pbtxt")   # read with files beside them
+BESIDE = (".meta", "saved_model.pb", "saved_model.pbtxt",   # read with files beside them
+          "tensorflowjs_model.pb")     # (TF.js 0.x: its weights in the shards beside it)
 _DIFFER: set = set()       # the last pair found different: (device, inode, size, mtime) each
 
 
 def same_bytes(path_a: str, path_b: str) -> int | None:
     """The files' size when both are regular files holding the same bytes and the first bytes
-    are those of a model read from its file alone (_whole_model; a .meta or saved_model.pb
-    only within one folder: its checkpoint is beside it), else None. The same file (one inode)
+    are those of a model read from its file alone (_whole_model; a .meta, saved_model.pb or
+    TF.js 0.x tensorflowjs_model.pb only within one folder: its checkpoint or weight shards
+    are beside it), else None. The same file (one inode)
     at once; else compared until they differ (_same_from). A file that changed while it was
     compared (its size or modification time, or cut short under the compare): InspectorError
     naming it."""
