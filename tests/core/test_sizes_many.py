@@ -153,3 +153,50 @@ def test_a_stored_graph_is_sized_without_parsing_its_nodes(monkeypatch):
     got = sz.sizes(stored.graph, stored.file_size)
     want = sz.sizes(whole.graph, whole.file_size)
     assert got.nodes == want.nodes and got.remainder == 0
+
+
+@pytest.mark.parametrize("path", ["demo", "inception_jpeg.pb", "dense", "blocks"])
+def test_the_columns_sum_as_the_groups_do(path, data):
+    """size_columns (the window's measure: bincounts, no Group a node) against sizes.group
+    (the CLI's): the same bytes and nodes in every group, each node's size the same."""
+    from inspector.core.analysis import size_columns as sc
+    from tests.conftest import DEMO
+
+    path = {"demo": DEMO, "dense": scale_models.dense_model(2, 512),
+            "blocks": scale_models.blocks_graph(3000)}.get(path) or f"{data}/{path}"
+    g = load(path).graph
+    nodes = sz.node_sizes(g)
+    sizes = sc.size_array(g)
+    assert sizes.tolist() == [nodes[n] for n in g.name_list]
+
+    def sums(root):
+        out, stack = {}, [root]
+        while stack:
+            x = stack.pop()
+            out[(x.name, x.node)] = (x.bytes, x.nodes)
+            stack.extend(x.children.values())
+        return out
+    assert sums(sc.by_scope(g, sizes, lambda root: 0)) == sums(sz.group(g, nodes, "scope"))
+    for by in ("op", "dtype"):
+        root, biggest = sc.by_key(g, sizes, by)
+        assert sums(root) == sums(sz.group(g, nodes, by))
+        keys = dict(zip(g.name_list, sz.group_keys(g, by)))
+        for key, name in biggest.items():
+            assert keys[name] == key and nodes[name] == max(
+                nodes[n] for n in g.name_list if keys[n] == key)
+
+
+def test_the_windows_tree_is_as_fine_as_a_map_shows():
+    """The window kept a Group a node (1M nodes: ~400 MB, freed on the GUI thread by the
+    next measure): groups under LEAST of the map are folded, and none is deeper than the
+    map shows."""
+    m = load(scale_models.blocks_graph(30_000))
+    measured = sizing.measure(m.graph, "scope", m.file_size, keep=sizing.KEEP)
+    count, deepest, stack = 0, 0, [(measured.root, 0)]
+    while stack:
+        g, level = stack.pop()
+        count, deepest = count + 1, max(deepest, level)
+        assert level == 0 or g.folded or g.bytes >= measured.root.bytes * sizing.LEAST
+        stack.extend((c, level + 1) for c in g.children.values())
+    assert count < len(m.graph) / 3 and deepest <= 3      # (a Group a node: over 33k)
+    assert measured.root.bytes == measured.total and measured.root.nodes == len(m.graph)

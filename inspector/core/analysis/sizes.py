@@ -93,13 +93,7 @@ class Sizes:
 
 def sizes(graph, file_size: int = 0, job: Job = NO_JOB) -> Sizes:
     nodes = node_sizes(graph, job)
-    structure = graph.structure
-    other = 0
-    for part in ("library", "versions"):        # written when set, even empty (2 bytes)
-        if structure.HasField(part):
-            other += _framed(getattr(structure, part).ByteSize())
-    total = sum(nodes.values())
-    return Sizes(total, file_size, nodes, other)
+    return Sizes(sum(nodes.values()), file_size, nodes, graph_fields(graph.structure))
 
 
 @dataclass
@@ -188,31 +182,54 @@ def group(graph, node_bytes: dict, by: str = "scope", keys: list | None = None,
     return root
 
 
-def trim(root: Group, keep: int, job: Job = NO_JOB) -> list:
-    """Every group of more than `keep` children keeps its `keep` biggest; the others become
-    one folded group, "N more nodes" (a treemap shows no more than fit: a flat scope of 1M
-    nodes laid out 1M tiles on the GUI thread). In place; the kept leaves' node names."""
-    leaves, stack, k = [], [root], 0
+def more(nodes: int) -> str:
+    """The name of a folded group."""
+    return f"{nodes:,} more node{'s' if nodes != 1 else ''}"
+
+
+def trim(root: Group, keep: int, job: Job = NO_JOB, least: int = 0, depth: int | None = None,
+         start_depth: int = 0) -> list:
+    """What a treemap can show of the tree, in place: a group keeps its `keep` biggest
+    children of `least` bytes or more, the others become one folded group "N more nodes" (a
+    flat scope of 1M nodes laid out 1M tiles on the GUI thread); the groups `depth` levels
+    below the one the map starts in (`start_depth` levels below the root) keep no children.
+    The kept leaves' node names."""
+    leaves, stack, k = [], [(root, -start_depth)], 0
     while stack:
-        g = stack.pop()
+        g, level = stack.pop()
         kids = g.children
-        if len(kids) > keep:
-            kept = heapq.nlargest(keep, kids.items(), key=lambda kv: kv[1].bytes)
-            out = {key for key, _ in kept}
+        if depth is not None and level >= depth:
+            g.children = {}
+            continue
+        fit = [(key, c) for key, c in kids.items() if c.bytes >= least and key != "\0more"]
+        if len(fit) > keep:
+            fit = heapq.nlargest(keep, fit, key=lambda kv: kv[1].bytes)
+        if len(fit) < len(kids):
+            out = dict(fit)
             rest = [c for key, c in kids.items() if key not in out]
-            nodes = sum(c.nodes for c in rest)
-            folded = Group(f"{nodes:,} more node{'s' if nodes != 1 else ''}",
-                           sum(c.bytes for c in rest), nodes, folded=len(rest))
-            g.children = kids = dict(kept)
-            kids["\0more"] = folded          # (no name holds a NUL: never a scope's key)
+            if len(rest) == 1 and rest[0].folded:
+                folded = rest[0]
+            else:
+                nodes = sum(c.nodes for c in rest)
+                folded = Group(more(nodes), sum(c.bytes for c in rest), nodes,
+                               folded=len(rest))
+            out["\0more"] = folded       # (no name holds a NUL: never a scope's key)
+            g.children = kids = out
         for c in kids.values():
             if c.children:
-                stack.append(c)
+                stack.append((c, level + 1))
             elif c.node:
                 leaves.append(c.node)
         k += 1
         job.every(k, 1023)
     return leaves
+
+
+def graph_fields(structure) -> int:
+    """Bytes of the GraphDef's library and versions fields (framed; written when set, even
+    empty: 2 bytes)."""
+    return sum(_framed(getattr(structure, part).ByteSize()) for part in ("library", "versions")
+               if structure.HasField(part))
 
 
 def _chain(root: Group, parts: list) -> list:

@@ -9,12 +9,14 @@ from dataclasses import dataclass, field, replace
 
 from inspector.core.runtime import gc_policy
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.view.treemap import DEPTH, inside
 
 BY = ("scope", "op", "dtype")
 
 
 NO_SCOPES = "no name scopes in this graph: grouped by op type"
 KEEP = 1000        # groups a group of the window's tree keeps (the rest: "N more nodes")
+LEAST = 1 / 20000  # nor a group under this share of the map (6 x 6 px of a 1200 x 600 map)
 
 
 @dataclass
@@ -42,11 +44,14 @@ def grouping(graph, by: str) -> tuple:
 def measure(graph, by: str = "scope", file_size: int = 0, job: Job = NO_JOB,
             keep: int | None = None) -> Measured:
     """The bytes of every node of `graph`, grouped `by` scope, op type or dtype (see
-    grouping). `keep`: the tree trimmed to that many children a group, and node -> op only
-    for the nodes left in it, no per-node dict kept (the window's panel)."""
-    from inspector.core.analysis import sizes as sz
+    grouping). `keep` (the window's panel): from the columns (size_columns), the tree only as
+    deep and as fine as a treemap shows (at most `keep` groups a group, none under LEAST of
+    the map), node -> op only for the nodes left in it, no per-node dict."""
+    from inspector.core.analysis import size_columns, sizes as sz
 
     by, note = grouping(graph, by)
+    if keep is not None:
+        return _measure_shown(size_columns, sz, graph, by, note, file_size, job, keep)
     whole = sz.sizes(graph, file_size, job)
     nodes = whole.nodes
     names = graph.name_list       # the columns: no Node view made here
@@ -61,14 +66,24 @@ def measure(graph, by: str = "scope", file_size: int = 0, job: Job = NO_JOB,
             for name, key in zip(names[lo:lo + sz.CHUNK], keys[lo:lo + sz.CHUNK]):
                 if get(name) > get(biggest.get(key, ""), -1):
                     biggest[key] = name
-    op_names, ops_of = graph.op_names, graph._ops
-    if keep is None:
-        ops = dict(zip(names, map(op_names.__getitem__, ops_of)))
-    else:
-        index = graph.index
-        ops = {name: op_names[ops_of[index(name)]] for name in sz.trim(root, keep, job)}
-        whole = replace(whole, nodes={})
+    ops = dict(zip(names, map(graph.op_names.__getitem__, graph._ops)))
     return Measured(root, ops, biggest, whole.total, whole, by, note)
+
+
+def _measure_shown(sc, sz, graph, by: str, note: str, file_size: int, job: Job, keep: int):
+    """measure's `keep` case (sc, sz: the size_columns and sizes modules)."""
+    sizes = sc.size_array(graph, job)
+    whole = sz.Sizes(int(sizes.sum()), file_size, {}, sz.graph_fields(graph.structure))
+    job.check()
+    if by != "scope":
+        root, biggest = sc.by_key(graph, sizes, by)
+        return Measured(root, {}, biggest, whole.total, whole, by, note)
+    root = sc.by_scope(graph, sizes, lambda root: int(inside(root)[-1].bytes * LEAST), job)
+    chain = inside(root)
+    leaves = sz.trim(root, keep, job, int(chain[-1].bytes * LEAST), DEPTH, len(chain) - 1)
+    op_names, ops_of, index = graph.op_names, graph._ops, graph.index
+    ops = {name: op_names[ops_of[index(name)]] for name in leaves}
+    return Measured(root, ops, {}, whole.total, whole, by, note)
 
 
 def biggest_groups(measured: Measured, depth: int = 1) -> list:

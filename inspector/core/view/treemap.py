@@ -8,6 +8,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+DEPTH = 3           # levels of groups a map by scope shows
+INSIDE = 0.95       # a map starts inside a scope that holds this share of it all
+
+
+def inside(root) -> list:
+    """The groups from `root` to the one a map by scope starts in: while one scope holds
+    (almost) it all, the map starts inside it."""
+    chain = [root]
+    while root.children:
+        big = max(root.children.values(), key=lambda g: g.bytes)
+        if not big.children or big.bytes < INSIDE * root.bytes:
+            break
+        root = big
+        chain.append(root)
+    return chain
+
+
 @dataclass(frozen=True)
 class Tile:
     id: str            # what a click goes to (a scope path, a node name, an op type ...)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.view.treemap import nested
+from inspector.core.view.treemap import DEPTH, inside, nested
 from inspector.core.view.vocabulary import CATEGORY_COLOURS as COLOURS
 from inspector.core.view.vocabulary import category, human_bytes
 
@@ -55,16 +55,11 @@ class Treemap(QWidget):
         if self.root is None or not self.root.bytes:
             self.tiles = []
             return
-        root = self.root
-        self.inside = ""
-        while self.by == "scope" and root.children:   # one scope holds (almost) it all:
-            big = max(root.children.values(), key=lambda g: g.bytes)   # start inside it
-            if not big.children or big.bytes < 0.95 * root.bytes:
-                break
-            root, self.inside = big, big.name
+        root = inside(self.root)[-1] if self.by == "scope" else self.root   # one scope
+        self.inside = root.name if root is not self.root else ""    # holds (almost) it all
         top = 20 if self.title or self.inside else 0
         self.tiles = nested(root, 0, top, self.width() - 1, self.height() - top - 1,
-                            depth=3 if self.by == "scope" else 1, scopes=self.by == "scope")
+                            depth=DEPTH if self.by == "scope" else 1, scopes=self.by == "scope")
 
     def _fill(self, tile) -> QColor:
         if self.by == "op":
