@@ -170,15 +170,13 @@ def _typed_values(tensor_proto, field: str, limit: int | None = None):
 def _checked(tensor_proto) -> tuple:
     """(shape, element count, numpy dtype, tensor_content or None) once the declared shape,
     the dtype and the packed content's length agree; raises ValueError where they do not."""
-    import numpy as np
-
     _require_values(tensor_proto)
     shape = declared_dims(tensor_proto)
     count = math.prod(shape)
     dt = dtypes.numpy_dtype(tensor_proto.dtype)
     if dt is None:
         raise ValueError(f"cannot decode dtype {dtypes.dtype_name(tensor_proto.dtype)}")
-    if not tensor_proto.tensor_content or dt == np.object_:
+    if not tensor_proto.tensor_content or dt.kind == "O":    # strings are never packed
         return shape, count, dt, None
     content = tensor_proto.tensor_content
     if len(content) != count * dt.itemsize:
