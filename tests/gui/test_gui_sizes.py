@@ -139,3 +139,26 @@ def test_a_failed_measure_is_said_and_the_app_goes_on(qtbot, window, model, monk
     monkeypatch.undo()
     qtbot.mouseClick(panel.measure, Qt.LeftButton)
     qtbot.waitUntil(lambda: window.sizes.shown > 0, timeout=30000)
+
+
+def test_sizes_then_auto_tour_through_the_menus_on_a_flat_model(qtbot, window):
+    """The 1M flat model's walk, small: View > Sizes, then Demo > Auto-tour while the sizes
+    are measured. The measure's result laid out a tile a node on the GUI thread (242 s at 1M,
+    beside the tour); the map is the op types, and the tour is built."""
+    from PySide6.QtGui import QAction
+
+    from tests.fixtures import scale_models
+
+    def action(text):
+        return next(a for a in window.findChildren(QAction) if a.text() == text)
+
+    open_and_wait(qtbot, window, scale_models.flat_graph(5000))
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    sizes = action("Sizes")
+    if not sizes.isChecked():
+        sizes.trigger()
+    action("&Auto-tour").trigger()
+    qtbot.waitUntil(lambda: window.sizes.shown > 0 and bool(window.workbench.tour.stops) and
+                    not window.tasks.is_busy(), timeout=120000)
+    tiles = window.sizes_panel.before.tiles
+    assert 0 < len(tiles) < 20 and "Const" in {t.id for t in tiles}
