@@ -189,6 +189,7 @@ def main(argv: list | None = None) -> int:
     install_in_process()  # the CLI runs TensorFlow in its own process, imported when used
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Printable(out), _Printable(err)   # a model's names: never raw
+    keras_before, front_end.KERAS_IN_CHILD = front_end.KERAS_IN_CHILD, True   # a capped child
     try:
         return args.func(args)
     except InspectorError as exc:
@@ -204,6 +205,7 @@ def main(argv: list | None = None) -> int:
     except BrokenPipeError:
         return 0
     finally:
+        front_end.KERAS_IN_CHILD = keras_before     # (main() may run again in this process)
         if isinstance(sys.stdout, _Printable):
             sys.stdout = out
         if isinstance(sys.stderr, _Printable):

@@ -28,6 +28,7 @@ import time
 
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.runtime import executor, job as jobs
+from inspector.core.runtime import keras_limits
 from inspector.core.runtime.blas_threads import as_the_user_had_it
 from inspector.core.runtime.operations import NAMES, TensorFlowOperations
 from inspector.worker.protocol import (
@@ -237,6 +238,7 @@ class WorkerClient(TensorFlowOperations):
             self._start()
         call_id = next(self._ids)
         rss = _ResidentMemory(self.process.pid)
+        rss.limit, rss.said = self._limit_for(operation, args, rss)
         try:
             send(self._to, ("call", call_id, operation, args, kwargs))
         except ProtocolError:
@@ -268,8 +270,10 @@ class WorkerClient(TensorFlowOperations):
                 timer.daemon = True
                 timer.start()
                 raise Cancelled()
-            if rss.sample() > self.memory_limit:
+            if rss.sample() > rss.limit:
                 self.stop()
+                if rss.said:
+                    raise rss.said
                 raise WorkerFailed(
                     f"TensorFlow needed more than {self.memory_limit / (1 << 30):.1f} GB of "
                     f"memory while running {name} (the worker's limit) and was stopped; the "
@@ -292,6 +296,14 @@ class WorkerClient(TensorFlowOperations):
             if kind == "error":
                 raise rest[0]
             return received_graphs(rest[0], made)
+
+    def _limit_for(self, operation: str, args, rss) -> tuple:
+        """(memory limit, error past it) of one request: a Keras load may grow the worker
+        by its file's budget (runtime/keras_limits), at most to the worker's limit."""
+        if operation != "freeze_keras" or not args or not isinstance(args[0], str):
+            return self.memory_limit, None
+        limit, said = keras_limits.worker_limit(args[0], rss.sample(), self.memory_limit)
+        return limit, WorkerFailed(said, path=args[0])
 
     def _settle(self) -> None:
         """Before a new request: let a cancelled one finish (its answer is dropped) or, past
@@ -372,6 +384,7 @@ class _ResidentMemory:
         except Exception:  # noqa: BLE001 - no psutil, or the worker is already gone
             self.process = None
         self.last, self.value = 0.0, 0
+        self.limit, self.said = 1 << 62, None
 
     def sample(self) -> int:
         now = time.monotonic()

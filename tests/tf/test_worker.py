@@ -154,6 +154,30 @@ def test_a_huge_declared_fill_fails_with_a_message_in_the_worker(worker):
     assert worker._sleep(0) == 0
 
 
+def test_a_keras_load_past_its_file_s_limit_stops_the_worker_and_the_next_one_loads(tmp_path):
+    """A 16 KB Keras file that passes the size check but has Keras build a 1.4 GB kernel: the
+    worker is stopped at the file's limit (runtime/keras_limits, 1.7 GB here), not the
+    worker's (4 GB here; half the machine by default), the window gets the layer view with
+    one line saying why, and the next Keras file loads in a new worker. Fails on the old
+    code: stopped at the worker's 4 GB, 'TensorFlow needed more than 4.0 GB'."""
+    from inspector.core.runtime import executor
+    from tests.fixtures.hostile import inputs as I
+
+    client = WorkerClient(memory_limit=4 << 30)
+    previous = executor.use(client)
+    try:
+        hostile = load(I.keras_channels_first(str(tmp_path)))
+        assert hostile.kind == "keras-layers" and not client.running()
+        assert "Keras needed more than" in hostile.notes[0], hostile.notes
+        assert "the limit for this file in the TensorFlow worker" in hostile.notes[0]
+        tiny = load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "core", "data",
+                                 "tiny.keras"))
+        assert tiny.kind == "keras" and len(tiny.graph) == 28 and client.starts == 2
+    finally:
+        executor.use(previous)
+        client.stop()
+
+
 def test_big_text_graphs_are_parsed_in_the_worker(worker, fx, tmp_path):
     """Text parsing is slow pure Python: with a worker installed it runs there, and the
     result and the errors are the same as here."""

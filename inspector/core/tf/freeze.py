@@ -8,6 +8,7 @@ import os
 import tempfile
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.tf import keras_child
 from inspector.core.tf.concrete import freeze_concrete
 from inspector.core.tf.keras_graph import freeze_loaded_keras
 from inspector.core.tf.legacy_keras import available, freeze_in_child
@@ -100,19 +101,29 @@ def _freeze_from_metagraph(directory: str, tags: list, signature: str):
 
 @serialized
 def freeze_keras(path: str):
+    """(GraphDef, inputs, outputs, how) of a Keras model file (freeze_keras_here), in a child
+    process held to a memory and a time limit where this process asks for it (the command
+    line: keras_child)."""
+    if keras_child.wanted():
+        return keras_child.freeze(path, freeze_keras_here)
+    return freeze_keras_here(path)
+
+
+def freeze_keras_here(path: str, watch=None):
     """(GraphDef, inputs, outputs, how) of a Keras model file, loaded with safe_mode on: Keras 3
     first; Keras 2 files it cannot read, or would compute differently, go to legacy Keras in a
     child process. A file whose name does not say its kind (an .h5 saved as model.pb: the
-    loaders know it by its content) is loaded through a link named as Keras wants."""
+    loaders know it by its content) is loaded through a link named as Keras wants. `watch` is
+    called with the keras module before Keras 3 loads anything."""
     tf()                    # one line when TensorFlow is missing (the file's layers are shown)
     suffix = _keras_suffix(path)
     if suffix is None or path.lower().endswith(suffix):
-        return _freeze_keras(path)
+        return _freeze_keras(path, watch)
     with tempfile.TemporaryDirectory(prefix="inspector-keras-") as folder:
         alias = os.path.join(folder, "model" + suffix[0])
         os.symlink(os.path.abspath(path), alias)
         try:
-            return _freeze_keras(alias)
+            return _freeze_keras(alias, watch)
         except ModelLoadError as exc:
             raise ModelLoadError(exc.message.replace(alias, path), path=path) from None
 
@@ -126,11 +137,13 @@ def _keras_suffix(path: str) -> tuple | None:
     return (".keras",) if head[:4] == b"PK\x03\x04" else None
 
 
-def _freeze_keras(path: str):
+def _freeze_keras(path: str, watch=None):
     try:
         import keras
     except ImportError as exc:
         raise ModelLoadError(f"Keras cannot be imported ({exc})", path=path) from None
+    if watch is not None:           # (keras_child: which layer Keras is building)
+        watch(keras)
 
     differs = _keras3_differs(path) if available() else ""
     if differs:

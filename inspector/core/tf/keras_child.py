@@ -1,0 +1,264 @@
+"""The command line's Keras load, in a child process held to a memory and a time limit
+(runtime/keras_limits: sized from the file and the machine). Keras builds a layer's variables
+from the sizes its config declares before it reads the stored weights; the pure-Python check
+(loaders/keras_shapes) cannot model every layer's output shape (channels-first convolutions,
+Dot, custom layers), and a file passing it could have Keras allocate gigabytes. Here the child
+fails instead and the command says so in one line: the file, the layer being built (Keras's
+`add_weight` is watched) and the limit. The app needs none of this: its Keras loads run in its
+TensorFlow worker, which worker/client stops past the load's memory limit.
+
+The child is a fork of this process when that is safe (TensorFlow not imported yet, one thread:
+the usual command, which then never imports TensorFlow for a summary), else a new Python.
+Its data segment (RLIMIT_DATA: TF's reserved but unused address space is not counted, as it
+would be by RLIMIT_AS) may grow by the budget; past it an allocation fails in the child, which
+reports it, or the child dies, and this process names the layer it last heard of.
+
+    python -c "...child_main(argv)" MODEL BUDGET FD   (the new-Python child)
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import resource
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from inspector.core.errors import InspectorError, ModelLoadError
+from inspector.core.model import protos
+from inspector.core.runtime import apart, front_end
+from inspector.core.runtime import keras_limits as limits
+from inspector.core.tf.runtime import tf
+
+HEADER = struct.Struct("<Q")
+LAUNCH = ("import sys; from inspector.core.tf import freeze, keras_child; "
+          "keras_child.child_main(sys.argv[1:], freeze.freeze_keras_here)")
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+MODE_ENV = "INSPECTOR_KERAS_CHILD"   # 0: load here, as before; spawn: always a new Python
+
+
+def wanted() -> bool:
+    """This process loads Keras files in a child (the command line), and it is not turned off."""
+    return front_end.KERAS_IN_CHILD and os.environ.get(MODE_ENV, "1") != "0"
+
+
+def freeze(path: str, load) -> tuple:
+    """(GraphDef, inputs, outputs, how) of load(path, watch) (freeze.freeze_keras_here), run in
+    a child held to the file's memory and time budgets; ModelLoadError (one line) when it
+    fails."""
+    budget, seconds = limits.memory_budget(path), limits.seconds_budget(path)
+    for stream in (sys.stdout, sys.stderr):   # nothing buffered here is written twice
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    with tempfile.TemporaryFile() as log:
+        read_fd, write_fd = os.pipe()
+        try:
+            fork = apart.fork_safe() and os.environ.get(MODE_ENV) != "spawn"
+            child = _fork(path, budget, write_fd, log, load) if fork else \
+                _spawn(path, budget, write_fd, log)
+        except BaseException:
+            os.close(read_fd)
+            raise
+        finally:
+            os.close(write_fd)
+        try:
+            messages, timed_out = _read(read_fd, seconds)
+        finally:
+            os.close(read_fd)
+            status = child.end()
+        return _outcome(path, budget, seconds, messages, timed_out, status, _last_line(log))
+
+
+# -- the child ------------------------------------------------------------------------------
+def child_main(argv: list, load) -> None:
+    """The new-Python child: MODEL BUDGET FD."""
+    _serve(argv[0], int(argv[1]), int(argv[2]), load)
+
+
+def _serve(path: str, budget: int, fd: int, load) -> None:
+    """Load, send the answer (or the error) on fd, leave without any cleanup."""
+    try:
+        _hold_to(budget)
+        tf()        # (TensorFlowUnavailable when missing: sent back as the answer)
+        graph_def, inputs, outputs, how = load(path, lambda keras: _note_layers(keras, fd))
+        _send(fd, ("done", graph_def.SerializeToString(), inputs, outputs, how))
+    except InspectorError as exc:
+        _send(fd, ("error", exc))
+    except BaseException as exc:  # noqa: BLE001 - said in one line by the parent
+        _send(fd, ("error", ModelLoadError(f"Keras cannot load it: {type(exc).__name__}: "
+                                           f"{_first_line(str(exc))}", path=path)))
+    os._exit(0)
+
+
+def _hold_to(budget: int) -> None:
+    """Let this process's data segment grow by `budget` bytes from what it holds now."""
+    soft = _data_bytes() + budget
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+
+
+def _data_bytes() -> int:
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(ln.split()[1]) << 10 for ln in fh if ln.startswith("VmData:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return 0
+
+
+def _note_layers(keras, fd: int) -> None:
+    """Tell the parent the name of each layer as Keras makes its variables (add_weight)."""
+    Layer = getattr(getattr(keras, "layers", None), "Layer", None)
+    if not hasattr(Layer, "add_weight"):
+        return
+    original, last = Layer.add_weight, [None]
+
+    def add_weight(self, *args, **kwargs):
+        name = getattr(self, "name", None)
+        if name != last[0]:
+            last[0] = name
+            _send(fd, ("layer", str(name)))
+        return original(self, *args, **kwargs)
+
+    Layer.add_weight = add_weight
+
+
+def _send(fd: int, message) -> None:
+    try:
+        data = pickle.dumps(message, protocol=5)
+        view = memoryview(HEADER.pack(len(data)) + data)
+        while view:
+            view = view[os.write(fd, view):]
+    except Exception:  # noqa: BLE001 - (out of memory): the parent says how the child ended
+        pass
+
+
+# -- this process ---------------------------------------------------------------------------
+class _Child:
+    def __init__(self, pid: int, process: subprocess.Popen | None = None):
+        self.pid, self.process = pid, process
+
+    def end(self) -> int:
+        """Its exit code (-N: ended by signal N), stopping it (and its children) if it runs."""
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if self.process is not None:
+            return self.process.wait()
+        _, status = os.waitpid(self.pid, 0)
+        return os.waitstatus_to_exitcode(status)
+
+
+def _fork(path: str, budget: int, write_fd: int, log, load) -> _Child:
+    pid = os.fork()
+    if pid == 0:                   # the child: its own group (stopped whole), output to the log
+        try:
+            os.setpgid(0, 0)
+            os.dup2(log.fileno(), 1)
+            os.dup2(log.fileno(), 2)
+            _serve(path, budget, write_fd, load)
+        finally:
+            os._exit(1)
+    try:
+        os.setpgid(pid, pid)       # (also here: killpg must not miss it in the race)
+    except OSError:
+        pass
+    return _Child(pid)
+
+
+def _spawn(path: str, budget: int, write_fd: int, log) -> _Child:
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"),
+               PYTHONPATH=os.pathsep.join([PACKAGE_ROOT] + [p for p in os.environ.get(
+                   "PYTHONPATH", "").split(os.pathsep) if p]))
+    safe_path = ["-P"] if sys.version_info >= (3, 11) else []   # nothing beside cwd imported
+    process = subprocess.Popen(
+        [sys.executable, *safe_path, "-c", LAUNCH, os.path.abspath(path), str(budget),
+         str(write_fd)], pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=log,
+        stderr=log, env=env, start_new_session=True, cwd=tempfile.gettempdir())
+    return _Child(process.pid, process)
+
+
+def _read(fd: int, seconds: float) -> tuple:
+    """The child's messages until it closes the pipe, and whether the time ran out first."""
+    deadline = time.monotonic() + seconds
+    buffer, messages = bytearray(), []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return messages, True
+        ready, _, _ = select.select([fd], [], [], min(left, 1.0))
+        if not ready:
+            continue
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            return messages, False
+        buffer += chunk
+        while len(buffer) >= HEADER.size:
+            size = HEADER.unpack_from(buffer)[0]
+            if len(buffer) < HEADER.size + size:
+                break
+            messages.append(pickle.loads(bytes(buffer[HEADER.size:HEADER.size + size])))
+            del buffer[:HEADER.size + size]
+
+
+def _outcome(path, budget, seconds, messages, timed_out, status, last_line) -> tuple:
+    layers = [m[1] for m in messages if m[0] == "layer"]
+    where = f" building layer '{layers[-1]}'" if layers else ""
+    answer = next((m for m in messages if m[0] in ("done", "error")), None)
+    if timed_out:
+        raise ModelLoadError(f"Keras did not load it within {seconds:.3g} s{where} and was "
+                             f"stopped ({limits.SECONDS_ENV} sets the limit)", path=path)
+    if answer is not None and answer[0] == "done":
+        return protos.GraphDef.FromString(answer[1]), answer[2], answer[3], answer[4]
+    said = answer[1].message if answer is not None else last_line
+    if limits.says_memory(said) or (answer is None and status == -signal.SIGKILL):
+        raise ModelLoadError(
+            f"Keras needed more than the {limits.gigabytes(budget)} of memory allowed for this "
+            f"file{where} and was stopped ({_allocation(said) or 'killed'}): its config "
+            "declares sizes its stored weights do not hold, or the model needs more "
+            f"({limits.MEMORY_ENV} sets the limit)", path=path)
+    if answer is not None:
+        raise answer[1]
+    how = f"was ended by {_signal_name(-status)}" if status < 0 else f"exited with status {status}"
+    raise ModelLoadError(f"Keras {how} while loading it{where}" +
+                         (f": {_first_line(last_line)}" if last_line else ""), path=path)
+
+
+def _allocation(said: str) -> str:
+    """What failed to allocate, without who said so and where ('OOM when allocating tensor
+    with shape[67108864,10] and type float on /job:localhost/...' up to ' on /job')."""
+    line = _first_line(said).removeprefix("Keras cannot load it: ")
+    return line.split(" on /job:", 1)[0].split(" by allocator ", 1)[0]
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _first_line(text: str, limit: int = 200) -> str:
+    line = next((ln.strip() for ln in str(text).splitlines() if ln.strip()), "")
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
+def _last_line(log) -> str:
+    """The last line the child printed (a C++ abort's message, say)."""
+    try:
+        log.seek(max(0, log.seek(0, 2) - 4096))
+        lines = [ln.strip() for ln in log.read().decode("utf-8", "replace").splitlines()
+                 if ln.strip()]
+    except (OSError, ValueError):
+        return ""
+    return lines[-1][:300] if lines else ""

@@ -1,0 +1,103 @@
+"""The command line loads a Keras file in a child process held to a memory and a time limit
+(tf/keras_child): a file that passes the size check (a channels-first convolution it does
+not model) and has Keras build a 1.4 GB kernel ends in one line naming the file, the layer
+and the limit, and nothing grows past the limit; a normal file loads as before."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.fixtures.hostile import inputs as I
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATA = os.path.join(ROOT, "tests", "core", "data")
+TIME_LIMIT = 300         # generous: the bound is "never hangs", not a speed
+PEAK_LIMIT_KIB = int(2.5 * 2 ** 20)   # TF alone ~0.5 GB; the old code peaked at ~4 GB+
+
+
+def _cli(argv, tmp_path, **env):
+    peak_file = str(tmp_path / "peak.txt")
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", INSPECTOR_PEAK_FILE=peak_file, **env)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "tests.fixtures.hostile.run_limited",
+                               *argv], cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=TIME_LIMIT)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"hung: no answer within {TIME_LIMIT} s")
+    peak = int(open(peak_file).read()) if os.path.exists(peak_file) else 0
+    return proc, peak
+
+
+def _one_error_line(proc) -> str:
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if ln.startswith("graphdef-inspector: error:")]
+    assert proc.returncode == 2 and len(errors) == 1 and lines[-1] == errors[0], \
+        (proc.returncode, proc.stderr[-2000:])
+    return errors[0]
+
+
+@pytest.mark.parametrize("mode", ["fork", "spawn"])
+def test_a_keras_file_that_would_allocate_gigabytes_ends_in_one_line(tmp_path, mode):
+    """Fails on the old code: Keras built the kernel in the command's own process (peak
+    ~4 GB here, 8.8 GB at 4096x4096) and the line said only 'OOM when allocating' if the
+    machine refused it. 'spawn': the child is a new Python (this process had imported
+    TensorFlow already, say)."""
+    path = I.keras_channels_first(str(tmp_path))
+    proc, peak = _cli(["flops", path], tmp_path,
+                      **({"INSPECTOR_KERAS_CHILD": "spawn"} if mode == "spawn" else {}))
+    line = _one_error_line(proc)
+    assert path in line and "Keras needed more than the" in line, line
+    assert "of memory allowed for this file building layer 'probs' and was stopped" in line
+    assert "INSPECTOR_KERAS_MEMORY_GB" in line and line.isprintable()
+    assert 0 < peak < PEAK_LIMIT_KIB, f"peak {peak / 2 ** 20:.2f} GiB"
+
+
+def test_summarize_shows_the_layers_and_says_why_it_was_not_frozen(tmp_path):
+    path = I.keras_channels_first(str(tmp_path))
+    proc, peak = _cli(["summarize", path], tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "(keras-layers," in proc.stdout and "Keras needed more than" in proc.stderr
+    assert 0 < peak < PEAK_LIMIT_KIB, f"peak {peak / 2 ** 20:.2f} GiB"
+
+
+@pytest.mark.parametrize("name, command", [("tiny.keras", "flops"), ("tiny.h5", "convert")])
+def test_a_normal_keras_file_is_frozen_through_the_child(tmp_path, name, command):
+    argv = [command, os.path.join(DATA, name)] + \
+        (["-o", str(tmp_path / "frozen.pb")] if command == "convert" else [])
+    proc, _ = _cli(argv, tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and "read-only" not in proc.stderr + proc.stdout
+    assert command != "convert" or "Wrote 28 nodes" in proc.stdout, proc.stdout
+
+
+def test_a_load_past_its_time_limit_is_stopped_with_one_line(tmp_path):
+    """Fails on the old code (no limit: it loads). The child is stopped, with its group."""
+    path = os.path.join(DATA, "tiny.keras")
+    proc, _ = _cli(["flops", path], tmp_path, INSPECTOR_KERAS_SECONDS="0.2")
+    line = _one_error_line(proc)
+    assert "Keras did not load it within 0.2 s and was stopped" in line, line
+    assert "INSPECTOR_KERAS_SECONDS" in line
+
+
+def test_in_process_main_after_tensorflow_still_uses_a_child(tmp_path, monkeypatch):
+    """main() in a process that imported TensorFlow (not fork-safe): a new Python loads it."""
+    pytest.importorskip("tensorflow")
+    import contextlib
+    import io
+
+    import tensorflow  # noqa: F401
+    from inspector.core.runtime import front_end
+    from inspector.launcher import main
+
+    monkeypatch.setenv("INSPECTOR_KERAS_MEMORY_GB", "0.75")
+    path = I.keras_channels_first(str(tmp_path))
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(["flops", path])
+    assert code == 2 and "Keras needed more than the 0.8 GB" in err.getvalue(), err.getvalue()
+    assert front_end.KERAS_IN_CHILD is False      # only for the command's run
