@@ -206,6 +206,8 @@ def main(argv: list | None = None) -> int:
         return 0
     finally:
         front_end.KERAS_IN_CHILD = keras_before     # (main() may run again in this process)
+        for end in list(front_end.AT_COMMAND_END):
+            end()
         if isinstance(sys.stdout, _Printable):
             sys.stdout = out
         if isinstance(sys.stderr, _Printable):

@@ -101,3 +101,24 @@ def test_in_process_main_after_tensorflow_still_uses_a_child(tmp_path, monkeypat
         code = main(["flops", path])
     assert code == 2 and "Keras needed more than the 0.8 GB" in err.getvalue(), err.getvalue()
     assert front_end.KERAS_IN_CHILD is False      # only for the command's run
+
+
+def test_flops_of_a_keras_file_asks_the_child_and_never_imports_tensorflow_here():
+    """The child that loaded the file answers the command's TensorFlow operations (shape
+    inference): the command's own process imports no TensorFlow, and the answer is the one
+    the in-process load gives (INSPECTOR_KERAS_CHILD=0). Fails on the old code (TensorFlow
+    imported here, twice with the child: flops of tiny.keras took 1.7x as long)."""
+    code = ("import sys; from inspector.launcher import main; "
+            f"code = main(['flops', {os.path.join(DATA, 'tiny.keras')!r}]); "
+            "print('TF here:', 'tensorflow' in sys.modules, 'exit', code)")
+    outs = []
+    for mode in ("1", "0"):
+        proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                              text=True, timeout=TIME_LIMIT,
+                              env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
+                                       INSPECTOR_KERAS_CHILD=mode))
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        outs.append(proc.stdout)
+    assert outs[0].splitlines()[-1] == "TF here: False exit 0", outs[0][-500:]
+    assert outs[1].splitlines()[-1] == "TF here: True exit 0"
+    assert outs[0].splitlines()[:-1] == outs[1].splitlines()[:-1]

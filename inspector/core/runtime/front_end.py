@@ -9,3 +9,5 @@ FEW_NODES = False   # set by a command whose report reads few NodeDefs (summariz
 #                     and ~750 MB of protobuf messages not made)
 KERAS_IN_CHILD = False  # set by the command line: Keras files load in a child process held to
 #                         a memory and a time limit (tf/keras_child; the app's worker has its own)
+AT_COMMAND_END: list = []  # called by the command line's main when a command ends (the
+#                            Keras child that answers its TensorFlow operations is ended)

@@ -5,6 +5,7 @@ of one of the modules beside this one."""
 from __future__ import annotations
 
 from inspector.core.runtime import executor
+from inspector.core.tf import child_ops
 from inspector.core.runtime.operations import NAMES as OPERATIONS
 from inspector.core.runtime.operations import TensorFlowOperations
 
@@ -43,7 +44,8 @@ class InProcess(TensorFlowOperations):
             if home is None:
                 raise RuntimeError(f"no TensorFlow function for operation '{name}'")
             self._functions[name] = getattr(home, name)
-            setattr(self, name, self._functions[name])   # shadows the protocol's method
+            # shadows the protocol's method; the command's Keras child may answer it
+            setattr(self, name, child_ops.forwarding(name, self._functions[name]))
 
 
 

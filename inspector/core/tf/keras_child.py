@@ -23,7 +23,6 @@ import pickle
 import resource
 import select
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
@@ -33,11 +32,12 @@ from inspector.core.errors import InspectorError, ModelLoadError
 from inspector.core.model import protos
 from inspector.core.runtime import apart, front_end
 from inspector.core.runtime import keras_limits as limits
+from inspector.core.tf import child_ops
 from inspector.core.tf.runtime import tf
 
-HEADER = struct.Struct("<Q")
-LAUNCH = ("import sys; from inspector.core.tf import freeze, keras_child; "
-          "keras_child.child_main(sys.argv[1:], freeze.freeze_keras_here)")
+HEADER = child_ops.HEADER
+LAUNCH = ("import sys; from inspector.core.tf import executor, freeze, keras_child; "
+          "executor.InProcess(); keras_child.child_main(sys.argv[1:], freeze.freeze_keras_here)")
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 MODE_ENV = "INSPECTOR_KERAS_CHILD"   # 0: load here, as before; spawn: always a new Python
@@ -52,59 +52,83 @@ def freeze(path: str, load) -> tuple:
     """(GraphDef, inputs, outputs, how) of load(path, watch) (freeze.freeze_keras_here), run in
     a child held to the file's memory and time budgets; ModelLoadError (one line) when it
     fails."""
+    child_ops.stop()                    # the previous Keras file's child: its work is done
     budget, seconds = limits.memory_budget(path), limits.seconds_budget(path)
     for stream in (sys.stdout, sys.stderr):   # nothing buffered here is written twice
         try:
             stream.flush()
         except (OSError, ValueError, AttributeError):
             pass
-    with tempfile.TemporaryFile() as log:
-        read_fd, write_fd = os.pipe()
-        try:
-            fork = apart.fork_safe() and os.environ.get(MODE_ENV) != "spawn"
-            child = _fork(path, budget, write_fd, log, load) if fork else \
-                _spawn(path, budget, write_fd, log)
-        except BaseException:
-            os.close(read_fd)
-            raise
-        finally:
-            os.close(write_fd)
-        try:
-            messages, timed_out = _read(read_fd, seconds)
-        finally:
-            os.close(read_fd)
-            status = child.end()
-        return _outcome(path, budget, seconds, messages, timed_out, status, _last_line(log))
+    log = tempfile.TemporaryFile()
+    answer_fd, write_fd = os.pipe()
+    request_fd, ask_fd = os.pipe()
+    try:
+        fork = apart.fork_safe() and os.environ.get(MODE_ENV) != "spawn"
+        child = _fork(path, budget, (write_fd, request_fd), log, load) if fork else \
+            _spawn(path, budget, (write_fd, request_fd), log)
+    except BaseException:
+        for fd in (answer_fd, ask_fd):
+            os.close(fd)
+        log.close()
+        raise
+    finally:
+        os.close(write_fd)
+        os.close(request_fd)
+    server = child_ops.Server(child, ask_fd, answer_fd, log, _last_line)
+    try:
+        messages, timed_out = _read(answer_fd, seconds)
+    except BaseException:
+        server.end()
+        raise
+    answer = next((m for m in messages if m[0] in ("done", "error")), None)
+    if answer is not None and answer[0] == "done" and not timed_out:
+        child_ops.serve(server)         # it answers the command's TensorFlow operations
+        return protos.GraphDef.FromString(answer[1]), answer[2], answer[3], answer[4]
+    last = _last_line(log)
+    status = server.end()
+    return _outcome(path, budget, seconds, messages, timed_out, status, last)
 
 
 # -- the child ------------------------------------------------------------------------------
 def child_main(argv: list, load) -> None:
-    """The new-Python child: MODEL BUDGET FD."""
-    _serve(argv[0], int(argv[1]), int(argv[2]), load)
+    """The new-Python child: MODEL BUDGET ANSWER_FD REQUEST_FD."""
+    _serve(argv[0], int(argv[1]), (int(argv[2]), int(argv[3])), load)
 
 
-def _serve(path: str, budget: int, fd: int, load) -> None:
-    """Load, send the answer (or the error) on fd, leave without any cleanup."""
+def _serve(path: str, budget: int, fds: tuple, load) -> None:
+    """Load, send the answer (or the error) on fds[0]; loaded, answer the command's
+    operations (child_ops.answer) until it closes fds[1]. Leaves without any cleanup."""
+    fd, loading = fds[0], [True]
     try:
-        _hold_to(budget)
+        before = _hold_to(budget)
         tf()        # (TensorFlowUnavailable when missing: sent back as the answer)
-        graph_def, inputs, outputs, how = load(path, lambda keras: _note_layers(keras, fd))
-        _send(fd, ("done", graph_def.SerializeToString(), inputs, outputs, how))
+        graph_def, inputs, outputs, how = load(path, lambda k: _note_layers(k, fd, loading))
+        data = graph_def.SerializeToString()
+        resource.setrlimit(resource.RLIMIT_DATA, before)  # loaded: as the command's own process
+        loading[0] = False
+        _send(fd, ("done", data, inputs, outputs, how))
     except InspectorError as exc:
         _send(fd, ("error", exc))
+        os._exit(0)
     except BaseException as exc:  # noqa: BLE001 - said in one line by the parent
         _send(fd, ("error", ModelLoadError(f"Keras cannot load it: {type(exc).__name__}: "
                                            f"{_first_line(str(exc))}", path=path)))
-    os._exit(0)
+        os._exit(0)
+    try:
+        child_ops.answer(fds[1], fd)
+    finally:
+        os._exit(0)
 
 
-def _hold_to(budget: int) -> None:
-    """Let this process's data segment grow by `budget` bytes from what it holds now."""
-    soft = _data_bytes() + budget
-    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+def _hold_to(budget: int) -> tuple:
+    """Let this process's data segment grow by `budget` bytes from what it holds now; the
+    limits it had."""
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    soft, hard = _data_bytes() + budget, before[1]
     if hard != resource.RLIM_INFINITY:
         soft = min(soft, hard)
     resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+    return before
 
 
 def _data_bytes() -> int:
@@ -115,8 +139,9 @@ def _data_bytes() -> int:
         return 0
 
 
-def _note_layers(keras, fd: int) -> None:
-    """Tell the parent the name of each layer as Keras makes its variables (add_weight)."""
+def _note_layers(keras, fd: int, loading: list) -> None:
+    """Tell the parent the name of each layer as Keras makes its variables (add_weight)
+    while the file loads."""
     Layer = getattr(getattr(keras, "layers", None), "Layer", None)
     if not hasattr(Layer, "add_weight"):
         return
@@ -124,7 +149,7 @@ def _note_layers(keras, fd: int) -> None:
 
     def add_weight(self, *args, **kwargs):
         name = getattr(self, "name", None)
-        if name != last[0]:
+        if loading[0] and name != last[0]:
             last[0] = name
             _send(fd, ("layer", str(name)))
         return original(self, *args, **kwargs)
@@ -159,14 +184,14 @@ class _Child:
         return os.waitstatus_to_exitcode(status)
 
 
-def _fork(path: str, budget: int, write_fd: int, log, load) -> _Child:
+def _fork(path: str, budget: int, fds: tuple, log, load) -> _Child:
     pid = os.fork()
     if pid == 0:                   # the child: its own group (stopped whole), output to the log
         try:
             os.setpgid(0, 0)
             os.dup2(log.fileno(), 1)
             os.dup2(log.fileno(), 2)
-            _serve(path, budget, write_fd, load)
+            _serve(path, budget, fds, load)
         finally:
             os._exit(1)
     try:
@@ -176,20 +201,21 @@ def _fork(path: str, budget: int, write_fd: int, log, load) -> _Child:
     return _Child(pid)
 
 
-def _spawn(path: str, budget: int, write_fd: int, log) -> _Child:
+def _spawn(path: str, budget: int, fds: tuple, log) -> _Child:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"),
                PYTHONPATH=os.pathsep.join([PACKAGE_ROOT] + [p for p in os.environ.get(
                    "PYTHONPATH", "").split(os.pathsep) if p]))
     safe_path = ["-P"] if sys.version_info >= (3, 11) else []   # nothing beside cwd imported
     process = subprocess.Popen(
         [sys.executable, *safe_path, "-c", LAUNCH, os.path.abspath(path), str(budget),
-         str(write_fd)], pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=log,
+         *map(str, fds)], pass_fds=fds, stdin=subprocess.DEVNULL, stdout=log,
         stderr=log, env=env, start_new_session=True, cwd=tempfile.gettempdir())
     return _Child(process.pid, process)
 
 
 def _read(fd: int, seconds: float) -> tuple:
-    """The child's messages until it closes the pipe, and whether the time ran out first."""
+    """The child's messages until its answer (or until it closes the pipe), and whether the
+    time ran out first."""
     deadline = time.monotonic() + seconds
     buffer, messages = bytearray(), []
     while True:
@@ -209,17 +235,18 @@ def _read(fd: int, seconds: float) -> tuple:
                 break
             messages.append(pickle.loads(bytes(buffer[HEADER.size:HEADER.size + size])))
             del buffer[:HEADER.size + size]
+            if messages[-1][0] in ("done", "error"):
+                return messages, False
 
 
-def _outcome(path, budget, seconds, messages, timed_out, status, last_line) -> tuple:
+def _outcome(path, budget, seconds, messages, timed_out, status, last_line):
+    """Raise the one line that says why the load failed."""
     layers = [m[1] for m in messages if m[0] == "layer"]
     where = f" building layer '{layers[-1]}'" if layers else ""
     answer = next((m for m in messages if m[0] in ("done", "error")), None)
     if timed_out:
         raise ModelLoadError(f"Keras did not load it within {seconds:.3g} s{where} and was "
                              f"stopped ({limits.SECONDS_ENV} sets the limit)", path=path)
-    if answer is not None and answer[0] == "done":
-        return protos.GraphDef.FromString(answer[1]), answer[2], answer[3], answer[4]
     said = answer[1].message if answer is not None else last_line
     if limits.says_memory(said) or (answer is None and status == -signal.SIGKILL):
         raise ModelLoadError(
