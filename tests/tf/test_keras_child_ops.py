@@ -35,3 +35,24 @@ def test_a_serving_child_answers_like_here_and_its_death_is_one_line(monkeypatch
                                          {"pixels": (1, 8, 8, 1)}) == shapes_here
     finally:
         child_ops.stop()
+
+
+def test_a_forked_copy_of_the_command_runs_its_operations_itself(monkeypatch):
+    """runtime/apart's copy (the diff's costs) shares the serving child's pipes with the
+    command: its requests would interleave with the command's. It runs them itself."""
+    calls = []
+
+    class Owned:
+        owner = os.getpid() + 1          # made by another process (the copy's parent)
+
+        def call(self, name, request):
+            calls.append(name)
+
+    monkeypatch.setattr(front_end, "KERAS_IN_CHILD", True)
+    monkeypatch.setattr(child_ops, "_server", Owned())
+    monkeypatch.setattr(child_ops, "_functions", {})
+    op = child_ops.forwarding("infer_shapes_test", lambda x: x + 1)
+    assert op(1) == 2 and calls == []
+    monkeypatch.setattr(Owned, "owner", os.getpid())
+    op(1)
+    assert calls == ["infer_shapes_test"]

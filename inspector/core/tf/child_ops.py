@@ -36,8 +36,8 @@ def forwarding(name: str, function):
     @functools.wraps(function)
     def operation(*args, **kwargs):
         server = _server
-        if server is None or not front_end.KERAS_IN_CHILD:
-            return function(*args, **kwargs)
+        if server is None or not front_end.KERAS_IN_CHILD or server.owner != os.getpid():
+            return function(*args, **kwargs)    # (a forked copy, runtime/apart: its own TF)
         try:
             request = pickle.dumps((name, args, kwargs), protocol=5)
         except Exception:  # noqa: BLE001 - a callback, a lock: this process runs it
@@ -53,6 +53,7 @@ class Server:
     def __init__(self, child, request_fd: int, answer_fd: int, log, last_line_of):
         self.child, self.request_fd, self.answer_fd, self.log = child, request_fd, answer_fd, log
         self.last_line_of = last_line_of        # log -> the last line the child printed
+        self.owner = os.getpid()                # a fork of this process must not use its pipes
         self.lock = threading.Lock()
 
     def call(self, name: str, request: bytes):
