@@ -15,7 +15,8 @@ NAME = "\x1b[2Jevil\u202e\x07"
 
 def _models(d):
     gd = I._small_graph()
-    node = gd.node.add(name=NAME, op="Identity", input=["y"])
+    # in a scope of that name: `sizes` lists scopes (a graph with none is grouped by op type)
+    node = gd.node.add(name=f"{NAME}/id", op="Identity", input=["y"])
     node.attr["T"].type = 1
     return I.graph_file(d, "named.pb", gd), I.graph_file(d, "plain.pb", I._small_graph())
 

@@ -13,6 +13,7 @@ from itertools import accumulate, compress, count, filterfalse, islice, repeat
 from operator import itemgetter, le, or_
 
 from inspector.core.model import piece_inputs
+from inspector.core.model.lazy_numpy import numpy
 from inspector.core.model.inputs import INPUT_SYNTAX, MAX_SCOPE_DEPTH, parse_input, scope_parts
 from inspector.core.model.scope_tree import ScopeTree
 from inspector.core.model.scopes import Scope, add_scope
@@ -211,14 +212,6 @@ class ReadMask:
         return isinstance(other, ReadMask) and self.mask == other.mask
 
     __hash__ = None
-
-
-def numpy():
-    """The numpy module, imported on first need: big graphs only (a small one opens
-    without it)."""
-    import numpy as np     # heavy
-
-    return np
 
 
 def stable_order(values, n_values: int):

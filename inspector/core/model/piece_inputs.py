@@ -14,6 +14,8 @@ from array import array
 from itertools import compress, repeat
 from operator import or_
 
+from inspector.core.model.lazy_numpy import numpy
+
 
 def split(names: list, inputs: list) -> tuple:
     """(each input's node in the piece as array('i') bytes, -1 where none is; the texts of
@@ -30,7 +32,7 @@ def split(names: list, inputs: list) -> tuple:
 def fits(local: bytes, rest: list, nodes: int, inputs: int) -> bool:
     """Whether split()'s answer can be a piece's of `nodes` nodes with `inputs` inputs in
     all (a garbled frame's is not taken)."""
-    import numpy as np     # (big graphs only: those a reader process reads)
+    np = numpy()     # (big graphs only: those a reader process reads)
 
     if len(local) != 4 * inputs:
         return False
@@ -44,7 +46,7 @@ def resolve(graph, local: bytes, rest: list, first: int, base: int) -> list:
     node is `first`, its first input `base`): split()'s nodes as found, the rest looked up
     in the graph's dict. Returns (position, text) of the inputs that missed there or name an
     odd name (graph_index parses them)."""
-    import numpy as np
+    np = numpy()
 
     at = np.frombuffer(local, np.int32)
     got = np.where(at >= 0, at + first, -1).astype(np.int32)
