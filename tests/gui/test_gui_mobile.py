@@ -136,7 +136,7 @@ def test_convert_four_variants_and_save_one(qtbot, window, tmp_path, demo):
     log.write_text("Inference timings in us: Init: 900, First inference: 800, Warmup (avg): "
                    "700, Inference (avg): 612.5\n")
     assert window.mobile.load_measured("int8", str(log)) == pytest.approx(0.6125)
-    assert cell(3, 7) == "0.61 ms measured" and cell(0, 7).endswith("ms est.")
+    assert cell(3, 7) == "0.61 ms measured" and cell(0, 7).endswith("s est.")
     assert "measured: 0.61 ms (phone.txt)" in panel.details.toPlainText()
     panel.open_button.click()            # the int8 variant in a window of its own
     other = window._beside[-1]
@@ -354,17 +354,7 @@ def test_an_any_size_inputs_size_is_given_in_the_panel_and_the_conversion_runs_a
     field takes the same NAME=D,D,... (inputs.set_input_sizes, parse_sizes: the CLI's
     rules), hints the open input, converts at it on Enter and keeps it in the session; a
     size that does not fit the declared shape is one line, and nothing runs."""
-    import numpy as np
-    import tensorflow as tf
-
-    graph = tf.Graph()
-    with graph.as_default():       # an all-convolutional model: any image size
-        image = tf.compat.v1.placeholder(tf.float32, [1, None, None, 3], name="image")
-        weights = tf.constant(np.ones((3, 3, 3, 4), np.float32), name="w")
-        tf.nn.relu(tf.nn.conv2d(image, weights, 1, "SAME", name="conv"), name="out")
-    path = tmp_path / "fcn.pb"
-    path.write_bytes(graph.as_graph_def().SerializeToString())
-    open_and_wait(qtbot, window, str(path))
+    open_and_wait(qtbot, window, _any_size_model(tmp_path))
     qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
                     timeout=30000)
     panel = window.mobile_panel
@@ -386,3 +376,62 @@ def test_an_any_size_inputs_size_is_given_in_the_panel_and_the_conversion_runs_a
     for row in window.state.tflite_preview.variants:
         assert row.inputs[0]["shape"] == [1, 32, 48, 3], row.variant
     assert window.state.workbench.to_dict()["input_shapes"] == {"image": [1, 32, 48, 3]}
+
+
+
+def _any_size_model(tmp_path) -> str:
+    """image [1,?,?,3] -> Conv2D -> Relu: an all-convolutional model, any image size."""
+    import numpy as np
+    import tensorflow as tf
+
+    graph = tf.Graph()
+    with graph.as_default():
+        image = tf.compat.v1.placeholder(tf.float32, [1, None, None, 3], name="image")
+        weights = tf.constant(np.ones((3, 3, 3, 4), np.float32), name="w")
+        tf.nn.relu(tf.nn.conv2d(image, weights, 1, "SAME", name="conv"), name="out")
+    path = tmp_path / "fcn.pb"
+    path.write_bytes(graph.as_graph_def().SerializeToString())
+    return str(path)
+
+
+def test_sizes_typed_without_enter_are_given_when_convert_is_clicked(qtbot, window,
+                                                                     monkeypatch, tmp_path):
+    """Regression: sizes typed in Input sizes and then "Convert four variants" clicked (no
+    Enter) were left out: the conversion ran at [1,1,1,3] with the typed text still in the
+    field. The click gives them first, as Enter does; a bad item is one line and nothing
+    runs."""
+    open_and_wait(qtbot, window, _any_size_model(tmp_path))
+    qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
+                    timeout=30000)
+    runs = []
+    monkeypatch.setattr(window.mobile, "convert",
+                        lambda allow_io: runs.append(dict(window.state.workbench.input_shapes)))
+    panel = window.mobile_panel
+    errors = []
+    window.state.error.connect(errors.append)
+    panel.sizes.setText("image=1,x,3")
+    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
+    assert runs == [] and errors and "whole numbers" in errors[-1]
+    panel.sizes.setText("image=1,32,48,3")
+    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
+    assert runs == [{"image": [1, 32, 48, 3]}]
+    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)     # unchanged: converts again
+    assert runs == [{"image": [1, 32, 48, 3]}] * 2
+
+
+def test_a_tiny_variants_estimated_latency_reads_in_microseconds(qtbot):
+    """Regression: the Conversion preview's Latency column read "0.00 ms est." for a tiny
+    model (4dde54d fixed the Optimize preview's column and flops, not this one): under
+    0.1 ms it is said in µs (humanize.latency), as are the details' estimates."""
+    from inspector.core.mobile.measured import Measured, Row
+    from inspector.gui.panels.mobile_panel import COLUMNS, MobilePanel
+
+    panel = MobilePanel()
+    qtbot.addWidget(panel)
+    rows = [Row("float", tool="TF's converter", model=b"x", latency_ms={"phone": 0.0012}),
+            Row("int8", tool="TF's converter", model=b"x", latency_ms={"phone": 13.74})]
+    panel.show_preview(Measured(rows))
+    column = COLUMNS.index("Latency")
+    assert panel.table.item(0, column).text() == "1.2 µs est."
+    assert panel.table.item(1, column).text() == "13.7 ms est."
+    assert "speed on phone: 1.2 µs (estimate)" in panel.details.toPlainText()

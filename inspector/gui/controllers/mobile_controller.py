@@ -25,7 +25,7 @@ class MobileController(QObject):
         p = panel
         p.check_requested.connect(self.check)
         p.confirm_requested.connect(lambda: self.confirm(False))
-        p.convert_requested.connect(lambda: self.convert(False))
+        p.convert_requested.connect(lambda: self.convert_clicked())
         p.save_requested.connect(lambda v: self.save(v))
         p.measured_requested.connect(lambda v: self.load_measured(v))
         p.open_requested.connect(lambda v: self.open_variant(v))
@@ -64,6 +64,19 @@ class MobileController(QObject):
             return False
         self.convert(False)
         return True
+
+    def convert_clicked(self) -> None:
+        """Convert four variants: sizes typed in the Input sizes field without Enter are
+        given first (they were left out: the conversion ran at 1 for each open size)."""
+        text = self.p.sizes.text()
+        try:
+            typed = inputs.parse_sizes(text.replace(";", " ").split())
+        except InspectorError:
+            typed = None                  # give_sizes says what is wrong; nothing runs
+        if typed != self.state.workbench.input_shapes:
+            self.give_sizes(text)
+        else:
+            self.convert(False)
 
     def _show_sizes(self) -> None:
         view = self.state.original_view

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.view.vocabulary import STATUS_COLOURS as COLOURS
-from inspector.core.view.vocabulary import human_bytes, milliseconds
+from inspector.core.view.vocabulary import human_bytes, latency, milliseconds
 from inspector.gui.panels.adaptive import Tabs
 from inspector.gui.panels.mobile_compat import PORTS_HINT, CompatTab
 from inspector.gui.panels.tables import name_measures, results_table
@@ -290,7 +290,7 @@ class MobilePanel(CompatTab, QWidget):
                          if row.max_abs_error is not None else "-",
                          f"{mse:.3g}" if mse is not None else "-",
                          f"{milliseconds(row.measured_ms)} measured" if row.measured_ms
-                         else f"{milliseconds(ms)} est." if ms else "?", io, str(row.op_count),
+                         else f"{latency(ms)} est." if ms else "?", io, str(row.op_count),
                          ", ".join(row.flex_ops) or "none",
                          _gpu(row.gpu_warnings)]
             for c, text in enumerate(cells):
@@ -323,7 +323,7 @@ class MobilePanel(CompatTab, QWidget):
             lines += [f"GPU: {w}" for w in row.gpu_warnings]
             if row.measured_ms:
                 lines.append(f"measured: {milliseconds(row.measured_ms)} ({row.measured_source})")
-            lines += [f"speed on {k}: {milliseconds(v)} (estimate)"
+            lines += [f"speed on {k}: {latency(v)} (estimate)"
                       for k, v in row.latency_ms.items()]
             lines += [row.note] if row.note else []
         self.details.setPlainText("\n".join(lines))
