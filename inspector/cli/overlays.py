@@ -27,7 +27,9 @@ def cmd_profile(args) -> int:
     arrays = read_arrays(args.npy)
     model = _opened(args, opened)
     inputs, outputs = ta.ports(model, args, required=True)   # the likely ones by default
-    prof = profile_file(model, inputs, outputs, ta.input_shapes(args, model, inputs) or {},
+    shapes = ta.input_shapes(args, model, inputs) or {}
+    ta.note_open_sizes(model, inputs, shapes)
+    prof = profile_file(model, inputs, outputs, shapes,
                         "zeros" if args.zeros else "random", args.seed, arrays, args.warmup,
                         args.runs, args.intra, args.inter, args.allow_io,
                         job=Job(on_progress=lambda d, t, what: print(what, file=sys.stderr))
@@ -55,6 +57,7 @@ def cmd_calibrate(args) -> int:
     model = _opened(args, opened)
     inputs, outputs = ta.ports(model, args, required=True)   # the likely ones by default
     shapes = ta.input_shapes(args, model, inputs) or {}
+    ta.note_open_sizes(model, inputs[:1], shapes)          # calibrate feeds the first only
     first = inputs[0].split(":")[0]
     shape = model_input_shapes(model, inputs[:1], shapes)[0].get(first)   # else declared
     if shape is None:

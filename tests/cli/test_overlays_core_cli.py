@@ -106,3 +106,35 @@ def test_profile_and_calibrate_take_the_likely_ports_and_shape_by_default(tmp_pa
         code, out, err = run_cli(command[0], str(consts), *command[1:])
         lines = [l for l in err.splitlines() if l.startswith("graphdef-inspector")]
         assert code == 2 and len(lines) == 1 and "give --inputs" in lines[0], err
+
+
+ANY_SIZE = """
+node { name: "image" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: 1 } dim { size: -1 } dim { size: -1 }
+  dim { size: 3 } } } } }
+node { name: "w" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 1 }
+  dim { size: 1 } dim { size: 3 } dim { size: 2 } } float_val: 0.5 } } } }
+node { name: "conv" op: "Conv2D" input: "image" input: "w"
+  attr { key: "T" value { type: DT_FLOAT } } attr { key: "padding" value { s: "SAME" } }
+  attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } }
+node { name: "out" op: "Relu" input: "conv" attr { key: "T" value { type: DT_FLOAT } } }
+"""
+
+
+def test_profile_and_calibrate_say_an_open_size_is_taken_as_1(tmp_path):
+    """Regression: profile and calibrate of an input declared [1,?,?,3] ran at [1,1,1,3] and
+    said nothing (tflite and the window's Conversion preview warn): the timings and ranges
+    were of a 1x1 image. Each says it on stderr, naming --input-shape; a given size is not
+    said."""
+    model = tmp_path / "fcn.pbtxt"
+    model.write_text(ANY_SIZE)
+    for given in ([], ["--input_shape", "image=1,8,8,3"]):
+        for command in (["profile", "--runs", "1", "--warmup", "0"],
+                        ["calibrate", "--count", "1", "--log",
+                         str(tmp_path / f"{len(given)}.log")]):
+            code, out, err = run_cli(command[0], str(model), *command[1:], *given)
+            assert code == 0, err
+            said = "note: input image leaves sizes open ([1,?,?,3]): using 1 for each; give " \
+                   "--input-shape image=D,D,..." in err
+            assert said != bool(given), err
