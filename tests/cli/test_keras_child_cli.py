@@ -122,3 +122,62 @@ def test_flops_of_a_keras_file_asks_the_child_and_never_imports_tensorflow_here(
     assert outs[0].splitlines()[-1] == "TF here: False exit 0", outs[0][-500:]
     assert outs[1].splitlines()[-1] == "TF here: True exit 0"
     assert outs[0].splitlines()[:-1] == outs[1].splitlines()[:-1]
+
+
+CHILD_OF_A_KILLED_COMMAND = """
+import os, sys, time
+from inspector.core.tf import keras_child
+
+def load(path, watch):                  # in the child: a load that would take a minute
+    open(sys.argv[1] + ".tmp", "w").write(str(os.getpid()))
+    os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+    time.sleep(60)
+
+keras_child.freeze(sys.argv[2], load)
+"""
+
+
+def test_the_child_ends_when_the_command_is_killed(tmp_path):
+    """Regression: the Keras child (a fork of the command; here its load sleeps) runs in a
+    group of its own and the command keeps its time limit, so a command killed mid-load
+    (`timeout 60 graphdef-inspector summarize m.keras` sends SIGTERM) left the child loading
+    (and legacy Keras's process under it) until the load ended by itself. The child ends
+    with its group once the command is gone."""
+    import signal
+    import time
+
+    import psutil
+
+    pid_file = str(tmp_path / "child.pid")
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "")
+                                                  .split(os.pathsep) if p])
+    command = subprocess.Popen([sys.executable, "-c", CHILD_OF_A_KILLED_COMMAND, pid_file,
+                                os.path.join(DATA, "tiny.keras")], cwd=ROOT, env=env)
+    child = None
+    try:
+        end = time.monotonic() + 120
+        while not os.path.exists(pid_file):
+            assert command.poll() is None and time.monotonic() < end, "no child loaded"
+            time.sleep(0.1)
+        child = psutil.Process(int(open(pid_file).read()))
+        command.send_signal(signal.SIGKILL)
+        command.wait(10)
+        end = time.monotonic() + 10
+        while _alive(child):
+            assert time.monotonic() < end, "the child outlived the command"
+            time.sleep(0.1)
+    finally:
+        if command.poll() is None:
+            command.kill()
+        if child is not None and _alive(child):
+            child.kill()
+
+
+def _alive(process) -> bool:
+    import psutil
+
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from inspector.core.errors import InspectorError, ModelLoadError
@@ -92,7 +93,23 @@ def freeze(path: str, load) -> tuple:
 # -- the child ------------------------------------------------------------------------------
 def child_main(argv: list, load) -> None:
     """The new-Python child: MODEL BUDGET ANSWER_FD REQUEST_FD."""
+    _leave_with(os.getppid())
     _serve(argv[0], int(argv[1]), (int(argv[2]), int(argv[3])), load)
+
+
+def _leave_with(parent: int) -> None:
+    """End this child when the command that made it is gone (killed, or ended by `timeout`'s
+    SIGTERM): in a group of its own, nothing else stops it, and its time limit is kept by the
+    command. Checked every half second on a thread; the whole group goes (legacy Keras's
+    process too)."""
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        try:
+            os.killpg(0, signal.SIGKILL)
+        finally:
+            os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="keras-child-parent").start()
 
 
 def _serve(path: str, budget: int, fds: tuple, load) -> None:
@@ -185,10 +202,12 @@ class _Child:
 
 
 def _fork(path: str, budget: int, fds: tuple, log, load) -> _Child:
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:                   # the child: its own group (stopped whole), output to the log
         try:
             os.setpgid(0, 0)
+            _leave_with(parent)
             os.dup2(log.fileno(), 1)
             os.dup2(log.fileno(), 2)
             _serve(path, budget, fds, load)
