@@ -398,8 +398,8 @@ def test_sizes_typed_without_enter_are_given_when_convert_is_clicked(qtbot, wind
                                                                      monkeypatch, tmp_path):
     """Regression: sizes typed in Input sizes and then "Convert four variants" clicked (no
     Enter) were left out: the conversion ran at [1,1,1,3] with the typed text still in the
-    field. The click gives them first, as Enter does; a bad item is one line and nothing
-    runs."""
+    field. The click gives them first, as Enter does; a bad item, or a node that is not an
+    input (its size was left out without a word), is one line and nothing runs."""
     open_and_wait(qtbot, window, _any_size_model(tmp_path))
     qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
                     timeout=30000)
@@ -412,6 +412,10 @@ def test_sizes_typed_without_enter_are_given_when_convert_is_clicked(qtbot, wind
     panel.sizes.setText("image=1,x,3")
     qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
     assert runs == [] and errors and "whole numbers" in errors[-1]
+    panel.sizes.setText("out=1,2,2,4")          # a node, but not an input: left out before
+    qtbot.keyClick(panel.sizes, Qt.Key_Return)
+    assert runs == [] and "'out': not an input of the conversion (image)" in errors[-1]
+    assert window.state.workbench.input_shapes == {}
     panel.sizes.setText("image=1,32,48,3")
     qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
     assert runs == [{"image": [1, 32, 48, 3]}]

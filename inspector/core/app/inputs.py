@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.analysis.summary import dtype_of
+from inspector.core.app.ports import ports_to_use
 from inspector.core.errors import InspectorError
 
 
@@ -158,10 +159,14 @@ def set_input_sizes(state, text: str) -> dict:
     have, or sizes that do not fit its declared shape."""
     shapes = parse_sizes([t for t in text.replace(";", " ").split() if t])
     graph = state.original_view.graph if state.original_view is not None else None
+    used = {t.split(":")[0] for t in ports_to_use(state.workbench.inputs, (), state.summary)[0]}
     for name, dims in shapes.items():
         node = graph.get(name) if graph is not None else None
         if graph is not None and node is None:
             raise InspectorError("no such node in the model", node=name)
+        if used and name not in used:        # its size would be left out without a word
+            raise InspectorError(f"not an input of the conversion ({', '.join(sorted(used))}):"
+                                 " mark it as an input to give its size", node=name)
         declared = node.attr("shape") if node is not None else None
         known = declared.dims if declared is not None else None
         if known is not None and (len(known) != len(dims) or any(
