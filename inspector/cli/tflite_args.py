@@ -8,6 +8,7 @@ import os
 import sys
 
 from inspector.core.app.inputs import open_sizes, parse_sizes, undeclared_shapes
+from inspector.core.app.ports import model_ports
 from inspector.core.errors import InspectorError
 
 
@@ -25,27 +26,11 @@ def add_port_arguments(p) -> None:
 def ports(model, args, required: bool = False) -> tuple[list, list]:
     """--inputs/--outputs, the likely ones where not given (said on stderr), each checked:
     every command that runs or converts a model from its ports (compat, tflite, profile,
-    calibrate). `required`: no likely input or output found is an error naming the flag."""
-    from inspector.core.app.opening import summary_of
-    from inspector.core.app.demo import choose_ports
-
-    ins, outs = split(getattr(args, "inputs", None)), split(getattr(args, "outputs", None))
-    if not ins or not outs:
-        s = summary_of(model)
-        auto_ins, auto_outs = choose_ports(model.known_inputs, model.known_outputs, s)
-        ins, outs = ins or auto_ins, outs or auto_outs
-        print(f"note: using inputs {','.join(ins) or '(none)'} and outputs "
-              f"{','.join(outs) or '(none)'} (give --inputs/--outputs to choose)",
-              file=sys.stderr)
-    for flag, names, what in (("--inputs", ins, "input"), ("--outputs", outs, "output")):
-        if required and not names:
-            raise InspectorError(f"no likely {what} found in the model: give {flag} NAME[,NAME]",
-                                 path=model.path)
-    for name in ins + outs:
-        if name.split(":")[0] not in model.graph:
-            raise InspectorError("no such node in the model", path=model.path,
-                                 node=name.split(":")[0])
-    return ins, outs
+    calibrate; core.app.ports.model_ports, as `check`). `required`: no likely input or output
+    found is an error naming the flag."""
+    return model_ports(model, split(getattr(args, "inputs", None)) or None,
+                       split(getattr(args, "outputs", None)) or None, required,
+                       say=lambda text: print(f"note: {text}", file=sys.stderr))
 
 
 def source(args) -> dict:

@@ -120,13 +120,19 @@ def cmd_flops(args) -> int:
     return 0
 
 
+def _names(text: str | None) -> list | None:
+    """A flag's comma list, None when the flag was not given (`--inputs ''`: none)."""
+    return None if text is None else split_names(text)
+
+
 def cmd_check(args) -> int:
     from inspector.core.app.transforming import check_files
 
     arrays = read_arrays(args.npy)     # checked before any work starts
     shapes = parse_input_shapes(args.input_shape)
-    results = check_files(args.original, args.transformed, split_names(args.inputs),
-                          split_names(args.outputs), shapes, "zeros" if args.zeros else
+    # not given: the original's likely ports (said on stderr), as compat, tflite, profile
+    results = check_files(args.original, args.transformed, _names(args.inputs),
+                          _names(args.outputs), shapes, "zeros" if args.zeros else
                           "random", args.seed, arrays, args.allow_io, say=_note)
     print(f"{'output':<32} {'shape':<16} {'max abs err':>12} {'max rel err':>12} {'top-1':>8}")
     for r in results:
@@ -177,8 +183,9 @@ def add_parsers(sub) -> None:
                                    "their errors and top-1 say nothing), 2 bad input.")
     p.add_argument("original")
     p.add_argument("transformed")
-    p.add_argument("--inputs", required=True)
-    p.add_argument("--outputs", required=True)
+    p.add_argument("--inputs", help="input node names (default: the original's likely inputs)")
+    p.add_argument("--outputs",
+                   help="output node names (default: the original's likely outputs)")
     p.add_argument("--input_shape", "--input-shape", action="append")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--zeros", action="store_true", help="feed zeros instead of random values")

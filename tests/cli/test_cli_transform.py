@@ -277,3 +277,33 @@ def test_quantize_nodes_after_fold_constants_writes_a_graph_tensorflow_imports(t
                                   "output")
     assert code == 0, err
     assert "output" in out_text
+
+
+def test_check_takes_the_originals_likely_ports_when_not_given(fx, tmp_path):
+    """As compat, tflite, profile and calibrate (core.app.ports.model_ports): without
+    --inputs/--outputs `check` runs from the original's likely ports and names them on
+    stderr; a model with none is one line naming the flag, exit 2 (both flags were
+    required)."""
+    src = os.path.join(fx, "mobilenet_v2.pb")
+    code, stdout, err = run_cli("check", src, src)
+    assert code == 0, err
+    assert "note: using inputs input and outputs Identity (give --inputs/--outputs to " \
+           "choose)" in err
+    assert stdout.splitlines()[1].split()[:3] == ["Identity", "(1,", "1000)"]
+    from inspector.core.model import protos
+    graph = protos.GraphDef()
+    for name in ("a", "b"):           # two constants: no likely input, no likely output
+        node = graph.node.add(name=name, op="Const")
+        node.attr["dtype"].type = 1
+        node.attr["value"].tensor.dtype = 1
+        node.attr["value"].tensor.float_val.append(1.0)
+    bare = tmp_path / "bare.pb"
+    bare.write_bytes(graph.SerializeToString())
+    code, _, err = run_cli("check", str(bare), str(bare))
+    assert code == 2 and err.strip().splitlines() == [
+        f"graphdef-inspector: error: {bare}: no likely input found in the model: give "
+        "--inputs NAME[,NAME]"], err
+    code, _, err = run_cli("check", str(bare), str(bare), "--inputs", "")   # none, as before
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--outputs NAME" in err, err
+    code, stdout, err = run_cli("check", str(bare), str(bare), "--inputs", "", "--outputs", "a")
+    assert code == 0 and stdout.splitlines()[1].split()[0] == "a", err

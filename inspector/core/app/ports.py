@@ -8,7 +8,7 @@ is not (the TF.js SSD hand detector's 8 outputs were cut to 3 in the window)."""
 
 from __future__ import annotations
 
-from inspector.core.analysis.summary import SIGNATURE_SCORE
+from inspector.core.analysis.summary import SIGNATURE_SCORE, summarize
 from inspector.core.errors import InspectorError
 
 MAX_INPUTS, MAX_OUTPUTS = 4, 3
@@ -33,6 +33,38 @@ def ports_to_use(marked_inputs, marked_outputs, summary) -> tuple[list, list]:
         return ins, outs
     auto_ins, auto_outs = suggested_ports(summary)
     return ins or auto_ins, outs or auto_outs
+
+
+def _quiet(note: str) -> None:
+    pass
+
+
+def model_ports(model, inputs: list | None, outputs: list | None, required: bool = False,
+                say=_quiet) -> tuple[list, list]:
+    """The ports a command runs an opened model from: the names given, the likely ones for a
+    side given none (None; `say` hears which it took), each checked to be in the graph. The
+    command line's rule (compat, tflite, profile, calibrate, check). `required`: a side left
+    to the default that finds nothing is an error naming its flag."""
+    ins, outs = list(inputs or []), list(outputs or [])
+    if inputs is None or outputs is None:
+        # the summary as opening.summary_of makes it (its signature's ports first)
+        summary = summarize(model.graph, model.known_inputs, model.known_outputs,
+                            model.signature)
+        auto_ins, auto_outs = ports_to_use(model.known_inputs, model.known_outputs, summary)
+        ins = auto_ins if inputs is None else ins
+        outs = auto_outs if outputs is None else outs
+        for flag, given, names, what in (("--inputs", inputs, ins, "input"),
+                                         ("--outputs", outputs, outs, "output")):
+            if required and given is None and not names:     # the one line said
+                raise InspectorError(f"no likely {what} found in the model: give {flag} "
+                                     "NAME[,NAME]", path=model.path)
+        say(f"using inputs {','.join(ins) or '(none)'} and outputs "
+            f"{','.join(outs) or '(none)'} (give --inputs/--outputs to choose)")
+    for name in ins + outs:
+        if name.split(":")[0] not in model.graph:
+            raise InspectorError("no such node in the model", path=model.path,
+                                 node=name.split(":")[0])
+    return ins, outs
 
 
 def marked_or_suggested(state) -> tuple[list, list]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from inspector.core.analysis.metrics import StepMetrics, compute_metrics
 from inspector.core.app.exports import check_target, node_size, write_graph
 from inspector.core.app.opening import open_model
+from inspector.core.app.ports import model_ports
 from inspector.core.errors import InspectorError
 from inspector.core.loaders.readers import TRANSFORM
 from inspector.core.loaders.whole_graphdef import read_graph_def, read_structure
@@ -123,12 +124,17 @@ def flops_of(path: str, shapes: dict, speed: float | None, say=_quiet) -> tuple:
     return report, rates, lite is not None
 
 
-def check_files(original: str, transformed: str, inputs: list, outputs: list, shapes: dict,
-                feed: str, seed: int, arrays: dict, allow_io: bool, say=_quiet) -> list:
+def check_files(original: str, transformed: str, inputs: list | None, outputs: list | None,
+                shapes: dict, feed: str, seed: int, arrays: dict, allow_io: bool,
+                say=_quiet) -> list:
     """`graphdef-inspector check`: both graphs run in TensorFlow on the same inputs, their
-    outputs compared (one NumericResult per output)."""
+    outputs compared (one NumericResult per output). `inputs`/`outputs` None: the original's
+    likely ones (model_ports, as compat, tflite, profile and calibrate take them)."""
     from inspector.core.analysis.numeric_check import numeric_check
 
+    if inputs is None or outputs is None:
+        inputs, outputs = model_ports(open_model(original), inputs, outputs, required=True,
+                                      say=say)
     return numeric_check(load_graph_def(original, say), load_graph_def(transformed, say),
                          inputs, outputs, shapes, feed, seed, arrays, allow_io,
                          labels=(f"the original graph ({original})",
