@@ -439,3 +439,28 @@ def test_a_tiny_variants_estimated_latency_reads_in_microseconds(qtbot):
     assert panel.table.item(0, column).text() == "1.2 µs est."
     assert panel.table.item(1, column).text() == "13.7 ms est."
     assert "speed on phone: 1.2 µs (estimate)" in panel.details.toPlainText()
+
+
+def test_undone_sizes_leave_the_field_while_it_has_the_focus(qtbot, window, monkeypatch,
+                                                             tmp_path):
+    """Regression: after Enter the field keeps the focus, and it was never rewritten while
+    focused, so Edit > Undo took the sizes back from the model and the field still showed
+    them (and the next click on Convert gave them again). Only text being typed is kept."""
+    open_and_wait(qtbot, window, _any_size_model(tmp_path))
+    qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
+                    timeout=30000)
+    monkeypatch.setattr(window.mobile, "convert", lambda allow_io: None)
+    window.show_panel(window.mobile_dock, 1)
+    panel = window.mobile_panel
+    window.activateWindow()
+    panel.sizes.setFocus()
+    qtbot.waitUntil(panel.sizes.hasFocus, timeout=5000)
+    qtbot.keyClicks(panel.sizes, "image=1,32,48,3")
+    qtbot.keyClick(panel.sizes, Qt.Key_Return)
+    assert window.state.workbench.input_shapes == {"image": [1, 32, 48, 3]}
+    assert panel.sizes.hasFocus()
+    window.state.workbench.undo()
+    assert window.state.workbench.input_shapes == {} and panel.sizes.text() == ""
+    qtbot.keyClicks(panel.sizes, "image=1,8")             # being typed: kept
+    window.state.workbench.redo()
+    assert panel.sizes.text() == "image=1,8"

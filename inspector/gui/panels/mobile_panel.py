@@ -108,7 +108,7 @@ class MobilePanel(CompatTab, QWidget):
         self.sizes = QLineEdit()       # an any-size input's size, as tflite --input-shape
         self.sizes.setFixedWidth(190)
         self.sizes.setToolTip(SIZES_TIP)
-        self.sizes.returnPressed.connect(lambda: self.sizes_given.emit(self.sizes.text()))
+        self.sizes.returnPressed.connect(self._sizes_entered)
         row = QHBoxLayout()
         for label, widget in (("Data", self.source), ("samples", self.samples),
                               ("compare on", self.compare), ("input sizes", self.sizes)):
@@ -236,10 +236,14 @@ class MobilePanel(CompatTab, QWidget):
                        self.diff_button):
             button.setEnabled(False)
 
+    def _sizes_entered(self) -> None:
+        self.sizes.setModified(False)      # given: what the model keeps shows here (undo)
+        self.sizes_given.emit(self.sizes.text())
+
     def show_sizes(self, given: dict, open_inputs: dict) -> None:
         """The sizes given (the field's text) and, as its hint, the inputs that leave sizes
         open ("image=1,?,?,3": converted at 1 for each until given)."""
-        if not self.sizes.hasFocus():
+        if not (self.sizes.hasFocus() and self.sizes.isModified()):   # not while typed in
             self.sizes.setText(" ".join(f"{n}={','.join(map(str, d))}"
                                         for n, d in given.items()))
         self.sizes.setPlaceholderText(" ".join(f"{n}={shape[1:-1]}" for n, shape in
