@@ -6,6 +6,8 @@ forward references, missing producers."""
 
 from __future__ import annotations
 
+import pytest
+
 from inspector.core.model import columns, graph_index, piece_inputs, protos
 from inspector.core.model.graph import Graph
 
@@ -43,7 +45,13 @@ def _columns(graph):
             graph.problems())
 
 
-def test_the_readers_look_ups_in_a_piece_give_the_windows_columns(monkeypatch):
+# small pieces go without numpy (a dense model opens without importing it), big ones with it
+WAYS = pytest.mark.parametrize("numpy_from", [piece_inputs.NUMPY_FROM, 0])
+
+
+@WAYS
+def test_the_readers_look_ups_in_a_piece_give_the_windows_columns(monkeypatch, numpy_from):
+    monkeypatch.setattr(piece_inputs, "NUMPY_FROM", numpy_from)
     looked_up = []
     real = piece_inputs.resolve
     monkeypatch.setattr(piece_inputs, "resolve",
@@ -57,8 +65,10 @@ def test_the_readers_look_ups_in_a_piece_give_the_windows_columns(monkeypatch):
         here._big_ports
 
 
-def test_a_split_that_cannot_be_the_pieces_is_refused():
+@WAYS
+def test_a_split_that_cannot_be_the_pieces_is_refused(monkeypatch, numpy_from):
     """(a garbled frame: the window reads the piece itself then)"""
+    monkeypatch.setattr(piece_inputs, "NUMPY_FROM", numpy_from)
     local, rest = piece_inputs.split(["a", "b"], ["a", "b", "c"])
     assert piece_inputs.fits(local, rest, 2, 3)
     assert not piece_inputs.fits(local, rest, 2, 4)           # another input count

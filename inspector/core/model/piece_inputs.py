@@ -29,13 +29,22 @@ def split(names: list, inputs: list) -> tuple:
     return array("i", found).tobytes(), list(compress(inputs, map((-1).__eq__, found)))
 
 
+# Pieces with fewer inputs than this are resolved without numpy: a model with few nodes (a
+# dense model's reader sends a handful) opens without importing it (~50 ms of the window's
+# CPU on the slow class); big pieces take numpy's vector steps.
+NUMPY_FROM = 4096
+
+
 def fits(local: bytes, rest: list, nodes: int, inputs: int) -> bool:
     """Whether split()'s answer can be a piece's of `nodes` nodes with `inputs` inputs in
     all (a garbled frame's is not taken)."""
-    np = numpy()     # (big graphs only: those a reader process reads)
-
     if len(local) != 4 * inputs:
         return False
+    if inputs < NUMPY_FROM:
+        at = array("i")
+        at.frombytes(local)
+        return not at or (min(at) >= -1 and max(at) < nodes and at.count(-1) == len(rest))
+    np = numpy()
     at = np.frombuffer(local, np.int32)
     return not len(at) or (int(at.min()) >= -1 and int(at.max()) < nodes and
                            int((at < 0).sum()) == len(rest))
@@ -46,19 +55,28 @@ def resolve(graph, local: bytes, rest: list, first: int, base: int) -> list:
     node is `first`, its first input `base`): split()'s nodes as found, the rest looked up
     in the graph's dict. Returns (position, text) of the inputs that missed there or name an
     odd name (graph_index parses them)."""
-    np = numpy()
-
-    at = np.frombuffer(local, np.int32)
-    got = np.where(at >= 0, at + first, -1).astype(np.int32)
+    if len(local) < 4 * NUMPY_FROM:
+        at = array("i")
+        at.frombytes(local)
+        got = array("i", [x + first if x >= 0 else -1 for x in at])
+        where = [i for i, x in enumerate(at) if x < 0] if rest else []
+    else:
+        np = numpy()
+        at = np.frombuffer(local, np.int32)
+        got = np.where(at >= 0, at + first, -1).astype(np.int32)
+        where = np.flatnonzero(at < 0).tolist() if rest else []
     misses: list = []
     if rest:
-        where = np.flatnonzero(at < 0)
         found = list(map(graph._index.get, rest, repeat(-1)))
-        got[where] = found
+        if isinstance(got, array):
+            for i, node in zip(where, found):
+                got[i] = node
+        else:
+            got[where] = found
         odd = graph._odd
         missed = map((-1).__eq__, found) if not odd else \
             map(or_, map((-1).__eq__, found), map(odd.__contains__, rest))
-        misses = list(compress(zip((where + base).tolist(), rest), missed))
+        misses = list(compress(zip([i + base for i in where], rest), missed))
     graph._src.frombytes(got.tobytes())
     graph._port.frombytes(bytes(graph._port.itemsize * len(at)))
     return misses
