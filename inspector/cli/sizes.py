@@ -17,8 +17,9 @@ def cmd_sizes(args) -> int:
     from inspector.core.app import sizing
 
     model = _load(args)
-    measured = sizing.measure(model.graph, args.by,
-                              model.file_size if model.kind in ("graphdef",) else 0)
+    measured = sizing.measure(model.graph, args.by,     # the rows only: from the columns
+                              model.file_size if model.kind in ("graphdef",) else 0,
+                              depth=args.depth)
     s = measured.sizes
     by = measured.by              # op type for "scope" when no name has a scope (its note)
     rows = sizing.biggest_groups(measured, args.depth if by == "scope" else 1)

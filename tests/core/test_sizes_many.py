@@ -2,8 +2,9 @@
 show (a flat scope of 1M nodes laid out 1M tiles on the GUI thread, in a layout quadratic in
 a row's length: a 242 s stall of the window), the window's tree is trimmed in the task, a
 graph without name scopes is grouped by op type (not as one scope of single nodes in name
-order), the measure follows its job (progress, Cancel), and a big graph kept as bytes in its
-file is sized from the sizes its reader noted, not by parsing every NodeDef. Qt-free."""
+order), the measure follows its job (progress, Cancel), a big graph kept as bytes in its
+file is sized from the sizes its reader noted, not by parsing every NodeDef, and the command
+line's rows come from the columns with sizes.group's answers. Qt-free."""
 
 from __future__ import annotations
 
@@ -200,3 +201,53 @@ def test_the_windows_tree_is_as_fine_as_a_map_shows():
         stack.extend((c, level + 1) for c in g.children.values())
     assert count < len(m.graph) / 3 and deepest <= 3      # (a Group a node: over 33k)
     assert measured.root.bytes == measured.total and measured.root.nodes == len(m.graph)
+
+
+def _odd_names(tmp_path, deep: bool) -> str:
+    """A graph of the names scopes trip on ('/x', 'a//b', 'a/' beside 'a/b' and 'a/b/c',
+    '//'), shuffled, in scopes of equal sizes (ties), and one name 80 scopes deep."""
+    from inspector.core.model import protos
+
+    rng = random.Random(3)
+    names = ["/x", "a//b", "a/", "a/b", "a/b/c", "z", "a/q/r/s", "/y/z", "b/c/d", "b/e", "top",
+             "b", "c/d", "a/b/c/d/e/f", "b/c/x", "c/d/e", "//", "/", "a//"] + \
+        [f"s{rng.randint(0, 9)}/t{rng.randint(0, 5)}/n{i}" for i in range(300)] + \
+        ["a/" * 62 + "x"] + (["/".join(f"d{i}" for i in range(80))] if deep else [])
+    rng.shuffle(names)
+    graph = protos.GraphDef()
+    for name in names:
+        node = graph.node.add(name=name, op=rng.choice(["Const", "Identity", "Add"]))
+        if node.op == "Const":
+            node.attr["value"].tensor.dtype = node.attr["dtype"].type = rng.choice([1, 3])
+            node.attr["value"].tensor.tensor_content = bytes(rng.choice([4, 8, 4000]))
+    path = tmp_path / "odd.pb"
+    path.write_bytes(graph.SerializeToString())
+    return str(path)
+
+
+@pytest.mark.parametrize("path", ["demo", "inception_jpeg.pb", "blocks", "flat", "odd", "deep"])
+def test_the_command_lines_rows_from_the_columns_are_the_groups_rows(path, data, tmp_path):
+    """`graphdef-inspector sizes`: measure(depth=N) builds its tree only N scope levels down,
+    from the columns (sizes.group made a Group a node: 1M nodes in blocks, --depth 1), with
+    the rows, totals and ties' order of sizes.group's tree at every depth and grouping."""
+    from tests.conftest import DEMO
+
+    path = {"demo": DEMO, "blocks": scale_models.blocks_graph(3000),
+            "flat": scale_models.flat_graph(1000), "odd": _odd_names(tmp_path, False),
+            "deep": _odd_names(tmp_path, True)}.get(path) or f"{data}/{path}"
+    m = load(path)
+    for by in sizing.BY:
+        full = sizing.measure(m.graph, by, m.file_size)
+        for depth in (0, 1, 2, 3, 9):
+            rows = sizing.measure(m.graph, by, m.file_size, depth=depth)
+            assert (rows.by, rows.note, rows.total) == (full.by, full.note, full.total)
+            assert (rows.sizes.other, rows.sizes.remainder) == (full.sizes.other,
+                                                                full.sizes.remainder)
+            depth = depth if full.by == "scope" else 1
+            assert sizing.biggest_groups(rows, depth) == sizing.biggest_groups(full, depth)
+    if "blocks" in path:
+        count, stack = 0, [sizing.measure(m.graph, "scope", depth=1).root]
+        while stack:
+            count += 1
+            stack.extend(stack.pop().children.values())
+        assert count < len(m.graph) / 100                  # (a Group a node: over 3000)

@@ -2,12 +2,14 @@
 array, groups summed by bincount over the scope ids or the op codes, and a Group made only
 for what a treemap can show. sizes.group makes one Group a node (1M nodes: ~400 MB of
 objects kept by the window, freed on the GUI thread when the next measure replaced them);
-here a scope's nodes under `least` bytes are one folded group "N more nodes"."""
+here a scope's nodes under `least` bytes are one folded group "N more nodes". The command
+line's `sizes` (by_scope_to, by_key_in_order) makes the very rows of sizes.group's tree."""
 
 from __future__ import annotations
 
 from inspector.core.analysis.sizes import CHUNK, Group, _chain, group_keys, lazy_growth_of, more
 from inspector.core.model.graph_index import numpy
+from inspector.core.model.inputs import MAX_SCOPE_DEPTH
 from inspector.core.runtime.job import NO_JOB, Job
 
 
@@ -103,3 +105,81 @@ def by_key(graph, sizes, by: str) -> tuple:
         biggest[label] = names[int(order[starts[c]])]
     root.bytes, root.nodes = int(nbytes.sum()), len(sizes)
     return root, biggest
+
+
+def by_scope_to(graph, sizes, depth: int, job: Job = NO_JOB) -> Group | None:
+    """sizes.group's scope tree as far as `depth` levels down (sizes.top(root, depth) gives
+    the very rows, ties in the same order), from graph.scope_ids: a scope `depth` or more
+    levels deep is summed by bincount and placed once, at its first node; only the nodes of
+    shallower scopes become leaves (the command line's --depth 1 on 1M nodes in blocks: a
+    Group a top-level node, not a node). None where the columns do not say what group says:
+    duplicate names (group sizes a name once), or names that scope_ids shortens."""
+    np = numpy()
+    if graph.duplicate_names:
+        return None
+    paths, ids = graph.scope_ids()
+    if any(p.count("/") >= MAX_SCOPE_DEPTH - 1 for p in paths):
+        return None
+    k = len(paths)
+    ids = np.frombuffer(ids, np.int32) if len(ids) else np.zeros(0, np.int32)
+    parts = [p.split("/") if p else [] for p in paths]
+    deep = np.fromiter((len(c) >= depth for c in parts), bool, k)
+    scope_bytes = np.bincount(ids, weights=sizes, minlength=k).astype(np.int64)
+    scope_nodes = np.bincount(ids, minlength=k)
+    first = np.full(k, len(ids), np.int64)
+    np.minimum.at(first, ids, np.arange(len(ids)))
+    # events in node order: a deep scope at its first node, a shallow scope's every node
+    shallow_nodes = np.flatnonzero(~deep[ids])
+    deep_scopes = np.flatnonzero(deep & (scope_nodes > 0))
+    at = np.concatenate([first[deep_scopes], shallow_nodes])
+    what = np.concatenate([deep_scopes, -1 - shallow_nodes])   # >= 0 scope, < 0 node
+    what = what[np.argsort(at, kind="stable")]
+    root, names, chains, totals = Group(""), graph.name_list, {}, {}
+    for n, e in enumerate(what.tolist()):
+        if not n & (CHUNK - 1):
+            job.check()
+        if e >= 0:                     # a deep scope: its bytes in its groups down to depth
+            chain = _chain(root, parts[e][:depth])
+            b, c = int(scope_bytes[e]), int(scope_nodes[e])
+            for g in chain:
+                g.bytes += b
+                g.nodes += c
+            root.bytes += b
+            root.nodes += c
+            continue
+        i = -1 - e                     # a node within depth: a leaf, as group makes it
+        name, size = names[i], int(sizes[i])
+        head, sep, _ = name.rpartition("/")
+        path = head if sep else None
+        chain = chains.get(path)
+        if chain is None:
+            chain = chains[path] = _chain(root, name.split("/")[:-1])
+            totals[path] = [0, 0]
+        here = chain[-1] if chain else root
+        leaf = here.children.get(name + "\0")
+        if leaf is None:
+            leaf = here.children[name + "\0"] = Group(name, node=name)
+        leaf.bytes += size
+        leaf.nodes += 1
+        total = totals[path]
+        total[0] += size
+        total[1] += 1
+    for path, (size, count) in totals.items():
+        for g in chains[path]:
+            g.bytes += size
+            g.nodes += count
+        root.bytes += size
+        root.nodes += count
+    return root
+
+
+def by_key_in_order(graph, sizes, by: str) -> Group:
+    """by_key's groups in sizes.group's order (first sight of each key in node order)."""
+    np = numpy()
+    root, _ = by_key(graph, sizes, by)
+    if by == "op":
+        codes, labels = np.asarray(graph.op_codes), graph.op_names
+        found, first = np.unique(codes, return_index=True)
+        order = [labels[int(c)] for c in found[np.argsort(first, kind="stable")]]
+        root.children = {label: root.children[label] for label in order}
+    return root           # dtype: by_key numbers the keys in order of first sight already

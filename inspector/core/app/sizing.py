@@ -42,16 +42,25 @@ def grouping(graph, by: str) -> tuple:
 
 
 def measure(graph, by: str = "scope", file_size: int = 0, job: Job = NO_JOB,
-            keep: int | None = None) -> Measured:
+            keep: int | None = None, depth: int | None = None) -> Measured:
     """The bytes of every node of `graph`, grouped `by` scope, op type or dtype (see
     grouping). `keep` (the window's panel): from the columns (size_columns), the tree only as
     deep and as fine as a treemap shows (at most `keep` groups a group, none under LEAST of
-    the map), node -> op only for the nodes left in it, no per-node dict."""
+    the map), node -> op only for the nodes left in it, no per-node dict. `depth` (the
+    command line): from the columns too, the tree only `depth` scope levels down, with
+    biggest_groups' very rows; no node -> op, no biggest node, no per-node dict."""
     from inspector.core.analysis import size_columns, sizes as sz
 
     by, note = grouping(graph, by)
     if keep is not None:
         return _measure_shown(size_columns, sz, graph, by, note, file_size, job, keep)
+    if depth is not None and not graph.duplicate_names:    # (group sizes a name once)
+        sizes = size_columns.size_array(graph, job)
+        root = size_columns.by_scope_to(graph, sizes, depth, job) if by == "scope" else \
+            size_columns.by_key_in_order(graph, sizes, by)
+        if root is not None:
+            whole = sz.Sizes(int(sizes.sum()), file_size, {}, sz.graph_fields(graph.structure))
+            return Measured(root, {}, {}, whole.total, whole, by, note)
     whole = sz.sizes(graph, file_size, job)
     nodes = whole.nodes
     names = graph.name_list       # the columns: no Node view made here
