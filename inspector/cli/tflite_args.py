@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from inspector.core.app.inputs import open_sizes, parse_sizes, undeclared_shapes
+from inspector.core.app.inputs import open_size_notes, parse_sizes, undeclared_shapes
 from inspector.core.app.ports import model_ports
 from inspector.core.errors import InspectorError
 
@@ -76,13 +76,9 @@ def input_shapes(args, model, inputs) -> dict | None:
 
 
 def note_open_sizes(model, inputs, shapes: dict | None) -> None:
-    """Say on stderr each input whose declared shape leaves sizes open ([1,?,?,3]) and that
-    --input-shape does not size: the run takes 1 for each open size (as the window does
-    until its Input sizes are given), so its figures are of a 1x1 image."""
-    for name, declared in open_sizes(model.graph, inputs).items():
-        if name not in (shapes or {}):
-            print(f"note: input {name} leaves sizes open ({declared}): using 1 for each; "
-                  f"give --input-shape {name}=D,D,... for meaningful figures", file=sys.stderr)
+    """Say on stderr each input that leaves sizes open and is not sized (open_size_notes)."""
+    for text in open_size_notes(model.graph, inputs, shapes):
+        print(f"note: {text}", file=sys.stderr)
 
 
 def output_targets(args, names) -> dict:

@@ -122,17 +122,17 @@ node { name: "out" op: "Relu" input: "conv" attr { key: "T" value { type: DT_FLO
 """
 
 
-def test_profile_and_calibrate_say_an_open_size_is_taken_as_1(tmp_path):
-    """Regression: profile and calibrate of an input declared [1,?,?,3] ran at [1,1,1,3] and
-    said nothing (tflite and the window's Conversion preview warn): the timings and ranges
-    were of a 1x1 image. Each says it on stderr, naming --input-shape; a given size is not
-    said."""
+def test_profile_calibrate_and_check_say_an_open_size_is_taken_as_1(tmp_path):
+    """Regression: profile, calibrate and check of an input declared [1,?,?,3] ran at
+    [1,1,1,3] and said nothing (tflite, flops and the window's Conversion preview say it):
+    the timings, ranges and errors were of a 1x1 image. Each says it on stderr, naming
+    --input-shape (inputs.open_size_notes); a given size is not said."""
     model = tmp_path / "fcn.pbtxt"
     model.write_text(ANY_SIZE)
     for given in ([], ["--input_shape", "image=1,8,8,3"]):
         for command in (["profile", "--runs", "1", "--warmup", "0"],
                         ["calibrate", "--count", "1", "--log",
-                         str(tmp_path / f"{len(given)}.log")]):
+                         str(tmp_path / f"{len(given)}.log")], ["check", str(model)]):
             code, out, err = run_cli(command[0], str(model), *command[1:], *given)
             assert code == 0, err
             said = "note: input image leaves sizes open ([1,?,?,3]): using 1 for each; give " \

@@ -151,6 +151,16 @@ def open_sizes(graph, inputs) -> dict:
     return out
 
 
+def open_size_notes(graph, inputs, shapes: dict | None) -> list:
+    """What a command says of each input whose declared shape leaves sizes open and that
+    `shapes` (--input-shape) does not size: the run takes 1 for each open size (as the window
+    does until its Input sizes are given), so its figures are of a 1x1 image."""
+    return [f"input {name} leaves sizes open ({declared}): using 1 for each; give "
+            f"--input-shape {name}=D,D,... for meaningful figures"
+            for name, declared in open_sizes(graph, inputs).items()
+            if name not in (shapes or {})]
+
+
 def set_input_sizes(state, text: str) -> dict:
     """The window's Input sizes field, as `tflite --input-shape` (parse_sizes): NAME=D,D,...
     items, spaces or ';' between them, given to the conversion, its check and the FLOPs of

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from inspector.core.analysis.metrics import StepMetrics, compute_metrics
 from inspector.core.app.exports import check_target, node_size, write_graph
+from inspector.core.app.inputs import open_size_notes
 from inspector.core.app.opening import open_model
 from inspector.core.app.ports import model_ports
 from inspector.core.errors import InspectorError
 from inspector.core.loaders.readers import TRANSFORM
 from inspector.core.loaders.whole_graphdef import read_graph_def, read_structure
+from inspector.core.model.graph import Graph
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.transforms import REGISTRY, parse_transforms, run_pipeline
 from inspector.core.transforms.pipeline import check_names
@@ -135,7 +137,10 @@ def check_files(original: str, transformed: str, inputs: list | None, outputs: l
     if inputs is None or outputs is None:
         inputs, outputs = model_ports(open_model(original), inputs, outputs, required=True,
                                       say=say)
-    return numeric_check(load_graph_def(original, say), load_graph_def(transformed, say),
+    first = load_graph_def(original, say)
+    for text in open_size_notes(Graph(first), inputs, shapes):
+        say(text)
+    return numeric_check(first, load_graph_def(transformed, say),
                          inputs, outputs, shapes, feed, seed, arrays, allow_io,
                          labels=(f"the original graph ({original})",
                                  f"the transformed graph ({transformed})"))
