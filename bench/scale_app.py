@@ -66,11 +66,14 @@ def open_app(path: str):
     return app, win, client, restore
 
 
-def actions(win) -> list:
+def actions(win, more: bool = False) -> list:
     """What a user does after the open, as (name, action, done) in order: expand the largest
-    scope, search for the last node, mark input and output, preview a strip, show constants.
+    scope, search for the last node, mark input and output, preview a strip, show constants;
+    `more`: then View > Expand all and Collapse all (bench/expand_all.py measures them).
     Each is measured from the action until done and no task is busy."""
     out, seen = [], {}    # seen: counters taken when each action starts
+    if more:
+        out += _all_scopes(win, seen)
     scopes = [i for i in win.state.scene.items.values() if i.kind == "scope"]
     if scopes:
         largest = max(scopes, key=lambda i: i.child_count)
@@ -89,6 +92,19 @@ def actions(win) -> list:
                                       win.consts_action.trigger()),
                 lambda: win.scenes_drawn > seen["drawn"]))
     return out
+
+
+def _all_scopes(win, seen) -> list:
+    from PySide6.QtGui import QAction
+
+    menu = {a.text().replace("&", ""): a for a in win.findChildren(QAction)}
+
+    def step(text):
+        return lambda: (seen.__setitem__(text, win.scenes_drawn), menu[text].trigger())
+
+    return [(text.lower(), step(text), lambda t=text: win.scenes_drawn > seen[t] and
+             win.canvas.viewport().updatesEnabled())
+            for text in ("Expand all scopes", "Collapse all scopes")]
 
 
 def compare_actions(win, path: str) -> list:

@@ -226,7 +226,8 @@ def main() -> None:
     parser.add_argument("--no-actions", action="store_true",
                         help="skip the main window's actions (expand, search, ...)")
     parser.add_argument("--actions", default="",
-                        help="only these of the main window's actions (comma list)")
+                        help="only these of the main window's actions (comma list; also "
+                             "'expand all scopes', 'collapse all scopes')")
     parser.add_argument("--gil-ms", type=float, default=0.0,
                         help="print where other threads held the GIL this long in one go")
     args = parser.parse_args()
@@ -252,7 +253,8 @@ def main() -> None:
     watch.last, watch.last_cpu = painted, time.process_time()
     wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy(), timeout=900)
     wait(app, lambda: time.perf_counter() > painted + 10.0, timeout=900)
-    todo = [] if args.no_actions else [a for a in actions(win) if not args.actions or
+    todo = [] if args.no_actions else [a for a in actions(win, bool(args.actions))
+                                       if not args.actions or
                                        a[0] in args.actions.split(",")]
     if args.compare:
         todo += compare_actions(win, args.compare)

@@ -84,7 +84,7 @@ def build_menus(w) -> dict:
         QKeySequence.FullScreen) if k.toString() != "F11"]
     full.setShortcuts(keys)
     view.addSeparator()
-    _action(w, view, "E&xpand all scopes", s.expand_all, "Ctrl+Shift+E")
+    _action(w, view, "E&xpand all scopes", c.expand_all, "Ctrl+Shift+E")
     _action(w, view, "&Collapse all scopes", s.collapse_all, "Ctrl+Shift+C")
     consts_action = _action(w, view, "Show &constants as nodes",
                             lambda on: s.set_layout_options(show_constants=on), "Ctrl+K",

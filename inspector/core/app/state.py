@@ -105,6 +105,7 @@ class AppState:
         self.model = self.summary = None
         self.original_view = self.view = None
         self.expanded: frozenset = frozenset({""})
+        self.expansion_note = ""       # what Expand all left collapsed, and why
         self.scene = None
         self.selected: str | None = None
         self._back: list = []
@@ -195,11 +196,14 @@ class AppState:
             self.shapes_changed.emit(view)
 
     # -- expansion --------------------------------------------------------------------------
-    def _set_expanded(self, expanded) -> None:
+    def _set_expanded(self, expanded, note: str = "") -> bool:   # note: said with the picture
         expanded = frozenset(expanded) | {""}
+        self.expansion_note = note
         if expanded != self.expanded:
             self.expanded = expanded
             self.expansion_changed.emit()
+            return True
+        return False
 
     def set_expanded(self, path: str, on: bool) -> None:
         if not path:
@@ -229,9 +233,16 @@ class AppState:
     def toggle_scope(self, path: str) -> None:
         self.set_expanded(path, path not in self.expanded)
 
-    def expand_all(self) -> None:
+    def expand_all(self) -> None:      # here and now (the window's menu: in a task)
+        from inspector.core.view.expansion import expand_all
+
         if self.view is not None:
-            self._set_expanded(s.path for s in self.view.root.walk())
+            self.expand_to(expand_all(self.view.hierarchy))
+
+    def expand_to(self, found) -> None:
+        """Open an expansion.Expansion's scopes too; its note is said with the picture."""
+        if not self._set_expanded(self.expanded | found.paths, found.note):
+            self.say(found.note or "Every scope is open")
 
     def collapse_all(self) -> None:
         self._set_expanded({""})

@@ -10,6 +10,7 @@ from functools import partial
 from PySide6.QtCore import QCoreApplication, QEvent, QRectF, QTimer, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
+from shiboken6 import delete
 
 from inspector.core.runtime import gc_policy
 from inspector.gui.canvas.box_reuse import keep_boxes
@@ -54,6 +55,8 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
         self.cache_boxes = False        # boxes kept as pixmaps (the comparison's canvases)
         self.unpainted = False          # a scene is built and not painted yet
         self._edge_layers: list = []    # the edge tiles in the scene
+        self._retiring: list = []       # items of an old picture still to leave the scene
+        self._frames = 0                # items_by_id's first items that are frames
 
     EMPTY_HINT = ("No model open\n\nOpen one with File › Open… (Ctrl+O),\nor drop a model "
                   "file or a SavedModel folder here.\n\nHelp › Getting started explains "
@@ -91,7 +94,7 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
             painter.setBrush(QColor(230, 90, 0, 200))
             painter.drawEllipse(self._pointer, 7, 7)
             painter.restore()
-        if self.items_by_id or self.scene().items():
+        if self.items_by_id or self._retiring:      # (not scene().items(): a sorted list)
             return
         painter.save()
         painter.resetTransform()
@@ -142,9 +145,8 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
         gs = self.scene()
         kept = keep_boxes(self, scene) if self.cache_boxes and self.items_by_id else {}
         if not kept:
-            gs.clear()
-            self._edge_layers = []
-        self.items_by_id = kept
+            self._retire()
+        self.items_by_id, self._frames = kept, 0    # (kept boxes: no order known)
         margin = SCENE_MARGIN
         gs.setSceneRect(QRectF(-margin, -margin, scene.width + 2 * margin,
                                scene.height + 2 * margin))
@@ -153,7 +155,42 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
                          key=lambda i: i.kind != "frame")
         pending.reverse()
         self.viewport().setUpdatesEnabled(False)  # no half-built frames while slices go in
-        self._build_slice(self._build, scene, pending, ink, geometry, on_done)
+        first = partial(self._build_slice, self._build, scene, pending, ink, geometry, on_done)
+        if self._retiring or len(pending) > self.RETIRE_AT_ONCE:
+            QTimer.singleShot(0, first)    # not in this turn: its caller has work of its own
+        else:
+            first()
+
+    RETIRE_AT_ONCE = 2000  # items of an old picture cleared in one go (~8 ms); more: sliced
+
+    def _retire(self) -> None:
+        """The drawn items leave the scene: a few at once, many in the build's first slices
+        (clearing 180k items held the GUI thread 1.2 s, 3.4 s on the slow class). Until then
+        they stay in the scene unpainted (the build turns the viewport's updates off)."""
+        old, drawn, frames = self._retiring, list(self.items_by_id.values()), self._frames
+        # in the scene's order of its top-level items (z: frames, edge tiles, boxes; then as
+        # added: frames were added first), taken from the end: each removal then finds its
+        # item first in that list (Qt scans it from the front: in any other order the
+        # removals cost O(n) each, 60 us an item at 30k)
+        batch = drawn[:frames] + self._edge_layers + drawn[frames:]
+        batch.reverse()
+        old[:0] = batch
+        self._edge_layers, self.items_by_id, self._frames = [], {}, 0
+        if len(old) <= self.RETIRE_AT_ONCE:
+            old.clear()
+            self.scene().clear()
+
+    def _retire_slice(self, start: float) -> None:
+        """Old items deleted for half a slice (~3 us each at full speed): deleted, not
+        removed: a removal takes each item out of the scene's index at once (20-60 us an
+        item at 30k), a delete leaves one purge of the index for later."""
+        old = self._retiring
+        while old:                      # a bite at least, whatever the time
+            for node in reversed(old[-20:]):
+                delete(node)
+            del old[-20:]
+            if time.perf_counter() - start >= self.CHUNK_SECONDS / 2:   # (a delete may take
+                break                   # a few ms: the memory it frees goes back to the system)
 
     def _build_slice(self, build, scene, pending, ink, geometry, on_done) -> None:
         """One slice of show_scene. The next one is this method again through a partial: a
@@ -162,7 +199,9 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
         if build != self._build:
             return  # superseded by a newer scene
         gs, start = self.scene(), time.perf_counter()
+        worked = bool(pending or self._retiring)
         with gc_policy.paused():  # a full collection here would hold the GUI for ~0.3 s
+            self._retire_slice(start)
             while pending and time.perf_counter() - start < self.CHUNK_SECONDS:
                 for _ in range(min(10, len(pending))):
                     item = pending.pop()
@@ -171,7 +210,11 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
                         node.set_cached(True)
                     gs.addItem(node)
                     self.items_by_id[item.id] = node
-        if pending:      # let input, paint and other timers in
+                    self._frames += item.kind == "frame"
+        if pending or self._retiring or worked and (
+                time.perf_counter() - start > self.CHUNK_SECONDS / 2 or
+                len(self.items_by_id) > self.RETIRE_AT_ONCE):   # (a big picture's edge tiles
+            # and on_done get a turn of their own) let input, paint and other timers in
             QTimer.singleShot(1, partial(self._build_slice, build, scene, pending, ink,
                                          geometry, on_done))
             return
@@ -214,6 +257,7 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
         """Nothing drawn but `waiting` ("Laying out…") until the next show_scene: a picture
         about to be replaced is not painted again (a resize would, while a task computes)."""
         self._build = getattr(self, "_build", 0) + 1        # an unfinished build stops
+        self._retiring, self._frames = [], 0
         self.scene().clear()
         self._edge_layers = []
         self.items_by_id = {}
@@ -242,7 +286,7 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
 
     def item_at(self, pos) -> str | None:
         for gi in self.items(pos):
-            if isinstance(gi, NodeItem):
+            if isinstance(gi, NodeItem) and self.items_by_id.get(gi.item.id) is gi:
                 if gi.item.kind == "frame":
                     local = gi.mapFromScene(self.mapToScene(pos))
                     if local.y() > 24:  # inside a frame but not on its title: keep looking

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.core.view.vocabulary import CATEGORY_COLOURS as COLOURS
 from inspector.gui.canvas.items import ACCENT
+from inspector.gui.canvas.let_go import let_go
 
 
 def minimap_groups(scene, heat=None) -> dict:
@@ -39,7 +40,9 @@ class Minimap(QWidget):
         canvas.verticalScrollBar().valueChanged.connect(self.update)
 
     def show_scene(self, scene, groups=None) -> None:
-        self.groups = groups if groups is not None else minimap_groups(scene)
+        old, self.groups = self.groups, groups if groups is not None else minimap_groups(scene)
+        if old is not self.groups:
+            let_go(old.values())       # a big picture's boxes, freed in slices
         self.bounds = QRectF(0, 0, max(scene.width, 1.0), max(scene.height, 1.0))
         self.update()
 

@@ -152,7 +152,9 @@ class CanvasController(QObject):
             # TensorFlow work starts after the first frame (its import would delay it)
             QTimer.singleShot(300, self, lambda: self._after_first_frame(model))
         if not self.tasks.is_busy():
-            self.state.say(f"{count(len(scene.items), 'item')} shown")
+            note = self.state.expansion_note
+            self.state.say(f"{count(len(scene.items), 'item')} shown" +
+                           (f". {note}" if note else ""))
 
     def _after_first_frame(self, model):
         if model is self.state.model:
@@ -181,6 +183,19 @@ class CanvasController(QObject):
         self.tasks.submit("minimap", lambda task: minimap_groups(scene, heat or None),
                           lambda groups: scene is self.state.scene and
                           self.minimap.show_scene(scene, groups), quiet=True)
+
+    def expand_all(self) -> None:
+        """View > Expand all scopes: the scopes to open counted in a task (bounded by the
+        items drawn, core.view.expansion; ~0.6 s on 300k nodes), then opened."""
+        from inspector.core.view.expansion import expand_all
+
+        view = self.state.view
+        if view is None:
+            return
+        self.tasks.submit("expand", lambda task: expand_all(view.hierarchy, job=task),
+                          lambda found: view is self.state.view and self.state.expand_to(found),
+                          lambda exc: isinstance(exc, Cancelled) or
+                          self.state.fail(f"Expand all failed: {exc}"), label="Expanding")
 
     # -- interaction -------------------------------------------------------------------------
     def _activated(self, item_id: str):
