@@ -101,6 +101,8 @@ def cmd_flops(args) -> int:
           f"counts{whose} {f.tf_total:,} ({tf_human_readable_num(f.tf_total)})")
     if lite:
         print(f"  (counted from {f.source}, without TensorFlow)")
+    elif f.source:
+        print(f"  (counted from {f.source})")
     fused = f.fused()
     if fused:
         print(f"  (TF's registry counts nothing for {', '.join(fused)}: counted here as the "

@@ -37,3 +37,73 @@ def test_the_card_agrees_with_the_summary_and_the_preview_panel(fx):
     assert card.layer_kinds["convolution"] == sum(
         n for op, n in summary.op_counts.items() if op in mc.LAYER_OPS["convolution"])
     assert all(f.definition for f in card.facts)
+
+
+class _Engine:
+    """A preview engine that notes whether the card asked it for TF's shapes."""
+
+    def __init__(self, graph_def):
+        from inspector.core.app import demo
+
+        self.here, self.asked = demo.engine_here(graph_def), []
+
+    def card_shapes(self, *args):
+        self.asked.append(args)
+        return self.here.card_shapes(*args)
+
+
+def test_the_card_counts_from_the_graphs_own_shapes_and_equals_tf(fx, monkeypatch):
+    """A graph whose own shapes give every counted op its shapes (MobileNet v2, batch open):
+    the card asks TensorFlow nothing (its inference took 75 s and 6.2 GB on a 1M-node graph)
+    and its figures are TF's: FLOPs, assumptions, every port's shape."""
+    from inspector.core.analysis.metrics import flop_report
+    from inspector.core.app import card as card_module, own_count
+    from inspector.core.app.card import card
+
+    model = load(os.path.join(fx, "mobilenet_v2.pb"))
+    engine = _Engine(model.graph.graph_def)
+    own = card(model, engine)
+    assert engine.asked == []
+    assert "without TensorFlow" in own.flops.source
+    assert "without TensorFlow" in own.card.fact("arithmetic").definition
+    tf = flop_report(model.graph.graph_def)
+    assert own.flops.total == tf.total > 0 and own.flops.tf_total == tf.tf_total
+    assert own.flops.per_node == tf.per_node
+    assert own.flops.assumed == tf.assumed
+    real = own_count.own_count                                # TF's way, for the same card
+    monkeypatch.setattr(card_module, "own_count",
+                        lambda *args: real(*args)._replace(usable=False))
+    forced = card(model, engine, summary=own.summary)
+    assert len(engine.asked) == 1 and forced.flops.source.startswith("TensorFlow")
+    assert [(p.name, p.shape, p.plain) for p in forced.card.inputs + forced.card.outputs] == \
+        [(p.name, p.shape, p.plain) for p in own.card.inputs + own.card.outputs]
+    assert [f.text for f in forced.card.facts] == [f.text for f in own.card.facts]
+
+
+def test_a_graph_whose_own_shapes_leave_ops_unknown_asks_tf_and_says_so(tmp_path):
+    """An op the graph's own shapes have no rule for (SpaceToDepth) leaves the convolution
+    after it unknown: the card counts with TF's shapes, says why TF was needed, and counts
+    what TF counts."""
+    import numpy as np
+    import tensorflow as tf
+
+    from inspector.core.analysis.metrics import flop_report
+    from inspector.core.app.card import card
+
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 8, 8, 3], name="x")
+        packed = tf.nn.space_to_depth(x, 2, name="packed")
+        weights = tf.constant(np.ones((3, 3, 12, 4), np.float32), name="w")
+        tf.nn.relu(tf.nn.conv2d(packed, weights, 1, "SAME"), name="out")
+    path = str(tmp_path / "packed.pb")
+    with open(path, "wb") as f:
+        f.write(graph.as_graph_def().SerializeToString())
+    model = load(path)
+    engine = _Engine(model.graph.graph_def)
+    made = card(model, engine)
+    assert len(engine.asked) == 1
+    assert made.flops.source.startswith("TensorFlow's shape inference (the graph's own "
+                                        "shapes leave ") and "ops unknown" in made.flops.source
+    assert "TensorFlow's shape inference" in made.card.fact("arithmetic").definition
+    assert made.flops.total == flop_report(model.graph.graph_def).total >= 2 * 4 * 4 * 4 * 108

@@ -313,7 +313,8 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
             "arithmetic", f"{_words(flops.total)} arithmetic operations per input", flops.total,
             "FLOPs per run: floating-point operations, where one multiply and one add count "
             "as two (TF's convention, the same count as the Preview panel). Multiply-adds "
-            f"(MACs) are about half: {_words(flops.total / 2)}."))
+            f"(MACs) are about half: {_words(flops.total / 2)}." +
+            (f" Counted from {flops.source}." if flops.source else "")))
         for key, rate in DEVICE_PRESETS.items():
             ms = 1000.0 * flops.total / rate
             facts.append(Fact(

@@ -1,8 +1,10 @@
 """The model card as a use case (`graphdef-inspector explain` and Demo > Model card alike):
 what goes in and out, how big and how fast, from one rule for the shapes: a .tflite's own
-tensor shapes; a GraphDef's from TensorFlow's shape inference where its engine runs (the
-worker in the app, this process on the command line), open input sizes defaulted and said
-so (`flops.assumed`). The window's `start_card` writes the result into the state."""
+tensor shapes; a GraphDef's own shapes, without TensorFlow, where they give every counted op
+its shapes and leave no size but a batch open (own_count.py); else TensorFlow's shape
+inference where its engine runs (the worker in the app, this process on the command line),
+open input sizes defaulted and said so (`flops.assumed`); `flops.source` says which. The
+window's `start_card` writes the result into the state."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import os
 from dataclasses import dataclass
 
 from inspector.core.analysis.flops import FlopReport, count_flops, unknown_flops
-from inspector.core.analysis.graph_flops import TF_INFERENCE, TFLITE_SHAPES
+from inspector.core.analysis.graph_flops import TFLITE_SHAPES
 from inspector.core.analysis.model_card import (
     ModelCard,
     build_card,
@@ -20,6 +22,7 @@ from inspector.core.analysis.model_card import (
 from inspector.core.analysis.static_shapes import static_shapes
 from inspector.core.analysis.summary import summarize
 from inspector.core.app.optimized_card import comparison_of
+from inspector.core.app.own_count import own_count
 from inspector.core.loaders.labels import find_labels
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime import gc_policy
@@ -42,7 +45,8 @@ def title_of(model) -> str:
 def card(model, engine=None, input_shapes: dict | None = None, summary=None,
          measured_ms: float | None = None, job: Job = NO_JOB) -> CardResult:
     """The card of an opened model. `engine`: the model's preview engine (its `card_shapes`
-    asks TensorFlow; None: no TensorFlow, the card says FLOPs are unknown); `summary`: the
+    asks TensorFlow when the graph's own shapes are not enough; None: no TensorFlow, the
+    card then says FLOPs are unknown); `summary`: the
     model's summary when the caller has it; `measured_ms`: a time per run from a profile."""
     graph = model.graph
     if summary is None:
@@ -50,9 +54,13 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
             summary = summarize(graph, model.known_inputs, model.known_outputs,
                                 model.signature)
     job.check()
+    own = None if is_tflite(graph) else own_count(graph, input_shapes)
+    job.check()
     if is_tflite(graph):
         shapes, assumed = static_shapes(graph, input_shapes)
         failure, open_outputs = "", {}
+    elif own.usable:
+        shapes, assumed, failure, open_outputs = own.shapes, own.report.assumed, "", {}
     elif engine is None:
         shapes, assumed, failure = {}, [], "TensorFlow is not available to infer the shapes"
         open_outputs = {}
@@ -62,10 +70,12 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
     job.check()
     if failure:
         flops = unknown_flops(failure)
+    elif own is not None and own.usable:
+        flops = own.report
     else:
         flops = count_flops(graph, shapes)
         flops.assumed = list(assumed)
-        flops.source = TFLITE_SHAPES if is_tflite(graph) else TF_INFERENCE
+        flops.source = TFLITE_SHAPES if is_tflite(graph) else own.why_tf
     given = input_shapes or {}
     declared = frozenset(c.name.partition(":")[0] for c in summary.inputs
                          if c.name.partition(":")[0] not in given and

@@ -116,14 +116,37 @@ def flops_of(path: str, shapes: dict, speed: float | None, say=_quiet) -> tuple:
 
     lite = tflite_flops(path, speed)
     if lite is None:
-        m = compute_metrics(load_graph_def(path, say), shapes, True, speed)
-        report, latency = m.flops, m.latency_ms
+        report, latency = _own_flops(path, shapes, speed, say)
     else:
         report, latency = lite
         if shapes:
             say("a .tflite's tensors carry their own shapes: --input_shape is not used")
     rates = {name: (DEVICE_PRESETS.get(name, speed), ms) for name, ms in latency.items()}
     return report, rates, lite is not None
+
+
+def _own_flops(path: str, shapes: dict, speed, say) -> tuple:
+    """(report, latency per device) of a TensorFlow model: from its own shapes, without
+    TensorFlow, when they count it all (own_count: 300k nodes peaked at 3.4 GB with TF's
+    inference); else from TF's inference, `source` saying why."""
+    from inspector.core.analysis.metrics import latencies
+    from inspector.core.app.own_count import own_count
+
+    model = open_model(path)
+    if TRANSFORM in model.capabilities:     # the models `flops` counts (not read-only views)
+        own = own_count(model.graph, shapes)
+        if own.usable:
+            for note in model.notes:
+                say(note)
+            return own.report, latencies(own.report, speed)
+        why = own.why_tf
+    else:
+        why = ""
+    del model
+    m = compute_metrics(load_graph_def(path, say), shapes, True, speed)
+    if not m.flops.unknown:
+        m.flops.source = why
+    return m.flops, m.latency_ms
 
 
 def check_files(original: str, transformed: str, inputs: list | None, outputs: list | None,
