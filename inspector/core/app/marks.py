@@ -35,14 +35,27 @@ def _when_framed(state, model, then) -> None:
     """`then()` once the first picture of `model` is on screen (now if it is)."""
     if state.framed is model:
         then()
-        return
+    else:
+        state.first_frame.connect(_OnFirstFrame(state, model, then))
 
-    def framed(shown) -> None:
-        if shown is model or state.model is not model:    # (or another model opened)
-            state.first_frame.disconnect(framed)
+
+class _OnFirstFrame:
+    """A first_frame listener that runs `then` for its model's first picture, once, and lets
+    go of everything when it is done (or another model opened). Not a closure naming itself
+    for its disconnect: that cycle, frozen by gc_policy before a collection, kept the model
+    (its graph and scenes) after the next one opened."""
+
+    def __init__(self, state, model, then):
+        self.state, self.model, self.then = state, model, then
+
+    def __call__(self, shown) -> None:
+        state, model, then = self.state, self.model, self.then
+        if state is None or (shown is not model and state.model is model):
+            return
+        state.first_frame.disconnect(self)
+        self.state = self.model = self.then = None
         if shown is model:
             then()
-    state.first_frame.connect(framed)
 
 
 def start_strip(state, tasks) -> None:
