@@ -5,8 +5,6 @@ grouped by pattern, n / p to step through changes (both sides focus the same mat
 
 from __future__ import annotations
 
-from functools import partial
-
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -32,28 +30,15 @@ from inspector.core.app.comparing import (
 from inspector.core.app.comparing_numeric import start_numeric
 from inspector.core.app.decorations import Decorations
 from inspector.core.errors import UnsafeGraphError
-from inspector.core.view.vocabulary import plain
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.change_rows import ChangeList
+from inspector.gui.compare_opening import CompareOpening, layouts  # noqa: F401 (benches)
 from inspector.gui.compare_work import CompareWork
 from inspector.gui.panels.adaptive import OneLine
 
 
-def layouts(session: CompareSession, sides, task) -> dict:
-    """In a task, one side after the other (one thread competing with the GUI for the GIL,
-    not two): side -> (expanded, scene, its edges' geometry, its diff marks)."""
-    plain("Conv2D")          # the glossary is read here, not by the first box on the GUI thread
-    out = {}
-    for side in sides:
-        expanded = session.expanded[side]
-        scene = session.views[side].scene(expanded, task)
-        out[side] = (expanded, scene, edge_geometry(scene.edges, scene.items, scene.direction),
-                     session.paint(side, scene.items, expanded))
-    return out
-
-
-class CompareWindow(CompareWork, QMainWindow):
+class CompareWindow(CompareOpening, CompareWork, QMainWindow):
     SIZE = (1400, 860)     # wanted; shrunk to 95 % of the screen it opens on
 
     def __init__(self, session: CompareSession, tasks, parent=None, first: dict | None = None):
@@ -150,6 +135,7 @@ class CompareWindow(CompareWork, QMainWindow):
         self.resize(*self.fitting())
         self._first = first or {}      # drawn at the first show: a fit must know the size
         self._pending: set = set()     # sides whose first picture is about to be built
+        self._start_opening()          # the frame painted first, then A, then B
 
     def fitting(self) -> tuple:
         """SIZE, shrunk to 95 % of the screen the window opens on (a 1366x768 laptop)."""
@@ -159,18 +145,6 @@ class CompareWindow(CompareWork, QMainWindow):
             return self.SIZE
         return (min(self.SIZE[0], int(room.width() * 0.95)),
                 min(self.SIZE[1], int(room.height() * 0.95)))
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if self._first is None:
-            return
-        first, self._first = self._first, None
-        for k, (side, result) in enumerate(first.items()):    # one side per event-loop turn
-            if result[0] == self.session.expanded[side]:
-                self._drawn[side] = (result[0], result[3])
-                self._pending.add(side)
-                QTimer.singleShot(k, partial(self._show, side, *result))
-        self.refresh()
 
     # -- the change list ------------------------------------------------------------------
     def _fill_changes(self) -> None:
@@ -369,14 +343,15 @@ class CompareWindow(CompareWork, QMainWindow):
         if other.items_by_id:
             other.set_zoom(scale)
 
-    def _show(self, side: str, expanded, scene, geometry, painted) -> None:
+    def _show(self, side: str, expanded, scene, geometry, painted, changes=()) -> None:
+        """`changes`: changes_first() of the scene, made in its layout task."""
         self._pending.discard(side)
         self._drawn[side] = (expanded, painted)
         self._apply_numeric()
-        self.canvases[side].show_scene(scene, lambda: self._decorate(side, painted, True),
-                                       geometry)
+        self.canvases[side].show_scene(
+            scene, lambda: self._decorate(side, painted, True, changes), geometry)
 
-    def _decorate(self, side: str, painted, fit: bool = False) -> None:
+    def _decorate(self, side: str, painted, fit: bool = False, changes=()) -> None:
         canvas = self.canvases[side]
         d = self.session.decorations(side, painted, self.heat.get(side))
         canvas.decorate(d)
@@ -385,9 +360,7 @@ class CompareWindow(CompareWork, QMainWindow):
             self._zoom_synced(side, canvas.zoom_level())
         elif fit:       # the changes with Changed only on, else where the data starts
             expanded = self.session.expanded[side]
-            items = canvas.items_by_id
-            start = sorted(self.session.changes_drawn(side, items, expanded),    # the first
-                           key=lambda i: (items[i].item.y, items[i].item.x)) \
-                if self.only.isChecked() else []                            # in the flow
+            start = [i for i in changes if i in canvas.items_by_id] \
+                if self.only.isChecked() else []
             self._first_view(canvas, start or self.session.inputs_drawn(
                 side, canvas.items_by_id, expanded))

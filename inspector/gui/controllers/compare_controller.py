@@ -85,7 +85,7 @@ class CompareController:
     def _lay_out(session, job):
         """Both sides laid out in the comparison's task: the window opens with its pictures
         made, and nothing of that runs beside the GUI thread later."""
-        from inspector.gui.compare_window import layouts
+        from inspector.gui.compare_opening import layouts
 
         return layouts(session, ("A", "B"), job)
 
