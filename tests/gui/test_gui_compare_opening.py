@@ -53,6 +53,7 @@ def test_file_compare_with_paints_the_frame_first_then_shows_both_sides(
         shown(self, event)
 
     monkeypatch.setattr(CompareWindow, "showEvent", watched_show)
+    monkeypatch.setattr(CompareWindow, "UNPAINTED_MS", 60000)   # a slow first paint waited for
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kw: (b, ""))
     ctl = window.compare_ctl
     before = len(ctl.windows)
