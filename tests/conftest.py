@@ -66,12 +66,20 @@ def no_session_beside_shared_fixtures():
     """The window writes a model's session beside it (marks, pipeline, the scopes left
     open): a test that opens a cached fixture in place must not leave one there for the
     next test, or the next run, to restore (a scope left open by one test made another's
-    first double-click close it). Each test starts and ends without them."""
+    first double-click close it). Each test starts and ends without them (another test run
+    on the same machine may have removed one between the listing and the removal)."""
     for path in _shared_sessions():
-        os.remove(path)
+        _remove_if_there(path)
     yield
     for path in _shared_sessions():
+        _remove_if_there(path)
+
+
+def _remove_if_there(path: str) -> None:
+    try:
         os.remove(path)
+    except FileNotFoundError:
+        pass
 
 
 @pytest.fixture(scope="session")
