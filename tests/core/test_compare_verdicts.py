@@ -57,6 +57,16 @@ def test_file_bytes_are_every_file_of_the_model_on_disk_in_every_format(tmp_path
                    for f in ("model.json", "group1-shard1of1.bin")) for p in (a, b)]
     s = compare(load(a).graph, load(b).graph, "A", "B", paths=(a, b))
     assert s.diff.totals["file bytes"] == on_disk and on_disk[0] != on_disk[1]
+    # and "gzip bytes" compresses those same files (it was the GraphDef's gzip: 285 -> 293,
+    # the uint8 shard's 24 bytes against 72 nowhere in it)
+    from inspector.core.analysis.metrics import gzip_size
+    from inspector.core.app.diffing import diff_models
+
+    zipped = [gzip_size(b"".join(open(os.path.join(os.path.dirname(p), f), "rb").read()
+                                 for f in ("model.json", "group1-shard1of1.bin")))
+              for p in (a, b)]
+    totals = diff_models(load(a).graph, load(b).graph, paths=(a, b)).totals
+    assert totals["gzip bytes"] == zipped and totals["file bytes"] == on_disk
     assert f"file bytes {on_disk[0]:,} -> {on_disk[1]:,}" in s.totals_text()
     assert [file_size(str(base)), file_size(str(small))] == on_disk       # the folders
     (base / "notes.txt").write_text("not the model's")                     # not counted

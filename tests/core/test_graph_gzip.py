@@ -69,3 +69,33 @@ def test_a_forked_copys_costs_compress_only_once_As_flops_are_counted(monkeypatc
     assert seen[0] == 0 and len(seen) == 2
     assert apart == graph_flops.start_costs(ga, gb, (a, b))()
     assert apart["gzip bytes"] == [_whole(ga), _whole(gb)]
+
+
+def test_the_gzip_size_of_a_models_files_is_their_concatenations(tmp_path):
+    """A diff's "gzip bytes" of a model of several files (TF.js, SavedModel, .meta and its
+    checkpoint) or of a Keras file compresses its files, as "file bytes" counts them: small,
+    compressed whole; big, sampled as gzip_size samples (the first file a whole number of
+    sampling steps long, so that no chunk spans two files)."""
+    import os
+    import random
+
+    rng = random.Random(7)
+    parts = [bytes(rng.getrandbits(8) for _ in range(1000)) * 10, b"ab" * 500]
+    small = []
+    for i, data in enumerate(parts):
+        small.append(str(tmp_path / f"s{i}"))
+        open(small[-1], "wb").write(data)
+    assert graph_gzip.of_files(small).result() == gzip_size(b"".join(parts))
+    step = graph_gzip.STEP
+    big = [bytes(rng.getrandbits(8) for _ in range(4096)) * (3 * step // 4096),
+           b"weights " * (step // 4)]
+    paths = []
+    for i, data in enumerate(big):
+        paths.append(str(tmp_path / f"b{i}"))
+        open(paths[-1], "wb").write(data)
+    whole = b"".join(big)
+    assert len(whole) > 8 * 2 ** 20 and len(big[0]) % step == 0
+    pending = graph_gzip.of_files(paths)
+    assert isinstance(pending, graph_gzip.Pending)
+    assert pending.result() == gzip_size(whole)
+    assert sum(map(os.path.getsize, paths)) == len(whole)

@@ -69,16 +69,19 @@ def cost_totals(ga, gb, paths: tuple = ("", "")) -> dict:
     return start_costs(ga, gb, paths)()
 
 
-def start_costs(ga, gb, paths: tuple = ("", ""), keys: tuple = (None, None)):
+def start_costs(ga, gb, paths: tuple = ("", ""), keys: tuple = (None, None),
+                files: tuple = (None, None)):
     """cost_totals in two steps: the gzip sizes start now (compressed on threads of their
     own); the function returned counts the FLOPs and gives the totals, so the caller may do
     other work in between (the diff's matching). `keys`: each side's gzip_cache key (None:
-    not kept)."""
-    gzips = [_kept_gzip(g, p, k) for g, p, k in zip((ga, gb), paths, keys)]
+    not kept); `files`: each side's files to compress instead of its GraphDef (None: the
+    GraphDef; a model of several files, or one that is not a GraphDef: Keras)."""
+    gzips = [_kept_gzip(g, p, k, f) for g, p, k, f in zip((ga, gb), paths, keys, files)]
     return lambda: _totals([graph_flops(g) for g in (ga, gb)], gzips)
 
 
-def costs_apart(ga, gb, paths: tuple = ("", ""), keys: tuple = (None, None)) -> dict:
+def costs_apart(ga, gb, paths: tuple = ("", ""), keys: tuple = (None, None),
+                files: tuple = (None, None)) -> dict:
     """cost_totals as a forked copy counts them while another copy makes B's fingerprints,
     which the matching waits for: A's FLOPs first, on this copy's one thread, and only then
     the gzip sizes start compressing on threads of their own beside B's FLOPs. So the
@@ -86,7 +89,7 @@ def costs_apart(ga, gb, paths: tuple = ("", ""), keys: tuple = (None, None)) -> 
     first seconds (300k pair, slow class, loaded machine: the matching's wait for it went
     from 2.5-2.7 to 1.4-2.0 s); the gzip threads still end before B's FLOPs."""
     first = graph_flops(ga)
-    gzips = [_kept_gzip(g, p, k) for g, p, k in zip((ga, gb), paths, keys)]
+    gzips = [_kept_gzip(g, p, k, f) for g, p, k, f in zip((ga, gb), paths, keys, files)]
     return _totals([first, graph_flops(gb)], gzips)
 
 
@@ -100,14 +103,14 @@ def _side(report) -> tuple:
             describe_source(report) if report.known else "", latencies(report))
 
 
-def side_costs(graph, path: str = "", key=None) -> tuple:
+def side_costs(graph, path: str = "", key=None, files=None) -> tuple:
     """One side's part of the totals, counted alone ((_side, gzip bytes): plain values, sent
     from a forked copy; of_sides joins both): the command line's diff counts A's once A is
     open, while B loads, and B's while the graphs match. Its FLOPs first, then its gzip size
     (one busy thread at a time, beside the copy making B's fingerprints: costs_apart); the
     gzip size from gzip_cache where `key` is there."""
     side = _side(graph_flops(graph))
-    return side, _kept_gzip(graph, path, key).result()
+    return side, _kept_gzip(graph, path, key, files).result()
 
 
 def of_sides(sides: list, gzips: list) -> dict:
@@ -121,9 +124,15 @@ def of_sides(sides: list, gzips: list) -> dict:
     return out
 
 
-def _gzip(graph, path: str):
-    """gzip bytes of the file a .tflite side came from, of the serialized GraphDef otherwise
-    (graph_gzip: started, `.result()` gives it)."""
+def _gzip(graph, path: str, files=None):
+    """gzip bytes of the file a .tflite side came from, of `files` where given (the model's
+    files on disk), of the serialized GraphDef otherwise (graph_gzip: started, `.result()`
+    gives it)."""
+    if files:
+        try:
+            return graph_gzip.of_files(files)
+        except OSError:                 # gone since
+            return graph_gzip.Done("not measured")
     if is_tflite(graph):
         try:
             with open(path, "rb") as fh:
@@ -145,12 +154,12 @@ class _Kept:
         return value
 
 
-def _kept_gzip(graph, path: str, key=None):
+def _kept_gzip(graph, path: str, key=None, files=None):
     """_gzip, or the size gzip_cache keeps for `key` (a file opened before: no compression)."""
     known = gzip_cache.lookup(key)
     if known is not None:
         return graph_gzip.Done(known)
-    pending = _gzip(graph, path)
+    pending = _gzip(graph, path, files)
     return pending if key is None else _Kept(pending, key)
 
 

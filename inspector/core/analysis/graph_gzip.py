@@ -7,6 +7,7 @@ lets go of the GIL), so the caller goes on meanwhile: `start(graph).result()`.""
 
 from __future__ import annotations
 
+import os
 import threading
 import zlib
 
@@ -65,6 +66,33 @@ def start(graph):
     if total <= SAMPLE_ABOVE:
         return Done(gzip_size(protos.serialize_graph_def(graph.graph_def)))
     return Pending(_chunks(graph, size, ends, total), total)
+
+
+def of_files(paths: list):
+    """The gzip size of the files' bytes one after the other, as gzip_size would give it
+    for their concatenation (sampled the same way above SAMPLE_ABOVE: CHUNK bytes every
+    STEP bytes of the whole, read from the files), started: Pending or Done. What a diff
+    says for a model of several files (a TF.js folder, a SavedModel, a .meta and its
+    checkpoint) or a file that is not its GraphDef (Keras), beside their "file bytes"."""
+    sizes = [os.path.getsize(p) for p in paths]
+    total = sum(sizes)
+    if total <= SAMPLE_ABOVE:
+        data = b"".join(_read(p, 0, n) for p, n in zip(paths, sizes))
+        return Done(gzip_size(data))
+    chunks, base = [], 0                  # the whole's offsets k*STEP .. k*STEP+CHUNK
+    for path, n in zip(paths, sizes):
+        start = -base % STEP
+        while start < n:
+            chunks.append(_read(path, start, CHUNK))   # (a chunk across two files: its
+            start += STEP                              # first file's part only)
+        base += n
+    return Pending(chunks, total)
+
+
+def _read(path: str, offset: int, n: int) -> bytes:
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        return fh.read(n)
 
 
 VARINT_ABOVE = [1 << (7 * k) for k in range(1, 10)]     # a varint's length steps up past

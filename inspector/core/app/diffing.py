@@ -21,6 +21,7 @@ from inspector.core.runtime.lazy_import import later
 readers = later("inspector.core.loaders.readers", globals(), "readers")   # a diff of files
 graph_flops = later("inspector.core.analysis.graph_flops", globals(), "graph_flops")  # totals
 gzip_cache = later("inspector.core.analysis.gzip_cache", globals(), "gzip_cache")  # totals
+on_disk = later("inspector.core.loaders.on_disk", globals(), "on_disk")  # totals
 
 if TYPE_CHECKING:
     from inspector.core.model.graph import Graph
@@ -67,7 +68,8 @@ def start_a_costs(ga: Graph, path: str = "", key=None):
     size is not kept across runs)."""
     if not apart.can_fork():
         return None
-    return apart.start(lambda: graph_flops.side_costs(ga, path, key))
+    files = on_disk.gzip_files(path)
+    return apart.start(lambda: graph_flops.side_costs(ga, path, key, files))
 
 
 def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
@@ -84,17 +86,20 @@ def diff_models(ga: Graph, gb: Graph, labels: tuple = ("A", "B"), steps=None,
         return identical_diff(labels[0], labels[1], file_size(paths[0]), ga)
     with gc_policy.paused():    # millions of small objects, none in a cycle: a collection
         costs = None            # would walk them all (~7 % of a 100k pair's CPU in the CLI)
+        files = tuple(on_disk.gzip_files(p) for p in paths) if totals else (None, None)
         if totals:        # counted in a forked copy where that is safe (the command line:
             if a_costs is not None and apart.can_fork():    # A's copy started before, B's
                 b_costs = apart.start(                                     # now),
-                    lambda: graph_flops.side_costs(gb, paths[1], gzip_keys[1]))
+                    lambda: graph_flops.side_costs(gb, paths[1], gzip_keys[1], files[1]))
 
                 def costs() -> dict:
                     (side_a, gzip_a), (side_b, gzip_b) = a_costs(), b_costs()
                     return graph_flops.of_sides([side_a, side_b], [gzip_a, gzip_b])
             else:      # else the gzip sizes compress on threads while the graphs match
-                costs = apart.start(lambda: graph_flops.costs_apart(ga, gb, paths, gzip_keys)) \
-                    if apart.can_fork() else graph_flops.start_costs(ga, gb, paths, gzip_keys)
+                costs = apart.start(lambda: graph_flops.costs_apart(ga, gb, paths, gzip_keys,
+                                                                    files)) \
+                    if apart.can_fork() else graph_flops.start_costs(ga, gb, paths, gzip_keys,
+                                                                     files)
         d = diff_graphs(ga, gb, labels[0], labels[1], provenance=provenance_for(ga, gb, steps),
                         job=job, file_sizes=tuple(file_size(p) for p in paths))
         if costs is not None:
