@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from inspector.core.app.workbench import Workbench
 from inspector.core.runtime.events import Event
+from inspector.core.view.expansion import expand_all
 
 
 @dataclass(frozen=True)
@@ -234,8 +235,6 @@ class AppState:
         self.set_expanded(path, path not in self.expanded)
 
     def expand_all(self) -> None:      # here and now (the window's menu: in a task)
-        from inspector.core.view.expansion import expand_all
-
         if self.view is not None:
             self.expand_to(expand_all(self.view.hierarchy))
 

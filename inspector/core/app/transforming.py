@@ -4,7 +4,8 @@ two graphs (`check_files`). The window runs the same pipeline step by step (core
 
 from __future__ import annotations
 
-from inspector.core.analysis.metrics import StepMetrics, compute_metrics
+from inspector.core.analysis.flops import DEVICE_PRESETS
+from inspector.core.analysis.metrics import StepMetrics, compute_metrics, latencies
 from inspector.core.app.exports import check_target, node_size, write_graph
 from inspector.core.app.inputs import open_size_notes
 from inspector.core.app.opening import open_model
@@ -111,7 +112,6 @@ def transform_file(in_path: str, out_path: str, text: str, inputs: list, outputs
 def flops_of(path: str, shapes: dict, speed: float | None, say=_quiet) -> tuple:
     """`graphdef-inspector flops`: (FLOP report, {device: (GFLOP/s rate, ms)}, whether it
     was counted on a .tflite's own tensors without TensorFlow)."""
-    from inspector.core.analysis.flops import DEVICE_PRESETS
     from inspector.core.app.costs import tflite_flops
 
     lite = tflite_flops(path, speed)
@@ -129,7 +129,6 @@ def _own_flops(path: str, shapes: dict, speed, say) -> tuple:
     """(report, latency per device) of a TensorFlow model: from its own shapes, without
     TensorFlow, when they count it all (own_count: 300k nodes peaked at 3.4 GB with TF's
     inference); else from TF's inference, `source` saying why."""
-    from inspector.core.analysis.metrics import latencies
     from inspector.core.app.own_count import own_count
 
     model = open_model(path)

@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QApplication, QMenu
 from inspector.core.app import cone
 from inspector.core.app.decorations import decorations
 from inspector.core.errors import Cancelled
+from inspector.core.view.expansion import expand_all
+from inspector.core.view.navigation import neighbour
 from inspector.core.view.vocabulary import count
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.minimap import minimap_groups
@@ -187,8 +189,6 @@ class CanvasController(QObject):
     def expand_all(self) -> None:
         """View > Expand all scopes: the scopes to open counted in a task (bounded by the
         items drawn, core.view.expansion; ~0.6 s on 300k nodes), then opened."""
-        from inspector.core.view.expansion import expand_all
-
         view = self.state.view
         if view is None:
             return
@@ -215,8 +215,6 @@ class CanvasController(QObject):
             self.canvas.center_on_item(self.state.visible_id(name))
 
     def walk(self, direction: str):
-        from inspector.core.view.navigation import neighbour
-
         view, name = self.state.view, self.state.selected
         if view is None or not name:
             return
