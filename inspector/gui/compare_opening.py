@@ -15,7 +15,8 @@ from inspector.gui.canvas.edges import edge_geometry
 
 def layouts(session: CompareSession, sides, task) -> dict:
     """In a task, one side after the other (one thread competing with the GUI for the GIL,
-    not two): side -> (expanded, scene, its edges' geometry, its diff marks, changes_first)."""
+    not two): side -> (expanded, scene, its edges' geometry, its diff marks, changes_first,
+    or None where a node is selected: its view goes there, n / p's do not need it)."""
     plain("Conv2D")          # the glossary is read here, not by the first box on the GUI thread
     out = {}
     for side in sides:
@@ -23,6 +24,7 @@ def layouts(session: CompareSession, sides, task) -> dict:
         scene = session.views[side].scene(expanded, task)
         out[side] = (expanded, scene, edge_geometry(scene.edges, scene.items, scene.direction),
                      session.paint(side, scene.items, expanded),
+                     None if session.selected[side] else
                      changes_first(session, side, scene.items, expanded))
     return out
 

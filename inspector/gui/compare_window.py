@@ -33,7 +33,11 @@ from inspector.core.errors import UnsafeGraphError
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.change_rows import ChangeList
-from inspector.gui.compare_opening import CompareOpening, layouts  # noqa: F401 (benches)
+from inspector.gui.compare_opening import (  # noqa: F401 (layouts: the benches')
+    CompareOpening,
+    changes_first,
+    layouts,
+)
 from inspector.gui.compare_work import CompareWork
 from inspector.gui.panels.adaptive import OneLine
 
@@ -343,15 +347,17 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
         if other.items_by_id:
             other.set_zoom(scale)
 
-    def _show(self, side: str, expanded, scene, geometry, painted, changes=()) -> None:
-        """`changes`: changes_first() of the scene, made in its layout task."""
+    def _show(self, side: str, expanded, scene, geometry, painted, changes=None) -> None:
+        """`changes`: changes_first() of the scene, made in its layout task (None: not made,
+        a node was selected)."""
         self._pending.discard(side)
         self._drawn[side] = (expanded, painted)
         self._apply_numeric()
         self.canvases[side].show_scene(
-            scene, lambda: self._decorate(side, painted, True, changes), geometry)
+            scene, lambda: self._decorate(side, painted, True, changes, scene), geometry)
 
-    def _decorate(self, side: str, painted, fit: bool = False, changes=()) -> None:
+    def _decorate(self, side: str, painted, fit: bool = False, changes=None,
+                  scene=None) -> None:
         canvas = self.canvases[side]
         d = self.session.decorations(side, painted, self.heat.get(side))
         canvas.decorate(d)
@@ -360,7 +366,9 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
             self._zoom_synced(side, canvas.zoom_level())
         elif fit:       # the changes with Changed only on, else where the data starts
             expanded = self.session.expanded[side]
-            start = [i for i in changes if i in canvas.items_by_id] \
+            if changes is None and scene is not None and self.only.isChecked():
+                changes = changes_first(self.session, side, scene.items, expanded)   # rare
+            start = [i for i in changes or () if i in canvas.items_by_id] \
                 if self.only.isChecked() else []
             self._first_view(canvas, start or self.session.inputs_drawn(
                 side, canvas.items_by_id, expanded))
