@@ -39,7 +39,8 @@ def cmd_sizes(args) -> int:
     total = s.total or 1
     print(f"Where the bytes of {args.model} go ({measured.note or 'by ' + by}):")
     for name, size, count in rows[:args.top]:
-        print(f"  {_mb(size):>12}  {100 * size / total:5.1f}%  {count:7,d} nodes  "
+        nodes = "nodes" if count != 1 else "node "       # the names' column stays put
+        print(f"  {_mb(size):>12}  {100 * size / total:5.1f}%  {count:7,d} {nodes}  "
               f"{name.rstrip(chr(0)) or '(top level)'}")
     if len(rows) > args.top:
         rest = sum(r[1] for r in rows[args.top:])

@@ -57,3 +57,15 @@ def test_cli_sizes_of_a_graph_without_scopes_groups_by_op_type():
     data = json.loads(out)
     assert data["by"] == "op" and data["note"].startswith("no name scopes")
     assert sum(g["bytes"] for g in data["groups"]) == data["nodes_total"]
+
+
+def test_cli_sizes_says_1_node_and_keeps_the_names_column():
+    """A group of one node read "1 nodes"; now "1 node", the names still in one column."""
+    code, out, err = run_cli("sizes", DEMO, "--by", "op", "--no-duplicates", "--top", "50")
+    assert code == 0, err
+    rows = [line for line in out.splitlines()[1:] if line.rstrip().endswith(
+        ("NoOp", "Const", "MaxPool", "Identity"))]
+    assert " 1 nodes " not in out
+    one = next(r for r in rows if r.endswith("NoOp"))
+    assert one.endswith(" 1 node   NoOp")
+    assert len({r.rfind(" ") for r in rows}) == 1, rows   # the names start in one column
