@@ -7,6 +7,7 @@ import json
 import sys
 
 from inspector.cli.loading import _load
+from inspector.core.errors import InspectorError
 
 
 def _mb(n: int) -> str:
@@ -16,6 +17,9 @@ def _mb(n: int) -> str:
 def cmd_sizes(args) -> int:
     from inspector.core.app import sizing
 
+    for flag, value in (("--depth", args.depth), ("--top", args.top)):
+        if value < 1:       # (a negative --top sliced the rows from the end, silently)
+            raise InspectorError(f"{flag} must be at least 1 (got {value})")
     model = _load(args)
     measured = sizing.measure(model.graph, args.by,     # the rows only: from the columns
                               model.file_size if model.kind in ("graphdef",) else 0,

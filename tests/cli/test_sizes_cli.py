@@ -69,3 +69,13 @@ def test_cli_sizes_says_1_node_and_keeps_the_names_column():
     one = next(r for r in rows if r.endswith("NoOp"))
     assert one.endswith(" 1 node   NoOp")
     assert len({r.rfind(" ") for r in rows}) == 1, rows   # the names start in one column
+
+
+def test_cli_sizes_refuses_a_depth_or_top_below_1():
+    """--depth -3, --top 0 and --top -2 were taken silently (a negative --top cut rows from
+    the end); they are refused in one line, exit 2, before the model is read."""
+    for flag, value in (("--depth", "-3"), ("--depth", "0"), ("--top", "0"),
+                        ("--top", "-2")):
+        code, out, err = run_cli("sizes", DEMO, flag, value)
+        assert code == 2 and out == "", (flag, value, out)
+        assert err == f"graphdef-inspector: error: {flag} must be at least 1 (got {value})\n"
