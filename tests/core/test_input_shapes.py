@@ -59,3 +59,26 @@ def test_no_shape_anywhere_says_how_to_give_one(graph):
     text = caught.value.one_line()
     assert "node 'u'" in text and "mark an input whose shape is known" in text
     assert "--input-shape NAME=D,D,..." in text
+
+
+def test_input_sizes_take_a_tensor_name_at_port_0_and_refuse_an_input_given_twice():
+    """parse_sizes (--input-shape; the window's Input sizes field): `image:0=...`, the tensor
+    name users copy from TensorFlow, was kept as a node "image:0" ("no such node"): it is
+    the node image. Two items for one input silently took the last: refused, naming it;
+    so is another port than 0, in one line each."""
+    from inspector.core.app.inputs import parse_sizes
+
+    assert parse_sizes(["image:0=1,2,2,3", "mask=1,2"]) == {"image": [1, 2, 2, 3],
+                                                            "mask": [1, 2]}
+    for items, said in (
+            (["image=1,2,2,3", "image=1,4,4,3"],
+             "--input-shape image=1,4,4,3: input image is given twice (also image=1,2,2,3)"),
+            (["image=1,2,2,3", "image:0=1,4,4,3"], "input image is given twice"),
+            (["image:1=1,2,2,3"], "--input-shape image:1=1,2,2,3: an input is a node's "
+                                  "output 0 (image or image:0), not :1"),
+            (["image:x=1,2"], "not :x"),
+            ([":0=1,2"], "expected NAME=D,D,...")):
+        with pytest.raises(InspectorError) as caught:
+            parse_sizes(items, "--input-shape")
+        text = caught.value.one_line()
+        assert said in text and "\n" not in text, (items, text)

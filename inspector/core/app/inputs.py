@@ -121,19 +121,28 @@ def undeclared_shapes(model, inputs, given: dict) -> tuple[dict, dict]:
 
 def parse_sizes(items, flag: str = "") -> dict:
     """NAME=D,D,... items (`--input-shape`'s values; the window's Input sizes field) ->
-    {name: [dims]}; InspectorError naming the bad item (after `flag`, the option's name)."""
-    shapes = {}
+    {name: [dims]}; InspectorError naming the bad item (after `flag`, the option's name).
+    NAME:0 (a tensor name, as TensorFlow writes them) is the node NAME; another port, or a
+    node given twice (image=... image:0=...), is refused rather than one of them taken."""
+    shapes, given = {}, {}
     for text in items or []:
         name, _, dims = text.partition("=")
         where = f"{flag} {text}".strip()
+        name, colon, port = name.strip().partition(":")
+        if colon and name and not (port.isdigit() and int(port) == 0):
+            raise InspectorError(f"{where}: an input is a node's output 0 ({name} or "
+                                 f"{name}:0), not :{port}")
+        if name in given:
+            raise InspectorError(f"{where}: input {name} is given twice (also {given[name]})")
         try:
-            shapes[name.strip()] = [int(d) for d in dims.split(",") if d.strip()]
+            shapes[name] = [int(d) for d in dims.split(",") if d.strip()]
         except ValueError:
             raise InspectorError(f"{where}: expected NAME=D,D,... with whole numbers") from None
-        if not name.strip() or not shapes[name.strip()]:
+        if not name or not shapes[name]:
             raise InspectorError(f"{where}: expected NAME=D,D,...")
-        if min(shapes[name.strip()]) < 1:
+        if min(shapes[name]) < 1:
             raise InspectorError(f"{where}: every size is 1 or more")
+        given[name] = text
     return shapes
 
 
