@@ -181,3 +181,63 @@ def _alive(process) -> bool:
         return process.status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+INTERRUPTED_MID_LOAD = """
+import os, sys, time
+from inspector.core.tf import freeze
+
+def load(path, watch):                  # in the child: a load that would take two minutes
+    open(sys.argv[1] + ".tmp", "w").write(str(os.getpid()))
+    os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+    time.sleep(120)
+
+freeze.freeze_keras_here = load
+from inspector.launcher import main
+sys.exit(main(["summarize", sys.argv[2]]))
+"""
+
+
+def test_ctrl_c_during_a_keras_load_stops_the_command_and_its_child(tmp_path):
+    """The review's report: `summarize x.h5 & sleep 2.5; kill -INT $!` in a script went on
+    to exit 0 with the whole output. That is the shell, not the command: a non-interactive
+    shell starts `&` commands with SIGINT ignored (SigIgn in /proc/PID/status; `sleep 30 &
+    kill -INT $!` does not stop sleep either), and a process that inherits SIGINT ignored
+    keeps it so. With SIGINT as a terminal's Ctrl-C leaves it (default), the command acts on
+    it mid-load: 'interrupted', exit 130 (main's KeyboardInterrupt), and the Keras child
+    (its own process group: Ctrl-C does not reach it) is stopped with its group. Passes on
+    the old code too: this pins it (the load here sleeps, so the signal lands mid-load)."""
+    import signal
+    import time
+
+    import psutil
+
+    pid_file = str(tmp_path / "child.pid")
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "")
+                                                  .split(os.pathsep) if p])
+    command = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED_MID_LOAD, pid_file, os.path.join(DATA, "tiny.h5")],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal's
+    child = None
+    try:
+        end = time.monotonic() + 120
+        while not os.path.exists(pid_file):
+            assert command.poll() is None and time.monotonic() < end, "no child loaded"
+            time.sleep(0.1)
+        child = psutil.Process(int(open(pid_file).read()))
+        command.send_signal(signal.SIGINT)
+        out, err = command.communicate(timeout=30)     # generous: the load sleeps 120 s
+        assert command.returncode == 130, (command.returncode, err[-2000:])
+        assert err.splitlines()[-1] == "graphdef-inspector: interrupted" and out == "", err
+        assert "Traceback" not in err, err[-2000:]
+        end = time.monotonic() + 10
+        while _alive(child):
+            assert time.monotonic() < end, "the Keras child outlived the interrupted command"
+            time.sleep(0.1)
+    finally:
+        if command.poll() is None:
+            command.kill()
+        if child is not None and _alive(child):
+            child.kill()
