@@ -15,12 +15,22 @@ def split_names(text: str | None) -> list:
 
 
 def parse_input_shapes(items) -> dict:
-    """NAME=d0,d1,... arguments (? or -1 for unknown) -> {name: dims}."""
-    shapes = {}
+    """NAME=d0,d1,... arguments (? or -1 for unknown) -> {name: dims}. NAME:0 (a tensor
+    name) is the node NAME; another port, or one input given twice, is refused (as
+    core.app.inputs.parse_sizes, the tflite command's and the window's)."""
+    shapes, given = {}, {}
     for item in items or []:
         name, sep, dims = item.partition("=")
         if not sep or not name:
             raise InspectorError(f"--input_shape wants NAME=d0,d1,... (got '{item}')")
+        node, colon, port = name.partition(":")
+        if colon and not (port.isdigit() and int(port) == 0):
+            raise InspectorError(f"--input_shape {item}: an input is a node's output 0 "
+                                 f"({node} or {node}:0), not :{port}")
+        if node in given:
+            raise InspectorError(f"--input_shape {item}: input {node} is given twice (also "
+                                 f"{given[node]})")
+        given[node] = item
         out = []
         for d in (d.strip() for d in dims.split(",") if d.strip() != ""):
             if d in ("?", "-1"):
@@ -30,5 +40,5 @@ def parse_input_shapes(items) -> dict:
             else:
                 raise InspectorError(f"--input_shape: '{d}' in '{item}' is not a dimension "
                                      f"(0 to {MAX_DIM}, or ? for unknown)")
-        shapes[name.split(":")[0]] = tuple(out)
+        shapes[node] = tuple(out)
     return shapes
