@@ -61,8 +61,13 @@ def own_count(graph, input_shapes: dict | None = None) -> OwnCount:
     report.assumed = list(assumed)
     report.source = f"{OWN}, without TensorFlow"
     missing = len(report.unknown_shape)
-    usable = not report.unknown and not missing and \
+    # a graph TensorFlow would not import (inputs naming no node, malformed, duplicate
+    # names) or one with functions (whose bodies are checked before TF sees them: a function
+    # calling itself) goes the TF way, which refuses it in one line as before
+    broken = bool(graph.problems()) or bool(graph.structure.library.function)
+    usable = not broken and not report.unknown and not missing and \
         all(a.startswith("batch ") for a in assumed)
     why = f"{TF_INFERENCE} (the graph's own shapes leave {missing:,} ops unknown)" if missing \
+        else f"{TF_INFERENCE} (the graph has problems or functions)" if broken \
         else f"{TF_INFERENCE} (input sizes other than the batch are open)"
     return OwnCount(report, shapes, usable, why)

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication, QMenu
 
 from inspector.core.app import cone
 from inspector.core.app.decorations import decorations
+from inspector.core.app.expanding import start_expand_all
 from inspector.core.errors import Cancelled
-from inspector.core.view.expansion import expand_all
 from inspector.core.view.navigation import neighbour
 from inspector.core.view.vocabulary import count
 from inspector.gui.canvas.edges import edge_geometry
@@ -187,15 +187,8 @@ class CanvasController(QObject):
                           self.minimap.show_scene(scene, groups), quiet=True)
 
     def expand_all(self) -> None:
-        """View > Expand all scopes: the scopes to open counted in a task (bounded by the
-        items drawn, core.view.expansion; ~0.6 s on 300k nodes), then opened."""
-        view = self.state.view
-        if view is None:
-            return
-        self.tasks.submit("expand", lambda task: expand_all(view.hierarchy, job=task),
-                          lambda found: view is self.state.view and self.state.expand_to(found),
-                          lambda exc: isinstance(exc, Cancelled) or
-                          self.state.fail(f"Expand all failed: {exc}"), label="Expanding")
+        """View > Expand all scopes (core.app.expanding: counted in a task, then opened)."""
+        start_expand_all(self.state, self.tasks)
 
     # -- interaction -------------------------------------------------------------------------
     def _activated(self, item_id: str):
