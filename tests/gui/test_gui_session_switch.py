@@ -23,3 +23,33 @@ def test_marks_made_right_before_opening_another_model_come_back(qtbot, window, 
     open_and_wait(qtbot, window, model)
     qtbot.waitUntil(lambda: window.workbench.outputs == ["softmax"], timeout=10000)
     assert window.workbench.inputs == ["Mul"]
+
+
+def test_a_stop_added_right_before_opening_another_model_is_kept_for_its_model(
+        qtbot, window, tmp_path, demo_model):
+    """The tour's edits were saved 400 ms later for whichever model was open by then: a stop
+    added just before opening B was lost for A, and B got a session file it never had; and
+    merely opening a model rewrote its session file (the restore counted as a tour edit)."""
+    from PySide6.QtCore import Qt
+
+    a, b = str(tmp_path / "a.pb"), str(tmp_path / "b.pb")
+    shutil.copy(demo_model, a)
+    shutil.copy(demo_model, b)
+    open_and_wait(qtbot, window, a)
+    qtbot.waitUntil(lambda: hasattr(window, "tour_panel"), timeout=30000)
+    qtbot.mouseClick(window.tour_panel.add_button, Qt.LeftButton)
+    assert len(window.state.workbench.tour.stops) == 1
+    open_and_wait(qtbot, window, b)              # at once: within the save's debounce
+    qtbot.wait(1000)                             # past any debounce
+    assert not os.path.exists(b + ".inspector.json")     # B was not edited
+    with open(a + ".inspector.json") as f:
+        saved = f.read()
+    stat = os.stat(a + ".inspector.json")
+    open_and_wait(qtbot, window, a)
+    qtbot.waitUntil(lambda: len(window.state.workbench.tour.stops) == 1, timeout=10000)
+    qtbot.wait(1000)                             # opening it changed nothing: not rewritten
+    assert os.stat(a + ".inspector.json").st_mtime_ns == stat.st_mtime_ns
+    with open(a + ".inspector.json") as f:
+        assert f.read() == saved
+    assert sorted(f for f in os.listdir(tmp_path) if "inspector.json" in f) == \
+        ["a.pb.inspector.json"]

@@ -1,5 +1,6 @@
 """The pipeline: edits from the pipeline panel applied to the workbench, the session file
-restored (never running anything by itself) and saved after edits, and the live preview
+restored (never running or writing anything by itself) and saved after edits (the tour's
+too), and the live preview
 recomputed off the GUI thread after every change."""
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class PipelineController(QObject):
         state.model_changed.connect(self.model_loaded)
         state.first_frame.connect(lambda *_: self._first_frame())
         self.bench.changed.connect(self._changed)
+        self.bench.tour.changed.connect(self._tour_edited)
         state.expansion_changed.connect(self._expansion_changed)
         if panel is not None:
             self.attach(panel)
@@ -96,6 +98,13 @@ class PipelineController(QObject):
         if opened != self.bench.expanded:
             self.bench.expanded = opened
             self._saving_for = state.model
+            self._save_timer.start()
+
+    def _tour_edited(self):
+        """The tour is part of the session: an edit is saved like one, for the model open now
+        (flushed if another opens first); the restore's own replace is not an edit."""
+        if self.ready and self.state.model is not None:
+            self._saving_for = self.state.model
             self._save_timer.start()
 
     def _first_frame(self):

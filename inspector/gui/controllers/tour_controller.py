@@ -51,10 +51,6 @@ class TourController(TourView, QObject):
         self.glide = QVariantAnimation(self)
         self.glide.setEasingCurve(QEasingCurve.InOutCubic)
         self.glide.valueChanged.connect(self._glide_step)
-        self._save_timer = QTimer(self)
-        self._save_timer.setSingleShot(True)
-        self._save_timer.setInterval(400)
-        self._save_timer.timeout.connect(self.save)
         self.tour.changed.connect(self._tour_changed)
         state.model_changed.connect(lambda *_: self._model_changed())
         state.scene_changed.connect(lambda *_: self._scene_changed())
@@ -85,10 +81,11 @@ class TourController(TourView, QObject):
         self.current = min(self.current, len(self.tour.stops) - 1)
         row = self.panel.stops.currentRow()
         self.panel.show_stops(self.tour.stops, min(row, len(self.tour.stops) - 1))
-        if self.state.model is not None:
-            self._save_timer.start()
+        # saved by the pipeline controller with the rest of the session (400 ms later, or
+        # before another model opens)
 
     def save(self) -> None:
+        """Save the session now."""
         model = self.state.model
         if model is None:
             return
