@@ -94,6 +94,33 @@ def test_with_a_pipeline_the_card_compares_original_and_optimized(qtbot, window,
     assert window.card_panel.answers.text() == words
 
 
+def test_the_cards_speed_line_reads_as_the_preview_panel_on_a_tiny_model(qtbot, window,
+                                                                        demo_model, tmp_path):
+    """The demo's estimate is ~0.06 ms on a typical phone: the card's original-vs-optimized
+    line read "0.1 ms" (one decimal) beside its own "about 0.06 ms" and the Preview panel's
+    "63 µs"; now the Preview panel's words."""
+    import shutil
+
+    from test_gui_layout import wait_preview
+
+    model = str(tmp_path / "digits.pb")
+    shutil.copy(demo_model, model)
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks([], ["output"])
+    window.pipeline.apply_text("strip_unused_nodes fold_constants quantize_weights")
+    wait_preview(qtbot, window, 3)
+    _menu_action(window, "Demo", "Model card").trigger()
+    qtbot.waitUntil(lambda: window.card_panel.isVisible() and
+                    window.card_panel.comparison is not None, timeout=90000)
+    line = {x.label: x for x in window.card_panel.comparison.lines}["speed on a typical phone"]
+    rows = window.preview_panel.table.model()
+    column = next(c for c in range(rows.columnCount())
+                  if rows.headerData(c, Qt.Horizontal) == "latency")
+    assert (line.before, line.after) == (rows.index(0, column).data(),
+                                         rows.index(3, column).data())
+    assert line.before.endswith(" µs")
+
+
 @pytest.mark.parametrize("key,modifiers,dock", [
     (Qt.Key_T, Qt.ControlModifier | Qt.ShiftModifier, "mobile"),   # Phone > Check TFLite
     (Qt.Key_F, Qt.ControlModifier, "search"),                      # Go > Find

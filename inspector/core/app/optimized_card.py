@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from inspector.core.analysis.model_card import DEVICE_NAMES
 from inspector.core.app import demo
 from inspector.core.errors import InspectorError
-from inspector.core.model.humanize import human_bytes, tf_human_readable_num
+from inspector.core.model.humanize import human_bytes, latency, tf_human_readable_num
 
 
 @dataclass
@@ -59,8 +59,8 @@ def build_comparison(rows, device: str = "phone", answers: str = "") -> Comparis
                           "as two), the Preview panel's count."))
     ma, mb = a.latency_ms.get(device), b.latency_ms.get(device)
     if ma and mb:
-        lines.append(Line(f"speed on a {DEVICE_NAMES.get(device, device)}", f"{ma:.1f} ms", f"{mb:.1f} ms",
-                          _pct(ma, mb), "Estimate: FLOPs divided by the device's typical "
+        lines.append(Line(f"speed on a {DEVICE_NAMES.get(device, device)}", latency(ma),
+                          latency(mb), _pct(ma, mb), "Estimate: FLOPs divided by the device's typical "
                           "speed (the TF mobile guide's figures)."))
     return Comparison(len(rows) - 1, lines, answers)
 
