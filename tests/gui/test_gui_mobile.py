@@ -464,3 +464,25 @@ def test_undone_sizes_leave_the_field_while_it_has_the_focus(qtbot, window, monk
     qtbot.keyClicks(panel.sizes, "image=1,8")             # being typed: kept
     window.state.workbench.redo()
     assert panel.sizes.text() == "image=1,8"
+
+
+def test_the_compatibility_tab_s_lines_never_overlap_at_1366x768(qtbot, window, fx, tmp_path):
+    """text_really.pb (a graph with training ops): the note on ops without a mobile kernel
+    wraps to 3 lines at 1366 px, and the tab page, sized to its labels' one-line minimum,
+    drew it over the list's last row (and kept an empty line for the converter's verdict)."""
+    import shutil
+
+    model = str(tmp_path / "text_really.pb")
+    shutil.copy(os.path.join(fx, "text_really.pb"), model)
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, model)
+    window.phone(0, lambda: window.mobile.check())
+    panel = window.mobile_panel
+    qtbot.waitUntil(lambda: panel.problems.topLevelItemCount() > 0 and
+                    panel.mobile_kernels.text().startswith("No kernel"), timeout=30000)
+    qtbot.wait(200)
+    note, tree = panel.mobile_kernels, panel.problems
+    assert note.heightForWidth(note.width()) >= 3 * note.fontMetrics().lineSpacing() - 2
+    assert tree.geometry().bottom() < note.geometry().top()      # the list ends above it
+    assert note.height() >= note.heightForWidth(note.width())    # every line of it shown
+    assert not panel.verdict.isVisible()                         # no verdict yet: no line

@@ -103,3 +103,32 @@ class OneLine(QLabel):
         painter.setPen(self.palette().color(self.foregroundRole()))
         painter.drawText(self.rect(), Qt.AlignLeft | Qt.AlignVCenter, self.shown())
         painter.end()
+
+
+class Wrapped(QLabel):
+    """A word-wrapped label whose minimum height is what its text takes at its width, and
+    which is hidden while it says nothing. A Tabs page is sized to its parts' minimum
+    heights, where a wrapped QLabel counts one line: three lines at the dock's width were
+    drawn over the widget above them (the dock scrolls instead, if they do not fit)."""
+
+    def __init__(self, text: str = "", parent=None):
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+        self.setVisible(bool(text))
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self.setVisible(bool(text))
+        self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        if self.width() > 0 and self.text():
+            hint.setHeight(max(hint.height(), self.heightForWidth(self.width())))
+        return hint
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        old, new = event.oldSize().width(), event.size().width()
+        if old != new and self.heightForWidth(old) != self.heightForWidth(new):
+            self.updateGeometry()        # fewer or more lines: the layout asks again

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from inspector.core.view.vocabulary import STATUS_COLOURS as COLOURS
 from inspector.core.view.vocabulary import STATUS_LABELS as LABELS
 from inspector.core.view.vocabulary import STATUSES
+from inspector.gui.panels.adaptive import Wrapped
 
 LIST_LIMIT = 2000      # rows in the list of nodes to look at
 
@@ -71,11 +72,9 @@ class CompatTab:
         row.addWidget(self.check_button)
         row.addWidget(self.confirm_button)
         row.addWidget(self.ports, 1)       # beside the buttons: one row less in a short dock
-        self.legend = QLabel("")
-        self.legend.setWordWrap(True)
+        self.legend = Wrapped("")
         self.legend.setTextFormat(Qt.RichText)
-        self.verdict = QLabel("")
-        self.verdict.setWordWrap(True)
+        self.verdict = Wrapped("")          # the converter's: no line until it says something
         self.problems = QTreeWidget()
         self.problems.setHeaderLabels(["Status", "Node", "Op", "Why", "Converter"])
         self.problems.setRootIsDecorated(False)
@@ -95,8 +94,7 @@ class CompatTab:
         self.problems.setColumnWidth(CONVERTER, CONVERTER_WIDTH)
         self.problems.itemClicked.connect(lambda item, _c: self.jump.emit(item.text(1)))
         self.problems.itemActivated.connect(lambda item, _c: self.jump.emit(item.text(1)))
-        self.mobile_kernels = QLabel("")
-        self.mobile_kernels.setWordWrap(True)
+        self.mobile_kernels = Wrapped("")
         self.problems.setMinimumHeight(90)
         lay = QVBoxLayout(w)
         lay.setContentsMargins(4, 4, 4, 4)      # a short dock: no scroll bar at 1366x768
