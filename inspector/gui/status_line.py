@@ -32,8 +32,10 @@ class StatusLine:
             self.progress.setValue(done)
         else:
             self.progress.setRange(0, 0)
-        self.progress.setFormat(text or f"{done}/{total}")
-        self.progress.setTextVisible(bool(text) or total > 0)
+        # the words go on the line; the bar (~95 px) shows the share done: the words in it
+        # were wrapped and cut at top and bottom ("interface and totals")
+        self.progress.setFormat("%p%" if text else f"{done}/{total}")
+        self.progress.setTextVisible(total > 0)
         if text:
             self.label.setText(text)
             self.is_work = True

@@ -102,3 +102,22 @@ def test_the_percentiles_are_explained_where_they_are_set(qtbot, window):
     assert note.isVisibleTo(window) and "outlier" in note.text()
     assert "logged mins" in panel.min_pct.toolTip() and "logged maxes" in \
         panel.max_pct.toolTip()
+
+
+def test_the_progress_bar_never_shows_words_cut_in_half_at_1366x768(qtbot, window):
+    """A comparison's diff says "interface and totals" at 90 %: the status line's bar (95 px
+    at 1366x768) drew the words wrapped and cut at top and bottom, beside the same words in
+    the line itself. The bar shows the share done; the line says what runs."""
+    window.resize(1366, 768)
+    window.show()
+    line = window.status_line
+    line.busy(True, "Comparing")
+    line.show_progress(90, 100, "interface and totals")
+    qtbot.wait(50)
+    bar = line.progress
+    assert line.label.text() == "interface and totals"
+    assert bar.fontMetrics().horizontalAdvance(bar.text()) <= bar.contentsRect().width() - 8
+    line.show_progress(0, 0, "Measuring sizes of a_long_model_name.pb")   # no count known
+    assert not bar.isTextVisible() or bar.fontMetrics().horizontalAdvance(bar.text()) <= \
+        bar.contentsRect().width() - 8
+    line.busy(False, "")
