@@ -7,7 +7,8 @@ line's `sizes` (by_scope_to, by_key_in_order) makes the very rows of sizes.group
 
 from __future__ import annotations
 
-from inspector.core.analysis.sizes import CHUNK, Group, _chain, group_keys, lazy_growth_of, more
+from inspector.core.analysis.sizes import (CHUNK, Group, _chain, add_leaf, add_to, group_keys,
+                                          lazy_growth_of, more, roll_up)
 from inspector.core.model.graph_index import numpy
 from inspector.core.model.inputs import MAX_SCOPE_DEPTH
 from inspector.core.runtime.job import NO_JOB, Job
@@ -54,12 +55,7 @@ def by_scope(graph, sizes, least_of, job: Job = NO_JOB) -> Group:
             job.check()
         chain = _chain(root, path.split("/")) if path else []
         chains.append(chain[-1] if chain else root)
-        b, n = int(own_bytes[s]), int(own_nodes[s])
-        for g in chain:
-            g.bytes += b
-            g.nodes += n
-        root.bytes += b
-        root.nodes += n
+        add_to(root, chain, int(own_bytes[s]), int(own_nodes[s]))
     job.check()
     big = np.flatnonzero(sizes >= least_of(root))
     names, big_ids = graph.name_list, ids[big]
@@ -139,37 +135,11 @@ def by_scope_to(graph, sizes, depth: int, job: Job = NO_JOB) -> Group | None:
         if not n & (CHUNK - 1):
             job.check()
         if e >= 0:                     # a deep scope: its bytes in its groups down to depth
-            chain = _chain(root, parts[e][:depth])
-            b, c = int(scope_bytes[e]), int(scope_nodes[e])
-            for g in chain:
-                g.bytes += b
-                g.nodes += c
-            root.bytes += b
-            root.nodes += c
-            continue
-        i = -1 - e                     # a node within depth: a leaf, as group makes it
-        name, size = names[i], int(sizes[i])
-        head, sep, _ = name.rpartition("/")
-        path = head if sep else None
-        chain = chains.get(path)
-        if chain is None:
-            chain = chains[path] = _chain(root, name.split("/")[:-1])
-            totals[path] = [0, 0]
-        here = chain[-1] if chain else root
-        leaf = here.children.get(name + "\0")
-        if leaf is None:
-            leaf = here.children[name + "\0"] = Group(name, node=name)
-        leaf.bytes += size
-        leaf.nodes += 1
-        total = totals[path]
-        total[0] += size
-        total[1] += 1
-    for path, (size, count) in totals.items():
-        for g in chains[path]:
-            g.bytes += size
-            g.nodes += count
-        root.bytes += size
-        root.nodes += count
+            add_to(root, _chain(root, parts[e][:depth]), int(scope_bytes[e]),
+                   int(scope_nodes[e]))
+        else:                          # a node within depth: a leaf, as group makes it
+            add_leaf(root, chains, totals, names[-1 - e], int(sizes[-1 - e]))
+    roll_up(root, chains, totals)
     return root
 
 

@@ -157,29 +157,45 @@ def group(graph, node_bytes: dict, by: str = "scope", keys: list | None = None,
         if not k & (CHUNK - 1):
             job.check()
             job.progress(k, len(names), "Grouping the nodes by scope")
-        size = get(name, 0)
-        head, sep, _ = name.rpartition("/")
-        path = head if sep else None
-        chain = chains.get(path)
-        if chain is None:
-            chain = chains[path] = _chain(root, name.split("/")[:-1])
-            totals[path] = [0, 0]
-        here = chain[-1] if chain else root
-        leaf = here.children.get(name + "\0")
-        if leaf is None:
-            leaf = here.children[name + "\0"] = Group(name, node=name)
-        leaf.bytes += size
-        leaf.nodes += 1
-        total = totals[path]
-        total[0] += size
-        total[1] += 1
-    for path, (size, count) in totals.items():
-        for g in chains[path]:
-            g.bytes += size
-            g.nodes += count
-        root.bytes += size
-        root.nodes += count
+        add_leaf(root, chains, totals, name, get(name, 0))
+    roll_up(root, chains, totals)
     return root
+
+
+def add_leaf(root: Group, chains: dict, totals: dict, name: str, size: int) -> None:
+    """Node `name` of `size` bytes as a leaf of the scope tree (a name given twice: one
+    leaf), in the groups of its scope path (chains: path -> [groups], made at first sight);
+    its bytes go to totals[path] (roll_up adds them to the groups once a path)."""
+    head, sep, _ = name.rpartition("/")
+    path = head if sep else None
+    chain = chains.get(path)
+    if chain is None:
+        chain = chains[path] = _chain(root, name.split("/")[:-1])
+        totals[path] = [0, 0]
+    here = chain[-1] if chain else root
+    leaf = here.children.get(name + "\0")
+    if leaf is None:
+        leaf = here.children[name + "\0"] = Group(name, node=name)
+    leaf.bytes += size
+    leaf.nodes += 1
+    total = totals[path]
+    total[0] += size
+    total[1] += 1
+
+
+def roll_up(root: Group, chains: dict, totals: dict) -> None:
+    """add_leaf's totals added to every group on their paths and to the root."""
+    for path, (size, count) in totals.items():
+        add_to(root, chains[path], size, count)
+
+
+def add_to(root: Group, chain: list, size: int, count: int) -> None:
+    """`size` bytes of `count` nodes added to each group of `chain` and to the root."""
+    for g in chain:
+        g.bytes += size
+        g.nodes += count
+    root.bytes += size
+    root.nodes += count
 
 
 def more(nodes: int) -> str:
