@@ -18,7 +18,7 @@ from inspector.core.errors import InspectorError
 def _state(model):
     """What the overlay use cases and the registry read and write, without a window: the
     model, its graph, an overlay."""
-    from inspector.core.app.state import OverlayState
+    from inspector.core.app.results import OverlayState
 
     view = SimpleNamespace(graph=model.graph)
     state = SimpleNamespace(model=model, view=view, original_view=view, demo=None,

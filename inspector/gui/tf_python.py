@@ -11,7 +11,8 @@ import subprocess
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.runtime.executor import installed
-from inspector.worker.client import WorkerClient, _package_path
+from inspector.worker.client import WorkerClient
+from inspector.worker.process import python_path
 
 KEY = "tf_python"
 CHECK = "import tensorflow as tf; print(tf.__version__)"
@@ -44,8 +45,7 @@ def use(python: str) -> None:
     if isinstance(client, WorkerClient):
         client.stop()
         client.python = python
-        client.env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_package_path(python), os.environ.get("PYTHONPATH", "")) if p)
+        client.env["PYTHONPATH"] = python_path(python, os.environ)
 
 
 def choose(window, python: str | None = None) -> str | None:

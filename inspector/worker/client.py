@@ -19,7 +19,6 @@ import functools
 import itertools
 import os
 import select
-import signal
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,8 @@ from inspector.core.runtime import executor, job as jobs
 from inspector.core.runtime import keras_limits
 from inspector.core.runtime.blas_threads import as_the_user_had_it
 from inspector.core.runtime.operations import NAMES, TensorFlowOperations
+from inspector.worker import process as worker_process
+from inspector.worker.process import ResidentMemory, default_memory_limit
 from inspector.worker.protocol import (
     TEST_OPERATIONS,
     Callback,
@@ -45,46 +46,11 @@ from inspector.worker.protocol import (
 )
 
 POLL_SECONDS = 0.02
-# the worker's entry, without the launch directory on sys.path (a numpy.py or a tensorflow/
-# checkout there must not shadow the real ones)
-LAUNCH = ("import sys; del sys.path[0]; from inspector.worker.server import main; "
-          "sys.exit(main(sys.argv[1:]))")
 DRAIN_SECONDS = 1.5  # a cancelled request may finish this long (no restart), then is killed
-PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def _package_path(python: str) -> str:
-    """What the worker's Python needs on its path to import `inspector`: nothing more (for a
-    TF Python of its own, never this environment's site-packages with its numpy)."""
-    if os.path.realpath(python) == os.path.realpath(sys.executable):
-        return PACKAGE_ROOT
-    folder = os.path.join(tempfile.gettempdir(), f"graphdef-inspector-path-{os.getuid()}")
-    link = os.path.join(folder, "inspector")
-    target = os.path.join(PACKAGE_ROOT, "inspector")
-    try:
-        os.makedirs(folder, exist_ok=True)
-        if os.path.realpath(link) != os.path.realpath(target):
-            if os.path.lexists(link):
-                os.remove(link)
-            os.symlink(target, link)
-    except OSError:
-        return PACKAGE_ROOT
-    return folder
 
 
 class WorkerFailed(InspectorError):
     """The TensorFlow worker ended while running an operation (the app goes on)."""
-
-
-def default_memory_limit() -> int:
-    """Half of the machine's RAM (INSPECTOR_WORKER_MEMORY_GB overrides)."""
-    if os.environ.get("INSPECTOR_WORKER_MEMORY_GB"):
-        return int(float(os.environ["INSPECTOR_WORKER_MEMORY_GB"]) * (1 << 30))
-    try:
-        import psutil
-    except ImportError:  # no guard without psutil (installed with the app's gui extra)
-        return 1 << 62
-    return psutil.virtual_memory().total // 2
 
 
 def _describe(operation: str, args) -> str:
@@ -110,8 +76,7 @@ class WorkerClient(TensorFlowOperations):
         self.python = python or os.environ.get("INSPECTOR_TF_PYTHON") or sys.executable
         self._memory_limit = memory_limit   # the default on first use (psutil: not at start)
         self.env = as_the_user_had_it(dict(os.environ if env is None else env))
-        self.env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_package_path(self.python), self.env.get("PYTHONPATH", "")) if p)
+        self.env["PYTHONPATH"] = worker_process.python_path(self.python, self.env)
         self.process = None
         self.starts = 0
         self._pending = None  # (id, deadline) of a cancelled request still in the worker
@@ -184,24 +149,15 @@ class WorkerClient(TensorFlowOperations):
 
     # -- the process ---------------------------------------------------------------------------
     def _start(self) -> None:
-        to_worker_r, to_worker_w = os.pipe()
-        from_worker_r, from_worker_w = os.pipe()
         if self._log is not None:
             self._log.close()  # the previous worker's (read by _failed before we get here)
         self._log = tempfile.TemporaryFile()
         try:
-            self.process = subprocess.Popen(
-                [self.python, "-c", LAUNCH, str(to_worker_r), str(from_worker_w)],
-                pass_fds=(to_worker_r, from_worker_w), stdin=subprocess.DEVNULL,
-                stdout=self._log, stderr=self._log, env=self.env, start_new_session=True)
+            self.process, self._to, self._from = worker_process.spawn(self.python, self.env,
+                                                                      self._log)
         except OSError as exc:
-            for fd in (to_worker_r, to_worker_w, from_worker_r, from_worker_w):
-                os.close(fd)
             raise WorkerFailed(f"cannot start the TensorFlow worker with {self.python}: "
                                f"{exc.strerror or exc}") from None
-        os.close(to_worker_r)
-        os.close(from_worker_w)
-        self._to, self._from = to_worker_w, from_worker_r
         self.starts += 1
 
     def running(self) -> bool:
@@ -214,19 +170,8 @@ class WorkerClient(TensorFlowOperations):
         """End the worker (the next request starts a new one)."""
         process, self.process = self.process, None
         self._pending = None
-        if process is None:
-            return
-        if process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)  # TF's own threads and children too
-            except ProcessLookupError:
-                pass
-            process.wait()
-        for fd in (self._to, self._from):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        if process is not None:
+            worker_process.kill(process, (self._to, self._from))
 
     close = stop
 
@@ -237,7 +182,7 @@ class WorkerClient(TensorFlowOperations):
             self.stop()
             self._start()
         call_id = next(self._ids)
-        rss = _ResidentMemory(self.process.pid)
+        rss = ResidentMemory(self.process.pid)
         rss.limit, rss.said = self._limit_for(operation, args, rss)
         try:
             send(self._to, ("call", call_id, operation, args, kwargs))
@@ -345,56 +290,11 @@ class WorkerClient(TensorFlowOperations):
             except subprocess.TimeoutExpired:
                 self.stop()  # alive but out of step with us: end it
                 code = process.returncode
-        how = "stopped"
-        if code is not None and code < 0:
-            try:
-                how = f"was ended by {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"was ended by signal {-code}"
-        elif code is not None:
-            how = f"exited with status {code}"
-        last = self._last_line()
+        last = worker_process.last_line(self._log)
         self.stop()
-        return WorkerFailed(f"the TensorFlow worker {how} while running {name}"
-                            + (f": {last}" if last else "")
+        return WorkerFailed(f"the TensorFlow worker {worker_process.how_it_ended(code)} while "
+                            f"running {name}" + (f": {last}" if last else "")
                             + "; your work is kept, and the next request starts a new worker")
-
-    def _last_line(self) -> str:
-        """The last meaningful line the worker printed (TF's CHECK message, say)."""
-        if self._log is None:
-            return ""
-        try:
-            self._log.seek(max(0, self._log.seek(0, 2) - 4096))
-            lines = [line.strip() for line in self._log.read().decode("utf-8", "replace")
-                     .splitlines() if line.strip()]
-        except OSError:
-            return ""
-        lines = [line for line in lines if "Fatal Python error" not in line] or lines
-        return lines[-1][:300] if lines else ""
-
-
-class _ResidentMemory:
-    """The worker's resident memory, sampled at most every 0.1 s (0 without psutil)."""
-
-    def __init__(self, pid: int):
-        try:
-            import psutil
-
-            self.process = psutil.Process(pid)
-        except Exception:  # noqa: BLE001 - no psutil, or the worker is already gone
-            self.process = None
-        self.last, self.value = 0.0, 0
-        self.limit, self.said = 1 << 62, None
-
-    def sample(self) -> int:
-        now = time.monotonic()
-        if self.process is not None and now - self.last > 0.1:
-            self.last = now
-            try:
-                self.value = self.process.memory_info().rss
-            except Exception:  # noqa: BLE001 - gone: the caller sees it is not running
-                self.value = 0
-        return self.value
 
 
 def install(python: str | None = None, memory_gb: float | None = None) -> WorkerClient:

@@ -10,7 +10,8 @@ import pytest
 from inspector.core.analysis.marks import strip_preview
 from inspector.core.analysis.summary import summarize
 from inspector.core.app.decorations import decorations
-from inspector.core.app.state import AppState, OverlayState
+from inspector.core.app.results import OverlayState
+from inspector.core.app.state import AppState
 from inspector.core.loaders import load
 from inspector.core.view.view_graph import ViewModel
 
@@ -209,7 +210,7 @@ def test_an_event_forgets_a_bound_method_given_again():
 
 
 def test_each_result_setter_stores_emits_and_repaints_as_before(state):
-    """The use cases' results (state.RESULTS, setters made from the table): each setter stores
+    """The use cases' results (results.RESULTS, setters made from the table): each setter stores
     its value and emits `<field>_changed(value)`; the overlay, a demo run and a recipe run
     also repaint the canvas; a new model empties them all."""
     fields = {"overlay": OverlayState(), "demo": None, "quant": None, "tflite_check": None,

@@ -42,7 +42,7 @@ def test_the_model_card_opens_from_the_demo_menu_and_esc_closes_it(qtbot, window
 
 
 def test_a_loaded_profile_shows_as_measured_time(qtbot, window, fx):
-    from inspector.core.app.state import OverlayState
+    from inspector.core.app.results import OverlayState
     from inspector.core.overlays.profiling import Profile
 
     open_and_wait(qtbot, window, os.path.join(fx, "mobilenet_v2.pb"))

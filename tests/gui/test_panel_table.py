@@ -54,7 +54,7 @@ def test_every_row_has_its_dock_its_view_entry_and_its_tasks(window):
 
 
 def test_the_dock_an_overlay_raises_is_the_rows(window, monkeypatch):
-    from inspector.core.app.state import OverlayState
+    from inspector.core.app.results import OverlayState
 
     window.workspace.switch("optimize")
     window.state.set_overlay(OverlayState(mode="timings"))   # its controls: the Overlays dock

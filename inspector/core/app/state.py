@@ -3,70 +3,15 @@ emits; views and panels only listen. It holds the model and what is shown of it 
 expansion, scene, selection, cone), the workbench (marks and pipeline), the strip and pipeline
 previews, the step shown after a transform, and the overlay. `decorations_changed` is the one
 event the canvas needs besides a new scene: the pure core.view.decorations(state) says what
-to paint on each item. Each use case's result (RESULTS) is a field with a generated
+to paint on each item. Each use case's result (results.RESULTS) is a field with a generated
 `set_<field>(value)` that stores it and emits `<field>_changed(value)`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from inspector.core.app.results import RESULTS, result_setter
 from inspector.core.app.workbench import Workbench
 from inspector.core.runtime.events import Event
 from inspector.core.view.expansion import expand_all
-
-
-@dataclass(frozen=True)
-class OverlayState:
-    """What the overlay shows: timings of one profile, ranges from a log, or the TFLite
-    compatibility of each node (colours, and a status bar on each collapsed scope)."""
-
-    mode: str = "none"                 # a mode of overlays.registry (kept in session files)
-    profiles: tuple = ()               # Profile objects, newest last
-    current: int = -1                  # index into profiles
-    records: dict = field(default_factory=dict)   # RequantizationRange node -> [(min, max)]
-    log_text: str = ""
-    min_percentile: float = 5.0
-    max_percentile: float = 5.0
-    compat: dict = field(default_factory=dict)         # node -> TFLite status
-    compat_scopes: dict = field(default_factory=dict)  # scope path -> ((status, n), ...)
-    compat_notes: dict = field(default_factory=dict)   # node -> converter messages
-    comparison: str = ""       # float vs eight-bit outputs after the last calibration
-    node_data: object = None   # overlays.node_data.Placed: an imported Model Explorer file
-    targets: object = None     # mobile.targets.TargetReport: where each op runs on a target
-
-    @property
-    def profile(self):
-        return self.profiles[self.current] if 0 <= self.current < len(self.profiles) else None
-
-
-# A use case's result: (field, its value on a new model, whether the canvas repaints when it
-# changes). Each gets the event `<field>_changed(value)` and the setter `set_<field>(value)`.
-RESULTS = (
-    ("overlay", OverlayState, True),   # OverlayState: the overlay and what it shows
-    ("demo", None, True),              # overlays.demo_run.DemoRun: the last demo run
-    ("quant", None, True),             # QuantRun: recipes tried, chosen, applied (quantization)
-    ("tflite_check", None, False),     # TFLiteCheck: the model's TFLite check (tflite_check)
-    ("card", None, False),             # CardResult: the model card and its comparison (card)
-    ("search", None, False),           # SearchResult: the last search (search)
-    ("described", None, False),        # Described: a constant's values (properties)
-    ("sizes", None, False),            # SizesResult: where the bytes go (sizing)
-    ("duplicates", None, False),       # Duplicates: repeated constants (sizing)
-    ("proposals", list, False),        # feed points traced from an output (marks)
-    ("output_check", None, False),     # OutputCheck: the pipeline's numeric check (pipeline_runs)
-    ("ops_header", None, False),       # OpsHeader: the last ops_to_register.h (selective_build)
-)
-
-
-def _setter(name: str, repaint: bool):
-    def set_result(self, value) -> None:
-        setattr(self, name, value)
-        getattr(self, name + "_changed").emit(value)
-        if repaint:
-            self.decorations_changed.emit()
-    set_result.__name__ = set_result.__qualname__ = f"set_{name}"
-    set_result.__doc__ = f"Store `{name}` and emit {name}_changed" + \
-        (" and decorations_changed." if repaint else ".")
-    return set_result
 
 
 class AppState:
@@ -399,5 +344,5 @@ class AppState:
 
 
 for _name, _, _repaint in RESULTS:
-    setattr(AppState, f"set_{_name}", _setter(_name, _repaint))
+    setattr(AppState, f"set_{_name}", result_setter(_name, _repaint))
 del _name, _repaint
