@@ -255,7 +255,13 @@ class MainWindow(QMainWindow):
         self.canvas_ctl.jump_to(name)
 
     def trace_selected(self) -> None:
-        self.marks.trace(self.state.selected or "")
+        """Edit > Trace (Ctrl+T): as the node's context menu, the proposals shown in the
+        Inputs and outputs panel, brought forward (in Explore nothing was seen to happen)."""
+        name = self.state.selected or ""
+        if not name or name.endswith("/"):
+            self.state.say("Select a node (an output) to trace it back to its inputs")
+            return
+        self.state.trace(name)
 
     def show_function(self, name: str | None = None) -> bool:
         view = self.state.original_view

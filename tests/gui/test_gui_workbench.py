@@ -518,3 +518,22 @@ def test_copied_commands_of_a_tfjs_model_write_the_graphdef_they_read_first(qtbo
     assert window.marks.copy("transform_graph").startswith(
         first + "transform_graph --in_graph=model_frozen.pb"), window.marks.copy("transform_graph")
     assert "--graph_def_file=model_frozen.pb" in window.marks.copy("tflite_convert")
+
+
+def test_edit_trace_shows_its_proposals_from_the_explore_task(qtbot, window, model):
+    """Edit > Trace selected output (Ctrl+T) in the Explore task: the proposals went to the
+    Inputs and outputs panel, hidden there, and the line said "Ready": nothing seemed to
+    happen. Now the panel comes forward, as from the node's context menu; with no node
+    selected the line says what to do."""
+    from PySide6.QtGui import QAction
+
+    open_and_wait(qtbot, window, model)
+    window.workspace.switch("explore")
+    trace = next(a for a in window.findChildren(QAction)
+                 if a.text() == "&Trace selected output to its inputs")
+    trace.trigger()
+    assert "Select a node" in window.status_line.label.text()
+    window.jump_to("softmax")
+    trace.trigger()
+    qtbot.waitUntil(lambda: window.workbench_panel.proposals.count() == 2, timeout=20000)
+    assert window.workbench_dock.isVisible() and window.workbench_panel.proposals.isVisible()
