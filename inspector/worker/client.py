@@ -200,6 +200,7 @@ class WorkerClient(TensorFlowOperations):
             raise
 
     def _wait(self, name, call_id, callbacks, cancels, rss):
+        layer = None        # the layer a Keras load is building (the worker says)
         while True:
             # cancel and memory are checked on every turn: a chatty run (progress after
             # progress) must not starve them
@@ -218,7 +219,7 @@ class WorkerClient(TensorFlowOperations):
             if rss.sample() > rss.limit:
                 self.stop()
                 if rss.said:
-                    raise rss.said
+                    raise rss.said(layer)
                 raise WorkerFailed(
                     f"TensorFlow needed more than {self.memory_limit / (1 << 30):.1f} GB of "
                     f"memory while running {name} (the worker's limit) and was stopped; the "
@@ -238,17 +239,24 @@ class WorkerClient(TensorFlowOperations):
             if kind == "progress":
                 callbacks[rest[0]](*rest[1])
                 continue
+            if kind == "layer":
+                layer = rest[0]
+                continue
             if kind == "error":
                 raise rest[0]
             return received_graphs(rest[0], made)
 
     def _limit_for(self, operation: str, args, rss) -> tuple:
-        """(memory limit, error past it) of one request: a Keras load may grow the worker
-        by its file's budget (runtime/keras_limits), at most to the worker's limit."""
+        """(memory limit, error past it: made of the layer Keras was building, None: the
+        worker's own) of one request: a Keras load may grow the worker by its file's budget
+        (runtime/keras_limits), at most to the worker's limit."""
         if operation != "freeze_keras" or not args or not isinstance(args[0], str):
             return self.memory_limit, None
-        limit, said = keras_limits.worker_limit(args[0], rss.sample(), self.memory_limit)
-        return limit, WorkerFailed(said, path=args[0])
+        path = args[0]
+        limit = keras_limits.worker_limit(path, rss.sample(), self.memory_limit)
+        return limit, lambda layer: WorkerFailed(
+            keras_limits.too_much(limit, layer, "the TensorFlow worker was ended") +
+            "; your work is kept", path=path)
 
     def _settle(self) -> None:
         """Before a new request: let a cancelled one finish (its answer is dropped) or, past

@@ -7,6 +7,7 @@ App -> worker:  ("call", id, operation, args, kwargs); the caller's functions tr
                 Callback(index), its cancel Event as CancelFlag, its job token as JobMark
                 ("cancel", id) cancels the running call
 Worker -> app:  ("progress", id, index, args) · ("result", id, value) · ("error", id, exc)
+                · ("layer", id, name): the layer a Keras load is building
 """
 
 from __future__ import annotations

@@ -110,15 +110,24 @@ def _answer(out_fd: int, reply) -> None:
             f"{type(original).__name__}: {first_line(original)}")))
 
 
+def _tell(out_fd: int, note) -> None:
+    """A note of the running call to the app (the layer a Keras load builds: the app names
+    it if it stops the load past its memory limit)."""
+    try:
+        send(out_fd, note)
+    except ProtocolError:
+        os._exit(0)
+
+
 TIDY_AFTER = 0.5    # seconds: calls at least this long are followed by a full collection
 
 
 def serve(in_fd: int, out_fd: int) -> int:
     from inspector.core.runtime.operations import NAMES
-    from inspector.core.tf.executor import install
+    from inspector.core.tf import executor as tf_executor, keras_child
     from inspector.worker.preview_host import PreviewHost
 
-    executor = install()
+    executor = tf_executor.install()
     preview = PreviewHost().operations()
     assert set(preview) == set(PREVIEW_OPERATIONS)  # the ones the client asks for
     extra = {**_test_operations(), **preview}
@@ -127,6 +136,7 @@ def serve(in_fd: int, out_fd: int) -> int:
     lock = threading.Lock()
     threading.Thread(target=_read_calls, args=(in_fd, calls, current, lock), daemon=True,
                      name="inspector-worker-reader").start()
+    keras_child.tell_layers_to(lambda layer: _tell(out_fd, ("layer", current.get("id"), layer)))
     while True:
         _kind, call_id, name, args, kwargs = calls.get()
         cancel = threading.Event()

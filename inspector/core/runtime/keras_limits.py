@@ -3,7 +3,8 @@ machine. Keras builds every layer's variables from the sizes the file's config d
 it reads the stored weights, so a 10 KB file can ask for terabytes; the pure-Python check
 (loaders/keras_shapes) refuses the sizes it can model, and these limits stop the rest: the
 command line loads Keras in a child process held to them (tf/keras_child), the app's worker
-is stopped past its memory limit for the load (worker/client).
+is stopped past its memory limit for the load (worker/client); both name the layer Keras was
+building (too_much).
 
 Measured (Keras 3.15, TF 2.21, summarize): a Keras load peaks at ~0.35 GB of data for TF
 itself and ~12-16 bytes per byte of file (ResNet50, 103 MB: 1.6 GB; MobileNet v2, 15 MB:
@@ -63,14 +64,20 @@ def seconds_budget(path: str) -> float:
     return SECONDS_FLOOR + SECONDS_PER_MB * _file_size(path) / 1e6
 
 
-def worker_limit(path: str, resident: int, worker: int) -> tuple:
-    """(resident bytes, message past them) of a Keras load in the app's TensorFlow worker
-    (now `resident`, its own limit `worker`): it may grow by the file's budget and TF itself."""
-    limit = min(worker, resident + memory_budget(path) + TF_RESIDENT)
-    return limit, (f"Keras needed more than {gigabytes(limit)} of memory loading it (the limit "
-                   "for this file in the TensorFlow worker) and was stopped: its config "
-                   "declares sizes its stored weights do not hold, or the model needs more "
-                   f"({MEMORY_ENV} sets the limit); your work is kept")
+def worker_limit(path: str, resident: int, worker: int) -> int:
+    """The resident bytes a Keras load in the app's TensorFlow worker may reach (now
+    `resident`, its own limit `worker`): it may grow by the file's budget and TF itself."""
+    return min(worker, resident + memory_budget(path) + TF_RESIDENT)
+
+
+def too_much(limit: int, layer: str | None, how: str) -> str:
+    """The one line of a Keras load stopped past its memory `limit`, the command line's
+    (tf/keras_child) and the app's worker's alike: the layer Keras was building (if heard
+    of) and `how` it was stopped."""
+    where = f" building layer '{layer}'" if layer else ""
+    return (f"Keras needed more than the {gigabytes(limit)} of memory allowed for this "
+            f"file{where} and was stopped ({how}): its config declares sizes its stored "
+            f"weights do not hold, or the model needs more ({MEMORY_ENV} sets the limit)")
 
 
 def gigabytes(n: int) -> str:

@@ -106,7 +106,7 @@ def freeze_keras(path: str):
     line: keras_child)."""
     if keras_child.wanted():
         return keras_child.freeze(path, freeze_keras_here)
-    return freeze_keras_here(path)
+    return freeze_keras_here(path, keras_child.layer_watch())
 
 
 def freeze_keras_here(path: str, watch=None):
@@ -142,7 +142,7 @@ def _freeze_keras(path: str, watch=None):
         import keras
     except ImportError as exc:
         raise ModelLoadError(f"Keras cannot be imported ({exc})", path=path) from None
-    if watch is not None:           # (keras_child: which layer Keras is building)
+    if watch is not None:           # (keras_child.watch_layers: which layer Keras builds)
         watch(keras)
 
     differs = _keras3_differs(path) if available() else ""

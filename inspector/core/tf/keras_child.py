@@ -4,8 +4,9 @@ from the sizes its config declares before it reads the stored weights; the pure-
 (loaders/keras_shapes) cannot model every layer's output shape (channels-first convolutions,
 Dot, custom layers), and a file passing it could have Keras allocate gigabytes. Here the child
 fails instead and the command says so in one line: the file, the layer being built (Keras's
-`add_weight` is watched) and the limit. The app needs none of this: its Keras loads run in its
-TensorFlow worker, which worker/client stops past the load's memory limit.
+`add_weight` is watched: watch_layers) and the limit. The app needs no child: its Keras loads
+run in its TensorFlow worker, which worker/client stops past the load's memory limit; the
+worker tells the client each layer it builds (tell_layers_to), so its line names it too.
 
 The child is a fork of this process when that is safe (TensorFlow not imported yet, one thread:
 the usual command, which then never imports TensorFlow for a summary), else a new Python.
@@ -119,7 +120,8 @@ def _serve(path: str, budget: int, fds: tuple, load) -> None:
     try:
         before = _hold_to(budget)
         tf()        # (TensorFlowUnavailable when missing: sent back as the answer)
-        graph_def, inputs, outputs, how = load(path, lambda k: _note_layers(k, fd, loading))
+        graph_def, inputs, outputs, how = load(path, lambda keras: watch_layers(
+            keras, lambda name: loading[0] and _send(fd, ("layer", name))))
         data = graph_def.SerializeToString()
         resource.setrlimit(resource.RLIMIT_DATA, before)  # loaded: as the command's own process
         loading[0] = False
@@ -156,22 +158,46 @@ def _data_bytes() -> int:
         return 0
 
 
-def _note_layers(keras, fd: int, loading: list) -> None:
-    """Tell the parent the name of each layer as Keras makes its variables (add_weight)
-    while the file loads."""
+_TELL: dict = {"tell": None, "last": None}   # watch_layers' listener, the layer last told
+
+
+def watch_layers(keras, tell) -> None:
+    """Have `tell(name)` called with the name of each layer Keras makes variables for
+    (Layer.add_weight, wrapped once a process; `tell` replaces the one given before)."""
     Layer = getattr(getattr(keras, "layers", None), "Layer", None)
     if not hasattr(Layer, "add_weight"):
         return
-    original, last = Layer.add_weight, [None]
+    _TELL.update(tell=tell, last=None)
+    if getattr(Layer.add_weight, "watched", False):
+        return
+    original = Layer.add_weight
 
     def add_weight(self, *args, **kwargs):
         name = getattr(self, "name", None)
-        if loading[0] and name != last[0]:
-            last[0] = name
-            _send(fd, ("layer", str(name)))
+        if name != _TELL["last"]:
+            _TELL["last"] = name
+            _TELL["tell"](str(name))
         return original(self, *args, **kwargs)
 
+    add_weight.watched = True
     Layer.add_weight = add_weight
+
+
+_HERE: list = [None]     # tell_layers_to's listener of this process's own Keras loads
+
+
+def tell_layers_to(tell) -> None:
+    """Keras loads in this process (not in a child: the app's TensorFlow worker) call
+    `tell(name)` with each layer they build (the worker sends it to the app, which names it
+    when it stops a load past its memory limit)."""
+    _HERE[0] = tell
+
+
+def layer_watch():
+    """freeze_keras_here's `watch` for a load in this process: tell_layers_to's listener
+    (None: nobody listens)."""
+    tell = _HERE[0]
+    return None if tell is None else lambda keras: watch_layers(keras, tell)
 
 
 def _send(fd: int, message) -> None:
@@ -261,18 +287,16 @@ def _read(fd: int, seconds: float) -> tuple:
 def _outcome(path, budget, seconds, messages, timed_out, status, last_line):
     """Raise the one line that says why the load failed."""
     layers = [m[1] for m in messages if m[0] == "layer"]
-    where = f" building layer '{layers[-1]}'" if layers else ""
+    layer = layers[-1] if layers else None
+    where = f" building layer '{layer}'" if layer else ""
     answer = next((m for m in messages if m[0] in ("done", "error")), None)
     if timed_out:
         raise ModelLoadError(f"Keras did not load it within {seconds:.3g} s{where} and was "
                              f"stopped ({limits.SECONDS_ENV} sets the limit)", path=path)
     said = answer[1].message if answer is not None else last_line
     if limits.says_memory(said) or (answer is None and status == -signal.SIGKILL):
-        raise ModelLoadError(
-            f"Keras needed more than the {limits.gigabytes(budget)} of memory allowed for this "
-            f"file{where} and was stopped ({_allocation(said) or 'killed'}): its config "
-            "declares sizes its stored weights do not hold, or the model needs more "
-            f"({limits.MEMORY_ENV} sets the limit)", path=path)
+        raise ModelLoadError(limits.too_much(budget, layer, _allocation(said) or "killed"),
+                             path=path)
     if answer is not None:
         raise answer[1]
     how = f"was ended by {_signal_name(-status)}" if status < 0 else f"exited with status {status}"
