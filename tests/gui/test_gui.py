@@ -583,3 +583,24 @@ def test_a_model_the_window_lets_go_is_freed_with_its_scenes(qtbot, window, mode
     qtbot.wait(500)     # their answers delivered; TF work starts 300 ms after a first frame
     gc.collect()
     assert graph() is None and first_scene() is None
+
+
+def test_a_function_s_body_says_which_function_it_is(qtbot, window, fx):
+    """View > Function library: the line said "Function NAME (View > Main graph to go
+    back)" and at once "14 items shown" over it, so nothing told the body from the main
+    graph; it keeps the function's name now, and the main graph's line does not."""
+    open_and_wait(qtbot, window, os.path.join(fx, "while_v2.pb"))
+    name = sorted(window.state.original_view.graph.functions)[0]
+    before = window.scenes_drawn
+    assert window.show_function(name)
+    wait_drawn(qtbot, window, before)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
+    line = window.status_line.label
+    qtbot.waitUntil(lambda: "items shown" in line.text(), timeout=10000)
+    assert line.text().startswith(f"Function {name} (View > Main graph to go back): ")
+    before = window.scenes_drawn
+    window.canvas_ctl.show_main_graph()
+    wait_drawn(qtbot, window, before)
+    qtbot.waitUntil(lambda: "items shown" in line.text() and not window.tasks.is_busy(),
+                    timeout=10000)
+    assert not line.text().startswith("Function")

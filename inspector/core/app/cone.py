@@ -41,13 +41,14 @@ def start_function_view(state, tasks, name: str, on_error) -> bool:
         from inspector.core.view.view_graph import ViewModel
 
         body = ViewModel(function_graph(main, name))
+        body.caption = f"Function {name} (View > Main graph to go back)"
         body.graph.consumer_index()
         return body
 
     def done(body):
         if state.original_view is view:
             state.show_view(body)
-            state.say(f"Function {name} (View > Main graph to go back)")
+            state.say(body.caption)
 
     tasks.submit("step view", work, done, on_error, label="Opening the function")
     return True

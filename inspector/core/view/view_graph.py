@@ -27,6 +27,7 @@ class ViewModel:
         self.cache = LayoutCache(self.hierarchy).freeze()
         self.shapes: dict | None = None  # node -> output shapes, once inferred
         self.direction = "TB"            # or "LR" (left to right)
+        self.caption = ""                # what the window says it shows, when not the model
 
     @property
     def graph(self) -> Graph:

@@ -155,7 +155,9 @@ class CanvasController(QObject):
             QTimer.singleShot(300, self, lambda: self._after_first_frame(model))
         if not self.tasks.is_busy():
             note = self.state.expansion_note
-            self.state.say(f"{count(len(scene.items), 'item')} shown" +
+            caption = getattr(self.state.view, "caption", "")    # a function's body
+            self.state.say((f"{caption}: " if caption else "") +
+                           f"{count(len(scene.items), 'item')} shown" +
                            (f". {note}" if note else ""))
 
     def _after_first_frame(self, model):
