@@ -393,3 +393,33 @@ def test_the_compiled_readers_name_table_is_sized_for_the_estimate(tmp_path, mon
     reader_process.serve(path, write_fd)
     drain.join(30)
     assert 20000 <= asked[0] <= 25000 and os.path.getsize(path) // 400 < 2000
+
+
+def test_a_streamed_graphs_name_index_is_made_for_its_nodes_at_once(blocks, monkeypatch):
+    """The window's graph is told its node count from the first piece's share of the file
+    (Graph.expect) and makes its name index at that size (runtime.presized): the same index,
+    in the same order, as the graph read here."""
+    from inspector.core.model import graph as graph_module
+
+    told = []
+    real = Graph.expect
+    monkeypatch.setattr(graph_module, "PRESIZE_FROM", 1000)
+    monkeypatch.setattr(Graph, "expect", lambda self, n: (told.append(n), real(self, n)))
+    here, streamed = _here(blocks), _streamed(blocks, monkeypatch)
+    assert len(told) == 1 and len(here) // 2 <= told[0] <= 2 * len(here)
+    assert list(streamed._index.items()) == list(here._index.items())
+    assert streamed.names() == here.names()
+
+
+def test_a_presized_dict_holds_many_keys_without_growing():
+    import sys
+
+    from inspector.core.runtime.presized import presized
+
+    made = presized(80_000)
+    assert made == {} and type(made) is dict
+    if sys.implementation.name == "cpython":
+        size = sys.getsizeof(made)
+        made.update(zip(map(str, range(80_000)), range(80_000)))
+        assert sys.getsizeof(made) == size
+    assert presized(0) == {} and presized(-1) == {}

@@ -348,8 +348,7 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
         for kind, payload in stream.frames(job, graph.read_scopes_ahead):
             if kind == b"P":
                 try:
-                    pieces, sizes, read, lengths, places, batch, *consts = \
-                        marshal.loads(payload)
+                    pieces, sizes, read, lengths, places, batch, *consts = marshal.loads(payload)
                     fetch = lambda: b"".join(   # noqa: E731  (pieces' bytes: from the file)
                         pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
                         for p in pieces)
@@ -357,6 +356,8 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
                     data = None if store is not None and (
                         places is not None and places[4] or
                         places is None and lengths is not None) else fetch()
+                    if not took:      # its nodes: the first piece's share of the file
+                        graph.expect(len(sizes) * stream.stamp[0] // max(1, sum(sizes)))
                     added = reader_frames.add(graph, store, pieces, data, len(sizes), read,
                                               lengths, places, batch, fetch, *consts)
                     graph.stored_sizes.extend(sizes)

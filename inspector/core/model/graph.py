@@ -18,12 +18,17 @@ from inspector.core.model.node_view import Columns, Node, NodeList
 from inspector.core.model.scope_tree import EveryScope
 from inspector.core.model.scopes import Scope
 from inspector.core.runtime import front_end, gc_policy
+from inspector.core.runtime.lazy_import import later
+
+presizing = later("inspector.core.runtime.presized", globals(), "presizing")   # (ctypes)
 
 
 _FACTS_LOCK = threading.Lock()
 WIRE_BELOW = 64 * 2 ** 20     # a GraphDef up to this size plus 400 bytes a node is read
 TRIM_FROM = 50_000            # graphs this big hand the memory their opening freed back
 WIRE_PER_NODE = 400           # through its wire bytes (columns.read_wire): a few copies
+PRESIZE_FROM = 1 << 16        # nodes expected from which a streamed graph's name index is
+# made with room for them (expect)
 
 
 class Graph(ConsumerLookups):
@@ -103,6 +108,13 @@ class Graph(ConsumerLookups):
         if self._const_parts is not None:
             self._const_parts = const_columns.add_batch(self._const_parts, batch, first,
                                                          consts)
+
+    def expect(self, nodes: int) -> None:
+        """About `nodes` nodes are coming (a streamed graph, told before its first piece is
+        added): from PRESIZE_FROM, its name index is made with room for them
+        (runtime.presized) instead of growing from empty."""
+        if not self._index and nodes >= PRESIZE_FROM:
+            self._index = presizing.presized(nodes)
 
     def read_batch(self, data, count: int, lengths: list | None = None):
         """The columns of the next `count` nodes from their GraphDef wire bytes
