@@ -111,8 +111,7 @@ def cmd_flops(args) -> int:
         print(f"  ({note})" if lite else f"  ({note}; give --input_shape for another size)")
     for name, (rate, ms) in rates.items():
         print(f"  estimated latency on {name} ({rate / 1e9:g} GFLOP/s): {latency(ms)}")
-    print("By op type: " + ", ".join(f"{op} {tf_human_readable_num(v)}"
-                                      for op, v in sorted(f.ops.items(), key=lambda kv: -kv[1])))
+    print("By op type: " + ", ".join(f"{op} {tf_human_readable_num(v)}" for op, v in f.by_op()))
     print(f"Top {args.top} nodes:")
     for name, value in f.top(args.top):
         print(f"  {value:>16,}  {100.0 * value / max(f.total, 1):5.1f}%  {name}")

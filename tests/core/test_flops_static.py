@@ -99,3 +99,42 @@ def test_the_propagation_order_from_the_graphs_arrays_is_the_order_by_names():
         fast = [n.name for n in data_order(graph)]
         assert fast == [n.name for n in data_order(ByNames(graph))]
         assert sorted(fast) == sorted(n.name for n in graph)
+
+
+def test_the_order_of_ties_does_not_follow_the_graphs_node_order():
+    """A frozen Keras model's nodes come in another order at each run (bilstm.keras: the
+    forward and backward LSTM's equal ops); the top nodes and the op types of equal FLOPs
+    are ordered by name, the nodes not counted too, whatever the node order. Fails on the old
+    code: the ties came in node order."""
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    def graph(reverse: bool):
+        gd = protos.GraphDef()
+        nodes = [("x", "Placeholder", [], (2, 4)), ("u", "Placeholder", [], None),
+                 ("w", "Const", [], (4, 3)),
+                 ("fw_mm", "MatMul", ["x", "w"], None), ("bw_mm", "MatMul", ["x", "w"], None),
+                 ("fw_add", "Add", ["x", "x"], None), ("bw_sub", "Sub", ["x", "x"], None),
+                 ("fw_lost", "Add", ["u", "u"], None), ("bw_lost", "Add", ["u", "u"], None)]
+        for name, op, inputs, shape in (reversed(nodes) if reverse else nodes):
+            node = gd.node.add(name=name, op=op, input=inputs)
+            node.attr["dtype" if op != "Add" and op != "Sub" else "T"].type = 1
+            if op == "Placeholder" and shape:
+                for d in shape:
+                    node.attr["shape"].shape.dim.add().size = d
+            elif op == "Placeholder":
+                node.attr["shape"].shape.unknown_rank = True
+            elif op == "Const":
+                t = node.attr["value"].tensor
+                t.dtype = 1
+                for d in shape:
+                    t.tensor_shape.dim.add().size = d
+                t.float_val.append(1.0)
+        return Graph(gd)
+
+    reports = [graph_flops(graph(reverse), allow_tf=False) for reverse in (False, True)]
+    assert reports[0].top(3) == reports[1].top(3) == [("bw_mm", 48), ("fw_mm", 48),
+                                                      ("bw_sub", 8)]
+    assert reports[0].unknown_shape == reports[1].unknown_shape == ["bw_lost", "fw_lost"]
+    assert reports[0].by_op() == reports[1].by_op() == [("MatMul", 96), ("Add", 8),
+                                                        ("Sub", 8)]

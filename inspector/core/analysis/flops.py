@@ -125,13 +125,20 @@ class FlopReport:
     #                                                  .tflite: of the ops fused into each)
     total: int = 0                                   # plus the ops TF leaves out
     unknown_shape: list = field(default_factory=list)  # counted ops whose shapes are unknown
+    #                                                    (by name)
     ops: dict = field(default_factory=dict)          # op type -> flops
     assumed: list = field(default_factory=list)      # e.g. "batch 1 for input 'pixels'"
     unknown: str = ""                                # why FLOPs cannot be counted at all
     source: str = ""                                 # where the shapes came from
 
     def top(self, n: int = 10) -> list:
-        return sorted(self.per_node.items(), key=lambda kv: -kv[1])[:n]
+        """(node, flops) of the n biggest, ties by name (a frozen Keras model's node order
+        differs from run to run)."""
+        return sorted(self.per_node.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+    def by_op(self) -> list:
+        """(op type, flops), biggest first, ties by name."""
+        return sorted(self.ops.items(), key=lambda kv: (-kv[1], kv[0]))
 
     def totals(self) -> "FlopReport":
         """This report without its count per node (a name and a number for every counted
@@ -195,8 +202,16 @@ def count_flops(graph, shapes: dict) -> FlopReport:
         rep.total += value
         rep.ops[node.op] = rep.ops.get(node.op, 0) + value
         rep.tf_total += tf_part
+    return finished(rep)
+
+
+def finished(rep: FlopReport) -> FlopReport:
+    """A count's report as it leaves count_flops (or shape_columns' count): unknown when no
+    op could be counted; the ops not counted by name (the same list whatever the graph's
+    node order: a frozen Keras model's differs from run to run)."""
     if rep.unknown_shape and not rep.per_node:
         rep.unknown = "no shapes are known for the ops that do the arithmetic"
+    rep.unknown_shape.sort()
     return rep
 
 

@@ -20,6 +20,7 @@ from inspector.core.analysis.flops import (
     FlopReport,
     _attrs,
     _nhwc,
+    finished,
 )
 from inspector.core.analysis.flops_tflite import TFLITE
 from inspector.core.model import protos
@@ -210,7 +211,7 @@ def count_flops_columns(graph, out: list) -> FlopReport:
            for op in op_names]
     counted = [c for c, fn in enumerate(fns) if fn is not None]
     if not counted:
-        return _finish(rep)
+        return finished(rep)
     codes = graph.op_codes
     at = np.flatnonzero(np.isin(codes, counted)).tolist()
     codes = graph._ops
@@ -246,7 +247,7 @@ def count_flops_columns(graph, out: list) -> FlopReport:
         rep.total += value
         ops[op] = ops.get(op, 0) + value
         rep.tf_total += tf_part
-    return _finish(rep)
+    return finished(rep)
 
 
 def _unknown(shapes: list) -> bool:
@@ -259,9 +260,3 @@ def _unknown(shapes: list) -> bool:
 def _inputs(graph) -> tuple:
     ins = DataInputs(graph)
     return ins.start, ins.src, ins.port
-
-
-def _finish(rep: FlopReport) -> FlopReport:
-    if rep.unknown_shape and not rep.per_node:
-        rep.unknown = "no shapes are known for the ops that do the arithmetic"
-    return rep
