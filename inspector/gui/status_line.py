@@ -52,8 +52,12 @@ class StatusLine:
         self.cancel_button.setVisible(busy)
 
     def cancel_work(self) -> None:
-        """Cancel everything running; the line says what was stopped."""
-        doing = ", ".join(label[:1].lower() + label[1:] for label in self.tasks.labels())
-        self.tasks.cancel()
+        """Cancel the work the line speaks of (Tasks.shown: "Measuring where the bytes go…"
+        stops that measure, not the model's other work), or everything running when none of
+        it is said; the line says what was stopped."""
+        kind = self.tasks.shown()
+        labels = [self.tasks.label_of(kind)] if kind else self.tasks.labels()
+        doing = ", ".join(label[:1].lower() + label[1:] for label in labels)
+        self.tasks.cancel(kind)
         if doing:
             self.say(f"Cancelled: {doing}")

@@ -145,3 +145,44 @@ def test_quiet_requests_say_nothing_of_their_progress(loop):
     tasks.submit("load", work, results.append, label="Opening")
     loop.pump(2.0, until=lambda: len(results) == 2)
     assert progress == ["running the model"]     # shown for work that shows as busy
+
+
+def test_shown_is_the_work_said_last_and_cancelling_it_leaves_the_rest(loop):
+    """The status line's Cancel means the work it speaks of (Tasks.shown): the latest
+    submitted, or the latest whose progress had words; cancelled (or ended), the latest work
+    left is said with `busy` (a panel waiting for the cancelled work stops waiting) and is
+    the one shown; the other request still ends. Fails on the old code: no Tasks.shown."""
+    tasks = Tasks(loop.post)
+    busy, results = [], []
+    tasks.busy.connect(lambda on, label: busy.append((on, label)))
+    speak, end = threading.Event(), threading.Event()
+
+    def reading(task):
+        speak.wait(5)
+        task.progress(1, 2, "reading constants")
+        end.wait(5)
+        return "read"
+
+    tasks.submit("constants", reading, results.append, label="Reading")
+    tasks.submit("sizes", lambda task: end.wait(5), results.append, label="Measuring")
+    tasks.submit("search", lambda task: end.wait(5), results.append, quiet=True)
+    assert tasks.shown() == "sizes"
+    speak.set()
+    loop.pump(2.0, until=lambda: tasks.shown() == "constants")
+    assert tasks.shown() == "constants"
+    busy.clear()
+    tasks.cancel("constants")
+    assert tasks.shown() == "sizes" and busy == [(True, "Measuring")]
+    end.set()
+    loop.pump(2.0, until=lambda: not tasks.is_busy())
+    assert busy[-1] == (False, "") and "read" not in results and True in results
+    first, second = threading.Event(), threading.Event()
+    tasks.submit("a", lambda task: first.wait(5), results.append, label="A")
+    tasks.submit("b", lambda task: second.wait(5), results.append, label="B")
+    busy.clear()
+    second.set()                           # the work said ends: the work left is said
+    loop.pump(2.0, until=lambda: not tasks.is_busy("b"))
+    assert busy == [(True, "A")] and tasks.shown() == "a"
+    first.set()
+    loop.pump(2.0, until=lambda: not tasks.is_busy())
+    assert busy == [(True, "A"), (False, "")] and tasks.shown() is None

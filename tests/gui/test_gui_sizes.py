@@ -122,6 +122,35 @@ def test_measuring_shows_progress_and_cancel_and_measures_again(qtbot, window, m
     assert not panel.measure.isVisible()
 
 
+def test_cancel_on_the_measuring_line_stops_the_measure_only(qtbot, window, model,
+                                                             monkeypatch):
+    """The status line says "Measuring where the bytes go…" while other work of the window
+    runs too (here a stand-in, started first): its Cancel stops the measure, the other work
+    goes on and ends as it would. Fails on the old code: Cancel stopped every task (the other
+    work's result never came)."""
+    import threading
+
+    ended: list = []
+    _slow_measure(monkeypatch, ended)
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    release, got = threading.Event(), []
+    window.tasks.submit("other", lambda job: (release.wait(30), "done")[1], got.append,
+                        label="Reading the constants")
+    window.show_panel(window.sizes_dock)
+    qtbot.waitUntil(lambda: window.tasks.is_busy("sizes"), timeout=10000)
+    assert window.status_label.text() == "Measuring where the bytes go…"
+    qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
+    assert window.status_label.text() == "Cancelled: measuring where the bytes go"
+    assert not window.tasks.is_busy("sizes") and window.tasks.is_busy("other")
+    assert window.cancel_button.isVisible()           # for the work still running
+    qtbot.waitUntil(lambda: window.sizes_panel.measure.isVisible(), timeout=5000)
+    release.set()
+    qtbot.waitUntil(lambda: got == ["done"], timeout=10000)
+    qtbot.waitUntil(lambda: not window.cancel_button.isVisible(), timeout=5000)
+    ended.append(True)
+
+
 def test_a_failed_measure_is_said_and_the_app_goes_on(qtbot, window, model, monkeypatch):
     from inspector.core.app import sizing
     from inspector.core.errors import ModelLoadError

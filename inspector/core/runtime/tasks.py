@@ -41,6 +41,7 @@ class Tasks:
         threads.warm()
         self.busy = Event()                  # (busy: bool, label: str)
         self.progress = Event()              # (done, total, text) of the current requests
+        self._shown = None                   # the kind whose words were said last (shown)
 
     def submit(self, kind: str, work: Callable, on_done: Callable, on_error=None,
                on_partial=None, label: str = "", quiet: bool = False) -> int:
@@ -51,6 +52,7 @@ class Tasks:
                            quiet)
         self._requests[kind] = request
         if not quiet:
+            self._shown = kind
             self.busy.emit(True, request.label)
 
         def send(what, payload):
@@ -85,23 +87,48 @@ class Tasks:
             return
         if what == "progress":
             if not request.quiet:   # quiet work shows neither as busy nor by its progress:
-                self.progress.emit(*payload)   # nothing would take its words back after it
+                if len(payload) > 2 and payload[2]:    # nothing would take its words back
+                    self._shown = kind
+                self.progress.emit(*payload)
             return
         del self._requests[kind]
-        if not request.quiet and not self.is_busy():
-            self.busy.emit(False, "")
+        if not request.quiet:
+            self._said_ended(kind)
         if what == "done":
             request.on_done(payload)
         elif request.on_error is not None and not isinstance(payload, Cancelled):
             request.on_error(payload)
 
     def cancel(self, kind: str | None = None, quiet: bool = False) -> None:
+        """Cancel the request of `kind` (None: every request) and say so with `busy` (see
+        _said_ended; its panel stops waiting for it). `quiet`: nothing said."""
+        stopped = []
         for k in [kind] if kind else list(self._requests):
             request = self._requests.pop(k, None)
             if request is not None:
                 request.cancel.set()
-        if not self.is_busy() and not quiet:
+                if not request.quiet:
+                    stopped.append(k)
+        if stopped and not quiet:
+            self._said_ended(stopped[-1])
+        elif not quiet and not self.is_busy():
             self.busy.emit(False, "")
+
+    def _said_ended(self, kind: str) -> None:
+        """A request shown as busy ended or was cancelled: `busy` False when nothing else
+        runs; else, if its words were the ones said, the latest work left is said
+        (busy True with its label) and becomes the one shown."""
+        if not self.is_busy():
+            self.busy.emit(False, "")
+        elif kind == self._shown:
+            self._shown, request = [(k, r) for k, r in self._requests.items() if not r.quiet][-1]
+            self.busy.emit(True, request.label)
+
+    def shown(self) -> str | None:
+        """The running kind whose words (its label, or its progress's) were said last: what
+        a status line shows, and what its Cancel means (None: none of those runs)."""
+        request = self._requests.get(self._shown)
+        return self._shown if request is not None and not request.quiet else None
 
     def label_of(self, kind: str) -> str:
         """What the running request of this kind is doing ('' when none runs)."""
