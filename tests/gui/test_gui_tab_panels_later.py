@@ -177,9 +177,8 @@ def test_the_inputs_and_outputs_panel_made_later_shows_what_came_before_it(
     win.jump_to(output)
     win.canvas.setFocus()
     qtbot.keyClick(win.canvas, Qt.Key_O)                 # mark it as an output
-    trace = next(a for m in win.menuBar().actions() if m.menu()
-                 for a in m.menu().actions() if a.text().startswith("&Trace selected"))
-    trace.trigger()                                      # Ctrl+T: its feed points
+    win.marks.trace(output)          # its feed points, traced by the controller (Edit >
+    # Trace and the context menu bring the panel forward: test_gui_workbench covers them)
     qtbot.waitUntil(lambda: win.state.strip is not None and bool(win.marks.proposals),
                     timeout=20000)
     assert "workbench_panel" not in win.__dict__
