@@ -110,3 +110,29 @@ def test_tables_copy_export_and_zero_inputs(qtbot, window, model, tmp_path):
     from inspector.core.overlays.profiling import load_profile_file
 
     assert set(load_profile_file(out).nodes) == set(window.overlays.profile_now.nodes)
+
+
+def test_profile_and_calibrate_with_nothing_marked_size_the_likely_input(qtbot, window,
+                                                                         model):
+    """Nothing marked: profile and calibrate run between the likely ports (Mul, the end of
+    the JPEG chain, and softmax), but the shapes were looked up for the marked inputs only,
+    so Mul went with no shape: 'TensorFlow cannot import the graph: Shape must be rank 4 but
+    is rank 0 for conv/Conv2D' (profile), 'calibration needs a marked input with a known
+    shape' (calibrate). The CLI's profile sized it: 1,299,299,3 inferred by TensorFlow."""
+    open_and_wait(qtbot, window, model)
+    assert window.workbench.inputs == []
+    errors = []
+    window.state.error.connect(errors.append)
+    panel = window.overlays_panel
+    panel.runs.setValue(1)
+    qtbot.waitUntil(lambda: window.state.view.shapes is not None, timeout=60000)
+    qtbot.mouseClick(panel.profile_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(errors or (window.overlays.profiles and
+                                            not window.tasks.is_busy())), timeout=120000)
+    assert not errors
+    assert window.canvas.items_by_id["softmax"].badge.endswith(" ms")
+    panel.samples.setValue(2)
+    qtbot.mouseClick(panel.calibrate_random, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(errors or (window.overlays.records and
+                                            not window.tasks.is_busy())), timeout=180000)
+    assert not errors

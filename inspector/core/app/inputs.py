@@ -9,13 +9,17 @@ from inspector.core.app.ports import ports_to_use
 from inspector.core.errors import InspectorError
 
 
-def input_shapes_and_types(state) -> tuple[dict, dict]:
+def input_shapes_and_types(state, inputs=None) -> tuple[dict, dict]:
+    """Shapes and dtypes of `inputs` (default: the marked ones): a use case that runs between
+    the likely ports when none are marked passes those (profile, calibrate, the TFLite
+    preview and confirm, quantization recipes), else they went with no shape at all."""
     bench = state.workbench
     view = state.original_view
     if view is None:
         return dict(bench.input_shapes), {}
     summary = state.summary
-    shapes, types, _ = known_shapes(view.graph, bench.inputs, bench.input_shapes,
+    inputs = bench.inputs if inputs is None else inputs
+    shapes, types, _ = known_shapes(view.graph, inputs, bench.input_shapes,
                                     view.shapes or {}, summary.preprocessing if summary else [])
     return shapes, types
 

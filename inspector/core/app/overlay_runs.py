@@ -31,7 +31,7 @@ def start_profile(state, tasks, settings, on_error, allow_io: bool = False) -> N
     if found is None:
         return
     ins, outs = found
-    shapes, _ = input_shapes_and_types(state)
+    shapes, _ = input_shapes_and_types(state, ins)
 
     def work(job):
         from inspector.core.loaders.arrays import load_npy, parse_npy_args
@@ -103,7 +103,7 @@ def start_calibrate(state, tasks, settings, data: dict | None, on_error,
     if found is None:
         return
     ins, outs = found
-    shapes, _ = input_shapes_and_types(state)
+    shapes, _ = input_shapes_and_types(state, ins)
     shape = shapes.get(ins[0].split(":")[0]) if ins else None
     if shape is None:
         state.fail("calibration needs a marked input with a known shape")

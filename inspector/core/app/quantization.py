@@ -136,7 +136,7 @@ def start_recipes(state, tasks, recipes, keep_float: str, source: dict, compare:
     if ports is None:
         return False
     ins, outs = ports
-    shapes, _ = input_shapes_and_types(state)
+    shapes, _ = input_shapes_and_types(state, ins)
     model = state.model
 
     def work(task):

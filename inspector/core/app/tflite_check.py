@@ -145,7 +145,7 @@ def start_confirm(state, tasks, on_error, allow_io: bool = False) -> None:
                     then=lambda: start_confirm(state, tasks, on_error, allow_io))
         return
     engine, model, graph = state.engine, state.model, state.model.graph
-    shapes, _ = input_shapes_and_types(state)
+    shapes, _ = input_shapes_and_types(state, list(checked.inputs))
 
     def done(confirmed):
         if model is not state.model:
@@ -169,7 +169,7 @@ def start_preview(state, tasks, source, compare: int, on_error, allow_io: bool =
         return
     ins, outs = found
     engine, model = state.engine, state.model
-    shapes, _ = input_shapes_and_types(state)
+    shapes, _ = input_shapes_and_types(state, ins)
 
     def work(job):
         return engine.tflite_preview(ins, outs, shapes, None, source, compare,
