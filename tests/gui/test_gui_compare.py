@@ -278,3 +278,16 @@ def test_the_change_list_is_filled_after_the_window_is_made(qtbot, window, tmp_p
     qtbot.waitUntil(lambda: fresh.changes.model().rowCount() == len(rows), timeout=10000)
     assert fresh.changes.model().stringList() == rows
     assert fresh.changes.currentIndex().row() == fresh.session.row_of(fresh.session.index)
+
+
+def test_two_models_of_the_same_file_name_are_told_apart(qtbot, window, tmp_path, demo_model):
+    """File > Compare with… on a TF.js pair (base/model.json, int8/model.json): the title
+    and both panes said "model.json"; the sides carry the folder that tells them apart."""
+    import shutil
+
+    for side in ("base", "int8"):
+        os.makedirs(tmp_path / side)
+        shutil.copy(demo_model, tmp_path / side / "model.pb")
+    win = compare_paths(qtbot, window, str(tmp_path / "base" / "model.pb"),
+                        str(tmp_path / "int8" / "model.pb"))
+    assert win.windowTitle() == "Compare: base/model.pb  ↔  int8/model.pb"

@@ -39,12 +39,24 @@ def _start(state, tasks, work, lay_out, on_error, label: str, lanes: bool = Fals
     tasks.submit("compare", run, state.open_comparison, on_error, label=label)
 
 
+def side_names(a_path: str, b_path: str) -> tuple[str, str]:
+    """The two models' file names, with as many of their folders as tell them apart: a TF.js
+    pair reads base/model.json and int8/model.json, not model.json twice (the window's
+    title and panes said "model.json" on both sides)."""
+    a = os.path.abspath(a_path.rstrip("/\\")).split(os.sep)
+    b = os.path.abspath(b_path.rstrip("/\\")).split(os.sep)
+    k = 1
+    if a != b:
+        while k < min(len(a), len(b)) and a[-k:] == b[-k:]:
+            k += 1
+    return "/".join(a[-k:]) or "A", "/".join(b[-k:]) or "B"
+
+
 def start_compare_with(state, tasks, path: str, lay_out, on_error) -> None:
     """The open model (A) against the model at `path` (B; not parsed again when it is A)."""
     model, ports = state.model, _ports(state)
     graph = model.graph
-    a_label = os.path.basename(model.path.rstrip("/")) or "A"
-    b_label = os.path.basename(path.rstrip("/"))
+    a_label, b_label = side_names(model.path, path)
 
     def work(job):
         from inspector.core.app.comparing import compare
