@@ -31,6 +31,18 @@ def _bring(w, dock) -> None:
     w.show_panel(dock)
 
 
+def _covered_unchecked(w) -> None:
+    """As the View menu opens: a panel behind another's tab reads unchecked, so that choosing
+    it brings it forward (it read checked, and choosing it closed it); one in sight, checked."""
+    for row in panel_table.PANELS:
+        dock, toggle = w.docks[row.name], w.docks[row.name].toggleViewAction()
+        seen = not dock.isHidden() and not dock.visibleRegion().isEmpty()
+        if row.menu and toggle.isChecked() != seen:
+            toggle.blockSignals(True)           # (Qt's own slot would close or open it)
+            toggle.setChecked(seen)
+            toggle.blockSignals(False)
+
+
 def build_menus(w) -> dict:
     """The menu bar of window `w`; returns what the window keeps of it (the recent files'
     menu and the actions whose state it changes), set by the window itself."""
@@ -102,6 +114,7 @@ def build_menus(w) -> dict:
     for number, (task, (label, *_)) in enumerate(TASKS.items(), 1):
         _action(w, tasks, label, lambda _=False, t=task: w.workspace.switch(t), f"Ctrl+{number}")
     w.menuBar().setCornerWidget(w.workspace.bar, Qt.TopRightCorner)
+    view.aboutToShow.connect(lambda: _covered_unchecked(w))
     for row in panel_table.PANELS:     # each panel's toggle, in the table's order
         if row.menu:
             toggle = w.docks[row.name].toggleViewAction()

@@ -121,3 +121,26 @@ def test_the_progress_bar_never_shows_words_cut_in_half_at_1366x768(qtbot, windo
     assert not bar.isTextVisible() or bar.fontMetrics().horizontalAdvance(bar.text()) <= \
         bar.contentsRect().width() - 8
     line.busy(False, "")
+
+
+def test_view_menu_brings_a_panel_that_is_behind_another_s_tab(qtbot, window, model):
+    """Optimize: Sizes sits behind Preview's tab and View > Sizes read checked, so choosing it
+    closed the panel the user asked to see. It reads unchecked while covered, and choosing it
+    brings it forward; choosing it again (in sight, checked) closes it."""
+    open_and_wait(qtbot, window, model)
+    window.resize(1366, 768)
+    window.workspace.switch("optimize")
+    window.show_panel(window.preview_dock)
+    sizes = window.sizes_dock
+    qtbot.waitUntil(lambda: not sizes.isHidden() and sizes.visibleRegion().isEmpty(),
+                    timeout=5000)
+    view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    toggle = sizes.toggleViewAction()
+    view.aboutToShow.emit()
+    assert not toggle.isChecked()
+    toggle.trigger()
+    qtbot.waitUntil(lambda: not sizes.visibleRegion().isEmpty(), timeout=5000)
+    view.aboutToShow.emit()
+    assert toggle.isChecked()
+    toggle.trigger()
+    assert sizes.isHidden()
