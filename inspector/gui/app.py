@@ -9,6 +9,7 @@ import time
 
 from inspector.core.app.demo_model import DEMO_MODEL as DEMO
 from inspector.core.runtime import dataclass_code, front_end, gc_policy, threads
+from inspector.gui import app_end
 
 
 def parse_args(argv):
@@ -354,6 +355,7 @@ def _main(argv, resume) -> int:
     for server in servers:
         if server is not None:
             server.close()
-    window.tasks.cancel()
-    window.tasks.wait(5.0)
-    return driver.code or code if driver else code
+    code = driver.code or code if driver else code
+    windows = [window] + [w for server in servers if server is not None for w in server.windows]
+    app_end.end_background_work(code, windows)   # no thread runs Python as the interpreter ends
+    return code

@@ -5,7 +5,6 @@ It holds no application state of its own."""
 from __future__ import annotations
 
 import os
-import threading
 
 from PySide6.QtCore import QRect, QSettings, Signal
 from PySide6.QtWidgets import (
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 from inspector.core.app.decorations import overlay_entry
 from inspector.core.app.start import import_model_modules
 from inspector.core.app.state import AppState
+from inspector.core.runtime import threads
 from inspector.core.view.vocabulary import count
 from inspector.gui import panel_table, tf_gate
 from inspector.gui.canvas.graph_canvas import GraphCanvas
@@ -76,8 +76,7 @@ class MainWindow(QMainWindow):
         self.last_error = ""
         self._build_panels()
         self._build_controllers()
-        threading.Thread(target=_import_model_modules, name="inspector-imports",
-                         daemon=True).start()
+        threads.daemon(_import_model_modules, "inspector-imports")   # the app's end waits
         self._build_status()
         kept = build_menus(self)
         self.recent_menu, self.function_action = kept["recent_menu"], kept["function_action"]

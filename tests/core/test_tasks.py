@@ -186,3 +186,19 @@ def test_shown_is_the_work_said_last_and_cancelling_it_leaves_the_rest(loop):
     first.set()
     loop.pump(2.0, until=lambda: not tasks.is_busy())
     assert busy == [(True, "A"), (False, "")] and tasks.shown() is None
+
+
+def test_cancel_all_cancels_every_tasks_requests(loop):
+    """The app's end cancels the requests of every window (gui/app_end.py)."""
+    from inspector.core.runtime import tasks as tasks_module
+
+    seen = []
+    a, b = Tasks(loop.post), Tasks(loop.post)
+    for tasks, name in ((a, "a"), (b, "b")):
+        tasks.submit("layout", lambda job, name=name: job.cancel_event.wait(30)
+                     and seen.append(name), lambda result: seen.append("done"))
+    tasks_module.cancel_all()
+    assert a.wait(30) and b.wait(30)
+    loop.pump(0.2)
+    assert sorted(seen) == ["a", "b"]              # both saw the cancel, neither delivered
+    assert not a.is_busy() and not b.is_busy()

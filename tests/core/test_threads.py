@@ -64,3 +64,28 @@ def test_a_failing_piece_of_work_leaves_its_thread_for_the_next(capsys):
     assert threads.start(lambda: after.append(True), "inspector-next").wait(5.0)
     assert after == [True]
     assert "ZeroDivisionError" in capsys.readouterr().err
+
+
+def test_settle_waits_for_the_running_work_and_the_daemon_threads():
+    """The app's end (gui/app_end.py) waits with settle() until no thread runs Python."""
+    work_may_end, daemon_may_end = threading.Event(), threading.Event()
+    ended = []
+    threads.start(lambda: work_may_end.wait(30) and ended.append("work"), "test-work")
+    thread = threads.daemon(lambda: daemon_may_end.wait(30) and ended.append("daemon"),
+                            "test-daemon")
+    assert thread.daemon and thread.name == "test-daemon"
+    assert threads.settle(0.0) is False           # both run: not settled
+    work_may_end.set()
+    assert threads.settle(0.0) is False           # the daemon thread still runs
+    daemon_may_end.set()
+    assert threads.settle(30.0) is True
+    assert sorted(ended) == ["daemon", "work"] and not thread.is_alive()
+
+
+def test_a_daemon_thread_that_raises_is_not_waited_for_again(monkeypatch):
+    raised = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_type))
+    thread = threads.daemon(lambda: 1 / 0, "test-raising")
+    thread.join(30)
+    assert threads.settle(30.0) is True
+    assert raised == [ZeroDivisionError]

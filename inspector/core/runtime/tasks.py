@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 import traceback
+import weakref
 from dataclasses import dataclass
 from typing import Callable
 
@@ -29,6 +30,16 @@ class _Request:
     quiet: bool = False      # not shown as busy (quick work that follows typing)
 
 
+_every: weakref.WeakSet = weakref.WeakSet()     # every Tasks alive (cancel_all)
+
+
+def cancel_all() -> None:
+    """Cancel the requests of every Tasks (every window's), quietly: the app's end, before it
+    waits for their threads (threads.settle)."""
+    for tasks in list(_every):
+        tasks.cancel(quiet=True)
+
+
 class Tasks:
     """Run `work(job)` on a thread (job: runtime.job.Job); `on_done(result)`, `on_error(exc)`, `on_partial(value)`
     and the progress event run on the front end's thread, for the current request only."""
@@ -39,6 +50,7 @@ class Tasks:
         self._generation: dict = {}
         self._threads: list = []             # an Event per request, set when its work ended
         threads.warm()
+        _every.add(self)
         self.busy = Event()                  # (busy: bool, label: str)
         self.progress = Event()              # (done, total, text) of the current requests
         self._shown = None                   # the kind whose words were said last (shown)

@@ -8,6 +8,7 @@ not); spares beyond SPARE end after IDLE_SECONDS without work."""
 from __future__ import annotations
 
 import threading
+import time
 import traceback
 from collections import deque
 
@@ -20,6 +21,8 @@ _queue: deque = deque()     # (fn, name, done Event)
 _idle = 0                   # threads waiting for work
 _starting = 0               # threads started that have not yet waited once
 _running = 0                # threads running work now
+_ended = threading.Condition(_lock)     # notified when a work or a daemon() thread ends
+_own: set = set()           # daemon() threads not yet ended
 started = 0                 # threads ever started (tests count them)
 
 
@@ -53,6 +56,46 @@ def warm() -> None:
         if _idle or _starting:
             return
     _spawn()
+
+
+def daemon(fn, name: str) -> threading.Thread:
+    """fn() on a new daemon thread of its own (started, and returned), which settle() waits
+    for: for bounded work that must not queue behind a task (imports)."""
+    def run():
+        try:
+            fn()
+        finally:
+            with _lock:
+                _own.discard(thread)
+                _ended.notify_all()
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    with _lock:
+        _own.add(thread)
+    try:
+        thread.start()
+    except BaseException:
+        with _lock:
+            _own.discard(thread)
+        raise
+    return thread
+
+
+def settle(seconds: float) -> bool:
+    """Wait until no work runs on these threads (nor waits for one) and every daemon() thread
+    has ended, at most `seconds`; True when so. Cancel the work first (Tasks.cancel_all).
+    The app's end calls it before the interpreter is torn down: a daemon thread still running
+    Python then is ended by the interpreter where it next waits for the GIL, and inside a C++
+    frame (PySide making an enum for an import, emitting a signal) that unwound the frame's
+    cleanups without the GIL while the main thread freed the modules: SIGSEGV at exit."""
+    end = time.monotonic() + seconds
+    with _lock:
+        while _running or _queue or _own:
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            _ended.wait(min(left, 0.5))
+    return True
 
 
 def _spawn() -> None:
@@ -91,6 +134,7 @@ def _loop() -> None:
         finally:
             with _lock:
                 _running -= 1
+                _ended.notify_all()
             done.set()
             del fn, done     # nothing of the work stays referenced while idle
             me.name = "inspector-idle"

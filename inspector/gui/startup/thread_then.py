@@ -7,6 +7,8 @@ import threading
 
 from PySide6.QtCore import QObject, Signal
 
+from inspector.core.runtime import threads
+
 
 class _Carrier(QObject):
     """Carries 'done' from the working thread to the GUI thread (a queued signal)."""
@@ -20,7 +22,8 @@ _alive: set = set()
 def on_thread_then(work, then, name: str) -> threading.Thread:
     """Starts work() on a daemon thread; then() runs on the GUI thread once it returns.
     Called on the GUI thread. If the app has quit meanwhile (its objects deleted), the
-    signal is dropped instead of printing a traceback."""
+    signal is dropped instead of printing a traceback. The app's end waits for the thread
+    (threads.daemon, threads.settle)."""
     carrier = _Carrier()
     _alive.add(carrier)            # kept until its signal is delivered
 
@@ -37,6 +40,4 @@ def on_thread_then(work, then, name: str) -> threading.Thread:
         except RuntimeError:
             pass
 
-    thread = threading.Thread(target=run, name=name, daemon=True)
-    thread.start()
-    return thread
+    return threads.daemon(run, name)

@@ -1,0 +1,50 @@
+"""The app's end (its event loop has returned: the last window closed, or the start-up bench's
+exit at the first picture): the background work stops before the interpreter is torn down.
+
+A daemon thread still running Python when the interpreter is torn down is ended by it where
+it next waits for the GIL; inside a C++ frame (PySide making an enum while the later panels'
+modules are imported, a task's thread emitting its result) that unwound the frame's cleanups
+without the GIL while the main thread freed the modules: SIGSEGV at exit (1-3 % of the
+start-up bench's exits on a loaded 2-core machine). So every request is cancelled and the app
+waits for the threads (core.runtime.threads.settle). A step no cancel reaches that is still
+running after SETTLE_SECONDS: the process ends there without tearing the interpreter down,
+with the windows' settings written."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from inspector.core.runtime import tasks, threads
+
+SETTLE_SECONDS = 10.0
+
+
+def end_background_work(code: int, windows=()) -> None:
+    """Cancel every window's requests and wait for their threads and the app's own (imports);
+    returns once none runs, or ends the process with `code` after SETTLE_SECONDS (the
+    `windows`' settings written first)."""
+    tasks.cancel_all()
+    if threads.settle(SETTLE_SECONDS):
+        return
+    print(f"graphdef-inspector: background work still running {SETTLE_SECONDS:g} s after the "
+          "window closed; ending without waiting for it", file=sys.stderr)
+    end_now(code, windows)
+
+
+def end_now(code: int, windows=()) -> None:
+    """End the process at once: the windows' settings written and the output flushed, but no
+    teardown of the interpreter nor of Qt under the threads still running. Not even the exit
+    handlers: PySide's deletes the application's objects (SIGSEGV under a thread emitting a
+    signal); what they would do is left undone (a temporary copy's folder stays)."""
+    for window in windows:
+        try:
+            window.settings.sync()
+        except (AttributeError, RuntimeError):    # no settings, or a deleted window
+            pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
