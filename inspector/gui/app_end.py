@@ -4,9 +4,10 @@ exit at the first picture): the background work stops before the interpreter is 
 A daemon thread still running Python when the interpreter is torn down is ended by it where
 it next waits for the GIL; inside a C++ frame (PySide making an enum while the later panels'
 modules are imported, a task's thread emitting its result) that unwound the frame's cleanups
-without the GIL while the main thread freed the modules: SIGSEGV at exit (1-3 % of the
-start-up bench's exits on a loaded 2-core machine). So every request is cancelled and the app
-waits for the threads (core.runtime.threads.settle). A step no cancel reaches that is still
+without the GIL while the main thread freed the modules: SIGSEGV at exit (test_gui_startup's
+big-graph app, which exits at its first picture: 5 of 1,200 runs on the shared 2-core
+machine). So every request is cancelled and the app waits for the threads
+(core.runtime.threads.settle). A step no cancel reaches that is still
 running after SETTLE_SECONDS: the process ends there without tearing the interpreter down,
 with the windows' settings written."""
 

@@ -3,8 +3,9 @@ at the first picture, and the user closing the window (e.g. while a big model lo
 threads (the later panels' imports, any window's tasks) are cancelled and waited for before
 the interpreter is torn down: one still running Python under a C++ frame then (PySide making
 an enum while importing a module, a task emitting its progress) was ended inside it and the
-app died of SIGSEGV after "first frame drawn" (test_gui_startup, CI dry run 4: 2 in 100 runs
-of that test's app alone on the old code)."""
+app died of SIGSEGV after "first frame drawn" (test_gui_startup's big-graph test in CI dry run
+4; its app alone: 5 in 1,200 runs on the old code). Here the work runs long enough that the
+old code fails every time (cut off at the exit, or SIGSEGV)."""
 
 from __future__ import annotations
 
