@@ -138,3 +138,27 @@ def test_profile_calibrate_and_check_say_an_open_size_is_taken_as_1(tmp_path):
             said = "note: input image leaves sizes open ([1,?,?,3]): using 1 for each; give " \
                    "--input-shape image=D,D,..." in err
             assert said != bool(given), err
+
+
+def test_a_huge_input_size_is_refused_before_anything_is_allocated(tmp_path):
+    """Regression: --input-shape image=1,100000,100000,3 on an any-size input reached numpy
+    (tflite: 100 samples at once, made as float64 first) and failed with its raw "Unable to
+    allocate ... GiB ... float64". Every command that makes up inputs sizes them first
+    (runtime/feed_budget): one line naming the input, what it would take and the limit,
+    exit 2."""
+    model = tmp_path / "fcn.pbtxt"
+    model.write_text(ANY_SIZE)
+    huge = ["--input_shape", "image=1,100000,100000,3"]
+    for command in (["tflite", "--variants", "float", "-o", str(tmp_path / "out")],
+                    ["profile", "--runs", "1", "--warmup", "0"],
+                    ["calibrate", "--count", "1", "--log", str(tmp_path / "c.log")],
+                    ["check", str(model)]):
+        code, out, err = run_cli(command[0], str(model), *command[1:], *huge)
+        assert code == 2, (command, err)
+        line = err.strip().splitlines()[-1]
+        assert "node 'image': input sized [1,100000,100000,3] (float32)" in line, line
+        assert "111.8 GB" in line and "that made-up inputs may take" in line, line
+        assert "Unable to allocate" not in err and "Traceback" not in err
+    code, out, err = run_cli("tflite", str(model), "--variants", "float", "-o",
+                             str(tmp_path / "out"), *huge[:1], "image=1,8,8,3")
+    assert code == 0, err

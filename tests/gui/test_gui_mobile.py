@@ -379,6 +379,29 @@ def test_an_any_size_inputs_size_is_given_in_the_panel_and_the_conversion_runs_a
 
 
 
+def test_a_huge_typed_input_size_is_one_line_before_anything_is_allocated(qtbot, window,
+                                                                          tmp_path):
+    """Regression: image=1,100000,100000,3 typed in Input sizes made 100 random samples at
+    once, as float64 first, and the dialog read numpy's "Unable to allocate 224. GiB for an
+    array with shape (1, 100000, 100000, 3) and data type float64". The samples are sized
+    first (runtime/feed_budget): one line naming the input, what they need and the limit."""
+    open_and_wait(qtbot, window, _any_size_model(tmp_path))
+    qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
+                    timeout=30000)
+    panel = window.mobile_panel
+    window.show_panel(window.mobile_dock, 1)
+    errors = []
+    window.state.error.connect(errors.append)
+    panel.sizes.setText("image=1,100000,100000,3")
+    qtbot.keyClick(panel.sizes, Qt.Key_Return)
+    qtbot.waitUntil(lambda: bool(errors) and not window.tasks.is_busy(), timeout=120000)
+    assert "node 'image': input sized [1,100000,100000,3] (float32): 100 samples need " \
+           "10.9 TB (111.8 GB each), past the" in errors[-1], errors
+    assert "give a smaller size or fewer samples" in errors[-1]
+    assert "\n" not in errors[-1] and "allocate" not in errors[-1]
+    assert panel.table.rowCount() == 0
+
+
 def _any_size_model(tmp_path) -> str:
     """image [1,?,?,3] -> Conv2D -> Relu: an all-convolutional model, any image size."""
     import numpy as np

@@ -14,10 +14,8 @@ from inspector.core.errors import (
 )
 from inspector.core.model import dtypes, safety
 from inspector.core.model.graph import Graph, node_name_from_input
+from inspector.core.runtime import feed_budget
 from inspector.core.runtime.executor import tensorflow
-
-MAX_FEED_BYTES = 2 ** 30
-
 
 @dataclass
 class OutputComparison:
@@ -68,25 +66,13 @@ def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "ran
                 raise InspectorError(f"input '{name}' has no known shape; give --input_shape",
                                      node=name)
             shape = tuple(1 if d is None else d for d in declared.dims)
-        if any(d < 0 for d in shape):
-            raise InspectorError(f"input '{name}' has a negative dimension {list(shape)}",
-                                 node=name)
-        size = math.prod(shape) * max(np_dtype.itemsize, 1)
-        if size > MAX_FEED_BYTES:
-            raise InspectorError(f"input '{name}' of shape {list(shape)} would need "
-                                 f"{size / 2 ** 30:.1f} GB; too large to feed", node=name)
         if np_dtype == np.object_:
             raise InspectorError(f"input '{name}' takes strings (such as encoded image bytes), "
                                  "which cannot be made up: give one with --npy NAME=file.npy "
                                  "or check from the decoded image tensor", node=name)
-        if mode == "zeros":
-            feeds[text] = np.zeros(shape, dtype=np_dtype)
-        elif np.issubdtype(np_dtype, np.floating):
-            feeds[text] = rng.standard_normal(shape).astype(np_dtype)
-        elif np_dtype == np.bool_:
-            feeds[text] = rng.integers(0, 2, shape).astype(bool)
-        else:
-            feeds[text] = rng.integers(0, 10, shape).astype(np_dtype)
+        feed_budget.check(name, shape, np_dtype)
+        feeds[text] = np.zeros(shape, dtype=np_dtype) if mode == "zeros" else \
+            feed_budget.random(rng, shape, np_dtype)
     return feeds
 
 

@@ -20,6 +20,7 @@ from inspector.core.model import safety
 from inspector.core.model.execution_order import execution_order
 from inspector.core.model.graph import Graph
 from inspector.core.model.tensor_error import metrics  # noqa: F401  (the figures of a pair)
+from inspector.core.runtime import feed_budget
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -164,7 +165,7 @@ def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | No
             continue
         # (a quantized .tflite as A is fed real values too: its LiteRT run quantizes them)
         dtype = value.dtype if value.dtype.kind == "f" else np.dtype(np.float32)
-        feeds[key] = rng.uniform(span[0], span[1], value.shape).astype(dtype)
+        feeds[key] = feed_budget.random(rng, value.shape, dtype, span[0], span[1])
         notes.append(f"{name}: uniform in [{span[0]:.4g}, {span[1]:.4g}] (the .tflite's "
                      "calibrated input range)")
     feeds_a = {(k if ":" in k else k + ":0"): v for k, v in feeds.items()}

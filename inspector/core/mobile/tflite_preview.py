@@ -55,21 +55,25 @@ def reference(t, graph_def, inputs: list, outputs: list, shapes: dict | None,
 
 def _random_inputs(rng, graph, name: str, shapes, lo: float, hi: float, count: int,
                    warnings: list | None = None) -> list:
-    """`count` random arrays for one input, of its declared dtype and shape."""
+    """`count` random arrays for one input, of its declared dtype and shape, sized first."""
+    from inspector.core.runtime import feed_budget
+
     node = graph.get(name.split(":")[0])
     dtype = node.attr("dtype") if node is not None else None
     dtype = dtype.name if dtype is not None else "float"
     shape = _input_shape(graph, name, shapes, warnings)
     if dtype in ("float", "half", "double", "bfloat16", "float32", "float16", "float64"):
-        return [rng.uniform(lo, hi, shape).astype(np.float32) for _ in range(count)]
-    if dtype.startswith("int") or dtype.startswith("uint"):
-        return [rng.integers(0, 10, shape).astype(dtype.replace("_ref", ""))
-                for _ in range(count)]
-    if dtype == "bool":
-        return [rng.integers(0, 2, shape).astype(bool) for _ in range(count)]
-    raise InspectorError(f"the input takes {dtype} values, which random data cannot stand in "
-                         "for: give .npy files, or mark the input after the decoding",
-                         node=name.split(":")[0])
+        made, low, high = np.float32, lo, hi
+    elif dtype.replace("_ref", "") in ("bool", "int8", "int16", "int32", "int64", "uint8",
+                                       "uint16", "uint32", "uint64"):
+        made = np.dtype(dtype.replace("_ref", ""))
+        low = high = None
+    else:
+        raise InspectorError(f"the input takes {dtype} values, which random data cannot stand "
+                             "in for: give .npy files, or mark the input after the decoding",
+                             node=name.split(":")[0])
+    feed_budget.check(name.split(":")[0], shape, made, count)    # before any is made
+    return [feed_budget.random(rng, shape, made, low, high) for _ in range(count)]
 
 
 def _input_shape(graph, name: str, shapes: dict | None, warnings: list | None = None) -> list:

@@ -22,6 +22,7 @@ from inspector.core.analysis.ranges import RangeLog, parse_log, percentile_range
 from inspector.core.errors import InspectorError
 from inspector.core.model import safety
 from inspector.core.overlays.decorate import original_name  # noqa: F401  (re-exported)
+from inspector.core.runtime import feed_budget
 from inspector.core.runtime.blas_threads import as_the_user_had_it
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
@@ -54,6 +55,9 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
         raise InspectorError("calibration needs exactly one input node")
     # the input becomes a Placeholder first: quantize_nodes adds control edges from its
     # consumers, and a fed node that something depends on by control still needs its inputs
+    # one calibration input at a time is made (or read) in the child: sized here, before
+    feed_budget.check(inputs[0].split(":")[0], [1 if d is None else d for d in input_shape],
+                      "float32")
     dims = ",".join(str(1 if d is None else d) for d in input_shape)
     job.progress(0, 0, "quantizing the graph (quantize_nodes)")
     quantized = run_pipeline(graph_def, f'strip_unused_nodes(type=float, shape="{dims}") '

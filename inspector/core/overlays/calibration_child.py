@@ -18,6 +18,7 @@ import numpy as np
 
 from inspector.core.loaders.arrays import load_npy
 from inspector.core.model import protos
+from inspector.core.runtime import feed_budget
 from inspector.core.tf import run as tf_run
 
 
@@ -27,7 +28,7 @@ def samples(spec: dict, decode_image):
     if kind == "random":
         rng = np.random.default_rng(data.get("seed", 0))
         for _ in range(int(data.get("count", 8))):
-            yield rng.standard_normal(shape).astype(np.float32)
+            yield feed_budget.random(rng, shape, np.float32)     # sized by calibrate()
     elif kind == "npy":
         path = data["path"]
         files = sorted(glob.glob(os.path.join(path, "*.npy"))) if os.path.isdir(path) else [path]

@@ -1,0 +1,85 @@
+"""Inputs made up for a run (random values or zeros, shaped as the user or the model declares),
+sized before anything is allocated and made in the input's own dtype.
+
+Every place that makes such inputs goes through here: profile, check outputs, run both
+(analysis.numeric_check.make_inputs), the conversion preview, its confirm and the
+quantization recipes (mobile.tflite_preview.gather_samples), calibration (overlays.
+calibration, before its child starts). A size typed as image=1,100000,100000,1 once reached
+numpy as 100 float64 arrays and came back as "Unable to allocate 74.5 GiB ... float64"; now
+it is one line naming the input, its shape, what it would take and the limit."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from inspector.core.errors import InspectorError
+from inspector.core.runtime.keras_limits import machine_memory
+
+LIMIT_ENV = "INSPECTOR_FEED_MEMORY_GB"
+UNKNOWN_MACHINE = 2 << 30     # the limit when the system does not say how much memory it has
+CHUNK = 1 << 20               # values drawn at a time
+SHARE = 4                     # made-up inputs may take a quarter of the machine's memory (the
+#                               worker's own limit is half: the run needs the rest)
+
+
+def feed_limit() -> tuple:
+    """(bytes the made-up inputs of one run may take, where that figure comes from)."""
+    if os.environ.get(LIMIT_ENV):
+        try:
+            return max(1 << 20, int(float(os.environ[LIMIT_ENV]) * (1 << 30))), f"${LIMIT_ENV}"
+        except ValueError:
+            pass
+    machine = machine_memory()
+    if not machine:
+        return UNKNOWN_MACHINE, "the default"
+    return machine // SHARE, "a quarter of this machine's memory"
+
+
+def _bytes(n: float) -> str:
+    for unit, size in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{int(n)} bytes"
+
+
+def check(name: str, shape, dtype, count: int = 1) -> None:
+    """Refuse (InspectorError naming the input) `count` samples of `shape` in `dtype` that
+    would pass the limit, or a shape that no array can have; nothing is allocated."""
+    dims = [int(d) for d in shape]
+    if any(d < 0 for d in dims):
+        raise InspectorError(f"input sized [{','.join(map(str, dims))}]: a negative dimension",
+                             node=name)
+    each = math.prod(dims) * max(np.dtype(dtype).itemsize, 1)
+    need = each * max(int(count), 1)
+    limit, why = feed_limit()
+    if need > limit:
+        many = f"{count} samples need {_bytes(need)} ({_bytes(each)} each)" \
+            if count > 1 else f"one sample needs {_bytes(need)}"
+        raise InspectorError(f"input sized [{','.join(map(str, dims))}] "
+                             f"({np.dtype(dtype).name}): {many}, past the {_bytes(limit)} "
+                             f"that made-up inputs may take ({why}); give a smaller size"
+                             + (" or fewer samples" if count > 1 else ""), node=name)
+
+
+def random(rng, shape, dtype, low: float | None = None, high: float | None = None):
+    """Seeded random values of `shape` written straight into an array of `dtype`: floats
+    normal (uniform in [low, high] when given), integers in [0, 10), bools 0/1. They are
+    drawn CHUNK at a time (float64 or int64 pieces of 8 MB at most, never a float64 copy of
+    the whole input), the same values as one draw of the whole shape gave (the figures of
+    earlier runs and tests stay as they were)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "fiubc":
+        raise InspectorError(f"random {dtype.name} values cannot be made up")
+    out = np.empty(tuple(int(d) for d in shape), dtype)
+    flat = out.reshape(-1)           # a view: the array is new and contiguous
+    for start in range(0, flat.size, CHUNK):
+        k = min(CHUNK, flat.size - start)
+        if dtype.kind in "fc":
+            part = rng.standard_normal(k) if low is None else rng.uniform(low, high, k)
+        else:
+            part = rng.integers(0, 2 if dtype.kind == "b" else 10, k)
+        flat[start:start + k] = part
+    return out

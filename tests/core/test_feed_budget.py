@@ -1,0 +1,36 @@
+"""runtime/feed_budget: made-up inputs sized before anything is allocated, made in their own
+dtype with the values one whole draw gave (drawn a piece at a time)."""
+
+import numpy as np
+import pytest
+
+from inspector.core.errors import InspectorError
+from inspector.core.runtime import feed_budget
+
+
+def test_values_are_those_of_one_whole_draw_in_the_input_s_dtype(monkeypatch):
+    monkeypatch.setattr(feed_budget, "CHUNK", 1000)      # several pieces per array
+    for shape in [(1, 8, 8, 1), (3, 50, 70), (0, 4), ()]:
+        for dtype in (np.float32, np.float64, np.float16, np.int8, np.uint8, np.int32,
+                      np.bool_):
+            made = feed_budget.random(np.random.default_rng(0), shape, dtype)
+            rng = np.random.default_rng(0)
+            whole = (rng.standard_normal(shape) if np.dtype(dtype).kind == "f" else
+                     rng.integers(0, 2 if dtype is np.bool_ else 10, shape)).astype(dtype)
+            assert made.dtype == np.dtype(dtype) and np.array_equal(made, whole), (shape, dtype)
+        made = feed_budget.random(np.random.default_rng(0), shape, np.float32, 0, 0.9972)
+        whole = np.random.default_rng(0).uniform(0, 0.9972, shape).astype(np.float32)
+        assert np.array_equal(made, whole)
+
+
+def test_a_size_past_the_limit_is_one_line_naming_the_input(monkeypatch):
+    monkeypatch.setenv(feed_budget.LIMIT_ENV, "1")       # 1 GB
+    feed_budget.check("image", [1, 224, 224, 3], "float32", 100)
+    with pytest.raises(InspectorError) as e:
+        feed_budget.check("image", [1, 1000, 1000, 3], "float32", 100)
+    assert e.value.one_line() == (
+        "node 'image': input sized [1,1000,1000,3] (float32): 100 samples need 1.1 GB "
+        "(11.4 MB each), past the 1.0 GB that made-up inputs may take "
+        "($INSPECTOR_FEED_MEMORY_GB); give a smaller size or fewer samples")
+    with pytest.raises(InspectorError, match="a negative dimension"):
+        feed_budget.check("x", [1, -3], "int8")
