@@ -54,14 +54,13 @@ def cmd_compat(args) -> int:
         for name, op, why in missing[:args.limit]:
             print(f"  {op:<24} {name}  ({why})")
     if confirmed is not None:
-        placed = confirmed["located"] - sum(len(e.get("nodes", []))
-                                            for e in confirmed["unplaced"])
-        print(f"\nConverter: {len(confirmed['nodes'])} node(s) with errors, {placed} of "
-              f"{confirmed['located']} located errors placed on nodes.")
+        print(f"\n{tflite_check.converter_verdict(confirmed)}")
         for name, messages in confirmed["nodes"].items():
             print(f"  {name}: {messages[0]}")
-        for err in confirmed["unplaced"]:
-            print(f"  (no node) {err.get('code') or 'error'}: {err.get('message')}")
+        unplaced = dict.fromkeys(f"{e.get('code') or 'error'}: {e.get('message')}"
+                                 for e in confirmed["unplaced"])   # both passes say it
+        for text in unplaced:
+            print(f"  (no node) {text}")
         for name, said, got in confirmed["disagree"]:
             print(f"  differs: {name}: static {said}, converter {got}")
     return 0

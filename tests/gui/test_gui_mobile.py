@@ -509,3 +509,36 @@ def test_the_compatibility_tab_s_lines_never_overlap_at_1366x768(qtbot, window, 
     assert tree.geometry().bottom() < note.geometry().top()      # the list ends above it
     assert note.height() >= note.heightForWidth(note.width())    # every line of it shown
     assert not panel.verdict.isVisible()                         # no verdict yet: no line
+
+
+def test_a_converter_that_fails_is_never_read_as_agreement(qtbot, window, fx, tmp_path):
+    """Regression: on text_really.pb, Confirm with the converter failed ("Attempting to use
+    uninitialized value conv1/weights"), yet the list read "converts" for the variable nodes
+    and the verdict "The converter agrees with the tables on every node". A conversion that
+    fails even with Select TF ops and custom ops is said as a failure, with its error, in the
+    window and in `compat --confirm` alike (tflite_check.converter_verdict); the nodes it
+    never reached read "not known"."""
+    import shutil
+
+    from conftest import run_cli
+
+    model = str(tmp_path / "text_really.pb")
+    shutil.copy(os.path.join(fx, "text_really.pb"), model)
+    open_and_wait(qtbot, window, model)
+    window.phone(0, lambda: window.mobile.check())
+    panel = window.mobile_panel
+    qtbot.waitUntil(lambda: panel.problems.topLevelItemCount() > 0 and
+                    panel.confirm_button.isEnabled(), timeout=30000)
+    qtbot.mouseClick(panel.confirm_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.verdict.text() != "" and not window.tasks.is_busy(),
+                    timeout=180000)
+    said = panel.verdict.text()
+    assert said.startswith("The converter failed: Attempting to use uninitialized value "
+                           "conv1/weights"), said
+    assert "agrees" not in said and "\n" not in said
+    column = [panel.problems.topLevelItem(k).text(4)
+              for k in range(panel.problems.topLevelItemCount())]
+    assert "converts" not in column and "not known" in column, column
+    code, out, err = run_cli("compat", model, "--confirm")
+    assert code == 0, err
+    assert said in out.splitlines() and "agrees" not in out

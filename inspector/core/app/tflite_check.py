@@ -48,8 +48,31 @@ class TFLiteCheck:
             out["converter"] = {"errors_by_node": self.confirmed["nodes"],
                                 "unplaced": self.confirmed["unplaced"],
                                 "located": self.confirmed["located"],
-                                "disagree": [list(d) for d in self.confirmed["disagree"]]}
+                                "disagree": [list(d) for d in self.confirmed["disagree"]],
+                                "failed": self.confirmed.get("failed", ""),
+                                "verdict": converter_verdict(self.confirmed)}
         return out
+
+
+def _many(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def converter_verdict(confirmed: dict) -> str:
+    """The converter's answer in one line, as the window and `compat --confirm` say it. A
+    conversion that failed even with Select TF ops and custom ops is said as a failure, with
+    its first error: it stopped before most nodes, so it agrees with nothing (text_really.pb
+    read "agrees with the tables on every node" after "uninitialized value conv1/weights")."""
+    if confirmed.get("failed"):
+        return (f"The converter failed: {confirmed['failed'].rstrip('.')}. It stopped before "
+                "saying which nodes convert.")
+    placed = confirmed["located"] - sum(len(e.get("nodes", [])) for e in confirmed["unplaced"])
+    text = (f"Converter: {_many(len(confirmed['nodes']), 'node')} with errors; {placed:,} of "
+            f"{_many(confirmed['located'], 'located error')} placed on nodes.")
+    if confirmed["disagree"]:
+        return text + " Differs from the tables on: " + ", ".join(
+            f"{n} (tables: {s}, converter: {g})" for n, s, g in confirmed["disagree"][:6])
+    return text + " The converter agrees with the tables on every node."
 
 
 ports = marked_or_suggested      # the window's controllers ask it too

@@ -253,7 +253,9 @@ def confirm(compat: Compat, graph, builtin_errors: list, flex_errors: list) -> d
     only conversion, flex_errors from one with Select TF ops and custom ops allowed.
     Returns {"nodes": name -> [messages], "unplaced": [errors with no node found],
     "located": how many located names there were, "agree": names where static and
-    converter agree, "disagree": [(name, static status, converter verdict)]}."""
+    converter agree, "disagree": [(name, static status, converter verdict)], "failed": ""
+    or the converter's first error when even the permissive conversion failed (then it
+    never reached most nodes: its silence on a node says nothing)}."""
     nodes: dict = {}
     unplaced, located = [], 0
     verdict: dict = {}
@@ -284,8 +286,13 @@ def confirm(compat: Compat, graph, builtin_errors: list, flex_errors: list) -> d
                 agree.append(name)
         elif said or got:
             disagree.append((name, c.status, got or "converts"))
+    failed = ""
+    if builtin_errors and flex_errors:     # even Select TF ops and custom ops did not help
+        first = flex_errors[0]
+        said = (str(first.get("message") or "no message").strip().splitlines() or [""])[0]
+        failed = (f"{first['code']}: {said}" if first.get("code") else said)[:300]
     return {"nodes": nodes, "unplaced": unplaced, "located": located, "agree": agree,
-            "disagree": disagree}
+            "disagree": disagree, "failed": failed}
 
 
 def _node_for(graph, raw: str):

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.app.tflite_check import converter_verdict
 from inspector.core.view.vocabulary import STATUS_COLOURS as COLOURS
 from inspector.core.view.vocabulary import STATUS_LABELS as LABELS
 from inspector.core.view.vocabulary import STATUSES
@@ -139,22 +140,17 @@ class CompatTab:
         self.confirm_button.setEnabled(True)
 
     def show_confirmed(self, confirmed: dict) -> None:
-        notes = confirmed["nodes"]
+        notes, failed = confirmed["nodes"], confirmed.get("failed")
         for k in range(self.problems.topLevelItemCount()):
             item = self.problems.topLevelItem(k)
             messages = notes.get(item.text(1))
-            item.setText(4, _verdict(messages[0]) if messages else "converts")
-            item.setToolTip(4, "\n".join(messages or []))
-        placed = confirmed["located"] - sum(len(e.get("nodes", []))
-                                            for e in confirmed["unplaced"])
-        text = (f"Converter: {len(notes)} node(s) with errors; {placed} of "
-                f"{confirmed['located']} located errors placed on nodes.")
-        if confirmed["disagree"]:
-            text += " Differs from the tables on: " + ", ".join(
-                f"{n} (tables: {s}, converter: {g})" for n, s, g in confirmed["disagree"][:6])
-        else:
-            text += " The converter agrees with the tables on every node."
-        if confirmed["unplaced"]:
+            item.setText(4, _verdict(messages[0]) if messages else
+                         "not known" if failed else "converts")
+            item.setToolTip(4, "\n".join(messages or []) or
+                            ("the converter failed before it said anything of this node"
+                             if failed else ""))
+        text = converter_verdict(confirmed)
+        if confirmed["unplaced"] and not failed:
             text += " Not located: " + "; ".join(e.get("message", "") for e in
                                                    confirmed["unplaced"][:3])
         self.verdict.setText(text)
