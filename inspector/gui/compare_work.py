@@ -4,6 +4,8 @@ Save comparison: A_vs_B proposed, the numeric result written into both)."""
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressBar, QPushButton
 
 from inspector.core.app.comparing import report_html
@@ -81,9 +83,10 @@ class CompareWork:
         if not path:
             return ""
         try:
-            save_document(self.session, path)
+            kept = save_document(self.session, path)
         except Exception as exc:          # noqa: BLE001 - said in a dialog, nothing lost
             QMessageBox.warning(self, "Comparison not saved", f"{path}: {exc}")
             return ""
-        self.status.setText(f"Saved {path}")
+        self.status.setText(f"Saved {path}" + "".join(
+            f"; the converted model kept beside it: {os.path.basename(k)}" for k in kept))
         return path

@@ -542,3 +542,59 @@ def test_a_converter_that_fails_is_never_read_as_agreement(qtbot, window, fx, tm
     code, out, err = run_cli("compat", model, "--confirm")
     assert code == 0, err
     assert said in out.splitlines() and "agrees" not in out
+
+
+def test_a_saved_comparison_of_a_variant_keeps_the_converted_file_beside_it(
+        qtbot, window, demo, tmp_path, monkeypatch):
+    """Regression: a comparison of a converted variant saved the variant's path in the
+    app's temporary folder (/tmp/inspector-tflite-XXXX/demo_digits_int8.tflite), removed
+    when the app exits: reopened later, it failed. Saving keeps the converted file beside
+    the comparison (COMPARISON_VARIANT.tflite, atomically; a file of that name with other
+    bytes is left alone and the copy takes the next number) and the comparison names it;
+    reopening one whose model is gone says so in one line naming the file."""
+    import json
+    import shutil
+
+    from PySide6.QtWidgets import QMessageBox
+
+    open_and_wait(qtbot, window, demo)
+    window.workbench.set_marks(["pixels"], ["output"])
+    panel = window.mobile_panel
+    window.show_panel(window.mobile_dock, 1)
+    panel.samples.setValue(4)
+    panel.compare.setValue(2)
+    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 4 and not window.tasks.is_busy(),
+                    timeout=180000)
+    panel.table.selectRow(3)                               # int8
+    qtbot.mouseClick(panel.diff_button, Qt.LeftButton)
+    ctl = window.compare_ctl
+    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
+    win = ctl.windows[-1]
+    qtbot.addWidget(win)
+    temporary = win.session.paths[1]
+    converted = open(temporary, "rb").read()
+    saved_in = tmp_path                                    # beside the model
+    (saved_in / "cmp_demo_digits_int8.tflite").write_bytes(b"someone else's file")
+    saved = win.save_document(str(saved_in / "cmp.json"))
+    assert saved
+    kept = saved_in / "cmp_demo_digits_int8_2.tflite"
+    assert kept.read_bytes() == converted
+    assert (saved_in / "cmp_demo_digits_int8.tflite").read_bytes() == b"someone else's file"
+    assert json.loads(open(saved).read())["models"]["B"] == kept.name
+    assert "kept beside it: cmp_demo_digits_int8_2.tflite" in win.status.text()
+    shutil.rmtree(os.path.dirname(temporary))              # as at the app's exit
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes)
+    before = len(ctl.windows)
+    ctl.open_document(saved)
+    qtbot.waitUntil(lambda: len(ctl.windows) > before, timeout=60000)
+    again = ctl.windows[-1]
+    qtbot.addWidget(again)
+    assert not asked and again.session.diff.counts() == win.session.diff.counts()
+    kept.unlink()                                          # later, the copy deleted
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
+    ctl.open_document(saved)
+    assert warned == [f"{saved}: model B of the comparison is gone: {kept}"], warned

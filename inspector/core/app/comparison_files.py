@@ -18,15 +18,56 @@ from inspector.core.model.graph import Graph
 from inspector.core.runtime.job import NO_JOB, Job
 
 
-def save_document(session: CompareSession, path: str) -> str:
-    """The diff as JSON with the models' paths relative to the file's folder (atomic write)."""
+def save_document(session: CompareSession, path: str) -> list:
+    """The diff as JSON with the models' paths relative to the file's folder (atomic write).
+    A model that is a temporary file (a converted variant, removed when the app exits) is
+    kept beside the comparison first, as COMPARISON_MODEL.tflite (written atomically, never
+    over an existing file: a file of other bytes gets a number) and the comparison names
+    the kept copy; the comparison never goes over one of its own models. Returns the
+    copies kept."""
+    from inspector.core.app.exports import is_temporary
+
+    target = os.path.abspath(path)
+    for side, p in zip(SIDES, session.paths):
+        if p and os.path.exists(p) and os.path.exists(target) and os.path.samefile(p, target):
+            raise InspectorError(f"this is model {side}'s own file: save the comparison under "
+                                 "another name", path=path)
+    paths, kept = [], []
+    for p in session.paths:
+        if p and is_temporary(p) and os.path.exists(p):
+            p = _kept_beside(p, target)
+            kept.append(p)
+        paths.append(p)
     data = to_dict(session.diff)
-    where = os.path.dirname(os.path.abspath(path))
+    where = os.path.dirname(target)
     data["models"] = {side: os.path.relpath(os.path.abspath(p), where) if p else ""
-                      for side, p in zip(SIDES, session.paths)}
+                      for side, p in zip(SIDES, paths)}
     if session.numeric is not None and hasattr(session.numeric, "as_dict"):
         data["numeric"] = session.numeric.as_dict()     # as `diff --numeric --json` has it
-    return atomic_write(path, json.dumps(data, indent=1), force=True)
+    atomic_write(path, json.dumps(data, indent=1), force=True)
+    session.paths = tuple(paths)      # saved again: the kept copy, not the temporary one
+    return kept
+
+
+def _kept_beside(source: str, document: str) -> str:
+    """A temporary model copied beside the comparison file (the same bytes there already:
+    that file; another file of that name: the next free numbered name)."""
+    with open(source, "rb") as fh:
+        data = fh.read()
+    stem = os.path.splitext(os.path.basename(document))[0]
+    root, ext = os.path.splitext(f"{stem}_{os.path.basename(source)}")
+    for k in range(1, 1000):
+        target = os.path.join(os.path.dirname(document),
+                              f"{root}{ext}" if k == 1 else f"{root}_{k}{ext}")
+        if os.path.lexists(target):
+            if os.path.isfile(target) and os.path.getsize(target) == len(data):
+                with open(target, "rb") as fh:
+                    if fh.read() == data:
+                        return target
+            continue
+        return atomic_write(target, data)
+    raise InspectorError("no free name to keep the converted model beside the comparison",
+                         path=document)
 
 
 def read_document(path: str) -> tuple:
@@ -59,6 +100,8 @@ def read_document(path: str) -> tuple:
         if not isinstance(rel, str) or not rel:
             raise InspectorError(f"the comparison file names no model {side}", path=path)
         full = os.path.normpath(os.path.join(where, rel))
+        if not os.path.exists(full):
+            raise InspectorError(f"model {side} of the comparison is gone: {full}", path=path)
         if os.path.commonpath([where, full]) != where:
             outside.append(full)
         resolved.append(full)

@@ -88,6 +88,14 @@ def tour_page(title: str, slides: list, subtitle: str = "") -> str:
     return tour_html(title, [Slide(**slide) for slide in slides], subtitle=subtitle)
 
 
+TEMPORARY_FOLDERS: set = set()     # temporary_copy's folders: gone when the app exits
+
+
+def is_temporary(path: str) -> bool:
+    """Whether `path` is one of temporary_copy's files (removed when the app exits)."""
+    return bool(path) and os.path.dirname(os.path.abspath(path)) in TEMPORARY_FOLDERS
+
+
 def temporary_copy(model_path: str, name: str, data: bytes,
                    prefix: str = "inspector-tflite-") -> str:
     """Write `data` as MODEL_NAME.tflite into a private temporary folder (removed when the
@@ -96,6 +104,7 @@ def temporary_copy(model_path: str, name: str, data: bytes,
 
     folder = tempfile.mkdtemp(prefix=prefix)
     atexit.register(shutil.rmtree, folder, True)
+    TEMPORARY_FOLDERS.add(os.path.abspath(folder))
     stem = os.path.splitext(os.path.basename(model_path.rstrip("/")))[0]
     path = os.path.join(folder, f"{stem}_{name}.tflite")
     atomic_write(path, data)
