@@ -110,3 +110,19 @@ def test_collapse_all_takes_a_big_picture_out_in_slices(qtbot, window, monkeypat
     nodes = [i for i in scene.items() if isinstance(i, NodeItem)]
     assert len(nodes) == len(canvas.items_by_id) == len(window.state.scene.items)
     assert all(canvas.items_by_id[n.item.id] is n for n in nodes)
+
+
+def test_the_status_line_s_counts_agree_past_a_thousand(qtbot, window, monkeypatch, tmp_path):
+    """Regression: the line read "30301 items shown. Expand all opened 2 levels of scopes
+    (30,301 items)": humanize.count put no thousands separator, the rest of the line did."""
+    from inspector.core.view import expansion
+
+    _open(qtbot, window, scale_models.blocks_graph(12_000), tmp_path)    # 3 scopes of 400
+    h = window.state.view.hierarchy
+    top = [c.path for c in h.root.children.values()]
+    level = len(h.children("")) + sum(len(h.children(p)) for p in top)
+    assert level >= 1000
+    monkeypatch.setattr(expansion, "ITEMS_AT_MOST", level + 10)
+    _keys(qtbot, window, Qt.Key_E)
+    said = window.status_line.label.text()
+    assert f"{level:,} items shown" in said and f"({level:,} items)" in said, said

@@ -129,5 +129,6 @@ def _cmp_key(less):
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:
-    """'1 node', '2 nodes', '0 nodes': a number with its noun in the right form."""
-    return f"{n} {word if n == 1 else plural or word + 's'}"
+    """'1 node', '2 nodes', '0 nodes', '30,301 items': a number (thousands separated, as
+    every other count the app shows) with its noun in the right form."""
+    return f"{n:,} {word if n == 1 else plural or word + 's'}"
