@@ -91,3 +91,24 @@ def test_pipeline_errors_show_without_scrolling_at_1366x768(qtbot, window, model
     qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
     assert "not_a_transform" in panel.text_error.text()
     assert visible_in_dock(window, window.pipeline_dock, panel.text_error)
+
+
+def test_the_palette_shows_every_transform_s_whole_name_at_1366x768(qtbot, window, model):
+    """Regression: at 1366x768 the palette read "inline_partitionedc...", "backport_tensor_a...":
+    beside the steps it takes the width of its longest name now (a flatter tree), and each
+    item's tooltip starts with its whole name."""
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, model)
+    window.show_panel(window.pipeline_dock)         # the Optimize task
+    palette = window.pipeline_panel.palette
+    qtbot.waitUntil(lambda: palette.topLevelItemCount() > 0, timeout=10000)
+    qtbot.wait(200)
+    fm = palette.fontMetrics()
+    items = [palette.topLevelItem(g).child(k) for g in range(palette.topLevelItemCount())
+             for k in range(palette.topLevelItem(g).childCount())]
+    assert any(i.data(0, Qt.UserRole) == "inline_partitionedcall" for i in items)
+    right = palette.viewport().width()
+    for item in items:
+        rect = palette.visualItemRect(item)
+        assert rect.left() + fm.horizontalAdvance(item.text(0)) <= right, (item.text(0), right)
+        assert item.toolTip(0).startswith(item.data(0, Qt.UserRole) + ": ")

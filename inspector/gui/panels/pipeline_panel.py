@@ -3,7 +3,7 @@ list, a parameter form per step, and the transform_graph text, kept in sync both
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QMimeData, Qt, QTimer, Signal
 from PySide6.QtGui import QDrag, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,6 +41,7 @@ class Palette(QTreeWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setHeaderHidden(True)
+        self.setIndentation(12)          # two levels: the names get the width, not the tree
         self.setDragEnabled(True)
         self.setDragDropMode(QAbstractItemView.DragOnly)
         start_order.when_needed(self, "pipeline palette", self._fill)
@@ -56,9 +57,41 @@ class Palette(QTreeWidget):
                 if info.group == group:
                     item = QTreeWidgetItem([info.name + ("  (TF)" if info.native else "")])
                     item.setData(0, Qt.UserRole, info.name)
-                    item.setToolTip(0, info.summary)
+                    item.setToolTip(0, f"{info.name}: {info.summary}")   # all of the name
                     head.addChild(item)
         self.expandAll()
+        self._widen_to_names()
+
+    def resizeEvent(self, event) -> None:       # the panel laid out, or made wider
+        super().resizeEvent(event)
+        if self.topLevelItemCount():
+            QTimer.singleShot(0, self, self._widen_to_names)
+
+    def names_width(self) -> int:
+        """Pixels that show every transform's whole name (its indentation, the frame and a
+        scroll bar counted)."""
+        fm = self.fontMetrics()
+        widest = max((fm.horizontalAdvance(self.topLevelItem(g).child(k).text(0))
+                      for g in range(self.topLevelItemCount())
+                      for k in range(self.topLevelItem(g).childCount())), default=0)
+        return (widest + 2 * self.indentation() + 2 * self.frameWidth() + 12 +
+                self.verticalScrollBar().sizeHint().width())
+
+    def _widen_to_names(self) -> None:
+        """Beside the steps, the palette takes the width of its longest name (it read
+        "inline_partitionedc..." at 1366 px), at most half of the panel; its splitter is
+        left alone once the user moved it."""
+        split = self.parentWidget()
+        if not isinstance(split, WidthSplitter) or split._moved or \
+                split.orientation() != Qt.Horizontal:
+            return
+        sizes = split.sizes()
+        total = sum(sizes)
+        if total <= 0 or len(sizes) != 2:
+            return
+        need = min(self.names_width(), total // 2)
+        if need > sizes[0]:
+            split.setSizes([need, total - need])
 
     def _double(self, item, _col):
         name = item.data(0, Qt.UserRole)
