@@ -119,3 +119,26 @@ def test_every_stop_keeps_its_promises_at_1920x1080(qtbot, window, fx, tmp_path)
     assert {"sees", "output", "card"} <= kinds, kinds
     assert window.tags_seen > 0
     assert not problems, "\n".join(problems)
+
+
+def test_nothing_of_the_graph_shows_through_the_caption_band(qtbot):
+    """Regression: the band was 89% opaque, and in Present mode the blocks' text under it read
+    through at its left edge (1366x768 walk: 70-present-next.png)."""
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QWidget
+
+    from inspector.gui.canvas.stage import BAND, Stage
+
+    canvas = QWidget()
+    qtbot.addWidget(canvas)
+    canvas.resize(1366, 768)
+    canvas.setAutoFillBackground(True)
+    colours = canvas.palette()
+    colours.setColor(QPalette.Window, QColor("#ff0000"))     # the graph under the band
+    canvas.setPalette(colours)
+    stage = Stage(canvas)
+    stage.show_stop("What the model sees", "A 224x224 colour photo.", "2 / 28")
+    image = canvas.grab().toImage()
+    band = stage.band()
+    for x in (2, 40, 683, 1360):
+        assert QColor(image.pixel(x, int(band.bottom()) - 3)) == QColor(BAND.rgb()), x

@@ -8,7 +8,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-BAND = QColor(18, 24, 38, 228)
+BAND = QColor(18, 24, 38)      # opaque: the graph showed through it (text at its left edge)
 ACCENT = QColor("#e69f00")
 
 
