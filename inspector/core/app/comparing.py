@@ -18,7 +18,7 @@ from inspector.core.app.decorations import Decorations
 from inspector.core.app.diffing import diff_models
 from inspector.core.app.scope_marks import ScopeMarks
 from inspector.core.compare.diff import Diff
-from inspector.core.compare.document import _delta, dumps, me_mapping
+from inspector.core.compare.document import _delta, dumps, me_mapping, total_label
 from inspector.core.compare.html_report import diff_html
 from inspector.core.compare.merged import merged_in_steps
 from inspector.core.compare.numeric_report import with_numeric
@@ -268,9 +268,10 @@ class CompareSession(ChangeSteps):
                 continue                                   # one device class is enough here
             if name == "FLOPs counted from" and "TensorFlow" not in str(pair):
                 continue                                   # said only when TF inferred them
-            text = _delta(*pair) if isinstance(pair, list) and len(pair) == 2 else str(pair)
+            text = _delta(*pair, name) if isinstance(pair, list) and len(pair) == 2 \
+                else str(pair)
             head, _, change = text.partition("  ")
-            parts.append(f"{name} {head}" + (f" ({change.split('(')[-1]}" if "(" in change
+            parts.append(f"{total_label(name)} {head}" + (f" ({change.split('(')[-1]}" if "(" in change
                                             else ""))
         return "  ·  ".join(parts)
 

@@ -8,6 +8,7 @@ import math
 
 from inspector.core.compare.records import Change, Diff, Entry, Group, Matching, Note
 from inspector.core.errors import InspectorError
+from inspector.core.model.humanize import latency
 
 FORMAT = "graphdef-inspector diff"
 VERSION = 1
@@ -187,13 +188,33 @@ def plain(value: float, sign: str = "") -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def _delta(a, b) -> str:
+LATENCY = "latency ms"       # the totals' estimated-latency rows: "latency ms (phone)"
+
+
+def total_label(name: str) -> str:
+    """A totals row's name as read ("latency (phone)"; the key, for JSON, keeps its unit)."""
+    return "latency" + name[len(LATENCY):] if name.startswith(LATENCY) else name
+
+
+def total_figure(name: str, value) -> str:
+    """One side's figure of a totals row, as the rest of the app says it (latency in µs/ms:
+    "latency ms (phone) 0.06301 -> 0.06493" read as "63 µs -> 64.9 µs")."""
+    if name.startswith(LATENCY) and isinstance(value, (int, float)):
+        return latency(value)
+    return f"{value:,}" if isinstance(value, int) else plain(value) \
+        if isinstance(value, float) else str(value)
+
+
+def _delta(a, b, name: str = "") -> str:
     if b == "" or b is None:
         return str(a)                 # a figure said once ("not counted for a .tflite")
     if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
         return f"{a} -> {b}"
     change = b - a
     share = f" ({change / a:+.1%})" if a else ""
+    if name.startswith(LATENCY):
+        return (f"{latency(a)} -> {latency(b)}  {'-' if change < 0 else '+'}"
+                f"{latency(abs(change))}{share}")
     return f"{a:,} -> {b:,}  {change:+,}{share}" if isinstance(a, int) and \
         isinstance(b, int) else f"{plain(a)} -> {plain(b)}  {plain(change, '+')}{share}"
 
@@ -221,8 +242,9 @@ def text_report(d: Diff, limit: int = 40) -> str:
         lines.append("\nInterface (what code that loads the model sees):")
         lines += [f"  ! {c.text}" for c in d.interface]
     lines.append("\nTotals:")
-    width = max((len(name) for name in d.totals), default=8)
-    lines += [f"  {name:{width}s}  {_delta(*pair)}" for name, pair in d.totals.items()]
+    width = max((len(total_label(name)) for name in d.totals), default=8)
+    lines += [f"  {total_label(name):{width}s}  {_delta(*pair, name)}"
+              for name, pair in d.totals.items()]
     lines += [f"  why: {n.text}" for n in d.notes]
     if d.matching.scopes:
         lines.append("\nRenamed scopes:")

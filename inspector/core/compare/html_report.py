@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 
 from inspector.core.compare.diff import Diff
-from inspector.core.compare.document import _delta, plain
+from inspector.core.compare.document import _delta, total_figure, total_label
 from inspector.core.compare.html_pictures import CSS as PICTURE_CSS
 from inspector.core.compare.html_pictures import pictures
 from inspector.core.model.graph import Graph
@@ -84,11 +84,10 @@ def diff_html(d: Diff, ga: Graph | None = None, gb: Graph | None = None) -> str:
 
 def _total_row(name: str, pair) -> str:
     a, b = (pair + [None, None])[:2] if isinstance(pair, list) else (pair, None)
-    fmt = (lambda v: f"{v:,}" if isinstance(v, int) else plain(v)
-           if isinstance(v, float) else _e(v))
+    fmt = (lambda v: _e(total_figure(name, v)) if v is not None else _e(v))
     numbers = all(isinstance(v, (int, float)) for v in (a, b))
-    change = _delta(a, b).split("  ")[-1] if numbers else ""   # words are not a change
-    return (f"<tr><td>{_e(name)}</td><td class='n'>{fmt(a)}</td><td class='n'>{fmt(b)}</td>"
+    change = _delta(a, b, name).split("  ")[-1] if numbers else ""   # words are not one
+    return (f"<tr><td>{_e(total_label(name))}</td><td class='n'>{fmt(a)}</td><td class='n'>{fmt(b)}</td>"
             f"<td class='n'>{_e(change)}</td></tr>")
 
 
