@@ -376,6 +376,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         self.settings.setValue("task", self.workspace.task)
+        self.pipeline.flush_session()    # an edit of the last 400 ms: its session written
         self.tasks.cancel()
         super().closeEvent(event)
 

@@ -53,3 +53,18 @@ def test_a_stop_added_right_before_opening_another_model_is_kept_for_its_model(
         assert f.read() == saved
     assert sorted(f for f in os.listdir(tmp_path) if "inspector.json" in f) == \
         ["a.pb.inspector.json"]
+
+
+def test_an_edit_right_before_the_window_closes_is_saved(qtbot, window, tmp_path, demo_model):
+    """The session is saved 400 ms after an edit; closing the window (File > Quit) within
+    them ended the app with the timer pending, and the edit was never written."""
+    model = str(tmp_path / "a.pb")
+    shutil.copy(demo_model, model)
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: window.pipeline.ready, timeout=30000)
+    assert not os.path.exists(model + ".inspector.json")
+    window.workbench.set_marks([], ["softmax"])
+    window.close()                               # at once: within the save's debounce
+    assert os.path.exists(model + ".inspector.json")
+    with open(model + ".inspector.json") as f:
+        assert "softmax" in f.read()

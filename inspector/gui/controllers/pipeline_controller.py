@@ -57,9 +57,7 @@ class PipelineController(QObject):
 
     # -- model lifecycle ----------------------------------------------------------------------
     def model_loaded(self, model):
-        if self._save_timer.isActive():  # an edit of the previous model not saved yet
-            self._save_timer.stop()
-            self.autosave()
+        self.flush_session()             # an edit of the previous model not saved yet
         self.ready = False
         if self.panel is not None:    # op counts: by the ViewModel, off this thread
             self.panel.op_types = sorted(model.graph.op_counts())
@@ -128,6 +126,13 @@ class PipelineController(QObject):
             self.bench.set_text(text)
         except InspectorError as exc:
             self.panel.show_text_error(exc.message)
+
+    def flush_session(self) -> None:
+        """An edit whose save is still waiting (the 400 ms debounce) is saved now: before
+        another model opens, and as the window closes (the app ends with the timer pending)."""
+        if self._save_timer.isActive():
+            self._save_timer.stop()
+            self.autosave()
 
     def autosave(self):
         model, self._saving_for = self._saving_for, None
