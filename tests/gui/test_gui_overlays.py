@@ -136,3 +136,61 @@ def test_profile_and_calibrate_with_nothing_marked_size_the_likely_input(qtbot, 
     qtbot.waitUntil(lambda: bool(errors or (window.overlays.records and
                                             not window.tasks.is_busy())), timeout=180000)
     assert not errors
+
+
+def test_profile_and_calibrate_say_which_ports_and_sizes_they_used(qtbot, window, tmp_path):
+    """Regression: with nothing marked the window profiled and calibrated between the likely
+    ports, and an any-size input at 1 for each open size, without a word (the CLI notes both
+    on stderr). Each says it now, above its figures (the timings' match line, the float vs
+    eight-bit comparison)."""
+    from test_overlays_core_cli import ANY_SIZE
+
+    model = tmp_path / "fcn.pbtxt"
+    model.write_text(ANY_SIZE)
+    open_and_wait(qtbot, window, str(model))
+    assert window.workbench.inputs == []
+    errors = []
+    window.state.error.connect(errors.append)
+    panel = window.overlays_panel
+    panel.runs.setValue(1)
+    qtbot.mouseClick(panel.profile_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(errors or (window.overlays.profiles and
+                                            not window.tasks.is_busy())), timeout=120000)
+    assert not errors
+    said = ("from input image [1,1,1,3] to output out (the likely ports: nothing is marked); "
+            "image leaves sizes open ([1,?,?,3]): 1 for each; give its size in Phone > "
+            "Conversion preview > Input sizes")
+    assert panel.unmatched.text().startswith(f"Profiled {said}\n"), panel.unmatched.text()
+    panel.samples.setValue(2)
+    qtbot.mouseClick(panel.calibrate_random, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(errors or (window.overlays.records and
+                                            not window.tasks.is_busy())), timeout=180000)
+    assert not errors
+    assert panel.compare.text().startswith(f"Calibrated {said}\n")
+
+
+def test_a_new_profile_s_notes_and_charts_are_in_sight_at_1366x768(qtbot, window, model):
+    """Regression: after Profile in the Optimize layout at 1366x768 the match line and the
+    timing charts sat below the visible part of the Overlays dock (1366x768 walk:
+    97-profile-fixed.png): a new profile scrolls the dock to them."""
+    from PySide6.QtCore import QPoint
+    from test_gui_pipeline_panel import visible_in_dock
+
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, model)
+    qtbot.keyClick(window, Qt.Key_2, Qt.ControlModifier)       # View > Task > Optimize
+    window.show_panel(window.overlays_dock)
+    qtbot.wait(100)
+    panel = window.overlays_panel
+    panel.runs.setValue(1)
+    qtbot.waitUntil(lambda: window.state.view.shapes is not None, timeout=60000)
+    qtbot.mouseClick(panel.profile_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(window.overlays.profiles) and not window.tasks.is_busy(),
+                    timeout=120000)
+    qtbot.wait(200)
+    assert window.pipeline_dock.isVisible()                    # the Optimize layout
+    assert visible_in_dock(window, window.overlays_dock, panel.unmatched)
+    area = window.overlays_dock.widget()
+    tabs = panel.charts.tabBar()
+    assert 0 <= tabs.mapTo(area.viewport(), QPoint(0, tabs.height())).y() <= \
+        area.viewport().height()                 # the charts' tabs are in sight too

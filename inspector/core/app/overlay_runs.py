@@ -41,8 +41,37 @@ def start_profile(state, tasks, settings, on_error, allow_io: bool = False) -> N
                               "random", arrays, settings.warmup, settings.runs, settings.intra,
                               settings.inter, allow_io=allow_io, job=job)
 
-    tasks.submit("profile", work, lambda profile: add_profile(state, profile), on_error,
-                 label="Profiling")
+    said = run_notes(state, ins, outs, shapes)
+
+    def done(profile):
+        profile.notes = f"Profiled {said}"       # shown above the tables (the CLI's notes)
+        add_profile(state, profile)
+
+    tasks.submit("profile", work, done, on_error, label="Profiling")
+
+
+def run_notes(state, ins: list, outs: list, shapes: dict | None) -> str:
+    """Which ports and sizes a run in the window used, as the command line's notes say
+    them: the likely ports when nothing is marked, each input's shape, and an input whose
+    open sizes were taken as 1 ("from input image [1,1,1,3] to output out (the likely
+    ports: nothing is marked); image leaves sizes open ([1,?,?,3]): 1 for each; give its
+    size in Phone > Conversion preview > Input sizes")."""
+    from inspector.core.app.inputs import open_sizes
+
+    bench = state.workbench
+    sized = [f"{n} [{','.join(map(str, (shapes or {}).get(n.split(':')[0], [])))}]"
+             if (shapes or {}).get(n.split(":")[0]) is not None else n for n in ins]
+    text = (f"from input{'s' if len(ins) != 1 else ''} {', '.join(sized) or '(none)'} to "
+            f"output{'s' if len(outs) != 1 else ''} {', '.join(outs)}")
+    if not bench.inputs or not bench.outputs:
+        text += " (the likely ports: nothing is marked)"
+    graph = state.original_view.graph if state.original_view is not None else None
+    given = getattr(bench, "input_shapes", None) or {}
+    for name, declared in (open_sizes(graph, ins).items() if graph is not None else ()):
+        if name not in given:
+            text += (f"; {name} leaves sizes open ({declared}): 1 for each; give its size "
+                     "in Phone > Conversion preview > Input sizes")
+    return text
 
 
 def add_profile(state, profile) -> None:
@@ -110,6 +139,7 @@ def start_calibrate(state, tasks, settings, data: dict | None, on_error,
         return
     data = data or {"kind": "random", "count": settings.samples, "seed": 0}
     lo, hi = settings.min_percentile, settings.max_percentile
+    said = run_notes(state, ins, outs, shapes)
 
     def work(job):
         return engine.calibrate(ins, outs, shape, shapes, data, lo, hi, allow_io=allow_io,
@@ -124,7 +154,8 @@ def start_calibrate(state, tasks, settings, data: dict | None, on_error,
             + f"\n({result.samples} inputs, {len(result.log.records)} ranges logged)\n"
             + quality_hint(compared))
         state.set_overlay(replace(state.overlay, records=result.log.records,
-                                  log_text=result.log_text, mode="ranges", comparison=text))
+                                  log_text=result.log_text, mode="ranges",
+                                  comparison=f"Calibrated {said}\n{text}"))
 
     tasks.submit("calibrate", work, done, on_error, label="Calibrating")
 

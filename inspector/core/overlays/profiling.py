@@ -42,6 +42,7 @@ class Profile:
     unmatched: list = field(default_factory=list)
     runtime_only: list = field(default_factory=list)   # _SOURCE, _arg_..., copies
     skipped_lines: int = 0            # lines that looked like table rows but did not parse
+    notes: str = ""                   # which ports and sizes the window's run used
 
     def by_graph_node(self, graph: Graph) -> dict:
         """graph node name -> avg ms (runtime-only rows such as _SOURCE are left out). A

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from inspector.core.app import overlay_runs as runs
@@ -86,6 +86,9 @@ class OverlaysController(QObject):
         view = self.state.view
         if overlay.profile is not None and view is not None:
             self.p.show_profile(overlay.profile, view.graph)
+            if overlay.profile is not getattr(self, "_profile_shown", None):   # a new one
+                self._profile_shown = overlay.profile
+                QTimer.singleShot(0, self.p, self.p.bring_timings_into_view)   # laid out
         if overlay.records:
             self.p.show_warnings(runs.range_warnings(self.state))
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -150,6 +151,17 @@ class OverlaysPanel(QWidget):
         self.profile_choice.addItems(labels)
         self.profile_choice.setCurrentIndex(current)
         self.profile_choice.blockSignals(False)
+
+    def bring_timings_into_view(self) -> None:
+        """Scroll the dock so a new profile's notes and charts start at its top: in the
+        Optimize layout at 1366x768 they sat below the dock's visible part."""
+        area = self.parentWidget()
+        while area is not None and not isinstance(area, QScrollArea):
+            area = area.parentWidget()
+        if area is None or area.widget() is None or not self.unmatched.isVisibleTo(area):
+            return
+        top = self.unmatched.mapTo(area.widget(), self.unmatched.rect().topLeft()).y()
+        area.verticalScrollBar().setValue(max(0, top - 6))
 
     def show_comparison(self, text: str) -> None:
         self.compare.setText(text)
@@ -296,7 +308,8 @@ class OverlaysPanel(QWidget):
     # -- drawing ------------------------------------------------------------------------
     def show_profile(self, profile, graph) -> None:
         self.tables.setPlainText(profile.text or "(imported timings: no tables to show)")
-        self.unmatched.setText(profile.match_summary())
+        self.unmatched.setText("\n".join(t for t in (getattr(profile, "notes", ""),
+                                                    profile.match_summary()) if t))
         ops = list(profile.by_op_type(graph).items())[:BAR_ROWS]
         per_node = profile.by_graph_node(graph)
         slowest: dict = {}                  # op type -> its slowest node (a bar's target)
