@@ -17,6 +17,9 @@ if sys.implementation.name == "cpython":
 
 
 def presized(keys: int) -> dict:
-    """An empty dict; made by CPython's _PyDict_NewPresized(keys) where it has one (it sizes
-    the table for at most 87k keys: past them it grows once more, to its final size)."""
+    """An empty dict; made by CPython's _PyDict_NewPresized(keys) where it has one. It sizes
+    the table for at most 87k keys: past them it grows as any dict does (3.11: at 87k and
+    175k for 300k keys, also at 350k and 699k for 1M), and its table is of the general kind
+    (a hash stored per entry, even for str keys: 24 bytes an entry, not 16; 300k str keys
+    take 10.5 MB, not 7.7)."""
     return _make(keys) if _make is not None and keys > 0 else {}
