@@ -21,6 +21,9 @@ from inspector.gui.canvas.style import CanvasStyle
 from inspector.gui.canvas.view_start import SCENE_MARGIN, ViewPlacement
 
 
+_EDGES_IN = object()     # _build_slice's `geometry` once the edge tiles are in the scene
+
+
 class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
     """Zoom with the wheel or keys, pan by dragging; emits what the user points at."""
 
@@ -218,11 +221,17 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
             QTimer.singleShot(1, partial(self._build_slice, build, scene, pending, ink,
                                          geometry, on_done))
             return
-        for tile in geometry if geometry is not None else \
-                edge_geometry(scene.edges, scene.items, scene.direction):
-            layer = EdgeLayer(tile, ink, self.style)
-            gs.addItem(layer)
-            self._edge_layers.append(layer)
+        if geometry is not _EDGES_IN:
+            for tile in geometry if geometry is not None else \
+                    edge_geometry(scene.edges, scene.items, scene.direction):
+                layer = EdgeLayer(tile, ink, self.style)
+                gs.addItem(layer)
+                self._edge_layers.append(layer)
+            if len(self.items_by_id) > self.RETIRE_AT_ONCE:   # a big picture: the scene's
+                # own work on the new tiles, then the first paint and on_done, each a turn
+                QTimer.singleShot(1, partial(self._build_slice, build, scene, pending, ink,
+                                             _EDGES_IN, on_done))
+                return
         self.viewport().setUpdatesEnabled(True)
         self.unpainted = True
         gc_policy.keep_out_of_collections()  # long-lived scene objects

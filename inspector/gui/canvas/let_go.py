@@ -17,7 +17,7 @@ def let_go(lists) -> None:
     """Empty these lists over the next event-loop turns (nobody else may hold them)."""
     lists = [x for x in lists if x]
     if lists:                          # not in this turn: its caller has work of its own
-        QTimer.singleShot(0, partial(_slice, lists))
+        QTimer.singleShot(1, partial(_slice, lists))
 
 
 def _slice(lists) -> None:
@@ -27,4 +27,4 @@ def _slice(lists) -> None:
         if not lists[-1]:
             lists.pop()
     if lists:
-        QTimer.singleShot(0, partial(_slice, lists))
+        QTimer.singleShot(1, partial(_slice, lists))

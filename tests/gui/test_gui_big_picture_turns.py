@@ -1,0 +1,94 @@
+"""A big picture is built, decorated and let go in event-loop turns that each hold the GUI
+thread briefly: after its last box, the edge tiles, then on_done with the view's first paint,
+then the decorations, each in a turn of its own; the turns chained with 1 ms timers (a chain of 0 ms ones ran several pieces
+back to back before any other timer got a turn: Expand all on 300k held the GUI thread ~165 ms
+on the slow class in 8 such pieces). The timers are captured here and run one at a time, so
+the turns are counted, not timed."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.core.app.decorations import Decorations
+from inspector.gui.canvas import decorating, graph_canvas, let_go
+from inspector.gui.canvas.graph_canvas import GraphCanvas
+
+from tests.gui.test_gui_canvas_cache import scene_of_inception
+
+
+class Turns:
+    """Stands in for QTimer in a module: singleShot keeps (delay, callable) for run_one."""
+
+    def __init__(self):
+        self.queue: list = []
+
+    def singleShot(self, delay, fn):        # noqa: N802 (Qt's name)
+        self.queue.append((delay, fn))
+
+    def run_one(self):
+        delay, fn = self.queue.pop(0)
+        fn()
+        return delay
+
+
+@pytest.fixture
+def turns(monkeypatch):
+    t = Turns()
+    for module in (graph_canvas, decorating, let_go):
+        monkeypatch.setattr(module, "QTimer", t)
+    monkeypatch.setattr(GraphCanvas, "RETIRE_AT_ONCE", 3)      # every picture is "big"
+    return t
+
+
+def _canvas(qtbot) -> GraphCanvas:
+    canvas = GraphCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(600, 400)
+    return canvas
+
+
+def test_edge_tiles_and_on_done_take_turns_of_their_own(qtbot, turns):
+    canvas, done = _canvas(qtbot), []
+    canvas.show_scene(scene_of_inception(), lambda: done.append(
+        (bool(canvas._edge_layers), canvas.viewport().updatesEnabled())))
+    seen = []                      # per turn: (edge tiles in, on_done ran, updates on)
+    while turns.queue and not done:
+        turns.run_one()
+        seen.append((bool(canvas._edge_layers), bool(done),
+                     canvas.viewport().updatesEnabled()))
+    assert done == [(True, True)]
+    # a turn ended with the edge tiles in and on_done not run, the view still not painting
+    # (before: the tiles, the paint's start and on_done in one turn)
+    assert (True, False, False) in seen
+    assert seen[-1] == (True, True, True)
+
+
+def test_a_big_picture_is_decorated_from_the_next_turn_on_in_1_ms_timer_turns(
+        qtbot, turns, monkeypatch):
+    canvas = _canvas(qtbot)
+    canvas.show_scene(scene_of_inception())
+    while turns.queue:
+        turns.run_one()
+    monkeypatch.setattr(GraphCanvas, "DECORATE_SLICE", 5)
+    ids = list(canvas.items_by_id)
+    assert len(ids) > 12
+    canvas.decorate(Decorations(selected=ids[0], dimmed=frozenset(ids[-3:])))
+    first = canvas.items_by_id[ids[0]]
+    assert not getattr(first, "selected", False)     # not in the caller's turn (before: it was)
+    delays = []
+    while turns.queue:
+        delays.append(turns.run_one())
+    assert first.selected and canvas.items_by_id[ids[-1]].dimmed
+    assert len(delays) == -(-len(ids) // 5)            # one slice a turn
+    assert set(delays) == {1}                          # before: 0 ms
+
+
+def test_letting_go_goes_in_1_ms_timer_turns(turns):
+    from PySide6.QtCore import QRectF
+
+    boxes = [QRectF(0, 0, i, i) for i in range(5)]
+    let_go.let_go([boxes])
+    delays = []
+    while turns.queue:
+        delays.append(turns.run_one())
+    assert not boxes and set(delays) == {1}            # before: 0 ms
