@@ -127,7 +127,7 @@ def test_the_rules_after_the_structure_give_the_same_with_every_name_looked_up(m
     gb = _changed(renamed_shuffled(ga)[0])
     weights = load(blocks_graph(3000, 1)).graph
     monkeypatch.setattr(columns_module, "ARRAYS_FROM", 0)
-    monkeypatch.setattr(matching, "PIECE", 10)
+    monkeypatch.setattr(matching, "BIG", 10)
     fast = [matching.match(ga, gb), matching.match(ga, weights)]
     monkeypatch.setattr(structure, "noted_pairs", lambda *args: None)
     monkeypatch.setattr(operands, "pair_indexes", lambda m, ca, cb: (

@@ -158,3 +158,98 @@ def test_the_matchings_quality_counts_its_rules_a_piece_at_a_time(monkeypatch):
     monkeypatch.setattr(records, "PIECE", 7)
     assert m.quality(60) == whole and list(m.quality(60)["shares"]) == list(whole["shares"])
     assert sum(counted) == 2 * len(rules) and max(counted) <= 7
+
+
+class _ListArrays:
+    """numpy, with the length of every list np.array / np.asarray made an array of recorded
+    (one C call over the whole list, the GIL held throughout)."""
+
+    def __init__(self, sizes: list):
+        self.sizes, self.np = sizes, np
+
+    def __getattr__(self, name):
+        return getattr(self.np, name)
+
+    def array(self, items, *args, **kwargs):
+        if isinstance(items, list):
+            self.sizes.append(len(items))
+        return self.np.array(items, *args, **kwargs)
+
+    def asarray(self, items, *args, **kwargs):
+        if isinstance(items, list):
+            self.sizes.append(len(items))
+        return self.np.asarray(items, *args, **kwargs)
+
+
+def test_a_diff_makes_no_array_of_a_whole_list_in_one_call(monkeypatch):
+    """The change list's sort keys (order_by) and the attribute tails' ids (attr_bytes.tails)
+    were one np.array over every entry / node: at 300k, 3.5 ms of C holding the GIL each
+    (~16 ms on the slow class, in the comparison window's process)."""
+    from inspector.core.compare import attr_bytes
+
+    ga, gb = _graph(300, "a/"), _graph(300, "a/", shuffle=5, suffix="_r")   # all renamed
+    monkeypatch.setattr(columns_module, "ARRAYS_FROM", 0)
+    whole = diff_module.diff_graphs(ga, gb)
+    ga, gb = _graph(300, "a/"), _graph(300, "a/", shuffle=5, suffix="_r")
+    sizes: list = []
+    monkeypatch.setattr(columns_module, "PIECE", 7)
+    monkeypatch.setattr(columns_module, "np", _ListArrays(sizes))
+    monkeypatch.setattr(attr_bytes, "np", _ListArrays(sizes))
+    cut = diff_module.diff_graphs(ga, gb)
+    assert [(e.status, e.a, e.b, [c.text for c in e.changes]) for e in cut.entries] == \
+        [(e.status, e.a, e.b, [c.text for c in e.changes]) for e in whole.entries]
+    assert sizes and max(sizes) <= 7 and len(cut.entries) > 600
+
+
+def test_the_change_list_look_ups_are_the_dicts_they_replaced():
+    """Each entry's row and stop and each row's stop as the dicts made them (the look-ups by
+    entry index and row are lists now: a 300k-key dict grew by resizes of ~5 ms of C each)."""
+    from inspector.core.app.comparing import compare
+
+    ga, gb = _graph(40, "a/"), _graph(40, "a/", shuffle=2, suffix="_r")
+    s = compare(ga, gb, "A", "B")
+    rows, stops, d = s.change_rows(), s.stops(), s.diff
+    stop_of = {r: i for i, r in enumerate(stops)}
+    row_of, group_row = {}, {}
+    for r, (_, k, kind) in enumerate(rows):
+        if kind == "entry":
+            row_of.setdefault(k, r)
+    for g, r in zip(d.groups, [r for r in stops if rows[r][2] == "group"]):
+        for k in g.members:
+            group_row.setdefault(k, r)
+    assert len(d.entries) > 80 and d.groups and group_row
+    for k in range(-1, len(d.entries) + 2):
+        assert s.row_of(k) == row_of.get(k, -1)
+    for k in range(len(d.entries)):
+        s.row, before = -1, s.stop
+        s.go_to(k)
+        assert (s.index, s.row) == (k, row_of.get(k, -1))
+        assert s.stop == stop_of.get(s.row, stop_of.get(group_row.get(k, -1), before))
+    for r in range(len(rows)):
+        before = s.stop
+        s.go_to_row(r)
+        assert s.stop == stop_of.get(r, before)
+
+
+def test_the_matching_empties_its_big_lists_a_piece_at_a_time(monkeypatch):
+    """The fingerprints (a list of ints a node, both sides) and the pairs' noted names are
+    emptied PIECE items a call before match returns: freed at its return, 600k ints held
+    the GIL ~13 ms in one go (~60 ms on the slow class) while the window waited."""
+    from inspector.core.compare import matching
+
+    ga, gb = _graph(300, "a/"), _graph(300, "a/", shuffle=5, suffix="_r")
+    whole = matching.match(ga, gb)
+    ga, gb = _graph(300, "a/"), _graph(300, "a/", shuffle=5, suffix="_r")
+    made, cut = [], []
+    real_fp, real_release = matching._fingerprints, matching.release
+    monkeypatch.setattr(matching, "_fingerprints",
+                        lambda *a: made.extend(real_fp(*a)) or tuple(made[-2:]))
+    monkeypatch.setattr(columns_module, "PIECE", 7)
+    monkeypatch.setattr(matching, "release",
+                        lambda *lists: cut.append([len(x) for x in lists]) or
+                        real_release(*lists))
+    m = matching.match(ga, gb)
+    assert m.b_of == whole.b_of and m.rule == whole.rule
+    fps = [f.fp for f in made]
+    assert len(made) == 2 and all(isinstance(fp, list) and fp == [] for fp in fps)
+    assert [len(ga), len(gb)] == cut[-1][-2:]       # both sides' fingerprints, emptied

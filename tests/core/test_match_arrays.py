@@ -82,7 +82,7 @@ def test_the_hash_join_finds_the_seeds_the_name_keyed_groups_find(pair):
 
 def test_propagation_skips_only_seeds_that_give_nothing(monkeypatch, pair):
     ga, gb = pair
-    monkeypatch.setattr(matching, "PIECE", 10)          # 3000 pairs are seeds enough
+    monkeypatch.setattr(matching, "BIG", 10)            # 3000 pairs are seeds enough
     real, seen = columns_module.Columns.free_around, []
     monkeypatch.setattr(columns_module.Columns, "free_around",
                         lambda *args: seen.append(real(*args)) or seen[-1])

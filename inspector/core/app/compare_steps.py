@@ -41,7 +41,7 @@ class ChangeSteps:
             return
         text, k, kind = rows[row]
         self.row = row
-        self.stop = self._stop_of.get(row, self.stop)
+        self.stop = _at(self._stop_of, row, self.stop)
         if k >= 0:
             self._show_entry(k)
         elif kind == "interface":
@@ -56,9 +56,9 @@ class ChangeSteps:
         self.change_rows()
         self.index = index
         if self.row < 0 or self._rows[self.row][1] != index:     # go_to(k), not a row
-            self.row = self._row_of.get(index, -1)
-            self.stop = self._stop_of.get(self.row, self._stop_of.get(
-                self._group_row.get(index, -1), self.stop))
+            self.row = _at(self._row_of, index)
+            self.stop = _at(self._stop_of, self.row, _at(self._stop_of, _at(self._group_row,
+                                                                            index), self.stop))
         e = self.diff.entries[index]
         if e.a:
             self.select("A", e.a)
@@ -82,16 +82,21 @@ class ChangeSteps:
             rows += [(f"⚠ interface: {c.text}", -1, "interface") for c in d.interface]
             rows += [(f"• size: {n.text}", -1, "note") for n in d.notes]
             stops = list(range(len(rows)))
-            grouped, group_row = set(), {}
+            # by entry index and by row, lists, not dicts: a dict of 300k ints grows by
+            # resizes, each one C call (~5 ms, ~25 ms on the slow class, in the task)
+            n = len(d.entries)
+            grouped, group_row = bytearray(n), [-1] * n
             for g in d.groups:
-                stops.append(len(rows))
+                stop = len(rows)
+                stops.append(stop)
                 rows.append((f"▸ {g.title}", g.members[0], "group"))
                 for k in g.members:
-                    group_row.setdefault(k, stops[-1])
+                    if group_row[k] < 0:
+                        group_row[k] = stop
+                    grouped[k] = 1
                 rows += [("      " + d.entries[k].describe(), k, "entry") for k in g.members]
-                grouped.update(g.members)
             for k, e in enumerate(d.entries):
-                if k not in grouped:
+                if not grouped[k]:
                     stops.append(len(rows))
                     rows.append((e.describe(), k, "entry"))
             if not rows:
@@ -99,18 +104,20 @@ class ChangeSteps:
                 rows.append((f"✓ Equal: {unchanged:,} nodes matched, nothing changed"
                              if d.equal else f"✓ No node changed ({unchanged:,} matched); "
                              "only scopes were renamed", -1, "equal"))
-            self._rows, self._stops, self._group_row = rows, stops, group_row
-            self._stop_of = {r: i for i, r in enumerate(stops)}
-            self._row_of = {}
+            stop_of, row_of = [-1] * len(rows), [-1] * n
+            for i, r in enumerate(stops):
+                stop_of[r] = i
             for r, (_, k, kind) in enumerate(rows):
-                if kind == "entry":
-                    self._row_of.setdefault(k, r)
+                if kind == "entry" and row_of[k] < 0:
+                    row_of[k] = r
+            self._rows, self._stops, self._group_row = rows, stops, group_row
+            self._stop_of, self._row_of = stop_of, row_of
         return self._rows
 
     def row_of(self, index: int) -> int:
         """The change list's row of entry `index` (-1 if none)."""
         self.change_rows()
-        return self._row_of.get(index, -1)
+        return _at(self._row_of, index)
 
 
 def _quoted(text: str) -> str:
@@ -118,3 +125,10 @@ def _quoted(text: str) -> str:
     start = text.find("'")
     end = text.find("'", start + 1)
     return text[start + 1:end] if 0 <= start < end else ""
+
+
+def _at(items: list, i: int, default: int = -1) -> int:
+    """items[i] where i is in range and it is set (>= 0), else `default` (the change list's
+    look-ups by entry index and by row)."""
+    got = items[i] if 0 <= i < len(items) else -1
+    return got if got >= 0 else default

@@ -6,7 +6,7 @@ changes. Qt-free: the window only draws what this says."""
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, islice
 
 from inspector.core.app.comparing_numeric import (  # noqa: F401  (the use case's API)
     numeric_between,
@@ -188,7 +188,7 @@ class CompareSession(ChangeSteps):
         to its changes sat alone, far from anything that changed)."""
         view = self.views[side]
         graph, found = view.graph, []
-        marked = sorted((graph.index(n), n) for n in list(self.marks[side])[:4096]
+        marked = sorted((graph.index(n), n) for n in islice(self.marks[side], 4096)
                         if n in graph)
         for _, name in marked:
             item = view.owner(view.badge_host(name), expanded)

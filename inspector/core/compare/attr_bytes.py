@@ -27,7 +27,7 @@ def tails(protos: list) -> tuple:
         raw = [p.SerializeToString() for p in protos[lo:lo + PIECE]]
         cuts = _past_leading(raw)
         ids += [get(r[c:], len(table)) for r, c in zip(raw, cuts)]
-    return list(table), np.array(ids, np.int64)
+    return list(table), array_of(ids)
 
 
 def _past_leading(raw: list) -> list:

@@ -15,8 +15,10 @@ from inspector.core.runtime.lazy_import import later
 np = later("numpy", globals(), "np")   # read only from ARRAYS_FROM nodes (or numpy loaded)
 
 ARRAYS_FROM = 20_000     # nodes from which reading the arrays pays for importing numpy
-PIECE = 8192             # items a C call over a graph's nodes: each call holds the GIL (300k
-#                          names in one dict(zip): ~40 ms, ~130 ms on the slow class)
+PIECE = 2048             # items a C call over a graph's nodes: each call holds the GIL (300k
+#                          names in one dict(zip): ~40 ms, ~130 ms on the slow class; 8192
+#                          a call: up to 9 ms, ~40 ms on the slow class, in a diff's task)
+BIG = 8192               # items from which a list goes the numpy way (order_by, matching)
 _MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -59,6 +61,23 @@ def array_of(ints: list):
                            for lo in range(0, len(ints), PIECE)])
 
 
+def listed(items) -> list:
+    """list(items) (a dict or its view), PIECE items a C call."""
+    out: list = []
+    it = iter(items)
+    while True:
+        before = len(out)
+        out += islice(it, PIECE)
+        if len(out) == before:
+            return out
+
+
+def starts_with(items: list, head: list) -> bool:
+    """items[:len(head)] == head, PIECE items a C call."""
+    return len(head) <= len(items) and all(
+        items[lo:lo + PIECE] == head[lo:lo + PIECE] for lo in range(0, len(head), PIECE))
+
+
 def release(*lists) -> None:
     """Empty big lists a piece at a time, from their end: a list freed whole (the function
     holding it returns) frees every item in one C call with the GIL held (300k tuples of
@@ -80,10 +99,10 @@ def order_by(items: list, keys: list, tie) -> list:
     """sorted(items, key=lambda x: (its int in `keys`, tie(x))): a big list by numpy's
     stable sort of the ints (no GIL held; a sort of 300k tuples in C holds it ~0.4 s), then
     each run of equal ints by `tie` (stable: equal keys keep their order)."""
-    if len(items) < PIECE and "numpy" not in sys.modules:
+    if len(items) < BIG and "numpy" not in sys.modules:
         return [items[k] for k in sorted(range(len(items)), key=lambda k: (keys[k],
                                                                          tie(items[k])))]
-    ints = np.array(keys, np.int64)
+    ints = array_of(keys)
     at = np.argsort(ints, kind="stable")
     out = [items[k] for k in pieces(at)]
     ints = ints[at]
@@ -270,12 +289,13 @@ def pair_indexes(m, ca: Columns, cb: Columns) -> tuple:
     names looked up in a random order: ~0.2 s): m.b_of's keys and values are compared, as
     lists, with those noted (an identity test an item), and any change before their end
     (a pair taken back, another counterpart) has every name looked up."""
-    keys, values = list(m.b_of), list(m.b_of.values())
+    keys, values = listed(m.b_of), listed(m.b_of.values())
     known = m.__dict__.get(KNOWN)
     k = 0
     if known is not None:
         k = len(known[0])
-        if k > len(keys) or keys[:k] != known[0] or values[:k] != known[1]:
+        if k > len(keys) or not starts_with(keys, known[0]) or \
+                not starts_with(values, known[1]):
             k = 0
     if k == len(keys) and known is not None:
         return known[2], known[3]

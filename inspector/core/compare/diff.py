@@ -16,7 +16,14 @@ from inspector.core.compare.changes import (
     same_attrs,
     stored_alike,
 )
-from inspector.core.compare.columns import PIECE, columns, order_by, unpaired
+from inspector.core.compare.columns import (
+    PIECE,
+    columns,
+    listed,
+    order_by,
+    starts_with,
+    unpaired,
+)
 from inspector.core.compare.explain import size_notes
 from inspector.core.compare.either_way import match_either_way
 from inspector.core.compare.matching import explained_by_scope
@@ -106,8 +113,8 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
 def _places(ga: Graph, ca) -> dict:
     """{name: its place among ga.names()}: ca.at itself where the names are unique and in
     graph order there (no dict of 300k names made again)."""
-    names = list(ga.names())
-    if ca.unique and names == ca.names:
+    names = listed(ga.names())          # (PIECE names a C call: each holds the GIL)
+    if ca.unique and len(names) == len(ca.names) and starts_with(names, ca.names):
         return ca.at
     return {name: k for k, name in enumerate(names)}
 
