@@ -34,3 +34,12 @@ def test_a_size_past_the_limit_is_one_line_naming_the_input(monkeypatch):
         "($INSPECTOR_FEED_MEMORY_GB); give a smaller size or fewer samples")
     with pytest.raises(InspectorError, match="a negative dimension"):
         feed_budget.check("x", [1, -3], "int8")
+
+
+def test_a_limit_that_is_not_a_finite_number_falls_back_to_the_machine_s(monkeypatch):
+    """INSPECTOR_FEED_MEMORY_GB=inf raised OverflowError out of every run with made-up inputs."""
+    monkeypatch.delenv(feed_budget.LIMIT_ENV, raising=False)
+    default = feed_budget.feed_limit()
+    for text in ("inf", "-inf", "nan", "lots"):
+        monkeypatch.setenv(feed_budget.LIMIT_ENV, text)
+        assert feed_budget.feed_limit() == default

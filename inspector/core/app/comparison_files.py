@@ -8,6 +8,7 @@ import json
 import os
 
 from inspector.core.app.comparing import SIDES, CompareSession, compare
+from inspector.core.app.exports import is_temporary
 from inspector.core.compare.diff import Diff
 from inspector.core.compare.document import from_dict, to_dict
 from inspector.core.errors import InspectorError
@@ -25,8 +26,6 @@ def save_document(session: CompareSession, path: str) -> list:
     over an existing file: a file of other bytes gets a number) and the comparison names
     the kept copy; the comparison never goes over one of its own models. Returns the
     copies kept."""
-    from inspector.core.app.exports import is_temporary
-
     target = os.path.abspath(path)
     for side, p in zip(SIDES, session.paths):
         if p and os.path.exists(p) and os.path.exists(target) and os.path.samefile(p, target):

@@ -8,7 +8,7 @@ import os
 from dataclasses import replace
 
 from inspector.core.analysis.ranges import parse_log, percentile_range, range_warnings as warnings
-from inspector.core.app.inputs import input_shapes_and_types
+from inspector.core.app.inputs import input_shapes_and_types, open_sizes
 from inspector.core.app.opening import open_model
 from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.errors import InspectorError
@@ -56,8 +56,6 @@ def run_notes(state, ins: list, outs: list, shapes: dict | None) -> str:
     open sizes were taken as 1 ("from input image [1,1,1,3] to output out (the likely
     ports: nothing is marked); image leaves sizes open ([1,?,?,3]): 1 for each; give its
     size in Phone > Conversion preview > Input sizes")."""
-    from inspector.core.app.inputs import open_sizes
-
     bench = state.workbench
     sized = [f"{n} [{','.join(map(str, (shapes or {}).get(n.split(':')[0], [])))}]"
              if (shapes or {}).get(n.split(":")[0]) is not None else n for n in ins]

@@ -16,6 +16,7 @@ from inspector.core.errors import InspectorError
 from inspector.core.loaders.files import read_text
 from inspector.core.mobile import tflite_compat as tc
 from inspector.core.mobile.tflite_compat import LABELS, STATUSES
+from inspector.core.model.humanize import count
 from inspector.core.runtime import gc_policy
 from inspector.core.runtime.job import NO_JOB, Job
 
@@ -54,10 +55,6 @@ class TFLiteCheck:
         return out
 
 
-def _many(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
 def converter_verdict(confirmed: dict) -> str:
     """The converter's answer in one line, as the window and `compat --confirm` say it. A
     conversion that failed even with Select TF ops and custom ops is said as a failure, with
@@ -67,8 +64,8 @@ def converter_verdict(confirmed: dict) -> str:
         return (f"The converter failed: {confirmed['failed'].rstrip('.')}. It stopped before "
                 "saying which nodes convert.")
     placed = confirmed["located"] - sum(len(e.get("nodes", [])) for e in confirmed["unplaced"])
-    text = (f"Converter: {_many(len(confirmed['nodes']), 'node')} with errors; {placed:,} of "
-            f"{_many(confirmed['located'], 'located error')} placed on nodes.")
+    text = (f"Converter: {count(len(confirmed['nodes']), 'node')} with errors; {placed:,} of "
+            f"{count(confirmed['located'], 'located error')} placed on nodes.")
     if confirmed["disagree"]:
         return text + " Differs from the tables on: " + ", ".join(
             f"{n} (tables: {s}, converter: {g})" for n, s, g in confirmed["disagree"][:6])

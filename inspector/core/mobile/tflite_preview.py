@@ -15,6 +15,7 @@ from inspector.core.demo.front_end import check_size, detect
 from inspector.core.errors import InspectorError
 from inspector.core.mobile.measured import Measured, Row
 from inspector.core.model.graph import Graph
+from inspector.core.runtime import feed_budget
 from inspector.core.runtime.job import Job
 from inspector.core.runtime.lazy_import import later
 
@@ -56,8 +57,6 @@ def reference(t, graph_def, inputs: list, outputs: list, shapes: dict | None,
 def _random_inputs(rng, graph, name: str, shapes, lo: float, hi: float, count: int,
                    warnings: list | None = None) -> list:
     """`count` random arrays for one input, of its declared dtype and shape, sized first."""
-    from inspector.core.runtime import feed_budget
-
     node = graph.get(name.split(":")[0])
     dtype = node.attr("dtype") if node is not None else None
     dtype = dtype.name if dtype is not None else "float"

@@ -13,10 +13,11 @@ from __future__ import annotations
 import math
 import os
 
-import numpy as np
-
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.keras_limits import machine_memory
+from inspector.core.runtime.lazy_import import later
+
+np = later("numpy", globals(), "np")     # (imported by tflite_preview, which imports none)
 
 LIMIT_ENV = "INSPECTOR_FEED_MEMORY_GB"
 UNKNOWN_MACHINE = 2 << 30     # the limit when the system does not say how much memory it has
@@ -30,7 +31,7 @@ def feed_limit() -> tuple:
     if os.environ.get(LIMIT_ENV):
         try:
             return max(1 << 20, int(float(os.environ[LIMIT_ENV]) * (1 << 30))), f"${LIMIT_ENV}"
-        except ValueError:
+        except (ValueError, OverflowError):     # not a number, or inf
             pass
     machine = machine_memory()
     if not machine:
