@@ -202,3 +202,27 @@ def test_cancel_all_cancels_every_tasks_requests(loop):
     loop.pump(0.2)
     assert sorted(seen) == ["a", "b"]              # both saw the cancel, neither delivered
     assert not a.is_busy() and not b.is_busy()
+
+
+def test_shown_work_replaced_by_quiet_work_of_its_kind_is_said_to_have_ended(loop):
+    """The review: a quiet request replacing a shown one of the same kind took it away
+    without a word, so the status line kept its label and busy bar for good."""
+    tasks = Tasks(loop.post)
+    busy, results = [], []
+    tasks.busy.connect(lambda on, label: busy.append((on, label)))
+    release = threading.Event()
+    tasks.submit("preview", lambda task: release.wait(2), results.append, label="Computing")
+    tasks.submit("preview", lambda task: 5, results.append, quiet=True)
+    assert busy == [(True, "Computing"), (False, "")] and not tasks.is_busy()
+    loop.pump(2.0, until=lambda: 5 in results)
+    release.set()
+    assert results == [5] and tasks.shown() is None
+    held = threading.Event()                    # another shown work goes on being said
+    tasks.submit("load", lambda task: held.wait(2), results.append, label="Opening")
+    tasks.submit("preview", lambda task: held.wait(2), results.append, label="Computing")
+    busy.clear()
+    tasks.submit("preview", lambda task: 6, results.append, quiet=True)
+    assert busy == [(True, "Opening")] and tasks.shown() == "load"
+    held.set()
+    loop.pump(2.0, until=lambda: not tasks.is_busy() and 6 in results)
+    assert busy[-1] == (False, "")

@@ -57,6 +57,7 @@ class Tasks:
 
     def submit(self, kind: str, work: Callable, on_done: Callable, on_error=None,
                on_partial=None, label: str = "", quiet: bool = False) -> int:
+        old = self._requests.get(kind)
         self.cancel(kind, quiet=True)
         gen = self._generation.get(kind, 0) + 1
         self._generation[kind] = gen
@@ -66,6 +67,8 @@ class Tasks:
         if not quiet:
             self._shown = kind
             self.busy.emit(True, request.label)
+        elif old is not None and not old.quiet:   # shown work replaced by quiet work: its
+            self._said_ended(kind)                # words go (the line said them for good)
 
         def send(what, payload):
             self._post(lambda: self._deliver(kind, gen, what, payload))
