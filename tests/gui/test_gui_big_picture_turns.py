@@ -92,3 +92,20 @@ def test_letting_go_goes_in_1_ms_timer_turns(turns):
     while turns.queue:
         delays.append(turns.run_one())
     assert not boxes and set(delays) == {1}            # before: 0 ms
+
+
+def test_a_decoration_of_a_picture_replaced_before_its_turn_touches_none_of_its_boxes(
+        qtbot, turns, monkeypatch):
+    """CI (test_gui_menu_results): 'Internal C++ object (NodeItem) already deleted' from a
+    decoration slice whose picture had been replaced and its boxes deleted in between."""
+    canvas = _canvas(qtbot)
+    canvas.show_scene(scene_of_inception())
+    while turns.queue:
+        turns.run_one()
+    monkeypatch.setattr(GraphCanvas, "DECORATE_SLICE", 5)
+    ids = list(canvas.items_by_id)
+    canvas.decorate(Decorations(selected=ids[0]))      # its slices wait for their turns
+    canvas.show_scene(scene_of_inception())            # a new picture: the old boxes go
+    while turns.queue:                                 # (before: the old slices ran on
+        turns.run_one()                                # deleted boxes and raised)
+    assert not any(getattr(b, "selected", False) for b in canvas.items_by_id.values())

@@ -32,8 +32,9 @@ class Decorating:
     def _decorate_slice(self, generation, d, by_id, ids, start: int) -> None:
         """One slice; the next a turn later (a 1 ms timer: a chain of 0 ms ones runs several
         slices back to back before any timer, as the stall heartbeat, gets a turn)."""
-        if generation != self._decoration:
-            return
+        if generation != self._decoration or by_id is not self.items_by_id:
+            return      # a newer decoration, or a newer picture (its boxes of this one may
+            #             be deleted already: its own on_done decorates it)
         self._decorate_items(d, [(i, by_id[i]) for i in ids[start:start + self.DECORATE_SLICE]
                                  if i in by_id])
         if start + self.DECORATE_SLICE < len(ids):   # a partial, not a cycle (see _build_slice)
