@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import partial
 
 from PySide6.QtCore import QTimer
+from shiboken6 import isValid
 
 
 class Decorating:
@@ -36,7 +37,8 @@ class Decorating:
             return      # a newer decoration, or a newer picture (its boxes of this one may
             #             be deleted already: its own on_done decorates it)
         self._decorate_items(d, [(i, by_id[i]) for i in ids[start:start + self.DECORATE_SLICE]
-                                 if i in by_id])
+                                 if i in by_id and isValid(by_id[i])])   # (CI under load:
+        # a box of this very picture already deleted between two slices, cause not found)
         if start + self.DECORATE_SLICE < len(ids):   # a partial, not a cycle (see _build_slice)
             QTimer.singleShot(1, partial(self._decorate_slice, generation, d, by_id, ids,
                                          start + self.DECORATE_SLICE))
