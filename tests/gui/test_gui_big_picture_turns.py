@@ -47,6 +47,16 @@ def _canvas(qtbot) -> GraphCanvas:
     return canvas
 
 
+def _drawn(qtbot, turns, monkeypatch):
+    """A canvas with a picture drawn (every turn run), decorated 5 boxes a slice; its ids."""
+    canvas = _canvas(qtbot)
+    canvas.show_scene(scene_of_inception())
+    while turns.queue:
+        turns.run_one()
+    monkeypatch.setattr(GraphCanvas, "DECORATE_SLICE", 5)
+    return canvas, list(canvas.items_by_id)
+
+
 def test_edge_tiles_and_on_done_take_turns_of_their_own(qtbot, turns):
     canvas, done = _canvas(qtbot), []
     canvas.show_scene(scene_of_inception(), lambda: done.append(
@@ -65,12 +75,7 @@ def test_edge_tiles_and_on_done_take_turns_of_their_own(qtbot, turns):
 
 def test_a_big_picture_is_decorated_from_the_next_turn_on_in_1_ms_timer_turns(
         qtbot, turns, monkeypatch):
-    canvas = _canvas(qtbot)
-    canvas.show_scene(scene_of_inception())
-    while turns.queue:
-        turns.run_one()
-    monkeypatch.setattr(GraphCanvas, "DECORATE_SLICE", 5)
-    ids = list(canvas.items_by_id)
+    canvas, ids = _drawn(qtbot, turns, monkeypatch)
     assert len(ids) > 12
     canvas.decorate(Decorations(selected=ids[0], dimmed=frozenset(ids[-3:])))
     first = canvas.items_by_id[ids[0]]
@@ -98,12 +103,7 @@ def test_a_decoration_of_a_picture_replaced_before_its_turn_touches_none_of_its_
         qtbot, turns, monkeypatch):
     """CI (test_gui_menu_results): 'Internal C++ object (NodeItem) already deleted' from a
     decoration slice whose picture had been replaced and its boxes deleted in between."""
-    canvas = _canvas(qtbot)
-    canvas.show_scene(scene_of_inception())
-    while turns.queue:
-        turns.run_one()
-    monkeypatch.setattr(GraphCanvas, "DECORATE_SLICE", 5)
-    ids = list(canvas.items_by_id)
+    canvas, ids = _drawn(qtbot, turns, monkeypatch)
     canvas.decorate(Decorations(selected=ids[0]))      # its slices wait for their turns
     canvas.show_scene(scene_of_inception())            # a new picture: the old boxes go
     while turns.queue:                                 # (before: the old slices ran on
@@ -117,12 +117,7 @@ def test_a_box_deleted_between_two_decoration_slices_is_passed_over(qtbot, turns
     loop and leaving the rest of the picture undecorated."""
     from shiboken6 import delete
 
-    canvas = _canvas(qtbot)
-    canvas.show_scene(scene_of_inception())
-    while turns.queue:
-        turns.run_one()
-    monkeypatch.setattr(GraphCanvas, "DECORATE_SLICE", 5)
-    ids = list(canvas.items_by_id)
+    canvas, ids = _drawn(qtbot, turns, monkeypatch)
     canvas.decorate(Decorations(selected=ids[-1]))
     delete(canvas.items_by_id[ids[7]])
     while turns.queue:
