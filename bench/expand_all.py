@@ -25,6 +25,22 @@ else:
     sys.path.insert(0, ROOT)
 
 
+def settled_window(model: str):
+    """The app's window with `model` opened as a user opens it, drawn, summarised, idle and
+    left alone 5 s more: (app, window, restore)."""
+    from bench.heartbeat import wait
+    from bench.scale_app import open_app
+    from inspector.gui.app import open_once_painted
+
+    app, win, _client, restore = open_app(model)
+    open_once_painted(win, model)
+    wait(app, lambda: win.scenes_drawn > 0, timeout=900)
+    wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy(), timeout=900)
+    painted = time.perf_counter()
+    wait(app, lambda: time.perf_counter() > painted + 5.0, timeout=900)
+    return app, win, restore
+
+
 def _menu_action(win, text: str):
     from PySide6.QtGui import QAction
 
@@ -39,16 +55,9 @@ def child(model: str) -> None:
 
     print(f"inspector from {os.path.dirname(inspector.__file__)}", file=sys.stderr)
     from bench.heartbeat import Heartbeat, wait
-    from bench.scale_app import open_app, status_mb
+    from bench.scale_app import status_mb
 
-    app, win, _client, restore = open_app(model)
-    from inspector.gui.app import open_once_painted
-
-    open_once_painted(win, model)
-    wait(app, lambda: win.scenes_drawn > 0, timeout=900)
-    wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy(), timeout=900)
-    painted = time.perf_counter()
-    wait(app, lambda: time.perf_counter() > painted + 5.0, timeout=900)
+    app, win, restore = settled_window(model)
     canvas = win.canvas
     beat, out = Heartbeat(), {"open": {"rss_mb": round(status_mb("VmRSS")),
                                        "items": len(canvas.items_by_id)}}

@@ -141,18 +141,10 @@ def report(name, t0, t1, out) -> None:
 def child(model: str, perf: str | None) -> None:
     PERF["file"] = perf
     install()
-    from bench.expand_all import _menu_action
+    from bench.expand_all import _menu_action, settled_window
     from bench.heartbeat import Heartbeat, wait
-    from bench.scale_app import open_app
 
-    app, win, _client, restore = open_app(model)
-    from inspector.gui.app import open_once_painted
-
-    open_once_painted(win, model)
-    wait(app, lambda: win.scenes_drawn > 0, timeout=900)
-    wait(app, lambda: win.state.summary is not None and not win.tasks.is_busy(), timeout=900)
-    painted = time.perf_counter()
-    wait(app, lambda: time.perf_counter() > painted + 5.0, timeout=900)
+    app, win, restore = settled_window(model)
     canvas = win.canvas
     beat = Heartbeat()
     tick = beat._tick
