@@ -22,6 +22,13 @@ _DATA_HOME = tempfile.mkdtemp(prefix="inspector-tests-xdg-data-")
 os.environ["XDG_DATA_HOME"] = _DATA_HOME
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
+# every Python this run starts (`python tests/gui/app_*.py`, workers, children) imports this
+# checkout's `inspector`, not whichever tree the venv's editable install points at: a helper's
+# worktree or a CI dry run's clone tested main's code through the scripts, and deleting that
+# tree made them fail with "No module named 'inspector'"
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [os.path.dirname(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                                if p and p != os.path.dirname(TESTS)])
 FOLDERS = ("core", "cli", "tf", "gui")
 # helpers are shared by module name (`from test_gui import open_and_wait`) whatever folder
 # the importing test is in; pytest itself imports each test file under its own name
