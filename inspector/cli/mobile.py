@@ -12,7 +12,7 @@ from inspector.cli import tflite_args as ta
 from inspector.cli.loading import _load
 from inspector.core.app.inputs import model_input_shapes
 from inspector.core.app.words import milliseconds
-from inspector.core.errors import InspectorError
+from inspector.core.errors import InspectorError, printable_text
 
 
 def cmd_compat(args) -> int:
@@ -33,7 +33,7 @@ def cmd_compat(args) -> int:
     if args.json:
         json.dump(dict(model=args.model, **checked.as_dict()), sys.stdout, indent=1)
         print()
-        return 0
+        return _converter_exit(confirmed)
     print(f"TensorFlow Lite compatibility of {os.path.basename(args.model.rstrip('/'))} "
           f"(inputs {','.join(ins)}; outputs {','.join(outs)})")
     for _status, count, label in checked.counted():
@@ -63,7 +63,19 @@ def cmd_compat(args) -> int:
             print(f"  (no node) {text}")
         for name, said, got in confirmed["disagree"]:
             print(f"  differs: {name}: static {said}, converter {got}")
-    return 0
+    return _converter_exit(confirmed)
+
+
+def _converter_exit(confirmed: dict | None) -> int:
+    """`compat --confirm`'s exit code: 1 when TFLite's converter failed (the check failed,
+    as `check` says of NaN answers), with one line on stderr for a script's log; else 0.
+    The window shows the same verdict and nothing else (tflite_check.converter_verdict)."""
+    if not confirmed or not confirmed.get("failed"):
+        return 0
+    print(f"graphdef-inspector: compat --confirm failed: TFLite's converter failed: "
+          f"{printable_text(confirmed['failed'].splitlines()[0].rstrip('.'))}",
+          file=sys.stderr)
+    return 1
 
 
 def cmd_tflite(args) -> int:
@@ -160,7 +172,9 @@ def add_parsers(sub, add_load_args) -> None:
     p.add_argument("--limit", type=int, default=15, help="rows per list (default 15)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_tflite_info)
-    p = sub.add_parser("compat", help="will it convert to TensorFlow Lite? status per node")
+    p = sub.add_parser("compat", help="will it convert to TensorFlow Lite? status per node "
+                                      "(exit 0 checked, 1 --confirm's converter failed, 2 bad "
+                                      "input)")
     add_load_args(p)
     ta.add_port_arguments(p)
     p.add_argument("--confirm", action="store_true",

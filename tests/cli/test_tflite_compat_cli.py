@@ -42,6 +42,29 @@ def test_cli_compat_names_the_blocking_nodes(tmp_path):
     assert code == 2 and len(errors) == 1 and "node 'nope'" in errors[0]
 
 
+def test_compat_confirm_exits_1_when_the_converter_fails(fx):
+    """Regression: `compat --confirm` on text_really.pb (variables the converter cannot
+    read) said "The converter failed: ..." and exited 0, so a script took it for a pass. It
+    exits 1 (the check failed, README's convention; 2 stays bad input) with one line on
+    stderr, with --json too; a conversion that succeeds with errors placed on nodes exits 0
+    (test_cli_compat_names_the_blocking_nodes)."""
+    import json
+
+    model = os.path.join(fx, "text_really.pb")
+    code, out, err = run_cli("compat", model, "--confirm")
+    said = [line for line in err.splitlines() if line.startswith("graphdef-inspector:")]
+    assert code == 1, err
+    assert said == ["graphdef-inspector: compat --confirm failed: TFLite's converter failed: "
+                    "Attempting to use uninitialized value conv1/weights (node 'Identity')"]
+    assert "\nThe converter failed: Attempting to use uninitialized value" in out
+    code, out, err = run_cli("compat", model, "--confirm", "--json")
+    assert code == 1, err
+    assert json.loads(out)["converter"]["failed"].startswith("Attempting to use")
+    assert err.count("compat --confirm failed") == 1
+    code, out, err = run_cli("compat", model)         # nothing converted: nothing failed
+    assert code == 0, err
+
+
 def test_ops_header_matches_tensorflows_tool(tmp_path, fx):
     from tensorflow.python.tools import selective_registration_header_lib as tf_header
 

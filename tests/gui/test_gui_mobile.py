@@ -540,7 +540,7 @@ def test_a_converter_that_fails_is_never_read_as_agreement(qtbot, window, fx, tm
               for k in range(panel.problems.topLevelItemCount())]
     assert "converts" not in column and "not known" in column, column
     code, out, err = run_cli("compat", model, "--confirm")
-    assert code == 0, err
+    assert code == 1, err                                  # a script sees the failure
     assert said in out.splitlines() and "agrees" not in out
 
 
