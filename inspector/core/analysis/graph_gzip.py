@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 import threading
-import zlib
 
-from inspector.core.analysis.metrics import CHUNK, SAMPLE_ABOVE, gzip_size
+from inspector.core.analysis.metrics import CHUNK, GZIP_FRAME, SAMPLE_ABOVE, deflated, gzip_size
 from inspector.core.analysis.sizes import lazy_growth_of
 from inspector.core.model import graph_index, protos
 from inspector.core.model.weights import is_lazy
@@ -34,8 +33,8 @@ class Pending:
             sampled = compressed = 0
             for chunk in chunks:
                 sampled += len(chunk)
-                compressed += len(zlib.compress(chunk, 6))
-            self._value = int(total * compressed / sampled) + 18
+                compressed += deflated(chunk)
+            self._value = int(total * compressed / sampled) + GZIP_FRAME
         except BaseException as exc:  # noqa: BLE001 - handed to result()
             self._error = exc
 

@@ -25,7 +25,7 @@ from inspector.core.analysis.metrics import CHUNK, SAMPLE_ABOVE
 KINDS = ("graphdef", "tflite")   # readers whose graph is its file's bytes alone
 KEEP = 500                       # entries kept (the least recently used go first)
 # how the figure is made: a change to any of these makes every stored entry another's
-HOW = [1, CHUNK, SAMPLE_ABOVE, zlib.ZLIB_RUNTIME_VERSION]
+HOW = [2, CHUNK, SAMPLE_ABOVE, zlib.ZLIB_RUNTIME_VERSION]
 
 
 def folder() -> str:

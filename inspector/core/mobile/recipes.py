@@ -9,11 +9,11 @@ hold the GraphDef node names), as ai-edge-quantizer takes them. Runs where Tenso
 from __future__ import annotations
 
 import re
-import zlib
 from collections import Counter
 from dataclasses import dataclass
 
 from inspector.core.analysis.flops import DEVICE_PRESETS
+from inspector.core.analysis.metrics import gzip_size
 from inspector.core.errors import InspectorError
 from inspector.core.loaders.tfjs_ops import for_converter
 from inspector.core.mobile.measured import Measured, Row
@@ -191,7 +191,7 @@ def _measure(t, row: RecipeResult, recipe: Recipe, model: bytes, ctx: dict, job:
 
     ref, lists, report = ctx["ref"], ctx["lists"], ctx["report"]
     row.model, row.size = model, len(model)
-    row.gzip_size = len(zlib.compress(model, 6))
+    row.gzip_size = gzip_size(model, exact=True)     # as gzip.compress(model, 6) counts it
     details = t.tflite_details(model)
     row.ops = dict(Counter(details["ops"]))
     # the op list is the main subgraph's; the custom codes are every subgraph's (a Flex op
