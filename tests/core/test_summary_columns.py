@@ -86,7 +86,7 @@ def _old_walks(graph: Graph) -> dict:
         by_op[node.op] += size
         fact = facts.get(node.name) if node.op == "Const" else None
         if fact is not None:
-            by_dtype[dtype_name(fact.dtype)] += fact.stored
+            by_dtype[dtype_name(fact.dtype)] += summary_columns.value_bytes(fact)
         control += sum(ref.control for ref in node.inputs)
     others = [n.proto for n in graph if n.op in ("Variable", "VariableV2") or
               (n.op == "Const" and not (n.name in facts and facts[n.name].decodable))]

@@ -36,7 +36,7 @@ def _per_constant(graph) -> tuple:
         else:
             failed.append(i)
         if fact is not None:
-            by_code[fact.dtype] = by_code.get(fact.dtype, 0) + fact.stored
+            by_code[fact.dtype] = by_code.get(fact.dtype, 0) + summary_columns.value_bytes(fact)
             lazy += fact.stored if fact.lazy else 0
     out = Counter()
     for code, stored in by_code.items():

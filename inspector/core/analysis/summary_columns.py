@@ -5,11 +5,12 @@ small graph (the demo) never imports numpy. Results equal the walks over Node vi
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from itertools import compress
 
 from inspector.core.model import const_columns
-from inspector.core.model.dtypes import dtype_name
+from inspector.core.model.dtypes import dtype_name, item_size
 from inspector.core.model.graph_index import NUMPY_FROM, chunked_list, numpy
 
 
@@ -163,9 +164,11 @@ def bytes_by_op(graph, sizes) -> Counter:
 
 def const_totals(graph):
     """(elements of the decodable constants, indexes of the other Consts in graph order,
-    {dtype name: stored bytes} in order of first sight, bytes of the lazily kept ones) from
-    the constants' columns (Graph.const_parts: whole-array sums a part at a time, no
-    Python object a constant), or None when the graph has none (then facts_totals)."""
+    {dtype name: bytes of the values} in order of first sight, bytes of the lazily kept ones)
+    from the constants' columns (Graph.const_parts: whole-array sums a part at a time, no
+    Python object a constant), or None when the graph has none (then facts_totals). A
+    value's bytes are its tensor's (value_bytes: what numpy's nbytes says of it once
+    decoded), not the fewer a compacted TensorProto stores (TF repeats its last value)."""
     parts = graph.const_parts()
     if parts is None:
         return None
@@ -181,10 +184,13 @@ def const_totals(graph):
         failed += part.at[~good & ~part.odd].tolist()
         where = np.flatnonzero(plain)
         dtypes = part.dtype[where]
+        item = _item_sizes()[dtypes]
+        held = np.where(part.decodable[where] & (item > 0), part.elements[where] * item,
+                        part.stored[where])
         codes, first = np.unique(dtypes, return_index=True)
         for code, j in zip(codes.tolist(), where[first].tolist()):
             entry = seen.setdefault(code, [offset + j, 0])
-            entry[1] += _sum(part.stored[where[dtypes == code]])
+            entry[1] += _sum(held[dtypes == code])
         for j in np.flatnonzero(part.odd).tolist():      # read from their NodeDefs (few)
             i = int(part.at[j])
             fact = const_columns.message_facts(graph, i)
@@ -194,13 +200,26 @@ def const_totals(graph):
                 elements += fact.elements
             if fact is not None:
                 entry = seen.setdefault(fact.dtype, [offset + j, 0])
-                entry[0], entry[1] = min(entry[0], offset + j), entry[1] + fact.stored
+                entry[0], entry[1] = min(entry[0], offset + j), entry[1] + value_bytes(fact)
                 lazy += fact.stored if fact.lazy else 0
         offset += len(part.at)
     out = Counter()
     for code, (_, stored) in sorted(seen.items(), key=lambda item: item[1][0]):
         out[dtype_name(code)] += stored
     return elements, sorted(failed), out, lazy
+
+
+def value_bytes(fact) -> int:
+    """Bytes of a constant's values as a tensor (tensors.Facts): elements x item size, as
+    numpy's nbytes of the decoded array; a string's or an undecodable one's stored bytes."""
+    size = item_size(fact.dtype)
+    return fact.elements * size if fact.decodable and size else fact.stored
+
+
+@functools.lru_cache(maxsize=1)
+def _item_sizes():
+    """Item size per dtype value 0..255 (0: strings, unknown)."""
+    return numpy().array([item_size(d) for d in range(256)], numpy().int64)
 
 
 def _sum(values) -> int:
@@ -238,7 +257,7 @@ def facts_totals(graph):
         else:
             elements += fact.elements * n
         if fact is not None:
-            by_code[fact.dtype] = by_code.get(fact.dtype, 0) + fact.stored * n
+            by_code[fact.dtype] = by_code.get(fact.dtype, 0) + value_bytes(fact) * n
             lazy += fact.stored * n if fact.lazy else 0
     failed: list = []
     if bad:
