@@ -162,3 +162,39 @@ def test_a_huge_input_size_is_refused_before_anything_is_allocated(tmp_path):
     code, out, err = run_cli("tflite", str(model), "--variants", "float", "-o",
                              str(tmp_path / "out"), *huge[:1], "image=1,8,8,3")
     assert code == 0, err
+
+
+TWO_INPUTS = """
+node { name: "a" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: 1 } dim { size: -1 } } } } }
+node { name: "b" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }
+  attr { key: "shape" value { shape { dim { size: 1 } dim { size: -1 } } } } }
+node { name: "out" op: "AddV2" input: "a" input: "b"
+  attr { key: "T" value { type: DT_FLOAT } } }
+"""
+
+
+def test_inputs_that_fit_one_by_one_but_not_together_are_refused_first(tmp_path,
+                                                                        monkeypatch):
+    """Regression: made-up inputs were sized one by one (179b53f): with a limit of 6 MB,
+    two inputs of 3.8 MB each both passed, were allocated and the run went on with 7.6 MB
+    of made-up inputs. Their total is sized before any is allocated (feed_budget.check_all):
+    one line naming each input's share, exit 2, for check, profile and tflite alike."""
+    model = tmp_path / "two.pbtxt"
+    model.write_text(TWO_INPUTS)
+    monkeypatch.setenv("INSPECTOR_FEED_MEMORY_GB", "0.006")   # 6.1 MB
+    sizes = ["--input_shape", "a=1,1000000", "--input_shape", "b=1,1000000"]
+    ports = ["--inputs", "a,b", "--outputs", "out"]
+    for command in (["check", str(model)], ["profile", "--runs", "1", "--warmup", "0"],
+                    ["tflite", "--variants", "float", "--samples", "1", "-o",
+                     str(tmp_path / "out")]):
+        code, out, err = run_cli(command[0], str(model), *command[1:], *ports, *sizes)
+        assert code == 2, (command, err)
+        line = err.strip().splitlines()[-1]
+        assert line == ("graphdef-inspector: error: made-up inputs need 7.6 MB together, "
+                        "past the 6.1 MB that made-up inputs may take "
+                        "($INSPECTOR_FEED_MEMORY_GB): 'a' [1,1000000] (float32) 3.8 MB, "
+                        "'b' [1,1000000] (float32) 3.8 MB; give smaller sizes"), (command, line)
+    code, out, err = run_cli("check", str(model), str(model), *ports, "--input_shape",
+                             "a=1,500000", "--input_shape", "b=1,500000")
+    assert code == 0, err                                  # 3.8 MB together: made and run

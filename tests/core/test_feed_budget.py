@@ -36,6 +36,25 @@ def test_a_size_past_the_limit_is_one_line_naming_the_input(monkeypatch):
         feed_budget.check("x", [1, -3], "int8")
 
 
+def test_several_inputs_are_sized_together_and_each_share_named(monkeypatch):
+    """Two inputs that each fit but together pass the limit were allocated one after the
+    other (each was checked alone): the total is checked, one line names every share."""
+    monkeypatch.setenv(feed_budget.LIMIT_ENV, "1")       # 1 GB
+    feed_budget.check_all([("a", [1, 224, 224, 3], "float32", 100),
+                           ("b", [1, 10], "int32", 100)])
+    with pytest.raises(InspectorError) as e:
+        feed_budget.check_all([("image", [1, 700, 700, 3], "float32", 100),
+                               ("mask", [1, 700, 700], "uint8", 100),
+                               ("extra", [1, 700, 700, 3], "float32", 100)])
+    assert e.value.one_line() == (
+        "made-up inputs need 1.1 GB together, past the 1.0 GB that made-up inputs may take "
+        "($INSPECTOR_FEED_MEMORY_GB): 'image' [1,700,700,3] (float32) 560.8 MB (100 "
+        "samples), 'mask' [1,700,700] (uint8) 46.7 MB (100 samples), 'extra' [1,700,700,3] "
+        "(float32) 560.8 MB (100 samples); give smaller sizes or fewer samples")
+    with pytest.raises(InspectorError, match="node 'y': input sized .1,-2.: a negative"):
+        feed_budget.check_all([("x", [1, 2], "int8", 1), ("y", [1, -2], "int8", 1)])
+
+
 def test_a_limit_that_is_not_a_finite_number_falls_back_to_the_machine_s(monkeypatch):
     """INSPECTOR_FEED_MEMORY_GB=inf raised OverflowError out of every run with made-up inputs."""
     monkeypatch.delenv(feed_budget.LIMIT_ENV, raising=False)

@@ -41,7 +41,7 @@ class OutputComparison:
 def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "random",
                 seed: int = 0, arrays: dict | None = None) -> dict:
     """Feed arrays for each input: given arrays (from .npy files), zeros, or seeded random
-    values. Shapes are checked before anything is allocated."""
+    values. The made-up ones are sized together before any is allocated."""
     rng = np.random.default_rng(seed)
     feeds = {}
     names = {node_name_from_input(t) for t in inputs}
@@ -49,6 +49,7 @@ def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "ran
         if name not in names:
             raise InspectorError(f"an array is given for '{name}', which is not one of the "
                                  f"inputs ({', '.join(sorted(names)) or 'none'})", node=name)
+    made = []                   # (feed key, name, shape, dtype) of each made-up input
     for text in inputs:
         name = node_name_from_input(text)
         node = graph.get(name)
@@ -70,10 +71,12 @@ def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "ran
             raise InspectorError(f"input '{name}' takes strings (such as encoded image bytes), "
                                  "which cannot be made up: give one with --npy NAME=file.npy "
                                  "or check from the decoded image tensor", node=name)
-        feed_budget.check(name, shape, np_dtype)
-        feeds[text] = np.zeros(shape, dtype=np_dtype) if mode == "zeros" else \
-            feed_budget.random(rng, shape, np_dtype)
-    return feeds
+        made.append((text, name, shape, np_dtype))
+    feed_budget.check_all([(name, shape, dtype, 1) for _, name, shape, dtype in made])
+    for text, _, shape, dtype in made:         # their total sized first, then made in order
+        feeds[text] = np.zeros(shape, dtype=dtype) if mode == "zeros" else \
+            feed_budget.random(rng, shape, dtype)
+    return {text: feeds[text] for text in inputs}    # the inputs' order, as before
 
 
 def compare(a: np.ndarray, b: np.ndarray, name: str) -> OutputComparison:

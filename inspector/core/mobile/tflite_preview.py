@@ -54,9 +54,9 @@ def reference(t, graph_def, inputs: list, outputs: list, shapes: dict | None,
                      probe, answers)
 
 
-def _random_inputs(rng, graph, name: str, shapes, lo: float, hi: float, count: int,
-                   warnings: list | None = None) -> list:
-    """`count` random arrays for one input, of its declared dtype and shape, sized first."""
+def _random_kind(graph, name: str, shapes, lo: float, hi: float,
+                 warnings: list | None = None) -> tuple:
+    """(shape, dtype, low, high) of one input's random arrays: its declared dtype and shape."""
     node = graph.get(name.split(":")[0])
     dtype = node.attr("dtype") if node is not None else None
     dtype = dtype.name if dtype is not None else "float"
@@ -71,8 +71,7 @@ def _random_inputs(rng, graph, name: str, shapes, lo: float, hi: float, count: i
         raise InspectorError(f"the input takes {dtype} values, which random data cannot stand "
                              "in for: give .npy files, or mark the input after the decoding",
                              node=name.split(":")[0])
-    feed_budget.check(name.split(":")[0], shape, made, count)    # before any is made
-    return [feed_budget.random(rng, shape, made, low, high) for _ in range(count)]
+    return shape, made, low, high
 
 
 def _input_shape(graph, name: str, shapes: dict | None, warnings: list | None = None) -> list:
@@ -151,8 +150,13 @@ def gather_samples(graph, inputs: list, shapes: dict | None, source: dict) -> tu
         rng = np.random.default_rng(source.get("seed", 0))
         count = int(source.get("count", 16))
         lo, hi = source.get("range") or _detected_range(graph, inputs, shapes)
-        columns = {i.split(":")[0]: _random_inputs(rng, graph, i, shapes, lo, hi, count,
-                                                   warnings) for i in inputs}
+        kinds = {i.split(":")[0]: _random_kind(graph, i, shapes, lo, hi, warnings)
+                 for i in inputs}
+        feed_budget.check_all([(name, shape, made, count)       # all of them, before any
+                               for name, (shape, made, _, _) in kinds.items()])
+        columns = {name: [feed_budget.random(rng, shape, made, low, high)
+                          for _ in range(count)]
+                   for name, (shape, made, low, high) in kinds.items()}
         feeds = [{name: arrays[k] for name, arrays in columns.items()} for k in range(count)]
         what = f"{count} random inputs in [{lo:g}, {hi:g}] (seed {source.get('seed', 0)})"
         warnings.append("RANDOM DATA: int8 ranges and the agreement figures come from noise, "

@@ -6,7 +6,8 @@ Every place that makes such inputs goes through here: profile, check outputs, ru
 quantization recipes (mobile.tflite_preview.gather_samples), calibration (overlays.
 calibration, before its child starts). A size typed as image=1,100000,100000,1 once reached
 numpy as 100 float64 arrays and came back as "Unable to allocate 74.5 GiB ... float64"; now
-it is one line naming the input, its shape, what it would take and the limit."""
+it is one line naming the input, its shape, what it would take and the limit. A run's inputs
+are sized together (check_all): two that each fit could pass the limit between them."""
 
 from __future__ import annotations
 
@@ -48,21 +49,44 @@ def _bytes(n: float) -> str:
 
 def check(name: str, shape, dtype, count: int = 1) -> None:
     """Refuse (InspectorError naming the input) `count` samples of `shape` in `dtype` that
-    would pass the limit, or a shape that no array can have; nothing is allocated."""
-    dims = [int(d) for d in shape]
-    if any(d < 0 for d in dims):
-        raise InspectorError(f"input sized [{','.join(map(str, dims))}]: a negative dimension",
-                             node=name)
-    each = math.prod(dims) * max(np.dtype(dtype).itemsize, 1)
-    need = each * max(int(count), 1)
+    would pass the limit, or a shape that no array can have; nothing is allocated. A run
+    that makes up several inputs sizes them together (check_all)."""
+    check_all([(name, shape, dtype, count)])
+
+
+def check_all(wanted) -> None:
+    """Refuse the made-up inputs of one run, (name, shape, dtype, samples) each, when their
+    total would pass the limit (or a shape no array can have), before any is allocated: two
+    inputs that each fit could take twice the limit together. The message is one line that
+    names every input's share."""
+    sized = []
+    for name, shape, dtype, count in wanted:
+        dims = [int(d) for d in shape]
+        if any(d < 0 for d in dims):
+            raise InspectorError(f"input sized [{','.join(map(str, dims))}]: a negative "
+                                 "dimension", node=name)
+        each = math.prod(dims) * max(np.dtype(dtype).itemsize, 1)
+        count = max(int(count), 1)
+        sized.append((name, f"[{','.join(map(str, dims))}] ({np.dtype(dtype).name})", count,
+                      each, each * count))
     limit, why = feed_limit()
-    if need > limit:
+    total = sum(need for *_, need in sized)
+    if total <= limit:
+        return
+    past = f"past the {_bytes(limit)} that made-up inputs may take ({why})"
+    several = any(count > 1 for _, _, count, _, _ in sized)
+    give = "; give " + ("smaller sizes" if len(sized) > 1 else "a smaller size") + \
+        (" or fewer samples" if several else "")
+    if len(sized) == 1:
+        name, what, count, each, need = sized[0]
         many = f"{count} samples need {_bytes(need)} ({_bytes(each)} each)" \
             if count > 1 else f"one sample needs {_bytes(need)}"
-        raise InspectorError(f"input sized [{','.join(map(str, dims))}] "
-                             f"({np.dtype(dtype).name}): {many}, past the {_bytes(limit)} "
-                             f"that made-up inputs may take ({why}); give a smaller size"
-                             + (" or fewer samples" if count > 1 else ""), node=name)
+        raise InspectorError(f"input sized {what}: {many}, {past}{give}", node=name)
+    shares = ", ".join(f"'{name}' {what} {_bytes(need)}" +
+                       (f" ({count} samples)" if count > 1 else "")
+                       for name, what, count, _, need in sized)
+    raise InspectorError(f"made-up inputs need {_bytes(total)} together, {past}: {shares}"
+                         f"{give}")
 
 
 def random(rng, shape, dtype, low: float | None = None, high: float | None = None):
