@@ -51,9 +51,12 @@ def child(path: str, by: str, skip_over: int) -> dict:
         out["layout_s"] = None
         return out
     by_made = out["by"]
+    from inspector.core.view import treemap
+
+    fold = {"fold": treemap.LABELLED} if hasattr(treemap, "LABELLED") else {}   # as the panel
     t = time.perf_counter()
     tiles = nested(measured.root, 0, 20, 675, 150, depth=3 if by_made == "scope" else 1,
-                   scopes=by_made == "scope")
+                   scopes=by_made == "scope", **fold)
     out["layout_s"], out["tiles"] = time.perf_counter() - t, len(tiles)
     return out
 

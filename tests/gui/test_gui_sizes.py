@@ -191,3 +191,49 @@ def test_sizes_then_auto_tour_through_the_menus_on_a_flat_model(qtbot, window):
                     not window.tasks.is_busy(), timeout=120000)
     tiles = window.sizes_panel.before.tiles
     assert 0 < len(tiles) < 20 and "Const" in {t.id for t in tiles}
+
+
+def _many_scopes(path, scopes: int = 200) -> str:
+    """`scopes` name scopes part_0 ... of a 1 KB constant each (300 equal stages, as the
+    300k model's, in a small file)."""
+    from inspector.core.model import protos
+
+    g = protos.GraphDef()
+    x = g.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = 1
+    for k in range(scopes):
+        w = g.node.add(name=f"part_{k}/w", op="Const")
+        w.attr["dtype"].type = 1
+        w.attr["value"].tensor.dtype = 1
+        w.attr["value"].tensor.tensor_shape.dim.add(size=256)
+        w.attr["value"].tensor.tensor_content = bytes(1024)
+        add = g.node.add(name=f"part_{k}/add", op="AddV2", input=["x", f"part_{k}/w"])
+        add.attr["T"].type = 1
+    path.write_bytes(g.SerializeToString())
+    return str(path)
+
+
+def test_many_equal_scopes_are_one_labelled_tile_at_1366x768(qtbot, window, tmp_path):
+    """The 300k model by scope was ~300 tiles of ~20 x 18 px with no label (1366x768 walk,
+    44-300k-sizes.png): the scopes too small for a label are one tile whose label says how
+    many, how big and names the first; they are drawn inside it, each with its tooltip, and
+    a click on one still goes to its scope. Fails on the old code: the top level held 200
+    unlabelled tiles and no tile named the scopes."""
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, _many_scopes(tmp_path / "many.pb"))
+    window.show_panel(window.sizes_dock)
+    view = window.sizes_panel.before
+    qtbot.waitUntil(lambda: window.sizes.shown > 0 and bool(view.tiles), timeout=30000)
+    top = [t for t in view.tiles if t.depth == 0]
+    assert len(top) <= 3                                   # the folded tile (and x)
+    folded = max(top, key=lambda t: t.weight)
+    assert folded.label == "200 scopes and 1 node"
+    assert folded.w > 300 and not folded.leaf            # a header line wide enough to read
+    assert "each: part_0, part_1, part_2, …" in folded.detail
+    assert "part_0  " in view.tip(folded) and "… and 193 more" in view.tip(folded)
+    inside = [t for t in view.tiles if t.depth == 1 and t.id.startswith("part_")]
+    assert len(inside) == 200
+    small = inside[len(inside) // 2]
+    assert view.tip(small).startswith(small.id)
+    _click(qtbot, view, small)
+    assert window.state.selected == small.id

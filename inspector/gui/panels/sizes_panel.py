@@ -17,11 +17,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.view.treemap import DEPTH, inside, nested
+from inspector.core.view.treemap import DEPTH, LABELLED, inside, nested
 from inspector.core.view.vocabulary import CATEGORY_COLOURS as COLOURS
 from inspector.core.view.vocabulary import category, human_bytes
 
 _DEPTH_FILLS = ("#e8eef6", "#f4f1e6", "#eaf4ea")
+_FOLDED_FILL = "#e4e4e4"       # the tile of the groups too small to label ("N scopes")
 _DTYPE_FILLS = ("#6fa8dc", "#93c47d", "#f6b26b", "#c27ba0", "#ffd966", "#76a5af", "#e06666")
 
 
@@ -59,9 +60,12 @@ class Treemap(QWidget):
         self.inside = root.name if root is not self.root else ""    # holds (almost) it all
         top = 20 if self.title or self.inside else 0
         self.tiles = nested(root, 0, top, self.width() - 1, self.height() - top - 1,
-                            depth=DEPTH if self.by == "scope" else 1, scopes=self.by == "scope")
+                            depth=DEPTH if self.by == "scope" else 1, scopes=self.by == "scope",
+                            fold=LABELLED)
 
     def _fill(self, tile) -> QColor:
+        if tile.tip:
+            return QColor(_FOLDED_FILL)
         if self.by == "op":
             return QColor(COLOURS.get(category(tile.id), "#eeeeee"))
         if self.by == "dtype":
@@ -109,8 +113,12 @@ class Treemap(QWidget):
         if t.leaf and box.height() >= 2 * fm.height():
             lines = [t.label, f"{size}, {share}" if fm.horizontalAdvance(
                 f"{size}, {share}") <= width else size]
+            if t.detail and box.height() >= 3 * fm.height():
+                lines.append(t.detail)
         else:
             full = f"{t.label}  {size}, {share}"
+            if t.detail and fm.horizontalAdvance(f"{full} · {t.detail}") <= width:
+                full = f"{full} · {t.detail}"
             lines = [full if fm.horizontalAdvance(full) <= width else t.label]
         for k, line in enumerate(lines):
             if fm.horizontalAdvance(line) > width and fm.horizontalAdvance(line[:3] + "…") > width:
@@ -128,10 +136,13 @@ class Treemap(QWidget):
     def mouseMoveEvent(self, event):
         t = self.tile_at(event.position().x(), event.position().y())
         if t is not None:
-            QToolTip.showText(event.globalPosition().toPoint(),
-                              f"{t.id}\n{human_bytes(t.weight)} "
-                              f"({100 * t.weight / (self.root.bytes or 1):.1f}% of the file)",
-                              self)
+            QToolTip.showText(event.globalPosition().toPoint(), self.tip(t), self)
+
+    def tip(self, t) -> str:
+        """A tile's tooltip: its id (a folded tile: its name and biggest groups), its size."""
+        size = f"{human_bytes(t.weight)} ({100 * t.weight / (self.root.bytes or 1):.1f}% of " \
+               "the file)"
+        return f"{t.label}: {size}\nthe biggest:\n{t.tip}" if t.tip else f"{t.id}\n{size}"
 
     def mousePressEvent(self, event):
         t = self.tile_at(event.position().x(), event.position().y())
