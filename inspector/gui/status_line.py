@@ -1,6 +1,6 @@
 """The window's status line: what the app says, and a progress bar with Cancel while work
 runs. What running work says stays until the work ends ("Ready" then); anything else said
-replaces it at once."""
+replaces it at once, and names the work still running (what Cancel stops) until it ends."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ class StatusLine:
         self.tasks = tasks
         self.label = QLabel("")
         self.is_work = False  # the text is what running work said
+        self.said = ""        # the text last said (without the work it named)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(180)
         self.progress.hide()
@@ -23,8 +24,18 @@ class StatusLine:
         bar.addPermanentWidget(self.cancel_button)
 
     def say(self, text: str) -> None:
-        self.label.setText(text)
+        """Say `text`; while work runs, the line names it after the text (what Cancel
+        stops), and drops it when that work ends."""
+        self.said = text
         self.is_work = False
+        left = self._stoppable()
+        self.label.setText(f"{text} · Still running: {', '.join(map(_lower, left))}…"
+                           if left and text else text)
+
+    def _stoppable(self) -> list:
+        """What Cancel stops: the work the line speaks of, or all that runs."""
+        kind = self.tasks.shown()
+        return [self.tasks.label_of(kind)] if kind else self.tasks.labels()
 
     def show_progress(self, done: int, total: int, text: str) -> None:
         if total > 0:
@@ -48,16 +59,22 @@ class StatusLine:
             self.is_work = True
         elif self.is_work:
             self.label.setText("Ready")  # what the work was saying is over
+        elif self.label.text() != self.said:
+            self.label.setText(self.said)  # the work it named is over
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
 
     def cancel_work(self) -> None:
         """Cancel the work the line speaks of (Tasks.shown: "Measuring where the bytes go…"
         stops that measure, not the model's other work), or everything running when none of
-        it is said; the line says what was stopped."""
-        kind = self.tasks.shown()
-        labels = [self.tasks.label_of(kind)] if kind else self.tasks.labels()
-        doing = ", ".join(label[:1].lower() + label[1:] for label in labels)
-        self.tasks.cancel(kind)
-        if doing:
-            self.say(f"Cancelled: {doing}")
+        it is said; the line says what was stopped and, while other work runs, names it (see
+        say): the next Cancel stops that (it said "Cancelled: X" while the next click
+        stopped Y, which it did not name)."""
+        labels = self._stoppable()
+        self.tasks.cancel(self.tasks.shown())
+        if labels:
+            self.say(f"Cancelled: {', '.join(map(_lower, labels))}")
+
+
+def _lower(label: str) -> str:
+    return label[:1].lower() + label[1:]

@@ -141,14 +141,42 @@ def test_cancel_on_the_measuring_line_stops_the_measure_only(qtbot, window, mode
     qtbot.waitUntil(lambda: window.tasks.is_busy("sizes"), timeout=10000)
     assert window.status_label.text() == "Measuring where the bytes go…"
     qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
-    assert window.status_label.text() == "Cancelled: measuring where the bytes go"
+    assert window.status_label.text() == "Cancelled: measuring where the bytes go · " \
+                                         "Still running: reading the constants…"
     assert not window.tasks.is_busy("sizes") and window.tasks.is_busy("other")
     assert window.cancel_button.isVisible()           # for the work still running
     qtbot.waitUntil(lambda: window.sizes_panel.measure.isVisible(), timeout=5000)
     release.set()
     qtbot.waitUntil(lambda: got == ["done"], timeout=10000)
     qtbot.waitUntil(lambda: not window.cancel_button.isVisible(), timeout=5000)
+    assert window.status_label.text() == "Cancelled: measuring where the bytes go"
     ended.append(True)
+
+
+def test_after_a_cancel_the_line_names_what_the_next_cancel_stops(qtbot, window, model):
+    """Two works run; Cancel stops the one the line says, and the line then names the one
+    left: the next Cancel stops that one, and the line says so; then Cancel is hidden.
+    Fails on the old code: after the first Cancel the line said only "Cancelled: X" while
+    its Cancel, still shown, stopped Y (1366x768 walk)."""
+    import threading
+
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    release, got = threading.Event(), []
+    for kind, label in (("first", "Reading the constants"), ("second", "Checking the shapes")):
+        window.tasks.submit(kind, lambda job: (release.wait(30), kind)[1], got.append,
+                            label=label)
+    assert window.status_label.text() == "Checking the shapes…"
+    qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
+    line = window.status_label.text()
+    assert line == "Cancelled: checking the shapes · Still running: reading the constants…"
+    assert window.cancel_button.isVisible()
+    qtbot.mouseClick(window.cancel_button, Qt.LeftButton)   # stops what the line named
+    assert not window.tasks.is_busy("first")
+    assert window.status_label.text() == "Cancelled: reading the constants"
+    assert not window.cancel_button.isVisible()
+    release.set()
+    assert window.tasks.wait(10.0) and got == []
 
 
 def test_a_failed_measure_is_said_and_the_app_goes_on(qtbot, window, model, monkeypatch):
