@@ -191,6 +191,37 @@ def test_a_new_profile_s_notes_and_charts_are_in_sight_at_1366x768(qtbot, window
     assert window.pipeline_dock.isVisible()                    # the Optimize layout
     assert visible_in_dock(window, window.overlays_dock, panel.unmatched)
     area = window.overlays_dock.widget()
-    tabs = panel.charts.tabBar()
-    assert 0 <= tabs.mapTo(area.viewport(), QPoint(0, tabs.height())).y() <= \
-        area.viewport().height()                 # the charts' tabs are in sight too
+    choice = panel.chart_choice
+    assert 0 <= choice.mapTo(area.viewport(), QPoint(0, choice.height())).y() <= \
+        area.viewport().height()                 # the charts' chooser is in sight too
+
+
+def test_the_overlays_dock_does_not_scroll_sideways_at_1366x768(qtbot, window, model):
+    """At 1366x768 the Overlays dock scrolled sideways (1366x768 walk: the charts' four tabs
+    did not fit and scrolled with arrows, and the Ranges tab's folded settings' title made
+    the panel 4 px wider than the dock). In Explore and Optimize, on both tabs, nothing
+    scrolls sideways; the charts are chosen in a list (the tab bar is gone) and a choice
+    shows its chart. Fails on the old code: the horizontal scroll bar's maximum was 4."""
+    from test_gui_workspace import click_task
+
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, model)
+    panel = window.overlays_panel
+    for task in ("explore", "optimize"):
+        click_task(qtbot, window, task)
+        window.show_panel(window.overlays_dock)
+        qtbot.wait(100)
+        area = window.overlays_dock.widget()
+        for index in range(panel.tabs.count()):
+            panel.tabs.setCurrentIndex(index)
+            qtbot.wait(30)
+            assert area.horizontalScrollBar().maximum() == 0, (task, panel.tabs.tabText(index))
+        assert not panel.charts.tabBar().isVisible()
+    panel.tabs.setCurrentIndex(0)
+    choice = panel.chart_choice
+    assert [choice.itemText(i) for i in range(choice.count())] == \
+        ["time by op type", "top nodes", "total per run", "tables"]
+    qtbot.keyClick(choice, Qt.Key_End)           # the list's last: the tables
+    assert panel.charts.currentWidget() is panel.tables
+    panel.charts.setCurrentWidget(panel.top_nodes)   # a chart brought up by the app
+    assert choice.currentText() == "top nodes"

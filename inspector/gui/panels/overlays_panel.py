@@ -227,6 +227,13 @@ class OverlaysPanel(QWidget):
             slot.setMinimumHeight(BAR_CHART_HEIGHT)
             self.charts.addTab(slot, title)
         self.charts.addTab(self.tables, "tables")
+        # chosen in a list, not by tabs: in the side dock at 1366x768 the four tabs did not
+        # fit and the tab bar scrolled sideways (1366x768 walk)
+        self.charts.tabBar().hide()
+        self.chart_choice = QComboBox()
+        self.chart_choice.addItems([self.charts.tabText(i) for i in range(self.charts.count())])
+        self.chart_choice.currentIndexChanged.connect(self.charts.setCurrentIndex)
+        self.charts.currentChanged.connect(self.chart_choice.setCurrentIndex)
         self.copy_tables = QPushButton("Copy tables")
         self.copy_tables.setToolTip("copy the timing tables in benchmark_model's format")
         self.export_tables = QPushButton("Export tables…")
@@ -239,6 +246,10 @@ class OverlaysPanel(QWidget):
         run.addWidget(self.profile_choice, 1)
         lay.addLayout(run)
         lay.addWidget(self.unmatched)
+        chart = QHBoxLayout()
+        chart.addWidget(QLabel("Chart:"))
+        chart.addWidget(self.chart_choice, 1)
+        lay.addLayout(chart)
         lay.addWidget(self.charts, 1)
         buttons = QHBoxLayout()
         buttons.addWidget(self.copy_tables)
@@ -296,7 +307,7 @@ class OverlaysPanel(QWidget):
         for b in (self.calibrate_random, self.calibrate_folder, self.import_ranges,
                   self.freeze_button):
             lay.addWidget(b)
-        self.range_settings = _folded("Calibration settings and percentiles", form)
+        self.range_settings = _folded("Settings and percentiles", form)
         lay.addWidget(self.range_settings)
         lay.addWidget(self.compare)
         lay.addWidget(QLabel("Warnings (click to go to the node):"))
