@@ -43,3 +43,31 @@ def test_save_proposes_a_vs_b_beside_model_a():
     assert session.file_name("html") == "/models/inception_jpeg_vs_after_fold_batch_norms.html"
     session.paths = ("", "")
     assert session.file_name("json") == "inception_jpeg_vs_after_fold_batch_norms.json"
+
+
+def test_a_kept_copy_never_goes_over_a_file_written_under_its_name_meanwhile(tmp_path,
+                                                                           monkeypatch):
+    """Regression (note12's review): keeping a converted variant beside a saved comparison
+    checked that the name was free, then renamed onto it; a file another program wrote
+    there in between was replaced silently. That file stays; the copy takes the next name."""
+    from inspector.core.app.comparison_files import _kept_beside
+    from inspector.core.formats import writer
+
+    source = tmp_path / "tmp" / "demo_int8.tflite"
+    source.parent.mkdir()
+    source.write_bytes(b"converted")
+    first = tmp_path / "cmp_demo_int8.tflite"
+    real_fsync = os.fsync
+
+    def another_program_writes(fd):
+        if not first.exists():
+            first.write_bytes(b"someone else's")
+        real_fsync(fd)
+
+    monkeypatch.setattr(writer.os, "fsync", another_program_writes)
+    kept = _kept_beside(str(source), str(tmp_path / "cmp.json"))
+    assert kept == str(tmp_path / "cmp_demo_int8_2.tflite")
+    assert first.read_bytes() == b"someone else's"
+    assert (tmp_path / "cmp_demo_int8_2.tflite").read_bytes() == b"converted"
+    assert not [f for f in os.listdir(tmp_path) if ".inspector-" in f]
+    assert _kept_beside(str(source), str(tmp_path / "cmp.json")) == kept    # same bytes: it

@@ -44,6 +44,39 @@ def test_a_full_disk_gives_one_line_and_no_partial_file(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("links", [True, False], ids=["hard-link", "no-hard-links"])
+def test_a_write_without_force_never_goes_over_a_file_written_meanwhile(tmp_path,
+                                                                        monkeypatch, links):
+    """Regression (note12's review): a name checked free and then renamed onto could have
+    been taken in between, and POSIX's rename replaced the other program's file silently.
+    Without --force the finished file is hard-linked to its name (or, where there are no
+    hard links, the name is reserved with O_EXCL), which fails if the name is taken: the
+    other file stays, the write says so in one line and leaves no temporary file."""
+    from inspector.core.formats import writer
+
+    real_fsync = os.fsync
+    target = tmp_path / "out.pb"
+
+    def another_program_writes(fd):                     # after check_target, before rename
+        target.write_bytes(b"theirs")
+        real_fsync(fd)
+
+    if not links:
+        def no_links(src, dst):
+            raise PermissionError(errno.EPERM, "Operation not permitted")
+
+        monkeypatch.setattr(writer.os, "link", no_links)
+    assert writer.atomic_write(str(tmp_path / "free.pb"), b"mine") == str(tmp_path / "free.pb")
+    assert (tmp_path / "free.pb").read_bytes() == b"mine"
+    monkeypatch.setattr(writer.os, "fsync", another_program_writes)
+    with pytest.raises(InspectorError, match="another program wrote it meanwhile"):
+        writer.atomic_write(str(target), b"mine")
+    assert target.read_bytes() == b"theirs"
+    assert sorted(os.listdir(tmp_path)) == ["free.pb", "out.pb"]
+    writer.atomic_write(str(target), b"mine", force=True)        # --force: replaced
+    assert target.read_bytes() == b"mine"
+
+
 @pytest.mark.parametrize("target", ["/proc/out.pb", "/sys/out.pb"])
 def test_an_unwritable_directory_is_one_line(target):
     from inspector.core.formats.writer import atomic_write

@@ -12,7 +12,7 @@ from inspector.core.app.exports import is_temporary
 from inspector.core.compare.diff import Diff
 from inspector.core.compare.document import from_dict, to_dict
 from inspector.core.errors import InspectorError
-from inspector.core.formats.writer import atomic_write
+from inspector.core.formats.writer import TargetExists, atomic_write
 from inspector.core.loaders import files
 from inspector.core.loaders.sniff import sniff
 from inspector.core.model.graph import Graph
@@ -50,7 +50,9 @@ def save_document(session: CompareSession, path: str) -> list:
 
 def _kept_beside(source: str, document: str) -> str:
     """A temporary model copied beside the comparison file (the same bytes there already:
-    that file; another file of that name: the next free numbered name)."""
+    that file; another file of that name: the next free numbered name). Written atomically
+    and never over a file, not even one another program writes under the name meanwhile
+    (atomic_write without force: then the next name)."""
     with open(source, "rb") as fh:
         data = fh.read()
     stem = os.path.splitext(os.path.basename(document))[0]
@@ -58,15 +60,23 @@ def _kept_beside(source: str, document: str) -> str:
     for k in range(1, 1000):
         target = os.path.join(os.path.dirname(document),
                               f"{root}{ext}" if k == 1 else f"{root}_{k}{ext}")
-        if os.path.lexists(target):
-            if os.path.isfile(target) and os.path.getsize(target) == len(data):
-                with open(target, "rb") as fh:
-                    if fh.read() == data:
-                        return target
-            continue
-        return atomic_write(target, data)
+        if not os.path.lexists(target):
+            try:
+                return atomic_write(target, data)
+            except TargetExists:       # taken since the look: that file is someone's
+                pass
+        if _holds(target, data):
+            return target
     raise InspectorError("no free name to keep the converted model beside the comparison",
                          path=document)
+
+
+def _holds(path: str, data: bytes) -> bool:
+    """Whether `path` is a file of exactly these bytes."""
+    if not os.path.isfile(path) or os.path.getsize(path) != len(data):
+        return False
+    with open(path, "rb") as fh:
+        return fh.read() == data
 
 
 def read_document(path: str) -> tuple:

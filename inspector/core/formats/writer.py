@@ -25,6 +25,11 @@ def _inside(path: str, directory: str) -> bool:
     return os.path.realpath(path).startswith(directory.rstrip(os.sep) + os.sep)
 
 
+class TargetExists(InspectorError):
+    """The output file exists, or another writer took its name while it was being written,
+    and it was not to be replaced (no --force)."""
+
+
 def check_target(path: str, force: bool = False, source: str | None = None) -> None:
     """Refuse, before any work, a target that exists (unless forced), is the input file, lies
     inside an input model folder over one of its files, or sits in a missing directory."""
@@ -39,7 +44,7 @@ def check_target(path: str, force: bool = False, source: str | None = None) -> N
         if os.path.samefile(path, source) and not force:
             raise InspectorError("refusing to write over the input file (use --force)", path=path)
     if os.path.lexists(path) and not force:
-        raise InspectorError("output file exists (use --force to overwrite)", path=path)
+        raise TargetExists("output file exists (use --force to overwrite)", path=path)
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise InspectorError("output directory does not exist", path=path)
@@ -72,11 +77,13 @@ def atomic_write(path: str, data: bytes | str, force: bool = False,
 
 class atomic_stream:
     """`with atomic_stream(path) as fh:` write to a temporary file beside `path`, renamed
-    into place only when the block ends without an error (then the temporary file goes)."""
+    into place only when the block ends without an error (then the temporary file goes).
+    Without `force` it never goes over a file, not even one that another writer put there
+    after check_target (_into_place)."""
 
     def __init__(self, path: str, force: bool = False, source: str | None = None):
         check_target(path, force, source)
-        self.path, self.tmp, self.fh = path, None, None
+        self.path, self.tmp, self.fh, self.force = path, None, None, force
 
     def __enter__(self):
         directory = os.path.dirname(os.path.abspath(self.path))
@@ -99,15 +106,47 @@ class atomic_stream:
             self.fh.close()
             if kind is None:
                 os.chmod(self.tmp, 0o644)
-                os.replace(self.tmp, self.path)
+                _into_place(self.tmp, self.path, self.force)
                 return False
         except OSError as err:
             exc = err
+        except TargetExists:
+            _discard(self.tmp)
+            raise
         _discard(self.tmp)
         if isinstance(exc, OSError):      # a full disk, a read-only place: one line
             raise InspectorError(f"cannot write: {exc.strerror or exc}",
                                  path=self.path) from None
         return False
+
+
+def _into_place(tmp: str, path: str, replace: bool) -> None:
+    """The finished temporary file renamed to `path`, atomically. Unless `replace`, never
+    over a file: a name checked free and then renamed onto could be taken in between (and
+    POSIX's rename replaces silently), so the file is hard-linked to its name, which fails
+    if the name is taken, and the temporary name goes. Where hard links are not possible
+    (FAT, some network shares) the name is reserved (O_EXCL) and then replaced."""
+    if replace:
+        os.replace(tmp, path)
+        return
+    taken = TargetExists("output file exists (another program wrote it meanwhile; use "
+                         "--force to overwrite)", path=path)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise taken from None
+    except OSError:
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        except FileExistsError:
+            raise taken from None
+        try:
+            os.replace(tmp, path)          # over the empty file reserved just now
+        except OSError:
+            _discard(path)
+            raise
+        return
+    _discard(tmp)
 
 
 def _discard(tmp: str | None) -> None:
