@@ -22,8 +22,7 @@ def cmd_sizes(args) -> int:
             raise InspectorError(f"{flag} must be at least 1 (got {value})")
     model = _load(args)
     measured = sizing.measure(model.graph, args.by,     # the rows only: from the columns
-                              model.file_size if model.kind in ("graphdef",) else 0,
-                              depth=args.depth)
+                              sizing.file_size_for(model), depth=args.depth)
     s = measured.sizes
     by = measured.by              # op type for "scope" when no name has a scope (its note)
     rows = sizing.biggest_groups(measured, args.depth if by == "scope" else 1)
@@ -53,7 +52,8 @@ def cmd_sizes(args) -> int:
     print(f"Nodes: {s.total:,} bytes; graph-level fields (library, versions): {s.other:,}")
     if s.file_size:
         print(f"File: {s.file_size:,} bytes; not in any node or field: {s.remainder:,} bytes "
-              "(protobuf framing)")
+              + ("(the model's own fields: operator codes, signatures, metadata; padding)"
+                 if model.kind == "tflite" else "(protobuf framing)"))
     if dup is not None and dup.groups:
         print(f"Duplicated constants: {_mb(dup.wasted)} in {dup.tensors} tensors "
               f"({len(dup.groups)} sets of equal bytes); sharing one copy of each saves it:")

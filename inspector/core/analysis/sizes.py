@@ -68,6 +68,8 @@ def node_sizes(graph, job: Job = NO_JOB) -> dict:
     stored, names = graph.stored_sizes, graph.name_list
     if stored is not None and len(stored) == len(names):
         job.check()
+        if graph.sizes_in_file:         # a .tflite's: its place in the file counted
+            return dict(zip(names, map(int, stored)))
         return dict(zip(names, map(_framed, stored)))
     sizes: list = []
     nodes, n = graph.structure.node, len(names)

@@ -119,6 +119,19 @@ class SizesResult:
     extra: dict = field(default_factory=dict)
 
 
+def file_size_for(model) -> int:
+    """The file size a measure's nodes add up to (0: none): a GraphDef's, or a .tflite's,
+    whose nodes' sizes are its tensors' and operators' bytes (tflite_bytes); a model read
+    from other files (SavedModel, Keras, TF.js, .meta) is measured as its GraphDef."""
+    return model.file_size if model.kind in ("graphdef", "tflite") else 0
+
+
+def rest_of_file(model) -> str:
+    """What the file's bytes outside every node are."""
+    return "the model's own fields (operator codes, signatures, metadata) and padding" \
+        if model.kind == "tflite" else "graph-level fields (versions, library)"
+
+
 def start_sizes(state, tasks, by: str) -> bool:
     """Measure the open model (and the shown pipeline step) in a task -> `state.sizes`; its
     progress and Cancel are the status line's; a failure is said in one line (the error)
@@ -127,7 +140,7 @@ def start_sizes(state, tasks, by: str) -> bool:
     if model is None or original is None:
         return False
     step = view.graph if view is not None and view is not original else None
-    graph, size = original.graph, model.file_size if model.kind == "graphdef" else 0
+    graph, size = original.graph, file_size_for(model)
 
     def work(job):
         with gc_policy.paused():     # a full collection over a big graph stalls the GUI

@@ -14,6 +14,7 @@ from functools import lru_cache
 from importlib import resources
 
 from inspector.core.errors import ModelLoadError
+from inspector.core.loaders.tflite_bytes import measure
 from inspector.core.model.flatbuf import Buffer
 from inspector.core.model.tflite_calls import call_problem, called, op_code
 
@@ -49,6 +50,7 @@ class Tensor:
     data: tuple = (0, 0)          # (offset in the file, length) of its constant bytes
     variable: bool = False
     shape_signature: list = field(default_factory=list)   # -1: a dimension known at run time
+    file_bytes: int = 0           # bytes of the file it takes (tflite_bytes.tensor_bytes)
 
 
 @dataclass
@@ -58,6 +60,7 @@ class Operator:
     inputs: list
     outputs: list
     options: dict = field(default_factory=dict)   # the builtin options OPTIONS reads
+    file_bytes: int = 0           # bytes of the file it takes (tflite_bytes.operator_bytes)
     calls: list = field(default_factory=list)     # the subgraphs it calls (WHILE, IF, ...)
 
 
@@ -116,6 +119,7 @@ class TFLiteModel:
     signatures: list = field(default_factory=list)   # (key, {input name: tensor index}, ...)
     signature_subgraphs: list = field(default_factory=list)   # each signature's subgraph
     calls: str = ""     # '' or why LiteRT cannot prepare it (a subgraph calling itself)
+    sized: bool = False  # its tensors' and operators' file_bytes are set (tflite_bytes)
 
     def op_histogram(self) -> Counter:
         return Counter(o.op for g in self.subgraphs for o in g.operators)
@@ -198,6 +202,7 @@ def read_model(data, path: str) -> TFLiteModel:
                         signatures, owners)
     found.calls = call_problem([[(o.index, o.op, o.calls) for o in g.operators]
                                 for g in subgraphs])
+    found.sized = measure(model, subgraphs)
     return found
 
 

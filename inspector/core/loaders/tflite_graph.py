@@ -6,6 +6,7 @@ attributes. Weight bytes are never copied while opening."""
 from __future__ import annotations
 
 import os
+from array import array
 
 from inspector.core.loaders import files
 from inspector.core.loaders.loaded import LoadedModel, Signature
@@ -88,6 +89,7 @@ def build_graph(model, path: str, data) -> tuple:
     taken: set = set()
     producer: dict = {}          # tensor index -> node name
     slots = []
+    sizes = array("I")            # each node's bytes of the file, in node order
     consumed = {i for op in main.operators for i in op.inputs if i >= 0}
     for i in main.inputs:
         t = main.tensors[i]
@@ -97,6 +99,7 @@ def build_graph(model, path: str, data) -> tuple:
             node.attr["shape"].shape.dim.add().size = d
         _shape(node, t.shape)    # as every tensor here: the edges' labels need no TF
         producer[i] = node.name
+        sizes.append(t.file_bytes)
     made = {o for op in main.operators for o in op.outputs}
     for t in main.tensors:
         if t.index in producer or t.index in made or t.index not in consumed:
@@ -116,6 +119,7 @@ def build_graph(model, path: str, data) -> tuple:
         elif length and t.dtype != "STRING":
             tensor.tensor_content = bytes(data[offset:offset + length])
         producer[t.index] = node.name
+        sizes.append(t.file_bytes)
     for op in main.operators:
         first = main.tensors[op.outputs[0]] if op.outputs else None
         base = _base(first.name) if first is not None and first.name else \
@@ -131,12 +135,15 @@ def build_graph(model, path: str, data) -> tuple:
         for k, o in enumerate(op.outputs):
             producer[o] = node.name if k == 0 else f"{node.name}:{k}"
             _shape(node, main.tensors[o].shape)
+        sizes.append(op.file_bytes + sum(main.tensors[o].file_bytes for o in op.outputs))
     store = None
     if slots:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         st = os.fstat(fd)
         store = WeightStore(path, fd, (st.st_size, st.st_mtime_ns), slots, 0)
     graph = Graph(gd, os.path.basename(path), weights=store)
+    if model.sized:             # the file's bytes, not the NodeDefs'
+        graph.stored_sizes, graph.sizes_in_file = sizes, True
     graph.tflite_producers = producer   # tensor index -> node (":k" past an op's first output)
     outs = [producer[o].split(":")[0] for o in main.outputs if o in producer]
     ins = [producer[i] for i in main.inputs]

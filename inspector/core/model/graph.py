@@ -58,6 +58,9 @@ class Graph(ConsumerLookups):
         # each node's NodeDef size in the file, values included (set by the loader when it
         # knows them without parsing the values: a lazily opened graph), else None
         self.stored_sizes = None
+        # True: stored_sizes are each node's bytes of a file that is no GraphDef (a .tflite's
+        # tensors and operators), its place in the file included: no NodeDef framing to add
+        self.sizes_in_file = False
         self._names: list = []
         self._views: list = []
         self._index: dict = {}           # name -> index of the first node of that name

@@ -95,7 +95,7 @@ class SizesController(QObject):
         text = f"{human_bytes(before.total)} in {before.root.nodes:,} nodes"
         if size:
             text += f"; the file is {human_bytes(size)}: {size - before.total:,} bytes are " \
-                    "graph-level fields (versions, library)"
+                    f"{sizing.rest_of_file(result.model)}"
         note = before.note[:1].upper() + before.note[1:]
         titles = (note, "")
         if after is not None:
