@@ -36,6 +36,17 @@ if STUCK:
     app_end.SETTLE_SECONDS = 3.0
 running = []
 
+from inspector.core.runtime import threads
+settle = threads.settle
+
+
+def said_settle(seconds):                          # the app's end starts waiting: said
+    os.write(1, b"waiting\n")
+    return settle(seconds)
+
+
+threads.settle = said_settle
+
 
 class Ping(QObject):
     ping = Signal(object)
@@ -78,6 +89,9 @@ def at_first_picture(window, qapp):
             os.write(1, b"ending\n")
             if sys.argv[1] == "close":
                 window.close()                     # the user closes the window
+            elif sys.argv[1] == "close-exit":      # closed and the loop left at once: the
+                window.close()                     # settings' own write, posted, never ran
+                qapp.exit(0)
             else:
                 os.write(1, b"first frame drawn\n")
                 qapp.exit(0)                       # INSPECTOR_EXIT_AFTER_FIRST_FRAME's end
@@ -94,14 +108,18 @@ sys.exit(code)
 WORKS = ["import 0", "import 1", "other task 0", "other task 1", "window task"]
 
 
-def _run(tmp_path, *args):
+def _env(tmp_path) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "INSPECTOR_SINGLE_INSTANCE"}
     env.update(PYTHONPATH=ROOT, QT_QPA_PLATFORM="offscreen", INSPECTOR_EXIT_AFTER_FIRST_FRAME="1",
                INSPECTOR_INSTANCE_NAME=f"gi-end-{uuid.uuid4().hex[:8]}",
                INSPECTOR_SETTINGS=str(tmp_path / "settings.ini"),
                XDG_CACHE_HOME=str(tmp_path / "cache"))      # its own crash log
-    return subprocess.run([sys.executable, "-c", CHILD, *args], cwd=str(tmp_path), env=env,
-                          capture_output=True, text=True, timeout=120)
+    return env
+
+
+def _run(tmp_path, *args):
+    return subprocess.run([sys.executable, "-c", CHILD, *args], cwd=str(tmp_path),
+                          env=_env(tmp_path), capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize("how", ["exit", "close"])
@@ -130,3 +148,51 @@ def test_work_still_running_long_after_the_window_closed_ends_with_the_process(t
     assert "main returned 0" not in lines            # ended inside main(), at once
     assert "background work still running 3 s after the window closed" in proc.stderr
     assert "geometry=" in (tmp_path / "settings.ini").read_text()   # closeEvent's, synced
+
+
+# the app started again: what it writes to the settings file, through QSettings as the app does
+RELAUNCHED = r"""
+import sys
+from PySide6.QtCore import QByteArray, QSettings
+settings = QSettings(sys.argv[1], QSettings.IniFormat)
+print(settings.value("task"))                    # what the closed window left it
+settings.setValue("geometry", QByteArray(b"the relaunched window's"))
+settings.setValue("task", "relaunched")
+settings.sync()
+"""
+
+
+@pytest.mark.parametrize("how", ["close", "close-exit"])
+def test_a_relaunch_during_the_wait_keeps_the_settings_it_wrote(tmp_path, how):
+    """Regression (note12's review): the window's settings (closeEvent's geometry, layout,
+    task) were written at the process's very end, after waiting up to SETTLE_SECONDS for
+    work that no cancel reaches. The app relaunched during that wait read the old values,
+    and what it wrote was then overwritten by the old process's end. They are written
+    before the wait now: the relaunch reads them, and the old process writes nothing after.
+    Two processes: the old app stuck in its wait (3 s here), the relaunch's writes in it."""
+    from PySide6.QtCore import QSettings
+
+    path = str(tmp_path / "settings.ini")
+    old = subprocess.Popen([sys.executable, "-c", CHILD, how, "stuck"], cwd=str(tmp_path),
+                           env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        seen = []
+        for line in old.stdout:                    # up to the start of the wait
+            seen.append(line.strip())
+            if seen[-1] == "waiting":
+                break
+        assert seen[-1:] == ["waiting"], seen
+        read = subprocess.run([sys.executable, "-c", RELAUNCHED, path], env=_env(tmp_path),
+                              check=True, timeout=60, capture_output=True, text=True).stdout
+        rest, err = old.communicate(timeout=60)
+    finally:
+        if old.poll() is None:
+            old.kill()
+    assert old.returncode == 0, err[-3000:]
+    assert "background work still running 3 s after the window closed" in err
+    assert "main returned 0" not in rest            # it ended in its wait, after the writes
+    assert read.split() == ["explore"], read         # the closed window's, to start from
+    settings = QSettings(path, QSettings.IniFormat)
+    assert settings.value("task") == "relaunched"
+    assert bytes(settings.value("geometry")) == b"the relaunched window's"
