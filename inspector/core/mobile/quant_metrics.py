@@ -1,8 +1,11 @@
-"""Error between a float tensor and its quantized counterpart, as ai-edge-quantizer's
-validate() names them: mean squared error, signal-to-noise ratio (dB), cosine similarity and
-the largest absolute error. Sums are kept so that several runs add up: the figures are those
-of all runs' values taken together (equal to one computation on the concatenated arrays).
-Pure numpy."""
+"""Error between a float tensor and its quantized counterpart, the measures ai-edge-quantizer's
+validate() names: mean squared error, signal-to-noise ratio, cosine similarity and the largest
+absolute error. The SNR here is in dB, 10·log10(Σ ref² / Σ (ref − got)²) exactly; validate()'s
+is the plain ratio with 1e-9 added to its MSE, so 10·log10 of it reads lower on tensors of
+small values (up to 1.1 dB on MobileNetV2's weights rounded to 8 bits; equal to numpy's
+figure here within 1e-12 dB). Sums are kept so that several runs add up: the figures are
+those of all runs' values taken together (equal to one computation on the concatenated
+arrays). Pure numpy."""
 
 from __future__ import annotations
 
