@@ -2,7 +2,7 @@
 stored bytes, lazy) read from the NodeDef wire bytes by numpy while the graph is opened:
 no Python object per constant. Each level of messages (NodeDef, its attr map entries, the
 `value` AttrValue, the TensorProto, its shape and dims) is walked one field a step over
-every message at once.
+every message at once (wire_walk.py walks the fields).
 
 Only the common encodings are read here: a constant written any other way (a `value` attr
 twice, a tensor field merged from two, a field of an unexpected wire type, a value that is
@@ -18,6 +18,7 @@ from inspector.core.model import dtypes, tensors
 from inspector.core.model import graph_index
 from inspector.core.model.graph_index import numpy
 from inspector.core.model.weights import LAZY_MARK
+from inspector.core.model.wire_walk import last, walk
 
 _VARINT_FIELDS = (7, 10, 11, 13, 16, 17)       # TensorProto's packed varint values
 _FIXED_FIELDS = {5: 4, 6: 8, 9: 4, 12: 8}      # float, double, scomplex, dcomplex
@@ -48,101 +49,6 @@ class ConstPart:
         return cls(**out)
 
 
-def _varint(b, pos):
-    """(values as uint64, positions after them, bad) of the varints at `pos` (one-byte
-    varints, the common case, in a few steps)."""
-    np = numpy()
-    last = len(b) - 1
-    p = pos.astype(np.int64)
-    bad = p > last
-    byte = b[np.minimum(p, last)]
-    val = byte.astype(np.uint64)
-    p += 1
-    live = np.flatnonzero((byte >= 0x80) & ~bad)
-    if not len(live):
-        return val, p, bad
-    val[live] &= np.uint64(0x7F)
-    for k in range(1, 10):
-        over = p[live] > last
-        bad[live[over]] = True
-        live = live[~over]
-        if not len(live):
-            break
-        q = p[live]
-        byte = b[q].astype(np.uint64)
-        val[live] |= (byte & np.uint64(0x7F)) << np.uint64(7 * k)
-        p[live] = q + 1
-        live = live[byte >= 0x80]
-    bad[live] = True            # longer than 10 bytes
-    return val, p, bad
-
-
-def _walk(b, start, end, want):
-    """Every field of the messages b[start[i]:end[i]] whose number is in `want`, as arrays
-    (message, field, wire type, varint value, payload start, payload end, step), steps in
-    wire order; and `bad`: messages that are not well formed."""
-    np = numpy()
-    n = len(start)
-    pos = start.astype(np.int64)
-    bad = np.zeros(n, bool)
-    live = np.flatnonzero(pos < end)
-    rows: list = []
-    step = 0
-    wanted = np.zeros(64, bool)
-    wanted[sorted(want)] = True
-    while len(live):
-        tag, p, b1 = _varint(b, pos[live])
-        field, wt = (tag >> np.uint64(3)).astype(np.int64), (tag & np.uint64(7)).astype(np.int64)
-        is0, is2 = wt == 0, wt == 2
-        v, q, b2 = _varint(b, p)        # a varint after the tag (read for every field)
-        b1 |= b2 & (is0 | is2)
-        length = np.where(is2, v, np.uint64(0))
-        b1 |= length > np.uint64(1 << 40)
-        ps = np.where(is0 | is2, q, p)
-        pe = ps + length.astype(np.int64)
-        p = np.where(is0, q, np.where(is2, pe, p + np.where(wt == 5, 4, 0) +
-                                      np.where(wt == 1, 8, 0)))
-        b1 |= (wt == 3) | (wt == 4) | (wt > 5) | (field == 0) | (p > end[live])
-        keep = wanted[np.minimum(field, 63)] & ~b1
-        if b1.any():
-            bad[live[b1]] = True
-        if keep.any():
-            rows.append((live[keep], field[keep], wt[keep], np.where(is0, v, 0)[keep],
-                         ps[keep], pe[keep], np.full(int(keep.sum()), step, np.int64)))
-        pos[live] = p
-        live = live[~b1 & (p < end[live])]
-        step += 1
-    if rows:
-        cols = [np.concatenate(c) for c in zip(*rows)]
-    else:
-        cols = [np.zeros(0, t) for t in (np.int64, np.int64, np.int64, np.uint64, np.int64,
-                                          np.int64, np.int64)]
-    return cols, bad
-
-
-def _last(n, msg, step, mask, *values):
-    """Per message: whether a row under `mask` is there, how many, and the values of the
-    last one (in wire order: rows come step by step)."""
-    np = numpy()
-    m = msg[mask]
-    count = np.bincount(m, minlength=n)
-    if len(m) and count.max() > 1:
-        order = np.argsort(m, kind="stable")      # rows are in step order already
-        m = m[order]
-        tail = np.ones(len(m), bool)
-        tail[:-1] = m[1:] != m[:-1]
-        m = m[tail]
-        pick = order[tail]
-    else:
-        pick = slice(None)
-    out = []
-    for v in values:
-        col = np.zeros(n, v.dtype)
-        col[m] = v[mask][pick]
-        out.append(col)
-    return count > 0, count, out
-
-
 def _tables():
     """Per dtype value 0..255: item size, whether it has a value field, the number of that
     field in TensorProto (0: none)."""
@@ -167,7 +73,7 @@ def read(buf, starts, ends, at) -> ConstPart:
     starts, ends = np.asarray(starts, np.int64), np.asarray(ends, np.int64)
     odd = np.zeros(n, bool)
     # NodeDef: attr entries (field 5)
-    (msg, field, wt, _, ps, pe, step), bad = _walk(b, starts, ends, {5})
+    (msg, field, wt, _, ps, pe, step), bad = walk(b, starts, ends, {5})
     odd |= bad
     odd[msg[wt != 2]] = True
     entry = wt == 2
@@ -175,12 +81,12 @@ def read(buf, starts, ends, at) -> ConstPart:
     # map entries: key (1) and value (2), the last of each. upb keeps an entry holding any
     # other field out of the map (as an unknown field of the NodeDef) and merges the values
     # of an entry that has two: read those from the message.
-    (emsg, ef, ewt, _, eps, epe, estep), ebad = _walk(b, e_ps, e_pe, set(range(1, 64)))
+    (emsg, ef, ewt, _, eps, epe, estep), ebad = walk(b, e_ps, e_pe, set(range(1, 64)))
     odd[e_node[ebad]] = True
     odd[e_node[emsg[(ewt != 2) | (ef > 2)]]] = True
     k = len(e_node)
-    has_key, _, (ks, ke) = _last(k, emsg, estep, (ef == 1) & (ewt == 2), eps, epe)
-    has_val, n_val, (vs, ve) = _last(k, emsg, estep, (ef == 2) & (ewt == 2), eps, epe)
+    has_key, _, (ks, ke) = last(k, emsg, estep, (ef == 1) & (ewt == 2), eps, epe)
+    has_val, n_val, (vs, ve) = last(k, emsg, estep, (ef == 2) & (ewt == 2), eps, epe)
     is_value = has_key & (ke - ks == 5)
     idx = np.flatnonzero(is_value)
     for j, ch in enumerate(b"value"):
@@ -188,18 +94,18 @@ def read(buf, starts, ends, at) -> ConstPart:
     is_value[:] = False
     is_value[idx] = True
     odd[e_node[is_value & (n_val > 1)]] = True
-    has_value, n_values, (v_start, v_end, v_has) = _last(
+    has_value, n_values, (v_start, v_end, v_has) = last(
         n, e_node, e_step, is_value, vs, ve, has_val)
     odd |= n_values > 1
     odd |= has_value & ~v_has
     # AttrValue: a tensor (8) and nothing else of its oneof
     node = np.flatnonzero(has_value & ~odd)
-    (amsg, af, awt, _, aps, ape, astep), abad = _walk(b, v_start[node], v_end[node],
-                                                      set(range(1, 11)))
+    (amsg, af, awt, _, aps, ape, astep), abad = walk(b, v_start[node], v_end[node],
+                                                     set(range(1, 11)))
     odd[node[abad]] = True
     odd[node[amsg[(af != 8) | (awt != 2)]]] = True
-    has_t, n_t, (t_start, t_end) = _last(len(node), amsg, astep, (af == 8) & (awt == 2),
-                                         aps, ape)
+    has_t, n_t, (t_start, t_end) = last(len(node), amsg, astep, (af == 8) & (awt == 2),
+                                        aps, ape)
     odd[node[(n_t != 1)]] = True
     keep = ~odd[node]
     node, t_start, t_end = node[keep], t_start[keep], t_end[keep]
@@ -211,7 +117,7 @@ def _tensors(b, n, at, has_value, odd, node, t_start, t_end) -> ConstPart:
     np = numpy()
     t = len(node)
     want = set(range(1, 19))
-    (msg, f, wt, val, ps, pe, step), bad = _walk(b, t_start, t_end, want)
+    (msg, f, wt, val, ps, pe, step), bad = walk(b, t_start, t_end, want)
     odd[node[bad]] = True
     # wire types a parse would not take for these fields: read those from the message
     scalar_wt = {1: 0, 3: 0, 5: 5, 6: 1, 7: 0, 9: 5, 10: 0, 11: 0, 12: 1, 13: 0, 16: 0, 17: 0}
@@ -226,10 +132,10 @@ def _tensors(b, n, at, has_value, odd, node, t_start, t_end) -> ConstPart:
             ok = wt == 2
         wrong |= here & ~ok
     odd[node[msg[wrong]]] = True
-    _, _, (dtype,) = _last(t, msg, step, f == 1, val)
-    _, _, (version,) = _last(t, msg, step, f == 3, val)
-    has_shape, n_shape, (s_start, s_end) = _last(t, msg, step, f == 2, ps, pe)
-    has_content, _, (c_start, c_end) = _last(t, msg, step, f == 4, ps, pe)
+    _, _, (dtype,) = last(t, msg, step, f == 1, val)
+    _, _, (version,) = last(t, msg, step, f == 3, val)
+    has_shape, n_shape, (s_start, s_end) = last(t, msg, step, f == 2, ps, pe)
+    has_content, _, (c_start, c_end) = last(t, msg, step, f == 4, ps, pe)
     odd[node[n_shape > 1]] = True
     dtype = (dtype & np.uint64(0xFFFFFFFF)).astype(np.int64)
     dtype = np.where(dtype >= 2 ** 31, dtype - 2 ** 32, dtype)
@@ -239,19 +145,19 @@ def _tensors(b, n, at, has_value, odd, node, t_start, t_end) -> ConstPart:
     odd[node[(dtype < 0) | (dtype > 255)]] = True
     dt = np.clip(dtype, 0, 255)
     # the shape: dims (2) and unknown_rank (3)
-    (smsg, sf, swt, sval, sps, spe, sstep), sbad = _walk(b, s_start, s_end, {2, 3})
+    (smsg, sf, swt, sval, sps, spe, sstep), sbad = walk(b, s_start, s_end, {2, 3})
     odd[node[sbad]] = True
     odd[node[smsg[((sf == 2) & (swt != 2)) | ((sf == 3) & (swt != 0))]]] = True
-    _, _, (unknown,) = _last(t, smsg, sstep, sf == 3, sval)
+    _, _, (unknown,) = last(t, smsg, sstep, sf == 3, sval)
     unknown = unknown != 0
     dim = (sf == 2) & (swt == 2)
     d_tensor, d_step, d_ps, d_pe = smsg[dim], sstep[dim], sps[dim], spe[dim]
     order = np.lexsort((d_step, d_tensor))
     d_tensor, d_ps, d_pe = d_tensor[order], d_ps[order], d_pe[order]
-    (dmsg, df, dwt, dval, _, _, dstep), dbad = _walk(b, d_ps, d_pe, {1})
+    (dmsg, df, dwt, dval, _, _, dstep), dbad = walk(b, d_ps, d_pe, {1})
     odd[node[d_tensor[dbad]]] = True
     odd[node[d_tensor[dmsg[dwt != 0]]]] = True
-    _, _, (size,) = _last(len(d_tensor), dmsg, dstep, dwt == 0, dval)
+    _, _, (size,) = last(len(d_tensor), dmsg, dstep, dwt == 0, dval)
     size = size.astype(np.int64)           # int64 as written (two's complement)
     rank = np.bincount(d_tensor, minlength=t)
     dim_off = np.zeros(t + 1, np.int64)
