@@ -11,7 +11,8 @@ from inspector.core.errors import InspectorError
 
 
 def _mb(n: int) -> str:
-    return f"{n / 2 ** 20:,.2f} MB" if n >= 2 ** 20 else f"{n / 1024:,.1f} KB"
+    # the unit chosen after rounding: 1,048,575 bytes are "1.00 MB", not "1,024.0 KB"
+    return f"{n / 2 ** 20:,.2f} MB" if round(n / 1024, 1) >= 1024 else f"{n / 1024:,.1f} KB"
 
 
 def cmd_sizes(args) -> int:

@@ -23,8 +23,11 @@ def tf_human_readable_num(value: int) -> str:
 
 
 def human_bytes(n: float) -> str:
+    """Bytes in binary units, as `ls -lh` counts them (1 KB = 1024 B): the unit chosen
+    after rounding, so 1,048,575 bytes read "1.0 MB", not "1024.0 KB"."""
     for unit in ("B", "KB", "MB", "GB"):
-        if abs(n) < 1024 or unit == "GB":
+        shown = round(n) if unit == "B" else round(n, 1)
+        if abs(shown) < 1024 or unit == "GB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024.0
     return f"{n:.1f} GB"
