@@ -261,7 +261,10 @@ def test_a_stop_taken_with_the_tflite_overlay_restores_the_whole_session(qtbot, 
     assert [s.overlay for s in window.tour.tour.stops] == ["compat"]
 
 
-def test_a_variant_compares_with_the_graphdef_it_came_from(qtbot, window, demo):
+def _int8_variant_compared(qtbot, window, demo):
+    """(the compare controller, its window): the demo converted in the Phone panel's
+    Conversion preview (4 samples, 2 compared), its int8 variant compared with the
+    GraphDef by the panel's Compare button."""
     open_and_wait(qtbot, window, demo)
     window.workbench.set_marks(["pixels"], ["output"])
     panel = window.mobile_panel
@@ -278,6 +281,11 @@ def test_a_variant_compares_with_the_graphdef_it_came_from(qtbot, window, demo):
     qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
     win = ctl.windows[-1]
     qtbot.addWidget(win)
+    return ctl, win
+
+
+def test_a_variant_compares_with_the_graphdef_it_came_from(qtbot, window, demo):
+    _, win = _int8_variant_compared(qtbot, window, demo)
     s = win.session
     ops = [n.name for n in s.graphs["B"] if "tflite_index" in n.proto.attr and
            n.op not in ("QUANTIZE", "DEQUANTIZE")]
@@ -557,21 +565,7 @@ def test_a_saved_comparison_of_a_variant_keeps_the_converted_file_beside_it(
 
     from PySide6.QtWidgets import QMessageBox
 
-    open_and_wait(qtbot, window, demo)
-    window.workbench.set_marks(["pixels"], ["output"])
-    panel = window.mobile_panel
-    window.show_panel(window.mobile_dock, 1)
-    panel.samples.setValue(4)
-    panel.compare.setValue(2)
-    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: panel.table.rowCount() == 4 and not window.tasks.is_busy(),
-                    timeout=180000)
-    panel.table.selectRow(3)                               # int8
-    qtbot.mouseClick(panel.diff_button, Qt.LeftButton)
-    ctl = window.compare_ctl
-    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
-    win = ctl.windows[-1]
-    qtbot.addWidget(win)
+    ctl, win = _int8_variant_compared(qtbot, window, demo)
     temporary = win.session.paths[1]
     converted = open(temporary, "rb").read()
     saved_in = tmp_path                                    # beside the model
