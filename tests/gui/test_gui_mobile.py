@@ -592,3 +592,41 @@ def test_a_saved_comparison_of_a_variant_keeps_the_converted_file_beside_it(
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
     ctl.open_document(saved)
     assert warned == [f"{saved}: model B of the comparison is gone: {kept}"], warned
+
+
+def test_long_node_names_are_shown_whole_beside_short_sentences_at_1366x768(qtbot, window,
+                                                                           tmp_path):
+    """A real model's names (a TF.js SSD: "StatefulPartitionedCall/map/while/..._switch/
+    _426") were cut to "…ionedCall/map/Const_switch/_426" in a 220 px Node column beside a
+    Why column twice as wide as its sentence (1366x768 walk, h06-compat.png): the Node
+    column now takes the room the sentences leave. Fails on the old code: the names were
+    cut (column 220 px)."""
+    from inspector.core.model import protos
+
+    g = protos.GraphDef()
+    x = g.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = 1
+    p = g.node.add(name="p", op="Placeholder")
+    p.attr["dtype"].type = 10
+    names = [f"StatefulPartitionedCall/map/while/TensorArrayV2_{k}_switch/_42{k}"
+             for k in range(3)]
+    for name in names:
+        s = g.node.add(name=name, op="Switch", input=["x", "p"])
+        s.attr["T"].type = 1
+        out = g.node.add(name=f"out_{name[-1]}", op="Identity", input=[name])
+        out.attr["T"].type = 1
+    path = tmp_path / "long_names.pb"
+    path.write_bytes(g.SerializeToString())
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, str(path))
+    panel = window.mobile_panel
+    qtbot.mouseClick(panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.problems.topLevelItemCount() >= 3, timeout=30000)
+    listed, metrics = panel.problems, panel.problems.fontMetrics()
+    rows = [listed.topLevelItem(k) for k in range(listed.topLevelItemCount())]
+    assert {item.text(1) for item in rows} >= set(names)
+    for item in rows:
+        for column in (1, 2, 3):          # the name, the op and the sentence, whole
+            assert metrics.horizontalAdvance(item.text(column)) + 8 <= \
+                listed.columnWidth(column), (item.text(column), listed.columnWidth(column))
+    assert listed.header().length() <= listed.viewport().width() + 1   # no sideways scroll

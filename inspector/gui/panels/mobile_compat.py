@@ -5,7 +5,7 @@ owns the signals (jump, check_requested, confirm_requested)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -45,6 +45,8 @@ def _verdict(message: str) -> str:
 PORTS_HINT = "Mark the inputs and outputs, or the likely ones are used."
 NODE, WHY, CONVERTER = 1, 3, 4     # the list's columns
 CONVERTER_WIDTH = 170              # "needs Select TF ops", "converts": the Why column stretches
+NODE_WIDTH = 220                   # at least; wider for long names (CompatTab._fit_names)
+WHY_LEAST = 360                    # what the Why column keeps when names are long
 
 
 class _EndsElided(QStyledItemDelegate):
@@ -90,9 +92,10 @@ class CompatTab:
         header.setStretchLastSection(False)
         status = max(self.problems.fontMetrics().horizontalAdvance(LABELS[s]) for s in STATUSES)
         self.problems.setColumnWidth(0, status + 16)     # "not convertible (custom op)"
-        self.problems.setColumnWidth(NODE, 220)
+        self.problems.setColumnWidth(NODE, NODE_WIDTH)
         self.problems.setColumnWidth(2, 130)
         self.problems.setColumnWidth(CONVERTER, CONVERTER_WIDTH)
+        self.problems.viewport().installEventFilter(self)     # its width: _fit_names
         self.problems.itemClicked.connect(lambda item, _c: self.jump.emit(item.text(1)))
         self.problems.itemActivated.connect(lambda item, _c: self.jump.emit(item.text(1)))
         self.mobile_kernels = Wrapped("")
@@ -128,6 +131,8 @@ class CompatTab:
             items.append(QTreeWidgetItem(["", f"... and {len(problems) - LIST_LIMIT:,} more "
                                           "(coloured on the graph)", "", "", ""]))
         self.problems.addTopLevelItems(items)
+        self._listed = problems[:200]      # (sized again when the list's width changes)
+        self._fit_names()
         missing = compat.missing_mobile_kernels()
         if missing:
             ops = list(dict.fromkeys(f"{op} ({why})" for _, op, why in missing))
@@ -138,6 +143,31 @@ class CompatTab:
         else:
             self.mobile_kernels.setText("Every op has a kernel in a mobile TensorFlow build.")
         self.confirm_button.setEnabled(True)
+
+    def _fit_names(self) -> None:
+        """The Node column as wide as the longest name shown, taken from the Why column's
+        room left beyond its longest sentence (and the Status column's beyond the statuses
+        listed, the Op column as wide as its ops): 220 px cut a real model's names ("…ionedCall/map/Const_switch/_426")
+        beside a half-empty Why column (1366x768)."""
+        problems = getattr(self, "_listed", [])
+        if not problems:
+            return
+        fm, view = self.problems.fontMetrics(), self.problems.viewport().width()
+        names = max((fm.horizontalAdvance(name) for name, _ in problems), default=0) + 16
+        why = max((fm.horizontalAdvance(c.reason.split(": ", 1)[-1]) for _, c in problems),
+                  default=0) + 16
+        self.problems.setColumnWidth(0, max(fm.horizontalAdvance(LABELS[c.status])
+                                            for _, c in problems) + 16)   # those listed
+        self.problems.setColumnWidth(2, min(max(fm.horizontalAdvance(c.op)
+                                                for _, c in problems) + 16, 220))
+        fixed = sum(self.problems.columnWidth(k) for k in (0, 2, CONVERTER))
+        room = view - fixed - min(why, WHY_LEAST)
+        self.problems.setColumnWidth(NODE, max(NODE_WIDTH, min(names, room)))
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Resize and obj is self.problems.viewport():
+            self._fit_names()
+        return False
 
     def show_confirmed(self, confirmed: dict) -> None:
         notes, failed = confirmed["nodes"], confirmed.get("failed")

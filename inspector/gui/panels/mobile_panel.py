@@ -226,6 +226,7 @@ class MobilePanel(CompatTab, QWidget):
         self.about.setToolTip("")
         self.warning.hide()
         self.problems.clear()
+        self._listed = []
         self.confirm_button.setEnabled(False)
         self.rows = []
         self.table.setRowCount(0)
