@@ -298,3 +298,30 @@ def test_a_tflite_s_treemap_and_totals_are_its_file_s_bytes_as_the_command_says(
     assert sum(t.weight for t in top) == told["nodes_total"] < os.path.getsize(path)
     rest = os.path.getsize(path) - told["nodes_total"]
     assert f"{rest:,} bytes are the model's own fields" in panel.totals.text()
+
+
+def test_the_duplicates_line_takes_room_only_once_asked_and_for_its_model(qtbot, window,
+                                                                           model, tmp_path):
+    """The constants-stored-twice line, empty until asked, kept a blank line between the
+    totals and the map (1366x768 walk, h04-sizes.png: ~20 px of a 170 px map), and its
+    answer stayed when another model was opened. Fails on the old code: the empty line
+    was shown, and the first model's answer stayed."""
+    import shutil
+
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, model)
+    window.show_panel(window.sizes_dock)
+    panel = window.sizes_panel
+    qtbot.waitUntil(lambda: window.sizes.shown > 0 and bool(panel.before.tiles), timeout=30000)
+    assert not panel.duplicates.isVisible()
+    gap = panel.before.y() - (panel.totals.y() + panel.totals.height())
+    assert gap <= 12, gap
+    qtbot.mouseClick(panel.find_duplicates, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.duplicates.isVisible(), timeout=60000)
+    assert panel.duplicates.text()
+    other = tmp_path / "other.pb"
+    shutil.copy(model, other)
+    shown = window.sizes.shown
+    open_and_wait(qtbot, window, str(other))
+    qtbot.waitUntil(lambda: window.sizes.shown > shown, timeout=30000)
+    assert not panel.duplicates.isVisible() and panel.duplicates.text() == ""

@@ -44,6 +44,7 @@ class SizesController(QObject):
     def _model_changed(self) -> None:
         self._sized = self._framed = None            # the previous model is let go
         self.p.show_sizes(None, self.by, {}, "")     # not the previous model's tiles
+        self.p.show_duplicates("")                   # nor its constants stored twice
         self._show_waiting()
 
     def _show_waiting(self) -> None:

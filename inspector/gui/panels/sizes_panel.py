@@ -167,6 +167,7 @@ class SizesPanel(QWidget):
         self.totals.setWordWrap(True)
         self.duplicates = QLabel("")
         self.duplicates.setWordWrap(True)
+        self.duplicates.hide()       # until asked: its empty line took the map's room
         self.find_duplicates = QPushButton("Find constants stored twice")
         self.find_duplicates.setToolTip("Reads the constants that share a dtype and byte length "
                                         "with another and compares their bytes")
@@ -215,3 +216,4 @@ class SizesPanel(QWidget):
 
     def show_duplicates(self, text: str) -> None:
         self.duplicates.setText(text)
+        self.duplicates.setVisible(bool(text))
