@@ -318,6 +318,23 @@ def test_bad_file_shows_a_dialog_and_the_app_keeps_working(qtbot, window, fx):
     assert "digits_1/" in window.canvas.items_by_id
 
 
+def test_a_checkpoint_folder_opened_says_which_file_to_open(qtbot, window, tmp_path):
+    """A TF1 checkpoint folder as a package ships it (musicnn from PyPI: .meta, .index,
+    .data-00000-of-00001, checkpoint) opened as a folder said only "directory holds no
+    model" (1366x768 walk): the dialog names the model files in it. Fails on the old code:
+    no file named."""
+    folder = tmp_path / "MTT_musicnn"
+    folder.mkdir()
+    for name in (".meta", ".index", ".data-00000-of-00001", "checkpoint", "config.json"):
+        (folder / name).write_bytes(b"x")
+    window.open_path(str(folder))
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=30000)
+    assert window.error_box.isVisible()
+    assert "holds no model" in window.last_error
+    assert "open a model file in it instead: .meta" in window.last_error
+    window.error_box.accept()
+
+
 def test_a_big_graph_is_drawn_before_its_parameters_are_counted(qtbot, window, fx,
                                                                  monkeypatch):
     import inspector.core.view.view_graph as vg

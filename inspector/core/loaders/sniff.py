@@ -34,8 +34,30 @@ def saved_model_file(directory: str) -> str:
         if os.path.lexists(candidate):
             require_regular(candidate)
             return candidate
-    raise ModelLoadError("directory holds no model (no saved_model.pb or saved_model.pbtxt)",
-                         path=directory)
+    inside = model_files(directory)
+    raise ModelLoadError("directory holds no model (no saved_model.pb or saved_model.pbtxt)" +
+                         (f"; open a model file in it instead: {', '.join(inside)}" if inside
+                          else ""), path=directory)
+
+
+_MODEL_ENDS = (".meta", "model.json", ".pb", ".pbtxt", ".tflite", ".h5", ".hdf5", ".keras")
+
+
+def model_files(directory: str, most: int = 3) -> list:
+    """Up to `most` names in `directory` that look like a model file (a TF1 checkpoint's
+    .meta, a TF.js model.json ...), for an error that says what to open instead: the
+    checkpoint folder of a model from PyPI (musicnn) said only "holds no model"."""
+    found = []
+    try:
+        with os.scandir(directory) as entries:
+            for k, entry in enumerate(entries):
+                if k >= 10000 or len(found) >= most:
+                    break
+                if entry.name.endswith(_MODEL_ENDS) and entry.is_file(follow_symlinks=False):
+                    found.append(entry.name)
+    except OSError:
+        return []
+    return sorted(found)
 
 
 def text_encoding_problem(head: bytes) -> str | None:
