@@ -9,6 +9,8 @@ import heapq
 import re
 from dataclasses import dataclass
 
+from inspector.core.model.humanize import human_bytes
+
 
 DEPTH = 3           # levels of groups a map by scope shows
 INSIDE = 0.95       # a map starts inside a scope that holds this share of it all
@@ -142,8 +144,6 @@ def _natural(name: str) -> list:
 
 
 def _size(n: float) -> str:
-    from inspector.core.view.vocabulary import human_bytes
-
     return human_bytes(n)
 
 
