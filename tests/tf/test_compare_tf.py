@@ -223,3 +223,32 @@ def test_a_keras_model_and_its_tflite_are_related_and_compare_layer_by_layer(fx,
     assert len(found.pairs) > 50 and len(bs) == len(set(bs))
     assert (relu, d.matching.merged[relu]) in found.pairs
     assert not found.first and all(m["snr_db"] > 50 for m in found.per_node.values())
+
+
+def test_an_output_s_shape_change_names_the_shape_tensorflow_gives_the_output(tmp_path):
+    """A's output records no shape (a frozen graph's outputs rarely do), B's does: the
+    interface line gives A's output the shape TensorFlow infers for it when imported, as
+    `summarize` shows it ("[?,3] -> [1,3]"), not "? -> [1,3]" (fer's Keras model against its
+    .tflite said "output 'Identity': shape ? -> [1,7]" while summarize said [?,7])."""
+    import numpy as np
+    import tensorflow as tf
+
+    from inspector.core.model.graph import Graph
+
+    def frozen(batch, add_shapes):
+        g = tf.Graph()
+        with g.as_default():
+            x = tf.compat.v1.placeholder(tf.float32, [batch, 4], name="x")
+            w = tf.constant(np.arange(12, dtype=np.float32).reshape(4, 3), name="w")
+            tf.identity(tf.nn.softmax(tf.matmul(x, w)), name="out")
+        return g, g.as_graph_def(add_shapes=add_shapes)
+
+    graph_a, a = frozen(None, False)
+    _, b = frozen(1, True)
+    assert not any("_output_shapes" in n.attr for n in a.node)
+    told = tf.TensorShape(graph_a.get_tensor_by_name("out:0").shape).as_list()   # [None, 3]
+    want_a = "[" + ",".join("?" if d is None else str(d) for d in told) + "]"
+    d = diff_graphs(Graph(protos.GraphDef.FromString(a.SerializeToString())),
+                    Graph(protos.GraphDef.FromString(b.SerializeToString())))
+    lines = [c.text for c in d.interface if c.kind == "output"]
+    assert lines == [f"output 'out': shape {want_a} -> [1,3]"], lines

@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import repeat
 from operator import attrgetter, itemgetter
 
+from inspector.core.analysis.output_shapes import with_output_shapes
 from inspector.core.analysis.sizes import sizes
 from inspector.core.analysis.summary import summarize
 from inspector.core.compare.attr_bytes import same_tails
@@ -106,7 +107,8 @@ def diff_graphs(ga: Graph, gb: Graph, a_label: str = "A", b_label: str = "B",
     totals = _totals(ga, gb, sa, sb, file_sizes)
     totals.update(extra_totals or {})
     notes = size_notes(ga, gb, m, totals["file bytes"][0])
-    return Diff(a_label, b_label, entries, unchanged, m, interface_changes(gb, m, sa, sb), totals,
+    interface = interface_changes(gb, m, sa, sb, ga)
+    return Diff(a_label, b_label, entries, unchanged, m, interface, totals,
                 _histogram(ga, gb), group_entries(entries, gb), m.quality(len(ga)), notes)
 
 
@@ -152,19 +154,20 @@ def _histogram(ga: Graph, gb: Graph) -> dict:
             if ca.get(op, 0) != cb.get(op, 0)}
 
 
-def interface_changes(gb: Graph, m: Matching, sa, sb) -> list:
+def interface_changes(gb: Graph, m: Matching, sa, sb, ga: Graph | None = None) -> list:
     """Inputs and outputs (summaries `sa`, `sb`) gone, renamed, retyped or reshaped, and new
-    ones."""
+    ones. An output whose graph records no shape while the other side's does is given the
+    shape propagated from its inputs (output_shapes, as `summarize` shows it), so a change
+    of shape is said as one ("[?,7] -> [1,7]"), not as "? -> [1,7]"."""
     out = []
+    if ga is not None and _one_side_shapeless(m, sa.outputs, sb.outputs):
+        sa, sb = with_output_shapes(ga, sa), with_output_shapes(gb, sb)
     for kind, ours, theirs in (("input", sa.inputs, sb.inputs), ("output", sa.outputs,
                                                                   sb.outputs)):
         by_name = {c.name: c for c in theirs}
         seen = set()
         for c in ours:
-            there = m.b_of.get(c.name)
-            if there not in by_name:    # an output Identity folded into the op it named, or
-                there = next((x for x in [m.merged.get(c.name)] + [    # split out of it
-                    b for b in by_name if m.split.get(b) == c.name] if x in by_name), there)
+            there = _counterpart(c.name, m, by_name)
             if there is None:
                 into = m.merged.get(c.name)
                 out.append(Change(kind, f"{kind} '{c.name}' removed" +
@@ -190,6 +193,29 @@ def interface_changes(gb: Graph, m: Matching, sa, sb) -> list:
                 out.append(Change(kind, f"new {kind} '{c.name}' ({c.op} {c.dtype} "
                                         f"{c.shape})".replace("  ", " ")))
     return out
+
+
+def _counterpart(name: str, m: Matching, by_name: dict) -> str | None:
+    """B's port paired with A's port `name` (by_name: B's ports)."""
+    there = m.b_of.get(name)
+    if there not in by_name:    # an output Identity folded into the op it named, or split
+        there = next((x for x in [m.merged.get(name)] + [      # out of it
+            b for b in by_name if m.split.get(b) == name] if x in by_name), there)
+    return there
+
+
+def _one_side_shapeless(m: Matching, ours: list, theirs: list) -> bool:
+    """A paired output shows a shape on one side only (a walk is then worth its time)."""
+    by_name = {c.name: c for c in theirs}
+    for c in ours:
+        other = by_name.get(_counterpart(c.name, m, by_name))
+        if other is not None and _told(c.shape) != _told(other.shape):
+            return True
+    return False
+
+
+def _told(shape: str) -> bool:
+    return bool(shape) and shape != "<unknown>"
 
 
 def _block(name: str) -> str:
