@@ -71,3 +71,65 @@ def test_a_kept_copy_never_goes_over_a_file_written_under_its_name_meanwhile(tmp
     assert (tmp_path / "cmp_demo_int8_2.tflite").read_bytes() == b"converted"
     assert not [f for f in os.listdir(tmp_path) if ".inspector-" in f]
     assert _kept_beside(str(source), str(tmp_path / "cmp.json")) == kept    # same bytes: it
+
+
+_ENTRY = {"status": "changed", "a": "x", "b": "x", "op_a": "Const", "op_b": "Const",
+          "rule": "name", "confidence": 1.0,
+          "changes": [{"kind": "values", "text": "values changed",
+                       "figures": {"changed_share": 0.5, "max_abs_diff": 1.0}}]}
+
+
+def _with(**entry) -> dict:
+    return {"format": "graphdef-inspector diff", "version": 1, "a": "a", "b": "b",
+            "matching": {"pairs": [["x", "x", "name"]]}, "entries": [dict(_ENTRY, **entry)],
+            "models": {"A": "a.pb", "B": "b.pb"}}
+
+
+@pytest.mark.parametrize("text, said", [
+    # RecursionError escaped read_document (the window's slot raised)
+    ("[" * 100000 + "]" * 100000, "nested too deeply"),
+    # OverflowError escaped from_dict
+    ('{"format": "graphdef-inspector diff", "unchanged": 1e400, "entries": [], '
+     '"matching": {"pairs": []}, "a": "a", "b": "b"}', "OverflowError"),
+    # these passed, then failed far away: `e.a in graph` (unhashable), describe's join,
+    # the session's figures["changed_share"] * elements
+    (_with(a=["x"]), "entry 0: a name, op, status or rule that is not a string"),
+    (_with(status="bogus"), "entry 0: unknown status 'bogus'"),
+    (_with(changes=[{"kind": "values", "text": 4}]), "entry 0: a change whose kind or text"),
+    (_with(changes=[{"kind": "values", "text": "t", "figures": [1]}]), "not a map of numbers"),
+    (_with(changes=[{"kind": "values", "text": "t", "figures": {"changed_share": None}}]),
+     "not a map of numbers"),
+    (_with(changes=[{"kind": "values", "text": "t", "figures": {"cosine": 1.0}}]),
+     "not a map of numbers"),
+    (_with(changes=["values"]), "a part is malformed"),
+    (dict(_with(), interface=[{"kind": "input", "text": 5}]), "interface: a change whose"),
+])
+def test_a_malformed_comparison_is_refused_in_one_line_naming_the_file(tmp_path, text, said):
+    """Hostile-input run (hostile2): every malformed part of a saved comparison is an
+    InspectorError naming the file, before any model is opened; none passes to fail later in
+    the window."""
+    import json
+
+    from inspector.core.app.comparison_files import read_document
+
+    for name in ("a.pb", "b.pb"):
+        (tmp_path / name).write_bytes(b"")
+    path = tmp_path / "cmp.json"
+    path.write_text(text if isinstance(text, str) else json.dumps(text))
+    with pytest.raises(InspectorError) as err:
+        read_document(str(path))
+    line = err.value.one_line()
+    assert said in line and str(path) in line, line
+
+
+def test_a_comparison_saved_by_an_editor_with_a_bom_reads(tmp_path):
+    import json
+
+    from inspector.core.app.comparison_files import read_document
+
+    for name in ("a.pb", "b.pb"):
+        (tmp_path / name).write_bytes(b"")
+    path = tmp_path / "cmp.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(_with()).encode())
+    d, a, b, outside = read_document(str(path))
+    assert d.entries[0].changes[0].figures["changed_share"] == 0.5 and not outside

@@ -92,7 +92,10 @@ def read_document(path: str) -> tuple:
         raise InspectorError(f"cannot read the comparison file ({exc.strerror})",
                              path=path) from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8-sig"))      # an editor's BOM is no harm
+    except RecursionError:
+        raise InspectorError("a JSON file nested too deeply to be a comparison",
+                             path=path) from None
     except ValueError:
         raise InspectorError(_not_json(path, raw), path=path) from None
     if not isinstance(data, dict) or data.get("format") is None:
@@ -100,7 +103,10 @@ def read_document(path: str) -> tuple:
                              "one): " + ("a TensorFlow.js model: open it with File › Open"
                                         if isinstance(data, dict) and "modelTopology" in data
                                         else "it has no \"format\" field"), path=path)
-    d = from_dict(data)
+    try:
+        d = from_dict(data)
+    except InspectorError as exc:
+        raise InspectorError(exc.message, path=path) from None
     where = os.path.dirname(os.path.abspath(path))
     models = data.get("models") if isinstance(data.get("models"), dict) else {}
     resolved, outside = [], []

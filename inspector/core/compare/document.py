@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 
-from inspector.core.compare.records import Change, Diff, Entry, Group, Matching, Note
+from inspector.core.compare.records import STATUSES, Change, Diff, Entry, Group, Matching, Note
 from inspector.core.errors import InspectorError
 from inspector.core.model.humanize import latency
 
@@ -60,22 +60,45 @@ def from_dict(data: dict) -> Diff:
         m.scopes = _str_dict(data.get("renamed_scopes", {}), "renamed_scopes")
         m.disagreeing = [tuple(p) for p in data["matching"].get("disagreeing", [])]
         m.unrelated = data.get("unrelated") is True
-        entries = [Entry(e["status"], e["a"], e["b"], e["op_a"], e["op_b"], e["rule"],
-                         float(e["confidence"]),
-                         [Change(c["kind"], c["text"], c.get("figures")) for c in e["changes"]])
-                   for e in data["entries"]]
+        entries = [_entry(k, e) for k, e in enumerate(data["entries"])]
         groups = [Group(g["title"], [int(k) for k in g["members"] if 0 <= int(k) < len(entries)],
                         int(g["blocks"])) for g in data.get("groups", [])]
-        interface = [Change(c["kind"], c["text"]) for c in data.get("interface", [])]
+        interface = [_change("interface", {"kind": c["kind"], "text": c["text"]})
+                     for c in data.get("interface", [])]
         notes = [Note(str(n["kind"]), str(n["text"]), str(n["side"]),
                       [str(x) for x in n.get("nodes", [])], int(n.get("bytes", 0)),
                       float(n.get("share", 0.0))) for n in data.get("notes", [])]
         return Diff(str(data["a"]), str(data["b"]), entries, int(data.get("unchanged", 0)), m,
                     interface, dict(data.get("totals", {})), dict(data.get("op_histogram", {})),
                     groups, dict(data.get("quality", {})), notes)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as exc:
         raise InspectorError(f"diff file: a part is malformed ({type(exc).__name__}: {exc})") \
             from None
+
+
+def _entry(k: int, e: dict) -> Entry:
+    """Entry k of the document, its names and words strings and its figures numbers (what
+    the window hashes, joins and multiplies later, far from the file)."""
+    words = [e[key] for key in ("status", "a", "b", "op_a", "op_b", "rule")]
+    if not all(isinstance(w, str) for w in words):
+        raise TypeError(f"entry {k}: a name, op, status or rule that is not a string")
+    if words[0] not in STATUSES:
+        raise ValueError(f"entry {k}: unknown status {words[0][:40]!r}")
+    return Entry(*words, float(e["confidence"]), [_change(f"entry {k}", c) for c in e["changes"]])
+
+
+def _change(where: str, c: dict) -> Change:
+    if not isinstance(c["kind"], str) or not isinstance(c["text"], str):
+        raise TypeError(f"{where}: a change whose kind or text is not a string")
+    figures = c.get("figures")
+    if figures is not None and not (
+            isinstance(figures, dict) and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool)
+                for v in figures.values()) and
+            (c["kind"] not in ("values", "quantized") or "changed_share" in figures or
+             not figures)):
+        raise ValueError(f"{where}: a change's figures are not a map of numbers")
+    return Change(c["kind"], c["text"], figures)
 
 
 def dumps(d: Diff) -> str:
