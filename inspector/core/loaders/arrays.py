@@ -11,27 +11,49 @@ NPY_LIMIT = 2 ** 31
 
 
 def _declared(fh, path: str, size: int) -> None:
-    """Refuse a header that declares more data than the file holds (or than the limit)
-    before numpy allocates it: a 200-byte file can declare terabytes."""
+    """Refuse a header that declares more data than the file holds (or than the limit), a
+    shape of negative or non-integer sizes, or values that are not numbers, booleans or
+    strings (records, sub-arrays, dates) before numpy allocates anything: a 200-byte file
+    can declare terabytes, or 10^12 records of no bytes each."""
     try:
         version = np.lib.format.read_magic(fh)
-        reader = {(1, 0): np.lib.format.read_array_header_1_0,
-                  (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+        reader = _HEADER_READERS.get(version)
         if reader is None:
-            return                      # numpy's own reader names the problem
+            raise ValueError(f"format version {version[0]}.{version[1]}, which numpy "
+                             f"{np.__version__} does not read")
         shape, _, dtype = reader(fh)
     except ValueError as exc:
         raise InspectorError(f"not a valid .npy file ({str(exc)[:120]})", path=path) from None
     if dtype.hasobject:
+        fh.seek(0)                      # np.load names it: pickled objects
         return
+    if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape):
+        raise InspectorError(f"not a valid .npy file (its shape {str(shape)[:80]} has a size "
+                             "that is not a whole number of 0 or more)", path=path)
+    if dtype.kind not in "biufcSU" or dtype.subdtype is not None:
+        raise InspectorError(f"holds {str(dtype)[:80]} values (records, sub-arrays or "
+                             "dates), not numbers: save a plain numeric array", path=path)
     count = 1
     for d in shape:
-        count *= int(d)
+        count *= d
     wanted = count * dtype.itemsize
-    if wanted > NPY_LIMIT or wanted > size - fh.tell():
+    if wanted > NPY_LIMIT or wanted > size - fh.tell() or count > NPY_LIMIT:
         raise InspectorError(f"declares {list(shape)} {dtype} values ({wanted:,} bytes) but "
                              f"the file holds {max(size - fh.tell(), 0):,}", path=path)
     fh.seek(0)
+
+
+def _v3(fh):
+    """A version 3.0 header (UTF-8 field names), through numpy's reader where it has one."""
+    impl = getattr(np.lib, "_format_impl", np.lib.format)       # numpy 2 / numpy 1
+    read = getattr(impl, "_read_array_header", None)
+    if read is None:
+        raise ValueError("format version 3.0, which this numpy does not read")
+    return read(fh, version=(3, 0))
+
+
+_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0,
+                   (2, 0): np.lib.format.read_array_header_2_0, (3, 0): _v3}
 
 
 def load_npy(path: str) -> np.ndarray:
@@ -48,7 +70,7 @@ def load_npy(path: str) -> np.ndarray:
             raise InspectorError("holds pickled Python objects, which are never loaded; save a "
                                  "numeric array instead", path=path) from None
         raise InspectorError(f"not a valid .npy file ({str(exc)[:120]})", path=path) from None
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, TypeError) as exc:
         raise InspectorError(f"not a valid .npy file ({type(exc).__name__}: "
                              f"{str(exc)[:120]})", path=path) from None
 
