@@ -621,3 +621,42 @@ def test_a_function_s_body_says_which_function_it_is(qtbot, window, fx):
     qtbot.waitUntil(lambda: "items shown" in line.text() and not window.tasks.is_busy(),
                     timeout=10000)
     assert not line.text().startswith("Function")
+
+
+def test_properties_show_the_end_of_long_input_names_at_1366x768(qtbot, window, tmp_path):
+    """musicnn's Sigmoid listed its input as "model/dense_1…" in a 150 px Property column
+    beside a half-empty Value column (1366x768 walk, m06-selected-node.png): the column
+    widens for long names (up to 60% of the panel) and a name still too long is cut at
+    its start, so its end (the node) shows; the whole name is the row's tooltip. Fails on
+    the old code: the column stayed 150 px and cut the name's end."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from inspector.core.model import protos
+
+    g = protos.GraphDef()
+    x = g.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = 1
+    long = "model/batch_normalization_10/cond/FusedBatchNorm_1/Switch"
+    for name, op, ins in ((long, "Relu", ["x"]), ("model/dense_1/BiasAdd", "Relu", [long]),
+                          ("model/Sigmoid", "Sigmoid", ["model/dense_1/BiasAdd"])):
+        node = g.node.add(name=name, op=op, input=ins)
+        node.attr["T"].type = 1
+    path = tmp_path / "names.pb"
+    path.write_bytes(g.SerializeToString())
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, str(path))
+    tree = window.properties.tree
+    for selected, shown in (("model/Sigmoid", "model/dense_1/BiasAdd"),
+                            ("model/dense_1/BiasAdd", long)):
+        window.state.select(selected)
+        qtbot.wait(50)
+        inputs = next(tree.topLevelItem(k) for k in range(tree.topLevelItemCount())
+                      if tree.topLevelItem(k).text(0) == "inputs")
+        row = inputs.child(0)
+        assert row.text(0) == shown and row.toolTip(0) == shown
+        width = tree.columnWidth(0)
+        assert 150 < width <= 0.6 * tree.viewport().width() + 1, width
+        option = QStyleOptionViewItem()
+        index = tree.indexFromItem(row, 0)
+        tree.itemDelegateForIndex(index).initStyleOption(option, index)
+        assert option.textElideMode == Qt.ElideLeft      # its end shows

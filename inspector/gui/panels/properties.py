@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QPushButton,
+    QStyledItemDelegate,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -35,6 +36,16 @@ from inspector.gui.panels.chart_slot import ChartSlot
 LIST_LATER = 20_000    # nodes from which a graph's consumer index is made in a task
 
 np = later("numpy", globals(), "np")     # not imported before the app's first picture
+KEYS_SHARE = 0.6       # of the tree's width the Property column may take for long names
+
+
+class _StartElided(QStyledItemDelegate):
+    """The Property column's names cut at their start: "…dense_1/BiasAdd" names the node,
+    "model/dense_1…" did not (an input of musicnn's Sigmoid, 1366x768 walk)."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.ElideLeft
 
 
 class PropertiesPanel(QWidget):
@@ -48,6 +59,8 @@ class PropertiesPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Property", "Value"])
         self.tree.setColumnWidth(0, 150)
+        self._keys_elided = _StartElided(self.tree)
+        self.tree.setItemDelegateForColumn(0, self._keys_elided)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
         self.plot = ChartSlot()
         self.plot.setMaximumHeight(150)
@@ -108,6 +121,7 @@ class PropertiesPanel(QWidget):
         item = QTreeWidgetItem([key, str(value)])
         if target:
             item.setData(0, Qt.UserRole, target)
+            item.setToolTip(0, str(key))          # the whole name, however narrow
             item.setToolTip(1, f"double-click to go to {target}")
         (parent.addChild(item) if parent is not None else self.tree.addTopLevelItem(item))
         return item
@@ -196,6 +210,7 @@ class PropertiesPanel(QWidget):
                           "[" + ", ".join(map(str, value[:32])) + (", …]" if len(value) > 32
                                                                    else "]"))
         self.tree.expandAll()
+        self._fit_keys()
         const = self.state.view.const_source(name) if self.state.view else None
         self.shown = name
         if const is not None:
@@ -213,6 +228,22 @@ class PropertiesPanel(QWidget):
             self._row(outs, edge.dst, f"{'^' if edge.control else ''}port {edge.src_port}"
                       if not edge.control else "control", edge.dst)
 
+    def _fit_keys(self) -> None:
+        """The Property column as wide as its longest key (node names of inputs and
+        consumers), from 150 px up to KEYS_SHARE of the tree's width, while the values
+        beside them (dtypes and shapes, ports) keep the room they need."""
+        fm, tree, keys, values = self.tree.fontMetrics(), self.tree, 0, 0
+        for at in range(min(tree.topLevelItemCount(), 50)):
+            top = tree.topLevelItem(at)
+            rows = [(top, 0)] + [(top.child(k), 1) for k in range(min(top.childCount(), 200))]
+            for row, level in rows:
+                keys = max(keys, fm.horizontalAdvance(row.text(0)) + level * tree.indentation())
+                if row.text(0) != "name":      # (the node's own: whole in the title above)
+                    values = max(values, fm.horizontalAdvance(row.text(1)))
+        view = tree.viewport().width()
+        room = min(int(view * KEYS_SHARE), view - values - 16)
+        tree.setColumnWidth(0, max(150, min(keys + tree.indentation() + 12, room)))
+
     def _listing_row(self, name: str, graph):
         """The "consumers" row of `name` while it is shown on `graph` (else None)."""
         view = self.state.view
@@ -229,6 +260,7 @@ class PropertiesPanel(QWidget):
         if at is not None:
             self._consumer_rows(graph, name, at)
             self.tree.topLevelItem(at).setExpanded(True)
+            self._fit_keys()
 
     def consumers_failed(self, name: str, graph, why: str) -> None:
         """The consumer index could not be made: said in place of "listing…"."""
