@@ -188,6 +188,18 @@ def test_a_hostile_file_gives_one_line_and_changes_nothing(state, tmp_path, case
     assert state.overlay is before
 
 
+def test_a_5000_digit_value_is_named_as_the_value_not_as_pythons_digit_limit(state, tmp_path):
+    """Hostile-input run (hostile2): the line read 'not JSON (Exceeds the limit (4300
+    digits) for integer string conversion: ... use sys.set_int_max_str_digits() t)'."""
+    path = tmp_path / "huge_int.json"
+    path.write_text(HOSTILE["huge_int"])
+    with pytest.raises(InspectorError) as err:
+        io.import_node_data(state, str(path))
+    line = str(err.value)
+    assert "results['conv/Relu'].value is not a finite number" in line, line
+    assert "set_int_max_str_digits" not in line
+
+
 def test_a_huge_file_is_refused_before_it_is_read(state, tmp_path, monkeypatch):
     path = tmp_path / "huge.json"
     with open(path, "wb") as f:

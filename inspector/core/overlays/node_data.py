@@ -149,7 +149,10 @@ def _float(text):
 
 
 def _int(text):
-    return int(text)
+    """A JSON integer; one past Python's int() digit limit (4,300) is a float (inf), so
+    the value's own check names it ('not a finite number') rather than the decoder
+    ('Exceeds the limit (4300 digits)... use sys.set_int_max_str_digits()')."""
+    return int(text) if len(text) <= 4000 else float(text)
 
 
 def parse(text: str | bytes, path: str = "", graph: str | None = None) -> NodeData:
