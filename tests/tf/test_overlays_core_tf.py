@@ -299,3 +299,47 @@ def test_a_calibration_run_killed_midway_is_one_clear_error_and_the_next_works(f
     again = calibrate(gd, ["Mul"], ["softmax"], (1, 299, 299, 3),
                       {"kind": "random", "count": 2, "seed": 0})
     assert again.log.records
+
+
+def test_a_node_in_a_loop_counts_every_call_of_a_run_as_the_summary_by_node_type_does():
+    """The Timings overlay's op-type chart, node badges and scope sums are ms a run: a node
+    called 20 times a run (a TF1 while loop's MatMul) counts 20 calls, as StatSummarizer's
+    "Summary by node type" in the same profile's tables; they counted one call (0.005 ms for
+    the tables' 0.101)."""
+    import re
+
+    import tensorflow as tf
+    from tensorflow.python.ops import control_flow_util
+
+    from inspector.core.model import protos
+
+    g = tf.Graph()
+    was, control_flow_util.ENABLE_CONTROL_FLOW_V2 = \
+        control_flow_util.ENABLE_CONTROL_FLOW_V2, False     # a TF1 loop: Enter, Exit...
+    try:
+        with g.as_default():
+            x = tf.compat.v1.placeholder(tf.float32, [1, 256], name="x")
+            w = tf.constant(np.random.default_rng(0).random((256, 256), np.float32) / 256,
+                            name="w")
+
+            def body(i, h):
+                return i + 1, tf.nn.relu(tf.matmul(h, w))
+
+            loop = tf.compat.v1.while_loop(lambda i, h: i < 20, body, [tf.constant(0), x])
+            tf.identity(loop[1], name="out")
+    finally:
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = was
+    gd = protos.GraphDef.FromString(g.as_graph_def().SerializeToString())
+    if not any(n.op == "Enter" for n in gd.node):
+        pytest.skip("this TensorFlow wrote no TF1 loop (control flow v2)")
+    prof = run_profile(gd, ["x"], ["out"], {"x": (1, 256)}, runs=5)
+    graph = Graph(gd)
+    summary = prof.text[prof.text.index("Summary by node type"):]
+    row = next(l for l in summary.splitlines() if re.search(r"\tMatMul\t|MatMul\t", l))
+    cells = [c.strip() for c in row.split("\t") if c.strip()]
+    assert int(cells[-1]) == 20                       # times called a run
+    told = float(cells[2])                            # ms a run, as the tables say
+    matmul = [n for n in graph.nodes if n.op == "MatMul"]
+    assert len(matmul) == 1
+    assert prof.by_graph_node(graph)[matmul[0].name] == pytest.approx(told, abs=0.0015)
+    assert prof.by_op_type(graph)["MatMul"] == pytest.approx(told, abs=0.0015)

@@ -27,7 +27,11 @@ class NodeTime:
     first_ms: float = 0.0
     pct: float = 0.0
     mem_kb: float = 0.0
-    times: int = 1
+    times: int = 1                    # calls a run ("times called")
+
+    def per_run(self) -> float:
+        """ms this node takes a run: avg_ms is a call's (a node in a loop runs many times)."""
+        return self.avg_ms * max(self.times, 1)
 
 
 @dataclass
@@ -45,19 +49,22 @@ class Profile:
     notes: str = ""                   # which ports and sizes the window's run used
 
     def by_graph_node(self, graph: Graph) -> dict:
-        """graph node name -> avg ms (runtime-only rows such as _SOURCE are left out). A
+        """graph node name -> ms a run (runtime-only rows such as _SOURCE are left out): its
+        average time a call times its calls a run (NodeTime.per_run), so a node inside a
+        loop counts every iteration, as StatSummarizer's "Summary by node type" does. A
         fused kernel (TF's grappler fuses Conv2D + BiasAdd + Relu into one `_FusedConv2D` named
         after the Relu) is credited to the convolution or matmul it replaced."""
         out = {}
         for name, t in self.nodes.items():
             target = credited_node(graph, name.split(" [")[0], t.type)
             if target is not None:
-                out[target] = out.get(target, 0.0) + t.avg_ms
+                out[target] = out.get(target, 0.0) + t.per_run()
         return out
 
     def by_op_type(self, graph: Graph) -> dict:
-        """Graph op type -> total avg ms (runtime kernels such as _MklNativeConv2D mapped back
-        to the op of their node; fused kernels to the op they fused)."""
+        """Graph op type -> ms a run, its nodes' by_graph_node summed (runtime kernels such as
+        _MklNativeConv2D mapped back to the op of their node; fused kernels to the op they
+        fused)."""
         out: dict = {}
         for name, ms in self.by_graph_node(graph).items():
             kind = graph.node(name).op
@@ -65,7 +72,7 @@ class Profile:
         for name, t in self.nodes.items():
             if credited_node(graph, name.split(" [")[0], t.type) is None and \
                     not RUNTIME_ONLY.match(name):
-                out[t.type] = out.get(t.type, 0.0) + t.avg_ms
+                out[t.type] = out.get(t.type, 0.0) + t.per_run()
         return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
     def match(self, graph: Graph) -> None:

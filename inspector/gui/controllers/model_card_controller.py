@@ -12,7 +12,7 @@ def measured_ms(overlay) -> float | None:
         return None
     if profile.run_totals_us:
         return sum(profile.run_totals_us) / len(profile.run_totals_us) / 1000.0
-    total = sum(t.avg_ms for t in profile.nodes.values())
+    total = sum(t.per_run() for t in profile.nodes.values())
     return total or None
 
 
