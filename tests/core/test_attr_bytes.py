@@ -3,6 +3,7 @@ device. The same tail is the same attributes, so the fingerprints compute an own
 per op and tail (the values equal one signature a node), and the diff compares two attribute
 maps only where the pair's tails differ (the document is the one the map comparison writes)."""
 
+import gc
 import os
 
 from inspector.core.compare import attr_bytes, diff as diff_module, fingerprints
@@ -124,3 +125,36 @@ def test_the_diff_compares_attribute_maps_only_where_tails_differ(monkeypatch):
     monkeypatch.setattr(diff_module, "same_tails", lambda *args: None)
     compared.clear()
     assert _document(ga, gb) == got and len(compared) == sum(flags) > 2900
+
+
+def _nodedefs_alive() -> int:
+    gc.unfreeze()           # (gc_policy freezes what outlives a task: get_objects skips it)
+    return sum(1 for o in gc.get_objects() if type(o) is protos.NodeDef)
+
+
+def test_a_comparison_keeps_no_nodedef_of_its_graphs_alive(monkeypatch):
+    """The fingerprints and the diff read each NodeDef while it is at hand, NODES_A_CALL
+    sliced at a time: none is kept per node (300k NodeDef wrappers kept alive grew upb's
+    object cache past 262k entries in one rehash that held the GIL 15 ms, ~60 ms on the slow
+    class, while the comparison window waited)."""
+    ga = load(blocks_graph(3000, 0)).graph
+    gb = renamed_shuffled(ga)[0]
+    sliced: list = []
+    real = attr_bytes.tails
+
+    def counted(nodes, *rest):
+        class Slices:
+            def __len__(self):
+                return len(nodes)
+
+            def __getitem__(self, at):
+                sliced.append(at.stop - at.start)
+                return nodes[at]
+        return real(Slices(), *rest)
+
+    monkeypatch.setattr(fingerprints, "tails", counted)
+    before = _nodedefs_alive()
+    d = diff_graphs(ga, gb)
+    assert columns(ga).arrays and columns(gb).arrays and d.matching.b_of
+    assert _nodedefs_alive() - before < 100        # (the old code kept 6,000)
+    assert sum(sliced) == len(ga) + len(gb) and max(sliced) <= attr_bytes.NODES_A_CALL

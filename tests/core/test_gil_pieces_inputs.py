@@ -18,7 +18,7 @@ from inspector.core.compare import (
     matching,
     structure,
 )
-from inspector.core.compare.columns import Columns, release
+from inspector.core.compare.columns import release
 from inspector.core.model import node_view, protos
 from inspector.core.model.graph import Graph
 from tests.fixtures.pieces import Slices
@@ -61,17 +61,6 @@ def test_every_nodes_refs_are_made_a_piece_at_a_time(monkeypatch):
     assert taken and max(taken) <= 7 * 4            # 7 nodes, each under 4 inputs
     assert any(r.node == "nowhere" for refs in one_by_one for r in refs)
     assert any(r.port == 9999999999 for refs in one_by_one for r in refs)
-
-
-def test_the_nodedefs_are_listed_a_piece_at_a_time(monkeypatch):
-    g = _graph()
-    whole = list(g.structure.node)
-    monkeypatch.setattr(columns_module, "PIECE", 7)
-    cols = Columns(g)
-    taken: list = []
-    cols._structure = type("Structure", (), {"node": Slices(whole, taken)})()
-    assert cols.protos() == whole and cols.protos() is cols.protos()
-    assert taken and max(taken) <= 7
 
 
 @pytest.mark.parametrize("n", [0, 5, 40])

@@ -13,20 +13,32 @@ from itertools import repeat
 from inspector.core.compare.columns import PIECE, array_of, np, pieces
 
 LEADING = (0x0A, 0x12, 0x1A, 0x22)   # the tags of name, op, input and device (length-delimited)
+NODES_A_CALL = PIECE // 4        # NodeDefs sliced a C call (a wrapper each, or a stand-in's
+#                                  parse of that many: each call holds the GIL)
 
 
-def tails(protos: list) -> tuple:
+def tails(protos, visit=None) -> tuple:
     """(keys, ids): node i's bytes past its leading name, op, input and device fields are
     keys[ids[i]] (ids: an int64 array; a distinct bytes string a key). A field whose length
     takes more than two bytes (16 KiB or more) stops the skip there: its bytes stay in the
-    tail (never wrong, only less often equal)."""
+    tail (never wrong, only less often equal). `protos`: the graph's NodeDefs as a sequence
+    (columns.protos: a GraphDef's field or its stand-in), sliced NODES_A_CALL at a time and
+    let go after their piece; visit(lo, nodes, ids) sees each piece's NodeDefs (nodes lo..)
+    and their ids while they are at hand."""
     table: dict = {}
     ids: list = []
     get = table.setdefault
     for lo in range(0, len(protos), PIECE):
-        raw = [p.SerializeToString() for p in protos[lo:lo + PIECE]]
+        hi = min(len(protos), lo + PIECE)
+        nodes: list = []
+        for at in range(lo, hi, NODES_A_CALL):
+            nodes += protos[at:min(hi, at + NODES_A_CALL)]
+        raw = [p.SerializeToString() for p in nodes]
         cuts = _past_leading(raw)
-        ids += [get(r[c:], len(table)) for r, c in zip(raw, cuts)]
+        got = [get(r[c:], len(table)) for r, c in zip(raw, cuts)]
+        if visit is not None:
+            visit(lo, nodes, got)
+        ids += got
     return list(table), array_of(ids)
 
 

@@ -32,6 +32,15 @@ def first_index(names: list) -> dict:
     return at
 
 
+def _index_of(graph, names: list) -> dict:
+    """first_index(names) of a complete columnar graph: its own name index, shared (300k names
+    made again: ~25 ms of CPU, its growth a ~6 ms GIL hold in the comparison's task)."""
+    index = graph.__dict__.get("_index")
+    if index is not None and graph.__dict__.get("_complete") and len(index) <= len(names):
+        return index
+    return first_index(names)
+
+
 def indexes(at: dict, names: list):
     """The node indexes of `names` (at: Columns.at) as an array, PIECE names a C call."""
     if not names:
@@ -134,15 +143,15 @@ class Columns:
     of the nodes where the fingerprints read them (big graphs), else None."""
 
     __slots__ = ("names", "at", "ops", "ins", "ports", "uses", "unique", "_gaps", "_every",
-                 "_structure", "_protos", "arrays", "tails", "__weakref__")
+                 "_graph", "arrays", "tails", "__weakref__")
 
     def __init__(self, graph):
         columnar = hasattr(type(graph), "in_src") or "in_src" in getattr(graph, "__dict__", ())
         self.names = names = list(graph.name_list) if columnar else \
             [n.name for n in graph.nodes]
-        self.at = at = first_index(names)
+        self.at = at = _index_of(graph, names) if columnar else first_index(names)
         self.unique = len(at) == len(names)
-        self._structure, self._protos = graph.structure, None
+        self._graph = weakref.ref(graph)     # (its structure: protos; columns() keys by it)
         self.tails = None           # attr_bytes.tails, where the fingerprints read them
         self._gaps: dict = {}       # node -> slots of its ins, where an entry names no node
         self._every: dict = {}      # node -> every_input, where not its ins
@@ -253,16 +262,13 @@ class Columns:
         around[read[free[reader]]] = True
         return pieces(around)
 
-    def protos(self) -> list:
-        """protos()[i]: node i's NodeDef (a list made once: indexing the GraphDef's repeated
-        field makes a wrapper per access, ten times a list's cost), PIECE / 4 wrappers a C
-        call (list() of 300k held the GIL ~100 ms)."""
-        if self._protos is None:
-            nodes, out, piece = self._structure.node, [], PIECE // 4    # (a wrapper made
-            for lo in range(0, len(nodes), piece):                      # per node: ~1 us)
-                out += nodes[lo:lo + piece]
-            self._protos = out
-        return self._protos
+    def protos(self):
+        """protos()[i]: node i's NodeDef, from the graph's structure as it is now (a GraphDef's
+        field: a wrapper per access; a big graph's stand-in: parsed on demand), not a list
+        kept: 300k NodeDef wrappers alive grew upb's object cache in one rehash (a 15 ms GIL
+        hold, ~60 ms on the slow class, in the comparison's task) and kept every parsed node
+        in memory. A walk over all nodes slices it a piece at a time (attr_bytes.tails)."""
+        return self._graph().structure.node
 
     def slots(self, i: int):
         """Where node i's data inputs `ins[i]` sit among its data input entries (an entry

@@ -89,11 +89,11 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
 def _fingerprints(ga: Graph, gb: Graph, job: Job) -> tuple:
     """Both graphs' fingerprints: B's in a forked copy while A's are made here, where
     forking is safe (the command line) and B is big enough to pay for the fork. B's columns
-    and NodeDefs are made here before the fork: the matching and the diff read them, and
-    the copy finds them made instead of making them again."""
+    are made here before the fork: the matching and the diff read them, and the copy finds
+    them made instead of making them again."""
     later = None
     if len(gb) >= APART_FROM and apart.can_fork():
-        columns(gb).protos()
+        columns(gb)
         later = apart.start(lambda: Fingerprints(gb).values())
     fa = Fingerprints(ga, job)
     if later is None:
