@@ -207,6 +207,11 @@ def main() -> None:
                   f"{1000 * gap * SLOW_CLASS / speed:6.0f} ms){verdict}  CPU in it: process "
                   f"{1000 * cpu:.0f}, GUI thread {1000 * own:.0f} ms")
             print(f"    CPU per thread in it (ms): {watch.threads_line(action)}")
+            busy = 1000 * watch.worst_busy.get(action, 0.0)
+            print(f"    longest with the process busy: {busy:.1f} ms (its CPU at least half a "
+                  "thread's share of the gap: ours, not the machine's)")
+            over, over_busy = watch.over.get(action, (0, 0))
+            print(f"    waits over 50 ms: {over} ({over_busy} with the process busy)")
             if args.where and watch.where_of_worst.get(action):
                 print("    busy threads as it ended:\n" + watch.where_of_worst[action])
     if holds is not None:
@@ -245,13 +250,19 @@ def interleaved(against: str | None, rounds: int) -> None:
                                  env=dict(ab.env(folder), COMPARE_GUI_BENCH_TREE=folder)).stdout
             print(f"\n=== round {k + 1}, {label} ({time.strftime('%H:%M:%S')}, load "
                   f"{os.getloadavg()[0]:.1f})\n{out}", flush=True)
+            action = None
             for line in out.splitlines():
                 if " ms  (slow class" in line:
-                    action, ms = line.split("  ")[1].strip(), None
-                    action = line[:line.index(" ms  (slow")].rsplit(None, 1)
-                    seen.setdefault(label, {}).setdefault(action[0].strip(), []).append(
-                        float(action[1]))
-    print("\nworst wait per action, ms, per round (" + ", ".join(seen) + ")")
+                    action, ms = line[:line.index(" ms  (slow")].strip().rsplit(None, 1)
+                    seen.setdefault(label, {}).setdefault(action, []).append(float(ms))
+                elif action and "longest with the process busy: " in line:
+                    ms = line.split("busy: ")[1].split(" ms")[0]
+                    seen[label].setdefault(action + " (busy)", []).append(float(ms))
+                elif action and "waits over 50 ms: " in line:
+                    count = line.split("50 ms: ")[1].split()[0]
+                    seen[label].setdefault(action + " (waits > 50 ms)", []).append(float(count))
+    print("\nworst wait per action, ms, per round (" + ", ".join(seen) + "); (busy): the "
+          "worst with the process busy; (waits > 50 ms): how many")
     actions = list(next(iter(seen.values()), {}))
     for action in actions:
         print(f"  {action:44s} " + " | ".join(

@@ -53,6 +53,11 @@ class Watch:
         self.late, self.action, self.native, self.depth = late, "open", native, depth
         self.last, self.last_cpu = time.perf_counter(), time.process_time()
         self.worst: dict = {}
+        self.worst_busy: dict = {}    # action -> longest gap in which the process used at
+        #                               least half the CPU one thread's share allows (ours,
+        #                               not the machine's: a loaded machine's stalls drop out)
+        self.share = float(os.environ.get("SLOW_CLASS_SHARE", "1"))
+        self.over: dict = {}          # action -> [waits over 50 ms, of them with it busy]
         self.cpu_of_worst: dict = {}  # action -> (process, GUI thread) CPU s in its worst gap
         self.threads_of_worst: dict = {}  # action -> {thread name: CPU s in its worst gap}
         self.where_of_worst: dict = {}    # action -> the busy threads' stacks as it ended
@@ -73,6 +78,13 @@ class Watch:
         now, cpu, own = time.perf_counter(), time.process_time(), time.thread_time()
         ran = self.cpu_of_threads()
         gap = now - self.last
+        busy = cpu - self.last_cpu >= gap * self.share / 2
+        if busy and gap > self.worst_busy.get(self.action, 0.0):
+            self.worst_busy[self.action] = gap
+        if gap >= 0.05:
+            counts = self.over.setdefault(self.action, [0, 0])
+            counts[0] += 1
+            counts[1] += busy
         if gap > self.worst.get(self.action, 0.0):
             self.worst[self.action] = gap
             self.cpu_of_worst[self.action] = (cpu - self.last_cpu,
