@@ -87,6 +87,22 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
     return CardResult(made, flops, summary, shapes or {})
 
 
+def measured_ms(overlay) -> float | None:
+    """Time of one run in the loaded profile or timing log, in ms (None without): a profile
+    run here, the average of its untraced runs (benchmark_model's "no stats" average, which
+    `profile` prints: tracing adds its own overhead to the traced ones, +7 % on MobileNetV2);
+    an imported log, its runs' total ("Timings (microseconds)"), else its nodes' times a
+    run summed."""
+    profile = overlay.profile if overlay is not None else None
+    if profile is None:
+        return None
+    runs = profile.untraced_us or profile.run_totals_us
+    if runs:
+        return sum(runs) / len(runs) / 1000.0
+    total = sum(t.per_run() for t in profile.nodes.values())
+    return total or None
+
+
 def start_card(state, tasks, on_error, measured_ms: float | None = None) -> None:
     """Demo > Model card: the open model's card (and, with a pipeline in place, what it
     changes) in a task; the result goes to the state (`state.card`), the panel listens."""

@@ -5,17 +5,6 @@ state."""
 from __future__ import annotations
 
 
-def measured_ms(overlay) -> float | None:
-    """Average time of one run in the loaded profile or timing log, in ms (None without)."""
-    profile = overlay.profile if overlay is not None else None
-    if profile is None:
-        return None
-    if profile.run_totals_us:
-        return sum(profile.run_totals_us) / len(profile.run_totals_us) / 1000.0
-    total = sum(t.per_run() for t in profile.nodes.values())
-    return total or None
-
-
 class ModelCardController:
     def __init__(self, state, tasks, panel):
         self.state, self.tasks, self.panel = state, tasks, panel
@@ -30,7 +19,7 @@ class ModelCardController:
 
         card_use_case.start_card(self.state, self.tasks,
                                  lambda exc: self.state.say(f"No model card: {exc}"),
-                                 measured_ms(self.state.overlay))
+                                 card_use_case.measured_ms(self.state.overlay))
 
     def _show(self, result) -> None:
         if result is None:
