@@ -47,6 +47,7 @@ def _read(path: str, walk_each: bool, monkeypatch):
     with monkeypatch.context() as m:
         if walk_each:                    # the node-at-a-time walk only
             m.setattr(lazy_graphdef, "_small_nodes", lambda buf, i, *rest: (i, 0))
+            m.setattr(lazy_graphdef, "_runs", lambda buf, i, *rest: (i, 0, i))
         sizes, sinks = [], []
 
         def sink(r):

@@ -47,6 +47,32 @@ def test_the_walk_tries_each_run_of_small_nodes_once():
     store_each.close()
 
 
+def test_the_walk_takes_weight_nodes_of_a_known_layout_inside_its_run_loop(monkeypatch):
+    """blocks: the default walk (_runs) goes on past each weight node it strips by its
+    layout, so it is entered about once a window, not twice a block as the run loop and the
+    node-at-a-time step were (the 300k walk: ~35 ms less of the reader's CPU at normal
+    speed); it gives what that walk gives, and what the node-at-a-time walk gives."""
+    path = blocks_graph(6000, 1)
+    calls = []
+    real = lazy_graphdef._runs
+    monkeypatch.setattr(lazy_graphdef, "_runs", lambda *a: calls.append(1) or real(*a))
+
+    def read(**kwargs):
+        sizes: list = []
+        graph_def, store = open_lazily(path, os.stat(path), every=1000, sizes=sizes, **kwargs)
+        slots = sorted(store.slots.items())
+        store.close()
+        return graph_def, sizes, slots
+
+    fused = read()
+    weights = sum(node.op == "Const" and node.name.endswith("weights")
+                  for node in fused[0].node)
+    assert weights > 500 and len(fused[2]) == weights and 0 < len(calls) < weights // 10
+    assert fused == read(small=lazy_graphdef._small_nodes)
+    monkeypatch.setattr(lazy_graphdef, "_runs", lambda buf, i, *rest: (i, 0, i))
+    assert fused == read()
+
+
 class _CountingOs:
     """reader_sink's `os`, counting its preads."""
 

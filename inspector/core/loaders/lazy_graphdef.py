@@ -145,10 +145,11 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
     (a list) gets each node's size in the file, values included (its NodeDef's ByteSize).
     Nodes holding large values and smaller than `parse_below` are parsed, then stripped;
     bigger ones are stripped by walking their fields (0: always, and no value is read).
-    small: what finds the runs of small nodes (_small_nodes, or a compiled one)."""
+    small: what finds the runs of small nodes (a compiled _small_nodes); by default _runs,
+    which also takes the weight nodes of a known layout between them."""
     size, pos, index = r.size, 0, 0
     sized = sizes if sizes is not None else []
-    size_of, small = sized.append, small or _small_nodes
+    fused, size_of, small = small is None, sized.append, small or _small_nodes
     cut = every or -1
     layouts = Skeletons()     # weight nodes' layouts: stripped without a parse once known
     run = [0, 0]        # pending small nodes [start, end), always inside the window
@@ -169,10 +170,15 @@ def read_fields(r: _Reader, sink, found: list, every: int = 0, sizes=None,
         if ran:
             ran = False
         elif 0 <= i < len(buf) and buf[i] == 0x0A:    # a run of small nodes, in one tight loop
-            end, k = small(buf, i, len(buf), cut - index if every else size, sized)
+            most = cut - index if every else size
+            if fused:        # (and the weight nodes between them, stripped by their layout)
+                end, k, at = _runs(buf, i, len(buf), most, sized, layouts.strip, found, r.base,
+                                   index, sink, run[0] - r.base if run[1] == pos else i)
+            else:
+                end, k = small(buf, i, len(buf), most, sized)
+                at = i if run[1] != pos else run[0] - r.base
             if k:
-                if run[1] != pos:
-                    run[0] = pos
+                run[0] = at + r.base
                 pos = run[1] = end + r.base
                 index += k
                 ran = True
@@ -271,6 +277,46 @@ def _small_nodes(buf, i: int, edge: int, most: int, sizes: list) -> tuple[int, i
         i = j
         k += 1
     return i, k
+
+
+def _runs(buf, i: int, edge: int, most: int, sizes: list, strip, found: list, base: int,
+          index: int, sink, run: int) -> tuple[int, int, int]:
+    """_small_nodes going on past each weight node that `strip` (Skeletons.strip) strips by
+    a known layout (its length written in two bytes): the run of small nodes before it goes
+    to the sink (sink.fields: the run pending from buf[run] on, then each one between two
+    weight nodes), the node stripped (sink.node_bytes), its slot into found, as read_fields
+    does a node at a time (the nodes from buf[i] are the index-th on; buf[0] is the file's
+    byte `base`). Returns (where they end, how many, where the run pending there starts)."""
+    k, last, add = 0, edge - 3, sizes.append
+    while k < most and i < last and buf[i] == 0x0A:
+        n = buf[i + 1]
+        if n < 0x80:
+            j = i + 2 + n
+        else:
+            m = buf[i + 2]
+            if m >= 0x80:
+                break
+            n = (n & 0x7F) | m << 7
+            j = i + 3 + n
+            if n >= LAZY_FIELD:
+                if j > edge:
+                    break
+                stripped = strip(buf, i + 3, j, base + i + 3, index + k, found)
+                if stripped is None:
+                    break
+                if run < i:
+                    sink.fields(base + run, base + i)
+                sink.node_bytes(stripped, base + i)
+                add(n)
+                i = run = j
+                k += 1
+                continue
+        if j > edge:
+            break
+        add(n)
+        i = j
+        k += 1
+    return i, k, run
 
 
 def _first_fields(r: _Reader, count: int = 64) -> list:

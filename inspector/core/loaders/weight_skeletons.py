@@ -20,6 +20,7 @@ from inspector.core.model.weights import TENSOR_CONTENT, Slot
 MOST = 64          # layouts kept (a model's distinct weight shapes; others parse)
 HEAD = 32          # bytes of the values the parse's search looks for (weight_strip.place)
 _FLIP = bytes(range(255, -1, -1))      # a translate table that changes every byte
+_slot = tuple.__new__     # a Slot made from its fields' tuple (Slot(...) checks its arguments)
 
 
 def _name_end(buf, i: int) -> int:
@@ -47,7 +48,8 @@ class Skeletons:
     def strip(self, buf, i: int, end: int, begin: int, index: int, found: list):
         """The stripped NodeDef bytes of the node at buf[i:end] (file offset begin) and its
         slot appended to found, when it has a known layout; else None."""
-        ne = _name_end(buf, i)
+        n = buf[i + 1] if buf[i] == 0x0A else 0x80     # _name_end inline (30k calls)
+        ne = i + 2 + n if n < 0x80 else _name_end(buf, i)
         known = self.known.get(end - ne) if ne > i else None
         if known is None:
             return None
@@ -63,7 +65,8 @@ class Skeletons:
                 return None
         if buf.find(buf[at:at + HEAD], i, at + HEAD - 1) >= 0:
             return None     # the values' head seen before them: the parse's search decides
-        found.append(Slot(index, attr, TENSOR_CONTENT, begin + at - i, length, version))
+        found.append(_slot(Slot, (index, attr, TENSOR_CONTENT, begin + at - i, length,
+                                  version)))
         return name + rest
 
     def learn(self, buf, i: int, end: int, begin: int, slots: list, stripped: bytes,
