@@ -225,3 +225,30 @@ def test_the_overlays_dock_does_not_scroll_sideways_at_1366x768(qtbot, window, m
     assert panel.charts.currentWidget() is panel.tables
     panel.charts.setCurrentWidget(panel.top_nodes)   # a chart brought up by the app
     assert choice.currentText() == "top nodes"
+
+
+def test_a_run_s_failure_names_its_node_in_the_window_as_in_the_cli(qtbot, window, tmp_path):
+    """Hostile-input run (hostile2): profile and calibrate in the window showed the error's
+    message alone (getattr(exc, 'message')), without the node or file the CLI's line names:
+    a session file's input size of [2147483647,2147483647,1,3] read 'input sized [...]:
+    one sample needs ...', not "node 'image': input sized ...". They show the one line now
+    (the preview's check and the quantization recipes did the same)."""
+    import json
+
+    from test_overlays_core_cli import ANY_SIZE
+
+    model = tmp_path / "fcn.pbtxt"
+    model.write_text(ANY_SIZE)
+    (tmp_path / "fcn.pbtxt.inspector.json").write_text(json.dumps(
+        {"version": 1, "input_shapes": {"image": [2147483647, 2147483647, 1, 3]}}))
+    open_and_wait(qtbot, window, str(model))
+    errors = []
+    window.state.error.connect(errors.append)
+    panel = window.overlays_panel
+    panel.runs.setValue(1)
+    for button in (panel.profile_button, panel.calibrate_random):
+        errors.clear()
+        qtbot.mouseClick(button, Qt.LeftButton)
+        qtbot.waitUntil(lambda: bool(errors) and not window.tasks.is_busy(), timeout=120000)
+        assert errors[-1].startswith("node 'image': input sized [2147483647,2147483647,1,3] "
+                                     "(float32): one sample needs "), errors

@@ -107,7 +107,7 @@ class OverlaysController(QObject):
                 if retry is not None and self.dialogs.consent(exc, what):
                     retry()
             elif not isinstance(exc, Cancelled):
-                self.state.fail(getattr(exc, "message", None) or str(exc))
+                self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
         return failed
 
     # -- timings -------------------------------------------------------------------------------

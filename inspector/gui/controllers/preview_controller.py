@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app.exports import beside
 from inspector.core.app.pipeline_runs import start_check, start_save, start_step_view
-from inspector.core.errors import UnsafeGraphError
+from inspector.core.errors import InspectorError, UnsafeGraphError
 
 
 class PreviewController(QObject):
@@ -80,7 +80,8 @@ class PreviewController(QObject):
                 if not allow_io and self.dialogs.consent(exc, "Checking the outputs"):
                     self.check_outputs(True)
                 return
-            self.panel.check_result.setText(getattr(exc, "message", str(exc)))
+            self.panel.check_result.setText(exc.one_line() if isinstance(exc, InspectorError)
+                                            else str(exc))
 
         if not start_check(self.state, self.tasks, failed, allow_io):
             self.panel.check_result.setText("Mark outputs and add steps first.")
