@@ -139,3 +139,22 @@ def test_constant_data_by_dtype_is_the_bytes_of_the_tensors_tensorflow_decodes(f
     code, text, err = run_cli("summarize", "--json", paths[1])
     assert code == 0, err
     assert json.loads(text)["bytes_by_dtype"] == expected(big)
+
+
+def test_a_saved_models_size_is_what_its_files_take_on_disk_as_the_diff_says(fx):
+    """summarize's (and the Summary panel's) size of a SavedModel is its folder's files, what
+    `du` counts and the diff's "file bytes" says; it was the frozen GraphDef's (basic-pitch's
+    nmp: 277.4 KB for 1.2 MB on disk, and a .meta its own file without its checkpoint)."""
+    from inspector.core.model.humanize import human_bytes
+
+    path = os.path.join(fx, "two_signatures")
+    files = [os.path.join(d, f) for d, _, names in os.walk(path) for f in names]
+    on_disk = sum(os.path.getsize(f) for f in files)
+    code, text, err = run_cli("summarize", "--json", "--signature", "embed", path)
+    assert code == 0, err
+    data = json.loads(text)
+    assert data["bytes_on_disk"] == on_disk and data["file_size"] < on_disk
+    code, text, err = run_cli("summarize", "--signature", "embed", path)
+    assert f"(savedmodel, frozen, {human_bytes(on_disk)})" in text.splitlines()[0]
+    code, text, err = run_cli("diff", "--json", "--signature", "embed", path, path)
+    assert json.loads(text)["totals"]["file bytes"][0] == on_disk

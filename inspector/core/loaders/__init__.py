@@ -41,6 +41,10 @@ def load(path: str, *, freeze: bool = True, tags: list | None = None,
         options["freeze"] = False
     model.ref = _loaded.ModelRef(path, (st.st_size, st.st_mtime_ns), tuple(sorted(
         (k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
+    if model.kind in ("savedmodel", "metagraph"):   # its folder; a .meta and its checkpoint
+        from inspector.core.loaders.on_disk import model_bytes
+
+        model.disk_bytes = model_bytes(path)
     return model
 
 

@@ -63,6 +63,15 @@ class LoadedModel:
     problems: list = field(default_factory=list)
     notes: list = field(default_factory=list)   # plain words on how the model was opened
     ref: ModelRef | None = None   # how to open exactly this model again (set by `load`)
+    # what its files take on disk (on_disk.model_bytes, set by `load`: a SavedModel's folder,
+    # a .meta and its checkpoint, a TF.js model's shards), where file_size is the bytes of
+    # what was read as its graph (a SavedModel's: its frozen GraphDef's)
+    disk_bytes: int = 0
+
+    @property
+    def size_on_disk(self) -> int:
+        """The size a user checks with `ls -l` / `du` (the summary's, the diff's file bytes)."""
+        return self.disk_bytes or self.file_size
 
     @property
     def capabilities(self) -> frozenset:
