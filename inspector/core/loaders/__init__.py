@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 # the loaders' public names (loaded.py) are imported on first use: a same-bytes diff reads
 # sniff without them (their dataclasses and typing: ~30 ms on a slow machine)
 _loaded = later("inspector.core.loaders.loaded", globals(), "_loaded")
+on_disk = later("inspector.core.loaders.on_disk", globals(), "on_disk")   # a SavedModel's files
 LOADED = ("LoadedModel", "ModelRef", "Signature", "file_stamp", "make_graph", "read_bytes")
 
 
@@ -42,9 +43,7 @@ def load(path: str, *, freeze: bool = True, tags: list | None = None,
     model.ref = _loaded.ModelRef(path, (st.st_size, st.st_mtime_ns), tuple(sorted(
         (k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
     if model.kind in ("savedmodel", "metagraph"):   # its folder; a .meta and its checkpoint
-        from inspector.core.loaders.on_disk import model_bytes
-
-        model.disk_bytes = model_bytes(path)
+        model.disk_bytes = on_disk.model_bytes(path)
     return model
 
 
