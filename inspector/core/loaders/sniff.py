@@ -8,6 +8,7 @@ import struct
 
 from inspector.core.errors import ModelLoadError
 from inspector.core.loaders.files import require_regular
+from inspector.core.loaders.packed import refuse_packed
 from inspector.core.model.humanize import human_bytes
 from inspector.core.runtime.lazy_import import later
 
@@ -352,6 +353,7 @@ def refuse_foreign(path: str, head: bytes) -> None:
         raise ModelLoadError("this is a Python pickle (e.g. a PyTorch model), not a TensorFlow "
                              "model, and it is not opened (unpickling runs code): convert the "
                              "model to TensorFlow first", path=path)
+    refuse_packed(path, head)
     if name.endswith(".onnx") or _looks_onnx(head):
         raise ModelLoadError("this is an ONNX model, not a TensorFlow graph: convert it first "
                              "(e.g. with onnx2tf, which writes a SavedModel)", path=path)
