@@ -252,3 +252,72 @@ def test_a_run_s_failure_names_its_node_in_the_window_as_in_the_cli(qtbot, windo
         qtbot.waitUntil(lambda: bool(errors) and not window.tasks.is_busy(), timeout=120000)
         assert errors[-1].startswith("node 'image': input sized [2147483647,2147483647,1,3] "
                                      "(float32): one sample needs "), errors
+
+
+def test_long_names_in_a_profile_s_notes_wrap_in_the_dock_at_1366x768(qtbot, window, model,
+                                                                       tmp_path, monkeypatch):
+    """A real model's profile (handtrack.js's SSD) named grappler's nodes of ~150
+    characters in its notes: the label could not wrap them, so the Overlays dock scrolled
+    70 px sideways and the notes were cut at its right and clipped top and bottom (1366x768
+    walk, h08-profile.png). A long name now breaks after its '/', the notes take the
+    height they need, nothing scrolls sideways, and the text reads as given. Fails on the
+    old code: the horizontal scroll bar's maximum was over 0."""
+    import json
+
+    from inspector.gui.controllers import overlays_controller
+
+    long = ("StatefulPartitionedCall/ssd_mobile_net_v2fpn_keras_feature_extractor/"
+            "FeatureMaps/top_down/nearest_neighbor_upsampling/nearest_neighbor_upsampling/"
+            "ArithmeticOptimizer/ReplacePackWithTileReshape_Multiples_stack_1")
+    events = [{"ph": "X", "name": "Softmax", "dur": 120.0,
+               "args": {"name": "softmax", "op": "Softmax"}},
+              {"ph": "X", "name": "Mul", "dur": 80.0, "args": {"name": long, "op": "Mul"}}]
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps({"traceEvents": events}))
+    monkeypatch.setattr(overlays_controller.QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(trace), "")))
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, model)
+    window.show_panel(window.overlays_dock)
+    qtbot.wait(100)
+    panel = window.overlays_panel
+    qtbot.mouseClick(panel.import_timings, Qt.LeftButton)
+    qtbot.waitUntil(lambda: long in panel.unmatched.text(), timeout=30000)
+    qtbot.wait(100)
+    area = window.overlays_dock.widget()
+    assert area.horizontalScrollBar().maximum() == 0
+    label = panel.unmatched
+    assert label.height() >= label.heightForWidth(label.width())      # not clipped
+    assert label.width() <= area.viewport().width()
+
+
+def test_a_profile_s_notes_name_three_unmatched_names_and_count_the_rest(qtbot, window, model,
+                                                                         tmp_path,
+                                                                         monkeypatch):
+    """Ten unmatched names of ~150 characters filled ~40 lines of the Overlays dock at
+    1366x768 and pushed the charts far below (handtrack.js's SSD, h10c-dock-lower.png):
+    the notes name the first three and count the rest. Fails on the old code: all ten
+    were listed."""
+    import json
+
+    from inspector.gui.controllers import overlays_controller
+
+    names = [f"StatefulPartitionedCall/Postprocessor/ArithmeticOptimizer/Reorder_{k}"
+             for k in range(10)]
+    events = [{"ph": "X", "name": "Softmax", "dur": 120.0,
+               "args": {"name": "softmax", "op": "Softmax"}}] + \
+        [{"ph": "X", "name": "Cast", "dur": 5.0, "args": {"name": n, "op": "Cast"}}
+         for n in names]
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps({"traceEvents": events}))
+    monkeypatch.setattr(overlays_controller.QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(trace), "")))
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, model)
+    window.show_panel(window.overlays_dock)
+    panel = window.overlays_panel
+    qtbot.mouseClick(panel.import_timings, Qt.LeftButton)
+    qtbot.waitUntil(lambda: "grappler" in panel.unmatched.text(), timeout=30000)
+    said = panel.unmatched.text()
+    assert sum(name in said for name in names) == 3 and "and 7 more" in said, said
+    assert panel.unmatched.height() < 0.5 * window.overlays_dock.height()

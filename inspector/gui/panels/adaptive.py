@@ -132,3 +132,17 @@ class Wrapped(QLabel):
         old, new = event.oldSize().width(), event.size().width()
         if old != new and self.heightForWidth(old) != self.heightForWidth(new):
             self.updateGeometry()        # fewer or more lines: the layout asks again
+
+
+class NamesWrapped(Wrapped):
+    """A Wrapped label for text with node names: a long name may break after any '/' or '_' (a
+    zero-width space there), so one name of 150 characters does not make the label, and
+    its dock, wider than the dock (grappler's names in a profile's notes scrolled the
+    Overlays dock sideways at 1366x768). `text()` is the text as given."""
+
+    def setText(self, text: str) -> None:
+        self._given = text
+        super().setText(text.replace("/", "/\u200b").replace("_", "_\u200b"))
+
+    def text(self) -> str:
+        return self._given if hasattr(self, "_given") else super().text()

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.app.decorations import overlay_choices
-from inspector.gui.panels.adaptive import Fold, Tabs
+from inspector.gui.panels.adaptive import Fold, NamesWrapped, Tabs
 from inspector.gui.panels.chart_slot import ChartSlot
 from inspector.gui.panels.overlay_charts import (
     BAR_CHART_HEIGHT,
@@ -209,8 +209,7 @@ class OverlaysPanel(QWidget):
         self.import_timings.setToolTip("benchmark_model --enable_op_profiling text output, "
                                        "a Chrome trace (timeline) or our own tables")
         self.profile_choice = QComboBox()
-        self.unmatched = QLabel("")
-        self.unmatched.setWordWrap(True)
+        self.unmatched = NamesWrapped("")     # a profile's notes: long node names
         self.charts = QTabWidget()
         self.tables = QPlainTextEdit()
         self.tables.setReadOnly(True)
