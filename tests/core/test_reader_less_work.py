@@ -12,7 +12,7 @@ from array import array
 
 import pytest
 
-from inspector.core.loaders import lazy_graphdef, reader_process, reader_sink
+from inspector.core.loaders import lazy_graphdef, reader_frames, reader_process, reader_sink
 from inspector.core.loaders.lazy_graphdef import open_lazily
 from inspector.core.model import columns, protos
 from tests.fixtures.scale_models import blocks_graph
@@ -123,7 +123,7 @@ def test_the_busy_windows_pieces_go_split_with_their_own_inputs_resolved(monkeyp
     monkeypatch.setattr(reader_sink.SendingSink, "__init__", _keeping(frames))
     out = os.open(os.devnull, os.O_WRONLY)
     reader_process.serve(path, out, idle, True)
-    got = [marshal.loads(p) for k, p in frames if k == b"P"]
+    got = [reader_frames.loaded(p) for k, p in frames if k == b"P"]
     assert len(got) >= 6
     whole = protos.GraphDef.FromString(open(path, "rb").read())
     first = 0
@@ -141,6 +141,37 @@ def test_the_busy_windows_pieces_go_split_with_their_own_inputs_resolved(monkeyp
         first += len(sizes)
 
 
+def test_a_pieces_sizes_lengths_and_input_counts_go_as_array_bytes(monkeypatch):
+    """A piece's node sizes (every frame), and a split piece's NodeDef lengths and input
+    counts, go as array bytes, not lists: a 16k-node piece's lists were ~50k int objects
+    for marshal to make in the window (then read back by numpy and array). The window reads
+    them back as arrays of the same numbers (fails on the old code: lists)."""
+    import marshal
+
+    path = blocks_graph(6000, 1)
+    monkeypatch.setattr(reader_process, "CHUNK_NODES", 1000)
+    idle = mmap.mmap(-1, reader_sink.IDLE_BYTES)       # the window busy: split pieces
+    frames = []
+    monkeypatch.setattr(reader_sink.SendingSink, "__init__", _keeping(frames))
+    reader_process.serve(path, os.open(os.devnull, os.O_WRONLY), idle, True)
+    whole = protos.GraphDef.FromString(open(path, "rb").read())
+    first = 0
+    for kind, payload in frames:
+        if kind != b"P":
+            continue
+        raw = marshal.loads(payload)
+        assert raw[1].__class__ is raw[3].__class__ is raw[5][3].__class__ is bytes
+        pieces, sizes, read, lengths, places, batch, consts = reader_frames.loaded(payload)
+        nodes = whole.node[first:first + len(sizes)]
+        assert list(sizes) == [n.ByteSize() for n in nodes]
+        assert list(batch[3]) == [len(n.input) for n in nodes]
+        assert [n for n, s in zip(lengths, sizes) if s < lazy_graphdef.LAZY_FIELD] == \
+            [s for s in sizes if s < lazy_graphdef.LAZY_FIELD]     # (weights: stripped)
+        assert all(n < s for n, s in zip(lengths, sizes) if s >= lazy_graphdef.LAZY_FIELD)
+        first += len(sizes)
+    assert first == len(whole.node)
+
+
 def _keeping(frames):
     real = reader_sink.SendingSink.__init__
 
@@ -155,7 +186,7 @@ def _keeping(frames):
 def split_read(frame) -> bool:
     import marshal
 
-    pieces, sizes, read, lengths, places, batch, consts = marshal.loads(frame[1])
+    pieces, sizes, read, lengths, places, batch, consts = reader_frames.loaded(frame[1])
     return read is None and batch is not None and len(batch[0]) == len(sizes) == \
         len(lengths)
 
@@ -163,7 +194,7 @@ def split_read(frame) -> bool:
 def columns_read(frame) -> bool:
     import marshal
 
-    pieces, sizes, read, lengths, *_ = marshal.loads(frame[1])
+    pieces, sizes, read, lengths, *_ = reader_frames.loaded(frame[1])
     return read is not None and len(read[0]) == len(sizes) == len(lengths)
 
 
@@ -217,8 +248,9 @@ def test_a_window_with_one_piece_to_add_gets_the_next_ones_bodies_split(tmp_path
         sink.frames = 3
         reader_sink.took(idle, 2)            # one frame sent, not yet added
         read, lengths, batch, consts = sink._columns([(0, len(data))], 50)
-        assert read is None and consts is None and len(lengths) == 50
-        assert batch[0] == [n.name for n in gd.node] and list(batch[3]) == [0] + [1] * 49
+        assert read is None and consts is None and len(lengths) == 8 * 50   # (int64 bytes)
+        assert batch[0] == [n.name for n in gd.node] and \
+            list(memoryview(batch[3]).cast("q")) == [0] + [1] * 49
         reader_sink.took(idle, 3)            # every frame added: it reads the next itself
         assert sink._columns([(0, len(data))], 50) == (None, None, None, None)
     finally:

@@ -4,7 +4,30 @@ columns, or with its node fields' places: wire_columns) or read here."""
 
 from __future__ import annotations
 
+import marshal
+from array import array
+
 from inspector.core.model import columns, graph_index, piece_inputs, wire_columns
+
+
+def loaded(payload: bytes) -> tuple:
+    """A P frame's items (marshal), with its node sizes, its NodeDef lengths and a split
+    batch's input counts made arrays where they came as array bytes (as lists they were
+    ~50k int objects a 16k-node piece for marshal to make and numpy to read back)."""
+    pieces, sizes, read, lengths, places, batch, *consts = marshal.loads(payload)
+    if sizes.__class__ is bytes:
+        sizes = _ints("I", sizes)
+    if lengths.__class__ is bytes and places is None:
+        lengths = _ints("q", lengths)
+    if batch.__class__ is tuple and len(batch) > 3 and batch[3].__class__ is bytes:
+        batch = batch[:3] + (_ints("q", batch[3]),) + batch[4:]
+    return (pieces, sizes, read, lengths, places, batch, *consts)
+
+
+def _ints(code: str, data: bytes) -> array:
+    out = array(code)
+    out.frombytes(data)       # (ValueError for a garbled length: the frame is not taken)
+    return out
 
 
 def add(graph, store, pieces: list, data, count: int, read, lengths, places,

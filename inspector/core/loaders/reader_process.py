@@ -348,7 +348,8 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
         for kind, payload in stream.frames(job, graph.read_scopes_ahead):
             if kind == b"P":
                 try:
-                    pieces, sizes, read, lengths, places, batch, *consts = marshal.loads(payload)
+                    pieces, sizes, read, lengths, places, batch, *consts = \
+                        reader_frames.loaded(payload)
                     fetch = lambda: b"".join(   # noqa: E731  (pieces' bytes: from the file)
                         pread(fd, p[1] - p[0], p[0]) if p.__class__ is tuple else p
                         for p in pieces)
@@ -369,8 +370,7 @@ def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
                 took += 1
                 if stream.idle is not None:
                     reader_sink.took(stream.idle, took)
-                graph.read_scopes_ahead()    # this piece grouped by scope now, not after
-                # the last one (the reader has the other core meanwhile)
+                graph.read_scopes_ahead()    # this piece grouped by scope now (not after all)
             elif kind == b"D":
                 columns, scanned, stamp = marshal.loads(payload)
                 st = os.fstat(fd)

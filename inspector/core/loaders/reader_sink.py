@@ -10,6 +10,7 @@ from __future__ import annotations
 import marshal
 import os
 import struct
+from array import array
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
@@ -87,8 +88,8 @@ class SendingSink:
             if self.wire is None:
                 self._sent_scanned(0)          # (frames scanned before go first)
                 read, lengths, batch, consts = self._columns(pieces, len(sizes), chunks)
-                self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, None, batch,
-                                               consts)))
+                self.send(b"P", marshal.dumps((pieces, array("I", sizes).tobytes(), read,
+                                               lengths, None, batch, consts)))
                 self.frames += 1
                 return
             data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
@@ -124,8 +125,8 @@ class SendingSink:
                     self.wire = None
                 else:
                     read, lengths, places = self._placed(got, data, len(sizes), first)
-            self.send(b"P", marshal.dumps((pieces, sizes, read, lengths, places, None,
-                                           None)))
+            self.send(b"P", marshal.dumps((pieces, array("I", sizes).tobytes(), read,
+                                           lengths, places, None, None)))
             self.frames += 1
 
     def _placed(self, got, data, count: int, first: int) -> tuple:
@@ -171,8 +172,9 @@ class SendingSink:
             return None, None, None, None
         if graph is None:       # (the inputs naming a node of this piece found here)
             local, rest = piece_inputs.split(batch.names, batch.inputs)
-            return None, lengths, (batch.names, batch.ops, rest, batch.counts,
-                                   batch.devices, local), None
+            return None, array("q", lengths).tobytes(), (
+                batch.names, batch.ops, rest, array("q", batch.counts).tobytes(),
+                batch.devices, local), None
         first, base = len(graph._names), len(graph._src)
         ops, bad = len(graph.op_names), len(graph.malformed_inputs)
         odd = graph_index.append(graph, batch, first)

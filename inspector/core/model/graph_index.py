@@ -45,8 +45,11 @@ def append(graph, batch, first: int) -> list:
             op_names.append(op)
     graph._ops.fromlist(list(map(codes.__getitem__, batch.ops)))
     base = len(graph._src)
-    # (a list: array.extend of an iterator takes a value at a time)
-    graph._in_off.fromlist(list(islice(accumulate(batch.counts, initial=base), 1, None)))
+    if batch.counts.__class__ is array and k >= NUMPY_FROM:    # (a reader's piece's)
+        np = numpy()
+        graph._in_off.frombytes((np.cumsum(batch.counts, dtype=np.int64) + base).tobytes())
+    else:   # (a list: array.extend of an iterator takes a value at a time)
+        graph._in_off.fromlist(list(islice(accumulate(batch.counts, initial=base), 1, None)))
     graph._wire = graph._wire and batch.wire
     odd = _odd_names(graph, names)
     graph._odd.update(odd)
