@@ -660,3 +660,38 @@ def test_properties_show_the_end_of_long_input_names_at_1366x768(qtbot, window, 
         index = tree.indexFromItem(row, 0)
         tree.itemDelegateForIndex(index).initStyleOption(option, index)
         assert option.textElideMode == Qt.ElideLeft      # its end shows
+
+
+def test_a_search_result_s_tooltip_is_its_whole_name(qtbot, window, tmp_path):
+    """In the 290 px Search dock at 1366x768 musicnn's results read "…ization_1/cond/
+    FusedBatchNorm/Switch" with no way to read the rest (1366x768 walk, m11-search-
+    legend.png): hovering a result shows its whole name. Fails on the old code: no
+    tooltip."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    from inspector.core.model import protos
+
+    g = protos.GraphDef()
+    x = g.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = 1
+    long = "model/batch_normalization_10/cond/FusedBatchNorm_1/Switch_1"
+    relu = g.node.add(name=long, op="Relu", input=["x"])
+    relu.attr["T"].type = 1
+    path = tmp_path / "names.pb"
+    path.write_bytes(g.SerializeToString())
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, str(path))
+    window.show_panel(window.search_dock)
+    panel = window.search_panel
+    qtbot.keyClicks(panel.box, "Switch_1")
+    qtbot.waitUntil(lambda: panel.results.count() == 1, timeout=10000)
+    viewport = panel.results.viewport()
+    assert panel.results.fontMetrics().horizontalAdvance(long) > viewport.width()   # cut
+    at = panel.results.visualItemRect(panel.results.item(0)).center()
+    QApplication.sendEvent(viewport, QHelpEvent(QHelpEvent.ToolTip, at,
+                                                viewport.mapToGlobal(at)))
+    qtbot.waitUntil(lambda: QToolTip.text() == long, timeout=3000)
+    QApplication.sendEvent(viewport, QHelpEvent(QHelpEvent.ToolTip, QPoint(5, 400),
+                                                viewport.mapToGlobal(QPoint(5, 400))))

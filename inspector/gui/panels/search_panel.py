@@ -3,13 +3,14 @@ and F3 step through them, a click jumps to one. The searching itself is the cont
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +35,7 @@ class SearchPanel(QWidget):
         self.results.setUniformItemSizes(True)
         self.results.setTextElideMode(Qt.ElideLeft)     # a long name shows its end
         self.results.currentRowChanged.connect(self._row_changed)
+        self.results.viewport().installEventFilter(self)   # a row's tooltip: its whole name
         row = QHBoxLayout()
         row.addWidget(self.box, 1)
         row.addWidget(self.regex)
@@ -46,6 +48,18 @@ class SearchPanel(QWidget):
         self.box.textChanged.connect(lambda *_: self._changed())
         self.regex.toggled.connect(lambda *_: self._changed())
         self.matches: list = []
+
+    def eventFilter(self, obj, event) -> bool:
+        """The tooltip of a result is its whole name (asked for the row under the pointer,
+        not set on 2,000 rows): a name longer than the side dock is cut at its start."""
+        if event.type() == QEvent.ToolTip and obj is self.results.viewport():
+            item = self.results.itemAt(event.pos())
+            if item is None:
+                QToolTip.hideText()
+            else:
+                QToolTip.showText(event.globalPos(), item.text(), self.results.viewport())
+            return True
+        return False
 
     def query(self) -> tuple:
         return self.box.text(), self.regex.isChecked()
