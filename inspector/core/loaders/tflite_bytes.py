@@ -55,7 +55,10 @@ def tensor_bytes(t, buffers: list, counted: set, seen: set) -> int:
         buf = buffers[b]
         size += SLOT + _table(buf, seen)
         start, n = buf.bytes_span(0)
-        size += 4 + n if buf._at(0) else buf.scalar(2, "Q")     # past 2 GB: offset, size
+        size += 4 + n if buf._at(0) else 0
+        if not n:       # past 2 GB: offset, size, as the reader takes them (it checked
+            offset, outside = buf.scalar(1, "Q"), buf.scalar(2, "Q")   # they fit the file)
+            size += outside if offset > 1 else 0
     return size
 
 

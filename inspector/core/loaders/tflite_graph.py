@@ -89,7 +89,7 @@ def build_graph(model, path: str, data) -> tuple:
     taken: set = set()
     producer: dict = {}          # tensor index -> node name
     slots = []
-    sizes = array("I")            # each node's bytes of the file, in node order
+    sizes = []                    # each node's bytes of the file, in node order
     consumed = {i for op in main.operators for i in op.inputs if i >= 0}
     for i in main.inputs:
         t = main.tensors[i]
@@ -142,8 +142,8 @@ def build_graph(model, path: str, data) -> tuple:
         st = os.fstat(fd)
         store = WeightStore(path, fd, (st.st_size, st.st_mtime_ns), slots, 0)
     graph = Graph(gd, os.path.basename(path), weights=store)
-    if model.sized:             # the file's bytes, not the NodeDefs'
-        graph.stored_sizes, graph.sizes_in_file = sizes, True
+    if model.sized and all(s < 1 << 32 for s in sizes):   # the file's bytes, not the
+        graph.stored_sizes, graph.sizes_in_file = array("I", sizes), True   # NodeDefs'
     graph.tflite_producers = producer   # tensor index -> node (":k" past an op's first output)
     outs = [producer[o].split(":")[0] for o in main.outputs if o in producer]
     ins = [producer[i] for i in main.inputs]
