@@ -89,7 +89,7 @@ def cmd_tflite(args) -> int:
 
     variants = preview_variants(ta.split(args.variants))
     targets = ta.output_targets(args, variants)
-    model = _load(args)
+    model = ta.convertible(_load(args))
     ins, outs = ta.ports(model, args)
     shapes = ta.input_shapes(args, model, ins)
     result = engine_here(model.graph.graph_def).tflite_preview(ins, outs, shapes,

@@ -12,10 +12,10 @@ from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
 
 
-def _opened(args, opened):
-    """The model as the window and `summarize` open it (overlay_runs.opened), its notes on
-    stderr."""
-    model = opened(args.model, args.allow_io)
+def _opened(args, opened, what: str):
+    """The model as the window and `summarize` open it (overlay_runs.opened: one TensorFlow
+    cannot run, a .tflite, refused in one line), its notes on stderr."""
+    model = opened(args.model, args.allow_io, what)
     for note in model.notes:
         print(f"note: {note}", file=sys.stderr)
     return model
@@ -25,7 +25,7 @@ def cmd_profile(args) -> int:
     from inspector.core.app.overlay_runs import opened, profile_file
 
     arrays = read_arrays(args.npy)
-    model = _opened(args, opened)
+    model = _opened(args, opened, "profile")
     inputs, outputs = ta.ports(model, args, required=True)   # the likely ones by default
     shapes = ta.input_shapes(args, model, inputs) or {}
     ta.note_open_sizes(model, inputs, shapes)
@@ -54,7 +54,7 @@ def cmd_calibrate(args) -> int:
         check_target(args.freeze, args.force, source=args.model)
     if args.count < 1:
         raise InspectorError(f"--count must be at least 1 (got {args.count})")
-    model = _opened(args, opened)
+    model = _opened(args, opened, "calibrate")
     inputs, outputs = ta.ports(model, args, required=True)   # the likely ones by default
     shapes = ta.input_shapes(args, model, inputs) or {}
     ta.note_open_sizes(model, inputs[:1], shapes)          # calibrate feeds the first only

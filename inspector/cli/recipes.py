@@ -9,7 +9,7 @@ import json
 import sys
 
 from inspector.cli.loading import _load
-from inspector.cli.tflite_args import input_shapes, output_targets, ports, source
+from inspector.cli.tflite_args import convertible, input_shapes, output_targets, ports, source
 from inspector.core.app.demo import engine_here
 from inspector.core.app.exports import atomic_write
 from inspector.core.app.quantization import recipe_figures, recipe_names, run_recipes
@@ -18,7 +18,7 @@ from inspector.core.app.quantization import recipe_figures, recipe_names, run_re
 def cmd_recipes(args) -> int:
     names = recipe_names(args.recipe, args.keep_float)
     targets = output_targets(args, names)
-    model = _load(args)
+    model = convertible(_load(args))
     ins, outs = ports(model, args)
     report = run_recipes(engine_here(model.graph.graph_def), ins, outs,
                          input_shapes(args, model, ins), names, args.keep_float,

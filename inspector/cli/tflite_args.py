@@ -23,6 +23,16 @@ def add_port_arguments(p) -> None:
     p.add_argument("--outputs", help="output node names (default: the likely outputs)")
 
 
+def convertible(model):
+    """The model, when the converter can take it; a .tflite (its reader says it cannot be
+    converted) refused in one line, as `compat` refuses it: the consent check listed its
+    LiteRT ops as 'not pure computation' and TensorFlow then refused 'CONV_2D'."""
+    if "convert" not in model.capabilities:
+        raise InspectorError("this is already a TensorFlow Lite model: open the TensorFlow "
+                             "model it came from to convert it", path=model.path)
+    return model
+
+
 def ports(model, args, required: bool = False) -> tuple[list, list]:
     """--inputs/--outputs, the likely ones where not given (said on stderr), each checked:
     every command that runs or converts a model from its ports (compat, tflite, profile,

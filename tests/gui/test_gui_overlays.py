@@ -321,3 +321,28 @@ def test_a_profile_s_notes_name_three_unmatched_names_and_count_the_rest(qtbot, 
     said = panel.unmatched.text()
     assert sum(name in said for name in names) == 3 and "and 7 more" in said, said
     assert panel.unmatched.height() < 0.5 * window.overlays_dock.height()
+
+
+def test_profile_and_calibrate_of_a_tflite_say_it_is_a_read_only_view(qtbot, window):
+    """Hostile-input run (hostile2): Profile on a .tflite asked for consent to run
+    'CONV_2D (not on the list of pure operations)' and, with a yes, failed with
+    TensorFlow's 'Op type not registered CONV_2D'. Both buttons say in one line what the
+    view is and what to open instead; no consent is asked."""
+    from conftest import ROOT
+
+    asked = []
+    window.dialogs.consent = lambda *a: asked.append(a) or False
+    open_and_wait(qtbot, window, os.path.join(ROOT, "tests", "core", "data",
+                                                 "digits_float.tflite"))
+    errors = []
+    window.state.error.connect(errors.append)
+    panel = window.overlays_panel
+    for button, what in ((panel.profile_button, "profiling"),
+                         (panel.calibrate_random, "calibration")):
+        errors.clear()
+        qtbot.mouseClick(button, Qt.LeftButton)
+        qtbot.waitUntil(lambda: bool(errors) and not window.tasks.is_busy(), timeout=60000)
+        assert errors[-1] == (f"a .tflite model opens as a read-only view: {what} runs the "
+                              "TensorFlow graph it was converted from (diff --numeric runs a "
+                              ".tflite in LiteRT)"), errors
+    assert not asked

@@ -13,11 +13,24 @@ from inspector.core.app.opening import open_model
 from inspector.core.app.ports import marked_or_suggested, ports_or_say
 from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import atomic_write
+from inspector.core.loaders.loaded import RUN
 from inspector.core.loaders.files import read_text
 from inspector.core.overlays.decorate import chosen_ranges, original_name
 from inspector.core.transforms.syntax import quote
 
 ports = marked_or_suggested      # the window's controllers ask it too
+
+
+def run_refusal(model, what: str) -> str | None:
+    """Why TensorFlow cannot run this model for `what` (None when it can): a .tflite opens
+    as a read-only view of LiteRT's ops, which the consent check listed one by one as 'not
+    pure computation' and TensorFlow then refused ('Op type not registered CONV_2D')."""
+    if model is None or RUN in model.capabilities:
+        return None
+    return (f"a .tflite model opens as a read-only view: {what} runs the TensorFlow graph it "
+            "was converted from (diff --numeric runs a .tflite in LiteRT)"
+            if model.kind == "tflite" else
+            f"this model opens as a read-only view: {what} needs a TensorFlow graph")
 
 
 # -- timings ------------------------------------------------------------------------------
@@ -26,6 +39,10 @@ def start_profile(state, tasks, settings, on_error, allow_io: bool = False) -> N
     from the panel on the GUI thread."""
     engine = state.engine
     if state.original_view is None or engine is None:
+        return
+    why = run_refusal(state.model, "profiling")
+    if why:
+        state.fail(why)
         return
     found = ports_or_say(state)
     if found is None:
@@ -82,11 +99,16 @@ def add_profile(state, profile) -> None:
                               mode="timings"))
 
 
-def opened(path: str, allow_unsafe: bool = False):
+def opened(path: str, allow_unsafe: bool = False, what: str = "this"):
     """The model at `path` as the window and `summarize` open it (opening.open_model: a .meta
     frozen with the checkpoint beside it: it ran uninitialised variables), for `profile` and
-    `calibrate`, which find their ports and shapes on it as the other commands do."""
-    return open_model(path, allow_unsafe=allow_unsafe)
+    `calibrate` (`what`), which find their ports and shapes on it as the other commands do;
+    one TensorFlow cannot run is refused (run_refusal)."""
+    model = open_model(path, allow_unsafe=allow_unsafe)
+    why = run_refusal(model, what)
+    if why:
+        raise InspectorError(why, path=path)
+    return model
 
 
 def profile_file(model, inputs, outputs, shapes: dict, feed: str, seed: int, arrays: dict,
@@ -125,6 +147,10 @@ def start_calibrate(state, tasks, settings, data: dict | None, on_error,
 
     engine = state.engine
     if engine is None:
+        return
+    why = run_refusal(state.model, "calibration")
+    if why:
+        state.fail(why)
         return
     found = ports_or_say(state)
     if found is None:
