@@ -62,3 +62,14 @@ def test_a_limit_that_is_not_a_finite_number_falls_back_to_the_machine_s(monkeyp
     for text in ("inf", "-inf", "nan", "lots"):
         monkeypatch.setenv(feed_budget.LIMIT_ENV, text)
         assert feed_budget.feed_limit() == default
+
+
+def test_an_input_of_more_dimensions_than_an_array_can_have_is_one_line():
+    """Hostile-input run (hostile2): a .tflite whose input declares 5,000 dimensions of 1
+    (4 bytes) passed the size check, and `diff m.tflite m.tflite --numeric` ended in a
+    traceback from numpy: 'maximum supported dimension for an ndarray is currently 64'."""
+    feed_budget.check_all([("x", [1] * 64, "float32", 1)])
+    with pytest.raises(InspectorError) as err:
+        feed_budget.check_all([("x", [1] * 5000, "float32", 1)])
+    assert err.value.one_line() == ("node 'x': input of 5,000 dimensions: an array can have "
+                                    "at most 64")

@@ -23,6 +23,7 @@ np = later("numpy", globals(), "np")     # (imported by tflite_preview, which im
 LIMIT_ENV = "INSPECTOR_FEED_MEMORY_GB"
 UNKNOWN_MACHINE = 2 << 30     # the limit when the system does not say how much memory it has
 CHUNK = 1 << 20               # values drawn at a time
+MAX_DIMS = 64                 # numpy's most dimensions (NPY_MAXDIMS; TensorFlow allows 254)
 SHARE = 4                     # made-up inputs may take a quarter of the machine's memory (the
 #                               worker's own limit is half: the run needs the rest)
 
@@ -65,6 +66,9 @@ def check_all(wanted) -> None:
         if any(d < 0 for d in dims):
             raise InspectorError(f"input sized [{','.join(map(str, dims))}]: a negative "
                                  "dimension", node=name)
+        if len(dims) > MAX_DIMS:      # numpy's own limit: past it, a ValueError escaped
+            raise InspectorError(f"input of {len(dims):,} dimensions: an array can have at "
+                                 f"most {MAX_DIMS}", node=name)
         each = math.prod(dims) * max(np.dtype(dtype).itemsize, 1)
         count = max(int(count), 1)
         sized.append((name, f"[{','.join(map(str, dims))}] ({np.dtype(dtype).name})", count,
