@@ -53,8 +53,8 @@ def cmd_sizes(args) -> int:
     print(f"Nodes: {s.total:,} bytes; graph-level fields (library, versions): {s.other:,}")
     if s.file_size:
         print(f"File: {s.file_size:,} bytes; not in any node or field: {s.remainder:,} bytes "
-              + ("(the model's own fields: operator codes, signatures, metadata; padding)"
-                 if model.kind == "tflite" else "(protobuf framing)"))
+              + (f"({sizing.rest_of_file(model)})" if model.kind == "tflite"
+                 else "(protobuf framing)"))
     if dup is not None and dup.groups:
         print(f"Duplicated constants: {_mb(dup.wasted)} in {dup.tensors} tensors "
               f"({len(dup.groups)} sets of equal bytes); sharing one copy of each saves it:")

@@ -79,3 +79,31 @@ def test_cli_sizes_refuses_a_depth_or_top_below_1():
         code, out, err = run_cli("sizes", DEMO, flag, value)
         assert code == 2 and out == "", (flag, value, out)
         assert err == f"graphdef-inspector: error: {flag} must be at least 1 (got {value})\n"
+
+
+def test_a_tflite_s_other_subgraphs_are_named_in_the_rest_of_the_file(tmp_path):
+    """A .tflite's nodes are its main subgraph's: a WHILE's cond and body subgraphs (not
+    drawn) take bytes outside every node. The rest of the file was said to be "the model's
+    own fields: operator codes, signatures, metadata; padding" alone, hiding the bodies
+    (whose weights can be most of a model); it now names them and their bytes, in the CLI
+    and the window alike (sizing.rest_of_file)."""
+    import pytest
+
+    pytest.importorskip("ai_edge_litert.schema_py_generated")
+    from inspector.core.app import sizing
+    from inspector.core.loaders import load
+    from tests.fixtures.hostile.inputs import _tflite_calls
+
+    path = _tflite_calls(str(tmp_path), "while_body.tflite",
+                         [[("WHILE", (1, 2))], [("LESS", ())], []])
+    model = load(path)
+    found = model.tflite
+    theirs = sum(p.file_bytes for g in found.subgraphs[1:]
+                 for p in (*g.tensors, *g.operators))
+    assert found.sized and theirs > 0
+    said = sizing.rest_of_file(model)
+    assert f"its 2 other subgraphs (loop and branch bodies, not drawn: {theirs:,} bytes)" \
+        in said, said
+    code, out, err = run_cli("sizes", path)
+    assert code == 0, err
+    assert f"({said})" in out, out

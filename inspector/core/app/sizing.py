@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from inspector.core.model.humanize import count
 from inspector.core.runtime import gc_policy
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.treemap import DEPTH, inside
@@ -127,9 +128,19 @@ def file_size_for(model) -> int:
 
 
 def rest_of_file(model) -> str:
-    """What the file's bytes outside every node are."""
-    return "the model's own fields (operator codes, signatures, metadata) and padding" \
-        if model.kind == "tflite" else "graph-level fields (versions, library)"
+    """What the file's bytes outside every node are (the CLI's `sizes` and the Sizes panel
+    alike). A .tflite's nodes are its main subgraph's: the bytes of its other subgraphs
+    (loop and branch bodies, not drawn) are outside them, and said with their share."""
+    if model.kind != "tflite":
+        return "graph-level fields (versions, library)"
+    text = "the model's own fields (operator codes, signatures, metadata) and padding"
+    found = getattr(model, "tflite", None)
+    others = found.subgraphs[1:] if found is not None else []
+    if not others:
+        return text
+    theirs = sum(p.file_bytes for g in others for p in (*g.tensors, *g.operators))
+    return f"{text}, and its {count(len(others), 'other subgraph')} (loop and branch " \
+        f"bodies, not drawn" + (f": {theirs:,} bytes)" if found.sized else ")")
 
 
 def start_sizes(state, tasks, by: str) -> bool:
