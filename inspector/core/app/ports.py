@@ -61,6 +61,10 @@ def model_ports(model, inputs: list | None, outputs: list | None, required: bool
         say(f"using inputs {','.join(ins) or '(none)'} and outputs "
             f"{','.join(outs) or '(none)'} (give --inputs/--outputs to choose)")
     for name in ins + outs:
+        if not name.split(":")[0]:       # a SavedModel signature's tensor of no name
+            raise InspectorError("an input or output with no tensor name (a signature that "
+                                 "names none): give --inputs and --outputs",
+                                 path=model.path)
         if name.split(":")[0] not in model.graph:
             raise InspectorError("no such node in the model", path=model.path,
                                  node=name.split(":")[0])
