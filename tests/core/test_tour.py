@@ -198,3 +198,26 @@ def test_the_last_stop_of_a_long_model_names_its_first_and_last_block(tmp_path):
     assert all(isinstance(s.title, str) and s.title for s in stops), [s.title for s in stops]
     assert blocks[-1].title == "layer40 … layer45 (x 6)", blocks[-1].title
     assert len(blocks[-1].focus) == 6
+
+
+def test_a_session_kept_aside_never_goes_over_one_kept_aside_before(tmp_path, monkeypatch):
+    """Hostile-input run (hostile2): the copy kept aside was named by the second
+    (.partly-read-YYYYmmdd-HHMMSS) and moved there with os.replace, so a second damaged
+    session kept aside within that second replaced the first copy: user work lost."""
+    import time
+
+    monkeypatch.setattr(time, "strftime", lambda *a: "20261129-203900")
+    model = tmp_path / "m.pb"
+    model.write_bytes(b"")
+    texts = []
+    for k in range(2):
+        text = json.dumps({"version": 1, "outputs": [f"y{k}"], "tour": [{"kind": "nope"}]})
+        texts.append(text)
+        open(session_path(str(model)), "w").write(text)
+        bench = Workbench()
+        bench.restore(str(model))
+        bench.tour.replace(_stops(1))
+        bench.save(str(model))
+    kept = sorted(f for f in os.listdir(tmp_path) if ".partly-read-" in f)
+    assert len(kept) == 2, kept
+    assert sorted(open(tmp_path / f).read() for f in kept) == sorted(texts)

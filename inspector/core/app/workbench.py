@@ -181,6 +181,10 @@ class Workbench:
         for held, what in ((self.unreadable, "unreadable"), (self.partly_read, "partly-read")):
             if held == path and os.path.lexists(path):
                 backup = f"{path}.{what}-{time.strftime('%Y%m%d-%H%M%S')}"
+                for k in range(2, 1000):      # a copy kept aside before, in the same second
+                    if not os.path.lexists(backup):
+                        break
+                    backup = f"{path}.{what}-{time.strftime('%Y%m%d-%H%M%S')}-{k}"
                 try:
                     os.replace(path, backup)
                 except OSError as exc:
