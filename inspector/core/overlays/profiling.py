@@ -27,11 +27,15 @@ class NodeTime:
     first_ms: float = 0.0
     pct: float = 0.0
     mem_kb: float = 0.0
-    times: int = 1                    # calls a run ("times called")
+    times: int = 1                    # calls a run ("times called", rounded down)
+    run_ms: float | None = None       # ms a run where known exactly (a run here: sum / runs)
 
     def per_run(self) -> float:
-        """ms this node takes a run: avg_ms is a call's (a node in a loop runs many times)."""
-        return self.avg_ms * max(self.times, 1)
+        """ms this node takes a run: avg_ms is a call's (a node in a loop runs many times).
+        A run here knows it exactly, as StatSummarizer's "Summary by node type" counts it
+        (all its calls' time / runs): a node that ran in 1 of 3 runs (a branch) counts a
+        third of a call, not a whole one, and 2 calls in 3 runs not one."""
+        return self.run_ms if self.run_ms is not None else self.avg_ms * max(self.times, 1)
 
 
 @dataclass
@@ -177,7 +181,8 @@ def from_summarizer(s: StatSummarizer, source: str) -> Profile:
     total = s.run_total.sum or 1
     nodes = {d.name: NodeTime(d.name, d.type, d.elapsed.avg() / 1000.0,
                               d.elapsed.first / 1000.0, d.elapsed.sum * 100.0 / total,
-                              d.mem.newest / 1000.0, d.times_called // max(s.runs, 1))
+                              d.mem.newest / 1000.0, d.times_called // max(s.runs, 1),
+                              d.elapsed.sum / max(s.runs, 1) / 1000.0)
              for d in s.details.values()}
     return Profile(nodes, source, text=s.text())
 
