@@ -6,6 +6,7 @@ header, so a compression bomb costs nothing."""
 from __future__ import annotations
 
 import os
+import shlex
 import zlib
 
 from inspector.core.errors import ModelLoadError
@@ -45,7 +46,7 @@ def _tar_member(block: bytes) -> str | None:
 def refuse_packed(path: str, head: bytes) -> None:
     """Raise ModelLoadError for a gzip stream (a tar inside named as such), a tar archive, or
     a bzip2, xz or 7-Zip file; anything else passes."""
-    name = os.path.basename(path)
+    name = shlex.quote(os.path.basename(path))   # the command as it is pasted into a shell
     if head[:2] == b"\x1f\x8b":
         try:
             inside = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
