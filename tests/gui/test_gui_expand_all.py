@@ -17,7 +17,10 @@ def _open(qtbot, window, path, tmp_path):
 
     path = shutil.copy(path, tmp_path)
     window.open_path(path)
+    # and the work that starts 300 ms after the first picture (the preview, shapes) done: a
+    # picture built while it runs leaves its "N items shown" unsaid (the line says the work)
     qtbot.waitUntil(lambda: window.state.model is not None and window.scenes_drawn > 0 and
+                    window.state.framed is window.state.model and
                     not window.tasks.is_busy(), timeout=60000)
 
 

@@ -51,3 +51,18 @@ def keyed(names: list, values: list, piece: int = 0) -> dict:
     for lo, hi in bounds(len(names), piece):
         out.update(zip(names[lo:hi], values[lo:hi]))
     return out
+
+
+def emptied(*holders) -> None:
+    """Empty these dicts, sets and lists (their caller's last references) a bit at a time: dropping
+    a big one frees all it holds in one C call, which keeps the GIL throughout (the grids of
+    rectangles that placed the labels after Expand all on 300k: 300k objects, 23 ms at full
+    speed, ~90 ms on the slow class, while the GUI thread waited)."""
+    for holder in holders:
+        if isinstance(holder, (dict, set)):
+            pop = holder.popitem if isinstance(holder, dict) else holder.pop
+            while holder:
+                pop()
+        else:
+            while holder:
+                del holder[-256:]

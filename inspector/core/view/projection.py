@@ -11,6 +11,7 @@ from collections import Counter
 from inspector.core.analysis.glossary import scope_caption
 from inspector.core.analysis.summary import tensor_label
 from inspector.core.model import op_categories
+from inspector.core.runtime import pieces
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.hierarchy import (
     Hierarchy,
@@ -98,7 +99,10 @@ def project(hierarchy: Hierarchy, expanded, direction: str = "TB", shapes: dict 
     elif cache.frozen:
         raise ValueError("this LayoutCache is frozen (shared): project into its copy()")
     job.check()
-    return _Projection(hierarchy, expanded, direction, shapes, cache, job, count_params).scene()
+    made = _Projection(hierarchy, expanded, direction, shapes, cache, job, count_params)
+    scene = made.scene()
+    pieces.emptied(made.routes, made.exp)    # freed at once: 6 ms of the GIL at 30k scopes
+    return scene
 
 
 class _Projection:
@@ -117,7 +121,9 @@ class _Projection:
         levels = self.edges_by_level(pairs)
         self.job.check()
         items, w, h = self.layout_scope("", levels)
-        return Scene(items, self.visible_edges(items, pairs), w, h, self.direction)
+        scene = Scene(items, self.visible_edges(items, pairs), w, h, self.direction)
+        pieces.emptied(pairs, levels)   # not in one go: see pieces.emptied
+        return scene
 
     # -- which item shows each node -------------------------------------------------------
     def owner_pairs(self) -> dict:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
+from inspector.core.runtime import pieces
 from inspector.gui.canvas.items import TEXT
 from inspector.gui.canvas.style import BADGE_OVER
 from inspector.gui.canvas.text_fit import _font
@@ -30,9 +31,12 @@ _CONTROL = _pen("#9b9b9b", 1.0, True, Qt.DashLine)   # dashed, one pixel at any 
 
 
 def edge_geometry(edges, items, direction: str = "TB") -> list:
-    """Edge tiles: paths, arrowheads and label anchors for ~300 edges each, grouped by
-    position so that painting a small view skips the tiles it does not show. Plain value
-    objects only, so a worker thread can build them (20k edges take ~0.4 s)."""
+    """Edge tiles: paths, arrowheads and label places for ~300 edges each, grouped by
+    position so that painting a small view skips the tiles it does not show. Made on a
+    worker thread (20k edges take ~0.4 s) from plain numbers: a Qt value object per point or
+    rectangle (60k-120k of them after Expand all on 300k) grew PySide's table of wrappers
+    past a size where it is rebuilt in one C call that kept the GIL, and so the GUI thread,
+    ~25 ms of CPU (~100 ms on the slow class). A tile holds a few Qt objects, its paths."""
     lr = direction == "LR"
     shapes = []
     for edge in edges:
@@ -40,32 +44,30 @@ def edge_geometry(edges, items, direction: str = "TB") -> list:
         if a is None or b is None:
             continue
         if lr:
-            start, end = QPointF(a.x + a.w, a.y + a.h / 2), QPointF(b.x, b.y + b.h / 2)
+            start, end = (a.x + a.w, a.y + a.h / 2), (b.x, b.y + b.h / 2)
         else:
-            start, end = QPointF(a.x + a.w / 2, a.y + a.h), QPointF(b.x + b.w / 2, b.y)
+            start, end = (a.x + a.w / 2, a.y + a.h), (b.x + b.w / 2, b.y)
         shapes.append((start, end, edge))
-    shapes.sort(key=lambda t: (t[0].x(), t[0].y()) if lr else (t[0].y(), t[0].x()))
+    shapes.sort(key=(lambda t: t[0]) if lr else (lambda t: (t[0][1], t[0][0])))
     placed = place_labels(shapes, items)
     tiles = []
     for i in range(0, len(shapes), EDGES_PER_TILE):
         data_path, control_path, heads, labels = (QPainterPath(), QPainterPath(),
                                                    QPainterPath(), [])
         for start, end, edge in shapes[i:i + EDGES_PER_TILE]:
-            pts = [start] + [QPointF(x, y) for x, y in edge.points] + [end]
+            pts = [start, *edge.points, end]
             _smooth(control_path if edge.control else data_path, pts, lr)
-            heads.addPolygon(_arrow(pts[-2], end, lr))
-            heads.closeSubpath()
+            _arrow(heads, pts[-2], end, lr)
             if id(edge) in placed:
-                labels.append((placed[id(edge)], edge.label))
+                labels.append((*placed[id(edge)], edge.label))
         rect = (data_path.boundingRect() | control_path.boundingRect()).adjusted(-20, -20,
                                                                                20, 20)
         tiles.append({"data": data_path, "control": control_path, "heads": heads,
-                      "labels": labels, "rect": rect,
+                      "labels": labels, "rect": rect,   # labels: (x, y, text)
                       # what paint() would otherwise ask Qt each time (here, in the task)
-                      "label_at": [(p.x(), p.y(), QPointF(p.x() + 4, p.y()), p, text)
-                                   for p, text in labels],
                       "drawn_paths": (not data_path.isEmpty(), not control_path.isEmpty(),
                                       not heads.isEmpty())})
+    pieces.emptied(shapes, placed)      # not in one go (210k objects): see pieces.emptied
     return tiles
 
 
@@ -82,8 +84,22 @@ _FRACTIONS = (0.5, 0.35, 0.65, 0.8, 0.2)
 
 def label_rect(point: QPointF, text: str) -> QRectF:
     """Where a label drawn at `point` (text from 4 units right, baseline at the point) sits."""
-    return QRectF(point.x() + 3, point.y() - LABEL_HEIGHT + 2, len(text) * LABEL_CHAR + 2,
-                  LABEL_HEIGHT)
+    return QRectF(*_label_xywh(point.x(), point.y(), text))
+
+
+def _label_xywh(x: float, y: float, text: str) -> tuple:
+    return x + 3, y - LABEL_HEIGHT + 2, len(text) * LABEL_CHAR + 2, LABEL_HEIGHT
+
+
+# Rectangles below are plain (left, top, right, bottom) tuples, right = x + width as QRectF
+# has it, and meet as QRectF.intersects has them meet (strictly; widths are positive here).
+def _box(x: float, y: float, w: float, h: float) -> tuple:
+    return x, y, x + w, y + h
+
+
+def _grown(x: float, y: float, w: float, h: float, by: float) -> tuple:
+    """QRectF(x, y, w, h).adjusted(-by, -by, by, by), with Qt's arithmetic."""
+    return _box(x - by, y - by, w + by + by, h + by + by)
 
 
 class _Taken:
@@ -92,21 +108,22 @@ class _Taken:
     def __init__(self):
         self.cells: dict = {}
 
-    def _keys(self, r: QRectF):
-        for gx in range(int(r.left() // _CELL), int(r.right() // _CELL) + 1):
-            for gy in range(int(r.top() // _CELL), int(r.bottom() // _CELL) + 1):
+    def _keys(self, r: tuple):
+        for gx in range(int(r[0] // _CELL), int(r[2] // _CELL) + 1):
+            for gy in range(int(r[1] // _CELL), int(r[3] // _CELL) + 1):
                 yield gx, gy
 
-    def add(self, r: QRectF) -> None:
+    def add(self, r: tuple) -> None:
         for key in self._keys(r):
             self.cells.setdefault(key, []).append(r)
 
-    def free(self, r: QRectF) -> bool:
-        cells, left, top = self.cells, r.left(), r.top()
-        for gx in range(int(left // _CELL), int((left + r.width()) // _CELL) + 1):
-            for gy in range(int(top // _CELL), int((top + r.height()) // _CELL) + 1):
+    def free(self, r: tuple) -> bool:
+        cells = self.cells
+        left, top, right, bottom = r
+        for gx in range(int(left // _CELL), int(right // _CELL) + 1):
+            for gy in range(int(top // _CELL), int(bottom // _CELL) + 1):
                 for o in cells.get((gx, gy), ()):
-                    if r.intersects(o):
+                    if left < o[2] and o[0] < right and top < o[3] and o[1] < bottom:
                         return False
         return True
 
@@ -115,60 +132,62 @@ class _Labels(_Taken):
     """Labels placed, with their texts: a new one keeps APART from any, SAME_APART from
     one saying the same."""
 
-    def add(self, r: QRectF, text: str = "") -> None:
+    def add(self, r: tuple, text: str = "") -> None:
         for key in self._keys(r):
             self.cells.setdefault(key, []).append((r, text))
 
-    def clear(self, r: QRectF, text: str) -> bool:
-        near = r.adjusted(-APART, -APART, APART, APART)
-        far = r.adjusted(-SAME_APART, -SAME_APART, SAME_APART, SAME_APART)
+    def clear(self, xywh: tuple, text: str) -> bool:
+        near, far = _grown(*xywh, APART), _grown(*xywh, SAME_APART)
         for key in self._keys(far):
             for o, t in self.cells.get(key, ()):
-                if (far if t == text else near).intersects(o):
+                left, top, right, bottom = far if t == text else near
+                if left < o[2] and o[0] < right and top < o[3] and o[1] < bottom:
                     return False
         return True
 
 
-def _along(pts: list, fraction: float) -> QPointF:
-    """The point `fraction` of the way along the polyline `pts`."""
-    lengths = [math.hypot(b.x() - a.x(), b.y() - a.y()) for a, b in zip(pts, pts[1:])]
+def _along(pts: list, fraction: float) -> tuple:
+    """The point (x, y) `fraction` of the way along the polyline `pts` of (x, y)."""
+    lengths = [math.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in zip(pts, pts[1:])]
     goal = sum(lengths) * fraction
-    for (a, b), length in zip(zip(pts, pts[1:]), lengths):
+    for ((ax, ay), (bx, by)), length in zip(zip(pts, pts[1:]), lengths):
         if goal <= length and length > 0:
             t = goal / length
-            return QPointF(a.x() + (b.x() - a.x()) * t, a.y() + (b.y() - a.y()) * t)
+            return ax + (bx - ax) * t, ay + (by - ay) * t
         goal -= length
     return pts[-1]
 
 
 def place_labels(shapes: list, items: dict) -> dict:
-    """id(edge) -> where its label goes. A tensor read by several nodes is labelled once;
-    a label never covers a box (nor the badge above it) or a scope's title, keeps APART from other labels
-    and SAME_APART from a label saying the same (two edges side by side read as one edge
-    labelled twice): it takes the first free place along its edge, and an edge with no
-    free place goes without (its tensor is in Properties)."""
+    """id(edge) -> (x, y) where its label goes. A tensor read by several nodes is labelled
+    once; a label never covers a box (nor the badge above it) or a scope's title, keeps
+    APART from other labels and SAME_APART from a label saying the same (two edges side by
+    side read as one edge labelled twice): it takes the first free place along its edge, and
+    an edge with no free place goes without (its tensor is in Properties)."""
     taken, labels = _Taken(), _Labels()
     for item in items.values():      # boxes (and what rings them), an open scope's title
         if item.kind == "frame":
-            taken.add(QRectF(item.x, item.y, item.w, TITLE_BAND))
+            taken.add(_box(item.x, item.y, item.w, TITLE_BAND))
         else:
-            taken.add(QRectF(item.x - CLEAR, item.y - CLEAR - ABOVE, item.w + 2 * CLEAR,
-                             item.h + 2 * CLEAR + ABOVE))
-            taken.add(QRectF(item.x - BADGE_OVER, item.y - CLEAR - ABOVE,   # a wide badge
-                             item.w + 2 * BADGE_OVER, ABOVE))
+            taken.add(_box(item.x - CLEAR, item.y - CLEAR - ABOVE, item.w + 2 * CLEAR,
+                           item.h + 2 * CLEAR + ABOVE))
+            taken.add(_box(item.x - BADGE_OVER, item.y - CLEAR - ABOVE,   # a wide badge
+                           item.w + 2 * BADGE_OVER, ABOVE))
     placed, labelled = {}, set()
     for start, end, edge in shapes:
         if not edge.label or edge.control or (edge.src, edge.label) in labelled:
             continue
-        pts = [start] + [QPointF(x, y) for x, y in edge.points] + [end]
+        pts = [start, *edge.points, end]
         for fraction in _FRACTIONS:
             point = _along(pts, fraction)
-            rect = label_rect(point, edge.label)
-            if taken.free(rect) and labels.clear(rect, edge.label):
-                labels.add(rect, edge.label)
+            xywh = _label_xywh(*point, edge.label)
+            box = _box(*xywh)
+            if taken.free(box) and labels.clear(xywh, edge.label):
+                labels.add(box, edge.label)
                 placed[id(edge)] = point
                 labelled.add((edge.src, edge.label))
                 break
+    pieces.emptied(taken.cells, labels.cells, labelled)    # not in one go: see its text
     return placed
 
 
@@ -187,9 +206,11 @@ class EdgeLayer(QGraphicsItem):
         self.data_path, self.control_path = tile["data"], tile["control"]
         # arrowheads as one path, filled in one call: every Qt call from paint waits for the
         # GIL while other threads compute (~80 us each), so paint makes few of them
-        self.heads, self.labels, self._rect = tile["heads"], tile["labels"], tile["rect"]
-        self.label_at = tile.get("label_at") or [(p.x(), p.y(), QPointF(p.x() + 4, p.y()),
-                                                  p, text) for p, text in self.labels]
+        self.heads, self._rect = tile["heads"], tile["rect"]
+        # label places as numbers (x, y, text): a QPointF each would be 20k-30k wrappers
+        # after Expand all on 300k (see edge_geometry); made for the few labels painted.
+        # The tile's own list: a copy would leave 60k objects to free in the GUI thread
+        self.label_at = tile["labels"]
         self.has = tile.get("drawn_paths") or (not self.data_path.isEmpty(),
                                                not self.control_path.isEmpty(),
                                                not self.heads.isEmpty())
@@ -216,52 +237,62 @@ class EdgeLayer(QGraphicsItem):
         if lod > 0.3 and heads:
             painter.fillPath(self.heads, HEAD)
         self.drawn = []
-        if lod > 0.9 and self.labels and not (st is not None and st.presenting):
+        if lod > 0.9 and self.label_at and not (st is not None and st.presenting):
             left, top, width, height = option.exposedRect.getRect()
             right, bottom = left + width, top + height
             if width <= 0 or height <= 0:      # as QRectF.contains: an empty part holds none
                 right = left - 1
             strips = st is not None and st.strips
-            shown = [(at, point, text) for x, y, at, point, text in self.label_at
+            shown = [(x, y, text) for x, y, text in self.label_at
                      if left <= x <= right and top <= y <= bottom and
-                     not (strips and self._under_strip(point, text))]
+                     not (strips and self._under_strip(x, y, text))]
             if shown:
                 painter.setPen(self.ink)
                 painter.setFont(_font(6.5))
-            for at, point, text in shown:
-                painter.drawText(at, text)
-                self.drawn.append((point, text))
+            for x, y, text in shown:
+                painter.drawText(QPointF(x + 4, y), text)
+                self.drawn.append((QPointF(x, y), text))
 
-    def _under_strip(self, point: QPointF, text: str) -> bool:
+    @property
+    def labels(self) -> list:
+        """(point, text) of every label of the tile."""
+        return [(QPointF(x, y), text) for x, y, text in self.label_at]
+
+    def _under_strip(self, x: float, y: float, text: str) -> bool:
         """Would a feature strip (drawn over the edges) hide this label? Then it is left
         out rather than half covered."""
         from inspector.gui.canvas.feature_strip import FeatureStrip
 
         scene = self.scene()
-        return scene is not None and any(isinstance(i, FeatureStrip)
-                                         for i in scene.items(label_rect(point, text)))
+        return scene is not None and any(isinstance(i, FeatureStrip) for i in
+                                         scene.items(QRectF(*_label_xywh(x, y, text))))
 
 
 def _smooth(path: QPainterPath, pts: list, lr: bool = False) -> None:
-    """Cubic segments leaving and entering vertically (horizontally when left-to-right)."""
-    path.moveTo(pts[0])
+    """Cubic segments through the points (x, y), leaving and entering vertically
+    (horizontally when left-to-right)."""
+    path.moveTo(*pts[0])
     for i in range(1, len(pts)):
-        a, b = pts[i - 1], pts[i]
+        (ax, ay), (bx, by) = pts[i - 1], pts[i]
         if lr:
-            d = (b.x() - a.x()) / 2 if len(pts) > 2 else max(abs(b.x() - a.x()) / 2, 20)
-            path.cubicTo(QPointF(a.x() + d, a.y()), QPointF(b.x() - d, b.y()), b)
+            d = (bx - ax) / 2 if len(pts) > 2 else max(abs(bx - ax) / 2, 20)
+            path.cubicTo(ax + d, ay, bx - d, by, bx, by)
         else:
-            d = (b.y() - a.y()) / 2 if len(pts) > 2 else max(abs(b.y() - a.y()) / 2, 20)
-            path.cubicTo(QPointF(a.x(), a.y() + d), QPointF(b.x(), b.y() - d), b)
+            d = (by - ay) / 2 if len(pts) > 2 else max(abs(by - ay) / 2, 20)
+            path.cubicTo(ax, ay + d, bx, by - d, bx, by)
 
 
-def _arrow(before: QPointF, tip: QPointF, lr: bool = False) -> QPolygonF:
-    angle = math.atan2(tip.y() - before.y(), tip.x() - before.x())
+def _arrow(heads: QPainterPath, before: tuple, tip: tuple, lr: bool = False) -> None:
+    """An arrowhead at `tip`, pointing away from `before`, added to `heads` as a closed
+    triangle."""
+    (px, py), (tx, ty) = before, tip
+    angle = math.atan2(ty - py, tx - px)
     if lr:
-        angle = 0.0 if tip.x() >= before.x() else math.pi
-    elif abs(tip.y() - before.y()) > 1:
-        angle = math.pi / 2 if tip.y() > before.y() else -math.pi / 2
+        angle = 0.0 if tx >= px else math.pi
+    elif abs(ty - py) > 1:
+        angle = math.pi / 2 if ty > py else -math.pi / 2
     size = 6.0
-    left = QPointF(tip.x() - size * math.cos(angle - 0.45), tip.y() - size * math.sin(angle - 0.45))
-    right = QPointF(tip.x() - size * math.cos(angle + 0.45), tip.y() - size * math.sin(angle + 0.45))
-    return QPolygonF([tip, left, right])
+    heads.moveTo(tx, ty)
+    heads.lineTo(tx - size * math.cos(angle - 0.45), ty - size * math.sin(angle - 0.45))
+    heads.lineTo(tx - size * math.cos(angle + 0.45), ty - size * math.sin(angle + 0.45))
+    heads.closeSubpath()

@@ -16,7 +16,7 @@ from inspector.core.errors import Cancelled
 from inspector.core.view.navigation import neighbour
 from inspector.core.view.vocabulary import count
 from inspector.gui.canvas.edges import edge_geometry
-from inspector.gui.canvas.minimap import minimap_groups
+from inspector.gui.canvas.minimap import boxes_picture, minimap_groups, scene_bounds
 
 
 def opening_text(state, tasks, not_drawn) -> str:
@@ -77,6 +77,7 @@ class CanvasController(QObject):
         # what the layout needs, taken here: the task shares nothing with this thread
         expanded = frozenset(self.state.expanded)
         direction, shapes, cache = self.state.direction, view.shapes, view.cache
+        size = self.minimap.picture_size()
         asked = (view, expanded, id(shapes), direction)
         if asked == self._asked and self.tasks.is_busy("layout"):
             return     # opening a model changes the view and the expansion: one layout
@@ -85,7 +86,7 @@ class CanvasController(QObject):
         def drawn(scene, cache=None):
             """The scene with what the canvas and the minimap draw of it, prepared here."""
             return (scene, edge_geometry(scene.edges, scene.items, scene.direction),
-                    minimap_groups(scene), cache)
+                    _minimap(scene, None, size), cache)
 
         def work(task):
             mine = cache.copy()      # this task's own; the view adopts it when it is done
@@ -136,7 +137,7 @@ class CanvasController(QObject):
         self.canvas.show_scene(scene, lambda: self._scene_built(scene), self._prepared(scene)[0])
 
     def _scene_built(self, scene):
-        self.minimap.show_scene(scene, self._prepared(scene)[1])
+        self.minimap.show_scene(scene, *(self._prepared(scene)[1] or ()))
         self._minimap_of = (scene, None)     # in the op categories' colours
         if self._drawn is not None and self._drawn[0] is scene:
             self._drawn = None
@@ -183,10 +184,14 @@ class CanvasController(QObject):
         shown = getattr(self, "_minimap_of", (None, None))
         if scene is None or (shown[0] is scene and shown[1] is overlay):
             return
+        if self._drawn is not None and self._drawn[0] is scene:
+            return      # not drawn yet: its build's end shows the layout's minimap, then
+            #             decorates it again (and recolours it here if an overlay paints it)
         self._minimap_of = (scene, overlay)
-        self.tasks.submit("minimap", lambda task: minimap_groups(scene, heat or None),
-                          lambda groups: scene is self.state.scene and
-                          self.minimap.show_scene(scene, groups), quiet=True)
+        size = self.minimap.picture_size()
+        self.tasks.submit("minimap", lambda task: _minimap(scene, heat or None, size),
+                          lambda made: scene is self.state.scene and
+                          self.minimap.show_scene(scene, *made), quiet=True)
 
     def expand_all(self) -> None:
         """View > Expand all scopes (core.app.expanding: counted in a task, then opened)."""
@@ -268,3 +273,9 @@ class CanvasController(QObject):
     def show_main_graph(self) -> None:
         if self.state.original_view is not None:
             self.state.show_view(self.state.original_view)
+
+
+def _minimap(scene, heat, size) -> tuple:
+    """(groups, picture) of the minimap for `scene`, made in a task (Minimap.show_scene)."""
+    groups = minimap_groups(scene, heat)
+    return groups, boxes_picture(groups, scene_bounds(scene), size)
