@@ -1,8 +1,9 @@
 """What the GUI thread did in its longest stalls during View > Expand all and Collapse all: the
 gaps of a 10 ms heartbeat, each with the GUI thread's and the process's CPU in it, and the
 Python pieces that ran in it (QTimer.singleShot callables by name, task deliveries, on_done,
-the redecoration, charts made, the canvas's paints) with their wall and CPU time. Time in a gap
-outside any piece is Qt's own work (the scene's queued work, painting) or a wait for the GIL.
+the redecoration, charts made, the canvas's paints) with their wall and CPU time, and the task
+threads' runs that overlap it. Time in a gap outside any piece is Qt's own work (the scene's
+queued work, painting) or a wait for the GIL (--perf says which thread held it).
 Nothing hooks every event (that would take the GIL for each while a task thread holds it).
 
     bench/slow_class.py -- .venv/bin/python bench/turns_trace.py MODEL [--against REV]
@@ -34,6 +35,7 @@ class Trace:
         self.depth = 0
         self.paints = 0
         self.ticks: list = []       # (time, GUI thread CPU, process CPU)
+        self.tasks: list = []       # (start, end, native thread id, name): task threads' runs
 
     def label(self, text, fn, *args, **kwargs):
         t, c, p = time.perf_counter(), time.thread_time(), self.paints
@@ -77,7 +79,21 @@ def install():
         return single(*args)
 
     QTimer.singleShot = singleShot
-    from inspector.core.runtime import tasks
+    from inspector.core.runtime import tasks, threads
+
+    plain_start = threads.start
+
+    def start(fn, name):
+        def run():
+            import threading
+            t = time.perf_counter()
+            try:
+                return fn()
+            finally:
+                TRACE.tasks.append((t, time.perf_counter(), threading.get_native_id(), name))
+        return plain_start(run, name)
+
+    threads.start = start
     from inspector.gui.canvas.graph_canvas import GraphCanvas
     from inspector.gui.canvas.items import NodeItem
     from inspector.gui.panels import chart_slot
@@ -109,12 +125,6 @@ def install():
     show_scene = GraphCanvas.show_scene
 
     def show(self, *a, **k):
-        if PERF.get("file") and "proc" not in PERF:
-            import threading
-            PERF["proc"] = subprocess.Popen(
-                ["perf", "record", "-F", "2000", "-g", "-t", str(threading.get_native_id()),
-                 "-o", PERF["file"]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(0.3)
         return TRACE.label("show_scene", show_scene, self, *a, **k)
     GraphCanvas.show_scene = show
     wrap(GraphCanvas, "drawForeground", "canvas paint ends")
@@ -131,8 +141,13 @@ def report(name, t0, t1, out) -> None:
     gaps = sorted(((b[0] - a[0], a, b) for a, b in zip(ticks, ticks[1:])), reverse=True)[:3]
     for gap, a, b in gaps:
         inside = [r for r in TRACE.records if r[1] > a[0] and r[0] < b[0]]
-        out.append(f"== {name}: gap {1000 * gap:.0f} ms; CPU in it: GUI thread "
+        out.append(f"== {name}: gap {1000 * gap:.0f} ms (monotonic {a[0]:.4f},{b[0]:.4f}); "
+                   f"CPU in it: GUI thread "
                    f"{1000 * (b[1] - a[1]):.1f} ms, process {1000 * (b[2] - a[2]):.1f} ms")
+        for t, e, tid, what in TRACE.tasks:
+            if e > a[0] and t < b[0]:
+                out.append(f"   task {what} (thread {tid}) {1000 * (t - a[0]):+.1f} .. "
+                           f"{1000 * (e - a[0]):+.1f} ms")
         for r in sorted(inside):
             out.append(f"   +{1000 * (r[0] - a[0]):6.1f} {'  ' * r[3]}{1000 * (r[1] - r[0]):6.1f}"
                        f" ms cpu {r[2]:5.1f}  {r[4]}" + (f" ({r[5]} boxes)" if r[5] else ""))
@@ -157,6 +172,12 @@ def child(model: str, perf: str | None) -> None:
     beat.timer.timeout.connect(ticked)
     out = []
     for name in ("Expand all scopes", "Collapse all scopes"):
+        if PERF.get("file") and "proc" not in PERF:     # the whole process, from the start
+            PERF["proc"] = subprocess.Popen(
+                ["perf", "record", "-F", "2000", "-g", "-k", "CLOCK_MONOTONIC", "-p",
+                 str(os.getpid()), "-o", PERF["file"]],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(0.5)
         drawn = win.scenes_drawn
         TRACE.records.clear()
         t0 = time.perf_counter()
@@ -171,6 +192,7 @@ def child(model: str, perf: str | None) -> None:
             PERF.pop("proc").send_signal(signal.SIGINT)
             PERF["file"] = None
         report(name, t0, time.perf_counter(), out)
+        TRACE.tasks.clear()
     restore()
     print("RESULT " + json.dumps(out), flush=True)
     os._exit(0)
@@ -180,8 +202,9 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("model")
     p.add_argument("--against")
-    p.add_argument("--perf", help="perf record the GUI thread through Expand all's drawing "
-                   "into this file (perf report -i FILE --no-children)")
+    p.add_argument("--perf", help="perf record the whole process from Expand all on into "
+                   "this file, stamped on CLOCK_MONOTONIC as the gaps printed are: "
+                   "perf script -i FILE --time START,END (which thread held the GIL)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
