@@ -116,6 +116,9 @@ def keras_config(path: str) -> dict | None:
         return _h5_config(path)
     except ModelLoadError:
         raise
+    except RecursionError:      # was 'cannot load model: RecursionError', said far away
+        raise ModelLoadError("Keras file's model config is nested too deeply to be a "
+                             "model's", path=path) from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise ModelLoadError(f"Keras file is damaged or unreadable ({type(exc).__name__}: "
                              f"{str(exc)[:120]})", path=path) from None
