@@ -102,7 +102,7 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
     if not allow_unsafe:
         refuse(saved_model_findings(meta), path, "loading this SavedModel")
     directory = path if os.path.isdir(path) else os.path.dirname(path) or "."
-    too_big = freeze_refusal(directory)
+    too_big = freeze_refusal(directory) or _unnamed_tensor(meta, signature)
     if too_big:
         model = _as_stored(path, meta, signature, tags, size, is_text)
         model.notes.append(too_big)
@@ -131,6 +131,26 @@ def load_saved_model(path, model_file, data, is_text, size, freeze, tags, signat
 
 
 FREEZE_LIMIT = 2 ** 31 - 1   # one GraphDef, as protobuf serializes it
+
+
+def _unnamed_tensor(meta, signature: str) -> str | None:
+    """Why the signature cannot be frozen when one of its tensors is not NAME:N of a node
+    in the graph (None when all are): TensorFlow froze a signature whose output read
+    'output' into a graph of its one input node, shown without a word."""
+    sdef = meta.signature_def[signature]
+    nodes = None
+    for side, infos in (("input", sdef.inputs), ("output", sdef.outputs)):
+        for key, info in sorted(infos.items()):
+            if info.WhichOneof("encoding") != "name":
+                continue            # sparse and composite tensors name their parts
+            node, _, port = info.name.rpartition(":")
+            if nodes is None:
+                nodes = {n.name for n in meta.graph_def.node}
+            if not port.isdigit() or node not in nodes:
+                return (f"Signature '{signature}' was not frozen: its {side} '{key[:80]}' "
+                        f"names '{info.name[:200]}', which is not a tensor of the graph "
+                        "(NODE:N); this is the graph as stored in the SavedModel")
+    return None
 
 
 def variables_bytes(directory: str) -> int:
