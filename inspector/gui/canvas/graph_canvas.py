@@ -161,7 +161,7 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
         self.viewport().setUpdatesEnabled(False)  # no half-built frames while slices go in
         first = partial(self._build_slice, self._build, scene, pending, ink, geometry, on_done)
         if self._retiring or len(pending) > self.RETIRE_AT_ONCE:
-            QTimer.singleShot(0, first)    # not in this turn: its caller has work of its own
+            QTimer.singleShot(0, self, first)    # not in this turn: its caller has work of its own
         else:
             first()
 
@@ -219,8 +219,8 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
                 time.perf_counter() - start > self.CHUNK_SECONDS / 2 or
                 len(self.items_by_id) > self.RETIRE_AT_ONCE):   # (a big picture's edge tiles
             # and on_done get a turn of their own) let input, paint and other timers in
-            QTimer.singleShot(1, partial(self._build_slice, build, scene, pending, ink,
-                                         geometry, on_done))
+            QTimer.singleShot(1, self, partial(self._build_slice, build, scene, pending, ink,
+                                               geometry, on_done))   # (dies with the canvas)
             return
         big = len(self.items_by_id) > self.RETIRE_AT_ONCE
         if geometry is not _EDGES_IN and geometry is not _INDEXED:
@@ -231,16 +231,16 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
                 self._edge_layers.append(layer)
             if big:      # a big picture: the scene's own work on the new tiles, its index,
                 # then the first paint and on_done, each a turn
-                QTimer.singleShot(1, partial(self._build_slice, build, scene, pending, ink,
-                                             _EDGES_IN, on_done))
+                QTimer.singleShot(1, self, partial(self._build_slice, build, scene, pending,
+                                                   ink, _EDGES_IN, on_done))
                 return
         if geometry is _EDGES_IN and big:
             # the scene indexes its items once none came in for a turn: all 30k at once,
             # inside the first paint (~9 ms of CPU at full speed). A query now, in a turn of
             # its own; the paint then finds them indexed
             gs.items(QRectF(0, 0, 1, 1))
-            QTimer.singleShot(1, partial(self._build_slice, build, scene, pending, ink,
-                                         _INDEXED, on_done))
+            QTimer.singleShot(1, self, partial(self._build_slice, build, scene, pending, ink,
+                                               _INDEXED, on_done))
             return
         self.viewport().setUpdatesEnabled(True)
         self.unpainted = True
