@@ -286,9 +286,24 @@ def test_a_step_that_changes_nothing_says_so_and_what_to_use(qtbot, window, mode
     assert "fold_old_batch_norms folds into the weights; use it instead" in rows[0]
 
 
-def test_cancel_stops_the_preview_computation(qtbot, window, fx):
+def test_cancel_stops_the_preview_computation(qtbot, window, fx, monkeypatch):
     """Cancel ends the preview's thread before the pipeline is done (it used to keep computing
-    until the app quit), the window goes idle and says what it stopped."""
+    until the app quit), the window goes idle and says what it stopped. The second step waits
+    for the click (under CI load the five steps after the first could end before the test's
+    click reached the window)."""
+    import threading
+
+    from inspector.core.app import preview
+
+    clicked, calls, run_step = threading.Event(), [], preview.run_step
+
+    def step_waiting_for_the_click(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            clicked.wait(60.0)
+        return run_step(*args, **kwargs)
+
+    monkeypatch.setattr(preview, "run_step", step_waiting_for_the_click)
     open_and_wait(qtbot, window, os.path.join(fx, "mobilenet_v2.pb"))
     window.workbench.set_marks(["input"], ["Identity"])
     steps = ("fold_constants(ignore_errors=true) quantize_nodes quantize_weights round_weights "
@@ -299,8 +314,9 @@ def test_cancel_stops_the_preview_computation(qtbot, window, fx):
                     timeout=120000)
     assert window.cancel_button.isVisible()
     qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
+    clicked.set()
     assert window.tasks.wait(60.0)  # the thread has ended
-    assert len(engine._steps) < 6
+    assert len(calls) == 2 and len(engine._steps) <= 2  # no step after the one under way
     qtbot.waitUntil(lambda: not window.progress.isVisible(), timeout=5000)
     assert window.status_label.text().startswith("Cancelled: ")
     assert "previewing the pipeline" in window.status_label.text()
