@@ -73,8 +73,8 @@ def input_shapes(args, model, inputs) -> dict | None:
     shapes, origin = undeclared_shapes(model, inputs, shapes)
     for name, where in origin.items():
         print(f"note: input {name} has no declared shape: using "
-              f"{','.join(str(d) for d in shapes[name])} ({where}; give --input-shape "
-              f"{name}=D,D,... to choose)", file=sys.stderr)
+              f"{','.join(str(d) for d in shapes[name]) or 'a scalar'} ({where}; give "
+              f"--input-shape {name}=D,D,... to choose)", file=sys.stderr)
     for text in inputs:
         name = text.split(":")[0]
         node = model.graph.get(name)

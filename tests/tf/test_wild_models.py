@@ -390,3 +390,14 @@ def test_fer_emotions_demo_run_on_a_photo_answers_as_keras(tmp_path):
     assert view.labels == [names[i] for i in order]
     np.testing.assert_allclose([p for _, p in view.top], want[order], atol=1e-5)
     assert len(result.blocks) > 10 and result.seen.picture.shape == (64, 64)
+
+
+def test_musicnn_profiles_with_its_training_switch_fed_false():
+    """musicnn's model/Placeholder_2 (bool, no shape; the model wants a scalar False) stopped
+    profile with 'give --input-shape', and the window's profile with the same, where the
+    window has no such field."""
+    code, out, err = run_cli("profile", wild("musicnn_meta"), "--runs", "1", "--warmup", "0")
+    assert code == 0, err
+    assert ("input model/Placeholder_2 has no declared shape: using a scalar (a training "
+            "switch: fed False, the inference branch") in err
+    assert "Average inference timings" in out

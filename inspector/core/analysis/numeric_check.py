@@ -41,7 +41,9 @@ class OutputComparison:
 def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "random",
                 seed: int = 0, arrays: dict | None = None) -> dict:
     """Feed arrays for each input: given arrays (from .npy files), zeros, or seeded random
-    values. The made-up ones are sized together before any is allocated."""
+    values. The made-up ones are sized together before any is allocated. A bool input
+    that is a scalar or of unknown shape is a training switch (musicnn's, chiron's): it
+    gets False, the inference branch, whatever the mode (a random True ran dropout)."""
     rng = np.random.default_rng(seed)
     feeds = {}
     names = {node_name_from_input(t) for t in inputs}
@@ -61,8 +63,12 @@ def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "ran
         dtype = node.attr("dtype") or node.attr("T")
         np_dtype = dtypes.numpy_dtype(dtype.value) if dtype is not None else np.dtype(np.float32)
         shape = input_shapes.get(name)
+        declared = node.attr("shape")
+        if np_dtype == np.bool_ and (tuple(shape) == () if shape is not None else
+                                     declared is None or declared.dims in (None, ())):
+            feeds[text] = np.array(False)        # a training switch: inference, never random
+            continue
         if shape is None:
-            declared = node.attr("shape")
             if declared is None or declared.dims is None:
                 raise InspectorError(f"input '{name}' has no known shape; give --input_shape",
                                      node=name)

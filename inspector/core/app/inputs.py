@@ -24,10 +24,14 @@ def input_shapes_and_types(state, inputs=None) -> tuple[dict, dict]:
     return shapes, types
 
 
+SWITCH = "a training switch: fed False, the inference branch"
+
+
 def known_shapes(graph, inputs, given: dict, inferred, chains: list) -> tuple[dict, dict, dict]:
     """(shapes, dtypes, where each shape not given came from) of the inputs: given, else
     declared, else inferred (a dict, or a callable giving it, asked only when needed), else
-    the feed shape of a decoding chain; batch 1 where a dimension is unknown."""
+    the feed shape of a decoding chain, else a scalar for a bool (a training switch);
+    batch 1 where a dimension is unknown."""
     shapes, types, origin = dict(given or {}), {}, {}
     chain_shapes = {c.feed: c.feed_shape for c in chains}
     for text in inputs:
@@ -52,6 +56,8 @@ def known_shapes(graph, inputs, given: dict, inferred, chains: list) -> tuple[di
                 dims = tuple(None if d == "?" else int(d)
                              for d in chain_shapes[name][1:-1].split(",") if d)
                 origin[name] = "the decoding chain's output"
+            elif types[name] == "bool":
+                dims, origin[name] = (), SWITCH
         if dims is not None:
             shapes[name] = tuple(1 if d is None else d for d in dims)
         else:
