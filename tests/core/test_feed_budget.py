@@ -73,3 +73,14 @@ def test_an_input_of_more_dimensions_than_an_array_can_have_is_one_line():
         feed_budget.check_all([("x", [1] * 5000, "float32", 1)])
     assert err.value.one_line() == ("node 'x': input of 5,000 dimensions: an array can have "
                                     "at most 64")
+
+
+def test_numpy_1_s_dimension_limit_is_its_own(monkeypatch):
+    """pyproject allows numpy 1.26, whose arrays have at most 32 dimensions: an input of 33-64
+    passed the check there and ended in numpy's ValueError (the review's item)."""
+    monkeypatch.setattr(np, "__version__", "1.26.4")
+    feed_budget.check_all([("x", [1] * 32, "float32", 1)])
+    with pytest.raises(InspectorError, match="at most 32"):
+        feed_budget.check_all([("x", [1] * 33, "float32", 1)])
+    monkeypatch.setattr(np, "__version__", "2.4.6")
+    feed_budget.check_all([("x", [1] * 64, "float32", 1)])

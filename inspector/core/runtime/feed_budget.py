@@ -23,9 +23,15 @@ np = later("numpy", globals(), "np")     # (imported by tflite_preview, which im
 LIMIT_ENV = "INSPECTOR_FEED_MEMORY_GB"
 UNKNOWN_MACHINE = 2 << 30     # the limit when the system does not say how much memory it has
 CHUNK = 1 << 20               # values drawn at a time
-MAX_DIMS = 64                 # numpy's most dimensions (NPY_MAXDIMS; TensorFlow allows 254)
+MAX_DIMS = {1: 32}            # numpy's most dimensions by major version (NPY_MAXDIMS; 64
+#                               from numpy 2; TensorFlow allows 254)
 SHARE = 4                     # made-up inputs may take a quarter of the machine's memory (the
 #                               worker's own limit is half: the run needs the rest)
+
+
+def max_dims() -> int:
+    """The most dimensions this numpy's arrays can have (pyproject allows numpy 1.26: 32)."""
+    return MAX_DIMS.get(int(np.__version__.split(".")[0]), 64)
 
 
 def feed_limit() -> tuple:
@@ -66,9 +72,10 @@ def check_all(wanted) -> None:
         if any(d < 0 for d in dims):
             raise InspectorError(f"input sized [{','.join(map(str, dims))}]: a negative "
                                  "dimension", node=name)
-        if len(dims) > MAX_DIMS:      # numpy's own limit: past it, a ValueError escaped
+        most = max_dims()
+        if len(dims) > most:          # numpy's own limit: past it, a ValueError escaped
             raise InspectorError(f"input of {len(dims):,} dimensions: an array can have at "
-                                 f"most {MAX_DIMS}", node=name)
+                                 f"most {most}", node=name)
         each = math.prod(dims) * max(np.dtype(dtype).itemsize, 1)
         count = max(int(count), 1)
         sized.append((name, f"[{','.join(map(str, dims))}] ({np.dtype(dtype).name})", count,
