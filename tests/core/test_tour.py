@@ -200,11 +200,18 @@ def test_the_last_stop_of_a_long_model_names_its_first_and_last_block(tmp_path):
     assert len(blocks[-1].focus) == 6
 
 
-def test_a_session_kept_aside_never_goes_over_one_kept_aside_before(tmp_path, monkeypatch):
+@pytest.mark.parametrize("links", [True, False], ids=["hard links", "no hard links"])
+def test_a_session_kept_aside_never_goes_over_one_kept_aside_before(tmp_path, monkeypatch,
+                                                                     links):
     """Hostile-input run (hostile2): the copy kept aside was named by the second
     (.partly-read-YYYYmmdd-HHMMSS) and moved there with os.replace, so a second damaged
     session kept aside within that second replaced the first copy: user work lost."""
     import time
+
+    if not links:       # a file system without hard links: the name checked, then moved
+        def no_link(*a, **k):
+            raise PermissionError(1, "Operation not permitted")
+        monkeypatch.setattr(os, "link", no_link)
 
     monkeypatch.setattr(time, "strftime", lambda *a: "20261129-203900")
     model = tmp_path / "m.pb"
@@ -221,3 +228,29 @@ def test_a_session_kept_aside_never_goes_over_one_kept_aside_before(tmp_path, mo
     kept = sorted(f for f in os.listdir(tmp_path) if ".partly-read-" in f)
     assert len(kept) == 2, kept
     assert sorted(open(tmp_path / f).read() for f in kept) == sorted(texts)
+
+
+def test_a_copy_made_at_the_backup_name_during_the_move_is_not_gone_over(tmp_path, monkeypatch):
+    """The review's item on bb70e08: the backup name was checked free, then os.replace moved
+    the session onto it; a file written there between the two was replaced. Now a hard link
+    takes the name or fails: the later copy and the session both survive."""
+    import time
+
+    from inspector.core.app import workbench
+
+    monkeypatch.setattr(time, "strftime", lambda *a: "20261129-210000")
+    model = tmp_path / "m.pb"
+    model.write_bytes(b"")
+    text = json.dumps({"version": 1, "outputs": ["y"], "tour": [{"kind": "nope"}]})
+    open(session_path(str(model)), "w").write(text)
+    backup = session_path(str(model)) + ".partly-read-20261129-210000"
+    lexists = os.path.lexists
+    open(backup, "w").write("someone else's copy")   # written just after a look found it free
+    monkeypatch.setattr(workbench.os.path, "lexists", lambda p: p != backup and lexists(p))
+    bench = Workbench()
+    bench.restore(str(model))
+    bench.tour.replace(_stops(1))
+    bench.save(str(model))
+    monkeypatch.undo()
+    assert open(backup).read() == "someone else's copy"
+    assert open(backup + "-2").read() == text

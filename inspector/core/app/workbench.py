@@ -3,6 +3,7 @@ undo/redo, transform_graph text in both directions, and a session file beside th
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import time
@@ -180,13 +181,8 @@ class Workbench:
                                      path=path) from None
         for held, what in ((self.unreadable, "unreadable"), (self.partly_read, "partly-read")):
             if held == path and os.path.lexists(path):
-                backup = f"{path}.{what}-{time.strftime('%Y%m%d-%H%M%S')}"
-                for k in range(2, 1000):      # a copy kept aside before, in the same second
-                    if not os.path.lexists(backup):
-                        break
-                    backup = f"{path}.{what}-{time.strftime('%Y%m%d-%H%M%S')}-{k}"
                 try:
-                    os.replace(path, backup)
+                    _keep_aside(path, f"{path}.{what}-{time.strftime('%Y%m%d-%H%M%S')}")
                 except OSError as exc:
                     raise InspectorError(f"cannot keep the {what} session file aside "
                                          f"({exc.strerror}); not saving over it",
@@ -290,3 +286,23 @@ def _toggle(items: list, name: str) -> None:
         items.remove(name)
     else:
         items.append(name)
+
+
+def _keep_aside(path: str, stem: str) -> None:
+    """Move `path` to `stem` (or stem-2, -3...: a copy kept aside before, in the same
+    second), never over a file: a hard link fails on a taken name, where a check and then a
+    rename could go over a copy made between the two."""
+    for k in range(1, 1000):
+        backup = stem if k == 1 else f"{stem}-{k}"
+        try:
+            os.link(path, backup, follow_symlinks=False)
+        except FileExistsError:
+            continue
+        except OSError:                # no hard links on this file system: check, then move
+            if os.path.lexists(backup):
+                continue
+            os.replace(path, backup)
+            return
+        os.unlink(path)
+        return
+    raise FileExistsError(errno.EEXIST, "no free name beside it", stem)
