@@ -11,7 +11,10 @@ from inspector.core.errors import InspectorError
 
 
 def _mb(n: int) -> str:
-    # the unit chosen after rounding: 1,048,575 bytes are "1.00 MB", not "1,024.0 KB"
+    # the unit chosen after rounding: 1,048,575 bytes are "1.00 MB", not "1,024.0 KB";
+    # under 1000 bytes, bytes (1000-1023 read "1.0 KB" as before)
+    if n < 1000:                      # 42 bytes read "0.0 KB"
+        return f"{n:,} B"
     return f"{n / 2 ** 20:,.2f} MB" if round(n / 1024, 1) >= 1024 else f"{n / 1024:,.1f} KB"
 
 

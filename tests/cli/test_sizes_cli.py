@@ -107,3 +107,11 @@ def test_a_tflite_s_other_subgraphs_are_named_in_the_rest_of_the_file(tmp_path):
     code, out, err = run_cli("sizes", path)
     assert code == 0, err
     assert f"({said})" in out, out
+
+
+def test_a_few_bytes_are_said_in_bytes_not_as_0_0_kb():
+    """The review's item: `sizes` printed 42 bytes as '0.0 KB'."""
+    from inspector.cli.sizes import _mb
+
+    assert (_mb(42), _mb(999), _mb(1000), _mb(1_048_575)) == ("42 B", "999 B", "1.0 KB",
+                                                               "1.00 MB")
