@@ -6,12 +6,12 @@ from __future__ import annotations
 import io
 import os
 
+from PySide6 import QtWidgets
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QPushButton,
-    QStyledItemDelegate,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -39,13 +39,22 @@ np = later("numpy", globals(), "np")     # not imported before the app's first p
 KEYS_SHARE = 0.6       # of the tree's width the Property column may take for long names
 
 
-class _StartElided(QStyledItemDelegate):
-    """The Property column's names cut at their start: "…dense_1/BiasAdd" names the node,
-    "model/dense_1…" did not (an input of musicnn's Sigmoid, 1366x768 walk)."""
+_START_ELIDED: list = []
 
-    def initStyleOption(self, option, index) -> None:
-        super().initStyleOption(option, index)
-        option.textElideMode = Qt.ElideLeft
+
+def _start_elided(parent):
+    """A delegate cutting the Property column's names at their start: "…dense_1/BiasAdd"
+    names the node, "model/dense_1…" did not (an input of musicnn's Sigmoid, 1366x768
+    walk). Its class is made at first use, after the first picture: reading
+    QStyledItemDelegate makes PySide build QAbstractItemDelegate and its enums
+    (test_gui_first_picture_classes)."""
+    if not _START_ELIDED:
+        class StartElided(QtWidgets.QStyledItemDelegate):    # read here, not at the top
+            def initStyleOption(self, option, index) -> None:
+                super().initStyleOption(option, index)
+                option.textElideMode = Qt.ElideLeft
+        _START_ELIDED.append(StartElided)
+    return _START_ELIDED[0](parent)
 
 
 class PropertiesPanel(QWidget):
@@ -59,8 +68,7 @@ class PropertiesPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Property", "Value"])
         self.tree.setColumnWidth(0, 150)
-        self._keys_elided = _StartElided(self.tree)
-        self.tree.setItemDelegateForColumn(0, self._keys_elided)
+        self._keys_elided = None        # set when the first names are shown (_fit_keys)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
         self.plot = ChartSlot()
         self.plot.setMaximumHeight(150)
@@ -233,6 +241,9 @@ class PropertiesPanel(QWidget):
         consumers), from 150 px up to KEYS_SHARE of the tree's width, while the values
         beside them (dtypes and shapes, ports) keep the room they need."""
         fm, tree, keys, values = self.tree.fontMetrics(), self.tree, 0, 0
+        if self._keys_elided is None:
+            self._keys_elided = _start_elided(tree)
+            tree.setItemDelegateForColumn(0, self._keys_elided)
         for at in range(min(tree.topLevelItemCount(), 50)):
             top = tree.topLevelItem(at)
             rows = [(top, 0)] + [(top.child(k), 1) for k in range(min(top.childCount(), 200))]
