@@ -70,25 +70,16 @@ class CompareController:
             return
         from inspector.core.app.comparison_files import read_document
 
-        # read in a task: a saved comparison may be 512 MB of JSON (a deep 1 MB one held
-        # the GUI thread 155 ms); the question about outside models comes when it is read
-        self.tasks.submit("compare", lambda job: read_document(path), self._document_read,
-                          self._document_failed, label="Reading the comparison")
-
-    def _document_read(self, read) -> None:
-        d, a_path, b_path, outside = read
+        try:
+            d, a_path, b_path, outside = read_document(path)
+        except InspectorError as exc:
+            QMessageBox.warning(w, "Open comparison", exc.one_line())
+            return
         if outside and QMessageBox.question(
-                self.dialogs.parent, "Open comparison",
-                "The comparison names models outside its folder:\n" + "\n".join(outside) +
-                "\n\nOpen them?") != QMessageBox.Yes:
+                w, "Open comparison", "The comparison names models outside its folder:\n" +
+                "\n".join(outside) + "\n\nOpen them?") != QMessageBox.Yes:
             return
         start_reopen(self.state, self.tasks, d, a_path, b_path, self._lay_out, self._failed)
-
-    def _document_failed(self, exc) -> None:
-        if isinstance(exc, InspectorError):
-            QMessageBox.warning(self.dialogs.parent, "Open comparison", exc.one_line())
-        else:
-            self._failed(exc)
 
     @staticmethod
     def _lay_out(session, job):
