@@ -154,13 +154,12 @@ class CanvasController(QObject):
             self._show_waiting()
             # TensorFlow work starts after the first frame (its import would delay it)
             QTimer.singleShot(300, self, lambda: self._after_first_frame(model))
-        # said while other work runs too: the line names that work after it (status_line.say),
-        # and an Expand all that ended under the preview left "Ready" and its note unsaid
-        note = self.state.expansion_note
-        caption = getattr(self.state.view, "caption", "")    # a function's body
-        self.state.say((f"{caption}: " if caption else "") +
-                       f"{count(len(scene.items), 'item')} shown" +
-                       (f". {note}" if note else ""))
+        if not self.tasks.is_busy():
+            note = self.state.expansion_note
+            caption = getattr(self.state.view, "caption", "")    # a function's body
+            self.state.say((f"{caption}: " if caption else "") +
+                           f"{count(len(scene.items), 'item')} shown" +
+                           (f". {note}" if note else ""))
 
     def _after_first_frame(self, model):
         if model is self.state.model:
