@@ -30,5 +30,5 @@ def test_human_bytes_shows_a_number_under_1024_of_its_unit_within_half_a_digit(n
 @pytest.mark.parametrize("n", EDGES[:11])
 def test_the_sizes_commands_figures_never_read_1024_kb(n):
     text = _mb(int(n))
-    number, unit = re.fullmatch(r"([\d,.]+) (KB|MB)", text).groups()
+    number, unit = re.fullmatch(r"([\d,.]+) (B|KB|MB)", text).groups()
     assert float(number.replace(",", "")) < 1024, text
