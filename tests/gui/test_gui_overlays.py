@@ -262,20 +262,13 @@ def test_long_names_in_a_profile_s_notes_wrap_in_the_dock_at_1366x768(qtbot, win
     walk, h08-profile.png). A long name now breaks after its '/', the notes take the
     height they need, nothing scrolls sideways, and the text reads as given. Fails on the
     old code: the horizontal scroll bar's maximum was over 0."""
-    import json
-
-    from inspector.gui.controllers import overlays_controller
-
     long = ("StatefulPartitionedCall/ssd_mobile_net_v2fpn_keras_feature_extractor/"
             "FeatureMaps/top_down/nearest_neighbor_upsampling/nearest_neighbor_upsampling/"
             "ArithmeticOptimizer/ReplacePackWithTileReshape_Multiples_stack_1")
     events = [{"ph": "X", "name": "Softmax", "dur": 120.0,
                "args": {"name": "softmax", "op": "Softmax"}},
               {"ph": "X", "name": "Mul", "dur": 80.0, "args": {"name": long, "op": "Mul"}}]
-    trace = tmp_path / "trace.json"
-    trace.write_text(json.dumps({"traceEvents": events}))
-    monkeypatch.setattr(overlays_controller.QFileDialog, "getOpenFileName",
-                        staticmethod(lambda *a, **k: (str(trace), "")))
+    _trace_offered(tmp_path, monkeypatch, events)
     window.resize(1366, 768)
     open_and_wait(qtbot, window, model)
     window.show_panel(window.overlays_dock)
@@ -298,20 +291,13 @@ def test_a_profile_s_notes_name_three_unmatched_names_and_count_the_rest(qtbot, 
     1366x768 and pushed the charts far below (handtrack.js's SSD, h10c-dock-lower.png):
     the notes name the first three and count the rest. Fails on the old code: all ten
     were listed."""
-    import json
-
-    from inspector.gui.controllers import overlays_controller
-
     names = [f"StatefulPartitionedCall/Postprocessor/ArithmeticOptimizer/Reorder_{k}"
              for k in range(10)]
     events = [{"ph": "X", "name": "Softmax", "dur": 120.0,
                "args": {"name": "softmax", "op": "Softmax"}}] + \
         [{"ph": "X", "name": "Cast", "dur": 5.0, "args": {"name": n, "op": "Cast"}}
          for n in names]
-    trace = tmp_path / "trace.json"
-    trace.write_text(json.dumps({"traceEvents": events}))
-    monkeypatch.setattr(overlays_controller.QFileDialog, "getOpenFileName",
-                        staticmethod(lambda *a, **k: (str(trace), "")))
+    _trace_offered(tmp_path, monkeypatch, events)
     window.resize(1366, 768)
     open_and_wait(qtbot, window, model)
     window.show_panel(window.overlays_dock)
@@ -346,3 +332,15 @@ def test_profile_and_calibrate_of_a_tflite_say_it_is_a_read_only_view(qtbot, win
                               "TensorFlow graph it was converted from (diff --numeric runs a "
                               ".tflite in LiteRT)"), errors
     assert not asked
+
+
+def _trace_offered(tmp_path, monkeypatch, events) -> None:
+    """A Chrome trace of `events`, the file Import timings… is given."""
+    import json
+
+    from inspector.gui.controllers import overlays_controller
+
+    trace = tmp_path / "trace.json"
+    trace.write_text(json.dumps({"traceEvents": events}))
+    monkeypatch.setattr(overlays_controller.QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(trace), "")))
