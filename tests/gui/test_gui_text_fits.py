@@ -164,6 +164,61 @@ def test_names_and_op_lists_fit_their_boxes_keeping_a_names_end(qtbot, window, t
     assert window.search_panel.results.textElideMode() == Qt.ElideLeft
 
 
+def ssd_names_graph(path) -> str:
+    """Scopes named as an SSD detector's (the handtrack TF.js model's): long words whose
+    start says what they are, siblings told apart by their end."""
+    g = protos.GraphDef()
+    x = g.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = 1
+    last = "x"
+    for scope in ("ssd_mobile_net_v2fpn_keras_feature_extractor/model",
+                  "WeightSharedConvolutionalBoxPredictor/WeightSharedConvolutionalBoxHead",
+                  "WeightSharedConvolutionalBoxPredictor/WeightSharedConvolutionalClassHead"):
+        for op in ("Relu", "Sigmoid", "Tanh"):
+            node = g.node.add(name=f"{scope}/{op.lower()}", op=op, input=[last])
+            node.attr["T"].type = 1
+            last = node.name
+    g.node.add(name="out", op="Identity", input=[last]).attr["T"].type = 1
+    path.write_bytes(g.SerializeToString())
+    return str(path)
+
+
+def test_a_long_scope_name_keeps_its_start_readable(qtbot, window, tmp_path):
+    """Note13: the canvas cut scope titles at their start ('…ghtSharedConvolutionalBox
+    Predictor', '…e_net_v2fpn_keras_feature_extractor'), so what the scope is went unsaid.
+    A collapsed scope's name and an expanded one's frame title keep their start and end;
+    the tooltip has the whole name. Fails on the old code (the start was cut)."""
+    from test_gui import click_item, wait_drawn
+
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, ssd_names_graph(tmp_path / "ssd.pb"))
+    predictor = "WeightSharedConvolutionalBoxPredictor/"
+    before = window.scenes_drawn
+    click_item(qtbot, window, predictor, double=True)            # expanded: a frame
+    wait_drawn(qtbot, window, before)
+    canvas = window.canvas
+    canvas.resetTransform()                                      # 100 %: texts drawn
+    titles = {}
+    for scope in ("ssd_mobile_net_v2fpn_keras_feature_extractor/", predictor,
+                  predictor + "WeightSharedConvolutionalBoxHead/",
+                  predictor + "WeightSharedConvolutionalClassHead/"):
+        node = canvas.items_by_id[scope]
+        canvas.centerOn(node)
+        canvas.viewport().grab()
+        name = scope.rstrip("/").rsplit("/", 1)[-1]
+        title = node.drawn[0][1]
+        titles[name] = title
+        assert title[:8] == name[:8], (name, title)             # what it is: its start
+        shown = title.rsplit("  ", 1)[0]
+        assert shown == name or ("…" in shown and name.endswith(shown.split("…")[-1])), \
+            (name, title)                                        # its end, sibling from sibling
+        assert node.toolTip().splitlines()[0] == scope.rstrip("/")   # whole in the tooltip
+    assert any("…" in t for t in titles.values()), titles       # some did not fit whole
+    heads = [titles[n] for n in ("WeightSharedConvolutionalBoxHead",
+                                 "WeightSharedConvolutionalClassHead")]
+    assert heads[0] != heads[1], heads
+
+
 def test_the_check_result_keeps_the_preview_in_place(qtbot, window, tmp_path):
     path = tmp_path / "digits.pb"
     shutil.copy(DEMO, path)

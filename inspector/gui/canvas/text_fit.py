@@ -1,6 +1,7 @@
 """Fonts and measured texts for the canvas items: one shared QFont per pixel size, text
-metrics kept per device, and what fits a width (a name cut from its start, a list from its
-end, a badge shortened by whole parts or words). Each cache spares a Qt call in paint()."""
+metrics kept per device, and what fits a width (a node's name cut from its start, a scope's
+in its middle, a list from its end, a badge shortened by whole parts or words). Each cache
+spares a Qt call in paint()."""
 
 from __future__ import annotations
 
@@ -121,9 +122,11 @@ def _caption(font: QFont, dpi: _Measure, caption: str, width: float) -> str:
 
 
 def _named(font: QFont, dpi: _Measure, name: str, suffix: str, width: float) -> str:
-    """A scope's name and its count: the count whole, the name cut from its start."""
+    """A scope's name and its count: the count whole, the name cut in its middle. Its start
+    says what the scope is ('WeightShared…BoxPredictor', not '…ghtSharedConvolutionalBox
+    Predictor') and its end tells it from its siblings ('…_box_1'); the tooltip has it whole."""
     room = width - _advance(font, dpi, suffix)
-    return _elided(font, dpi, name, room, Qt.ElideLeft) + suffix
+    return _elided(font, dpi, name, room, Qt.ElideMiddle) + suffix
 
 
 def _tag_width(font: QFont, tag: str) -> float:
