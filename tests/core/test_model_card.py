@@ -138,3 +138,45 @@ def test_the_cards_measured_time_is_the_untraced_runs_average_as_profile_prints_
                     "b": NodeTime("b", "Relu", 0.5)}, "benchmark_model output")
     assert measured_ms(SimpleNamespace(profile=loop)) == 5.5
     assert measured_ms(SimpleNamespace(profile=None)) is None and measured_ms(None) is None
+
+
+def test_learned_numbers_leave_out_shapes_and_single_numbers_and_count_integer_biases(data):
+    """The card's learned numbers are the weights' elements, as Keras's count_params() counts
+    them (tests/tf/test_model_card_tf.py checks Keras). The digits .tflite, float and int8:
+    conv filter and bias, dense weights and bias, 9,930 numbers either way (the
+    int8 file's biases are int32 arrays); its RESHAPE's 2-element shape is not learned (the
+    old count, every constant's elements, said 9,932). A scalar (an epsilon) is not counted;
+    a variable's initial value, read only by its Assign, is not counted again."""
+    import os
+
+    from inspector.core.analysis.summary import summarize
+    from inspector.core.model.parameters import learned_elements
+
+    for name in ("digits_float.tflite", "digits_int8.tflite"):
+        graph = load(os.path.join(data, name)).graph
+        assert learned_elements(graph) == 9930, name
+        assert "RESHAPE" in graph.op_counts()
+    gd = protos.GraphDef()
+    for name, dtype, dims, value in (("eps", 1, [], None), ("w", 1, [3, 4], None),
+                                     ("shape", 3, [2], None), ("bias", 3, [4], None),
+                                     ("init", 1, [5], None)):
+        node = gd.node.add(name=name, op="Const")
+        node.attr["dtype"].type = dtype
+        tensor = node.attr["value"].tensor
+        tensor.dtype = dtype
+        for d in dims:
+            tensor.tensor_shape.dim.add(size=d)
+    var = gd.node.add(name="v", op="VariableV2")
+    var.attr["dtype"].type = 1
+    var.attr["shape"].shape.dim.add(size=5)
+    gd.node.add(name="x", op="Placeholder")
+    gd.node.add(name="mm", op="MatMul", input=["x", "w"])
+    gd.node.add(name="add", op="AddV2", input=["mm", "eps"])
+    gd.node.add(name="r", op="Reshape", input=["add", "shape"])
+    gd.node.add(name="fc", op="FULLY_CONNECTED", input=["r", "w", "bias"])
+    gd.node.add(name="assign", op="Assign", input=["v", "init"])
+    assert learned_elements(Graph(gd)) == 12 + 4 + 5       # w, the int bias, the variable
+    graph = Graph(gd)
+    card = mc.build_card(graph, summarize(graph))         # the summary's count says 29
+    fact = card.fact("learned numbers")
+    assert fact.value == 21 and "count_params" in fact.definition

@@ -32,7 +32,7 @@ def test_the_model_card_opens_from_the_demo_menu_and_esc_closes_it(qtbot, window
     card = panel.card
     assert card.inputs[0].plain == "a 224x224 colour photo"
     params = summary.const_parameters + summary.variable_parameters
-    assert card.fact("learned numbers").value == params
+    assert card.fact("learned numbers").value == params - 86 == 3_538_984   # Keras's count
     assert panel.tiles["learned numbers"].big.text() == "3.54 million"
     assert "FLOPs" in panel.tiles["arithmetic"].toolTip()
     assert "20 GFLOP/s" in panel.tiles["speed on 2016 high-end phone"].toolTip()
@@ -82,11 +82,13 @@ def test_with_a_pipeline_the_card_compares_original_and_optimized(qtbot, window,
     assert comparison is not None and comparison.steps == 5
     lines = {line.label: line for line in comparison.lines}
     rows = window.state.rows
-    from inspector.core.model.humanize import human_bytes
+    from inspector.core.model.humanize import human_bytes, tf_human_readable_num
 
     assert lines["file size"].before == human_bytes(rows[0].metrics.serialized_bytes)
     assert lines["file size"].change.startswith("-")         # 8-bit weights are smaller
     assert "speed on a typical phone" in lines
+    assert lines["parameters"].before == tf_human_readable_num(
+        rows[0].metrics.const_parameters + rows[0].metrics.variable_parameters)
     words = comparison.answers
     assert words.startswith("On photo.png:") and "largest change of any score" in words
     change = float(words.rsplit(" ", 1)[1])

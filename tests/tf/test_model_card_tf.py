@@ -13,8 +13,9 @@ from inspector.core.loaders import load
 
 
 def test_the_card_agrees_with_the_summary_and_the_preview_panel(fx):
-    """Learned numbers = the Summary panel's parameters; FLOPs and per-device times = the
-    Preview panel's metrics of the original graph (compute_metrics)."""
+    """Learned numbers = the Summary panel's parameters less what is not learned (shapes,
+    axes, single numbers: 86 here); FLOPs and per-device times = the Preview panel's metrics
+    of the original graph (compute_metrics)."""
     from inspector.cli.explain import card_for
     from inspector.core.analysis.metrics import compute_metrics
     from inspector.core.analysis.summary import summarize
@@ -23,7 +24,7 @@ def test_the_card_agrees_with_the_summary_and_the_preview_panel(fx):
     card = card_for(model)
     summary = summarize(model.graph)
     metrics = compute_metrics(model.graph.graph_def)
-    assert card.fact("learned numbers").value == \
+    assert card.fact("learned numbers").value + 86 == \
         summary.const_parameters + summary.variable_parameters == \
         metrics.const_parameters + metrics.variable_parameters
     assert card.fact("size as float").value == 4 * card.fact("learned numbers").value
@@ -37,6 +38,50 @@ def test_the_card_agrees_with_the_summary_and_the_preview_panel(fx):
     assert card.layer_kinds["convolution"] == sum(
         n for op, n in summary.op_counts.items() if op in mc.LAYER_OPS["convolution"])
     assert all(f.definition for f in card.facts)
+
+
+def _frozen_keras(name: str):
+    import tensorflow as tf
+    from tensorflow.python.framework.convert_to_constants import (
+        convert_variables_to_constants_v2,
+    )
+
+    from inspector.core.model import protos
+
+    model = getattr(tf.keras.applications, name)(weights=None, input_shape=(224, 224, 3))
+    fn = tf.function(lambda x: model(x, training=False)).get_concrete_function(
+        tf.TensorSpec([1, 224, 224, 3], tf.float32, name="input"))
+    return model, protos.GraphDef.FromString(
+        convert_variables_to_constants_v2(fn).graph.as_graph_def().SerializeToString())
+
+
+def test_learned_numbers_are_what_keras_count_params_says(fx):
+    """The card's learned numbers of a Keras model frozen into a GraphDef are its
+    count_params(): MobileNetV3Small 2,554,968 (the card said 2.56 million: every constant's
+    elements, 2,555,194, with its shapes and the 3s and 6s of hard-swish), MobileNetV2
+    3,538,984, also as the fixtures' mobilenet_v2.pb. A TF1 graph with variables
+    (v1_training.pb): the elements of the variables its .meta lists, not their initial
+    values again nor the training part's constants."""
+    import tensorflow as tf
+
+    from inspector.core.analysis.summary import summarize
+    from inspector.core.model.graph import Graph
+
+    for name in ("MobileNetV3Small", "MobileNetV2"):
+        model, gd = _frozen_keras(name)
+        graph = Graph(gd)
+        made = mc.build_card(graph, summarize(graph))
+        assert made.fact("learned numbers").value == model.count_params(), name
+        assert made.fact("size as float").value == 4 * model.count_params()
+    assert model.count_params() == 3_538_984
+    fixture = load(os.path.join(fx, "mobilenet_v2.pb")).graph
+    assert mc.build_card(fixture, summarize(fixture)).fact("learned numbers").value == \
+        3_538_984
+    with tf.Graph().as_default():
+        tf.compat.v1.train.import_meta_graph(os.path.join(fx, "v1_training.meta"))
+        declared = sum(v.shape.num_elements() for v in tf.compat.v1.global_variables())
+    v1 = load(os.path.join(fx, "v1_training.pb")).graph
+    assert mc.build_card(v1, summarize(v1)).fact("learned numbers").value == declared == 5234
 
 
 class _Engine:

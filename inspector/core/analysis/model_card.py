@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from inspector.core.analysis.flops import DEVICE_PRESETS
 from inspector.core.model.graph import Graph, node_name_from_input
 from inspector.core.model.humanize import human_bytes
+from inspector.core.model.parameters import LEARNED_DEFINITION, learned_elements
 from inspector.core.model.tensors import format_shape
 
 # What counts as a "layer" on the card: the ops that do a network's learned computation
@@ -295,13 +296,14 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
     outputs = [Port(n, d, s, describe_output(graph, n, d, s, class_count),
                     labels.get(n.removesuffix(":0"), "")) for n, d, s in output_ports]
     layers = count_layers(graph)
-    params = summary.const_parameters + summary.variable_parameters
+    params = learned_elements(graph)
     facts = [
         Fact("layers", f"{sum(layers.values()):,} layers", sum(layers.values()),
              LAYER_DEFINITION),
         Fact("learned numbers", f"{_words(params)} learned numbers", params,
-             "Learned numbers (parameters): the values training set, counted as the elements "
-             "of every constant and variable (the same count as the Summary panel)."),
+             f"Learned numbers (parameters), the values training set: {LEARNED_DEFINITION}. "
+             "The Summary panel's parameters are TF summarize_graph's count, every "
+             "constant's elements."),
         Fact("size as float", f"{human_bytes(params * 4)} as 32-bit floats", params * 4,
              "Size of the learned numbers at 4 bytes each (float32), without the graph "
              "structure."),

@@ -1,5 +1,5 @@
-"""The "original vs optimized" card: with a pipeline in place, what it does to size, learned
-numbers, arithmetic and the speed estimate (from the preview rows, the same numbers as the
+"""The "original vs optimized" card: with a pipeline in place, what it does to size,
+parameters, arithmetic and the speed estimate (from the preview rows, the same numbers as the
 Preview panel), and to the answer on the last demo input."""
 
 from __future__ import annotations
@@ -45,11 +45,13 @@ def build_comparison(rows, device: str = "phone", answers: str = "") -> Comparis
         Line("file size", human_bytes(a.serialized_bytes), human_bytes(b.serialized_bytes),
              _pct(a.serialized_bytes, b.serialized_bytes),
              "Bytes of the serialized GraphDef (what the app would ship)."),
-        Line("learned numbers", tf_human_readable_num(a.const_parameters + a.variable_parameters),
+        Line("parameters", tf_human_readable_num(a.const_parameters + a.variable_parameters),
              tf_human_readable_num(b.const_parameters + b.variable_parameters),
              _pct(a.const_parameters + a.variable_parameters,
                   b.const_parameters + b.variable_parameters),
-             "Elements of the constants and variables the graph holds."),
+             "Elements of every constant and variable the graph holds, the Preview panel's "
+             "count (TF summarize_graph's): shapes and single numbers too, which the card's "
+             "learned numbers leave out."),
     ]
     if a.flops is not None and b.flops is not None and a.flops.total and b.flops.total:
         lines.append(Line("arithmetic", f"{tf_human_readable_num(a.flops.total)} FLOPs",

@@ -203,3 +203,69 @@ def _first_reader(graph, name: str, reads: set) -> str | None:
         else:
             readers += [e.dst for e in graph.data_consumers(edge.dst) if e.dst not in reads]
     return min(readers, key=graph.index, default=None)
+
+
+# -- learned numbers (the model card) ------------------------------------------------------
+# Keras's count_params() counts the elements of a model's weights. In a graph the same
+# weights are the constants (or variables) that hold an array of numbers; what else a graph
+# holds as constants is not learned: single numbers (an epsilon, the 6 of ReLU6, a
+# rescaling's 1/127.5) and integer arrays read as shapes, axes, paddings or indexes.
+_INDEX_DTYPES = frozenset({3, 9, 22, 23})          # int32, int64, uint32, uint64
+_NOT_NUMBERS = frozenset({0, 7, 10, 20, 21})       # invalid, string, bool, resource, variant
+# an integer array is learned where a layer reads it as its bias (a quantized .tflite's
+# int32 biases): op -> the bias's input index
+_INTEGER_BIAS_AT = {"CONV_2D": 2, "DEPTHWISE_CONV_2D": 2, "FULLY_CONNECTED": 2,
+                    "CONV_3D": 2, "TRANSPOSE_CONV": 3, "CONV_3D_TRANSPOSE": 3,
+                    "BiasAdd": 1, "QuantizedBiasAdd": 1}
+_ASSIGN_OPS = frozenset({"Assign", "AssignVariableOp"})
+LEARNED_DEFINITION = (
+    "the elements of every constant and variable that holds an array of numbers (the "
+    "weights, biases and batch-norm statistics, as Keras's count_params() counts them); "
+    "single numbers (an epsilon, a 6 or a 0.5 in a formula) and integer arrays read as "
+    "shapes, axes, paddings or indexes are not counted")
+
+
+def _holds_numbers(dtype: int, dims) -> bool:
+    return bool(dims) and dtype not in _NOT_NUMBERS       # rank >= 1, known
+
+
+def learned_elements(graph) -> int:
+    """The learned numbers of a graph (LEARNED_DEFINITION): for a Keras model frozen into a
+    GraphDef, its count_params(); for a graph with variables, their elements (a variable's
+    initial value, a constant only an Assign reads, is not counted again). The summary's
+    const_parameters stays TF's summarize_graph count, which counts every constant."""
+    facts = graph.const_facts()
+    variables = [graph.nodes[i] for op in sorted(VARIABLE_OPS) for i in graph.nodes_of_op(op)]
+    total, integers = 0, []
+    for name, fact in facts.items():
+        if not _holds_numbers(fact.dtype, fact.dims):
+            continue
+        if fact.dtype in _INDEX_DTYPES:
+            integers.append(name)
+        elif not variables or not _only_assigned(graph, name):
+            total += fact.elements
+    total += sum(facts[name].elements for name in integers if _read_as_bias(graph, name))
+    for node in variables:
+        attr = node.proto.attr
+        if "dtype" in attr and "shape" in attr and \
+                _holds_numbers(attr["dtype"].type, tensors.shape_dims(attr["shape"].shape)) \
+                and attr["dtype"].type not in _INDEX_DTYPES:
+            total += variable_elements(node.proto)
+    return total
+
+
+def _only_assigned(graph, name: str) -> bool:
+    """Whether only assignments read `name` (a variable's initial value)."""
+    readers = [graph.node(e.dst).op for e in graph.data_consumers(name)]
+    return bool(readers) and all(op in _ASSIGN_OPS for op in readers)
+
+
+def _read_as_bias(graph, name: str, depth: int = 0) -> bool:
+    """Whether a layer reads the integer array `name` as its bias (through Identity reads)."""
+    for edge in graph.data_consumers(name):
+        op = graph.node(edge.dst).op
+        if _INTEGER_BIAS_AT.get(op) == edge.dst_index:
+            return True
+        if op == "Identity" and depth < 4 and _read_as_bias(graph, edge.dst, depth + 1):
+            return True
+    return False
