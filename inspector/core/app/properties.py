@@ -1,13 +1,15 @@
 """What the Properties panel shows beyond the node itself, as use cases that write into the
-state: a constant's values described (they may still be in the model file, and a 16 MB tensor
-takes longer than a frame to describe: a task, a newer selection superseding the last) and
-TensorFlow's own description of an op (asked where TensorFlow lives, the worker; kept per op)."""
+state: a selected scope's facts (what it holds, what crosses its border), a constant's values
+described (they may still be in the model file, and a 16 MB tensor takes longer than a frame
+to describe: a task, a newer selection superseding the last) and TensorFlow's own
+description of an op (asked where TensorFlow lives, the worker; kept per op)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from inspector.core.runtime.executor import installed
+from inspector.core.view.scope_facts import scope_facts
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,23 @@ def start_describe(state, tasks, const: str, shown: str) -> None:
 
     tasks.submit("tensor", work, state.set_described, failed, label="Reading values",
                  quiet=True)
+
+
+def start_scope_facts(state, tasks, shown: str) -> None:
+    """What the selected scope `shown` ("a/b/") holds and what crosses its border, counted in
+    a task (a big graph's top scope: a pass over every edge) -> `state.scope_facts`. A newer
+    selection's request supersedes it; the panel drops facts of a scope no longer shown."""
+    view = state.view
+    if view is None or not shown.endswith("/") or shown[:-1] not in view.hierarchy.stats:
+        return
+    shapes = view.shapes
+
+    def failed(exc):
+        why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        state.say(f"Cannot count what is in {shown[:-1]}: {why}")
+
+    tasks.submit("scope-facts", lambda job: scope_facts(view, shown, shapes, job),
+                 state.set_scope_facts, failed, label="Counting the scope", quiet=True)
 
 
 def start_op_doc(state, tasks, name) -> None:

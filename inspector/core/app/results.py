@@ -41,6 +41,7 @@ RESULTS = (
     ("card", None, False),             # CardResult: the model card and its comparison (card)
     ("search", None, False),           # SearchResult: the last search (search)
     ("described", None, False),        # Described: a constant's values (properties)
+    ("scope_facts", None, False),      # ScopeFacts: the selected scope's (properties)
     ("sizes", None, False),            # SizesResult: where the bytes go (sizing)
     ("duplicates", None, False),       # Duplicates: repeated constants (sizing)
     ("proposals", list, False),        # feed points traced from an output (marks)

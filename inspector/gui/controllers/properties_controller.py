@@ -1,6 +1,6 @@
-"""The Properties panel's extras through their use cases (core/app/properties.py): the selected
-constant's values described off the GUI thread, TensorFlow's own description of its op; both
-come back through the state."""
+"""The Properties panel's extras through their use cases (core/app/properties.py): a selected
+scope's facts and the selected constant's values, counted off the GUI thread, TensorFlow's
+own description of its op; they come back through the state."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ class PropertiesController(QObject):
         self.described = 0   # descriptions delivered (tests wait on it)
         panel.tensor_wanted.connect(self.describe)
         panel.consumers_wanted.connect(self.list_consumers)
+        panel.scope_wanted.connect(self.count_scope)
+        state.scope_facts_changed.connect(panel.show_scope)
         state.selection_changed.connect(self.fetch_doc)
         state.described_changed.connect(self._show_tensor)
         state.op_doc_changed.connect(panel.show_doc)
@@ -35,6 +37,10 @@ class PropertiesController(QObject):
         properties.start_consumers(self.state, self.tasks, graph,
                                    lambda: self.panel.show_consumers(name, graph),
                                    lambda why: self.panel.consumers_failed(name, graph, why))
+
+    def count_scope(self, shown: str) -> None:
+        """What the selected scope holds and what crosses its border, counted in a task."""
+        properties.start_scope_facts(self.state, self.tasks, shown)
 
     def describe(self, const: str) -> None:
         properties.start_describe(self.state, self.tasks, const, self.panel.shown)

@@ -24,12 +24,14 @@ from inspector.core.runtime.lazy_import import later
 from inspector.core.view import vocabulary
 from inspector.core.view.vocabulary import (
     TensorValue,
+    count,
     format_shape,
     glossary,
     human_bytes,
     port_dtype,
     shape_dims,
     shape_of,
+    tf_human_readable_num,
 )
 from inspector.gui.panels.chart_slot import ChartSlot
 
@@ -37,6 +39,7 @@ LIST_LATER = 20_000    # nodes from which a graph's consumer index is made in a 
 
 np = later("numpy", globals(), "np")     # not imported before the app's first picture
 KEYS_SHARE = 0.6       # of the tree's width the Property column may take for long names
+OPS_LISTED = 40        # a scope's op types listed (most nodes first)
 
 
 _START_ELIDED: list = []
@@ -61,6 +64,7 @@ class PropertiesPanel(QWidget):
     jump = Signal(str)
     tensor_wanted = Signal(str)   # a constant whose values should be described
     consumers_wanted = Signal(str)   # a big graph's consumer index is needed (made in a task)
+    scope_wanted = Signal(str)    # a selected scope ("a/b/") whose facts should be counted
 
     def __init__(self, state, parent=None):
         super().__init__(parent)
@@ -93,6 +97,7 @@ class PropertiesPanel(QWidget):
         self.tensor_name = ""
         self.shown = None          # the node the tree describes
         self.tensor_row = None     # "reading the values…" until the description comes
+        self.scope_row = None      # a scope's "counting…" until its facts come
         state.selection_changed.connect(self.show_node)
         state.overlay_changed.connect(   # a TFLite status, converter's words or mapping came
             lambda o: (o.mode == "compat" or state.tflite) and self.show_node(state.selected))
@@ -174,8 +179,11 @@ class PropertiesPanel(QWidget):
         self.tensor = None
         self.meaning.hide()
         graph = self.state.view.graph if self.state.view else None
-        if not name or graph is None or name.endswith("/"):
-            self.title.setText(f"Scope {name.rstrip('/')}" if name else "Select a node")
+        if not name or graph is None:
+            self.title.setText("Select a node")
+            return
+        if name.endswith("/"):
+            self._show_scope(name)
             return
         node = graph.get(name)
         if node is None:
@@ -224,6 +232,48 @@ class PropertiesPanel(QWidget):
         if const is not None:
             self.tensor_row = self._row(None, "tensor", "reading the values…")
             self.tensor_wanted.emit(const.name)
+
+    def _show_scope(self, name: str) -> None:
+        """A selected scope: its name now, what it holds and what crosses its border once
+        counted (core/app/properties.start_scope_facts, a task: show_scope)."""
+        path = name[:-1]
+        self.title.setText("<b>Scope</b> " + path.replace("&", "&amp;").replace("<", "&lt;"))
+        self.shown = name
+        self._row(None, "name", path).setToolTip(1, path)
+        self.scope_row = self._row(None, "nodes", "counting…")
+        self.scope_wanted.emit(name)
+
+    def show_scope(self, facts) -> None:
+        """The facts (core.view.scope_facts.ScopeFacts) of the scope shown."""
+        if facts is None or facts.shown != self.shown:
+            return
+        index = self.tree.indexOfTopLevelItem(self.scope_row)
+        if index >= 0:
+            self.tree.takeTopLevelItem(index)
+        self._row(None, "nodes", f"{facts.nodes:,}")
+        ops = self._row(None, "op types", len(facts.ops))
+        for op, n in facts.ops[:OPS_LISTED]:
+            self._row(ops, op, f"{n:,}")
+        if len(facts.ops) > OPS_LISTED:
+            self._row(ops, "…", f"{len(facts.ops) - OPS_LISTED} more op types")
+        self._row(None, "parameters", f"{facts.params:,}" + (
+            f" ({tf_human_readable_num(facts.params)})" if facts.params >= 1000 else ""))
+        self._row(None, "constants", f"{facts.consts:,}")
+        self._row(None, "constant data", human_bytes(facts.const_bytes))
+        for key, crossings, total, tip in (
+                ("inputs", facts.inputs, facts.n_inputs, "made outside the scope, read inside"),
+                ("outputs", facts.outputs, facts.n_outputs, "made inside, read outside")):
+            top = self._row(None, key, count(total, "tensor"))
+            top.setToolTip(1, f"{count(total, 'tensor')} {tip}")
+            for c in crossings:       # the producer's node: double-click goes there
+                read = f"read by {count(c.readers, 'node')} {tip.rpartition(' ')[2]}"
+                self._row(top, c.tensor, c.desc + (f" · {c.readers} readers" if c.readers > 1
+                                                   else ""), c.producer).setToolTip(
+                    1, f"{c.tensor}: {c.desc}, {read}")
+            if total > len(crossings):
+                self._row(top, "…", f"{total - len(crossings):,} more")
+        self.tree.expandAll()
+        self._fit_keys()
 
     def _consumer_rows(self, graph, name: str, at: int | None = None) -> None:
         consumers = graph.consumers(name)
