@@ -144,16 +144,44 @@ def quantized_range(graph: Graph, name: str) -> tuple | None:
     return None
 
 
+def input_quantization(graph: Graph, name: str) -> tuple | None:
+    """(numpy dtype name, scale, zero point) of a .tflite input that is itself int8 or uint8
+    (one scale); None for any other input."""
+    node = graph.get(name)
+    attr = node.proto.attr if node is not None else {}
+    kind = attr["tflite_type"].s.decode() if "tflite_type" in attr else ""
+    if kind in ("INT8", "UINT8") and len(attr["quant_scale"].list.f) == 1:
+        return kind.lower(), attr["quant_scale"].list.f[0], attr["quant_zero_point"].list.i[0]
+    return None
+
+
+def quantize(real, how: tuple):
+    """`real` values as the integers of a quantized input (how: input_quantization's), as
+    LiteRT's own feeding rounds them, a piece at a time (no float copy of the whole)."""
+    dtype, scale, zero = np.dtype(how[0]), how[1], how[2]
+    info = np.iinfo(dtype)
+    out = np.empty(real.shape, dtype)
+    flat, src = out.reshape(-1), real.reshape(-1)
+    for start in range(0, flat.size, feed_budget.CHUNK):
+        piece = src[start:start + feed_budget.CHUNK]
+        flat[start:start + len(piece)] = np.clip(np.round(piece / scale + zero), info.min,
+                                                 info.max)
+    return out
+
+
 def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | None = None,
                   seed: int = 0) -> tuple:
-    """(feeds of A, the same arrays under B's names, how they were made): given arrays or
-    seeded random values shaped as A declares or TensorFlow infers (batch 1 where open);
-    an input a quantized .tflite side reads gets uniform values in its calibrated range
-    (normal values would mostly measure clipping)."""
+    """(feeds of A, feeds of B under B's names, how they were made): given arrays or seeded
+    random values shaped as A declares or TensorFlow infers (batch 1 where open); an input a
+    quantized .tflite side reads gets uniform values in its calibrated range (normal values
+    would mostly measure clipping). Each side is fed its own dtype: a side whose input is
+    int8/uint8 gets those values quantized with its input's scale and zero point, a float
+    side the real values. What the feeds hold is sized (feed_budget) before it is drawn."""
     shapes = known_input_shapes(ga, ga.graph_def, gb, inputs, {}, arrays)
     feeds = make_inputs(ga, inputs, shapes, "random", seed, arrays)
     rng = np.random.default_rng(seed)
     b_of, notes = _b_inputs(d, ga, gb, [t.split(":")[0] for t in inputs])
+    redraw = []
     for text in inputs:
         name = text.split(":")[0]
         key = text if text in feeds else name
@@ -163,16 +191,32 @@ def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | No
         if (arrays and name in arrays) or span is None or value is None or \
                 (value.dtype.kind != "f" and own is None):
             continue
-        # (a quantized .tflite as A is fed real values too: its LiteRT run quantizes them)
-        dtype = value.dtype if value.dtype.kind == "f" else np.dtype(np.float32)
-        feeds[key] = feed_budget.random(rng, value.shape, dtype, span[0], span[1])
+        real = value.dtype if value.dtype.kind == "f" else np.dtype(np.float32)
+        redraw.append((key, name, value.shape, real, span, input_quantization(ga, name),
+                       input_quantization(gb, b_of.get(name, name))))
+    drawn = {r[0] for r in redraw}
+    wanted = [(k, v.shape, v.dtype, 1) for k, v in feeds.items() if k not in drawn]
+    for key, name, shape, real, _, qa, qb in redraw:
+        wanted += [(name, shape, real, 1)] + [(f"{name} ({side}'s {q[0]})", shape, q[0], 1)
+                                              for side, q in (("A", qa), ("B", qb)) if q]
+    feed_budget.check_all(wanted)
+    extra_b = {}
+    for key, name, shape, real, span, qa, qb in redraw:
+        feeds[key] = None                     # A's first draw goes before the real values come
+        values = feed_budget.random(rng, shape, real, span[0], span[1])
+        feeds[key] = quantize(values, qa) if qa else values
+        if qa or qb:
+            extra_b[key] = quantize(values, qb) if qb else values
+        fed = [f"{side} as {q[0]} (its scale {q[1]:.4g}, zero point {q[2]})"
+               for side, q in (("A", qa), ("B", qb)) if q]
         notes.append(f"{name}: uniform in [{span[0]:.4g}, {span[1]:.4g}] (the .tflite's "
-                     "calibrated input range)")
+                     "calibrated input range)" + (f"; fed to {' and '.join(fed)}" if fed else ""))
     feeds_a = {(k if ":" in k else k + ":0"): v for k, v in feeds.items()}
+    extra_b = {(k if ":" in k else k + ":0"): v for k, v in extra_b.items()}
     feeds_b = {}
     for k, v in feeds_a.items():
         name, port = k.split(":")
-        feeds_b[f"{b_of.get(name, name)}:{port}"] = v
+        feeds_b[f"{b_of.get(name, name)}:{port}"] = extra_b.get(k, v)
     return feeds_a, feeds_b, notes
 
 

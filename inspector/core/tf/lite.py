@@ -172,7 +172,8 @@ def tflite_run(model: bytes, feeds_list: list, job: Job | None = None) -> tuple[
                 interp.resize_tensor_input(detail["index"], value.shape)
                 _allocate(interp, model)
             scale, zero = detail["quantization"]
-            if detail["dtype"] in (np.int8, np.uint8, np.int16) and scale:
+            if detail["dtype"] in (np.int8, np.uint8, np.int16) and scale and \
+                    value.dtype.kind == "f":      # integers come quantized already
                 info = np.iinfo(detail["dtype"])
                 value = np.clip(np.round(value / scale + zero), info.min, info.max)
             interp.set_tensor(detail["index"], value.astype(detail["dtype"]))

@@ -176,7 +176,8 @@ def _feed(interp, feeds: list) -> None:
             interp.resize_tensor_input(detail["index"], value.shape)
             interp.allocate_tensors()
         scale, zero = detail["quantization"]
-        if detail["dtype"] in (np.int8, np.uint8, np.int16) and scale:
+        if detail["dtype"] in (np.int8, np.uint8, np.int16) and scale and \
+                value.dtype.kind == "f":      # real values; integers come quantized already
             info = np.iinfo(detail["dtype"])
             value = np.clip(np.round(value / scale + zero), info.min, info.max)
         interp.set_tensor(detail["index"], value.astype(detail["dtype"]))
