@@ -304,3 +304,62 @@ def test_fit_of_a_graph_too_big_to_fit_shows_its_start_with_boxes_still_seen(qtb
     assert 0 < len(seen) < len(boxes) / 2
     assert any(i.item.id.startswith("stage_0/") for i in seen)     # its start
     assert "Too big to fit" in window.status_label.text()
+
+
+def one_scope_graph(path) -> str:
+    """Everything in one top scope, as musicnn's "model": an input, 14 towers of 4 ops side by
+    side, their sum, then a chain of 30 ops (wider and taller than the view at 100 %)."""
+    g = protos.GraphDef()
+    x = g.node.add(name="model/input", op="Placeholder")
+    x.attr["dtype"].type = 1
+    ends = []
+    for t in range(14):
+        last = "model/input"
+        for k, op in enumerate(("Relu", "Tanh", "Sigmoid", "Elu")):
+            node = g.node.add(name=f"model/tower_{t}/{op.lower()}_{k}", op=op, input=[last])
+            node.attr["T"].type = 1
+            last = node.name
+        ends.append(last)
+    total = g.node.add(name="model/sum", op="AddN", input=ends)
+    total.attr["T"].type = 1
+    total.attr["N"].i = len(ends)
+    last = total.name
+    for k in range(30):
+        node = g.node.add(name=f"model/post_{k}", op="Relu", input=[last])
+        node.attr["T"].type = 1
+        last = node.name
+    path.write_bytes(g.SerializeToString())
+    return str(path)
+
+
+def test_a_scope_opened_shows_what_it_holds_not_an_empty_corner(qtbot, window, tmp_path):
+    """Note13: musicnn's one top scope, double-clicked, showed the empty corner of its frame
+    until Fit (the view kept its place in the scene). Now the frame is brought into view,
+    zoomed out no further than a readable scale, from its start: its title and top box."""
+    from test_gui import click_item, wait_drawn
+
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, one_scope_graph(tmp_path / "one.pb"))
+    canvas = window.canvas
+    assert list(canvas.items_by_id) == ["model/"] and canvas.zoom_level() == 1.0
+    before = window.scenes_drawn
+    click_item(qtbot, window, "model/", double=True)
+    wait_drawn(qtbot, window, before)
+    frame = canvas.items_by_id["model/"]
+    assert frame.item.kind == "frame"
+    shown = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    assert not shown.contains(frame.sceneBoundingRect())          # too big to see whole
+    assert canvas.zoom_level() >= canvas.MIN_FIT_SCALE - 1e-6     # readable
+    top = canvas.items_by_id["model/input"].sceneBoundingRect()
+    assert shown.contains(top), (shown, top)                       # its top box
+    title = QRectF(frame.item.x, frame.item.y, 120, 20)
+    assert shown.intersects(title)                                 # and its title
+    seen = [i for i, n in canvas.items_by_id.items()
+            if n.item.kind != "frame" and shown.contains(n.sceneBoundingRect())]
+    assert len(seen) >= 10, seen
+    # closed again: the box is in view (the scene shrank around it)
+    before = window.scenes_drawn
+    click_item(qtbot, window, "model/", double=True)
+    wait_drawn(qtbot, window, before)
+    shown = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    assert shown.contains(canvas.items_by_id["model/"].sceneBoundingRect())

@@ -30,6 +30,11 @@ class ViewPlacement:
                  (self.items_by_id[i].item for i in inputs if i in self.items_by_id)]
         if rect.width() <= across and rect.height() <= high:
             return self.centerOn(rect.center())
+        self.centerOn(*self._start_centre(rect, across, high, boxes))
+
+    def _start_centre(self, rect, across: float, high: float, boxes=()) -> tuple:
+        """The centre of an `across` x `high` view showing the start of `rect` (a graph, or
+        an open scope's frame) too big for it: see show_start_at."""
         if rect.width() <= across:
             x, y = rect.center().x(), rect.top() + high / 2
         elif rect.height() > rect.width():
@@ -40,7 +45,36 @@ class ViewPlacement:
             x, y = rect.left() + across / 2, self._start_y(rect, across, high)
         if boxes:
             x, y = _keeping(boxes[0], x, y, across, high)
-        self.centerOn(x, y)
+        return x, y
+
+    def show_toggled(self, item_id: str) -> None:
+        """A scope the user just opened or closed, brought into view: left where it is when
+        whole in view; else its frame (or box) whole, zoomed out for it down to a readable
+        scale (MIN_FIT_SCALE; never zoomed in), moved as little as needed; else, too big
+        for the view, from its start (its title and top box, as a graph's first view).
+        Without it the view kept its place in the scene: musicnn's one top scope, opened,
+        showed the empty corner of its frame until Fit."""
+        node = self.items_by_id.get(item_id)
+        if node is None:
+            return
+        it = node.item
+        rect = QRectF(it.x - 12, it.y - 12, it.w + 24, it.h + 24)   # a margin: its edge seen
+        view = self.viewport().rect()
+        seen = self.mapToScene(view).boundingRect()
+        if seen.contains(rect):
+            return
+        scale = self.zoom_level()
+        fit = self._fit_scale(rect) * 0.96
+        if fit < scale:
+            scale = max(fit, min(scale, self.MIN_FIT_SCALE))
+            self.resetTransform()
+            self.scale(scale, scale)
+        across, high = view.width() / scale, view.height() / scale
+        if rect.width() <= across and rect.height() <= high:
+            centre = seen.center()
+            self.centerOn(*_keeping(rect, centre.x(), centre.y(), across, high))
+        else:
+            self.centerOn(*self._start_centre(rect, across, high))
 
     @staticmethod
     def _inputs_centre(rect, boxes, across: float, high: float) -> tuple:

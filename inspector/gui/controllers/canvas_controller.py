@@ -38,6 +38,7 @@ class CanvasController(QObject):
         self.scenes_drawn = 0
         self.fit_next = False
         self.pending_center: str | None = None
+        self.pending_toggled: tuple | None = None   # (scope id, opened) a user toggled
         self._first_frame_of = None
         self._asked = None      # what the layout in flight was asked for
         self._drawn = None      # (scene, edge geometry, minimap groups) of the last layout
@@ -149,6 +150,12 @@ class CanvasController(QObject):
         if self.pending_center:
             name, self.pending_center = self.pending_center, None
             self.canvas.center_on_item(self.state.visible_id(name))
+        if self.pending_toggled:
+            item_id, opened = self.pending_toggled
+            node = self.canvas.items_by_id.get(item_id)
+            if node is not None and (node.item.kind == "frame") == opened:  # (not a picture
+                self.pending_toggled = None                   # from before the toggle)
+                self.canvas.show_toggled(item_id)
         if self._first_frame_of is not None and self._first_frame_of is self.state.model:
             model, self._first_frame_of = self._first_frame_of, None
             self._show_waiting()
@@ -200,7 +207,13 @@ class CanvasController(QObject):
     # -- interaction -------------------------------------------------------------------------
     def _activated(self, item_id: str):
         if item_id.endswith("/"):
-            self.state.toggle_scope(item_id[:-1])
+            self.toggle(item_id)
+
+    def toggle(self, item_id: str) -> None:
+        """Open or close the scope a user chose; once drawn, its frame or box is brought
+        into view (canvas.show_toggled)."""
+        self.pending_toggled = (item_id, item_id[:-1] not in self.state.expanded)
+        self.state.toggle_scope(item_id[:-1])
 
     def _selection_changed(self, name):
         if self.state.cone:
@@ -247,7 +260,7 @@ class CanvasController(QObject):
         if item_id.endswith("/"):
             expanded = item_id[:-1] in s.expanded
             menu.addAction("Collapse" if expanded else "Expand",
-                           lambda: s.toggle_scope(item_id[:-1]))
+                           lambda: self.toggle(item_id))
         menu.addAction("Highlight upstream and downstream",
                        lambda: (s.select(item_id), self.set_cone(True)))
         if not item_id.endswith("/"):
