@@ -17,7 +17,7 @@ def _stops(model, view, args, run):
 
     if not args.auto:
         bench = Workbench()
-        if bench.restore(model.path) is None or not bench.tour.stops:
+        if bench.restore(model.path, model.graph) is None or not bench.tour.stops:
             raise InspectorError("the model has no saved tour (MODEL.inspector.json); "
                                  "--auto builds one from the model", path=model.path)
         for line in bench.warnings:

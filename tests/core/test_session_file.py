@@ -175,3 +175,43 @@ def test_a_step_this_version_does_not_know_is_saved_as_the_file_had_it(tmp_path)
     bench.save(model)
     with open(path) as f:
         assert [s["enabled"] for s in json.load(f)["pipeline"]] == [False, False, False]
+
+
+def test_restored_input_sizes_that_contradict_the_model_or_are_absurd_are_dropped_alone(
+        tmp_path, monkeypatch):
+    """A session's input sizes were restored unchecked (note13's leftover): a size that
+    contradicts the input's declared shape, or has a size under 1, or that no made-up input
+    could take (past the feed budget), is dropped with one line naming it; every other part
+    and size restores. (The Input sizes field refuses the same misfit in the same words.)"""
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+    from inspector.core.runtime import feed_budget
+
+    gd = protos.GraphDef()
+    for name, dims in (("image", [1, -1, -1, 3]), ("mask", [1, 4]), ("big", [-1, -1]),
+                       ("free", None)):
+        node = gd.node.add(name=name, op="Placeholder")
+        node.attr["dtype"].type = 1
+        if dims is not None:
+            for d in dims:
+                node.attr["shape"].shape.dim.add(size=d)
+    model = _model(tmp_path)
+    with open(session_path(model), "w") as fh:
+        json.dump({"version": 1, "inputs": ["image", "mask"], "outputs": ["y"],
+                   "input_shapes": {"image": [1, 32, 48, 3], "mask": [1, 5],
+                                    "big": [100000, 100000], "free": [0, 3],
+                                    "gone": [2, 2], "odd": "x"},
+                   "pipeline": [{"name": "fold_constants"}]}, fh)
+    monkeypatch.setattr(feed_budget, "feed_limit", lambda: (1 << 30, "a test's limit"))
+    bench = Workbench()
+    bench.restore(model, Graph(gd))
+    assert bench.input_shapes == {"image": (1, 32, 48, 3), "gone": (2, 2)}
+    assert bench.inputs == ["image", "mask"] and bench.outputs == ["y"]
+    assert [s.name for s in bench.steps] == ["fold_constants"]
+    assert sorted(bench.warnings) == sorted([
+        "'input_shapes' of 'mask': mask=1,5 does not fit its declared shape [1,4]: dropped",
+        "'input_shapes' of 'big': big=100000,100000 needs 37.3 GB, past the 1.0 GB that "
+        "made-up inputs may take (a test's limit): dropped",
+        "'input_shapes' of 'free': [0,3] has a size under 1: dropped",
+        "'input_shapes' of 'odd' must be a list of sizes: dropped"])
+    assert bench.partly_read          # the first save keeps the file aside

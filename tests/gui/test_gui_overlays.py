@@ -232,25 +232,34 @@ def test_a_run_s_failure_names_its_node_in_the_window_as_in_the_cli(qtbot, windo
     message alone (getattr(exc, 'message')), without the node or file the CLI's line names:
     a session file's input size of [2147483647,2147483647,1,3] read 'input sized [...]:
     one sample needs ...', not "node 'image': input sized ...". They show the one line now
-    (the preview's check and the quantization recipes did the same)."""
+    (the preview's check and the quantization recipes did the same). Such a size in a
+    session file is now dropped when it is restored (said in one line); typed in the Input
+    sizes field, it reaches the runs."""
     import json
 
     from test_overlays_core_cli import ANY_SIZE
+
+    from inspector.core.app.inputs import set_input_sizes
 
     model = tmp_path / "fcn.pbtxt"
     model.write_text(ANY_SIZE)
     (tmp_path / "fcn.pbtxt.inspector.json").write_text(json.dumps(
         {"version": 1, "input_shapes": {"image": [2147483647, 2147483647, 1, 3]}}))
-    open_and_wait(qtbot, window, str(model))
     errors = []
     window.state.error.connect(errors.append)
+    open_and_wait(qtbot, window, str(model))
+    qtbot.waitUntil(lambda: bool(errors), timeout=30000)
+    assert "'input_shapes' of 'image': image=2147483647,2147483647,1,3 does not fit its " \
+        "declared shape [1,?,?,3]: dropped" in errors[0]
+    assert window.state.workbench.input_shapes == {}
+    set_input_sizes(window.state, "image=1,2147483647,2147483647,3")
     panel = window.overlays_panel
     panel.runs.setValue(1)
     for button in (panel.profile_button, panel.calibrate_random):
         errors.clear()
         qtbot.mouseClick(button, Qt.LeftButton)
         qtbot.waitUntil(lambda: bool(errors) and not window.tasks.is_busy(), timeout=120000)
-        assert errors[-1].startswith("node 'image': input sized [2147483647,2147483647,1,3] "
+        assert errors[-1].startswith("node 'image': input sized [1,2147483647,2147483647,3] "
                                      "(float32): one sample needs "), errors
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.analysis.summary import dtype_of
 from inspector.core.app.ports import ports_to_use
+from inspector.core.app.session_file import size_misfit
 from inspector.core.errors import InspectorError
 
 
@@ -196,12 +197,8 @@ def set_input_sizes(state, text: str) -> dict:
         if used and name not in used:        # its size would be left out without a word
             raise InspectorError(f"not an input of the conversion ({', '.join(sorted(used))}):"
                                  " mark it as an input to give its size", node=name)
-        declared = node.attr("shape") if node is not None else None
-        known = declared.dims if declared is not None else None
-        if known is not None and (len(known) != len(dims) or any(
-                k is not None and k != d for k, d in zip(known, dims))):
-            shown = ",".join("?" if k is None else str(k) for k in known)
-            raise InspectorError(f"{name}={','.join(map(str, dims))} does not fit its "
-                                 f"declared shape [{shown}]", node=name)
+        misfit = size_misfit(node, dims) if node is not None else ""
+        if misfit:
+            raise InspectorError(misfit, node=name)
     state.workbench.set_input_shapes(shapes)
     return shapes

@@ -10,6 +10,8 @@ import os
 
 from inspector.core.errors import InspectorError
 from inspector.core.loaders import files
+from inspector.core.model.dtypes import item_size
+from inspector.core.runtime import feed_budget
 
 SESSION_VERSION = 1
 SESSION_LIMIT = 16 * 2 ** 20
@@ -68,17 +70,65 @@ def _strings(value, what: str) -> list:
     return list(value)
 
 
-def _shapes(value) -> dict:
+def _shapes(value, dropped: list) -> dict:
+    """The input sizes; a size that is no list of sizes 1 or more is dropped (and said), the
+    others kept."""
     if not isinstance(value, dict) or len(value) > MAX_ITEMS:
         raise SessionError("'input_shapes' must map input names to shapes")
     out = {}
     for name, dims in value.items():
+        shown = _shown(name)
         if not isinstance(dims, list) or len(dims) > 64 or not all(
-                isinstance(d, int) and not isinstance(d, bool) and -1 <= d < 2 ** 31
-                for d in dims):
-            raise SessionError(f"'input_shapes' of '{str(name)[:80]}' must be a list of sizes")
-        out[name] = tuple(dims)
+                isinstance(d, int) and not isinstance(d, bool) and d < 2 ** 31 for d in dims):
+            dropped.append(f"'input_shapes' of '{shown}' must be a list of sizes: dropped")
+        elif any(d < 1 for d in dims):
+            dropped.append(f"'input_shapes' of '{shown}': [{','.join(map(str, dims))}] has a "
+                           "size under 1: dropped")
+        else:
+            out[name] = tuple(dims)
     return out
+
+
+def _shown(name) -> str:
+    return "".join(c if c.isprintable() else "?" for c in str(name)[:80])
+
+
+def size_misfit(node, dims) -> str:
+    """Why sizes `dims` do not fit the declared shape of input `node` ('' when they fit or
+    it declares none): another number of dimensions, or another size where one is fixed."""
+    declared = node.attr("shape")
+    known = declared.dims if declared is not None else None
+    if known is None or (len(known) == len(dims) and all(
+            k is None or k == d for k, d in zip(known, dims))):
+        return ""
+    shown = ",".join("?" if k is None else str(k) for k in known)
+    return f"{node.name}={','.join(map(str, dims))} does not fit its declared shape [{shown}]"
+
+
+def sizes_held_back(graph, shapes: dict) -> tuple:
+    """(the restored input sizes that fit the model, one line for each one dropped): sizes
+    that contradict an input's declared shape, or that a made-up input could not take (past
+    the feed budget, feed_budget.feed_limit), go. A name the model lacks is kept as it is."""
+    kept, said, limit = {}, [], None
+    for name, dims in shapes.items():
+        node = graph.get(name)
+        misfit = size_misfit(node, dims) if node is not None else ""
+        if not misfit and node is not None:
+            attr = node.proto.attr
+            each = item_size(attr["dtype"].type) if "dtype" in attr else 4
+            need = max(each, 1)
+            for d in dims:
+                need *= d
+            limit = limit or feed_budget.feed_limit()
+            if need > limit[0]:
+                words = feed_budget.size_words
+                misfit = f"{name}={','.join(map(str, dims))} needs {words(need)}, past the " \
+                         f"{words(limit[0])} that made-up inputs may take ({limit[1]})"
+        if misfit:
+            said.append(f"'input_shapes' of '{_shown(name)}': {misfit}: dropped")
+        else:
+            kept[name] = dims
+    return kept, said
 
 
 def _step(step, k: int):
@@ -112,7 +162,7 @@ def _steps(value, dropped: list) -> list:
 
 _PARTS = (("inputs", [], lambda v, d: _strings(v, "inputs")),
           ("outputs", [], lambda v, d: _strings(v, "outputs")),
-          ("input_shapes", {}, lambda v, d: _shapes(v)),
+          ("input_shapes", {}, _shapes),
           ("pipeline", [], _steps),
           ("expanded", [], lambda v, d: _strings(v, "expanded")))
 

@@ -16,6 +16,7 @@ from inspector.core.app.session_file import (
     read_session,
     session_path,
     session_paths,
+    sizes_held_back,
 )
 from inspector.core.app.tour import Tour
 from inspector.core.errors import InspectorError
@@ -196,9 +197,11 @@ class Workbench:
         atomic_write(path, json.dumps(data, indent=2) + "\n", force=True)
         return path
 
-    def restore(self, model_path: str) -> str | None:
+    def restore(self, model_path: str, graph=None) -> str | None:
         """Load the session saved for the model (the data folder's copy first, then the one
-        beside it: `session_paths`), without writing anything. An unreadable
+        beside it: `session_paths`), without writing anything. With the model's `graph`,
+        an input size that contradicts its declared shape or that no made-up input could
+        take is dropped and said (session_file.sizes_held_back). An unreadable
         file is reported (SessionError) and left as it is until the first save moves it aside.
         Steps naming files outside the session's folder are disabled (self.warnings). A part
         that fails its check (a step, a stop, the marks) is dropped and said in
@@ -214,6 +217,9 @@ class Workbench:
             self.reset()
             self.unreadable = path
             raise SessionError(f"session file not used: {exc.message}", path=path) from None
+        if graph is not None:
+            session["input_shapes"], said = sizes_held_back(graph, session["input_shapes"])
+            session["dropped"] += said
         self._apply(session)
         self.expanded = session["expanded"]
         self.tour.replace(session["tour"])

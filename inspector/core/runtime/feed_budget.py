@@ -47,7 +47,7 @@ def feed_limit() -> tuple:
     return machine // SHARE, "a quarter of this machine's memory"
 
 
-def _bytes(n: float) -> str:
+def size_words(n: float) -> str:
     for unit, size in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
         if n >= size:
             return f"{n / size:.1f} {unit}"
@@ -84,19 +84,19 @@ def check_all(wanted) -> None:
     total = sum(need for *_, need in sized)
     if total <= limit:
         return
-    past = f"past the {_bytes(limit)} that made-up inputs may take ({why})"
+    past = f"past the {size_words(limit)} that made-up inputs may take ({why})"
     several = any(count > 1 for _, _, count, _, _ in sized)
     give = "; give " + ("smaller sizes" if len(sized) > 1 else "a smaller size") + \
         (" or fewer samples" if several else "")
     if len(sized) == 1:
         name, what, count, each, need = sized[0]
-        many = f"{count} samples need {_bytes(need)} ({_bytes(each)} each)" \
-            if count > 1 else f"one sample needs {_bytes(need)}"
+        many = f"{count} samples need {size_words(need)} ({size_words(each)} each)" \
+            if count > 1 else f"one sample needs {size_words(need)}"
         raise InspectorError(f"input sized {what}: {many}, {past}{give}", node=name)
-    shares = ", ".join(f"'{name}' {what} {_bytes(need)}" +
+    shares = ", ".join(f"'{name}' {what} {size_words(need)}" +
                        (f" ({count} samples)" if count > 1 else "")
                        for name, what, count, _, need in sized)
-    raise InspectorError(f"made-up inputs need {_bytes(total)} together, {past}: {shares}"
+    raise InspectorError(f"made-up inputs need {size_words(total)} together, {past}: {shares}"
                          f"{give}")
 
 

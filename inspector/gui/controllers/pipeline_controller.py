@@ -63,7 +63,7 @@ class PipelineController(QObject):
             self.panel.op_types = sorted(model.graph.op_counts())
         try:
             self.bench.reset()
-            self.bench.restore(model.path)
+            self.bench.restore(model.path, model.graph)
         except InspectorError as exc:
             self.state.fail(exc.one_line())
         if self.bench.expanded:
