@@ -142,7 +142,7 @@ def cmd_ops_header(args) -> int:
 
     check_target(args.output, args.force, source=args.model)
     model = _load(args)
-    header = write_header(engine_here(model.graph.graph_def), args.model, args.output,
+    header = write_header(engine_here(model.graph.graph_def), model, args.output,
                           force=args.force)
     print(f"Wrote {args.output}: {len(header.ops)} ops, {len(header.kernels)} kernel classes "
           f"(from the kernel registry of the installed TensorFlow; build with the same "

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import DEMO, run_cli
+from tests.conftest import DATA, DEMO, run_cli
 from tests.fixtures import tflite_graphs
 
 
@@ -82,6 +82,19 @@ def test_ops_header_matches_tensorflows_tool(tmp_path, fx):
         assert len(parse_header(ours)[0]) > 5
     code, _, err = run_cli("ops-header", DEMO, "-o", str(out))
     assert code == 2 and "exists" in err     # never over an existing file without --force
+
+
+def test_ops_header_refuses_a_tflite_in_one_line_as_other_unsupported_inputs(tmp_path):
+    """It wrote a header and said "No CPU kernel in this TensorFlow for: CONV_2D, ..." (TFLite
+    builtins are not TensorFlow ops): one line saying what to use, exit 2 as `profile` and
+    `compat` on a .tflite, nothing written."""
+    out = tmp_path / "ops_to_register.h"
+    code, stdout, err = run_cli("ops-header", os.path.join(DATA, "digits_int8.tflite"),
+                                "-o", str(out))
+    assert code == 2 and not out.exists() and "CONV_2D" not in err + stdout
+    said = [ln for ln in err.splitlines() if not ln.startswith("note:")]
+    assert len(said) == 1 and "a TensorFlow Lite model" in said[0] and "tflite-info" in said[0]
+    assert run_cli("profile", os.path.join(DATA, "digits_int8.tflite"))[0] == code
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="no C++ compiler to check the header")

@@ -293,6 +293,38 @@ def test_the_ops_header_is_written_in_the_task_and_goes_to_the_state(tmp_path):
     assert len(seen) == 2 and state.ops_header is None
 
 
+def test_the_ops_header_of_a_tflite_is_refused_in_one_line_and_nothing_is_written(tmp_path):
+    """`ops-header` on a .tflite wrote a header and said "No CPU kernel in this TensorFlow
+    for: CONV_2D, FULLY_CONNECTED, ..." (TFLite builtins are not TensorFlow ops, note13's
+    leftover): the use case refuses it in one line saying what to use, before TensorFlow is
+    asked; the window's task fails with the same line."""
+    import os
+
+    from conftest import DATA
+
+    from inspector.core.app.selective_build import start_header
+    from inspector.core.app.state import AppState
+    from inspector.core.errors import InspectorError
+    from inspector.core.loaders import load
+    from inspector.core.view.view_graph import ViewModel
+
+    model = load(os.path.join(DATA, "digits_int8.tflite"))
+    state = AppState()
+    state.set_model(model, ViewModel(model.graph))
+
+    class Registry:
+        def ops_header(self, source, job):
+            raise AssertionError("TensorFlow asked about a .tflite")
+
+    state.engine = Registry()
+    failed, target = [], tmp_path / "ops_to_register.h"
+    start_header(state, AtOnce(), str(target), failed.append)
+    assert len(failed) == 1 and isinstance(failed[0], InspectorError)
+    line = failed[0].one_line()
+    assert "\n" not in line and "a TensorFlow Lite model" in line and "tflite-info" in line
+    assert "digits_int8.tflite" in line and not target.exists() and state.ops_header is None
+
+
 def test_the_optimized_graph_is_saved_by_the_engine_in_a_task(tmp_path):
     """File > Save optimized graph: the pipeline's last graph written where the engine keeps
     it (the in-process engine here), the status says how many nodes."""

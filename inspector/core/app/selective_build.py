@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import atomic_write
+from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.job import NO_JOB, Job
 
 
@@ -21,14 +23,23 @@ class OpsHeader:
     missing: tuple         # ops with no CPU kernel there
 
 
-def write_header(engine, model_path: str, path: str, force: bool = False,
+TFLITE_REFUSAL = ("a TensorFlow Lite model: ops_to_register.h selects TensorFlow's kernels, "
+                  "which do not run TFLite's builtin operators; `tflite-info` lists this "
+                  "model's operators, and LiteRT's selective build takes the .tflite itself "
+                  "(tensorflow/lite/tools/build_aar.sh --input_models=MODEL.tflite)")
+
+
+def write_header(engine, model, path: str, force: bool = False,
                  job: Job = NO_JOB) -> OpsHeader:
-    """The header for the model behind `engine`, written to `path` (never over a file unless
-    `force`, never over the model)."""
-    source = os.path.basename(model_path.rstrip("/"))
+    """The header for the opened `model` behind `engine`, written to `path` (never over a
+    file unless `force`, never over the model). A .tflite is refused in one line (its
+    builtins are not TensorFlow ops: every one came out "no CPU kernel")."""
+    if is_tflite(model.graph):
+        raise InspectorError(TFLITE_REFUSAL, path=model.path)
+    source = os.path.basename(model.path.rstrip("/"))
     text, ops, kernels, missing = engine.ops_header(source, job=job)
     job.check()
-    atomic_write(path, text, force=force, source=model_path)
+    atomic_write(path, text, force=force, source=model.path)
     return OpsHeader(path, text, tuple(ops), tuple(kernels), tuple(missing))
 
 
@@ -45,5 +56,5 @@ def start_header(state, tasks, path: str, on_error, force: bool = False) -> None
             state.say(f"Wrote {header.path}: {len(header.ops)} ops, "
                       f"{len(header.kernels)} kernel classes")
 
-    tasks.submit("ops_header", lambda job: write_header(engine, model.path, path, force, job),
+    tasks.submit("ops_header", lambda job: write_header(engine, model, path, force, job),
                  done, on_error, label="Asking TensorFlow's kernel registry")
