@@ -137,7 +137,8 @@ def test_a_saved_comparison_reopens_with_its_models(qtbot, window, tmp_path, mon
                         lambda *a, **k: asked.append(a[2]) or QMessageBox.No)
     count = len(window.compare_ctl.windows)
     window.compare_ctl.open_document(str(elsewhere / "cmp.json"))
-    assert asked and "inception_jpeg.pb" in asked[0] and "b.pb" not in asked[0]
+    qtbot.waitUntil(lambda: bool(asked), timeout=60000)         # asked once the file is read
+    assert "inception_jpeg.pb" in asked[0] and "b.pb" not in asked[0]
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
     assert len(window.compare_ctl.windows) == count
 
@@ -291,3 +292,30 @@ def test_two_models_of_the_same_file_name_are_told_apart(qtbot, window, tmp_path
     win = compare_paths(qtbot, window, str(tmp_path / "base" / "model.pb"),
                         str(tmp_path / "int8" / "model.pb"))
     assert win.windowTitle() == "Compare: base/model.pb  ↔  int8/model.pb"
+
+
+def test_a_saved_comparison_is_read_off_the_gui_thread(qtbot, window, tmp_path, monkeypatch):
+    """hostile2: File > Open comparison parsed the JSON on the GUI thread (a deep 1 MB file
+    held it 155 ms; a saved comparison may be 512 MB). It is read in a task; a bad one is
+    still one dialog."""
+    import threading
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from inspector.core.app import comparison_files
+
+    read_on, real = [], comparison_files.read_document
+
+    def reading(path):
+        read_on.append(threading.current_thread() is threading.main_thread())
+        return real(path)
+
+    monkeypatch.setattr(comparison_files, "read_document", reading)
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
+    bad = tmp_path / "cmp.json"
+    bad.write_text("[" * 100_000)
+    window.compare_ctl.open_document(str(bad))
+    qtbot.waitUntil(lambda: bool(warned), timeout=60000)
+    assert read_on == [False]
+    assert len(warned) == 1 and str(bad) in warned[0], warned

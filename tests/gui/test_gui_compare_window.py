@@ -103,6 +103,7 @@ def test_saving_proposes_a_vs_b_and_a_model_is_not_a_comparison(qtbot, window, t
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kw: (a, ""))
     monkeypatch.setattr(QMessageBox, "warning", lambda *args, **kw: said.append(args[2]))
     menu_action(window, "Open comparison…").trigger()
+    qtbot.waitUntil(lambda: bool(said), timeout=60000)          # said once the file is read
     assert len(said) == 1 and "is a TensorFlow model" in said[0] and \
         "not a saved comparison" in said[0] and "File › Open" in said[0], said
     assert "codec" not in said[0] and "0x" not in said[0]

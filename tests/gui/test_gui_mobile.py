@@ -591,6 +591,7 @@ def test_a_saved_comparison_of_a_variant_keeps_the_converted_file_beside_it(
     warned = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
     ctl.open_document(saved)
+    qtbot.waitUntil(lambda: bool(warned), timeout=60000)        # said once the file is read
     assert warned == [f"{saved}: model B of the comparison is gone: {kept}"], warned
 
 

@@ -1,6 +1,6 @@
 """The comparisons the window opens, as use cases: the open model against another file
 (`start_compare_with`), against the graph after a pipeline step (`start_compare_step`), a
-saved comparison opened again (`start_reopen`) and the pipeline's stages as synced lanes
+saved comparison read and opened again (`start_open_document`, `start_reopen`) and the pipeline's stages as synced lanes
 (`start_stages`). Each runs in one task, with `lay_out(session, job)` (the window's pictures,
 made there too) when given, and hands what it made to the state (`state.open_comparison`),
 whose listener opens the window. (The analysis is imported in the task: none of it is on
@@ -118,6 +118,30 @@ def start_compare_step(state, tasks, row: int, lay_out, on_error) -> bool:
     _start(state, tasks, work, lay_out, on_error,
            f"Comparing the original with the graph after {label}")
     return True
+
+
+def start_open_document(state, tasks, path: str, trusted, lay_out, on_error,
+                        on_unreadable) -> None:
+    """File > Open comparison: the saved comparison at `path` read in a task (it may be
+    512 MB of JSON; a deep 1 MB one held the GUI thread 155 ms when read there), then, back
+    on the front end's thread, `trusted(paths)` asked when it names models outside its
+    folder (the session files' trust rule: False stops here), then its models opened again
+    (start_reopen). A file that is no readable comparison: on_unreadable(InspectorError)
+    (its one line names the file); any other failure: on_error(exc)."""
+    def read(job):
+        from inspector.core.app.comparison_files import read_document
+
+        return read_document(path)
+
+    def done(found) -> None:
+        document, a_path, b_path, outside = found
+        if not outside or trusted(outside):
+            start_reopen(state, tasks, document, a_path, b_path, lay_out, on_error)
+
+    def failed(exc) -> None:
+        (on_unreadable if isinstance(exc, InspectorError) else on_error)(exc)
+
+    tasks.submit("compare", read, done, failed, label="Reading the comparison")
 
 
 def start_reopen(state, tasks, document, a_path: str, b_path: str, lay_out, on_error) -> None:

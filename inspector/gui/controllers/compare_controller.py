@@ -10,11 +10,11 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from inspector.core.app.compare_runs import (
     start_compare_step,
     start_compare_with,
-    start_reopen,
+    start_open_document,
     start_stages,
 )
 from inspector.core.app.opening import open_dialog_filter
-from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.errors import Cancelled
 
 
 class CompareController:
@@ -60,26 +60,25 @@ class CompareController:
         start_stages(self.state, self.tasks, self._failed)
 
     def open_document(self, path: str = "") -> None:
-        """File > Open comparison…: a saved comparison, its models opened again from the
-        paths it names (a path outside the file's folder only after a yes)."""
+        """File > Open comparison…: a saved comparison, read in a task, its models opened
+        again from the paths it names (a path outside the file's folder only after a yes)."""
         w = self.dialogs.parent
         if not path:
             path, _ = QFileDialog.getOpenFileName(w, "Open comparison", "",
                                                   "Comparisons (*.json)")
         if not path:
             return
-        from inspector.core.app.comparison_files import read_document
+        start_open_document(self.state, self.tasks, path, self._trusted, self._lay_out,
+                            self._failed, self._unreadable)
 
-        try:
-            d, a_path, b_path, outside = read_document(path)
-        except InspectorError as exc:
-            QMessageBox.warning(w, "Open comparison", exc.one_line())
-            return
-        if outside and QMessageBox.question(
-                w, "Open comparison", "The comparison names models outside its folder:\n" +
-                "\n".join(outside) + "\n\nOpen them?") != QMessageBox.Yes:
-            return
-        start_reopen(self.state, self.tasks, d, a_path, b_path, self._lay_out, self._failed)
+    def _trusted(self, outside: list) -> bool:
+        """Yes to opening the models a saved comparison names outside its folder."""
+        return QMessageBox.question(
+            self.dialogs.parent, "Open comparison", "The comparison names models outside its "
+            "folder:\n" + "\n".join(outside) + "\n\nOpen them?") == QMessageBox.Yes
+
+    def _unreadable(self, exc) -> None:
+        QMessageBox.warning(self.dialogs.parent, "Open comparison", exc.one_line())
 
     @staticmethod
     def _lay_out(session, job):
