@@ -84,3 +84,20 @@ def test_numpy_1_s_dimension_limit_is_its_own(monkeypatch):
         feed_budget.check_all([("x", [1] * 33, "float32", 1)])
     monkeypatch.setattr(np, "__version__", "2.4.6")
     feed_budget.check_all([("x", [1] * 64, "float32", 1)])
+
+
+def test_sizes_are_said_past_terabytes_as_numfmt_says_them(monkeypatch):
+    """size_words stopped at TB: a declared [1,2147483647,2147483647,3] float32 input read
+    "50331648.0 TB", and 64 dimensions of 2^31-1 raised OverflowError (int / int past a
+    float's range) out of the size check. Units go on to EB, as `numfmt --to=iec
+    --format=%.1f` says them (48.0E, 1.0P, 1.0M), and past 1024 EB as a power of ten."""
+    words = feed_budget.size_words
+    assert words(55340232169589047308) == "48.0 EB"           # numfmt: 48.0E
+    assert words(1 << 50) == "1.0 PB" and words(1048575) == "1.0 MB"    # 1.0P, 1.0M
+    assert words((1 << 40) - 1) == "1.0 TB" and words(1023) == "1023 bytes"
+    assert words(1 << 70) == "about 10^21 bytes"
+    monkeypatch.setattr(feed_budget, "max_dims", lambda: 64)
+    with pytest.raises(InspectorError, match=r"one sample needs about 10\^597 bytes"):
+        feed_budget.check("x", [2147483647] * 64, "int8")
+    with pytest.raises(InspectorError, match="one sample needs 48.0 EB"):
+        feed_budget.check("image", [1, 2147483647, 2147483647, 3], "float32")

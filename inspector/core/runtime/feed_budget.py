@@ -48,10 +48,20 @@ def feed_limit() -> tuple:
 
 
 def size_words(n: float) -> str:
-    for unit, size in (("TB", 1 << 40), ("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{int(n)} bytes"
+    """Bytes in binary units up to EB, as `numfmt --to=iec --format=%.1f` says them (the unit
+    chosen after rounding: 1,048,575 bytes read "1.0 MB"); a declared size past 1024 EB as
+    its power of ten (a 64-dimension shape needs ~10^597 bytes: a float cannot hold it)."""
+    n = int(n)
+    if n < 1024:
+        return f"{n} bytes"
+    if n >= 1 << 70:
+        return f"about 10^{len(str(n)) - 1} bytes"
+    value = n / 1024
+    for unit in ("KB", "MB", "GB", "TB", "PB"):
+        if round(value, 1) < 1024:
+            return f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} EB"
 
 
 def check(name: str, shape, dtype, count: int = 1) -> None:
