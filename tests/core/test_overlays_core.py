@@ -90,3 +90,26 @@ def test_a_node_that_runs_in_some_runs_only_counts_its_time_a_run_as_the_tables_
     assert tables == {"Relu": 33, "Tanh": 66, "Placeholder": 1}
     for kind, us in tables.items():
         assert abs(shown[kind] * 1000.0 - us) < 1.0, (kind, shown[kind], us)
+
+
+def test_a_chrome_trace_with_a_loop_counts_the_loop_calls_not_more_runs():
+    """A trace of one run where `body` ran 5 times (a while loop): the run count is the
+    commonest event count (1), so the loop node is called 5 times a run and its time a run
+    is its 5 calls; the other nodes once. The largest count (5) taken as the run count
+    made the loop one call a run, a fifth of its time."""
+    import json
+
+    from inspector.core.overlays.profiling import parse_chrome_trace
+
+    events = [{"ph": "X", "name": n, "dur": 100, "args": {"name": n, "op": "Op"}}
+              for n in ("a", "b", "c")]
+    events += [{"ph": "X", "name": "body", "dur": 40, "args": {"name": "body", "op": "Mul"}}
+               for _ in range(5)]
+    prof = parse_chrome_trace(json.dumps({"traceEvents": events}))
+    body = prof.nodes["body"]
+    assert body.times == 5
+    assert abs(body.per_run() - 0.2) < 1e-9          # 5 calls of 0.04 ms
+    assert all(prof.nodes[n].times == 1 for n in "abc")
+    # three runs of the same: still 5 calls a run
+    prof3 = parse_chrome_trace(json.dumps({"traceEvents": events * 3}))
+    assert prof3.nodes["body"].times == 5 and prof3.nodes["a"].times == 1

@@ -3,6 +3,7 @@ timings that benchmark_model printed on a phone or a Chrome trace, matched to gr
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 from dataclasses import dataclass, field
@@ -295,11 +296,20 @@ def parse_chrome_trace(text: str) -> Profile:
         more = f" ({bad} events had no usable name or duration)" if bad else ""
         raise InspectorError(f"the Chrome trace has no complete ('X') events{more}")
     total = sum(v[1] for v in acc.values()) or 1.0
-    runs = max(max(v[2] for v in acc.values()), 1)
+    runs = _runs_in([v[2] for v in acc.values()])
     nodes = {n: NodeTime(n, op, dur / count / 1000.0, 0.0, 100.0 * dur / total, 0.0,
                          count // runs or 1)
              for n, (op, dur, count) in acc.items()}
     return Profile(nodes, "Chrome trace")
+
+
+def _runs_in(counts: list) -> int:
+    """How many runs a trace holds, from each node's event count: a trace says no run
+    boundaries, but most nodes run once a run, so the commonest count is the run count (the
+    largest count is a loop's calls: a loop of 5 in one run is not 5 runs); ties go to the
+    smaller count."""
+    tally = collections.Counter(counts)
+    return max(min(tally, key=lambda c: (-tally[c], c)), 1)
 
 
 def load_profile_file(path: str) -> Profile:
