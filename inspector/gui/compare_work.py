@@ -9,7 +9,7 @@ import os
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressBar, QPushButton
 
 from inspector.core.app.comparing import report_html
-from inspector.core.app.comparison_files import save_document
+from inspector.core.app.comparison_files import save_document, unsaved_side
 from inspector.core.app.exports import atomic_write
 from inspector.gui.tasks import gui_tasks
 
@@ -76,6 +76,10 @@ class CompareWork:
         return path
 
     def save_document(self, path: str = "") -> str:
+        why = unsaved_side(self.session)
+        if why:                            # said before a file is asked for, not after
+            QMessageBox.information(self, "Comparison not saved", why[0].upper() + why[1:])
+            return ""
         if not path:
             path, _ = QFileDialog.getSaveFileName(self, "Save the comparison",
                                                   self.session.file_name("json"),

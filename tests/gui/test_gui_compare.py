@@ -222,6 +222,39 @@ def test_a_pipeline_step_compares_with_the_original_and_all_stages_as_lanes(qtbo
         lanes.grab().save(os.path.join(os.environ["INSPECTOR_SHOTS"], "lanes.png"))
 
 
+def test_a_step_comparison_says_why_it_cannot_be_saved_before_asking_for_a_file(
+        qtbot, window, tmp_path, monkeypatch):
+    """walk5: Preview > Compare…, then Save comparison…: a file was written whose model B
+    (the step's graph, made in memory) is no file, and File > Open comparison then said only
+    'the comparison file names no model B'. Now the button says why and what to do, and no
+    file dialog comes up."""
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+    from test_gui_workbench import wait_preview
+
+    open_and_wait(qtbot, window, private_copy(tmp_path))
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text("fold_old_batch_norms")
+    wait_preview(qtbot, window, 1)
+    ctl = window.compare_ctl
+    qtbot.mouseClick(window.preview_panel.compare_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
+    win = ctl.windows[-1]
+    qtbot.addWidget(win)
+    qtbot.waitUntil(win.ready, timeout=60000)
+    target = tmp_path / "step.json"
+    asked, said = [], []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda *a, **k: asked.append(a) or (str(target), ""))
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: said.append(a[2]))
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: said.append(a[2]))
+    qtbot.mouseClick(win.keep_button, Qt.LeftButton)
+    assert not asked and not target.exists()
+    assert len(said) == 1 and "Model B ('after fold_old_batch_norms') is not a file" in \
+        said[0] and "Save optimized graph" in said[0], said
+    win.save_report(str(tmp_path / "step.html"))    # the page still keeps it
+    assert (tmp_path / "step.html").exists()
+
+
 def test_the_merged_view_draws_what_b_lost_as_ghosts(qtbot, window, tmp_path):
     win = compare_window(qtbot, window, tmp_path)
     win.merged_box.click()

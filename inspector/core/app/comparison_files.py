@@ -26,6 +26,9 @@ def save_document(session: CompareSession, path: str) -> list:
     over an existing file: a file of other bytes gets a number) and the comparison names
     the kept copy; the comparison never goes over one of its own models. Returns the
     copies kept."""
+    why = unsaved_side(session)
+    if why:
+        raise InspectorError(why, path=path)
     target = os.path.abspath(path)
     for side, p in zip(SIDES, session.paths):
         if p and os.path.exists(p) and os.path.exists(target) and os.path.samefile(p, target):
@@ -46,6 +49,21 @@ def save_document(session: CompareSession, path: str) -> list:
     atomic_write(path, json.dumps(data, indent=1), force=True)
     session.paths = tuple(paths)      # saved again: the kept copy, not the temporary one
     return kept
+
+
+def unsaved_side(session: CompareSession) -> str:
+    """Why the comparison cannot be saved to open again ('' when it can): a side that is no
+    file (a pipeline step's graph, made in memory) could not be found when it is opened, so
+    the file would only ever say "names no model B" (a user walk saved one from the
+    Preview's Compare)."""
+    for side, p in zip(SIDES, session.paths):
+        if not p:
+            label = session.diff.a_label if side == "A" else session.diff.b_label
+            return (f"model {side} ('{label}') is not a file, so a saved comparison could not "
+                    "be opened again: save that graph first (File › Save optimized graph…) "
+                    "and compare the two files (File › Compare with…); Save report… keeps "
+                    "this comparison as a page")
+    return ""
 
 
 def _kept_beside(source: str, document: str) -> str:
