@@ -130,8 +130,8 @@ def _numeric_text(result, limit: int = 40) -> str:
     and every compared layer in A's order (the worst marked)."""
     per = result.per_node
     engines = " · ".join(f"{side}: {e}" for side, e in zip("AB", result.engines) if e)
-    lines = ["", f"Numeric divergence ({len(per)} matched tensors compared, threshold: max "
-                 f"relative error {result.threshold:g}; {engines}):"]
+    lines = ["", f"Numeric divergence ({len(per)} matched tensors compared, threshold: "
+                 f"peak-relative error {result.threshold:g}; {engines}):"]
     lines += [f"  input {note}" for note in result.inputs]
     b_of = dict(result.pairs)
 
@@ -153,7 +153,7 @@ def _numeric_text(result, limit: int = 40) -> str:
         m = per[a]
         mark = "  <- worst" if a == worst else ("  <- first" if a == result.first else "")
         lines.append(f"    {layer(a):{width}s}  SNR {m['snr_db']:6.1f} dB  cosine "
-                     f"{m['cosine']:.6f}  max rel {m['max_rel_error']:.3g}{mark}")
+                     f"{m['cosine']:.6f}  peak rel {m['peak_rel_error']:.3g}{mark}")
     if len(layers) > len(shown):
         lines.append(f"    ... and {len(layers) - len(shown)} more (--limit)")
     if result.constant:
@@ -231,7 +231,8 @@ def add_parsers(sub, add_load_args) -> None:
     p.add_argument("--input", metavar="FILE.npy", help="the input for --numeric (default: "
                                                       "seeded random values)")
     p.add_argument("--threshold", type=float, default=1e-3,
-                   help="max relative error past which a node diverges (--numeric)")
+                   help="peak-relative error (max|B - A| / max|A| of a tensor) past which "
+                        "a node diverges (--numeric)")
     p.add_argument("--no-flops", action="store_true",
                    help="skip gzip size, FLOPs and latency (counted from the graphs' own shapes; "
                         "TensorFlow's shape inference only where those leave ops unknown)")

@@ -159,7 +159,7 @@ def test_numeric_first_divergence_is_an_activation_not_a_quantized_weight_read()
     per = numeric["per_node"]
     assert numeric["first_divergent"] == "digits_1/conv1_1/convolution"
     read = per["digits_1/logits_1/Cast/ReadVariableOp"]      # compared, but a weight
-    assert read["max_rel_error"] > numeric["threshold"] and not read["activation"]
+    assert read["peak_rel_error"] > numeric["threshold"] and not read["activation"]
     assert per["digits_1/conv1_1/convolution"]["activation"]
 
 

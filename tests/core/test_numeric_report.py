@@ -7,8 +7,8 @@ from inspector.core.compare.numeric_report import numeric_html
 
 def test_the_section_names_the_engines_the_layers_and_keeps_weights_apart():
     d = Divergence(first="conv/Relu", engines=("TensorFlow 2.21.0", "LiteRT 2.3.0"))
-    d.per_node = {"conv/Relu": {"snr_db": 40.0, "cosine": 0.9999, "max_rel_error": 0.01},
-                  "w/read": {"snr_db": 30.0, "cosine": 0.999, "max_rel_error": 0.02}}
+    d.per_node = {"conv/Relu": {"snr_db": 40.0, "cosine": 0.9999, "peak_rel_error": 0.01},
+                  "w/read": {"snr_db": 30.0, "cosine": 0.999, "peak_rel_error": 0.02}}
     d.pairs = [("conv/Relu", "conv/Relu"), ("w/read", "w")]
     d.layers, d.constant = {"conv/Relu": "CONV_2D"}, {"w/read"}
     html = numeric_html(d)

@@ -86,6 +86,9 @@ def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "ran
 
 
 def compare(a: np.ndarray, b: np.ndarray, name: str) -> OutputComparison:
+    """One output of both graphs: max abs error, max relative error (the largest
+    |b - a| / |a| of any one element, |a| at least 1e-12; not the numeric comparison's
+    peak-relative error, max|b - a| / max|a|), top-1 agreement."""
     a64, b64 = np.asarray(a, np.float64), np.asarray(b, np.float64)
     if a64.shape != b64.shape:
         raise InspectorError(f"output '{name}' changed shape from {a64.shape} to {b64.shape}")

@@ -1,5 +1,5 @@
 """Numeric divergence: run A and B on the same input, fetch the tensors of matched nodes, and
-give each pair MSE, SNR, cosine and max relative error; the first activation (in A's execution
+give each pair MSE, SNR, cosine and peak-relative error (max|B - A| / max|A|); the first activation (in A's execution
 order; a weight read is compared but never "first": quantized weights differ by construction)
 whose error grows past a threshold is where the answers start to part. A GraphDef runs in
 TensorFlow, a .tflite in LiteRT (every tensor kept, quantized ones dequantized), both through
@@ -30,7 +30,7 @@ SKIPPED = frozenset({"Const", "Placeholder", "NoOp", "Assert", "Enter", "Exit", 
                      "VariableV2", "Variable", "ReadVariableOp", "PlaceholderWithDefault"})
 LOOP_OPS = frozenset({"Enter", "Exit", "NextIteration", "LoopCond", "While", "StatelessWhile"})
 MAX_FETCHES = 4096
-THRESHOLD = 1e-3        # max relative error past which a node "diverges"
+THRESHOLD = 1e-3        # peak-relative error past which a node "diverges"
 
 
 @dataclass
@@ -53,7 +53,7 @@ class Divergence:
         where = " (B in LiteRT)" if "LiteRT" in self.engines[1] else \
             " (A in LiteRT)" if "LiteRT" in self.engines[0] else ""
         text = f"{len(per)} matched tensors compared{where}; " + (
-            f"first node past max relative error {self.threshold:g}: {self.first} "
+            f"first node past peak-relative error {self.threshold:g}: {self.first} "
             f"(SNR {per[self.first]['snr_db']:.1f} dB)" if self.first else
             "no node past the threshold")
         if worst is not None and worst != self.first:
@@ -302,6 +302,6 @@ def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: di
             result.layers[a] = gb.node(b).op
         if a not in activations:
             result.constant.add(a)           # a weight or its read: never "first"
-        elif not result.first and m["max_rel_error"] > threshold:
+        elif not result.first and m["peak_rel_error"] > threshold:
             result.first = a
     return result

@@ -20,7 +20,7 @@ def numeric_html(divergence, worst: int = 15) -> str:
     engines = [e for e in getattr(divergence, "engines", ()) or () if e]
     layers = getattr(divergence, "layers", {}) or {}
     out = ["<h2>Both run on the same input</h2>",
-           f"<p>{len(per_node):,} matched tensors compared; threshold: max relative error "
+           f"<p>{len(per_node):,} matched tensors compared; threshold: peak-relative error (max|B - A| / max|A|) "
            f"{threshold:g}. " + (f"First activation past it: <code>{escape(first)}</code>."
                                  if first else "No activation past it.") +
            (" Ran A in " + escape(engines[0]) + ", B in " + escape(engines[1]) + "."
@@ -30,12 +30,12 @@ def numeric_html(divergence, worst: int = 15) -> str:
                   key=lambda kv: kv[1].get("snr_db", 0.0))[:worst]
     if rows:
         out.append("<table><tr><th>node (A)</th><th>SNR</th><th>cosine</th>"
-                   "<th>max relative error</th></tr>" + "".join(
+                   "<th>peak-relative error</th></tr>" + "".join(
                        f"<tr><td><code>{escape(name)}</code>"
                        + (f" ({escape(layers[name])})" if name in layers else "") + "</td>"
                        f"<td class='n'>{_snr(m.get('snr_db', 0.0))}</td>"
                        f"<td class='n'>{m.get('cosine', 0.0):.6f}</td>"
-                       f"<td class='n'>{m.get('max_rel_error', 0.0):.3g}</td></tr>"
+                       f"<td class='n'>{m.get('peak_rel_error', 0.0):.3g}</td></tr>"
                        for name, m in rows) + "</table>")
     if constant:
         out.append(f"<p class='small'>And {len(constant):,} weights or nodes computed from "

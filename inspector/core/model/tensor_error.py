@@ -1,5 +1,6 @@
-"""How far one tensor is from another (B's value against A's): MSE, SNR, cosine and max
-relative error. Pure numpy, computed where both models ran (the worker, in the app) so that
+"""How far one tensor is from another (B's value against A's): MSE, SNR, cosine and the
+peak-relative error, max|B - A| / max|A| (not `check`'s max relative error, the largest
+|B - A| / |A| of any one element). Pure numpy, computed where both models ran (the worker, in the app) so that
 only the figures travel, never the tensors."""
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ import numpy as np
 
 
 def metrics(a, b) -> dict:
-    """MSE, SNR (dB; inf when equal), cosine and max relative error of B against A (four dot
-    products in float64)."""
+    """MSE, SNR (dB; inf when equal), cosine and peak-relative error (max|B - A| / max|A|) of
+    B against A (four dot products in float64)."""
     x, y = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
     err = y - x
     noise = float(err @ err)
@@ -22,7 +23,7 @@ def metrics(a, b) -> dict:
     scale = float(np.max(np.abs(x))) if x.size else 0.0
     max_err = float(np.max(np.abs(err))) if err.size else 0.0
     rel = max_err / scale if scale else (0.0 if max_err == 0 else float("inf"))
-    return {"mse": mse, "snr_db": snr, "cosine": cosine, "max_rel_error": rel,
+    return {"mse": mse, "snr_db": snr, "cosine": cosine, "peak_rel_error": rel,
             "max_abs_error": max_err}
 
 
