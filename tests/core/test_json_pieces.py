@@ -1,0 +1,73 @@
+"""json_pieces.loads: json.loads's value and errors, in short C calls (a saved comparison is
+read in a task, and one long C call there holds the window as long)."""
+
+import json
+
+import pytest
+
+from inspector.core.runtime import json_pieces
+
+
+def comparison(entries: int) -> dict:
+    """A document shaped as a saved comparison (document.to_dict's keys)."""
+    return {"format": "graphdef-inspector diff", "version": 1, "a": "a.pb", "b": "b.pb",
+            "counts": {"changed": entries}, "interface": [], "notes": [],
+            "renamed_scopes": {f"s{k}": f"t{k}" for k in range(50)},
+            "groups": [{"title": "the same change", "members": ["n1", "n2"], "blocks": 1}],
+            "entries": [{"status": "changed", "a": f"stage_{k}/w", "b": f"n{k}", "op_a": "Const",
+                         "op_b": "Const", "rule": "structure", "confidence": 0.9,
+                         "changes": [{"kind": "values", "text": "ü \u2192 \"x\"",
+                                      "figures": {"cosine": 0.5}}]} for k in range(entries)],
+            "matching": {"pairs": [[f"stage_{k}/w", f"n{k}", "structure"]
+                                   for k in range(entries)],
+                         "merged": {"m": ["a", "b"]}, "split": {}, "disagreeing": []},
+            "unchanged": 12, "quality": None, "equal": False}
+
+
+@pytest.mark.parametrize("text", [
+    json.dumps(comparison(200), indent=1), json.dumps(comparison(20)),
+    json.dumps(comparison(3), indent="\t", separators=(" ,\n", " :  ")),
+    "[]", "{}", " [ ] ", '{"a": {}, "b": [], "c": [[]], "d": [{}]}', "3", '"x"', "null",
+    '{"k": 1, "k": 2}', '[1e400, NaN, -Infinity, 1.5, -0, "\\ud83d\\ude00"]',
+    '{"a": [[[[[1]]]]], "b": {"c": {"d": {"e": 1}}}}',
+])
+def test_the_same_value_as_json_loads(text):
+    assert repr(json_pieces.loads(text)) == repr(json.loads(text))     # (NaN != NaN)
+
+
+@pytest.mark.parametrize("text", [
+    "", " ", "[", "{", "[1,]", '{"a":1,}', '{"a" 1}', '{a: 1}', "[1 2]", '{"a":1 "b":2}',
+    "[1]]", "{} x", '["\\x"]', '{"entries": [1, 2', "\ufeff{}", "[" * 100, "]",
+])
+def test_a_malformed_document_raises_a_value_error_as_json_loads_does(text):
+    with pytest.raises(ValueError):
+        json.loads(text)
+    with pytest.raises(ValueError):
+        json_pieces.loads(text)
+
+
+def test_a_document_nested_too_deeply_raises_recursion_error_as_json_loads_does():
+    text = '{"entries": [' + "[" * 100_000 + "]" * 100_000 + "]}"
+    with pytest.raises(RecursionError):
+        json.loads(text)
+    with pytest.raises(RecursionError):
+        json_pieces.loads(text)
+
+
+def test_a_comparison_is_read_an_entry_at_a_time(monkeypatch):
+    """No C call reads more than one entry or pair of a saved comparison: json.loads read
+    it all in one (0.7 s with the GIL held for a 300k pair's 110 MB file). Fails on a
+    json.loads in one piece."""
+    text = json.dumps(comparison(500), indent=1)
+    spans, real = [], json_pieces._DECODER
+
+    class Watched:
+        def raw_decode(self, s, i):
+            value, end = real.raw_decode(s, i)
+            spans.append(end - i)
+            return value, end
+
+    monkeypatch.setattr(json_pieces, "_DECODER", Watched())
+    assert json_pieces.loads(text) == json.loads(text)
+    entry = len(json.dumps(comparison(1)["entries"][0], indent=1)) * 2    # (indented deeper)
+    assert len(spans) > 1000 and max(spans) < entry, (max(spans), entry)
