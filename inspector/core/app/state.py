@@ -292,6 +292,13 @@ class AppState:
         if view is not None:
             self.show_view(view)
 
+    def shows_the_model(self) -> bool:
+        """The canvas shows the model's graph or the graph after one of its pipeline steps
+        (not a function's body): the scopes open there are the model's session's."""
+        return self.view is not None and (
+            self.view is self.original_view or
+            (self.shown_key is not None and self.view is self._views.get(self.shown_key)))
+
     def step_graph(self, key: bytes):
         """The graph of preview row `key` if it was already fetched for the canvas (None:
         ask the preview engine for it)."""

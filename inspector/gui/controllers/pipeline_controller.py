@@ -88,9 +88,10 @@ class PipelineController(QObject):
         self._refresh_panel(discard_edits=True)  # no unapplied text of the previous model
 
     def _expansion_changed(self):
-        """The scopes open are part of the session: saved like an edit."""
+        """The scopes open are part of the session: saved like an edit, also when opened on
+        the graph after a pipeline step (the Preview's row shown: the same scopes, one set)."""
         state = self.state
-        if not self.ready or state.model is None or state.view is not state.original_view:
+        if not self.ready or state.model is None or not state.shows_the_model():
             return
         opened = sorted(state.expanded - {""})
         if opened != self.bench.expanded:
