@@ -34,8 +34,7 @@ def cmd_profile(args) -> int:
                         args.runs, args.intra, args.inter, args.allow_io,
                         job=Job(on_progress=lambda d, t, what: print(what, file=sys.stderr))
                         if args.verbose else NO_JOB)
-    plain = sum(prof.untraced_us) / max(len(prof.untraced_us), 1)
-    traced = sum(prof.run_totals_us) / max(len(prof.run_totals_us), 1)
+    plain, traced = prof.average_us() or 0.0, prof.average_us(traced=True) or 0.0
     sys.stdout.write(prof.text)
     print(f"Average inference timings in us: no stats: {plain:.0f}, with stats: {traced:.0f} "
           f"(tracing overhead {100.0 * (traced - plain) / max(plain, 1):+.0f}%)")

@@ -4,6 +4,7 @@ This file holds the tests that drive the command line; the others are in
 tests/tf/test_overlays_core_tf.py, tests/core/test_overlays_core.py."""
 
 import os
+import re
 
 from conftest import ROOT, run_cli
 
@@ -19,6 +20,8 @@ def test_profile_cli_prints_benchmark_tables(fx):
                   "Summary by node type"):
         assert f"============================== {title} ==============================" in out
     assert "Timings (microseconds): count=3" in out and "Average inference timings in us" in out
+    plain, traced = map(int, re.search(r"no stats: (\d+), with stats: (\d+)", out).groups())
+    assert plain > 0 and traced > 0          # Profile.average_us, as the model card reads it
 
 
 def test_ranges_cli_reads_tf1_and_tf2_lines(tmp_path):

@@ -196,3 +196,61 @@ def test_summarize_never_sends_a_model_s_control_characters_to_the_terminal(tmp_
     code, out, err = run_cli("summarize", *how, path)
     assert "\x1b" not in out + err and "\x00" not in out + err and "\u202e" not in out + err
     assert "\\x00nul\\x1b[2J\\u202e" in out
+
+
+def test_a_main_input_an_operator_also_writes_is_counted_once_in_the_file_s_bytes(tmp_path):
+    """The review's item: a main-subgraph input that is also an operator's output (ABS x -> x)
+    was counted in the Placeholder's bytes and again in the operator's. The nodes' bytes
+    are now the main subgraph's tensors and operators, each once (tflite_bytes' figures)."""
+    import pytest
+
+    pytest.importorskip("ai_edge_litert.schema_py_generated")
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as S
+
+    from inspector.core.loaders import load
+
+    model = S.ModelT()
+    model.version, model.description, model.buffers = 3, b"in place", [S.BufferT()]
+    code = S.OperatorCodeT()
+    code.builtinCode, code.deprecatedBuiltinCode, code.version = S.BuiltinOperator.ABS, \
+        S.BuiltinOperator.ABS, 1
+    model.operatorCodes = [code]
+    g = S.SubGraphT()
+    t = S.TensorT()
+    t.shape, t.type, t.buffer, t.name = [1, 4], S.TensorType.FLOAT32, 0, b"x"
+    g.tensors, g.inputs, g.outputs, g.name = [t], [0], [0], b"main"
+    op = S.OperatorT()
+    op.opcodeIndex, op.inputs, op.outputs = 0, [0], [0]
+    g.operators = [op]
+    model.subgraphs = [g]
+    builder = flatbuffers.Builder(1024)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    path = tmp_path / "in_place.tflite"
+    path.write_bytes(bytes(builder.Output()))
+    loaded = load(str(path))
+    main = loaded.tflite.subgraphs[0]
+    assert loaded.tflite.sized and main.tensors[0].file_bytes > 0
+    once = sum(t.file_bytes for t in main.tensors) + sum(o.file_bytes for o in main.operators)
+    assert loaded.graph.sizes_in_file and sum(loaded.graph.stored_sizes) == once
+
+
+def test_one_rule_for_bytes_on_disk_and_two_names_for_two_file_lists(tmp_path, data):
+    """The review's items: the Summary panel repeated `size_on_disk or file_size` the summary's
+    text had as its own function (now loaders.loaded.bytes_on_disk, read by both); and
+    sniff.model_files (names in a folder that look like models, for an error message) and
+    on_disk.model_files (the files one model takes) shared a name."""
+    import os
+    from types import SimpleNamespace
+
+    from inspector.core.loaders import load, on_disk, sniff
+    from inspector.core.loaders.loaded import bytes_on_disk
+    from inspector.core.view import vocabulary
+
+    assert vocabulary.bytes_on_disk is bytes_on_disk
+    assert bytes_on_disk(SimpleNamespace(file_size=42)) == 42
+    path = os.path.join(data, "digits_int8.tflite")
+    assert bytes_on_disk(load(path)) == os.path.getsize(path)
+    (tmp_path / "m.meta").write_bytes(b"x")
+    assert sniff.model_like_names(str(tmp_path)) == ["m.meta"]
+    assert not hasattr(sniff, "model_files") and on_disk.model_files(path) == [path]

@@ -96,9 +96,10 @@ def measured_ms(overlay) -> float | None:
     profile = overlay.profile if overlay is not None else None
     if profile is None:
         return None
-    runs = profile.untraced_us or profile.run_totals_us
-    if runs:
-        return sum(runs) / len(runs) / 1000.0
+    average = profile.average_us()
+    average = profile.average_us(traced=True) if average is None else average
+    if average is not None:
+        return average / 1000.0
     total = sum(t.per_run() for t in profile.nodes.values())
     return total or None
 

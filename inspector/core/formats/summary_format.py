@@ -11,6 +11,7 @@ from inspector.core.analysis.summary import (
     tf_parameter_counts,
 )
 from inspector.core.formats.commands import graphdef_for
+from inspector.core.loaders.loaded import bytes_on_disk
 from inspector.core.model import tensors
 from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.graph import Graph, node_name_from_input
@@ -162,16 +163,10 @@ def _top(mapping: dict, fmt, limit: int = 10) -> str:
     return text + (f", ... ({len(items) - limit} more)" if len(items) > limit else "")
 
 
-def _on_disk(model) -> int:
-    """What the model's files take on disk (LoadedModel.size_on_disk; a model made here
-    without one: its file_size)."""
-    return getattr(model, "size_on_disk", 0) or model.file_size
-
-
 def report_text(summary, model, graph_path: str) -> str:
     s = summary
     lines = [f"Model: {graph_path} ({model.kind}{', text' if model.is_text else ''}"
-             f"{', frozen' if model.frozen else ''}, {human_bytes(_on_disk(model))}), "
+             f"{', frozen' if model.frozen else ''}, {human_bytes(bytes_on_disk(model))}), "
              f"{s.node_count} nodes, {s.function_count} functions"]
     if model.signature:
         lines.append(f"Signature: {model.signature.key}  tags: {','.join(model.tags) or '-'}")
@@ -215,7 +210,7 @@ def report_json(summary, model, graph_path: str) -> str:
     s = summary
     data = {
         "path": graph_path, "kind": model.kind, "text": model.is_text, "frozen": model.frozen,
-        "file_size": model.file_size, "bytes_on_disk": _on_disk(model), "tags": model.tags,
+        "file_size": model.file_size, "bytes_on_disk": bytes_on_disk(model), "tags": model.tags,
         "signature": model.signature.__dict__ if model.signature else None,
         "node_count": s.node_count, "function_count": s.function_count,
         "inputs": [c.as_dict() for c in s.inputs], "outputs": [c.as_dict() for c in s.outputs],

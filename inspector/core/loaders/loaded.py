@@ -110,3 +110,10 @@ def problems_of(graph: Graph, path: str) -> list:
         raise ModelLoadError(f"duplicate node name{extra}; TensorFlow would refuse this graph",
                              path=path, node=dup)
     return graph.problems()
+
+
+def bytes_on_disk(model) -> int:
+    """What a model's files take on disk, the one rule for every place that says it (the
+    summary's text and JSON, the Summary panel): LoadedModel.size_on_disk; a model-like
+    object without one (made here, not loaded): its file_size."""
+    return getattr(model, "size_on_disk", 0) or model.file_size

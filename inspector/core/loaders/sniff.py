@@ -35,7 +35,7 @@ def saved_model_file(directory: str) -> str:
         if os.path.lexists(candidate):
             require_regular(candidate)
             return candidate
-    inside = model_files(directory)
+    inside = model_like_names(directory)
     raise ModelLoadError("directory holds no model (no saved_model.pb or saved_model.pbtxt)" +
                          (f"; open a model file in it instead: {', '.join(inside)}" if inside
                           else ""), path=directory)
@@ -44,7 +44,7 @@ def saved_model_file(directory: str) -> str:
 _MODEL_ENDS = (".meta", "model.json", ".pb", ".pbtxt", ".tflite", ".h5", ".hdf5", ".keras")
 
 
-def model_files(directory: str, most: int = 3) -> list:
+def model_like_names(directory: str, most: int = 3) -> list:
     """Up to `most` names in `directory` that look like a model file (a TF1 checkpoint's
     .meta, a TF.js model.json ...), for an error that says what to open instead: the
     checkpoint folder of a model from PyPI (musicnn) said only "holds no model"."""

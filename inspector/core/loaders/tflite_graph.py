@@ -91,6 +91,8 @@ def build_graph(model, path: str, data) -> tuple:
     slots = []
     sizes = []                    # each node's bytes of the file, in node order
     consumed = {i for op in main.operators for i in op.inputs if i >= 0}
+    sized = set(main.inputs)      # tensors whose bytes a node has (an input that an operator
+    #                               also writes is the Placeholder's, not counted again)
     for i in main.inputs:
         t = main.tensors[i]
         node = gd.node.add(name=_unique(_base(t.name), taken), op="Placeholder")
@@ -135,7 +137,9 @@ def build_graph(model, path: str, data) -> tuple:
         for k, o in enumerate(op.outputs):
             producer[o] = node.name if k == 0 else f"{node.name}:{k}"
             _shape(node, main.tensors[o].shape)
-        sizes.append(op.file_bytes + sum(main.tensors[o].file_bytes for o in op.outputs))
+        sizes.append(op.file_bytes + sum(main.tensors[o].file_bytes for o in op.outputs
+                                         if o not in sized))
+        sized.update(op.outputs)
     store = None
     if slots:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))

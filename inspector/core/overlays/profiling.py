@@ -53,6 +53,13 @@ class Profile:
     skipped_lines: int = 0            # lines that looked like table rows but did not parse
     notes: str = ""                   # which ports and sizes the window's run used
 
+    def average_us(self, traced: bool = False) -> float | None:
+        """A run's average time in us: its untraced runs' (benchmark_model's "no stats"
+        average: what `profile` prints and the model card shows), or with `traced` its
+        traced runs' (an imported log's runs); None without such runs."""
+        runs = self.run_totals_us if traced else self.untraced_us
+        return sum(runs) / len(runs) if runs else None
+
     def by_graph_node(self, graph: Graph) -> dict:
         """graph node name -> ms a run (runtime-only rows such as _SOURCE are left out): its
         average time a call times its calls a run (NodeTime.per_run), so a node inside a

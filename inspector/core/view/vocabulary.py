@@ -10,6 +10,7 @@ import importlib
 from inspector.core.analysis import glossary
 from inspector.core.analysis.glossary import plain
 from inspector.core.analysis.summary import dtype_of, port_dtype, shape_of
+from inspector.core.loaders.loaded import bytes_on_disk
 from inspector.core.model.attrs import TensorValue
 from inspector.core.model.humanize import (
            count,
@@ -23,7 +24,7 @@ from inspector.core.model.op_categories import category
 from inspector.core.model.tensors import format_shape, shape_dims
 
 __all__ = ["CATEGORY_COLOURS", "STATUSES", "STATUS_COLOURS", "STATUS_LABELS", "TensorValue",
-           "category", "count", "dtype_of", "format_shape", "glossary", "human_bytes",
+           "bytes_on_disk", "category", "count", "dtype_of", "format_shape", "glossary", "human_bytes",
            "latency", "milliseconds", "plain", "port_dtype", "shape_dims", "shape_of", "tf_human_readable_num"]
 
 # the TFLite statuses' names, read from core.mobile.tflite_compat on first use: the Phone

@@ -5,7 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from inspector.core.view.vocabulary import count, human_bytes, tf_human_readable_num
+from inspector.core.view.vocabulary import (
+    bytes_on_disk,
+    count,
+    human_bytes,
+    tf_human_readable_num,
+)
 from inspector.gui.panels.adaptive import WidthSplitter
 from inspector.gui.panels.chart_slot import ChartSlot
 from inspector.gui.panels.overlay_charts import tick_font
@@ -60,14 +65,14 @@ class SummaryPanel(QWidget):
         if summary is None:     # the first picture comes first; the summary follows
             self.info.setText(f"<b>{model.path}</b><br>{model.kind}"
                               f"{', frozen' if model.frozen else ''} · "
-                              f"{human_bytes(getattr(model, 'size_on_disk', 0) or model.file_size)} · "
+                              f"{human_bytes(bytes_on_disk(model))} · "
                               f"{count(len(model.graph), 'node')} · summarizing…")
             self.candidates.clear()
             self.chart.draw(lambda plot, pg: plot.clear())
             return
         self.info.setText(
             f"<b>{model.path}</b><br>{model.kind}{', text' if model.is_text else ''}"
-            f"{', frozen' if model.frozen else ''} · {human_bytes(getattr(model, 'size_on_disk', 0) or model.file_size)} · "
+            f"{', frozen' if model.frozen else ''} · {human_bytes(bytes_on_disk(model))} · "
             f"{count(summary.node_count, 'node')} · {tf_human_readable_num(summary.const_parameters)} "
             f"const + {tf_human_readable_num(summary.variable_parameters)} variable parameters")
         self.candidates.clear()
