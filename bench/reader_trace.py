@@ -24,6 +24,7 @@ import startup_trace  # noqa: E402  (its T0: this script's start)
 T0 = startup_trace.T0
 EVENTS: list = []          # (start, end, cpu seconds, label, pid, thread name)
 DEPTH: dict = {}
+FIRST_FRAME: list = []     # when the app printed `first frame drawn`
 
 
 def timed(owner, name: str, label: str | None = None) -> None:
@@ -112,6 +113,21 @@ def patch() -> None:
             return inner_receive(*args, **kwargs)
 
         reader_process.receive = receive
+    from inspector.gui import app as gui_app
+
+    real_exit_after = gui_app.exit_after_first_frame
+
+    def exit_after(window, qapp):      # the time of the `first frame drawn` line
+        real_exit = qapp.exit
+
+        def exit_(code=0):
+            FIRST_FRAME.append(time.perf_counter() - T0)
+            real_exit(code)
+
+        qapp.exit = exit_
+        real_exit_after(window, qapp)
+
+    gui_app.exit_after_first_frame = exit_after
     import atexit
 
     atexit.register(report)
@@ -203,11 +219,35 @@ def report() -> None:
             groups.items(), key=lambda kv: (kv[0][0], kv[1][3])):
         print(f"{proc + ' ' + thread:<34.34}{label:<40.40}{n:>4}{1000 * wall:>9.0f}"
               f"{1000 * cpu:>8.0f}{1000 * first:>7.0f}{1000 * last:>7.0f}")
+    critical_path(events, me)
     if "--timeline" in sys.argv[1:] or os.environ.get("READER_TRACE_TIMELINE"):
         for start, end, cpu, label, pid, thread in sorted(events):
             who = "W" if pid == me else "R"
             print(f"{1000 * start:7.0f} {1000 * end:7.0f} {1000 * cpu:6.1f} {who} "
                   f"{thread[:16]:<16} {label}")
+
+
+def critical_path(events: list, me: int) -> None:
+    """Which side the first picture waited for: the reader's last frame sent against the
+    window's last frame added (the window after the reader: the window's receive is the
+    long side; a few ms: the reader is), the frames sent before the window's receive began
+    (its backlog), and how long the first picture took after the receive."""
+    def ends(label, pid_is_me):
+        return sorted(e[1] for e in events if e[3] == label and (e[4] == me) == pid_is_me)
+
+    sent = ends("reader: cut (columns + send)", False)
+    added = ends("window: reader_frames.add", True)
+    received = [(e[0], e[1]) for e in events if e[3] == "window: readers._receive"]
+    if not sent or not added or not received:
+        return
+    begin, end = received[0]
+    print(f"critical path: reader's last frame sent at {1000 * sent[-1]:.0f} ms, the "
+          f"window's last added at {1000 * added[-1]:.0f} ms ({1000 * (added[-1] - sent[-1]):+.0f}"
+          f" ms); the receive began at {1000 * begin:.0f} ms with "
+          f"{sum(t <= begin for t in sent)} of {len(sent)} frames sent, ended at "
+          f"{1000 * end:.0f} ms; the first frame drawn " + (
+              f"{1000 * (FIRST_FRAME[0] - end):.0f} ms after, at {1000 * FIRST_FRAME[0]:.0f} ms"
+              if FIRST_FRAME else "not seen"))
 
 
 if __name__ == "__main__":
