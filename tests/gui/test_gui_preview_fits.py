@@ -81,3 +81,29 @@ def test_a_tiny_models_latency_reads_in_microseconds_not_0_0_ms():
     assert _cells(row(0.00035), base)[-1] == "0.35 µs"
     assert _cells(row(0.42), base)[-1] == "0.42 ms"
     assert _cells(row(13.74), base)[-1] == "13.7 ms"
+
+
+def test_a_steps_warning_mark_shows_in_its_cut_name_and_a_step_that_did_nothing_is_grey(
+        qtbot, window, fx, tmp_path):
+    """walk5 at 1366x768: the step's column is ~110 px beside six figures, and its mark came
+    after the name ('fold_constants  ⚠ see its changes' read 'fold_constants...'): the step
+    that doubled MobileNet's size showed no sign of its warning. The mark now leads, and a
+    step that changed nothing is greyed (its ' · changed nothing' is cut the same way)."""
+    from PySide6.QtGui import QColor
+
+    _optimize(qtbot, window, fx, tmp_path)
+    panel = window.preview_panel
+    table, model = panel.table, panel.model
+    width = table.horizontalHeader().sectionSize(0)
+    warned = [r for r, row in enumerate(window.state.rows)
+              if row.report is not None and row.report.warning and not row.report.unchanged]
+    assert warned                                 # quantize_weights' zeros
+    for r in warned:
+        text = model.data(model.index(r, 0))
+        shown = table.fontMetrics().elidedText(text, Qt.ElideRight, width - 8)
+        assert "⚠" in shown, (shown, width)
+    idle = [r for r, row in enumerate(window.state.rows)
+            if row.report is not None and row.report.unchanged]
+    assert idle                                   # remove_nodes of CheckNumerics: none
+    for r in idle:
+        assert model.data(model.index(r, 0), Qt.ForegroundRole) == QColor("#808080")

@@ -456,7 +456,7 @@ def test_check_outputs_says_when_the_optimized_graph_answers_nan(qtbot, window, 
     window.workbench.set_marks(["input"], ["Identity"])
     window.workbench.set_text("quantize_weights")
     wait_preview(qtbot, window, 1)
-    assert cell(window, 1, 0) == "quantize_weights  ⚠ see its changes"
+    assert cell(window, 1, 0) == "⚠ quantize_weights  see its changes"
     click_row(qtbot, window, 1)
     first = window.preview_panel.changes.item(0).text()
     assert first.startswith("warning: 2 constants hold only zeros") and \
@@ -500,7 +500,7 @@ def test_fold_constants_says_when_a_noop_keeps_every_weight_twice(qtbot, window,
     panel.text.setPlainText("fold_constants")
     qtbot.mouseClick(panel.apply_text, Qt.LeftButton)
     wait_preview(qtbot, window, 1)
-    assert cell(window, 1, 0) == "fold_constants  ⚠ see its changes"
+    assert cell(window, 1, 0) == "⚠ fold_constants  see its changes"
     assert "+65%" in cell(window, 1, 2)
     click_row(qtbot, window, 1)
     first = window.preview_panel.changes.item(0).text()

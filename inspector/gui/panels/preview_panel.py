@@ -50,9 +50,13 @@ def _cells(row, base) -> list:
     short = row.label.split("(")[0][:80] + ("(…)" if "(" in row.label else "")
     error = row.error.splitlines()[0] if row.error else ""
     error = error if len(error) <= 70 else error[:69] + "…"  # all of it in the tooltip
-    idle = "  · changed nothing" if row.report is not None and row.report.unchanged else \
-        "  ⚠ see its changes" if row.report is not None and row.report.warning else ""
-    return [short + (f"  ✗ {error}" if row.error else idle),
+    # a failure or a warning leads (the step's column is ~110 px at 1366x768: a mark after
+    # the name was elided away); a step that changed nothing is greyed (data's colour)
+    warned = row.report is not None and row.report.warning and not row.report.unchanged
+    first = f"✗ {short}  {error}" if row.error else f"⚠ {short}  see its changes" \
+        if warned else short + ("  · changed nothing" if row.report is not None and
+                                row.report.unchanged else "")
+    return [first,
             f"{m.node_count}{_delta(m.node_count, base.node_count)}",
             f"{human_bytes(m.serialized_bytes)}{_delta(m.serialized_bytes, base.serialized_bytes)}",  # noqa: E501
             (f"{human_bytes(m.gzip_bytes)}{_delta(m.gzip_bytes, base.gzip_bytes)}"
@@ -111,6 +115,8 @@ class PreviewModel(QAbstractTableModel):
             return (row.error or row.label)[:2000] + (f"\n{outcome}" if outcome else "") + about
         if role == Qt.ForegroundRole and row.error:
             return QColor("#c0392b")
+        if role == Qt.ForegroundRole and row.report is not None and row.report.unchanged:
+            return QColor("#808080")
         return None
 
 
