@@ -129,3 +129,33 @@ def test_the_status_line_s_counts_agree_past_a_thousand(qtbot, window, monkeypat
     _keys(qtbot, window, Qt.Key_E)
     said = window.status_line.label.text()
     assert f"{level:,} items shown" in said and f"({level:,} items)" in said, said
+
+
+def test_expand_all_that_ends_while_other_work_runs_says_what_it_drew_and_left(
+        qtbot, window, monkeypatch, tmp_path):
+    """expand3's finding: an Expand all that ended while the preview (or other work) ran left
+    the line on the work's words, then "Ready": the item count and what was left collapsed
+    were never said."""
+    import threading
+
+    from inspector.core.view import expansion
+
+    _open(qtbot, window, scale_models.blocks_graph(3_000), tmp_path)
+    h = window.state.view.hierarchy
+    level = len(h.children("")) + sum(len(h.children(c.path))
+                                      for c in h.root.children.values())
+    monkeypatch.setattr(expansion, "ITEMS_AT_MOST", level + 10)
+    release = threading.Event()
+    window.tasks.submit("slow-work", lambda job: release.wait(30), lambda _: None,
+                        label="Working on something else")
+    drawn = window.scenes_drawn
+    qtbot.keyClick(window, Qt.Key_E, Qt.ControlModifier | Qt.ShiftModifier)
+    qtbot.waitUntil(lambda: window.scenes_drawn > drawn and
+                    window.canvas.viewport().updatesEnabled(), timeout=60000)
+    said = window.status_line.label.text()
+    assert f"{level} items shown" in said and "left collapsed" in said, said
+    assert "Still running: working on something else" in said, said
+    release.set()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
+    said = window.status_line.label.text()
+    assert f"{level} items shown" in said and "Still running" not in said, said

@@ -52,6 +52,8 @@ class AppState:
         self.original_view = self.view = None
         self.expanded: frozenset = frozenset({""})
         self.expansion_note = ""       # what Expand all left collapsed, and why
+        self.expansion_asked = False   # the expansion is Expand all's: its picture's count
+        #                                and note are said even while other work runs
         self.scene = None
         self.selected: str | None = None
         self._back: list = []
@@ -142,9 +144,10 @@ class AppState:
             self.shapes_changed.emit(view)
 
     # -- expansion --------------------------------------------------------------------------
-    def _set_expanded(self, expanded, note: str = "") -> bool:   # note: said with the picture
+    def _set_expanded(self, expanded, note: str = "", asked: bool = False) -> bool:
+        """note: said with the picture; asked: Expand all's (expansion_asked)."""
         expanded = frozenset(expanded) | {""}
-        self.expansion_note = note
+        self.expansion_note, self.expansion_asked = note, asked
         if expanded != self.expanded:
             self.expanded = expanded
             self.expansion_changed.emit()
@@ -185,7 +188,7 @@ class AppState:
 
     def expand_to(self, found) -> None:
         """Open an expansion.Expansion's scopes too; its note is said with the picture."""
-        if not self._set_expanded(self.expanded | found.paths, found.note):
+        if not self._set_expanded(self.expanded | found.paths, found.note, asked=True):
             self.say(found.note or "Every scope is open")
 
     def collapse_all(self) -> None:

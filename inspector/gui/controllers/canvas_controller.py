@@ -42,6 +42,8 @@ class CanvasController(QObject):
         self._first_frame_of = None
         self._asked = None      # what the layout in flight was asked for
         self._drawn = None      # (scene, edge geometry, minimap groups) of the last layout
+        self._laid_for = (None, None)   # (the last scene laid out, the expansion it shows)
+        self._told = None       # the expansion whose Expand all result was said
         s = state
         s.model_changed.connect(self._model_changed)
         s.view_changed.connect(self._view_changed)
@@ -106,6 +108,7 @@ class CanvasController(QObject):
             if filled is not None:
                 view.adopt(filled)
             self._drawn = (scene, geometry, minimap)
+            self._laid_for = (scene, expanded)
             self.state.set_scene(scene)
 
         def failed(exc):
@@ -161,12 +164,24 @@ class CanvasController(QObject):
             self._show_waiting()
             # TensorFlow work starts after the first frame (its import would delay it)
             QTimer.singleShot(300, self, lambda: self._after_first_frame(model))
-        if not self.tasks.is_busy():
+        if self._expand_all_result(scene) or not self.tasks.is_busy():
             note = self.state.expansion_note
             caption = getattr(self.state.view, "caption", "")    # a function's body
             self.state.say((f"{caption}: " if caption else "") +
                            f"{count(len(scene.items), 'item')} shown" +
                            (f". {note}" if note else ""))
+
+    def _expand_all_result(self, scene) -> bool:
+        """Whether `scene` is the first picture of an Expand all: its count and what it left
+        collapsed are said even while other work runs (the line names that work after them,
+        then keeps them when it ends). Any other picture is said only when no work runs: the
+        line then returns to "Ready" from the work's words, not to a count said meanwhile."""
+        expanded, (laid, laid_open) = self.state.expanded, self._laid_for
+        if not self.state.expansion_asked or self._told is expanded or laid is not scene or \
+                laid_open != expanded:
+            return False
+        self._told = expanded
+        return True
 
     def _after_first_frame(self, model):
         if model is self.state.model:
