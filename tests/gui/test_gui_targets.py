@@ -116,3 +116,40 @@ def test_a_graphdef_gets_its_report_through_the_converted_variant(qtbot, window,
     conv = next(p for p in report.ops if p.op == "CONV_2D")
     assert conv.on and set(conv.nodes) >= {"conv", "Conv2D"}   # fused: one operator, 2 nodes
     assert items["conv"].heat == ON and items["Conv2D"].heat == ON
+
+
+def test_long_node_names_leave_the_reasons_room_to_be_read(qtbot):
+    """walk5 (basic-pitch's SavedModel, Phone > Target report > CPU at 1366x768): the Node
+    column took its longest name's width (~460 of the dialog's 860 px), 'Why not on the
+    accelerator' and 'What to do' got ~120 px each (the header read 'y not on the
+    acceler'), each row 8 lines and 3 rows in sight. The three text columns now share."""
+    from PySide6.QtWidgets import QDialog, QVBoxLayout
+
+    from inspector.core.mobile.targets import Placement, TargetReport
+    from inspector.gui.panels.target_panel import TargetReportView
+
+    why = ("XNNPACK did not take it (ai-edge-litert 2.3.0 decided: no XNNPACK kernel for this "
+           "op, or not for its types or parameters)")
+    todo = ("it runs on LiteRT's builtin CPU kernels between XNNPACK partitions; replace it "
+            "with XNNPACK-supported ops or move it to the model's edge")
+    ops = tuple(Placement(i, "MIRROR_PAD", "StatefulPartitionedCall/model_1/cq_t2010v2_1/"
+                          f"reflection_pad1d/MirrorPad_{i}", False, why, todo)
+                for i in range(6))
+    report = TargetReport("cpu", "CPU (XNNPACK)", "measured", ops)
+    dialog = QDialog()
+    qtbot.addWidget(dialog)
+    view = TargetReportView([("cpu", "CPU (XNNPACK, measured by LiteRT)")], dialog)
+    QVBoxLayout(dialog).addWidget(view)
+    dialog.resize(900, 520)                       # the window's own size for it
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    view.show_report(report, "", [])
+    qtbot.wait(50)
+    table, header = view.table, view.table.horizontalHeader()
+    for col in range(table.columnCount()):        # every title whole
+        title = table.horizontalHeaderItem(col).text()
+        assert header.fontMetrics().horizontalAdvance(title) + 8 <= header.sectionSize(col), \
+            (title, header.sectionSize(col))
+    lines = table.rowHeight(0) / table.fontMetrics().lineSpacing()
+    assert lines <= 5, lines                      # was 8
+    assert header.sectionSize(3) >= 200 and header.sectionSize(4) >= 200

@@ -56,10 +56,12 @@ class TargetReportView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.setWordWrap(True)
         header = self.table.horizontalHeader()
-        for col in (0, 1, 2):
+        for col in (0, 1):
             header.setSectionResizeMode(col, QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.Stretch)
-        header.setSectionResizeMode(4, QHeaderView.Stretch)
+        # the node shares the width with why and what to do (wrapped at its '/'s): sized to
+        # its name it took 460 of 860 px on basic-pitch, leaving the reasons 8 lines a row
+        for col in (2, 3, 4):
+            header.setSectionResizeMode(col, QHeaderView.Stretch)
         self.table.verticalHeader().setVisible(False)
         self.table.cellClicked.connect(self._clicked)
         layout = QVBoxLayout(self)
