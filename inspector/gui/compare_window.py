@@ -200,8 +200,7 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
     def refresh(self) -> None:
         if self._first is not None:
             return                     # not shown yet: showEvent draws
-        numeric = getattr(self, "numeric_text", "")
-        self.status.setText(self.session.status() + (f"  ·  {numeric}" if numeric else ""))
+        self.status.setText(self.session.status())
         if self.merged_on:
             self._refresh_merged()
             return
@@ -250,7 +249,10 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
             self.numeric_button.setEnabled(True)
             self.divergence = divergence
             self._apply_numeric()
-            self.numeric_text = divergence.headline()
+            # its own wrapped line under the totals: in the one-line status beside the
+            # buttons only its start showed (the first and worst nodes were cut, walk5)
+            self.totals.setText(f"{self.session.totals_text()}\nRun both: "
+                                f"{divergence.headline()}")
             self.refresh()
 
         def failed(exc):

@@ -78,7 +78,7 @@ def main(model: str, graphdef: str, tflite: str, settings: str) -> int:
             seen["numeric"] = {"first": d.first, "engines": list(d.engines),
                                "layers": [d.layers.get(a) for a, _ in d.pairs],
                                "snr": [d.per_node[a]["snr_db"] for a, _ in d.pairs],
-                               "inputs": d.inputs, "status": cw.status.text(),
+                               "inputs": d.inputs, "status": cw.totals.text(),
                                "selected": cw.session.selected["A"]}
     return finish(win, client, seen)
 
