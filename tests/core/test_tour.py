@@ -254,3 +254,56 @@ def test_a_copy_made_at_the_backup_name_during_the_move_is_not_gone_over(tmp_pat
     monkeypatch.undo()
     assert open(backup).read() == "someone else's copy"
     assert open(backup + "-2").read() == text
+
+
+def _const(name: str, dtype: str, dims: list, value: str) -> str:
+    shape = " ".join(f"dim {{ size: {d} }}" for d in dims)
+    return (f'node {{ name: "{name}" op: "Const" attr {{ key: "dtype" value {{ type: {dtype} }}'
+            f' }} attr {{ key: "value" value {{ tensor {{ dtype: {dtype} tensor_shape {{ {shape}'
+            f' }} {value} }} }} }} }}')
+
+
+def _op(name: str, op: str, *inputs: str, extra: str = "") -> str:
+    ins = " ".join(f'input: "{i}"' for i in inputs)
+    return (f'node {{ name: "{name}" op: "{op}" {ins} attr {{ key: "T" value {{ type: DT_FLOAT }}'
+            f' }} {extra} }}')
+
+
+def test_a_blocks_learned_numbers_are_counted_as_the_card_counts_them(tmp_path):
+    """Review (44255e4's leftover): the card counts learned numbers as Keras's count_params()
+    (no single numbers, no integer axes), but the auto-tour's blocks said the boxes' count,
+    every constant's elements: a batch norm of 4 channels read 9 learned numbers (its
+    epsilon too; Keras: 8) and a global pooling 2 (its axes; Keras: 0), MobileNet v2's
+    bn_Conv1 129 and global_average_pooling2d 2 against the card's rule. Now each block's
+    count is a part of the card's."""
+    lines = [
+        'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }'
+        ' attr { key: "shape" value { shape { dim { size: 1 } dim { size: 8 } dim { size: 8 }'
+        ' dim { size: 3 } } } } }',
+        _const("conv/kernel", "DT_FLOAT", [3, 3, 3, 4], "float_val: 0.5"),
+        _op("conv/Conv2D", "Conv2D", "x", "conv/kernel",
+            extra='attr { key: "strides" value { list { i: 1 i: 1 i: 1 i: 1 } } } '
+                  'attr { key: "padding" value { s: "SAME" } }'),
+        _const("bn/scale", "DT_FLOAT", [4], "float_val: 1.0"),
+        _const("bn/offset", "DT_FLOAT", [4], "float_val: 0.0"),
+        _const("bn/add/y", "DT_FLOAT", [], "float_val: 0.001"),
+        _op("bn/add", "AddV2", "bn/scale", "bn/add/y"),
+        _op("bn/mul", "Mul", "conv/Conv2D", "bn/add"),
+        _op("bn/add_1", "AddV2", "bn/mul", "bn/offset"),
+        _const("pool/Mean/reduction_indices", "DT_INT32", [2], "int_val: 1 int_val: 2"),
+        _op("pool/Mean", "Mean", "bn/add_1", "pool/Mean/reduction_indices",
+            extra='attr { key: "Tidx" value { type: DT_INT32 } }'),
+        _op("out", "Identity", "pool/Mean"),
+    ]
+    path = tmp_path / "blocks.pbtxt"
+    path.write_text("\n".join(lines) + "\n")
+    view, stops = _tour_of(str(path))
+    said = {s.title: s.caption for s in stops if s.kind == "graph"}
+    assert "108 learned numbers" in said["conv"], said
+    assert "8 learned numbers" in said["bn"], said
+    assert "learned numbers" not in said["pool"], said
+    from inspector.core.model.parameters import learned_elements, weight_homes
+
+    card = stops[-1].caption
+    assert learned_elements(view.graph) == 116 and "116 learned numbers" in card, card
+    assert sum(weight_homes(view.graph, learned=True).values()) == 116

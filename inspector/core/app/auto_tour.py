@@ -12,6 +12,7 @@ from inspector.core.analysis.glossary import plain
 from inspector.core.app.card import card
 from inspector.core.app.demo import choose_ports
 from inspector.core.app.tour import Stop
+from inspector.core.model.parameters import weight_homes
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.model.humanize import count, tf_human_readable_num
 from inspector.core.view.view_graph import ViewModel
@@ -145,6 +146,14 @@ def _flops_of(view, items, flops) -> int:
     return total
 
 
+def _learned_of(view, items, learned: dict) -> int:
+    total = 0
+    for it in items:
+        names = view.nodes_under(it.id[:-1]) if it.kind == "scope" else [it.id]
+        total += sum(learned.get(n, 0) for n in names)
+    return total
+
+
 def _sentence(text: str) -> str:
     text = text.strip()
     return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) \
@@ -164,7 +173,7 @@ def _scope_words(caption: str) -> str:
     return f"{role}: {does}"
 
 
-def _block_stop(view, run: list, flops, expanded: list, k: int) -> Stop:
+def _block_stop(view, run: list, flops, expanded: list, k: int, learned=None) -> Stop:
     first = run[0]
     label = (lambda it: it.label if it.kind == "scope" else
              (it.id if it.id == it.label else f"{it.id} ({it.label})"))
@@ -178,16 +187,20 @@ def _block_stop(view, run: list, flops, expanded: list, k: int) -> Stop:
         caption = f"{first.label}: {plain(first.label)}"
         if len(run) > 1:
             caption += f" ({len(run)} of them in a row)"
-    numbers = _numbers(view, run, flops)
+    numbers = _numbers(view, run, flops, learned)
     notes = f"Stop {k}: {title}. " + " · ".join(numbers)
     return Stop(title=title, caption=_sentence(caption) + " " + " · ".join(numbers),
                 notes=notes, kind="graph", expanded=list(expanded), rect=area(run),
                 focus=[it.id for it in run], overlay="activations")
 
 
-def _numbers(view, items: list, flops) -> list:
+def _numbers(view, items: list, flops, learned=None) -> list:
+    """learned: {node: learned numbers counted at it} (weight_homes(learned=True)), the
+    card's rule, so that a block's count is a part of the card's; the boxes' own `params`
+    are the Summary's count (a pooling's axes, a batch norm's epsilon too)."""
     numbers = [count(sum(it.child_count if it.kind == "scope" else 1 for it in items), "node")]
-    params = sum(it.params for it in items)
+    params = _learned_of(view, items, learned) if learned is not None else \
+        sum(it.params or 0 for it in items)
     if params:
         numbers.append(f"{tf_human_readable_num(params)} learned numbers")
     ops = _flops_of(view, items, flops)
@@ -196,7 +209,7 @@ def _numbers(view, items: list, flops) -> list:
     return numbers
 
 
-def _group_stop(view, run: list, flops, expanded: list, k: int) -> Stop:
+def _group_stop(view, run: list, flops, expanded: list, k: int, learned=None) -> Stop:
     """A stop for one named block of layers (or a run of blocks with the same make-up)."""
     first, last = _block_key(run[0][0]), _block_key(run[-1][0])
     title = first if len(run) == 1 else f"{first} … {last} (x {len(run)})"
@@ -212,7 +225,7 @@ def _group_stop(view, run: list, flops, expanded: list, k: int) -> Stop:
         if does else "")
     if len(run) > 1:
         caption += f", repeated {len(run)} times with the same make-up"
-    numbers = _numbers(view, items, flops)
+    numbers = _numbers(view, items, flops, learned)
     return Stop(title=title, caption=_sentence(caption) + " " + " · ".join(numbers),
                 notes=f"Stop {k}: {title}. " + " · ".join(numbers), kind="graph",
                 expanded=list(expanded), rect=area(items), focus=[it.id for it in items],
@@ -269,15 +282,16 @@ def build(view, inputs: list, outputs: list, card=None, demo=None, flops=None,
     if not any(it.kind == "scope" for it in blocks):
         blocks = [it for it in blocks if it.kind == "node"]
     runs = _runs(_units(blocks))
+    learned = weight_homes(view.graph, learned=True)
     if len(runs) > MAX_BLOCK_STOPS:
         runs = runs[:MAX_BLOCK_STOPS - 1] + [[[it] for r in runs[MAX_BLOCK_STOPS - 1:]
                                               for u in r for it in u]]   # one stop, "a … b"
     for run in runs:
         if all(len(unit) == 1 for unit in run):
             stops.append(_block_stop(view, [u[0] for u in run], flops, expanded,
-                                     len(stops) + 1))
+                                     len(stops) + 1, learned))
         else:
-            stops.append(_group_stop(view, run, flops, expanded, len(stops) + 1))
+            stops.append(_group_stop(view, run, flops, expanded, len(stops) + 1, learned))
     if out_ids:
         caption = f"What comes out: {describe_out}" if describe_out else \
             f"What comes out of {out_ids[0].rstrip('/')}"

@@ -64,15 +64,16 @@ def tf_summarize_counts(node_defs) -> tuple[int, int, list]:
     return const, var, failed
 
 
-def weight_homes(graph) -> dict:
-    """{node name: parameters counted at it}: each weight once. A variable counts where it
+def weight_homes(graph, learned: bool = False) -> dict:
+    """{node name: parameters counted at it}: each weight once (learned: only the learned
+    numbers, learned_parts; else every constant's elements, as the Summary counts them). A variable counts where it
     sits; a constant that something reads counts at its first reader in graph order (through
     a lone Identity read), where the canvas draws it, else where it sits. Slim keeps weights
     under variable scopes apart from the ops that use them, and a frozen SavedModel keeps them
     at the root: they count in the block that uses them, and a training graph's gradients
     and optimizer, which read them too, do not count them again. Walks the graph's columns
     (no Node object made; the first readers of a big graph's constants by numpy)."""
-    facts = graph.const_facts()
+    facts, variables = learned_parts(graph) if learned else (graph.const_facts(), None)
     names, src, off, ops, op_names = (graph._names, graph._src, graph._in_off, graph._ops,
                                       graph.op_names)
     at: list = []
@@ -88,9 +89,10 @@ def weight_homes(graph) -> dict:
     reads = _lone_reads(graph, at) if big else {
         i for i in graph.nodes_of_op("Identity") if off[i + 1] - off[i] == 1 and
         src[off[i]] >= 0 and names[src[off[i]]] in facts}
-    variables = set()
-    for op in VARIABLE_OPS:
-        variables.update(graph.nodes_of_op(op))
+    if variables is None:
+        variables = set()
+        for op in VARIABLE_OPS:
+            variables.update(graph.nodes_of_op(op))
     if variables:
         at = sorted(set(at) | variables)
     if big and not variables:
@@ -234,24 +236,36 @@ def learned_elements(graph) -> int:
     GraphDef, its count_params(); for a graph with variables, their elements (a variable's
     initial value, a constant only an Assign reads, is not counted again). The summary's
     const_parameters stays TF's summarize_graph count, which counts every constant."""
+    consts, variables = learned_parts(graph)
+    protos = graph.structure.node
+    return sum(f.elements for f in consts.values()) + \
+        sum(variable_elements(protos[i]) for i in variables)
+
+
+def learned_parts(graph) -> tuple:
+    """({name: facts} of the constants that hold learned numbers, {index} of the variables
+    that do): the card's count (learned_elements) and, by weight_homes(learned=True), the
+    auto-tour's count of each block, one rule."""
     facts = graph.const_facts()
-    variables = [graph.nodes[i] for op in sorted(VARIABLE_OPS) for i in graph.nodes_of_op(op)]
-    total, integers = 0, []
+    protos = graph.structure.node
+    variables = {i for op in VARIABLE_OPS for i in graph.nodes_of_op(op)}
+    kept, integers = {}, []
     for name, fact in facts.items():
         if not _holds_numbers(fact.dtype, fact.dims):
             continue
         if fact.dtype in _INDEX_DTYPES:
             integers.append(name)
         elif not variables or not _only_assigned(graph, name):
-            total += fact.elements
-    total += sum(facts[name].elements for name in integers if _read_as_bias(graph, name))
-    for node in variables:
-        attr = node.proto.attr
+            kept[name] = fact
+    kept.update((name, facts[name]) for name in integers if _read_as_bias(graph, name))
+    learned = set()
+    for i in variables:
+        attr = protos[i].attr
         if "dtype" in attr and "shape" in attr and \
                 _holds_numbers(attr["dtype"].type, tensors.shape_dims(attr["shape"].shape)) \
                 and attr["dtype"].type not in _INDEX_DTYPES:
-            total += variable_elements(node.proto)
-    return total
+            learned.add(i)
+    return kept, learned
 
 
 def _only_assigned(graph, name: str) -> bool:
