@@ -29,8 +29,14 @@ class StatusLine:
         self.said = text
         self.is_work = False
         left = self._stoppable()
-        self.label.setText(f"{text} · Still running: {', '.join(map(_lower, left))}…"
-                           if left and text else text)
+        self._show(f"{text} · Still running: {', '.join(map(_lower, left))}…"
+                   if left and text else text)
+
+    def _show(self, text: str) -> None:
+        """The line's words, whole in its tooltip too: at 1366x768 Expand all's note and the
+        work still running after it go past the line's end."""
+        self.label.setText(text)
+        self.label.setToolTip(text)
 
     def _stoppable(self) -> list:
         """What Cancel stops: the work the line speaks of, or all that runs."""
@@ -48,19 +54,19 @@ class StatusLine:
         self.progress.setFormat("%p%" if text else f"{done}/{total}")
         self.progress.setTextVisible(total > 0)
         if text:
-            self.label.setText(text)
+            self._show(text)
             self.is_work = True
 
     def busy(self, busy: bool, label: str) -> None:
         if busy:
             self.progress.setRange(0, 0)  # busy until a task reports countable progress
             self.progress.setTextVisible(False)
-            self.label.setText(f"{label}…")
+            self._show(f"{label}…")
             self.is_work = True
         elif self.is_work:
-            self.label.setText("Ready")  # what the work was saying is over
+            self._show("Ready")  # what the work was saying is over
         elif self.label.text() != self.said:
-            self.label.setText(self.said)  # the work it named is over
+            self._show(self.said)  # the work it named is over
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
 

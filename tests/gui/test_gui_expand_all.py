@@ -155,6 +155,7 @@ def test_expand_all_that_ends_while_other_work_runs_says_what_it_drew_and_left(
     said = window.status_line.label.text()
     assert f"{level} items shown" in said and "left collapsed" in said, said
     assert "Still running: working on something else" in said, said
+    assert window.status_line.label.toolTip() == said       # whole, however narrow the line
     release.set()
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
     said = window.status_line.label.text()
