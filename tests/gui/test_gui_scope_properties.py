@@ -90,3 +90,21 @@ def test_a_selected_scope_says_what_it_holds_and_what_crosses_its_border(
     click_item(qtbot, window, "out")
     qtbot.waitUntil(lambda: "op" in rows(window), timeout=10000)
     assert "parameters" not in rows(window)
+
+
+def test_a_selected_group_is_named_as_its_box_is(qtbot, window):
+    """A scope too big to show flat is drawn as groups ("input … conv_37_BiasAdd"); selecting
+    one names it so, not by its inner path ("#1"), and counts it as a scope."""
+    from tests.fixtures import scale_models
+
+    open_and_wait(qtbot, window, scale_models.flat_graph(3_000))
+    view = window.state.view
+    group = next(p for p in view.hierarchy.group_labels if f"{p}/" in window.canvas.items_by_id)
+    label = view.group_label(group)
+    assert " … " in label
+    click_item(qtbot, window, f"{group}/")
+    qtbot.waitUntil(lambda: "parameters" in rows(window), timeout=30000)
+    got = rows(window)
+    assert window.properties.title.text() == f"<b>Group</b> {label}"
+    assert got["name"][0] == label and got["in scope"][0] == "(the top level)"
+    assert got["nodes"][0] == f"{view.hierarchy.stats[group].count:,}"

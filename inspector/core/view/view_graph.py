@@ -99,6 +99,10 @@ class ViewModel:
     def alike(self, path: str) -> int:
         return self.hierarchy.stats[path].alike
 
+    def group_label(self, path: str) -> str:
+        """What the box of a group of a too-big scope says ("first … last"), else ''."""
+        return self.hierarchy.group_labels.get(path, "")
+
     def scope_stats(self, path: str) -> tuple:
         """(nodes, parameters, main ops, category) of a scope (parameters counted now)."""
         stats = self.hierarchy.stats[path]

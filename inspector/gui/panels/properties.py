@@ -237,9 +237,14 @@ class PropertiesPanel(QWidget):
         """A selected scope: its name now, what it holds and what crosses its border once
         counted (core/app/properties.start_scope_facts, a task: show_scope)."""
         path = name[:-1]
-        self.title.setText("<b>Scope</b> " + path.replace("&", "&amp;").replace("<", "&lt;"))
+        group = self.state.view.group_label(path)    # a group of a too-big scope: "a … z"
+        shown = group or path
+        self.title.setText(("<b>Group</b> " if group else "<b>Scope</b> ") +
+                           shown.replace("&", "&amp;").replace("<", "&lt;"))
         self.shown = name
-        self._row(None, "name", path).setToolTip(1, path)
+        self._row(None, "name", shown).setToolTip(1, shown)
+        if group:
+            self._row(None, "in scope", path.rpartition("/")[0] or "(the top level)")
         self.scope_row = self._row(None, "nodes", "counting…")
         self.scope_wanted.emit(name)
 
