@@ -53,3 +53,17 @@ def test_the_two_relative_errors_have_two_names_and_one_formula_each():
     assert "peak-relative error 0.001" in d.headline()
     page = numeric_html(d)
     assert "peak-relative error" in page and "max relative error" not in page
+
+
+def test_a_run_where_every_value_is_equal_names_no_worst_node():
+    """walk5: Run both on MobileNet v2 and its fold_constants step said 'no node past the
+    threshold; worst: mobilenetv2_1.00_224_1/Conv1_1/convolution (SNR inf dB)': a 'worst'
+    where nothing differs. It now says every compared value is equal; a finite worst stays."""
+    from inspector.core.compare.numeric import Divergence
+
+    same = {"snr_db": float("inf"), "peak_rel_error": 0.0}
+    d = Divergence(per_node={"a": same, "b": same}, pairs=[("a", "a"), ("b", "b")])
+    assert d.headline() == ("2 matched tensors compared; no node past the threshold; every "
+                            "compared value equal")
+    d.per_node["b"] = {"snr_db": 80.0, "peak_rel_error": 1e-5}
+    assert d.headline().endswith("; worst: b (SNR 80.0 dB)")

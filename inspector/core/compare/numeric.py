@@ -57,7 +57,10 @@ class Divergence:
             f"(SNR {per[self.first]['snr_db']:.1f} dB)" if self.first else
             "no node past the threshold")
         if worst is not None and worst != self.first:
-            text += f"; worst: {worst} (SNR {per[worst]['snr_db']:.1f} dB)"
+            snr = per[worst]["snr_db"]
+            # no noise anywhere: naming a 'worst' of SNR inf dB read as a finding (walk5)
+            text += "; every compared value equal" if snr == float("inf") else \
+                f"; worst: {worst} (SNR {snr:.1f} dB)"
         return text
 
     def as_dict(self) -> dict:
