@@ -215,3 +215,33 @@ def test_restored_input_sizes_that_contradict_the_model_or_are_absurd_are_droppe
         "'input_shapes' of 'free': [0,3] has a size under 1: dropped",
         "'input_shapes' of 'odd' must be a list of sizes: dropped"])
     assert bench.partly_read          # the first save keeps the file aside
+
+
+def test_an_input_whose_shape_attribute_is_no_shape_keeps_its_restored_size(tmp_path):
+    """Review of 94fee84: a Placeholder whose 'shape' attribute holds another kind of value
+    (an int: a hostile model, which opens, its input 'no shape') raised AttributeError
+    out of Workbench.restore when its session named a size for it (the window's open caught
+    only InspectorError), and out of the Input sizes field. It declares no shape: the size
+    is kept, as for an input without one."""
+    from types import SimpleNamespace
+
+    from inspector.core.app.inputs import known_shapes, open_sizes, set_input_sizes
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    gd = protos.GraphDef()
+    node = gd.node.add(name="x", op="Placeholder")
+    node.attr["dtype"].type = 1
+    node.attr["shape"].i = 3
+    model = _model(tmp_path)
+    with open(session_path(model), "w") as fh:
+        json.dump({"version": 1, "inputs": ["x"], "input_shapes": {"x": [2, 3]}}, fh)
+    bench = Workbench()
+    bench.restore(model, Graph(gd))
+    assert bench.input_shapes == {"x": (2, 3)} and bench.warnings == []
+
+    state = SimpleNamespace(original_view=SimpleNamespace(graph=Graph(gd)), summary=None,
+                            workbench=bench)
+    assert set_input_sizes(state, "x=4,5") == {"x": [4, 5]}
+    assert open_sizes(Graph(gd), ["x"]) == {}
+    assert known_shapes(Graph(gd), ["x"], {}, {}, [])[0] == {}      # as with no shape

@@ -43,10 +43,10 @@ def known_shapes(graph, inputs, given: dict, inferred, chains: list) -> tuple[di
         types[name] = dtype_of(node) or "float"
         if name in shapes:
             continue
-        declared = node.attr("shape")
+        declared = getattr(node.attr("shape"), "dims", None)     # (or a hostile other kind)
         dims, origin[name] = None, "declared"
-        if declared is not None and declared.dims is not None:
-            dims = declared.dims
+        if declared is not None:
+            dims = declared
         else:
             if callable(inferred):
                 inferred = inferred() or {}
@@ -164,10 +164,9 @@ def open_sizes(graph, inputs) -> dict:
     out = {}
     for text in inputs:
         node = graph.get(text.split(":")[0])
-        declared = node.attr("shape") if node is not None else None
-        if declared is not None and declared.dims is not None and None in declared.dims:
-            out[node.name] = "[" + ",".join("?" if d is None else str(d)
-                                            for d in declared.dims) + "]"
+        dims = getattr(node.attr("shape"), "dims", None) if node is not None else None
+        if dims is not None and None in dims:          # (a hostile 'shape' of another kind)
+            out[node.name] = "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
     return out
 
 
