@@ -342,9 +342,9 @@ def test_a_saved_comparison_is_read_off_the_gui_thread(qtbot, window, tmp_path, 
 
     read_on, real = [], comparison_files.read_document
 
-    def reading(path):
+    def reading(path, **kw):
         read_on.append(threading.current_thread() is threading.main_thread())
-        return real(path)
+        return real(path, **kw)
 
     monkeypatch.setattr(comparison_files, "read_document", reading)
     warned = []

@@ -131,7 +131,7 @@ def start_open_document(state, tasks, path: str, trusted, lay_out, on_error,
     def read(job):
         from inspector.core.app.comparison_files import read_document
 
-        return read_document(path)
+        return read_document(path, job=job)
 
     def done(found) -> None:
         document, a_path, b_path, outside = found

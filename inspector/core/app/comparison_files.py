@@ -98,9 +98,10 @@ def _holds(path: str, data: bytes) -> bool:
         return fh.read() == data
 
 
-def read_document(path: str) -> tuple:
+def read_document(path: str, job: Job = NO_JOB) -> tuple:
     """(document, path of A, path of B, paths outside the file's folder): a path elsewhere
-    is only opened once the user said yes (session files' trust rule)."""
+    is only opened once the user said yes (session files' trust rule). Cancelled once `job`
+    is (the parse checks it)."""
     st = files.require_regular(path, error=InspectorError)
     if st.st_size > 512 * 2 ** 20:
         raise InspectorError("the comparison file is over 512 MB", path=path)
@@ -113,7 +114,7 @@ def read_document(path: str) -> tuple:
     try:
         # an editor's BOM is no harm; parsed in short calls: a task's one long C call (json.loads
         # of a 300k pair's 110 MB: ~0.7 s) held the window as long
-        data = json_pieces.loads(raw.decode("utf-8-sig"))
+        data = json_pieces.loads(raw.decode("utf-8-sig"), job)
     except RecursionError:
         raise InspectorError("a JSON file nested too deeply to be a comparison",
                              path=path) from None
