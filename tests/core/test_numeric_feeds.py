@@ -62,3 +62,18 @@ def test_what_the_feeds_hold_is_sized_before_it_is_drawn(monkeypatch):
     feeds_a, feeds_b, _ = numeric.prepare_feeds(d, ga, gb, inputs)
     assert sum(v.nbytes for v in feeds_a.values()) == 64
     assert sum(v.nbytes for v in feeds_b.values()) == 256
+
+
+def test_a_quantized_input_without_a_zero_point_is_read_as_zero_not_an_index_error():
+    """Review of c39c8dd: input_quantization read quant_zero_point's first value, and a
+    .tflite input with a scale but no zero point (the schema's field left out: a hostile or
+    hand-made file; the loader keeps what the file has) raised IndexError out of Run both's
+    feeds. A zero point left out is 0, as compare.changes reads it."""
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    gd = protos.GraphDef()
+    node = gd.node.add(name="x", op="Placeholder")
+    node.attr["tflite_type"].s = b"INT8"
+    node.attr["quant_scale"].list.f.append(0.5)
+    assert numeric.input_quantization(Graph(gd), "x") == ("int8", 0.5, 0)

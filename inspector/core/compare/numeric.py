@@ -154,7 +154,8 @@ def input_quantization(graph: Graph, name: str) -> tuple | None:
     attr = node.proto.attr if node is not None else {}
     kind = attr["tflite_type"].s.decode() if "tflite_type" in attr else ""
     if kind in ("INT8", "UINT8") and len(attr["quant_scale"].list.f) == 1:
-        return kind.lower(), attr["quant_scale"].list.f[0], attr["quant_zero_point"].list.i[0]
+        zeros = attr["quant_zero_point"].list.i if "quant_zero_point" in attr else ()
+        return kind.lower(), attr["quant_scale"].list.f[0], zeros[0] if zeros else 0
     return None
 
 
