@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.app.decorations import overlay_entry
+from inspector.core.app.demo_model import DEMO_MODEL
 from inspector.core.app.start import import_model_modules
 from inspector.core.app.state import AppState
 from inspector.core.runtime import threads
@@ -281,10 +282,13 @@ class MainWindow(QMainWindow):
 
     # -- loading ------------------------------------------------------------------------------
     def start_folder(self) -> str:
-        """Where a file dialog opens: the open model's folder, else the last model's."""
+        """Where a file dialog opens: the open model's folder, else the last model's; never
+        the bundled demo's (inside the installed package, __pycache__ and all: a new user's
+        first Open landed there); with none, Qt's default (the folder the app started in)."""
         model = self.state.model
-        recent = self.recent_paths()
-        path = model.path if model is not None else recent[0] if recent else ""
+        paths = ([model.path] if model is not None else []) + self.recent_paths()
+        demo = os.path.abspath(DEMO_MODEL)
+        path = next((p for p in paths if os.path.abspath(p.rstrip("/")) != demo), "")
         return os.path.dirname(os.path.abspath(path.rstrip("/"))) if path else ""
 
     def open_dialog(self):
