@@ -555,3 +555,25 @@ def test_edit_trace_shows_its_proposals_from_the_explore_task(qtbot, window, mod
     trace.trigger()
     qtbot.waitUntil(lambda: window.workbench_panel.proposals.count() == 2, timeout=20000)
     assert window.workbench_dock.isVisible() and window.workbench_panel.proposals.isVisible()
+
+
+def test_a_steps_graph_has_its_own_tensor_shapes(qtbot, window, model):
+    """The graph after a pipeline step shows tensor shapes on its edges as the model's does
+    (walk5: after fold_constants the edges read "float", not "float [1,74,74,16]": shapes
+    were inferred for the model's graph only). They are TF's inference of the step's own
+    graph, in the worker: a node the step kept has the shapes it had."""
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: window.state.view.shapes is not None, timeout=60000)
+    original = window.state.original_view
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.workbench.set_text("fold_constants(ignore_errors=true)")
+    wait_preview(qtbot, window, 1)
+    click_row(qtbot, window, 1)
+    qtbot.waitUntil(lambda: window.state.view is not original and
+                    window.state.view.shapes is not None, timeout=60000)
+    step = window.state.view
+    assert step.shapes["pool"] == original.shapes["pool"] == [(1, 74, 74, 16)]
+    assert len(step.shapes) >= 0.9 * len(step.graph)
+    # and the canvas draws them: the step's picture is laid out again with its shapes
+    qtbot.waitUntil(lambda: window.state.scene is not None and
+                    any("[" in e.label for e in window.state.scene.edges), timeout=30000)

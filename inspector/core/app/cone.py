@@ -54,9 +54,10 @@ def start_function_view(state, tasks, name: str, on_error) -> bool:
     return True
 
 
-def start_shapes(state, tasks, view, on_error) -> None:
+def start_shapes(state, tasks, view, on_error, key: bytes | None = None) -> None:
     """Tensor shapes for edge labels, from TF's shape inference where the model's engine
-    lives (the worker, in the app), in a task -> `state.set_shapes`. Not for a model TF cannot
+    lives (the worker, in the app), in a task -> `state.set_shapes`: of the model's graph, or
+    (key) of a previewed step's graph, whose view is `view`. Not for a model TF cannot
     infer (a TFLite model: TF knows none of its ops, and its tensors carry their shapes)."""
     engine, model = state.engine, state.model
     if view is None or engine is None or (model is not None and
@@ -64,7 +65,7 @@ def start_shapes(state, tasks, view, on_error) -> None:
         return
 
     def work(job):
-        shapes = engine.infer_shapes()
+        shapes = engine.infer_shapes() if key is None else engine.infer_shapes(key)
         if shapes is None:
             return None
         # keyed by the graph's own name strings: the answer's are copies (20 MB on 300k)
@@ -77,7 +78,8 @@ def start_shapes(state, tasks, view, on_error) -> None:
         if shapes is not None:
             state.set_shapes(view, shapes)
 
-    tasks.submit("shapes", work, done, on_error, label="Inferring tensor shapes")
+    tasks.submit("shapes" if key is None else "step shapes", work, done, on_error,
+                 label="Inferring tensor shapes")
 
 
 class PiecedShapes(Mapping):

@@ -29,11 +29,12 @@ class ModelTasks:
     """Tasks on the engine's model (`self.graph_def`; `self.graph_for(key)`: a previewed
     step's graph)."""
 
-    def infer_shapes(self):
-        """TF's shapes of every node's outputs, or None without TensorFlow."""
+    def infer_shapes(self, key: bytes | None = None):
+        """TF's shapes of every node's outputs (of the original graph, or of the previewed
+        row `key`'s), or None without TensorFlow."""
         if not tensorflow().available():
             return None
-        return tensorflow().infer_shapes(self.graph_def)
+        return tensorflow().infer_shapes(self.graph_for(key))
 
     def card_shapes(self, input_shapes: dict | None = None, outputs=()):
         """(shapes, what was assumed, why none, open) for the model card: TF's shape inference

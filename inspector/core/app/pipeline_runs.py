@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from inspector.core.app.cone import start_shapes
 from inspector.core.app.inputs import input_shapes_and_types
 from inspector.core.model.graph import Graph
 from inspector.core.model.humanize import count
@@ -56,6 +57,10 @@ def start_step_view(state, tasks, key: bytes, on_error) -> None:
     def done(view):
         if view is not None:
             state.put_step_view(key, view)
+            # its edges' shapes, as the model's: TF's inference of this graph (a step's
+            # graph had none, so its edges read "float" where the model's read a shape)
+            start_shapes(state, tasks, view, lambda exc: state.say(
+                f"No tensor shapes for the step's graph: {exc}"), key)
 
     tasks.submit("step view", work, done, on_error, label="Fetching the step's graph")
 
