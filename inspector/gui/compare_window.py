@@ -128,6 +128,8 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
         self.legend.setWordWrap(True)
         outer.addWidget(self.legend)
         self.totals = QLabel(session.totals_text())
+        if session.numeric is not None and hasattr(session.numeric, "headline"):
+            self._say_run(session.numeric)         # a saved comparison's Run both, reopened
         self.totals.setWordWrap(True)
         self.totals.setTextInteractionFlags(Qt.TextSelectableByMouse)
         outer.addWidget(self.totals)
@@ -247,12 +249,8 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
         def done(divergence):
             self._working("")
             self.numeric_button.setEnabled(True)
-            self.divergence = divergence
+            self._say_run(divergence)
             self._apply_numeric()
-            # its own wrapped line under the totals: in the one-line status beside the
-            # buttons only its start showed (the first and worst nodes were cut, walk5)
-            self.totals.setText(f"{self.session.totals_text()}\nRun both: "
-                                f"{divergence.headline()}")
             self.refresh()
 
         def failed(exc):
@@ -266,6 +264,12 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
             QMessageBox.warning(self, "Run both", f"Could not run the models: {exc}")
 
         start_numeric(self.session, self.own_tasks, done, failed, allow_io)
+
+    def _say_run(self, divergence) -> None:
+        """Run both's result, kept and said: its own wrapped line under the totals (in the
+        one-line status beside the buttons only its start showed, walk5)."""
+        self.divergence = divergence
+        self.totals.setText(f"{self.session.totals_text()}\nRun both: {divergence.headline()}")
 
     def _apply_numeric(self) -> None:
         if self.divergence is None:

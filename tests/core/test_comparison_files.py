@@ -133,3 +133,50 @@ def test_a_comparison_saved_by_an_editor_with_a_bom_reads(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps(_with()).encode())
     d, a, b, outside = read_document(str(path))
     assert d.entries[0].changes[0].figures["changed_share"] == 0.5 and not outside
+
+
+def _run_both() -> dict:
+    """A saved Run both result, as Divergence.as_dict writes it."""
+    from inspector.core.compare.numeric import Divergence
+
+    metric = {"mse": 0.5, "snr_db": 12.5, "cosine": 0.99, "peak_rel_error": 0.02,
+              "max_abs_error": 0.1}
+    run = Divergence({"x": dict(metric), "w": dict(metric, snr_db=float("inf"))}, "x", 1e-3,
+                     [("y", "a loop")], [("w", "w"), ("x", "x")], ("TensorFlow", "LiteRT"),
+                     {"x": "CONV_2D"}, ["x: uniform"], {"w"})
+    return run.as_dict()
+
+
+def test_a_saved_run_both_is_read_back_with_its_old_key_too(tmp_path):
+    """Review of bd81511: Save comparison writes Run both's result ("numeric") and Open
+    comparison dropped it, the new files and the old alike (no reader: the rename of
+    max_rel_error to peak_rel_error lost nothing only because nothing was read). It is read
+    back (an old file's max_rel_error as the peak-relative error) and put on the reopened
+    session; a malformed one is left out and the comparison still opens."""
+    import json
+
+    from inspector.core.app.comparison_files import read_document, reopen
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    for name in ("a.pb", "b.pb"):
+        (tmp_path / name).write_bytes(b"")
+    saved = _run_both()
+    old = json.loads(json.dumps(saved).replace("peak_rel_error", "max_rel_error"))
+    for numeric in (saved, old):
+        path = tmp_path / "cmp.json"
+        path.write_text(json.dumps(dict(_with(), numeric=numeric)))
+        d, *_ = read_document(str(path))
+        run = d.numeric
+        assert run.as_dict() == saved, run.as_dict()
+        assert run.per_node["x"]["peak_rel_error"] == 0.02 and run.constant == {"w"}
+        assert "first node past peak-relative error 0.001: x (SNR 12.5 dB)" in run.headline()
+    gd = protos.GraphDef()
+    gd.node.add(name="x", op="Relu")
+    session, note = reopen(d, Graph(gd), Graph(gd), ("a.pb", "b.pb"))
+    assert not note and session.numeric is d.numeric
+    for bad in ({"per_node": {"x": {"snr_db": "loud"}}}, {"per_node": [1]}, {"per_node": {}}
+                | {"skipped": [[1, 2, 3]]}, "run", {"per_node": {}, "threshold": 10 ** 400}):
+        path.write_text(json.dumps(dict(_with(), numeric=bad)))
+        d, *_ = read_document(str(path))
+        assert d.numeric is None and d.entries, bad

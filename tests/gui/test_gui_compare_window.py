@@ -126,7 +126,7 @@ def test_run_both_shows_its_progress_here_and_goes_into_both_files(qtbot, window
                                                                    laptop, monkeypatch):
     import json
 
-    from PySide6.QtWidgets import QFileDialog
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
 
     private_copy(tmp_path)
     win = open_comparison(qtbot, window, quantized_copy(tmp_path))
@@ -172,6 +172,20 @@ def test_run_both_shows_its_progress_here_and_goes_into_both_files(qtbot, window
     saved = json.loads((tmp_path / "c.json").read_text())
     assert saved["numeric"]["first_divergent"] == first
     assert len(saved["numeric"]["per_node"]) == len(win.divergence.per_node) > 10
+    # opened again (as a file of before bd81511 has its figure too): its Run both is shown,
+    # headline and heat, without running the models again (Open comparison dropped it)
+    old = tmp_path / "old.json"
+    old.write_text((tmp_path / "c.json").read_text().replace("peak_rel_error", "max_rel_error"))
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    before = len(window.compare_ctl.windows)
+    window.compare_ctl.open_document(str(old))
+    qtbot.waitUntil(lambda: len(window.compare_ctl.windows) > before, timeout=60000)
+    again = window.compare_ctl.windows[-1]
+    qtbot.addWidget(again)
+    qtbot.waitUntil(again.ready, timeout=60000)
+    assert again.divergence is not None and again.divergence.first == first
+    assert f"Run both: {win.divergence.headline()}" in again.totals.text()
+    assert again.heat.keys() == {"A", "B"}
 
 
 def with_new_output(tmp_path) -> str:

@@ -11,6 +11,7 @@ from inspector.core.app.comparing import SIDES, CompareSession, compare
 from inspector.core.app.exports import is_temporary
 from inspector.core.compare.diff import Diff
 from inspector.core.compare.document import from_dict, to_dict
+from inspector.core.compare.numeric import Divergence
 from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import TargetExists, atomic_write
 from inspector.core.loaders import files
@@ -129,6 +130,7 @@ def read_document(path: str, job: Job = NO_JOB) -> tuple:
         d = from_dict(data)
     except InspectorError as exc:
         raise InspectorError(exc.message, path=path) from None
+    d.numeric = _saved_run(data.get("numeric"))
     where = os.path.dirname(os.path.abspath(path))
     models = data.get("models") if isinstance(data.get("models"), dict) else {}
     resolved, outside = [], []
@@ -143,6 +145,18 @@ def read_document(path: str, job: Job = NO_JOB) -> tuple:
             outside.append(full)
         resolved.append(full)
     return d, resolved[0], resolved[1], outside
+
+
+def _saved_run(numeric):
+    """The saved Run both result (Divergence), shown again when the models are as they were
+    (reopen); a malformed one is left out (the comparison opens without it), as a session's
+    bad part is."""
+    if not isinstance(numeric, dict):
+        return None
+    try:
+        return Divergence.from_dict(numeric)
+    except InspectorError:
+        return None
 
 
 _KINDS = {"graphdef": "a TensorFlow model (a GraphDef)", "metagraph": "a TensorFlow "
@@ -173,6 +187,7 @@ def reopen(d: Diff, ga: Graph, gb: Graph, paths: tuple, job: Job = NO_JOB) -> tu
             all(e.a in ga or not e.a for e in d.entries) and \
             all(e.b in gb or not e.b for e in d.entries):
         session = CompareSession(d, ga, gb, paths)
+        session.numeric = d.numeric   # the saved Run both, on the same models
         session.change_rows()         # here, in the task: 50k rows are not for the GUI thread
         return session, ""
     fresh = compare(ga, gb, d.a_label, d.b_label, job=job, paths=paths)

@@ -63,6 +63,35 @@ class Divergence:
                 f"; worst: {worst} (SNR {snr:.1f} dB)"
         return text
 
+    @staticmethod
+    def from_dict(data) -> "Divergence":
+        """as_dict's result back (a saved comparison's "numeric"): a file written before the
+        figure was named peak_rel_error (bd81511) has it as max_rel_error, read the same.
+        InspectorError naming what is malformed."""
+        try:
+            per, pairs, constant, layers = {}, [], set(), {}
+            for a, m in dict(data["per_node"]).items():
+                a, m = str(a), dict(m)
+                rel = m.get("peak_rel_error", m.get("max_rel_error", 0.0))
+                per[a] = {"mse": float(m.get("mse", 0.0)), "snr_db": float(m["snr_db"]),
+                          "cosine": float(m.get("cosine", 0.0)), "peak_rel_error": float(rel),
+                          "max_abs_error": float(m.get("max_abs_error", 0.0))}
+                pairs.append((a, str(m["b"])))
+                if m.get("activation") is False:
+                    constant.add(a)
+                if "b_op" in m:
+                    layers[a] = str(m["b_op"])
+            engines = dict(data.get("engines") or {})
+            first = str(data.get("first_divergent") or "")
+            return Divergence(per, first if first in per else "",
+                              float(data.get("threshold", THRESHOLD)),
+                              [(str(n), str(w)) for n, w in data.get("skipped", [])], pairs,
+                              (str(engines.get("A", "")), str(engines.get("B", ""))), layers,
+                              [str(x) for x in data.get("inputs", [])], constant)
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+            raise InspectorError(f"the saved Run both result is malformed "
+                                 f"({type(exc).__name__}: {str(exc)[:80]})") from None
+
     def as_dict(self) -> dict:
         return {"threshold": self.threshold, "first_divergent": self.first,
                 "engines": {"A": self.engines[0], "B": self.engines[1]},

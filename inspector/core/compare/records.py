@@ -226,6 +226,7 @@ class Diff:
     groups: list                 # Group
     quality: dict
     notes: list = field(default_factory=list)    # explain.Note: why the size changed
+    numeric: object = None       # a saved comparison's Run both result (numeric.Divergence)
 
     @property
     def equal(self) -> bool:
