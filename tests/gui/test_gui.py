@@ -695,3 +695,24 @@ def test_a_search_result_s_tooltip_is_its_whole_name(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: QToolTip.text() == long, timeout=3000)
     QApplication.sendEvent(viewport, QHelpEvent(QHelpEvent.ToolTip, QPoint(5, 400),
                                                 viewport.mapToGlobal(QPoint(5, 400))))
+
+
+def test_a_big_graphs_likely_outputs_get_the_shapes_its_edges_show(qtbot, window, model,
+                                                                  monkeypatch):
+    """A graph above output_shapes.LIMIT nodes gets no shape walk for its summary (walk5: the
+    100k model's Summary said 'output  float' with no shape while its edges showed it): its
+    likely outputs take TensorFlow's shapes of the graph once those are in. The limit is
+    lowered here to make the Inception-style model 'big'."""
+    from inspector.core.analysis import output_shapes
+
+    monkeypatch.setattr(output_shapes, "LIMIT", 0)
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: window.state.view.shapes is not None and
+                    window.state.summary is not None, timeout=60000)
+    assert window.state.view.shapes["softmax"] == [(1, 10)]
+    qtbot.waitUntil(lambda: any(c.name == "softmax" and c.shape == "[1,10]"
+                                for c in window.state.summary.outputs), timeout=30000)
+    rows = window.summary_panel.candidates      # and the Summary panel says it
+    qtbot.waitUntil(lambda: any("softmax" in rows.item(i).text() and "[1,10]" in
+                                rows.item(i).text() for i in range(rows.count())),
+                    timeout=10000)

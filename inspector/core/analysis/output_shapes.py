@@ -58,6 +58,22 @@ def fill_output_shapes(graph, summary) -> None:
                                                 for a, b in zip(one, two)))
 
 
+def with_inferred(summary, shapes):
+    """A copy of the summary, its likely outputs that show no shape given the one TensorFlow
+    inferred for the graph (`shapes`: node name -> its outputs' shapes, as
+    tf.graphs.infer_shapes answers): the window's, for a graph above LIMIT, where no walk is
+    made. None when it gives no output a shape."""
+    outputs, given = [replace(c) for c in summary.outputs], False
+    for cand in outputs:
+        if not _shapeless(cand):
+            continue
+        name, _, port = cand.name.partition(":")
+        dims = _port(shapes.get(name), int(port) if port.isdigit() else 0)
+        if dims is not None:
+            cand.shape, given = tensors.format_shape(tuple(dims)), True
+    return replace(summary, outputs=outputs) if given else None
+
+
 def _shapeless(cand) -> bool:
     return not cand.shape or cand.shape == "<unknown>"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from inspector.core.app.marks import put_summary
 from inspector.core.model.reachability import cone
 
 PIECE = 8192        # nodes a dict of PiecedShapes holds
@@ -77,6 +78,9 @@ def start_shapes(state, tasks, view, on_error, key: bytes | None = None) -> None
     def done(shapes):
         if shapes is not None:
             state.set_shapes(view, shapes)
+            model, summary = getattr(state, "model", None), getattr(state, "summary", None)
+            if view is getattr(state, "original_view", None) and None not in (model, summary):
+                put_summary(state, model, summary)
 
     tasks.submit("shapes" if key is None else "step shapes", work, done, on_error,
                  label="Inferring tensor shapes")

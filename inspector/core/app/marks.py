@@ -21,14 +21,26 @@ def start_summary(state, tasks, model, on_error) -> None:
         return found
 
     def done(summary) -> None:
-        state.set_summary(model, summary)
+        put_summary(state, model, summary)
         if model is state.model and output_shapes.wanted(model.graph, summary):
             _when_framed(state, model, lambda: tasks.submit(
                 "output shapes", lambda job: output_shapes.with_output_shapes(model.graph,
                                                                               summary),
-                lambda s: state.set_summary(model, s), on_error, label="Summarizing"))
+                lambda s: put_summary(state, model, s), on_error, label="Summarizing"))
 
     tasks.submit("summary", work, done, on_error, label="Summarizing")
+
+
+def put_summary(state, model, summary) -> None:
+    """The summary of `model` into the state, its likely outputs that show no shape given
+    TensorFlow's shapes of the model's graph where they are in (a graph too big for the
+    summary's own walk, output_shapes.LIMIT, showed 'output float' and no shape, while its
+    edges read the shape). The edge shapes' task calls it again when they come later."""
+    view = state.original_view
+    if summary is not None and view is not None and view.graph is model.graph and \
+            view.shapes is not None:
+        summary = output_shapes.with_inferred(summary, view.shapes) or summary
+    state.set_summary(model, summary)
 
 
 def _when_framed(state, model, then) -> None:
