@@ -245,3 +245,29 @@ def test_an_input_whose_shape_attribute_is_no_shape_keeps_its_restored_size(tmp_
     assert set_input_sizes(state, "x=4,5") == {"x": [4, 5]}
     assert open_sizes(Graph(gd), ["x"]) == {}
     assert known_shapes(Graph(gd), ["x"], {}, {}, [])[0] == {}      # as with no shape
+
+
+def test_every_reader_of_a_declared_shape_takes_a_shape_of_another_kind_as_none():
+    """The same hostile input for the other readers of a declared shape (Node.declared_dims,
+    one rule): `check` stopped with a traceback (AttributeError in numeric_check), the
+    .tflite conversion preview's made-up input likewise; now the one line of an input with
+    no known shape."""
+    import pytest
+
+    from inspector.core.analysis.numeric_check import known_input_shapes, make_inputs
+    from inspector.core.errors import InspectorError
+    from inspector.core.mobile.tflite_preview import _input_shape
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    gd = protos.GraphDef()
+    node = gd.node.add(name="x", op="Placeholder")
+    node.attr["dtype"].type = 1
+    node.attr["shape"].i = 3
+    graph = Graph(gd)
+    assert graph.get("x").declared_dims is None
+    with pytest.raises(InspectorError, match="no known shape"):
+        make_inputs(graph, ["x"], {})
+    with pytest.raises(InspectorError, match="no declared or inferred shape"):
+        _input_shape(graph, "x", None)
+    assert known_input_shapes(graph, gd, graph, ["x"], {"x": (2,)}) == {"x": (2,)}

@@ -63,16 +63,16 @@ def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "ran
         dtype = node.attr("dtype") or node.attr("T")
         np_dtype = dtypes.numpy_dtype(dtype.value) if dtype is not None else np.dtype(np.float32)
         shape = input_shapes.get(name)
-        declared = node.attr("shape")
+        declared = node.declared_dims
         if np_dtype == np.bool_ and (tuple(shape) == () if shape is not None else
-                                     declared is None or declared.dims in (None, ())):
+                                     declared in (None, ())):
             feeds[text] = np.array(False)        # a training switch: inference, never random
             continue
         if shape is None:
-            if declared is None or declared.dims is None:
+            if declared is None:
                 raise InspectorError(f"input '{name}' has no known shape; give --input_shape",
                                      node=name)
-            shape = tuple(1 if d is None else d for d in declared.dims)
+            shape = tuple(1 if d is None else d for d in declared)
         if np_dtype == np.object_:
             raise InspectorError(f"input '{name}' takes strings (such as encoded image bytes), "
                                  "which cannot be made up: give one with --npy NAME=file.npy "
@@ -109,8 +109,7 @@ def compare(a: np.ndarray, b: np.ndarray, name: str) -> OutputComparison:
 
 def _declared(graph: Graph, name: str):
     node = graph.get(name)
-    declared = node.attr("shape") if node is not None else None
-    return declared.dims if declared is not None and declared.dims is not None else None
+    return node.declared_dims if node is not None else None
 
 
 def known_input_shapes(before: Graph, before_def, after: Graph, inputs: list, given: dict,

@@ -43,7 +43,7 @@ def known_shapes(graph, inputs, given: dict, inferred, chains: list) -> tuple[di
         types[name] = dtype_of(node) or "float"
         if name in shapes:
             continue
-        declared = getattr(node.attr("shape"), "dims", None)     # (or a hostile other kind)
+        declared = node.declared_dims
         dims, origin[name] = None, "declared"
         if declared is not None:
             dims = declared
@@ -164,8 +164,8 @@ def open_sizes(graph, inputs) -> dict:
     out = {}
     for text in inputs:
         node = graph.get(text.split(":")[0])
-        dims = getattr(node.attr("shape"), "dims", None) if node is not None else None
-        if dims is not None and None in dims:          # (a hostile 'shape' of another kind)
+        dims = node.declared_dims if node is not None else None
+        if dims is not None and None in dims:
             out[node.name] = "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
     return out
 

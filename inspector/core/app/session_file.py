@@ -96,7 +96,7 @@ def _shown(name) -> str:
 def size_misfit(node, dims) -> str:
     """Why sizes `dims` do not fit the declared shape of input `node` ('' when they fit or
     it declares none): another number of dimensions, or another size where one is fixed."""
-    known = getattr(node.attr("shape"), "dims", None)     # (a hostile 'shape' of another kind)
+    known = node.declared_dims
     if known is None or (len(known) == len(dims) and all(
             k is None or k == d for k, d in zip(known, dims))):
         return ""

@@ -83,7 +83,7 @@ def _input_shape(graph, name: str, shapes: dict | None, warnings: list | None = 
     if shapes and base in shapes:
         return [int(d) for d in shapes[base]]
     node = graph.get(base)
-    dims = node.attr("shape").dims if node is not None and node.has_attr("shape") else None
+    dims = node.declared_dims if node is not None else None
     if dims is None:
         raise InspectorError("the input has no declared or inferred shape: mark an input whose "
                              "shape is known (command line: --input-shape NAME=D,D,...)",

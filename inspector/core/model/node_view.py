@@ -89,6 +89,13 @@ class Node:
     def attrs(self) -> dict:
         return attr_codec.decode_all(self.proto)
 
+    @property
+    def declared_dims(self):
+        """The dims its 'shape' attribute declares (None for unknown sizes), None when it
+        declares none: no attribute, an unknown rank, or a value of another kind (a hostile
+        model's int, which TensorFlow refuses and the readers of a shape took for one)."""
+        return getattr(self.attr("shape"), "dims", None)
+
     def __repr__(self) -> str:
         return f"Node({self.name!r}, {self.op!r})"
 
