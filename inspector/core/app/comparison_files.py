@@ -11,7 +11,6 @@ from inspector.core.app.comparing import SIDES, CompareSession, compare
 from inspector.core.app.exports import is_temporary
 from inspector.core.compare.diff import Diff
 from inspector.core.compare.document import from_dict, to_dict
-from inspector.core.compare.numeric import Divergence
 from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import TargetExists, atomic_write
 from inspector.core.loaders import files
@@ -19,6 +18,10 @@ from inspector.core.loaders.sniff import sniff
 from inspector.core.model.graph import Graph
 from inspector.core.runtime import json_pieces
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.runtime.lazy_import import later
+
+# numpy with it: imported when a saved Run both is read back, not with this module
+compare_numeric = later("inspector.core.compare.numeric", globals(), "compare_numeric")
 
 
 def save_document(session: CompareSession, path: str) -> list:
@@ -154,7 +157,7 @@ def _saved_run(numeric):
     if not isinstance(numeric, dict):
         return None
     try:
-        return Divergence.from_dict(numeric)
+        return compare_numeric.Divergence.from_dict(numeric)
     except InspectorError:
         return None
 
