@@ -577,3 +577,27 @@ def test_a_steps_graph_has_its_own_tensor_shapes(qtbot, window, model):
     # and the canvas draws them: the step's picture is laid out again with its shapes
     qtbot.waitUntil(lambda: window.state.scene is not None and
                     any("[" in e.label for e in window.state.scene.edges), timeout=30000)
+
+
+def test_a_picture_redrawn_for_its_labels_is_not_counted_again(qtbot, window, model):
+    """When the shapes of a graph come (a step's come after its picture: 6b675b5) the picture
+    is laid out again for its edge labels; its item count, said already, is not said again
+    over the "Ready" the line went back to when the work ended (CI dry run 13:
+    test_nothing_stale... read "16 items shown" after the check)."""
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: window.state.view.shapes is not None and
+                    not window.tasks.is_busy(), timeout=60000)
+    qtbot.waitUntil(lambda: "items shown" in window.status_label.text() or
+                    window.status_label.text() == "Ready", timeout=10000)
+    window.state.say("Ready")
+    before = window.scenes_drawn
+    view = window.state.view
+    window.state.set_shapes(view, dict(view.shapes))       # the labels' shapes come again
+    qtbot.waitUntil(lambda: window.scenes_drawn > before and not window.tasks.is_busy(),
+                    timeout=30000)
+    qtbot.wait(50)
+    assert window.status_label.text() == "Ready"
+    # a new picture (a scope opened) is counted as before
+    scope = next(i.id for i in window.state.scene.items.values() if i.kind == "scope")
+    window.state.set_expanded(scope, True)
+    qtbot.waitUntil(lambda: "items shown" in window.status_label.text(), timeout=30000)

@@ -44,6 +44,7 @@ class CanvasController(QObject):
         self._drawn = None      # (scene, edge geometry, minimap groups) of the last layout
         self._laid_for = (None, None)   # (the last scene laid out, the expansion it shows)
         self._told = None       # the expansion whose Expand all result was said
+        self._counted = None    # (id of the view, expansion) whose picture's count was said
         s = state
         s.model_changed.connect(self._model_changed)
         s.view_changed.connect(self._view_changed)
@@ -164,7 +165,12 @@ class CanvasController(QObject):
             self._show_waiting()
             # TensorFlow work starts after the first frame (its import would delay it)
             QTimer.singleShot(300, self, lambda: self._after_first_frame(model))
-        if self._expand_all_result(scene) or not self.tasks.is_busy():
+        # a picture of what was counted already (its labels redrawn: shapes came, the
+        # direction changed) is not said again: the line keeps "Ready" after the work
+        shown = (id(self.state.view), self.state.expanded)
+        if self._expand_all_result(scene) or (not self.tasks.is_busy() and
+                                              shown != self._counted):
+            self._counted = shown
             note = self.state.expansion_note
             caption = getattr(self.state.view, "caption", "")    # a function's body
             self.state.say((f"{caption}: " if caption else "") +
