@@ -150,3 +150,27 @@ def test_edge_label_shapes_go_to_the_state_from_the_models_engine():
     state.shapes_changed.connect(seen.append)
     start_shapes(state, AtOnce(), state.original_view, None)
     assert state.original_view.shapes == {"output": [[1, 10]]} and seen == [state.view]
+
+
+def test_edge_shapes_that_give_no_output_a_shape_put_no_summary():
+    """The edge shapes' task puts the summary again only when they give a likely output a
+    shape (the review of a0f7560: every open redrew the Summary panel on the GUI thread
+    for nothing)."""
+    from dataclasses import make_dataclass
+    from types import SimpleNamespace
+
+    from inspector.core.analysis.summary import Candidate
+    from inspector.core.app.marks import put_summary
+
+    put = []
+    graph = object()
+    view = SimpleNamespace(graph=graph, shapes={"out": [(1, 10)]})
+    model = SimpleNamespace(graph=graph)
+    state = SimpleNamespace(original_view=view, set_summary=lambda m, s: put.append(s))
+    summary_of = make_dataclass("Summary", [("outputs", list)])
+    shaped = summary_of([Candidate("out", "Softmax", "float", "[1,10]")])
+    put_summary(state, model, shaped, only_if_shaped=True)
+    assert put == []
+    shapeless = summary_of([Candidate("out", "Softmax", "float", "")])
+    put_summary(state, model, shapeless, only_if_shaped=True)
+    assert len(put) == 1 and put[0].outputs[0].shape == "[1,10]"

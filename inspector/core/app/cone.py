@@ -80,7 +80,7 @@ def start_shapes(state, tasks, view, on_error, key: bytes | None = None) -> None
             state.set_shapes(view, shapes)
             model, summary = getattr(state, "model", None), getattr(state, "summary", None)
             if view is getattr(state, "original_view", None) and None not in (model, summary):
-                put_summary(state, model, summary)
+                put_summary(state, model, summary, only_if_shaped=True)
 
     tasks.submit("shapes" if key is None else "step shapes", work, done, on_error,
                  label="Inferring tensor shapes")

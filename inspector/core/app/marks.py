@@ -31,16 +31,20 @@ def start_summary(state, tasks, model, on_error) -> None:
     tasks.submit("summary", work, done, on_error, label="Summarizing")
 
 
-def put_summary(state, model, summary) -> None:
+def put_summary(state, model, summary, only_if_shaped: bool = False) -> None:
     """The summary of `model` into the state, its likely outputs that show no shape given
     TensorFlow's shapes of the model's graph where they are in (a graph too big for the
     summary's own walk, output_shapes.LIMIT, showed 'output float' and no shape, while its
-    edges read the shape). The edge shapes' task calls it again when they come later."""
+    edges read the shape). The edge shapes' task calls it again when they come later
+    (only_if_shaped: and nothing is put, nor the panels redrawn, when they give no output a
+    shape)."""
     view = state.original_view
+    shaped = None
     if summary is not None and view is not None and view.graph is model.graph and \
             view.shapes is not None:
-        summary = output_shapes.with_inferred(summary, view.shapes) or summary
-    state.set_summary(model, summary)
+        shaped = output_shapes.with_inferred(summary, view.shapes)
+    if shaped is not None or not only_if_shaped:
+        state.set_summary(model, shaped or summary)
 
 
 def _when_framed(state, model, then) -> None:
