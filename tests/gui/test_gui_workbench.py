@@ -601,3 +601,34 @@ def test_a_picture_redrawn_for_its_labels_is_not_counted_again(qtbot, window, mo
     scope = next(i.id for i in window.state.scene.items.values() if i.kind == "scope")
     window.state.set_expanded(scope, True)
     qtbot.waitUntil(lambda: "items shown" in window.status_label.text(), timeout=30000)
+
+
+def test_a_picture_first_drawn_while_work_ran_is_not_counted_at_its_relabel(qtbot, window,
+                                                                           model):
+    """A picture drawn while other work ran is not said (the line says the work, then
+    "Ready"); its later re-layout for its labels (its shapes came) is not said either (CI dry
+    run 14: a step's picture came while its shapes were inferred, and their re-layout, with
+    nothing running, said "16 items shown" over "Ready")."""
+    import threading
+
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: window.state.view.shapes is not None and
+                    not window.tasks.is_busy(), timeout=60000)
+    release = threading.Event()
+    window.tasks.submit("test work", lambda task: release.wait(30), lambda _: None,
+                        lambda exc: None, label="Working on something else")
+    before = window.scenes_drawn
+    scope = next(i.id for i in window.state.scene.items.values() if i.kind == "scope")
+    window.state.set_expanded(scope, True)                 # a new picture, while work runs
+    qtbot.waitUntil(lambda: window.scenes_drawn > before, timeout=30000)
+    assert "items shown" not in window.status_label.text()
+    release.set()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
+    window.state.say("Ready")
+    before = window.scenes_drawn
+    view = window.state.view
+    window.state.set_shapes(view, dict(view.shapes))       # its labels' shapes come again
+    qtbot.waitUntil(lambda: window.scenes_drawn > before and not window.tasks.is_busy(),
+                    timeout=30000)
+    qtbot.wait(50)
+    assert window.status_label.text() == "Ready"

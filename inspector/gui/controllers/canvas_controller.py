@@ -165,12 +165,12 @@ class CanvasController(QObject):
             self._show_waiting()
             # TensorFlow work starts after the first frame (its import would delay it)
             QTimer.singleShot(300, self, lambda: self._after_first_frame(model))
-        # a picture of what was counted already (its labels redrawn: shapes came, the
-        # direction changed) is not said again: the line keeps "Ready" after the work
+        # a picture of what was drawn already (its labels redrawn: shapes came, the
+        # direction changed) is not said, whether its first drawing was said or came while
+        # work ran: the line keeps "Ready" after the work
         shown = (id(self.state.view), self.state.expanded)
-        if self._expand_all_result(scene) or (not self.tasks.is_busy() and
-                                              shown != self._counted):
-            self._counted = shown
+        fresh, self._counted = shown != self._counted, shown
+        if self._expand_all_result(scene) or (fresh and not self.tasks.is_busy()):
             note = self.state.expansion_note
             caption = getattr(self.state.view, "caption", "")    # a function's body
             self.state.say((f"{caption}: " if caption else "") +
