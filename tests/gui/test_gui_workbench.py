@@ -579,6 +579,18 @@ def test_a_steps_graph_has_its_own_tensor_shapes(qtbot, window, model):
                     any("[" in e.label for e in window.state.scene.edges), timeout=30000)
 
 
+def _relabel_after_ready(qtbot, window) -> None:
+    """The line says "Ready"; the shown picture's shapes come again and it is laid out again
+    for its labels (waited for, with nothing running after it)."""
+    window.state.say("Ready")
+    before = window.scenes_drawn
+    view = window.state.view
+    window.state.set_shapes(view, dict(view.shapes))
+    qtbot.waitUntil(lambda: window.scenes_drawn > before and not window.tasks.is_busy(),
+                    timeout=30000)
+    qtbot.wait(50)
+
+
 def test_a_picture_redrawn_for_its_labels_is_not_counted_again(qtbot, window, model):
     """When the shapes of a graph come (a step's come after its picture: 6b675b5) the picture
     is laid out again for its edge labels; its item count, said already, is not said again
@@ -589,13 +601,7 @@ def test_a_picture_redrawn_for_its_labels_is_not_counted_again(qtbot, window, mo
                     not window.tasks.is_busy(), timeout=60000)
     qtbot.waitUntil(lambda: "items shown" in window.status_label.text() or
                     window.status_label.text() == "Ready", timeout=10000)
-    window.state.say("Ready")
-    before = window.scenes_drawn
-    view = window.state.view
-    window.state.set_shapes(view, dict(view.shapes))       # the labels' shapes come again
-    qtbot.waitUntil(lambda: window.scenes_drawn > before and not window.tasks.is_busy(),
-                    timeout=30000)
-    qtbot.wait(50)
+    _relabel_after_ready(qtbot, window)
     assert window.status_label.text() == "Ready"
     # a new picture (a scope opened) is counted as before
     scope = next(i.id for i in window.state.scene.items.values() if i.kind == "scope")
@@ -624,11 +630,5 @@ def test_a_picture_first_drawn_while_work_ran_is_not_counted_at_its_relabel(qtbo
     assert "items shown" not in window.status_label.text()
     release.set()
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
-    window.state.say("Ready")
-    before = window.scenes_drawn
-    view = window.state.view
-    window.state.set_shapes(view, dict(view.shapes))       # its labels' shapes come again
-    qtbot.waitUntil(lambda: window.scenes_drawn > before and not window.tasks.is_busy(),
-                    timeout=30000)
-    qtbot.wait(50)
+    _relabel_after_ready(qtbot, window)
     assert window.status_label.text() == "Ready"
