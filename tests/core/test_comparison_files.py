@@ -103,6 +103,24 @@ def _with(**entry) -> dict:
      "not a map of numbers"),
     (_with(changes=["values"]), "a part is malformed"),
     (dict(_with(), interface=[{"kind": "input", "text": 5}]), "interface: a change whose"),
+    # hostile15: these passed, then failed far away: Save report's dialog said Python's words
+    # ("cannot unpack non-iterable int object", "Unknown format code '%' for object of type
+    # 'str'"), reopen said "could not compare: list index out of range" (a group none of
+    # whose members is an entry) or "int too large to convert to float" (a 400-digit figure)
+    (dict(_with(), totals={"nodes": 5}), "'totals' is not a map of names to two figures"),
+    (dict(_with(), totals={"nodes": [1, 2, 3]}), "'totals' is not a map of names"),
+    (dict(_with(), totals={"nodes": [10 ** 400, 1.5]}), "'totals' is not a map of names"),
+    (dict(_with(), op_histogram={"Const": 5}), "'op_histogram' is not a map of ops"),
+    (dict(_with(), op_histogram={"Const": ["a", "b"]}), "'op_histogram' is not a map of ops"),
+    (dict(_with(), quality={"shares": [1]}), "'quality' is not the matching's figures"),
+    (dict(_with(), quality={"matched": "all"}), "'quality' is not the matching's figures"),
+    (_with(changes=[{"kind": "values", "text": "t", "figures": {"changed_share": 10 ** 400}}]),
+     "not a map of numbers"),
+    (dict(_with(), matching={"pairs": [], "disagreeing": [[1, 2, 3]]}),
+     "'disagreeing': an item that is not 2 names"),
+    # JSON all the same: "this is not JSON" was wrong
+    ('{"format": "graphdef-inspector diff", "unchanged": ' + "9" * 5000 + "}",
+     "a JSON file with a number of over 4,300 digits"),
 ])
 def test_a_malformed_comparison_is_refused_in_one_line_naming_the_file(tmp_path, text, said):
     """Hostile-input run (hostile2): every malformed part of a saved comparison is an
@@ -180,3 +198,21 @@ def test_a_saved_run_both_is_read_back_with_its_old_key_too(tmp_path):
         path.write_text(json.dumps(dict(_with(), numeric=bad)))
         d, *_ = read_document(str(path))
         assert d.numeric is None and d.entries, bad
+
+
+def test_a_group_none_of_whose_members_is_an_entry_is_left_out(tmp_path):
+    """hostile15: a saved group whose members are all past the entries (10**30) kept no
+    member, and the reopened session's change list raised IndexError (the window said
+    'could not compare: list index out of range'). Such a group is left out."""
+    import json
+
+    from inspector.core.app.comparison_files import read_document
+
+    for name in ("a.pb", "b.pb"):
+        (tmp_path / name).write_bytes(b"")
+    path = tmp_path / "cmp.json"
+    path.write_text(json.dumps(dict(_with(), groups=[
+        {"title": "gone", "members": [10 ** 30], "blocks": 1},
+        {"title": "kept", "members": [0, 7], "blocks": 1}])))
+    d = read_document(str(path))[0]
+    assert [(g.title, g.members) for g in d.groups] == [("kept", [0])]

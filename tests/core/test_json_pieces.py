@@ -100,3 +100,25 @@ def test_a_cancelled_read_stops_within_its_walk(tmp_path):
     compare_runs.start_open_document(None, tasks, str(path), None, None, None, None)
     with pytest.raises(Cancelled):
         tasks.work(job)
+
+
+@pytest.mark.parametrize("text", [
+    '{"format": "f", "entries": [[[[' + "0," * 200_000 + "0]]]]}",
+    '{"format": "f", "q": {"r": {' + '"k": 0,' * 100_000 + '"k": 1}}}',
+])
+def test_a_long_container_deeper_than_the_walk_is_read_in_short_calls_too(monkeypatch, text):
+    """hostile15: a container below the walked levels was one C call however long it was: a
+    200 MB array at depth 4 or an object of 35M keys at depth 2 held the window 3 s and
+    1.6 s (File > Open comparison), and Cancel waited for it. One that does not end within
+    PIECE characters is walked too. Fails on the old code (one span of the whole)."""
+    spans, real = [], json_pieces._DECODER
+
+    class Watched:
+        def raw_decode(self, s, i):
+            value, end = real.raw_decode(s, i)
+            spans.append(end - i)
+            return value, end
+
+    monkeypatch.setattr(json_pieces, "_DECODER", Watched())
+    assert json_pieces.loads(text) == json.loads(text)
+    assert max(spans) <= json_pieces.PIECE, max(spans)

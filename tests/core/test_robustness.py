@@ -143,3 +143,14 @@ def test_print_structure_of_a_const_claiming_1e12_elements_is_quick():
     t.string_val.append(b"hi")
     assert debug_string(t) == \
         "Tensor<type: string shape: [1000000,1000000] values: [hi hi hi...]...>"
+
+
+def test_text_with_a_lone_surrogate_is_written_with_its_escape(tmp_path):
+    """hostile15: a saved comparison whose label is "\\ud800" (valid JSON) opened, and Save
+    report then said "'utf-8' codec can't encode character '\\ud800' ... surrogates not
+    allowed" and wrote nothing. atomic_write writes the escape."""
+    from inspector.core.formats.writer import atomic_write
+
+    path = tmp_path / "report.html"
+    atomic_write(str(path), "<p>a\ud800b</p>")
+    assert path.read_bytes() == b"<p>a\\ud800b</p>"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 from inspector.core.app.comparing import SIDES, CompareSession, compare
 from inspector.core.app.exports import is_temporary
@@ -122,8 +123,11 @@ def read_document(path: str, job: Job = NO_JOB) -> tuple:
     except RecursionError:
         raise InspectorError("a JSON file nested too deeply to be a comparison",
                              path=path) from None
-    except ValueError:
+    except (json.JSONDecodeError, UnicodeDecodeError):
         raise InspectorError(_not_json(path, raw), path=path) from None
+    except ValueError:      # JSON, but an integer past Python's digit limit (not "not JSON")
+        raise InspectorError(f"a JSON file with a number of over {sys.get_int_max_str_digits():,}"
+                             " digits: no comparison holds one", path=path) from None
     if not isinstance(data, dict) or data.get("format") is None:
         raise InspectorError("a JSON file but not a comparison (Save comparison writes "
                              "one): " + ("a TensorFlow.js model: open it with File › Open"

@@ -58,22 +58,74 @@ def from_dict(data: dict) -> Diff:
         m.merged = _str_dict(data["matching"].get("merged", {}), "merged")
         m.split = _str_dict(data["matching"].get("split", {}), "split")
         m.scopes = _str_dict(data.get("renamed_scopes", {}), "renamed_scopes")
-        m.disagreeing = [tuple(p) for p in data["matching"].get("disagreeing", [])]
+        m.disagreeing = [_names(p, 2, "disagreeing") for p in
+                         data["matching"].get("disagreeing", [])]
         m.unrelated = data.get("unrelated") is True
         entries = [_entry(k, e) for k, e in enumerate(data["entries"])]
-        groups = [Group(g["title"], [int(k) for k in g["members"] if 0 <= int(k) < len(entries)],
-                        int(g["blocks"])) for g in data.get("groups", [])]
+        groups = [Group(str(g["title"]), members, int(g["blocks"])) for g in data.get("groups", [])
+                  for members in [[int(k) for k in g["members"] if 0 <= int(k) < len(entries)]]
+                  if members]          # a group of no entry of the file is left out
         interface = [_change("interface", {"kind": c["kind"], "text": c["text"]})
                      for c in data.get("interface", [])]
         notes = [Note(str(n["kind"]), str(n["text"]), str(n["side"]),
                       [str(x) for x in n.get("nodes", [])], int(n.get("bytes", 0)),
                       float(n.get("share", 0.0))) for n in data.get("notes", [])]
         return Diff(str(data["a"]), str(data["b"]), entries, int(data.get("unchanged", 0)), m,
-                    interface, dict(data.get("totals", {})), dict(data.get("op_histogram", {})),
-                    groups, dict(data.get("quality", {})), notes)
+                    interface, _totals(data.get("totals", {})),
+                    _op_counts(data.get("op_histogram", {})), groups,
+                    _quality(data.get("quality", {})), notes)
     except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as exc:
         raise InspectorError(f"diff file: a part is malformed ({type(exc).__name__}: {exc})") \
             from None
+
+
+def _number(v) -> bool:
+    """A figure the report can print and subtract: an int or float that a float holds (a
+    1e400-digit int is one in JSON, and float(it) raises far from the file)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return False
+    try:
+        float(v)
+    except OverflowError:
+        return False
+    return True
+
+
+def _names(value, count: int, what: str) -> tuple:
+    if not isinstance(value, (list, tuple)) or len(value) != count or \
+            not all(isinstance(x, str) for x in value):
+        raise ValueError(f"'{what}': an item that is not {count} names")
+    return tuple(value)
+
+
+def _totals(value) -> dict:
+    """name -> [A's figure, B's]: each a number, a word or nothing (a figure said once)."""
+    if not isinstance(value, dict) or not all(
+            isinstance(pair, list) and len(pair) == 2 and
+            all(x is None or isinstance(x, str) or _number(x) for x in pair)
+            for pair in value.values()):
+        raise ValueError("'totals' is not a map of names to two figures")
+    return value
+
+
+def _op_counts(value) -> dict:
+    if not isinstance(value, dict) or not all(
+            isinstance(pair, list) and len(pair) == 2 and
+            all(isinstance(x, int) and not isinstance(x, bool) and _number(x) for x in pair)
+            for pair in value.values()):
+        raise ValueError("'op_histogram' is not a map of ops to two counts")
+    return value
+
+
+def _quality(value) -> dict:
+    """The matching's figures: shares by rule, the share matched, the disagreeing pairs."""
+    shares = value.get("shares", {}) if isinstance(value, dict) else None
+    if not isinstance(shares, dict) or not all(_number(v) for v in shares.values()) or \
+            not _number(value.get("matched", 0)) or \
+            not _number(value.get("disagreeing_pairs", 0)):
+        raise ValueError("'quality' is not the matching's figures (shares, matched, "
+                         "disagreeing_pairs)")
+    return value
 
 
 def _entry(k: int, e: dict) -> Entry:
@@ -92,9 +144,7 @@ def _change(where: str, c: dict) -> Change:
         raise TypeError(f"{where}: a change whose kind or text is not a string")
     figures = c.get("figures")
     if figures is not None and not (
-            isinstance(figures, dict) and all(
-                isinstance(v, (int, float)) and not isinstance(v, bool)
-                for v in figures.values()) and
+            isinstance(figures, dict) and all(_number(v) for v in figures.values()) and
             (c["kind"] not in ("values", "quantized") or "changed_share" in figures or
              not figures)):
         raise ValueError(f"{where}: a change's figures are not a map of numbers")

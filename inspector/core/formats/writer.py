@@ -69,9 +69,11 @@ def _remove_stale_temps(directory: str) -> None:
 
 def atomic_write(path: str, data: bytes | str, force: bool = False,
                  source: str | None = None) -> str:
-    """Write via a temporary file in the same directory and rename it into place."""
+    """Write via a temporary file in the same directory and rename it into place. Text goes
+    as UTF-8; a lone surrogate in it (a name read from a hostile JSON file: "\\ud800") is
+    written as its escape, not refused with UnicodeEncodeError."""
     with atomic_stream(path, force, source) as fh:
-        fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+        fh.write(data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data)
     return path
 
 
