@@ -271,3 +271,25 @@ def test_every_reader_of_a_declared_shape_takes_a_shape_of_another_kind_as_none(
     with pytest.raises(InspectorError, match="no declared or inferred shape"):
         _input_shape(graph, "x", None)
     assert known_input_shapes(graph, gd, graph, ["x"], {"x": (2,)}) == {"x": (2,)}
+
+
+def test_a_restored_size_of_64_dimensions_is_said_in_a_short_line(tmp_path):
+    """hostile15: a session's 64 sizes of 2147483647 against a 4-dimension input were said in
+    one line of ~700 characters (every size). The first 8 and how many are said."""
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    gd = protos.GraphDef()
+    node = gd.node.add(name="pixels", op="Placeholder")
+    node.attr["dtype"].type = 1
+    for d in (-1, 8, 8, 1):
+        node.attr["shape"].shape.dim.add(size=d)
+    model = _model(tmp_path)
+    with open(session_path(model), "w") as fh:
+        json.dump({"version": 1, "input_shapes": {"pixels": [2 ** 31 - 1] * 64}}, fh)
+    bench = Workbench()
+    bench.restore(model, Graph(gd))
+    assert bench.input_shapes == {}
+    assert bench.warnings == [
+        "'input_shapes' of 'pixels': pixels=" + ",".join(["2147483647"] * 8) +
+        ",… (64 sizes) does not fit its declared shape [?,8,8,1]: dropped"]

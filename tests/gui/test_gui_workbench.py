@@ -632,3 +632,18 @@ def test_a_picture_first_drawn_while_work_ran_is_not_counted_at_its_relabel(qtbo
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
     _relabel_after_ready(qtbot, window)
     assert window.status_label.text() == "Ready"
+
+
+def test_a_partly_restored_session_names_its_file(qtbot, window, model):
+    """hostile15: 'The session file was restored, but:' named no file, and the session may
+    be the one kept in the user's data folder, not the one beside the model. The first line
+    names it; each dropped part is its own line under it."""
+    with open(model + ".inspector.json", "w") as fh:
+        json.dump({"version": 1, "inputs": ["Mul"], "outputs": ["softmax"],
+                   "pipeline": [{"name": "remove_device", "enabled": "yes"}]}, fh)
+    open_and_wait(qtbot, window, model)
+    qtbot.waitUntil(lambda: bool(window.last_error), timeout=10000)
+    first, *rest = window.last_error.splitlines()
+    assert first == f"{model}.inspector.json: the session file was restored, but:"
+    assert rest == ["pipeline step 1: 'enabled' must be true or false: step dropped"]
+    assert window.workbench.inputs == ["Mul"] and window.workbench.outputs == ["softmax"]

@@ -101,7 +101,15 @@ def size_misfit(node, dims) -> str:
             k is None or k == d for k, d in zip(known, dims))):
         return ""
     shown = ",".join("?" if k is None else str(k) for k in known)
-    return f"{node.name}={','.join(map(str, dims))} does not fit its declared shape [{shown}]"
+    return f"{node.name}={dims_text(dims)} does not fit its declared shape [{shown}]"
+
+
+def dims_text(dims) -> str:
+    """Sizes as typed (1,224,224,3); past 8 of them, the first 8 and how many: a hostile
+    session's 64 sizes of 2147483647 made one line of 700 characters."""
+    if len(dims) <= 8:
+        return ",".join(map(str, dims))
+    return ",".join(map(str, dims[:8])) + f",… ({len(dims)} sizes)"
 
 
 def sizes_held_back(graph, shapes: dict) -> tuple:
@@ -121,7 +129,7 @@ def sizes_held_back(graph, shapes: dict) -> tuple:
             limit = limit or feed_budget.feed_limit()
             if need > limit[0]:
                 words = feed_budget.size_words
-                misfit = f"{name}={','.join(map(str, dims))} needs {words(need)}, past the " \
+                misfit = f"{name}={dims_text(dims)} needs {words(need)}, past the " \
                          f"{words(limit[0])} that made-up inputs may take ({limit[1]})"
         if misfit:
             said.append(f"'input_shapes' of '{_shown(name)}': {misfit}: dropped")

@@ -61,15 +61,16 @@ class PipelineController(QObject):
         self.ready = False
         if self.panel is not None:    # op counts: by the ViewModel, off this thread
             self.panel.op_types = sorted(model.graph.op_counts())
+        found = None
         try:
             self.bench.reset()
-            self.bench.restore(model.path, model.graph)
+            found = self.bench.restore(model.path, model.graph)
         except InspectorError as exc:
             self.state.fail(exc.one_line())
         if self.bench.expanded:
             self.state.open_scopes(self.bench.expanded)
-        if self.bench.warnings:
-            self.state.fail("The session file was restored, but:\n" +
+        if self.bench.warnings:          # which file: it may sit in the user's data folder
+            self.state.fail(f"{found}: the session file was restored, but:\n" +
                             "\n".join(self.bench.warnings))
         overrides, self.overrides = self.overrides, None
         if overrides:
