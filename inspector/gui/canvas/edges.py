@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from inspector.core.runtime import pieces
 from inspector.gui.canvas.items import TEXT
-from inspector.gui.canvas.style import BADGE_OVER
+from inspector.gui.canvas.style import BADGE_OVER, STACKED
 from inspector.gui.canvas.text_fit import _font
 
 EDGES_PER_TILE = 300
@@ -43,11 +43,7 @@ def edge_geometry(edges, items, direction: str = "TB") -> list:
         a, b = items.get(edge.src), items.get(edge.dst)
         if a is None or b is None:
             continue
-        if lr:
-            start, end = (a.x + a.w, a.y + a.h / 2), (b.x, b.y + b.h / 2)
-        else:
-            start, end = (a.x + a.w / 2, a.y + a.h), (b.x + b.w / 2, b.y)
-        shapes.append((start, end, edge))
+        shapes.append((*edge_ends(a, b, lr), edge))
     shapes.sort(key=(lambda t: t[0]) if lr else (lambda t: (t[0][1], t[0][0])))
     placed = place_labels(shapes, items)
     tiles = []
@@ -69,6 +65,24 @@ def edge_geometry(edges, items, direction: str = "TB") -> list:
                                       not heads.isEmpty())})
     pieces.emptied(shapes, placed)      # not in one go (210k objects): see pieces.emptied
     return tiles
+
+
+def edge_ends(a, b, lr: bool = False) -> tuple:
+    """(start, end) of an edge from box `a` to box `b`: from a's bottom to b's top (a's right
+    to b's left when left to right). A back edge of a cycle (the layout turned it round, so
+    b is above a, or left of it) goes from a's top to b's bottom instead, a quarter of the
+    way from their middles so that it does not run on the edge the other way: from a's
+    bottom it ran up through both boxes, drawn behind them, and showed as a stub over b
+    (basic-pitch's Func -> StatefulPartitionedCall). It ends on the border drawn: a scope's
+    stacked look (drawn over the edges) would hide the arrowhead."""
+    under = STACKED if b.kind == "scope" else 0.0
+    if lr:
+        if b.x + b.w <= a.x:
+            return (a.x, a.y + a.h * 0.75), (b.x + b.w + under, b.y + b.h * 0.75)
+        return (a.x + a.w, a.y + a.h / 2), (b.x, b.y + b.h / 2)
+    if b.y + b.h <= a.y:
+        return (a.x + a.w * 0.75, a.y), (b.x + b.w * 0.75, b.y + b.h + under)
+    return (a.x + a.w / 2, a.y + a.h), (b.x + b.w / 2, b.y)
 
 
 LABEL_CHAR, LABEL_HEIGHT = 3.9, 9.0   # a label's size in scene units (6.5 px text), a
@@ -274,11 +288,13 @@ def _smooth(path: QPainterPath, pts: list, lr: bool = False) -> None:
     path.moveTo(*pts[0])
     for i in range(1, len(pts)):
         (ax, ay), (bx, by) = pts[i - 1], pts[i]
-        if lr:
-            d = (bx - ax) / 2 if len(pts) > 2 else max(abs(bx - ax) / 2, 20)
+        if lr:   # a back edge runs right to left (bottom to top): d < 0
+            d = (bx - ax) / 2 if len(pts) > 2 else math.copysign(max(abs(bx - ax) / 2, 20),
+                                                                 bx - ax)
             path.cubicTo(ax + d, ay, bx - d, by, bx, by)
         else:
-            d = (by - ay) / 2 if len(pts) > 2 else max(abs(by - ay) / 2, 20)
+            d = (by - ay) / 2 if len(pts) > 2 else math.copysign(max(abs(by - ay) / 2, 20),
+                                                                 by - ay)
             path.cubicTo(ax, ay + d, bx, by - d, bx, by)
 
 

@@ -8,7 +8,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from inspector.core.view.vocabulary import count, plain, tf_human_readable_num
-from inspector.gui.canvas.style import BADGE_OVER, MIN_TEXT_PX, CanvasStyle
+from inspector.gui.canvas.style import BADGE_OVER, MIN_TEXT_PX, STACKED, CanvasStyle
 from inspector.gui.canvas.text_fit import (
     _FONT_KEYS,
     DEFAULT_STYLE,
@@ -196,7 +196,8 @@ class NodeItem(QGraphicsRectItem):
         painter.setBrush(_brush(fill_key, alpha))
         radius = 10 if it.kind == "node" else 4
         if it.kind == "scope":  # a stacked look says "there is more inside"
-            painter.drawRoundedRect(self._rect("stack", 4, 4, it.w, it.h), radius, radius)
+            painter.drawRoundedRect(self._rect("stack", STACKED, STACKED, it.w, it.h), radius,
+                                    radius)
         painter.drawRoundedRect(rect, radius, radius)
         if ring:
             painter.setPen(_pen(ring, 3.0 if self.selected else 2.0,

@@ -10,6 +10,7 @@ from inspector.core.view.palette import palette
 
 MIN_TEXT_PX = 12.0      # presentation: smallest text in scene units (x the zoom on screen)
 BADGE_OVER = 24.0       # a badge wider than its box may reach this far past either side
+STACKED = 4.0           # a collapsed scope's stacked look: its box again, this far down right
 
 
 @dataclass
