@@ -331,7 +331,8 @@ def edge_groups(hierarchy, srcs, dsts, control) -> tuple:
     seen = seen[np.argsort(first)]            # containers in order of first sight
     renumber = np.zeros(len(keys), np.int64)
     renumber[seen] = np.arange(len(seen))
-    containers = Containers(keys, seen.tolist(), len(places))
+    containers = Containers(keys, seen.tolist(), len(places),
+                            columns.parent if columns is not None else None)
     ka, kb = renumber[ends[0::2]], renumber[ends[1::2]]
     code = (ka * len(containers) + kb) * 2 + control
     order = np.argsort(code, kind="stable")
