@@ -3,6 +3,7 @@ table empty): its whole name, its nodes and op types, parameters and constant by
 the tensors crossing its border, counted off the GUI thread through the scope-facts use
 case (core/app/properties.start_scope_facts)."""
 
+import math
 import threading
 
 import pytest
@@ -108,3 +109,71 @@ def test_a_selected_group_is_named_as_its_box_is(qtbot, window):
     assert window.properties.title.text() == f"<b>Group</b> {label}"
     assert got["name"][0] == label and got["in scope"][0] == "(the top level)"
     assert got["nodes"][0] == f"{view.hierarchy.stats[group].count:,}"
+
+
+def border_graph(path) -> str:
+    """x -> a_rather_long_feature_extractor_scope/conv (reads the weight `w`, a constant
+    made outside it, drawn as a badge on conv) -> .../relu -> out; out also adds `bias`, a
+    constant made inside the scope (a badge on out)."""
+    g = protos.GraphDef()
+    node = g.node.add(name="x", op="Placeholder")
+    node.attr["dtype"].type = 1
+    scope = "a_rather_long_feature_extractor_scope"
+    for name, dims in (("w", (3, 3, 1, 4)), (f"{scope}/bias", (4,))):
+        const = g.node.add(name=name, op="Const")
+        const.attr["dtype"].type = 1
+        t = const.attr["value"].tensor
+        t.dtype = 1
+        for d in dims:
+            t.tensor_shape.dim.add(size=d)
+        t.tensor_content = bytes(4 * math.prod(dims))
+    conv = g.node.add(name=f"{scope}/conv", op="Conv2D", input=["x", "w"])
+    conv.attr["T"].type = 1
+    conv.attr["strides"].list.i.extend([1, 1, 1, 1])
+    conv.attr["padding"].s = b"SAME"
+    g.node.add(name=f"{scope}/relu_of_the_last_pointwise_layer", op="Relu",
+               input=[f"{scope}/conv"]).attr["T"].type = 1
+    g.node.add(name="out", op="AddV2", input=[f"{scope}/relu_of_the_last_pointwise_layer",
+                                             f"{scope}/bias"]).attr["T"].type = 1
+    path.write_bytes(g.SerializeToString())
+    return str(path)
+
+
+def test_constants_read_across_a_scopes_border_are_listed_apart_from_its_drawn_edges(
+        qtbot, window, tmp_path):
+    """note14: a constant read across the border (a badge on its reader: the canvas draws
+    no edge for it) was listed among the crossing tensors; and in the narrow dock the
+    tensors' names were cut at their start, losing the scope they come from."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, border_graph(tmp_path / "border.pb"))
+    scope = "a_rather_long_feature_extractor_scope"
+    drawn = {(e.src, e.dst) for e in window.state.scene.edges if not e.control}
+    assert drawn == {("x", f"{scope}/"), (f"{scope}/", "out")}     # no edge from w, bias
+    click_item(qtbot, window, f"{scope}/")
+    qtbot.waitUntil(lambda: "parameters" in rows(window), timeout=30000)
+    got = rows(window)
+    assert got["inputs"][0] == "1 tensor" and set(got["inputs"][1]) == {"x"}
+    relu = f"{scope}/relu_of_the_last_pointwise_layer"
+    assert got["outputs"][0] == "1 tensor" and set(got["outputs"][1]) == {relu}
+    assert got["constant inputs"][0] == "1 tensor"
+    assert got["constant inputs"][1] == {"w": ("float [3,3,1,4]", "w")}
+    assert got["constant outputs"][1] == {f"{scope}/bias": ("float [4]", f"{scope}/bias")}
+    # the dock's Property column shows a border tensor's name whole, in lines broken after
+    # its scopes' "/" (cut at its start, every name read "…last_pointwise_layer")
+    tree = window.properties.tree
+    top = {tree.topLevelItem(k).text(0): tree.topLevelItem(k)
+           for k in range(tree.topLevelItemCount())}
+    option = QStyleOptionViewItem()
+    delegate = tree.itemDelegateForColumn(0)
+    delegate.initStyleOption(option, tree.indexFromItem(top["outputs"].child(0), 0))
+    lines = option.text.split("\u2028")
+    assert lines == [f"{scope}/", "relu_of_the_last_pointwise_layer"], lines
+    delegate.initStyleOption(option, tree.indexFromItem(top["inputs"].child(0), 0))
+    assert option.text == "x"
+    row = tree.visualItemRect(top["outputs"].child(0))
+    assert row.height() >= 2 * tree.visualItemRect(top["outputs"]).height() - 2
+    delegate.initStyleOption(option, tree.indexFromItem(top["name"], 0))  # other names: as
+    assert option.textElideMode == Qt.ElideLeft and "\u2028" not in option.text   # before

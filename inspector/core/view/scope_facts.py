@@ -1,8 +1,10 @@
 """What the Properties panel says about a selected scope (a collapsed box or an open frame):
 its nodes and op types (the hierarchy's statistics), its parameters (scope_params), the
 constants inside and their bytes (Graph.const_facts), and the tensors crossing its border,
-each with its dtype and shape. Counted in a task (core/app/properties.start_scope_facts):
-the border of a 300k-node graph's top scope is a pass over every edge."""
+each with its dtype and shape: the ones the canvas draws as edges apart from constants
+drawn as badges on their readers (no edge crosses the border for them). Counted in a task
+(core/app/properties.start_scope_facts): the border of a 300k-node graph's top scope is a
+pass over every edge."""
 
 from __future__ import annotations
 
@@ -44,6 +46,11 @@ class ScopeFacts:
     outputs: tuple             # Crossing of the tensors made inside and read outside
     n_inputs: int              # how many cross in (inputs lists LISTED at most)
     n_outputs: int
+    # constants drawn as badges on their readers (Hierarchy.folded), read across the border:
+    const_inputs: tuple = ()   # made outside, read inside (badges inside)
+    const_outputs: tuple = ()  # made inside, read outside (badges outside)
+    n_const_inputs: int = 0
+    n_const_outputs: int = 0
 
 
 def scope_facts(view, shown: str, shapes: dict | None = None, job: Job = NO_JOB) -> ScopeFacts:
@@ -64,15 +71,30 @@ def scope_facts(view, shown: str, shapes: dict | None = None, job: Job = NO_JOB)
     off, src, port = graph.in_offsets, graph.in_src.astype(np.int64), graph.in_port
     dst = np.repeat(np.arange(len(graph)), np.diff(off))
     known = src >= 0
-    src_in = inside[np.where(known, src, len(graph))]
-    dst_in = inside[dst]
+    src_at = np.where(known, src, len(graph))
+    src_in, dst_in = inside[src_at], inside[dst]
+    badge = _folded_mask(graph, hierarchy.folded)[src_at]    # no edge drawn from it
     job.check()
-    crossing = [_crossings(graph, shapes or {}, src, port, known & ~src_in & dst_in),
-                _crossings(graph, shapes or {}, src, port, known & src_in & ~dst_in)]
+    into, out_of = known & ~src_in & dst_in, known & src_in & ~dst_in
+    crossing = [_crossings(graph, shapes or {}, src, port, where)
+                for where in (into & ~badge, out_of & ~badge, into & badge, out_of & badge)]
     ops = tuple(sorted(stats.signature, key=lambda pair: (-pair[1], pair[0])))
+    (ins, n_ins), (outs, n_outs), (c_ins, n_c_ins), (c_outs, n_c_outs) = crossing
     return ScopeFacts(shown, path, stats.count, ops, params, len(consts),
-                      sum(f.stored for f in consts), crossing[0][0], crossing[1][0],
-                      crossing[0][1], crossing[1][1])
+                      sum(f.stored for f in consts), ins, outs, n_ins, n_outs,
+                      c_ins, c_outs, n_c_ins, n_c_outs)
+
+
+def _folded_mask(graph, folded):
+    """Whether each node is a constant drawn as a badge, by node index (and False in a
+    last place, for producers not in the graph)."""
+    mask = np.zeros(len(graph) + 1, bool)
+    if hasattr(folded, "indexes"):             # a big graph's FoldedSet
+        at = folded.indexes()
+    else:
+        at = pieces.fromiter(np, graph._index.__getitem__, list(folded), np.int64)
+    mask[np.asarray(at, np.int64)] = True
+    return mask
 
 
 def _crossings(graph, shapes: dict, src, port, where) -> tuple:

@@ -117,6 +117,10 @@ class FoldedSet(Set):
     def issuperset(self, names) -> bool:
         return all(map(self.__contains__, names))
 
+    def indexes(self):
+        """The folded constants' node indexes (numpy)."""
+        return self._at
+
 
 class Edges(Sequence):
     """The hierarchy's edges of a big graph, (src, port, dst, control) each, made when

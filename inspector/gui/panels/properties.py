@@ -45,17 +45,39 @@ OPS_LISTED = 40        # a scope's op types listed (most nodes first)
 _START_ELIDED: list = []
 
 
+def _whole_role() -> int:      # "show this name whole, in lines" (a scope's border tensors)
+    return int(Qt.UserRole) + 1
+
+
+def _in_lines(text: str, fm, width: int) -> str:
+    """`text` in lines of `width` pixels at most, broken after a scope's "/" (a line
+    separator between them; a part longer than a line is cut by the view, in its middle)."""
+    lines, line = [], ""
+    for part in text.replace("/", "/\0").split("\0"):
+        if line and fm.horizontalAdvance(line + part) > width:
+            lines.append(line)
+            line = ""
+        line += part
+    return "\u2028".join(lines + [line])
+
+
 def _start_elided(parent):
     """A delegate cutting the Property column's names at their start: "…dense_1/BiasAdd"
     names the node, "model/dense_1…" did not (an input of musicnn's Sigmoid, 1366x768
-    walk). Its class is made at first use, after the first picture: reading
-    QStyledItemDelegate makes PySide build QAbstractItemDelegate and its enums
-    (test_gui_first_picture_classes)."""
+    walk). A scope's border tensors are shown whole, in lines: cut at either end or in the
+    middle, 30 names read "^State…ableOp" alike in the narrow dock. Its class is made at
+    first use, after the first picture: reading QStyledItemDelegate makes PySide build
+    QAbstractItemDelegate and its enums (test_gui_first_picture_classes)."""
     if not _START_ELIDED:
         class StartElided(QtWidgets.QStyledItemDelegate):    # read here, not at the top
             def initStyleOption(self, option, index) -> None:
                 super().initStyleOption(option, index)
                 option.textElideMode = Qt.ElideLeft
+                if index.data(_whole_role()):
+                    tree, depth = self.parent(), 1 + index.parent().isValid()
+                    option.text = _in_lines(option.text, option.fontMetrics,
+                                            tree.columnWidth(0) - tree.indentation() * depth - 8)
+                    option.textElideMode = Qt.ElideMiddle     # a part longer than a line
         _START_ELIDED.append(StartElided)
     return _START_ELIDED[0](parent)
 
@@ -265,20 +287,30 @@ class PropertiesPanel(QWidget):
             f" ({tf_human_readable_num(facts.params)})" if facts.params >= 1000 else ""))
         self._row(None, "constants", f"{facts.consts:,}")
         self._row(None, "constant data", human_bytes(facts.const_bytes))
-        for key, crossings, total, tip in (
-                ("inputs", facts.inputs, facts.n_inputs, "made outside the scope, read inside"),
-                ("outputs", facts.outputs, facts.n_outputs, "made inside, read outside")):
+        ins, outs = "made outside the scope, read inside", "made inside, read outside"
+        badges = "{}; drawn as badges on their readers: no edge crosses the border for them"
+        for key, crossings, total, tip in (                  # constants apart: no edge
+                ("inputs", facts.inputs, facts.n_inputs, ins),
+                ("outputs", facts.outputs, facts.n_outputs, outs),
+                ("constant inputs", facts.const_inputs, facts.n_const_inputs, badges.format(ins)),
+                ("constant outputs", facts.const_outputs, facts.n_const_outputs,
+                 badges.format(outs))):
+            if not total and key.startswith("constant"):
+                continue
             top = self._row(None, key, count(total, "tensor"))
             top.setToolTip(1, f"{count(total, 'tensor')} {tip}")
             for c in crossings:       # the producer's node: double-click goes there
-                read = f"read by {count(c.readers, 'node')} {tip.rpartition(' ')[2]}"
-                self._row(top, c.tensor, c.desc + (f" · {c.readers} readers" if c.readers > 1
-                                                   else ""), c.producer).setToolTip(
-                    1, f"{c.tensor}: {c.desc}, {read}")
+                read = f"read by {count(c.readers, 'node')} " + (
+                    "inside" if key.endswith("inputs") else "outside")
+                row = self._row(top, c.tensor, c.desc + (
+                    f" · {c.readers} readers" if c.readers > 1 else ""), c.producer)
+                row.setToolTip(1, f"{c.tensor}: {c.desc}, {read}")
+                row.setData(0, _whole_role(), True)        # wrapped, not cut
             if total > len(crossings):
                 self._row(top, "…", f"{total - len(crossings):,} more")
         self.tree.expandAll()
         self._fit_keys()
+        self.tree.doItemsLayout()      # the names' lines in the column's width
 
     def _consumer_rows(self, graph, name: str, at: int | None = None) -> None:
         consumers = graph.consumers(name)
