@@ -15,9 +15,15 @@ from inspector.core.runtime.lazy_import import later
 # numpy with it, imported only when a walk is made (not by every summary, nor on the first
 # picture's path: core.app.opening imports this module)
 static_shapes = later("inspector.core.analysis.static_shapes", globals(), "static_shapes")
+shape_columns = later("inspector.core.analysis.shape_columns", globals(), "shape_columns")
 
-LIMIT = 20_000      # nodes: above, no walk (~9 µs a node each, twice: 0.4 s at 20k on the
-#                     slow class; a summary of a big graph keeps what the graph records)
+LIMIT = 20_000      # nodes: above, no walk of a Node view a node (~9 us a node each, twice:
+#                     0.4 s at 20k on the slow class); the window's summary then takes TF's
+#                     edge shapes (with_inferred)
+MOST = 300_000      # nodes: the command line's summary walks the likely outputs' cone on the
+#                     graph's columns up to this many (the 300k model: ~1 s on the slow
+#                     class); above, it says the shape was not determined (1M nodes: the walk
+#                     alone would take ~3 s of `summarize`'s 6)
 _TAKEN = ((1, 64), (2, 96))    # (batch, any other open size) of each walk
 
 
@@ -34,28 +40,49 @@ def with_output_shapes(graph, summary):
     return copy
 
 
-def fill_output_shapes(graph, summary) -> None:
+def fill_output_shapes(graph, summary, most: int = LIMIT) -> None:
     """Give the summary's likely outputs that show no shape the one propagated from the
-    inputs (in place). Nothing when every output has a shape, the graph is bigger than
-    LIMIT nodes, or a shape cannot be told (an op the propagation does not know)."""
-    if not wanted(graph, summary):
-        return
+    inputs (in place), and those it cannot give one a `shape_note` saying why: the graph is
+    bigger than `most` nodes (from LIMIT up, the walk covers only the outputs' cone, on the
+    graph's columns), or an op on the way gives a shape the graph alone does not tell."""
     todo = [c for c in summary.outputs if _shapeless(c)]
-    walks = []
-    for batch, other in _TAKEN:
-        given = _open_inputs(graph, batch, other)
+    if not todo:
+        return
+    if len(graph) > max(most, LIMIT):
+        _say(todo, f"shape not determined: the graph's {len(graph):,} nodes are more than "
+                   f"the {max(most, LIMIT):,} its shape walk takes")
+        return
+    big = len(graph) > LIMIT
+    if big and not shape_columns.columnar(graph):
+        _say(todo, f"shape not determined: a graph of {len(graph):,} nodes with duplicate "
+                   "names is not walked")
+        return
+    walks, inputs_of = [], _view_inputs(graph)
+    for given in _open_inputs(graph, big):
         try:
-            walks.append(static_shapes.Propagation(graph, given, trust_recorded=True).run())
-        except (RecursionError, MemoryError, ValueError, TypeError, KeyError):
+            if big:
+                shapes, inputs_of = _cone_walk(graph, given, todo)
+            else:
+                shapes = static_shapes.Propagation(graph, given, trust_recorded=True).run()
+        except (RecursionError, MemoryError, ValueError, TypeError, KeyError) as exc:
+            _say(todo, f"shape not determined: the shape walk failed ({type(exc).__name__})")
             return
+        walks.append(shapes)
     for cand in todo:
         name, _, port = cand.name.partition(":")
         k = int(port) if port.isdigit() else 0
-        one, two = (_port(w.get(name), k) for w in walks)
-        if one is None or two is None or len(one) != len(two):
-            continue
-        cand.shape = tensors.format_shape(tuple(a if a == b and a is not None else None
-                                                for a, b in zip(one, two)))
+        one, two = (_port(w.get(name), k) for w in (walks * 2)[:2])
+        if one is not None and two is not None and len(one) == len(two):
+            cand.shape = tensors.format_shape(tuple(a if a == b and a is not None else None
+                                                    for a, b in zip(one, two)))
+            if None not in one and None not in two:
+                continue        # every size known ("?": one the inputs leave open)
+        cand.shape_note = _why(graph, walks[0], inputs_of, name, k)
+
+
+def _say(todo: list, note: str) -> None:
+    for cand in todo:
+        cand.shape_note = note
 
 
 def with_inferred(summary, shapes):
@@ -70,7 +97,8 @@ def with_inferred(summary, shapes):
         name, _, port = cand.name.partition(":")
         dims = _port(shapes.get(name), int(port) if port.isdigit() else 0)
         if dims is not None:
-            cand.shape, given = tensors.format_shape(tuple(dims)), True
+            cand.shape, cand.shape_note = tensors.format_shape(tuple(dims)), ""
+            given = True
     return replace(summary, outputs=outputs) if given else None
 
 
@@ -78,17 +106,88 @@ def _shapeless(cand) -> bool:
     return not cand.shape or cand.shape == "<unknown>"
 
 
-def _open_inputs(graph, batch: int, other: int) -> dict:
-    """{Placeholder: its shape}, its open sizes taken as `batch` (the first) and `other`."""
-    out = {}
-    for node in graph:
-        if node.op != "Placeholder" or not node.has_attr("shape"):
+def _open_inputs(graph, big: bool) -> list:
+    """The inputs' shapes of each walk: [{Placeholder: its shape}, ...], its open sizes taken
+    as (batch, other) of _TAKEN (the first dimension as the batch); one walk when no input
+    has an open size (both would be the same)."""
+    if big:
+        nodes = [graph.nodes[i] for i in graph.nodes_of_op("Placeholder")]
+    else:
+        nodes = [n for n in graph if n.op == "Placeholder"]
+    open_dims = {}
+    for node in nodes:
+        if not node.has_attr("shape"):
             continue
         dims = tensors.shape_dims(node.proto.attr["shape"].shape)
         if dims is not None and None in dims:
-            out[node.name] = tuple((batch if i == 0 else other) if d is None else d
-                                   for i, d in enumerate(dims))
-    return out
+            open_dims[node.name] = dims
+    return [{name: tuple((batch if i == 0 else other) if d is None else d
+                         for i, d in enumerate(dims)) for name, dims in open_dims.items()}
+            for batch, other in (_TAKEN if open_dims else _TAKEN[:1])]
+
+
+def _cone_walk(graph, given: dict, todo: list) -> tuple:
+    """({name: output shapes} of the candidates and the nodes they read from, directly or
+    not, walked on the graph's columns (shape_columns); inputs_of for _why)."""
+    index, names = graph._index, graph.name_list
+    roots = [index[n] for n in (c.name.partition(":")[0] for c in todo) if n in index]
+    walk = shape_columns.ColumnPropagation(graph, given, trust_recorded=True)
+    order = shape_columns.cone_order(walk.ins, roots)
+    out = walk.run_columns(order)
+    start, src, port = walk.ins.start, walk.ins.src, walk.ins.port
+
+    def inputs_of(name: str) -> list:
+        i = index[name]
+        return [(names[src[p]], port[p]) for p in range(start[i], start[i + 1])
+                if src[p] >= 0]
+
+    return _ByIndex(out, index), inputs_of
+
+
+class _ByIndex:
+    """The cone walk's shapes looked up by name ({name: shapes} of a cone of 300k nodes
+    took ~0.1 s to make): a node outside the cone is not in it."""
+
+    def __init__(self, out: list, index: dict):
+        self.out, self.index = out, index
+
+    def get(self, name: str):
+        i = self.index.get(name)
+        return None if i is None else self.out[i]
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+
+def _view_inputs(graph):
+    def inputs_of(name: str) -> list:
+        node = graph.get(name)
+        return [] if node is None else [(r.node, r.port) for r in node.data_inputs]
+
+    return inputs_of
+
+
+def _why(graph, shapes: dict, inputs_of, name: str, port: int) -> str:
+    """Why output `port` of node `name` has no shape (or some unknown sizes) after the walk:
+    the first node on the way back from it whose inputs' shapes are all known but its own
+    output's is not (an op the walk does not know, a size only a run tells)."""
+    seen = set()
+    while name not in seen:
+        seen.add(name)
+        for node, k in inputs_of(name):
+            if node in shapes and not _known(_port(shapes.get(node), k)):
+                name, port = node, k
+                break
+        else:
+            break
+    node = graph.get(name)
+    op = node.op if node is not None else "?"
+    return (f"shape not determined without TensorFlow: node '{name}' ({op}) gives an output "
+            "whose shape the graph alone does not tell")
+
+
+def _known(dims) -> bool:
+    return dims is not None and None not in dims
 
 
 def _port(outs, k: int):

@@ -106,21 +106,37 @@ class ColumnPropagation(ss.Propagation):
         facts = graph.const_facts() if CONST in kinds else {}
         out, nodes = self.out, graph.structure.node
         alike, scratch, answers = [op in ALIKE for op in op_names], None, {}
+        broadcasts: dict = {}       # (shape, shape) -> their broadcast (tuples: shared)
+        start, src, port = self.ins.start, self.ins.src, self.ins.port
         for i in order:
             kind = kinds[codes[i]]
             try:
-                if kind == UNARY:
-                    outs = [self.shape_in(i)]
-                    if op_names[codes[i]] in KEEPS_VALUE:
-                        value = self.value_in(i, 0)
-                        if value is not None:
-                            self._keep(i, value)
-                elif kind == BINARY:
-                    outs = [ss._broadcast(self.shape_in(i), self.shape_in(i, 1))]
+                if kind == UNARY or kind == BINARY:
+                    p, end = start[i], start[i + 1]     # shape_in(i), inlined
+                    x = None
+                    if p < end:
+                        s, k = src[p], port[p]
+                        o = out[s] if s >= 0 else None
+                        x = o[k] if o and k < len(o) else None
+                    if kind == UNARY:
+                        outs = [x]
+                        if op_names[codes[i]] in KEEPS_VALUE:
+                            value = self.value_in(i, 0)
+                            if value is not None:
+                                self._keep(i, value)
+                    else:
+                        pair = (x, self.shape_in(i, 1))
+                        try:
+                            got = broadcasts[pair]
+                        except KeyError:
+                            got = broadcasts[pair] = ss._broadcast(*pair)
+                        except TypeError:           # a shape that is not a tuple
+                            got = ss._broadcast(*pair)
+                        outs = [got]
                 elif kind == CONST:
                     fact = facts.get(names[i])
                     dims = None if fact is None else fact.dims
-                    if dims is not None and not self._reads_value(nodes[i], fact):
+                    if dims is not None and not self._reads_value(nodes, i, fact):
                         outs = [dims]          # no value to read: the shape is all
                     else:
                         outs = self._rules(views[i])
@@ -138,7 +154,6 @@ class ColumnPropagation(ss.Propagation):
                     outs = self._recorded(views[i]) or outs
             out[i] = outs if outs is not None else [None]
         return out
-
 
     def _alike(self, i: int, views, node_def, scratch, answers: dict):
         """The rule's answer for node i (an ALIKE op), from `answers` where a node with the
@@ -158,11 +173,14 @@ class ColumnPropagation(ss.Propagation):
         return None if found is None else list(found)
 
     @staticmethod
-    def _reads_value(node_def, fact) -> bool:
-        """Propagation._const reads this constant's values (a small int32/int64 one)."""
-        if math.prod(fact.dims) > ss.SMALL:
+    def _reads_value(nodes, i: int, fact) -> bool:
+        """Propagation._const reads this constant's values (a small int32/int64 one). Its
+        NodeDef is parsed only for a small integer tensor (a stored graph's: ~4 us a node,
+        400k constants at 1M): a `dtype` attribute that is not the tensor's own, which TF
+        refuses, is not looked for on a float one."""
+        if math.prod(fact.dims) > ss.SMALL or fact.dtype not in (3, 9):
             return False
-        attr = node_def.attr
+        attr = nodes[i].attr
         return (attr["dtype"].type if "dtype" in attr else fact.dtype) in (3, 9)
 
 
@@ -179,6 +197,35 @@ def _kind(op: str) -> int:
 def _order(graph) -> list:
     """data_order's order, as node indexes."""
     return data_order.kahn_order(*data_order.data_edges(graph))
+
+
+def cone_order(ins: DataInputs, roots) -> list:
+    """The indexes of the nodes the roots read data from, directly or not, and the roots,
+    each after its data inputs (a depth-first walk; an input met again on its own path, a
+    cycle's, is not waited for)."""
+    start, src = ins.start, ins.src
+    state = bytearray(len(start) - 1)       # 0 unseen, 1 on the walk's path, 2 done
+    order = []
+    for r in roots:
+        if state[r]:
+            continue
+        state[r] = 1
+        stack = [(r, start[r])]
+        while stack:
+            i, p = stack[-1]
+            end = start[i + 1]
+            while p < end and (src[p] < 0 or state[src[p]]):
+                p += 1
+            if p < end:
+                s = src[p]
+                stack[-1] = (i, p + 1)
+                state[s] = 1
+                stack.append((s, start[s]))
+            else:
+                stack.pop()
+                state[i] = 2
+                order.append(i)
+    return order
 
 
 def column_shapes(graph, given: dict, trust: bool) -> tuple[list, list]:

@@ -39,6 +39,7 @@ class Candidate:
     reason: str = ""
     score: int = 0
     label: str = ""      # the signature's own name for this tensor, if any ("contour")
+    shape_note: str = ""  # why an output's shape (or some of its sizes) was not determined
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from inspector.core.analysis import output_shapes
 from inspector.core.analysis.output_shapes import fill_output_shapes
 from inspector.core.analysis.summary import likely_outputs, summarize
 from inspector.core.errors import InspectorError, ModelLoadError
@@ -26,7 +27,7 @@ def summary_of(model, shapes: bool = False):
     (marks.start_summary); the walk imports numpy, which the demo's summary never does."""
     summary = summarize(model.graph, model.known_inputs, model.known_outputs, model.signature)
     if shapes:
-        fill_output_shapes(model.graph, summary)
+        fill_output_shapes(model.graph, summary, output_shapes.MOST)
     return summary
 
 

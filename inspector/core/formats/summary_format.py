@@ -152,6 +152,8 @@ def _cands(title: str, cands: list, limit: int = 12) -> list:
     for i, c in enumerate(cands[:limit], 1):
         kind = f"{c.dtype} {c.shape}".strip() or c.op
         lines.append(f"  {i:>2}. {c.title:<{width}}  {kind:<20}  {c.reason}")
+        if c.shape_note:
+            lines.append(f"      {c.shape_note}")
     if len(cands) > limit:
         lines.append(f"      ... and {len(cands) - limit} more")
     return lines
