@@ -4,9 +4,11 @@ means it (core.app.opening), with the notes on how it was opened on stderr."""
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 
 from inspector.core.app.demo_model import DEMO_MODEL
+from inspector.core.errors import InspectorError
 from inspector.core.runtime import gc_policy
 
 
@@ -42,3 +44,19 @@ def _load(args):
     for note in model.notes:
         print(f"note: {note}", file=sys.stderr)
     return model
+
+
+def of_one_model(command):
+    """A command that reads one model: an InspectorError naming no file (TensorFlow's refusal
+    to import the graph, the converter's, a made-up input's size) names the model's, as every
+    other error of the command does ('TensorFlow cannot import the graph: Shape [-5,3] ...'
+    said no file)."""
+    @functools.wraps(command)
+    def run(args):
+        try:
+            return command(args)
+        except InspectorError as exc:
+            if not exc.path and isinstance(getattr(args, "model", None), str):
+                exc.path = args.model
+            raise
+    return run

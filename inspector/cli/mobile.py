@@ -9,12 +9,13 @@ import os
 import sys
 
 from inspector.cli import tflite_args as ta
-from inspector.cli.loading import _load
+from inspector.cli.loading import _load, of_one_model
 from inspector.core.app.inputs import model_input_shapes
 from inspector.core.app.words import milliseconds
 from inspector.core.errors import InspectorError, printable_text
 
 
+@of_one_model
 def cmd_compat(args) -> int:
     from inspector.core.app import tflite_check
     from inspector.core.app.demo import engine_here
@@ -78,6 +79,7 @@ def _converter_exit(confirmed: dict | None) -> int:
     return 1
 
 
+@of_one_model
 def cmd_tflite(args) -> int:
     if args.recipe:
         from inspector.cli.recipes import cmd_recipes

@@ -7,6 +7,7 @@ import os
 import sys
 
 from inspector.cli import tflite_args as ta
+from inspector.cli.loading import of_one_model
 from inspector.core.app.inputs import model_input_shapes, read_arrays
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.job import NO_JOB, Job
@@ -21,6 +22,7 @@ def _opened(args, opened, what: str):
     return model
 
 
+@of_one_model
 def cmd_profile(args) -> int:
     from inspector.core.app.overlay_runs import opened, profile_file
 
@@ -43,6 +45,7 @@ def cmd_profile(args) -> int:
     return 0
 
 
+@of_one_model
 def cmd_calibrate(args) -> int:
     from inspector.core.app.exports import atomic_write, check_target, write_graph
     from inspector.core.app.overlay_runs import calibrate_file, freeze_and_compare, opened

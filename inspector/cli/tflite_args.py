@@ -78,8 +78,7 @@ def input_shapes(args, model, inputs) -> dict | None:
     for text in inputs:
         name = text.split(":")[0]
         node = model.graph.get(name)
-        if node is not None and name not in shapes and (not node.has_attr("shape") or
-                                                        node.attr("shape").dims is None):
+        if node is not None and name not in shapes and node.declared_dims is None:
             raise InspectorError(f"the input has no declared shape: give it with "
                                  f"--input-shape {name}=D,D,...", path=model.path, node=name)
     return shapes or None

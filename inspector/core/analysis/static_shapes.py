@@ -133,7 +133,7 @@ class Propagation:
         if op == "Const":
             return self._const(node)
         if op in ("Placeholder", "PlaceholderV2"):
-            return [_dims(node.attr("shape"))]
+            return [_dims(node.declared_dims)]
         x = self._in(node)
         if op in UNARY or op in ("AddN",):
             value = self._value(node, 0)
@@ -287,7 +287,7 @@ class Propagation:
     _DecodeJpeg = _DecodePng = _DecodeBmp = _decode
 
     def _variable(self, node, x):
-        return [_dims(node.attr("shape"))]
+        return [_dims(node.declared_dims)]
 
     _VariableV2 = _Variable = _variable
 

@@ -12,6 +12,7 @@ from inspector.core.errors import InspectorError
 from inspector.core.loaders import files
 from inspector.core.model.dtypes import item_size
 from inspector.core.runtime import feed_budget
+from inspector.core.runtime.feed_budget import dims_text
 
 SESSION_VERSION = 1
 SESSION_LIMIT = 16 * 2 ** 20
@@ -102,14 +103,6 @@ def size_misfit(node, dims) -> str:
         return ""
     shown = ",".join("?" if k is None else str(k) for k in known)
     return f"{node.name}={dims_text(dims)} does not fit its declared shape [{shown}]"
-
-
-def dims_text(dims) -> str:
-    """Sizes as typed (1,224,224,3); past 8 of them, the first 8 and how many: a hostile
-    session's 64 sizes of 2147483647 made one line of 700 characters."""
-    if len(dims) <= 8:
-        return ",".join(map(str, dims))
-    return ",".join(map(str, dims[:8])) + f",… ({len(dims)} sizes)"
 
 
 def sizes_held_back(graph, shapes: dict) -> tuple:

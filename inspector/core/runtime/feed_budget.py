@@ -64,6 +64,14 @@ def size_words(n: float) -> str:
     return f"{value:.1f} EB"
 
 
+def dims_text(dims) -> str:
+    """Sizes as typed (1,224,224,3); past 8 of them, the first 8 and how many: a hostile
+    model's or session's 64 sizes of 2147483647 made one line of 700 characters."""
+    if len(dims) <= 8:
+        return ",".join(map(str, dims))
+    return ",".join(map(str, dims[:8])) + f",… ({len(dims)} sizes)"
+
+
 def check(name: str, shape, dtype, count: int = 1) -> None:
     """Refuse (InspectorError naming the input) `count` samples of `shape` in `dtype` that
     would pass the limit, or a shape that no array can have; nothing is allocated. A run
@@ -80,7 +88,7 @@ def check_all(wanted) -> None:
     for name, shape, dtype, count in wanted:
         dims = [int(d) for d in shape]
         if any(d < 0 for d in dims):
-            raise InspectorError(f"input sized [{','.join(map(str, dims))}]: a negative "
+            raise InspectorError(f"input sized [{dims_text(dims)}]: a negative "
                                  "dimension", node=name)
         most = max_dims()
         if len(dims) > most:          # numpy's own limit: past it, a ValueError escaped
@@ -88,7 +96,7 @@ def check_all(wanted) -> None:
                                  f"most {most}", node=name)
         each = math.prod(dims) * max(np.dtype(dtype).itemsize, 1)
         count = max(int(count), 1)
-        sized.append((name, f"[{','.join(map(str, dims))}] ({np.dtype(dtype).name})", count,
+        sized.append((name, f"[{dims_text(dims)}] ({np.dtype(dtype).name})", count,
                       each, each * count))
     limit, why = feed_limit()
     total = sum(need for *_, need in sized)
