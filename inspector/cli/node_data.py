@@ -40,6 +40,10 @@ def _fill(state, args) -> None:
             raise InspectorError("--overlay timings needs --timings FILE (benchmark_model "
                                  "output or a Chrome trace)")
         overlay_runs.import_timings(state, args.timings)
+        profile = state.overlay.profile
+        if profile is not None and profile.nodes and \
+                len(profile.unmatched) + len(profile.runtime_only) == len(profile.nodes):
+            raise InspectorError(profile.match_summary(), path=args.timings)   # why no data
     elif mode == "ranges":
         if not args.ranges:
             raise InspectorError("--overlay ranges needs --ranges LOG (a requantization log)")

@@ -268,7 +268,7 @@ def _duration(value):
         return None
     try:
         number = float(value)
-    except ValueError:
+    except (ValueError, OverflowError):       # a 400-digit JSON integer: not a duration
         return None
     return number if 0.0 <= number < 1e15 else None
 
