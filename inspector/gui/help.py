@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 CANVAS_KEYS = [
     ("Graph", "Arrow keys", "move the selection to the neighbouring node"),
     ("Graph", "Shift+Arrow keys", "pan"),
-    ("Graph", "double-click a scope", "open or close it"),
+    ("Graph", "double-click a scope, or Enter", "open or close it (Enter: the selected one)"),
     ("Graph", "I / O", "mark the selected node as an input / output"),
     ("Graph", "+ / −, mouse wheel", "zoom"),
     ("Graph", "drag with the mouse", "pan"),

@@ -363,3 +363,40 @@ def test_a_scope_opened_shows_what_it_holds_not_an_empty_corner(qtbot, window, t
     wait_drawn(qtbot, window, before)
     shown = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
     assert shown.contains(canvas.items_by_id["model/"].sceneBoundingRect())
+
+
+def test_enter_opens_and_closes_the_selected_scope_and_brings_it_into_view(qtbot, window,
+                                                                          tmp_path):
+    """8bd47d9 said Double-click, Enter and the context menu open a scope into view; Enter
+    did nothing (note14). A click selects the box, Enter opens it (brought into view as a
+    double-click does), Enter again closes it; the arrow keys still walk the graph."""
+    from test_gui import click_item, wait_drawn
+
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, one_scope_graph(tmp_path / "one.pb"))
+    canvas = window.canvas
+    click_item(qtbot, window, "model/")
+    assert window.state.selected == "model/" and window.focusWidget() is canvas
+    before = window.scenes_drawn
+    qtbot.keyClick(window.focusWidget(), Qt.Key_Return)
+    wait_drawn(qtbot, window, before)
+    assert "model" in window.state.expanded
+    frame = canvas.items_by_id["model/"]
+    assert frame.item.kind == "frame"
+    shown = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    assert shown.contains(canvas.items_by_id["model/input"].sceneBoundingRect())
+    before = window.scenes_drawn
+    qtbot.keyClick(window.focusWidget(), Qt.Key_Enter, Qt.KeypadModifier)   # the keypad's
+    wait_drawn(qtbot, window, before)
+    assert "model" not in window.state.expanded
+    assert canvas.items_by_id["model/"].item.kind == "scope"
+    # on a node Enter opens nothing; the arrows walk from it as before
+    before = window.scenes_drawn
+    window.jump_to("model/input")       # (as Search and Go do)
+    wait_drawn(qtbot, window, before)
+    assert window.state.selected == "model/input" and "model" in window.state.expanded
+    qtbot.keyClick(window.focusWidget(), Qt.Key_Return)
+    qtbot.wait(200)
+    assert "model" in window.state.expanded and window.state.selected == "model/input"
+    qtbot.keyClick(window.focusWidget(), Qt.Key_Down)
+    assert window.state.selected.startswith("model/tower_")

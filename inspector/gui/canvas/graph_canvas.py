@@ -30,6 +30,7 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
 
     clicked = Signal(str)          # item id
     activated = Signal(str)        # double-click: expand/collapse a scope
+    enter_pressed = Signal()       # Enter: expand/collapse the selected scope
     context_requested = Signal(str, object)  # item id, global QPoint
     walk = Signal(str)             # "up", "down", "left", "right"
     mark_key = Signal(str)         # "input" (I) or "output" (O)
@@ -354,6 +355,10 @@ class GraphCanvas(Decorating, ViewPlacement, QGraphicsView):
             return
         if event.key() in (Qt.Key_I, Qt.Key_O) and not event.modifiers():
             self.mark_key.emit("input" if event.key() == Qt.Key_I else "output")
+            return
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and \
+                not event.modifiers() & ~Qt.KeypadModifier:
+            self.enter_pressed.emit()
             return
         if event.key() in (Qt.Key_Plus, Qt.Key_Equal):
             self.zoom(1.25)

@@ -56,6 +56,7 @@ class CanvasController(QObject):
         s.selection_changed.connect(self._selection_changed)
         canvas.clicked.connect(s.select)
         canvas.activated.connect(self._activated)
+        canvas.enter_pressed.connect(self._enter)
         canvas.walk.connect(self.walk)
         canvas.mark_key.connect(self.mark_selected)
         canvas.context_requested.connect(self.context_menu)
@@ -229,6 +230,17 @@ class CanvasController(QObject):
     def _activated(self, item_id: str):
         if item_id.endswith("/"):
             self.toggle(item_id)
+
+    def _enter(self) -> None:
+        """Enter opens or closes the scope whose box (or frame) shows the selection, as a
+        double-click does; on a node drawn as itself it does nothing (nor while presenting:
+        the tour's keys move between stops)."""
+        name = self.state.selected
+        if not name or self.canvas.style.presenting:
+            return
+        shown = self.state.visible_id(name)
+        if shown.endswith("/") and shown in self.canvas.items_by_id:
+            self.toggle(shown)
 
     def toggle(self, item_id: str) -> None:
         """Open or close the scope a user chose; once drawn, its frame or box is brought
