@@ -216,3 +216,31 @@ def test_a_group_none_of_whose_members_is_an_entry_is_left_out(tmp_path):
         {"title": "kept", "members": [0, 7], "blocks": 1}])))
     d = read_document(str(path))[0]
     assert [(g.title, g.members) for g in d.groups] == [("kept", [0])]
+
+
+def test_a_malformed_saved_run_both_is_said_when_the_comparison_opens(tmp_path):
+    """hostile15: a malformed saved Run both result was left out in silence (the comparison
+    opened as if none had been saved); a session's bad part is said. The reopened
+    comparison's note says it, naming what is wrong."""
+    import json
+
+    from inspector.core.app.comparison_files import read_document, reopen
+    from inspector.core.model import protos
+    from inspector.core.model.graph import Graph
+
+    for name in ("a.pb", "b.pb"):
+        (tmp_path / name).write_bytes(b"")
+    gd = protos.GraphDef()
+    gd.node.add(name="x", op="Relu")
+    path = tmp_path / "cmp.json"
+    for bad, said in (({"per_node": {"x": {"snr_db": "loud", "b": "x"}}},
+                       "the saved Run both result is malformed (ValueError: could not convert "
+                       "string to float: 'loud'): left out"),
+                      ("run", "the saved Run both result is not an object: left out")):
+        path.write_text(json.dumps(dict(_with(), numeric=bad)))
+        d, *_ = read_document(str(path))
+        session, note = reopen(d, Graph(gd), Graph(gd), ("a.pb", "b.pb"))
+        assert session.numeric is None and note == said, note
+    path.write_text(json.dumps(_with()))                  # none saved: nothing to say
+    d, *_ = read_document(str(path))
+    assert reopen(d, Graph(gd), Graph(gd), ("a.pb", "b.pb"))[1] == ""

@@ -137,7 +137,7 @@ def read_document(path: str, job: Job = NO_JOB) -> tuple:
         d = from_dict(data)
     except InspectorError as exc:
         raise InspectorError(exc.message, path=path) from None
-    d.numeric = _saved_run(data.get("numeric"))
+    d.numeric, d.left_out = _saved_run(data.get("numeric"))
     where = os.path.dirname(os.path.abspath(path))
     models = data.get("models") if isinstance(data.get("models"), dict) else {}
     resolved, outside = [], []
@@ -154,16 +154,18 @@ def read_document(path: str, job: Job = NO_JOB) -> tuple:
     return d, resolved[0], resolved[1], outside
 
 
-def _saved_run(numeric):
-    """The saved Run both result (Divergence), shown again when the models are as they were
-    (reopen); a malformed one is left out (the comparison opens without it), as a session's
-    bad part is."""
+def _saved_run(numeric) -> tuple:
+    """(the saved Run both result (Divergence) or None, why it was left out): shown again
+    when the models are as they were (reopen); a malformed one is left out and said (the
+    comparison opens without it), as a session's bad part is."""
+    if numeric is None:
+        return None, ""
     if not isinstance(numeric, dict):
-        return None
+        return None, "the saved Run both result is not an object: left out"
     try:
-        return compare_numeric.Divergence.from_dict(numeric)
-    except InspectorError:
-        return None
+        return compare_numeric.Divergence.from_dict(numeric), ""
+    except InspectorError as exc:
+        return None, f"{exc.message}: left out"
 
 
 _KINDS = {"graphdef": "a TensorFlow model (a GraphDef)", "metagraph": "a TensorFlow "
@@ -196,6 +198,6 @@ def reopen(d: Diff, ga: Graph, gb: Graph, paths: tuple, job: Job = NO_JOB) -> tu
         session = CompareSession(d, ga, gb, paths)
         session.numeric = d.numeric   # the saved Run both, on the same models
         session.change_rows()         # here, in the task: 50k rows are not for the GUI thread
-        return session, ""
+        return session, d.left_out
     fresh = compare(ga, gb, d.a_label, d.b_label, job=job, paths=paths)
     return fresh, "the models changed since the comparison was saved: compared again"

@@ -227,6 +227,7 @@ class Diff:
     quality: dict
     notes: list = field(default_factory=list)    # explain.Note: why the size changed
     numeric: object = None       # a saved comparison's Run both result (numeric.Divergence)
+    left_out: str = ""           # what of a saved comparison was malformed and left out
 
     @property
     def equal(self) -> bool:
