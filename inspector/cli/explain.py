@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from inspector.cli.loading import _load
+from inspector.cli.loading import _load, of_one_model
 from inspector.cli.run_args import parse_input_shapes
 
 
@@ -101,6 +101,7 @@ def demo_json(result) -> dict:
     return out
 
 
+@of_one_model
 def cmd_explain(args) -> int:
     model = _load(args)
     shapes = parse_input_shapes(args.input_shape)

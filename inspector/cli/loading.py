@@ -56,7 +56,8 @@ def of_one_model(command):
         try:
             return command(args)
         except InspectorError as exc:
-            if not exc.path and isinstance(getattr(args, "model", None), str):
+            if not exc.path and isinstance(getattr(args, "model", None), str) and \
+                    not exc.message.startswith("--"):     # (an option's refusal: not the file's)
                 exc.path = args.model
             raise
     return run

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import sys
 
-from inspector.cli.loading import _load
+from inspector.cli.loading import _load, of_one_model
 from inspector.core.errors import InspectorError
 
 
+@of_one_model
 def cmd_memmapped(args) -> int:
     if args.check:
         return _check(args.check)

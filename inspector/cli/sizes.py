@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from inspector.cli.loading import _load
+from inspector.cli.loading import _load, of_one_model
 from inspector.core.errors import InspectorError
 
 
@@ -18,6 +18,7 @@ def _mb(n: int) -> str:
     return f"{n / 2 ** 20:,.2f} MB" if round(n / 1024, 1) >= 1024 else f"{n / 1024:,.1f} KB"
 
 
+@of_one_model
 def cmd_sizes(args) -> int:
     from inspector.core.app import sizing
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
-from inspector.cli.loading import _load
+from inspector.cli.loading import _load, of_one_model
 from inspector.core.app.targets import (
     choices,
     headline,
@@ -20,6 +20,7 @@ from inspector.core.app.targets import (
 DEFAULT = ("cpu", "gpu", "ethos-u55-128", "npu-ethos-u55")
 
 
+@of_one_model
 def cmd_targets(args) -> int:
     targets = [target_name(t) for t in (args.target or ([] if args.rules else DEFAULT))]
     model = _load(args)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from inspector.cli.loading import _load
+from inspector.cli.loading import _load, of_one_model
 from inspector.core.errors import InspectorError
 
 
@@ -29,6 +29,7 @@ def _stops(model, view, args, run):
                                (model.known_inputs, model.known_outputs), run, relative)
 
 
+@of_one_model
 def cmd_tour(args) -> int:
     from inspector.core.app.exports import check_target
     from inspector.core.app.auto_tour import view_of

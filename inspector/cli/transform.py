@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from inspector.cli.loading import of_one_model
 from inspector.cli.run_args import parse_input_shapes, split_names
 from inspector.core.app.inputs import read_arrays
 from inspector.core.app.words import count, human_bytes, latency, tf_human_readable_num
@@ -88,6 +89,7 @@ def _transform(args) -> int:
     return 0
 
 
+@of_one_model
 def cmd_flops(args) -> int:
     from inspector.core.app.transforming import flops_of
 

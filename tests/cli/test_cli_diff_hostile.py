@@ -15,3 +15,16 @@ def test_a_diff_of_damaged_recorded_shapes_reports(tmp_path):
     code, out, err = run_cli("diff", str(a), str(b))
     assert code == 1, err
     assert "Traceback" not in err and "added Relu 'z'" in out
+
+
+def test_a_diff_of_a_tflite_whose_flop_count_is_past_a_float_reports(tmp_path):
+    """hostile15: an ADD on tensors of 64 sizes of 2^31-1 counts ~10^597 FLOPs, and the
+    latency estimate raised OverflowError (int too large to convert to float): a traceback.
+    A count past TensorFlow's int64 is not counted; the diff reports (exit 1: different)."""
+    from tests.fixtures.hostile import inputs as I
+
+    a = I.tflite_64_dims_and_another(str(tmp_path))
+    code, out, err = run_cli("diff", a, str(tmp_path / "other.tflite"))
+    assert code == 1, err[-2000:]
+    assert "Traceback" not in err
+    assert "FLOPs                     unknown (no shapes are known" in out, out

@@ -165,6 +165,9 @@ class FlopReport:
         return human(self.total) + (f" ({'; '.join(notes)})" if notes else "")
 
 
+MOST = 2 ** 63 - 1     # a node's count past TensorFlow's int64 counter is not a real shape's
+
+
 def count_flops(graph, shapes: dict) -> FlopReport:
     """FLOPs for every node of `graph` given `shapes`: node name -> list of output shapes."""
     from inspector.core.analysis.flops_tflite import TFLITE
@@ -198,6 +201,9 @@ def count_flops(graph, shapes: dict) -> FlopReport:
         if node.op in TF_REGISTRY:
             tf_part, value = value, 0
         value += tf_part
+        if value > MOST:       # 64 sizes of 2^31-1 (a hostile .tflite): ~10^600, past a float
+            rep.unknown_shape.append(node.name)     # (latency_ms raised OverflowError)
+            continue
         rep.per_node[node.name] = value
         rep.total += value
         rep.ops[node.op] = rep.ops.get(node.op, 0) + value

@@ -15,6 +15,7 @@ from inspector.core.analysis import static_shapes as ss
 from inspector.core.analysis.flops import (
     EXTRA,
     FUSED,
+    MOST,
     NHWC_ONLY,
     TF_REGISTRY,
     FlopReport,
@@ -290,6 +291,9 @@ def count_flops_columns(graph, out: list) -> FlopReport:
         if op in TF_REGISTRY:
             tf_part, value = value, 0
         value += tf_part
+        if value > MOST:           # not a real shape's count (flops.count_flops)
+            unknown.append(names[i])
+            continue
         per_node[names[i]] = value
         rep.total += value
         ops[op] = ops.get(op, 0) + value

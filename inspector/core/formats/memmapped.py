@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field
 
+from inspector.core.errors import InspectorError
 from inspector.core.formats.writer import atomic_stream, check_target
 from inspector.core.model import dtypes, protos, tensors
 from inspector.core.model.node_store import real_graph_def
@@ -81,7 +82,11 @@ def emit(graph, sink, min_bytes: int = MIN_BYTES) -> tuple[list, int, int]:
             if full is not proto:
                 proto.CopyFrom(full)             # a small constant keeps its values inline
             continue
-        data = tensors.to_numpy(full).tobytes()  # C order, little-endian, as TF maps it
+        try:
+            data = tensors.to_numpy(full).tobytes()  # C order, little-endian, as TF maps it
+        except ValueError as exc:    # its bytes do not fill its shape (a damaged .tflite's)
+            raise InspectorError(f"its constant cannot be written: {exc}",
+                                 node=node.name) from None
         del full
         if not data:
             continue
