@@ -4,11 +4,14 @@ checked reader, and the first call that LiteRT could not survive: a subgraph tha
 itself, directly or through others (LiteRT recurses while preparing it until its stack runs
 out: a segmentation fault, seen with a WHILE whose body is the main subgraph), calls nested
 deeper than MAX_DEPTH (the same recursion: 20,000 WHILEs each the next one's body crashed
-it), or a subgraph that does not exist. Checked before any interpreter is made (the TF layer's
-LiteRT, from the bytes) and when a .tflite is opened (loaders.tflite: a note); nothing here
-runs the model."""
+it), or a subgraph that does not exist; and (check_scales) a tensor whose quantization scale
+LiteRT aborts on. Checked before any interpreter is made (the TF layer's LiteRT, from the
+bytes) and, the calls, when a .tflite is opened (loaders.tflite: a note); nothing here runs
+the model."""
 
 from __future__ import annotations
+
+import math
 
 from inspector.core.model.flatbuf import Buffer
 
@@ -59,6 +62,29 @@ def check_calls(data) -> str:
                 ops.append((k, CALLS[code][0], called(code, o)))
         subgraphs.append(ops)
     return call_problem(subgraphs)
+
+
+def check_scales(data) -> str:
+    """'' or the first tensor an operator uses whose quantization scale is not a positive
+    number (0, negative, infinite, NaN): LiteRT aborts the process on it while preparing a
+    quantized ADD (a TFLITE_CHECK: SIGABRT, no exception), seen on `diff --numeric` and
+    `targets`. Read by the checked reader, as check_calls."""
+    model = Buffer(data, "", "TensorFlow Lite file").root()
+    for i, g in enumerate(model.tables(2)):
+        tensors = g.tables(0)
+        used = set(g.scalars(1, "i")) | set(g.scalars(2, "i"))
+        for o in g.tables(3):
+            used.update(o.scalars(1, "i"))
+            used.update(o.scalars(2, "i"))
+        for k in sorted(t for t in used if 0 <= t < len(tensors)):
+            q = tensors[k].table(4)
+            for scale in q.scalars(2, "f") if q is not None else ():
+                if not (math.isfinite(scale) and scale > 0):
+                    name = tensors[k].string(3)
+                    return (f"subgraph {i}'s tensor {k} ('{name[:80]}') has a quantization "
+                            f"scale of {scale:g}: LiteRT aborts on a scale that is not a "
+                            "positive number")
+    return ""
 
 
 def call_problem(subgraphs: list) -> str:

@@ -14,7 +14,7 @@ import time
 import warnings
 
 from inspector.core.errors import InspectorError
-from inspector.core.model.tflite_calls import check_calls
+from inspector.core.model.tflite_calls import check_calls, check_scales
 from inspector.core.runtime.job import Job, of
 from inspector.core.tf.runtime import _quiet_stderr, first_line, tf
 
@@ -61,8 +61,9 @@ def _quiet():
 
 def refuse_cycles(model: bytes) -> None:
     """Raise InspectorError for a .tflite LiteRT could not prepare without crashing (a
-    subgraph calling itself: its stack runs out; model.tflite_calls)."""
-    found = check_calls(model)
+    subgraph calling itself: its stack runs out; a quantization scale of 0: it aborts;
+    model.tflite_calls)."""
+    found = check_calls(model) or check_scales(model)
     if found:
         raise InspectorError(f"LiteRT cannot run this model: {found}")
 
