@@ -177,3 +177,35 @@ def test_constants_read_across_a_scopes_border_are_listed_apart_from_its_drawn_e
     assert row.height() >= 2 * tree.visualItemRect(top["outputs"]).height() - 2
     delegate.initStyleOption(option, tree.indexFromItem(top["name"], 0))  # other names: as
     assert option.textElideMode == Qt.ElideLeft and "\u2028" not in option.text   # before
+
+
+def test_a_border_tensor_named_by_thousands_of_scopes_is_cut_not_wrapped(qtbot, window,
+                                                                        tmp_path):
+    """review15: 4b45723 broke a border tensor's name into lines after each '/', measured
+    part by part at every paint. A hostile file's name of 20k scopes (60k characters) made
+    a row thousands of lines tall and held the GUI thread ~1 s at each repaint (old code:
+    the row's height is 20k lines). Past WRAPPED_MOST characters it is cut at its start,
+    as the other names are; an ordinary one is still wrapped (the test above)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    g = protos.GraphDef()
+    g.node.add(name="x", op="Placeholder").attr["dtype"].type = 1
+    deep = "d/" + "ab/" * 20_000 + "n"
+    g.node.add(name=deep, op="Relu", input=["x"]).attr["T"].type = 1
+    g.node.add(name="out", op="Relu", input=[deep]).attr["T"].type = 1
+    path = tmp_path / "deep.pb"
+    path.write_bytes(g.SerializeToString())
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, str(path))
+    click_item(qtbot, window, "d/")
+    qtbot.waitUntil(lambda: "parameters" in rows(window), timeout=30000)
+    tree = window.properties.tree
+    top = {tree.topLevelItem(k).text(0): tree.topLevelItem(k)
+           for k in range(tree.topLevelItemCount())}
+    assert set(rows(window)["outputs"][1]) == {deep}
+    row = top["outputs"].child(0)
+    option = QStyleOptionViewItem()
+    tree.itemDelegateForColumn(0).initStyleOption(option, tree.indexFromItem(row, 0))
+    assert "\u2028" not in option.text and option.textElideMode == Qt.ElideLeft
+    assert tree.visualItemRect(row).height() <= 2 * tree.visualItemRect(top["outputs"]).height()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import os
 
-from PySide6 import QtWidgets
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -34,52 +33,13 @@ from inspector.core.view.vocabulary import (
     tf_human_readable_num,
 )
 from inspector.gui.panels.chart_slot import ChartSlot
+from inspector.gui.panels.name_cells import start_elided, whole_role
 
 LIST_LATER = 20_000    # nodes from which a graph's consumer index is made in a task
 
 np = later("numpy", globals(), "np")     # not imported before the app's first picture
 KEYS_SHARE = 0.6       # of the tree's width the Property column may take for long names
 OPS_LISTED = 40        # a scope's op types listed (most nodes first)
-
-
-_START_ELIDED: list = []
-
-
-def _whole_role() -> int:      # "show this name whole, in lines" (a scope's border tensors)
-    return int(Qt.UserRole) + 1
-
-
-def _in_lines(text: str, fm, width: int) -> str:
-    """`text` in lines of `width` pixels at most, broken after a scope's "/" (a line
-    separator between them; a part longer than a line is cut by the view, in its middle)."""
-    lines, line = [], ""
-    for part in text.replace("/", "/\0").split("\0"):
-        if line and fm.horizontalAdvance(line + part) > width:
-            lines.append(line)
-            line = ""
-        line += part
-    return "\u2028".join(lines + [line])
-
-
-def _start_elided(parent):
-    """A delegate cutting the Property column's names at their start: "…dense_1/BiasAdd"
-    names the node, "model/dense_1…" did not (an input of musicnn's Sigmoid, 1366x768
-    walk). A scope's border tensors are shown whole, in lines: cut at either end or in the
-    middle, 30 names read "^State…ableOp" alike in the narrow dock. Its class is made at
-    first use, after the first picture: reading QStyledItemDelegate makes PySide build
-    QAbstractItemDelegate and its enums (test_gui_first_picture_classes)."""
-    if not _START_ELIDED:
-        class StartElided(QtWidgets.QStyledItemDelegate):    # read here, not at the top
-            def initStyleOption(self, option, index) -> None:
-                super().initStyleOption(option, index)
-                option.textElideMode = Qt.ElideLeft
-                if index.data(_whole_role()):
-                    tree, depth = self.parent(), 1 + index.parent().isValid()
-                    option.text = _in_lines(option.text, option.fontMetrics,
-                                            tree.columnWidth(0) - tree.indentation() * depth - 8)
-                    option.textElideMode = Qt.ElideMiddle     # a part longer than a line
-        _START_ELIDED.append(StartElided)
-    return _START_ELIDED[0](parent)
 
 
 class PropertiesPanel(QWidget):
@@ -305,7 +265,7 @@ class PropertiesPanel(QWidget):
                 row = self._row(top, c.tensor, c.desc + (
                     f" · {c.readers} readers" if c.readers > 1 else ""), c.producer)
                 row.setToolTip(1, f"{c.tensor}: {c.desc}, {read}")
-                row.setData(0, _whole_role(), True)        # wrapped, not cut
+                row.setData(0, whole_role(), True)        # wrapped, not cut
             if total > len(crossings):
                 self._row(top, "…", f"{total - len(crossings):,} more")
         self.tree.expandAll()
@@ -329,7 +289,7 @@ class PropertiesPanel(QWidget):
         beside them (dtypes and shapes, ports) keep the room they need."""
         fm, tree, keys, values = self.tree.fontMetrics(), self.tree, 0, 0
         if self._keys_elided is None:
-            self._keys_elided = _start_elided(tree)
+            self._keys_elided = start_elided(tree)
             tree.setItemDelegateForColumn(0, self._keys_elided)
         for at in range(min(tree.topLevelItemCount(), 50)):
             top = tree.topLevelItem(at)
