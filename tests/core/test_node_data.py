@@ -251,3 +251,15 @@ def test_the_windows_export_runs_in_a_task_on_a_snapshot(state, tmp_path):
     assert not failed and said == [f"Wrote the timings overlay as Model Explorer node data "
                                    f"(3 entries): {path}"]
     assert len(json.loads(path.read_text())["main"]["results"]) == 3
+
+
+def test_a_400_digit_value_is_named_as_the_value_not_as_an_overflow(state, tmp_path):
+    """hostile15: a value of 400 digits (under Python's 4,300-digit limit, so an int) raised
+    OverflowError (int too large to convert to float) out of the import: a traceback from
+    `overlay import`, a crash dialog in the window. It is a value that is no finite number."""
+    path = tmp_path / "big_int.json"
+    path.write_text(HOSTILE["huge_int"].replace("9" * 5000, "9" * 400))
+    assert "9" * 400 in path.read_text() and "9" * 401 not in path.read_text()
+    with pytest.raises(InspectorError) as err:
+        io.import_node_data(state, str(path))
+    assert "results['conv/Relu'].value is not a finite number" in str(err.value), err.value

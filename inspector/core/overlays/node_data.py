@@ -89,7 +89,10 @@ def colour(text, where: str, path: str) -> str:
 def _number(value, where: str, path: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         _fail(f"{where} is not a number", path)
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:          # a 400-digit integer (under the 4,300-digit limit)
+        value = math.inf
     if not math.isfinite(value):
         _fail(f"{where} is not a finite number", path)
     return value
