@@ -293,3 +293,16 @@ def test_a_restored_size_of_64_dimensions_is_said_in_a_short_line(tmp_path):
     assert bench.warnings == [
         "'input_shapes' of 'pixels': pixels=" + ",".join(["2147483647"] * 8) +
         ",… (64 sizes) does not fit its declared shape [?,8,8,1]: dropped"]
+
+
+def test_a_400_digit_number_in_a_tour_stop_drops_only_its_stop(tmp_path):
+    """hostile15: under the 4,300-digit limit a 400-digit integer stays an int, and the
+    rect's check (math.isfinite) raised OverflowError out of parse_session: the restore
+    failed as a whole (in the window, an exception out of model_loaded, not a dialog). Only
+    its stop goes; the marks and the other stop restore."""
+    text = ('{"version": 1, "inputs": ["x"], "tour": [{"title": "a"}, {"title": "b", "rect": '
+            '[0, 0, 10, ' + "9" * 400 + ']}]}')
+    session = parse_session(text)
+    assert session["inputs"] == ["x"] and [s.title for s in session["tour"]] == ["a"]
+    assert session["dropped"] == ["tour stop 2: 'rect' must be four finite numbers (x, y, "
+                                  "width, height): stop dropped"]

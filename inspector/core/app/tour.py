@@ -58,8 +58,8 @@ def _rect(value, what: str):
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != 4 or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-            and abs(v) < 1e9 for v in value):
+            isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e9
+            and math.isfinite(v) for v in value):    # (the size first: isfinite(10**400) raises)
         raise TourError(f"{what}: 'rect' must be four finite numbers (x, y, width, height)")
     if value[2] <= 0 or value[3] <= 0:
         raise TourError(f"{what}: 'rect' must have a positive width and height")
