@@ -20,10 +20,11 @@ shape_columns = later("inspector.core.analysis.shape_columns", globals(), "shape
 LIMIT = 20_000      # nodes: above, no walk of a Node view a node (~9 us a node each, twice:
 #                     0.4 s at 20k on the slow class); the window's summary then takes TF's
 #                     edge shapes (with_inferred)
-MOST = 300_000      # nodes: the command line's summary walks the likely outputs' cone on the
-#                     graph's columns up to this many (the 300k model: ~1 s on the slow
-#                     class); above, it says the shape was not determined (1M nodes: the walk
-#                     alone would take ~3 s of `summarize`'s 6)
+MOST = 100_000      # nodes: the command line's summary walks the likely outputs' cone on the
+#                     graph's columns up to this many; above, it says the shape was not
+#                     determined. `summarize`, slow class, load 3: 100k 2.6-2.8 s with the
+#                     walk against 1.7-1.8 s without; 300k 7.0-7.8 s against 4.1-4.3 s (more
+#                     than the 6 s budget of the 1M graph's), so 300k and up take no walk
 _TAKEN = ((1, 64), (2, 96))    # (batch, any other open size) of each walk
 
 
