@@ -278,9 +278,10 @@ def _main(argv, resume) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from inspector.gui.startup.feature_checks import make_feature_checks_cheap
+    from inspector.gui.startup.feature_checks import make_feature_checks_cheap, plain_imports
 
     make_feature_checks_cheap()     # before the window's ~200 modules are imported
+    plain_imports()                 # and without PySide's import hook
     from inspector.gui.main_window import MainWindow
 
     tune_runtime()

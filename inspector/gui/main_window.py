@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import os
 
+from PySide6 import QtWidgets    # (QFileDialog: its class made when first asked for)
 from PySide6.QtCore import QRect, QSettings, Signal
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QFileDialog,
-    QMainWindow,
-    QScrollArea,
-)
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea
 
 from inspector.core.app.decorations import overlay_entry
 from inspector.core.app.demo_model import DEMO_MODEL
@@ -294,14 +290,14 @@ class MainWindow(QMainWindow):
     def open_dialog(self):
         from inspector.core.app.opening import open_dialog_filter
 
-        path, _ = QFileDialog.getOpenFileName(self, "Open model", self.start_folder(),
-                                              open_dialog_filter())
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open model",
+                                                        self.start_folder(), open_dialog_filter())
         if path:
             self.open_path(path)
 
     def open_folder_dialog(self):
-        path = QFileDialog.getExistingDirectory(self, "Open SavedModel folder",
-                                                self.start_folder())
+        path = QtWidgets.QFileDialog.getExistingDirectory(self, "Open SavedModel folder",
+                                                          self.start_folder())
         if path:
             self.open_path(path)
 

@@ -6,13 +6,15 @@ disabled TensorFlow actions come back at once."""
 from __future__ import annotations
 
 import os
-import subprocess
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6 import QtWidgets    # (its QFileDialog class made when first asked for)
 
 from inspector.core.runtime.executor import installed
+from inspector.core.runtime.lazy_import import later
 from inspector.worker.client import WorkerClient
 from inspector.worker.process import python_path
+
+subprocess = later("subprocess", globals(), "subprocess")   # not before the first picture
 
 KEY = "tf_python"
 CHECK = "import tensorflow as tf; print(tf.__version__)"
@@ -54,7 +56,7 @@ def choose(window, python: str | None = None) -> str | None:
     from inspector.gui import tf_gate
 
     if python is None:
-        python, _ = QFileDialog.getOpenFileName(
+        python, _ = QtWidgets.QFileDialog.getOpenFileName(
             window, "A Python with TensorFlow for the worker", "/usr/bin")
         if not python:
             return None

@@ -19,7 +19,6 @@ import functools
 import itertools
 import os
 import select
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,6 +28,7 @@ from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.runtime import executor, job as jobs
 from inspector.core.runtime import keras_limits
 from inspector.core.runtime.blas_threads import as_the_user_had_it
+from inspector.core.runtime.lazy_import import later
 from inspector.core.runtime.operations import NAMES, TensorFlowOperations
 from inspector.worker import process as worker_process
 from inspector.worker.process import ResidentMemory, default_memory_limit
@@ -44,6 +44,8 @@ from inspector.worker.protocol import (
     received_graphs,
     send,
 )
+
+subprocess = later("subprocess", globals(), "subprocess")   # not before the first picture
 
 POLL_SECONDS = 0.02
 DRAIN_SECONDS = 1.5  # a cancelled request may finish this long (no restart), then is killed

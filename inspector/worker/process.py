@@ -6,11 +6,14 @@ resident memory (psutil; the limit past which the client stops it)."""
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
+
+from inspector.core.runtime.lazy_import import later
+
+subprocess = later("subprocess", globals(), "subprocess")   # not before the first picture
+signal = later("signal", globals(), "signal")
 
 # the worker's entry, without the launch directory on sys.path (a numpy.py or a tensorflow/
 # checkout there must not shadow the real ones)

@@ -36,9 +36,10 @@ if __name__ == "__main__":
     # PySide6 is imported already (PyInstaller's run-time hook), in the window's process and
     # in its helpers (the TensorFlow worker, the reader): from here on no imported module's
     # source is read for PySide's feature check (inspector/gui/startup/feature_checks.py)
-    from inspector.gui.startup.feature_checks import make_feature_checks_cheap
+    from inspector.gui.startup.feature_checks import make_feature_checks_cheap, plain_imports
 
     make_feature_checks_cheap()
+    plain_imports()
     python_compatible()
     os.environ.setdefault("INSPECTOR_FROZEN", "1")
     from inspector.launcher import main

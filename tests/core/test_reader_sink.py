@@ -10,6 +10,7 @@ import marshal
 import os
 import struct
 import threading
+import types
 from concurrent.futures import Future
 
 import pytest
@@ -81,7 +82,8 @@ def _frames(path: str) -> list:
 
 def test_frames_read_in_a_second_thread_equal_one_threads(hostile, monkeypatch):
     threaded = _frames(hostile)
-    monkeypatch.setattr(reader_sink, "ThreadPoolExecutor", _OneThread)
+    monkeypatch.setattr(reader_sink, "futures",   # (imported when a reader first scans)
+                        types.SimpleNamespace(ThreadPoolExecutor=_OneThread))
     monkeypatch.setattr(reader_sink, "AHEAD", 0)
     assert _frames(hostile) == threaded
     kinds = [kind for kind, _ in threaded]

@@ -50,3 +50,16 @@ def test_the_answer_by_name():
 def test_without_pyside_imported_nothing_is_replaced(monkeypatch):
     monkeypatch.delitem(sys.modules, "shibokensupport.feature")
     assert feature_checks.make_feature_checks_cheap() is False
+
+
+def test_plain_imports_puts_pythons_own_import_back(monkeypatch):
+    import builtins
+
+    monkeypatch.setattr(builtins, "__import__", builtins.__import__)   # restored after
+    assert builtins.__import__.__name__ == "__feature_import__"      # PySide's hook
+    assert feature_checks.plain_imports()
+    assert builtins.__import__ is builtins.__orig_import__     # (PySide's lazy-class import,
+    assert builtins.__import__.__name__ != "__feature_import__"  # or Python's own)
+    import json  # noqa: F401  (imports go on working)
+    from PySide6.QtCore import Qt  # noqa: F401
+    assert feature_checks.plain_imports() is False                  # done already

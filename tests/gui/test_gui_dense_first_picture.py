@@ -78,6 +78,9 @@ import inspector.gui.app as app
 def report(window, qapp):
     def done():
         print(json.dumps({"pid": os.getpid(), "numpy": "numpy" in sys.modules,
+                          "not needed": [m for m in ("google.protobuf.descriptor_pb2",
+                                                     "subprocess", "concurrent.futures")
+                                         if m in sys.modules],
                           "items": len(window.canvas.items_by_id),
                           "scenes": window.scenes_drawn,
                           "model": os.path.basename(window.state.model.path)}), flush=True)
@@ -108,6 +111,7 @@ def test_a_dense_models_first_picture_reads_no_weights_and_imports_no_numpy(tmp_
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
     assert seen["model"] == os.path.basename(model) and seen["scenes"] >= 1 and seen["items"] >= 3
     assert seen["numpy"] is False
+    assert seen["not needed"] == []     # the columns' messages as bytes; no worker launch yet
     reads: dict = {}
     for line in log.read_text().splitlines():
         pid, _, length = map(int, line.split())

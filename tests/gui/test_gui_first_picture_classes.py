@@ -25,7 +25,7 @@ def report(window, qapp):
     def done():
         made = sorted(f"{m}.{n}" for m, names in (
             ("QtGui", ("QGradient", "QTextDocument")),
-            ("QtWidgets", ("QHeaderView", "QAbstractItemDelegate")))
+            ("QtWidgets", ("QHeaderView", "QAbstractItemDelegate", "QFileDialog")))
             for n in names if n in vars(sys.modules["PySide6." + m]))
         print(json.dumps({"made": made, "items": len(window.canvas.items_by_id),
                           "path": window.state.model.path}), flush=True)

@@ -52,9 +52,9 @@ def test_file_open_starts_in_the_models_folder(qtbot, window, tmp_path, monkeypa
     path = str(folder / "digits.pb")
     shutil.copy(DEMO, path)
     asked = []
-    monkeypatch.setattr(main_window.QFileDialog, "getOpenFileName",
+    monkeypatch.setattr(main_window.QtWidgets.QFileDialog, "getOpenFileName",
                         staticmethod(lambda *a, **k: (asked.append(a[2]), ("", ""))[1]))
-    monkeypatch.setattr(main_window.QFileDialog, "getExistingDirectory",
+    monkeypatch.setattr(main_window.QtWidgets.QFileDialog, "getExistingDirectory",
                         staticmethod(lambda *a, **k: (asked.append(a[2]), "")[1]))
     menu_action(window, "&Open…").trigger()          # nothing open yet, nothing recent
     open_and_wait(qtbot, window, path)

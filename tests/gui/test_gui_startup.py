@@ -37,7 +37,11 @@ def report(window, qapp):
                                           "inspector.core.analysis.model_card",
                                           "inspector.core.analysis.search",
                                           # the Phone panels' TFLite statuses
-                                          "inspector.core.mobile.tflite_compat")
+                                          "inspector.core.mobile.tflite_compat",
+                                          # the worker's launch, a reader's scan thread
+                                          "subprocess", "concurrent.futures",
+                                          # the columns' messages come as bytes
+                                          "google.protobuf.descriptor_pb2")
                               if m in sys.modules),
             "behind tabs": sorted(m for m in ("inspector.gui.panels.search_panel",
                                               "inspector.gui.panels.overlays_panel",
@@ -54,7 +58,8 @@ def report(window, qapp):
                            if n in window.__dict__),
             # PySide makes a class when it is first read: the dialogs' are not
             "qt classes": sorted(n for n in ("QMessageBox", "QInputDialog", "QTextBrowser",
-                                             "QTableWidget", "QDialogButtonBox")
+                                             "QTableWidget", "QDialogButtonBox",
+                                             "QFileDialog", "QDialog")
                                  if n in vars(sys.modules["PySide6.QtWidgets"])),
             "items": len(canvas.items_by_id), "scenes": window.scenes_drawn,
             "model": os.path.basename(window.state.model.path),
@@ -62,6 +67,7 @@ def report(window, qapp):
             "svg library": any("libQt6Svg" in line for line in open("/proc/self/maps")),
             "icon sizes": sorted(s.width() for s in qapp.windowIcon().availableSizes()),
             "feature check": sys.modules["shibokensupport.feature"]._mod_uses_pyside.__module__,
+            "import hook": __import__("builtins").__import__.__name__,
             "checked by source": sorted(  # the window's modules that PySide's own check saw
                 m for m, v in sys.modules["shibokensupport.feature"].pyside_feature_dict.items()
                 if m.startswith("inspector.gui") and v == -1),
@@ -98,6 +104,7 @@ def test_the_first_picture_imports_nothing_it_does_not_draw_with(tmp_path):
     assert {16, 48, 256} <= set(seen["icon sizes"])
     # PySide's check of each imported module does not read its source (feature_checks.py)
     assert seen["feature check"] == "inspector.gui.startup.feature_checks"
+    assert seen["import hook"] != "__feature_import__"   # PySide's feature hook left out
     assert seen["checked by source"] == []     # replaced before the window's modules came in
     assert seen["blas threads"] == "1"    # numpy, imported after it, spins no threads
     assert seen["worker blas threads"] == "unset"    # the TensorFlow worker: as the user had it

@@ -22,7 +22,6 @@ import mmap
 import os
 import queue
 import struct
-import subprocess
 import sys
 import threading
 
@@ -33,6 +32,9 @@ from inspector.core.model import wire_columns
 from inspector.core.model.weights import SlotColumns, slot_columns
 from inspector.core.runtime import apart, front_end
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.runtime.lazy_import import later
+
+subprocess = later("subprocess", globals(), "subprocess")   # not before the first picture
 
 CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 MB
 STREAM_ABOVE = 32 * 2 ** 20   # files this big are read by a reader process

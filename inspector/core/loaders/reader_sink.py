@@ -12,11 +12,15 @@ import os
 import struct
 from array import array
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 from inspector.core.loaders.lazy_graphdef import encode_node
 from inspector.core.model import columns, graph_index, piece_inputs, protos, wire_columns
 from inspector.core.model.graph import Graph
+from inspector.core.runtime.lazy_import import later
+
+# the compiled passes' scanning thread, made in a reader of a big file: not imported by the
+# window before its first picture
+futures = later("concurrent.futures", globals(), "futures")
 
 AHEAD = 2             # frames scanned or waiting to be, besides the one being cut
 FULL_FRAMES = None    # a command's pieces at most sent with all their columns (None: every
@@ -57,7 +61,7 @@ class SendingSink:
         self.graph = None if idle is None or wire is not None or window else \
             Graph(protos.GraphDef(), complete=False)
         self.scans: deque = deque()     # (scan's future or None, pieces, sizes, first, data)
-        self.pool = None if wire is None else ThreadPoolExecutor(1, "reader-scan")
+        self.pool = None if wire is None else futures.ThreadPoolExecutor(1, "reader-scan")
         self.failed = False
         self.frames = 0          # P frames sent (the window says in `idle` how many it took)
         self.plain = False       # a frame the wire read refused: the window reads the rest

@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 import os
 
+from PySide6 import QtWidgets    # (QFileDialog: its class made when first asked for)
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QPushButton,
     QTreeWidget,
@@ -369,9 +369,9 @@ class PropertiesPanel(QWidget):
         if not path:
             model = self.state.model
             folder = os.path.dirname(model.path.rstrip("/")) if model else ""
-            path, _ = QFileDialog.getSaveFileName(self, "Export tensor", os.path.join(
-                folder, self.tensor_name.replace("/", "_") + ".npy"),
-                                                  "NumPy (*.npy)")
+            path, _ = QtWidgets.QFileDialog.getSaveFileName(
+                self, "Export tensor", os.path.join(
+                    folder, self.tensor_name.replace("/", "_") + ".npy"), "NumPy (*.npy)")
         if not path:
             return None
 
