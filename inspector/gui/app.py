@@ -69,10 +69,12 @@ def start_early(model: str) -> None:
 
 
 def later_modules() -> list:
-    """The later panels' modules (start_order imports them on its thread)."""
+    """The later panels' modules (start_order imports them on its thread after the first
+    picture), and subprocess: the TensorFlow worker's launch (the first preview or run) needs
+    it, the first picture not (~2 ms, ~10 ms on the slow class)."""
     from inspector.gui.startup import window_later
 
-    return window_later.later_modules()
+    return window_later.later_modules() + ["subprocess"]
 
 
 def charts_after_first_picture(make_window):

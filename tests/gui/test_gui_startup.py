@@ -311,3 +311,9 @@ def test_a_second_start_compiles_no_dataclass_method_before_its_first_picture(tm
     assert runs[1]["model"] == "demo_digits.pb" and runs[1]["items"] == runs[0]["items"] > 3
     assert (tmp_path / "cache" / "graphdef-inspector" /
             f"dataclass-code.window.{sys.implementation.cache_tag}.marshal").is_file()
+
+
+def test_subprocess_is_imported_on_the_later_thread_not_before_the_first_picture():
+    from inspector.gui import app
+
+    assert "subprocess" in app.later_modules()   # the worker's launch: imported after it
