@@ -28,6 +28,14 @@ class InspectorError(Exception):
         text = f"{prefix}: {self.message}" if prefix else self.message
         return " ".join(_clip(_printable(word)) for word in text.split())
 
+    def naming(self, path: str | None) -> "InspectorError":
+        """This error said of the file `path` (one of two models: which one) when it names
+        none yet; itself, to raise again."""
+        if path and not self.path:
+            self.path = path
+            Exception.__init__(self, self.one_line())
+        return self
+
 
 def _printable(word: str) -> str:
     """Control characters (an ESC that would recolour the terminal, a NUL, a bidi override)

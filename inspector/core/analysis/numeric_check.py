@@ -141,13 +141,13 @@ def known_input_shapes(before: Graph, before_def, after: Graph, inputs: list, gi
 
 @contextlib.contextmanager
 def _naming(label: str):
-    """TensorFlow's refusal of one of the two graphs says which one (it names no file)."""
+    """An error about one of the two graphs says which one: TensorFlow's refusal, an input
+    with no known shape (they name no file; the node, when known, after the file)."""
     try:
         yield
     except InspectorError as exc:
-        if exc.path is None and not exc.message.startswith(label):
-            exc.message = f"{label}: {exc.message}"
-            Exception.__init__(exc, exc.one_line())
+        if not exc.message.startswith(label):
+            exc.naming(label)
         raise
 
 
@@ -163,8 +163,8 @@ def numeric_check(before_def, after_def, inputs: list, outputs: list, input_shap
     safety.require_safe(after_def, outputs, after_inputs or inputs, allow_io, labels[1])
     shapes = known_input_shapes(before, before_def, after, inputs, input_shapes, arrays)
     input_shapes = shapes
-    feeds = make_inputs(before, inputs, input_shapes, mode, seed, arrays)
-    with _naming(labels[0]):
+    with _naming(labels[0]):     # the original's inputs are what both are fed
+        feeds = make_inputs(before, inputs, input_shapes, mode, seed, arrays)
         ref = tensorflow().run_graph(before_def, feeds, outputs, input_shapes,
                                      allow_unsafe=allow_io)
     feeds_after = dict(zip(after_inputs, feeds.values())) if after_inputs else feeds

@@ -42,12 +42,15 @@ def numeric_between(d: Diff, ga: Graph, gb: Graph, summary, inputs=(), outputs=(
     inputs, outputs = numeric_ports(summary, inputs, outputs, every_candidate)
     if first_input is not None:
         arrays = {**(arrays or {}), inputs[0].split(":")[0]: first_input}
-    feeds_a, feeds_b, notes = prepare_feeds(d, ga, gb, inputs, arrays)
+    try:            # A's inputs are what both are fed: an input of no known size is A's
+        feeds_a, feeds_b, notes = prepare_feeds(d, ga, gb, inputs, arrays)
+    except InspectorError as exc:
+        raise exc.naming(paths[0]) from None
     models = tuple(_tflite_bytes(g, path, side) for g, path, side in
                    ((ga, paths[0], "A"), (gb, paths[1], "B")))
     result = numeric_divergence(d, ga, gb, feeds_a, feeds_b, outputs,
                                 THRESHOLD if threshold is None else threshold,
-                                allow_io=allow_io, job=job, models=models)
+                                allow_io=allow_io, job=job, models=models, paths=paths)
     result.inputs = notes
     return result
 

@@ -291,25 +291,27 @@ def fed_by(graph: Graph, fed) -> set:
 
 
 def _side(graph: Graph, model: bytes | None, feeds: dict, names: list, allow_io: bool,
-          side: str) -> dict:
+          side: str, path: str = "") -> dict:
     """What the executor runs for one side (numeric_divergence): a GraphDef checked against
-    the safety allowlist first, a .tflite's inputs in its own order."""
+    the safety allowlist first, a .tflite's inputs in its own order; `path`, its file, names
+    it in the executor's errors (LiteRT's refusal of one of the two)."""
     if model is None:
         safety.require_safe(graph.graph_def, names, list(feeds), allow_io, side)
-        return {"graph_def": graph.graph_def, "feeds": feeds,
+        return {"graph_def": graph.graph_def, "feeds": feeds, "path": path,
                 "fetches": [n + ":0" for n in names], "allow_unsafe": allow_io}
     order = [n.name for n in graph if n.op == "Placeholder"]
     missing = [p for p in order if p + ":0" not in feeds]
     if missing:
         raise InspectorError(f"{side}'s input '{missing[0]}' matches none of the inputs A is "
-                             "fed at: mark A's inputs", node=missing[0])
-    return {"model": model, "feeds": [feeds[p + ":0"] for p in order],
+                             "fed at: mark A's inputs", path=path or None, node=missing[0])
+    return {"model": model, "feeds": [feeds[p + ":0"] for p in order], "path": path,
             "tensors": [graph.node(n).proto.attr["tflite_tensor"].s.decode() for n in names]}
 
 
 def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: dict,
                        outputs: list, threshold: float = THRESHOLD, allow_io: bool = False,
-                       job: Job = NO_JOB, models: tuple = (None, None)) -> Divergence:
+                       job: Job = NO_JOB, models: tuple = (None, None),
+                       paths: tuple = ("", "")) -> Divergence:
     """Run both graphs on the same feeds; every matched pair's tensors compared where they ran
     (the executor's compare_runs: the worker, in the app). `models`: the bytes of a side that
     is a .tflite (None: a GraphDef, run in TensorFlow)."""
@@ -319,8 +321,8 @@ def numeric_divergence(d: Diff, ga: Graph, gb: Graph, feeds_a: dict, feeds_b: di
     for o, ob in zip(outputs, outs_b):
         if ob in gb and o not in fetched:     # (an output compared once: at its layer's row)
             pairs.append((o, ob))
-    side_a = _side(ga, models[0], feeds_a, [a for a, _ in pairs], allow_io, "A")
-    side_b = _side(gb, models[1], feeds_b, [b for _, b in pairs], allow_io, "B")
+    side_a = _side(ga, models[0], feeds_a, [a for a, _ in pairs], allow_io, "A", paths[0])
+    side_b = _side(gb, models[1], feeds_b, [b for _, b in pairs], allow_io, "B", paths[1])
     job.progress(5, 100, "running A")
     found, engines = tensorflow().compare_runs(side_a, side_b, job)
     activations = fed_by(ga, feeds_a)

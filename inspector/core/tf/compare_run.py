@@ -5,6 +5,7 @@ is the worker), never ~100 MB of activations per side."""
 
 from __future__ import annotations
 
+from inspector.core.errors import InspectorError
 from inspector.core.model.tensor_error import compared
 from inspector.core.runtime.job import Job, of
 from inspector.core.tf.litert import tflite_tensors
@@ -30,6 +31,14 @@ def compare_runs(side_a: dict, side_b: dict, job: Job | None = None) -> tuple:
 
 
 def _run(side: dict, job, at: int, label: str) -> tuple:
+    """One side's values; its refusal (TensorFlow's, LiteRT's) names its file (`path`)."""
+    try:
+        return _values(side, job, at, label)
+    except InspectorError as exc:
+        raise exc.naming(side.get("path")) from None
+
+
+def _values(side: dict, job, at: int, label: str) -> tuple:
     of(job).progress(at, 100, label)
     if "graph_def" in side:
         values = run_graph(side["graph_def"], side["feeds"], side["fetches"],
