@@ -115,3 +115,64 @@ def test_the_command_line_says_why_a_select_tf_ops_variant_was_not_run(tmp_path)
     assert "Select TF ops: MatrixDeterminant" in out
     assert "cannot run it here: LiteRT 2." in out and "has no Select TF ops (flex) " \
         "delegate, and TensorFlow 2." in out and "tf.lite.Interpreter has none linked" in out
+
+
+def _retyped(model: bytes, edit) -> bytes:
+    """The .tflite with edit(tensor) applied to every tensor of its main subgraph."""
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as S
+
+    m = S.ModelT.InitFromObj(S.Model.GetRootAsModel(model, 0))
+    for t in m.subgraphs[0].tensors:
+        edit(t)
+    builder = flatbuffers.Builder(0)
+    builder.Finish(m.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output())
+
+
+def test_scales_litert_runs_are_not_refused_as_ones_it_aborts_on(tmp_path):
+    """review15 of b194067: check_scales refused every .tflite with a quantization scale of 0,
+    'LiteRT aborts on a scale that is not a positive number'. But LiteRT runs an int8 Conv2D
+    whose per-channel weight and bias scales hold a 0 (an all-zero, pruned channel, as some
+    converters write it), and a float ADD whose tensors say scale 0 (a float kernel never
+    reads it): both were refused on the old code (Preview, Run both, targets). The int8
+    ADD of scale 0 that LiteRT aborts on is still refused."""
+    import tensorflow as tf
+
+    from inspector.core.model.tflite_calls import check_scales
+    from tests.fixtures.hostile import inputs as hostile
+
+    inp = tf.keras.Input((8, 8, 3), batch_size=1)
+    conv = tf.keras.layers.Conv2D(4, 3, padding="same")
+    model = tf.keras.Model(inp, conv(inp))
+    weights, bias = conv.get_weights()
+    weights[..., 1], bias[1] = 0.0, 0.0          # channel 1 pruned
+    conv.set_weights([weights, bias])
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    rnd = np.random.default_rng(0)
+    converter.representative_dataset = lambda: (
+        [rnd.random((1, 8, 8, 3), np.float32)] for _ in range(8))
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    converter.inference_input_type = converter.inference_output_type = tf.int8
+
+    def zero_channel(t):                         # TF's converter writes ~4e-9 there
+        q = t.quantization
+        if q is not None and q.scale is not None and len(q.scale) > 1:
+            q.scale = [0.0 if k == 1 else s for k, s in enumerate(q.scale)]
+
+    pruned = _retyped(converter.convert(), zero_channel)
+    added = open(hostile.tflite_zero_scale(str(tmp_path)), "rb").read()
+
+    def as_float(t):
+        t.type = 0                               # FLOAT32, its scale 0 kept
+
+    floats = _retyped(added, as_float)
+    for runs in (pruned, floats):
+        assert check_scales(runs) == ""
+        interp, _ = litert.interpreter(runs, allocate=True)
+        detail = interp.get_input_details()[0]
+        interp.set_tensor(detail["index"], np.ones(detail["shape"], detail["dtype"]))
+        litert.invoke(interp, runs)
+    with pytest.raises(InspectorError, match="tensor 0 .'x'. has a quantization scale of 0"):
+        litert.interpreter(added, allocate=True)

@@ -64,11 +64,18 @@ def check_calls(data) -> str:
     return call_problem(subgraphs)
 
 
+QUANTIZED = (3, 7, 9)     # UINT8, INT16, INT8: the types whose kernels compute with the scale
+
+
 def check_scales(data) -> str:
     """'' or the first tensor an operator uses whose quantization scale is not a positive
     number (0, negative, infinite, NaN): LiteRT aborts the process on it while preparing a
     quantized ADD (a TFLITE_CHECK: SIGABRT, no exception), seen on `diff --numeric` and
-    `targets`. Read by the checked reader, as check_calls."""
+    `targets`. Only a quantized tensor's (UINT8, INT16, INT8: a float tensor's scale is
+    never read; LiteRT runs a float ADD whose tensors say scale 0), and a 0 among a
+    per-channel weight's scales is no problem (an all-zero, pruned channel, as some
+    converters write it: LiteRT runs an int8 Conv2D with one). Read by the checked reader,
+    as check_calls."""
     model = Buffer(data, "", "TensorFlow Lite file").root()
     for i, g in enumerate(model.tables(2)):
         tensors = g.tables(0)
@@ -78,8 +85,11 @@ def check_scales(data) -> str:
             used.update(o.scalars(2, "i"))
         for k in sorted(t for t in used if 0 <= t < len(tensors)):
             q = tensors[k].table(4)
-            for scale in q.scalars(2, "f") if q is not None else ():
-                if not (math.isfinite(scale) and scale > 0):
+            if q is None or tensors[k].scalar(1, "b") not in QUANTIZED:
+                continue
+            scales = q.scalars(2, "f")
+            for scale in scales:
+                if not (math.isfinite(scale) and (scale > 0 or scale == 0 and len(scales) > 1)):
                     name = tensors[k].string(3)
                     return (f"subgraph {i}'s tensor {k} ('{name[:80]}') has a quantization "
                             f"scale of {scale:g}: LiteRT aborts on a scale that is not a "
