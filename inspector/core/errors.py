@@ -5,13 +5,23 @@ from __future__ import annotations
 import re
 
 
-class InspectorError(Exception):
-    """A problem with the user's input, reported as one line: what, which file, which node."""
+# What to do about an error of a kind (InspectorError's `hint`), in each front end's own words:
+# the command line names its options, the window its fields (each sets its own at its start:
+# cli.main, gui.main_window); core says it plainly. Applied when the line is made, so an
+# error raised in the app's worker reads in the window's words.
+HINTS = {"input_size": "give its size"}
 
-    def __init__(self, message: str, path: str | None = None, node: str | None = None):
+
+class InspectorError(Exception):
+    """A problem with the user's input, reported as one line: what, which file, which node
+    (and what to do, `hint`: a key of HINTS)."""
+
+    def __init__(self, message: str, path: str | None = None, node: str | None = None,
+                 hint: str | None = None):
         self.message = message
         self.path = path
         self.node = node
+        self.hint = hint
         super().__init__(self.one_line())
 
     def __reduce__(self):
@@ -26,6 +36,9 @@ class InspectorError(Exception):
             where.append(f"node '{self.node}'")
         prefix = ": ".join(where)
         text = f"{prefix}: {self.message}" if prefix else self.message
+        todo = HINTS.get(getattr(self, "hint", None) or "")
+        if todo:
+            text = f"{text}: {todo}"
         return " ".join(_clip(_printable(word)) for word in text.split())
 
     def naming(self, path: str | None) -> "InspectorError":

@@ -51,3 +51,23 @@ def test_a_float_input_of_unknown_shape_still_asks_for_its_shape():
     gd.node.add(name="y", op="Placeholder").attr["dtype"].type = FLOAT
     with pytest.raises(InspectorError, match="'y' has no known shape"):
         make_inputs(Graph(gd), ["y"], {}, "random")
+
+
+def test_an_input_of_no_known_shape_says_what_to_do_in_the_front_end_s_words(monkeypatch):
+    """hostile15b: core said "give --input_shape" to the window too. It says it plainly, each
+    front end in its own words (errors.HINTS), also for an error raised in the app's worker
+    and read in the window (the line is made where it is read)."""
+    import pickle
+
+    from inspector.core import errors
+
+    monkeypatch.setitem(errors.HINTS, "input_size", "give its size")    # core's own words
+    gd = protos.GraphDef()
+    gd.node.add(name="y", op="Placeholder").attr["dtype"].type = FLOAT
+    with pytest.raises(InspectorError) as caught:
+        make_inputs(Graph(gd), ["y"], {}, "random")
+    assert caught.value.hint == "input_size" and "--input_shape" not in str(caught.value)
+    wire = pickle.dumps(caught.value)
+    monkeypatch.setitem(errors.HINTS, "input_size", "use the field")
+    assert pickle.loads(wire).one_line() == ("node 'y': input 'y' has no known shape: use the "
+                                             "field")

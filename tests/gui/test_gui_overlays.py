@@ -353,3 +353,22 @@ def _trace_offered(tmp_path, monkeypatch, events) -> None:
     trace.write_text(json.dumps({"traceEvents": events}))
     monkeypatch.setattr(overlays_controller.QFileDialog, "getOpenFileName",
                         staticmethod(lambda *a, **k: (str(trace), "")))
+
+
+def test_profile_of_an_input_of_no_known_shape_says_what_to_do_in_the_window(qtbot, window,
+                                                                              tmp_path):
+    """hostile15b: the window's Profile (and the pipeline's Check) said "give --input_shape",
+    an option only the command line has. The window names its own field; the command line
+    keeps its option (the hostile manifest's profile-input-unknown-rank)."""
+    from tests.fixtures.hostile import inputs as I
+
+    model = I.input_unknown_rank(str(tmp_path))
+    open_and_wait(qtbot, window, model)
+    errors = []
+    window.state.error.connect(errors.append)
+    window.workbench.set_marks(["x"], ["y"])
+    window.overlays_panel.runs.setValue(1)
+    qtbot.mouseClick(window.overlays_panel.profile_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(errors), timeout=120000)
+    assert errors[0] == ("node 'x': input 'x' has no known shape: give its size in Phone > "
+                         "Conversion preview > Input sizes"), errors

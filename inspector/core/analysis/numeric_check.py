@@ -70,8 +70,8 @@ def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "ran
             continue
         if shape is None:
             if declared is None:
-                raise InspectorError(f"input '{name}' has no known shape; give --input_shape",
-                                     node=name)
+                raise InspectorError(f"input '{name}' has no known shape", node=name,
+                                     hint="input_size")     # (each front end's own words)
             shape = tuple(1 if d is None else d for d in declared)
         if np_dtype == np.object_:
             raise InspectorError(f"input '{name}' takes strings (such as encoded image bytes), "

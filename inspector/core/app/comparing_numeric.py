@@ -45,6 +45,9 @@ def numeric_between(d: Diff, ga: Graph, gb: Graph, summary, inputs=(), outputs=(
     try:            # A's inputs are what both are fed: an input of no known size is A's
         feeds_a, feeds_b, notes = prepare_feeds(d, ga, gb, inputs, arrays)
     except InspectorError as exc:
+        if exc.hint == "input_size":    # no size is given to a comparison: only values are
+            exc.hint = "input_values"
+            Exception.__init__(exc, exc.one_line())
         raise exc.naming(paths[0]) from None
     models = tuple(_tflite_bytes(g, path, side) for g, path, side in
                    ((ga, paths[0], "A"), (gb, paths[1], "B")))
