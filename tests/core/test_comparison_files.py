@@ -244,3 +244,24 @@ def test_a_malformed_saved_run_both_is_said_when_the_comparison_opens(tmp_path):
     path.write_text(json.dumps(_with()))                  # none saved: nothing to say
     d, *_ = read_document(str(path))
     assert reopen(d, Graph(gd), Graph(gd), ("a.pb", "b.pb"))[1] == ""
+
+
+def test_a_model_named_through_a_symlink_loop_is_not_called_gone(tmp_path):
+    """hostile15b: a comparison whose model B is a symbolic link loop said the model 'is
+    gone'; it may be there: its path cannot be resolved."""
+    import json
+
+    from inspector.core.app.comparison_files import read_document
+
+    (tmp_path / "a.pb").write_bytes(b"")
+    os.symlink("loop2", tmp_path / "b.pb")
+    os.symlink("b.pb", tmp_path / "loop2")
+    path = tmp_path / "cmp.json"
+    path.write_text(json.dumps(_with()))
+    with pytest.raises(InspectorError) as err:
+        read_document(str(path))
+    assert err.value.one_line() == (f"{path}: model B of the comparison cannot be resolved: "
+                                    f"its path is a symbolic link loop: {tmp_path / 'b.pb'}")
+    os.remove(tmp_path / "b.pb")
+    with pytest.raises(InspectorError, match="model B of the comparison is gone"):
+        read_document(str(path))

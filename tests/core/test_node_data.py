@@ -263,3 +263,19 @@ def test_a_400_digit_value_is_named_as_the_value_not_as_an_overflow(state, tmp_p
     with pytest.raises(InspectorError) as err:
         io.import_node_data(state, str(path))
     assert "results['conv/Relu'].value is not a finite number" in str(err.value), err.value
+
+
+@pytest.mark.parametrize("content, said", [
+    (HOSTILE["deep"], "not Model Explorer node data: the top level is a list, not an object"),
+    ("", "not Model Explorer node data: the file is empty"),
+    ("  \n\t ", "not Model Explorer node data: the file holds only white space"),
+    ("results: yes", "not Model Explorer node data: the top level is not an object"),
+])
+def test_a_file_that_is_not_an_object_says_what_it_is(state, tmp_path, content, said):
+    """hostile15b: an empty file and a list nested 200,000 deep were both 'the top level is
+    not an object'."""
+    path = tmp_path / "data.json"
+    path.write_text(content)
+    with pytest.raises(InspectorError) as err:
+        io.import_node_data(state, str(path))
+    assert str(err.value) == f"{path}: {said}", str(err.value)

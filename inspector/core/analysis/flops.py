@@ -130,6 +130,8 @@ class FlopReport:
     assumed: list = field(default_factory=list)      # e.g. "batch 1 for input 'pixels'"
     unknown: str = ""                                # why FLOPs cannot be counted at all
     source: str = ""                                 # where the shapes came from
+    too_big: list = field(default_factory=list)      # of unknown_shape: ops whose count is
+    #                                                  past MOST (shapes known, too big to hold)
 
     def top(self, n: int = 10) -> list:
         """(node, flops) of the n biggest, ties by name (a frozen Keras model's node order
@@ -203,6 +205,7 @@ def count_flops(graph, shapes: dict) -> FlopReport:
         value += tf_part
         if value > MOST:       # 64 sizes of 2^31-1 (a hostile .tflite): ~10^600, past a float
             rep.unknown_shape.append(node.name)     # (latency_ms raised OverflowError)
+            rep.too_big.append(node.name)
             continue
         rep.per_node[node.name] = value
         rep.total += value
@@ -216,9 +219,20 @@ def finished(rep: FlopReport) -> FlopReport:
     op could be counted; the ops not counted by name (the same list whatever the graph's
     node order: a frozen Keras model's differs from run to run)."""
     if rep.unknown_shape and not rep.per_node:
-        rep.unknown = "no shapes are known for the ops that do the arithmetic"
+        rep.unknown = nothing_counted(rep)
     rep.unknown_shape.sort()
     return rep
+
+
+def nothing_counted(rep: FlopReport) -> str:
+    """Why no op was counted: their shapes are unknown, or (a hostile model's 64 sizes of
+    2^31-1) their counts are too big to hold, which is not the same thing."""
+    if rep.too_big:
+        big = sorted(rep.too_big)
+        more = f" (and {len(big) - 1:,} other ops)" if len(big) > 1 else ""
+        return (f"the count is too big to hold: node '{big[0]}'{more} needs more than "
+                f"{MOST:,} FLOPs, past what TensorFlow's counter holds")
+    return "no shapes are known for the ops that do the arithmetic"
 
 
 def unknown_flops(reason: str) -> FlopReport:

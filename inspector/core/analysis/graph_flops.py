@@ -38,7 +38,7 @@ def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) 
             inferred.source = (f"{TF_INFERENCE} (the graph's own shapes leave "
                                f"{len(report.unknown_shape):,} ops unknown)")
             return inferred
-    if report.unknown and not report.per_node:
+    if report.unknown and not report.per_node and not report.too_big:
         report.unknown = "no shapes are known for the ops that do the arithmetic" + \
             ("" if tflite else " (give the inputs' shapes)")
     return report

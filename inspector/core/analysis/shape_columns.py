@@ -293,6 +293,7 @@ def count_flops_columns(graph, out: list) -> FlopReport:
         value += tf_part
         if value > MOST:           # not a real shape's count (flops.count_flops)
             unknown.append(names[i])
+            rep.too_big.append(names[i])
             continue
         per_node[names[i]] = value
         rep.total += value

@@ -4,6 +4,7 @@ reopened on the models as they are now."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -147,7 +148,8 @@ def read_document(path: str, job: Job = NO_JOB) -> tuple:
             raise InspectorError(f"the comparison file names no model {side}", path=path)
         full = os.path.normpath(os.path.join(where, rel))
         if not os.path.exists(full):
-            raise InspectorError(f"model {side} of the comparison is gone: {full}", path=path)
+            raise InspectorError(f"model {side} of the comparison {_missing(full)}: {full}",
+                                 path=path)
         if os.path.commonpath([where, full]) != where:
             outside.append(full)
         resolved.append(full)
@@ -201,3 +203,17 @@ def reopen(d: Diff, ga: Graph, gb: Graph, paths: tuple, job: Job = NO_JOB) -> tu
         return session, d.left_out
     fresh = compare(ga, gb, d.a_label, d.b_label, job=job, paths=paths)
     return fresh, "the models changed since the comparison was saved: compared again"
+
+
+def _missing(full: str) -> str:
+    """Why a model the comparison names is not there: gone, or its path cannot be resolved
+    (a symbolic link loop, a folder that cannot be entered: it may well be there)."""
+    try:
+        os.stat(full)
+    except FileNotFoundError:
+        return "is gone"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "cannot be resolved: its path is a symbolic link loop"
+        return f"cannot be reached ({exc.strerror or exc})"
+    return "is gone"

@@ -60,11 +60,19 @@ def calibrate(graph_def, inputs: list, outputs: list, input_shape: tuple, data: 
                       "float32")
     dims = ",".join(str(1 if d is None else d) for d in input_shape)
     job.progress(0, 0, "quantizing the graph (quantize_nodes)")
-    quantized = run_pipeline(graph_def, f'strip_unused_nodes(type=float, shape="{dims}") '
-                             "quantize_nodes", inputs, outputs, job=job)[-1].graph_def
-    logged = run_pipeline(quantized, LOGGING, inputs, outputs, job=job)[-1].graph_def
+    try:
+        quantized = run_pipeline(graph_def, f'strip_unused_nodes(type=float, shape="{dims}") '
+                                 "quantize_nodes", inputs, outputs, job=job)[-1].graph_def
+        logged = run_pipeline(quantized, LOGGING, inputs, outputs, job=job)[-1].graph_def
+    except InspectorError as exc:     # a step's name ('quantize_nodes: ') is not the user's
+        step, _, why = exc.message.partition(": ")
+        if not why or not step.isidentifier():
+            raise
+        raise InspectorError(f"cannot quantize the graph to calibrate it: {why}",
+                             path=exc.path, node=exc.node) from None
     if not any(n.op == "RequantizationRange" for n in quantized.node):
-        raise InspectorError("quantize_nodes left no RequantizationRange to calibrate")
+        raise InspectorError("quantizing the graph left no RequantizationRange to calibrate "
+                             "(no op that eight-bit quantization rewrites)")
     with tempfile.TemporaryDirectory(prefix="inspector-calib-") as tmp:
         graph_path = os.path.join(tmp, "graph.pb")
         with open(graph_path, "wb") as fh:

@@ -69,6 +69,18 @@ class Placed:
 
 
 # -- reading ---------------------------------------------------------------------------------
+def _not_an_object(text, head) -> str:
+    """What a file whose top level is not a JSON object holds, said before it is parsed (a
+    list nested 100,000 deep was 'the top level is not an object')."""
+    if not text:
+        return "the file is empty"
+    if not head and not text.strip():
+        return "the file holds only white space"
+    if head[:1] in ("[", b"["):
+        return "the top level is a list, not an object"
+    return "the top level is not an object"
+
+
 def _fail(what: str, path: str):
     raise InspectorError(f"not Model Explorer node data: {what}", path=path)
 
@@ -169,7 +181,7 @@ def parse(text: str | bytes, path: str = "", graph: str | None = None) -> NodeDa
         raise ValueError(f"{constant} is not a number JSON allows")
     head = text[:64].lstrip()
     if head[:1] not in ("{", b"{"):
-        _fail("the top level is not an object", path)
+        _fail(_not_an_object(text, head), path)
     try:
         # Python hooks: the decoder returns to the interpreter per object and number, so a
         # task parsing a big file lets the GUI thread run (one C call would hold the GIL
