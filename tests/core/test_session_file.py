@@ -306,3 +306,23 @@ def test_a_400_digit_number_in_a_tour_stop_drops_only_its_stop(tmp_path):
     assert session["inputs"] == ["x"] and [s.title for s in session["tour"]] == ["a"]
     assert session["dropped"] == ["tour stop 2: 'rect' must be four finite numbers (x, y, "
                                   "width, height): stop dropped"]
+
+
+def test_a_session_file_that_is_not_utf8_restores_and_says_so(tmp_path):
+    """hostile15b: a session file with a byte that is not UTF-8 (an editor's Latin-1 'é')
+    restored with U+FFFD in place of it, silently. It restores what it can and says which
+    byte, once; the first save keeps the file aside (partly read)."""
+    model = _model(tmp_path)
+    text = json.dumps({"version": 1, "inputs": ["caf\u00e9"], "outputs": ["y"],
+                       "pipeline": [{"name": "fold_constants"}]}, ensure_ascii=False)
+    data = text.encode("latin-1")
+    with open(session_path(model), "wb") as fh:
+        fh.write(data)
+    bench = Workbench()
+    bench.restore(model)
+    assert bench.inputs == ["caf\ufffd"] and bench.outputs == ["y"]
+    assert [s.name for s in bench.steps] == ["fold_constants"]
+    at = data.index(b"\xe9")
+    assert bench.warnings == [f"the file is not valid UTF-8 (from byte {at:,}): what could "
+                              "not be read was restored as \ufffd"], bench.warnings
+    assert bench.partly_read

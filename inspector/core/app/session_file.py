@@ -206,14 +206,27 @@ def parse_session(text: str) -> dict:
 
 
 def read_session(path: str) -> dict:
+    """The session file's parts (parse_session); one that is not valid UTF-8 (an editor's
+    Latin-1, a damaged copy) is read with each byte it cannot decode as U+FFFD and says so
+    in 'dropped' (what is restored may hold those characters), not silently."""
     try:
-        text = files.read_text(path, SESSION_LIMIT, "the session file", error=SessionError)
+        data = files.read_file(path, SESSION_LIMIT, "the session file", error=SessionError)
     except SessionError as exc:
         raise SessionError(exc.message, path=path) from None
+    bad = ""
     try:
-        return parse_session(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="replace")
+        bad = (f"the file is not valid UTF-8 (from byte {exc.start:,}): what could not be "
+               "read was restored as \ufffd")
+    try:
+        session = parse_session(text)
     except SessionError as exc:
         raise SessionError(exc.message, path=path) from None
+    if bad:
+        session["dropped"].insert(0, bad)
+    return session
 
 
 def outside_folder(session: str, value: str) -> str | None:
