@@ -326,3 +326,17 @@ def test_a_session_file_that_is_not_utf8_restores_and_says_so(tmp_path):
     assert bench.warnings == [f"the file is not valid UTF-8 (from byte {at:,}): what could "
                               "not be read was restored as \ufffd"], bench.warnings
     assert bench.partly_read
+
+
+def test_a_session_file_an_editor_saved_with_a_byte_order_mark_is_restored(tmp_path):
+    """review15: a session file saved by an editor that writes a UTF-8 byte order mark (as
+    Notepad did) was refused whole, 'not JSON (Unexpected UTF-8 BOM ...)', and moved aside
+    by the first save; a saved comparison takes one (comparison_files). It is restored."""
+    model = _model(tmp_path)
+    with open(session_path(model), "wb") as fh:
+        fh.write(b"\xef\xbb\xbf" + json.dumps({"version": 1, "inputs": ["x"],
+                                                "outputs": ["y"]}).encode())
+    bench = Workbench()
+    bench.restore(model)
+    assert bench.inputs == ["x"] and bench.outputs == ["y"]
+    assert bench.warnings == [] and bench.unreadable is None

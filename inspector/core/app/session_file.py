@@ -214,10 +214,10 @@ def read_session(path: str) -> dict:
     except SessionError as exc:
         raise SessionError(exc.message, path=path) from None
     bad = ""
-    try:
-        text = data.decode("utf-8")
+    try:     # an editor's byte order mark is no harm (json.loads refuses it: the whole file)
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        text = data.decode("utf-8", errors="replace")
+        text = data.decode("utf-8-sig", errors="replace")
         bad = (f"the file is not valid UTF-8 (from byte {exc.start:,}): what could not be "
                "read was restored as \ufffd")
     try:
