@@ -51,3 +51,37 @@ def test_recorded_shapes_that_are_not_a_list_of_shapes_are_none(kind):
 def test_a_list_of_shapes_is_still_read():
     graph = Graph(hostile_recorded("list"))
     assert ss.static_shapes(graph)[0]["u"] == [(4,)]
+
+
+@pytest.mark.parametrize("target", [[-7, 4], [-1, -1], [-3, -1]])
+def test_a_reshape_to_a_size_tf_refuses_gives_no_negative_size_nor_flops(target):
+    """review15: a hostile Reshape's target of [-7, 4] (or two -1s) was taken as the shape:
+    its MatMul's output said [-7,3] (summarize) and `flops` said 'Total FLOPs: -168'. A
+    size below -1, or a second -1, is one TF refuses: unknown here, on both paths."""
+    gd = protos.GraphDef()
+    x = gd.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = 1
+    for size in (1, 8):
+        x.attr["shape"].shape.dim.add(size=size)
+    for name, dims, dtype in (("shp", [2], 3), ("w", [4, 3], 1)):
+        const = gd.node.add(name=name, op="Const")
+        const.attr["dtype"].type = dtype
+        t = const.attr["value"].tensor
+        t.dtype = dtype
+        for d in dims:
+            t.tensor_shape.dim.add(size=d)
+        if dtype == 3:
+            t.int_val.extend(target)
+        else:
+            t.tensor_content = bytes(48)
+    gd.node.add(name="r", op="Reshape", input=["x", "shp"]).attr["T"].type = 1
+    gd.node.add(name="m", op="MatMul", input=["r", "w"]).attr["T"].type = 1
+    graph = Graph(gd)
+    shapes, _ = ss.static_shapes(graph)
+    assert all(d is None or d >= 0 for d in shapes["r"][0]), shapes["r"]
+    assert all(d is None or d >= 0 for d in shapes["m"][0] or ()), shapes["m"]
+    start, _ = ss.placeholder_shapes(graph, None)
+    _, out = sc.column_shapes(graph, start, True)
+    assert out[graph.index("r")] == shapes["r"]
+    report = graph_flops(graph, allow_tf=False)
+    assert report.total >= 0 and "m" not in report.per_node, report.per_node

@@ -230,6 +230,8 @@ class Propagation:
         if target is None:
             return None
         dims = [int(d) for d in np.ravel(target)]
+        if dims.count(-1) > 1 or any(d < -1 for d in dims):   # TF refuses it: no sizes to
+            return [tuple(None if d < 0 else d for d in dims)]  # tell (-7: FLOPs said -168)
         if -1 in dims:
             if x is None or None in x:
                 return [tuple(None if d == -1 else d for d in dims)]
