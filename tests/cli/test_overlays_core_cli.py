@@ -194,7 +194,9 @@ def test_inputs_that_fit_one_by_one_but_not_together_are_refused_first(tmp_path,
         code, out, err = run_cli(command[0], str(model), *command[1:], *ports, *sizes)
         assert code == 2, (command, err)
         line = err.strip().splitlines()[-1]
-        model_of = "" if command[0] == "check" else f"{model}: "    # of one model: named
+        # of one model: named; check's two: the original's, whose inputs are made (c6c3368)
+        model_of = f"the original graph ({model}): " if command[0] == "check" else \
+            f"{model}: "
         assert line == ("graphdef-inspector: error: " + model_of + "made-up inputs need 7.6 "
                         "MB together, past the 6.1 MB that made-up inputs may take "
                         "($INSPECTOR_FEED_MEMORY_GB): 'a' [1,1000000] (float32) 3.8 MB, "
