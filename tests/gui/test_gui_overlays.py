@@ -372,3 +372,24 @@ def test_profile_of_an_input_of_no_known_shape_says_what_to_do_in_the_window(qtb
     qtbot.waitUntil(lambda: bool(errors), timeout=120000)
     assert errors[0] == ("node 'x': input 'x' has no known shape: give its size in Phone > "
                          "Conversion preview > Input sizes"), errors
+
+
+def test_profile_of_an_input_declared_minus_5_is_refused_as_the_command_line_refuses_it(
+        qtbot, window, tmp_path):
+    """hostile15b: a Placeholder declaring [-5,3] was profiled in the window as [?,3] (its
+    stripped copy carried the fed size), while `profile` was refused: TensorFlow refuses a
+    size below -1 at import. Both refuse it now, in the same words (the hostile manifest's
+    profile-input-shape-negative)."""
+    from tests.fixtures.hostile import inputs as I
+
+    model = I.input_shape_negative(str(tmp_path))
+    open_and_wait(qtbot, window, model)
+    errors = []
+    window.state.error.connect(errors.append)
+    window.workbench.set_marks(["x"], ["y"])
+    window.overlays_panel.runs.setValue(1)
+    qtbot.mouseClick(window.overlays_panel.profile_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(errors or window.overlays.profiles), timeout=120000)
+    assert not window.overlays.profiles
+    assert errors == ["node 'x': TensorFlow cannot import the graph: the input's shape [-5,3] "
+                      "has sizes below -1 (where -1 means unknown)"], errors

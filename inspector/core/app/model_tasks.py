@@ -53,7 +53,8 @@ class ModelTasks:
 
         gd = graph_for_run(self.graph_def, ins, outs, shapes)
         return run_profile(gd, ins, outs, shapes, mode, 0, arrays, warmup=warmup, runs=runs,
-                           intra=intra, inter=inter, allow_io=allow_io, job=job)
+                           intra=intra, inter=inter, allow_io=allow_io, job=job,
+                           original=self.graph_def)
 
     def calibrate(self, ins, outs, shape, shapes, data, min_percentile, max_percentile,
                   allow_io=False, job: Job = NO_JOB):

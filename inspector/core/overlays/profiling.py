@@ -195,16 +195,39 @@ def from_summarizer(s: StatSummarizer, source: str) -> Profile:
     return Profile(nodes, source, text=s.text())
 
 
+def refuse_sizes_below_minus_one(graph_def, inputs: list) -> None:
+    """TensorFlow's rule for a declared shape, before anything runs: a size below -1 (-1
+    means unknown) is refused at import ('Shape [-5,3] has dimensions with values below
+    -1'). The window profiles a stripped copy whose inputs carry the sizes it feeds, which
+    TensorFlow took: it profiled [-5,3] as [?,3] where the command line was refused."""
+    graph = Graph(graph_def)
+    for text in inputs:
+        node = graph.get(text.split(":")[0])
+        if node is None or "shape" not in node.proto.attr:
+            continue
+        attr = node.proto.attr["shape"]
+        if not attr.HasField("shape") or attr.shape.unknown_rank:
+            continue
+        sizes = [d.size for d in attr.shape.dim]
+        if any(d < -1 for d in sizes):
+            raise InspectorError(f"TensorFlow cannot import the graph: the input's shape "
+                                 f"[{','.join(map(str, sizes))}] has sizes below -1 (where -1 "
+                                 "means unknown)", node=node.name)
+
+
 def run_profile(graph_def, inputs: list, outputs: list, input_shapes=None, mode="random",
                 seed=0, arrays=None, warmup=1, runs=10, intra=0, inter=1, allow_io=False,
-                job: Job = NO_JOB) -> Profile:
-    """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs."""
+                job: Job = NO_JOB, original=None) -> Profile:
+    """Profile in TensorFlow: N warm-up runs, then M untraced and M traced runs. `original`:
+    the graph `graph_def` was cut from (the window's stripped copy), held to TensorFlow's
+    rules for its inputs' declared shapes as the command line's whole graph is."""
     from inspector.core.model.protos import step_stats_pb2
 
     for label, value, least in (("runs", runs, 1), ("warmup", warmup, 0), ("intra", intra, 0),
                                 ("inter", inter, 0)):
         if int(value) < least:
             raise InspectorError(f"--{label} must be at least {least} (got {value})")
+    refuse_sizes_below_minus_one(graph_def if original is None else original, inputs)
     graph = Graph(graph_def)
     safety.require_safe(graph_def, outputs, inputs, allow_io, action="profile it")
     feeds = make_inputs(graph, inputs, input_shapes or {}, mode, seed, arrays)
