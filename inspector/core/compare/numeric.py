@@ -194,6 +194,9 @@ def quantize(real, how: tuple):
     dtype, scale, zero = np.dtype(how[0]), how[1], how[2]
     info = np.iinfo(dtype)
     out = np.empty(real.shape, dtype)
+    if not scale > 0:      # 0, negative or NaN (a hostile .tflite, which LiteRT is not given:
+        out.fill(min(max(int(zero), info.min), info.max))   # refuse_cycles): no division
+        return out         # ('invalid value encountered in cast' on stderr)
     flat, src = out.reshape(-1), real.reshape(-1)
     for start in range(0, flat.size, feed_budget.CHUNK):
         piece = src[start:start + feed_budget.CHUNK]
