@@ -57,8 +57,20 @@ def test_no_shape_anywhere_says_how_to_give_one(graph):
     with pytest.raises(InspectorError) as caught:
         gather_samples(graph, ["u"], None, {"kind": "random", "count": 1})
     text = caught.value.one_line()
-    assert "node 'u'" in text and "mark an input whose shape is known" in text
-    assert "--input-shape NAME=D,D,..." in text
+    assert "node 'u'" in text and "(mark an input whose shape is known): give" in text
+    assert "command line" not in text     # each front end says how (errors.HINTS), the window
+    #                                       its Input sizes field, not an option
+    from inspector.core import errors
+
+    saved = dict(errors.HINTS)
+    try:
+        errors.HINTS["input_size"] = "give its size in Phone > Conversion preview > Input sizes"
+        assert caught.value.one_line().endswith(
+            "(mark an input whose shape is known): give its size in Phone > Conversion "
+            "preview > Input sizes")
+    finally:
+        errors.HINTS.clear()
+        errors.HINTS.update(saved)
 
 
 def test_input_sizes_take_a_tensor_name_at_port_0_and_refuse_an_input_given_twice():

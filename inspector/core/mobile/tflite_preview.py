@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from inspector.core.demo.front_end import check_size, detect
+from inspector.core import errors
 from inspector.core.errors import InspectorError
 from inspector.core.mobile.measured import Measured, Row
 from inspector.core.model.graph import Graph
@@ -85,15 +86,14 @@ def _input_shape(graph, name: str, shapes: dict | None, warnings: list | None = 
     node = graph.get(base)
     dims = node.declared_dims if node is not None else None
     if dims is None:
-        raise InspectorError("the input has no declared or inferred shape: mark an input whose "
-                             "shape is known (command line: --input-shape NAME=D,D,...)",
-                             node=base)
+        raise InspectorError("the input has no declared or inferred shape (mark an input whose "
+                             "shape is known)", node=base, hint="input_size")
     taken = [1 if d is None or d < 0 else d for d in dims]
     if warnings is not None and any(d is None or d < 0 for d in dims[1:]):
         shown = ",".join("?" if d is None or d < 0 else str(d) for d in dims)
         warnings.append(f"input '{base}' leaves sizes open ([{shown}]): the samples are "
-                        f"[{','.join(str(d) for d in taken)}]; give its real size for "
-                        f"meaningful figures (command line: --input-shape {base}=D,D,...)")
+                        f"[{','.join(str(d) for d in taken)}]: for meaningful figures, "
+                        f"{errors.HINTS['input_size']}")
     return taken
 
 
