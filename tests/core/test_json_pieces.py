@@ -54,11 +54,8 @@ def test_a_document_nested_too_deeply_raises_recursion_error_as_json_loads_does(
         json_pieces.loads(text)
 
 
-def test_a_comparison_is_read_an_entry_at_a_time(monkeypatch):
-    """No C call reads more than one entry or pair of a saved comparison: json.loads read
-    it all in one (0.7 s with the GIL held for a 300k pair's 110 MB file). Fails on a
-    json.loads in one piece."""
-    text = json.dumps(comparison(500), indent=1)
+def _watched_spans(monkeypatch) -> list:
+    """The length of text each C call of json_pieces reads, appended as it reads."""
     spans, real = [], json_pieces._DECODER
 
     class Watched:
@@ -68,6 +65,15 @@ def test_a_comparison_is_read_an_entry_at_a_time(monkeypatch):
             return value, end
 
     monkeypatch.setattr(json_pieces, "_DECODER", Watched())
+    return spans
+
+
+def test_a_comparison_is_read_an_entry_at_a_time(monkeypatch):
+    """No C call reads more than one entry or pair of a saved comparison: json.loads read
+    it all in one (0.7 s with the GIL held for a 300k pair's 110 MB file). Fails on a
+    json.loads in one piece."""
+    text = json.dumps(comparison(500), indent=1)
+    spans = _watched_spans(monkeypatch)
     assert json_pieces.loads(text) == json.loads(text)
     entry = len(json.dumps(comparison(1)["entries"][0], indent=1)) * 2    # (indented deeper)
     # (a run of pairs is one call of at most RUN characters)
@@ -112,15 +118,7 @@ def test_a_long_container_deeper_than_the_walk_is_read_in_short_calls_too(monkey
     200 MB array at depth 4 or an object of 35M keys at depth 2 held the window 3 s and
     1.6 s (File > Open comparison), and Cancel waited for it. One that does not end within
     PIECE characters is walked too. Fails on the old code (one span of the whole)."""
-    spans, real = [], json_pieces._DECODER
-
-    class Watched:
-        def raw_decode(self, s, i):
-            value, end = real.raw_decode(s, i)
-            spans.append(end - i)
-            return value, end
-
-    monkeypatch.setattr(json_pieces, "_DECODER", Watched())
+    spans = _watched_spans(monkeypatch)
     assert json_pieces.loads(text) == json.loads(text)
     assert max(spans) <= json_pieces.PIECE, max(spans)
 
@@ -200,15 +198,7 @@ def test_a_file_of_tiny_values_is_read_in_few_calls(monkeypatch):
     text = '{"format": "f", "entries": [' + ",".join(["0"] * 100_000) + "], " + \
         '"pairs": ' + json.dumps([[f"a/n{k}", f"b/{k}", "name"] for k in range(10_000)]) + \
         ', "q": {' + ",".join(f'"k{k}": {k}' for k in range(10_000)) + "}}"
-    spans, real = [], json_pieces._DECODER
-
-    class Watched:
-        def raw_decode(self, s, i):
-            value, end = real.raw_decode(s, i)
-            spans.append(end - i)
-            return value, end
-
-    monkeypatch.setattr(json_pieces, "_DECODER", Watched())
+    spans = _watched_spans(monkeypatch)
     assert repr(json_pieces.loads(text)) == repr(json.loads(text))
     assert len(spans) < len(text) // 1000 and max(spans) <= json_pieces.RUN, \
         (len(spans), max(spans))

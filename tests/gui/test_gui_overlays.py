@@ -355,6 +355,18 @@ def _trace_offered(tmp_path, monkeypatch, events) -> None:
                         staticmethod(lambda *a, **k: (str(trace), "")))
 
 
+def _profile_x_to_y(qtbot, window, model: str) -> list:
+    """The errors the window says once Profile, clicked with x to y marked, has ended."""
+    open_and_wait(qtbot, window, model)
+    errors = []
+    window.state.error.connect(errors.append)
+    window.workbench.set_marks(["x"], ["y"])
+    window.overlays_panel.runs.setValue(1)
+    qtbot.mouseClick(window.overlays_panel.profile_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(errors or window.overlays.profiles), timeout=120000)
+    return errors
+
+
 def test_profile_of_an_input_of_no_known_shape_says_what_to_do_in_the_window(qtbot, window,
                                                                               tmp_path):
     """hostile15b: the window's Profile (and the pipeline's Check) said "give --input_shape",
@@ -362,14 +374,7 @@ def test_profile_of_an_input_of_no_known_shape_says_what_to_do_in_the_window(qtb
     keeps its option (the hostile manifest's profile-input-unknown-rank)."""
     from tests.fixtures.hostile import inputs as I
 
-    model = I.input_unknown_rank(str(tmp_path))
-    open_and_wait(qtbot, window, model)
-    errors = []
-    window.state.error.connect(errors.append)
-    window.workbench.set_marks(["x"], ["y"])
-    window.overlays_panel.runs.setValue(1)
-    qtbot.mouseClick(window.overlays_panel.profile_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: bool(errors), timeout=120000)
+    errors = _profile_x_to_y(qtbot, window, I.input_unknown_rank(str(tmp_path)))
     assert errors[0] == ("node 'x': input 'x' has no known shape: give its size in Phone > "
                          "Conversion preview > Input sizes"), errors
 
@@ -382,14 +387,7 @@ def test_profile_of_an_input_declared_minus_5_is_refused_as_the_command_line_ref
     profile-input-shape-negative)."""
     from tests.fixtures.hostile import inputs as I
 
-    model = I.input_shape_negative(str(tmp_path))
-    open_and_wait(qtbot, window, model)
-    errors = []
-    window.state.error.connect(errors.append)
-    window.workbench.set_marks(["x"], ["y"])
-    window.overlays_panel.runs.setValue(1)
-    qtbot.mouseClick(window.overlays_panel.profile_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: bool(errors or window.overlays.profiles), timeout=120000)
+    errors = _profile_x_to_y(qtbot, window, I.input_shape_negative(str(tmp_path)))
     assert not window.overlays.profiles
     assert errors == ["node 'x': TensorFlow cannot import the graph: the input's shape [-5,3] "
                       "has sizes below -1 (where -1 means unknown)"], errors
