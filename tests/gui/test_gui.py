@@ -350,6 +350,52 @@ def test_a_big_graph_is_drawn_before_its_parameters_are_counted(qtbot, window, f
     assert "parameters" in tip and "still being counted" not in tip
 
 
+def test_a_big_graphs_counts_and_summary_wait_for_its_first_picture_on_screen(
+        qtbot, window, fx, monkeypatch):
+    """The parameter counts' read of the constants (the layout task's second pass) and the
+    summary start once the first picture is painted, not while the GUI thread builds and
+    paints it: the threads share one interpreter, and both took the GIL from that picture
+    (300k nodes, slow class: ~40 ms of CPU between the scene and its paint). Fails on the
+    old code: the counts started at the partial scene, nothing painted yet, and the summary
+    at set_scene."""
+    from PySide6.QtCore import QEvent, QObject
+
+    import inspector.core.app.marks as marks
+    import inspector.core.view.view_graph as vg
+    from inspector.core.model.graph import Graph
+
+    monkeypatch.setattr(vg, "DEFER_PARAMS_ABOVE", 3)
+    paints = []
+
+    class Paints(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Paint and window.canvas.items_by_id:
+                paints.append(len(window.canvas.items_by_id))
+            return False
+
+    watch = Paints(window)
+    window.canvas.viewport().installEventFilter(watch)
+    seen = {}
+    facts, summary_of = Graph.const_facts, marks.summary_of
+
+    def counted(self, *args, **kwargs):
+        seen.setdefault("counts", len(paints))
+        return facts(self, *args, **kwargs)
+
+    def summarized(model):
+        seen.setdefault("summary", len(paints))
+        return summary_of(model)
+
+    monkeypatch.setattr(Graph, "const_facts", counted)
+    monkeypatch.setattr(marks, "summary_of", summarized)
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
+                    timeout=60000)
+    window.canvas.viewport().removeEventFilter(watch)
+    assert seen["counts"] >= 1 and seen["summary"] >= 1, (seen, paints)
+    assert window.state.summary is not None
+
+
 def test_a_failed_first_layout_still_brings_the_summary(qtbot, window, monkeypatch):
     """The summary waits for the first scene; when that layout fails the user gets the
     error and the summary anyway."""

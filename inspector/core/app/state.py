@@ -23,6 +23,7 @@ class AppState:
         self.view_changed = Event()        # (view) the graph shown, or how it is shown
         self.expansion_changed = Event()   # ()
         self.scene_changed = Event()       # (scene)
+        self.scene_shown = Event()         # (scene) built on the canvas and painted
         self.selection_changed = Event()   # (name or None)
         self.strip_changed = Event()       # (StripPreview or None)
         self.rows_changed = Event()        # (rows)

@@ -5,6 +5,8 @@ clicks, keys and the context menu turned into state changes; navigation and zoom
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMenu
@@ -17,6 +19,18 @@ from inspector.core.view.navigation import neighbour
 from inspector.core.view.vocabulary import count
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.minimap import boxes_picture, minimap_groups, scene_bounds
+
+
+SCREEN_WAIT = 2.0      # seconds a layout task waits for its first picture to be on screen,
+# at most (a canvas that is not shown paints nothing)
+
+
+def _wait(task, on_screen) -> None:
+    """Until `on_screen` is set (or SCREEN_WAIT is over); Cancelled when the task is."""
+    end = time.monotonic() + SCREEN_WAIT
+    while not on_screen.wait(0.05) and time.monotonic() < end:
+        task.check()
+    task.check()
 
 
 def opening_text(state, tasks, not_drawn) -> str:
@@ -45,6 +59,8 @@ class CanvasController(QObject):
         self._laid_for = (None, None)   # (the last scene laid out, the expansion it shows)
         self._told = None       # the expansion whose Expand all result was said
         self._counted = None    # (id of the view, expansion) whose picture's count was said
+        self._on_screen = None  # (scene, threading.Event) a layout task waits on: set once
+        # that scene is built and painted
         s = state
         s.model_changed.connect(self._model_changed)
         s.view_changed.connect(self._view_changed)
@@ -88,25 +104,31 @@ class CanvasController(QObject):
             return     # opening a model changes the view and the expansion: one layout
         self._asked = asked
 
-        def drawn(scene, cache=None):
+        def drawn(scene, cache=None, on_screen=None):
             """The scene with what the canvas and the minimap draw of it, prepared here."""
             return (scene, edge_geometry(scene.edges, scene.items, scene.direction),
-                    _minimap(scene, None, size), cache)
+                    _minimap(scene, None, size), cache, on_screen)
 
         def work(task):
             mine = cache.copy()      # this task's own; the view adopts it when it is done
             scene = view.scene(expanded, task, defer_params=True, direction=direction,
                                shapes=shapes, cache=mine)
             if view.params_deferred():
-                # a big graph: show it now, then again with the scopes' parameter counts
-                task.partial(drawn(scene))
+                # a big graph: show it now, then again with the scopes' parameter counts,
+                # read once it is on screen (reading them holds the GIL that the GUI thread
+                # needs to build and paint it)
+                on_screen = threading.Event()
+                task.partial(drawn(scene, None, on_screen))
+                _wait(task, on_screen)
                 view.graph.const_facts()
                 scene = view.scene(expanded, task, direction=direction, shapes=shapes,
                                    cache=mine)
             return drawn(scene, mine)
 
         def show(result):
-            scene, geometry, minimap, filled = result
+            scene, geometry, minimap, filled, on_screen = result
+            if on_screen is not None:
+                self._wait_for_screen(scene, on_screen)
             if filled is not None:
                 view.adopt(filled)
             self._drawn = (scene, geometry, minimap)
@@ -177,6 +199,25 @@ class CanvasController(QObject):
             self.state.say((f"{caption}: " if caption else "") +
                            f"{count(len(scene.items), 'item')} shown" +
                            (f". {note}" if note else ""))
+        self._painted(scene)
+
+    def _wait_for_screen(self, scene, on_screen) -> None:
+        """`on_screen` set once `scene` is built and painted (one waits at a time: an older
+        one is let go now)."""
+        if self._on_screen is not None:
+            self._on_screen[1].set()
+        self._on_screen = (scene, on_screen)
+
+    def _painted(self, scene) -> None:
+        """`scene` is built: painted now (not in a later turn, after the work that waited
+        for it has taken the GIL), then said (state.scene_shown) and let the layout task
+        waiting for it go on."""
+        self.canvas.flush_scene()
+        self.canvas.paint_now()
+        if self._on_screen is not None and self._on_screen[0] is scene:
+            self._on_screen[1].set()
+            self._on_screen = None
+        self.state.scene_shown.emit(scene)
 
     def _expand_all_result(self, scene) -> bool:
         """Whether `scene` is the first picture of an Expand all: its count and what it left

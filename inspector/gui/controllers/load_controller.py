@@ -50,20 +50,21 @@ class LoadController:
                                 "\n\n".join(model.notes))
 
     def _summarize_after_layout(self, model) -> None:
-        """Start the summary once the model's first scene is laid out: run alongside the
-        layout, the two Python threads share one interpreter and the picture waits for both.
+        """Start the summary once the model's first scene is on screen (built and painted):
+        run alongside the layout, or while the GUI thread builds and paints its picture, the
+        Python threads share one interpreter and the picture waits for both.
         If that layout fails (an error is reported instead), the summary starts then. (A bound
         method, not a closure that disconnects itself: that closure is a reference cycle, and
         the garbage collector, which leaves what the app keeps alone, never freed it, nor the
         model it held.)"""
         if self._to_summarize is None:
-            self.state.scene_changed.connect(self._laid_out)
+            self.state.scene_shown.connect(self._laid_out)
             self.state.error.connect(self._laid_out)
         self._to_summarize = model
 
     def _laid_out(self, *_) -> None:
         model, self._to_summarize = self._to_summarize, None
-        self.state.scene_changed.disconnect(self._laid_out)
+        self.state.scene_shown.disconnect(self._laid_out)
         self.state.error.disconnect(self._laid_out)
         if model is not None and model is self.state.model:
             self._summarize(model)
