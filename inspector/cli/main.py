@@ -7,7 +7,7 @@ import importlib
 import sys
 
 from inspector.cli.loading import DEMO_MODEL, _add_load_args, _load, _split  # noqa: F401
-from inspector.core import errors
+from inspector.cli.wording import said
 from inspector.core.errors import InspectorError, UnsafeGraphError, printable_text
 from inspector.core.app.words import count
 from inspector.core.runtime import front_end, gc_policy
@@ -103,10 +103,6 @@ PARSER_MODULES = (
     ("inspector.cli.targets", ("targets",), True),
 )
 OWN = ("summarize", "dot", "signatures", "convert")
-# what to do about an error (core.errors.HINTS), in the command line's options
-HINTS = {"input_size": "give --input_shape NAME=d0,d1,...",
-         "input_values": "give its values with --input FILE.npy (the first input's) or other "
-                         "inputs with --inputs"}
 # every subcommand (the launcher sends these to the CLI, --help lists them)
 SUBCOMMANDS = OWN + tuple(name for _, names, _ in PARSER_MODULES for name in names)
 
@@ -192,14 +188,13 @@ def main(argv: list | None = None) -> int:
     from inspector.core.runtime.executor import install_in_process
 
     install_in_process()  # the CLI runs TensorFlow in its own process, imported when used
-    errors.HINTS.update(HINTS)      # what to do, in the command line's options
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Printable(out), _Printable(err)   # a model's names: never raw
     keras_before, front_end.KERAS_IN_CHILD = front_end.KERAS_IN_CHILD, True   # a capped child
     try:
         return args.func(args)
     except InspectorError as exc:
-        text = exc.one_line()
+        text = said(exc)        # what to do in the command line's options
         if isinstance(exc, UnsafeGraphError) and "--allow_io" not in text and any(
                 f.why != "calls itself" for f in exc.findings):   # recursion: nothing gives it
             text += " (--allow_io gives it)"

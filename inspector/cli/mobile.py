@@ -9,6 +9,7 @@ import os
 import sys
 
 from inspector.cli import tflite_args as ta
+from inspector.cli import wording
 from inspector.cli.loading import _load, of_one_model
 from inspector.core.app.inputs import model_input_shapes
 from inspector.core.app.words import milliseconds
@@ -99,7 +100,7 @@ def cmd_tflite(args) -> int:
                             source=ta.source(args), compare_count=args.compare,
                             allow_io=args.allow_io)
     for w in result.warnings:
-        print(f"WARNING: {w}", file=sys.stderr)
+        print(f"WARNING: {wording.said(w)}", file=sys.stderr)
     print(f"Representative data: {result.sample_source}")
     if result.engine:
         print(f"Answers compared with the TF graph's on {min(args.compare, result.samples)} "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from inspector.cli.wording import said
 from inspector.core.errors import InspectorError
 from inspector.core.runtime.lazy_import import later
 
@@ -55,7 +56,7 @@ def answer(argv: list) -> int | None:
                                                                            else ""))
         sys.stdout.flush()
     except InspectorError as exc:
-        print(f"graphdef-inspector: error: {exc.one_line()}", file=sys.stderr)
+        print(f"graphdef-inspector: error: {said(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 
+from inspector.cli import wording
 from inspector.cli.loading import _load
 from inspector.cli.tflite_args import convertible, input_shapes, output_targets, ports, source
 from inspector.core.app.demo import engine_here
@@ -24,7 +25,7 @@ def cmd_recipes(args) -> int:
                          input_shapes(args, model, ins), names, args.keep_float,
                          source(args), args.compare, args.allow_io)
     for w in report.warnings:
-        print(f"WARNING: {w}", file=sys.stderr)
+        print(f"WARNING: {wording.said(w)}", file=sys.stderr)
     rows, best = recipe_figures(report)
     for row, out in zip(report.results, rows):
         if row.model is not None and row.recipe in targets:

@@ -3,18 +3,53 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
+
+# What to do about an error of a kind (InspectorError's `hint`), said plainly: core's words,
+# what str(error) says. Each front end has its own table (the command line names its options,
+# cli.main.HINTS; the window its fields, gui.wording.HINTS) and words an error with it where
+# it shows it (`said`), so an error raised in the app's worker reads in the window's words
+# and the wording never depends on which front end ran last in the process (read-only).
+PLAIN_HINTS: Mapping = MappingProxyType({"input_size": "give its size"})
 
 
-# What to do about an error of a kind (InspectorError's `hint`), in each front end's own words:
-# the command line names its options, the window its fields (each sets its own at its start:
-# cli.main, gui.main_window); core says it plainly. Applied when the line is made, so an
-# error raised in the app's worker reads in the window's words.
-HINTS = {"input_size": "give its size"}
+def said(thing, hints: Mapping = PLAIN_HINTS) -> str:
+    """What a front end shows of `thing` (an InspectorError, a HintedText warning, any
+    exception or text), its hint in the front end's words (`hints`; a kind the table lacks
+    in core's plain words, a kind it words "" unsaid)."""
+    if isinstance(thing, InspectorError):
+        return thing.one_line(hints)
+    if isinstance(thing, HintedText):
+        return thing.worded(hints)
+    return str(thing)
+
+
+def _todo(kind: str | None, hints: Mapping) -> str:
+    return hints.get(kind, PLAIN_HINTS.get(kind, "")) if kind else ""
+
+
+class HintedText(str):
+    """A line made in core (a warning) that ends with what to do (`hint`, a kind of
+    PLAIN_HINTS): as a str, in core's plain words; `said(line, hints)` in a front end's."""
+
+    def __new__(cls, text: str, hint: str, joiner: str = ": "):
+        todo = _todo(hint, PLAIN_HINTS)
+        self = super().__new__(cls, f"{text}{joiner}{todo}" if todo else text)
+        self.text, self.hint, self.joiner = text, hint, joiner
+        return self
+
+    def __reduce__(self):       # crosses the worker pipe whole
+        return HintedText, (self.text, self.hint, self.joiner)
+
+    def worded(self, hints: Mapping) -> str:
+        todo = _todo(self.hint, hints)
+        return f"{self.text}{self.joiner}{todo}" if todo else self.text
 
 
 class InspectorError(Exception):
     """A problem with the user's input, reported as one line: what, which file, which node
-    (and what to do, `hint`: a key of HINTS)."""
+    (and what to do, `hint`: a kind of PLAIN_HINTS, worded by each front end: `said`)."""
 
     def __init__(self, message: str, path: str | None = None, node: str | None = None,
                  hint: str | None = None):
@@ -28,7 +63,9 @@ class InspectorError(Exception):
         """Pickled whole (message, file, node, findings…): errors cross the worker pipe."""
         return _rebuild, (type(self), dict(self.__dict__))
 
-    def one_line(self) -> str:
+    def one_line(self, hints: Mapping = PLAIN_HINTS) -> str:
+        """The one line; its hint in `hints`' words (a front end's table; core's plain
+        words by default, as str(self))."""
         where = []
         if self.path:
             where.append(str(self.path))
@@ -36,7 +73,7 @@ class InspectorError(Exception):
             where.append(f"node '{self.node}'")
         prefix = ": ".join(where)
         text = f"{prefix}: {self.message}" if prefix else self.message
-        todo = HINTS.get(getattr(self, "hint", None) or "")
+        todo = _todo(getattr(self, "hint", None), hints)
         if todo:
             text = f"{text}: {todo}"
         return " ".join(_clip(_printable(word)) for word in text.split())

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea
 from inspector.core.app.decorations import overlay_entry
 from inspector.core.app.demo_model import DEMO_MODEL
 from inspector.core.app.start import import_model_modules
-from inspector.core import errors
 from inspector.core.app.state import AppState
 from inspector.core.runtime import threads
 from inspector.core.view.vocabulary import count
@@ -37,10 +36,6 @@ from inspector.gui.tasks import gui_tasks
 from inspector.gui.workspace import Workspace  # where each task puts the panels
 
 MAX_RECENT = 10
-# what to do about an error (core.errors.HINTS), in the window's words: the Input sizes field
-# sizes the marked (or likely) inputs of Profile, the pipeline's Check and the conversion
-HINTS = {"input_size": "give its size in Phone > Conversion preview > Input sizes",
-         "input_values": ""}     # (Run both takes no sizes and no files: nothing to say)
 DEFAULT_SIZE = (1500, 1000)
 
 
@@ -65,7 +60,6 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
-        errors.HINTS.update(HINTS)      # what to do, in the window's words
         self.setWindowTitle("GraphDef Inspector")
         self.settings = settings or QSettings("graphdef-inspector", "inspector")
         self.state = AppState()

@@ -58,19 +58,37 @@ def test_no_shape_anywhere_says_how_to_give_one(graph):
         gather_samples(graph, ["u"], None, {"kind": "random", "count": 1})
     text = caught.value.one_line()
     assert "node 'u'" in text and "(mark an input whose shape is known): give" in text
-    assert "command line" not in text     # each front end says how (errors.HINTS), the window
+    assert "command line" not in text     # each front end says how (errors.said), the window
     #                                       its Input sizes field, not an option
-    from inspector.core import errors
+    from inspector.gui.wording import said
 
-    saved = dict(errors.HINTS)
-    try:
-        errors.HINTS["input_size"] = "give its size in Phone > Conversion preview > Input sizes"
-        assert caught.value.one_line().endswith(
-            "(mark an input whose shape is known): give its size in Phone > Conversion "
-            "preview > Input sizes")
-    finally:
-        errors.HINTS.clear()
-        errors.HINTS.update(saved)
+    assert said(caught.value).endswith(
+        "(mark an input whose shape is known): give its size in Phone > Conversion "
+        "preview > Input sizes")
+
+
+def test_an_input_leaving_sizes_open_is_warned_of_in_each_front_end_s_words(tmp_path):
+    """The preview's warning for an input that leaves sizes open ended with the hint in the
+    words of whichever front end set errors.HINTS last (one global table). It is a line that
+    keeps its hint's kind, across the worker pipe too: core's plain words as a str, each front
+    end's when it shows it."""
+    import pickle
+
+    from inspector.cli import wording as cli
+    from inspector.core.mobile.tflite_preview import gather_samples
+    from inspector.gui import wording as gui
+
+    path = tmp_path / "open.pbtxt"
+    path.write_text(GRAPH.replace("dim { size: -1 } dim { size: 4 }",
+                                  "dim { size: 1 } dim { size: -1 } dim { size: 4 }"))
+    _, _, warnings = gather_samples(load(str(path)).graph, ["x"], None,
+                                    {"kind": "random", "count": 1})
+    line = pickle.loads(pickle.dumps(warnings[0]))
+    said = "input 'x' leaves sizes open ([1,?,4]): the samples are [1,1,4]: for meaningful figures"
+    assert line == f"{said}, give its size"
+    assert gui.said(line) == f"{said}, give its size in Phone > Conversion preview > Input sizes"
+    assert cli.said(line) == f"{said}, give --input_shape NAME=d0,d1,..."
+    assert gui.said(line).endswith("Input sizes")       # whichever was asked last
 
 
 def test_input_sizes_take_a_tensor_name_at_port_0_and_refuse_an_input_given_twice():

@@ -53,21 +53,20 @@ def test_a_float_input_of_unknown_shape_still_asks_for_its_shape():
         make_inputs(Graph(gd), ["y"], {}, "random")
 
 
-def test_an_input_of_no_known_shape_says_what_to_do_in_the_front_end_s_words(monkeypatch):
+def test_an_input_of_no_known_shape_says_what_to_do_in_the_front_end_s_words():
     """hostile15b: core said "give --input_shape" to the window too. It says it plainly, each
-    front end in its own words (errors.HINTS), also for an error raised in the app's worker
-    and read in the window (the line is made where it is read)."""
+    front end in its own words (its hint table: errors.said), also for an error raised in the
+    app's worker and read in the window (the line is made where it is shown)."""
     import pickle
 
     from inspector.core import errors
 
-    monkeypatch.setitem(errors.HINTS, "input_size", "give its size")    # core's own words
     gd = protos.GraphDef()
     gd.node.add(name="y", op="Placeholder").attr["dtype"].type = FLOAT
     with pytest.raises(InspectorError) as caught:
         make_inputs(Graph(gd), ["y"], {}, "random")
     assert caught.value.hint == "input_size" and "--input_shape" not in str(caught.value)
-    wire = pickle.dumps(caught.value)
-    monkeypatch.setitem(errors.HINTS, "input_size", "use the field")
-    assert pickle.loads(wire).one_line() == ("node 'y': input 'y' has no known shape: use the "
-                                             "field")
+    assert str(caught.value).endswith("has no known shape: give its size")    # core's words
+    wire = pickle.loads(pickle.dumps(caught.value))
+    assert errors.said(wire, {"input_size": "use the field"}) == (
+        "node 'y': input 'y' has no known shape: use the field")

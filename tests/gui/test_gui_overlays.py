@@ -379,6 +379,34 @@ def test_profile_of_an_input_of_no_known_shape_says_what_to_do_in_the_window(qtb
                          "Conversion preview > Input sizes"), errors
 
 
+def test_the_window_and_the_command_line_word_one_error_each_their_own_way_in_any_order(
+        qtbot, window, tmp_path, capsys):
+    """note15: what to do about an error was one global table (errors.HINTS) that the command
+    line and each new window overwrote, so in one process the window said "give --input_shape"
+    after a command-line run, and the command line the window's field after a new window.
+    Each front end now words the error where it shows it (gui.wording, cli.wording)."""
+    from inspector.cli.main import main
+    from inspector.gui.main_window import MainWindow
+    from tests.fixtures.hostile import inputs as I
+
+    model = I.input_unknown_rank(str(tmp_path))
+    cli_words = "node 'x': input 'x' has no known shape: give --input_shape NAME=d0,d1,..."
+    window_words = ("node 'x': input 'x' has no known shape: give its size in Phone > "
+                    "Conversion preview > Input sizes")
+
+    def command_line() -> str:
+        capsys.readouterr()
+        assert main(["check", model, model, "--inputs", "x", "--outputs", "y"]) == 2
+        return capsys.readouterr().err
+
+    assert cli_words in command_line()          # after a window was made
+    assert _profile_x_to_y(qtbot, window, model)[0] == window_words     # after the CLI ran
+    later = MainWindow(window.settings)          # a new window, then the command line
+    qtbot.addWidget(later)
+    assert cli_words in command_line()
+    assert _profile_x_to_y(qtbot, window, model)[0] == window_words
+
+
 def test_profile_of_an_input_declared_minus_5_is_refused_as_the_command_line_refuses_it(
         qtbot, window, tmp_path):
     """hostile15b: a Placeholder declaring [-5,3] was profiled in the window as [?,3] (its

@@ -91,9 +91,9 @@ def _input_shape(graph, name: str, shapes: dict | None, warnings: list | None = 
     taken = [1 if d is None or d < 0 else d for d in dims]
     if warnings is not None and any(d is None or d < 0 for d in dims[1:]):
         shown = ",".join("?" if d is None or d < 0 else str(d) for d in dims)
-        warnings.append(f"input '{base}' leaves sizes open ([{shown}]): the samples are "
-                        f"[{','.join(str(d) for d in taken)}]: for meaningful figures, "
-                        f"{errors.HINTS['input_size']}")
+        warnings.append(errors.HintedText(    # each front end says how, in its words
+            f"input '{base}' leaves sizes open ([{shown}]): the samples are "
+            f"[{','.join(str(d) for d in taken)}]: for meaningful figures", "input_size", ", "))
     return taken
 
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app.exports import atomic_write, beside, write_dot
 from inspector.core.errors import InspectorError
+from inspector.gui.wording import said
 
 MAX_PIXELS = 16000
 
@@ -33,7 +34,7 @@ class Exporter:
         try:
             atomic_write(path, data, force=True)  # the save dialog asked already
         except InspectorError as exc:
-            self.state.fail(exc.one_line())
+            self.state.fail(said(exc))
             return None
         self.state.say(f"Wrote {path}")
         return path

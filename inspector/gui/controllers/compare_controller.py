@@ -15,6 +15,7 @@ from inspector.core.app.compare_runs import (
 )
 from inspector.core.app.opening import open_dialog_filter
 from inspector.core.errors import Cancelled
+from inspector.gui.wording import said
 
 
 class CompareController:
@@ -78,7 +79,7 @@ class CompareController:
             "folder:\n" + "\n".join(outside) + "\n\nOpen them?") == QMessageBox.Yes
 
     def _unreadable(self, exc) -> None:
-        QMessageBox.warning(self.dialogs.parent, "Open comparison", exc.one_line())
+        QMessageBox.warning(self.dialogs.parent, "Open comparison", said(exc))
 
     @staticmethod
     def _lay_out(session, job):

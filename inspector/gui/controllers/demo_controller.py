@@ -8,6 +8,7 @@ import os
 
 from inspector.core.app import demo_runs
 from inspector.core.errors import InspectorError, UnsafeGraphError
+from inspector.gui.wording import said
 
 WARM_AT_OPEN = 128 * 2 ** 20   # models up to this size get their demo session at open
 MAX_BLOCKS = 120     # block ends fetched per run (collapsed scopes, in data-flow order)
@@ -60,7 +61,7 @@ class DemoController:
         try:
             self.labels = demo_runs.read_labels(path)
         except InspectorError as exc:
-            self.state.fail(exc.one_line())
+            self.state.fail(said(exc))
             return
         self.rerun()
 
@@ -153,7 +154,7 @@ class DemoController:
                     self.run_on(path, True)
                 return
             self.p.show_run(s.demo)
-            s.fail(getattr(exc, "one_line", lambda: str(exc))())
+            s.fail(said(exc))
 
         self.input_path = path
         if demo_runs.start_run(s, self.tasks, path, paths, item_ids, failed, self.convention,

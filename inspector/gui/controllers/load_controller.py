@@ -8,6 +8,7 @@ import os
 from inspector.core.app.marks import start_summary
 from inspector.core.app.opening import fell_back, start_open
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
+from inspector.gui.wording import said
 
 
 class LoadController:
@@ -33,7 +34,7 @@ class LoadController:
                     self.state.fail(_refused(name, exc.findings, self.state.model))
                 return
             if isinstance(exc, InspectorError):
-                self.state.fail(exc.one_line())
+                self.state.fail(said(exc))
             else:
                 self.state.fail(f"{path}: could not open: {type(exc).__name__}: {exc}")
 

@@ -14,6 +14,7 @@ from inspector.core.app.exports import beside, start_memmapped, temporary_copy
 from inspector.core.app.ports import ports_to_use
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
 from inspector.gui.controllers.tflite_files import save_tflite
+from inspector.gui.wording import said
 
 
 class MobileController(QObject):
@@ -60,7 +61,7 @@ class MobileController(QObject):
         try:
             inputs.set_input_sizes(self.state, text)
         except InspectorError as exc:
-            self.state.fail(exc.one_line())
+            self.state.fail(said(exc))
             return False
         self.convert(False)
         return True
@@ -163,7 +164,7 @@ class MobileController(QObject):
         try:
             measured = tflite_check.measure(self.state, variant, path)   # -> the panel
         except InspectorError as exc:
-            self.state.fail(f"{os.path.basename(path)}: {exc.one_line()}")
+            self.state.fail(f"{os.path.basename(path)}: {said(exc)}")
             return None
         self.p.table.selectRow(next(k for k, r in enumerate(self.state.tflite_preview.variants)
                                     if r.variant == (current or variant)))
@@ -211,5 +212,5 @@ class MobileController(QObject):
                 if self.dialogs.consent(exc, "Converting to TFLite"):
                     retry(True)
                 return
-            self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
+            self.state.fail(said(exc))
         return failed

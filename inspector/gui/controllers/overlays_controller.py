@@ -15,6 +15,7 @@ from inspector.core.app.exports import beside
 from inspector.core.app.opening import model_can
 from inspector.core.app.decorations import overlay_entry
 from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
+from inspector.gui.wording import said
 
 
 class OverlaysController(QObject):
@@ -107,7 +108,7 @@ class OverlaysController(QObject):
                 if retry is not None and self.dialogs.consent(exc, what):
                     retry()
             elif not isinstance(exc, Cancelled):
-                self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
+                self.state.fail(said(exc))
         return failed
 
     # -- timings -------------------------------------------------------------------------------
@@ -186,7 +187,7 @@ class OverlaysController(QObject):
 
         def failed(exc):
             if not isinstance(exc, Cancelled):
-                self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
+                self.state.fail(said(exc))
 
         node_data_io.start_import(self.state, self.tasks, path, failed)
 
@@ -208,7 +209,7 @@ class OverlaysController(QObject):
 
         def failed(exc):
             if not isinstance(exc, Cancelled):
-                self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
+                self.state.fail(said(exc))
 
         node_data_io.start_export(self.state, self.tasks, path, mode, failed)
         return path
@@ -217,6 +218,6 @@ class OverlaysController(QObject):
         try:
             fn()
         except InspectorError as exc:
-            self.state.fail(exc.one_line())
+            self.state.fail(said(exc))
             return False
         return True

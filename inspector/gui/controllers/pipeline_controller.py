@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QTimer
 from inspector.core.app.inputs import strip_parameters
 from inspector.core.app.pipeline_runs import start_preview
 from inspector.core.errors import InspectorError
+from inspector.gui.wording import said
 
 
 class PipelineController(QObject):
@@ -66,7 +67,7 @@ class PipelineController(QObject):
             self.bench.reset()
             found = self.bench.restore(model.path, model.graph)
         except InspectorError as exc:
-            self.state.fail(exc.one_line())
+            self.state.fail(said(exc))
         if self.bench.expanded:
             self.state.open_scopes(self.bench.expanded)
         if self.bench.warnings:          # which file: it may sit in the user's data folder
@@ -82,7 +83,7 @@ class PipelineController(QObject):
                 try:
                     self.bench.set_text(text)
                 except InspectorError as exc:
-                    self.state.fail(exc.one_line())
+                    self.state.fail(said(exc))
         self.ready = True
         self.requested = False
         self.state.set_rows([])

@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app.exports import beside
 from inspector.core.app.pipeline_runs import start_check, start_save, start_step_view
-from inspector.core.errors import InspectorError, UnsafeGraphError
+from inspector.core.errors import UnsafeGraphError
+from inspector.gui.wording import said
 
 
 class PreviewController(QObject):
@@ -80,8 +81,7 @@ class PreviewController(QObject):
                 if not allow_io and self.dialogs.consent(exc, "Checking the outputs"):
                     self.check_outputs(True)
                 return
-            self.panel.check_result.setText(exc.one_line() if isinstance(exc, InspectorError)
-                                            else str(exc))
+            self.panel.check_result.setText(said(exc))
 
         if not start_check(self.state, self.tasks, failed, allow_io):
             self.panel.check_result.setText("Mark outputs and add steps first.")

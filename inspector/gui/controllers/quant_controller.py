@@ -11,8 +11,9 @@ from PySide6.QtCore import QObject, Signal
 
 from inspector.core.app import quantization
 from inspector.core.app.exports import temporary_copy
-from inspector.core.errors import Cancelled, InspectorError, UnsafeGraphError
+from inspector.core.errors import Cancelled, UnsafeGraphError
 from inspector.gui.controllers.tflite_files import save_tflite
+from inspector.gui.wording import said
 
 
 class QuantController(QObject):
@@ -130,5 +131,5 @@ class QuantController(QObject):
                 if self.dialogs.consent(exc, "Quantizing"):
                     self.run(*self._recipes, allow_io=True)
                 return
-            self.state.fail(exc.one_line() if isinstance(exc, InspectorError) else str(exc))
+            self.state.fail(said(exc))
         return failed

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QVBoxLayout
 from inspector.core.app import targets as target_reports
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.gui.panels.target_panel import TargetReportView
+from inspector.gui.wording import said
 
 
 class TargetsController(QObject):
@@ -46,14 +47,14 @@ class TargetsController(QObject):
         try:
             target_reports.start_report(self.state, self.tasks, target, self._failed)
         except InspectorError as exc:
-            view.show_error(exc.one_line())
+            view.show_error(said(exc))
             return
         view.show_busy(f"Running the {target} report…")
 
     def _failed(self, exc) -> None:
         if self.view is None or isinstance(exc, Cancelled):
             return
-        text = exc.one_line() if isinstance(exc, InspectorError) else str(exc)
+        text = said(exc)
         self.view.show_error(text)
         self.state.fail(text)
 

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.app.exports import atomic_write, beside
 from inspector.core.errors import InspectorError
+from inspector.gui.wording import said
 
 
 def save_tflite(parent, state, data: bytes, name: str, path: str | None = None,
@@ -24,7 +25,7 @@ def save_tflite(parent, state, data: bytes, name: str, path: str | None = None,
     try:
         atomic_write(path, data, force=force, source=state.model.path)
     except InspectorError as exc:
-        state.fail(exc.one_line())
+        state.fail(said(exc))
         return None
     state.say(f"Saved {path} ({len(data):,} bytes{note})")
     return path

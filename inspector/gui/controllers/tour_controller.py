@@ -25,6 +25,7 @@ from inspector.core.app.session_file import outside_folder, session_path
 from inspector.core.app.tour import Stop
 from inspector.core.errors import InspectorError
 from inspector.gui.controllers.tour_view import TourView
+from inspector.gui.wording import said
 
 NEXT_KEYS = {Qt.Key_PageDown, Qt.Key_Right, Qt.Key_Space, Qt.Key_Down}
 PREVIOUS_KEYS = {Qt.Key_PageUp, Qt.Key_Left, Qt.Key_Up, Qt.Key_Backspace}
@@ -92,7 +93,7 @@ class TourController(TourView, QObject):
         try:
             self.state.workbench.save(model.path)
         except InspectorError as exc:
-            self.state.fail(f"The tour was not saved: {exc.one_line()}")
+            self.state.fail(f"The tour was not saved: {said(exc)}")
 
     def capture(self) -> Stop:
         """What the canvas shows now, as a stop."""
@@ -354,7 +355,7 @@ class TourController(TourView, QObject):
                 self.state.say(f"Wrote {path}")
                 return
             except InspectorError as exc:
-                self.state.fail(exc.one_line())
+                self.state.fail(said(exc))
                 return
             self.state.say(f"Exporting the tour: stop {done} of {total}")
             QTimer.singleShot(0, next_stop)

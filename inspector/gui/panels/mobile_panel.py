@@ -29,6 +29,7 @@ from inspector.core.view.vocabulary import human_bytes, latency, milliseconds
 from inspector.gui.panels.adaptive import Tabs
 from inspector.gui.panels.mobile_compat import PORTS_HINT, CompatTab
 from inspector.gui.panels.tables import name_measures, results_table
+from inspector.gui.wording import said
 
 COLUMNS = ("Variant", "Tool", "Size", "gzip", "Top-1", "Max |err|", "MSE", "Latency", "I/O",
            "Ops", "Select TF ops", "GPU notes")
@@ -260,7 +261,7 @@ class MobilePanel(CompatTab, QWidget):
 
     def show_preview(self, result) -> None:
         self.rows = list(result.variants)
-        warnings = list(result.warnings)
+        warnings = [said(w) for w in result.warnings]    # hints in the window's words
         self.warning.setText("; ".join(warnings))    # wrapped only when it must be
         self.warning.setVisible(bool(warnings))
         kernels = getattr(result, "kernels", {}).get("answers", "")

@@ -34,6 +34,7 @@ from inspector.core.view.vocabulary import (
 )
 from inspector.gui.panels.chart_slot import ChartSlot
 from inspector.gui.panels.name_cells import start_elided, whole_role
+from inspector.gui.wording import said
 
 LIST_LATER = 20_000    # nodes from which a graph's consumer index is made in a task
 
@@ -150,7 +151,7 @@ class PropertiesPanel(QWidget):
         try:
             self._show_node(name)
         except InspectorError as exc:     # a big model's NodeDef read now (node_store)
-            self._row(None, "error", exc.one_line()).setToolTip(1, exc.one_line())
+            self._row(None, "error", said(exc)).setToolTip(1, said(exc))
             if self.state.view is not None:   # and a dialog saying which node of which file
                 self.state.fail_unreadable(self.state.view.graph, exc)
 
