@@ -6,6 +6,7 @@ disabled TensorFlow actions come back at once."""
 from __future__ import annotations
 
 import os
+import re
 
 from PySide6 import QtWidgets    # (its QFileDialog class made when first asked for)
 
@@ -37,7 +38,10 @@ def tensorflow_version_of(python: str, timeout: float = 120.0) -> str:
     if out.returncode != 0:
         last = (out.stderr.strip().splitlines() or ["no output"])[-1]
         raise ValueError(f"{python} cannot import tensorflow: {last}")
-    return out.stdout.strip().splitlines()[-1]
+    version = (out.stdout.strip().splitlines() or [""])[-1].strip()
+    if not re.fullmatch(r"\d+\.\d+\S*", version):   # /usr/bin/true, /bin/echo: no Python
+        raise ValueError(f"{python} did not say which TensorFlow it has: is it a Python?")
+    return version
 
 
 def use(python: str) -> None:

@@ -98,3 +98,28 @@ def test_the_target_reports_run_is_gated_when_its_window_opens(qtbot, window):
     assert not view.run_button.isEnabled()
     assert tf_gate.lift(window) > 0
     assert view.run_button.isEnabled()
+
+
+def test_a_program_that_is_not_python_is_refused_in_one_line(qtbot, window, tmp_path,
+                                                               monkeypatch):
+    """File > TensorFlow Python… answered with /usr/bin/true (exits 0, prints nothing) or
+    /bin/echo (prints its arguments): one line says so, nothing is saved, the worker keeps its
+    Python. Before, true raised IndexError out of the menu (crash.log, no word to the user)
+    and echo's "-c import tensorflow…" was taken for a TensorFlow version and saved."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from inspector.gui import tf_python
+
+    monkeypatch.delenv("INSPECTOR_TF_PYTHON", raising=False)
+    action = next(a for m in window.menuBar().actions() if m.menu()
+                  for a in m.menu().actions() if a.text().startswith("TensorFlow &Python"))
+    errors = []
+    window.error_shown.connect(errors.append)
+    for program in ("/usr/bin/true", "/bin/echo"):
+        monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                            staticmethod(lambda *a, p=program, **k: (p, "")))
+        action.trigger()
+        assert errors and program in errors[-1] and "is it a Python?" in errors[-1]
+        assert "\n" not in errors[-1]
+        assert tf_python.saved(window.settings) is None
+        assert "INSPECTOR_TF_PYTHON" not in os.environ
