@@ -631,3 +631,37 @@ def test_long_node_names_are_shown_whole_beside_short_sentences_at_1366x768(qtbo
             assert metrics.horizontalAdvance(item.text(column)) + 8 <= \
                 listed.columnWidth(column), (item.text(column), listed.columnWidth(column))
     assert listed.header().length() <= listed.viewport().width() + 1   # no sideways scroll
+
+
+def test_a_top1_that_a_constant_output_makes_meaningless_is_flagged_in_its_cell(
+        qtbot, window, tmp_path):
+    """walk16: on a classifier whose answer is the same for every input (an untrained
+    MobileNet: every class 0.1 %), the Conversion preview's Top-1 column read "100% of 16"
+    for every variant, as if int8 agreed perfectly; the note that this top-1 is meaningless
+    was the last line of the selected variant's details, below their fold. The cell now
+    leads with ⚠ (kept when the column is cut) and its tooltip says why. A model whose
+    answers vary keeps its plain figure (test_convert_four_variants_and_save_one)."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, 8], name="x")
+        logits = tf.matmul(x, tf.zeros([8, 5]), name="logits")     # untrained: all equal
+        tf.nn.softmax(logits, name="probs")
+    path = tmp_path / "constant.pb"
+    path.write_bytes(g.as_graph_def().SerializeToString())
+    open_and_wait(qtbot, window, str(path))
+    panel = window.mobile_panel
+    qtbot.keyClick(window, Qt.Key_3, Qt.ControlModifier)       # View > Task > Phone
+    qtbot.mouseClick(panel.tabs.tabBar(), Qt.LeftButton,
+                     pos=panel.tabs.tabBar().tabRect(1).center())   # Conversion preview
+    panel.samples.setValue(4)
+    panel.compare.setValue(3)
+    qtbot.mouseClick(panel.convert_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 4 and not window.tasks.is_busy(),
+                    timeout=180000)
+    for r in range(4):
+        cell = panel.table.item(r, 4)
+        assert cell.text() == "⚠ 100% of 3", (r, cell.text())
+        assert cell.toolTip().startswith("top-1 is meaningless: the TF graph's output is "
+                                         "constant"), cell.toolTip()

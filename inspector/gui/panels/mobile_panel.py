@@ -44,6 +44,12 @@ def _port(p: dict) -> str:
     return text + (f"  s={p['scale']:.4g} zp={p['zero_point']}" if p.get("scale") else "")
 
 
+def _moot(row) -> str:
+    """The note that says a row's top-1 agreement means nothing (a constant output), or ""."""
+    return next((n for n in getattr(row, "notes", ()) if n.startswith("top-1 is meaningless")),
+                "")
+
+
 def _gpu(lines: list) -> str:
     if not lines:
         return "not checked"
@@ -291,8 +297,8 @@ class MobilePanel(CompatTab, QWidget):
                 mse = row.output.get("mse")
                 cells = [row.variant, row.tool, human_bytes(row.size),
                          human_bytes(row.gzip_size),
-                         f"{row.top1:.0%} of {row.compared}" if row.top1 is not None
-                         else "not run", f"{row.max_abs_error:.3g}"
+                         ("⚠ " if _moot(row) else "") + f"{row.top1:.0%} of {row.compared}"
+                         if row.top1 is not None else "not run", f"{row.max_abs_error:.3g}"
                          if row.max_abs_error is not None else "-",
                          f"{mse:.3g}" if mse is not None else "-",
                          f"{milliseconds(row.measured_ms)} measured" if row.measured_ms
@@ -303,6 +309,8 @@ class MobilePanel(CompatTab, QWidget):
                 cell = QTableWidgetItem(text)
                 if c == 0 and row.errors:
                     cell.setBackground(QBrush(QColor(COLOURS["custom"])))
+                if c == 4 and _moot(row):       # 100% that says nothing: why, on the cell
+                    cell.setToolTip(_moot(row))
                 self.table.setItem(r, c, cell)
         self.save_button.setEnabled(False)
         if self.rows:
