@@ -6,6 +6,7 @@ tests/tf/test_overlays_core_tf.py, tests/cli/test_overlays_core_cli.py."""
 import os
 
 import numpy as np
+import pytest
 
 from inspector.core.loaders import load
 
@@ -113,3 +114,43 @@ def test_a_chrome_trace_with_a_loop_counts_the_loop_calls_not_more_runs():
     # three runs of the same: still 5 calls a run
     prof3 = parse_chrome_trace(json.dumps({"traceEvents": events * 3}))
     assert prof3.nodes["body"].times == 5 and prof3.nodes["a"].times == 1
+
+
+def test_the_window_s_profile_holds_its_inputs_to_tf_s_rule_without_a_graph_of_the_model(
+        tmp_path, monkeypatch):
+    """note15: b691296 built a whole Graph of the window's original model on each Profile
+    run only to read its inputs' declared shapes (~3.8 s at 1M nodes, in the worker). The
+    inputs' NodeDefs are now found by a walk that stops at the last input; the refusal is the
+    same. (Fails on the old code: a Graph of the original graph_def was built.)"""
+    from inspector.core.app.preview import PreviewEngine
+    from inspector.core.errors import InspectorError
+    from inspector.core.overlays import profiling
+    from tests.fixtures.hostile import inputs as I
+
+    engine = PreviewEngine(load(I.input_shape_negative(str(tmp_path))).graph.graph_def)
+    built = []
+    real = profiling.Graph
+    monkeypatch.setattr(profiling, "Graph", lambda gd, *a, **k: built.append(gd) or
+                        real(gd, *a, **k))
+    with pytest.raises(InspectorError, match=r"node 'x': TensorFlow cannot import the graph: "
+                       r"the input's shape \[-5,3\] has sizes below -1"):
+        engine.profile(["x"], ["y"], {"x": [1, 3]}, "random", None, 1, 1, 0, 1)
+    assert built and all(gd is not engine.graph_def for gd in built)
+
+
+def test_an_input_s_node_def_is_found_by_a_walk_that_stops_at_the_last_input():
+    from inspector.core.model import protos
+    from inspector.core.overlays.profiling import input_node_defs
+
+    gd = protos.GraphDef()
+    for name in ("a", "b", "a", "c"):
+        gd.node.add(name=name, op="Placeholder" if name != "c" else "Identity")
+    gd.node[2].attr["shape"].shape.dim.add(size=7)
+    seen = []
+
+    class Counting:
+        node = property(lambda self: (seen.append(n.name) or n for n in gd.node))
+
+    found = input_node_defs(Counting(), ["b:0", "a"])
+    assert [n.name for n in found] == ["a", "b"] and not found[0].attr   # the first "a"
+    assert seen == ["a", "b"]
