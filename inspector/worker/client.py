@@ -85,6 +85,7 @@ class WorkerClient(TensorFlowOperations):
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._log = None
+        self._heard = False   # this worker process has sent something: it is our worker
 
     @property
     def memory_limit(self) -> int:
@@ -161,6 +162,7 @@ class WorkerClient(TensorFlowOperations):
             raise WorkerFailed(f"cannot start the TensorFlow worker with {self.python}: "
                                f"{exc.strerror or exc}") from None
         self.starts += 1
+        self._heard = False
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -236,6 +238,7 @@ class WorkerClient(TensorFlowOperations):
                 kind, got_id, *rest = receive(self._from)
             except ProtocolError:
                 raise self._failed(name) from None
+            self._heard = True
             if got_id != call_id:
                 continue  # an answer to a request given up before: not ours
             if kind == "progress":
@@ -302,6 +305,12 @@ class WorkerClient(TensorFlowOperations):
                 code = process.returncode
         last = worker_process.last_line(self._log)
         self.stop()
+        if code == 0 and not self._heard:
+            # our worker never ends by itself with a request pending, nor before saying a
+            # word: a program that is not a Python with the worker (/usr/bin/true, echo)
+            return WorkerFailed(f"the TensorFlow worker did not start: {self.python} exited "
+                                f"at once without answering (running {name}); is it a "
+                                "Python with TensorFlow installed?")
         return WorkerFailed(f"the TensorFlow worker {worker_process.how_it_ended(code)} while "
                             f"running {name}" + (f": {last}" if last else "")
                             + "; your work is kept, and the next request starts a new worker")

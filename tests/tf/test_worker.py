@@ -420,3 +420,24 @@ def test_big_dicts_inside_preview_rows_travel_in_slices():
     assert isinstance(slim[2][0].metrics.flops.per_node, protocol._Sliced)
     assert row.metrics.flops.per_node is per_node      # the original is left alone
     assert pickle.loads(pickle.dumps(slim, protocol=5)) == ("result", 1, [row])
+
+
+@pytest.mark.parametrize("program", ["/usr/bin/true", "/bin/echo"])
+def test_a_worker_python_that_is_not_a_python_is_named_not_blamed_on_a_crash(program):
+    """walk16: `graphdef-inspector --tf-python /usr/bin/true` said, on every TensorFlow
+    request, "the TensorFlow worker exited with status 0 while running infer_shapes ...;
+    the next request starts a new worker": neither the program nor what is wrong with it.
+    A worker that ends with status 0 before a word (true) or writes what is not our protocol
+    (echo) is said to be that program, not a Python with TensorFlow."""
+    client = WorkerClient(program, env=dict(os.environ, INSPECTOR_WORKER_TEST="1"))
+    try:
+        for _ in range(2):                       # the next request says the same
+            with pytest.raises(WorkerFailed) as info:
+                client._sleep(0)
+            message = str(info.value)
+            assert message.startswith(f"the TensorFlow worker did not start: {program} "
+                                      "exited at once without answering"), message
+            assert "is it a Python with TensorFlow installed?" in message
+            assert "\n" not in message
+    finally:
+        client.stop()
