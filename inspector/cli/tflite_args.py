@@ -99,6 +99,11 @@ def output_targets(args, names) -> dict:
         return {}
     if os.path.lexists(args.output) and not os.path.isdir(args.output):
         raise InspectorError("-o names a file: it takes a folder", path=args.output)
+    if not os.path.isdir(args.output) and args.output.lower().endswith(".tflite"):
+        # `-o model.tflite` made a folder of that name with MODEL_VARIANT.tflite inside
+        raise InspectorError("-o takes a folder (each variant is written in it as "
+                             f"{os.path.basename(args.model.rstrip('/')).rsplit('.', 1)[0]}"
+                             "_VARIANT.tflite), not a .tflite file name", path=args.output)
     try:
         os.makedirs(args.output, exist_ok=True)
     except OSError as exc:

@@ -42,3 +42,23 @@ def test_input_shape_is_taken_with_either_spelling_on_every_command():
     assert out.startswith("Total FLOPs: 1,259,928 ")       # batch 2: twice batch 1
     code, out, err = run_cli("explain", DEMO, "--input-shape", "pixels=2,8,8,1")
     assert code == 0, err
+
+
+def test_a_tflite_file_name_given_to_o_is_refused_before_any_work(tmp_path):
+    """walk16: `tflite mobilenet_v2.pb --variants float -o f.tflite` made a folder named
+    f.tflite holding mobilenet_v2_float.tflite, and the next command given f.tflite said
+    'directory holds no model'. -o takes a folder: a new name ending in .tflite is refused in
+    one line that says how the files are named; an existing folder of any name still works."""
+    from tests.conftest import run_cli
+
+    target = tmp_path / "f.tflite"
+    code, out, err = run_cli("tflite", DEMO, "--variants", "float", "-o", str(target))
+    assert code == 2, (out, err)
+    assert "-o takes a folder (each variant is written in it as demo_digits_VARIANT.tflite)" \
+        in err and str(target) in err and len(err.strip().splitlines()) == 1, err
+    assert not target.exists()
+    target.mkdir()                                   # a folder of that name: taken
+    code, out, err = run_cli("tflite", DEMO, "--variants", "float", "--samples", "4",
+                             "--compare", "2", "-o", str(target))
+    assert code == 0, err
+    assert (target / "demo_digits_float.tflite").read_bytes()[4:8] == b"TFL3"
