@@ -500,8 +500,9 @@ def test_edge_groups_make_the_parts_of_the_containers_edges_touch_only(monkeypat
 def test_heads_of_scopes_from_names_with_empty_parts_are_those_of_the_list(
         monkeypatch):
     """Names TensorFlow refuses but a file may hold ('//two/x', 'a//b'): a scope's parent is
-    its path up to the last '/', so the scope '/' is a child of the root, and the parts of
-    the paths under it are not their levels: head_codes takes those heads from the list."""
+    its path up to the last '/', so the scope '/' is a child of the root; a path's parts
+    (inputs.path_parts: a leading '/' kept with the first) are its levels, so head_codes
+    takes them from the tree's parent numbers as for any name (it fell back to the list)."""
     monkeypatch.setattr(view_columns, "NUMPY_FROM", 1)
     monkeypatch.setattr(graph_index, "NUMPY_FROM", 1)
     extra = [("//two/x", "Relu", ["n0"]), ("a//b", "Add", ["//two/x", "n1"]),
@@ -514,6 +515,52 @@ def test_heads_of_scopes_from_names_with_empty_parts_are_those_of_the_list(
     assert containers == old_containers
     for depth in (1, 2, 3):
         _same_heads(containers, old_containers, depth)
+    assert containers._levels_made is not False       # (the tree's numbers, not the list)
+
+
+def _hostile_name(rng, depth: int) -> str:
+    """A name `depth` scopes deep whose parts may be empty: a leading, doubled or trailing
+    '/' anywhere (its own part may be empty too)."""
+    parts = [rng.choice(["", "", "a", "b"]) if rng.random() < 0.5 else f"s{rng.randrange(3)}"
+             for _ in range(depth + 1)]
+    return "/".join(parts)
+
+
+@pytest.mark.parametrize("numpy_from", [10 ** 9, 1])
+@pytest.mark.parametrize("seed", range(6))
+def test_every_scope_of_names_with_empty_parts_is_found_by_its_path(monkeypatch, seed,
+                                                                     numpy_from):
+    """note15: ScopeMap looked a scope up by its path split at every '/', the tree keyed it
+    by the part after its last '/': a graph of names like '//two/x' had a scope '/' whose
+    lookup raised KeyError, and '/x' and 'x' were both the root's child 'x' (one of them,
+    with its nodes, out of the tree). One rule now (inputs.path_parts): every scope the
+    hierarchy makes is found by its path, in the walk's and in the columns' hierarchy, every
+    node sits in one scope, and both hierarchies are the same. Names at depths 1-5 with
+    leading, doubled and trailing '/'. (Fails on the old code.)"""
+    from inspector.core.model.inputs import path_parts
+
+    monkeypatch.setattr(view_columns, "NUMPY_FROM", numpy_from)
+    monkeypatch.setattr(graph_index, "NUMPY_FROM", numpy_from)
+    rng = random.Random(seed)
+    names = dict.fromkeys(_hostile_name(rng, rng.randint(1, 5)) for _ in range(400))
+    names = [n for n in names if n] + ["/x/n", "x/m", "/", "//", "/lead", "t/", "a//"]
+    extra = [(n, "Relu", [rng.choice(names[:k])] if k else ["n0"]) for k, n in
+             enumerate(dict.fromkeys(names))]
+    graph = Graph(_graph_def(300, seed, extra))
+    assert not graph.duplicate_names
+    for fold in (True, False):
+        h = build_hierarchy(graph, fold)
+        walked = list(h.root.walk())
+        assert len({s.path for s in walked}) == len(walked) == len(h.scopes)
+        for scope in walked:
+            assert h.scopes[scope.path] is scope and scope.path in h.scopes
+            assert "/".join(path_parts(scope.path)) == scope.path
+        held = [n for s in walked for n in s.nodes]
+        assert sorted(held) == sorted(graph.name_list)
+        _same(h, _walked(graph, fold))
+        for n in extra:
+            parts = h.parts(n[0])
+            assert h.scopes["/".join(parts)] is not None
 
 
 def test_a_big_graphs_container_heads_are_found_by_scope_numbers_not_paths():

@@ -4,6 +4,8 @@ scopes it sits in, such as Keras's model name) and the tensor each hands on, its
 from __future__ import annotations
 
 from inspector.core.model.graph import Graph
+from inspector.core.model.inputs import child_key
+from inspector.core.model.scopes import scope_at
 from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
 from inspector.core.model.reachability import downstream
 
@@ -18,7 +20,7 @@ def top_blocks(graph: Graph, limit: int = 64) -> list:
     wrappers = main_scopes(graph)
     levels = [graph.scope_tree()]
     for path in wrappers:
-        levels.append(levels[-1].children[path.rpartition("/")[2]])
+        levels.append(levels[-1].children[child_key(path)])
     return [c.path for level in reversed(levels) for c in level.children.values()
             if c.path not in wrappers][:limit]
 
@@ -70,11 +72,9 @@ def _work(graph: Graph, flops_per_node: dict | None) -> dict:
 
 
 def _under(graph: Graph, path: str) -> list:
-    scope = graph.scope_tree()
-    for part in path.split("/"):
-        scope = scope.children.get(part)
-        if scope is None:
-            return []
+    scope = scope_at(graph.scope_tree(), path, None)
+    if scope is None:
+        return []
     return [n for s in scope.walk() for n in s.nodes]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from inspector.core.app.results import RESULTS, result_setter
 from inspector.core.app.workbench import Workbench
+from inspector.core.model.inputs import path_parts
 from inspector.core.runtime.events import Event
 from inspector.core.view.expansion import expand_all
 
@@ -159,7 +160,7 @@ class AppState:
         if not path:
             return
         if on:
-            parts = path.split("/")
+            parts = path_parts(path)
             self._set_expanded(self.expanded | {"/".join(parts[:i])
                                                 for i in range(1, len(parts) + 1)})
         else:

@@ -46,10 +46,32 @@ def _port(text: str) -> int:
 MAX_SCOPE_DEPTH = 64
 
 
+# One rule for a name's or a scope path's parts, empty ones included (a file may hold names
+# TensorFlow refuses: "//two/x", "a//b", "x/"): its '/'-separated parts, but a leading '/'
+# stays with the first part ("/x/y" -> "/x", "y"; "//two" -> "/", "two"). So a scope's parent
+# is its path up to the last '/' (the scope tree's rule), the root "" is no scope's part, and
+# each scope's key among its parent's children (child_key) is its last part: "/x" and "x"
+# are two children of the root, and every path is "/".join of its parts.
+def path_parts(path: str, most: int = -1) -> list:
+    """The parts of a scope path or node name, outermost first (the rule above; `most`:
+    split at most that many times, as str.split)."""
+    if path[:1] != "/":
+        return path.split("/", most) if path else []
+    parts = path[1:].split("/", most)
+    parts[0] = "/" + parts[0]
+    return parts
+
+
+def child_key(path: str) -> str:
+    """A scope's key among its parent's children: its last part (path_parts)."""
+    parent, _, key = path.rpartition("/")
+    return key if parent else path
+
+
 def scope_parts(name: str) -> list:
     """The name scopes a node sits in, outermost first, at most MAX_SCOPE_DEPTH of them (a
     node named 5,000 scopes deep is shown in its 64th scope, with the rest of its name)."""
-    return name.split("/", MAX_SCOPE_DEPTH)[:-1]
+    return path_parts(name, MAX_SCOPE_DEPTH)[:-1]
 
 
 def scope_of(name: str) -> str:

@@ -6,6 +6,7 @@ it draws; a 1M-node graph has 200k)."""
 
 from __future__ import annotations
 
+from inspector.core.model.inputs import child_key
 from inspector.core.model.scopes import Scope
 from inspector.core.runtime import pieces
 
@@ -53,7 +54,7 @@ class ScopeTree:
     def children_of(self, k: int) -> dict:
         paths, scope = self.paths, self.scope
         kids = self._kids[self._kid_starts[k]:self._kid_starts[k + 1]].tolist()
-        return {paths[j].rpartition("/")[2]: scope(j) for j in kids}
+        return {child_key(paths[j]): scope(j) for j in kids}
 
     def nodes_of(self, k: int) -> list:
         return pieces.names_at(self._names, self.order[self.starts[k]:self.starts[k + 1]])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from inspector.core.model.inputs import child_key, path_parts
+
 
 class Scope:
     """A name-scope: child scopes and the nodes that sit directly in it. A big graph's
@@ -68,9 +70,23 @@ class Scope:
         return f"Scope({self.path!r})"
 
 
+def scope_at(root: Scope, path: str, default=KeyError):
+    """The scope at `path` under `root` (its parts' keys, inputs.path_parts: "//two" is
+    "two" in "/"); `default` when there is none, else KeyError."""
+    scope = root
+    for part in path_parts(path):
+        found = scope.children.get(part)
+        if found is None:
+            if default is KeyError:
+                raise KeyError(path)
+            return default
+        scope = found
+    return scope
+
+
 def add_scope(by_path: dict, path: str) -> Scope:
     """The scope at `path`, made with any missing parents (by_path maps paths to scopes)."""
-    parent_path, _, key = path.rpartition("/")
+    parent_path, key = path.rpartition("/")[0], child_key(path)
     parent = by_path.get(parent_path)
     if parent is None:
         parent = add_scope(by_path, parent_path)

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from inspector.core.model.graph_index import numpy as _numpy
+from inspector.core.model.inputs import path_parts
 from inspector.core.runtime import pieces as pieces_module
 
 
 def _parts_of(path: str) -> tuple:
-    return tuple(path.split("/")) if path else ()
+    return tuple(path_parts(path))
 
 
 class Containers(Sequence):
@@ -42,8 +43,8 @@ class Containers(Sequence):
         """container[:depth] of every container (the parts a projection's expanded scopes
         can tell apart), with no whole split of each path."""
         keys, places = self._keys, self._places
-        return [(tuple(keys[k].split("/", depth)[:depth]) if keys[k] else ())
-                if k < places else keys[k][:depth] for k in self._seen]
+        return [tuple(path_parts(keys[k], depth)[:depth]) if k < places else keys[k][:depth]
+                for k in self._seen]
 
     def head_codes(self, depth: int) -> tuple:
         """(the number of each container's head, numpy int64; the distinct heads in order of
@@ -66,8 +67,8 @@ class Containers(Sequence):
         """head_codes(depth) from the places' parent numbers: each place's head is its
         ancestor `depth` levels below the root (itself when not as deep); only the
         distinct ancestors' paths are split. Containers past the places (their parts
-        kept whole) are few and taken one by one. None where a top scope's path holds
-        "/" (a name starting with it: its parts are not its level)."""
+        kept whole) are few and taken one by one. (A path's parts are its levels, empty
+        ones too: inputs.path_parts.) None where the places are not a scope tree's."""
         np, keys, places, parent = _numpy(), self._keys, self._places, self._parent
         level = self._levels(np, keys, parent)
         if level is None:
@@ -99,8 +100,7 @@ class Containers(Sequence):
     def _levels(self, np, keys, parent):
         """Each place's level below the root (numpy, made once), or None (see _tree_codes)."""
         if self._levels_made is None:
-            top = np.flatnonzero(parent == 0).tolist()
-            if any("/" in keys[k] for k in top) or len(parent) and keys[0] != "":
+            if len(parent) and keys[0] != "":
                 self._levels_made = False
                 return None
             level = np.zeros(len(parent), np.int64)

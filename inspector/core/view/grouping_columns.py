@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from inspector.core.model.scopes import Scope
+from inspector.core.model.inputs import child_key
+from inspector.core.model.scopes import Scope, scope_at
 from inspector.core.runtime import pieces
 from inspector.core.view.grouping import FANOUT, GROUP_ABOVE, LEAF
 
@@ -152,7 +153,7 @@ class ColumnGroups:
         for k, copy in self.copies.items():
             if k:
                 up = self.copies[int(parent[k])]
-                up.children[copy.path.rpartition("/")[2]] = copy
+                up.children[child_key(copy.path)] = copy
         for k in big:
             self.copies[k].nodes = []
         return self.copies[0]
@@ -223,7 +224,7 @@ class _Band:
 
 class ScopeMap(Mapping):
     """{path: Scope} of a grouped tree, each found from the root through `children` when
-    asked for (a picture asks for the scopes it opens)."""
+    asked for (a picture asks for the scopes it opens), by its parts (inputs.path_parts)."""
 
     __slots__ = ("_root", "_len")
 
@@ -231,11 +232,7 @@ class ScopeMap(Mapping):
         self._root, self._len = root, count
 
     def __getitem__(self, path: str) -> Scope:
-        scope = self._root
-        if path:
-            for part in path.split("/"):
-                scope = scope.children[part]
-        return scope
+        return scope_at(self._root, path)
 
     def __contains__(self, path) -> bool:
         try:

@@ -15,6 +15,7 @@ from inspector.core.model import op_categories
 from inspector.core.model.graph import Graph, scope_parts
 from inspector.core.model.parameters import VARIABLE_OPS, weight_homes
 from inspector.core.model.scope_tree import ScopeTree
+from inspector.core.model.scopes import scope_at  # noqa: F401 (the window's way to a scope)
 from inspector.core.runtime import threads
 from inspector.core.view import scope_stats, view_columns
 from inspector.core.view.badges import (
@@ -108,7 +109,9 @@ class Hierarchy:
         nodes that are not folded away."""
         scope, stats = self.scopes[path], self.stats
         out = [scope_id(c.path) for c in scope.children.values() if stats[c.path].shows]
-        out += [n for n in scope.nodes if n not in self.folded]
+        # a node named with a trailing '/' ("t/": an empty last part) has its scope's id:
+        # its scope's box shows it ("/", at the root, is not drawn)
+        out += [n for n in scope.nodes if n not in self.folded and n[-1:] != "/"]
         return out
 
     def nodes_under(self, path: str) -> list:

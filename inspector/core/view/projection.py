@@ -11,6 +11,7 @@ from collections import Counter
 from inspector.core.analysis.glossary import scope_caption
 from inspector.core.analysis.summary import tensor_label
 from inspector.core.model import op_categories
+from inspector.core.model.inputs import child_key, path_parts
 from inspector.core.runtime import pieces
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.view.hierarchy import (
@@ -183,7 +184,7 @@ class _Projection:
 
     def scope_item(self, path: str) -> VisibleItem:
         stats = self.h.stats[path]
-        name = self.h.group_labels.get(path) or path.rpartition("/")[2]
+        name = self.h.group_labels.get(path) or child_key(path)   # "/x": not "x"
         if self.count_params:
             params = self.cache.scope_params().get(path, 0)
             params_shown = params > 0
@@ -251,7 +252,7 @@ class _Projection:
     # -- where items sit in the scope tree --------------------------------------------------
     def parents(self, item: str) -> list:
         """Scopes containing a visible item (a node name or a scope id), outermost first."""
-        return item[:-1].split("/")[:-1] if is_scope(item) else self.h.parts(item)
+        return path_parts(item[:-1])[:-1] if is_scope(item) else self.h.parts(item)
 
     def common_scope(self, a: str, b: str) -> str:
         out = []
@@ -263,7 +264,7 @@ class _Projection:
 
     def child_under(self, scope: str, item: str) -> str:
         """The child of `scope` (a node name or scope id) that contains `item`."""
-        depth = len(scope.split("/")) if scope else 0
+        depth = len(path_parts(scope))
         parents = self.parents(item)
         if len(parents) <= depth:
             return item  # the item sits directly in `scope`

@@ -8,6 +8,7 @@ import os
 
 from inspector.core.app import demo_runs
 from inspector.core.errors import InspectorError, UnsafeGraphError
+from inspector.core.view.hierarchy import scope_at
 from inspector.gui.wording import said
 
 WARM_AT_OPEN = 128 * 2 ** 20   # models up to this size get their demo session at open
@@ -113,9 +114,7 @@ class DemoController:
         if len(scopes) != 1 or scopes[0][:-1] in s.expanded:
             return None
         wrapper = scopes[0][:-1]
-        scope = s.view.graph.scope_tree()
-        for part in wrapper.split("/"):
-            scope = scope.children[part]
+        scope = scope_at(s.view.graph.scope_tree(), wrapper)
         paths = [c.path for c in scope.children.values()]
         self.tried = {p + "/" for p in paths}
         s.set_expanded(wrapper, True)
