@@ -77,8 +77,12 @@ def build_menus(w) -> dict:
     file_menu.addSeparator()
     _action(w, file_menu, "&Quit", w.close, QKeySequence.Quit)
     edit = bar.addMenu("&Edit")
-    _action(w, edit, "&Undo", w.workbench.undo, QKeySequence.Undo)
-    redo = _action(w, edit, "&Redo", w.workbench.redo)
+    # each says so when it has nothing to do (it did nothing in silence)
+    _action(w, edit, "&Undo", lambda: w.workbench.undo() or w.state.say(
+        "Nothing to undo (Undo takes back changes to the marks and the pipeline)"),
+        QKeySequence.Undo)
+    redo = _action(w, edit, "&Redo",
+                   lambda: w.workbench.redo() or w.state.say("Nothing to redo"))
     redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
     edit.addSeparator()
     _action(w, edit, "Mark selected as &input (I)", lambda: c.mark_selected("input"))
@@ -127,8 +131,10 @@ def build_menus(w) -> dict:
     _action(w, go, "Find &next", lambda: w._search_step(1), QKeySequence.FindNext)
     _action(w, go, "Find &previous", lambda: w._search_step(-1),
                  QKeySequence.FindPrevious)
-    _action(w, go, "&Back", s.back, "Alt+Left")
-    _action(w, go, "F&orward", s.forward, "Alt+Right")
+    _action(w, go, "&Back", lambda: s.back() or s.say(
+        "Nothing to go back to (Back returns to the node selected before)"), "Alt+Left")
+    _action(w, go, "F&orward", lambda: s.forward() or s.say("Nothing to go forward to"),
+            "Alt+Right")
     cone_action = _action(w, go, "&Highlight upstream and downstream", c.set_cone, "Ctrl+H",
                           checkable=True)
     demo = bar.addMenu("&Demo")

@@ -134,3 +134,33 @@ def test_leaving_present_restores_the_users_view(qtbot, window, model):
     assert {d.windowTitle() for d in window.findChildren(type(window.tour_dock))
             if d.isVisible()} == docks
     assert in_front(window, canvas.viewport())
+
+
+def test_menu_actions_with_nothing_to_do_say_so(qtbot, window, model):
+    """walk16, every menu item once: Edit > Undo and Redo on a freshly opened model, Go > Back
+    and Forward with no earlier selection, View > Zoom to selection with nothing selected
+    did nothing and said nothing (the status line kept its old words). Each says now why it
+    did nothing, as Edit > Trace and Mark already did; with something to do, it does it."""
+    open_and_wait(qtbot, window, model)
+    said = []
+    window.state.message.connect(said.append)
+    for text, words in (("&Undo", "Nothing to undo (Undo takes back changes to the marks "
+                                  "and the pipeline)"),
+                        ("&Redo", "Nothing to redo"),
+                        ("&Back", "Nothing to go back to (Back returns to the node "
+                                  "selected before)"),
+                        ("F&orward", "Nothing to go forward to"),
+                        ("Zoom to &selection", "Select a node or a scope to zoom to it")):
+        said.clear()
+        menu_action(window, text).trigger()
+        assert said == [words], (text, said)
+        assert window.status_label.text() == words
+    window.workbench.set_marks(["Mul"], ["softmax"])      # something to undo: undone
+    said.clear()
+    menu_action(window, "&Undo").trigger()
+    assert window.workbench.outputs == [] and not any("Nothing" in s for s in said)
+    window.state.select("softmax")
+    window.state.select("Mul")
+    said.clear()
+    menu_action(window, "&Back").trigger()
+    assert window.state.selected == "softmax" and not any("Nothing" in s for s in said)

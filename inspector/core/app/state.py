@@ -237,15 +237,20 @@ class AppState:
         self.selection_changed.emit(name)
         self.decorations_changed.emit()
 
-    def back(self) -> None:
+    def back(self) -> bool:
+        """The node selected before (False: none; the menu says so)."""
         if self._back:
             self._forward.append(self.selected)
             self.select(self._back.pop(), record=False)
+            return True
+        return False
 
-    def forward(self) -> None:
+    def forward(self) -> bool:
         if self._forward:
             self._back.append(self.selected)
             self.select(self._forward.pop(), record=False)
+            return True
+        return False
 
     def set_cone(self, on: bool, nodes=frozenset()) -> None:
         self.cone, self.cone_nodes = on, frozenset(nodes) if on else frozenset()

@@ -310,11 +310,14 @@ class CanvasController(QObject):
             self.jump_to(target)
 
     def zoom_to_selection(self):
+        node = None
         if self.state.selected:
             node = self.canvas.items_by_id.get(self.state.visible_id(self.state.selected))
-            if node is not None:
-                self.canvas.fitInView(node.sceneBoundingRect().adjusted(-150, -150, 150, 150),
-                                      Qt.KeepAspectRatio)
+        if node is None:
+            self.state.say("Select a node or a scope to zoom to it")
+            return
+        self.canvas.fitInView(node.sceneBoundingRect().adjusted(-150, -150, 150, 150),
+                              Qt.KeepAspectRatio)
 
     def set_cone(self, on: bool):
         """Highlight everything upstream and downstream of the selected node."""
