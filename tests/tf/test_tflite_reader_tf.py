@@ -126,7 +126,7 @@ def test_a_dynamic_batch_stays_open_and_its_flops_say_the_batch_they_assumed():
     assert list(detail["shape"]) == [1, 43844, 1]
     code, out, err = run_cli("summarize", path)
     assert code == 0, err
-    assert "serving_default_input_2  float [?,43844,1]" in out
+    assert "input_2 (serving_default_input_2)  float [?,43844,1]" in out   # its signature name
     assert "main subgraph, 1 operator\n" not in err
     code, out, err = run_cli("flops", path)
     assert code == 0, err

@@ -328,8 +328,18 @@ def _name_ports(candidates: list, tensors_by_key: dict, specs: dict) -> None:
         cand.label = key.removesuffix(":0")
         dtype, shape = specs.get(key, ("", ""))
         cand.dtype = cand.dtype or dtype
-        if shape and (not cand.shape or cand.shape == "<unknown>"):
+        if shape and (not cand.shape or cand.shape == "<unknown>" or
+                      _opens(shape, cand.shape)):
             cand.shape = shape
+
+
+def _opens(declared: str, graph_shape: str) -> bool:
+    """Whether a signature's shape only leaves open sizes the graph fixed: a .tflite's
+    outputs are stored at batch 1 ([1,172,88]) where its signature, as LiteRT's
+    shape_signature, says [?,172,88]; the input's line already said [?,43844,1]."""
+    a, b = declared.strip("[]").split(","), graph_shape.strip("[]").split(",")
+    return declared.startswith("[") and graph_shape.startswith("[") and len(a) == len(b) \
+        and declared != graph_shape and all(x in ("?", y) for x, y in zip(a, b))
 
 
 def likely_outputs(graph: Graph) -> list:

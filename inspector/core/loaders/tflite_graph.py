@@ -13,7 +13,9 @@ from inspector.core.loaders.loaded import LoadedModel, Signature
 from inspector.core.loaders.tflite import TF_DTYPES, read_model
 from inspector.core.model import protos
 from inspector.core.model.graph import Graph
+from inspector.core.model.dtypes import dtype_name
 from inspector.core.model.humanize import count
+from inspector.core.model.tensors import format_shape
 from inspector.core.model.weights import LAZY_MARK, TENSOR_CONTENT, Slot, WeightStore
 
 LAZY_FROM = 1024     # constant tensors this big stay in the file until someone looks
@@ -32,11 +34,13 @@ def _unique(base: str, taken: set) -> str:
 def _base(tensor_name: str) -> str:
     """A node name for a tensor: its first fused name without a TF output suffix (a Keras
     converter names its input 'serving_default_x:0'), no ':' left (it would read as an edge's
-    output index: the input or output node came out unconnected)."""
+    output index: the input or output node came out unconnected). 'x:2' is 'x_2', not the
+    next free 'x_k': basic-pitch's outputs 'StatefulPartitionedCall:2' and ':1' read '_1' and
+    '_2' in operator order, each the other's tensor."""
     name = tensor_name.split(";")[0]
     head, colon, tail = name.rpartition(":")
     if colon and head and tail.isdigit():
-        name = head
+        name = head if tail == "0" else f"{head}_{tail}"
     return name.replace(":", "_")
 
 
@@ -154,6 +158,32 @@ def build_graph(model, path: str, data) -> tuple:
     return graph, ins, outs
 
 
+def _signature(model, producers: dict):
+    """The main subgraph's own SignatureDef, as the interpreter's get_signature_runner names
+    its inputs and outputs ('contour', 'note', 'onset' for basic-pitch), with the shapes its
+    tensors' shape_signature declares (-1: sized at run time); None without one."""
+    main = model.subgraphs[0]
+    for (key, ins, outs), owner in zip(model.signatures, model.signature_subgraphs):
+        if owner != 0 or not all(i in producers for i in (*ins.values(), *outs.values())):
+            continue
+
+        def ports(by_name: dict) -> tuple[dict, dict]:
+            names, specs = {}, {}
+            for name, index in by_name.items():
+                node = producers[index]
+                names[name] = node if ":" in node else f"{node}:0"
+                t = main.tensors[index]
+                dims = _open_dims(t)
+                dtype = TF_DTYPES.get(t.dtype)
+                specs[name] = (dtype_name(dtype) if dtype else "",
+                               format_shape([None if d < 0 else d for d in dims]))
+            return names, specs
+
+        (inputs, in_specs), (outputs, out_specs) = ports(ins), ports(outs)
+        return Signature(key, inputs, outputs, in_specs, out_specs)
+    return None
+
+
 def load_tflite(path: str, size: int):
     """The model as a LoadedModel whose graph shows the main subgraph."""
 
@@ -167,7 +197,8 @@ def load_tflite(path: str, size: int):
                      "are not drawn")
     if model.calls:         # shown, but nothing will run it (tflite.check_calls)
         notes.append(f"LiteRT cannot run this model: {model.calls}")
-    signature = Signature("tflite", {n: f"{n}:0" for n in ins}, {n: f"{n}:0" for n in outs})
+    signature = _signature(model, graph.tflite_producers) or \
+        Signature("tflite", {n: f"{n}:0" for n in ins}, {n: f"{n}:0" for n in outs})
     loaded = LoadedModel(path, "tflite", graph, size, frozen=True, signature=signature,
                          notes=notes)
     loaded.tflite = model
