@@ -41,6 +41,10 @@ def test_layers_are_convolutions_matrix_multiplications_and_pooling():
     ("uint8", "[1,?,?,3]", "an any-size colour photo"),
     ("float", "[1,40]", "a list of 40 numbers"),
     ("float", "[1,49,40]", "a sequence of 49 steps, 40 numbers each"),
+    # walk16: basic-pitch's audio input read "An any-size black-and-white picture"
+    ("float", "[?,43844,1]", "a sequence of 43,844 numbers"),
+    ("float", "[224,224,3]", "a 224x224 colour photo"),
+    ("float", "[?,?,3]", "an any-size colour photo"),
     ("int32", "[1,128]", "a sequence of 128 word or token numbers"),
     ("float", "[]", "a single number"),
     ("bool", "[]", "a yes/no switch"),

@@ -139,7 +139,10 @@ def _picture_words(dims: list, dtype: str) -> str | None:
             h, w, ch = b, c, a
         else:
             return None
-    elif len(dims) == 3 and dims[-1] in (1, 3, 4) and (dims[0] is None or dims[0] > 4):
+    elif len(dims) == 3 and dims[-1] in (1, 3, 4) and (dims[0] is None or dims[0] > 4) \
+            and (dims[0] is None) == (dims[1] is None):
+        # [H,W,C]: both sides open or both known; [?,43844,1] is a batch of sequences
+        # (basic-pitch's audio), not a picture of any height 43844 wide
         h, w, ch = dims
     else:
         return None
@@ -179,6 +182,8 @@ def describe_input(graph: Graph, name: str, dtype: str, shape: str) -> str:
         return f"a sequence of {_n(body[0])} word or token numbers"
     if len(body) == 1:
         return f"a list of {_n(body[0])} numbers"
+    if len(body) == 2 and body[1] == 1:
+        return f"a sequence of {_n(body[0])} numbers"    # one channel: a waveform, say
     if len(body) == 2:
         return f"a sequence of {_n(body[0])} steps, {_n(body[1])} numbers each"
     return f"a block of numbers shaped {shape}"
