@@ -25,6 +25,19 @@ def test_a_model_of_names_with_empty_parts_opens_expands_and_searches(qtbot, win
         wait_drawn(qtbot, window, before)
         assert f"{path}/" in window.canvas.items_by_id, path     # its frame
     assert "/x/n" in window.canvas.items_by_id and "x/m" in window.canvas.items_by_id
+    # a scope's path is said whole: its tip and Copy name (they dropped every trailing '/':
+    # "/" said "", "a/" said "a")
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QApplication
+
+    for path in ("/", "a/", "u/"):
+        item = window.canvas.items_by_id[f"{path}/"]
+        assert item.toolTip().split("\n")[0] == path, item.toolTip()
+        window.canvas_ctl.context_menu(f"{path}/", window.canvas.mapToGlobal(QPoint(5, 5)))
+        copy = next(a for a in window.canvas_ctl.menu.actions() if a.text() == "Copy name")
+        copy.trigger()
+        window.canvas_ctl.menu.close()
+        assert QApplication.clipboard().text() == path
     before = window.scenes_drawn
     window.state.expand_all()
     wait_drawn(qtbot, window, before)

@@ -101,7 +101,7 @@ class NodeItem(QGraphicsRectItem):
         self.setPos(item.x, item.y)
         self.setZValue(-10 if item.kind == "frame" else 1)
         self.setAcceptHoverEvents(True)
-        tip = item.id.rstrip("/")
+        tip = item.id[:-1] if item.kind != "node" else item.id   # a scope's path ("/", "a/")
         if item.kind != "node" and item.caption:
             tip += f"\n{item.caption[0].upper()}{item.caption[1:]}"
         if item.kind != "node":

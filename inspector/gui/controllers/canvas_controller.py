@@ -346,8 +346,9 @@ class CanvasController(QObject):
             menu.addAction(inp, lambda: bench.toggle_input(item_id))
             menu.addAction(out, lambda: bench.toggle_output(item_id))
             menu.addAction("Trace to inputs", lambda: (s.select(item_id), s.trace(item_id)))
-        menu.addAction("Copy name",
-                       lambda: QApplication.clipboard().setText(item_id.rstrip("/")))
+        name = item_id[:-1] if item_id.endswith("/") else item_id   # a scope's path: "/",
+        menu.addAction("Copy name",                                 # "a/" kept whole
+                       lambda: QApplication.clipboard().setText(name))
         menu.popup(global_pos)
         self.menu = menu
         return menu
