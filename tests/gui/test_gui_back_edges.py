@@ -100,11 +100,9 @@ def test_a_back_edge_runs_around_no_box_and_ends_on_the_border_of_its_target(dir
         assert _on_border(line[-1], _drawn(b)), (edge.dst, line[-1], _drawn(b))
         assert not inside_a_box(line, {a.id: a, b.id: b}), (edge.src, edge.dst)
         assert not inside_a_box(head, {b.id: b}, rect=_drawn), (edge.dst, head)  # it shows
-        if not expanded:   # nor through another box: a long one bends round them by its
-            #                route, though closely (its bend points are 8 units off a box).
-            #                (In open scopes an edge from or to a node inside one ends
-            #                straight on it over its neighbours, forward edges as well.)
-            assert not inside_a_box(line, scene.items, 3.0), (edge.src, edge.dst)
+        # nor through another box: a long one bends round them by its route, though
+        # closely (its bend points are 8 units off a box); in open scopes by their lanes
+        assert not inside_a_box(line, scene.items, 3.0), (edge.src, edge.dst)
 
 
 def test_basic_pitchs_edge_from_func_reaches_its_stateful_call_box(qtbot, window):

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from inspector.core.runtime import pieces
+from inspector.gui.canvas.frame_lanes import Lanes
 from inspector.gui.canvas.items import TEXT
 from inspector.gui.canvas.style import BADGE_OVER, STACKED
 from inspector.gui.canvas.text_fit import _font
@@ -38,20 +39,24 @@ def edge_geometry(edges, items, direction: str = "TB") -> list:
     past a size where it is rebuilt in one C call that kept the GIL, and so the GUI thread,
     ~25 ms of CPU (~100 ms on the slow class). A tile holds a few Qt objects, its paths."""
     lr = direction == "LR"
-    shapes = []
+    shapes, lanes = [], Lanes(items, lr)
     for edge in edges:
         a, b = items.get(edge.src), items.get(edge.dst)
         if a is None or b is None:
             continue
-        shapes.append((*edge_ends(a, b, lr), edge))
+        routed = lanes.route(edge, STACKED if b.kind == "scope" else 0.0)
+        if routed is None:
+            shapes.append((*edge_ends(a, b, lr), edge, edge.points))
+        else:       # an end inside an open scope: by lanes through its border
+            shapes.append((routed[0], routed[2], edge, routed[1]))
     shapes.sort(key=(lambda t: t[0]) if lr else (lambda t: (t[0][1], t[0][0])))
     placed = place_labels(shapes, items)
     tiles = []
     for i in range(0, len(shapes), EDGES_PER_TILE):
         data_path, control_path, heads, labels = (QPainterPath(), QPainterPath(),
                                                    QPainterPath(), [])
-        for start, end, edge in shapes[i:i + EDGES_PER_TILE]:
-            pts = [start, *edge.points, end]
+        for start, end, edge, bends in shapes[i:i + EDGES_PER_TILE]:
+            pts = [start, *bends, end]
             _smooth(control_path if edge.control else data_path, pts, lr)
             _arrow(heads, pts[-2], end, lr)
             if id(edge) in placed:
@@ -188,10 +193,10 @@ def place_labels(shapes: list, items: dict) -> dict:
             taken.add(_box(item.x - BADGE_OVER, item.y - CLEAR - ABOVE,   # a wide badge
                            item.w + 2 * BADGE_OVER, ABOVE))
     placed, labelled = {}, set()
-    for start, end, edge in shapes:
+    for start, end, edge, bends in shapes:
         if not edge.label or edge.control or (edge.src, edge.label) in labelled:
             continue
-        pts = [start, *edge.points, end]
+        pts = [start, *bends, end]
         for fraction in _FRACTIONS:
             point = _along(pts, fraction)
             xywh = _label_xywh(*point, edge.label)

@@ -1,0 +1,52 @@
+"""An edge to or from a node inside an open scope enters and leaves each open scope through
+its border by lanes where no box is (gui/canvas/frame_lanes.py): drawn straight from the
+outer route to the node, it ran over the scope's other nodes, forward edges and back edges
+alike (note15; on v1_training with gradients open, 24 of 42 such edges crossed a box)."""
+
+import os
+
+import pytest
+
+from inspector.core.view.view_graph import ViewModel
+from inspector.gui.canvas.frame_lanes import frames_of
+from test_gui_back_edges import CYCLES, _drawn, _on_border, _rect, drawn_line, inside_a_box
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "core",
+                    "data")
+
+
+def _v1_training():
+    from inspector.core.app.opening import open_model
+
+    return open_model(os.path.join(DATA, "v1_training.pb")).graph
+
+
+@pytest.mark.parametrize("direction", ["TB", "LR"])
+@pytest.mark.parametrize("graph, opened", [
+    (lambda: CYCLES, {"a", "b", "c", "d"}),
+    (_v1_training, {"gradients"}),
+    (_v1_training, {"gradients", "bn1", "fc", "train", "gradients/bn1"}),
+])
+def test_an_edge_into_or_out_of_an_open_scope_runs_over_none_of_its_boxes(direction, graph,
+                                                                           opened):
+    scene = ViewModel(graph()).scene(expanded={""} | opened, direction=direction)
+    items, crossing = scene.items, 0
+    for edge in scene.edges:
+        if edge.control:
+            continue
+        fa, fb = frames_of(edge.src, items), frames_of(edge.dst, items)
+        frames = {f.id for f in fa} ^ {f.id for f in fb}
+        if not frames:
+            continue
+        crossing += 1
+        inside = {k: v for k, v in items.items() if k not in (edge.src, edge.dst) and
+                  v.kind != "frame" and {f.id for f in frames_of(k, items)} & frames}
+        line, head = drawn_line(edge, items, direction)
+        a, b = items[edge.src], items[edge.dst]
+        assert not inside_a_box(line, inside), (edge.src, edge.dst)
+        assert _on_border(line[0], _rect(a)), (edge.src, line[0])
+        assert _on_border(line[-1], _drawn(b)), (edge.dst, line[-1])
+        assert not inside_a_box(line, {a.id: a, b.id: b}), (edge.src, edge.dst)
+        assert not inside_a_box(head, {b.id: b}, rect=_drawn), (edge.dst, head)
+    assert crossing >= 5
