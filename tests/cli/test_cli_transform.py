@@ -336,3 +336,17 @@ def test_flops_and_explain_of_a_graph_with_its_own_shapes_never_import_tensorflo
             facts = {f["label"]: f for f in json.loads(proc.stdout)["facts"]}
             assert facts["arithmetic"]["value"] == tf_count.total
             assert "own shapes, without TensorFlow" in facts["arithmetic"]["definition"]
+
+
+def test_check_gives_no_top1_for_an_untrained_classifiers_flat_answer(fx):
+    """walk16: the window's Check outputs in TensorFlow and `check` read 'top-1 agreement
+    100%' for the untrained MobileNet v2 against its optimized graph: its answer is the same
+    for every class, so the top class is always the first whatever the other graph says. No
+    top-1 is given for such an output ('-'), and a line says why; the check still passes."""
+    src = os.path.join(fx, "mobilenet_v2.pb")
+    code, stdout, err = run_cli("check", src, src, "--inputs", "input", "--outputs", "Identity")
+    assert code == 0, err
+    row = next(ln for ln in stdout.splitlines() if ln.startswith("Identity"))
+    assert row.split()[-1] == "-", row
+    assert "WARNING: Identity: top-1 not counted: the original graph's output is constant " \
+           "(every class scores the same, so its top class is always the first)" in stdout

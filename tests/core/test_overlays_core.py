@@ -59,6 +59,24 @@ def test_quality_hint_of_nan_eight_bit_answers_is_poor_and_says_how_many():
     assert quality_hint([compare(a, a * np.nan, "probs")]).startswith("probs: poor. 4 of 4")
 
 
+def test_a_flat_reference_answer_gives_no_top1_and_says_why():
+    """walk16: an untrained classifier answers the same for every class; its argmax is
+    always the first, so top-1 read 100% against anything ('good. ... the same top class on
+    all N inputs'). No top-1 now; the warning says why, the verdict falls back to the span."""
+    from inspector.core.analysis.numeric_check import compare
+    from inspector.core.overlays.calibration import quality_hint
+
+    flat = np.full((4, 10), 0.1)
+    r = compare(flat, flat + np.linspace(0, 0.01, 10), "probs")
+    assert r.top1_agreement is None and r.constant_reference
+    assert r.warning() == ("top-1 not counted: the original graph's output is constant (every "
+                           "class scores the same, so its top class is always the first)")
+    assert quality_hint([r]).startswith("probs: largest difference 0.01 (no float range")
+    varied = np.array([[0.1, 0.9], [0.8, 0.2]])
+    assert compare(varied, varied, "probs").top1_agreement == 1.0
+    assert compare(varied, varied, "probs").warning() == ""
+
+
 def test_a_node_that_runs_in_some_runs_only_counts_its_time_a_run_as_the_tables_do():
     """A profile run here: a node's time a run is all its calls' time over the runs, as
     StatSummarizer's "Summary by node type" (printed beside the window's op-type chart, and

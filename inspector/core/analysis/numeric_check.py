@@ -26,16 +26,22 @@ class OutputComparison:
     top1_agreement: float | None  # share of rows whose argmax agrees, for classifier outputs
     reference_span: float = 0.0   # max - min of the reference output (to judge errors by)
     non_finite: tuple = (0, 0)    # NaN or infinite values in (the reference, the other)
+    constant_reference: bool = False   # every row of the reference scores all classes alike
 
     def warning(self) -> str:
         """'' or what is NaN or infinite (an error of nan says nothing of where it came from,
-        and an argmax of NaNs is the first class: top-1 looked like it agreed)."""
+        and an argmax of NaNs is the first class: top-1 looked like it agreed), and why no
+        top-1 is given for a constant reference output (it read 100%, whatever the other)."""
+        notes = []
         before, after = self.non_finite
-        if not before and not after:
-            return ""
-        total = math.prod(self.shape)
-        return (f"{after:,} of {total:,} values NaN or infinite in the transformed graph's "
-                f"output ({before:,} in the original's)")
+        if before or after:
+            total = math.prod(self.shape)
+            notes.append(f"{after:,} of {total:,} values NaN or infinite in the transformed "
+                         f"graph's output ({before:,} in the original's)")
+        if self.constant_reference:
+            notes.append("top-1 not counted: the original graph's output is constant (every "
+                         "class scores the same, so its top class is always the first)")
+        return "; ".join(notes)
 
 
 def make_inputs(graph: Graph, inputs: list, input_shapes: dict, mode: str = "random",
@@ -96,14 +102,17 @@ def compare(a: np.ndarray, b: np.ndarray, name: str) -> OutputComparison:
     max_abs = float(diff.max()) if diff.size else 0.0
     denom = np.maximum(np.abs(a64), 1e-12)
     max_rel = float((diff / denom).max()) if diff.size else 0.0
-    top1 = None
+    top1, flat = None, False
     if a64.ndim >= 1 and a64.shape[-1] > 1 and np.issubdtype(np.asarray(a).dtype, np.floating):
         rows_a, rows_b = a64.reshape(-1, a64.shape[-1]), b64.reshape(-1, b64.shape[-1])
         usable = np.isfinite(rows_a).all(-1) & np.isfinite(rows_b).all(-1)
         top1 = float(np.mean((rows_a.argmax(-1) == rows_b.argmax(-1)) & usable))
+        flat = usable.any() and bool((np.ptp(rows_a[usable], axis=-1) == 0).all())
     finite = a64[np.isfinite(a64)]
     span = float(finite.max() - finite.min()) if finite.size else 0.0
     bad = (int(a64.size - np.isfinite(a64).sum()), int(b64.size - np.isfinite(b64).sum()))
+    if top1 is not None and flat:     # an untrained classifier: argmax is always the first
+        return OutputComparison(name, a64.shape, max_abs, max_rel, None, span, bad, True)
     return OutputComparison(name, a64.shape, max_abs, max_rel, top1, span, bad)
 
 
