@@ -309,3 +309,33 @@ def test_the_preview_charts_title_fits_its_chart_at_1366x768(qtbot):
     plain = re.sub(r"<[^>]+>", "", CHART_TITLE)
     assert "size" in plain and "FLOPs" in plain and "#" in CHART_TITLE    # coloured words
     assert QFontMetrics(font).horizontalAdvance(plain) <= 200
+
+
+def test_a_flat_answers_check_shows_its_figures_before_why_no_top1(qtbot, window, tmp_path):
+    """walk16: on an untrained classifier (every class scores the same) the check's one line
+    began with why no top-1 is given, and at 1366x768 the errors were cut away behind it
+    ('Identity: top-1 not counted: the original graph's output is constant (every class
+    scores the same, so its t…'). The figures come first, the note after them."""
+    import tensorflow as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [1, 8], name="x")
+        tf.nn.softmax(tf.matmul(x, tf.zeros([8, 5])), name="probs")
+    path = tmp_path / "flat.pb"
+    path.write_bytes(g.as_graph_def().SerializeToString())
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, str(path))
+    window.show_panel(window.preview_dock)               # the Optimize task
+    window.workbench.set_marks(["x"], ["probs"])
+    window.workbench.set_text("fold_constants")
+    wait_preview(qtbot, window, 1)
+    panel = window.preview_panel
+    qtbot.mouseClick(panel.check_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: "max abs error" in panel.check_result.text() and
+                    not window.tasks.is_busy(), timeout=120000)
+    assert panel.check_result.text() == (
+        "probs: max abs error 0, max rel error 0; top-1 not counted: the original graph's "
+        "output is constant (every class scores the same, so its top class is always the "
+        "first)")
+    assert panel.check_result.shown().startswith("probs: max abs error 0, max rel error 0")

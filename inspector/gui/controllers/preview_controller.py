@@ -68,11 +68,7 @@ class PreviewController(QObject):
 
     def _show_check(self, check):
         self.panel.check_result.setText("" if check is None else "\n".join(
-            f"{r.name}: " + (f"{r.warning()}; " if r.warning() else "") +
-            f"max abs error {r.max_abs_error:.3g}, max rel error "
-            f"{r.max_rel_error:.3g}" + ("" if r.top1_agreement is None else
-                                        f", top-1 agreement {100 * r.top1_agreement:.0f}%")
-            for r in check.results))
+            _check_line(r) for r in check.results))
 
     # -- checking and saving ---------------------------------------------------------------
     def check_outputs(self, allow_io: bool):
@@ -107,3 +103,16 @@ class PreviewController(QObject):
         start_save(self.state, self.tasks, path, lambda exc: self.state.fail(
             f"Could not save: {getattr(exc, 'message', None) or exc}"))
         return path
+
+
+def _check_line(r) -> str:
+    """One output's check on the panel's one line: NaN answers first (they void the figures),
+    else the figures first and why there is no top-1 after them (the line is cut at its end:
+    the figures were cut away behind that note)."""
+    figures = (f"max abs error {r.max_abs_error:.3g}, max rel error {r.max_rel_error:.3g}"
+               + ("" if r.top1_agreement is None else
+                  f", top-1 agreement {100 * r.top1_agreement:.0f}%"))
+    note = r.warning()
+    if not note:
+        return f"{r.name}: {figures}"
+    return f"{r.name}: {note}; {figures}" if any(r.non_finite) else f"{r.name}: {figures}; {note}"
