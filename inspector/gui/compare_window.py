@@ -40,6 +40,7 @@ from inspector.gui.compare_opening import (  # noqa: F401 (layouts: the benches'
 )
 from inspector.gui.compare_work import CompareWork
 from inspector.gui.panels.adaptive import OneLine
+from inspector.gui.run_both_sizes import ask_size, unsized_input
 
 
 class CompareWindow(CompareOpening, CompareWork, QMainWindow):
@@ -55,6 +56,7 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
         self.merged_on = False
         self.heat: dict = {}             # side -> (heat, badges) of the numeric divergence
         self.divergence = None
+        self.run_sizes: dict = {}     # sizes given to Run both (asked: run_both_sizes)
         panes = QSplitter(Qt.Horizontal)
         for side, label in (("A", d.a_label), ("B", d.b_label)):
             box = QWidget()
@@ -261,9 +263,15 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
                         QMessageBox.Yes:
                     self.run_numeric(allow_io=True)
                 return
-            QMessageBox.warning(self, "Run both", f"Could not run the models: {exc}")
+            name = unsized_input(exc)
+            sizes = ask_size(self, exc, name) if name else None
+            if sizes:            # asked here: this window has no Input sizes field
+                self.run_sizes = {**self.run_sizes, **sizes}
+                self.run_numeric(allow_io)
+            elif not name:
+                QMessageBox.warning(self, "Run both", f"Could not run the models: {exc}")
 
-        start_numeric(self.session, self.own_tasks, done, failed, allow_io)
+        start_numeric(self.session, self.own_tasks, done, failed, allow_io, self.run_sizes)
 
     def _say_run(self, divergence) -> None:
         """Run both's result, kept and said: its own wrapped line under the totals (in the

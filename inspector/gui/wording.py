@@ -12,7 +12,7 @@ from inspector.core import errors
 # and the conversion
 HINTS = MappingProxyType({
     "input_size": "give its size in Phone > Conversion preview > Input sizes",
-    "input_values": ""})     # (Run both takes no sizes and no files: nothing to say)
+    "input_values": ""})     # (Run both asks for the size itself: gui/run_both_sizes.py)
 
 
 def said(thing) -> str:

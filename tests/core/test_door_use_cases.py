@@ -132,7 +132,8 @@ def test_a_numeric_comparison_goes_to_its_session_with_the_first_divergence_sele
     divergence = type("Divergence", (), {"first": "conv1"})()
     asked = []
     monkeypatch.setattr(comparing_numeric, "run_numeric",
-                        lambda s, job, allow_io=False: (asked.append(allow_io), divergence)[1])
+                        lambda s, job, allow_io=False, sizes=None:
+                        (asked.append(allow_io), divergence)[1])
     session, told = Session(), []
     comparing_numeric.start_numeric(session, AtOnce(), told.append, None, allow_io=True)
     assert asked == [True] and session.numeric is divergence and told == [divergence]

@@ -404,3 +404,51 @@ def test_a_badge_wider_than_its_box_is_drawn_whole_or_by_whole_words(qtbot, wind
     assert node.boundingRect().contains(rect), (rect, node.boundingRect())   # not clipped
     assert badge in node.toolTip()
     shots(win, "compare_mobilenet_closed.png")
+
+
+def _unsized_pair(folder) -> tuple:
+    """Two small GraphDefs whose input x declares no shape (B has one more node)."""
+    from inspector.core.model import protos
+
+    paths = []
+    for name, extra in (("a.pb", False), ("b.pb", True)):
+        gd = protos.GraphDef()
+        x = gd.node.add(name="x", op="Placeholder")
+        x.attr["dtype"].type = 1
+        y = gd.node.add(name="y", op="Relu", input=["x"])
+        y.attr["T"].type = 1
+        if extra:
+            z = gd.node.add(name="z", op="Identity", input=["y"])
+            z.attr["T"].type = 1
+        path = os.path.join(str(folder), name)
+        with open(path, "wb") as fh:
+            fh.write(gd.SerializeToString())
+        paths.append(path)
+    return tuple(paths)
+
+
+def test_run_both_asks_the_size_of_an_input_of_no_known_size(qtbot, window, tmp_path, laptop,
+                                                             monkeypatch):
+    """note15: Run both named the input of no known size and said nothing of how to give its
+    size (the window has no Input sizes field). It asks for the size, refuses a bad one in
+    one line, and runs with a good one (kept for the window's next runs). Fails on the old
+    code: no question, the warning instead."""
+    from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+    a, b = _unsized_pair(tmp_path)
+    win = open_comparison(qtbot, window, b, a)
+    asked, warned, answers = [], [], ["-5,3", "2,3"]
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(
+        lambda parent, title, text, *r, **k: (asked.append(text), (answers.pop(0), True))[1]))
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(
+        lambda parent, title, text, *r, **k: warned.append(text)))
+    qtbot.mouseClick(win.numeric_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(warned or asked), timeout=120000)
+    assert asked and "input 'x' has no known shape" in asked[0] and "a.pb" in asked[0], \
+        (asked, warned)
+    assert "Its size for Run both" in asked[0], asked[0]
+    assert warned == ["x=-5,3: every size is 1 or more"], warned      # one line, no run
+    qtbot.mouseClick(win.numeric_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: win.divergence is not None and win.ready(), timeout=120000)
+    assert win.run_sizes == {"x": [2, 3]} and len(asked) == 2 and len(warned) == 1
+    assert win.divergence.pairs, win.divergence.skipped      # the two models ran, x of [2,3]

@@ -28,7 +28,7 @@ def numeric_ports(summary, inputs=(), outputs=(), every_candidate: bool = False)
 def numeric_between(d: Diff, ga: Graph, gb: Graph, summary, inputs=(), outputs=(),
                     first_input=None, arrays: dict | None = None, threshold: float | None = None,
                     allow_io: bool = False, every_candidate: bool = False, job: Job = NO_JOB,
-                    paths: tuple = ("", "")):
+                    paths: tuple = ("", ""), sizes: dict | None = None):
     """Both models on the same input at numeric_ports(...): `arrays` by input name, or
     `first_input` for the first of the ports, else seeded random values; every matched
     tensor compared (the window's run_numeric and `diff --numeric`). A .tflite side (read
@@ -43,7 +43,7 @@ def numeric_between(d: Diff, ga: Graph, gb: Graph, summary, inputs=(), outputs=(
     if first_input is not None:
         arrays = {**(arrays or {}), inputs[0].split(":")[0]: first_input}
     try:            # A's inputs are what both are fed: an input of no known size is A's
-        feeds_a, feeds_b, notes = prepare_feeds(d, ga, gb, inputs, arrays)
+        feeds_a, feeds_b, notes = prepare_feeds(d, ga, gb, inputs, arrays, sizes=sizes)
     except InspectorError as exc:
         if exc.hint == "input_size":    # no size is given to a comparison: only values are
             exc.hint = "input_values"
@@ -69,17 +69,20 @@ def _tflite_bytes(graph: Graph, path: str, side: str) -> bytes | None:
 
 
 def run_numeric(session, job: Job = NO_JOB, arrays: dict | None = None,
-                allow_io: bool = False):
+                allow_io: bool = False, sizes: dict | None = None):
     """Both models on the same input (A's marked inputs, else the suggested ones: past an
     image decoder, not its encoded bytes; seeded random values unless arrays are given),
-    every matched tensor compared; TensorFlow and LiteRT run in the worker."""
+    every matched tensor compared; TensorFlow and LiteRT run in the worker. `sizes`
+    ({input: dims}): the sizes of A's inputs given in the window (it asks for those of an
+    input of no known size)."""
     ga, gb = session.graphs["A"], session.graphs["B"]
     return numeric_between(session.diff, ga, gb, summarize(ga), session.ports[0],
                            session.ports[1], arrays=arrays, allow_io=allow_io, job=job,
-                           paths=session.paths)
+                           paths=session.paths, sizes=sizes)
 
 
-def start_numeric(session, tasks, then, on_error, allow_io: bool = False) -> None:
+def start_numeric(session, tasks, then, on_error, allow_io: bool = False,
+                  sizes: dict | None = None) -> None:
     """`run_numeric` as a task (the comparison window's own runner) -> `session.numeric` (the
     comparison's state, saved with its report), the first divergent node of A selected;
     `then(divergence)` lets its window repaint."""
@@ -89,5 +92,6 @@ def start_numeric(session, tasks, then, on_error, allow_io: bool = False) -> Non
             session.select("A", divergence.first)
         then(divergence)
 
-    tasks.submit("compare-numeric", lambda job: run_numeric(session, job, allow_io=allow_io),
+    tasks.submit("compare-numeric", lambda job: run_numeric(session, job, allow_io=allow_io,
+                                                            sizes=sizes),
                  done, on_error, label="Running A and B on the same input")

@@ -206,14 +206,16 @@ def quantize(real, how: tuple):
 
 
 def prepare_feeds(d: Diff, ga: Graph, gb: Graph, inputs: list, arrays: dict | None = None,
-                  seed: int = 0) -> tuple:
+                  seed: int = 0, sizes: dict | None = None) -> tuple:
     """(feeds of A, feeds of B under B's names, how they were made): given arrays or seeded
     random values shaped as A declares or TensorFlow infers (batch 1 where open); an input a
     quantized .tflite side reads gets uniform values in its calibrated range (normal values
     would mostly measure clipping). Each side is fed its own dtype: a side whose input is
     int8/uint8 gets those values quantized with its input's scale and zero point, a float
-    side the real values. What the feeds hold is sized (feed_budget) before it is drawn."""
-    shapes = known_input_shapes(ga, ga.graph_def, gb, inputs, {}, arrays)
+    side the real values. What the feeds hold is sized (feed_budget) before it is drawn.
+    `sizes` ({input: dims}) sizes inputs as given (the comparison window asks for the size
+    of an input of none)."""
+    shapes = known_input_shapes(ga, ga.graph_def, gb, inputs, dict(sizes or {}), arrays)
     feeds = make_inputs(ga, inputs, shapes, "random", seed, arrays)
     rng = np.random.default_rng(seed)
     b_of, notes = _b_inputs(d, ga, gb, [t.split(":")[0] for t in inputs])
