@@ -38,7 +38,7 @@ def test_a_saved_model_s_ports_keep_their_signature_names_and_shapes(fx):
     assert json.loads(text)["outputs"][0]["label"] == "probabilities"
     code, text, err = run_cli("explain", "--signature", "embed", path)
     assert code == 0, err
-    assert f"(embedding ({out.name}): float [1,3])" in text
+    assert f"(embedding ({out.name}): float [?,3])" in text
 
 
 def test_value_summaries_match_tensorflows_print_kernel():

