@@ -159,6 +159,23 @@ def test_conventions_and_layouts():
     assert fe.convention == "0_1" and fe.range_how.startswith("assumed")
 
 
+def test_a_batch_of_sequences_is_an_array_not_an_any_height_picture():
+    """walk16: basic-pitch's audio input float [?,43844,1] was read as a picture 43844 wide
+    of any height (224 assumed): the conversion preview's random data came in [0, 255] and a
+    photo would have been fed. A rank-3 input is [H,W,C] only when both sides are open or
+    both known; else it is an array (random data in [0, 1], .npy files)."""
+    from inspector.core.mobile.tflite_preview import _detected_range
+
+    for shape in ([-1, 43844, 1], [-1, 1024, 3]):
+        g = _graph([("x", "Placeholder", [], _placeholder(shape)), ("y", "Relu", ["x"], {})])
+        fe = fe_mod.detect(g, ["x"])
+        assert fe.kind == "array" and fe.dims == tuple(None if d < 0 else d for d in shape)
+        assert _detected_range(g, ["x:0"], None) == (0.0, 1.0)
+    for shape in ([224, 224, 3], [-1, -1, 3]):        # still pictures
+        g = _graph([("x", "Placeholder", [], _placeholder(shape)), ("y", "Relu", ["x"], {})])
+        assert fe_mod.detect(g, ["x"]).kind == "image"
+
+
 def test_the_block_end_is_the_last_tensor_leaving_the_block():
     g = _graph([("in", "Placeholder", [], _placeholder([1, 4])),
                 ("b/a", "Relu", ["in"], {}), ("b/c", "Relu", ["b/a"], {}),

@@ -245,6 +245,8 @@ def _pixels(graph: Graph, feed: str, shapes: dict | None) -> FrontEnd | None:
                                                                 "uint8", "int32"):
         return None
     image_dims = dims[-3:]
+    if len(dims) == 3 and (image_dims[0] is None) != (image_dims[1] is None):
+        return None   # [?,43844,1] (basic-pitch's audio), [?,1024,3] points: a batch of rows
     layout = "NHWC"
     if image_dims[-1] not in (1, 3, 4) and image_dims[0] in (1, 3):
         layout = "NCHW"
