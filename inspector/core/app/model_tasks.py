@@ -12,7 +12,11 @@ from inspector.core.loaders.tfjs_ops import for_converter
 from inspector.core.model.graph import Graph
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
+from inspector.core.runtime.lazy_import import later
 from inspector.core.transforms import run_pipeline
+
+# read on first use (numpy with it): Profile's rule for declared sizes, held by the other runs
+profiling = later("inspector.core.overlays.profiling", globals(), "profiling")
 
 
 def graph_for_run(graph_def, ins: list, outs: list, shapes: dict):
@@ -66,6 +70,7 @@ class ModelTasks:
             freeze_with_ranges,
         )
 
+        refuse_sizes_tf_refuses(self.graph_def, ins)
         result = log_ranges(self.graph_def, ins, outs, shape, data, job=job, allow_io=allow_io)
         job.progress(0, 0, "freezing the ranges")
         frozen = freeze_with_ranges(result.quantized, result.ranges(min_percentile,
@@ -96,6 +101,7 @@ class ModelTasks:
         from inspector.core.mobile.recipes import preview
 
         variants = variants or ("float", "dynamic", "float16", "int8")
+        refuse_sizes_tf_refuses(self.graph_def, ins)
         return preview(self.graph_def, ins, outs, shapes, variants, source, compare_count,
                        self._total_flops(shapes), allow_io, job)
 
@@ -104,6 +110,7 @@ class ModelTasks:
         """Quantization recipes built and measured (mobile.recipes.run_recipes)."""
         from inspector.core.mobile.recipes import DEFAULT, run_recipes
 
+        refuse_sizes_tf_refuses(self.graph_def, ins)
         return run_recipes(self.graph_def, ins, outs, shapes, recipes or DEFAULT, keep_float,
                            source, compare_count, flops=self._total_flops(shapes),
                            allow_io=allow_io, job=job)
@@ -111,6 +118,7 @@ class ModelTasks:
     def tflite_confirm(self, ins, outs, shapes=None, allow_io=False, job: Job = NO_JOB):
         """Converter errors of a builtins-only conversion, then (if it failed) of one with
         Select TF ops and custom ops allowed: (builtin errors, flex errors)."""
+        refuse_sizes_tf_refuses(self.graph_def, ins)
         t = tensorflow()
         graph_def = for_converter(self.graph_def)
         job.progress(0, 2, "converting with TFLite builtins only")
@@ -138,3 +146,13 @@ class ModelTasks:
         pairs, missing = needed_ops(nodes, t.kernel_classes(nodes))
         text = header_text(pairs, t.tf_version(), source, missing)
         return text, sorted({op for op, _ in pairs}), sorted({k for _, k in pairs if k}), missing
+
+
+def refuse_sizes_tf_refuses(graph_def, inputs) -> None:
+    """The marked inputs' declared shapes held to TensorFlow's rule first, in Profile's words
+    (b691296): a size below -1 ([-5,3]) was refused by Calibrate and the conversion in
+    TensorFlow's own words ('... for '{{node x}} = Placeholder[...]' with input shapes: .'),
+    and Check outputs ran it as [?,3] (note15)."""
+    if inputs:
+        profiling.refuse_sizes_below_minus_one(profiling.input_node_defs(graph_def,
+                                                                         list(inputs)))

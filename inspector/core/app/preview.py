@@ -20,7 +20,7 @@ from inspector.core.analysis.metrics import (
     gzip_size,
     latencies,
 )
-from inspector.core.app.model_tasks import ModelTasks
+from inspector.core.app.model_tasks import ModelTasks, refuse_sizes_tf_refuses
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.formats.writer import write_graph
 from inspector.core.model import protos
@@ -156,6 +156,7 @@ class PreviewEngine(ModelTasks):
         """numeric_check of the original graph against the graph of row `key`."""
         from inspector.core.analysis.numeric_check import numeric_check
 
+        refuse_sizes_tf_refuses(self.graph_def, inputs)
         return numeric_check(self.graph_def, self._graph_or_fail(key), list(inputs),
                              list(outputs), input_shapes, allow_io=allow_io)
 
