@@ -3,6 +3,7 @@ against the tool that computes the same thing: LiteRT's interpreter for a .tflit
 shapes and signature, Keras for a Keras file's names and count_params, TF for shapes."""
 
 import json
+import os
 import warnings
 
 import pytest
@@ -107,3 +108,20 @@ def test_the_card_shapes_outputs_as_the_summary_and_the_reference(name):
     assert {p["label"]: p["shape"] for p in card["outputs"]} == reference
     assert all(summary[p["name"]] == p["shape"] for p in card["outputs"])
     assert card["inputs"][0]["shape"].startswith("[?,")
+
+
+def test_a_tfjs_0x_model_s_size_counts_its_manifest_and_weight_shards():
+    """handtrack.js's TF.js 0.x model: tensorflowjs_model.pb is 96 KB, its 17.6 MB of
+    weights are in the shards weights_manifest.json lists; the summary said 96.3 KB (a TF.js
+    graph model's model.json counts its shards: 11.9 MB for the float32 one)."""
+    path = wild("handtrack_tfjs0")
+    folder = os.path.dirname(path)
+    with open(os.path.join(folder, "weights_manifest.json")) as fh:
+        shards = {p for group in json.load(fh) for p in group["paths"]}
+    expected = sum(os.path.getsize(os.path.join(folder, f))
+                   for f in ["tensorflowjs_model.pb", "weights_manifest.json", *shards])
+    code, out, err = run_cli("summarize", "--json", path)
+    assert code == 0, err
+    assert json.loads(out)["bytes_on_disk"] == expected == 18_555_041
+    code, out, err = run_cli("summarize", path)
+    assert "(graphdef, 17.7 MB)" in out

@@ -42,8 +42,9 @@ def load(path: str, *, freeze: bool = True, tags: list | None = None,
         options["freeze"] = False
     model.ref = _loaded.ModelRef(path, (st.st_size, st.st_mtime_ns), tuple(sorted(
         (k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())))
-    if model.kind in ("savedmodel", "metagraph"):   # its folder; a .meta and its checkpoint
-        model.disk_bytes = on_disk.model_bytes(path)
+    if model.kind in ("savedmodel", "metagraph") or \
+            os.path.basename(path) == "tensorflowjs_model.pb":  # its folder; a .meta and its
+        model.disk_bytes = on_disk.model_bytes(path)  # checkpoint; TF.js 0.x's manifest, shards
     return model
 
 
