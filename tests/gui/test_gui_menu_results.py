@@ -164,3 +164,38 @@ def test_menu_actions_with_nothing_to_do_say_so(qtbot, window, model):
     said.clear()
     menu_action(window, "&Back").trigger()
     assert window.state.selected == "softmax" and not any("Nothing" in s for s in said)
+
+
+def test_a_save_that_fails_names_the_file(qtbot, window, model, tmp_path, monkeypatch):
+    """walk16: File > Save optimized graph… into a folder that does not exist said 'Could not
+    save: output directory does not exist', naming no file (the command line names it); with
+    a pipeline whose last step failed it said 'that pipeline is no longer previewed; wait
+    for the preview to finish and try again', which no wait mends."""
+    from PySide6.QtWidgets import QFileDialog
+    from test_gui_workbench import wait_preview
+
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    errors = []
+    window.error_shown.connect(errors.append)
+    window.workbench.set_text("fold_constants")     # fails here: Mul is not a Placeholder
+    wait_preview(qtbot, window, 1)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: asked.append(1) or ("", "")))
+    menu_action(window, "&Save optimized graph…").trigger()
+    assert errors[-1] == ("Could not save: the pipeline's last step failed: fold_constants: "
+                          "input 'Mul' is a Mul, not a Placeholder (run strip_unused_nodes "
+                          "first)") and not asked     # not 'no longer previewed; wait...'
+    window.workbench.set_text("quantize_weights")
+    wait_preview(qtbot, window, 1)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=60000)
+    assert not window.state.rows[-1].error, window.state.rows[-1].error
+    target = str(tmp_path / "missing" / "optimized.pb")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (target, "")))
+    errors.clear()
+    menu_action(window, "&Save optimized graph…").trigger()
+    qtbot.waitUntil(lambda: bool(errors) and not window.tasks.is_busy(), timeout=60000)
+    assert errors[-1] == f"Could not save: {target}: output directory does not exist"

@@ -88,6 +88,10 @@ class PreviewController(QObject):
         model, engine = self.state.model, self.state.engine
         if not self.rows or model is None or engine is None:
             return None
+        if self.rows[-1].error:     # it said "no longer previewed; wait ... and try again"
+            self.state.fail(f"Could not save: the pipeline's last step failed: "
+                            f"{self.rows[-1].error}")
+            return None
         if path is None:
             path, _ = QFileDialog.getSaveFileName(self.panel, "Save optimized graph",
                                                   beside(model.path, "_optimized.pb"),
@@ -101,7 +105,7 @@ class PreviewController(QObject):
                 f"{path} is the model you opened. Replace it with the optimized graph?"):
             return None
         start_save(self.state, self.tasks, path, lambda exc: self.state.fail(
-            f"Could not save: {getattr(exc, 'message', None) or exc}"))
+            f"Could not save: {said(exc)}"))      # with the file it is about
         return path
 
 
