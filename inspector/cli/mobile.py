@@ -91,8 +91,8 @@ def cmd_tflite(args) -> int:
     from inspector.core.app.quantization import preview_variants
 
     variants = preview_variants(ta.split(args.variants))
+    model = ta.convertible(_load(args))     # (a .tflite given: said before any -o folder)
     targets = ta.output_targets(args, variants)
-    model = ta.convertible(_load(args))
     ins, outs = ta.ports(model, args)
     shapes = ta.input_shapes(args, model, ins)
     result = engine_here(model.graph.graph_def).tflite_preview(ins, outs, shapes,

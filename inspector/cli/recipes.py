@@ -18,8 +18,8 @@ from inspector.core.app.quantization import recipe_figures, recipe_names, run_re
 
 def cmd_recipes(args) -> int:
     names = recipe_names(args.recipe, args.keep_float)
+    model = convertible(_load(args))     # (a .tflite given: said before any -o folder)
     targets = output_targets(args, names)
-    model = convertible(_load(args))
     ins, outs = ports(model, args)
     report = run_recipes(engine_here(model.graph.graph_def), ins, outs,
                          input_shapes(args, model, ins), names, args.keep_float,
