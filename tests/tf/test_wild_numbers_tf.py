@@ -125,3 +125,30 @@ def test_a_tfjs_0x_model_s_size_counts_its_manifest_and_weight_shards():
     assert json.loads(out)["bytes_on_disk"] == expected == 18_555_041
     code, out, err = run_cli("summarize", path)
     assert "(graphdef, 17.7 MB)" in out
+
+
+def test_a_keras_model_s_inputs_are_listed_in_keras_order_whatever_the_graph_s_order():
+    """deeplc's four inputs: freezing the file put its Placeholders in another order on
+    each run (input_layer, _3, _2, _1 one time, _1, _2, _3 the next), and the summary (CLI and
+    Summary panel) listed them in that order; Keras's model.inputs, which a caller feeds in
+    that order, is the signature's. Here the graph's Placeholders are put in reverse."""
+    from inspector.core.model.graph import Graph
+
+    path = wild("deeplc_keras")
+    keras_order = [x.name.split(":")[0] for x in keras_reference(path).inputs]
+    code, out, err = run_cli("summarize", "--json", path)
+    assert code == 0, err
+    assert [c["label"] for c in json.loads(out)["inputs"]] == keras_order
+    model = load(path)
+    gd = model.graph.graph_def
+    nodes = list(gd.node)
+    places = [k for k, n in enumerate(nodes) if n.op == "Placeholder"]
+    by_name = {nodes[k].name: nodes[k] for k in places}
+    for k, name in zip(places, keras_order[::-1]):
+        nodes[k] = by_name[name]
+    shuffled = type(gd)()
+    shuffled.node.extend(nodes)
+    graph = Graph(shuffled, "reversed")
+    assert [n.name for n in graph.nodes if n.op == "Placeholder"] == keras_order[::-1]
+    summary = summarize(graph, model.known_inputs, model.known_outputs, model.signature)
+    assert [c.label for c in summary.inputs] == keras_order

@@ -310,7 +310,10 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
         else:
             cand.reason, cand.score = desc, 100
         out.append(cand)
-    out.sort(key=lambda c: -c.score)
+    # the signature's inputs in its order (Keras's model.inputs), not the graph's: freezing
+    # deeplc's four-input Keras file put its Placeholders in another order on each run
+    rank = {name: k for k, name in enumerate(known_nodes)}
+    out.sort(key=lambda c: (-c.score, rank.get(c.name, len(rank))))
     return out
 
 
