@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from inspector.core.compare.attr_bytes import tails
-from inspector.core.compare.columns import columns
+from inspector.core.compare.columns import columns, np
 from inspector.core.model.graph import Graph
 from inspector.core.model.protos import NodeDef
 from inspector.core.runtime.pieces import keyed   # PIECE names a call (300k in one
@@ -58,7 +58,8 @@ class Fingerprints:
     """fingerprint[name] and height[name] (longest data path from a source) of every node;
     by node index, `fp[i]` and `heights[i]` (None for the names-keyed way below)."""
 
-    def __init__(self, graph: Graph | None, job=None):
+    def __init__(self, graph: Graph | None, job=None, own: list | None = None):
+        """`own`: the graph's own signatures by node index (own_signatures), where made."""
         self._own: dict | list = {}              # by name, or a list by node index
         self._fingerprint: dict | None = {}     # by name: made from fp when first asked
         self._height: dict | None = {}
@@ -67,7 +68,11 @@ class Fingerprints:
         if graph is None:
             return
         cols = columns(graph)
-        own = self._own_signatures(cols, job)
+        if own is None:
+            own = self._own_signatures(cols, job)
+        if cols.unique and _in_graph_order(graph, cols):
+            self._in_order(cols, own)
+            return
         order = _topological(cols) if cols.unique else None
         if order is None:           # a cycle or repeated names: the walk by names below
             self._own = keyed(cols.names, own)
@@ -114,6 +119,12 @@ class Fingerprints:
             out._names, out._fingerprint, out._height = columns(graph).names, None, None
         return out
 
+    @classmethod
+    def own_signatures(cls, graph: Graph, job=None) -> list:
+        """Each node's own_signature by node index (the attribute tails left in the graph's
+        columns where read), for Fingerprints(graph, own=...) elsewhere (a forked copy)."""
+        return cls(None)._own_signatures(columns(graph), job)
+
     def _own_signatures(self, cols, job) -> list:
         """Each node's own_signature; on a big graph's arrays (cols.arrays) computed once per
         op and attribute tail (attr_bytes: the same bytes, the same attributes), the tails
@@ -153,9 +164,35 @@ class Fingerprints:
             if not srcs or ops[i] in BACK_EDGE_OPS:
                 fp[i] = hash((own[i], ()))
                 height[i] = 1
-                continue
-            fp[i] = hash((own[i], tuple(zip([fp[j] for j in srcs], ports[i]))))
-            height[i] = 1 + max([height[j] for j in srcs])
+            elif len(srcs) == 1:        # (most nodes: the same tuple, made directly)
+                j = srcs[0]
+                fp[i] = hash((own[i], ((fp[j], ports[i][0]),)))
+                height[i] = height[j] + 1
+            else:
+                fp[i] = hash((own[i], tuple(zip([fp[j] for j in srcs], ports[i]))))
+                height[i] = 1 + max([height[j] for j in srcs])
+        self._done(cols, own, fp, height)
+
+    def _in_order(self, cols, own: list) -> None:
+        """_by_order over the nodes in graph order (each after its inputs already: a graph
+        as TensorFlow writes it), by appends in one zip, no order made (~40 % less time)."""
+        fp: list = []
+        height: list = []
+        put, tall = fp.append, height.append
+        for srcs, prts, mine, op in zip(cols.ins, cols.ports, own, cols.ops):
+            if not srcs or op in BACK_EDGE_OPS:
+                put(hash((mine, ())))
+                tall(1)
+            elif len(srcs) == 1:
+                j = srcs[0]
+                put(hash((mine, ((fp[j], prts[0]),))))
+                tall(height[j] + 1)
+            else:
+                put(hash((mine, tuple(zip([fp[j] for j in srcs], prts)))))
+                tall(1 + max([height[j] for j in srcs]))
+        self._done(cols, own, fp, height)
+
+    def _done(self, cols, own: list, fp: list, height: list) -> None:
         self.fp, self.heights = fp, height
         self._names, self._fingerprint, self._height = cols.names, None, None
         self._own = own
@@ -188,6 +225,21 @@ class Fingerprints:
                 fed = tuple((fp.get(ref.node, own[ref.node]), ref.port) for ref in inputs)
                 fp[name] = hash((own[name], fed))
                 height[name] = 1 + max((height.get(ref.node, 0) for ref in inputs), default=0)
+
+
+def _in_graph_order(graph, cols) -> bool:
+    """Every node's data inputs (those its fingerprint reads: none for a loop's back edge)
+    come before it in the graph (the graph's arrays, where the columns read them)."""
+    if not cols.arrays:
+        return False
+    off, src, port = graph.in_offsets, graph.in_src, graph.in_port
+    n = len(cols.names)
+    reader = np.repeat(np.arange(n, dtype=np.int64), np.diff(off))
+    data = (port >= 0) & (src >= 0)
+    back = [c for c, op in enumerate(graph.op_names) if op in BACK_EDGE_OPS]
+    if back:
+        data &= ~np.isin(graph.op_codes, back)[reader]
+    return not (src[data] >= reader[data]).any()
 
 
 def _topological(cols) -> list | None:

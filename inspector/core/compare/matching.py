@@ -89,12 +89,15 @@ def match(ga: Graph, gb: Graph, provenance: Provenance | None = None,
 def _fingerprints(ga: Graph, gb: Graph, job: Job) -> tuple:
     """Both graphs' fingerprints: B's in a forked copy while A's are made here, where
     forking is safe (the command line) and B is big enough to pay for the fork. B's columns
-    are made here before the fork: the matching and the diff read them, and the copy finds
-    them made instead of making them again."""
+    and own signatures (with its attribute tails) are made here before the fork: the
+    matching and the diff read the columns and tails, and the copy finds them made instead
+    of making them again and sending the tails back; the copy's walk in B's order (a
+    renamed, shuffled B: no order to follow) is then about as long as A's whole share here
+    (100k pair: 0.30 vs 0.15 s of CPU before)."""
     later = None
     if len(gb) >= APART_FROM and apart.can_fork():
-        columns(gb)
-        later = apart.start(lambda: Fingerprints(gb).values())
+        own = Fingerprints.own_signatures(gb, job)
+        later = apart.start(lambda: Fingerprints(gb, own=own).values())
     fa = Fingerprints(ga, job)
     if later is None:
         return fa, Fingerprints(gb, job)
