@@ -31,7 +31,8 @@ def _add_load_args(p: argparse.ArgumentParser) -> None:
                         "pure computation (files, network, Python)")
 
 
-def _load(args):
+def _load(args, notes: bool = True):
+    """The model of args.model, its notes said on stderr (`notes` False: by the caller)."""
     from inspector.core.app.opening import open_model
 
     with gc_policy.paused():    # a big graph's objects all live: collecting them finds nothing
@@ -41,9 +42,14 @@ def _load(args):
                            outputs=_split(args.freeze_outputs) or None,
                            allow_unsafe=args.allow_io)
     gc_policy.keep_out_of_collections()
+    if notes:
+        say_notes(model)
+    return model
+
+
+def say_notes(model) -> None:
     for note in model.notes:
         print(f"note: {note}", file=sys.stderr)
-    return model
 
 
 def of_one_model(command):

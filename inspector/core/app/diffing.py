@@ -49,10 +49,11 @@ def after_pipeline(ga: Graph, pipeline: str, inputs=(), outputs=()) -> tuple:
     return Graph(steps[-1].graph_def), steps
 
 
-def read_ahead(path: str):
-    """B's reader process started before A is opened (a big binary GraphDef: walked while A
-    loads): hand_over(keep) to call once A's open is over, or None (readers.prestart)."""
-    return readers.prestart(path, window=False)
+def read_ahead(a_path: str, b_path: str) -> tuple:
+    """A's and B's reader processes, both forked before A is opened (a big binary GraphDef:
+    B walked while A loads): (A's, B's) hand_over(keep), A's to call before A's open, B's
+    once A's open is over, each None where that file is not read so (readers.prestart_all)."""
+    return tuple(readers.prestart_all([a_path, b_path]))
 
 
 def gzip_key(model):

@@ -60,14 +60,20 @@ def enabled() -> bool:
 class Stream:
     """The frames of one reader process, drained from its pipe by a thread as they come."""
 
-    def __init__(self, path: str, stamp: tuple, fd: int, child, idle=None):
-        self.path, self.stamp = path, stamp
+    def __init__(self, path: str, stamp: tuple, fd: int, child, idle=None,
+                 drain: bool = True):
+        self.path, self.stamp, self.pinned = path, stamp, False    # pinned: keep_started
         self.idle = idle      # a byte shared with a forked reader: 1 once we wait for it
         self._fd, self._child = fd, child     # child: wait() and kill(), as a Popen
         self._frames: queue.Queue = queue.Queue()
         self._drain = threading.Thread(target=self._read_all, name="graphdef-reader",
                                        daemon=True)
-        self._drain.start()
+        if drain:               # (else by drain(): a thread running stops the next fork)
+            self.drain()
+
+    def drain(self) -> None:
+        if self._drain.ident is None:
+            self._drain.start()
 
     def _read_all(self) -> None:
         try:
@@ -140,10 +146,12 @@ def _can_fork() -> bool:
     return apart.fork_safe()
 
 
-def start(path: str, st, window: bool = False) -> Stream | None:
+def start(path: str, st, window: bool = False, drain: bool = True,
+          full: bool = False) -> Stream | None:
     """A reader process for the file at path (None when this platform has none); window:
     the graph is opened for the window (it reads no constants while opening), to which a
-    forked reader may send a piece's bodies split (reader_sink)."""
+    forked reader may send a piece's bodies split (reader_sink); full: with every piece's
+    columns (reader_sink); drain False: the Stream's thread started by Stream.drain()."""
     if not enabled():
         return None
     stamp = (st.st_size, st.st_mtime_ns)
@@ -160,12 +168,12 @@ def start(path: str, st, window: bool = False) -> Stream | None:
                 code = 0
                 try:
                     os.close(read_fd)
-                    serve(path, write_fd, idle, window)
+                    serve(path, write_fd, idle, window, full)
                 except BaseException:  # noqa: BLE001
                     code = 1
                 os._exit(code)
             os.close(write_fd)
-            return Stream(path, stamp, read_fd, _Forked(pid), idle)
+            return Stream(path, stamp, read_fd, _Forked(pid), idle, drain)
         proc = subprocess.Popen(     # (its own session: Ctrl+C at a terminal stops us, not
             [sys.executable, "-m", "inspector.core.loaders.reader_process", path,  # it)
              str(write_fd)], pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
@@ -181,21 +189,23 @@ def start(path: str, st, window: bool = False) -> Stream | None:
         return None
 
 
-def keep_started(path: str, stream: Stream) -> None:
-    """Keep a reader started before the window exists for the open that follows (take)."""
+def keep_started(path: str, stream: Stream, pinned: bool = False) -> None:
+    """Keep a reader started before the window exists for the open that follows (take);
+    pinned: not stopped by the open of another path (a command's models, opened at once)."""
+    stream.pinned = pinned
     with _lock:
         _started[os.path.abspath(path)] = stream
 
 
 def take(path: str, st) -> Stream | None:
     """The reader started for path if the file is unchanged since; other readers still
-    waiting are stopped (the user went on to another model)."""
+    waiting are stopped (the user went on to another model), unless pinned."""
     key = os.path.abspath(path)
     with _lock:
-        streams = dict(_started)
-        _started.clear()
-    stream = streams.pop(key, None)
-    for other in streams.values():
+        stream = _started.pop(key, None)
+        others = [k for k, s in _started.items() if not getattr(s, "pinned", False)]
+        others = [_started.pop(k) for k in others]
+    for other in others:
         other.kill()
     if stream is not None and stream.stamp != (st.st_size, st.st_mtime_ns):
         stream.kill()
@@ -203,7 +213,7 @@ def take(path: str, st) -> Stream | None:
     return stream
 
 
-def serve(path: str, out_fd: int, idle=None, window: bool = False) -> None:
+def serve(path: str, out_fd: int, idle=None, window: bool = False, full: bool = False) -> None:
     """The reader: the lazy walk over the file, each piece sent as it is read (with its
     columns while `idle`, bytes shared with the window, say it is busy: reader_sink)."""
     sink = None
@@ -225,7 +235,7 @@ def serve(path: str, out_fd: int, idle=None, window: bool = False) -> None:
         # a command's graph reads its constants' facts while it opens: read here, beside it
         # (not for the window's: the app's start forks this before front_end.WINDOW is set)
         sink = reader_sink.SendingSink(send, idle, wire, idle is not None and not window
-                                       and not front_end.WINDOW, window)
+                                       and not front_end.WINDOW, window, full)
         sink.fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
 
         def sink_of(reader):

@@ -52,8 +52,9 @@ class SendingSink:
     inputs (a piece's Graph columns cost the reader more than they save the window, which
     has the longer way: Qt's start, then every piece). `close()` once the walk is over."""
 
-    def __init__(self, send, idle=None, wire=None, consts=False, window=False):
+    def __init__(self, send, idle=None, wire=None, consts=False, window=False, full=False):
         self.send, self.pieces = send, []
+        self.full = full         # every piece with its columns, waited for or not
         self.consts, self.op_names = consts, []    # consts: read the constants' facts too
         self.sizes, self.sent = [], 0
         self.fd, self.idle, self.wire, self.r = None, idle, wire, None
@@ -158,8 +159,8 @@ class SendingSink:
         All None from the first frame that cannot be read from its wire bytes on. (Each
         with a fourth item, None but for the columns.) chunks: the pieces' bytes, when the
         walk kept them (else read from the file)."""
-        if self.idle is not None and self.idle[0] or \
-                FULL_FRAMES is not None and self.frames >= FULL_FRAMES:
+        if not self.full and (self.idle is not None and self.idle[0] or
+                              FULL_FRAMES is not None and self.frames >= FULL_FRAMES):
             self.graph = None       # the window waits for us: the columns' order is its own
         graph = self.graph
         if self.idle is None or self.fd is None or not count or self.plain or \

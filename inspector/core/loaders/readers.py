@@ -333,8 +333,58 @@ def prestart(path: str, window: bool = True):
     hand_over(keep) to call once the open before it is over (an open stops the started
     readers it does not take): kept for B's open, or stopped. None where the file is not
     read so (the real open reads it as before and reports any problem)."""
+    if not window:
+        return prestart_all([path])[0]
+    st = _streamed(path, window)
+    stream = None if st is None else _reader_process().start(path, st, window=window)
+    if stream is not None:
+        _reader_process().keep_started(path, stream)
+    return None
+
+
+def prestart_all(paths: list) -> list:
+    """prestart(path, window=False) of the last path, and of every path where all are read
+    so (`diff A B`: A and B), then each reader forked before any of their threads start (a
+    running thread stops the next fork: A was read by a started interpreter, its columns
+    and constants' facts made here) and sending every piece with its columns (the models
+    are opened at once, on two threads: this process is the busier side). One
+    hand_over(keep) or None per path, each to call before the open of its model (kept for
+    it, pinned: the other opens do not stop it)."""
+    reader_process = _reader_process()
+    sts = [_streamed(path, False) for path in paths]
+    every = all(st is not None for st in sts) and len(paths) > 1
+    if not every:
+        sts = [None] * (len(paths) - 1) + sts[-1:]
+    streams = [None if st is None else reader_process.start(path, st, window=False,
+                                                            drain=False, full=every)
+               for path, st in zip(paths, sts)]
+    for stream in streams:
+        if stream is not None:
+            stream.drain()
+    return [None if stream is None else _hand_over(reader_process, path, stream)
+            for path, stream in zip(paths, streams)]
+
+
+def _hand_over(reader_process, path: str, stream):
+    def hand_over(keep: bool = True) -> None:
+        if keep:
+            reader_process.keep_started(path, stream, pinned=True)
+        else:
+            stream.kill()
+
+    return hand_over
+
+
+def _reader_process():
     from inspector.core.loaders import reader_process
 
+    return reader_process
+
+
+def _streamed(path: str, window: bool):
+    """The file's stat where a reader process reads it ahead (for the window, or a
+    command's big enough file), else None."""
+    reader_process = _reader_process()
     try:
         st = files.stat_input(path)
         ctx = LoadContext(path, st, {}, files.read_file(path, count=4096))
@@ -345,17 +395,4 @@ def prestart(path: str, window: bool = True):
         return None
     protos.NodeDef, protos.GraphDef     # noqa: B018  the reader and this process both parse
     # with protobuf's messages: imported once, before the fork
-    stream = reader_process.start(path, st, window=window)
-    if stream is None:
-        return None
-
-    def hand_over(keep: bool = True) -> None:
-        if keep:
-            reader_process.keep_started(path, stream)
-        else:
-            stream.kill()
-
-    if not window:
-        return hand_over
-    hand_over()
-    return None
+    return st
