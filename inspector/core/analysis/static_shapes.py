@@ -7,6 +7,7 @@ counter then says which ops it could not count (and the caller may ask TF's infe
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -360,9 +361,14 @@ class Propagation:
 
 def placeholder_shapes(graph, input_shapes: dict | None = None) -> tuple[dict, list]:
     """(the inputs' shapes to start from, what was assumed: default_input_shapes of the
-    graph's structure (the Placeholders' shapes, no weight read: graph_def reads them all)."""
-    return default_input_shapes(getattr(graph, "structure", None) or graph.graph_def,
-                                input_shapes)
+    graph's structure (the Placeholders' shapes, no weight read: graph_def reads them all),
+    of its Placeholders' NodeDefs only where the graph knows them by op (not a look at
+    every NodeDef: 100k nodes, ~50 ms))."""
+    structure = getattr(graph, "structure", None) or graph.graph_def
+    if hasattr(graph, "nodes_of_op"):
+        nodes = structure.node
+        structure = SimpleNamespace(node=[nodes[i] for i in graph.nodes_of_op("Placeholder")])
+    return default_input_shapes(structure, input_shapes)
 
 
 def static_shapes(graph, input_shapes: dict | None = None) -> tuple[dict, list]:
