@@ -50,3 +50,31 @@ def test_an_edge_into_or_out_of_an_open_scope_runs_over_none_of_its_boxes(direct
         assert not inside_a_box(line, {a.id: a, b.id: b}), (edge.src, edge.dst)
         assert not inside_a_box(head, {b.id: b}, rect=_drawn), (edge.dst, head)
     assert crossing >= 5
+
+
+@pytest.mark.parametrize("direction", ["TB", "LR"])
+def test_an_edge_with_a_clear_way_into_an_open_scope_is_drawn_as_any_other(direction):
+    """walk16 (f014fbf): the edge from MobileNet's input into the open scope's first node,
+    right below it, ran out to the scope's right border and back along its title row. An
+    edge whose usual drawing crosses no box of the scopes it enters or leaves keeps it; the
+    lanes are for the others. Fails on f014fbf: routed by the right border."""
+    from test_gui_back_edges import _graph
+
+    from inspector.gui.canvas.frame_lanes import Lanes
+
+    graph = _graph([("input", "Placeholder", []), ("s/conv", "Relu", ["input"]),
+                    ("s/bn", "Relu", ["s/conv"]), ("s/out", "Relu", ["s/bn"]),
+                    ("s/side", "Relu", ["s/conv"]), ("output", "Identity", ["s/out"])])
+    scene = ViewModel(graph).scene(expanded={"", "s"}, direction=direction)
+    items, lanes = scene.items, Lanes(scene.items, direction == "LR")
+    into = next(e for e in scene.edges if (e.src, e.dst) == ("input", "s/conv"))
+    assert lanes.route(into, 0.0) is None
+    line, _ = drawn_line(into, items, direction)
+    assert _on_border(line[0], _rect(items["input"]))
+    assert _on_border(line[-1], _rect(items["s/conv"]))
+    frame = items["s/"]
+    far = (lambda p: p.y()) if direction == "LR" else (lambda p: p.x())
+    edge_of_frame = frame.y + frame.h if direction == "LR" else frame.x + frame.w
+    assert max(far(p) for p in line) < edge_of_frame - 2 * 2.0, "went by the frame's border"
+    assert not inside_a_box(line, {k: v for k, v in items.items()
+                                   if k not in ("input", "s/conv")})

@@ -39,6 +39,7 @@ class Lanes:
         self.lr = lr
         self.items = {k: self._turned(v) for k, v in items.items()} if lr else items
         self._layers: dict | None = None       # frame id -> {layer centre: (top, bottom)}
+        self._children: dict = {}              # frame id -> the boxes directly in it
         self._frames: dict = {}                # item id -> frames_of it (asked again and
         #                                        again: an item has many edges)
         self.none = not any(v.kind == "frame" for v in items.values())
@@ -71,6 +72,8 @@ class Lanes:
         a, b = items[edge.src], items[edge.dst]
         top_a, top_b = (fa[0] if fa else a), (fb[0] if fb else b)
         back = top_b.y + top_b.h <= top_a.y
+        if not back and self._clear(edge, a, b, fa + fb):
+            return None        # drawn straight, as any other edge: it crosses no box
         start = (a.x + a.w / 2, a.y if back else a.y + a.h)
         pts = []
         cur, x = a, start[0]
@@ -93,6 +96,26 @@ class Lanes:
             pts = [(y, x) for x, y in pts]
         return start, pts, end
 
+    def _clear(self, edge, a, b, frames: list) -> bool:
+        """Whether the edge drawn as any other (a's bottom, the outer route's points, b's top)
+        keeps CLEAR off every box directly in `frames` but its own ends (an edge into the
+        first node of an open scope had gone round by its right border for nothing)."""
+        line = [(a.x + a.w / 2, a.y + a.h),
+                *([(p[1], p[0]) for p in edge.points] if self.lr else edge.points),
+                (b.x + b.w / 2, b.y)]
+        ends = {a.id, b.id} | {f.id for f in frames}     # (its frames: crossed)
+        for frame in frames:
+            for box in self.children(frame.id):
+                if box.id not in ends and any(_crosses(p, q, box) for p, q in
+                                              zip(line, line[1:])):
+                    return False
+        return True
+
+    def children(self, frame_id: str) -> list:
+        """The boxes directly in a frame (its own items and open scopes)."""
+        self.layers(frame_id)
+        return self._children.get(frame_id, [])
+
     def _band(self, frame, item, below: bool) -> float:
         """The y of the lane across `frame` just above (below) the layer `item` is in."""
         top, bottom = self.layers(frame.id).get(round(item.y + item.h / 2, 1),
@@ -102,13 +125,26 @@ class Lanes:
     def layers(self, frame_id: str) -> dict:
         """{layer centre: (top, bottom)} of a frame's own items (its layout's layers)."""
         if self._layers is None:
-            self._layers = {}
+            self._layers, self._children = {}, {}
             for k, v in self.items.items():
                 inside = self.frames(k)
                 if not inside:
                     continue
+                self._children.setdefault(inside[-1].id, []).append(v)
                 rows = self._layers.setdefault(inside[-1].id, {})
                 centre = round(v.y + v.h / 2, 1)
                 top, bottom = rows.get(centre, (v.y, v.y + v.h))
                 rows[centre] = (min(top, v.y), max(bottom, v.y + v.h))
         return self._layers.get(frame_id, {})
+
+
+CLEAR = 4.0          # an edge drawn straight keeps this far off a box
+
+
+def _crosses(p, q, box) -> bool:
+    """Whether the curve drawn from p to q (edges._smooth: it leaves and enters vertically,
+    so it stays in the rectangle p and q span, 20 units more up and down at most) may come
+    within CLEAR of `box`."""
+    bend = 20.0 + CLEAR
+    return not (max(p[0], q[0]) + CLEAR <= box.x or min(p[0], q[0]) - CLEAR >= box.x + box.w
+                or max(p[1], q[1]) + bend <= box.y or min(p[1], q[1]) - bend >= box.y + box.h)
