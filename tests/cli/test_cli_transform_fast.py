@@ -46,7 +46,7 @@ def test_a_pure_pipeline_writes_the_file_and_table_of_the_copying_path(fx, tmp_p
             "print('modules:', rc, sorted(m for m in sys.modules if m == 'numpy' or "
             "m.startswith(('tensorflow', 'inspector.core.tf.', 'inspector.cli.')) and m not in "
             "('inspector.core.tf.executor', 'inspector.core.tf.child_ops', "
-            "'inspector.cli.main', 'inspector.cli.loading', "
+            "'inspector.cli.main', 'inspector.cli.loading', 'inspector.cli.wording', "
             "'inspector.cli.transform', 'inspector.cli.run_args')))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=120, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
