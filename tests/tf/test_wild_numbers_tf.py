@@ -53,6 +53,8 @@ def test_tflite_outputs_are_named_and_shaped_as_litert_signature_runner_says():
             node = model.graph.node(cand.name.partition(":")[0])
             assert node.proto.attr["tflite_tensor"].s.decode() == d["name"]
             assert cand.shape == shape_text(d["shape_signature"])
+            assert f"signature {'output' if found is summary.outputs else 'input'} " \
+                   f"({d['name']})" in cand.reason    # LiteRT's name, not its node's
     for node in model.graph.nodes:      # 'x:k' is node 'x_k' wherever it stands
         tensor = node.proto.attr["tflite_tensor"].s.decode()
         head, _, port = tensor.rpartition(":")

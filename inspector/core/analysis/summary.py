@@ -185,6 +185,14 @@ def _variable_candidates(graph: Graph) -> tuple[list, int]:
     return out, total
 
 
+def _tensor_name(node: Node, port: int, tensor: str) -> str:
+    """The tensor as the model's own runtime names it: a .tflite's as LiteRT does
+    ('StatefulPartitionedCall:1', whose node reads StatefulPartitionedCall_1), else `tensor`."""
+    if port == 0 and node.has_attr("tflite_tensor"):
+        return node.proto.attr["tflite_tensor"].s.decode("utf-8", "replace") or tensor
+    return tensor
+
+
 def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
     likely, unlikely = [], []
     known_nodes = set()
@@ -197,7 +205,8 @@ def _output_candidates(graph: Graph, known: list) -> tuple[list, list]:
         port = int(port) if port.isdigit() else 0
         dtype, shape = port_dtype_shape(node, port)
         likely.append(Candidate(name if port == 0 else f"{name}:{port}", node.op, dtype, shape,
-                                f"signature output ({tensor})", SIGNATURE_SCORE))
+                                f"signature output ({_tensor_name(node, port, tensor)})",
+                                SIGNATURE_SCORE))
     for i in columns.unread(graph, UNLIKELY_OUTPUT_OPS):
         node = graph.nodes[i]
         if node.name in known_nodes:
@@ -292,7 +301,8 @@ def _input_candidates(graph: Graph, known: list, outputs: list, chains: list) ->
         cand = Candidate(node.name, node.op, dtype_of(node), shape_of(node))
         desc = f"{node.op}, {cand.dtype or '?'} {cand.shape or '(no shape)'}"
         if node.name in known_nodes:
-            cand.reason, cand.score = f"signature input ({known_nodes[node.name]}), {desc}", \
+            said = _tensor_name(node, 0, known_nodes[node.name])
+            cand.reason, cand.score = f"signature input ({said}), {desc}", \
                 SIGNATURE_SCORE
         elif not graph.has_consumers(node.name):
             cand.reason, cand.score = f"{desc}; unused", 5
