@@ -20,6 +20,16 @@ def test_explain_on_the_command_line():
     assert {f["label"] for f in card["facts"]} >= {"layers", "learned numbers", "arithmetic"}
 
 
+def test_explain_with_a_batch_given_still_reads_the_outputs_per_input():
+    """wild16: `explain --input_shape pixels=2,8,8,1` said the output was 'a block of numbers
+    shaped [2,10]': an output's first size equal to the inputs' batch is that batch, as 1
+    or an open size is. Fails on the old code."""
+    code, out, err = run_cli("explain", DEMO, "--input_shape", "pixels=2,8,8,1")
+    assert code == 0, err
+    assert "10 probabilities, one per category" in out and "[2,10]" in out, out
+    assert "a block of numbers" not in out
+
+
 def test_explain_on_bad_input_is_one_line_and_exit_2(tmp_path):
     bad = tmp_path / "notes.pb"
     bad.write_text("this is not a model\n")

@@ -229,16 +229,17 @@ def _per_category(graph: Graph, node, k, class_count: int | None) -> bool:
 
 
 def describe_output(graph: Graph, name: str, dtype: str, shape: str,
-                    class_count: int | None = None) -> str:
+                    class_count: int | None = None, batch: int | None = None) -> str:
     """What comes out, in plain words. A vector is called scores per category only where a
     softmax, a reader picking a category, a name or the model's class names (class_count)
-    say so; else it is that many numbers."""
+    say so; else it is that many numbers. batch: the inputs' batch, when given above 1 (the
+    first size of an output that equals it is that batch, as 1 or open is)."""
     node = graph.get(node_name_from_input(name))
     behind = _behind(graph, node).op if node is not None else ""
     dims = _dims(shape)
     if dims is None:
         return "numbers (their shape is known only when the model runs)"
-    body = dims[1:] if len(dims) > 1 and dims[0] in (None, 1) else dims
+    body = dims[1:] if len(dims) > 1 and dims[0] in (None, 1, batch) else dims
     if not body:
         return "a single number"
     if len(body) == 1:
@@ -298,7 +299,9 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
               if c.label and c.label != c.name}
     inputs = [Port(n, d, s, describe_input(graph, n, d, s), labels.get(n.removesuffix(":0"), ""))
               for n, d, s in input_ports]
-    outputs = [Port(n, d, s, describe_output(graph, n, d, s, class_count),
+    firsts = {dims[0] for dims in (_dims(s) for _, _, s in input_ports) if dims}
+    batch = firsts.pop() if len(firsts) == 1 else None   # (every input's, one size: a batch)
+    outputs = [Port(n, d, s, describe_output(graph, n, d, s, class_count, batch),
                     labels.get(n.removesuffix(":0"), "")) for n, d, s in output_ports]
     layers = count_layers(graph)
     params = learned_elements(graph)
