@@ -277,3 +277,33 @@ def test_release_empties_the_walked_containers_but_those_held_elsewhere():
     del data, entries
     json_pieces.release(walked)
     assert kept == {"a": [1, 2]} and r == list(range(3000)) and walked == []
+
+
+def test_release_leaves_a_held_container_whole_where_getrefcount_counts_no_argument(
+        monkeypatch):
+    """Python 3.14 passes a local to sys.getrefcount as a borrowed reference: a container
+    only a local holds reads 1, not 2. release compared with a fixed 2 and so emptied a
+    container held once elsewhere (from_dict's maps of names). Here getrefcount is made to
+    count as 3.14 does; fails on 4504ebb's release (the kept dict emptied)."""
+    import io
+    import sys
+
+    real = sys.getrefcount
+
+    def borrowed(obj):          # (obj here and real's argument: two more than the caller's)
+        return real(obj) - 2
+
+    def lone():
+        v: list = []
+        return sys.getrefcount(v)
+
+    monkeypatch.setattr(sys, "getrefcount", borrowed)
+    assert lone() == 1          # counts as 3.14 does
+    text = json.dumps({"kept": {"a": [1, 2]}, "other": {"b": [3]}})
+    walked: list = []
+    data = json_pieces.load_file(io.BytesIO(text.encode()), walked=walked)
+    kept = data["kept"]
+    del data
+    json_pieces.release(walked)
+    monkeypatch.undo()
+    assert kept == {"a": [1, 2]}

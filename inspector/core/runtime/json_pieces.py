@@ -116,9 +116,10 @@ def release(walked: list) -> None:
     what else is in them came from one short call, so it is freed as quickly. A container
     something else still holds (from_dict keeps a map of names as it is) is left whole, and
     so is what is under it (its slot still holds its walked children)."""
+    alone = _alone()
     for k in range(len(walked)):     # (not enumerate: its reused pair holds v a step longer)
         v, walked[k] = walked[k], None
-        if sys.getrefcount(v) > 2:       # (v and this call's argument)
+        if sys.getrefcount(v) > alone:   # held elsewhere too
             continue
         if type(v) is list:
             while v:
@@ -129,6 +130,15 @@ def release(walked: list) -> None:
                     v.popitem()
         del v
     walked.clear()
+
+
+def _alone() -> int:
+    """sys.getrefcount of a container only a local holds, as release asks it: 2 up to
+    Python 3.13 (the local and the call's argument), 1 where the argument is a borrowed
+    reference (3.14): a fixed 2 there would take a container held once elsewhere for one
+    held by none, and empty it."""
+    v: list = []
+    return sys.getrefcount(v)
 
 
 def _decoded(fh):
