@@ -188,3 +188,21 @@ def test_learned_numbers_leave_out_shapes_and_single_numbers_and_count_integer_b
     card = mc.build_card(graph, summarize(graph))         # the summary's count says 29
     fact = card.fact("learned numbers")
     assert fact.value == 21 and "count_params" in fact.definition
+
+
+def test_a_rank_1_input_s_length_is_not_read_as_a_batch_of_the_outputs():
+    """b670feb reads an output's first size as the inputs' batch when it equals their first
+    size. A rank-1 input has no batch: [16] token ids are one sequence, and its [16,8]
+    output (a vector of 8 per token) read '8 numbers'. A rank-2 or more input's first size
+    still reads as a batch ([2,8,8,1] in, [2,10] out: 10 per input). Fails on b670feb."""
+    from inspector.core.analysis.summary import summarize
+
+    graph = _graph([("tokens", "Placeholder", []), ("emb", "Const", []),
+                    ("out", "GatherV2", ["emb", "tokens"])])
+    card = mc.build_card(graph, summarize(graph), input_ports=[("tokens:0", "int32", "[16]")],
+                         output_ports=[("out:0", "float", "[16,8]")])
+    assert card.outputs[0].plain == "a block of numbers shaped [16,8]"
+    card = mc.build_card(graph, summarize(graph),
+                         input_ports=[("tokens:0", "float", "[2,8,8,1]")],
+                         output_ports=[("out:0", "float", "[2,10]")])
+    assert card.outputs[0].plain == "10 numbers"

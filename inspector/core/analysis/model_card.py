@@ -299,8 +299,10 @@ def build_card(graph: Graph, summary, title: str = "", flops=None,
               if c.label and c.label != c.name}
     inputs = [Port(n, d, s, describe_input(graph, n, d, s), labels.get(n.removesuffix(":0"), ""))
               for n, d, s in input_ports]
-    firsts = {dims[0] for dims in (_dims(s) for _, _, s in input_ports) if dims}
-    batch = firsts.pop() if len(firsts) == 1 else None   # (every input's, one size: a batch)
+    shaped = [dims for dims in (_dims(s) for _, _, s in input_ports) if dims]
+    firsts = {dims[0] for dims in shaped}    # (every input's, one size: a batch; not where
+    batch = firsts.pop() if len(firsts) == 1 and all(len(d) > 1 for d in shaped) else None
+    #                     an input is rank 1: its size is its length, [16] token ids)
     outputs = [Port(n, d, s, describe_output(graph, n, d, s, class_count, batch),
                     labels.get(n.removesuffix(":0"), "")) for n, d, s in output_ports]
     layers = count_layers(graph)
