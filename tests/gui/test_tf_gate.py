@@ -69,9 +69,14 @@ def test_choosing_a_tensorflow_python_lifts_the_gate_and_is_saved(qtbot, window,
     fake = tmp_path / "python"                    # a Python without TensorFlow: refused
     fake.write_text("#!/bin/sh\necho 'ModuleNotFoundError: no tensorflow' >&2\nexit 1\n")
     fake.chmod(0o755)
-    assert tf_python.choose(window, str(fake)) is None
+    got = []
+    tf_python.choose(window, str(fake), got.append)
+    qtbot.waitUntil(lambda: bool(got), timeout=30000)
+    assert got == [None]
     assert errors and "cannot import tensorflow" in errors[-1] and not button.isEnabled()
-    version = tf_python.choose(window, sys.executable)   # this one has TensorFlow
+    tf_python.choose(window, sys.executable, got.append)   # this one has TensorFlow
+    qtbot.waitUntil(lambda: len(got) == 2, timeout=120000)
+    version = got[-1]
     assert version and version[0].isdigit()
     assert button.isEnabled() and "Disabled" not in button.toolTip()
     from PySide6.QtWidgets import QLabel
@@ -118,8 +123,52 @@ def test_a_program_that_is_not_python_is_refused_in_one_line(qtbot, window, tmp_
     for program in ("/usr/bin/true", "/bin/echo"):
         monkeypatch.setattr(QFileDialog, "getOpenFileName",
                             staticmethod(lambda *a, p=program, **k: (p, "")))
+        before = len(errors)
         action.trigger()
+        qtbot.waitUntil(lambda: len(errors) > before, timeout=30000)
         assert errors and program in errors[-1] and "is it a Python?" in errors[-1]
         assert "\n" not in errors[-1]
         assert tf_python.saved(window.settings) is None
         assert "INSPECTOR_TF_PYTHON" not in os.environ
+
+
+def test_the_tensorflow_python_check_runs_off_the_gui_thread_and_stops_a_writer(
+        qtbot, window, tmp_path, monkeypatch):
+    """File > TensorFlow Python…'s check (an import of TensorFlow: seconds; up to 120 s)
+    ran on the GUI thread with all of the program's output kept (review16: /usr/bin/yes
+    would fill the memory for 120 s, a real TensorFlow froze the window for seconds). It runs
+    in a task now: the menu returns at once, the window answers meanwhile, and a program
+    that writes for ever is stopped with one line. Fails on the old code: the check ran
+    inside the action (and the writer's 120 s timeout is not waited for here)."""
+    import time
+
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.delenv("INSPECTOR_TF_PYTHON", raising=False)
+    slow = tmp_path / "slow_python"        # answers after 3 s, as a TensorFlow import does
+    slow.write_text("#!/bin/sh\nsleep 3\necho 2.99.0\n")
+    slow.chmod(0o755)
+    writer = tmp_path / "writer"
+    writer.write_text("#!/bin/sh\nwhile :; do echo yyyyyyyyyyyyyyyyyyyyyyyy; done\n")
+    writer.chmod(0o755)
+    action = next(a for m in window.menuBar().actions() if m.menu()
+                  for a in m.menu().actions() if a.text().startswith("TensorFlow &Python"))
+    errors = []
+    window.error_shown.connect(errors.append)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(slow), "")))
+    start = time.monotonic()
+    action.trigger()
+    assert time.monotonic() - start < 1.0, "the check ran on the GUI thread"
+    assert window.tasks.is_busy()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
+    assert not errors
+    from inspector.gui import tf_python
+
+    assert tf_python.saved(window.settings) == str(slow)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(writer), "")))
+    action.trigger()
+    qtbot.waitUntil(lambda: bool(errors), timeout=30000)
+    assert "wrote on and on" in errors[-1] and "\n" not in errors[-1]
+    assert tf_python.saved(window.settings) == str(slow)
