@@ -144,7 +144,12 @@ def test_the_tensorflow_python_check_runs_off_the_gui_thread_and_stops_a_writer(
 
     from PySide6.QtWidgets import QFileDialog
 
-    monkeypatch.delenv("INSPECTOR_TF_PYTHON", raising=False)
+    from inspector.gui import tf_python
+
+    monkeypatch.setenv("INSPECTOR_TF_PYTHON", "")   # restored (absent) after the test
+    monkeypatch.delenv("INSPECTOR_TF_PYTHON")
+    used = []       # (not this process's worker: a fake Python there broke the later tests)
+    monkeypatch.setattr(tf_python, "use", used.append)
     slow = tmp_path / "slow_python"        # answers after 3 s, as a TensorFlow import does
     slow.write_text("#!/bin/sh\nsleep 3\necho 2.99.0\n")
     slow.chmod(0o755)
@@ -162,13 +167,11 @@ def test_the_tensorflow_python_check_runs_off_the_gui_thread_and_stops_a_writer(
     assert time.monotonic() - start < 1.0, "the check ran on the GUI thread"
     assert window.tasks.is_busy()
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
-    assert not errors
-    from inspector.gui import tf_python
-
+    assert not errors and used == [str(slow)]
     assert tf_python.saved(window.settings) == str(slow)
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         staticmethod(lambda *a, **k: (str(writer), "")))
     action.trigger()
     qtbot.waitUntil(lambda: bool(errors), timeout=30000)
     assert "wrote on and on" in errors[-1] and "\n" not in errors[-1]
-    assert tf_python.saved(window.settings) == str(slow)
+    assert tf_python.saved(window.settings) == str(slow) and used == [str(slow)]
