@@ -396,6 +396,34 @@ def test_a_big_graphs_counts_and_summary_wait_for_its_first_picture_on_screen(
     assert window.state.summary is not None
 
 
+def test_a_first_picture_not_painted_in_time_is_not_held_on_to(qtbot, window, fx, monkeypatch):
+    """A big graph's layout task waits at most SCREEN_WAIT for its first picture to be
+    painted (a canvas that is not shown paints nothing), then goes on: the controller then
+    holds neither that picture nor its wait (review16). Fails on the old code: the
+    never-painted first scene stayed in `_on_screen` after the last picture was drawn."""
+    import inspector.core.view.view_graph as vg
+    import inspector.gui.controllers.canvas_controller as cc
+
+    monkeypatch.setattr(vg, "DEFER_PARAMS_ABOVE", 3)
+    monkeypatch.setattr(cc, "SCREEN_WAIT", 0.3)
+    ctl, show = window.canvas_ctl, window.canvas.show_scene
+    swallowed = []
+
+    def first_never_built(scene, *args, **kwargs):
+        if not swallowed:
+            swallowed.append(scene)     # as a canvas that paints nothing
+            return None
+        return show(scene, *args, **kwargs)
+
+    monkeypatch.setattr(window.canvas, "show_scene", first_never_built)
+    open_and_wait(qtbot, window, os.path.join(fx, "inception_jpeg.pb"))
+    qtbot.waitUntil(lambda: window.state.summary is not None and not window.tasks.is_busy(),
+                    timeout=60000)
+    assert swallowed and window.state.scene is not swallowed[0]
+    assert window.state.scene.items["mixed/"].params > 0
+    assert ctl._on_screen is None
+
+
 def test_a_failed_first_layout_still_brings_the_summary(qtbot, window, monkeypatch):
     """The summary waits for the first scene; when that layout fails the user gets the
     error and the summary anyway."""

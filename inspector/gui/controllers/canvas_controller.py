@@ -129,6 +129,8 @@ class CanvasController(QObject):
             scene, geometry, minimap, filled, on_screen = result
             if on_screen is not None:
                 self._wait_for_screen(scene, on_screen)
+            else:       # the task's last result: its wait is over (a picture not painted
+                self._let_go()      # within SCREEN_WAIT is not held on to)
             if filled is not None:
                 view.adopt(filled)
             self._drawn = (scene, geometry, minimap)
@@ -136,9 +138,11 @@ class CanvasController(QObject):
             self.state.set_scene(scene)
 
         def failed(exc):
+            self._let_go()
             if not isinstance(exc, Cancelled):
                 self.state.fail(f"Layout failed: {exc}")
 
+        self._let_go()      # the layout in flight is cancelled: its wait ends
         self.tasks.submit("layout", work, show, failed, on_partial=show, label="Laying out")
 
     def _build_original_view(self, graph, fold_constants: bool):
@@ -204,9 +208,14 @@ class CanvasController(QObject):
     def _wait_for_screen(self, scene, on_screen) -> None:
         """`on_screen` set once `scene` is built and painted (one waits at a time: an older
         one is let go now)."""
+        self._let_go()
+        self._on_screen = (scene, on_screen)
+
+    def _let_go(self) -> None:
+        """The layout task waiting for its picture goes on; its scene is no longer held."""
         if self._on_screen is not None:
             self._on_screen[1].set()
-        self._on_screen = (scene, on_screen)
+            self._on_screen = None
 
     def _painted(self, scene) -> None:
         """`scene` is built: painted now (not in a later turn, after the work that waited
@@ -215,8 +224,7 @@ class CanvasController(QObject):
         self.canvas.flush_scene()
         self.canvas.paint_now()
         if self._on_screen is not None and self._on_screen[0] is scene:
-            self._on_screen[1].set()
-            self._on_screen = None
+            self._let_go()
         self.state.scene_shown.emit(scene)
 
     def _expand_all_result(self, scene) -> bool:
