@@ -6,19 +6,25 @@ latency needed a horizontal scroll, and 2.5 rows showed (seen under Xvfb at 1366
 import os
 import shutil
 
-from PySide6.QtCore import Qt
+import pytest
+from PySide6.QtCore import QRect, Qt
 from test_gui import open_and_wait
 from test_gui_workbench import wait_preview
+
+from inspector.gui.main_window import fitting_size
 
 PIPELINE = ('strip_unused_nodes(type=float, shape="1,224,224,3") '
             'remove_nodes(op=Identity, op=CheckNumerics) fold_constants(ignore_errors=true) '
             'fold_batch_norms fold_old_batch_norms quantize_weights')
+# the pipeline of walk16's screenshot 12 (six rows: the original and five steps)
+WALK16_PIPELINE = ("strip_unused_nodes remove_control_dependencies "
+                   "fold_constants(ignore_errors=true) fold_batch_norms quantize_weights")
 
 
-def _optimize(qtbot, window, fx, tmp_path):
+def _optimize(qtbot, window, fx, tmp_path, pipeline=PIPELINE, steps=6, size=(1366, 768)):
     path = tmp_path / "mobilenet_v2.pb"
     shutil.copy(os.path.join(fx, "mobilenet_v2.pb"), path)
-    window.resize(1366, 768)
+    window.resize(*size)
     open_and_wait(qtbot, window, str(path))
     bar = window.workspace.bar
     i = next(i for i in range(bar.count()) if bar.tabText(i) == "Optimize")
@@ -27,9 +33,9 @@ def _optimize(qtbot, window, fx, tmp_path):
     qtbot.waitUntil(lambda: window.workbench_panel.isVisible(), timeout=30000)
     qtbot.mouseClick(window.workbench_panel.suggest, Qt.LeftButton)
     qtbot.waitUntil(lambda: window.pipeline_panel.isVisible(), timeout=30000)
-    window.pipeline_panel.text.setPlainText(PIPELINE)
+    window.pipeline_panel.text.setPlainText(pipeline)
     qtbot.mouseClick(window.pipeline_panel.apply_text, Qt.LeftButton)
-    wait_preview(qtbot, window, 6)
+    wait_preview(qtbot, window, steps)
     qtbot.wait(300)                              # the table's widths and the chart settle
     if os.environ.get("SHOT"):
         window.grab().save(os.environ["SHOT"])
@@ -60,6 +66,25 @@ def test_every_preview_column_and_most_steps_show_at_1366x768(qtbot, window, fx,
     step = panel.model.index(1, 0)               # a long step name is elided, whole in the tip
     assert panel.model.data(step, Qt.ToolTipRole).startswith('strip_unused_nodes(type=float')
 
+
+
+@pytest.mark.parametrize("size", [fitting_size(QRect(0, 0, 1366, 768)), (1366, 768)])
+def test_a_five_step_pipelines_six_rows_all_show_at_1366x768(qtbot, window, fx, tmp_path, size):
+    """walk16: MobileNet's five-step pipeline in the window the app opens on a 1366x768
+    screen (95 % of it: 1297x729) showed 5 of the Preview's 6 rows; the sixth, the step
+    whose size fell 75 %, needed the table scrolled. Every row shows now, and the chart,
+    the columns and the graph's half of the window keep their room."""
+    _optimize(qtbot, window, fx, tmp_path, WALK16_PIPELINE, 5, size)
+    panel = window.preview_panel
+    table, rows = panel.table, panel.table.verticalHeader()
+    assert panel.model.rowCount() == 6
+    hidden = [r for r in range(6) if rows.sectionViewportPosition(r) < 0 or
+              rows.sectionViewportPosition(r) + rows.sectionSize(r) > table.viewport().height()]
+    assert not hidden, (hidden, table.viewport().height())
+    assert table.verticalScrollBar().maximum() == 0
+    assert table.horizontalScrollBar().maximum() == 0
+    assert panel.chart.height() >= 80
+    assert window.canvas.height() >= 0.5 * window.height()
 
 
 def test_a_tiny_models_latency_reads_in_microseconds_not_0_0_ms():

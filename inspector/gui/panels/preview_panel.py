@@ -200,8 +200,8 @@ class PreviewPanel(QWidget):
         below.addWidget(self.chart)
         below.addWidget(changes)
         below.setSizes([300, 300])
-        # side by side in a wide dock, else stacked: the table first (6 steps in sight in
-        # a 1366x768 window), the chart and the changes below it
+        # side by side in a wide dock, else stacked: the table first (6 rows, the original
+        # and five steps, in sight on a 1366x768 screen), the chart and the changes below it
         split = WidthSplitter(900, stacked=(0.62, 0.38))
         split.addWidget(self.table)
         split.addWidget(below)
@@ -209,6 +209,7 @@ class PreviewPanel(QWidget):
         self.table.setMinimumHeight(4 * (self.fontMetrics().height() + 2) + 4)  # 3 rows
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
+        outer.setSpacing(2)  # 6 px gaps (and a 290 px dock) hid the sixth row: walk16
         outer.addLayout(row)
         outer.addWidget(self.check_result)
         outer.addWidget(split, 1)
