@@ -12,6 +12,7 @@ from itertools import compress
 from inspector.core.model import const_columns
 from inspector.core.model.dtypes import dtype_name, item_size
 from inspector.core.model.graph_index import NUMPY_FROM, chunked_list, numpy
+from inspector.core.model.lazy_numpy import distinct
 
 
 def _big(graph) -> bool:
@@ -130,7 +131,7 @@ def _peeled(graph, starts) -> bytearray | None:
         read = src[firsts + np.arange(total)]
         read = read[read >= 0]
         np.subtract.at(readers, read, 1)
-        cand = np.unique(read)
+        cand = distinct(np, read)
         front = cand[(readers[cand] == 0) & ~start[cand] & ~gone[cand]]
     return None
 

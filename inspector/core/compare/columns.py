@@ -10,6 +10,7 @@ import sys
 import weakref
 from itertools import islice, repeat
 
+from inspector.core.model.lazy_numpy import distinct
 from inspector.core.runtime.lazy_import import later
 
 np = later("numpy", globals(), "np")   # read only from ARRAYS_FROM nodes (or numpy loaded)
@@ -197,7 +198,7 @@ class Columns:
         for c in pieces(np.bincount(d_src, minlength=n)):
             uses.append(read[start:start + c])
             start += c
-        odd = pieces(np.unique(node_of[(port < 0) | (src < 0)]))
+        odd = pieces(distinct(np, node_of[(port < 0) | (src < 0)]))
         offsets, src_all, port_all = (pieces(off), pieces(src), pieces(port)) if odd else \
             ((), (), ())
         for i in odd:        # control inputs or inputs naming no node: their places
@@ -351,7 +352,7 @@ def disagreeing(ga, gb, b_of: dict, keep: dict | None = None,
     i, j = src_a[np.repeat(sa[xs], lens) + step], src_b[np.repeat(sb[ys], lens) + step]
     other = pair[i]
     odd = (other >= 0) & (other != j) & paired[j]
-    hit = np.unique(np.repeat(np.arange(len(xs)), lens)[odd])
+    hit = distinct(np, np.repeat(np.arange(len(xs)), lens)[odd])
     return [(names[k], b_of[names[k]]) for k in pieces(hit)]
 
 

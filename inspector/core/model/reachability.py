@@ -17,6 +17,7 @@ from itertools import compress
 
 from inspector.core.errors import InspectorError
 from inspector.core.model.graph import Graph, node_name_from_input
+from inspector.core.model.lazy_numpy import distinct
 
 
 def digraph(graph):
@@ -170,7 +171,7 @@ def _levels(graph: Graph, first: list, halt: set, backwards: bool) -> bytearray:
         ends = np.cumsum(lengths)
         pos = np.arange(total, dtype=np.int64) + np.repeat(lo - (ends - lengths), lengths)
         found = values[pos]
-        found = np.unique(found[found >= 0])
+        found = distinct(np, found[found >= 0])
         found = found[~seen_np[found]]
         seen_np[found] = True
         todo = found[~stop_np[found]].tolist()

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from inspector.core.model.graph_index import numpy as _numpy
 from inspector.core.model.inputs import path_parts
+from inspector.core.model.lazy_numpy import distinct
 from inspector.core.runtime import pieces as pieces_module
 
 
@@ -81,7 +82,7 @@ class Containers(Sequence):
             if not len(deep):
                 break
             anc[deep] = parent[anc[deep]]
-        ids = np.unique(anc)
+        ids = distinct(np, anc)
         same: dict = {}        # head -> its token (a head past the places may be one)
         canon = np.fromiter((same.setdefault(_parts_of(keys[k]), j)
                              for j, k in enumerate(ids.tolist())), np.int64, len(ids))

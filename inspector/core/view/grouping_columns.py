@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping
 
 from inspector.core.model.inputs import child_key
+from inspector.core.model.lazy_numpy import distinct
 from inspector.core.model.scopes import Scope, scope_at
 from inspector.core.runtime import pieces
 from inspector.core.view.grouping import FANOUT, GROUP_ABOVE, LEAF
@@ -47,7 +48,7 @@ def dataflow_at(np, graph, at):
     lo, many = off[at], off[at + 1] - off[at]   # the members' inputs only
     places = np.repeat(lo - np.cumsum(many) + many, many) + np.arange(int(many.sum()))
     src, dst = graph.in_src[places], np.repeat(at, many)
-    later = np.unique(dst[(src > dst) & (member[src] == 1)])
+    later = distinct(np, dst[(src > dst) & (member[src] == 1)])
     if not len(later):
         return at
     seen_bytes = bytearray(n)

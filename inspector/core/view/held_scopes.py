@@ -7,6 +7,7 @@ list: ~90 MB kept in the window)."""
 from __future__ import annotations
 
 from inspector.core.model import graph_index
+from inspector.core.model.lazy_numpy import distinct
 from inspector.core.runtime import pieces
 
 
@@ -19,7 +20,7 @@ def scopes_holding(columns, node_set) -> frozenset:
     holding[columns.leaf[members[:len(columns.leaf)]]] = True
     todo = np.flatnonzero(holding)
     while len(todo):
-        up = np.unique(columns.parent[todo])
+        up = distinct(np, columns.parent[todo])
         up = up[up >= 0]
         todo = up[~holding[up]]
         holding[todo] = True
