@@ -214,7 +214,22 @@ class PropertiesPanel(QWidget):
         self.shown = name
         if const is not None:
             self.tensor_row = self._row(None, "tensor", "reading the values…")
+            self._lift(self.tensor_row)
             self.tensor_wanted.emit(const.name)
+
+    def _lift(self, row) -> None:
+        """A constant's values right under its op: below its inputs, outputs, consumers
+        and attributes its statistics were out of sight at 1366x768 (walk16)."""
+        tree = self.tree
+        at = next((k + 1 for k in range(tree.topLevelItemCount())
+                   if tree.topLevelItem(k).text(0) == "op"), None)
+        index = tree.indexOfTopLevelItem(row)
+        if at is None or index < 0 or index == at:
+            return
+        expanded = row.isExpanded()
+        tree.takeTopLevelItem(index)
+        tree.insertTopLevelItem(at, row)
+        row.setExpanded(expanded)
 
     def _show_scope(self, name: str) -> None:
         """A selected scope: its name now, what it holds and what crosses its border once
@@ -341,7 +356,6 @@ class PropertiesPanel(QWidget):
         values, stats = described.values, described.stats
         self.tensor, self.tensor_name = values, described.name
         top = self._row(None, "tensor", f"{stats['dtype']} {stats['shape']}")
-        self._row(top, "bytes", human_bytes(stats["bytes"]))
         for key in ("min", "max", "mean", "std"):
             if key in stats:
                 self._row(top, key, f"{stats[key]:.6g}")
@@ -351,7 +365,10 @@ class PropertiesPanel(QWidget):
                                                  for v in described.first))
         for note in described.notes:
             self._row(top, "note", note)
+        self._row(top, "bytes", human_bytes(stats["bytes"]))    # (the statistics first)
+        self._lift(top)
         top.setExpanded(True)
+        self.tree.scrollToTop()
         if described.counts is not None:
             counts, edges = described.counts, described.edges
 
