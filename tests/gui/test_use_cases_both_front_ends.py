@@ -257,3 +257,32 @@ def test_the_card_names_the_outputs_it_has_no_room_for_and_counts_layers_in_plur
     code, out, err = run_cli("explain", model)
     assert code == 0, err
     assert f"  {said}\n" in out and "(layers: 123 convolutions)" in out
+
+
+def test_a_count_a_while_loop_stops_says_so_alike_in_the_window_and_on_the_command_line(
+        tmp_path):
+    """handtrack.js's TF.js 0.x detector resizes its input in a while loop before every
+    convolution: no FLOPs, and `flops --input_shape`, `explain` and the window's card say
+    why in the same line (the loop, and the node that reads its result). Fails on the old
+    code: "no shapes are known for the ops that do the arithmetic", the shapes given."""
+    import pytest
+
+    from tests.fixtures import wild_models
+
+    try:
+        model = wild_models.model("handtrack_tfjs0")
+    except wild_models.Unavailable as exc:
+        pytest.skip(f"package registry unavailable: {exc}")
+    why = ("no shapes are known for the ops that do the arithmetic: the while loop "
+           "'Preprocessor/map/while' hides them (the shape walk stops at node "
+           "'Preprocessor/map/TensorArrayStack/TensorArrayGatherV3' (TensorArrayGatherV3), "
+           "which reads its result)")
+    code, out, err = run_cli("flops", model, "--input_shape", "image_tensor=1,300,300,3")
+    assert code != 0 and f"FLOPs cannot be counted: {why}\n" in err
+    assert len([ln for ln in err.splitlines() if "FLOPs" in ln]) == 1
+    seen = window_answers(model, tmp_path, "card")
+    code, out, err = run_cli("explain", model, "--json")
+    assert code == 0, err
+    assert seen["card"] == json.loads(out)
+    said = [f["definition"] for f in seen["card"]["facts"] if f["label"] == "arithmetic"]
+    assert said == [f"FLOPs could not be counted: {why}"], said

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from inspector.core.analysis.shape_stop import why_nothing_counted
 from inspector.core.model.humanize import count
 
 
@@ -211,28 +212,38 @@ def count_flops(graph, shapes: dict) -> FlopReport:
         rep.total += value
         rep.ops[node.op] = rep.ops.get(node.op, 0) + value
         rep.tf_total += tf_part
-    return finished(rep)
+    return finished(rep, graph, shapes)
 
 
-def finished(rep: FlopReport) -> FlopReport:
+NO_SHAPES = "no shapes are known for the ops that do the arithmetic"
+
+
+def finished(rep: FlopReport, graph=None, shapes=None) -> FlopReport:
     """A count's report as it leaves count_flops (or shape_columns' count): unknown when no
-    op could be counted; the ops not counted by name (the same list whatever the graph's
-    node order: a frozen Keras model's differs from run to run)."""
+    op could be counted, and why (`graph` and its `shapes` given: where the shape walk back
+    from the first op not counted stops, shape_stop); the ops not counted by name (the same
+    list whatever the graph's node order: a frozen Keras model's differs from run to run)."""
     if rep.unknown_shape and not rep.per_node:
-        rep.unknown = nothing_counted(rep)
+        rep.unknown = nothing_counted(rep, graph, shapes)
     rep.unknown_shape.sort()
     return rep
 
 
-def nothing_counted(rep: FlopReport) -> str:
-    """Why no op was counted: their shapes are unknown, or (a hostile model's 64 sizes of
-    2^31-1) their counts are too big to hold, which is not the same thing."""
+def nothing_counted(rep: FlopReport, graph=None, shapes=None) -> str:
+    """Why no op was counted: their shapes are unknown (and where the walk stops), or (a
+    hostile model's 64 sizes of 2^31-1) their counts are too big to hold, which is not the
+    same thing."""
     if rep.too_big:
         big = sorted(rep.too_big)
         more = f" (and {len(big) - 1:,} other ops)" if len(big) > 1 else ""
         return (f"the count is too big to hold: node '{big[0]}'{more} needs more than "
                 f"{MOST:,} FLOPs, past what TensorFlow's counter holds")
-    return "no shapes are known for the ops that do the arithmetic"
+    said = NO_SHAPES
+    if graph is not None and shapes is not None:
+        why = why_nothing_counted(graph, shapes, rep.unknown_shape)
+        if why:
+            return f"{said}: {why}"
+    return said
 
 
 def unknown_flops(reason: str) -> FlopReport:

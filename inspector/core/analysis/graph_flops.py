@@ -5,7 +5,7 @@ report says so (`FlopReport.source`). TF's profiler is the reference the tests c
 from __future__ import annotations
 
 from inspector.core.analysis import graph_gzip, gzip_cache
-from inspector.core.analysis.flops import DEVICE_PRESETS, FlopReport, count_flops
+from inspector.core.analysis.flops import DEVICE_PRESETS, NO_SHAPES, FlopReport, count_flops
 from inspector.core.analysis.metrics import flop_report, gzip_size, latencies
 from inspector.core.model.origin import is_tflite
 from inspector.core.runtime.executor import installed
@@ -38,9 +38,8 @@ def graph_flops(graph, input_shapes: dict | None = None, allow_tf: bool = True) 
             inferred.source = (f"{TF_INFERENCE} (the graph's own shapes leave "
                                f"{len(report.unknown_shape):,} ops unknown)")
             return inferred
-    if report.unknown and not report.per_node and not report.too_big:
-        report.unknown = "no shapes are known for the ops that do the arithmetic" + \
-            ("" if tflite else " (give the inputs' shapes)")
+    if report.unknown == NO_SHAPES and not tflite:     # the walk found no node to name
+        report.unknown += " (give the inputs' shapes)"
     return report
 
 

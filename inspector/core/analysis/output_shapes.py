@@ -16,6 +16,7 @@ from inspector.core.runtime.lazy_import import later
 # picture's path: core.app.opening imports this module)
 static_shapes = later("inspector.core.analysis.static_shapes", globals(), "static_shapes")
 shape_columns = later("inspector.core.analysis.shape_columns", globals(), "shape_columns")
+shape_stop = later("inspector.core.analysis.shape_stop", globals(), "shape_stop")
 
 LIMIT = 20_000      # nodes: above, no walk of a Node view a node (~9 us a node each, twice:
 #                     0.4 s at 20k on the slow class); the window's summary then takes TF's
@@ -144,53 +145,21 @@ def _cone_walk(graph, given: dict, todo: list) -> tuple:
         return [(names[src[p]], port[p]) for p in range(start[i], start[i + 1])
                 if src[p] >= 0]
 
-    return _ByIndex(out, index), inputs_of
-
-
-class _ByIndex:
-    """The cone walk's shapes looked up by name ({name: shapes} of a cone of 300k nodes
-    took ~0.1 s to make): a node outside the cone is not in it."""
-
-    def __init__(self, out: list, index: dict):
-        self.out, self.index = out, index
-
-    def get(self, name: str):
-        i = self.index.get(name)
-        return None if i is None else self.out[i]
-
-    def __contains__(self, name: str) -> bool:
-        return self.get(name) is not None
+    return shape_stop.ByIndex(graph, out), inputs_of
 
 
 def _view_inputs(graph):
-    def inputs_of(name: str) -> list:
-        node = graph.get(name)
-        return [] if node is None else [(r.node, r.port) for r in node.data_inputs]
-
-    return inputs_of
+    return shape_stop.node_inputs(graph)
 
 
 def _why(graph, shapes: dict, inputs_of, name: str, port: int) -> str:
     """Why output `port` of node `name` has no shape (or some unknown sizes) after the walk:
     the first node on the way back from it whose inputs' shapes are all known but its own
-    output's is not (an op the walk does not know, a size only a run tells)."""
-    seen = set()
-    while name not in seen:
-        seen.add(name)
-        for node, k in inputs_of(name):
-            if node in shapes and not _known(_port(shapes.get(node), k)):
-                name, port = node, k
-                break
-        else:
-            break
-    node = graph.get(name)
-    op = node.op if node is not None else "?"
-    return (f"shape not determined without TensorFlow: node '{name}' ({op}) gives an output "
-            "whose shape the graph alone does not tell")
-
-
-def _known(dims) -> bool:
-    return dims is not None and None not in dims
+    output's is not (shape_stop.stop_path)."""
+    name = shape_stop.stop_path(shapes, inputs_of, name, port)[-1][0]
+    return (f"shape not determined without TensorFlow: node '{name}' "
+            f"({shape_stop.op_of(graph, name)}) gives an output whose shape the graph alone "
+            "does not tell")
 
 
 def _port(outs, k: int):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from inspector.core.analysis import data_order
-from inspector.core.analysis import static_shapes as ss
+from inspector.core.analysis import shape_stop, static_shapes as ss
 from inspector.core.analysis.flops import (
     EXTRA,
     FUSED,
@@ -371,7 +371,7 @@ def count_flops_columns(graph, out: list) -> FlopReport:
         rep.total += value
         ops[op] = ops.get(op, 0) + value
         rep.tf_total += tf_part
-    return finished(rep)
+    return finished(rep, graph, shape_stop.ByIndex(graph, out))
 
 
 def _unknown(shapes: list) -> bool:
