@@ -36,11 +36,14 @@ class MobileController(QObject):
         state.model_changed.connect(lambda *_: self._model_changed())
         state.summary_changed.connect(lambda *_: self._show_sizes())
         state.workbench.changed.connect(self._show_sizes)
+        state.workbench.changed.connect(self._show_marks)       # marks, pipeline, sizes
+        state.summary_changed.connect(lambda *_: self._show_marks())   # the likely ones
         state.overlay_changed.connect(self._overlay_changed)
         state.tflite_check_changed.connect(self._show_check)
         state.tflite_preview_changed.connect(self._show_preview)
         state.ops_header_changed.connect(self._show_header)
         self._show_check(state.tflite_check)          # what happened before it existed
+        self._show_marks()
         self._show_header(state.ops_header)
         if state.overlay is not None:
             self._overlay_changed(state.overlay)
@@ -50,9 +53,20 @@ class MobileController(QObject):
         """Marked inputs/outputs, else the likely ones (raises when there is no output)."""
         return tflite_check.ports(self.state)
 
+    def _show_marks(self) -> None:
+        """The inputs and outputs the check uses (the marks, else the likely ones), again
+        whenever the marks change."""
+        if self.state.model is None:
+            return
+        bench, check = self.state.workbench, self.state.tflite_check
+        used = ports_to_use(bench.inputs, bench.outputs, self.state.summary)
+        self.p.show_marks((list(bench.inputs), list(bench.outputs)), used,
+                          None if check is None else (check.inputs, check.outputs))
+
     def _model_changed(self) -> None:
         self.p.reset()
         self._show_sizes()
+        self._show_marks()
 
     # -- an any-size input's size (inputs.set_input_sizes: tflite --input-shape's rules) ----
     def give_sizes(self, text: str) -> bool:
@@ -105,6 +119,7 @@ class MobileController(QObject):
         self.p.show_compat(check.compat, list(check.inputs), list(check.outputs))
         if check.confirmed:
             self.p.show_confirmed(check.confirmed)
+        self._show_marks()                 # (marked since? said beside the check's ports)
 
     # -- conversion preview ----------------------------------------------------------------
     def choose_source(self, kind: str, paths: list | None = None) -> None:

@@ -5,6 +5,8 @@ owns the signals (jump, check_requested, confirm_requested)."""
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -108,9 +110,29 @@ class CompatTab:
         self.confirm_button.clicked.connect(self.confirm_requested.emit)
         return w
 
-    def show_ports(self, ins: list, outs: list) -> None:
-        self.ports.setText(f"Inputs: <b>{', '.join(ins) or '?'}</b> &nbsp; Outputs: "
-                           f"<b>{', '.join(outs) or '?'}</b>")
+    def show_ports(self, ins: list, outs: list, likely: tuple = (False, False),
+                   unchecked: bool = False) -> None:
+        """The ports the check used, or will use: `likely` (inputs, outputs) marks a side
+        left to the likely ones; `unchecked`: the marks changed since the check shown."""
+        sides = [f"{side}: <b>{escape(', '.join(names) or '?')}</b>" +
+                 (" (likely)" if guessed else "")
+                 for side, names, guessed in (("Inputs", ins, likely[0]),
+                                              ("Outputs", outs, likely[1]))]
+        self.ports.setText(" &nbsp; ".join(sides) + (
+            " &nbsp; <i>(the marks changed since the check: check again)</i>" if unchecked else ""))
+
+    def show_marks(self, marked: tuple, used: tuple, checked: tuple | None) -> None:
+        """What the next check uses, from the marks (`marked`: inputs, outputs) and the
+        ports taken (`used`); `checked`: the ports of the check shown (None before one).
+        The hint to mark them shows only while nothing is marked and nothing is checked
+        (walk16: it showed over a model's marks)."""
+        ins, outs = used
+        if checked is not None and (list(checked[0]), list(checked[1])) == (ins, outs):
+            self.show_ports(ins, outs)
+        elif not any(marked) and checked is None:
+            self.ports.setText(PORTS_HINT)
+        else:
+            self.show_ports(ins, outs, (not marked[0], not marked[1]), checked is not None)
 
     def show_compat(self, compat, ins: list, outs: list) -> None:
         self.show_ports(ins, outs)
