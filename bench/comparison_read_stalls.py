@@ -5,10 +5,16 @@ timer watching as stall_watch.Watch does), for this tree and, with --against REV
 
     flock /tmp/inspector-bench.lock python bench/slow_class.py -- \\
         python bench/comparison_read_stalls.py --against main [--rounds 2] [--only deep]
+            [--switch 0.005]
 
 Files (made once in ~/.cache/graphdef-inspector/comparisons/): "comparison", shaped as a
 550k pair's saved comparison (tests/core/test_json_pieces' generator, ~200 MB), and "deep",
-hostile15's 200 MB array of zeros at depth 4 (refused after the parse)."""
+hostile15's 200 MB array of zeros at depth 4 (refused after the parse).
+
+The GIL's switch interval is the app's (gui.app.tune_runtime: 0.1 ms) unless --switch says
+another: each Qt call into Python waits that long for a busy task to hand the GIL over, up
+to a few times a timer tick (the watch reads each thread's CPU). Before perf17cmp this bench
+ran at Python's default 5 ms, which the figures of 4504ebb were taken at."""
 
 from __future__ import annotations
 
@@ -54,9 +60,11 @@ def files(only: set) -> dict:
     return out
 
 
-def child(path: str) -> None:
+def child(path: str, switch: float) -> None:
     """Read `path` as the window does and print the figures as JSON."""
     from PySide6.QtWidgets import QApplication
+
+    sys.setswitchinterval(switch)
 
     from inspector.core.app.comparison_files import read_document   # the side's own
     from inspector.gui.tasks import gui_tasks
@@ -89,10 +97,12 @@ def main() -> int:
     p.add_argument("--against", help="a commit: its inspector package read the same files")
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--only", default="")
+    p.add_argument("--switch", type=float, default=0.0001,
+                   help="the GIL's switch interval, s (default the app's)")
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.child:
-        child(args.child)
+        child(args.child, args.switch)
         return 0
     sides = {"this tree": ROOT}
     if args.against:
@@ -106,8 +116,9 @@ def main() -> int:
         for r in range(args.rounds):
             for side, folder in sides.items():
                 run = subprocess.run([sys.executable, os.path.abspath(__file__), "--child",
-                                      path], cwd=folder, env=dict(env, PYTHONPATH=folder),
-                                     capture_output=True, text=True)
+                                      path, "--switch", str(args.switch)], cwd=folder,
+                                     env=dict(env, PYTHONPATH=folder), capture_output=True,
+                                     text=True)
                 try:
                     got = json.loads(run.stdout.strip().splitlines()[-1])
                 except (IndexError, ValueError):

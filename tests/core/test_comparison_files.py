@@ -292,3 +292,81 @@ def test_a_big_comparison_is_never_held_whole_in_bytes_or_in_one_str(tmp_path):
         tracemalloc.stop()
     assert d.entries[0].changes[0].figures["changed_share"] == 0.5
     assert peak < 6 * json_pieces.CHUNK, peak
+
+
+@pytest.mark.parametrize("text, said", [
+    # hostile15's 200 MB file, smaller: a list of zeros at depth 4
+    ('{"format": "f", "entries": [[[[' + "0," * 2_000_000 + "0]]]]}",
+     "a JSON file with a list of over 10,000 items: no comparison holds one"),
+    ('{"format": "graphdef-inspector diff", "entries": [' + "0," * 2_000_000 + "0]}",
+     "a JSON file with a list of over 10,000 items"),
+    ('{"format": "f", "matching": {"merged": {' +
+     ",".join(f'"n{k}": "m"' for k in range(300_000)) + "}}}",
+     "a JSON file with an object of over 10,000 items"),
+])
+def test_a_list_longer_than_any_comparison_s_is_refused_as_the_walk_reaches_it(
+        tmp_path, monkeypatch, text, said):
+    """perf17cmp: hostile15's 200 MB file (a list of 100M zeros at depth 4) was parsed whole,
+    to be refused after: an 800 MB list buffer, whose free was one ~130 ms call on the slow
+    class while the window waited for the GIL. A list or object of more items than any
+    comparison holds (MOST_ITEMS: a 1M-node pair's entries are at most 2M) is refused as
+    the walk reaches it: the most memory taken while reading stays a few pieces (the old
+    code built the 2M-item list, 16 MB, and said 'not a graphdef-inspector diff file').
+    Fails on the old code."""
+    import tracemalloc
+
+    from inspector.core.app import comparison_files
+    from inspector.core.runtime import json_pieces
+
+    assert comparison_files.MOST_ITEMS >= 2 * 1_000_000
+    monkeypatch.setattr(comparison_files, "MOST_ITEMS", 10_000)
+    path = tmp_path / "cmp.json"
+    path.write_text(text)
+    tracemalloc.start()
+    try:
+        with pytest.raises(InspectorError) as err:
+            comparison_files.read_document(str(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert said in err.value.one_line() and str(path) in err.value.one_line()
+    assert peak < 6 * json_pieces.CHUNK, peak
+
+
+@pytest.mark.parametrize("how", ["refused", "cancelled"])
+def test_what_a_failed_read_parsed_is_freed_by_the_reader_not_by_who_drops_the_error(
+        tmp_path, how):
+    """perf17cmp: a comparison file refused late in its parse (bad JSON at its end, a list
+    too long) or a read cancelled (superseded, the app's exit) raised an error whose
+    traceback, through its context, held the parse's frames and so all it had built: the
+    window's thread, dropping the error, freed it in one call (a 200 MB file's: 330 ms, 1.4 s
+    on the slow class). The reader frees it in short calls before the error leaves it:
+    holding the error holds almost nothing. Fails on the old code (~30 MB held)."""
+    import tracemalloc
+
+    from inspector.core.app.comparison_files import read_document
+    from inspector.core.errors import Cancelled
+    from inspector.core.runtime.job import Job
+
+    pairs = ",".join(f'["node_{k}", "node_{k}", "name"]' for k in range(200_000))
+    path = tmp_path / "cmp.json"
+    path.write_text('{"format": "graphdef-inspector diff", "matching": {"pairs": [' + pairs +
+                    ("]}, oops}" if how == "refused" else "]}}"))
+
+    class Late(Job):       # cancelled once the walk is far into the file
+        calls = 0
+
+        def check(self):
+            self.calls += 1
+            if self.calls > 1000:
+                self.cancel()
+            super().check()
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(InspectorError if how == "refused" else Cancelled) as err:
+            read_document(str(path), Job() if how == "refused" else Late())
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert err.value is not None and held < 2 ** 20, held

@@ -105,39 +105,52 @@ def _holds(path: str, data: bytes) -> bool:
         return fh.read() == data
 
 
+# items of a list or object a comparison file may hold: a 1M-node pair's (the scale the app
+# is made for) longest, its entries, has at most 2M; a hostile 200 MB file's list of 100M
+# zeros was an 800 MB buffer, built to be refused after the parse
+MOST_ITEMS = 1 << 23
+
+
 def read_document(path: str, job: Job = NO_JOB) -> tuple:
     """(document, path of A, path of B, paths outside the file's folder): a path elsewhere
     is only opened once the user said yes (session files' trust rule). Cancelled once `job`
-    is (the parse checks it)."""
+    is (the parse checks it). Whatever the outcome, what the parse built is freed here, in
+    short calls (json_pieces.release), not by the thread that drops the error."""
     st = files.require_regular(path, error=InspectorError)
     if st.st_size > 512 * 2 ** 20:
         raise InspectorError("the comparison file is over 512 MB", path=path)
     walked: list = []
     try:
+        data = _parsed(path, job, walked)
+        return _document(data, path)
+    except BaseException as exc:   # its frames (and its cause's: the parse's) hold the
+        _clear_frames(exc)         # document: freed below, not by the window's thread
+        raise                      # when it drops the error (a refusal, a Cancelled)
+    finally:      # freed in short calls: at once, a 200 MB one's was a 330 ms call
+        data = None
+        json_pieces.release(walked)
+
+
+def _parsed(path: str, job: Job, walked: list):
+    try:
         # an editor's BOM is no harm; parsed in short calls as the file is read and decoded a
         # piece at a time: a task's one long C call (json.loads of a 300k pair's 110 MB:
         # ~0.7 s; the one decode of a 200 MB file into a str: 100-200 ms) held the window
         with open(path, "rb") as fh:
-            data = json_pieces.load_file(fh, job, walked)
+            return json_pieces.load_file(fh, job, walked, MOST_ITEMS)
     except OSError as exc:
         raise InspectorError(f"cannot read the comparison file ({exc.strerror})",
                              path=path) from None
     except RecursionError:
         raise InspectorError("a JSON file nested too deeply to be a comparison",
                              path=path) from None
+    except json_pieces.TooMany as exc:
+        raise InspectorError(f"a JSON file with {exc}: no comparison holds one", path=path) from None
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise InspectorError(_not_json(path), path=path) from None
     except ValueError:      # JSON, but an integer past Python's digit limit (not "not JSON")
         raise InspectorError(f"a JSON file with a number of over {sys.get_int_max_str_digits():,}"
                              " digits: no comparison holds one", path=path) from None
-    try:
-        return _document(data, path)
-    except InspectorError as exc:     # its frames hold the document: freed below, not by
-        _clear_frames(exc)            # the window's thread when it drops the error
-        raise
-    finally:      # freed in short calls: at once, a 200 MB one's was a 330 ms call
-        data = None
-        json_pieces.release(walked)
 
 
 def _clear_frames(exc: BaseException) -> None:
