@@ -343,3 +343,27 @@ def test_a_node_in_a_loop_counts_every_call_of_a_run_as_the_summary_by_node_type
     assert len(matmul) == 1
     assert prof.by_graph_node(graph)[matmul[0].name] == pytest.approx(told, abs=0.0015)
     assert prof.by_op_type(graph)["MatMul"] == pytest.approx(told, abs=0.0015)
+
+
+def test_the_window_s_profile_times_the_same_nodes_as_through_the_pipeline(fx, monkeypatch):
+    """The window's Profile strips its graph by strip_unused_nodes' quick path, not the
+    pipeline: the same rows (names, kernels, calls a run) as the pipeline's strip gave."""
+    from inspector.core.app import model_tasks
+    from inspector.core.app.preview import PreviewEngine
+    from inspector.core.transforms import run_pipeline
+
+    engine = PreviewEngine(load(os.path.join(fx, "inception_jpeg.pb")).graph.graph_def)
+    args = (["Mul"], ["softmax"], {"Mul": [1, 299, 299, 3]}, "random", None, 1, 2, 0, 1)
+    now = engine.profile(*args)
+
+    def through_the_pipeline(graph_def, ins, outs, shapes):     # graph_for_run before
+        spec = (f'strip_unused_nodes(name={ins[0]}, type_for_name=float, shape_for_name="'
+                + ",".join(str(d) for d in shapes.get(ins[0], ())) + '")')
+        return run_pipeline(graph_def, spec, ins, outs)[-1].graph_def
+
+    monkeypatch.setattr(model_tasks, "graph_for_run", through_the_pipeline)
+    before = engine.profile(*args)
+    rows = lambda p: sorted((n, t.type, t.times) for n, t in p.nodes.items())  # noqa: E731
+    assert rows(now) == rows(before) and len(rows(now)) > 50
+    assert (now.unmatched, now.runtime_only) == (before.unmatched, before.runtime_only)
+    assert "softmax" in now.nodes and "DecodeJpeg" not in now.nodes

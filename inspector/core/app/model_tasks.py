@@ -13,20 +13,21 @@ from inspector.core.model.graph import Graph
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.runtime.lazy_import import later
-from inspector.core.transforms import run_pipeline
+from inspector.core.transforms import last_graph
 
 # read on first use (numpy with it): Profile's rule for declared sizes, held by the other runs
 profiling = later("inspector.core.overlays.profiling", globals(), "profiling")
 
 
 def graph_for_run(graph_def, ins: list, outs: list, shapes: dict):
-    """The stripped subgraph between the inputs and outputs, so fed inputs cut it."""
+    """The stripped subgraph between the inputs and outputs, so fed inputs cut it (the
+    pipeline's strip_unused_nodes step, by its quick path: last_graph)."""
     if not ins:
         return graph_def
     spec = " ".join(f'strip_unused_nodes(name={i}, type_for_name=float, shape_for_name="'
                     + ",".join(str(d) for d in shapes.get(i.split(':')[0], ())) + '")'
                     for i in ins[:1])
-    return run_pipeline(graph_def, spec, ins, outs)[-1].graph_def
+    return last_graph(graph_def, spec, ins, outs)
 
 
 class ModelTasks:

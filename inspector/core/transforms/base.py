@@ -199,6 +199,10 @@ class TransformInfo:
     # it never reads tensor values, nor copies a node under another name: it may run on a
     # graph whose large values are still in the model file (loaders/whole_graphdef)
     structure_only: bool = False
+    # the step's graph alone, with none of the pipeline's report (for a caller that wants only
+    # the graph: transforms.last_graph): `alone(graph_def, ctx) -> graph_def`, the same as
+    # `func`'s, or None where it cannot be sure of that (the pipeline runs then)
+    alone: Callable | None = None
 
 
 class Registry(dict):
@@ -257,11 +261,11 @@ NOTHING_CHANGED = "this graph has nothing this step changes"
 
 
 def transform(name: str, group: str, summary: str, params=(), why_unchanged=None,
-              structure_only: bool = False):
+              structure_only: bool = False, alone=None):
     """Register a transform function `func(graph_def, ctx) -> graph_def`."""
     def wrap(func):
         REGISTRY[name] = TransformInfo(name, func, group, summary, list(params),
                                        why_unchanged=why_unchanged,
-                                       structure_only=structure_only)
+                                       structure_only=structure_only, alone=alone)
         return func
     return wrap

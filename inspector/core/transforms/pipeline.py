@@ -140,3 +140,22 @@ def run_pipeline(graph_def, transforms, inputs=(), outputs=(), on_step=None,
         if on_step is not None:
             on_step(i, report)
     return reports
+
+
+def last_graph(graph_def, transforms, inputs=(), outputs=()):
+    """run_pipeline(graph_def, transforms, inputs, outputs)[-1].graph_def, for a caller that
+    wants that graph alone (the window's Profile: its strip to the part it runs). A lone step
+    with a quick path (TransformInfo.alone: strip_unused_nodes) gives the same graph without
+    the pipeline's report (no check of the whole input graph, no note a node, no diff); any
+    other pipeline, or a graph the quick path is not sure of, runs the pipeline, which gives
+    its errors."""
+    specs = parse_transforms(transforms) if isinstance(transforms, str) else list(transforms)
+    check_names(specs)
+    steps = [s for s in specs if s.enabled]
+    alone = REGISTRY[steps[0].name].alone if len(steps) == 1 else None
+    if alone is not None:
+        quick = alone(graph_def, Context(list(inputs), list(outputs), dict(steps[0].params),
+                                         name=steps[0].name))
+        if quick is not None:
+            return quick
+    return run_pipeline(graph_def, specs, inputs, outputs)[-1].graph_def
