@@ -75,3 +75,33 @@ def test_a_split_that_cannot_be_the_pieces_is_refused(monkeypatch, numpy_from):
     assert not piece_inputs.fits(local, rest + ["d"], 2, 3)   # another number left
     assert not piece_inputs.fits(local, rest, 1, 3)           # a node past the piece
     assert not piece_inputs.fits(b"\xfe\xff\xff\xff" + local[4:], rest, 2, 3)   # -2
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_plain_forward_references_and_dangling_inputs_are_kept_without_a_parse(
+        split, monkeypatch):
+    """A graph not in topological order (a shuffled copy: 42k of a 100k graph's inputs)
+    misses every input naming a node read later: when every miss is a plain name they go
+    to the loose inputs in one call, none parsed (the reader of a shuffled 100k graph: 0.40
+    -> 0.36 s of CPU), and finish() resolves them as before."""
+    parsed = []
+    real = graph_index.parse_input
+    monkeypatch.setattr(graph_index, "parse_input", lambda text: parsed.append(text) or
+                        real(text))
+    graph = Graph(protos.GraphDef(), complete=False)
+    for piece in ([("a", "Add", ["later", "b"]), ("b", "Add", ["nowhere", "a"])],
+                  [("later", "Add", ["a", "b", "gone", "a"])]):
+        gd = protos.GraphDef()
+        for name, op, inputs in piece:
+            gd.node.add(name=name, op=op).input.extend(inputs)
+        graph.structure.MergeFrom(gd)
+        batch = columns.read_messages(gd.node)
+        if split:
+            batch.local, batch.inputs = piece_inputs.split(batch.names, batch.inputs)
+        graph.add_new_nodes(batch=batch)
+    graph.finish(None)
+    assert parsed == []
+    assert graph.in_src.tolist() == [2, 1, -1, 0, 0, 1, -1, 0]
+    assert graph.in_port.tolist() == [0] * 8
+    assert graph.dangling_inputs == [("b", "nowhere"), ("later", "gone")]
+    assert graph.malformed_inputs == []

@@ -134,6 +134,18 @@ def _resolve(graph, texts, base: int) -> None:
 
 
 def _parsed(graph, misses) -> None:      # (position, text) of each input that missed
+    """The misses' producers, ports and problems (their src already -1, their port 0). A
+    plain name (not empty, no ':' or '^') that missed names no node read so far: a forward
+    reference (finish() looks it up again) or a dangling input. When every miss is one, as
+    in a graph not in topological order (a shuffled 100k graph's reader: 42k of them, 0.44
+    s of parse_input), they go to graph._loose in one call."""
+    if not misses:
+        return
+    texts = list(map(itemgetter(1), misses))
+    joined = "\n".join(texts)
+    if ":" not in joined and "^" not in joined and "" not in texts:
+        graph._loose.update(misses)
+        return
     index, loose, src, port = graph._index, graph._loose, graph._src, graph._port
     for pos, text in misses:
         ref = parse_input(text)
