@@ -126,3 +126,30 @@ def test_a_tfjs_model_opens_without_a_fallback_notice_and_says_its_weights_were_
     assert "of its 619 weights the converter stored 272 as uint8 (quantized), turned back " \
            "into float32 here" in notes
     assert "17 fused op(s) TensorFlow has no kernel for split into plain ops" in notes
+
+
+def test_a_tflite_output_s_properties_show_the_signature_s_open_batch_as_the_summary(
+        qtbot, window):
+    """basic-pitch's .tflite: the Properties of an output said its stored [1,172,88] (in its
+    outputs row and its _output_shapes) where the Summary said [?,172,88], LiteRT's
+    shape_signature (wild16). Both say [?,172,88] now; the stored sizes the FLOP count
+    reads are not listed."""
+    before = window.scenes_drawn
+    assert drop_files(window.canvas.viewport(), [wild("basic_pitch_tflite")])
+    wait_drawn(qtbot, window, before)
+    qtbot.waitUntil(lambda: window.state.summary is not None, timeout=60000)
+    out = next(c for c in window.state.summary.outputs if c.label == "note")
+    assert out.shape == "[?,172,88]"
+    name = out.name.partition(":")[0]
+    window.state.reveal(name)
+    window.state.select(name)
+    tree = window.properties.tree
+    rows = {tree.topLevelItem(k).text(0): tree.topLevelItem(k)
+            for k in range(tree.topLevelItemCount())}
+    outputs = rows["outputs"]
+    assert [outputs.child(c).text(1) for c in range(outputs.childCount())] == \
+        ["float [?,172,88]"]
+    attrs = rows["attributes"]
+    shown = {attrs.child(c).text(0): attrs.child(c).text(1) for c in range(attrs.childCount())}
+    assert "tflite_shape" not in shown and shown["_output_shapes"] == "[[?,172,88]]", shown
+    assert attrs.text(1) == str(attrs.childCount())

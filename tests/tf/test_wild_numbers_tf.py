@@ -154,3 +154,49 @@ def test_a_keras_model_s_inputs_are_listed_in_keras_order_whatever_the_graph_s_o
     assert [n.name for n in graph.nodes if n.op == "Placeholder"] == keras_order[::-1]
     summary = summarize(graph, model.known_inputs, model.known_outputs, model.signature)
     assert [c.label for c in summary.inputs] == keras_order
+
+
+def test_every_shape_shown_of_a_tflite_tensor_is_litert_s_shape_signature(tmp_path):
+    """basic-pitch's and fer's .tflite: each tensor's shape as the properties, the edges
+    (tensor_label), the DOT export and the summary show it is LiteRT's shape_signature
+    (basic-pitch's outputs [?,172,88]). Before, the properties and the edges showed the
+    stored [1,172,88] while the summary said [?,172,88]. The FLOP count still counts the
+    model at its stored size (the same totals as before)."""
+    import re
+
+    from inspector.core.analysis.graph_flops import graph_flops
+    from inspector.core.analysis.summary import shape_of, tensor_label
+    from inspector.core.model.tensors import format_shape, shape_dims
+
+    tf_totals = {"basic_pitch_tflite": 1_050_521_872, "fer_tflite": 21_073_251}
+    for name, tf_total in tf_totals.items():
+        path = wild(name)
+        details = {d["index"]: d for d in interpreter(path).get_tensor_details()}
+        graph = load(path).graph
+        opened = 0
+        for index, producer in graph.tflite_producers.items():
+            node, _, port = producer.partition(":")
+            k = int(port or 0)
+            want = shape_text(details[index]["shape_signature"])
+            opened += "?" in want
+            assert tensor_label(graph, node, k).split(" ")[-1] == want, (node, k)
+            n = graph.node(node)
+            if n.op != "Const":     # (a constant's is its value's)
+                shown = n.proto.attr["_output_shapes"].list.shape[k]
+                assert format_shape(shape_dims(shown)) == want, (node, k)   # properties
+            if k == 0:
+                assert shape_of(n) == want, node
+            assert "tflite_shape" not in n.shown_attrs
+        assert opened or name == "fer_tflite"
+        summary = summarize(graph, (), (), load(path).signature)
+        for cand in summary.outputs + summary.inputs:
+            assert "?" in cand.shape or name == "fer_tflite"
+        report = graph_flops(graph)
+        assert report.tf_total == tf_total and not report.unknown_shape
+        out = str(tmp_path / f"{name}.dot")
+        code, _, err = run_cli("dot", path, "-o", out)
+        assert code == 0, err
+        with open(out) as fh:
+            labelled = set(re.findall(r"\[[0-9?,]*\]", fh.read()))
+        signatures = {shape_text(d["shape_signature"]) for d in details.values()}
+        assert labelled and labelled <= signatures, labelled - signatures

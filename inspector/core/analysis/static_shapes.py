@@ -106,10 +106,13 @@ class Propagation:
             self.values[f"{node.name}:0"] = np.asarray(value, np.int64)
 
     def _recorded(self, node):
-        if not self.trust or not node.has_attr("_output_shapes"):
+        """The recorded shapes when all are known; a .tflite's at its stored size (its
+        `tflite_shape`, where `_output_shapes` shows the signature's open sizes)."""
+        key = "tflite_shape" if node.has_attr("tflite_shape") else "_output_shapes"
+        if not self.trust or not node.has_attr(key):
             return None
         try:
-            outs = [_dims(s) for s in node.attr("_output_shapes")]
+            outs = [_dims(s) for s in node.attr(key)]
         except (TypeError, ValueError):     # not a list of shapes (a damaged file): none
             return None
         return outs if outs and all(s is not None and None not in s for s in outs) else None

@@ -57,15 +57,24 @@ def _set_tensor_attrs(node, t, dtype_attr: str) -> None:
             node.attr["quant_axis"].i = t.axis
 
 
-def _shape(node, dims) -> None:
-    shape = node.attr["_output_shapes"].list.shape.add()
-    for d in dims:
-        shape.dim.add().size = d
+def _shapes(node, tensors: list) -> None:
+    """The tensors' shapes as LiteRT's shape_signature gives them (`_output_shapes`: -1, "?",
+    where a size is set at run time), which the properties, the edges and the summary show
+    alike; where that opens a size, the stored shapes (LiteRT's `shape`, the model at its
+    stored size) in `tflite_shape`, which the FLOP count reads (static_shapes)."""
+    stored = [list(t.shape) for t in tensors]
+    shown = [_open_dims(t) for t in tensors]
+    for key, all_dims in (("_output_shapes", shown),) + (
+            (("tflite_shape", stored),) if shown != stored else ()):
+        for dims in all_dims:
+            shape = node.attr[key].list.shape.add()
+            for d in dims:
+                shape.dim.add().size = d
 
 
 def _open_dims(t) -> list:
-    """An input's dimensions as its signature leaves them: -1 where the size is set at run
-    time (a dynamic batch), so a count at the stored size says what it assumed."""
+    """A tensor's dimensions as its signature leaves them: -1 where the size is set at run
+    time (a dynamic batch); an input's, so a count at the stored size says what it assumed."""
     sig = t.shape_signature
     if len(sig) == len(t.shape) and any(d < 0 for d in sig):
         return [-1 if s < 0 else d for s, d in zip(sig, t.shape)]
@@ -103,7 +112,7 @@ def build_graph(model, path: str, data) -> tuple:
         _set_tensor_attrs(node, t, "dtype")
         for d in _open_dims(t):
             node.attr["shape"].shape.dim.add().size = d
-        _shape(node, t.shape)    # as every tensor here: the edges' labels need no TF
+        _shapes(node, [t])    # as every tensor here: the edges' labels need no TF
         producer[i] = node.name
         sizes.append(t.file_bytes)
     made = {o for op in main.operators for o in op.outputs}
@@ -140,7 +149,7 @@ def build_graph(model, path: str, data) -> tuple:
             _set_tensor_attrs(node, first, "T")
         for k, o in enumerate(op.outputs):
             producer[o] = node.name if k == 0 else f"{node.name}:{k}"
-            _shape(node, main.tensors[o].shape)
+        _shapes(node, [main.tensors[o] for o in op.outputs])
         sizes.append(op.file_bytes + sum(main.tensors[o].file_bytes for o in op.outputs
                                          if o not in sized))
         sized.update(op.outputs)

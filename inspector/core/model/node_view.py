@@ -90,6 +90,12 @@ class Node:
         return attr_codec.decode_all(self.proto)
 
     @property
+    def shown_attrs(self) -> dict:
+        """The attributes the properties list: a .tflite's stored sizes left out (its
+        `tflite_shape`, which its FLOP count reads; `_output_shapes` gives the signature's)."""
+        return {k: v for k, v in self.attrs.items() if k != "tflite_shape"}
+
+    @property
     def declared_dims(self):
         """The dims its 'shape' attribute declares (None for unknown sizes), None when it
         declares none: no attribute, an unknown rank, or a value of another kind (a hostile

@@ -200,8 +200,8 @@ class PropertiesPanel(QWidget):
             self.consumers_wanted.emit(name)
         else:
             self._consumer_rows(graph, name)
-        attrs = self._row(None, "attributes", len(node.proto.attr))
-        for key, value in node.attrs.items():
+        attrs = self._row(None, "attributes", len(shown := node.shown_attrs))
+        for key, value in shown.items():
             if isinstance(value, TensorValue):
                 self._row(attrs, key, f"{value.dtype} {value.shape} ({human_bytes(value.nbytes)})")
             else:
