@@ -221,6 +221,7 @@ class MainWindow(QMainWindow):
     def _connect(self):
         s = self.state
         s.message.connect(self._say)
+        s.outcome.connect(self.status_line.keep)
         s.error.connect(self.show_error)
         s.model_changed.connect(self._model_changed)
         s.trace_requested.connect(lambda *_: self.show_panel(self.workbench_dock))
@@ -302,6 +303,7 @@ class MainWindow(QMainWindow):
             self.open_path(path)
 
     def open_path(self, path: str, signature: str | None = None) -> None:
+        self.status_line.forget()          # (an outcome kept was of the model before)
         self.loader.open(path, signature)
 
     def _model_changed(self, model):

@@ -1,6 +1,8 @@
 """The window's status line: what the app says, and a progress bar with Cancel while work
 runs. What running work says stays until the work ends ("Ready" then); anything else said
-replaces it at once, and names the work still running (what Cancel stops) until it ends."""
+replaces it at once, and names the work still running (what Cancel stops) until it ends.
+What asked-for work found (`keep`: state.tell) stays past later work: that work is named
+after it while it runs, and the line goes back to it, not to "Ready"."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ class StatusLine:
         self.label = QLabel("")
         self.is_work = False  # the text is what running work said
         self.said = ""        # the text last said (without the work it named)
+        self.kept = ""        # what asked-for work found, while it is the text last said
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(180)
         self.progress.hide()
@@ -28,9 +31,21 @@ class StatusLine:
         stops), and drops it when that work ends."""
         self.said = text
         self.is_work = False
+        if text != self.kept:
+            self.kept = ""    # something else said: the outcome is over
         left = self._stoppable()
         self._show(f"{text} · Still running: {', '.join(map(_lower, left))}…"
                    if left and text else text)
+
+    def keep(self, text: str) -> None:
+        """`text`, just said, is what asked-for work found: work that starts after it does
+        not take its place (the opening's later work did, then "Ready": walk16)."""
+        if text == self.said:
+            self.kept = text
+
+    def forget(self) -> None:
+        """Another model: the outcome kept was of the one before."""
+        self.kept = ""
 
     def _show(self, text: str) -> None:
         """The line's words, whole in its tooltip too: at 1366x768 Expand all's note and the
@@ -61,10 +76,14 @@ class StatusLine:
         if busy:
             self.progress.setRange(0, 0)  # busy until a task reports countable progress
             self.progress.setTextVisible(False)
-            self._show(f"{label}…")
-            self.is_work = True
+            if self.kept and not self.is_work:     # the outcome stays, the work after it
+                self.say(self.kept)
+            else:
+                self._show(f"{label}…")
+                self.is_work = True
         elif self.is_work:
-            self._show("Ready")  # what the work was saying is over
+            self._show(self.kept or "Ready")  # what the work was saying is over
+            self.is_work = not self.kept
         elif self.label.text() != self.said:
             self._show(self.said)  # the work it named is over
         self.progress.setVisible(busy)

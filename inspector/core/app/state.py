@@ -42,6 +42,7 @@ class AppState:
         for name, _, _ in RESULTS:
             setattr(self, name + "_changed", Event())
         self.message = Event()             # (text) for the status bar
+        self.outcome = Event()             # (text) said as what asked-for work found (tell)
         self.error = Event()               # (text) for a dialog
         self.workbench.changed.connect(self.decorations_changed.emit)
         self._views: dict = {}             # preview row key -> ViewModel of that step
@@ -346,6 +347,13 @@ class AppState:
     # -- messages ------------------------------------------------------------------------------
     def say(self, text: str) -> None:
         self.message.emit(text)
+
+    def tell(self, text: str) -> None:
+        """Say what work the user asked for found: the status line keeps it past the work
+        that starts after it (walk16: a check's result gave way to the opening's later
+        work, then to "Ready")."""
+        self.message.emit(text)
+        self.outcome.emit(text)
 
     def fail(self, text: str) -> None:
         self.error.emit(text)

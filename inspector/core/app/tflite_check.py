@@ -145,7 +145,7 @@ def start_check(state, tasks, on_error, then=None) -> None:
                                   compat_scopes=scopes, compat_notes={}))
         counts = compat.counts()
         bad = counts["flex"] + counts["custom"] + counts["control_flow"] + counts["dtype"]
-        state.say(f"TFLite: {counts['builtin']:,} builtin, {bad:,} to look at")
+        state.tell(f"TFLite: {counts['builtin']:,} builtin, {bad:,} to look at")
         if then is not None:
             then()
 
