@@ -78,3 +78,29 @@ def test_an_edge_with_a_clear_way_into_an_open_scope_is_drawn_as_any_other(direc
     assert max(far(p) for p in line) < edge_of_frame - 2 * 2.0, "went by the frame's border"
     assert not inside_a_box(line, {k: v for k, v in items.items()
                                    if k not in ("input", "s/conv")})
+
+
+def test_the_lanes_count_on_the_bend_the_edges_are_drawn_with():
+    """frame_lanes._crosses counts on how far edges._smooth's curve may bend past its ends:
+    each wrote its own 20 (and frame_lanes named its box margin CLEAR, the name edges.py
+    gives its labels' margin: note16). One named constant now, style.MIN_BEND; a short
+    edge's curve, drawn, reaches no farther than the lanes reckon, and a box at its far
+    point is one it crosses. Fails on the old code: no shared constant."""
+    from PySide6.QtGui import QPainterPath
+
+    from inspector.gui.canvas import edges, frame_lanes, style
+
+    assert edges.MIN_BEND is frame_lanes.MIN_BEND is style.MIN_BEND
+    Box = type("Box", (), {})            # (the lanes turn a left-to-right graph's points)
+    p, q = (0.0, 0.0), (0.0, 4.0)
+    path = QPainterPath()
+    edges._smooth(path, [p, q])
+    drawn = [path.pointAtPercent(k / 200).y() for k in range(201)]
+    low, high = min(drawn), max(drawn)
+    assert -style.MIN_BEND <= low < 0.0 and 4.0 < high <= 4.0 + style.MIN_BEND
+    for at, hit in ((low - 1.0, True), (high, True),
+                    (4.0 + style.MIN_BEND + frame_lanes.KEEP_OFF, False),
+                    (-style.MIN_BEND - frame_lanes.KEEP_OFF - 1.0, False)):
+        box = Box()
+        box.x, box.y, box.w, box.h = -0.5, at, 1.0, 1.0
+        assert frame_lanes._crosses(p, q, box) is hit, at

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from inspector.core.runtime import pieces
 from inspector.gui.canvas.frame_lanes import Lanes
 from inspector.gui.canvas.items import TEXT
-from inspector.gui.canvas.style import BADGE_OVER, STACKED
+from inspector.gui.canvas.style import BADGE_OVER, MIN_BEND, STACKED
 from inspector.gui.canvas.text_fit import _font
 
 EDGES_PER_TILE = 300
@@ -294,12 +294,12 @@ def _smooth(path: QPainterPath, pts: list, lr: bool = False) -> None:
     for i in range(1, len(pts)):
         (ax, ay), (bx, by) = pts[i - 1], pts[i]
         if lr:   # a back edge runs right to left (bottom to top): d < 0
-            d = (bx - ax) / 2 if len(pts) > 2 else math.copysign(max(abs(bx - ax) / 2, 20),
-                                                                 bx - ax)
+            d = (bx - ax) / 2 if len(pts) > 2 else math.copysign(
+                max(abs(bx - ax) / 2, MIN_BEND), bx - ax)
             path.cubicTo(ax + d, ay, bx - d, by, bx, by)
         else:
-            d = (by - ay) / 2 if len(pts) > 2 else math.copysign(max(abs(by - ay) / 2, 20),
-                                                                 by - ay)
+            d = (by - ay) / 2 if len(pts) > 2 else math.copysign(
+                max(abs(by - ay) / 2, MIN_BEND), by - ay)
             path.cubicTo(ax, ay + d, bx, by - d, bx, by)
 
 

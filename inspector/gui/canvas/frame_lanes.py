@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from inspector.core.view.projection import PAD
+from inspector.gui.canvas.style import MIN_BEND
 
 Box = namedtuple("Box", "id kind x y w h")
 OFF = PAD / 2        # a lane's distance from the border or the layer it runs along
@@ -98,7 +99,7 @@ class Lanes:
 
     def _clear(self, edge, a, b, frames: list) -> bool:
         """Whether the edge drawn as any other (a's bottom, the outer route's points, b's top)
-        keeps CLEAR off every box directly in `frames` but its own ends (an edge into the
+        keeps KEEP_OFF off every box directly in `frames` but its own ends (an edge into the
         first node of an open scope had gone round by its right border for nothing)."""
         line = [(a.x + a.w / 2, a.y + a.h),
                 *([(p[1], p[0]) for p in edge.points] if self.lr else edge.points),
@@ -138,13 +139,14 @@ class Lanes:
         return self._layers.get(frame_id, {})
 
 
-CLEAR = 4.0          # an edge drawn straight keeps this far off a box
+KEEP_OFF = 4.0       # an edge drawn as any other keeps this far off a box
 
 
 def _crosses(p, q, box) -> bool:
     """Whether the curve drawn from p to q (edges._smooth: it leaves and enters vertically,
-    so it stays in the rectangle p and q span, 20 units more up and down at most) may come
-    within CLEAR of `box`."""
-    bend = 20.0 + CLEAR
-    return not (max(p[0], q[0]) + CLEAR <= box.x or min(p[0], q[0]) - CLEAR >= box.x + box.w
-                or max(p[1], q[1]) + bend <= box.y or min(p[1], q[1]) - bend >= box.y + box.h)
+    so it stays in the rectangle p and q span, MIN_BEND more up and down at most) may come
+    within KEEP_OFF of `box`."""
+    bend = MIN_BEND + KEEP_OFF
+    return not (max(p[0], q[0]) + KEEP_OFF <= box.x or
+                min(p[0], q[0]) - KEEP_OFF >= box.x + box.w or
+                max(p[1], q[1]) + bend <= box.y or min(p[1], q[1]) - bend >= box.y + box.h)

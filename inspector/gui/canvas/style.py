@@ -11,6 +11,8 @@ from inspector.core.view.palette import palette
 MIN_TEXT_PX = 12.0      # presentation: smallest text in scene units (x the zoom on screen)
 BADGE_OVER = 24.0       # a badge wider than its box may reach this far past either side
 STACKED = 4.0           # a collapsed scope's stacked look: its box again, this far down right
+MIN_BEND = 20.0         # an edge's curve leaves and enters its boxes this far straight at least
+                        # (edges._smooth draws it; frame_lanes._crosses counts on it)
 
 
 @dataclass
