@@ -87,13 +87,16 @@ def _broken(kind: str):
         gd.node[2].input.append("^ghost")
     if kind == "a malformed input":
         gd.node[2].input.append("a:b:c")
+    if kind == "a fed Placeholder with an input":
+        gd.node[0].input.append("^far")
     return gd
 
 
 @pytest.mark.parametrize("kind, ins, outs", [
     ("a name twice", ["x"], ["y"]), ("an input naming no node", ["x"], ["y"]),
-    ("a malformed input", ["x"], ["y"]), ("", ["nothere"], ["y"]), ("", ["x"], ["nothere"]),
-    ("", ["x"], [])])
+    ("a malformed input", ["x"], ["y"]), ("a fed Placeholder with an input", ["x"], ["y"]),
+    ("a fed Placeholder with an input", ["x"], ["far"]), ("", ["nothere"], ["y"]),
+    ("", ["x"], ["nothere"]), ("", ["x"], [])])
 def test_where_the_quick_path_is_not_sure_the_pipeline_answers_in_its_own_words(kind, ins, outs):
     gd = _broken(kind)
     spec = _spec(ins[0])
@@ -113,12 +116,13 @@ def test_a_broken_node_the_run_does_not_reach_no_longer_stops_the_profile():
     """The pipeline checked every node before its first step ('The input graph is invalid'),
     so a broken node anywhere refused a Profile of a part that never reads it; TensorFlow
     imports the stripped graph only."""
-    gd = _broken("")
-    gd.node[3].input.append("ghost")                 # 'far': not reached from y
     spec = _spec("x")
-    with pytest.raises(TransformError, match="The input graph is invalid"):
-        run_pipeline(gd, spec, ["x"], ["y"])
-    assert [n.name for n in last_graph(gd, spec, ["x"], ["y"]).node] == ["x", "a", "y"]
+    for broken in ("ghost", "^ghost", "x:", "a:b:c"):
+        gd = _broken("")
+        gd.node[3].input.append(broken)              # 'far': not reached from y
+        with pytest.raises(TransformError, match="The input graph is invalid"):
+            run_pipeline(gd, spec, ["x"], ["y"])
+        assert [n.name for n in last_graph(gd, spec, ["x"], ["y"]).node] == ["x", "a", "y"]
 
 
 def test_the_window_s_profile_strips_without_the_pipeline_s_report(monkeypatch):

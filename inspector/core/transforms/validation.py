@@ -16,20 +16,29 @@ def validate(graph_def, what: str = "Invalid graph after the transform") -> None
     """TF's check after every transform (inputs must name existing nodes), plus well-formed
     input strings; errors name the node and the input."""
     names = {n.name for n in graph_def.node}
-    match = _NAMED.match
     for node in graph_def.node:
         for text in node.input:
             if text and ":" not in text and "^" not in text:
                 if text not in names:       # a plain name: well formed, and the node's name
                     raise _nonexistent(what, text, node.name)
                 continue
-            m = match(text)
-            if m is None:
+            name = named_node(text)
+            if name is None:
                 raise TransformError(f"{what}: node '{node.name}' has a malformed input "
                                      f"'{text}'", node=node.name)
-            name = m.group(1) if m.end() == len(text) else node_name_from_input(text)
             if name not in names:
                 raise _nonexistent(what, text, node.name)
+
+
+def named_node(text: str) -> str | None:
+    """The name of the node an input names, as validate reads it; None for a malformed
+    input."""
+    if text and ":" not in text and "^" not in text:
+        return text
+    m = _NAMED.match(text)
+    if m is None:
+        return None
+    return m.group(1) if m.end() == len(text) else node_name_from_input(text)
 
 
 def _nonexistent(what: str, text: str, node: str) -> TransformError:
