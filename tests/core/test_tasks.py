@@ -226,3 +226,36 @@ def test_shown_work_replaced_by_quiet_work_of_its_kind_is_said_to_have_ended(loo
     held.set()
     loop.pump(2.0, until=lambda: not tasks.is_busy() and 6 in results)
     assert busy[-1] == (False, "")
+
+
+def test_the_result_of_a_superseded_request_is_freed_on_its_own_thread(loop):
+    """perf17cmp: a superseded request's result was sent to the front end's thread and
+    dropped there by the generation check, so that thread freed it: a 200 MB comparison's
+    document (550k entries, three 550k-name maps), or a reopened comparison's two models, in
+    one long call that held the window. Dropped on the task's thread now; the current
+    request's result still arrives. Fails on the old code (freed on the main thread)."""
+    freed, seen = [], []
+
+    class Big:
+        def __init__(self, name):
+            self.name = name
+
+        def __del__(self):
+            freed.append((self.name, threading.current_thread() is threading.main_thread()))
+
+    tasks = Tasks(loop.post)
+    started, go = threading.Event(), threading.Event()
+
+    def old(job):
+        started.set()
+        go.wait(3.0)
+        return Big("old")            # made after it was superseded: no check raised
+
+    tasks.submit("compare", old, seen.append)
+    assert started.wait(3.0)
+    tasks.submit("compare", lambda job: Big("new"), seen.append)
+    go.set()
+    assert tasks.wait(3.0)
+    loop.pump(1.0, until=lambda: seen)
+    assert [b.name for b in seen] == ["new"]
+    assert ("old", False) in freed and not any(name == "old" and main for name, main in freed)

@@ -74,16 +74,21 @@ class Tasks:
             self._post(lambda: self._deliver(kind, gen, what, payload))
 
         def run():
+            # the outcome of a superseded or cancelled request is dropped here, on this
+            # thread (_deliver would drop it): sent, the front end's thread freed it, and a
+            # 200 MB comparison's document, or two opened models, was one long call there
             try:
                 job = Job(request.cancel, lambda *p: send("progress", p),
                           lambda value: send("partial", value))
                 with gc_policy.paused(), running(job):
                     result = work(job)
             except BaseException as exc:  # reported on the front end's thread, never raised
-                exc.__inspector_trace__ = traceback.format_exc()
-                send("error", exc)
+                if not request.cancel.is_set():
+                    exc.__inspector_trace__ = traceback.format_exc()
+                    send("error", exc)
             else:
-                send("done", result)
+                if not request.cancel.is_set():
+                    send("done", result)
 
         # a thread already waiting runs it: Thread.start() waits for the new thread, which
         # under a computing thread kept the GUI thread 56-93 ms (runtime/threads.py)
