@@ -370,3 +370,37 @@ def test_what_a_failed_read_parsed_is_freed_by_the_reader_not_by_who_drops_the_e
     finally:
         tracemalloc.stop()
     assert err.value is not None and held < 2 ** 20, held
+
+
+def test_a_comparisons_long_words_are_read_back_clipped_and_a_nul_model_path_is_said(tmp_path):
+    """hostile17: a saved comparison's 2 MB label, group title, note, interface change, entry
+    op and change words or totals name were shown whole: the comparison window's thread was
+    held 4-8 s by each (48 s by a totals name, 107 s by a 20 MB label) while Qt laid the text
+    out. They are clipped when read; the nodes' names are not. A model path with a NUL byte
+    escaped as ValueError ('Could not compare: embedded null byte', no file named)."""
+    import json
+
+    from inspector.core.app.comparison_files import read_document
+
+    for name in ("a.pb", "b.pb"):
+        (tmp_path / name).write_bytes(b"")
+    big = "W" * 2_000_000
+    doc = dict(_with(op_b=big, rule=big, changes=[{"kind": big, "text": big}]), a=big,
+               b=big, groups=[{"title": big, "members": [0], "blocks": 1}],
+               notes=[{"kind": big, "text": big, "side": big, "nodes": ["x"]}],
+               interface=[{"kind": big, "text": big}], totals={big: [1, big]})
+    path = tmp_path / "cmp.json"
+    path.write_text(json.dumps(doc))
+    d = read_document(str(path))[0]
+    e, n = d.entries[0], d.notes[0]
+    words = [d.a_label, d.b_label, d.groups[0].title, n.kind, n.text, n.side,
+             d.interface[0].kind, d.interface[0].text, e.op_b, e.rule, e.changes[0].kind,
+             e.changes[0].text, *d.totals, *next(iter(d.totals.values()))[1:]]
+    assert all(len(w) <= 4000 and "more characters)" in w for w in words), \
+        [len(w) for w in words]
+    assert d.matching.b_of == {"x": "x"}          # names are kept as they are
+    path.write_text(json.dumps(dict(_with(), models={"A": "a\u0000.pb", "B": "b.pb"})))
+    with pytest.raises(InspectorError) as err:
+        read_document(str(path))
+    assert err.value.one_line() == f"{path}: model A of the comparison is named with a NUL " \
+        "byte, which no file name holds"

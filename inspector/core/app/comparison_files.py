@@ -180,6 +180,9 @@ def _document(data, path: str) -> tuple:
         rel = models.get(side)
         if not isinstance(rel, str) or not rel:
             raise InspectorError(f"the comparison file names no model {side}", path=path)
+        if "\0" in rel:     # no file has such a name (os.stat raised ValueError, unplaced)
+            raise InspectorError(f"model {side} of the comparison is named with a NUL byte, "
+                                 "which no file name holds", path=path)
         full = os.path.normpath(os.path.join(where, rel))
         if not os.path.exists(full):
             raise InspectorError(f"model {side} of the comparison {_missing(full)}: {full}",

@@ -65,21 +65,38 @@ def from_dict(data: dict) -> Diff:
                          data["matching"].get("disagreeing", [])]
         m.unrelated = data.get("unrelated") is True
         entries = [_entry(k, e) for k, e in enumerate(data["entries"])]
-        groups = [Group(str(g["title"]), members, int(g["blocks"])) for g in data.get("groups", [])
+        groups = [Group(_said(g["title"]), members, int(g["blocks"]))
+                  for g in data.get("groups", [])
                   for members in [[int(k) for k in g["members"] if 0 <= int(k) < len(entries)]]
                   if members]          # a group of no entry of the file is left out
         interface = [_change("interface", {"kind": c["kind"], "text": c["text"]})
                      for c in data.get("interface", [])]
-        notes = [Note(str(n["kind"]), str(n["text"]), str(n["side"]),
+        notes = [Note(_said(n["kind"], WORD), _said(n["text"]), _said(n["side"], WORD),
                       [str(x) for x in n.get("nodes", [])], int(n.get("bytes", 0)),
                       float(n.get("share", 0.0))) for n in data.get("notes", [])]
-        return Diff(str(data["a"]), str(data["b"]), entries, int(data.get("unchanged", 0)), m,
+        return Diff(_said(data["a"], WORD), _said(data["b"], WORD), entries,
+                    int(data.get("unchanged", 0)), m,
                     interface, _totals(data.get("totals", {})),
                     _op_counts(data.get("op_histogram", {})), groups,
                     _quality(data.get("quality", {})), notes)
     except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as exc:
         raise InspectorError(f"diff file: a part is malformed ({type(exc).__name__}: {exc})") \
             from None
+
+
+WORD = 400         # characters of a label, kind, op or figure's name read back (a file name's)
+SENTENCE = 4000    # characters of a title or a change's words read back
+
+
+def _said(value, limit: int = SENTENCE) -> str:
+    """A document's words as the window shows them: clipped past `limit` characters. A
+    hostile file's 2 MB label, title, note, change or totals name held the comparison
+    window's thread 4-48 s (Qt lays the whole text out); a name of the graph is not words
+    (pairs, entries' nodes: matched against the models as they are)."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 100]}…({len(text) - limit + 40:,} more characters)…{text[-60:]}"
 
 
 def _number(v) -> bool:
@@ -108,7 +125,8 @@ def _totals(value) -> dict:
             all(x is None or isinstance(x, str) or _number(x) for x in pair)
             for pair in value.values()):
         raise ValueError("'totals' is not a map of names to two figures")
-    return value
+    return {_said(name, WORD): [_said(x, WORD) if isinstance(x, str) else x for x in pair]
+            for name, pair in value.items()}
 
 
 def _op_counts(value) -> dict:
@@ -137,6 +155,7 @@ def _entry(k: int, e: dict) -> Entry:
     words = [e[key] for key in ("status", "a", "b", "op_a", "op_b", "rule")]
     if not all(isinstance(w, str) for w in words):
         raise TypeError(f"entry {k}: a name, op, status or rule that is not a string")
+    words[3:] = [_said(w, WORD) for w in words[3:]]
     if words[0] not in STATUSES:
         raise ValueError(f"entry {k}: unknown status {words[0][:40]!r}")
     return Entry(*words, float(e["confidence"]), [_change(f"entry {k}", c) for c in e["changes"]])
@@ -151,7 +170,7 @@ def _change(where: str, c: dict) -> Change:
             (c["kind"] not in ("values", "quantized") or "changed_share" in figures or
              not figures)):
         raise ValueError(f"{where}: a change's figures are not a map of numbers")
-    return Change(c["kind"], c["text"], figures)
+    return Change(_said(c["kind"], WORD), _said(c["text"]), figures)
 
 
 def dumps(d: Diff) -> str:
