@@ -342,6 +342,7 @@ def test_the_compiled_passes_are_used_where_they_pay(tmp_path, monkeypatch):
     small nodes is read by the compiled passes, one of a few big tensors or of few nodes
     the plain way (numba's import and cache load would cost more than they save); the
     switch forces either way."""
+    from inspector.core.loaders import node_estimate
     from inspector.core.model import protos
 
     monkeypatch.delenv("INSPECTOR_WIRE_KERNELS", raising=False)
@@ -358,18 +359,18 @@ def test_the_compiled_passes_are_used_where_they_pay(tmp_path, monkeypatch):
         with open(paths[name], "wb") as fh:
             fh.write(gd.SerializeToString())
     size = os.path.getsize
-    assert abs(reader_process.estimated_nodes(paths["many"], size(paths["many"])) - 20000) \
+    assert abs(node_estimate.estimated_nodes(paths["many"], size(paths["many"])) - 20000) \
         < 1000
-    assert reader_process.estimated_nodes(paths["dense"], size(paths["dense"])) <= 3
-    monkeypatch.setattr(reader_process, "COMPILED_FROM", 10000)
-    assert reader_process._compiled_pays(paths["many"], size(paths["many"]))
-    assert not reader_process._compiled_pays(paths["dense"], size(paths["dense"]))
-    monkeypatch.setattr(reader_process, "COMPILED_FROM", 600_000)
-    assert not reader_process._compiled_pays(paths["many"], size(paths["many"]))
+    assert node_estimate.estimated_nodes(paths["dense"], size(paths["dense"])) <= 3
+    monkeypatch.setattr(node_estimate, "COMPILED_FROM", 10000)
+    assert node_estimate.compiled_pays(paths["many"], size(paths["many"]))
+    assert not node_estimate.compiled_pays(paths["dense"], size(paths["dense"]))
+    monkeypatch.setattr(node_estimate, "COMPILED_FROM", 600_000)
+    assert not node_estimate.compiled_pays(paths["many"], size(paths["many"]))
     monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "1")
-    assert reader_process._compiled_pays(paths["dense"], size(paths["dense"]))
+    assert node_estimate.compiled_pays(paths["dense"], size(paths["dense"]))
     monkeypatch.setenv("INSPECTOR_WIRE_KERNELS", "0")
-    assert not reader_process._compiled_pays(paths["many"], size(paths["many"]))
+    assert not node_estimate.compiled_pays(paths["many"], size(paths["many"]))
 
 
 def test_the_compiled_readers_name_table_is_sized_for_the_estimate(tmp_path, monkeypatch):

@@ -26,7 +26,7 @@ import sys
 import threading
 
 from inspector.core.errors import Cancelled, ModelLoadError
-from inspector.core.loaders import reader_frames, reader_sink
+from inspector.core.loaders import node_estimate, reader_frames, reader_sink
 from inspector.core.loaders.lazy_graphdef import LAZY_FIELD, open_lazily
 from inspector.core.model import wire_columns
 from inspector.core.model.weights import SlotColumns, slot_columns
@@ -39,12 +39,7 @@ subprocess = later("subprocess", globals(), "subprocess")   # not before the fir
 CHUNK_NODES = 16384           # nodes per piece: a few ms of parsing here, ~1.5 MB
 STREAM_ABOVE = 32 * 2 ** 20   # files this big are read by a reader process
 STORE_FROM = STREAM_ABOVE     # and their nodes kept as bytes in the file (node_store)
-COMPILED_FROM = 600_000       # nodes (estimated) from which the compiled passes pay: numba's
-# import and cache load cost the reader ~0.5 s, alone, while the plain way splits the work
-# with the window (quiet, normal speed: 300k first picture 1.83 s compiled vs 1.23 s plain;
-# 1M 3.91 vs 4.30 s). INSPECTOR_WIRE_KERNELS=1 forces them, 0 turns them off.
 EXPECTED_MOST = 1 << 22       # nodes the compiled reader's tables are first sized for, at most
-PEEK = 1 << 16                # bytes read at a time by estimated_nodes
 PIPE_BYTES = 1 << 20          # the pipe's buffer (Linux's most without privileges)
 _HEADER = struct.Struct("<cQ")
 _KINDS = (b"P", b"D", b"E", b"N", b"X")
@@ -228,7 +223,7 @@ def serve(path: str, out_fd: int, idle=None, window: bool = False, full: bool = 
 
     try:
         st = os.stat(path)
-        nodes = _compiled_nodes(path, st.st_size)
+        nodes = node_estimate.compiled_nodes(path, st.st_size)
         # its name table sized for the estimate (and a margin) at once: growing it past
         # 500k names rehashed them all, ~0.4 s at 1M nodes (tables still grow past it)
         wire = wire_columns.reader(min(nodes * 9 // 8, EXPECTED_MOST)) if nodes else None
@@ -279,60 +274,6 @@ def _flushed(sink) -> None:
             sink.close()
     except Exception:  # noqa: BLE001  (the failure is sent next)
         pass
-
-
-def estimated_nodes(path: str, size: int, sample: int = 1 << 20) -> int:
-    """The file's node count estimated from its first `sample` bytes (top-level node fields
-    counted, scaled by the file size; the field the sample ends in counts whole); 0 when
-    they are not a GraphDef's. Read PEEK bytes at a time where the fields start: the values
-    of a big tensor the walk steps over are not read (a dense model's weights)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        end = min(sample, os.fstat(fd).st_size)
-        pos = nodes = 0
-        at, buf = 0, b""
-        while pos < end:
-            if pos + 20 > at + len(buf) and at + len(buf) < end:   # a tag and length fit
-                at, buf = pos, os.pread(fd, min(PEEK, end - pos), pos)
-            tag, i = _varint(buf, pos - at)
-            if tag & 7 != 2:        # a GraphDef's fields in front of its nodes are messages
-                return 0
-            length, i = _varint(buf, i)
-            nodes += tag >> 3 == 1
-            pos = at + i + length if length >= 0 else end   # a field running past the
-    finally:                        # sample counts whole (a big tensor: few nodes)
-        os.close(fd)
-    return nodes * size // pos if pos > 0 else 0
-
-
-def _varint(buf: bytes, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    while pos < len(buf) and shift < 64:
-        byte = buf[pos]
-        value |= (byte & 0x7F) << shift
-        pos, shift = pos + 1, shift + 7
-        if byte < 0x80:
-            return value, pos
-    return -1, len(buf) + 1
-
-
-def _compiled_pays(path: str, size: int) -> bool:
-    return _compiled_nodes(path, size) > 0
-
-
-def _compiled_nodes(path: str, size: int) -> int:
-    """The estimated node count when the compiled passes pay for this file (at least 1),
-    else 0."""
-    switch = os.environ.get("INSPECTOR_WIRE_KERNELS")
-    if switch == "0":
-        return 0
-    try:
-        nodes = estimated_nodes(path, size)
-    except OSError:
-        nodes = 0
-    if switch == "1":
-        return max(nodes, 1)
-    return nodes if nodes >= COMPILED_FROM else 0
 
 
 def receive(stream: Stream, graph, job: Job = NO_JOB) -> tuple | None:
