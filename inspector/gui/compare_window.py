@@ -268,8 +268,14 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
             if sizes:            # asked here: this window has no Input sizes field
                 self.run_sizes = {**self.run_sizes, **sizes}
                 self.run_numeric(allow_io)
-            elif not name:
-                QMessageBox.warning(self, "Run both", f"Could not run the models: {exc}")
+            elif not name:     # a size given here may be why (past the feed budget, one
+                # the graph refuses): forgotten, or every later Run both fails alike with no
+                # way to change it (hostile17: 100000,100000,100 kept Run both failing)
+                given, self.run_sizes = self.run_sizes, {}
+                again = "; ".join(f"{n}={','.join(map(str, d))}" for n, d in given.items())
+                QMessageBox.warning(self, "Run both", f"Could not run the models: {exc}" + (
+                    f" (the sizes given, {again}, are forgotten: Run both asks again)"
+                    if given else ""))
 
         start_numeric(self.session, self.own_tasks, done, failed, allow_io, self.run_sizes)
 

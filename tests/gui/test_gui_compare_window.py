@@ -452,3 +452,30 @@ def test_run_both_asks_the_size_of_an_input_of_no_known_size(qtbot, window, tmp_
     qtbot.waitUntil(lambda: win.divergence is not None and win.ready(), timeout=120000)
     assert win.run_sizes == {"x": [2, 3]} and len(asked) == 2 and len(warned) == 1
     assert win.divergence.pairs, win.divergence.skipped      # the two models ran, x of [2,3]
+
+
+def test_a_size_given_to_run_both_that_cannot_run_is_forgotten_and_asked_again(
+        qtbot, window, tmp_path, laptop, monkeypatch):
+    """hostile17: a size Run both asked for and the run then refused (100000,100000,100: past
+    the made-up inputs' budget) was kept, so every later Run both failed alike, never asking
+    again, and this window has no field to change it. It is forgotten, said in the same line,
+    and the next Run both asks. Fails on the old code: no second question."""
+    from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+    a, b = _unsized_pair(tmp_path)
+    win = open_comparison(qtbot, window, b, a)
+    asked, warned, answers = [], [], ["100000,100000,100", "2,3"]
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(
+        lambda parent, title, text, *r, **k: (asked.append(text), (answers.pop(0), True))[1]))
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(
+        lambda parent, title, text, *r, **k: warned.append(text)))
+    qtbot.mouseClick(win.numeric_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(warned), timeout=120000)
+    assert len(asked) == 1 and len(warned) == 1 and "\n" not in warned[0], warned
+    assert "past the" in warned[0] and warned[0].endswith(
+        "(the sizes given, x=100000,100000,100, are forgotten: Run both asks again)"), warned
+    assert win.run_sizes == {}
+    qtbot.waitUntil(lambda: win.numeric_button.isEnabled(), timeout=60000)
+    qtbot.mouseClick(win.numeric_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: win.divergence is not None and win.ready(), timeout=120000)
+    assert len(asked) == 2 and win.run_sizes == {"x": [2, 3]} and len(warned) == 1

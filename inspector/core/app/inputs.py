@@ -3,6 +3,8 @@ by TensorFlow, or known from an image-decoding chain (batch 1 where a dimension 
 
 from __future__ import annotations
 
+import re
+
 from inspector.core.analysis.preprocessing import find_preprocessing_chains
 from inspector.core.analysis.summary import dtype_of
 from inspector.core.app.ports import ports_to_use
@@ -130,6 +132,10 @@ def undeclared_shapes(model, inputs, given: dict) -> tuple[dict, dict]:
     return keep, {n: w for n, w in origin.items() if n in keep}
 
 
+MAX_SIZE = 2 ** 31 - 1      # a dimension TensorFlow and LiteRT hold
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
 def parse_sizes(items, flag: str = "") -> dict:
     """NAME=D,D,... items (`--input-shape`'s values; the window's Input sizes field) ->
     {name: [dims]}; InspectorError naming the bad item (after `flag`, the option's name).
@@ -138,21 +144,27 @@ def parse_sizes(items, flag: str = "") -> dict:
     shapes, given = {}, {}
     for text in items or []:
         name, _, dims = text.partition("=")
-        where = f"{flag} {text}".strip()
+        where = f"{flag} {text if len(text) <= 80 else text[:60] + '…' + text[-10:]}".strip()
         name, colon, port = name.strip().partition(":")
-        if colon and name and not (port.isdigit() and int(port) == 0):
+        if colon and name and not (port.isascii() and port.isdigit() and not port.strip("0")):
             raise InspectorError(f"{where}: an input is a node's output 0 ({name} or "
                                  f"{name}:0), not :{port}")
         if name in given:
             raise InspectorError(f"{where}: input {name} is given twice (also {given[name]})")
-        try:
-            shapes[name] = [int(d) for d in dims.split(",") if d.strip()]
-        except ValueError:
-            raise InspectorError(f"{where}: expected NAME=D,D,... with whole numbers") from None
+        sizes = [d.strip() for d in dims.split(",") if d.strip()]
+        if not all(_WHOLE.fullmatch(d) for d in sizes):
+            # (int() took '1_0', '+3' and '١٢'; a 20-digit size escaped as ValueError from
+            # the protobuf that carries it, `tflite --input-shape` and Run both's question)
+            raise InspectorError(f"{where}: expected NAME=D,D,... with whole numbers")
+        shapes[name] = [int(d) if len(d) <= 12 else -1 if d[0] == "-" else MAX_SIZE + 1
+                        for d in sizes]
         if not name or not shapes[name]:
             raise InspectorError(f"{where}: expected NAME=D,D,...")
         if min(shapes[name]) < 1:
             raise InspectorError(f"{where}: every size is 1 or more")
+        if max(shapes[name]) > MAX_SIZE:
+            raise InspectorError(f"{where}: a size is at most {MAX_SIZE:,} (a TensorFlow "
+                                 "dimension's)")
         given[name] = text
     return shapes
 
