@@ -175,3 +175,63 @@ def test_the_tensorflow_python_check_runs_off_the_gui_thread_and_stops_a_writer(
     qtbot.waitUntil(lambda: bool(errors), timeout=30000)
     assert "wrote on and on" in errors[-1] and "\n" not in errors[-1]
     assert tf_python.saved(window.settings) == str(slow) and used == [str(slow)]
+
+
+def test_the_tensorflow_python_check_of_hostile_programs_ends_and_leaves_nothing_running(
+        qtbot, window, tmp_path, monkeypatch):
+    """hostile17, through File > TensorFlow Python…: a program that closed its output and
+    slept held the check's task for ever (its wait had no time limit, nor Cancel); one that
+    answered and left a child holding its output was waited for to the time limit and
+    called silent, and its child was left running; a 60 kB last line of its errors filled
+    the dialog. Each ends now in one short line (or is taken), and nothing it started is
+    left. Fails on the old code: the closed program's check never ends."""
+    import os
+
+    from PySide6.QtWidgets import QFileDialog
+
+    from inspector.core.app import tf_python_check
+    from inspector.gui import tf_python
+
+    monkeypatch.setenv("INSPECTOR_TF_PYTHON", "")   # restored (absent) after the test
+    monkeypatch.delenv("INSPECTOR_TF_PYTHON")
+    used = []
+    monkeypatch.setattr(tf_python, "use", used.append)
+    monkeypatch.setattr(tf_python_check.tensorflow_version_of, "__defaults__", (4.0, None))
+    pids = tmp_path / "pids"
+
+    def program(name, body):
+        path = tmp_path / name
+        path.write_text("#!/bin/sh\n" + body)
+        path.chmod(0o755)
+        return str(path)
+
+    closer = program("closer", f"echo $$ >> {pids}\nexec >&- 2>&-\nexec sleep 1000\n")
+    parent = program("parent", f"sleep 1000 & echo $! >> {pids}\necho 2.99.0\n")
+    loud = program("loud", "head -c 60000 /dev/zero | tr '\\0' e >&2\nexit 1\n")
+    action = next(a for m in window.menuBar().actions() if m.menu()
+                  for a in m.menu().actions() if a.text().startswith("TensorFlow &Python"))
+    errors = []
+    window.error_shown.connect(errors.append)
+    for chosen, said in ((closer, "could not run it (no answer within 4 s)"),
+                         (parent, None), (loud, "cannot import tensorflow: eeee")):
+        monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                            staticmethod(lambda *a, chosen=chosen, **k: (chosen, "")))
+        before = len(errors)
+        action.trigger()
+        qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30000)
+        if said is None:
+            assert len(errors) == before and used == [parent], errors[before:]
+        else:
+            assert len(errors) == before + 1 and said in errors[-1], errors[before:]
+            assert "\n" not in errors[-1] and len(errors[-1]) < 500, len(errors[-1])
+
+    def running(pid):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return open(f"/proc/{pid}/stat").read().split()[2] != "Z"
+
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) == 2
+    qtbot.waitUntil(lambda: not any(running(p) for p in started), timeout=10000)

@@ -34,14 +34,17 @@ def tensorflow_version_of(python: str, timeout: float = 120.0, job=None) -> str:
     try:
         proc = subprocess.Popen([python, "-c", CHECK], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+                                env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
+                                start_new_session=True)     # its children end with it
     except OSError as exc:
         raise ValueError(f"{python}: could not run it ({exc})") from None
     try:
         out, err = _bounded(proc, timeout, job)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        try:     # the program and whatever it started (a script's `sleep`, left running)
+            os.killpg(proc.pid, 9)
+        except OSError:
+            pass
         proc.wait()
     if out is None and err == "on":
         raise ValueError(f"{python} wrote on and on without saying which TensorFlow it has: "
@@ -50,6 +53,8 @@ def tensorflow_version_of(python: str, timeout: float = 120.0, job=None) -> str:
         raise ValueError(f"{python}: could not run it (no answer within {timeout:.0f} s)")
     if proc.returncode != 0:
         last = (err.strip().splitlines() or ["no output"])[-1]
+        if len(last) > 300:      # one line of 64 kB filled the dialog
+            last = f"{last[:200]}…({len(last) - 260:,} more characters)…{last[-60:]}"
         raise ValueError(f"{python} cannot import tensorflow: {last}")
     version = (out.strip().splitlines() or [""])[-1].strip()
     if not re.fullmatch(r"\d+\.\d+\S*", version):   # /usr/bin/true, /bin/echo: no Python
@@ -61,7 +66,7 @@ def _bounded(proc, timeout: float, job) -> tuple:
     """(stdout, stderr) text of `proc` once both end, the last OUTPUT_MOST bytes of each
     (None, "on" once it wrote 16 times that: killed), or (None, None) after `timeout`
     seconds."""
-    got, seen = {proc.stdout: b"", proc.stderr: b""}, 0
+    got, seen, quiet = {proc.stdout: b"", proc.stderr: b""}, 0, 0.0
     end = time.monotonic() + timeout
     with selectors.DefaultSelector() as sel:
         for pipe in got:
@@ -72,7 +77,12 @@ def _bounded(proc, timeout: float, job) -> tuple:
             left = end - time.monotonic()
             if left <= 0:
                 return None, None
-            for key, _ in sel.select(min(left, 0.1)):
+            ready = sel.select(min(left, 0.1))
+            if not ready and proc.poll() is not None:
+                quiet = quiet or time.monotonic()
+                if time.monotonic() - quiet > 1.0:     # it ended; a child of it holds the
+                    break                              # pipes open: what it wrote is read
+            for key, _ in ready:
                 chunk = os.read(key.fileobj.fileno(), 8192)
                 if not chunk:
                     sel.unregister(key.fileobj)
@@ -82,5 +92,13 @@ def _bounded(proc, timeout: float, job) -> tuple:
                 if seen > 16 * OUTPUT_MOST:
                     proc.kill()       # (a program that writes for ever: what it wrote last)
                     return None, "on"
-    proc.wait()
+    while True:      # its outputs closed, it may still run: not waited for beyond `timeout`
+        try:         # (hostile17: one that closed both and slept held the task for ever)
+            proc.wait(timeout=0.1)
+            break
+        except subprocess.TimeoutExpired:
+            if job is not None:
+                job.check()
+            if time.monotonic() >= end:
+                return None, None
     return tuple(got[p].decode("utf-8", "replace") for p in (proc.stdout, proc.stderr))
