@@ -172,3 +172,33 @@ def test_an_input_s_node_def_is_found_by_a_walk_that_stops_at_the_last_input():
     found = input_node_defs(Counting(), ["b:0", "a"])
     assert [n.name for n in found] == ["a", "b"] and not found[0].attr   # the first "a"
     assert seen == ["a", "b"]
+
+
+def test_a_convolution_grappler_renamed_after_the_batch_norm_mul_it_absorbed_is_a_conv():
+    """walk17 (fixtures' mobilenet_v2, Profile in TensorFlow): TF's oneDNN remapper folds
+    the batch norm's `mul` into the convolution's weights (…/merged_input) and runs the
+    convolution as `_MklNativeConv2D` under the name of the `batchnorm/mul_1` it replaced.
+    The time went to that Mul node: the op-type chart said Mul 9.56 ms and had no Conv2D,
+    where TF's own "Summary by node type" beside it said _MklNativeConv2D 8.4 ms, Mul 1.1.
+    A kernel that computes a convolution or matmul is credited to the convolution upstream
+    of the node it is named after, fused or not."""
+    from inspector.core.model.graph import Graph
+    from inspector.core.model.protos import GraphDef
+    from inspector.core.overlays.profiling import NodeTime, Profile, credited_node
+
+    gd = GraphDef()
+    for name, op, ins in (("x", "Placeholder", []), ("w", "Const", []),
+                          ("conv", "Conv2D", ["x", "w"]), ("s", "Const", []),
+                          ("bn/mul_1", "Mul", ["conv", "s"]), ("relu", "Relu6", ["bn/mul_1"]),
+                          ("dw", "DepthwiseConv2dNative", ["relu", "w"]),
+                          ("dw_bn/mul_1", "Mul", ["dw", "s"])):
+        gd.node.add(name=name, op=op, input=ins)
+    g = Graph(gd)
+    assert credited_node(g, "bn/mul_1", "_MklNativeConv2D") == "conv"
+    assert credited_node(g, "bn/mul_1", "Conv2D") == "conv"
+    assert credited_node(g, "dw_bn/mul_1", "Mul") == "dw_bn/mul_1"      # a real Mul stays
+    assert credited_node(g, "relu", "Relu6") == "relu"
+    assert credited_node(g, "dw", "_MklNativeDepthwiseConv2dNative") == "dw"
+    p = Profile({"bn/mul_1": NodeTime("bn/mul_1", "_MklNativeConv2D", 2.0, run_ms=2.0),
+                 "dw_bn/mul_1": NodeTime("dw_bn/mul_1", "Mul", 0.5, run_ms=0.5)}, "run")
+    assert p.by_op_type(g) == {"Conv2D": 2.0, "Mul": 0.5}

@@ -367,3 +367,33 @@ def test_the_window_s_profile_times_the_same_nodes_as_through_the_pipeline(fx, m
     assert rows(now) == rows(before) and len(rows(now)) > 50
     assert (now.unmatched, now.runtime_only) == (before.unmatched, before.runtime_only)
     assert "softmax" in now.nodes and "DecodeJpeg" not in now.nodes
+
+
+def test_the_op_type_totals_agree_with_tensorflow_s_node_type_summary(fx):
+    """walk17: on mobilenet_v2 the window's "time by op type" said Mul 9.6 ms and had no
+    Conv2D, where TF's "Summary by node type" of the same runs said _MklNativeConv2D 8.4 ms
+    and Mul 1.1 (oneDNN runs each convolution under the name of the batch norm's mul_1 it
+    absorbed). Each compute kernel's total in TF's summary (its _Mkl/_MklNative/_Fused name
+    read as the graph op) is the op type's total here, to the summary's rounding (it
+    truncates each node's time a run to a whole microsecond: up to 1 us a node)."""
+    from tensorflow.python.util import _pywrap_stat_summarizer
+
+    from inspector.core.model.protos import step_stats_pb2
+    from inspector.core.overlays.profiling import from_summarizer
+
+    path = os.path.join(fx, "mobilenet_v2.pb")
+    theirs, ours = _pywrap_stat_summarizer.StatSummarizer(), StatSummarizer()
+    for raw in traced_step_stats(path, "Identity", "input", (1, 224, 224, 3), runs=2):
+        theirs.ProcessStepStatsStr(raw)
+        ours.add_run(step_stats_pb2.StepStats.FromString(raw))
+    summary, nodes = {}, {}
+    for row in tables(theirs.GetOutputString())["Summary by node type"][1:]:
+        cells = [c.strip() for c in row.split("\t")]
+        kind = cells[1].replace("_MklNative", "").replace("_Mkl", "").replace("_Fused", "")
+        summary[kind] = summary.get(kind, 0.0) + float(cells[3])
+        nodes[kind] = nodes.get(kind, 0) + int(cells[2])
+    shown = from_summarizer(ours, "run").by_op_type(load(path).graph)
+    for kind in ("Conv2D", "DepthwiseConv2dNative", "Mul", "Relu6", "MatMul"):
+        assert shown.get(kind, 0.0) == pytest.approx(summary[kind],
+                                                     abs=0.001 * (nodes[kind] + 1)), kind
+    assert max(shown, key=shown.get) == "Conv2D"
