@@ -220,7 +220,7 @@ def test_the_overlays_dock_does_not_scroll_sideways_at_1366x768(qtbot, window, m
     panel.tabs.setCurrentIndex(0)
     choice = panel.chart_choice
     assert [choice.itemText(i) for i in range(choice.count())] == \
-        ["time by op type", "top nodes", "total per run", "tables"]
+        ["time by op type", "top nodes", "total per run", "time per node (table)", "tables"]
     qtbot.keyClick(choice, Qt.Key_End)           # the list's last: the tables
     assert panel.charts.currentWidget() is panel.tables
     panel.charts.setCurrentWidget(panel.top_nodes)   # a chart brought up by the app

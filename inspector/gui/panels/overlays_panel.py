@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from inspector.core.app.decorations import overlay_choices
 from inspector.gui.panels.adaptive import Fold, NamesWrapped, Tabs
 from inspector.gui.panels.chart_slot import ChartSlot
+from inspector.gui.panels.timing_table import TimingTable
 from inspector.gui.panels.overlay_charts import (
     BAR_CHART_HEIGHT,
     BAR_ROWS,
@@ -172,6 +173,7 @@ class OverlaysPanel(QWidget):
         self.show_comparison("")
         self.unmatched.setText("")
         self.tables.setPlainText("")
+        self.per_node.show_times({}, {}, 0.0)
         self.warnings.clear()
         for slot in (self.by_type, self.top_nodes, self.per_run, self.histogram):
             slot.reset()
@@ -225,6 +227,9 @@ class OverlaysPanel(QWidget):
                             (self.per_run, "total per run")):
             slot.setMinimumHeight(BAR_CHART_HEIGHT)
             self.charts.addTab(slot, title)
+        self.per_node = TimingTable()       # every timed node, sortable; a click goes to it
+        self.per_node.jump.connect(self.jump.emit)
+        self.charts.addTab(self.per_node, "time per node (table)")
         self.charts.addTab(self.tables, "tables")
         # chosen in a list, not by tabs: in the side dock at 1366x768 the four tabs did not
         # fit and the tab bar scrolled sideways (1366x768 walk)
@@ -335,6 +340,8 @@ class OverlaysPanel(QWidget):
         top = list(zip(unique_labels(names), [v for _, v in top]))
         self.top_nodes.draw(lambda plot, pg: self._clickable(
             plot, bar_chart(plot, pg, top, "#e06666"), names))
+        self.per_node.show_times(per_node, {n: graph.node(n).op for n in per_node},
+                                 sum(t.per_run() for t in profile.nodes.values()))
         totals = [t / 1000.0 for t in profile.run_totals_us]
         self.per_run.draw(lambda plot, pg: runs_chart(plot, pg, totals))
 
