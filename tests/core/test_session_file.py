@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import os
 
-from inspector.core.app.session_file import parse_session, session_path
+import pytest
+
+from inspector.core.app.session_file import SessionError, parse_session, session_path
 from inspector.core.app.tour import Stop
 from inspector.core.app.workbench import Workbench
 from inspector.core.overlays import registry
@@ -340,3 +342,29 @@ def test_a_session_file_an_editor_saved_with_a_byte_order_mark_is_restored(tmp_p
     bench.restore(model)
     assert bench.inputs == ["x"] and bench.outputs == ["y"]
     assert bench.warnings == [] and bench.unreadable is None
+
+
+def test_a_part_nested_too_deeply_drops_only_itself(tmp_path):
+    """hostile17: a session file whose 'tour' (or 'pipeline', or 'expanded' with strings
+    holding brackets) nested 100,000 lists refused the whole file ('nested too deeply'): the
+    marks, sizes and pipeline beside it were lost. That part is dropped and said; a file
+    that is too deep at its top, or not closed, is still refused in one line."""
+    model = _model(tmp_path)
+    deep = "[" * 100_000 + "]" * 100_000
+    text = ('{"version": 1, "inputs": ["x"], "tour": ' + deep + ', "expanded": ["]", "\\"]",'
+            ' "{", ' + deep + '], "pipeline": ' + '{"a":' * 100_000 + "1" + "}" * 100_000 +
+            ', "input_shapes": {"x": [1, 8]}, "outputs": ["y"]}')
+    path = session_path(model)
+    with open(path, "w") as fh:
+        fh.write(text)
+    bench = Workbench()
+    assert bench.restore(model) == path
+    assert bench.inputs == ["x"] and bench.outputs == ["y"]
+    assert bench.input_shapes == {"x": (1, 8)}
+    assert sorted(w for w in bench.warnings if "nested too deeply" in w) == [
+        "'expanded' is nested too deeply: dropped", "'pipeline' is nested too deeply: dropped",
+        "'tour' is nested too deeply: dropped"], bench.warnings
+    for bad in (deep, '{"version": 1, "tour": ' + "[" * 100_000,
+                '{"version": 1, "tour": ' + deep + "} 5"):
+        with pytest.raises(SessionError):
+            parse_session(bad)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from inspector.core.errors import InspectorError
 from inspector.core.loaders import files
@@ -173,13 +174,67 @@ def _int(digits: str):
     return int(digits) if len(digits) <= 4000 else float(digits)
 
 
+_DECODER = json.JSONDecoder(parse_int=_int)
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+
+
+def _loads(text: str) -> tuple:
+    """(the file's JSON, one line for each top-level part left out): a part nested too
+    deeply for the parser is left out alone (hostile17: a 'tour' of 100,000 nested lists
+    refused the whole file, marks and pipeline with it), read a part at a time then."""
+    try:
+        return json.loads(text, parse_int=_int), []
+    except RecursionError:
+        pass
+    ws, out, deep = json.decoder.WHITESPACE.match, {}, []
+    i = ws(text, 0).end()
+    if text[i:i + 1] != "{":
+        raise RecursionError
+    i = ws(text, i + 1).end()
+    while text[i:i + 1] != "}":
+        if text[i:i + 1] != '"':
+            raise ValueError(f"a part's name expected at character {i}")
+        key, i = json.decoder.scanstring(text, i + 1)
+        i = ws(text, i).end()
+        if text[i:i + 1] != ":":
+            raise ValueError(f"':' expected at character {i}")
+        i = ws(text, i + 1).end()
+        try:
+            out[key], i = _DECODER.raw_decode(text, i)
+        except RecursionError:
+            i = _past(text, i)
+            deep.append(f"'{_shown(key)}' is nested too deeply: dropped")
+        i = ws(text, i).end()
+        if text[i:i + 1] == ",":
+            i = ws(text, i + 1).end()
+        elif text[i:i + 1] != "}":
+            raise ValueError(f"',' or '}}' expected at character {i}")
+    if ws(text, i + 1).end() != len(text):
+        raise ValueError(f"extra data at character {i + 1}")
+    return out, deep
+
+
+def _past(text: str, i: int) -> int:
+    """The position after the list or object that starts at i (its strings skipped)."""
+    depth = 0
+    for m in _TOKEN.finditer(text, i):
+        token = m.group()
+        if token in ("[", "{"):
+            depth += 1
+        elif token in ("]", "}"):
+            depth -= 1
+            if depth == 0:
+                return m.end()
+    raise ValueError("a part is not closed")
+
+
 def parse_session(text: str) -> dict:
     """The content of a session file: inputs, outputs, input_shapes, steps, tour, and
     `dropped`: one message per part (or step, or stop) that failed its check and was left
     out; every other part is kept. Only a file that is not a session at all is refused. A file
     written by a newer version keeps what this one understands."""
     try:
-        data = json.loads(text, parse_int=_int)
+        data, deep = _loads(text)
     except RecursionError:
         raise SessionError("nested too deeply") from None
     except ValueError as exc:
@@ -189,7 +244,7 @@ def parse_session(text: str) -> dict:
         raise SessionError("not a GraphDef Inspector session (unknown version)")
     from inspector.core.app.tour import parse_stops_keeping
 
-    out, dropped = {}, []
+    out, dropped = {}, deep
     for key, empty, parse in _PARTS:
         try:
             out[key] = parse(data.get(key, empty), dropped)
