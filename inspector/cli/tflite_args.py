@@ -98,7 +98,10 @@ def output_targets(args, names) -> dict:
     if not args.output:
         return {}
     if os.path.lexists(args.output) and not os.path.isdir(args.output):
-        raise InspectorError("-o names a file: it takes a folder", path=args.output)
+        what = "names a file"
+        if os.path.islink(args.output) and not os.path.exists(args.output):
+            what = "is a symbolic link to nothing (or a link loop)"    # (not a file: hostile17)
+        raise InspectorError(f"-o {what}: it takes a folder", path=args.output)
     if not os.path.isdir(args.output) and args.output.lower().endswith(".tflite"):
         # `-o model.tflite` made a folder of that name with MODEL_VARIANT.tflite inside
         raise InspectorError("-o takes a folder (each variant is written in it as "
