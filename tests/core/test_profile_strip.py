@@ -161,3 +161,19 @@ def test_the_window_s_profile_strips_without_the_pipeline_s_report(monkeypatch):
     assert ran[0].SerializeToString(deterministic=True) == \
         expected.SerializeToString(deterministic=True)
     assert graph_for_run(gd, [], outs, {}) is gd               # no inputs: the whole graph
+
+
+def test_an_input_named_as_a_tensor_is_cut_there_as_tensorflow_s_strip_does():
+    """Profile's first input given as a tensor ('pre:0', as TensorFlow's tools write it):
+    strip_unused_nodes reads it as its node (NodeNameFromInput, tf-graph-tools.md 2.3),
+    with its shape. The name went into the step's text unquoted: 'expected a parameter
+    name' before (perf17profile's finding)."""
+    gd = protos.GraphDef()
+    x = gd.node.add(name="x", op="Placeholder")
+    x.attr["dtype"].type = 1
+    gd.node.add(name="pre", op="Relu", input=["x"])
+    gd.node.add(name="y", op="Relu", input=["pre"])
+    for ins in (["pre:0"], ["pre"]):
+        out = graph_for_run(gd, ins, ["y:0"], {"pre": (1, 3)})
+        assert [(n.name, n.op) for n in out.node] == [("pre", "Placeholder"), ("y", "Relu")]
+        assert [d.size for d in out.node[0].attr["shape"].shape.dim] == [1, 3]

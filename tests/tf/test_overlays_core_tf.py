@@ -397,3 +397,17 @@ def test_the_op_type_totals_agree_with_tensorflow_s_node_type_summary(fx):
         assert shown.get(kind, 0.0) == pytest.approx(summary[kind],
                                                      abs=0.001 * (nodes[kind] + 1)), kind
     assert max(shown, key=shown.get) == "Conv2D"
+
+
+def test_a_profile_from_a_tensor_named_input_times_what_its_node_name_times(fx):
+    """Profile's first input given as a tensor ('Mul:0', as TensorFlow's tools write it):
+    the graph is cut at its node with the given shape, and the rows are the node name's.
+    The name went into the strip's text unquoted before: a syntax error."""
+    from inspector.core.app.preview import PreviewEngine
+
+    engine = PreviewEngine(load(os.path.join(fx, "inception_jpeg.pb")).graph.graph_def)
+    rest = (["softmax"], {"Mul": [1, 299, 299, 3]}, "random", None, 1, 2, 0, 1)
+    by_tensor, by_node = engine.profile(["Mul:0"], *rest), engine.profile(["Mul"], *rest)
+    names = lambda p: sorted(p.nodes)  # noqa: E731
+    assert names(by_tensor) == names(by_node) and len(names(by_node)) > 50
+    assert "DecodeJpeg" not in by_tensor.nodes

@@ -10,10 +10,12 @@ from dataclasses import replace
 from inspector.core.analysis.metrics import infer_shapes as inferred, infer_shapes, open_shapes
 from inspector.core.loaders.tfjs_ops import for_converter
 from inspector.core.model.graph import Graph
+from inspector.core.model.inputs import node_name_from_input
 from inspector.core.runtime.executor import tensorflow
 from inspector.core.runtime.job import NO_JOB, Job
 from inspector.core.runtime.lazy_import import later
 from inspector.core.transforms import last_graph
+from inspector.core.transforms.syntax import quote
 
 # read on first use (numpy with it): Profile's rule for declared sizes, held by the other runs
 profiling = later("inspector.core.overlays.profiling", globals(), "profiling")
@@ -24,9 +26,11 @@ def graph_for_run(graph_def, ins: list, outs: list, shapes: dict):
     pipeline's strip_unused_nodes step, by its quick path: last_graph)."""
     if not ins:
         return graph_def
-    spec = " ".join(f'strip_unused_nodes(name={i}, type_for_name=float, shape_for_name="'
-                    + ",".join(str(d) for d in shapes.get(i.split(':')[0], ())) + '")'
-                    for i in ins[:1])
+    # the step's name is the input's node (a tensor's name, "x:0", is cut at its node, but
+    # TF's strip gives its type and shape only to a name equal to the node's)
+    spec = " ".join(f'strip_unused_nodes(name={quote(node)}, type_for_name=float, '
+                    'shape_for_name="' + ",".join(str(d) for d in shapes.get(node, ())) + '")'
+                    for node in map(node_name_from_input, ins[:1]))
     return last_graph(graph_def, spec, ins, outs)
 
 
