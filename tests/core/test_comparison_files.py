@@ -404,3 +404,43 @@ def test_a_comparisons_long_words_are_read_back_clipped_and_a_nul_model_path_is_
         read_document(str(path))
     assert err.value.one_line() == f"{path}: model A of the comparison is named with a NUL " \
         "byte, which no file name holds"
+
+
+@pytest.mark.parametrize("where", ["label", "key", "unknown part"])
+def test_a_string_longer_than_any_comparison_s_is_refused_before_it_is_whole(
+        tmp_path, monkeypatch, where):
+    """hostile17: a 200 MB string in a comparison file (its label, a key, a part this version
+    does not know) was grown to one str and decoded in single calls (the longest ~150 ms
+    holding the GIL at normal speed; the parse then took it whole). A string of more
+    characters than any comparison holds (LONGEST_TEXT) is refused as the walk reaches it,
+    the memory taken a few pieces. Fails on the old code (read whole, then opened)."""
+    import json
+    import tracemalloc
+
+    from inspector.core.app import comparison_files
+    from inspector.core.runtime import json_pieces
+
+    assert comparison_files.LONGEST_TEXT >= 1 << 20
+    monkeypatch.setattr(comparison_files, "LONGEST_TEXT", 100_000)
+    for name in ("a.pb", "b.pb"):
+        (tmp_path / name).write_bytes(b"")
+    big = "q" * 3_000_000
+    doc = _with()
+    if where == "label":
+        doc["a"] = big
+    elif where == "key":
+        doc["totals"] = {big: [1, 2]}
+    else:
+        doc["padding"] = big
+    path = tmp_path / "cmp.json"
+    path.write_text(json.dumps(doc))
+    tracemalloc.start()
+    try:
+        with pytest.raises(InspectorError) as err:
+            comparison_files.read_document(str(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert err.value.one_line() == f"{path}: a JSON file with a string or number of over " \
+        "100,000 characters: no comparison holds one"
+    assert peak < 6 * json_pieces.CHUNK, peak

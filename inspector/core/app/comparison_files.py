@@ -109,6 +109,9 @@ def _holds(path: str, data: bytes) -> bool:
 # is made for) longest, its entries, has at most 2M; a hostile 200 MB file's list of 100M
 # zeros was an 800 MB buffer, built to be refused after the parse
 MOST_ITEMS = 1 << 23
+# characters of one string a comparison file may hold: a name or a change's words are far
+# shorter; a hostile file's 200 MB string was one 150 ms decode (and join) holding the GIL
+LONGEST_TEXT = 1 << 24
 
 
 def read_document(path: str, job: Job = NO_JOB) -> tuple:
@@ -137,7 +140,7 @@ def _parsed(path: str, job: Job, walked: list):
         # piece at a time: a task's one long C call (json.loads of a 300k pair's 110 MB:
         # ~0.7 s; the one decode of a 200 MB file into a str: 100-200 ms) held the window
         with open(path, "rb") as fh:
-            return json_pieces.load_file(fh, job, walked, MOST_ITEMS)
+            return json_pieces.load_file(fh, job, walked, MOST_ITEMS, LONGEST_TEXT)
     except OSError as exc:
         raise InspectorError(f"cannot read the comparison file ({exc.strerror})",
                              path=path) from None
