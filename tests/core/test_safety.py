@@ -167,11 +167,13 @@ def test_what_a_run_reaches_is_found_as_before_by_names_and_positions(seed):
                            op="Identity")
         for _ in range(rng.randint(0, 3)):
             j = rng.randrange(220)
-            node.input.append(rng.choice([f"n{j}", f"n{j}:1", f"^n{j}", f"n{j}:0"]))
+            node.input.append(rng.choice([f"n{j}", f"n{j}:1", f"^n{j}", f"n{j}:0", "",
+                                          f"n{j}:x", f"n{j}:1:2", "^", ":0"]))
     for _ in range(5):
         fetches = [rng.choice([f"n{j}", f"n{j}:1", f"^n{j}"]) for j in
                    rng.sample(range(150, 220), 3)]
-        feeds = [rng.choice([f"n{j}", f"n{j}:1", f"n{j}:0"]) for j in rng.sample(range(200), 4)]
+        feeds = [rng.choice([f"n{j}", f"n{j}:1", f"n{j}:0", f"n{j}:x", f"n{j}:1:2"])
+                 for j in rng.sample(range(200), 4)] if rng.random() < 0.8 else []
         got = reached_nodes(gd, fetches, feeds)
         want = _reached_before(gd, fetches, feeds)
         assert [n.SerializeToString() for n in got] == [n.SerializeToString() for n in want]
