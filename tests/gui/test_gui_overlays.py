@@ -419,3 +419,59 @@ def test_profile_of_an_input_declared_minus_5_is_refused_as_the_command_line_ref
     assert not window.overlays.profiles
     assert errors == ["node 'x': TensorFlow cannot import the graph: the input's shape [-5,3] "
                       "has sizes below -1 (where -1 means unknown)"], errors
+
+
+def test_calibration_compares_on_every_calibration_input_as_the_command_line(qtbot, window,
+                                                                            model):
+    """walk17 (inception_jpeg calibrated on a folder of 12 photos with the TF worker): the
+    window said "(12 inputs, 7 ranges logged)" then "softmax: good. The eight-bit graph picks
+    the same top class as the float graph on all 8 inputs": it compared on the first 8
+    inputs only, where `calibrate` compares on all 12. Both compare on every calibration
+    input now, and their figures agree. Fails on the old code: 'on all 8 inputs'."""
+    open_and_wait(qtbot, window, model)
+    window.workbench.set_marks(["Mul"], ["softmax"])
+    window.overlays_panel.samples.setValue(10)
+    shown = []
+    window.tasks.progress.connect(lambda d, t, text: shown.append(text))
+    qtbot.mouseClick(window.overlays_panel.calibrate_random, Qt.LeftButton)
+    qtbot.waitUntil(lambda: bool(window.overlays.records) and not window.tasks.is_busy(),
+                    timeout=240000)
+    text = window.overlays_panel.compare.text()
+    assert "(10 inputs, " in text and "comparing: eight-bit graph on input 10/10" in shown
+    assert "on all 10 inputs" in text or " of 10 inputs" in text, text
+    code, out, err = run_cli("calibrate", model, "--inputs", "Mul", "--outputs", "softmax",
+                             "--input_shape", "Mul=1,299,299,3", "--data", "random",
+                             "--count", "10", "--log", model + ".cli.log", "--freeze",
+                             model + ".q.pb")
+    assert code == 0, err
+    error = next(ln for ln in out.splitlines() if ln.startswith("softmax: max abs error"))
+    figure = error.split("max abs error ")[1].split(" ")[0]
+    assert f"max abs error {figure}," in text, (error, text)
+    verdict = next(ln for ln in out.splitlines() if ln.startswith("softmax: good") or
+                   ln.startswith("softmax: acceptable") or ln.startswith("softmax: poor"))
+    assert verdict in text, (verdict, text)
+
+
+def test_a_collapsed_scope_s_range_badge_is_its_widest_range_as_its_colour(qtbot, window,
+                                                                          model, tmp_path):
+    """walk17 (inception_jpeg calibrated on 12 photos): the collapsed `mixed` scope read
+    [-114, 68.4], the range of one of its three convolutions (the last in the log), while
+    its colour was the widest one's, tower_1/conv [-84.3, 125]: the badge named a range
+    that was neither the widest nor all of them. It is the widest one's now (the one its
+    colour shows), and the legend says so. Fails on the old code: [-114, 68.4]."""
+    open_and_wait(qtbot, window, model)
+    log = tmp_path / "ranges.log"
+    log.write_text("".join(
+        f";{name}/eightbit/requant_range__print__;__requant_min_max:[{lo}][{hi}]\n"
+        for name, lo, hi in (("mixed/tower_1/conv/Conv2D", -84.3, 125),
+                             ("mixed/tower_0/conv/Conv2D", -61.5, 60.2),
+                             ("mixed/tower_1/conv_1/Conv2D", -114, 68.4))))
+    window.overlays.import_ranges(str(log))
+    wait_drawn(qtbot, window, window.scenes_drawn)
+    assert window.canvas.items_by_id["mixed/"].badge == "[-84.3, 125]"
+    assert "a collapsed scope shows its widest range" in window.overlays_panel.legend.text()
+    window.state.expand_all()
+    wait_drawn(qtbot, window, window.scenes_drawn)
+    items = window.canvas.items_by_id
+    assert items["mixed/tower_1/conv_1/Conv2D"].badge == "[-114, 68.4]"
+    assert items["mixed/tower_0/conv/Conv2D"].badge == "[-61.5, 60.2]"

@@ -88,9 +88,14 @@ def _heat_paint(state, items, badges: dict, combine: str) -> tuple[dict, dict]:
     by_item: dict = {}
     for name, value in values.items():
         item = visible(name)
-        by_item[item] = by_item.get(item, 0.0) + value if combine == "sum" else \
-            max(by_item.get(item, 0.0), value)
-        if item == name or combine == "max":
+        if combine == "sum":
+            by_item[item] = by_item.get(item, 0.0) + value
+            if item == name:
+                badges[item] = texts[name]
+        elif item not in by_item or value > by_item[item]:
+            # a collapsed scope's badge is the value its colour shows (its widest range),
+            # not its last node's (walk17: `mixed` read [-114, 68.4], coloured by [-84.3, 125])
+            by_item[item] = value
             badges[item] = texts[name]
     if combine == "sum":
         badges.update({item: f"{v:.3f} ms" if v < 10 else f"{v:.1f} ms"
@@ -180,7 +185,8 @@ def _ranges_legend(state) -> str:
     if not state.overlay.records:
         return "No ranges yet: calibrate, or import a requantization log."
     return ("Badges: [min, max] frozen from the log at the chosen percentiles; colour: range "
-            "width (pale narrow → red wide, white no range logged).")
+            "width (pale narrow → red wide, white no range logged); a collapsed scope shows "
+            "its widest range.")
 
 
 def _activation_values(state) -> dict:
