@@ -48,6 +48,10 @@ from inspector.worker.protocol import (
 subprocess = later("subprocess", globals(), "subprocess")   # not before the first picture
 
 POLL_SECONDS = 0.02
+# seconds a started worker has to say its first word (server.main says it before importing
+# anything heavy): a program that runs and never answers (a script that sleeps, one that
+# closes its output) held every request for ever (hostile17)
+HELLO_SECONDS = 60.0
 DRAIN_SECONDS = 1.5  # a cancelled request may finish this long (no restart), then is killed
 
 
@@ -86,6 +90,7 @@ class WorkerClient(TensorFlowOperations):
         self._ids = itertools.count(1)
         self._log = None
         self._heard = False   # this worker process has sent something: it is our worker
+        self._started = 0.0
 
     @property
     def memory_limit(self) -> int:
@@ -163,6 +168,7 @@ class WorkerClient(TensorFlowOperations):
                                f"{exc.strerror or exc}") from None
         self.starts += 1
         self._heard = False
+        self._started = time.monotonic()
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -232,6 +238,11 @@ class WorkerClient(TensorFlowOperations):
             if not ready:
                 if not self.running():
                     raise self._failed(name)
+                if not self._heard and time.monotonic() - self._started > HELLO_SECONDS:
+                    self.stop()
+                    raise WorkerFailed(f"the TensorFlow worker did not start: {self.python} "
+                                       f"said nothing within {HELLO_SECONDS:.0f} s (running "
+                                       f"{name}); is it a Python with TensorFlow installed?")
                 continue
             made = GraphBytes.made
             try:

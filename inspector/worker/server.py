@@ -184,4 +184,5 @@ def main(argv=None) -> int:
         os.nice(WORKER_NICENESS)   # window's GUI thread (stalls of 100 ms+ while it ran)
     except (OSError, AttributeError):
         pass
+    _tell(out_fd, ("hello", 0))    # first word: the app waits HELLO_SECONDS for one
     return serve(in_fd, out_fd)

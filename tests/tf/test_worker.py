@@ -441,3 +441,40 @@ def test_a_worker_python_that_is_not_a_python_is_named_not_blamed_on_a_crash(pro
             assert "\n" not in message
     finally:
         client.stop()
+
+
+@pytest.mark.parametrize("body", ["sleep 1000", "exec >&- 2>&-; exec sleep 1000"])
+def test_a_worker_python_that_never_answers_is_named_within_the_hello_time(
+        tmp_path, monkeypatch, body):
+    """hostile17: $INSPECTOR_TF_PYTHON (or --tf-python) naming a program that runs and never
+    answers (a script that sleeps; one that closes its output first) held every TensorFlow
+    request for ever, until Cancel. The worker says a first word before importing anything
+    heavy; one that says none within HELLO_SECONDS is stopped and named. A real worker still
+    answers. Fails on the old code (no answer: the request still waits)."""
+    from inspector.worker import client as worker_client
+
+    monkeypatch.setattr(worker_client, "HELLO_SECONDS", 3.0)
+    program = tmp_path / "silent_python"
+    program.write_text(f"#!/bin/sh\n{body}\n")
+    program.chmod(0o755)
+    client = WorkerClient(str(program), env=dict(os.environ, INSPECTOR_WORKER_TEST="1"))
+    said = []
+
+    def ask():
+        try:
+            client._sleep(0)
+        except WorkerFailed as exc:
+            said.append(str(exc))
+
+    asking = threading.Thread(target=ask, daemon=True)
+    asking.start()
+    asking.join(30)
+    client.stop()
+    assert said == [f"the TensorFlow worker did not start: {program} said nothing within 3 s "
+                    "(running _sleep); is it a Python with TensorFlow installed?"], said
+    real = WorkerClient(env=dict(os.environ, INSPECTOR_WORKER_TEST="1"))
+    try:
+        real._sleep(0)
+        assert real._heard
+    finally:
+        real.stop()
