@@ -142,3 +142,37 @@ def test_nothing_of_the_graph_shows_through_the_caption_band(qtbot):
     band = stage.band()
     for x in (2, 40, 683, 1360):
         assert QColor(image.pixel(x, int(band.bottom()) - 3)) == QColor(BAND.rgb()), x
+
+
+def test_a_stop_s_action_is_written_whole_on_its_own_line_at_1366x768(qtbot):
+    """walk17 (mobilenet_v2's auto-tour reopened from its session file, presented at
+    1366x768): the 'What the model sees' stop read "ress R to run the model on img00.jpg":
+    the action was drawn right-aligned in a 300 px box (at scale 1.5 the text is wider), so
+    Qt clipped its 'P', and it sat beside the caption's last line, which may run under it.
+    It has its own line under the caption now, as wide as the band. Fails on the old code:
+    the text's width is more than its box, and the box meets the caption's."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+    from PySide6.QtWidgets import QWidget
+
+    from inspector.gui.canvas.stage import Stage
+
+    canvas = QWidget()
+    qtbot.addWidget(canvas)
+    canvas.resize(1366, 768)
+    stage = Stage(canvas)
+    stage.scale = 1.5
+    action = "Press R to run the model on img00.jpg"
+    caption = ("A 224x224 colour photo, values in [-1, 1] (assumed: mobilenet models usually "
+               "take [-1, 1]: pixel / 127.5 - 1), and some more words so the caption's last "
+               "line runs all the way across the band to its right end.")
+    stage.show_stop("What the model sees", caption, "2 / 28", action=action)
+    stage.grab()
+    places = getattr(stage, "places", None)
+    assert places is not None and action in places, "the action is not written whole"
+    box = places[action]
+    font = QFont()
+    font.setPixelSize(next(px for px, text in stage.drawn if text == action))
+    font.setBold(True)
+    assert QFontMetricsF(font).horizontalAdvance(action) <= box.width()
+    assert not box.intersects(places[caption])
+    assert stage.band().contains(box)

@@ -31,6 +31,7 @@ class Stage(QWidget):
         self.picture_words = ""
         self.bars: list = []          # [(label, probability)]
         self.drawn: list = []         # (pixel size, text) of what the last paint wrote
+        self.places: dict = {}        # text -> the rectangle it was written in (tests)
         canvas.installEventFilter(self)
         self.hide()
 
@@ -61,9 +62,11 @@ class Stage(QWidget):
             self.caption).height()
 
     def band(self) -> QRectF:
-        """The caption band along the bottom."""
+        """The caption band along the bottom (a line more for the stop's action, under the
+        caption: beside it, right-aligned in 300 px, 'Press R to run the model on
+        img00.jpg' lost its 'P' at 1366x768, clipped, and could run into the caption)."""
         s = self.scale
-        band_h = self._caption_height() + 2 * 18 * s + 26 * s
+        band_h = self._caption_height() + 2 * 18 * s + 26 * s + (26 * s if self.action else 0)
         return QRectF(0, self.height() - band_h, self.width(), band_h)
 
     def side(self) -> QRectF | None:
@@ -82,12 +85,13 @@ class Stage(QWidget):
     def _write(self, p, rect, flags, text) -> None:
         """drawText, remembering the pixel size and the text (tests measure them)."""
         self.drawn.append((p.font().pixelSize(), text))
+        self.places[text] = QRectF(rect)
         p.drawText(rect, flags, text)
 
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
         p.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.drawn = []
+        self.drawn, self.places = [], {}
         if self.blank:
             p.fillRect(self.rect(), Qt.black)
             return
@@ -110,10 +114,12 @@ class Stage(QWidget):
         p.setFont(_font(14 * s, True))
         self._write(p, QRectF(w - pad - 150 * s, band.top() + pad * 0.6, 150 * s, 22 * s),
                     Qt.AlignRight | Qt.AlignVCenter, self.counter)
-        if self.action:
+        if self.action:               # its own line under the caption, whole or elided
             p.setPen(QColor("#ffd27a"))
-            self._write(p, QRectF(w - pad - 300 * s, band.bottom() - pad - 22 * s, 300 * s,
-                                  22 * s), Qt.AlignRight | Qt.AlignVCenter, self.action)
+            room = w - 2 * pad
+            text = p.fontMetrics().elidedText(self.action, Qt.ElideMiddle, int(room))
+            self._write(p, QRectF(pad, band.bottom() - pad - 22 * s, room, 22 * s),
+                        Qt.AlignLeft | Qt.AlignVCenter, text)
         side = self.side()
         if side is not None:
             self._side(p, side)
