@@ -61,6 +61,12 @@ def model_ports(model, inputs: list | None, outputs: list | None, required: bool
         say(f"using inputs {','.join(ins) or '(none)'} and outputs "
             f"{','.join(outs) or '(none)'} (give --inputs/--outputs to choose)")
     for name in ins + outs:
+        if ":" in name and name in model.graph:     # a node named 'y:z' or ':' (hostile17:
+            # taken as node 'y' port 'z', it read "no such node" or "a signature that names
+            # none" on a GraphDef)
+            raise InspectorError("its name holds ':', which TensorFlow refuses in a node's "
+                                 "name: give --inputs and --outputs", path=model.path,
+                                 node=name)
         if not name.split(":")[0]:       # a SavedModel signature's tensor of no name
             raise InspectorError("an input or output with no tensor name (a signature that "
                                  "names none): give --inputs and --outputs",
