@@ -141,3 +141,29 @@ def test_a_shortcut_that_brings_a_panel_closes_the_card_first(qtbot, window, fx,
     qtbot.waitUntil(lambda: window.docks[dock].isVisible(), timeout=10000)
     assert not window.card_panel.isVisible()
     assert window.menuBar().isVisible() and window.statusBar().isVisible()
+
+
+def test_with_a_measured_time_both_rows_of_figures_fill_the_card_s_width(qtbot, window, fx):
+    """walk17 (mobilenet_v2 profiled with the TF worker, then Demo > Model card at
+    1366x768): the measured time made the second row five tiles in a grid stretched for
+    four: the fifth column was narrow, its tile squeezed, and the first row stopped short of
+    the right edge, a gap where a tile should be. Each row of figures spans the same width
+    now. Fails on the old code: the first row ends ~200 px before the second."""
+    from inspector.core.app.results import OverlayState
+    from inspector.core.overlays.profiling import Profile
+
+    window.resize(1366, 768)
+    open_and_wait(qtbot, window, os.path.join(fx, "mobilenet_v2.pb"))
+    window.state.set_overlay(OverlayState("timings", (Profile({}, "test", [2000, 4000]),), 0))
+    _menu_action(window, "Demo", "Model card").trigger()
+    qtbot.waitUntil(lambda: window.card_panel.isVisible(), timeout=60000)
+    tiles = window.card_panel.tiles
+    qtbot.waitUntil(lambda: tiles["measured time"].width() > 0)
+    first = [tiles[k] for k in ("layers", "size as 8-bit")]
+    second = [tiles[k] for k in ("arithmetic", "measured time")]
+    left = lambda t: t.geometry().left()      # noqa: E731
+    right = lambda t: t.geometry().right()    # noqa: E731
+    assert abs(left(first[0]) - left(second[0])) <= 2
+    assert abs(right(first[1]) - right(second[1])) <= 2, (right(first[1]), right(second[1]))
+    widths = [t.width() for t in tiles.values() if t.isVisible()]
+    assert min(widths) >= 0.6 * max(widths), widths

@@ -4,6 +4,8 @@ definition as a tooltip. Esc or Close returns to the graph."""
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -85,8 +87,6 @@ class ModelCardPanel(QWidget):
         self.grid = QGridLayout()
         self.grid.setHorizontalSpacing(14)
         self.grid.setVerticalSpacing(14)
-        for col in range(4):
-            self.grid.setColumnStretch(col, 1)
         outer.addLayout(self.grid)
         outer.addSpacing(18)
         self.compare_title = _label("", 20, INK, True)
@@ -135,9 +135,16 @@ class ModelCardPanel(QWidget):
         rows = [[f for f in card.facts if not f.label.startswith("speed on") and
                  f.label not in cost],
                 [f for f in card.facts if f.label.startswith("speed on") or f.label in cost]]
+        # every row spans the card's width: the grid has a column count each row's length
+        # divides (a measured time made the second row 5 tiles in a grid stretched for 4:
+        # its fifth tile squeezed, a gap after the first row's fourth, walk17)
+        width = math.lcm(*(len(facts) for facts in rows if facts)) if any(rows) else 1
+        for col in range(max(width, self.grid.columnCount())):
+            self.grid.setColumnStretch(col, 1 if col < width else 0)
         for row, facts in enumerate(rows):
-            for col, fact in enumerate(facts):
-                self._tile(fact, row, col)
+            span = width // max(len(facts), 1)
+            for k, fact in enumerate(facts):
+                self._tile(fact, row, k * span, span)
         kinds = card.layers_text()
         self.footnote.setText(("Layers: " + kinds + ". " if kinds else "") +
                               "Speeds are estimates from the arithmetic and the device's "
@@ -170,11 +177,11 @@ class ModelCardPanel(QWidget):
         self.answers.setText(comparison.answers)
         self._restyle()
 
-    def _tile(self, fact, row: int, col: int) -> None:
+    def _tile(self, fact, row: int, col: int, span: int = 1) -> None:
         big, _, small = _split(fact.text)
         tile = _Tile(big, small, fact.definition, fact.measured)
         self.tiles[fact.label] = tile
-        self.grid.addWidget(tile, row, col)
+        self.grid.addWidget(tile, row, col, 1, span)
 
     def _ports(self, title: str, ports, more: str = "") -> QFrame:
         box = QFrame()
