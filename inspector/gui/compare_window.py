@@ -54,6 +54,7 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
         self.setWindowTitle(f"Compare: {d.a_label}  ↔  {d.b_label}")
         self.canvases, self.titles, self._drawn, self.boxes = {}, {}, {}, {}
         self.merged_on = False
+        self._layout_gen = None          # this window's compare-layout request (submit's)
         self.heat: dict = {}             # side -> (heat, badges) of the numeric divergence
         self.divergence = None
         self.run_sizes: dict = {}     # sizes given to Run both (asked: run_both_sizes)
@@ -218,7 +219,8 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
         # sides change together, and no picture is painted while the layout task runs
         session = self.session
         self._paint_now()
-        self.tasks.submit("compare-layout", lambda task: layouts(session, stale, task),
+        self._layout_gen = self.tasks.submit(
+                          "compare-layout", lambda task: layouts(session, stale, task),
                           lambda result: self._laid_out(result, fresh),
                           lambda exc: self.status.setText(f"Layout failed: {exc}"),
                           label="Laying out the comparison")
@@ -330,7 +332,7 @@ class CompareWindow(CompareOpening, CompareWork, QMainWindow):
             self.canvases["B"].show_scene(scene, lambda: self._decorate_merged(painted, True),
                                           geometry)
 
-        self.tasks.submit("compare-layout", work, show,
+        self._layout_gen = self.tasks.submit("compare-layout", work, show,
                           lambda exc: self.status.setText(f"Layout failed: {exc}"),
                           label="Laying out the merged view")
 

@@ -259,3 +259,35 @@ def test_the_result_of_a_superseded_request_is_freed_on_its_own_thread(loop):
     loop.pump(1.0, until=lambda: seen)
     assert [b.name for b in seen] == ["new"]
     assert ("old", False) in freed and not any(name == "old" and main for name, main in freed)
+
+
+def test_the_result_of_a_superseded_request_is_freed_in_short_calls(loop, monkeypatch):
+    """review17: dropped on its own thread (f2f25e5e), a 550k-entry comparison was still
+    freed in one C call holding the GIL ~0.5 s, and the window waited for the GIL as long.
+    It goes to letting_go.free_in_steps (test_letting_go: other threads run meanwhile).
+    Fails on f2f25e5e (the result dropped whole)."""
+    from inspector.core.runtime import letting_go
+
+    stepped = []
+    real = letting_go.free_in_steps
+    monkeypatch.setattr(letting_go, "free_in_steps",
+                        lambda root: (stepped.append(type(root).__name__), real(root)))
+
+    class Result:
+        pass
+
+    tasks = Tasks(loop.post)
+    started, go, seen = threading.Event(), threading.Event(), []
+
+    def old(job):
+        started.set()
+        go.wait(3.0)
+        return Result()
+
+    tasks.submit("compare", old, seen.append)
+    assert started.wait(3.0)
+    tasks.submit("compare", lambda job: "new", seen.append)
+    go.set()
+    assert tasks.wait(3.0)
+    loop.pump(1.0, until=lambda: seen)
+    assert seen == ["new"] and stepped == ["Result"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from inspector.core.app.compare_runs import (
@@ -107,10 +108,17 @@ class CompareController:
 
         win = CompareWindow(session, self.tasks, first=first)
         self._on_owner_screen(win)
-        win.destroyed.connect(lambda *_: self.windows.remove(win) if win in self.windows
-                              else None)
+        win.setAttribute(Qt.WA_DeleteOnClose)   # closed, it was kept (and its comparison,
+        win.destroyed.connect(lambda *_: self._closed(win))   # both models) till the end
         self.windows.append(win)
         win.show()
+
+    def _closed(self, win) -> None:
+        """A comparison window deleted: let go of it and of its comparison (off the GUI
+        thread, in short calls)."""
+        if win in self.windows:
+            self.windows.remove(win)
+        win.let_go()
 
     def _on_owner_screen(self, win) -> None:
         """A comparison or lanes window opens on the main window's screen, fitted to it."""
