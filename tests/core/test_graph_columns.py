@@ -210,13 +210,13 @@ def test_threads_asking_at_once_get_the_same_view_and_the_same_scope_tree(monkey
     import threading
     import time
 
-    from inspector.core.model import graph_index, node_view
+    from inspector.core.model import graph_index, node_view, scope_grouping
 
     def slowly(real):
         return lambda *a: time.sleep(0.05) or real(*a)
 
     monkeypatch.setattr(node_view, "make_view", slowly(node_view.make_view))
-    monkeypatch.setattr(graph_index, "scope_tree", slowly(graph_index.scope_tree))
+    monkeypatch.setattr(scope_grouping, "scope_tree", slowly(scope_grouping.scope_tree))
     monkeypatch.setattr(graph_index, "consumer_csr", slowly(graph_index.consumer_csr))
     g = Graph(_graph_def(500))
     got = []

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from inspector.core.model import graph_index
+from inspector.core.model import scope_grouping
 from inspector.core.model.graph import Graph
 from inspector.core.view import view_columns
 from inspector.core.view.hierarchy import build_hierarchy
@@ -17,8 +17,8 @@ from tests.core.test_view_columns import _graph_def
 
 def test_the_scope_tree_is_made_aside_and_the_hierarchy_is_the_same(monkeypatch):
     where = []
-    real = graph_index.scope_tree
-    monkeypatch.setattr(graph_index, "scope_tree", lambda *a: where.append(
+    real = scope_grouping.scope_tree
+    monkeypatch.setattr(scope_grouping, "scope_tree", lambda *a: where.append(
         threading.current_thread().name) or real(*a))
     gd = _graph_def(view_columns.NUMPY_FROM + 500, 3)
     aside = build_hierarchy(Graph(gd))
@@ -38,8 +38,8 @@ def _facts(h) -> tuple:
 
 def test_a_small_graph_makes_no_thread(monkeypatch):
     where = []
-    real = graph_index.scope_tree
-    monkeypatch.setattr(graph_index, "scope_tree", lambda *a: where.append(
+    real = scope_grouping.scope_tree
+    monkeypatch.setattr(scope_grouping, "scope_tree", lambda *a: where.append(
         threading.current_thread().name) or real(*a))
     build_hierarchy(Graph(_graph_def(300, 3)))
     assert where == ["MainThread"]
@@ -49,6 +49,6 @@ def test_what_fails_aside_raises_from_build_hierarchy(monkeypatch):
     def broken(*args):
         raise ValueError("no tree")
 
-    monkeypatch.setattr(graph_index, "scope_tree", broken)
+    monkeypatch.setattr(scope_grouping, "scope_tree", broken)
     with pytest.raises(ValueError, match="no tree"):
         build_hierarchy(Graph(_graph_def(view_columns.NUMPY_FROM + 500, 3)))

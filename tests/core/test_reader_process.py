@@ -284,17 +284,17 @@ def test_a_streamed_graph_groups_its_scopes_while_it_waits(blocks, monkeypatch, 
     """While the window waits for the reader's next piece it groups the nodes it has by
     scope: the picture's hierarchy then finds the scope ids made, equal to one pass's.
     With numba the reader sends them with each piece (wire_columns) instead."""
-    from inspector.core.model import graph_index
+    from inspector.core.model import scope_grouping
 
     _compiled_or_not(monkeypatch, compiled)
     no_frame_waiting(monkeypatch)
     graph = _streamed(blocks, monkeypatch)
     if compiled:
-        assert graph._scoping.__class__ is graph_index.TakenScopes and graph._scoping.whole
+        assert graph._scoping.__class__ is scope_grouping.TakenScopes and graph._scoping.whole
     else:
         assert graph._scoping is not None and graph._scoping.done >= len(graph) - 1000
-    expected = graph_index.scope_groups(graph.name_list)
-    monkeypatch.setattr(graph_index, "scope_groups", None)     # not called again
+    expected = scope_grouping.scope_groups(graph.name_list)
+    monkeypatch.setattr(scope_grouping, "scope_groups", None)     # not called again
     assert graph.scope_ids() == expected
 
 

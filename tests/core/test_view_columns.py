@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from inspector.core.model import graph_index, protos
+from inspector.core.model import graph_index, protos, scope_grouping
 from inspector.core.model.graph import Graph
 from inspector.core.runtime import pieces
 from inspector.core.view import hierarchy as hierarchy_module
@@ -302,7 +302,7 @@ def test_first_readers_by_numpy_are_those_of_the_walk(monkeypatch, case):
 def test_scope_groups_in_pieces_are_those_of_one_pass(monkeypatch):
     from array import array
 
-    from inspector.core.model import graph_index
+    from inspector.core.model import graph_index, scope_grouping
     from inspector.core.model.inputs import scope_parts
 
     def one_pass(names):
@@ -316,25 +316,25 @@ def test_scope_groups_in_pieces_are_those_of_one_pass(monkeypatch):
     names = Graph(_graph_def(300, 9, HOSTILE["names drawn at the root from '/'"])).name_list
     deep = names + ["/".join(["d"] * 70), "x" + "/y" * 65]
     for case in (names, deep, names[::-1], [], ["a"]):
-        assert graph_index.scope_groups(case) == one_pass(case)
+        assert scope_grouping.scope_groups(case) == one_pass(case)
 
 
 def test_scope_ids_read_ahead_in_batches_are_those_of_one_pass(monkeypatch):
     """A streamed graph groups its nodes by scope a piece at a time while it waits for the
     reader (Graph.read_scopes_ahead): the same paths and ids as scope_groups over every
     name, whatever the batches (a name too deep leaves it to scope_groups)."""
-    from inspector.core.model import graph_index
+    from inspector.core.model import graph_index, scope_grouping
 
     monkeypatch.setattr(graph_index, "PIECE", 5)
     names = Graph(_graph_def(300, 9, HOSTILE["names drawn at the root from '/'"])).name_list
     names = names + ["", "/", "a//b", "a/b/"]
     deep = names + ["/".join(["d"] * 70), "x" + "/y" * 65]
     for case in (names, deep, names[::-1], [], ["a"]):
-        ahead = graph_index.ScopeIds()
+        ahead = scope_grouping.ScopeIds()
         for end in (0, 3, 17, 17, 120, len(case)):
             ahead.advance(case[:end])
         got = ahead.result(case)
-        assert got == (None if case is deep else graph_index.scope_groups(case))
+        assert got == (None if case is deep else scope_grouping.scope_groups(case))
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE))

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from inspector.core.model import graph_index, protos, wire_columns
+from inspector.core.model import graph_index, protos, scope_grouping, wire_columns
 from inspector.core.model.graph import Graph
 from inspector.core.model.node_store import _fields
 from tests.fixtures import scale_models, wire_fuzz
@@ -55,7 +55,7 @@ def _wire_graph(data: bytes, chunk: int):
             or len(nodes) > 50          # (checked on small frames: a parse a node)
         first = len(graph) == 0
         graph_index.take(graph, got.columns)
-        graph_index.take_scopes(graph, got.scopes, first)
+        scope_grouping.take_scopes(graph, got.scopes, first)
     graph.finish()
     return graph
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import marshal
 from array import array
 
-from inspector.core.model import columns, graph_index, piece_inputs, wire_columns
+from inspector.core.model import columns, graph_index, piece_inputs, scope_grouping, wire_columns
 
 
 def loaded(payload: bytes) -> tuple:
@@ -122,7 +122,7 @@ def _add_placed(graph, store, pieces: list, data, read, places) -> bool:
     if not _same_nodes(len(graph.structure.node), first, read[0], name_of):
         return False
     graph_index.take(graph, read, consts)
-    graph_index.take_scopes(graph, scopes, first == 0)
+    scope_grouping.take_scopes(graph, scopes, first == 0)
     return True
 
 

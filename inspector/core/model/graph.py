@@ -8,7 +8,7 @@ from collections import Counter
 from itertools import compress, count
 from typing import Iterator
 
-from inspector.core.model import columns, const_columns, graph_index
+from inspector.core.model import columns, const_columns, graph_index, scope_grouping
 from inspector.core.model.graph_consumers import ConsumerLookups
 from inspector.core.model.inputs import (  # noqa: F401  (the names code imports from here)
     INPUT_SYNTAX, MAX_SCOPE_DEPTH, Edge, InputRef, node_name_from_input, parse_input,
@@ -341,14 +341,14 @@ class Graph(ConsumerLookups):
                 if self._scopes is None:
                     ahead, self._scoping = self._scoping, None
                     self._scopes = ahead is not None and ahead.result(self._names) or \
-                        graph_index.scope_groups(self._names)
+                        scope_grouping.scope_groups(self._names)
         return self._scopes
 
     def read_scopes_ahead(self) -> None:
         """Group the nodes read so far by scope (a streamed graph waiting for its next
         piece: the window's first picture then does not wait for it)."""
         if self._scoping is None:
-            self._scoping = graph_index.ScopeIds()
+            self._scoping = scope_grouping.ScopeIds()
         self._scoping.advance(self._names)
         paths = getattr(self._scoping, "paths", None)       # and their tree, a piece a wait
         if paths is not None:
@@ -361,7 +361,7 @@ class Graph(ConsumerLookups):
             paths, ids = self.scope_ids()
             with self._lock:     # the same tree for every thread (scopes are compared by
                 if self._scope_root is None:    # identity)
-                    self._scope_root = graph_index.scope_tree(self._names, paths, ids,
+                    self._scope_root = scope_grouping.scope_tree(self._names, paths, ids,
                                                               self._every)
         return self._scope_root
 
