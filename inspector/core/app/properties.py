@@ -87,7 +87,7 @@ def start_consumers(state, tasks, graph, done, failed) -> None:
     def on_error(exc):
         why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         failed(why)
-        state.say(f"Cannot list the consumers: {why}")
+        state.tell(f"Cannot list the consumers: {why}")   # (kept past later work)
 
     tasks.submit("consumers", lambda job: graph.consumer_index(), lambda _: done(),
                  on_error, label="Listing consumers", quiet=True)
