@@ -85,6 +85,20 @@ def test_a_newer_file_keeps_what_this_version_understands():
     assert any("newer version" in d for d in session["dropped"])
 
 
+def test_a_version_written_as_a_whole_float_is_that_version():
+    """"version": 1.0 (a writer whose numbers are all floats) is a session of version 1: it
+    was refused whole, its marks and sizes lost (hostile17). 1.5, NaN and inf are no
+    version this app knows."""
+    session = parse_session('{"version": 1.0, "inputs": ["x"]}')
+    assert session["inputs"] == ["x"] and session["dropped"] == []
+    newer = parse_session('{"version": 7e0, "inputs": ["x"]}')
+    assert newer["inputs"] == ["x"] and any("newer version (7)" in d for d in newer["dropped"])
+    for body in ('{"version": 1.5}', '{"version": NaN}', '{"version": Infinity}',
+                 '{"version": 0.0}'):
+        with pytest.raises(SessionError, match="unknown version"):
+            parse_session(body)
+
+
 def test_an_older_file_without_parts_restores_empty():
     session = parse_session(json.dumps({"version": 1}))
     assert session["inputs"] == [] and session["steps"] == [] and session["tour"] == []

@@ -240,6 +240,8 @@ def parse_session(text: str) -> dict:
     except ValueError as exc:
         raise SessionError(f"not JSON ({str(exc)[:80]})") from None
     version = data.get("version") if isinstance(data, dict) else None
+    if isinstance(version, float) and version.is_integer():
+        version = int(version)     # 1.0: another writer's number for 1 (hostile17)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SessionError("not a GraphDef Inspector session (unknown version)")
     from inspector.core.app.tour import parse_stops_keeping
