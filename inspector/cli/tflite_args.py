@@ -95,8 +95,10 @@ def output_targets(args, names) -> dict:
     before any work; {} without -o."""
     from inspector.core.app.exports import check_target
 
-    if not args.output:
+    if args.output is None:
         return {}
+    if not args.output.strip():      # (`-o ""` ran the conversion and wrote nothing: hostile17)
+        raise InspectorError("-o needs a folder name (it was empty)")
     if os.path.lexists(args.output) and not os.path.isdir(args.output):
         what = "names a file"
         if os.path.islink(args.output) and not os.path.exists(args.output):
