@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from inspector.core.app.lanes import LanesSession
+from inspector.core.runtime import letting_go
 from inspector.gui.canvas.edges import edge_geometry
 from inspector.gui.canvas.graph_canvas import GraphCanvas
 from inspector.gui.panels.adaptive import OneLine
@@ -55,6 +56,21 @@ class LanesWindow(QMainWindow):
         self.setCentralWidget(central)
         self.resize(*self.fitting())
         self.refresh()
+
+    def closeEvent(self, event) -> None:
+        # its lanes' layouts are stopped: their results would come to a deleted window (the
+        # controller deletes a closed one) and hold the stages till they end
+        for lane in range(len(self.canvases)):
+            self.tasks.cancel(f"lanes-layout-{id(self)}-{lane}", quiet=True)
+        super().closeEvent(event)
+
+    def let_go(self) -> None:
+        """The stages (a graph and a diff a stage) freed in short calls on a thread of their
+        own once the window's last Python reference is gone (the controller asks, the
+        window deleted), as a comparison window's comparison is."""
+        session = self.__dict__.pop("session", None)
+        if session is not None:
+            letting_go.let_go(session)
 
     def fitting(self) -> tuple:
         """420 px a lane (at least 900) by 820, shrunk to 95 % of the screen the window opens

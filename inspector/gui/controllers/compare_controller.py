@@ -96,6 +96,8 @@ class CompareController:
 
             win = LanesWindow(opened.session, self.tasks)
             self._on_owner_screen(win)
+            win.setAttribute(Qt.WA_DeleteOnClose)   # as a comparison window (review17: a
+            win.destroyed.connect(lambda *_: self._closed(win))   # closed one was kept)
             self.windows.append(win)
             win.show()
             return
