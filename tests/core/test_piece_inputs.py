@@ -21,9 +21,9 @@ PIECES = [
 ]
 
 
-def _graph(split: bool) -> Graph:
+def _graph(split: bool, pieces=PIECES) -> Graph:
     graph = Graph(protos.GraphDef(), complete=False)
-    for piece in PIECES:
+    for piece in pieces:
         gd = protos.GraphDef()
         for name, op, inputs in piece:
             gd.node.add(name=name, op=op).input.extend(inputs)
@@ -88,18 +88,8 @@ def test_plain_forward_references_and_dangling_inputs_are_kept_without_a_parse(
     real = graph_index.parse_input
     monkeypatch.setattr(graph_index, "parse_input", lambda text: parsed.append(text) or
                         real(text))
-    graph = Graph(protos.GraphDef(), complete=False)
-    for piece in ([("a", "Add", ["later", "b"]), ("b", "Add", ["nowhere", "a"])],
-                  [("later", "Add", ["a", "b", "gone", "a"])]):
-        gd = protos.GraphDef()
-        for name, op, inputs in piece:
-            gd.node.add(name=name, op=op).input.extend(inputs)
-        graph.structure.MergeFrom(gd)
-        batch = columns.read_messages(gd.node)
-        if split:
-            batch.local, batch.inputs = piece_inputs.split(batch.names, batch.inputs)
-        graph.add_new_nodes(batch=batch)
-    graph.finish(None)
+    graph = _graph(split, ([("a", "Add", ["later", "b"]), ("b", "Add", ["nowhere", "a"])],
+                           [("later", "Add", ["a", "b", "gone", "a"])]))
     assert parsed == []
     assert graph.in_src.tolist() == [2, 1, -1, 0, 0, 1, -1, 0]
     assert graph.in_port.tolist() == [0] * 8

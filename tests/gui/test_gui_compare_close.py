@@ -48,17 +48,10 @@ def test_a_closed_stages_window_lets_go_of_its_stages_off_the_gui_thread(qtbot, 
     stage's graph and diff until the app ended (review17). Now it is deleted and its stages
     freed by letting_go on a thread of its own; its lanes' layouts are stopped. Fails on
     the old code: the stages are never freed."""
-    from PySide6.QtCore import Qt
-    from test_gui_workbench import wait_preview
+    from test_gui_lanes_fit import open_stages
 
-    open_and_wait(qtbot, window, private_copy(tmp_path))
-    window.workbench.set_marks(["Mul"], ["softmax"])
-    window.workbench.set_text("fold_old_batch_norms quantize_weights(minimum_size=100)")
-    wait_preview(qtbot, window, 2)
+    lanes = open_stages(qtbot, window, tmp_path)
     ctl = window.compare_ctl
-    qtbot.mouseClick(window.preview_panel.stages_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
-    lanes = ctl.windows[-1]
     assert type(lanes).__name__ == "LanesWindow"
     freed = []
     weakref.finalize(lanes.session.diffs[0], lambda: freed.append(

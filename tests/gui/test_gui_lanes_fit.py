@@ -20,15 +20,22 @@ def laptop(monkeypatch):
     return LAPTOP
 
 
-def test_all_stages_fits_a_laptop_screen(qtbot, window, tmp_path, laptop):
+def open_stages(qtbot, window, tmp_path,
+                pipeline="fold_old_batch_norms quantize_weights(minimum_size=100)", steps=2):
+    """Inception's copy opened, `pipeline` (`steps` steps) previewed, Preview > All stages
+    clicked: its lanes window."""
     open_and_wait(qtbot, window, private_copy(tmp_path))
     window.workbench.set_marks(["Mul"], ["softmax"])
-    window.workbench.set_text("fold_old_batch_norms quantize_weights(minimum_size=100)")
-    wait_preview(qtbot, window, 2)
+    window.workbench.set_text(pipeline)
+    wait_preview(qtbot, window, steps)
     ctl = window.compare_ctl
     qtbot.mouseClick(window.preview_panel.stages_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: bool(ctl.windows), timeout=60000)
-    lanes = ctl.windows[-1]
+    return ctl.windows[-1]
+
+
+def test_all_stages_fits_a_laptop_screen(qtbot, window, tmp_path, laptop):
+    lanes = open_stages(qtbot, window, tmp_path)
     qtbot.addWidget(lanes)
     assert type(lanes).__name__ == "LanesWindow" and len(lanes.canvases) == 3
     assert lanes.width() <= laptop.width() and lanes.height() <= laptop.height()
